@@ -1,0 +1,1 @@
+"""The runtime (the one decision point) and everything it decides with."""

@@ -1,0 +1,99 @@
+"""What crosses the boundary between channels and the runtime: `Incoming` in, `Reply` out.
+
+Channels normalize their payloads into one frozen `Incoming` and render one `Reply`;
+they never decide anything. Every channel calls the same `Runtime.handle`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Channel = Literal["telegram", "whatsapp", "console"]
+Language = Literal["pt", "en"]
+State = Literal["OK", "PARTIAL", "AMBIGUOUS", "FAIL"]
+ChoiceKind = Literal["none", "pick", "confirm"]
+IncomingKind = Literal["text", "choice", "unsupported"]
+
+CHANNEL_PREFIX: dict[Channel, str] = {"telegram": "tg", "whatsapp": "wa", "console": "cli"}
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """One normalized incoming message.
+
+    Args:
+        chat_id: the platform's chat id as a string (for the console, the user's local name).
+        user_id: the namespaced user id (`tg:123`, `wa:5511...`, `cli:alice`).
+        choice: a 0-based button index when the user pressed a button.
+        choice_token: the token the button carried, tying it to one pending action.
+        update_id: the namespaced platform update id, carried into ledger events.
+    """
+
+    channel: Channel
+    chat_id: str
+    user_id: str
+    text: str | None = None
+    kind: IncomingKind = "text"
+    choice: int | None = None
+    choice_token: str | None = None
+    update_id: str | None = None
+    language_hint: Language | None = None
+    display_name: str | None = None
+
+    @property
+    def conversation_id(self) -> str:
+        """`<prefix>:<chat id>`; equals the user id in private chats."""
+        return f"{CHANNEL_PREFIX[self.channel]}:{self.chat_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One option the user can pick (a button where the channel has them)."""
+
+    index: int
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class BeliefView:
+    key: str
+    guessed: float
+    delta: float
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyMeta:
+    """Why the reply is what it is (DESIGN 3.4): shown by `/why` and `--show-meta`."""
+
+    state: State = "OK"
+    score: int = 100
+    warning: bool = False
+    rules_applied: tuple[str, ...] = ()
+    caveats: tuple[str, ...] = ()
+    belief: BeliefView | None = None
+    tools_executed: tuple[str, ...] = ()
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    turn_kind: str = "deterministic"
+    intent: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file to send with the reply (e.g. `/export`)."""
+
+    filename: str
+    mime_type: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    text: str
+    choices: tuple[Choice, ...] = ()
+    choice_kind: ChoiceKind = "none"
+    choice_token: str | None = None
+    meta: ReplyMeta = field(default_factory=ReplyMeta)
+    attachment: Attachment | None = None
+    silent: bool = False

@@ -1,0 +1,1 @@
+"""Channel adapters, the web app, reply rendering and the `lembra` command line."""

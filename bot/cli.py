@@ -1,0 +1,151 @@
+"""The `lembra` command line (DESIGN section 6)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+
+from config.errors import LembraError
+from config.logging import setup_logging
+from config.settings import Settings, load_settings
+from storage import StorageConfig, open_storage
+from storage.ledger import Head
+
+Command = Callable[[argparse.Namespace, Settings], Awaitable[int]]
+
+
+def storage_config(settings: Settings) -> StorageConfig:
+    return StorageConfig(
+        uri=settings.mongodb_uri.get_secret_value() if settings.mongodb_uri else None,
+        db_name=settings.mongodb_db,
+        data_dir=settings.data_dir,
+        embedded_port=settings.embedded_db_port,
+        embedded_start_timeout_s=settings.embedded_db_start_timeout_seconds,
+    )
+
+
+def _not_yet(name: str) -> Command:
+    async def run(args: argparse.Namespace, settings: Settings) -> int:
+        print(f"lembra {name}: not available yet", file=sys.stderr)
+        return 3
+
+    return run
+
+
+async def _chat(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_storage(storage_config(settings)) as db:
+        await db.ping()
+        print("Lembra: olá! O assistente ainda não está pronto; o banco de dados está no ar.")
+        for line in sys.stdin:
+            if line.strip():
+                print("Lembra: ainda não estou pronto.")
+    return 0
+
+
+async def _ledger_verify(args: argparse.Namespace, settings: Settings) -> int:
+    heads: dict[str, Head] = {}
+    if args.against:
+        heads = _read_heads(Path(args.against))
+    async with open_storage(storage_config(settings)) as db:
+        streams = [args.user] if args.user else sorted(set(await db.ledger.streams()) | set(heads))
+        failures = 0
+        for stream in streams:
+            result = await db.ledger.verify(stream, against=heads.get(stream))
+            print(result.describe())
+            failures += 0 if result.ok else 1
+    return 1 if failures else 0
+
+
+def _read_heads(path: Path) -> dict[str, Head]:
+    try:
+        raw = json.loads(path.read_text())
+        return {stream: Head(stream, int(h["seq"]), str(h["hash"])) for stream, h in raw.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise LembraError(f"cannot read saved heads from {path}: {exc}") from None
+
+
+async def _ledger_head(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_storage(storage_config(settings)) as db:
+        heads = await db.ledger.heads()
+    print(json.dumps({h.stream: h.to_json() for h in heads}, indent=2, sort_keys=True))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="lembra", description="Lembra, a personal memory assistant."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    chat = sub.add_parser("chat", help="talk to Lembra in the console")
+    chat.add_argument("--user", default="local", help="console user (cli: namespace)")
+    chat.add_argument(
+        "--show-meta", action="store_true", help="print state, score and tools per reply"
+    )
+    chat.set_defaults(run=_chat)
+
+    sub.add_parser("serve", help="run the web app (webhooks, /healthz, /metrics)").set_defaults(
+        run=_not_yet("serve")
+    )
+    telegram = sub.add_parser("telegram", help="Telegram polling or webhook registration")
+    mode = telegram.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--polling", action="store_true")
+    mode.add_argument("--set-webhook", action="store_true")
+    telegram.add_argument("--drop-pending-updates", action="store_true")
+    telegram.set_defaults(run=_not_yet("telegram"))
+
+    sub.add_parser("classify", help="classify messages from stdin").set_defaults(
+        run=_not_yet("classify")
+    )
+    replay = sub.add_parser("replay", help="run transcript files")
+    replay.add_argument("files", nargs="+")
+    replay.set_defaults(run=_not_yet("replay"))
+
+    ledger = sub.add_parser("ledger", help="verify the ledger or print its heads")
+    ledger_sub = ledger.add_subparsers(dest="ledger_command", required=True)
+    verify = ledger_sub.add_parser("verify", help="verify every chain (or one user's)")
+    verify.add_argument("--user")
+    verify.add_argument("--against", help="a JSON file of saved heads (from `lembra ledger head`)")
+    verify.set_defaults(run=_ledger_verify)
+    ledger_sub.add_parser("head", help="print each stream's head").set_defaults(run=_ledger_head)
+
+    dream = sub.add_parser("dream", help="run memory consolidation now")
+    dream.add_argument("--user")
+    dream.set_defaults(run=_not_yet("dream"))
+    sub.add_parser("stats", help="usage, confidence and calibration figures").set_defaults(
+        run=_not_yet("stats")
+    )
+    return parser
+
+
+async def _run_cancellable(coro: Awaitable[int]) -> int:
+    """Run `coro`, turning SIGTERM into a cancellation so cleanup (`finally`) runs."""
+    task: asyncio.Task[int] = asyncio.ensure_future(coro)
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    except (NotImplementedError, RuntimeError):
+        pass
+    try:
+        return await task
+    except asyncio.CancelledError:
+        return 143
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings()
+        setup_logging(settings.log_level)
+        run: Command = args.run
+        return asyncio.run(_run_cancellable(run(args, settings)))
+    except KeyboardInterrupt:
+        return 130
+    except LembraError as exc:
+        print(f"lembra: error: {exc}", file=sys.stderr)
+        return 2

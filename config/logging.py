@@ -1,0 +1,78 @@
+"""Structured logging: one JSON object a line, never secrets or message text.
+
+Call `log_event(logger, "event_name", field=value, ...)`. Fields whose names suggest
+secrets or user content are replaced by a marker before formatting, so a careless
+call site cannot leak them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from typing import Any
+
+_REDACTED = "[redacted]"
+_SENSITIVE_PARTS = ("token", "secret", "password", "authorization", "api_key", "apikey")
+_CONTENT_KEYS = frozenset({"text", "content", "message", "body", "title", "query", "reply", "args"})
+_FIELDS_ATTR = "lembra_fields"
+
+
+def _is_sensitive(key: str) -> bool:
+    lowered = key.lower()
+    if lowered in _CONTENT_KEYS:
+        return True
+    return any(part in lowered for part in _SENSITIVE_PARTS)
+
+
+def scrub(fields: dict[str, Any]) -> dict[str, Any]:
+    """Return `fields` with sensitive or content-bearing values replaced."""
+    return {key: (_REDACTED if _is_sensitive(key) else value) for key, value in fields.items()}
+
+
+class JsonFormatter(logging.Formatter):
+    """Format a record as one JSON line: ts, level, logger, event and scrubbed fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        payload: dict[str, Any] = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "event": record.getMessage(),
+        }
+        payload.update(scrub(getattr(record, _FIELDS_ATTR, {})))
+        if record.exc_info and record.exc_info[0] is not None:
+            payload["error_type"] = record.exc_info[0].__name__
+            payload["traceback"] = self.formatException(record.exc_info)
+        return json.dumps(payload, ensure_ascii=False, default=str)
+
+
+def setup_logging(level: str = "INFO", *, stream: Any = None) -> None:
+    """Route every logger through one JSON handler on stderr (idempotent)."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if getattr(handler, "_lembra", False):
+            root.removeHandler(handler)
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    handler._lembra = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(level)
+    # Third-party libraries log request URLs, which can carry bot tokens.
+    for noisy in ("httpx", "httpcore", "openai", "telegram", "aiohttp.access", "pymongo"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def log_event(
+    logger: logging.Logger,
+    event: str,
+    *,
+    level: int = logging.INFO,
+    exc_info: bool = False,
+    **fields: Any,
+) -> None:
+    """Log `event` with structured `fields` (scrubbed when formatted)."""
+    if logger.isEnabledFor(level):
+        logger.log(level, event, exc_info=exc_info, extra={_FIELDS_ATTR: fields})

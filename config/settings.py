@@ -1,0 +1,154 @@
+"""Settings from the environment and `.env` (DESIGN section 7)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from config.errors import ConfigError
+
+Language = Literal["pt", "en"]
+
+
+class Settings(BaseSettings):
+    """Every variable Lembra reads; names are the upper-case field names."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True
+    )
+
+    # Telegram
+    telegram_bot_token: SecretStr | None = None
+    telegram_api_base_url: str = "https://api.telegram.org/bot"
+    telegram_webhook_url: str | None = None
+    telegram_webhook_secret: SecretStr | None = None
+    # WhatsApp Cloud API
+    whatsapp_access_token: SecretStr | None = None
+    whatsapp_app_secret: SecretStr | None = None
+    whatsapp_verify_token: SecretStr | None = None
+    whatsapp_phone_number_id: str | None = None
+    whatsapp_api_base_url: str = "https://graph.facebook.com"
+    whatsapp_api_version: str = "v21.0"
+    # Web app
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=1, le=65535)
+    trust_forwarded_for: bool = False
+    allow_group_chats: bool = False
+    # Model
+    openai_api_key: SecretStr | None = None
+    openai_base_url: str | None = None
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout_seconds: float = Field(default=20.0, gt=0)
+    llm_max_tokens: int = Field(default=600, gt=0)
+    llm_transport_retries: int = Field(default=2, ge=0, le=5)
+    # TMDB
+    tmdb_api_key: SecretStr | None = None
+    tmdb_base_url: str = "https://api.themoviedb.org/3"
+    tmdb_timeout_seconds: float = Field(default=5.0, gt=0)
+    # Database
+    mongodb_uri: SecretStr | None = None
+    mongodb_db: str = "lembra"
+    data_dir: Path = Path("./data")
+    embedded_db_port: int = Field(default=0, ge=0, le=65535)
+    embedded_db_start_timeout_seconds: float = Field(default=20.0, gt=0)
+    # People and locale
+    admin_user_ids: str = ""
+    default_language: Language = "pt"
+    default_timezone: str = "America/Sao_Paulo"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # Quotas, margins, thresholds
+    user_daily_token_quota: int = Field(default=200_000, ge=0)
+    admin_daily_token_quota: int = Field(default=1_000_000, ge=0)
+    global_daily_token_cap: int = Field(default=20_000_000, ge=0)
+    belief_margin: float = Field(default=0.15, ge=0, le=1)
+    prompt_token_budget: int = Field(default=6_000, ge=500)
+    narrative_token_budget: int = Field(default=1_700, ge=100)
+    max_message_chars: int = Field(default=4_000, ge=16)
+    pending_ttl_seconds: int = Field(default=120, ge=1)
+    handover_idle_minutes: int = Field(default=30, ge=1)
+    rate_limit_messages: int = Field(default=20, ge=1)
+    rate_limit_window_seconds: int = Field(default=60, ge=1)
+    # enrich_link fetcher
+    link_fetch_timeout_seconds: float = Field(default=5.0, gt=0)
+    link_fetch_max_bytes: int = Field(default=512_000, ge=1_024)
+    link_fetch_allow_loopback: bool = False
+
+    @field_validator("default_timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {value!r}") from exc
+        return value
+
+    @property
+    def admins(self) -> frozenset[str]:
+        """Namespaced admin ids (`tg:123`, `wa:5511...`) from ADMIN_USER_IDS."""
+        return frozenset(part.strip() for part in self.admin_user_ids.split(",") if part.strip())
+
+    @property
+    def model_configured(self) -> bool:
+        """Whether an OpenAI-compatible model is configured (else the offline planner runs)."""
+        return self.openai_api_key is not None or bool(self.openai_base_url)
+
+    @property
+    def telegram_configured(self) -> bool:
+        return self.telegram_bot_token is not None
+
+    @property
+    def whatsapp_configured(self) -> bool:
+        return all(
+            (
+                self.whatsapp_access_token,
+                self.whatsapp_app_secret,
+                self.whatsapp_verify_token,
+                self.whatsapp_phone_number_id,
+            )
+        )
+
+    def require_channels(self) -> None:
+        """Fail with a named error unless at least one chat channel is configured."""
+        if self.telegram_configured or self.whatsapp_configured:
+            if self.telegram_configured and self.telegram_webhook_secret is None:
+                raise ConfigError(
+                    "TELEGRAM_WEBHOOK_SECRET is required by `lembra serve` when "
+                    "TELEGRAM_BOT_TOKEN is set (Telegram sends it back on every webhook call)"
+                )
+            return
+        missing_wa = [
+            name
+            for name, value in (
+                ("WHATSAPP_ACCESS_TOKEN", self.whatsapp_access_token),
+                ("WHATSAPP_APP_SECRET", self.whatsapp_app_secret),
+                ("WHATSAPP_VERIFY_TOKEN", self.whatsapp_verify_token),
+                ("WHATSAPP_PHONE_NUMBER_ID", self.whatsapp_phone_number_id),
+            )
+            if not value
+        ]
+        raise ConfigError(
+            "`lembra serve` needs a channel: set TELEGRAM_BOT_TOKEN (and TELEGRAM_WEBHOOK_SECRET), "
+            f"or the WhatsApp settings ({', '.join(missing_wa)} missing)"
+        )
+
+    def require_telegram(self) -> None:
+        """Fail with a named error unless Telegram is configured."""
+        if not self.telegram_configured:
+            raise ConfigError("TELEGRAM_BOT_TOKEN is required for `lembra telegram`")
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read settings, turning validation errors into one readable ConfigError."""
+    from pydantic import ValidationError
+
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()
+        )
+        raise ConfigError(f"invalid settings: {problems}") from None

@@ -1,0 +1,114 @@
+"""A thin wrapper over one pymongo collection limited to the portable subset (SUBSET.md).
+
+Repositories talk to the database only through this class: every call translates
+driver errors (storage/errors.py) and nothing outside the subset is exposed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pymongo import ReturnDocument
+from pymongo.asynchronous.collection import AsyncCollection
+
+from storage.errors import translated
+
+Doc = dict[str, Any]
+Filter = Mapping[str, Any]
+SortSpec = Sequence[tuple[str, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateOutcome:
+    matched: int
+    modified: int
+    upserted: bool
+
+
+class Collection:
+    """The subset of collection operations repositories may use."""
+
+    def __init__(self, raw: AsyncCollection[Doc]) -> None:
+        self._raw = raw
+        self.name = raw.name
+
+    async def find_one(
+        self, filter: Filter, *, projection: Mapping[str, Any] | None = None
+    ) -> Doc | None:
+        with translated(f"{self.name}.find_one"):
+            return await self._raw.find_one(dict(filter), projection)
+
+    async def find(
+        self,
+        filter: Filter,
+        *,
+        projection: Mapping[str, Any] | None = None,
+        sort: SortSpec | None = None,
+        limit: int = 0,
+        skip: int = 0,
+    ) -> list[Doc]:
+        with translated(f"{self.name}.find"):
+            cursor = self._raw.find(dict(filter), projection)
+            if sort:
+                cursor = cursor.sort(list(sort))
+            if skip:
+                cursor = cursor.skip(skip)
+            if limit:
+                cursor = cursor.limit(limit)
+            return await cursor.to_list(None)
+
+    async def insert_one(self, doc: Doc) -> None:
+        with translated(f"{self.name}.insert_one"):
+            await self._raw.insert_one(doc)
+
+    async def insert_many(self, docs: Sequence[Doc]) -> None:
+        if not docs:
+            return
+        with translated(f"{self.name}.insert_many"):
+            await self._raw.insert_many(list(docs), ordered=True)
+
+    async def update_one(
+        self, filter: Filter, update: Mapping[str, Any], *, upsert: bool = False
+    ) -> UpdateOutcome:
+        with translated(f"{self.name}.update_one"):
+            result = await self._raw.update_one(dict(filter), dict(update), upsert=upsert)
+        return UpdateOutcome(
+            result.matched_count, result.modified_count, result.upserted_id is not None
+        )
+
+    async def update_many(self, filter: Filter, update: Mapping[str, Any]) -> int:
+        with translated(f"{self.name}.update_many"):
+            result = await self._raw.update_many(dict(filter), dict(update))
+        return result.modified_count
+
+    async def find_one_and_update(
+        self, filter: Filter, update: Mapping[str, Any], *, upsert: bool = False
+    ) -> Doc | None:
+        """Apply `update` and return the document after it (no `$setOnInsert`: SUBSET.md)."""
+        with translated(f"{self.name}.find_one_and_update"):
+            return await self._raw.find_one_and_update(
+                dict(filter), dict(update), upsert=upsert, return_document=ReturnDocument.AFTER
+            )
+
+    async def replace_one(self, filter: Filter, doc: Doc, *, upsert: bool = False) -> UpdateOutcome:
+        with translated(f"{self.name}.replace_one"):
+            result = await self._raw.replace_one(dict(filter), doc, upsert=upsert)
+        return UpdateOutcome(
+            result.matched_count, result.modified_count, result.upserted_id is not None
+        )
+
+    async def delete_one(self, filter: Filter) -> int:
+        with translated(f"{self.name}.delete_one"):
+            result = await self._raw.delete_one(dict(filter))
+        return result.deleted_count
+
+    async def delete_many(self, filter: Filter) -> int:
+        with translated(f"{self.name}.delete_many"):
+            result = await self._raw.delete_many(dict(filter))
+        return result.deleted_count
+
+    async def create_index(self, keys: Sequence[tuple[str, int]], **options: Any) -> None:
+        with translated(f"{self.name}.create_index"):
+            await self._raw.create_index(list(keys), **options)

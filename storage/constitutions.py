@@ -1,0 +1,41 @@
+"""`constitutions`: versioned behaviour documents; the newest version is in force."""
+
+from __future__ import annotations
+
+from storage.collection import Collection
+from storage.documents import ConstitutionDoc
+from storage.errors import DuplicateKey
+
+
+def constitution_id(version: int) -> str:
+    return f"v{version:06d}"
+
+
+class ConstitutionsRepo:
+    def __init__(self, coll: Collection) -> None:
+        self._c = coll
+
+    async def ensure_indexes(self) -> None:
+        await self._c.create_index([("version", -1)])
+
+    async def latest(self) -> ConstitutionDoc | None:
+        docs = await self._c.find({}, sort=[("version", -1)], limit=1)
+        return ConstitutionDoc.model_validate(docs[0]) if docs else None
+
+    async def add(self, text: str, *, author: str, now_ms: int) -> ConstitutionDoc:
+        """Store `text` as the next version (retrying if another writer took the number)."""
+        while True:
+            current = await self.latest()
+            version = (current.version if current else 0) + 1
+            doc = ConstitutionDoc(
+                _id=constitution_id(version),
+                version=version,
+                text=text,
+                created_at_ms=now_ms,
+                author=author,
+            )
+            try:
+                await self._c.insert_one(doc.to_doc())
+            except DuplicateKey:
+                continue
+            return doc

@@ -1,0 +1,140 @@
+"""The database handle: one pymongo client, one repository per collection (DESIGN 4)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pymongo import AsyncMongoClient
+
+from storage.beliefs import BeliefsRepo
+from storage.collection import Collection
+from storage.constitutions import ConstitutionsRepo
+from storage.embedded import EmbeddedServer
+from storage.errors import translated
+from storage.items import ItemsRepo
+from storage.leases import LeasesRepo
+from storage.ledger import LedgerRepo
+from storage.messages import MessagesRepo
+from storage.pending import PendingRepo
+from storage.summaries import SummariesRepo
+from storage.updates import UpdatesRepo
+from storage.usage import UsageRepo
+from storage.users import UsersRepo
+
+COLLECTIONS = (
+    "users",
+    "items",
+    "messages",
+    "summaries",
+    "pending_actions",
+    "ledger",
+    "beliefs",
+    "usage",
+    "processed_updates",
+    "leases",
+    "constitutions",
+)
+
+
+class Database:
+    """All repositories over one database; built once at start-up and passed down."""
+
+    def __init__(self, client: AsyncMongoClient[dict[str, Any]], name: str) -> None:
+        self.client = client
+        self.name = name
+        raw = client[name]
+
+        def coll(collection: str) -> Collection:
+            return Collection(raw[collection])
+
+        self.users = UsersRepo(coll("users"))
+        self.items = ItemsRepo(coll("items"))
+        self.summaries = SummariesRepo(coll("summaries"))
+        self.messages = MessagesRepo(coll("messages"), coll("summaries"))
+        self.pending = PendingRepo(coll("pending_actions"))
+        self.ledger = LedgerRepo(coll("ledger"))
+        self.beliefs = BeliefsRepo(coll("beliefs"))
+        self.usage = UsageRepo(coll("usage"))
+        self.updates = UpdatesRepo(coll("processed_updates"))
+        self.leases = LeasesRepo(coll("leases"))
+        self.constitutions = ConstitutionsRepo(coll("constitutions"))
+
+    async def ensure_indexes(self) -> None:
+        for repo in (
+            self.users,
+            self.items,
+            self.summaries,
+            self.messages,
+            self.pending,
+            self.ledger,
+            self.beliefs,
+            self.usage,
+            self.updates,
+            self.leases,
+            self.constitutions,
+        ):
+            await repo.ensure_indexes()
+
+    async def ping(self) -> None:
+        """Raise DatabaseUnavailable unless the server answers."""
+        with translated("ping"):
+            await self.client.admin.command("ping")
+
+    async def drop(self) -> None:
+        """Drop the whole database (tests and replays only)."""
+        with translated("drop_database"):
+            await self.client.drop_database(self.name)
+
+    async def close(self) -> None:
+        await self.client.close()
+
+
+def make_client(uri: str, *, timeout_ms: int = 5_000) -> AsyncMongoClient[dict[str, Any]]:
+    return AsyncMongoClient(
+        uri,
+        appname="lembra",
+        serverSelectionTimeoutMS=timeout_ms,
+        connectTimeoutMS=timeout_ms,
+        socketTimeoutMS=max(timeout_ms * 2, 10_000),
+    )
+
+
+@dataclass(frozen=True)
+class StorageConfig:
+    """What `open_storage` needs; built from Settings by the caller."""
+
+    uri: str | None
+    db_name: str
+    data_dir: Path
+    embedded_port: int = 0
+    embedded_start_timeout_s: float = 20.0
+    embedded_memory: bool = False
+
+
+@asynccontextmanager
+async def open_storage(config: StorageConfig) -> AsyncIterator[Database]:
+    """Connect (starting the embedded server when no URI is given), ensure indexes, yield."""
+    server: EmbeddedServer | None = None
+    uri = config.uri
+    if uri is None:
+        server = EmbeddedServer(
+            config.data_dir,
+            port=config.embedded_port,
+            start_timeout_s=config.embedded_start_timeout_s,
+            memory=config.embedded_memory,
+        )
+        uri = server.start()
+    try:
+        database = Database(make_client(uri), config.db_name)
+        try:
+            await database.ensure_indexes()
+            yield database
+        finally:
+            await database.close()
+    finally:
+        if server is not None:
+            server.stop()

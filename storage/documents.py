@@ -1,0 +1,144 @@
+"""Stored documents, one pydantic model per collection (DESIGN section 4).
+
+Times are integer epoch milliseconds (`*_ms`), except `processed_updates.created_at`,
+a BSON date because its TTL index needs one. Ids are strings. Anything a user or a
+model wrote that is structured (tool arguments, pending payloads) is stored as JSON
+text, so `$`-prefixed or dotted keys stay data and are never read as operators.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ItemType = Literal["note", "movie", "tv_show", "video", "link"]
+ITEM_TYPES: tuple[ItemType, ...] = ("note", "movie", "tv_show", "video", "link")
+Role = Literal["human", "ai", "tool", "system"]
+UpdateStatus = Literal["received", "done"]
+
+
+class StoredModel(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    def to_doc(self) -> dict[str, Any]:
+        """The document as stored (with `_id`)."""
+        return self.model_dump(by_alias=True)
+
+
+class UserDoc(StoredModel):
+    id: str = Field(alias="_id")
+    channel: str
+    language: Literal["pt", "en"]
+    timezone: str
+    created_at_ms: int
+    last_seen_at_ms: int
+    active: bool = True
+    item_seq: int = 0
+    counts: dict[str, int] = Field(default_factory=dict)
+    daily_token_quota: int | None = None
+    display_name: str | None = None
+
+
+class ItemDoc(StoredModel):
+    id: str = Field(alias="_id")
+    user_id: str
+    seq: int
+    type: ItemType
+    title: str | None = None
+    year: int | None = None
+    tmdb_id: int | None = None
+    url: str | None = None
+    description: str | None = None
+    content: str | None = None
+    overview: str | None = None
+    dedup_key: str
+    enriched: bool = False
+    created_at_ms: int
+    updated_at_ms: int
+
+    @property
+    def label(self) -> str:
+        """A short human label: title, else URL, else the start of the note."""
+        if self.title:
+            return self.title
+        if self.url:
+            return self.url
+        text = (self.content or "").strip().replace("\n", " ")
+        return text if len(text) <= 60 else text[:57] + "..."
+
+
+class ToolCallRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    name: str
+    args_json: str
+
+
+class MessageDoc(StoredModel):
+    id: str = Field(alias="_id")
+    conversation_id: str
+    user_id: str
+    seq: int
+    role: Role
+    content: str = ""
+    tool_calls: list[ToolCallRecord] = Field(default_factory=list)
+    tool_call_id: str | None = None
+    name: str | None = None
+    turn_id: str | None = None
+    ts_ms: int
+
+
+class PendingDoc(StoredModel):
+    id: str = Field(alias="_id")
+    user_id: str
+    kind: str
+    payload_json: str
+    language: Literal["pt", "en"] = "pt"
+    created_at_ms: int
+    expires_at_ms: int
+
+
+class LedgerDoc(StoredModel):
+    id: str = Field(alias="_id")
+    stream: str
+    seq: int
+    type: str
+    payload: dict[str, Any]
+    ts: int
+    prev_hash: str
+    hash: str
+
+
+class BeliefDoc(StoredModel):
+    id: str = Field(alias="_id")
+    user_id: str
+    key: str
+    value: float
+    updated_at_ms: int
+
+
+class ProcessedUpdateDoc(StoredModel):
+    id: str = Field(alias="_id")
+    status: UpdateStatus
+    created_at: datetime
+    updated_at_ms: int
+    attempts: int = 0
+    payload_json: str = ""
+    reply_json: str | None = None
+
+
+class LeaseDoc(StoredModel):
+    id: str = Field(alias="_id")
+    owner: str
+    expires_at_ms: int
+
+
+class ConstitutionDoc(StoredModel):
+    id: str = Field(alias="_id")
+    version: int
+    text: str
+    created_at_ms: int
+    author: str = "system"

@@ -1,0 +1,74 @@
+"""`items`: what users save. Every method takes the user id; none can cross users."""
+
+from __future__ import annotations
+
+import uuid
+
+from storage.collection import Collection
+from storage.documents import ItemDoc, ItemType
+from storage.errors import DuplicateKey
+
+
+class ItemsRepo:
+    def __init__(self, coll: Collection) -> None:
+        self._c = coll
+
+    async def ensure_indexes(self) -> None:
+        # A single-field index on user_id is what the embedded server uses for
+        # per-user reads (SUBSET.md); the compound ones serve MongoDB.
+        await self._c.create_index([("user_id", 1)])
+        await self._c.create_index([("user_id", 1), ("seq", 1)])
+        await self._c.create_index([("user_id", 1), ("dedup_key", 1)], unique=True)
+
+    @staticmethod
+    def new_id() -> str:
+        return uuid.uuid4().hex
+
+    async def insert(self, item: ItemDoc) -> tuple[ItemDoc, bool]:
+        """Insert `item` unless the user already has its dedup key.
+
+        Returns the stored item and whether it was created now.
+        """
+        try:
+            await self._c.insert_one(item.to_doc())
+        except DuplicateKey:
+            existing = await self.find_by_dedup(item.user_id, item.dedup_key)
+            if existing is None:  # deleted between the two calls: try once more
+                await self._c.insert_one(item.to_doc())
+                return item, True
+            return existing, False
+        return item, True
+
+    async def get(self, user_id: str, item_id: str) -> ItemDoc | None:
+        doc = await self._c.find_one({"_id": item_id, "user_id": user_id})
+        return ItemDoc.model_validate(doc) if doc else None
+
+    async def find_by_dedup(self, user_id: str, dedup_key: str) -> ItemDoc | None:
+        doc = await self._c.find_one({"user_id": user_id, "dedup_key": dedup_key})
+        return ItemDoc.model_validate(doc) if doc else None
+
+    async def list_for(
+        self, user_id: str, *, item_type: ItemType | None = None, limit: int = 0
+    ) -> list[ItemDoc]:
+        """The user's items in creation order (optionally one type, optionally the first `limit`)."""
+        flt: dict[str, object] = {"user_id": user_id}
+        if item_type is not None:
+            flt["type"] = item_type
+        docs = await self._c.find(flt, sort=[("seq", 1)], limit=limit)
+        return [ItemDoc.model_validate(d) for d in docs]
+
+    async def delete(self, user_id: str, item_id: str) -> ItemDoc | None:
+        """Delete one of the user's items; return it, or None when it was not theirs."""
+        doc = await self._c.find_one({"_id": item_id, "user_id": user_id})
+        if doc is None:
+            return None
+        deleted = await self._c.delete_one({"_id": item_id, "user_id": user_id})
+        return ItemDoc.model_validate(doc) if deleted else None
+
+    async def delete_many(self, user_id: str, item_ids: list[str]) -> int:
+        if not item_ids:
+            return 0
+        return await self._c.delete_many({"user_id": user_id, "_id": {"$in": item_ids}})
+
+    async def delete_all(self, user_id: str) -> int:
+        return await self._c.delete_many({"user_id": user_id})

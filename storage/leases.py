@@ -1,0 +1,49 @@
+"""`leases`: short, renewable exclusive claims (`chat:<conversation>`, `job:<name>`, `user:<id>`).
+
+Acquiring is an insert (the `_id` makes it exclusive) or, when the document exists,
+one conditional update that only matches an expired lease or our own. Upserts with
+an `$or` filter are avoided: the embedded server does not insert on them (SUBSET.md).
+"""
+
+from __future__ import annotations
+
+from storage.collection import Collection
+from storage.documents import LeaseDoc
+from storage.errors import DuplicateKey
+
+
+class LeasesRepo:
+    def __init__(self, coll: Collection) -> None:
+        self._c = coll
+
+    async def ensure_indexes(self) -> None:
+        await self._c.create_index([("expires_at_ms", 1)])
+
+    async def acquire(self, key: str, owner: str, *, ttl_ms: int, now_ms: int) -> bool:
+        """Take (or renew) the lease `key` for `owner`; False when someone else holds it."""
+        expires = now_ms + ttl_ms
+        try:
+            await self._c.insert_one(LeaseDoc(_id=key, owner=owner, expires_at_ms=expires).to_doc())
+            return True
+        except DuplicateKey:
+            pass
+        outcome = await self._c.update_one(
+            {"_id": key, "$or": [{"expires_at_ms": {"$lte": now_ms}}, {"owner": owner}]},
+            {"$set": {"owner": owner, "expires_at_ms": expires}},
+        )
+        return outcome.matched > 0
+
+    async def renew(self, key: str, owner: str, *, ttl_ms: int, now_ms: int) -> bool:
+        outcome = await self._c.update_one(
+            {"_id": key, "owner": owner}, {"$set": {"expires_at_ms": now_ms + ttl_ms}}
+        )
+        return outcome.matched > 0
+
+    async def release(self, key: str, owner: str) -> bool:
+        return await self._c.delete_one({"_id": key, "owner": owner}) > 0
+
+    async def holder(self, key: str, *, now_ms: int) -> str | None:
+        doc = await self._c.find_one({"_id": key})
+        if doc is None or int(doc["expires_at_ms"]) <= now_ms:
+            return None
+        return str(doc["owner"])

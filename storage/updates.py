@@ -1,0 +1,79 @@
+"""`processed_updates`: the lifecycle of every incoming platform update (DESIGN section 5).
+
+`_id` is the namespaced platform id (`tg:<update_id>`, `wa:<message id>`). A record
+is written as `received` before the platform is acknowledged and marked `done` with
+its reply after handling; a TTL index keeps records for 8 days, beyond Telegram's
+24 hours and WhatsApp's 7 days of redelivery.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Literal
+
+from storage.collection import Collection
+from storage.documents import ProcessedUpdateDoc
+from storage.errors import DuplicateKey
+
+TTL_SECONDS = 8 * 24 * 3600
+
+
+class UpdatesRepo:
+    def __init__(self, coll: Collection) -> None:
+        self._c = coll
+
+    async def ensure_indexes(self) -> None:
+        await self._c.create_index([("created_at", 1)], expireAfterSeconds=TTL_SECONDS)
+        await self._c.create_index([("status", 1)])
+
+    async def record(
+        self, update_id: str, payload_json: str, *, now_ms: int
+    ) -> Literal["new", "received", "done"]:
+        """Record a received update; say whether it is new or its earlier status."""
+        doc = ProcessedUpdateDoc(
+            _id=update_id,
+            status="received",
+            created_at=datetime.fromtimestamp(now_ms / 1000, tz=UTC),
+            updated_at_ms=now_ms,
+            payload_json=payload_json,
+        )
+        try:
+            await self._c.insert_one(doc.to_doc())
+        except DuplicateKey:
+            existing = await self.get(update_id)
+            return existing.status if existing else "received"
+        return "new"
+
+    async def get(self, update_id: str) -> ProcessedUpdateDoc | None:
+        doc = await self._c.find_one({"_id": update_id})
+        return ProcessedUpdateDoc.model_validate(doc) if doc else None
+
+    async def mark_done(self, update_id: str, reply_json: str | None, *, now_ms: int) -> None:
+        await self._c.update_one(
+            {"_id": update_id},
+            {
+                "$set": {
+                    "status": "done",
+                    "reply_json": reply_json,
+                    "updated_at_ms": now_ms,
+                    "payload_json": "",
+                }
+            },
+        )
+
+    async def claim_stale(self, update_id: str, *, seen_updated_at_ms: int, now_ms: int) -> bool:
+        """Take a stale `received` record for re-driving; only one claimant wins."""
+        outcome = await self._c.update_one(
+            {"_id": update_id, "status": "received", "updated_at_ms": seen_updated_at_ms},
+            {"$set": {"updated_at_ms": now_ms}, "$inc": {"attempts": 1}},
+        )
+        return outcome.matched > 0
+
+    async def stale(self, older_than_ms: int, *, limit: int = 100) -> list[ProcessedUpdateDoc]:
+        docs = await self._c.find(
+            {"status": "received", "updated_at_ms": {"$lt": older_than_ms}}, limit=limit
+        )
+        return [ProcessedUpdateDoc.model_validate(d) for d in docs]
+
+    async def count_status(self, status: str) -> int:
+        return len(await self._c.find({"status": status}, projection={"_id": 1}))

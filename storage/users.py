@@ -1,0 +1,89 @@
+"""`users`: one document per namespaced user id (`tg:123`), with its counters."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from storage.collection import Collection
+from storage.documents import ITEM_TYPES, ItemType, UserDoc
+from storage.errors import DuplicateKey
+
+
+class UsersRepo:
+    def __init__(self, coll: Collection) -> None:
+        self._c = coll
+
+    async def ensure_indexes(self) -> None:
+        await self._c.create_index([("last_seen_at_ms", -1)])
+
+    async def get(self, user_id: str) -> UserDoc | None:
+        doc = await self._c.find_one({"_id": user_id})
+        return UserDoc.model_validate(doc) if doc else None
+
+    async def ensure(
+        self, user_id: str, *, language: Literal["pt", "en"], timezone: str, now_ms: int
+    ) -> UserDoc:
+        """Return the user, creating it on first contact (one round trip when it exists)."""
+        existing = await self.get(user_id)
+        if existing is not None:
+            return existing
+        user = UserDoc(
+            _id=user_id,
+            channel=user_id.split(":", 1)[0],
+            language=language,
+            timezone=timezone,
+            created_at_ms=now_ms,
+            last_seen_at_ms=now_ms,
+            counts={t: 0 for t in ITEM_TYPES},
+        )
+        try:
+            await self._c.insert_one(user.to_doc())
+        except DuplicateKey:
+            raced = await self.get(user_id)
+            assert raced is not None
+            return raced
+        return user
+
+    async def touch(self, user_id: str, now_ms: int) -> None:
+        await self._c.update_one(
+            {"_id": user_id}, {"$set": {"last_seen_at_ms": now_ms, "active": True}}
+        )
+
+    async def set_language(self, user_id: str, language: Literal["pt", "en"]) -> None:
+        await self._c.update_one({"_id": user_id}, {"$set": {"language": language}})
+
+    async def set_timezone(self, user_id: str, timezone: str) -> None:
+        await self._c.update_one({"_id": user_id}, {"$set": {"timezone": timezone}})
+
+    async def set_active(self, user_id: str, active: bool) -> None:
+        await self._c.update_one({"_id": user_id}, {"$set": {"active": active}})
+
+    async def set_daily_quota(self, user_id: str, tokens: int | None) -> bool:
+        outcome = await self._c.update_one(
+            {"_id": user_id}, {"$set": {"daily_token_quota": tokens}}
+        )
+        return outcome.matched > 0
+
+    async def next_item_seq(self, user_id: str) -> int:
+        """Atomically allocate the next item sequence number of this user."""
+        doc = await self._c.find_one_and_update({"_id": user_id}, {"$inc": {"item_seq": 1}})
+        if doc is None:
+            raise LookupError(f"unknown user {user_id}")
+        return int(doc["item_seq"])
+
+    async def adjust_count(self, user_id: str, item_type: ItemType, delta: int) -> None:
+        await self._c.update_one({"_id": user_id}, {"$inc": {f"counts.{item_type}": delta}})
+
+    async def set_counts(self, user_id: str, counts: dict[str, int]) -> None:
+        full = {t: int(counts.get(t, 0)) for t in ITEM_TYPES}
+        await self._c.update_one({"_id": user_id}, {"$set": {"counts": full}})
+
+    async def recent(self, *, limit: int = 100) -> list[UserDoc]:
+        docs = await self._c.find({}, sort=[("last_seen_at_ms", -1)], limit=limit)
+        return [UserDoc.model_validate(d) for d in docs]
+
+    async def all_ids(self) -> list[str]:
+        return [str(d["_id"]) for d in await self._c.find({}, projection={"_id": 1})]
+
+    async def delete(self, user_id: str) -> int:
+        return await self._c.delete_one({"_id": user_id})

@@ -1,0 +1,74 @@
+"""Shared fixtures: the loopback guard, database servers and a fresh database per test."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from storage import Database
+from storage.database import make_client
+from tests.support.netguard import loopback_only
+from tests.support.servers import RunningServer, start_nx, start_secantus
+
+REAL_MONGODB_URI = os.environ.get("LEMBRA_TEST_MONGODB_URI")
+
+
+@pytest.fixture(autouse=True)
+def _loopback_only() -> Iterator[None]:
+    with loopback_only():
+        yield
+
+
+@pytest.fixture(scope="session")
+def nx_server() -> Iterator[RunningServer]:
+    server = start_nx()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def secantus_server() -> Iterator[RunningServer]:
+    server = start_secantus()
+    yield server
+    server.close()
+
+
+async def open_test_db(uri: str) -> Database:
+    db = Database(make_client(uri, timeout_ms=5_000), f"t_{uuid.uuid4().hex[:12]}")
+    await db.ensure_indexes()
+    return db
+
+
+@pytest.fixture
+async def db(nx_server: RunningServer) -> AsyncIterator[Database]:
+    """A fresh database on the shared in-memory embedded server."""
+    database = await open_test_db(nx_server.uri)
+    try:
+        yield database
+    finally:
+        await database.drop()
+        await database.close()
+
+
+BACKENDS = ["nx-27017", "secantusdb"] + (["mongodb"] if REAL_MONGODB_URI else [])
+
+
+@pytest.fixture(params=BACKENDS)
+async def any_db(request: pytest.FixtureRequest) -> AsyncIterator[Database]:
+    """A fresh database on each available backend (the storage contract runs on all)."""
+    if request.param == "mongodb":
+        uri = REAL_MONGODB_URI
+        assert uri is not None
+    elif request.param == "secantusdb":
+        uri = request.getfixturevalue("secantus_server").uri
+    else:
+        uri = request.getfixturevalue("nx_server").uri
+    database = await open_test_db(uri)
+    try:
+        yield database
+    finally:
+        await database.drop()
+        await database.close()

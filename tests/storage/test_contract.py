@@ -1,0 +1,354 @@
+"""The repository contract, run against every available backend (DESIGN section 4)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+
+from storage import Database
+from storage.documents import ItemDoc, PendingDoc, ToolCallRecord
+from storage.ledger import GENESIS, event_hash
+from storage.messages import NewMessage
+
+NOW = 1_767_600_000_000  # 2026-01-05T08:00:00Z
+
+
+def make_item(
+    db: Database, user_id: str, seq: int, title: str, *, dedup: str | None = None
+) -> ItemDoc:
+    return ItemDoc(
+        _id=db.items.new_id(),
+        user_id=user_id,
+        seq=seq,
+        type="movie",
+        title=title,
+        year=2010,
+        dedup_key=dedup or f"title:{title.lower()}:2010",
+        created_at_ms=NOW + seq,
+        updated_at_ms=NOW + seq,
+    )
+
+
+async def test_saving_the_same_thing_twice_keeps_one_item(any_db: Database) -> None:
+    await any_db.users.ensure("tg:1", language="pt", timezone="UTC", now_ms=NOW)
+    first, created = await any_db.items.insert(make_item(any_db, "tg:1", 1, "Inception"))
+    again, created_again = await any_db.items.insert(make_item(any_db, "tg:1", 2, "Inception"))
+    assert created
+    assert not created_again
+    assert again.id == first.id
+    assert [i.title for i in await any_db.items.list_for("tg:1")] == ["Inception"]
+
+
+async def test_the_same_dedup_key_is_allowed_for_different_users(any_db: Database) -> None:
+    await any_db.items.insert(make_item(any_db, "tg:1", 1, "Inception"))
+    _, created = await any_db.items.insert(make_item(any_db, "tg:2", 1, "Inception"))
+    assert created
+
+
+async def test_items_are_scoped_to_their_user(any_db: Database) -> None:
+    alice_item, _ = await any_db.items.insert(make_item(any_db, "tg:alice", 1, "Alien"))
+    await any_db.items.insert(make_item(any_db, "tg:bob", 1, "Heat"))
+    assert await any_db.items.get("tg:bob", alice_item.id) is None
+    assert await any_db.items.delete("tg:bob", alice_item.id) is None
+    assert await any_db.items.delete_many("tg:bob", [alice_item.id]) == 0
+    assert [i.title for i in await any_db.items.list_for("tg:alice")] == ["Alien"]
+    assert await any_db.items.delete_all("tg:bob") == 1
+    assert [i.title for i in await any_db.items.list_for("tg:alice")] == ["Alien"]
+
+
+async def test_items_list_in_creation_order_and_by_type(any_db: Database) -> None:
+    await any_db.users.ensure("tg:1", language="pt", timezone="UTC", now_ms=NOW)
+    titles = ["Zodiac", "Alien", "Memento", "Heat"]
+    for title in titles:
+        seq = await any_db.users.next_item_seq("tg:1")
+        await any_db.items.insert(make_item(any_db, "tg:1", seq, title))
+    note = ItemDoc(
+        _id="n1",
+        user_id="tg:1",
+        seq=99,
+        type="note",
+        content="buy milk",
+        dedup_key="note:buy milk",
+        created_at_ms=NOW,
+        updated_at_ms=NOW,
+    )
+    await any_db.items.insert(note)
+    assert [i.title for i in await any_db.items.list_for("tg:1", item_type="movie")] == titles
+    assert [i.label for i in await any_db.items.list_for("tg:1")][-1] == "buy milk"
+    assert [i.title for i in await any_db.items.list_for("tg:1", limit=2)] == titles[:2]
+
+
+async def test_user_content_with_operator_like_keys_is_stored_as_data(any_db: Database) -> None:
+    await any_db.users.ensure("tg:1", language="pt", timezone="UTC", now_ms=NOW)
+    hostile = '{"$where": "sleep(1000)", "a.b": {"$ne": null}}'
+    item = make_item(any_db, "tg:1", 1, "$where.title", dedup="title:$where.title")
+    item = item.model_copy(update={"content": hostile})
+    await any_db.items.insert(item)
+    call = ToolCallRecord(id="call_1", name="save_note", args_json=hostile)
+    await any_db.messages.append(
+        "tg:1", "tg:1", [NewMessage(role="ai", tool_calls=(call,))], now_ms=NOW
+    )
+    stored = await any_db.items.get("tg:1", item.id)
+    assert stored is not None
+    assert stored.content == hostile
+    assert stored.title == "$where.title"
+    [message] = await any_db.messages.last("tg:1", "tg:1", 5)
+    assert json.loads(message.tool_calls[0].args_json) == json.loads(hostile)
+
+
+async def test_messages_keep_their_order_and_native_roles(any_db: Database) -> None:
+    conv = "tg:1"
+    call = ToolCallRecord(id="call_a", name="enrich_movie", args_json='{"title": "inception"}')
+    await any_db.messages.append(
+        "tg:1",
+        conv,
+        [
+            NewMessage(role="human", content="salva inception"),
+            NewMessage(role="ai", tool_calls=(call,)),
+            NewMessage(
+                role="tool", content="2 candidates", tool_call_id="call_a", name="enrich_movie"
+            ),
+            NewMessage(role="ai", content="Qual?"),
+        ],
+        now_ms=NOW,
+    )
+    await any_db.messages.append(
+        "tg:1", conv, [NewMessage(role="human", content="1")], now_ms=NOW + 1
+    )
+    last = await any_db.messages.last("tg:1", conv, 3)
+    assert [(m.seq, m.role) for m in last] == [(3, "tool"), (4, "ai"), (5, "human")]
+    assert last[0].tool_call_id == "call_a"
+    assert last[0].name == "enrich_movie"
+    everything = await any_db.messages.last("tg:1", conv, 100)
+    assert everything[1].tool_calls[0].id == "call_a"
+    assert await any_db.messages.last("tg:2", conv, 10) == []  # scoped to the user
+
+
+async def test_concurrent_message_appends_never_share_a_sequence(any_db: Database) -> None:
+    async def write(i: int) -> None:
+        await any_db.messages.append(
+            "tg:1", "tg:1", [NewMessage(role="human", content=str(i))], now_ms=NOW
+        )
+
+    await asyncio.gather(*(write(i) for i in range(20)))
+    messages = await any_db.messages.last("tg:1", "tg:1", 100)
+    assert sorted(m.seq for m in messages) == list(range(1, 21))
+
+
+async def test_pending_action_expires_by_the_callers_clock(any_db: Database) -> None:
+    pending = PendingDoc(
+        _id="tg:1",
+        user_id="tg:1",
+        kind="confirm_delete_all",
+        payload_json="{}",
+        created_at_ms=NOW,
+        expires_at_ms=NOW + 120_000,
+    )
+    await any_db.pending.put(pending)
+    assert await any_db.pending.get("tg:1", "tg:1", now_ms=NOW + 119_999) is not None
+    assert await any_db.pending.get("tg:2", "tg:1", now_ms=NOW) is None  # someone else's
+    assert await any_db.pending.get("tg:1", "tg:1", now_ms=NOW + 120_000) is None
+    assert await any_db.pending.peek("tg:1", "tg:1") is None  # removed on the way
+
+
+async def test_one_pending_action_per_conversation(any_db: Database) -> None:
+    for kind in ("choose_movie", "confirm_delete_item"):
+        await any_db.pending.put(
+            PendingDoc(
+                _id="tg:1",
+                user_id="tg:1",
+                kind=kind,
+                payload_json="{}",
+                created_at_ms=NOW,
+                expires_at_ms=NOW + 1000,
+            )
+        )
+    current = await any_db.pending.get("tg:1", "tg:1", now_ms=NOW)
+    assert current is not None
+    assert current.kind == "confirm_delete_item"
+
+
+async def append_events(db: Database, stream: str, n: int) -> None:
+    for i in range(n):
+        await db.ledger.append(
+            stream, "item_saved", {"item_id": f"i{i}", "type": "movie"}, ts=NOW + i
+        )
+
+
+async def test_ledger_chain_links_every_event(any_db: Database) -> None:
+    await append_events(any_db, "tg:1", 5)
+    events = await any_db.ledger.events("tg:1")
+    assert [e.seq for e in events] == [1, 2, 3, 4, 5]
+    assert events[0].prev_hash == GENESIS
+    for before, after in zip(events, events[1:], strict=False):
+        assert after.prev_hash == before.hash
+    first = events[0]
+    assert first.hash == event_hash("tg:1", 1, "item_saved", first.payload, first.ts, GENESIS)
+    assert (await any_db.ledger.verify("tg:1")).ok
+
+
+async def test_ledger_verify_catches_an_edited_event(any_db: Database) -> None:
+    await append_events(any_db, "tg:1", 5)
+    raw = any_db.client[any_db.name]["ledger"]
+    await raw.update_one({"stream": "tg:1", "seq": 3}, {"$set": {"payload.type": "note"}})
+    result = await any_db.ledger.verify("tg:1")
+    assert not result.ok
+    assert result.bad_seq == 3
+    assert "edited" in (result.reason or "")
+
+
+async def test_ledger_verify_catches_an_interior_deletion(any_db: Database) -> None:
+    await append_events(any_db, "tg:1", 5)
+    await any_db.client[any_db.name]["ledger"].delete_one({"stream": "tg:1", "seq": 2})
+    result = await any_db.ledger.verify("tg:1")
+    assert not result.ok
+    assert result.bad_seq == 3
+
+
+async def test_ledger_verify_catches_swapped_events(any_db: Database) -> None:
+    await append_events(any_db, "tg:1", 5)
+    raw = any_db.client[any_db.name]["ledger"]
+    two = await raw.find_one({"stream": "tg:1", "seq": 2})
+    four = await raw.find_one({"stream": "tg:1", "seq": 4})
+    assert two
+    assert four
+    for doc, other in ((two, four), (four, two)):
+        await raw.replace_one({"_id": doc["_id"]}, {**other, "_id": doc["_id"], "seq": doc["seq"]})
+    result = await any_db.ledger.verify("tg:1")
+    assert not result.ok
+    assert result.bad_seq == 2
+
+
+async def test_ledger_truncation_is_caught_against_a_saved_head(any_db: Database) -> None:
+    await append_events(any_db, "tg:1", 4)
+    saved = await any_db.ledger.head("tg:1")
+    assert (await any_db.ledger.verify("tg:1", against=saved)).ok
+    await any_db.client[any_db.name]["ledger"].delete_one({"stream": "tg:1", "seq": 4})
+    assert (await any_db.ledger.verify("tg:1")).ok  # a clean prefix, undetectable alone
+    result = await any_db.ledger.verify("tg:1", against=saved)
+    assert not result.ok
+    assert "truncated" in (result.reason or "")
+
+
+async def test_fifty_concurrent_appends_leave_one_valid_chain(any_db: Database) -> None:
+    # Separate repositories stand in for separate processes: none shares a cached head.
+    other = Database(any_db.client, any_db.name)
+
+    async def append(i: int) -> None:
+        repo = any_db.ledger if i % 2 else other.ledger
+        await repo.append("tg:1", "item_saved", {"n": i}, ts=NOW + i)
+
+    await asyncio.gather(*(append(i) for i in range(50)))
+    events = await any_db.ledger.events("tg:1")
+    assert [e.seq for e in events] == list(range(1, 51))
+    assert sorted(e.payload["n"] for e in events) == list(range(50))
+    assert (await any_db.ledger.verify("tg:1")).ok
+
+
+async def test_ledger_streams_are_independent(any_db: Database) -> None:
+    await append_events(any_db, "tg:1", 2)
+    await append_events(any_db, "tg:2", 3)
+    heads = {h.stream: h.seq for h in await any_db.ledger.heads()}
+    assert heads == {"tg:1": 2, "tg:2": 3}
+
+
+async def test_lease_is_exclusive_under_concurrency(any_db: Database) -> None:
+    results = await asyncio.gather(
+        *(
+            any_db.leases.acquire("chat:tg:1", f"worker-{i}", ttl_ms=30_000, now_ms=NOW)
+            for i in range(30)
+        )
+    )
+    assert sum(results) == 1
+    holder = await any_db.leases.holder("chat:tg:1", now_ms=NOW)
+    assert holder == f"worker-{results.index(True)}"
+
+
+async def test_lease_renew_release_and_expiry(any_db: Database) -> None:
+    leases = any_db.leases
+    assert await leases.acquire("job:dream", "a", ttl_ms=1_000, now_ms=NOW)
+    assert not await leases.acquire("job:dream", "b", ttl_ms=1_000, now_ms=NOW + 500)
+    assert await leases.renew("job:dream", "a", ttl_ms=1_000, now_ms=NOW + 900)
+    assert not await leases.acquire("job:dream", "b", ttl_ms=1_000, now_ms=NOW + 1_500)
+    assert await leases.acquire("job:dream", "b", ttl_ms=1_000, now_ms=NOW + 1_900)  # a's expired
+    assert not await leases.release("job:dream", "a")
+    assert await leases.release("job:dream", "b")
+    assert await leases.acquire("job:dream", "a", ttl_ms=1_000, now_ms=NOW + 2_000)
+
+
+async def test_token_reservation_never_overspends(any_db: Database) -> None:
+    results = await asyncio.gather(
+        *(any_db.usage.reserve("tg:1", "2026-01-05", 300, 1_000) for _ in range(20))
+    )
+    assert sum(results) == 3
+    day = await any_db.usage.day("tg:1", "2026-01-05")
+    assert day is not None
+    assert day["tokens"] == 900
+
+
+async def test_processed_update_lifecycle(any_db: Database) -> None:
+    now = time.time_ns() // 1_000_000  # wall clock: the TTL index compares with real time
+    assert await any_db.updates.record("tg:10", "{}", now_ms=now) == "new"
+    assert await any_db.updates.record("tg:10", "{}", now_ms=now) == "received"
+    stale = await any_db.updates.stale(now + 60_001)
+    assert [u.id for u in stale] == ["tg:10"]
+    claims = await asyncio.gather(
+        *(
+            any_db.updates.claim_stale("tg:10", seen_updated_at_ms=now, now_ms=now + 70_000)
+            for _ in range(5)
+        )
+    )
+    assert sum(claims) == 1
+    await any_db.updates.mark_done("tg:10", '{"text": "ok"}', now_ms=now + 1)
+    assert await any_db.updates.record("tg:10", "{}", now_ms=now + 2) == "done"
+    assert await any_db.updates.stale(now + 10**9) == []
+
+
+async def test_users_counters_and_quota(any_db: Database) -> None:
+    user = await any_db.users.ensure("wa:5511", language="en", timezone="UTC", now_ms=NOW)
+    assert user.channel == "wa"
+    assert user.counts["movie"] == 0
+    again = await any_db.users.ensure("wa:5511", language="pt", timezone="UTC", now_ms=NOW + 5)
+    assert again.language == "en"  # first contact wins
+    await any_db.users.adjust_count("wa:5511", "movie", 2)
+    assert await any_db.users.next_item_seq("wa:5511") == 1
+    assert await any_db.users.next_item_seq("wa:5511") == 2
+    assert await any_db.users.set_daily_quota("wa:5511", 5_000)
+    stored = await any_db.users.get("wa:5511")
+    assert stored is not None
+    assert stored.counts["movie"] == 2
+    assert stored.daily_token_quota == 5_000
+
+
+async def test_beliefs_per_user(any_db: Database) -> None:
+    await any_db.beliefs.set("tg:1", "pref.genre.horror", 0.7, now_ms=NOW)
+    await any_db.beliefs.set("tg:1", "pref.genre.horror", 0.75, now_ms=NOW + 1)
+    await any_db.beliefs.set("tg:2", "pref.genre.horror", 0.1, now_ms=NOW)
+    assert await any_db.beliefs.all("tg:1") == {"pref.genre.horror": 0.75}
+    assert await any_db.beliefs.get("tg:3", "pref.genre.horror") is None
+
+
+async def test_constitution_versions(any_db: Database) -> None:
+    assert await any_db.constitutions.latest() is None
+    await any_db.constitutions.add("v1 text", author="system", now_ms=NOW)
+    second = await any_db.constitutions.add("v2 text", author="tg:1", now_ms=NOW + 1)
+    latest = await any_db.constitutions.latest()
+    assert second.version == 2
+    assert latest is not None
+    assert latest.text == "v2 text"
+
+
+async def test_summaries_handovers_in_order(any_db: Database) -> None:
+    for n in range(3):
+        await any_db.summaries.add_handover(
+            "tg:1", "tg:1", {"text": f"handover {n}"}, now_ms=NOW + n
+        )
+    last = await any_db.summaries.last_handover("tg:1", "tg:1")
+    assert last is not None
+    assert last["text"] == "handover 2"
+    assert await any_db.summaries.last_handover("tg:2", "tg:1") is None
+    with pytest.raises(ValueError, match="last_seq"):
+        await any_db.summaries.set_conversation_fields("tg:1", "tg:1", {"last_seq": 0})
