@@ -31,10 +31,3 @@ def text(key: str, language: Language, **values: Any) -> str:
     template = _TEXTS[key][language]
     return template.format(**values) if values else template
 
-
-def register(texts: dict[str, dict[Language, str]]) -> None:
-    """Add templates (used by modules that own their own texts)."""
-    for key, by_language in texts.items():
-        if key in _TEXTS:
-            raise ValueError(f"text {key!r} defined twice")
-        _TEXTS[key] = by_language
