@@ -1,9 +1,9 @@
 """`messages`: conversation history with native roles and a per-conversation sequence.
 
-Message `_id`s are `<conversation>:<seq zero-padded>`, and the conversation's last
-sequence number is a counter field on its `summaries` document, so "the last N
-messages" is one lookup plus one `$in` over `_id`s: no sort over a large set
-(SUBSET.md explains why that matters on the embedded server).
+Message `_id`s are `<conversation>:<seq zero-padded>`; sequence numbers are
+allocated from a counter field on the conversation's `summaries` document (one
+atomic `$inc` per append), and reads go through the single-field index on
+`conversation_id` (SUBSET.md explains why that matters on the embedded server).
 """
 
 from __future__ import annotations
@@ -40,13 +40,11 @@ class MessagesRepo:
 
     async def ensure_indexes(self) -> None:
         await self._c.create_index([("user_id", 1)])
-        await self._c.create_index([("conversation_id", 1), ("seq", 1)])
+        await self._c.create_index([("conversation_id", 1)])
+        await self._c.create_index([("conversation_id", 1), ("seq", 1)], unique=True)
 
     async def last_seq(self, user_id: str, conversation_id: str) -> int:
-        doc = await self._summaries.find_one(
-            {"_id": conversation_doc_id(conversation_id), "user_id": user_id},
-            projection={"last_seq": 1},
-        )
+        doc = await self._summaries.find_owned(conversation_doc_id(conversation_id), user_id)
         return int(doc.get("last_seq", 0)) if doc else 0
 
     async def append(
@@ -91,15 +89,21 @@ class MessagesRepo:
         first = max(first, 1)
         if last < first:
             return []
-        ids = [message_id(conversation_id, s) for s in range(first, last + 1)]
-        docs = await self._c.find({"_id": {"$in": ids}, "user_id": user_id})
-        found = [MessageDoc.model_validate(d) for d in docs]
-        return sorted(found, key=lambda m: m.seq)
+        docs = await self._c.find(
+            {"conversation_id": conversation_id, "seq": {"$gte": first, "$lte": last}}
+        )
+        return self._owned_in_order(docs, user_id)
 
     async def last(self, user_id: str, conversation_id: str, n: int) -> list[MessageDoc]:
         """The last `n` messages of the conversation, oldest first."""
-        top = await self.last_seq(user_id, conversation_id)
-        return await self.range(user_id, conversation_id, top - n + 1, top)
+        docs = await self._c.find({"conversation_id": conversation_id}, sort=[("seq", -1)], limit=n)
+        return self._owned_in_order(docs, user_id)
+
+    @staticmethod
+    def _owned_in_order(docs: list[dict[str, object]], user_id: str) -> list[MessageDoc]:
+        # Filtered on the conversation index alone (SUBSET.md); ownership is checked here.
+        found = [MessageDoc.model_validate(d) for d in docs if d.get("user_id") == user_id]
+        return sorted(found, key=lambda m: m.seq)
 
     async def delete_for_user(self, user_id: str) -> int:
         return await self._c.delete_many({"user_id": user_id})

@@ -27,9 +27,7 @@ class SummariesRepo:
         await self._c.create_index([("kind", 1)])
 
     async def get_conversation(self, user_id: str, conversation_id: str) -> Doc | None:
-        return await self._c.find_one(
-            {"_id": conversation_doc_id(conversation_id), "user_id": user_id}
-        )
+        return await self._c.find_owned(conversation_doc_id(conversation_id), user_id)
 
     async def set_conversation_fields(
         self, user_id: str, conversation_id: str, fields: dict[str, Any]
@@ -73,9 +71,7 @@ class SummariesRepo:
         n = int(conv.get("handover_seq", 0)) if conv else 0
         if n == 0:
             return None
-        return await self._c.find_one(
-            {"_id": handover_doc_id(conversation_id, n), "user_id": user_id}
-        )
+        return await self._c.find_owned(handover_doc_id(conversation_id, n), user_id)
 
     async def conversations(self, user_id: str | None = None) -> list[Doc]:
         flt: dict[str, Any] = {"kind": "conversation"}
