@@ -30,4 +30,3 @@ def text(key: str, language: Language, **values: Any) -> str:
     """The template `key` in `language`, formatted with `values`."""
     template = _TEXTS[key][language]
     return template.format(**values) if values else template
-
