@@ -15,7 +15,9 @@ _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 
 
 @dataclass
 class Metrics:
-    registry: CollectorRegistry = field(default_factory=lambda: CollectorRegistry(auto_describe=True))
+    registry: CollectorRegistry = field(
+        default_factory=lambda: CollectorRegistry(auto_describe=True)
+    )
 
     def __post_init__(self) -> None:
         r = self.registry
@@ -27,26 +29,47 @@ class Metrics:
             registry=r,
         )
         self.status_callbacks = Counter(
-            "lembra_whatsapp_status_callbacks_total", "WhatsApp status callbacks", ["status"], registry=r
+            "lembra_whatsapp_status_callbacks_total",
+            "WhatsApp status callbacks",
+            ["status"],
+            registry=r,
         )
         self.sends = Counter(
-            "lembra_messages_sent_total", "Messages sent to platforms by outcome", ["channel", "outcome"], registry=r
+            "lembra_messages_sent_total",
+            "Messages sent to platforms by outcome",
+            ["channel", "outcome"],
+            registry=r,
         )
-        self.rate_limited = Counter("lembra_rate_limited_total", "Incoming messages dropped by the rate limiter", registry=r)
+        self.rate_limited = Counter(
+            "lembra_rate_limited_total", "Incoming messages dropped by the rate limiter", registry=r
+        )
         self.turn_seconds = Histogram(
-            "lembra_turn_seconds", "Time to handle one message", ["kind"], buckets=_LATENCY_BUCKETS, registry=r
+            "lembra_turn_seconds",
+            "Time to handle one message",
+            ["kind"],
+            buckets=_LATENCY_BUCKETS,
+            registry=r,
         )
         # Runtime and planner (DESIGN 3.1, 3.4).
         self.turns = Counter("lembra_turns_total", "Turns by intent label", ["intent"], registry=r)
         self.model_calls_avoided = Counter(
             "lembra_model_calls_avoided_total", "Turns answered with no model call", registry=r
         )
-        self.model_calls = Counter("lembra_model_calls_total", "Model requests by outcome", ["outcome"], registry=r)
-        self.model_latency = Histogram(
-            "lembra_model_latency_seconds", "Model request latency", buckets=_LATENCY_BUCKETS, registry=r
+        self.model_calls = Counter(
+            "lembra_model_calls_total", "Model requests by outcome", ["outcome"], registry=r
         )
-        self.tokens = Counter("lembra_tokens_total", "Model tokens by kind (prompt, completion)", ["kind"], registry=r)
-        self.states = Counter("lembra_confidence_state_total", "Replies by confidence state", ["state"], registry=r)
+        self.model_latency = Histogram(
+            "lembra_model_latency_seconds",
+            "Model request latency",
+            buckets=_LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.tokens = Counter(
+            "lembra_tokens_total", "Model tokens by kind (prompt, completion)", ["kind"], registry=r
+        )
+        self.states = Counter(
+            "lembra_confidence_state_total", "Replies by confidence state", ["state"], registry=r
+        )
         self.planner_outputs = Counter(
             "lembra_planner_outputs_total",
             "Planner outputs by verdict (accepted, invalid, belief_refused, violation)",
@@ -65,10 +88,15 @@ class Metrics:
             buckets=(0.01, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0),
             registry=r,
         )
-        self.quota_exceeded = Counter("lembra_quota_exceeded_total", "Turns refused over quota", ["scope"], registry=r)
+        self.quota_exceeded = Counter(
+            "lembra_quota_exceeded_total", "Turns refused over quota", ["scope"], registry=r
+        )
         # Memory and context (DESIGN 3.6-3.8).
         self.frame_build_seconds = Histogram(
-            "lembra_frame_build_seconds", "Context frame build time", buckets=_LATENCY_BUCKETS, registry=r
+            "lembra_frame_build_seconds",
+            "Context frame build time",
+            buckets=_LATENCY_BUCKETS,
+            registry=r,
         )
         self.narrative_tokens = Histogram(
             "lembra_narrative_tokens",
@@ -77,14 +105,27 @@ class Metrics:
             registry=r,
         )
         self.sections_compressed = Counter(
-            "lembra_frame_sections_compressed_total", "Frame sections compressed to fit the budget", ["section"], registry=r
+            "lembra_frame_sections_compressed_total",
+            "Frame sections compressed to fit the budget",
+            ["section"],
+            registry=r,
         )
-        self.frame_degraded = Counter("lembra_frame_degraded_total", "Frames that fell back to the minimal narrative", registry=r)
+        self.frame_degraded = Counter(
+            "lembra_frame_degraded_total",
+            "Frames that fell back to the minimal narrative",
+            registry=r,
+        )
         self.sanity_discrepancies = Counter(
-            "lembra_sanity_check_discrepancies_total", "Handover claims contradicted by stored facts", registry=r
+            "lembra_sanity_check_discrepancies_total",
+            "Handover claims contradicted by stored facts",
+            registry=r,
         )
-        self.handovers = Counter("lembra_handovers_written_total", "Session handovers written", ["writer"], registry=r)
-        self.consolidations = Counter("lembra_consolidation_runs_total", "Consolidation runs", ["trigger"], registry=r)
+        self.handovers = Counter(
+            "lembra_handovers_written_total", "Session handovers written", ["writer"], registry=r
+        )
+        self.consolidations = Counter(
+            "lembra_consolidation_runs_total", "Consolidation runs", ["trigger"], registry=r
+        )
         self.in_flight = Gauge("lembra_turns_in_flight", "Turns being handled now", registry=r)
 
     def render(self) -> bytes:
