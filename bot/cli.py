@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import io
 import json
+import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
+from agent.intent import IntentClassifier
 from config.errors import LembraError
 from config.logging import setup_logging
 from config.settings import Settings, load_settings
@@ -44,6 +48,32 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
         for line in sys.stdin:
             if line.strip():
                 print("Lembra: ainda não estou pronto.")
+    return 0
+
+
+async def _classify(args: argparse.Namespace, settings: Settings) -> int:
+    """One message a line on stdin -> one JSON object a line on stdout; no database, no model."""
+    # a stateless filter: let SIGTERM end it at once, even while it waits for input
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
+    if isinstance(sys.stdin, io.TextIOWrapper):  # bytes that are not UTF-8 become U+FFFD
+        sys.stdin.reconfigure(encoding="utf-8", errors="replace")
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(encoding="utf-8")
+    classifier = IntentClassifier()
+    try:
+        for line in iter(sys.stdin.readline, ""):
+            intent = classifier.classify(line.rstrip("\r\n"))
+            record = {
+                "text": intent.text,
+                "action": intent.action,
+                "entities": dict(intent.entities),
+                "score": intent.score,
+            }
+            print(json.dumps(record, ensure_ascii=False), flush=True)
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
@@ -99,9 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     telegram.add_argument("--drop-pending-updates", action="store_true")
     telegram.set_defaults(run=_not_yet("telegram"))
 
-    sub.add_parser("classify", help="classify messages from stdin").set_defaults(
-        run=_not_yet("classify")
-    )
+    sub.add_parser(
+        "classify", help="classify messages from stdin (one a line) into JSON lines"
+    ).set_defaults(run=_classify)
     replay = sub.add_parser("replay", help="run transcript files")
     replay.add_argument("files", nargs="+")
     replay.set_defaults(run=_not_yet("replay"))
