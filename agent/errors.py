@@ -67,6 +67,8 @@ class ServiceUnavailable(ServiceError):
 class PlannerError(AgentError):
     """The model could not be used for this turn."""
 
+    attempts: int = 1  # HTTP requests made before giving up (set by the transport)
+
 
 class PlannerTimeout(PlannerError):
     pass

@@ -13,24 +13,15 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
+from agent.deps import storage_config
 from agent.intent import IntentClassifier
 from config.errors import LembraError
 from config.logging import setup_logging
 from config.settings import Settings, load_settings
-from storage import StorageConfig, open_storage
+from storage import open_storage
 from storage.ledger import Head
 
 Command = Callable[[argparse.Namespace, Settings], Awaitable[int]]
-
-
-def storage_config(settings: Settings) -> StorageConfig:
-    return StorageConfig(
-        uri=settings.mongodb_uri.get_secret_value() if settings.mongodb_uri else None,
-        db_name=settings.mongodb_db,
-        data_dir=settings.data_dir,
-        embedded_port=settings.embedded_db_port,
-        embedded_start_timeout_s=settings.embedded_db_start_timeout_seconds,
-    )
 
 
 def _not_yet(name: str) -> Command:
@@ -42,13 +33,19 @@ def _not_yet(name: str) -> Command:
 
 
 async def _chat(args: argparse.Namespace, settings: Settings) -> int:
-    async with open_storage(storage_config(settings)) as db:
-        await db.ping()
-        print("Lembra: olá! O assistente ainda não está pronto; o banco de dados está no ar.")
-        for line in sys.stdin:
-            if line.strip():
-                print("Lembra: ainda não estou pronto.")
-    return 0
+    from agent.deps import open_deps
+    from agent.runtime import Runtime
+    from bot.console import run_console
+
+    async with open_deps(settings) as deps:
+        await deps.db.ping()
+        runtime = Runtime(deps)
+        if runtime.offline:
+            print(
+                "lembra: no model configured: the offline rule-based planner is active",
+                file=sys.stderr,
+            )
+        return await run_console(runtime, user=args.user, show_meta=args.show_meta)
 
 
 async def _classify(args: argparse.Namespace, settings: Settings) -> int:

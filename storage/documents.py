@@ -88,6 +88,7 @@ class MessageDoc(StoredModel):
     tool_call_id: str | None = None
     name: str | None = None
     turn_id: str | None = None
+    meta_json: str | None = None  # the reply's confidence meta, on a turn's final `ai` message
     ts_ms: int
 
 

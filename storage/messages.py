@@ -8,10 +8,11 @@ atomic `$inc` per append), and reads go through the single-field index on
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from storage.collection import Collection
 from storage.documents import MessageDoc, Role, ToolCallRecord
+from storage.errors import DuplicateKey, StorageError
 
 
 def message_id(conversation_id: str, seq: int) -> str:
@@ -30,7 +31,7 @@ class NewMessage:
     tool_call_id: str | None = None
     name: str | None = None
     turn_id: str | None = None
-    extra: dict[str, str] = field(default_factory=dict)
+    meta_json: str | None = None
 
 
 class MessagesRepo:
@@ -53,16 +54,8 @@ class MessagesRepo:
         """Append `messages` in order, allocating their sequence numbers atomically."""
         if not messages:
             return []
-        counter = await self._summaries.find_one_and_update(
-            {"_id": conversation_doc_id(conversation_id)},
-            {
-                "$inc": {"last_seq": len(messages)},
-                "$set": {"user_id": user_id, "kind": "conversation", "updated_at_ms": now_ms},
-            },
-            upsert=True,
-        )
-        assert counter is not None
-        first = int(counter["last_seq"]) - len(messages) + 1
+        counter = await self._allocate(user_id, conversation_id, len(messages), now_ms)
+        first = int(counter["last_seq"]) - len(messages) + 1  # type: ignore[call-overload]
         docs = [
             MessageDoc(
                 _id=message_id(conversation_id, first + offset),
@@ -75,12 +68,36 @@ class MessagesRepo:
                 tool_call_id=msg.tool_call_id,
                 name=msg.name,
                 turn_id=msg.turn_id,
+                meta_json=msg.meta_json,
                 ts_ms=now_ms,
             )
             for offset, msg in enumerate(messages)
         ]
         await self._c.insert_many([d.to_doc() for d in docs])
         return docs
+
+    async def _allocate(
+        self, user_id: str, conversation_id: str, n: int, now_ms: int
+    ) -> dict[str, object]:
+        """Reserve `n` sequence numbers on the conversation's counter (an atomic `$inc`).
+
+        The counter document is created by a plain insert when missing, never by an
+        upsert: concurrent upserts lose or double increments on some servers (SUBSET.md).
+        """
+        doc_id = conversation_doc_id(conversation_id)
+        update = {"$inc": {"last_seq": n}, "$set": {"updated_at_ms": now_ms}}
+        counter = await self._summaries.find_one_and_update({"_id": doc_id}, update)
+        if counter is None:
+            try:
+                await self._summaries.insert_one(
+                    {"_id": doc_id, "kind": "conversation", "user_id": user_id, "last_seq": 0}
+                )
+            except DuplicateKey:
+                pass  # another writer created it first
+            counter = await self._summaries.find_one_and_update({"_id": doc_id}, update)
+        if counter is None:
+            raise StorageError(f"could not allocate message numbers for {conversation_id}")
+        return counter
 
     async def range(
         self, user_id: str, conversation_id: str, first: int, last: int

@@ -45,7 +45,7 @@ from langchain_core.outputs import ChatResult
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
-from agent.errors import PlannerRejected, PlannerTimeout, PlannerUnavailable
+from agent.errors import PlannerError, PlannerRejected, PlannerTimeout, PlannerUnavailable
 from agent.tokens import TokenCounter, compact_json
 from config.logging import log_event
 
@@ -132,9 +132,24 @@ class ModelTransport:
         if not tools:
             raise ValueError("the planner always offers its function: `tools` must not be empty")
         runnable = self._chat.bind_tools([dict(tool) for tool in tools], tool_choice="required")
+        counter = [0]
+        try:
+            return await self._complete(runnable, messages, tools, counter)
+        except PlannerError as exc:
+            exc.attempts = counter[0]  # every request counts, errored ones included
+            raise
+
+    async def _complete(
+        self,
+        runnable: Any,
+        messages: Sequence[BaseMessage],
+        tools: Sequence[Mapping[str, Any]],
+        counter: list[int],
+    ) -> ModelAnswer:
         attempts = 0
         while True:
             attempts += 1
+            counter[0] = attempts
             started = time.monotonic()
             try:
                 async with asyncio.timeout(self.timeout_s):
