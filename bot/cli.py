@@ -74,6 +74,12 @@ async def _classify(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def _replay(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.replay import replay_files
+
+    return await replay_files(args.files)
+
+
 async def _ledger_verify(args: argparse.Namespace, settings: Settings) -> int:
     heads: dict[str, Head] = {}
     if args.against:
@@ -131,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     ).set_defaults(run=_classify)
     replay = sub.add_parser("replay", help="run transcript files")
     replay.add_argument("files", nargs="+")
-    replay.set_defaults(run=_not_yet("replay"))
+    replay.set_defaults(run=_replay)
 
     ledger = sub.add_parser("ledger", help="verify the ledger or print its heads")
     ledger_sub = ledger.add_subparsers(dest="ledger_command", required=True)
