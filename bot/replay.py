@@ -359,13 +359,24 @@ class TranscriptRun:
         return failures
 
 
-async def replay_files(paths: Sequence[str], *, emit: Any = print) -> int:
-    """Run every file; emit one JSON report a file; 0 only if every expectation held."""
-    server = EmbeddedServer(Path("."), memory=True)
-    counter = TokenCounter()
+async def replay_files(
+    paths: Sequence[str],
+    *,
+    emit: Any = print,
+    server_uri: str | None = None,
+    counter: TokenCounter | None = None,
+) -> int:
+    """Run every file; emit one JSON report a file; 0 only if every expectation held.
+
+    Args:
+        server_uri: an already running MongoDB-wire server to create the fresh
+            databases on (tests share one); by default an in-memory embedded server.
+    """
+    server = EmbeddedServer(Path("."), memory=True) if server_uri is None else None
+    counter = counter or TokenCounter()
     passed = True
     try:
-        uri = server.start()
+        uri = server.start() if server is not None else str(server_uri)
         for name in paths:
             path = Path(name)
             try:
@@ -382,7 +393,8 @@ async def replay_files(paths: Sequence[str], *, emit: Any = print) -> int:
             passed = passed and bool(report["passed"])
             emit(json.dumps(report, ensure_ascii=False))
     finally:
-        server.stop()
+        if server is not None:
+            server.stop()
     return 0 if passed else 1
 
 
