@@ -18,7 +18,11 @@ class Settings(BaseSettings):
     """Every variable Lembra reads; names are the upper-case field names."""
 
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+        env_ignore_empty=True,
     )
 
     # Telegram
