@@ -11,9 +11,12 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from agent import pending as pendings
+from agent.background import background_llm
 from agent.confidence import TurnKind
 from agent.intent import Intent
 from agent.ledgering import append_event
+from agent.memory.consolidation import consolidate, describe
+from agent.memory.handover import write_handover
 from agent.replies import confirm_choices, finish
 from agent.texts import OK_MARK, text
 from agent.tools.base import Found, ToolContext
@@ -104,6 +107,18 @@ class Commands:
         return self._plain(turn, text("lang_set", turn.language))
 
     async def _end(self, turn: Turn, args: str) -> Reply:
+        user = await self.deps.db.users.get(turn.user_id)
+        if user is not None and user.session_open:
+            await write_handover(
+                self.deps,
+                user,
+                turn.conversation_id,
+                now_ms=turn.now_ms,
+                reason="end",
+                use_model=background_llm(self.deps),
+            )
+            # this turn must not reopen the session it just closed
+            turn.user = user.model_copy(update={"session_open": True})
         return self._plain(turn, text("session_ended", turn.language))
 
     async def _search(self, turn: Turn, args: str) -> Reply:
@@ -198,7 +213,14 @@ class Commands:
             result = await db.ledger.verify(target)
             return self._plain(turn, result.describe())
         assert name == "dream"
-        return self._plain(turn, text("not_available_yet", turn.language, name=name))
+        targets = args.split()[:1] or [turn.user_id]
+        lines = []
+        for target in targets:
+            report = await consolidate(
+                self.deps, target, trigger="manual", use_model=background_llm(self.deps)
+            )
+            lines.append(describe(report, target))
+        return self._plain(turn, "\n".join(lines))
 
 
 def belief_line(guessed: float, delta: float, language: str) -> str:

@@ -16,14 +16,20 @@ from dataclasses import asdict
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from agent import pending as pendings
+from agent.background import background_llm
 from agent.commands import Commands
 from agent.confidence import TurnKind
 from agent.deps import Deps
 from agent.intent import Intent, IntentClassifier
+from agent.memory.frame import build_frame
+from agent.memory.handover import write_handover
 from agent.memory.history import to_messages
+from agent.memory.narrator import narrate
+from agent.memory.tiers import Tiers
 from agent.planner.backend import ModelBackend, PlannerBackend
 from agent.planner.offline import OfflineBackend
-from agent.planner.prompt import build_system_prompt
+from agent.planner.prompt import DEFAULT_CONSTITUTION, build_system_prompt
+from agent.planner.schema import planner_function_schema
 from agent.planning import PlanningSession, StepResult
 from agent.quotas import Quotas
 from agent.replies import confirm_choices, finish, item_label, numbered, titled_label
@@ -49,7 +55,7 @@ from agent.types import Incoming, Language, Reply
 from storage.documents import ITEM_TYPES, ItemType, UserDoc
 from storage.messages import NewMessage
 
-HISTORY_WINDOW = 20
+MIN_NARRATIVE = 200
 LIST_PER_TYPE = 10
 LIST_PAGE = 30
 PREVIEW_EXAMPLES = 3
@@ -66,6 +72,7 @@ class Runtime:
             ModelBackend(deps.model) if deps.model is not None else OfflineBackend()
         )
         self.quotas = Quotas(deps)
+        self.tiers = Tiers(deps.db, deps.counter)
         self.commands = Commands(self)
 
     @property
@@ -98,6 +105,7 @@ class Runtime:
             if refusal is not None:
                 return refusal
         user = await self._user(incoming, now)
+        user = await self._close_idle_session(user, incoming, now)
         turn = Turn(incoming=incoming, user=user, language=user.language, now_ms=now)
         if incoming.kind == "unsupported":
             return finish(turn, text("unsupported_media", turn.language), kind="deterministic")
@@ -133,6 +141,21 @@ class Runtime:
             timezone=settings.default_timezone,
             now_ms=now,
         )
+
+    async def _close_idle_session(self, user: UserDoc, incoming: Incoming, now: int) -> UserDoc:
+        """A session idle past the limit gets its handover before the new turn opens another."""
+        idle_ms = self.deps.settings.handover_idle_minutes * 60_000
+        if not user.session_open or now - user.last_seen_at_ms < idle_ms:
+            return user
+        await write_handover(
+            self.deps,
+            user,
+            incoming.conversation_id,
+            now_ms=now,
+            reason="idle",
+            use_model=background_llm(self.deps),
+        )
+        return user.model_copy(update={"session_open": False})
 
     # -- deciding -----------------------------------------------------------------------------
 
@@ -275,6 +298,7 @@ class Runtime:
             return self._deleted_reply(turn, await execute_delete(self.deps, turn, current.item_id))
         if isinstance(current, pendings.ConfirmDeleteAll):
             count = await execute_delete_all(self.deps, turn)
+            await self.deps.db.users.update(turn.user_id, {"dream_due": "all_deleted"})
             return finish(
                 turn, f"{OK_MARK} " + text("delete_all_done", lang, count=count), kind="effect"
             )
@@ -412,18 +436,49 @@ class Runtime:
         return await self._after_step(turn, result, wants_save)
 
     async def _context(self, turn: Turn) -> list[BaseMessage]:
-        db = self.deps.db
-        history = await db.messages.last(turn.user_id, turn.conversation_id, HISTORY_WINDOW)
-        beliefs = await db.beliefs.all(turn.user_id)
-        beliefs["answer.confidence"] = 1.0
-        system = build_system_prompt(
-            tools=list(self.tools.values()), beliefs=beliefs, language=turn.language
+        """The whole request, built before the call and kept within the prompt budget (DESIGN 3.7, 3.9)."""
+        settings = self.deps.settings
+        frame = await build_frame(
+            self.deps, turn, tools=sorted(ALLOWED_FROM_PLAN), tiers=self.tiers
         )
-        return [
-            SystemMessage(content=system),
-            *to_messages(history),
-            HumanMessage(content=turn.messages[0].content),
-        ]
+        beliefs = dict(frame.memory.get("beliefs") or {})
+        beliefs["answer.confidence"] = 1.0
+        constitution = str(frame.constitution.get("text") or DEFAULT_CONSTITUTION)
+        verbatim = list(frame.verbatim)
+        narrative_budget = settings.narrative_token_budget
+        tools = [planner_function_schema()]
+        while True:
+            narrative = narrate(
+                frame, turn.language, budget=narrative_budget, counter=self.deps.counter
+            )
+            system = build_system_prompt(
+                tools=list(self.tools.values()),
+                beliefs=beliefs,
+                language=turn.language,
+                constitution=constitution,
+                situation=narrative.text,
+            )
+            messages: list[BaseMessage] = [
+                SystemMessage(content=system),
+                *to_messages(verbatim),
+                HumanMessage(content=turn.messages[0].content),
+            ]
+            size = self.backend.count_prompt(messages, tools=tools)
+            if size <= settings.prompt_token_budget or (
+                not verbatim and narrative_budget <= MIN_NARRATIVE
+            ):
+                break
+            if verbatim:  # the oldest whole turn goes first; a tool call never loses its result
+                first = verbatim[0].turn_id
+                verbatim = [m for m in verbatim if m.turn_id != first] if first else verbatim[1:]
+                self.deps.metrics.sections_compressed.labels("verbatim").inc()
+            else:
+                narrative_budget = max(MIN_NARRATIVE, narrative_budget // 2)
+        for section in narrative.compressed:
+            self.deps.metrics.sections_compressed.labels(section).inc()
+        self.deps.metrics.narrative_tokens.observe(narrative.tokens)
+        turn.facts.apply_rule(f"frame:{frame.hash[:12]}")
+        return messages
 
     async def _after_step(self, turn: Turn, result: StepResult, wants_save: bool) -> Reply:
         """Decide what follows the planner's step (ADR-011): the runtime, not the model."""
@@ -438,16 +493,32 @@ class Runtime:
                 return finish(turn, text(key, lang), kind="unavailable")
             case "failed":
                 turn.facts.block("pipeline_violation")
+                await self._count_planner_failure(turn)
                 return finish(turn, text("planner_failed", lang), kind="blocked")
             case "violation":
                 return finish(turn, text("pipeline_violation", lang), kind="blocked")
             case "blocked":
                 return finish(turn, text("unknown_item", lang), kind="blocked")
             case "noop":
+                await self._planner_recovered(turn)
                 return finish(turn, text("noop", lang), kind="answer")
             case "respond":
+                await self._planner_recovered(turn)
                 return self._model_message(turn, result, kind="answer")
+        await self._planner_recovered(turn)
         return await self._after_tool(turn, result, wants_save)
+
+    async def _planner_recovered(self, turn: Turn) -> None:
+        if turn.user.planner_failures_in_row:
+            await self.deps.db.users.update(turn.user_id, {"planner_failures_in_row": 0})
+
+    async def _count_planner_failure(self, turn: Turn) -> None:
+        """Three planner failures in a row ask for a consolidation (DESIGN 3.8)."""
+        failures = turn.user.planner_failures_in_row + 1
+        fields: dict[str, object] = {"planner_failures_in_row": failures}
+        if failures >= 3:
+            fields["dream_due"] = "planner_failures"
+        await self.deps.db.users.update(turn.user_id, fields)
 
     def _model_message(self, turn: Turn, result: StepResult, *, kind: TurnKind) -> Reply:
         assert result.response is not None
@@ -623,3 +694,5 @@ class Runtime:
         else:
             counters["llm_calls"] = reply.meta.llm_calls
         await db.usage.increment(turn.user_id, self.quotas.day(turn), counters)
+        await db.users.touch(turn.user_id, turn.now_ms, open_session=not turn.user.session_open)
+        await self.tiers.compact(turn.user_id, turn.conversation_id)

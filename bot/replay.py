@@ -204,6 +204,7 @@ class TranscriptRun:
             else UNLIMITED,
             admin_user_ids="",
             link_fetch_allow_loopback=True,
+            background_llm=spec.background_llm,
         )
 
     async def run(self) -> dict[str, Any]:
@@ -258,7 +259,7 @@ class TranscriptRun:
                 timezone=deps.settings.default_timezone,
                 now_ms=clock.ms(),
             )
-        before = {s: (await db.ledger.head(s)).seq for s in await db.ledger.streams()}
+        before = db.ledger.appended_total
         if turn.advance:
             clock.advance(turn.advance)
             await run_due(deps)
@@ -290,16 +291,12 @@ class TranscriptRun:
             prompt_tokens=[n for n in served.prompt_tokens if n is not None],
             failures=list(served.problems()),
         )
-        appended = await self._appended_events(db, before)
+        count = db.ledger.appended_total - before
+        appended = (
+            [event_type for _, _, event_type in list(db.ledger.appended)[-count:]] if count else []
+        )
         report.failures += await self._check(turn.expect, reply, report, uid, db, clock, appended)
         return report
-
-    @staticmethod
-    async def _appended_events(db: Database, before: Mapping[str, int]) -> list[str]:
-        types: list[str] = []
-        for stream in await db.ledger.streams():
-            types += [e.type for e in await db.ledger.events_since(stream, before.get(stream, 0))]
-        return types
 
     @staticmethod
     async def _check(

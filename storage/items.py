@@ -57,6 +57,11 @@ class ItemsRepo:
         docs = await self._c.find(flt, sort=[("seq", 1)], limit=limit)
         return [ItemDoc.model_validate(d) for d in docs]
 
+    async def newest(self, user_id: str, limit: int) -> list[ItemDoc]:
+        """The user's most recently created items, newest first."""
+        docs = await self._c.find({"user_id": user_id}, sort=[("seq", -1)], limit=limit)
+        return [ItemDoc.model_validate(d) for d in docs]
+
     async def delete(self, user_id: str, item_id: str) -> ItemDoc | None:
         """Delete one of the user's items; return it, or None when it was not theirs."""
         doc = await self._c.delete_owned(item_id, user_id)
