@@ -56,6 +56,7 @@ from storage.documents import ITEM_TYPES, ItemType, UserDoc
 from storage.messages import NewMessage
 
 MIN_NARRATIVE = 200
+TOUCH_EVERY_MS = 60_000
 LIST_PER_TYPE = 10
 LIST_PAGE = 30
 PREVIEW_EXAMPLES = 3
@@ -353,10 +354,14 @@ class Runtime:
         if total == 0:
             return finish(turn, text("list_empty", lang), kind="deterministic")
         lines = [text("list_header", lang, count=total)]
+        # One query for the newest items; a type none of them has is fetched on its own.
+        newest = await items.newest(turn.user_id, LIST_PER_TYPE * len(ITEM_TYPES))
         for item_type in ITEM_TYPES:
             if not counts[item_type]:
                 continue
-            recent = await items.list_for(turn.user_id, item_type=item_type, limit=LIST_PER_TYPE)
+            recent = [i for i in newest if i.type == item_type][:LIST_PER_TYPE]
+            if not recent:
+                recent = await items.newest_of_type(turn.user_id, item_type, LIST_PER_TYPE)
             lines.append(f"\n{type_heading(item_type, lang)} ({counts[item_type]}):")
             lines += [f"• {item_label(i)}" for i in recent]
             if counts[item_type] > len(recent):
@@ -694,5 +699,8 @@ class Runtime:
         else:
             counters["llm_calls"] = reply.meta.llm_calls
         await db.usage.increment(turn.user_id, self.quotas.day(turn), counters)
-        await db.users.touch(turn.user_id, turn.now_ms, open_session=not turn.user.session_open)
+        opening = not turn.user.session_open
+        if opening or turn.now_ms - turn.user.last_seen_at_ms >= TOUCH_EVERY_MS:
+            # last_seen only needs minute precision (idle sessions are 30 minutes)
+            await db.users.touch(turn.user_id, turn.now_ms, open_session=opening)
         await self.tiers.compact(turn.user_id, turn.conversation_id)

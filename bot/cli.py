@@ -74,6 +74,35 @@ async def _classify(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def _dream(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.background import background_llm
+    from agent.deps import open_deps
+    from agent.memory.consolidation import consolidate, describe
+
+    async with open_deps(settings) as deps:
+        targets = [args.user] if args.user else await deps.db.users.all_ids()
+        busy = 0
+        for user_id in targets:
+            report = await consolidate(
+                deps, user_id, trigger="manual", use_model=background_llm(deps)
+            )
+            busy += report is None
+            print(describe(report, user_id))
+    return 1 if busy else 0
+
+
+async def _stats(args: argparse.Namespace, settings: Settings) -> int:
+    from zoneinfo import ZoneInfo
+
+    from agent.commands import stats_text
+    from agent.deps import open_deps
+
+    async with open_deps(settings) as deps:
+        day = deps.clock.now().astimezone(ZoneInfo(settings.default_timezone)).date().isoformat()
+        print(await stats_text(deps, day))
+    return 0
+
+
 async def _replay(args: argparse.Namespace, settings: Settings) -> int:
     from bot.replay import replay_files
 
@@ -149,9 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     dream = sub.add_parser("dream", help="run memory consolidation now")
     dream.add_argument("--user")
-    dream.set_defaults(run=_not_yet("dream"))
+    dream.set_defaults(run=_dream)
     sub.add_parser("stats", help="usage, confidence and calibration figures").set_defaults(
-        run=_not_yet("stats")
+        run=_stats
     )
     return parser
 

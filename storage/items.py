@@ -62,6 +62,12 @@ class ItemsRepo:
         docs = await self._c.find({"user_id": user_id}, sort=[("seq", -1)], limit=limit)
         return [ItemDoc.model_validate(d) for d in docs]
 
+    async def newest_of_type(self, user_id: str, item_type: ItemType, limit: int) -> list[ItemDoc]:
+        docs = await self._c.find(
+            {"user_id": user_id, "type": item_type}, sort=[("seq", -1)], limit=limit
+        )
+        return [ItemDoc.model_validate(d) for d in docs]
+
     async def delete(self, user_id: str, item_id: str) -> ItemDoc | None:
         """Delete one of the user's items; return it, or None when it was not theirs."""
         doc = await self._c.delete_owned(item_id, user_id)
