@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from typing import TextIO
 
 from agent.commands import belief_line
 from agent.runtime import Runtime
+from agent.texts import text
 from agent.types import Incoming, Reply
+from config.errors import LembraError
+from config.logging import log_event
+
+LOG = logging.getLogger(__name__)
 
 
 def console_text(reply: Reply) -> str:
@@ -58,12 +64,23 @@ async def run_console(
         message = line.rstrip("\n")
         if not interactive and not message.strip():
             continue
-        reply = await runtime.handle(
-            Incoming(channel="console", chat_id=local, user_id=f"cli:{local}", text=message)
-        )
-        user_doc = await runtime.deps.db.users.get(f"cli:{local}")
+        try:
+            reply = await runtime.handle(
+                Incoming(channel="console", chat_id=local, user_id=f"cli:{local}", text=message)
+            )
+            user_doc = await runtime.deps.db.users.get(f"cli:{local}")
+        except LembraError as exc:
+            # e.g. the database went away: say so plainly and keep the console alive
+            log_event(
+                LOG, "console_turn_failed", level=logging.WARNING, error_type=type(exc).__name__
+            )
+            print(
+                text("try_again_later", runtime.deps.settings.default_language),
+                file=stdout,
+                flush=True,
+            )
+            continue
         print(console_text(reply), file=stdout, flush=True)
         if show_meta:
-            print(
-                meta_line(reply, user_doc.language if user_doc else "pt"), file=stdout, flush=True
-            )
+            language = user_doc.language if user_doc else runtime.deps.settings.default_language
+            print(meta_line(reply, language), file=stdout, flush=True)
