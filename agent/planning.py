@@ -27,6 +27,7 @@ from agent.planner.backend import PlanHints, PlannerBackend
 from agent.planner.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planner_function_schema
 from agent.quotas import Quotas
 from agent.textnorm import one_line
+from agent.texts import text
 from agent.tools.base import (
     Candidates,
     DeleteChoice,
@@ -209,7 +210,7 @@ class PlanningSession:
             if problem is not None:
                 self._refuse(calls, problem)
                 self.refused_or_retried = True
-                self.turn.facts.degrade_pipeline()
+                self.turn.facts.add_warning(text("caveat_planner_retry", self.turn.language))
                 if retries_left == 0:
                     self.deps.metrics.planner_steps.labels("failed").inc()
                     return StepResult("failed", detail=problem)
