@@ -49,6 +49,11 @@ from storage.documents import ToolCallRecord
 from storage.messages import NewMessage
 
 MAX_RETRIES = 2
+# The longest model output kept verbatim in the conversation. A valid step is at most
+# ~8,200 characters (4,000-character fields, escaping at most doubles them); anything
+# longer is invalid anyway, and echoing it back would overflow the context of the
+# re-ask and of every later turn that loads it from history.
+ECHO_LIMIT = 10_000
 StepStatus = Literal[
     "tool", "respond", "noop", "failed", "violation", "blocked", "timeout", "unavailable", "quota"
 ]
@@ -300,30 +305,18 @@ class PlanningSession:
             answer.message.content
             if isinstance(answer.message.content, str)
             else json.dumps(answer.message.content)
-        )
+        )[:ECHO_LIMIT]
+        echoed = [_echo_args(c.args) for c in calls]
         records = tuple(
-            ToolCallRecord(
-                id=c.id,
-                name=c.name[:64],
-                args_json=c.args
-                if isinstance(c.args, str)
-                else json.dumps(c.args, ensure_ascii=False),
-            )
-            for c in calls
+            ToolCallRecord(id=c.id, name=c.name[:64], args_json=json.dumps(a, ensure_ascii=False))
+            for c, a in zip(calls, echoed, strict=True)
         )
         self.messages.append(
             AIMessage(
                 content=content,
                 tool_calls=[
-                    {
-                        "name": r.name,
-                        "args": c.args
-                        if isinstance(c.args, dict)
-                        else {"unparsed": str(c.args)[:200]},
-                        "id": r.id,
-                        "type": "tool_call",
-                    }
-                    for r, c in zip(records, calls, strict=True)
+                    {"name": r.name, "args": a, "id": r.id, "type": "tool_call"}
+                    for r, a in zip(records, echoed, strict=True)
                 ],
             )
         )
@@ -406,6 +399,14 @@ class PlanningSession:
             {"tool": str(response.tool), "reason": "tool_not_allowed"},
         )
         return StepResult("violation", response=response, tool=response.tool)
+
+
+def _echo_args(args: Any) -> dict[str, Any]:
+    """A call's arguments as kept in the conversation: verbatim, unless unusable or oversized."""
+    text = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+    if isinstance(args, dict) and len(text) <= ECHO_LIMIT:
+        return args
+    return {"unparsed": text[:200]}
 
 
 def _errors(exc: ValidationError) -> str:
