@@ -87,6 +87,7 @@ class TurnFacts:
     rules: Rules = "all"
     mapping: Mapping_ = "exact"
     caveats: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # explain a lower score; never cap the state
     blocks: list[Block] = field(default_factory=list)
     rules_applied: list[str] = field(default_factory=list)
 
@@ -107,6 +108,12 @@ class TurnFacts:
     def add_caveat(self, caveat: str) -> None:
         if caveat not in self.caveats:
             self.caveats.append(caveat)
+        self.degrade_pipeline()
+
+    def add_warning(self, warning: str) -> None:
+        """A planner retry: fewer pipeline points and a line saying why, without the caveat cap."""
+        if warning not in self.warnings:
+            self.warnings.append(warning)
         self.degrade_pipeline()
 
     def apply_rule(self, rule: str) -> None:
@@ -138,7 +145,7 @@ def evaluate(facts: TurnFacts, kind: TurnKind) -> Confidence:
         score=score,
         state=state,
         warning=level == "OK_WARN",
-        caveats=tuple(facts.caveats),
+        caveats=(*facts.caveats, *facts.warnings),
         rules_applied=tuple(facts.rules_applied),
     )
 

@@ -600,7 +600,9 @@ class Runtime:
         labels = [titled_label(c.title, c.year) for c in outcome.candidates]
         query = one_line(outcome.query, 60)
         if not labels:
-            return finish(turn, text("no_candidates", lang, query=query), kind="effect")
+            # An empty list because TMDB was down is not "not found on TMDB".
+            key = "tmdb_lookup_failed" if outcome.caveats else "no_candidates"
+            return finish(turn, text(key, lang, query=query), kind="effect")
         if not wants_save:
             return finish(
                 turn,

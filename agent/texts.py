@@ -133,6 +133,10 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Não encontrei «{query}» no TMDB.",
         "en": "I did not find «{query}» on TMDB.",
     },
+    "tmdb_lookup_failed": {
+        "pt": "Não consegui consultar o TMDB sobre «{query}» agora. Tente de novo em instantes.",
+        "en": "I could not reach TMDB about «{query}» right now. Please try again shortly.",
+    },
     "page_info": {"pt": "{url}\n{details}", "en": "{url}\n{details}"},
     # Search
     "search_none": {"pt": "Nada encontrado para «{query}».", "en": "Nothing found for «{query}»."},
