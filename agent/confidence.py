@@ -123,9 +123,9 @@ class TurnFacts:
     def block(self, reason: Block) -> None:
         if reason not in self.blocks:
             self.blocks.append(reason)
-        if reason == "pipeline_violation":
-            self.pipeline = "failed"
-        elif reason == "undefined_argument":
+        # Every absolute block is a critical stage failing: the score says so too.
+        self.pipeline = "failed"
+        if reason in ("undefined_argument", "unknown_item", "cross_user"):
             self.mapping = "violation"
 
 
