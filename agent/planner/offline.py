@@ -73,10 +73,15 @@ def _named(text: str) -> str:
 
 
 def _title_and_year(rest: str) -> tuple[str, int | None]:
+    """The title after "filme"/"série", articles kept: "the matrix", "A Origem" are whole titles."""
     match = _YEAR.search(rest)
     if match and rest[: match.start()].strip():
-        return _target(rest[: match.start()]), int(match.group(1))
-    return _target(rest), None
+        return _trim(rest[: match.start()]), int(match.group(1))
+    return _trim(rest), None
+
+
+def _trim(text: str) -> str:
+    return text.strip(" \t.!?;:,")
 
 
 def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | None:
