@@ -568,7 +568,7 @@ class IntentClassifier:
         label = _COMMAND_LABELS.get(name)
         if label is None:
             return Intent("command", MappingProxyType({"name": name, "args": args}), 100, text)
-        item_type = TYPE_WORDS.get(normalize(args)) if label == "list_all" else None
+        item_type = TYPE_WORDS.get(_without_page(normalize(args))) if label == "list_all" else None
         return Intent(label, self._typed[item_type] if item_type else EMPTY, 100, text)
 
     def _select(self, norm: str) -> Mapping[str, Any] | None:
@@ -798,6 +798,12 @@ def _deletions(word: str) -> Iterator[str]:
 def _within_one_delete(word: str) -> tuple[str, ...]:
     """The word and its one-letter deletions: two words one typo apart share one of these."""
     return (word, *_deletions(word)) if len(word) >= 2 else (word,)
+
+
+def _without_page(args: str) -> str:
+    """`/list filmes 2` names the type and then a page (the runtime reads the page itself)."""
+    head, _, last = args.rpartition(" ")
+    return head if head and last.isdigit() else args
 
 
 def _starts_question(words: list[str]) -> bool:

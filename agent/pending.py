@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from agent.deps import Deps
+from agent.texts import text
 from agent.turn import Turn
 from storage.documents import PendingDoc
 
@@ -91,9 +92,18 @@ def option_count(pending: Choice_) -> int:
 
 
 async def load(deps: Deps, turn: Turn) -> Pending | None:
-    """The conversation's live pending action, if any (expired ones are dropped)."""
-    doc = await deps.db.pending.get(turn.user_id, turn.conversation_id, now_ms=turn.now_ms)
+    """The conversation's live pending action, if any.
+
+    An expired one is dropped, and the reply says so: the user who answers "sim"
+    after the deadline learns that the question expired and nothing was done.
+    """
+    doc = await deps.db.pending.peek(turn.user_id, turn.conversation_id)
     if doc is None:
+        return None
+    if doc.expires_at_ms <= turn.now_ms:
+        await deps.db.pending.get(turn.user_id, turn.conversation_id, now_ms=turn.now_ms)
+        expired = "pending_dropped" if doc.kind.startswith("choose_") else "confirmation_expired"
+        turn.notes.append(text(expired, turn.language))
         return None
     try:
         return _ADAPTER.validate_json(doc.payload_json)

@@ -48,6 +48,8 @@ _MOVIE = re.compile(r"\b(?:filme|movie|film)\b[\s:,-]*", _FLAGS)
 _TV = re.compile(r"\b(?:s[ée]rie|series|tv\s+show|show|programa)\b[\s:,-]*", _FLAGS)
 _LEADING_WORDS = frozenset({"", "o", "a", "um", "uma", "the", "an", "esse", "este", "this"})
 _YEAR = re.compile(r"[\s(,-]*\(?\b(1[89]\d\d|20\d\d|2100)\b\)?\s*$")
+# Written as a link but not one we take: any "scheme://..." and script schemes.
+_LINKISH = re.compile(r"(?<!\S)(?:[a-z][a-z0-9+.-]*://\S+|(?:javascript|vbscript):\S+)", _FLAGS)
 
 
 def _strip(pattern: re.Pattern[str], text: str) -> str:
@@ -73,10 +75,25 @@ def _named(text: str) -> str:
 
 
 def _title_and_year(rest: str) -> tuple[str, int | None]:
+    """The title after "filme"/"série", articles kept: "the matrix", "A Origem" are whole titles."""
     match = _YEAR.search(rest)
     if match and rest[: match.start()].strip():
-        return _target(rest[: match.start()]), int(match.group(1))
-    return _target(rest), None
+        return _trim(rest[: match.start()]), int(match.group(1))
+    return _trim(rest), None
+
+
+def _trim(text: str) -> str:
+    return text.strip(" \t.!?;:,")
+
+
+def _refused_link(message: str) -> str | None:
+    """The first link-looking token that parse_user_url refuses (credentials, javascript:...)."""
+    for raw in _LINKISH.findall(message):
+        try:
+            parse_user_url(raw)
+        except InvalidUrl:
+            return str(raw)
+    return None
 
 
 def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | None:
@@ -100,6 +117,10 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         if target:
             args["query"] = target
         return "search_items", args
+    refused = _refused_link(message)
+    if refused is not None:
+        # save_link refuses it with the reason; kept as a note it would store a password or a script.
+        return "save_link", {"url": refused}
     for raw in extract_urls(message):
         try:
             url = parse_user_url(raw).url
