@@ -147,17 +147,11 @@ async def test_emoji_only_text_is_kept_as_the_note_it_is(lembra: Lembra) -> None
     [
         (
             "salva https://ana:s3nha@example.com/privado",
-            "links with a user name or password are not accepted",
+            "links com usuário ou senha não são aceitos",
         ),
-        (
-            "guarda esse link http://ana@example.com/",
-            "links with a user name or password are not accepted",
-        ),
-        (
-            "salva javascript:alert(document.cookie)",
-            "only http and https links are supported, not javascript:",
-        ),
-        ("salva ftp://example.com/arquivo", "only http and https links are supported, not ftp:"),
+        ("guarda esse link http://ana@example.com/", "links com usuário ou senha não são aceitos"),
+        ("salva javascript:alert(document.cookie)", "só aceito links http e https"),
+        ("salva ftp://example.com/arquivo", "só aceito links http e https"),
     ],
 )
 async def test_a_link_we_do_not_take_is_refused_with_the_reason_and_not_stored(
@@ -165,7 +159,8 @@ async def test_a_link_we_do_not_take_is_refused_with_the_reason_and_not_stored(
 ) -> None:
     reply = await lembra.say(message)
 
-    assert reply.text == f"Endereço inválido: {reason}"
+    assert reply.text == f"Endereço inválido: {reason}."
+    assert "s3nha" not in reply.text
     assert await lembra.items() == []
     assert await lembra.event_types() == []
     assert set((await lembra.known_user()).counts.values()) == {0}

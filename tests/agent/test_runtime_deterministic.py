@@ -154,9 +154,9 @@ async def test_lista_tudo_groups_by_type(lembra: Lembra, db: Database) -> None:
     assert reply.text.splitlines() == [
         "Seus itens (4):",
         "",
-        "Notas (2):",
-        "• comprar leite",
+        "Notas (2):",  # newest first
         "• ligar para a Ana",
+        "• comprar leite",
         "",
         "Filmes (1):",
         "• The Matrix (1999)",

@@ -100,7 +100,7 @@ async def test_a_language_hint_on_first_contact_makes_it_english(lembra: Lembra)
     assert lembra.tmdb.requests[-1].params["language"] == "en-US"
     assert saved.text == "✅ Saved: Inception (2010)."
     assert preview.text.startswith(
-        "This will delete 1 items (movies: 1), for example: Inception (2010)."
+        "This will delete 1 item (movies: 1), for example: Inception (2010)."
     )
     assert [c.label for c in preview.choices] == ["Yes", "No"]
 
