@@ -150,7 +150,9 @@ def test_unwritable_data_dir_is_a_one_line_error(tmp_path: Path) -> None:
 
 # pymongo's async client can leave the socket of a connection attempt to the killed
 # server unclosed when it is closed mid-connect; that is the driver's, not ours.
-@pytest.mark.filterwarnings("ignore::ResourceWarning", "ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.filterwarnings(
+    "ignore::ResourceWarning", "ignore::pytest.PytestUnraisableExceptionWarning"
+)
 async def test_database_outage_raises_a_project_error_and_leaves_the_ledger_whole(
     tmp_path: Path,
 ) -> None:
