@@ -25,7 +25,7 @@ from agent.memory.frame import build_frame
 from agent.memory.handover import write_handover
 from agent.memory.history import to_messages
 from agent.memory.narrator import narrate
-from agent.memory.tiers import Tiers
+from agent.memory.tiers import Tiers, drop_oldest_turn
 from agent.planner.backend import ModelBackend, PlannerBackend
 from agent.planner.offline import OfflineBackend
 from agent.planner.prompt import DEFAULT_CONSTITUTION, build_system_prompt
@@ -474,8 +474,7 @@ class Runtime:
             ):
                 break
             if verbatim:  # the oldest whole turn goes first; a tool call never loses its result
-                first = verbatim[0].turn_id
-                verbatim = [m for m in verbatim if m.turn_id != first] if first else verbatim[1:]
+                verbatim = drop_oldest_turn(verbatim)
                 self.deps.metrics.sections_compressed.labels("verbatim").inc()
             else:
                 narrative_budget = max(MIN_NARRATIVE, narrative_budget // 2)

@@ -43,6 +43,32 @@ def _turn_key(message: MessageDoc) -> str:
     return message.turn_id or f"seq:{message.seq}"
 
 
+def turn_groups(messages: Sequence[MessageDoc]) -> list[list[MessageDoc]]:
+    """Consecutive messages grouped by turn; a `tool` record always stays with the call before it.
+
+    Records written before turns had ids (or with a lost `turn_id`) each form their own
+    group, except that a tool answer joins the `ai` call (and answers) right before it,
+    so no cut between groups can separate a call from its results.
+    """
+    groups: list[list[MessageDoc]] = []
+    for message in messages:
+        previous = groups[-1][-1] if groups else None
+        if previous is not None and (
+            _turn_key(previous) == _turn_key(message)
+            or (message.role == "tool" and (previous.role == "tool" or bool(previous.tool_calls)))
+        ):
+            groups[-1].append(message)
+        else:
+            groups.append([message])
+    return groups
+
+
+def drop_oldest_turn(messages: Sequence[MessageDoc]) -> list[MessageDoc]:
+    """`messages` without their oldest group (see `turn_groups`)."""
+    groups = turn_groups(messages)
+    return [m for group in groups[1:] for m in group]
+
+
 def whole_turn_suffix(messages: Sequence[MessageDoc], limit: int) -> list[MessageDoc]:
     """The longest suffix made of whole turns with at most `limit` messages.
 
@@ -51,12 +77,7 @@ def whole_turn_suffix(messages: Sequence[MessageDoc], limit: int) -> list[Messag
     """
     if not messages:
         return []
-    groups: list[list[MessageDoc]] = []
-    for message in messages:
-        if groups and _turn_key(groups[-1][-1]) == _turn_key(message):
-            groups[-1].append(message)
-        else:
-            groups.append([message])
+    groups = turn_groups(messages)
     chosen: list[list[MessageDoc]] = []
     size = 0
     for group in reversed(groups):
@@ -104,16 +125,6 @@ def structured_line(entry: dict[str, Any], *, with_reply: bool = True) -> str:
     if with_reply and entry.get("reply"):
         parts.append(f"answered: {entry['reply']}")
     return " · ".join(parts)
-
-
-def _group(records: Sequence[MessageDoc]) -> list[list[MessageDoc]]:
-    groups: list[list[MessageDoc]] = []
-    for record in records:
-        if groups and _turn_key(groups[-1][-1]) == _turn_key(record):
-            groups[-1].append(record)
-        else:
-            groups.append([record])
-    return groups
 
 
 def cap_archive(lines: list[str], counter: TokenCounter, cap: int = ARCHIVE_TOKEN_CAP) -> str:
@@ -167,7 +178,7 @@ class Tiers:
         if boundary <= through:
             return False
         leaving = await db.messages.range(user_id, conversation_id, through + 1, boundary)
-        structured = [*structured, *(summarize_turn(g) for g in _group(leaving))]
+        structured = [*structured, *(summarize_turn(g) for g in turn_groups(leaving))]
         oldest_kept = boundary - (STRUCTURED_UNTIL - VERBATIM_MESSAGES)
         to_archive = [e for e in structured if int(e.get("to", 0)) <= oldest_kept]
         structured = [e for e in structured if int(e.get("to", 0)) > oldest_kept]
