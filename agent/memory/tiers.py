@@ -15,6 +15,7 @@ just left the verbatim window: prompt size stays bounded however long it gets.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,7 +93,11 @@ def whole_turn_suffix(messages: Sequence[MessageDoc], limit: int) -> list[Messag
 
 
 def summarize_turn(records: Sequence[MessageDoc]) -> dict[str, Any]:
-    """One small object for one turn: what the user asked, what ran, what was answered."""
+    """One small object for one turn: what the user asked, what ran, what was answered.
+
+    Every field is bounded whatever the records hold (a stored tool result can be
+    megabytes), so an entry stays a line of the structured tier.
+    """
     human = next((r.content for r in records if r.role == "human"), "")
     tools: list[str] = []
     for record in records:
@@ -102,11 +107,14 @@ def summarize_turn(records: Sequence[MessageDoc]) -> dict[str, Any]:
             payload = json.loads(record.content)
         except ValueError:
             payload = {}
-        status = str(payload.get("status", "")) if isinstance(payload, dict) else ""
+        if not isinstance(payload, dict):
+            payload = {}
+        status = one_line(str(payload.get("status", "")), 24)
         if status == "refused":
             continue
-        count = payload.get("count") if isinstance(payload, dict) else None
-        tools.append(f"{record.name}: {status}{f' {count}' if count is not None else ''}".strip())
+        count = payload.get("count")
+        shown = f" {count}" if isinstance(count, int) and not isinstance(count, bool) else ""
+        tools.append(f"{one_line(record.name or 'tool', 40)}: {status}{shown}".strip())
     final = next((r.content for r in reversed(records) if r.role == "ai" and not r.tool_calls), "")
     return {
         "from": records[0].seq,
@@ -127,15 +135,79 @@ def structured_line(entry: dict[str, Any], *, with_reply: bool = True) -> str:
     return " · ".join(parts)
 
 
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def clean_entry(raw: Any) -> dict[str, Any] | None:
+    """A stored structured entry in the shape `summarize_turn` writes, or None for garbage."""
+    if not isinstance(raw, dict):
+        return None
+    first, last = _int(raw.get("from")), _int(raw.get("to"))
+    if first is None or last is None or first > last:
+        return None
+    user, reply, tools = raw.get("user"), raw.get("reply"), raw.get("tools")
+    return {
+        "from": first,
+        "to": last,
+        "at": _int(raw.get("at")) or 0,
+        "user": one_line(user, 100) if isinstance(user, str) else "",
+        "tools": [one_line(t, 70) for t in tools if isinstance(t, str)][:4]
+        if isinstance(tools, list)
+        else [],
+        "reply": one_line(reply, 80) if isinstance(reply, str) else "",
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    structured: list[dict[str, Any]]
+    archive: str
+    through: int  # last message seq folded into the structured tier
+    notes: list[str]
+
+
+def _read(doc: dict[str, Any]) -> _Stored:
+    """The tiers of a conversation document; whatever is unreadable is skipped and noted."""
+    notes: list[str] = []
+    raw = doc.get("structured")
+    if raw is None:
+        raw = []
+    elif not isinstance(raw, list):
+        notes.append("structured memory was unreadable and was skipped")
+        raw = []
+    structured = [entry for entry in map(clean_entry, raw) if entry is not None]
+    if len(structured) < len(raw):
+        notes.append(f"{len(raw) - len(structured)} unreadable structured entries were skipped")
+    archive = doc.get("archive")
+    if archive is None:
+        archive = ""
+    elif not isinstance(archive, str):
+        notes.append("archived memory was unreadable and was skipped")
+        archive = ""
+    through = _int(doc.get("structured_through_seq"))
+    if through is None:
+        if doc.get("structured_through_seq") is not None:
+            notes.append("the structured memory position was unreadable and was recomputed")
+        through = max((entry["to"] for entry in structured), default=0)
+    return _Stored(structured, archive, through, notes)
+
+
+_DROPPED_HEAD = re.compile(r"^\((\d+) older turns summarized away\)$")
+
+
 def cap_archive(lines: list[str], counter: TokenCounter, cap: int = ARCHIVE_TOKEN_CAP) -> str:
     """Deterministic re-summary: a count of what is folded away, then the newest lines that fit."""
+    dropped = 0
+    if lines and (head_match := _DROPPED_HEAD.match(lines[0])):
+        dropped, lines = int(head_match.group(1)), lines[1:]
     kept: list[str] = []
     for line in reversed(lines):
         candidate = [line, *kept]
         if counter.count_text("\n".join(candidate)) > cap - 40:
             break
         kept = candidate
-    dropped = len(lines) - len(kept)
+    dropped += len(lines) - len(kept)
     head = [f"({dropped} older turns summarized away)"] if dropped else []
     return "\n".join(head + kept)
 
@@ -151,18 +223,21 @@ class Tiers:
         recent = await self.db.messages.last(user_id, conversation_id, _FETCH_FOR_WINDOW)
         verbatim = whole_turn_suffix(recent, VERBATIM_MESSAGES)
         doc = await self.db.summaries.get_conversation(user_id, conversation_id) or {}
-        notes: list[str] = []
-        structured = doc.get("structured") or []
-        archive = doc.get("archive") or ""
-        if not isinstance(structured, list) or not all(isinstance(e, dict) for e in structured):
-            structured, notes = [], ["structured memory was unreadable and was skipped"]
-        if not isinstance(archive, str):
-            archive, notes = "", [*notes, "archived memory was unreadable and was skipped"]
-        return MemoryView(verbatim, structured, archive, bool(doc.get("archive_by_model")), notes)
+        stored = _read(doc)
+        return MemoryView(
+            verbatim,
+            stored.structured,
+            stored.archive,
+            bool(doc.get("archive_by_model")),
+            stored.notes,
+        )
 
     async def compact(self, user_id: str, conversation_id: str) -> bool:
         """Fold the turns that left the verbatim window into the structured tier, and
-        structured turns past message 100 into the archive. Returns whether anything moved."""
+        structured turns past message 100 into the archive. Returns whether anything moved.
+
+        An unreadable tier is replaced by what can still be read of it, never crashed on.
+        """
         db = self.db
         recent = await db.messages.last(user_id, conversation_id, _FETCH_FOR_WINDOW)
         window = whole_turn_suffix(recent, VERBATIM_MESSAGES)
@@ -170,24 +245,24 @@ class Tiers:
             return False
         boundary = window[0].seq - 1  # last message outside the verbatim window
         doc = await db.summaries.get_conversation(user_id, conversation_id) or {}
-        stored = doc.get("structured")
-        structured: list[dict[str, Any]] = (
-            [e for e in stored if isinstance(e, dict)] if isinstance(stored, list) else []
-        )
-        through = int(doc.get("structured_through_seq", 0) or 0)
-        if boundary <= through:
+        stored = _read(doc)
+        if boundary <= stored.through and not stored.notes:
             return False
-        leaving = await db.messages.range(user_id, conversation_id, through + 1, boundary)
-        structured = [*structured, *(summarize_turn(g) for g in turn_groups(leaving))]
+        leaving = await db.messages.range(user_id, conversation_id, stored.through + 1, boundary)
+        structured = [*stored.structured, *(summarize_turn(g) for g in turn_groups(leaving))]
         oldest_kept = boundary - (STRUCTURED_UNTIL - VERBATIM_MESSAGES)
-        to_archive = [e for e in structured if int(e.get("to", 0)) <= oldest_kept]
-        structured = [e for e in structured if int(e.get("to", 0)) > oldest_kept]
-        fields: dict[str, Any] = {"structured": structured, "structured_through_seq": boundary}
-        if to_archive:
-            lines = [line for line in str(doc.get("archive") or "").split("\n") if line]
+        to_archive = [e for e in structured if e["to"] <= oldest_kept]
+        structured = [e for e in structured if e["to"] > oldest_kept]
+        fields: dict[str, Any] = {
+            "structured": structured,
+            "structured_through_seq": max(boundary, stored.through),
+        }
+        if to_archive or stored.notes:
+            lines = [line for line in stored.archive.split("\n") if line]
             lines += [structured_line(e, with_reply=False) for e in to_archive]
             fields["archive"] = cap_archive(lines, self.counter)
-            fields["archive_through_seq"] = int(to_archive[-1].get("to", 0))
-            fields["archive_by_model"] = False
+            fields["archive_by_model"] = bool(doc.get("archive_by_model")) and not to_archive
+            if to_archive:
+                fields["archive_through_seq"] = to_archive[-1]["to"]
         await db.summaries.set_conversation_fields(user_id, conversation_id, fields)
         return True

@@ -74,12 +74,16 @@ async def test_a_turn_is_stored_with_native_roles_and_loads_as_langchain_message
     assert len({m.turn_id for m in stored}) == 1
     for ai, tool in ((refused_ai, refusal), (ok_ai, result)):
         assert len(ai.tool_calls) == 1
-        assert ai.tool_calls[0].id and ai.tool_calls[0].name == "plan"
+        assert ai.tool_calls[0].id
+        assert ai.tool_calls[0].name == "plan"
         assert json.loads(ai.tool_calls[0].args_json)["tool"] == "save_note"
         assert tool.tool_call_id == ai.tool_calls[0].id
-    assert refusal.name == "plan" and json.loads(refusal.content)["status"] == "refused"
-    assert result.name == "save_note" and json.loads(result.content)["status"] == "saved"
-    assert final.tool_calls == [] and final.content == reply.text
+    assert refusal.name == "plan"
+    assert json.loads(refusal.content)["status"] == "refused"
+    assert result.name == "save_note"
+    assert json.loads(result.content)["status"] == "saved"
+    assert final.tool_calls == []
+    assert final.content == reply.text
 
     loaded = to_messages(stored)
     assert [type(m) for m in loaded] == [
@@ -111,7 +115,8 @@ async def test_the_next_request_carries_the_history_as_real_tool_calls(db: Datab
     assert report.problems() == []
     sent = report.requests[0].body["messages"]
     roles = [m["role"] for m in sent]
-    assert roles[0] == "system" and roles[-1] == "user"
+    assert roles[0] == "system"
+    assert roles[-1] == "user"
     assert roles[1:-1] == ["user", "assistant", "tool", "assistant"]
     assistant, tool = sent[2], sent[3]
     assert assistant["tool_calls"][0]["function"]["name"] == "plan"
@@ -132,7 +137,8 @@ def test_records_without_ids_fall_back_to_plain_text() -> None:
     loaded = to_messages(records)
     assert not any(isinstance(m, ToolMessage) for m in loaded)
     assert not any(isinstance(m, AIMessage) and m.tool_calls for m in loaded)
-    assert "enrich_movie" in str(loaded[2].content) and "saved" in str(loaded[2].content)
+    assert "enrich_movie" in str(loaded[2].content)
+    assert "saved" in str(loaded[2].content)
     assert pairing_problem(loaded) is None
 
 
@@ -163,8 +169,10 @@ def test_an_orphan_or_repeated_answer_is_kept_as_text_not_dropped() -> None:
     assert pairing_problem(loaded) is None
     assert len(loaded) == len(records), "every stored record is somewhere in the request"
     text = " ".join(str(m.content) for m in loaded)
-    assert "again" in text and "stray" in text
-    assert isinstance(loaded[3], ToolMessage) and loaded[3].tool_call_id == "c1"
+    assert "again" in text
+    assert "stray" in text
+    assert isinstance(loaded[3], ToolMessage)
+    assert loaded[3].tool_call_id == "c1"
 
 
 # -- the invariant, property-tested ---------------------------------------------------------------
@@ -199,7 +207,9 @@ def conversations(draw: st.DrawFn) -> list[MessageDoc]:
                 ]
                 add("ai", "", tool_calls=calls(*call_ids), turn_id=turn_id)
                 for call_id in call_ids:
-                    fate = draw(st.sampled_from(["result", "result", "refusal", "missing", "twice"]))
+                    fate = draw(
+                        st.sampled_from(["result", "result", "refusal", "missing", "twice"])
+                    )
                     if fate == "missing":
                         continue
                     status = "refused" if fate == "refusal" else "saved"
