@@ -21,7 +21,7 @@ from agent.errors import PlannerError
 from agent.ledgering import append_event
 from agent.memory.tiers import ARCHIVE_TOKEN_CAP, Tiers
 from agent.planner.schema import PlannerResponse, planner_function_schema
-from agent.textnorm import clean_text
+from agent.textnorm import clean_text, data_block
 from storage.documents import ITEM_TYPES, UserDoc
 
 LEASE_TTL_MS = 120_000
@@ -83,7 +83,7 @@ async def _model_archive(deps: Deps, archive: str, language: str) -> str | None:
                 "belief {key: answer.confidence, guessed: 1.0, delta: 0}."
             )
         ),
-        HumanMessage(content=f"<data>{archive}</data>"),
+        HumanMessage(content=data_block(archive)),
     ]
     try:
         answer = await deps.model.complete(messages, tools=[planner_function_schema()])

@@ -25,7 +25,7 @@ from agent.errors import PlannerError
 from agent.ledgering import append_event, digest
 from agent.planner.schema import PlannerResponse, planner_function_schema
 from agent.replies import item_label
-from agent.textnorm import clean_text, fold
+from agent.textnorm import clean_text, data_block, fold
 from agent.tools.finding import score_item
 from config.errors import LembraError
 from storage.documents import UserDoc
@@ -152,7 +152,7 @@ async def model_text(deps: Deps, facts: SessionFacts, language: str, fallback: s
                 "belief {key: answer.confidence, guessed: 1.0, delta: 0}."
             )
         ),
-        HumanMessage(content=f"<data>{facts_json}</data>"),
+        HumanMessage(content=data_block(facts_json)),
     ]
     try:
         answer = await deps.model.complete(messages, tools=[planner_function_schema()])
