@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -39,36 +40,38 @@ class ConsolidationReport:
     archive_by_model: bool
 
 
-def local_day(deps: Deps, user: UserDoc) -> tuple[str, int]:
-    """The user's local date and hour now."""
+def _local_now(deps: Deps, user: UserDoc) -> datetime:
     try:
         zone = ZoneInfo(user.timezone)
     except (ValueError, KeyError):
         zone = ZoneInfo(deps.settings.default_timezone)
-    local = deps.clock.now().astimezone(zone)
+    return deps.clock.now().astimezone(zone)
+
+
+def local_day(deps: Deps, user: UserDoc) -> tuple[str, int]:
+    """The user's local date and hour now."""
+    local = _local_now(deps, user)
     return local.date().isoformat(), local.hour
 
 
 def due_reason(deps: Deps, user: UserDoc) -> str | None:
-    """Why a consolidation is due for `user` now, or None."""
+    """Why a consolidation is due for `user` now, or None.
+
+    Daily: once per local day from 02:00 (a day the job could not run at 02:00 is
+    caught up later that day); a user's first night is the first 02:00 after they
+    arrived.
+    """
     if user.dream_due:
         return user.dream_due
     if user.sessions_since_dream >= SESSIONS_PER_DREAM:
         return "sessions"
-    day, hour = local_day(deps, user)
-    if (
-        hour >= DAILY_HOUR
-        and user.dream_last_day != day
-        and user.last_seen_at_ms >= user.created_at_ms
-    ):
-        if (
-            user.dream_last_day is None
-            and (deps.clock.ms() - user.created_at_ms) < 86_400_000
-            and hour >= 12
-        ):
-            return None  # a user created today waits for their first night
-        return "daily"
-    return None
+    local = _local_now(deps, user)
+    if local.hour < DAILY_HOUR or user.dream_last_day == local.date().isoformat():
+        return None
+    two_am = local.replace(hour=DAILY_HOUR, minute=0, second=0, microsecond=0)
+    if user.dream_last_day is None and user.created_at_ms > two_am.timestamp() * 1000:
+        return None  # arrived after today's 02:00: their first night is still to come
+    return "daily"
 
 
 async def _model_archive(deps: Deps, archive: str, language: str) -> str | None:
