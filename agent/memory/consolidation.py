@@ -11,6 +11,7 @@ It takes the conversation's lease, so it never runs while that user's turn does.
 from __future__ import annotations
 
 import json
+import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -109,7 +110,8 @@ async def consolidate(
     """Consolidate one user's memory now; None when the user is busy (their turn holds the lease) or unknown."""
     db = deps.db
     lease = f"chat:{user_id}"
-    owner = f"dream:{deps.owner}"
+    # unique per run: two runs in one process (the scheduler and /dream) must exclude each other
+    owner = f"dream:{deps.owner}:{uuid.uuid4().hex[:8]}"
     if not await db.leases.acquire(lease, owner, ttl_ms=LEASE_TTL_MS, now_ms=deps.clock.ms()):
         return None
     try:
