@@ -25,7 +25,9 @@ INVALID = {"raw": "Claro! Vou salvar."}
 
 
 async def consolidations(live: Live, user_id: str = ALICE) -> list[dict[str, Any]]:
-    return [e.payload for e in await live.db.ledger.events(user_id) if e.type == "consolidation_done"]
+    return [
+        e.payload for e in await live.db.ledger.events(user_id) if e.type == "consolidation_done"
+    ]
 
 
 async def stale_pending(live: Live, *, expires_in_s: int, conversation: str = ALICE) -> None:
@@ -252,7 +254,9 @@ async def test_a_lease_left_by_a_crashed_run_expires(db: Database) -> None:
     async with live_runtime(db) as live:
         await live.say("oi")
         lease = f"chat:{ALICE}"
-        assert await db.leases.acquire(lease, "crashed", ttl_ms=LEASE_TTL_MS, now_ms=live.clock.ms())
+        assert await db.leases.acquire(
+            lease, "crashed", ttl_ms=LEASE_TTL_MS, now_ms=live.clock.ms()
+        )
         assert await consolidate(live.deps, ALICE, trigger="manual", use_model=False) is None
         live.clock.advance(LEASE_TTL_MS / 1000)
         assert await consolidate(live.deps, ALICE, trigger="manual", use_model=False) is not None
