@@ -92,11 +92,17 @@ def option_count(pending: Choice_) -> int:
 
 async def load(deps: Deps, turn: Turn) -> Pending | None:
     """The conversation's live pending action, if any (expired ones are dropped)."""
+    found = await load_with_expiry(deps, turn)
+    return None if found is None else found[0]
+
+
+async def load_with_expiry(deps: Deps, turn: Turn) -> tuple[Pending, int] | None:
+    """The live pending action and its deadline (epoch ms), in one read."""
     doc = await deps.db.pending.get(turn.user_id, turn.conversation_id, now_ms=turn.now_ms)
     if doc is None:
         return None
     try:
-        return _ADAPTER.validate_json(doc.payload_json)
+        return _ADAPTER.validate_json(doc.payload_json), doc.expires_at_ms
     except ValueError:
         # A pending action we can no longer read is dropped rather than guessed at.
         await deps.db.pending.delete(turn.user_id, turn.conversation_id)

@@ -71,7 +71,7 @@ class Quotas:
         and count the call."""
         usage, day = self.deps.db.usage, self.day(turn)
         delta = used - (reserved + self.answer_allowance())
+        # the reservation made both day documents exist: plain $inc updates, one each
+        await usage.increment(turn.user_id, day, {"tokens": delta, "model_calls": 1})
         if delta:
-            await usage.add_tokens(turn.user_id, day, delta)
-            await usage.add_tokens(GLOBAL, day, delta)
-        await usage.increment(turn.user_id, day, {"model_calls": 1})
+            await usage.increment(GLOBAL, day, {"tokens": delta})

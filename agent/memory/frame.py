@@ -87,14 +87,14 @@ async def build_frame(deps: Deps, turn: Turn, *, tools: list[str], tiers: Tiers)
     failures: list[str] = []
     obligations: list[dict[str, Any]] = []
     try:
-        current = await pendings.load(deps, turn)
-        doc = await deps.db.pending.peek(turn.user_id, turn.conversation_id)
-        if current is not None and doc is not None:
+        current = await pendings.load_with_expiry(deps, turn)
+        if current is not None:
+            pending, expires_at_ms = current
             obligations.append(
                 {
-                    "kind": current.kind,
-                    "seconds_left": max(0, (doc.expires_at_ms - turn.now_ms) // 1000),
-                    "options": pendings.option_count(current) if pendings.is_choice(current) else 0,  # type: ignore[arg-type]
+                    "kind": pending.kind,
+                    "seconds_left": max(0, (expires_at_ms - turn.now_ms) // 1000),
+                    "options": pendings.option_count(pending) if pendings.is_choice(pending) else 0,  # type: ignore[arg-type]
                 }
             )
     except SECTION_ERRORS as exc:
@@ -122,7 +122,9 @@ async def build_frame(deps: Deps, turn: Turn, *, tools: list[str], tiers: Tiers)
         memory["archive"] = view.archive
         memory["notes"] = view.notes
         memory["beliefs"] = await deps.db.beliefs.all(turn.user_id)
-        handover = await deps.db.summaries.last_handover(turn.user_id, turn.conversation_id)
+        handover = await deps.db.summaries.handover(
+            turn.user_id, turn.conversation_id, view.handover_number
+        )
         if handover is not None and handover.get("text"):
             sanity: SanityResult = await check_handover(deps, turn.user_id, handover)
             memory["handover"] = {

@@ -24,6 +24,7 @@ from agent.textnorm import one_line
 from agent.tokens import TokenCounter
 from storage import Database
 from storage.documents import MessageDoc
+from storage.summaries import handover_number
 
 VERBATIM_MESSAGES = 20
 STRUCTURED_UNTIL = 100  # messages 21..100 are the structured tier
@@ -38,6 +39,7 @@ class MemoryView:
     archive: str
     archive_by_model: bool = False
     notes: list[str] = field(default_factory=list)
+    handover_number: int = 0  # the conversation's last handover (0: none)
 
 
 def _turn_key(message: MessageDoc) -> str:
@@ -201,12 +203,19 @@ def cap_archive(lines: list[str], counter: TokenCounter, cap: int = ARCHIVE_TOKE
     dropped = 0
     if lines and (head_match := _DROPPED_HEAD.match(lines[0])):
         dropped, lines = int(head_match.group(1)), lines[1:]
+    limit = cap - 40  # room for the head line
     kept: list[str] = []
+    total = 0
     for line in reversed(lines):
-        candidate = [line, *kept]
-        if counter.count_text("\n".join(candidate)) > cap - 40:
+        # each line counted once (+1 for the newline that joins it), not the growing text
+        cost = counter.count_text(line) + 1
+        if total + cost > limit:
             break
-        kept = candidate
+        kept.append(line)
+        total += cost
+    kept.reverse()
+    while kept and counter.count_text("\n".join(kept)) > limit:  # confirm the estimate
+        kept.pop(0)
     dropped += len(lines) - len(kept)
     head = [f"({dropped} older turns summarized away)"] if dropped else []
     return "\n".join(head + kept)
@@ -230,6 +239,7 @@ class Tiers:
             stored.archive,
             bool(doc.get("archive_by_model")),
             stored.notes,
+            handover_number(doc),
         )
 
     async def compact(self, user_id: str, conversation_id: str) -> bool:
@@ -248,7 +258,11 @@ class Tiers:
         stored = _read(doc)
         if boundary <= stored.through and not stored.notes:
             return False
-        leaving = await db.messages.range(user_id, conversation_id, stored.through + 1, boundary)
+        first = stored.through + 1
+        if recent and recent[0].seq <= first:  # what leaves is in the slice already read
+            leaving = [m for m in recent if first <= m.seq <= boundary]
+        else:
+            leaving = await db.messages.range(user_id, conversation_id, first, boundary)
         structured = [*stored.structured, *(summarize_turn(g) for g in turn_groups(leaving))]
         oldest_kept = boundary - (STRUCTURED_UNTIL - VERBATIM_MESSAGES)
         to_archive = [e for e in structured if e["to"] <= oldest_kept]
