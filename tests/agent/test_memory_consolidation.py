@@ -107,6 +107,34 @@ async def test_the_model_rewrites_the_archive_when_allowed(db: Database) -> None
     assert "salva a nota 1" in sent
 
 
+async def test_a_model_that_is_down_keeps_the_deterministic_archive_until_next_time(
+    db: Database,
+) -> None:
+    summary = "A usuária salvou dezenas de notas numeradas; nada foi apagado."
+    async with live_runtime(db, background_llm=True) as live:
+        await live.say("oi")
+        await bulk_write_turns(live, 60)
+        live.model.begin_turn([], [{"status": 500}] * 3)  # the first try and both retries
+        report = await consolidate(live.deps, ALICE, trigger="manual", use_model=True)
+        assert live.model.end_turn().llm_calls == 3
+        assert report is not None
+        assert not report.archive_by_model
+        conversation = await db.summaries.get_conversation(ALICE, ALICE)
+        assert conversation is not None
+        deterministic = conversation["archive"]
+        assert "salva a nota 1" in deterministic
+        assert not conversation["archive_by_model"]
+
+        live.model.begin_turn([respond(summary)])  # the next run retries
+        report = await consolidate(live.deps, ALICE, trigger="manual", use_model=True)
+        assert live.model.end_turn().problems() == []
+        assert report is not None
+        assert report.archive_by_model
+        conversation = await db.summaries.get_conversation(ALICE, ALICE)
+        assert conversation is not None
+        assert conversation["archive"] == summary
+
+
 async def test_lembra_dream_runs_it_now(nx_server: RunningServer, tmp_path: Path) -> None:
     name = f"t_{uuid.uuid4().hex[:10]}"
     db = Database(make_client(nx_server.uri), name)

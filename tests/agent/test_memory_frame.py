@@ -226,6 +226,7 @@ async def test_compression_is_counted_in_metrics(db: Database) -> None:
             assert sample(live, "lembra_frame_sections_compressed_total", section=section) >= 1
         assert sample(live, "lembra_frame_sections_compressed_total", section="beliefs") > before
         assert sample(live, "lembra_narrative_tokens_count") >= 1
+        assert sample(live, "lembra_frame_build_seconds_count") >= 1
 
 
 # -- degradation -------------------------------------------------------------------------------------------
