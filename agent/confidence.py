@@ -87,6 +87,7 @@ class TurnFacts:
     rules: Rules = "all"
     mapping: Mapping_ = "exact"
     caveats: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # explain a lower score; never cap the state
     blocks: list[Block] = field(default_factory=list)
     rules_applied: list[str] = field(default_factory=list)
 
@@ -109,6 +110,12 @@ class TurnFacts:
             self.caveats.append(caveat)
         self.degrade_pipeline()
 
+    def add_warning(self, warning: str) -> None:
+        """A planner retry: fewer pipeline points and a line saying why, without the caveat cap."""
+        if warning not in self.warnings:
+            self.warnings.append(warning)
+        self.degrade_pipeline()
+
     def apply_rule(self, rule: str) -> None:
         if rule not in self.rules_applied:
             self.rules_applied.append(rule)
@@ -116,9 +123,9 @@ class TurnFacts:
     def block(self, reason: Block) -> None:
         if reason not in self.blocks:
             self.blocks.append(reason)
-        if reason == "pipeline_violation":
-            self.pipeline = "failed"
-        elif reason == "undefined_argument":
+        # Every absolute block is a critical stage failing: the score says so too.
+        self.pipeline = "failed"
+        if reason in ("undefined_argument", "unknown_item", "cross_user"):
             self.mapping = "violation"
 
 
@@ -138,7 +145,7 @@ def evaluate(facts: TurnFacts, kind: TurnKind) -> Confidence:
         score=score,
         state=state,
         warning=level == "OK_WARN",
-        caveats=tuple(facts.caveats),
+        caveats=(*facts.caveats, *facts.warnings),
         rules_applied=tuple(facts.rules_applied),
     )
 

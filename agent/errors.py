@@ -36,6 +36,7 @@ class ToolFailure:
     category: ErrorCategory
     message: str
     remediation: Remediation = "none"
+    reason: str = ""  # a short code the runtime localizes (e.g. "credentials", "private")
 
     def to_json(self) -> dict[str, str]:
         return {

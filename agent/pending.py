@@ -126,4 +126,5 @@ async def store(deps: Deps, turn: Turn, pending: Pending) -> None:
 
 
 async def clear(deps: Deps, turn: Turn) -> bool:
-    return await deps.db.pending.delete(turn.user_id, turn.conversation_id)
+    """Drop the pending action `load` returned for this turn."""
+    return await deps.db.pending.delete_loaded(turn.user_id, turn.conversation_id)

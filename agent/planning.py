@@ -27,6 +27,7 @@ from agent.planner.backend import PlanHints, PlannerBackend
 from agent.planner.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planner_function_schema
 from agent.quotas import Quotas
 from agent.textnorm import data_block, one_line
+from agent.texts import text
 from agent.tools.base import (
     Candidates,
     DeleteChoice,
@@ -48,6 +49,11 @@ from storage.documents import ToolCallRecord
 from storage.messages import NewMessage
 
 MAX_RETRIES = 2
+# The longest model output kept verbatim in the conversation. A valid step is at most
+# ~8,200 characters (4,000-character fields, escaping at most doubles them); anything
+# longer is invalid anyway, and echoing it back would overflow the context of the
+# re-ask and of every later turn that loads it from history.
+ECHO_LIMIT = 10_000
 StepStatus = Literal[
     "tool", "respond", "noop", "failed", "violation", "blocked", "timeout", "unavailable", "quota"
 ]
@@ -209,7 +215,7 @@ class PlanningSession:
             if problem is not None:
                 self._refuse(calls, problem)
                 self.refused_or_retried = True
-                self.turn.facts.degrade_pipeline()
+                self.turn.facts.add_warning(text("caveat_planner_retry", self.turn.language))
                 if retries_left == 0:
                     self.deps.metrics.planner_steps.labels("failed").inc()
                     return StepResult("failed", detail=problem)
@@ -299,30 +305,18 @@ class PlanningSession:
             answer.message.content
             if isinstance(answer.message.content, str)
             else json.dumps(answer.message.content)
-        )
+        )[:ECHO_LIMIT]
+        echoed = [_echo_args(c.args) for c in calls]
         records = tuple(
-            ToolCallRecord(
-                id=c.id,
-                name=c.name[:64],
-                args_json=c.args
-                if isinstance(c.args, str)
-                else json.dumps(c.args, ensure_ascii=False),
-            )
-            for c in calls
+            ToolCallRecord(id=c.id, name=c.name[:64], args_json=json.dumps(a, ensure_ascii=False))
+            for c, a in zip(calls, echoed, strict=True)
         )
         self.messages.append(
             AIMessage(
                 content=content,
                 tool_calls=[
-                    {
-                        "name": r.name,
-                        "args": c.args
-                        if isinstance(c.args, dict)
-                        else {"unparsed": str(c.args)[:200]},
-                        "id": r.id,
-                        "type": "tool_call",
-                    }
-                    for r, c in zip(records, calls, strict=True)
+                    {"name": r.name, "args": a, "id": r.id, "type": "tool_call"}
+                    for r, a in zip(records, echoed, strict=True)
                 ],
             )
         )
@@ -405,6 +399,14 @@ class PlanningSession:
             {"tool": str(response.tool), "reason": "tool_not_allowed"},
         )
         return StepResult("violation", response=response, tool=response.tool)
+
+
+def _echo_args(args: Any) -> dict[str, Any]:
+    """A call's arguments as kept in the conversation: verbatim, unless unusable or oversized."""
+    text = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+    if isinstance(args, dict) and len(text) <= ECHO_LIMIT:
+        return args
+    return {"unparsed": text[:200]}
 
 
 def _errors(exc: ValidationError) -> str:

@@ -34,7 +34,7 @@ from agent.planning import PlanningSession, StepResult
 from agent.quotas import Quotas
 from agent.replies import confirm_choices, finish, item_label, numbered, titled_label
 from agent.textnorm import clean_text, fold, one_line
-from agent.texts import OK_MARK, text, type_heading, type_word
+from agent.texts import OK_MARK, items_word, text, type_heading, type_word
 from agent.tools import registry
 from agent.tools.base import (
     Candidates,
@@ -222,6 +222,11 @@ class Runtime:
             )
         intent = self.classifier.classify(incoming.text or "")
         turn.intent = intent
+        if intent.action == "help" or (
+            intent.action == "command" and intent.entities.get("name") == "why"
+        ):
+            # asking for help or why does not abandon the open question
+            return await self._route(turn, intent)
         if intent.action == "cancel" or (intent.action == "deny" and pendings.is_choice(current)):
             await pendings.clear(self.deps, turn)
             return finish(turn, text("cancelled", lang), kind="deterministic")
@@ -299,9 +304,8 @@ class Runtime:
         if isinstance(current, pendings.ConfirmDeleteAll):
             count = await execute_delete_all(self.deps, turn)
             await self.deps.db.users.update(turn.user_id, {"dream_due": "all_deleted"})
-            return finish(
-                turn, f"{OK_MARK} " + text("delete_all_done", lang, count=count), kind="effect"
-            )
+            done = text("delete_all_done", lang, count=count, items=items_word(count, lang))
+            return finish(turn, f"{OK_MARK} " + done, kind="effect")
         assert isinstance(current, pendings.ConfirmForget)
         return await self.commands.forget_now(turn)
 
@@ -397,6 +401,7 @@ class Runtime:
             "delete_all_preview",
             lang,
             count=total,
+            items=items_word(total, lang),
             breakdown=breakdown,
             examples=", ".join(item_label(i) for i in examples),
         )
@@ -486,6 +491,8 @@ class Runtime:
     async def _after_step(self, turn: Turn, result: StepResult, wants_save: bool) -> Reply:
         """Decide what follows the planner's step (ADR-011): the runtime, not the model."""
         lang = turn.language
+        if result.status in ("timeout", "unavailable", "quota"):
+            turn.facts.pipeline = "failed"  # the planning stage could not run
         match result.status:
             case "timeout":
                 return finish(turn, text("model_timeout", lang), kind="unavailable")
@@ -598,7 +605,9 @@ class Runtime:
         labels = [titled_label(c.title, c.year) for c in outcome.candidates]
         query = one_line(outcome.query, 60)
         if not labels:
-            return finish(turn, text("no_candidates", lang, query=query), kind="effect")
+            # An empty list because TMDB was down is not "not found on TMDB".
+            key = "tmdb_lookup_failed" if outcome.caveats else "no_candidates"
+            return finish(turn, text(key, lang, query=query), kind="effect")
         if not wants_save:
             return finish(
                 turn,
@@ -669,6 +678,8 @@ class Runtime:
         failure = outcome.failure
         reason = one_line(failure.message, 160)
         key = {"INVALID_URL": "invalid_url", "LINK_REFUSED": "link_refused"}.get(failure.code)
+        if key is not None:
+            reason = text(f"url_reason_{failure.reason or 'invalid'}", lang)
         if failure.code == "LINK_UNAVAILABLE":
             body = text("link_unavailable", lang)
         elif failure.code == "WRITE_BLOCKED":

@@ -112,10 +112,10 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "en": "You have nothing saved to delete.",
     },
     "delete_all_preview": {
-        "pt": "Isto apagará {count} itens ({breakdown}), por exemplo: {examples}.\nConfirma? (sim/não, expira em 2 minutos)",
-        "en": "This will delete {count} items ({breakdown}), for example: {examples}.\nConfirm? (yes/no, expires in 2 minutes)",
+        "pt": "Isto apagará {count} {items} ({breakdown}), por exemplo: {examples}.\nConfirma? (sim/não, expira em 2 minutos)",
+        "en": "This will delete {count} {items} ({breakdown}), for example: {examples}.\nConfirm? (yes/no, expires in 2 minutes)",
     },
-    "delete_all_done": {"pt": "Apaguei {count} itens.", "en": "Deleted {count} items."},
+    "delete_all_done": {"pt": "Apaguei {count} {items}.", "en": "Deleted {count} {items}."},
     "kept_everything": {"pt": "Ok, nada foi apagado.", "en": "OK, nothing was deleted."},
     "confirmation_expired": {
         "pt": "A confirmação expirou; nada foi apagado.",
@@ -132,6 +132,10 @@ _TEXTS: dict[str, dict[Language, str]] = {
     "no_candidates": {
         "pt": "Não encontrei «{query}» no TMDB.",
         "en": "I did not find «{query}» on TMDB.",
+    },
+    "tmdb_lookup_failed": {
+        "pt": "Não consegui consultar o TMDB sobre «{query}» agora. Tente de novo em instantes.",
+        "en": "I could not reach TMDB about «{query}» right now. Please try again shortly.",
     },
     "page_info": {"pt": "{url}\n{details}", "en": "{url}\n{details}"},
     # Search
@@ -179,10 +183,31 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Não salvei nada: a confiança nesta resposta ficou baixa demais ({state}).",
         "en": "I saved nothing: confidence in this answer was too low ({state}).",
     },
-    "invalid_url": {"pt": "Endereço inválido: {reason}", "en": "Invalid address: {reason}"},
+    "invalid_url": {"pt": "Endereço inválido: {reason}.", "en": "Invalid address: {reason}."},
     "link_refused": {
-        "pt": "Não vou abrir esse endereço: {reason}",
-        "en": "I will not open that address: {reason}",
+        "pt": "Não vou abrir esse endereço: {reason}.",
+        "en": "I will not open that address: {reason}.",
+    },
+    "url_reason_credentials": {
+        "pt": "links com usuário ou senha não são aceitos",
+        "en": "links with a user name or password are not accepted",
+    },
+    "url_reason_scheme": {
+        "pt": "só aceito links http e https",
+        "en": "only http and https links are accepted",
+    },
+    "url_reason_too_long": {"pt": "o link é longo demais", "en": "the link is too long"},
+    "url_reason_private": {
+        "pt": "ele aponta para um endereço que não é público",
+        "en": "it points to an address that is not public",
+    },
+    "url_reason_redirects": {
+        "pt": "ele redireciona vezes demais",
+        "en": "it redirects too many times",
+    },
+    "url_reason_invalid": {
+        "pt": "não parece um endereço da web",
+        "en": "it does not look like a web address",
     },
     "link_unavailable": {
         "pt": "Não consegui abrir a página agora.",
@@ -286,6 +311,13 @@ def text(key: str, language: Language, **values: Any) -> str:
     """The template `key` in `language`, formatted with `values`."""
     template = _TEXTS[key][language]
     return template.format(**values) if values else template
+
+
+def items_word(count: int, language: Language) -> str:
+    """ "item"/"itens" by count (Portuguese), "item"/"items" (English)."""
+    if count == 1:
+        return "item"
+    return "itens" if language == "pt" else "items"
 
 
 def type_heading(item_type: str, language: Language) -> str:

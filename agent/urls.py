@@ -58,7 +58,12 @@ _TRACKING_FEATURE_VALUES = frozenset(
 
 
 class InvalidUrl(ValueError):
-    """A link we cannot accept; the message is fit to show the user."""
+    """A link we cannot accept. `code` names the reason for localized replies:
+    credentials, scheme, too_long or invalid; the message explains it in English."""
+
+    def __init__(self, message: str, *, code: str = "invalid") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +78,7 @@ def parse_user_url(raw: str) -> ParsedUrl:
     if not text:
         raise InvalidUrl("the link is empty")
     if len(text) > MAX_URL_CHARS:
-        raise InvalidUrl(f"the link is longer than {MAX_URL_CHARS} characters")
+        raise InvalidUrl(f"the link is longer than {MAX_URL_CHARS} characters", code="too_long")
     if _CONTROL_OR_SPACE.search(text):
         raise InvalidUrl("the link contains spaces or control characters")
 
@@ -83,8 +88,12 @@ def parse_user_url(raw: str) -> ParsedUrl:
         scheme, rest = match.group(1).lower(), match.group(2)
         if scheme not in _DEFAULT_PORTS:
             if scheme not in _OTHER_SCHEMES and "@" in rest.split("/", 1)[0]:
-                raise InvalidUrl("links with a user name or password are not accepted")
-            raise InvalidUrl(f"only http and https links are supported, not {scheme}:")
+                raise InvalidUrl(
+                    "links with a user name or password are not accepted", code="credentials"
+                )
+            raise InvalidUrl(
+                f"only http and https links are supported, not {scheme}:", code="scheme"
+            )
         url = text
     else:
         url = "https:" + text if text.startswith("//") else "https://" + text
@@ -95,7 +104,7 @@ def parse_user_url(raw: str) -> ParsedUrl:
     except ValueError as exc:
         raise InvalidUrl("the link has an invalid host") from exc
     if parts.username is not None or parts.password is not None or "@" in parts.netloc:
-        raise InvalidUrl("links with a user name or password are not accepted")
+        raise InvalidUrl("links with a user name or password are not accepted", code="credentials")
     host = _host_of(parts)
     try:
         parts.port  # noqa: B018 - urlsplit validates the port lazily

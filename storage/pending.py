@@ -43,6 +43,14 @@ class PendingRepo:
     async def delete(self, user_id: str, conversation_id: str) -> bool:
         return await self._c.delete_owned(conversation_id, user_id) is not None
 
+    async def delete_loaded(self, user_id: str, conversation_id: str) -> bool:
+        """Delete a pending action this caller has just read as `user_id`'s (one round trip).
+
+        Only for a document `get` returned in the same turn: the conversation's lease
+        keeps anyone else from replacing it in between.
+        """
+        return await self._c.delete_one({"_id": conversation_id}) > 0
+
     async def expired(self, now_ms: int, *, user_id: str | None = None) -> list[PendingDoc]:
         flt: dict[str, object] = {"expires_at_ms": {"$lte": now_ms}}
         if user_id is not None:

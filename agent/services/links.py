@@ -90,7 +90,12 @@ class PageInfo:
 
 
 class LinkRefused(ServiceError):
-    """An address we will not fetch (private, loopback, bad scheme...); the message is user-presentable."""
+    """An address we will not fetch. `code` names the reason for localized replies:
+    private (a non-public address), redirects, credentials, scheme or invalid."""
+
+    def __init__(self, message: str, *, code: str = "invalid") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def classify_address(address: str | ipaddress.IPv4Address | ipaddress.IPv6Address) -> AddressClass:
@@ -275,7 +280,8 @@ class LinkFetcher:
                 refused = _refusal_in(exc)
                 if refused is not None:
                     raise LinkRefused(
-                        f"the link points to {_REFUSAL_REASONS[refused.address_class]}, which is not fetched"
+                        f"the link points to {_REFUSAL_REASONS[refused.address_class]}, which is not fetched",
+                        code="private",
                     ) from exc
                 if (
                     isinstance(exc.os_error, socket.gaierror)
@@ -299,7 +305,9 @@ class LinkFetcher:
                     hop=hop,
                 )
                 raise ServiceUnavailable("the page could not be read") from exc
-        raise LinkRefused(f"the link redirects more than {self._max_redirects} times")
+        raise LinkRefused(
+            f"the link redirects more than {self._max_redirects} times", code="redirects"
+        )
 
     def _checked_url(self, raw: str) -> URL:
         """Parse and check one hop's URL; refuse it before any connection."""
@@ -308,9 +316,11 @@ class LinkFetcher:
         except ValueError as exc:
             raise LinkRefused("the link is not a valid web address") from exc
         if url.scheme not in ("http", "https"):
-            raise LinkRefused("only http and https links are fetched")
+            raise LinkRefused("only http and https links are fetched", code="scheme")
         if url.user is not None or url.password is not None:
-            raise LinkRefused("links with a user name or password are not fetched")
+            raise LinkRefused(
+                "links with a user name or password are not fetched", code="credentials"
+            )
         host = url.raw_host
         if not host:
             raise LinkRefused("the link has no host")
@@ -320,7 +330,8 @@ class LinkFetcher:
             return url.with_fragment(None)  # a host name: vetted by the resolver when connecting
         if not is_fetchable(address_class, allow_loopback=self._allow_loopback):
             raise LinkRefused(
-                f"the link points to {_REFUSAL_REASONS[address_class]}, which is not fetched"
+                f"the link points to {_REFUSAL_REASONS[address_class]}, which is not fetched",
+                code="private",
             )
         return url.with_fragment(None)
 

@@ -104,7 +104,7 @@ async def enrich_link(ctx: ToolContext, args: EnrichLinkArgs) -> Outcome:
     try:
         parsed = parse_user_url(args.url)
     except InvalidUrl as exc:
-        return Failed(ToolFailure("INVALID_URL", "validation", str(exc), "rephrase"))
+        return Failed(ToolFailure("INVALID_URL", "validation", str(exc), "rephrase", exc.code))
     if parsed.coerced and ctx.turn.facts.mapping == "exact":
         ctx.turn.facts.mapping = "coerced"
     item_type: ItemType = "video" if is_video_url(parsed.url) else "link"
@@ -112,7 +112,7 @@ async def enrich_link(ctx: ToolContext, args: EnrichLinkArgs) -> Outcome:
     try:
         page = await ctx.deps.links.fetch(parsed.url)
     except LinkRefused as exc:
-        return Failed(ToolFailure("LINK_REFUSED", "forbidden", str(exc), "none"))
+        return Failed(ToolFailure("LINK_REFUSED", "forbidden", str(exc), "none", exc.code))
     except (ServiceUnavailable, ServiceError) as exc:
         if ctx.wants_save:
             return await store_item(

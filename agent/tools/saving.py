@@ -164,7 +164,7 @@ def _parse_url(ctx: ToolContext, raw: str) -> str | Failed:
     try:
         parsed = parse_user_url(raw)
     except InvalidUrl as exc:
-        return Failed(ToolFailure("INVALID_URL", "validation", str(exc), "rephrase"))
+        return Failed(ToolFailure("INVALID_URL", "validation", str(exc), "rephrase", exc.code))
     if parsed.coerced:
         ctx.turn.facts.mapping = (
             "coerced" if ctx.turn.facts.mapping == "exact" else ctx.turn.facts.mapping
