@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from agent.deps import Deps
 from agent.memory.consolidation import consolidate, due_reason
-from agent.memory.handover import write_handover
+from agent.memory.handover import session_idle, write_handover
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +44,8 @@ async def idle_handovers(deps: Deps) -> int:
     idle_ms = deps.settings.handover_idle_minutes * 60_000
     written = 0
     for user in await deps.db.users.with_open_sessions(now - idle_ms):
+        if not await session_idle(deps, user, user.id, now):
+            continue
         if await write_handover(
             deps, user, user.id, now_ms=now, reason="idle", use_model=background_llm(deps)
         ):

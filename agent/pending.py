@@ -97,6 +97,12 @@ async def load(deps: Deps, turn: Turn) -> Pending | None:
     An expired one is dropped, and the reply says so: the user who answers "sim"
     after the deadline learns that the question expired and nothing was done.
     """
+    found = await load_with_expiry(deps, turn)
+    return None if found is None else found[0]
+
+
+async def load_with_expiry(deps: Deps, turn: Turn) -> tuple[Pending, int] | None:
+    """The live pending action and its deadline (epoch ms), in one read."""
     doc = await deps.db.pending.peek(turn.user_id, turn.conversation_id)
     if doc is None:
         return None
@@ -106,7 +112,7 @@ async def load(deps: Deps, turn: Turn) -> Pending | None:
         turn.notes.append(text(expired, turn.language))
         return None
     try:
-        return _ADAPTER.validate_json(doc.payload_json)
+        return _ADAPTER.validate_json(doc.payload_json), doc.expires_at_ms
     except ValueError:
         # A pending action we can no longer read is dropped rather than guessed at.
         await deps.db.pending.delete(turn.user_id, turn.conversation_id)

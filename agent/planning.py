@@ -26,7 +26,7 @@ from agent.memory.history import CORRECTION
 from agent.planner.backend import PlanHints, PlannerBackend
 from agent.planner.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planner_function_schema
 from agent.quotas import Quotas
-from agent.textnorm import one_line
+from agent.textnorm import data_block, one_line
 from agent.texts import text
 from agent.tools.base import (
     Candidates,
@@ -78,7 +78,7 @@ class _Call:
 
 def _data(text: str | None, limit: int = 300) -> str | None:
     """Outside content enters the model's view only inside a delimited data block."""
-    return None if text is None else f"<data>{one_line(text, limit)}</data>"
+    return None if text is None else data_block(one_line(text, limit))
 
 
 def outcome_payload(outcome: Outcome) -> dict[str, Any]:

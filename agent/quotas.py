@@ -1,8 +1,11 @@
 """Daily token quotas (DESIGN 3.9): reserve before each model call, settle after it.
 
-Reservations are single conditional updates on the `usage` day documents (the
-condition `tokens + n <= limit` is in the filter), so concurrent turns cannot
-overspend. The day is the user's local day, so quotas reset at their midnight.
+A reservation is the prompt plus the longest answer the call may get
+(`LLM_MAX_TOKENS`), so what a call really uses never takes the day past its limit;
+settling replaces the reservation by the real use. Reservations are single
+conditional updates on the `usage` day documents (the condition `tokens + n <=
+limit` is in the filter), so concurrent turns cannot overspend. The day is the
+user's local day, so quotas reset at their midnight.
 """
 
 from __future__ import annotations
@@ -38,9 +41,15 @@ class Quotas:
             else settings.user_daily_token_quota
         )
 
-    async def reserve(self, turn: Turn, tokens: int) -> None:
-        """Reserve `tokens` for the user and globally, or raise QuotaExceeded (nothing reserved)."""
+    def answer_allowance(self) -> int:
+        """Tokens held for the answer on top of the prompt: the most one call may generate."""
+        return self.deps.settings.llm_max_tokens
+
+    async def reserve(self, turn: Turn, prompt_tokens: int) -> None:
+        """Reserve a call of `prompt_tokens` for the user and globally, or raise QuotaExceeded
+        (nothing reserved)."""
         usage, day = self.deps.db.usage, self.day(turn)
+        tokens = prompt_tokens + self.answer_allowance()
         scope: str | None = None
         if not await usage.reserve(turn.user_id, day, tokens, self.user_limit(turn)):
             scope = "user"
@@ -58,10 +67,11 @@ class Quotas:
         raise QuotaExceeded(scope)  # type: ignore[arg-type]
 
     async def settle(self, turn: Turn, *, reserved: int, used: int) -> None:
-        """Replace the reservation by what the call really used, and count the call."""
+        """Replace the reservation of a `reserved`-token prompt by what the call really used,
+        and count the call."""
         usage, day = self.deps.db.usage, self.day(turn)
-        delta = used - reserved
+        delta = used - (reserved + self.answer_allowance())
+        # the reservation made both day documents exist: plain $inc updates, one each
+        await usage.increment(turn.user_id, day, {"tokens": delta, "model_calls": 1})
         if delta:
-            await usage.add_tokens(turn.user_id, day, delta)
-            await usage.add_tokens(GLOBAL, day, delta)
-        await usage.increment(turn.user_id, day, {"model_calls": 1})
+            await usage.increment(GLOBAL, day, {"tokens": delta})

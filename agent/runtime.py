@@ -22,10 +22,10 @@ from agent.confidence import TurnKind
 from agent.deps import Deps
 from agent.intent import Intent, IntentClassifier
 from agent.memory.frame import build_frame
-from agent.memory.handover import write_handover
+from agent.memory.handover import session_idle, write_handover
 from agent.memory.history import to_messages
 from agent.memory.narrator import narrate
-from agent.memory.tiers import Tiers
+from agent.memory.tiers import Tiers, drop_oldest_turn
 from agent.planner.backend import ModelBackend, PlannerBackend
 from agent.planner.offline import OfflineBackend
 from agent.planner.prompt import DEFAULT_CONSTITUTION, build_system_prompt
@@ -145,8 +145,7 @@ class Runtime:
 
     async def _close_idle_session(self, user: UserDoc, incoming: Incoming, now: int) -> UserDoc:
         """A session idle past the limit gets its handover before the new turn opens another."""
-        idle_ms = self.deps.settings.handover_idle_minutes * 60_000
-        if not user.session_open or now - user.last_seen_at_ms < idle_ms:
+        if not await session_idle(self.deps, user, incoming.conversation_id, now):
             return user
         await write_handover(
             self.deps,
@@ -479,8 +478,7 @@ class Runtime:
             ):
                 break
             if verbatim:  # the oldest whole turn goes first; a tool call never loses its result
-                first = verbatim[0].turn_id
-                verbatim = [m for m in verbatim if m.turn_id != first] if first else verbatim[1:]
+                verbatim = drop_oldest_turn(verbatim)
                 self.deps.metrics.sections_compressed.labels("verbatim").inc()
             else:
                 narrative_budget = max(MIN_NARRATIVE, narrative_budget // 2)

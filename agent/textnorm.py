@@ -10,6 +10,7 @@ import unicodedata
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _SPACES = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[^\w\s]", re.UNICODE)
+_DATA_TAG = re.compile(r"<\s*(/?)\s*data\s*>", re.IGNORECASE)
 
 
 def clean_text(text: str) -> str:
@@ -30,3 +31,8 @@ def fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", clean_text(text).casefold())
     no_marks = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return _SPACES.sub(" ", _NON_WORD.sub(" ", no_marks)).strip()
+
+
+def data_block(text: str) -> str:
+    """`text` as a <data>...</data> block whose delimiters cannot be forged from inside."""
+    return "<data>" + _DATA_TAG.sub(lambda tag: f"‹{tag.group(1)}data›", text) + "</data>"

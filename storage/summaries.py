@@ -19,6 +19,12 @@ def handover_doc_id(conversation_id: str, n: int) -> str:
     return f"handover:{conversation_id}:{n:08d}"
 
 
+def handover_number(conversation: Doc | None) -> int:
+    """The number of the conversation's last handover, from its document (0: none)."""
+    n = conversation.get("handover_seq") if conversation else None
+    return n if isinstance(n, int) and not isinstance(n, bool) else 0
+
+
 class SummariesRepo:
     def __init__(self, coll: Collection) -> None:
         self._c = coll
@@ -87,8 +93,11 @@ class SummariesRepo:
 
     async def last_handover(self, user_id: str, conversation_id: str) -> Doc | None:
         conv = await self.get_conversation(user_id, conversation_id)
-        n = int(conv.get("handover_seq", 0)) if conv else 0
-        if n == 0:
+        return await self.handover(user_id, conversation_id, handover_number(conv))
+
+    async def handover(self, user_id: str, conversation_id: str, n: int) -> Doc | None:
+        """Handover number `n` of the conversation (numbers start at 1; 0 is none)."""
+        if n <= 0:
             return None
         return await self._c.find_owned(handover_doc_id(conversation_id, n), user_id)
 

@@ -11,7 +11,9 @@ It takes the conversation's lease, so it never runs while that user's turn does.
 from __future__ import annotations
 
 import json
+import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -21,7 +23,7 @@ from agent.errors import PlannerError
 from agent.ledgering import append_event
 from agent.memory.tiers import ARCHIVE_TOKEN_CAP, Tiers
 from agent.planner.schema import PlannerResponse, planner_function_schema
-from agent.textnorm import clean_text
+from agent.textnorm import clean_text, data_block
 from storage.documents import ITEM_TYPES, UserDoc
 
 LEASE_TTL_MS = 120_000
@@ -39,36 +41,38 @@ class ConsolidationReport:
     archive_by_model: bool
 
 
-def local_day(deps: Deps, user: UserDoc) -> tuple[str, int]:
-    """The user's local date and hour now."""
+def _local_now(deps: Deps, user: UserDoc) -> datetime:
     try:
         zone = ZoneInfo(user.timezone)
     except (ValueError, KeyError):
         zone = ZoneInfo(deps.settings.default_timezone)
-    local = deps.clock.now().astimezone(zone)
+    return deps.clock.now().astimezone(zone)
+
+
+def local_day(deps: Deps, user: UserDoc) -> tuple[str, int]:
+    """The user's local date and hour now."""
+    local = _local_now(deps, user)
     return local.date().isoformat(), local.hour
 
 
 def due_reason(deps: Deps, user: UserDoc) -> str | None:
-    """Why a consolidation is due for `user` now, or None."""
+    """Why a consolidation is due for `user` now, or None.
+
+    Daily: once per local day from 02:00 (a day the job could not run at 02:00 is
+    caught up later that day); a user's first night is the first 02:00 after they
+    arrived.
+    """
     if user.dream_due:
         return user.dream_due
     if user.sessions_since_dream >= SESSIONS_PER_DREAM:
         return "sessions"
-    day, hour = local_day(deps, user)
-    if (
-        hour >= DAILY_HOUR
-        and user.dream_last_day != day
-        and user.last_seen_at_ms >= user.created_at_ms
-    ):
-        if (
-            user.dream_last_day is None
-            and (deps.clock.ms() - user.created_at_ms) < 86_400_000
-            and hour >= 12
-        ):
-            return None  # a user created today waits for their first night
-        return "daily"
-    return None
+    local = _local_now(deps, user)
+    if local.hour < DAILY_HOUR or user.dream_last_day == local.date().isoformat():
+        return None
+    two_am = local.replace(hour=DAILY_HOUR, minute=0, second=0, microsecond=0)
+    if user.dream_last_day is None and user.created_at_ms > two_am.timestamp() * 1000:
+        return None  # arrived after today's 02:00: their first night is still to come
+    return "daily"
 
 
 async def _model_archive(deps: Deps, archive: str, language: str) -> str | None:
@@ -83,7 +87,7 @@ async def _model_archive(deps: Deps, archive: str, language: str) -> str | None:
                 "belief {key: answer.confidence, guessed: 1.0, delta: 0}."
             )
         ),
-        HumanMessage(content=f"<data>{archive}</data>"),
+        HumanMessage(content=data_block(archive)),
     ]
     try:
         answer = await deps.model.complete(messages, tools=[planner_function_schema()])
@@ -106,7 +110,8 @@ async def consolidate(
     """Consolidate one user's memory now; None when the user is busy (their turn holds the lease) or unknown."""
     db = deps.db
     lease = f"chat:{user_id}"
-    owner = f"dream:{deps.owner}"
+    # unique per run: two runs in one process (the scheduler and /dream) must exclude each other
+    owner = f"dream:{deps.owner}:{uuid.uuid4().hex[:8]}"
     if not await db.leases.acquire(lease, owner, ttl_ms=LEASE_TTL_MS, now_ms=deps.clock.ms()):
         return None
     try:

@@ -2,9 +2,10 @@
 
 Sections: identity, position, state, obligations, capabilities, memory, temporal,
 constitution. The frame has a hash (SHA-256 of its canonical JSON), so a turn can
-be traced to exactly what the model was told. If a section cannot be built the
-frame degrades to a minimal one (identity, item counts, pending action) and the
-failure is counted; it never fails the turn.
+be traced to exactly what the model was told. If a section cannot be built (the
+database failed, or a stored document is corrupted) the frame degrades to a
+minimal one (identity, item counts, pending action) and the failure is counted;
+it never fails the turn.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ from storage.documents import ITEM_TYPES
 from storage.ledger import canonical_json, sha256_hex
 
 RECENT_ITEMS = 5
+# What building a section can raise: storage failures, and stored documents of the wrong
+# shape (a pydantic ValidationError is a ValueError; float("high") too).
+SECTION_ERRORS = (LembraError, ValueError, TypeError, KeyError)
 
 
 @dataclass(frozen=True)
@@ -83,24 +87,24 @@ async def build_frame(deps: Deps, turn: Turn, *, tools: list[str], tiers: Tiers)
     failures: list[str] = []
     obligations: list[dict[str, Any]] = []
     try:
-        current = await pendings.load(deps, turn)
-        doc = await deps.db.pending.peek(turn.user_id, turn.conversation_id)
-        if current is not None and doc is not None:
+        current = await pendings.load_with_expiry(deps, turn)
+        if current is not None:
+            pending, expires_at_ms = current
             obligations.append(
                 {
-                    "kind": current.kind,
-                    "seconds_left": max(0, (doc.expires_at_ms - turn.now_ms) // 1000),
-                    "options": pendings.option_count(current) if pendings.is_choice(current) else 0,  # type: ignore[arg-type]
+                    "kind": pending.kind,
+                    "seconds_left": max(0, (expires_at_ms - turn.now_ms) // 1000),
+                    "options": pendings.option_count(pending) if pendings.is_choice(pending) else 0,  # type: ignore[arg-type]
                 }
             )
-    except LembraError as exc:
+    except SECTION_ERRORS as exc:
         failures.append(f"obligations: {type(exc).__name__}")
     state: dict[str, Any] = {"counts": counts, "total": sum(counts.values()), "recent": []}
     try:
         state["recent"] = [
             item_label(i) for i in await deps.db.items.newest(turn.user_id, RECENT_ITEMS)
         ]
-    except LembraError as exc:
+    except SECTION_ERRORS as exc:
         failures.append(f"state: {type(exc).__name__}")
     zone = _zone(user.timezone, deps.settings.default_timezone)
     local = deps.clock.now().astimezone(zone)
@@ -118,7 +122,9 @@ async def build_frame(deps: Deps, turn: Turn, *, tools: list[str], tiers: Tiers)
         memory["archive"] = view.archive
         memory["notes"] = view.notes
         memory["beliefs"] = await deps.db.beliefs.all(turn.user_id)
-        handover = await deps.db.summaries.last_handover(turn.user_id, turn.conversation_id)
+        handover = await deps.db.summaries.handover(
+            turn.user_id, turn.conversation_id, view.handover_number
+        )
         if handover is not None and handover.get("text"):
             sanity: SanityResult = await check_handover(deps, turn.user_id, handover)
             memory["handover"] = {
@@ -126,13 +132,13 @@ async def build_frame(deps: Deps, turn: Turn, *, tools: list[str], tiers: Tiers)
                 "verified": sanity.verified,
                 "governance_notes": sanity.notes,
             }
-    except LembraError as exc:
+    except SECTION_ERRORS as exc:
         failures.append(f"memory: {type(exc).__name__}")
     constitution: dict[str, Any] = {}
     try:
         doc_c = await current_constitution(deps)
         constitution = {"version": doc_c.version, "text": doc_c.text}
-    except LembraError as exc:
+    except SECTION_ERRORS as exc:
         failures.append(f"constitution: {type(exc).__name__}")
     degraded = bool(failures)
     if degraded:

@@ -25,7 +25,7 @@ from agent.errors import PlannerError
 from agent.ledgering import append_event, digest
 from agent.planner.schema import PlannerResponse, planner_function_schema
 from agent.replies import item_label
-from agent.textnorm import clean_text, fold
+from agent.textnorm import clean_text, data_block, fold
 from agent.tools.finding import score_item
 from config.errors import LembraError
 from storage.documents import UserDoc
@@ -152,7 +152,7 @@ async def model_text(deps: Deps, facts: SessionFacts, language: str, fallback: s
                 "belief {key: answer.confidence, guessed: 1.0, delta: 0}."
             )
         ),
-        HumanMessage(content=f"<data>{facts_json}</data>"),
+        HumanMessage(content=data_block(facts_json)),
     ]
     try:
         answer = await deps.model.complete(messages, tools=[planner_function_schema()])
@@ -162,6 +162,22 @@ async def model_text(deps: Deps, facts: SessionFacts, language: str, fallback: s
         return None
     text = clean_text(response.message or "")
     return text if response.action == "RESPOND" and len(text) >= MIN_CHARS else None
+
+
+async def session_idle(deps: Deps, user: UserDoc, conversation_id: str, now_ms: int) -> bool:
+    """Whether the user's open session has been idle for the handover time.
+
+    `users.last_seen_at_ms` is touched at most once a minute, so it can lag the last
+    message; when it says idle, the conversation's own clock (set on every stored
+    message) decides, so a session is never closed before its full idle time.
+    """
+    idle_ms = deps.settings.handover_idle_minutes * 60_000
+    if not user.session_open or now_ms - user.last_seen_at_ms < idle_ms:
+        return False
+    doc = await deps.db.summaries.get_conversation(user.id, conversation_id)
+    updated = doc.get("updated_at_ms") if doc else None
+    last = max(user.last_seen_at_ms, updated) if isinstance(updated, int) else user.last_seen_at_ms
+    return now_ms - last >= idle_ms
 
 
 async def write_handover(

@@ -1,9 +1,10 @@
 """Stored messages to langchain-core messages, never producing a sequence the API rejects.
 
 An `ai` record with tool calls becomes `AIMessage(tool_calls=...)` followed by one
-`ToolMessage` per call only when every call's result is present right after it;
-otherwise the whole group falls back to plain text. Tool results whose call is not
-in the window become plain text too.
+`ToolMessage` per call only when every call has a non-empty id and its result is
+present right after it; otherwise the whole group falls back to plain text. Tool
+records with no partner (their call is not in the window, or a second answer to
+the same call) become plain text too: nothing is dropped, nothing is left unpaired.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def to_messages(records: Sequence[MessageDoc]) -> list[BaseMessage]:
                 if records[j].tool_call_id in ids and records[j].tool_call_id not in results:
                     results[str(records[j].tool_call_id)] = records[j]
                 j += 1
-            if ids and len(set(ids)) == len(ids) and set(results) == set(ids):
+            if ids and all(ids) and len(set(ids)) == len(ids) and set(results) == set(ids):
                 out.append(
                     AIMessage(
                         content=record.content,
@@ -74,6 +75,11 @@ def to_messages(records: Sequence[MessageDoc]) -> list[BaseMessage]:
                         content=results[cid].content, tool_call_id=cid, name=results[cid].name
                     )
                     for cid in ids
+                )
+                paired = {id(r) for r in results.values()}
+                # after the answers, so the call and its results stay adjacent
+                out.extend(
+                    _plain(records[k]) for k in range(i + 1, j) if id(records[k]) not in paired
                 )
             else:
                 out.append(_plain(record))

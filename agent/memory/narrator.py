@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from agent.memory.frame import ContextFrame
 from agent.memory.tiers import structured_line
-from agent.textnorm import one_line
+from agent.textnorm import data_block, one_line
 from agent.texts import type_word
 from agent.tokens import TokenCounter
 
@@ -41,8 +41,7 @@ class _Section:
 
 def data(text: str) -> str:
     """A delimited data block; the delimiters cannot be forged from inside."""
-    safe = text.replace("<data>", "‹data›").replace("</data>", "‹/data›")
-    return f"<data>{safe}</data>"
+    return data_block(text)
 
 
 def _counts(frame: ContextFrame, pt: bool) -> str:

@@ -15,6 +15,7 @@ just left the verbatim window: prompt size stays bounded however long it gets.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,7 @@ from agent.textnorm import one_line
 from agent.tokens import TokenCounter
 from storage import Database
 from storage.documents import MessageDoc
+from storage.summaries import handover_number
 
 VERBATIM_MESSAGES = 20
 STRUCTURED_UNTIL = 100  # messages 21..100 are the structured tier
@@ -37,10 +39,37 @@ class MemoryView:
     archive: str
     archive_by_model: bool = False
     notes: list[str] = field(default_factory=list)
+    handover_number: int = 0  # the conversation's last handover (0: none)
 
 
 def _turn_key(message: MessageDoc) -> str:
     return message.turn_id or f"seq:{message.seq}"
+
+
+def turn_groups(messages: Sequence[MessageDoc]) -> list[list[MessageDoc]]:
+    """Consecutive messages grouped by turn; a `tool` record always stays with the call before it.
+
+    Records written before turns had ids (or with a lost `turn_id`) each form their own
+    group, except that a tool answer joins the `ai` call (and answers) right before it,
+    so no cut between groups can separate a call from its results.
+    """
+    groups: list[list[MessageDoc]] = []
+    for message in messages:
+        previous = groups[-1][-1] if groups else None
+        if previous is not None and (
+            _turn_key(previous) == _turn_key(message)
+            or (message.role == "tool" and (previous.role == "tool" or bool(previous.tool_calls)))
+        ):
+            groups[-1].append(message)
+        else:
+            groups.append([message])
+    return groups
+
+
+def drop_oldest_turn(messages: Sequence[MessageDoc]) -> list[MessageDoc]:
+    """`messages` without their oldest group (see `turn_groups`)."""
+    groups = turn_groups(messages)
+    return [m for group in groups[1:] for m in group]
 
 
 def whole_turn_suffix(messages: Sequence[MessageDoc], limit: int) -> list[MessageDoc]:
@@ -51,12 +80,7 @@ def whole_turn_suffix(messages: Sequence[MessageDoc], limit: int) -> list[Messag
     """
     if not messages:
         return []
-    groups: list[list[MessageDoc]] = []
-    for message in messages:
-        if groups and _turn_key(groups[-1][-1]) == _turn_key(message):
-            groups[-1].append(message)
-        else:
-            groups.append([message])
+    groups = turn_groups(messages)
     chosen: list[list[MessageDoc]] = []
     size = 0
     for group in reversed(groups):
@@ -71,7 +95,11 @@ def whole_turn_suffix(messages: Sequence[MessageDoc], limit: int) -> list[Messag
 
 
 def summarize_turn(records: Sequence[MessageDoc]) -> dict[str, Any]:
-    """One small object for one turn: what the user asked, what ran, what was answered."""
+    """One small object for one turn: what the user asked, what ran, what was answered.
+
+    Every field is bounded whatever the records hold (a stored tool result can be
+    megabytes), so an entry stays a line of the structured tier.
+    """
     human = next((r.content for r in records if r.role == "human"), "")
     tools: list[str] = []
     for record in records:
@@ -81,11 +109,14 @@ def summarize_turn(records: Sequence[MessageDoc]) -> dict[str, Any]:
             payload = json.loads(record.content)
         except ValueError:
             payload = {}
-        status = str(payload.get("status", "")) if isinstance(payload, dict) else ""
+        if not isinstance(payload, dict):
+            payload = {}
+        status = one_line(str(payload.get("status", "")), 24)
         if status == "refused":
             continue
-        count = payload.get("count") if isinstance(payload, dict) else None
-        tools.append(f"{record.name}: {status}{f' {count}' if count is not None else ''}".strip())
+        count = payload.get("count")
+        shown = f" {count}" if isinstance(count, int) and not isinstance(count, bool) else ""
+        tools.append(f"{one_line(record.name or 'tool', 40)}: {status}{shown}".strip())
     final = next((r.content for r in reversed(records) if r.role == "ai" and not r.tool_calls), "")
     return {
         "from": records[0].seq,
@@ -106,25 +137,86 @@ def structured_line(entry: dict[str, Any], *, with_reply: bool = True) -> str:
     return " · ".join(parts)
 
 
-def _group(records: Sequence[MessageDoc]) -> list[list[MessageDoc]]:
-    groups: list[list[MessageDoc]] = []
-    for record in records:
-        if groups and _turn_key(groups[-1][-1]) == _turn_key(record):
-            groups[-1].append(record)
-        else:
-            groups.append([record])
-    return groups
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def clean_entry(raw: Any) -> dict[str, Any] | None:
+    """A stored structured entry in the shape `summarize_turn` writes, or None for garbage."""
+    if not isinstance(raw, dict):
+        return None
+    first, last = _int(raw.get("from")), _int(raw.get("to"))
+    if first is None or last is None or first > last:
+        return None
+    user, reply, tools = raw.get("user"), raw.get("reply"), raw.get("tools")
+    return {
+        "from": first,
+        "to": last,
+        "at": _int(raw.get("at")) or 0,
+        "user": one_line(user, 100) if isinstance(user, str) else "",
+        "tools": [one_line(t, 70) for t in tools if isinstance(t, str)][:4]
+        if isinstance(tools, list)
+        else [],
+        "reply": one_line(reply, 80) if isinstance(reply, str) else "",
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    structured: list[dict[str, Any]]
+    archive: str
+    through: int  # last message seq folded into the structured tier
+    notes: list[str]
+
+
+def _read(doc: dict[str, Any]) -> _Stored:
+    """The tiers of a conversation document; whatever is unreadable is skipped and noted."""
+    notes: list[str] = []
+    raw = doc.get("structured")
+    if raw is None:
+        raw = []
+    elif not isinstance(raw, list):
+        notes.append("structured memory was unreadable and was skipped")
+        raw = []
+    structured = [entry for entry in map(clean_entry, raw) if entry is not None]
+    if len(structured) < len(raw):
+        notes.append(f"{len(raw) - len(structured)} unreadable structured entries were skipped")
+    archive = doc.get("archive")
+    if archive is None:
+        archive = ""
+    elif not isinstance(archive, str):
+        notes.append("archived memory was unreadable and was skipped")
+        archive = ""
+    through = _int(doc.get("structured_through_seq"))
+    if through is None:
+        if doc.get("structured_through_seq") is not None:
+            notes.append("the structured memory position was unreadable and was recomputed")
+        through = max((entry["to"] for entry in structured), default=0)
+    return _Stored(structured, archive, through, notes)
+
+
+_DROPPED_HEAD = re.compile(r"^\((\d+) older turns summarized away\)$")
 
 
 def cap_archive(lines: list[str], counter: TokenCounter, cap: int = ARCHIVE_TOKEN_CAP) -> str:
     """Deterministic re-summary: a count of what is folded away, then the newest lines that fit."""
+    dropped = 0
+    if lines and (head_match := _DROPPED_HEAD.match(lines[0])):
+        dropped, lines = int(head_match.group(1)), lines[1:]
+    limit = cap - 40  # room for the head line
     kept: list[str] = []
+    total = 0
     for line in reversed(lines):
-        candidate = [line, *kept]
-        if counter.count_text("\n".join(candidate)) > cap - 40:
+        # each line counted once (+1 for the newline that joins it), not the growing text
+        cost = counter.count_text(line) + 1
+        if total + cost > limit:
             break
-        kept = candidate
-    dropped = len(lines) - len(kept)
+        kept.append(line)
+        total += cost
+    kept.reverse()
+    while kept and counter.count_text("\n".join(kept)) > limit:  # confirm the estimate
+        kept.pop(0)
+    dropped += len(lines) - len(kept)
     head = [f"({dropped} older turns summarized away)"] if dropped else []
     return "\n".join(head + kept)
 
@@ -140,18 +232,22 @@ class Tiers:
         recent = await self.db.messages.last(user_id, conversation_id, _FETCH_FOR_WINDOW)
         verbatim = whole_turn_suffix(recent, VERBATIM_MESSAGES)
         doc = await self.db.summaries.get_conversation(user_id, conversation_id) or {}
-        notes: list[str] = []
-        structured = doc.get("structured") or []
-        archive = doc.get("archive") or ""
-        if not isinstance(structured, list) or not all(isinstance(e, dict) for e in structured):
-            structured, notes = [], ["structured memory was unreadable and was skipped"]
-        if not isinstance(archive, str):
-            archive, notes = "", [*notes, "archived memory was unreadable and was skipped"]
-        return MemoryView(verbatim, structured, archive, bool(doc.get("archive_by_model")), notes)
+        stored = _read(doc)
+        return MemoryView(
+            verbatim,
+            stored.structured,
+            stored.archive,
+            bool(doc.get("archive_by_model")),
+            stored.notes,
+            handover_number(doc),
+        )
 
     async def compact(self, user_id: str, conversation_id: str) -> bool:
         """Fold the turns that left the verbatim window into the structured tier, and
-        structured turns past message 100 into the archive. Returns whether anything moved."""
+        structured turns past message 100 into the archive. Returns whether anything moved.
+
+        An unreadable tier is replaced by what can still be read of it, never crashed on.
+        """
         db = self.db
         recent = await db.messages.last(user_id, conversation_id, _FETCH_FOR_WINDOW)
         window = whole_turn_suffix(recent, VERBATIM_MESSAGES)
@@ -159,24 +255,28 @@ class Tiers:
             return False
         boundary = window[0].seq - 1  # last message outside the verbatim window
         doc = await db.summaries.get_conversation(user_id, conversation_id) or {}
-        stored = doc.get("structured")
-        structured: list[dict[str, Any]] = (
-            [e for e in stored if isinstance(e, dict)] if isinstance(stored, list) else []
-        )
-        through = int(doc.get("structured_through_seq", 0) or 0)
-        if boundary <= through:
+        stored = _read(doc)
+        if boundary <= stored.through and not stored.notes:
             return False
-        leaving = await db.messages.range(user_id, conversation_id, through + 1, boundary)
-        structured = [*structured, *(summarize_turn(g) for g in _group(leaving))]
+        first = stored.through + 1
+        if recent and recent[0].seq <= first:  # what leaves is in the slice already read
+            leaving = [m for m in recent if first <= m.seq <= boundary]
+        else:
+            leaving = await db.messages.range(user_id, conversation_id, first, boundary)
+        structured = [*stored.structured, *(summarize_turn(g) for g in turn_groups(leaving))]
         oldest_kept = boundary - (STRUCTURED_UNTIL - VERBATIM_MESSAGES)
-        to_archive = [e for e in structured if int(e.get("to", 0)) <= oldest_kept]
-        structured = [e for e in structured if int(e.get("to", 0)) > oldest_kept]
-        fields: dict[str, Any] = {"structured": structured, "structured_through_seq": boundary}
-        if to_archive:
-            lines = [line for line in str(doc.get("archive") or "").split("\n") if line]
+        to_archive = [e for e in structured if e["to"] <= oldest_kept]
+        structured = [e for e in structured if e["to"] > oldest_kept]
+        fields: dict[str, Any] = {
+            "structured": structured,
+            "structured_through_seq": max(boundary, stored.through),
+        }
+        if to_archive or stored.notes:
+            lines = [line for line in stored.archive.split("\n") if line]
             lines += [structured_line(e, with_reply=False) for e in to_archive]
             fields["archive"] = cap_archive(lines, self.counter)
-            fields["archive_through_seq"] = int(to_archive[-1].get("to", 0))
-            fields["archive_by_model"] = False
+            fields["archive_by_model"] = bool(doc.get("archive_by_model")) and not to_archive
+            if to_archive:
+                fields["archive_through_seq"] = to_archive[-1]["to"]
         await db.summaries.set_conversation_fields(user_id, conversation_id, fields)
         return True

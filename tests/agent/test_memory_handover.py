@@ -1,0 +1,225 @@
+"""Session handovers and their sanity check (DESIGN 3.8, seed 002)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.background import run_due
+from storage import Database
+from tests.support.live import ALICE, Live, call, live_runtime, respond
+
+INCEPTION = {"movie": {"inception": [{"id": 27205, "title": "Inception", "release_date": "2010"}]}}
+
+
+def sample(live: Live, name: str, **labels: str) -> float:
+    value = live.deps.metrics.registry.get_sample_value(name, labels)
+    return 0.0 if value is None else value
+
+
+async def ledger_types(live: Live, user_id: str = ALICE) -> list[str]:
+    return [e.type for e in await live.db.ledger.events(user_id)]
+
+
+async def handovers(live: Live) -> list[dict[str, Any]]:
+    found = await live.raw("summaries").find({"kind": "handover"}).sort("n", 1).to_list(None)
+    return list(found)
+
+
+def system_prompt(report: Any) -> str:
+    return str(report.requests[0].body["messages"][0]["content"])
+
+
+def assert_handover_text(text: str) -> None:
+    assert text == "" or len(text) >= 50, f"a handover is empty or >= 50 chars: {text!r}"
+
+
+# -- writing ---------------------------------------------------------------------------------------
+
+
+async def test_end_writes_one_handover_and_the_next_frame_includes_it(db: Database) -> None:
+    async with live_runtime(db, tmdb=INCEPTION) as live:
+        await live.say("salva inception", llm=[call("enrich_movie", title="inception")])
+        live.clock.advance(120)
+        reply, _ = await live.say("/end")
+        written = await handovers(live)
+        assert len(written) == 1
+        handover = written[0]
+        assert handover["reason"] == "end"
+        assert handover["writer"] == "deterministic"
+        assert_handover_text(handover["text"])
+        assert "Salvei: Inception (2010)" in handover["text"]
+        items = await db.items.list_for(ALICE)
+        assert handover["claims"] == {"saved": [items[0].id], "deleted": []}
+        events = await db.ledger.events(ALICE)
+        assert [e.type for e in events].count("handover_written") == 1
+        payload = next(e.payload for e in events if e.type == "handover_written")
+        assert payload["writer"] == "deterministic"
+        assert payload["reason"] == "end"
+        assert payload["chars"] == len(handover["text"])
+        assert "text" not in payload  # content-free ledger
+        assert sample(live, "lembra_handovers_written_total", writer="deterministic") == 1
+
+        # /end again with no session open: nothing new
+        await live.say("/end")
+        assert len(await handovers(live)) == 1
+
+        _, report = await live.say("o que eu fiz antes?", llm=[respond("Salvou Inception.")])
+        system = system_prompt(report)
+        assert "Da última sessão: <data>Sessão de 05/01 10:00" in system
+        assert "Salvei: Inception (2010)" in system
+        assert "não verificado" not in system
+        assert "Nota de governança" not in system
+
+
+async def test_an_empty_session_still_gets_a_handover_of_at_least_50_chars(db: Database) -> None:
+    async with live_runtime(db) as live:
+        await live.say("oi")  # a greeting: no model, no effect, but a session
+        await live.say("/end")
+        (handover,) = await handovers(live)
+    assert_handover_text(handover["text"])
+    assert "Nenhuma alteração nos itens" in handover["text"]
+
+
+async def test_thirty_idle_minutes_write_a_handover_in_the_background(db: Database) -> None:
+    async with live_runtime(db) as live:
+        await live.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
+        live.clock.advance(50)
+        await live.say("lista tudo")  # a second message within the same minute
+        live.clock.advance(29 * 60 + 20)  # 29:20 idle since the last message
+        report = await run_due(live.deps)
+        assert report.handovers == 0
+        assert await handovers(live) == []
+        live.clock.advance(40)  # 30:00 idle
+        report = await run_due(live.deps)
+        assert report.handovers == 1
+        (handover,) = await handovers(live)
+        assert handover["reason"] == "idle"
+        assert_handover_text(handover["text"])
+        assert "comprar pão" in handover["text"]
+        assert "handover_written" in await ledger_types(live)
+        # it happens once: the session is closed
+        live.clock.advance(3_600)
+        assert (await run_due(live.deps)).handovers == 0
+
+
+async def test_a_message_after_thirty_idle_minutes_closes_the_old_session_first(
+    db: Database,
+) -> None:
+    async with live_runtime(db) as live:
+        await live.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
+        live.clock.advance(30 * 60 + 1)
+        _, report = await live.say("e agora?", llm=[respond("Nada novo.")])
+        (handover,) = await handovers(live)
+    assert handover["reason"] == "idle"
+    assert "Da última sessão" in system_prompt(report)
+
+
+async def test_a_message_before_thirty_idle_minutes_keeps_the_session(db: Database) -> None:
+    async with live_runtime(db) as live:
+        await live.say("oi")
+        live.clock.advance(50)
+        await live.say("lista tudo")
+        live.clock.advance(29 * 60 + 20)  # 29:20 since the last message, 30:10 since the first
+        await live.say("lista tudo")
+        assert await handovers(live) == []
+
+
+async def test_a_model_written_handover_with_background_llm(db: Database) -> None:
+    text = "Nesta sessão salvei a nota comprar pão. Nada ficou pendente; sem outras observações."
+    async with live_runtime(db, background_llm=True) as live:
+        await live.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
+        _, report = await live.say("/end", llm=[respond(text)])
+        assert report.problems() == []
+        (handover,) = await handovers(live)
+        assert handover["writer"] == "model"
+        assert handover["text"] == text
+        # the facts reach the model inside a data block, never as instructions
+        assert "comprar pão" in report.requests[0].body["messages"][1]["content"]
+        assert report.requests[0].body["messages"][1]["content"].startswith("<data>")
+
+        # a model answer too short, or no answer at all, falls back to the deterministic writer
+        await live.say("anota: café", llm=[call("save_note", content="café")])
+        await live.say("/end", llm=[respond("ok")])
+        await live.say("anota: chá", llm=[call("save_note", content="chá")])
+        reply, report = await live.say("/end", errors=[{"status": 500}] * 3)
+        assert report.llm_calls == 3
+        assert reply.meta.state == "OK"
+        for fallback in (await handovers(live))[1:]:
+            assert fallback["writer"] == "deterministic"
+            assert_handover_text(fallback["text"])
+
+
+# -- the sanity check -----------------------------------------------------------------------------
+
+
+async def plant_handover(live: Live, **doc: Any) -> None:
+    await live.db.summaries.add_handover(ALICE, ALICE, doc, now_ms=live.clock.ms())
+
+
+async def test_claims_that_never_happened_become_governance_notes(db: Database) -> None:
+    async with live_runtime(db) as live:
+        await live.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
+        (kept,) = await db.items.list_for(ALICE)
+        await plant_handover(
+            live,
+            text="Sessão de 05/01 09:00–09:30. Salvei: Matrix (1999). Apaguei 1 item(ns).",
+            writer="deterministic",
+            claims={"saved": ["item-that-never-existed"], "deleted": [kept.id]},
+        )
+        _, report = await live.say("o que eu fiz antes?", llm=[respond("Veja acima.")])
+        discrepancies = sample(live, "lembra_sanity_check_discrepancies_total")
+
+    system = system_prompt(report)
+    assert discrepancies == 2
+    assert "Da última sessão: <data>" in system  # checked, so not marked unverified
+    assert (
+        "Nota de governança: <data>the handover says item item-that-never-existed was saved, "
+        "but it is not among the items now</data>"
+    ) in system
+    assert f"the handover says item {kept.id} was deleted, but it is still there" in system
+
+
+async def test_a_model_written_claim_is_checked_against_the_items(db: Database) -> None:
+    async with live_runtime(db, tmdb=INCEPTION) as live:
+        await live.say("salva inception", llm=[call("enrich_movie", title="inception")])
+        await plant_handover(
+            live,
+            text="Nesta sessão salvei Matrix e apaguei Inception; a lista ficou em ordem.",
+            writer="model",
+            claims={"saved": [], "deleted": []},
+        )
+        _, report = await live.say("o que eu fiz antes?", llm=[respond("Veja acima.")])
+    system = system_prompt(report)
+    assert "the handover says «Matrix» was saved, but it is not among the items" in system
+    assert "the handover says «Inception» was deleted, but it is still there" in system
+
+
+async def test_a_true_handover_gets_no_note(db: Database) -> None:
+    async with live_runtime(db, tmdb=INCEPTION) as live:
+        await live.say("salva inception", llm=[call("enrich_movie", title="inception")])
+        await plant_handover(
+            live,
+            text="Nesta sessão salvei Inception (2010); nada ficou pendente nem foi apagado.",
+            writer="model",
+            claims={"saved": [(await db.items.list_for(ALICE))[0].id], "deleted": []},
+        )
+        _, report = await live.say("o que eu fiz antes?", llm=[respond("Veja acima.")])
+        assert sample(live, "lembra_sanity_check_discrepancies_total") == 0
+    assert "Nota de governança" not in system_prompt(report)
+
+
+async def test_a_check_that_cannot_run_shows_the_handover_unverified(db: Database) -> None:
+    async with live_runtime(db) as live:
+        await live.say("oi")
+        # claims in a shape the check cannot read (a corrupted document)
+        await plant_handover(
+            live,
+            text="Sessão de 05/01 09:00–09:30. Salvei: comprar pão. Sem observações.",
+            writer="deterministic",
+            claims={"saved": 42},
+        )
+        reply, report = await live.say("o que eu fiz antes?", llm=[respond("Não sei.")])
+    assert reply.text == "Não sei."
+    system = system_prompt(report)
+    assert "Da última sessão (não verificado): <data>Sessão de 05/01 09:00" in system
+    assert "could not be checked against stored facts" in system
