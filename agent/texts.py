@@ -23,6 +23,16 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Não consegui processar agora. Tente de novo em instantes.",
         "en": "I could not process that right now. Please try again in a moment.",
     },
+    # WhatsApp interactive messages: a body of at most 1,024 characters, a list button
+    # label of at most 20.
+    "choose_option": {
+        "pt": "Escolha uma opção:",
+        "en": "Choose an option:",
+    },
+    "choices_button": {
+        "pt": "Opções",
+        "en": "Options",
+    },
 }
 
 
@@ -30,4 +40,3 @@ def text(key: str, language: Language, **values: Any) -> str:
     """The template `key` in `language`, formatted with `values`."""
     template = _TEXTS[key][language]
     return template.format(**values) if values else template
-
