@@ -10,6 +10,11 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
+from agent.deps import Deps
+from agent.runtime import Runtime
+from bot.lifecycle import UpdateLifecycle
+from bot.telegram import run_polling, set_webhook, use_timedelta_periods
+from bot.web import serve
 from config.errors import LembraError
 from config.logging import setup_logging
 from config.settings import Settings, load_settings
@@ -44,6 +49,29 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
         for line in sys.stdin:
             if line.strip():
                 print("Lembra: ainda não estou pronto.")
+    return 0
+
+
+async def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    settings.require_channels()
+    use_timedelta_periods()
+    async with open_storage(storage_config(settings)) as db:
+        deps = Deps(settings=settings, db=db)
+        await serve(deps, Runtime(deps).handle)
+    return 0
+
+
+async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
+    settings.require_telegram()
+    use_timedelta_periods()
+    if args.set_webhook:
+        url = await set_webhook(settings, drop_pending_updates=args.drop_pending_updates)
+        print(f"lembra: webhook registered at {url}")
+        return 0
+    async with open_storage(storage_config(settings)) as db:
+        deps = Deps(settings=settings, db=db)
+        lifecycle = UpdateLifecycle(deps, Runtime(deps).handle)
+        await run_polling(deps, lifecycle, drop_pending_updates=args.drop_pending_updates)
     return 0
 
 
@@ -90,14 +118,14 @@ def build_parser() -> argparse.ArgumentParser:
     chat.set_defaults(run=_chat)
 
     sub.add_parser("serve", help="run the web app (webhooks, /healthz, /metrics)").set_defaults(
-        run=_not_yet("serve")
+        run=_serve
     )
     telegram = sub.add_parser("telegram", help="Telegram polling or webhook registration")
     mode = telegram.add_mutually_exclusive_group(required=True)
     mode.add_argument("--polling", action="store_true")
     mode.add_argument("--set-webhook", action="store_true")
     telegram.add_argument("--drop-pending-updates", action="store_true")
-    telegram.set_defaults(run=_not_yet("telegram"))
+    telegram.set_defaults(run=_telegram)
 
     sub.add_parser("classify", help="classify messages from stdin").set_defaults(
         run=_not_yet("classify")
