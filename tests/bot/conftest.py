@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -121,6 +122,15 @@ class Harness:
 
     async def record(self, update_id: str) -> ProcessedUpdateDoc | None:
         return await self.db.updates.get(update_id)
+
+    async def until_status(self, update_id: str, status: str, *, timeout_s: float = 10) -> None:
+        """Poll the record until it reaches `status` (the database has no notifications)."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if await self.status(update_id) == status:
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"{update_id} never reached {status!r}")
 
     async def status(self, update_id: str) -> str | None:
         record = await self.db.updates.get(update_id)

@@ -30,9 +30,11 @@ class ScriptedRuntime:
     seen: list[Incoming] = field(default_factory=list)
     slow_s: float = 1.2
     release: asyncio.Event | None = None
+    entered: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def handle(self, incoming: Incoming) -> Reply:
         self.seen.append(incoming)
+        self.entered.set()
         language = incoming.language_hint or "pt"
         if incoming.kind == "unsupported":
             return Reply(text=fixed_text("unsupported_media", language))
