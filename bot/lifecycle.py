@@ -144,7 +144,10 @@ class UpdateLifecycle:
             deps.settings.rate_limit_messages, deps.settings.rate_limit_window_seconds
         )
         self._channels: dict[str, ChannelPort] = {}
-        self._redrive_task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        # Updates queued or running in this process: kept fresh in the database by the
+        # heartbeat so the re-drive (ours or another process's) leaves them alone.
+        self._live: set[str] = set()
 
     def register(self, channel: ChannelPort) -> None:
         self._channels[channel.prefix] = channel
@@ -173,6 +176,7 @@ class UpdateLifecycle:
             log_event(log, "update_duplicated", update_id=incoming.update_id, earlier_status=status)
             return "duplicate" if status == "done" else "in_progress"
         metrics.updates.labels(incoming.channel, "received").inc()
+        self._live.add(incoming.update_id)
         if verdict == "notify":
             metrics.rate_limited.inc()
             metrics.updates.labels(incoming.channel, "rate_limited").inc()
@@ -208,6 +212,8 @@ class UpdateLifecycle:
                 exc_info=True,
                 update_id=update_id,
             )
+        finally:
+            self._live.discard(update_id)
 
     async def _process_leased(self, job: Job, channel: ChannelPort, update_id: str) -> None:
         deps = self.deps
@@ -350,6 +356,8 @@ class UpdateLifecycle:
         )
         submitted = 0
         for record in stale:
+            if record.id in self._live:
+                continue  # queued here: the heartbeat had not caught up yet
             if not await deps.db.updates.claim_stale(
                 record.id, seen_updated_at_ms=record.updated_at_ms, now_ms=deps.clock.ms()
             ):
@@ -386,6 +394,7 @@ class UpdateLifecycle:
             return False
         stored = reply_from_json(record.reply_json) if record.reply_json else None
         self.deps.metrics.updates.labels(channel.name, "redriven").inc()
+        self._live.add(record.id)
         await channel.submit(
             Job(
                 incoming,
@@ -405,15 +414,34 @@ class UpdateLifecycle:
                 log_event(log, "redrive_failed", level=logging.WARNING, exc_info=True)
             await asyncio.sleep(self.tuning.redrive_interval_s)
 
+    async def heartbeat_once(self) -> None:
+        """Renew the records of every update queued or running in this process."""
+        live = list(self._live)
+        now = self.deps.clock.ms()
+        for start in range(0, len(live), 500):
+            await self.deps.db.updates.touch(live[start : start + 500], now_ms=now)
+
+    async def _heartbeat_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.tuning.stale_after_s / 4)
+            try:
+                await self.heartbeat_once()
+            except StorageError:
+                log_event(log, "heartbeat_failed", level=logging.WARNING)
+
     def start(self) -> None:
-        """Start the periodic re-drive (its first pass runs at once)."""
-        if self._redrive_task is None:
-            self._redrive_task = asyncio.create_task(self._redrive_loop(), name="redrive")
+        """Start the heartbeat and the periodic re-drive (its first pass runs at once)."""
+        if not self._tasks:
+            self._tasks = [
+                asyncio.create_task(self._heartbeat_loop(), name="heartbeat"),
+                asyncio.create_task(self._redrive_loop(), name="redrive"),
+            ]
 
     async def stop(self) -> None:
-        task, self._redrive_task = self._redrive_task, None
-        if task is not None:
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
             task.cancel()
+        for task in tasks:
             with suppress(asyncio.CancelledError):
                 await task
         with suppress(StorageError):

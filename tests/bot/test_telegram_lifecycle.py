@@ -162,3 +162,26 @@ async def test_shutdown_finishes_the_turns_in_flight(harness: Any) -> None:
         assert not telegram.app.running
         assert h.tg.texts(CHAT_A) == ["pronto"]
         assert await h.status(f"tg:{update['update_id']}") == "done"
+
+
+async def test_a_slow_turn_is_not_redriven_while_it_runs_anywhere(harness: Any) -> None:
+    runtime = ScriptedRuntime(release=asyncio.Event())
+    # `other` starts first, so it leads the re-drive; `busy` runs the slow turn.
+    async with harness(options=REDRIVE) as other, harness(options=REDRIVE, runtime=runtime) as busy:
+        update = message_update(CHAT_A, "devagar")
+        await busy.post_update(update)
+        await asyncio.wait_for(runtime.entered.wait(), timeout=10)
+        await asyncio.sleep(4 * REDRIVE.tuning.stale_after_s)  # far past "stale"
+        runtime.release.set()  # type: ignore[union-attr]
+        await busy.idle()
+        await other.idle()
+
+        assert busy.tg.texts(CHAT_A) == ["pronto"]
+        record = await busy.record(f"tg:{update['update_id']}")
+        assert record is not None
+        assert (record.status, record.attempts) == ("done", 0)
+        for app in (busy, other):
+            assert (
+                await app.metric("lembra_updates_total", channel="telegram", outcome="redriven")
+                == 0
+            )

@@ -14,7 +14,7 @@ import asyncio
 import itertools
 import json
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +66,7 @@ class FakeTelegram:
     def __init__(self, token: str = TOKEN) -> None:
         self.token = token
         self.calls: list[Call] = []
+        self.answered: Counter[str] = Counter()  # successful calls per method (cheap to poll)
         self.hold_sends_s = 0.0
         self.on_send: Callable[[int], Awaitable[None]] | None = None
         self.max_in_flight: dict[int, int] = defaultdict(int)
@@ -174,7 +175,10 @@ class FakeTelegram:
         call = Call(method, params, files=files)
         self.calls.append(call)
         try:
-            return await self._answer(call)
+            response = await self._answer(call)
+            if call.ok:
+                self.answered[method] += 1
+            return response
         finally:
             await self._notify()
 
