@@ -1,6 +1,7 @@
 """Webhook benchmark: 20,000 deterministic-intent Telegram updates from 1,000 chats.
 
     .venv/bin/python bench/webhook.py [--updates 20000] [--chats 1000] [--connections 40]
+                                      [--rate UPDATES_PER_S] [--memory]
 
 Three processes on loopback, as in production where Telegram is elsewhere:
   - this process: the real web app (`bot.web.create_app` with the real
@@ -12,6 +13,7 @@ Three processes on loopback, as in production where Telegram is elsewhere:
 
 Printed figures (all measured, none adjusted):
   updates/s           updates finished (reply sent, record done) per second
+                      (with --rate: the POSTs are paced, so server time has no backlog)
   server time         per update: webhook arrival -> reply sent and record `done`
   webhook answer      per request: arrival -> 200 (what Telegram waits for)
   database share      time inside storage calls / server time, summed over updates
@@ -92,6 +94,9 @@ async def drive(args: argparse.Namespace) -> None:
         async def post_all() -> None:
             while pending:
                 update = pending.popleft()
+                if args.rate:  # open loop: update n leaves at n / rate seconds
+                    due = started + (update["update_id"] - 1) / args.rate
+                    await asyncio.sleep(max(0.0, due - time.monotonic()))
                 async with session.post(
                     app_url, data=json.dumps(update), headers={SECRET_HEADER: SECRET}
                 ) as response:
@@ -221,6 +226,7 @@ async def run(args: argparse.Namespace) -> None:
         f"--updates={args.updates}",
         f"--chats={args.chats}",
         f"--connections={args.connections}",
+        f"--rate={args.rate}",
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
     )
@@ -239,7 +245,10 @@ async def run(args: argparse.Namespace) -> None:
     db_clock, server_clock = DatabaseClock(), ServerClock()
     db_clock.install()
     server_clock.install()
-    async with open_storage(StorageConfig(uri=None, db_name="bench", data_dir=data_dir)) as db:
+    storage = StorageConfig(
+        uri=None, db_name="bench", data_dir=data_dir, embedded_memory=args.memory
+    )
+    async with open_storage(storage) as db:
         deps = Deps(settings=settings, db=db)
         options = WebOptions(telegram=TelegramOptions(respect_sending_limits=False))
         app = create_app(deps, Runtime(deps).handle, options=options)
@@ -267,7 +276,12 @@ async def run(args: argparse.Namespace) -> None:
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     ms = 1000
-    print(f"updates           {n} from {args.chats} chats, {args.connections} connections")
+    pace = f"paced at {args.rate:.0f}/s" if args.rate else "as fast as they are answered"
+    where = "in memory" if args.memory else "on disk"
+    print(
+        f"updates           {n} from {args.chats} chats, {args.connections} connections, "
+        f"{pace}; embedded database {where}"
+    )
     print(f"HTTP statuses     {result['statuses']}; records done {done}")
     print(
         f"updates/s         {n / elapsed:.0f} (posted in {result['posted_s']:.1f} s, "
@@ -308,6 +322,15 @@ def main() -> None:
     parser.add_argument("--updates", type=int, default=20_000)
     parser.add_argument("--chats", type=int, default=1_000)
     parser.add_argument("--connections", type=int, default=40)
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="POST at this many updates/s (default: as fast as possible)",
+    )
+    parser.add_argument(
+        "--memory", action="store_true", help="embedded database in memory instead of on disk"
+    )
     parser.add_argument("--driver", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--profile", help="write cProfile stats of the app process here")
     args = parser.parse_args()

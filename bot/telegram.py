@@ -76,6 +76,7 @@ from bot.render import (
     shorten,
     split_text,
 )
+from bot.telegram_http import AiohttpRequest
 from config.errors import ConfigError
 from config.logging import log_event
 from config.settings import Settings
@@ -123,6 +124,7 @@ class TelegramOptions:
     # against a local fake turns them off to measure the app, not the limiter.
     respect_sending_limits: bool = True
     rate_limit_retries: int = 2
+    connection_pool_size: int = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,10 +300,8 @@ class TelegramChannel:
             .token(settings.telegram_bot_token.get_secret_value())
             .base_url(settings.telegram_api_base_url)
             .concurrent_updates(PerChatProcessor(lifecycle))
-            .connect_timeout(self.options.timeout_s)
-            .read_timeout(self.options.timeout_s)
-            .write_timeout(self.options.timeout_s)
-            .pool_timeout(self.options.timeout_s)
+            .request(self._transport())
+            .get_updates_request(self._transport())
         )
         if self.options.respect_sending_limits:
             limiter = AIORateLimiter(max_retries=self.options.rate_limit_retries)
@@ -313,6 +313,16 @@ class TelegramChannel:
         self.app.add_handler(TypeHandler(Update, self._on_polled_update))
         self.app.add_error_handler(self._on_error)
         lifecycle.register(self)
+
+    def _transport(self) -> AiohttpRequest:
+        t = self.options.timeout_s
+        return AiohttpRequest(
+            connection_pool_size=self.options.connection_pool_size,
+            connect_timeout=t,
+            read_timeout=t,
+            write_timeout=t,
+            pool_timeout=t,
+        )
 
     @property
     def bot(self) -> ExtBot[None]:
@@ -616,7 +626,9 @@ def plain_bot(settings: Settings) -> Bot:
     settings.require_telegram()
     assert settings.telegram_bot_token is not None
     return Bot(
-        settings.telegram_bot_token.get_secret_value(), base_url=settings.telegram_api_base_url
+        settings.telegram_bot_token.get_secret_value(),
+        base_url=settings.telegram_api_base_url,
+        request=AiohttpRequest(),
     )
 
 
