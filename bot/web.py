@@ -16,6 +16,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiohttp import web
 
@@ -64,7 +65,9 @@ def create_app(
     settings = deps.settings
     lifecycle = UpdateLifecycle(deps, handler, tuning=options.tuning)
     channels = Channels(lifecycle)
-    app = web.Application(client_max_size=MAX_BODY_BYTES)
+    app = web.Application(
+        client_max_size=MAX_BODY_BYTES, middlewares=[refusal_log(settings.trust_forwarded_for)]
+    )
     app[DEPS] = deps
     app[CHANNELS] = channels
     if settings.telegram_configured:
@@ -95,6 +98,47 @@ def create_app(
 
     app.cleanup_ctx.append(run_channels)
     return app
+
+
+def client_address(request: web.Request, *, trust_forwarded_for: bool) -> str | None:
+    """The caller's address: the peer, or the first X-Forwarded-For hop when trusted.
+
+    X-Forwarded-For is set by whoever sends the request, so it is ignored unless
+    TRUST_FORWARDED_FOR says a reverse proxy in front of us overwrites it.
+    """
+    if trust_forwarded_for:
+        forwarded = request.headers.get("X-Forwarded-For", "")
+        first = forwarded.split(",", 1)[0].strip()
+        if first:
+            return first
+    return request.remote
+
+
+def refusal_log(trust_forwarded_for: bool) -> Any:
+    """Log who was refused (400, 401, 403, 413): the address, never the body."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+        status = 500
+        try:
+            response: web.StreamResponse = await handler(request)
+            status = response.status
+            return response
+        except web.HTTPException as exc:  # e.g. 413 raised while reading the body
+            status = exc.status
+            raise
+        finally:
+            if status in (400, 401, 403, 413):
+                log_event(
+                    log,
+                    "request_refused",
+                    level=logging.WARNING,
+                    path=request.path,
+                    status=status,
+                    remote=client_address(request, trust_forwarded_for=trust_forwarded_for),
+                )
+
+    return middleware
 
 
 async def healthz(request: web.Request) -> web.Response:

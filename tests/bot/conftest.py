@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import logging
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ from bot.lifecycle import Handler, Tuning
 from bot.telegram import SECRET_HEADER, TelegramOptions
 from bot.web import CHANNELS, WebOptions, create_app
 from bot.whatsapp import SIGNATURE_HEADER, WhatsAppOptions
+from config.logging import setup_logging
 from config.settings import Settings
 from storage import Database
 from storage.documents import ProcessedUpdateDoc
@@ -148,7 +150,21 @@ class Harness:
         return 0.0
 
 
-HarnessFactory = Callable[..., Any]
+@contextmanager
+def json_logs() -> Iterator[io.StringIO]:
+    """Capture what `lembra serve` would log (its JSON handler), at DEBUG."""
+    stream = io.StringIO()
+    setup_logging("DEBUG", stream=stream)
+    try:
+        yield stream
+    finally:
+        root = logging.getLogger()
+        for handler in [h for h in root.handlers if getattr(h, "_lembra", False)]:
+            root.removeHandler(handler)
+
+
+def events(stream: io.StringIO) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in stream.getvalue().splitlines()]
 
 
 @pytest.fixture

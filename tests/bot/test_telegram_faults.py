@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import io
-import json
-import logging
 import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from config.logging import setup_logging
 from storage import Database
 from storage.database import make_client
 from storage.embedded import EmbeddedServer
-from tests.bot.conftest import FAST
+from tests.bot.conftest import FAST, events, json_logs
 from tests.support.fake_telegram import message_update
 
 CHAT = 5550002
@@ -149,21 +145,15 @@ async def test_a_flood_gets_one_notice_then_silence_until_it_calms(harness: Any)
 
 
 async def test_message_text_never_reaches_the_logs(harness: Any) -> None:
-    stream = io.StringIO()
-    setup_logging("DEBUG", stream=stream)  # what `lembra serve` does, at its most verbose
-    try:
-        secret_text = "meu segredo 8271"
+    secret_text = "meu segredo 8271"
+    with json_logs() as stream:  # what `lembra serve` logs, at its most verbose
         async with harness() as h:
             h.tg.fail("sendMessage", 500)
             await h.post_update(message_update(CHAT, secret_text))
             await h.post_update(message_update(CHAT, "quebra"))
             await h.idle()
-    finally:
-        root = logging.getLogger()
-        for handler in [h for h in root.handlers if getattr(h, "_lembra", False)]:
-            root.removeHandler(handler)
-    events = [json.loads(line)["event"] for line in stream.getvalue().splitlines()]
-    assert "send_retry" in events
-    assert "turn_failed" in events
+    names = [e["event"] for e in events(stream)]
+    assert "send_retry" in names
+    assert "turn_failed" in names
     assert secret_text not in stream.getvalue()
     assert "eco:" not in stream.getvalue()

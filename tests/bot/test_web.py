@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tests.bot.conftest import events, json_logs
 from tests.support.fake_telegram import message_update
 
 
@@ -39,6 +40,24 @@ async def test_an_unconfigured_channel_has_no_route(harness: Any) -> None:
         response = await h.post_update(message_update(5550201, "oi"))
         assert response.status == 404
         assert (await h.client.get("/healthz")).status == 200
+
+
+async def test_refused_callers_are_logged_by_address_forwarded_for_only_when_trusted(
+    harness: Any,
+) -> None:
+    spoofed = {"X-Telegram-Bot-Api-Secret-Token": "wrong", "X-Forwarded-For": "203.0.113.9"}
+    remotes = []
+    for trust in (False, True):
+        with json_logs() as stream:
+            async with harness(trust_forwarded_for=trust) as h:
+                response = await h.client.post(
+                    "/telegram/webhook", json=message_update(1, "oi"), headers=spoofed
+                )
+                assert response.status == 403
+        (refused,) = [e for e in events(stream) if e["event"] == "request_refused"]
+        assert (refused["path"], refused["status"]) == ("/telegram/webhook", 403)
+        remotes.append(refused["remote"])
+    assert remotes == ["127.0.0.1", "203.0.113.9"]
 
 
 def _lembra(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
