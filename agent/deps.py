@@ -1,7 +1,7 @@
 """The one typed dependencies object, built once in `main` and passed down.
 
 Nothing in Lembra builds clients or reads settings at import time; everything that
-talks to the outside world hangs off `Deps`.
+talks to the outside world hangs off `Deps`, built by `open_deps`.
 """
 
 from __future__ import annotations
@@ -9,12 +9,20 @@ from __future__ import annotations
 import os
 import socket
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
+
+import aiohttp
 
 from agent.clock import Clock, SystemClock
 from agent.metrics import Metrics
+from agent.planner.transport import ModelTransport
+from agent.services.links import LinkFetcher
+from agent.services.tmdb import TmdbClient
+from agent.tokens import TokenCounter
 from config.settings import Settings
-from storage import Database
+from storage import Database, StorageConfig, open_storage
 
 
 def process_identity() -> str:
@@ -22,10 +30,24 @@ def process_identity() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
+def storage_config(settings: Settings) -> StorageConfig:
+    return StorageConfig(
+        uri=settings.mongodb_uri.get_secret_value() if settings.mongodb_uri else None,
+        db_name=settings.mongodb_db,
+        data_dir=settings.data_dir,
+        embedded_port=settings.embedded_db_port,
+        embedded_start_timeout_s=settings.embedded_db_start_timeout_seconds,
+    )
+
+
 @dataclass(frozen=True)
 class Deps:
     settings: Settings
     db: Database
+    tmdb: TmdbClient
+    links: LinkFetcher
+    counter: TokenCounter
+    model: ModelTransport | None  # None: the offline rule-based planner plans
     clock: Clock = field(default_factory=SystemClock)
     metrics: Metrics = field(default_factory=Metrics)
     owner: str = field(default_factory=process_identity)
@@ -33,3 +55,65 @@ class Deps:
     def is_admin(self, user_id: str) -> bool:
         """Admin power is decided here, by namespaced numeric id, never by a prompt."""
         return user_id in self.settings.admins
+
+    @property
+    def model_name(self) -> str:
+        return self.settings.llm_model if self.model is not None else "offline"
+
+
+def build_model(settings: Settings, counter: TokenCounter) -> ModelTransport | None:
+    if not settings.model_configured:
+        return None
+    return ModelTransport(
+        base_url=settings.openai_base_url,
+        api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else None,
+        model=settings.llm_model,
+        timeout_s=settings.llm_timeout_seconds,
+        max_tokens=settings.llm_max_tokens,
+        counter=counter,
+        retries=settings.llm_transport_retries,
+    )
+
+
+@asynccontextmanager
+async def open_deps(
+    settings: Settings,
+    *,
+    db: Database | None = None,
+    clock: Clock | None = None,
+    counter: TokenCounter | None = None,
+    metrics: Metrics | None = None,
+) -> AsyncIterator[Deps]:
+    """Build every client once; close them (and stop the embedded database) on exit."""
+    async with AsyncExitStack() as stack:
+        if db is None:
+            db = await stack.enter_async_context(open_storage(storage_config(settings)))
+        session = aiohttp.ClientSession()
+        stack.push_async_callback(session.close)
+        tmdb = TmdbClient(
+            session,
+            base_url=settings.tmdb_base_url,
+            api_key=settings.tmdb_api_key.get_secret_value() if settings.tmdb_api_key else None,
+            timeout_s=settings.tmdb_timeout_seconds,
+        )
+        links = LinkFetcher(
+            timeout_s=settings.link_fetch_timeout_seconds,
+            max_bytes=settings.link_fetch_max_bytes,
+            allow_loopback=settings.link_fetch_allow_loopback,
+        )
+        await links.start()
+        stack.push_async_callback(links.close)
+        counter = counter or TokenCounter()
+        model = build_model(settings, counter)
+        if model is not None:
+            stack.push_async_callback(model.aclose)
+        yield Deps(
+            settings=settings,
+            db=db,
+            tmdb=tmdb,
+            links=links,
+            counter=counter,
+            model=model,
+            clock=clock or SystemClock(),
+            metrics=metrics or Metrics(),
+        )

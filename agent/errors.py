@@ -36,6 +36,7 @@ class ToolFailure:
     category: ErrorCategory
     message: str
     remediation: Remediation = "none"
+    reason: str = ""  # a short code the runtime localizes (e.g. "credentials", "private")
 
     def to_json(self) -> dict[str, str]:
         return {
@@ -66,6 +67,8 @@ class ServiceUnavailable(ServiceError):
 
 class PlannerError(AgentError):
     """The model could not be used for this turn."""
+
+    attempts: int = 1  # HTTP requests made before giving up (set by the transport)
 
 
 class PlannerTimeout(PlannerError):

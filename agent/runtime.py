@@ -1,18 +1,717 @@
 """The runtime: the single decision point `handle(incoming) -> Reply` (DESIGN section 1).
 
-Placeholder until the deterministic runtime lands: it answers every message with a
-fixed "not ready" line so channels can be wired against the real entry point.
+Order of a turn: bad input is refused before any write; a pending action is
+resolved in code; the intent classifier routes deterministic intents to code with
+zero model calls; only `llm` messages reach the planner, whose one step the runtime
+validates, executes and then decides what follows (ADR-011). Confidence is computed
+for every reply, and everything the turn did is persisted at the end.
 """
 
 from __future__ import annotations
 
+import json
+import time
+from dataclasses import asdict
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from agent import pending as pendings
+from agent.background import background_llm
+from agent.commands import Commands
+from agent.confidence import TurnKind
 from agent.deps import Deps
-from agent.types import Incoming, Reply
+from agent.intent import Intent, IntentClassifier
+from agent.memory.frame import build_frame
+from agent.memory.handover import write_handover
+from agent.memory.history import to_messages
+from agent.memory.narrator import narrate
+from agent.memory.tiers import Tiers
+from agent.planner.backend import ModelBackend, PlannerBackend
+from agent.planner.offline import OfflineBackend
+from agent.planner.prompt import DEFAULT_CONSTITUTION, build_system_prompt
+from agent.planner.schema import planner_function_schema
+from agent.planning import PlanningSession, StepResult
+from agent.quotas import Quotas
+from agent.replies import confirm_choices, finish, item_label, numbered, titled_label
+from agent.textnorm import clean_text, fold, one_line
+from agent.texts import OK_MARK, items_word, text, type_heading, type_word
+from agent.tools import registry
+from agent.tools.base import (
+    Candidates,
+    DeleteChoice,
+    Deleted,
+    DeletePreview,
+    Failed,
+    Found,
+    NotFound,
+    PageFetched,
+    Saved,
+    ToolContext,
+)
+from agent.tools.finding import execute_delete, execute_delete_all
+from agent.tools.saving import store_item
+from agent.turn import Turn
+from agent.types import Incoming, Language, Reply
+from storage.documents import ITEM_TYPES, ItemType, UserDoc
+from storage.messages import NewMessage
+
+MIN_NARRATIVE = 200
+TOUCH_EVERY_MS = 60_000
+LIST_PER_TYPE = 10
+LIST_PAGE = 30
+PREVIEW_EXAMPLES = 3
+ALLOWED_FROM_PLAN = frozenset(name for name in registry() if name != "delete_all_memories")
+READ_RESULTS = (Found, PageFetched)
 
 
 class Runtime:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
+        self.classifier = IntentClassifier()
+        self.tools = registry()
+        self.backend: PlannerBackend = (
+            ModelBackend(deps.model) if deps.model is not None else OfflineBackend()
+        )
+        self.quotas = Quotas(deps)
+        self.tiers = Tiers(deps.db, deps.counter)
+        self.commands = Commands(self)
+
+    @property
+    def offline(self) -> bool:
+        return not self.backend.calls_model
+
+    # -- entry point ------------------------------------------------------------------------
 
     async def handle(self, incoming: Incoming) -> Reply:
-        return Reply(text="Lembra ainda não está pronto.")
+        """Decide and answer one incoming message."""
+        metrics = self.deps.metrics
+        started = time.perf_counter()
+        metrics.in_flight.inc()
+        try:
+            reply = await self._handle(incoming)
+        finally:
+            metrics.in_flight.dec()
+        metrics.turns.labels(reply.meta.intent or "none").inc()
+        metrics.states.labels(reply.meta.state).inc()
+        if reply.meta.llm_calls == 0:
+            metrics.model_calls_avoided.inc()
+        metrics.turn_seconds.labels(reply.meta.turn_kind).observe(time.perf_counter() - started)
+        return reply
+
+    async def _handle(self, incoming: Incoming) -> Reply:
+        now = self.deps.clock.ms()
+        raw = incoming.text or ""
+        if incoming.kind == "text":
+            refusal = await self._refuse_bad_input(incoming, raw)
+            if refusal is not None:
+                return refusal
+        user = await self._user(incoming, now)
+        user = await self._close_idle_session(user, incoming, now)
+        turn = Turn(incoming=incoming, user=user, language=user.language, now_ms=now)
+        if incoming.kind == "unsupported":
+            return finish(turn, text("unsupported_media", turn.language), kind="deterministic")
+        shown = clean_text(raw) if incoming.kind == "text" else f"[button {incoming.choice}]"
+        turn.messages.append(NewMessage(role="human", content=shown, turn_id=turn.turn_id))
+        reply = await self._decide(turn)
+        await self._persist(turn, reply)
+        return reply
+
+    async def _refuse_bad_input(self, incoming: Incoming, raw: str) -> Reply | None:
+        """Empty or oversized messages: a clear reply, before any model call or database write."""
+        limit = self.deps.settings.max_message_chars
+        if len(raw) <= limit and clean_text(raw):
+            return None
+        existing = await self.deps.db.users.get(incoming.user_id)
+        language: Language = (
+            existing.language
+            if existing
+            else incoming.language_hint or self.deps.settings.default_language
+        )
+        body = (
+            text("too_long", language, length=len(raw), limit=limit)
+            if len(raw) > limit
+            else text("empty_message", language)
+        )
+        return Reply(text=body)
+
+    async def _user(self, incoming: Incoming, now: int) -> UserDoc:
+        settings = self.deps.settings
+        return await self.deps.db.users.ensure(
+            incoming.user_id,
+            language=incoming.language_hint or settings.default_language,
+            timezone=settings.default_timezone,
+            now_ms=now,
+        )
+
+    async def _close_idle_session(self, user: UserDoc, incoming: Incoming, now: int) -> UserDoc:
+        """A session idle past the limit gets its handover before the new turn opens another."""
+        idle_ms = self.deps.settings.handover_idle_minutes * 60_000
+        if not user.session_open or now - user.last_seen_at_ms < idle_ms:
+            return user
+        await write_handover(
+            self.deps,
+            user,
+            incoming.conversation_id,
+            now_ms=now,
+            reason="idle",
+            use_model=background_llm(self.deps),
+        )
+        return user.model_copy(update={"session_open": False})
+
+    # -- deciding -----------------------------------------------------------------------------
+
+    async def _decide(self, turn: Turn) -> Reply:
+        current = await pendings.load(self.deps, turn)
+        if current is not None:
+            reply = await self._resolve_pending(turn, current)
+            if reply is not None:
+                return reply
+            await pendings.clear(self.deps, turn)
+            turn.notes.append(text("pending_dropped", turn.language))
+        if turn.incoming.kind == "choice":
+            return finish(turn, text("stale_button", turn.language), kind="deterministic")
+        intent = turn.intent or self.classifier.classify(turn.incoming.text or "")
+        turn.intent = intent
+        return await self._route(turn, intent)
+
+    async def _route(self, turn: Turn, intent: Intent) -> Reply:
+        lang = turn.language
+        action = intent.action
+        if action == "llm" or (action == "select" and not self._bare_choice_number(turn)):
+            # "1984" may well be a film: a select with nothing pending is the planner's.
+            llm_intent = str(intent.entities.get("intent", "other")) if action == "llm" else "other"
+            return await self.plan(turn, llm_intent)
+        turn.facts.apply_rule("deterministic_intent")
+        match action:
+            case "delete_all":
+                return await self._delete_all_preview(turn)
+            case "list_all":
+                return await self._list(turn, intent)
+            case "cancel":
+                return finish(turn, text("nothing_to_cancel", lang), kind="deterministic")
+            case "confirm" | "deny":
+                return finish(turn, text("nothing_to_confirm", lang), kind="deterministic")
+            case "select":
+                return finish(turn, text("nothing_to_choose", lang), kind="deterministic")
+            case "greeting" | "help":
+                body = text("help", lang)
+                if (turn.incoming.text or "").strip().lower().startswith("/start"):
+                    body += "\n\n" + text("privacy", lang)
+                return finish(turn, body, kind="deterministic")
+            case "command":
+                return await self.commands.handle(turn, intent)
+        raise AssertionError(f"unhandled intent {action}")
+
+    @staticmethod
+    def _bare_choice_number(turn: Turn) -> bool:
+        raw = (turn.incoming.text or "").strip()
+        return raw.isdigit() and 1 <= int(raw) <= 10
+
+    # -- pending actions ------------------------------------------------------------------------
+
+    async def _resolve_pending(self, turn: Turn, current: pendings.Pending) -> Reply | None:
+        """Resolve `current` in code, or return None when the message is unrelated to it."""
+        lang = turn.language
+        incoming = turn.incoming
+        if incoming.kind == "choice":
+            if incoming.choice_token != current.token or incoming.choice is None:
+                return finish(turn, text("stale_button", lang), kind="deterministic")
+            if pendings.is_choice(current):
+                return await self._choose(turn, current, incoming.choice)  # type: ignore[arg-type]
+            return await (
+                self._confirm(turn, current) if incoming.choice == 0 else self._deny(turn, current)
+            )
+        intent = self.classifier.classify(incoming.text or "")
+        turn.intent = intent
+        if intent.action == "help" or (
+            intent.action == "command" and intent.entities.get("name") == "why"
+        ):
+            # asking for help or why does not abandon the open question
+            return await self._route(turn, intent)
+        if intent.action == "cancel" or (intent.action == "deny" and pendings.is_choice(current)):
+            await pendings.clear(self.deps, turn)
+            return finish(turn, text("cancelled", lang), kind="deterministic")
+        if not pendings.is_choice(current):
+            if intent.action == "confirm":
+                return await self._confirm(turn, current)
+            if intent.action == "deny":
+                return await self._deny(turn, current)
+            return None
+        choice: pendings.ChooseCandidate | pendings.ChooseDelete = current  # type: ignore[assignment]
+        if intent.action == "select":
+            if "index" in intent.entities:
+                return await self._choose(turn, choice, int(intent.entities["index"]))
+            year = int(intent.entities.get("year", 0))
+            matching = [
+                i
+                for i, option_year in enumerate(pendings.option_years(choice))
+                if option_year == year
+            ]
+            if len(matching) == 1:
+                return await self._choose(turn, choice, matching[0])
+            if len(matching) > 1:
+                return finish(turn, text("year_ambiguous", lang, year=year), kind="deterministic")
+            return None
+        wanted = fold(incoming.text or "")
+        labels = [fold(self._option_label(choice, i)) for i in range(pendings.option_count(choice))]
+        if wanted and labels.count(wanted) == 1:
+            return await self._choose(turn, choice, labels.index(wanted))
+        return None
+
+    @staticmethod
+    def _option_label(choice: pendings.ChooseCandidate | pendings.ChooseDelete, index: int) -> str:
+        if isinstance(choice, pendings.ChooseCandidate):
+            option = choice.options[index]
+            return titled_label(option.title, option.year)
+        return choice.options[index].label
+
+    async def _choose(
+        self, turn: Turn, choice: pendings.ChooseCandidate | pendings.ChooseDelete, index: int
+    ) -> Reply:
+        lang = turn.language
+        count = pendings.option_count(choice)
+        if index < 0:
+            index += count  # "o último" / "the last one"
+        if not 0 <= index < count:
+            return finish(
+                turn, text("choice_out_of_range", lang, count=count), kind="deterministic"
+            )
+        await pendings.clear(self.deps, turn)
+        turn.facts.apply_rule("choice_resolved_in_code")
+        if isinstance(choice, pendings.ChooseCandidate):
+            option = choice.options[index]
+            tool = "save_movie" if choice.item_type == "movie" else "save_tv_show"
+            outcome = await store_item(
+                ToolContext(self.deps, turn, wants_save=True),
+                choice.item_type,
+                title=option.title,
+                year=option.year,
+                tmdb_id=option.tmdb_id,
+                overview=option.overview,
+                enriched=True,
+            )
+            if isinstance(outcome, Saved):
+                turn.tools_executed.append(tool)
+            return self._saved_reply(turn, outcome)
+        deleted = await execute_delete(self.deps, turn, choice.options[index].item_id)
+        return self._deleted_reply(turn, deleted)
+
+    async def _confirm(self, turn: Turn, current: pendings.Pending) -> Reply:
+        lang = turn.language
+        await pendings.clear(self.deps, turn)
+        turn.facts.apply_rule("explicit_confirmation")
+        if isinstance(current, pendings.ConfirmDeleteItem):
+            return self._deleted_reply(turn, await execute_delete(self.deps, turn, current.item_id))
+        if isinstance(current, pendings.ConfirmDeleteAll):
+            count = await execute_delete_all(self.deps, turn)
+            await self.deps.db.users.update(turn.user_id, {"dream_due": "all_deleted"})
+            done = text("delete_all_done", lang, count=count, items=items_word(count, lang))
+            return finish(turn, f"{OK_MARK} " + done, kind="effect")
+        assert isinstance(current, pendings.ConfirmForget)
+        return await self.commands.forget_now(turn)
+
+    async def _deny(self, turn: Turn, current: pendings.Pending) -> Reply:
+        await pendings.clear(self.deps, turn)
+        key = "kept_account" if isinstance(current, pendings.ConfirmForget) else "kept_everything"
+        return finish(turn, text(key, turn.language), kind="deterministic")
+
+    # -- deterministic intents --------------------------------------------------------------------
+
+    async def _list(self, turn: Turn, intent: Intent) -> Reply:
+        lang = turn.language
+        counts = {t: int(turn.user.counts.get(t, 0)) for t in ITEM_TYPES}
+        wanted = intent.entities.get("type")
+        items = self.deps.db.items
+        if wanted in ITEM_TYPES:
+            item_type: ItemType = wanted
+            total = counts[item_type]
+            if total == 0:
+                return finish(
+                    turn,
+                    text("list_empty_type", lang, type=type_word(item_type, lang)),
+                    kind="deterministic",
+                )
+            page = self._page_number(turn.incoming.text or "")
+            pages = max(1, -(-total // LIST_PAGE))
+            page = min(page, pages)
+            all_of_type = await items.list_for(
+                turn.user_id, item_type=item_type, limit=page * LIST_PAGE
+            )
+            shown = all_of_type[(page - 1) * LIST_PAGE :]
+            lines = [f"{type_heading(item_type, lang)} ({total}):"]
+            lines += [
+                f"{(page - 1) * LIST_PAGE + n}. {item_label(i)}" for n, i in enumerate(shown, 1)
+            ]
+            if page < pages:
+                lines.append(
+                    text(
+                        "list_page",
+                        lang,
+                        page=page,
+                        pages=pages,
+                        type_word=type_word(item_type, lang),
+                        next=page + 1,
+                    )
+                )
+            return finish(turn, "\n".join(lines), kind="deterministic")
+        total = sum(counts.values())
+        if total == 0:
+            return finish(turn, text("list_empty", lang), kind="deterministic")
+        lines = [text("list_header", lang, count=total)]
+        # One query for the newest items; a type none of them has is fetched on its own.
+        newest = await items.newest(turn.user_id, LIST_PER_TYPE * len(ITEM_TYPES))
+        for item_type in ITEM_TYPES:
+            if not counts[item_type]:
+                continue
+            recent = [i for i in newest if i.type == item_type][:LIST_PER_TYPE]
+            if not recent:
+                recent = await items.newest_of_type(turn.user_id, item_type, LIST_PER_TYPE)
+            lines.append(f"\n{type_heading(item_type, lang)} ({counts[item_type]}):")
+            lines += [f"• {item_label(i)}" for i in recent]
+            if counts[item_type] > len(recent):
+                lines.append(
+                    text(
+                        "list_more_of_type",
+                        lang,
+                        more=counts[item_type] - len(recent),
+                        type_word=type_word(item_type, lang),
+                    )
+                )
+        return finish(turn, "\n".join(lines), kind="deterministic")
+
+    @staticmethod
+    def _page_number(raw: str) -> int:
+        words = raw.strip().split()
+        return (
+            int(words[-1]) if len(words) > 1 and words[-1].isdigit() and int(words[-1]) > 0 else 1
+        )
+
+    async def _delete_all_preview(self, turn: Turn) -> Reply:
+        lang = turn.language
+        counts = {t: int(turn.user.counts.get(t, 0)) for t in ITEM_TYPES}
+        total = sum(counts.values())
+        if total == 0:
+            return finish(turn, text("delete_all_nothing", lang), kind="deterministic")
+        examples = await self.deps.db.items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES)
+        breakdown = ", ".join(f"{type_word(t, lang)}: {n}" for t, n in counts.items() if n)
+        pending = pendings.ConfirmDeleteAll(count=total)
+        await pendings.store(self.deps, turn, pending)
+        turn.facts.apply_rule("dry_run_preview")
+        turn.facts.apply_rule("confirmation_required")
+        body = text(
+            "delete_all_preview",
+            lang,
+            count=total,
+            items=items_word(total, lang),
+            breakdown=breakdown,
+            examples=", ".join(item_label(i) for i in examples),
+        )
+        return finish(
+            turn,
+            body,
+            kind="preview",
+            choices=confirm_choices(turn),
+            choice_kind="confirm",
+            choice_token=pending.token,
+        )
+
+    # -- the model path -------------------------------------------------------------------------------
+
+    async def plan(self, turn: Turn, llm_intent: str) -> Reply:
+        """Plan one step (and a second only to phrase an answer from read results)."""
+        wants_save = llm_intent == "save"
+        messages = await self._context(turn)
+        session = PlanningSession(
+            self.deps,
+            turn,
+            self.backend,
+            self.tools,
+            messages,
+            wants_save=wants_save,
+            llm_intent=llm_intent,
+            quotas=self.quotas,
+        )
+        result = await session.step(allowed=ALLOWED_FROM_PLAN, index=0)
+        if (
+            result.status == "tool"
+            and isinstance(result.outcome, READ_RESULTS)
+            and llm_intent == "other"
+            and not self.offline
+        ):
+            phrased = await session.step(allowed=frozenset(), index=1)
+            if phrased.status == "respond":
+                return self._model_message(turn, phrased, kind="effect")
+            if phrased.status in ("violation", "failed"):
+                return await self._after_step(turn, phrased, wants_save)
+        return await self._after_step(turn, result, wants_save)
+
+    async def _context(self, turn: Turn) -> list[BaseMessage]:
+        """The whole request, built before the call and kept within the prompt budget (DESIGN 3.7, 3.9)."""
+        settings = self.deps.settings
+        frame = await build_frame(
+            self.deps, turn, tools=sorted(ALLOWED_FROM_PLAN), tiers=self.tiers
+        )
+        beliefs = dict(frame.memory.get("beliefs") or {})
+        beliefs["answer.confidence"] = 1.0
+        constitution = str(frame.constitution.get("text") or DEFAULT_CONSTITUTION)
+        verbatim = list(frame.verbatim)
+        narrative_budget = settings.narrative_token_budget
+        tools = [planner_function_schema()]
+        while True:
+            narrative = narrate(
+                frame, turn.language, budget=narrative_budget, counter=self.deps.counter
+            )
+            system = build_system_prompt(
+                tools=list(self.tools.values()),
+                beliefs=beliefs,
+                language=turn.language,
+                constitution=constitution,
+                situation=narrative.text,
+            )
+            messages: list[BaseMessage] = [
+                SystemMessage(content=system),
+                *to_messages(verbatim),
+                HumanMessage(content=turn.messages[0].content),
+            ]
+            size = self.backend.count_prompt(messages, tools=tools)
+            if size <= settings.prompt_token_budget or (
+                not verbatim and narrative_budget <= MIN_NARRATIVE
+            ):
+                break
+            if verbatim:  # the oldest whole turn goes first; a tool call never loses its result
+                first = verbatim[0].turn_id
+                verbatim = [m for m in verbatim if m.turn_id != first] if first else verbatim[1:]
+                self.deps.metrics.sections_compressed.labels("verbatim").inc()
+            else:
+                narrative_budget = max(MIN_NARRATIVE, narrative_budget // 2)
+        for section in narrative.compressed:
+            self.deps.metrics.sections_compressed.labels(section).inc()
+        self.deps.metrics.narrative_tokens.observe(narrative.tokens)
+        turn.facts.apply_rule(f"frame:{frame.hash[:12]}")
+        return messages
+
+    async def _after_step(self, turn: Turn, result: StepResult, wants_save: bool) -> Reply:
+        """Decide what follows the planner's step (ADR-011): the runtime, not the model."""
+        lang = turn.language
+        if result.status in ("timeout", "unavailable", "quota"):
+            turn.facts.pipeline = "failed"  # the planning stage could not run
+        match result.status:
+            case "timeout":
+                return finish(turn, text("model_timeout", lang), kind="unavailable")
+            case "unavailable":
+                return finish(turn, text("model_unavailable", lang), kind="unavailable")
+            case "quota":
+                key = "quota_exceeded_global" if result.detail == "global" else "quota_exceeded"
+                return finish(turn, text(key, lang), kind="unavailable")
+            case "failed":
+                turn.facts.block("pipeline_violation")
+                await self._count_planner_failure(turn)
+                return finish(turn, text("planner_failed", lang), kind="blocked")
+            case "violation":
+                return finish(turn, text("pipeline_violation", lang), kind="blocked")
+            case "blocked":
+                return finish(turn, text("unknown_item", lang), kind="blocked")
+            case "noop":
+                await self._planner_recovered(turn)
+                return finish(turn, text("noop", lang), kind="answer")
+            case "respond":
+                await self._planner_recovered(turn)
+                return self._model_message(turn, result, kind="answer")
+        await self._planner_recovered(turn)
+        return await self._after_tool(turn, result, wants_save)
+
+    async def _planner_recovered(self, turn: Turn) -> None:
+        if turn.user.planner_failures_in_row:
+            await self.deps.db.users.update(turn.user_id, {"planner_failures_in_row": 0})
+
+    async def _count_planner_failure(self, turn: Turn) -> None:
+        """Three planner failures in a row ask for a consolidation (DESIGN 3.8)."""
+        failures = turn.user.planner_failures_in_row + 1
+        fields: dict[str, object] = {"planner_failures_in_row": failures}
+        if failures >= 3:
+            fields["dream_due"] = "planner_failures"
+        await self.deps.db.users.update(turn.user_id, fields)
+
+    def _model_message(self, turn: Turn, result: StepResult, *, kind: TurnKind) -> Reply:
+        assert result.response is not None
+        # The model's text is plain text: controls stripped, never markup.
+        return finish(turn, clean_text(result.response.message or ""), kind=kind)
+
+    async def _after_tool(self, turn: Turn, result: StepResult, wants_save: bool) -> Reply:
+        lang = turn.language
+        outcome = result.outcome
+        if isinstance(outcome, Saved):
+            return self._saved_reply(turn, outcome)
+        if isinstance(outcome, Candidates):
+            return await self._candidates_reply(turn, outcome, wants_save)
+        if isinstance(outcome, PageFetched):
+            details = "\n".join(one_line(v, 300) for v in (outcome.title, outcome.description) if v)
+            return finish(
+                turn,
+                text("page_info", lang, url=outcome.url, details=details).strip(),
+                kind="effect",
+            )
+        if isinstance(outcome, Found):
+            return self._found_reply(turn, outcome)
+        if isinstance(outcome, DeletePreview):
+            if outcome.implicit:
+                turn.facts.ambiguity = "implicit"
+                query = (
+                    result.response.args.get("query", "")
+                    if result.response and result.response.args
+                    else ""
+                )
+                turn.facts.caveats.append(
+                    text("caveat_implicit_match", lang, query=one_line(str(query), 60))
+                )
+            pending = pendings.ConfirmDeleteItem(
+                item_id=outcome.item.id, label=item_label(outcome.item)
+            )
+            await pendings.store(self.deps, turn, pending)
+            return finish(
+                turn,
+                text("delete_preview", lang, label=item_label(outcome.item)),
+                kind="preview",
+                choices=confirm_choices(turn),
+                choice_kind="confirm",
+                choice_token=pending.token,
+            )
+        if isinstance(outcome, DeleteChoice):
+            turn.facts.ambiguity = "unresolved"
+            options = [
+                pendings.ItemOption(item_id=i.id, label=item_label(i), year=i.year)
+                for i in outcome.items
+            ]
+            pending_choice = pendings.ChooseDelete(query=outcome.query, options=options)
+            await pendings.store(self.deps, turn, pending_choice)
+            labels = [o.label for o in options]
+            return finish(
+                turn,
+                text("delete_choose", lang) + "\n" + numbered(labels),
+                kind="candidates",
+                choices=labels,
+                choice_kind="pick",
+                choice_token=pending_choice.token,
+            )
+        if isinstance(outcome, NotFound):
+            return finish(
+                turn,
+                text("delete_not_found", lang, query=one_line(outcome.query, 60)),
+                kind="effect",
+            )
+        assert isinstance(outcome, Failed)
+        return self._failed_reply(turn, outcome)
+
+    async def _candidates_reply(self, turn: Turn, outcome: Candidates, wants_save: bool) -> Reply:
+        lang = turn.language
+        labels = [titled_label(c.title, c.year) for c in outcome.candidates]
+        query = one_line(outcome.query, 60)
+        if not labels:
+            # An empty list because TMDB was down is not "not found on TMDB".
+            key = "tmdb_lookup_failed" if outcome.caveats else "no_candidates"
+            return finish(turn, text(key, lang, query=query), kind="effect")
+        if not wants_save:
+            return finish(
+                turn,
+                text("candidates_shown", lang, query=query) + "\n" + numbered(labels),
+                kind="effect",
+            )
+        turn.facts.ambiguity = "unresolved"
+        choice = pendings.ChooseCandidate(
+            item_type="movie" if outcome.kind == "movie" else "tv_show",
+            query=outcome.query,
+            options=[
+                pendings.CandidateOption(
+                    tmdb_id=c.tmdb_id, title=c.title, year=c.year, overview=c.overview
+                )
+                for c in outcome.candidates
+            ],
+        )
+        await pendings.store(self.deps, turn, choice)
+        return finish(
+            turn,
+            text("choose_candidate", lang, count=len(labels), query=query)
+            + "\n"
+            + numbered(labels),
+            kind="candidates",
+            choices=labels,
+            choice_kind="pick",
+            choice_token=choice.token,
+        )
+
+    def _saved_reply(self, turn: Turn, outcome: Saved | Failed | object) -> Reply:
+        lang = turn.language
+        if isinstance(outcome, Failed):
+            return self._failed_reply(turn, outcome)
+        assert isinstance(outcome, Saved)
+        label = item_label(outcome.item)
+        if not outcome.created:
+            return finish(turn, text("already_saved", lang, label=label), kind="dedup")
+        kind: TurnKind = "saved_with_caveat" if outcome.caveats else "effect"
+        return finish(turn, f"{OK_MARK} " + text("saved", lang, label=label), kind=kind)
+
+    def _deleted_reply(self, turn: Turn, outcome: Deleted | NotFound) -> Reply:
+        if isinstance(outcome, NotFound):
+            return finish(turn, text("already_gone", turn.language), kind="deterministic")
+        return finish(
+            turn,
+            f"{OK_MARK} " + text("deleted", turn.language, label=item_label(outcome.item)),
+            kind="effect",
+        )
+
+    def _found_reply(self, turn: Turn, outcome: Found) -> Reply:
+        lang = turn.language
+        if not outcome.items:
+            body = (
+                text("search_none", lang, query=one_line(outcome.query, 60))
+                if outcome.query
+                else text("search_none_all", lang)
+            )
+            return finish(turn, body, kind="effect")
+        body = (
+            text("search_found", lang, count=len(outcome.items))
+            + "\n"
+            + numbered([item_label(i) for i in outcome.items])
+        )
+        return finish(turn, body, kind="effect")
+
+    def _failed_reply(self, turn: Turn, outcome: Failed) -> Reply:
+        lang = turn.language
+        failure = outcome.failure
+        reason = one_line(failure.message, 160)
+        key = {"INVALID_URL": "invalid_url", "LINK_REFUSED": "link_refused"}.get(failure.code)
+        if key is not None:
+            reason = text(f"url_reason_{failure.reason or 'invalid'}", lang)
+        if failure.code == "LINK_UNAVAILABLE":
+            body = text("link_unavailable", lang)
+        elif failure.code == "WRITE_BLOCKED":
+            body = text("write_blocked", lang, state=reason)
+        else:
+            body = text(key or "tool_failed", lang, reason=reason)
+        return finish(turn, f"{body}", kind="unavailable")
+
+    # -- persistence ------------------------------------------------------------------------------
+
+    async def _persist(self, turn: Turn, reply: Reply) -> None:
+        """Store the turn's messages (native roles, in order) and its counters."""
+        if turn.forgotten:
+            return
+        meta = json.dumps(asdict(reply.meta), ensure_ascii=False, default=str)
+        turn.messages.append(
+            NewMessage(role="ai", content=reply.text, turn_id=turn.turn_id, meta_json=meta)
+        )
+        db = self.deps.db
+        await db.messages.append(
+            turn.user_id, turn.conversation_id, turn.messages, now_ms=turn.now_ms
+        )
+        counters: dict[str, int | float] = {"messages": 1, f"states.{reply.meta.state}": 1}
+        if reply.meta.llm_calls == 0:
+            counters["messages_no_model"] = 1
+        else:
+            counters["llm_calls"] = reply.meta.llm_calls
+        await db.usage.increment(turn.user_id, self.quotas.day(turn), counters)
+        opening = not turn.user.session_open
+        if opening or turn.now_ms - turn.user.last_seen_at_ms >= TOUCH_EVERY_MS:
+            # last_seen only needs minute precision (idle sessions are 30 minutes)
+            await db.users.touch(turn.user_id, turn.now_ms, open_session=opening)
+        await self.tiers.compact(turn.user_id, turn.conversation_id)

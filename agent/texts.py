@@ -1,7 +1,8 @@
 """Every fixed, localized text Lembra says (Portuguese default, English).
 
 Replies are built from these templates by the runtime; the model's own `message`
-is the only free text a user ever sees. No emojis except the fixed status marks.
+is the only free text a user ever sees. No emojis except the fixed status marks
+(`OK_MARK`, `WARN_MARK`, `FAIL_MARK`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,12 @@ from typing import Any
 
 from agent.types import Language
 
+OK_MARK = "✅"
+WARN_MARK = "⚠️"
+FAIL_MARK = "❌"
+
 _TEXTS: dict[str, dict[Language, str]] = {
+    # Channels and protection
     "rate_limited": {
         "pt": "Você está mandando mensagens rápido demais. Vou ignorar as próximas por um minuto.",
         "en": "You are sending messages too fast. I will ignore the next ones for a minute.",
@@ -23,8 +29,265 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Não consegui processar agora. Tente de novo em instantes.",
         "en": "I could not process that right now. Please try again in a moment.",
     },
-    # WhatsApp interactive messages: a body of at most 1,024 characters, a list button
-    # label of at most 20.
+    # Bad input
+    "empty_message": {
+        "pt": "Mensagem vazia. Diga o que devo salvar, procurar ou apagar; «ajuda» mostra os comandos.",
+        "en": "Empty message. Tell me what to save, find or delete; «help» shows the commands.",
+    },
+    "too_long": {
+        "pt": "Mensagem longa demais ({length} caracteres; o limite é {limit}). Nada foi salvo: envie um texto menor.",
+        "en": "Message too long ({length} characters; the limit is {limit}). Nothing was saved: send a shorter text.",
+    },
+    # Help and greeting
+    "help": {
+        "pt": (
+            "Eu guardo filmes, séries, vídeos, links e notas para você.\n"
+            "• «salva o filme Inception», «guarda https://...», «anota: comprar leite»\n"
+            "• «lista tudo», «lista meus filmes», «procura inception»\n"
+            "• «apaga o inception», «apaga tudo» (peço confirmação)\n"
+            "Comandos: /list /search /delete_all /cancel /why /lang /end /export /forget"
+        ),
+        "en": (
+            "I keep movies, TV shows, videos, links and notes for you.\n"
+            "• «save the movie Inception», «save https://...», «note: buy milk»\n"
+            "• «list everything», «list my movies», «find inception»\n"
+            "• «delete inception», «delete everything» (I ask for confirmation)\n"
+            "Commands: /list /search /delete_all /cancel /why /lang /end /export /forget"
+        ),
+    },
+    "privacy": {
+        "pt": (
+            "Privacidade: guardo seus itens, as mensagens desta conversa e um registro de auditoria "
+            "sem conteúdo. /export envia todos os seus dados; /forget apaga sua conta e seus dados."
+        ),
+        "en": (
+            "Privacy: I store your items, this conversation's messages and an audit log without "
+            "content. /export sends you all your data; /forget deletes your account and data."
+        ),
+    },
+    # Stray confirmations and choices
+    "nothing_to_confirm": {
+        "pt": "Não há nada pendente para confirmar.",
+        "en": "There is nothing pending to confirm.",
+    },
+    "nothing_to_choose": {
+        "pt": "Não há nenhuma escolha pendente.",
+        "en": "There is no pending choice.",
+    },
+    "cancelled": {"pt": "Cancelado.", "en": "Cancelled."},
+    "nothing_to_cancel": {"pt": "Não há nada para cancelar.", "en": "There is nothing to cancel."},
+    "pending_dropped": {
+        "pt": "(A pergunta pendente foi descartada.)",
+        "en": "(The pending question was dropped.)",
+    },
+    "stale_button": {
+        "pt": "Esse botão é de uma pergunta que já não vale. Nada foi feito.",
+        "en": "That button belongs to a question that is no longer open. Nothing was done.",
+    },
+    "choice_out_of_range": {
+        "pt": "Escolha um número de 1 a {count}, ou «cancela».",
+        "en": "Pick a number from 1 to {count}, or «cancel».",
+    },
+    "year_ambiguous": {
+        "pt": "Mais de uma opção é de {year}; escolha pelo número.",
+        "en": "More than one option is from {year}; pick by number.",
+    },
+    "confirm_yes": {"pt": "Sim", "en": "Yes"},
+    "confirm_no": {"pt": "Não", "en": "No"},
+    # Listing
+    "list_empty": {"pt": "Você ainda não salvou nada.", "en": "You have not saved anything yet."},
+    "list_empty_type": {"pt": "Nenhum item do tipo {type}.", "en": "No {type} saved."},
+    "list_header": {"pt": "Seus itens ({count}):", "en": "Your items ({count}):"},
+    "list_more_of_type": {
+        "pt": "… e mais {more}. Envie «lista {type_word}» para ver todos.",
+        "en": "… and {more} more. Send «list {type_word}» to see them all.",
+    },
+    "list_page": {
+        "pt": "Página {page} de {pages}. Envie «/list {type_word} {next}» para a próxima.",
+        "en": "Page {page} of {pages}. Send «/list {type_word} {next}» for the next one.",
+    },
+    # Delete all
+    "delete_all_nothing": {
+        "pt": "Você não tem nada salvo para apagar.",
+        "en": "You have nothing saved to delete.",
+    },
+    "delete_all_preview": {
+        "pt": "Isto apagará {count} {items} ({breakdown}), por exemplo: {examples}.\nConfirma? (sim/não, expira em 2 minutos)",
+        "en": "This will delete {count} {items} ({breakdown}), for example: {examples}.\nConfirm? (yes/no, expires in 2 minutes)",
+    },
+    "delete_all_done": {"pt": "Apaguei {count} {items}.", "en": "Deleted {count} {items}."},
+    "kept_everything": {"pt": "Ok, nada foi apagado.", "en": "OK, nothing was deleted."},
+    "confirmation_expired": {
+        "pt": "A confirmação expirou; nada foi apagado.",
+        "en": "The confirmation expired; nothing was deleted.",
+    },
+    # Saving
+    "saved": {"pt": "Salvo: {label}.", "en": "Saved: {label}."},
+    "already_saved": {"pt": "Já estava salvo: {label}.", "en": "Already saved: {label}."},
+    "choose_candidate": {
+        "pt": "Encontrei {count} opções para «{query}». Qual?",
+        "en": "I found {count} matches for «{query}». Which one?",
+    },
+    "candidates_shown": {"pt": "Encontrei para «{query}»:", "en": "Matches for «{query}»:"},
+    "no_candidates": {
+        "pt": "Não encontrei «{query}» no TMDB.",
+        "en": "I did not find «{query}» on TMDB.",
+    },
+    "tmdb_lookup_failed": {
+        "pt": "Não consegui consultar o TMDB sobre «{query}» agora. Tente de novo em instantes.",
+        "en": "I could not reach TMDB about «{query}» right now. Please try again shortly.",
+    },
+    "page_info": {"pt": "{url}\n{details}", "en": "{url}\n{details}"},
+    # Search
+    "search_none": {"pt": "Nada encontrado para «{query}».", "en": "Nothing found for «{query}»."},
+    "search_none_all": {"pt": "Nada encontrado.", "en": "Nothing found."},
+    "search_found": {"pt": "Encontrei {count}:", "en": "Found {count}:"},
+    # Delete one
+    "delete_preview": {
+        "pt": "Apagar {label}? (sim/não, expira em 2 minutos)",
+        "en": "Delete {label}? (yes/no, expires in 2 minutes)",
+    },
+    "delete_choose": {"pt": "Qual devo apagar?", "en": "Which one should I delete?"},
+    "deleted": {"pt": "Apagado: {label}.", "en": "Deleted: {label}."},
+    "delete_not_found": {
+        "pt": "Não encontrei «{query}» entre os seus itens.",
+        "en": "I did not find «{query}» among your items.",
+    },
+    "already_gone": {"pt": "Esse item já não existe.", "en": "That item no longer exists."},
+    # Failures
+    "unknown_item": {
+        "pt": "Não encontrei esse item entre os seus. Nada foi alterado.",
+        "en": "That item is not one of yours. Nothing was changed.",
+    },
+    "pipeline_violation": {
+        "pt": "Não posso fazer isso por este caminho. Nada foi alterado.",
+        "en": "I cannot do that this way. Nothing was changed.",
+    },
+    "planner_failed": {
+        "pt": "Não consegui entender o pedido com segurança. Nada foi alterado; tente reformular.",
+        "en": "I could not understand the request safely. Nothing was changed; try rephrasing.",
+    },
+    "model_timeout": {
+        "pt": "O assistente demorou demais para responder. Nada foi feito; tente de novo.",
+        "en": "The assistant took too long to answer. Nothing was done; please try again.",
+    },
+    "model_unavailable": {
+        "pt": "O assistente está indisponível agora. Nada foi feito; tente de novo em instantes.",
+        "en": "The assistant is unavailable right now. Nothing was done; please try again shortly.",
+    },
+    "noop": {
+        "pt": "Não há nada a fazer com essa mensagem.",
+        "en": "There is nothing to do with that message.",
+    },
+    "write_blocked": {
+        "pt": "Não salvei nada: a confiança nesta resposta ficou baixa demais ({state}).",
+        "en": "I saved nothing: confidence in this answer was too low ({state}).",
+    },
+    "invalid_url": {"pt": "Endereço inválido: {reason}.", "en": "Invalid address: {reason}."},
+    "link_refused": {
+        "pt": "Não vou abrir esse endereço: {reason}.",
+        "en": "I will not open that address: {reason}.",
+    },
+    "url_reason_credentials": {
+        "pt": "links com usuário ou senha não são aceitos",
+        "en": "links with a user name or password are not accepted",
+    },
+    "url_reason_scheme": {
+        "pt": "só aceito links http e https",
+        "en": "only http and https links are accepted",
+    },
+    "url_reason_too_long": {"pt": "o link é longo demais", "en": "the link is too long"},
+    "url_reason_private": {
+        "pt": "ele aponta para um endereço que não é público",
+        "en": "it points to an address that is not public",
+    },
+    "url_reason_redirects": {
+        "pt": "ele redireciona vezes demais",
+        "en": "it redirects too many times",
+    },
+    "url_reason_invalid": {
+        "pt": "não parece um endereço da web",
+        "en": "it does not look like a web address",
+    },
+    "link_unavailable": {
+        "pt": "Não consegui abrir a página agora.",
+        "en": "I could not open the page right now.",
+    },
+    "tool_failed": {"pt": "Não foi possível: {reason}", "en": "That did not work: {reason}"},
+    "quota_exceeded": {
+        "pt": "Você atingiu o limite diário de uso do assistente. Comandos como «lista» continuam funcionando; o limite renova à meia-noite.",
+        "en": "You reached today's assistant usage limit. Commands like «list» still work; the limit resets at midnight.",
+    },
+    "quota_exceeded_global": {
+        "pt": "O assistente atingiu o limite diário de uso. Comandos como «lista» continuam funcionando.",
+        "en": "The assistant reached its daily usage limit. Commands like «list» still work.",
+    },
+    # Caveats (one short line each)
+    "caveat_tmdb_unavailable": {
+        "pt": "TMDB indisponível: salvo sem detalhes.",
+        "en": "TMDB unavailable: saved without details.",
+    },
+    "caveat_tmdb_unavailable_read": {
+        "pt": "TMDB indisponível: não consegui buscar detalhes.",
+        "en": "TMDB unavailable: could not fetch details.",
+    },
+    "caveat_tmdb_no_match": {
+        "pt": "Não encontrado no TMDB: salvo como escrito.",
+        "en": "Not found on TMDB: saved as written.",
+    },
+    "caveat_link_unavailable": {
+        "pt": "Página indisponível: salvo sem título.",
+        "en": "Page unavailable: saved without a title.",
+    },
+    "caveat_planner_retry": {
+        "pt": "Precisei de mais de uma tentativa para entender o pedido.",
+        "en": "It took more than one attempt to understand the request.",
+    },
+    "caveat_coerced": {
+        "pt": "Ajustei o formato de um dado ({detail}).",
+        "en": "I adjusted the format of a value ({detail}).",
+    },
+    "caveat_implicit_match": {
+        "pt": "Escolhi o item mais parecido com «{query}».",
+        "en": "I picked the item closest to «{query}».",
+    },
+    # Commands
+    "unknown_command": {
+        "pt": "Comando desconhecido: /{name}. Envie /help para ver os comandos.",
+        "en": "Unknown command: /{name}. Send /help to see the commands.",
+    },
+    "not_available_yet": {
+        "pt": "/{name} ainda não está disponível.",
+        "en": "/{name} is not available yet.",
+    },
+    "why_none": {
+        "pt": "Ainda não há uma resposta anterior para explicar.",
+        "en": "There is no earlier answer to explain yet.",
+    },
+    "why": {
+        "pt": "Última resposta: estado {state}, confiança {score}/100.\nRegras: {rules}\nRessalvas: {caveats}\nFerramentas: {tools}\nChamadas ao modelo: {llm_calls}",
+        "en": "Last answer: state {state}, confidence {score}/100.\nRules: {rules}\nCaveats: {caveats}\nTools: {tools}\nModel calls: {llm_calls}",
+    },
+    "none": {"pt": "nenhuma", "en": "none"},
+    "lang_set": {"pt": "Idioma: português.", "en": "Language: English."},
+    "lang_usage": {"pt": "Use /lang pt ou /lang en.", "en": "Use /lang pt or /lang en."},
+    "search_usage": {"pt": "Use /search <texto>.", "en": "Use /search <text>."},
+    "session_ended": {"pt": "Sessão encerrada.", "en": "Session ended."},
+    "export_ready": {
+        "pt": "Seus dados: {items} itens, {messages} mensagens (arquivo JSON anexo).",
+        "en": "Your data: {items} items, {messages} messages (JSON file attached).",
+    },
+    "forget_preview": {
+        "pt": "Isto apagará sua conta e todos os seus dados: {items} itens e {messages} mensagens. O registro de auditoria (sem conteúdo) fica. Confirma? (sim/não)",
+        "en": "This deletes your account and all your data: {items} items and {messages} messages. The audit log (no content) stays. Confirm? (yes/no)",
+    },
+    "forgotten": {
+        "pt": "Pronto: sua conta e seus dados foram apagados.",
+        "en": "Done: your account and data were deleted.",
+    },
+    "kept_account": {"pt": "Ok, nada foi apagado.", "en": "OK, nothing was deleted."},
+    # WhatsApp interactive messages (bot/whatsapp.py): a body of at most 1,024 characters,
+    # a list button label of at most 20.
     "choose_option": {
         "pt": "Escolha uma opção:",
         "en": "Choose an option:",
@@ -35,8 +298,41 @@ _TEXTS: dict[str, dict[Language, str]] = {
     },
 }
 
+TYPE_NAMES: dict[Language, dict[str, tuple[str, str]]] = {
+    # (plural heading, word used in «lista ...»)
+    "pt": {
+        "movie": ("Filmes", "filmes"),
+        "tv_show": ("Séries", "séries"),
+        "video": ("Vídeos", "vídeos"),
+        "link": ("Links", "links"),
+        "note": ("Notas", "notas"),
+    },
+    "en": {
+        "movie": ("Movies", "movies"),
+        "tv_show": ("TV shows", "shows"),
+        "video": ("Videos", "videos"),
+        "link": ("Links", "links"),
+        "note": ("Notes", "notes"),
+    },
+}
+
 
 def text(key: str, language: Language, **values: Any) -> str:
     """The template `key` in `language`, formatted with `values`."""
     template = _TEXTS[key][language]
     return template.format(**values) if values else template
+
+
+def items_word(count: int, language: Language) -> str:
+    """ "item"/"itens" by count (Portuguese), "item"/"items" (English)."""
+    if count == 1:
+        return "item"
+    return "itens" if language == "pt" else "items"
+
+
+def type_heading(item_type: str, language: Language) -> str:
+    return TYPE_NAMES[language][item_type][0]
+
+
+def type_word(item_type: str, language: Language) -> str:
+    return TYPE_NAMES[language][item_type][1]

@@ -47,7 +47,7 @@ from aiohttp import web
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agent.deps import Deps  # noqa: E402
+from agent.deps import open_deps  # noqa: E402
 from agent.runtime import Runtime  # noqa: E402
 from agent.types import Reply  # noqa: E402
 from bot.lifecycle import Job, UpdateLifecycle, reply_to_json  # noqa: E402
@@ -248,8 +248,7 @@ async def run(args: argparse.Namespace) -> None:
     storage = StorageConfig(
         uri=None, db_name="bench", data_dir=data_dir, embedded_memory=args.memory
     )
-    async with open_storage(storage) as db:
-        deps = Deps(settings=settings, db=db)
+    async with open_storage(storage) as db, open_deps(settings, db=db) as deps:
         options = WebOptions(telegram=TelegramOptions(respect_sending_limits=False))
         app = create_app(deps, Runtime(deps).handle, options=options)
         app.middlewares.append(server_clock.middleware)

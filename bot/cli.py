@@ -4,34 +4,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import io
 import json
+import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
-from agent.deps import Deps
-from agent.runtime import Runtime
-from bot.lifecycle import UpdateLifecycle
-from bot.telegram import run_polling, set_webhook, use_timedelta_periods
-from bot.web import serve
+from agent.deps import storage_config
+from agent.intent import IntentClassifier
 from config.errors import LembraError
 from config.logging import setup_logging
 from config.settings import Settings, load_settings
-from storage import StorageConfig, open_storage
+from storage import open_storage
 from storage.ledger import Head
 
 Command = Callable[[argparse.Namespace, Settings], Awaitable[int]]
-
-
-def storage_config(settings: Settings) -> StorageConfig:
-    return StorageConfig(
-        uri=settings.mongodb_uri.get_secret_value() if settings.mongodb_uri else None,
-        db_name=settings.mongodb_db,
-        data_dir=settings.data_dir,
-        embedded_port=settings.embedded_db_port,
-        embedded_start_timeout_s=settings.embedded_db_start_timeout_seconds,
-    )
 
 
 def _not_yet(name: str) -> Command:
@@ -43,36 +33,111 @@ def _not_yet(name: str) -> Command:
 
 
 async def _chat(args: argparse.Namespace, settings: Settings) -> int:
-    async with open_storage(storage_config(settings)) as db:
-        await db.ping()
-        print("Lembra: olá! O assistente ainda não está pronto; o banco de dados está no ar.")
-        for line in sys.stdin:
-            if line.strip():
-                print("Lembra: ainda não estou pronto.")
+    from agent.deps import open_deps
+    from agent.runtime import Runtime
+    from bot.console import run_console
+
+    async with open_deps(settings) as deps:
+        await deps.db.ping()
+        runtime = Runtime(deps)
+        if runtime.offline:
+            print(
+                "lembra: no model configured: the offline rule-based planner is active",
+                file=sys.stderr,
+            )
+        return await run_console(runtime, user=args.user, show_meta=args.show_meta)
+
+
+async def _classify(args: argparse.Namespace, settings: Settings) -> int:
+    """One message a line on stdin -> one JSON object a line on stdout; no database, no model."""
+    # a stateless filter: let SIGTERM end it at once, even while it waits for input
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
+    if isinstance(sys.stdin, io.TextIOWrapper):  # bytes that are not UTF-8 become U+FFFD
+        sys.stdin.reconfigure(encoding="utf-8", errors="replace")
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(encoding="utf-8")
+    classifier = IntentClassifier()
+    try:
+        for line in iter(sys.stdin.readline, ""):
+            intent = classifier.classify(line.rstrip("\r\n"))
+            record = {
+                "text": intent.text,
+                "action": intent.action,
+                "entities": dict(intent.entities),
+                "score": intent.score,
+            }
+            print(json.dumps(record, ensure_ascii=False), flush=True)
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
 async def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.deps import open_deps
+    from agent.runtime import Runtime
+    from bot.telegram import use_timedelta_periods
+    from bot.web import serve
+
     settings.require_channels()
     use_timedelta_periods()
-    async with open_storage(storage_config(settings)) as db:
-        deps = Deps(settings=settings, db=db)
+    async with open_deps(settings) as deps:
         await serve(deps, Runtime(deps).handle)
     return 0
 
 
 async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.deps import open_deps
+    from agent.runtime import Runtime
+    from bot.lifecycle import UpdateLifecycle
+    from bot.telegram import run_polling, set_webhook, use_timedelta_periods
+
     settings.require_telegram()
     use_timedelta_periods()
     if args.set_webhook:
         url = await set_webhook(settings, drop_pending_updates=args.drop_pending_updates)
         print(f"lembra: webhook registered at {url}")
         return 0
-    async with open_storage(storage_config(settings)) as db:
-        deps = Deps(settings=settings, db=db)
+    async with open_deps(settings) as deps:
         lifecycle = UpdateLifecycle(deps, Runtime(deps).handle)
         await run_polling(deps, lifecycle, drop_pending_updates=args.drop_pending_updates)
     return 0
+
+
+async def _dream(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.background import background_llm
+    from agent.deps import open_deps
+    from agent.memory.consolidation import consolidate, describe
+
+    async with open_deps(settings) as deps:
+        targets = [args.user] if args.user else await deps.db.users.all_ids()
+        busy = 0
+        for user_id in targets:
+            report = await consolidate(
+                deps, user_id, trigger="manual", use_model=background_llm(deps)
+            )
+            busy += report is None
+            print(describe(report, user_id))
+    return 1 if busy else 0
+
+
+async def _stats(args: argparse.Namespace, settings: Settings) -> int:
+    from zoneinfo import ZoneInfo
+
+    from agent.commands import stats_text
+    from agent.deps import open_deps
+
+    async with open_deps(settings) as deps:
+        day = deps.clock.now().astimezone(ZoneInfo(settings.default_timezone)).date().isoformat()
+        print(await stats_text(deps, day))
+    return 0
+
+
+async def _replay(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.replay import replay_files
+
+    return await replay_files(args.files)
 
 
 async def _ledger_verify(args: argparse.Namespace, settings: Settings) -> int:
@@ -127,12 +192,12 @@ def build_parser() -> argparse.ArgumentParser:
     telegram.add_argument("--drop-pending-updates", action="store_true")
     telegram.set_defaults(run=_telegram)
 
-    sub.add_parser("classify", help="classify messages from stdin").set_defaults(
-        run=_not_yet("classify")
-    )
+    sub.add_parser(
+        "classify", help="classify messages from stdin (one a line) into JSON lines"
+    ).set_defaults(run=_classify)
     replay = sub.add_parser("replay", help="run transcript files")
     replay.add_argument("files", nargs="+")
-    replay.set_defaults(run=_not_yet("replay"))
+    replay.set_defaults(run=_replay)
 
     ledger = sub.add_parser("ledger", help="verify the ledger or print its heads")
     ledger_sub = ledger.add_subparsers(dest="ledger_command", required=True)
@@ -144,9 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     dream = sub.add_parser("dream", help="run memory consolidation now")
     dream.add_argument("--user")
-    dream.set_defaults(run=_not_yet("dream"))
+    dream.set_defaults(run=_dream)
     sub.add_parser("stats", help="usage, confidence and calibration figures").set_defaults(
-        run=_not_yet("stats")
+        run=_stats
     )
     return parser
 

@@ -8,6 +8,8 @@
 
     re-drive (leader lease `job:redrive`, at start-up and every 30 s):
         `received` records older than a minute ─> claim ─> channel.restore ─> submit again
+    heartbeat (every process, every 15 s): records of updates queued or running here are
+        renewed, so only updates whose process is gone ever look stale
 
 Never lose, never double-send: a record is written before the platform is told "ok";
 a redelivered update whose record exists is not handled again; a re-driven update
@@ -145,6 +147,7 @@ class UpdateLifecycle:
         )
         self._channels: dict[str, ChannelPort] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._scheduled: list[tuple[str, float, Callable[[], Awaitable[object]]]] = []
         # Updates queued or running in this process: kept fresh in the database by the
         # heartbeat so the re-drive (ours or another process's) leaves them alone.
         self._live: set[str] = set()
@@ -250,10 +253,7 @@ class UpdateLifecycle:
 
     async def _handle(self, incoming: Incoming, channel: ChannelPort) -> Reply | None:
         """Run the handler with the typing indicator; None when the database failed."""
-        metrics = self.deps.metrics
         typing = asyncio.create_task(self._keep_typing(incoming, channel))
-        started = time.perf_counter()
-        metrics.in_flight.inc()
         try:
             reply = await self.handler(incoming)
         except DatabaseUnavailable:
@@ -275,11 +275,9 @@ class UpdateLifecycle:
             )
             return Reply(text=text("try_again_later", self.language(incoming)))
         finally:
-            metrics.in_flight.dec()
             typing.cancel()
             with suppress(asyncio.CancelledError):
                 await typing
-        metrics.turn_seconds.labels(reply.meta.turn_kind).observe(time.perf_counter() - started)
         return reply
 
     async def _keep_typing(self, incoming: Incoming, channel: ChannelPort) -> None:
@@ -342,17 +340,11 @@ class UpdateLifecycle:
 
     # -- re-drive --------------------------------------------------------------------------
 
-    async def redrive_once(self) -> int:
-        """Re-submit stale `received` updates if this process leads; return how many."""
+    async def redrive_pass(self) -> int:
+        """Re-submit stale `received` updates (run by the leader only); return how many."""
         deps, tuning = self.deps, self.tuning
-        now = deps.clock.ms()
-        lease_ttl_ms = int(tuning.redrive_interval_s * 1000 * 1.5)
-        if not await deps.db.leases.acquire(
-            "job:redrive", deps.owner, ttl_ms=lease_ttl_ms, now_ms=now
-        ):
-            return 0
         stale = await deps.db.updates.stale(
-            now - int(tuning.stale_after_s * 1000), limit=tuning.redrive_batch
+            deps.clock.ms() - int(tuning.stale_after_s * 1000), limit=tuning.redrive_batch
         )
         submitted = 0
         for record in stale:
@@ -406,13 +398,26 @@ class UpdateLifecycle:
         )
         return True
 
-    async def _redrive_loop(self) -> None:
+    def schedule(self, name: str, every_s: float, job: Callable[[], Awaitable[object]]) -> None:
+        """Run `job` every `every_s` seconds in whichever process holds `job:<name>`."""
+        self._scheduled.append((name, every_s, job))
+
+    async def _leader_loop(
+        self, name: str, every_s: float, job: Callable[[], Awaitable[object]]
+    ) -> None:
+        deps = self.deps
+        ttl_ms = int(every_s * 1000 * 1.5)  # the leader renews it every pass
         while True:
             try:
-                await self.redrive_once()
+                if await deps.db.leases.acquire(
+                    f"job:{name}", deps.owner, ttl_ms=ttl_ms, now_ms=deps.clock.ms()
+                ):
+                    await job()
             except StorageError:
-                log_event(log, "redrive_failed", level=logging.WARNING, exc_info=True)
-            await asyncio.sleep(self.tuning.redrive_interval_s)
+                log_event(log, "job_failed", level=logging.WARNING, job=name, exc_info=True)
+            except Exception:  # a failing job must not stop the schedule: log it, go on
+                log_event(log, "job_failed", level=logging.ERROR, job=name, exc_info=True)
+            await asyncio.sleep(every_s)
 
     async def heartbeat_once(self) -> None:
         """Renew the records of every update queued or running in this process."""
@@ -430,12 +435,13 @@ class UpdateLifecycle:
                 log_event(log, "heartbeat_failed", level=logging.WARNING)
 
     def start(self) -> None:
-        """Start the heartbeat and the periodic re-drive (its first pass runs at once)."""
-        if not self._tasks:
-            self._tasks = [
-                asyncio.create_task(self._heartbeat_loop(), name="heartbeat"),
-                asyncio.create_task(self._redrive_loop(), name="redrive"),
-            ]
+        """Start the heartbeat and the leader-run jobs (their first pass runs at once)."""
+        if self._tasks:
+            return
+        jobs = [("redrive", self.tuning.redrive_interval_s, self.redrive_pass), *self._scheduled]
+        self._tasks = [asyncio.create_task(self._heartbeat_loop(), name="heartbeat")] + [
+            asyncio.create_task(self._leader_loop(*spec), name=f"job:{spec[0]}") for spec in jobs
+        ]
 
     async def stop(self) -> None:
         tasks, self._tasks = self._tasks, []
@@ -444,8 +450,9 @@ class UpdateLifecycle:
         for task in tasks:
             with suppress(asyncio.CancelledError):
                 await task
-        with suppress(StorageError):
-            await self.deps.db.leases.release("job:redrive", self.deps.owner)
+        for name in ["redrive", *(spec[0] for spec in self._scheduled)]:
+            with suppress(StorageError):
+                await self.deps.db.leases.release(f"job:{name}", self.deps.owner)
 
 
 @dataclass

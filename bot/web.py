@@ -6,8 +6,11 @@
     GET      /metrics            Prometheus text
 
 Bodies over 1 MiB are refused with 413 by aiohttp before any handler reads them.
+Jobs: every process renews its live updates (heartbeat); the process holding a job's
+leader lease runs the re-drive and the runtime's background work (`agent.background.
+run_due`: expired pending actions, idle-session handovers, due consolidations).
 Shutdown (SIGTERM): stop accepting, finish in-flight requests and turns, close PTB,
-then the caller leaves `open_storage`, which stops the embedded database.
+then the caller leaves `open_deps`, which stops the embedded database.
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from aiohttp import web
 
+from agent.background import run_due
 from agent.deps import Deps
 from bot.lifecycle import Handler, Tuning, UpdateLifecycle
 from bot.telegram import TelegramChannel, TelegramOptions
@@ -43,7 +48,9 @@ class WebOptions:
     tuning: Tuning = field(default_factory=Tuning)
     telegram: TelegramOptions = field(default_factory=TelegramOptions)
     whatsapp: WhatsAppOptions = field(default_factory=WhatsAppOptions)
-    redrive: bool = True
+    # the heartbeat, the re-drive and the runtime's background work (`agent.background`)
+    jobs: bool = True
+    background_every_s: float = 30.0
 
 
 @dataclass
@@ -85,7 +92,8 @@ def create_app(
             await channels.whatsapp.start()
         if channels.telegram is not None:
             await channels.telegram.start()
-        if options.redrive:
+        if options.jobs:
+            lifecycle.schedule("background", options.background_every_s, partial(run_due, deps))
             lifecycle.start()
         yield
         # The server stopped accepting and in-flight requests finished: now the turns.

@@ -18,7 +18,11 @@ class Settings(BaseSettings):
     """Every variable Lembra reads; names are the upper-case field names."""
 
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+        env_ignore_empty=True,
     )
 
     # Telegram
@@ -70,6 +74,9 @@ class Settings(BaseSettings):
     max_message_chars: int = Field(default=4_000, ge=16)
     pending_ttl_seconds: int = Field(default=120, ge=1)
     handover_idle_minutes: int = Field(default=30, ge=1)
+    background_llm: bool = (
+        True  # handovers and archive summaries by the model when one is configured
+    )
     rate_limit_messages: int = Field(default=20, ge=1)
     rate_limit_window_seconds: int = Field(default=60, ge=1)
     # enrich_link fetcher

@@ -22,7 +22,7 @@ class BeliefsRepo:
         return {str(d["key"]): float(d["value"]) for d in docs}
 
     async def get(self, user_id: str, key: str) -> float | None:
-        doc = await self._c.find_one({"_id": belief_doc_id(user_id, key), "user_id": user_id})
+        doc = await self._c.find_owned(belief_doc_id(user_id, key), user_id)
         return float(doc["value"]) if doc else None
 
     async def set(self, user_id: str, key: str, value: float, *, now_ms: int) -> None:

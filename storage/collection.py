@@ -40,6 +40,34 @@ class Collection:
         with translated(f"{self.name}.find_one"):
             return await self._raw.find_one(dict(filter), projection)
 
+    async def find_owned(
+        self,
+        doc_id: str,
+        owner: str,
+        *,
+        owner_field: str = "user_id",
+        projection: Mapping[str, Any] | None = None,
+    ) -> Doc | None:
+        """The document with `_id` only if `owner_field` equals `owner`.
+
+        Looked up by `_id` alone and checked here: nx-27017 plans a filter that adds
+        another indexed field on that other index and scans (SUBSET.md).
+        """
+        doc = await self.find_one({"_id": doc_id}, projection=projection)
+        if doc is None or doc.get(owner_field) != owner:
+            return None
+        return doc
+
+    async def delete_owned(
+        self, doc_id: str, owner: str, *, owner_field: str = "user_id"
+    ) -> Doc | None:
+        """Delete the document with `_id` if `owner` owns it; return what was deleted."""
+        doc = await self.find_owned(doc_id, owner, owner_field=owner_field)
+        if doc is None:
+            return None
+        # The owner field never changes, so the check above still holds here.
+        return doc if await self.delete_one({"_id": doc_id}) else None
+
     async def find(
         self,
         filter: Filter,

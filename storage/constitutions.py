@@ -22,6 +22,19 @@ class ConstitutionsRepo:
         docs = await self._c.find({}, sort=[("version", -1)], limit=1)
         return ConstitutionDoc.model_validate(docs[0]) if docs else None
 
+    async def ensure_first(self, text: str, *, now_ms: int) -> tuple[ConstitutionDoc, bool]:
+        """Store `text` as version 1 unless a version exists; say whether this call created it."""
+        doc = ConstitutionDoc(
+            _id=constitution_id(1), version=1, text=text, created_at_ms=now_ms, author="system"
+        )
+        try:
+            await self._c.insert_one(doc.to_doc())
+        except DuplicateKey:
+            latest = await self.latest()
+            assert latest is not None
+            return latest, False
+        return doc, True
+
     async def add(self, text: str, *, author: str, now_ms: int) -> ConstitutionDoc:
         """Store `text` as the next version (retrying if another writer took the number)."""
         while True:

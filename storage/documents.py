@@ -39,6 +39,13 @@ class UserDoc(StoredModel):
     counts: dict[str, int] = Field(default_factory=dict)
     daily_token_quota: int | None = None
     display_name: str | None = None
+    # sessions and consolidation (DESIGN 3.8)
+    session_open: bool = False
+    session_start_ms: int | None = None
+    sessions_since_dream: int = 0
+    dream_last_day: str | None = None
+    dream_due: str | None = None  # a critical event asked for a consolidation
+    planner_failures_in_row: int = 0
 
 
 class ItemDoc(StoredModel):
@@ -88,6 +95,7 @@ class MessageDoc(StoredModel):
     tool_call_id: str | None = None
     name: str | None = None
     turn_id: str | None = None
+    meta_json: str | None = None  # the reply's confidence meta, on a turn's final `ai` message
     ts_ms: int
 
 

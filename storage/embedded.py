@@ -16,6 +16,7 @@ import json
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -25,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pymongo import MongoClient
-from pymongo.errors import PyMongoError
+import bson
+import bson.errors
 
 from storage.errors import EmbeddedServerError
 
@@ -65,19 +66,37 @@ def _alive(pid: int) -> bool:
 
 
 def ping(port: int, *, timeout_s: float = 0.5) -> bool:
-    """Whether a MongoDB-wire server answers `ping` on the loopback port."""
-    client: MongoClient[dict[str, Any]] = MongoClient(
-        uri_for(port),
-        serverSelectionTimeoutMS=int(timeout_s * 1000),
-        connectTimeoutMS=int(timeout_s * 1000),
-    )
+    """Whether a MongoDB-wire server answers `ping` on the loopback port.
+
+    One OP_MSG over a plain socket: a short-lived driver client leaves monitor
+    sockets behind that can outlive `close()`.
+    """
+    body = bson.encode({"ping": 1, "$db": "admin"})
+    payload = struct.pack("<I", 0) + b"\x00" + body  # flagBits, then a kind-0 section
+    header = struct.pack("<iiii", 16 + len(payload), 1, 0, 2013)  # OP_MSG
     try:
-        client.admin.command("ping")
-        return True
-    except PyMongoError:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout_s) as sock:
+            sock.sendall(header + payload)
+            raw = _read_exactly(sock, 16)
+            length = struct.unpack("<i", raw[:4])[0]
+            reply = _read_exactly(sock, length - 16)
+    except (OSError, struct.error, ValueError):
         return False
-    finally:
-        client.close()
+    try:
+        document = bson.decode(reply[5:])  # skip flagBits and the section kind byte
+    except (bson.errors.BSONError, ValueError, IndexError):
+        return False
+    return float(document.get("ok", 0)) == 1.0
+
+
+def _read_exactly(sock: socket.socket, n: int) -> bytes:
+    data = b""
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise ValueError("connection closed")
+        data += chunk
+    return data
 
 
 def _port_in_use(port: int) -> bool:

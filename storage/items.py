@@ -40,7 +40,7 @@ class ItemsRepo:
         return item, True
 
     async def get(self, user_id: str, item_id: str) -> ItemDoc | None:
-        doc = await self._c.find_one({"_id": item_id, "user_id": user_id})
+        doc = await self._c.find_owned(item_id, user_id)
         return ItemDoc.model_validate(doc) if doc else None
 
     async def find_by_dedup(self, user_id: str, dedup_key: str) -> ItemDoc | None:
@@ -57,13 +57,21 @@ class ItemsRepo:
         docs = await self._c.find(flt, sort=[("seq", 1)], limit=limit)
         return [ItemDoc.model_validate(d) for d in docs]
 
+    async def newest(self, user_id: str, limit: int) -> list[ItemDoc]:
+        """The user's most recently created items, newest first."""
+        docs = await self._c.find({"user_id": user_id}, sort=[("seq", -1)], limit=limit)
+        return [ItemDoc.model_validate(d) for d in docs]
+
+    async def newest_of_type(self, user_id: str, item_type: ItemType, limit: int) -> list[ItemDoc]:
+        docs = await self._c.find(
+            {"user_id": user_id, "type": item_type}, sort=[("seq", -1)], limit=limit
+        )
+        return [ItemDoc.model_validate(d) for d in docs]
+
     async def delete(self, user_id: str, item_id: str) -> ItemDoc | None:
         """Delete one of the user's items; return it, or None when it was not theirs."""
-        doc = await self._c.find_one({"_id": item_id, "user_id": user_id})
-        if doc is None:
-            return None
-        deleted = await self._c.delete_one({"_id": item_id, "user_id": user_id})
-        return ItemDoc.model_validate(doc) if deleted else None
+        doc = await self._c.delete_owned(item_id, user_id)
+        return ItemDoc.model_validate(doc) if doc else None
 
     async def delete_many(self, user_id: str, item_ids: list[str]) -> int:
         if not item_ids:

@@ -14,6 +14,7 @@ import asyncio
 import hashlib
 import json
 import random
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +100,9 @@ class LedgerRepo:
         self._c = coll
         self._heads: dict[str, Head] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        # What this process appended, newest last (for replays and tests to read cheaply).
+        self.appended: deque[tuple[str, int, str]] = deque(maxlen=10_000)
+        self.appended_total = 0
 
     async def ensure_indexes(self) -> None:
         await self._c.create_index([("stream", 1)])
@@ -137,6 +141,8 @@ class LedgerRepo:
                     await asyncio.sleep(random.uniform(0, 0.002 * min(attempt, 10)))
                     continue
                 self._heads[stream] = Head(stream, seq, digest)
+                self.appended.append((stream, seq, type))
+                self.appended_total += 1
                 return event
         raise StorageError(
             f"ledger append to {stream} gave up after {_MAX_APPEND_ATTEMPTS} attempts"
@@ -170,6 +176,11 @@ class LedgerRepo:
     async def events_since(self, stream: str, after_seq: int) -> list[LedgerDoc]:
         docs = await self._c.find({"stream": stream, "seq": {"$gt": after_seq}}, sort=[("seq", 1)])
         return [LedgerDoc.model_validate(d) for d in docs]
+
+    async def events_in(self, stream: str, from_ts: int, to_ts: int) -> list[LedgerDoc]:
+        """Events of `stream` with `from_ts <= ts <= to_ts`, in order."""
+        docs = await self._c.find({"stream": stream, "ts": {"$gte": from_ts, "$lte": to_ts}})
+        return sorted((LedgerDoc.model_validate(d) for d in docs), key=lambda e: e.seq)
 
     async def streams(self) -> list[str]:
         docs = await self._c.find({}, projection={"stream": 1})

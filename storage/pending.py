@@ -20,7 +20,7 @@ class PendingRepo:
 
     async def get(self, user_id: str, conversation_id: str, *, now_ms: int) -> PendingDoc | None:
         """The live pending action, or None; an expired one is removed on the way."""
-        doc = await self._c.find_one({"_id": conversation_id, "user_id": user_id})
+        doc = await self._c.find_owned(conversation_id, user_id)
         if doc is None:
             return None
         pending = PendingDoc.model_validate(doc)
@@ -33,7 +33,7 @@ class PendingRepo:
 
     async def peek(self, user_id: str, conversation_id: str) -> PendingDoc | None:
         """The stored pending action whatever its expiry (for background expiry jobs)."""
-        doc = await self._c.find_one({"_id": conversation_id, "user_id": user_id})
+        doc = await self._c.find_owned(conversation_id, user_id)
         return PendingDoc.model_validate(doc) if doc else None
 
     async def put(self, pending: PendingDoc) -> None:
@@ -41,7 +41,15 @@ class PendingRepo:
         await self._c.replace_one({"_id": pending.id}, pending.to_doc(), upsert=True)
 
     async def delete(self, user_id: str, conversation_id: str) -> bool:
-        return await self._c.delete_one({"_id": conversation_id, "user_id": user_id}) > 0
+        return await self._c.delete_owned(conversation_id, user_id) is not None
+
+    async def delete_loaded(self, user_id: str, conversation_id: str) -> bool:
+        """Delete a pending action this caller has just read as `user_id`'s (one round trip).
+
+        Only for a document `get` returned in the same turn: the conversation's lease
+        keeps anyone else from replacing it in between.
+        """
+        return await self._c.delete_one({"_id": conversation_id}) > 0
 
     async def expired(self, now_ms: int, *, user_id: str | None = None) -> list[PendingDoc]:
         flt: dict[str, object] = {"expires_at_ms": {"$lte": now_ms}}

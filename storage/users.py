@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 from storage.collection import Collection
@@ -15,6 +16,8 @@ class UsersRepo:
 
     async def ensure_indexes(self) -> None:
         await self._c.create_index([("last_seen_at_ms", -1)])
+        await self._c.create_index([("session_open", 1)])
+        await self._c.create_index([("session_open", 1)])
 
     async def get(self, user_id: str) -> UserDoc | None:
         doc = await self._c.find_one({"_id": user_id})
@@ -44,10 +47,29 @@ class UsersRepo:
             return raced
         return user
 
-    async def touch(self, user_id: str, now_ms: int) -> None:
-        await self._c.update_one(
-            {"_id": user_id}, {"$set": {"last_seen_at_ms": now_ms, "active": True}}
+    async def touch(self, user_id: str, now_ms: int, *, open_session: bool = False) -> None:
+        """Record a turn: last seen now, active, and (when asked) a session opening now."""
+        fields: dict[str, object] = {"last_seen_at_ms": now_ms, "active": True}
+        if open_session:
+            fields.update(session_open=True, session_start_ms=now_ms)
+        await self._c.update_one({"_id": user_id}, {"$set": fields})
+
+    async def update(
+        self, user_id: str, fields: dict[str, object], *, inc: dict[str, int] | None = None
+    ) -> None:
+        """Set session/consolidation fields (and increment counters) on a user."""
+        update: dict[str, object] = {"$set": fields} if fields else {}
+        if inc:
+            update["$inc"] = inc
+        if update:
+            await self._c.update_one({"_id": user_id}, update)
+
+    async def with_open_sessions(self, idle_since_ms: int) -> list[UserDoc]:
+        """Users whose session is open and who have been idle since `idle_since_ms`."""
+        docs = await self._c.find(
+            {"session_open": True, "last_seen_at_ms": {"$lte": idle_since_ms}}
         )
+        return [UserDoc.model_validate(d) for d in docs]
 
     async def set_language(self, user_id: str, language: Literal["pt", "en"]) -> None:
         await self._c.update_one({"_id": user_id}, {"$set": {"language": language}})
@@ -74,7 +96,7 @@ class UsersRepo:
     async def adjust_count(self, user_id: str, item_type: ItemType, delta: int) -> None:
         await self._c.update_one({"_id": user_id}, {"$inc": {f"counts.{item_type}": delta}})
 
-    async def set_counts(self, user_id: str, counts: dict[str, int]) -> None:
+    async def set_counts(self, user_id: str, counts: Mapping[str, int]) -> None:
         full = {t: int(counts.get(t, 0)) for t in ITEM_TYPES}
         await self._c.update_one({"_id": user_id}, {"$set": {"counts": full}})
 

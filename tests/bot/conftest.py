@@ -16,7 +16,8 @@ import pytest
 from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
-from agent.deps import Deps
+from agent.deps import Deps, open_deps
+from agent.tokens import TokenCounter
 from bot.lifecycle import Handler, Tuning
 from bot.telegram import SECRET_HEADER, TelegramOptions
 from bot.web import CHANNELS, WebOptions, create_app
@@ -37,7 +38,7 @@ FAST = WebOptions(
     tuning=Tuning(typing_after_s=0.3, typing_every_s=0.3, chat_lease_wait_s=5.0),
     telegram=TelegramOptions(timeout_s=0.5, retry_delays=(0.05, 0.05, 0.05)),
     whatsapp=WhatsAppOptions(timeout_s=0.5, retry_delays=(0.05, 0.05, 0.05)),
-    redrive=False,
+    jobs=False,
 )
 
 
@@ -167,8 +168,15 @@ def events(stream: io.StringIO) -> list[dict[str, Any]]:
     return [json.loads(line) for line in stream.getvalue().splitlines()]
 
 
+@pytest.fixture(scope="session")
+def counter() -> TokenCounter:
+    return TokenCounter()  # loading the tokenizer takes a second: once per session
+
+
 @pytest.fixture
-def harness(db: Database, fake_tg: FakeTelegram, fake_wa: FakeWhatsApp) -> Callable[..., Any]:
+def harness(
+    db: Database, fake_tg: FakeTelegram, fake_wa: FakeWhatsApp, counter: TokenCounter
+) -> Callable[..., Any]:
     """`async with harness(**setting_overrides) as h:` the app with both channels."""
 
     @asynccontextmanager
@@ -182,13 +190,13 @@ def harness(db: Database, fake_tg: FakeTelegram, fake_wa: FakeWhatsApp) -> Calla
     ) -> AsyncIterator[Harness]:
         scripted = runtime or ScriptedRuntime()
         settings = channel_settings(fake_tg, fake_wa, **overrides)
-        deps = Deps(settings=settings, db=database or db)
-        app = create_app(deps, handler or scripted.handle, options=options)
-        client: TestClient[Any, Any] = TestClient(TestServer(app, host="127.0.0.1"))
-        await client.start_server()
-        try:
-            yield Harness(client, deps, scripted, fake_tg, fake_wa)
-        finally:
-            await client.close()
+        async with open_deps(settings, db=database or db, counter=counter) as deps:
+            app = create_app(deps, handler or scripted.handle, options=options)
+            client: TestClient[Any, Any] = TestClient(TestServer(app, host="127.0.0.1"))
+            await client.start_server()
+            try:
+                yield Harness(client, deps, scripted, fake_tg, fake_wa)
+            finally:
+                await client.close()
 
     return make

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.deps import Deps
+from agent.deps import open_deps
+from agent.tokens import TokenCounter
 from bot.lifecycle import UpdateLifecycle
 from bot.telegram import run_polling
 from storage import Database
@@ -115,28 +116,30 @@ async def test_set_webhook_reports_a_refused_token(fake_tg: FakeTelegram, tmp_pa
 
 
 async def test_polling_handles_updates_with_the_same_handlers(
-    db: Database, fake_tg: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+    db: Database, fake_tg: FakeTelegram, counter: TokenCounter
 ) -> None:
     runtime = ScriptedRuntime()
-    deps = Deps(settings=channel_settings(fake_tg, None), db=db)
-    lifecycle = UpdateLifecycle(deps, runtime.handle, tuning=FAST.tuning)
-    ready = asyncio.Event()
-    polling = asyncio.create_task(
-        run_polling(deps, lifecycle, options=FAST.telegram, ready=ready, drop_pending_updates=True)
-    )
-    try:
-        await asyncio.wait_for(ready.wait(), timeout=10)
-        chat = 5550301
-        first = message_update(chat, "escolhe")
-        fake_tg.push_update(first)
-        await fake_tg.wait_for(lambda: len(fake_tg.texts(chat)) == 1)
-        fake_tg.push_update(callback_update(chat, "c:pk1:1"))
-        fake_tg.push_update(message_update(chat, None, extra={"new_chat_title": "x"}))
-        await fake_tg.wait_for(lambda: len(fake_tg.texts(chat)) == 2)
-    finally:
-        polling.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await polling
+    chat = 5550301
+    first = message_update(chat, "escolhe")
+    async with open_deps(channel_settings(fake_tg, None), db=db, counter=counter) as deps:
+        lifecycle = UpdateLifecycle(deps, runtime.handle, tuning=FAST.tuning)
+        ready = asyncio.Event()
+        polling = asyncio.create_task(
+            run_polling(
+                deps, lifecycle, options=FAST.telegram, ready=ready, drop_pending_updates=True
+            )
+        )
+        try:
+            await asyncio.wait_for(ready.wait(), timeout=10)
+            fake_tg.push_update(first)
+            await fake_tg.wait_for(lambda: len(fake_tg.texts(chat)) == 1)
+            fake_tg.push_update(callback_update(chat, "c:pk1:1"))
+            fake_tg.push_update(message_update(chat, None, extra={"new_chat_title": "x"}))
+            await fake_tg.wait_for(lambda: len(fake_tg.texts(chat)) == 2)
+        finally:
+            polling.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await polling
 
     assert fake_tg.texts(chat) == [
         "Qual deles?\n1. Inception (2010)\n2. Inception (2014)",
@@ -145,4 +148,6 @@ async def test_polling_handles_updates_with_the_same_handlers(
     assert [i.kind for i in runtime.seen] == ["text", "choice"]
     assert fake_tg.sent("deleteWebhook")[0].params["drop_pending_updates"] == "true"
     assert len(fake_tg.sent("answerCallbackQuery")) == 1
-    assert (await db.updates.get(f"tg:{first['update_id']}")) is not None
+    record = await db.updates.get(f"tg:{first['update_id']}")
+    assert record is not None
+    assert record.status == "done"

@@ -72,7 +72,7 @@ async def test_a_reply_that_cannot_be_sent_is_kept_and_resent_by_the_redrive(
     harness: Any,
 ) -> None:
     options = replace(
-        FAST, redrive=True, tuning=replace(FAST.tuning, stale_after_s=0.3, redrive_interval_s=0.1)
+        FAST, jobs=True, tuning=replace(FAST.tuning, stale_after_s=0.3, redrive_interval_s=0.1)
     )
     async with harness(options=options) as h:
         h.tg.fail("sendMessage", 500, times=4)  # the first try and its three retries

@@ -16,7 +16,7 @@ from tests.support.scripted_runtime import ScriptedRuntime
 
 CHAT_A, CHAT_B = 5550101, 5550102
 REDRIVE = replace(
-    FAST, redrive=True, tuning=replace(FAST.tuning, stale_after_s=0.5, redrive_interval_s=0.1)
+    FAST, jobs=True, tuning=replace(FAST.tuning, stale_after_s=0.5, redrive_interval_s=0.1)
 )
 
 

@@ -218,7 +218,7 @@ async def test_outside_the_24_hour_window_nothing_is_sent(harness: Any, db: Data
     stored = json.dumps({"message": message, "name": "Ana"})
     await db.updates.record(update_id, stored, now_ms=int(time.time() * 1000) - 120_000)
     options = replace(
-        FAST, redrive=True, tuning=replace(FAST.tuning, stale_after_s=0.5, redrive_interval_s=0.1)
+        FAST, jobs=True, tuning=replace(FAST.tuning, stale_after_s=0.5, redrive_interval_s=0.1)
     )
     async with harness(options=options) as h:
         await h.until_status(update_id, "done")

@@ -25,7 +25,9 @@ import pytest
 from storage import Database
 from storage.database import make_client
 from storage.embedded import free_port
-from tests.support.fake_telegram import TOKEN, FakeTelegram, message_update
+from tests.support import fake_whatsapp as wa
+from tests.support.fake_telegram import TOKEN, FakeTelegram, callback_update, message_update
+from tests.support.fake_whatsapp import FakeWhatsApp
 from tests.support.servers import RunningServer
 
 SECRET = "two-workers-secret"
@@ -42,6 +44,15 @@ class Worker:
             f"{self.url}/telegram/webhook",
             json=update,
             headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
+        ) as response:
+            return response.status
+
+    async def post_whatsapp(self, session: aiohttp.ClientSession, payload: dict[str, Any]) -> int:
+        body = wa.encode(payload)
+        async with session.post(
+            f"{self.url}/whatsapp/webhook",
+            data=body,
+            headers={"X-Hub-Signature-256": wa.sign(body), "Content-Type": "application/json"},
         ) as response:
             return response.status
 
@@ -62,6 +73,7 @@ class Worker:
 class Cluster:
     db: Database
     tg: FakeTelegram
+    wa: FakeWhatsApp
     start: Callable[[int], Awaitable[list[Worker]]]
 
 
@@ -73,14 +85,25 @@ async def fake_tg() -> AsyncIterator[FakeTelegram]:
 
 
 @pytest.fixture
+async def fake_wa() -> AsyncIterator[FakeWhatsApp]:
+    fake = await FakeWhatsApp().start()
+    yield fake
+    await fake.close()
+
+
+# Settings the workers must not inherit from the machine running the tests.
+_FOREIGN = ("TELEGRAM_", "WHATSAPP_", "OPENAI_", "LLM_", "TMDB_", "MONGODB_", "ADMIN_")
+
+
+@pytest.fixture
 async def cluster(
-    nx_server: RunningServer, fake_tg: FakeTelegram, tmp_path: Path
+    nx_server: RunningServer, fake_tg: FakeTelegram, fake_wa: FakeWhatsApp, tmp_path: Path
 ) -> AsyncIterator[Cluster]:
     db_name = f"t_{uuid.uuid4().hex[:12]}"
     db = Database(make_client(nx_server.uri), db_name)
     await db.ensure_indexes()
     workers: list[Worker] = []
-    base_env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "WHATSAPP_"))}
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith(_FOREIGN)}
 
     async def start(count: int) -> list[Worker]:
         started = []
@@ -95,6 +118,12 @@ async def cluster(
                 "TELEGRAM_BOT_TOKEN": TOKEN,
                 "TELEGRAM_WEBHOOK_SECRET": SECRET,
                 "TELEGRAM_API_BASE_URL": fake_tg.base_url,
+                "WHATSAPP_ACCESS_TOKEN": wa.ACCESS_TOKEN,
+                "WHATSAPP_APP_SECRET": wa.APP_SECRET,
+                "WHATSAPP_VERIFY_TOKEN": wa.VERIFY_TOKEN,
+                "WHATSAPP_PHONE_NUMBER_ID": wa.PHONE_NUMBER_ID,
+                "WHATSAPP_API_BASE_URL": fake_wa.base_url,
+                "WHATSAPP_API_VERSION": wa.VERSION,
                 "DATA_DIR": str(tmp_path / "data"),
                 "LOG_LEVEL": "INFO",
             }
@@ -119,7 +148,7 @@ async def cluster(
         return started
 
     try:
-        yield Cluster(db, fake_tg, start)
+        yield Cluster(db, fake_tg, fake_wa, start)
     finally:
         for worker in workers:
             if worker.proc.returncode is None:
@@ -262,3 +291,61 @@ async def test_sigterm_finishes_the_turn_in_flight_then_exits(cluster: Cluster) 
     assert record is not None
     assert record.status == "done"
     assert '"event": "channels_stopped"' in worker.log.read_text()
+
+
+async def test_a_telegram_conversation_spread_over_both_workers_runs_the_real_runtime(
+    cluster: Cluster,
+) -> None:
+    first, second = await cluster.start(2)
+    tg, chat = cluster.tg, 6660300
+
+    async with aiohttp.ClientSession() as session:
+
+        async def say(worker: Worker, update: dict[str, Any]) -> str:
+            before = len(tg.texts(chat))
+            assert await worker.post(session, update) == 200
+            await tg.wait_for(lambda: len(tg.texts(chat)) > before, timeout_s=20)
+            return tg.texts(chat)[-1]
+
+        assert "comprar leite" in await say(first, message_update(chat, "anota: comprar leite"))
+        assert "comprar leite" in await say(second, message_update(chat, "lista"))
+        preview = await say(first, message_update(chat, "apaga tudo"))
+        assert "1 item" in preview
+        (buttons,) = tg.sent(chat_id=chat)[-1].params["reply_markup"]["inline_keyboard"]
+        assert [b["text"] for b in buttons] == ["Sim", "Não"]
+        assert await cluster.db.items.list_for(f"tg:{chat}") != []  # nothing deleted yet
+
+        done = await say(second, callback_update(chat, buttons[0]["callback_data"]))
+        assert "Apaguei 1 item" in done
+        assert await say(first, message_update(chat, "lista")) == "Você ainda não salvou nada."
+
+    assert await cluster.db.items.list_for(f"tg:{chat}") == []
+    assert len(tg.sent("answerCallbackQuery")) == 1
+    for worker in (first, second):
+        assert '"job_failed"' not in worker.log.read_text()
+
+
+async def test_a_whatsapp_conversation_runs_the_real_runtime(cluster: Cluster) -> None:
+    first, second = await cluster.start(2)
+    phone = "5511988887777"
+    fake = cluster.wa
+
+    async with aiohttp.ClientSession() as session:
+
+        async def say(worker: Worker, content: dict[str, Any]) -> dict[str, Any]:
+            before = len(fake.sent_to(phone))
+            assert await worker.post_whatsapp(session, wa.message_payload(phone, content)) == 200
+            await fake.wait_for(lambda: len(fake.sent_to(phone)) > before, timeout_s=20)
+            return fake.sent_to(phone)[-1]
+
+        saved = await say(first, wa.text_content("anota: comprar pão"))
+        assert "comprar pão" in saved["text"]["body"]
+        confirm = await say(second, wa.text_content("apaga tudo"))
+        assert confirm["type"] == "interactive"
+        buttons = confirm["interactive"]["action"]["buttons"]
+        assert [b["reply"]["title"] for b in buttons] == ["Sim", "Não"]
+
+        done = await say(first, wa.button_reply_content(buttons[0]["reply"]["id"]))
+        assert "Apaguei 1 item" in done["text"]["body"]
+
+    assert await cluster.db.items.list_for(f"wa:{phone}") == []

@@ -1,0 +1,70 @@
+"""Background work that falls due with time (DESIGN 1, 3.8).
+
+- expire pending actions whose deadline passed (inclusive: 120 s expires a 2-minute one);
+- write the handover of sessions idle for HANDOVER_IDLE_MINUTES;
+- consolidate users whose consolidation is due (02:00 local, every 50 sessions, critical events).
+
+`run_due` is called by the scheduler of `lembra serve` under a leader lease, and by
+a replay before a turn whose `advance` moved the clock (its ledger events count as
+that turn's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agent.deps import Deps
+from agent.memory.consolidation import consolidate, due_reason
+from agent.memory.handover import write_handover
+
+
+@dataclass(frozen=True, slots=True)
+class BackgroundReport:
+    pending_expired: int
+    handovers: int
+    consolidations: int
+
+
+def background_llm(deps: Deps) -> bool:
+    """Whether background writers (handovers, archive summaries) may call the model."""
+    return deps.model is not None and deps.settings.background_llm
+
+
+async def expire_pending(deps: Deps) -> int:
+    """Remove pending actions whose deadline has passed (inclusive); return how many."""
+    expired = await deps.db.pending.expired(deps.clock.ms())
+    for pending in expired:
+        await deps.db.pending.delete(pending.user_id, pending.id)
+    return len(expired)
+
+
+async def idle_handovers(deps: Deps) -> int:
+    """Close sessions idle for the configured time with a handover."""
+    now = deps.clock.ms()
+    idle_ms = deps.settings.handover_idle_minutes * 60_000
+    written = 0
+    for user in await deps.db.users.with_open_sessions(now - idle_ms):
+        if await write_handover(
+            deps, user, user.id, now_ms=now, reason="idle", use_model=background_llm(deps)
+        ):
+            written += 1
+    return written
+
+
+async def due_consolidations(deps: Deps) -> int:
+    done = 0
+    for user in await deps.db.users.recent(limit=100_000):
+        reason = due_reason(deps, user)
+        if reason and await consolidate(
+            deps, user.id, trigger=reason, use_model=background_llm(deps)
+        ):
+            done += 1
+    return done
+
+
+async def run_due(deps: Deps) -> BackgroundReport:
+    """Run every background job that is due at the clock's current time."""
+    expired = await expire_pending(deps)
+    handovers = await idle_handovers(deps)
+    consolidations = await due_consolidations(deps)
+    return BackgroundReport(expired, handovers, consolidations)

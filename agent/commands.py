@@ -1,0 +1,264 @@
+"""Slash commands (the `command` label): user commands and admin commands, all in code.
+
+Admin power is checked here by namespaced id (`Deps.is_admin`), never by a prompt or
+a menu. A non-admin gets exactly the unknown-command reply, and the attempt is an
+`admin_action` ledger event with `allowed: false`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from agent import pending as pendings
+from agent.background import background_llm
+from agent.confidence import TurnKind
+from agent.intent import Intent
+from agent.ledgering import append_event
+from agent.memory.consolidation import consolidate, describe
+from agent.memory.handover import write_handover
+from agent.replies import confirm_choices, finish
+from agent.texts import OK_MARK, text
+from agent.tools.base import Found, ToolContext
+from agent.tools.finding import SearchItemsArgs, search_items
+from agent.turn import Turn
+from agent.types import Attachment, Reply
+from storage.documents import ITEM_TYPES
+from storage.usage import GLOBAL
+
+if TYPE_CHECKING:
+    from agent.runtime import Runtime
+
+USER_COMMANDS = frozenset({"why", "lang", "end", "search", "export", "forget"})
+ADMIN_COMMANDS = frozenset({"stats", "users", "quota", "ledger", "dream"})
+
+
+class Commands:
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self.deps = runtime.deps
+
+    async def handle(self, turn: Turn, intent: Intent) -> Reply:
+        name = str(intent.entities.get("name", "")).lower()
+        args = str(intent.entities.get("args", "")).strip()
+        if name in ADMIN_COMMANDS:
+            allowed = self.deps.is_admin(turn.user_id)
+            await append_event(
+                self.deps, turn, "admin_action", {"command": name, "allowed": allowed}
+            )
+            if not allowed:
+                return self._unknown(turn, name)
+            return await self._admin(turn, name, args)
+        handler = {
+            "why": self._why,
+            "lang": self._lang,
+            "end": self._end,
+            "search": self._search,
+            "export": self._export,
+            "forget": self._forget,
+        }.get(name)
+        if handler is None:
+            return self._unknown(turn, name)
+        return await handler(turn, args)
+
+    def _unknown(self, turn: Turn, name: str) -> Reply:
+        return finish(
+            turn,
+            text("unknown_command", turn.language, name=name[:32] or "?"),
+            kind="deterministic",
+        )
+
+    def _plain(
+        self, turn: Turn, body: str, kind: TurnKind = "deterministic", **extra: Any
+    ) -> Reply:
+        return finish(turn, body, kind=kind, **extra)
+
+    # -- user commands ------------------------------------------------------------------------
+
+    async def _why(self, turn: Turn, args: str) -> Reply:
+        lang = turn.language
+        history = await self.deps.db.messages.last(turn.user_id, turn.conversation_id, 12)
+        last = next((m for m in reversed(history) if m.role == "ai" and m.meta_json), None)
+        if last is None:
+            return self._plain(turn, text("why_none", lang))
+        meta = json.loads(last.meta_json or "{}")
+        none = text("none", lang)
+        body = text(
+            "why",
+            lang,
+            state=meta.get("state", "?") + (" (!)" if meta.get("warning") else ""),
+            score=meta.get("score", "?"),
+            rules=", ".join(meta.get("rules_applied") or []) or none,
+            caveats="; ".join(meta.get("caveats") or []) or none,
+            tools=", ".join(meta.get("tools_executed") or []) or none,
+            llm_calls=meta.get("llm_calls", 0),
+        )
+        belief = meta.get("belief")
+        if belief:
+            body += "\n" + belief_line(belief["guessed"], belief["delta"], lang)
+        return self._plain(turn, body)
+
+    async def _lang(self, turn: Turn, args: str) -> Reply:
+        choice = args.lower()[:2]
+        if choice not in ("pt", "en"):
+            return self._plain(turn, text("lang_usage", turn.language))
+        await self.deps.db.users.set_language(turn.user_id, choice)  # type: ignore[arg-type]
+        turn.language = choice  # type: ignore[assignment]
+        return self._plain(turn, text("lang_set", turn.language))
+
+    async def _end(self, turn: Turn, args: str) -> Reply:
+        user = await self.deps.db.users.get(turn.user_id)
+        if user is not None and user.session_open:
+            await write_handover(
+                self.deps,
+                user,
+                turn.conversation_id,
+                now_ms=turn.now_ms,
+                reason="end",
+                use_model=background_llm(self.deps),
+            )
+            # this turn must not reopen the session it just closed
+            turn.user = user.model_copy(update={"session_open": True})
+        return self._plain(turn, text("session_ended", turn.language))
+
+    async def _search(self, turn: Turn, args: str) -> Reply:
+        if not args:
+            return self._plain(turn, text("search_usage", turn.language))
+        outcome = await search_items(
+            ToolContext(self.deps, turn, wants_save=False), SearchItemsArgs(query=args[:200])
+        )
+        assert isinstance(outcome, Found)
+        turn.tools_executed.append("search_items")
+        return self.runtime._found_reply(turn, outcome)
+
+    async def _export(self, turn: Turn, args: str) -> Reply:
+        db = self.deps.db
+        items = await db.items.list_for(turn.user_id)
+        conversations = await db.summaries.conversations(turn.user_id)
+        messages = []
+        for conversation in conversations:
+            conv_id = str(conversation["_id"]).removeprefix("conv:")
+            last = int(conversation.get("last_seq", 0))
+            messages += await db.messages.range(turn.user_id, conv_id, 1, last)
+        document = {
+            "format": "lembra-export/1",
+            "exported_at_ms": turn.now_ms,
+            "user": turn.user.model_dump(by_alias=True),
+            "items": [i.model_dump(by_alias=True) for i in items],
+            "messages": [m.model_dump(by_alias=True, exclude={"meta_json"}) for m in messages],
+            "beliefs": await db.beliefs.all(turn.user_id),
+        }
+        data = json.dumps(document, ensure_ascii=False, indent=2).encode()
+        attachment = Attachment(
+            f"lembra-export-{turn.user_id.replace(':', '-')}.json", "application/json", data
+        )
+        body = text("export_ready", turn.language, items=len(items), messages=len(messages))
+        return self._plain(turn, body, attachment=attachment)
+
+    async def _forget(self, turn: Turn, args: str) -> Reply:
+        counts = turn.user.counts
+        items = sum(int(counts.get(t, 0)) for t in ITEM_TYPES)
+        messages = await self.deps.db.messages.last_seq(turn.user_id, turn.conversation_id)
+        pending = pendings.ConfirmForget()
+        await pendings.store(self.deps, turn, pending)
+        turn.facts.apply_rule("confirmation_required")
+        return self._plain(
+            turn,
+            text("forget_preview", turn.language, items=items, messages=messages),
+            kind="preview",
+            choices=confirm_choices(turn),
+            choice_kind="confirm",
+            choice_token=pending.token,
+        )
+
+    async def forget_now(self, turn: Turn) -> Reply:
+        """Erase the user's account and data; the ledger (content-free) stays verifiable."""
+        db, user_id = self.deps.db, turn.user_id
+        removed = {
+            "items": await db.items.delete_all(user_id),
+            "messages": await db.messages.delete_for_user(user_id),
+            "summaries": await db.summaries.delete_for_user(user_id),
+            "beliefs": await db.beliefs.delete_for_user(user_id),
+            "pending": await db.pending.delete_for_user(user_id),
+            "usage": await db.usage.delete_for_user(user_id),
+        }
+        await db.users.delete(user_id)
+        await append_event(self.deps, turn, "user_forgotten", removed)
+        turn.forgotten = True
+        return self._plain(turn, f"{OK_MARK} " + text("forgotten", turn.language), kind="effect")
+
+    # -- admin commands -------------------------------------------------------------------------
+
+    async def _admin(self, turn: Turn, name: str, args: str) -> Reply:
+        db = self.deps.db
+        if name == "stats":
+            return self._plain(turn, await stats_text(self.deps, self.runtime.quotas.day(turn)))
+        if name == "users":
+            users = await db.users.recent(limit=20)
+            lines = [
+                f"{u.id} · {u.language} · {sum(u.counts.values())} items · {'active' if u.active else 'inactive'}"
+                for u in users
+            ]
+            return self._plain(turn, "\n".join(lines) or "-")
+        if name == "quota":
+            parts = args.split()
+            if len(parts) != 2 or not parts[1].isdigit():
+                return self._plain(turn, "/quota <user id> <tokens>")
+            found = await db.users.set_daily_quota(parts[0], int(parts[1]))
+            return self._plain(
+                turn, f"{parts[0]}: {parts[1]} tokens/day" if found else f"{parts[0]}: unknown user"
+            )
+        if name == "ledger":
+            target = args.split()[0] if args.split() else turn.user_id
+            result = await db.ledger.verify(target)
+            return self._plain(turn, result.describe())
+        assert name == "dream"
+        targets = args.split()[:1] or [turn.user_id]
+        lines = []
+        for target in targets:
+            report = await consolidate(
+                self.deps, target, trigger="manual", use_model=background_llm(self.deps)
+            )
+            lines.append(describe(report, target))
+        return self._plain(turn, "\n".join(lines))
+
+
+def belief_line(guessed: float, delta: float, language: str) -> str:
+    """ "Palpite atual: 0.72 · Delta aplicado: +0.05" (seed 000)."""
+    if language == "en":
+        return f"Current guess: {guessed:.2f} · Delta applied: {delta:+.2f}"
+    return f"Palpite atual: {guessed:.2f} · Delta aplicado: {delta:+.2f}"
+
+
+async def stats_text(deps: Any, day: str) -> str:
+    """Users, items, messages, share with no model call, tokens today, states, calibration."""
+    db = deps.db
+    users = await db.users.recent(limit=100_000)
+    items = sum(sum(u.counts.values()) for u in users)
+    days = await db.usage.days(day)
+    per_user = [d for d in days if d.get("user_id") != GLOBAL]
+    messages = sum(int(d.get("messages", 0)) for d in per_user)
+    no_model = sum(int(d.get("messages_no_model", 0)) for d in per_user)
+    tokens = next((int(d.get("tokens", 0)) for d in days if d.get("user_id") == GLOBAL), 0)
+    states: dict[str, int] = {}
+    for d in per_user:
+        for state, n in (d.get("states") or {}).items():
+            states[state] = states.get(state, 0) + int(n)
+    calibration = await db.usage.get(f"calibration:{deps.model_name}")
+    lines = [
+        f"users: {len(users)}",
+        f"items: {items}",
+        f"messages today: {messages}",
+        f"answered without the model: {no_model / messages:.0%}"
+        if messages
+        else "answered without the model: -",
+        f"tokens today: {tokens}",
+        "states today: " + (", ".join(f"{k} {v}" for k, v in sorted(states.items())) or "-"),
+    ]
+    if calibration and calibration.get("n"):
+        n = int(calibration["n"])
+        lines.append(
+            f"calibration ({deps.model_name}): mean |guess-real| {float(calibration.get('abs_error_sum', 0)) / n:.3f}, "
+            f"within margin {int(calibration.get('within', 0)) / n:.0%} over {n} first attempts"
+        )
+    return "\n".join(lines)

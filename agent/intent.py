@@ -1,0 +1,823 @@
+"""The intent classifier (DESIGN 3.3): deterministic labels in code, everything else to the planner.
+
+`IntentClassifier().classify(text)` tries these steps in order; the first hit wins:
+
+ 1. empty or whitespace-only text: `llm` / other, score 0
+ 2. a slash command: `/delete_all`, `/list [type]`, `/cancel`, `/start`, `/help` map to their
+    labels, every other one is `command` {name, args}; a `@BotName` suffix is dropped
+ 3. a lone emoji that means something (thumbs up: confirm, thumbs down: deny, wave: greeting)
+ 4. `normalize()`; if nothing is left (emoji, punctuation): `llm` / other, score 0
+ 5. `select`: a number 1-99, an ordinal ("o segundo", "the first one", "último") or a year
+    1870-2100 ("2021", "o de 2010")
+ 6. exact alias lookup of the normalized message
+ 7. delete guards, for a message with a delete verb: with a negation it is `deny` when it names
+    nothing but "everything"/"nothing"/"it" ("não apaga nada", "don't delete everything") and
+    `llm` / other when it names a target ("não apaga o inception"); a question about deleting
+    everything is `help` ("como eu apago tudo?", "posso apagar tudo?", "apaga tudo?")
+ 8. alias lookup again after dropping politeness, greeting and "sim"/"ok" fillers at the ends
+    ("por favor, apague tudo", "pode listar tudo?", "ok, lista tudo aí"); a message made only
+    of one-word aliases of one label ("sim claro", "yeah sure") is that label
+ 9. fuzzy matching, only for short messages whose words are all alias words or one typo from
+    one. Candidates are the aliases whose words line up with the message's (same number of
+    words, each within one typo; or, for words run together, the same letters within one
+    edit: "apagatudo"). The best candidate by `rapidfuzz.fuzz.ratio` of the whole message is
+    accepted when it reaches its label's cut-off and beats every alias of any other label by
+    `FUZZY_MARGIN` ("limta tudo", as near "limpa tudo" as "lista tudo", is left to the
+    planner). So "lsita tudo" is `list_all`, while "apaga todos os filmes" never passes for
+    "apaga todos os itens".
+10. `llm`, with a hint for the planner: save, search, delete or other
+
+`delete_all` comes only from aliases that name nothing but "everything" ("apaga tudo",
+"apague todas as minhas memórias", "wipe all my data"), never for a question or a message with
+a negation. Other decisions the runtime relies on: "esquece" / "forget it" alone is `cancel`,
+while "esquece X" (even "esquece tudo") is `llm` / delete; a year alone is `select` / year
+("1984" may be a film: the runtime decides); `/list` with an argument that is not a type lists
+everything.
+
+Scores: 100 for command, alias and rule hits; the rounded ratio for a fuzzy hit; for `llm`,
+100 minus the ratio (>= `FUZZY_FLOOR`) of the best candidate that lined up but was rejected (a
+near miss is a less certain `llm`), else 100; 0 for a message with nothing to classify.
+
+`classify` keeps no state between calls: one instance can serve every chat and thread.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from itertools import pairwise
+from math import ceil, floor
+from types import MappingProxyType
+from typing import Any, Final, Literal
+
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA, Levenshtein
+
+Label = Literal[
+    "delete_all",
+    "list_all",
+    "cancel",
+    "confirm",
+    "deny",
+    "select",
+    "greeting",
+    "help",
+    "command",
+    "llm",
+]
+LlmIntent = Literal["save", "search", "delete", "other"]
+ItemType = Literal["note", "movie", "tv_show", "video", "link"]
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """What a message asks for; `entities` depend on `action` (DESIGN 3.3)."""
+
+    action: Label
+    entities: Mapping[str, Any]
+    score: int
+    text: str
+
+
+# Chosen for precision; tests/agent/test_intent.py measures them on the labelled corpus.
+FUZZY_CUTOFF: Final = 80
+FUZZY_CUTOFF_DELETE_ALL: Final = 85
+FUZZY_MARGIN: Final = 8
+FUZZY_FLOOR: Final = 70  # a lined-up candidate below this is not worth reporting
+FUZZY_MAX_WORDS: Final = 5
+FUZZY_MAX_CHARS: Final = 36
+MIN_YEAR: Final = 1870
+MAX_YEAR: Final = 2100
+
+_NON_WORD: Final = re.compile(r"[\W_]+")
+_REPEATED_LETTER: Final = re.compile(r"([^\W\d_])\1{2,}")
+_LATIN_MARKS: Final = re.compile("[\u0300-\u036f]+")  # what NFKD splits off Latin letters
+_TYPOGRAPHIC_APOSTROPHES: Final = re.compile("[\u2018\u2019\u00b4]")  # "don’t" is "dont"
+# the same rules for ASCII text (almost every message once accents are gone), cheaper
+_NON_WORD_ASCII: Final = re.compile(r"[^a-z0-9]+")
+_TRIPLE_ASCII: Final = re.compile(r"([a-z])\1\1")
+_REPEATED_ASCII: Final = re.compile(r"([a-z])\1{2,}")
+
+
+def normalize(text: str) -> str:
+    """Lowercase, strip accents, collapse 3+ repeated letters, drop punctuation/emoji, squeeze spaces.
+
+    Letters of every script are kept ("привет" stays) and digits are never collapsed
+    ("2000" stays), so the result can also serve as a comparison key.
+    """
+    if not text.isascii():
+        text = _TYPOGRAPHIC_APOSTROPHES.sub("", text)
+        text = _LATIN_MARKS.sub("", unicodedata.normalize("NFKD", text))
+        if not text.isascii():
+            text = "".join(c for c in text if not unicodedata.combining(c))
+            if not text.isascii():  # emoji, other scripts
+                s = _NON_WORD.sub(" ", text.replace("'", "").replace("`", "").lower())
+                return _REPEATED_LETTER.sub(r"\1", s).strip()
+    s = text.lower()
+    if "'" in s or "`" in s:
+        s = s.replace("'", "").replace("`", "")
+    s = _NON_WORD_ASCII.sub(" ", s)
+    if _TRIPLE_ASCII.search(s):
+        s = _REPEATED_ASCII.sub(r"\1", s)
+    return s.strip()
+
+
+def _phrases(text: str) -> tuple[str, ...]:
+    """Split a comma-separated vocabulary list (kept as text so it stays readable)."""
+    return tuple(p.strip() for p in text.split(","))
+
+
+# --- vocabulary, written normalized (lowercase, no accents, no punctuation) ---
+
+EMPTY: Final[Mapping[str, Any]] = MappingProxyType({})
+
+CONFIRM: Final = _phrases(
+    """sim, s, ss, pode, pode sim, pode ser, pode apagar, pode deletar, pode excluir,
+    pode salvar, pode fazer, pode ir, pode mandar, pode confirmar, pode continuar, sim pode,
+    sim pode apagar, sim apaga, sim confirmo, sim quero, sim por favor, manda, manda ver, bora,
+    vai, vai la, confirmo, confirma, confirmar, confirmado, claro, claro que sim, isso,
+    isso mesmo, isso ai, exato, exatamente, certo, certeza, com certeza, ok, okay, okey, blz,
+    beleza, ta, ta bom, ta certo, ta bem, positivo, afirmativo, uhum, aham, quero, quero sim,
+    fechado, perfeito, aceito, concordo, yes, y, ye, yep, yeah, yup, ya, yes please, yes do it,
+    yes delete, yes go ahead, sure, sure thing, of course, confirm, confirmed, go ahead, go,
+    do it, ok do it, correct, right, thats right, absolutely, affirmative, please do, alright,
+    all right, fine"""
+)
+DENY: Final = _phrases(
+    """nao, n, nn, no, nope, nah, naw, negativo, nao quero, nao obrigado, nao obrigada,
+    agora nao, ainda nao, nem pensar, de jeito nenhum, claro que nao, nao precisa, nao pode,
+    nada disso, errado, nunca, jamais, melhor nao, acho que nao, nao faca isso, nao faz isso,
+    no thanks, no thank you, not now, not yet, no way, dont, do not, dont do it, dont do that,
+    no dont, absolutely not, of course not, never, negative, wrong"""
+)
+CANCEL: Final = _phrases(
+    """cancela, cancelar, cancele, cancelo, cancelado, cancela isso, cancelar isso,
+    cancela tudo, cancelar tudo, cancela ai, pode cancelar, esquece, esqueca, esquecer,
+    esquece isso, esqueca isso, esquece entao, deixa, deixa pra la, deixa para la, deixa quieto,
+    deixa isso, deixa isso pra la, para, pare, parar, para tudo, chega, desisto, sair, cancel,
+    cancel it, cancel that, cancel this, cancel everything, never mind, nevermind, nvm,
+    forget it, forget that, forget about it, stop, stop it, abort, quit, exit"""
+)
+GREETING_HEADS: Final = _phrases(
+    """oi, oie, ola, opa, ei, eai, e ai, e ae, eae, bom dia, boa tarde, boa noite, hey, hi,
+    hello, hiya, howdy, yo, hola, good morning, good afternoon, good evening"""
+)
+GREETING_TAILS: Final = (
+    "",
+    *_phrases("tudo bem, tudo bom, tudo certo, como vai, como vai voce, beleza, how are you"),
+)
+GREETING_ALONE: Final = _phrases(
+    "oi oi, hey there, hi there, hello there, como vai, como vai voce, how are you, whats up"
+)
+HELP: Final = _phrases(
+    """ajuda, ajude, me ajuda, me ajude, ajuda ai, preciso de ajuda, socorro, help, help me,
+    i need help, o que voce faz, o que vc faz, o que voce pode fazer, o que vc pode fazer,
+    o que voce sabe fazer, o que vc sabe fazer, o que da pra fazer, o que voce e, como funciona,
+    como funciona isso, como isso funciona, como funciona o bot, como funciona o lembra,
+    como funciona a lembra, como funciona aqui, como voce funciona, como vc funciona,
+    como te uso, como eu te uso, como usar, como usar o bot, como eu uso, como uso, como usa,
+    como uso isso, comandos, os comandos, quais os comandos, quais sao os comandos,
+    lista de comandos, menu, instrucoes, manual, tutorial, what can you do, what do you do,
+    how does this work, how does it work, how do you work, how do i use this, how do i use you,
+    how to use, commands, list of commands, what are the commands, what are your commands"""
+)
+
+DELETE_ALL_VERBS_PT: Final = _phrases(
+    """apaga, apagar, apague, deleta, deletar, delete, limpa, limpar, limpe, exclui, excluir,
+    exclua, remove, remover, remova, zera, zerar, zere, reseta, resetar, resete, esvazia,
+    esvaziar"""
+)
+DELETE_ALL_OBJECTS_PT: Final = _phrases(
+    """tudo, tudo que eu salvei, tudo o que eu salvei, tudo que salvei, tudo que eu tenho,
+    tudo salvo, tudo mesmo, todas as minhas memorias, todas as memorias, minhas memorias,
+    as memorias, todos os meus itens, todos os itens, meus itens, os itens, todos os meus dados,
+    todos os dados, meus dados, os dados, todas as minhas coisas, minhas coisas"""
+)
+DELETE_ALL_VERBS_EN: Final = _phrases("delete, erase, wipe, clear, remove, purge, reset")
+DELETE_ALL_OBJECTS_EN: Final = _phrases(
+    """everything, all, it all, all of it, all my data, my data, all data, all the data,
+    all of my data, all my memories, my memories, all memories, all of my memories,
+    all my items, my items, all items, all of my items, all my stuff, my stuff,
+    everything i saved, everything i have"""
+)
+
+# (plural, gender, type); the gender picks meus/minhas, os/as, todos/todas, salvos/salvas
+TYPES_PT: Final[tuple[tuple[str, str, ItemType], ...]] = (
+    ("filmes", "m", "movie"),
+    ("series", "f", "tv_show"),
+    ("seriados", "m", "tv_show"),
+    ("shows", "m", "tv_show"),
+    ("notas", "f", "note"),
+    ("anotacoes", "f", "note"),
+    ("videos", "m", "video"),
+    ("links", "m", "link"),
+)
+TYPES_EN: Final[tuple[tuple[str, ItemType], ...]] = (
+    ("movies", "movie"),
+    ("films", "movie"),
+    ("shows", "tv_show"),
+    ("tv shows", "tv_show"),
+    ("series", "tv_show"),
+    ("tv series", "tv_show"),
+    ("notes", "note"),
+    ("videos", "video"),
+    ("links", "link"),
+    ("bookmarks", "link"),
+)
+# the argument of `/list`, singular or plural
+TYPE_WORDS: Final[Mapping[str, ItemType]] = MappingProxyType(
+    {
+        **dict.fromkeys(_phrases("filme, filmes, movie, movies, film, films"), "movie"),
+        **dict.fromkeys(_phrases("serie, series, seriado, seriados, show, shows, tv"), "tv_show"),
+        **dict.fromkeys(_phrases("nota, notas, anotacao, anotacoes, note, notes"), "note"),
+        **dict.fromkeys(_phrases("video, videos"), "video"),
+        **dict.fromkeys(_phrases("link, links, bookmark, bookmarks"), "link"),
+    }
+)
+_GENDER: Final = {
+    "m": {"my": "meus", "the": "os", "all": "todos", "saved": "salvos"},
+    "f": {"my": "minhas", "the": "as", "all": "todas", "saved": "salvas"},
+}
+LIST_VERBS_PT: Final = _phrases(
+    "lista, listar, liste, mostra, mostrar, mostre, exibe, exibir, exiba, ver, veja"
+)
+LIST_OBJECTS_PT: Final = _phrases(
+    """tudo, tudo que eu salvei, tudo o que eu salvei, tudo que salvei, tudo salvo,
+    tudo que eu tenho, todos os itens, todos os meus itens, meus itens, os itens,
+    minhas memorias, todas as minhas memorias, todas as memorias, as memorias, minhas coisas,
+    minha lista, o que eu salvei, o que eu tenho, o que eu tenho salvo, o que tem salvo,
+    meus salvos"""
+)
+LIST_ALONE_PT: Final = _phrases(
+    """lista, listar, liste, meus itens, minhas memorias, minhas coisas, tudo que eu salvei,
+    tudo o que eu salvei, todos os meus itens, o que eu salvei, o que eu ja salvei,
+    o que eu tenho salvo, o que eu tenho, o que tem salvo, o que eu guardei, o que voce tem,
+    o que voce tem salvo, o que voce salvou, o que voce guardou, quais sao meus itens,
+    quais sao os meus itens, minha lista, meus salvos"""
+)
+LIST_TYPED_PT: Final = _phrases(
+    """{p}, {my} {p}, {the} {p}, {the} {my} {p}, {all} {the} {p}, {all} {the} {my} {p},
+    {my} {p} {saved}, {the} {p} {saved}, {p} {saved}, {the} {p} que eu salvei,
+    {p} que eu salvei, {all} {the} {p} que eu salvei, {the} {p} que salvei"""
+)
+LIST_TYPED_ALONE_PT: Final = _phrases(
+    """quais {p} eu salvei, quais {p} salvei, quais {p} eu tenho, quais {p} eu tenho {saved},
+    quais {p} tenho, que {p} eu salvei, que {p} eu tenho, quais sao {the} {my} {p},
+    quais sao {my} {p}, quais {the} {my} {p}, quais {the} {p} que eu salvei,
+    quais {p} estao {saved}, quais {p} voce tem, quais {p} voce salvou"""
+)
+LIST_VERBS_EN: Final = _phrases("list, show, show me, display, see, view")
+LIST_OBJECTS_EN: Final = _phrases(
+    """everything, all, all items, all my items, my items, my stuff, all my stuff, my memories,
+    all my memories, everything i saved, everything i have, what i saved, what i have"""
+)
+LIST_ALONE_EN: Final = _phrases(
+    """list, what did i save, what have i saved, what do i have, what do i have saved,
+    what did you save, what have you saved, my items, my stuff, my memories, all my items,
+    all my stuff, everything i saved"""
+)
+LIST_TYPED_EN: Final = _phrases(
+    "{p}, my {p}, all my {p}, all {p}, the {p}, all the {p}, my saved {p}, saved {p}, "
+    "{p} i saved, the {p} i saved"
+)
+LIST_TYPED_ALONE_EN: Final = _phrases(
+    """which {p} did i save, what {p} did i save, what {p} do i have, which {p} do i have,
+    what {p} have i saved, which {p} have i saved"""
+)
+
+
+def _numbered(words: str, start: int) -> dict[str, int]:
+    return {w: start + i for i, w in enumerate(_phrases(words))}
+
+
+ORDINALS: Final[Mapping[str, int]] = MappingProxyType(
+    {
+        **_numbered("primeiro, segundo, terceiro, quarto, quinto, sexto", 0),
+        **_numbered("setimo, oitavo, nono, decimo", 6),
+        **_numbered("primeira, segunda, terceira, quarta, quinta, sexta", 0),
+        **_numbered("setima, oitava, nona, decima", 6),
+        **_numbered("dois, tres, quatro, cinco, seis, sete, oito, nove, dez", 1),
+        **_numbered("first, second, third, fourth, fifth, sixth, seventh, eighth, ninth", 0),
+        **_numbered("one, two, three, four, five, six, seven, eight, nine, ten", 0),
+        "tenth": 9,
+        "ultimo": -1,
+        "ultima": -1,
+        "last": -1,
+    }
+)
+_SELECT_LEAD: Final = (
+    r"(?:(?:quero|escolho|prefiro|fico com|vou de|vou com|pode ser|i want|i choose|i pick"
+    r"|i ll take|ill take|i take|pick|choose|take|give me)\s+)?"
+    r"(?:(?:o|a|the)\s+)?"
+    r"(?:(?:numero|num|nr|n|no|opcao|option|number|item|alternativa|choice|escolha)\s+)?"
+)
+_SELECT_TAIL_WORDS: Final = "one, opcao, option, da lista, mesmo, please, por favor, pfv"
+_SELECT_TAIL: Final = rf"(?:\s+(?:{'|'.join(_phrases(_SELECT_TAIL_WORDS))}))?$"
+_YEAR_RE: Final = re.compile(
+    r"^(?:(?:o|a|the)\s+)?(?:(?:one|filme|serie|versao|movie|show|version)\s+)?"
+    r"(?:(?:de|do|da|from|of|in)\s+)?(?P<year>\d{4})(?:\s+(?:one|version|versao|movie|filme))?$"
+)
+
+# Step 7. "no" and "n" are negations only as the first word ("no" is also Portuguese "in the").
+DELETE_VERB_FORMS: Final = frozenset(
+    (
+        *DELETE_ALL_VERBS_PT,
+        *DELETE_ALL_VERBS_EN,
+        *_phrases(
+            """apago, apagam, apagando, apagaria, apagasse, deleto, deletam, deletando,
+            deletaria, limpo, limpando, excluo, excluindo, removo, removendo, zerando, erasing,
+            wiping, clearing, removing, deleting, deleted, erased, wiped"""
+        ),
+    )
+)
+NEGATIONS: Final = frozenset(
+    _phrases("nao, nunca, jamais, nem, sem, dont, not, never, doesnt, didnt, cant, wont, shouldnt")
+)
+NEGATIONS_FIRST: Final = frozenset(("no", "n"))
+EVERYTHING_WORDS: Final = frozenset(
+    _phrases(
+        "tudo, todos, todas, everything, all, dados, data, memorias, memories, itens, items, "
+        "stuff, coisas"
+    )
+)
+# what a negated delete may also say and still be a plain refusal ("não quero apagar nada")
+REFUSAL_WORDS: Final = EVERYTHING_WORDS | frozenset(
+    _phrases(
+        """nada, nothing, anything, isso, isto, it, that, this, do, does, eu, i, quero, want, to,
+        pode, please, por, favor, pfv, agora, now, ainda, yet, mais, more, any, meus, minhas, my,
+        os, as, the, of, mesmo, you"""
+    )
+)
+QUESTION_STARTS: Final = frozenset(
+    _phrases(
+        """como, posso, sera, quando, porque, pq, qual, quais, onde, quem, how, why, what, when,
+        where, which, who"""
+    )
+)
+QUESTION_PAIRS: Final = frozenset(
+    _phrases(
+        "da pra, da para, e possivel, e se, o que, por que, can i, could i, is it, what if, "
+        "do i, should i"
+    )
+)
+
+# Step 8: dropped at the ends before the second lookup.
+LEADING_FILLERS: Final = _phrases(
+    """eu gostaria de, i would like to, gostaria de, voce poderia, voce pode, vc pode, eu quero,
+    eu queria, eu preciso, por favor, bom dia, boa tarde, boa noite, can you, could you,
+    would you, will you, i want to, id like to, i need to, e ai, pfv, pf, pls, plz, please, oi,
+    ola, ei, hey, hi, hello, opa, pode, poderia, quero, queria, wanna, me, agora, now, entao, so,
+    e, and, just, preciso, ah, sim, ok, okay, yes, ta, beleza"""
+)
+TRAILING_FILLERS: Final = _phrases(
+    """por favor, pra mim, para mim, for me, thank you, pfv, pf, pls, plz, please, agora,
+    agora mesmo, now, right now, ai, ae, obrigado, obrigada, obg, vlw, valeu, thanks, ja, logo,
+    entao"""
+)
+COMPOUND_LABELS: Final[frozenset[Label]] = frozenset(("confirm", "deny", "cancel", "greeting"))
+
+# Step 10: the hint for the planner.
+SAVE_VERBS: Final = frozenset(
+    _phrases(
+        """salva, salvar, salve, guarda, guardar, guarde, anota, anotar, anote, registra,
+        registrar, registre, adiciona, adicionar, adicione, add, save, store, keep, bookmark,
+        remember, note, nota, lembrete, memoriza, memorizar"""
+    )
+)
+SAVE_STARTS: Final = tuple(
+    f"{p} "
+    for p in _phrases(
+        """lembra de, lembrar de, lembre de, lembre me, lembra que, nao esquece, nao esqueca,
+        dont forget, do not forget, take note"""
+    )
+)
+DELETE_VERBS: Final = DELETE_VERB_FORMS | frozenset(
+    _phrases("esquece, esqueca, esquecer, tira, tirar, tire, forget, discard, drop")
+)
+SEARCH_VERBS: Final = frozenset(
+    _phrases(
+        """procura, procurar, procure, busca, buscar, busque, acha, achar, ache, encontra,
+        encontrar, encontre, pesquisa, pesquisar, pesquise, find, search, look, lookup, lista,
+        listar, liste, list, mostra, mostrar, mostre, show, display, cade"""
+    )
+)
+SEARCH_STARTS: Final = tuple(
+    f"{p} "
+    for p in _phrases(
+        """tem algum, tem alguma, tem algo, tenho algum, tenho alguma, tenho algo,
+        eu tenho algum, eu tenho alguma, voce tem, do i have, did i save, have i saved,
+        eu salvei, ja salvei, eu ja salvei, onde esta, onde ta, onde fica, where is, wheres,
+        where did i, qual era, what was, o que eu salvei, o que eu tenho, what did i save,
+        what do i have, quais, which"""
+    )
+)
+SEARCH_QUESTION_WORDS: Final = frozenset(
+    _phrases("salvei, salvo, salva, salvos, salvas, guardei, anotei, tenho, tem, saved, have")
+)
+HOW_WORDS: Final = frozenset(("como", "how"))
+_LONGEST_START: Final = max(len(p.split()) for p in SAVE_STARTS + SEARCH_STARTS)
+_URL_RE: Final = re.compile(r"https?://\S|\bwww\.\S", re.IGNORECASE)
+_HEADED_NOTE_RE: Final = re.compile(r"^\s*([^:\n]{1,40}?)\s*:\s*\S")  # "ideia: app de receitas"
+
+_COMMAND_RE: Final = re.compile(
+    r"^/([A-Za-z0-9_]+)(?:@[A-Za-z0-9_]+)?[?!.]*(?:\s+(.*))?$", re.DOTALL
+)
+_COMMAND_LABELS: Final[Mapping[str, Label]] = MappingProxyType(
+    {
+        "delete_all": "delete_all",
+        "list": "list_all",
+        "cancel": "cancel",
+        "start": "greeting",
+        "help": "help",
+    }
+)
+# variation selector and skin tones, so "👍🏽" is "👍"
+_EMOJI_MODIFIERS: Final = str.maketrans(
+    "", "", "\ufe0f\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff"
+)
+EMOJI: Final[Mapping[str, Label]] = MappingProxyType(
+    {
+        **dict.fromkeys("\U0001f44d\U0001f44c\u2705\u2714\u2611\U0001f197", "confirm"),
+        **dict.fromkeys("\U0001f44e\u274c\u2716\U0001f6ab", "deny"),
+        "\U0001f44b": "greeting",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Alias:
+    key: str
+    label: Label
+    entities: Mapping[str, Any]
+    words: tuple[str, ...]
+    letters: str  # the key without spaces: "apagatudo" lines up with "apaga tudo"
+
+
+class IntentClassifier:
+    """Classify one message at a time; every table is built here, once."""
+
+    def __init__(self) -> None:
+        exact: dict[str, _Alias] = {}
+        for key, label, entities in _grammar():
+            alias = _Alias(key, label, entities, tuple(key.split()), key.replace(" ", ""))
+            known = exact.setdefault(key, alias)
+            if (known.label, dict(known.entities)) != (label, dict(entities)):
+                raise ValueError(f"alias {key!r} is both {known.label} and {label}")
+        self._exact = exact
+        self._single_word = {
+            a.key: a.label
+            for a in exact.values()
+            if len(a.words) == 1 and a.label in COMPOUND_LABELS
+        }
+        self._fuzzy = [a for a in exact.values() if len(a.words) <= FUZZY_MAX_WORDS]
+        self._vocab = frozenset(w for a in self._fuzzy for w in a.words)
+        self._vocab_deletes = frozenset(
+            d for w in self._vocab if len(w) >= 2 for d in _deletions(w)
+        )
+        self._longest_word = max(len(w) for w in self._vocab)
+        self._run_together = frozenset(
+            a + b for alias in self._fuzzy for a, b in pairwise(alias.words)
+        )
+        by_head: dict[tuple[int, str], list[int]] = {}
+        by_letters: dict[tuple[str, int], list[int]] = {}
+        for i, alias in enumerate(self._fuzzy):
+            for key in _within_one_delete(alias.words[0]):
+                by_head.setdefault((len(alias.words), key), []).append(i)
+            by_letters.setdefault((alias.letters[:2], len(alias.letters)), []).append(i)
+        self._by_head = {k: tuple(v) for k, v in by_head.items()}
+        self._by_letters = {k: tuple(v) for k, v in by_letters.items()}
+        # for the margin: every alias of the other labels, sorted by length
+        self._rivals: dict[Label, tuple[list[int], list[str]]] = {}
+        for label in {a.label for a in self._fuzzy}:
+            rivals = sorted((a.key for a in self._fuzzy if a.label != label), key=len)
+            self._rivals[label] = ([len(k) for k in rivals], rivals)
+        self._leading = _fillers(LEADING_FILLERS, leading=True)
+        self._trailing = _fillers(TRAILING_FILLERS, leading=False)
+        ordinals = "|".join(sorted(ORDINALS, key=len, reverse=True))
+        self._select_re = re.compile(
+            rf"^{_SELECT_LEAD}(?:(?P<num>\d{{1,2}})(?:o|a|st|nd|rd|th)?|(?P<word>{ordinals}))"
+            rf"{_SELECT_TAIL}"
+        )
+        self._select_last_words = frozenset(ORDINALS) | frozenset(
+            w.split()[-1] for w in _phrases(_SELECT_TAIL_WORDS)
+        )
+        self._typed: dict[ItemType, Mapping[str, Any]] = {
+            t: MappingProxyType({"type": t}) for t in set(TYPE_WORDS.values())
+        }
+        self._hints: dict[LlmIntent, Mapping[str, Any]] = {
+            i: MappingProxyType({"intent": i}) for i in ("save", "search", "delete", "other")
+        }
+
+    def classify(self, text: str) -> Intent:
+        """Return the intent of one message; never raises for any str."""
+        stripped = text.strip()
+        if not stripped:
+            return self._llm(text, "other", 0)
+        if stripped[0] == "/" and (command := self._command(text, stripped)) is not None:
+            return command
+        if len(stripped) <= 8 and not stripped.isascii():
+            emoji_label = EMOJI.get(stripped.translate(_EMOJI_MODIFIERS))
+            if emoji_label is not None:
+                return Intent(emoji_label, EMPTY, 100, text)
+        norm = normalize(stripped)
+        if not norm:
+            return self._llm(text, "other", 0)
+        if (choice := self._select(norm)) is not None:
+            return Intent("select", choice, 100, text)
+        words = norm.split()
+        is_question = "?" in stripped or _starts_question(words)
+        hit = self._exact.get(norm)
+        if hit is not None:
+            return _from_alias(hit, text, 100, is_question=is_question)
+        if (guarded := self._delete_guard(text, words, is_question=is_question)) is not None:
+            return guarded
+        core_words = self._strip_fillers(words)
+        core = " ".join(core_words)
+        if core != norm:
+            if (choice := self._select(core)) is not None:
+                return Intent("select", choice, 100, text)
+            if (hit := self._exact.get(core)) is not None:
+                return _from_alias(hit, text, 100, is_question=is_question)
+        if (compound := self._compound(core_words)) is not None:
+            return Intent(compound, EMPTY, 100, text)
+        near_miss = 0
+        if (
+            len(core_words) <= FUZZY_MAX_WORDS
+            and len(core) <= FUZZY_MAX_CHARS
+            and all(self._near_vocabulary(w) for w in core_words)
+        ):
+            allow_delete_all = not (is_question or _has_negation(words))
+            accepted, score = self._fuzzy_match(core, core_words, allow_delete_all)
+            if accepted is not None:
+                return _from_alias(accepted, text, score, is_question=is_question)
+            near_miss = score
+        hint = self._hint(words, stripped, is_question=is_question)
+        return self._llm(text, hint, 100 - near_miss)
+
+    # --- steps, in order ---
+
+    def _command(self, text: str, stripped: str) -> Intent | None:
+        match = _COMMAND_RE.match(stripped)
+        if match is None:
+            return None
+        name = match.group(1).lower()
+        args = (match.group(2) or "").strip()
+        label = _COMMAND_LABELS.get(name)
+        if label is None:
+            return Intent("command", MappingProxyType({"name": name, "args": args}), 100, text)
+        item_type = TYPE_WORDS.get(normalize(args)) if label == "list_all" else None
+        return Intent(label, self._typed[item_type] if item_type else EMPTY, 100, text)
+
+    def _select(self, norm: str) -> Mapping[str, Any] | None:
+        last = norm[norm.rfind(" ") + 1 :]
+        if not (last[0].isdigit() or last in self._select_last_words):
+            return None
+        match = self._select_re.match(norm)
+        if match is not None:
+            if (word := match.group("word")) is not None:
+                return MappingProxyType({"index": ORDINALS[word]})
+            number = int(match.group("num"))
+            return MappingProxyType({"index": number - 1}) if number >= 1 else None
+        match = _YEAR_RE.match(norm)
+        if match is not None and MIN_YEAR <= (year := int(match.group("year"))) <= MAX_YEAR:
+            return MappingProxyType({"year": year})
+        return None
+
+    def _delete_guard(self, text: str, words: list[str], *, is_question: bool) -> Intent | None:
+        if DELETE_VERB_FORMS.isdisjoint(words):
+            return None
+        if _has_negation(words):
+            rest = words[1:] if words[0] in NEGATIONS_FIRST else words
+            if all(w in REFUSAL_WORDS or w in DELETE_VERB_FORMS or w in NEGATIONS for w in rest):
+                return Intent("deny", EMPTY, 100, text)
+            return self._llm(text, "other", 100)
+        if is_question and not EVERYTHING_WORDS.isdisjoint(words):
+            return Intent("help", EMPTY, 100, text)
+        return None
+
+    def _strip_fillers(self, words: list[str]) -> list[str]:
+        """Drop fillers at the end, then at the start ("ok obrigado" keeps "ok")."""
+        end = len(words)
+        while end > 1 and words[end - 1] in self._trailing.edge_words:
+            for n, fillers in self._trailing.groups:
+                if end > n and " ".join(words[end - n : end]) in fillers:
+                    end -= n
+                    break
+            else:
+                break
+        return words[_strip_leading(words[:end], self._leading) : end]
+
+    def _compound(self, words: list[str]) -> Label | None:
+        """The label of a message made of one-word aliases of one label ("sim claro", "yeah sure")."""
+        if len(words) < 2 or words[0] not in self._single_word:
+            return None
+        labels = {self._single_word.get(w) for w in words}
+        if len(labels) != 1:
+            return None
+        return labels.pop()
+
+    def _near_vocabulary(self, word: str) -> bool:
+        """Whether `word` is an alias word or one typo from one (the cheap gate to fuzzy)."""
+        vocab, deletes = self._vocab, self._vocab_deletes
+        if word in vocab or word in deletes:
+            return True
+        if 3 <= len(word) <= self._longest_word + 1 and any(
+            d in vocab or d in deletes for d in _deletions(word)
+        ):
+            return True
+        return word in self._run_together  # "apagatudo"
+
+    def _fuzzy_match(
+        self, core: str, words: list[str], allow_delete_all: bool
+    ) -> tuple[_Alias | None, int]:
+        """Return (the accepted alias, its score), or (None, the best rejected score)."""
+        letters = core.replace(" ", "")
+        ids: set[int] = set()
+        for key in _within_one_delete(words[0]):
+            ids.update(self._by_head.get((len(words), key), ()))
+        for length in (len(letters) - 1, len(letters), len(letters) + 1):
+            ids.update(self._by_letters.get((letters[:2], length), ()))
+        if not ids:
+            return None, 0
+        candidates = [self._fuzzy[i] for i in ids]
+        hits = process.extract(
+            core,
+            [a.key for a in candidates],
+            scorer=fuzz.ratio,
+            score_cutoff=FUZZY_FLOOR,
+            limit=None,
+        )
+        near_miss = 0
+        for _, ratio, index in hits:  # best first
+            alias = candidates[index]
+            if not _lines_up(words, letters, alias):
+                continue
+            cutoff = FUZZY_CUTOFF_DELETE_ALL if alias.label == "delete_all" else FUZZY_CUTOFF
+            if (
+                ratio >= cutoff
+                and (allow_delete_all or alias.label != "delete_all")
+                and not self._has_rival(core, alias.label, ratio)
+            ):
+                return alias, round(ratio)
+            near_miss = max(near_miss, round(ratio))
+        return None, near_miss
+
+    def _has_rival(self, core: str, label: Label, ratio: float) -> bool:
+        """Whether an alias of another label is within `FUZZY_MARGIN` of `ratio`."""
+        lengths, keys = self._rivals[label]
+        floor_ratio = ratio - FUZZY_MARGIN  # > 0: ratio is at least FUZZY_CUTOFF here
+        # ratio = 2·matches / (n + m) >= r bounds the rival's length m
+        shortest = ceil(len(core) * floor_ratio / (200 - floor_ratio))
+        longest = floor(len(core) * (200 - floor_ratio) / floor_ratio)
+        window = keys[bisect_left(lengths, shortest) : bisect_right(lengths, longest)]
+        rival = process.extractOne(core, window, scorer=fuzz.ratio, score_cutoff=floor_ratio + 1e-6)
+        return rival is not None
+
+    def _hint(self, words: list[str], stripped: str, *, is_question: bool) -> LlmIntent:
+        """What the planner will most likely be asked to do (a hint, not a decision)."""
+        words = words[_strip_leading(words, self._leading) :]
+        first, phrase = words[0], " ".join(words[:_LONGEST_START]) + " "
+        if phrase.startswith(SAVE_STARTS):
+            return "save"
+        if first in NEGATIONS or first in NEGATIONS_FIRST or first in HOW_WORDS:
+            return "other"
+        if first in SAVE_VERBS:
+            return "save"
+        if first in DELETE_VERBS:
+            return "delete"
+        has_url = ("://" in stripped or "www." in stripped.lower()) and bool(
+            _URL_RE.search(stripped)
+        )
+        if (
+            ":" in stripped
+            and (headed := _HEADED_NOTE_RE.match(stripped))
+            and not (has_url and _URL_RE.match(stripped))
+        ):
+            head = normalize(headed.group(1)).split()
+            if len(head) <= 4 and not (len(head) == 1 and head[0] in SEARCH_VERBS):
+                return "save"  # "lista de compras: leite", "ideia: app de receitas"
+        if first in SEARCH_VERBS or phrase.startswith(SEARCH_STARTS):
+            return "search"
+        if is_question and not SEARCH_QUESTION_WORDS.isdisjoint(words):
+            return "search"
+        return "save" if has_url else "other"
+
+    def _llm(self, text: str, hint: LlmIntent, score: int) -> Intent:
+        return Intent("llm", self._hints[hint], score, text)
+
+
+# --- helpers ---
+
+
+def _grammar() -> Iterator[tuple[str, Label, Mapping[str, Any]]]:
+    """Every alias as (normalized text, label, entities)."""
+    yield from _plain(CONFIRM, "confirm")
+    yield from _plain(DENY, "deny")
+    yield from _plain(CANCEL, "cancel")
+    yield from _plain(
+        [
+            " ".join(f"{h} {n} {t}".split())
+            for h in GREETING_HEADS
+            for n in ("", "lembra")
+            for t in GREETING_TAILS
+        ],
+        "greeting",
+    )
+    yield from _plain(GREETING_ALONE, "greeting")
+    yield from _plain(HELP, "help")
+    for verbs, objects in (
+        (DELETE_ALL_VERBS_PT, DELETE_ALL_OBJECTS_PT),
+        (DELETE_ALL_VERBS_EN, DELETE_ALL_OBJECTS_EN),
+    ):
+        yield from _plain([f"{v} {o}" for v in verbs for o in objects], "delete_all")
+    for verbs, objects in ((LIST_VERBS_PT, LIST_OBJECTS_PT), (LIST_VERBS_EN, LIST_OBJECTS_EN)):
+        yield from _plain([f"{v} {o}" for v in verbs for o in objects], "list_all")
+    yield from _plain(LIST_ALONE_PT + LIST_ALONE_EN, "list_all")
+    typed: dict[ItemType, Mapping[str, Any]] = {}
+    for plural, gender, item_type in TYPES_PT:
+        entities = typed.setdefault(item_type, MappingProxyType({"type": item_type}))
+        forms = [t.format(p=plural, **_GENDER[gender]) for t in LIST_TYPED_PT]
+        alone = [t.format(p=plural, **_GENDER[gender]) for t in LIST_TYPED_ALONE_PT]
+        for form in (*forms, *alone, *(f"{v} {f}" for v in LIST_VERBS_PT for f in forms)):
+            yield form, "list_all", entities
+    for plural, item_type in TYPES_EN:
+        entities = typed.setdefault(item_type, MappingProxyType({"type": item_type}))
+        forms = [t.format(p=plural) for t in LIST_TYPED_EN]
+        alone = [t.format(p=plural) for t in LIST_TYPED_ALONE_EN]
+        for form in (*forms, *alone, *(f"{v} {f}" for v in LIST_VERBS_EN for f in forms)):
+            yield form, "list_all", entities
+
+
+def _plain(keys: Iterable[str], label: Label) -> Iterator[tuple[str, Label, Mapping[str, Any]]]:
+    for key in keys:
+        yield key, label, EMPTY
+
+
+def _from_alias(alias: _Alias, text: str, score: int, *, is_question: bool) -> Intent:
+    if alias.label == "delete_all" and is_question:
+        return Intent("help", EMPTY, score, text)
+    return Intent(alias.label, alias.entities, score, text)
+
+
+@dataclass(frozen=True, slots=True)
+class _Fillers:
+    groups: tuple[tuple[int, frozenset[str]], ...]  # by word count, longest first
+    edge_words: frozenset[str]  # first (leading) or last (trailing) words: a cheap pre-check
+
+
+def _fillers(phrases: Iterable[str], *, leading: bool) -> _Fillers:
+    groups: dict[int, set[str]] = {}
+    for phrase in phrases:
+        groups.setdefault(len(phrase.split()), set()).add(phrase)
+    return _Fillers(
+        tuple((n, frozenset(groups[n])) for n in sorted(groups, reverse=True)),
+        frozenset(p.split()[0 if leading else -1] for g in groups.values() for p in g),
+    )
+
+
+def _strip_leading(words: list[str], fillers: _Fillers) -> int:
+    """Index of the first word after the leading fillers; at least one word is kept."""
+    start = 0
+    while words[start] in fillers.edge_words:
+        for n, phrases in fillers.groups:
+            if len(words) - start > n and " ".join(words[start : start + n]) in phrases:
+                start += n
+                break
+        else:
+            break
+    return start
+
+
+def _deletions(word: str) -> Iterator[str]:
+    return (word[:i] + word[i + 1 :] for i in range(len(word)))
+
+
+def _within_one_delete(word: str) -> tuple[str, ...]:
+    """The word and its one-letter deletions: two words one typo apart share one of these."""
+    return (word, *_deletions(word)) if len(word) >= 2 else (word,)
+
+
+def _starts_question(words: list[str]) -> bool:
+    return words[0] in QUESTION_STARTS or " ".join(words[:2]) in QUESTION_PAIRS
+
+
+def _has_negation(words: list[str]) -> bool:
+    return words[0] in NEGATIONS_FIRST or not NEGATIONS.isdisjoint(words)
+
+
+def _lines_up(words: list[str], letters: str, alias: _Alias) -> bool:
+    """Whether each word is its alias word within one typo (one-letter words: exactly).
+
+    With a different number of words (run together or split), the letters without spaces
+    must be within one edit.
+    """
+    if len(words) != len(alias.words):
+        return Levenshtein.distance(letters, alias.letters, score_cutoff=1) <= 1
+    for word, target in zip(words, alias.words, strict=True):
+        if word != target:
+            if len(target) <= 1 or OSA.distance(word, target, score_cutoff=1) > 1:
+                return False
+    return True

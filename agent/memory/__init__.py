@@ -1,0 +1,1 @@
+"""Conversation memory: native tool messages, tiers, the context frame, handovers, consolidation."""

@@ -1,0 +1,182 @@
+"""Consolidation, the "dreaming cycle" (DESIGN 3.8, seed 002).
+
+Runs daily at 02:00 in the user's time zone, every 50 sessions, and after critical
+events (`all_deleted`, three planner failures in a row), or now with `lembra dream`.
+It compacts the memory tiers (the model re-summarizes the archive when one is
+configured for background work), expires stale pending actions, re-counts the
+item counters from the items themselves, and refreshes a baseline narrative.
+It takes the conversation's lease, so it never runs while that user's turn does.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from agent.deps import Deps
+from agent.errors import PlannerError
+from agent.ledgering import append_event
+from agent.memory.tiers import ARCHIVE_TOKEN_CAP, Tiers
+from agent.planner.schema import PlannerResponse, planner_function_schema
+from agent.textnorm import clean_text
+from storage.documents import ITEM_TYPES, UserDoc
+
+LEASE_TTL_MS = 120_000
+DAILY_HOUR = 2
+SESSIONS_PER_DREAM = 50
+
+
+@dataclass(frozen=True, slots=True)
+class ConsolidationReport:
+    user_id: str
+    trigger: str
+    conversations: int
+    pending_expired: int
+    counts_repaired: bool
+    archive_by_model: bool
+
+
+def local_day(deps: Deps, user: UserDoc) -> tuple[str, int]:
+    """The user's local date and hour now."""
+    try:
+        zone = ZoneInfo(user.timezone)
+    except (ValueError, KeyError):
+        zone = ZoneInfo(deps.settings.default_timezone)
+    local = deps.clock.now().astimezone(zone)
+    return local.date().isoformat(), local.hour
+
+
+def due_reason(deps: Deps, user: UserDoc) -> str | None:
+    """Why a consolidation is due for `user` now, or None."""
+    if user.dream_due:
+        return user.dream_due
+    if user.sessions_since_dream >= SESSIONS_PER_DREAM:
+        return "sessions"
+    day, hour = local_day(deps, user)
+    if (
+        hour >= DAILY_HOUR
+        and user.dream_last_day != day
+        and user.last_seen_at_ms >= user.created_at_ms
+    ):
+        if (
+            user.dream_last_day is None
+            and (deps.clock.ms() - user.created_at_ms) < 86_400_000
+            and hour >= 12
+        ):
+            return None  # a user created today waits for their first night
+        return "daily"
+    return None
+
+
+async def _model_archive(deps: Deps, archive: str, language: str) -> str | None:
+    if deps.model is None:
+        return None
+    messages = [
+        SystemMessage(
+            content=(
+                f"Summarize this archive of an assistant's earlier turns in at most {ARCHIVE_TOKEN_CAP} tokens, "
+                f"in {'Portuguese' if language == 'pt' else 'English'}, keeping what the user saved, deleted and asked for. "
+                "Answer by calling `plan` with action RESPOND and the summary as `message`, "
+                "belief {key: answer.confidence, guessed: 1.0, delta: 0}."
+            )
+        ),
+        HumanMessage(content=f"<data>{archive}</data>"),
+    ]
+    try:
+        answer = await deps.model.complete(messages, tools=[planner_function_schema()])
+        response = PlannerResponse.model_validate(answer.message.tool_calls[0]["args"])
+    except (PlannerError, IndexError, KeyError, ValueError):
+        return None
+    text = clean_text(response.message or "")
+    if (
+        response.action != "RESPOND"
+        or not text
+        or deps.counter.count_text(text) > ARCHIVE_TOKEN_CAP
+    ):
+        return None
+    return text
+
+
+async def consolidate(
+    deps: Deps, user_id: str, *, trigger: str, use_model: bool
+) -> ConsolidationReport | None:
+    """Consolidate one user's memory now; None when the user is busy (their turn holds the lease) or unknown."""
+    db = deps.db
+    lease = f"chat:{user_id}"
+    owner = f"dream:{deps.owner}"
+    if not await db.leases.acquire(lease, owner, ttl_ms=LEASE_TTL_MS, now_ms=deps.clock.ms()):
+        return None
+    try:
+        user = await db.users.get(user_id)
+        if user is None:
+            return None
+        tiers = Tiers(db, deps.counter)
+        conversations = await db.summaries.conversations(user_id)
+        by_model = False
+        for conversation in conversations:
+            conv_id = str(conversation["_id"]).removeprefix("conv:")
+            await tiers.compact(user_id, conv_id)
+            fresh = await db.summaries.get_conversation(user_id, conv_id) or {}
+            archive = str(fresh.get("archive") or "")
+            if use_model and archive and not fresh.get("archive_by_model"):
+                rewritten = await _model_archive(deps, archive, user.language)
+                if rewritten is not None:
+                    await db.summaries.set_conversation_fields(
+                        user_id, conv_id, {"archive": rewritten, "archive_by_model": True}
+                    )
+                    by_model = True
+        now = deps.clock.ms()
+        expired = await db.pending.expired(now, user_id=user_id)
+        for pending in expired:
+            await db.pending.delete(user_id, pending.id)
+        items = await db.items.list_for(user_id)
+        counts: dict[str, int] = {t: sum(1 for i in items if i.type == t) for t in ITEM_TYPES}
+        repaired = counts != {t: int(user.counts.get(t, 0)) for t in ITEM_TYPES}
+        if repaired:
+            await db.users.set_counts(user_id, counts)
+        baseline = json.dumps({"items": counts, "since_ms": user.created_at_ms}, sort_keys=True)
+        await db.summaries.set_conversation_fields(
+            user_id, user_id, {"baseline": baseline, "baseline_at_ms": now}
+        )
+        day, _ = local_day(deps, user)
+        await db.users.update(
+            user_id,
+            {
+                "dream_last_day": day,
+                "sessions_since_dream": 0,
+                "dream_due": None,
+                "planner_failures_in_row": 0,
+            },
+        )
+        report = ConsolidationReport(
+            user_id, trigger, len(conversations), len(expired), repaired, by_model
+        )
+        await append_event(
+            deps,
+            None,
+            "consolidation_done",
+            {
+                "trigger": trigger,
+                "conversations": report.conversations,
+                "pending_expired": report.pending_expired,
+                "counts_repaired": repaired,
+                "archive_by_model": by_model,
+            },
+            stream=user_id,
+        )
+        deps.metrics.consolidations.labels(trigger).inc()
+        return report
+    finally:
+        await db.leases.release(lease, owner)
+
+
+def describe(report: ConsolidationReport | None, user_id: str) -> str:
+    if report is None:
+        return f"{user_id}: busy or unknown, not consolidated"
+    return (
+        f"{user_id}: consolidated ({report.trigger}): {report.conversations} conversation(s), "
+        f"{report.pending_expired} pending expired, counters {'repaired' if report.counts_repaired else 'ok'}"
+    )

@@ -1,0 +1,250 @@
+"""Session handovers and their sanity check (DESIGN 3.8, seed 002).
+
+A session ends after 30 idle minutes or `/end`. Its handover says what was done,
+what is still open (pending actions) and what was observed; it is empty or at
+least 50 characters. It is model-written when a model is configured for background
+work and deterministic otherwise, and always carries structured claims taken from
+the ledger (item ids saved and deleted) so the next frame can check it against
+stored facts. A claim that does not hold becomes a governance note; a check that
+cannot run shows the handover as unverified.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from agent.deps import Deps
+from agent.errors import PlannerError
+from agent.ledgering import append_event, digest
+from agent.planner.schema import PlannerResponse, planner_function_schema
+from agent.replies import item_label
+from agent.textnorm import clean_text, fold
+from agent.tools.finding import score_item
+from config.errors import LembraError
+from storage.documents import UserDoc
+
+MIN_CHARS = 50
+MATCH_CUTOFF = 90
+_SAVED_CLAIM = re.compile(r"(?:salvei|guardei|saved|stored)\s*:?\s*([^.;\n]+)", re.IGNORECASE)
+_DELETED_CLAIM = re.compile(
+    r"(?:apaguei|deletei|removi|deleted|removed)\s*:?\s*([^.;\n]+)", re.IGNORECASE
+)
+_COUNT_ONLY = re.compile(r"^\d+\s+(?:itens?|items?)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class SanityResult:
+    verified: bool
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionFacts:
+    start_ms: int
+    end_ms: int
+    saved: list[tuple[str, str]]  # (item id, label) still present
+    saved_ids: list[str]
+    deleted_ids: list[str]
+    all_deleted: int
+    violations: int
+    pending: str | None
+
+
+def _clock(ms: int, zone: ZoneInfo) -> str:
+    return datetime.fromtimestamp(ms / 1000, tz=zone).strftime("%d/%m %H:%M")
+
+
+async def session_facts(
+    deps: Deps, user: UserDoc, conversation_id: str, now_ms: int
+) -> SessionFacts:
+    """What the ledger and the database say happened in the user's open session."""
+    start = user.session_start_ms or user.created_at_ms
+    events = await deps.db.ledger.events_in(user.id, start, now_ms)
+    saved_ids = [str(e.payload.get("item_id")) for e in events if e.type == "item_saved"]
+    deleted_ids = [str(e.payload.get("item_id")) for e in events if e.type == "item_deleted"]
+    saved: list[tuple[str, str]] = []
+    for item_id in saved_ids:
+        item = await deps.db.items.get(user.id, item_id)
+        if item is not None:
+            saved.append((item_id, item_label(item)))
+    doc = await deps.db.pending.peek(user.id, conversation_id)
+    pending = doc.kind if doc is not None and doc.expires_at_ms > now_ms else None
+    return SessionFacts(
+        start_ms=start,
+        end_ms=now_ms,
+        saved=saved,
+        saved_ids=saved_ids,
+        deleted_ids=deleted_ids,
+        all_deleted=sum(int(e.payload.get("count", 0)) for e in events if e.type == "all_deleted"),
+        violations=sum(1 for e in events if e.type == "pipeline_violation"),
+        pending=pending,
+    )
+
+
+def deterministic_text(facts: SessionFacts, language: str, zone: ZoneInfo) -> str:
+    """The handover written by code: facts only, in the user's language."""
+    pt = language == "pt"
+    span = f"{_clock(facts.start_ms, zone)}–{_clock(facts.end_ms, zone)[-5:]}"
+    lines = [f"{'Sessão de' if pt else 'Session of'} {span}."]
+    if facts.saved:
+        lines.append(
+            ("Salvei: " if pt else "Saved: ") + "; ".join(label for _, label in facts.saved) + "."
+        )
+    if facts.deleted_ids:
+        lines.append(
+            f"{'Apaguei' if pt else 'Deleted'} {len(facts.deleted_ids)} {'item(ns)' if pt else 'item(s)'}."
+        )
+    if facts.all_deleted:
+        lines.append(
+            f"{'Apaguei tudo' if pt else 'Deleted everything'}: {facts.all_deleted} {'itens' if pt else 'items'}."
+        )
+    if not (facts.saved or facts.deleted_ids or facts.all_deleted):
+        lines.append("Nenhuma alteração nos itens." if pt else "No change to the items.")
+    if facts.pending:
+        lines.append(
+            ("Ficou pendente: " if pt else "Still open: ") + facts.pending.replace("_", " ") + "."
+        )
+    if facts.violations:
+        lines.append(
+            f"{'Observação' if pt else 'Observation'}: {facts.violations} "
+            + (
+                "pedido(s) do planejador recusado(s) por violar o pipeline."
+                if pt
+                else "planner request(s) refused as pipeline violations."
+            )
+        )
+    text = " ".join(lines)
+    return (
+        text
+        if len(text) >= MIN_CHARS
+        else text + (" Sem observações." if pt else " Nothing else to note.")
+    )
+
+
+async def model_text(deps: Deps, facts: SessionFacts, language: str, fallback: str) -> str | None:
+    """Ask the model to write the handover from the facts; None when it cannot."""
+    if deps.model is None:
+        return None
+    facts_json = json.dumps(
+        {
+            "saved": [label for _, label in facts.saved],
+            "deleted_count": len(facts.deleted_ids),
+            "deleted_everything": facts.all_deleted,
+            "pending": facts.pending,
+            "refused_requests": facts.violations,
+        },
+        ensure_ascii=False,
+    )
+    messages = [
+        SystemMessage(
+            content=(
+                "Write the handover of a finished session for the next planner instance: what was done, "
+                "what is still open, observations. Use only the facts given; at least 50 characters; "
+                f"language: {'Portuguese' if language == 'pt' else 'English'}. "
+                "Answer by calling `plan` with action RESPOND and the handover as `message`, "
+                "belief {key: answer.confidence, guessed: 1.0, delta: 0}."
+            )
+        ),
+        HumanMessage(content=f"<data>{facts_json}</data>"),
+    ]
+    try:
+        answer = await deps.model.complete(messages, tools=[planner_function_schema()])
+        call = answer.message.tool_calls[0]
+        response = PlannerResponse.model_validate(call["args"])
+    except (PlannerError, IndexError, KeyError, ValueError):
+        return None
+    text = clean_text(response.message or "")
+    return text if response.action == "RESPOND" and len(text) >= MIN_CHARS else None
+
+
+async def write_handover(
+    deps: Deps, user: UserDoc, conversation_id: str, *, now_ms: int, reason: str, use_model: bool
+) -> str | None:
+    """Close the user's open session with a handover; return its id (None when no session was open)."""
+    if not user.session_open:
+        return None
+    zone = ZoneInfo(user.timezone) if user.timezone else ZoneInfo(deps.settings.default_timezone)
+    facts = await session_facts(deps, user, conversation_id, now_ms)
+    text = deterministic_text(facts, user.language, zone)
+    writer = "deterministic"
+    if use_model:
+        written = await model_text(deps, facts, user.language, text)
+        if written is not None:
+            text, writer = written, "model"
+    handover_id = await deps.db.summaries.add_handover(
+        user.id,
+        conversation_id,
+        {
+            "text": text,
+            "writer": writer,
+            "reason": reason,
+            "claims": {"saved": facts.saved_ids, "deleted": facts.deleted_ids},
+            "session_from_ms": facts.start_ms,
+            "session_to_ms": facts.end_ms,
+        },
+        now_ms=now_ms,
+    )
+    await deps.db.users.update(user.id, {"session_open": False}, inc={"sessions_since_dream": 1})
+    await append_event(
+        deps,
+        None,
+        "handover_written",
+        {
+            "handover_id": handover_id,
+            "writer": writer,
+            "reason": reason,
+            "chars": len(text),
+            "text_sha256": digest(text),
+        },
+        stream=user.id,
+    )
+    deps.metrics.handovers.labels(writer).inc()
+    return handover_id
+
+
+async def check_handover(deps: Deps, user_id: str, handover: dict[str, Any]) -> SanityResult:
+    """Compare a handover's claims with stored facts; discrepancies become governance notes."""
+    try:
+        notes: list[str] = []
+        claims = handover.get("claims") or {}
+        for item_id in claims.get("saved") or []:
+            if await deps.db.items.get(user_id, str(item_id)) is None:
+                notes.append(
+                    f"the handover says item {item_id} was saved, but it is not among the items now"
+                )
+        for item_id in claims.get("deleted") or []:
+            if await deps.db.items.get(user_id, str(item_id)) is not None:
+                notes.append(f"the handover says item {item_id} was deleted, but it is still there")
+        if handover.get("writer") == "model":
+            # Free text can claim anything; the deterministic writer's text restates its claims.
+            notes += await _text_claims(deps, user_id, str(handover.get("text", "")))
+    except (LembraError, TypeError, ValueError, AttributeError):
+        return SanityResult(False, ["the handover could not be checked against stored facts"])
+    if notes:
+        deps.metrics.sanity_discrepancies.inc(len(notes))
+    return SanityResult(True, notes)
+
+
+async def _text_claims(deps: Deps, user_id: str, text: str) -> list[str]:
+    """Keyword extraction over free text (seed 002, phase 1): named saves and deletions."""
+    items = await deps.db.items.list_for(user_id)
+    notes: list[str] = []
+    for pattern, should_exist in ((_SAVED_CLAIM, True), (_DELETED_CLAIM, False)):
+        for match in pattern.finditer(text):
+            for name in re.split(r",|;| e | and ", match.group(1)):
+                name = re.sub(r"\(\d{4}\)", "", name).strip(" «»\"'")
+                if not fold(name) or _COUNT_ONLY.match(name) or len(fold(name)) < 3:
+                    continue
+                exists = any(score_item(item, name) >= MATCH_CUTOFF for item in items)
+                if exists != should_exist:
+                    verb = "saved" if should_exist else "deleted"
+                    state = "is not among the items" if should_exist else "is still there"
+                    notes.append(f"the handover says «{name[:60]}» was {verb}, but it {state}")
+    return notes

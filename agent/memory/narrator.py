@@ -1,0 +1,228 @@
+"""The narrator (DESIGN 3.7, seed 002): the context frame told as a short first-person situation.
+
+Written in the user's language, not as a data dump. Stored content (item labels,
+handovers, summaries) appears only inside <data>...</data> blocks. The narrative
+has a token budget; when over it, sections are compressed by priority (lowest
+first: beliefs, archive, structured memory, capabilities, handover, state) until it
+fits; identity, time and obligations are never dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from agent.memory.frame import ContextFrame
+from agent.memory.tiers import structured_line
+from agent.textnorm import one_line
+from agent.texts import type_word
+from agent.tokens import TokenCounter
+
+
+@dataclass(frozen=True, slots=True)
+class Narrative:
+    text: str
+    tokens: int
+    compressed: tuple[str, ...]
+    minimal: bool
+
+
+@dataclass
+class _Section:
+    name: str
+    priority: int  # higher is kept longer
+    levels: list[str]  # full first; each next one shorter; "" drops the section
+    level: int = 0
+
+    @property
+    def text(self) -> str:
+        return self.levels[self.level]
+
+
+def data(text: str) -> str:
+    """A delimited data block; the delimiters cannot be forged from inside."""
+    safe = text.replace("<data>", "‹data›").replace("</data>", "‹/data›")
+    return f"<data>{safe}</data>"
+
+
+def _counts(frame: ContextFrame, pt: bool) -> str:
+    counts = frame.state.get("counts", {})
+    parts = [f"{n} {type_word(t, 'pt' if pt else 'en')}" for t, n in counts.items() if n]
+    return ", ".join(parts) or ("nenhum" if pt else "none")
+
+
+def _who(frame: ContextFrame, pt: bool) -> _Section:
+    ident, temporal = frame.identity, frame.temporal
+    role = {
+        "admin": "administrador" if pt else "an administrator",
+        "user": "usuário" if pt else "a user",
+    }[ident["role"]]
+    now = temporal["now"].replace("T", " ")
+    if pt:
+        full = (
+            f"Eu sou o planejador do Lembra e trabalho para {ident['user_id']} ({role}, há {ident['days_active']} dias), "
+            f"pelo canal {frame.position['channel']}. Agora são {now} ({temporal['timezone']}). Respondo em português."
+        )
+        short = f"Eu sou o planejador do Lembra para {ident['user_id']}. Agora: {now}. Respondo em português."
+    else:
+        full = (
+            f"I am Lembra's planner, working for {ident['user_id']} ({role}, for {ident['days_active']} days) "
+            f"on {frame.position['channel']}. It is now {now} ({temporal['timezone']}). I answer in English."
+        )
+        short = f"I am Lembra's planner for {ident['user_id']}. Now: {now}. I answer in English."
+    return _Section("identity", 100, [full, short])
+
+
+def _obligations(frame: ContextFrame, pt: bool) -> _Section:
+    if not frame.obligations:
+        return _Section(
+            "obligations", 90, ["Não há nada pendente." if pt else "Nothing is pending."]
+        )
+    lines = []
+    for ob in frame.obligations:
+        kind = str(ob["kind"]).replace("_", " ")
+        if pt:
+            lines.append(
+                f"Há uma pendência ({kind}, {ob['options']} opções) que expira em {ob['seconds_left']} s."
+            )
+        else:
+            lines.append(
+                f"Something is pending ({kind}, {ob['options']} options), expiring in {ob['seconds_left']} s."
+            )
+    return _Section("obligations", 90, [" ".join(lines)])
+
+
+def _state(frame: ContextFrame, pt: bool) -> _Section:
+    total = frame.state.get("total", 0)
+    counts = _counts(frame, pt)
+    recent = "; ".join(frame.state.get("recent") or [])
+    base = (
+        f"O usuário guarda {total} itens ({counts})."
+        if pt
+        else f"The user keeps {total} items ({counts})."
+    )
+    if not recent:
+        return _Section("state", 70, [base])
+    full = base + (" Os mais recentes: " if pt else " The most recent: ") + data(recent) + "."
+    return _Section("state", 70, [full, base])
+
+
+def _capabilities(frame: ContextFrame, pt: bool) -> _Section:
+    tools = ", ".join(frame.capabilities.get("tools") or [])
+    text = (
+        f"Posso usar as ferramentas: {tools}. Apagar tudo não é comigo: o runtime faz isso."
+        if pt
+        else f"I may use the tools: {tools}. Deleting everything is not mine to do: the runtime does it."
+    )
+    return _Section("capabilities", 50, [text, ""])
+
+
+def _handover(frame: ContextFrame, pt: bool) -> _Section | None:
+    handover = frame.memory.get("handover")
+    if not handover:
+        return None
+    unverified = "" if handover["verified"] else (" (não verificado)" if pt else " (unverified)")
+    head = ("Da última sessão" if pt else "From the last session") + unverified + ": "
+    notes = handover.get("governance_notes") or []
+    governance = "".join(
+        (" Nota de governança: " if pt else " Governance note: ") + data(one_line(n, 200)) + "."
+        for n in notes
+    )
+    full = head + data(str(handover["text"])) + governance
+    short = head + data(one_line(str(handover["text"]), 200)) + governance
+    return _Section("handover", 60, [full, short, governance.strip()])
+
+
+def _structured(frame: ContextFrame, pt: bool) -> _Section | None:
+    entries = frame.memory.get("structured") or []
+    if not entries:
+        return None
+    head = "Turnos anteriores, resumidos: " if pt else "Earlier turns, summarized: "
+
+    def render(chosen: Sequence[dict[str, object]], with_reply: bool) -> str:
+        return head + data(
+            "\n".join(structured_line(dict(e), with_reply=with_reply) for e in chosen)
+        )
+
+    return _Section(
+        "structured",
+        40,
+        [
+            render(entries, True),
+            render(entries, False),
+            render(entries[-10:], False),
+            render(entries[-3:], False),
+            "",
+        ],
+    )
+
+
+def _archive(frame: ContextFrame, pt: bool) -> _Section | None:
+    archive = str(frame.memory.get("archive") or "")
+    if not archive:
+        return None
+    head = "Antes disso: " if pt else "Before that: "
+    return _Section("archive", 30, [head + data(archive), head + data(archive[-400:]), ""])
+
+
+def _beliefs(frame: ContextFrame, pt: bool) -> _Section | None:
+    beliefs = frame.memory.get("beliefs") or {}
+    if not beliefs:
+        return None
+    listed = ", ".join(f"{k} = {v:.2f}" for k, v in sorted(beliefs.items()))
+    return _Section(
+        "beliefs",
+        20,
+        [
+            ("Minhas crenças sobre o usuário: " if pt else "My beliefs about the user: ")
+            + listed
+            + ".",
+            "",
+        ],
+    )
+
+
+def minimal(frame: ContextFrame, pt: bool, counter: TokenCounter) -> Narrative:
+    """The graceful-degradation narrative: identity, item counts, the pending action."""
+    parts = [_who(frame, pt).levels[1], _state(frame, pt).levels[-1], _obligations(frame, pt).text]
+    text = " ".join(parts)
+    return Narrative(text, counter.count_text(text), (), True)
+
+
+def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCounter) -> Narrative:
+    """The frame as a first-person situation within `budget` tokens."""
+    pt = language == "pt"
+    if frame.degraded:
+        return minimal(frame, pt, counter)
+    sections = [
+        s
+        for s in (
+            _who(frame, pt),
+            _obligations(frame, pt),
+            _state(frame, pt),
+            _capabilities(frame, pt),
+            _handover(frame, pt),
+            _structured(frame, pt),
+            _archive(frame, pt),
+            _beliefs(frame, pt),
+        )
+        if s is not None
+    ]
+    compressed: list[str] = []
+
+    def render() -> str:
+        return "\n".join(s.text for s in sections if s.text)
+
+    text = render()
+    tokens = counter.count_text(text)
+    while tokens > budget:
+        shrinkable = [s for s in sections if s.level < len(s.levels) - 1]
+        if not shrinkable:
+            break
+        victim = min(shrinkable, key=lambda s: s.priority)
+        victim.level += 1
+        if victim.name not in compressed:
+            compressed.append(victim.name)
+        text = render()
+        tokens = counter.count_text(text)
+    return Narrative(text, tokens, tuple(compressed), False)

@@ -1,0 +1,124 @@
+"""Pending actions: the one open choice or confirmation of a conversation (DESIGN 3.2, 3.3).
+
+Stored in `pending_actions` (so they survive a restart), one per conversation, with
+an expiry (2 minutes by default). Each carries a short token that its buttons
+repeat, so a button from an older question cannot act on a newer one.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from agent.deps import Deps
+from agent.turn import Turn
+from storage.documents import PendingDoc
+
+
+class _Payload(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(default_factory=lambda: secrets.token_urlsafe(6))
+
+
+class CandidateOption(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tmdb_id: int
+    title: str
+    year: int | None
+    overview: str = ""
+
+
+class ItemOption(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    item_id: str
+    label: str
+    year: int | None = None
+
+
+class ChooseCandidate(_Payload):
+    kind: Literal["choose_candidate"] = "choose_candidate"
+    item_type: Literal["movie", "tv_show"]
+    query: str
+    options: list[CandidateOption]
+
+
+class ChooseDelete(_Payload):
+    kind: Literal["choose_delete"] = "choose_delete"
+    query: str
+    options: list[ItemOption]
+
+
+class ConfirmDeleteItem(_Payload):
+    kind: Literal["confirm_delete_item"] = "confirm_delete_item"
+    item_id: str
+    label: str
+
+
+class ConfirmDeleteAll(_Payload):
+    kind: Literal["confirm_delete_all"] = "confirm_delete_all"
+    count: int
+
+
+class ConfirmForget(_Payload):
+    kind: Literal["confirm_forget"] = "confirm_forget"
+
+
+Pending = Annotated[
+    ChooseCandidate | ChooseDelete | ConfirmDeleteItem | ConfirmDeleteAll | ConfirmForget,
+    Field(discriminator="kind"),
+]
+Choice_ = ChooseCandidate | ChooseDelete
+Confirmation = ConfirmDeleteItem | ConfirmDeleteAll | ConfirmForget
+
+_ADAPTER: TypeAdapter[Pending] = TypeAdapter(Pending)
+
+
+def is_choice(pending: Pending) -> bool:
+    return isinstance(pending, ChooseCandidate | ChooseDelete)
+
+
+def option_years(pending: Choice_) -> list[int | None]:
+    return [option.year for option in pending.options]
+
+
+def option_count(pending: Choice_) -> int:
+    return len(pending.options)
+
+
+async def load(deps: Deps, turn: Turn) -> Pending | None:
+    """The conversation's live pending action, if any (expired ones are dropped)."""
+    doc = await deps.db.pending.get(turn.user_id, turn.conversation_id, now_ms=turn.now_ms)
+    if doc is None:
+        return None
+    try:
+        return _ADAPTER.validate_json(doc.payload_json)
+    except ValueError:
+        # A pending action we can no longer read is dropped rather than guessed at.
+        await deps.db.pending.delete(turn.user_id, turn.conversation_id)
+        return None
+
+
+async def store(deps: Deps, turn: Turn, pending: Pending) -> None:
+    """Hold `pending` for this conversation, replacing whatever was pending."""
+    ttl_ms = deps.settings.pending_ttl_seconds * 1000
+    await deps.db.pending.put(
+        PendingDoc(
+            _id=turn.conversation_id,
+            user_id=turn.user_id,
+            kind=pending.kind,
+            payload_json=pending.model_dump_json(),
+            language=turn.language,
+            created_at_ms=turn.now_ms,
+            expires_at_ms=turn.now_ms + ttl_ms,
+        )
+    )
+
+
+async def clear(deps: Deps, turn: Turn) -> bool:
+    """Drop the pending action `load` returned for this turn."""
+    return await deps.db.pending.delete_loaded(turn.user_id, turn.conversation_id)

@@ -1,0 +1,62 @@
+"""Where planner outputs come from: the model (over ModelTransport) or the offline rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from langchain_core.messages import BaseMessage
+
+from agent.planner.transport import ModelAnswer, ModelTransport
+
+
+@dataclass(frozen=True, slots=True)
+class PlanHints:
+    """What the offline rules need (a model reads the same from the messages)."""
+
+    text: str
+    llm_intent: str
+    confidence_now: float
+    step: int
+
+
+class PlannerBackend(Protocol):
+    name: str
+    calls_model: bool
+
+    def count_prompt(
+        self, messages: Sequence[BaseMessage], *, tools: Sequence[Mapping[str, Any]]
+    ) -> int: ...
+
+    async def complete(
+        self,
+        messages: Sequence[BaseMessage],
+        *,
+        tools: Sequence[Mapping[str, Any]],
+        hints: PlanHints,
+    ) -> ModelAnswer: ...
+
+
+class ModelBackend:
+    """The configured OpenAI-compatible model."""
+
+    calls_model = True
+
+    def __init__(self, transport: ModelTransport) -> None:
+        self._transport = transport
+        self.name = transport.model
+
+    def count_prompt(
+        self, messages: Sequence[BaseMessage], *, tools: Sequence[Mapping[str, Any]]
+    ) -> int:
+        return self._transport.count_prompt(messages, tools=tools)
+
+    async def complete(
+        self,
+        messages: Sequence[BaseMessage],
+        *,
+        tools: Sequence[Mapping[str, Any]],
+        hints: PlanHints,
+    ) -> ModelAnswer:
+        return await self._transport.complete(messages, tools=tools)

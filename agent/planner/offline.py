@@ -1,0 +1,155 @@
+"""The offline rule-based planner (DESIGN 7): used when no model is configured.
+
+It emits real `PlannerResponse` objects, delivered as a function call exactly as a
+model's would be, so they go through the same validation and execution path:
+links -> save_link/save_video, "filme/movie X" -> enrich_movie, "série/show X" ->
+enrich_tv_show, "procura/find X" -> search_items, "apaga/delete X" -> delete_item,
+otherwise a note.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage
+
+from agent.planner.backend import PlanHints
+from agent.planner.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
+from agent.planner.transport import ModelAnswer
+from agent.textnorm import clean_text
+from agent.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
+
+_FLAGS = re.IGNORECASE | re.UNICODE
+_POLITE = r"(?:(?:por\s+favor|pfv|pls|please)[,\s]+)?"
+_SAVE = re.compile(
+    _POLITE
+    + r"(?:salva|salvar|salve|guarda|guardar|guarde|anota|anotar|anote|adiciona|adicionar|add|save|store|keep|"
+    r"note(?:\s+down)?|remember|me\s+lembra\s+de|lembra(?:r)?\s+de|lembre(?:-me)?\s+de)\b[\s:,-]*",
+    _FLAGS,
+)
+_SEARCH = re.compile(
+    _POLITE
+    + r"(?:procura(?:r)?|busca(?:r)?|acha(?:r)?|encontra(?:r)?|pesquisa(?:r)?|find|search(?:\s+for)?|look\s+(?:for|up)|"
+    r"(?:eu\s+)?tenho|do\s+i\s+have)\b[\s:,-]*",
+    _FLAGS,
+)
+_DELETE = re.compile(
+    _POLITE
+    + r"(?:apaga(?:r)?|apague|deleta(?:r)?|delete|remove(?:r)?|remova|exclui(?:r)?|exclua|esquece(?:r)?|forget|erase)\b[\s:,-]*",
+    _FLAGS,
+)
+_ARTICLE = re.compile(
+    r"^(?:(?:o|a|os|as|um|uma|the|a|an|meu|minha|meus|minhas|my|aquele|aquela|that)\s+)+", _FLAGS
+)
+_MOVIE = re.compile(r"\b(?:filme|movie|film)\b[\s:,-]*", _FLAGS)
+_TV = re.compile(r"\b(?:s[ée]rie|series|tv\s+show|show|programa)\b[\s:,-]*", _FLAGS)
+_LEADING_WORDS = frozenset({"", "o", "a", "um", "uma", "the", "an", "esse", "este", "this"})
+_YEAR = re.compile(r"[\s(,-]*\(?\b(1[89]\d\d|20\d\d|2100)\b\)?\s*$")
+
+
+def _strip(pattern: re.Pattern[str], text: str) -> str:
+    match = pattern.match(text)
+    return text[match.end() :] if match else text
+
+
+_TYPE_NOUN = re.compile(
+    r"^(?:nota|notas|anota[cç][aã]o|note|notes|filme|filmes|movie|movies|s[ée]rie|s[ée]ries|series|show|shows|"
+    r"v[íi]deo|v[íi]deos|videos?|link|links)\s+(?:(?:do|da|de|dos|das|sobre|about|of|on)\s+)?",
+    _FLAGS,
+)
+
+
+def _target(text: str) -> str:
+    return _ARTICLE.sub("", text.strip(" \t.!?;:,")).strip(" \t.!?;:,")
+
+
+def _named(text: str) -> str:
+    """What a delete or search names: "a nota do leite" -> "leite", "o filme inception" -> "inception"."""
+    target = _target(text)
+    return _target(_TYPE_NOUN.sub("", target)) or target
+
+
+def _title_and_year(rest: str) -> tuple[str, int | None]:
+    match = _YEAR.search(rest)
+    if match and rest[: match.start()].strip():
+        return _target(rest[: match.start()]), int(match.group(1))
+    return _target(rest), None
+
+
+def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | None:
+    """The tool and arguments the rules pick for `text`, or None for nothing to do."""
+    message = clean_text(text)
+    if not message:
+        return None
+    if llm_intent == "delete":
+        target = _named(_strip(_DELETE, message))
+        return ("delete_item", {"query": target}) if target else None
+    if llm_intent == "search":
+        rest = _strip(_SEARCH, message)
+        args: dict[str, Any] = {}
+        if _MOVIE.search(rest):
+            args["type"] = "movie"
+            rest = _MOVIE.sub(" ", rest, count=1)
+        elif _TV.search(rest):
+            args["type"] = "tv_show"
+            rest = _TV.sub(" ", rest, count=1)
+        target = _named(rest)
+        if target:
+            args["query"] = target
+        return "search_items", args
+    for raw in extract_urls(message):
+        try:
+            url = parse_user_url(raw).url
+        except InvalidUrl:
+            continue
+        rest = _target(_strip(_SAVE, message.replace(raw, " ")))
+        if is_video_url(url):
+            return "save_video", {"url": url, **({"title": rest} if rest else {})}
+        return "save_link", {"url": url, **({"description": rest} if rest else {})}
+    body = _strip(_SAVE, message)
+    for pattern, tool in ((_MOVIE, "enrich_movie"), (_TV, "enrich_tv_show")):
+        match = pattern.search(body)
+        if match is None or body[: match.start()].strip(" \t:,-").lower() not in _LEADING_WORDS:
+            continue  # "anota: ver o filme X com a Ana" is a note, not a movie
+        title, year = _title_and_year(body[match.end() :])
+        if title:
+            return tool, {"title": title, **({"year": year} if year else {})}
+    content = _strip(_SAVE, message).strip()
+    return ("save_note", {"content": content}) if content else None
+
+
+class OfflineBackend:
+    """A planner backend that answers from the rules, in the model's wire shape."""
+
+    name = "offline"
+    calls_model = False
+
+    def count_prompt(
+        self, messages: Sequence[BaseMessage], *, tools: Sequence[Mapping[str, Any]]
+    ) -> int:
+        return 0
+
+    async def complete(
+        self,
+        messages: Sequence[BaseMessage],
+        *,
+        tools: Sequence[Mapping[str, Any]],
+        hints: PlanHints,
+    ) -> ModelAnswer:
+        planned = plan_offline(hints.text, hints.llm_intent) if hints.step == 0 else None
+        belief = Belief(key="answer.confidence", guessed=round(hints.confidence_now, 2), delta=0)
+        if planned is None:
+            response = PlannerResponse(action="NOOP", belief=belief)
+        else:
+            tool, args = planned
+            response = PlannerResponse(action="CALL_TOOL", tool=tool, args=args, belief=belief)  # type: ignore[arg-type]
+        call = {
+            "name": PLANNER_FUNCTION_NAME,
+            "args": response.model_dump(mode="json"),
+            "id": f"offline_{uuid.uuid4().hex[:12]}",
+            "type": "tool_call",
+        }
+        return ModelAnswer(AIMessage(content="", tool_calls=[call]), 0, 0, 0.0, 0)

@@ -1,0 +1,335 @@
+"""The only place that talks to the model: langchain-openai's ChatOpenAI, with our transport rules.
+
+Rules (DESIGN 3.1), applied here and nowhere else:
+
+- a request that times out is not retried within the turn -> `PlannerTimeout`;
+- HTTP 429, 5xx and connection failures are retried at most `retries` times,
+  waiting what `Retry-After` asks (capped at 10 s) or a short backoff ->
+  `PlannerUnavailable` when they keep failing;
+- HTTP 400 (and 413/422) -> `PlannerRejected`, never retried;
+- 401/403 -> `PlannerUnavailable` saying the credentials were refused.
+
+These are transport retries: they never use the planner's retry budget. The
+openai SDK's own retries are off (`max_retries=0`) so that these rules are the
+only ones. The function is offered with `tool_choice="required"` but never in
+strict mode (a free-form `args` object is not a strict schema), and nothing
+relies on the server honouring either: the planner validates every answer.
+
+Checked against the installed openai 3.x and langchain-openai 1.7: errors keep
+the openai types (langchain re-raises subclasses of `openai.RateLimitError`,
+`openai.APITimeoutError`, ...); the HTTP response, and so `Retry-After`, is on
+`exc.response.headers`; a timeout is `openai.APITimeoutError`, a dropped
+connection `openai.APIConnectionError`; a call whose `arguments` are not JSON
+lands in `AIMessage.invalid_tool_calls`. Arguments that are JSON but not an
+object would make langchain raise a pydantic error (a list, number or string) or
+read as `{}` (null, [], 0, false); such calls are moved to `invalid_tool_calls`
+here instead, so bad model output stays data and says what was wrong.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import email.utils
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import openai
+from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall
+from langchain_core.messages.tool import invalid_tool_call
+from langchain_core.outputs import ChatResult
+from langchain_openai import ChatOpenAI
+from pydantic import SecretStr
+
+from agent.errors import PlannerError, PlannerRejected, PlannerTimeout, PlannerUnavailable
+from agent.tokens import TokenCounter, compact_json
+from config.logging import log_event
+
+logger = logging.getLogger(__name__)
+
+RETRY_AFTER_CAP_S = 10.0
+BACKOFF_BASE_S = 0.5
+NO_API_KEY = "not-needed"  # local OpenAI-compatible servers ignore the key, the SDK wants one
+_REJECTED_STATUSES = frozenset({400, 413, 422})
+_CREDENTIAL_STATUSES = frozenset({401, 403})
+_JSON_TYPE_NAMES = {
+    list: "an array",
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "a boolean",
+    type(None): "null",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ModelAnswer:
+    message: AIMessage  # tool_calls parsed; unparseable calls in invalid_tool_calls
+    prompt_tokens: int  # from the server's usage, else our count of the request
+    completion_tokens: int
+    latency_s: float  # of the request that answered
+    attempts: int  # HTTP requests made: 1 + transport retries
+
+
+class ModelTransport:
+    """Sends one chat request to an OpenAI-compatible server under the transport rules."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None,
+        api_key: str | None,
+        model: str,
+        timeout_s: float,
+        max_tokens: int,
+        counter: TokenCounter,
+        retries: int = 2,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        if timeout_s <= 0 or max_tokens <= 0 or retries < 0:
+            raise ValueError("timeout_s and max_tokens must be positive, retries not negative")
+        self.model = model
+        self.timeout_s = timeout_s
+        self.retries = retries
+        self._counter = counter
+        self._sleep = sleep
+        # Our own HTTP client, closed by `aclose`: langchain's default one is cached
+        # per process and would outlive the event loop it was first used on.
+        self._http = openai.DefaultAsyncHttpxClient(timeout=timeout_s)
+        self._chat = _PlannerChatOpenAI(
+            model=model,
+            base_url=base_url,
+            api_key=SecretStr(api_key or NO_API_KEY),
+            temperature=0,
+            max_completion_tokens=max_tokens,  # this version sends no `max_tokens`
+            timeout=timeout_s,
+            max_retries=0,
+            use_responses_api=False,
+            http_async_client=self._http,
+        )
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections."""
+        await self._http.aclose()
+
+    def count_prompt(
+        self, messages: Sequence[BaseMessage], *, tools: Sequence[Mapping[str, Any]]
+    ) -> int:
+        """Prompt tokens of the request `complete` would send (DESIGN 3.9), counted offline."""
+        # langchain's own conversion, so the count is of the messages really sent
+        # (its public convert_to_openai_messages differs: "" for null content, names).
+        wire = self._chat._get_request_payload(list(messages))["messages"]
+        return self._counter.count_request(wire, tools)
+
+    async def complete(
+        self, messages: Sequence[BaseMessage], *, tools: Sequence[Mapping[str, Any]]
+    ) -> ModelAnswer:
+        """One model answer, retrying 429/5xx/connection failures; raises a PlannerError."""
+        if not tools:
+            raise ValueError("the planner always offers its function: `tools` must not be empty")
+        runnable = self._chat.bind_tools([dict(tool) for tool in tools], tool_choice="required")
+        counter = [0]
+        try:
+            return await self._complete(runnable, messages, tools, counter)
+        except PlannerError as exc:
+            exc.attempts = counter[0]  # every request counts, errored ones included
+            raise
+
+    async def _complete(
+        self,
+        runnable: Any,
+        messages: Sequence[BaseMessage],
+        tools: Sequence[Mapping[str, Any]],
+        counter: list[int],
+    ) -> ModelAnswer:
+        attempts = 0
+        while True:
+            attempts += 1
+            counter[0] = attempts
+            started = time.monotonic()
+            try:
+                async with asyncio.timeout(self.timeout_s):
+                    result = await runnable.ainvoke(list(messages))
+            except (TimeoutError, openai.APITimeoutError) as exc:
+                self._log("model_request_failed", attempts, reason="timeout")
+                raise PlannerTimeout(
+                    f"the model did not answer within {self.timeout_s:g} s"
+                ) from exc
+            except openai.APIStatusError as exc:
+                delay = self._retry_delay(exc, attempts)
+                await self._sleep(delay)
+                continue
+            except openai.APIConnectionError as exc:
+                self._log("model_request_failed", attempts, reason="connection")
+                if attempts > self.retries:
+                    raise PlannerUnavailable(
+                        f"could not reach the model server after {attempts} attempts"
+                    ) from exc
+                await self._sleep(_backoff(attempts))
+                continue
+            except openai.OpenAIError as exc:
+                raise PlannerUnavailable(f"the model client failed: {type(exc).__name__}") from exc
+            except (ValueError, KeyError, TypeError) as exc:
+                # What langchain raises when a 200 answer is not a chat completion
+                # (no `choices`, an `error` object, an HTML page); not retried.
+                raise PlannerUnavailable(
+                    f"the model server's answer is not a chat completion ({type(exc).__name__})"
+                ) from exc
+            latency = time.monotonic() - started
+            break
+        if not isinstance(result, AIMessage):
+            raise PlannerUnavailable(
+                f"the model client returned {type(result).__name__}, not AIMessage"
+            )
+        prompt_tokens, completion_tokens = self._usage(result, messages, tools)
+        self._log("model_request_done", attempts, latency_s=round(latency, 3))
+        return ModelAnswer(result, prompt_tokens, completion_tokens, latency, attempts)
+
+    def _retry_delay(self, exc: openai.APIStatusError, attempts: int) -> float:
+        """How long to wait before retrying `exc`, or raise the PlannerError it maps to."""
+        status = exc.status_code
+        self._log("model_request_failed", attempts, status=status)
+        if status in _REJECTED_STATUSES:
+            raise PlannerRejected(
+                f"the model server refused the request (HTTP {status}, {exc.code or exc.type or 'no code'})"
+            ) from exc
+        if status in _CREDENTIAL_STATUSES:
+            raise PlannerUnavailable(
+                f"the model server refused the credentials (HTTP {status}); check OPENAI_API_KEY"
+            ) from exc
+        if status != 429 and status < 500:
+            raise PlannerUnavailable(f"the model server answered HTTP {status}") from exc
+        if attempts > self.retries:
+            raise PlannerUnavailable(
+                f"the model server kept failing (HTTP {status}) after {attempts} attempts"
+            ) from exc
+        asked = retry_after_s(exc.response.headers)
+        return min(asked, RETRY_AFTER_CAP_S) if asked is not None else _backoff(attempts)
+
+    def _usage(
+        self,
+        message: AIMessage,
+        messages: Sequence[BaseMessage],
+        tools: Sequence[Mapping[str, Any]],
+    ) -> tuple[int, int]:
+        usage = message.usage_metadata
+        if usage is not None and usage.get("input_tokens"):
+            return usage["input_tokens"], usage.get("output_tokens", 0)
+        output = (
+            message.content if isinstance(message.content, str) else compact_json(message.content)
+        )
+        for call in message.tool_calls:
+            output += compact_json(call["args"])
+        for bad in message.invalid_tool_calls:
+            output += bad.get("args") or ""
+        return self.count_prompt(messages, tools=tools), self._counter.count_text(output)
+
+    def _log(self, event: str, attempts: int, **fields: Any) -> None:
+        log_event(logger, event, model=self.model, attempt=attempts, **fields)
+
+
+def retry_after_s(headers: Mapping[str, str]) -> float | None:
+    """Seconds a 429/5xx answer asks us to wait: `retry-after-ms`, else `Retry-After` (seconds or date)."""
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(0.0, float(millis) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    # An HTTP date: measure it against the answer's own Date header, not our clock.
+    try:
+        until = email.utils.parsedate_to_datetime(value)
+        sent = email.utils.parsedate_to_datetime(headers.get("date", ""))
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, (until - sent).total_seconds())
+
+
+def _backoff(attempts: int) -> float:
+    return float(min(BACKOFF_BASE_S * 2 ** (attempts - 1), RETRY_AFTER_CAP_S))
+
+
+class _PlannerChatOpenAI(ChatOpenAI):
+    """ChatOpenAI that keeps a call with non-object JSON arguments as an invalid tool call.
+
+    langchain parses `arguments` with json.loads and raises a pydantic error when the
+    result is a list, number or string; the model's bad output must reach the planner
+    as data instead (it is answered with an error and retried).
+    """
+
+    def _create_chat_result(
+        self,
+        response: dict[str, Any] | openai.BaseModel,
+        generation_info: dict[str, Any] | None = None,
+    ) -> ChatResult:
+        if isinstance(response, openai.BaseModel):
+            data: Any = response.model_dump(warnings=False)
+        elif isinstance(response, dict):
+            data = copy.deepcopy(response)
+        else:
+            return super()._create_chat_result(response, generation_info)
+        quarantined = [_quarantine_bad_calls(choice) for choice in data.get("choices") or []]
+        if not any(quarantined):
+            return super()._create_chat_result(response, generation_info)
+        result = super()._create_chat_result(data, generation_info)
+        for generation, bad_calls in zip(result.generations, quarantined, strict=False):
+            if isinstance(generation.message, AIMessage):
+                generation.message.invalid_tool_calls.extend(bad_calls)
+        return result
+
+
+def _quarantine_bad_calls(choice: Any) -> list[InvalidToolCall]:
+    """Remove the calls langchain cannot hold from a raw choice; return them as invalid calls."""
+    message = choice.get("message") if isinstance(choice, dict) else None
+    calls = message.get("tool_calls") if isinstance(message, dict) else None
+    if not isinstance(message, dict) or not isinstance(calls, list):
+        return []
+    kept: list[Any] = []
+    bad: list[InvalidToolCall] = []
+    for call in calls:
+        problem = _argument_problem(call)
+        if problem is None:
+            kept.append(call)
+            continue
+        function = call.get("function") if isinstance(call, dict) else None
+        function = function if isinstance(function, dict) else {}
+        arguments = function.get("arguments")
+        bad.append(
+            invalid_tool_call(
+                name=function.get("name") if isinstance(function.get("name"), str) else None,
+                args=arguments if isinstance(arguments, str) else None,
+                id=call.get("id") if isinstance(call, dict) else None,
+                error=problem,
+            )
+        )
+    message["tool_calls"] = kept or None
+    return bad
+
+
+def _argument_problem(call: Any) -> str | None:
+    """Why a raw tool call's arguments are not a JSON object langchain can hold, or None."""
+    if not isinstance(call, dict) or not isinstance(call.get("function"), dict):
+        return "the tool call has no function"
+    arguments = call["function"].get("arguments")
+    if not arguments:
+        return None  # langchain reads a missing or empty string as {}
+    if not isinstance(arguments, str):
+        return "the function arguments are not a string"
+    try:
+        value = json.loads(arguments, strict=False)
+    except json.JSONDecodeError:
+        return None  # langchain reports invalid JSON itself
+    if isinstance(value, dict):
+        return None
+    return f"the function arguments must be a JSON object, got {_JSON_TYPE_NAMES[type(value)]}"

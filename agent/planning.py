@@ -1,0 +1,417 @@
+"""One planning step: ask the planner, validate its output, refuse and retry, or execute the tool.
+
+This is DESIGN 3.1's table in code. One budget of 2 retries per step covers invalid
+outputs and belief refusals alike; a pipeline violation or an item id that is not
+the user's fails the turn at once; transport failures are the transport's (they do
+not use this budget). Every output and every answer the runtime gives the model is
+kept, in order, as native messages (`ai` with `tool_calls`, then `tool` results).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from pydantic import ValidationError
+
+from agent import beliefs
+from agent.deps import Deps
+from agent.errors import PlannerError, PlannerTimeout, QuotaExceeded
+from agent.ledgering import append_event
+from agent.memory.history import CORRECTION
+from agent.planner.backend import PlanHints, PlannerBackend
+from agent.planner.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planner_function_schema
+from agent.quotas import Quotas
+from agent.textnorm import one_line
+from agent.texts import text
+from agent.tools.base import (
+    Candidates,
+    DeleteChoice,
+    DeletePreview,
+    Failed,
+    Found,
+    NotFound,
+    Outcome,
+    PageFetched,
+    Saved,
+    Tool,
+    ToolArgs,
+    ToolContext,
+    UnknownItem,
+)
+from agent.turn import Turn
+from agent.types import BeliefView
+from storage.documents import ToolCallRecord
+from storage.messages import NewMessage
+
+MAX_RETRIES = 2
+# The longest model output kept verbatim in the conversation. A valid step is at most
+# ~8,200 characters (4,000-character fields, escaping at most doubles them); anything
+# longer is invalid anyway, and echoing it back would overflow the context of the
+# re-ask and of every later turn that loads it from history.
+ECHO_LIMIT = 10_000
+StepStatus = Literal[
+    "tool", "respond", "noop", "failed", "violation", "blocked", "timeout", "unavailable", "quota"
+]
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    status: StepStatus
+    response: PlannerResponse | None = None
+    outcome: Outcome | None = None
+    tool: str | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    id: str
+    name: str
+    args: Any
+    problem: str | None  # why the call is unusable as given
+
+
+def _data(text: str | None, limit: int = 300) -> str | None:
+    """Outside content enters the model's view only inside a delimited data block."""
+    return None if text is None else f"<data>{one_line(text, limit)}</data>"
+
+
+def outcome_payload(outcome: Outcome) -> dict[str, Any]:
+    """What the model is told about a tool's result (ids, counts, delimited labels)."""
+    from agent.replies import item_label, titled_label
+
+    if isinstance(outcome, Saved):
+        return {
+            "status": "saved" if outcome.created else "already_saved",
+            "item_id": outcome.item.id,
+            "type": outcome.item.type,
+            "label": _data(item_label(outcome.item)),
+        }
+    if isinstance(outcome, Candidates):
+        return {
+            "status": "candidates",
+            "count": len(outcome.candidates),
+            "options": [_data(titled_label(c.title, c.year)) for c in outcome.candidates],
+        }
+    if isinstance(outcome, PageFetched):
+        return {
+            "status": "page",
+            "title": _data(outcome.title),
+            "description": _data(outcome.description),
+        }
+    if isinstance(outcome, Found):
+        return {
+            "status": "found",
+            "count": len(outcome.items),
+            "items": [
+                {"item_id": i.id, "type": i.type, "label": _data(item_label(i))}
+                for i in outcome.items
+            ],
+        }
+    if isinstance(outcome, DeletePreview):
+        return {"status": "awaiting_confirmation", "label": _data(item_label(outcome.item))}
+    if isinstance(outcome, DeleteChoice):
+        return {
+            "status": "awaiting_choice",
+            "options": [_data(item_label(i)) for i in outcome.items],
+        }
+    if isinstance(outcome, NotFound):
+        return {"status": "not_found"}
+    if isinstance(outcome, UnknownItem):
+        return {"status": "refused", "reason": "not one of this user's items"}
+    assert isinstance(outcome, Failed)
+    return {"status": "error", **outcome.failure.to_json()}
+
+
+class PlanningSession:
+    """The model-facing side of one turn: the messages so far and the steps taken."""
+
+    def __init__(
+        self,
+        deps: Deps,
+        turn: Turn,
+        backend: PlannerBackend,
+        tools: dict[str, Tool[ToolArgs]],
+        messages: list[BaseMessage],
+        *,
+        wants_save: bool,
+        llm_intent: str,
+        quotas: Quotas,
+    ) -> None:
+        self.deps = deps
+        self.turn = turn
+        self.backend = backend
+        self.tools = tools
+        self.messages = messages
+        self.wants_save = wants_save
+        self.llm_intent = llm_intent
+        self.quotas = quotas
+        self.function = planner_function_schema()
+        self.refused_or_retried = False
+        self.unresolved = False
+
+    # -- the step ---------------------------------------------------------------------------
+
+    async def step(self, *, allowed: frozenset[str], index: int) -> StepResult:
+        belief_step = beliefs.BeliefStep()
+        retries_left = MAX_RETRIES
+        first_attempt = True
+        while True:
+            confidence_now = beliefs.answer_confidence(
+                self.turn.facts,
+                refused_or_retried=self.refused_or_retried,
+                unresolved=self.unresolved,
+            )
+            try:
+                answer = await self._call(confidence_now, index)
+            except PlannerTimeout as exc:
+                self.turn.llm_calls += exc.attempts
+                return StepResult("timeout", detail=str(exc))
+            except PlannerError as exc:
+                self.turn.llm_calls += exc.attempts
+                return StepResult("unavailable", detail=str(exc))
+            except QuotaExceeded as exc:
+                return StepResult("quota", detail=exc.scope)
+            calls = self._calls(answer)
+            self._keep_ai(answer, calls)
+            response, problem = self._parse(answer, calls)
+            if response is not None and first_attempt:
+                await beliefs.record_calibration(
+                    self.deps, response.belief.guessed, await self._real(response, confidence_now)
+                )
+            first_attempt = False
+            if (
+                response is not None
+                and response.action == "CALL_TOOL"
+                and response.tool not in allowed
+            ):
+                return await self._violation(calls[0], response)
+            validated: ToolArgs | None = None
+            if problem is None and response is not None and response.action == "CALL_TOOL":
+                checked = self._validate_args(self.tools[str(response.tool)], response.args or {})
+                if isinstance(checked, str):
+                    problem = checked
+                else:
+                    validated, coerced = checked
+                    if coerced and self.turn.facts.mapping == "exact":
+                        self.turn.facts.mapping = "coerced"
+                        self.turn.facts.apply_rule("argument_coerced")
+            verdict: beliefs.BeliefVerdict | None = None
+            if problem is None and response is not None:
+                # Only an otherwise valid output reaches the belief contract (which may store a delta).
+                verdict = await beliefs.check(
+                    self.deps, self.turn, response, belief_step, confidence_now=confidence_now
+                )
+                if not verdict.accepted:
+                    problem = verdict.reason
+                    self.deps.metrics.planner_outputs.labels("belief_refused").inc()
+            elif problem is not None:
+                self.deps.metrics.planner_outputs.labels("invalid").inc()
+            if problem is not None:
+                self._refuse(calls, problem)
+                self.refused_or_retried = True
+                self.turn.facts.add_warning(text("caveat_planner_retry", self.turn.language))
+                if retries_left == 0:
+                    self.deps.metrics.planner_steps.labels("failed").inc()
+                    return StepResult("failed", detail=problem)
+                retries_left -= 1
+                continue
+            assert response is not None
+            assert verdict is not None
+            self.deps.metrics.planner_outputs.labels("accepted").inc()
+            self.deps.metrics.planner_steps.labels(
+                "recovered" if self.refused_or_retried else "first_try"
+            ).inc()
+            self.turn.belief = BeliefView(
+                response.belief.key, response.belief.guessed, verdict.delta_applied
+            )
+            call = calls[0]
+            if response.action != "CALL_TOOL":
+                self._answer(
+                    call,
+                    {"status": "delivered" if response.action == "RESPOND" else "nothing_done"},
+                )
+                return StepResult(
+                    "respond" if response.action == "RESPOND" else "noop", response=response
+                )
+            tool = self.tools[str(response.tool)]
+            assert validated is not None
+            outcome = await tool.run(ToolContext(self.deps, self.turn, self.wants_save), validated)
+            if not isinstance(outcome, Failed | UnknownItem | DeletePreview | DeleteChoice):
+                self.turn.tools_executed.append(tool.name)
+            self._answer(call, outcome_payload(outcome), name=tool.name)
+            if isinstance(outcome, Candidates) and len(outcome.candidates) > 1:
+                self.unresolved = True
+            if isinstance(outcome, UnknownItem):
+                self.turn.facts.block("unknown_item")
+                return StepResult("blocked", response=response, outcome=outcome, tool=tool.name)
+            return StepResult("tool", response=response, outcome=outcome, tool=tool.name)
+
+    # -- pieces -------------------------------------------------------------------------------
+
+    async def _call(self, confidence_now: float, index: int) -> Any:
+        tools = [self.function]
+        counted = self.backend.count_prompt(self.messages, tools=tools)
+        if self.backend.calls_model:
+            await self.quotas.reserve(self.turn, counted)
+        hints = PlanHints(self.turn.incoming.text or "", self.llm_intent, confidence_now, index)
+        answer = await self.backend.complete(self.messages, tools=tools, hints=hints)
+        self.turn.llm_calls += answer.attempts
+        if self.backend.calls_model:
+            self.turn.prompt_tokens.append(counted)
+            await self.quotas.settle(
+                self.turn, reserved=counted, used=answer.prompt_tokens + answer.completion_tokens
+            )
+            self.deps.metrics.model_latency.observe(answer.latency_s)
+            self.deps.metrics.tokens.labels("prompt").inc(answer.prompt_tokens)
+            self.deps.metrics.tokens.labels("completion").inc(answer.completion_tokens)
+        return answer
+
+    async def _real(self, response: PlannerResponse, confidence_now: float) -> float:
+        if not beliefs.valid_key(response.belief.key):
+            return confidence_now
+        return await beliefs.real_value(self.deps, self.turn, response.belief.key, confidence_now)
+
+    @staticmethod
+    def _calls(answer: Any) -> list[_Call]:
+        message: AIMessage = answer.message
+        calls = [
+            _Call(
+                str(c.get("id") or f"call_{uuid.uuid4().hex[:12]}"),
+                str(c.get("name")),
+                c.get("args"),
+                None,
+            )
+            for c in message.tool_calls
+        ]
+        calls += [
+            _Call(
+                str(c.get("id") or f"call_{uuid.uuid4().hex[:12]}"),
+                str(c.get("name")),
+                c.get("args"),
+                str(c.get("error") or "the function arguments are not valid JSON"),
+            )
+            for c in message.invalid_tool_calls
+        ]
+        return calls
+
+    def _keep_ai(self, answer: Any, calls: Sequence[_Call]) -> None:
+        content = (
+            answer.message.content
+            if isinstance(answer.message.content, str)
+            else json.dumps(answer.message.content)
+        )[:ECHO_LIMIT]
+        echoed = [_echo_args(c.args) for c in calls]
+        records = tuple(
+            ToolCallRecord(id=c.id, name=c.name[:64], args_json=json.dumps(a, ensure_ascii=False))
+            for c, a in zip(calls, echoed, strict=True)
+        )
+        self.messages.append(
+            AIMessage(
+                content=content,
+                tool_calls=[
+                    {"name": r.name, "args": a, "id": r.id, "type": "tool_call"}
+                    for r, a in zip(records, echoed, strict=True)
+                ],
+            )
+        )
+        self.turn.messages.append(
+            NewMessage(role="ai", content=content, tool_calls=records, turn_id=self.turn.turn_id)
+        )
+
+    @staticmethod
+    def _parse(answer: Any, calls: Sequence[_Call]) -> tuple[PlannerResponse | None, str | None]:
+        if not calls:
+            return None, f"no function call: answer only by calling `{PLANNER_FUNCTION_NAME}`"
+        if len(calls) > 1:
+            return (
+                None,
+                f"call `{PLANNER_FUNCTION_NAME}` exactly once per answer ({len(calls)} calls received)",
+            )
+        call = calls[0]
+        if call.problem is not None:
+            return None, call.problem
+        if call.name != PLANNER_FUNCTION_NAME:
+            return (
+                None,
+                f"unknown function {call.name[:40]!r}: the only function is `{PLANNER_FUNCTION_NAME}`",
+            )
+        try:
+            return PlannerResponse.model_validate(call.args), None
+        except ValidationError as exc:
+            return None, "invalid step: " + _errors(exc)
+
+    @staticmethod
+    def _validate_args(tool: Tool[ToolArgs], args: dict[str, Any]) -> tuple[ToolArgs, bool] | str:
+        """The tool's arguments, and whether they were only accepted after a lax coercion ("2010" -> 2010)."""
+        try:
+            return tool.args_model.model_validate(args, strict=True), False
+        except ValidationError:
+            pass
+        try:
+            return tool.args_model.model_validate(args), True
+        except ValidationError as exc:
+            return f"invalid args for {tool.name}: " + _errors(exc)
+
+    def _refuse(self, calls: Sequence[_Call], problem: str) -> None:
+        if calls:
+            for call in calls:
+                self._answer(call, {"status": "refused", "error": problem})
+        else:
+            note = f"error: {problem}"
+            self.messages.append(HumanMessage(content=note))
+            self.turn.messages.append(
+                NewMessage(role="system", content=note, name=CORRECTION, turn_id=self.turn.turn_id)
+            )
+
+    def _answer(
+        self, call: _Call, payload: dict[str, Any], *, name: str = PLANNER_FUNCTION_NAME
+    ) -> None:
+        content = json.dumps(payload, ensure_ascii=False)
+        self.messages.append(ToolMessage(content=content, tool_call_id=call.id, name=name))
+        self.turn.messages.append(
+            NewMessage(
+                role="tool",
+                content=content,
+                tool_call_id=call.id,
+                name=name,
+                turn_id=self.turn.turn_id,
+            )
+        )
+
+    async def _violation(self, call: _Call, response: PlannerResponse) -> StepResult:
+        """delete_all_memories (or any tool not allowed on this path): FAIL now, on the record."""
+        self.deps.metrics.planner_outputs.labels("violation").inc()
+        self._answer(
+            call,
+            {"status": "refused", "error": "pipeline violation: this tool is not allowed here"},
+        )
+        self.turn.facts.block("pipeline_violation")
+        await append_event(
+            self.deps,
+            self.turn,
+            "pipeline_violation",
+            {"tool": str(response.tool), "reason": "tool_not_allowed"},
+        )
+        return StepResult("violation", response=response, tool=response.tool)
+
+
+def _echo_args(args: Any) -> dict[str, Any]:
+    """A call's arguments as kept in the conversation: verbatim, unless unusable or oversized."""
+    text = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+    if isinstance(args, dict) and len(text) <= ECHO_LIMIT:
+        return args
+    return {"unparsed": text[:200]}
+
+
+def _errors(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors(include_input=False, include_url=False)[:5]:
+        location = ".".join(str(p) for p in error["loc"]) or "output"
+        parts.append(f"{location}: {error['msg']}")
+    return "; ".join(parts)[:500]

@@ -1,0 +1,227 @@
+"""TMDB v3 search client: candidates for `enrich_movie` / `enrich_tv_show` (DESIGN 3.2).
+
+Errors are translated here and nowhere else: after the retries a timeout, connection
+failure, 5xx or 429 becomes ServiceUnavailable; 401/403/404, other 4xx and answers we
+cannot read become ServiceError. The key and the request URL are never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any, Literal
+
+import aiohttp
+
+from agent.errors import ServiceError, ServiceUnavailable
+from config.logging import log_event
+
+logger = logging.getLogger(__name__)
+
+TmdbKind = Literal["movie", "tv"]
+
+_OVERVIEW_CHARS = 500
+_MAX_RETRY_AFTER_S = 5.0
+_BACKOFF_S = (0.2, 0.5, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class TmdbCandidate:
+    kind: TmdbKind
+    tmdb_id: int
+    title: str
+    year: int | None
+    original_title: str | None
+    overview: str  # truncated to 500 chars, "" if none
+
+
+@dataclass(frozen=True, slots=True)
+class _Attempt:
+    """What one request produced: a parsed body, or a retryable failure and how long to wait."""
+
+    body: Any = None
+    retry_reason: str | None = None
+    wait_s: float | None = None
+
+
+class TmdbClient:
+    """Search TMDB's movies or TV shows. The session belongs to the caller."""
+
+    def __init__(
+        self,
+        session: aiohttp.ClientSession,
+        *,
+        base_url: str,
+        api_key: str | None,
+        timeout_s: float,
+        retries: int = 2,
+    ) -> None:
+        if retries < 0:
+            raise ValueError("retries must be >= 0")
+        self._session = session
+        self._base_url = base_url.rstrip("/")
+        self._api_key = api_key or None
+        self._timeout = aiohttp.ClientTimeout(total=timeout_s)
+        self._retries = retries
+
+    async def search(
+        self,
+        kind: TmdbKind,
+        query: str,
+        *,
+        language: str,
+        year: int | None = None,
+        limit: int = 10,
+    ) -> list[TmdbCandidate]:
+        """Candidates for `query` in TMDB's order (at most `limit`); a blank query finds nothing."""
+        if kind not in ("movie", "tv"):
+            raise ValueError(f"unknown TMDB kind {kind!r}")
+        if limit < 1:
+            raise ValueError("limit must be >= 1")
+        query = query.strip()
+        if not query:
+            return []
+        params = {
+            "query": query,
+            "language": language,
+            "include_adult": "false",
+            "page": "1",
+        }
+        if year is not None:
+            params["year" if kind == "movie" else "first_air_date_year"] = str(year)
+        body = await self._get(f"/search/{kind}", params)
+        return _parse_results(kind, body)[:limit]
+
+    async def _get(self, path: str, params: dict[str, str]) -> Any:
+        headers = {"Accept": "application/json"}
+        if self._api_key is not None:
+            if self._api_key.startswith("eyJ"):  # a v4 read-access token (a JWT)
+                headers["Authorization"] = f"Bearer {self._api_key}"
+            else:
+                params = {**params, "api_key": self._api_key}
+        url = self._base_url + path
+        last_reason = "no answer"
+        for attempt in range(self._retries + 1):
+            result = await self._attempt(url, params, headers)
+            if result.retry_reason is None:
+                return result.body
+            last_reason = result.retry_reason
+            if attempt == self._retries:
+                break
+            wait_s = result.wait_s
+            if wait_s is None:
+                wait_s = _BACKOFF_S[min(attempt, len(_BACKOFF_S) - 1)]
+            log_event(
+                logger,
+                "tmdb_retry",
+                level=logging.WARNING,
+                path=path,
+                reason=last_reason,
+                attempt=attempt + 1,
+                wait_s=round(wait_s, 2),
+            )
+            await asyncio.sleep(wait_s)
+        log_event(logger, "tmdb_unavailable", level=logging.WARNING, path=path, reason=last_reason)
+        raise ServiceUnavailable(f"TMDB is unavailable ({last_reason}); try again later")
+
+    async def _attempt(self, url: str, params: dict[str, str], headers: dict[str, str]) -> _Attempt:
+        try:
+            async with self._session.get(
+                url, params=params, headers=headers, timeout=self._timeout, allow_redirects=False
+            ) as response:
+                status = response.status
+                if status == 429:
+                    return _Attempt(
+                        retry_reason="HTTP 429",
+                        wait_s=_retry_after_s(response.headers.get("Retry-After")),
+                    )
+                if status >= 500:
+                    return _Attempt(retry_reason=f"HTTP {status}")
+                if status != 200:
+                    raise ServiceError(_client_error_message(status))
+                raw = await response.read()
+        except TimeoutError:
+            return _Attempt(retry_reason="timeout")
+        except (aiohttp.ClientError, OSError) as exc:
+            return _Attempt(retry_reason=f"connection error ({type(exc).__name__})")
+        try:
+            return _Attempt(body=json.loads(raw))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ServiceError("TMDB answered with something that is not JSON") from exc
+
+
+def _client_error_message(status: int) -> str:
+    if status in (401, 403):
+        return f"TMDB refused the credentials (HTTP {status}); check TMDB_API_KEY"
+    if status == 404:
+        return "TMDB does not know this search (HTTP 404); check TMDB_BASE_URL"
+    return f"TMDB refused the request (HTTP {status})"
+
+
+def _retry_after_s(value: str | None) -> float | None:
+    """Seconds to wait from a Retry-After header (seconds or an HTTP date), capped at 5 s."""
+    if value is None:
+        return None
+    value = value.strip()
+    seconds: float
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        seconds = (when - datetime.now(UTC)).total_seconds()
+    if seconds != seconds:  # NaN
+        return None
+    return min(max(seconds, 0.0), _MAX_RETRY_AFTER_S)
+
+
+def _parse_results(kind: TmdbKind, body: Any) -> list[TmdbCandidate]:
+    if not isinstance(body, dict) or not isinstance(body.get("results"), list):
+        raise ServiceError("TMDB answered in an unexpected shape (no results list)")
+    title_key, original_key, date_key = (
+        ("title", "original_title", "release_date")
+        if kind == "movie"
+        else ("name", "original_name", "first_air_date")
+    )
+    candidates: list[TmdbCandidate] = []
+    for entry in body["results"]:
+        if not isinstance(entry, dict):
+            continue
+        tmdb_id = entry.get("id")
+        title = entry.get(title_key)
+        # bool is an int subclass; a malformed entry is skipped, not fatal.
+        if isinstance(tmdb_id, bool) or not isinstance(tmdb_id, int) or tmdb_id <= 0:
+            continue
+        if not isinstance(title, str) or not title.strip():
+            continue
+        original = entry.get(original_key)
+        overview = entry.get("overview")
+        candidates.append(
+            TmdbCandidate(
+                kind=kind,
+                tmdb_id=tmdb_id,
+                title=title.strip(),
+                year=_year_of(entry.get(date_key)),
+                original_title=original.strip()
+                if isinstance(original, str) and original.strip()
+                else None,
+                overview=overview.strip()[:_OVERVIEW_CHARS] if isinstance(overview, str) else "",
+            )
+        )
+    return candidates
+
+
+def _year_of(date: Any) -> int | None:
+    """The year of "YYYY-MM-DD" (TMDB sends "" when unknown)."""
+    if isinstance(date, str) and len(date) >= 4 and date[:4].isdigit():
+        year = int(date[:4])
+        return year if year > 0 else None
+    return None

@@ -1,0 +1,32 @@
+"""Text clean-up shared by tools and replies: what we store and what we compare."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# C0/C1 controls except tab and newline, and the bidirectional controls that can
+# make a stored title display differently from what it is (U+202E and friends).
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_SPACES = re.compile(r"\s+")
+_NON_WORD = re.compile(r"[^\w\s]", re.UNICODE)
+
+
+def clean_text(text: str) -> str:
+    """Remove control and bidi-control characters; trim; keep line breaks."""
+    cleaned = _CONTROLS.sub("", unicodedata.normalize("NFC", text))
+    lines = [_SPACES.sub(" ", line).strip() for line in cleaned.split("\n")]
+    return "\n".join(line for line in lines).strip()
+
+
+def one_line(text: str, limit: int = 80) -> str:
+    """A single-line, length-capped form for labels and previews."""
+    flat = _SPACES.sub(" ", clean_text(text))
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def fold(text: str) -> str:
+    """Case-, accent- and punctuation-insensitive form for comparisons and dedup keys."""
+    decomposed = unicodedata.normalize("NFKD", clean_text(text).casefold())
+    no_marks = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _SPACES.sub(" ", _NON_WORD.sub(" ", no_marks)).strip()

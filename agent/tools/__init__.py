@@ -1,0 +1,13 @@
+"""The eleven tools (DESIGN 3.2), each with a pydantic argument model, an outcome and a risk level."""
+
+from __future__ import annotations
+
+from agent.tools.base import Tool, ToolArgs
+from agent.tools.enrich import ENRICH_TOOLS
+from agent.tools.finding import FINDING_TOOLS
+from agent.tools.saving import SAVE_TOOLS
+
+
+def registry() -> dict[str, Tool[ToolArgs]]:
+    """Every tool by name."""
+    return {tool.name: tool for tool in (*SAVE_TOOLS, *ENRICH_TOOLS, *FINDING_TOOLS)}

@@ -1,0 +1,131 @@
+"""What every tool is: a typed argument model, a risk level, and a run function returning an outcome.
+
+Tools act; they never decide what the user is told. Each returns one `Outcome` and
+the runtime turns it into a reply, a pending action or a refusal (ADR-011).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from agent.deps import Deps
+from agent.errors import ToolFailure
+from agent.services.tmdb import TmdbCandidate
+from agent.turn import Turn
+from storage.documents import ItemDoc
+
+Risk = Literal["low", "read", "high", "critical"]
+
+
+class ToolArgs(BaseModel):
+    """Base of every tool's arguments: unknown fields are rejected."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContext:
+    deps: Deps
+    turn: Turn
+    wants_save: bool  # the user's message asked to save (enrichment saves at once)
+
+
+# -- outcomes ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    item: ItemDoc
+    created: bool
+    caveats: tuple[str, ...] = ()  # text keys (agent/texts.py)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    kind: Literal["movie", "tv"]
+    query: str
+    candidates: tuple[TmdbCandidate, ...]
+    caveats: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PageFetched:
+    url: str
+    title: str | None
+    description: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    query: str | None
+    items: tuple[ItemDoc, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeletePreview:
+    item: ItemDoc
+    implicit: bool  # chosen by a fuzzy match rather than an exact one
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteChoice:
+    query: str
+    items: tuple[ItemDoc, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Deleted:
+    item: ItemDoc
+
+
+@dataclass(frozen=True, slots=True)
+class NotFound:
+    query: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownItem:
+    """An item id that is not one of this user's items (another user's, or none): an absolute block."""
+
+    item_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    failure: ToolFailure
+
+
+Outcome = (
+    Saved
+    | Candidates
+    | PageFetched
+    | Found
+    | DeletePreview
+    | DeleteChoice
+    | Deleted
+    | NotFound
+    | UnknownItem
+    | Failed
+)
+
+A = TypeVar("A", bound=ToolArgs)
+
+
+@dataclass(frozen=True)
+class Tool(Generic[A]):
+    name: str
+    args_model: type[A]
+    risk: Risk
+    description: str
+    run: Callable[[ToolContext, Any], Awaitable[Outcome]]  # called with a validated `args_model`
+    example: dict[str, Any]
+
+    @property
+    def writes(self) -> bool:
+        return self.risk in ("low", "high", "critical") and not self.name.startswith(
+            ("enrich_", "search_")
+        )

@@ -1,0 +1,189 @@
+"""search_items, delete_item and delete_all_memories: reading and removing the user's items.
+
+Deleting is high risk: `delete_item` only previews (or offers a choice); the runtime
+executes `execute_delete` after an explicit confirmation. `delete_all_memories` is
+critical and reachable only from the deterministic path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Self
+
+from pydantic import Field, model_validator
+from rapidfuzz import fuzz
+
+from agent.deps import Deps
+from agent.errors import ToolFailure
+from agent.ledgering import append_event
+from agent.textnorm import fold
+from agent.tools.base import (
+    DeleteChoice,
+    Deleted,
+    DeletePreview,
+    Failed,
+    Found,
+    NotFound,
+    Outcome,
+    Tool,
+    ToolArgs,
+    ToolContext,
+    UnknownItem,
+)
+from agent.turn import Turn
+from storage.documents import ITEM_TYPES, ItemDoc, ItemType
+
+SEARCH_CUTOFF = 80
+DELETE_CUTOFF = 85
+UNIQUE_MARGIN = 15
+MAX_DELETE_CHOICES = 8
+
+
+class SearchItemsArgs(ToolArgs):
+    query: str | None = Field(default=None, max_length=200)
+    type: ItemType | None = None
+    limit: int | None = Field(default=None, ge=1, le=50)
+
+
+class DeleteItemArgs(ToolArgs):
+    item_id: str | None = Field(default=None, min_length=1, max_length=64)
+    query: str | None = Field(default=None, min_length=1, max_length=200)
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Self:
+        if (self.item_id is None) == (self.query is None):
+            raise ValueError("give exactly one of item_id or query")
+        return self
+
+
+class DeleteAllArgs(ToolArgs):
+    pass
+
+
+def _fields(item: ItemDoc) -> list[str]:
+    return [fold(v) for v in (item.title, item.content, item.description, item.url) if v]
+
+
+STOPWORDS = frozenset(
+    "o a os as um uma de do da dos das e em no na the an of and in on to my meu minha".split()
+)
+
+
+def score_item(item: ItemDoc, query: str) -> float:
+    """How well `query` names `item` (0-100): exact, then whole words, then fuzzy similarity."""
+    wanted = fold(query)
+    if not wanted:
+        return 0.0
+    words = [w for w in wanted.split() if w not in STOPWORDS] or wanted.split()
+    best = 0.0
+    for value in _fields(item):
+        if value == wanted:
+            return 100.0
+        tokens = set(value.split())
+        if all(w in tokens for w in words):
+            best = max(best, 95.0)  # every word of the query is a word of the item
+        elif len(wanted) >= 4 and wanted in value:
+            best = max(best, 90.0)
+        best = max(best, fuzz.ratio(wanted, value), fuzz.token_sort_ratio(wanted, value))
+    return best
+
+
+def rank(items: Sequence[ItemDoc], query: str, cutoff: float) -> list[tuple[float, ItemDoc]]:
+    scored = [(score_item(item, query), item) for item in items]
+    hits = [(s, i) for s, i in scored if s >= cutoff]
+    hits.sort(key=lambda pair: (-pair[0], -pair[1].seq))
+    return hits
+
+
+async def search_items(ctx: ToolContext, args: SearchItemsArgs) -> Outcome:
+    turn = ctx.turn
+    turn.facts.apply_rule("user_scope")
+    items = await ctx.deps.db.items.list_for(turn.user_id, item_type=args.type)
+    limit = args.limit or 10
+    if args.query and args.query.strip():
+        found = [item for _, item in rank(items, args.query, SEARCH_CUTOFF)]
+    else:
+        found = sorted(items, key=lambda i: -i.seq)
+    return Found(args.query, tuple(found[:limit]))
+
+
+async def delete_item(ctx: ToolContext, args: DeleteItemArgs) -> Outcome:
+    """Resolve what would be deleted; nothing is deleted here."""
+    turn = ctx.turn
+    turn.facts.apply_rule("user_scope")
+    turn.facts.apply_rule("confirmation_required")
+    if args.item_id is not None:
+        item = await ctx.deps.db.items.get(turn.user_id, args.item_id)
+        return DeletePreview(item, implicit=False) if item else UnknownItem(args.item_id)
+    assert args.query is not None
+    items = await ctx.deps.db.items.list_for(turn.user_id)
+    hits = rank(items, args.query, DELETE_CUTOFF)
+    if not hits:
+        return NotFound(args.query)
+    exact = [item for score, item in hits if score >= 100]
+    if len(exact) == 1:
+        return DeletePreview(exact[0], implicit=False)
+    if len(hits) == 1 or (not exact and hits[0][0] - hits[1][0] >= UNIQUE_MARGIN):
+        return DeletePreview(hits[0][1], implicit=True)
+    candidates = exact if len(exact) > 1 else [item for _, item in hits]
+    return DeleteChoice(args.query, tuple(candidates[:MAX_DELETE_CHOICES]))
+
+
+async def delete_all_preview(ctx: ToolContext, args: DeleteAllArgs) -> Outcome:
+    """Never executed from a plan: the runtime refuses this tool as a pipeline violation."""
+    return Failed(
+        ToolFailure(
+            "CRITICAL_TOOL", "forbidden", "delete_all_memories is deterministic only", "none"
+        )
+    )
+
+
+async def execute_delete(deps: Deps, turn: Turn, item_id: str) -> Deleted | NotFound:
+    """Delete one of the turn user's items after confirmation; record the effect."""
+    item = await deps.db.items.delete(turn.user_id, item_id)
+    if item is None:
+        return NotFound(item_id)
+    await deps.db.users.adjust_count(turn.user_id, item.type, -1)
+    await append_event(deps, turn, "item_deleted", {"item_id": item.id, "type": item.type})
+    turn.tools_executed.append("delete_item")
+    return Deleted(item)
+
+
+async def execute_delete_all(deps: Deps, turn: Turn) -> int:
+    """Delete every item of the turn's user after confirmation; record the effect."""
+    user_id = turn.user_id
+    before = await deps.db.users.get(user_id)
+    by_type = {t: int((before.counts if before else {}).get(t, 0)) for t in ITEM_TYPES}
+    count = await deps.db.items.delete_all(user_id)
+    await deps.db.users.set_counts(user_id, {})
+    await append_event(deps, turn, "all_deleted", {"count": count, "by_type": by_type})
+    turn.tools_executed.append("delete_all_memories")
+    return count
+
+
+FINDING_TOOLS: tuple[Tool[ToolArgs], ...] = (
+    Tool(
+        "search_items",
+        SearchItemsArgs,
+        "read",
+        "Find the user's saved items by text and/or type (no query: the most recent).",
+        search_items,
+        {"query": "inception", "type": "movie"},
+    ),
+    Tool(
+        "delete_item",
+        DeleteItemArgs,
+        "high",
+        "Delete one of the user's items by item_id or by a query naming it; the runtime asks for confirmation.",
+        delete_item,
+        {"query": "inception"},
+    ),
+    Tool(
+        "delete_all_memories",
+        DeleteAllArgs,
+        "critical",
+        "Never call this: deleting everything is handled by the runtime itself.",
+        delete_all_preview,
+        {},
+    ),
+)

@@ -1,0 +1,234 @@
+"""The five save tools and the one function that stores an item (dedup, counters, ledger)."""
+
+from __future__ import annotations
+
+from pydantic import Field, field_validator
+
+from agent.confidence import evaluate
+from agent.errors import ToolFailure
+from agent.ledgering import append_event, digest
+from agent.textnorm import clean_text, fold
+from agent.texts import text
+from agent.tools.base import Failed, Outcome, Saved, Tool, ToolArgs, ToolContext
+from agent.urls import InvalidUrl, is_video_url, normalize_url, parse_user_url
+from storage.documents import ItemDoc, ItemType
+
+MIN_YEAR, MAX_YEAR = 1870, 2100
+
+
+def _clean(value: str | None) -> str | None:
+    if value is None:
+        return None
+    cleaned = clean_text(value)
+    return cleaned or None
+
+
+class SaveNoteArgs(ToolArgs):
+    content: str = Field(min_length=1, max_length=4_000)
+
+
+class _TitledArgs(ToolArgs):
+    title: str = Field(min_length=1, max_length=300)
+    year: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
+    tmdb_id: int | None = Field(default=None, gt=0)
+
+    @field_validator("title")
+    @classmethod
+    def _has_text(cls, value: str) -> str:
+        if not clean_text(value):
+            raise ValueError("title is empty")
+        return value
+
+
+class SaveMovieArgs(_TitledArgs):
+    pass
+
+
+class SaveTvShowArgs(_TitledArgs):
+    pass
+
+
+class SaveVideoArgs(ToolArgs):
+    url: str = Field(min_length=1, max_length=2_048)
+    title: str | None = Field(default=None, max_length=300)
+
+
+class SaveLinkArgs(ToolArgs):
+    url: str = Field(min_length=1, max_length=2_048)
+    description: str | None = Field(default=None, max_length=1_000)
+
+
+def dedup_key(
+    item_type: ItemType,
+    *,
+    title: str | None = None,
+    year: int | None = None,
+    tmdb_id: int | None = None,
+    url: str | None = None,
+    content: str | None = None,
+) -> str:
+    """One key per "same thing" for a user (DESIGN 3.2)."""
+    if item_type in ("movie", "tv_show"):
+        if tmdb_id is not None:
+            return f"tmdb:{item_type}:{tmdb_id}"
+        return f"title:{item_type}:{digest(fold(title or ''))}:{year or ''}"
+    if item_type in ("video", "link"):
+        return f"url:{digest(normalize_url(url or ''))}"
+    return f"note:{digest(fold(content or ''))}"
+
+
+async def store_item(
+    ctx: ToolContext,
+    item_type: ItemType,
+    *,
+    title: str | None = None,
+    year: int | None = None,
+    tmdb_id: int | None = None,
+    url: str | None = None,
+    description: str | None = None,
+    content: str | None = None,
+    overview: str | None = None,
+    enriched: bool = False,
+    caveats: tuple[str, ...] = (),
+) -> Outcome:
+    """Store an item for the turn's user unless it is already there; record the effect."""
+    turn, db = ctx.turn, ctx.deps.db
+    for caveat in caveats:
+        turn.facts.add_caveat(text(caveat, turn.language))
+    gate = evaluate(turn.facts, "saved_with_caveat" if caveats else "effect")
+    if not gate.writes_allowed:
+        return Failed(
+            ToolFailure(
+                "WRITE_BLOCKED",
+                "forbidden",
+                f"confidence state {gate.state} allows no writes",
+                "rephrase",
+            )
+        )
+    key = dedup_key(item_type, title=title, year=year, tmdb_id=tmdb_id, url=url, content=content)
+    turn.facts.apply_rule("dedup")
+    existing = await db.items.find_by_dedup(turn.user_id, key)
+    if existing is not None:
+        return Saved(existing, created=False, caveats=caveats)
+    now = turn.now_ms
+    item = ItemDoc(
+        _id=db.items.new_id(),
+        user_id=turn.user_id,
+        seq=await db.users.next_item_seq(turn.user_id),
+        type=item_type,
+        title=_clean(title),
+        year=year,
+        tmdb_id=tmdb_id,
+        url=url,
+        description=_clean(description),
+        content=_clean(content),
+        overview=_clean(overview),
+        dedup_key=key,
+        enriched=enriched,
+        created_at_ms=now,
+        updated_at_ms=now,
+    )
+    stored, created = await db.items.insert(item)
+    if created:
+        await db.users.adjust_count(turn.user_id, item_type, 1)
+        await append_event(
+            ctx.deps,
+            turn,
+            "item_saved",
+            {
+                "item_id": stored.id,
+                "type": item_type,
+                "dedup_sha256": digest(key),
+                "enriched": enriched,
+            },
+        )
+    return Saved(stored, created=created, caveats=caveats)
+
+
+async def save_note(ctx: ToolContext, args: SaveNoteArgs) -> Outcome:
+    content = clean_text(args.content)
+    if not content:
+        return Failed(ToolFailure("EMPTY_NOTE", "validation", "the note is empty", "rephrase"))
+    return await store_item(ctx, "note", content=content)
+
+
+async def save_movie(ctx: ToolContext, args: SaveMovieArgs) -> Outcome:
+    return await store_item(ctx, "movie", title=args.title, year=args.year, tmdb_id=args.tmdb_id)
+
+
+async def save_tv_show(ctx: ToolContext, args: SaveTvShowArgs) -> Outcome:
+    return await store_item(ctx, "tv_show", title=args.title, year=args.year, tmdb_id=args.tmdb_id)
+
+
+def _parse_url(ctx: ToolContext, raw: str) -> str | Failed:
+    try:
+        parsed = parse_user_url(raw)
+    except InvalidUrl as exc:
+        return Failed(ToolFailure("INVALID_URL", "validation", str(exc), "rephrase", exc.code))
+    if parsed.coerced:
+        ctx.turn.facts.mapping = (
+            "coerced" if ctx.turn.facts.mapping == "exact" else ctx.turn.facts.mapping
+        )
+        ctx.turn.facts.apply_rule("url_scheme_added")
+    return parsed.url
+
+
+async def save_video(ctx: ToolContext, args: SaveVideoArgs) -> Outcome:
+    url = _parse_url(ctx, args.url)
+    if isinstance(url, Failed):
+        return url
+    return await store_item(ctx, "video", url=url, title=args.title)
+
+
+async def save_link(ctx: ToolContext, args: SaveLinkArgs) -> Outcome:
+    url = _parse_url(ctx, args.url)
+    if isinstance(url, Failed):
+        return url
+    if is_video_url(url):  # YouTube/Vimeo-style addresses are videos (DESIGN 3.2)
+        ctx.turn.facts.apply_rule("video_url_as_video")
+        return await store_item(ctx, "video", url=url, title=None, description=args.description)
+    return await store_item(ctx, "link", url=url, description=args.description)
+
+
+SAVE_TOOLS: tuple[Tool[ToolArgs], ...] = (
+    Tool(
+        "save_note",
+        SaveNoteArgs,
+        "low",
+        "Save a free-text note.",
+        save_note,
+        {"content": "comprar leite"},
+    ),
+    Tool(
+        "save_movie",
+        SaveMovieArgs,
+        "low",
+        "Save a movie as given (prefer enrich_movie first to find it on TMDB).",
+        save_movie,
+        {"title": "Inception", "year": 2010, "tmdb_id": 27205},
+    ),
+    Tool(
+        "save_tv_show",
+        SaveTvShowArgs,
+        "low",
+        "Save a TV show as given (prefer enrich_tv_show first).",
+        save_tv_show,
+        {"title": "Dark", "year": 2017},
+    ),
+    Tool(
+        "save_video",
+        SaveVideoArgs,
+        "low",
+        "Save a video URL (YouTube, Vimeo...).",
+        save_video,
+        {"url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ"},
+    ),
+    Tool(
+        "save_link",
+        SaveLinkArgs,
+        "low",
+        "Save a web link.",
+        save_link,
+        {"url": "https://example.com/article", "description": "artigo sobre café"},
+    ),
+)

@@ -1,0 +1,41 @@
+"""The state of one turn while the runtime handles it: facts, effects, what to persist."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass, field
+
+from agent.confidence import TurnFacts
+from agent.intent import Intent
+from agent.types import BeliefView, Incoming, Language
+from storage.documents import UserDoc
+from storage.messages import NewMessage
+
+
+@dataclass(slots=True)
+class Turn:
+    incoming: Incoming
+    user: UserDoc
+    language: Language
+    now_ms: int
+    intent: Intent | None = None
+    facts: TurnFacts = field(default_factory=TurnFacts)
+    tools_executed: list[str] = field(default_factory=list)
+    llm_calls: int = 0
+    prompt_tokens: list[int] = field(default_factory=list)
+    ledger_events: list[str] = field(default_factory=list)
+    messages: list[NewMessage] = field(default_factory=list)
+    belief: BeliefView | None = None
+    notes: list[str] = field(default_factory=list)
+    forgotten: bool = False  # the user erased their account this turn: persist nothing more  # lines prepended to the reply (e.g. a dropped pending action)
+    turn_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    started: float = field(default_factory=time.perf_counter)
+
+    @property
+    def user_id(self) -> str:
+        return self.user.id
+
+    @property
+    def conversation_id(self) -> str:
+        return self.incoming.conversation_id

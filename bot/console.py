@@ -1,0 +1,86 @@
+"""The console channel (`lembra chat`): a terminal conversation, or one message a line when piped."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from typing import TextIO
+
+from agent.commands import belief_line
+from agent.runtime import Runtime
+from agent.texts import text
+from agent.types import Incoming, Reply
+from config.errors import LembraError
+from config.logging import log_event
+
+LOG = logging.getLogger(__name__)
+
+
+def console_text(reply: Reply) -> str:
+    """The reply as the console shows it (choices are already numbered in the text)."""
+    if reply.attachment is not None:
+        size = len(reply.attachment.data)
+        return f"{reply.text}\n[{reply.attachment.filename}: {size} bytes]"
+    return reply.text
+
+
+def meta_line(reply: Reply, language: str) -> str:
+    """The second line `--show-meta` prints: state, score, tools, model calls and the belief."""
+    meta = reply.meta
+    state = meta.state + (" (warning)" if meta.warning else "")
+    tools = ",".join(meta.tools_executed) or "-"
+    line = f"[{state} · score {meta.score} · tools {tools} · llm_calls {meta.llm_calls}]"
+    if meta.belief is not None:
+        line += " " + belief_line(meta.belief.guessed, meta.belief.delta, language)
+    return line
+
+
+async def run_console(
+    runtime: Runtime,
+    *,
+    user: str,
+    show_meta: bool,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+) -> int:
+    """Read messages until end of input; print each reply (and its meta when asked)."""
+    local = user.removeprefix("cli:") or "local"
+    interactive = stdin.isatty()
+    loop = asyncio.get_running_loop()
+    if interactive:
+        mode = (
+            "offline rule-based planner"
+            if runtime.offline
+            else f"model {runtime.deps.settings.llm_model}"
+        )
+        print(f"Lembra ({mode}). Ctrl+D to leave.", file=stdout, flush=True)
+    while True:
+        if interactive:
+            print("> ", end="", file=stdout, flush=True)
+        line = await loop.run_in_executor(None, stdin.readline)
+        if not line:
+            return 0
+        message = line.rstrip("\n")
+        if not interactive and not message.strip():
+            continue
+        try:
+            reply = await runtime.handle(
+                Incoming(channel="console", chat_id=local, user_id=f"cli:{local}", text=message)
+            )
+            user_doc = await runtime.deps.db.users.get(f"cli:{local}")
+        except LembraError as exc:
+            # e.g. the database went away: say so plainly and keep the console alive
+            log_event(
+                LOG, "console_turn_failed", level=logging.WARNING, error_type=type(exc).__name__
+            )
+            print(
+                text("try_again_later", runtime.deps.settings.default_language),
+                file=stdout,
+                flush=True,
+            )
+            continue
+        print(console_text(reply), file=stdout, flush=True)
+        if show_meta:
+            language = user_doc.language if user_doc else runtime.deps.settings.default_language
+            print(meta_line(reply, language), file=stdout, flush=True)

