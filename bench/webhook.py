@@ -33,6 +33,7 @@ import asyncio
 import json
 import os
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -230,10 +231,22 @@ async def run(args: argparse.Namespace) -> None:
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
     )
+    data_dir = Path(tempfile.mkdtemp(prefix="lembra-bench-"))
+    try:
+        await measure(args, driver, data_dir)
+    finally:
+        if driver.returncode is None:
+            driver.kill()
+            await driver.wait()
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+async def measure(
+    args: argparse.Namespace, driver: asyncio.subprocess.Process, data_dir: Path
+) -> None:
     assert driver.stdin is not None
     assert driver.stdout is not None
     fake_url = json.loads(await driver.stdout.readline())["fake"]
-    data_dir = Path(tempfile.mkdtemp(prefix="lembra-bench-"))
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         telegram_bot_token=TOKEN,

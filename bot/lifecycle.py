@@ -147,6 +147,7 @@ class UpdateLifecycle:
         )
         self._channels: dict[str, ChannelPort] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = asyncio.Event()
         self._scheduled: list[tuple[str, float, Callable[[], Awaitable[object]]]] = []
         # Updates queued or running in this process: kept fresh in the database by the
         # heartbeat so the re-drive (ours or another process's) leaves them alone.
@@ -276,8 +277,7 @@ class UpdateLifecycle:
             return Reply(text=text("try_again_later", self.language(incoming)))
         finally:
             typing.cancel()
-            with suppress(asyncio.CancelledError):
-                await typing
+            await asyncio.gather(typing, return_exceptions=True)  # typing is best effort
         return reply
 
     async def _keep_typing(self, incoming: Incoming, channel: ChannelPort) -> None:
@@ -313,22 +313,21 @@ class UpdateLifecycle:
                 raise ChatBusy(key)
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.5)
-        renewer = asyncio.create_task(self._renew(key, ttl_ms))
+        done = asyncio.Event()
+        renewer = asyncio.create_task(self._renew(key, ttl_ms, done))
         try:
             yield
         finally:
-            renewer.cancel()
-            with suppress(asyncio.CancelledError):
-                await renewer
+            done.set()  # not cancel(): a renewal already on the wire is let finish
+            await renewer
             try:
                 await leases.release(key, owner)
             except StorageError:  # it expires by itself
                 log_event(log, "lease_release_failed", level=logging.WARNING, key=key)
 
-    async def _renew(self, key: str, ttl_ms: int) -> None:
+    async def _renew(self, key: str, ttl_ms: int, done: asyncio.Event) -> None:
         leases, owner, clock = self.deps.db.leases, self.deps.owner, self.deps.clock
-        while True:
-            await asyncio.sleep(ttl_ms / 3000)
+        while not await _wait(done, ttl_ms / 3000):
             try:
                 if not await leases.renew(key, owner, ttl_ms=ttl_ms, now_ms=clock.ms()):
                     log_event(log, "lease_lost", level=logging.WARNING, key=key)
@@ -417,7 +416,8 @@ class UpdateLifecycle:
                 log_event(log, "job_failed", level=logging.WARNING, job=name, exc_info=True)
             except Exception:  # a failing job must not stop the schedule: log it, go on
                 log_event(log, "job_failed", level=logging.ERROR, job=name, exc_info=True)
-            await asyncio.sleep(every_s)
+            if await _wait(self._stopping, every_s):
+                return
 
     async def heartbeat_once(self) -> None:
         """Renew the records of every update queued or running in this process."""
@@ -427,8 +427,7 @@ class UpdateLifecycle:
             await self.deps.db.updates.touch(live[start : start + 500], now_ms=now)
 
     async def _heartbeat_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.tuning.stale_after_s / 4)
+        while not await _wait(self._stopping, self.tuning.stale_after_s / 4):
             try:
                 await self.heartbeat_once()
             except StorageError:
@@ -443,16 +442,27 @@ class UpdateLifecycle:
             asyncio.create_task(self._leader_loop(*spec), name=f"job:{spec[0]}") for spec in jobs
         ]
 
-    async def stop(self) -> None:
+    async def stop(self, *, grace_s: float = 10.0) -> None:
+        """Let the running passes finish (cancel them after `grace_s`), give up the leases."""
         tasks, self._tasks = self._tasks, []
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with suppress(asyncio.CancelledError):
-                await task
+        self._stopping.set()
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=grace_s)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
         for name in ["redrive", *(spec[0] for spec in self._scheduled)]:
             with suppress(StorageError):
                 await self.deps.db.leases.release(f"job:{name}", self.deps.owner)
+
+
+async def _wait(event: asyncio.Event, seconds: float) -> bool:
+    """Sleep `seconds` unless `event` is set first; True when it was set."""
+    try:
+        await asyncio.wait_for(event.wait(), timeout=seconds)
+    except TimeoutError:
+        return False
+    return True
 
 
 @dataclass
