@@ -66,7 +66,7 @@ from telegram.warnings import PTBDeprecationWarning
 
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
-from agent.types import Channel, Incoming, Reply
+from agent.types import Channel, Incoming, IncomingKind, Language, Reply
 from bot.lifecycle import BackgroundTasks, Delivery, Job, UpdateLifecycle
 from bot.render import (
     TELEGRAM_CALLBACK_MAX_BYTES,
@@ -143,11 +143,15 @@ class TelegramJob:
         return f"TelegramJob({self.job!r})"
 
 
-def _language(code: str | None) -> Any:
-    if not code:
-        return None
-    code = code.lower()
+def _language(code: str | None) -> Language | None:
+    """A hint from Telegram's language_code ("pt-br" -> "pt"); None when neither."""
+    code = (code or "").lower()
     return "pt" if code.startswith("pt") else "en" if code.startswith("en") else None
+
+
+def _chat_allowed(chat_type: str, *, allow_groups: bool) -> bool:
+    groups = (ChatType.GROUP, ChatType.SUPERGROUP)
+    return chat_type == ChatType.PRIVATE or (allow_groups and chat_type in groups)
 
 
 def normalize(update: Update, *, allow_groups: bool) -> Incoming | Ignored:
@@ -158,10 +162,9 @@ def normalize(update: Update, *, allow_groups: bool) -> Incoming | Ignored:
         chat, user = message.chat, message.from_user
         if user is None or user.is_bot:
             return Ignored("no_human_sender")
-        if chat.type != ChatType.PRIVATE and not (
-            allow_groups and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
-        ):
+        if not _chat_allowed(chat.type, allow_groups=allow_groups):
             return Ignored(f"chat_{chat.type}")
+        kind: IncomingKind
         if message.text is not None:
             kind, body = "text", message.text
         elif message.effective_attachment is not None:
@@ -173,7 +176,7 @@ def normalize(update: Update, *, allow_groups: bool) -> Incoming | Ignored:
             chat_id=str(chat.id),
             user_id=f"tg:{user.id}",
             text=body,
-            kind=kind,  # type: ignore[arg-type]
+            kind=kind,
             update_id=update_id,
             language_hint=_language(user.language_code),
             display_name=user.full_name or None,
@@ -186,9 +189,7 @@ def normalize(update: Update, *, allow_groups: bool) -> Incoming | Ignored:
         if query.message is None:
             return Ignored("callback_without_message")
         chat = query.message.chat
-        if chat.type != ChatType.PRIVATE and not (
-            allow_groups and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
-        ):
+        if not _chat_allowed(chat.type, allow_groups=allow_groups):
             return Ignored(f"chat_{chat.type}")
         token, index = decoded
         return Incoming(
