@@ -286,6 +286,16 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "en": "Done: your account and data were deleted.",
     },
     "kept_account": {"pt": "Ok, nada foi apagado.", "en": "OK, nothing was deleted."},
+    # WhatsApp interactive messages (bot/whatsapp.py): a body of at most 1,024 characters,
+    # a list button label of at most 20.
+    "choose_option": {
+        "pt": "Escolha uma opção:",
+        "en": "Choose an option:",
+    },
+    "choices_button": {
+        "pt": "Opções",
+        "en": "Options",
+    },
 }
 
 TYPE_NAMES: dict[Language, dict[str, tuple[str, str]]] = {

@@ -74,6 +74,37 @@ async def _classify(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.deps import open_deps
+    from agent.runtime import Runtime
+    from bot.telegram import use_timedelta_periods
+    from bot.web import serve
+
+    settings.require_channels()
+    use_timedelta_periods()
+    async with open_deps(settings) as deps:
+        await serve(deps, Runtime(deps).handle)
+    return 0
+
+
+async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.deps import open_deps
+    from agent.runtime import Runtime
+    from bot.lifecycle import UpdateLifecycle
+    from bot.telegram import run_polling, set_webhook, use_timedelta_periods
+
+    settings.require_telegram()
+    use_timedelta_periods()
+    if args.set_webhook:
+        url = await set_webhook(settings, drop_pending_updates=args.drop_pending_updates)
+        print(f"lembra: webhook registered at {url}")
+        return 0
+    async with open_deps(settings) as deps:
+        lifecycle = UpdateLifecycle(deps, Runtime(deps).handle)
+        await run_polling(deps, lifecycle, drop_pending_updates=args.drop_pending_updates)
+    return 0
+
+
 async def _dream(args: argparse.Namespace, settings: Settings) -> int:
     from agent.background import background_llm
     from agent.deps import open_deps
@@ -152,14 +183,14 @@ def build_parser() -> argparse.ArgumentParser:
     chat.set_defaults(run=_chat)
 
     sub.add_parser("serve", help="run the web app (webhooks, /healthz, /metrics)").set_defaults(
-        run=_not_yet("serve")
+        run=_serve
     )
     telegram = sub.add_parser("telegram", help="Telegram polling or webhook registration")
     mode = telegram.add_mutually_exclusive_group(required=True)
     mode.add_argument("--polling", action="store_true")
     mode.add_argument("--set-webhook", action="store_true")
     telegram.add_argument("--drop-pending-updates", action="store_true")
-    telegram.set_defaults(run=_not_yet("telegram"))
+    telegram.set_defaults(run=_telegram)
 
     sub.add_parser(
         "classify", help="classify messages from stdin (one a line) into JSON lines"

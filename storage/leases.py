@@ -1,8 +1,9 @@
 """`leases`: short, renewable exclusive claims (`chat:<conversation>`, `job:<name>`, `user:<id>`).
 
 Acquiring is an insert (the `_id` makes it exclusive) or, when the document exists,
-one conditional update that only matches an expired lease or our own. Upserts with
-an `$or` filter are avoided: the embedded server does not insert on them (SUBSET.md).
+a conditional update that only matches our own lease, then one that only matches an
+expired lease. `$or` filters are avoided here: the embedded server mishandles them
+in updates (SUBSET.md).
 """
 
 from __future__ import annotations
@@ -27,11 +28,19 @@ class LeasesRepo:
             return True
         except DuplicateKey:
             pass
-        outcome = await self._c.update_one(
-            {"_id": key, "$or": [{"expires_at_ms": {"$lte": now_ms}}, {"owner": owner}]},
+        # Two plain conditional updates, not one `$or`: nx-27017 0.8.1 drops the `_id`
+        # condition of `{"_id": k, "$or": [{f: {"$lte": n}}, ...]}` in updates, so an
+        # `$or` acquire could "succeed" by touching another lease this owner holds.
+        mine = await self._c.update_one(
+            {"_id": key, "owner": owner}, {"$set": {"expires_at_ms": expires}}
+        )
+        if mine.matched > 0:
+            return True
+        expired = await self._c.update_one(
+            {"_id": key, "expires_at_ms": {"$lte": now_ms}},
             {"$set": {"owner": owner, "expires_at_ms": expires}},
         )
-        return outcome.matched > 0
+        return expired.matched > 0
 
     async def renew(self, key: str, owner: str, *, ttl_ms: int, now_ms: int) -> bool:
         outcome = await self._c.update_one(

@@ -61,6 +61,25 @@ class UpdatesRepo:
             },
         )
 
+    async def keep_reply(self, update_id: str, reply_json: str, *, now_ms: int) -> None:
+        """Keep the reply of a handled update whose sending failed; it stays `received`.
+
+        The re-drive then sends this reply instead of handling the update again.
+        """
+        await self._c.update_one(
+            {"_id": update_id, "status": "received"},
+            {"$set": {"reply_json": reply_json, "updated_at_ms": now_ms}},
+        )
+
+    async def touch(self, update_ids: list[str], *, now_ms: int) -> int:
+        """Mark `received` updates as still alive (queued or running in a live process)."""
+        if not update_ids:
+            return 0
+        return await self._c.update_many(
+            {"_id": {"$in": update_ids}, "status": "received"},
+            {"$set": {"updated_at_ms": now_ms}},
+        )
+
     async def claim_stale(self, update_id: str, *, seen_updated_at_ms: int, now_ms: int) -> bool:
         """Take a stale `received` record for re-driving; only one claimant wins."""
         outcome = await self._c.update_one(

@@ -267,6 +267,19 @@ async def test_lease_is_exclusive_under_concurrency(any_db: Database) -> None:
     assert holder == f"worker-{results.index(True)}"
 
 
+async def test_a_lease_held_elsewhere_is_not_taken_by_an_owner_of_another_lease(
+    any_db: Database,
+) -> None:
+    # nx-27017 0.8.1 matched `{"_id": k, "$or": [{e: {"$lte": n}}, {owner: o}]}` against
+    # any of o's documents: b's acquire of chat:1 "succeeded" by renewing b's job lease.
+    leases = any_db.leases
+    assert await leases.acquire("job:redrive", "b", ttl_ms=45_000, now_ms=NOW)
+    assert await leases.acquire("chat:tg:1", "a", ttl_ms=15_000, now_ms=NOW)
+    assert not await leases.acquire("chat:tg:1", "b", ttl_ms=15_000, now_ms=NOW + 5)
+    assert await leases.holder("chat:tg:1", now_ms=NOW + 5) == "a"
+    assert await leases.holder("job:redrive", now_ms=NOW + 40_000) == "b"
+
+
 async def test_lease_renew_release_and_expiry(any_db: Database) -> None:
     leases = any_db.leases
     assert await leases.acquire("job:dream", "a", ttl_ms=1_000, now_ms=NOW)

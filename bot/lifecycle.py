@@ -1,0 +1,542 @@
+"""The update lifecycle every channel shares (DESIGN section 5).
+
+    webhook ─> admit: rate limit, record `received` (before acknowledging)
+                 │        database down: DatabaseUnavailable -> the web handler answers 503
+                 ▼
+    channel.submit(job) ─> per-chat slot (in process) ─> process(job):
+        chat lease (across processes) ─> handle ─> deliver ─> mark `done` with the reply
+
+    re-drive (leader lease `job:redrive`, at start-up and every 30 s):
+        `received` records older than a minute ─> claim ─> channel.restore ─> submit again
+    heartbeat (every process, every 15 s): records of updates queued or running here are
+        renewed, so only updates whose process is gone ever look stale
+
+Never lose, never double-send: a record is written before the platform is told "ok";
+a redelivered update whose record exists is not handled again; a re-driven update
+that someone finished meanwhile is skipped (checked under the chat lease); a reply
+that could not be sent is kept on the record so the re-drive re-sends it instead of
+handling the update a second time. Effects themselves are idempotent in the runtime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from agent.deps import Deps
+from agent.texts import text
+from agent.types import Attachment, Channel, Choice, Incoming, Language, Reply
+from bot.ratelimit import SlidingWindowLimiter
+from config.logging import log_event
+from storage.documents import ProcessedUpdateDoc
+from storage.errors import DatabaseUnavailable, StorageError
+
+log = logging.getLogger("lembra.lifecycle")
+
+Handler = Callable[[Incoming], Awaitable[Reply]]
+Admission = Literal["process", "notify", "drop", "duplicate", "in_progress"]
+Delivery = Literal["sent", "blocked", "retry_later", "failed", "window_closed", "nothing"]
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Timings of the lifecycle; production uses the defaults, tests shorten some."""
+
+    chat_lease_ttl_s: float = 15.0
+    chat_lease_wait_s: float = 30.0
+    stale_after_s: float = 60.0
+    redrive_interval_s: float = 30.0
+    redrive_batch: int = 100
+    max_attempts: int = 10
+    typing_after_s: float = 0.7
+    typing_every_s: float = 4.0
+    max_concurrent_turns: int = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One admitted update to process."""
+
+    incoming: Incoming
+    admission: Literal["process", "notify"] = "process"
+    redriven: bool = False
+    stored_reply: Reply | None = None
+    admitted_ms: int = 0
+
+    def __repr__(self) -> str:  # libraries log queued items: never the message text
+        return f"Job({self.incoming.update_id}, {self.admission}, redriven={self.redriven})"
+
+
+class ChannelPort(Protocol):
+    """What the lifecycle needs from a channel."""
+
+    name: Channel
+    prefix: str
+
+    async def deliver(self, incoming: Incoming, reply: Reply) -> Delivery:
+        """Send `reply`, retrying transient failures; say how it went."""
+        ...
+
+    async def typing(self, incoming: Incoming) -> None:
+        """Show that a reply is being prepared (best effort)."""
+        ...
+
+    def restore(self, payload_json: str) -> Incoming | None:
+        """Rebuild the Incoming of a stored payload (None: nothing to handle)."""
+        ...
+
+    async def submit(self, job: Job) -> None:
+        """Queue `job` to be processed in this chat's order."""
+        ...
+
+
+class ChatBusy(Exception):
+    """Another process held this chat's lease for longer than we wait."""
+
+
+class ChatSerializer:
+    """Per-chat order with chats in parallel: one lock per chat, one global bound.
+
+    Locks exist only while a chat has work queued or running. The chat lock is taken
+    before the global slot, so a burst in one chat never holds slots other chats need.
+    """
+
+    def __init__(self, max_concurrent: int) -> None:
+        self._slots = asyncio.Semaphore(max_concurrent)
+        self._chats: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+
+    @asynccontextmanager
+    async def slot(self, key: str | None) -> AsyncIterator[None]:
+        if key is None:
+            async with self._slots:
+                yield
+            return
+        entry = self._chats.get(key)
+        if entry is None:
+            entry = self._chats[key] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock, self._slots:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._chats[key]
+
+    @property
+    def active_chats(self) -> int:
+        return len(self._chats)
+
+
+class UpdateLifecycle:
+    def __init__(self, deps: Deps, handler: Handler, *, tuning: Tuning | None = None) -> None:
+        self.deps = deps
+        self.handler = handler
+        self.tuning = tuning or Tuning()
+        self.serializer = ChatSerializer(self.tuning.max_concurrent_turns)
+        self.limiter = SlidingWindowLimiter(
+            deps.settings.rate_limit_messages, deps.settings.rate_limit_window_seconds
+        )
+        self._channels: dict[str, ChannelPort] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = asyncio.Event()
+        self._scheduled: list[tuple[str, float, Callable[[], Awaitable[object]]]] = []
+        # Updates queued or running in this process: kept fresh in the database by the
+        # heartbeat so the re-drive (ours or another process's) leaves them alone.
+        self._live: set[str] = set()
+
+    def register(self, channel: ChannelPort) -> None:
+        self._channels[channel.prefix] = channel
+
+    # -- admission (in the web handler, before acknowledging) -----------------------------
+
+    async def admit(self, incoming: Incoming, payload_json: str) -> Admission:
+        """Rate-limit and record the update; raises DatabaseUnavailable (answer 503)."""
+        assert incoming.update_id is not None
+        metrics = self.deps.metrics
+        verdict = self.limiter.hit(incoming.user_id, time.monotonic())
+        if verdict == "drop":
+            metrics.rate_limited.inc()
+            metrics.updates.labels(incoming.channel, "rate_limited").inc()
+            return "drop"
+        try:
+            status = await self.deps.db.updates.record(
+                incoming.update_id, payload_json, now_ms=self.deps.clock.ms()
+            )
+        except StorageError as exc:
+            if isinstance(exc, DatabaseUnavailable):
+                raise
+            raise DatabaseUnavailable(str(exc)) from exc
+        if status != "new":
+            metrics.updates.labels(incoming.channel, "duplicated").inc()
+            log_event(log, "update_duplicated", update_id=incoming.update_id, earlier_status=status)
+            return "duplicate" if status == "done" else "in_progress"
+        metrics.updates.labels(incoming.channel, "received").inc()
+        self._live.add(incoming.update_id)
+        if verdict == "notify":
+            metrics.rate_limited.inc()
+            metrics.updates.labels(incoming.channel, "rate_limited").inc()
+            return "notify"
+        return "process"
+
+    def job(self, incoming: Incoming, admission: Literal["process", "notify"]) -> Job:
+        return Job(incoming, admission, admitted_ms=self.deps.clock.ms())
+
+    # -- processing (inside the channel's per-chat slot) ---------------------------------
+
+    async def process(self, job: Job, channel: ChannelPort) -> None:
+        """Handle, deliver and finish one admitted update; never raises."""
+        incoming = job.incoming
+        update_id = incoming.update_id
+        assert update_id is not None
+        try:
+            async with self._chat_lease(incoming.conversation_id):
+                await self._process_leased(job, channel, update_id)
+        except ChatBusy:
+            log_event(
+                log,
+                "chat_busy",
+                level=logging.WARNING,
+                update_id=update_id,
+                note="left for the re-drive",
+            )
+        except StorageError:
+            log_event(
+                log,
+                "update_left_for_redrive",
+                level=logging.WARNING,
+                exc_info=True,
+                update_id=update_id,
+            )
+        finally:
+            self._live.discard(update_id)
+
+    async def _process_leased(self, job: Job, channel: ChannelPort, update_id: str) -> None:
+        deps = self.deps
+        incoming = job.incoming
+        stale_ms = self.tuning.stale_after_s * 1000
+        if job.redriven or deps.clock.ms() - job.admitted_ms >= stale_ms / 2:
+            # A re-drive may have run this update while we waited: check under the lease.
+            record = await deps.db.updates.get(update_id)
+            if record is None or record.status == "done":
+                deps.metrics.updates.labels(incoming.channel, "duplicated").inc()
+                return
+        reply = job.stored_reply
+        if reply is None:
+            if job.admission == "notify":
+                reply = Reply(text=text("rate_limited", self.language(incoming)))
+            else:
+                reply = await self._handle(incoming, channel)
+                if reply is None:
+                    return  # the database failed: the record stays `received`
+        delivery = "nothing" if reply.silent else await channel.deliver(incoming, reply)
+        if delivery == "blocked":
+            await deps.db.users.set_active(incoming.user_id, False)
+            log_event(log, "user_inactive", user_id=incoming.user_id, reason="blocked_bot")
+        if delivery == "retry_later":
+            await deps.db.updates.keep_reply(
+                update_id, reply_to_json(reply, with_data=True), now_ms=deps.clock.ms()
+            )
+            log_event(log, "reply_kept_for_redrive", level=logging.WARNING, update_id=update_id)
+            return
+        if delivery == "window_closed":
+            log_event(log, "reply_outside_window", update_id=update_id, user_id=incoming.user_id)
+        await self._finish(update_id, reply)
+        deps.metrics.updates.labels(incoming.channel, "processed").inc()
+
+    async def _handle(self, incoming: Incoming, channel: ChannelPort) -> Reply | None:
+        """Run the handler with the typing indicator; None when the database failed."""
+        typing = asyncio.create_task(self._keep_typing(incoming, channel))
+        try:
+            reply = await self.handler(incoming)
+        except DatabaseUnavailable:
+            log_event(
+                log,
+                "turn_database_unavailable",
+                level=logging.WARNING,
+                update_id=incoming.update_id,
+            )
+            return None
+        except Exception:  # one handler per channel: log it, answer plainly
+            log_event(
+                log,
+                "turn_failed",
+                level=logging.ERROR,
+                exc_info=True,
+                update_id=incoming.update_id,
+                user_id=incoming.user_id,
+            )
+            return Reply(text=text("try_again_later", self.language(incoming)))
+        finally:
+            typing.cancel()
+            await asyncio.gather(typing, return_exceptions=True)  # typing is best effort
+        return reply
+
+    async def _keep_typing(self, incoming: Incoming, channel: ChannelPort) -> None:
+        await asyncio.sleep(self.tuning.typing_after_s)
+        while True:
+            await channel.typing(incoming)
+            await asyncio.sleep(self.tuning.typing_every_s)
+
+    async def _finish(self, update_id: str, reply: Reply | None) -> None:
+        """Mark the update done; retried briefly, since the reply is already out."""
+        reply_json = reply_to_json(reply, with_data=False) if reply is not None else None
+        for delay in (0.2, 1.0, 2.0, None):
+            try:
+                await self.deps.db.updates.mark_done(
+                    update_id, reply_json, now_ms=self.deps.clock.ms()
+                )
+                return
+            except DatabaseUnavailable:
+                if delay is None:
+                    raise
+                await asyncio.sleep(delay)
+
+    @asynccontextmanager
+    async def _chat_lease(self, conversation_id: str) -> AsyncIterator[None]:
+        """Hold `chat:<conversation>` across processes, renewed while the turn runs."""
+        leases, owner, clock = self.deps.db.leases, self.deps.owner, self.deps.clock
+        key = f"chat:{conversation_id}"
+        ttl_ms = int(self.tuning.chat_lease_ttl_s * 1000)
+        deadline = time.monotonic() + self.tuning.chat_lease_wait_s
+        pause = 0.02
+        while not await leases.acquire(key, owner, ttl_ms=ttl_ms, now_ms=clock.ms()):
+            if time.monotonic() >= deadline:
+                raise ChatBusy(key)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.5)
+        done = asyncio.Event()
+        renewer = asyncio.create_task(self._renew(key, ttl_ms, done))
+        try:
+            yield
+        finally:
+            done.set()  # not cancel(): a renewal already on the wire is let finish
+            await renewer
+            try:
+                await leases.release(key, owner)
+            except StorageError:  # it expires by itself
+                log_event(log, "lease_release_failed", level=logging.WARNING, key=key)
+
+    async def _renew(self, key: str, ttl_ms: int, done: asyncio.Event) -> None:
+        leases, owner, clock = self.deps.db.leases, self.deps.owner, self.deps.clock
+        while not await _wait(done, ttl_ms / 3000):
+            try:
+                if not await leases.renew(key, owner, ttl_ms=ttl_ms, now_ms=clock.ms()):
+                    log_event(log, "lease_lost", level=logging.WARNING, key=key)
+            except StorageError:
+                log_event(log, "lease_renew_failed", level=logging.WARNING, key=key)
+
+    def language(self, incoming: Incoming) -> Language:
+        return incoming.language_hint or self.deps.settings.default_language
+
+    # -- re-drive --------------------------------------------------------------------------
+
+    async def redrive_pass(self) -> int:
+        """Re-submit stale `received` updates (run by the leader only); return how many."""
+        deps, tuning = self.deps, self.tuning
+        stale = await deps.db.updates.stale(
+            deps.clock.ms() - int(tuning.stale_after_s * 1000), limit=tuning.redrive_batch
+        )
+        submitted = 0
+        for record in stale:
+            if record.id in self._live:
+                continue  # queued here: the heartbeat had not caught up yet
+            if not await deps.db.updates.claim_stale(
+                record.id, seen_updated_at_ms=record.updated_at_ms, now_ms=deps.clock.ms()
+            ):
+                continue  # someone else claimed or finished it
+            if await self._redrive(record):
+                submitted += 1
+        if stale:
+            log_event(log, "redrive_done", stale=len(stale), submitted=submitted)
+        return submitted
+
+    async def _redrive(self, record: ProcessedUpdateDoc) -> bool:
+        prefix = record.id.split(":", 1)[0]
+        channel = self._channels.get(prefix)
+        if record.attempts + 1 > self.tuning.max_attempts:
+            log_event(
+                log,
+                "redrive_gave_up",
+                level=logging.ERROR,
+                update_id=record.id,
+                attempts=record.attempts,
+            )
+            await self._finish(record.id, None)
+            return False
+        if channel is None:
+            log_event(log, "redrive_no_channel", level=logging.WARNING, update_id=record.id)
+            return False
+        try:
+            incoming = channel.restore(record.payload_json)
+        except ValueError:
+            log_event(log, "redrive_bad_payload", level=logging.ERROR, update_id=record.id)
+            incoming = None
+        if incoming is None:
+            await self._finish(record.id, None)
+            return False
+        stored = reply_from_json(record.reply_json) if record.reply_json else None
+        self.deps.metrics.updates.labels(channel.name, "redriven").inc()
+        self._live.add(record.id)
+        await channel.submit(
+            Job(
+                incoming,
+                "process",
+                redriven=True,
+                stored_reply=stored,
+                admitted_ms=self.deps.clock.ms(),
+            )
+        )
+        return True
+
+    def schedule(self, name: str, every_s: float, job: Callable[[], Awaitable[object]]) -> None:
+        """Run `job` every `every_s` seconds in whichever process holds `job:<name>`."""
+        self._scheduled.append((name, every_s, job))
+
+    async def _leader_loop(
+        self, name: str, every_s: float, job: Callable[[], Awaitable[object]]
+    ) -> None:
+        deps = self.deps
+        ttl_ms = int(every_s * 1000 * 1.5)  # the leader renews it every pass
+        while True:
+            try:
+                if await deps.db.leases.acquire(
+                    f"job:{name}", deps.owner, ttl_ms=ttl_ms, now_ms=deps.clock.ms()
+                ):
+                    await job()
+            except StorageError:
+                log_event(log, "job_failed", level=logging.WARNING, job=name, exc_info=True)
+            except Exception:  # a failing job must not stop the schedule: log it, go on
+                log_event(log, "job_failed", level=logging.ERROR, job=name, exc_info=True)
+            if await _wait(self._stopping, every_s):
+                return
+
+    async def heartbeat_once(self) -> None:
+        """Renew the records of every update queued or running in this process."""
+        live = list(self._live)
+        now = self.deps.clock.ms()
+        for start in range(0, len(live), 500):
+            await self.deps.db.updates.touch(live[start : start + 500], now_ms=now)
+
+    async def _heartbeat_loop(self) -> None:
+        while not await _wait(self._stopping, self.tuning.stale_after_s / 4):
+            try:
+                await self.heartbeat_once()
+            except StorageError:
+                log_event(log, "heartbeat_failed", level=logging.WARNING)
+
+    def start(self) -> None:
+        """Start the heartbeat and the leader-run jobs (their first pass runs at once)."""
+        if self._tasks:
+            return
+        jobs = [("redrive", self.tuning.redrive_interval_s, self.redrive_pass), *self._scheduled]
+        self._tasks = [asyncio.create_task(self._heartbeat_loop(), name="heartbeat")] + [
+            asyncio.create_task(self._leader_loop(*spec), name=f"job:{spec[0]}") for spec in jobs
+        ]
+
+    async def stop(self, *, grace_s: float = 10.0) -> None:
+        """Let the running passes finish (cancel them after `grace_s`), give up the leases."""
+        tasks, self._tasks = self._tasks, []
+        self._stopping.set()
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=grace_s)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+        for name in ["redrive", *(spec[0] for spec in self._scheduled)]:
+            with suppress(StorageError):
+                await self.deps.db.leases.release(f"job:{name}", self.deps.owner)
+
+
+async def _wait(event: asyncio.Event, seconds: float) -> bool:
+    """Sleep `seconds` unless `event` is set first; True when it was set."""
+    try:
+        await asyncio.wait_for(event.wait(), timeout=seconds)
+    except TimeoutError:
+        return False
+    return True
+
+
+@dataclass
+class BackgroundTasks:
+    """Tasks the web app must wait for at shutdown (WhatsApp turns run after the 200)."""
+
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    def spawn(self, coro: Awaitable[None], *, name: str) -> None:
+        task = asyncio.ensure_future(coro)
+        task.set_name(name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def wait(self) -> None:
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    def __len__(self) -> int:
+        return len(self._tasks)
+
+
+# -- reply codec (stored on the processed_updates record) ---------------------------------
+
+
+def reply_to_json(reply: Reply | None, *, with_data: bool) -> str:
+    """The reply as JSON; attachment bytes only when the reply must be re-sent."""
+    if reply is None:
+        return "null"
+    attachment = None
+    if reply.attachment is not None:
+        attachment = {
+            "filename": reply.attachment.filename,
+            "mime_type": reply.attachment.mime_type,
+            "size": len(reply.attachment.data),
+        }
+        if with_data:
+            attachment["data_b64"] = base64.b64encode(reply.attachment.data).decode()
+    return json.dumps(
+        {
+            "text": reply.text,
+            "choices": [[c.index, c.label] for c in reply.choices],
+            "choice_kind": reply.choice_kind,
+            "choice_token": reply.choice_token,
+            "silent": reply.silent,
+            "state": reply.meta.state,
+            "attachment": attachment,
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+def reply_from_json(raw: str) -> Reply | None:
+    """Rebuild a kept reply (None when it is not a complete, re-sendable reply)."""
+    try:
+        data = json.loads(raw)
+        if not isinstance(data, dict):
+            return None
+        attachment = None
+        if data.get("attachment"):
+            spec = data["attachment"]
+            if "data_b64" not in spec:
+                return None
+            attachment = Attachment(
+                spec["filename"], spec["mime_type"], base64.b64decode(spec["data_b64"])
+            )
+        return Reply(
+            text=str(data["text"]),
+            choices=tuple(Choice(int(i), str(label)) for i, label in data["choices"]),
+            choice_kind=data["choice_kind"],
+            choice_token=data["choice_token"],
+            silent=bool(data["silent"]),
+            attachment=attachment,
+        )
+    except (ValueError, KeyError, TypeError):
+        return None

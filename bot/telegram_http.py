@@ -1,0 +1,101 @@
+"""python-telegram-bot's network transport over aiohttp (PTB's documented BaseRequest seam).
+
+PTB's default transport (httpx) cost 2-4 ms of CPU per Bot API call here, against
+about 0.3 ms for aiohttp, which the web app already uses (bench/webhook.py). PTB
+still builds every request, parses every answer and raises its own errors; only
+the HTTP round trip changes. Errors are mapped as PTB's own transport maps them:
+timeouts become `TimedOut`, other client failures `NetworkError`.
+"""
+
+from __future__ import annotations
+
+import aiohttp
+from telegram._utils.defaultvalue import DefaultValue
+from telegram._utils.types import ODVInput
+from telegram.error import NetworkError, TimedOut
+from telegram.request import BaseRequest, RequestData
+
+
+class AiohttpRequest(BaseRequest):
+    def __init__(
+        self,
+        *,
+        connection_pool_size: int = 16,
+        connect_timeout: float = 10.0,
+        read_timeout: float = 10.0,
+        write_timeout: float = 10.0,
+        pool_timeout: float = 10.0,
+        media_write_timeout: float = 30.0,
+    ) -> None:
+        self._pool_size = connection_pool_size
+        self._connect_timeout = connect_timeout
+        self._read_timeout = read_timeout
+        self._write_timeout = write_timeout
+        self._pool_timeout = pool_timeout
+        self._media_write_timeout = media_write_timeout
+        self._session: aiohttp.ClientSession | None = None
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self._read_timeout
+
+    async def initialize(self) -> None:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=self._pool_size),
+                headers={"User-Agent": self.USER_AGENT},
+            )
+
+    async def shutdown(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        if self._session is None or self._session.closed:
+            raise RuntimeError("This AiohttpRequest is not initialized!")
+        files = request_data is not None and request_data.contains_files
+        read = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
+        connect = (
+            self._connect_timeout if isinstance(connect_timeout, DefaultValue) else connect_timeout
+        )
+        pool = self._pool_timeout if isinstance(pool_timeout, DefaultValue) else pool_timeout
+        write = (
+            (self._media_write_timeout if files else self._write_timeout)
+            if isinstance(write_timeout, DefaultValue)
+            else write_timeout
+        )
+        # aiohttp has no separate write timeout: it bounds the whole exchange instead.
+        total = None if read is None or write is None else read + write + (connect or 0)
+        timeout = aiohttp.ClientTimeout(
+            total=total, connect=pool, sock_connect=connect, sock_read=read
+        )
+        data: aiohttp.FormData | dict[str, str] | None = None
+        if request_data is not None:
+            data = _form(request_data) if files else request_data.json_parameters
+        try:
+            async with self._session.request(method, url, data=data, timeout=timeout) as response:
+                return response.status, await response.read()
+        except TimeoutError as err:
+            raise TimedOut from err
+        except aiohttp.ClientError as err:
+            raise NetworkError(f"aiohttp.{type(err).__name__}: {err}") from err
+
+
+def _form(request_data: RequestData) -> aiohttp.FormData:
+    form = aiohttp.FormData(quote_fields=False)
+    for name, value in request_data.json_parameters.items():
+        form.add_field(name, value)
+    for name, field in request_data.multipart_data.items():
+        filename, content, mime_type = field[0], field[1], field[2] if len(field) > 2 else None
+        form.add_field(name, content, filename=filename, content_type=mime_type)
+    return form

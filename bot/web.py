@@ -1,0 +1,192 @@
+"""The aiohttp web app (`lembra serve`): webhooks, /healthz and /metrics (DESIGN section 6).
+
+    POST     /telegram/webhook   when TELEGRAM_BOT_TOKEN is set
+    GET|POST /whatsapp/webhook   when the WhatsApp settings are set
+    GET      /healthz            200 {"status": "ok", "database": ...} or 503
+    GET      /metrics            Prometheus text
+
+Bodies over 1 MiB are refused with 413 by aiohttp before any handler reads them.
+Jobs: every process renews its live updates (heartbeat); the process holding a job's
+leader lease runs the re-drive and the runtime's background work (`agent.background.
+run_due`: expired pending actions, idle-session handovers, due consolidations).
+Shutdown (SIGTERM): stop accepting, finish in-flight requests and turns, close PTB,
+then the caller leaves `open_deps`, which stops the embedded database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from aiohttp import web
+
+from agent.background import run_due
+from agent.deps import Deps
+from bot.lifecycle import Handler, Tuning, UpdateLifecycle
+from bot.telegram import TelegramChannel, TelegramOptions
+from bot.whatsapp import WhatsAppChannel, WhatsAppOptions
+from config.logging import log_event
+from config.settings import Settings
+from storage.errors import StorageError
+
+log = logging.getLogger("lembra.web")
+
+MAX_BODY_BYTES = 1024 * 1024
+HEALTH_TIMEOUT_S = 2.0
+SHUTDOWN_TIMEOUT_S = 30.0
+PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+@dataclass(frozen=True)
+class WebOptions:
+    """Knobs tests and the bench turn; `lembra serve` uses the defaults."""
+
+    tuning: Tuning = field(default_factory=Tuning)
+    telegram: TelegramOptions = field(default_factory=TelegramOptions)
+    whatsapp: WhatsAppOptions = field(default_factory=WhatsAppOptions)
+    # the heartbeat, the re-drive and the runtime's background work (`agent.background`)
+    jobs: bool = True
+    background_every_s: float = 30.0
+
+
+@dataclass
+class Channels:
+    lifecycle: UpdateLifecycle
+    telegram: TelegramChannel | None = None
+    whatsapp: WhatsAppChannel | None = None
+
+
+DEPS = web.AppKey("deps", Deps)
+CHANNELS = web.AppKey("channels", Channels)
+
+
+def create_app(
+    deps: Deps, handler: Handler, *, options: WebOptions | None = None
+) -> web.Application:
+    """Build the app for the configured channels; they start and stop with it."""
+    options = options or WebOptions()
+    settings = deps.settings
+    lifecycle = UpdateLifecycle(deps, handler, tuning=options.tuning)
+    channels = Channels(lifecycle)
+    app = web.Application(
+        client_max_size=MAX_BODY_BYTES, middlewares=[refusal_log(settings.trust_forwarded_for)]
+    )
+    app[DEPS] = deps
+    app[CHANNELS] = channels
+    if settings.telegram_configured:
+        channels.telegram = TelegramChannel(deps, lifecycle, options=options.telegram)
+        app.router.add_post("/telegram/webhook", channels.telegram.webhook)
+    if settings.whatsapp_configured:
+        channels.whatsapp = WhatsAppChannel(deps, lifecycle, options=options.whatsapp)
+        app.router.add_get("/whatsapp/webhook", channels.whatsapp.verify, allow_head=False)
+        app.router.add_post("/whatsapp/webhook", channels.whatsapp.webhook)
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/metrics", metrics)
+
+    async def run_channels(app: web.Application) -> AsyncIterator[None]:
+        if channels.whatsapp is not None:
+            await channels.whatsapp.start()
+        if channels.telegram is not None:
+            await channels.telegram.start()
+        if options.jobs:
+            lifecycle.schedule("background", options.background_every_s, partial(run_due, deps))
+            lifecycle.start()
+        yield
+        # The server stopped accepting and in-flight requests finished: now the turns.
+        await lifecycle.stop()
+        if channels.telegram is not None:
+            await channels.telegram.stop()
+        if channels.whatsapp is not None:
+            await channels.whatsapp.stop()
+        log_event(log, "channels_stopped")
+
+    app.cleanup_ctx.append(run_channels)
+    return app
+
+
+def client_address(request: web.Request, *, trust_forwarded_for: bool) -> str | None:
+    """The caller's address: the peer, or the first X-Forwarded-For hop when trusted.
+
+    X-Forwarded-For is set by whoever sends the request, so it is ignored unless
+    TRUST_FORWARDED_FOR says a reverse proxy in front of us overwrites it.
+    """
+    if trust_forwarded_for:
+        forwarded = request.headers.get("X-Forwarded-For", "")
+        first = forwarded.split(",", 1)[0].strip()
+        if first:
+            return first
+    return request.remote
+
+
+def refusal_log(trust_forwarded_for: bool) -> Any:
+    """Log who was refused (400, 401, 403, 413): the address, never the body."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+        status = 500
+        try:
+            response: web.StreamResponse = await handler(request)
+            status = response.status
+            return response
+        except web.HTTPException as exc:  # e.g. 413 raised while reading the body
+            status = exc.status
+            raise
+        finally:
+            if status in (400, 401, 403, 413):
+                log_event(
+                    log,
+                    "request_refused",
+                    level=logging.WARNING,
+                    path=request.path,
+                    status=status,
+                    remote=client_address(request, trust_forwarded_for=trust_forwarded_for),
+                )
+
+    return middleware
+
+
+async def healthz(request: web.Request) -> web.Response:
+    deps = request.app[DEPS]
+    database = "mongodb" if deps.settings.mongodb_uri is not None else "embedded"
+    try:
+        async with asyncio.timeout(HEALTH_TIMEOUT_S):
+            await deps.db.ping()
+    except (StorageError, TimeoutError):
+        return web.json_response({"status": "unavailable", "database": database}, status=503)
+    return web.json_response({"status": "ok", "database": database})
+
+
+async def metrics(request: web.Request) -> web.Response:
+    body = request.app[DEPS].metrics.render()
+    return web.Response(body=body, headers={"Content-Type": PROMETHEUS_CONTENT_TYPE})
+
+
+async def serve(deps: Deps, handler: Handler, *, options: WebOptions | None = None) -> None:
+    """Run the web app on HOST:PORT until cancelled (SIGTERM), then shut down gracefully."""
+    settings: Settings = deps.settings
+    runner = web.AppRunner(
+        create_app(deps, handler, options=options),
+        access_log=None,
+        shutdown_timeout=SHUTDOWN_TIMEOUT_S,
+        handle_signals=False,
+    )
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, settings.host, settings.port)
+        await site.start()
+        log_event(
+            log,
+            "serving",
+            host=settings.host,
+            port=settings.port,
+            telegram=settings.telegram_configured,
+            whatsapp=settings.whatsapp_configured,
+        )
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()
+        log_event(log, "stopped")

@@ -1,0 +1,498 @@
+"""WhatsApp Cloud API with aiohttp only (no unofficial libraries).
+
+Receiving (`/whatsapp/webhook`):
+    GET   verification: hub.mode=subscribe and hub.verify_token (constant time) -> the
+          hub.challenge as text/plain; anything else 403.
+    POST  X-Hub-Signature-256 = "sha256=" + HMAC-SHA256(raw body, WHATSAPP_APP_SECRET),
+          checked in constant time BEFORE parsing (401 otherwise). Then, per message:
+            text                               Incoming kind "text"
+            interactive button_reply/list_reply Incoming kind "choice" (id c:<token>:<index>)
+            image, audio, sticker, location...  Incoming kind "unsupported"
+            reaction, system                    ignored
+          Status callbacks (sent, delivered, read, failed) are counted, not handled.
+          Each message is recorded (`wa:<wamid>`, kept 8 days: WhatsApp retries for 7)
+          before the 200; turns run in the background, tracked so shutdown waits.
+
+Sending: POST {WHATSAPP_API_BASE_URL}/{version}/{phone_number_id}/messages with the
+bearer token: text split at 4,096 characters; choices as reply buttons (<= 3, titles
+<= 20 characters) or a list (<= 10 rows, titles <= 24, descriptions <= 72). Nothing
+free-form is sent outside the 24-hour window since the user's last inbound message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from agent.deps import Deps
+from agent.errors import ServiceUnavailable
+from agent.texts import text
+from agent.types import Attachment, Channel, Incoming, Language, Reply
+from bot.lifecycle import BackgroundTasks, Delivery, Job, UpdateLifecycle
+from bot.render import ChoiceDataTooLong, decode_choice, encode_choice, shorten, split_text
+from config.errors import ConfigError
+from config.logging import log_event
+from storage.errors import DatabaseUnavailable
+
+log = logging.getLogger("lembra.whatsapp")
+
+SIGNATURE_HEADER = "X-Hub-Signature-256"
+TEXT_LIMIT = 4096
+INTERACTIVE_BODY_LIMIT = 1024
+MAX_BUTTONS = 3
+BUTTON_TITLE_LIMIT = 20
+MAX_ROWS = 10
+ROW_TITLE_LIMIT = 24
+ROW_DESCRIPTION_LIMIT = 72
+ID_MAX_BYTES = 200  # list row ids (button ids allow 256)
+WINDOW_S = 24 * 3600
+REENGAGEMENT_ERROR = 131047  # "more than 24 hours have passed since the customer last replied"
+IGNORED_TYPES = frozenset({"reaction", "system", "request_welcome", "ephemeral"})
+
+
+# -- webhook payload (pydantic at the edge; unknown fields ignored) -----------------------
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+class WaText(_Model):
+    body: str
+
+
+class WaReplyId(_Model):
+    id: str
+    title: str = ""
+
+
+class WaInteractive(_Model):
+    type: str
+    button_reply: WaReplyId | None = None
+    list_reply: WaReplyId | None = None
+
+
+class WaMessage(_Model):
+    sender: str = Field(alias="from")
+    id: str
+    timestamp: str = "0"
+    type: str
+    text: WaText | None = None
+    interactive: WaInteractive | None = None
+
+    def sent_at_s(self) -> float:
+        try:
+            return float(self.timestamp)
+        except ValueError:
+            return 0.0
+
+
+class WaProfile(_Model):
+    name: str | None = None
+
+
+class WaContact(_Model):
+    wa_id: str
+    profile: WaProfile | None = None
+
+
+class WaStatus(_Model):
+    id: str = ""
+    status: str = "unknown"
+
+
+class WaMetadata(_Model):
+    phone_number_id: str = ""
+
+
+class WaValue(_Model):
+    metadata: WaMetadata | None = None
+    contacts: list[WaContact] = Field(default_factory=list)
+    messages: list[WaMessage] = Field(default_factory=list)
+    statuses: list[WaStatus] = Field(default_factory=list)
+
+
+class WaChange(_Model):
+    field: str = ""
+    value: WaValue = Field(default_factory=WaValue)
+
+
+class WaEntry(_Model):
+    changes: list[WaChange] = Field(default_factory=list)
+
+
+class WaWebhook(_Model):
+    object: str = ""
+    entry: list[WaEntry] = Field(default_factory=list)
+
+
+class StoredMessage(_Model):
+    """What the lifecycle keeps for a re-drive: the message and the sender's name."""
+
+    message: WaMessage
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ignored:
+    reason: str
+
+
+def normalize(message: WaMessage, name: str | None) -> Incoming | Ignored:
+    """Turn one WhatsApp message into an Incoming, or say why it is ignored."""
+    common: dict[str, Any] = {
+        "channel": "whatsapp",
+        "chat_id": message.sender,
+        "user_id": f"wa:{message.sender}",
+        "update_id": f"wa:{message.id}",
+        "display_name": name,
+    }
+    if message.type == "text" and message.text is not None:
+        return Incoming(text=message.text.body, kind="text", **common)
+    if message.type == "interactive" and message.interactive is not None:
+        picked = message.interactive.button_reply or message.interactive.list_reply
+        decoded = decode_choice(picked.id) if picked else None
+        if decoded is None:
+            return Ignored("foreign_interactive_reply")
+        token, index = decoded
+        return Incoming(kind="choice", choice=index, choice_token=token, **common)
+    if message.type in IGNORED_TYPES:
+        return Ignored(message.type)
+    return Incoming(kind="unsupported", **common)
+
+
+@dataclass(frozen=True)
+class WhatsAppOptions:
+    timeout_s: float = 10.0
+    retry_delays: tuple[float, ...] = (0.5, 1.0, 2.0)
+
+
+class _WindowClosed(Exception):
+    pass
+
+
+class _Refused(Exception):
+    pass
+
+
+class _GiveUp(Exception):
+    pass
+
+
+class WhatsAppChannel:
+    name: Channel = "whatsapp"
+    prefix = "wa"
+
+    def __init__(
+        self, deps: Deps, lifecycle: UpdateLifecycle, *, options: WhatsAppOptions | None = None
+    ) -> None:
+        settings = deps.settings
+        secret, verify = settings.whatsapp_app_secret, settings.whatsapp_verify_token
+        access, phone = settings.whatsapp_access_token, settings.whatsapp_phone_number_id
+        if secret is None or verify is None or access is None or not phone:
+            raise ConfigError(
+                "WhatsApp needs WHATSAPP_ACCESS_TOKEN, WHATSAPP_APP_SECRET, "
+                "WHATSAPP_VERIFY_TOKEN and WHATSAPP_PHONE_NUMBER_ID"
+            )
+        self.deps = deps
+        self.lifecycle = lifecycle
+        self.options = options or WhatsAppOptions()
+        self._app_secret = secret.get_secret_value().encode()
+        self._verify_token = verify.get_secret_value().encode()
+        self._auth = {"Authorization": f"Bearer {access.get_secret_value()}"}
+        self._phone_number_id = phone
+        base = settings.whatsapp_api_base_url.rstrip("/")
+        self._endpoint = f"{base}/{settings.whatsapp_api_version}/{self._phone_number_id}"
+        self._session: aiohttp.ClientSession | None = None
+        self._background = BackgroundTasks()
+        self._last_inbound: dict[str, float] = {}
+        lifecycle.register(self)
+
+    async def start(self) -> None:
+        self._session = aiohttp.ClientSession(
+            timeout=aiohttp.ClientTimeout(total=self.options.timeout_s)
+        )
+
+    async def stop(self) -> None:
+        """Wait for the turns running in the background, then close the HTTP session."""
+        await self._background.wait()
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    async def idle(self) -> None:
+        """Wait until every turn running in the background is finished."""
+        await self._background.wait()
+
+    # -- the webhook -----------------------------------------------------------------------
+
+    async def verify(self, request: web.Request) -> web.Response:
+        """GET /whatsapp/webhook: Meta's subscription handshake."""
+        query = request.query
+        token = query.get("hub.verify_token", "").encode()
+        challenge = query.get("hub.challenge", "")
+        if (
+            query.get("hub.mode") == "subscribe"
+            and hmac.compare_digest(token, self._verify_token)
+            and challenge
+        ):
+            return web.Response(text=challenge, content_type="text/plain")
+        log_event(log, "verification_refused", level=logging.WARNING)
+        return web.Response(status=403, text="forbidden")
+
+    async def webhook(self, request: web.Request) -> web.Response:
+        """POST /whatsapp/webhook."""
+        metrics = self.deps.metrics
+        body = await request.read()  # over client_max_size: 413 before anything else
+        expected = "sha256=" + hmac.new(self._app_secret, body, hashlib.sha256).hexdigest()
+        given = request.headers.get(SIGNATURE_HEADER, "")
+        if not hmac.compare_digest(given.encode(), expected.encode()):
+            metrics.updates.labels("whatsapp", "rejected").inc()
+            log_event(log, "webhook_rejected", level=logging.WARNING, reason="signature")
+            return web.Response(status=401, text="bad signature")
+        try:
+            payload = WaWebhook.model_validate_json(body)
+        except ValidationError:
+            metrics.updates.labels("whatsapp", "rejected").inc()
+            log_event(log, "webhook_rejected", level=logging.WARNING, reason="bad_payload")
+            return web.Response(status=400, text="bad request")
+        try:
+            for entry in payload.entry:
+                for change in entry.changes:
+                    await self._accept(change.value)
+        except DatabaseUnavailable:
+            # WhatsApp redelivers; messages recorded before the failure are deduplicated.
+            log_event(log, "webhook_database_unavailable", level=logging.ERROR)
+            return web.Response(status=503, text="database unavailable")
+        return web.Response(text="ok")
+
+    async def _accept(self, value: WaValue) -> None:
+        metrics = self.deps.metrics
+        if value.metadata is not None and value.metadata.phone_number_id != self._phone_number_id:
+            metrics.updates.labels("whatsapp", "ignored").inc()
+            log_event(log, "update_ignored", reason="other_phone_number")
+            return
+        for status in value.statuses:
+            metrics.status_callbacks.labels(status.status).inc()
+        names = {c.wa_id: (c.profile.name if c.profile else None) for c in value.contacts}
+        for message in value.messages:
+            name = names.get(message.sender)
+            self._note_inbound(message)
+            normalized = normalize(message, name)
+            if isinstance(normalized, Ignored):
+                metrics.updates.labels("whatsapp", "ignored").inc()
+                log_event(log, "update_ignored", reason=normalized.reason)
+                continue
+            stored = StoredMessage(message=message, name=name).model_dump_json(by_alias=True)
+            admission = await self.lifecycle.admit(normalized, stored)
+            if admission in ("process", "notify"):
+                await self.submit(self.lifecycle.job(normalized, admission))
+
+    # -- the lifecycle's channel port ------------------------------------------------------
+
+    def restore(self, payload_json: str) -> Incoming | None:
+        try:
+            stored = StoredMessage.model_validate_json(payload_json)
+        except ValidationError as exc:
+            raise ValueError("stored message does not parse") from exc
+        self._note_inbound(stored.message)
+        normalized = normalize(stored.message, stored.name)
+        return None if isinstance(normalized, Ignored) else normalized
+
+    async def submit(self, job: Job) -> None:
+        self._background.spawn(self._run(job), name="whatsapp_turn")
+
+    async def _run(self, job: Job) -> None:
+        async with self.lifecycle.serializer.slot(job.incoming.conversation_id):
+            await self.lifecycle.process(job, self)
+
+    async def typing(self, incoming: Incoming) -> None:
+        """WhatsApp has no typing indicator we use: nothing to do."""
+
+    def _note_inbound(self, message: WaMessage) -> None:
+        """Track the 24-hour window: the latest inbound time per user seen here.
+
+        A message's own timestamp is a safe lower bound for its sender's last message,
+        so a re-drive in another process never sends outside the window.
+        """
+        user = f"wa:{message.sender}"
+        sent_at = message.sent_at_s()
+        if sent_at > self._last_inbound.get(user, 0.0):
+            self._last_inbound[user] = sent_at
+        if len(self._last_inbound) > 50_000:
+            cutoff = self._now_s() - WINDOW_S
+            self._last_inbound = {u: t for u, t in self._last_inbound.items() if t >= cutoff}
+
+    def _now_s(self) -> float:
+        return self.deps.clock.ms() / 1000
+
+    def window_open(self, user_id: str) -> bool:
+        return self._now_s() - self._last_inbound.get(user_id, 0.0) < WINDOW_S
+
+    async def deliver(self, incoming: Incoming, reply: Reply) -> Delivery:
+        if not self.window_open(incoming.user_id):
+            self.deps.metrics.sends.labels("whatsapp", "window_closed").inc()
+            return "window_closed"
+        language = incoming.language_hint or self.deps.settings.default_language
+        messages = render(reply, language)
+        try:
+            for message in messages:
+                await self._post(self._message(incoming.chat_id, message))
+            if reply.attachment is not None:
+                media_id = await self._upload(reply.attachment)
+                document = {"id": media_id, "filename": reply.attachment.filename}
+                await self._post(
+                    self._message(incoming.chat_id, {"type": "document", "document": document})
+                )
+        except _WindowClosed:
+            return "window_closed"
+        except _Refused:
+            return "failed"
+        except _GiveUp:
+            return "retry_later"
+        return "sent" if messages or reply.attachment else "nothing"
+
+    @staticmethod
+    def _message(to: str, content: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "messaging_product": "whatsapp",
+            "recipient_type": "individual",
+            "to": to,
+            **content,
+        }
+
+    async def _post(self, body: dict[str, Any]) -> None:
+        await self._call(
+            lambda s: s.post(f"{self._endpoint}/messages", json=body, headers=self._auth)
+        )
+
+    async def _upload(self, attachment: Attachment) -> str:
+        def request(session: aiohttp.ClientSession) -> Any:
+            form = aiohttp.FormData()
+            form.add_field("messaging_product", "whatsapp")
+            form.add_field("type", attachment.mime_type)
+            form.add_field(
+                "file",
+                attachment.data,
+                filename=attachment.filename,
+                content_type=attachment.mime_type,
+            )
+            return session.post(f"{self._endpoint}/media", data=form, headers=self._auth)
+
+        answer = await self._call(request)
+        media_id = answer.get("id")
+        if not isinstance(media_id, str):
+            raise _Refused("media upload answered without an id")
+        return media_id
+
+    async def _call(self, request: Any) -> dict[str, Any]:
+        """One Graph API call; 429, 5xx and network errors are retried, the turn is not."""
+        if self._session is None:
+            raise ServiceUnavailable("the WhatsApp channel is not started")
+        sends = self.deps.metrics.sends
+        delays = self.options.retry_delays
+        for attempt in range(len(delays) + 1):
+            pause = delays[attempt] if attempt < len(delays) else 0.0
+            try:
+                async with request(self._session) as response:
+                    answer = await _json(response)
+                    if response.status < 300:
+                        sends.labels("whatsapp", "sent").inc()
+                        return answer
+                    error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
+                    code = error.get("code") if isinstance(error, dict) else None
+                    if code == REENGAGEMENT_ERROR:
+                        sends.labels("whatsapp", "window_closed").inc()
+                        raise _WindowClosed
+                    if response.status != 429 and response.status < 500:
+                        sends.labels("whatsapp", "refused").inc()
+                        log_event(
+                            log,
+                            "send_refused",
+                            level=logging.ERROR,
+                            status=response.status,
+                            error_code=code,
+                        )
+                        raise _Refused(str(code))
+                    retry_after = response.headers.get("Retry-After", "")
+                    if retry_after.isdigit():
+                        pause = max(pause, float(retry_after))
+                    log_event(log, "send_retry", attempt=attempt + 1, status=response.status)
+            except (aiohttp.ClientError, TimeoutError) as exc:
+                log_event(log, "send_retry", attempt=attempt + 1, error_type=type(exc).__name__)
+            sends.labels("whatsapp", "retry").inc()
+            if attempt < len(delays):
+                await asyncio.sleep(pause)
+        sends.labels("whatsapp", "failed").inc()
+        raise _GiveUp
+
+
+async def _json(response: aiohttp.ClientResponse) -> dict[str, Any]:
+    try:
+        data = await response.json(content_type=None)
+    except (ValueError, aiohttp.ContentTypeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def render(reply: Reply, language: Language) -> list[dict[str, Any]]:
+    """The message bodies (without recipient) that carry `reply`, in order."""
+    parts = split_text(reply.text, TEXT_LIMIT)
+    interactive = _interactive(reply, parts, language)
+    messages: list[dict[str, Any]] = [
+        {"type": "text", "text": {"preview_url": False, "body": part}} for part in parts
+    ]
+    if interactive is not None:
+        messages.append({"type": "interactive", "interactive": interactive})
+    return messages
+
+
+def _interactive(reply: Reply, parts: list[str], language: Language) -> dict[str, Any] | None:
+    """Buttons (<= 3 short labels) or a list for the choices; takes the body from `parts`."""
+    if not reply.choices:
+        return None
+    try:
+        ids = [
+            encode_choice(reply.choice_token, c.index, max_bytes=ID_MAX_BYTES)
+            for c in reply.choices
+        ]
+    except ChoiceDataTooLong:
+        log_event(log, "buttons_dropped", level=logging.WARNING, reason="id_too_long")
+        return None
+    # The interactive body is limited: the last text part rides on it when it fits.
+    if parts and len(parts[-1]) <= INTERACTIVE_BODY_LIMIT:
+        body = parts.pop()
+    else:
+        body = text("choose_option", language)
+    labels = [" ".join(c.label.split()) or str(c.index + 1) for c in reply.choices]
+    if len(labels) <= MAX_BUTTONS and all(len(label) <= BUTTON_TITLE_LIMIT for label in labels):
+        buttons = [
+            {"type": "reply", "reply": {"id": id_, "title": label}}
+            for id_, label in zip(ids, labels, strict=True)
+        ]
+        return {"type": "button", "body": {"text": body}, "action": {"buttons": buttons}}
+    if len(labels) > MAX_ROWS:
+        # The text lists every option; the rest can be picked by typing their number.
+        log_event(log, "list_truncated", choices=len(labels))
+    rows = []
+    for id_, label in list(zip(ids, labels, strict=True))[:MAX_ROWS]:
+        row: dict[str, str] = {"id": id_, "title": shorten(label, ROW_TITLE_LIMIT)}
+        if len(label) > ROW_TITLE_LIMIT:
+            row["description"] = shorten(label, ROW_DESCRIPTION_LIMIT)
+        rows.append(row)
+    return {
+        "type": "list",
+        "body": {"text": body},
+        "action": {
+            "button": shorten(text("choices_button", language), BUTTON_TITLE_LIMIT),
+            "sections": [{"rows": rows}],
+        },
+    }

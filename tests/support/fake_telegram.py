@@ -1,0 +1,364 @@
+"""A fake Telegram Bot API on loopback, so PTB's real request code runs in tests.
+
+Speaks the Bot API's wire format (`POST /bot<token>/<method>`, form or multipart
+parameters, `{"ok": ..., "result" | "error_code", "description", "parameters"}`)
+for the methods Lembra uses, records every call, and can be told to misbehave:
+answer an error (429 with retry_after, 403 blocked, 5xx), hold a request and then
+drop it (a timeout), hold every send a while (to observe concurrency), or wait for
+several sends to be in flight at once (to prove chats run in parallel).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+TOKEN = "123456:TEST-token"
+BOT_USER = {
+    "id": 123456,
+    "is_bot": True,
+    "first_name": "Lembra",
+    "username": "lembra_test_bot",
+    "can_join_groups": True,
+    "can_read_all_group_messages": False,
+    "supports_inline_queries": False,
+}
+_JSON_FIELDS = frozenset(
+    {"reply_markup", "commands", "scope", "allowed_updates", "chat_id", "offset", "timeout"}
+)
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    status: int = 200
+    at: float = field(default_factory=time.monotonic)
+    files: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+
+    @property
+    def chat_id(self) -> int | None:
+        value = self.params.get("chat_id")
+        return value if isinstance(value, int) else None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200
+
+
+@dataclass
+class _Fault:
+    status: int
+    description: str
+    retry_after: int | None
+    delay_s: float
+
+
+class FakeTelegram:
+    def __init__(self, token: str = TOKEN) -> None:
+        self.token = token
+        self.calls: list[Call] = []
+        self.answered: Counter[str] = Counter()  # successful calls per method (cheap to poll)
+        self.hold_sends_s = 0.0
+        self.on_send: Callable[[int], Awaitable[None]] | None = None
+        self.max_in_flight: dict[int, int] = defaultdict(int)
+        self.gate_opened = False
+        self._faults: dict[str, list[_Fault]] = defaultdict(list)
+        self._blocked: set[int] = set()
+        self._in_flight: dict[int, int] = defaultdict(int)
+        self._gate: tuple[int, float] | None = None
+        self._gate_event = asyncio.Event()
+        self._updates: list[dict[str, Any]] = []
+        self._changed = asyncio.Condition()
+        self._message_ids = itertools.count(1)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def start(self) -> FakeTelegram:
+        app = web.Application()
+        app.router.add_post("/bot{token}/{method}", self._handle)
+        app.router.add_get("/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, shutdown_timeout=0.5, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        """What TELEGRAM_API_BASE_URL should be (PTB appends the token)."""
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    # -- steering --------------------------------------------------------------------------
+
+    def fail(
+        self,
+        method: str,
+        status: int,
+        description: str = "Internal Server Error",
+        *,
+        retry_after: int | None = None,
+        times: int = 1,
+    ) -> None:
+        """Answer the next `times` calls of `method` with this error."""
+        for _ in range(times):
+            self._faults[method].append(_Fault(status, description, retry_after, 0.0))
+
+    def drop(self, method: str, *, after_s: float, times: int = 1) -> None:
+        """Hold the next `times` calls of `method` for `after_s`, then drop the connection."""
+        for _ in range(times):
+            self._faults[method].append(_Fault(0, "", None, after_s))
+
+    def block(self, chat_id: int) -> None:
+        """The user of `chat_id` blocked the bot: sends answer 403."""
+        self._blocked.add(chat_id)
+
+    def gate(self, count: int, *, timeout_s: float = 10.0) -> None:
+        """Hold sends until `count` of them are in flight together (or `timeout_s` passes)."""
+        self._gate = (count, timeout_s)
+        self.gate_opened = False
+        self._gate_event = asyncio.Event()
+
+    def push_update(self, update: dict[str, Any]) -> None:
+        """Queue an update for getUpdates (polling)."""
+        self._updates.append(update)
+        asyncio.get_running_loop().create_task(self._notify())
+
+    # -- observing -------------------------------------------------------------------------
+
+    def sent(self, method: str = "sendMessage", chat_id: int | None = None) -> list[Call]:
+        """Calls of `method` that were answered with success."""
+        return [
+            c
+            for c in self.calls
+            if c.method == method and c.ok and (chat_id is None or c.chat_id == chat_id)
+        ]
+
+    def texts(self, chat_id: int | None = None) -> list[str]:
+        return [str(c.params.get("text", "")) for c in self.sent("sendMessage", chat_id)]
+
+    def attempts(self, method: str) -> list[Call]:
+        return [c for c in self.calls if c.method == method]
+
+    async def wait_for(self, predicate: Callable[[], bool], *, timeout_s: float = 10.0) -> None:
+        """Wait until `predicate()` holds; fail the test after `timeout_s`."""
+        async with asyncio.timeout(timeout_s):
+            async with self._changed:
+                await self._changed.wait_for(predicate)
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    # -- the Bot API -----------------------------------------------------------------------
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        method = request.match_info["method"]
+        if request.match_info["token"] != self.token:
+            return _error(401, "Unauthorized")
+        params, files = await _parameters(request)
+        call = Call(method, params, files=files)
+        self.calls.append(call)
+        try:
+            response = await self._answer(call)
+            if call.ok:
+                self.answered[method] += 1
+            return response
+        finally:
+            await self._notify()
+
+    async def _answer(self, call: Call) -> web.StreamResponse:
+        faults = self._faults.get(call.method)
+        if faults:
+            fault = faults.pop(0)
+            if fault.delay_s:
+                call.status = 0  # never answered: the client times out
+                await asyncio.sleep(fault.delay_s)
+                raise asyncio.CancelledError  # aiohttp closes the connection without a reply
+            call.status = fault.status
+            return _error(fault.status, fault.description, retry_after=fault.retry_after)
+        if call.method in ("sendMessage", "sendDocument"):
+            return await self._send(call)
+        result = self._result(call)
+        if result is None:
+            call.status = 404
+            return _error(404, "Not Found")
+        if isinstance(result, Awaitable):
+            result = await result
+        return web.json_response({"ok": True, "result": result})
+
+    async def _send(self, call: Call) -> web.StreamResponse:
+        chat_id = call.chat_id or 0
+        if chat_id in self._blocked:
+            call.status = 403
+            return _error(403, "Forbidden: bot was blocked by the user")
+        self._in_flight[chat_id] += 1
+        self.max_in_flight[chat_id] = max(self.max_in_flight[chat_id], self._in_flight[chat_id])
+        try:
+            if self.on_send is not None:
+                await self.on_send(chat_id)
+            await self._pass_gate()
+            if self.hold_sends_s:
+                await asyncio.sleep(self.hold_sends_s)
+        finally:
+            self._in_flight[chat_id] -= 1
+        message: dict[str, Any] = {
+            "message_id": next(self._message_ids),
+            "date": int(time.time()),
+            "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "group"},
+        }
+        if call.method == "sendMessage":
+            message["text"] = call.params.get("text", "")
+        else:
+            name = next(iter(call.files.values()), ("file", b""))[0]
+            message["document"] = {"file_id": "doc-1", "file_unique_id": "u-1", "file_name": name}
+        return web.json_response({"ok": True, "result": message})
+
+    async def _pass_gate(self) -> None:
+        if self._gate is None:
+            return
+        count, timeout_s = self._gate
+        if sum(self._in_flight.values()) >= count:
+            self.gate_opened = True
+            self._gate_event.set()
+            self._gate = None
+            return
+        try:
+            async with asyncio.timeout(timeout_s):
+                await self._gate_event.wait()
+        except TimeoutError:
+            self._gate = None
+
+    def _result(self, call: Call) -> Any:
+        if call.method == "getMe":
+            return BOT_USER
+        if call.method in (
+            "sendChatAction",
+            "answerCallbackQuery",
+            "setMyCommands",
+            "setWebhook",
+            "deleteWebhook",
+        ):
+            return True
+        if call.method == "getWebhookInfo":
+            return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
+        if call.method == "getUpdates":
+            return self._get_updates(call.params)
+        return None
+
+    async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = int(params.get("offset") or 0)
+        wait_s = min(float(params.get("timeout") or 0), 0.5)
+        deadline = time.monotonic() + wait_s
+        while True:
+            ready = [u for u in self._updates if u["update_id"] >= offset]
+            if ready or time.monotonic() >= deadline:
+                return ready
+            await asyncio.sleep(0.02)
+
+
+async def _parameters(request: web.Request) -> tuple[dict[str, Any], dict[str, tuple[str, bytes]]]:
+    params: dict[str, Any] = {}
+    files: dict[str, tuple[str, bytes]] = {}
+    if request.content_type == "application/json":
+        params = dict(await request.json())
+        return params, files
+    form = await request.post()
+    for key, value in form.items():
+        if isinstance(value, web.FileField):
+            files[key] = (value.filename, value.file.read())
+        elif key in _JSON_FIELDS:
+            try:
+                params[key] = json.loads(value)
+            except ValueError:
+                params[key] = value
+        else:
+            params[key] = value
+    return params, files
+
+
+def _error(status: int, description: str, *, retry_after: int | None = None) -> web.Response:
+    body: dict[str, Any] = {"ok": False, "error_code": status, "description": description}
+    if retry_after is not None:
+        body["parameters"] = {"retry_after": retry_after}
+    return web.json_response(body, status=status)
+
+
+# -- real-shaped updates ------------------------------------------------------------------
+
+_update_ids = itertools.count(700_000_001)
+
+
+def user(user_id: int, *, language: str = "pt-br", first_name: str = "Ana") -> dict[str, Any]:
+    return {
+        "id": user_id,
+        "is_bot": False,
+        "first_name": first_name,
+        "language_code": language,
+    }
+
+
+def private_chat(chat_id: int) -> dict[str, Any]:
+    return {"id": chat_id, "type": "private", "first_name": "Ana"}
+
+
+def message_update(
+    chat_id: int,
+    text: str | None = "oi",
+    *,
+    update_id: int | None = None,
+    from_id: int | None = None,
+    chat: dict[str, Any] | None = None,
+    extra: dict[str, Any] | None = None,
+    language: str = "pt-br",
+) -> dict[str, Any]:
+    message: dict[str, Any] = {
+        "message_id": 10,
+        "date": int(time.time()),
+        "chat": chat or private_chat(chat_id),
+        "from": user(from_id or chat_id, language=language),
+    }
+    if text is not None:
+        message["text"] = text
+    message.update(extra or {})
+    return {"update_id": update_id or next(_update_ids), "message": message}
+
+
+def callback_update(
+    chat_id: int, data: str, *, update_id: int | None = None, language: str = "pt-br"
+) -> dict[str, Any]:
+    return {
+        "update_id": update_id or next(_update_ids),
+        "callback_query": {
+            "id": f"cbq-{next(_update_ids)}",
+            "from": user(chat_id, language=language),
+            "chat_instance": "ci-1",
+            "data": data,
+            "message": {
+                "message_id": 11,
+                "date": int(time.time()),
+                "chat": private_chat(chat_id),
+                "from": BOT_USER,
+                "text": "Qual?",
+            },
+        },
+    }
+
+
+def next_update_id() -> int:
+    return next(_update_ids)

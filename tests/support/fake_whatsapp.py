@@ -1,0 +1,243 @@
+"""A fake WhatsApp Cloud API (Graph API) on loopback, plus real-shaped webhook payloads.
+
+Records `POST /<version>/<phone_number_id>/messages` (and `/media` uploads), checks
+the bearer token, and can be told to fail the next sends (5xx, 429, or a Graph
+error code such as 131047, "outside the 24-hour window").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import itertools
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+
+ACCESS_TOKEN = "wa-access-token"
+APP_SECRET = "wa-app-secret"
+VERIFY_TOKEN = "wa-verify-token"
+PHONE_NUMBER_ID = "109876543210"
+VERSION = "v21.0"
+
+
+@dataclass
+class _Fault:
+    status: int
+    code: int
+    retry_after: int | None
+
+
+class FakeWhatsApp:
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self.attempts = 0
+        self.media: list[tuple[str, str, bytes]] = []
+        self._faults: list[_Fault] = []
+        self._ids = itertools.count(1)
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    async def start(self) -> FakeWhatsApp:
+        app = web.Application()
+        app.router.add_post("/{version}/{phone}/messages", self._message)
+        app.router.add_post("/{version}/{phone}/media", self._media)
+        self._runner = web.AppRunner(app, shutdown_timeout=0.5, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def fail(
+        self, status: int, *, code: int = 131000, retry_after: int | None = None, times: int = 1
+    ) -> None:
+        for _ in range(times):
+            self._faults.append(_Fault(status, code, retry_after))
+
+    def sent_to(self, to: str) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m.get("to") == to]
+
+    def bodies(self, to: str) -> list[str]:
+        """The visible text of each message sent to `to` (text body or interactive body)."""
+        out = []
+        for m in self.sent_to(to):
+            if m["type"] == "text":
+                out.append(m["text"]["body"])
+            elif m["type"] == "interactive":
+                out.append(m["interactive"]["body"]["text"])
+        return out
+
+    async def wait_for(self, predicate: Callable[[], bool], *, timeout_s: float = 10.0) -> None:
+        async with asyncio.timeout(timeout_s):
+            async with self._changed:
+                await self._changed.wait_for(predicate)
+
+    def _authorized(self, request: web.Request) -> web.Response | None:
+        ok_path = (
+            request.match_info["version"] == VERSION
+            and request.match_info["phone"] == PHONE_NUMBER_ID
+        )
+        if request.headers.get("Authorization") != f"Bearer {ACCESS_TOKEN}" or not ok_path:
+            return _graph_error(401, 190, "Invalid OAuth access token")
+        return None
+
+    async def _message(self, request: web.Request) -> web.Response:
+        self.attempts += 1
+        try:
+            refused = self._authorized(request)
+            if refused is not None:
+                return refused
+            if self._faults:
+                fault = self._faults.pop(0)
+                headers = {"Retry-After": str(fault.retry_after)} if fault.retry_after else None
+                return _graph_error(fault.status, fault.code, "fault", headers=headers)
+            body = await request.json()
+            self.messages.append(body)
+            return web.json_response(
+                {
+                    "messaging_product": "whatsapp",
+                    "contacts": [{"input": body.get("to"), "wa_id": body.get("to")}],
+                    "messages": [{"id": f"wamid.out.{next(self._ids)}"}],
+                }
+            )
+        finally:
+            async with self._changed:
+                self._changed.notify_all()
+
+    async def _media(self, request: web.Request) -> web.Response:
+        refused = self._authorized(request)
+        if refused is not None:
+            return refused
+        form = await request.post()
+        upload = form["file"]
+        assert isinstance(upload, web.FileField)
+        self.media.append((upload.filename, str(form["type"]), upload.file.read()))
+        return web.json_response({"id": f"media-{next(self._ids)}"})
+
+
+def _graph_error(
+    status: int, code: int, message: str, *, headers: dict[str, str] | None = None
+) -> web.Response:
+    body = {"error": {"message": message, "type": "OAuthException", "code": code}}
+    return web.json_response(body, status=status, headers=headers)
+
+
+# -- real-shaped webhook payloads ---------------------------------------------------------
+
+_wamids = itertools.count(1)
+
+
+def sign(body: bytes, secret: str = APP_SECRET) -> str:
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def new_wamid() -> str:
+    return f"wamid.HBgNNTUxMTk5OTk5MDAwMBUCABIYFjNFQjA{next(_wamids):06d}"
+
+
+def envelope(value: dict[str, Any], *, phone_number_id: str = PHONE_NUMBER_ID) -> dict[str, Any]:
+    return {
+        "object": "whatsapp_business_account",
+        "entry": [
+            {
+                "id": "102290129340398",
+                "changes": [
+                    {
+                        "field": "messages",
+                        "value": {
+                            "messaging_product": "whatsapp",
+                            "metadata": {
+                                "display_phone_number": "15550783881",
+                                "phone_number_id": phone_number_id,
+                            },
+                            **value,
+                        },
+                    }
+                ],
+            }
+        ],
+    }
+
+
+def message_payload(
+    phone: str,
+    content: dict[str, Any],
+    *,
+    wamid: str | None = None,
+    timestamp: int | None = None,
+    name: str = "Ana",
+    phone_number_id: str = PHONE_NUMBER_ID,
+) -> dict[str, Any]:
+    """A `messages` webhook with one message; `content` holds `type` and its object."""
+    message = {
+        "from": phone,
+        "id": wamid or new_wamid(),
+        "timestamp": str(timestamp if timestamp is not None else int(time.time())),
+        **content,
+    }
+    return envelope(
+        {"contacts": [{"profile": {"name": name}, "wa_id": phone}], "messages": [message]},
+        phone_number_id=phone_number_id,
+    )
+
+
+def text_content(body: str) -> dict[str, Any]:
+    return {"type": "text", "text": {"body": body}}
+
+
+def button_reply_content(reply_id: str, title: str = "Sim") -> dict[str, Any]:
+    return {
+        "type": "interactive",
+        "interactive": {"type": "button_reply", "button_reply": {"id": reply_id, "title": title}},
+    }
+
+
+def list_reply_content(reply_id: str, title: str = "Inception (2010)") -> dict[str, Any]:
+    return {
+        "type": "interactive",
+        "interactive": {
+            "type": "list_reply",
+            "list_reply": {"id": reply_id, "title": title, "description": ""},
+        },
+    }
+
+
+def image_content() -> dict[str, Any]:
+    return {
+        "type": "image",
+        "image": {"mime_type": "image/jpeg", "sha256": "abc", "id": "1234567890"},
+    }
+
+
+def status_payload(status: str, *, recipient: str = "5511999990000") -> dict[str, Any]:
+    return envelope(
+        {
+            "statuses": [
+                {
+                    "id": new_wamid(),
+                    "status": status,
+                    "timestamp": str(int(time.time())),
+                    "recipient_id": recipient,
+                }
+            ]
+        }
+    )
+
+
+def encode(payload: dict[str, Any]) -> bytes:
+    return json.dumps(payload).encode()
