@@ -32,6 +32,8 @@ from storage.documents import UserDoc
 
 MIN_CHARS = 50
 MATCH_CUTOFF = 90
+MAX_NOTES = 5
+MAX_LABELS = 30
 _SAVED_CLAIM = re.compile(r"(?:salvei|guardei|saved|stored)\s*:?\s*([^.;\n]+)", re.IGNORECASE)
 _DELETED_CLAIM = re.compile(
     r"(?:apaguei|deletei|removi|deleted|removed)\s*:?\s*([^.;\n]+)", re.IGNORECASE
@@ -94,9 +96,11 @@ def deterministic_text(facts: SessionFacts, language: str, zone: ZoneInfo) -> st
     span = f"{_clock(facts.start_ms, zone)}–{_clock(facts.end_ms, zone)[-5:]}"
     lines = [f"{'Sessão de' if pt else 'Session of'} {span}."]
     if facts.saved:
-        lines.append(
-            ("Salvei: " if pt else "Saved: ") + "; ".join(label for _, label in facts.saved) + "."
-        )
+        labels = "; ".join(label for _, label in facts.saved[:MAX_LABELS])
+        more = len(facts.saved) - MAX_LABELS
+        if more > 0:
+            labels += f" {'e mais' if pt else 'and'} {more} {'itens' if pt else 'more'}"
+        lines.append(("Salvei: " if pt else "Saved: ") + labels + ".")
     if facts.deleted_ids:
         lines.append(
             f"{'Apaguei' if pt else 'Deleted'} {len(facts.deleted_ids)} {'item(ns)' if pt else 'item(s)'}."
@@ -134,7 +138,9 @@ async def model_text(deps: Deps, facts: SessionFacts, language: str, fallback: s
         return None
     facts_json = json.dumps(
         {
-            "saved": [label for _, label in facts.saved],
+            # a session can save hundreds of items: the request stays small whatever it did
+            "saved": [label for _, label in facts.saved[:MAX_LABELS]],
+            "saved_count": len(facts.saved),
             "deleted_count": len(facts.deleted_ids),
             "deleted_everything": facts.all_deleted,
             "pending": facts.pending,
@@ -226,33 +232,76 @@ async def write_handover(
 
 
 async def check_handover(deps: Deps, user_id: str, handover: dict[str, Any]) -> SanityResult:
-    """Compare a handover's claims with stored facts; discrepancies become governance notes."""
+    """Compare a handover's claims with stored facts; discrepancies become governance notes.
+
+    A save is history, not a standing fact: an item the handover says was saved and that
+    the ledger shows deleted since (in that session or a later one) is no discrepancy.
+    """
     try:
         notes: list[str] = []
         claims = handover.get("claims") or {}
+        deletions: _Deletions | None = None
         for item_id in claims.get("saved") or []:
             if await deps.db.items.get(user_id, str(item_id)) is None:
-                notes.append(
-                    f"the handover says item {item_id} was saved, but it is not among the items now"
-                )
+                deletions = deletions or await _deletions_since(deps, user_id, handover)
+                if not deletions.covers(str(item_id)):
+                    notes.append(
+                        f"the handover says item {item_id} was saved, but it is not among the items now"
+                    )
         for item_id in claims.get("deleted") or []:
             if await deps.db.items.get(user_id, str(item_id)) is not None:
                 notes.append(f"the handover says item {item_id} was deleted, but it is still there")
         if handover.get("writer") == "model":
             # Free text can claim anything; the deterministic writer's text restates its claims.
-            notes += await _text_claims(deps, user_id, str(handover.get("text", "")))
+            deletions = deletions or await _deletions_since(deps, user_id, handover)
+            notes += await _text_claims(
+                deps, user_id, str(handover.get("text", "")), saves_checked=not deletions.any
+            )
     except (LembraError, TypeError, ValueError, AttributeError):
         return SanityResult(False, ["the handover could not be checked against stored facts"])
     if notes:
         deps.metrics.sanity_discrepancies.inc(len(notes))
+    if len(notes) > MAX_NOTES:  # a handover claiming hundreds of things stays a few lines
+        notes = [*notes[:MAX_NOTES], f"and {len(notes) - MAX_NOTES} more discrepancies"]
     return SanityResult(True, notes)
 
 
-async def _text_claims(deps: Deps, user_id: str, text: str) -> list[str]:
-    """Keyword extraction over free text (seed 002, phase 1): named saves and deletions."""
+@dataclass(frozen=True, slots=True)
+class _Deletions:
+    item_ids: frozenset[str]
+    everything: bool
+
+    @property
+    def any(self) -> bool:
+        return self.everything or bool(self.item_ids)
+
+    def covers(self, item_id: str) -> bool:
+        return self.everything or item_id in self.item_ids
+
+
+async def _deletions_since(deps: Deps, user_id: str, handover: dict[str, Any]) -> _Deletions:
+    """What the ledger says was deleted from the start of the handover's session until now."""
+    start = handover.get("session_from_ms")
+    start = start if isinstance(start, int) and not isinstance(start, bool) else 0
+    events = await deps.db.ledger.events_in(user_id, start, deps.clock.ms())
+    return _Deletions(
+        frozenset(str(e.payload.get("item_id")) for e in events if e.type == "item_deleted"),
+        any(e.type == "all_deleted" for e in events),
+    )
+
+
+async def _text_claims(
+    deps: Deps, user_id: str, text: str, *, saves_checked: bool = True
+) -> list[str]:
+    """Keyword extraction over free text (seed 002, phase 1): named saves and deletions.
+
+    Named saves are checked only when nothing was deleted since the session began: the
+    ledger holds ids, not names, so an absent name may simply have been deleted since.
+    """
     items = await deps.db.items.list_for(user_id)
     notes: list[str] = []
-    for pattern, should_exist in ((_SAVED_CLAIM, True), (_DELETED_CLAIM, False)):
+    checks = ((_SAVED_CLAIM, True), (_DELETED_CLAIM, False)) if saves_checked else ()
+    for pattern, should_exist in checks or ((_DELETED_CLAIM, False),):
         for match in pattern.finditer(text):
             for name in re.split(r",|;| e | and ", match.group(1)):
                 name = re.sub(r"\(\d{4}\)", "", name).strip(" «»\"'")

@@ -4,7 +4,8 @@ Written in the user's language, not as a data dump. Stored content (item labels,
 handovers, summaries) appears only inside <data>...</data> blocks. The narrative
 has a token budget; when over it, sections are compressed by priority (lowest
 first: beliefs, archive, structured memory, capabilities, handover, state) until it
-fits; identity, time and obligations are never dropped.
+fits; identity, time and obligations are never dropped. If even that is over the
+budget, the minimal narrative (identity, item counts, pending action) is used.
 """
 
 from __future__ import annotations
@@ -224,4 +225,7 @@ def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCo
             compressed.append(victim.name)
         text = render()
         tokens = counter.count_text(text)
+    if tokens > budget:  # what cannot be dropped is still too long: the minimal narrative
+        fallback = minimal(frame, pt, counter)
+        return Narrative(fallback.text, fallback.tokens, tuple(compressed), True)
     return Narrative(text, tokens, tuple(compressed), False)

@@ -223,3 +223,68 @@ async def test_a_check_that_cannot_run_shows_the_handover_unverified(db: Databas
     system = system_prompt(report)
     assert "Da última sessão (não verificado): <data>Sessão de 05/01 09:00" in system
     assert "could not be checked against stored facts" in system
+
+
+async def test_a_save_deleted_later_is_not_a_discrepancy(db: Database) -> None:
+    async with live_runtime(db) as live:
+        await live.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
+        await live.say("anota: ligar pro joão", llm=[call("save_note", content="ligar pro joão")])
+        await live.say("/end")
+        # the next session deletes one of them, as the user asked: the old handover still
+        # says it was saved, and that is history, not a discrepancy
+        await live.say("apaga comprar pão", llm=[call("delete_item", query="comprar pão")])
+        await live.say("sim")
+        assert len(await db.items.list_for(ALICE)) == 1
+        _, report = await live.say("o que eu fiz antes?", llm=[respond("Veja acima.")])
+        assert sample(live, "lembra_sanity_check_discrepancies_total") == 0
+    system = system_prompt(report)
+    assert "Da última sessão: <data>" in system
+    assert "Nota de governança" not in system
+
+
+async def test_a_save_and_delete_in_one_session_is_not_a_discrepancy(db: Database) -> None:
+    async with live_runtime(db) as live:
+        await live.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
+        await live.say("apaga comprar pão", llm=[call("delete_item", query="comprar pão")])
+        await live.say("sim")
+        await live.say("/end")
+        _, report = await live.say("o que eu fiz antes?", llm=[respond("Veja acima.")])
+        assert sample(live, "lembra_sanity_check_discrepancies_total") == 0
+    assert "Nota de governança" not in system_prompt(report)
+
+
+async def test_a_handover_claiming_hundreds_of_things_keeps_the_request_bounded(
+    db: Database,
+) -> None:
+    invented = [f"invented-{n:03d}" for n in range(300)]
+    async with live_runtime(db, context_size=8_000) as live:
+        budget = live.deps.settings.prompt_token_budget
+        await live.say("oi")
+        await plant_handover(
+            live,
+            text="Nesta sessão salvei " + ", ".join(f"o filme número {n}" for n in range(2_000)),
+            writer="model",
+            claims={"saved": invented, "deleted": []},
+        )
+        _, report = await live.say("o que eu fiz antes?", llm=[respond("Veja acima.")])
+        assert report.problems() == []  # no 400 from the model server
+        tokens = report.requests[0].prompt_tokens
+        assert tokens is not None
+        assert tokens <= budget
+    system = system_prompt(report)
+    assert system.count("Nota de governança") <= 6
+    assert "more discrepancies" in system
+
+
+def test_a_session_of_hundreds_of_saves_writes_a_short_handover() -> None:
+    from zoneinfo import ZoneInfo
+
+    from agent.memory.handover import SessionFacts, deterministic_text
+
+    saved = [(f"id{n}", f"Filme {n} (2001)") for n in range(500)]
+    facts = SessionFacts(0, 60_000, saved, [i for i, _ in saved], [], 0, 0, None)
+    text = deterministic_text(facts, "pt", ZoneInfo("America/Sao_Paulo"))
+    assert "Filme 0 (2001); Filme 1 (2001)" in text
+    assert "e mais 470 itens." in text
+    assert "Filme 499" not in text
+    assert len(text) < 1_000
