@@ -75,3 +75,15 @@ class Quotas:
         await usage.increment(turn.user_id, day, {"tokens": delta, "model_calls": 1})
         if delta:
             await usage.increment(GLOBAL, day, {"tokens": delta})
+
+    async def release(self, turn: Turn, *, reserved: int, charged: int = 0) -> None:
+        """Return the reservation of a call that got no answer, keeping `charged` tokens of it.
+
+        A refused or failed request (HTTP 4xx/5xx, no connection) is not billed, so it
+        costs nothing; a timed-out one may have been processed, so its prompt is kept.
+        """
+        usage, day = self.deps.db.usage, self.day(turn)
+        delta = charged - (reserved + self.answer_allowance())
+        if delta:
+            await usage.add_tokens(turn.user_id, day, delta)
+            await usage.add_tokens(GLOBAL, day, delta)

@@ -237,3 +237,21 @@ async def test_the_quota_resets_at_midnight_in_the_users_time_zone(db: Database)
         assert report.llm_calls == 1
         days = sorted(str(d["day"]) for d in await live.db.usage.all() if d["user_id"] == ALICE)
     assert days == ["2026-01-05", "2026-01-06"]
+
+
+async def test_a_call_that_got_no_answer_returns_its_reservation(db: Database) -> None:
+    """A model that is down costs the user nothing; a timed-out call keeps only its prompt."""
+    async with live_runtime(db, user_daily_token_quota=50_000, llm_timeout_seconds=0.5) as live:
+        day = today(live)
+        reply, report = await live.say("anota: comprar pão", errors=[{"status": 500}] * 3)
+        assert report.llm_calls == 3
+        assert reply.meta.state == "FAIL"
+        assert await tokens_used(live, ALICE, day) == 0
+        assert await tokens_used(live, GLOBAL, day) == 0
+
+        reply, report = await live.say("anota: comprar pão", errors=[{"delay": 2}])
+        assert reply.meta.state == "FAIL"
+        prompt = report.requests[0].prompt_tokens
+        assert prompt is not None
+        assert await tokens_used(live, ALICE, day) == prompt
+        assert await tokens_used(live, GLOBAL, day) == prompt
