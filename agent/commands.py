@@ -16,6 +16,7 @@ from agent.confidence import TurnKind
 from agent.intent import Intent
 from agent.ledgering import append_event
 from agent.memory.consolidation import consolidate, describe
+from agent.memory.constitution import current_constitution, update_constitution
 from agent.memory.handover import write_handover
 from agent.replies import confirm_choices, finish
 from agent.texts import OK_MARK, text
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from agent.runtime import Runtime
 
 USER_COMMANDS = frozenset({"why", "lang", "end", "search", "export", "forget"})
-ADMIN_COMMANDS = frozenset({"stats", "users", "quota", "ledger", "dream"})
+ADMIN_COMMANDS = frozenset({"stats", "users", "quota", "ledger", "dream", "constitution"})
 
 
 class Commands:
@@ -212,6 +213,13 @@ class Commands:
             target = args.split()[0] if args.split() else turn.user_id
             result = await db.ledger.verify(target)
             return self._plain(turn, result.describe())
+        if name == "constitution":
+            # `/constitution` shows the version in force; `/constitution <text>` stores the next one
+            if args:
+                doc = await update_constitution(self.deps, args, author=turn.user_id)
+            else:
+                doc = await current_constitution(self.deps)
+            return self._plain(turn, f"v{doc.version} ({doc.author}):\n{doc.text}")
         assert name == "dream"
         targets = args.split()[:1] or [turn.user_id]
         lines = []

@@ -275,3 +275,33 @@ async def test_a_failing_section_gives_the_minimal_narrative(db: Database, corru
     assert "O usuário guarda 1 itens (1 notas)." in system
     assert "Minhas crenças" not in system
     assert "Da última sessão" not in system
+
+
+# -- the constitution ------------------------------------------------------------------------------------
+
+
+async def test_an_admin_stores_a_new_constitution_version_and_the_next_request_uses_it(
+    db: Database,
+) -> None:
+    rule = "- Answer in at most ten words."
+    async with live_runtime(db, admin_user_ids="cli:root") as live:
+        _, report = await live.say("o que eu fiz antes?", llm=[respond("Nada.")])
+        assert "Answer in at most ten words" not in system_prompt(report)
+        assert (await db.constitutions.latest()).version == 1  # type: ignore[union-attr]
+
+        refused, _ = await live.say(f"/constitution {rule}")  # not an admin
+        assert rule not in refused.text
+        assert (await db.constitutions.latest()).version == 1  # type: ignore[union-attr]
+
+        stored, _ = await live.say(f"/constitution {rule}", user="cli:root")
+        assert stored.text.startswith("v2 (cli:root):")
+        shown, _ = await live.say("/constitution", user="cli:root")
+        assert rule in shown.text
+
+        _, report = await live.say("o que eu fiz antes?", llm=[respond("Nada.")])
+        system = system_prompt(report)
+        assert f"Constitution:\n{rule}" in system
+        events = [e for e in await db.ledger.events("system") if e.type == "constitution_updated"]
+    assert [e.payload["version"] for e in events] == [1, 2]
+    assert events[1].payload["author"] == "cli:root"
+    assert "text" not in events[1].payload  # a digest, never the text
