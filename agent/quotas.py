@@ -10,12 +10,18 @@ user's local day, so quotas reset at their midnight.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
 from zoneinfo import ZoneInfo
 
+from langchain_core.messages import BaseMessage
+
 from agent.deps import Deps
-from agent.errors import QuotaExceeded
+from agent.errors import PlannerError, PlannerTimeout, QuotaExceeded
 from agent.ledgering import append_event
+from agent.planner.transport import ModelAnswer
 from agent.turn import Turn
+from storage.documents import UserDoc
 from storage.usage import GLOBAL
 
 
@@ -25,19 +31,25 @@ class Quotas:
 
     def day(self, turn: Turn) -> str:
         """The user's local calendar day (YYYY-MM-DD)."""
+        return self.user_day(turn.user)
+
+    def user_day(self, user: UserDoc) -> str:
         try:
-            zone = ZoneInfo(turn.user.timezone)
+            zone = ZoneInfo(user.timezone)
         except (ValueError, KeyError):
             zone = ZoneInfo(self.deps.settings.default_timezone)
         return self.deps.clock.now().astimezone(zone).date().isoformat()
 
     def user_limit(self, turn: Turn) -> int:
-        if turn.user.daily_token_quota is not None:
-            return turn.user.daily_token_quota
+        return self.limit_of(turn.user)
+
+    def limit_of(self, user: UserDoc) -> int:
+        if user.daily_token_quota is not None:
+            return user.daily_token_quota
         settings = self.deps.settings
         return (
             settings.admin_daily_token_quota
-            if self.deps.is_admin(turn.user_id)
+            if self.deps.is_admin(user.id)
             else settings.user_daily_token_quota
         )
 
@@ -87,3 +99,42 @@ class Quotas:
         if delta:
             await usage.add_tokens(turn.user_id, day, delta)
             await usage.add_tokens(GLOBAL, day, delta)
+
+    async def background_complete(
+        self,
+        user: UserDoc,
+        messages: Sequence[BaseMessage],
+        *,
+        tools: Sequence[Mapping[str, Any]],
+    ) -> ModelAnswer | None:
+        """A background model call (a handover, an archive summary) billed to `user`.
+
+        Reserved and settled like a turn's call, so it counts in the user's and the
+        global day; None when no model is configured, the day is spent, or the call
+        failed (the caller keeps its deterministic text and tries again later).
+        """
+        model = self.deps.model
+        if model is None:
+            return None
+        usage, day = self.deps.db.usage, self.user_day(user)
+        counted = model.count_prompt(messages, tools=tools)
+        held = counted + self.answer_allowance()
+        if not await usage.reserve(user.id, day, held, self.limit_of(user)):
+            return None
+        if not await usage.reserve(GLOBAL, day, held, self.deps.settings.global_daily_token_cap):
+            await usage.add_tokens(user.id, day, -held)
+            return None
+        try:
+            answer = await model.complete(messages, tools=tools)
+        except PlannerError as exc:
+            kept = counted if isinstance(exc, PlannerTimeout) else 0
+            await usage.add_tokens(user.id, day, kept - held)
+            await usage.add_tokens(GLOBAL, day, kept - held)
+            return None
+        delta = answer.prompt_tokens + answer.completion_tokens - held
+        await usage.increment(user.id, day, {"tokens": delta, "model_calls": 1})
+        if delta:
+            await usage.increment(GLOBAL, day, {"tokens": delta})
+        self.deps.metrics.tokens.labels("prompt").inc(answer.prompt_tokens)
+        self.deps.metrics.tokens.labels("completion").inc(answer.completion_tokens)
+        return answer

@@ -19,10 +19,10 @@ from zoneinfo import ZoneInfo
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from agent.deps import Deps
-from agent.errors import PlannerError
 from agent.ledgering import append_event
 from agent.memory.tiers import ARCHIVE_TOKEN_CAP, Tiers
 from agent.planner.schema import PlannerResponse, planner_function_schema
+from agent.quotas import Quotas
 from agent.textnorm import clean_text, data_block
 from storage.documents import ITEM_TYPES, UserDoc
 
@@ -75,9 +75,8 @@ def due_reason(deps: Deps, user: UserDoc) -> str | None:
     return "daily"
 
 
-async def _model_archive(deps: Deps, archive: str, language: str) -> str | None:
-    if deps.model is None:
-        return None
+async def _model_archive(deps: Deps, user: UserDoc, archive: str) -> str | None:
+    language = user.language
     messages = [
         SystemMessage(
             content=(
@@ -89,10 +88,14 @@ async def _model_archive(deps: Deps, archive: str, language: str) -> str | None:
         ),
         HumanMessage(content=data_block(archive)),
     ]
+    answer = await Quotas(deps).background_complete(
+        user, messages, tools=[planner_function_schema()]
+    )
+    if answer is None:  # no model, the day is spent, or it is down: the next run tries again
+        return None
     try:
-        answer = await deps.model.complete(messages, tools=[planner_function_schema()])
         response = PlannerResponse.model_validate(answer.message.tool_calls[0]["args"])
-    except (PlannerError, IndexError, KeyError, ValueError):
+    except (IndexError, KeyError, ValueError):
         return None
     text = clean_text(response.message or "")
     if (
@@ -127,7 +130,7 @@ async def consolidate(
             fresh = await db.summaries.get_conversation(user_id, conv_id) or {}
             archive = str(fresh.get("archive") or "")
             if use_model and archive and not fresh.get("archive_by_model"):
-                rewritten = await _model_archive(deps, archive, user.language)
+                rewritten = await _model_archive(deps, user, archive)
                 if rewritten is not None:
                     await db.summaries.set_conversation_fields(
                         user_id, conv_id, {"archive": rewritten, "archive_by_model": True}

@@ -21,9 +21,9 @@ from zoneinfo import ZoneInfo
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from agent.deps import Deps
-from agent.errors import PlannerError
 from agent.ledgering import append_event, digest
 from agent.planner.schema import PlannerResponse, planner_function_schema
+from agent.quotas import Quotas
 from agent.replies import item_label
 from agent.textnorm import clean_text, data_block, fold
 from agent.tools.finding import score_item
@@ -132,10 +132,9 @@ def deterministic_text(facts: SessionFacts, language: str, zone: ZoneInfo) -> st
     )
 
 
-async def model_text(deps: Deps, facts: SessionFacts, language: str, fallback: str) -> str | None:
-    """Ask the model to write the handover from the facts; None when it cannot."""
-    if deps.model is None:
-        return None
+async def model_text(deps: Deps, user: UserDoc, facts: SessionFacts) -> str | None:
+    """Ask the model to write the handover from the facts (billed to the user); None when it cannot."""
+    language = user.language
     facts_json = json.dumps(
         {
             # a session can save hundreds of items: the request stays small whatever it did
@@ -160,11 +159,15 @@ async def model_text(deps: Deps, facts: SessionFacts, language: str, fallback: s
         ),
         HumanMessage(content=data_block(facts_json)),
     ]
+    answer = await Quotas(deps).background_complete(
+        user, messages, tools=[planner_function_schema()]
+    )
+    if answer is None:
+        return None
     try:
-        answer = await deps.model.complete(messages, tools=[planner_function_schema()])
         call = answer.message.tool_calls[0]
         response = PlannerResponse.model_validate(call["args"])
-    except (PlannerError, IndexError, KeyError, ValueError):
+    except (IndexError, KeyError, ValueError):
         return None
     text = clean_text(response.message or "")
     return text if response.action == "RESPOND" and len(text) >= MIN_CHARS else None
@@ -197,7 +200,7 @@ async def write_handover(
     text = deterministic_text(facts, user.language, zone)
     writer = "deterministic"
     if use_model:
-        written = await model_text(deps, facts, user.language, text)
+        written = await model_text(deps, user, facts)
         if written is not None:
             text, writer = written, "model"
     handover_id = await deps.db.summaries.add_handover(

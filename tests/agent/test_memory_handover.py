@@ -288,3 +288,29 @@ def test_a_session_of_hundreds_of_saves_writes_a_short_handover() -> None:
     assert "e mais 470 itens." in text
     assert "Filme 499" not in text
     assert len(text) < 1_000
+
+
+async def test_a_model_written_handover_is_billed_to_the_user_and_stops_at_the_quota(
+    db: Database,
+) -> None:
+    from zoneinfo import ZoneInfo
+
+    text = "Nesta sessão salvei a nota comprar pão. Nada ficou pendente; sem outras observações."
+    async with live_runtime(db, background_llm=True, user_daily_token_quota=20_000) as live:
+        day = live.clock.now().astimezone(ZoneInfo("America/Sao_Paulo")).date().isoformat()
+        await live.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
+        before = await live.db.usage.day(ALICE, day)
+        assert before is not None
+        _, report = await live.say("/end", llm=[respond(text)])
+        after = await live.db.usage.day(ALICE, day)
+        assert after is not None
+        assert after["model_calls"] == before["model_calls"] + 1
+        assert after["tokens"] > before["tokens"] + (report.max_prompt_tokens or 0)
+
+        # the day is spent: the next handover is written by code, with no model call
+        await live.db.usage.add_tokens(ALICE, day, 20_000)
+        await live.say("lista tudo")  # a deterministic turn opens a session
+        _, report = await live.say("/end")
+        assert report.llm_calls == 0
+        assert report.problems() == []
+        assert [h["writer"] for h in await handovers(live)] == ["model", "deterministic"]
