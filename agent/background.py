@@ -11,10 +11,11 @@ that turn's).
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
 from agent.deps import Deps
-from agent.memory.consolidation import consolidate, due_reason
+from agent.memory.consolidation import LEASE_TTL_MS, consolidate, due_reason
 from agent.memory.handover import session_idle, write_handover
 
 
@@ -43,13 +44,21 @@ async def idle_handovers(deps: Deps) -> int:
     now = deps.clock.ms()
     idle_ms = deps.settings.handover_idle_minutes * 60_000
     written = 0
-    for user in await deps.db.users.with_open_sessions(now - idle_ms):
-        if not await session_idle(deps, user, user.id, now):
+    for candidate in await deps.db.users.with_open_sessions(now - idle_ms):
+        # the conversation's lease: a turn that just arrived closes the session itself
+        lease, owner = f"chat:{candidate.id}", f"handover:{deps.owner}:{uuid.uuid4().hex[:8]}"
+        if not await deps.db.leases.acquire(lease, owner, ttl_ms=LEASE_TTL_MS, now_ms=now):
             continue
-        if await write_handover(
-            deps, user, user.id, now_ms=now, reason="idle", use_model=background_llm(deps)
-        ):
-            written += 1
+        try:
+            user = await deps.db.users.get(candidate.id)  # as it is now that the lease is held
+            if user is None or not await session_idle(deps, user, user.id, now):
+                continue
+            if await write_handover(
+                deps, user, user.id, now_ms=now, reason="idle", use_model=background_llm(deps)
+            ):
+                written += 1
+        finally:
+            await deps.db.leases.release(lease, owner)
     return written
 
 

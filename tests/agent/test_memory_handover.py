@@ -314,3 +314,16 @@ async def test_a_model_written_handover_is_billed_to_the_user_and_stops_at_the_q
         assert report.llm_calls == 0
         assert report.problems() == []
         assert [h["writer"] for h in await handovers(live)] == ["model", "deterministic"]
+
+
+async def test_an_idle_handover_waits_while_the_users_turn_holds_the_lease(db: Database) -> None:
+    async with live_runtime(db) as live:
+        await live.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
+        live.clock.advance(30 * 60)
+        lease, now = f"chat:{ALICE}", live.clock.ms()
+        assert await db.leases.acquire(lease, "worker-handling-a-turn", ttl_ms=15_000, now_ms=now)
+        assert (await run_due(live.deps)).handovers == 0
+        assert await handovers(live) == []
+        await db.leases.release(lease, "worker-handling-a-turn")
+        assert (await run_due(live.deps)).handovers == 1
+        assert await db.leases.holder(lease, now_ms=now) is None
