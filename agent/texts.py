@@ -252,6 +252,16 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "en": "I picked the item closest to «{query}».",
     },
     # Commands
+    "delete_all_with_target": {
+        "pt": (
+            "Nada foi apagado. /delete_all apaga tudo e não aceita um alvo: para apagar algo "
+            "específico, diga «apaga o inception»; para apagar tudo, envie só /delete_all."
+        ),
+        "en": (
+            "Nothing was deleted. /delete_all deletes everything and takes no target: to delete "
+            "one thing, say «delete inception»; to delete everything, send just /delete_all."
+        ),
+    },
     "unknown_command": {
         "pt": "Comando desconhecido: /{name}. Envie /help para ver os comandos.",
         "en": "Unknown command: /{name}. Send /help to see the commands.",

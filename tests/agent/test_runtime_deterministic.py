@@ -355,6 +355,23 @@ async def test_only_the_user_who_asked_can_confirm_in_a_group(lembra: Lembra, db
     assert len(await lembra.items(bob)) == 4
 
 
+@pytest.mark.parametrize("message", ["/delete_all filmes", "/delete_all o inception"])
+async def test_delete_all_naming_a_target_deletes_nothing_and_says_how(
+    lembra: Lembra, db: Database, message: str
+) -> None:
+    await seed_some(db)
+
+    reply = await lembra.say(message)
+
+    assert reply.text == text("delete_all_with_target", "pt")
+    assert reply.text.startswith("Nada foi apagado.")
+    assert reply.choices == ()
+    assert await lembra.pending() is None
+    assert (await lembra.say("sim")).text == "Não há nada pendente para confirmar."
+    assert len(await lembra.items()) == 4
+    assert "all_deleted" not in await lembra.event_types()
+
+
 async def test_nothing_to_delete_needs_no_confirmation(lembra: Lembra) -> None:
     reply = await lembra.say("apaga tudo")
 
