@@ -231,6 +231,16 @@ class Runtime:
             await pendings.clear(self.deps, turn)
             return finish(turn, text("cancelled", lang), kind="deterministic")
         if not pendings.is_choice(current):
+            if intent.action == "confirm" and "?" in (incoming.text or ""):
+                # "sim?", "certo?": a question is not the explicit confirmation a deletion needs
+                return finish(
+                    turn,
+                    text("confirm_needs_plain_yes", lang),
+                    kind="preview",
+                    choices=confirm_choices(turn),
+                    choice_kind="confirm",
+                    choice_token=current.token,
+                )
             if intent.action == "confirm":
                 return await self._confirm(turn, current)
             if intent.action == "deny":

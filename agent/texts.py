@@ -66,6 +66,10 @@ _TEXTS: dict[str, dict[Language, str]] = {
         ),
     },
     # Stray confirmations and choices
+    "confirm_needs_plain_yes": {
+        "pt": "Nada foi feito ainda. Para confirmar, responda «sim» (sem interrogação); «não» cancela.",
+        "en": "Nothing was done yet. To confirm, answer «yes» (without a question mark); «no» cancels.",
+    },
     "nothing_to_confirm": {
         "pt": "Não há nada pendente para confirmar.",
         "en": "There is nothing pending to confirm.",

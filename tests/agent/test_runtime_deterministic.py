@@ -290,6 +290,25 @@ async def test_deny_or_cancel_keeps_everything(
     assert "all_deleted" not in await lembra.event_types()
 
 
+@pytest.mark.parametrize("question", ["sim?", "certo?", "confirma?", "pode apagar?"])
+async def test_a_yes_asked_as_a_question_deletes_nothing_and_asks_again(
+    lembra: Lembra, db: Database, question: str
+) -> None:
+    await seed_some(db)
+    preview = await lembra.say("apaga tudo")
+
+    reply = await lembra.say(question)
+
+    assert reply.text == text("confirm_needs_plain_yes", "pt")
+    assert [c.label for c in reply.choices] == ["Sim", "Não"]
+    assert reply.choice_token == preview.choice_token
+    assert len(await lembra.items()) == 4
+    assert "all_deleted" not in await lembra.event_types()
+
+    assert (await lembra.say("sim")).text == "✅ Apaguei 4 itens."
+    assert await lembra.items() == []
+
+
 async def test_the_deny_button_keeps_everything(lembra: Lembra, db: Database) -> None:
     await seed_some(db)
     preview = await lembra.say("apaga tudo")
