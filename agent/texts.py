@@ -120,6 +120,10 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "en": "This will delete {count} {items} ({breakdown}), for example: {examples}.\nConfirm? (yes/no, expires in 2 minutes)",
     },
     "delete_all_done": {"pt": "Apaguei {count} {items}.", "en": "Deleted {count} {items}."},
+    "delete_all_kept_newer": {
+        "pt": "Mantive o que foi salvo depois da prévia ({count}).",
+        "en": "I kept what was saved after the preview ({count}).",
+    },
     "kept_everything": {"pt": "Ok, nada foi apagado.", "en": "OK, nothing was deleted."},
     "confirmation_expired": {
         "pt": "A confirmação expirou; nada foi apagado.",

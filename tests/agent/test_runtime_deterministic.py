@@ -255,6 +255,29 @@ async def test_apaga_tudo_then_sim_deletes_everything(lembra: Lembra, db: Databa
     assert (await lembra.say("lista tudo")).text == "Você ainda não salvou nada."
 
 
+async def test_sim_deletes_what_the_preview_showed_and_keeps_what_came_later(
+    lembra: Lembra, db: Database
+) -> None:
+    alice, group = "tg:1001", "-100777"
+    await seed_some(db, user=alice)
+    preview = await lembra.say("apaga tudo", user=alice, chat=group)
+    assert preview.text.startswith("Isto apagará 4 itens")
+    # meanwhile, in her private chat, Alice saves one more thing
+    await seed(db, ["anota: levar o guarda-chuva"], user=alice)
+
+    reply = await lembra.say("sim", user=alice, chat=group)
+
+    assert reply.text == "✅ Apaguei 4 itens. Mantive o que foi salvo depois da prévia (1)."
+    assert [i.content for i in await lembra.items(alice)] == ["levar o guarda-chuva"]
+    user = await lembra.known_user(alice)
+    assert user.counts == {"note": 1, "movie": 0, "tv_show": 0, "video": 0, "link": 0}
+    [event] = [e for e in await lembra.events(alice) if e.type == "all_deleted"]
+    assert event.payload["count"] == 4
+    assert event.payload["by_type"] == {"note": 2, "movie": 1, "tv_show": 0, "video": 0, "link": 1}
+    listed = await lembra.say("lista tudo", user=alice)
+    assert "levar o guarda-chuva" in listed.text
+
+
 async def test_the_confirm_button_deletes_everything(lembra: Lembra, db: Database) -> None:
     await seed_some(db)
     preview = await lembra.say("/delete_all")
