@@ -244,6 +244,18 @@ async def test_saving_twice_is_one_item(lembra: Lembra) -> None:
     assert len(await lembra.items()) == 1
 
 
+async def test_titles_made_only_of_symbols_are_not_one_movie(lembra: Lembra) -> None:
+    first = await run(lembra, "save_movie", {"title": "🎬"})
+    second = await run(lembra, "save_movie", {"title": "🍿"})
+    again = await run(lembra, "save_movie", {"title": "🍿"})
+
+    assert isinstance(first, Saved)
+    assert isinstance(second, Saved)
+    assert isinstance(again, Saved)
+    assert (first.created, second.created, again.created) == (True, True, False)
+    assert [i.title for i in await lembra.items()] == ["🎬", "🍿"]
+
+
 async def test_search_and_delete_see_only_the_callers_items(lembra: Lembra, db: Database) -> None:
     await seed(db, ["salva o filme the matrix"], user="cli:bob")
     [bobs] = await lembra.items("cli:bob")
