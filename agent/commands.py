@@ -57,6 +57,7 @@ class Commands:
             "search": self._search,
             "export": self._export,
             "forget": self._forget,
+            "delete_all": self._delete_all_with_target,
         }.get(name)
         if handler is None:
             return self._unknown(turn, name)
@@ -75,6 +76,10 @@ class Commands:
         return finish(turn, body, kind=kind, **extra)
 
     # -- user commands ------------------------------------------------------------------------
+
+    async def _delete_all_with_target(self, turn: Turn, args: str) -> Reply:
+        """`/delete_all filmes`: the command deletes everything or nothing, never a part."""
+        return self._plain(turn, text("delete_all_with_target", turn.language))
 
     async def _why(self, turn: Turn, args: str) -> Reply:
         lang = turn.language

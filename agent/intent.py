@@ -4,7 +4,9 @@
 
  1. empty or whitespace-only text: `llm` / other, score 0
  2. a slash command: `/delete_all`, `/list [type]`, `/cancel`, `/start`, `/help` map to their
-    labels, every other one is `command` {name, args}; a `@BotName` suffix is dropped
+    labels, every other one is `command` {name, args}; a `@BotName` suffix is dropped.
+    `/delete_all` naming a target ("/delete_all filmes") is `command` {delete_all, args} and
+    `/delete_all?` is `help`: like the words, the command is `delete_all` only for everything
  3. a lone emoji that means something (thumbs up: confirm, thumbs down: deny, wave: greeting)
  4. `normalize()`; if nothing is left (emoji, punctuation): `llm` / other, score 0
  5. `select`: a number 1-99, an ordinal ("o segundo", "the first one", "último") or a year
@@ -566,6 +568,8 @@ class IntentClassifier:
         name = match.group(1).lower()
         args = (match.group(2) or "").strip()
         label = _COMMAND_LABELS.get(name)
+        if label == "delete_all" and (guarded := _delete_all_command(name, args, stripped)):
+            return Intent(guarded, _command_entities(name, args, guarded), 100, text)
         if label is None:
             return Intent("command", MappingProxyType({"name": name, "args": args}), 100, text)
         item_type = TYPE_WORDS.get(_without_page(normalize(args))) if label == "list_all" else None
@@ -798,6 +802,33 @@ def _deletions(word: str) -> Iterator[str]:
 def _within_one_delete(word: str) -> tuple[str, ...]:
     """The word and its one-letter deletions: two words one typo apart share one of these."""
     return (word, *_deletions(word)) if len(word) >= 2 else (word,)
+
+
+def _delete_all_command(name: str, args: str, stripped: str) -> Label | None:
+    """`/delete_all` with more than itself: a question is `help`, a target is a `command`.
+
+    "/delete_all filmes" names a target, so it is never `delete_all` (DESIGN 3.3): it
+    becomes the `command` {name, args} the runtime answers with how to delete one thing.
+    "/delete_all tudo" or "/delete_all please" is still `delete_all`.
+    """
+    if "?" in stripped:
+        return "help"
+    words = normalize(args).split()
+    if all(w in EVERYTHING_WORDS or w in _DELETE_ALL_ARG_FILLERS for w in words):
+        return None
+    return "command"
+
+
+_DELETE_ALL_ARG_FILLERS: Final = frozenset(
+    _phrases(
+        "por, favor, pfv, pf, please, pls, plz, mesmo, agora, now, o, a, os, as, the, my, meus, "
+        "minhas, of"
+    )
+)
+
+
+def _command_entities(name: str, args: str, label: Label) -> Mapping[str, Any]:
+    return MappingProxyType({"name": name, "args": args}) if label == "command" else EMPTY
 
 
 def _without_page(args: str) -> str:

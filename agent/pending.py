@@ -63,6 +63,7 @@ class ConfirmDeleteItem(_Payload):
 class ConfirmDeleteAll(_Payload):
     kind: Literal["confirm_delete_all"] = "confirm_delete_all"
     count: int
+    up_to_seq: int | None = None  # the items the preview showed; later ones are kept
 
 
 class ConfirmForget(_Payload):

@@ -231,6 +231,16 @@ class Runtime:
             await pendings.clear(self.deps, turn)
             return finish(turn, text("cancelled", lang), kind="deterministic")
         if not pendings.is_choice(current):
+            if intent.action == "confirm" and "?" in (incoming.text or ""):
+                # "sim?", "certo?": a question is not the explicit confirmation a deletion needs
+                return finish(
+                    turn,
+                    text("confirm_needs_plain_yes", lang),
+                    kind="preview",
+                    choices=confirm_choices(turn),
+                    choice_kind="confirm",
+                    choice_token=current.token,
+                )
             if intent.action == "confirm":
                 return await self._confirm(turn, current)
             if intent.action == "deny":
@@ -302,9 +312,11 @@ class Runtime:
         if isinstance(current, pendings.ConfirmDeleteItem):
             return self._deleted_reply(turn, await execute_delete(self.deps, turn, current.item_id))
         if isinstance(current, pendings.ConfirmDeleteAll):
-            count = await execute_delete_all(self.deps, turn)
+            count, kept = await execute_delete_all(self.deps, turn, up_to_seq=current.up_to_seq)
             await self.deps.db.users.update(turn.user_id, {"dream_due": "all_deleted"})
             done = text("delete_all_done", lang, count=count, items=items_word(count, lang))
+            if kept:
+                done += " " + text("delete_all_kept_newer", lang, count=kept)
             return finish(turn, f"{OK_MARK} " + done, kind="effect")
         assert isinstance(current, pendings.ConfirmForget)
         return await self.commands.forget_now(turn)
@@ -393,7 +405,7 @@ class Runtime:
             return finish(turn, text("delete_all_nothing", lang), kind="deterministic")
         examples = await self.deps.db.items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES)
         breakdown = ", ".join(f"{type_word(t, lang)}: {n}" for t, n in counts.items() if n)
-        pending = pendings.ConfirmDeleteAll(count=total)
+        pending = pendings.ConfirmDeleteAll(count=total, up_to_seq=turn.user.item_seq)
         await pendings.store(self.deps, turn, pending)
         turn.facts.apply_rule("dry_run_preview")
         turn.facts.apply_rule("confirmation_required")

@@ -5,9 +5,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# C0/C1 controls except tab and newline, and the bidirectional controls that can
-# make a stored title display differently from what it is (U+202E and friends).
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# C0/C1 controls except tab and newline, the bidirectional controls that can make a
+# stored title display differently from what it is (U+202E and friends), and invisible
+# separators (zero-width space, word joiner, byte order mark). The zero-width joiners
+# stay: emoji sequences and some scripts need them.
+_CONTROLS = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064"
+    "\u2066-\u2069\ufeff]"
+)
 _SPACES = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[^\w\s]", re.UNICODE)
 _DATA_TAG = re.compile(r"<\s*(/?)\s*data\s*>", re.IGNORECASE)
@@ -17,7 +22,10 @@ def clean_text(text: str) -> str:
     """Remove control and bidi-control characters; trim; keep line breaks."""
     cleaned = _CONTROLS.sub("", unicodedata.normalize("NFC", text))
     lines = [_SPACES.sub(" ", line).strip() for line in cleaned.split("\n")]
-    return "\n".join(line for line in lines).strip()
+    result = "\n".join(line for line in lines).strip()
+    if all(unicodedata.category(c) == "Cf" for c in result if not c.isspace()):
+        return ""  # nothing visible is left (a lone joiner, say)
+    return result
 
 
 def one_line(text: str, limit: int = 80) -> str:

@@ -66,6 +66,10 @@ _TEXTS: dict[str, dict[Language, str]] = {
         ),
     },
     # Stray confirmations and choices
+    "confirm_needs_plain_yes": {
+        "pt": "Nada foi feito ainda. Para confirmar, responda «sim» (sem interrogação); «não» cancela.",
+        "en": "Nothing was done yet. To confirm, answer «yes» (without a question mark); «no» cancels.",
+    },
     "nothing_to_confirm": {
         "pt": "Não há nada pendente para confirmar.",
         "en": "There is nothing pending to confirm.",
@@ -116,6 +120,10 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "en": "This will delete {count} {items} ({breakdown}), for example: {examples}.\nConfirm? (yes/no, expires in 2 minutes)",
     },
     "delete_all_done": {"pt": "Apaguei {count} {items}.", "en": "Deleted {count} {items}."},
+    "delete_all_kept_newer": {
+        "pt": "Mantive o que foi salvo depois da prévia ({count}).",
+        "en": "I kept what was saved after the preview ({count}).",
+    },
     "kept_everything": {"pt": "Ok, nada foi apagado.", "en": "OK, nothing was deleted."},
     "confirmation_expired": {
         "pt": "A confirmação expirou; nada foi apagado.",
@@ -252,6 +260,16 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "en": "I picked the item closest to «{query}».",
     },
     # Commands
+    "delete_all_with_target": {
+        "pt": (
+            "Nada foi apagado. /delete_all apaga tudo e não aceita um alvo: para apagar algo "
+            "específico, diga «apaga o inception»; para apagar tudo, envie só /delete_all."
+        ),
+        "en": (
+            "Nothing was deleted. /delete_all deletes everything and takes no target: to delete "
+            "one thing, say «delete inception»; to delete everything, send just /delete_all."
+        ),
+    },
     "unknown_command": {
         "pt": "Comando desconhecido: /{name}. Envie /help para ver os comandos.",
         "en": "Unknown command: /{name}. Send /help to see the commands.",

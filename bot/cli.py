@@ -12,6 +12,7 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agent.deps import storage_config
 from agent.intent import IntentClassifier
@@ -20,6 +21,9 @@ from config.logging import setup_logging
 from config.settings import Settings, load_settings
 from storage import open_storage
 from storage.ledger import Head
+
+if TYPE_CHECKING:
+    from agent.runtime import Runtime
 
 Command = Callable[[argparse.Namespace, Settings], Awaitable[int]]
 
@@ -32,6 +36,17 @@ def _not_yet(name: str) -> Command:
     return run
 
 
+def _announce_planner(runtime: Runtime) -> Runtime:
+    """Say at start when no model is configured (DESIGN 7), on stderr so stdout stays scriptable."""
+    if runtime.offline:
+        print(
+            "lembra: no model configured: the offline rule-based planner is active",
+            file=sys.stderr,
+            flush=True,
+        )
+    return runtime
+
+
 async def _chat(args: argparse.Namespace, settings: Settings) -> int:
     from agent.deps import open_deps
     from agent.runtime import Runtime
@@ -39,12 +54,7 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
 
     async with open_deps(settings) as deps:
         await deps.db.ping()
-        runtime = Runtime(deps)
-        if runtime.offline:
-            print(
-                "lembra: no model configured: the offline rule-based planner is active",
-                file=sys.stderr,
-            )
+        runtime = _announce_planner(Runtime(deps))
         return await run_console(runtime, user=args.user, show_meta=args.show_meta)
 
 
@@ -83,7 +93,7 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
     settings.require_channels()
     use_timedelta_periods()
     async with open_deps(settings) as deps:
-        await serve(deps, Runtime(deps).handle)
+        await serve(deps, _announce_planner(Runtime(deps)).handle)
     return 0
 
 
@@ -100,7 +110,7 @@ async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
         print(f"lembra: webhook registered at {url}")
         return 0
     async with open_deps(settings) as deps:
-        lifecycle = UpdateLifecycle(deps, Runtime(deps).handle)
+        lifecycle = UpdateLifecycle(deps, _announce_planner(Runtime(deps)).handle)
         await run_polling(deps, lifecycle, drop_pending_updates=args.drop_pending_updates)
     return 0
 

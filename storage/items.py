@@ -78,5 +78,9 @@ class ItemsRepo:
             return 0
         return await self._c.delete_many({"user_id": user_id, "_id": {"$in": item_ids}})
 
-    async def delete_all(self, user_id: str) -> int:
-        return await self._c.delete_many({"user_id": user_id})
+    async def delete_all(self, user_id: str, *, up_to_seq: int | None = None) -> int:
+        """Delete the user's items (only those numbered up to `up_to_seq` when given)."""
+        flt: dict[str, object] = {"user_id": user_id}
+        if up_to_seq is not None:
+            flt["seq"] = {"$lte": up_to_seq}
+        return await self._c.delete_many(flt)

@@ -149,16 +149,27 @@ async def execute_delete(deps: Deps, turn: Turn, item_id: str) -> Deleted | NotF
     return Deleted(item)
 
 
-async def execute_delete_all(deps: Deps, turn: Turn) -> int:
-    """Delete every item of the turn's user after confirmation; record the effect."""
+async def execute_delete_all(
+    deps: Deps, turn: Turn, *, up_to_seq: int | None = None
+) -> tuple[int, int]:
+    """Delete the items the preview showed (numbered up to `up_to_seq`); record the effect.
+
+    Items saved after the preview (from another chat of the same user) were not in it,
+    so they are kept. Returns (deleted, kept).
+    """
     user_id = turn.user_id
     before = await deps.db.users.get(user_id)
-    by_type = {t: int((before.counts if before else {}).get(t, 0)) for t in ITEM_TYPES}
-    count = await deps.db.items.delete_all(user_id)
-    await deps.db.users.set_counts(user_id, {})
+    counts_before = {t: int((before.counts if before else {}).get(t, 0)) for t in ITEM_TYPES}
+    count = await deps.db.items.delete_all(user_id, up_to_seq=up_to_seq)
+    left: dict[str, int] = {}
+    if up_to_seq is not None:
+        for item in await deps.db.items.list_for(user_id):
+            left[item.type] = left.get(item.type, 0) + 1
+    await deps.db.users.set_counts(user_id, left)
+    by_type = {t: max(0, counts_before[t] - left.get(t, 0)) for t in ITEM_TYPES}
     await append_event(deps, turn, "all_deleted", {"count": count, "by_type": by_type})
     turn.tools_executed.append("delete_all_memories")
-    return count
+    return count, sum(left.values())
 
 
 FINDING_TOOLS: tuple[Tool[ToolArgs], ...] = (

@@ -71,10 +71,19 @@ def dedup_key(
     if item_type in ("movie", "tv_show"):
         if tmdb_id is not None:
             return f"tmdb:{item_type}:{tmdb_id}"
-        return f"title:{item_type}:{digest(fold(title or ''))}:{year or ''}"
+        return f"title:{item_type}:{digest(_key_text(title))}:{year or ''}"
     if item_type in ("video", "link"):
         return f"url:{digest(normalize_url(url or ''))}"
-    return f"note:{digest(fold(content or ''))}"
+    return f"note:{digest(_key_text(content))}"
+
+
+def _key_text(value: str | None) -> str:
+    """`fold(value)`; for text with no letter or digit (emoji, punctuation), the text itself.
+
+    fold() drops symbols, so without this every emoji-only note would be "the same".
+    """
+    value = value or ""
+    return fold(value) or " ".join(clean_text(value).casefold().split())
 
 
 async def store_item(

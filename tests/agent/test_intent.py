@@ -384,6 +384,30 @@ def test_slash_commands_with_a_label_of_their_own(
     assert classify(classifier, text) == (action, {})
 
 
+@pytest.mark.parametrize(
+    ("text", "args"),
+    [
+        ("/delete_all filmes", "filmes"), ("/delete_all o inception", "o inception"),
+        ("/delete_all@LembraBot my notes", "my notes"), ("/delete_all não", "não"),
+    ],
+)  # fmt: skip
+def test_delete_all_command_naming_a_target_is_never_delete_all(
+    classifier: IntentClassifier, text: str, args: str
+) -> None:
+    assert classify(classifier, text) == ("command", {"name": "delete_all", "args": args})
+
+
+@pytest.mark.parametrize("text", ["/delete_all tudo", "/delete_all please", "/delete_all  "])
+def test_delete_all_command_naming_everything_is_still_delete_all(
+    classifier: IntentClassifier, text: str
+) -> None:
+    assert classify(classifier, text) == ("delete_all", {})
+
+
+def test_delete_all_command_as_a_question_gets_help(classifier: IntentClassifier) -> None:
+    assert classify(classifier, "/delete_all?") == ("help", {})
+
+
 @pytest.mark.parametrize("text", ["/home/user/notes.txt", "/", "//", "/ cancel"])
 def test_text_starting_with_a_slash_is_not_always_a_command(
     classifier: IntentClassifier, text: str

@@ -35,7 +35,10 @@ async def stored_documents(db: Database) -> dict[str, int]:
 # -- refused before anything is written -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("message", ["", "   ", "\n\t \n", "\x00\x00", "\u202e\u200f"])
+@pytest.mark.parametrize(
+    "message",
+    ["", "   ", "\n\t \n", "\x00\x00", "\u202e\u200f", "\u200b", "\ufeff \u2060", "\u200d"],
+)
 async def test_an_empty_message_is_refused_before_any_write(
     counting: Lembra, db: Database, message: str
 ) -> None:
@@ -137,6 +140,23 @@ async def test_emoji_only_text_is_kept_as_the_note_it_is(lembra: Lembra) -> None
 
     assert reply.text == "✅ Salvo: 🎬🍿."
     assert [(i.type, i.content) for i in await lembra.items()] == [("note", "🎬🍿")]
+
+
+async def test_different_emoji_only_notes_are_different_notes(lembra: Lembra) -> None:
+    first = await lembra.say("🎬")
+    second = await lembra.say("🍿")
+    again = await lembra.say("🎬")
+
+    assert (first.text, second.text) == ("✅ Salvo: 🎬.", "✅ Salvo: 🍿.")
+    assert again.text == "Já estava salvo: 🎬."
+    assert [i.content for i in await lembra.items()] == ["🎬", "🍿"]
+
+
+async def test_invisible_characters_are_not_stored(lembra: Lembra) -> None:
+    await lembra.say("anota: com\u200bprar\ufeff leite")
+
+    [item] = await lembra.items()
+    assert item.content == "comprar leite"
 
 
 # -- links we do not take ---------------------------------------------------------------------

@@ -255,6 +255,29 @@ async def test_apaga_tudo_then_sim_deletes_everything(lembra: Lembra, db: Databa
     assert (await lembra.say("lista tudo")).text == "Você ainda não salvou nada."
 
 
+async def test_sim_deletes_what_the_preview_showed_and_keeps_what_came_later(
+    lembra: Lembra, db: Database
+) -> None:
+    alice, group = "tg:1001", "-100777"
+    await seed_some(db, user=alice)
+    preview = await lembra.say("apaga tudo", user=alice, chat=group)
+    assert preview.text.startswith("Isto apagará 4 itens")
+    # meanwhile, in her private chat, Alice saves one more thing
+    await seed(db, ["anota: levar o guarda-chuva"], user=alice)
+
+    reply = await lembra.say("sim", user=alice, chat=group)
+
+    assert reply.text == "✅ Apaguei 4 itens. Mantive o que foi salvo depois da prévia (1)."
+    assert [i.content for i in await lembra.items(alice)] == ["levar o guarda-chuva"]
+    user = await lembra.known_user(alice)
+    assert user.counts == {"note": 1, "movie": 0, "tv_show": 0, "video": 0, "link": 0}
+    [event] = [e for e in await lembra.events(alice) if e.type == "all_deleted"]
+    assert event.payload["count"] == 4
+    assert event.payload["by_type"] == {"note": 2, "movie": 1, "tv_show": 0, "video": 0, "link": 1}
+    listed = await lembra.say("lista tudo", user=alice)
+    assert "levar o guarda-chuva" in listed.text
+
+
 async def test_the_confirm_button_deletes_everything(lembra: Lembra, db: Database) -> None:
     await seed_some(db)
     preview = await lembra.say("/delete_all")
@@ -288,6 +311,25 @@ async def test_deny_or_cancel_keeps_everything(
     assert (await lembra.say("sim")).text == "Não há nada pendente para confirmar."
     assert len(await lembra.items()) == 4
     assert "all_deleted" not in await lembra.event_types()
+
+
+@pytest.mark.parametrize("question", ["sim?", "certo?", "confirma?", "pode apagar?"])
+async def test_a_yes_asked_as_a_question_deletes_nothing_and_asks_again(
+    lembra: Lembra, db: Database, question: str
+) -> None:
+    await seed_some(db)
+    preview = await lembra.say("apaga tudo")
+
+    reply = await lembra.say(question)
+
+    assert reply.text == text("confirm_needs_plain_yes", "pt")
+    assert [c.label for c in reply.choices] == ["Sim", "Não"]
+    assert reply.choice_token == preview.choice_token
+    assert len(await lembra.items()) == 4
+    assert "all_deleted" not in await lembra.event_types()
+
+    assert (await lembra.say("sim")).text == "✅ Apaguei 4 itens."
+    assert await lembra.items() == []
 
 
 async def test_the_deny_button_keeps_everything(lembra: Lembra, db: Database) -> None:
@@ -353,6 +395,23 @@ async def test_only_the_user_who_asked_can_confirm_in_a_group(lembra: Lembra, db
     assert reply.text == "✅ Apaguei 4 itens."
     assert await lembra.items(alice) == []
     assert len(await lembra.items(bob)) == 4
+
+
+@pytest.mark.parametrize("message", ["/delete_all filmes", "/delete_all o inception"])
+async def test_delete_all_naming_a_target_deletes_nothing_and_says_how(
+    lembra: Lembra, db: Database, message: str
+) -> None:
+    await seed_some(db)
+
+    reply = await lembra.say(message)
+
+    assert reply.text == text("delete_all_with_target", "pt")
+    assert reply.text.startswith("Nada foi apagado.")
+    assert reply.choices == ()
+    assert await lembra.pending() is None
+    assert (await lembra.say("sim")).text == "Não há nada pendente para confirmar."
+    assert len(await lembra.items()) == 4
+    assert "all_deleted" not in await lembra.event_types()
 
 
 async def test_nothing_to_delete_needs_no_confirmation(lembra: Lembra) -> None:

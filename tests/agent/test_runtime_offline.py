@@ -390,3 +390,32 @@ async def test_a_pending_choice_survives_a_restart(
     finally:
         await other.close()
     assert (await db.ledger.verify(ALICE)).ok
+
+
+async def test_one_pending_action_per_conversation(lembra: Lembra) -> None:
+    alice, group = "tg:1001", "-100777"
+    await lembra.say("salva o filme the matrix", user=alice)
+    choice = await lembra.say("salva o filme inception", user=alice)
+    assert choice.choice_kind == "pick"
+    # the same user in a group has a conversation, and a pending action, of its own
+    preview = await lembra.say("apaga tudo", user=alice, chat=group)
+    assert preview.choice_kind == "confirm"
+
+    chosen = await lembra.say("1", user=alice)
+    kept = await lembra.say("não", user=alice, chat=group)
+
+    assert chosen.text == "✅ Salvo: Inception (2010)."
+    assert kept.text == "Ok, nada foi apagado."
+    assert movies(await lembra.items(alice)) == [
+        ("The Matrix", 1999, 603),
+        ("Inception", 2010, 27205),
+    ]
+    # in one conversation, a new question replaces the open one (and the reply says so)
+    await lembra.say("salva o filme inception", user=alice)
+    await lembra.say("salva o filme pinocchio", user=alice)
+    replaced = await lembra.say("apaga tudo", user=alice)
+    assert replaced.text.startswith("(A pergunta pendente foi descartada.)\nIsto apagará 2 itens")
+    assert (await lembra.say("1", user=alice)).text.startswith(
+        "(A pergunta pendente foi descartada.)"
+    )
+    assert len(await lembra.items(alice)) == 2

@@ -7,8 +7,12 @@ file-backed embedded database under DATA_DIR, as `make run` does, and must stop 
 from __future__ import annotations
 
 import asyncio
+import os
+import pty
 import re
+import select
 import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -17,7 +21,7 @@ import pytest
 from agent.texts import text
 from bot.fakes.tmdb import FakeTmdb
 from tests.support.harness import CATALOGUE
-from tests.support.proc import run_lembra
+from tests.support.proc import lembra_env, run_lembra
 
 META = re.compile(
     r"^\[(?P<state>OK|PARTIAL|AMBIGUOUS|FAIL)(?: \(warning\))? · score (?P<score>\d+) · "
@@ -126,4 +130,81 @@ async def test_a_choice_survives_a_restart_and_users_are_kept_apart(
     (saved, _), (listed, _) = turns(again.stdout)
     assert saved == "✅ Salvo: Inception (2010)."
     assert "• Inception (2010)" in listed
+    assert processes_using(data_dir) == []
+
+
+async def test_user_ids_live_in_the_cli_namespace(tmp_path: Path, tmdb_url: str) -> None:
+    data_dir = tmp_path / "data"
+
+    saved = await chat("salva o filme the matrix\n", data_dir, tmdb_url, "--user", "bob")
+    listed = await chat("lista tudo\n", data_dir, tmdb_url, "--user", "cli:bob")
+    other = await chat("lista tudo\n", data_dir, tmdb_url, "--user", "tg:bob")
+
+    assert turns(saved.stdout)[0][0] == "✅ Salvo: The Matrix (1999)."
+    assert "• The Matrix (1999)" in turns(listed.stdout)[0][0]
+    # "tg:bob" typed at the console is a console user too, never the Telegram user
+    assert turns(other.stdout)[0][0] == "Você ainda não salvou nada."
+
+
+def read_prompts(master: int, seen: bytearray, count: int) -> None:
+    """Read the terminal's output until it has shown `count` prompts (or the child closed it)."""
+    while seen.count(PROMPT) < count:
+        ready, _, _ = select.select([master], [], [], 60)
+        assert ready, f"waiting for prompt {count}; the terminal showed {bytes(seen)!r}"
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed the terminal
+            return
+        if not chunk:
+            return
+        seen.extend(chunk)
+
+
+def interactive_chat(data_dir: Path, tmdb_url: str, messages: list[str]) -> tuple[str, int]:
+    """Run `lembra chat` on a pseudo-terminal, typing each message at a prompt, then Ctrl+D."""
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "chat", "--user", "carol"],
+        stdin=slave,
+        stdout=slave,
+        stderr=subprocess.DEVNULL,
+        env=lembra_env({"DATA_DIR": str(data_dir), "TMDB_BASE_URL": tmdb_url}),
+        cwd=data_dir.parent,
+    )
+    os.close(slave)
+    seen = bytearray()
+    try:
+        for typed, message in enumerate(messages, start=1):
+            read_prompts(master, seen, typed)
+            os.write(master, message.encode() + b"\n")
+        read_prompts(master, seen, len(messages) + 1)
+        os.write(master, b"\x04")  # Ctrl+D on an empty line: end of input
+        code = process.wait(timeout=60)
+        read_prompts(master, seen, len(messages) + 2)  # drain what is left
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(master)
+    return seen.decode(errors="replace").replace("\r\n", "\n"), code
+
+
+PROMPT = b"> "
+
+
+async def test_on_a_terminal_it_greets_prompts_and_answers_until_ctrl_d(
+    tmp_path: Path, tmdb_url: str
+) -> None:
+    data_dir = tmp_path / "data"
+
+    screen, code = await asyncio.to_thread(
+        interactive_chat, data_dir, tmdb_url, ["oi", "salva o filme inception", "2"]
+    )
+
+    assert code == 0, screen
+    assert screen.startswith("Lembra (offline rule-based planner). Ctrl+D to leave.\n> ")
+    assert text("help", "pt") in screen
+    assert "1. Inception (2010)\n2. Inception (2014)" in screen
+    assert "✅ Salvo: Inception (2014)." in screen
+    assert "[OK" not in screen  # no meta line without --show-meta
     assert processes_using(data_dir) == []

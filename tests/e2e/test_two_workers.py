@@ -323,6 +323,8 @@ async def test_a_telegram_conversation_spread_over_both_workers_runs_the_real_ru
     assert len(tg.sent("answerCallbackQuery")) == 1
     for worker in (first, second):
         assert '"job_failed"' not in worker.log.read_text()
+        # no model configured: each worker said at start that the offline planner plans
+        assert "the offline rule-based planner is active" in worker.log.read_text()
 
 
 async def test_a_whatsapp_conversation_runs_the_real_runtime(cluster: Cluster) -> None:
