@@ -75,6 +75,17 @@ async def test_a_missing_or_forged_signature_gets_401_before_anything(harness: A
         assert await h.status(f"wa:{wamid}") is None
 
 
+async def test_a_signature_header_that_is_not_utf8_gets_401(harness: Any) -> None:
+    async with harness() as h:
+        body = wa.encode(wa.message_payload(PHONE, wa.text_content("oi")))
+        status = await h.post_raw("/whatsapp/webhook", b"X-Hub-Signature-256: sha256=\xff", body)
+        await h.idle()
+
+        assert status == 401
+        assert h.runtime.seen == []
+        assert h.wa.messages == []
+
+
 async def test_a_signed_body_that_is_not_json_gets_400(harness: Any) -> None:
     async with harness() as h:
         response = await h.post_whatsapp(b"{broken")
