@@ -169,7 +169,10 @@ class UpdateLifecycle:
             return "drop"
         try:
             status = await self.deps.db.updates.record(
-                incoming.update_id, payload_json, now_ms=self.deps.clock.ms()
+                incoming.update_id,
+                payload_json,
+                now_ms=self.deps.clock.ms(),
+                user_id=incoming.user_id,
             )
         except StorageError as exc:
             if isinstance(exc, DatabaseUnavailable):
