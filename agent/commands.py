@@ -187,6 +187,7 @@ class Commands:
             "beliefs": await db.beliefs.delete_for_user(user_id),
             "pending": await db.pending.delete_for_user(user_id),
             "usage": await db.usage.delete_for_user(user_id),
+            "update_replies": await db.updates.forget_user(user_id),
         }
         await db.users.delete(user_id)
         await append_event(self.deps, turn, "user_forgotten", removed)

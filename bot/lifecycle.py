@@ -169,7 +169,10 @@ class UpdateLifecycle:
             return "drop"
         try:
             status = await self.deps.db.updates.record(
-                incoming.update_id, payload_json, now_ms=self.deps.clock.ms()
+                incoming.update_id,
+                payload_json,
+                now_ms=self.deps.clock.ms(),
+                user_id=incoming.user_id,
             )
         except StorageError as exc:
             if isinstance(exc, DatabaseUnavailable):
@@ -405,13 +408,22 @@ class UpdateLifecycle:
         self, name: str, every_s: float, job: Callable[[], Awaitable[object]]
     ) -> None:
         deps = self.deps
+        key = f"job:{name}"
         ttl_ms = int(every_s * 1000 * 1.5)  # the leader renews it every pass
         while True:
             try:
                 if await deps.db.leases.acquire(
-                    f"job:{name}", deps.owner, ttl_ms=ttl_ms, now_ms=deps.clock.ms()
+                    key, deps.owner, ttl_ms=ttl_ms, now_ms=deps.clock.ms()
                 ):
-                    await job()
+                    # A pass may outlast the lease (consolidations with a model): keep it
+                    # renewed meanwhile, or another process would start the same pass.
+                    done = asyncio.Event()
+                    renewer = asyncio.create_task(self._renew(key, ttl_ms, done))
+                    try:
+                        await job()
+                    finally:
+                        done.set()
+                        await renewer
             except StorageError:
                 log_event(log, "job_failed", level=logging.WARNING, job=name, exc_info=True)
             except Exception:  # a failing job must not stop the schedule: log it, go on

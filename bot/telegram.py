@@ -361,7 +361,8 @@ class TelegramChannel:
     async def webhook(self, request: web.Request) -> web.Response:
         """POST /telegram/webhook."""
         metrics = self.deps.metrics
-        given = request.headers.get(SECRET_HEADER, "").encode()
+        # Header bytes that are not UTF-8 arrive as surrogates: restore them, never raise.
+        given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "surrogateescape")
         if self._secret is None or not hmac.compare_digest(given, self._secret):
             metrics.updates.labels("telegram", "rejected").inc()
             log_event(log, "webhook_rejected", level=logging.WARNING, reason="secret")

@@ -254,7 +254,8 @@ class WhatsAppChannel:
         body = await request.read()  # over client_max_size: 413 before anything else
         expected = "sha256=" + hmac.new(self._app_secret, body, hashlib.sha256).hexdigest()
         given = request.headers.get(SIGNATURE_HEADER, "")
-        if not hmac.compare_digest(given.encode(), expected.encode()):
+        # Header bytes that are not UTF-8 arrive as surrogates: restore them, never raise.
+        if not hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected.encode()):
             metrics.updates.labels("whatsapp", "rejected").inc()
             log_event(log, "webhook_rejected", level=logging.WARNING, reason="signature")
             return web.Response(status=401, text="bad signature")

@@ -136,6 +136,7 @@ class ProcessedUpdateDoc(StoredModel):
     attempts: int = 0
     payload_json: str = ""
     reply_json: str | None = None
+    user_id: str | None = None  # whose update it is, so /forget can scrub the reply
 
 
 class LeaseDoc(StoredModel):

@@ -27,7 +27,7 @@ class UpdatesRepo:
         await self._c.create_index([("status", 1)])
 
     async def record(
-        self, update_id: str, payload_json: str, *, now_ms: int
+        self, update_id: str, payload_json: str, *, now_ms: int, user_id: str | None = None
     ) -> Literal["new", "received", "done"]:
         """Record a received update; say whether it is new or its earlier status."""
         doc = ProcessedUpdateDoc(
@@ -36,6 +36,7 @@ class UpdatesRepo:
             created_at=datetime.fromtimestamp(now_ms / 1000, tz=UTC),
             updated_at_ms=now_ms,
             payload_json=payload_json,
+            user_id=user_id,
         )
         try:
             await self._c.insert_one(doc.to_doc())
@@ -59,6 +60,16 @@ class UpdatesRepo:
                     "payload_json": "",
                 }
             },
+        )
+
+    async def forget_user(self, user_id: str) -> int:
+        """Erase the replies kept on a user's finished updates; the ids stay for dedup.
+
+        A rare command (/forget): no index on `user_id`, so it scans the collection.
+        """
+        return await self._c.update_many(
+            {"user_id": user_id, "status": "done"},
+            {"$set": {"reply_json": None, "payload_json": ""}},
         )
 
     async def keep_reply(self, update_id: str, reply_json: str, *, now_ms: int) -> None:

@@ -113,6 +113,27 @@ class Harness:
         headers = {SIGNATURE_HEADER: signature} if signature is not None else {}
         return await self.client.post("/whatsapp/webhook", data=io.BytesIO(body), headers=headers)
 
+    async def post_raw(self, path: str, header: bytes, body: bytes) -> int:
+        """POST with one header written as raw bytes (aiohttp's client only sends text)."""
+        server = self.client.server
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        try:
+            writer.write(
+                b"POST " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nConnection: close\r\n"
+                + header
+                + b"\r\nContent-Length: "
+                + str(len(body)).encode()
+                + b"\r\n\r\n"
+                + body
+            )
+            await writer.drain()
+            status_line = await reader.readline()
+        finally:
+            writer.close()
+            await writer.wait_closed()
+        return int(status_line.split()[1])
+
     async def idle(self) -> None:
         """Wait until every accepted update has been processed."""
         channels = self.client.server.app[CHANNELS]  # type: ignore[union-attr]

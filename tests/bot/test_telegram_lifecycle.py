@@ -8,6 +8,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from bot.lifecycle import UpdateLifecycle
 from bot.web import CHANNELS
 from storage import Database
 from tests.bot.conftest import FAST
@@ -119,6 +120,41 @@ async def test_two_apps_on_one_database_redrive_in_one_only(harness: Any, db: Da
         assert sorted(redriven) == [0, 5]
         holder = await first.db.leases.holder("job:redrive", now_ms=int(time.time() * 1000))
         assert holder in {first.deps.owner, second.deps.owner}
+
+
+async def test_a_scheduled_job_longer_than_its_lease_still_runs_in_one_app_only(
+    harness: Any,
+) -> None:
+    every_s = 0.1  # the leader lease lives 1.5 passes: 0.15 s
+    started: list[str] = []
+    running, release = asyncio.Event(), asyncio.Event()
+
+    def slow_job(name: str) -> Any:
+        async def job() -> None:
+            started.append(name)
+            running.set()
+            await release.wait()
+
+        return job
+
+    async with harness() as first, harness() as second:
+        schedulers = []
+        for name, app in (("first", first), ("second", second)):
+            scheduler = UpdateLifecycle(app.deps, app.runtime.handle, tuning=FAST.tuning)
+            scheduler.schedule("slow", every_s, slow_job(name))
+            scheduler.start()
+            schedulers.append(scheduler)
+        try:
+            await asyncio.wait_for(running.wait(), timeout=10)
+            await asyncio.sleep(10 * every_s)  # many lease lifetimes while the pass runs
+
+            assert len(started) == 1
+            holder = await first.db.leases.holder("job:slow", now_ms=int(time.time() * 1000))
+            assert holder == {"first": first, "second": second}[started[0]].deps.owner
+        finally:
+            release.set()
+            for scheduler in schedulers:
+                await scheduler.stop()
 
 
 async def test_two_apps_never_handle_one_chat_at_once(harness: Any) -> None:

@@ -61,6 +61,20 @@ async def test_a_missing_or_wrong_secret_is_refused_and_nothing_happens(harness:
         assert await h.metric("lembra_updates_total", channel="telegram", outcome="rejected") == 2
 
 
+async def test_a_secret_header_that_is_not_utf8_is_refused_like_a_wrong_one(harness: Any) -> None:
+    async with harness() as h:
+        update = message_update(CHAT, "oi")
+        body = json.dumps(update).encode()
+        status = await h.post_raw(
+            "/telegram/webhook", b"X-Telegram-Bot-Api-Secret-Token: \xff\xfe", body
+        )
+        await h.idle()
+
+        assert status == 403
+        assert await h.record(f"tg:{update['update_id']}") is None
+        assert h.runtime.seen == []
+
+
 async def test_a_body_that_is_not_json_gets_400(harness: Any) -> None:
     async with harness() as h:
         for body in (b"not json", b"[1, 2]", b'{"no_update_id": true}', b"\xff\xfe"):

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
-from tests.bot.conftest import events, json_logs
-from tests.support.fake_telegram import message_update
+import aiohttp
+
+from storage.embedded import free_port
+from tests.bot.conftest import WEBHOOK_SECRET, events, json_logs
+from tests.support.fake_telegram import TOKEN, FakeTelegram, message_update
+from tests.support.proc import lembra_env
 
 
 async def test_healthz_reports_the_database(harness: Any) -> None:
@@ -83,3 +91,71 @@ def test_serve_refuses_telegram_without_the_webhook_secret(tmp_path: Path) -> No
     result = _lembra(["serve"], {"TELEGRAM_BOT_TOKEN": "1:x"}, tmp_path)
     assert result.returncode == 2
     assert "TELEGRAM_WEBHOOK_SECRET" in result.stderr
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/status")
+    return not status.exists() or "zombie" not in status.read_text().lower()
+
+
+async def test_serve_on_the_embedded_database_stops_it_on_sigterm(
+    fake_tg: FakeTelegram, tmp_path: Path
+) -> None:
+    port, data = free_port(), tmp_path / "data"
+    env = lembra_env(
+        {
+            "DATA_DIR": str(data),
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "TELEGRAM_BOT_TOKEN": TOKEN,
+            "TELEGRAM_WEBHOOK_SECRET": WEBHOOK_SECRET,
+            "TELEGRAM_API_BASE_URL": fake_tg.base_url,
+            "LOG_LEVEL": "INFO",
+        }
+    )
+    log = tmp_path / "serve.log"
+    with log.open("wb") as sink:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "serve", env=env, cwd=tmp_path, stdout=sink, stderr=sink
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        async with aiohttp.ClientSession() as session:
+            deadline = time.monotonic() + 30
+            health: dict[str, Any] = {}
+            while not health:
+                assert proc.returncode is None, log.read_text()[-2000:]
+                assert time.monotonic() < deadline, log.read_text()[-2000:]
+                try:
+                    async with session.get(f"{url}/healthz") as response:
+                        health = await response.json() if response.status == 200 else {}
+                except aiohttp.ClientError:
+                    await asyncio.sleep(0.1)
+            assert health == {"status": "ok", "database": "embedded"}
+            update = message_update(5550990, "oi")
+            headers = {"X-Telegram-Bot-Api-Secret-Token": WEBHOOK_SECRET}
+            async with session.post(f"{url}/telegram/webhook", json=update, headers=headers) as r:
+                assert r.status == 200
+            await fake_tg.wait_for(lambda: len(fake_tg.texts(5550990)) == 1, timeout_s=20)
+        server_pid = json.loads((data / "embedded.json").read_text())["pid"]
+        assert _alive(server_pid)
+
+        proc.send_signal(signal.SIGTERM)
+        code = await asyncio.wait_for(proc.wait(), timeout=30)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+    assert code in (0, 143)
+    assert '"event": "channels_stopped"' in log.read_text()
+    for _ in range(200):  # stopping it is part of shutdown; allow for a slow reap
+        if not _alive(server_pid):
+            break
+        await asyncio.sleep(0.05)
+    assert not _alive(server_pid), "SIGTERM left the embedded database running"
+    assert not (data / "embedded.json").exists()

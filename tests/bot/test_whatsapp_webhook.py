@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from storage import Database
+from storage.database import make_client
+from storage.embedded import EmbeddedServer
 from tests.bot.conftest import FAST
 from tests.support import fake_whatsapp as wa
 from tests.support.scripted_runtime import CONFIRM_TOKEN, PICK_TOKEN
@@ -73,6 +77,17 @@ async def test_a_missing_or_forged_signature_gets_401_before_anything(harness: A
         assert h.runtime.seen == []
         assert h.wa.messages == []
         assert await h.status(f"wa:{wamid}") is None
+
+
+async def test_a_signature_header_that_is_not_utf8_gets_401(harness: Any) -> None:
+    async with harness() as h:
+        body = wa.encode(wa.message_payload(PHONE, wa.text_content("oi")))
+        status = await h.post_raw("/whatsapp/webhook", b"X-Hub-Signature-256: sha256=\xff", body)
+        await h.idle()
+
+        assert status == 401
+        assert h.runtime.seen == []
+        assert h.wa.messages == []
 
 
 async def test_a_signed_body_that_is_not_json_gets_400(harness: Any) -> None:
@@ -239,3 +254,26 @@ async def test_the_platform_refusing_outside_the_window_finishes_the_update(harn
         await h.idle()
         assert h.wa.attempts == 1  # not retried
         assert await h.status(f"wa:{wamid}") == "done"
+
+
+async def test_with_the_database_down_the_webhook_answers_503_and_sends_nothing(
+    harness: Any,
+) -> None:
+    server = EmbeddedServer(Path(tempfile.gettempdir()), memory=True)
+    uri = server.start()
+    db = Database(make_client(uri, timeout_ms=300), "down")
+    try:
+        async with harness(database=db) as h:
+            server.stop()
+            payload = wa.message_payload(PHONE, wa.text_content("oi"))
+
+            first = await h.post_whatsapp(payload)
+            redelivered = await h.post_whatsapp(payload)  # Meta retries the same delivery
+            await h.idle()
+
+            assert (first.status, redelivered.status) == (503, 503)
+            assert h.runtime.seen == []
+            assert h.wa.messages == []
+    finally:
+        server.stop()
+        await db.close()
