@@ -75,6 +75,7 @@ from bot.render import (
     encode_choice,
     shorten,
     split_text,
+    utf16_units,
 )
 from bot.telegram_http import AiohttpRequest
 from config.errors import ConfigError
@@ -482,7 +483,7 @@ class TelegramChannel:
     async def deliver(self, incoming: Incoming, reply: Reply) -> Delivery:
         chat_id = int(incoming.chat_id)
         markup = keyboard(reply)
-        parts = split_text(reply.text, TEXT_LIMIT)
+        parts = split_text(reply.text, TEXT_LIMIT, measure=utf16_units)
         if not parts and markup is not None:
             parts = ["…"]  # buttons need a message to sit on
         bot = self.bot
