@@ -724,4 +724,4 @@ class Runtime:
         if opening or turn.now_ms - turn.user.last_seen_at_ms >= TOUCH_EVERY_MS:
             # last_seen only needs minute precision (idle sessions are 30 minutes)
             await db.users.touch(turn.user_id, turn.now_ms, open_session=opening)
-        await self.tiers.compact(turn.user_id, turn.conversation_id)
+        # The memory tiers are folded when the next model request is built (Tiers.view).

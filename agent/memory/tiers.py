@@ -229,16 +229,20 @@ class Tiers:
         self.counter = counter
 
     async def view(self, user_id: str, conversation_id: str) -> MemoryView:
-        recent = await self.db.messages.last(user_id, conversation_id, _FETCH_FOR_WINDOW)
-        verbatim = whole_turn_suffix(recent, VERBATIM_MESSAGES)
-        doc = await self.db.summaries.get_conversation(user_id, conversation_id) or {}
+        """The tiers as the next model request needs them, brought up to date first.
+
+        Folding happens here (and in consolidation), not after every turn: turns
+        answered in code never pay for memory upkeep, and the fold a model turn needs
+        costs no extra read (the same two reads serve the fold and the view).
+        """
+        recent, doc, repaired = await self._fold(user_id, conversation_id)
         stored = _read(doc)
         return MemoryView(
-            verbatim,
+            whole_turn_suffix(recent, VERBATIM_MESSAGES),
             stored.structured,
             stored.archive,
             bool(doc.get("archive_by_model")),
-            stored.notes,
+            repaired + stored.notes,  # what the fold skipped stays visible to this request
             handover_number(doc),
         )
 
@@ -248,16 +252,29 @@ class Tiers:
 
         An unreadable tier is replaced by what can still be read of it, never crashed on.
         """
+        _, _, _, moved = await self._fold_and_report(user_id, conversation_id)
+        return moved
+
+    async def _fold(
+        self, user_id: str, conversation_id: str
+    ) -> tuple[list[MessageDoc], dict[str, Any], list[str]]:
+        """(the newest messages, the tier document after folding, what the fold skipped)."""
+        recent, doc, skipped, _ = await self._fold_and_report(user_id, conversation_id)
+        return recent, doc, skipped
+
+    async def _fold_and_report(
+        self, user_id: str, conversation_id: str
+    ) -> tuple[list[MessageDoc], dict[str, Any], list[str], bool]:
         db = self.db
         recent = await db.messages.last(user_id, conversation_id, _FETCH_FOR_WINDOW)
+        doc = await db.summaries.get_conversation(user_id, conversation_id) or {}
         window = whole_turn_suffix(recent, VERBATIM_MESSAGES)
         if not window:
-            return False
+            return recent, doc, [], False
         boundary = window[0].seq - 1  # last message outside the verbatim window
-        doc = await db.summaries.get_conversation(user_id, conversation_id) or {}
         stored = _read(doc)
         if boundary <= stored.through and not stored.notes:
-            return False
+            return recent, doc, [], False
         first = stored.through + 1
         if recent and recent[0].seq <= first:  # what leaves is in the slice already read
             leaving = [m for m in recent if first <= m.seq <= boundary]
@@ -279,4 +296,4 @@ class Tiers:
             if to_archive:
                 fields["archive_through_seq"] = to_archive[-1]["to"]
         await db.summaries.set_conversation_fields(user_id, conversation_id, fields)
-        return True
+        return recent, {**doc, **fields}, stored.notes, True
