@@ -222,6 +222,26 @@ async def test_ledger_verify_catches_swapped_events(any_db: Database) -> None:
     assert result.bad_seq == 2
 
 
+@pytest.mark.parametrize(
+    ("seq", "edit"),
+    [
+        (3, {"$unset": {"hash": ""}}),  # a field removed
+        (2, {"$set": {"ts": str(NOW + 1)}}),  # the same value as another type
+        (4, {"$set": {"payload": "not a mapping"}}),
+    ],
+    ids=["field-removed", "type-changed", "payload-replaced"],
+)
+async def test_ledger_verify_names_a_malformed_event(
+    any_db: Database, seq: int, edit: dict[str, dict[str, str]]
+) -> None:
+    await append_events(any_db, "tg:1", 5)
+    await any_db.client[any_db.name]["ledger"].update_one({"stream": "tg:1", "seq": seq}, edit)
+    result = await any_db.ledger.verify("tg:1")
+    assert not result.ok
+    assert result.bad_seq == seq
+    assert "edited" in (result.reason or "")
+
+
 async def test_ledger_truncation_is_caught_against_a_saved_head(any_db: Database) -> None:
     await append_events(any_db, "tg:1", 4)
     saved = await any_db.ledger.head("tg:1")
