@@ -24,14 +24,6 @@ from storage.ledger import Head
 Command = Callable[[argparse.Namespace, Settings], Awaitable[int]]
 
 
-def _not_yet(name: str) -> Command:
-    async def run(args: argparse.Namespace, settings: Settings) -> int:
-        print(f"lembra {name}: not available yet", file=sys.stderr)
-        return 3
-
-    return run
-
-
 async def _chat(args: argparse.Namespace, settings: Settings) -> int:
     from agent.deps import open_deps
     from agent.runtime import Runtime
