@@ -156,7 +156,10 @@ class LedgerRepo:
         start = 1
         while True:
             ids = [event_id(stream, s) for s in range(start, start + _PROBE_BATCH)]
-            docs = await self._c.find({"_id": {"$in": ids}, "stream": stream})
+            # by `_id` alone: beside another indexed field nx-27017 scans that index
+            docs = [
+                d for d in await self._c.find({"_id": {"$in": ids}}) if d.get("stream") == stream
+            ]
             if not docs:
                 break
             top = max((LedgerDoc.model_validate(d) for d in docs), key=lambda e: e.seq)
