@@ -208,3 +208,20 @@ async def test_database_outage_raises_a_project_error_and_leaves_the_ledger_whol
     finally:
         server.stop()
     gc.collect()  # surface the driver's leftover socket inside this test's warning filters
+
+
+def test_a_recorded_pid_reused_by_another_program_is_never_killed(tmp_path: Path) -> None:
+    # After a reboot the recorded server pid can belong to anything: it must survive.
+    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        (tmp_path / "embedded.json").write_text(
+            json.dumps({"pid": bystander.pid, "port": 9, "clients": [bystander.pid]})
+        )
+        server = EmbeddedServer(tmp_path)
+        server.start()
+        assert not server.reused
+        server.stop()
+        assert bystander.poll() is None, "Lembra killed a process that was not its server"
+    finally:
+        bystander.kill()
+        bystander.wait()
