@@ -97,6 +97,9 @@ async def test_user_content_with_operator_like_keys_is_stored_as_data(any_db: Da
     assert stored.title == "$where.title"
     [message] = await any_db.messages.last("tg:1", "tg:1", 5)
     assert json.loads(message.tool_calls[0].args_json) == json.loads(hostile)
+    await any_db.beliefs.set("tg:1", "$where.pref.genre", 0.5, now_ms=NOW)  # a model-named key
+    assert await any_db.beliefs.all("tg:1") == {"$where.pref.genre": 0.5}
+    assert await any_db.beliefs.get("tg:1", "$where.pref.genre") == 0.5
 
 
 async def test_messages_keep_their_order_and_native_roles(any_db: Database) -> None:
