@@ -12,17 +12,20 @@ import uuid
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import aiohttp
 
 from agent.clock import Clock, SystemClock
 from agent.metrics import Metrics
-from agent.planner.transport import ModelTransport
 from agent.services.links import LinkFetcher
 from agent.services.tmdb import TmdbClient
 from agent.tokens import TokenCounter
 from config.settings import Settings
 from storage import Database, StorageConfig, open_storage
+
+if TYPE_CHECKING:  # imported when a model is built: openai and langchain are slow to load
+    from agent.planner.transport import ModelTransport
 
 
 def process_identity() -> str:
@@ -64,6 +67,8 @@ class Deps:
 def build_model(settings: Settings, counter: TokenCounter) -> ModelTransport | None:
     if not settings.model_configured:
         return None
+    from agent.planner.transport import ModelTransport
+
     return ModelTransport(
         base_url=settings.openai_base_url,
         api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else None,

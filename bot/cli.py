@@ -28,14 +28,6 @@ if TYPE_CHECKING:
 Command = Callable[[argparse.Namespace, Settings], Awaitable[int]]
 
 
-def _not_yet(name: str) -> Command:
-    async def run(args: argparse.Namespace, settings: Settings) -> int:
-        print(f"lembra {name}: not available yet", file=sys.stderr)
-        return 3
-
-    return run
-
-
 def _announce_planner(runtime: Runtime) -> Runtime:
     """Say at start when no model is configured (DESIGN 7), on stderr so stdout stays scriptable."""
     if runtime.offline:

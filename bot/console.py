@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
+import threading
+from collections.abc import Callable
 from typing import TextIO
 
 from agent.commands import belief_line
@@ -36,6 +39,35 @@ def meta_line(reply: Reply, language: str) -> str:
     return line
 
 
+async def read_line(stdin: TextIO) -> str:
+    """One line of `stdin` ("" at end of input), read without holding the event loop.
+
+    The read runs in a daemon thread rather than the loop's executor: a terminal read
+    cannot be interrupted, and on Ctrl+C or SIGTERM `asyncio.run` (and interpreter exit)
+    would wait for an executor thread until the user pressed Enter.
+    """
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[str] = loop.create_future()
+
+    def deliver(setter: Callable[..., None], value: object) -> None:
+        if not done.done():  # the console was cancelled meanwhile
+            setter(value)
+
+    def read() -> None:
+        try:
+            line = stdin.readline()
+        except BaseException as exc:  # handed to the awaiting coroutine, which raises it
+            setter: Callable[..., None] = done.set_exception
+            value: object = exc
+        else:
+            setter, value = done.set_result, line
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody is waiting
+            loop.call_soon_threadsafe(deliver, setter, value)
+
+    threading.Thread(target=read, name="lembra-console-stdin", daemon=True).start()
+    return await done
+
+
 async def run_console(
     runtime: Runtime,
     *,
@@ -47,7 +79,6 @@ async def run_console(
     """Read messages until end of input; print each reply (and its meta when asked)."""
     local = user.removeprefix("cli:") or "local"
     interactive = stdin.isatty()
-    loop = asyncio.get_running_loop()
     if interactive:
         mode = (
             "offline rule-based planner"
@@ -58,7 +89,7 @@ async def run_console(
     while True:
         if interactive:
             print("> ", end="", file=stdout, flush=True)
-        line = await loop.run_in_executor(None, stdin.readline)
+        line = await read_line(stdin)
         if not line:
             return 0
         message = line.rstrip("\n")

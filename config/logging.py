@@ -2,7 +2,9 @@
 
 Call `log_event(logger, "event_name", field=value, ...)`. Fields whose names suggest
 secrets or user content are replaced by a marker before formatting, so a careless
-call site cannot leak them.
+call site cannot leak them. Tracebacks keep exception types and frames but only the
+messages of Lembra's own errors: a library's message can quote user text (pydantic's
+`input_value`) or a URL carrying a bot token.
 """
 
 from __future__ import annotations
@@ -11,7 +13,11 @@ import json
 import logging
 import sys
 import time
+import traceback
+from types import TracebackType
 from typing import Any
+
+from config.errors import LembraError
 
 _REDACTED = "[redacted]"
 _SENSITIVE_PARTS = ("token", "secret", "password", "authorization", "api_key", "apikey")
@@ -24,6 +30,43 @@ def _is_sensitive(key: str) -> bool:
     if lowered in _CONTENT_KEYS:
         return True
     return any(part in lowered for part in _SENSITIVE_PARTS)
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """`exc` and the exceptions it was raised from or during, oldest first."""
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and all(current is not seen for seen in chain):
+        chain.append(current)
+        current = current.__cause__ or (
+            None if current.__suppress_context__ else current.__context__
+        )
+    return chain[::-1]
+
+
+def safe_traceback(exc: BaseException, tb: TracebackType | None = None) -> str:
+    """A traceback whose foreign exception messages are withheld (see the module docstring)."""
+    lines: list[str] = []
+    for n, error in enumerate(_chain(exc)):
+        if n:
+            lines.append("The above exception led to:")
+        lines.append("Traceback (most recent call last):")
+        frames = traceback.extract_tb(
+            tb if error is exc and tb is not None else error.__traceback__
+        )
+        for frame in frames:
+            lines.append(f'  File "{frame.filename}", line {frame.lineno}, in {frame.name}')
+            if frame.line:
+                lines.append(f"    {frame.line}")
+        kind = type(error)
+        name = (
+            kind.__qualname__
+            if kind.__module__ == "builtins"
+            else f"{kind.__module__}.{kind.__qualname__}"
+        )
+        message = str(error) if isinstance(error, LembraError) else "[message withheld]"
+        lines.append(f"{name}: {message}")
+    return "\n".join(lines)
 
 
 def scrub(fields: dict[str, Any]) -> dict[str, Any]:
@@ -45,7 +88,7 @@ class JsonFormatter(logging.Formatter):
         payload.update(scrub(getattr(record, _FIELDS_ATTR, {})))
         if record.exc_info and record.exc_info[0] is not None:
             payload["error_type"] = record.exc_info[0].__name__
-            payload["traceback"] = self.formatException(record.exc_info)
+            payload["traceback"] = safe_traceback(record.exc_info[1], record.exc_info[2])
         return json.dumps(payload, ensure_ascii=False, default=str)
 
 

@@ -118,16 +118,8 @@ class Settings(BaseSettings):
             )
         )
 
-    def require_channels(self) -> None:
-        """Fail with a named error unless at least one chat channel is configured."""
-        if self.telegram_configured or self.whatsapp_configured:
-            if self.telegram_configured and self.telegram_webhook_secret is None:
-                raise ConfigError(
-                    "TELEGRAM_WEBHOOK_SECRET is required by `lembra serve` when "
-                    "TELEGRAM_BOT_TOKEN is set (Telegram sends it back on every webhook call)"
-                )
-            return
-        missing_wa = [
+    def _missing_whatsapp(self) -> list[str]:
+        return [
             name
             for name, value in (
                 ("WHATSAPP_ACCESS_TOKEN", self.whatsapp_access_token),
@@ -137,10 +129,27 @@ class Settings(BaseSettings):
             )
             if not value
         ]
-        raise ConfigError(
-            "`lembra serve` needs a channel: set TELEGRAM_BOT_TOKEN (and TELEGRAM_WEBHOOK_SECRET), "
-            f"or the WhatsApp settings ({', '.join(missing_wa)} missing)"
-        )
+
+    def require_channels(self) -> None:
+        """Fail with a named error unless the chat channels `lembra serve` would run are complete."""
+        missing_wa = self._missing_whatsapp()
+        if 0 < len(missing_wa) < 4:
+            # half a WhatsApp set-up would leave its webhook silently unserved
+            raise ConfigError(
+                f"WhatsApp is partly configured for `lembra serve`: set {', '.join(missing_wa)} "
+                "too, or unset the other WHATSAPP_ settings"
+            )
+        if self.telegram_configured and self.telegram_webhook_secret is None:
+            raise ConfigError(
+                "TELEGRAM_WEBHOOK_SECRET is required by `lembra serve` when "
+                "TELEGRAM_BOT_TOKEN is set (Telegram sends it back on every webhook call)"
+            )
+        if not (self.telegram_configured or self.whatsapp_configured):
+            raise ConfigError(
+                "`lembra serve` needs a channel: neither TELEGRAM_BOT_TOKEN nor the WhatsApp "
+                f"settings ({', '.join(missing_wa)}) are set; set TELEGRAM_BOT_TOKEN (with "
+                "TELEGRAM_WEBHOOK_SECRET) or all four WhatsApp settings"
+            )
 
     def require_telegram(self) -> None:
         """Fail with a named error unless Telegram is configured."""

@@ -14,7 +14,7 @@ from storage.beliefs import BeliefsRepo
 from storage.collection import Collection
 from storage.constitutions import ConstitutionsRepo
 from storage.embedded import EmbeddedServer
-from storage.errors import translated
+from storage.errors import DatabaseUnavailable, translated
 from storage.items import ItemsRepo
 from storage.leases import LeasesRepo
 from storage.ledger import LedgerRepo
@@ -115,6 +115,24 @@ class StorageConfig:
     embedded_memory: bool = False
 
 
+def _hosts(uri: str) -> str:
+    """The host list of a MongoDB URI, without credentials or options."""
+    rest = uri.split("://", 1)[-1]
+    return rest.split("/", 1)[0].split("?", 1)[0].rpartition("@")[2]
+
+
+def _unreachable(uri: str, *, embedded_log: Path | None) -> str:
+    if embedded_log is not None:
+        return (
+            f"the embedded database at {_hosts(uri)} stopped answering: see "
+            f"{embedded_log}, or set MONGODB_URI to use a MongoDB server"
+        )
+    return (
+        f"cannot reach the database at {_hosts(uri)} (MONGODB_URI): check that the server "
+        "is running and reachable, or unset MONGODB_URI to use the embedded database"
+    )
+
+
 @asynccontextmanager
 async def open_storage(config: StorageConfig) -> AsyncIterator[Database]:
     """Connect (starting the embedded server when no URI is given), ensure indexes, yield."""
@@ -131,7 +149,11 @@ async def open_storage(config: StorageConfig) -> AsyncIterator[Database]:
     try:
         database = Database(make_client(uri), config.db_name)
         try:
-            await database.ensure_indexes()
+            try:
+                await database.ensure_indexes()
+            except DatabaseUnavailable:
+                log = config.data_dir / "embedded.log" if server is not None else None
+                raise DatabaseUnavailable(_unreachable(uri, embedded_log=log)) from None
             yield database
         finally:
             await database.close()

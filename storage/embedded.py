@@ -104,6 +104,19 @@ def _port_in_use(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
+def _is_embedded_server(pid: int, db_file: Path) -> bool:
+    """Whether `pid` is the nx-27017 serving `db_file` (not a process that reused the pid).
+
+    Decided from /proc; where that is missing, no: leaving a stray server beats
+    killing an unrelated process.
+    """
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return any(b"nx_27017" in arg for arg in argv) and os.fsencode(db_file) in argv
+
+
 def stop_process(pid: int, *, grace_s: float = 5.0) -> None:
     """SIGTERM, wait up to `grace_s`, then SIGKILL; reap it if it is our child."""
     if not _alive(pid):
@@ -152,11 +165,11 @@ class EmbeddedServer:
                 self.reused = True
                 self.uri = uri_for(int(state["port"]))
                 return self.uri
-            if state and _alive(int(state["pid"])):
+            if state and _alive(int(state["pid"])) and self._ours(int(state["pid"])):
                 stop_process(int(state["pid"]))  # alive but deaf: replace it
             pid_file = self.data_dir / "embedded.pid"
             pid_file.unlink(missing_ok=True)  # a stale pid file blocks nx-27017's start
-            port = self._launch(db=str(self.data_dir / _DB_FILE), pid_file=pid_file)
+            port = self._launch(db=str((self.data_dir / _DB_FILE).resolve()), pid_file=pid_file)
             assert self._proc is not None
             self._write_state({"pid": self._proc.pid, "port": port, "clients": [os.getpid()]})
             self.uri = uri_for(port)
@@ -181,7 +194,8 @@ class EmbeddedServer:
             if clients:
                 self._write_state({**state, "clients": clients})
                 return
-            stop_process(int(state["pid"]))
+            if self._ours(int(state["pid"])):
+                stop_process(int(state["pid"]))
             (self.data_dir / _STATE).unlink(missing_ok=True)
             (self.data_dir / "embedded.pid").unlink(missing_ok=True)
         self._reap()
@@ -199,6 +213,12 @@ class EmbeddedServer:
             proc.stderr.close()
 
     # -- internals --------------------------------------------------------------------------
+
+    def _ours(self, pid: int) -> bool:
+        """The recorded pid still belongs to this DATA_DIR's server (we launched it, or /proc says so)."""
+        if self._proc is not None and self._proc.pid == pid:
+            return True
+        return _is_embedded_server(pid, (self.data_dir / _DB_FILE).resolve())
 
     def _prepare_data_dir(self) -> None:
         try:

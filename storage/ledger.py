@@ -18,6 +18,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 from storage.collection import Collection
 from storage.documents import LedgerDoc
 from storage.errors import DuplicateKey, StorageError
@@ -154,7 +156,10 @@ class LedgerRepo:
         start = 1
         while True:
             ids = [event_id(stream, s) for s in range(start, start + _PROBE_BATCH)]
-            docs = await self._c.find({"_id": {"$in": ids}, "stream": stream})
+            # by `_id` alone: beside another indexed field nx-27017 scans that index
+            docs = [
+                d for d in await self._c.find({"_id": {"$in": ids}}) if d.get("stream") == stream
+            ]
             if not docs:
                 break
             top = max((LedgerDoc.model_validate(d) for d in docs), key=lambda e: e.seq)
@@ -191,9 +196,23 @@ class LedgerRepo:
 
     async def verify(self, stream: str, *, against: Head | None = None) -> VerifyResult:
         """Check the chain of `stream`: sequence, links and hashes, then the saved head."""
-        events = await self.events(stream)
+        docs = await self._c.find({"stream": stream}, sort=[("seq", 1)])
+        events: list[LedgerDoc] = []
         prev_hash = GENESIS
-        for expected_seq, event in enumerate(events, start=1):
+        for expected_seq, doc in enumerate(docs, start=1):
+            try:
+                # strict: a value whose type was changed ("5" for 5) is an edit, not a coercion
+                event = LedgerDoc.model_validate(doc, strict=True)
+            except ValidationError:
+                return VerifyResult(
+                    stream,
+                    False,
+                    len(docs),
+                    expected_seq,
+                    str(doc.get("_id")),
+                    "malformed event: a field is missing or has the wrong type (edited)",
+                )
+            events.append(event)
             reason: str | None = None
             if event.seq != expected_seq:
                 reason = f"expected seq {expected_seq}, found {event.seq} (an event is missing)"
@@ -207,7 +226,7 @@ class LedgerRepo:
             ):
                 reason = "hash does not match the event's content (edited)"
             if reason is not None:
-                return VerifyResult(stream, False, len(events), event.seq, event.id, reason)
+                return VerifyResult(stream, False, len(docs), event.seq, event.id, reason)
             prev_hash = event.hash
         if against is not None:
             last_seq = events[-1].seq if events else 0

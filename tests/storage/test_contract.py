@@ -97,6 +97,9 @@ async def test_user_content_with_operator_like_keys_is_stored_as_data(any_db: Da
     assert stored.title == "$where.title"
     [message] = await any_db.messages.last("tg:1", "tg:1", 5)
     assert json.loads(message.tool_calls[0].args_json) == json.loads(hostile)
+    await any_db.beliefs.set("tg:1", "$where.pref.genre", 0.5, now_ms=NOW)  # a model-named key
+    assert await any_db.beliefs.all("tg:1") == {"$where.pref.genre": 0.5}
+    assert await any_db.beliefs.get("tg:1", "$where.pref.genre") == 0.5
 
 
 async def test_messages_keep_their_order_and_native_roles(any_db: Database) -> None:
@@ -220,6 +223,26 @@ async def test_ledger_verify_catches_swapped_events(any_db: Database) -> None:
     result = await any_db.ledger.verify("tg:1")
     assert not result.ok
     assert result.bad_seq == 2
+
+
+@pytest.mark.parametrize(
+    ("seq", "edit"),
+    [
+        (3, {"$unset": {"hash": ""}}),  # a field removed
+        (2, {"$set": {"ts": str(NOW + 1)}}),  # the same value as another type
+        (4, {"$set": {"payload": "not a mapping"}}),
+    ],
+    ids=["field-removed", "type-changed", "payload-replaced"],
+)
+async def test_ledger_verify_names_a_malformed_event(
+    any_db: Database, seq: int, edit: dict[str, dict[str, str]]
+) -> None:
+    await append_events(any_db, "tg:1", 5)
+    await any_db.client[any_db.name]["ledger"].update_one({"stream": "tg:1", "seq": seq}, edit)
+    result = await any_db.ledger.verify("tg:1")
+    assert not result.ok
+    assert result.bad_seq == seq
+    assert "edited" in (result.reason or "")
 
 
 async def test_ledger_truncation_is_caught_against_a_saved_head(any_db: Database) -> None:

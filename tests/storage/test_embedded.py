@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import pty
 import signal
 import socket
 import subprocess
@@ -101,27 +102,52 @@ async def test_data_persists_across_restarts(tmp_path: Path) -> None:
     assert user.language == "pt"
 
 
-def test_chat_stops_the_embedded_server_on_sigterm(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("terminal", "sig"),
+    [(False, signal.SIGTERM), (True, signal.SIGINT), (True, signal.SIGTERM)],
+    ids=["piped-sigterm", "terminal-ctrl-c", "terminal-sigterm"],
+)
+def test_chat_exits_and_stops_the_embedded_server_on_a_signal_while_waiting_for_input(
+    tmp_path: Path, terminal: bool, sig: signal.Signals
+) -> None:
+    # stdin stays open: a person at a terminal presses Ctrl+C (or systemd sends SIGTERM)
+    # while `lembra chat` waits for the next line.
+    master, slave = pty.openpty() if terminal else os.pipe()[::-1]
     proc = subprocess.Popen(
         [sys.executable, "-m", "bot", "chat"],
-        stdin=subprocess.PIPE,
+        stdin=slave,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=lembra_env({"DATA_DIR": str(tmp_path)}),
         cwd=tmp_path,
     )
-    deadline = time.monotonic() + 30
-    while not (tmp_path / "embedded.json").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    server_pid = json.loads((tmp_path / "embedded.json").read_text())["pid"]
-    assert _pid_alive(server_pid)
-    proc.send_signal(signal.SIGTERM)
-    proc.communicate(timeout=30)
-    deadline = time.monotonic() + 10
-    while _pid_alive(server_pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _pid_alive(server_pid), "SIGTERM left an orphan embedded server"
+    os.close(slave)
+    try:
+        assert proc.stdout is not None
+        if terminal:
+            assert "Ctrl+D" in proc.stdout.readline()  # the banner: it now waits for a line
+        else:
+            os.write(master, b"oi\n")
+            assert proc.stdout.readline().strip()  # answered; it now waits for the next line
+        server_pid = json.loads((tmp_path / "embedded.json").read_text())["pid"]
+        assert _pid_alive(server_pid)
+        proc.send_signal(sig)
+        try:
+            _, stderr = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise AssertionError("`lembra chat` kept waiting for input after the signal") from None
+        assert proc.returncode != 0
+        assert "Traceback" not in stderr
+        deadline = time.monotonic() + 10
+        while _pid_alive(server_pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _pid_alive(server_pid), "the signal left an orphan embedded server"
+        assert not (tmp_path / "embedded.json").exists()
+    finally:
+        os.close(master)
 
 
 def test_port_in_use_is_a_one_line_error(tmp_path: Path) -> None:
@@ -182,3 +208,20 @@ async def test_database_outage_raises_a_project_error_and_leaves_the_ledger_whol
     finally:
         server.stop()
     gc.collect()  # surface the driver's leftover socket inside this test's warning filters
+
+
+def test_a_recorded_pid_reused_by_another_program_is_never_killed(tmp_path: Path) -> None:
+    # After a reboot the recorded server pid can belong to anything: it must survive.
+    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        (tmp_path / "embedded.json").write_text(
+            json.dumps({"pid": bystander.pid, "port": 9, "clients": [bystander.pid]})
+        )
+        server = EmbeddedServer(tmp_path)
+        server.start()
+        assert not server.reused
+        server.stop()
+        assert bystander.poll() is None, "Lembra killed a process that was not its server"
+    finally:
+        bystander.kill()
+        bystander.wait()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from storage import Database
 from storage.database import make_client
+from storage.embedded import free_port
 from tests.support.proc import run_lembra
 from tests.support.servers import RunningServer
 
@@ -89,3 +90,16 @@ def test_an_unreadable_head_file_is_a_clear_error(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "cannot read saved heads" in result.stderr
+
+
+def test_an_unreachable_mongodb_is_one_line_naming_the_setting_without_the_password(
+    tmp_path: Path,
+) -> None:
+    port = free_port()  # nothing listens there
+    uri = f"mongodb://lembra:hunter2@127.0.0.1:{port}/?directConnection=true&serverSelectionTimeoutMS=500"
+    result = run_lembra(["ledger", "head"], env={"MONGODB_URI": uri}, cwd=tmp_path)
+    assert result.returncode == 2
+    [line] = result.stderr.strip().splitlines()
+    assert f"cannot reach the database at 127.0.0.1:{port} (MONGODB_URI)" in line
+    assert "hunter2" not in result.stderr
+    assert "Traceback" not in result.stderr

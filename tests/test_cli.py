@@ -1,0 +1,72 @@
+"""The `lembra` command line: every stable subcommand of DESIGN section 6 is there."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from tests.support.proc import lembra_env, run_lembra
+
+# DESIGN section 6: each command line and the options it must accept
+STABLE = {
+    ("chat",): ["--user", "--show-meta"],
+    ("serve",): [],
+    ("telegram",): ["--polling", "--set-webhook"],
+    ("classify",): [],
+    ("replay",): ["files"],
+    ("ledger", "verify"): ["--user", "--against"],
+    ("ledger", "head"): [],
+    ("dream",): ["--user"],
+    ("stats",): [],
+}
+
+
+@pytest.mark.parametrize("command", sorted(STABLE), ids=" ".join)
+def test_each_stable_subcommand_is_registered_with_its_options(
+    command: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main([*command, "--help"])
+    assert done.value.code == 0
+    usage = capsys.readouterr().out
+    assert usage.startswith(f"usage: lembra {' '.join(command)}")
+    for option in STABLE[command]:
+        assert option in usage
+
+
+def test_the_console_script_and_python_m_bot_list_the_same_commands(tmp_path: Path) -> None:
+    script = Path(sys.executable).with_name("lembra")
+    listings = [run_lembra(["--help"], cwd=tmp_path).stdout]
+    if script.exists():  # installed by `make install` (pip install -e .)
+        listings.append(
+            subprocess.run(
+                [str(script), "--help"],
+                capture_output=True,
+                text=True,
+                env=lembra_env(),
+                cwd=tmp_path,
+                timeout=60,
+                check=True,
+            ).stdout
+        )
+    for listing in listings:
+        for name in ("chat", "serve", "telegram", "classify", "replay", "ledger", "dream", "stats"):
+            assert name in listing
+
+
+def test_an_unknown_subcommand_is_refused_with_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["remember"])
+    assert done.value.code == 2
+    assert "invalid choice: 'remember'" in capsys.readouterr().err
+
+
+def test_stats_runs_on_a_fresh_embedded_database(tmp_path: Path) -> None:
+    result = run_lembra(["stats"], env={"DATA_DIR": str(tmp_path / "data")}, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "users: 0" in result.stdout
+    assert not (tmp_path / "data" / "embedded.json").exists()  # the server stopped with it
