@@ -37,6 +37,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import openai
 from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall
@@ -53,6 +54,7 @@ logger = logging.getLogger(__name__)
 
 RETRY_AFTER_CAP_S = 10.0
 BACKOFF_BASE_S = 0.5
+OPENAI_HOST = "openai.com"
 NO_API_KEY = "not-needed"  # local OpenAI-compatible servers ignore the key, the SDK wants one
 _REJECTED_STATUSES = frozenset({400, 413, 422})
 _CREDENTIAL_STATUSES = frozenset({401, 403})
@@ -105,11 +107,11 @@ class ModelTransport:
             base_url=base_url,
             api_key=SecretStr(api_key or NO_API_KEY),
             temperature=0,
-            max_completion_tokens=max_tokens,  # this version sends no `max_tokens`
             timeout=timeout_s,
             max_retries=0,
             use_responses_api=False,
             http_async_client=self._http,
+            **output_cap(base_url, max_tokens),
         )
 
     async def aclose(self) -> None:
@@ -254,6 +256,23 @@ def retry_after_s(headers: Mapping[str, str]) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, (until - sent).total_seconds())
+
+
+def output_cap(base_url: str | None, max_tokens: int) -> dict[str, Any]:
+    """The ChatOpenAI arguments that cap the answer at `max_tokens`, in the field the server reads.
+
+    OpenAI deprecated `max_tokens` for `max_completion_tokens` (its reasoning models
+    refuse the old name), and langchain-openai always renames the field to the new
+    one; Ollama's OpenAI-compatible endpoint reads only `max_tokens` and silently
+    ignores the other, and older llama.cpp servers do the same. So OpenAI itself
+    gets `max_completion_tokens`; any other server gets `max_tokens`, sent through
+    `extra_body` so that langchain leaves its name alone (never both: OpenAI refuses
+    a request that sets both).
+    """
+    host = (urlsplit(base_url).hostname or "") if base_url else OPENAI_HOST
+    if host == OPENAI_HOST or host.endswith("." + OPENAI_HOST):
+        return {"max_completion_tokens": max_tokens}
+    return {"extra_body": {"max_tokens": max_tokens}}
 
 
 def _backoff(attempts: int) -> float:
