@@ -62,6 +62,15 @@ _EXAMPLES = (
         },
     ),
     (
+        "(search_items answered: 2 movies found) quantos filmes de terror eu salvei?",
+        {
+            "action": "RESPOND",
+            "tool": None,
+            "args": None,
+            "message": "Você salvou 2 filmes de terror.",
+        },
+    ),
+    (
         "(a message you cannot act on)",
         {"action": "NOOP", "tool": None, "args": None, "message": None},
     ),
