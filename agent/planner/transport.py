@@ -4,8 +4,9 @@ Rules (DESIGN 3.1), applied here and nowhere else:
 
 - a request that times out is not retried within the turn -> `PlannerTimeout`;
 - HTTP 429, 5xx and connection failures are retried at most `retries` times,
-  waiting what `Retry-After` asks (capped at 10 s) or a short backoff ->
-  `PlannerUnavailable` when they keep failing;
+  waiting what `Retry-After` asks or a short backoff -> `PlannerUnavailable` when
+  they keep failing, or at once when `Retry-After` asks for more than 10 s (a turn
+  cannot wait that long, and an earlier retry would only be refused again);
 - HTTP 400 (and 413/422) -> `PlannerRejected`, never retried;
 - 401/403 -> `PlannerUnavailable` saying the credentials were refused.
 
@@ -210,7 +211,15 @@ class ModelTransport:
                 f"the model server kept failing (HTTP {status}) after {attempts} attempts"
             ) from exc
         asked = retry_after_s(exc.response.headers)
-        return min(asked, RETRY_AFTER_CAP_S) if asked is not None else _backoff(attempts)
+        if asked is None:
+            return _backoff(attempts)
+        if asked > RETRY_AFTER_CAP_S:
+            # Retrying sooner than asked would only be refused again: the user is told now.
+            raise PlannerUnavailable(
+                f"the model server asked to wait {asked:g} s (HTTP {status}); "
+                f"more than the {RETRY_AFTER_CAP_S:g} s a turn may wait"
+            ) from exc
+        return asked
 
     def _usage(
         self,

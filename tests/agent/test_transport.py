@@ -108,15 +108,28 @@ async def test_rate_limit_waits_what_retry_after_asks(
     assert sleep.waits == [1.0]
 
 
-async def test_retry_after_is_capped_at_ten_seconds(
+async def test_a_retry_after_up_to_ten_seconds_is_waited_in_full(
     server: ScriptedModelServer, transport: ModelTransport, sleep: RecordingSleep
 ) -> None:
-    server.begin_turn([NOOP], errors=[{"status": 503, "retry_after": 120}])
+    server.begin_turn([NOOP], errors=[{"status": 503, "retry_after": 10}])
     answer = await transport.complete(CONVERSATION, tools=TOOLS)
     server.end_turn()
 
     assert answer.attempts == 2
     assert sleep.waits == [10.0]
+
+
+async def test_a_longer_retry_after_is_not_cut_short_but_gives_up_at_once(
+    server: ScriptedModelServer, transport: ModelTransport, sleep: RecordingSleep
+) -> None:
+    server.begin_turn([], errors=[{"status": 429, "retry_after": 120}])
+    with pytest.raises(PlannerUnavailable, match="asked to wait 120 s") as raised:
+        await transport.complete(CONVERSATION, tools=TOOLS)
+    report = server.end_turn()
+
+    assert raised.value.attempts == 1
+    assert report.llm_calls == 1
+    assert sleep.waits == []
 
 
 async def test_server_errors_give_up_after_two_retries(
