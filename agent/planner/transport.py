@@ -57,6 +57,9 @@ RETRY_AFTER_CAP_S = 10.0
 BACKOFF_BASE_S = 0.5
 OPENAI_HOST = "openai.com"
 NO_API_KEY = "not-needed"  # local OpenAI-compatible servers ignore the key, the SDK wants one
+# A valid step nests 3 levels (step, args, a value); anything this deep is not one, and
+# deeper still would exhaust the interpreter's recursion in every later json/pydantic pass.
+MAX_ARGUMENT_DEPTH = 32
 _REJECTED_STATUSES = frozenset({400, 413, 422})
 _CREDENTIAL_STATUSES = frozenset({401, 403})
 _JSON_TYPE_NAMES = {
@@ -176,7 +179,7 @@ class ModelTransport:
                 continue
             except openai.OpenAIError as exc:
                 raise PlannerUnavailable(f"the model client failed: {type(exc).__name__}") from exc
-            except (ValueError, KeyError, TypeError) as exc:
+            except (ValueError, KeyError, TypeError, RecursionError) as exc:
                 # What langchain raises when a 200 answer is not a chat completion
                 # (no `choices`, an `error` object, an HTML page); not retried.
                 raise PlannerUnavailable(
@@ -354,10 +357,30 @@ def _argument_problem(call: Any) -> str | None:
         return None  # langchain reads a missing or empty string as {}
     if not isinstance(arguments, str):
         return "the function arguments are not a string"
+    too_deep = f"the function arguments are nested more than {MAX_ARGUMENT_DEPTH} levels deep"
     try:
         value = json.loads(arguments, strict=False)
     except json.JSONDecodeError:
         return None  # langchain reports invalid JSON itself
-    if isinstance(value, dict):
-        return None
-    return f"the function arguments must be a JSON object, got {_JSON_TYPE_NAMES[type(value)]}"
+    except RecursionError:
+        return too_deep
+    if not isinstance(value, dict):
+        return f"the function arguments must be a JSON object, got {_JSON_TYPE_NAMES[type(value)]}"
+    return too_deep if _nesting(value) > MAX_ARGUMENT_DEPTH else None
+
+
+def _nesting(value: Any) -> int:
+    """How deeply `value` nests objects and arrays (without recursing: it may be very deep)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        current, depth = stack.pop()
+        if isinstance(current, dict):
+            children: Any = current.values()
+        elif isinstance(current, list):
+            children = current
+        else:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest

@@ -65,3 +65,40 @@ async def test_megabyte_outputs_are_re_asked_and_never_poison_later_turns(
     assert status == 0, failures
     later_prompt = report["turns"][2]["prompt_tokens"][0]
     assert later_prompt < 4_000  # the stored history holds no megabyte
+
+
+async def test_deeply_nested_arguments_are_re_asked_instead_of_crashing_the_turn(
+    tmp_path: Path, nx_server: RunningServer
+) -> None:
+    """Nesting past Python's recursion limit used to raise RecursionError out of the client."""
+    bomb = '{"a":' * 3000 + "1" + "}" * 3000  # deeper than json.loads can go
+    deep_step = _step("comprar leite", 1.0)
+    inner: Any = "x"
+    for _ in range(40):  # parses, but no valid step nests like this
+        inner = {"k": inner}
+    deep_step["args"] = {"content": inner}
+    transcript = {
+        "user": "alice",
+        "turns": [
+            {
+                "user": "anota: comprar leite",
+                "llm": [{"raw_arguments": bomb}, deep_step, _step("comprar leite", 0.85)],
+                "expect": {
+                    "llm_calls": 3,
+                    "state": "OK",
+                    "tools_executed": ["save_note"],
+                    "items": [{"type": "note", "content": "comprar leite"}],
+                },
+            }
+        ],
+    }
+    path = tmp_path / "deep_output.json"
+    path.write_text(json.dumps(transcript), encoding="utf-8")
+    reports: list[str] = []
+
+    status = await replay_files(
+        [str(path)], emit=reports.append, server_uri=nx_server.uri, counter=TokenCounter()
+    )
+
+    report = json.loads(reports[0])
+    assert status == 0, [f for t in report["turns"] for f in t["failures"]]
