@@ -362,6 +362,8 @@ def _argument_problem(call: Any) -> str | None:
         value = json.loads(arguments, strict=False)
     except json.JSONDecodeError:
         return None  # langchain reports invalid JSON itself
+    except ValueError:  # an integer past Python's digit limit: langchain would raise it
+        return "the function arguments hold a number too long to read"
     except RecursionError:
         return too_deep
     if not isinstance(value, dict):
