@@ -203,3 +203,57 @@ async def test_the_command_prints_one_report_a_file_and_exits_1_if_any_failed(
     assert reports[1]["turns"][0]["failures"] == ["llm_calls: expected 1, got 0"]
     assert alone.returncode == 0, alone.stderr
     assert len(alone.stdout.splitlines()) == 1
+
+
+async def test_file_keys_model_timeout_context_size_and_global_token_cap_are_applied(
+    tmp_path: Path, nx_server: RunningServer
+) -> None:
+    held = {"user": "anota: comprar leite", "llm_errors": [{"delay": 1}], "llm": [SAVE_MILK]}
+    # 1 s held then dropped: within a 5 s timeout it is a dropped connection, retried...
+    patient = write(
+        tmp_path,
+        "patient.yaml",
+        {"model_timeout": 5, "turns": [{**held, "expect": {"llm_calls": 2, "state": "OK"}}]},
+    )
+    # ...past a 0.5 s timeout it is a timeout: not retried, the output stays unconsumed.
+    hasty = write(
+        tmp_path,
+        "hasty.yaml",
+        {"model_timeout": 0.5, "turns": [{**held, "expect": {"llm_calls": 1, "state": "FAIL"}}]},
+    )
+    # The scripted server answers a request over `context_size` with HTTP 400, as the API does.
+    small = write(
+        tmp_path,
+        "small.yaml",
+        {"context_size": 300, "turns": [{"user": "anota: comprar leite", "llm": [SAVE_MILK]}]},
+    )
+    # With a global cap of 1 token no model call is made; deterministic commands still work.
+    capped = write(
+        tmp_path,
+        "capped.yaml",
+        {
+            "global_token_cap": 1,
+            "turns": [
+                {
+                    "user": "anota: comprar leite",
+                    "expect": {
+                        "llm_calls": 0,
+                        "state": "FAIL",
+                        "reply_contains": "O assistente atingiu o limite diário",
+                        "items_count": 0,
+                    },
+                },
+                {"user": "ajuda", "expect": {"llm_calls": 0, "state": "OK"}},
+            ],
+        },
+    )
+
+    status, reports = await replay([patient, hasty, small, capped], nx_server)
+
+    assert status == 1
+    assert reports[0]["passed"] is True, reports[0]
+    assert "tente de novo" in reports[1]["turns"][0]["reply"]
+    assert reports[1]["turns"][0]["failures"] == ["1 scripted output(s) left unconsumed"]
+    small_failures = reports[2]["turns"][0]["failures"]
+    assert any("context_length_exceeded" in f for f in small_failures), small_failures
+    assert reports[3]["passed"] is True, reports[3]
