@@ -21,6 +21,7 @@ READ_ONLY = frozenset({ANSWER_CONFIDENCE})
 PREF_KEY = re.compile(r"^pref\.[a-z0-9_.-]{1,60}$")
 NEW_PREF_VALUE = 0.5
 TOLERANCE = 1e-9
+CALIBRATION = "calibration"  # usage documents `calibration:<model>`
 
 
 def answer_confidence(facts: TurnFacts, *, refused_or_retried: bool, unresolved: bool) -> float:
@@ -127,5 +128,5 @@ async def record_calibration(deps: Deps, guessed: float, real: float) -> None:
     within = 1 if error <= deps.settings.belief_margin + TOLERANCE else 0
     deps.metrics.calibration_error.observe(error)
     await deps.db.usage.increment_doc(
-        f"calibration:{deps.model_name}", {"n": 1, "abs_error_sum": error, "within": within}
+        f"{CALIBRATION}:{deps.model_name}", {"n": 1, "abs_error_sum": error, "within": within}
     )

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent import pending as pendings
 from agent.background import background_llm
+from agent.beliefs import CALIBRATION
 from agent.confidence import TurnKind
 from agent.intent import Intent
 from agent.ledgering import append_event
@@ -258,7 +259,7 @@ async def stats_text(deps: Any, day: str) -> str:
     for d in per_user:
         for state, n in (d.get("states") or {}).items():
             states[state] = states.get(state, 0) + int(n)
-    calibration = await db.usage.get(f"calibration:{deps.model_name}")
+    calibrations = await db.usage.of_subject(CALIBRATION)
     lines = [
         f"users: {len(users)}",
         f"items: {items}",
@@ -269,10 +270,16 @@ async def stats_text(deps: Any, day: str) -> str:
         f"tokens today: {tokens}",
         "states today: " + (", ".join(f"{k} {v}" for k, v in sorted(states.items())) or "-"),
     ]
-    if calibration and calibration.get("n"):
-        n = int(calibration["n"])
+    # Per model (DESIGN 3.5), every model that planned here, not only the configured one.
+    for calibration in calibrations:
+        n = int(calibration.get("n", 0))
+        if not n:
+            continue
+        model = str(calibration["_id"]).removeprefix(f"{CALIBRATION}:")
+        mean = float(calibration.get("abs_error_sum", 0)) / n
+        within = int(calibration.get("within", 0)) / n
         lines.append(
-            f"calibration ({deps.model_name}): mean |guess-real| {float(calibration.get('abs_error_sum', 0)) / n:.3f}, "
-            f"within margin {int(calibration.get('within', 0)) / n:.0%} over {n} first attempts"
+            f"calibration ({model}): mean |guess-real| {mean:.3f}, "
+            f"within margin {within:.0%} over {n} first attempts"
         )
     return "\n".join(lines)

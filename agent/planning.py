@@ -10,6 +10,7 @@ kept, in order, as native messages (`ai` with `tool_calls`, then `tool` results)
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -54,6 +55,7 @@ MAX_RETRIES = 2
 # longer is invalid anyway, and echoing it back would overflow the context of the
 # re-ask and of every later turn that loads it from history.
 ECHO_LIMIT = 10_000
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 StepStatus = Literal[
     "tool", "respond", "noop", "failed", "violation", "blocked", "timeout", "unavailable", "quota"
 ]
@@ -192,6 +194,8 @@ class PlanningSession:
             ):
                 return await self._violation(calls[0], response)
             validated: ToolArgs | None = None
+            if problem is None and response is not None:
+                problem = control_characters(response)
             if problem is None and response is not None and response.action == "CALL_TOOL":
                 checked = self._validate_args(self.tools[str(response.tool)], response.args or {})
                 if isinstance(checked, str):
@@ -406,6 +410,41 @@ class PlanningSession:
             {"tool": str(response.tool), "reason": "tool_not_allowed"},
         )
         return StepResult("violation", response=response, tool=response.tool)
+
+
+def control_characters(response: PlannerResponse) -> str | None:
+    """Where a step's text holds a control character, or None: such a step is re-asked, never cleaned.
+
+    C0/C1 controls (tab, line feed and carriage return allowed) and the bidirectional
+    controls that make text display as something it is not. Stripping them ourselves
+    would execute something the model did not send.
+    """
+    found = _first_control("args", response.args) or _first_control("message", response.message)
+    if found is None:
+        return None
+    where, char = found
+    return (
+        f"{where} contains the control character U+{ord(char):04X}: "
+        "resend the same step without control characters"
+    )
+
+
+def _first_control(where: str, value: Any) -> tuple[str, str] | None:
+    if isinstance(value, str):
+        match = _CONTROL.search(value)
+        return (where, match.group()) if match else None
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            path = f"{where}.{str(key)[:40]}"
+            found = _first_control(path, str(key)) or _first_control(path, inner)
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for index, inner in enumerate(value):
+            found = _first_control(f"{where}[{index}]", inner)
+            if found is not None:
+                return found
+    return None
 
 
 def _echo_args(args: Any) -> dict[str, Any]:

@@ -29,13 +29,15 @@ def console_text(reply: Reply) -> str:
 
 
 def meta_line(reply: Reply, language: str) -> str:
-    """The second line `--show-meta` prints: state, score, tools, model calls and the belief."""
+    """The `--show-meta` line: state, score, tools, model calls, rules, caveats, belief."""
     meta = reply.meta
     state = meta.state + (" (warning)" if meta.warning else "")
     tools = ",".join(meta.tools_executed) or "-"
     line = f"[{state} · score {meta.score} · tools {tools} · llm_calls {meta.llm_calls}]"
+    line += " rules: " + (", ".join(meta.rules_applied) or "-")
+    line += " | caveats: " + ("; ".join(meta.caveats) or "-")
     if meta.belief is not None:
-        line += " " + belief_line(meta.belief.guessed, meta.belief.delta, language)
+        line += " | " + belief_line(meta.belief.guessed, meta.belief.delta, language)
     return line
 
 

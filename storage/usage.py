@@ -89,6 +89,10 @@ class UsageRepo:
                 pass
             await self._c.update_one({"_id": doc_id}, {"$inc": dict(counters)})
 
+    async def of_subject(self, subject: str) -> list[Doc]:
+        """Every usage document of one subject (a user id, or e.g. `calibration`), by `_id`."""
+        return await self._c.find({"user_id": subject}, sort=[("_id", 1)])
+
     async def all(self) -> list[Doc]:
         return await self._c.find({})
 

@@ -62,6 +62,15 @@ _EXAMPLES = (
         },
     ),
     (
+        "(search_items answered: 2 movies found) quantos filmes de terror eu salvei?",
+        {
+            "action": "RESPOND",
+            "tool": None,
+            "args": None,
+            "message": "Você salvou 2 filmes de terror.",
+        },
+    ),
+    (
         "(a message you cannot act on)",
         {"action": "NOOP", "tool": None, "args": None, "message": None},
     ),
@@ -72,7 +81,11 @@ def _tool_lines(tools: Sequence[Tool[ToolArgs]]) -> str:
     lines = []
     for tool in tools:
         schema = tool.args_model.model_json_schema()
-        args = {name: _compact(spec) for name, spec in schema.get("properties", {}).items()}
+        required = set(schema.get("required", ()))
+        args = {
+            name + ("" if name in required else "?"): _compact(spec)
+            for name, spec in schema.get("properties", {}).items()
+        }
         lines.append(
             f"- {tool.name} [{tool.risk}]: {tool.description} args={json.dumps(args, ensure_ascii=False)}"
         )
@@ -81,8 +94,7 @@ def _tool_lines(tools: Sequence[Tool[ToolArgs]]) -> str:
 
 def _compact(spec: Mapping[str, object]) -> str:
     if "anyOf" in spec:
-        kinds = [str(option.get("type", option.get("enum", "?"))) for option in spec["anyOf"]]  # type: ignore[attr-defined]
-        return " | ".join(kinds)
+        return " | ".join(_compact(option) for option in spec["anyOf"])  # type: ignore[attr-defined]
     if "enum" in spec:
         return " | ".join(str(v) for v in spec["enum"])  # type: ignore[attr-defined]
     return str(spec.get("type", "any"))

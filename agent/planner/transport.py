@@ -4,8 +4,9 @@ Rules (DESIGN 3.1), applied here and nowhere else:
 
 - a request that times out is not retried within the turn -> `PlannerTimeout`;
 - HTTP 429, 5xx and connection failures are retried at most `retries` times,
-  waiting what `Retry-After` asks (capped at 10 s) or a short backoff ->
-  `PlannerUnavailable` when they keep failing;
+  waiting what `Retry-After` asks or a short backoff -> `PlannerUnavailable` when
+  they keep failing, or at once when `Retry-After` asks for more than 10 s (a turn
+  cannot wait that long, and an earlier retry would only be refused again);
 - HTTP 400 (and 413/422) -> `PlannerRejected`, never retried;
 - 401/403 -> `PlannerUnavailable` saying the credentials were refused.
 
@@ -37,6 +38,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import openai
 from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall
@@ -53,7 +55,11 @@ logger = logging.getLogger(__name__)
 
 RETRY_AFTER_CAP_S = 10.0
 BACKOFF_BASE_S = 0.5
+OPENAI_HOST = "openai.com"
 NO_API_KEY = "not-needed"  # local OpenAI-compatible servers ignore the key, the SDK wants one
+# A valid step nests 3 levels (step, args, a value); anything this deep is not one, and
+# deeper still would exhaust the interpreter's recursion in every later json/pydantic pass.
+MAX_ARGUMENT_DEPTH = 32
 _REJECTED_STATUSES = frozenset({400, 413, 422})
 _CREDENTIAL_STATUSES = frozenset({401, 403})
 _JSON_TYPE_NAMES = {
@@ -105,11 +111,11 @@ class ModelTransport:
             base_url=base_url,
             api_key=SecretStr(api_key or NO_API_KEY),
             temperature=0,
-            max_completion_tokens=max_tokens,  # this version sends no `max_tokens`
             timeout=timeout_s,
             max_retries=0,
             use_responses_api=False,
             http_async_client=self._http,
+            **output_cap(base_url, max_tokens),
         )
 
     async def aclose(self) -> None:
@@ -173,7 +179,7 @@ class ModelTransport:
                 continue
             except openai.OpenAIError as exc:
                 raise PlannerUnavailable(f"the model client failed: {type(exc).__name__}") from exc
-            except (ValueError, KeyError, TypeError) as exc:
+            except (ValueError, KeyError, TypeError, RecursionError) as exc:
                 # What langchain raises when a 200 answer is not a chat completion
                 # (no `choices`, an `error` object, an HTML page); not retried.
                 raise PlannerUnavailable(
@@ -208,7 +214,15 @@ class ModelTransport:
                 f"the model server kept failing (HTTP {status}) after {attempts} attempts"
             ) from exc
         asked = retry_after_s(exc.response.headers)
-        return min(asked, RETRY_AFTER_CAP_S) if asked is not None else _backoff(attempts)
+        if asked is None:
+            return _backoff(attempts)
+        if asked > RETRY_AFTER_CAP_S:
+            # Retrying sooner than asked would only be refused again: the user is told now.
+            raise PlannerUnavailable(
+                f"the model server asked to wait {asked:g} s (HTTP {status}); "
+                f"more than the {RETRY_AFTER_CAP_S:g} s a turn may wait"
+            ) from exc
+        return asked
 
     def _usage(
         self,
@@ -254,6 +268,23 @@ def retry_after_s(headers: Mapping[str, str]) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, (until - sent).total_seconds())
+
+
+def output_cap(base_url: str | None, max_tokens: int) -> dict[str, Any]:
+    """The ChatOpenAI arguments that cap the answer at `max_tokens`, in the field the server reads.
+
+    OpenAI deprecated `max_tokens` for `max_completion_tokens` (its reasoning models
+    refuse the old name), and langchain-openai always renames the field to the new
+    one; Ollama's OpenAI-compatible endpoint reads only `max_tokens` and silently
+    ignores the other, and older llama.cpp servers do the same. So OpenAI itself
+    gets `max_completion_tokens`; any other server gets `max_tokens`, sent through
+    `extra_body` so that langchain leaves its name alone (never both: OpenAI refuses
+    a request that sets both).
+    """
+    host = (urlsplit(base_url).hostname or "") if base_url else OPENAI_HOST
+    if host == OPENAI_HOST or host.endswith("." + OPENAI_HOST):
+        return {"max_completion_tokens": max_tokens}
+    return {"extra_body": {"max_tokens": max_tokens}}
 
 
 def _backoff(attempts: int) -> float:
@@ -326,10 +357,32 @@ def _argument_problem(call: Any) -> str | None:
         return None  # langchain reads a missing or empty string as {}
     if not isinstance(arguments, str):
         return "the function arguments are not a string"
+    too_deep = f"the function arguments are nested more than {MAX_ARGUMENT_DEPTH} levels deep"
     try:
         value = json.loads(arguments, strict=False)
     except json.JSONDecodeError:
         return None  # langchain reports invalid JSON itself
-    if isinstance(value, dict):
-        return None
-    return f"the function arguments must be a JSON object, got {_JSON_TYPE_NAMES[type(value)]}"
+    except ValueError:  # an integer past Python's digit limit: langchain would raise it
+        return "the function arguments hold a number too long to read"
+    except RecursionError:
+        return too_deep
+    if not isinstance(value, dict):
+        return f"the function arguments must be a JSON object, got {_JSON_TYPE_NAMES[type(value)]}"
+    return too_deep if _nesting(value) > MAX_ARGUMENT_DEPTH else None
+
+
+def _nesting(value: Any) -> int:
+    """How deeply `value` nests objects and arrays (without recursing: it may be very deep)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        current, depth = stack.pop()
+        if isinstance(current, dict):
+            children: Any = current.values()
+        elif isinstance(current, list):
+            children = current
+        else:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest

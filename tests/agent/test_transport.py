@@ -12,7 +12,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from agent.errors import PlannerRejected, PlannerTimeout, PlannerUnavailable
 from agent.planner.schema import planner_function_schema
-from agent.planner.transport import ModelTransport, retry_after_s
+from agent.planner.transport import ModelTransport, output_cap, retry_after_s
 from agent.tokens import TokenCounter, compact_json
 from bot.fakes.scripted_model import ScriptedModelServer
 
@@ -108,15 +108,28 @@ async def test_rate_limit_waits_what_retry_after_asks(
     assert sleep.waits == [1.0]
 
 
-async def test_retry_after_is_capped_at_ten_seconds(
+async def test_a_retry_after_up_to_ten_seconds_is_waited_in_full(
     server: ScriptedModelServer, transport: ModelTransport, sleep: RecordingSleep
 ) -> None:
-    server.begin_turn([NOOP], errors=[{"status": 503, "retry_after": 120}])
+    server.begin_turn([NOOP], errors=[{"status": 503, "retry_after": 10}])
     answer = await transport.complete(CONVERSATION, tools=TOOLS)
     server.end_turn()
 
     assert answer.attempts == 2
     assert sleep.waits == [10.0]
+
+
+async def test_a_longer_retry_after_is_not_cut_short_but_gives_up_at_once(
+    server: ScriptedModelServer, transport: ModelTransport, sleep: RecordingSleep
+) -> None:
+    server.begin_turn([], errors=[{"status": 429, "retry_after": 120}])
+    with pytest.raises(PlannerUnavailable, match="asked to wait 120 s") as raised:
+        await transport.complete(CONVERSATION, tools=TOOLS)
+    report = server.end_turn()
+
+    assert raised.value.attempts == 1
+    assert report.llm_calls == 1
+    assert sleep.waits == []
 
 
 async def test_server_errors_give_up_after_two_retries(
@@ -224,7 +237,8 @@ async def test_request_is_plain_function_calling(
     assert body["tools"] == TOOLS  # no strict mode added
     assert body["tool_choice"] == "required"
     assert body["temperature"] == 0
-    assert body["max_completion_tokens"] == 200
+    assert body["max_tokens"] == 200  # the field a local server (Ollama, llama.cpp) reads
+    assert "max_completion_tokens" not in body
     assert body["stream"] is False
     assert body["model"] == "scripted-test"
 
@@ -326,3 +340,20 @@ def test_retry_after_forms(headers: dict[str, str], expected: float | None) -> N
 async def test_empty_tools_is_a_programming_error(transport: ModelTransport) -> None:
     with pytest.raises(ValueError, match="tools"):
         await transport.complete(CONVERSATION, tools=[])
+
+
+@pytest.mark.parametrize(
+    ("base_url", "expected"),
+    [
+        (None, {"max_completion_tokens": 300}),
+        ("https://api.openai.com/v1", {"max_completion_tokens": 300}),
+        ("http://127.0.0.1:11434/v1", {"extra_body": {"max_tokens": 300}}),
+        ("http://localhost:8080/v1", {"extra_body": {"max_tokens": 300}}),
+        ("https://vllm.internal.example/v1", {"extra_body": {"max_tokens": 300}}),
+    ],
+)
+def test_the_output_cap_uses_the_field_the_server_reads(
+    base_url: str | None, expected: dict[str, object]
+) -> None:
+    """OpenAI refuses `max_tokens` on its newer models; Ollama ignores `max_completion_tokens`."""
+    assert output_cap(base_url, 300) == expected

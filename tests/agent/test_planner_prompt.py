@@ -1,0 +1,74 @@
+"""What the model is sent (DESIGN 3.1, 3.5): one function, and a system prompt built by code."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agent.planner.schema import PlannerResponse, planner_function_schema
+from agent.tools import registry
+from storage import Database
+from tests.support.live import ALICE, call, live_runtime
+
+
+def _system_prompt(body: dict[str, Any]) -> str:
+    first = body["messages"][0]
+    assert first["role"] == "system"
+    return str(first["content"])
+
+
+async def test_the_model_speaks_only_through_one_function_with_the_planner_schema(
+    db: Database,
+) -> None:
+    async with live_runtime(db) as live:
+        _, report = await live.say("anota: comprar leite", llm=[call("save_note", content="x")])
+
+    body = report.requests[0].body
+    assert body["tools"] == [planner_function_schema()]
+    assert body["tool_choice"] == "required"
+    assert body["temperature"] == 0
+    parameters = body["tools"][0]["function"]["parameters"]
+    assert set(parameters["properties"]) == set(PlannerResponse.model_fields)
+    assert "strict" not in body["tools"][0]["function"]
+
+
+async def test_the_system_prompt_holds_tools_constitution_examples_and_current_beliefs(
+    db: Database,
+) -> None:
+    async with live_runtime(db) as live:
+        await db.users.ensure(
+            ALICE, language="pt", timezone="America/Sao_Paulo", now_ms=live.clock.ms()
+        )
+        await db.beliefs.set(ALICE, "pref.genre.horror", 0.8, now_ms=live.clock.ms())
+        _, report = await live.say(
+            "anota: comprar leite", llm=[call("save_note", content="comprar leite")]
+        )
+
+    prompt = _system_prompt(report.requests[0].body)
+    # Every tool the planner may call, with its argument schema; never delete_all_memories.
+    for name in registry():
+        if name != "delete_all_memories":
+            assert f"- {name} [" in prompt, name
+    assert "save_movie [low]" in prompt
+    assert "save_movie [low]" in prompt
+    assert '"title": "string", "year?": "integer | null"' in prompt  # "?": optional
+    assert '"item_id?": "string | null"' in prompt
+    assert '"content": "string"' in prompt
+    assert '"type?": "note | movie | tv_show | video | link | null"' in prompt  # the enum itself
+    assert "- delete_all_memories [" not in prompt
+    # The constitution: no conversation, no offers, no emojis.
+    assert "never make small talk" in prompt
+    assert "never offer anything" in prompt
+    assert "No emojis" in prompt
+    # One example per action, each a complete step with its belief.
+    examples = [
+        json.loads(line.split(": ", 1)[1])
+        for line in prompt.splitlines()
+        if line.startswith("plan: ")
+    ]
+    assert {e["action"] for e in examples} == {"CALL_TOOL", "RESPOND", "NOOP"}
+    for example in examples:
+        PlannerResponse.model_validate(example)
+    # The beliefs with their current values.
+    assert "- answer.confidence = 1.00 (read-only)" in prompt
+    assert "- pref.genre.horror = 0.80" in prompt
