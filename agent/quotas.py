@@ -19,7 +19,7 @@ from langchain_core.messages import BaseMessage
 from agent.deps import Deps
 from agent.errors import PlannerError, PlannerTimeout, QuotaExceeded
 from agent.ledgering import append_event
-from agent.planner.transport import ModelAnswer
+from agent.planner.answer import ModelAnswer
 from agent.turn import Turn
 from storage.documents import UserDoc
 from storage.usage import GLOBAL

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -142,3 +144,15 @@ def test_the_rules_catch_a_violation() -> None:
         "bot/ should allow telegram only in its Telegram modules"
     )
     assert any(matches("agent.tools.saving", r) for r in section.modules["whatsapp.py"])
+
+
+def test_a_process_without_a_model_never_loads_the_openai_client() -> None:
+    """The OpenAI client and langchain-openai cost ~40 MB: only a configured model loads them."""
+    code = (
+        "import sys, agent.runtime, agent.deps, bot.web, bot.telegram, bot.whatsapp, bot.cli\n"
+        "print(sorted(m for m in ('openai', 'langchain_openai') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert out.stdout.strip() == "[]"

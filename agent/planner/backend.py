@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from langchain_core.messages import BaseMessage
 
-from agent.planner.transport import ModelAnswer, ModelTransport
+from agent.planner.answer import ModelAnswer
+
+if TYPE_CHECKING:  # the transport loads the OpenAI client: only processes with a model do
+    from agent.planner.transport import ModelTransport
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,9 +16,9 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 
+from agent.planner.answer import ModelAnswer
 from agent.planner.backend import PlanHints
 from agent.planner.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
-from agent.planner.transport import ModelAnswer
 from agent.textnorm import clean_text
 from agent.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
 

@@ -36,7 +36,6 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -48,6 +47,7 @@ from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from agent.errors import PlannerError, PlannerRejected, PlannerTimeout, PlannerUnavailable
+from agent.planner.answer import ModelAnswer
 from agent.tokens import TokenCounter, compact_json
 from config.logging import log_event
 
@@ -70,15 +70,6 @@ _JSON_TYPE_NAMES = {
     bool: "a boolean",
     type(None): "null",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class ModelAnswer:
-    message: AIMessage  # tool_calls parsed; unparseable calls in invalid_tool_calls
-    prompt_tokens: int  # from the server's usage, else our count of the request
-    completion_tokens: int
-    latency_s: float  # of the request that answered
-    attempts: int  # HTTP requests made: 1 + transport retries
 
 
 class ModelTransport:
