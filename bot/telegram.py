@@ -112,6 +112,7 @@ ADMIN_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("quota", "Definir a cota de um usuário", "Set a user's quota"),
     ("ledger", "Verificar o ledger de um usuário", "Verify a user's ledger"),
     ("dream", "Consolidar a memória agora", "Consolidate memory now"),
+    ("constitution", "Ver ou trocar a constituição", "Show or replace the constitution"),
 )
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from agent import commands
 from agent.deps import open_deps
 from agent.tokens import TokenCounter
 from bot.lifecycle import UpdateLifecycle
@@ -74,7 +75,8 @@ async def test_set_webhook_registers_the_url_secret_and_command_menus(
     }
     user = ["start", "help", "list", "search", "delete_all", "cancel", "why", "lang", "end"]
     user += ["export", "forget"]
-    admin = user + ["stats", "users", "quota", "ledger", "dream"]
+    admin = user + ["stats", "users", "quota", "ledger", "dream", "constitution"]
+    assert set(admin) - set(user) == commands.ADMIN_COMMANDS  # the menu shows every admin command
     assert menus == {
         ("default", None, None): user,
         ("default", None, "en"): user,
