@@ -117,9 +117,10 @@ class Metrics:
         )
         self.sanity_discrepancies = Counter(
             "lembra_sanity_check_discrepancies_total",
-            "Handover claims contradicted by stored facts",
+            "Handover claims contradicted by stored facts (each handover counted once)",
             registry=r,
         )
+        self._handovers_counted: dict[str, None] = {}
         self.handovers = Counter(
             "lembra_handovers_written_total", "Session handovers written", ["writer"], registry=r
         )
@@ -131,3 +132,16 @@ class Metrics:
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""
         return generate_latest(self.registry)
+
+    def count_discrepancies(self, handover_id: str, found: int) -> None:
+        """Count a handover's discrepancies the first time this process checks it.
+
+        The last handover is re-checked on every model turn until the next one is
+        written; counting each check would multiply one false claim by the turns.
+        """
+        if found <= 0 or handover_id in self._handovers_counted:
+            return
+        if len(self._handovers_counted) >= 10_000:  # bounded: forget the oldest
+            self._handovers_counted.pop(next(iter(self._handovers_counted)))
+        self._handovers_counted[handover_id] = None
+        self.sanity_discrepancies.inc(found)

@@ -262,8 +262,7 @@ async def check_handover(deps: Deps, user_id: str, handover: dict[str, Any]) -> 
             )
     except (LembraError, TypeError, ValueError, AttributeError):
         return SanityResult(False, ["the handover could not be checked against stored facts"])
-    if notes:
-        deps.metrics.sanity_discrepancies.inc(len(notes))
+    deps.metrics.count_discrepancies(str(handover.get("_id", "")), len(notes))
     if len(notes) > MAX_NOTES:  # a handover claiming hundreds of things stays a few lines
         notes = [*notes[:MAX_NOTES], f"and {len(notes) - MAX_NOTES} more discrepancies"]
     return SanityResult(True, notes)

@@ -168,9 +168,14 @@ async def test_claims_that_never_happened_become_governance_notes(db: Database) 
         )
         _, report = await live.say("o que eu fiz antes?", llm=[respond("Veja acima.")])
         discrepancies = sample(live, "lembra_sanity_check_discrepancies_total")
+        # the same handover is checked again on the next model turn: still 2, not 4
+        _, again = await live.say("e antes disso?", llm=[respond("Veja acima.")])
+        after_second_turn = sample(live, "lembra_sanity_check_discrepancies_total")
 
     system = system_prompt(report)
     assert discrepancies == 2
+    assert after_second_turn == 2
+    assert "Nota de governança" in system_prompt(again)  # the notes themselves stay
     assert "Da última sessão: <data>" in system  # checked, so not marked unverified
     assert (
         "Nota de governança: <data>the handover says item item-that-never-existed was saved, "
