@@ -44,6 +44,7 @@ _DELETE = re.compile(
 _ARTICLE = re.compile(
     r"^(?:(?:o|a|os|as|um|uma|the|a|an|meu|minha|meus|minhas|my|aquele|aquela|that)\s+)+", _FLAGS
 )
+_NOTE_NOUN = re.compile(r"(?:(?:a|uma|the|an)\s+)?(?:nota|note)\b[\s:,-]*", _FLAGS)
 _MOVIE = re.compile(r"\b(?:filme|movie|film)\b[\s:,-]*", _FLAGS)
 _TV = re.compile(r"\b(?:s[ée]rie|series|tv\s+show|show|programa)\b[\s:,-]*", _FLAGS)
 _LEADING_WORDS = frozenset({"", "o", "a", "um", "uma", "the", "an", "esse", "este", "this"})
@@ -139,6 +140,8 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         if title:
             return tool, {"title": title, **({"year": year} if year else {})}
     content = _strip(_SAVE, message).strip()
+    # "salva a nota comprar pão" saves "comprar pão": the words naming the kind are not the note
+    content = _strip(_NOTE_NOUN, content).strip() or content
     return ("save_note", {"content": content}) if content else None
 
 

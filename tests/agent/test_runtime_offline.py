@@ -250,6 +250,25 @@ async def test_anota_saves_a_note(lembra: Lembra) -> None:
     assert (item.type, item.content) == ("note", "comprar leite e café")
 
 
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("salva a nota comprar pão", "comprar pão"),
+        ("guarda uma nota: ligar para a Ana", "ligar para a Ana"),
+        ("save a note call the dentist", "call the dentist"),
+        ("salva a notação da música", "a notação da música"),  # a word, not the kind
+    ],
+)
+async def test_the_words_naming_a_note_are_not_its_content(
+    lembra: Lembra, message: str, content: str
+) -> None:
+    reply = await lembra.say(message)
+
+    assert reply.text == f"✅ Salvo: {content}."
+    [item] = await lembra.items()
+    assert (item.type, item.content) == ("note", content)
+
+
 # -- finding -------------------------------------------------------------------------------------
 
 
