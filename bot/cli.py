@@ -219,17 +219,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 async def _run_cancellable(coro: Awaitable[int]) -> int:
-    """Run `coro`, turning SIGTERM into a cancellation so cleanup (`finally`) runs."""
+    """Run `coro`, turning SIGTERM and Ctrl+C into a cancellation so cleanup (`finally`)
+    runs; the exit status is the shell's 128 + signal number (143, 130)."""
     task: asyncio.Task[int] = asyncio.ensure_future(coro)
     loop = asyncio.get_running_loop()
-    try:
-        loop.add_signal_handler(signal.SIGTERM, task.cancel)
-    except (NotImplementedError, RuntimeError):
-        pass
+    received: list[int] = []
+
+    def stop(signum: int) -> None:
+        received.append(signum)
+        task.cancel()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop, sig)
+        except (NotImplementedError, RuntimeError):
+            pass
     try:
         return await task
     except asyncio.CancelledError:
-        return 143
+        return 128 + (received[0] if received else signal.SIGTERM)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
