@@ -19,10 +19,13 @@
  8. alias lookup again after dropping politeness, greeting and "sim"/"ok" fillers at the ends
     ("por favor, apague tudo", "pode listar tudo?", "ok, lista tudo aí"); a message made only
     of one-word aliases of one label ("sim claro", "yeah sure") is that label
- 9. fuzzy matching, only for short messages whose words are all alias words or one typo from
-    one. Candidates are the aliases whose words line up with the message's (same number of
-    words, each within one typo; or, for words run together, the same letters within one
-    edit: "apagatudo"). The best candidate by `rapidfuzz.fuzz.ratio` of the whole message is
+ 9. a one-word message whose doubled letters squeeze to a one-word alias ("simm", "naao",
+    "oii"), score 95; then fuzzy matching, only for short messages whose words are all alias
+    words or one typo from one, never for a single word under four letters ("sei" is not
+    "ei") and never for `confirm`: a confirmation executes a deletion, so "tal", "poder" or
+    "certa" must not pass for "ta", "pode" or "certo". Candidates are the aliases whose
+    words line up with the message's (same number of words, each within one typo; or, for
+    words run together, the same letters within one edit: "apagatudo"). The best candidate by `rapidfuzz.fuzz.ratio` of the whole message is
     accepted when it reaches its label's cut-off and beats every alias of any other label by
     `FUZZY_MARGIN` ("limta tudo", as near "limpa tudo" as "lista tudo", is left to the
     planner). So "lsita tudo" is `list_all`, while "apaga todos os filmes" never passes for
@@ -91,6 +94,10 @@ FUZZY_MARGIN: Final = 8
 FUZZY_FLOOR: Final = 70  # a lined-up candidate below this is not worth reporting
 FUZZY_MAX_WORDS: Final = 5
 FUZZY_MAX_CHARS: Final = 36
+SQUEEZED_SCORE: Final = 95  # "simm": certain, but not what the alias says letter for letter
+FUZZY_MIN_ONE_WORD: Final = 4  # one edit in "sei" (-> "ei") or "tab" (-> "ta") is a new word
+# never matched by similarity: "tal", "poder", "clara" must not confirm a deletion
+EXPLICIT_ONLY: Final[frozenset[Label]] = frozenset(("confirm",))
 MIN_YEAR: Final = 1870
 MAX_YEAR: Final = 2100
 
@@ -304,6 +311,8 @@ ORDINALS: Final[Mapping[str, int]] = MappingProxyType(
         **_numbered("dois, tres, quatro, cinco, seis, sete, oito, nove, dez", 1),
         **_numbered("first, second, third, fourth, fifth, sixth, seventh, eighth, ninth", 0),
         **_numbered("one, two, three, four, five, six, seven, eight, nine, ten", 0),
+        "um": 0,  # only as the whole choice: "um filme" is no choice
+        "uma": 0,
         "tenth": 9,
         "ultimo": -1,
         "ultima": -1,
@@ -474,6 +483,15 @@ class IntentClassifier:
             for a in exact.values()
             if len(a.words) == 1 and a.label in COMPOUND_LABELS
         }
+        # "simm", "yess", "okk", "naao": a doubled letter is the one typo trusted for every
+        # label, including the ones never matched by similarity
+        squeezed: dict[str, _Alias] = {}
+        for alias in exact.values():
+            if len(alias.words) == 1 and alias.label in COMPOUND_LABELS:
+                known = squeezed.setdefault(_squeeze(alias.key), alias)
+                if known.label != alias.label:
+                    raise ValueError(f"{known.key!r} and {alias.key!r} differ by doubled letters")
+        self._squeezed = squeezed
         self._fuzzy = [a for a in exact.values() if len(a.words) <= FUZZY_MAX_WORDS]
         self._vocab = frozenset(w for a in self._fuzzy for w in a.words)
         self._vocab_deletes = frozenset(
@@ -527,8 +545,8 @@ class IntentClassifier:
         norm = normalize(stripped)
         if not norm:
             return self._llm(text, "other", 0)
-        if (choice := self._select(norm)) is not None:
-            return Intent("select", choice, 100, text)
+        if stripped[0] != "-" and (choice := self._select(norm)) is not None:
+            return Intent("select", choice, 100, text)  # "-1" is no choice
         words = norm.split()
         is_question = "?" in stripped or _starts_question(words)
         hit = self._exact.get(norm)
@@ -545,9 +563,12 @@ class IntentClassifier:
                 return _from_alias(hit, text, 100, is_question=is_question)
         if (compound := self._compound(core_words)) is not None:
             return Intent(compound, EMPTY, 100, text)
+        if len(core_words) == 1 and (hit := self._squeezed.get(_squeeze(core))) is not None:
+            return Intent(hit.label, hit.entities, SQUEEZED_SCORE, text)
         near_miss = 0
         if (
             len(core_words) <= FUZZY_MAX_WORDS
+            and (len(core_words) > 1 or len(core) >= FUZZY_MIN_ONE_WORD)
             and len(core) <= FUZZY_MAX_CHARS
             and all(self._near_vocabulary(w) for w in core_words)
         ):
@@ -662,6 +683,7 @@ class IntentClassifier:
             cutoff = FUZZY_CUTOFF_DELETE_ALL if alias.label == "delete_all" else FUZZY_CUTOFF
             if (
                 ratio >= cutoff
+                and alias.label not in EXPLICIT_ONLY
                 and (allow_delete_all or alias.label != "delete_all")
                 and not self._has_rival(core, alias.label, ratio)
             ):
@@ -793,6 +815,14 @@ def _strip_leading(words: list[str], fillers: _Fillers) -> int:
         else:
             break
     return start
+
+
+def _squeeze(word: str) -> str:
+    """Every run of one letter as one letter: "simm" and "sim" are "sim", "isso" is "iso"."""
+    return _RUNS.sub(r"\1", word)
+
+
+_RUNS: Final = re.compile(r"(.)\1+")
 
 
 def _deletions(word: str) -> Iterator[str]:

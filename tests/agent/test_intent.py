@@ -308,6 +308,36 @@ def test_short_near_misses_are_not_forced_into_a_label(
     assert classifier.classify(text).action == action
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["tab", "tap", "tal", "tag", "yet", "pod", "poder", "clara", "certa", "certinho", "simples"],
+)
+def test_a_word_one_typo_from_a_confirmation_never_confirms(
+    classifier: IntentClassifier, text: str
+) -> None:
+    # a confirmation executes a deletion (DESIGN 3.2: explicit confirmation): only the words
+    # themselves, with at most doubled letters, count; "tal" is not "ta", "poder" not "pode"
+    assert classifier.classify(text).action != "confirm"
+
+
+@pytest.mark.parametrize("text", ["sei", "boi", "nai", "sin"])
+def test_a_three_letter_word_is_not_read_as_a_typo(classifier: IntentClassifier, text: str) -> None:
+    # one edit is a third of the word: "sei" is a word of its own, not "ei"
+    assert classifier.classify(text).action == "llm"
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [("simm", "confirm"), ("yess", "confirm"), ("okk", "confirm"), ("naoo", "deny"),
+     ("oii", "greeting"), ("cancelaa", "cancel")],
+)  # fmt: skip
+def test_doubled_letters_still_count_with_a_lower_score(
+    classifier: IntentClassifier, text: str, action: str
+) -> None:
+    intent = classifier.classify(text)
+    assert (intent.action, intent.score) == (action, 95)
+
+
 # --- entities ---
 
 
@@ -337,7 +367,8 @@ def test_list_all_without_a_type_has_no_entities(classifier: IntentClassifier, t
         ("1", {"index": 0}), ("2)", {"index": 1}), ("#3", {"index": 2}), ("o segundo", {"index": 1}),
         ("a primeira", {"index": 0}), ("the first one", {"index": 0}), ("second", {"index": 1}),
         ("número 2", {"index": 1}), ("último", {"index": -1}), ("last", {"index": -1}),
-        ("1º", {"index": 0}), ("2021", {"year": 2021}), ("1984", {"year": 1984}),
+        ("1º", {"index": 0}), ("um", {"index": 0}), ("dois", {"index": 1}),
+        ("2021", {"year": 2021}), ("1984", {"year": 1984}),
         ("1870", {"year": 1870}), ("2100", {"year": 2100}), ("o de 2010", {"year": 2010}),
     ],
 )  # fmt: skip
@@ -345,7 +376,7 @@ def test_select_entities(classifier: IntentClassifier, text: str, entities: dict
     assert classify(classifier, text) == ("select", entities)
 
 
-@pytest.mark.parametrize("text", ["0", "1869", "2101", "12345", "1 2", "2 filmes"])
+@pytest.mark.parametrize("text", ["0", "-1", "1869", "2101", "12345", "1 2", "2 filmes"])
 def test_numbers_that_are_no_choice_go_to_the_planner(
     classifier: IntentClassifier, text: str
 ) -> None:

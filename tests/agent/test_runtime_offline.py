@@ -438,3 +438,19 @@ async def test_one_pending_action_per_conversation(lembra: Lembra) -> None:
         "(A pergunta pendente foi descartada.)"
     )
     assert len(await lembra.items(alice)) == 2
+
+
+@pytest.mark.parametrize("near_yes", ["tal", "tab", "yet", "pod", "poder", "certa"])
+async def test_a_word_that_only_looks_like_yes_deletes_nothing(
+    lembra: Lembra, near_yes: str
+) -> None:
+    for note in ("anota: comprar leite", "anota: ligar pro dentista"):
+        await lembra.say(note)
+    await lembra.say("apaga tudo")
+
+    reply = await lembra.say(near_yes)  # goes to the (offline) planner, as any message
+
+    assert "Apaguei" not in reply.text
+    kept = {item.content for item in await lembra.items()}
+    assert {"comprar leite", "ligar pro dentista"} <= kept  # the offline planner saved the word
+    assert "all_deleted" not in await lembra.event_types()
