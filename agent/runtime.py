@@ -302,8 +302,22 @@ class Runtime:
             if isinstance(outcome, Saved):
                 turn.tools_executed.append(tool)
             return self._saved_reply(turn, outcome)
-        deleted = await execute_delete(self.deps, turn, choice.options[index].item_id)
-        return self._deleted_reply(turn, deleted)
+        # Choosing says which item, not that it may go: a deletion still needs its "sim".
+        option = choice.options[index]
+        return await self._delete_preview(turn, option.item_id, option.label)
+
+    async def _delete_preview(self, turn: Turn, item_id: str, label: str) -> Reply:
+        """Hold one item's deletion for an explicit confirmation (DESIGN 3.2); nothing is deleted."""
+        pending = pendings.ConfirmDeleteItem(item_id=item_id, label=label)
+        await pendings.store(self.deps, turn, pending)
+        return finish(
+            turn,
+            text("delete_preview", turn.language, label=label),
+            kind="preview",
+            choices=confirm_choices(turn),
+            choice_kind="confirm",
+            choice_token=pending.token,
+        )
 
     async def _confirm(self, turn: Turn, current: pendings.Pending) -> Reply:
         lang = turn.language
@@ -574,18 +588,7 @@ class Runtime:
                 turn.facts.caveats.append(
                     text("caveat_implicit_match", lang, query=one_line(str(query), 60))
                 )
-            pending = pendings.ConfirmDeleteItem(
-                item_id=outcome.item.id, label=item_label(outcome.item)
-            )
-            await pendings.store(self.deps, turn, pending)
-            return finish(
-                turn,
-                text("delete_preview", lang, label=item_label(outcome.item)),
-                kind="preview",
-                choices=confirm_choices(turn),
-                choice_kind="confirm",
-                choice_token=pending.token,
-            )
+            return await self._delete_preview(turn, outcome.item.id, item_label(outcome.item))
         if isinstance(outcome, DeleteChoice):
             turn.facts.ambiguity = "unresolved"
             options = [

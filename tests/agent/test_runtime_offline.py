@@ -330,7 +330,12 @@ async def test_an_ambiguous_delete_becomes_a_choice(lembra: Lembra) -> None:
     assert choice.meta.state == "AMBIGUOUS"
     assert len(await lembra.items()) == 2
 
-    reply = await lembra.say(str(labels.index("leite de aveia") + 1))
+    preview = await lembra.say(str(labels.index("leite de aveia") + 1))
+
+    # the choice names the item; deleting it still takes an explicit "sim" (DESIGN 3.2)
+    assert preview.text == "Apagar leite de aveia? (sim/não, expira em 2 minutos)"
+    assert len(await lembra.items()) == 2
+    reply = await lembra.say("sim")
 
     assert reply.text == "✅ Apagado: leite de aveia."
     assert [i.content for i in await lembra.items()] == ["comprar leite"]
