@@ -303,8 +303,8 @@ class Runtime:
                 turn.tools_executed.append(tool)
             return self._saved_reply(turn, outcome)
         # Choosing says which item, not that it may go: a deletion still needs its "sim".
-        option = choice.options[index]
-        return await self._delete_preview(turn, option.item_id, option.label)
+        target = choice.options[index]
+        return await self._delete_preview(turn, target.item_id, target.label)
 
     async def _delete_preview(self, turn: Turn, item_id: str, label: str) -> Reply:
         """Hold one item's deletion for an explicit confirmation (DESIGN 3.2); nothing is deleted."""
