@@ -27,6 +27,7 @@ TmdbKind = Literal["movie", "tv"]
 _OVERVIEW_CHARS = 500
 _MAX_RETRY_AFTER_S = 5.0
 _BACKOFF_S = (0.2, 0.5, 1.0)
+_PUBLIC_HOST = "api.themoviedb.org"  # needs a key; a self-hosted proxy or a fake may not
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +98,9 @@ class TmdbClient:
         return _parse_results(kind, body)[:limit]
 
     async def _get(self, path: str, params: dict[str, str]) -> Any:
+        if self._api_key is None and _PUBLIC_HOST in self._base_url:
+            # TMDB itself answers 401 to every keyless request: don't ask it, don't wait.
+            raise ServiceUnavailable("TMDB is not configured (no TMDB_API_KEY)")
         headers = {"Accept": "application/json"}
         if self._api_key is not None:
             if self._api_key.startswith("eyJ"):  # a v4 read-access token (a JWT)

@@ -348,3 +348,18 @@ async def test_unreadable_answers_are_service_errors(
 
     assert not isinstance(caught.value, ServiceUnavailable)
     assert requests == 1
+
+
+async def test_without_a_key_the_public_tmdb_is_not_asked(caplog: pytest.LogCaptureFixture) -> None:
+    # api.themoviedb.org refuses keyless requests: the movie is saved un-enriched at once
+    # instead of after three DNS lookups and retries (and no request leaves the machine).
+    async with aiohttp.ClientSession() as session:
+        client = TmdbClient(
+            session, base_url="https://api.themoviedb.org/3", api_key=None, timeout_s=5
+        )
+        with (
+            caplog.at_level(logging.WARNING),
+            pytest.raises(ServiceUnavailable, match="TMDB_API_KEY"),
+        ):
+            await client.search("movie", "inception", language="pt-BR")
+    assert "tmdb_retry" not in caplog.text
