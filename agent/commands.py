@@ -16,7 +16,7 @@ from agent.beliefs import CALIBRATION
 from agent.confidence import TurnKind
 from agent.intent import Intent
 from agent.ledgering import append_event
-from agent.memory.consolidation import consolidate, describe
+from agent.memory.consolidation import consolidate_now
 from agent.memory.constitution import current_constitution, update_constitution
 from agent.memory.handover import write_handover
 from agent.replies import confirm_choices, finish
@@ -231,10 +231,8 @@ class Commands:
         targets = args.split()[:1] or [turn.user_id]
         lines = []
         for target in targets:
-            report = await consolidate(
-                self.deps, target, trigger="manual", use_model=background_llm(self.deps)
-            )
-            lines.append(describe(report, target))
+            _, line = await consolidate_now(self.deps, target, use_model=background_llm(self.deps))
+            lines.append(line)
         return self._plain(turn, "\n".join(lines))
 
 

@@ -18,6 +18,19 @@ IncomingKind = Literal["text", "choice", "unsupported"]
 CHANNEL_PREFIX: dict[Channel, str] = {"telegram": "tg", "whatsapp": "wa", "console": "cli"}
 
 
+def namespaced_user_id(name: str) -> str:
+    """A user id as an operator or a transcript gives it: `alice` -> `cli:alice`; `tg:123` is kept.
+
+    Raises:
+        ValueError: when the id or either side of its namespace is empty (`""`, `tg:`, `:5`).
+    """
+    name = name.strip()
+    namespace, sep, local = name.partition(":")
+    if not name or (sep and (not namespace or not local)):
+        raise ValueError(f"{name!r} is not a user id (`alice`, `cli:alice`, `tg:123`)")
+    return name if sep else f"{CHANNEL_PREFIX['console']}:{name}"
+
+
 @dataclass(frozen=True, slots=True)
 class Incoming:
     """One normalized incoming message.

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from agent.deps import storage_config
 from agent.intent import IntentClassifier
+from agent.types import namespaced_user_id
 from config.errors import LembraError
 from config.logging import setup_logging
 from config.settings import Settings, load_settings
@@ -37,6 +38,24 @@ def _announce_planner(runtime: Runtime) -> Runtime:
             flush=True,
         )
     return runtime
+
+
+def _user_arg(value: str) -> str:
+    """`--user` of every command: a bare id is a console user (`u1` -> `cli:u1`), `tg:123` is kept."""
+    try:
+        return namespaced_user_id(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _console_user_arg(value: str) -> str:
+    """`lembra chat --user`: resolved like every `--user`, and it must be a console user."""
+    from bot.console import console_user_id
+
+    try:
+        return console_user_id(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 async def _chat(args: argparse.Namespace, settings: Settings) -> int:
@@ -110,18 +129,16 @@ async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
 async def _dream(args: argparse.Namespace, settings: Settings) -> int:
     from agent.background import background_llm
     from agent.deps import open_deps
-    from agent.memory.consolidation import consolidate, describe
+    from agent.memory.consolidation import consolidate_now
 
     async with open_deps(settings) as deps:
         targets = [args.user] if args.user else await deps.db.users.all_ids()
-        busy = 0
+        skipped = 0
         for user_id in targets:
-            report = await consolidate(
-                deps, user_id, trigger="manual", use_model=background_llm(deps)
-            )
-            busy += report is None
-            print(describe(report, user_id))
-    return 1 if busy else 0
+            ran, line = await consolidate_now(deps, user_id, use_model=background_llm(deps))
+            skipped += not ran
+            print(line)
+    return 1 if skipped else 0
 
 
 async def _stats(args: argparse.Namespace, settings: Settings) -> int:
@@ -178,7 +195,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     chat = sub.add_parser("chat", help="talk to Lembra in the console")
-    chat.add_argument("--user", default="local", help="console user (cli: namespace)")
+    chat.add_argument(
+        "--user",
+        type=_console_user_arg,
+        default="cli:local",
+        help="console user: `alice` or `cli:alice` (default cli:local)",
+    )
     chat.add_argument(
         "--show-meta", action="store_true", help="print state, score and tools per reply"
     )
@@ -204,13 +226,15 @@ def build_parser() -> argparse.ArgumentParser:
     ledger = sub.add_parser("ledger", help="verify the ledger or print its heads")
     ledger_sub = ledger.add_subparsers(dest="ledger_command", required=True)
     verify = ledger_sub.add_parser("verify", help="verify every chain (or one user's)")
-    verify.add_argument("--user")
+    verify.add_argument(
+        "--user", type=_user_arg, help="one user's chain: `u1` (= cli:u1) or `tg:123`"
+    )
     verify.add_argument("--against", help="a JSON file of saved heads (from `lembra ledger head`)")
     verify.set_defaults(run=_ledger_verify)
     ledger_sub.add_parser("head", help="print each stream's head").set_defaults(run=_ledger_head)
 
     dream = sub.add_parser("dream", help="run memory consolidation now")
-    dream.add_argument("--user")
+    dream.add_argument("--user", type=_user_arg, help="one user: `u1` (= cli:u1) or `tg:123`")
     dream.set_defaults(run=_dream)
     sub.add_parser("stats", help="usage, confidence and calibration figures").set_defaults(
         run=_stats

@@ -13,7 +13,7 @@ from typing import TextIO
 from agent.commands import belief_line
 from agent.runtime import Runtime
 from agent.texts import text
-from agent.types import Incoming, Reply
+from agent.types import CHANNEL_PREFIX, Incoming, Reply, namespaced_user_id
 from config.errors import LembraError
 from config.logging import log_event
 
@@ -39,6 +39,21 @@ def meta_line(reply: Reply, language: str) -> str:
     if meta.belief is not None:
         line += " | " + belief_line(meta.belief.guessed, meta.belief.delta, language)
     return line
+
+
+def console_user_id(user: str) -> str:
+    """The console user `user` names (`alice`, `cli:alice`), resolved as every `--user` is.
+
+    Raises:
+        ValueError: for an id of another channel (`tg:123`): the console speaks only as
+            its own users, so it never writes into a Telegram or WhatsApp user's data.
+    """
+    user_id = namespaced_user_id(user)
+    if not user_id.startswith(f"{CHANNEL_PREFIX['console']}:"):
+        raise ValueError(
+            f"{user_id} is not a console user: `lembra chat` talks as `cli:` users only"
+        )
+    return user_id
 
 
 async def read_line(stdin: TextIO) -> str:
@@ -78,8 +93,13 @@ async def run_console(
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
 ) -> int:
-    """Read messages until end of input; print each reply (and its meta when asked)."""
-    local = user.removeprefix("cli:") or "local"
+    """Read messages until end of input; print each reply (and its meta when asked).
+
+    Args:
+        user: a console user, bare (`alice`) or namespaced (`cli:alice`).
+    """
+    user_id = console_user_id(user)
+    local = user_id.split(":", 1)[1]
     interactive = stdin.isatty()
     if interactive:
         mode = (
@@ -99,9 +119,9 @@ async def run_console(
             continue
         try:
             reply = await runtime.handle(
-                Incoming(channel="console", chat_id=local, user_id=f"cli:{local}", text=message)
+                Incoming(channel="console", chat_id=local, user_id=user_id, text=message)
             )
-            user_doc = await runtime.deps.db.users.get(f"cli:{local}")
+            user_doc = await runtime.deps.db.users.get(user_id)
         except LembraError as exc:
             # e.g. the database went away: say so plainly and keep the console alive
             log_event(

@@ -26,7 +26,7 @@ from agent.clock import FakeClock
 from agent.deps import open_deps
 from agent.runtime import Runtime
 from agent.tokens import TokenCounter
-from agent.types import Incoming, Reply
+from agent.types import Incoming, Reply, namespaced_user_id
 from bot.fakes.scripted_model import ScriptedModelServer
 from bot.fakes.tmdb import FakeTmdb
 from config.settings import Settings
@@ -109,8 +109,8 @@ class TranscriptSpec(_Strict):
 
 
 def user_id(name: str) -> str:
-    """Transcript users live in the console namespace (`alice` -> `cli:alice`)."""
-    return name if ":" in name else f"cli:{name}"
+    """Transcript users live in the console namespace (`alice` -> `cli:alice`), as every `--user`."""
+    return namespaced_user_id(name)
 
 
 def load_transcript(path: Path) -> TranscriptSpec:

@@ -92,6 +92,8 @@ class VerifyResult:
     reason: str | None = None
 
     def describe(self) -> str:
+        if self.ok and self.events == 0:
+            return f"{self.stream}: no events (nothing to verify)"
         if self.ok:
             return f"{self.stream}: ok ({self.events} events)"
         return f"{self.stream}: BROKEN at seq {self.bad_seq} ({self.bad_id}): {self.reason}"

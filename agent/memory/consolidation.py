@@ -181,10 +181,26 @@ async def consolidate(
         await db.leases.release(lease, owner)
 
 
-def describe(report: ConsolidationReport | None, user_id: str) -> str:
-    if report is None:
-        return f"{user_id}: busy or unknown, not consolidated"
+def describe(report: ConsolidationReport) -> str:
     return (
-        f"{user_id}: consolidated ({report.trigger}): {report.conversations} conversation(s), "
+        f"{report.user_id}: consolidated ({report.trigger}): {report.conversations} conversation(s), "
         f"{report.pending_expired} pending expired, counters {'repaired' if report.counts_repaired else 'ok'}"
     )
+
+
+async def consolidate_now(deps: Deps, user_id: str, *, use_model: bool) -> tuple[bool, str]:
+    """Consolidate on request (`lembra dream`, `/dream`): whether it ran, and the line to show.
+
+    An unknown user and a busy one (a turn or another consolidation holds the lease)
+    are told apart, since an operator does different things about each.
+    """
+    if await deps.db.users.get(user_id) is not None:
+        report = await consolidate(deps, user_id, trigger="manual", use_model=use_model)
+        if report is not None:
+            return True, describe(report)
+        if await deps.db.users.get(user_id) is not None:  # not forgotten meanwhile
+            return False, (
+                f"{user_id}: busy (a turn or another consolidation holds the lease), "
+                "not consolidated; try again shortly"
+            )
+    return False, f"{user_id}: unknown user (no such user id), not consolidated"

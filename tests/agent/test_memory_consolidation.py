@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from datetime import datetime
 from pathlib import Path
@@ -155,13 +156,46 @@ async def test_lembra_dream_runs_it_now(nx_server: RunningServer, tmp_path: Path
 
         unknown = run_lembra(["dream", "--user", "cli:nobody"], env=env, cwd=tmp_path)
         assert unknown.returncode == 1
-        assert "cli:nobody: busy or unknown, not consolidated" in unknown.stdout
+        assert (
+            unknown.stdout.strip() == "cli:nobody: unknown user (no such user id), not consolidated"
+        )
 
         await db.users.ensure(BOB, language="en", timezone="UTC", now_ms=0)
         everyone = run_lembra(["dream"], env=env, cwd=tmp_path)
         assert everyone.returncode == 0, everyone.stderr
         assert f"{ALICE}: consolidated" in everyone.stdout
         assert f"{BOB}: consolidated" in everyone.stdout
+    finally:
+        await db.drop()
+        await db.close()
+
+
+async def test_lembra_dream_takes_a_bare_id_as_chat_does_and_says_when_the_user_is_busy(
+    nx_server: RunningServer, tmp_path: Path
+) -> None:
+    name = f"t_{uuid.uuid4().hex[:10]}"
+    db = Database(make_client(nx_server.uri), name)
+    await db.ensure_indexes()
+    env = {"MONGODB_URI": nx_server.uri, "MONGODB_DB": name}
+    try:
+        # `lembra chat --user alice` talks as cli:alice; `dream --user alice` means the same user
+        chat = run_lembra(["chat", "--user", "alice"], env=env, cwd=tmp_path, stdin="oi\n")
+        assert chat.returncode == 0, chat.stderr
+        assert await db.users.get(ALICE) is not None
+
+        done = run_lembra(["dream", "--user", "alice"], env=env, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert f"{ALICE}: consolidated (manual)" in done.stdout
+
+        # a turn in progress holds the conversation's lease
+        assert await db.leases.acquire(
+            f"chat:{ALICE}", "worker-handling-a-turn", ttl_ms=60_000, now_ms=int(time.time() * 1000)
+        )
+        busy = run_lembra(["dream", "--user", "alice"], env=env, cwd=tmp_path)
+        assert busy.returncode == 1
+        assert busy.stdout.startswith(f"{ALICE}: busy (a turn or another consolidation")
+        assert "unknown" not in busy.stdout
+        assert [e.type for e in await db.ledger.events(ALICE)] == ["consolidation_done"]
     finally:
         await db.drop()
         await db.close()

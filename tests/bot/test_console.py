@@ -142,8 +142,11 @@ async def test_user_ids_live_in_the_cli_namespace(tmp_path: Path, tmdb_url: str)
 
     assert turns(saved.stdout)[0][0] == "✅ Salvo: The Matrix (1999)."
     assert "• The Matrix (1999)" in turns(listed.stdout)[0][0]
-    # "tg:bob" typed at the console is a console user too, never the Telegram user
-    assert turns(other.stdout)[0][0] == "Você ainda não salvou nada."
+    # "tg:bob" keeps its namespace as every `--user` does, and the console never talks
+    # as a Telegram user: it refuses before reading a message
+    assert other.returncode == 2
+    assert "tg:bob is not a console user" in other.stderr
+    assert other.stdout == ""
 
 
 def read_prompts(master: int, seen: bytearray, count: int) -> None:

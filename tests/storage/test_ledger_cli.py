@@ -82,6 +82,49 @@ async def test_a_truncated_chain_is_caught_against_a_saved_head(
         await db.close()
 
 
+async def test_user_ids_resolve_as_chat_does_and_an_empty_stream_is_not_called_ok(
+    nx_server: RunningServer, tmp_path: Path
+) -> None:
+    name = f"t_{uuid.uuid4().hex[:10]}"
+    env = {"MONGODB_URI": nx_server.uri, "MONGODB_DB": name}
+    db = await _seed(nx_server.uri, name)
+    try:
+        chat = run_lembra(
+            ["chat", "--user", "u1"], env=env, cwd=tmp_path, stdin="anota: comprar pão\n"
+        )
+        assert chat.returncode == 0, chat.stderr
+        assert [e.type for e in await db.ledger.events("cli:u1")] == ["item_saved"]
+
+        for spelled in ("u1", "cli:u1"):
+            mine = run_lembra(["ledger", "verify", "--user", spelled], env=env, cwd=tmp_path)
+            assert mine.returncode == 0, mine.stderr
+            assert mine.stdout.strip() == "cli:u1: ok (1 events)"
+
+        kept = run_lembra(["ledger", "verify", "--user", "tg:1"], env=env, cwd=tmp_path)
+        assert kept.stdout.strip() == "tg:1: ok (4 events)"
+
+        nobody = run_lembra(["ledger", "verify", "--user", "u2"], env=env, cwd=tmp_path)
+        assert nobody.returncode == 0  # nothing to verify is not a failure...
+        assert nobody.stdout.strip() == "cli:u2: no events (nothing to verify)"
+        assert "ok" not in nobody.stdout  # ...but it does not claim a verified chain
+
+        empty = run_lembra(["ledger", "verify", "--user", "tg:"], env=env, cwd=tmp_path)
+        assert empty.returncode == 2
+        assert "is not a user id" in empty.stderr
+    finally:
+        await db.drop()
+        await db.close()
+
+
+def test_chat_refuses_to_talk_as_another_channels_user(tmp_path: Path) -> None:
+    result = run_lembra(
+        ["chat", "--user", "tg:123"], cwd=tmp_path, env={"DATA_DIR": str(tmp_path)}, stdin="oi\n"
+    )
+    assert result.returncode == 2
+    assert "tg:123 is not a console user" in result.stderr
+    assert result.stdout == ""
+
+
 def test_an_unreadable_head_file_is_a_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "heads.json"
     bad.write_text("{not json")
