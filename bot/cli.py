@@ -173,12 +173,43 @@ async def _ledger_verify(args: argparse.Namespace, settings: Settings) -> int:
     return 1 if failures else 0
 
 
+HEADS_SHAPE = '{"<user id>": {"seq": <int>, "hash": "<sha256 hex>"}, ...}'
+
+
 def _read_heads(path: Path) -> dict[str, Head]:
+    """The saved heads `lembra ledger head` printed; a clear error naming that shape otherwise."""
     try:
-        raw = json.loads(path.read_text())
-        return {stream: Head(stream, int(h["seq"]), str(h["hash"])) for stream, h in raw.items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise LembraError(f"cannot read saved heads from {path}: {exc}") from None
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LembraError(f"cannot read saved heads from {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError
+        raise LembraError(f"cannot read saved heads from {path}: not JSON ({exc})") from None
+    expected = f"expected the output of `lembra ledger head`, {HEADS_SHAPE}"
+    if not isinstance(raw, dict):
+        raise LembraError(
+            f"cannot read saved heads from {path}: {expected}; got a JSON {_json_kind(raw)}"
+        )
+    heads: dict[str, Head] = {}
+    for stream, head in raw.items():
+        seq = head.get("seq") if isinstance(head, dict) else None
+        digest = head.get("hash") if isinstance(head, dict) else None
+        if (
+            not isinstance(seq, int)
+            or isinstance(seq, bool)
+            or seq < 0
+            or not isinstance(digest, str)
+        ):
+            raise LembraError(
+                f"cannot read saved heads from {path}: {expected}; "
+                f"the entry for {stream!r} is {json.dumps(head)[:80]}"
+            )
+        heads[stream] = Head(stream, seq, digest)
+    return heads
+
+
+def _json_kind(value: object) -> str:
+    kinds = {list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
+    return "null" if value is None else kinds.get(type(value), type(value).__name__)
 
 
 async def _ledger_head(args: argparse.Namespace, settings: Settings) -> int:

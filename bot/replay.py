@@ -27,7 +27,7 @@ from agent.deps import open_deps
 from agent.runtime import Runtime
 from agent.tokens import TokenCounter
 from agent.types import Incoming, Reply, namespaced_user_id
-from bot.fakes.scripted_model import ScriptedModelServer
+from bot.fakes.scripted_model import ScriptedModelServer, check_error, check_output
 from bot.fakes.tmdb import FakeTmdb
 from config.settings import Settings
 from storage import Database
@@ -83,6 +83,27 @@ class TurnSpec(_Strict):
             str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
         )
 
+    @field_validator("llm")
+    @classmethod
+    def _outputs(cls, value: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for position, output in enumerate(value):
+            check_output(position, output)
+        return value
+
+    @field_validator("llm_errors")
+    @classmethod
+    def _errors(cls, value: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for position, error in enumerate(value):
+            check_error(position, error)
+        return value
+
+    @field_validator("as_user")
+    @classmethod
+    def _user_id(cls, value: str | None) -> str | None:
+        if value is not None:
+            namespaced_user_id(value)  # a ValueError names the bad id
+        return value
+
 
 class TranscriptSpec(_Strict):
     user: str = "replay"
@@ -103,8 +124,26 @@ class TranscriptSpec(_Strict):
         if isinstance(value, Mapping):
             return {
                 str(kind): {str(q): v for q, v in (queries or {}).items()}
+                if isinstance(queries, Mapping | None)
+                else queries
                 for kind, queries in value.items()
             }
+        return value
+
+    @field_validator("user")
+    @classmethod
+    def _user_id(cls, value: str) -> str:
+        namespaced_user_id(value)  # a ValueError names the bad id
+        return value
+
+    @field_validator("timezone")
+    @classmethod
+    def _zone(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                ZoneInfo(value)
+            except (ValueError, KeyError):  # ZoneInfoNotFoundError is a KeyError
+                raise ValueError(f"unknown time zone {value!r} (e.g. America/Sao_Paulo)") from None
         return value
 
 
@@ -113,10 +152,65 @@ def user_id(name: str) -> str:
     return namespaced_user_id(name)
 
 
+class TranscriptError(ValueError):
+    """A transcript file that cannot be run; the message names the file and, when known, where."""
+
+
 def load_transcript(path: Path) -> TranscriptSpec:
-    raw = path.read_text(encoding="utf-8")
-    data = json.loads(raw) if path.suffix == ".json" else yaml.safe_load(raw)
-    return TranscriptSpec.model_validate(data)
+    """Read and validate one transcript file (YAML, or JSON when it ends in `.json`).
+
+    Raises:
+        TranscriptError: unreadable, empty, not YAML/JSON, or not a valid transcript.
+    """
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise TranscriptError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise TranscriptError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
+    empty = f"{path}: empty transcript (expected a mapping with at least `turns`)"
+    if not raw.strip():
+        raise TranscriptError(empty)
+    try:
+        data = json.loads(raw) if path.suffix == ".json" else yaml.safe_load(raw)
+    except json.JSONDecodeError as exc:
+        raise TranscriptError(
+            f"{path}: line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}"
+        ) from None
+    except yaml.YAMLError as exc:
+        raise TranscriptError(f"{path}: {_yaml_problem(exc)}") from None
+    if data is None:  # only comments or `---`
+        raise TranscriptError(empty)
+    if not isinstance(data, Mapping):
+        raise TranscriptError(
+            f"{path}: a transcript is a mapping with at least `turns`, not {_kind(data)}"
+        )
+    try:
+        return TranscriptSpec.model_validate(data)
+    except ValidationError as exc:
+        raise TranscriptError(f"{path}: {_short(exc)}") from None
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """`line L, column C: problem (while ... at line L, column C)`, 1-based as editors count."""
+    if not isinstance(exc, yaml.MarkedYAMLError) or exc.problem_mark is None:
+        return f"invalid YAML: {_short(exc)}"
+    mark = exc.problem_mark
+    found = f"line {mark.line + 1}, column {mark.column + 1}: invalid YAML: {exc.problem}"
+    if exc.context and exc.context_mark is not None:
+        context = exc.context_mark
+        found += f" ({exc.context} at line {context.line + 1}, column {context.column + 1})"
+    elif exc.context:
+        found += f" ({exc.context})"
+    return found
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a plain string"
+    return f"a {type(value).__name__}"
 
 
 @dataclass
@@ -378,12 +472,12 @@ async def replay_files(
             path = Path(name)
             try:
                 spec = load_transcript(path)
-            except (OSError, ValueError, ValidationError, yaml.YAMLError) as exc:
+            except TranscriptError as exc:
                 report: dict[str, Any] = {
                     "file": name,
                     "passed": False,
                     "turns": [],
-                    "error": f"invalid transcript: {_short(exc)}",
+                    "error": f"invalid transcript: {exc}",
                 }
             else:
                 report = await TranscriptRun(path, spec, uri, counter).run()

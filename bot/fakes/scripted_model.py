@@ -180,9 +180,9 @@ class ScriptedModelServer:
         if self._turn.scripted:
             raise RuntimeError("begin_turn called twice without end_turn")
         for position, output in enumerate(outputs):
-            _check_output(position, output)
+            check_output(position, output)
         for position, error in enumerate(errors):
-            _check_error(position, error)
+            check_error(position, error)
         self._turn.outputs = deque(outputs)
         self._turn.errors = deque(errors)
         self._turn.scripted = True
@@ -330,7 +330,8 @@ def _function_name(body: Mapping[str, Any]) -> str:
     return PLANNER_FUNCTION_NAME
 
 
-def _check_output(position: int, output: Any) -> None:
+def check_output(position: int, output: Any) -> None:
+    """Refuse a scripted output the server could not serve (ValueError naming its position)."""
     if not isinstance(output, Mapping) or not output:
         raise ValueError(f"scripted output {position} must be a non-empty mapping, got {output!r}")
     for key in ("raw", "raw_arguments"):
@@ -340,7 +341,8 @@ def _check_output(position: int, output: Any) -> None:
             )
 
 
-def _check_error(position: int, error: Any) -> None:
+def check_error(position: int, error: Any) -> None:
+    """Refuse a scripted error the server could not serve (ValueError naming its position)."""
     if not isinstance(error, Mapping):
         raise ValueError(f"scripted error {position} must be a mapping, got {error!r}")
     if set(error) == {"delay"}:

@@ -181,6 +181,56 @@ async def test_an_invalid_file_is_a_failed_report_and_the_others_still_run(
     assert reports[2]["file"] == str(absent)
 
 
+async def test_a_broken_file_is_reported_with_its_name_and_where_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("user: alice\nturns:\n  - user: oi\n   expect: {}\n", encoding="utf-8")
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text('{"turns": [\n  {"user": "oi",}\n]}', encoding="utf-8")
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("", encoding="utf-8")
+    comments = tmp_path / "comments.yaml"
+    comments.write_text("# nothing here yet\n", encoding="utf-8")
+    listed = tmp_path / "list.yaml"
+    listed.write_text("- user: oi\n", encoding="utf-8")
+    zone = write(tmp_path, "zone.yaml", {"timezone": "Mars/Olympus", "turns": [{"user": "oi"}]})
+    tmdb = write(tmp_path, "tmdb.yaml", {"tmdb": {"movie": ["x"]}, "turns": [{"user": "oi"}]})
+    who = write(tmp_path, "who.yaml", {"turns": [{"user": "oi", "as_user": "tg:"}]})
+    status = write(
+        tmp_path, "status.yaml", {"turns": [{"user": "oi", "llm_errors": [{"status": 200}]}]}
+    )
+    files = [broken, bad_json, empty, comments, listed, zone, tmdb, who, status]
+
+    result = await asyncio.to_thread(
+        run_lembra, ["replay", *map(str, files)], cwd=tmp_path, timeout=120
+    )
+
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [set(r) for r in reports] == [REPORT_KEYS | {"error"}] * len(files)
+    assert [(r["file"], r["passed"], r["turns"]) for r in reports] == [
+        (str(f), False, []) for f in files
+    ]
+    errors = [r["error"] for r in reports]
+    assert all(
+        e.startswith(f"invalid transcript: {f}: ") for e, f in zip(errors, files, strict=True)
+    )
+    assert errors[0] == (
+        f"invalid transcript: {broken}: line 4, column 4: invalid YAML: expected <block end>, "
+        "but found '<block mapping start>' (while parsing a block collection at line 3, column 3)"
+    )
+    assert "line 2, column 17: invalid JSON" in errors[1]
+    assert errors[2] == errors[3].replace(str(comments), str(empty))
+    assert "empty transcript" in errors[2]
+    assert "a transcript is a mapping with at least `turns`, not a list" in errors[4]
+    assert "unknown time zone 'Mars/Olympus'" in errors[5]
+    assert "tmdb.movie" in errors[6]
+    assert "'tg:' is not a user id" in errors[7]
+    assert "turns.0.llm_errors: Value error, scripted error 0: `status` must be" in errors[8]
+
+
 async def test_the_command_prints_one_report_a_file_and_exits_1_if_any_failed(
     tmp_path: Path,
 ) -> None:

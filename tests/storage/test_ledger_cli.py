@@ -6,6 +6,8 @@ import json
 import uuid
 from pathlib import Path
 
+import pytest
+
 from storage import Database
 from storage.database import make_client
 from storage.embedded import free_port
@@ -125,14 +127,33 @@ def test_chat_refuses_to_talk_as_another_channels_user(tmp_path: Path) -> None:
     assert result.stdout == ""
 
 
-def test_an_unreadable_head_file_is_a_clear_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("content", "names"),
+    [
+        ("{not json", "not JSON"),
+        ('[{"seq": 4, "hash": "ab"}]', "got a JSON array"),
+        ('{"cli:u1": 5}', "the entry for 'cli:u1' is 5"),
+        ('{"cli:u1": {"seq": "4", "hash": "ab"}}', "the entry for 'cli:u1'"),
+        ('{"cli:u1": {"seq": 4}}', "the entry for 'cli:u1'"),
+    ],
+)
+def test_a_head_file_of_the_wrong_shape_is_a_clear_error_naming_the_expected_one(
+    tmp_path: Path, content: str, names: str
+) -> None:
     bad = tmp_path / "heads.json"
-    bad.write_text("{not json")
+    bad.write_text(content)
     result = run_lembra(
         ["ledger", "verify", "--against", str(bad)], cwd=tmp_path, env={"DATA_DIR": str(tmp_path)}
     )
     assert result.returncode == 2
-    assert "cannot read saved heads" in result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"lembra: error: cannot read saved heads from {bad}: ")
+    assert names in line
+    if names != "not JSON":
+        assert 'expected the output of `lembra ledger head`, {"<user id>": {"seq": <int>' in line
+    assert "attribute" not in line
+    assert "subscriptable" not in line
+    assert result.stdout == ""
 
 
 def test_an_unreachable_mongodb_is_one_line_naming_the_setting_without_the_password(
