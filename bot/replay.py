@@ -4,7 +4,9 @@ Each file runs against a fresh database on an embedded server, a scripted
 OpenAI-compatible model server and a fake TMDB, both on loopback, so the real
 client code runs. The program's clock is a FakeClock started at 2026-01-05 10:00
 in the user's time zone. One JSON report is printed per file; the exit status is
-0 only if every expectation held.
+0 only if every expectation held. A turn's `prompt_tokens` is one number: the
+prompt tokens of every request the model server received in the turn, added up
+(0 with none); the `max_prompt_tokens` expectation bounds the largest single one.
 """
 
 from __future__ import annotations
@@ -221,7 +223,7 @@ class TurnReport:
     score: int = 0
     tools_executed: list[str] = field(default_factory=list)
     llm_calls: int = 0
-    prompt_tokens: list[int] = field(default_factory=list)
+    prompt_tokens: int = 0  # summed over the turn's requests; the largest is checked apart
     failures: list[str] = field(default_factory=list)
 
 
@@ -382,14 +384,16 @@ class TranscriptRun:
             score=reply.meta.score,
             tools_executed=list(reply.meta.tools_executed),
             llm_calls=served.llm_calls,
-            prompt_tokens=[n for n in served.prompt_tokens if n is not None],
+            prompt_tokens=sum(n for n in served.prompt_tokens if n is not None),
             failures=list(served.problems()),
         )
         count = db.ledger.appended_total - before
         appended = (
             [event_type for _, _, event_type in list(db.ledger.appended)[-count:]] if count else []
         )
-        report.failures += await self._check(turn.expect, reply, report, uid, db, clock, appended)
+        report.failures += await self._check(
+            turn.expect, reply, report, uid, db, clock, appended, served.max_prompt_tokens or 0
+        )
         return report
 
     @staticmethod
@@ -401,6 +405,7 @@ class TranscriptRun:
         db: Database,
         clock: FakeClock,
         appended: Sequence[str],
+        largest_prompt: int,
     ) -> list[str]:
         failures: list[str] = []
         if expect.llm_calls is not None and report.llm_calls != expect.llm_calls:
@@ -443,10 +448,8 @@ class TranscriptRun:
         missing = [t for t in expect.ledger_events if t not in appended]
         if missing:
             failures.append(f"ledger_events: missing {missing} (appended {list(appended)})")
-        if expect.max_prompt_tokens is not None:
-            largest = max(report.prompt_tokens, default=0)
-            if largest > expect.max_prompt_tokens:
-                failures.append(f"max_prompt_tokens: {largest} > {expect.max_prompt_tokens}")
+        if expect.max_prompt_tokens is not None and largest_prompt > expect.max_prompt_tokens:
+            failures.append(f"max_prompt_tokens: {largest_prompt} > {expect.max_prompt_tokens}")
         return failures
 
 

@@ -83,12 +83,44 @@ async def test_a_passing_file_gives_exit_0_and_the_documented_report(
     assert saved["score"] == 100
     assert saved["tools_executed"] == ["save_note"]
     assert saved["llm_calls"] == 1
-    assert len(saved["prompt_tokens"]) == 1
-    assert saved["prompt_tokens"][0] > 0
+    assert type(saved["prompt_tokens"]) is int
+    assert saved["prompt_tokens"] > 0
     assert saved["failures"] == []
     assert "comprar leite" in listed["reply"]
     assert listed["llm_calls"] == 0
-    assert listed["prompt_tokens"] == []
+    assert listed["prompt_tokens"] == 0
+
+
+async def test_prompt_tokens_add_up_every_request_of_the_turn_and_the_cap_is_per_request(
+    tmp_path: Path, nx_server: RunningServer
+) -> None:
+    two_calls = {
+        "user": "alice",
+        "turns": [
+            {
+                "user": "anota: comprar leite",
+                "llm": [{"raw": "Claro! Vou anotar."}, SAVE_MILK],  # refused, then re-asked
+                "expect": {"llm_calls": 2, "state": "OK", "max_prompt_tokens": 1},
+            }
+        ],
+    }
+    path = write(tmp_path, "two_calls.yaml", two_calls)
+
+    status, [report] = await replay([path], nx_server)
+
+    [turn] = report["turns"]
+    assert status == 1
+    assert turn["llm_calls"] == 2
+    [failure] = turn["failures"]
+    largest = int(failure.removeprefix("max_prompt_tokens: ").split(" > ")[0])
+    # the re-ask carries the first request and the refusal, so it is the larger of the two
+    assert largest < turn["prompt_tokens"] < 2 * largest
+
+    # the cap applies to the largest single request, not to the turn's total
+    two_calls["turns"][0]["expect"]["max_prompt_tokens"] = largest
+    status, [report] = await replay([write(tmp_path, "fits.yaml", two_calls)], nx_server)
+    assert status == 0, report
+    assert report["turns"][0]["prompt_tokens"] > largest
 
 
 async def test_every_expectation_that_does_not_hold_is_reported_and_fails_the_file(
