@@ -56,6 +56,11 @@ class Expect(_Strict):
     ledger_events: list[str] = Field(default_factory=list)
     max_prompt_tokens: int | None = None
 
+    @field_validator("state", mode="before")
+    @classmethod
+    def _any_case(cls, value: Any) -> Any:
+        return value.strip().upper() if isinstance(value, str) else value
+
     @field_validator("reply_contains", "reply_not_contains", mode="before")
     @classmethod
     def _listify(cls, value: Any) -> Any:

@@ -91,6 +91,22 @@ async def test_a_passing_file_gives_exit_0_and_the_documented_report(
     assert listed["prompt_tokens"] == 0
 
 
+async def test_expected_state_is_read_in_any_case(tmp_path: Path, nx_server: RunningServer) -> None:
+    def expecting(state: str) -> dict[str, Any]:
+        return {"user": "alice", "turns": [{"user": "oi", "expect": {"state": state}}]}
+
+    lower = write(tmp_path, "lower.yaml", expecting("ok"))
+    mixed = write(tmp_path, "mixed.yaml", expecting("Partial"))
+    unknown = write(tmp_path, "unknown.yaml", expecting("fine"))
+
+    status, reports = await replay([lower, mixed, unknown], nx_server)
+
+    assert status == 1
+    assert reports[0]["passed"] is True, reports[0]
+    assert reports[1]["turns"][0]["failures"] == ["state: expected PARTIAL, got OK (score 100)"]
+    assert "turns.0.expect.state" in reports[2]["error"]
+
+
 async def test_prompt_tokens_add_up_every_request_of_the_turn_and_the_cap_is_per_request(
     tmp_path: Path, nx_server: RunningServer
 ) -> None:
