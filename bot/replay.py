@@ -238,6 +238,10 @@ def _matches(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
+class UnresolvedItem(ValueError):
+    """An `${item:USER:N}` placeholder that names no existing item; the message names it."""
+
+
 class _ItemRefs:
     """`${item:USER:N}` in scripted outputs: the id of that user's N-th item (creation order)."""
 
@@ -245,6 +249,11 @@ class _ItemRefs:
         self.db = db
 
     async def substitute(self, value: Any) -> Any:
+        """`value` with every placeholder replaced.
+
+        Raises:
+            UnresolvedItem: a placeholder is malformed, or its user or item does not exist.
+        """
         if isinstance(value, str):
             return await self._in_string(value)
         if isinstance(value, list):
@@ -254,23 +263,33 @@ class _ItemRefs:
         return value
 
     async def _in_string(self, text: str) -> str:
-        while (start := text.find("${item:")) != -1:
+        done = 0
+        while (start := text.find("${item:", done)) != -1:
             end = text.find("}", start)
             if end == -1:
-                break
-            _, name, index = (
-                text[start + 2 : end].rsplit(":", 2)
-                if text[start + 2 : end].count(":") >= 2
-                else ("", "", "")
-            )
-            items = await self.db.items.list_for(user_id(name))
-            replacement = (
-                items[int(index)].id
-                if index.isdigit() and int(index) < len(items)
-                else f"missing-item-{name}-{index}"
-            )
+                raise UnresolvedItem(f"{text[start:]!r} is not closed: write ${{item:USER:N}}")
+            replacement = await self._item_id(text[start : end + 1])
             text = text[:start] + replacement + text[end + 1 :]
+            done = start + len(replacement)
         return text
+
+    async def _item_id(self, placeholder: str) -> str:
+        name, _, index = placeholder[len("${item:") : -1].rpartition(":")
+        try:
+            uid = user_id(name)
+        except ValueError:
+            uid = ""
+        if not uid or not index.isdigit():
+            raise UnresolvedItem(
+                f"{placeholder} is not of the form ${{item:USER:N}} (N counts from 0)"
+            )
+        if await self.db.users.get(uid) is None:
+            raise UnresolvedItem(f"{placeholder}: {uid} is not a user of this replay")
+        items = await self.db.items.list_for(uid)
+        if int(index) >= len(items):
+            has = f"only {len(items)} item(s), N 0..{len(items) - 1}" if items else "no items"
+            raise UnresolvedItem(f"{placeholder}: {uid} has {has}")
+        return items[int(index)].id
 
 
 class TranscriptRun:
@@ -365,7 +384,12 @@ class TranscriptRun:
             clock.advance(turn.advance)
             await run_due(deps)
         tmdb.status = turn.tmdb_status or 200
-        model.begin_turn(await refs.substitute(turn.llm), turn.llm_errors)
+        try:
+            outputs = await refs.substitute(turn.llm)
+        except UnresolvedItem as exc:
+            # a script that cannot be written out is never run: no half-made turn
+            return TurnReport(index=index, failures=[f"llm: {exc}; the turn was not run"])
+        model.begin_turn(outputs, turn.llm_errors)
         local = uid.split(":", 1)[1]
         if turn.button is not None:
             incoming = Incoming(

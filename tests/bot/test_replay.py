@@ -91,6 +91,45 @@ async def test_a_passing_file_gives_exit_0_and_the_documented_report(
     assert listed["prompt_tokens"] == 0
 
 
+async def test_an_item_placeholder_that_names_no_item_fails_its_turn_and_runs_nothing(
+    tmp_path: Path, nx_server: RunningServer
+) -> None:
+    def delete(placeholder: str) -> dict[str, Any]:
+        output = {**SAVE_MILK, "tool": "delete_item", "args": {"item_id": placeholder}}
+        return {"user": "apaga aquela nota", "llm": [output], "expect": {"state": "OK"}}
+
+    transcript = {
+        "user": "alice",
+        "turns": [
+            {"user": "anota: comprar leite", "llm": [SAVE_MILK]},
+            delete("${item:alice:3}"),
+            delete("${item:carol:0}"),
+            delete("${item:alice}"),
+            delete("${item:alice:0"),
+            {"user": "lista tudo", "expect": {"llm_calls": 0, "items_count": 1}},
+        ],
+    }
+    path = write(tmp_path, "placeholders.yaml", transcript)
+
+    status, [report] = await replay([path], nx_server)
+
+    assert status == 1
+    assert report["passed"] is False
+    failures = [turn["failures"] for turn in report["turns"]]
+    assert failures == [
+        [],
+        ["llm: ${item:alice:3}: cli:alice has only 1 item(s), N 0..0; the turn was not run"],
+        ["llm: ${item:carol:0}: cli:carol is not a user of this replay; the turn was not run"],
+        [
+            "llm: ${item:alice} is not of the form ${item:USER:N} (N counts from 0); "
+            "the turn was not run"
+        ],
+        ["llm: '${item:alice:0' is not closed: write ${item:USER:N}; the turn was not run"],
+        [],  # nothing was deleted, and no scripted output leaked into a later turn
+    ]
+    assert [turn["llm_calls"] for turn in report["turns"]] == [1, 0, 0, 0, 0, 0]
+
+
 async def test_expected_state_is_read_in_any_case(tmp_path: Path, nx_server: RunningServer) -> None:
     def expecting(state: str) -> dict[str, Any]:
         return {"user": "alice", "turns": [{"user": "oi", "expect": {"state": state}}]}
