@@ -25,7 +25,7 @@ from config.settings import Settings
 from storage import Database, StorageConfig, open_storage
 
 if TYPE_CHECKING:  # imported when a model is built: openai and langchain are slow to load
-    from agent.planner.transport import ModelTransport
+    from agent.planning.transport import ModelTransport
 
 
 def process_identity() -> str:
@@ -67,7 +67,7 @@ class Deps:
 def build_model(settings: Settings, counter: TokenCounter) -> ModelTransport | None:
     if not settings.model_configured:
         return None
-    from agent.planner.transport import ModelTransport
+    from agent.planning.transport import ModelTransport
 
     return ModelTransport(
         base_url=settings.openai_base_url,

@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent.intent import IntentClassifier  # noqa: E402
+from agent.understanding.intent import IntentClassifier  # noqa: E402
 
 CORPUS = ROOT / "tests" / "agent" / "intent_corpus.tsv"
 

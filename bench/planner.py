@@ -61,11 +61,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agent.clock import FakeClock  # noqa: E402
+from agent.conversation.runtime import Runtime  # noqa: E402
 from agent.deps import open_deps  # noqa: E402
-from agent.intent import IntentClassifier  # noqa: E402
-from agent.runtime import Runtime  # noqa: E402
 from agent.tokens import TokenCounter  # noqa: E402
 from agent.types import Incoming, Reply  # noqa: E402
+from agent.understanding.intent import IntentClassifier  # noqa: E402
 from bot.fakes.scripted_model import ScriptedModelServer  # noqa: E402
 from bot.fakes.tmdb import FakeTmdb  # noqa: E402
 from bot.replay import load_transcript, replay_files  # noqa: E402

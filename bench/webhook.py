@@ -5,7 +5,7 @@
 
 Three processes on loopback, as in production where Telegram is elsewhere:
   - this process: the real web app (`bot.web.create_app` with the real
-    `agent.runtime.Runtime`), served in process;
+    `agent.conversation.runtime.Runtime`), served in process;
   - its child, the embedded database (nx-27017, on disk in a temporary DATA_DIR);
   - a driver subprocess (this file with --driver): the fake Bot API (tests/support)
     and the load generator, POSTing with at most `--connections` requests in flight
@@ -48,8 +48,8 @@ from aiohttp import web
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agent.conversation.runtime import Runtime  # noqa: E402
 from agent.deps import open_deps  # noqa: E402
-from agent.runtime import Runtime  # noqa: E402
 from agent.types import Reply  # noqa: E402
 from bot.lifecycle import Job, UpdateLifecycle, reply_to_json  # noqa: E402
 from bot.ratelimit import SlidingWindowLimiter  # noqa: E402

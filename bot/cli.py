@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent.deps import storage_config
-from agent.intent import IntentClassifier
 from agent.types import namespaced_user_id
+from agent.understanding.intent import IntentClassifier
 from config.errors import LembraError
 from config.logging import setup_logging
 from config.settings import Settings, load_settings
@@ -24,7 +24,7 @@ from storage import open_storage
 from storage.ledger import Head
 
 if TYPE_CHECKING:
-    from agent.runtime import Runtime
+    from agent.conversation.runtime import Runtime
 
 Command = Callable[[argparse.Namespace, Settings], Awaitable[int]]
 
@@ -59,8 +59,8 @@ def _console_user_arg(value: str) -> str:
 
 
 async def _chat(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.conversation.runtime import Runtime
     from agent.deps import open_deps
-    from agent.runtime import Runtime
     from bot.console import run_console
 
     async with open_deps(settings) as deps:
@@ -96,8 +96,8 @@ async def _classify(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.conversation.runtime import Runtime
     from agent.deps import open_deps
-    from agent.runtime import Runtime
     from bot.telegram import use_timedelta_periods
     from bot.web import serve
 
@@ -109,8 +109,8 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.conversation.runtime import Runtime
     from agent.deps import open_deps
-    from agent.runtime import Runtime
     from bot.lifecycle import UpdateLifecycle
     from bot.telegram import run_polling, set_webhook, use_timedelta_periods
 
@@ -127,7 +127,7 @@ async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _dream(args: argparse.Namespace, settings: Settings) -> int:
-    from agent.background import background_llm
+    from agent.conversation.background import background_llm
     from agent.deps import open_deps
     from agent.memory.consolidation import consolidate_now
 
@@ -144,7 +144,7 @@ async def _dream(args: argparse.Namespace, settings: Settings) -> int:
 async def _stats(args: argparse.Namespace, settings: Settings) -> int:
     from zoneinfo import ZoneInfo
 
-    from agent.commands import stats_text
+    from agent.conversation.commands import stats_text
     from agent.deps import open_deps
 
     async with open_deps(settings) as deps:

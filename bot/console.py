@@ -10,8 +10,8 @@ import threading
 from collections.abc import Callable
 from typing import TextIO
 
-from agent.commands import belief_line
-from agent.runtime import Runtime
+from agent.conversation.commands import belief_line
+from agent.conversation.runtime import Runtime
 from agent.texts import text
 from agent.types import CHANNEL_PREFIX, Incoming, Reply, namespaced_user_id
 from config.errors import LembraError

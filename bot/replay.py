@@ -23,10 +23,10 @@ from zoneinfo import ZoneInfo
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from agent.background import run_due
 from agent.clock import FakeClock
+from agent.conversation.background import run_due
+from agent.conversation.runtime import Runtime
 from agent.deps import open_deps
-from agent.runtime import Runtime
 from agent.tokens import TokenCounter
 from agent.types import Incoming, Reply, namespaced_user_id
 from bot.fakes.scripted_model import ScriptedModelServer, check_error, check_output

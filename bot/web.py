@@ -7,7 +7,7 @@
 
 Bodies over 1 MiB are refused with 413 by aiohttp before any handler reads them.
 Jobs: every process renews its live updates (heartbeat); the process holding a job's
-leader lease runs the re-drive and the runtime's background work (`agent.background.
+leader lease runs the re-drive and the runtime's background work (`agent.conversation.background.
 run_due`: expired pending actions, idle-session handovers, due consolidations).
 Shutdown (SIGTERM): stop accepting, finish in-flight requests and turns, close PTB,
 then the caller leaves `open_deps`, which stops the embedded database.
@@ -24,7 +24,7 @@ from typing import Any
 
 from aiohttp import web
 
-from agent.background import run_due
+from agent.conversation.background import run_due
 from agent.deps import Deps
 from bot.lifecycle import Handler, Tuning, UpdateLifecycle
 from bot.telegram import TelegramChannel, TelegramOptions
@@ -48,7 +48,7 @@ class WebOptions:
     tuning: Tuning = field(default_factory=Tuning)
     telegram: TelegramOptions = field(default_factory=TelegramOptions)
     whatsapp: WhatsAppOptions = field(default_factory=WhatsAppOptions)
-    # the heartbeat, the re-drive and the runtime's background work (`agent.background`)
+    # the heartbeat, the re-drive and the runtime's background work (`agent.conversation.background`)
     jobs: bool = True
     background_every_s: float = 30.0
 

@@ -149,7 +149,7 @@ def test_the_rules_catch_a_violation() -> None:
 def test_a_process_without_a_model_never_loads_the_openai_client() -> None:
     """The OpenAI client and langchain-openai cost ~40 MB: only a configured model loads them."""
     code = (
-        "import sys, agent.runtime, agent.deps, bot.web, bot.telegram, bot.whatsapp, bot.cli\n"
+        "import sys, agent.conversation.runtime, agent.deps, bot.web, bot.telegram, bot.whatsapp, bot.cli\n"
         "print(sorted(m for m in ('openai', 'langchain_openai') if m in sys.modules))"
     )
     out = subprocess.run(

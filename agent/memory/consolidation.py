@@ -19,11 +19,11 @@ from zoneinfo import ZoneInfo
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from agent.deps import Deps
-from agent.ledgering import append_event
 from agent.memory.tiers import ARCHIVE_TOKEN_CAP, Tiers
-from agent.planner.schema import PlannerResponse, planner_function_schema
-from agent.quotas import Quotas
-from agent.textnorm import clean_text, data_block
+from agent.planning.schema import PlannerResponse, planner_function_schema
+from agent.trust.ledgering import append_event
+from agent.trust.quotas import Quotas
+from agent.understanding.textnorm import clean_text, data_block
 from storage.documents import ITEM_TYPES, UserDoc
 
 LEASE_TTL_MS = 120_000

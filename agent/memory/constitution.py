@@ -7,8 +7,8 @@ Creating the default, or any later version, appends `constitution_updated` to th
 from __future__ import annotations
 
 from agent.deps import Deps
-from agent.ledgering import append_event, digest
-from agent.planner.prompt import DEFAULT_CONSTITUTION
+from agent.planning.prompt import DEFAULT_CONSTITUTION
+from agent.trust.ledgering import append_event, digest
 from storage.documents import ConstitutionDoc
 
 SYSTEM_STREAM = "system"

@@ -16,13 +16,13 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from agent import pending as pendings
+from agent.conversation import pending as pendings
+from agent.conversation.replies import item_label
+from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.memory.constitution import current_constitution
 from agent.memory.handover import SanityResult, check_handover
 from agent.memory.tiers import MemoryView, Tiers
-from agent.replies import item_label
-from agent.turn import Turn
 from config.errors import LembraError
 from storage.documents import ITEM_TYPES
 from storage.ledger import canonical_json, sha256_hex

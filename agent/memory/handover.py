@@ -20,13 +20,13 @@ from zoneinfo import ZoneInfo
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from agent.conversation.replies import item_label
 from agent.deps import Deps
-from agent.ledgering import append_event, digest
-from agent.planner.schema import PlannerResponse, planner_function_schema
-from agent.quotas import Quotas
-from agent.replies import item_label
-from agent.textnorm import clean_text, data_block, fold
+from agent.planning.schema import PlannerResponse, planner_function_schema
 from agent.tools.finding import score_item
+from agent.trust.ledgering import append_event, digest
+from agent.trust.quotas import Quotas
+from agent.understanding.textnorm import clean_text, data_block, fold
 from config.errors import LembraError
 from storage.documents import UserDoc
 

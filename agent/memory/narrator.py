@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from agent.memory.frame import ContextFrame
 from agent.memory.tiers import structured_line
-from agent.textnorm import data_block, one_line
 from agent.texts import type_word
 from agent.tokens import TokenCounter
+from agent.understanding.textnorm import data_block, one_line
 
 
 @dataclass(frozen=True, slots=True)

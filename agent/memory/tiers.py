@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.textnorm import one_line
 from agent.tokens import TokenCounter
+from agent.understanding.textnorm import one_line
 from storage import Database
 from storage.documents import MessageDoc
 from storage.summaries import handover_number

@@ -244,7 +244,7 @@ class LinkFetcher:
     async def fetch(self, url: str) -> PageInfo:
         """Fetch an absolute http(s) `url`, following checked redirects, and read its metadata.
 
-        Pass what agent.urls.parse_user_url returned; a scheme-less address is refused here.
+        Pass what agent.understanding.urls.parse_user_url returned; a scheme-less address is refused here.
         Raises LinkRefused, ServiceError (4xx, unknown site) or ServiceUnavailable.
         """
         if self._session is None:

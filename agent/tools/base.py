@@ -12,10 +12,10 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import ToolFailure
 from agent.services.tmdb import TmdbCandidate
-from agent.turn import Turn
 from storage.documents import ItemDoc
 
 Risk = Literal["low", "read", "high", "critical"]

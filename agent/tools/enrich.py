@@ -16,11 +16,11 @@ from pydantic import Field
 from agent.errors import ServiceError, ServiceUnavailable, ToolFailure
 from agent.services.links import LinkRefused
 from agent.services.tmdb import TmdbCandidate
-from agent.textnorm import fold
 from agent.texts import text
 from agent.tools.base import Candidates, Failed, Outcome, PageFetched, Tool, ToolArgs, ToolContext
 from agent.tools.saving import MAX_YEAR, MIN_YEAR, store_item
-from agent.urls import InvalidUrl, is_video_url, parse_user_url
+from agent.understanding.textnorm import fold
+from agent.understanding.urls import InvalidUrl, is_video_url, parse_user_url
 from storage.documents import ItemType
 
 MAX_CANDIDATES = 8

@@ -13,10 +13,9 @@ from typing import Self
 from pydantic import Field, model_validator
 from rapidfuzz import fuzz
 
+from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import ToolFailure
-from agent.ledgering import append_event
-from agent.textnorm import fold
 from agent.tools.base import (
     DeleteChoice,
     Deleted,
@@ -30,7 +29,8 @@ from agent.tools.base import (
     ToolContext,
     UnknownItem,
 )
-from agent.turn import Turn
+from agent.trust.ledgering import append_event
+from agent.understanding.textnorm import fold
 from storage.documents import ITEM_TYPES, ItemDoc, ItemType
 
 SEARCH_CUTOFF = 80

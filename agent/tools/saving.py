@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pydantic import Field, field_validator
 
-from agent.confidence import evaluate
 from agent.errors import ToolFailure
-from agent.ledgering import append_event, digest
-from agent.textnorm import clean_text, fold
 from agent.texts import text
 from agent.tools.base import Failed, Outcome, Saved, Tool, ToolArgs, ToolContext
-from agent.urls import InvalidUrl, is_video_url, normalize_url, parse_user_url
+from agent.trust.confidence import evaluate
+from agent.trust.ledgering import append_event, digest
+from agent.understanding.textnorm import clean_text, fold
+from agent.understanding.urls import InvalidUrl, is_video_url, normalize_url, parse_user_url
 from storage.documents import ItemDoc, ItemType
 
 MIN_YEAR, MAX_YEAR = 1870, 2100

@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 from aiohttp import web
 
-from agent.planner.schema import PLANNER_FUNCTION_NAME
+from agent.planning.schema import PLANNER_FUNCTION_NAME
 from agent.tokens import TokenCounter, compact_json
 
 Outcome = Literal["answered", "error", "dropped", "rejected", "out_of_outputs"]

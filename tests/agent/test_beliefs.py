@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from agent import beliefs
-from agent.beliefs import BeliefStep, BeliefVerdict
 from agent.clock import FakeClock
-from agent.confidence import TurnFacts
+from agent.conversation.turn import Turn
 from agent.deps import Deps, open_deps
-from agent.ledgering import digest
-from agent.planner.schema import PlannerResponse
-from agent.turn import Turn
+from agent.planning.schema import PlannerResponse
+from agent.trust import beliefs
+from agent.trust.beliefs import BeliefStep, BeliefVerdict
+from agent.trust.confidence import TurnFacts
+from agent.trust.ledgering import digest
 from agent.types import Incoming
 from config.settings import load_settings
 from storage import Database

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from agent.confidence import Confidence, Level, TurnFacts, TurnKind, band, evaluate
+from agent.trust.confidence import Confidence, Level, TurnFacts, TurnKind, band, evaluate
 
 ALL_KINDS: tuple[TurnKind, ...] = (
     "deterministic",

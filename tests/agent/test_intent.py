@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.intent import (
+from agent.understanding.intent import (
     DELETE_ALL_OBJECTS_EN,
     DELETE_ALL_OBJECTS_PT,
     DELETE_ALL_VERBS_EN,

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from agent.conversation.runtime import ALLOWED_FROM_PLAN
+from agent.conversation.turn import Turn
 from agent.memory.frame import ContextFrame, build_frame
 from agent.memory.narrator import narrate
-from agent.runtime import ALLOWED_FROM_PLAN
-from agent.turn import Turn
 from agent.types import Incoming
 from storage import Database
 from tests.support.history import write_turns

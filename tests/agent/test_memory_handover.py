@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.background import run_due
+from agent.conversation.background import run_due
 from storage import Database
 from tests.support.live import ALICE, Live, call, live_runtime, respond
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agent.planner.schema import PlannerResponse, planner_function_schema
+from agent.planning.schema import PlannerResponse, planner_function_schema
 from agent.tools import registry
 from storage import Database
 from tests.support.live import ALICE, call, live_runtime

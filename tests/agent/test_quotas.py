@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from agent.conversation.turn import Turn
 from agent.errors import QuotaExceeded
 from agent.tokens import compact_json
-from agent.turn import Turn
 from agent.types import Incoming
 from config.settings import Settings
 from storage import Database

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.planner.schema import planner_function_schema
+from agent.planning.schema import planner_function_schema
 from agent.tokens import TokenCounter, compact_json
 
 SAMPLES = [

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from agent.conversation.turn import Turn
 from agent.errors import ToolFailure
 from agent.tools import registry
 from agent.tools.base import (
@@ -27,7 +28,6 @@ from agent.tools.base import (
     ToolContext,
     UnknownItem,
 )
-from agent.turn import Turn
 from agent.types import Incoming
 from storage import Database
 from tests.support.harness import ALICE, Lembra, open_lembra, seed

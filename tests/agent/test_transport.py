@@ -11,8 +11,8 @@ from aiohttp import web
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from agent.errors import PlannerRejected, PlannerTimeout, PlannerUnavailable
-from agent.planner.schema import planner_function_schema
-from agent.planner.transport import ModelTransport, output_cap, retry_after_s
+from agent.planning.schema import planner_function_schema
+from agent.planning.transport import ModelTransport, output_cap, retry_after_s
 from agent.tokens import TokenCounter, compact_json
 from bot.fakes.scripted_model import ScriptedModelServer
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.urls import (
+from agent.understanding.urls import (
     InvalidUrl,
     ParsedUrl,
     extract_urls,

@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
-from agent.runtime import Runtime
+from agent.conversation.runtime import Runtime
 from agent.texts import text
 from agent.types import Incoming, Reply
 from tests.bot.conftest import FAST, Harness

@@ -11,8 +11,8 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from agent.errors import PlannerRejected, PlannerUnavailable
-from agent.planner.schema import planner_function_schema
-from agent.planner.transport import ModelTransport
+from agent.planning.schema import planner_function_schema
+from agent.planning.transport import ModelTransport
 from agent.tokens import TokenCounter
 from bot.fakes.scripted_model import OUT_OF_OUTPUTS, ScriptedModelServer
 

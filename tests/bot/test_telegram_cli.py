@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent import commands
+from agent.conversation import commands
 from agent.deps import open_deps
 from agent.tokens import TokenCounter
 from bot.lifecycle import UpdateLifecycle

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.runtime import Runtime
+from agent.conversation.runtime import Runtime
 from agent.types import Incoming, Reply
 from tests.support.fake_telegram import message_update
 

@@ -22,8 +22,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from agent.clock import FakeClock
+from agent.conversation.runtime import Runtime
 from agent.deps import Deps, open_deps
-from agent.runtime import Runtime
 from agent.tokens import TokenCounter
 from agent.types import Channel, Incoming, Language, Reply
 from bot.fakes.scripted_model import RecordedRequest, ScriptedModelServer, ScriptedTurnReport

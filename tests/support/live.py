@@ -17,8 +17,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from agent.clock import FakeClock
+from agent.conversation.runtime import Runtime
 from agent.deps import Deps, open_deps
-from agent.runtime import Runtime
 from agent.tokens import TokenCounter
 from agent.types import Incoming, Reply
 from bot.fakes.scripted_model import ScriptedModelServer, ScriptedTurnReport

@@ -1,4 +1,4 @@
-"""A stand-in for `agent.runtime.Runtime.handle` in channel tests.
+"""A stand-in for `agent.conversation.runtime.Runtime.handle` in channel tests.
 
 Channels never decide; these tests check what a channel does with a Reply (buttons,
 splitting, attachments, failures), so this handler returns the Replies that exercise

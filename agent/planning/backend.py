@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from langchain_core.messages import BaseMessage
 
-from agent.planner.answer import ModelAnswer
+from agent.planning.answer import ModelAnswer
 
 if TYPE_CHECKING:  # the transport loads the OpenAI client: only processes with a model do
-    from agent.planner.transport import ModelTransport
+    from agent.planning.transport import ModelTransport
 
 
 @dataclass(frozen=True, slots=True)

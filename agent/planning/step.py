@@ -19,15 +19,12 @@ from typing import Any, Literal
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from pydantic import ValidationError
 
-from agent import beliefs
+from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import PlannerError, PlannerTimeout, QuotaExceeded
-from agent.ledgering import append_event
 from agent.memory.history import CORRECTION
-from agent.planner.backend import PlanHints, PlannerBackend
-from agent.planner.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planner_function_schema
-from agent.quotas import Quotas
-from agent.textnorm import data_block, one_line
+from agent.planning.backend import PlanHints, PlannerBackend
+from agent.planning.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planner_function_schema
 from agent.texts import text
 from agent.tools.base import (
     Candidates,
@@ -44,8 +41,11 @@ from agent.tools.base import (
     ToolContext,
     UnknownItem,
 )
-from agent.turn import Turn
+from agent.trust import beliefs
+from agent.trust.ledgering import append_event
+from agent.trust.quotas import Quotas
 from agent.types import BeliefView
+from agent.understanding.textnorm import data_block, one_line
 from storage.documents import ToolCallRecord
 from storage.messages import NewMessage
 
@@ -85,7 +85,7 @@ def _data(text: str | None, limit: int = 300) -> str | None:
 
 def outcome_payload(outcome: Outcome) -> dict[str, Any]:
     """What the model is told about a tool's result (ids, counts, delimited labels)."""
-    from agent.replies import item_label, titled_label
+    from agent.conversation.replies import item_label, titled_label
 
     if isinstance(outcome, Saved):
         return {

@@ -6,9 +6,9 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from agent.confidence import TurnFacts
-from agent.intent import Intent
+from agent.trust.confidence import TurnFacts
 from agent.types import BeliefView, Incoming, Language
+from agent.understanding.intent import Intent
 from storage.documents import UserDoc
 from storage.messages import NewMessage
 

@@ -12,9 +12,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import text
-from agent.turn import Turn
 from storage.documents import PendingDoc
 
 

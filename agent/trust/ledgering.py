@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.turn import Turn
 from storage.ledger import sha256_hex
 
 

@@ -10,26 +10,26 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from agent import pending as pendings
-from agent.background import background_llm
-from agent.beliefs import CALIBRATION
-from agent.confidence import TurnKind
-from agent.intent import Intent
-from agent.ledgering import append_event
+from agent.conversation import pending as pendings
+from agent.conversation.background import background_llm
+from agent.conversation.replies import confirm_choices, finish
+from agent.conversation.turn import Turn
 from agent.memory.consolidation import consolidate_now
 from agent.memory.constitution import current_constitution, update_constitution
 from agent.memory.handover import write_handover
-from agent.replies import confirm_choices, finish
 from agent.texts import OK_MARK, text
 from agent.tools.base import Found, ToolContext
 from agent.tools.finding import SearchItemsArgs, search_items
-from agent.turn import Turn
+from agent.trust.beliefs import CALIBRATION
+from agent.trust.confidence import TurnKind
+from agent.trust.ledgering import append_event
 from agent.types import Attachment, Reply
+from agent.understanding.intent import Intent
 from storage.documents import ITEM_TYPES
 from storage.usage import GLOBAL
 
 if TYPE_CHECKING:
-    from agent.runtime import Runtime
+    from agent.conversation.runtime import Runtime
 
 USER_COMMANDS = frozenset({"why", "lang", "end", "search", "export", "forget"})
 ADMIN_COMMANDS = frozenset({"stats", "users", "quota", "ledger", "dream", "constitution"})

@@ -47,7 +47,7 @@ from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from agent.errors import PlannerError, PlannerRejected, PlannerTimeout, PlannerUnavailable
-from agent.planner.answer import ModelAnswer
+from agent.planning.answer import ModelAnswer
 from agent.tokens import TokenCounter, compact_json
 from config.logging import log_event
 

@@ -15,25 +15,22 @@ from dataclasses import asdict
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from agent import pending as pendings
-from agent.background import background_llm
-from agent.commands import Commands
-from agent.confidence import TurnKind
+from agent.conversation import pending as pendings
+from agent.conversation.background import background_llm
+from agent.conversation.commands import Commands
+from agent.conversation.replies import confirm_choices, finish, item_label, numbered, titled_label
+from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.intent import Intent, IntentClassifier
 from agent.memory.frame import build_frame
 from agent.memory.handover import session_idle, write_handover
 from agent.memory.history import to_messages
 from agent.memory.narrator import narrate
 from agent.memory.tiers import Tiers, drop_oldest_turn
-from agent.planner.backend import ModelBackend, PlannerBackend
-from agent.planner.offline import OfflineBackend
-from agent.planner.prompt import DEFAULT_CONSTITUTION, build_system_prompt
-from agent.planner.schema import planner_function_schema
-from agent.planning import PlanningSession, StepResult
-from agent.quotas import Quotas
-from agent.replies import confirm_choices, finish, item_label, numbered, titled_label
-from agent.textnorm import clean_text, fold, one_line
+from agent.planning.backend import ModelBackend, PlannerBackend
+from agent.planning.offline import OfflineBackend
+from agent.planning.prompt import DEFAULT_CONSTITUTION, build_system_prompt
+from agent.planning.schema import planner_function_schema
+from agent.planning.step import PlanningSession, StepResult
 from agent.texts import OK_MARK, items_word, text, type_heading, type_word
 from agent.tools import registry
 from agent.tools.base import (
@@ -50,8 +47,11 @@ from agent.tools.base import (
 )
 from agent.tools.finding import execute_delete, execute_delete_all
 from agent.tools.saving import store_item
-from agent.turn import Turn
+from agent.trust.confidence import TurnKind
+from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
+from agent.understanding.intent import Intent, IntentClassifier
+from agent.understanding.textnorm import clean_text, fold, one_line
 from storage.documents import ITEM_TYPES, ItemType, UserDoc
 from storage.messages import NewMessage
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agent.confidence import Confidence, TurnKind, evaluate
-from agent.textnorm import one_line
+from agent.conversation.turn import Turn
 from agent.texts import WARN_MARK, text
-from agent.turn import Turn
+from agent.trust.confidence import Confidence, TurnKind, evaluate
 from agent.types import Attachment, Choice, ChoiceKind, Reply, ReplyMeta
+from agent.understanding.textnorm import one_line
 from storage.documents import ItemDoc
 
 

@@ -16,11 +16,11 @@ from zoneinfo import ZoneInfo
 
 from langchain_core.messages import BaseMessage
 
+from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import PlannerError, PlannerTimeout, QuotaExceeded
-from agent.ledgering import append_event
-from agent.planner.answer import ModelAnswer
-from agent.turn import Turn
+from agent.planning.answer import ModelAnswer
+from agent.trust.ledgering import append_event
 from storage.documents import UserDoc
 from storage.usage import GLOBAL
 

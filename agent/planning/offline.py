@@ -16,11 +16,11 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 
-from agent.planner.answer import ModelAnswer
-from agent.planner.backend import PlanHints
-from agent.planner.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
-from agent.textnorm import clean_text
-from agent.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
+from agent.planning.answer import ModelAnswer
+from agent.planning.backend import PlanHints
+from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
+from agent.understanding.textnorm import clean_text
+from agent.understanding.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 _POLITE = r"(?:(?:por\s+favor|pfv|pls|please)[,\s]+)?"

@@ -10,11 +10,11 @@ import json
 import re
 from dataclasses import dataclass
 
-from agent.confidence import AMBIGUITY_POINTS, MAPPING_POINTS, RULES_POINTS, TurnFacts
+from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.ledgering import append_event, digest
-from agent.planner.schema import PlannerResponse
-from agent.turn import Turn
+from agent.planning.schema import PlannerResponse
+from agent.trust.confidence import AMBIGUITY_POINTS, MAPPING_POINTS, RULES_POINTS, TurnFacts
+from agent.trust.ledgering import append_event, digest
 
 ANSWER_CONFIDENCE = "answer.confidence"
 READ_ONLY = frozenset({ANSWER_CONFIDENCE})

@@ -6,7 +6,7 @@ import functools
 import json
 from collections.abc import Mapping, Sequence
 
-from agent.planner.schema import PLANNER_FUNCTION_NAME
+from agent.planning.schema import PLANNER_FUNCTION_NAME
 from agent.tools.base import Tool, ToolArgs
 
 DEFAULT_CONSTITUTION = """\

@@ -1,0 +1,1 @@
+"""What makes an answer trustworthy: confidence, beliefs, quotas, the ledger of effects."""

@@ -1,0 +1,1 @@
+"""Reading a message in code: intent labels, text normalisation, links."""
