@@ -11,6 +11,7 @@ from typing import Any
 from pymongo import AsyncMongoClient
 
 from storage.beliefs import BeliefsRepo
+from storage.chatqueue import ChatQueueRepo
 from storage.collection import Collection
 from storage.constitutions import ConstitutionsRepo
 from storage.embedded import EmbeddedServer
@@ -62,6 +63,7 @@ class Database:
         self.updates = UpdatesRepo(coll("processed_updates"))
         self.leases = LeasesRepo(coll("leases"))
         self.constitutions = ConstitutionsRepo(coll("constitutions"))
+        self.chat_queue = ChatQueueRepo(coll("processed_updates"))  # per-chat arrival order
 
     async def ensure_indexes(self) -> None:
         for repo in (
@@ -76,6 +78,7 @@ class Database:
             self.updates,
             self.leases,
             self.constitutions,
+            self.chat_queue,
         ):
             await repo.ensure_indexes()
 
