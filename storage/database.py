@@ -20,6 +20,7 @@ from storage.leases import LeasesRepo
 from storage.ledger import LedgerRepo
 from storage.messages import MessagesRepo
 from storage.pending import PendingRepo
+from storage.reminders import RemindersRepo
 from storage.summaries import SummariesRepo
 from storage.updates import UpdatesRepo
 from storage.usage import UsageRepo
@@ -37,6 +38,7 @@ COLLECTIONS = (
     "processed_updates",
     "leases",
     "constitutions",
+    "reminders",
 )
 
 
@@ -62,6 +64,7 @@ class Database:
         self.updates = UpdatesRepo(coll("processed_updates"))
         self.leases = LeasesRepo(coll("leases"))
         self.constitutions = ConstitutionsRepo(coll("constitutions"))
+        self.reminders = RemindersRepo(coll("reminders"))
 
     async def ensure_indexes(self) -> None:
         for repo in (
@@ -76,6 +79,7 @@ class Database:
             self.updates,
             self.leases,
             self.constitutions,
+            self.reminders,
         ):
             await repo.ensure_indexes()
 
