@@ -20,6 +20,7 @@ from agent.understanding.intent import IntentClassifier
 from config.errors import LembraError
 from config.logging import setup_logging
 from config.settings import Settings, load_settings
+from config.version import lembra_version
 from storage import open_storage
 from storage.ledger import Head
 
@@ -223,6 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="lembra", description="Lembra, a personal memory assistant."
     )
+    parser.add_argument("--version", action="version", version=f"lembra {lembra_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     chat = sub.add_parser("chat", help="talk to Lembra in the console")
