@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from agent.deps import storage_config
 from agent.types import namespaced_user_id
 from agent.understanding.intent import IntentClassifier
+from bot.datacmds import add_commands as add_data_commands
 from config.errors import LembraError
 from config.logging import setup_logging
 from config.settings import Settings, load_settings
@@ -272,6 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("stats", help="usage, confidence and calibration figures").set_defaults(
         run=_stats
     )
+    add_data_commands(sub)
     return parser
 
 
