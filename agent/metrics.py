@@ -128,6 +128,12 @@ class Metrics:
             "lembra_consolidation_runs_total", "Consolidation runs", ["trigger"], registry=r
         )
         self.in_flight = Gauge("lembra_turns_in_flight", "Turns being handled now", registry=r)
+        self.frame_cache = Counter(
+            "lembra_frame_cache_total",
+            "Context frames whose slow sections came from the cache (hit) or were read (miss)",
+            ["result"],
+            registry=r,
+        )
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""
