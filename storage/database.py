@@ -21,6 +21,7 @@ from storage.leases import LeasesRepo
 from storage.ledger import LedgerRepo
 from storage.messages import MessagesRepo
 from storage.pending import PendingRepo
+from storage.reminders import RemindersRepo
 from storage.schema import upgrade
 from storage.summaries import SummariesRepo
 from storage.updates import UpdatesRepo
@@ -39,6 +40,7 @@ COLLECTIONS = (
     "processed_updates",
     "leases",
     "constitutions",
+    "reminders",
 )
 
 
@@ -65,6 +67,7 @@ class Database:
         self.updates = UpdatesRepo(coll("processed_updates"))
         self.leases = LeasesRepo(coll("leases"))
         self.constitutions = ConstitutionsRepo(coll("constitutions"))
+        self.reminders = RemindersRepo(coll("reminders"))
 
     async def ensure_indexes(self) -> None:
         for repo in (
@@ -79,6 +82,7 @@ class Database:
             self.updates,
             self.leases,
             self.constitutions,
+            self.reminders,
         ):
             await repo.ensure_indexes()
 
