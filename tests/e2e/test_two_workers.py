@@ -286,7 +286,7 @@ async def test_sigterm_finishes_the_turn_in_flight_then_exits(cluster: Cluster) 
 
     code = await worker.stop()  # SIGTERM while the reply is on its way
 
-    assert code in (0, 143)
+    assert code == 0  # SIGTERM is the normal stop: a clean shutdown exits 0
     assert len(cluster.tg.texts(chat)) == 1
     record = await cluster.db.updates.get(f"tg:{update['update_id']}")
     assert record is not None
