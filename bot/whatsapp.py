@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
+from agent.services.outbound import outbound_trace
 from agent.texts import text
 from agent.types import Attachment, Channel, Incoming, Language, Reply
 from bot.jsonguard import TooDeep, check_depth
@@ -227,7 +228,8 @@ class WhatsAppChannel:
 
     async def start(self) -> None:
         self._session = aiohttp.ClientSession(
-            timeout=aiohttp.ClientTimeout(total=self.options.timeout_s)
+            timeout=aiohttp.ClientTimeout(total=self.options.timeout_s),
+            trace_configs=[outbound_trace(self.deps.metrics, "whatsapp")],
         )
 
     async def stop(self) -> None:

@@ -271,6 +271,7 @@ class PlanningSession:
                 # no answer came back: the reservation is returned (a timeout keeps its prompt)
                 charged = counted if isinstance(exc, PlannerTimeout) else 0
                 await self.quotas.release(self.turn, reserved=counted, charged=charged)
+                self.deps.metrics.observe_outbound("model", type(exc).__name__, 0.0)
             raise
         self.turn.llm_calls += answer.attempts
         if self.backend.calls_model:
@@ -279,6 +280,7 @@ class PlanningSession:
                 self.turn, reserved=counted, used=answer.prompt_tokens + answer.completion_tokens
             )
             self.deps.metrics.model_latency.observe(answer.latency_s)
+            self.deps.metrics.observe_outbound("model", "200", answer.latency_s)
             self.deps.metrics.tokens.labels("prompt").inc(answer.prompt_tokens)
             self.deps.metrics.tokens.labels("completion").inc(answer.completion_tokens)
         return answer
