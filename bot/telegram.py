@@ -68,8 +68,9 @@ from agent.deps import Deps
 from agent.errors import ServiceUnavailable
 from agent.services.outbound import outbound_trace
 from agent.types import Channel, Incoming, IncomingKind, Language, Reply
+from bot.concurrency import BackgroundTasks
 from bot.jsonguard import check_depth
-from bot.lifecycle import BackgroundTasks, Delivery, Job, UpdateLifecycle
+from bot.lifecycle import Delivery, Job, UpdateLifecycle
 from bot.render import (
     TELEGRAM_CALLBACK_MAX_BYTES,
     ChoiceDataTooLong,
