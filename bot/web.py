@@ -25,8 +25,10 @@ from typing import Any
 from aiohttp import web
 
 from agent.conversation.background import run_due
+from agent.conversation.delivery import deliver_due
 from agent.deps import Deps
 from bot.lifecycle import Handler, Tuning, UpdateLifecycle
+from bot.push import ChannelPusher
 from bot.telegram import TelegramChannel, TelegramOptions
 from bot.whatsapp import WhatsAppChannel, WhatsAppOptions
 from config.logging import log_event
@@ -51,6 +53,7 @@ class WebOptions:
     # the heartbeat, the re-drive and the runtime's background work (`agent.conversation.background`)
     jobs: bool = True
     background_every_s: float = 30.0
+    reminders_every_s: float = 10.0  # due reminders go out within this many seconds
 
 
 @dataclass
@@ -94,6 +97,10 @@ def create_app(
             await channels.telegram.start()
         if options.jobs:
             lifecycle.schedule("background", options.background_every_s, partial(run_due, deps))
+            pusher = ChannelPusher(channels.telegram, channels.whatsapp)
+            lifecycle.schedule(
+                "reminders", options.reminders_every_s, partial(deliver_due, deps, pusher)
+            )
             lifecycle.start()
         yield
         # The server stopped accepting and in-flight requests finished: now the turns.
