@@ -12,6 +12,7 @@ from typing import Any
 from pymongo import AsyncMongoClient
 
 from storage.beliefs import BeliefsRepo
+from storage.chatqueue import ChatQueueRepo
 from storage.collection import Collection
 from storage.constitutions import ConstitutionsRepo
 from storage.embedded import EmbeddedServer
@@ -67,6 +68,7 @@ class Database:
         self.updates = UpdatesRepo(coll("processed_updates"))
         self.leases = LeasesRepo(coll("leases"))
         self.constitutions = ConstitutionsRepo(coll("constitutions"))
+        self.chat_queue = ChatQueueRepo(coll("processed_updates"))  # per-chat arrival order
         self.reminders = RemindersRepo(coll("reminders"))
 
     async def ensure_indexes(self) -> None:
@@ -82,6 +84,7 @@ class Database:
             self.updates,
             self.leases,
             self.constitutions,
+            self.chat_queue,
             self.reminders,
         ):
             await repo.ensure_indexes()
