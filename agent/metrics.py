@@ -128,6 +128,13 @@ class Metrics:
             "lembra_consolidation_runs_total", "Consolidation runs", ["trigger"], registry=r
         )
         self.in_flight = Gauge("lembra_turns_in_flight", "Turns being handled now", registry=r)
+        # Grounding of tool arguments (DESIGN 9.6).
+        self.grounding = Counter(
+            "lembra_grounding_total",
+            "Tool-call arguments by tool, field and verdict (grounded, dropped, reasked)",
+            ["tool", "field", "verdict"],
+            registry=r,
+        )
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""
