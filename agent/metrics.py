@@ -128,6 +128,12 @@ class Metrics:
             "lembra_consolidation_runs_total", "Consolidation runs", ["trigger"], registry=r
         )
         self.in_flight = Gauge("lembra_turns_in_flight", "Turns being handled now", registry=r)
+        self.frame_cache = Counter(
+            "lembra_frame_cache_total",
+            "Context frames whose slow sections came from the cache (hit) or were read (miss)",
+            ["result"],
+            registry=r,
+        )
         # Grounding of tool arguments (DESIGN 9.6).
         self.grounding = Counter(
             "lembra_grounding_total",

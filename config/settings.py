@@ -83,6 +83,8 @@ class Settings(BaseSettings):
     link_fetch_timeout_seconds: float = Field(default=5.0, gt=0)
     link_fetch_max_bytes: int = Field(default=512_000, ge=1_024)
     link_fetch_allow_loopback: bool = False
+    # context frame (DESIGN 3.7): how long its slow sections are reused for one state version
+    frame_cache_ttl_seconds: int = Field(default=30, ge=0)
 
     @field_validator("default_timezone")
     @classmethod

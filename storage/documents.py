@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 ItemType = Literal["note", "movie", "tv_show", "video", "link"]
 ITEM_TYPES: tuple[ItemType, ...] = ("note", "movie", "tv_show", "video", "link")
 Role = Literal["human", "ai", "tool", "system"]
-UpdateStatus = Literal["received", "done"]
+UpdateStatus = Literal["received", "done", "throttled"]  # throttled: rate-limited, kept
 
 
 class StoredModel(BaseModel):

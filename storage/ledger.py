@@ -173,6 +173,11 @@ class LedgerRepo:
             return Head(stream, 0, GENESIS)
         return Head(stream, best.seq, best.hash)
 
+    def known_head(self, stream: str) -> int | None:
+        """The head seq this process last appended to `stream` (no I/O); None when unknown."""
+        head = self._heads.get(stream)
+        return None if head is None else head.seq
+
     async def head(self, stream: str) -> Head:
         return await self._probe_head(stream)
 

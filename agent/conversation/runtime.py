@@ -21,7 +21,8 @@ from agent.conversation.commands import Commands
 from agent.conversation.replies import confirm_choices, finish, item_label, numbered, titled_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.memory.frame import build_frame
+from agent.memory.frame import build_frame, request_hash
+from agent.memory.framecache import FrameCache
 from agent.memory.handover import session_idle, write_handover
 from agent.memory.history import to_messages
 from agent.memory.narrator import narrate
@@ -75,6 +76,7 @@ class Runtime:
         self.quotas = Quotas(deps)
         self.tiers = Tiers(deps.db, deps.counter)
         self.commands = Commands(self)
+        self.frame_cache = FrameCache(deps.settings.frame_cache_ttl_seconds * 1000)
 
     @property
     def offline(self) -> bool:
@@ -165,8 +167,11 @@ class Runtime:
             reply = await self._resolve_pending(turn, current)
             if reply is not None:
                 return reply
-            await pendings.clear(self.deps, turn)
-            turn.notes.append(text("pending_dropped", turn.language))
+            if self._to_planner(turn, turn.intent):
+                turn.open_pending = current  # the frame shows it; a tool the planner runs drops it
+            else:
+                await pendings.clear(self.deps, turn)
+                turn.notes.append(text("pending_dropped", turn.language))
         if turn.incoming.kind == "choice":
             return finish(turn, text("stale_button", turn.language), kind="deterministic")
         intent = turn.intent or self.classifier.classify(turn.incoming.text or "")
@@ -200,6 +205,13 @@ class Runtime:
             case "command":
                 return await self.commands.handle(turn, intent)
         raise AssertionError(f"unhandled intent {action}")
+
+    def _to_planner(self, turn: Turn, intent: Intent | None) -> bool:
+        """Whether `_route` sends this message to the planner."""
+        return intent is not None and (
+            intent.action == "llm"
+            or (intent.action == "select" and not self._bare_choice_number(turn))
+        )
 
     @staticmethod
     def _bare_choice_number(turn: Turn) -> bool:
@@ -457,6 +469,7 @@ class Runtime:
             quotas=self.quotas,
         )
         result = await session.step(allowed=ALLOWED_FROM_PLAN, index=0)
+        await pendings.settle_open(self.deps, turn, status=result.status, outcome=result.outcome)
         if (
             result.status == "tool"
             and isinstance(result.outcome, READ_RESULTS)
@@ -474,7 +487,11 @@ class Runtime:
         """The whole request, built before the call and kept within the prompt budget (DESIGN 3.7, 3.9)."""
         settings = self.deps.settings
         frame = await build_frame(
-            self.deps, turn, tools=sorted(ALLOWED_FROM_PLAN), tiers=self.tiers
+            self.deps,
+            turn,
+            tools=sorted(ALLOWED_FROM_PLAN),
+            tiers=self.tiers,
+            cache=self.frame_cache,
         )
         beliefs = dict(frame.memory.get("beliefs") or {})
         beliefs["answer.confidence"] = 1.0
@@ -511,7 +528,7 @@ class Runtime:
         for section in narrative.compressed:
             self.deps.metrics.sections_compressed.labels(section).inc()
         self.deps.metrics.narrative_tokens.observe(narrative.tokens)
-        turn.facts.apply_rule(f"frame:{frame.hash[:12]}")
+        turn.facts.apply_rule(f"frame:{request_hash(messages, tools)[:12]}")
         return messages
 
     async def _after_step(self, turn: Turn, result: StepResult, wants_save: bool) -> Reply:

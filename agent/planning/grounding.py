@@ -27,6 +27,7 @@ from agent.errors import ServiceError, ServiceUnavailable
 from agent.planning.schema import PLANNER_FUNCTION_NAME
 from agent.services.tmdb import TmdbCandidate, TmdbKind
 from agent.tools.base import ToolArgs
+from agent.understanding.datafence import CLOSE, OPEN
 from agent.understanding.textnorm import one_line
 from agent.understanding.urls import InvalidUrl, extract_urls, normalize_url
 
@@ -165,7 +166,7 @@ class ConversationSources:
         return self.sources
 
     def _ingest(self, message: BaseMessage) -> None:
-        content = message.content if isinstance(message.content, str) else ""
+        content = _unfenced(message.content if isinstance(message.content, str) else "")
         if isinstance(message, HumanMessage):
             if not content.startswith(_CORRECTION_PREFIX):
                 self.sources.add(content)
@@ -198,6 +199,13 @@ def fold(text: str) -> str:
     return _NON_WORD.sub(
         " ", _MARKS.sub("", unicodedata.normalize("NFKD", text.casefold()))
     ).strip()
+
+
+def _unfenced(content: str) -> str:
+    """Stored text as it was written: history shows it inside one data block (DESIGN 3.7)."""
+    if content.startswith(OPEN) and content.endswith(CLOSE):
+        return content[len(OPEN) : -len(CLOSE)]
+    return content
 
 
 def _normalized(url: str) -> str | None:

@@ -118,7 +118,7 @@ def test_the_models_own_calls_prose_and_refusals_are_not_sources() -> None:
         ),
         AIMessage(content="Interestelar (1984) é ótimo"),  # the reply: the model's prose
         AIMessage(content='[called save_movie({"year": 2001})]'),  # a flattened call
-        HumanMessage(content="error: argument `year` 1977"),  # a runtime correction
+        HumanMessage(content="<data>error: argument `year` 1977</data>"),  # a stored correction
     ]
     found = ConversationSources("salva ele", messages).current()
     for fact in ("1984", "1999", "2001", "1977"):
