@@ -12,6 +12,7 @@ makes the call invalid, and the model is told which argument it is.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -172,7 +173,8 @@ class ConversationSources:
                 self.sources.add(content)
         elif isinstance(message, ToolMessage):
             if message.name != PLANNER_FUNCTION_NAME:  # the runtime's answers to the planner
-                self.sources.add(content)
+                for value in _result_values(content):
+                    self.sources.add(value)
         elif isinstance(message, AIMessage):
             if message.tool_calls:
                 for call in message.tool_calls:
@@ -206,6 +208,25 @@ def _unfenced(content: str) -> str:
     if content.startswith(OPEN) and content.endswith(CLOSE):
         return content[len(OPEN) : -len(CLOSE)]
     return content
+
+
+def _result_values(content: str) -> list[str]:
+    """The values a tool result reported (labels unfenced), not its JSON keys or status words."""
+    try:
+        payload = json.loads(content)
+    except ValueError:
+        return [content]
+    values: list[str] = []
+    pending: list[Any] = [payload]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend(v for k, v in value.items() if k not in ("status", "type", "category"))
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, str | int) and not isinstance(value, bool):
+            values.append(_unfenced(str(value)))
+    return values
 
 
 def _normalized(url: str) -> str | None:

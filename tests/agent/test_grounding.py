@@ -137,9 +137,11 @@ def test_tool_results_and_runtime_replies_are_sources() -> None:
             name="enrich_movie",
         ),
         AIMessage(content="Encontrei: 1. A Origem (2010)"),
+        AIMessage(content="<data>✅ Salvo: Duna (2021).</data>"),  # a stored reply, fenced
     ]
     found = ConversationSources("guarda esse", messages).current()
-    assert {"2010", "origem", "inception"} <= found.tokens
+    assert {"2010", "origem", "inception", "duna", "2021"} <= found.tokens
+    assert "data" not in found.tokens
 
 
 # -- property: an item never holds a fact absent from its sources ---------------------------
