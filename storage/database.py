@@ -12,6 +12,7 @@ from typing import Any
 from pymongo import AsyncMongoClient
 
 from storage.beliefs import BeliefsRepo
+from storage.chatqueue import ChatQueueRepo
 from storage.collection import Collection
 from storage.constitutions import ConstitutionsRepo
 from storage.embedded import EmbeddedServer
@@ -21,6 +22,7 @@ from storage.leases import LeasesRepo
 from storage.ledger import LedgerRepo
 from storage.messages import MessagesRepo
 from storage.pending import PendingRepo
+from storage.reminders import RemindersRepo
 from storage.schema import upgrade
 from storage.summaries import SummariesRepo
 from storage.updates import UpdatesRepo
@@ -39,6 +41,7 @@ COLLECTIONS = (
     "processed_updates",
     "leases",
     "constitutions",
+    "reminders",
 )
 
 
@@ -65,6 +68,8 @@ class Database:
         self.updates = UpdatesRepo(coll("processed_updates"))
         self.leases = LeasesRepo(coll("leases"))
         self.constitutions = ConstitutionsRepo(coll("constitutions"))
+        self.chat_queue = ChatQueueRepo(coll("processed_updates"))  # per-chat arrival order
+        self.reminders = RemindersRepo(coll("reminders"))
 
     async def ensure_indexes(self) -> None:
         for repo in (
@@ -79,6 +84,8 @@ class Database:
             self.updates,
             self.leases,
             self.constitutions,
+            self.chat_queue,
+            self.reminders,
         ):
             await repo.ensure_indexes()
 
