@@ -145,6 +145,13 @@ class Metrics:
             ["result"],
             registry=r,
         )
+        # Grounding of tool arguments (DESIGN 9.6).
+        self.grounding = Counter(
+            "lembra_grounding_total",
+            "Tool-call arguments by tool, field and verdict (grounded, dropped, reasked)",
+            ["tool", "field", "verdict"],
+            registry=r,
+        )
 
         # Operations (issue 16): the process, the build, database and outbound round trips.
         ProcessCollector(registry=r)  # process_cpu_seconds_total, process_resident_memory_bytes...
