@@ -128,6 +128,12 @@ class Metrics:
             "lembra_consolidation_runs_total", "Consolidation runs", ["trigger"], registry=r
         )
         self.in_flight = Gauge("lembra_turns_in_flight", "Turns being handled now", registry=r)
+        self.effects_recovered = Counter(
+            "lembra_effects_recovered_total",
+            "Interrupted effects (save, delete, delete_all) finished before a turn",
+            ["op"],
+            registry=r,
+        )
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""

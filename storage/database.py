@@ -15,6 +15,7 @@ from storage.collection import Collection
 from storage.constitutions import ConstitutionsRepo
 from storage.embedded import EmbeddedServer
 from storage.errors import DatabaseUnavailable, translated
+from storage.faults import FaultPoints
 from storage.items import ItemsRepo
 from storage.leases import LeasesRepo
 from storage.ledger import LedgerRepo
@@ -47,9 +48,11 @@ class Database:
         self.client = client
         self.name = name
         raw = client[name]
+        # tests stop the process right after a chosen write (issue 15: kill -9 between steps)
+        self.faults = FaultPoints()
 
         def coll(collection: str) -> Collection:
-            return Collection(raw[collection])
+            return Collection(raw[collection], faults=self.faults)
 
         self.users = UsersRepo(coll("users"))
         self.items = ItemsRepo(coll("items"))
