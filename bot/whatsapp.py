@@ -36,8 +36,9 @@ from agent.deps import Deps
 from agent.errors import ServiceUnavailable
 from agent.texts import text
 from agent.types import Attachment, Channel, Incoming, Language, Reply
+from bot.concurrency import BackgroundTasks
 from bot.jsonguard import TooDeep, check_depth
-from bot.lifecycle import BackgroundTasks, Delivery, Job, UpdateLifecycle
+from bot.lifecycle import Delivery, Job, UpdateLifecycle
 from bot.render import ChoiceDataTooLong, decode_choice, encode_choice, shorten, split_text
 from config.errors import ConfigError
 from config.logging import log_event
