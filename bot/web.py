@@ -25,8 +25,10 @@ from typing import Any
 from aiohttp import web
 
 from agent.conversation.background import run_due
+from agent.conversation.delivery import deliver_due
 from agent.deps import Deps
 from bot.lifecycle import Handler, Tuning, UpdateLifecycle
+from bot.push import ChannelPusher
 from bot.startup import Degraded, start_or_retry, summary
 from bot.telegram import TelegramChannel, TelegramOptions
 from bot.whatsapp import WhatsAppChannel, WhatsAppOptions
@@ -53,6 +55,7 @@ class WebOptions:
     # the heartbeat, the re-drive and the runtime's background work (`agent.conversation.background`)
     jobs: bool = True
     background_every_s: float = 30.0
+    reminders_every_s: float = 10.0  # due reminders go out within this many seconds
 
 
 @dataclass
@@ -98,6 +101,10 @@ def create_app(
             await start_or_retry("telegram", channels.telegram.start, degraded)
         if options.jobs:
             lifecycle.schedule("background", options.background_every_s, partial(run_due, deps))
+            pusher = ChannelPusher(channels.telegram, channels.whatsapp)
+            lifecycle.schedule(
+                "reminders", options.reminders_every_s, partial(deliver_due, deps, pusher)
+            )
             lifecycle.start()
         yield
         await degraded.cancel()
