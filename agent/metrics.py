@@ -65,7 +65,10 @@ class Metrics:
             registry=r,
         )
         self.tokens = Counter(
-            "lembra_tokens_total", "Model tokens by kind (prompt, completion)", ["kind"], registry=r
+            "lembra_tokens_total",
+            "Model tokens by kind (prompt, completion, cached)",
+            ["kind"],
+            registry=r,
         )
         self.states = Counter(
             "lembra_confidence_state_total", "Replies by confidence state", ["state"], registry=r
@@ -128,6 +131,12 @@ class Metrics:
             "lembra_consolidation_runs_total", "Consolidation runs", ["trigger"], registry=r
         )
         self.in_flight = Gauge("lembra_turns_in_flight", "Turns being handled now", registry=r)
+        self.content_calls = Counter(
+            "lembra_planner_content_calls_total",
+            "Planner calls read from an answer's content (DESIGN 9.1) by form (bare, fenced, tagged)",
+            ["form"],
+            registry=r,
+        )
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""

@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from config.errors import ConfigError
+from config.profiles import Profile, apply_profile
 
 Language = Literal["pt", "en"]
 
@@ -49,6 +50,14 @@ class Settings(BaseSettings):
     llm_timeout_seconds: float = Field(default=20.0, gt=0)
     llm_max_tokens: int = Field(default=600, gt=0)
     llm_transport_retries: int = Field(default=2, ge=0, le=5)
+    llm_output_mode: Literal["tools", "json_schema", "auto"] = "tools"
+    llm_planner_max_tokens: int = Field(
+        default=300, gt=0
+    )  # a plan step; phrasing keeps LLM_MAX_TOKENS
+    llm_frequency_penalty: float = Field(default=0.0, ge=-2, le=2)
+    llm_presence_penalty: float = Field(default=0.0, ge=-2, le=2)
+    llm_profile: Profile = "default"
+    llm_history_messages: int = Field(default=20, ge=2, le=200)
     # TMDB
     tmdb_api_key: SecretStr | None = None
     tmdb_base_url: str = "https://api.themoviedb.org/3"
@@ -83,6 +92,11 @@ class Settings(BaseSettings):
     link_fetch_timeout_seconds: float = Field(default=5.0, gt=0)
     link_fetch_max_bytes: int = Field(default=512_000, ge=1_024)
     link_fetch_allow_loopback: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _profile_defaults(cls, values: object) -> object:
+        return apply_profile(values) if isinstance(values, dict) else values
 
     @field_validator("default_timezone")
     @classmethod

@@ -31,6 +31,7 @@ class Turn:
     forgotten: bool = False  # the user erased their account this turn: persist nothing more  # lines prepended to the reply (e.g. a dropped pending action)
     turn_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     started: float = field(default_factory=time.perf_counter)
+    cached_tokens: list[int] = field(default_factory=list)  # per model call, as prompt_tokens
 
     @property
     def user_id(self) -> str:
