@@ -131,6 +131,12 @@ class Metrics:
             "lembra_consolidation_runs_total", "Consolidation runs", ["trigger"], registry=r
         )
         self.in_flight = Gauge("lembra_turns_in_flight", "Turns being handled now", registry=r)
+        self.frame_cache = Counter(
+            "lembra_frame_cache_total",
+            "Context frames whose slow sections came from the cache (hit) or were read (miss)",
+            ["result"],
+            registry=r,
+        )
         self.content_calls = Counter(
             "lembra_planner_content_calls_total",
             "Planner calls read from an answer's content (DESIGN 9.1) by form (bare, fenced, tagged)",

@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING
 from agent.deps import storage_config
 from agent.types import namespaced_user_id
 from agent.understanding.intent import IntentClassifier
+from bot.datacmds import add_commands as add_data_commands
 from config.errors import LembraError
 from config.logging import setup_logging
 from config.settings import Settings, load_settings
+from config.version import lembra_version
 from storage import open_storage
 from storage.ledger import Head
 
@@ -229,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="lembra", description="Lembra, a personal memory assistant."
     )
+    parser.add_argument("--version", action="version", version=f"lembra {lembra_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     chat = sub.add_parser("chat", help="talk to Lembra in the console")
@@ -276,6 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("stats", help="usage, confidence and calibration figures").set_defaults(
         run=_stats
     )
+    add_data_commands(sub)
     return parser
 
 

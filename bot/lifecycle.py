@@ -1,6 +1,7 @@
 """The update lifecycle every channel shares (DESIGN section 5).
 
-    webhook ─> admit: rate limit, record `received` (before acknowledging)
+    webhook ─> admit: record `received` (before acknowledging), then rate limit
+                 │        (a refused update is kept as `throttled`; redeliveries count once)
                  │        database down: DatabaseUnavailable -> the web handler answers 503
                  ▼
     channel.submit(job) ─> per-chat slot (in process) ─> process(job):
@@ -159,14 +160,9 @@ class UpdateLifecycle:
     # -- admission (in the web handler, before acknowledging) -----------------------------
 
     async def admit(self, incoming: Incoming, payload_json: str) -> Admission:
-        """Rate-limit and record the update; raises DatabaseUnavailable (answer 503)."""
+        """Record the update, then rate-limit it; raises DatabaseUnavailable (answer 503)."""
         assert incoming.update_id is not None
         metrics = self.deps.metrics
-        verdict = self.limiter.hit(incoming.user_id, time.monotonic())
-        if verdict == "drop":
-            metrics.rate_limited.inc()
-            metrics.updates.labels(incoming.channel, "rate_limited").inc()
-            return "drop"
         try:
             status = await self.deps.db.updates.record(
                 incoming.update_id,
@@ -182,6 +178,16 @@ class UpdateLifecycle:
             metrics.updates.labels(incoming.channel, "duplicated").inc()
             log_event(log, "update_duplicated", update_id=incoming.update_id, earlier_status=status)
             return "duplicate" if status == "done" else "in_progress"
+        # Counted only once recorded: redeliveries (after a 503 while the database was
+        # down, or after a 200) never count again, and nothing refused goes unrecorded.
+        verdict = self.limiter.hit(incoming.user_id, time.monotonic())
+        if verdict == "drop":
+            metrics.rate_limited.inc()
+            metrics.updates.labels(incoming.channel, "rate_limited").inc()
+            await self.deps.db.updates.mark_throttled(
+                incoming.update_id, now_ms=self.deps.clock.ms()
+            )
+            return "drop"
         metrics.updates.labels(incoming.channel, "received").inc()
         self._live.add(incoming.update_id)
         if verdict == "notify":

@@ -67,6 +67,7 @@ from telegram.warnings import PTBDeprecationWarning
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
 from agent.types import Channel, Incoming, IncomingKind, Language, Reply
+from bot.jsonguard import check_depth
 from bot.lifecycle import BackgroundTasks, Delivery, Job, UpdateLifecycle
 from bot.render import (
     TELEGRAM_CALLBACK_MAX_BYTES,
@@ -371,6 +372,7 @@ class TelegramChannel:
             return web.Response(status=403, text="forbidden")
         body = await request.read()  # over client_max_size: 413 before we parse anything
         try:
+            check_depth(body)  # before parsing: json recurses per level (RecursionError)
             raw = body.decode("utf-8")
             data = json.loads(raw)
             if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):

@@ -28,7 +28,7 @@ class UpdatesRepo:
 
     async def record(
         self, update_id: str, payload_json: str, *, now_ms: int, user_id: str | None = None
-    ) -> Literal["new", "received", "done"]:
+    ) -> Literal["new", "received", "done", "throttled"]:
         """Record a received update; say whether it is new or its earlier status."""
         doc = ProcessedUpdateDoc(
             _id=update_id,
@@ -60,6 +60,13 @@ class UpdatesRepo:
                     "payload_json": "",
                 }
             },
+        )
+
+    async def mark_throttled(self, update_id: str, *, now_ms: int) -> None:
+        """Finish a new update the rate limiter refused: recorded, never handled."""
+        await self._c.update_one(
+            {"_id": update_id, "status": "received"},
+            {"$set": {"status": "throttled", "updated_at_ms": now_ms, "payload_json": ""}},
         )
 
     async def forget_user(self, user_id: str) -> int:

@@ -85,7 +85,9 @@ async def test_the_model_sees_the_tiers_and_only_the_last_turns_verbatim(db: Dat
     verbatim_humans = [m["content"] for m in sent[1:-1] if m["role"] == "user"]
     # the last whole turns (at most 20 messages), as many as the prompt budget leaves room for
     assert 4 <= len(verbatim_humans) <= 5
-    assert verbatim_humans == [f"salva a nota {n}" for n in range(60 - len(verbatim_humans), 60)]
+    assert verbatim_humans == [
+        f"<data>salva a nota {n}</data>" for n in range(60 - len(verbatim_humans), 60)
+    ]
     system = system_prompt(report)
     assert "salva a nota 54" in system  # the structured tier, in the narrative
     assert "salva a nota 3" in system  # the archive

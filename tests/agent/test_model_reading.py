@@ -161,7 +161,7 @@ async def test_stable_text_leads_every_request_and_the_server_cache_is_reported(
     assert "Beliefs (current values)" in first_request["messages"][-2]["content"]
     assert "Beliefs" not in first_request["messages"][0]["content"]
     # the previous turn's history follows the rules unchanged, so the cache covers both
-    assert second_request["messages"][1]["content"] == "anota: comprar pão"
+    assert "anota: comprar pão" in second_request["messages"][1]["content"]
     assert second.meta.cached_tokens > 0.6 * second.meta.prompt_tokens
     assert cached_metric == second.meta.cached_tokens
     assert sum(d.get("cached_tokens", 0) for d in day) == second.meta.cached_tokens
