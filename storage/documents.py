@@ -137,6 +137,9 @@ class ProcessedUpdateDoc(StoredModel):
     payload_json: str = ""
     reply_json: str | None = None
     user_id: str | None = None  # whose update it is, so /forget can scrub the reply
+    queue: str | None = None  # the chat's queue key (storage/chatqueue.py)
+    seq: int = 0  # arrival number in that chat
+    notice: bool = False  # the flood's one notice, not a turn
 
 
 class LeaseDoc(StoredModel):
