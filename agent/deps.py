@@ -19,6 +19,7 @@ import aiohttp
 from agent.clock import Clock, SystemClock
 from agent.metrics import Metrics
 from agent.services.links import LinkFetcher
+from agent.services.outbound import outbound_trace
 from agent.services.tmdb import TmdbClient
 from agent.tokens import TokenCounter
 from config.settings import Settings
@@ -91,9 +92,12 @@ async def open_deps(
 ) -> AsyncIterator[Deps]:
     """Build every client once; close them (and stop the embedded database) on exit."""
     async with AsyncExitStack() as stack:
+        metrics = metrics or Metrics()
         if db is None:
-            db = await stack.enter_async_context(open_storage(storage_config(settings)))
-        session = aiohttp.ClientSession()
+            db = await stack.enter_async_context(
+                open_storage(storage_config(settings), observer=metrics.observe_db)
+            )
+        session = aiohttp.ClientSession(trace_configs=[outbound_trace(metrics, "tmdb")])
         stack.push_async_callback(session.close)
         tmdb = TmdbClient(
             session,
@@ -121,5 +125,5 @@ async def open_deps(
             counter=counter,
             model=model,
             clock=clock or SystemClock(),
-            metrics=metrics or Metrics(),
+            metrics=metrics,
         )

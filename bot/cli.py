@@ -112,8 +112,12 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
 
     settings.require_channels()
     use_timedelta_periods()
+    # SIGTERM is the normal way to stop a service: a clean shutdown, then exit 0
+    stop = asyncio.Event()
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     async with open_deps(settings) as deps:
-        await serve(deps, _announce_planner(Runtime(deps)).handle)
+        await serve(deps, _announce_planner(Runtime(deps)).handle, stop=stop)
     return 0
 
 

@@ -66,9 +66,11 @@ from telegram.warnings import PTBDeprecationWarning
 
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
+from agent.services.outbound import outbound_trace
 from agent.types import Channel, Incoming, IncomingKind, Language, Reply
+from bot.concurrency import BackgroundTasks
 from bot.jsonguard import check_depth
-from bot.lifecycle import BackgroundTasks, Delivery, Job, UpdateLifecycle
+from bot.lifecycle import Delivery, Job, UpdateLifecycle
 from bot.render import (
     TELEGRAM_CALLBACK_MAX_BYTES,
     ChoiceDataTooLong,
@@ -299,13 +301,14 @@ class TelegramChannel:
         secret = settings.telegram_webhook_secret
         self._secret = secret.get_secret_value().encode() if secret else None
         self._background = BackgroundTasks()
+        self._requests = (self._transport(), self._transport())
         builder = (
             Application.builder()
             .token(settings.telegram_bot_token.get_secret_value())
             .base_url(settings.telegram_api_base_url)
             .concurrent_updates(PerChatProcessor(lifecycle))
-            .request(self._transport())
-            .get_updates_request(self._transport())
+            .request(self._requests[0])
+            .get_updates_request(self._requests[1])
         )
         if self.options.respect_sending_limits:
             limiter = AIORateLimiter(max_retries=self.options.rate_limit_retries)
@@ -326,6 +329,7 @@ class TelegramChannel:
             read_timeout=t,
             write_timeout=t,
             pool_timeout=t,
+            trace_configs=[outbound_trace(self.deps.metrics, "telegram")],
         )
 
     @property
@@ -358,6 +362,10 @@ class TelegramChannel:
             await self.app.stop()
         await self._background.wait()
         await self.app.shutdown()
+        # PTB opens its sessions before getMe; when getMe never succeeded it does not
+        # close them, so they are closed here (a no-op when PTB already did)
+        for transport in self._requests:
+            await transport.shutdown()
 
     # -- the webhook -----------------------------------------------------------------------
 

@@ -34,10 +34,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
+from agent.services.outbound import outbound_trace
 from agent.texts import text
 from agent.types import Attachment, Channel, Incoming, Language, Reply
+from bot.concurrency import BackgroundTasks
 from bot.jsonguard import TooDeep, check_depth
-from bot.lifecycle import BackgroundTasks, Delivery, Job, UpdateLifecycle
+from bot.lifecycle import Delivery, Job, UpdateLifecycle
 from bot.render import ChoiceDataTooLong, decode_choice, encode_choice, shorten, split_text
 from config.errors import ConfigError
 from config.logging import log_event
@@ -227,7 +229,8 @@ class WhatsAppChannel:
 
     async def start(self) -> None:
         self._session = aiohttp.ClientSession(
-            timeout=aiohttp.ClientTimeout(total=self.options.timeout_s)
+            timeout=aiohttp.ClientTimeout(total=self.options.timeout_s),
+            trace_configs=[outbound_trace(self.deps.metrics, "whatsapp")],
         )
 
     async def stop(self) -> None:
@@ -352,6 +355,36 @@ class WhatsAppChannel:
         if not self.window_open(incoming.user_id):
             self.deps.metrics.sends.labels("whatsapp", "window_closed").inc()
             return "window_closed"
+        return await self._send_reply(incoming, reply)
+
+    async def push(self, incoming: Incoming, reply: Reply, *, template: str | None) -> Delivery:
+        """A due reminder; the scheduler judged the window from the stored last message.
+
+        With `template` (outside the window) the approved template is sent with the
+        reminder's text as its one body parameter; otherwise the reply itself.
+        """
+        if template is None:
+            return await self._send_reply(incoming, reply)
+        language = incoming.language_hint or self.deps.settings.default_language
+        content = {
+            "type": "template",
+            "template": {
+                "name": template,
+                "language": {"code": "pt_BR" if language == "pt" else "en"},
+                "components": [
+                    {"type": "body", "parameters": [{"type": "text", "text": reply.text[:1024]}]}
+                ],
+            },
+        }
+        try:
+            await self._post(self._message(incoming.chat_id, content))
+        except (_WindowClosed, _Refused):
+            return "failed"
+        except _GiveUp:
+            return "retry_later"
+        return "sent"
+
+    async def _send_reply(self, incoming: Incoming, reply: Reply) -> Delivery:
         language = incoming.language_hint or self.deps.settings.default_language
         messages = render(reply, language)
         try:

@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     whatsapp_phone_number_id: str | None = None
     whatsapp_api_base_url: str = "https://graph.facebook.com"
     whatsapp_api_version: str = "v21.0"
+    whatsapp_reminder_template: str | None = None  # approved template for reminders outside 24 h
     # Web app
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=1, le=65535)

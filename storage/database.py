@@ -12,7 +12,8 @@ from typing import Any
 from pymongo import AsyncMongoClient
 
 from storage.beliefs import BeliefsRepo
-from storage.collection import Collection
+from storage.chatqueue import ChatQueueRepo
+from storage.collection import Collection, Observer
 from storage.constitutions import ConstitutionsRepo
 from storage.embedded import EmbeddedServer
 from storage.errors import DatabaseUnavailable, translated
@@ -21,6 +22,7 @@ from storage.leases import LeasesRepo
 from storage.ledger import LedgerRepo
 from storage.messages import MessagesRepo
 from storage.pending import PendingRepo
+from storage.reminders import RemindersRepo
 from storage.schema import upgrade
 from storage.summaries import SummariesRepo
 from storage.updates import UpdatesRepo
@@ -39,20 +41,28 @@ COLLECTIONS = (
     "processed_updates",
     "leases",
     "constitutions",
+    "reminders",
 )
 
 
 class Database:
     """All repositories over one database; built once at start-up and passed down."""
 
-    def __init__(self, client: AsyncMongoClient[dict[str, Any]], name: str) -> None:
+    def __init__(
+        self,
+        client: AsyncMongoClient[dict[str, Any]],
+        name: str,
+        *,
+        observer: Observer | None = None,
+    ) -> None:
         self.client = client
         self.name = name
         raw = client[name]
         self._raw = raw
+        self._observer = observer
 
         def coll(collection: str) -> Collection:
-            return Collection(raw[collection])
+            return Collection(raw[collection], observer=observer)
 
         self.users = UsersRepo(coll("users"))
         self.items = ItemsRepo(coll("items"))
@@ -65,6 +75,8 @@ class Database:
         self.updates = UpdatesRepo(coll("processed_updates"))
         self.leases = LeasesRepo(coll("leases"))
         self.constitutions = ConstitutionsRepo(coll("constitutions"))
+        self.chat_queue = ChatQueueRepo(coll("processed_updates"))  # per-chat arrival order
+        self.reminders = RemindersRepo(coll("reminders"))
 
     async def ensure_indexes(self) -> None:
         for repo in (
@@ -79,12 +91,14 @@ class Database:
             self.updates,
             self.leases,
             self.constitutions,
+            self.chat_queue,
+            self.reminders,
         ):
             await repo.ensure_indexes()
 
     def collections(self) -> dict[str, Collection]:
         """Every collection of DESIGN 4 by name, for whole-database work (backup, migrations)."""
-        return {name: Collection(self._raw[name]) for name in COLLECTIONS}
+        return {name: Collection(self._raw[name], observer=self._observer) for name in COLLECTIONS}
 
     async def ping(self) -> None:
         """Raise DatabaseUnavailable unless the server answers."""
@@ -148,7 +162,9 @@ def _unreachable(uri: str, *, embedded_log: Path | None) -> str:
 
 
 @asynccontextmanager
-async def open_storage(config: StorageConfig) -> AsyncIterator[Database]:
+async def open_storage(
+    config: StorageConfig, *, observer: Observer | None = None
+) -> AsyncIterator[Database]:
     """Connect (starting the embedded server when no URI is given), ensure indexes, yield."""
     server: EmbeddedServer | None = None
     uri = config.uri
@@ -161,7 +177,7 @@ async def open_storage(config: StorageConfig) -> AsyncIterator[Database]:
         )
         uri = server.start()
     try:
-        database = Database(make_client(uri), config.db_name)
+        database = Database(make_client(uri), config.db_name, observer=observer)
         try:
             try:
                 await database.ensure_indexes()

@@ -38,6 +38,12 @@ EVENT_TYPES = frozenset(
         "pipeline_violation",
         "admin_action",
         "user_forgotten",
+        # DESIGN 9.5: reminders, undo, edit
+        "reminder_set",
+        "reminder_sent",
+        "reminder_cancelled",
+        "undone",
+        "item_updated",
     }
 )
 _PROBE_BATCH = 64

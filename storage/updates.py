@@ -27,7 +27,14 @@ class UpdatesRepo:
         await self._c.create_index([("status", 1)])
 
     async def record(
-        self, update_id: str, payload_json: str, *, now_ms: int, user_id: str | None = None
+        self,
+        update_id: str,
+        payload_json: str,
+        *,
+        now_ms: int,
+        user_id: str | None = None,
+        queue: str | None = None,
+        seq: int = 0,
     ) -> Literal["new", "received", "done", "throttled"]:
         """Record a received update; say whether it is new or its earlier status."""
         doc = ProcessedUpdateDoc(
@@ -37,6 +44,8 @@ class UpdatesRepo:
             updated_at_ms=now_ms,
             payload_json=payload_json,
             user_id=user_id,
+            queue=queue,
+            seq=seq,
         )
         try:
             await self._c.insert_one(doc.to_doc())
@@ -68,6 +77,10 @@ class UpdatesRepo:
             {"_id": update_id, "status": "received"},
             {"$set": {"status": "throttled", "updated_at_ms": now_ms, "payload_json": ""}},
         )
+
+    async def mark_notice(self, update_id: str) -> None:
+        """Note that this update is the flood's one notice (a re-drive sends only that)."""
+        await self._c.update_one({"_id": update_id}, {"$set": {"notice": True}})
 
     async def forget_user(self, user_id: str) -> int:
         """Erase the replies kept on a user's finished updates; the ids stay for dedup.

@@ -16,6 +16,7 @@ from dataclasses import asdict
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from agent.conversation import pending as pendings
+from agent.conversation import reminding
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands
 from agent.conversation.replies import confirm_choices, finish, item_label, numbered, titled_label
@@ -114,7 +115,7 @@ class Runtime:
             return finish(turn, text("unsupported_media", turn.language), kind="deterministic")
         shown = clean_text(raw) if incoming.kind == "text" else f"[button {incoming.choice}]"
         turn.messages.append(NewMessage(role="human", content=shown, turn_id=turn.turn_id))
-        reply = await self._decide(turn)
+        reply = await reminding.with_held(self.deps, turn, await self._decide(turn))
         await self._persist(turn, reply)
         return reply
 
@@ -162,6 +163,8 @@ class Runtime:
     # -- deciding -----------------------------------------------------------------------------
 
     async def _decide(self, turn: Turn) -> Reply:
+        if turn.incoming.kind == "choice" and reminding.is_snooze(turn.incoming.choice_token):
+            return await reminding.snooze(self.deps, turn)  # a pushed reminder's button
         current = await pendings.load(self.deps, turn)
         if current is not None:
             reply = await self._resolve_pending(turn, current)
@@ -393,7 +396,8 @@ class Runtime:
             return finish(turn, "\n".join(lines), kind="deterministic")
         total = sum(counts.values())
         if total == 0:
-            return finish(turn, text("list_empty", lang), kind="deterministic")
+            body = "\n".join([text("list_empty", lang), *await self._reminder_section(turn)])
+            return finish(turn, body, kind="deterministic")
         lines = [text("list_header", lang, count=total)]
         # One query for the newest items; a type none of them has is fetched on its own.
         newest = await items.newest(turn.user_id, LIST_PER_TYPE * len(ITEM_TYPES))
@@ -414,7 +418,16 @@ class Runtime:
                         type_word=type_word(item_type, lang),
                     )
                 )
+        lines += await self._reminder_section(turn)
         return finish(turn, "\n".join(lines), kind="deterministic")
+
+    async def _reminder_section(self, turn: Turn) -> list[str]:
+        """Open reminders under the items of `lista tudo` (DESIGN 9.3)."""
+        found = await reminding.list_lines(self.deps, turn)
+        if not found:
+            return []
+        heading = text("reminders_header", turn.language, count=len(found))
+        return [f"\n{heading}", *(f"• {line}" for line in found)]
 
     @staticmethod
     def _page_number(raw: str) -> int:
