@@ -139,6 +139,12 @@ class Metrics:
             "lembra_consolidation_runs_total", "Consolidation runs", ["trigger"], registry=r
         )
         self.in_flight = Gauge("lembra_turns_in_flight", "Turns being handled now", registry=r)
+        self.effects_recovered = Counter(
+            "lembra_effects_recovered_total",
+            "Interrupted effects (save, delete, delete_all) finished before a turn",
+            ["op"],
+            registry=r,
+        )
         self.frame_cache = Counter(
             "lembra_frame_cache_total",
             "Context frames whose slow sections came from the cache (hit) or were read (miss)",

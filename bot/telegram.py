@@ -400,6 +400,8 @@ class TelegramChannel:
         query_id = update.callback_query.id if update.callback_query else None
         if isinstance(normalized, Ignored):
             return self._ignored(update.update_id, normalized.reason, query_id)
+        if (busy := self.lifecycle.backlog.full()) is not None:
+            return self.lifecycle.backlog.refusal(self.deps.metrics, "telegram", busy)
         try:
             admission = await self.lifecycle.admit(normalized, raw)
         except DatabaseUnavailable:

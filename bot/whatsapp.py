@@ -278,6 +278,8 @@ class WhatsAppChannel:
             metrics.updates.labels("whatsapp", "rejected").inc()
             log_event(log, "webhook_rejected", level=logging.WARNING, reason="bad_payload")
             return web.Response(status=400, text="bad request")
+        if (busy := self.lifecycle.backlog.full()) is not None:
+            return self.lifecycle.backlog.refusal(metrics, "whatsapp", busy)
         try:
             for entry in payload.entry:
                 for change in entry.changes:

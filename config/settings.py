@@ -80,6 +80,8 @@ class Settings(BaseSettings):
     )
     rate_limit_messages: int = Field(default=20, ge=1)
     rate_limit_window_seconds: int = Field(default=60, ge=1)
+    max_backlog: int = Field(default=500, ge=1)  # webhook 503 above this many unfinished updates
+    max_backlog_age_s: float = Field(default=30.0, gt=0)  # ...or when the oldest waited this long
     # enrich_link fetcher
     link_fetch_timeout_seconds: float = Field(default=5.0, gt=0)
     link_fetch_max_bytes: int = Field(default=512_000, ge=1_024)

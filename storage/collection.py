@@ -16,6 +16,7 @@ from pymongo import ReturnDocument
 from pymongo.asynchronous.collection import AsyncCollection
 
 from storage.errors import translated
+from storage.faults import FaultPoints
 
 Doc = dict[str, Any]
 Filter = Mapping[str, Any]
@@ -35,10 +36,20 @@ class UpdateOutcome:
 class Collection:
     """The subset of collection operations repositories may use."""
 
-    def __init__(self, raw: AsyncCollection[Doc], *, observer: Observer | None = None) -> None:
+    def __init__(
+        self,
+        raw: AsyncCollection[Doc],
+        *,
+        observer: Observer | None = None,
+        faults: FaultPoints | None = None,
+    ) -> None:
         self._raw = raw
         self.name = raw.name
         self._observer = observer
+        self._faults = faults or FaultPoints()
+
+    def _written(self, operation: str) -> None:
+        self._faults.after_write(f"{self.name}.{operation}")
 
     @contextmanager
     def _op(self, operation: str) -> Iterator[None]:
@@ -107,18 +118,21 @@ class Collection:
     async def insert_one(self, doc: Doc) -> None:
         with self._op("insert_one"):
             await self._raw.insert_one(doc)
+        self._written("insert_one")
 
     async def insert_many(self, docs: Sequence[Doc]) -> None:
         if not docs:
             return
         with self._op("insert_many"):
             await self._raw.insert_many(list(docs), ordered=True)
+        self._written("insert_many")
 
     async def update_one(
         self, filter: Filter, update: Mapping[str, Any], *, upsert: bool = False
     ) -> UpdateOutcome:
         with self._op("update_one"):
             result = await self._raw.update_one(dict(filter), dict(update), upsert=upsert)
+        self._written("update_one")
         return UpdateOutcome(
             result.matched_count, result.modified_count, result.upserted_id is not None
         )
@@ -126,6 +140,7 @@ class Collection:
     async def update_many(self, filter: Filter, update: Mapping[str, Any]) -> int:
         with self._op("update_many"):
             result = await self._raw.update_many(dict(filter), dict(update))
+        self._written("update_many")
         return result.modified_count
 
     async def find_one_and_update(
@@ -133,13 +148,16 @@ class Collection:
     ) -> Doc | None:
         """Apply `update` and return the document after it (no `$setOnInsert`: SUBSET.md)."""
         with self._op("find_one_and_update"):
-            return await self._raw.find_one_and_update(
+            doc = await self._raw.find_one_and_update(
                 dict(filter), dict(update), upsert=upsert, return_document=ReturnDocument.AFTER
             )
+        self._written("find_one_and_update")
+        return doc
 
     async def replace_one(self, filter: Filter, doc: Doc, *, upsert: bool = False) -> UpdateOutcome:
         with self._op("replace_one"):
             result = await self._raw.replace_one(dict(filter), doc, upsert=upsert)
+        self._written("replace_one")
         return UpdateOutcome(
             result.matched_count, result.modified_count, result.upserted_id is not None
         )
@@ -147,11 +165,13 @@ class Collection:
     async def delete_one(self, filter: Filter) -> int:
         with self._op("delete_one"):
             result = await self._raw.delete_one(dict(filter))
+        self._written("delete_one")
         return result.deleted_count
 
     async def delete_many(self, filter: Filter) -> int:
         with self._op("delete_many"):
             result = await self._raw.delete_many(dict(filter))
+        self._written("delete_many")
         return result.deleted_count
 
     async def create_index(self, keys: Sequence[tuple[str, int]], **options: Any) -> None:

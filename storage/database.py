@@ -17,6 +17,7 @@ from storage.collection import Collection, Observer
 from storage.constitutions import ConstitutionsRepo
 from storage.embedded import EmbeddedServer
 from storage.errors import DatabaseUnavailable, translated
+from storage.faults import FaultPoints
 from storage.items import ItemsRepo
 from storage.leases import LeasesRepo
 from storage.ledger import LedgerRepo
@@ -58,11 +59,13 @@ class Database:
         self.client = client
         self.name = name
         raw = client[name]
+        # tests stop the process right after a chosen write (issue 15: kill -9 between steps)
+        self.faults = FaultPoints()
         self._raw = raw
         self._observer = observer
 
         def coll(collection: str) -> Collection:
-            return Collection(raw[collection], observer=observer)
+            return Collection(raw[collection], observer=observer, faults=self.faults)
 
         self.users = UsersRepo(coll("users"))
         self.items = ItemsRepo(coll("items"))

@@ -19,6 +19,7 @@ from agent.conversation import pending as pendings
 from agent.conversation import reminding
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands
+from agent.conversation.recovery import recovered_reply
 from agent.conversation.replies import confirm_choices, finish, item_label, numbered, titled_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -49,6 +50,7 @@ from agent.tools.base import (
 )
 from agent.tools.finding import execute_delete, execute_delete_all
 from agent.tools.saving import store_item
+from agent.trust import effects
 from agent.trust.confidence import TurnKind
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
@@ -110,12 +112,17 @@ class Runtime:
                 return refusal
         user = await self._user(incoming, now)
         user = await self._close_idle_session(user, incoming, now)
+        # an effect a crash interrupted is finished (and recorded) before anything else
+        user, finished = await effects.recover(
+            self.deps, user, incoming.conversation_id, incoming.update_id
+        )
         turn = Turn(incoming=incoming, user=user, language=user.language, now_ms=now)
         if incoming.kind == "unsupported":
             return finish(turn, text("unsupported_media", turn.language), kind="deterministic")
         shown = clean_text(raw) if incoming.kind == "text" else f"[button {incoming.choice}]"
         turn.messages.append(NewMessage(role="human", content=shown, turn_id=turn.turn_id))
-        reply = await reminding.with_held(self.deps, turn, await self._decide(turn))
+        reply = await recovered_reply(self.deps, turn, finished) or await self._decide(turn)
+        reply = await reminding.with_held(self.deps, turn, reply)
         await self._persist(turn, reply)
         return reply
 
