@@ -39,6 +39,12 @@ def _announce_planner(runtime: Runtime) -> Runtime:
             file=sys.stderr,
             flush=True,
         )
+    elif runtime.deps.settings.llm_output_mode == "auto" and runtime.deps.model is not None:
+        print(
+            f"lembra: LLM_OUTPUT_MODE=auto: the model server gets {runtime.deps.model.output_mode}",
+            file=sys.stderr,
+            flush=True,
+        )
     return runtime
 
 
