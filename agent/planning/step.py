@@ -279,16 +279,25 @@ class PlanningSession:
                 # no answer came back: the reservation is returned (a timeout keeps its prompt)
                 charged = counted if isinstance(exc, PlannerTimeout) else 0
                 await self.quotas.release(self.turn, reserved=counted, charged=charged)
+                self.deps.metrics.observe_outbound("model", type(exc).__name__, 0.0)
             raise
         self.turn.llm_calls += answer.attempts
         if self.backend.calls_model:
             self.turn.prompt_tokens.append(counted)
             await self.quotas.settle(
-                self.turn, reserved=counted, used=answer.prompt_tokens + answer.completion_tokens
+                self.turn,
+                reserved=counted,
+                used=answer.prompt_tokens + answer.completion_tokens,
+                cached=answer.cached_tokens,
             )
             self.deps.metrics.model_latency.observe(answer.latency_s)
+            self.deps.metrics.observe_outbound("model", "200", answer.latency_s)
             self.deps.metrics.tokens.labels("prompt").inc(answer.prompt_tokens)
             self.deps.metrics.tokens.labels("completion").inc(answer.completion_tokens)
+            self.deps.metrics.tokens.labels("cached").inc(answer.cached_tokens)
+            self.turn.cached_tokens.append(answer.cached_tokens)
+            if answer.content_form is not None:
+                self.deps.metrics.content_calls.labels(answer.content_form).inc()
         return answer
 
     async def _real(self, response: PlannerResponse, confidence_now: float) -> float:
@@ -345,6 +354,8 @@ class PlanningSession:
 
     @staticmethod
     def _parse(answer: Any, calls: Sequence[_Call]) -> tuple[PlannerResponse | None, str | None]:
+        if answer.problem is not None:  # cut, looping, or JSON in content that is no step (9.1)
+            return None, answer.problem
         if not calls:
             return None, f"no function call: answer only by calling `{PLANNER_FUNCTION_NAME}`"
         if len(calls) > 1:
