@@ -289,6 +289,7 @@ class PlanningSession:
                 reserved=counted,
                 used=answer.prompt_tokens + answer.completion_tokens,
                 cached=answer.cached_tokens,
+                answer=answer,
             )
             self.deps.metrics.model_latency.observe(answer.latency_s)
             self.deps.metrics.observe_outbound("model", "200", answer.latency_s)

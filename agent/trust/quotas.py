@@ -78,9 +78,19 @@ class Quotas:
         )
         raise QuotaExceeded(scope)  # type: ignore[arg-type]
 
-    async def settle(self, turn: Turn, *, reserved: int, used: int, cached: int = 0) -> None:
+    async def settle(
+        self,
+        turn: Turn,
+        *,
+        reserved: int,
+        used: int,
+        cached: int = 0,
+        answer: ModelAnswer | None = None,
+    ) -> None:
         """Replace the reservation of a `reserved`-token prompt by what the call really used,
         and count the call (and the prompt tokens the server had cached)."""
+        if answer is not None:
+            await append_event(self.deps, turn, "model_usage", self._usage_payload(answer, "turn"))
         usage, day = self.deps.db.usage, self.day(turn)
         delta = used - (reserved + self.answer_allowance())
         counters: dict[str, int | float] = {"tokens": delta, "model_calls": 1}
@@ -134,6 +144,8 @@ class Quotas:
             await usage.add_tokens(user.id, day, kept - held)
             await usage.add_tokens(GLOBAL, day, kept - held)
             return None
+        payload = self._usage_payload(answer, "background")
+        await append_event(self.deps, None, "model_usage", payload, stream=user.id)
         delta = answer.prompt_tokens + answer.completion_tokens - held
         # also kept apart as background use, so /end and stats can tell it from chat turns
         used = answer.prompt_tokens + answer.completion_tokens
@@ -147,3 +159,29 @@ class Quotas:
         self.deps.metrics.tokens.labels("prompt").inc(answer.prompt_tokens)
         self.deps.metrics.tokens.labels("completion").inc(answer.completion_tokens)
         return answer
+
+    def _usage_payload(self, answer: ModelAnswer, kind: str) -> dict[str, Any]:
+        """The content-free `model_usage` event of one call (DESIGN 9.5)."""
+        return {
+            "kind": kind,
+            "model": self.deps.settings.llm_model,
+            "prompt_tokens": answer.prompt_tokens,
+            "cached_tokens": answer.cached_tokens,
+            "completion_tokens": answer.completion_tokens,
+            "latency": latency_bucket(answer.latency_s),
+        }
+
+
+# upper bounds in seconds; a bucket, not the figure, so the chain does not fingerprint timing
+_LATENCY_BUCKETS = (
+    (0.5, "lt_0.5s"),
+    (1.0, "lt_1s"),
+    (2.0, "lt_2s"),
+    (5.0, "lt_5s"),
+    (10.0, "lt_10s"),
+)
+
+
+def latency_bucket(seconds: float) -> str:
+    """The latency bucket a model call's duration falls in."""
+    return next((name for bound, name in _LATENCY_BUCKETS if seconds < bound), "ge_10s")
