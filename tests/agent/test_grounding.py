@@ -192,7 +192,7 @@ def _backed(value_word: str, message_words: list[str], whole: str, message: str)
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     message=st.lists(word | year.map(str), min_size=1, max_size=8).map(" ".join),
     title=st.lists(word, min_size=1, max_size=4).map(" ".join),
@@ -222,7 +222,7 @@ def test_kept_facts_always_have_a_source(
         assert kept["year"] == year_arg
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     message=st.lists(word, min_size=1, max_size=8).map(" ".join),
     note=st.lists(word, min_size=1, max_size=5).map(" ".join),
