@@ -12,7 +12,7 @@ latency; then stored facts (title words, year, tmdb_id) that appear in no messag
 
     OPENAI_BASE_URL=http://127.0.0.1:8099/v1 OPENAI_API_KEY=local \\
       LLM_MODEL=qwen2.5-coder-1.5b-instruct-q4_k_m LLM_PROFILE=small \\
-      .venv/bin/python bench/model_eval.py [--only CATEGORY,...] [--every N] [--json]
+      .venv/bin/python -m bench.model_eval [--only CATEGORY,...] [--every N] [--json]
 
 Never part of the test pass/fail (it needs a model server and takes minutes).
 """
