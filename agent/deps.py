@@ -69,9 +69,16 @@ class Deps:
 def build_model(settings: Settings, counter: TokenCounter) -> ModelTransport | None:
     if not settings.model_configured:
         return None
+    from agent.planning.structured import output_schema
     from agent.planning.transport import ModelTransport
+    from agent.tools import registry
 
     return ModelTransport(
+        output_mode="json_schema" if settings.llm_output_mode == "json_schema" else "tools",
+        output_schema=output_schema(registry().values()),
+        planner_max_tokens=settings.llm_planner_max_tokens,
+        frequency_penalty=settings.llm_frequency_penalty,
+        presence_penalty=settings.llm_presence_penalty,
         base_url=settings.openai_base_url,
         api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else None,
         model=settings.llm_model,
@@ -118,6 +125,8 @@ async def open_deps(
         if model is not None:
             counter.load()  # at start, not in the first user's turn; without a model it never loads
             stack.push_async_callback(model.aclose)
+            if settings.llm_output_mode == "auto":
+                await model.choose_output_mode()
         yield Deps(
             settings=settings,
             db=db,

@@ -76,7 +76,10 @@ class Metrics:
             registry=r,
         )
         self.tokens = Counter(
-            "lembra_tokens_total", "Model tokens by kind (prompt, completion)", ["kind"], registry=r
+            "lembra_tokens_total",
+            "Model tokens by kind (prompt, completion, cached)",
+            ["kind"],
+            registry=r,
         )
         self.states = Counter(
             "lembra_confidence_state_total", "Replies by confidence state", ["state"], registry=r
@@ -175,6 +178,12 @@ class Metrics:
             "Outbound HTTP requests by service (telegram, whatsapp, tmdb, model) and status",
             ["service", "status"],
             buckets=_LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.content_calls = Counter(
+            "lembra_planner_content_calls_total",
+            "Planner calls read from an answer's content (DESIGN 9.1) by form (bare, fenced, tagged)",
+            ["form"],
             registry=r,
         )
 

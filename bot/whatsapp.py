@@ -269,7 +269,7 @@ class WhatsAppChannel:
         # Header bytes that are not UTF-8 arrive as surrogates: restore them, never raise.
         if not hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected.encode()):
             metrics.updates.labels("whatsapp", "rejected").inc()
-            log_event(log, "webhook_rejected", level=logging.WARNING, reason="signature")
+            # logged (throttled) by the web app's refusal log: callers set this volume
             return web.Response(status=401, text="bad signature")
         try:
             check_depth(body)  # before parsing, like Telegram's (a 400, never a 500)
@@ -278,6 +278,8 @@ class WhatsAppChannel:
             metrics.updates.labels("whatsapp", "rejected").inc()
             log_event(log, "webhook_rejected", level=logging.WARNING, reason="bad_payload")
             return web.Response(status=400, text="bad request")
+        if (busy := self.lifecycle.backlog.full()) is not None:
+            return self.lifecycle.backlog.refusal(metrics, "whatsapp", busy)
         try:
             for entry in payload.entry:
                 for change in entry.changes:

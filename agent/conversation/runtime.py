@@ -13,7 +13,7 @@ import json
 import time
 from dataclasses import asdict
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage
 
 from agent.conversation import pending as pendings
 from agent.conversation import reminding
@@ -28,10 +28,15 @@ from agent.memory.framecache import FrameCache
 from agent.memory.handover import session_idle, write_handover
 from agent.memory.history import to_messages
 from agent.memory.narrator import narrate
-from agent.memory.tiers import Tiers, drop_oldest_turn
+from agent.memory.tiers import Tiers, drop_oldest_turn, whole_turn_suffix
 from agent.planning.backend import ModelBackend, PlannerBackend
 from agent.planning.offline import OfflineBackend
-from agent.planning.prompt import DEFAULT_CONSTITUTION, build_system_prompt
+from agent.planning.prompt import (
+    DEFAULT_CONSTITUTION,
+    request_messages,
+    situation_prompt,
+    stable_prompt,
+)
 from agent.planning.schema import planner_function_schema
 from agent.planning.step import PlanningSession, StepResult
 from agent.texts import OK_MARK, items_word, text, type_heading, type_word
@@ -245,9 +250,9 @@ class Runtime:
         intent = self.classifier.classify(incoming.text or "")
         turn.intent = intent
         if intent.action == "help" or (
-            intent.action == "command" and intent.entities.get("name") == "why"
+            intent.action == "command" and intent.entities.get("name") in ("why", "end")
         ):
-            # asking for help or why does not abandon the open question
+            # asking for help or why does not abandon the open question; /end leaves it to the handover
             return await self._route(turn, intent)
         if intent.action == "cancel" or (intent.action == "deny" and pendings.is_choice(current)):
             await pendings.clear(self.deps, turn)
@@ -517,24 +522,25 @@ class Runtime:
         beliefs["answer.confidence"] = 1.0
         constitution = str(frame.constitution.get("text") or DEFAULT_CONSTITUTION)
         verbatim = list(frame.verbatim)
+        verbatim = whole_turn_suffix(verbatim, settings.llm_history_messages)
         narrative_budget = settings.narrative_token_budget
         tools = [planner_function_schema()]
         while True:
             narrative = narrate(
                 frame, turn.language, budget=narrative_budget, counter=self.deps.counter
             )
-            system = build_system_prompt(
-                tools=list(self.tools.values()),
-                beliefs=beliefs,
-                language=turn.language,
-                constitution=constitution,
-                situation=narrative.text,
+            # stable text first and byte-identical across turns: the server's prefix cache reuses it
+            messages = request_messages(
+                stable_prompt(
+                    tools=list(self.tools.values()),
+                    constitution=constitution,
+                    json_output=self.deps.model is not None
+                    and self.deps.model.output_mode == "json_schema",
+                ),
+                to_messages(verbatim),
+                situation_prompt(beliefs=beliefs, language=turn.language, situation=narrative.text),
+                turn.messages[0].content,
             )
-            messages: list[BaseMessage] = [
-                SystemMessage(content=system),
-                *to_messages(verbatim),
-                HumanMessage(content=turn.messages[0].content),
-            ]
             size = self.backend.count_prompt(messages, tools=tools)
             if size <= settings.prompt_token_budget or (
                 not verbatim and narrative_budget <= MIN_NARRATIVE
@@ -556,6 +562,8 @@ class Runtime:
         lang = turn.language
         if result.status in ("timeout", "unavailable", "quota"):
             turn.facts.pipeline = "failed"  # the planning stage could not run
+        if result.status in ("timeout", "unavailable", "quota", "failed", "violation", "blocked"):
+            turn.facts.apply_rule(f"planner_{result.status}")  # the session's errors (handover)
         match result.status:
             case "timeout":
                 return finish(turn, text("model_timeout", lang), kind="unavailable")
