@@ -16,7 +16,7 @@ from dataclasses import asdict
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from agent.conversation import pending as pendings
-from agent.conversation import reminding
+from agent.conversation import reminding, undoing
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands
 from agent.conversation.replies import confirm_choices, finish, item_label, numbered, titled_label
@@ -347,12 +347,16 @@ class Runtime:
             if kept:
                 done += " " + text("delete_all_kept_newer", lang, count=kept)
             return finish(turn, f"{OK_MARK} " + done, kind="effect")
+        if isinstance(current, pendings.ConfirmUndoAll):
+            return await undoing.confirm_restore_all(self.deps, turn, current)
         assert isinstance(current, pendings.ConfirmForget)
         return await self.commands.forget_now(turn)
 
     async def _deny(self, turn: Turn, current: pendings.Pending) -> Reply:
         await pendings.clear(self.deps, turn)
         key = "kept_account" if isinstance(current, pendings.ConfirmForget) else "kept_everything"
+        if isinstance(current, pendings.ConfirmUndoAll):
+            key = "undo_kept"
         return finish(turn, text(key, turn.language), kind="deterministic")
 
     # -- deterministic intents --------------------------------------------------------------------

@@ -140,11 +140,16 @@ async def delete_all_preview(ctx: ToolContext, args: DeleteAllArgs) -> Outcome:
 
 async def execute_delete(deps: Deps, turn: Turn, item_id: str) -> Deleted | NotFound:
     """Delete one of the turn user's items after confirmation; record the effect."""
+    batch = f"del:{turn.turn_id}"
+    kept = await deps.db.items.get(turn.user_id, item_id)
+    if kept is not None:  # kept 24 hours so `desfaz` can bring it back (DESIGN 9.4)
+        await deps.db.snapshots.keep(turn.user_id, batch, [kept], turn.now_ms)
     item = await deps.db.items.delete(turn.user_id, item_id)
     if item is None:
         return NotFound(item_id)
     await deps.db.users.adjust_count(turn.user_id, item.type, -1)
-    await append_event(deps, turn, "item_deleted", {"item_id": item.id, "type": item.type})
+    payload = {"item_id": item.id, "type": item.type, "snapshot": batch}
+    await append_event(deps, turn, "item_deleted", payload)
     turn.tools_executed.append("delete_item")
     return Deleted(item)
 
@@ -160,6 +165,13 @@ async def execute_delete_all(
     user_id = turn.user_id
     before = await deps.db.users.get(user_id)
     counts_before = {t: int((before.counts if before else {}).get(t, 0)) for t in ITEM_TYPES}
+    batch = f"all:{turn.turn_id}"
+    doomed = [
+        item
+        for item in await deps.db.items.list_for(user_id)
+        if up_to_seq is None or item.seq <= up_to_seq
+    ]
+    await deps.db.snapshots.keep(user_id, batch, doomed, turn.now_ms)  # for `desfaz`, 24 h
     count = await deps.db.items.delete_all(user_id, up_to_seq=up_to_seq)
     left: dict[str, int] = {}
     if up_to_seq is not None:
@@ -167,7 +179,8 @@ async def execute_delete_all(
             left[item.type] = left.get(item.type, 0) + 1
     await deps.db.users.set_counts(user_id, left)
     by_type = {t: max(0, counts_before[t] - left.get(t, 0)) for t in ITEM_TYPES}
-    await append_event(deps, turn, "all_deleted", {"count": count, "by_type": by_type})
+    payload = {"count": count, "by_type": by_type, "snapshot": batch}
+    await append_event(deps, turn, "all_deleted", payload)
     turn.tools_executed.append("delete_all_memories")
     return count, sum(left.values())
 
