@@ -39,6 +39,12 @@ def _announce_planner(runtime: Runtime) -> Runtime:
             file=sys.stderr,
             flush=True,
         )
+    elif runtime.deps.settings.llm_output_mode == "auto" and runtime.deps.model is not None:
+        print(
+            f"lembra: LLM_OUTPUT_MODE=auto: the model server gets {runtime.deps.model.output_mode}",
+            file=sys.stderr,
+            flush=True,
+        )
     return runtime
 
 
@@ -179,6 +185,24 @@ async def _ledger_verify(args: argparse.Namespace, settings: Settings) -> int:
     return 1 if failures else 0
 
 
+async def _doctor(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.deps import open_deps
+    from agent.trust.audit import audit_user, repair_user
+
+    async with open_deps(settings) as deps:
+        targets = [args.user] if args.user else await deps.db.users.all_ids()
+        bad = 0
+        for user_id in targets:
+            found = await audit_user(deps, user_id)
+            if not found.ok and args.repair:
+                found = await repair_user(deps, found)
+            bad += not found.ok
+            if not found.ok or args.user:
+                print(json.dumps(found.to_json(), sort_keys=True))
+        print(json.dumps({"ok": bad == 0, "users": len(targets), "with_problems": bad}))
+    return 1 if bad else 0
+
+
 HEADS_SHAPE = '{"<user id>": {"seq": <int>, "hash": "<sha256 hex>"}, ...}'
 
 
@@ -270,6 +294,14 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--against", help="a JSON file of saved heads (from `lembra ledger head`)")
     verify.set_defaults(run=_ledger_verify)
     ledger_sub.add_parser("head", help="print each stream's head").set_defaults(run=_ledger_head)
+
+    doctor = sub.add_parser(
+        "doctor",
+        help="items without their ledger event, counters that disagree, unfinished effects",
+    )
+    doctor.add_argument("--user", type=_user_arg, help="one user: `u1` (= cli:u1) or `tg:123`")
+    doctor.add_argument("--repair", action="store_true", help="finish, record and recount")
+    doctor.set_defaults(run=_doctor)
 
     dream = sub.add_parser("dream", help="run memory consolidation now")
     dream.add_argument("--user", type=_user_arg, help="one user: `u1` (= cli:u1) or `tg:123`")

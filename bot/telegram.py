@@ -66,6 +66,7 @@ from telegram.warnings import PTBDeprecationWarning
 
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
+from agent.services.outbound import outbound_trace
 from agent.types import Channel, Incoming, IncomingKind, Language, Reply
 from bot.concurrency import BackgroundTasks
 from bot.jsonguard import check_depth
@@ -328,6 +329,7 @@ class TelegramChannel:
             read_timeout=t,
             write_timeout=t,
             pool_timeout=t,
+            trace_configs=[outbound_trace(self.deps.metrics, "telegram")],
         )
 
     @property
@@ -398,6 +400,8 @@ class TelegramChannel:
         query_id = update.callback_query.id if update.callback_query else None
         if isinstance(normalized, Ignored):
             return self._ignored(update.update_id, normalized.reason, query_id)
+        if (busy := self.lifecycle.backlog.full()) is not None:
+            return self.lifecycle.backlog.refusal(self.deps.metrics, "telegram", busy)
         try:
             admission = await self.lifecycle.admit(normalized, raw)
         except DatabaseUnavailable:

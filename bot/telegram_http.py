@@ -9,6 +9,8 @@ timeouts become `TimedOut`, other client failures `NetworkError`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput
@@ -26,7 +28,9 @@ class AiohttpRequest(BaseRequest):
         write_timeout: float = 10.0,
         pool_timeout: float = 10.0,
         media_write_timeout: float = 30.0,
+        trace_configs: Sequence[aiohttp.TraceConfig] = (),
     ) -> None:
+        self._trace_configs = list(trace_configs)
         self._pool_size = connection_pool_size
         self._connect_timeout = connect_timeout
         self._read_timeout = read_timeout
@@ -44,6 +48,7 @@ class AiohttpRequest(BaseRequest):
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=self._pool_size),
                 headers={"User-Agent": self.USER_AGENT},
+                trace_configs=self._trace_configs,
             )
 
     async def shutdown(self) -> None:

@@ -169,11 +169,27 @@ async def healthz(request: web.Request) -> web.Response:
             await deps.db.ping()
     except (StorageError, TimeoutError):
         return web.json_response({"status": "unavailable", "database": database}, status=503)
+    if not await _writes_work(deps):  # a full disk still answers ping: writes must be seen
+        body = {"status": "degraded", "database": database, "writes": "failing"}
+        return web.json_response(body, status=503)
     if waiting := request.app[DEGRADED].waiting:  # up, but a channel's API is not reachable yet
         return web.json_response(
             {"status": "degraded", "database": database, "waiting_for": sorted(waiting)}
         )
     return web.json_response({"status": "ok", "database": database})
+
+
+async def _writes_work(deps: Deps) -> bool:
+    """Write and remove this process's own probe lease; False when the database refuses."""
+    key = f"health:{deps.owner}"
+    try:
+        async with asyncio.timeout(HEALTH_TIMEOUT_S):
+            await deps.db.leases.acquire(key, deps.owner, ttl_ms=60_000, now_ms=deps.clock.ms())
+            await deps.db.leases.release(key, deps.owner)
+    except (StorageError, TimeoutError):
+        log_event(log, "health_write_failed", level=logging.WARNING)
+        return False
+    return True
 
 
 async def metrics(request: web.Request) -> web.Response:

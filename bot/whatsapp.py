@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
+from agent.services.outbound import outbound_trace
 from agent.texts import text
 from agent.types import Attachment, Channel, Incoming, Language, Reply
 from bot.concurrency import BackgroundTasks
@@ -228,7 +229,8 @@ class WhatsAppChannel:
 
     async def start(self) -> None:
         self._session = aiohttp.ClientSession(
-            timeout=aiohttp.ClientTimeout(total=self.options.timeout_s)
+            timeout=aiohttp.ClientTimeout(total=self.options.timeout_s),
+            trace_configs=[outbound_trace(self.deps.metrics, "whatsapp")],
         )
 
     async def stop(self) -> None:
@@ -276,6 +278,8 @@ class WhatsAppChannel:
             metrics.updates.labels("whatsapp", "rejected").inc()
             log_event(log, "webhook_rejected", level=logging.WARNING, reason="bad_payload")
             return web.Response(status=400, text="bad request")
+        if (busy := self.lifecycle.backlog.full()) is not None:
+            return self.lifecycle.backlog.refusal(metrics, "whatsapp", busy)
         try:
             for entry in payload.entry:
                 for change in entry.changes:

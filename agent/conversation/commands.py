@@ -45,12 +45,17 @@ class Commands:
         name = str(intent.entities.get("name", "")).lower()
         args = str(intent.entities.get("args", "")).strip()
         if name in ADMIN_COMMANDS:
-            allowed = self.deps.is_admin(turn.user_id)
+            admin = self.deps.is_admin(turn.user_id)
+            # Admin output (user ids, counts) is for the admin alone: never in a group,
+            # where every member would read it. A private chat's id is its user's id.
+            private = turn.conversation_id == turn.user_id
             await append_event(
-                self.deps, turn, "admin_action", {"command": name, "allowed": allowed}
+                self.deps, turn, "admin_action", {"command": name, "allowed": admin and private}
             )
-            if not allowed:
+            if not admin:
                 return self._unknown(turn, name)
+            if not private:
+                return self._plain(turn, text("admin_private_only", turn.language, name=name))
             return await self._admin(turn, name, args)
         handler = {
             "why": self._why,
