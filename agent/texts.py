@@ -299,6 +299,7 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Seus dados: {items} itens, {messages} mensagens (arquivo JSON anexo).",
         "en": "Your data: {items} items, {messages} messages (JSON file attached).",
     },
+    "item_updated": {"pt": "Atualizado: {label}", "en": "Updated: {label}"},
     # Undo (DESIGN 9.4)
     "undo_nothing": {
         "pt": "Não há nada para desfazer nas últimas 24 horas.",

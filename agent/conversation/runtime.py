@@ -52,6 +52,7 @@ from agent.tools.base import (
     PageFetched,
     Saved,
     ToolContext,
+    Updated,
 )
 from agent.tools.finding import execute_delete, execute_delete_all
 from agent.tools.saving import store_item
@@ -613,6 +614,11 @@ class Runtime:
         outcome = result.outcome
         if isinstance(outcome, Saved):
             return self._saved_reply(turn, outcome)
+        if isinstance(outcome, Updated):
+            label = item_label(outcome.item)
+            return finish(
+                turn, f"{OK_MARK} " + text("item_updated", lang, label=label), kind="effect"
+            )
         if isinstance(outcome, Candidates):
             return await self._candidates_reply(turn, outcome, wants_save)
         if isinstance(outcome, PageFetched):
