@@ -56,6 +56,13 @@ def _user_arg(value: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _positive_int(value: str) -> int:
+    """A count from 1 up; anything else is a usage error naming the value."""
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 up, got {value!r}")
+    return int(value)
+
+
 def _console_user_arg(value: str) -> str:
     """`lembra chat --user`: resolved like every `--user`, and it must be a console user."""
     from bot.console import console_user_id
@@ -151,6 +158,25 @@ async def _dream(args: argparse.Namespace, settings: Settings) -> int:
             skipped += not ran
             print(line)
     return 1 if skipped else 0
+
+
+async def _handovers(args: argparse.Namespace, settings: Settings) -> int:
+    from zoneinfo import ZoneInfo
+
+    from agent.deps import open_deps
+    from agent.memory.handoverlist import describe, last_handovers
+
+    async with open_deps(settings) as deps:
+        user = await deps.db.users.get(args.user)
+        if user is None:
+            print(f"{args.user}: unknown user (no such user id)", file=sys.stderr)
+            return 1
+        docs = await last_handovers(deps, args.user, args.limit)
+        if not docs:
+            print(f"{args.user}: no handovers yet")
+        for doc in docs:
+            print(describe(doc, ZoneInfo(user.timezone)))
+    return 0
 
 
 async def _stats(args: argparse.Namespace, settings: Settings) -> int:
@@ -306,6 +332,12 @@ def build_parser() -> argparse.ArgumentParser:
     dream = sub.add_parser("dream", help="run memory consolidation now")
     dream.add_argument("--user", type=_user_arg, help="one user: `u1` (= cli:u1) or `tg:123`")
     dream.set_defaults(run=_dream)
+    handovers = sub.add_parser("handovers", help="a user's last session handovers, newest first")
+    handovers.add_argument(
+        "--user", type=_user_arg, required=True, help="`u1` (= cli:u1) or `tg:123`"
+    )
+    handovers.add_argument("--limit", type=_positive_int, default=5, help="how many (default 5)")
+    handovers.set_defaults(run=_handovers)
     sub.add_parser("stats", help="usage, confidence and calibration figures").set_defaults(
         run=_stats
     )

@@ -90,10 +90,16 @@ class AiohttpRequest(BaseRequest):
         try:
             async with self._session.request(method, url, data=data, timeout=timeout) as response:
                 return response.status, await response.read()
+        except aiohttp.SocketTimeoutError as err:  # written in full, the answer never came
+            raise AnswerLost from err
         except TimeoutError as err:
             raise TimedOut from err
         except aiohttp.ClientError as err:
             raise NetworkError(f"aiohttp.{type(err).__name__}: {err}") from err
+
+
+class AnswerLost(TimedOut):
+    """The request was written in full but its answer timed out: it may have taken effect."""
 
 
 def _form(request_data: RequestData) -> aiohttp.FormData:

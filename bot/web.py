@@ -29,6 +29,7 @@ from agent.conversation.delivery import deliver_due
 from agent.deps import Deps
 from bot.lifecycle import Handler, Tuning, UpdateLifecycle
 from bot.push import ChannelPusher
+from bot.refusals import RefusalLog
 from bot.startup import Degraded, start_or_retry, summary
 from bot.telegram import TelegramChannel, TelegramOptions
 from bot.whatsapp import WhatsAppChannel, WhatsAppOptions
@@ -135,7 +136,8 @@ def client_address(request: web.Request, *, trust_forwarded_for: bool) -> str | 
 
 
 def refusal_log(trust_forwarded_for: bool) -> Any:
-    """Log who was refused (400, 401, 403, 413): the address, never the body."""
+    """Log who was refused (400, 401, 403, 413): the address, never the body; throttled."""
+    refusals = RefusalLog()
 
     @web.middleware
     async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
@@ -149,14 +151,10 @@ def refusal_log(trust_forwarded_for: bool) -> Any:
             raise
         finally:
             if status in (400, 401, 403, 413):
-                log_event(
-                    log,
-                    "request_refused",
-                    level=logging.WARNING,
-                    path=request.path,
-                    status=status,
-                    remote=client_address(request, trust_forwarded_for=trust_forwarded_for),
-                )
+                # Only our routes are kinds of their own: a path per probe would grow the map.
+                path = request.path if request.match_info.route.resource else "other"
+                remote = client_address(request, trust_forwarded_for=trust_forwarded_for)
+                refusals.note(path, status, remote)
 
     return middleware
 

@@ -269,7 +269,7 @@ class WhatsAppChannel:
         # Header bytes that are not UTF-8 arrive as surrogates: restore them, never raise.
         if not hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected.encode()):
             metrics.updates.labels("whatsapp", "rejected").inc()
-            log_event(log, "webhook_rejected", level=logging.WARNING, reason="signature")
+            # logged (throttled) by the web app's refusal log: callers set this volume
             return web.Response(status=401, text="bad signature")
         try:
             check_depth(body)  # before parsing, like Telegram's (a 400, never a 500)

@@ -128,7 +128,7 @@ class Commands:
     async def _end(self, turn: Turn, args: str) -> Reply:
         user = await self.deps.db.users.get(turn.user_id)
         if user is not None and user.session_open:
-            await write_handover(
+            written = await write_handover(
                 self.deps,
                 user,
                 turn.conversation_id,
@@ -136,6 +136,7 @@ class Commands:
                 reason="end",
                 use_model=background_llm(self.deps),
             )
+            turn.llm_calls += written.model_calls if written is not None else 0
             # this turn must not reopen the session it just closed
             turn.user = user.model_copy(update={"session_open": True})
         return self._plain(turn, text("session_ended", turn.language))

@@ -251,9 +251,9 @@ class Runtime:
         intent = self.classifier.classify(incoming.text or "")
         turn.intent = intent
         if intent.action == "help" or (
-            intent.action == "command" and intent.entities.get("name") == "why"
+            intent.action == "command" and intent.entities.get("name") in ("why", "end")
         ):
-            # asking for help or why does not abandon the open question
+            # asking for help or why does not abandon the open question; /end leaves it to the handover
             return await self._route(turn, intent)
         if intent.action == "cancel" or (intent.action == "deny" and pendings.is_choice(current)):
             await pendings.clear(self.deps, turn)
@@ -567,6 +567,8 @@ class Runtime:
         lang = turn.language
         if result.status in ("timeout", "unavailable", "quota"):
             turn.facts.pipeline = "failed"  # the planning stage could not run
+        if result.status in ("timeout", "unavailable", "quota", "failed", "violation", "blocked"):
+            turn.facts.apply_rule(f"planner_{result.status}")  # the session's errors (handover)
         match result.status:
             case "timeout":
                 return finish(turn, text("model_timeout", lang), kind="unavailable")

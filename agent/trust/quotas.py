@@ -135,7 +135,13 @@ class Quotas:
             await usage.add_tokens(GLOBAL, day, kept - held)
             return None
         delta = answer.prompt_tokens + answer.completion_tokens - held
-        await usage.increment(user.id, day, {"tokens": delta, "model_calls": 1})
+        # also kept apart as background use, so /end and stats can tell it from chat turns
+        used = answer.prompt_tokens + answer.completion_tokens
+        await usage.increment(
+            user.id,
+            day,
+            {"tokens": delta, "model_calls": 1, "background_calls": 1, "background_tokens": used},
+        )
         if delta:
             await usage.increment(GLOBAL, day, {"tokens": delta})
         self.deps.metrics.tokens.labels("prompt").inc(answer.prompt_tokens)

@@ -149,14 +149,19 @@ class FakeTmdb:
         failure = (
             self._failures.popleft() if self._failures else _Failure(self.status, self.retry_after)
         )
-        self._record(request, failure.status)
         if failure.status != 200:
+            self._record(request, failure.status)
             return _error(failure.status, failure.retry_after)
         wanted = int(request.match_info["tmdb_id"])
-        for entries in self.results.get(kind, {}).values() if kind in _KINDS else ():
-            for entry in entries:
-                if entry.get("id") == wanted:
-                    return web.json_response(_shape(kind, entry))
+        for shape in _KINDS:
+            if shape != kind:
+                continue
+            for entries in self.results[shape].values():
+                for entry in entries:
+                    if entry.get("id") == wanted:
+                        self._record(request, 200)
+                        return web.json_response(_shape(shape, entry))
+        self._record(request, 404)
         return _error(404)
 
     async def _not_found(self, request: web.Request) -> web.StreamResponse:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import random
 import unicodedata
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -72,6 +74,10 @@ def test_urls_compare_normalized_and_invented_ones_are_refused() -> None:
     assert refused.problem is not None
     assert "argument `url` is not in the user's message" in refused.problem
     assert "wifi.example.com" not in refused.problem
+    # a link we do not take, as the user wrote it, reaches the tool (which says why)
+    written = sources("salva ftp://example.com/arquivo")
+    assert judge(SaveLinkArgs(url="ftp://example.com/arquivo"), written, {}).problem is None
+    assert judge(SaveLinkArgs(url="ftp://example.com/outro"), written, {}).problem is not None
 
 
 def test_optional_text_is_dropped_and_required_kept() -> None:
@@ -260,3 +266,51 @@ async def test_the_model_is_told_which_argument_and_metrics_count_it(db: Databas
                 f'lembra_grounding_total{{field="{field}",tool="save_movie",verdict="{verdict}"}} 1.0'
                 in exposition
             )
+
+
+TMDB_ENTRIES = [
+    {"id": 27205, "title": "Inception", "release_date": "2010-07-15"},
+    {"id": 157336, "title": "Interestelar", "release_date": "2014-11-05"},
+]
+
+
+async def test_stored_items_hold_only_facts_of_their_sources(db: Database) -> None:
+    """Random messages and argument sets through the real runtime: the database is the oracle."""
+    rng = random.Random(17)
+    vocab = ["inception", "interestelar", "matrix", "duna", "origem"]
+    said: list[str] = []
+    async with live_runtime(db, tmdb={"movie": {"inception": TMDB_ENTRIES}}) as live:
+        for _ in range(14):
+            words = rng.sample(vocab, 2)
+            message = "salva o filme " + " ".join(words)
+            if rng.random() < 0.4:
+                message += f" de {rng.choice([2010, 2014, 1999])}"
+            title = " ".join(rng.sample(words + vocab, 1 if rng.random() < 0.7 else 2))
+            if rng.random() < 0.3:
+                title = title[:-1] + "x"  # one typo
+            args: dict[str, Any] = {"title": title}
+            if rng.random() < 0.6:
+                args["year"] = rng.choice([2010, 2014, 1984, 1999])
+            if rng.random() < 0.4:
+                args["tmdb_id"] = rng.choice([27205, 157336, 157336, 4242])
+            said.append(message)
+            await live.say(message, llm=[call("save_movie", **args)] * 3)
+        exposition = live.deps.metrics.render().decode()
+    heard = [w for m in said for w in _fold(m)]
+    whole = " ".join(said)
+    items = await db.items.list_for(ALICE, limit=100)
+    assert any(i.year is not None for i in items)
+    assert any(i.tmdb_id is not None for i in items)  # confirmed by TMDB
+    for verdict in ("grounded", "dropped", "reasked"):  # every path was taken
+        assert f'verdict="{verdict}"' in exposition
+    for item in items:
+        entry = next((e for e in TMDB_ENTRIES if e["id"] == item.tmdb_id), None)
+        if item.tmdb_id is not None:
+            assert entry is not None
+            named = _fold(entry["title"])  # the id names this title (one typo per word)
+            assert all(_backed(w, named, "", "") for w in _fold(item.title or ""))
+        if item.year is not None:
+            confirmed = entry is not None and entry["release_date"].startswith(str(item.year))
+            assert confirmed or str(item.year) in heard
+        title_words = [w for w in _fold(item.title or "") if w not in {"o", "a"}]
+        assert all(_backed(w, heard, item.title or "", whole) for w in title_words)

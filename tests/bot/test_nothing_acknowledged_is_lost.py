@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from bot.refusals import RefusalLog
 from storage import Database
 from storage.database import make_client
+from tests.bot.conftest import events, json_logs
 from tests.bot.test_channel_commands import real_runtime, say
 from tests.support import fake_whatsapp as wa
 from tests.support.fake_telegram import callback_update, message_update
@@ -204,3 +206,45 @@ async def test_healthz_is_degraded_while_every_write_fails(
         await db.ping()  # reads still work: not an outage
         proxy.refuse_writes = False
         assert (await h.client.get("/healthz")).status == 200
+
+
+async def test_wrong_secrets_cannot_flood_the_log(harness: Any) -> None:
+    """Failed on main before issue 15: 2 WARNING lines per wrong-secret POST (100 here)."""
+    with json_logs() as stream:
+        async with harness() as h:
+            for _ in range(50):
+                response = await h.post_update(message_update(CHAT, "oi"), secret="wrong")
+                assert response.status == 403
+    warnings = [e for e in events(stream) if e["level"] == "warning"]
+    assert [(e["event"], e["status"]) for e in warnings] == [("request_refused", 403)]
+
+    now = [0.0]
+    refusals = RefusalLog(window_s=60, clock=lambda: now[0])
+    with json_logs() as stream:
+        for _ in range(3):
+            refusals.note("/telegram/webhook", 403, "127.0.0.1")
+        now[0] = 61.0
+        refusals.note("/telegram/webhook", 403, "127.0.0.1")
+    summary = [e for e in events(stream) if e["event"] == "requests_refused_suppressed"]
+    assert [e["count"] for e in summary] == [2]  # the suppressed ones are still told
+
+
+async def test_in_a_group_one_members_pending_confirmation_survives_anothers(
+    harness: Any,
+) -> None:
+    """Failed on main before issue 15: B's "apaga tudo" replaced A's pending confirmation,
+    and A's "sim" then got "nada pendente"."""
+    ana, bia = CHAT + 30, CHAT + 31
+    async with real_runtime(harness)(allow_group_chats=True) as h:
+        for member, note in ((ana, "comprar leite"), (bia, "comprar pão")):
+            assert (await h.post_update(group_message(member, f"anota: {note}"))).status == 200
+        for member in (ana, bia):
+            assert (await h.post_update(group_message(member, "apaga tudo"))).status == 200
+        await h.idle()
+        assert (await h.post_update(group_message(ana, "sim"))).status == 200
+        await h.idle()
+
+        assert "Apaguei 1 item" in h.tg.texts(GROUP)[-1]
+        assert await h.db.items.list_for(f"tg:{ana}") == []
+        assert len(await h.db.items.list_for(f"tg:{bia}")) == 1  # hers waits for her "sim"
+        assert await h.db.pending.get(f"tg:{bia}", f"tg:{GROUP}", now_ms=h.deps.clock.ms())
