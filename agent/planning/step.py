@@ -41,6 +41,7 @@ from agent.tools.base import (
     ToolArgs,
     ToolContext,
     UnknownItem,
+    Updated,
 )
 from agent.trust import beliefs
 from agent.trust.ledgering import append_event
@@ -128,6 +129,8 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
         return {"status": "not_found"}
     if isinstance(outcome, UnknownItem):
         return {"status": "refused", "reason": "not one of this user's items"}
+    if isinstance(outcome, Updated):
+        return {"status": "updated", "item_id": outcome.item.id, "fields": list(outcome.fields)}
     assert isinstance(outcome, Failed)
     return {"status": "error", **outcome.failure.to_json()}
 
