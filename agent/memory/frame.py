@@ -150,6 +150,8 @@ async def build_frame(
         memory["archive"] = view.archive
         memory["notes"] = view.notes
         memory["beliefs"] = await deps.db.beliefs.all(turn.user_id)
+        if user.baseline:  # what the last consolidation learned (agent/memory/dreaming.py)
+            memory["baseline"] = user.baseline
     except SECTION_ERRORS as exc:
         failures.append(f"memory: {type(exc).__name__}")
     slow: SlowSections | None = None
