@@ -25,6 +25,7 @@ from storage.messages import MessagesRepo
 from storage.pending import PendingRepo
 from storage.reminders import RemindersRepo
 from storage.schema import upgrade
+from storage.snapshots import SnapshotsRepo
 from storage.summaries import SummariesRepo
 from storage.updates import UpdatesRepo
 from storage.usage import UsageRepo
@@ -43,6 +44,7 @@ COLLECTIONS = (
     "leases",
     "constitutions",
     "reminders",
+    "undo_snapshots",
 )
 
 
@@ -80,6 +82,7 @@ class Database:
         self.constitutions = ConstitutionsRepo(coll("constitutions"))
         self.chat_queue = ChatQueueRepo(coll("processed_updates"))  # per-chat arrival order
         self.reminders = RemindersRepo(coll("reminders"))
+        self.snapshots = SnapshotsRepo(coll("undo_snapshots"))
 
     async def ensure_indexes(self) -> None:
         for repo in (
@@ -96,6 +99,7 @@ class Database:
             self.constitutions,
             self.chat_queue,
             self.reminders,
+            self.snapshots,
         ):
             await repo.ensure_indexes()
 

@@ -16,7 +16,7 @@ from dataclasses import asdict
 from langchain_core.messages import BaseMessage
 
 from agent.conversation import pending as pendings
-from agent.conversation import reminding
+from agent.conversation import reminding, undoing
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands
 from agent.conversation.recovery import recovered_reply
@@ -52,6 +52,7 @@ from agent.tools.base import (
     PageFetched,
     Saved,
     ToolContext,
+    Updated,
 )
 from agent.tools.finding import execute_delete, execute_delete_all
 from agent.tools.saving import store_item
@@ -359,12 +360,16 @@ class Runtime:
             if kept:
                 done += " " + text("delete_all_kept_newer", lang, count=kept)
             return finish(turn, f"{OK_MARK} " + done, kind="effect")
+        if isinstance(current, pendings.ConfirmUndoAll):
+            return await undoing.confirm_restore_all(self.deps, turn, current)
         assert isinstance(current, pendings.ConfirmForget)
         return await self.commands.forget_now(turn)
 
     async def _deny(self, turn: Turn, current: pendings.Pending) -> Reply:
         await pendings.clear(self.deps, turn)
         key = "kept_account" if isinstance(current, pendings.ConfirmForget) else "kept_everything"
+        if isinstance(current, pendings.ConfirmUndoAll):
+            key = "undo_kept"
         return finish(turn, text(key, turn.language), kind="deterministic")
 
     # -- deterministic intents --------------------------------------------------------------------
@@ -611,6 +616,11 @@ class Runtime:
         outcome = result.outcome
         if isinstance(outcome, Saved):
             return self._saved_reply(turn, outcome)
+        if isinstance(outcome, Updated):
+            label = item_label(outcome.item)
+            return finish(
+                turn, f"{OK_MARK} " + text("item_updated", lang, label=label), kind="effect"
+            )
         if isinstance(outcome, Candidates):
             return await self._candidates_reply(turn, outcome, wants_save)
         if isinstance(outcome, PageFetched):

@@ -74,6 +74,10 @@ def test_urls_compare_normalized_and_invented_ones_are_refused() -> None:
     assert refused.problem is not None
     assert "argument `url` is not in the user's message" in refused.problem
     assert "wifi.example.com" not in refused.problem
+    # a link we do not take, as the user wrote it, reaches the tool (which says why)
+    written = sources("salva ftp://example.com/arquivo")
+    assert judge(SaveLinkArgs(url="ftp://example.com/arquivo"), written, {}).problem is None
+    assert judge(SaveLinkArgs(url="ftp://example.com/outro"), written, {}).problem is not None
 
 
 def test_optional_text_is_dropped_and_required_kept() -> None:
