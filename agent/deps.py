@@ -42,6 +42,7 @@ def storage_config(settings: Settings) -> StorageConfig:
         embedded_port=settings.embedded_db_port,
         embedded_start_timeout_s=settings.embedded_db_start_timeout_seconds,
         signing_key_file=settings.ledger_signing_key_file,
+        embedded_max_restarts=settings.embedded_db_max_restarts,
     )
 
 
@@ -66,7 +67,9 @@ class Deps:
         return self.settings.llm_model if self.model is not None else "offline"
 
 
-def build_model(settings: Settings, counter: TokenCounter) -> ModelTransport | None:
+def build_model(
+    settings: Settings, counter: TokenCounter, *, temperature: float = 0.0
+) -> ModelTransport | None:
     if not settings.model_configured:
         return None
     from agent.planning.structured import output_schema
@@ -86,6 +89,7 @@ def build_model(settings: Settings, counter: TokenCounter) -> ModelTransport | N
         max_tokens=settings.llm_max_tokens,
         counter=counter,
         retries=settings.llm_transport_retries,
+        temperature=temperature,
     )
 
 

@@ -8,11 +8,12 @@ and nothing else, one item fewer for a delete (the confirmation is answered "sim
 in code), no change for anything else, and never a FAIL reply; questions must name
 what they ask about. Prints, per category: task success, invalid outputs, model calls
 per message and per model-routed message, prompt and cached tokens, p50/p95 turn
-latency; then stored facts (title words, year, tmdb_id) that appear in no message.
+latency; then stored facts (title words, year, tmdb_id) that appear in no message, and
+how often grounding (DESIGN 9.6) kept, dropped or re-asked a tool argument.
 
     OPENAI_BASE_URL=http://127.0.0.1:8099/v1 OPENAI_API_KEY=local \\
       LLM_MODEL=qwen2.5-coder-1.5b-instruct-q4_k_m LLM_PROFILE=small \\
-      .venv/bin/python bench/model_eval.py [--only CATEGORY,...] [--every N] [--json]
+      .venv/bin/python -m bench.model_eval [--only CATEGORY,...] [--every N] [--json]
 
 Never part of the test pass/fail (it needs a model server and takes minutes).
 """
@@ -250,6 +251,8 @@ def ungrounded_facts(items: list[Any], messages: list[str]) -> list[str]:
     found = []
     for item in items:
         title = getattr(item, "title", None) or ""
+        if getattr(item, "enriched", False):
+            continue  # its title, year and id came from TMDB or the fetched page (a source)
         strays = [w for w in _fold(title).split() if len(w) > 2 and w not in said]
         if strays:
             found.append(f"{item.type} title {title!r}: {strays} not in any message")
@@ -259,6 +262,25 @@ def ungrounded_facts(items: list[Any], messages: list[str]) -> list[str]:
         if getattr(item, "tmdb_id", None) is not None:
             found.append(f"{item.type} {title!r}: tmdb_id {item.tmdb_id} with no TMDB source")
     return found
+
+
+def grounding_report(runtime: Runtime, routed: int) -> list[str]:
+    """How often grounding (DESIGN 9.6) dropped a fact or re-asked the model, by field."""
+    counts: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for metric in runtime.deps.metrics.grounding.collect():
+        for sample in metric.samples:
+            if sample.name.endswith("_total"):
+                where = f"{sample.labels['tool']}.{sample.labels['field']}"
+                counts[sample.labels["verdict"]][where] += sample.value
+    lines = []
+    for verdict in ("grounded", "dropped", "reasked"):
+        total = sum(counts[verdict].values())
+        detail = ", ".join(f"{k} {v:.0f}" for k, v in sorted(counts[verdict].items()))
+        rate = total / routed if routed else 0.0
+        lines.append(
+            f"  {verdict:8} {total:4.0f} ({rate:.2f} per model-routed message){': ' if detail else ''}{detail}"
+        )
+    return lines
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -298,6 +320,7 @@ async def main(args: argparse.Namespace) -> None:
                     flush=True,
                 )
             items = [*await _items(runtime, "cli:eval-pt"), *await _items(runtime, "cli:eval-en")]
+            grounding = grounding_report(runtime, sum(1 for r in results if r.calls > 0))
     rows = summarize(results)
     if args.json:
         print(json.dumps(rows, indent=1))
@@ -317,6 +340,9 @@ async def main(args: argparse.Namespace) -> None:
     print(f"stored facts found in no message ({len(strays)}):")
     for line in strays:
         print("  " + line)
+    print("grounding of tool arguments (kept / dropped before the tool ran / re-asked):")
+    for line in grounding:
+        print(line)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -33,7 +35,9 @@ from storage.signing import (
     read_adoption,
     write_adoption,
 )
+from storage.snapshots import SnapshotsRepo
 from storage.summaries import SummariesRepo
+from storage.supervisor import Supervision, supervise
 from storage.updates import UpdatesRepo
 from storage.usage import UsageRepo
 from storage.users import UsersRepo
@@ -51,6 +55,7 @@ COLLECTIONS = (
     "leases",
     "constitutions",
     "reminders",
+    "undo_snapshots",
 )
 
 
@@ -70,6 +75,8 @@ class Database:
         raw = client[name]
         # tests stop the process right after a chosen write (issue 15: kill -9 between steps)
         self.faults = FaultPoints()
+        # the embedded server's supervisor; ends with EmbeddedServerError when it gives up
+        self.supervisor: asyncio.Task[None] | None = None
         self._raw = raw
         self._observer = observer
 
@@ -89,6 +96,7 @@ class Database:
         self.constitutions = ConstitutionsRepo(coll("constitutions"))
         self.chat_queue = ChatQueueRepo(coll("processed_updates"))  # per-chat arrival order
         self.reminders = RemindersRepo(coll("reminders"))
+        self.snapshots = SnapshotsRepo(coll("undo_snapshots"))
 
     async def ensure_indexes(self) -> None:
         for repo in (
@@ -105,6 +113,7 @@ class Database:
             self.constitutions,
             self.chat_queue,
             self.reminders,
+            self.snapshots,
         ):
             await repo.ensure_indexes()
 
@@ -156,6 +165,7 @@ class StorageConfig:
     signing_key_file: Path | None = None  # LEDGER_SIGNING_KEY_FILE; else DATA_DIR's
     # False where a missing key must stay missing (`ledger verify` then checks no signatures)
     create_signing_key: bool = True
+    embedded_max_restarts: int = 5
 
 
 def _hosts(uri: str) -> str:
@@ -174,6 +184,19 @@ def _unreachable(uri: str, *, embedded_log: Path | None) -> str:
         f"cannot reach the database at {_hosts(uri)} (MONGODB_URI): check that the server "
         "is running and reachable, or unset MONGODB_URI to use the embedded database"
     )
+
+
+async def _stop_supervising(database: Database) -> None:
+    task, database.supervisor = database.supervisor, None
+    if task is None:
+        return
+    if task.done():
+        if not task.cancelled():
+            task.exception()  # seen by whoever awaited it (`lembra serve`); never "unretrieved"
+        return
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 @asynccontextmanager
@@ -204,8 +227,14 @@ async def open_storage(
             await upgrade(database.collections(), now_ms=int(time.time() * 1000))
             if signer is not None:
                 await _adopt(database, signer, adoption_path(key_file), config)
+            if server is not None and not server.memory:
+                policy = Supervision(max_restarts=config.embedded_max_restarts)
+                database.supervisor = asyncio.create_task(
+                    supervise(server, policy), name="embedded-supervisor"
+                )
             yield database
         finally:
+            await _stop_supervising(database)
             await database.close()
     finally:
         if server is not None:

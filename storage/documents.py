@@ -69,6 +69,9 @@ class UserDoc(StoredModel):
     dream_last_day: str | None = None
     dream_due: str | None = None  # a critical event asked for a consolidation
     planner_failures_in_row: int = 0
+    # what dreaming learned (agent/memory/patterns.py): structured flags and the baseline narrative
+    patterns: dict[str, Any] = Field(default_factory=dict)
+    baseline: str | None = None
     # effects begun and not yet recorded, one slot per conversation (None once recorded)
     effects: dict[str, EffectDoc | None] = Field(default_factory=dict)
 
@@ -211,3 +214,14 @@ class ReminderDoc(StoredModel):
     created_at_ms: int
     updated_at_ms: int
     sent_at_ms: int | None = None
+
+
+class SnapshotDoc(StoredModel):
+    """A deleted item kept for 24 hours so `desfaz` can bring it back (DESIGN 9.4)."""
+
+    id: str = Field(alias="_id")  # "<batch>:<item id>"
+    user_id: str
+    batch: str  # one deletion (one item, or one delete_all)
+    item_json: str  # the item document exactly as it was stored
+    taken_at_ms: int
+    expires_at_ms: int

@@ -71,12 +71,26 @@ class ConfirmForget(_Payload):
     kind: Literal["confirm_forget"] = "confirm_forget"
 
 
+class ConfirmUndoAll(_Payload):
+    """`desfaz` after `apaga tudo`: restore the snapshot batch once the user says "sim"."""
+
+    kind: Literal["confirm_undo_all"] = "confirm_undo_all"
+    event_hash: str
+    batch: str
+    count: int
+
+
 Pending = Annotated[
-    ChooseCandidate | ChooseDelete | ConfirmDeleteItem | ConfirmDeleteAll | ConfirmForget,
+    ChooseCandidate
+    | ChooseDelete
+    | ConfirmDeleteItem
+    | ConfirmDeleteAll
+    | ConfirmForget
+    | ConfirmUndoAll,
     Field(discriminator="kind"),
 ]
 Choice_ = ChooseCandidate | ChooseDelete
-Confirmation = ConfirmDeleteItem | ConfirmDeleteAll | ConfirmForget
+Confirmation = ConfirmDeleteItem | ConfirmDeleteAll | ConfirmForget | ConfirmUndoAll
 
 _ADAPTER: TypeAdapter[Pending] = TypeAdapter(Pending)
 

@@ -11,16 +11,23 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from langchain_core.messages import BaseMessage
 
 from agent.conversation import pending as pendings
-from agent.conversation import reminding
+from agent.conversation import reminding, undoing
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands
 from agent.conversation.recovery import recovered_reply
-from agent.conversation.replies import confirm_choices, finish, item_label, numbered, titled_label
+from agent.conversation.replies import (
+    confirm_choices,
+    finish,
+    item_label,
+    list_paging,
+    numbered,
+    titled_label,
+)
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.memory.frame import build_frame, request_hash
@@ -52,6 +59,7 @@ from agent.tools.base import (
     PageFetched,
     Saved,
     ToolContext,
+    Updated,
 )
 from agent.tools.finding import execute_delete, execute_delete_all
 from agent.tools.saving import store_item
@@ -359,12 +367,16 @@ class Runtime:
             if kept:
                 done += " " + text("delete_all_kept_newer", lang, count=kept)
             return finish(turn, f"{OK_MARK} " + done, kind="effect")
+        if isinstance(current, pendings.ConfirmUndoAll):
+            return await undoing.confirm_restore_all(self.deps, turn, current)
         assert isinstance(current, pendings.ConfirmForget)
         return await self.commands.forget_now(turn)
 
     async def _deny(self, turn: Turn, current: pendings.Pending) -> Reply:
         await pendings.clear(self.deps, turn)
         key = "kept_account" if isinstance(current, pendings.ConfirmForget) else "kept_everything"
+        if isinstance(current, pendings.ConfirmUndoAll):
+            key = "undo_kept"
         return finish(turn, text(key, turn.language), kind="deterministic")
 
     # -- deterministic intents --------------------------------------------------------------------
@@ -405,7 +417,8 @@ class Runtime:
                         next=page + 1,
                     )
                 )
-            return finish(turn, "\n".join(lines), kind="deterministic")
+            reply = finish(turn, "\n".join(lines), kind="deterministic")
+            return replace(reply, paging=list_paging(type_word(item_type, lang), page, pages))
         total = sum(counts.values())
         if total == 0:
             body = "\n".join([text("list_empty", lang), *await self._reminder_section(turn)])
@@ -611,6 +624,11 @@ class Runtime:
         outcome = result.outcome
         if isinstance(outcome, Saved):
             return self._saved_reply(turn, outcome)
+        if isinstance(outcome, Updated):
+            label = item_label(outcome.item)
+            return finish(
+                turn, f"{OK_MARK} " + text("item_updated", lang, label=label), kind="effect"
+            )
         if isinstance(outcome, Candidates):
             return await self._candidates_reply(turn, outcome, wants_save)
         if isinstance(outcome, PageFetched):

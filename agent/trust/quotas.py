@@ -11,7 +11,7 @@ user's local day, so quotas reset at their midnight.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from langchain_core.messages import BaseMessage
@@ -23,6 +23,9 @@ from agent.planning.answer import ModelAnswer
 from agent.trust.ledgering import append_event
 from storage.documents import UserDoc
 from storage.usage import GLOBAL
+
+if TYPE_CHECKING:  # importing the transport loads the OpenAI client
+    from agent.planning.transport import ModelTransport
 
 
 class Quotas:
@@ -78,19 +81,9 @@ class Quotas:
         )
         raise QuotaExceeded(scope)  # type: ignore[arg-type]
 
-    async def settle(
-        self,
-        turn: Turn,
-        *,
-        reserved: int,
-        used: int,
-        cached: int = 0,
-        answer: ModelAnswer | None = None,
-    ) -> None:
+    async def settle(self, turn: Turn, *, reserved: int, used: int, cached: int = 0) -> None:
         """Replace the reservation of a `reserved`-token prompt by what the call really used,
         and count the call (and the prompt tokens the server had cached)."""
-        if answer is not None:
-            await append_event(self.deps, turn, "model_usage", self._usage_payload(answer, "turn"))
         usage, day = self.deps.db.usage, self.day(turn)
         delta = used - (reserved + self.answer_allowance())
         counters: dict[str, int | float] = {"tokens": delta, "model_calls": 1}
@@ -119,14 +112,17 @@ class Quotas:
         messages: Sequence[BaseMessage],
         *,
         tools: Sequence[Mapping[str, Any]],
+        model: ModelTransport | None = None,
     ) -> ModelAnswer | None:
         """A background model call (a handover, an archive summary) billed to `user`.
+
+        `model` is another transport for this call (the dreamer); the planner's by default.
 
         Reserved and settled like a turn's call, so it counts in the user's and the
         global day; None when no model is configured, the day is spent, or the call
         failed (the caller keeps its deterministic text and tries again later).
         """
-        model = self.deps.model
+        model = model or self.deps.model
         if model is None:
             return None
         usage, day = self.deps.db.usage, self.user_day(user)
@@ -172,16 +168,10 @@ class Quotas:
         }
 
 
-# upper bounds in seconds; a bucket, not the figure, so the chain does not fingerprint timing
-_LATENCY_BUCKETS = (
-    (0.5, "lt_0.5s"),
-    (1.0, "lt_1s"),
-    (2.0, "lt_2s"),
-    (5.0, "lt_5s"),
-    (10.0, "lt_10s"),
-)
+# the buckets of a turn's model_usage (planning/step.py), so both kinds of call add up alike
+_LATENCY_BUCKETS = ((1.0, "<1s"), (5.0, "1-5s"), (15.0, "5-15s"), (60.0, "15-60s"))
 
 
 def latency_bucket(seconds: float) -> str:
     """The latency bucket a model call's duration falls in."""
-    return next((name for bound, name in _LATENCY_BUCKETS if seconds < bound), "ge_10s")
+    return next((name for bound, name in _LATENCY_BUCKETS if seconds < bound), "60s+")
