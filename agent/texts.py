@@ -399,6 +399,10 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Opções",
         "en": "Options",
     },
+    "why_blocks": {
+        "pt": "Bloqueios: {blocks}",
+        "en": "Blocks: {blocks}",
+    },
     "why_receipts": {
         "pt": "Recibos (hash no registro): {receipts}",
         "en": "Receipts (ledger hash): {receipts}",
