@@ -128,6 +128,12 @@ class Metrics:
             "lembra_consolidation_runs_total", "Consolidation runs", ["trigger"], registry=r
         )
         self.in_flight = Gauge("lembra_turns_in_flight", "Turns being handled now", registry=r)
+        self.model_text = Counter(
+            "lembra_model_text_checks_total",
+            "Model text caught before sending (false_claim, emoji_removed, offer_capped)",
+            ["outcome"],
+            registry=r,
+        )
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""

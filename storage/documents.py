@@ -46,6 +46,7 @@ class UserDoc(StoredModel):
     dream_last_day: str | None = None
     dream_due: str | None = None  # a critical event asked for a consolidation
     planner_failures_in_row: int = 0
+    language_chosen: bool = False  # set by /lang: then it wins over the message's language
 
 
 class ItemDoc(StoredModel):

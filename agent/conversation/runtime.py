@@ -15,6 +15,7 @@ from dataclasses import asdict
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from agent.conversation import offers
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands
@@ -27,6 +28,7 @@ from agent.memory.history import to_messages
 from agent.memory.narrator import narrate
 from agent.memory.tiers import Tiers, drop_oldest_turn
 from agent.planning.backend import ModelBackend, PlannerBackend
+from agent.planning.claims import deliverable
 from agent.planning.offline import OfflineBackend
 from agent.planning.prompt import DEFAULT_CONSTITUTION, build_system_prompt
 from agent.planning.schema import planner_function_schema
@@ -51,6 +53,7 @@ from agent.trust.confidence import TurnKind
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
 from agent.understanding.intent import Intent, IntentClassifier
+from agent.understanding.language import reply_language
 from agent.understanding.textnorm import clean_text, fold, one_line
 from storage.documents import ITEM_TYPES, ItemType, UserDoc
 from storage.messages import NewMessage
@@ -107,7 +110,15 @@ class Runtime:
                 return refusal
         user = await self._user(incoming, now)
         user = await self._close_idle_session(user, incoming, now)
-        turn = Turn(incoming=incoming, user=user, language=user.language, now_ms=now)
+        language = reply_language(
+            raw if incoming.kind == "text" else "",
+            stored=user.language,
+            chosen=user.language_chosen,
+        )
+        if language != user.language and not user.language_chosen:
+            # the language read from the message becomes the stored one (DESIGN 9.2)
+            await self.deps.db.users.set_language(user.id, language, chosen=False)
+        turn = Turn(incoming=incoming, user=user, language=language, now_ms=now)
         if incoming.kind == "unsupported":
             return finish(turn, text("unsupported_media", turn.language), kind="deterministic")
         shown = clean_text(raw) if incoming.kind == "text" else f"[button {incoming.choice}]"
@@ -166,7 +177,8 @@ class Runtime:
             if reply is not None:
                 return reply
             await pendings.clear(self.deps, turn)
-            turn.notes.append(text("pending_dropped", turn.language))
+            if not isinstance(current, pendings.OfferSave):  # an offer lapses quietly
+                turn.notes.append(text("pending_dropped", turn.language))
         if turn.incoming.kind == "choice":
             return finish(turn, text("stale_button", turn.language), kind="deterministic")
         intent = turn.intent or self.classifier.classify(turn.incoming.text or "")
@@ -199,6 +211,9 @@ class Runtime:
                 return finish(turn, body, kind="deterministic")
             case "command":
                 return await self.commands.handle(turn, intent)
+            case "smalltalk":
+                key = f"smalltalk_{intent.entities.get('kind', 'question')}"
+                return finish(turn, text(key, lang), kind="deterministic")
         raise AssertionError(f"unhandled intent {action}")
 
     @staticmethod
@@ -230,6 +245,11 @@ class Runtime:
         if intent.action == "cancel" or (intent.action == "deny" and pendings.is_choice(current)):
             await pendings.clear(self.deps, turn)
             return finish(turn, text("cancelled", lang), kind="deterministic")
+        if isinstance(current, pendings.OfferSave) and not offers.accepts(incoming.text or ""):
+            if intent.action in ("confirm", "deny"):
+                await pendings.clear(self.deps, turn)
+                return finish(turn, text("offer_declined", lang), kind="deterministic")
+            return None  # anything else is a new message; the offer lapses quietly
         if not pendings.is_choice(current):
             if intent.action == "confirm" and "?" in (incoming.text or ""):
                 # "sim?", "certo?": a question is not the explicit confirmation a deletion needs
@@ -332,12 +352,19 @@ class Runtime:
             if kept:
                 done += " " + text("delete_all_kept_newer", lang, count=kept)
             return finish(turn, f"{OK_MARK} " + done, kind="effect")
+        if isinstance(current, pendings.OfferSave):
+            outcome = await offers.accept(self.deps, turn, current, self.tools)
+            if isinstance(outcome, Saved) and outcome.created:
+                turn.tools_executed.append(current.tool)
+            return self._saved_reply(turn, outcome)
         assert isinstance(current, pendings.ConfirmForget)
         return await self.commands.forget_now(turn)
 
     async def _deny(self, turn: Turn, current: pendings.Pending) -> Reply:
         await pendings.clear(self.deps, turn)
         key = "kept_account" if isinstance(current, pendings.ConfirmForget) else "kept_everything"
+        if isinstance(current, pendings.OfferSave):
+            key = "offer_declined"
         return finish(turn, text(key, turn.language), kind="deterministic")
 
     # -- deterministic intents --------------------------------------------------------------------
@@ -537,6 +564,8 @@ class Runtime:
                 return finish(turn, text("unknown_item", lang), kind="blocked")
             case "noop":
                 await self._planner_recovered(turn)
+                if self.offline:  # never a silent save: say what it can do, offer to keep it
+                    return await offers.capabilities(self.deps, turn)
                 return finish(turn, text("noop", lang), kind="answer")
             case "respond":
                 await self._planner_recovered(turn)
@@ -559,7 +588,8 @@ class Runtime:
     def _model_message(self, turn: Turn, result: StepResult, *, kind: TurnKind) -> Reply:
         assert result.response is not None
         # The model's text is plain text: controls stripped, never markup.
-        return finish(turn, clean_text(result.response.message or ""), kind=kind)
+        message = deliverable(self.deps, turn, clean_text(result.response.message or ""))
+        return finish(turn, message or text("noop", turn.language), kind=kind)
 
     async def _after_tool(self, turn: Turn, result: StepResult, wants_save: bool) -> Reply:
         lang = turn.language

@@ -24,6 +24,7 @@ from agent.deps import Deps
 from agent.errors import PlannerError, PlannerTimeout, QuotaExceeded
 from agent.memory.history import CORRECTION
 from agent.planning.backend import PlanHints, PlannerBackend
+from agent.planning.claims import false_claim
 from agent.planning.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planner_function_schema
 from agent.texts import text
 from agent.tools.base import (
@@ -196,6 +197,11 @@ class PlanningSession:
             validated: ToolArgs | None = None
             if problem is None and response is not None:
                 problem = control_characters(response)
+            if problem is None and response is not None and response.action == "RESPOND":
+                # DESIGN 9.2: a claimed effect no tool produced this turn is an invalid output
+                problem = false_claim(response.message, self.turn.ledger_events)
+                if problem is not None:
+                    self.deps.metrics.model_text.labels("false_claim").inc()
             if problem is None and response is not None and response.action == "CALL_TOOL":
                 checked = self._validate_args(self.tools[str(response.tool)], response.args or {})
                 if isinstance(checked, str):

@@ -264,7 +264,9 @@ async def test_the_words_naming_a_note_are_not_its_content(
 ) -> None:
     reply = await lembra.say(message)
 
-    assert reply.text == f"✅ Salvo: {content}."
+    # answered in the message's language (DESIGN 9.2)
+    saved = "Saved" if message.startswith("save ") else "Salvo"
+    assert reply.text == f"✅ {saved}: {content}."
     [item] = await lembra.items()
     assert (item.type, item.content) == ("note", content)
 
