@@ -2,12 +2,15 @@
 # machines (no Docker engine there); reviewed by hand, see docs/deploy.md.
 FROM python:3.11-slim AS build
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md requirements.lock ./
+# The pinned, hash-checked runtime dependencies first (a layer that changes only with the lock),
+# then the package alone without resolving anything again.
+RUN pip install --no-cache-dir --prefix=/install --require-hashes -r requirements.lock
 COPY agent ./agent
 COPY bot ./bot
 COPY config ./config
 COPY storage ./storage
-RUN pip install --no-cache-dir --prefix=/install .
+RUN pip install --no-cache-dir --prefix=/install --no-deps .
 
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \

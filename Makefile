@@ -3,22 +3,32 @@ PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install run serve test lint typecheck pytest bench clean
+.PHONY: install install-runtime run serve test lint typecheck pytest bench lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade --quiet "pip>=24"
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# Runtime dependencies come pinned (with hashes) from requirements.lock; the
+# package itself goes on top without resolving anything again.
+$(VENV)/.runtime: requirements.lock pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $@
+
+# Development adds the dev extras (tests, linters) over the same pinned runtime.
+$(VENV)/.installed: $(VENV)/.runtime
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
+install-runtime: $(VENV)/.runtime
+
 install: $(VENV)/.installed
 
-run: install
+run: install-runtime
 	$(BIN)/lembra chat
 
-serve: install
+serve: install-runtime
 	$(BIN)/lembra serve
 
 lint: install
@@ -35,6 +45,11 @@ test: lint typecheck pytest
 
 bench: install
 	$(BIN)/python bench/storage.py
+
+# Regenerate requirements.lock after changing the runtime dependencies in pyproject.toml.
+lock: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --python-version 3.11 --generate-hashes --quiet -o requirements.lock
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -134,6 +134,12 @@ class Metrics:
             ["outcome"],
             registry=r,
         )
+        self.frame_cache = Counter(
+            "lembra_frame_cache_total",
+            "Context frames whose slow sections came from the cache (hit) or were read (miss)",
+            ["result"],
+            registry=r,
+        )
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""

@@ -51,9 +51,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agent.conversation.runtime import Runtime  # noqa: E402
 from agent.deps import open_deps  # noqa: E402
 from agent.types import Reply  # noqa: E402
-from bot.lifecycle import Job, UpdateLifecycle, reply_to_json  # noqa: E402
+from bot.lifecycle import Job, UpdateLifecycle  # noqa: E402
 from bot.ratelimit import SlidingWindowLimiter  # noqa: E402
 from bot.render import split_text  # noqa: E402
+from bot.replycodec import reply_to_json  # noqa: E402
 from bot.telegram import SECRET_HEADER, TelegramOptions, keyboard, normalize  # noqa: E402
 from bot.web import WebOptions, create_app  # noqa: E402
 from config.settings import Settings  # noqa: E402

@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING
 from agent.deps import storage_config
 from agent.types import namespaced_user_id
 from agent.understanding.intent import IntentClassifier
+from bot.datacmds import add_commands as add_data_commands
 from config.errors import LembraError
 from config.logging import setup_logging
 from config.settings import Settings, load_settings
+from config.version import lembra_version
 from storage import open_storage
 from storage.ledger import Head
 
@@ -103,8 +105,12 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
 
     settings.require_channels()
     use_timedelta_periods()
+    # SIGTERM is the normal way to stop a service: a clean shutdown, then exit 0
+    stop = asyncio.Event()
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     async with open_deps(settings) as deps:
-        await serve(deps, _announce_planner(Runtime(deps)).handle)
+        await serve(deps, _announce_planner(Runtime(deps)).handle, stop=stop)
     return 0
 
 
@@ -223,6 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="lembra", description="Lembra, a personal memory assistant."
     )
+    parser.add_argument("--version", action="version", version=f"lembra {lembra_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     chat = sub.add_parser("chat", help="talk to Lembra in the console")
@@ -270,6 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("stats", help="usage, confidence and calibration figures").set_defaults(
         run=_stats
     )
+    add_data_commands(sub)
     return parser
 
 

@@ -1,10 +1,12 @@
 """The update lifecycle every channel shares (DESIGN section 5).
 
-    webhook ─> admit: rate limit, record `received` (before acknowledging)
+    webhook ─> admit: record `received` (before acknowledging), then rate limit
+                 │        (a refused update is kept as `throttled`; redeliveries count once)
                  │        database down: DatabaseUnavailable -> the web handler answers 503
                  ▼
     channel.submit(job) ─> per-chat slot (in process) ─> process(job):
-        chat lease (across processes) ─> handle ─> deliver ─> mark `done` with the reply
+        chat lease (across processes) ─> the chat's earlier waiting updates first, in
+        arrival order, whichever worker received them ─> handle ─> deliver ─> mark `done`
 
     re-drive (leader lease `job:redrive`, at start-up and every 30 s):
         `received` records older than a minute ─> claim ─> channel.restore ─> submit again
@@ -21,20 +23,21 @@ handling the update a second time. Effects themselves are idempotent in the runt
 from __future__ import annotations
 
 import asyncio
-import base64
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from agent.deps import Deps
 from agent.texts import text
-from agent.types import Attachment, Channel, Choice, Incoming, Language, Reply
+from agent.types import Channel, Incoming, Language, Reply
+from bot.concurrency import ChatSerializer
 from bot.ratelimit import SlidingWindowLimiter
+from bot.replycodec import reply_from_json, reply_to_json
 from config.logging import log_event
+from storage.chatqueue import queue_key
 from storage.documents import ProcessedUpdateDoc
 from storage.errors import DatabaseUnavailable, StorageError
 
@@ -101,41 +104,6 @@ class ChatBusy(Exception):
     """Another process held this chat's lease for longer than we wait."""
 
 
-class ChatSerializer:
-    """Per-chat order with chats in parallel: one lock per chat, one global bound.
-
-    Locks exist only while a chat has work queued or running. The chat lock is taken
-    before the global slot, so a burst in one chat never holds slots other chats need.
-    """
-
-    def __init__(self, max_concurrent: int) -> None:
-        self._slots = asyncio.Semaphore(max_concurrent)
-        self._chats: dict[str, tuple[asyncio.Lock, list[int]]] = {}
-
-    @asynccontextmanager
-    async def slot(self, key: str | None) -> AsyncIterator[None]:
-        if key is None:
-            async with self._slots:
-                yield
-            return
-        entry = self._chats.get(key)
-        if entry is None:
-            entry = self._chats[key] = (asyncio.Lock(), [0])
-        lock, users = entry
-        users[0] += 1
-        try:
-            async with lock, self._slots:
-                yield
-        finally:
-            users[0] -= 1
-            if users[0] == 0:
-                del self._chats[key]
-
-    @property
-    def active_chats(self) -> int:
-        return len(self._chats)
-
-
 class UpdateLifecycle:
     def __init__(self, deps: Deps, handler: Handler, *, tuning: Tuning | None = None) -> None:
         self.deps = deps
@@ -159,20 +127,18 @@ class UpdateLifecycle:
     # -- admission (in the web handler, before acknowledging) -----------------------------
 
     async def admit(self, incoming: Incoming, payload_json: str) -> Admission:
-        """Rate-limit and record the update; raises DatabaseUnavailable (answer 503)."""
+        """Record the update, then rate-limit it; raises DatabaseUnavailable (answer 503)."""
         assert incoming.update_id is not None
         metrics = self.deps.metrics
-        verdict = self.limiter.hit(incoming.user_id, time.monotonic())
-        if verdict == "drop":
-            metrics.rate_limited.inc()
-            metrics.updates.labels(incoming.channel, "rate_limited").inc()
-            return "drop"
         try:
+            queue = queue_key(incoming.conversation_id)
             status = await self.deps.db.updates.record(
                 incoming.update_id,
                 payload_json,
                 now_ms=self.deps.clock.ms(),
                 user_id=incoming.user_id,
+                queue=queue,
+                seq=await self.deps.db.chat_queue.arrive(queue),
             )
         except StorageError as exc:
             if isinstance(exc, DatabaseUnavailable):
@@ -182,11 +148,22 @@ class UpdateLifecycle:
             metrics.updates.labels(incoming.channel, "duplicated").inc()
             log_event(log, "update_duplicated", update_id=incoming.update_id, earlier_status=status)
             return "duplicate" if status == "done" else "in_progress"
+        # Counted only once recorded: redeliveries (after a 503 while the database was
+        # down, or after a 200) never count again, and nothing refused goes unrecorded.
+        verdict = self.limiter.hit(incoming.user_id, time.monotonic())
+        if verdict == "drop":
+            metrics.rate_limited.inc()
+            metrics.updates.labels(incoming.channel, "rate_limited").inc()
+            await self.deps.db.updates.mark_throttled(
+                incoming.update_id, now_ms=self.deps.clock.ms()
+            )
+            return "drop"
         metrics.updates.labels(incoming.channel, "received").inc()
         self._live.add(incoming.update_id)
         if verdict == "notify":
             metrics.rate_limited.inc()
             metrics.updates.labels(incoming.channel, "rate_limited").inc()
+            await self.deps.db.updates.mark_notice(incoming.update_id)
             return "notify"
         return "process"
 
@@ -224,14 +201,40 @@ class UpdateLifecycle:
 
     async def _process_leased(self, job: Job, channel: ChannelPort, update_id: str) -> None:
         deps = self.deps
+        # Checked under the lease: a re-drive, or another worker holding this chat's lease,
+        # may have run this update while it waited.
+        record = await deps.db.updates.get(update_id)
+        if record is None or record.status != "received":
+            deps.metrics.updates.labels(job.incoming.channel, "duplicated").inc()
+            return
+        if record.queue is not None:
+            await self._earlier_first(record.queue, record.seq)
+        await self._run(job, channel, update_id)
+        if record.queue is not None:
+            await deps.db.chat_queue.mark_handled(record.queue, record.seq)
+
+    async def _earlier_first(self, queue: str, seq: int) -> None:
+        """Handle the chat's updates that arrived before `seq` and still wait, in order.
+
+        They may sit in another worker's queue, waiting for this lease: the lease holder
+        runs them now, and that worker later finds them done.
+        """
+        chat_queue = self.deps.db.chat_queue
+        handled = await chat_queue.handled(queue)
+        if seq <= handled + 1:
+            return  # the usual case: nothing arrived in between
+        for record in await chat_queue.waiting(queue, after=handled, before=seq):
+            channel = self._channels.get(record.id.split(":", 1)[0])
+            job = self._restored_job(record, channel) if channel is not None else None
+            if channel is not None and job is None:
+                await self._finish(record.id, None)  # nothing to handle in it
+            elif channel is not None and job is not None:
+                await self._run(job, channel, record.id)
+            await chat_queue.mark_handled(queue, record.seq)
+
+    async def _run(self, job: Job, channel: ChannelPort, update_id: str) -> None:
+        deps = self.deps
         incoming = job.incoming
-        stale_ms = self.tuning.stale_after_s * 1000
-        if job.redriven or deps.clock.ms() - job.admitted_ms >= stale_ms / 2:
-            # A re-drive may have run this update while we waited: check under the lease.
-            record = await deps.db.updates.get(update_id)
-            if record is None or record.status == "done":
-                deps.metrics.updates.labels(incoming.channel, "duplicated").inc()
-                return
         reply = job.stored_reply
         if reply is None:
             if job.admission == "notify":
@@ -378,27 +381,31 @@ class UpdateLifecycle:
         if channel is None:
             log_event(log, "redrive_no_channel", level=logging.WARNING, update_id=record.id)
             return False
+        job = self._restored_job(record, channel)
+        if job is None:
+            await self._finish(record.id, None)
+            return False
+        self.deps.metrics.updates.labels(channel.name, "redriven").inc()
+        self._live.add(record.id)
+        await channel.submit(job)
+        return True
+
+    def _restored_job(self, record: ProcessedUpdateDoc, channel: ChannelPort) -> Job | None:
+        """The job of a stored `received` update (None: nothing in it to handle)."""
         try:
             incoming = channel.restore(record.payload_json)
         except ValueError:
             log_event(log, "redrive_bad_payload", level=logging.ERROR, update_id=record.id)
-            incoming = None
+            return None
         if incoming is None:
-            await self._finish(record.id, None)
-            return False
-        stored = reply_from_json(record.reply_json) if record.reply_json else None
-        self.deps.metrics.updates.labels(channel.name, "redriven").inc()
-        self._live.add(record.id)
-        await channel.submit(
-            Job(
-                incoming,
-                "process",
-                redriven=True,
-                stored_reply=stored,
-                admitted_ms=self.deps.clock.ms(),
-            )
+            return None
+        return Job(
+            incoming,
+            "notify" if record.notice else "process",
+            redriven=True,
+            stored_reply=reply_from_json(record.reply_json) if record.reply_json else None,
+            admitted_ms=self.deps.clock.ms(),
         )
-        return True
 
     def schedule(self, name: str, every_s: float, job: Callable[[], Awaitable[object]]) -> None:
         """Run `job` every `every_s` seconds in whichever process holds `job:<name>`."""
@@ -475,80 +482,3 @@ async def _wait(event: asyncio.Event, seconds: float) -> bool:
     except TimeoutError:
         return False
     return True
-
-
-@dataclass
-class BackgroundTasks:
-    """Tasks the web app must wait for at shutdown (WhatsApp turns run after the 200)."""
-
-    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
-
-    def spawn(self, coro: Awaitable[None], *, name: str) -> None:
-        task = asyncio.ensure_future(coro)
-        task.set_name(name)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def wait(self) -> None:
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
-
-    def __len__(self) -> int:
-        return len(self._tasks)
-
-
-# -- reply codec (stored on the processed_updates record) ---------------------------------
-
-
-def reply_to_json(reply: Reply | None, *, with_data: bool) -> str:
-    """The reply as JSON; attachment bytes only when the reply must be re-sent."""
-    if reply is None:
-        return "null"
-    attachment = None
-    if reply.attachment is not None:
-        attachment = {
-            "filename": reply.attachment.filename,
-            "mime_type": reply.attachment.mime_type,
-            "size": len(reply.attachment.data),
-        }
-        if with_data:
-            attachment["data_b64"] = base64.b64encode(reply.attachment.data).decode()
-    return json.dumps(
-        {
-            "text": reply.text,
-            "choices": [[c.index, c.label] for c in reply.choices],
-            "choice_kind": reply.choice_kind,
-            "choice_token": reply.choice_token,
-            "silent": reply.silent,
-            "state": reply.meta.state,
-            "attachment": attachment,
-        },
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
-
-
-def reply_from_json(raw: str) -> Reply | None:
-    """Rebuild a kept reply (None when it is not a complete, re-sendable reply)."""
-    try:
-        data = json.loads(raw)
-        if not isinstance(data, dict):
-            return None
-        attachment = None
-        if data.get("attachment"):
-            spec = data["attachment"]
-            if "data_b64" not in spec:
-                return None
-            attachment = Attachment(
-                spec["filename"], spec["mime_type"], base64.b64decode(spec["data_b64"])
-            )
-        return Reply(
-            text=str(data["text"]),
-            choices=tuple(Choice(int(i), str(label)) for i, label in data["choices"]),
-            choice_kind=data["choice_kind"],
-            choice_token=data["choice_token"],
-            silent=bool(data["silent"]),
-            attachment=attachment,
-        )
-    except (ValueError, KeyError, TypeError):
-        return None

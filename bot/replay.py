@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from agent.clock import FakeClock
 from agent.conversation.background import run_due
+from agent.conversation.delivery import PushOutcome
 from agent.conversation.runtime import Runtime
 from agent.deps import open_deps
 from agent.tokens import TokenCounter
@@ -34,6 +35,7 @@ from bot.fakes.tmdb import FakeTmdb
 from config.settings import Settings
 from storage import Database
 from storage.database import make_client
+from storage.documents import ReminderDoc
 from storage.embedded import EmbeddedServer
 
 REPLAY_START = (2026, 1, 5, 10, 0)
@@ -55,13 +57,14 @@ class Expect(_Strict):
     pending: bool | None = None
     ledger_events: list[str] = Field(default_factory=list)
     max_prompt_tokens: int | None = None
+    pushed_contains: list[str] = Field(default_factory=list)
 
     @field_validator("state", mode="before")
     @classmethod
     def _any_case(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
 
-    @field_validator("reply_contains", "reply_not_contains", mode="before")
+    @field_validator("reply_contains", "reply_not_contains", "pushed_contains", mode="before")
     @classmethod
     def _listify(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value
@@ -303,6 +306,16 @@ class TranscriptRun:
         self.server_uri = server_uri
         self.counter = counter
         self.last_token: dict[str, str | None] = {}
+        self.pushed: dict[str, list[str]] = {}  # texts pushed to each user since their last turn
+
+    async def push(
+        self, reminder: ReminderDoc, reply: Reply, *, template: str | None
+    ) -> PushOutcome:
+        """The replay's channel for pushed messages: kept for `expect.pushed_contains`."""
+        self.pushed.setdefault(reminder.user_id, []).append(reply.text)
+        if reply.choices:
+            self.last_token[reminder.user_id] = reply.choice_token
+        return "sent"
 
     def _settings(self, model_url: str, tmdb_url: str, timezone: str) -> Settings:
         spec = self.spec
@@ -382,7 +395,7 @@ class TranscriptRun:
         before = db.ledger.appended_total
         if turn.advance:
             clock.advance(turn.advance)
-            await run_due(deps)
+            await run_due(deps, push=self.push)
         tmdb.status = turn.tmdb_status or 200
         try:
             outputs = await refs.substitute(turn.llm)
@@ -423,6 +436,12 @@ class TranscriptRun:
         report.failures += await self._check(
             turn.expect, reply, report, uid, db, clock, appended, served.max_prompt_tokens or 0
         )
+        pushed = "\n".join(self.pushed.pop(uid, [])).casefold()
+        report.failures += [
+            f"pushed messages do not contain {s!r}"
+            for s in turn.expect.pushed_contains
+            if s.casefold() not in pushed
+        ]
         return report
 
     @staticmethod

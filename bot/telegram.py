@@ -67,7 +67,9 @@ from telegram.warnings import PTBDeprecationWarning
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
 from agent.types import Channel, Incoming, IncomingKind, Language, Reply
-from bot.lifecycle import BackgroundTasks, Delivery, Job, UpdateLifecycle
+from bot.concurrency import BackgroundTasks
+from bot.jsonguard import check_depth
+from bot.lifecycle import Delivery, Job, UpdateLifecycle
 from bot.render import (
     TELEGRAM_CALLBACK_MAX_BYTES,
     ChoiceDataTooLong,
@@ -298,13 +300,14 @@ class TelegramChannel:
         secret = settings.telegram_webhook_secret
         self._secret = secret.get_secret_value().encode() if secret else None
         self._background = BackgroundTasks()
+        self._requests = (self._transport(), self._transport())
         builder = (
             Application.builder()
             .token(settings.telegram_bot_token.get_secret_value())
             .base_url(settings.telegram_api_base_url)
             .concurrent_updates(PerChatProcessor(lifecycle))
-            .request(self._transport())
-            .get_updates_request(self._transport())
+            .request(self._requests[0])
+            .get_updates_request(self._requests[1])
         )
         if self.options.respect_sending_limits:
             limiter = AIORateLimiter(max_retries=self.options.rate_limit_retries)
@@ -357,6 +360,10 @@ class TelegramChannel:
             await self.app.stop()
         await self._background.wait()
         await self.app.shutdown()
+        # PTB opens its sessions before getMe; when getMe never succeeded it does not
+        # close them, so they are closed here (a no-op when PTB already did)
+        for transport in self._requests:
+            await transport.shutdown()
 
     # -- the webhook -----------------------------------------------------------------------
 
@@ -371,6 +378,7 @@ class TelegramChannel:
             return web.Response(status=403, text="forbidden")
         body = await request.read()  # over client_max_size: 413 before we parse anything
         try:
+            check_depth(body)  # before parsing: json recurses per level (RecursionError)
             raw = body.decode("utf-8")
             data = json.loads(raw)
             if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):

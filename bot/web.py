@@ -27,8 +27,10 @@ from aiohttp import web
 from agent.conversation.background import run_due
 from agent.deps import Deps
 from bot.lifecycle import Handler, Tuning, UpdateLifecycle
+from bot.startup import Degraded, start_or_retry, summary
 from bot.telegram import TelegramChannel, TelegramOptions
 from bot.whatsapp import WhatsAppChannel, WhatsAppOptions
+from config.errors import ConfigError
 from config.logging import log_event
 from config.settings import Settings
 from storage.errors import StorageError
@@ -62,6 +64,7 @@ class Channels:
 
 DEPS = web.AppKey("deps", Deps)
 CHANNELS = web.AppKey("channels", Channels)
+DEGRADED = web.AppKey("degraded", Degraded)
 
 
 def create_app(
@@ -77,6 +80,7 @@ def create_app(
     )
     app[DEPS] = deps
     app[CHANNELS] = channels
+    degraded = app[DEGRADED] = Degraded()
     if settings.telegram_configured:
         channels.telegram = TelegramChannel(deps, lifecycle, options=options.telegram)
         app.router.add_post("/telegram/webhook", channels.telegram.webhook)
@@ -91,11 +95,12 @@ def create_app(
         if channels.whatsapp is not None:
             await channels.whatsapp.start()
         if channels.telegram is not None:
-            await channels.telegram.start()
+            await start_or_retry("telegram", channels.telegram.start, degraded)
         if options.jobs:
             lifecycle.schedule("background", options.background_every_s, partial(run_due, deps))
             lifecycle.start()
         yield
+        await degraded.cancel()
         # The server stopped accepting and in-flight requests finished: now the turns.
         await lifecycle.stop()
         if channels.telegram is not None:
@@ -157,6 +162,10 @@ async def healthz(request: web.Request) -> web.Response:
             await deps.db.ping()
     except (StorageError, TimeoutError):
         return web.json_response({"status": "unavailable", "database": database}, status=503)
+    if waiting := request.app[DEGRADED].waiting:  # up, but a channel's API is not reachable yet
+        return web.json_response(
+            {"status": "degraded", "database": database, "waiting_for": sorted(waiting)}
+        )
     return web.json_response({"status": "ok", "database": database})
 
 
@@ -165,8 +174,14 @@ async def metrics(request: web.Request) -> web.Response:
     return web.Response(body=body, headers={"Content-Type": PROMETHEUS_CONTENT_TYPE})
 
 
-async def serve(deps: Deps, handler: Handler, *, options: WebOptions | None = None) -> None:
-    """Run the web app on HOST:PORT until cancelled (SIGTERM), then shut down gracefully."""
+async def serve(
+    deps: Deps,
+    handler: Handler,
+    *,
+    options: WebOptions | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Run the web app on HOST:PORT until `stop` is set (SIGTERM) or cancelled, then shut down."""
     settings: Settings = deps.settings
     runner = web.AppRunner(
         create_app(deps, handler, options=options),
@@ -177,16 +192,16 @@ async def serve(deps: Deps, handler: Handler, *, options: WebOptions | None = No
     await runner.setup()
     try:
         site = web.TCPSite(runner, settings.host, settings.port)
-        await site.start()
-        log_event(
-            log,
-            "serving",
-            host=settings.host,
-            port=settings.port,
-            telegram=settings.telegram_configured,
-            whatsapp=settings.whatsapp_configured,
-        )
-        await asyncio.Event().wait()
+        try:
+            await site.start()
+        except OSError as exc:  # the port is taken, or the address is not this machine's
+            raise ConfigError(
+                f"cannot listen on {settings.host}:{settings.port} (HOST, PORT): "
+                f"{exc.strerror or exc}; stop the other process or choose another PORT"
+            ) from None
+        jobs = (options or WebOptions()).jobs
+        log_event(log, "serving", **summary(settings, offline=deps.model is None, jobs=jobs))
+        await (stop or asyncio.Event()).wait()
     finally:
         await runner.cleanup()
         log_event(log, "stopped")

@@ -30,13 +30,15 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
 from agent.texts import text
 from agent.types import Attachment, Channel, Incoming, Language, Reply
-from bot.lifecycle import BackgroundTasks, Delivery, Job, UpdateLifecycle
+from bot.concurrency import BackgroundTasks
+from bot.jsonguard import TooDeep, check_depth
+from bot.lifecycle import Delivery, Job, UpdateLifecycle
 from bot.render import ChoiceDataTooLong, decode_choice, encode_choice, shorten, split_text
 from config.errors import ConfigError
 from config.logging import log_event
@@ -99,6 +101,9 @@ class WaProfile(_Model):
     name: str | None = None
 
 
+STATUS_LABELS = frozenset({"sent", "delivered", "read", "failed", "deleted", "warning", "unknown"})
+
+
 class WaContact(_Model):
     wa_id: str
     profile: WaProfile | None = None
@@ -107,6 +112,11 @@ class WaContact(_Model):
 class WaStatus(_Model):
     id: str = ""
     status: str = "unknown"
+
+    @field_validator("status")
+    @classmethod
+    def _label(cls, value: str) -> str:  # a Prometheus label: a fixed set, never free text
+        return value if value in STATUS_LABELS else "other"
 
 
 class WaMetadata(_Model):
@@ -260,8 +270,9 @@ class WhatsAppChannel:
             log_event(log, "webhook_rejected", level=logging.WARNING, reason="signature")
             return web.Response(status=401, text="bad signature")
         try:
+            check_depth(body)  # before parsing, like Telegram's (a 400, never a 500)
             payload = WaWebhook.model_validate_json(body)
-        except ValidationError:
+        except (ValidationError, TooDeep):
             metrics.updates.labels("whatsapp", "rejected").inc()
             log_event(log, "webhook_rejected", level=logging.WARNING, reason="bad_payload")
             return web.Response(status=400, text="bad request")

@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     whatsapp_phone_number_id: str | None = None
     whatsapp_api_base_url: str = "https://graph.facebook.com"
     whatsapp_api_version: str = "v21.0"
+    whatsapp_reminder_template: str | None = None  # approved template for reminders outside 24 h
     # Web app
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=1, le=65535)
@@ -83,6 +84,8 @@ class Settings(BaseSettings):
     link_fetch_timeout_seconds: float = Field(default=5.0, gt=0)
     link_fetch_max_bytes: int = Field(default=512_000, ge=1_024)
     link_fetch_allow_loopback: bool = False
+    # context frame (DESIGN 3.7): how long its slow sections are reused for one state version
+    frame_cache_ttl_seconds: int = Field(default=30, ge=0)
 
     @field_validator("default_timezone")
     @classmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from typing import Any
 from pymongo import AsyncMongoClient
 
 from storage.beliefs import BeliefsRepo
+from storage.chatqueue import ChatQueueRepo
 from storage.collection import Collection
 from storage.constitutions import ConstitutionsRepo
 from storage.embedded import EmbeddedServer
@@ -20,6 +22,8 @@ from storage.leases import LeasesRepo
 from storage.ledger import LedgerRepo
 from storage.messages import MessagesRepo
 from storage.pending import PendingRepo
+from storage.reminders import RemindersRepo
+from storage.schema import upgrade
 from storage.summaries import SummariesRepo
 from storage.updates import UpdatesRepo
 from storage.usage import UsageRepo
@@ -37,6 +41,7 @@ COLLECTIONS = (
     "processed_updates",
     "leases",
     "constitutions",
+    "reminders",
 )
 
 
@@ -47,6 +52,7 @@ class Database:
         self.client = client
         self.name = name
         raw = client[name]
+        self._raw = raw
 
         def coll(collection: str) -> Collection:
             return Collection(raw[collection])
@@ -62,6 +68,8 @@ class Database:
         self.updates = UpdatesRepo(coll("processed_updates"))
         self.leases = LeasesRepo(coll("leases"))
         self.constitutions = ConstitutionsRepo(coll("constitutions"))
+        self.chat_queue = ChatQueueRepo(coll("processed_updates"))  # per-chat arrival order
+        self.reminders = RemindersRepo(coll("reminders"))
 
     async def ensure_indexes(self) -> None:
         for repo in (
@@ -76,13 +84,26 @@ class Database:
             self.updates,
             self.leases,
             self.constitutions,
+            self.chat_queue,
+            self.reminders,
         ):
             await repo.ensure_indexes()
+
+    def collections(self) -> dict[str, Collection]:
+        """Every collection of DESIGN 4 by name, for whole-database work (backup, migrations)."""
+        return {name: Collection(self._raw[name]) for name in COLLECTIONS}
 
     async def ping(self) -> None:
         """Raise DatabaseUnavailable unless the server answers."""
         with translated("ping"):
             await self.client.admin.command("ping")
+
+    async def replica_set(self) -> str | None:
+        """The replica set's name, or None for a standalone server."""
+        with translated("hello"):
+            hello = await self.client.admin.command("hello")
+        name = hello.get("setName")
+        return str(name) if name else None
 
     async def drop(self) -> None:
         """Drop the whole database (tests and replays only)."""
@@ -154,6 +175,7 @@ async def open_storage(config: StorageConfig) -> AsyncIterator[Database]:
             except DatabaseUnavailable:
                 log = config.data_dir / "embedded.log" if server is not None else None
                 raise DatabaseUnavailable(_unreachable(uri, embedded_log=log)) from None
+            await upgrade(database.collections(), now_ms=int(time.time() * 1000))
             yield database
         finally:
             await database.close()

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 ItemType = Literal["note", "movie", "tv_show", "video", "link"]
 ITEM_TYPES: tuple[ItemType, ...] = ("note", "movie", "tv_show", "video", "link")
 Role = Literal["human", "ai", "tool", "system"]
-UpdateStatus = Literal["received", "done"]
+UpdateStatus = Literal["received", "done", "throttled"]  # throttled: rate-limited, kept
 
 
 class StoredModel(BaseModel):
@@ -138,6 +138,9 @@ class ProcessedUpdateDoc(StoredModel):
     payload_json: str = ""
     reply_json: str | None = None
     user_id: str | None = None  # whose update it is, so /forget can scrub the reply
+    queue: str | None = None  # the chat's queue key (storage/chatqueue.py)
+    seq: int = 0  # arrival number in that chat
+    notice: bool = False  # the flood's one notice, not a turn
 
 
 class LeaseDoc(StoredModel):
@@ -152,3 +155,31 @@ class ConstitutionDoc(StoredModel):
     text: str
     created_at_ms: int
     author: str = "system"
+
+
+ReminderState = Literal["scheduled", "sending", "sent", "cancelled"]
+
+
+class ReminderDoc(StoredModel):
+    """One reminder (DESIGN 9.3); `wake_at_ms` is when the scheduler must look at it next.
+
+    Scheduled: the due time; sending: when the claim goes stale (2 minutes); sent,
+    cancelled or held for the user's next message: None, so the scheduler never sees it.
+    """
+
+    id: str = Field(alias="_id")
+    user_id: str
+    channel: str
+    chat_id: str
+    text: str
+    language: Literal["pt", "en"] = "pt"
+    timezone: str
+    due_at_ms: int
+    state: ReminderState = "scheduled"
+    wake_at_ms: int | None = None
+    attempts: int = 0
+    claimed_by: str | None = None
+    held: bool = False  # WhatsApp outside the 24-hour window: shown with the next reply
+    created_at_ms: int
+    updated_at_ms: int
+    sent_at_ms: int | None = None

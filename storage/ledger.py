@@ -38,6 +38,12 @@ EVENT_TYPES = frozenset(
         "pipeline_violation",
         "admin_action",
         "user_forgotten",
+        # DESIGN 9.5: reminders, undo, edit
+        "reminder_set",
+        "reminder_sent",
+        "reminder_cancelled",
+        "undone",
+        "item_updated",
     }
 )
 _PROBE_BATCH = 64
@@ -172,6 +178,11 @@ class LedgerRepo:
         if best is None:
             return Head(stream, 0, GENESIS)
         return Head(stream, best.seq, best.hash)
+
+    def known_head(self, stream: str) -> int | None:
+        """The head seq this process last appended to `stream` (no I/O); None when unknown."""
+        head = self._heads.get(stream)
+        return None if head is None else head.seq
 
     async def head(self, stream: str) -> Head:
         return await self._probe_head(stream)

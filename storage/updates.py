@@ -27,8 +27,15 @@ class UpdatesRepo:
         await self._c.create_index([("status", 1)])
 
     async def record(
-        self, update_id: str, payload_json: str, *, now_ms: int, user_id: str | None = None
-    ) -> Literal["new", "received", "done"]:
+        self,
+        update_id: str,
+        payload_json: str,
+        *,
+        now_ms: int,
+        user_id: str | None = None,
+        queue: str | None = None,
+        seq: int = 0,
+    ) -> Literal["new", "received", "done", "throttled"]:
         """Record a received update; say whether it is new or its earlier status."""
         doc = ProcessedUpdateDoc(
             _id=update_id,
@@ -37,6 +44,8 @@ class UpdatesRepo:
             updated_at_ms=now_ms,
             payload_json=payload_json,
             user_id=user_id,
+            queue=queue,
+            seq=seq,
         )
         try:
             await self._c.insert_one(doc.to_doc())
@@ -61,6 +70,17 @@ class UpdatesRepo:
                 }
             },
         )
+
+    async def mark_throttled(self, update_id: str, *, now_ms: int) -> None:
+        """Finish a new update the rate limiter refused: recorded, never handled."""
+        await self._c.update_one(
+            {"_id": update_id, "status": "received"},
+            {"$set": {"status": "throttled", "updated_at_ms": now_ms, "payload_json": ""}},
+        )
+
+    async def mark_notice(self, update_id: str) -> None:
+        """Note that this update is the flood's one notice (a re-drive sends only that)."""
+        await self._c.update_one({"_id": update_id}, {"$set": {"notice": True}})
 
     async def forget_user(self, user_id: str) -> int:
         """Erase the replies kept on a user's finished updates; the ids stay for dedup.

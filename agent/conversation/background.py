@@ -14,6 +14,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
+from agent.conversation.delivery import Pusher, deliver_due
 from agent.deps import Deps
 from agent.memory.consolidation import LEASE_TTL_MS, consolidate, due_reason
 from agent.memory.handover import session_idle, write_handover
@@ -24,6 +25,7 @@ class BackgroundReport:
     pending_expired: int
     handovers: int
     consolidations: int
+    reminders_sent: int = 0
 
 
 def background_llm(deps: Deps) -> bool:
@@ -73,9 +75,14 @@ async def due_consolidations(deps: Deps) -> int:
     return done
 
 
-async def run_due(deps: Deps) -> BackgroundReport:
-    """Run every background job that is due at the clock's current time."""
+async def run_due(deps: Deps, *, push: Pusher | None = None) -> BackgroundReport:
+    """Run every background job that is due at the clock's current time.
+
+    Args:
+        push: how reminders reach their chats; without one, reminders wait.
+    """
     expired = await expire_pending(deps)
     handovers = await idle_handovers(deps)
     consolidations = await due_consolidations(deps)
-    return BackgroundReport(expired, handovers, consolidations)
+    sent = await deliver_due(deps, push) if push is not None else 0
+    return BackgroundReport(expired, handovers, consolidations, sent)

@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from agent.conversation import pending as pendings
+from agent.conversation import reminding
 from agent.conversation.background import background_llm
 from agent.conversation.replies import confirm_choices, finish
 from agent.conversation.turn import Turn
@@ -59,6 +60,7 @@ class Commands:
             "export": self._export,
             "forget": self._forget,
             "delete_all": self._delete_all_with_target,
+            **reminding.handlers(self.deps),
         }.get(name)
         if handler is None:
             return self._unknown(turn, name)
@@ -154,6 +156,9 @@ class Commands:
             "items": [i.model_dump(by_alias=True) for i in items],
             "messages": [m.model_dump(by_alias=True, exclude={"meta_json"}) for m in messages],
             "beliefs": await db.beliefs.all(turn.user_id),
+            "reminders": [
+                r.model_dump(by_alias=True) for r in await db.reminders.for_user(turn.user_id)
+            ],
         }
         data = json.dumps(document, ensure_ascii=False, indent=2).encode()
         attachment = Attachment(
@@ -189,6 +194,7 @@ class Commands:
             "pending": await db.pending.delete_for_user(user_id),
             "usage": await db.usage.delete_for_user(user_id),
             "update_replies": await db.updates.forget_user(user_id),
+            "reminders": await db.reminders.delete_for_user(user_id),
         }
         await db.users.delete(user_id)
         await append_event(self.deps, turn, "user_forgotten", removed)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import text
+from agent.tools.base import Deleted, DeletePreview, Saved
 from storage.documents import PendingDoc
 
 
@@ -153,3 +154,29 @@ async def store(deps: Deps, turn: Turn, pending: Pending) -> None:
 async def clear(deps: Deps, turn: Turn) -> bool:
     """Drop the pending action `load` returned for this turn."""
     return await deps.db.pending.delete_loaded(turn.user_id, turn.conversation_id)
+
+
+def _answers(pending: object, outcome: object) -> bool:
+    """Whether the planner's tool outcome is the answer to `pending` (an offered option chosen)."""
+    if isinstance(pending, ChooseCandidate) and isinstance(outcome, Saved):
+        return outcome.item.tmdb_id in {o.tmdb_id for o in pending.options}
+    if isinstance(pending, ChooseDelete) and isinstance(outcome, DeletePreview | Deleted):
+        return outcome.item.id in {o.item_id for o in pending.options}
+    return False
+
+
+async def settle_open(deps: Deps, turn: Turn, *, status: str, outcome: object) -> None:
+    """After a planner step: an open pending action the planner did not act on with a tool stays.
+
+    A tool that ran either answered it (an offered option was chosen) or moved on to
+    something else; both close the question, and only the second says it was dropped.
+    """
+    current = turn.open_pending
+    if current is None or status != "tool":
+        return
+    turn.open_pending = None
+    await clear(deps, turn)
+    if _answers(current, outcome):
+        turn.facts.apply_rule("pending_answered_by_planner")
+    else:
+        turn.notes.append(text("pending_dropped", turn.language))

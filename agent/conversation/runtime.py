@@ -15,14 +15,15 @@ from dataclasses import asdict
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from agent.conversation import offers
+from agent.conversation import offers, reminding
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands
 from agent.conversation.replies import confirm_choices, finish, item_label, numbered, titled_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.memory.frame import build_frame
+from agent.memory.frame import build_frame, request_hash
+from agent.memory.framecache import FrameCache
 from agent.memory.handover import session_idle, write_handover
 from agent.memory.history import to_messages
 from agent.memory.narrator import narrate
@@ -78,6 +79,7 @@ class Runtime:
         self.quotas = Quotas(deps)
         self.tiers = Tiers(deps.db, deps.counter)
         self.commands = Commands(self)
+        self.frame_cache = FrameCache(deps.settings.frame_cache_ttl_seconds * 1000)
 
     @property
     def offline(self) -> bool:
@@ -123,7 +125,7 @@ class Runtime:
             return finish(turn, text("unsupported_media", turn.language), kind="deterministic")
         shown = clean_text(raw) if incoming.kind == "text" else f"[button {incoming.choice}]"
         turn.messages.append(NewMessage(role="human", content=shown, turn_id=turn.turn_id))
-        reply = await self._decide(turn)
+        reply = await reminding.with_held(self.deps, turn, await self._decide(turn))
         await self._persist(turn, reply)
         return reply
 
@@ -171,13 +173,19 @@ class Runtime:
     # -- deciding -----------------------------------------------------------------------------
 
     async def _decide(self, turn: Turn) -> Reply:
+        if turn.incoming.kind == "choice" and reminding.is_snooze(turn.incoming.choice_token):
+            return await reminding.snooze(self.deps, turn)  # a pushed reminder's button
         current = await pendings.load(self.deps, turn)
         if current is not None:
             reply = await self._resolve_pending(turn, current)
             if reply is not None:
                 return reply
-            await pendings.clear(self.deps, turn)
-            if not isinstance(current, pendings.OfferSave):  # an offer lapses quietly
+            if isinstance(current, pendings.OfferSave):
+                await pendings.clear(self.deps, turn)  # an offer lapses quietly
+            elif self._to_planner(turn, turn.intent):
+                turn.open_pending = current  # the frame shows it; a tool the planner runs drops it
+            else:
+                await pendings.clear(self.deps, turn)
                 turn.notes.append(text("pending_dropped", turn.language))
         if turn.incoming.kind == "choice":
             return finish(turn, text("stale_button", turn.language), kind="deterministic")
@@ -215,6 +223,13 @@ class Runtime:
                 key = f"smalltalk_{intent.entities.get('kind', 'question')}"
                 return finish(turn, text(key, lang), kind="deterministic")
         raise AssertionError(f"unhandled intent {action}")
+
+    def _to_planner(self, turn: Turn, intent: Intent | None) -> bool:
+        """Whether `_route` sends this message to the planner."""
+        return intent is not None and (
+            intent.action == "llm"
+            or (intent.action == "select" and not self._bare_choice_number(turn))
+        )
 
     @staticmethod
     def _bare_choice_number(turn: Turn) -> bool:
@@ -408,7 +423,8 @@ class Runtime:
             return finish(turn, "\n".join(lines), kind="deterministic")
         total = sum(counts.values())
         if total == 0:
-            return finish(turn, text("list_empty", lang), kind="deterministic")
+            body = "\n".join([text("list_empty", lang), *await self._reminder_section(turn)])
+            return finish(turn, body, kind="deterministic")
         lines = [text("list_header", lang, count=total)]
         # One query for the newest items; a type none of them has is fetched on its own.
         newest = await items.newest(turn.user_id, LIST_PER_TYPE * len(ITEM_TYPES))
@@ -429,7 +445,16 @@ class Runtime:
                         type_word=type_word(item_type, lang),
                     )
                 )
+        lines += await self._reminder_section(turn)
         return finish(turn, "\n".join(lines), kind="deterministic")
+
+    async def _reminder_section(self, turn: Turn) -> list[str]:
+        """Open reminders under the items of `lista tudo` (DESIGN 9.3)."""
+        found = await reminding.list_lines(self.deps, turn)
+        if not found:
+            return []
+        heading = text("reminders_header", turn.language, count=len(found))
+        return [f"\n{heading}", *(f"• {line}" for line in found)]
 
     @staticmethod
     def _page_number(raw: str) -> int:
@@ -484,6 +509,7 @@ class Runtime:
             quotas=self.quotas,
         )
         result = await session.step(allowed=ALLOWED_FROM_PLAN, index=0)
+        await pendings.settle_open(self.deps, turn, status=result.status, outcome=result.outcome)
         if (
             result.status == "tool"
             and isinstance(result.outcome, READ_RESULTS)
@@ -501,7 +527,11 @@ class Runtime:
         """The whole request, built before the call and kept within the prompt budget (DESIGN 3.7, 3.9)."""
         settings = self.deps.settings
         frame = await build_frame(
-            self.deps, turn, tools=sorted(ALLOWED_FROM_PLAN), tiers=self.tiers
+            self.deps,
+            turn,
+            tools=sorted(ALLOWED_FROM_PLAN),
+            tiers=self.tiers,
+            cache=self.frame_cache,
         )
         beliefs = dict(frame.memory.get("beliefs") or {})
         beliefs["answer.confidence"] = 1.0
@@ -538,7 +568,7 @@ class Runtime:
         for section in narrative.compressed:
             self.deps.metrics.sections_compressed.labels(section).inc()
         self.deps.metrics.narrative_tokens.observe(narrative.tokens)
-        turn.facts.apply_rule(f"frame:{frame.hash[:12]}")
+        turn.facts.apply_rule(f"frame:{request_hash(messages, tools)[:12]}")
         return messages
 
     async def _after_step(self, turn: Turn, result: StepResult, wants_save: bool) -> Reply:

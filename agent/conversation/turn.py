@@ -29,6 +29,8 @@ class Turn:
     belief: BeliefView | None = None
     notes: list[str] = field(default_factory=list)
     forgotten: bool = False  # the user erased their account this turn: persist nothing more  # lines prepended to the reply (e.g. a dropped pending action)
+    # a pending action the message did not answer, still open while the planner runs (DESIGN 3.7)
+    open_pending: object | None = None
     turn_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     started: float = field(default_factory=time.perf_counter)
 

@@ -2,31 +2,41 @@
 
 Sections: identity, position, state, obligations, capabilities, memory, temporal,
 constitution. The frame has a hash (SHA-256 of its canonical JSON), so a turn can
-be traced to exactly what the model was told. If a section cannot be built (the
-database failed, or a stored document is corrupted) the frame degrades to a
-minimal one (identity, item counts, pending action) and the failure is counted;
+be traced to the state it describes; `request_hash` covers exactly what the model is
+sent (system text, messages, function schema), so it identifies the request. Schema
+version 1 adds `schema_version` and `generated_at` (the frame object only: the prompt
+never carries a per-second time), obligations with their stakes, and a short-lived
+cache of the slow sections (agent/memory/framecache.py). If a section cannot be
+built (the database failed, or a stored document is corrupted) the frame degrades to
+a minimal one (identity, item counts, pending action) and the failure is counted;
 it never fails the turn.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from langchain_core.messages import BaseMessage
+
 from agent.conversation import pending as pendings
 from agent.conversation.replies import item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.memory.constitution import current_constitution
+from agent.memory import obligations as stakes
+from agent.memory.constitution import SYSTEM_STREAM, current_constitution
+from agent.memory.framecache import FrameCache, SlowSections, Version
 from agent.memory.handover import SanityResult, check_handover
 from agent.memory.tiers import MemoryView, Tiers
 from config.errors import LembraError
 from storage.documents import ITEM_TYPES
 from storage.ledger import canonical_json, sha256_hex
 
+SCHEMA_VERSION = 1
 RECENT_ITEMS = 5
 # What building a section can raise: storage failures, and stored documents of the wrong
 # shape (a pydantic ValidationError is a ValueError; float("high") too).
@@ -46,9 +56,13 @@ class ContextFrame:
     degraded: bool = False
     failures: tuple[str, ...] = ()
     verbatim: list[Any] = field(default_factory=list, compare=False, repr=False)
+    schema_version: int = SCHEMA_VERSION
+    generated_at: str = field(default="", compare=False)  # not hashed: the state, not the moment
+    cached: bool = field(default=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {
+            "schema_version": self.schema_version,
             "identity": self.identity,
             "position": self.position,
             "state": self.state,
@@ -65,6 +79,26 @@ class ContextFrame:
         return sha256_hex(canonical_json(self.as_dict()))
 
 
+def _message_json(message: BaseMessage) -> dict[str, Any]:
+    return {
+        "type": message.type,
+        "content": message.content,
+        "tool_calls": [
+            {"id": c.get("id"), "name": c["name"], "args": c["args"]}
+            for c in getattr(message, "tool_calls", None) or []
+        ],
+        "tool_call_id": getattr(message, "tool_call_id", None),
+        "name": message.name,
+    }
+
+
+def request_hash(messages: Sequence[BaseMessage], tools: Sequence[dict[str, Any]]) -> str:
+    """SHA-256 over exactly what one model request sends: every message and the function schema."""
+    return sha256_hex(
+        canonical_json({"messages": [_message_json(m) for m in messages], "tools": list(tools)})
+    )
+
+
 def _zone(name: str, fallback: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
@@ -72,7 +106,14 @@ def _zone(name: str, fallback: str) -> ZoneInfo:
         return ZoneInfo(fallback)
 
 
-async def build_frame(deps: Deps, turn: Turn, *, tools: list[str], tiers: Tiers) -> ContextFrame:
+async def build_frame(
+    deps: Deps,
+    turn: Turn,
+    *,
+    tools: list[str],
+    tiers: Tiers,
+    cache: FrameCache | None = None,
+) -> ContextFrame:
     """Everything the narrator needs, from stored state only; degrades instead of failing."""
     started = time.perf_counter()
     user = turn.user
@@ -84,29 +125,15 @@ async def build_frame(deps: Deps, turn: Turn, *, tools: list[str], tiers: Tiers)
         "days_active": max(0, (turn.now_ms - user.created_at_ms) // 86_400_000),
     }
     position = {"channel": turn.incoming.channel, "conversation": turn.conversation_id}
+    zone = _zone(user.timezone, deps.settings.default_timezone)
     failures: list[str] = []
     obligations: list[dict[str, Any]] = []
     try:
         current = await pendings.load_with_expiry(deps, turn)
         if current is not None:
-            pending, expires_at_ms = current
-            obligations.append(
-                {
-                    "kind": pending.kind,
-                    "seconds_left": max(0, (expires_at_ms - turn.now_ms) // 1000),
-                    "options": pendings.option_count(pending) if pendings.is_choice(pending) else 0,  # type: ignore[arg-type]
-                }
-            )
+            obligations.append(stakes.describe(current[0], current[1], zone))
     except SECTION_ERRORS as exc:
         failures.append(f"obligations: {type(exc).__name__}")
-    state: dict[str, Any] = {"counts": counts, "total": sum(counts.values()), "recent": []}
-    try:
-        state["recent"] = [
-            item_label(i) for i in await deps.db.items.newest(turn.user_id, RECENT_ITEMS)
-        ]
-    except SECTION_ERRORS as exc:
-        failures.append(f"state: {type(exc).__name__}")
-    zone = _zone(user.timezone, deps.settings.default_timezone)
     local = deps.clock.now().astimezone(zone)
     temporal = {
         "now": local.isoformat(timespec="minutes"),
@@ -122,24 +149,26 @@ async def build_frame(deps: Deps, turn: Turn, *, tools: list[str], tiers: Tiers)
         memory["archive"] = view.archive
         memory["notes"] = view.notes
         memory["beliefs"] = await deps.db.beliefs.all(turn.user_id)
-        handover = await deps.db.summaries.handover(
-            turn.user_id, turn.conversation_id, view.handover_number
-        )
-        if handover is not None and handover.get("text"):
-            sanity: SanityResult = await check_handover(deps, turn.user_id, handover)
-            memory["handover"] = {
-                "text": str(handover["text"]),
-                "verified": sanity.verified,
-                "governance_notes": sanity.notes,
-            }
     except SECTION_ERRORS as exc:
         failures.append(f"memory: {type(exc).__name__}")
-    constitution: dict[str, Any] = {}
-    try:
-        doc_c = await current_constitution(deps)
-        constitution = {"version": doc_c.version, "text": doc_c.text}
-    except SECTION_ERRORS as exc:
-        failures.append(f"constitution: {type(exc).__name__}")
+    slow: SlowSections | None = None
+    hit = False
+    version = _version(deps, turn, view)
+    if cache is not None and view is not None:
+        slow = cache.get(turn.user_id, turn.conversation_id, version, turn.now_ms)
+        hit = slow is not None
+        deps.metrics.frame_cache.labels("hit" if hit else "miss").inc()
+    if slow is None:
+        slow, slow_failures = await _slow_sections(deps, turn, view)
+        failures += slow_failures
+        if cache is not None and view is not None and not slow_failures:
+            cache.put(turn.user_id, turn.conversation_id, version, turn.now_ms, slow)
+    memory.update(slow.memory)
+    state: dict[str, Any] = {
+        "counts": counts,
+        "total": sum(counts.values()),
+        "recent": list(slow.recent),
+    }
     degraded = bool(failures)
     if degraded:
         deps.metrics.frame_degraded.inc()
@@ -151,13 +180,65 @@ async def build_frame(deps: Deps, turn: Turn, *, tools: list[str], tiers: Tiers)
         capabilities=capabilities,
         memory=memory if not degraded else {},
         temporal=temporal,
-        constitution=constitution,
+        constitution=slow.constitution,
         degraded=degraded,
         failures=tuple(failures),
         verbatim=view.verbatim if view is not None and not degraded else [],
+        generated_at=deps.clock.now().astimezone(zone).isoformat(timespec="seconds"),
+        cached=hit,
     )
     deps.metrics.frame_build_seconds.observe(time.perf_counter() - started)
     return frame
+
+
+def _version(deps: Deps, turn: Turn, view: MemoryView | None) -> Version:
+    """What the slow sections depend on: any change of it is a cache miss."""
+    user = turn.user
+    ledger = deps.db.ledger
+    return (
+        turn.language,
+        user.item_seq,
+        tuple(sorted(user.counts.items())),
+        view.handover_number if view is not None else -1,
+        ledger.known_head(user.id),
+        ledger.known_head(SYSTEM_STREAM),
+    )
+
+
+async def _slow_sections(
+    deps: Deps, turn: Turn, view: MemoryView | None
+) -> tuple[SlowSections, list[str]]:
+    """The sections that change only with the user's state: recent items, handover, constitution."""
+    failures: list[str] = []
+    recent: tuple[str, ...] = ()
+    try:
+        recent = tuple(
+            item_label(i) for i in await deps.db.items.newest(turn.user_id, RECENT_ITEMS)
+        )
+    except SECTION_ERRORS as exc:
+        failures.append(f"state: {type(exc).__name__}")
+    memory: dict[str, Any] = {}
+    if view is not None:
+        try:
+            handover = await deps.db.summaries.handover(
+                turn.user_id, turn.conversation_id, view.handover_number
+            )
+            if handover is not None and handover.get("text"):
+                sanity: SanityResult = await check_handover(deps, turn.user_id, handover)
+                memory["handover"] = {
+                    "text": str(handover["text"]),
+                    "verified": sanity.verified,
+                    "governance_notes": sanity.notes,
+                }
+        except SECTION_ERRORS as exc:
+            failures.append(f"memory: {type(exc).__name__}")
+    constitution: dict[str, Any] = {}
+    try:
+        doc_c = await current_constitution(deps)
+        constitution = {"version": doc_c.version, "text": doc_c.text}
+    except SECTION_ERRORS as exc:
+        failures.append(f"constitution: {type(exc).__name__}")
+    return SlowSections(recent, memory, constitution), failures
 
 
 def local_time(frame: ContextFrame) -> datetime:

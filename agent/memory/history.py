@@ -5,6 +5,10 @@ An `ai` record with tool calls becomes `AIMessage(tool_calls=...)` followed by o
 present right after it; otherwise the whole group falls back to plain text. Tool
 records with no partner (their call is not in the window, or a second answer to
 the same call) become plain text too: nothing is dropped, nothing is left unpaired.
+
+Stored text is data whatever its role: a reply quotes page titles and notes, so the
+text of every `human`, `ai` and plain-text record enters the prompt inside a data
+block (DESIGN 3.7). Tool results are the runtime's JSON, whose labels are fenced.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
+from agent.understanding.datafence import fence
 from storage.documents import MessageDoc
 
 CORRECTION = "runtime_correction"
@@ -28,17 +33,23 @@ def _args(args_json: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"value": value}
 
 
+def _text(content: str) -> str:
+    """Stored text as the prompt shows it: fenced, except nothing at all."""
+    return fence(content) if content else ""
+
+
 def _plain(record: MessageDoc) -> BaseMessage:
     if record.role == "human" or (record.role == "system" and record.name == CORRECTION):
-        return HumanMessage(content=record.content)
+        return HumanMessage(content=_text(record.content))
     if record.role == "tool":
-        return AIMessage(content=f"[{record.name or 'tool'} result] {record.content}")
+        return AIMessage(content=f"[{record.name or 'tool'} result] {_text(record.content)}")
     if record.tool_calls:
         calls = "; ".join(f"{call.name}({call.args_json})" for call in record.tool_calls)
         return AIMessage(
-            content=(record.content + "\n" if record.content else "") + f"[called {calls}]"
+            content=_text(record.content + "\n" if record.content else "")
+            + f"[called {_text(calls)}]"
         )
-    return AIMessage(content=record.content)
+    return AIMessage(content=_text(record.content))
 
 
 def to_messages(records: Sequence[MessageDoc]) -> list[BaseMessage]:
@@ -58,7 +69,7 @@ def to_messages(records: Sequence[MessageDoc]) -> list[BaseMessage]:
             if ids and all(ids) and len(set(ids)) == len(ids) and set(results) == set(ids):
                 out.append(
                     AIMessage(
-                        content=record.content,
+                        content=_text(record.content),
                         tool_calls=[
                             {
                                 "name": call.name,

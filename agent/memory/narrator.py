@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from agent.memory import obligations as stakes
 from agent.memory.frame import ContextFrame
 from agent.memory.tiers import structured_line
 from agent.texts import type_word
@@ -78,18 +79,9 @@ def _obligations(frame: ContextFrame, pt: bool) -> _Section:
         return _Section(
             "obligations", 90, ["Não há nada pendente." if pt else "Nothing is pending."]
         )
-    lines = []
-    for ob in frame.obligations:
-        kind = str(ob["kind"]).replace("_", " ")
-        if pt:
-            lines.append(
-                f"Há uma pendência ({kind}, {ob['options']} opções) que expira em {ob['seconds_left']} s."
-            )
-        else:
-            lines.append(
-                f"Something is pending ({kind}, {ob['options']} options), expiring in {ob['seconds_left']} s."
-            )
-    return _Section("obligations", 90, [" ".join(lines)])
+    full = " ".join(stakes.narrate(ob, pt, data) for ob in frame.obligations)
+    short = " ".join(stakes.narrate_short(ob, pt) for ob in frame.obligations)
+    return _Section("obligations", 90, [full, short])
 
 
 def _state(frame: ContextFrame, pt: bool) -> _Section:
@@ -184,7 +176,11 @@ def _beliefs(frame: ContextFrame, pt: bool) -> _Section | None:
 
 def minimal(frame: ContextFrame, pt: bool, counter: TokenCounter) -> Narrative:
     """The graceful-degradation narrative: identity, item counts, the pending action."""
-    parts = [_who(frame, pt).levels[1], _state(frame, pt).levels[-1], _obligations(frame, pt).text]
+    parts = [
+        _who(frame, pt).levels[1],
+        _state(frame, pt).levels[-1],
+        _obligations(frame, pt).levels[-1],
+    ]
     text = " ".join(parts)
     return Narrative(text, counter.count_text(text), (), True)
 

@@ -62,6 +62,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA, Levenshtein
 
 from agent.understanding import smalltalk
+from agent.understanding.reminders import route as reminder_route
 
 Label = Literal[
     "delete_all",
@@ -544,6 +545,10 @@ class IntentClassifier:
             return self._llm(text, "other", 0)
         if stripped[0] == "/" and (command := self._command(text, stripped)) is not None:
             return command
+        if (routed := reminder_route(stripped)) is not None:  # reminders and undo (DESIGN 9.3, 9.4)
+            return Intent(
+                "command", MappingProxyType({"name": routed[0], "args": routed[1]}), 100, text
+            )
         if len(stripped) <= 8 and not stripped.isascii():
             emoji_label = EMOJI.get(stripped.translate(_EMOJI_MODIFIERS))
             if emoji_label is not None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from agent.understanding.datafence import fence
+
 # C0/C1 controls except tab and newline, the bidirectional controls that can make a
 # stored title display differently from what it is (U+202E and friends), and invisible
 # separators (zero-width space, word joiner, byte order mark). The zero-width joiners
@@ -15,7 +17,6 @@ _CONTROLS = re.compile(
 )
 _SPACES = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[^\w\s]", re.UNICODE)
-_DATA_TAG = re.compile(r"<\s*(/?)\s*data\s*>", re.IGNORECASE)
 
 
 def clean_text(text: str) -> str:
@@ -43,4 +44,4 @@ def fold(text: str) -> str:
 
 def data_block(text: str) -> str:
     """`text` as a <data>...</data> block whose delimiters cannot be forged from inside."""
-    return "<data>" + _DATA_TAG.sub(lambda tag: f"‹{tag.group(1)}data›", text) + "</data>"
+    return fence(text)

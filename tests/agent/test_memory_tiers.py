@@ -82,7 +82,7 @@ async def test_the_model_sees_the_tiers_and_only_the_last_turns_verbatim(db: Dat
     assert report.problems() == []
     sent = report.requests[0].body["messages"]
     verbatim_humans = [m["content"] for m in sent[1:-1] if m["role"] == "user"]
-    assert verbatim_humans == [f"salva a nota {n}" for n in range(55, 60)]
+    assert verbatim_humans == [f"<data>salva a nota {n}</data>" for n in range(55, 60)]
     system = system_prompt(report)
     assert "salva a nota 54" in system  # the structured tier, in the narrative
     assert "salva a nota 3" in system  # the archive

@@ -151,7 +151,7 @@ async def test_serve_on_the_embedded_database_stops_it_on_sigterm(
             proc.kill()
             await proc.wait()
 
-    assert code in (0, 143)
+    assert code == 0  # SIGTERM is the normal stop: a clean shutdown exits 0
     assert '"event": "channels_stopped"' in log.read_text()
     for _ in range(200):  # stopping it is part of shutdown; allow for a slow reap
         if not _alive(server_pid):

@@ -84,13 +84,13 @@ class FakeTelegram:
 
     # -- lifecycle -------------------------------------------------------------------------
 
-    async def start(self) -> FakeTelegram:
+    async def start(self, *, port: int = 0) -> FakeTelegram:
         app = web.Application()
         app.router.add_post("/bot{token}/{method}", self._handle)
         app.router.add_get("/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, shutdown_timeout=0.5, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         return self

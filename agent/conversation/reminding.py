@@ -1,0 +1,279 @@
+"""Reminders in a turn (DESIGN 9.3): set, list, cancel, snooze and `/tz`, all in code.
+
+Times are read and shown in the user's time zone; the confirmation shows HH:MM
+(24-hour) and the date when it is not today. Snooze buttons carry the token
+`snz:<reminder id>`, so pressing one never disturbs the conversation's pending action.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from agent.conversation.replies import finish, numbered
+from agent.conversation.turn import Turn
+from agent.deps import Deps
+from agent.texts import OK_MARK, text
+from agent.trust.ledgering import append_event, digest
+from agent.types import Choice, Language, Reply
+from agent.understanding.reminders import PastTime, parse
+from agent.understanding.textnorm import fold, one_line
+from storage.documents import ReminderDoc
+
+SNOOZE_PREFIX = "snz:"
+WHATSAPP_WINDOW_MS = 24 * 3600 * 1000
+SNOOZE_CHOICES = ("reminder_snooze_10m", "reminder_snooze_1h", "reminder_snooze_tomorrow")
+TOMORROW_HOUR = 9
+
+Handler = Callable[[Turn, str], Awaitable[Reply]]
+
+
+def zone_of(deps: Deps, name: str) -> ZoneInfo:
+    """The user's zone, or the default one when the stored name is not a known zone."""
+    try:
+        return ZoneInfo(name)
+    except (ValueError, KeyError):
+        return ZoneInfo(deps.settings.default_timezone)
+
+
+def when_text(due: datetime, now: datetime, language: Language) -> str:
+    """ "às 09:00", or "em 06/01 às 09:00" when `due` is not today (both in the user's zone)."""
+    clock = due.strftime("%H:%M")
+    if due.date() == now.date():
+        return text("reminder_when_today", language, time=clock)
+    day = due.strftime("%d/%m") if language == "pt" else due.strftime("%b %d").replace(" 0", " ")
+    if due.year != now.year:
+        day += f"/{due.year}" if language == "pt" else f", {due.year}"
+    return text("reminder_when_day", language, date=day, time=clock)
+
+
+def what_text(reminder: ReminderDoc, language: Language) -> str:
+    return one_line(reminder.text, 200) or text("reminder_no_text", language)
+
+
+def handlers(deps: Deps) -> dict[str, Handler]:
+    """The reminder commands, by the name the classifier routes them under."""
+
+    async def remind(turn: Turn, args: str) -> Reply:
+        return await set_reminder(deps, turn, args)
+
+    async def reminders(turn: Turn, args: str) -> Reply:
+        return await list_reminders(deps, turn)
+
+    async def unremind(turn: Turn, args: str) -> Reply:
+        return await cancel_reminder(deps, turn, args)
+
+    async def tz(turn: Turn, args: str) -> Reply:
+        return await set_timezone(deps, turn, args)
+
+    return {
+        "remind": remind,
+        "lembrete": remind,
+        "reminders": reminders,
+        "lembretes": reminders,
+        "unremind": unremind,
+        "tz": tz,
+    }
+
+
+def _now(deps: Deps, turn: Turn) -> datetime:
+    return datetime.fromtimestamp(turn.now_ms / 1000, zone_of(deps, turn.user.timezone))
+
+
+async def set_reminder(deps: Deps, turn: Turn, args: str) -> Reply:
+    lang = turn.language
+    now = _now(deps, turn)
+    parsed = parse(args, now) if args.strip() else None
+    if parsed is None:
+        return finish(turn, text("reminder_past", lang, when="?"), kind="deterministic")
+    if isinstance(parsed, PastTime):
+        when = when_text(parsed.due, now, lang)
+        return finish(turn, text("reminder_past", lang, when=when), kind="deterministic")
+    due_ms = int(parsed.due.timestamp() * 1000)
+    reminder = ReminderDoc(
+        _id=uuid.uuid4().hex[:16],
+        user_id=turn.user_id,
+        channel=turn.incoming.channel,
+        chat_id=turn.incoming.chat_id,
+        text=parsed.what,
+        language=lang,
+        timezone=str(now.tzinfo),
+        due_at_ms=due_ms,
+        wake_at_ms=due_ms,
+        created_at_ms=turn.now_ms,
+        updated_at_ms=turn.now_ms,
+    )
+    await deps.db.reminders.add(reminder)
+    await append_event(
+        deps,
+        turn,
+        "reminder_set",
+        {"reminder_id": reminder.id, "text_sha256": digest(reminder.text)},
+    )
+    turn.facts.apply_rule("reminder_in_code")
+    body = f"{OK_MARK} " + text(
+        "reminder_set", lang, when=when_text(parsed.due, now, lang), what=what_text(reminder, lang)
+    )
+    if _may_be_held(deps, reminder, turn.now_ms):
+        body += "\n" + text("reminder_held_note", lang)
+    return finish(turn, body, kind="effect")
+
+
+def _may_be_held(deps: Deps, reminder: ReminderDoc, now_ms: int) -> bool:
+    """WhatsApp, no approved template, and due after the 24-hour window closes."""
+    return (
+        reminder.channel == "whatsapp"
+        and not deps.settings.whatsapp_reminder_template
+        and reminder.due_at_ms - now_ms >= WHATSAPP_WINDOW_MS
+    )
+
+
+async def list_lines(deps: Deps, turn: Turn) -> list[str]:
+    """The user's open reminders, numbered soonest first (empty when there are none)."""
+    now = _now(deps, turn)
+    reminders = await deps.db.reminders.open_for(turn.user_id)
+    return [_label(r, now, turn.language) for r in reminders]
+
+
+def _label(reminder: ReminderDoc, now: datetime, language: Language) -> str:
+    due = datetime.fromtimestamp(reminder.due_at_ms / 1000, now.tzinfo)
+    return f"{when_text(due, now, language)} · {what_text(reminder, language)}"
+
+
+async def list_reminders(deps: Deps, turn: Turn) -> Reply:
+    lang = turn.language
+    lines = await list_lines(deps, turn)
+    if not lines:
+        return finish(turn, text("reminders_none", lang), kind="deterministic")
+    body = text("reminders_header", lang, count=len(lines)) + "\n" + numbered(lines)
+    return finish(turn, body, kind="deterministic")
+
+
+async def cancel_reminder(deps: Deps, turn: Turn, args: str) -> Reply:
+    lang = turn.language
+    now = _now(deps, turn)
+    reminders = await deps.db.reminders.open_for(turn.user_id)
+    if not reminders:
+        return finish(turn, text("reminders_none", lang), kind="deterministic")
+    target = _pick(reminders, args)
+    if target is None:
+        key = (
+            "reminder_cancel_which"
+            if not args.strip() or len(reminders) > 1
+            else "reminder_not_found"
+        )
+        listing = numbered([_label(r, now, lang) for r in reminders])
+        return finish(turn, text(key, lang) + "\n" + listing, kind="deterministic")
+    if not await deps.db.reminders.cancel(turn.user_id, target, turn.now_ms):
+        return finish(turn, text("reminder_not_found", lang), kind="deterministic")
+    await append_event(deps, turn, "reminder_cancelled", {"reminder_id": target.id})
+    label = _label(target, now, lang)
+    return finish(
+        turn, f"{OK_MARK} " + text("reminder_cancelled", lang, label=label), kind="effect"
+    )
+
+
+def _pick(reminders: list[ReminderDoc], args: str) -> ReminderDoc | None:
+    """By number ("2"), by words of its text ("de ligar pro médico"), or the only one."""
+    wanted = args.strip().lstrip("#").strip()
+    if not wanted:
+        return reminders[0] if len(reminders) == 1 else None
+    if wanted.isdigit():
+        index = int(wanted) - 1
+        return reminders[index] if 0 <= index < len(reminders) else None
+    words = [w for w in fold(wanted).split() if w not in _GLUE]
+    if not words:
+        return None
+    matching = [r for r in reminders if all(w in fold(r.text).split() for w in words)]
+    return matching[0] if len(matching) == 1 else None
+
+
+_GLUE = frozenset({"de", "do", "da", "o", "a", "about", "to", "the", "for", "pra", "para"})
+
+
+async def set_timezone(deps: Deps, turn: Turn, args: str) -> Reply:
+    lang = turn.language
+    name = args.strip()
+    try:
+        zone = ZoneInfo(name) if name and "/" in name else None
+    except (ValueError, KeyError):
+        zone = None
+    if zone is None:
+        return finish(turn, text("tz_usage", lang, zone=turn.user.timezone), kind="deterministic")
+    await deps.db.users.set_timezone(turn.user_id, name)
+    turn.user = turn.user.model_copy(update={"timezone": name})
+    time = datetime.fromtimestamp(turn.now_ms / 1000, zone).strftime("%H:%M")
+    return finish(turn, f"{OK_MARK} " + text("tz_set", lang, zone=name, time=time), kind="effect")
+
+
+# -- pushing and snoozing -------------------------------------------------------------------------
+
+
+def due_reply(reminder: ReminderDoc, *, now_ms: int, late_after_ms: int = 600_000) -> Reply:
+    """What a due reminder says, with its snooze buttons."""
+    lang = reminder.language
+    zone = ZoneInfo(reminder.timezone)
+    what = what_text(reminder, lang)
+    if now_ms - reminder.due_at_ms > late_after_ms:
+        now = datetime.fromtimestamp(now_ms / 1000, zone)
+        due = datetime.fromtimestamp(reminder.due_at_ms / 1000, zone)
+        body = text("reminder_due_late", lang, when=when_text(due, now, lang), what=what)
+    else:
+        body = text("reminder_due", lang, what=what)
+    return Reply(
+        text=body,
+        choices=tuple(Choice(i, text(key, lang)) for i, key in enumerate(SNOOZE_CHOICES)),
+        choice_kind="pick",
+        choice_token=f"{SNOOZE_PREFIX}{reminder.id}",
+    )
+
+
+def is_snooze(token: str | None) -> bool:
+    return bool(token) and str(token).startswith(SNOOZE_PREFIX)
+
+
+async def snooze(deps: Deps, turn: Turn) -> Reply:
+    """A snooze button: move the sent reminder to +10 min, +1 h or tomorrow at 09:00."""
+    lang = turn.language
+    reminder_id = str(turn.incoming.choice_token)[len(SNOOZE_PREFIX) :]
+    reminder = await deps.db.reminders.get(turn.user_id, reminder_id)
+    choice = turn.incoming.choice
+    if reminder is None or choice not in (0, 1, 2):
+        return finish(turn, text("reminder_not_found", lang), kind="deterministic")
+    now = _now(deps, turn).astimezone(zone_of(deps, reminder.timezone))
+    if choice == 0:
+        due = now + timedelta(minutes=10)
+    elif choice == 1:
+        due = now + timedelta(hours=1)
+    else:
+        due = (now + timedelta(days=1)).replace(hour=TOMORROW_HOUR, minute=0, second=0)
+    due_ms = int(due.timestamp() * 1000)
+    if not await deps.db.reminders.reschedule(turn.user_id, reminder, due_ms, turn.now_ms):
+        return finish(turn, text("reminder_snooze_stale", lang), kind="deterministic")
+    await append_event(deps, turn, "reminder_set", {"reminder_id": reminder.id, "snoozed": True})
+    body = f"{OK_MARK} " + text(
+        "reminder_snoozed", lang, when=when_text(due, now, lang), what=what_text(reminder, lang)
+    )
+    return finish(turn, body, kind="effect")
+
+
+async def with_held(deps: Deps, turn: Turn, reply: Reply) -> Reply:
+    """Put reminders held for this user (WhatsApp, window closed) in front of the reply."""
+    if turn.incoming.channel != "whatsapp" or turn.forgotten:
+        return reply
+    shown = []
+    for reminder in await deps.db.reminders.held_for(turn.user_id):
+        claimed = await deps.db.reminders.claim(reminder, deps.owner, turn.now_ms)
+        if claimed is None:
+            continue
+        if await deps.db.reminders.mark_sent(claimed, turn.now_ms):
+            await append_event(
+                deps, turn, "reminder_sent", {"reminder_id": reminder.id, "held": True}
+            )
+            shown.append(due_reply(reminder, now_ms=turn.now_ms).text)
+    if not shown:
+        return reply
+    return replace(reply, text="\n".join([*shown, "", reply.text]))

@@ -1,0 +1,113 @@
+"""Starting `lembra serve`: channels that keep retrying their API, and the one summary line.
+
+A channel whose API cannot be reached at start (a network blip, the Bot API down)
+does not stop the process: webhooks are still recorded, `/healthz` says `degraded`
+and names what it waits for, and the channel is started again with backoff until it
+answers. A rejected token is a configuration error and still ends the process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from agent.errors import ServiceUnavailable
+from config.logging import log_event
+from config.settings import Settings
+from config.version import lembra_version
+
+log = logging.getLogger("lembra.web")
+
+FIRST_RETRY_S = 1.0
+MAX_RETRY_S = 60.0
+
+
+@dataclass
+class Degraded:
+    """What the process is still waiting for (empty: nothing, fully up)."""
+
+    waiting: set[str] = field(default_factory=set)
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+    async def cancel(self) -> None:
+        """Stop every retry still running (at shutdown)."""
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+
+
+async def start_or_retry(
+    name: str,
+    start: Callable[[], Awaitable[None]],
+    degraded: Degraded,
+    *,
+    first_retry_s: float = FIRST_RETRY_S,
+    max_retry_s: float = MAX_RETRY_S,
+) -> None:
+    """Start `name` now, or mark it degraded and keep retrying in the background."""
+    try:
+        await start()
+        return
+    except ServiceUnavailable as exc:
+        _waiting(name, exc, first_retry_s)
+    degraded.waiting.add(name)
+
+    async def retry() -> None:
+        delay = first_retry_s
+        while True:
+            await asyncio.sleep(delay)
+            try:
+                await start()
+            except ServiceUnavailable as exc:
+                delay = min(delay * 2, max_retry_s)
+                _waiting(name, exc, delay)
+                continue
+            except Exception:
+                log_event(
+                    log, "channel_start_failed", level=logging.ERROR, channel=name, exc_info=True
+                )
+                return
+            degraded.waiting.discard(name)
+            log_event(log, "channel_connected", channel=name)
+            return
+
+    degraded.tasks.append(asyncio.create_task(retry(), name=f"start:{name}"))
+
+
+def _waiting(name: str, exc: ServiceUnavailable, retry_in_s: float) -> None:
+    log_event(
+        log,
+        "channel_unreachable",
+        level=logging.WARNING,
+        channel=name,
+        error=str(exc),
+        retry_in_s=retry_in_s,
+    )
+
+
+def summary(settings: Settings, *, offline: bool, jobs: bool) -> dict[str, object]:
+    """The fields of the one start-up line: what runs, against what, at which version."""
+    channels = [
+        name
+        for name, on in (
+            ("telegram", settings.telegram_configured),
+            ("whatsapp", settings.whatsapp_configured),
+        )
+        if on
+    ]
+    return {
+        "version": lembra_version(),
+        "channels": ",".join(channels) or "none",
+        "model": "offline" if offline else settings.llm_model,
+        "output_mode": "rules" if offline else "tool_calls",
+        "database": "mongodb" if settings.mongodb_uri is not None else "embedded",
+        "db_name": settings.mongodb_db,
+        "jobs": "on" if jobs else "off",
+        "listen": f"{settings.host}:{settings.port}",
+    }

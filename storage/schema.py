@@ -1,0 +1,112 @@
+"""The schema version stored in the database and the migrations that bring it up to date.
+
+The version lives in `leases` under `_id: "schema:version"`: a document addressed
+by `_id` that nothing scans, so the stable list of collections (DESIGN 4) stays as
+it is. It never expires: no lease holder can take it over.
+
+A migration is idempotent (running it twice, or in two processes at once, leaves the
+same data), so start-up simply runs every migration above the stored version and
+then records the new version. A database newer than this code is refused.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+
+from config.logging import log_event
+from storage.collection import Collection
+from storage.errors import DuplicateKey, StorageError
+
+SCHEMA_ID = "schema:version"
+NEVER_MS = 2**62
+log = logging.getLogger("lembra.storage.schema")
+
+Collections = Mapping[str, Collection]
+
+
+class SchemaTooNew(StorageError):
+    """The database was written by a newer Lembra than this one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One step: the version it produces, a name for the log, and the idempotent change."""
+
+    version: int
+    name: str
+    apply: Callable[[Collections], Awaitable[None]]
+
+
+async def _baseline(collections: Collections) -> None:
+    """Version 1 is the layout the code had when versions began: nothing to change."""
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "baseline: the layout when schema versions began", _baseline),
+)
+CURRENT = MIGRATIONS[-1].version
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """A migration that ran at this start."""
+
+    version: int
+    name: str
+
+
+async def stored_version(leases: Collection) -> int:
+    """The schema version recorded in the database; 0 when none is (a new or older database)."""
+    doc = await leases.find_one({"_id": SCHEMA_ID})
+    return int(doc["version"]) if doc is not None else 0
+
+
+async def _record(leases: Collection, version: int, *, now_ms: int) -> None:
+    fields = {
+        "owner": "schema",
+        "expires_at_ms": NEVER_MS,
+        "version": version,
+        "migrated_at_ms": now_ms,
+    }
+    for _ in range(2):
+        # conditional on a lower version: a slower process finishing an older step never
+        # lowers it; the document is created by a plain insert (SUBSET.md: racing upserts)
+        raised = await leases.update_one(
+            {"_id": SCHEMA_ID, "version": {"$lt": version}}, {"$set": fields}
+        )
+        if raised.matched or await leases.find_one({"_id": SCHEMA_ID}) is not None:
+            return
+        try:
+            await leases.insert_one({"_id": SCHEMA_ID, **fields})
+            return
+        except DuplicateKey:
+            continue  # another process created it at this moment: raise it if still lower
+
+
+async def upgrade(collections: Collections, *, now_ms: int) -> list[Applied]:
+    """Run every migration above the stored version, in order, logging each; return them."""
+    leases = collections["leases"]
+    current = await stored_version(leases)
+    if current > CURRENT:
+        raise SchemaTooNew(
+            f"the database is at schema version {current} and this Lembra knows up to "
+            f"{CURRENT}: upgrade Lembra (or restore a backup made by this version)"
+        )
+    applied: list[Applied] = []
+    for migration in MIGRATIONS:
+        if migration.version <= current:
+            continue
+        await migration.apply(collections)
+        await _record(leases, migration.version, now_ms=now_ms)
+        log_event(
+            log,
+            "schema migration applied",
+            from_version=current,
+            to_version=migration.version,
+            migration=migration.name,
+        )
+        applied.append(Applied(migration.version, migration.name))
+        current = migration.version
+    return applied

@@ -1,0 +1,125 @@
+"""`lembra serve` starting without the Bot API, on a busy port, and stopping on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from storage.embedded import free_port
+from tests.bot.conftest import WEBHOOK_SECRET
+from tests.support.fake_telegram import TOKEN, FakeTelegram, message_update
+from tests.support.proc import lembra_env, run_lembra
+from tests.support.servers import RunningServer
+
+
+def _env(port: int, api_port: int, nx: RunningServer, tmp_path: Path) -> dict[str, str]:
+    return lembra_env(
+        {
+            "DATA_DIR": str(tmp_path / "data"),
+            "MONGODB_URI": nx.uri,
+            "MONGODB_DB": f"t_serve_{port}",
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "TELEGRAM_BOT_TOKEN": TOKEN,
+            "TELEGRAM_WEBHOOK_SECRET": WEBHOOK_SECRET,
+            "TELEGRAM_API_BASE_URL": f"http://127.0.0.1:{api_port}/bot",
+            "LOG_LEVEL": "INFO",
+        }
+    )
+
+
+def _tail(log: Path) -> str:
+    return log.read_text()[-2000:]
+
+
+async def _health(session: aiohttp.ClientSession, url: str, want: str, log: Path) -> dict[str, Any]:
+    deadline = time.monotonic() + 30
+    while True:
+        assert time.monotonic() < deadline, _tail(log)
+        try:
+            async with session.get(f"{url}/healthz") as response:
+                body: dict[str, Any] = await response.json()
+                if body.get("status") == want:
+                    assert response.status == 200
+                    return body
+        except aiohttp.ClientError:
+            pass
+        await asyncio.sleep(0.1)
+
+
+async def test_serve_waits_for_an_unreachable_bot_api_then_stops_cleanly_on_sigterm(
+    nx_server: RunningServer, tmp_path: Path
+) -> None:
+    port, api_port = free_port(), free_port()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as sink:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            "serve",
+            env=_env(port, api_port, nx_server, tmp_path),
+            cwd=tmp_path,
+            stdout=sink,
+            stderr=sink,
+        )
+    fake: FakeTelegram | None = None
+    url = f"http://127.0.0.1:{port}"
+    try:
+        async with aiohttp.ClientSession() as session:
+            body = await _health(session, url, "degraded", log)
+            assert body["waiting_for"] == ["telegram"]
+            # an update that arrives meanwhile is recorded, then answered once connected
+            headers = {"X-Telegram-Bot-Api-Secret-Token": WEBHOOK_SECRET}
+            update = message_update(7001, "oi")
+            async with session.post(f"{url}/telegram/webhook", json=update, headers=headers) as r:
+                assert r.status == 200
+
+            fake = await FakeTelegram().start(port=api_port)
+            await _health(session, url, "ok", log)
+            await fake.wait_for(lambda: len(fake.texts(7001)) == 1, timeout_s=20)
+
+        proc.send_signal(signal.SIGTERM)
+        code = await asyncio.wait_for(proc.wait(), timeout=30)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        if fake is not None:
+            await fake.close()
+
+    text = log.read_text()
+    assert code == 0, text[-2000:]
+    assert "Unclosed client session" not in text
+    lines = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+    kinds = [line["event"] for line in lines]
+    assert "channel_unreachable" in kinds
+    assert "channel_connected" in kinds
+    serving = [line for line in lines if line["event"] == "serving"]
+    assert len(serving) == 1
+    assert {"version", "channels", "model", "output_mode", "database", "jobs"} <= serving[0].keys()
+    assert serving[0]["channels"] == "telegram"
+    assert serving[0]["model"] == "offline"
+    assert serving[0]["database"] == "mongodb"
+
+
+def test_a_busy_port_is_one_line_naming_it(nx_server: RunningServer, tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_lembra(["serve"], env=_env(port, free_port(), nx_server, tmp_path), cwd=tmp_path)
+    assert done.returncode == 2
+    errors = [line for line in done.stderr.splitlines() if line.startswith("lembra: error:")]
+    assert len(errors) == 1
+    assert f"127.0.0.1:{port}" in errors[0]
+    assert "PORT" in errors[0]
+    assert "Traceback" not in done.stderr
