@@ -232,12 +232,12 @@ _TEXTS: dict[str, dict[Language, str]] = {
     },
     # Caveats (one short line each)
     "caveat_tmdb_unavailable": {
-        "pt": "TMDB indisponível: salvo sem detalhes.",
-        "en": "TMDB unavailable: saved without details.",
+        "pt": "TMDB indisponível agora: salvo sem detalhes.",
+        "en": "TMDB unavailable right now: saved without details.",
     },
     "caveat_tmdb_unavailable_read": {
-        "pt": "TMDB indisponível: não consegui buscar detalhes.",
-        "en": "TMDB unavailable: could not fetch details.",
+        "pt": "TMDB indisponível agora: não consegui buscar detalhes.",
+        "en": "TMDB unavailable right now: could not fetch details.",
     },
     "caveat_tmdb_no_match": {
         "pt": "Não encontrado no TMDB: salvo como escrito.",
@@ -465,6 +465,27 @@ _TEXTS.update(
         "offer_declined": {
             "pt": "Ok, não guardei nada. Para guardar, diga «anota: ...».",
             "en": "OK, I did not keep anything. To keep something, say «note: ...».",
+        },
+    }
+)
+# Caveats that name the cause (DESIGN 9.2): an operator error never says "try again".
+_TEXTS.update(
+    {
+        "caveat_tmdb_not_configured": {
+            "pt": "TMDB não configurado — defina TMDB_API_KEY: salvo sem detalhes.",
+            "en": "TMDB not configured — set TMDB_API_KEY: saved without details.",
+        },
+        "caveat_tmdb_not_configured_read": {
+            "pt": "TMDB não configurado — defina TMDB_API_KEY: sem detalhes.",
+            "en": "TMDB not configured — set TMDB_API_KEY: no details.",
+        },
+        "tmdb_not_configured_lookup": {
+            "pt": "Não consigo consultar o TMDB sobre «{query}»: ele não está configurado (falta TMDB_API_KEY).",
+            "en": "I cannot look «{query}» up on TMDB: it is not configured (TMDB_API_KEY is missing).",
+        },
+        "model_key_rejected": {
+            "pt": "O assistente não está configurado corretamente: a chave do modelo foi recusada. Nada foi feito; avise quem administra o Lembra.",
+            "en": "The assistant is not configured correctly: the model key was refused. Nothing was done; tell whoever runs Lembra.",
         },
     }
 )

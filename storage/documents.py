@@ -55,6 +55,7 @@ class ItemDoc(StoredModel):
     seq: int
     type: ItemType
     title: str | None = None
+    original_title: str | None = None  # TMDB's, beside the localized title (DESIGN 9.2)
     year: int | None = None
     tmdb_id: int | None = None
     url: str | None = None

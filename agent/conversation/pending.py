@@ -32,6 +32,7 @@ class CandidateOption(BaseModel):
     title: str
     year: int | None
     overview: str = ""
+    original_title: str | None = None
 
 
 class ItemOption(BaseModel):

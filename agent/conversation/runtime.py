@@ -333,6 +333,7 @@ class Runtime:
                 tmdb_id=option.tmdb_id,
                 overview=option.overview,
                 enriched=True,
+                original_title=option.original_title,
             )
             if isinstance(outcome, Saved):
                 turn.tools_executed.append(tool)
@@ -574,13 +575,15 @@ class Runtime:
     async def _after_step(self, turn: Turn, result: StepResult, wants_save: bool) -> Reply:
         """Decide what follows the planner's step (ADR-011): the runtime, not the model."""
         lang = turn.language
-        if result.status in ("timeout", "unavailable", "quota"):
+        if result.status in ("timeout", "unavailable", "quota", "key_rejected"):
             turn.facts.pipeline = "failed"  # the planning stage could not run
         match result.status:
             case "timeout":
                 return finish(turn, text("model_timeout", lang), kind="unavailable")
             case "unavailable":
                 return finish(turn, text("model_unavailable", lang), kind="unavailable")
+            case "key_rejected":
+                return finish(turn, text("model_key_rejected", lang), kind="unavailable")
             case "quota":
                 key = "quota_exceeded_global" if result.detail == "global" else "quota_exceeded"
                 return finish(turn, text(key, lang), kind="unavailable")
@@ -682,6 +685,8 @@ class Runtime:
         if not labels:
             # An empty list because TMDB was down is not "not found on TMDB".
             key = "tmdb_lookup_failed" if outcome.caveats else "no_candidates"
+            if "caveat_tmdb_not_configured_read" in outcome.caveats:
+                key = "tmdb_not_configured_lookup"  # the operator's to fix: no "try again"
             return finish(turn, text(key, lang, query=query), kind="effect")
         if not wants_save:
             return finish(
@@ -695,7 +700,11 @@ class Runtime:
             query=outcome.query,
             options=[
                 pendings.CandidateOption(
-                    tmdb_id=c.tmdb_id, title=c.title, year=c.year, overview=c.overview
+                    tmdb_id=c.tmdb_id,
+                    title=c.title,
+                    year=c.year,
+                    overview=c.overview,
+                    original_title=c.original_title,
                 )
                 for c in outcome.candidates
             ],

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.errors import PlannerError, PlannerTimeout, QuotaExceeded
+from agent.errors import PlannerError, PlannerKeyRejected, PlannerTimeout, QuotaExceeded
 from agent.memory.history import CORRECTION
 from agent.planning.backend import PlanHints, PlannerBackend
 from agent.planning.claims import false_claim
@@ -58,7 +58,16 @@ MAX_RETRIES = 2
 ECHO_LIMIT = 10_000
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 StepStatus = Literal[
-    "tool", "respond", "noop", "failed", "violation", "blocked", "timeout", "unavailable", "quota"
+    "tool",
+    "respond",
+    "noop",
+    "failed",
+    "violation",
+    "blocked",
+    "timeout",
+    "unavailable",
+    "quota",
+    "key_rejected",
 ]
 
 
@@ -175,6 +184,9 @@ class PlanningSession:
             except PlannerTimeout as exc:
                 self.turn.llm_calls += exc.attempts
                 return StepResult("timeout", detail=str(exc))
+            except PlannerKeyRejected as exc:  # the operator's to fix: never "try again"
+                self.turn.llm_calls += exc.attempts
+                return StepResult("key_rejected", detail=str(exc))
             except PlannerError as exc:
                 self.turn.llm_calls += exc.attempts
                 return StepResult("unavailable", detail=str(exc))
