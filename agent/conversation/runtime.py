@@ -55,6 +55,7 @@ from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
 from agent.understanding.intent import Intent, IntentClassifier
 from agent.understanding.language import reply_language
+from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold, one_line
 from storage.documents import ITEM_TYPES, ItemType, UserDoc
 from storage.messages import NewMessage
@@ -66,6 +67,7 @@ LIST_PAGE = 30
 PREVIEW_EXAMPLES = 3
 ALLOWED_FROM_PLAN = frozenset(name for name in registry() if name != "delete_all_memories")
 READ_RESULTS = (Found, PageFetched)
+SAVE_TOOLS = frozenset(name for name in ALLOWED_FROM_PLAN if name.startswith("save_"))
 
 
 class Runtime:
@@ -509,7 +511,10 @@ class Runtime:
             llm_intent=llm_intent,
             quotas=self.quotas,
         )
-        result = await session.step(allowed=ALLOWED_FROM_PLAN, index=0)
+        allowed = ALLOWED_FROM_PLAN
+        if asks_about_link(turn.incoming.text or ""):
+            allowed = ALLOWED_FROM_PLAN - SAVE_TOOLS  # a question about a link never saves it
+        result = await session.step(allowed=allowed, index=0)
         await pendings.settle_open(self.deps, turn, status=result.status, outcome=result.outcome)
         if (
             result.status == "tool"

@@ -75,7 +75,8 @@ ACK: Final = _words(
     yes no nope maybe perhaps guess think so sure fine kk kkk noted cool whatever
     interessante interesting faz sentido sentido entao and so anyway well oh ah
     belezinha nada nem serio jura mentira loucura crazy seriously exactly real for believe acredito way same here too bizarro weird strange ue uai hein then lets go bora partiu vamos nessa simbora what whatever alguem anyone someone funcionando funciona working
-    many one feel feeling going hows something not dont think cant believe let lets"""
+    many one feel feeling going hows something not dont think cant believe let lets
+    show tell conta"""
 )
 WISHES: Final = _words(
     """feliz natal ano novo aniversario pascoa fim semana bom boa otimo otima durma dorme
@@ -151,9 +152,13 @@ def smalltalk_kind(text: str) -> SmallTalkKind | None:
         if not rest:
             return "laughter"
         kind = _kind_of(rest)
-        if question and words[0] in QUESTION_WORDS and ADDRESS.isdisjoint(words):
-            if kind != "greeting":
-                return None  # "que dia é hoje?" asks something of the world: the planner's
+        if (
+            question
+            and ADDRESS.isdisjoint(words)
+            and (kind == "ack" or (words[0] in QUESTION_WORDS and kind != "greeting"))
+        ):
+            # "e agora?", "que dia é hoje?" ask about the context or the world: the planner's
+            return None
         return "question" if question and kind in ("ack", "feeling", "compliment") else kind
     if (
         not ADDRESS.isdisjoint(words)
@@ -176,7 +181,7 @@ GREET_PAIRS: Final = tuple(
     for p in (
         "tudo bem, td bem, tudo bom, tudo certo, como vai, como esta, como voce, bom dia, "
         "boa tarde, boa noite, how are, how you, good morning, good afternoon, good evening, "
-        "good night, whats up, see you, ate logo, ate mais, ate amanha, take care"
+        "good night, whats up, hows going, see you, ate logo, ate mais, ate amanha, take care"
     ).split(", ")
 )
 GREETING_TAILS: Final = _words(
