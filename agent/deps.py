@@ -19,6 +19,7 @@ import aiohttp
 from agent.clock import Clock, SystemClock
 from agent.metrics import Metrics
 from agent.services.links import LinkFetcher
+from agent.services.outbound import outbound_trace
 from agent.services.tmdb import TmdbClient
 from agent.tokens import TokenCounter
 from config.settings import Settings
@@ -67,9 +68,16 @@ class Deps:
 def build_model(settings: Settings, counter: TokenCounter) -> ModelTransport | None:
     if not settings.model_configured:
         return None
+    from agent.planning.structured import output_schema
     from agent.planning.transport import ModelTransport
+    from agent.tools import registry
 
     return ModelTransport(
+        output_mode="json_schema" if settings.llm_output_mode == "json_schema" else "tools",
+        output_schema=output_schema(registry().values()),
+        planner_max_tokens=settings.llm_planner_max_tokens,
+        frequency_penalty=settings.llm_frequency_penalty,
+        presence_penalty=settings.llm_presence_penalty,
         base_url=settings.openai_base_url,
         api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else None,
         model=settings.llm_model,
@@ -91,9 +99,12 @@ async def open_deps(
 ) -> AsyncIterator[Deps]:
     """Build every client once; close them (and stop the embedded database) on exit."""
     async with AsyncExitStack() as stack:
+        metrics = metrics or Metrics()
         if db is None:
-            db = await stack.enter_async_context(open_storage(storage_config(settings)))
-        session = aiohttp.ClientSession()
+            db = await stack.enter_async_context(
+                open_storage(storage_config(settings), observer=metrics.observe_db)
+            )
+        session = aiohttp.ClientSession(trace_configs=[outbound_trace(metrics, "tmdb")])
         stack.push_async_callback(session.close)
         tmdb = TmdbClient(
             session,
@@ -113,6 +124,8 @@ async def open_deps(
         if model is not None:
             counter.load()  # at start, not in the first user's turn; without a model it never loads
             stack.push_async_callback(model.aclose)
+            if settings.llm_output_mode == "auto":
+                await model.choose_output_mode()
         yield Deps(
             settings=settings,
             db=db,
@@ -121,5 +134,5 @@ async def open_deps(
             counter=counter,
             model=model,
             clock=clock or SystemClock(),
-            metrics=metrics or Metrics(),
+            metrics=metrics,
         )

@@ -7,9 +7,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    Info,
+    PlatformCollector,
+    ProcessCollector,
+)
 from prometheus_client.exposition import generate_latest
 
+from config.version import lembra_version
+
+_DB_BUCKETS = (0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2)
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
 
 
@@ -65,7 +76,10 @@ class Metrics:
             registry=r,
         )
         self.tokens = Counter(
-            "lembra_tokens_total", "Model tokens by kind (prompt, completion)", ["kind"], registry=r
+            "lembra_tokens_total",
+            "Model tokens by kind (prompt, completion, cached)",
+            ["kind"],
+            registry=r,
         )
         self.states = Counter(
             "lembra_confidence_state_total", "Replies by confidence state", ["state"], registry=r
@@ -134,12 +148,58 @@ class Metrics:
             ["outcome"],
             registry=r,
         )
+        self.effects_recovered = Counter(
+            "lembra_effects_recovered_total",
+            "Interrupted effects (save, delete, delete_all) finished before a turn",
+            ["op"],
+            registry=r,
+        )
         self.frame_cache = Counter(
             "lembra_frame_cache_total",
             "Context frames whose slow sections came from the cache (hit) or were read (miss)",
             ["result"],
             registry=r,
         )
+        # Grounding of tool arguments (DESIGN 9.6).
+        self.grounding = Counter(
+            "lembra_grounding_total",
+            "Tool-call arguments by tool, field and verdict (grounded, dropped, reasked)",
+            ["tool", "field", "verdict"],
+            registry=r,
+        )
+
+        # Operations (issue 16): the process, the build, database and outbound round trips.
+        ProcessCollector(registry=r)  # process_cpu_seconds_total, process_resident_memory_bytes...
+        PlatformCollector(registry=r)  # python_info
+        Info("lembra_build", "The running build", registry=r).info({"version": lembra_version()})
+        self.db_seconds = Histogram(
+            "lembra_db_round_trip_seconds",
+            "Database round trips by collection and operation",
+            ["collection", "operation"],
+            buckets=_DB_BUCKETS,
+            registry=r,
+        )
+        self.outbound = Histogram(
+            "lembra_outbound_request_seconds",
+            "Outbound HTTP requests by service (telegram, whatsapp, tmdb, model) and status",
+            ["service", "status"],
+            buckets=_LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.content_calls = Counter(
+            "lembra_planner_content_calls_total",
+            "Planner calls read from an answer's content (DESIGN 9.1) by form (bare, fenced, tagged)",
+            ["form"],
+            registry=r,
+        )
+
+    def observe_db(self, collection: str, operation: str, seconds: float) -> None:
+        """Record one database round trip (the storage layer's observer)."""
+        self.db_seconds.labels(collection, operation).observe(seconds)
+
+    def observe_outbound(self, service: str, status: str, seconds: float) -> None:
+        """Record one outbound request: the HTTP status, or the error's class name."""
+        self.outbound.labels(service, status).observe(seconds)
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""

@@ -270,6 +270,10 @@ _TEXTS: dict[str, dict[Language, str]] = {
             "one thing, say «delete inception»; to delete everything, send just /delete_all."
         ),
     },
+    "admin_private_only": {
+        "pt": "/{name} é um comando de administração: envie-o em uma conversa privada comigo.",
+        "en": "/{name} is an admin command: send it to me in a private chat.",
+    },
     "unknown_command": {
         "pt": "Comando desconhecido: /{name}. Envie /help para ver os comandos.",
         "en": "Unknown command: /{name}. Send /help to see the commands.",

@@ -88,6 +88,7 @@ class ReplyMeta:
     tools_executed: tuple[str, ...] = ()
     llm_calls: int = 0
     prompt_tokens: int = 0
+    cached_tokens: int = 0  # prompt tokens of the turn's model calls the server had cached
     turn_kind: str = "deterministic"
     intent: str = ""
 

@@ -39,6 +39,12 @@ def _announce_planner(runtime: Runtime) -> Runtime:
             file=sys.stderr,
             flush=True,
         )
+    elif runtime.deps.settings.llm_output_mode == "auto" and runtime.deps.model is not None:
+        print(
+            f"lembra: LLM_OUTPUT_MODE=auto: the model server gets {runtime.deps.model.output_mode}",
+            file=sys.stderr,
+            flush=True,
+        )
     return runtime
 
 
@@ -48,6 +54,13 @@ def _user_arg(value: str) -> str:
         return namespaced_user_id(value)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _positive_int(value: str) -> int:
+    """A count from 1 up; anything else is a usage error naming the value."""
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 up, got {value!r}")
+    return int(value)
 
 
 def _console_user_arg(value: str) -> str:
@@ -147,6 +160,25 @@ async def _dream(args: argparse.Namespace, settings: Settings) -> int:
     return 1 if skipped else 0
 
 
+async def _handovers(args: argparse.Namespace, settings: Settings) -> int:
+    from zoneinfo import ZoneInfo
+
+    from agent.deps import open_deps
+    from agent.memory.handoverlist import describe, last_handovers
+
+    async with open_deps(settings) as deps:
+        user = await deps.db.users.get(args.user)
+        if user is None:
+            print(f"{args.user}: unknown user (no such user id)", file=sys.stderr)
+            return 1
+        docs = await last_handovers(deps, args.user, args.limit)
+        if not docs:
+            print(f"{args.user}: no handovers yet")
+        for doc in docs:
+            print(describe(doc, ZoneInfo(user.timezone)))
+    return 0
+
+
 async def _stats(args: argparse.Namespace, settings: Settings) -> int:
     from zoneinfo import ZoneInfo
 
@@ -177,6 +209,24 @@ async def _ledger_verify(args: argparse.Namespace, settings: Settings) -> int:
             print(result.describe())
             failures += 0 if result.ok else 1
     return 1 if failures else 0
+
+
+async def _doctor(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.deps import open_deps
+    from agent.trust.audit import audit_user, repair_user
+
+    async with open_deps(settings) as deps:
+        targets = [args.user] if args.user else await deps.db.users.all_ids()
+        bad = 0
+        for user_id in targets:
+            found = await audit_user(deps, user_id)
+            if not found.ok and args.repair:
+                found = await repair_user(deps, found)
+            bad += not found.ok
+            if not found.ok or args.user:
+                print(json.dumps(found.to_json(), sort_keys=True))
+        print(json.dumps({"ok": bad == 0, "users": len(targets), "with_problems": bad}))
+    return 1 if bad else 0
 
 
 HEADS_SHAPE = '{"<user id>": {"seq": <int>, "hash": "<sha256 hex>"}, ...}'
@@ -271,9 +321,23 @@ def build_parser() -> argparse.ArgumentParser:
     verify.set_defaults(run=_ledger_verify)
     ledger_sub.add_parser("head", help="print each stream's head").set_defaults(run=_ledger_head)
 
+    doctor = sub.add_parser(
+        "doctor",
+        help="items without their ledger event, counters that disagree, unfinished effects",
+    )
+    doctor.add_argument("--user", type=_user_arg, help="one user: `u1` (= cli:u1) or `tg:123`")
+    doctor.add_argument("--repair", action="store_true", help="finish, record and recount")
+    doctor.set_defaults(run=_doctor)
+
     dream = sub.add_parser("dream", help="run memory consolidation now")
     dream.add_argument("--user", type=_user_arg, help="one user: `u1` (= cli:u1) or `tg:123`")
     dream.set_defaults(run=_dream)
+    handovers = sub.add_parser("handovers", help="a user's last session handovers, newest first")
+    handovers.add_argument(
+        "--user", type=_user_arg, required=True, help="`u1` (= cli:u1) or `tg:123`"
+    )
+    handovers.add_argument("--limit", type=_positive_int, default=5, help="how many (default 5)")
+    handovers.set_defaults(run=_handovers)
     sub.add_parser("stats", help="usage, confidence and calibration figures").set_defaults(
         run=_stats
     )

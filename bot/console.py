@@ -36,6 +36,8 @@ def meta_line(reply: Reply, language: str) -> str:
     line = f"[{state} · score {meta.score} · tools {tools} · llm_calls {meta.llm_calls}]"
     line += " rules: " + (", ".join(meta.rules_applied) or "-")
     line += " | caveats: " + ("; ".join(meta.caveats) or "-")
+    if meta.llm_calls:
+        line += f" | tokens: prompt {meta.prompt_tokens}, cached {meta.cached_tokens}"
     if meta.belief is not None:
         line += " | " + belief_line(meta.belief.guessed, meta.belief.delta, language)
     return line

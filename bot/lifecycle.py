@@ -33,6 +33,7 @@ from typing import Literal, Protocol
 from agent.deps import Deps
 from agent.texts import text
 from agent.types import Channel, Incoming, Language, Reply
+from bot.backpressure import Backlog
 from bot.concurrency import ChatSerializer
 from bot.ratelimit import SlidingWindowLimiter
 from bot.replycodec import reply_from_json, reply_to_json
@@ -120,6 +121,8 @@ class UpdateLifecycle:
         # Updates queued or running in this process: kept fresh in the database by the
         # heartbeat so the re-drive (ours or another process's) leaves them alone.
         self._live: set[str] = set()
+        # the same updates with their admission time: backpressure (bot/backpressure.py)
+        self.backlog = Backlog(deps.settings.max_backlog, deps.settings.max_backlog_age_s)
 
     def register(self, channel: ChannelPort) -> None:
         self._channels[channel.prefix] = channel
@@ -160,6 +163,7 @@ class UpdateLifecycle:
             return "drop"
         metrics.updates.labels(incoming.channel, "received").inc()
         self._live.add(incoming.update_id)
+        self.backlog.add(incoming.update_id)
         if verdict == "notify":
             metrics.rate_limited.inc()
             metrics.updates.labels(incoming.channel, "rate_limited").inc()
@@ -198,6 +202,7 @@ class UpdateLifecycle:
             )
         finally:
             self._live.discard(update_id)
+            self.backlog.done(update_id)
 
     async def _process_leased(self, job: Job, channel: ChannelPort, update_id: str) -> None:
         deps = self.deps

@@ -125,6 +125,7 @@ class TranscriptSpec(_Strict):
     daily_token_quota: int | None = Field(default=None, ge=0)
     global_token_cap: int | None = Field(default=None, ge=0)
     background_llm: bool = False
+    output_mode: Literal["tools", "json_schema"] = "tools"  # LLM_OUTPUT_MODE of the run
     turns: list[TurnSpec] = Field(min_length=1)
 
     @field_validator("tmdb", mode="before")
@@ -338,6 +339,7 @@ class TranscriptRun:
             admin_user_ids="",
             link_fetch_allow_loopback=True,
             background_llm=spec.background_llm,
+            llm_output_mode=spec.output_mode,
         )
 
     async def run(self) -> dict[str, Any]:

@@ -66,6 +66,7 @@ from telegram.warnings import PTBDeprecationWarning
 
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
+from agent.services.outbound import outbound_trace
 from agent.types import Channel, Incoming, IncomingKind, Language, Reply
 from bot.concurrency import BackgroundTasks
 from bot.jsonguard import check_depth
@@ -79,7 +80,7 @@ from bot.render import (
     split_text,
     utf16_units,
 )
-from bot.telegram_http import AiohttpRequest
+from bot.telegram_http import AiohttpRequest, AnswerLost
 from config.errors import ConfigError
 from config.logging import log_event
 from config.settings import Settings
@@ -328,6 +329,7 @@ class TelegramChannel:
             read_timeout=t,
             write_timeout=t,
             pool_timeout=t,
+            trace_configs=[outbound_trace(self.deps.metrics, "telegram")],
         )
 
     @property
@@ -374,7 +376,7 @@ class TelegramChannel:
         given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "surrogateescape")
         if self._secret is None or not hmac.compare_digest(given, self._secret):
             metrics.updates.labels("telegram", "rejected").inc()
-            log_event(log, "webhook_rejected", level=logging.WARNING, reason="secret")
+            # logged (throttled) by the web app's refusal log: callers set this volume
             return web.Response(status=403, text="forbidden")
         body = await request.read()  # over client_max_size: 413 before we parse anything
         try:
@@ -398,6 +400,8 @@ class TelegramChannel:
         query_id = update.callback_query.id if update.callback_query else None
         if isinstance(normalized, Ignored):
             return self._ignored(update.update_id, normalized.reason, query_id)
+        if (busy := self.lifecycle.backlog.full()) is not None:
+            return self.lifecycle.backlog.refusal(self.deps.metrics, "telegram", busy)
         try:
             admission = await self.lifecycle.admit(normalized, raw)
         except DatabaseUnavailable:
@@ -530,6 +534,12 @@ class TelegramChannel:
             except RetryAfter as exc:
                 sends.labels("telegram", "retry").inc()
                 pause = _retry_after_s(exc) + 0.1
+            except AnswerLost:
+                # Telegram may have delivered it: a retry could deliver it twice, so it is
+                # counted and not retried (docs/delivery.md).
+                sends.labels("telegram", "unconfirmed").inc()
+                log_event(log, "send_unconfirmed", level=logging.WARNING)
+                return
             except NetworkError as exc:  # 5xx, timeouts, connection errors
                 sends.labels("telegram", "retry").inc()
                 log_event(log, "send_retry", attempt=attempt + 1, error_type=type(exc).__name__)

@@ -9,6 +9,8 @@ timeouts become `TimedOut`, other client failures `NetworkError`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput
@@ -26,7 +28,9 @@ class AiohttpRequest(BaseRequest):
         write_timeout: float = 10.0,
         pool_timeout: float = 10.0,
         media_write_timeout: float = 30.0,
+        trace_configs: Sequence[aiohttp.TraceConfig] = (),
     ) -> None:
+        self._trace_configs = list(trace_configs)
         self._pool_size = connection_pool_size
         self._connect_timeout = connect_timeout
         self._read_timeout = read_timeout
@@ -44,6 +48,7 @@ class AiohttpRequest(BaseRequest):
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=self._pool_size),
                 headers={"User-Agent": self.USER_AGENT},
+                trace_configs=self._trace_configs,
             )
 
     async def shutdown(self) -> None:
@@ -85,10 +90,16 @@ class AiohttpRequest(BaseRequest):
         try:
             async with self._session.request(method, url, data=data, timeout=timeout) as response:
                 return response.status, await response.read()
+        except aiohttp.SocketTimeoutError as err:  # written in full, the answer never came
+            raise AnswerLost from err
         except TimeoutError as err:
             raise TimedOut from err
         except aiohttp.ClientError as err:
             raise NetworkError(f"aiohttp.{type(err).__name__}: {err}") from err
+
+
+class AnswerLost(TimedOut):
+    """The request was written in full but its answer timed out: it may have taken effect."""
 
 
 def _form(request_data: RequestData) -> aiohttp.FormData:

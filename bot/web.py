@@ -25,8 +25,11 @@ from typing import Any
 from aiohttp import web
 
 from agent.conversation.background import run_due
+from agent.conversation.delivery import deliver_due
 from agent.deps import Deps
 from bot.lifecycle import Handler, Tuning, UpdateLifecycle
+from bot.push import ChannelPusher
+from bot.refusals import RefusalLog
 from bot.startup import Degraded, start_or_retry, summary
 from bot.telegram import TelegramChannel, TelegramOptions
 from bot.whatsapp import WhatsAppChannel, WhatsAppOptions
@@ -53,6 +56,7 @@ class WebOptions:
     # the heartbeat, the re-drive and the runtime's background work (`agent.conversation.background`)
     jobs: bool = True
     background_every_s: float = 30.0
+    reminders_every_s: float = 10.0  # due reminders go out within this many seconds
 
 
 @dataclass
@@ -98,6 +102,10 @@ def create_app(
             await start_or_retry("telegram", channels.telegram.start, degraded)
         if options.jobs:
             lifecycle.schedule("background", options.background_every_s, partial(run_due, deps))
+            pusher = ChannelPusher(channels.telegram, channels.whatsapp)
+            lifecycle.schedule(
+                "reminders", options.reminders_every_s, partial(deliver_due, deps, pusher)
+            )
             lifecycle.start()
         yield
         await degraded.cancel()
@@ -128,7 +136,8 @@ def client_address(request: web.Request, *, trust_forwarded_for: bool) -> str | 
 
 
 def refusal_log(trust_forwarded_for: bool) -> Any:
-    """Log who was refused (400, 401, 403, 413): the address, never the body."""
+    """Log who was refused (400, 401, 403, 413): the address, never the body; throttled."""
+    refusals = RefusalLog()
 
     @web.middleware
     async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
@@ -142,14 +151,10 @@ def refusal_log(trust_forwarded_for: bool) -> Any:
             raise
         finally:
             if status in (400, 401, 403, 413):
-                log_event(
-                    log,
-                    "request_refused",
-                    level=logging.WARNING,
-                    path=request.path,
-                    status=status,
-                    remote=client_address(request, trust_forwarded_for=trust_forwarded_for),
-                )
+                # Only our routes are kinds of their own: a path per probe would grow the map.
+                path = request.path if request.match_info.route.resource else "other"
+                remote = client_address(request, trust_forwarded_for=trust_forwarded_for)
+                refusals.note(path, status, remote)
 
     return middleware
 
@@ -162,11 +167,27 @@ async def healthz(request: web.Request) -> web.Response:
             await deps.db.ping()
     except (StorageError, TimeoutError):
         return web.json_response({"status": "unavailable", "database": database}, status=503)
+    if not await _writes_work(deps):  # a full disk still answers ping: writes must be seen
+        body = {"status": "degraded", "database": database, "writes": "failing"}
+        return web.json_response(body, status=503)
     if waiting := request.app[DEGRADED].waiting:  # up, but a channel's API is not reachable yet
         return web.json_response(
             {"status": "degraded", "database": database, "waiting_for": sorted(waiting)}
         )
     return web.json_response({"status": "ok", "database": database})
+
+
+async def _writes_work(deps: Deps) -> bool:
+    """Write and remove this process's own probe lease; False when the database refuses."""
+    key = f"health:{deps.owner}"
+    try:
+        async with asyncio.timeout(HEALTH_TIMEOUT_S):
+            await deps.db.leases.acquire(key, deps.owner, ttl_ms=60_000, now_ms=deps.clock.ms())
+            await deps.db.leases.release(key, deps.owner)
+    except (StorageError, TimeoutError):
+        log_event(log, "health_write_failed", level=logging.WARNING)
+        return False
+    return True
 
 
 async def metrics(request: web.Request) -> web.Response:

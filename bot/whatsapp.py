@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
+from agent.services.outbound import outbound_trace
 from agent.texts import text
 from agent.types import Attachment, Channel, Incoming, Language, Reply
 from bot.concurrency import BackgroundTasks
@@ -228,7 +229,8 @@ class WhatsAppChannel:
 
     async def start(self) -> None:
         self._session = aiohttp.ClientSession(
-            timeout=aiohttp.ClientTimeout(total=self.options.timeout_s)
+            timeout=aiohttp.ClientTimeout(total=self.options.timeout_s),
+            trace_configs=[outbound_trace(self.deps.metrics, "whatsapp")],
         )
 
     async def stop(self) -> None:
@@ -267,7 +269,7 @@ class WhatsAppChannel:
         # Header bytes that are not UTF-8 arrive as surrogates: restore them, never raise.
         if not hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected.encode()):
             metrics.updates.labels("whatsapp", "rejected").inc()
-            log_event(log, "webhook_rejected", level=logging.WARNING, reason="signature")
+            # logged (throttled) by the web app's refusal log: callers set this volume
             return web.Response(status=401, text="bad signature")
         try:
             check_depth(body)  # before parsing, like Telegram's (a 400, never a 500)
@@ -276,6 +278,8 @@ class WhatsAppChannel:
             metrics.updates.labels("whatsapp", "rejected").inc()
             log_event(log, "webhook_rejected", level=logging.WARNING, reason="bad_payload")
             return web.Response(status=400, text="bad request")
+        if (busy := self.lifecycle.backlog.full()) is not None:
+            return self.lifecycle.backlog.refusal(metrics, "whatsapp", busy)
         try:
             for entry in payload.entry:
                 for change in entry.changes:
@@ -353,6 +357,36 @@ class WhatsAppChannel:
         if not self.window_open(incoming.user_id):
             self.deps.metrics.sends.labels("whatsapp", "window_closed").inc()
             return "window_closed"
+        return await self._send_reply(incoming, reply)
+
+    async def push(self, incoming: Incoming, reply: Reply, *, template: str | None) -> Delivery:
+        """A due reminder; the scheduler judged the window from the stored last message.
+
+        With `template` (outside the window) the approved template is sent with the
+        reminder's text as its one body parameter; otherwise the reply itself.
+        """
+        if template is None:
+            return await self._send_reply(incoming, reply)
+        language = incoming.language_hint or self.deps.settings.default_language
+        content = {
+            "type": "template",
+            "template": {
+                "name": template,
+                "language": {"code": "pt_BR" if language == "pt" else "en"},
+                "components": [
+                    {"type": "body", "parameters": [{"type": "text", "text": reply.text[:1024]}]}
+                ],
+            },
+        }
+        try:
+            await self._post(self._message(incoming.chat_id, content))
+        except (_WindowClosed, _Refused):
+            return "failed"
+        except _GiveUp:
+            return "retry_later"
+        return "sent"
+
+    async def _send_reply(self, incoming: Incoming, reply: Reply) -> Delivery:
         language = incoming.language_hint or self.deps.settings.default_language
         messages = render(reply, language)
         try:

@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from config.errors import ConfigError
+from config.profiles import Profile, apply_profile
 
 Language = Literal["pt", "en"]
 
@@ -50,6 +51,14 @@ class Settings(BaseSettings):
     llm_timeout_seconds: float = Field(default=20.0, gt=0)
     llm_max_tokens: int = Field(default=600, gt=0)
     llm_transport_retries: int = Field(default=2, ge=0, le=5)
+    llm_output_mode: Literal["tools", "json_schema", "auto"] = "tools"
+    llm_planner_max_tokens: int = Field(
+        default=300, gt=0
+    )  # a plan step; phrasing keeps LLM_MAX_TOKENS
+    llm_frequency_penalty: float = Field(default=0.0, ge=-2, le=2)
+    llm_presence_penalty: float = Field(default=0.0, ge=-2, le=2)
+    llm_profile: Profile = "default"
+    llm_history_messages: int = Field(default=20, ge=2, le=200)
     # TMDB
     tmdb_api_key: SecretStr | None = None
     tmdb_base_url: str = "https://api.themoviedb.org/3"
@@ -80,12 +89,19 @@ class Settings(BaseSettings):
     )
     rate_limit_messages: int = Field(default=20, ge=1)
     rate_limit_window_seconds: int = Field(default=60, ge=1)
+    max_backlog: int = Field(default=500, ge=1)  # webhook 503 above this many unfinished updates
+    max_backlog_age_s: float = Field(default=30.0, gt=0)  # ...or when the oldest waited this long
     # enrich_link fetcher
     link_fetch_timeout_seconds: float = Field(default=5.0, gt=0)
     link_fetch_max_bytes: int = Field(default=512_000, ge=1_024)
     link_fetch_allow_loopback: bool = False
     # context frame (DESIGN 3.7): how long its slow sections are reused for one state version
     frame_cache_ttl_seconds: int = Field(default=30, ge=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _profile_defaults(cls, values: object) -> object:
+        return apply_profile(values) if isinstance(values, dict) else values
 
     @field_validator("default_timezone")
     @classmethod

@@ -6,7 +6,9 @@ driver errors (storage/errors.py) and nothing outside the subset is exposed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,10 +16,14 @@ from pymongo import ReturnDocument
 from pymongo.asynchronous.collection import AsyncCollection
 
 from storage.errors import translated
+from storage.faults import FaultPoints
 
 Doc = dict[str, Any]
 Filter = Mapping[str, Any]
 SortSpec = Sequence[tuple[str, int]]
+# Told of every round trip: (collection, operation, seconds). Metrics plug in here, so
+# storage never imports prometheus.
+Observer = Callable[[str, str, float], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,14 +36,36 @@ class UpdateOutcome:
 class Collection:
     """The subset of collection operations repositories may use."""
 
-    def __init__(self, raw: AsyncCollection[Doc]) -> None:
+    def __init__(
+        self,
+        raw: AsyncCollection[Doc],
+        *,
+        observer: Observer | None = None,
+        faults: FaultPoints | None = None,
+    ) -> None:
         self._raw = raw
         self.name = raw.name
+        self._observer = observer
+        self._faults = faults or FaultPoints()
+
+    def _written(self, operation: str) -> None:
+        self._faults.after_write(f"{self.name}.{operation}")
+
+    @contextmanager
+    def _op(self, operation: str) -> Iterator[None]:
+        """One round trip: driver errors translated, its duration told to the observer."""
+        started = time.perf_counter()
+        try:
+            with translated(f"{self.name}.{operation}"):
+                yield
+        finally:
+            if self._observer is not None:
+                self._observer(self.name, operation, time.perf_counter() - started)
 
     async def find_one(
         self, filter: Filter, *, projection: Mapping[str, Any] | None = None
     ) -> Doc | None:
-        with translated(f"{self.name}.find_one"):
+        with self._op("find_one"):
             return await self._raw.find_one(dict(filter), projection)
 
     async def find_owned(
@@ -77,7 +105,7 @@ class Collection:
         limit: int = 0,
         skip: int = 0,
     ) -> list[Doc]:
-        with translated(f"{self.name}.find"):
+        with self._op("find"):
             cursor = self._raw.find(dict(filter), projection)
             if sort:
                 cursor = cursor.sort(list(sort))
@@ -88,55 +116,64 @@ class Collection:
             return await cursor.to_list(None)
 
     async def insert_one(self, doc: Doc) -> None:
-        with translated(f"{self.name}.insert_one"):
+        with self._op("insert_one"):
             await self._raw.insert_one(doc)
+        self._written("insert_one")
 
     async def insert_many(self, docs: Sequence[Doc]) -> None:
         if not docs:
             return
-        with translated(f"{self.name}.insert_many"):
+        with self._op("insert_many"):
             await self._raw.insert_many(list(docs), ordered=True)
+        self._written("insert_many")
 
     async def update_one(
         self, filter: Filter, update: Mapping[str, Any], *, upsert: bool = False
     ) -> UpdateOutcome:
-        with translated(f"{self.name}.update_one"):
+        with self._op("update_one"):
             result = await self._raw.update_one(dict(filter), dict(update), upsert=upsert)
+        self._written("update_one")
         return UpdateOutcome(
             result.matched_count, result.modified_count, result.upserted_id is not None
         )
 
     async def update_many(self, filter: Filter, update: Mapping[str, Any]) -> int:
-        with translated(f"{self.name}.update_many"):
+        with self._op("update_many"):
             result = await self._raw.update_many(dict(filter), dict(update))
+        self._written("update_many")
         return result.modified_count
 
     async def find_one_and_update(
         self, filter: Filter, update: Mapping[str, Any], *, upsert: bool = False
     ) -> Doc | None:
         """Apply `update` and return the document after it (no `$setOnInsert`: SUBSET.md)."""
-        with translated(f"{self.name}.find_one_and_update"):
-            return await self._raw.find_one_and_update(
+        with self._op("find_one_and_update"):
+            doc = await self._raw.find_one_and_update(
                 dict(filter), dict(update), upsert=upsert, return_document=ReturnDocument.AFTER
             )
+        self._written("find_one_and_update")
+        return doc
 
     async def replace_one(self, filter: Filter, doc: Doc, *, upsert: bool = False) -> UpdateOutcome:
-        with translated(f"{self.name}.replace_one"):
+        with self._op("replace_one"):
             result = await self._raw.replace_one(dict(filter), doc, upsert=upsert)
+        self._written("replace_one")
         return UpdateOutcome(
             result.matched_count, result.modified_count, result.upserted_id is not None
         )
 
     async def delete_one(self, filter: Filter) -> int:
-        with translated(f"{self.name}.delete_one"):
+        with self._op("delete_one"):
             result = await self._raw.delete_one(dict(filter))
+        self._written("delete_one")
         return result.deleted_count
 
     async def delete_many(self, filter: Filter) -> int:
-        with translated(f"{self.name}.delete_many"):
+        with self._op("delete_many"):
             result = await self._raw.delete_many(dict(filter))
+        self._written("delete_many")
         return result.deleted_count
 
     async def create_index(self, keys: Sequence[tuple[str, int]], **options: Any) -> None:
-        with translated(f"{self.name}.create_index"):
+        with self._op("create_index"):
             await self._raw.create_index(list(keys), **options)

@@ -13,10 +13,11 @@ from pymongo import AsyncMongoClient
 
 from storage.beliefs import BeliefsRepo
 from storage.chatqueue import ChatQueueRepo
-from storage.collection import Collection
+from storage.collection import Collection, Observer
 from storage.constitutions import ConstitutionsRepo
 from storage.embedded import EmbeddedServer
 from storage.errors import DatabaseUnavailable, translated
+from storage.faults import FaultPoints
 from storage.items import ItemsRepo
 from storage.leases import LeasesRepo
 from storage.ledger import LedgerRepo
@@ -48,14 +49,23 @@ COLLECTIONS = (
 class Database:
     """All repositories over one database; built once at start-up and passed down."""
 
-    def __init__(self, client: AsyncMongoClient[dict[str, Any]], name: str) -> None:
+    def __init__(
+        self,
+        client: AsyncMongoClient[dict[str, Any]],
+        name: str,
+        *,
+        observer: Observer | None = None,
+    ) -> None:
         self.client = client
         self.name = name
         raw = client[name]
+        # tests stop the process right after a chosen write (issue 15: kill -9 between steps)
+        self.faults = FaultPoints()
         self._raw = raw
+        self._observer = observer
 
         def coll(collection: str) -> Collection:
-            return Collection(raw[collection])
+            return Collection(raw[collection], observer=observer, faults=self.faults)
 
         self.users = UsersRepo(coll("users"))
         self.items = ItemsRepo(coll("items"))
@@ -91,7 +101,7 @@ class Database:
 
     def collections(self) -> dict[str, Collection]:
         """Every collection of DESIGN 4 by name, for whole-database work (backup, migrations)."""
-        return {name: Collection(self._raw[name]) for name in COLLECTIONS}
+        return {name: Collection(self._raw[name], observer=self._observer) for name in COLLECTIONS}
 
     async def ping(self) -> None:
         """Raise DatabaseUnavailable unless the server answers."""
@@ -155,7 +165,9 @@ def _unreachable(uri: str, *, embedded_log: Path | None) -> str:
 
 
 @asynccontextmanager
-async def open_storage(config: StorageConfig) -> AsyncIterator[Database]:
+async def open_storage(
+    config: StorageConfig, *, observer: Observer | None = None
+) -> AsyncIterator[Database]:
     """Connect (starting the embedded server when no URI is given), ensure indexes, yield."""
     server: EmbeddedServer | None = None
     uri = config.uri
@@ -168,7 +180,7 @@ async def open_storage(config: StorageConfig) -> AsyncIterator[Database]:
         )
         uri = server.start()
     try:
-        database = Database(make_client(uri), config.db_name)
+        database = Database(make_client(uri), config.db_name, observer=observer)
         try:
             try:
                 await database.ensure_indexes()

@@ -27,6 +27,29 @@ class StoredModel(BaseModel):
         return self.model_dump(by_alias=True)
 
 
+class EffectDoc(BaseModel):
+    """An effect begun in one conversation and not yet recorded (issue 15: effect + event as a unit).
+
+    Written on the user document before the effect, marked `counted` in the same
+    update that moves the counters, cleared after the ledger event: whatever a crash
+    interrupts, the next turn of that conversation (or its re-drive) finishes it.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+    id: str
+    op: Literal["save", "delete", "delete_all"]
+    started_ms: int
+    update_id: str | None = None
+    item_id: str | None = None
+    item_type: ItemType | None = None
+    counted: bool = False
+    enriched: bool = False
+    dedup_sha256: str | None = None
+    item_json: str | None = None  # a deleted item, to answer the re-drive as the first run did
+    up_to_seq: int | None = None
+    by_type: dict[str, int] = Field(default_factory=dict)
+
+
 class UserDoc(StoredModel):
     id: str = Field(alias="_id")
     channel: str
@@ -47,6 +70,8 @@ class UserDoc(StoredModel):
     dream_due: str | None = None  # a critical event asked for a consolidation
     planner_failures_in_row: int = 0
     language_chosen: bool = False  # set by /lang: then it wins over the message's language
+    # effects begun and not yet recorded, one slot per conversation (None once recorded)
+    effects: dict[str, EffectDoc | None] = Field(default_factory=dict)
 
 
 class ItemDoc(StoredModel):
@@ -66,6 +91,7 @@ class ItemDoc(StoredModel):
     enriched: bool = False
     created_at_ms: int
     updated_at_ms: int
+    update_id: str | None = None  # the platform update that created it: its re-drive is no "dedup"
 
     @property
     def label(self) -> str:

@@ -83,14 +83,18 @@ class UpdatesRepo:
         await self._c.update_one({"_id": update_id}, {"$set": {"notice": True}})
 
     async def forget_user(self, user_id: str) -> int:
-        """Erase the replies kept on a user's finished updates; the ids stay for dedup.
+        """Erase the replies kept on a user's finished updates, then the user id on all.
 
-        A rare command (/forget): no index on `user_id`, so it scans the collection.
+        The update ids stay for dedup; an update still `received` keeps its payload for
+        the re-drive (emptied when it is done). A rare command (/forget): no index on
+        `user_id`, so it scans the collection.
         """
-        return await self._c.update_many(
-            {"user_id": user_id, "status": "done"},
+        erased = await self._c.update_many(
+            {"user_id": user_id, "status": {"$in": ["done", "throttled"]}},
             {"$set": {"reply_json": None, "payload_json": ""}},
         )
+        await self._c.update_many({"user_id": user_id}, {"$set": {"user_id": None}})
+        return erased
 
     async def keep_reply(self, update_id: str, reply_json: str, *, now_ms: int) -> None:
         """Keep the reply of a handled update whose sending failed; it stays `received`.

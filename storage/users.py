@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Literal
 
 from storage.collection import Collection
-from storage.documents import ITEM_TYPES, ItemType, UserDoc
+from storage.documents import ITEM_TYPES, EffectDoc, ItemType, UserDoc
 from storage.errors import DuplicateKey
 
 
@@ -115,3 +115,42 @@ class UsersRepo:
 
     async def delete(self, user_id: str) -> int:
         return await self._c.delete_one({"_id": user_id})
+
+    # -- effects begun and not yet recorded (issue 15) ----------------------------------------
+
+    async def begin_effect(self, user_id: str, slot: str, effect: EffectDoc) -> None:
+        """Write the intent of `effect` in the conversation's slot, before the effect happens."""
+        await self._c.update_one(
+            {"_id": user_id}, {"$set": {f"effects.{slot}": effect.model_dump()}}
+        )
+
+    async def count_effect(
+        self,
+        user_id: str,
+        slot: str,
+        effect_id: str,
+        *,
+        inc: Mapping[str, int] | None = None,
+        counts: Mapping[str, int] | None = None,
+    ) -> bool:
+        """Move the counters for an effect once: the same update marks it counted.
+
+        Returns False when it was already counted (or is no longer there).
+        """
+        update: dict[str, object] = {f"effects.{slot}.counted": True}
+        if counts is not None:
+            update["counts"] = {t: int(counts.get(t, 0)) for t in ITEM_TYPES}
+        change: dict[str, object] = {"$set": update}
+        if inc:
+            change["$inc"] = {f"counts.{t}": n for t, n in inc.items()}
+        outcome = await self._c.update_one(
+            {"_id": user_id, f"effects.{slot}.id": effect_id, f"effects.{slot}.counted": False},
+            change,
+        )
+        return outcome.matched > 0
+
+    async def end_effect(self, user_id: str, slot: str, effect_id: str) -> None:
+        """Clear the slot once the effect is recorded (`$unset` is outside the subset)."""
+        await self._c.update_one(
+            {"_id": user_id, f"effects.{slot}.id": effect_id}, {"$set": {f"effects.{slot}": None}}
+        )

@@ -45,12 +45,17 @@ class Commands:
         name = str(intent.entities.get("name", "")).lower()
         args = str(intent.entities.get("args", "")).strip()
         if name in ADMIN_COMMANDS:
-            allowed = self.deps.is_admin(turn.user_id)
+            admin = self.deps.is_admin(turn.user_id)
+            # Admin output (user ids, counts) is for the admin alone: never in a group,
+            # where every member would read it. A private chat's id is its user's id.
+            private = turn.conversation_id == turn.user_id
             await append_event(
-                self.deps, turn, "admin_action", {"command": name, "allowed": allowed}
+                self.deps, turn, "admin_action", {"command": name, "allowed": admin and private}
             )
-            if not allowed:
+            if not admin:
                 return self._unknown(turn, name)
+            if not private:
+                return self._plain(turn, text("admin_private_only", turn.language, name=name))
             return await self._admin(turn, name, args)
         handler = {
             "why": self._why,
@@ -118,7 +123,7 @@ class Commands:
     async def _end(self, turn: Turn, args: str) -> Reply:
         user = await self.deps.db.users.get(turn.user_id)
         if user is not None and user.session_open:
-            await write_handover(
+            written = await write_handover(
                 self.deps,
                 user,
                 turn.conversation_id,
@@ -126,6 +131,7 @@ class Commands:
                 reason="end",
                 use_model=background_llm(self.deps),
             )
+            turn.llm_calls += written.model_calls if written is not None else 0
             # this turn must not reopen the session it just closed
             turn.user = user.model_copy(update={"session_open": True})
         return self._plain(turn, text("session_ended", turn.language))

@@ -107,6 +107,14 @@ def option_count(pending: Choice_) -> int:
     return len(pending.options)
 
 
+def parse(payload_json: str) -> Pending | None:
+    """A stored pending action's payload, or None when it can no longer be read."""
+    try:
+        return _ADAPTER.validate_json(payload_json)
+    except ValueError:
+        return None
+
+
 async def load(deps: Deps, turn: Turn) -> Pending | None:
     """The conversation's live pending action, if any.
 

@@ -261,11 +261,22 @@ async def snooze(deps: Deps, turn: Turn) -> Reply:
 
 
 async def with_held(deps: Deps, turn: Turn, reply: Reply) -> Reply:
-    """Put reminders held for this user (WhatsApp, window closed) in front of the reply."""
-    if turn.incoming.channel != "whatsapp" or turn.forgotten:
+    """Put reminders waiting for this user's next message in front of the reply.
+
+    WhatsApp: those held while the 24-hour window was closed. The console (`lembra
+    chat`), which no scheduler pushes to, shows the ones that fell due meanwhile.
+    """
+    channel = turn.incoming.channel
+    if channel == "telegram" or turn.forgotten:
         return reply
+    waiting = [
+        r
+        for r in await deps.db.reminders.open_for(turn.user_id)
+        if r.state == "scheduled"
+        and (r.held or (channel == "console" and r.due_at_ms <= turn.now_ms))
+    ]
     shown = []
-    for reminder in await deps.db.reminders.held_for(turn.user_id):
+    for reminder in waiting:
         claimed = await deps.db.reminders.claim(reminder, deps.owner, turn.now_ms)
         if claimed is None:
             continue

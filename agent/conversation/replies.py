@@ -68,6 +68,7 @@ def meta_for(turn: Turn, confidence: Confidence, kind: TurnKind) -> ReplyMeta:
         tools_executed=tuple(turn.tools_executed),
         llm_calls=turn.llm_calls,
         prompt_tokens=max(turn.prompt_tokens, default=0),
+        cached_tokens=sum(turn.cached_tokens),
         turn_kind=kind,
         intent=turn.intent.action if turn.intent else "",
     )

@@ -13,12 +13,13 @@ import json
 import time
 from dataclasses import asdict
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage
 
 from agent.conversation import offers, reminding
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands
+from agent.conversation.recovery import recovered_reply
 from agent.conversation.replies import confirm_choices, finish, item_label, numbered, titled_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -27,11 +28,16 @@ from agent.memory.framecache import FrameCache
 from agent.memory.handover import session_idle, write_handover
 from agent.memory.history import to_messages
 from agent.memory.narrator import narrate
-from agent.memory.tiers import Tiers, drop_oldest_turn
+from agent.memory.tiers import Tiers, drop_oldest_turn, whole_turn_suffix
 from agent.planning.backend import ModelBackend, PlannerBackend
 from agent.planning.claims import deliverable
 from agent.planning.offline import OfflineBackend
-from agent.planning.prompt import DEFAULT_CONSTITUTION, build_system_prompt
+from agent.planning.prompt import (
+    DEFAULT_CONSTITUTION,
+    request_messages,
+    situation_prompt,
+    stable_prompt,
+)
 from agent.planning.schema import planner_function_schema
 from agent.planning.step import PlanningSession, StepResult
 from agent.texts import OK_MARK, items_word, text, type_heading, type_word
@@ -50,6 +56,7 @@ from agent.tools.base import (
 )
 from agent.tools.finding import execute_delete, execute_delete_all
 from agent.tools.saving import store_item
+from agent.trust import effects
 from agent.trust.confidence import TurnKind
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
@@ -114,6 +121,10 @@ class Runtime:
                 return refusal
         user = await self._user(incoming, now)
         user = await self._close_idle_session(user, incoming, now)
+        # an effect a crash interrupted is finished (and recorded) before anything else
+        user, finished = await effects.recover(
+            self.deps, user, incoming.conversation_id, incoming.update_id
+        )
         language = reply_language(
             raw if incoming.kind == "text" else "",
             stored=user.language,
@@ -127,7 +138,8 @@ class Runtime:
             return finish(turn, text("unsupported_media", turn.language), kind="deterministic")
         shown = clean_text(raw) if incoming.kind == "text" else f"[button {incoming.choice}]"
         turn.messages.append(NewMessage(role="human", content=shown, turn_id=turn.turn_id))
-        reply = await reminding.with_held(self.deps, turn, await self._decide(turn))
+        reply = await recovered_reply(self.deps, turn, finished) or await self._decide(turn)
+        reply = await reminding.with_held(self.deps, turn, reply)
         await self._persist(turn, reply)
         return reply
 
@@ -255,9 +267,9 @@ class Runtime:
         intent = self.classifier.classify(incoming.text or "")
         turn.intent = intent
         if intent.action == "help" or (
-            intent.action == "command" and intent.entities.get("name") == "why"
+            intent.action == "command" and intent.entities.get("name") in ("why", "end")
         ):
-            # asking for help or why does not abandon the open question
+            # asking for help or why does not abandon the open question; /end leaves it to the handover
             return await self._route(turn, intent)
         if intent.action == "cancel" or (intent.action == "deny" and pendings.is_choice(current)):
             await pendings.clear(self.deps, turn)
@@ -543,24 +555,25 @@ class Runtime:
         beliefs["answer.confidence"] = 1.0
         constitution = str(frame.constitution.get("text") or DEFAULT_CONSTITUTION)
         verbatim = list(frame.verbatim)
+        verbatim = whole_turn_suffix(verbatim, settings.llm_history_messages)
         narrative_budget = settings.narrative_token_budget
         tools = [planner_function_schema()]
         while True:
             narrative = narrate(
                 frame, turn.language, budget=narrative_budget, counter=self.deps.counter
             )
-            system = build_system_prompt(
-                tools=list(self.tools.values()),
-                beliefs=beliefs,
-                language=turn.language,
-                constitution=constitution,
-                situation=narrative.text,
+            # stable text first and byte-identical across turns: the server's prefix cache reuses it
+            messages = request_messages(
+                stable_prompt(
+                    tools=list(self.tools.values()),
+                    constitution=constitution,
+                    json_output=self.deps.model is not None
+                    and self.deps.model.output_mode == "json_schema",
+                ),
+                to_messages(verbatim),
+                situation_prompt(beliefs=beliefs, language=turn.language, situation=narrative.text),
+                turn.messages[0].content,
             )
-            messages: list[BaseMessage] = [
-                SystemMessage(content=system),
-                *to_messages(verbatim),
-                HumanMessage(content=turn.messages[0].content),
-            ]
             size = self.backend.count_prompt(messages, tools=tools)
             if size <= settings.prompt_token_budget or (
                 not verbatim and narrative_budget <= MIN_NARRATIVE
@@ -582,6 +595,8 @@ class Runtime:
         lang = turn.language
         if result.status in ("timeout", "unavailable", "quota", "key_rejected"):
             turn.facts.pipeline = "failed"  # the planning stage could not run
+        if result.status in ("timeout", "unavailable", "quota", "failed", "violation", "blocked"):
+            turn.facts.apply_rule(f"planner_{result.status}")  # the session's errors (handover)
         match result.status:
             case "timeout":
                 return finish(turn, text("model_timeout", lang), kind="unavailable")

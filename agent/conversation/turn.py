@@ -33,6 +33,7 @@ class Turn:
     open_pending: object | None = None
     turn_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     started: float = field(default_factory=time.perf_counter)
+    cached_tokens: list[int] = field(default_factory=list)  # per model call, as prompt_tokens
 
     @property
     def user_id(self) -> str:

@@ -38,6 +38,7 @@ from storage.ledger import canonical_json, sha256_hex
 
 SCHEMA_VERSION = 1
 RECENT_ITEMS = 5
+EARLIER_HANDOVERS = 2  # besides the last one; older sessions live on in the baseline
 # What building a section can raise: storage failures, and stored documents of the wrong
 # shape (a pydantic ValidationError is a ValueError; float("high") too).
 SECTION_ERRORS = (LembraError, ValueError, TypeError, KeyError)
@@ -191,6 +192,16 @@ async def build_frame(
     return frame
 
 
+async def _earlier_handovers(deps: Deps, turn: Turn, last: int) -> list[str]:
+    """The texts of the handovers before the last one, oldest first (the narrator fits them)."""
+    texts: list[str] = []
+    for n in range(last - 1, max(0, last - 1 - EARLIER_HANDOVERS), -1):
+        doc = await deps.db.summaries.handover(turn.user_id, turn.conversation_id, n)
+        if doc is not None and doc.get("text"):
+            texts.append(str(doc["text"]))
+    return texts[::-1]
+
+
 def _version(deps: Deps, turn: Turn, view: MemoryView | None) -> Version:
     """What the slow sections depend on: any change of it is a cache miss."""
     user = turn.user
@@ -224,12 +235,18 @@ async def _slow_sections(
                 turn.user_id, turn.conversation_id, view.handover_number
             )
             if handover is not None and handover.get("text"):
-                sanity: SanityResult = await check_handover(deps, turn.user_id, handover)
+                sanity: SanityResult = await check_handover(
+                    deps, turn.user_id, handover, language=turn.language
+                )
                 memory["handover"] = {
                     "text": str(handover["text"]),
                     "verified": sanity.verified,
                     "governance_notes": sanity.notes,
+                    "tags": [str(t) for t in handover.get("tags") or []],
                 }
+                memory["earlier_handovers"] = await _earlier_handovers(
+                    deps, turn, view.handover_number
+                )
         except SECTION_ERRORS as exc:
             failures.append(f"memory: {type(exc).__name__}")
     constitution: dict[str, Any] = {}

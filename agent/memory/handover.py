@@ -1,8 +1,9 @@
 """Session handovers and their sanity check (DESIGN 3.8, seed 002).
 
 A session ends after 30 idle minutes or `/end`. Its handover says what was done,
-what is still open (pending actions) and what was observed; it is empty or at
-least 50 characters. It is model-written when a model is configured for background
+what is still open (a pending choice or confirmation, requests that failed or were
+refused), the session's errors, and tags derived in code (saved, deleted, searched,
+failed, pending), all in the user's language; it is empty or at least 50 characters. It is model-written when a model is configured for background
 work and deterministic otherwise, and always carries structured claims taken from
 the ledger (item ids saved and deleted) so the next frame can check it against
 stored facts. A claim that does not hold becomes a governance note; a check that
@@ -20,8 +21,18 @@ from zoneinfo import ZoneInfo
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from agent.conversation import pending as pendings
 from agent.conversation.replies import item_label
 from agent.deps import Deps
+from agent.memory import obligations as stakes
+from agent.memory.sessionlog import (
+    SESSION_MESSAGES,
+    SessionLog,
+    cause_words,
+    errors_line,
+    read_session,
+    tags,
+)
 from agent.planning.schema import PlannerResponse, planner_function_schema
 from agent.tools.finding import score_item
 from agent.trust.ledgering import append_event, digest
@@ -57,6 +68,16 @@ class SessionFacts:
     all_deleted: int
     violations: int
     pending: str | None
+    log: SessionLog = field(default_factory=SessionLog)
+    pending_what: dict[str, Any] | None = None  # the open obligation (frame form)
+    tags: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class HandoverWritten:
+    handover_id: str
+    writer: str
+    model_calls: int  # requests the model server received for it (billed as background use)
 
 
 def _clock(ms: int, zone: ZoneInfo) -> str:
@@ -78,6 +99,15 @@ async def session_facts(
             saved.append((item_id, item_label(item)))
     doc = await deps.db.pending.peek(user.id, conversation_id)
     pending = doc.kind if doc is not None and doc.expires_at_ms > now_ms else None
+    pending_what = None
+    if doc is not None and pending is not None:
+        parsed = pendings.parse(doc.payload_json)
+        if parsed is not None:
+            pending_what = stakes.describe(parsed, doc.expires_at_ms, _zone_of(deps, user))
+    log = read_session(
+        await deps.db.messages.last(user.id, conversation_id, SESSION_MESSAGES), start
+    )
+    deleted_any = any(e.type in ("item_deleted", "all_deleted") for e in events)
     return SessionFacts(
         start_ms=start,
         end_ms=now_ms,
@@ -87,7 +117,17 @@ async def session_facts(
         all_deleted=sum(int(e.payload.get("count", 0)) for e in events if e.type == "all_deleted"),
         violations=sum(1 for e in events if e.type == "pipeline_violation"),
         pending=pending,
+        log=log,
+        pending_what=pending_what,
+        tags=list(tags(saved=bool(saved_ids), deleted=deleted_any, log=log, pending=bool(pending))),
     )
+
+
+def _zone_of(deps: Deps, user: UserDoc) -> ZoneInfo:
+    try:
+        return ZoneInfo(user.timezone)
+    except (ValueError, KeyError):
+        return ZoneInfo(deps.settings.default_timezone)
 
 
 def deterministic_text(facts: SessionFacts, language: str, zone: ZoneInfo) -> str:
@@ -111,9 +151,25 @@ def deterministic_text(facts: SessionFacts, language: str, zone: ZoneInfo) -> st
         )
     if not (facts.saved or facts.deleted_ids or facts.all_deleted):
         lines.append("Nenhuma alteração nos itens." if pt else "No change to the items.")
-    if facts.pending:
+    if facts.pending_what is not None:
+        lines.append(
+            ("Ficou pendente: " if pt else "Still open: ")
+            + stakes.narrate_short(facts.pending_what, pt)
+        )
+    elif facts.pending:
         lines.append(
             ("Ficou pendente: " if pt else "Still open: ") + facts.pending.replace("_", " ") + "."
+        )
+    for failed in facts.log.failed:
+        lines.append(
+            ("Pedido não concluído" if pt else "Request not done")
+            + f" ({cause_words(failed.cause, language)}): «{failed.request}»."
+        )
+    if facts.log.errors:
+        lines.append(
+            ("Erros da sessão: " if pt else "Session errors: ")
+            + errors_line(facts.log.errors, language)
+            + "."
         )
     if facts.violations:
         lines.append(
@@ -132,8 +188,11 @@ def deterministic_text(facts: SessionFacts, language: str, zone: ZoneInfo) -> st
     )
 
 
-async def model_text(deps: Deps, user: UserDoc, facts: SessionFacts) -> str | None:
-    """Ask the model to write the handover from the facts (billed to the user); None when it cannot."""
+async def model_text(deps: Deps, user: UserDoc, facts: SessionFacts) -> tuple[str | None, int]:
+    """Ask the model to write the handover from the facts (billed to the user as background use).
+
+    Returns the text (None when it cannot) and how many model answers it took.
+    """
     language = user.language
     facts_json = json.dumps(
         {
@@ -142,8 +201,11 @@ async def model_text(deps: Deps, user: UserDoc, facts: SessionFacts) -> str | No
             "saved_count": len(facts.saved),
             "deleted_count": len(facts.deleted_ids),
             "deleted_everything": facts.all_deleted,
-            "pending": facts.pending,
+            "pending": facts.pending_what or facts.pending,
             "refused_requests": facts.violations,
+            "failed_requests": [{"request": f.request, "cause": f.cause} for f in facts.log.failed],
+            "errors": facts.log.errors,
+            "tags": facts.tags,
         },
         ensure_ascii=False,
     )
@@ -163,14 +225,14 @@ async def model_text(deps: Deps, user: UserDoc, facts: SessionFacts) -> str | No
         user, messages, tools=[planner_function_schema()]
     )
     if answer is None:
-        return None
+        return None, 0
     try:
         call = answer.message.tool_calls[0]
         response = PlannerResponse.model_validate(call["args"])
     except (IndexError, KeyError, ValueError):
-        return None
+        return None, 1
     text = clean_text(response.message or "")
-    return text if response.action == "RESPOND" and len(text) >= MIN_CHARS else None
+    return (text if response.action == "RESPOND" and len(text) >= MIN_CHARS else None), 1
 
 
 async def session_idle(deps: Deps, user: UserDoc, conversation_id: str, now_ms: int) -> bool:
@@ -191,16 +253,17 @@ async def session_idle(deps: Deps, user: UserDoc, conversation_id: str, now_ms: 
 
 async def write_handover(
     deps: Deps, user: UserDoc, conversation_id: str, *, now_ms: int, reason: str, use_model: bool
-) -> str | None:
-    """Close the user's open session with a handover; return its id (None when no session was open)."""
+) -> HandoverWritten | None:
+    """Close the user's open session with a handover (None when no session was open)."""
     if not user.session_open:
         return None
     zone = ZoneInfo(user.timezone) if user.timezone else ZoneInfo(deps.settings.default_timezone)
     facts = await session_facts(deps, user, conversation_id, now_ms)
     text = deterministic_text(facts, user.language, zone)
     writer = "deterministic"
+    calls = 0
     if use_model:
-        written = await model_text(deps, user, facts)
+        written, calls = await model_text(deps, user, facts)
         if written is not None:
             text, writer = written, "model"
     handover_id = await deps.db.summaries.add_handover(
@@ -213,6 +276,14 @@ async def write_handover(
             "claims": {"saved": facts.saved_ids, "deleted": facts.deleted_ids},
             "session_from_ms": facts.start_ms,
             "session_to_ms": facts.end_ms,
+            "tags": facts.tags,
+            "errors": facts.log.errors,
+            "threads": {
+                "pending": facts.pending_what,
+                "failed": [{"request": f.request, "cause": f.cause} for f in facts.log.failed],
+            },
+            "language": user.language,
+            "model_calls": calls,
         },
         now_ms=now_ms,
     )
@@ -231,10 +302,42 @@ async def write_handover(
         stream=user.id,
     )
     deps.metrics.handovers.labels(writer).inc()
-    return handover_id
+    return HandoverWritten(handover_id, writer, calls)
 
 
-async def check_handover(deps: Deps, user_id: str, handover: dict[str, Any]) -> SanityResult:
+_NOTES = {
+    "saved_id": {
+        "pt": "a passagem diz que o item {x} foi salvo, mas ele não está entre os itens agora",
+        "en": "the handover says item {x} was saved, but it is not among the items now",
+    },
+    "deleted_id": {
+        "pt": "a passagem diz que o item {x} foi apagado, mas ele ainda está lá",
+        "en": "the handover says item {x} was deleted, but it is still there",
+    },
+    "saved_name": {
+        "pt": "a passagem diz que «{x}» foi salvo, mas não está entre os itens",
+        "en": "the handover says «{x}» was saved, but it is not among the items",
+    },
+    "deleted_name": {
+        "pt": "a passagem diz que «{x}» foi apagado, mas ainda está lá",
+        "en": "the handover says «{x}» was deleted, but it is still there",
+    },
+    "unchecked": {
+        "pt": "a passagem não pôde ser conferida com os fatos guardados",
+        "en": "the handover could not be checked against stored facts",
+    },
+    "more": {"pt": "e mais {x} discrepâncias", "en": "and {x} more discrepancies"},
+}
+
+
+def _note(key: str, language: str, x: object = "") -> str:
+    """A governance note in the user's language (the narrative around it is in that language)."""
+    return _NOTES[key]["pt" if language == "pt" else "en"].format(x=x)
+
+
+async def check_handover(
+    deps: Deps, user_id: str, handover: dict[str, Any], *, language: str = "en"
+) -> SanityResult:
     """Compare a handover's claims with stored facts; discrepancies become governance notes.
 
     A save is history, not a standing fact: an item the handover says was saved and that
@@ -248,23 +351,25 @@ async def check_handover(deps: Deps, user_id: str, handover: dict[str, Any]) -> 
             if await deps.db.items.get(user_id, str(item_id)) is None:
                 deletions = deletions or await _deletions_since(deps, user_id, handover)
                 if not deletions.covers(str(item_id)):
-                    notes.append(
-                        f"the handover says item {item_id} was saved, but it is not among the items now"
-                    )
+                    notes.append(_note("saved_id", language, item_id))
         for item_id in claims.get("deleted") or []:
             if await deps.db.items.get(user_id, str(item_id)) is not None:
-                notes.append(f"the handover says item {item_id} was deleted, but it is still there")
+                notes.append(_note("deleted_id", language, item_id))
         if handover.get("writer") == "model":
             # Free text can claim anything; the deterministic writer's text restates its claims.
             deletions = deletions or await _deletions_since(deps, user_id, handover)
             notes += await _text_claims(
-                deps, user_id, str(handover.get("text", "")), saves_checked=not deletions.any
+                deps,
+                user_id,
+                str(handover.get("text", "")),
+                saves_checked=not deletions.any,
+                language=language,
             )
     except (LembraError, TypeError, ValueError, AttributeError):
-        return SanityResult(False, ["the handover could not be checked against stored facts"])
+        return SanityResult(False, [_note("unchecked", language)])
     deps.metrics.count_discrepancies(str(handover.get("_id", "")), len(notes))
     if len(notes) > MAX_NOTES:  # a handover claiming hundreds of things stays a few lines
-        notes = [*notes[:MAX_NOTES], f"and {len(notes) - MAX_NOTES} more discrepancies"]
+        notes = [*notes[:MAX_NOTES], _note("more", language, len(notes) - MAX_NOTES)]
     return SanityResult(True, notes)
 
 
@@ -293,7 +398,7 @@ async def _deletions_since(deps: Deps, user_id: str, handover: dict[str, Any]) -
 
 
 async def _text_claims(
-    deps: Deps, user_id: str, text: str, *, saves_checked: bool = True
+    deps: Deps, user_id: str, text: str, *, saves_checked: bool = True, language: str = "en"
 ) -> list[str]:
     """Keyword extraction over free text (seed 002, phase 1): named saves and deletions.
 
@@ -311,7 +416,6 @@ async def _text_claims(
                     continue
                 exists = any(score_item(item, name) >= MATCH_CUTOFF for item in items)
                 if exists != should_exist:
-                    verb = "saved" if should_exist else "deleted"
-                    state = "is not among the items" if should_exist else "is still there"
-                    notes.append(f"the handover says «{name[:60]}» was {verb}, but it {state}")
+                    key = "saved_name" if should_exist else "deleted_name"
+                    notes.append(_note(key, language, name[:60]))
     return notes

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from agent.memory import obligations as stakes
 from agent.memory.frame import ContextFrame
+from agent.memory.sessionlog import tag_words
 from agent.memory.tiers import structured_line
 from agent.texts import type_word
 from agent.tokens import TokenCounter
@@ -120,9 +121,28 @@ def _handover(frame: ContextFrame, pt: bool) -> _Section | None:
         (" Nota de governança: " if pt else " Governance note: ") + data(one_line(n, 200)) + "."
         for n in notes
     )
+    found = [str(t) for t in handover.get("tags") or []]
+    if found:  # derived in code, so outside the data block
+        tagged = tag_words(found, "pt" if pt else "en")
+        governance = (f" Etiquetas: {tagged}." if pt else f" Tags: {tagged}.") + governance
     full = head + data(str(handover["text"])) + governance
     short = head + data(one_line(str(handover["text"]), 200)) + governance
     return _Section("handover", 60, [full, short, governance.strip()])
+
+
+def _earlier_handovers(frame: ContextFrame, pt: bool) -> _Section | None:
+    """Sessions before the last one: newest kept longest, each cut to one line first."""
+    texts = [str(t) for t in frame.memory.get("earlier_handovers") or []]
+    if not texts:
+        return None
+    head = "Sessões anteriores: " if pt else "Earlier sessions: "
+    levels = [
+        head + data("\n".join(texts)),
+        head + data("\n".join(one_line(t, 160) for t in texts)),
+        head + data(one_line(texts[-1], 160)),
+        "",
+    ]
+    return _Section("earlier_handovers", 35, levels)
 
 
 def _structured(frame: ContextFrame, pt: bool) -> _Section | None:
@@ -198,6 +218,7 @@ def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCo
             _state(frame, pt),
             _capabilities(frame, pt),
             _handover(frame, pt),
+            _earlier_handovers(frame, pt),
             _structured(frame, pt),
             _archive(frame, pt),
             _beliefs(frame, pt),

@@ -15,3 +15,8 @@ class ModelAnswer:
     completion_tokens: int
     latency_s: float  # of the request that answered
     attempts: int  # HTTP requests made: 1 + transport retries
+    cached_tokens: int = 0  # prompt tokens the server reused from its prefix cache
+    content_form: str | None = (
+        None  # bare / fenced / tagged: the call came in `content` (DESIGN 9.1)
+    )
+    problem: str | None = None  # why the answer is invalid before parsing (cut, looping, bad JSON)

@@ -62,4 +62,6 @@ class ModelBackend:
         tools: Sequence[Mapping[str, Any]],
         hints: PlanHints,
     ) -> ModelAnswer:
-        return await self._transport.complete(messages, tools=tools)
+        # a first step plans (short); a later one phrases an answer and may need more
+        cap = self._transport.planner_max_tokens if hints.step == 0 else None
+        return await self._transport.complete(messages, tools=tools, max_tokens=cap)

@@ -6,6 +6,8 @@ import functools
 import json
 from collections.abc import Mapping, Sequence
 
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
 from agent.planning.schema import PLANNER_FUNCTION_NAME
 from agent.tools.base import Tool, ToolArgs
 
@@ -111,12 +113,27 @@ def build_system_prompt(
     language: str,
     constitution: str = DEFAULT_CONSTITUTION,
     situation: str | None = None,
+    json_output: bool = False,
 ) -> str:
-    """The system prompt: role, constitution, tools with their argument schemas, examples, beliefs."""
-    belief_lines = "\n".join(
-        f"- {key} = {value:.2f}{' (read-only)' if key == 'answer.confidence' else ''}"
-        for key, value in sorted(beliefs.items())
+    """The whole system text in one piece: the stable rules, then this turn's situation."""
+    return (
+        stable_prompt(tools=tools, constitution=constitution, json_output=json_output)
+        + "\n\n"
+        + situation_prompt(beliefs=beliefs, language=language, situation=situation)
     )
+
+
+def stable_prompt(
+    *,
+    tools: Sequence[Tool[ToolArgs]],
+    constitution: str = DEFAULT_CONSTITUTION,
+    json_output: bool = False,
+) -> str:
+    """What never changes between a user's turns: role, constitution, tools, rules, examples.
+
+    It opens every request, byte-identical, so a server's prefix cache reuses it
+    (DESIGN 9.1); anything that changes per turn goes in `situation_prompt`.
+    """
     examples = "\n".join(
         f"user: {message}\n{PLANNER_FUNCTION_NAME}: "
         + json.dumps(
@@ -125,21 +142,52 @@ def build_system_prompt(
         )
         for message, output in _EXAMPLES
     )
+    speaking = (
+        "Your whole answer is that step as one JSON object, nothing else."
+        if json_output
+        else f"You speak only by calling the function `{PLANNER_FUNCTION_NAME}`."
+    )
     parts = [
         "You are the planner of Lembra, a personal memory assistant (movies, TV shows, videos, links, notes). "
-        f"You speak only by calling the function `{PLANNER_FUNCTION_NAME}` exactly once per answer, "
-        "with one step: CALL_TOOL (tool and args, message null), RESPOND (message only) or NOOP (all null).",
-        f"The user's language is {'Portuguese' if language == 'pt' else 'English'}; write any message in it.",
+        f"{speaking} Exactly one step per answer: "
+        "CALL_TOOL (tool and args, message null), RESPOND (message only) or NOOP (all null).",
         "Constitution:\n" + constitution,
-    ]
-    if situation:
-        parts.append(situation)
-    parts += [
         "Tools:\n" + _tool_lines([t for t in tools if t.name != "delete_all_memories"]),
         "delete_all_memories is never yours to call: deleting everything is done by the runtime.",
-        "Beliefs (current values):\n" + (belief_lines or "- answer.confidence = 1.00 (read-only)"),
         "Every output carries `belief`: set key to the belief you are acting on (answer.confidence when none "
-        "other applies), guessed to its current value above, and delta 0 unless the system asks you to adjust.",
+        "other applies), guessed to its current value (listed with the situation), and delta 0 unless the "
+        "system asks you to adjust.",
         "Examples:\n" + examples,
     ]
     return "\n\n".join(parts)
+
+
+def situation_prompt(
+    *, beliefs: Mapping[str, float], language: str, situation: str | None = None
+) -> str:
+    """What changes between turns: the reply language, the situation (frame) and belief values."""
+    belief_lines = "\n".join(
+        f"- {key} = {value:.2f}{' (read-only)' if key == 'answer.confidence' else ''}"
+        for key, value in sorted(beliefs.items())
+    )
+    parts = [
+        f"The user's language is {'Portuguese' if language == 'pt' else 'English'}; write any message in it."
+    ]
+    if situation:
+        parts.append(situation)
+    parts.append(
+        "Beliefs (current values):\n" + (belief_lines or "- answer.confidence = 1.00 (read-only)")
+    )
+    return "\n\n".join(parts)
+
+
+def request_messages(
+    stable: str, history: Sequence[BaseMessage], situation: str, new_message: str
+) -> list[BaseMessage]:
+    """A planner request in cache-friendly order: stable rules, history, this turn's situation, the message."""
+    return [
+        SystemMessage(content=stable),
+        *history,
+        SystemMessage(content=situation),
+        HumanMessage(content=new_message),
+    ]

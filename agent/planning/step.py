@@ -25,6 +25,7 @@ from agent.errors import PlannerError, PlannerKeyRejected, PlannerTimeout, Quota
 from agent.memory.history import CORRECTION
 from agent.planning.backend import PlanHints, PlannerBackend
 from agent.planning.claims import false_claim
+from agent.planning.grounding import Grounder
 from agent.planning.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planner_function_schema
 from agent.texts import text
 from agent.tools.base import (
@@ -166,6 +167,7 @@ class PlanningSession:
         self.function = planner_function_schema()
         self.refused_or_retried = False
         self.unresolved = False
+        self.grounder = Grounder(deps, turn.incoming.text or "", turn.language, messages)
 
     # -- the step ---------------------------------------------------------------------------
 
@@ -223,6 +225,10 @@ class PlanningSession:
                     if coerced and self.turn.facts.mapping == "exact":
                         self.turn.facts.mapping = "coerced"
                         self.turn.facts.apply_rule("argument_coerced")
+            if problem is None and validated is not None and response is not None:
+                # DESIGN 9.6: facts come from sources; ungrounded optional ones are dropped here.
+                grounding = await self.grounder.check(str(response.tool), validated)
+                problem, validated = grounding.problem, grounding.args
             verdict: beliefs.BeliefVerdict | None = None
             if problem is None and response is not None:
                 # Only an otherwise valid output reaches the belief contract (which may store a delta).
@@ -263,6 +269,8 @@ class PlanningSession:
                 )
             tool = self.tools[str(response.tool)]
             assert validated is not None
+            for rule in self.grounder.settle(tool.name):
+                self.turn.facts.apply_rule(rule)
             outcome = await tool.run(ToolContext(self.deps, self.turn, self.wants_save), validated)
             if not isinstance(outcome, Failed | UnknownItem | DeletePreview | DeleteChoice):
                 self.turn.tools_executed.append(tool.name)
@@ -289,16 +297,25 @@ class PlanningSession:
                 # no answer came back: the reservation is returned (a timeout keeps its prompt)
                 charged = counted if isinstance(exc, PlannerTimeout) else 0
                 await self.quotas.release(self.turn, reserved=counted, charged=charged)
+                self.deps.metrics.observe_outbound("model", type(exc).__name__, 0.0)
             raise
         self.turn.llm_calls += answer.attempts
         if self.backend.calls_model:
             self.turn.prompt_tokens.append(counted)
             await self.quotas.settle(
-                self.turn, reserved=counted, used=answer.prompt_tokens + answer.completion_tokens
+                self.turn,
+                reserved=counted,
+                used=answer.prompt_tokens + answer.completion_tokens,
+                cached=answer.cached_tokens,
             )
             self.deps.metrics.model_latency.observe(answer.latency_s)
+            self.deps.metrics.observe_outbound("model", "200", answer.latency_s)
             self.deps.metrics.tokens.labels("prompt").inc(answer.prompt_tokens)
             self.deps.metrics.tokens.labels("completion").inc(answer.completion_tokens)
+            self.deps.metrics.tokens.labels("cached").inc(answer.cached_tokens)
+            self.turn.cached_tokens.append(answer.cached_tokens)
+            if answer.content_form is not None:
+                self.deps.metrics.content_calls.labels(answer.content_form).inc()
         return answer
 
     async def _real(self, response: PlannerResponse, confidence_now: float) -> float:
@@ -355,6 +372,8 @@ class PlanningSession:
 
     @staticmethod
     def _parse(answer: Any, calls: Sequence[_Call]) -> tuple[PlannerResponse | None, str | None]:
+        if answer.problem is not None:  # cut, looping, or JSON in content that is no step (9.1)
+            return None, answer.problem
         if not calls:
             return None, f"no function call: answer only by calling `{PLANNER_FUNCTION_NAME}`"
         if len(calls) > 1:

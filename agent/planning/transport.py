@@ -36,11 +36,11 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import openai
-from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, InvalidToolCall
 from langchain_core.messages.tool import invalid_tool_call
 from langchain_core.outputs import ChatResult
 from langchain_openai import ChatOpenAI
@@ -54,6 +54,8 @@ from agent.errors import (
     PlannerUnavailable,
 )
 from agent.planning.answer import ModelAnswer
+from agent.planning.reading import cached_tokens, is_plan_request, read_answer
+from agent.planning.structured import response_format
 from agent.tokens import TokenCounter, compact_json
 from config.logging import log_event
 
@@ -68,6 +70,9 @@ NO_API_KEY = "not-needed"  # local OpenAI-compatible servers ignore the key, the
 MAX_ARGUMENT_DEPTH = 32
 _REJECTED_STATUSES = frozenset({400, 413, 422})
 _CREDENTIAL_STATUSES = frozenset({401, 403})
+OutputMode = Literal["tools", "json_schema"]
+# OpenAI's reasoning models refuse sampling penalties; every other server reads them.
+_NO_PENALTY_MODELS = ("o1", "o3", "o4", "gpt-5")
 _JSON_TYPE_NAMES = {
     list: "an array",
     str: "a string",
@@ -92,12 +97,32 @@ class ModelTransport:
         counter: TokenCounter,
         retries: int = 2,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        output_mode: OutputMode = "tools",
+        output_schema: Mapping[str, Any] | None = None,
+        planner_max_tokens: int | None = None,
+        frequency_penalty: float = 0.0,
+        presence_penalty: float = 0.0,
     ) -> None:
         if timeout_s <= 0 or max_tokens <= 0 or retries < 0:
             raise ValueError("timeout_s and max_tokens must be positive, retries not negative")
+        if output_mode == "json_schema" and output_schema is None:
+            raise ValueError("json_schema output needs the step's schema")
         self.model = model
         self.timeout_s = timeout_s
         self.retries = retries
+        self.max_tokens = max_tokens
+        self.planner_max_tokens = planner_max_tokens or max_tokens  # a planning step's cap
+        self.output_mode: OutputMode = output_mode
+        self._schema = output_schema
+        self._base_url = base_url
+        self._penalties = {
+            name: value
+            for name, value in (
+                ("frequency_penalty", frequency_penalty),
+                ("presence_penalty", presence_penalty),
+            )
+            if value and not model.startswith(_NO_PENALTY_MODELS)
+        }
         self._counter = counter
         self._sleep = sleep
         # Our own HTTP client, closed by `aclose`: langchain's default one is cached
@@ -112,7 +137,6 @@ class ModelTransport:
             max_retries=0,
             use_responses_api=False,
             http_async_client=self._http,
-            **output_cap(base_url, max_tokens),
         )
 
     async def aclose(self) -> None:
@@ -126,21 +150,64 @@ class ModelTransport:
         # langchain's own conversion, so the count is of the messages really sent
         # (its public convert_to_openai_messages differs: "" for null content, names).
         wire = self._chat._get_request_payload(list(messages))["messages"]
-        return self._counter.count_request(wire, tools)
+        return self._counter.count_request(wire, [] if self._structured(tools) else tools)
 
     async def complete(
-        self, messages: Sequence[BaseMessage], *, tools: Sequence[Mapping[str, Any]]
+        self,
+        messages: Sequence[BaseMessage],
+        *,
+        tools: Sequence[Mapping[str, Any]],
+        max_tokens: int | None = None,
     ) -> ModelAnswer:
-        """One model answer, retrying 429/5xx/connection failures; raises a PlannerError."""
+        """One model answer, retrying 429/5xx/connection failures; raises a PlannerError.
+
+        A `plan` request is read as DESIGN 9.1 says: a call written in the content is
+        taken as the call; a cut or looping answer carries the problem the model is told.
+        """
         if not tools:
             raise ValueError("the planner always offers its function: `tools` must not be empty")
-        runnable = self._chat.bind_tools([dict(tool) for tool in tools], tool_choice="required")
+        cap = max_tokens or self.max_tokens
+        structured = self._structured(tools)
+        extra: dict[str, Any] = {}
+        if structured:
+            assert self._schema is not None
+            extra["response_format"] = response_format(self._schema)
+        options = {**self._penalties, **output_cap(self._base_url, cap, extra_body=extra)}
+        runnable = (
+            self._chat.bind(**options)
+            if structured
+            else self._chat.bind_tools(
+                [dict(tool) for tool in tools], tool_choice="required", **options
+            )
+        )
         counter = [0]
         try:
-            return await self._complete(runnable, messages, tools, counter)
+            answer = await self._complete(runnable, messages, tools, counter)
         except PlannerError as exc:
             exc.attempts = counter[0]  # every request counts, errored ones included
             raise
+        return read_answer(answer, cap=cap) if is_plan_request(tools) else answer
+
+    async def choose_output_mode(self) -> OutputMode:
+        """Settle `auto`: json_schema when the server accepts a strict `response_format`, else tools."""
+        probe: dict[str, Any] = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+        probe |= {"required": ["ok"], "additionalProperties": False}
+        options = output_cap(
+            self._base_url, 8, extra_body={"response_format": response_format(probe)}
+        )
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                await self._chat.bind(**options).ainvoke([HumanMessage(content="ok?")])
+        except (TimeoutError, openai.OpenAIError, ValueError, KeyError, TypeError) as exc:
+            self._log("model_output_mode_probe_failed", 1, reason=type(exc).__name__)
+            self.output_mode = "tools"
+        else:
+            self.output_mode = "json_schema" if self._schema is not None else "tools"
+        log_event(logger, "model_output_mode", model=self.model, mode=self.output_mode)
+        return self.output_mode
+
+    def _structured(self, tools: Sequence[Mapping[str, Any]]) -> bool:
+        return self.output_mode == "json_schema" and is_plan_request(tools)
 
     async def _complete(
         self,
@@ -192,7 +259,14 @@ class ModelTransport:
             )
         prompt_tokens, completion_tokens = self._usage(result, messages, tools)
         self._log("model_request_done", attempts, latency_s=round(latency, 3))
-        return ModelAnswer(result, prompt_tokens, completion_tokens, latency, attempts)
+        return ModelAnswer(
+            result,
+            prompt_tokens,
+            completion_tokens,
+            latency,
+            attempts,
+            cached_tokens=cached_tokens(result),
+        )
 
     def _retry_delay(self, exc: openai.APIStatusError, attempts: int) -> float:
         """How long to wait before retrying `exc`, or raise the PlannerError it maps to."""
@@ -270,7 +344,9 @@ def retry_after_s(headers: Mapping[str, str]) -> float | None:
     return max(0.0, (until - sent).total_seconds())
 
 
-def output_cap(base_url: str | None, max_tokens: int) -> dict[str, Any]:
+def output_cap(
+    base_url: str | None, max_tokens: int, *, extra_body: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The ChatOpenAI arguments that cap the answer at `max_tokens`, in the field the server reads.
 
     OpenAI deprecated `max_tokens` for `max_completion_tokens` (its reasoning models
@@ -282,9 +358,10 @@ def output_cap(base_url: str | None, max_tokens: int) -> dict[str, Any]:
     a request that sets both).
     """
     host = (urlsplit(base_url).hostname or "") if base_url else OPENAI_HOST
+    extra = dict(extra_body or {})
     if host == OPENAI_HOST or host.endswith("." + OPENAI_HOST):
-        return {"max_completion_tokens": max_tokens}
-    return {"extra_body": {"max_tokens": max_tokens}}
+        return {"max_completion_tokens": max_tokens} | ({"extra_body": extra} if extra else {})
+    return {"extra_body": {"max_tokens": max_tokens, **extra}}
 
 
 def _backoff(attempts: int) -> float:

@@ -30,6 +30,10 @@ _BACKOFF_S = (0.2, 0.5, 1.0)
 _PUBLIC_HOST = "api.themoviedb.org"  # needs a key; a self-hosted proxy or a fake may not
 
 
+class TmdbNotFound(ServiceError):
+    """HTTP 404: a search path TMDB does not have, or an id it holds nothing under."""
+
+
 @dataclass(frozen=True, slots=True)
 class TmdbCandidate:
     kind: TmdbKind
@@ -97,6 +101,17 @@ class TmdbClient:
         body = await self._get(f"/search/{kind}", params)
         return _parse_results(kind, body)[:limit]
 
+    async def details(self, kind: TmdbKind, tmdb_id: int, *, language: str) -> TmdbCandidate | None:
+        """The entry TMDB holds under `tmdb_id`, or None when it holds none (HTTP 404)."""
+        if kind not in ("movie", "tv"):
+            raise ValueError(f"unknown TMDB kind {kind!r}")
+        try:
+            body = await self._get(f"/{kind}/{int(tmdb_id)}", {"language": language})
+        except TmdbNotFound:
+            return None
+        found = _parse_results(kind, {"results": [body]}) if isinstance(body, dict) else []
+        return found[0] if found else None
+
     async def _get(self, path: str, params: dict[str, str]) -> Any:
         if self._api_key is None and _PUBLIC_HOST in self._base_url:
             # TMDB itself answers 401 to every keyless request: don't ask it, don't wait.
@@ -149,6 +164,8 @@ class TmdbClient:
                 if status in (401, 403):
                     log_event(logger, "tmdb_key_rejected", level=logging.WARNING, status=status)
                     raise ServiceNotConfigured(_client_error_message(status))
+                if status == 404:
+                    raise TmdbNotFound(_client_error_message(status))
                 if status != 200:
                     raise ServiceError(_client_error_message(status))
                 raw = await response.read()

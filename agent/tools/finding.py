@@ -30,9 +30,9 @@ from agent.tools.base import (
     UnknownItem,
 )
 from agent.tools.matching import search_score
-from agent.trust.ledgering import append_event
+from agent.trust import effects
 from agent.understanding.textnorm import fold
-from storage.documents import ITEM_TYPES, ItemDoc, ItemType
+from storage.documents import ItemDoc, ItemType
 
 SEARCH_CUTOFF = 80
 DELETE_CUTOFF = 85
@@ -150,11 +150,9 @@ async def delete_all_preview(ctx: ToolContext, args: DeleteAllArgs) -> Outcome:
 
 async def execute_delete(deps: Deps, turn: Turn, item_id: str) -> Deleted | NotFound:
     """Delete one of the turn user's items after confirmation; record the effect."""
-    item = await deps.db.items.delete(turn.user_id, item_id)
-    if item is None:
+    item = await deps.db.items.get(turn.user_id, item_id)
+    if item is None or not await effects.delete(deps, turn, item):
         return NotFound(item_id)
-    await deps.db.users.adjust_count(turn.user_id, item.type, -1)
-    await append_event(deps, turn, "item_deleted", {"item_id": item.id, "type": item.type})
     turn.tools_executed.append("delete_item")
     return Deleted(item)
 
@@ -167,19 +165,9 @@ async def execute_delete_all(
     Items saved after the preview (from another chat of the same user) were not in it,
     so they are kept. Returns (deleted, kept).
     """
-    user_id = turn.user_id
-    before = await deps.db.users.get(user_id)
-    counts_before = {t: int((before.counts if before else {}).get(t, 0)) for t in ITEM_TYPES}
-    count = await deps.db.items.delete_all(user_id, up_to_seq=up_to_seq)
-    left: dict[str, int] = {}
-    if up_to_seq is not None:
-        for item in await deps.db.items.list_for(user_id):
-            left[item.type] = left.get(item.type, 0) + 1
-    await deps.db.users.set_counts(user_id, left)
-    by_type = {t: max(0, counts_before[t] - left.get(t, 0)) for t in ITEM_TYPES}
-    await append_event(deps, turn, "all_deleted", {"count": count, "by_type": by_type})
+    done = await effects.delete_all(deps, turn, up_to_seq=up_to_seq)
     turn.tools_executed.append("delete_all_memories")
-    return count, sum(left.values())
+    return done.count, done.kept
 
 
 FINDING_TOOLS: tuple[Tool[ToolArgs], ...] = (

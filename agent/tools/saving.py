@@ -7,8 +7,9 @@ from pydantic import Field, field_validator
 from agent.errors import ToolFailure
 from agent.texts import text
 from agent.tools.base import Failed, Outcome, Saved, Tool, ToolArgs, ToolContext
+from agent.trust import effects
 from agent.trust.confidence import evaluate
-from agent.trust.ledgering import append_event, digest
+from agent.trust.ledgering import digest
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, is_video_url, normalize_url, parse_user_url
 from storage.documents import ItemDoc, ItemType
@@ -119,7 +120,9 @@ async def store_item(
     turn.facts.apply_rule("dedup")
     existing = await db.items.find_by_dedup(turn.user_id, key)
     if existing is not None:
-        return Saved(existing, created=False, caveats=caveats)
+        # the re-drive of the update that saved it answers as that first run did
+        again = existing.update_id is not None and existing.update_id == turn.incoming.update_id
+        return Saved(existing, created=again, caveats=caveats)
     now = turn.now_ms
     item = ItemDoc(
         _id=db.items.new_id(),
@@ -138,21 +141,9 @@ async def store_item(
         enriched=enriched,
         created_at_ms=now,
         updated_at_ms=now,
+        update_id=turn.incoming.update_id,
     )
-    stored, created = await db.items.insert(item)
-    if created:
-        await db.users.adjust_count(turn.user_id, item_type, 1)
-        await append_event(
-            ctx.deps,
-            turn,
-            "item_saved",
-            {
-                "item_id": stored.id,
-                "type": item_type,
-                "dedup_sha256": digest(key),
-                "enriched": enriched,
-            },
-        )
+    stored, created = await effects.save(ctx.deps, turn, item, dedup_sha256=digest(key))
     return Saved(stored, created=created, caveats=caveats)
 
 

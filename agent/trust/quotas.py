@@ -78,13 +78,16 @@ class Quotas:
         )
         raise QuotaExceeded(scope)  # type: ignore[arg-type]
 
-    async def settle(self, turn: Turn, *, reserved: int, used: int) -> None:
+    async def settle(self, turn: Turn, *, reserved: int, used: int, cached: int = 0) -> None:
         """Replace the reservation of a `reserved`-token prompt by what the call really used,
-        and count the call."""
+        and count the call (and the prompt tokens the server had cached)."""
         usage, day = self.deps.db.usage, self.day(turn)
         delta = used - (reserved + self.answer_allowance())
+        counters: dict[str, int | float] = {"tokens": delta, "model_calls": 1}
+        if cached:
+            counters["cached_tokens"] = cached
         # the reservation made both day documents exist: plain $inc updates, one each
-        await usage.increment(turn.user_id, day, {"tokens": delta, "model_calls": 1})
+        await usage.increment(turn.user_id, day, counters)
         if delta:
             await usage.increment(GLOBAL, day, {"tokens": delta})
 
@@ -132,7 +135,13 @@ class Quotas:
             await usage.add_tokens(GLOBAL, day, kept - held)
             return None
         delta = answer.prompt_tokens + answer.completion_tokens - held
-        await usage.increment(user.id, day, {"tokens": delta, "model_calls": 1})
+        # also kept apart as background use, so /end and stats can tell it from chat turns
+        used = answer.prompt_tokens + answer.completion_tokens
+        await usage.increment(
+            user.id,
+            day,
+            {"tokens": delta, "model_calls": 1, "background_calls": 1, "background_tokens": used},
+        )
         if delta:
             await usage.increment(GLOBAL, day, {"tokens": delta})
         self.deps.metrics.tokens.labels("prompt").inc(answer.prompt_tokens)

@@ -8,7 +8,14 @@ real client code (langchain-openai over the openai SDK) runs end to end:
   the object's compact JSON as `arguments`;
 - `{raw: TEXT}` becomes a plain assistant message with that content and no call;
 - `{raw_arguments: TEXT}` becomes a call whose `arguments` string is TEXT verbatim
-  (for invalid JSON; not part of the transcript format).
+  (for invalid JSON; not part of the transcript format);
+- `finish_reason: length` beside `raw` or a planner object: the answer was cut at the cap;
+- a request with `response_format: json_schema` gets a planner object as the content
+  (no call), after checking that the schema is strict (else HTTP 400) and that the
+  object conforms to it (else a `schema_mismatch` failure: no such server could answer it).
+
+Usage reports `prompt_tokens_details.cached_tokens` as a prefix-caching server
+does (llama.cpp): the tokens of the leading messages equal to the previous request's.
 
 Scripted errors are served first, one per request, consuming no output:
 `{status: 500}` (any 4xx/5xx), `{status: 429, retry_after: 1}`, `{delay: S}` (hold
@@ -39,6 +46,10 @@ from aiohttp import web
 
 from agent.planning.schema import PLANNER_FUNCTION_NAME
 from agent.tokens import TokenCounter, compact_json
+from bot.fakes.openai_checks import Rejection as _Rejection
+from bot.fakes.openai_checks import check_body as _check_body
+from bot.fakes.openai_checks import check_tool_pairing as _check_tool_pairing
+from bot.fakes.structured import mismatch, strict_problem, structured_schema
 
 Outcome = Literal["answered", "error", "dropped", "rejected", "out_of_outputs"]
 FailureCode = Literal[
@@ -47,9 +58,9 @@ FailureCode = Literal[
     "unpaired_tool_message",
     "unanswered_tool_calls",
     "context_length_exceeded",
+    "schema_mismatch",
 ]
 
-_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 _ERROR_TYPES = {
     400: "invalid_request_error",
     401: "invalid_request_error",
@@ -113,13 +124,6 @@ class ScriptedTurnReport:
         return found
 
 
-@dataclass(frozen=True, slots=True)
-class _Rejection:
-    code: FailureCode
-    message: str
-    param: str | None = None
-
-
 @dataclass
 class _Turn:
     outputs: deque[Mapping[str, Any]] = field(default_factory=deque)
@@ -138,6 +142,7 @@ class ScriptedModelServer:
         self.requests: list[RecordedRequest] = []
         self._turn = _Turn()
         self._calls = 0
+        self._previous: tuple[list[Any], Any] = ([], None)  # last answered messages and tools
         self._runner: web.AppRunner | None = None
         self._closing = asyncio.Event()
         self.base_url = ""
@@ -237,7 +242,13 @@ class ScriptedModelServer:
             return _error_response(500, OUT_OF_OUTPUTS, error_type="server_error")
 
         record("answered", 200)
-        return web.json_response(self._completion(body, turn.outputs.popleft(), prompt_tokens or 0))
+        output = turn.outputs.popleft()
+        schema = structured_schema(body)
+        if schema is not None and not {"raw", "raw_arguments"} & set(output):
+            problem = mismatch(_planner_object(output), schema)
+            if problem is not None:
+                turn.failures.append(ProtocolFailure(index, "schema_mismatch", problem))
+        return web.json_response(self._completion(body, output, prompt_tokens or 0))
 
     def _count(self, body: Any) -> int | None:
         if not isinstance(body, dict):
@@ -256,6 +267,10 @@ class ScriptedModelServer:
         rejection = _check_tool_pairing(body["messages"])
         if rejection is not None:
             return rejection
+        schema = structured_schema(body)
+        problem = strict_problem(schema) if schema is not None else None
+        if problem is not None:
+            return _Rejection("invalid_request", problem, "response_format")
         if prompt_tokens is not None and prompt_tokens > self.context_size:
             return _Rejection(
                 "context_length_exceeded",
@@ -269,15 +284,19 @@ class ScriptedModelServer:
         self, body: dict[str, Any], output: Mapping[str, Any], prompt_tokens: int
     ) -> dict[str, Any]:
         self._calls += 1
-        if set(output) == {"raw"}:
+        if "raw" in output:
             content: str | None = str(output["raw"])
+            tool_calls = None
+            completion_text = content
+        elif structured_schema(body) is not None and "raw_arguments" not in output:
+            content = compact_json(_planner_object(output))
             tool_calls = None
             completion_text = content
         else:
             arguments = (
                 str(output["raw_arguments"])
                 if set(output) == {"raw_arguments"}
-                else compact_json(output)
+                else compact_json(_planner_object(output))
             )
             content = None
             tool_calls = [
@@ -302,16 +321,35 @@ class ScriptedModelServer:
                     "index": 0,
                     "message": message,
                     "logprobs": None,
-                    "finish_reason": "tool_calls" if tool_calls else "stop",
+                    "finish_reason": output.get("finish_reason")
+                    or ("tool_calls" if tool_calls else "stop"),
                 }
             ],
             "usage": {
                 "prompt_tokens": prompt_tokens,
                 "completion_tokens": completion_tokens,
                 "total_tokens": prompt_tokens + completion_tokens,
+                "prompt_tokens_details": {"cached_tokens": self._cached(body)},
             },
             "system_fingerprint": None,
         }
+
+    def _cached(self, body: dict[str, Any]) -> int:
+        """Tokens of the leading messages this request shares with the previous one (same tools)."""
+        messages, tools = body["messages"], body.get("tools")
+        before, before_tools = self._previous
+        self._previous = (messages, tools)
+        if tools != before_tools:
+            return 0
+        shared = 0
+        while shared < min(len(messages), len(before)) and messages[shared] == before[shared]:
+            shared += 1
+        return self.counter.count_request(messages[:shared], tools) if shared else 0
+
+
+def _planner_object(output: Mapping[str, Any]) -> dict[str, Any]:
+    """A scripted planner object without the scripting keys."""
+    return {key: value for key, value in output.items() if key != "finish_reason"}
 
 
 def _parse_json(raw: bytes) -> Any:
@@ -334,10 +372,14 @@ def check_output(position: int, output: Any) -> None:
     """Refuse a scripted output the server could not serve (ValueError naming its position)."""
     if not isinstance(output, Mapping) or not output:
         raise ValueError(f"scripted output {position} must be a non-empty mapping, got {output!r}")
+    if output.get("finish_reason", "length") not in ("length", "stop"):
+        raise ValueError(f"scripted output {position}: `finish_reason` must be length or stop")
     for key in ("raw", "raw_arguments"):
-        if key in output and (set(output) != {key} or not isinstance(output[key], str)):
+        others = set(output) - {key, "finish_reason"}
+        if key in output and (others or not isinstance(output[key], str)):
             raise ValueError(
-                f"scripted output {position}: `{key}` must be the only key, with a string"
+                f"scripted output {position}: `{key}` must be the only key (beside "
+                "`finish_reason`), with a string"
             )
 
 
@@ -365,126 +407,6 @@ def check_error(position: int, error: Any) -> None:
         isinstance(retry_after, bool) or not isinstance(retry_after, int | float) or retry_after < 0
     ):
         raise ValueError(f"scripted error {position}: `retry_after` must be seconds >= 0")
-
-
-def _check_body(body: Any) -> _Rejection | None:
-    """Refuse what the real API refuses before looking at the conversation."""
-
-    def invalid(message: str, param: str | None = None) -> _Rejection:
-        return _Rejection("invalid_request", message, param)
-
-    if not isinstance(body, dict):
-        return invalid("We could not parse the JSON body of your request.")
-    if not isinstance(body.get("model"), str) or not body["model"]:
-        return invalid("you must provide a model parameter", "model")
-    if body.get("stream"):
-        return invalid("this scripted server does not stream; send stream=false", "stream")
-    messages = body.get("messages")
-    if not isinstance(messages, list) or not messages:
-        return invalid("'messages' must be a non-empty array", "messages")
-    tools = body.get("tools")
-    if tools is not None and not _valid_tools(tools):
-        return invalid(
-            "'tools' must be an array of {type: 'function', function: {name, ...}}", "tools"
-        )
-    for position, message in enumerate(messages):
-        problem = _message_problem(message)
-        if problem is not None:
-            return invalid(f"Invalid 'messages[{position}]': {problem}", f"messages[{position}]")
-    return None
-
-
-def _valid_tools(tools: Any) -> bool:
-    return isinstance(tools, list) and all(
-        isinstance(tool, dict)
-        and tool.get("type") == "function"
-        and isinstance(tool.get("function"), dict)
-        and isinstance(tool["function"].get("name"), str)
-        for tool in tools
-    )
-
-
-def _message_problem(message: Any) -> str | None:
-    if not isinstance(message, dict):
-        return "expected an object"
-    role = message.get("role")
-    if role not in _ROLES:
-        return f"unsupported role {role!r}; expected one of {sorted(_ROLES)}"
-    content = message.get("content")
-    if content is not None and not isinstance(content, str | list):
-        return "'content' must be a string or an array of parts"
-    if role == "assistant":
-        tool_calls = message.get("tool_calls")
-        if tool_calls is not None and not _valid_tool_calls(tool_calls):
-            return "'tool_calls' must be a non-empty array of {id, type: 'function', function: {name, arguments}}"
-        if content is None and not tool_calls:
-            return "an assistant message needs 'content' or 'tool_calls'"
-        return None
-    if content is None:
-        return f"a {role} message needs 'content'"
-    if role == "tool" and not isinstance(message.get("tool_call_id"), str):
-        return "a tool message needs a string 'tool_call_id'"
-    return None
-
-
-def _valid_tool_calls(tool_calls: Any) -> bool:
-    return (
-        isinstance(tool_calls, list)
-        and bool(tool_calls)
-        and all(
-            isinstance(call, dict)
-            and isinstance(call.get("id"), str)
-            and call.get("type") == "function"
-            and isinstance(call.get("function"), dict)
-            and isinstance(call["function"].get("name"), str)
-            and isinstance(call["function"].get("arguments"), str)
-            for call in tool_calls
-        )
-    )
-
-
-def _check_tool_pairing(messages: list[dict[str, Any]]) -> _Rejection | None:
-    """Every call answered right after its assistant message; every tool message answers one."""
-    calls: list[str] = []  # ids of the open assistant message's calls
-    answered: set[str] = set()
-    for position, message in enumerate(messages):
-        if message["role"] == "tool":
-            call_id = message["tool_call_id"]
-            if not calls:
-                return _Rejection(
-                    "unpaired_tool_message",
-                    "Invalid parameter: messages with role 'tool' must be a response to a preceding "
-                    "message with 'tool_calls'.",
-                    f"messages[{position}].role",
-                )
-            if call_id not in calls or call_id in answered:
-                return _Rejection(
-                    "unpaired_tool_message",
-                    f"Invalid parameter: 'tool_call_id' of '{call_id}' not found in 'tool_calls' of "
-                    "previous message.",
-                    f"messages[{position}].tool_call_id",
-                )
-            answered.add(call_id)
-            continue
-        rejection = _unanswered(calls, answered, position)
-        if rejection is not None:
-            return rejection
-        calls = [call["id"] for call in message.get("tool_calls") or []]
-        answered = set()
-    return _unanswered(calls, answered, len(messages))
-
-
-def _unanswered(calls: list[str], answered: set[str], position: int) -> _Rejection | None:
-    missing = [call_id for call_id in calls if call_id not in answered]
-    if not missing:
-        return None
-    return _Rejection(
-        "unanswered_tool_calls",
-        "An assistant message with 'tool_calls' must be followed by tool messages responding to "
-        f"each 'tool_call_id'. The following tool_call_ids did not have response messages: "
-        f"{', '.join(missing)}",
-        f"messages[{position}]",
-    )
 
 
 def _scripted_error(status: int, retry_after: float | None) -> web.Response:

@@ -98,6 +98,7 @@ class FakeTmdb:
             raise RuntimeError("FakeTmdb is already started")
         app = web.Application()
         app.router.add_get("/3/search/{kind}", self._search)
+        app.router.add_get(r"/3/{kind}/{tmdb_id:\d+}", self._details)
         app.router.add_route("*", "/{tail:.*}", self._not_found)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await runner.setup()
@@ -141,6 +142,27 @@ class FakeTmdb:
         return web.json_response(
             {"page": 1, "results": served, "total_results": len(served), "total_pages": 1}
         )
+
+    async def _details(self, request: web.Request) -> web.StreamResponse:
+        """`GET /3/{kind}/{id}`: the entry with that id among every query's results, else 404."""
+        kind = request.match_info["kind"]
+        failure = (
+            self._failures.popleft() if self._failures else _Failure(self.status, self.retry_after)
+        )
+        if failure.status != 200:
+            self._record(request, failure.status)
+            return _error(failure.status, failure.retry_after)
+        wanted = int(request.match_info["tmdb_id"])
+        for shape in _KINDS:
+            if shape != kind:
+                continue
+            for entries in self.results[shape].values():
+                for entry in entries:
+                    if entry.get("id") == wanted:
+                        self._record(request, 200)
+                        return web.json_response(_shape(shape, entry))
+        self._record(request, 404)
+        return _error(404)
 
     async def _not_found(self, request: web.Request) -> web.StreamResponse:
         self._record(request, 404)

@@ -57,7 +57,8 @@ def sample(live: Live, name: str, **labels: str) -> float:
 
 
 def system_prompt(report: Any) -> str:
-    return str(report.requests[0].body["messages"][0]["content"])
+    messages = report.requests[0].body["messages"]
+    return "\n\n".join(str(m["content"]) for m in messages if m["role"] == "system")
 
 
 def outside_data_blocks(text: str) -> str:

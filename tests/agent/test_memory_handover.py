@@ -178,10 +178,10 @@ async def test_claims_that_never_happened_become_governance_notes(db: Database) 
     assert "Nota de governança" in system_prompt(again)  # the notes themselves stay
     assert "Da última sessão: <data>" in system  # checked, so not marked unverified
     assert (
-        "Nota de governança: <data>the handover says item item-that-never-existed was saved, "
-        "but it is not among the items now</data>"
+        "Nota de governança: <data>a passagem diz que o item item-that-never-existed foi salvo, "
+        "mas ele não está entre os itens agora</data>"
     ) in system
-    assert f"the handover says item {kept.id} was deleted, but it is still there" in system
+    assert f"a passagem diz que o item {kept.id} foi apagado, mas ele ainda está lá" in system
 
 
 async def test_a_model_written_claim_is_checked_against_the_items(db: Database) -> None:
@@ -195,8 +195,8 @@ async def test_a_model_written_claim_is_checked_against_the_items(db: Database) 
         )
         _, report = await live.say("o que eu fiz antes?", llm=[respond("Veja acima.")])
     system = system_prompt(report)
-    assert "the handover says «Matrix» was saved, but it is not among the items" in system
-    assert "the handover says «Inception» was deleted, but it is still there" in system
+    assert "a passagem diz que «Matrix» foi salvo, mas não está entre os itens" in system
+    assert "a passagem diz que «Inception» foi apagado, mas ainda está lá" in system
 
 
 async def test_a_true_handover_gets_no_note(db: Database) -> None:
@@ -227,7 +227,7 @@ async def test_a_check_that_cannot_run_shows_the_handover_unverified(db: Databas
     assert reply.text == "Não sei."
     system = system_prompt(report)
     assert "Da última sessão (não verificado): <data>Sessão de 05/01 09:00" in system
-    assert "could not be checked against stored facts" in system
+    assert "não pôde ser conferida com os fatos guardados" in system
 
 
 async def test_a_save_deleted_later_is_not_a_discrepancy(db: Database) -> None:
@@ -278,7 +278,7 @@ async def test_a_handover_claiming_hundreds_of_things_keeps_the_request_bounded(
         assert tokens <= budget
     system = system_prompt(report)
     assert system.count("Nota de governança") <= 6
-    assert "more discrepancies" in system
+    assert "discrepâncias" in system
 
 
 def test_a_session_of_hundreds_of_saves_writes_a_short_handover() -> None:

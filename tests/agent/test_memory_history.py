@@ -116,8 +116,8 @@ async def test_the_next_request_carries_the_history_as_real_tool_calls(db: Datab
     sent = report.requests[0].body["messages"]
     roles = [m["role"] for m in sent]
     assert roles[0] == "system"
-    assert roles[-1] == "user"
-    assert roles[1:-1] == ["user", "assistant", "tool", "assistant"]
+    assert roles[-2:] == ["system", "user"]  # this turn's situation, then the new message
+    assert roles[1:-2] == ["user", "assistant", "tool", "assistant"]
     assistant, tool = sent[2], sent[3]
     assert assistant["tool_calls"][0]["function"]["name"] == "plan"
     assert tool["tool_call_id"] == assistant["tool_calls"][0]["id"]

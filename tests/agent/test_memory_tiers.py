@@ -28,7 +28,8 @@ async def conversation(live: Live) -> dict[str, Any]:
 
 
 def system_prompt(report: Any, index: int = 0) -> str:
-    return str(report.requests[index].body["messages"][0]["content"])
+    messages = report.requests[index].body["messages"]
+    return "\n\n".join(str(m["content"]) for m in messages if m["role"] == "system")
 
 
 # -- the three tiers ------------------------------------------------------------------------------
@@ -82,7 +83,11 @@ async def test_the_model_sees_the_tiers_and_only_the_last_turns_verbatim(db: Dat
     assert report.problems() == []
     sent = report.requests[0].body["messages"]
     verbatim_humans = [m["content"] for m in sent[1:-1] if m["role"] == "user"]
-    assert verbatim_humans == [f"<data>salva a nota {n}</data>" for n in range(55, 60)]
+    # the last whole turns (at most 20 messages), as many as the prompt budget leaves room for
+    assert 4 <= len(verbatim_humans) <= 5
+    assert verbatim_humans == [
+        f"<data>salva a nota {n}</data>" for n in range(60 - len(verbatim_humans), 60)
+    ]
     system = system_prompt(report)
     assert "salva a nota 54" in system  # the structured tier, in the narrative
     assert "salva a nota 3" in system  # the archive

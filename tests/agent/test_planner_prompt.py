@@ -12,9 +12,9 @@ from tests.support.live import ALICE, call, live_runtime
 
 
 def _system_prompt(body: dict[str, Any]) -> str:
-    first = body["messages"][0]
-    assert first["role"] == "system"
-    return str(first["content"])
+    """The stable system message and this turn's situation (the request's system messages)."""
+    assert body["messages"][0]["role"] == "system"
+    return "\n\n".join(str(m["content"]) for m in body["messages"] if m["role"] == "system")
 
 
 async def test_the_model_speaks_only_through_one_function_with_the_planner_schema(

@@ -219,7 +219,9 @@ async def test_over_quota_a_plain_message_no_model_call_and_commands_still_work(
 async def test_the_quota_resets_at_midnight_in_the_users_time_zone(db: Database) -> None:
     zone = ZoneInfo("America/Sao_Paulo")  # UTC-3: the UTC day changes at 21:00 here
     start = datetime(2026, 1, 5, 20, 0, tzinfo=zone)
-    async with live_runtime(db, start=start, user_daily_token_quota=2_500) as live:
+    # one call's reservation fits, two do not; the new day's prompt also carries the idle
+    # sessions' handovers (with their failed requests), so it is larger than the first
+    async with live_runtime(db, start=start, user_daily_token_quota=2_800) as live:
         _, report = await live.say("anota: um", llm=[call("save_note", content="um")])
         assert report.llm_calls == 1
         _, report = await live.say("anota: dois", llm=[call("save_note", content="dois")])

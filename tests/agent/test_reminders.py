@@ -154,3 +154,12 @@ async def test_reminders_are_exported_listed_and_forgotten(db: Database) -> None
         preview = await lembra.say("/forget")
         await lembra.press(0, token=preview.choice_token)
         assert await db.reminders.for_user(ALICE) == []
+
+
+async def test_the_console_shows_reminders_due_since_the_last_message(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra daqui a 10 minutos de olhar o forno")
+        lembra.clock.advance(601)
+        reply = await lembra.say("lista tudo")
+        assert reply.text.startswith("Lembrete: olhar o forno")
+        assert "olhar o forno" not in (await lembra.say("oi")).text

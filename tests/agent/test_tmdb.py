@@ -363,3 +363,24 @@ async def test_without_a_key_the_public_tmdb_is_not_asked(caplog: pytest.LogCapt
         ):
             await client.search("movie", "inception", language="pt-BR")
     assert "tmdb_retry" not in caplog.text
+
+
+async def test_details_by_id_finds_the_entry_or_none_and_asks_nothing_unconfigured(
+    fake: FakeTmdb, make_client: MakeClient
+) -> None:
+    fake.add("movie", "a origem", [INCEPTION_PT])
+    client = make_client(api_key="k" * 32)
+
+    found = await client.details("movie", 27205, language="pt-BR")
+    missing = await client.details("movie", 4242, language="pt-BR")
+
+    assert found is not None
+    assert (found.tmdb_id, found.year) == (27205, 2010)
+    assert missing is None
+    assert [(r.path, r.status) for r in fake.requests] == [
+        ("/3/movie/27205", 200),
+        ("/3/movie/4242", 404),
+    ]
+    keyless = make_client(base_url="https://api.themoviedb.org/3")
+    with pytest.raises(ServiceUnavailable, match="not configured"):
+        await keyless.details("movie", 27205, language="pt-BR")

@@ -9,10 +9,13 @@ from typing import Any
 
 import pytest
 
+from bot.refusals import RefusalLog
 from storage import Database
 from storage.database import make_client
+from tests.bot.conftest import events, json_logs
+from tests.bot.test_channel_commands import real_runtime, say
 from tests.support import fake_whatsapp as wa
-from tests.support.fake_telegram import message_update
+from tests.support.fake_telegram import callback_update, message_update
 from tests.support.servers import RunningServer
 from tests.support.tcp_proxy import TcpProxy
 
@@ -132,3 +135,95 @@ async def test_a_whatsapp_status_is_a_label_from_a_fixed_set(harness: Any) -> No
         ]
         assert sorted(labels) == ["other", "read"]
         assert await h.metric("lembra_whatsapp_status_callbacks_total", status="other") == 3
+
+
+GROUP = -1005551500
+
+
+def group_message(from_id: int, text: str) -> dict[str, Any]:
+    return message_update(
+        GROUP, text, from_id=from_id, chat={"id": GROUP, "type": "group", "title": "família"}
+    )
+
+
+async def test_admin_commands_are_refused_in_a_group_and_answered_in_private(
+    harness: Any,
+) -> None:
+    """Failed on main before issue 15: /users in a group posted every user id there."""
+    admin, member = CHAT + 10, CHAT + 11
+    lembra = real_runtime(harness)(admin_user_ids=f"tg:{admin}", allow_group_chats=True)
+    async with lembra as h:
+        await say(h, member, "anota: comprar leite")  # a user the admin output would list
+        for command in ("/users", "/stats"):
+            assert (await h.post_update(group_message(admin, command))).status == 200
+        await h.idle()
+
+        in_group = h.tg.texts(GROUP)
+        assert len(in_group) == 2
+        assert all("conversa privada" in reply for reply in in_group)
+        assert not any(f"tg:{member}" in reply or "users:" in reply for reply in in_group)
+        events = await h.db.ledger.events(f"tg:{admin}")
+        assert [(e.payload["command"], e.payload["allowed"]) for e in events] == [
+            ("users", False),
+            ("stats", False),
+        ]
+        assert f"tg:{member}" in await say(h, admin, "/users")  # in private: answered
+
+
+async def test_after_forget_no_processed_update_holds_the_user_id(harness: Any) -> None:
+    """Failed on main before issue 15: her records kept `user_id` for up to 8 days."""
+    alice = CHAT + 20
+    async with real_runtime(harness)() as h:
+        await say(h, alice, "anota: comprar leite")
+        await say(h, alice, "/forget")
+        (buttons,) = h.tg.sent(chat_id=alice)[-1].params["reply_markup"]["inline_keyboard"]
+        await h.post_update(callback_update(alice, buttons[0]["callback_data"]))
+        await h.idle()
+        assert await h.db.users.get(f"tg:{alice}") is None
+
+        records = await h.db.client[h.db.name]["processed_updates"].find({}).to_list(None)
+        assert len(records) >= 3
+        assert str(alice) not in json.dumps(records, default=str)
+
+
+async def test_healthz_is_degraded_while_every_write_fails(
+    harness: Any, outage_db: tuple[Database, TcpProxy]
+) -> None:
+    """Failed on main before issue 15: /healthz only pinged, so a full disk stayed 200."""
+    db, proxy = outage_db
+    async with harness(database=db) as h:
+        assert (await h.client.get("/healthz")).status == 200
+        proxy.refuse_writes = True
+        proxy.cut()  # drop pooled connections; new ones pass reads, refuse writes
+        proxy.restore()
+        for _ in range(100):  # the driver reconnects first (ping fails until it has)
+            body = await (response := await h.client.get("/healthz")).json()
+            if body["status"] != "unavailable":
+                break
+            await asyncio.sleep(0.05)
+        assert response.status == 503
+        assert body == {"status": "degraded", "database": "embedded", "writes": "failing"}
+        await db.ping()  # reads still work: not an outage
+        proxy.refuse_writes = False
+        assert (await h.client.get("/healthz")).status == 200
+
+
+async def test_wrong_secrets_cannot_flood_the_log(harness: Any) -> None:
+    """Failed on main before issue 15: 2 WARNING lines per wrong-secret POST (100 here)."""
+    with json_logs() as stream:
+        async with harness() as h:
+            for _ in range(50):
+                response = await h.post_update(message_update(CHAT, "oi"), secret="wrong")
+                assert response.status == 403
+    warnings = [e for e in events(stream) if e["level"] == "warning"]
+    assert [(e["event"], e["status"]) for e in warnings] == [("request_refused", 403)]
+
+    now = [0.0]
+    refusals = RefusalLog(window_s=60, clock=lambda: now[0])
+    with json_logs() as stream:
+        for _ in range(3):
+            refusals.note("/telegram/webhook", 403, "127.0.0.1")
+        now[0] = 61.0
+        refusals.note("/telegram/webhook", 403, "127.0.0.1")
+    summary = [e for e in events(stream) if e["event"] == "requests_refused_suppressed"]
+    assert [e["count"] for e in summary] == [2]  # the suppressed ones are still told

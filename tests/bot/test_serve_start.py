@@ -13,6 +13,7 @@ from typing import Any
 
 import aiohttp
 
+from config.version import lembra_version
 from storage.embedded import free_port
 from tests.bot.conftest import WEBHOOK_SECRET
 from tests.support.fake_telegram import TOKEN, FakeTelegram, message_update
@@ -86,6 +87,9 @@ async def test_serve_waits_for_an_unreachable_bot_api_then_stops_cleanly_on_sigt
             fake = await FakeTelegram().start(port=api_port)
             await _health(session, url, "ok", log)
             await fake.wait_for(lambda: len(fake.texts(7001)) == 1, timeout_s=20)
+            async with session.get(f"{url}/metrics") as r:
+                exposition = await r.text()
+        _check_operations_metrics(exposition)
 
         proc.send_signal(signal.SIGTERM)
         code = await asyncio.wait_for(proc.wait(), timeout=30)
@@ -123,3 +127,45 @@ def test_a_busy_port_is_one_line_naming_it(nx_server: RunningServer, tmp_path: P
     assert f"127.0.0.1:{port}" in errors[0]
     assert "PORT" in errors[0]
     assert "Traceback" not in done.stderr
+
+
+def _sample(exposition: str, name: str, **labels: str) -> float:
+    """The value of one series in a Prometheus text exposition (0 when absent)."""
+    for line in exposition.splitlines():
+        series, _, value = line.rpartition(" ")
+        if series.split("{", 1)[0] == name and all(
+            f'{k}="{v}"' in series for k, v in labels.items()
+        ):
+            return float(value)
+    return 0.0
+
+
+def _check_operations_metrics(exposition: str) -> None:
+    assert _sample(exposition, "process_cpu_seconds_total") > 0
+    assert _sample(exposition, "process_resident_memory_bytes") > 0
+    assert _sample(exposition, "lembra_build_info", version=lembra_version()) == 1
+    # the reply went out, and the failed getMe attempts before the API came up are counted
+    assert (
+        _sample(
+            exposition, "lembra_outbound_request_seconds_count", service="telegram", status="200"
+        )
+        >= 2
+    )
+    assert (
+        _sample(
+            exposition,
+            "lembra_outbound_request_seconds_count",
+            service="telegram",
+            status="ClientConnectorError",
+        )
+        >= 1
+    )
+    assert (
+        _sample(
+            exposition,
+            "lembra_db_round_trip_seconds_count",
+            collection="processed_updates",
+            operation="insert_one",
+        )
+        >= 1
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from storage import Database
 from storage.archive import ArchiveError, digests
+from storage.database import make_client
 from storage.maintenance import backup, restore
 from storage.schema import CURRENT, SCHEMA_ID, SchemaTooNew, stored_version, upgrade
 from tests.conftest import open_test_db
@@ -144,3 +146,21 @@ async def test_start_up_records_the_schema_version_once_and_refuses_a_newer_data
     await colls["leases"].update_one({"_id": SCHEMA_ID}, {"$set": {"version": CURRENT + 1}})
     with pytest.raises(SchemaTooNew, match="upgrade Lembra"):
         await upgrade(colls, now_ms=3)
+
+
+async def test_every_collection_a_repository_uses_is_backed_up(nx_server: RunningServer) -> None:
+    used: set[str] = set()
+    db = Database(
+        make_client(nx_server.uri),
+        f"t_{uuid.uuid4().hex[:10]}",
+        observer=lambda c, o, s: used.add(c),
+    )
+    try:
+        await db.ensure_indexes()  # every repository creates its indexes: each collection is seen
+        assert used
+        assert used <= set(db.collections()), (
+            "add the new collection to storage.database.COLLECTIONS"
+        )
+    finally:
+        await db.drop()
+        await db.close()

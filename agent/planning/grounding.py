@@ -1,0 +1,361 @@
+"""Grounding (DESIGN 9.6): every fact a tool call carries is traced to a source before the tool runs.
+
+Sources are the user's message, earlier user messages, tool results and replies shown
+in this conversation (never the model's own calls or prose; a page `enrich_link`
+fetched is such a tool result, so it backs a link's title and description), and
+confirmation by the source itself: TMDB by id when it answers.
+Text is compared accent-, case- and punctuation-folded, word by word, with one typo
+per word. An ungrounded optional fact (year, tmdb_id, a link or video title or
+description) is dropped and named `ungrounded:FIELD`; an ungrounded required argument
+makes the call invalid, and the model is told which argument it is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from agent.deps import Deps
+from agent.errors import ServiceError, ServiceUnavailable
+from agent.planning.schema import PLANNER_FUNCTION_NAME
+from agent.services.tmdb import TmdbCandidate, TmdbKind
+from agent.tools.base import ToolArgs
+from agent.understanding.datafence import CLOSE, OPEN
+from agent.understanding.textnorm import one_line
+from agent.understanding.urls import InvalidUrl, extract_urls, normalize_url
+
+Verdict = Literal["grounded", "dropped", "reasked"]
+Kind = Literal["url", "some_word", "all_words", "year", "tmdb_id"]
+
+# Words that carry no fact: a title's article needs no source.
+STOPWORDS = frozenset(
+    "o a os as um uma de do da dos das e em no na the an of and in on to my meu minha".split()
+)
+TYPO_MIN_LENGTH = 4  # "one typo per word" on short words would make "car" ground "cat"
+SQUASH_MIN_LENGTH = 6  # "spiderman" grounds "Spider-Man"; shorter values are words, not names
+_TMDB_KIND: dict[str, TmdbKind] = {"save_movie": "movie", "save_tv_show": "tv"}
+_TMDB_LANGUAGE = {"pt": "pt-BR", "en": "en-US"}
+# Combining marks left by NFKD (Latin, Greek, Cyrillic accents and their extensions).
+_MARKS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+_NON_WORD = re.compile(r"[^\w]+")
+_CORRECTION_PREFIX = "error:"  # runtime corrections (step.py) are not the user's words
+
+
+@dataclass(frozen=True, slots=True)
+class FieldRule:
+    name: str
+    kind: Kind
+    droppable: bool  # optional fact: dropped when ungrounded; otherwise the call is invalid
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A call after grounding: the arguments to run (None when invalid) and what happened per field."""
+
+    args: ToolArgs | None
+    problem: str | None
+    fields: tuple[tuple[str, Verdict], ...]
+
+    @property
+    def dropped(self) -> tuple[str, ...]:
+        return tuple(name for name, verdict in self.fields if verdict == "dropped")
+
+
+def rules_for(args_model: type[ToolArgs]) -> tuple[FieldRule, ...]:
+    """Which of a tool's arguments name content, and whether each may be dropped."""
+    rules: list[FieldRule] = []
+    for name, info in args_model.model_fields.items():
+        optional = not info.is_required()
+        if name == "url":
+            rules.append(FieldRule(name, "url", False))
+        elif name in ("content", "query"):
+            rules.append(FieldRule(name, "some_word", False))
+        elif name == "title":
+            rules.append(FieldRule(name, "all_words", optional))
+        elif name == "description":
+            rules.append(FieldRule(name, "all_words", True))
+        elif name in ("year", "tmdb_id"):
+            rules.append(FieldRule(name, name, True))  # type: ignore[arg-type]
+    return tuple(rules)
+
+
+class Sources:
+    """Folded words and normalized links of everything that may back a fact."""
+
+    def __init__(self) -> None:
+        self.tokens: set[str] = set()
+        self._by_length: dict[int, list[str]] = {}
+        self._indexed = 0  # how many tokens _by_length holds
+        self.squashed: list[str] = []
+        self._raw: list[str] = []
+        self._urls: set[str] | None = None
+
+    @property
+    def urls(self) -> set[str]:
+        """Normalized links of every source, read on first use (most calls carry none)."""
+        if self._urls is None:
+            self._urls = set()
+        for raw in self._raw:
+            for url in extract_urls(raw):
+                normalized = _normalized(url)
+                if normalized is not None:
+                    self._urls.add(normalized)
+        self._raw.clear()
+        return self._urls
+
+    def add(self, raw: str) -> None:
+        folded = fold(raw)
+        if not folded:
+            return
+        self.tokens.update(folded.split())
+        self.squashed.append(folded.replace(" ", ""))
+        if "." in raw:  # no dot, no link
+            self._raw.append(raw)
+
+    def has_word(self, word: str) -> bool:
+        """Whether `word` (folded) is a source word, allowing one typo in a word of 4+ letters."""
+        if word in self.tokens:
+            return True
+        if len(word) < TYPO_MIN_LENGTH or any(c.isdigit() for c in word):
+            return False  # a digit off is another number, another fact
+        by_length = self._index()
+        for length in (len(word) - 1, len(word), len(word) + 1):
+            near = by_length.get(length)
+            if near and process.extractOne(word, near, scorer=OSA.distance, score_cutoff=1):
+                return True
+        return False
+
+    def _index(self) -> dict[int, list[str]]:
+        """Source words by length, built only when a typo is looked for."""
+        if self._indexed != len(self.tokens):
+            self._by_length = {}
+            for token in self.tokens:
+                self._by_length.setdefault(len(token), []).append(token)
+            self._indexed = len(self.tokens)
+        return self._by_length
+
+    def has_run(self, value: str) -> bool:
+        """Whether the whole folded value, spaces aside, appears in one source ("spiderman")."""
+        squashed = fold(value).replace(" ", "")
+        return len(squashed) >= SQUASH_MIN_LENGTH and any(squashed in s for s in self.squashed)
+
+
+class ConversationSources:
+    """The sources of one turn, read from its messages as they grow (each message read once)."""
+
+    def __init__(self, user_text: str, messages: list[BaseMessage]) -> None:
+        self.message = Sources()  # most facts are in the message itself: checked first, alone
+        self.message.add(user_text)
+        self.sources = Sources()
+        self.sources.add(user_text)
+        self._messages = messages
+        self._read = 0
+        self._model_prose: list[str] = []
+
+    def current(self) -> Sources:
+        for message in self._messages[self._read :]:
+            self._ingest(message)
+        self._read = len(self._messages)
+        return self.sources
+
+    def _ingest(self, message: BaseMessage) -> None:
+        content = _unfenced(message.content if isinstance(message.content, str) else "")
+        if isinstance(message, HumanMessage):
+            if not content.startswith(_CORRECTION_PREFIX):
+                self.sources.add(content)
+        elif isinstance(message, ToolMessage):
+            if message.name != PLANNER_FUNCTION_NAME:  # the runtime's answers to the planner
+                for value in _result_values(content):
+                    self.sources.add(value)
+        elif isinstance(message, AIMessage):
+            if message.tool_calls:
+                for call in message.tool_calls:
+                    prose = (call.get("args") or {}).get("message")
+                    if isinstance(prose, str) and fold(prose):
+                        self._model_prose.append(fold(prose))
+            elif self._shown_by_runtime(content):
+                self.sources.add(content)
+
+    def _shown_by_runtime(self, content: str) -> bool:
+        """A reply the user saw that the model did not write (nor a flattened call or result)."""
+        if content.startswith("[") or "[called " in content:
+            return False
+        folded = fold(content)
+        return not any(prose in folded for prose in self._model_prose)
+
+
+def fold(text: str) -> str:
+    """Accent-, case- and punctuation-folded words, as textnorm.fold compares them.
+
+    Three C-level passes instead of a per-character loop: a 20-turn history is read in
+    well under a millisecond, and every value is folded the same way as its sources.
+    """
+    return _NON_WORD.sub(
+        " ", _MARKS.sub("", unicodedata.normalize("NFKD", text.casefold()))
+    ).strip()
+
+
+def _unfenced(content: str) -> str:
+    """Stored text as it was written: history shows it inside one data block (DESIGN 3.7)."""
+    if content.startswith(OPEN) and content.endswith(CLOSE):
+        return content[len(OPEN) : -len(CLOSE)]
+    return content
+
+
+def _result_values(content: str) -> list[str]:
+    """The values a tool result reported (labels unfenced), not its JSON keys or status words."""
+    try:
+        payload = json.loads(content)
+    except ValueError:
+        return [content]
+    values: list[str] = []
+    pending: list[Any] = [payload]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend(v for k, v in value.items() if k not in ("status", "type", "category"))
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, str | int) and not isinstance(value, bool):
+            values.append(_unfenced(str(value)))
+    return values
+
+
+def _normalized(url: str) -> str | None:
+    try:
+        return normalize_url(url)
+    except InvalidUrl:
+        return None
+
+
+def _content_words(value: str) -> list[str]:
+    words = [w for w in fold(value).split() if not (len(w) == 1 and w.isalpha())]
+    meaningful = [w for w in words if w not in STOPWORDS]
+    return meaningful or words
+
+
+def missing_words(value: str, sources: Sources) -> list[str]:
+    """The words of `value` that no source backs (empty when all are grounded)."""
+    if sources.has_run(value):
+        return []
+    return [w for w in _content_words(value) if not sources.has_word(w)]
+
+
+def grounded(rule: FieldRule, value: Any, sources: Sources) -> bool:
+    """Whether one argument value is backed by the sources."""
+    if rule.kind == "url":
+        normalized = _normalized(str(value))
+        return normalized is not None and normalized in sources.urls
+    if rule.kind in ("year", "tmdb_id"):
+        return str(value) in sources.tokens
+    words = _content_words(str(value))
+    if not words:
+        return True  # nothing that could be a fact (punctuation, an emoji)
+    missing = missing_words(str(value), sources)
+    if rule.kind == "all_words":
+        return not missing
+    return len(missing) < len(words)
+
+
+def judge(args: ToolArgs, sources: Sources, confirmed: Mapping[str, bool]) -> Checked:
+    """Keep grounded arguments, drop ungrounded optional facts, refuse at the first ungrounded required one."""
+    values = args.model_dump()
+    verdicts: list[tuple[str, Verdict]] = []
+    for rule in rules_for(type(args)):
+        value = values.get(rule.name)
+        if value is None:
+            continue
+        if confirmed.get(rule.name, False) or grounded(rule, value, sources):
+            verdicts.append((rule.name, "grounded"))
+        elif rule.droppable:
+            verdicts.append((rule.name, "dropped"))
+        else:
+            verdicts.append((rule.name, "reasked"))
+            return Checked(None, refusal(rule, value, sources), tuple(verdicts))
+    drops = {name: None for name, verdict in verdicts if verdict == "dropped"}
+    return Checked(args.model_copy(update=drops) if drops else args, None, tuple(verdicts))
+
+
+class Grounder:
+    """Checks one planning session's tool calls; the verdict of the call that runs is settled."""
+
+    def __init__(self, deps: Deps, user_text: str, language: str, messages: list[BaseMessage]):
+        self.deps = deps
+        self.language = language
+        self.conversation = ConversationSources(user_text, messages)
+        self.pending: Checked | None = None
+
+    async def check(self, tool: str, args: ToolArgs) -> Checked:
+        """Ground every content argument of one call: keep, drop, or refuse the call."""
+        checked = judge(args, self.conversation.message, {})
+        if any(verdict != "grounded" for _, verdict in checked.fields):
+            sources = self.conversation.current()
+            checked = judge(args, sources, await self._confirmed(tool, args, sources))
+        if checked.problem is not None:
+            self._count(tool, checked.fields[-1:])  # only the refused field: the retry counts anew
+            self.pending = None
+        else:
+            self.pending = checked
+        return checked
+
+    def settle(self, tool: str) -> tuple[str, ...]:
+        """Count the checked call that is about to run; the rules it adds to the turn."""
+        checked, self.pending = self.pending, None
+        if checked is None:
+            return ()
+        self._count(tool, checked.fields)
+        return tuple(f"ungrounded:{name}" for name in checked.dropped)
+
+    def _count(self, tool: str, verdicts: Iterable[tuple[str, Verdict]]) -> None:
+        for name, verdict in verdicts:
+            self.deps.metrics.grounding.labels(tool, name, verdict).inc()
+
+    async def _confirmed(self, tool: str, args: ToolArgs, sources: Sources) -> dict[str, bool]:
+        """Facts the source itself confirms, asked only when the conversation does not back them."""
+        values = args.model_dump()
+        kind = _TMDB_KIND.get(tool)
+        tmdb_id, year, title = values.get("tmdb_id"), values.get("year"), values.get("title")
+        if kind is not None and tmdb_id is not None and str(tmdb_id) not in sources.tokens:
+            entry = await self._tmdb_entry(kind, int(tmdb_id))
+            if entry is not None and _same_title(str(title or ""), entry):
+                return {"tmdb_id": True, "year": year is not None and year == entry.year}
+        return {}
+
+    async def _tmdb_entry(self, kind: TmdbKind, tmdb_id: int) -> TmdbCandidate | None:
+        try:
+            return await self.deps.tmdb.details(
+                kind, tmdb_id, language=_TMDB_LANGUAGE.get(self.language, "en-US")
+            )
+        except (ServiceUnavailable, ServiceError):
+            return None  # not configured or not answering: nothing is confirmed
+
+
+def _same_title(title: str, entry: TmdbCandidate) -> bool:
+    names = Sources()
+    names.add(entry.title)
+    if entry.original_title:
+        names.add(entry.original_title)
+    return bool(fold(title)) and not missing_words(title, names)
+
+
+def refusal(rule: FieldRule, value: Any, sources: Sources) -> str:
+    """What the model is told: which argument is not in the user's message, and what to do."""
+    if rule.kind == "url":
+        return (
+            f"argument `{rule.name}` is not in the user's message: that address appears nowhere "
+            "in this conversation. Never invent a link; use one the user wrote, or answer with a message"
+        )
+    missing = missing_words(str(value), sources)[:5]
+    shown = ", ".join(repr(one_line(w, 30)) for w in missing)
+    return (
+        f"argument `{rule.name}` is not in the user's message (not found: {shown}). "
+        "Use the user's own words, or what a tool returned; never add facts you were not given"
+    )

@@ -1,0 +1,228 @@
+"""An effect and its ledger record as one recoverable unit (issue 15; DESIGN 5, 3.9).
+
+Without multi-document transactions (SUBSET.md) an effect runs in steps, and every
+prefix of them can be finished later:
+
+1. the intent is written on the user document, in the conversation's slot;
+2. the effect itself (the item inserted or deleted);
+3. the counters, moved by the same single-document update that marks the intent
+   counted, so they move once whatever is retried;
+4. the ledger event;
+5. the slot is cleared.
+
+A crash anywhere (a kill -9, the database gone) leaves the intent. The next turn of
+that conversation, which is also how a re-drive of the same update arrives, finishes
+it first: the effect completed, the counter moved if it was not, the event appended
+unless the ledger already holds it. Turns of one conversation never run at once (a
+lease per chat), so finishing its own slot races with nothing; another
+conversation's slot is finished only once it is stale.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from typing import Any, Literal, assert_never
+
+from agent.conversation.turn import Turn
+from agent.deps import Deps
+from agent.trust.ledgering import append_event
+from config.logging import log_event
+from storage.documents import ITEM_TYPES, EffectDoc, ItemDoc, UserDoc
+from storage.ledger import sha256_hex
+
+log = logging.getLogger(__name__)
+
+STALE_MS = 120_000  # an intent this old belongs to a turn that is not running any more
+_FAR_FUTURE_MS = 2**62
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """An effect brought to its recorded end; what its first run would have answered."""
+
+    effect: EffectDoc
+    item: ItemDoc | None = None
+    count: int = 0
+    kept: int = 0
+
+
+def slot_of(conversation_id: str) -> str:
+    """The conversation's slot on the user document (a digest: ids may hold dots)."""
+    return sha256_hex(conversation_id)[:16]
+
+
+def _intent(
+    turn: Turn, deps: Deps, op: Literal["save", "delete", "delete_all"], **fields: Any
+) -> EffectDoc:
+    return EffectDoc(
+        id=uuid.uuid4().hex,
+        op=op,
+        started_ms=deps.clock.ms(),
+        update_id=turn.incoming.update_id,
+        **fields,
+    )
+
+
+async def save(deps: Deps, turn: Turn, item: ItemDoc, *, dedup_sha256: str) -> tuple[ItemDoc, bool]:
+    """Insert `item` unless its dedup key exists; count it and record `item_saved` as one unit."""
+    db, slot = deps.db, slot_of(turn.conversation_id)
+    effect = _intent(
+        turn,
+        deps,
+        "save",
+        item_id=item.id,
+        item_type=item.type,
+        enriched=item.enriched,
+        dedup_sha256=dedup_sha256,
+    )
+    await db.users.begin_effect(turn.user_id, slot, effect)
+    stored, created = await db.items.insert(item)
+    if not created:
+        await db.users.end_effect(turn.user_id, slot, effect.id)
+        return stored, False
+    await _finish(deps, turn.user_id, slot, effect, turn=turn)
+    return stored, True
+
+
+async def delete(deps: Deps, turn: Turn, item: ItemDoc) -> bool:
+    """Delete `item`, count it and record `item_deleted` as one unit; False if it was gone."""
+    slot = slot_of(turn.conversation_id)
+    effect = _intent(
+        turn,
+        deps,
+        "delete",
+        item_id=item.id,
+        item_type=item.type,
+        item_json=item.model_dump_json(by_alias=True),
+    )
+    await deps.db.users.begin_effect(turn.user_id, slot, effect)
+    if await deps.db.items.delete(turn.user_id, item.id) is None:
+        await deps.db.users.end_effect(turn.user_id, slot, effect.id)
+        return False
+    await _finish(deps, turn.user_id, slot, effect, turn=turn)
+    return True
+
+
+async def delete_all(deps: Deps, turn: Turn, *, up_to_seq: int | None) -> Finished:
+    """Delete the items numbered up to `up_to_seq` (all when None), count and record them as one unit."""
+    user = await deps.db.users.get(turn.user_id)
+    before = {t: int((user.counts if user else {}).get(t, 0)) for t in ITEM_TYPES}
+    slot = slot_of(turn.conversation_id)
+    effect = _intent(turn, deps, "delete_all", up_to_seq=up_to_seq, by_type=before)
+    await deps.db.users.begin_effect(turn.user_id, slot, effect)
+    return await _finish(deps, turn.user_id, slot, effect, turn=turn)
+
+
+async def recover(
+    deps: Deps,
+    user: UserDoc,
+    conversation_id: str,
+    update_id: str | None,
+    *,
+    everything: bool = False,
+) -> tuple[UserDoc, list[Finished]]:
+    """Finish this conversation's interrupted effect, and stale ones of others, before the turn.
+
+    `everything` (`lembra doctor --repair`) finishes every slot, stale or not.
+    """
+    mine, now = slot_of(conversation_id), deps.clock.ms()
+    finished: list[Finished] = []
+    for slot, effect in user.effects.items():
+        if effect is None:
+            continue
+        ours = slot == mine or (update_id is not None and effect.update_id == update_id)
+        if everything or ours or now - effect.started_ms >= STALE_MS:
+            finished.append(await _finish(deps, user.id, slot, effect, turn=None))
+            deps.metrics.effects_recovered.labels(effect.op).inc()
+            log_event(log, "effect_recovered", op=effect.op, update_id=effect.update_id)
+    if not finished:
+        return user, []
+    return (await deps.db.users.get(user.id)) or user, finished
+
+
+async def _finish(
+    deps: Deps, user_id: str, slot: str, effect: EffectDoc, *, turn: Turn | None
+) -> Finished:
+    """Steps 2-5 for `effect`, each one safe to repeat."""
+    match effect.op:
+        case "save":
+            done = await _finish_save(deps, user_id, slot, effect, turn)
+        case "delete":
+            done = await _finish_delete(deps, user_id, slot, effect, turn)
+        case "delete_all":
+            done = await _finish_delete_all(deps, user_id, slot, effect, turn)
+        case _ as unreachable:
+            assert_never(unreachable)
+    await deps.db.users.end_effect(user_id, slot, effect.id)
+    return done
+
+
+async def _finish_save(
+    deps: Deps, user_id: str, slot: str, effect: EffectDoc, turn: Turn | None
+) -> Finished:
+    if effect.item_id is None or effect.item_type is None:
+        return Finished(effect)
+    item = await deps.db.items.get(user_id, effect.item_id)
+    if item is None:  # never inserted: nothing happened, so nothing to record
+        return Finished(effect)
+    await deps.db.users.count_effect(user_id, slot, effect.id, inc={effect.item_type: 1})
+    payload = {
+        "item_id": effect.item_id,
+        "type": effect.item_type,
+        "dedup_sha256": effect.dedup_sha256,
+        "enriched": effect.enriched,
+    }
+    await _record(deps, turn, user_id, effect, "item_saved", payload)
+    return Finished(effect, item=item)
+
+
+async def _finish_delete(
+    deps: Deps, user_id: str, slot: str, effect: EffectDoc, turn: Turn | None
+) -> Finished:
+    if effect.item_json is None:
+        return Finished(effect)
+    item = ItemDoc.model_validate_json(effect.item_json)
+    await deps.db.items.delete(user_id, item.id)  # a no-op when step 2 had happened
+    await deps.db.users.count_effect(user_id, slot, effect.id, inc={item.type: -1})
+    payload = {"item_id": item.id, "type": item.type}
+    await _record(deps, turn, user_id, effect, "item_deleted", payload)
+    return Finished(effect, item=item)
+
+
+async def _finish_delete_all(
+    deps: Deps, user_id: str, slot: str, effect: EffectDoc, turn: Turn | None
+) -> Finished:
+    db = deps.db
+    await db.items.delete_all(user_id, up_to_seq=effect.up_to_seq)
+    left: dict[str, int] = {}
+    if effect.up_to_seq is not None:
+        for kept in await db.items.list_for(user_id):
+            left[kept.type] = left.get(kept.type, 0) + 1
+    await db.users.count_effect(user_id, slot, effect.id, counts=left)
+    by_type = {t: max(0, effect.by_type.get(t, 0) - left.get(t, 0)) for t in ITEM_TYPES}
+    count = sum(by_type.values())
+    payload: dict[str, Any] = {"count": count, "by_type": by_type}
+    await _record(deps, turn, user_id, effect, "all_deleted", payload)
+    return Finished(effect, count=count, kept=sum(left.values()))
+
+
+async def _record(
+    deps: Deps,
+    turn: Turn | None,
+    user_id: str,
+    effect: EffectDoc,
+    type: str,
+    payload: dict[str, Any],
+) -> None:
+    """Append the effect's event unless the ledger already holds it (a crash after step 4)."""
+    if effect.update_id is not None:
+        payload["update_id"] = effect.update_id
+    if turn is None or effect.counted:  # a recovery: step 4 may have happened
+        for event in await deps.db.ledger.events_in(user_id, effect.started_ms, _FAR_FUTURE_MS):
+            if event.type == type and all(
+                event.payload.get(k) == payload.get(k) for k in ("item_id", "update_id")
+            ):
+                return
+    await append_event(deps, turn, type, payload, stream=user_id)

@@ -1,0 +1,210 @@
+"""A kill -9 between an effect and its ledger event loses nothing (issue 15, failure 2).
+
+The process is stopped right after a chosen database write (the storage fault hook
+raises `Killed`, a `BaseException` nothing catches: exactly the database a kill -9
+at that instant leaves). The same update is then re-driven as the lifecycle does,
+and the user, the ledger and the counters must look as if nothing had happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from agent.trust.audit import audit_user, repair_user
+from agent.types import Incoming, Reply
+from storage import Database
+from storage.faults import Killed
+from tests.support.live import Live, call, live_runtime
+
+USER = "tg:7001"
+NOTE = "comprar pão integral"
+
+
+def crash_after(*points: str) -> Callable[[str], None]:
+    """A hook that kills the process once `points` have been written, in this order."""
+    remaining = list(points)
+
+    def hook(point: str) -> None:
+        if remaining and point == remaining[0]:
+            remaining.pop(0)
+            if not remaining:
+                raise Killed(point)
+
+    return hook
+
+
+def update(n: int, text: str) -> Incoming:
+    return Incoming(
+        channel="telegram", chat_id="7001", user_id=USER, text=text, update_id=f"tg:{n}"
+    )
+
+
+async def send(live: Live, incoming: Incoming, llm: Sequence[Mapping[str, Any]] = ()) -> Reply:
+    live.model.begin_turn(list(llm), [])
+    try:
+        return await live.runtime.handle(incoming)
+    finally:
+        live.model.end_turn()
+
+
+async def killed(live: Live, incoming: Incoming, hook: Callable[[str], None], **kw: Any) -> None:
+    live.db.faults.hook = hook
+    try:
+        with pytest.raises(Killed):
+            await send(live, incoming, **kw)
+    finally:
+        live.db.faults.hook = None
+    live.clock.advance(61)  # the lifecycle re-drives records older than a minute
+
+
+async def events(db: Database, type: str) -> list[dict[str, Any]]:
+    return [e.payload for e in await db.ledger.events(USER) if e.type == type]
+
+
+async def assert_consistent(live: Live) -> None:
+    audit = await audit_user(live.deps, USER)
+    assert audit.ok, audit.to_json()
+    assert (await live.db.ledger.verify(USER)).ok
+
+
+@pytest.fixture
+async def live(db: Database) -> AsyncIterator[Live]:
+    async with live_runtime(db) as running:
+        yield running
+
+
+SAVE = [call("save_note", content=NOTE)]
+
+
+@pytest.mark.parametrize(
+    "points",
+    [
+        ("items.insert_one",),  # the item is there, no counter, no event
+        ("items.insert_one", "users.update_one"),  # counted, no event
+        ("items.insert_one", "ledger.insert_one"),  # recorded, intent still open
+    ],
+    ids=["after-insert", "after-counter", "after-event"],
+)
+async def test_a_save_killed_midway_is_repaired_and_answered_as_a_first_save(
+    live: Live, points: tuple[str, ...]
+) -> None:
+    """Fails on main before this change: the re-drive answered "Já estava salvo" to a
+    first save, the item had no `item_saved` event and the note counter stayed at 0."""
+    first = update(1, f"salva uma nota: {NOTE}")
+    await killed(live, first, crash_after(*points), llm=SAVE)
+
+    reply = await send(live, first, SAVE)
+
+    assert "Salvo:" in reply.text
+    assert "Já estava" not in reply.text
+    items = await live.db.items.list_for(USER)
+    assert len(items) == 1
+    saved = await events(live.db, "item_saved")
+    assert [e["item_id"] for e in saved] == [items[0].id]  # exactly one, never two
+    assert saved[0]["update_id"] == "tg:1"
+    user = await live.db.users.get(USER)
+    assert user is not None
+    assert user.counts["note"] == 1
+    assert all(slot is None for slot in user.effects.values())
+    await assert_consistent(live)
+
+    again = await send(live, update(2, f"salva uma nota: {NOTE}"), SAVE)
+    assert "Já estava salvo" in again.text  # a new message saving it again is a real dedup
+
+
+async def _saved_then_previewed(live: Live) -> None:
+    await send(live, update(1, f"salva uma nota: {NOTE}"), SAVE)
+    preview = await send(live, update(2, "apaga a nota do pão"), [call("delete_item", query="pão")])
+    assert "sim" in preview.text.lower() or preview.meta.turn_kind == "preview"
+
+
+@pytest.mark.parametrize(
+    "points",
+    [("items.delete_one",), ("items.delete_one", "users.update_one")],
+    ids=["after-delete", "after-counter"],
+)
+async def test_a_confirmed_delete_killed_midway_is_finished_by_the_redrive(
+    live: Live, points: tuple[str, ...]
+) -> None:
+    """Fails on main before this change: the item was gone with no `item_deleted`
+    event, the counter stayed at 1, and the re-drive answered "nada pendente"."""
+    await _saved_then_previewed(live)
+    confirm = update(3, "sim")
+    await killed(live, confirm, crash_after(*points))
+
+    reply = await send(live, confirm)
+
+    assert "Apagado:" in reply.text
+    assert await live.db.items.list_for(USER) == []
+    assert len(await events(live.db, "item_deleted")) == 1
+    user = await live.db.users.get(USER)
+    assert user is not None
+    assert user.counts["note"] == 0
+    await assert_consistent(live)
+
+
+async def test_delete_all_killed_after_the_delete_is_finished_by_the_redrive(live: Live) -> None:
+    """Fails on main before this change: everything was deleted, with no `all_deleted`
+    event and counters still showing the items."""
+    await send(live, update(1, f"salva uma nota: {NOTE}"), SAVE)
+    await send(
+        live,
+        update(2, "salva uma nota: ligar pro dentista"),
+        [call("save_note", content="ligar pro dentista")],
+    )
+    await send(live, update(3, "apaga tudo"))
+    confirm = update(4, "sim")
+    await killed(live, confirm, crash_after("items.delete_many"))
+
+    reply = await send(live, confirm)
+
+    assert "Apaguei 2" in reply.text
+    assert len(await events(live.db, "all_deleted")) == 1
+    user = await live.db.users.get(USER)
+    assert user is not None
+    assert sum(user.counts.values()) == 0
+    await assert_consistent(live)
+
+
+async def test_the_next_message_finishes_an_effect_whose_update_is_never_redriven(
+    live: Live,
+) -> None:
+    """A console turn has no update to re-drive: the conversation's next turn finishes it."""
+    first = Incoming(
+        channel="console", chat_id="bob", user_id="cli:bob", text=f"salva uma nota: {NOTE}"
+    )
+    live.db.faults.hook = crash_after("items.insert_one")
+    live.model.begin_turn(list(SAVE), [])
+    with pytest.raises(Killed):
+        await live.runtime.handle(first)
+    live.model.end_turn()
+    live.db.faults.hook = None
+    assert not (await audit_user(live.deps, "cli:bob")).ok
+
+    live.model.begin_turn([], [])
+    await live.runtime.handle(
+        Incoming(channel="console", chat_id="bob", user_id="cli:bob", text="ajuda")
+    )
+    live.model.end_turn()
+
+    assert (await audit_user(live.deps, "cli:bob")).ok
+
+
+async def test_doctor_reports_items_without_events_and_repairs_them(live: Live) -> None:
+    """Fails on main before this change: `ledger verify` said ok and nothing else looked."""
+    await send(live, update(1, f"salva uma nota: {NOTE}"), SAVE)
+    # an item written by an older version that died before its event (no intent left)
+    items = await live.db.items.list_for(USER)
+    orphan = items[0].model_copy(update={"id": "orphan01", "dedup_key": "note:x", "seq": 99})
+    await live.db.items.insert(orphan)
+
+    found = await audit_user(live.deps, USER)
+    assert found.unrecorded == ("orphan01",)
+    assert found.counts == {"note": (1, 2)}
+
+    repaired = await repair_user(live.deps, found)
+    assert repaired.ok
+    assert (await live.db.ledger.verify(USER)).ok

@@ -1,0 +1,240 @@
+"""Real models (DESIGN 9.1): calls written in content, output modes, caps, prefix-cache order."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from agent.planning.reading import ContentCall, NotACall, read_content_call, repeated_line
+from agent.planning.structured import output_schema
+from agent.planning.transport import ModelTransport
+from agent.tools import registry
+from bot.fakes.scripted_model import ScriptedModelServer
+from bot.fakes.structured import mismatch, strict_problem
+from config.settings import Settings
+from storage import Database
+from tests.support.live import ALICE, call, live_runtime, respond, shared_counter
+
+STEP = {
+    "action": "CALL_TOOL",
+    "tool": "save_note",
+    "args": {"content": "comprar pão"},
+    "message": None,
+    "belief": {"key": "answer.confidence", "guessed": 1.0, "delta": 0},
+}
+WRAPPED = {"name": "plan", "arguments": STEP}
+
+
+def sample(live: Any, name: str, **labels: str) -> float:
+    value = live.deps.metrics.registry.get_sample_value(name, labels)
+    return 0.0 if value is None else value
+
+
+# -- reading content ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "form"),
+    [
+        (json.dumps(STEP), "bare"),
+        (json.dumps(WRAPPED), "bare"),
+        ("```json\n" + json.dumps(WRAPPED) + "\n```", "fenced"),
+        ("```\n" + json.dumps(STEP) + "\n```\n", "fenced"),
+        ("<tool_call>\n" + json.dumps(WRAPPED) + "\n</tool_call>", "tagged"),
+        (
+            "<tool_call>"
+            + json.dumps({"name": "plan", "arguments": json.dumps(STEP)})
+            + "</tool_call>",
+            "tagged",
+        ),
+    ],
+)
+def test_one_object_in_content_is_the_call(content: str, form: str) -> None:
+    assert read_content_call(content) == ContentCall(form, STEP)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        ("Claro! Vou salvar.", None),
+        ("Aqui está: " + json.dumps(STEP), None),
+        (json.dumps(STEP) + " " + json.dumps(STEP), "more than one JSON object"),
+        ("```json\n" + json.dumps(STEP) + "\n```\n```json\n{}\n```", None),
+        (json.dumps({"name": "plan", "arguments": {"action": "CALL_TOOL"}}), "not a valid step"),
+        (json.dumps({"name": "save_note", "arguments": STEP}), "the only function is `plan`"),
+        (json.dumps({"name": "plan", "arguments": "[1]"}), "must be a JSON object"),
+        ('```json\n{"action": \n```', "not valid"),
+    ],
+)
+def test_prose_two_objects_and_bad_objects_are_not_calls(content: str, reason: str | None) -> None:
+    read = read_content_call(content)
+    assert isinstance(read, NotACall)
+    if reason is None:
+        assert read.reason is None
+    else:
+        assert read.reason is not None
+        assert reason in read.reason
+
+
+def test_a_line_repeated_eight_times_in_a_row_is_a_loop() -> None:
+    assert repeated_line("Vou salvar.\n" + "```\n" * 8) == "```"
+    assert repeated_line("Vou salvar.\n" + "```\n\n" * 8) == "```"  # blank lines in between
+    assert repeated_line("Vou salvar.\n" + "```\n" * 7) is None
+    assert repeated_line("a\nb\n" * 8) is None  # alternating lines are not "in a row"
+
+
+# -- the runtime with content calls ---------------------------------------------------------------
+
+
+async def test_a_fenced_call_runs_once_is_stored_native_and_counted_by_form(db: Database) -> None:
+    fenced = "```json\n" + json.dumps(WRAPPED) + "\n```"
+    async with live_runtime(db) as live:
+        reply, report = await live.say("anota: comprar pão", llm=[{"raw": fenced}])
+        assert sample(live, "lembra_planner_content_calls_total", form="fenced") == 1
+        assert sample(live, "lembra_planner_outputs_total", verdict="invalid") == 0
+    assert report.problems() == []
+    assert reply.meta.llm_calls == 1
+    assert reply.meta.tools_executed == ("save_note",)
+    stored = await db.messages.last(ALICE, ALICE, 20)
+    ai = next(m for m in stored if m.role == "ai" and m.tool_calls)
+    tool = next(m for m in stored if m.role == "tool")
+    assert ai.content == ""  # the call, not the fence, is what the history holds
+    assert ai.tool_calls[0].name == "plan"
+    assert tool.tool_call_id == ai.tool_calls[0].id
+
+
+async def test_two_objects_are_re_asked_with_the_reason(db: Database) -> None:
+    two = json.dumps(STEP) + "\n" + json.dumps(STEP)
+    async with live_runtime(db) as live:
+        reply, report = await live.say("anota: comprar pão", llm=[{"raw": two}, STEP])
+    assert report.problems() == []
+    assert reply.meta.llm_calls == 2
+    correction = report.requests[1].body["messages"][-1]
+    assert correction["role"] == "user"
+    assert "more than one JSON object" in correction["content"]
+    assert len(await db.items.newest(ALICE, 10)) == 1
+
+
+# -- caps -----------------------------------------------------------------------------------------
+
+
+async def test_a_plan_step_is_capped_at_300_tokens_and_phrasing_keeps_the_larger_cap(
+    db: Database,
+) -> None:
+    async with live_runtime(db) as live:
+        await live.say("anota: comprar pão", llm=[STEP])
+        _, report = await live.say(
+            "o que eu preciso comprar?",
+            llm=[call("search_items", query="comprar"), respond("Pão.")],
+        )
+    assert report.problems() == []
+    plan, phrase = (r.body for r in report.requests)
+    assert plan["max_tokens"] == 300
+    assert phrase["max_tokens"] == 600
+
+
+async def test_penalties_are_sent_when_set(db: Database) -> None:
+    async with live_runtime(db, llm_frequency_penalty=0.3) as live:
+        _, report = await live.say("anota: comprar pão", llm=[STEP])
+    assert report.requests[0].body["frequency_penalty"] == 0.3
+    assert "presence_penalty" not in report.requests[0].body
+
+
+# -- prefix caching -------------------------------------------------------------------------------
+
+
+async def test_stable_text_leads_every_request_and_the_server_cache_is_reported(
+    db: Database,
+) -> None:
+    async with live_runtime(db) as live:
+        await live.say("anota: comprar pão", llm=[STEP])
+        second, report = await live.say(
+            "anota: pagar a luz", llm=[call("save_note", content="pagar a luz")]
+        )
+        cached_metric = sample(live, "lembra_tokens_total", kind="cached")
+        day = await db.usage.of_subject(ALICE)
+    first_request, second_request = live.model.requests[0].body, report.requests[0].body
+    assert first_request["messages"][0] == second_request["messages"][0]  # byte-identical rules
+    assert first_request["messages"][-2]["role"] == "system"  # the situation comes last
+    assert "Beliefs (current values)" in first_request["messages"][-2]["content"]
+    assert "Beliefs" not in first_request["messages"][0]["content"]
+    # the previous turn's history follows the rules unchanged, so the cache covers both
+    assert "anota: comprar pão" in second_request["messages"][1]["content"]
+    assert second.meta.cached_tokens > 0.6 * second.meta.prompt_tokens
+    assert cached_metric == second.meta.cached_tokens
+    assert sum(d.get("cached_tokens", 0) for d in day) == second.meta.cached_tokens
+
+
+# -- json_schema mode ------------------------------------------------------------------------------
+
+
+def test_the_output_schema_is_strict_and_built_from_the_tool_registry() -> None:
+    schema = output_schema(registry().values())
+    assert strict_problem(schema) is None
+    offered = {name for name in registry() if name != "delete_all_memories"}
+    assert set(schema["properties"]["tool"]["enum"]) == offered | {None}
+    # every tool's arguments, with optional ones null, fit one of the args variants
+    movie = {"title": "Inception", "year": None, "tmdb_id": None}
+    assert mismatch({**STEP, "tool": "save_movie", "args": movie}, schema) is None
+    assert mismatch({**STEP, "args": {"content": "x", "extra": 1}}, schema) is not None
+    assert mismatch({**STEP, "tool": "delete_all_memories", "args": {}}, schema) is not None
+
+
+async def test_json_schema_mode_sends_a_strict_response_format_and_no_function(
+    db: Database,
+) -> None:
+    async with live_runtime(db, llm_output_mode="json_schema") as live:
+        reply, report = await live.say("anota: comprar pão", llm=[STEP])
+        assert sample(live, "lembra_planner_content_calls_total", form="bare") == 1
+    assert report.problems() == []
+    body = report.requests[0].body
+    assert "tools" not in body
+    assert body["response_format"]["type"] == "json_schema"
+    assert body["response_format"]["json_schema"]["strict"] is True
+    assert "one JSON object" in body["messages"][0]["content"]
+    assert reply.meta.tools_executed == ("save_note",)
+
+
+@pytest.mark.parametrize(
+    ("script", "mode"),
+    [
+        ({"outputs": [{"raw": '{"ok": true}'}]}, "json_schema"),
+        ({"errors": [{"status": 400}]}, "tools"),
+    ],
+)
+async def test_auto_picks_json_schema_when_the_server_accepts_it(
+    script: dict[str, Any], mode: str
+) -> None:
+    async with ScriptedModelServer(counter=shared_counter()) as server:
+        transport = ModelTransport(
+            base_url=server.base_url,
+            api_key="x",
+            model="m",
+            timeout_s=5,
+            max_tokens=600,
+            counter=shared_counter(),
+            output_schema=output_schema(registry().values()),
+            retries=0,
+        )
+        server.begin_turn(script.get("outputs", []), script.get("errors", []))
+        try:
+            assert await transport.choose_output_mode() == mode
+        finally:
+            await transport.aclose()
+        assert server.end_turn().llm_calls == 1
+
+
+# -- the small-model profile -----------------------------------------------------------------------
+
+
+def test_the_small_profile_fills_what_is_not_set_and_explicit_settings_win() -> None:
+    small = Settings(_env_file=None, llm_profile="small")  # type: ignore[call-arg]
+    assert small.prompt_token_budget == 2_500
+    assert small.llm_planner_max_tokens == 200
+    assert small.llm_history_messages == 6
+    assert small.llm_output_mode == "auto"
+    chosen = Settings(_env_file=None, llm_profile="small", prompt_token_budget=4000)  # type: ignore[call-arg]
+    assert chosen.prompt_token_budget == 4_000
+    assert Settings(_env_file=None).prompt_token_budget == 6_000  # type: ignore[call-arg]
