@@ -382,5 +382,5 @@ async def test_details_by_id_finds_the_entry_or_none_and_asks_nothing_unconfigur
         ("/3/movie/4242", 404),
     ]
     keyless = make_client(base_url="https://api.themoviedb.org/3")
-    with pytest.raises(ServiceUnavailable, match="not configured"):
+    with pytest.raises(ServiceNotConfigured, match="not configured"):
         await keyless.details("movie", 27205, language="pt-BR")
