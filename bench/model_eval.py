@@ -13,7 +13,7 @@ how often grounding (DESIGN 9.6) kept, dropped or re-asked a tool argument.
 
     OPENAI_BASE_URL=http://127.0.0.1:8099/v1 OPENAI_API_KEY=local \\
       LLM_MODEL=qwen2.5-coder-1.5b-instruct-q4_k_m LLM_PROFILE=small \\
-      .venv/bin/python bench/model_eval.py [--only CATEGORY,...] [--every N] [--json]
+      .venv/bin/python -m bench.model_eval [--only CATEGORY,...] [--every N] [--json]
 
 Never part of the test pass/fail (it needs a model server and takes minutes).
 """

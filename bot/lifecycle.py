@@ -353,8 +353,9 @@ class UpdateLifecycle:
     async def redrive_pass(self) -> int:
         """Re-submit stale `received` updates (run by the leader only); return how many."""
         deps, tuning = self.deps, self.tuning
+        now, stale_ms = deps.clock.ms(), int(tuning.stale_after_s * 1000)
         stale = await deps.db.updates.stale(
-            deps.clock.ms() - int(tuning.stale_after_s * 1000), limit=tuning.redrive_batch
+            now - stale_ms, newer_than_ms=now + stale_ms, limit=tuning.redrive_batch
         )
         submitted = 0
         for record in stale:

@@ -195,6 +195,19 @@ async def metrics(request: web.Request) -> web.Response:
     return web.Response(body=body, headers={"Content-Type": PROMETHEUS_CONTENT_TYPE})
 
 
+async def _until_stopped(stop: asyncio.Event, supervisor: asyncio.Task[None] | None) -> None:
+    """Wait for `stop`; an embedded database that cannot be restarted ends the wait with its error."""
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait(
+            [f for f in (stopped, supervisor) if f is not None], return_when=asyncio.FIRST_COMPLETED
+        )
+    finally:
+        stopped.cancel()
+    if supervisor is not None and supervisor.done() and not supervisor.cancelled():
+        supervisor.result()  # raises EmbeddedServerError: `lembra serve` exits non-zero
+
+
 async def serve(
     deps: Deps,
     handler: Handler,
@@ -222,7 +235,7 @@ async def serve(
             ) from None
         jobs = (options or WebOptions()).jobs
         log_event(log, "serving", **summary(settings, offline=deps.model is None, jobs=jobs))
-        await (stop or asyncio.Event()).wait()
+        await _until_stopped(stop or asyncio.Event(), deps.db.supervisor)
     finally:
         await runner.cleanup()
         log_event(log, "stopped")

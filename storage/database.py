@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -25,7 +27,9 @@ from storage.messages import MessagesRepo
 from storage.pending import PendingRepo
 from storage.reminders import RemindersRepo
 from storage.schema import upgrade
+from storage.snapshots import SnapshotsRepo
 from storage.summaries import SummariesRepo
+from storage.supervisor import Supervision, supervise
 from storage.updates import UpdatesRepo
 from storage.usage import UsageRepo
 from storage.users import UsersRepo
@@ -43,6 +47,7 @@ COLLECTIONS = (
     "leases",
     "constitutions",
     "reminders",
+    "undo_snapshots",
 )
 
 
@@ -61,6 +66,8 @@ class Database:
         raw = client[name]
         # tests stop the process right after a chosen write (issue 15: kill -9 between steps)
         self.faults = FaultPoints()
+        # the embedded server's supervisor; ends with EmbeddedServerError when it gives up
+        self.supervisor: asyncio.Task[None] | None = None
         self._raw = raw
         self._observer = observer
 
@@ -80,6 +87,7 @@ class Database:
         self.constitutions = ConstitutionsRepo(coll("constitutions"))
         self.chat_queue = ChatQueueRepo(coll("processed_updates"))  # per-chat arrival order
         self.reminders = RemindersRepo(coll("reminders"))
+        self.snapshots = SnapshotsRepo(coll("undo_snapshots"))
 
     async def ensure_indexes(self) -> None:
         for repo in (
@@ -96,6 +104,7 @@ class Database:
             self.constitutions,
             self.chat_queue,
             self.reminders,
+            self.snapshots,
         ):
             await repo.ensure_indexes()
 
@@ -144,6 +153,7 @@ class StorageConfig:
     embedded_port: int = 0
     embedded_start_timeout_s: float = 20.0
     embedded_memory: bool = False
+    embedded_max_restarts: int = 5
 
 
 def _hosts(uri: str) -> str:
@@ -162,6 +172,19 @@ def _unreachable(uri: str, *, embedded_log: Path | None) -> str:
         f"cannot reach the database at {_hosts(uri)} (MONGODB_URI): check that the server "
         "is running and reachable, or unset MONGODB_URI to use the embedded database"
     )
+
+
+async def _stop_supervising(database: Database) -> None:
+    task, database.supervisor = database.supervisor, None
+    if task is None:
+        return
+    if task.done():
+        if not task.cancelled():
+            task.exception()  # seen by whoever awaited it (`lembra serve`); never "unretrieved"
+        return
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 @asynccontextmanager
@@ -188,8 +211,14 @@ async def open_storage(
                 log = config.data_dir / "embedded.log" if server is not None else None
                 raise DatabaseUnavailable(_unreachable(uri, embedded_log=log)) from None
             await upgrade(database.collections(), now_ms=int(time.time() * 1000))
+            if server is not None and not server.memory:
+                policy = Supervision(max_restarts=config.embedded_max_restarts)
+                database.supervisor = asyncio.create_task(
+                    supervise(server, policy), name="embedded-supervisor"
+                )
             yield database
         finally:
+            await _stop_supervising(database)
             await database.close()
     finally:
         if server is not None:

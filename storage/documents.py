@@ -210,3 +210,14 @@ class ReminderDoc(StoredModel):
     created_at_ms: int
     updated_at_ms: int
     sent_at_ms: int | None = None
+
+
+class SnapshotDoc(StoredModel):
+    """A deleted item kept for 24 hours so `desfaz` can bring it back (DESIGN 9.4)."""
+
+    id: str = Field(alias="_id")  # "<batch>:<item id>"
+    user_id: str
+    batch: str  # one deletion (one item, or one delete_all)
+    item_json: str  # the item document exactly as it was stored
+    taken_at_ms: int
+    expires_at_ms: int

@@ -99,6 +99,10 @@ def _read_exactly(sock: socket.socket, n: int) -> bytes:
     return data
 
 
+def _port_of(uri: str) -> int:
+    return int(uri.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
+
+
 def _port_in_use(port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         return sock.connect_ex(("127.0.0.1", port)) == 0
@@ -200,6 +204,46 @@ class EmbeddedServer:
             (self.data_dir / "embedded.pid").unlink(missing_ok=True)
         self._reap()
 
+    def alive(self) -> bool:
+        """Whether the server this process uses is running (a cheap check: no round trip)."""
+        if self.uri is None:
+            return False
+        if self.memory:
+            return self._proc is not None and self._proc.poll() is None
+        state = self._read_state()
+        return state is not None and _alive(int(state["pid"]))
+
+    def answers(self) -> bool:
+        """Whether the server answers `ping` on its port."""
+        return self.uri is not None and ping(_port_of(self.uri), timeout_s=2.0)
+
+    def revive(self, *, replace_deaf: bool = False) -> bool:
+        """Restart a dead server on the same port and data file; False when it was running.
+
+        Several Lembra processes may notice at once: under the lock, the first restarts
+        it and the others find it answering. `replace_deaf` also replaces a server that
+        is alive but has stopped answering. Raises EmbeddedServerError when it cannot start.
+        """
+        if self.uri is None or self.memory:
+            raise EmbeddedServerError("only a server with a data file under DATA_DIR is restarted")
+        port = _port_of(self.uri)
+        with self._locked():
+            state = self._read_state() or {"pid": 0, "port": port, "clients": [os.getpid()]}
+            pid = int(state["pid"])
+            if _alive(pid) and (not replace_deaf or ping(port, timeout_s=2.0)):
+                return False
+            if _alive(pid) and self._ours(pid):
+                stop_process(pid)
+            self._reap()
+            pid_file = self.data_dir / "embedded.pid"
+            pid_file.unlink(missing_ok=True)  # a stale pid file blocks nx-27017's start
+            db_file = str((self.data_dir / _DB_FILE).resolve())
+            self._launch(db=db_file, pid_file=pid_file, port=port)
+            assert self._proc is not None
+            clients = [p for p in state.get("clients", []) if _alive(int(p))] or [os.getpid()]
+            self._write_state({"pid": self._proc.pid, "port": port, "clients": clients})
+            return True
+
     def _reap(self) -> None:
         """Stop and wait for the server process we launched, if any."""
         proc, self._proc = self._proc, None
@@ -253,12 +297,13 @@ class EmbeddedServer:
         tmp.write_text(json.dumps(state))
         tmp.replace(self.data_dir / _STATE)
 
-    def _launch(self, *, db: str, pid_file: Path | None) -> int:
-        fixed = self.port != 0
+    def _launch(self, *, db: str, pid_file: Path | None, port: int = 0) -> int:
+        wanted = port or self.port
+        fixed = wanted != 0
         attempts = 1 if fixed else 3
         last_error = ""
         for _ in range(attempts):
-            port = self.port or free_port()
+            port = wanted or free_port()
             if fixed and _port_in_use(port):
                 raise EmbeddedServerError(
                     f"embedded database port {port} is already in use: set EMBEDDED_DB_PORT to a free "

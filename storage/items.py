@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 
 from storage.collection import Collection
 from storage.documents import ItemDoc, ItemType
@@ -72,6 +73,16 @@ class ItemsRepo:
         """Delete one of the user's items; return it, or None when it was not theirs."""
         doc = await self._c.delete_owned(item_id, user_id)
         return ItemDoc.model_validate(doc) if doc else None
+
+    async def update_fields(
+        self, user_id: str, item_id: str, fields: Mapping[str, object], now_ms: int
+    ) -> ItemDoc | None:
+        """Set `fields` on one of `user_id`'s items; the item after, or None if not theirs."""
+        if await self._c.find_owned(item_id, user_id) is None:
+            return None
+        # the owner field never changes, so the check above still holds here
+        await self._c.update_one({"_id": item_id}, {"$set": {**fields, "updated_at_ms": now_ms}})
+        return await self.get(user_id, item_id)
 
     async def delete_many(self, user_id: str, item_ids: list[str]) -> int:
         if not item_ids:

@@ -44,6 +44,7 @@ EVENT_TYPES = frozenset(
         "reminder_cancelled",
         "undone",
         "item_updated",
+        "model_usage",
     }
 )
 _PROBE_BATCH = 64

@@ -123,10 +123,22 @@ class UpdatesRepo:
         )
         return outcome.matched > 0
 
-    async def stale(self, older_than_ms: int, *, limit: int = 100) -> list[ProcessedUpdateDoc]:
+    async def stale(
+        self, older_than_ms: int, *, newer_than_ms: int | None = None, limit: int = 100
+    ) -> list[ProcessedUpdateDoc]:
+        """`received` records last touched before `older_than_ms` or after `newer_than_ms`.
+
+        A record touched in the future was written before the wall clock stepped back:
+        no live process touches it later than now, so it is as stale as an old one.
+        """
         docs = await self._c.find(
             {"status": "received", "updated_at_ms": {"$lt": older_than_ms}}, limit=limit
         )
+        if newer_than_ms is not None and len(docs) < limit:
+            docs += await self._c.find(
+                {"status": "received", "updated_at_ms": {"$gt": newer_than_ms}},
+                limit=limit - len(docs),
+            )
         return [ProcessedUpdateDoc.model_validate(d) for d in docs]
 
     async def count_status(self, status: str) -> int:

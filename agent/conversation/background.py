@@ -38,6 +38,7 @@ async def expire_pending(deps: Deps) -> int:
     expired = await deps.db.pending.expired(deps.clock.ms())
     for pending in expired:
         await deps.db.pending.delete(pending.user_id, pending.id)
+    await deps.db.snapshots.purge(deps.clock.ms())  # deleted items are kept 24 hours (DESIGN 9.4)
     return len(expired)
 
 

@@ -11,7 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from agent.conversation import pending as pendings
-from agent.conversation import reminding
+from agent.conversation import reminding, undoing
 from agent.conversation.background import background_llm
 from agent.conversation.replies import confirm_choices, finish
 from agent.conversation.turn import Turn
@@ -66,6 +66,8 @@ class Commands:
             "forget": self._forget,
             "delete_all": self._delete_all_with_target,
             **reminding.handlers(self.deps),
+            "undo": self._undo,
+            "desfazer": self._undo,
         }.get(name)
         if handler is None:
             return self._unknown(turn, name)
@@ -88,6 +90,9 @@ class Commands:
     async def _delete_all_with_target(self, turn: Turn, args: str) -> Reply:
         """`/delete_all filmes`: the command deletes everything or nothing, never a part."""
         return self._plain(turn, text("delete_all_with_target", turn.language))
+
+    async def _undo(self, turn: Turn, args: str) -> Reply:
+        return await undoing.undo(self.deps, turn, args)
 
     async def _why(self, turn: Turn, args: str) -> Reply:
         lang = turn.language
@@ -201,6 +206,7 @@ class Commands:
             "usage": await db.usage.delete_for_user(user_id),
             "update_replies": await db.updates.forget_user(user_id),
             "reminders": await db.reminders.delete_for_user(user_id),
+            "undo_snapshots": await db.snapshots.delete_for_user(user_id),
         }
         await db.users.delete(user_id)
         await append_event(self.deps, turn, "user_forgotten", removed)

@@ -80,17 +80,27 @@ class OfferSave(_Payload):
     args_json: str
 
 
+class ConfirmUndoAll(_Payload):
+    """`desfaz` after `apaga tudo`: restore the snapshot batch once the user says "sim"."""
+
+    kind: Literal["confirm_undo_all"] = "confirm_undo_all"
+    event_hash: str
+    batch: str
+    count: int
+
+
 Pending = Annotated[
     ChooseCandidate
     | ChooseDelete
     | ConfirmDeleteItem
     | ConfirmDeleteAll
     | ConfirmForget
-    | OfferSave,
+    | OfferSave
+    | ConfirmUndoAll,
     Field(discriminator="kind"),
 ]
 Choice_ = ChooseCandidate | ChooseDelete
-Confirmation = ConfirmDeleteItem | ConfirmDeleteAll | ConfirmForget | OfferSave
+Confirmation = ConfirmDeleteItem | ConfirmDeleteAll | ConfirmForget | OfferSave | ConfirmUndoAll
 
 _ADAPTER: TypeAdapter[Pending] = TypeAdapter(Pending)
 

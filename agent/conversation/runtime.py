@@ -15,7 +15,7 @@ from dataclasses import asdict
 
 from langchain_core.messages import BaseMessage
 
-from agent.conversation import offers, reminding
+from agent.conversation import offers, reminding, undoing
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands
@@ -53,6 +53,7 @@ from agent.tools.base import (
     PageFetched,
     Saved,
     ToolContext,
+    Updated,
 )
 from agent.tools.finding import execute_delete, execute_delete_all
 from agent.tools.saving import store_item
@@ -387,6 +388,8 @@ class Runtime:
             if isinstance(outcome, Saved) and outcome.created:
                 turn.tools_executed.append(current.tool)
             return self._saved_reply(turn, outcome)
+        if isinstance(current, pendings.ConfirmUndoAll):
+            return await undoing.confirm_restore_all(self.deps, turn, current)
         assert isinstance(current, pendings.ConfirmForget)
         return await self.commands.forget_now(turn)
 
@@ -395,6 +398,8 @@ class Runtime:
         key = "kept_account" if isinstance(current, pendings.ConfirmForget) else "kept_everything"
         if isinstance(current, pendings.OfferSave):
             key = "offer_declined"
+        if isinstance(current, pendings.ConfirmUndoAll):
+            key = "undo_kept"
         return finish(turn, text(key, turn.language), kind="deterministic")
 
     # -- deterministic intents --------------------------------------------------------------------
@@ -649,6 +654,11 @@ class Runtime:
         outcome = result.outcome
         if isinstance(outcome, Saved):
             return self._saved_reply(turn, outcome)
+        if isinstance(outcome, Updated):
+            label = item_label(outcome.item)
+            return finish(
+                turn, f"{OK_MARK} " + text("item_updated", lang, label=label), kind="effect"
+            )
         if isinstance(outcome, Candidates):
             return await self._candidates_reply(turn, outcome, wants_save)
         if isinstance(outcome, PageFetched):

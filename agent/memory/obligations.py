@@ -14,7 +14,7 @@ from typing import Any, Literal, assert_never
 from agent.conversation import pending as pendings
 from agent.conversation.replies import titled_label
 
-Lapse = Literal["nothing_saved", "nothing_deleted", "nothing_erased"]
+Lapse = Literal["nothing_saved", "nothing_deleted", "nothing_erased", "nothing_restored"]
 MAX_OFFERED = 10
 
 
@@ -39,6 +39,8 @@ def describe(pending: pendings.Pending, expires_at_ms: int, zone: tzinfo) -> dic
         lapse = "nothing_erased"
     elif isinstance(pending, pendings.OfferSave):
         lapse = "nothing_saved"  # the offered text itself stays out of the frame
+    elif isinstance(pending, pendings.ConfirmUndoAll):
+        lapse, subject = "nothing_restored", str(pending.count)
     else:
         assert_never(pending)
     return {
@@ -58,6 +60,7 @@ _KIND_PT = {
     "confirm_delete_item": "a confirmação (sim/não) para apagar um item",
     "confirm_delete_all": "a confirmação (sim/não) para apagar todos os itens",
     "confirm_forget": "a confirmação (sim/não) para apagar todos os dados da conta",
+    "confirm_undo_all": "a confirmação (sim/não) para trazer de volta os itens apagados",
 }
 _KIND_EN = {
     "choose_candidate": "which of these titles to save",
@@ -65,16 +68,19 @@ _KIND_EN = {
     "confirm_delete_item": "the confirmation (yes/no) to delete one item",
     "confirm_delete_all": "the confirmation (yes/no) to delete every item",
     "confirm_forget": "the confirmation (yes/no) to erase all the account's data",
+    "confirm_undo_all": "the confirmation (yes/no) to bring the deleted items back",
 }
 _LAPSE_PT = {
     "nothing_saved": "nada é salvo",
     "nothing_deleted": "nada é apagado",
     "nothing_erased": "nada é apagado da conta",
+    "nothing_restored": "nada é restaurado",
 }
 _LAPSE_EN = {
     "nothing_saved": "nothing is saved",
     "nothing_deleted": "nothing is deleted",
     "nothing_erased": "nothing is erased",
+    "nothing_restored": "nothing is restored",
 }
 
 

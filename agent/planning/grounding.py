@@ -253,7 +253,9 @@ def grounded(rule: FieldRule, value: Any, sources: Sources) -> bool:
     """Whether one argument value is backed by the sources."""
     if rule.kind == "url":
         normalized = _normalized(str(value))
-        return normalized is not None and normalized in sources.urls
+        if normalized is None:  # not a link we take: the tool says why, if the user wrote it
+            return sources.has_run(str(value))
+        return normalized in sources.urls
     if rule.kind in ("year", "tmdb_id"):
         return str(value) in sources.tokens
     words = _content_words(str(value))

@@ -18,6 +18,7 @@ ToolName = Literal[
     "search_items",
     "delete_item",
     "delete_all_memories",
+    "update_item",  # DESIGN 9.4
 ]
 TOOL_NAMES: tuple[str, ...] = ToolName.__args__  # type: ignore[attr-defined]
 PLANNER_FUNCTION_NAME = "plan"

@@ -42,6 +42,7 @@ from agent.tools.base import (
     ToolArgs,
     ToolContext,
     UnknownItem,
+    Updated,
 )
 from agent.trust import beliefs
 from agent.trust.ledgering import append_event
@@ -58,6 +59,7 @@ MAX_RETRIES = 2
 # re-ask and of every later turn that loads it from history.
 ECHO_LIMIT = 10_000
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_LATENCY_BUCKETS = ((1.0, "<1s"), (5.0, "1-5s"), (15.0, "5-15s"), (60.0, "15-60s"))
 StepStatus = Literal[
     "tool",
     "respond",
@@ -137,6 +139,8 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
         return {"status": "not_found"}
     if isinstance(outcome, UnknownItem):
         return {"status": "refused", "reason": "not one of this user's items"}
+    if isinstance(outcome, Updated):
+        return {"status": "updated", "item_id": outcome.item.id, "fields": list(outcome.fields)}
     assert isinstance(outcome, Failed)
     return {"status": "error", **outcome.failure.to_json()}
 
@@ -314,6 +318,9 @@ class PlanningSession:
             self.deps.metrics.tokens.labels("completion").inc(answer.completion_tokens)
             self.deps.metrics.tokens.labels("cached").inc(answer.cached_tokens)
             self.turn.cached_tokens.append(answer.cached_tokens)
+            await append_event(
+                self.deps, self.turn, "model_usage", usage_payload(self.deps, answer)
+            )
             if answer.content_form is not None:
                 self.deps.metrics.content_calls.labels(answer.content_form).inc()
         return answer
@@ -447,6 +454,19 @@ class PlanningSession:
             {"tool": str(response.tool), "reason": "tool_not_allowed"},
         )
         return StepResult("violation", response=response, tool=response.tool)
+
+
+def usage_payload(deps: Deps, answer: Any) -> dict[str, Any]:
+    """The `model_usage` ledger payload (DESIGN 9.5): tokens, cached tokens, model, latency bucket."""
+    latency = answer.latency_s
+    bucket = next((name for limit, name in _LATENCY_BUCKETS if latency < limit), "60s+")
+    return {
+        "model": deps.settings.llm_model,
+        "prompt_tokens": answer.prompt_tokens,
+        "completion_tokens": answer.completion_tokens,
+        "cached_tokens": answer.cached_tokens,
+        "latency": bucket,
+    }
 
 
 def control_characters(response: PlannerResponse) -> str | None:

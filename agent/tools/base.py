@@ -95,6 +95,12 @@ class UnknownItem:
 
 
 @dataclass(frozen=True, slots=True)
+class Updated:
+    item: ItemDoc
+    fields: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Failed:
     failure: ToolFailure
 
@@ -109,6 +115,7 @@ Outcome = (
     | Deleted
     | NotFound
     | UnknownItem
+    | Updated
     | Failed
 )
 

@@ -184,9 +184,11 @@ async def _finish_delete(
     if effect.item_json is None:
         return Finished(effect)
     item = ItemDoc.model_validate_json(effect.item_json)
+    batch = f"del:{effect.id}"  # kept 24 hours so `desfaz` can bring it back (DESIGN 9.4)
+    await deps.db.snapshots.keep(user_id, batch, [item], effect.started_ms)
     await deps.db.items.delete(user_id, item.id)  # a no-op when step 2 had happened
     await deps.db.users.count_effect(user_id, slot, effect.id, inc={item.type: -1})
-    payload = {"item_id": item.id, "type": item.type}
+    payload = {"item_id": item.id, "type": item.type, "snapshot": batch}
     await _record(deps, turn, user_id, effect, "item_deleted", payload)
     return Finished(effect, item=item)
 
@@ -195,6 +197,13 @@ async def _finish_delete_all(
     deps: Deps, user_id: str, slot: str, effect: EffectDoc, turn: Turn | None
 ) -> Finished:
     db = deps.db
+    batch = f"all:{effect.id}"  # for `desfaz`, 24 hours; a re-run finds them already kept
+    doomed = [
+        item
+        for item in await db.items.list_for(user_id)
+        if effect.up_to_seq is None or item.seq <= effect.up_to_seq
+    ]
+    await db.snapshots.keep(user_id, batch, doomed, effect.started_ms)
     await db.items.delete_all(user_id, up_to_seq=effect.up_to_seq)
     left: dict[str, int] = {}
     if effect.up_to_seq is not None:
@@ -203,7 +212,7 @@ async def _finish_delete_all(
     await db.users.count_effect(user_id, slot, effect.id, counts=left)
     by_type = {t: max(0, effect.by_type.get(t, 0) - left.get(t, 0)) for t in ITEM_TYPES}
     count = sum(by_type.values())
-    payload: dict[str, Any] = {"count": count, "by_type": by_type}
+    payload: dict[str, Any] = {"count": count, "by_type": by_type, "snapshot": batch}
     await _record(deps, turn, user_id, effect, "all_deleted", payload)
     return Finished(effect, count=count, kept=sum(left.values()))
 

@@ -34,7 +34,9 @@ async def last_handover(live: Live, user: str = ALICE) -> dict[str, Any]:
 
 
 def system_prompt(report: Any) -> str:
-    return str(report.requests[0].body["messages"][0]["content"])
+    """Every system text of the request (the stable rules, then this turn's situation)."""
+    messages = report.requests[0].body["messages"]
+    return "\n\n".join(str(m["content"]) for m in messages if m["role"] == "system")
 
 
 async def test_a_handover_holds_open_threads_errors_and_tags_in_the_users_language(

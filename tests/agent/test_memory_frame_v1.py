@@ -37,7 +37,9 @@ def cache_sample(live: Live, result: str) -> float:
 
 
 def system_prompt(report: Any) -> str:
-    return str(report.requests[0].body["messages"][0]["content"])
+    """Every system text of the request (the stable rules, then this turn's situation)."""
+    messages = report.requests[0].body["messages"]
+    return "\n\n".join(str(m["content"]) for m in messages if m["role"] == "system")
 
 
 # -- the request hash ----------------------------------------------------------------------------

@@ -26,7 +26,9 @@ async def handovers(live: Live) -> list[dict[str, Any]]:
 
 
 def system_prompt(report: Any) -> str:
-    return str(report.requests[0].body["messages"][0]["content"])
+    """Every system text of the request (the stable rules, then this turn's situation)."""
+    messages = report.requests[0].body["messages"]
+    return "\n\n".join(str(m["content"]) for m in messages if m["role"] == "system")
 
 
 def assert_handover_text(text: str) -> None:

@@ -238,3 +238,19 @@ def test_the_small_profile_fills_what_is_not_set_and_explicit_settings_win() -> 
     chosen = Settings(_env_file=None, llm_profile="small", prompt_token_budget=4000)  # type: ignore[call-arg]
     assert chosen.prompt_token_budget == 4_000
     assert Settings(_env_file=None).prompt_token_budget == 6_000  # type: ignore[call-arg]
+
+
+async def test_each_model_request_leaves_a_content_free_model_usage_event(db: Database) -> None:
+    async with live_runtime(db) as live:
+        await live.say("anota: comprar pão", llm=[STEP])
+        _, report = await live.say(
+            "anota: pagar a luz", llm=[call("save_note", content="pagar a luz")]
+        )
+    events = [e for e in await db.ledger.events(ALICE) if e.type == "model_usage"]
+    assert len(events) == 2
+    second = events[1].payload
+    assert second["model"] == "test-scripted"
+    assert second["prompt_tokens"] == report.requests[0].prompt_tokens
+    assert second["cached_tokens"] > 0
+    assert second["latency"] in {"<1s", "1-5s"}
+    assert "pagar" not in json.dumps(second)

@@ -45,7 +45,9 @@ async def test_effects_are_ledger_events_without_user_content(lembra: Lembra, db
     assert events[4].payload == {
         "count": 2,
         "by_type": {"note": 0, "movie": 1, "tv_show": 0, "video": 0, "link": 1},
+        "snapshot": events[4].payload["snapshot"],  # the undo batch: an id, no content
     }
+    assert str(events[4].payload["snapshot"]).startswith("all:")
     # Nothing anyone wrote is in the ledger collection, in any field of any document.
     everything = await db.client[db.name]["ledger"].find({}).to_list(None)
     dumped = json.dumps(everything, default=str).casefold()

@@ -45,8 +45,10 @@ DESIGN_TOOLS: dict[str, tuple[set[str], str]] = {
     "search_items": ({"query", "type", "limit"}, "read"),
     "delete_item": ({"item_id", "query"}, "high"),
     "delete_all_memories": (set(), "critical"),
+    "update_item": ({"item_id", "title", "year", "content"}, "low"),  # DESIGN 9.4
 }
 REQUIRED = {
+    "update_item": {"item_id"},
     "save_note": {"content"},
     "save_movie": {"title"},
     "save_tv_show": {"title"},

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.refusals import RefusalLog
+from bot.web import CHANNELS
 from storage import Database
 from storage.database import make_client
 from tests.bot.conftest import events, json_logs
@@ -227,3 +228,44 @@ async def test_wrong_secrets_cannot_flood_the_log(harness: Any) -> None:
         refusals.note("/telegram/webhook", 403, "127.0.0.1")
     summary = [e for e in events(stream) if e["event"] == "requests_refused_suppressed"]
     assert [e["count"] for e in summary] == [2]  # the suppressed ones are still told
+
+
+async def test_in_a_group_one_members_pending_confirmation_survives_anothers(
+    harness: Any,
+) -> None:
+    """Failed on main before issue 15: B's "apaga tudo" replaced A's pending confirmation,
+    and A's "sim" then got "nada pendente"."""
+    ana, bia = CHAT + 30, CHAT + 31
+    async with real_runtime(harness)(allow_group_chats=True) as h:
+        for member, note in ((ana, "comprar leite"), (bia, "comprar pão")):
+            assert (await h.post_update(group_message(member, f"anota: {note}"))).status == 200
+        for member in (ana, bia):
+            assert (await h.post_update(group_message(member, "apaga tudo"))).status == 200
+        await h.idle()
+        assert (await h.post_update(group_message(ana, "sim"))).status == 200
+        await h.idle()
+
+        assert "Apaguei 1 item" in h.tg.texts(GROUP)[-1]
+        assert await h.db.items.list_for(f"tg:{ana}") == []
+        assert len(await h.db.items.list_for(f"tg:{bia}")) == 1  # hers waits for her "sim"
+        assert await h.db.pending.get(f"tg:{bia}", f"tg:{GROUP}", now_ms=h.deps.clock.ms())
+
+
+async def test_a_wall_clock_step_back_delays_neither_the_redrive_nor_a_lease(
+    harness: Any,
+) -> None:
+    """Failed on main before issue 15: after the clock stepped back 10 minutes, what a dead
+    worker left (a `received` record, its chat lease) waited out the whole step."""
+    chat = CHAT + 40
+    async with harness() as h:
+        update = message_update(chat, "antes do passo")
+        before_step = h.deps.clock.ms() + 10 * 60_000  # the clock then went back 10 minutes
+        update_id = f"tg:{update['update_id']}"
+        await h.db.updates.record(update_id, json.dumps(update), now_ms=before_step)
+        await h.db.leases.acquire(f"chat:tg:{chat}", "dead", ttl_ms=15_000, now_ms=before_step)
+
+        assert await h.client.server.app[CHANNELS].lifecycle.redrive_pass() == 1
+        await h.idle()
+
+        assert h.tg.texts(chat) == ["eco: antes do passo"]
+        assert await h.status(update_id) == "done"
