@@ -70,6 +70,9 @@ class UserDoc(StoredModel):
     dream_due: str | None = None  # a critical event asked for a consolidation
     planner_failures_in_row: int = 0
     language_chosen: bool = False  # set by /lang: then it wins over the message's language
+    # what dreaming learned (agent/memory/patterns.py): structured flags and the baseline narrative
+    patterns: dict[str, Any] = Field(default_factory=dict)
+    baseline: str | None = None
     # effects begun and not yet recorded, one slot per conversation (None once recorded)
     effects: dict[str, EffectDoc | None] = Field(default_factory=dict)
 

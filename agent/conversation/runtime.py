@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from langchain_core.messages import BaseMessage
 
@@ -20,7 +20,14 @@ from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands
 from agent.conversation.recovery import recovered_reply
-from agent.conversation.replies import confirm_choices, finish, item_label, numbered, titled_label
+from agent.conversation.replies import (
+    confirm_choices,
+    finish,
+    item_label,
+    list_paging,
+    numbered,
+    titled_label,
+)
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.memory.frame import build_frame, request_hash
@@ -440,7 +447,8 @@ class Runtime:
                         next=page + 1,
                     )
                 )
-            return finish(turn, "\n".join(lines), kind="deterministic")
+            reply = finish(turn, "\n".join(lines), kind="deterministic")
+            return replace(reply, paging=list_paging(type_word(item_type, lang), page, pages))
         total = sum(counts.values())
         if total == 0:
             body = "\n".join([text("list_empty", lang), *await self._reminder_section(turn)])
