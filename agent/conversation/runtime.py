@@ -18,7 +18,7 @@ from langchain_core.messages import BaseMessage
 from agent.conversation import offers, reminding, undoing
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
-from agent.conversation.commands import Commands
+from agent.conversation.commands import Commands, session_kind
 from agent.conversation.recovery import recovered_reply
 from agent.conversation.replies import (
     confirm_choices,
@@ -825,6 +825,9 @@ class Runtime:
             turn.user_id, turn.conversation_id, turn.messages, now_ms=turn.now_ms
         )
         counters: dict[str, int | float] = {"messages": 1, f"states.{reply.meta.state}": 1}
+        kind = session_kind(turn.intent)  # chat or admin; background use is counted by Quotas
+        counters[f"kinds.{kind}.messages"] = 1
+        counters[f"kinds.{kind}.prompt_tokens"] = sum(turn.prompt_tokens)
         if reply.meta.llm_calls == 0:
             counters["messages_no_model"] = 1
         else:
