@@ -66,7 +66,9 @@ class Deps:
         return self.settings.llm_model if self.model is not None else "offline"
 
 
-def build_model(settings: Settings, counter: TokenCounter) -> ModelTransport | None:
+def build_model(
+    settings: Settings, counter: TokenCounter, *, temperature: float = 0.0
+) -> ModelTransport | None:
     if not settings.model_configured:
         return None
     from agent.planning.structured import output_schema
@@ -86,6 +88,7 @@ def build_model(settings: Settings, counter: TokenCounter) -> ModelTransport | N
         max_tokens=settings.llm_max_tokens,
         counter=counter,
         retries=settings.llm_transport_retries,
+        temperature=temperature,
     )
 
 

@@ -103,6 +103,16 @@ class Attachment:
 
 
 @dataclass(frozen=True, slots=True)
+class Paging:
+    """Where a paged list is: the messages that ask for the neighbouring pages (None at an end)."""
+
+    page: int
+    pages: int
+    previous: str | None = None
+    next: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     text: str
     choices: tuple[Choice, ...] = ()
@@ -111,3 +121,4 @@ class Reply:
     meta: ReplyMeta = field(default_factory=ReplyMeta)
     attachment: Attachment | None = None
     silent: bool = False
+    paging: Paging | None = None

@@ -131,10 +131,13 @@ async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
     from agent.conversation.runtime import Runtime
     from agent.deps import open_deps
     from bot.lifecycle import UpdateLifecycle
-    from bot.telegram import run_polling, set_webhook, use_timedelta_periods
+    from bot.telegram import run_polling, set_webhook, use_timedelta_periods, webhook_info
 
     settings.require_telegram()
     use_timedelta_periods()
+    if args.info:
+        print("\n".join(await webhook_info(settings)))
+        return 0
     if args.set_webhook:
         url = await set_webhook(settings, drop_pending_updates=args.drop_pending_updates)
         print(f"lembra: webhook registered at {url}")
@@ -301,6 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode = telegram.add_mutually_exclusive_group(required=True)
     mode.add_argument("--polling", action="store_true")
     mode.add_argument("--set-webhook", action="store_true")
+    mode.add_argument("--info", action="store_true", help="print getWebhookInfo")
     telegram.add_argument("--drop-pending-updates", action="store_true")
     telegram.set_defaults(run=_telegram)
 

@@ -100,6 +100,10 @@ class Settings(BaseSettings):
     link_fetch_allow_loopback: bool = False
     # context frame (DESIGN 3.7): how long its slow sections are reused for one state version
     frame_cache_ttl_seconds: int = Field(default=30, ge=0)
+    # the dreamer: the model that rewrites the baseline narrative in consolidation (none: code writes it)
+    dreamer_model: str = ""
+    dreamer_temperature: float = Field(default=0.3, ge=0, le=2)
+    dreamer_max_tokens: int = Field(default=4_000, ge=100)
 
     @model_validator(mode="before")
     @classmethod

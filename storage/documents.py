@@ -69,6 +69,9 @@ class UserDoc(StoredModel):
     dream_last_day: str | None = None
     dream_due: str | None = None  # a critical event asked for a consolidation
     planner_failures_in_row: int = 0
+    # what dreaming learned (agent/memory/patterns.py): structured flags and the baseline narrative
+    patterns: dict[str, Any] = Field(default_factory=dict)
+    baseline: str | None = None
     # effects begun and not yet recorded, one slot per conversation (None once recorded)
     effects: dict[str, EffectDoc | None] = Field(default_factory=dict)
 

@@ -11,7 +11,7 @@ user's local day, so quotas reset at their midnight.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from langchain_core.messages import BaseMessage
@@ -23,6 +23,9 @@ from agent.planning.answer import ModelAnswer
 from agent.trust.ledgering import append_event
 from storage.documents import UserDoc
 from storage.usage import GLOBAL
+
+if TYPE_CHECKING:  # importing the transport loads the OpenAI client
+    from agent.planning.transport import ModelTransport
 
 
 class Quotas:
@@ -109,14 +112,17 @@ class Quotas:
         messages: Sequence[BaseMessage],
         *,
         tools: Sequence[Mapping[str, Any]],
+        model: ModelTransport | None = None,
     ) -> ModelAnswer | None:
         """A background model call (a handover, an archive summary) billed to `user`.
+
+        `model` is another transport for this call (the dreamer); the planner's by default.
 
         Reserved and settled like a turn's call, so it counts in the user's and the
         global day; None when no model is configured, the day is spent, or the call
         failed (the caller keeps its deterministic text and tries again later).
         """
-        model = self.deps.model
+        model = model or self.deps.model
         if model is None:
             return None
         usage, day = self.deps.db.usage, self.user_day(user)
