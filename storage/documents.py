@@ -149,6 +149,9 @@ class LedgerDoc(StoredModel):
     ts: int
     prev_hash: str
     hash: str
+    sig: str | None = (
+        None  # Ed25519 over `hash` with the key outside the database (storage/signing)
+    )
 
 
 class BeliefDoc(StoredModel):
