@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     port: int = Field(default=8080, ge=1, le=65535)
     trust_forwarded_for: bool = False
     allow_group_chats: bool = False
+    http_header_timeout_seconds: float = Field(default=15.0, gt=0)  # also the keep-alive idle
+    http_body_timeout_seconds: float = Field(default=15.0, gt=0)
     # Model
     openai_api_key: SecretStr | None = None
     openai_base_url: str | None = None
