@@ -264,6 +264,7 @@ def belief_line(guessed: float, delta: float, language: str) -> str:
 async def stats_text(deps: Any, day: str) -> str:
     """Users, items, messages, share with no model call, tokens today, states, calibration."""
     db = deps.db
+    await deps.tally.flush(db.usage)  # this process's counters not yet written
     users = await db.users.recent(limit=100_000)
     items = sum(sum(u.counts.values()) for u in users)
     days = await db.usage.days(day)
