@@ -43,6 +43,7 @@ def storage_config(settings: Settings) -> StorageConfig:
         data_dir=settings.data_dir,
         embedded_port=settings.embedded_db_port,
         embedded_start_timeout_s=settings.embedded_db_start_timeout_seconds,
+        signing_key_file=settings.ledger_signing_key_file,
         embedded_max_restarts=settings.embedded_db_max_restarts,
     )
 
@@ -69,7 +70,9 @@ class Deps:
         return self.settings.llm_model if self.model is not None else "offline"
 
 
-def build_model(settings: Settings, counter: TokenCounter) -> ModelTransport | None:
+def build_model(
+    settings: Settings, counter: TokenCounter, *, temperature: float = 0.0
+) -> ModelTransport | None:
     if not settings.model_configured:
         return None
     from agent.planning.structured import output_schema
@@ -89,6 +92,7 @@ def build_model(settings: Settings, counter: TokenCounter) -> ModelTransport | N
         max_tokens=settings.llm_max_tokens,
         counter=counter,
         retries=settings.llm_transport_retries,
+        temperature=temperature,
     )
 
 

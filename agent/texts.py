@@ -399,6 +399,10 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Opções",
         "en": "Options",
     },
+    "why_receipts": {
+        "pt": "Recibos (hash no registro): {receipts}",
+        "en": "Receipts (ledger hash): {receipts}",
+    },
 }
 
 TYPE_NAMES: dict[Language, dict[str, tuple[str, str]]] = {

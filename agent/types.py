@@ -91,6 +91,7 @@ class ReplyMeta:
     cached_tokens: int = 0  # prompt tokens of the turn's model calls the server had cached
     turn_kind: str = "deterministic"
     intent: str = ""
+    receipts: tuple[str, ...] = ()  # "type:hash": the ledger event of each committed effect
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +104,16 @@ class Attachment:
 
 
 @dataclass(frozen=True, slots=True)
+class Paging:
+    """Where a paged list is: the messages that ask for the neighbouring pages (None at an end)."""
+
+    page: int
+    pages: int
+    previous: str | None = None
+    next: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     text: str
     choices: tuple[Choice, ...] = ()
@@ -111,3 +122,4 @@ class Reply:
     meta: ReplyMeta = field(default_factory=ReplyMeta)
     attachment: Attachment | None = None
     silent: bool = False
+    paging: Paging | None = None

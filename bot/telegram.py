@@ -81,6 +81,16 @@ from bot.render import (
     utf16_units,
 )
 from bot.telegram_http import AiohttpRequest, AnswerLost
+from bot.telegram_ui import (
+    PressedEdit,
+    apply_edit,
+    command_keyboard,
+    decode_command,
+    link_preview,
+    message_text,
+    pressed_edit,
+    webhook_info_lines,
+)
 from config.errors import ConfigError
 from config.logging import log_event
 from config.settings import Settings
@@ -143,6 +153,7 @@ class TelegramJob:
 
     job: Job
     callback_query_id: str | None = None
+    edit: PressedEdit | None = None
 
     def __repr__(self) -> str:  # PTB logs queued updates: never the message text
         return f"TelegramJob({self.job!r})"
@@ -170,8 +181,9 @@ def normalize(update: Update, *, allow_groups: bool) -> Incoming | Ignored:
         if not _chat_allowed(chat.type, allow_groups=allow_groups):
             return Ignored(f"chat_{chat.type}")
         kind: IncomingKind
-        if message.text is not None:
-            kind, body = "text", message.text
+        body = message_text(message)  # a caption counts as text, hidden links written out
+        if body is not None:
+            kind = "text"
         elif message.effective_attachment is not None:
             kind, body = "unsupported", None
         else:
@@ -189,13 +201,24 @@ def normalize(update: Update, *, allow_groups: bool) -> Incoming | Ignored:
     if update.callback_query is not None:
         query = update.callback_query
         decoded = decode_choice(query.data or "")
-        if decoded is None:
+        command = decode_command(query.data or "")
+        if decoded is None and command is None:
             return Ignored("foreign_callback_data")
         if query.message is None:
             return Ignored("callback_without_message")
         chat = query.message.chat
         if not _chat_allowed(chat.type, allow_groups=allow_groups):
             return Ignored(f"chat_{chat.type}")
+        if decoded is None:  # a command button: the same as typing its command
+            return Incoming(
+                channel="telegram",
+                chat_id=str(chat.id),
+                user_id=f"tg:{query.from_user.id}",
+                text=command,
+                update_id=update_id,
+                language_hint=_language(query.from_user.language_code),
+                display_name=query.from_user.full_name or None,
+            )
         token, index = decoded
         return Incoming(
             channel="telegram",
@@ -409,7 +432,8 @@ class TelegramChannel:
             return web.Response(status=503, text="database unavailable")
         if admission in ("process", "notify"):
             job = self.lifecycle.job(normalized, admission)
-            await self.app.update_queue.put(TelegramJob(job, query_id))
+            edit = pressed_edit(update.callback_query) if update.callback_query else None
+            await self.app.update_queue.put(TelegramJob(job, query_id, edit))
         elif admission == "drop":
             self._answer_later(query_id)
         return web.Response(text="ok")
@@ -430,6 +454,8 @@ class TelegramChannel:
     async def _on_job(self, item: TelegramJob, context: ContextTypes.DEFAULT_TYPE) -> None:
         if item.callback_query_id is not None:
             await self._answer(item.callback_query_id)
+        if item.edit is not None:
+            await apply_edit(self.bot, item.edit)
         await self.lifecycle.process(item.job, self)
 
     async def _on_polled_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -448,6 +474,8 @@ class TelegramChannel:
             return
         await self._answer_query(query)
         if admission in ("process", "notify"):
+            if query is not None and (edit := pressed_edit(query)) is not None:
+                await apply_edit(self.bot, edit)
             job = self.lifecycle.job(normalized, admission)
             await self.lifecycle.process(job, self)
 
@@ -495,7 +523,8 @@ class TelegramChannel:
 
     async def deliver(self, incoming: Incoming, reply: Reply) -> Delivery:
         chat_id = int(incoming.chat_id)
-        markup = keyboard(reply)
+        markup = keyboard(reply) or command_keyboard(incoming, reply)
+        preview = link_preview(reply)
         parts = split_text(reply.text, TEXT_LIMIT, measure=utf16_units)
         if not parts and markup is not None:
             parts = ["…"]  # buttons need a message to sit on
@@ -503,7 +532,14 @@ class TelegramChannel:
         try:
             for number, part in enumerate(parts, start=1):
                 last_markup = markup if number == len(parts) else None
-                await self._send(partial(bot.send_message, chat_id, part, reply_markup=last_markup))
+                send = partial(
+                    bot.send_message,
+                    chat_id,
+                    part,
+                    reply_markup=last_markup,
+                    link_preview_options=preview,
+                )
+                await self._send(send)
             if reply.attachment is not None:
                 document = InputFile(reply.attachment.data, filename=reply.attachment.filename)
                 await self._send(partial(bot.send_document, chat_id, document))
@@ -641,6 +677,20 @@ async def set_webhook(settings: Settings, *, drop_pending_updates: bool) -> str:
         ) from None
     log_event(log, "webhook_set", drop_pending_updates=drop_pending_updates)
     return url
+
+
+async def webhook_info(settings: Settings) -> list[str]:
+    """What Telegram says of the webhook (getWebhookInfo), as lines to print."""
+    try:
+        async with plain_bot(settings) as bot:
+            info = await bot.get_webhook_info()
+    except InvalidToken:
+        raise ConfigError("TELEGRAM_BOT_TOKEN was rejected by the Bot API") from None
+    except TelegramError as exc:
+        raise ServiceUnavailable(
+            f"cannot reach the Telegram Bot API ({type(exc).__name__}); try again"
+        ) from None
+    return webhook_info_lines(info)
 
 
 def plain_bot(settings: Settings) -> Bot:

@@ -17,6 +17,7 @@ Sending: POST {WHATSAPP_API_BASE_URL}/{version}/{phone_number_id}/messages with 
 bearer token: text split at 4,096 characters; choices as reply buttons (<= 3, titles
 <= 20 characters) or a list (<= 10 rows, titles <= 24, descriptions <= 72). Nothing
 free-form is sent outside the 24-hour window since the user's last inbound message.
+Each handled message is marked read with the typing indicator (bot/whatsapp_status.py).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from bot.concurrency import BackgroundTasks
 from bot.jsonguard import TooDeep, check_depth
 from bot.lifecycle import Delivery, Job, UpdateLifecycle
 from bot.render import ChoiceDataTooLong, decode_choice, encode_choice, shorten, split_text
+from bot.whatsapp_status import ReadReceipts
 from config.errors import ConfigError
 from config.logging import log_event
 from storage.errors import DatabaseUnavailable
@@ -225,6 +227,7 @@ class WhatsAppChannel:
         self._session: aiohttp.ClientSession | None = None
         self._background = BackgroundTasks()
         self._last_inbound: dict[str, float] = {}
+        self._receipts = ReadReceipts(f"{self._endpoint}/messages", self._auth)
         lifecycle.register(self)
 
     async def start(self) -> None:
@@ -328,10 +331,16 @@ class WhatsAppChannel:
 
     async def _run(self, job: Job) -> None:
         async with self.lifecycle.serializer.slot(job.incoming.conversation_id):
-            await self.lifecycle.process(job, self)
+            if self.window_open(job.incoming.user_id):  # no reply can follow otherwise
+                await self._receipts.begin(self._session, job.incoming.update_id)
+            try:
+                await self.lifecycle.process(job, self)
+            finally:
+                self._receipts.end(job.incoming.update_id)
 
     async def typing(self, incoming: Incoming) -> None:
-        """WhatsApp has no typing indicator we use: nothing to do."""
+        """Renew the typing indicator shown when the turn began (it lapses after 25 s)."""
+        await self._receipts.renew(self._session, incoming.update_id)
 
     def _note_inbound(self, message: WaMessage) -> None:
         """Track the 24-hour window: the latest inbound time per user seen here.

@@ -72,6 +72,9 @@ class UserDoc(StoredModel):
     dream_last_day: str | None = None
     dream_due: str | None = None  # a critical event asked for a consolidation
     planner_failures_in_row: int = 0
+    # what dreaming learned (agent/memory/patterns.py): structured flags and the baseline narrative
+    patterns: dict[str, Any] = Field(default_factory=dict)
+    baseline: str | None = None
     # effects begun and not yet recorded, one slot per conversation (None once recorded)
     effects: dict[str, EffectDoc | None] = Field(default_factory=dict)
     # no open reminder is due before this (NO_REMINDERS: none is open; None: not known yet)
@@ -149,6 +152,9 @@ class LedgerDoc(StoredModel):
     ts: int
     prev_hash: str
     hash: str
+    sig: str | None = (
+        None  # Ed25519 over `hash` with the key outside the database (storage/signing)
+    )
 
 
 class BeliefDoc(StoredModel):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from agent.conversation.turn import Turn
 from agent.texts import WARN_MARK, text
 from agent.trust.confidence import Confidence, TurnKind, evaluate
-from agent.types import Attachment, Choice, ChoiceKind, Reply, ReplyMeta
+from agent.types import Attachment, Choice, ChoiceKind, Paging, Reply, ReplyMeta
 from agent.understanding.textnorm import one_line
 from storage.documents import ItemDoc
 
@@ -71,8 +71,21 @@ def meta_for(turn: Turn, confidence: Confidence, kind: TurnKind) -> ReplyMeta:
         cached_tokens=sum(turn.cached_tokens),
         turn_kind=kind,
         intent=turn.intent.action if turn.intent else "",
+        receipts=tuple(turn.receipts),
     )
 
 
 def confirm_choices(turn: Turn) -> list[str]:
     return [text("confirm_yes", turn.language), text("confirm_no", turn.language)]
+
+
+def list_paging(type_word: str, page: int, pages: int) -> Paging | None:
+    """The `/list <type> <page>` messages around `page` (None for a single page)."""
+    if pages <= 1:
+        return None
+    return Paging(
+        page=page,
+        pages=pages,
+        previous=f"/list {type_word} {page - 1}" if page > 1 else None,
+        next=f"/list {type_word} {page + 1}" if page < pages else None,
+    )

@@ -11,16 +11,23 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from langchain_core.messages import BaseMessage
 
 from agent.conversation import pending as pendings
 from agent.conversation import reminding, undoing
 from agent.conversation.background import background_llm
-from agent.conversation.commands import Commands
+from agent.conversation.commands import Commands, session_kind
 from agent.conversation.recovery import recovered_reply
-from agent.conversation.replies import confirm_choices, finish, item_label, numbered, titled_label
+from agent.conversation.replies import (
+    confirm_choices,
+    finish,
+    item_label,
+    list_paging,
+    numbered,
+    titled_label,
+)
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.memory.frame import build_frame, request_hash
@@ -410,7 +417,8 @@ class Runtime:
                         next=page + 1,
                     )
                 )
-            return finish(turn, "\n".join(lines), kind="deterministic")
+            reply = finish(turn, "\n".join(lines), kind="deterministic")
+            return replace(reply, paging=list_paging(type_word(item_type, lang), page, pages))
         total = sum(counts.values())
         if total == 0:
             body = "\n".join([text("list_empty", lang), *await self._reminder_section(turn)])
@@ -770,6 +778,9 @@ class Runtime:
             turn.user_id, turn.conversation_id, turn.messages, now_ms=turn.now_ms
         )
         counters: dict[str, int | float] = {"messages": 1, f"states.{reply.meta.state}": 1}
+        kind = session_kind(turn.intent)  # chat or admin; background use is counted by Quotas
+        counters[f"kinds.{kind}.messages"] = 1
+        counters[f"kinds.{kind}.prompt_tokens"] = sum(turn.prompt_tokens)
         if reply.meta.llm_calls == 0:
             counters["messages_no_model"] = 1
         else:

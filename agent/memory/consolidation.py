@@ -10,7 +10,6 @@ It takes the conversation's lease, so it never runs while that user's turn does.
 
 from __future__ import annotations
 
-import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,6 +18,7 @@ from zoneinfo import ZoneInfo
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from agent.deps import Deps
+from agent.memory.dreaming import learn
 from agent.memory.tiers import ARCHIVE_TOKEN_CAP, Tiers
 from agent.planning.schema import PlannerResponse, planner_function_schema
 from agent.trust.ledgering import append_event
@@ -145,10 +145,7 @@ async def consolidate(
         repaired = counts != {t: int(user.counts.get(t, 0)) for t in ITEM_TYPES}
         if repaired:
             await db.users.set_counts(user_id, counts)
-        baseline = json.dumps({"items": counts, "since_ms": user.created_at_ms}, sort_keys=True)
-        await db.summaries.set_conversation_fields(
-            user_id, user_id, {"baseline": baseline, "baseline_at_ms": now}
-        )
+        learned = await learn(deps, user, items, use_model=use_model)
         day, _ = local_day(deps, user)
         await db.users.update(
             user_id,
@@ -172,6 +169,16 @@ async def consolidate(
                 "pending_expired": report.pending_expired,
                 "counts_repaired": repaired,
                 "archive_by_model": by_model,
+                # what dreaming learned, as counts only (the ledger holds no content)
+                "items": len(items),
+                "types": len(learned.flags["types"]),
+                "topics": len(learned.flags["topics"]),
+                "active_hours": len(learned.flags["active_hours"]),
+                "empty_searches": len(learned.flags["empty_searches"]),
+                "corrections": learned.flags["corrections"],
+                "frustration": learned.flags["frustration"],
+                "baseline_tokens": deps.counter.count_text(learned.baseline),
+                "baseline_by": learned.baseline_by,
             },
             stream=user_id,
         )

@@ -150,6 +150,8 @@ async def build_frame(
         memory["archive"] = view.archive
         memory["notes"] = view.notes
         memory["beliefs"] = await deps.db.beliefs.all(turn.user_id)
+        if user.baseline:  # what the last consolidation learned (agent/memory/dreaming.py)
+            memory["baseline"] = user.baseline
     except SECTION_ERRORS as exc:
         failures.append(f"memory: {type(exc).__name__}")
     slow: SlowSections | None = None
@@ -165,11 +167,13 @@ async def build_frame(
         if cache is not None and view is not None and not slow_failures:
             cache.put(turn.user_id, turn.conversation_id, version, turn.now_ms, slow)
     memory.update(slow.memory)
-    state: dict[str, Any] = {
-        "counts": counts,
-        "total": sum(counts.values()),
-        "recent": list(slow.recent),
-    }
+    state: dict[str, Any] = {"counts": counts, "total": sum(counts.values()), "recent": []}
+    try:  # read every time: one indexed query, and an edited title shows at once
+        state["recent"] = [
+            item_label(i) for i in await deps.db.items.newest(turn.user_id, RECENT_ITEMS)
+        ]
+    except SECTION_ERRORS as exc:
+        failures.append(f"state: {type(exc).__name__}")
     degraded = bool(failures)
     if degraded:
         deps.metrics.frame_degraded.inc()
@@ -211,7 +215,7 @@ def _version(deps: Deps, turn: Turn, view: MemoryView | None) -> Version:
         user.item_seq,
         tuple(sorted(user.counts.items())),
         view.handover_number if view is not None else -1,
-        ledger.known_head(user.id),
+        # not the user's own stream: it grows with every model call (model_usage)
         ledger.known_head(SYSTEM_STREAM),
     )
 
@@ -219,15 +223,8 @@ def _version(deps: Deps, turn: Turn, view: MemoryView | None) -> Version:
 async def _slow_sections(
     deps: Deps, turn: Turn, view: MemoryView | None
 ) -> tuple[SlowSections, list[str]]:
-    """The sections that change only with the user's state: recent items, handover, constitution."""
+    """The sections that change only with the user's state: the handovers and the constitution."""
     failures: list[str] = []
-    recent: tuple[str, ...] = ()
-    try:
-        recent = tuple(
-            item_label(i) for i in await deps.db.items.newest(turn.user_id, RECENT_ITEMS)
-        )
-    except SECTION_ERRORS as exc:
-        failures.append(f"state: {type(exc).__name__}")
     memory: dict[str, Any] = {}
     if view is not None:
         try:
@@ -255,7 +252,7 @@ async def _slow_sections(
         constitution = {"version": doc_c.version, "text": doc_c.text}
     except SECTION_ERRORS as exc:
         failures.append(f"constitution: {type(exc).__name__}")
-    return SlowSections(recent, memory, constitution), failures
+    return SlowSections(memory, constitution), failures
 
 
 def local_time(frame: ContextFrame) -> datetime:

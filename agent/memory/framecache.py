@@ -1,11 +1,12 @@
 """A short-lived per-process cache of the frame's slow-changing sections (DESIGN 3.7).
 
-The recent items, the last handovers with their sanity check, the baseline and the
-constitution change only when the user's state does, but cost several reads (the
-sanity check reads items and ledger events). They are kept per user and conversation
-under a state version (item sequence and counts, handover number, this process's
-ledger heads of the user's and the system's streams) for a short TTL, which also
-bounds what another worker's writes can leave stale. Hits and misses are counted.
+The last handovers with their sanity check and the constitution change only when the
+user's state does, but cost several reads (the sanity check reads items and ledger
+events). They are kept per user and conversation under a state version (item sequence
+and counts, handover number, this process's head of the system ledger stream, where
+constitutions are recorded) for a short TTL, which also bounds what another worker's
+writes (or an edited item a model-written handover names) can leave stale. Hits and
+misses are counted.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ Version = tuple[object, ...]
 class SlowSections:
     """What the frame takes from the cache: read-only after it is built."""
 
-    recent: tuple[str, ...]
     memory: dict[str, Any]  # handovers, baseline, model memory: never mutated once cached
     constitution: dict[str, Any]
 

@@ -130,6 +130,14 @@ def _handover(frame: ContextFrame, pt: bool) -> _Section | None:
     return _Section("handover", 60, [full, short, governance.strip()])
 
 
+def _baseline(frame: ContextFrame, pt: bool) -> _Section | None:
+    baseline = str(frame.memory.get("baseline") or "")
+    if not baseline:
+        return None
+    head = "O que aprendi sobre o usuário: " if pt else "What I have learned about the user: "
+    return _Section("baseline", 45, [head + data(baseline), ""])
+
+
 def _earlier_handovers(frame: ContextFrame, pt: bool) -> _Section | None:
     """Sessions before the last one: newest kept longest, each cut to one line first."""
     texts = [str(t) for t in frame.memory.get("earlier_handovers") or []]
@@ -219,6 +227,7 @@ def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCo
             _capabilities(frame, pt),
             _handover(frame, pt),
             _earlier_handovers(frame, pt),
+            _baseline(frame, pt),
             _structured(frame, pt),
             _archive(frame, pt),
             _beliefs(frame, pt),

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from pydantic import ValidationError
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
@@ -283,7 +284,19 @@ def judge(args: ToolArgs, sources: Sources, confirmed: Mapping[str, bool]) -> Ch
             verdicts.append((rule.name, "reasked"))
             return Checked(None, refusal(rule, value, sources), tuple(verdicts))
     drops = {name: None for name, verdict in verdicts if verdict == "dropped"}
-    return Checked(args.model_copy(update=drops) if drops else args, None, tuple(verdicts))
+    if not drops:
+        return Checked(args, None, tuple(verdicts))
+    try:  # without them the call must still be one (update_item needs something to change)
+        kept = type(args).model_validate({**values, **drops})
+    except ValidationError:
+        named = ", ".join(f"`{name}`" for name in drops)
+        return Checked(
+            None,
+            f"argument {named} is not in the user's message, and without it the call does "
+            "nothing: use the user's own words, or answer with a message",
+            tuple((n, "reasked" if n in drops else v) for n, v in verdicts),
+        )
+    return Checked(kept, None, tuple(verdicts))
 
 
 class Grounder:

@@ -96,6 +96,7 @@ class ModelTransport:
         planner_max_tokens: int | None = None,
         frequency_penalty: float = 0.0,
         presence_penalty: float = 0.0,
+        temperature: float = 0.0,  # the planner is deterministic; the dreamer is not (DESIGN 3.8)
     ) -> None:
         if timeout_s <= 0 or max_tokens <= 0 or retries < 0:
             raise ValueError("timeout_s and max_tokens must be positive, retries not negative")
@@ -126,7 +127,7 @@ class ModelTransport:
             model=model,
             base_url=base_url,
             api_key=SecretStr(api_key or NO_API_KEY),
-            temperature=0,
+            temperature=temperature,
             timeout=timeout_s,
             max_retries=0,
             use_responses_api=False,

@@ -11,7 +11,7 @@ user's local day, so quotas reset at their midnight.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from langchain_core.messages import BaseMessage
@@ -23,6 +23,9 @@ from agent.planning.answer import ModelAnswer
 from agent.trust.ledgering import append_event
 from storage.documents import UserDoc
 from storage.usage import GLOBAL
+
+if TYPE_CHECKING:  # importing the transport loads the OpenAI client
+    from agent.planning.transport import ModelTransport
 
 
 class Quotas:
@@ -109,14 +112,17 @@ class Quotas:
         messages: Sequence[BaseMessage],
         *,
         tools: Sequence[Mapping[str, Any]],
+        model: ModelTransport | None = None,
     ) -> ModelAnswer | None:
         """A background model call (a handover, an archive summary) billed to `user`.
+
+        `model` is another transport for this call (the dreamer); the planner's by default.
 
         Reserved and settled like a turn's call, so it counts in the user's and the
         global day; None when no model is configured, the day is spent, or the call
         failed (the caller keeps its deterministic text and tries again later).
         """
-        model = self.deps.model
+        model = model or self.deps.model
         if model is None:
             return None
         usage, day = self.deps.db.usage, self.user_day(user)
@@ -134,6 +140,8 @@ class Quotas:
             await usage.add_tokens(user.id, day, kept - held)
             await usage.add_tokens(GLOBAL, day, kept - held)
             return None
+        payload = self._usage_payload(answer, "background")
+        await append_event(self.deps, None, "model_usage", payload, stream=user.id)
         delta = answer.prompt_tokens + answer.completion_tokens - held
         # also kept apart as background use, so /end and stats can tell it from chat turns
         used = answer.prompt_tokens + answer.completion_tokens
@@ -147,3 +155,23 @@ class Quotas:
         self.deps.metrics.tokens.labels("prompt").inc(answer.prompt_tokens)
         self.deps.metrics.tokens.labels("completion").inc(answer.completion_tokens)
         return answer
+
+    def _usage_payload(self, answer: ModelAnswer, kind: str) -> dict[str, Any]:
+        """The content-free `model_usage` event of one call (DESIGN 9.5)."""
+        return {
+            "kind": kind,
+            "model": self.deps.settings.llm_model,
+            "prompt_tokens": answer.prompt_tokens,
+            "cached_tokens": answer.cached_tokens,
+            "completion_tokens": answer.completion_tokens,
+            "latency": latency_bucket(answer.latency_s),
+        }
+
+
+# the buckets of a turn's model_usage (planning/step.py), so both kinds of call add up alike
+_LATENCY_BUCKETS = ((1.0, "<1s"), (5.0, "1-5s"), (15.0, "5-15s"), (60.0, "15-60s"))
+
+
+def latency_bucket(seconds: float) -> str:
+    """The latency bucket a model call's duration falls in."""
+    return next((name for bound, name in _LATENCY_BUCKETS if seconds < bound), "60s+")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from agent.planning.grounding import ConversationSources, Sources, judge
+from agent.tools.editing import UpdateItemArgs
 from agent.tools.enrich import EnrichLinkArgs
 from agent.tools.finding import SearchItemsArgs
 from agent.tools.saving import SaveLinkArgs, SaveMovieArgs, SaveNoteArgs, SaveVideoArgs
@@ -87,6 +88,17 @@ def test_optional_text_is_dropped_and_required_kept() -> None:
     assert kept.dropped == ("title",)
     link = judge(SaveLinkArgs(url=VIDEO, description="um clássico"), said, {})
     assert link.dropped == ("description",)
+
+
+def test_a_call_left_with_nothing_to_do_after_drops_is_refused() -> None:
+    said = sources("corrige o ano do filme duna")
+    refused = judge(UpdateItemArgs(item_id="i1", year=1984), said, {})
+    assert refused.args is None
+    assert refused.problem is not None
+    assert "argument `year` is not in the user's message" in refused.problem
+    assert refused.fields == (("year", "reasked"),)
+    kept = judge(UpdateItemArgs(item_id="i1", title="Duna", year=1984), said, {})
+    assert kept.args == UpdateItemArgs(item_id="i1", title="Duna")
 
 
 def test_a_query_sharing_no_word_is_refused() -> None:

@@ -196,8 +196,13 @@ async def test_a_long_list_is_shortened_per_type_and_paginated_by_type(
     assert lines[30] == "30. Movie 30 (2010)"
     assert lines[-1] == "Página 1 de 2. Envie «/list filmes 2» para a próxima."
     assert len(lines) == 32
+    # the channels' ‹ › buttons send these messages
+    assert first.paging is not None
+    assert (first.paging.previous, first.paging.next) == (None, "/list filmes 2")
 
     second = await lembra.say("/list filmes 2")
+    assert second.paging is not None
+    assert (second.paging.previous, second.paging.next) == ("/list filmes 1", None)
 
     assert second.text.splitlines() == [
         "Filmes (35):",

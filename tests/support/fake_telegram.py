@@ -32,7 +32,17 @@ BOT_USER = {
     "supports_inline_queries": False,
 }
 _JSON_FIELDS = frozenset(
-    {"reply_markup", "commands", "scope", "allowed_updates", "chat_id", "offset", "timeout"}
+    {
+        "reply_markup",
+        "commands",
+        "scope",
+        "allowed_updates",
+        "chat_id",
+        "offset",
+        "timeout",
+        "link_preview_options",
+        "message_id",
+    }
 )
 
 
@@ -78,6 +88,12 @@ class FakeTelegram:
         self._gate_event = asyncio.Event()
         self._updates: list[dict[str, Any]] = []
         self._changed = asyncio.Condition()
+        # what getWebhookInfo answers; tests set pending updates and the last error
+        self.webhook_info: dict[str, Any] = {
+            "url": "",
+            "has_custom_certificate": False,
+            "pending_update_count": 0,
+        }
         self._message_ids = itertools.count(1)
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -253,10 +269,12 @@ class FakeTelegram:
             "setMyCommands",
             "setWebhook",
             "deleteWebhook",
+            "editMessageText",
+            "editMessageReplyMarkup",
         ):
             return True
         if call.method == "getWebhookInfo":
-            return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
+            return self.webhook_info
         if call.method == "getUpdates":
             return self._get_updates(call.params)
         return None
@@ -340,9 +358,16 @@ def message_update(
 
 
 def callback_update(
-    chat_id: int, data: str, *, update_id: int | None = None, language: str = "pt-br"
+    chat_id: int,
+    data: str,
+    *,
+    update_id: int | None = None,
+    language: str = "pt-br",
+    message_text: str = "Qual?",
+    buttons: list[list[tuple[str, str]]] | None = None,
 ) -> dict[str, Any]:
-    return {
+    """A button press; `buttons` ((label, data) rows) is the keyboard the message carried."""
+    update = {
         "update_id": update_id or next(_update_ids),
         "callback_query": {
             "id": f"cbq-{next(_update_ids)}",
@@ -354,10 +379,14 @@ def callback_update(
                 "date": int(time.time()),
                 "chat": private_chat(chat_id),
                 "from": BOT_USER,
-                "text": "Qual?",
+                "text": message_text,
             },
         },
     }
+    if buttons is not None:
+        keyboard = [[{"text": t, "callback_data": d} for t, d in row] for row in buttons]
+        update["callback_query"]["message"]["reply_markup"] = {"inline_keyboard": keyboard}
+    return update
 
 
 def next_update_id() -> int:

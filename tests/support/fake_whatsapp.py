@@ -38,6 +38,7 @@ class FakeWhatsApp:
         self.messages: list[dict[str, Any]] = []
         self.attempts = 0
         self.media: list[tuple[str, str, bytes]] = []
+        self.refuse_receipts = False
         self._faults: list[_Fault] = []
         self._ids = itertools.count(1)
         self._changed = asyncio.Condition()
@@ -69,6 +70,10 @@ class FakeWhatsApp:
         for _ in range(times):
             self._faults.append(_Fault(status, code, retry_after))
 
+    def receipts(self) -> list[dict[str, Any]]:
+        """Read receipts (each with its typing indicator), in order."""
+        return [m for m in self.messages if m.get("status") == "read"]
+
     def sent_to(self, to: str) -> list[dict[str, Any]]:
         return [m for m in self.messages if m.get("to") == to]
 
@@ -97,16 +102,22 @@ class FakeWhatsApp:
         return None
 
     async def _message(self, request: web.Request) -> web.Response:
-        self.attempts += 1
         try:
             refused = self._authorized(request)
             if refused is not None:
                 return refused
+            body = await request.json()
+            if body.get("status") == "read":  # a read receipt (with typing indicator)
+                if self.refuse_receipts:
+                    return _graph_error(500, 131000, "fault")
+                self.messages.append(body)
+                return web.json_response({"success": True})
+            # faults and attempts are for sends: receipts have their own switch above
+            self.attempts += 1
             if self._faults:
                 fault = self._faults.pop(0)
                 headers = {"Retry-After": str(fault.retry_after)} if fault.retry_after else None
                 return _graph_error(fault.status, fault.code, "fault", headers=headers)
-            body = await request.json()
             self.messages.append(body)
             return web.json_response(
                 {

@@ -1,0 +1,90 @@
+"""WhatsApp polish through the real web app: read receipts with the typing indicator,
+list messages for more than three options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.types import Choice, Incoming, Reply
+from tests.support import fake_whatsapp as wa
+
+PHONE = "5511999990077"
+
+
+def _wamid(payload: dict[str, Any]) -> str:
+    return str(payload["entry"][0]["changes"][0]["value"]["messages"][0]["id"])
+
+
+async def test_a_message_is_marked_read_with_typing_before_its_reply(harness: Any) -> None:
+    async with harness() as h:
+        first = wa.message_payload(PHONE, wa.text_content("oi"))
+        second = wa.message_payload(PHONE, wa.text_content("tudo bem"))
+        await h.post_whatsapp(first)
+        await h.idle()
+        await h.post_whatsapp(second)
+        await h.idle()
+
+        assert h.wa.receipts() == [
+            {
+                "messaging_product": "whatsapp",
+                "status": "read",
+                "message_id": _wamid(payload),
+                "typing_indicator": {"type": "text"},
+            }
+            for payload in (first, second)
+        ]
+        # each receipt comes before its reply, so typing stops when the reply lands
+        order = [m.get("message_id") or m["text"]["body"] for m in h.wa.messages]
+        assert order == [_wamid(first), "eco: oi", _wamid(second), "eco: tudo bem"]
+
+
+async def test_a_refused_receipt_loses_nothing(harness: Any) -> None:
+    async with harness() as h:
+        h.wa.refuse_receipts = True
+        payload = wa.message_payload(PHONE, wa.text_content("oi"))
+        await h.post_whatsapp(payload)
+        await h.idle()
+
+        assert h.wa.bodies(PHONE) == ["eco: oi"]
+        assert h.wa.receipts() == []
+        assert await h.status(f"wa:{_wamid(payload)}") == "done"
+
+
+async def test_status_callbacks_and_ignored_messages_get_no_receipt(harness: Any) -> None:
+    async with harness() as h:
+        await h.post_whatsapp(wa.status_payload("delivered", recipient=PHONE))
+        await h.idle()
+
+        assert h.wa.receipts() == []
+
+
+class FourOptions:
+    async def handle(self, incoming: Incoming) -> Reply:
+        if incoming.kind == "choice":
+            return Reply(text=f"escolheu {incoming.choice}")
+        return Reply(
+            text="Qual?",
+            choices=tuple(Choice(n, label) for n, label in enumerate("ABCD")),
+            choice_kind="pick",
+            choice_token="pk4",
+        )
+
+
+async def test_more_than_three_short_options_become_a_list_message(harness: Any) -> None:
+    async with harness(handler=FourOptions().handle) as h:
+        await h.post_whatsapp(wa.message_payload(PHONE, wa.text_content("escolhe")))
+        await h.idle()
+
+        interactive = h.wa.sent_to(PHONE)[-1]["interactive"]
+        assert interactive["type"] == "list"
+        rows = interactive["action"]["sections"][0]["rows"]
+        assert [(r["id"], r["title"]) for r in rows] == [
+            ("c:pk4:0", "A"),
+            ("c:pk4:1", "B"),
+            ("c:pk4:2", "C"),
+            ("c:pk4:3", "D"),
+        ]
+
+        await h.post_whatsapp(wa.message_payload(PHONE, wa.list_reply_content("c:pk4:3", "D")))
+        await h.idle()
+        assert h.wa.bodies(PHONE)[-1] == "escolheu 3"
