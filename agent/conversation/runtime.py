@@ -15,8 +15,8 @@ from dataclasses import asdict, replace
 
 from langchain_core.messages import BaseMessage
 
+from agent.conversation import importing, reminding, undoing
 from agent.conversation import pending as pendings
-from agent.conversation import reminding, undoing
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands
 from agent.conversation.recovery import recovered_reply
@@ -369,6 +369,8 @@ class Runtime:
             return finish(turn, f"{OK_MARK} " + done, kind="effect")
         if isinstance(current, pendings.ConfirmUndoAll):
             return await undoing.confirm_restore_all(self.deps, turn, current)
+        if isinstance(current, pendings.ConfirmImport):
+            return await importing.confirm(self.deps, turn, current)
         assert isinstance(current, pendings.ConfirmForget)
         return await self.commands.forget_now(turn)
 
@@ -377,6 +379,8 @@ class Runtime:
         key = "kept_account" if isinstance(current, pendings.ConfirmForget) else "kept_everything"
         if isinstance(current, pendings.ConfirmUndoAll):
             key = "undo_kept"
+        if isinstance(current, pendings.ConfirmImport):
+            key = "import_cancelled"
         return finish(turn, text(key, turn.language), kind="deterministic")
 
     # -- deterministic intents --------------------------------------------------------------------
