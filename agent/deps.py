@@ -41,6 +41,7 @@ def storage_config(settings: Settings) -> StorageConfig:
         data_dir=settings.data_dir,
         embedded_port=settings.embedded_db_port,
         embedded_start_timeout_s=settings.embedded_db_start_timeout_seconds,
+        signing_key_file=settings.ledger_signing_key_file,
         embedded_max_restarts=settings.embedded_db_max_restarts,
     )
 

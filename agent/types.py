@@ -91,6 +91,7 @@ class ReplyMeta:
     cached_tokens: int = 0  # prompt tokens of the turn's model calls the server had cached
     turn_kind: str = "deterministic"
     intent: str = ""
+    receipts: tuple[str, ...] = ()  # "type:hash": the ledger event of each committed effect
 
 
 @dataclass(frozen=True, slots=True)

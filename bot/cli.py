@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ from config.settings import Settings, load_settings
 from config.version import lembra_version
 from storage import open_storage
 from storage.ledger import Head
+from storage.signing import head_signature_ok
 
 if TYPE_CHECKING:
     from agent.conversation.runtime import Runtime
@@ -204,7 +206,11 @@ async def _ledger_verify(args: argparse.Namespace, settings: Settings) -> int:
     heads: dict[str, Head] = {}
     if args.against:
         heads = _read_heads(Path(args.against))
-    async with open_storage(storage_config(settings)) as db:
+    # verifying never makes a key: without one, signatures cannot be checked and we say so
+    config = replace(storage_config(settings), create_signing_key=False)
+    async with open_storage(config) as db:
+        if db.ledger.signer is None:
+            print("no ledger signing key found: signatures not checked")
         streams = [args.user] if args.user else sorted(set(await db.ledger.streams()) | set(heads))
         failures = 0
         for stream in streams:
@@ -262,6 +268,12 @@ def _read_heads(path: Path) -> dict[str, Head]:
                 f"cannot read saved heads from {path}: {expected}; "
                 f"the entry for {stream!r} is {json.dumps(head)[:80]}"
             )
+        if isinstance(head.get("sig"), str) and not head_signature_ok(
+            str(head.get("key", "")), stream, seq, digest, head["sig"]
+        ):
+            raise LembraError(
+                f"the saved head for {stream!r} in {path} does not match its signature (edited)"
+            )
         heads[stream] = Head(stream, seq, digest)
     return heads
 
@@ -272,9 +284,21 @@ def _json_kind(value: object) -> str:
 
 
 async def _ledger_head(args: argparse.Namespace, settings: Settings) -> int:
-    async with open_storage(storage_config(settings)) as db:
+    config = replace(storage_config(settings), create_signing_key=False)
+    async with open_storage(config) as db:
         heads = await db.ledger.heads()
-    print(json.dumps({h.stream: h.to_json() for h in heads}, indent=2, sort_keys=True))
+        signer = db.ledger.signer
+    if args.signed and signer is None:
+        raise LembraError(
+            "no ledger signing key: set LEDGER_SIGNING_KEY_FILE or start Lembra once to make one"
+        )
+    shown: dict[str, dict[str, object]] = {}
+    for h in heads:
+        shown[h.stream] = h.to_json()
+        if args.signed and signer is not None:
+            sig = signer.sign_head(h.stream, h.seq, h.hash)
+            shown[h.stream] |= {"sig": sig, "key": signer.public_hex}
+    print(json.dumps(shown, indent=2, sort_keys=True))
     return 0
 
 
@@ -323,7 +347,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("--against", help="a JSON file of saved heads (from `lembra ledger head`)")
     verify.set_defaults(run=_ledger_verify)
-    ledger_sub.add_parser("head", help="print each stream's head").set_defaults(run=_ledger_head)
+    head = ledger_sub.add_parser("head", help="print each stream's head")
+    head.add_argument(
+        "--signed",
+        action="store_true",
+        help="sign each head with the ledger's key, to keep elsewhere",
+    )
+    head.set_defaults(run=_ledger_head)
 
     doctor = sub.add_parser(
         "doctor",

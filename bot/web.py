@@ -30,6 +30,7 @@ from agent.deps import Deps
 from bot.lifecycle import Handler, Tuning, UpdateLifecycle
 from bot.push import ChannelPusher
 from bot.refusals import RefusalLog
+from bot.slowclients import body_deadline, handler_options
 from bot.startup import Degraded, start_or_retry, summary
 from bot.telegram import TelegramChannel, TelegramOptions
 from bot.whatsapp import WhatsAppChannel, WhatsAppOptions
@@ -80,7 +81,11 @@ def create_app(
     lifecycle = UpdateLifecycle(deps, handler, tuning=options.tuning)
     channels = Channels(lifecycle)
     app = web.Application(
-        client_max_size=MAX_BODY_BYTES, middlewares=[refusal_log(settings.trust_forwarded_for)]
+        client_max_size=MAX_BODY_BYTES,
+        middlewares=[
+            refusal_log(settings.trust_forwarded_for),
+            body_deadline(settings.http_body_timeout_seconds),
+        ],
     )
     app[DEPS] = deps
     app[CHANNELS] = channels
@@ -222,6 +227,7 @@ async def serve(
         access_log=None,
         shutdown_timeout=SHUTDOWN_TIMEOUT_S,
         handle_signals=False,
+        **handler_options(settings),  # slow or silent clients are cut off (bot/slowclients.py)
     )
     await runner.setup()
     try:

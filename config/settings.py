@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     port: int = Field(default=8080, ge=1, le=65535)
     trust_forwarded_for: bool = False
     allow_group_chats: bool = False
+    http_header_timeout_seconds: float = Field(default=15.0, gt=0)  # also the keep-alive idle
+    http_body_timeout_seconds: float = Field(default=15.0, gt=0)
     # Model
     openai_api_key: SecretStr | None = None
     openai_base_url: str | None = None
@@ -69,6 +71,7 @@ class Settings(BaseSettings):
     data_dir: Path = Path("./data")
     embedded_db_port: int = Field(default=0, ge=0, le=65535)
     embedded_db_start_timeout_seconds: float = Field(default=20.0, gt=0)
+    ledger_signing_key_file: Path | None = None  # Ed25519 key signing the ledger; else DATA_DIR's
     embedded_db_max_restarts: int = Field(default=5, ge=1, le=100)
     # People and locale
     admin_user_ids: str = ""

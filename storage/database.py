@@ -27,6 +27,14 @@ from storage.messages import MessagesRepo
 from storage.pending import PendingRepo
 from storage.reminders import RemindersRepo
 from storage.schema import upgrade
+from storage.signing import (
+    LedgerSigner,
+    adoption_path,
+    key_path,
+    load_signer,
+    read_adoption,
+    write_adoption,
+)
 from storage.snapshots import SnapshotsRepo
 from storage.summaries import SummariesRepo
 from storage.supervisor import Supervision, supervise
@@ -60,6 +68,7 @@ class Database:
         name: str,
         *,
         observer: Observer | None = None,
+        signer: LedgerSigner | None = None,
     ) -> None:
         self.client = client
         self.name = name
@@ -79,7 +88,7 @@ class Database:
         self.summaries = SummariesRepo(coll("summaries"))
         self.messages = MessagesRepo(coll("messages"), coll("summaries"))
         self.pending = PendingRepo(coll("pending_actions"))
-        self.ledger = LedgerRepo(coll("ledger"))
+        self.ledger = LedgerRepo(coll("ledger"), signer=signer)
         self.beliefs = BeliefsRepo(coll("beliefs"))
         self.usage = UsageRepo(coll("usage"))
         self.updates = UpdatesRepo(coll("processed_updates"))
@@ -153,6 +162,9 @@ class StorageConfig:
     embedded_port: int = 0
     embedded_start_timeout_s: float = 20.0
     embedded_memory: bool = False
+    signing_key_file: Path | None = None  # LEDGER_SIGNING_KEY_FILE; else DATA_DIR's
+    # False where a missing key must stay missing (`ledger verify` then checks no signatures)
+    create_signing_key: bool = True
     embedded_max_restarts: int = 5
 
 
@@ -203,7 +215,9 @@ async def open_storage(
         )
         uri = server.start()
     try:
-        database = Database(make_client(uri), config.db_name, observer=observer)
+        key_file = key_path(config.data_dir, config.signing_key_file)
+        signer = load_signer(key_file, create=config.create_signing_key)
+        database = Database(make_client(uri), config.db_name, observer=observer, signer=signer)
         try:
             try:
                 await database.ensure_indexes()
@@ -211,6 +225,8 @@ async def open_storage(
                 log = config.data_dir / "embedded.log" if server is not None else None
                 raise DatabaseUnavailable(_unreachable(uri, embedded_log=log)) from None
             await upgrade(database.collections(), now_ms=int(time.time() * 1000))
+            if signer is not None:
+                await _adopt(database, signer, adoption_path(key_file), config)
             if server is not None and not server.memory:
                 policy = Supervision(max_restarts=config.embedded_max_restarts)
                 database.supervisor = asyncio.create_task(
@@ -223,3 +239,18 @@ async def open_storage(
     finally:
         if server is not None:
             server.stop()
+
+
+async def _adopt(
+    database: Database, signer: LedgerSigner, path: Path, config: StorageConfig
+) -> None:
+    """Load where signing began; the first time, record every stream's head as that point.
+
+    Events written before the key existed stay valid unsigned (their hash chain still
+    holds); every later event must carry a signature.
+    """
+    heads = read_adoption(path, signer)
+    if heads is None and config.create_signing_key:
+        current = {h.stream: h.seq for h in await database.ledger.heads()}
+        heads = write_adoption(path, signer, current)
+    database.ledger.unsigned_until = heads or {}

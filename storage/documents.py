@@ -69,6 +69,7 @@ class UserDoc(StoredModel):
     dream_last_day: str | None = None
     dream_due: str | None = None  # a critical event asked for a consolidation
     planner_failures_in_row: int = 0
+    language_chosen: bool = False  # set by /lang: then it wins over the message's language
     # what dreaming learned (agent/memory/patterns.py): structured flags and the baseline narrative
     patterns: dict[str, Any] = Field(default_factory=dict)
     baseline: str | None = None
@@ -82,6 +83,7 @@ class ItemDoc(StoredModel):
     seq: int
     type: ItemType
     title: str | None = None
+    original_title: str | None = None  # TMDB's, beside the localized title (DESIGN 9.2)
     year: int | None = None
     tmdb_id: int | None = None
     url: str | None = None
@@ -147,6 +149,9 @@ class LedgerDoc(StoredModel):
     ts: int
     prev_hash: str
     hash: str
+    sig: str | None = (
+        None  # Ed25519 over `hash` with the key outside the database (storage/signing)
+    )
 
 
 class BeliefDoc(StoredModel):

@@ -6,6 +6,10 @@ canonical JSON being sorted keys, no spaces, UTF-8. The first event of a stream
 links to `GENESIS`. `_id` is `<stream>#<seq>`, and a unique `(stream, seq)` index
 backs it, so two writers racing for the same position cannot fork the chain: the
 loser re-reads the head and tries the next position.
+
+With a signing key (storage/signing.py) each event also carries `sig`, an
+Ed25519 signature of its hash: the hash chain alone can be recomputed by anyone
+who can write the database, a signature cannot without the key.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from pydantic import ValidationError
 from storage.collection import Collection
 from storage.documents import LedgerDoc
 from storage.errors import DuplicateKey, StorageError
+from storage.signing import LedgerSigner
 
 GENESIS = "0" * 64
 EVENT_TYPES = frozenset(
@@ -45,6 +50,9 @@ EVENT_TYPES = frozenset(
         "undone",
         "item_updated",
         "model_usage",
+        "bookmark_set",
+        "memory_noted",
+        "clarification_asked",
     }
 )
 _PROBE_BATCH = 64
@@ -107,8 +115,11 @@ class VerifyResult:
 
 
 class LedgerRepo:
-    def __init__(self, coll: Collection) -> None:
+    def __init__(self, coll: Collection, *, signer: LedgerSigner | None = None) -> None:
         self._c = coll
+        self.signer = signer
+        # per stream, the last seq written before signing began: those may be unsigned
+        self.unsigned_until: dict[str, int] = {}
         self._heads: dict[str, Head] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         # What this process appended, newest last (for replays and tests to read cheaply).
@@ -143,6 +154,7 @@ class LedgerRepo:
                     ts=ts,
                     prev_hash=head.hash,
                     hash=digest,
+                    sig=self.signer.sign_event(digest) if self.signer is not None else None,
                 )
                 try:
                     await self._c.insert_one(event.to_doc())
@@ -239,6 +251,17 @@ class LedgerRepo:
                 != event.hash
             ):
                 reason = "hash does not match the event's content (edited)"
+            elif (
+                self.signer is not None
+                and not (event.sig is None and event.seq <= self.unsigned_until.get(stream, 0))
+                and not self.signer.event_ok(event.hash, event.sig)
+            ):
+                reason = (
+                    "signature does not match the ledger's key "
+                    "(rewritten without the key, or signed with another one)"
+                    if event.sig
+                    else "event not signed (written without the ledger's key)"
+                )
             if reason is not None:
                 return VerifyResult(stream, False, len(docs), event.seq, event.id, reason)
             prev_hash = event.hash

@@ -8,7 +8,7 @@ a menu. A non-admin gets exactly the unknown-command reply, and the attempt is a
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from agent.conversation import exporting, importing, reminding, undoing
 from agent.conversation import pending as pendings
@@ -116,6 +116,8 @@ class Commands:
         belief = meta.get("belief")
         if belief:
             body += "\n" + belief_line(belief["guessed"], belief["delta"], lang)
+        if meta.get("receipts"):
+            body += "\n" + text("why_receipts", lang, receipts=", ".join(meta["receipts"]))
         return self._plain(turn, body)
 
     async def _lang(self, turn: Turn, args: str) -> Reply:
@@ -249,6 +251,36 @@ def belief_line(guessed: float, delta: float, language: str) -> str:
     return f"Palpite atual: {guessed:.2f} · Delta aplicado: {delta:+.2f}"
 
 
+def session_kind(intent: Intent | None) -> Literal["chat", "admin"]:
+    """A turn's session kind: `admin` for admin commands, `chat` otherwise (`background` is the
+    dreamer's and the handover writer's, counted where those calls are made)."""
+    if intent is not None and intent.action == "command":
+        if str(intent.entities.get("name", "")).lower() in ADMIN_COMMANDS:
+            return "admin"
+    return "chat"
+
+
+def _kinds_line(per_user: list[Any]) -> str:
+    totals: dict[str, int] = {}
+    for d in per_user:
+        for kind, fields in (d.get("kinds") or {}).items():
+            for name, n in (fields or {}).items():
+                totals[f"{kind}.{name}"] = totals.get(f"{kind}.{name}", 0) + int(n)
+        totals["background.calls"] = totals.get("background.calls", 0) + int(
+            d.get("background_calls", 0)
+        )
+        totals["background.tokens"] = totals.get("background.tokens", 0) + int(
+            d.get("background_tokens", 0)
+        )
+    return (
+        f"sessions today: chat {totals.get('chat.messages', 0)} messages "
+        f"({totals.get('chat.prompt_tokens', 0)} prompt tokens), "
+        f"admin {totals.get('admin.messages', 0)} messages, "
+        f"background {totals['background.calls'] if per_user else 0} model calls "
+        f"({totals['background.tokens'] if per_user else 0} tokens)"
+    )
+
+
 async def stats_text(deps: Any, day: str) -> str:
     """Users, items, messages, share with no model call, tokens today, states, calibration."""
     db = deps.db
@@ -273,6 +305,7 @@ async def stats_text(deps: Any, day: str) -> str:
         else "answered without the model: -",
         f"tokens today: {tokens}",
         "states today: " + (", ".join(f"{k} {v}" for k, v in sorted(states.items())) or "-"),
+        _kinds_line(per_user),
     ]
     # Per model (DESIGN 3.5), every model that planned here, not only the configured one.
     for calibration in calibrations:

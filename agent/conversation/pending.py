@@ -32,6 +32,7 @@ class CandidateOption(BaseModel):
     title: str
     year: int | None
     overview: str = ""
+    original_title: str | None = None
 
 
 class ItemOption(BaseModel):
@@ -71,6 +72,14 @@ class ConfirmForget(_Payload):
     kind: Literal["confirm_forget"] = "confirm_forget"
 
 
+class OfferSave(_Payload):
+    """ "Guardar como nota?": what the offline planner offers to keep (DESIGN 9.2)."""
+
+    kind: Literal["offer_save"] = "offer_save"
+    tool: Literal["save_note", "save_link", "save_video"]
+    args_json: str
+
+
 class ConfirmUndoAll(_Payload):
     """`desfaz` after `apaga tudo`: restore the snapshot batch once the user says "sim"."""
 
@@ -107,12 +116,20 @@ Pending = Annotated[
     | ConfirmDeleteItem
     | ConfirmDeleteAll
     | ConfirmForget
+    | OfferSave
     | ConfirmUndoAll
     | ConfirmImport,
     Field(discriminator="kind"),
 ]
 Choice_ = ChooseCandidate | ChooseDelete
-Confirmation = ConfirmDeleteItem | ConfirmDeleteAll | ConfirmForget | ConfirmUndoAll | ConfirmImport
+Confirmation = (
+    ConfirmDeleteItem
+    | ConfirmDeleteAll
+    | ConfirmForget
+    | OfferSave
+    | ConfirmUndoAll
+    | ConfirmImport
+)
 
 _ADAPTER: TypeAdapter[Pending] = TypeAdapter(Pending)
 
@@ -155,7 +172,8 @@ async def load_with_expiry(deps: Deps, turn: Turn) -> tuple[Pending, int] | None
     if doc.expires_at_ms <= turn.now_ms:
         await deps.db.pending.get(turn.user_id, turn.conversation_id, now_ms=turn.now_ms)
         expired = "pending_dropped" if doc.kind.startswith("choose_") else "confirmation_expired"
-        turn.notes.append(text(expired, turn.language))
+        if doc.kind != "offer_save":  # an offer lapses quietly: nothing was at stake
+            turn.notes.append(text(expired, turn.language))
         return None
     try:
         return _ADAPTER.validate_json(doc.payload_json), doc.expires_at_ms

@@ -71,6 +71,7 @@ def meta_for(turn: Turn, confidence: Confidence, kind: TurnKind) -> ReplyMeta:
         cached_tokens=sum(turn.cached_tokens),
         turn_kind=kind,
         intent=turn.intent.action if turn.intent else "",
+        receipts=tuple(turn.receipts),
     )
 
 

@@ -34,6 +34,7 @@ class Turn:
     turn_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     started: float = field(default_factory=time.perf_counter)
     cached_tokens: list[int] = field(default_factory=list)  # per model call, as prompt_tokens
+    receipts: list[str] = field(default_factory=list)  # "type:hash" of each committed effect
 
     @property
     def user_id(self) -> str:

@@ -71,6 +71,7 @@ class SessionFacts:
     log: SessionLog = field(default_factory=SessionLog)
     pending_what: dict[str, Any] | None = None  # the open obligation (frame form)
     tags: list[str] = field(default_factory=list)
+    session_kind: str = "chat"  # "admin" when the session ran admin commands
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +109,7 @@ async def session_facts(
         await deps.db.messages.last(user.id, conversation_id, SESSION_MESSAGES), start
     )
     deleted_any = any(e.type in ("item_deleted", "all_deleted") for e in events)
+    admin = any(e.type == "admin_action" and e.payload.get("allowed") for e in events)
     return SessionFacts(
         start_ms=start,
         end_ms=now_ms,
@@ -120,6 +122,7 @@ async def session_facts(
         log=log,
         pending_what=pending_what,
         tags=list(tags(saved=bool(saved_ids), deleted=deleted_any, log=log, pending=bool(pending))),
+        session_kind="admin" if admin else "chat",
     )
 
 
@@ -284,6 +287,7 @@ async def write_handover(
             },
             "language": user.language,
             "model_calls": calls,
+            "session_kind": facts.session_kind,
         },
         now_ms=now_ms,
     )

@@ -37,6 +37,8 @@ def describe(pending: pendings.Pending, expires_at_ms: int, zone: tzinfo) -> dic
         lapse, subject = "nothing_deleted", str(pending.count)
     elif isinstance(pending, pendings.ConfirmForget):
         lapse = "nothing_erased"
+    elif isinstance(pending, pendings.OfferSave):
+        lapse = "nothing_saved"  # the offered text itself stays out of the frame
     elif isinstance(pending, pendings.ConfirmUndoAll):
         lapse, subject = "nothing_restored", str(pending.count)
     elif isinstance(pending, pendings.ConfirmImport):

@@ -233,5 +233,7 @@ async def _record(
             if event.type == type and all(
                 event.payload.get(k) == payload.get(k) for k in ("item_id", "update_id")
             ):
+                if turn is not None:  # the re-driven turn still owes the user its receipt
+                    turn.receipts.append(f"{type}:{event.hash}")
                 return
     await append_event(deps, turn, type, payload, stream=user_id)

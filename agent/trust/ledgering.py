@@ -10,7 +10,26 @@ from typing import Any
 
 from agent.conversation.turn import Turn
 from agent.deps import Deps
+from storage.documents import LedgerDoc
 from storage.ledger import sha256_hex
+
+# Committed effects: each returns a receipt, the hash of its event (shown by /why, --show-meta).
+# Bookkeeping (model_usage, belief_updated, quota_exceeded, ...) is on the chain but no effect.
+RECEIPTED = frozenset(
+    {
+        "item_saved",
+        "item_deleted",
+        "all_deleted",
+        "item_updated",
+        "undone",
+        "reminder_set",
+        "reminder_cancelled",
+        "bookmark_set",
+        "memory_noted",
+        "constitution_updated",
+        "user_forgotten",
+    }
+)
 
 
 def digest(text: str) -> str:
@@ -20,7 +39,7 @@ def digest(text: str) -> str:
 
 async def append_event(
     deps: Deps, turn: Turn | None, type: str, payload: dict[str, Any], *, stream: str | None = None
-) -> None:
+) -> LedgerDoc:
     """Append one event to `stream` (default: the turn's user) and note it on the turn."""
     body = dict(payload)
     if turn is not None and turn.incoming.update_id:
@@ -28,6 +47,9 @@ async def append_event(
     target = stream or (turn.user_id if turn is not None else None)
     if target is None:
         raise ValueError("a ledger event needs a stream")
-    await deps.db.ledger.append(target, type, body, ts=deps.clock.ms())
+    event = await deps.db.ledger.append(target, type, body, ts=deps.clock.ms())
     if turn is not None:
         turn.ledger_events.append(type)
+        if type in RECEIPTED:
+            turn.receipts.append(f"{type}:{event.hash}")
+    return event

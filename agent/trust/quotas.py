@@ -140,6 +140,8 @@ class Quotas:
             await usage.add_tokens(user.id, day, kept - held)
             await usage.add_tokens(GLOBAL, day, kept - held)
             return None
+        payload = self._usage_payload(answer, "background")
+        await append_event(self.deps, None, "model_usage", payload, stream=user.id)
         delta = answer.prompt_tokens + answer.completion_tokens - held
         # also kept apart as background use, so /end and stats can tell it from chat turns
         used = answer.prompt_tokens + answer.completion_tokens
@@ -153,3 +155,23 @@ class Quotas:
         self.deps.metrics.tokens.labels("prompt").inc(answer.prompt_tokens)
         self.deps.metrics.tokens.labels("completion").inc(answer.completion_tokens)
         return answer
+
+    def _usage_payload(self, answer: ModelAnswer, kind: str) -> dict[str, Any]:
+        """The content-free `model_usage` event of one call (DESIGN 9.5)."""
+        return {
+            "kind": kind,
+            "model": self.deps.settings.llm_model,
+            "prompt_tokens": answer.prompt_tokens,
+            "cached_tokens": answer.cached_tokens,
+            "completion_tokens": answer.completion_tokens,
+            "latency": latency_bucket(answer.latency_s),
+        }
+
+
+# the buckets of a turn's model_usage (planning/step.py), so both kinds of call add up alike
+_LATENCY_BUCKETS = ((1.0, "<1s"), (5.0, "1-5s"), (15.0, "5-15s"), (60.0, "15-60s"))
+
+
+def latency_bucket(seconds: float) -> str:
+    """The latency bucket a model call's duration falls in."""
+    return next((name for bound, name in _LATENCY_BUCKETS if seconds < bound), "60s+")
