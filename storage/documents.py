@@ -72,6 +72,7 @@ class UserDoc(StoredModel):
     dream_last_day: str | None = None
     dream_due: str | None = None  # a critical event asked for a consolidation
     planner_failures_in_row: int = 0
+    language_chosen: bool = False  # set by /lang: then it wins over the message's language
     # what dreaming learned (agent/memory/patterns.py): structured flags and the baseline narrative
     patterns: dict[str, Any] = Field(default_factory=dict)
     baseline: str | None = None
@@ -87,6 +88,7 @@ class ItemDoc(StoredModel):
     seq: int
     type: ItemType
     title: str | None = None
+    original_title: str | None = None  # TMDB's, beside the localized title (DESIGN 9.2)
     year: int | None = None
     tmdb_id: int | None = None
     url: str | None = None

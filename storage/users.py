@@ -72,8 +72,14 @@ class UsersRepo:
         )
         return [UserDoc.model_validate(d) for d in docs]
 
-    async def set_language(self, user_id: str, language: Literal["pt", "en"]) -> None:
-        await self._c.update_one({"_id": user_id}, {"$set": {"language": language}})
+    async def set_language(
+        self, user_id: str, language: Literal["pt", "en"], *, chosen: bool = True
+    ) -> None:
+        """Store the language; `chosen` marks a /lang choice, not one read from a message."""
+        fields: dict[str, object] = {"language": language}
+        if chosen:
+            fields["language_chosen"] = True
+        await self._c.update_one({"_id": user_id}, {"$set": fields})
 
     async def set_timezone(self, user_id: str, timezone: str) -> None:
         await self._c.update_one({"_id": user_id}, {"$set": {"timezone": timezone}})
