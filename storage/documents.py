@@ -50,6 +50,9 @@ class EffectDoc(BaseModel):
     by_type: dict[str, int] = Field(default_factory=dict)
 
 
+NO_REMINDERS = 2**62  # `UserDoc.reminder_hint_ms` when the user has no open reminder
+
+
 class UserDoc(StoredModel):
     id: str = Field(alias="_id")
     channel: str
@@ -75,6 +78,8 @@ class UserDoc(StoredModel):
     baseline: str | None = None
     # effects begun and not yet recorded, one slot per conversation (None once recorded)
     effects: dict[str, EffectDoc | None] = Field(default_factory=dict)
+    # no open reminder is due before this (NO_REMINDERS: none is open; None: not known yet)
+    reminder_hint_ms: int | None = None
 
 
 class ItemDoc(StoredModel):

@@ -16,7 +16,7 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import text
 from agent.tools.base import Deleted, DeletePreview, Saved
-from storage.documents import PendingDoc
+from storage.documents import ItemType, PendingDoc
 
 
 class _Payload(BaseModel):
@@ -89,6 +89,27 @@ class ConfirmUndoAll(_Payload):
     count: int
 
 
+class ImportEntry(BaseModel):
+    """One item `/import` read, as `store_item` takes it."""
+
+    model_config = ConfigDict(frozen=True)
+    type: ItemType
+    title: str | None = Field(default=None, max_length=500)
+    year: int | None = Field(default=None, ge=1800, le=2200)
+    tmdb_id: int | None = Field(default=None, ge=1)
+    url: str | None = Field(default=None, max_length=2048)
+    description: str | None = Field(default=None, max_length=2000)
+    content: str | None = Field(default=None, max_length=4000)
+    overview: str | None = Field(default=None, max_length=4000)
+
+
+class ConfirmImport(_Payload):
+    """`/import`: the previewed entries, saved once the user says "sim"."""
+
+    kind: Literal["confirm_import"] = "confirm_import"
+    entries: list[ImportEntry]
+
+
 Pending = Annotated[
     ChooseCandidate
     | ChooseDelete
@@ -96,11 +117,19 @@ Pending = Annotated[
     | ConfirmDeleteAll
     | ConfirmForget
     | OfferSave
-    | ConfirmUndoAll,
+    | ConfirmUndoAll
+    | ConfirmImport,
     Field(discriminator="kind"),
 ]
 Choice_ = ChooseCandidate | ChooseDelete
-Confirmation = ConfirmDeleteItem | ConfirmDeleteAll | ConfirmForget | OfferSave | ConfirmUndoAll
+Confirmation = (
+    ConfirmDeleteItem
+    | ConfirmDeleteAll
+    | ConfirmForget
+    | OfferSave
+    | ConfirmUndoAll
+    | ConfirmImport
+)
 
 _ADAPTER: TypeAdapter[Pending] = TypeAdapter(Pending)
 

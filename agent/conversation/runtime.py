@@ -15,7 +15,7 @@ from dataclasses import asdict, replace
 
 from langchain_core.messages import BaseMessage
 
-from agent.conversation import offers, reminding, undoing
+from agent.conversation import importing, offers, reminding, undoing
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands, session_kind
@@ -397,6 +397,8 @@ class Runtime:
             return self._saved_reply(turn, outcome)
         if isinstance(current, pendings.ConfirmUndoAll):
             return await undoing.confirm_restore_all(self.deps, turn, current)
+        if isinstance(current, pendings.ConfirmImport):
+            return await importing.confirm(self.deps, turn, current)
         assert isinstance(current, pendings.ConfirmForget)
         return await self.commands.forget_now(turn)
 
@@ -407,6 +409,8 @@ class Runtime:
             key = "offer_declined"
         if isinstance(current, pendings.ConfirmUndoAll):
             key = "undo_kept"
+        if isinstance(current, pendings.ConfirmImport):
+            key = "import_cancelled"
         return finish(turn, text(key, turn.language), kind="deterministic")
 
     # -- deterministic intents --------------------------------------------------------------------
@@ -454,14 +458,11 @@ class Runtime:
             body = "\n".join([text("list_empty", lang), *await self._reminder_section(turn)])
             return finish(turn, body, kind="deterministic")
         lines = [text("list_header", lang, count=total)]
-        # One query for the newest items; a type none of them has is fetched on its own.
-        newest = await items.newest(turn.user_id, LIST_PER_TYPE * len(ITEM_TYPES))
-        for item_type in ITEM_TYPES:
-            if not counts[item_type]:
-                continue
-            recent = [i for i in newest if i.type == item_type][:LIST_PER_TYPE]
-            if not recent:
-                recent = await items.newest_of_type(turn.user_id, item_type, LIST_PER_TYPE)
+        # The newest items; the types they miss are read at once (one round trip of latency).
+        shown_types = [t for t in ITEM_TYPES if counts[t]]
+        newest = await items.newest_by_type(turn.user_id, shown_types, LIST_PER_TYPE)
+        for item_type in shown_types:
+            recent = newest[item_type]
             lines.append(f"\n{type_heading(item_type, lang)} ({counts[item_type]}):")
             lines += [f"• {item_label(i)}" for i in recent]
             if counts[item_type] > len(recent):
@@ -832,7 +833,10 @@ class Runtime:
             counters["messages_no_model"] = 1
         else:
             counters["llm_calls"] = reply.meta.llm_calls
-        await db.usage.increment(turn.user_id, self.quotas.day(turn), counters)
+        tally = self.deps.tally  # summed in memory, written in one batch now and then
+        tally.add(turn.user_id, self.quotas.day(turn), counters, now_ms=turn.now_ms)
+        if tally.due(turn.now_ms):
+            await tally.flush(db.usage)
         opening = not turn.user.session_open
         if opening or turn.now_ms - turn.user.last_seen_at_ms >= TOUCH_EVERY_MS:
             # last_seen only needs minute precision (idle sessions are 30 minutes)
