@@ -110,6 +110,15 @@ class ConfirmImport(_Payload):
     entries: list[ImportEntry]
 
 
+class ChooseClarification(_Payload):
+    """The planner's `request_clarification` (issue 13): its answer is that call's result."""
+
+    kind: Literal["choose_clarification"] = "choose_clarification"
+    call_id: str
+    step_json: str  # the planner step that asked, replayed with the answer as its result
+    options: list[str]
+
+
 Pending = Annotated[
     ChooseCandidate
     | ChooseDelete
@@ -118,7 +127,8 @@ Pending = Annotated[
     | ConfirmForget
     | OfferSave
     | ConfirmUndoAll
-    | ConfirmImport,
+    | ConfirmImport
+    | ChooseClarification,
     Field(discriminator="kind"),
 ]
 Choice_ = ChooseCandidate | ChooseDelete

@@ -15,7 +15,7 @@ from dataclasses import asdict, replace
 
 from langchain_core.messages import BaseMessage
 
-from agent.conversation import importing, offers, reminding, undoing
+from agent.conversation import clarifying, importing, offers, reminding, undoing
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands, session_kind
@@ -51,6 +51,7 @@ from agent.texts import OK_MARK, items_word, text, type_heading, type_word
 from agent.tools import registry
 from agent.tools.base import (
     Candidates,
+    Clarification,
     DeleteChoice,
     Deleted,
     DeletePreview,
@@ -264,6 +265,8 @@ class Runtime:
         """Resolve `current` in code, or return None when the message is unrelated to it."""
         lang = turn.language
         incoming = turn.incoming
+        if isinstance(current, pendings.ChooseClarification):
+            return await self._clarified(turn, current)
         if incoming.kind == "choice":
             if incoming.choice_token != current.token or incoming.choice is None:
                 return finish(turn, text("stale_button", lang), kind="deterministic")
@@ -523,10 +526,28 @@ class Runtime:
 
     # -- the model path -------------------------------------------------------------------------------
 
-    async def plan(self, turn: Turn, llm_intent: str) -> Reply:
+    async def _clarified(self, turn: Turn, current: pendings.ChooseClarification) -> Reply:
+        """The user's answer to the planner's question goes back to it as that call's result."""
+        if turn.incoming.kind == "text":
+            turn.intent = self.classifier.classify(turn.incoming.text or "")
+        found = await clarifying.resolve(self.deps, turn, current)
+        if found is None:
+            assert turn.intent is not None
+            return await self._route(turn, turn.intent)
+        if not isinstance(found, clarifying.Answer):
+            return found
+        said = self.classifier.classify(found.said)  # "Salvar como nota" asks to save
+        intent = str(said.entities.get("intent", "other")) if said.action == "llm" else "other"
+        return await self.plan(turn, intent, answered=found)
+
+    async def plan(
+        self, turn: Turn, llm_intent: str, *, answered: clarifying.Answer | None = None
+    ) -> Reply:
         """Plan one step (and a second only to phrase an answer from read results)."""
         wants_save = llm_intent == "save"
         messages = await self._context(turn)
+        if answered is not None:
+            clarifying.deliver(turn, messages, answered)
         session = PlanningSession(
             self.deps,
             turn,
@@ -663,6 +684,8 @@ class Runtime:
         outcome = result.outcome
         if isinstance(outcome, Saved):
             return self._saved_reply(turn, outcome)
+        if isinstance(outcome, Clarification):
+            return await clarifying.ask(self.deps, turn, outcome, result)
         if isinstance(outcome, Updated):
             label = item_label(outcome.item)
             return finish(

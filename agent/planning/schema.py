@@ -19,6 +19,7 @@ ToolName = Literal[
     "delete_item",
     "delete_all_memories",
     "update_item",  # DESIGN 9.4
+    "request_clarification",  # issue 13
 ]
 TOOL_NAMES: tuple[str, ...] = ToolName.__args__  # type: ignore[attr-defined]
 PLANNER_FUNCTION_NAME = "plan"

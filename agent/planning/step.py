@@ -30,6 +30,7 @@ from agent.planning.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planne
 from agent.texts import text
 from agent.tools.base import (
     Candidates,
+    Clarification,
     DeleteChoice,
     DeletePreview,
     Failed,
@@ -82,6 +83,7 @@ class StepResult:
     outcome: Outcome | None = None
     tool: str | None = None
     detail: str = ""
+    call_id: str = ""  # the call a clarification's answer must answer (issue 13)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +144,8 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
         return {"status": "refused", "reason": "not one of this user's items"}
     if isinstance(outcome, Updated):
         return {"status": "updated", "item_id": outcome.item.id, "fields": list(outcome.fields)}
+    if isinstance(outcome, Clarification):
+        return {"status": "awaiting_answer", "options": len(outcome.options)}
     assert isinstance(outcome, Failed)
     return {"status": "error", **outcome.failure.to_json()}
 
@@ -283,6 +287,8 @@ class PlanningSession:
             outcome = await tool.run(ToolContext(self.deps, self.turn, self.wants_save), validated)
             if not isinstance(outcome, Failed | UnknownItem | DeletePreview | DeleteChoice):
                 self.turn.tools_executed.append(tool.name)
+            if isinstance(outcome, Clarification):  # answered when the user answers (issue 13)
+                return StepResult("tool", response, outcome, tool.name, call_id=call.id)
             self._answer(call, outcome_payload(outcome), name=tool.name)
             if isinstance(outcome, Candidates) and len(outcome.candidates) > 1:
                 self.unresolved = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from agent.tools.asking import ASK_TOOLS
 from agent.tools.base import Tool, ToolArgs
 from agent.tools.editing import EDIT_TOOLS
 from agent.tools.enrich import ENRICH_TOOLS
@@ -11,4 +12,7 @@ from agent.tools.saving import SAVE_TOOLS
 
 def registry() -> dict[str, Tool[ToolArgs]]:
     """Every tool by name."""
-    return {tool.name: tool for tool in (*SAVE_TOOLS, *ENRICH_TOOLS, *FINDING_TOOLS, *EDIT_TOOLS)}
+    return {
+        tool.name: tool
+        for tool in (*SAVE_TOOLS, *ENRICH_TOOLS, *FINDING_TOOLS, *EDIT_TOOLS, *ASK_TOOLS)
+    }

@@ -105,6 +105,14 @@ class Failed:
     failure: ToolFailure
 
 
+@dataclass(frozen=True, slots=True)
+class Clarification:
+    """The planner asks the user one question with 2-5 options; the answer is this call's result."""
+
+    question: str
+    options: tuple[str, ...]
+
+
 Outcome = (
     Saved
     | Candidates
@@ -117,6 +125,7 @@ Outcome = (
     | UnknownItem
     | Updated
     | Failed
+    | Clarification
 )
 
 A = TypeVar("A", bound=ToolArgs)
