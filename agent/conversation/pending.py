@@ -80,17 +80,27 @@ class ConfirmUndoAll(_Payload):
     count: int
 
 
+class ConfirmClearMemory(_Payload):
+    """`/memory apaga tudo`: the assistant's notes and bookmarks go once the user says "sim"."""
+
+    kind: Literal["confirm_clear_memory"] = "confirm_clear_memory"
+    count: int
+
+
 Pending = Annotated[
     ChooseCandidate
     | ChooseDelete
     | ConfirmDeleteItem
     | ConfirmDeleteAll
     | ConfirmForget
-    | ConfirmUndoAll,
+    | ConfirmUndoAll
+    | ConfirmClearMemory,
     Field(discriminator="kind"),
 ]
 Choice_ = ChooseCandidate | ChooseDelete
-Confirmation = ConfirmDeleteItem | ConfirmDeleteAll | ConfirmForget | ConfirmUndoAll
+Confirmation = (
+    ConfirmDeleteItem | ConfirmDeleteAll | ConfirmForget | ConfirmUndoAll | ConfirmClearMemory
+)
 
 _ADAPTER: TypeAdapter[Pending] = TypeAdapter(Pending)
 
