@@ -10,7 +10,7 @@ import os
 import socket
 import uuid
 from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -22,8 +22,10 @@ from agent.services.links import LinkFetcher
 from agent.services.outbound import outbound_trace
 from agent.services.tmdb import TmdbClient
 from agent.tokens import TokenCounter
+from agent.trust.tally import UsageTally
 from config.settings import Settings
 from storage import Database, StorageConfig, open_storage
+from storage.errors import StorageError
 
 if TYPE_CHECKING:  # imported when a model is built: openai and langchain are slow to load
     from agent.planning.transport import ModelTransport
@@ -57,6 +59,7 @@ class Deps:
     clock: Clock = field(default_factory=SystemClock)
     metrics: Metrics = field(default_factory=Metrics)
     owner: str = field(default_factory=process_identity)
+    tally: UsageTally = field(default_factory=UsageTally)  # per-turn counters, batched
 
     def is_admin(self, user_id: str) -> bool:
         """Admin power is decided here, by namespaced numeric id, never by a prompt."""
@@ -131,7 +134,7 @@ async def open_deps(
             stack.push_async_callback(model.aclose)
             if settings.llm_output_mode == "auto":
                 await model.choose_output_mode()
-        yield Deps(
+        deps = Deps(
             settings=settings,
             db=db,
             tmdb=tmdb,
@@ -141,3 +144,8 @@ async def open_deps(
             clock=clock or SystemClock(),
             metrics=metrics,
         )
+        try:
+            yield deps
+        finally:
+            with suppress(StorageError):  # statistics only: a database already gone loses them
+                await deps.tally.flush(db.usage)  # the counters summed since the last write

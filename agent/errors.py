@@ -6,10 +6,12 @@
     └── AgentError
         ├── ToolError            a tool refused or failed; carries a structured ToolFailure
         ├── ServiceError         an outside HTTP service failed (TMDB, a linked page)
-        │   └── ServiceUnavailable   timeout, 5xx, connection refused: "retry later"
+        │   ├── ServiceUnavailable   timeout, 5xx, connection refused: "retry later"
+        │   └── ServiceNotConfigured no key, or the key refused: the operator's to fix
         ├── PlannerError         the model could not be used for this turn
         │   ├── PlannerTimeout       the request timed out (not retried within the turn)
         │   ├── PlannerUnavailable   429/5xx/connection after the transport retries
+        │   │   └── PlannerKeyRejected   the credentials refused (401/403): the operator's to fix
         │   └── PlannerRejected      the server refused the request (HTTP 400: invalid or too large)
         └── QuotaExceeded        the user's or the global daily token budget is spent
 
@@ -65,6 +67,10 @@ class ServiceUnavailable(ServiceError):
     """An outside service timed out, refused the connection or answered 5xx."""
 
 
+class ServiceNotConfigured(ServiceError):
+    """An outside service has no key configured, or refused it: retrying cannot help."""
+
+
 class PlannerError(AgentError):
     """The model could not be used for this turn."""
 
@@ -81,6 +87,10 @@ class PlannerUnavailable(PlannerError):
 
 class PlannerRejected(PlannerError):
     pass
+
+
+class PlannerKeyRejected(PlannerUnavailable):
+    """The model server refused the credentials (HTTP 401/403): an operator error."""
 
 
 class QuotaExceeded(AgentError):

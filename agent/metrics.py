@@ -142,6 +142,12 @@ class Metrics:
             "lembra_consolidation_runs_total", "Consolidation runs", ["trigger"], registry=r
         )
         self.in_flight = Gauge("lembra_turns_in_flight", "Turns being handled now", registry=r)
+        self.model_text = Counter(
+            "lembra_model_text_checks_total",
+            "Model text caught before sending (false_claim, emoji_removed, offer_capped)",
+            ["outcome"],
+            registry=r,
+        )
         self.effects_recovered = Counter(
             "lembra_effects_recovered_total",
             "Interrupted effects (save, delete, delete_all) finished before a turn",

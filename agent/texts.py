@@ -232,12 +232,12 @@ _TEXTS: dict[str, dict[Language, str]] = {
     },
     # Caveats (one short line each)
     "caveat_tmdb_unavailable": {
-        "pt": "TMDB indisponível: salvo sem detalhes.",
-        "en": "TMDB unavailable: saved without details.",
+        "pt": "TMDB indisponível agora: salvo sem detalhes.",
+        "en": "TMDB unavailable right now: saved without details.",
     },
     "caveat_tmdb_unavailable_read": {
-        "pt": "TMDB indisponível: não consegui buscar detalhes.",
-        "en": "TMDB unavailable: could not fetch details.",
+        "pt": "TMDB indisponível agora: não consegui buscar detalhes.",
+        "en": "TMDB unavailable right now: could not fetch details.",
     },
     "caveat_tmdb_no_match": {
         "pt": "Não encontrado no TMDB: salvo como escrito.",
@@ -399,6 +399,59 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Opções",
         "en": "Options",
     },
+    "why_blocks": {
+        "pt": "Bloqueios: {blocks}",
+        "en": "Blocks: {blocks}",
+    },
+    # Export formats and import
+    "export_ready_items": {
+        "pt": "Seus itens: {items} ({format} anexo).",
+        "en": "Your items: {items} ({format} file attached).",
+    },
+    "export_usage": {
+        "pt": "Use /export, /export md ou /export csv.",
+        "en": "Use /export, /export md or /export csv.",
+    },
+    "import_usage": {
+        "pt": "Envie /import seguido de uma lista (um link ou título por linha) "
+        "ou do JSON de /export.",
+        "en": "Send /import followed by a list (one link or title a line) "
+        "or by the JSON from /export.",
+    },
+    "import_bad_json": {
+        "pt": "Não consegui ler esse JSON; nada foi importado.",
+        "en": "I could not read that JSON; nothing was imported.",
+    },
+    "import_not_export": {
+        "pt": "Esse JSON não é uma exportação do Lembra; nada foi importado.",
+        "en": "That JSON is not a Lembra export; nothing was imported.",
+    },
+    "import_too_many": {
+        "pt": "São mais de {limit} itens; importe em partes. Nada foi importado.",
+        "en": "That is more than {limit} items; import it in parts. Nothing was imported.",
+    },
+    "import_nothing_valid": {
+        "pt": "Não encontrei nenhum item para importar.",
+        "en": "I found nothing to import.",
+    },
+    "import_nothing_new": {
+        "pt": "Você já tem todos esses {known} itens; nada a importar.",
+        "en": "You already have all {known} of those items; nothing to import.",
+    },
+    "import_preview": {
+        "pt": "Importar {count} {items}?",
+        "en": "Import {count} {items}?",
+    },
+    "import_known": {
+        "pt": "{known} já estão salvos e ficam como estão.",
+        "en": "{known} are already saved and stay as they are.",
+    },
+    "import_invalid": {
+        "pt": "{invalid} registros não são itens válidos e ficam de fora.",
+        "en": "{invalid} records are not valid items and are left out.",
+    },
+    "import_done": {"pt": "Importei {count} {items}.", "en": "Imported {count} {items}."},
+    "import_cancelled": {"pt": "Ok, nada foi importado.", "en": "OK, nothing was imported."},
     "why_receipts": {
         "pt": "Recibos (hash no registro): {receipts}",
         "en": "Receipts (ledger hash): {receipts}",
@@ -488,3 +541,81 @@ def type_heading(item_type: str, language: Language) -> str:
 
 def type_word(item_type: str, language: Language) -> str:
     return TYPE_NAMES[language][item_type][1]
+
+
+# Truthful replies (DESIGN 9.2): small talk, the offline planner's offer, named causes.
+_TEXTS.update(
+    {
+        "smalltalk_thanks": {
+            "pt": "De nada! Quando quiser guardar algo, é só mandar.",
+            "en": "You're welcome! Whenever you want to keep something, just send it.",
+        },
+        "smalltalk_greeting": {
+            "pt": "Tudo bem por aqui! Quer guardar ou procurar algo? «ajuda» mostra o que eu faço.",
+            "en": "All good here! Want to save or find something? «help» shows what I do.",
+        },
+        "smalltalk_compliment": {
+            "pt": "Obrigado! Fico feliz em ajudar.",
+            "en": "Thank you! Glad to help.",
+        },
+        "smalltalk_laughter": {
+            "pt": "Haha! Se quiser guardar algo, é só mandar.",
+            "en": "Haha! If you want to keep something, just send it.",
+        },
+        "smalltalk_ack": {
+            "pt": "Combinado.",
+            "en": "Got it.",
+        },
+        "smalltalk_feeling": {
+            "pt": "Entendo. Se quiser anotar algo, diga «anota: ...».",
+            "en": "I hear you. If you want to write something down, say «note: ...».",
+        },
+        "smalltalk_question": {
+            "pt": "Sou a Lembra: guardo filmes, séries, vídeos, links e notas. «ajuda» mostra como.",
+            "en": "I'm Lembra: I keep movies, TV shows, videos, links and notes. «help» shows how.",
+        },
+        "smalltalk_emoji": {
+            "pt": "Se quiser guardar algo, é só mandar; «ajuda» mostra como.",
+            "en": "If you want to keep something, just send it; «help» shows how.",
+        },
+        "offline_capabilities": {
+            "pt": "Não salvei nada. Eu guardo o que você pedir: «salva o filme X», «anota: ...», um link; e procuro com «procura X».",
+            "en": "Nothing was saved. I keep what you ask me to: «save the movie X», «note: ...», a link; and I find with «find X».",
+        },
+        "offer_note": {
+            "pt": "Quer guardar esta mensagem como nota? (sim/não)",
+            "en": "Do you want to keep this message as a note? (yes/no)",
+        },
+        "offer_link": {
+            "pt": "Quer guardar este link? (sim/não)",
+            "en": "Do you want to keep this link? (yes/no)",
+        },
+        "offer_note_button": {"pt": "Guardar como nota", "en": "Keep as a note"},
+        "offer_link_button": {"pt": "Guardar o link", "en": "Keep the link"},
+        "offer_declined": {
+            "pt": "Ok, não guardei nada. Para guardar, diga «anota: ...».",
+            "en": "OK, I did not keep anything. To keep something, say «note: ...».",
+        },
+    }
+)
+# Caveats that name the cause (DESIGN 9.2): an operator error never says "try again".
+_TEXTS.update(
+    {
+        "caveat_tmdb_not_configured": {
+            "pt": "TMDB não configurado — defina TMDB_API_KEY: salvo sem detalhes.",
+            "en": "TMDB not configured — set TMDB_API_KEY: saved without details.",
+        },
+        "caveat_tmdb_not_configured_read": {
+            "pt": "TMDB não configurado — defina TMDB_API_KEY: sem detalhes.",
+            "en": "TMDB not configured — set TMDB_API_KEY: no details.",
+        },
+        "tmdb_not_configured_lookup": {
+            "pt": "Não consigo consultar o TMDB sobre «{query}»: ele não está configurado (falta TMDB_API_KEY).",
+            "en": "I cannot look «{query}» up on TMDB: it is not configured (TMDB_API_KEY is missing).",
+        },
+        "model_key_rejected": {
+            "pt": "O assistente não está configurado corretamente: a chave do modelo foi recusada. Nada foi feito; avise quem administra o Lembra.",
+            "en": "The assistant is not configured correctly: the model key was refused. Nothing was done; tell whoever runs Lembra.",
+        },
+    }
+)

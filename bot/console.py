@@ -8,6 +8,7 @@ import logging
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
 from agent.conversation.commands import belief_line
@@ -20,12 +21,27 @@ from config.logging import log_event
 LOG = logging.getLogger(__name__)
 
 
-def console_text(reply: Reply) -> str:
+def console_text(reply: Reply, *, saved: Path | None = None) -> str:
     """The reply as the console shows it (choices are already numbered in the text)."""
     if reply.attachment is not None:
         size = len(reply.attachment.data)
-        return f"{reply.text}\n[{reply.attachment.filename}: {size} bytes]"
+        where = f" -> {saved}" if saved is not None else ""
+        return f"{reply.text}\n[{reply.attachment.filename}: {size} bytes{where}]"
     return reply.text
+
+
+def save_attachment(reply: Reply, directory: Path) -> Path | None:
+    """Write the reply's file (e.g. `/export`) under `directory`; its path, or None if none."""
+    if reply.attachment is None:
+        return None
+    path = directory / Path(reply.attachment.filename).name  # never a path from elsewhere
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(reply.attachment.data)
+    except OSError as exc:  # the reply still prints; the operator sees why the file is missing
+        log_event(LOG, "console_file_not_written", level=logging.WARNING, error=exc.strerror)
+        return None
+    return path.resolve()
 
 
 def meta_line(reply: Reply, language: str) -> str:
@@ -38,6 +54,8 @@ def meta_line(reply: Reply, language: str) -> str:
     line += " | caveats: " + ("; ".join(meta.caveats) or "-")
     if meta.llm_calls:
         line += f" | tokens: prompt {meta.prompt_tokens}, cached {meta.cached_tokens}"
+    if meta.blocks:
+        line += " | blocks: " + ", ".join(meta.blocks)
     if meta.receipts:
         line += " | receipts: " + ", ".join(meta.receipts)
     if meta.belief is not None:
@@ -137,7 +155,8 @@ async def run_console(
                 flush=True,
             )
             continue
-        print(console_text(reply), file=stdout, flush=True)
+        saved = save_attachment(reply, runtime.deps.settings.data_dir / "exports")
+        print(console_text(reply, saved=saved), file=stdout, flush=True)
         if show_meta:
             language = user_doc.language if user_doc else runtime.deps.settings.default_language
             print(meta_line(reply, language), file=stdout, flush=True)

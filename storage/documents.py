@@ -50,6 +50,9 @@ class EffectDoc(BaseModel):
     by_type: dict[str, int] = Field(default_factory=dict)
 
 
+NO_REMINDERS = 2**62  # `UserDoc.reminder_hint_ms` when the user has no open reminder
+
+
 class UserDoc(StoredModel):
     id: str = Field(alias="_id")
     channel: str
@@ -69,11 +72,14 @@ class UserDoc(StoredModel):
     dream_last_day: str | None = None
     dream_due: str | None = None  # a critical event asked for a consolidation
     planner_failures_in_row: int = 0
+    language_chosen: bool = False  # set by /lang: then it wins over the message's language
     # what dreaming learned (agent/memory/patterns.py): structured flags and the baseline narrative
     patterns: dict[str, Any] = Field(default_factory=dict)
     baseline: str | None = None
     # effects begun and not yet recorded, one slot per conversation (None once recorded)
     effects: dict[str, EffectDoc | None] = Field(default_factory=dict)
+    # no open reminder is due before this (NO_REMINDERS: none is open; None: not known yet)
+    reminder_hint_ms: int | None = None
 
 
 class ItemDoc(StoredModel):
@@ -82,6 +88,7 @@ class ItemDoc(StoredModel):
     seq: int
     type: ItemType
     title: str | None = None
+    original_title: str | None = None  # TMDB's, beside the localized title (DESIGN 9.2)
     year: int | None = None
     tmdb_id: int | None = None
     url: str | None = None

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from storage.collection import Collection
 from storage.documents import ItemDoc, ItemType
@@ -62,6 +63,27 @@ class ItemsRepo:
         """The user's most recently created items, newest first."""
         docs = await self._c.find({"user_id": user_id}, sort=[("seq", -1)], limit=limit)
         return [ItemDoc.model_validate(d) for d in docs]
+
+    async def newest_by_type(
+        self, user_id: str, types: Sequence[ItemType], per_type: int
+    ) -> dict[ItemType, list[ItemDoc]]:
+        """Up to `per_type` newest items of each of `types`, newest first.
+
+        One read of the newest items usually covers every type; a type none of them
+        has is read on its own, those reads at once. One unlimited read sorted in code
+        was measured at 100 ms for 1,000 items on the embedded server (it costs per
+        document returned), against 3-6 ms per limited read, so it is not used.
+        """
+        newest = await self.newest(user_id, per_type * len(types))
+        found: dict[ItemType, list[ItemDoc]] = {
+            t: [i for i in newest if i.type == t][:per_type] for t in types
+        }
+        missing = [t for t in types if not found[t]]
+        fetched = await asyncio.gather(
+            *(self.newest_of_type(user_id, t, per_type) for t in missing)
+        )
+        found.update(zip(missing, fetched, strict=True))
+        return found
 
     async def newest_of_type(self, user_id: str, item_type: ItemType, limit: int) -> list[ItemDoc]:
         docs = await self._c.find(

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Literal
 
 from storage.collection import Collection
-from storage.documents import ITEM_TYPES, EffectDoc, ItemType, UserDoc
+from storage.documents import ITEM_TYPES, NO_REMINDERS, EffectDoc, ItemType, UserDoc
 from storage.errors import DuplicateKey
 
 
@@ -38,6 +38,7 @@ class UsersRepo:
             created_at_ms=now_ms,
             last_seen_at_ms=now_ms,
             counts={t: 0 for t in ITEM_TYPES},
+            reminder_hint_ms=NO_REMINDERS,
         )
         try:
             await self._c.insert_one(user.to_doc())
@@ -71,8 +72,14 @@ class UsersRepo:
         )
         return [UserDoc.model_validate(d) for d in docs]
 
-    async def set_language(self, user_id: str, language: Literal["pt", "en"]) -> None:
-        await self._c.update_one({"_id": user_id}, {"$set": {"language": language}})
+    async def set_language(
+        self, user_id: str, language: Literal["pt", "en"], *, chosen: bool = True
+    ) -> None:
+        """Store the language; `chosen` marks a /lang choice, not one read from a message."""
+        fields: dict[str, object] = {"language": language}
+        if chosen:
+            fields["language_chosen"] = True
+        await self._c.update_one({"_id": user_id}, {"$set": fields})
 
     async def set_timezone(self, user_id: str, timezone: str) -> None:
         await self._c.update_one({"_id": user_id}, {"$set": {"timezone": timezone}})
@@ -148,3 +155,27 @@ class UsersRepo:
         await self._c.update_one(
             {"_id": user_id, f"effects.{slot}.id": effect_id}, {"$set": {f"effects.{slot}": None}}
         )
+
+    # -- when reminders need a look in a turn (issue 16) -------------------------------------
+
+    async def lower_reminder_hint(self, user_id: str, due_ms: int) -> None:
+        """A reminder due at `due_ms` is open: turns must look from then on.
+
+        Conditional updates only (`$min` is outside the subset). An unknown hint becomes
+        0 ("look now"), so a look that began before this reminder cannot settle it.
+        """
+        lowered = await self._c.update_one(
+            {"_id": user_id, "reminder_hint_ms": {"$gt": due_ms}},
+            {"$set": {"reminder_hint_ms": due_ms}},
+        )
+        if not lowered.matched:
+            await self._c.update_one(
+                {"_id": user_id, "reminder_hint_ms": None}, {"$set": {"reminder_hint_ms": 0}}
+            )
+
+    async def settle_reminder_hint(self, user_id: str, seen: int | None, hint_ms: int) -> bool:
+        """Raise the hint after a look, unless it changed since `seen` (a reminder was added)."""
+        outcome = await self._c.update_one(
+            {"_id": user_id, "reminder_hint_ms": seen}, {"$set": {"reminder_hint_ms": hint_ms}}
+        )
+        return outcome.matched > 0

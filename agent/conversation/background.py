@@ -86,4 +86,6 @@ async def run_due(deps: Deps, *, push: Pusher | None = None) -> BackgroundReport
     handovers = await idle_handovers(deps)
     consolidations = await due_consolidations(deps)
     sent = await deliver_due(deps, push) if push is not None else 0
+    if deps.tally.due(deps.clock.ms()):
+        await deps.tally.flush(deps.db.usage)
     return BackgroundReport(expired, handovers, consolidations, sent)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
-from agent.conversation import memorycmd, reminding, undoing
+from agent.conversation import exporting, importing, memorycmd, reminding, undoing
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.replies import confirm_choices, finish
@@ -24,7 +24,7 @@ from agent.tools.finding import SearchItemsArgs, search_items
 from agent.trust.beliefs import CALIBRATION
 from agent.trust.confidence import TurnKind
 from agent.trust.ledgering import append_event
-from agent.types import Attachment, Reply
+from agent.types import Reply
 from agent.understanding.intent import Intent
 from storage.documents import ITEM_TYPES
 from storage.usage import GLOBAL
@@ -32,7 +32,7 @@ from storage.usage import GLOBAL
 if TYPE_CHECKING:
     from agent.conversation.runtime import Runtime
 
-USER_COMMANDS = frozenset({"why", "lang", "end", "search", "export", "forget"})
+USER_COMMANDS = frozenset({"why", "lang", "end", "search", "export", "forget", "import"})
 ADMIN_COMMANDS = frozenset({"stats", "users", "quota", "ledger", "dream", "constitution"})
 
 
@@ -68,6 +68,7 @@ class Commands:
             **reminding.handlers(self.deps),
             "undo": self._undo,
             "desfazer": self._undo,
+            "import": self._import,
             **memorycmd.handlers(self.deps),
         }.get(name)
         if handler is None:
@@ -116,6 +117,8 @@ class Commands:
         belief = meta.get("belief")
         if belief:
             body += "\n" + belief_line(belief["guessed"], belief["delta"], lang)
+        if meta.get("blocks"):
+            body += "\n" + text("why_blocks", lang, blocks=", ".join(meta["blocks"]))
         if meta.get("receipts"):
             body += "\n" + text("why_receipts", lang, receipts=", ".join(meta["receipts"]))
         return self._plain(turn, body)
@@ -155,31 +158,18 @@ class Commands:
         return self.runtime._found_reply(turn, outcome)
 
     async def _export(self, turn: Turn, args: str) -> Reply:
-        db = self.deps.db
-        items = await db.items.list_for(turn.user_id)
-        conversations = await db.summaries.conversations(turn.user_id)
-        messages = []
-        for conversation in conversations:
-            conv_id = str(conversation["_id"]).removeprefix("conv:")
-            last = int(conversation.get("last_seq", 0))
-            messages += await db.messages.range(turn.user_id, conv_id, 1, last)
-        document = {
-            "format": "lembra-export/1",
-            "exported_at_ms": turn.now_ms,
-            "user": turn.user.model_dump(by_alias=True),
-            "items": [i.model_dump(by_alias=True) for i in items],
-            "messages": [m.model_dump(by_alias=True, exclude={"meta_json"}) for m in messages],
-            "beliefs": await db.beliefs.all(turn.user_id),
-            "reminders": [
-                r.model_dump(by_alias=True) for r in await db.reminders.for_user(turn.user_id)
-            ],
-        }
-        data = json.dumps(document, ensure_ascii=False, indent=2).encode()
-        attachment = Attachment(
-            f"lembra-export-{turn.user_id.replace(':', '-')}.json", "application/json", data
+        fmt = exporting.export_format(args)
+        if fmt is None:
+            return self._plain(turn, text("export_usage", turn.language))
+        attachment, items, messages = await exporting.export_file(
+            self.deps, turn.user, fmt, now_ms=turn.now_ms, language=turn.language
         )
-        body = text("export_ready", turn.language, items=len(items), messages=len(messages))
+        key = "export_ready" if fmt == "json" else "export_ready_items"
+        body = text(key, turn.language, items=items, messages=messages, format=fmt.upper())
         return self._plain(turn, body, attachment=attachment)
+
+    async def _import(self, turn: Turn, args: str) -> Reply:
+        return await importing.preview(self.deps, turn, turn.incoming.text or "")
 
     async def _forget(self, turn: Turn, args: str) -> Reply:
         counts = turn.user.counts
@@ -298,6 +288,7 @@ def _kinds_line(per_user: list[Any]) -> str:
 async def stats_text(deps: Any, day: str) -> str:
     """Users, items, messages, share with no model call, tokens today, states, calibration."""
     db = deps.db
+    await deps.tally.flush(db.usage)  # this process's counters not yet written
     users = await db.users.recent(limit=100_000)
     items = sum(sum(u.counts.values()) for u in users)
     days = await db.usage.days(day)

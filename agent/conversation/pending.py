@@ -16,7 +16,7 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import text
 from agent.tools.base import Deleted, DeletePreview, Saved
-from storage.documents import PendingDoc
+from storage.documents import ItemType, PendingDoc
 
 
 class _Payload(BaseModel):
@@ -32,6 +32,7 @@ class CandidateOption(BaseModel):
     title: str
     year: int | None
     overview: str = ""
+    original_title: str | None = None
 
 
 class ItemOption(BaseModel):
@@ -71,6 +72,14 @@ class ConfirmForget(_Payload):
     kind: Literal["confirm_forget"] = "confirm_forget"
 
 
+class OfferSave(_Payload):
+    """ "Guardar como nota?": what the offline planner offers to keep (DESIGN 9.2)."""
+
+    kind: Literal["offer_save"] = "offer_save"
+    tool: Literal["save_note", "save_link", "save_video"]
+    args_json: str
+
+
 class ConfirmUndoAll(_Payload):
     """`desfaz` after `apaga tudo`: restore the snapshot batch once the user says "sim"."""
 
@@ -78,6 +87,27 @@ class ConfirmUndoAll(_Payload):
     event_hash: str
     batch: str
     count: int
+
+
+class ImportEntry(BaseModel):
+    """One item `/import` read, as `store_item` takes it."""
+
+    model_config = ConfigDict(frozen=True)
+    type: ItemType
+    title: str | None = Field(default=None, max_length=500)
+    year: int | None = Field(default=None, ge=1800, le=2200)
+    tmdb_id: int | None = Field(default=None, ge=1)
+    url: str | None = Field(default=None, max_length=2048)
+    description: str | None = Field(default=None, max_length=2000)
+    content: str | None = Field(default=None, max_length=4000)
+    overview: str | None = Field(default=None, max_length=4000)
+
+
+class ConfirmImport(_Payload):
+    """`/import`: the previewed entries, saved once the user says "sim"."""
+
+    kind: Literal["confirm_import"] = "confirm_import"
+    entries: list[ImportEntry]
 
 
 class ConfirmClearMemory(_Payload):
@@ -93,13 +123,21 @@ Pending = Annotated[
     | ConfirmDeleteItem
     | ConfirmDeleteAll
     | ConfirmForget
+    | OfferSave
     | ConfirmUndoAll
+    | ConfirmImport
     | ConfirmClearMemory,
     Field(discriminator="kind"),
 ]
 Choice_ = ChooseCandidate | ChooseDelete
 Confirmation = (
-    ConfirmDeleteItem | ConfirmDeleteAll | ConfirmForget | ConfirmUndoAll | ConfirmClearMemory
+    ConfirmDeleteItem
+    | ConfirmDeleteAll
+    | ConfirmForget
+    | OfferSave
+    | ConfirmUndoAll
+    | ConfirmImport
+    | ConfirmClearMemory
 )
 
 _ADAPTER: TypeAdapter[Pending] = TypeAdapter(Pending)
@@ -143,7 +181,8 @@ async def load_with_expiry(deps: Deps, turn: Turn) -> tuple[Pending, int] | None
     if doc.expires_at_ms <= turn.now_ms:
         await deps.db.pending.get(turn.user_id, turn.conversation_id, now_ms=turn.now_ms)
         expired = "pending_dropped" if doc.kind.startswith("choose_") else "confirmation_expired"
-        turn.notes.append(text(expired, turn.language))
+        if doc.kind != "offer_save":  # an offer lapses quietly: nothing was at stake
+            turn.notes.append(text(expired, turn.language))
         return None
     try:
         return _ADAPTER.validate_json(doc.payload_json), doc.expires_at_ms

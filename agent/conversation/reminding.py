@@ -13,6 +13,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from agent.conversation import reminderlook
 from agent.conversation.replies import finish, numbered
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -107,6 +108,7 @@ async def set_reminder(deps: Deps, turn: Turn, args: str) -> Reply:
         updated_at_ms=turn.now_ms,
     )
     await deps.db.reminders.add(reminder)
+    await reminderlook.lower(deps, turn, due_ms)  # after the insert: a look then finds it
     await append_event(
         deps,
         turn,
@@ -133,8 +135,11 @@ def _may_be_held(deps: Deps, reminder: ReminderDoc, now_ms: int) -> bool:
 
 async def list_lines(deps: Deps, turn: Turn) -> list[str]:
     """The user's open reminders, numbered soonest first (empty when there are none)."""
+    if reminderlook.none_open(turn):
+        return []
     now = _now(deps, turn)
     reminders = await deps.db.reminders.open_for(turn.user_id)
+    await reminderlook.settle(deps, turn, reminders)
     return [_label(r, now, turn.language) for r in reminders]
 
 
@@ -253,6 +258,7 @@ async def snooze(deps: Deps, turn: Turn) -> Reply:
     due_ms = int(due.timestamp() * 1000)
     if not await deps.db.reminders.reschedule(turn.user_id, reminder, due_ms, turn.now_ms):
         return finish(turn, text("reminder_snooze_stale", lang), kind="deterministic")
+    await reminderlook.lower(deps, turn, due_ms)
     await append_event(deps, turn, "reminder_set", {"reminder_id": reminder.id, "snoozed": True})
     body = f"{OK_MARK} " + text(
         "reminder_snoozed", lang, when=when_text(due, now, lang), what=what_text(reminder, lang)
@@ -267,11 +273,12 @@ async def with_held(deps: Deps, turn: Turn, reply: Reply) -> Reply:
     chat`), which no scheduler pushes to, shows the ones that fell due meanwhile.
     """
     channel = turn.incoming.channel
-    if channel == "telegram" or turn.forgotten:
+    if channel == "telegram" or turn.forgotten or reminderlook.none_due(turn):
         return reply
+    still_open = await deps.db.reminders.open_for(turn.user_id)
     waiting = [
         r
-        for r in await deps.db.reminders.open_for(turn.user_id)
+        for r in still_open
         if r.state == "scheduled"
         and (r.held or (channel == "console" and r.due_at_ms <= turn.now_ms))
     ]
@@ -285,6 +292,8 @@ async def with_held(deps: Deps, turn: Turn, reply: Reply) -> Reply:
                 deps, turn, "reminder_sent", {"reminder_id": reminder.id, "held": True}
             )
             shown.append(due_reply(reminder, now_ms=turn.now_ms).text)
+            still_open.remove(reminder)
+    await reminderlook.settle(deps, turn, still_open)
     if not shown:
         return reply
     return replace(reply, text="\n".join([*shown, "", reply.text]))

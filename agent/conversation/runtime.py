@@ -15,7 +15,7 @@ from dataclasses import asdict, replace
 
 from langchain_core.messages import BaseMessage
 
-from agent.conversation import memorycmd, reminding, undoing
+from agent.conversation import importing, memorycmd, offers, reminding, undoing
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands, session_kind
@@ -37,6 +37,7 @@ from agent.memory.history import to_messages
 from agent.memory.narrator import narrate
 from agent.memory.tiers import Tiers, drop_oldest_turn, whole_turn_suffix
 from agent.planning.backend import ModelBackend, PlannerBackend
+from agent.planning.claims import deliverable
 from agent.planning.offline import OfflineBackend
 from agent.planning.prompt import (
     DEFAULT_CONSTITUTION,
@@ -69,6 +70,8 @@ from agent.trust.confidence import TurnKind
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
 from agent.understanding.intent import Intent, IntentClassifier
+from agent.understanding.language import reply_language
+from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold, one_line
 from storage.documents import ITEM_TYPES, ItemType, UserDoc
 from storage.messages import NewMessage
@@ -80,6 +83,7 @@ LIST_PAGE = 30
 PREVIEW_EXAMPLES = 3
 ALLOWED_FROM_PLAN = frozenset(name for name in registry() if name != "delete_all_memories")
 READ_RESULTS = (Found, PageFetched)
+SAVE_TOOLS = frozenset(name for name in ALLOWED_FROM_PLAN if name.startswith("save_"))
 
 
 class Runtime:
@@ -130,7 +134,15 @@ class Runtime:
         user, finished = await effects.recover(
             self.deps, user, incoming.conversation_id, incoming.update_id
         )
-        turn = Turn(incoming=incoming, user=user, language=user.language, now_ms=now)
+        language = reply_language(
+            raw if incoming.kind == "text" else "",
+            stored=user.language,
+            chosen=user.language_chosen,
+        )
+        if language != user.language and not user.language_chosen:
+            # the language read from the message becomes the stored one (DESIGN 9.2)
+            await self.deps.db.users.set_language(user.id, language, chosen=False)
+        turn = Turn(incoming=incoming, user=user, language=language, now_ms=now)
         if incoming.kind == "unsupported":
             return finish(turn, text("unsupported_media", turn.language), kind="deterministic")
         shown = clean_text(raw) if incoming.kind == "text" else f"[button {incoming.choice}]"
@@ -191,7 +203,9 @@ class Runtime:
             reply = await self._resolve_pending(turn, current)
             if reply is not None:
                 return reply
-            if self._to_planner(turn, turn.intent):
+            if isinstance(current, pendings.OfferSave):
+                await pendings.clear(self.deps, turn)  # an offer lapses quietly
+            elif self._to_planner(turn, turn.intent):
                 turn.open_pending = current  # the frame shows it; a tool the planner runs drops it
             else:
                 await pendings.clear(self.deps, turn)
@@ -228,6 +242,9 @@ class Runtime:
                 return finish(turn, body, kind="deterministic")
             case "command":
                 return await self.commands.handle(turn, intent)
+            case "smalltalk":
+                key = f"smalltalk_{intent.entities.get('kind', 'question')}"
+                return finish(turn, text(key, lang), kind="deterministic")
         raise AssertionError(f"unhandled intent {action}")
 
     def _to_planner(self, turn: Turn, intent: Intent | None) -> bool:
@@ -266,6 +283,11 @@ class Runtime:
         if intent.action == "cancel" or (intent.action == "deny" and pendings.is_choice(current)):
             await pendings.clear(self.deps, turn)
             return finish(turn, text("cancelled", lang), kind="deterministic")
+        if isinstance(current, pendings.OfferSave) and not offers.accepts(incoming.text or ""):
+            if intent.action in ("confirm", "deny"):
+                await pendings.clear(self.deps, turn)
+                return finish(turn, text("offer_declined", lang), kind="deterministic")
+            return None  # anything else is a new message; the offer lapses quietly
         if not pendings.is_choice(current):
             if intent.action == "confirm" and "?" in (incoming.text or ""):
                 # "sim?", "certo?": a question is not the explicit confirmation a deletion needs
@@ -334,6 +356,7 @@ class Runtime:
                 tmdb_id=option.tmdb_id,
                 overview=option.overview,
                 enriched=True,
+                original_title=option.original_title,
             )
             if isinstance(outcome, Saved):
                 turn.tools_executed.append(tool)
@@ -368,8 +391,15 @@ class Runtime:
             if kept:
                 done += " " + text("delete_all_kept_newer", lang, count=kept)
             return finish(turn, f"{OK_MARK} " + done, kind="effect")
+        if isinstance(current, pendings.OfferSave):
+            outcome = await offers.accept(self.deps, turn, current, self.tools)
+            if isinstance(outcome, Saved) and outcome.created:
+                turn.tools_executed.append(current.tool)
+            return self._saved_reply(turn, outcome)
         if isinstance(current, pendings.ConfirmUndoAll):
             return await undoing.confirm_restore_all(self.deps, turn, current)
+        if isinstance(current, pendings.ConfirmImport):
+            return await importing.confirm(self.deps, turn, current)
         if isinstance(current, pendings.ConfirmClearMemory):
             return await memorycmd.clear_all(self.deps, turn)
         assert isinstance(current, pendings.ConfirmForget)
@@ -378,8 +408,12 @@ class Runtime:
     async def _deny(self, turn: Turn, current: pendings.Pending) -> Reply:
         await pendings.clear(self.deps, turn)
         key = "kept_account" if isinstance(current, pendings.ConfirmForget) else "kept_everything"
+        if isinstance(current, pendings.OfferSave):
+            key = "offer_declined"
         if isinstance(current, pendings.ConfirmUndoAll):
             key = "undo_kept"
+        if isinstance(current, pendings.ConfirmImport):
+            key = "import_cancelled"
         return finish(turn, text(key, turn.language), kind="deterministic")
 
     # -- deterministic intents --------------------------------------------------------------------
@@ -427,14 +461,11 @@ class Runtime:
             body = "\n".join([text("list_empty", lang), *await self._reminder_section(turn)])
             return finish(turn, body, kind="deterministic")
         lines = [text("list_header", lang, count=total)]
-        # One query for the newest items; a type none of them has is fetched on its own.
-        newest = await items.newest(turn.user_id, LIST_PER_TYPE * len(ITEM_TYPES))
-        for item_type in ITEM_TYPES:
-            if not counts[item_type]:
-                continue
-            recent = [i for i in newest if i.type == item_type][:LIST_PER_TYPE]
-            if not recent:
-                recent = await items.newest_of_type(turn.user_id, item_type, LIST_PER_TYPE)
+        # The newest items; the types they miss are read at once (one round trip of latency).
+        shown_types = [t for t in ITEM_TYPES if counts[t]]
+        newest = await items.newest_by_type(turn.user_id, shown_types, LIST_PER_TYPE)
+        for item_type in shown_types:
+            recent = newest[item_type]
             lines.append(f"\n{type_heading(item_type, lang)} ({counts[item_type]}):")
             lines += [f"• {item_label(i)}" for i in recent]
             if counts[item_type] > len(recent):
@@ -509,7 +540,10 @@ class Runtime:
             llm_intent=llm_intent,
             quotas=self.quotas,
         )
-        result = await session.step(allowed=ALLOWED_FROM_PLAN, index=0)
+        allowed = ALLOWED_FROM_PLAN
+        if asks_about_link(turn.incoming.text or ""):
+            allowed = ALLOWED_FROM_PLAN - SAVE_TOOLS  # a question about a link never saves it
+        result = await session.step(allowed=allowed, index=0)
         await pendings.settle_open(self.deps, turn, status=result.status, outcome=result.outcome)
         if (
             result.status == "tool"
@@ -576,7 +610,7 @@ class Runtime:
     async def _after_step(self, turn: Turn, result: StepResult, wants_save: bool) -> Reply:
         """Decide what follows the planner's step (ADR-011): the runtime, not the model."""
         lang = turn.language
-        if result.status in ("timeout", "unavailable", "quota"):
+        if result.status in ("timeout", "unavailable", "quota", "key_rejected"):
             turn.facts.pipeline = "failed"  # the planning stage could not run
         if result.status in ("timeout", "unavailable", "quota", "failed", "violation", "blocked"):
             turn.facts.apply_rule(f"planner_{result.status}")  # the session's errors (handover)
@@ -585,6 +619,8 @@ class Runtime:
                 return finish(turn, text("model_timeout", lang), kind="unavailable")
             case "unavailable":
                 return finish(turn, text("model_unavailable", lang), kind="unavailable")
+            case "key_rejected":
+                return finish(turn, text("model_key_rejected", lang), kind="unavailable")
             case "quota":
                 key = "quota_exceeded_global" if result.detail == "global" else "quota_exceeded"
                 return finish(turn, text(key, lang), kind="unavailable")
@@ -598,6 +634,8 @@ class Runtime:
                 return finish(turn, text("unknown_item", lang), kind="blocked")
             case "noop":
                 await self._planner_recovered(turn)
+                if self.offline:  # never a silent save: say what it can do, offer to keep it
+                    return await offers.capabilities(self.deps, turn)
                 return finish(turn, text("noop", lang), kind="answer")
             case "respond":
                 await self._planner_recovered(turn)
@@ -620,7 +658,8 @@ class Runtime:
     def _model_message(self, turn: Turn, result: StepResult, *, kind: TurnKind) -> Reply:
         assert result.response is not None
         # The model's text is plain text: controls stripped, never markup.
-        return finish(turn, clean_text(result.response.message or ""), kind=kind)
+        message = deliverable(self.deps, turn, clean_text(result.response.message or ""))
+        return finish(turn, message or text("noop", turn.language), kind=kind)
 
     async def _after_tool(self, turn: Turn, result: StepResult, wants_save: bool) -> Reply:
         lang = turn.language
@@ -692,6 +731,8 @@ class Runtime:
         if not labels:
             # An empty list because TMDB was down is not "not found on TMDB".
             key = "tmdb_lookup_failed" if outcome.caveats else "no_candidates"
+            if "caveat_tmdb_not_configured_read" in outcome.caveats:
+                key = "tmdb_not_configured_lookup"  # the operator's to fix: no "try again"
             return finish(turn, text(key, lang, query=query), kind="effect")
         if not wants_save:
             return finish(
@@ -705,7 +746,11 @@ class Runtime:
             query=outcome.query,
             options=[
                 pendings.CandidateOption(
-                    tmdb_id=c.tmdb_id, title=c.title, year=c.year, overview=c.overview
+                    tmdb_id=c.tmdb_id,
+                    title=c.title,
+                    year=c.year,
+                    overview=c.overview,
+                    original_title=c.original_title,
                 )
                 for c in outcome.candidates
             ],
@@ -795,7 +840,10 @@ class Runtime:
             counters["messages_no_model"] = 1
         else:
             counters["llm_calls"] = reply.meta.llm_calls
-        await db.usage.increment(turn.user_id, self.quotas.day(turn), counters)
+        tally = self.deps.tally  # summed in memory, written in one batch now and then
+        tally.add(turn.user_id, self.quotas.day(turn), counters, now_ms=turn.now_ms)
+        if tally.due(turn.now_ms):
+            await tally.flush(db.usage)
         opening = not turn.user.session_open
         if opening or turn.now_ms - turn.user.last_seen_at_ms >= TOUCH_EVERY_MS:
             # last_seen only needs minute precision (idle sessions are 30 minutes)

@@ -3,8 +3,8 @@
 It emits real `PlannerResponse` objects, delivered as a function call exactly as a
 model's would be, so they go through the same validation and execution path:
 links -> save_link/save_video, "filme/movie X" -> enrich_movie, "série/show X" ->
-enrich_tv_show, "procura/find X" -> search_items, "apaga/delete X" -> delete_item,
-otherwise a note.
+enrich_tv_show, "procura/find X" -> search_items, "apaga/delete X" -> delete_item;
+a note only when the message asks to save one (DESIGN 9.2), otherwise nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from agent.planning.answer import ModelAnswer
 from agent.planning.backend import PlanHints
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
+from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text
 from agent.understanding.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
 
@@ -50,6 +51,7 @@ _TV = re.compile(r"\b(?:s[ée]rie|series|tv\s+show|show|programa)\b[\s:,-]*", _F
 _LEADING_WORDS = frozenset({"", "o", "a", "um", "uma", "the", "an", "esse", "este", "this"})
 _YEAR = re.compile(r"[\s(,-]*\(?\b(1[89]\d\d|20\d\d|2100)\b\)?\s*$")
 # Written as a link but not one we take: any "scheme://..." and script schemes.
+_URL_TOKEN = re.compile(r"(?<!\S)(?:https?://|www\.)\S+", _FLAGS)
 _LINKISH = re.compile(r"(?<!\S)(?:[a-z][a-z0-9+.-]*://\S+|(?:javascript|vbscript):\S+)", _FLAGS)
 
 
@@ -98,7 +100,12 @@ def _refused_link(message: str) -> str | None:
 
 
 def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | None:
-    """The tool and arguments the rules pick for `text`, or None for nothing to do."""
+    """The tool and arguments the rules pick for `text`, or None for nothing to do.
+
+    Only what the message asks to save is saved (DESIGN 9.2): a save verb, a headed note
+    ("anota: ...", "lista de compras: ..."), or a message that is only a link. A question
+    about a link reads the page; anything else is None, and the runtime offers to keep it.
+    """
     message = clean_text(text)
     if not message:
         return None
@@ -118,10 +125,30 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         if target:
             args["query"] = target
         return "search_items", args
+    # the classifier hints "save" for any message with a link: only the words count here
+    asked = _SAVE.match(message) is not None or (llm_intent == "save" and not extract_urls(message))
     refused = _refused_link(message)
-    if refused is not None:
+    if refused is not None and (asked or _only_links(message)):
         # save_link refuses it with the reason; kept as a note it would store a password or a script.
         return "save_link", {"url": refused}
+    link = _link_plan(message)
+    if link is not None:
+        if asks_about_link(message):
+            return "enrich_link", {"url": link[1]["url"]}
+        return link if asked or _only_links(message) else None
+    body = _strip(_SAVE, message)
+    for pattern, tool in ((_MOVIE, "enrich_movie"), (_TV, "enrich_tv_show")):
+        match = pattern.search(body)
+        if match is None or body[: match.start()].strip(" \t:,-").lower() not in _LEADING_WORDS:
+            continue  # "anota: ver o filme X com a Ana" is a note, not a movie
+        title, year = _title_and_year(body[match.end() :])
+        if title:
+            # without a save verb, enrich only shows the candidates (ToolContext.wants_save)
+            return tool, {"title": title, **({"year": year} if year else {})}
+    return _note_plan(message) if asked else None
+
+
+def _link_plan(message: str) -> tuple[str, dict[str, Any]] | None:
     for raw in extract_urls(message):
         try:
             url = parse_user_url(raw).url
@@ -131,18 +158,34 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         if is_video_url(url):
             return "save_video", {"url": url, **({"title": rest} if rest else {})}
         return "save_link", {"url": url, **({"description": rest} if rest else {})}
-    body = _strip(_SAVE, message)
-    for pattern, tool in ((_MOVIE, "enrich_movie"), (_TV, "enrich_tv_show")):
-        match = pattern.search(body)
-        if match is None or body[: match.start()].strip(" \t:,-").lower() not in _LEADING_WORDS:
-            continue  # "anota: ver o filme X com a Ana" is a note, not a movie
-        title, year = _title_and_year(body[match.end() :])
-        if title:
-            return tool, {"title": title, **({"year": year} if year else {})}
+    return None
+
+
+def _note_plan(message: str) -> tuple[str, dict[str, Any]] | None:
     content = _strip(_SAVE, message).strip()
     # "salva a nota comprar pão" saves "comprar pão": the words naming the kind are not the note
     content = _strip(_NOTE_NOUN, content).strip() or content
     return ("save_note", {"content": content}) if content else None
+
+
+def _only_links(message: str) -> bool:
+    return not _LINKISH.sub(" ", _URL_TOKEN.sub(" ", message)).strip(" \t\n.,;:!-<>()[]")
+
+
+def offer_for(text: str) -> tuple[str, dict[str, Any]] | None:
+    """What a message the rules did not act on could be kept as, if anything (DESIGN 9.2).
+
+    A statement that is not a question: the note it would be, or the link it holds.
+    """
+    message = clean_text(text)
+    if not message or asks_about_link(message) or _refused_link(message) is not None:
+        return None
+    link = _link_plan(message)
+    if link is not None:
+        return link
+    if message.rstrip().endswith("?") or not any(c.isalnum() for c in message):
+        return None
+    return _note_plan(message)
 
 
 class OfflineBackend:

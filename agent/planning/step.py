@@ -21,9 +21,10 @@ from pydantic import ValidationError
 
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.errors import PlannerError, PlannerTimeout, QuotaExceeded
+from agent.errors import PlannerError, PlannerKeyRejected, PlannerTimeout, QuotaExceeded
 from agent.memory.history import CORRECTION
 from agent.planning.backend import PlanHints, PlannerBackend
+from agent.planning.claims import false_claim
 from agent.planning.grounding import Grounder
 from agent.planning.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planner_function_schema
 from agent.texts import text
@@ -45,6 +46,7 @@ from agent.tools.base import (
     Updated,
 )
 from agent.trust import beliefs
+from agent.trust.blocks import blocks_for
 from agent.trust.ledgering import append_event
 from agent.trust.quotas import Quotas
 from agent.types import BeliefView
@@ -61,7 +63,16 @@ ECHO_LIMIT = 10_000
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _LATENCY_BUCKETS = ((1.0, "<1s"), (5.0, "1-5s"), (15.0, "5-15s"), (60.0, "15-60s"))
 StepStatus = Literal[
-    "tool", "respond", "noop", "failed", "violation", "blocked", "timeout", "unavailable", "quota"
+    "tool",
+    "respond",
+    "noop",
+    "failed",
+    "violation",
+    "blocked",
+    "timeout",
+    "unavailable",
+    "quota",
+    "key_rejected",
 ]
 
 
@@ -183,6 +194,9 @@ class PlanningSession:
             except PlannerTimeout as exc:
                 self.turn.llm_calls += exc.attempts
                 return StepResult("timeout", detail=str(exc))
+            except PlannerKeyRejected as exc:  # the operator's to fix: never "try again"
+                self.turn.llm_calls += exc.attempts
+                return StepResult("key_rejected", detail=str(exc))
             except PlannerError as exc:
                 self.turn.llm_calls += exc.attempts
                 return StepResult("unavailable", detail=str(exc))
@@ -205,6 +219,11 @@ class PlanningSession:
             validated: ToolArgs | None = None
             if problem is None and response is not None:
                 problem = control_characters(response)
+            if problem is None and response is not None and response.action == "RESPOND":
+                # DESIGN 9.2: a claimed effect no tool produced this turn is an invalid output
+                problem = false_claim(response.message, self.turn.ledger_events)
+                if problem is not None:
+                    self.deps.metrics.model_text.labels("false_claim").inc()
             if problem is None and response is not None and response.action == "CALL_TOOL":
                 checked = self._validate_args(self.tools[str(response.tool)], response.args or {})
                 if isinstance(checked, str):
@@ -235,6 +254,10 @@ class PlanningSession:
                 self.turn.facts.add_warning(text("caveat_planner_retry", self.turn.language))
                 if retries_left == 0:
                     self.deps.metrics.planner_steps.labels("failed").inc()
+                    for reason in blocks_for(
+                        problem, calls[0].args if calls else None, self.turn.user_id
+                    ):
+                        self.turn.facts.block(reason)
                     return StepResult("failed", detail=problem)
                 retries_left -= 1
                 continue

@@ -46,7 +46,13 @@ from langchain_core.outputs import ChatResult
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
-from agent.errors import PlannerError, PlannerRejected, PlannerTimeout, PlannerUnavailable
+from agent.errors import (
+    PlannerError,
+    PlannerKeyRejected,
+    PlannerRejected,
+    PlannerTimeout,
+    PlannerUnavailable,
+)
 from agent.planning.answer import ModelAnswer
 from agent.planning.reading import cached_tokens, is_plan_request, read_answer
 from agent.planning.structured import response_format
@@ -221,6 +227,7 @@ class ModelTransport:
                     result = await runnable.ainvoke(list(messages))
             except (TimeoutError, openai.APITimeoutError) as exc:
                 self._log("model_request_failed", attempts, reason="timeout")
+                log_event(logger, "model_timeout", level=logging.WARNING, model=self.model)
                 raise PlannerTimeout(
                     f"the model did not answer within {self.timeout_s:g} s"
                 ) from exc
@@ -231,6 +238,7 @@ class ModelTransport:
             except openai.APIConnectionError as exc:
                 self._log("model_request_failed", attempts, reason="connection")
                 if attempts > self.retries:
+                    log_event(logger, "model_unreachable", level=logging.WARNING, model=self.model)
                     raise PlannerUnavailable(
                         f"could not reach the model server after {attempts} attempts"
                     ) from exc
@@ -270,7 +278,8 @@ class ModelTransport:
                 f"the model server refused the request (HTTP {status}, {exc.code or exc.type or 'no code'})"
             ) from exc
         if status in _CREDENTIAL_STATUSES:
-            raise PlannerUnavailable(
+            log_event(logger, "model_key_rejected", level=logging.WARNING, status=status)
+            raise PlannerKeyRejected(
                 f"the model server refused the credentials (HTTP {status}); check OPENAI_API_KEY"
             ) from exc
         if status != 429 and status < 500:

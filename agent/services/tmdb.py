@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import aiohttp
 
-from agent.errors import ServiceError, ServiceUnavailable
+from agent.errors import ServiceError, ServiceNotConfigured, ServiceUnavailable
 from config.logging import log_event
 
 logger = logging.getLogger(__name__)
@@ -115,7 +115,8 @@ class TmdbClient:
     async def _get(self, path: str, params: dict[str, str]) -> Any:
         if self._api_key is None and _PUBLIC_HOST in self._base_url:
             # TMDB itself answers 401 to every keyless request: don't ask it, don't wait.
-            raise ServiceUnavailable("TMDB is not configured (no TMDB_API_KEY)")
+            log_event(logger, "tmdb_not_configured", level=logging.WARNING, path=path)
+            raise ServiceNotConfigured("TMDB is not configured (no TMDB_API_KEY)")
         headers = {"Accept": "application/json"}
         if self._api_key is not None:
             if self._api_key.startswith("eyJ"):  # a v4 read-access token (a JWT)
@@ -160,6 +161,9 @@ class TmdbClient:
                     )
                 if status >= 500:
                     return _Attempt(retry_reason=f"HTTP {status}")
+                if status in (401, 403):
+                    log_event(logger, "tmdb_key_rejected", level=logging.WARNING, status=status)
+                    raise ServiceNotConfigured(_client_error_message(status))
                 if status == 404:
                     raise TmdbNotFound(_client_error_message(status))
                 if status != 200:

@@ -8,12 +8,13 @@ outage still saves, un-enriched, with a caveat (DESIGN 3.2).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import Field
 
-from agent.errors import ServiceError, ServiceUnavailable, ToolFailure
+from agent.errors import ServiceError, ServiceNotConfigured, ServiceUnavailable, ToolFailure
 from agent.services.links import LinkRefused
 from agent.services.tmdb import TmdbCandidate
 from agent.texts import text
@@ -21,7 +22,10 @@ from agent.tools.base import Candidates, Failed, Outcome, PageFetched, Tool, Too
 from agent.tools.saving import MAX_YEAR, MIN_YEAR, store_item
 from agent.understanding.textnorm import fold
 from agent.understanding.urls import InvalidUrl, is_video_url, parse_user_url
+from config.logging import log_event
 from storage.documents import ItemType
+
+logger = logging.getLogger(__name__)
 
 MAX_CANDIDATES = 8
 TMDB_LANGUAGE = {"pt": "pt-BR", "en": "en-US"}
@@ -65,13 +69,16 @@ async def _enrich(
     ctx.turn.facts.apply_rule(f"tmdb_language:{language}")
     try:
         candidates = await ctx.deps.tmdb.search(kind, title, language=language, year=year, limit=10)
-    except (ServiceUnavailable, ServiceError):
+    except (ServiceUnavailable, ServiceError) as exc:
+        # the cause named: not configured (the operator's) vs unavailable now (DESIGN 9.2)
+        cause = "not_configured" if isinstance(exc, ServiceNotConfigured) else "unavailable"
+        log_event(logger, "tmdb_caveat", level=logging.WARNING, cause=cause)
         if ctx.wants_save:
             return await store_item(
-                ctx, item_type, title=title, year=year, caveats=("caveat_tmdb_unavailable",)
+                ctx, item_type, title=title, year=year, caveats=(f"caveat_tmdb_{cause}",)
             )
-        ctx.turn.facts.add_caveat(text("caveat_tmdb_unavailable_read", ctx.turn.language))
-        return Candidates(kind, title, (), caveats=("caveat_tmdb_unavailable_read",))
+        ctx.turn.facts.add_caveat(text(f"caveat_tmdb_{cause}_read", ctx.turn.language))
+        return Candidates(kind, title, (), caveats=(f"caveat_tmdb_{cause}_read",))
     if ctx.wants_save:
         ctx.turn.facts.apply_rule("save_when_asked")
         chosen = clear_candidate(candidates, title, year)
@@ -84,6 +91,7 @@ async def _enrich(
                 tmdb_id=chosen.tmdb_id,
                 overview=chosen.overview,
                 enriched=True,
+                original_title=chosen.original_title,
             )
         if not candidates:
             return await store_item(

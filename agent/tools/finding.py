@@ -29,6 +29,7 @@ from agent.tools.base import (
     ToolContext,
     UnknownItem,
 )
+from agent.tools.matching import search_score
 from agent.trust import effects
 from agent.understanding.textnorm import fold
 from storage.documents import ItemDoc, ItemType
@@ -61,7 +62,8 @@ class DeleteAllArgs(ToolArgs):
 
 
 def _fields(item: ItemDoc) -> list[str]:
-    return [fold(v) for v in (item.title, item.content, item.description, item.url) if v]
+    values = (item.title, item.original_title, item.content, item.description, item.url)
+    return [fold(v) for v in values if v]
 
 
 STOPWORDS = frozenset(
@@ -95,13 +97,21 @@ def rank(items: Sequence[ItemDoc], query: str, cutoff: float) -> list[tuple[floa
     return hits
 
 
+def _best_newest(pair: tuple[float, ItemDoc]) -> tuple[float, int]:
+    return -pair[0], -pair[1].created_at_ms
+
+
 async def search_items(ctx: ToolContext, args: SearchItemsArgs) -> Outcome:
     turn = ctx.turn
     turn.facts.apply_rule("user_scope")
     items = await ctx.deps.db.items.list_for(turn.user_id, item_type=args.type)
     limit = args.limit or 10
     if args.query and args.query.strip():
-        found = [item for _, item in rank(items, args.query, SEARCH_CUTOFF)]
+        query = args.query
+        scored = [(search_score(item, query), item) for item in items]
+        # by score, then the newest first (DESIGN 9.2)
+        hits = sorted(((s, i) for s, i in scored if s >= SEARCH_CUTOFF), key=_best_newest)
+        found = [item for _, item in hits]
     else:
         found = sorted(items, key=lambda i: -i.seq)
     return Found(args.query, tuple(found[:limit]))

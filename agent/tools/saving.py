@@ -99,6 +99,7 @@ async def store_item(
     content: str | None = None,
     overview: str | None = None,
     enriched: bool = False,
+    original_title: str | None = None,
     caveats: tuple[str, ...] = (),
 ) -> Outcome:
     """Store an item for the turn's user unless it is already there; record the effect."""
@@ -129,6 +130,7 @@ async def store_item(
         seq=await db.users.next_item_seq(turn.user_id),
         type=item_type,
         title=_clean(title),
+        original_title=_clean(original_title) if original_title != title else None,
         year=year,
         tmdb_id=tmdb_id,
         url=url,

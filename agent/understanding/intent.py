@@ -61,6 +61,7 @@ from typing import Any, Final, Literal
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA, Levenshtein
 
+from agent.understanding import smalltalk
 from agent.understanding.reminders import route as reminder_route
 
 Label = Literal[
@@ -74,6 +75,7 @@ Label = Literal[
     "help",
     "command",
     "llm",
+    "smalltalk",
 ]
 LlmIntent = Literal["save", "search", "delete", "other"]
 ItemType = Literal["note", "movie", "tv_show", "video", "link"]
@@ -535,6 +537,9 @@ class IntentClassifier:
 
     def classify(self, text: str) -> Intent:
         """Return the intent of one message; never raises for any str."""
+        return refine(self._classify(text))
+
+    def _classify(self, text: str) -> Intent:
         stripped = text.strip()
         if not stripped:
             return self._llm(text, "other", 0)
@@ -781,6 +786,27 @@ def _grammar() -> Iterator[tuple[str, Label, Mapping[str, Any]]]:
         alone = [t.format(p=plural) for t in LIST_TYPED_ALONE_EN]
         for form in (*forms, *alone, *(f"{v} {f}" for v in LIST_VERBS_EN for f in forms)):
             yield form, "list_all", entities
+
+
+def refine(intent: Intent) -> Intent:
+    """Small talk, questions about saved things and link questions (DESIGN 9.2, smalltalk.py)."""
+    if intent.action not in ("llm", "greeting"):
+        return intent
+    text = intent.text
+    kind = smalltalk.smalltalk_kind(text)
+    if intent.action == "greeting":
+        if kind == "greeting" and not smalltalk.GREETING_TAILS.isdisjoint(smalltalk.words_of(text)):
+            return Intent("smalltalk", MappingProxyType({"kind": kind}), intent.score, text)
+        return intent
+    asked = smalltalk.saved_question_type(text)
+    if asked is not None:
+        entities = EMPTY if asked == "all" else MappingProxyType({"type": asked})
+        return Intent("list_all", entities, 100, text)
+    if kind is not None:
+        return Intent("smalltalk", MappingProxyType({"kind": kind}), 100, text)
+    if intent.entities.get("intent") == "save" and smalltalk.asks_about_link(text):
+        return Intent("llm", MappingProxyType({"intent": "other"}), intent.score, text)
+    return intent
 
 
 def _plain(keys: Iterable[str], label: Label) -> Iterator[tuple[str, Label, Mapping[str, Any]]]:

@@ -110,7 +110,7 @@ async def test_a_message_after_thirty_idle_minutes_closes_the_old_session_first(
     async with live_runtime(db) as live:
         await live.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
         live.clock.advance(30 * 60 + 1)
-        _, report = await live.say("e agora?", llm=[respond("Nada novo.")])
+        _, report = await live.say("e a lista de compras?", llm=[respond("Nada novo.")])
         (handover,) = await handovers(live)
     assert handover["reason"] == "idle"
     assert "Da última sessão" in system_prompt(report)

@@ -50,7 +50,9 @@ async def test_facts_and_bookmarks_reach_the_planner_inside_data_blocks(db: Data
             "marca esse filme pra ver com a Ana",
             llm=[call("bookmark", item_id=item.id, note="ver com a Ana")],
         )
-        _, report = await live.say("o que você sabe de mim?", llm=[respond("Prefere legendas.")])
+        _, report = await live.say(
+            "me recomenda um filme pra hoje", llm=[respond("Prefere legendas.")]
+        )
 
     system = system_prompt(report)
     assert "O que o usuário me contou de si: <data>prefere filmes legendados</data>." in system
@@ -65,7 +67,9 @@ async def test_a_full_memory_fits_the_prompt_budget_and_a_tight_one_keeps_the_ne
             await live.db.memories.delete_for_user(ALICE)
             await plant(live, ALICE, 30, kind="fact", size=40, pinned=False)
             await plant(live, ALICE, MAX_BOOKMARKS, kind="bookmark", size=20, pinned=False)
-            _, report = await live.say("o que você sabe de mim?", llm=[respond("Muita coisa.")])
+            _, report = await live.say(
+                "me recomenda um filme pra hoje", llm=[respond("Muita coisa.")]
+            )
 
         system = system_prompt(report)
         assert report.max_prompt_tokens is not None

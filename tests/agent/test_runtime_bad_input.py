@@ -135,17 +135,19 @@ async def test_a_thumbs_up_with_nothing_pending_is_a_stray_confirmation(lembra: 
     assert await lembra.items() == []
 
 
-async def test_emoji_only_text_is_kept_as_the_note_it_is(lembra: Lembra) -> None:
+async def test_emoji_only_text_is_small_talk_and_saves_nothing(lembra: Lembra) -> None:
+    # DESIGN 9.2: emoji-only is small talk, answered in code; nothing is saved unasked
     reply = await lembra.say("🎬🍿")
 
-    assert reply.text == "✅ Salvo: 🎬🍿."
-    assert [(i.type, i.content) for i in await lembra.items()] == [("note", "🎬🍿")]
+    assert reply.meta.intent == "smalltalk"
+    assert reply.meta.llm_calls == 0
+    assert await lembra.items() == []
 
 
-async def test_different_emoji_only_notes_are_different_notes(lembra: Lembra) -> None:
-    first = await lembra.say("🎬")
-    second = await lembra.say("🍿")
-    again = await lembra.say("🎬")
+async def test_emoji_notes_asked_for_are_kept_and_different_notes(lembra: Lembra) -> None:
+    first = await lembra.say("anota: 🎬")
+    second = await lembra.say("anota: 🍿")
+    again = await lembra.say("anota: 🎬")
 
     assert (first.text, second.text) == ("✅ Salvo: 🎬.", "✅ Salvo: 🍿.")
     assert again.text == "Já estava salvo: 🎬."

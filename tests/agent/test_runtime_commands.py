@@ -42,7 +42,7 @@ async def test_why_explains_the_previous_turn(lembra: Lembra, db: Database) -> N
     assert why.text.splitlines()[:5] == [
         "Última resposta: estado PARTIAL, confiança 85/100.",
         why.text.splitlines()[1],
-        "Ressalvas: TMDB indisponível: salvo sem detalhes.",
+        "Ressalvas: TMDB indisponível agora: salvo sem detalhes.",
         "Ferramentas: enrich_movie",
         "Chamadas ao modelo: 0",
     ]

@@ -186,7 +186,7 @@ async def test_tmdb_down_saves_the_movie_unenriched_with_a_caveat(lembra: Lembra
     assert reply.meta.state == "PARTIAL"
     lines = reply.text.splitlines()
     assert lines[0] == "✅ Salvo: inception."
-    assert lines[-1] == "⚠️ TMDB indisponível: salvo sem detalhes."
+    assert lines[-1] == "⚠️ TMDB indisponível agora: salvo sem detalhes."
     assert len(lines) == 2  # one caveat line, nothing more
     [item] = await lembra.items()
     assert (item.type, item.title, item.tmdb_id, item.enriched) == (
@@ -264,7 +264,9 @@ async def test_the_words_naming_a_note_are_not_its_content(
 ) -> None:
     reply = await lembra.say(message)
 
-    assert reply.text == f"✅ Salvo: {content}."
+    # answered in the message's language (DESIGN 9.2)
+    saved = "Saved" if message.startswith("save ") else "Salvo"
+    assert reply.text == f"✅ {saved}: {content}."
     [item] = await lembra.items()
     assert (item.type, item.content) == ("note", content)
 

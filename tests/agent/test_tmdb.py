@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from agent.errors import ServiceError, ServiceUnavailable
+from agent.errors import ServiceError, ServiceNotConfigured, ServiceUnavailable
 from agent.services.tmdb import TmdbCandidate, TmdbClient
 from bot.fakes.tmdb import FakeTmdb
 
@@ -359,7 +359,7 @@ async def test_without_a_key_the_public_tmdb_is_not_asked(caplog: pytest.LogCapt
         )
         with (
             caplog.at_level(logging.WARNING),
-            pytest.raises(ServiceUnavailable, match="TMDB_API_KEY"),
+            pytest.raises(ServiceNotConfigured, match="TMDB_API_KEY"),
         ):
             await client.search("movie", "inception", language="pt-BR")
     assert "tmdb_retry" not in caplog.text
@@ -382,5 +382,5 @@ async def test_details_by_id_finds_the_entry_or_none_and_asks_nothing_unconfigur
         ("/3/movie/4242", 404),
     ]
     keyless = make_client(base_url="https://api.themoviedb.org/3")
-    with pytest.raises(ServiceUnavailable, match="not configured"):
+    with pytest.raises(ServiceNotConfigured, match="not configured"):
         await keyless.details("movie", 27205, language="pt-BR")

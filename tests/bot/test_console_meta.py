@@ -32,5 +32,5 @@ async def test_the_meta_line_shows_state_score_rules_caveats_and_belief(db: Data
     assert meta.startswith("[PARTIAL · score 85 · tools enrich_movie · llm_calls 1] rules: ")
     rules = meta.split(" rules: ", 1)[1].split(" | ", 1)[0].split(", ")
     assert "dedup" in rules
-    assert " | caveats: TMDB indisponível: salvo sem detalhes" in meta
+    assert " | caveats: TMDB indisponível agora: salvo sem detalhes" in meta
     assert meta.endswith(" | Palpite atual: 1.00 · Delta aplicado: +0.00")

@@ -235,6 +235,8 @@ async def open_lembra(
                 "llm_timeout_seconds": 5.0,
                 **settings_overrides,
             }
+        # a test may point TMDB elsewhere (its public host, to test "not configured")
+        tmdb_url = settings_overrides.pop("tmdb_base_url", tmdb_url)
         settings = offline_settings(tmdb_base_url=tmdb_url, **settings_overrides)
         clock = clock or FakeClock(START)
         deps = await stack.enter_async_context(

@@ -1,0 +1,198 @@
+"""`/import`: items from Lembra's own JSON export or from a plain list (one URL or title a
+line), shown as a preview and saved only after "sim" (a pending confirmation).
+
+Every entry goes through the one function that stores items, so dedup keys hold: what
+the user already has, or what appears twice, is counted and skipped. A title that is
+not a link is kept as a note: a bare line says nothing reliable about being a film.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from agent.conversation import pending as pendings
+from agent.conversation.replies import confirm_choices, finish
+from agent.conversation.turn import Turn
+from agent.deps import Deps
+from agent.texts import OK_MARK, items_word, text, type_word
+from agent.tools.base import Saved, ToolContext
+from agent.tools.saving import dedup_key, store_item
+from agent.types import Reply
+from agent.understanding.textnorm import clean_text
+from agent.understanding.urls import InvalidUrl, is_video_url, parse_user_url
+from storage.documents import ITEM_TYPES, ItemType
+
+EXPORT_FORMAT = "lembra-export/1"
+MAX_ENTRIES = 500
+_COMMAND = re.compile(r"^\s*/import(?:@\w+)?", re.IGNORECASE)
+_BULLET = re.compile(r"^(?:[-*•]\s+|\d{1,4}[.)]\s+)")
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRead:
+    entries: tuple[pendings.ImportEntry, ...]
+    invalid: int  # lines or records that could not become an item
+
+
+def import_body(message: str) -> str:
+    """What follows `/import` in the message (newlines kept)."""
+    return _COMMAND.sub("", message, count=1).strip()
+
+
+def read_import(raw: str) -> ImportRead | str:
+    """The entries in `raw`, or the text key saying why nothing can be imported."""
+    if not raw.strip():
+        return "import_usage"
+    if raw.lstrip().startswith("{"):
+        read = _read_export(raw)
+    else:
+        read = _read_lines(raw)
+    if isinstance(read, str):
+        return read
+    if len(read.entries) > MAX_ENTRIES:
+        return "import_too_many"
+    if not read.entries:
+        return "import_nothing_valid"
+    return read
+
+
+def _read_export(raw: str) -> ImportRead | str:
+    try:
+        document = json.loads(raw)
+    except ValueError:
+        return "import_bad_json"
+    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+        return "import_not_export"
+    records = document.get("items")
+    if not isinstance(records, list):
+        return "import_not_export"
+    entries, invalid = [], 0
+    for record in records:
+        entry = _entry_from_record(record)
+        if entry is None:
+            invalid += 1
+        else:
+            entries.append(entry)
+    return ImportRead(_unique(entries), invalid)
+
+
+def _entry_from_record(record: Any) -> pendings.ImportEntry | None:
+    if not isinstance(record, dict) or record.get("type") not in ITEM_TYPES:
+        return None
+    fields = ("type", "title", "year", "tmdb_id", "url", "description", "content", "overview")
+    try:
+        entry = pendings.ImportEntry.model_validate({k: record.get(k) for k in fields})
+    except ValidationError:
+        return None
+    if entry.type in ("link", "video"):
+        try:
+            return entry.model_copy(update={"url": parse_user_url(entry.url or "").url})
+        except InvalidUrl:
+            return None
+    if entry.type == "note" and not clean_text(entry.content or ""):
+        return None
+    if entry.type in ("movie", "tv_show") and not (entry.title or "").strip():
+        return None
+    return entry
+
+
+def _read_lines(raw: str) -> ImportRead:
+    entries = []
+    for line in raw.splitlines():
+        words = clean_text(_BULLET.sub("", line.strip()))
+        if not words:
+            continue
+        entries.append(_entry_from_line(words))
+    return ImportRead(_unique(entries), 0)
+
+
+def _entry_from_line(line: str) -> pendings.ImportEntry:
+    if " " not in line:
+        try:
+            url = parse_user_url(line).url
+        except InvalidUrl:
+            pass
+        else:
+            kind: ItemType = "video" if is_video_url(url) else "link"
+            return pendings.ImportEntry(type=kind, url=url)
+    return pendings.ImportEntry(type="note", content=line)
+
+
+def _key(entry: pendings.ImportEntry) -> str:
+    return dedup_key(
+        entry.type,
+        title=entry.title,
+        year=entry.year,
+        tmdb_id=entry.tmdb_id,
+        url=entry.url,
+        content=entry.content,
+    )
+
+
+def _unique(entries: list[pendings.ImportEntry]) -> tuple[pendings.ImportEntry, ...]:
+    seen: dict[str, pendings.ImportEntry] = {}
+    for entry in entries:
+        seen.setdefault(_key(entry), entry)
+    return tuple(seen.values())
+
+
+async def preview(deps: Deps, turn: Turn, message: str) -> Reply:
+    """Say what `/import` would add and hold it for a "sim"; nothing is saved yet."""
+    lang = turn.language
+    read = read_import(import_body(message))
+    if isinstance(read, str):
+        return finish(turn, text(read, lang, limit=MAX_ENTRIES), kind="deterministic")
+    new = [
+        e for e in read.entries if await deps.db.items.find_by_dedup(turn.user_id, _key(e)) is None
+    ]
+    known = len(read.entries) - len(new)
+    if not new:
+        return finish(turn, text("import_nothing_new", lang, known=known), kind="deterministic")
+    counts = {t: sum(e.type == t for e in new) for t in ITEM_TYPES}
+    breakdown = ", ".join(f"{n} {type_word(t, lang)}" for t, n in counts.items() if n)
+    body = text("import_preview", lang, count=len(new), items=items_word(len(new), lang))
+    body += f" ({breakdown})"
+    if known:
+        body += "\n" + text("import_known", lang, known=known)
+    if read.invalid:
+        body += "\n" + text("import_invalid", lang, invalid=read.invalid)
+    pending = pendings.ConfirmImport(entries=new)
+    await pendings.store(deps, turn, pending)
+    turn.facts.apply_rule("confirmation_required")
+    return finish(
+        turn,
+        body,
+        kind="preview",
+        choices=confirm_choices(turn),
+        choice_kind="confirm",
+        choice_token=pending.token,
+    )
+
+
+async def confirm(deps: Deps, turn: Turn, current: pendings.ConfirmImport) -> Reply:
+    """Save the previewed entries (the pending action is already cleared)."""
+    ctx = ToolContext(deps, turn, wants_save=True)
+    added = 0
+    for entry in current.entries:
+        outcome = await store_item(
+            ctx,
+            entry.type,
+            title=entry.title,
+            year=entry.year,
+            tmdb_id=entry.tmdb_id,
+            url=entry.url,
+            description=entry.description,
+            content=entry.content,
+            overview=entry.overview,
+        )
+        added += isinstance(outcome, Saved) and outcome.created
+    if added:
+        turn.tools_executed.append("import")
+    lang = turn.language
+    done = text("import_done", lang, count=added, items=items_word(added, lang))
+    return finish(turn, f"{OK_MARK} {done}", kind="effect")

@@ -1,0 +1,75 @@
+"""How well a search names an item (DESIGN 9.2): folded words, one typo per word.
+
+The item's words are its title, original title (TMDB `original_title`), year, note
+content, link title and description, and the words of its URL. Each word of the query
+must be found among them: exactly, as the start of a longer word, or one edit away
+(a long enough word, same first letter). Cut-offs are tuned on the labelled set in
+tests/agent/search_recall.tsv.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rapidfuzz.distance import OSA
+
+from agent.understanding.textnorm import fold
+from storage.documents import ItemDoc
+
+EXACT: Final = 1.0
+PREFIX: Final = 0.9
+ONE_TYPO: Final = 0.85
+MIN_PREFIX: Final = 4  # "incep" finds "inception"; "in" finds nothing
+MIN_TYPO: Final = 5  # "matrx" is "matrix"; "park" is not "dark"
+STOPWORDS: Final = frozenset(
+    """o a os as um uma de do da dos das e em no na nos nas the an of and in on to my meu
+    minha meus minhas com for with sobre about que""".split()
+)
+URL_NOISE: Final = frozenset("http https www com br org net html htm php index amp".split())
+
+
+def item_words(item: ItemDoc) -> frozenset[str]:
+    """Every folded word a search may match for `item`."""
+    values = [item.title, item.original_title, item.content, item.description]
+    words: set[str] = set()
+    for value in values:
+        if value:
+            words.update(fold(value).split())
+    if item.url:
+        words.update(w for w in fold(item.url).split() if w not in URL_NOISE)
+    if item.year:
+        words.add(str(item.year))
+    return frozenset(words)
+
+
+def word_score(wanted: str, words: frozenset[str]) -> float:
+    """The best match of one query word among an item's words (0 when none)."""
+    if wanted in words:
+        return EXACT
+    best = 0.0
+    for word in words:
+        if len(wanted) >= MIN_PREFIX and word.startswith(wanted):
+            best = max(best, PREFIX)
+        elif (
+            len(wanted) >= MIN_TYPO
+            and len(word) >= MIN_TYPO
+            and abs(len(word) - len(wanted)) <= 1
+            and (word[0] == wanted[0] or word[:2] == wanted[1::-1])
+            and OSA.distance(wanted, word, score_cutoff=1) <= 1
+        ):
+            best = max(best, ONE_TYPO)
+    return best
+
+
+def search_score(item: ItemDoc, query: str) -> float:
+    """0-100: 100 when every query word is an item word, less for prefixes and typos."""
+    folded = fold(query)
+    if not folded:
+        return 0.0
+    wanted = [w for w in folded.split() if w not in STOPWORDS] or folded.split()
+    words = item_words(item)
+    scores = [word_score(w, words) for w in wanted]
+    if not all(scores):
+        # a word the item does not have: only a partial match, below any cut-off
+        return 50.0 * sum(scores) / len(scores)
+    return 100.0 * sum(scores) / len(scores)
