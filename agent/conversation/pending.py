@@ -119,6 +119,13 @@ class ChooseClarification(_Payload):
     options: list[str]
 
 
+class ConfirmClearMemory(_Payload):
+    """`/memory apaga tudo`: the assistant's notes and bookmarks go once the user says "sim"."""
+
+    kind: Literal["confirm_clear_memory"] = "confirm_clear_memory"
+    count: int
+
+
 Pending = Annotated[
     ChooseCandidate
     | ChooseDelete
@@ -128,7 +135,8 @@ Pending = Annotated[
     | OfferSave
     | ConfirmUndoAll
     | ConfirmImport
-    | ChooseClarification,
+    | ChooseClarification
+    | ConfirmClearMemory,
     Field(discriminator="kind"),
 ]
 Choice_ = ChooseCandidate | ChooseDelete
@@ -139,6 +147,7 @@ Confirmation = (
     | OfferSave
     | ConfirmUndoAll
     | ConfirmImport
+    | ConfirmClearMemory
 )
 
 _ADAPTER: TypeAdapter[Pending] = TypeAdapter(Pending)

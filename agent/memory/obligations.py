@@ -47,6 +47,8 @@ def describe(pending: pendings.Pending, expires_at_ms: int, zone: tzinfo) -> dic
         lapse, subject = "nothing_saved", str(len(pending.entries))
     elif isinstance(pending, pendings.ChooseClarification):
         waiting, lapse, offered = "choice", "nothing_done", list(pending.options)
+    elif isinstance(pending, pendings.ConfirmClearMemory):
+        lapse, subject = "nothing_deleted", str(pending.count)
     else:
         assert_never(pending)
     return {
@@ -69,6 +71,7 @@ _KIND_PT = {
     "confirm_undo_all": "a confirmação (sim/não) para trazer de volta os itens apagados",
     "confirm_import": "a confirmação (sim/não) para importar itens",
     "choose_clarification": "a resposta à minha pergunta",
+    "confirm_clear_memory": "a confirmação (sim/não) para apagar minhas notas e marcadores",
 }
 _KIND_EN = {
     "choose_candidate": "which of these titles to save",
@@ -79,6 +82,7 @@ _KIND_EN = {
     "confirm_undo_all": "the confirmation (yes/no) to bring the deleted items back",
     "confirm_import": "the confirmation (yes/no) to import items",
     "choose_clarification": "the answer to my question",
+    "confirm_clear_memory": "the confirmation (yes/no) to delete my notes and bookmarks",
 }
 _LAPSE_PT = {
     "nothing_saved": "nada é salvo",

@@ -38,6 +38,7 @@ from agent.tools.base import (
     NotFound,
     Outcome,
     PageFetched,
+    Remembered,
     Saved,
     Tool,
     ToolArgs,
@@ -146,6 +147,8 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
         return {"status": "updated", "item_id": outcome.item.id, "fields": list(outcome.fields)}
     if isinstance(outcome, Clarification):
         return {"status": "awaiting_answer", "options": len(outcome.options)}
+    if isinstance(outcome, Remembered):
+        return {"status": "noted" if outcome.created else "already_noted", "id": outcome.memory.id}
     assert isinstance(outcome, Failed)
     return {"status": "error", **outcome.failure.to_json()}
 
