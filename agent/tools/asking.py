@@ -63,9 +63,8 @@ ASK_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "request_clarification",
         RequestClarificationArgs,
         "read",
-        "Ask the user one short question with 2 to 5 short, distinct options (buttons). "
-        "Use it to offer to act or when the request is ambiguous; the chosen option (or "
-        "the user's own words) comes back as this call's result.",
+        "Ask one question with 2-5 short options (buttons), to offer to act or when "
+        "unsure; the answer is this call's result.",
         request_clarification,
         {"question": "Save it as a note?", "options": ["Save as a note", "No"]},
     ),
