@@ -399,6 +399,10 @@ _TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Opções",
         "en": "Options",
     },
+    "why_blocks": {
+        "pt": "Bloqueios: {blocks}",
+        "en": "Blocks: {blocks}",
+    },
     # Export formats and import
     "export_ready_items": {
         "pt": "Seus itens: {items} ({format} anexo).",

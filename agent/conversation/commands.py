@@ -116,6 +116,8 @@ class Commands:
         belief = meta.get("belief")
         if belief:
             body += "\n" + belief_line(belief["guessed"], belief["delta"], lang)
+        if meta.get("blocks"):
+            body += "\n" + text("why_blocks", lang, blocks=", ".join(meta["blocks"]))
         if meta.get("receipts"):
             body += "\n" + text("why_receipts", lang, receipts=", ".join(meta["receipts"]))
         return self._plain(turn, body)

@@ -45,6 +45,7 @@ from agent.tools.base import (
     Updated,
 )
 from agent.trust import beliefs
+from agent.trust.blocks import blocks_for
 from agent.trust.ledgering import append_event
 from agent.trust.quotas import Quotas
 from agent.types import BeliefView
@@ -250,6 +251,10 @@ class PlanningSession:
                 self.turn.facts.add_warning(text("caveat_planner_retry", self.turn.language))
                 if retries_left == 0:
                     self.deps.metrics.planner_steps.labels("failed").inc()
+                    for reason in blocks_for(
+                        problem, calls[0].args if calls else None, self.turn.user_id
+                    ):
+                        self.turn.facts.block(reason)
                     return StepResult("failed", detail=problem)
                 retries_left -= 1
                 continue
