@@ -108,6 +108,10 @@ class Settings(BaseSettings):
     dreamer_model: str = ""
     dreamer_temperature: float = Field(default=0.3, ge=0, le=2)
     dreamer_max_tokens: int = Field(default=4_000, ge=100)
+    reminder_reclaim_s: float = Field(
+        default=120.0, gt=0
+    )  # a `sending` reminder this old is retried
+    reminders_every_s: float = Field(default=10.0, gt=0)  # due reminders go out within this long
 
     @model_validator(mode="before")
     @classmethod
