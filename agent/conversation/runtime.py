@@ -66,6 +66,7 @@ from agent.tools.base import (
 from agent.tools.finding import execute_delete, execute_delete_all
 from agent.tools.saving import store_item
 from agent.trust import effects
+from agent.trust.budgets import prompt_budget
 from agent.trust.confidence import TurnKind
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
@@ -575,6 +576,7 @@ class Runtime:
         verbatim = whole_turn_suffix(verbatim, settings.llm_history_messages)
         narrative_budget = settings.narrative_token_budget
         tools = [planner_function_schema()]
+        budget = prompt_budget(settings, session_kind(turn.intent))  # chat or admin (issue 12)
         while True:
             narrative = narrate(
                 frame, turn.language, budget=narrative_budget, counter=self.deps.counter
@@ -592,9 +594,7 @@ class Runtime:
                 turn.messages[0].content,
             )
             size = self.backend.count_prompt(messages, tools=tools)
-            if size <= settings.prompt_token_budget or (
-                not verbatim and narrative_budget <= MIN_NARRATIVE
-            ):
+            if size <= budget or (not verbatim and narrative_budget <= MIN_NARRATIVE):
                 break
             if verbatim:  # the oldest whole turn goes first; a tool call never loses its result
                 verbatim = drop_oldest_turn(verbatim)
