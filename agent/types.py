@@ -92,6 +92,7 @@ class ReplyMeta:
     turn_kind: str = "deterministic"
     intent: str = ""
     receipts: tuple[str, ...] = ()  # "type:hash": the ledger event of each committed effect
+    blocks: tuple[str, ...] = ()  # absolute blocks of DESIGN 3.4 the turn raised
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,8 @@ def meta_line(reply: Reply, language: str) -> str:
     line += " | caveats: " + ("; ".join(meta.caveats) or "-")
     if meta.llm_calls:
         line += f" | tokens: prompt {meta.prompt_tokens}, cached {meta.cached_tokens}"
+    if meta.blocks:
+        line += " | blocks: " + ", ".join(meta.blocks)
     if meta.receipts:
         line += " | receipts: " + ", ".join(meta.receipts)
     if meta.belief is not None:

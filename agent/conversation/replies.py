@@ -72,6 +72,7 @@ def meta_for(turn: Turn, confidence: Confidence, kind: TurnKind) -> ReplyMeta:
         turn_kind=kind,
         intent=turn.intent.action if turn.intent else "",
         receipts=tuple(turn.receipts),
+        blocks=confidence.blocks,
     )
 
 

@@ -15,7 +15,7 @@ from dataclasses import asdict, replace
 
 from langchain_core.messages import BaseMessage
 
-from agent.conversation import importing, offers, reminding, undoing
+from agent.conversation import importing, memorycmd, offers, reminding, undoing
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands, session_kind
@@ -58,6 +58,7 @@ from agent.tools.base import (
     Found,
     NotFound,
     PageFetched,
+    Remembered,
     Saved,
     ToolContext,
     Updated,
@@ -65,6 +66,7 @@ from agent.tools.base import (
 from agent.tools.finding import execute_delete, execute_delete_all
 from agent.tools.saving import store_item
 from agent.trust import effects
+from agent.trust.budgets import prompt_budget
 from agent.trust.confidence import TurnKind
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
@@ -399,6 +401,8 @@ class Runtime:
             return await undoing.confirm_restore_all(self.deps, turn, current)
         if isinstance(current, pendings.ConfirmImport):
             return await importing.confirm(self.deps, turn, current)
+        if isinstance(current, pendings.ConfirmClearMemory):
+            return await memorycmd.clear_all(self.deps, turn)
         assert isinstance(current, pendings.ConfirmForget)
         return await self.commands.forget_now(turn)
 
@@ -572,6 +576,7 @@ class Runtime:
         verbatim = whole_turn_suffix(verbatim, settings.llm_history_messages)
         narrative_budget = settings.narrative_token_budget
         tools = [planner_function_schema()]
+        budget = prompt_budget(settings, session_kind(turn.intent))  # chat or admin (issue 12)
         while True:
             narrative = narrate(
                 frame, turn.language, budget=narrative_budget, counter=self.deps.counter
@@ -589,9 +594,7 @@ class Runtime:
                 turn.messages[0].content,
             )
             size = self.backend.count_prompt(messages, tools=tools)
-            if size <= settings.prompt_token_budget or (
-                not verbatim and narrative_budget <= MIN_NARRATIVE
-            ):
+            if size <= budget or (not verbatim and narrative_budget <= MIN_NARRATIVE):
                 break
             if verbatim:  # the oldest whole turn goes first; a tool call never loses its result
                 verbatim = drop_oldest_turn(verbatim)
@@ -714,7 +717,11 @@ class Runtime:
                 text("delete_not_found", lang, query=one_line(outcome.query, 60)),
                 kind="effect",
             )
+        if isinstance(outcome, Remembered):
+            return memorycmd.tool_reply(turn, outcome)  # issue 12: model memory
         assert isinstance(outcome, Failed)
+        if outcome.failure.code == "BOOKMARKS_FULL":
+            return memorycmd.tool_reply(turn, outcome)
         return self._failed_reply(turn, outcome)
 
     async def _candidates_reply(self, turn: Turn, outcome: Candidates, wants_save: bool) -> Reply:

@@ -19,6 +19,8 @@ ToolName = Literal[
     "delete_item",
     "delete_all_memories",
     "update_item",  # DESIGN 9.4
+    "remember",  # issue 12: model memory
+    "bookmark",
 ]
 TOOL_NAMES: tuple[str, ...] = ToolName.__args__  # type: ignore[attr-defined]
 PLANNER_FUNCTION_NAME = "plan"

@@ -37,6 +37,7 @@ from agent.tools.base import (
     NotFound,
     Outcome,
     PageFetched,
+    Remembered,
     Saved,
     Tool,
     ToolArgs,
@@ -45,6 +46,7 @@ from agent.tools.base import (
     Updated,
 )
 from agent.trust import beliefs
+from agent.trust.blocks import blocks_for
 from agent.trust.ledgering import append_event
 from agent.trust.quotas import Quotas
 from agent.types import BeliefView
@@ -141,6 +143,8 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
         return {"status": "refused", "reason": "not one of this user's items"}
     if isinstance(outcome, Updated):
         return {"status": "updated", "item_id": outcome.item.id, "fields": list(outcome.fields)}
+    if isinstance(outcome, Remembered):
+        return {"status": "noted" if outcome.created else "already_noted", "id": outcome.memory.id}
     assert isinstance(outcome, Failed)
     return {"status": "error", **outcome.failure.to_json()}
 
@@ -250,6 +254,10 @@ class PlanningSession:
                 self.turn.facts.add_warning(text("caveat_planner_retry", self.turn.language))
                 if retries_left == 0:
                     self.deps.metrics.planner_steps.labels("failed").inc()
+                    for reason in blocks_for(
+                        problem, calls[0].args if calls else None, self.turn.user_id
+                    ):
+                        self.turn.facts.block(reason)
                     return StepResult("failed", detail=problem)
                 retries_left -= 1
                 continue

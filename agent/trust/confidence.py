@@ -34,6 +34,9 @@ PIPELINE_POINTS: dict[Pipeline, int] = {"complete": 40, "caveat": 25, "failed": 
 AMBIGUITY_POINTS: dict[Ambiguity, int] = {"none": 30, "implicit": 15, "unresolved": 0}
 RULES_POINTS: dict[Rules, int] = {"all": 20, "partial": 10, "ignored": 0}
 MAPPING_POINTS: dict[Mapping_, int] = {"exact": 10, "coerced": 5, "violation": 0}
+_RULES_RANK: dict[Rules, int] = {"ignored": 0, "partial": 1, "all": 2}
+# rule notes saying the runtime had to correct the model's step: that rule was only partly kept
+PARTLY_APPLIED = ("ungrounded:",)
 
 # Worst first: FAIL < AMBIGUOUS < PARTIAL < OK with a warning < OK.
 _RANK = {"FAIL": 0, "AMBIGUOUS": 1, "PARTIAL": 2, "OK_WARN": 3, "OK": 4}
@@ -66,6 +69,7 @@ class Confidence:
     warning: bool  # OK with a warning
     caveats: tuple[str, ...]
     rules_applied: tuple[str, ...]
+    blocks: tuple[str, ...] = ()
 
     @property
     def writes_allowed(self) -> bool:
@@ -119,6 +123,18 @@ class TurnFacts:
     def apply_rule(self, rule: str) -> None:
         if rule not in self.rules_applied:
             self.rules_applied.append(rule)
+        if rule.startswith(PARTLY_APPLIED):
+            self.lower_rules("partial")
+
+    def ignore_rule(self, rule: str) -> None:
+        """A business rule the turn did not keep at all: no rules points, named in the meta."""
+        self.apply_rule(f"ignored:{rule}")
+        self.lower_rules("ignored")
+
+    def lower_rules(self, to: Rules) -> None:
+        """Rules points only go down within a turn (partly applied, then ignored)."""
+        if _RULES_RANK[to] < _RULES_RANK[self.rules]:
+            self.rules = to
 
     def block(self, reason: Block) -> None:
         if reason not in self.blocks:
@@ -147,6 +163,7 @@ def evaluate(facts: TurnFacts, kind: TurnKind) -> Confidence:
         warning=level == "OK_WARN",
         caveats=(*facts.caveats, *facts.warnings),
         rules_applied=tuple(facts.rules_applied),
+        blocks=tuple(facts.blocks),
     )
 
 
