@@ -13,7 +13,7 @@ how often grounding (DESIGN 9.6) kept, dropped or re-asked a tool argument.
 
     OPENAI_BASE_URL=http://127.0.0.1:8099/v1 OPENAI_API_KEY=local \\
       LLM_MODEL=qwen2.5-coder-1.5b-instruct-q4_k_m LLM_PROFILE=small \\
-      .venv/bin/python -m bench.model_eval [--only CATEGORY,...] [--every N] [--json]
+      .venv/bin/python bench/model_eval.py [--only CATEGORY,...] [--every N] [--json]
 
 Never part of the test pass/fail (it needs a model server and takes minutes).
 """
@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import json
 import statistics
+import sys
 import tempfile
 import time
 import unicodedata
@@ -32,10 +33,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent.conversation.runtime import Runtime
-from agent.deps import open_deps
-from agent.types import Incoming, Reply
-from config.settings import load_settings
+# the repo root before bench/, whose storage.py would shadow the storage package
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agent.conversation.runtime import Runtime  # noqa: E402
+from agent.deps import open_deps  # noqa: E402
+from agent.types import Incoming, Reply  # noqa: E402
+from config.settings import load_settings  # noqa: E402
 
 
 @dataclass(frozen=True)
