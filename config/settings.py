@@ -105,6 +105,9 @@ class Settings(BaseSettings):
     dreamer_model: str = ""
     dreamer_temperature: float = Field(default=0.3, ge=0, le=2)
     dreamer_max_tokens: int = Field(default=4_000, ge=100)
+    # the risk policy (agent/trust/risk.py): at or above confirm, ask "sim"; at or above block, refuse
+    risk_confirm_threshold: float = Field(default=0.3, ge=0, le=1)
+    risk_block_threshold: float = Field(default=0.9, ge=0, le=1)
 
     @model_validator(mode="before")
     @classmethod

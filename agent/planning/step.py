@@ -38,6 +38,7 @@ from agent.tools.base import (
     Outcome,
     PageFetched,
     Saved,
+    Simulated,
     Tool,
     ToolArgs,
     ToolContext,
@@ -142,6 +143,19 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
         return {"status": "refused", "reason": "not one of this user's items"}
     if isinstance(outcome, Updated):
         return {"status": "updated", "item_id": outcome.item.id, "fields": list(outcome.fields)}
+    if isinstance(outcome, Simulated):
+        a = outcome.assessment
+        return {
+            "status": "simulated",
+            "tool": a.tool,
+            "count": a.count,
+            "examples": [_data(item_label(i)) for i in outcome.examples],
+            "ambiguous": outcome.ambiguous,
+            "reversible_by_undo": a.reversible,
+            "first_use": a.first_use,
+            "risk": a.score,
+            "decision": a.decision,
+        }
     assert isinstance(outcome, Failed)
     return {"status": "error", **outcome.failure.to_json()}
 

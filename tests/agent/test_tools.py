@@ -46,9 +46,11 @@ DESIGN_TOOLS: dict[str, tuple[set[str], str]] = {
     "delete_item": ({"item_id", "query"}, "high"),
     "delete_all_memories": (set(), "critical"),
     "update_item": ({"item_id", "title", "year", "content"}, "low"),  # DESIGN 9.4
+    "simulate": ({"tool", "args"}, "read"),  # issue 13
 }
 REQUIRED = {
     "update_item": {"item_id"},
+    "simulate": {"tool"},
     "save_note": {"content"},
     "save_movie": {"title"},
     "save_tv_show": {"title"},
