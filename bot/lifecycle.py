@@ -37,6 +37,7 @@ from bot.backpressure import Backlog
 from bot.concurrency import ChatSerializer
 from bot.ratelimit import SlidingWindowLimiter
 from bot.replycodec import reply_from_json, reply_to_json
+from bot.stranded import Retry, Stranded
 from config.logging import log_event
 from storage.chatqueue import queue_key
 from storage.documents import ProcessedUpdateDoc
@@ -62,6 +63,7 @@ class Tuning:
     typing_after_s: float = 0.7
     typing_every_s: float = 4.0
     max_concurrent_turns: int = 64
+    stranded_retry_s: float = 1.0  # updates a database failure left here: retried this often
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +125,7 @@ class UpdateLifecycle:
         self._live: set[str] = set()
         # the same updates with their admission time: backpressure (bot/backpressure.py)
         self.backlog = Backlog(deps.settings.max_backlog, deps.settings.max_backlog_age_s)
+        self.stranded = Stranded()  # left `received` by a database failure (bot/stranded.py)
 
     def register(self, channel: ChannelPort) -> None:
         self._channels[channel.prefix] = channel
@@ -193,6 +196,7 @@ class UpdateLifecycle:
                 note="left for the re-drive",
             )
         except StorageError:
+            self.stranded.add(update_id)
             log_event(
                 log,
                 "update_left_for_redrive",
@@ -247,6 +251,7 @@ class UpdateLifecycle:
             else:
                 reply = await self._handle(incoming, channel)
                 if reply is None:
+                    self.stranded.add(update_id)
                     return  # the database failed: the record stays `received`
         delivery = "nothing" if reply.silent else await channel.deliver(incoming, reply)
         if delivery == "blocked":
@@ -463,9 +468,12 @@ class UpdateLifecycle:
         if self._tasks:
             return
         jobs = [("redrive", self.tuning.redrive_interval_s, self.redrive_pass), *self._scheduled]
-        self._tasks = [asyncio.create_task(self._heartbeat_loop(), name="heartbeat")] + [
-            asyncio.create_task(self._leader_loop(*spec), name=f"job:{spec[0]}") for spec in jobs
-        ]
+        retry = Retry(self.deps.db.updates, self.deps.clock.ms, self._live, self._redrive)
+        stranded = self.stranded.run(retry, self._stopping, self.tuning.stranded_retry_s)
+        self._tasks = [
+            asyncio.create_task(self._heartbeat_loop(), name="heartbeat"),
+            asyncio.create_task(stranded, name="stranded"),
+        ] + [asyncio.create_task(self._leader_loop(*spec), name=f"job:{spec[0]}") for spec in jobs]
 
     async def stop(self, *, grace_s: float = 10.0) -> None:
         """Let the running passes finish (cancel them after `grace_s`), give up the leases."""

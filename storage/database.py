@@ -23,6 +23,7 @@ from storage.faults import FaultPoints
 from storage.items import ItemsRepo
 from storage.leases import LeasesRepo
 from storage.ledger import LedgerRepo
+from storage.memories import MemoriesRepo
 from storage.messages import MessagesRepo
 from storage.pending import PendingRepo
 from storage.reminders import RemindersRepo
@@ -56,6 +57,7 @@ COLLECTIONS = (
     "constitutions",
     "reminders",
     "undo_snapshots",
+    "memories",
 )
 
 
@@ -97,6 +99,7 @@ class Database:
         self.chat_queue = ChatQueueRepo(coll("processed_updates"))  # per-chat arrival order
         self.reminders = RemindersRepo(coll("reminders"))
         self.snapshots = SnapshotsRepo(coll("undo_snapshots"))
+        self.memories = MemoriesRepo(coll("memories"))  # model memory (issue 12)
 
     async def ensure_indexes(self) -> None:
         for repo in (
@@ -114,6 +117,7 @@ class Database:
             self.chat_queue,
             self.reminders,
             self.snapshots,
+            self.memories,
         ):
             await repo.ensure_indexes()
 

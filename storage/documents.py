@@ -234,3 +234,20 @@ class SnapshotDoc(StoredModel):
     item_json: str  # the item document exactly as it was stored
     taken_at_ms: int
     expires_at_ms: int
+
+
+MemoryKind = Literal["fact", "bookmark"]
+
+
+class MemoryDoc(StoredModel):
+    """A note the assistant keeps about its user, or a bookmark (issue 12: model memory)."""
+
+    id: str = Field(alias="_id")
+    user_id: str
+    kind: MemoryKind
+    text: str  # the fact, or the bookmark's note
+    item_id: str | None = None  # a bookmark of one of the user's items
+    event: str | None = None  # a bookmark of a moment of the conversation
+    pinned: bool = False  # a pinned bookmark is never dropped to make room
+    seq: int = 0  # order within the user's memories of this kind (turns can share a millisecond)
+    created_at_ms: int

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
-from agent.conversation import exporting, importing, reminding, undoing
+from agent.conversation import exporting, importing, memorycmd, reminding, undoing
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.replies import confirm_choices, finish
@@ -69,6 +69,7 @@ class Commands:
             "undo": self._undo,
             "desfazer": self._undo,
             "import": self._import,
+            **memorycmd.handlers(self.deps),
         }.get(name)
         if handler is None:
             return self._unknown(turn, name)
@@ -199,6 +200,7 @@ class Commands:
             "update_replies": await db.updates.forget_user(user_id),
             "reminders": await db.reminders.delete_for_user(user_id),
             "undo_snapshots": await db.snapshots.delete_for_user(user_id),
+            "memories": await db.memories.delete_for_user(user_id),
         }
         await db.users.delete(user_id)
         await append_event(self.deps, turn, "user_forgotten", removed)

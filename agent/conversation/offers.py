@@ -17,7 +17,7 @@ from agent.planning.offline import offer_for
 from agent.texts import text
 from agent.tools.base import Outcome, Tool, ToolArgs, ToolContext
 from agent.types import Reply
-from agent.understanding.intent import normalize
+from agent.understanding.vocabulary import normalize
 
 
 async def capabilities(deps: Deps, turn: Turn) -> Reply:

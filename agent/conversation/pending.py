@@ -110,6 +110,13 @@ class ConfirmImport(_Payload):
     entries: list[ImportEntry]
 
 
+class ConfirmClearMemory(_Payload):
+    """`/memory apaga tudo`: the assistant's notes and bookmarks go once the user says "sim"."""
+
+    kind: Literal["confirm_clear_memory"] = "confirm_clear_memory"
+    count: int
+
+
 Pending = Annotated[
     ChooseCandidate
     | ChooseDelete
@@ -118,7 +125,8 @@ Pending = Annotated[
     | ConfirmForget
     | OfferSave
     | ConfirmUndoAll
-    | ConfirmImport,
+    | ConfirmImport
+    | ConfirmClearMemory,
     Field(discriminator="kind"),
 ]
 Choice_ = ChooseCandidate | ChooseDelete
@@ -129,6 +137,7 @@ Confirmation = (
     | OfferSave
     | ConfirmUndoAll
     | ConfirmImport
+    | ConfirmClearMemory
 )
 
 _ADAPTER: TypeAdapter[Pending] = TypeAdapter(Pending)

@@ -15,7 +15,7 @@ from dataclasses import asdict, replace
 
 from langchain_core.messages import BaseMessage
 
-from agent.conversation import importing, offers, reminding, riskgate, undoing
+from agent.conversation import importing, memorycmd, offers, reminding, riskgate, undoing
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands, session_kind
@@ -58,6 +58,7 @@ from agent.tools.base import (
     Found,
     NotFound,
     PageFetched,
+    Remembered,
     Saved,
     Simulated,
     ToolContext,
@@ -407,6 +408,8 @@ class Runtime:
             return await undoing.confirm_restore_all(self.deps, turn, current)
         if isinstance(current, pendings.ConfirmImport):
             return await importing.confirm(self.deps, turn, current)
+        if isinstance(current, pendings.ConfirmClearMemory):
+            return await memorycmd.clear_all(self.deps, turn)
         assert isinstance(current, pendings.ConfirmForget)
         return await self.commands.forget_now(turn)
 
@@ -724,7 +727,11 @@ class Runtime:
                 text("delete_not_found", lang, query=one_line(outcome.query, 60)),
                 kind="effect",
             )
+        if isinstance(outcome, Remembered):
+            return memorycmd.tool_reply(turn, outcome)  # issue 12: model memory
         assert isinstance(outcome, Failed)
+        if outcome.failure.code == "BOOKMARKS_FULL":
+            return memorycmd.tool_reply(turn, outcome)
         return self._failed_reply(turn, outcome)
 
     async def _candidates_reply(self, turn: Turn, outcome: Candidates, wants_save: bool) -> Reply:

@@ -31,6 +31,8 @@ from agent.memory import obligations as stakes
 from agent.memory.constitution import SYSTEM_STREAM, current_constitution
 from agent.memory.framecache import FrameCache, SlowSections, Version
 from agent.memory.handover import SanityResult, check_handover
+from agent.memory.modelmemory import entries as model_memory
+from agent.memory.modelmemory import frame_view
 from agent.memory.tiers import MemoryView, Tiers
 from config.errors import LembraError
 from storage.documents import ITEM_TYPES
@@ -152,6 +154,8 @@ async def build_frame(
         memory["beliefs"] = await deps.db.beliefs.all(turn.user_id)
         if user.baseline:  # what the last consolidation learned (agent/memory/dreaming.py)
             memory["baseline"] = user.baseline
+        if kept := await model_memory(deps, turn.user_id):  # remember / bookmark (issue 12)
+            memory["model"] = frame_view(kept)
     except SECTION_ERRORS as exc:
         failures.append(f"memory: {type(exc).__name__}")
     slow: SlowSections | None = None

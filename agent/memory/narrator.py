@@ -3,7 +3,7 @@
 Written in the user's language, not as a data dump. Stored content (item labels,
 handovers, summaries) appears only inside <data>...</data> blocks. The narrative
 has a token budget; when over it, sections are compressed by priority (lowest
-first: beliefs, archive, structured memory, capabilities, handover, state) until it
+first: beliefs, archive, structured memory, capabilities, model memory, handover, state) until it
 fits; identity, time and obligations are never dropped. If even that is over the
 budget, the minimal narrative (identity, item counts, pending action) is used.
 """
@@ -138,6 +138,30 @@ def _baseline(frame: ContextFrame, pt: bool) -> _Section | None:
     return _Section("baseline", 45, [head + data(baseline), ""])
 
 
+def _model_memory(frame: ContextFrame, pt: bool) -> _Section | None:
+    """What the user told me about themselves, and their bookmarks: newest kept longest."""
+    kept = frame.memory.get("model") or {}
+    facts = [str(f) for f in kept.get("facts") or []]
+    marks = [b for b in kept.get("bookmarks") or [] if isinstance(b, dict)]
+    if not facts and not marks:
+        return None
+    head_f = (
+        "O que o usuário me contou de si: " if pt else "What the user told me about themselves: "
+    )
+    head_b = " Marcadores: " if pt else " Bookmarks: "
+
+    def render(n_facts: int, with_notes: bool) -> str:
+        chosen = facts[-n_facts:] if n_facts else []
+        parts = [head_f + data("\n".join(chosen)) + "."] if chosen else []
+        listed = [f"{b['target']} — {b['note']}" if with_notes else str(b["target"]) for b in marks]
+        if listed:
+            parts.append(head_b.strip() + " " + data("\n".join(listed)) + ".")
+        return " ".join(parts)
+
+    levels = [render(len(facts), True), render(10, True), render(5, False), ""]
+    return _Section("model_memory", 55, levels)
+
+
 def _earlier_handovers(frame: ContextFrame, pt: bool) -> _Section | None:
     """Sessions before the last one: newest kept longest, each cut to one line first."""
     texts = [str(t) for t in frame.memory.get("earlier_handovers") or []]
@@ -228,6 +252,7 @@ def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCo
             _handover(frame, pt),
             _earlier_handovers(frame, pt),
             _baseline(frame, pt),
+            _model_memory(frame, pt),
             _structured(frame, pt),
             _archive(frame, pt),
             _beliefs(frame, pt),

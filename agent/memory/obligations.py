@@ -43,6 +43,8 @@ def describe(pending: pendings.Pending, expires_at_ms: int, zone: tzinfo) -> dic
         lapse, subject = "nothing_restored", str(pending.count)
     elif isinstance(pending, pendings.ConfirmImport):
         lapse, subject = "nothing_saved", str(len(pending.entries))
+    elif isinstance(pending, pendings.ConfirmClearMemory):
+        lapse, subject = "nothing_deleted", str(pending.count)
     else:
         assert_never(pending)
     return {
@@ -64,6 +66,7 @@ _KIND_PT = {
     "confirm_forget": "a confirmação (sim/não) para apagar todos os dados da conta",
     "confirm_undo_all": "a confirmação (sim/não) para trazer de volta os itens apagados",
     "confirm_import": "a confirmação (sim/não) para importar itens",
+    "confirm_clear_memory": "a confirmação (sim/não) para apagar minhas notas e marcadores",
 }
 _KIND_EN = {
     "choose_candidate": "which of these titles to save",
@@ -73,6 +76,7 @@ _KIND_EN = {
     "confirm_forget": "the confirmation (yes/no) to erase all the account's data",
     "confirm_undo_all": "the confirmation (yes/no) to bring the deleted items back",
     "confirm_import": "the confirmation (yes/no) to import items",
+    "confirm_clear_memory": "the confirmation (yes/no) to delete my notes and bookmarks",
 }
 _LAPSE_PT = {
     "nothing_saved": "nada é salvo",

@@ -34,7 +34,7 @@ from agent.understanding.textnorm import one_line
 from agent.understanding.urls import InvalidUrl, extract_urls, normalize_url
 
 Verdict = Literal["grounded", "dropped", "reasked"]
-Kind = Literal["url", "some_word", "all_words", "year", "tmdb_id"]
+Kind = Literal["url", "some_word", "all_words", "year", "tmdb_id", "user_words"]
 
 # Words that carry no fact: a title's article needs no source.
 STOPWORDS = frozenset(
@@ -77,8 +77,10 @@ def rules_for(args_model: type[ToolArgs]) -> tuple[FieldRule, ...]:
         optional = not info.is_required()
         if name == "url":
             rules.append(FieldRule(name, "url", False))
-        elif name in ("content", "query"):
+        elif name in ("content", "query", "note", "event"):
             rules.append(FieldRule(name, "some_word", False))
+        elif name == "fact":  # what the user said of themselves: never a tool result's words
+            rules.append(FieldRule(name, "user_words", False))
         elif name == "title":
             rules.append(FieldRule(name, "all_words", optional))
         elif name == "description":
@@ -157,6 +159,8 @@ class ConversationSources:
         self.message.add(user_text)
         self.sources = Sources()
         self.sources.add(user_text)
+        self.said = Sources()  # the user's own words only (a remembered fact's source)
+        self.said.add(user_text)
         self._messages = messages
         self._read = 0
         self._model_prose: list[str] = []
@@ -172,6 +176,7 @@ class ConversationSources:
         if isinstance(message, HumanMessage):
             if not content.startswith(_CORRECTION_PREFIX):
                 self.sources.add(content)
+                self.said.add(content)
         elif isinstance(message, ToolMessage):
             if message.name != PLANNER_FUNCTION_NAME:  # the runtime's answers to the planner
                 for value in _result_values(content):
@@ -268,21 +273,31 @@ def grounded(rule: FieldRule, value: Any, sources: Sources) -> bool:
     return len(missing) < len(words)
 
 
-def judge(args: ToolArgs, sources: Sources, confirmed: Mapping[str, bool]) -> Checked:
-    """Keep grounded arguments, drop ungrounded optional facts, refuse at the first ungrounded required one."""
+def judge(
+    args: ToolArgs,
+    sources: Sources,
+    confirmed: Mapping[str, bool],
+    *,
+    said: Sources | None = None,
+) -> Checked:
+    """Keep grounded arguments, drop ungrounded optional facts, refuse at the first ungrounded required one.
+
+    `said` holds the user's own words, which alone back a `user_words` field (default: `sources`).
+    """
     values = args.model_dump()
     verdicts: list[tuple[str, Verdict]] = []
     for rule in rules_for(type(args)):
         value = values.get(rule.name)
         if value is None:
             continue
-        if confirmed.get(rule.name, False) or grounded(rule, value, sources):
+        source = said if rule.kind == "user_words" and said is not None else sources
+        if confirmed.get(rule.name, False) or grounded(rule, value, source):
             verdicts.append((rule.name, "grounded"))
         elif rule.droppable:
             verdicts.append((rule.name, "dropped"))
         else:
             verdicts.append((rule.name, "reasked"))
-            return Checked(None, refusal(rule, value, sources), tuple(verdicts))
+            return Checked(None, refusal(rule, value, source), tuple(verdicts))
     drops = {name: None for name, verdict in verdicts if verdict == "dropped"}
     if not drops:
         return Checked(args, None, tuple(verdicts))
@@ -313,7 +328,8 @@ class Grounder:
         checked = judge(args, self.conversation.message, {})
         if any(verdict != "grounded" for _, verdict in checked.fields):
             sources = self.conversation.current()
-            checked = judge(args, sources, await self._confirmed(tool, args, sources))
+            confirmed = await self._confirmed(tool, args, sources)
+            checked = judge(args, sources, confirmed, said=self.conversation.said)
         if checked.problem is not None:
             self._count(tool, checked.fields[-1:])  # only the refused field: the retry counts anew
             self.pending = None

@@ -20,6 +20,8 @@ ToolName = Literal[
     "delete_all_memories",
     "update_item",  # DESIGN 9.4
     "simulate",  # issue 13: a dry run with the risk score
+    "remember",  # issue 12: model memory
+    "bookmark",
 ]
 TOOL_NAMES: tuple[str, ...] = ToolName.__args__  # type: ignore[attr-defined]
 PLANNER_FUNCTION_NAME = "plan"

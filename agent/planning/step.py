@@ -37,6 +37,7 @@ from agent.tools.base import (
     NotFound,
     Outcome,
     PageFetched,
+    Remembered,
     Saved,
     Simulated,
     Tool,
@@ -143,6 +144,8 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
         return {"status": "refused", "reason": "not one of this user's items"}
     if isinstance(outcome, Updated):
         return {"status": "updated", "item_id": outcome.item.id, "fields": list(outcome.fields)}
+    if isinstance(outcome, Remembered):
+        return {"status": "noted" if outcome.created else "already_noted", "id": outcome.memory.id}
     if isinstance(outcome, Simulated):
         a = outcome.assessment
         return {

@@ -6,6 +6,7 @@ from agent.tools.base import Tool, ToolArgs
 from agent.tools.editing import EDIT_TOOLS
 from agent.tools.enrich import ENRICH_TOOLS
 from agent.tools.finding import FINDING_TOOLS
+from agent.tools.remembering import MEMORY_TOOLS
 from agent.tools.saving import SAVE_TOOLS
 from agent.tools.simulating import SIMULATE_TOOLS
 
@@ -14,5 +15,12 @@ def registry() -> dict[str, Tool[ToolArgs]]:
     """Every tool by name."""
     return {
         tool.name: tool
-        for tool in (*SAVE_TOOLS, *ENRICH_TOOLS, *FINDING_TOOLS, *EDIT_TOOLS, *SIMULATE_TOOLS)
+        for tool in (
+            *SAVE_TOOLS,
+            *ENRICH_TOOLS,
+            *FINDING_TOOLS,
+            *EDIT_TOOLS,
+            *MEMORY_TOOLS,
+            *SIMULATE_TOOLS,
+        )
     }

@@ -16,7 +16,7 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import ToolFailure
 from agent.services.tmdb import TmdbCandidate
-from storage.documents import ItemDoc
+from storage.documents import ItemDoc, MemoryDoc
 
 if TYPE_CHECKING:
     from agent.trust.risk import Assessment
@@ -104,6 +104,16 @@ class Updated:
 
 
 @dataclass(frozen=True, slots=True)
+class Remembered:
+    """A fact noted or a bookmark set (issue 12); `dropped` made room for it."""
+
+    memory: MemoryDoc
+    created: bool  # False: the same fact or bookmark was already kept
+    label: str  # what the bookmark points at (the item's label or the moment), or the fact
+    dropped: MemoryDoc | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Simulated:
     """What an effect would do (`simulate`): nothing was changed."""
 
@@ -128,6 +138,7 @@ Outcome = (
     | NotFound
     | UnknownItem
     | Updated
+    | Remembered
     | Failed
     | Simulated
 )

@@ -7,9 +7,9 @@ same ones the runtime acts on when the effect is really asked for. Nothing is wr
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import model_validator
+from pydantic import Field, field_validator, model_validator
 
 from agent.errors import ToolFailure
 from agent.memory.constitution import current_limits
@@ -28,7 +28,8 @@ from agent.trust import risk
 from storage.documents import ItemDoc
 
 MAX_EXAMPLES = 3
-Simulable = Literal[
+# a plain string in the schema keeps the prompt line short; the validator names the choices
+SIMULABLE = (
     "save_note",
     "save_movie",
     "save_tv_show",
@@ -37,7 +38,7 @@ Simulable = Literal[
     "update_item",
     "delete_item",
     "delete_all_memories",
-]
+)
 EffectArgs = (
     DeleteItemArgs
     | UpdateItemArgs
@@ -54,8 +55,15 @@ def _tools() -> dict[str, Tool[ToolArgs]]:
 
 
 class SimulateArgs(ToolArgs):
-    tool: Simulable
+    tool: str = Field(min_length=1, max_length=40)
     args: EffectArgs | None = None  # None only for delete_all_memories
+
+    @field_validator("tool")
+    @classmethod
+    def _an_effect(cls, value: str) -> str:
+        if value not in SIMULABLE:
+            raise ValueError(f"simulate takes one of: {', '.join(SIMULABLE)}")
+        return value
 
     @model_validator(mode="before")
     @classmethod
@@ -119,8 +127,7 @@ SIMULATE_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "simulate",
         SimulateArgs,
         "read",
-        "Dry run of an effect: `tool` and the `args` that tool would take. Says how many items it touches, examples, "
-        "whether undo can reverse it, risk 0-1 and whether it would run, ask or be refused.",
+        "Dry run of an effect `tool` with its `args`: items touched, undo, risk 0-1, run/ask/refuse.",
         simulate,
         {"tool": "delete_item", "args": {"query": "inception"}},
     ),

@@ -49,36 +49,92 @@ near miss is a less certain `llm`), else 100; 0 for a message with nothing to cl
 from __future__ import annotations
 
 import re
-import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from math import ceil, floor
 from types import MappingProxyType
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA, Levenshtein
 
 from agent.understanding import smalltalk
 from agent.understanding.reminders import route as reminder_route
-
-Label = Literal[
-    "delete_all",
-    "list_all",
-    "cancel",
-    "confirm",
-    "deny",
-    "select",
-    "greeting",
-    "help",
-    "command",
-    "llm",
-    "smalltalk",
-]
-LlmIntent = Literal["save", "search", "delete", "other"]
-ItemType = Literal["note", "movie", "tv_show", "video", "link"]
+from agent.understanding.vocabulary import (
+    CANCEL,
+    COMMAND_LABELS,
+    COMMAND_RE,
+    COMPOUND_LABELS,
+    CONFIRM,
+    DELETE_ALL_OBJECTS_EN,
+    DELETE_ALL_OBJECTS_PT,
+    DELETE_ALL_VERBS_EN,
+    DELETE_ALL_VERBS_PT,
+    DELETE_VERB_FORMS,
+    DELETE_VERBS,
+    DENY,
+    EMOJI,
+    EMOJI_MODIFIERS,
+    EMPTY,
+    EVERYTHING_WORDS,
+    EXPLICIT_ONLY,
+    FUZZY_CUTOFF,
+    FUZZY_CUTOFF_DELETE_ALL,
+    FUZZY_FLOOR,
+    FUZZY_MARGIN,
+    FUZZY_MAX_CHARS,
+    FUZZY_MAX_WORDS,
+    FUZZY_MIN_ONE_WORD,
+    GENDER,
+    GREETING_ALONE,
+    GREETING_HEADS,
+    GREETING_TAILS,
+    HEADED_NOTE_RE,
+    HELP,
+    HOW_WORDS,
+    LEADING_FILLERS,
+    LIST_ALONE_EN,
+    LIST_ALONE_PT,
+    LIST_OBJECTS_EN,
+    LIST_OBJECTS_PT,
+    LIST_TYPED_ALONE_EN,
+    LIST_TYPED_ALONE_PT,
+    LIST_TYPED_EN,
+    LIST_TYPED_PT,
+    LIST_VERBS_EN,
+    LIST_VERBS_PT,
+    LONGEST_START,
+    MAX_YEAR,
+    MIN_YEAR,
+    NEGATIONS,
+    NEGATIONS_FIRST,
+    ORDINALS,
+    QUESTION_PAIRS,
+    QUESTION_STARTS,
+    REFUSAL_WORDS,
+    SAVE_STARTS,
+    SAVE_VERBS,
+    SEARCH_QUESTION_WORDS,
+    SEARCH_STARTS,
+    SEARCH_VERBS,
+    SELECT_LEAD,
+    SELECT_TAIL,
+    SELECT_TAIL_WORDS,
+    SQUEEZED_SCORE,
+    TRAILING_FILLERS,
+    TYPE_WORDS,
+    TYPES_EN,
+    TYPES_PT,
+    URL_RE,
+    YEAR_RE,
+    ItemType,
+    Label,
+    LlmIntent,
+    normalize,
+    split_phrases,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,377 +145,6 @@ class Intent:
     entities: Mapping[str, Any]
     score: int
     text: str
-
-
-# Chosen for precision; tests/agent/test_intent.py measures them on the labelled corpus.
-FUZZY_CUTOFF: Final = 80
-FUZZY_CUTOFF_DELETE_ALL: Final = 85
-FUZZY_MARGIN: Final = 8
-FUZZY_FLOOR: Final = 70  # a lined-up candidate below this is not worth reporting
-FUZZY_MAX_WORDS: Final = 5
-FUZZY_MAX_CHARS: Final = 36
-SQUEEZED_SCORE: Final = 95  # "simm": certain, but not what the alias says letter for letter
-FUZZY_MIN_ONE_WORD: Final = 4  # one edit in "sei" (-> "ei") or "tab" (-> "ta") is a new word
-# never matched by similarity: "tal", "poder", "clara" must not confirm a deletion
-EXPLICIT_ONLY: Final[frozenset[Label]] = frozenset(("confirm",))
-MIN_YEAR: Final = 1870
-MAX_YEAR: Final = 2100
-
-_NON_WORD: Final = re.compile(r"[\W_]+")
-_REPEATED_LETTER: Final = re.compile(r"([^\W\d_])\1{2,}")
-_LATIN_MARKS: Final = re.compile("[\u0300-\u036f]+")  # what NFKD splits off Latin letters
-_TYPOGRAPHIC_APOSTROPHES: Final = re.compile("[\u2018\u2019\u00b4]")  # "don’t" is "dont"
-# the same rules for ASCII text (almost every message once accents are gone), cheaper
-_NON_WORD_ASCII: Final = re.compile(r"[^a-z0-9]+")
-_TRIPLE_ASCII: Final = re.compile(r"([a-z])\1\1")
-_REPEATED_ASCII: Final = re.compile(r"([a-z])\1{2,}")
-
-
-def normalize(text: str) -> str:
-    """Lowercase, strip accents, collapse 3+ repeated letters, drop punctuation/emoji, squeeze spaces.
-
-    Letters of every script are kept ("привет" stays) and digits are never collapsed
-    ("2000" stays), so the result can also serve as a comparison key.
-    """
-    if not text.isascii():
-        text = _TYPOGRAPHIC_APOSTROPHES.sub("", text)
-        text = _LATIN_MARKS.sub("", unicodedata.normalize("NFKD", text))
-        if not text.isascii():
-            text = "".join(c for c in text if not unicodedata.combining(c))
-            if not text.isascii():  # emoji, other scripts
-                s = _NON_WORD.sub(" ", text.replace("'", "").replace("`", "").lower())
-                return _REPEATED_LETTER.sub(r"\1", s).strip()
-    s = text.lower()
-    if "'" in s or "`" in s:
-        s = s.replace("'", "").replace("`", "")
-    s = _NON_WORD_ASCII.sub(" ", s)
-    if _TRIPLE_ASCII.search(s):
-        s = _REPEATED_ASCII.sub(r"\1", s)
-    return s.strip()
-
-
-def _phrases(text: str) -> tuple[str, ...]:
-    """Split a comma-separated vocabulary list (kept as text so it stays readable)."""
-    return tuple(p.strip() for p in text.split(","))
-
-
-# --- vocabulary, written normalized (lowercase, no accents, no punctuation) ---
-
-EMPTY: Final[Mapping[str, Any]] = MappingProxyType({})
-
-CONFIRM: Final = _phrases(
-    """sim, s, ss, pode, pode sim, pode ser, pode apagar, pode deletar, pode excluir,
-    pode salvar, pode fazer, pode ir, pode mandar, pode confirmar, pode continuar, sim pode,
-    sim pode apagar, sim apaga, sim confirmo, sim quero, sim por favor, manda, manda ver, bora,
-    vai, vai la, confirmo, confirma, confirmar, confirmado, claro, claro que sim, isso,
-    isso mesmo, isso ai, exato, exatamente, certo, certeza, com certeza, ok, okay, okey, blz,
-    beleza, ta, ta bom, ta certo, ta bem, positivo, afirmativo, uhum, aham, quero, quero sim,
-    fechado, perfeito, aceito, concordo, yes, y, ye, yep, yeah, yup, ya, yes please, yes do it,
-    yes delete, yes go ahead, sure, sure thing, of course, confirm, confirmed, go ahead, go,
-    do it, ok do it, correct, right, thats right, absolutely, affirmative, please do, alright,
-    all right, fine"""
-)
-DENY: Final = _phrases(
-    """nao, n, nn, no, nope, nah, naw, negativo, nao quero, nao obrigado, nao obrigada,
-    agora nao, ainda nao, nem pensar, de jeito nenhum, claro que nao, nao precisa, nao pode,
-    nada disso, errado, nunca, jamais, melhor nao, acho que nao, nao faca isso, nao faz isso,
-    no thanks, no thank you, not now, not yet, no way, dont, do not, dont do it, dont do that,
-    no dont, absolutely not, of course not, never, negative, wrong"""
-)
-CANCEL: Final = _phrases(
-    """cancela, cancelar, cancele, cancelo, cancelado, cancela isso, cancelar isso,
-    cancela tudo, cancelar tudo, cancela ai, pode cancelar, esquece, esqueca, esquecer,
-    esquece isso, esqueca isso, esquece entao, deixa, deixa pra la, deixa para la, deixa quieto,
-    deixa isso, deixa isso pra la, para, pare, parar, para tudo, chega, desisto, sair, cancel,
-    cancel it, cancel that, cancel this, cancel everything, never mind, nevermind, nvm,
-    forget it, forget that, forget about it, stop, stop it, abort, quit, exit"""
-)
-GREETING_HEADS: Final = _phrases(
-    """oi, oie, ola, opa, ei, eai, e ai, e ae, eae, bom dia, boa tarde, boa noite, hey, hi,
-    hello, hiya, howdy, yo, hola, good morning, good afternoon, good evening"""
-)
-GREETING_TAILS: Final = (
-    "",
-    *_phrases("tudo bem, tudo bom, tudo certo, como vai, como vai voce, beleza, how are you"),
-)
-GREETING_ALONE: Final = _phrases(
-    "oi oi, hey there, hi there, hello there, como vai, como vai voce, how are you, whats up"
-)
-HELP: Final = _phrases(
-    """ajuda, ajude, me ajuda, me ajude, ajuda ai, preciso de ajuda, socorro, help, help me,
-    i need help, o que voce faz, o que vc faz, o que voce pode fazer, o que vc pode fazer,
-    o que voce sabe fazer, o que vc sabe fazer, o que da pra fazer, o que voce e, como funciona,
-    como funciona isso, como isso funciona, como funciona o bot, como funciona o lembra,
-    como funciona a lembra, como funciona aqui, como voce funciona, como vc funciona,
-    como te uso, como eu te uso, como usar, como usar o bot, como eu uso, como uso, como usa,
-    como uso isso, comandos, os comandos, quais os comandos, quais sao os comandos,
-    lista de comandos, menu, instrucoes, manual, tutorial, what can you do, what do you do,
-    how does this work, how does it work, how do you work, how do i use this, how do i use you,
-    how to use, commands, list of commands, what are the commands, what are your commands"""
-)
-
-DELETE_ALL_VERBS_PT: Final = _phrases(
-    """apaga, apagar, apague, deleta, deletar, delete, limpa, limpar, limpe, exclui, excluir,
-    exclua, remove, remover, remova, zera, zerar, zere, reseta, resetar, resete, esvazia,
-    esvaziar"""
-)
-DELETE_ALL_OBJECTS_PT: Final = _phrases(
-    """tudo, tudo que eu salvei, tudo o que eu salvei, tudo que salvei, tudo que eu tenho,
-    tudo salvo, tudo mesmo, todas as minhas memorias, todas as memorias, minhas memorias,
-    as memorias, todos os meus itens, todos os itens, meus itens, os itens, todos os meus dados,
-    todos os dados, meus dados, os dados, todas as minhas coisas, minhas coisas"""
-)
-DELETE_ALL_VERBS_EN: Final = _phrases("delete, erase, wipe, clear, remove, purge, reset")
-DELETE_ALL_OBJECTS_EN: Final = _phrases(
-    """everything, all, it all, all of it, all my data, my data, all data, all the data,
-    all of my data, all my memories, my memories, all memories, all of my memories,
-    all my items, my items, all items, all of my items, all my stuff, my stuff,
-    everything i saved, everything i have"""
-)
-
-# (plural, gender, type); the gender picks meus/minhas, os/as, todos/todas, salvos/salvas
-TYPES_PT: Final[tuple[tuple[str, str, ItemType], ...]] = (
-    ("filmes", "m", "movie"),
-    ("series", "f", "tv_show"),
-    ("seriados", "m", "tv_show"),
-    ("shows", "m", "tv_show"),
-    ("notas", "f", "note"),
-    ("anotacoes", "f", "note"),
-    ("videos", "m", "video"),
-    ("links", "m", "link"),
-)
-TYPES_EN: Final[tuple[tuple[str, ItemType], ...]] = (
-    ("movies", "movie"),
-    ("films", "movie"),
-    ("shows", "tv_show"),
-    ("tv shows", "tv_show"),
-    ("series", "tv_show"),
-    ("tv series", "tv_show"),
-    ("notes", "note"),
-    ("videos", "video"),
-    ("links", "link"),
-    ("bookmarks", "link"),
-)
-# the argument of `/list`, singular or plural
-TYPE_WORDS: Final[Mapping[str, ItemType]] = MappingProxyType(
-    {
-        **dict.fromkeys(_phrases("filme, filmes, movie, movies, film, films"), "movie"),
-        **dict.fromkeys(_phrases("serie, series, seriado, seriados, show, shows, tv"), "tv_show"),
-        **dict.fromkeys(_phrases("nota, notas, anotacao, anotacoes, note, notes"), "note"),
-        **dict.fromkeys(_phrases("video, videos"), "video"),
-        **dict.fromkeys(_phrases("link, links, bookmark, bookmarks"), "link"),
-    }
-)
-_GENDER: Final = {
-    "m": {"my": "meus", "the": "os", "all": "todos", "saved": "salvos"},
-    "f": {"my": "minhas", "the": "as", "all": "todas", "saved": "salvas"},
-}
-LIST_VERBS_PT: Final = _phrases(
-    "lista, listar, liste, mostra, mostrar, mostre, exibe, exibir, exiba, ver, veja"
-)
-LIST_OBJECTS_PT: Final = _phrases(
-    """tudo, tudo que eu salvei, tudo o que eu salvei, tudo que salvei, tudo salvo,
-    tudo que eu tenho, todos os itens, todos os meus itens, meus itens, os itens,
-    minhas memorias, todas as minhas memorias, todas as memorias, as memorias, minhas coisas,
-    minha lista, o que eu salvei, o que eu tenho, o que eu tenho salvo, o que tem salvo,
-    meus salvos"""
-)
-LIST_ALONE_PT: Final = _phrases(
-    """lista, listar, liste, meus itens, minhas memorias, minhas coisas, tudo que eu salvei,
-    tudo o que eu salvei, todos os meus itens, o que eu salvei, o que eu ja salvei,
-    o que eu tenho salvo, o que eu tenho, o que tem salvo, o que eu guardei, o que voce tem,
-    o que voce tem salvo, o que voce salvou, o que voce guardou, quais sao meus itens,
-    quais sao os meus itens, minha lista, meus salvos"""
-)
-LIST_TYPED_PT: Final = _phrases(
-    """{p}, {my} {p}, {the} {p}, {the} {my} {p}, {all} {the} {p}, {all} {the} {my} {p},
-    {my} {p} {saved}, {the} {p} {saved}, {p} {saved}, {the} {p} que eu salvei,
-    {p} que eu salvei, {all} {the} {p} que eu salvei, {the} {p} que salvei"""
-)
-LIST_TYPED_ALONE_PT: Final = _phrases(
-    """quais {p} eu salvei, quais {p} salvei, quais {p} eu tenho, quais {p} eu tenho {saved},
-    quais {p} tenho, que {p} eu salvei, que {p} eu tenho, quais sao {the} {my} {p},
-    quais sao {my} {p}, quais {the} {my} {p}, quais {the} {p} que eu salvei,
-    quais {p} estao {saved}, quais {p} voce tem, quais {p} voce salvou"""
-)
-LIST_VERBS_EN: Final = _phrases("list, show, show me, display, see, view")
-LIST_OBJECTS_EN: Final = _phrases(
-    """everything, all, all items, all my items, my items, my stuff, all my stuff, my memories,
-    all my memories, everything i saved, everything i have, what i saved, what i have"""
-)
-LIST_ALONE_EN: Final = _phrases(
-    """list, what did i save, what have i saved, what do i have, what do i have saved,
-    what did you save, what have you saved, my items, my stuff, my memories, all my items,
-    all my stuff, everything i saved"""
-)
-LIST_TYPED_EN: Final = _phrases(
-    "{p}, my {p}, all my {p}, all {p}, the {p}, all the {p}, my saved {p}, saved {p}, "
-    "{p} i saved, the {p} i saved"
-)
-LIST_TYPED_ALONE_EN: Final = _phrases(
-    """which {p} did i save, what {p} did i save, what {p} do i have, which {p} do i have,
-    what {p} have i saved, which {p} have i saved"""
-)
-
-
-def _numbered(words: str, start: int) -> dict[str, int]:
-    return {w: start + i for i, w in enumerate(_phrases(words))}
-
-
-ORDINALS: Final[Mapping[str, int]] = MappingProxyType(
-    {
-        **_numbered("primeiro, segundo, terceiro, quarto, quinto, sexto", 0),
-        **_numbered("setimo, oitavo, nono, decimo", 6),
-        **_numbered("primeira, segunda, terceira, quarta, quinta, sexta", 0),
-        **_numbered("setima, oitava, nona, decima", 6),
-        **_numbered("dois, tres, quatro, cinco, seis, sete, oito, nove, dez", 1),
-        **_numbered("first, second, third, fourth, fifth, sixth, seventh, eighth, ninth", 0),
-        **_numbered("one, two, three, four, five, six, seven, eight, nine, ten", 0),
-        "um": 0,  # only as the whole choice: "um filme" is no choice
-        "uma": 0,
-        "tenth": 9,
-        "ultimo": -1,
-        "ultima": -1,
-        "last": -1,
-    }
-)
-_SELECT_LEAD: Final = (
-    r"(?:(?:quero|escolho|prefiro|fico com|vou de|vou com|pode ser|i want|i choose|i pick"
-    r"|i ll take|ill take|i take|pick|choose|take|give me)\s+)?"
-    r"(?:(?:o|a|the)\s+)?"
-    r"(?:(?:numero|num|nr|n|no|opcao|option|number|item|alternativa|choice|escolha)\s+)?"
-)
-_SELECT_TAIL_WORDS: Final = "one, opcao, option, da lista, mesmo, please, por favor, pfv"
-_SELECT_TAIL: Final = rf"(?:\s+(?:{'|'.join(_phrases(_SELECT_TAIL_WORDS))}))?$"
-_YEAR_RE: Final = re.compile(
-    r"^(?:(?:o|a|the)\s+)?(?:(?:one|filme|serie|versao|movie|show|version)\s+)?"
-    r"(?:(?:de|do|da|from|of|in)\s+)?(?P<year>\d{4})(?:\s+(?:one|version|versao|movie|filme))?$"
-)
-
-# Step 7. "no" and "n" are negations only as the first word ("no" is also Portuguese "in the").
-DELETE_VERB_FORMS: Final = frozenset(
-    (
-        *DELETE_ALL_VERBS_PT,
-        *DELETE_ALL_VERBS_EN,
-        *_phrases(
-            """apago, apagam, apagando, apagaria, apagasse, deleto, deletam, deletando,
-            deletaria, limpo, limpando, excluo, excluindo, removo, removendo, zerando, erasing,
-            wiping, clearing, removing, deleting, deleted, erased, wiped"""
-        ),
-    )
-)
-NEGATIONS: Final = frozenset(
-    _phrases("nao, nunca, jamais, nem, sem, dont, not, never, doesnt, didnt, cant, wont, shouldnt")
-)
-NEGATIONS_FIRST: Final = frozenset(("no", "n"))
-EVERYTHING_WORDS: Final = frozenset(
-    _phrases(
-        "tudo, todos, todas, everything, all, dados, data, memorias, memories, itens, items, "
-        "stuff, coisas"
-    )
-)
-# what a negated delete may also say and still be a plain refusal ("não quero apagar nada")
-REFUSAL_WORDS: Final = EVERYTHING_WORDS | frozenset(
-    _phrases(
-        """nada, nothing, anything, isso, isto, it, that, this, do, does, eu, i, quero, want, to,
-        pode, please, por, favor, pfv, agora, now, ainda, yet, mais, more, any, meus, minhas, my,
-        os, as, the, of, mesmo, you"""
-    )
-)
-QUESTION_STARTS: Final = frozenset(
-    _phrases(
-        """como, posso, sera, quando, porque, pq, qual, quais, onde, quem, how, why, what, when,
-        where, which, who"""
-    )
-)
-QUESTION_PAIRS: Final = frozenset(
-    _phrases(
-        "da pra, da para, e possivel, e se, o que, por que, can i, could i, is it, what if, "
-        "do i, should i"
-    )
-)
-
-# Step 8: dropped at the ends before the second lookup.
-LEADING_FILLERS: Final = _phrases(
-    """eu gostaria de, i would like to, gostaria de, voce poderia, voce pode, vc pode, eu quero,
-    eu queria, eu preciso, por favor, bom dia, boa tarde, boa noite, can you, could you,
-    would you, will you, i want to, id like to, i need to, e ai, pfv, pf, pls, plz, please, oi,
-    ola, ei, hey, hi, hello, opa, pode, poderia, quero, queria, wanna, me, agora, now, entao, so,
-    e, and, just, preciso, ah, sim, ok, okay, yes, ta, beleza"""
-)
-TRAILING_FILLERS: Final = _phrases(
-    """por favor, pra mim, para mim, for me, thank you, pfv, pf, pls, plz, please, agora,
-    agora mesmo, now, right now, ai, ae, obrigado, obrigada, obg, vlw, valeu, thanks, ja, logo,
-    entao"""
-)
-COMPOUND_LABELS: Final[frozenset[Label]] = frozenset(("confirm", "deny", "cancel", "greeting"))
-
-# Step 10: the hint for the planner.
-SAVE_VERBS: Final = frozenset(
-    _phrases(
-        """salva, salvar, salve, guarda, guardar, guarde, anota, anotar, anote, registra,
-        registrar, registre, adiciona, adicionar, adicione, add, save, store, keep, bookmark,
-        remember, note, nota, lembrete, memoriza, memorizar"""
-    )
-)
-SAVE_STARTS: Final = tuple(
-    f"{p} "
-    for p in _phrases(
-        """lembra de, lembrar de, lembre de, lembre me, lembra que, nao esquece, nao esqueca,
-        dont forget, do not forget, take note"""
-    )
-)
-DELETE_VERBS: Final = DELETE_VERB_FORMS | frozenset(
-    _phrases("esquece, esqueca, esquecer, tira, tirar, tire, forget, discard, drop")
-)
-SEARCH_VERBS: Final = frozenset(
-    _phrases(
-        """procura, procurar, procure, busca, buscar, busque, acha, achar, ache, encontra,
-        encontrar, encontre, pesquisa, pesquisar, pesquise, find, search, look, lookup, lista,
-        listar, liste, list, mostra, mostrar, mostre, show, display, cade"""
-    )
-)
-SEARCH_STARTS: Final = tuple(
-    f"{p} "
-    for p in _phrases(
-        """tem algum, tem alguma, tem algo, tenho algum, tenho alguma, tenho algo,
-        eu tenho algum, eu tenho alguma, voce tem, do i have, did i save, have i saved,
-        eu salvei, ja salvei, eu ja salvei, onde esta, onde ta, onde fica, where is, wheres,
-        where did i, qual era, what was, o que eu salvei, o que eu tenho, what did i save,
-        what do i have, quais, which"""
-    )
-)
-SEARCH_QUESTION_WORDS: Final = frozenset(
-    _phrases("salvei, salvo, salva, salvos, salvas, guardei, anotei, tenho, tem, saved, have")
-)
-HOW_WORDS: Final = frozenset(("como", "how"))
-_LONGEST_START: Final = max(len(p.split()) for p in SAVE_STARTS + SEARCH_STARTS)
-_URL_RE: Final = re.compile(r"https?://\S|\bwww\.\S", re.IGNORECASE)
-_HEADED_NOTE_RE: Final = re.compile(r"^\s*([^:\n]{1,40}?)\s*:\s*\S")  # "ideia: app de receitas"
-
-_COMMAND_RE: Final = re.compile(
-    r"^/([A-Za-z0-9_]+)(?:@[A-Za-z0-9_]+)?[?!.]*(?:\s+(.*))?$", re.DOTALL
-)
-_COMMAND_LABELS: Final[Mapping[str, Label]] = MappingProxyType(
-    {
-        "delete_all": "delete_all",
-        "list": "list_all",
-        "cancel": "cancel",
-        "start": "greeting",
-        "help": "help",
-    }
-)
-# variation selector and skin tones, so "👍🏽" is "👍"
-_EMOJI_MODIFIERS: Final = str.maketrans(
-    "", "", "\ufe0f\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff"
-)
-EMOJI: Final[Mapping[str, Label]] = MappingProxyType(
-    {
-        **dict.fromkeys("\U0001f44d\U0001f44c\u2705\u2714\u2611\U0001f197", "confirm"),
-        **dict.fromkeys("\U0001f44e\u274c\u2716\U0001f6ab", "deny"),
-        "\U0001f44b": "greeting",
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -522,11 +207,11 @@ class IntentClassifier:
         self._trailing = _fillers(TRAILING_FILLERS, leading=False)
         ordinals = "|".join(sorted(ORDINALS, key=len, reverse=True))
         self._select_re = re.compile(
-            rf"^{_SELECT_LEAD}(?:(?P<num>\d{{1,2}})(?:o|a|st|nd|rd|th)?|(?P<word>{ordinals}))"
-            rf"{_SELECT_TAIL}"
+            rf"^{SELECT_LEAD}(?:(?P<num>\d{{1,2}})(?:o|a|st|nd|rd|th)?|(?P<word>{ordinals}))"
+            rf"{SELECT_TAIL}"
         )
         self._select_last_words = frozenset(ORDINALS) | frozenset(
-            w.split()[-1] for w in _phrases(_SELECT_TAIL_WORDS)
+            w.split()[-1] for w in split_phrases(SELECT_TAIL_WORDS)
         )
         self._typed: dict[ItemType, Mapping[str, Any]] = {
             t: MappingProxyType({"type": t}) for t in set(TYPE_WORDS.values())
@@ -550,7 +235,7 @@ class IntentClassifier:
                 "command", MappingProxyType({"name": routed[0], "args": routed[1]}), 100, text
             )
         if len(stripped) <= 8 and not stripped.isascii():
-            emoji_label = EMOJI.get(stripped.translate(_EMOJI_MODIFIERS))
+            emoji_label = EMOJI.get(stripped.translate(EMOJI_MODIFIERS))
             if emoji_label is not None:
                 return Intent(emoji_label, EMPTY, 100, text)
         norm = normalize(stripped)
@@ -594,12 +279,12 @@ class IntentClassifier:
     # --- steps, in order ---
 
     def _command(self, text: str, stripped: str) -> Intent | None:
-        match = _COMMAND_RE.match(stripped)
+        match = COMMAND_RE.match(stripped)
         if match is None:
             return None
         name = match.group(1).lower()
         args = (match.group(2) or "").strip()
-        label = _COMMAND_LABELS.get(name)
+        label = COMMAND_LABELS.get(name)
         if label == "delete_all" and (guarded := _delete_all_command(name, args, stripped)):
             return Intent(guarded, _command_entities(name, args, guarded), 100, text)
         if label is None:
@@ -617,7 +302,7 @@ class IntentClassifier:
                 return MappingProxyType({"index": ORDINALS[word]})
             number = int(match.group("num"))
             return MappingProxyType({"index": number - 1}) if number >= 1 else None
-        match = _YEAR_RE.match(norm)
+        match = YEAR_RE.match(norm)
         if match is not None and MIN_YEAR <= (year := int(match.group("year"))) <= MAX_YEAR:
             return MappingProxyType({"year": year})
         return None
@@ -716,7 +401,7 @@ class IntentClassifier:
     def _hint(self, words: list[str], stripped: str, *, is_question: bool) -> LlmIntent:
         """What the planner will most likely be asked to do (a hint, not a decision)."""
         words = words[_strip_leading(words, self._leading) :]
-        first, phrase = words[0], " ".join(words[:_LONGEST_START]) + " "
+        first, phrase = words[0], " ".join(words[:LONGEST_START]) + " "
         if phrase.startswith(SAVE_STARTS):
             return "save"
         if first in NEGATIONS or first in NEGATIONS_FIRST or first in HOW_WORDS:
@@ -726,12 +411,12 @@ class IntentClassifier:
         if first in DELETE_VERBS:
             return "delete"
         has_url = ("://" in stripped or "www." in stripped.lower()) and bool(
-            _URL_RE.search(stripped)
+            URL_RE.search(stripped)
         )
         if (
             ":" in stripped
-            and (headed := _HEADED_NOTE_RE.match(stripped))
-            and not (has_url and _URL_RE.match(stripped))
+            and (headed := HEADED_NOTE_RE.match(stripped))
+            and not (has_url and URL_RE.match(stripped))
         ):
             head = normalize(headed.group(1)).split()
             if len(head) <= 4 and not (len(head) == 1 and head[0] in SEARCH_VERBS):
@@ -776,8 +461,8 @@ def _grammar() -> Iterator[tuple[str, Label, Mapping[str, Any]]]:
     typed: dict[ItemType, Mapping[str, Any]] = {}
     for plural, gender, item_type in TYPES_PT:
         entities = typed.setdefault(item_type, MappingProxyType({"type": item_type}))
-        forms = [t.format(p=plural, **_GENDER[gender]) for t in LIST_TYPED_PT]
-        alone = [t.format(p=plural, **_GENDER[gender]) for t in LIST_TYPED_ALONE_PT]
+        forms = [t.format(p=plural, **GENDER[gender]) for t in LIST_TYPED_PT]
+        alone = [t.format(p=plural, **GENDER[gender]) for t in LIST_TYPED_ALONE_PT]
         for form in (*forms, *alone, *(f"{v} {f}" for v in LIST_VERBS_PT for f in forms)):
             yield form, "list_all", entities
     for plural, item_type in TYPES_EN:
@@ -840,8 +525,8 @@ def _strip_leading(words: list[str], fillers: _Fillers) -> int:
     """Index of the first word after the leading fillers; at least one word is kept."""
     start = 0
     while words[start] in fillers.edge_words:
-        for n, phrases in fillers.groups:
-            if len(words) - start > n and " ".join(words[start : start + n]) in phrases:
+        for n, group in fillers.groups:
+            if len(words) - start > n and " ".join(words[start : start + n]) in group:
                 start += n
                 break
         else:
@@ -882,7 +567,7 @@ def _delete_all_command(name: str, args: str, stripped: str) -> Label | None:
 
 
 _DELETE_ALL_ARG_FILLERS: Final = frozenset(
-    _phrases(
+    split_phrases(
         "por, favor, pfv, pf, please, pls, plz, mesmo, agora, now, o, a, os, as, the, my, meus, "
         "minhas, of"
     )

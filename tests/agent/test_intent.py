@@ -13,18 +13,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.understanding.intent import (
+from agent.understanding.intent import Intent, IntentClassifier
+from agent.understanding.smalltalk import SmallTalkKind
+from agent.understanding.vocabulary import (
     DELETE_ALL_OBJECTS_EN,
     DELETE_ALL_OBJECTS_PT,
     DELETE_ALL_VERBS_EN,
     DELETE_ALL_VERBS_PT,
     FUZZY_CUTOFF,
-    Intent,
-    IntentClassifier,
     Label,
     normalize,
 )
-from agent.understanding.smalltalk import SmallTalkKind
 
 CORPUS = Path(__file__).with_name("intent_corpus.tsv")
 LABELS: tuple[str, ...] = get_args(Label)

@@ -46,11 +46,15 @@ DESIGN_TOOLS: dict[str, tuple[set[str], str]] = {
     "delete_item": ({"item_id", "query"}, "high"),
     "delete_all_memories": (set(), "critical"),
     "update_item": ({"item_id", "title", "year", "content"}, "low"),  # DESIGN 9.4
+    "remember": ({"fact"}, "low"),  # issue 12: model memory
+    "bookmark": ({"item_id", "event", "note", "pinned"}, "low"),
     "simulate": ({"tool", "args"}, "read"),  # issue 13
 }
 REQUIRED = {
     "update_item": {"item_id"},
     "simulate": {"tool"},
+    "remember": {"fact"},
+    "bookmark": {"note"},
     "save_note": {"content"},
     "save_movie": {"title"},
     "save_tv_show": {"title"},
@@ -111,6 +115,9 @@ def test_each_example_is_valid_and_an_unknown_field_is_rejected(name: str) -> No
         ("delete_item", {}),
         ("delete_item", {"item_id": "abc", "query": "inception"}),
         ("delete_item", {"query": ["inception"]}),
+        ("remember", {"fact": ""}),
+        ("bookmark", {"note": "ver depois"}),
+        ("bookmark", {"item_id": "abc", "event": "a viagem", "note": "ver depois"}),
     ],
 )
 def test_bad_arguments_are_rejected_by_the_tools_own_model(name: str, args: dict[str, Any]) -> None:
