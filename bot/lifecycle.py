@@ -211,37 +211,50 @@ class UpdateLifecycle:
     async def _process_leased(self, job: Job, channel: ChannelPort, update_id: str) -> None:
         deps = self.deps
         # Checked under the lease: a re-drive, or another worker holding this chat's lease,
-        # may have run this update while it waited.
-        record = await deps.db.updates.get(update_id)
+        # may have run this update while it waited. The record and its chat's handled
+        # mark come in one read (issue 16).
+        queue = queue_key(job.incoming.conversation_id)
+        record, handled = await deps.db.updates.get_in_queue(update_id, queue)
         if record is None or record.status != "received":
             deps.metrics.updates.labels(job.incoming.channel, "duplicated").inc()
             return
-        if record.queue is not None:
-            await self._earlier_first(record.queue, record.seq)
-        await self._run(job, channel, update_id)
-        if record.queue is not None:
-            await deps.db.chat_queue.mark_handled(record.queue, record.seq)
+        if record.queue is not None and record.queue != queue:
+            handled = await deps.db.chat_queue.handled(record.queue)  # recorded under another key
+        place = (record.queue, record.seq) if record.queue is not None else None
+        if place is not None:
+            await self._earlier_first(*place, handled=handled)
+        if not await self._run(job, channel, update_id, place=place) and place is not None:
+            await deps.db.chat_queue.mark_handled(*place)
 
-    async def _earlier_first(self, queue: str, seq: int) -> None:
+    async def _earlier_first(self, queue: str, seq: int, *, handled: int) -> None:
         """Handle the chat's updates that arrived before `seq` and still wait, in order.
 
         They may sit in another worker's queue, waiting for this lease: the lease holder
         runs them now, and that worker later finds them done.
         """
         chat_queue = self.deps.db.chat_queue
-        handled = await chat_queue.handled(queue)
         if seq <= handled + 1:
             return  # the usual case: nothing arrived in between
         for record in await chat_queue.waiting(queue, after=handled, before=seq):
+            place = (queue, record.seq)
             channel = self._channels.get(record.id.split(":", 1)[0])
             job = self._restored_job(record, channel) if channel is not None else None
             if channel is not None and job is None:
-                await self._finish(record.id, None)  # nothing to handle in it
-            elif channel is not None and job is not None:
-                await self._run(job, channel, record.id)
-            await chat_queue.mark_handled(queue, record.seq)
+                await self._finish(record.id, None, place=place)  # nothing to handle in it
+            elif channel is None or job is None:
+                await chat_queue.mark_handled(queue, record.seq)
+            elif not await self._run(job, channel, record.id, place=place):
+                await chat_queue.mark_handled(queue, record.seq)
 
-    async def _run(self, job: Job, channel: ChannelPort, update_id: str) -> None:
+    async def _run(
+        self,
+        job: Job,
+        channel: ChannelPort,
+        update_id: str,
+        *,
+        place: tuple[str, int] | None = None,
+    ) -> bool:
+        """Handle and deliver one update; True when it is done (and its `place` marked handled)."""
         deps = self.deps
         incoming = job.incoming
         reply = job.stored_reply
@@ -252,7 +265,7 @@ class UpdateLifecycle:
                 reply = await self._handle(incoming, channel)
                 if reply is None:
                     self.stranded.add(update_id)
-                    return  # the database failed: the record stays `received`
+                    return False  # the database failed: the record stays `received`
         delivery = "nothing" if reply.silent else await channel.deliver(incoming, reply)
         if delivery == "blocked":
             await deps.db.users.set_active(incoming.user_id, False)
@@ -262,11 +275,12 @@ class UpdateLifecycle:
                 update_id, reply_to_json(reply, with_data=True), now_ms=deps.clock.ms()
             )
             log_event(log, "reply_kept_for_redrive", level=logging.WARNING, update_id=update_id)
-            return
+            return False
         if delivery == "window_closed":
             log_event(log, "reply_outside_window", update_id=update_id, user_id=incoming.user_id)
-        await self._finish(update_id, reply)
+        await self._finish(update_id, reply, place=place)
         deps.metrics.updates.labels(incoming.channel, "processed").inc()
+        return True
 
     async def _handle(self, incoming: Incoming, channel: ChannelPort) -> Reply | None:
         """Run the handler with the typing indicator; None when the database failed."""
@@ -302,13 +316,15 @@ class UpdateLifecycle:
             await channel.typing(incoming)
             await asyncio.sleep(self.tuning.typing_every_s)
 
-    async def _finish(self, update_id: str, reply: Reply | None) -> None:
-        """Mark the update done; retried briefly, since the reply is already out."""
+    async def _finish(
+        self, update_id: str, reply: Reply | None, *, place: tuple[str, int] | None = None
+    ) -> None:
+        """Mark the update done (and its chat's `place` handled); retried briefly, since the reply is already out."""
         reply_json = reply_to_json(reply, with_data=False) if reply is not None else None
         for delay in (0.2, 1.0, 2.0, None):
             try:
                 await self.deps.db.updates.mark_done(
-                    update_id, reply_json, now_ms=self.deps.clock.ms()
+                    update_id, reply_json, now_ms=self.deps.clock.ms(), handled=place
                 )
                 return
             except DatabaseUnavailable:

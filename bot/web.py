@@ -57,7 +57,7 @@ class WebOptions:
     # the heartbeat, the re-drive and the runtime's background work (`agent.conversation.background`)
     jobs: bool = True
     background_every_s: float = 30.0
-    reminders_every_s: float = 10.0  # due reminders go out within this many seconds
+    reminders_every_s: float | None = None  # None: REMINDERS_EVERY_S
 
 
 @dataclass
@@ -108,9 +108,8 @@ def create_app(
         if options.jobs:
             lifecycle.schedule("background", options.background_every_s, partial(run_due, deps))
             pusher = ChannelPusher(channels.telegram, channels.whatsapp)
-            lifecycle.schedule(
-                "reminders", options.reminders_every_s, partial(deliver_due, deps, pusher)
-            )
+            every_s = options.reminders_every_s or settings.reminders_every_s
+            lifecycle.schedule("reminders", every_s, partial(deliver_due, deps, pusher))
             lifecycle.start()
         yield
         await degraded.cancel()

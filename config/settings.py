@@ -85,6 +85,9 @@ class Settings(BaseSettings):
     belief_margin: float = Field(default=0.15, ge=0, le=1)
     prompt_token_budget: int = Field(default=6_000, ge=500)
     narrative_token_budget: int = Field(default=1_700, ge=100)
+    # per session kind (issue 12); chat uses prompt_token_budget
+    prompt_budget_admin: int = Field(default=6_000, ge=500)
+    prompt_budget_background: int = Field(default=4_000, ge=100)
     max_message_chars: int = Field(default=4_000, ge=16)
     pending_ttl_seconds: int = Field(default=120, ge=1)
     handover_idle_minutes: int = Field(default=30, ge=1)
@@ -105,6 +108,10 @@ class Settings(BaseSettings):
     dreamer_model: str = ""
     dreamer_temperature: float = Field(default=0.3, ge=0, le=2)
     dreamer_max_tokens: int = Field(default=4_000, ge=100)
+    reminder_reclaim_s: float = Field(
+        default=120.0, gt=0
+    )  # a `sending` reminder this old is retried
+    reminders_every_s: float = Field(default=10.0, gt=0)  # due reminders go out within this long
     # the risk policy (agent/trust/risk.py): at or above confirm, ask "sim"; at or above block, refuse
     risk_confirm_threshold: float = Field(default=0.3, ge=0, le=1)
     risk_block_threshold: float = Field(default=0.9, ge=0, le=1)

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from pymongo import ReturnDocument
+from pymongo import ReturnDocument, UpdateOne
 from pymongo.asynchronous.collection import AsyncCollection
 
 from storage.errors import translated
@@ -136,6 +136,19 @@ class Collection:
         return UpdateOutcome(
             result.matched_count, result.modified_count, result.upserted_id is not None
         )
+
+    async def update_each(self, updates: Sequence[tuple[Filter, Mapping[str, Any]]]) -> int:
+        """Several `update_one`s in order, in one round trip; how many matched in all.
+
+        One `update` command with several statements (ordered bulk write), never a
+        transaction: each statement stands alone, as separate `update_one`s would.
+        """
+        with self._op("update_each"):
+            result = await self._raw.bulk_write(
+                [UpdateOne(dict(f), dict(u)) for f, u in updates], ordered=True
+            )
+        self._written("update_each")
+        return result.matched_count
 
     async def update_many(self, filter: Filter, update: Mapping[str, Any]) -> int:
         with self._op("update_many"):

@@ -2,7 +2,8 @@
 
 A claim is a compare-and-swap on (`_id`, `state`, `attempts`): whoever moves a
 reminder to `sending` owns that attempt, and only that attempt's owner can mark it
-sent. A `sending` claim whose worker died wakes again after `SENDING_STALE_MS`.
+sent. A `sending` claim whose worker died wakes again after `stale_ms` (by default
+`SENDING_STALE_MS`; `lembra serve` passes REMINDER_RECLAIM_S).
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ class RemindersRepo:
         )
         return [ReminderDoc.model_validate(d) for d in docs]
 
-    async def claim(self, reminder: ReminderDoc, owner: str, now_ms: int) -> ReminderDoc | None:
+    async def claim(
+        self, reminder: ReminderDoc, owner: str, now_ms: int, *, stale_ms: int = SENDING_STALE_MS
+    ) -> ReminderDoc | None:
         """Move `reminder` (as read) to `sending` for `owner`; None when someone else did."""
         attempts = reminder.attempts + 1
         outcome = await self._c.update_one(
@@ -55,7 +58,7 @@ class RemindersRepo:
                 "$set": {
                     "state": "sending",
                     "claimed_by": owner,
-                    "wake_at_ms": now_ms + SENDING_STALE_MS,
+                    "wake_at_ms": now_ms + stale_ms,
                     "attempts": attempts,
                     "updated_at_ms": now_ms,
                 }

@@ -3,9 +3,10 @@
 The scheduler's leader lease keeps the pass in one worker; each reminder is claimed
 by a conditional update (scheduled -> sending) before it is pushed and marked sent
 by the claim's owner after, so a second worker never sends it again. A worker killed
-between the two leaves a `sending` claim that wakes after two minutes and is retried:
-at least once. WhatsApp outside the 24-hour window sends the approved template
-(`WHATSAPP_REMINDER_TEMPLATE`) or holds the reminder for the user's next message.
+between the two leaves a `sending` claim that wakes after REMINDER_RECLAIM_S (two
+minutes by default) and is retried: at least once. WhatsApp outside the 24-hour
+window sends the approved template (`WHATSAPP_REMINDER_TEMPLATE`) or holds the
+reminder for the user's next message.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ async def deliver_due(deps: Deps, push: Pusher) -> int:
     """Push every reminder due at the clock's time; return how many were sent."""
     now = deps.clock.ms()
     sent = 0
+    stale_ms = int(deps.settings.reminder_reclaim_s * 1000)
     for reminder in await deps.db.reminders.waking(now):
-        claimed = await deps.db.reminders.claim(reminder, deps.owner, now)
+        claimed = await deps.db.reminders.claim(reminder, deps.owner, now, stale_ms=stale_ms)
         if claimed is not None and await _deliver(deps, push, claimed, now):
             sent += 1
     return sent

@@ -110,6 +110,15 @@ class ConfirmImport(_Payload):
     entries: list[ImportEntry]
 
 
+class ChooseClarification(_Payload):
+    """The planner's `request_clarification` (issue 13): its answer is that call's result."""
+
+    kind: Literal["choose_clarification"] = "choose_clarification"
+    call_id: str
+    step_json: str  # the planner step that asked, replayed with the answer as its result
+    options: list[str]
+
+
 class ConfirmClearMemory(_Payload):
     """`/memory apaga tudo`: the assistant's notes and bookmarks go once the user says "sim"."""
 
@@ -126,6 +135,7 @@ Pending = Annotated[
     | OfferSave
     | ConfirmUndoAll
     | ConfirmImport
+    | ChooseClarification
     | ConfirmClearMemory,
     Field(discriminator="kind"),
 ]

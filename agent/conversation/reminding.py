@@ -283,8 +283,11 @@ async def with_held(deps: Deps, turn: Turn, reply: Reply) -> Reply:
         and (r.held or (channel == "console" and r.due_at_ms <= turn.now_ms))
     ]
     shown = []
+    stale_ms = int(deps.settings.reminder_reclaim_s * 1000)
     for reminder in waiting:
-        claimed = await deps.db.reminders.claim(reminder, deps.owner, turn.now_ms)
+        claimed = await deps.db.reminders.claim(
+            reminder, deps.owner, turn.now_ms, stale_ms=stale_ms
+        )
         if claimed is None:
             continue
         if await deps.db.reminders.mark_sent(claimed, turn.now_ms):

@@ -15,7 +15,15 @@ from dataclasses import asdict, replace
 
 from langchain_core.messages import BaseMessage
 
-from agent.conversation import importing, memorycmd, offers, reminding, riskgate, undoing
+from agent.conversation import (
+    clarifying,
+    importing,
+    memorycmd,
+    offers,
+    reminding,
+    riskgate,
+    undoing,
+)
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands, session_kind
@@ -51,6 +59,7 @@ from agent.texts import OK_MARK, items_word, text, type_heading, type_word
 from agent.tools import registry
 from agent.tools.base import (
     Candidates,
+    Clarification,
     DeleteChoice,
     Deleted,
     DeletePreview,
@@ -67,6 +76,7 @@ from agent.tools.base import (
 from agent.tools.finding import execute_delete, execute_delete_all
 from agent.tools.saving import store_item
 from agent.trust import effects
+from agent.trust.budgets import prompt_budget
 from agent.trust.confidence import TurnKind
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
@@ -266,6 +276,8 @@ class Runtime:
         """Resolve `current` in code, or return None when the message is unrelated to it."""
         lang = turn.language
         incoming = turn.incoming
+        if isinstance(current, pendings.ChooseClarification):
+            return await self._clarified(turn, current)
         if incoming.kind == "choice":
             if incoming.choice_token != current.token or incoming.choice is None:
                 return finish(turn, text("stale_button", lang), kind="deterministic")
@@ -534,10 +546,28 @@ class Runtime:
 
     # -- the model path -------------------------------------------------------------------------------
 
-    async def plan(self, turn: Turn, llm_intent: str) -> Reply:
+    async def _clarified(self, turn: Turn, current: pendings.ChooseClarification) -> Reply:
+        """The user's answer to the planner's question goes back to it as that call's result."""
+        if turn.incoming.kind == "text":
+            turn.intent = self.classifier.classify(turn.incoming.text or "")
+        found = await clarifying.resolve(self.deps, turn, current)
+        if found is None:
+            assert turn.intent is not None
+            return await self._route(turn, turn.intent)
+        if not isinstance(found, clarifying.Answer):
+            return found
+        said = self.classifier.classify(found.said)  # "Salvar como nota" asks to save
+        intent = str(said.entities.get("intent", "other")) if said.action == "llm" else "other"
+        return await self.plan(turn, intent, answered=found)
+
+    async def plan(
+        self, turn: Turn, llm_intent: str, *, answered: clarifying.Answer | None = None
+    ) -> Reply:
         """Plan one step (and a second only to phrase an answer from read results)."""
         wants_save = llm_intent == "save"
         messages = await self._context(turn)
+        if answered is not None:
+            clarifying.deliver(turn, messages, answered)
         session = PlanningSession(
             self.deps,
             turn,
@@ -583,6 +613,7 @@ class Runtime:
         verbatim = whole_turn_suffix(verbatim, settings.llm_history_messages)
         narrative_budget = settings.narrative_token_budget
         tools = [planner_function_schema()]
+        budget = prompt_budget(settings, session_kind(turn.intent))  # chat or admin (issue 12)
         while True:
             narrative = narrate(
                 frame, turn.language, budget=narrative_budget, counter=self.deps.counter
@@ -600,9 +631,7 @@ class Runtime:
                 turn.messages[0].content,
             )
             size = self.backend.count_prompt(messages, tools=tools)
-            if size <= settings.prompt_token_budget or (
-                not verbatim and narrative_budget <= MIN_NARRATIVE
-            ):
+            if size <= budget or (not verbatim and narrative_budget <= MIN_NARRATIVE):
                 break
             if verbatim:  # the oldest whole turn goes first; a tool call never loses its result
                 verbatim = drop_oldest_turn(verbatim)
@@ -674,6 +703,8 @@ class Runtime:
         outcome = result.outcome
         if isinstance(outcome, Saved):
             return self._saved_reply(turn, outcome)
+        if isinstance(outcome, Clarification):
+            return await clarifying.ask(self.deps, turn, outcome, result)
         if isinstance(outcome, Updated):
             label = item_label(outcome.item)
             return finish(

@@ -14,7 +14,9 @@ from typing import Any, Literal, assert_never
 from agent.conversation import pending as pendings
 from agent.conversation.replies import titled_label
 
-Lapse = Literal["nothing_saved", "nothing_deleted", "nothing_erased", "nothing_restored"]
+Lapse = Literal[
+    "nothing_saved", "nothing_deleted", "nothing_erased", "nothing_restored", "nothing_done"
+]
 MAX_OFFERED = 10
 
 
@@ -43,6 +45,8 @@ def describe(pending: pendings.Pending, expires_at_ms: int, zone: tzinfo) -> dic
         lapse, subject = "nothing_restored", str(pending.count)
     elif isinstance(pending, pendings.ConfirmImport):
         lapse, subject = "nothing_saved", str(len(pending.entries))
+    elif isinstance(pending, pendings.ChooseClarification):
+        waiting, lapse, offered = "choice", "nothing_done", list(pending.options)
     elif isinstance(pending, pendings.ConfirmClearMemory):
         lapse, subject = "nothing_deleted", str(pending.count)
     else:
@@ -66,6 +70,7 @@ _KIND_PT = {
     "confirm_forget": "a confirmação (sim/não) para apagar todos os dados da conta",
     "confirm_undo_all": "a confirmação (sim/não) para trazer de volta os itens apagados",
     "confirm_import": "a confirmação (sim/não) para importar itens",
+    "choose_clarification": "a resposta à minha pergunta",
     "confirm_clear_memory": "a confirmação (sim/não) para apagar minhas notas e marcadores",
 }
 _KIND_EN = {
@@ -76,6 +81,7 @@ _KIND_EN = {
     "confirm_forget": "the confirmation (yes/no) to erase all the account's data",
     "confirm_undo_all": "the confirmation (yes/no) to bring the deleted items back",
     "confirm_import": "the confirmation (yes/no) to import items",
+    "choose_clarification": "the answer to my question",
     "confirm_clear_memory": "the confirmation (yes/no) to delete my notes and bookmarks",
 }
 _LAPSE_PT = {
@@ -83,12 +89,14 @@ _LAPSE_PT = {
     "nothing_deleted": "nada é apagado",
     "nothing_erased": "nada é apagado da conta",
     "nothing_restored": "nada é restaurado",
+    "nothing_done": "nada é feito",
 }
 _LAPSE_EN = {
     "nothing_saved": "nothing is saved",
     "nothing_deleted": "nothing is deleted",
     "nothing_erased": "nothing is erased",
     "nothing_restored": "nothing is restored",
+    "nothing_done": "nothing is done",
 }
 
 

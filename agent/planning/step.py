@@ -30,6 +30,7 @@ from agent.planning.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planne
 from agent.texts import text
 from agent.tools.base import (
     Candidates,
+    Clarification,
     DeleteChoice,
     DeletePreview,
     Failed,
@@ -84,6 +85,7 @@ class StepResult:
     outcome: Outcome | None = None
     tool: str | None = None
     detail: str = ""
+    call_id: str = ""  # the call a clarification's answer must answer (issue 13)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +146,8 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
         return {"status": "refused", "reason": "not one of this user's items"}
     if isinstance(outcome, Updated):
         return {"status": "updated", "item_id": outcome.item.id, "fields": list(outcome.fields)}
+    if isinstance(outcome, Clarification):
+        return {"status": "awaiting_answer", "options": len(outcome.options)}
     if isinstance(outcome, Remembered):
         return {"status": "noted" if outcome.created else "already_noted", "id": outcome.memory.id}
     if isinstance(outcome, Simulated):
@@ -300,6 +304,8 @@ class PlanningSession:
             outcome = await tool.run(ToolContext(self.deps, self.turn, self.wants_save), validated)
             if not isinstance(outcome, Failed | UnknownItem | DeletePreview | DeleteChoice):
                 self.turn.tools_executed.append(tool.name)
+            if isinstance(outcome, Clarification):  # answered when the user answers (issue 13)
+                return StepResult("tool", response, outcome, tool.name, call_id=call.id)
             self._answer(call, outcome_payload(outcome), name=tool.name)
             if isinstance(outcome, Candidates) and len(outcome.candidates) > 1:
                 self.unresolved = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from agent.tools.asking import ASK_TOOLS
 from agent.tools.base import Tool, ToolArgs
 from agent.tools.editing import EDIT_TOOLS
 from agent.tools.enrich import ENRICH_TOOLS
@@ -21,6 +22,7 @@ def registry() -> dict[str, Tool[ToolArgs]]:
             *FINDING_TOOLS,
             *EDIT_TOOLS,
             *MEMORY_TOOLS,
+            *ASK_TOOLS,
             *SIMULATE_TOOLS,
         )
     }

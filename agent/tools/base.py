@@ -127,6 +127,14 @@ class Failed:
     failure: ToolFailure
 
 
+@dataclass(frozen=True, slots=True)
+class Clarification:
+    """The planner asks the user one question with 2-5 options; the answer is this call's result."""
+
+    question: str
+    options: tuple[str, ...]
+
+
 Outcome = (
     Saved
     | Candidates
@@ -140,6 +148,7 @@ Outcome = (
     | Updated
     | Remembered
     | Failed
+    | Clarification
     | Simulated
 )
 

@@ -20,6 +20,7 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import PlannerError, PlannerTimeout, QuotaExceeded
 from agent.planning.answer import ModelAnswer
+from agent.trust.budgets import prompt_budget
 from agent.trust.ledgering import append_event
 from storage.documents import UserDoc
 from storage.usage import GLOBAL
@@ -127,6 +128,10 @@ class Quotas:
             return None
         usage, day = self.deps.db.usage, self.user_day(user)
         counted = model.count_prompt(messages, tools=tools)
+        if counted > prompt_budget(self.deps.settings, "background"):
+            # over the background budget: not sent; the caller keeps its deterministic text
+            self.deps.metrics.sections_compressed.labels("background_over_budget").inc()
+            return None
         held = counted + self.answer_allowance()
         if not await usage.reserve(user.id, day, held, self.limit_of(user)):
             return None

@@ -221,7 +221,7 @@ async def test_the_quota_resets_at_midnight_in_the_users_time_zone(db: Database)
     start = datetime(2026, 1, 5, 20, 0, tzinfo=zone)
     # one call's reservation fits, two do not; the new day's prompt also carries the idle
     # sessions' handovers (with their failed requests), so it is larger than the first
-    async with live_runtime(db, start=start, user_daily_token_quota=2_800) as live:
+    async with live_runtime(db, start=start, user_daily_token_quota=3_000) as live:
         _, report = await live.say("anota: um", llm=[call("save_note", content="um")])
         assert report.llm_calls == 1
         _, report = await live.say("anota: dois", llm=[call("save_note", content="dois")])

@@ -46,12 +46,14 @@ DESIGN_TOOLS: dict[str, tuple[set[str], str]] = {
     "delete_item": ({"item_id", "query"}, "high"),
     "delete_all_memories": (set(), "critical"),
     "update_item": ({"item_id", "title", "year", "content"}, "low"),  # DESIGN 9.4
+    "request_clarification": ({"question", "options"}, "read"),  # issue 13
     "remember": ({"fact"}, "low"),  # issue 12: model memory
     "bookmark": ({"item_id", "event", "note", "pinned"}, "low"),
     "simulate": ({"tool", "args"}, "read"),  # issue 13
 }
 REQUIRED = {
     "update_item": {"item_id"},
+    "request_clarification": {"question", "options"},
     "simulate": {"tool"},
     "remember": {"fact"},
     "bookmark": {"note"},

@@ -14,7 +14,7 @@ import signal
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ import pytest
 
 from storage import Database
 from storage.database import make_client
+from storage.documents import ReminderDoc
 from storage.embedded import free_port
 from tests.support import fake_whatsapp as wa
 from tests.support.fake_telegram import TOKEN, FakeTelegram, callback_update, message_update
@@ -74,7 +75,7 @@ class Cluster:
     db: Database
     tg: FakeTelegram
     wa: FakeWhatsApp
-    start: Callable[[int], Awaitable[list[Worker]]]
+    start: Callable[..., Awaitable[list[Worker]]]  # (count, extra env=None)
 
 
 @pytest.fixture
@@ -105,28 +106,32 @@ async def cluster(
     workers: list[Worker] = []
     base_env = {k: v for k, v in os.environ.items() if not k.startswith(_FOREIGN)}
 
-    async def start(count: int) -> list[Worker]:
+    async def start(count: int, extra: Mapping[str, str] | None = None) -> list[Worker]:
         started = []
         for n in range(count):
             port = free_port()
             log = tmp_path / f"worker{n}.log"
-            env = base_env | {
-                "MONGODB_URI": nx_server.uri,
-                "MONGODB_DB": db_name,
-                "HOST": "127.0.0.1",
-                "PORT": str(port),
-                "TELEGRAM_BOT_TOKEN": TOKEN,
-                "TELEGRAM_WEBHOOK_SECRET": SECRET,
-                "TELEGRAM_API_BASE_URL": fake_tg.base_url,
-                "WHATSAPP_ACCESS_TOKEN": wa.ACCESS_TOKEN,
-                "WHATSAPP_APP_SECRET": wa.APP_SECRET,
-                "WHATSAPP_VERIFY_TOKEN": wa.VERIFY_TOKEN,
-                "WHATSAPP_PHONE_NUMBER_ID": wa.PHONE_NUMBER_ID,
-                "WHATSAPP_API_BASE_URL": fake_wa.base_url,
-                "WHATSAPP_API_VERSION": wa.VERSION,
-                "DATA_DIR": str(tmp_path / "data"),
-                "LOG_LEVEL": "INFO",
-            }
+            env = (
+                base_env
+                | {
+                    "MONGODB_URI": nx_server.uri,
+                    "MONGODB_DB": db_name,
+                    "HOST": "127.0.0.1",
+                    "PORT": str(port),
+                    "TELEGRAM_BOT_TOKEN": TOKEN,
+                    "TELEGRAM_WEBHOOK_SECRET": SECRET,
+                    "TELEGRAM_API_BASE_URL": fake_tg.base_url,
+                    "WHATSAPP_ACCESS_TOKEN": wa.ACCESS_TOKEN,
+                    "WHATSAPP_APP_SECRET": wa.APP_SECRET,
+                    "WHATSAPP_VERIFY_TOKEN": wa.VERIFY_TOKEN,
+                    "WHATSAPP_PHONE_NUMBER_ID": wa.PHONE_NUMBER_ID,
+                    "WHATSAPP_API_BASE_URL": fake_wa.base_url,
+                    "WHATSAPP_API_VERSION": wa.VERSION,
+                    "DATA_DIR": str(tmp_path / "data"),
+                    "LOG_LEVEL": "INFO",
+                }
+                | dict(extra or {})
+            )
             with log.open("wb") as sink:
                 proc = await asyncio.create_subprocess_exec(
                     sys.executable,
@@ -383,3 +388,65 @@ async def test_each_chat_keeps_its_order_when_its_messages_alternate_between_wor
 
     out_of_order = {chat: order(chat) for chat in chats if order(chat) != list(range(per_chat))}
     assert out_of_order == {}
+
+
+async def test_reminders_are_sent_once_each_when_a_worker_is_killed_mid_delivery(
+    cluster: Cluster,
+) -> None:
+    """DESIGN 9.3: the sender dies after claiming and sending, before marking it sent."""
+    fast = {"REMINDER_RECLAIM_S": "1", "REMINDERS_EVERY_S": "0.2"}
+    workers = await cluster.start(2, fast)
+    tg, db = cluster.tg, cluster.db
+    tg.drop("sendMessage", after_s=30)  # the first push hangs; its worker is killed meanwhile
+    chats = [6660500 + n for n in range(6)]
+    due_ms = int(time.time() * 1000) - 1000
+    for n, chat in enumerate(chats):
+        await db.reminders.add(_due_reminder(f"rem{n}", chat, f"tomar remédio {n}", due_ms))
+
+    await tg.wait_for(lambda: len(tg.attempts("sendMessage")) == 1, timeout_s=20)
+    (hung,) = tg.attempts("sendMessage")
+    hung_chat = int(hung.chat_id or 0)
+    claimed = await db.reminders.get(f"tg:{hung_chat}", f"rem{chats.index(hung_chat)}")
+    assert claimed is not None
+    assert claimed.state == "sending"
+    (victim,) = [w for w in workers if f":{w.proc.pid}:" in (claimed.claimed_by or "")]
+    victim.proc.send_signal(signal.SIGKILL)
+    assert await victim.proc.wait() == -signal.SIGKILL
+
+    final = await _until_all_sent(db, chats)
+    for n, chat in enumerate(chats):  # 0 lost, 0 duplicated
+        (delivered,) = tg.texts(chat)
+        assert f"tomar remédio {n}" in delivered
+    assert len(tg.attempts("sendMessage")) == len(chats) + 1  # the hung one, once more
+    retried = final[chats.index(hung_chat)]
+    assert retried is not None
+    assert retried.attempts == 2
+    assert retried.claimed_by != claimed.claimed_by
+    (survivor,) = [w for w in workers if w is not victim]
+    assert '"job_failed"' not in survivor.log.read_text()
+
+
+def _due_reminder(reminder_id: str, chat: int, what: str, due_ms: int) -> ReminderDoc:
+    return ReminderDoc(
+        _id=reminder_id,
+        user_id=f"tg:{chat}",
+        channel="telegram",
+        chat_id=str(chat),
+        text=what,
+        timezone="America/Sao_Paulo",
+        due_at_ms=due_ms,
+        wake_at_ms=due_ms,
+        created_at_ms=due_ms,
+        updated_at_ms=due_ms,
+    )
+
+
+async def _until_all_sent(db: Database, chats: list[int]) -> list[ReminderDoc]:
+    """The reminders `rem<n>` of `chats`, once every one of them is marked sent."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        found = [await db.reminders.get(f"tg:{chat}", f"rem{n}") for n, chat in enumerate(chats)]
+        if all(r is not None and r.state == "sent" for r in found):
+            return [r for r in found if r is not None]
+        await asyncio.sleep(0.1)
+    raise AssertionError("reminders not all sent in time")

@@ -190,6 +190,7 @@ class FakeTelegram:
         params, files = await _parameters(request)
         call = Call(method, params, files=files)
         self.calls.append(call)
+        await self._notify()  # `attempts` waiters see a call that hangs (`drop`) at once
         try:
             response = await self._answer(call)
             if call.ok:
