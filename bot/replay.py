@@ -126,6 +126,8 @@ class TranscriptSpec(_Strict):
     global_token_cap: int | None = Field(default=None, ge=0)
     background_llm: bool = False
     output_mode: Literal["tools", "json_schema"] = "tools"  # LLM_OUTPUT_MODE of the run
+    risk_confirm_threshold: float = Field(default=0.3, ge=0, le=1)  # RISK_CONFIRM_THRESHOLD
+    risk_block_threshold: float = Field(default=0.9, ge=0, le=1)  # RISK_BLOCK_THRESHOLD
     turns: list[TurnSpec] = Field(min_length=1)
 
     @field_validator("tmdb", mode="before")
@@ -340,6 +342,8 @@ class TranscriptRun:
             link_fetch_allow_loopback=True,
             background_llm=spec.background_llm,
             llm_output_mode=spec.output_mode,
+            risk_confirm_threshold=spec.risk_confirm_threshold,
+            risk_block_threshold=spec.risk_block_threshold,
         )
 
     async def run(self) -> dict[str, Any]:

@@ -112,6 +112,9 @@ class Settings(BaseSettings):
         default=120.0, gt=0
     )  # a `sending` reminder this old is retried
     reminders_every_s: float = Field(default=10.0, gt=0)  # due reminders go out within this long
+    # the risk policy (agent/trust/risk.py): at or above confirm, ask "sim"; at or above block, refuse
+    risk_confirm_threshold: float = Field(default=0.3, ge=0, le=1)
+    risk_block_threshold: float = Field(default=0.9, ge=0, le=1)
 
     @model_validator(mode="before")
     @classmethod

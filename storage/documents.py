@@ -80,6 +80,8 @@ class UserDoc(StoredModel):
     effects: dict[str, EffectDoc | None] = Field(default_factory=dict)
     # no open reminder is due before this (NO_REMINDERS: none is open; None: not known yet)
     reminder_hint_ms: int | None = None
+    # destructive tools this user has run (agent/trust/risk.py: a first use is always confirmed)
+    destructive_used: dict[str, bool] = Field(default_factory=dict)
 
 
 class ItemDoc(StoredModel):

@@ -15,7 +15,15 @@ from dataclasses import asdict, replace
 
 from langchain_core.messages import BaseMessage
 
-from agent.conversation import clarifying, importing, memorycmd, offers, reminding, undoing
+from agent.conversation import (
+    clarifying,
+    importing,
+    memorycmd,
+    offers,
+    reminding,
+    riskgate,
+    undoing,
+)
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands, session_kind
@@ -61,6 +69,7 @@ from agent.tools.base import (
     PageFetched,
     Remembered,
     Saved,
+    Simulated,
     ToolContext,
     Updated,
 )
@@ -84,7 +93,7 @@ LIST_PER_TYPE = 10
 LIST_PAGE = 30
 PREVIEW_EXAMPLES = 3
 ALLOWED_FROM_PLAN = frozenset(name for name in registry() if name != "delete_all_memories")
-READ_RESULTS = (Found, PageFetched)
+READ_RESULTS = (Found, PageFetched, Simulated)
 SAVE_TOOLS = frozenset(name for name in ALLOWED_FROM_PLAN if name.startswith("save_"))
 
 
@@ -371,11 +380,18 @@ class Runtime:
 
     async def _delete_preview(self, turn: Turn, item_id: str, label: str) -> Reply:
         """Hold one item's deletion for an explicit confirmation (DESIGN 3.2); nothing is deleted."""
+        assessment, limits = await riskgate.assess_delete(self.deps, turn)
+        if assessment.decision == "block":
+            return riskgate.refused(turn, assessment, limits, label)
+        if assessment.decision == "run":  # the risk tolerance let it through (issue 13)
+            return self._deleted_reply(turn, await execute_delete(self.deps, turn, item_id))
         pending = pendings.ConfirmDeleteItem(item_id=item_id, label=label)
         await pendings.store(self.deps, turn, pending)
         return finish(
             turn,
-            text("delete_preview", turn.language, label=label),
+            text("delete_preview", turn.language, label=label)
+            + "\n"
+            + riskgate.preview_line(turn, assessment, label),
             kind="preview",
             choices=confirm_choices(turn),
             choice_kind="confirm",
@@ -705,6 +721,8 @@ class Runtime:
             )
         if isinstance(outcome, Found):
             return self._found_reply(turn, outcome)
+        if isinstance(outcome, Simulated):
+            return riskgate.simulated_reply(turn, outcome)
         if isinstance(outcome, DeletePreview):
             if outcome.implicit:
                 turn.facts.ambiguity = "implicit"

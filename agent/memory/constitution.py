@@ -9,6 +9,7 @@ from __future__ import annotations
 from agent.deps import Deps
 from agent.planning.prompt import DEFAULT_CONSTITUTION
 from agent.trust.ledgering import append_event, digest
+from agent.trust.risk import Thresholds, thresholds
 from storage.documents import ConstitutionDoc
 
 SYSTEM_STREAM = "system"
@@ -42,3 +43,9 @@ async def _record(deps: Deps, doc: ConstitutionDoc) -> None:
         {"version": doc.version, "text_sha256": digest(doc.text), "author": doc.author},
         stream=SYSTEM_STREAM,
     )
+
+
+async def current_limits(deps: Deps) -> Thresholds:
+    """The risk thresholds in force: the settings, moved by the constitution's risk tolerance."""
+    settings = deps.settings
+    return thresholds(settings.risk_confirm_threshold, settings.risk_block_threshold)

@@ -100,7 +100,10 @@ def _tool_line(name: str, risk: str, description: str, args_model: type[ToolArgs
 
 def _compact(spec: Mapping[str, object]) -> str:
     if "anyOf" in spec:
-        return " | ".join(_compact(option) for option in spec["anyOf"])  # type: ignore[attr-defined]
+        options = (_compact(option) for option in spec["anyOf"])  # type: ignore[attr-defined]
+        return " | ".join(dict.fromkeys(options))  # a union of models reads "object", once
+    if "$ref" in spec:
+        return "object"
     if "enum" in spec:
         return " | ".join(str(v) for v in spec["enum"])  # type: ignore[attr-defined]
     return str(spec.get("type", "any"))

@@ -20,6 +20,7 @@ ToolName = Literal[
     "delete_all_memories",
     "update_item",  # DESIGN 9.4
     "request_clarification",  # issue 13
+    "simulate",  # issue 13: a dry run with the risk score
     "remember",  # issue 12: model memory
     "bookmark",
 ]

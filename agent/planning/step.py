@@ -40,6 +40,7 @@ from agent.tools.base import (
     PageFetched,
     Remembered,
     Saved,
+    Simulated,
     Tool,
     ToolArgs,
     ToolContext,
@@ -149,6 +150,19 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
         return {"status": "awaiting_answer", "options": len(outcome.options)}
     if isinstance(outcome, Remembered):
         return {"status": "noted" if outcome.created else "already_noted", "id": outcome.memory.id}
+    if isinstance(outcome, Simulated):
+        a = outcome.assessment
+        return {
+            "status": "simulated",
+            "tool": a.tool,
+            "count": a.count,
+            "examples": [_data(item_label(i)) for i in outcome.examples],
+            "ambiguous": outcome.ambiguous,
+            "reversible_by_undo": a.reversible,
+            "first_use": a.first_use,
+            "risk": a.score,
+            "decision": a.decision,
+        }
     assert isinstance(outcome, Failed)
     return {"status": "error", **outcome.failure.to_json()}
 

@@ -9,6 +9,7 @@ from agent.tools.enrich import ENRICH_TOOLS
 from agent.tools.finding import FINDING_TOOLS
 from agent.tools.remembering import MEMORY_TOOLS
 from agent.tools.saving import SAVE_TOOLS
+from agent.tools.simulating import SIMULATE_TOOLS
 
 
 def registry() -> dict[str, Tool[ToolArgs]]:
@@ -22,5 +23,6 @@ def registry() -> dict[str, Tool[ToolArgs]]:
             *EDIT_TOOLS,
             *MEMORY_TOOLS,
             *ASK_TOOLS,
+            *SIMULATE_TOOLS,
         )
     }

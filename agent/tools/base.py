@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -17,6 +17,9 @@ from agent.deps import Deps
 from agent.errors import ToolFailure
 from agent.services.tmdb import TmdbCandidate
 from storage.documents import ItemDoc, MemoryDoc
+
+if TYPE_CHECKING:
+    from agent.trust.risk import Assessment
 
 Risk = Literal["low", "read", "high", "critical"]
 
@@ -111,6 +114,15 @@ class Remembered:
 
 
 @dataclass(frozen=True, slots=True)
+class Simulated:
+    """What an effect would do (`simulate`): nothing was changed."""
+
+    assessment: Assessment
+    examples: tuple[ItemDoc, ...]
+    ambiguous: bool = False  # a delete query matching several items (a choice would come first)
+
+
+@dataclass(frozen=True, slots=True)
 class Failed:
     failure: ToolFailure
 
@@ -137,6 +149,7 @@ Outcome = (
     | Remembered
     | Failed
     | Clarification
+    | Simulated
 )
 
 A = TypeVar("A", bound=ToolArgs)

@@ -154,6 +154,9 @@ async def execute_delete(deps: Deps, turn: Turn, item_id: str) -> Deleted | NotF
     if item is None or not await effects.delete(deps, turn, item):
         return NotFound(item_id)
     turn.tools_executed.append("delete_item")
+    if not turn.user.destructive_used.get("delete_item"):
+        # the risk policy's first use is over (agent/trust/risk.py)
+        await deps.db.users.update(turn.user_id, {"destructive_used.delete_item": True})
     return Deleted(item)
 
 

@@ -49,10 +49,12 @@ DESIGN_TOOLS: dict[str, tuple[set[str], str]] = {
     "request_clarification": ({"question", "options"}, "read"),  # issue 13
     "remember": ({"fact"}, "low"),  # issue 12: model memory
     "bookmark": ({"item_id", "event", "note", "pinned"}, "low"),
+    "simulate": ({"tool", "args"}, "read"),  # issue 13
 }
 REQUIRED = {
     "update_item": {"item_id"},
     "request_clarification": {"question", "options"},
+    "simulate": {"tool"},
     "remember": {"fact"},
     "bookmark": {"note"},
     "save_note": {"content"},

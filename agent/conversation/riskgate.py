@@ -1,0 +1,88 @@
+"""The risk policy in a turn: whether a resolved deletion runs, asks "sim" or is refused.
+
+The score and the decision are agent/trust/risk.py's, the same `simulate` reports; this
+module only reads what they need (the user's first-use flags, the limits in force) and
+phrases the preview line and the refusal.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from agent.conversation.replies import finish, item_label, numbered
+from agent.conversation.turn import Turn
+from agent.deps import Deps
+from agent.memory.constitution import current_limits
+from agent.texts import items_word, text
+from agent.tools.base import Simulated
+from agent.trust import risk
+from agent.types import Reply
+
+
+async def assess_delete(deps: Deps, turn: Turn) -> tuple[risk.Assessment, risk.Thresholds]:
+    """The assessment of deleting one of the turn user's items, and the limits it was held to."""
+    limits = await current_limits(deps)
+    used = risk.used_before(turn.user.destructive_used, "delete_item")
+    assessment = risk.assess("delete_item", "high", limits, count=1, used_before=used)
+    turn.facts.apply_rule("risk_policy")
+    return assessment, limits
+
+
+def _reversal(turn: Turn, assessment: risk.Assessment) -> str:
+    key = "risk_reversible" if assessment.reversible else "risk_irreversible"
+    return text(key, turn.language)
+
+
+def preview_line(turn: Turn, assessment: risk.Assessment, label: str) -> str:
+    """The outcome and the recommendation shown under a delete preview."""
+    advice = "risk_advice_first" if assessment.first_use else "risk_advice_confirm"
+    return text(
+        "risk_outcome_delete",
+        turn.language,
+        label=label,
+        reversal=_reversal(turn, assessment),
+        score=f"{assessment.score:.2f}",
+        advice=text(advice, turn.language),
+    )
+
+
+def refused(turn: Turn, assessment: risk.Assessment, limits: risk.Thresholds, label: str) -> Reply:
+    """A deletion at or over the block threshold: refused, nothing deleted."""
+    body = text(
+        "risk_blocked",
+        turn.language,
+        label=label,
+        score=f"{assessment.score:.2f}",
+        limit=f"{limits.block:.2f}",
+    )
+    return finish(turn, body, kind="blocked")
+
+
+def _decision_text(turn: Turn, decision: risk.Decision) -> str:
+    match decision:
+        case "run":
+            return text("risk_decision_run", turn.language)
+        case "confirm":
+            return text("risk_decision_confirm", turn.language)
+        case "block":
+            return text("risk_decision_block", turn.language)
+        case _:
+            assert_never(decision)
+
+
+def simulated_reply(turn: Turn, outcome: Simulated) -> Reply:
+    """A simulation told in code, when the model did not phrase it."""
+    a = outcome.assessment
+    labels = [item_label(i) for i in outcome.examples]
+    body = text(
+        "simulated",
+        turn.language,
+        tool=a.tool,
+        count=a.count,
+        items=items_word(a.count, turn.language),
+        examples=(":\n" + numbered(labels) + "\n") if labels else "",
+        reversal=_reversal(turn, a),
+        score=f"{a.score:.2f}",
+        decision=_decision_text(turn, a.decision),
+    )
+    return finish(turn, body, kind="effect")
