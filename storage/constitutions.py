@@ -35,17 +35,37 @@ class ConstitutionsRepo:
             return latest, False
         return doc, True
 
-    async def add(self, text: str, *, author: str, now_ms: int) -> ConstitutionDoc:
-        """Store `text` as the next version (retrying if another writer took the number)."""
+    async def previous(self, version: int) -> ConstitutionDoc | None:
+        """The newest version older than `version`, if any."""
+        docs = await self._c.find({"version": {"$lt": version}}, sort=[("version", -1)], limit=1)
+        return ConstitutionDoc.model_validate(docs[0]) if docs else None
+
+    async def add(
+        self,
+        text: str,
+        *,
+        author: str,
+        now_ms: int,
+        structure: ConstitutionDoc | None = None,
+    ) -> ConstitutionDoc:
+        """Store `text` as the next version (retrying if another writer took the number).
+
+        The structured fields come from `structure` (unchanged from the version in force
+        when None).
+        """
         while True:
             current = await self.latest()
             version = (current.version if current else 0) + 1
+            source = structure or current
             doc = ConstitutionDoc(
                 _id=constitution_id(version),
                 version=version,
                 text=text,
                 created_at_ms=now_ms,
                 author=author,
+                overrides=list(source.overrides) if source else [],
+                stance=source.stance if source else "",
+                risk_tolerance=source.risk_tolerance if source else 0.0,
             )
             try:
                 await self._c.insert_one(doc.to_doc())

@@ -189,12 +189,26 @@ class LeaseDoc(StoredModel):
     expires_at_ms: int
 
 
+class ConstitutionOverride(BaseModel):
+    """One structured override: when `trigger` applies, follow `instruction` (higher priority first)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    trigger: str = Field(min_length=1, max_length=200)
+    instruction: str = Field(min_length=1, max_length=500)
+    priority: int = Field(default=0, ge=0, le=100)
+
+
 class ConstitutionDoc(StoredModel):
     id: str = Field(alias="_id")
     version: int
     text: str
     created_at_ms: int
     author: str = "system"
+    # the structured part (issue 13); versions stored before it read with these defaults
+    overrides: list[ConstitutionOverride] = Field(default_factory=list)
+    stance: str = ""
+    risk_tolerance: float = Field(default=0.0, ge=0.0, le=1.0)
 
 
 ReminderState = Literal["scheduled", "sending", "sent", "cancelled"]

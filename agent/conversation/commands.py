@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from agent.conversation import exporting, importing, memorycmd, reminding, undoing
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
+from agent.conversation.constitutioncmd import constitution_command
 from agent.conversation.replies import confirm_choices, finish
 from agent.conversation.turn import Turn
 from agent.memory.consolidation import consolidate_now
-from agent.memory.constitution import current_constitution, update_constitution
 from agent.memory.handover import write_handover
 from agent.texts import OK_MARK, text
 from agent.tools.base import Found, ToolContext
@@ -233,12 +233,7 @@ class Commands:
             result = await db.ledger.verify(target)
             return self._plain(turn, result.describe())
         if name == "constitution":
-            # `/constitution` shows the version in force; `/constitution <text>` stores the next one
-            if args:
-                doc = await update_constitution(self.deps, args, author=turn.user_id)
-            else:
-                doc = await current_constitution(self.deps)
-            return self._plain(turn, f"v{doc.version} ({doc.author}):\n{doc.text}")
+            return self._plain(turn, await constitution_command(self.deps, args, turn.user_id))
         assert name == "dream"
         targets = args.split()[:1] or [turn.user_id]
         lines = []

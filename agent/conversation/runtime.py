@@ -48,7 +48,7 @@ from agent.planning.backend import ModelBackend, PlannerBackend
 from agent.planning.claims import deliverable
 from agent.planning.offline import OfflineBackend
 from agent.planning.prompt import (
-    DEFAULT_CONSTITUTION,
+    render_constitution,
     request_messages,
     situation_prompt,
     stable_prompt,
@@ -608,7 +608,7 @@ class Runtime:
         )
         beliefs = dict(frame.memory.get("beliefs") or {})
         beliefs["answer.confidence"] = 1.0
-        constitution = str(frame.constitution.get("text") or DEFAULT_CONSTITUTION)
+        constitution = render_constitution(frame.constitution)  # text, stance, overrides
         verbatim = list(frame.verbatim)
         verbatim = whole_turn_suffix(verbatim, settings.llm_history_messages)
         narrative_budget = settings.narrative_token_budget

@@ -1,16 +1,22 @@
 """The constitution: a stored, versioned behaviour document (`constitutions`) with a default.
 
 Creating the default, or any later version, appends `constitution_updated` to the
-`system` ledger stream with the version and a digest of the text.
+`system` ledger stream with the version and digests of the text and of the structured
+part (overrides, stance, risk tolerance: issue 13). Every edit is a new version; a
+rollback stores the previous version again as the newest.
 """
 
 from __future__ import annotations
+
+import json
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agent.deps import Deps
 from agent.planning.prompt import DEFAULT_CONSTITUTION
 from agent.trust.ledgering import append_event, digest
 from agent.trust.risk import Thresholds, thresholds
-from storage.documents import ConstitutionDoc
+from storage.documents import ConstitutionDoc, ConstitutionOverride
 
 SYSTEM_STREAM = "system"
 
@@ -35,12 +41,89 @@ async def update_constitution(deps: Deps, text: str, *, author: str) -> Constitu
     return doc
 
 
+class ConstitutionInputError(ValueError):
+    """An edit refused before anything was stored; the message names the field."""
+
+
+class StructureEdit(BaseModel):
+    """`/constitution set <json>`: the structured fields to replace (absent ones are kept)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    overrides: list[ConstitutionOverride] | None = Field(default=None, max_length=20)
+    stance: str | None = Field(default=None, max_length=500)
+    risk_tolerance: float | None = Field(default=None, ge=0.0, le=1.0)
+
+
+def parse_structure_edit(raw: str) -> StructureEdit:
+    """Read an edit's JSON, or raise `ConstitutionInputError` naming the bad field."""
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ConstitutionInputError(f"not JSON: {exc.msg} (position {exc.pos})") from None
+    if not isinstance(data, dict):
+        raise ConstitutionInputError(
+            "expected a JSON object with overrides, stance or risk_tolerance"
+        )
+    try:
+        edit = StructureEdit.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "value"
+        raise ConstitutionInputError(f"{where}: {first['msg']}") from None
+    if not edit.model_fields_set:
+        raise ConstitutionInputError("nothing to set: give overrides, stance or risk_tolerance")
+    return edit
+
+
+async def set_structure(deps: Deps, raw: str, *, author: str) -> ConstitutionDoc:
+    """Store a new version with the structured fields of `raw` replaced (text kept)."""
+    edit = parse_structure_edit(raw)
+    current = await current_constitution(deps)
+    changed = current.model_copy(update=edit.model_dump(exclude_unset=True))
+    doc = await deps.db.constitutions.add(
+        current.text, author=author, now_ms=deps.clock.ms(), structure=changed
+    )
+    await _record(deps, doc)
+    return doc
+
+
+async def rollback_constitution(deps: Deps, *, author: str) -> ConstitutionDoc:
+    """Store the version before the one in force again, as a new version."""
+    current = await current_constitution(deps)
+    previous = await deps.db.constitutions.previous(current.version)
+    if previous is None:
+        raise ConstitutionInputError(
+            f"v{current.version} is the first version: nothing to roll back to"
+        )
+    doc = await deps.db.constitutions.add(
+        previous.text, author=author, now_ms=deps.clock.ms(), structure=previous
+    )
+    await _record(deps, doc)
+    return doc
+
+
+def structure_of(doc: ConstitutionDoc) -> dict[str, object]:
+    """The structured part as plain data (the frame's and `/constitution`'s view)."""
+    return {
+        "stance": doc.stance,
+        "risk_tolerance": doc.risk_tolerance,
+        "overrides": [o.model_dump() for o in doc.overrides],
+    }
+
+
 async def _record(deps: Deps, doc: ConstitutionDoc) -> None:
+    structure = json.dumps(structure_of(doc), sort_keys=True, ensure_ascii=False)
     await append_event(
         deps,
         None,
         "constitution_updated",
-        {"version": doc.version, "text_sha256": digest(doc.text), "author": doc.author},
+        {
+            "version": doc.version,
+            "text_sha256": digest(doc.text),
+            "structure_sha256": digest(structure),
+            "author": doc.author,
+        },
         stream=SYSTEM_STREAM,
     )
 
@@ -48,4 +131,9 @@ async def _record(deps: Deps, doc: ConstitutionDoc) -> None:
 async def current_limits(deps: Deps) -> Thresholds:
     """The risk thresholds in force: the settings, moved by the constitution's risk tolerance."""
     settings = deps.settings
-    return thresholds(settings.risk_confirm_threshold, settings.risk_block_threshold)
+    doc = await current_constitution(deps)
+    return thresholds(
+        settings.risk_confirm_threshold,
+        settings.risk_block_threshold,
+        tolerance=doc.risk_tolerance,
+    )

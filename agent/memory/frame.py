@@ -28,7 +28,7 @@ from agent.conversation.replies import item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.memory import obligations as stakes
-from agent.memory.constitution import SYSTEM_STREAM, current_constitution
+from agent.memory.constitution import SYSTEM_STREAM, current_constitution, structure_of
 from agent.memory.framecache import FrameCache, SlowSections, Version
 from agent.memory.handover import SanityResult, check_handover
 from agent.memory.modelmemory import entries as model_memory
@@ -253,7 +253,7 @@ async def _slow_sections(
     constitution: dict[str, Any] = {}
     try:
         doc_c = await current_constitution(deps)
-        constitution = {"version": doc_c.version, "text": doc_c.text}
+        constitution = {"version": doc_c.version, "text": doc_c.text, **structure_of(doc_c)}
     except SECTION_ERRORS as exc:
         failures.append(f"constitution: {type(exc).__name__}")
     return SlowSections(memory, constitution), failures

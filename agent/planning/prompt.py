@@ -194,3 +194,23 @@ def request_messages(
         SystemMessage(content=situation),
         HumanMessage(content=new_message),
     ]
+
+
+def render_constitution(section: Mapping[str, object]) -> str:
+    """The frame's constitution as stable prompt text: the text, the stance, then overrides by priority."""
+    text = str(section.get("text") or DEFAULT_CONSTITUTION)
+    lines = [text]
+    stance = str(section.get("stance") or "").strip()
+    if stance:
+        lines.append(f"Stance: {stance}")
+    raw = section.get("overrides")
+    overrides = [o for o in raw if isinstance(o, Mapping)] if isinstance(raw, list) else []
+    # highest priority first; equal priorities keep the admin's order (sorted is stable)
+    ordered = sorted(overrides, key=lambda o: -int(o.get("priority") or 0))
+    if ordered:
+        lines.append("Overrides (highest priority first; they win over the rules above):")
+        lines.extend(
+            f"- [{int(o.get('priority') or 0)}] when {o.get('trigger')}: {o.get('instruction')}"
+            for o in ordered
+        )
+    return "\n".join(lines)

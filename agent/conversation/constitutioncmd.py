@@ -1,0 +1,41 @@
+"""`/constitution` (admin): show the version in force, store text, `set <json>` the structured part, `rollback`."""
+
+from __future__ import annotations
+
+import json
+
+from agent.deps import Deps
+from agent.memory.constitution import (
+    ConstitutionInputError,
+    current_constitution,
+    rollback_constitution,
+    set_structure,
+    structure_of,
+    update_constitution,
+)
+from storage.documents import ConstitutionDoc
+
+USAGE = "/constitution [<text> | set <json> | rollback]"
+
+
+async def constitution_command(deps: Deps, args: str, admin_id: str) -> str:
+    """Run one `/constitution` command (the caller has checked admin power) and say what is in force."""
+    verb, _, rest = args.partition(" ")
+    try:
+        if not args:
+            doc = await current_constitution(deps)
+        elif verb == "set":
+            doc = await set_structure(deps, rest.strip(), author=admin_id)
+        elif verb == "rollback" and not rest.strip():
+            doc = await rollback_constitution(deps, author=admin_id)
+        else:
+            doc = await update_constitution(deps, args, author=admin_id)
+    except ConstitutionInputError as exc:
+        return f"constitution unchanged: {exc}\n{USAGE}"
+    return describe(doc)
+
+
+def describe(doc: ConstitutionDoc) -> str:
+    """The version, its author, the text and the structured part as JSON."""
+    structure = json.dumps(structure_of(doc), ensure_ascii=False, indent=1)
+    return f"v{doc.version} ({doc.author}):\n{doc.text}\n\nstructure:\n{structure}"
