@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from agent.conversation import pending as pendings
-from agent.conversation.replies import confirm_choices, finish
+from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import OK_MARK, items_word, text, type_word
@@ -161,17 +161,7 @@ async def preview(deps: Deps, turn: Turn, message: str) -> Reply:
         body += "\n" + text("import_known", lang, known=known)
     if read.invalid:
         body += "\n" + text("import_invalid", lang, invalid=read.invalid)
-    pending = pendings.ConfirmImport(entries=new)
-    await pendings.store(deps, turn, pending)
-    turn.facts.apply_rule("confirmation_required")
-    return finish(
-        turn,
-        body,
-        kind="preview",
-        choices=confirm_choices(turn),
-        choice_kind="confirm",
-        choice_token=pending.token,
-    )
+    return await pendings.ask_to_confirm(deps, turn, pendings.ConfirmImport(entries=new), body)
 
 
 async def confirm(deps: Deps, turn: Turn, current: pendings.ConfirmImport) -> Reply:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Awaitable, Callable
 
 from agent.conversation import pending as pendings
-from agent.conversation.replies import confirm_choices, finish
+from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.memory.modelmemory import Entry, entries
@@ -114,16 +114,8 @@ async def _ask_clear(deps: Deps, turn: Turn) -> Reply:
     if count == 0:
         return finish(turn, text("memory_empty", lang), kind="deterministic")
     pending = pendings.ConfirmClearMemory(count=count)
-    await pendings.store(deps, turn, pending)
-    turn.facts.apply_rule("confirmation_required")
-    return finish(
-        turn,
-        text("memory_clear_preview", lang, count=count),
-        kind="preview",
-        choices=confirm_choices(turn),
-        choice_kind="confirm",
-        choice_token=pending.token,
-    )
+    body = text("memory_clear_preview", lang, count=count)
+    return await pendings.ask_to_confirm(deps, turn, pending, body)
 
 
 async def clear_all(deps: Deps, turn: Turn) -> Reply:

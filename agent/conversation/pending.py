@@ -12,10 +12,12 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from agent.conversation.replies import confirm_choices, finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import text
 from agent.tools.base import Deleted, DeletePreview, Saved
+from agent.types import Reply
 from storage.documents import ItemType, PendingDoc
 
 
@@ -215,6 +217,20 @@ async def store(deps: Deps, turn: Turn, pending: Pending) -> None:
             created_at_ms=turn.now_ms,
             expires_at_ms=turn.now_ms + ttl_ms,
         )
+    )
+
+
+async def ask_to_confirm(deps: Deps, turn: Turn, pending: Pending, body: str) -> Reply:
+    """Hold `pending` and show `body` as a preview that only an explicit "sim" confirms."""
+    await store(deps, turn, pending)
+    turn.facts.apply_rule("confirmation_required")
+    return finish(
+        turn,
+        body,
+        kind="preview",
+        choices=confirm_choices(turn),
+        choice_kind="confirm",
+        choice_token=pending.token,
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.conversation import pending as pendings
-from agent.conversation.replies import confirm_choices, finish, item_label
+from agent.conversation.replies import finish, item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import OK_MARK, items_word, text
@@ -52,17 +52,8 @@ async def undo(deps: Deps, turn: Turn, args: str) -> Reply:
         body = f"{OK_MARK} " + text("undo_restored", lang, label=item_label(items[0]))
         return finish(turn, body, kind="effect")
     pending = pendings.ConfirmUndoAll(event_hash=target.hash, batch=batch, count=len(items))
-    await pendings.store(deps, turn, pending)
-    turn.facts.apply_rule("confirmation_required")
     body = text("undo_all_preview", lang, count=len(items), items=items_word(len(items), lang))
-    return finish(
-        turn,
-        body,
-        kind="preview",
-        choices=confirm_choices(turn),
-        choice_kind="confirm",
-        choice_token=pending.token,
-    )
+    return await pendings.ask_to_confirm(deps, turn, pending, body)
 
 
 async def confirm_restore_all(deps: Deps, turn: Turn, current: pendings.ConfirmUndoAll) -> Reply:
