@@ -6,6 +6,7 @@ import asyncio
 import io
 import json
 import logging
+import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -25,11 +26,14 @@ from bot.whatsapp import SIGNATURE_HEADER, WhatsAppOptions
 from config.logging import setup_logging
 from config.settings import Settings
 from storage import Database
+from storage.database import make_client
 from storage.documents import ProcessedUpdateDoc
 from tests.support import fake_whatsapp as wa
 from tests.support.fake_telegram import TOKEN, FakeTelegram
 from tests.support.fake_whatsapp import FakeWhatsApp
 from tests.support.scripted_runtime import ScriptedRuntime
+from tests.support.servers import RunningServer
+from tests.support.tcp_proxy import TcpProxy
 
 WEBHOOK_SECRET = "tg-webhook-secret_1"
 
@@ -221,3 +225,18 @@ def harness(
                 await client.close()
 
     return make
+
+
+@pytest.fixture
+async def outage_db(nx_server: RunningServer) -> AsyncIterator[tuple[Database, TcpProxy]]:
+    """A fresh database reached through a relay the test can cut (a database outage)."""
+    proxy = await TcpProxy(nx_server.uri).start()
+    db = Database(make_client(proxy.uri, timeout_ms=300), f"t_outage_{secrets.token_hex(4)}")
+    await db.ensure_indexes()
+    try:
+        yield db, proxy
+    finally:
+        proxy.restore()
+        await db.drop()
+        await db.close()
+        await proxy.close()

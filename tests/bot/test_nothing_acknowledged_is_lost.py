@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -12,31 +11,14 @@ import pytest
 from bot.refusals import RefusalLog
 from bot.web import CHANNELS
 from storage import Database
-from storage.database import make_client
 from storage.errors import DatabaseUnavailable
 from tests.bot.conftest import events, json_logs
 from tests.bot.test_channel_commands import real_runtime, say
 from tests.support import fake_whatsapp as wa
 from tests.support.fake_telegram import callback_update, message_update
-from tests.support.servers import RunningServer
 from tests.support.tcp_proxy import TcpProxy
 
 CHAT = 5551500
-
-
-@pytest.fixture
-async def outage_db(nx_server: RunningServer) -> AsyncIterator[tuple[Database, TcpProxy]]:
-    """A fresh database reached through a relay the test can cut (a database outage)."""
-    proxy = await TcpProxy(nx_server.uri).start()
-    db = Database(make_client(proxy.uri, timeout_ms=300), f"t_outage_{CHAT}")
-    await db.ensure_indexes()
-    try:
-        yield db, proxy
-    finally:
-        proxy.restore()
-        await db.drop()
-        await db.close()
-        await proxy.close()
 
 
 async def test_no_acknowledged_update_is_lost_across_a_database_outage_with_redeliveries(

@@ -8,43 +8,23 @@ fails on the previous main, where the answer comes only after that minute.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any
-
-import pytest
 
 from agent.types import Incoming, Reply
 from bot.web import WebOptions
 from storage import Database
-from storage.database import make_client
 from tests.bot.conftest import FAST
 from tests.support.fake_telegram import message_update
-from tests.support.servers import RunningServer
 from tests.support.tcp_proxy import TcpProxy
 
 CHAT = 5551515
 
 
-@pytest.fixture
-async def cut_db(nx_server: RunningServer) -> AsyncIterator[tuple[Database, TcpProxy]]:
-    """A fresh database reached through a relay the test can cut."""
-    proxy = await TcpProxy(nx_server.uri).start()
-    db = Database(make_client(proxy.uri, timeout_ms=300), f"t_stranded_{CHAT}")
-    await db.ensure_indexes()
-    try:
-        yield db, proxy
-    finally:
-        proxy.restore()
-        await db.drop()
-        await db.close()
-        await proxy.close()
-
-
 async def test_a_turn_the_database_failed_is_answered_once_it_is_back(
-    harness: Any, cut_db: tuple[Database, TcpProxy]
+    harness: Any, outage_db: tuple[Database, TcpProxy]
 ) -> None:
-    db, proxy = cut_db
+    db, proxy = outage_db
     failed = asyncio.Event()
     turns: list[str] = []
 
