@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
-from agent.conversation import exporting, importing, memorycmd, reminding, undoing
+from agent.conversation import exporting, importing, memorycmd, outcomes, reminding, undoing
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.constitutioncmd import constitution_command
@@ -155,7 +155,7 @@ class Commands:
         )
         assert isinstance(outcome, Found)
         turn.tools_executed.append("search_items")
-        return self.runtime._found_reply(turn, outcome)
+        return outcomes.found_reply(turn, outcome)
 
     async def _export(self, turn: Turn, args: str) -> Reply:
         fmt = exporting.export_format(args)

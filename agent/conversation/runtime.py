@@ -11,31 +11,26 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, replace
+from dataclasses import asdict
 
 from langchain_core.messages import BaseMessage
 
 from agent.conversation import (
     clarifying,
+    deleting,
     importing,
+    listing,
     memorycmd,
     offers,
+    outcomes,
     reminding,
-    riskgate,
     undoing,
 )
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands, session_kind
 from agent.conversation.recovery import recovered_reply
-from agent.conversation.replies import (
-    confirm_choices,
-    finish,
-    item_label,
-    list_paging,
-    numbered,
-    titled_label,
-)
+from agent.conversation.replies import confirm_choices, finish, titled_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.memory.frame import build_frame, request_hash
@@ -45,7 +40,6 @@ from agent.memory.history import to_messages
 from agent.memory.narrator import narrate
 from agent.memory.tiers import Tiers, drop_oldest_turn, whole_turn_suffix
 from agent.planning.backend import ModelBackend, PlannerBackend
-from agent.planning.claims import deliverable
 from agent.planning.offline import OfflineBackend
 from agent.planning.prompt import (
     render_constitution,
@@ -54,44 +48,25 @@ from agent.planning.prompt import (
     stable_prompt,
 )
 from agent.planning.schema import planner_function_schema
-from agent.planning.step import PlanningSession, StepResult
-from agent.texts import OK_MARK, items_word, text, type_heading, type_word
+from agent.planning.step import PlanningSession
+from agent.texts import OK_MARK, items_word, text
 from agent.tools import registry
-from agent.tools.base import (
-    Candidates,
-    Clarification,
-    DeleteChoice,
-    Deleted,
-    DeletePreview,
-    Failed,
-    Found,
-    NotFound,
-    PageFetched,
-    Remembered,
-    Saved,
-    Simulated,
-    ToolContext,
-    Updated,
-)
+from agent.tools.base import Found, PageFetched, Saved, Simulated, ToolContext
 from agent.tools.finding import execute_delete, execute_delete_all
 from agent.tools.saving import store_item
 from agent.trust import effects
 from agent.trust.budgets import prompt_budget
-from agent.trust.confidence import TurnKind
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
 from agent.understanding.intent import Intent, IntentClassifier
 from agent.understanding.language import reply_language
 from agent.understanding.smalltalk import asks_about_link
-from agent.understanding.textnorm import clean_text, fold, one_line
-from storage.documents import ITEM_TYPES, ItemType, UserDoc
+from agent.understanding.textnorm import clean_text, fold
+from storage.documents import UserDoc
 from storage.messages import NewMessage
 
 MIN_NARRATIVE = 200
 TOUCH_EVERY_MS = 60_000
-LIST_PER_TYPE = 10
-LIST_PAGE = 30
-PREVIEW_EXAMPLES = 3
 ALLOWED_FROM_PLAN = frozenset(name for name in registry() if name != "delete_all_memories")
 READ_RESULTS = (Found, PageFetched, Simulated)
 SAVE_TOOLS = frozenset(name for name in ALLOWED_FROM_PLAN if name.startswith("save_"))
@@ -237,9 +212,9 @@ class Runtime:
         turn.facts.apply_rule("deterministic_intent")
         match action:
             case "delete_all":
-                return await self._delete_all_preview(turn)
+                return await deleting.delete_all_preview(self.deps, turn)
             case "list_all":
-                return await self._list(turn, intent)
+                return await listing.list_items(self.deps, turn, intent)
             case "cancel":
                 return finish(turn, text("nothing_to_cancel", lang), kind="deterministic")
             case "confirm" | "deny":
@@ -373,37 +348,19 @@ class Runtime:
             )
             if isinstance(outcome, Saved):
                 turn.tools_executed.append(tool)
-            return self._saved_reply(turn, outcome)
+            return outcomes.saved_reply(turn, outcome)
         # Choosing says which item, not that it may go: a deletion still needs its "sim".
         target = choice.options[index]
-        return await self._delete_preview(turn, target.item_id, target.label)
-
-    async def _delete_preview(self, turn: Turn, item_id: str, label: str) -> Reply:
-        """Hold one item's deletion for an explicit confirmation (DESIGN 3.2); nothing is deleted."""
-        assessment, limits = await riskgate.assess_delete(self.deps, turn)
-        if assessment.decision == "block":
-            return riskgate.refused(turn, assessment, limits, label)
-        if assessment.decision == "run":  # the risk tolerance let it through (issue 13)
-            return self._deleted_reply(turn, await execute_delete(self.deps, turn, item_id))
-        pending = pendings.ConfirmDeleteItem(item_id=item_id, label=label)
-        await pendings.store(self.deps, turn, pending)
-        return finish(
-            turn,
-            text("delete_preview", turn.language, label=label)
-            + "\n"
-            + riskgate.preview_line(turn, assessment, label),
-            kind="preview",
-            choices=confirm_choices(turn),
-            choice_kind="confirm",
-            choice_token=pending.token,
-        )
+        return await deleting.delete_preview(self.deps, turn, target.item_id, target.label)
 
     async def _confirm(self, turn: Turn, current: pendings.Pending) -> Reply:
         lang = turn.language
         await pendings.clear(self.deps, turn)
         turn.facts.apply_rule("explicit_confirmation")
         if isinstance(current, pendings.ConfirmDeleteItem):
-            return self._deleted_reply(turn, await execute_delete(self.deps, turn, current.item_id))
+            return deleting.deleted_reply(
+                turn, await execute_delete(self.deps, turn, current.item_id)
+            )
         if isinstance(current, pendings.ConfirmDeleteAll):
             count, kept = await execute_delete_all(self.deps, turn, up_to_seq=current.up_to_seq)
             await self.deps.db.users.update(turn.user_id, {"dream_due": "all_deleted"})
@@ -415,7 +372,7 @@ class Runtime:
             outcome = await offers.accept(self.deps, turn, current, self.tools)
             if isinstance(outcome, Saved) and outcome.created:
                 turn.tools_executed.append(current.tool)
-            return self._saved_reply(turn, outcome)
+            return outcomes.saved_reply(turn, outcome)
         if isinstance(current, pendings.ConfirmUndoAll):
             return await undoing.confirm_restore_all(self.deps, turn, current)
         if isinstance(current, pendings.ConfirmImport):
@@ -435,114 +392,6 @@ class Runtime:
         if isinstance(current, pendings.ConfirmImport):
             key = "import_cancelled"
         return finish(turn, text(key, turn.language), kind="deterministic")
-
-    # -- deterministic intents --------------------------------------------------------------------
-
-    async def _list(self, turn: Turn, intent: Intent) -> Reply:
-        lang = turn.language
-        counts = {t: int(turn.user.counts.get(t, 0)) for t in ITEM_TYPES}
-        wanted = intent.entities.get("type")
-        items = self.deps.db.items
-        if wanted in ITEM_TYPES:
-            item_type: ItemType = wanted
-            total = counts[item_type]
-            if total == 0:
-                return finish(
-                    turn,
-                    text("list_empty_type", lang, type=type_word(item_type, lang)),
-                    kind="deterministic",
-                )
-            page = self._page_number(turn.incoming.text or "")
-            pages = max(1, -(-total // LIST_PAGE))
-            page = min(page, pages)
-            all_of_type = await items.list_for(
-                turn.user_id, item_type=item_type, limit=page * LIST_PAGE
-            )
-            shown = all_of_type[(page - 1) * LIST_PAGE :]
-            lines = [f"{type_heading(item_type, lang)} ({total}):"]
-            lines += [
-                f"{(page - 1) * LIST_PAGE + n}. {item_label(i)}" for n, i in enumerate(shown, 1)
-            ]
-            if page < pages:
-                lines.append(
-                    text(
-                        "list_page",
-                        lang,
-                        page=page,
-                        pages=pages,
-                        type_word=type_word(item_type, lang),
-                        next=page + 1,
-                    )
-                )
-            reply = finish(turn, "\n".join(lines), kind="deterministic")
-            return replace(reply, paging=list_paging(type_word(item_type, lang), page, pages))
-        total = sum(counts.values())
-        if total == 0:
-            body = "\n".join([text("list_empty", lang), *await self._reminder_section(turn)])
-            return finish(turn, body, kind="deterministic")
-        lines = [text("list_header", lang, count=total)]
-        # The newest items; the types they miss are read at once (one round trip of latency).
-        shown_types = [t for t in ITEM_TYPES if counts[t]]
-        newest = await items.newest_by_type(turn.user_id, shown_types, LIST_PER_TYPE)
-        for item_type in shown_types:
-            recent = newest[item_type]
-            lines.append(f"\n{type_heading(item_type, lang)} ({counts[item_type]}):")
-            lines += [f"• {item_label(i)}" for i in recent]
-            if counts[item_type] > len(recent):
-                lines.append(
-                    text(
-                        "list_more_of_type",
-                        lang,
-                        more=counts[item_type] - len(recent),
-                        type_word=type_word(item_type, lang),
-                    )
-                )
-        lines += await self._reminder_section(turn)
-        return finish(turn, "\n".join(lines), kind="deterministic")
-
-    async def _reminder_section(self, turn: Turn) -> list[str]:
-        """Open reminders under the items of `lista tudo` (DESIGN 9.3)."""
-        found = await reminding.list_lines(self.deps, turn)
-        if not found:
-            return []
-        heading = text("reminders_header", turn.language, count=len(found))
-        return [f"\n{heading}", *(f"• {line}" for line in found)]
-
-    @staticmethod
-    def _page_number(raw: str) -> int:
-        words = raw.strip().split()
-        return (
-            int(words[-1]) if len(words) > 1 and words[-1].isdigit() and int(words[-1]) > 0 else 1
-        )
-
-    async def _delete_all_preview(self, turn: Turn) -> Reply:
-        lang = turn.language
-        counts = {t: int(turn.user.counts.get(t, 0)) for t in ITEM_TYPES}
-        total = sum(counts.values())
-        if total == 0:
-            return finish(turn, text("delete_all_nothing", lang), kind="deterministic")
-        examples = await self.deps.db.items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES)
-        breakdown = ", ".join(f"{type_word(t, lang)}: {n}" for t, n in counts.items() if n)
-        pending = pendings.ConfirmDeleteAll(count=total, up_to_seq=turn.user.item_seq)
-        await pendings.store(self.deps, turn, pending)
-        turn.facts.apply_rule("dry_run_preview")
-        turn.facts.apply_rule("confirmation_required")
-        body = text(
-            "delete_all_preview",
-            lang,
-            count=total,
-            items=items_word(total, lang),
-            breakdown=breakdown,
-            examples=", ".join(item_label(i) for i in examples),
-        )
-        return finish(
-            turn,
-            body,
-            kind="preview",
-            choices=confirm_choices(turn),
-            choice_kind="confirm",
-            choice_token=pending.token,
-        )
 
     # -- the model path -------------------------------------------------------------------------------
 
@@ -591,10 +440,12 @@ class Runtime:
         ):
             phrased = await session.step(allowed=frozenset(), index=1)
             if phrased.status == "respond":
-                return self._model_message(turn, phrased, kind="effect")
+                return outcomes.model_message(self.deps, turn, phrased, kind="effect")
             if phrased.status in ("violation", "failed"):
-                return await self._after_step(turn, phrased, wants_save)
-        return await self._after_step(turn, result, wants_save)
+                return await outcomes.after_step(
+                    self.deps, turn, phrased, wants_save, offline=self.offline
+                )
+        return await outcomes.after_step(self.deps, turn, result, wants_save, offline=self.offline)
 
     async def _context(self, turn: Turn) -> list[BaseMessage]:
         """The whole request, built before the call and kept within the prompt budget (DESIGN 3.7, 3.9)."""
@@ -643,221 +494,6 @@ class Runtime:
         self.deps.metrics.narrative_tokens.observe(narrative.tokens)
         turn.facts.apply_rule(f"frame:{request_hash(messages, tools)[:12]}")
         return messages
-
-    async def _after_step(self, turn: Turn, result: StepResult, wants_save: bool) -> Reply:
-        """Decide what follows the planner's step (ADR-011): the runtime, not the model."""
-        lang = turn.language
-        if result.status in ("timeout", "unavailable", "quota", "key_rejected"):
-            turn.facts.pipeline = "failed"  # the planning stage could not run
-        if result.status in ("timeout", "unavailable", "quota", "failed", "violation", "blocked"):
-            turn.facts.apply_rule(f"planner_{result.status}")  # the session's errors (handover)
-        match result.status:
-            case "timeout":
-                return finish(turn, text("model_timeout", lang), kind="unavailable")
-            case "unavailable":
-                return finish(turn, text("model_unavailable", lang), kind="unavailable")
-            case "key_rejected":
-                return finish(turn, text("model_key_rejected", lang), kind="unavailable")
-            case "quota":
-                key = "quota_exceeded_global" if result.detail == "global" else "quota_exceeded"
-                return finish(turn, text(key, lang), kind="unavailable")
-            case "failed":
-                turn.facts.block("pipeline_violation")
-                await self._count_planner_failure(turn)
-                return finish(turn, text("planner_failed", lang), kind="blocked")
-            case "violation":
-                return finish(turn, text("pipeline_violation", lang), kind="blocked")
-            case "blocked":
-                return finish(turn, text("unknown_item", lang), kind="blocked")
-            case "noop":
-                await self._planner_recovered(turn)
-                if self.offline:  # never a silent save: say what it can do, offer to keep it
-                    return await offers.capabilities(self.deps, turn)
-                return finish(turn, text("noop", lang), kind="answer")
-            case "respond":
-                await self._planner_recovered(turn)
-                return self._model_message(turn, result, kind="answer")
-        await self._planner_recovered(turn)
-        return await self._after_tool(turn, result, wants_save)
-
-    async def _planner_recovered(self, turn: Turn) -> None:
-        if turn.user.planner_failures_in_row:
-            await self.deps.db.users.update(turn.user_id, {"planner_failures_in_row": 0})
-
-    async def _count_planner_failure(self, turn: Turn) -> None:
-        """Three planner failures in a row ask for a consolidation (DESIGN 3.8)."""
-        failures = turn.user.planner_failures_in_row + 1
-        fields: dict[str, object] = {"planner_failures_in_row": failures}
-        if failures >= 3:
-            fields["dream_due"] = "planner_failures"
-        await self.deps.db.users.update(turn.user_id, fields)
-
-    def _model_message(self, turn: Turn, result: StepResult, *, kind: TurnKind) -> Reply:
-        assert result.response is not None
-        # The model's text is plain text: controls stripped, never markup.
-        message = deliverable(self.deps, turn, clean_text(result.response.message or ""))
-        return finish(turn, message or text("noop", turn.language), kind=kind)
-
-    async def _after_tool(self, turn: Turn, result: StepResult, wants_save: bool) -> Reply:
-        lang = turn.language
-        outcome = result.outcome
-        if isinstance(outcome, Saved):
-            return self._saved_reply(turn, outcome)
-        if isinstance(outcome, Clarification):
-            return await clarifying.ask(self.deps, turn, outcome, result)
-        if isinstance(outcome, Updated):
-            label = item_label(outcome.item)
-            return finish(
-                turn, f"{OK_MARK} " + text("item_updated", lang, label=label), kind="effect"
-            )
-        if isinstance(outcome, Candidates):
-            return await self._candidates_reply(turn, outcome, wants_save)
-        if isinstance(outcome, PageFetched):
-            details = "\n".join(one_line(v, 300) for v in (outcome.title, outcome.description) if v)
-            return finish(
-                turn,
-                text("page_info", lang, url=outcome.url, details=details).strip(),
-                kind="effect",
-            )
-        if isinstance(outcome, Found):
-            return self._found_reply(turn, outcome)
-        if isinstance(outcome, Simulated):
-            return riskgate.simulated_reply(turn, outcome)
-        if isinstance(outcome, DeletePreview):
-            if outcome.implicit:
-                turn.facts.ambiguity = "implicit"
-                query = (
-                    result.response.args.get("query", "")
-                    if result.response and result.response.args
-                    else ""
-                )
-                turn.facts.caveats.append(
-                    text("caveat_implicit_match", lang, query=one_line(str(query), 60))
-                )
-            return await self._delete_preview(turn, outcome.item.id, item_label(outcome.item))
-        if isinstance(outcome, DeleteChoice):
-            turn.facts.ambiguity = "unresolved"
-            options = [
-                pendings.ItemOption(item_id=i.id, label=item_label(i), year=i.year)
-                for i in outcome.items
-            ]
-            pending_choice = pendings.ChooseDelete(query=outcome.query, options=options)
-            await pendings.store(self.deps, turn, pending_choice)
-            labels = [o.label for o in options]
-            return finish(
-                turn,
-                text("delete_choose", lang) + "\n" + numbered(labels),
-                kind="candidates",
-                choices=labels,
-                choice_kind="pick",
-                choice_token=pending_choice.token,
-            )
-        if isinstance(outcome, NotFound):
-            return finish(
-                turn,
-                text("delete_not_found", lang, query=one_line(outcome.query, 60)),
-                kind="effect",
-            )
-        if isinstance(outcome, Remembered):
-            return memorycmd.tool_reply(turn, outcome)  # issue 12: model memory
-        assert isinstance(outcome, Failed)
-        if outcome.failure.code == "BOOKMARKS_FULL":
-            return memorycmd.tool_reply(turn, outcome)
-        return self._failed_reply(turn, outcome)
-
-    async def _candidates_reply(self, turn: Turn, outcome: Candidates, wants_save: bool) -> Reply:
-        lang = turn.language
-        labels = [titled_label(c.title, c.year) for c in outcome.candidates]
-        query = one_line(outcome.query, 60)
-        if not labels:
-            # An empty list because TMDB was down is not "not found on TMDB".
-            key = "tmdb_lookup_failed" if outcome.caveats else "no_candidates"
-            if "caveat_tmdb_not_configured_read" in outcome.caveats:
-                key = "tmdb_not_configured_lookup"  # the operator's to fix: no "try again"
-            return finish(turn, text(key, lang, query=query), kind="effect")
-        if not wants_save:
-            return finish(
-                turn,
-                text("candidates_shown", lang, query=query) + "\n" + numbered(labels),
-                kind="effect",
-            )
-        turn.facts.ambiguity = "unresolved"
-        choice = pendings.ChooseCandidate(
-            item_type="movie" if outcome.kind == "movie" else "tv_show",
-            query=outcome.query,
-            options=[
-                pendings.CandidateOption(
-                    tmdb_id=c.tmdb_id,
-                    title=c.title,
-                    year=c.year,
-                    overview=c.overview,
-                    original_title=c.original_title,
-                )
-                for c in outcome.candidates
-            ],
-        )
-        await pendings.store(self.deps, turn, choice)
-        return finish(
-            turn,
-            text("choose_candidate", lang, count=len(labels), query=query)
-            + "\n"
-            + numbered(labels),
-            kind="candidates",
-            choices=labels,
-            choice_kind="pick",
-            choice_token=choice.token,
-        )
-
-    def _saved_reply(self, turn: Turn, outcome: Saved | Failed | object) -> Reply:
-        lang = turn.language
-        if isinstance(outcome, Failed):
-            return self._failed_reply(turn, outcome)
-        assert isinstance(outcome, Saved)
-        label = item_label(outcome.item)
-        if not outcome.created:
-            return finish(turn, text("already_saved", lang, label=label), kind="dedup")
-        kind: TurnKind = "saved_with_caveat" if outcome.caveats else "effect"
-        return finish(turn, f"{OK_MARK} " + text("saved", lang, label=label), kind=kind)
-
-    def _deleted_reply(self, turn: Turn, outcome: Deleted | NotFound) -> Reply:
-        if isinstance(outcome, NotFound):
-            return finish(turn, text("already_gone", turn.language), kind="deterministic")
-        return finish(
-            turn,
-            f"{OK_MARK} " + text("deleted", turn.language, label=item_label(outcome.item)),
-            kind="effect",
-        )
-
-    def _found_reply(self, turn: Turn, outcome: Found) -> Reply:
-        lang = turn.language
-        if not outcome.items:
-            body = (
-                text("search_none", lang, query=one_line(outcome.query, 60))
-                if outcome.query
-                else text("search_none_all", lang)
-            )
-            return finish(turn, body, kind="effect")
-        body = (
-            text("search_found", lang, count=len(outcome.items))
-            + "\n"
-            + numbered([item_label(i) for i in outcome.items])
-        )
-        return finish(turn, body, kind="effect")
-
-    def _failed_reply(self, turn: Turn, outcome: Failed) -> Reply:
-        lang = turn.language
-        failure = outcome.failure
-        reason = one_line(failure.message, 160)
-        key = {"INVALID_URL": "invalid_url", "LINK_REFUSED": "link_refused"}.get(failure.code)
-        if key is not None:
-            reason = text(f"url_reason_{failure.reason or 'invalid'}", lang)
-        if failure.code == "LINK_UNAVAILABLE":
-            body = text("link_unavailable", lang)
-        elif failure.code == "WRITE_BLOCKED":
-            body = text("write_blocked", lang, state=reason)
-        else:
-            body = text(key or "tool_failed", lang, reason=reason)
-        return finish(turn, f"{body}", kind="unavailable")
 
     # -- persistence ------------------------------------------------------------------------------
 

@@ -1,0 +1,79 @@
+"""Deletions in a turn: one item previewed for its "sim" (or run, or refused), all previewed."""
+
+from __future__ import annotations
+
+from agent.conversation import pending as pendings
+from agent.conversation import riskgate
+from agent.conversation.replies import confirm_choices, finish, item_label
+from agent.conversation.turn import Turn
+from agent.deps import Deps
+from agent.texts import OK_MARK, items_word, text, type_word
+from agent.tools.base import Deleted, NotFound
+from agent.tools.finding import execute_delete
+from agent.types import Reply
+from storage.documents import ITEM_TYPES
+
+PREVIEW_EXAMPLES = 3
+
+
+async def delete_preview(deps: Deps, turn: Turn, item_id: str, label: str) -> Reply:
+    """Hold one item's deletion for an explicit confirmation (DESIGN 3.2); nothing is deleted."""
+    assessment, limits = await riskgate.assess_delete(deps, turn)
+    if assessment.decision == "block":
+        return riskgate.refused(turn, assessment, limits, label)
+    if assessment.decision == "run":  # the risk tolerance let it through (issue 13)
+        return deleted_reply(turn, await execute_delete(deps, turn, item_id))
+    pending = pendings.ConfirmDeleteItem(item_id=item_id, label=label)
+    await pendings.store(deps, turn, pending)
+    return finish(
+        turn,
+        text("delete_preview", turn.language, label=label)
+        + "\n"
+        + riskgate.preview_line(turn, assessment, label),
+        kind="preview",
+        choices=confirm_choices(turn),
+        choice_kind="confirm",
+        choice_token=pending.token,
+    )
+
+
+async def delete_all_preview(deps: Deps, turn: Turn) -> Reply:
+    """Hold deleting everything for an explicit confirmation, with counts and examples."""
+    lang = turn.language
+    counts = {t: int(turn.user.counts.get(t, 0)) for t in ITEM_TYPES}
+    total = sum(counts.values())
+    if total == 0:
+        return finish(turn, text("delete_all_nothing", lang), kind="deterministic")
+    examples = await deps.db.items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES)
+    breakdown = ", ".join(f"{type_word(t, lang)}: {n}" for t, n in counts.items() if n)
+    pending = pendings.ConfirmDeleteAll(count=total, up_to_seq=turn.user.item_seq)
+    await pendings.store(deps, turn, pending)
+    turn.facts.apply_rule("dry_run_preview")
+    turn.facts.apply_rule("confirmation_required")
+    body = text(
+        "delete_all_preview",
+        lang,
+        count=total,
+        items=items_word(total, lang),
+        breakdown=breakdown,
+        examples=", ".join(item_label(i) for i in examples),
+    )
+    return finish(
+        turn,
+        body,
+        kind="preview",
+        choices=confirm_choices(turn),
+        choice_kind="confirm",
+        choice_token=pending.token,
+    )
+
+
+def deleted_reply(turn: Turn, outcome: Deleted | NotFound) -> Reply:
+    """Say that an item was deleted, or that it was already gone."""
+    if isinstance(outcome, NotFound):
+        return finish(turn, text("already_gone", turn.language), kind="deterministic")
+    return finish(
+        turn,
+        f"{OK_MARK} " + text("deleted", turn.language, label=item_label(outcome.item)),
+        kind="effect",
+    )

@@ -1,0 +1,94 @@
+"""`lista`/`list`: everything saved by type with the open reminders, or one type a page at a time."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from agent.conversation import reminding
+from agent.conversation.replies import finish, item_label, list_paging
+from agent.conversation.turn import Turn
+from agent.deps import Deps
+from agent.texts import text, type_heading, type_word
+from agent.types import Reply
+from agent.understanding.intent import Intent
+from storage.documents import ITEM_TYPES, ItemType
+
+LIST_PER_TYPE = 10
+LIST_PAGE = 30
+
+
+async def list_items(deps: Deps, turn: Turn, intent: Intent) -> Reply:
+    """List the newest items of every type, or one type a page at a time."""
+    lang = turn.language
+    counts = {t: int(turn.user.counts.get(t, 0)) for t in ITEM_TYPES}
+    wanted = intent.entities.get("type")
+    items = deps.db.items
+    if wanted in ITEM_TYPES:
+        item_type: ItemType = wanted
+        total = counts[item_type]
+        if total == 0:
+            return finish(
+                turn,
+                text("list_empty_type", lang, type=type_word(item_type, lang)),
+                kind="deterministic",
+            )
+        page = page_number(turn.incoming.text or "")
+        pages = max(1, -(-total // LIST_PAGE))
+        page = min(page, pages)
+        all_of_type = await items.list_for(
+            turn.user_id, item_type=item_type, limit=page * LIST_PAGE
+        )
+        shown = all_of_type[(page - 1) * LIST_PAGE :]
+        lines = [f"{type_heading(item_type, lang)} ({total}):"]
+        lines += [f"{(page - 1) * LIST_PAGE + n}. {item_label(i)}" for n, i in enumerate(shown, 1)]
+        if page < pages:
+            lines.append(
+                text(
+                    "list_page",
+                    lang,
+                    page=page,
+                    pages=pages,
+                    type_word=type_word(item_type, lang),
+                    next=page + 1,
+                )
+            )
+        reply = finish(turn, "\n".join(lines), kind="deterministic")
+        return replace(reply, paging=list_paging(type_word(item_type, lang), page, pages))
+    total = sum(counts.values())
+    if total == 0:
+        body = "\n".join([text("list_empty", lang), *await reminder_section(deps, turn)])
+        return finish(turn, body, kind="deterministic")
+    lines = [text("list_header", lang, count=total)]
+    # The newest items; the types they miss are read at once (one round trip of latency).
+    shown_types = [t for t in ITEM_TYPES if counts[t]]
+    newest = await items.newest_by_type(turn.user_id, shown_types, LIST_PER_TYPE)
+    for item_type in shown_types:
+        recent = newest[item_type]
+        lines.append(f"\n{type_heading(item_type, lang)} ({counts[item_type]}):")
+        lines += [f"• {item_label(i)}" for i in recent]
+        if counts[item_type] > len(recent):
+            lines.append(
+                text(
+                    "list_more_of_type",
+                    lang,
+                    more=counts[item_type] - len(recent),
+                    type_word=type_word(item_type, lang),
+                )
+            )
+    lines += await reminder_section(deps, turn)
+    return finish(turn, "\n".join(lines), kind="deterministic")
+
+
+async def reminder_section(deps: Deps, turn: Turn) -> list[str]:
+    """Open reminders under the items of `lista tudo` (DESIGN 9.3)."""
+    found = await reminding.list_lines(deps, turn)
+    if not found:
+        return []
+    heading = text("reminders_header", turn.language, count=len(found))
+    return [f"\n{heading}", *(f"• {line}" for line in found)]
+
+
+def page_number(raw: str) -> int:
+    """Read the page asked for (`lista filmes 2`), 1 by default."""
+    words = raw.strip().split()
+    return int(words[-1]) if len(words) > 1 and words[-1].isdigit() and int(words[-1]) > 0 else 1
