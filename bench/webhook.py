@@ -55,7 +55,9 @@ from bot.lifecycle import Job, UpdateLifecycle  # noqa: E402
 from bot.ratelimit import SlidingWindowLimiter  # noqa: E402
 from bot.render import split_text  # noqa: E402
 from bot.replycodec import reply_to_json  # noqa: E402
-from bot.telegram import SECRET_HEADER, TelegramOptions, keyboard, normalize  # noqa: E402
+from bot.telegram import SECRET_HEADER, TelegramOptions  # noqa: E402
+from bot.telegram_send import keyboard  # noqa: E402
+from bot.telegram_updates import normalize  # noqa: E402
 from bot.web import WebOptions, create_app  # noqa: E402
 from config.settings import Settings  # noqa: E402
 from storage import StorageConfig, open_storage  # noqa: E402

@@ -115,7 +115,7 @@ async def _classify(args: argparse.Namespace, settings: Settings) -> int:
 async def _serve(args: argparse.Namespace, settings: Settings) -> int:
     from agent.conversation.runtime import Runtime
     from agent.deps import open_deps
-    from bot.telegram import use_timedelta_periods
+    from bot.telegram_setup import use_timedelta_periods
     from bot.web import serve
 
     settings.require_channels()
@@ -133,7 +133,8 @@ async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
     from agent.conversation.runtime import Runtime
     from agent.deps import open_deps
     from bot.lifecycle import UpdateLifecycle
-    from bot.telegram import run_polling, set_webhook, use_timedelta_periods, webhook_info
+    from bot.telegram import run_polling
+    from bot.telegram_setup import set_webhook, use_timedelta_periods, webhook_info
 
     settings.require_telegram()
     use_timedelta_periods()

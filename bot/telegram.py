@@ -1,21 +1,10 @@
 """Telegram through python-telegram-bot v22: webhook (custom pattern) and polling.
 
-What each update becomes (`normalize`):
-
-    message with text                       Incoming kind "text"
-    message with a photo, voice, sticker,   Incoming kind "unsupported" (the runtime
-      location, document...                   answers with its polite fixed reply)
-    callback_query "c:<token>:<index>"      Incoming kind "choice" (answered with answer())
-    edited_message, channel_post, my_chat_member, service messages, inline queries and
-    every other type; group chats unless ALLOW_GROUP_CHATS; messages from bots
-                                            acknowledged and ignored (counted `ignored`)
-
-Edited messages are ignored on purpose: the original was already handled, and
-re-running a turn on an edit would repeat or contradict its effect.
-
-The web handler checks the secret, parses, normalizes and records the update
-(bot/lifecycle.py) before answering 200, then puts a `TelegramJob` on PTB's update
-queue; `PerChatProcessor` runs jobs of one chat in order and chats in parallel.
+The web handler checks the secret, parses, normalizes (bot/telegram_updates.py) and
+records the update (bot/lifecycle.py) before answering 200, then puts a `TelegramJob`
+on PTB's update queue; `PerChatProcessor` runs jobs of one chat in order and chats in
+parallel. Replies go out through bot/telegram_send.py; registration, menus and
+`--info` live in bot/telegram_setup.py.
 """
 
 from __future__ import annotations
@@ -24,36 +13,14 @@ import asyncio
 import hmac
 import json
 import logging
-import os
-import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from datetime import timedelta
-from functools import partial
 from typing import Any
-from urllib.parse import urlsplit
 
 from aiohttp import web
-from telegram import (
-    Bot,
-    BotCommand,
-    BotCommandScopeChat,
-    BotCommandScopeDefault,
-    CallbackQuery,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    InputFile,
-    Update,
-)
-from telegram.constants import ChatAction, ChatType
-from telegram.error import (
-    BadRequest,
-    Forbidden,
-    InvalidToken,
-    NetworkError,
-    RetryAfter,
-    TelegramError,
-)
+from telegram import CallbackQuery, Update
+from telegram.constants import ChatAction
+from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -62,71 +29,26 @@ from telegram.ext import (
     ExtBot,
     TypeHandler,
 )
-from telegram.warnings import PTBDeprecationWarning
 
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
 from agent.services.outbound import outbound_trace
-from agent.types import Channel, Incoming, IncomingKind, Language, Reply
+from agent.types import Channel, Incoming, Reply
+from bot import telegram_send
 from bot.concurrency import BackgroundTasks
 from bot.jsonguard import check_depth
 from bot.lifecycle import Delivery, Job, UpdateLifecycle
-from bot.render import (
-    TELEGRAM_CALLBACK_MAX_BYTES,
-    ChoiceDataTooLong,
-    decode_choice,
-    encode_choice,
-    shorten,
-    split_text,
-    utf16_units,
-)
-from bot.telegram_http import AiohttpRequest, AnswerLost
-from bot.telegram_ui import (
-    PressedEdit,
-    apply_edit,
-    command_keyboard,
-    decode_command,
-    link_preview,
-    message_text,
-    pressed_edit,
-    webhook_info_lines,
-)
+from bot.telegram_http import AiohttpRequest
+from bot.telegram_setup import register_commands
+from bot.telegram_ui import PressedEdit, apply_edit, pressed_edit
+from bot.telegram_updates import ALLOWED_UPDATES, HANDLED_KEYS, Ignored, normalize
 from config.errors import ConfigError
 from config.logging import log_event
-from config.settings import Settings
 from storage.errors import DatabaseUnavailable
 
 log = logging.getLogger("lembra.telegram")
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
-TEXT_LIMIT = 4096
-BUTTON_LABEL_LIMIT = 64
-ALLOWED_UPDATES = ("message", "callback_query")
-HANDLED_KEYS = frozenset(ALLOWED_UPDATES)
-WEBHOOK_PORTS = frozenset({443, 80, 88, 8443})
-_SECRET_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-
-USER_COMMANDS: tuple[tuple[str, str, str], ...] = (
-    ("start", "Começar e aviso de privacidade", "Start and privacy notice"),
-    ("help", "O que eu sei fazer", "What I can do"),
-    ("list", "Listar o que guardei", "List what I saved"),
-    ("search", "Procurar nos meus itens", "Search my items"),
-    ("delete_all", "Apagar tudo (com confirmação)", "Delete everything (confirmed)"),
-    ("cancel", "Cancelar a ação pendente", "Cancel the pending action"),
-    ("why", "Por que respondi assim", "Why I answered that way"),
-    ("lang", "Trocar o idioma (pt/en)", "Change the language (pt/en)"),
-    ("end", "Encerrar a sessão", "End the session"),
-    ("export", "Baixar todos os meus dados", "Download all my data"),
-    ("forget", "Apagar minha conta e dados", "Delete my account and data"),
-)
-ADMIN_COMMANDS: tuple[tuple[str, str, str], ...] = (
-    ("stats", "Números de uso e confiança", "Usage and confidence figures"),
-    ("users", "Usuários recentes", "Recent users"),
-    ("quota", "Definir a cota de um usuário", "Set a user's quota"),
-    ("ledger", "Verificar o ledger de um usuário", "Verify a user's ledger"),
-    ("dream", "Consolidar a memória agora", "Consolidate memory now"),
-    ("constitution", "Ver ou trocar a constituição", "Show or replace the constitution"),
-)
 
 
 @dataclass(frozen=True)
@@ -143,11 +65,6 @@ class TelegramOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class Ignored:
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
 class TelegramJob:
     """What the web handler puts on PTB's update queue after recording the update."""
 
@@ -157,105 +74,6 @@ class TelegramJob:
 
     def __repr__(self) -> str:  # PTB logs queued updates: never the message text
         return f"TelegramJob({self.job!r})"
-
-
-def _language(code: str | None) -> Language | None:
-    """A hint from Telegram's language_code ("pt-br" -> "pt"); None when neither."""
-    code = (code or "").lower()
-    return "pt" if code.startswith("pt") else "en" if code.startswith("en") else None
-
-
-def _chat_allowed(chat_type: str, *, allow_groups: bool) -> bool:
-    groups = (ChatType.GROUP, ChatType.SUPERGROUP)
-    return chat_type == ChatType.PRIVATE or (allow_groups and chat_type in groups)
-
-
-def normalize(update: Update, *, allow_groups: bool) -> Incoming | Ignored:
-    """Turn one Telegram update into an Incoming, or say why it is ignored."""
-    update_id = f"tg:{update.update_id}"
-    if update.message is not None:
-        message = update.message
-        chat, user = message.chat, message.from_user
-        if user is None or user.is_bot:
-            return Ignored("no_human_sender")
-        if not _chat_allowed(chat.type, allow_groups=allow_groups):
-            return Ignored(f"chat_{chat.type}")
-        kind: IncomingKind
-        body = message_text(message)  # a caption counts as text, hidden links written out
-        if body is not None:
-            kind = "text"
-        elif message.effective_attachment is not None:
-            kind, body = "unsupported", None
-        else:
-            return Ignored("service_message")
-        return Incoming(
-            channel="telegram",
-            chat_id=str(chat.id),
-            user_id=f"tg:{user.id}",
-            text=body,
-            kind=kind,
-            update_id=update_id,
-            language_hint=_language(user.language_code),
-            display_name=user.full_name or None,
-        )
-    if update.callback_query is not None:
-        query = update.callback_query
-        decoded = decode_choice(query.data or "")
-        command = decode_command(query.data or "")
-        if decoded is None and command is None:
-            return Ignored("foreign_callback_data")
-        if query.message is None:
-            return Ignored("callback_without_message")
-        chat = query.message.chat
-        if not _chat_allowed(chat.type, allow_groups=allow_groups):
-            return Ignored(f"chat_{chat.type}")
-        if decoded is None:  # a command button: the same as typing its command
-            return Incoming(
-                channel="telegram",
-                chat_id=str(chat.id),
-                user_id=f"tg:{query.from_user.id}",
-                text=command,
-                update_id=update_id,
-                language_hint=_language(query.from_user.language_code),
-                display_name=query.from_user.full_name or None,
-            )
-        token, index = decoded
-        return Incoming(
-            channel="telegram",
-            chat_id=str(chat.id),
-            user_id=f"tg:{query.from_user.id}",
-            kind="choice",
-            choice=index,
-            choice_token=token,
-            update_id=update_id,
-            language_hint=_language(query.from_user.language_code),
-            display_name=query.from_user.full_name or None,
-        )
-    kinds = [k for k in ("edited_message", "channel_post", "my_chat_member") if getattr(update, k)]
-    return Ignored(kinds[0] if kinds else "unhandled_type")
-
-
-def keyboard(reply: Reply) -> InlineKeyboardMarkup | None:
-    """Inline buttons for a reply's choices (None when it has none or they cannot fit)."""
-    if not reply.choices:
-        return None
-    try:
-        buttons = [
-            InlineKeyboardButton(
-                shorten(choice.label, BUTTON_LABEL_LIMIT),
-                callback_data=encode_choice(
-                    reply.choice_token, choice.index, max_bytes=TELEGRAM_CALLBACK_MAX_BYTES
-                ),
-            )
-            for choice in reply.choices
-        ]
-    except ChoiceDataTooLong:
-        # The text still lists the options; the user can answer by typing.
-        log_event(log, "buttons_dropped", level=logging.WARNING, reason="callback_data_too_long")
-        return None
-    if reply.choice_kind == "confirm":
-        return InlineKeyboardMarkup([buttons])
-    return InlineKeyboardMarkup([[button] for button in buttons])
 
 
 class PerChatProcessor(BaseUpdateProcessor):
@@ -286,21 +104,6 @@ def chat_key(update: object) -> str | None:
     if isinstance(update, Update) and update.effective_chat is not None:
         return f"tg:{update.effective_chat.id}"
     return None
-
-
-class _Blocked(Exception):
-    pass
-
-
-class _GiveUp(Exception):
-    pass
-
-
-def _retry_after_s(exc: RetryAfter) -> float:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PTBDeprecationWarning)
-        value = exc.retry_after
-    return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
 class TelegramChannel:
@@ -522,186 +325,13 @@ class TelegramChannel:
             log_event(log, "typing_failed", error_type=type(exc).__name__)
 
     async def deliver(self, incoming: Incoming, reply: Reply) -> Delivery:
-        chat_id = int(incoming.chat_id)
-        markup = keyboard(reply) or command_keyboard(incoming, reply)
-        preview = link_preview(reply)
-        parts = split_text(reply.text, TEXT_LIMIT, measure=utf16_units)
-        if not parts and markup is not None:
-            parts = ["…"]  # buttons need a message to sit on
-        bot = self.bot
-        try:
-            for number, part in enumerate(parts, start=1):
-                last_markup = markup if number == len(parts) else None
-                send = partial(
-                    bot.send_message,
-                    chat_id,
-                    part,
-                    reply_markup=last_markup,
-                    link_preview_options=preview,
-                )
-                await self._send(send)
-            if reply.attachment is not None:
-                document = InputFile(reply.attachment.data, filename=reply.attachment.filename)
-                await self._send(partial(bot.send_document, chat_id, document))
-        except _Blocked:
-            return "blocked"
-        except _GiveUp:
-            return "retry_later"
-        except BadRequest as exc:
-            log_event(log, "send_refused", level=logging.ERROR, error_type=type(exc).__name__)
-            return "failed"
-        return "sent" if parts or reply.attachment else "nothing"
-
-    async def _send(self, call: Callable[[], Awaitable[object]]) -> None:
-        """One Bot API send; only the send is retried (5xx, timeouts, 429), never the turn."""
-        sends = self.deps.metrics.sends
-        delays = self.options.retry_delays
-        for attempt in range(len(delays) + 1):
-            try:
-                await call()
-                sends.labels("telegram", "sent").inc()
-                return
-            except Forbidden:
-                sends.labels("telegram", "blocked").inc()
-                raise _Blocked from None
-            except BadRequest:
-                sends.labels("telegram", "refused").inc()
-                raise
-            except RetryAfter as exc:
-                sends.labels("telegram", "retry").inc()
-                pause = _retry_after_s(exc) + 0.1
-            except AnswerLost:
-                # Telegram may have delivered it: a retry could deliver it twice, so it is
-                # counted and not retried (docs/delivery.md).
-                sends.labels("telegram", "unconfirmed").inc()
-                log_event(log, "send_unconfirmed", level=logging.WARNING)
-                return
-            except NetworkError as exc:  # 5xx, timeouts, connection errors
-                sends.labels("telegram", "retry").inc()
-                log_event(log, "send_retry", attempt=attempt + 1, error_type=type(exc).__name__)
-                pause = delays[attempt] if attempt < len(delays) else 0.0
-            if attempt == len(delays):
-                break
-            await asyncio.sleep(pause)
-        sends.labels("telegram", "failed").inc()
-        raise _GiveUp
-
-
-# -- registration, commands, polling (the `lembra telegram` commands) ---------------------
-
-
-def use_timedelta_periods() -> None:
-    """Opt in to PTB's timedelta time periods (PTB 22.2+) for this process.
-
-    Without it every RetryAfter PTB builds emits a deprecation warning.
-    """
-    os.environ.setdefault("PTB_TIMEDELTA", "true")
-
-
-def _commands(rows: tuple[tuple[str, str, str], ...], lang: int) -> list[BotCommand]:
-    return [BotCommand(row[0], row[lang]) for row in rows]
-
-
-async def register_commands(bot: Bot, admins: frozenset[str]) -> int:
-    """User commands for everyone; admin commands in each admin's private chat only.
-
-    Menus are cosmetic: whether a command is allowed is decided by the runtime.
-    Returns how many admin scopes were set.
-    """
-    user_pt, user_en = _commands(USER_COMMANDS, 1), _commands(USER_COMMANDS, 2)
-    await bot.set_my_commands(user_pt, scope=BotCommandScopeDefault())
-    await bot.set_my_commands(user_en, scope=BotCommandScopeDefault(), language_code="en")
-    admin_ids = sorted(int(a[3:]) for a in admins if a.startswith("tg:") and a[3:].isdigit())
-    for admin_id in admin_ids:
-        scope = BotCommandScopeChat(admin_id)
-        await bot.set_my_commands(user_pt + _commands(ADMIN_COMMANDS, 1), scope=scope)
-        await bot.set_my_commands(
-            user_en + _commands(ADMIN_COMMANDS, 2), scope=scope, language_code="en"
+        return await telegram_send.deliver(
+            self.bot,
+            incoming,
+            reply,
+            metrics=self.deps.metrics,
+            retry_delays=self.options.retry_delays,
         )
-    return len(admin_ids)
-
-
-def webhook_target(settings: Settings) -> tuple[str, str]:
-    """The (URL, secret) to register, or a ConfigError naming what is wrong."""
-    url = settings.telegram_webhook_url
-    if not url:
-        raise ConfigError(
-            "TELEGRAM_WEBHOOK_URL is required for --set-webhook: the public https address "
-            "of this app's /telegram/webhook (e.g. https://bot.example.com/telegram/webhook)"
-        )
-    parts = urlsplit(url)
-    if parts.scheme != "https" or not parts.hostname:
-        raise ConfigError(
-            f"TELEGRAM_WEBHOOK_URL must be an https URL (got scheme {parts.scheme!r})"
-        )
-    try:
-        port = parts.port or 443
-    except ValueError:
-        raise ConfigError("TELEGRAM_WEBHOOK_URL has an invalid port") from None
-    if port not in WEBHOOK_PORTS:
-        raise ConfigError(
-            f"TELEGRAM_WEBHOOK_URL uses port {port}; Telegram only delivers webhooks to ports "
-            "443, 80, 88 or 8443 (put the reverse proxy on one of them)"
-        )
-    if settings.telegram_webhook_secret is None:
-        raise ConfigError("TELEGRAM_WEBHOOK_SECRET is required for --set-webhook")
-    secret = settings.telegram_webhook_secret.get_secret_value()
-    if not 1 <= len(secret) <= 256 or not set(secret) <= _SECRET_CHARS:
-        raise ConfigError(
-            "TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and - "
-            "(Telegram's rule for secret_token)"
-        )
-    return url, secret
-
-
-async def set_webhook(settings: Settings, *, drop_pending_updates: bool) -> str:
-    """Register the webhook and the command menus; return the URL registered."""
-    url, secret = webhook_target(settings)
-    try:
-        async with plain_bot(settings) as bot:
-            await bot.set_webhook(
-                url,
-                secret_token=secret,
-                allowed_updates=list(ALLOWED_UPDATES),
-                drop_pending_updates=drop_pending_updates,
-                max_connections=40,
-            )
-            await register_commands(bot, settings.admins)
-    except InvalidToken:
-        raise ConfigError("TELEGRAM_BOT_TOKEN was rejected by the Bot API") from None
-    except BadRequest as exc:
-        raise ConfigError(f"Telegram refused the webhook: {exc.message}") from None
-    except TelegramError as exc:
-        raise ServiceUnavailable(
-            f"cannot reach the Telegram Bot API ({type(exc).__name__}); try again"
-        ) from None
-    log_event(log, "webhook_set", drop_pending_updates=drop_pending_updates)
-    return url
-
-
-async def webhook_info(settings: Settings) -> list[str]:
-    """What Telegram says of the webhook (getWebhookInfo), as lines to print."""
-    try:
-        async with plain_bot(settings) as bot:
-            info = await bot.get_webhook_info()
-    except InvalidToken:
-        raise ConfigError("TELEGRAM_BOT_TOKEN was rejected by the Bot API") from None
-    except TelegramError as exc:
-        raise ServiceUnavailable(
-            f"cannot reach the Telegram Bot API ({type(exc).__name__}); try again"
-        ) from None
-    return webhook_info_lines(info)
-
-
-def plain_bot(settings: Settings) -> Bot:
-    """A Bot for one-off Bot API calls (no update handling)."""
-    settings.require_telegram()
-    assert settings.telegram_bot_token is not None
-    return Bot(
-        settings.telegram_bot_token.get_secret_value(),
-        base_url=settings.telegram_api_base_url,
-        request=AiohttpRequest(),
-    )
 
 
 async def run_polling(
