@@ -10,14 +10,11 @@ kept, in order, as native messages (`ai` with `tool_calls`, then `tool` results)
 from __future__ import annotations
 
 import json
-import re
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from pydantic import ValidationError
 
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -27,6 +24,15 @@ from agent.planning.backend import PlanHints, PlannerBackend
 from agent.planning.claims import false_claim
 from agent.planning.grounding import Grounder
 from agent.planning.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planner_function_schema
+from agent.planning.validation import (
+    ECHO_LIMIT,
+    PlannerCall,
+    calls_of,
+    control_characters,
+    echo_args,
+    parse,
+    validate_args,
+)
 from agent.texts import text
 from agent.tools.base import (
     Candidates,
@@ -57,12 +63,6 @@ from storage.documents import ToolCallRecord
 from storage.messages import NewMessage
 
 MAX_RETRIES = 2
-# The longest model output kept verbatim in the conversation. A valid step is at most
-# ~8,200 characters (4,000-character fields, escaping at most doubles them); anything
-# longer is invalid anyway, and echoing it back would overflow the context of the
-# re-ask and of every later turn that loads it from history.
-ECHO_LIMIT = 10_000
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _LATENCY_BUCKETS = ((1.0, "<1s"), (5.0, "1-5s"), (15.0, "5-15s"), (60.0, "15-60s"))
 StepStatus = Literal[
     "tool",
@@ -86,14 +86,6 @@ class StepResult:
     tool: str | None = None
     detail: str = ""
     call_id: str = ""  # the call a clarification's answer must answer (issue 13)
-
-
-@dataclass(frozen=True, slots=True)
-class _Call:
-    id: str
-    name: str
-    args: Any
-    problem: str | None  # why the call is unusable as given
 
 
 def _data(text: str | None, limit: int = 300) -> str | None:
@@ -220,9 +212,9 @@ class PlanningSession:
                 return StepResult("unavailable", detail=str(exc))
             except QuotaExceeded as exc:
                 return StepResult("quota", detail=exc.scope)
-            calls = self._calls(answer)
+            calls = calls_of(answer)
             self._keep_ai(answer, calls)
-            response, problem = self._parse(answer, calls)
+            response, problem = parse(answer, calls)
             if response is not None and first_attempt:
                 await beliefs.record_calibration(
                     self.deps, response.belief.guessed, await self._real(response, confidence_now)
@@ -243,7 +235,7 @@ class PlanningSession:
                 if problem is not None:
                     self.deps.metrics.model_text.labels("false_claim").inc()
             if problem is None and response is not None and response.action == "CALL_TOOL":
-                checked = self._validate_args(self.tools[str(response.tool)], response.args or {})
+                checked = validate_args(self.tools[str(response.tool)], response.args or {})
                 if isinstance(checked, str):
                     problem = checked
                 else:
@@ -358,36 +350,13 @@ class PlanningSession:
             return confidence_now
         return await beliefs.real_value(self.deps, self.turn, response.belief.key, confidence_now)
 
-    @staticmethod
-    def _calls(answer: Any) -> list[_Call]:
-        message: AIMessage = answer.message
-        calls = [
-            _Call(
-                str(c.get("id") or f"call_{uuid.uuid4().hex[:12]}"),
-                str(c.get("name")),
-                c.get("args"),
-                None,
-            )
-            for c in message.tool_calls
-        ]
-        calls += [
-            _Call(
-                str(c.get("id") or f"call_{uuid.uuid4().hex[:12]}"),
-                str(c.get("name")),
-                c.get("args"),
-                str(c.get("error") or "the function arguments are not valid JSON"),
-            )
-            for c in message.invalid_tool_calls
-        ]
-        return calls
-
-    def _keep_ai(self, answer: Any, calls: Sequence[_Call]) -> None:
+    def _keep_ai(self, answer: Any, calls: Sequence[PlannerCall]) -> None:
         content = (
             answer.message.content
             if isinstance(answer.message.content, str)
             else json.dumps(answer.message.content)
         )[:ECHO_LIMIT]
-        echoed = [_echo_args(c.args) for c in calls]
+        echoed = [echo_args(c.args) for c in calls]
         records = tuple(
             ToolCallRecord(id=c.id, name=c.name[:64], args_json=json.dumps(a, ensure_ascii=False))
             for c, a in zip(calls, echoed, strict=True)
@@ -405,43 +374,7 @@ class PlanningSession:
             NewMessage(role="ai", content=content, tool_calls=records, turn_id=self.turn.turn_id)
         )
 
-    @staticmethod
-    def _parse(answer: Any, calls: Sequence[_Call]) -> tuple[PlannerResponse | None, str | None]:
-        if answer.problem is not None:  # cut, looping, or JSON in content that is no step (9.1)
-            return None, answer.problem
-        if not calls:
-            return None, f"no function call: answer only by calling `{PLANNER_FUNCTION_NAME}`"
-        if len(calls) > 1:
-            return (
-                None,
-                f"call `{PLANNER_FUNCTION_NAME}` exactly once per answer ({len(calls)} calls received)",
-            )
-        call = calls[0]
-        if call.problem is not None:
-            return None, call.problem
-        if call.name != PLANNER_FUNCTION_NAME:
-            return (
-                None,
-                f"unknown function {call.name[:40]!r}: the only function is `{PLANNER_FUNCTION_NAME}`",
-            )
-        try:
-            return PlannerResponse.model_validate(call.args), None
-        except ValidationError as exc:
-            return None, "invalid step: " + _errors(exc)
-
-    @staticmethod
-    def _validate_args(tool: Tool[ToolArgs], args: dict[str, Any]) -> tuple[ToolArgs, bool] | str:
-        """The tool's arguments, and whether they were only accepted after a lax coercion ("2010" -> 2010)."""
-        try:
-            return tool.args_model.model_validate(args, strict=True), False
-        except ValidationError:
-            pass
-        try:
-            return tool.args_model.model_validate(args), True
-        except ValidationError as exc:
-            return f"invalid args for {tool.name}: " + _errors(exc)
-
-    def _refuse(self, calls: Sequence[_Call], problem: str) -> None:
+    def _refuse(self, calls: Sequence[PlannerCall], problem: str) -> None:
         if calls:
             for call in calls:
                 self._answer(call, {"status": "refused", "error": problem})
@@ -453,7 +386,7 @@ class PlanningSession:
             )
 
     def _answer(
-        self, call: _Call, payload: dict[str, Any], *, name: str = PLANNER_FUNCTION_NAME
+        self, call: PlannerCall, payload: dict[str, Any], *, name: str = PLANNER_FUNCTION_NAME
     ) -> None:
         content = json.dumps(payload, ensure_ascii=False)
         self.messages.append(ToolMessage(content=content, tool_call_id=call.id, name=name))
@@ -467,7 +400,7 @@ class PlanningSession:
             )
         )
 
-    async def _violation(self, call: _Call, response: PlannerResponse) -> StepResult:
+    async def _violation(self, call: PlannerCall, response: PlannerResponse) -> StepResult:
         """delete_all_memories (or any tool not allowed on this path): FAIL now, on the record."""
         self.deps.metrics.planner_outputs.labels("violation").inc()
         self._answer(
@@ -495,54 +428,3 @@ def usage_payload(deps: Deps, answer: Any) -> dict[str, Any]:
         "cached_tokens": answer.cached_tokens,
         "latency": bucket,
     }
-
-
-def control_characters(response: PlannerResponse) -> str | None:
-    """Where a step's text holds a control character, or None: such a step is re-asked, never cleaned.
-
-    C0/C1 controls (tab, line feed and carriage return allowed) and the bidirectional
-    controls that make text display as something it is not. Stripping them ourselves
-    would execute something the model did not send.
-    """
-    found = _first_control("args", response.args) or _first_control("message", response.message)
-    if found is None:
-        return None
-    where, char = found
-    return (
-        f"{where} contains the control character U+{ord(char):04X}: "
-        "resend the same step without control characters"
-    )
-
-
-def _first_control(where: str, value: Any) -> tuple[str, str] | None:
-    if isinstance(value, str):
-        match = _CONTROL.search(value)
-        return (where, match.group()) if match else None
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            path = f"{where}.{str(key)[:40]}"
-            found = _first_control(path, str(key)) or _first_control(path, inner)
-            if found is not None:
-                return found
-    if isinstance(value, list):
-        for index, inner in enumerate(value):
-            found = _first_control(f"{where}[{index}]", inner)
-            if found is not None:
-                return found
-    return None
-
-
-def _echo_args(args: Any) -> dict[str, Any]:
-    """A call's arguments as kept in the conversation: verbatim, unless unusable or oversized."""
-    text = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
-    if isinstance(args, dict) and len(text) <= ECHO_LIMIT:
-        return args
-    return {"unparsed": text[:200]}
-
-
-def _errors(exc: ValidationError) -> str:
-    parts = []
-    for error in exc.errors(include_input=False, include_url=False)[:5]:
-        location = ".".join(str(p) for p in error["loc"]) or "output"
-        parts.append(f"{location}: {error['msg']}")
-    return "; ".join(parts)[:500]
