@@ -49,12 +49,15 @@ class Case:
     saves: str | None = None  # the item type it must add
     deletes: bool = False  # it must remove exactly one item
     mentions: tuple[str, ...] = ()  # what the reply must name (case-insensitive)
+    reminds: bool = False  # it must set exactly one reminder (and save no item)
 
 
 PT = [
     Case("anota: comprar leite e pão amanhã", "save_note", saves="note"),
     Case("anota que a senha do wifi da casa da praia está na geladeira", "save_note", saves="note"),
-    Case("lembrete pra mim: a consulta do dentista é dia 12", "save_note", saves="note"),
+    # a reminder request since reminders exist (DESIGN 9.3), answered in code
+    Case("lembrete pra mim: a consulta do dentista é dia 12", "reminder", reminds=True),
+    Case("anota: consulta do dentista, levar os exames", "save_note", saves="note"),
     Case("salva o filme Interestelar", "save_movie", saves="movie"),
     Case("quero guardar o filme Cidade de Deus", "save_movie", saves="movie"),
     Case("salva o filme Parasita de 2019", "save_movie", saves="movie"),
@@ -163,10 +166,17 @@ async def _say(runtime: Runtime, user: str, text: str) -> Reply:
     return await runtime.handle(Incoming(channel="console", chat_id=chat, user_id=user, text=text))
 
 
-def _judge(case: Case, reply: Reply, added: list[Any], removed: int) -> tuple[bool, str]:
+def _judge(
+    case: Case, reply: Reply, added: list[Any], removed: int, reminders: int = 0
+) -> tuple[bool, str]:
     if reply.meta.state == "FAIL":
         return False, "FAIL reply"
-    if case.saves is not None:
+    if case.reminds:
+        if reminders != 1 or added or removed:
+            return False, f"reminders {reminders}, saved {len(added)}, removed {removed}"
+    elif reminders:
+        return False, f"unasked effect: {reminders} reminder(s) set"
+    elif case.saves is not None:
         kinds = [i.type for i in added]
         if kinds != [case.saves] or removed:
             return False, f"saved {kinds or 'nothing'}, removed {removed}"
@@ -184,6 +194,7 @@ def _judge(case: Case, reply: Reply, added: list[Any], removed: int) -> tuple[bo
 
 async def run_case(runtime: Runtime, user: str, language: str, case: Case, index: int) -> Result:
     before = {i.id for i in await _items(runtime, user)}
+    reminders0 = len(await runtime.deps.db.reminders.for_user(user))
     invalid0 = _counter(runtime, "lembra_planner_outputs_total", verdict="invalid")
     prompt0 = _counter(runtime, "lembra_tokens_total", kind="prompt")
     cached0 = _counter(runtime, "lembra_tokens_total", kind="cached")
@@ -197,7 +208,8 @@ async def run_case(runtime: Runtime, user: str, language: str, case: Case, index
     after = await _items(runtime, user)
     added = [i for i in after if i.id not in before]
     removed = len(before - {i.id for i in after})
-    ok, why = _judge(case, reply, added, removed)
+    reminders = len(await runtime.deps.db.reminders.for_user(user)) - reminders0
+    ok, why = _judge(case, reply, added, removed, reminders)
     return Result(
         case,
         language,

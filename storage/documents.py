@@ -82,6 +82,8 @@ class UserDoc(StoredModel):
     reminder_hint_ms: int | None = None
     # destructive tools this user has run (agent/trust/risk.py: a first use is always confirmed)
     destructive_used: dict[str, bool] = Field(default_factory=dict)
+    # a pending action may exist for these slots (storage/pending.py; None: settled, none)
+    pending_hint: dict[str, int | None] = Field(default_factory=dict)
 
 
 class ItemDoc(StoredModel):

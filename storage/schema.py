@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from config.logging import log_event
 from storage.collection import Collection
 from storage.errors import DuplicateKey, StorageError
+from storage.pending import pending_slot
 
 SCHEMA_ID = "schema:version"
 NEVER_MS = 2**62
@@ -43,8 +44,23 @@ async def _baseline(collections: Collections) -> None:
     """Version 1 is the layout the code had when versions began: nothing to change."""
 
 
+async def _pending_hints(collections: Collections) -> None:
+    """Version 2: every pending action gets its hint on the user document (storage/pending.py).
+
+    From this version on a turn skips `pending_actions` when the hint says none, so the
+    ones already waiting must be hinted or they would never be seen again.
+    """
+    users = collections["users"]
+    for doc in await collections["pending_actions"].find({}):
+        field = f"pending_hint.{pending_slot(str(doc['_id']))}"
+        await users.update_one(
+            {"_id": doc["user_id"]}, {"$set": {field: int(doc["expires_at_ms"])}}
+        )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "baseline: the layout when schema versions began", _baseline),
+    Migration(2, "pending-action hints on the user document", _pending_hints),
 )
 CURRENT = MIGRATIONS[-1].version
 

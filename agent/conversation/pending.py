@@ -19,6 +19,7 @@ from agent.texts import text
 from agent.tools.base import Deleted, DeletePreview, Saved
 from agent.types import Reply
 from storage.documents import ItemType, PendingDoc
+from storage.pending import may_be_pending, pending_key, pending_slot
 
 
 class _Payload(BaseModel):
@@ -186,12 +187,20 @@ async def load(deps: Deps, turn: Turn) -> Pending | None:
 
 
 async def load_with_expiry(deps: Deps, turn: Turn) -> tuple[Pending, int] | None:
-    """The live pending action and its deadline (epoch ms), in one read."""
+    """The live pending action and its deadline (epoch ms), in one read (none when hinted away)."""
+    hints = turn.user.pending_hint
+    if not may_be_pending(hints, turn.user_id, turn.conversation_id):
+        return None  # the user document, read anyway, says nothing is pending here
     doc = await deps.db.pending.peek(turn.user_id, turn.conversation_id)
     if doc is None:
+        seen = hints.get(pending_slot(pending_key(turn.user_id, turn.conversation_id)))
+        await deps.db.pending.settle_hint(turn.user_id, turn.conversation_id, seen)
+        _set_hint(turn, None)
         return None
     if doc.expires_at_ms <= turn.now_ms:
         await deps.db.pending.get(turn.user_id, turn.conversation_id, now_ms=turn.now_ms)
+        await deps.db.pending.settle_hint(turn.user_id, turn.conversation_id, doc.expires_at_ms)
+        _set_hint(turn, None)
         expired = "pending_dropped" if doc.kind.startswith("choose_") else "confirmation_expired"
         if doc.kind != "offer_save":  # an offer lapses quietly: nothing was at stake
             turn.notes.append(text(expired, turn.language))
@@ -201,6 +210,7 @@ async def load_with_expiry(deps: Deps, turn: Turn) -> tuple[Pending, int] | None
     except ValueError:
         # A pending action we can no longer read is dropped rather than guessed at.
         await deps.db.pending.delete(turn.user_id, turn.conversation_id)
+        _set_hint(turn, None)
         return None
 
 
@@ -218,6 +228,7 @@ async def store(deps: Deps, turn: Turn, pending: Pending) -> None:
             expires_at_ms=turn.now_ms + ttl_ms,
         )
     )
+    _set_hint(turn, turn.now_ms + ttl_ms)
 
 
 async def ask_to_confirm(deps: Deps, turn: Turn, pending: Pending, body: str) -> Reply:
@@ -236,7 +247,16 @@ async def ask_to_confirm(deps: Deps, turn: Turn, pending: Pending, body: str) ->
 
 async def clear(deps: Deps, turn: Turn) -> bool:
     """Drop the pending action `load` returned for this turn."""
-    return await deps.db.pending.delete_loaded(turn.user_id, turn.conversation_id)
+    cleared = await deps.db.pending.delete_loaded(turn.user_id, turn.conversation_id)
+    _set_hint(turn, None)
+    return cleared
+
+
+def _set_hint(turn: Turn, expires_at_ms: int | None) -> None:
+    """Keep the turn's copy of the user document in step with the hint just written."""
+    slot = pending_slot(pending_key(turn.user_id, turn.conversation_id))
+    hints = {**turn.user.pending_hint, slot: expires_at_ms}
+    turn.user = turn.user.model_copy(update={"pending_hint": hints})
 
 
 def _answers(pending: object, outcome: object) -> bool:

@@ -235,7 +235,9 @@ class PlanningSession:
                 if problem is not None:
                     self.deps.metrics.model_text.labels("false_claim").inc()
             if problem is None and response is not None and response.action == "CALL_TOOL":
-                checked = validate_args(self.tools[str(response.tool)], response.args or {})
+                checked = validate_args(
+                    self.tools[str(response.tool)], response.args or {}, self._other_fields
+                )
                 if isinstance(checked, str):
                     problem = checked
                 else:
@@ -349,6 +351,11 @@ class PlanningSession:
         if not beliefs.valid_key(response.belief.key):
             return confidence_now
         return await beliefs.real_value(self.deps, self.turn, response.belief.key, confidence_now)
+
+    @property
+    def _other_fields(self) -> frozenset[str]:
+        """Every argument name some tool takes (what a crossed-over union can carry)."""
+        return frozenset(f for t in self.tools.values() for f in t.args_model.model_fields)
 
     def _keep_ai(self, answer: Any, calls: Sequence[PlannerCall]) -> None:
         content = (

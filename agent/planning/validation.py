@@ -86,7 +86,9 @@ def parse(answer: Any, calls: Sequence[PlannerCall]) -> tuple[PlannerResponse | 
         return None, "invalid step: " + errors_text(exc)
 
 
-def validate_args(tool: Tool[ToolArgs], args: dict[str, Any]) -> tuple[ToolArgs, bool] | str:
+def validate_args(
+    tool: Tool[ToolArgs], args: dict[str, Any], other_fields: frozenset[str]
+) -> tuple[ToolArgs, bool] | str:
     """The tool's arguments, and whether they were only accepted after a lax coercion ("2010" -> 2010)."""
     try:
         return tool.args_model.model_validate(args, strict=True), False
@@ -94,6 +96,16 @@ def validate_args(tool: Tool[ToolArgs], args: dict[str, Any]) -> tuple[ToolArgs,
         pass
     try:
         return tool.args_model.model_validate(args), True
+    except ValidationError as exc:
+        pruned = _without_extras(args, exc, other_fields)
+        if pruned is None:
+            return f"invalid args for {tool.name}: " + errors_text(exc)
+    # Keys another tool takes ("type", "limit" of search_items on delete_item): a
+    # constrained server lets `args` be any tool's object, so the union can cross over.
+    # They are dropped, and the step counts as coerced; an unknown key ("user_id") or
+    # any other error is still refused and re-asked.
+    try:
+        return tool.args_model.model_validate(pruned), True
     except ValidationError as exc:
         return f"invalid args for {tool.name}: " + errors_text(exc)
 
@@ -139,6 +151,20 @@ def echo_args(args: Any) -> dict[str, Any]:
     if isinstance(args, dict) and len(text) <= ECHO_LIMIT:
         return args
     return {"unparsed": text[:200]}
+
+
+def _without_extras(
+    args: dict[str, Any], exc: ValidationError, other_fields: frozenset[str]
+) -> dict[str, Any] | None:
+    """`args` without other tools' keys, when those are all that is wrong with them."""
+    errors = exc.errors()
+    if not errors or any(
+        e["type"] != "extra_forbidden" or len(e["loc"]) != 1 or e["loc"][0] not in other_fields
+        for e in errors
+    ):
+        return None
+    extra = {e["loc"][0] for e in errors}
+    return {key: value for key, value in args.items() if key not in extra}
 
 
 def errors_text(exc: ValidationError) -> str:

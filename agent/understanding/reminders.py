@@ -108,9 +108,16 @@ _UNDO = re.compile(
     r"|desfaz(?:er)?\s+(?:isso|isto|o\s+ultimo|a\s+ultima|essa|esse))\s*[.!]*\s*$"
 )
 _LEADING_GLUE = re.compile(
-    r"^(?:[\s,:;.-]|(?:de|do|da|que|pra|para|pro|to|about|that|of|for|sobre|e|and)\b)+", re.I
+    r"^(?:[\s,:;.-]|(?:(?:pra|para|pro)\s+mim|for\s+me)\b"
+    r"|(?:de|do|da|que|pra|para|pro|to|about|that|of|for|sobre|e|and)\b)+",
+    re.I,
 )
-_TRAILING_GLUE = re.compile(r"(?:[\s,:;.-]|\b(?:de|do|da|pra|para|to|about|e|and|on|at)\b)+$", re.I)
+# "a consulta é dia 12": the verb before the time is glue too once the time is cut out
+_TRAILING_GLUE = re.compile(
+    r"(?:[\s,:;.-]|\b(?:de|do|da|pra|para|to|about|e|and|on|at|is|are|was|will\s+be"
+    r"|eh|sera|será|sao|são|vai\s+ser)\b|\s(?:é)(?=$|[\s,:;.-]))+$",
+    re.I,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -225,8 +225,11 @@ SAVED_FILLERS: Final = _words(
     aqui ai la ate agora foi foram sao e eh do da de dos das no na nos nas em todos todas
     tudo lista mesmo entao hein what which how many do did i you my the so far already have
     has there here all of any is are were was list me show por favor please que ultimo
-    ultimos ultima ultimas last recent recentes mostra quero ver see"""
+    ultimos ultima ultimas last recent recentes mostra quero ver see algum alguma alguns
+    algumas nenhum nenhuma on in"""
 )
+# "tem alguma série na minha lista?" holds through the list, without a verb of saving
+LIST_NOUNS: Final = _words("lista list")
 
 
 def saved_question_type(text: str) -> ItemType | Literal["all"] | None:
@@ -235,7 +238,7 @@ def saved_question_type(text: str) -> ItemType | Literal["all"] | None:
     question = "?" in text or (bool(words) and words[0] in QUESTION_WORDS)
     if not question or not words or len(words) > MAX_WORDS or _URL.search(text):
         return None
-    if HOLD_VERBS.isdisjoint(words) and "saved" not in words:
+    if HOLD_VERBS.isdisjoint(words) and LIST_NOUNS.isdisjoint(words):
         return None
     types = {TYPE_NOUNS[w] for w in words if w in TYPE_NOUNS}
     if len(types) > 1:
