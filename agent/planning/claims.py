@@ -40,6 +40,14 @@ _ENGLISH: Final[dict[Effect, str]] = {
     "save": r"saved|stored|added|noted|bookmarked|recorded|kept",
     "delete": r"deleted|removed|erased|wiped|cleared|discarded",
 }
+# a promise of the effect is a claim too: "I'll remember that" stores nothing by itself
+_PROMISE: Final[dict[Effect, str]] = {
+    "save": r"(?:i ll|i will|ill|we ll|we will)\s+(?:remember|keep|save|store|note|add|bookmark)"
+    r"|vou\s+(?:me\s+)?(?:lembrar|guardar|salvar|anotar|registrar|adicionar)"
+    r"|lembrarei|guardarei|salvarei|anotarei|registrarei|adicionarei",
+    "delete": r"(?:i ll|i will|ill|we ll|we will)\s+(?:delete|remove|erase|forget)"
+    r"|vou\s+(?:apagar|remover|excluir|deletar|esquecer)|apagarei|removerei|excluirei",
+}
 _AUXILIARY: Final = (
     r"(?:foi|foram|ja foi|ja foram|ficou|ficaram|esta agora|estao agora|acabou de ser|"
     r"has been|have been|was|were|is now|are now|got)"
@@ -67,7 +75,7 @@ _SPACE_BEFORE_MARK: Final = re.compile(r"[ \t]+([.,;:!?])")
 
 def _claim_pattern(effect: Effect) -> re.Pattern[str]:
     return re.compile(
-        rf"\b(?:(?:{_FIRST_PERSON[effect]})|(?:i|we|ive|weve|i ve|we ve|just)\s+"
+        rf"\b(?:(?:{_FIRST_PERSON[effect]})|(?:{_PROMISE[effect]})|(?:i|we|ive|weve|i ve|we ve|just)\s+"
         rf"(?:{_ENGLISH[effect]})|{_AUXILIARY}\s+(?:{_PARTICIPLES[effect]}|{_ENGLISH[effect]})"
         rf"|^(?:pronto\s+|done\s+|ok\s+|feito\s+)?(?:{_PARTICIPLES[effect]}|{_ENGLISH[effect]})\b"
         rf"(?!\s+(?:movies|films|items|links|notes|videos|shows|filmes|itens|notas)))\b"

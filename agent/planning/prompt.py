@@ -38,6 +38,15 @@ _EXAMPLES = (
         },
     ),
     (
+        "remember that the gym closes at 10pm",
+        {
+            "action": "CALL_TOOL",
+            "tool": "save_note",
+            "args": {"content": "the gym closes at 10pm"},
+            "message": None,
+        },
+    ),
+    (
         "guarda https://example.com/artigo",
         {
             "action": "CALL_TOOL",

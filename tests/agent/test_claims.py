@@ -26,6 +26,12 @@ BELIEF = {"key": "answer.confidence", "guessed": 1.0, "delta": 0}
         ("Removi o link.", {"delete"}),
         ("The note was removed.", {"delete"}),
         ("Done, deleted it.", {"delete"}),
+        # a promise stores nothing either (the local 1.5B model: "I'll remember that...")
+        ("I'll remember that the gym closes at 10pm.", {"save"}),
+        ("Vou lembrar disso!", {"save"}),
+        ("Vou apagar o filme.", {"delete"}),
+        ("Não vou salvar isso.", set()),
+        ("I remember you saved Dark.", set()),
         # negated, adjectives and descriptions of what is stored claim nothing
         ("Não salvei nada.", set()),
         ("Nothing was deleted.", set()),
