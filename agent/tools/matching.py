@@ -1,7 +1,7 @@
 """How well a search names an item (DESIGN 9.2): folded words, one typo per word.
 
 The item's words are its title, original title (TMDB `original_title`), year, note
-content, link title and description, and the words of its URL. Each word of the query
+content, link title and description, the words of its URL and the words naming its type. Each word of the query
 must be found among them: exactly, as the start of a longer word, or one edit away
 (a long enough word, same first letter). Cut-offs are tuned on the labelled set in
 tests/agent/search_recall.tsv.
@@ -26,6 +26,15 @@ STOPWORDS: Final = frozenset(
     minha meus minhas com for with sobre about que""".split()
 )
 URL_NOISE: Final = frozenset("http https www com br org net html htm php index amp".split())
+# "apaga a nota do wifi", "remove o filme Cidade de Deus": the kind named is matched by the
+# item's type (a model passes the whole phrase as the query)
+TYPE_WORDS: Final[dict[str, frozenset[str]]] = {
+    "note": frozenset("nota notas anotacao anotacoes note notes".split()),
+    "movie": frozenset("filme filmes movie movies film films".split()),
+    "tv_show": frozenset("serie series seriado seriados show shows".split()),
+    "video": frozenset("video videos".split()),
+    "link": frozenset("link links site sites".split()),
+}
 
 
 def item_words(item: ItemDoc) -> frozenset[str]:
@@ -39,6 +48,7 @@ def item_words(item: ItemDoc) -> frozenset[str]:
         words.update(w for w in fold(item.url).split() if w not in URL_NOISE)
     if item.year:
         words.add(str(item.year))
+    words.update(TYPE_WORDS.get(item.type, ()))
     return frozenset(words)
 
 
