@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 
@@ -36,8 +37,9 @@ def secantus_server() -> Iterator[RunningServer]:
     server.close()
 
 
-async def open_test_db(uri: str) -> Database:
-    db = Database(make_client(uri, timeout_ms=5_000), f"t_{uuid.uuid4().hex[:12]}")
+async def open_test_db(uri: str, **options: Any) -> Database:
+    """A fresh database on `uri` (`options`: the Database's own, e.g. `observer`, `signer`)."""
+    db = Database(make_client(uri, timeout_ms=5_000), f"t_{uuid.uuid4().hex[:12]}", **options)
     await db.ensure_indexes()
     return db
 

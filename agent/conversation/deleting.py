@@ -47,9 +47,7 @@ async def delete_all_preview(deps: Deps, turn: Turn) -> Reply:
     examples = await deps.db.items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES)
     breakdown = ", ".join(f"{type_word(t, lang)}: {n}" for t, n in counts.items() if n)
     pending = pendings.ConfirmDeleteAll(count=total, up_to_seq=turn.user.item_seq)
-    await pendings.store(deps, turn, pending)
     turn.facts.apply_rule("dry_run_preview")
-    turn.facts.apply_rule("confirmation_required")
     body = text(
         "delete_all_preview",
         lang,
@@ -58,14 +56,7 @@ async def delete_all_preview(deps: Deps, turn: Turn) -> Reply:
         breakdown=breakdown,
         examples=", ".join(item_label(i) for i in examples),
     )
-    return finish(
-        turn,
-        body,
-        kind="preview",
-        choices=confirm_choices(turn),
-        choice_kind="confirm",
-        choice_token=pending.token,
-    )
+    return await pendings.ask_to_confirm(deps, turn, pending, body)
 
 
 def deleted_reply(turn: Turn, outcome: Deleted | NotFound) -> Reply:

@@ -10,14 +10,13 @@ group, and for actions left pending by a database written before the hint existe
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncIterator
 
 import pytest
 
 from storage import Database
-from storage.database import make_client
 from storage.schema import SCHEMA_ID, upgrade
+from tests.conftest import open_test_db
 from tests.support.harness import ALICE, Lembra, open_lembra, seed
 from tests.support.servers import RunningServer
 
@@ -42,8 +41,7 @@ async def trips() -> Trips:
 
 @pytest.fixture
 async def watched_db(nx_server: RunningServer, trips: Trips) -> AsyncIterator[Database]:
-    db = Database(make_client(nx_server.uri), f"t_{uuid.uuid4().hex[:10]}", observer=trips)
-    await db.ensure_indexes()
+    db = await open_test_db(nx_server.uri, observer=trips)
     try:
         yield db
     finally:

@@ -16,6 +16,7 @@ from storage import Database
 from storage.database import StorageConfig, make_client, open_storage
 from storage.ledger import event_hash
 from storage.signing import load_signer
+from tests.conftest import open_test_db
 from tests.support.proc import run_lembra
 from tests.support.servers import RunningServer
 
@@ -23,8 +24,7 @@ from tests.support.servers import RunningServer
 @pytest.fixture
 async def signed_db(nx_server: RunningServer, tmp_path: Path) -> AsyncIterator[Database]:
     signer = load_signer(tmp_path / "ledger.key", create=True)
-    db = Database(make_client(nx_server.uri), f"t_{uuid.uuid4().hex[:10]}", signer=signer)
-    await db.ensure_indexes()
+    db = await open_test_db(nx_server.uri, signer=signer)
     try:
         yield db
     finally:
