@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from langchain_core.messages import BaseMessage
 
 from agent.planning.answer import ModelAnswer
+from agent.planning.structured import first_step_tools
 
 if TYPE_CHECKING:  # the transport loads the OpenAI client: only processes with a model do
     from agent.planning.transport import ModelTransport
@@ -63,5 +64,7 @@ class ModelBackend:
         hints: PlanHints,
     ) -> ModelAnswer:
         # a first step plans (short); a later one phrases an answer and may need more
-        cap = self._transport.planner_max_tokens if hints.step == 0 else None
-        return await self._transport.complete(messages, tools=tools, max_tokens=cap)
+        first = hints.step == 0
+        cap = self._transport.planner_max_tokens if first else None
+        only = first_step_tools(hints.llm_intent, hints.text) if first else None
+        return await self._transport.complete(messages, tools=tools, max_tokens=cap, only=only)

@@ -70,6 +70,8 @@ _EMOJI: Final = re.compile(
     "\U000e0020-\U000e007f]+"
 )
 _SPACES: Final = re.compile(r"[ \t]{2,}")
+# The fences the prompt puts around stored text ("<data>https://bbc.com</data>"), echoed back
+_DATA_TAG: Final = re.compile(r"<\s*/?\s*data\b[^<>]{0,40}>", re.IGNORECASE)
 _SPACE_BEFORE_MARK: Final = re.compile(r"[ \t]+([.,;:!?])")
 
 
@@ -125,15 +127,24 @@ def without_emojis(message: str) -> str:
     return "\n".join(line.strip() for line in lines).strip()
 
 
+def without_data_tags(message: str) -> str:
+    """The text without the data fences a model copied from its prompt."""
+    return _DATA_TAG.sub("", message)
+
+
 def offers_to_act(message: str) -> bool:
     """Whether the text offers to do something ("quer que eu salve?", "should I save it?")."""
     return any(_OFFER.search(fold(s)) for s in re.split(r"[.!\n]+", message))
 
 
 def deliverable(deps: Deps, turn: Turn, message: str) -> str:
-    """Model text as it may be sent: emojis removed, an offer to act capped at AMBIGUOUS."""
-    plain = without_emojis(message)
-    if plain != message:
+    """Model text as it may be sent: emojis and data fences removed, offers capped at AMBIGUOUS."""
+    unfenced = without_data_tags(message)
+    if unfenced != message:
+        deps.metrics.model_text.labels("data_tag_removed").inc()
+        turn.facts.apply_rule("data_tag_removed")
+    plain = without_emojis(unfenced)
+    if plain != unfenced:
         deps.metrics.model_text.labels("emoji_removed").inc()
         turn.facts.apply_rule("emoji_removed")
     if offers_to_act(plain):

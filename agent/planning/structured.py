@@ -11,6 +11,7 @@ every answer (a schema only narrows what the model can say).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -45,6 +46,41 @@ def output_schema(tools: Iterable[Tool[ToolArgs]]) -> dict[str, Any]:
         "required": ["action", "tool", "args", "message", "belief"],
         "additionalProperties": False,
     }
+
+
+# Where the server enforces the schema, a first planning step may only name the tools
+# its message can need, by the code's reading of it (DESIGN 3.3). A small model then
+# cannot bookmark a "keep <url>" or search on a delete; RESPOND and NOOP stay open, and
+# later steps (after a tool's result) get every tool. The prompt is not changed, so the
+# server's prefix cache still matches.
+_SAVES = frozenset({"save_note", "save_link", "save_video", "save_movie", "save_tv_show"})
+_ENRICH = frozenset({"enrich_movie", "enrich_tv_show", "enrich_link"})
+FIRST_STEP_TOOLS: Mapping[str, frozenset[str]] = {
+    "save": _SAVES | _ENRICH | {"request_clarification", "remember", "update_item"},
+    "search": _ENRICH | {"search_items", "request_clarification"},
+    "delete": frozenset({"delete_item", "search_items", "simulate", "request_clarification"}),
+}
+
+
+# A message naming a tool the cut would close is never narrowed ("bookmark this link").
+_NAMES_A_CLOSED_TOOL = re.compile(
+    r"\b(?:bookmark|marcador|favorit|lembra\w* de mim)", re.IGNORECASE
+)
+
+
+def first_step_tools(llm_intent: str, text: str) -> frozenset[str] | None:
+    """The tools a first planning step may name for this reading of `text`, or None for all."""
+    if _NAMES_A_CLOSED_TOOL.search(text):
+        return None
+    return FIRST_STEP_TOOLS.get(llm_intent)
+
+
+def narrowed(schema: Mapping[str, Any], names: Iterable[str]) -> dict[str, Any]:
+    """`schema` with its `tool` enum cut to `names` (kept in order; null stays)."""
+    keep = frozenset(names)
+    tool = dict(schema["properties"]["tool"])
+    tool["enum"] = [name for name in tool["enum"] if name is None or name in keep]
+    return {**schema, "properties": {**schema["properties"], "tool": tool}}
 
 
 def response_format(schema: Mapping[str, Any]) -> dict[str, Any]:

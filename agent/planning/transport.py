@@ -55,7 +55,7 @@ from agent.errors import (
 )
 from agent.planning.answer import ModelAnswer
 from agent.planning.reading import cached_tokens, is_plan_request, read_answer
-from agent.planning.structured import response_format
+from agent.planning.structured import narrowed, response_format
 from agent.tokens import TokenCounter, compact_json
 from config.logging import log_event
 
@@ -159,8 +159,12 @@ class ModelTransport:
         *,
         tools: Sequence[Mapping[str, Any]],
         max_tokens: int | None = None,
+        only: frozenset[str] | None = None,
     ) -> ModelAnswer:
         """One model answer, retrying 429/5xx/connection failures; raises a PlannerError.
+
+        `only` cuts the tools the json_schema output may name (the prompt is unchanged);
+        function calling ignores it, since its tool list is part of the cached prompt.
 
         A `plan` request is read as DESIGN 9.1 says: a call written in the content is
         taken as the call; a cut or looping answer carries the problem the model is told.
@@ -172,7 +176,8 @@ class ModelTransport:
         extra: dict[str, Any] = {}
         if structured:
             assert self._schema is not None
-            extra["response_format"] = response_format(self._schema)
+            schema = self._schema if only is None else narrowed(self._schema, only)
+            extra["response_format"] = response_format(schema)
         options = {**self._penalties, **output_cap(self._base_url, cap, extra_body=extra)}
         runnable = (
             self._chat.bind(**options)

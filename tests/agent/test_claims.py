@@ -6,7 +6,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from agent.planning.claims import claimed_effects, false_claim, offers_to_act, without_emojis
+from agent.planning.claims import (
+    claimed_effects,
+    false_claim,
+    offers_to_act,
+    without_data_tags,
+    without_emojis,
+)
 from storage import Database
 from tests.support.harness import Lembra, open_lembra
 
@@ -53,6 +59,12 @@ def test_a_claim_is_false_only_without_its_ledger_event() -> None:
     assert false_claim("Apaguei tudo.", ["item_saved"]) is not None
     assert false_claim("Apaguei tudo.", ["all_deleted"]) is None
     assert "did not happen" in (false_claim("Saved!", []) or "")
+
+
+def test_data_fences_echoed_by_a_model_are_removed() -> None:
+    assert without_data_tags("Sim: <data>https://bbc.com</data>.</data>") == "Sim: https://bbc.com."
+    assert without_data_tags("< /DATA >x<data id=1>") == "x"
+    assert without_data_tags("a <b>data</b> e 3 < 4 > 2") == "a <b>data</b> e 3 < 4 > 2"
 
 
 def test_emojis_are_removed_and_text_kept() -> None:
@@ -104,7 +116,13 @@ async def test_each_check_is_counted_in_metrics(lembra: Lembra) -> None:
     reply = await lembra.say(
         "inception é bom?", llm=[{**claim, "message": "É ótimo 🎬. Quer que eu salve?"}]
     )
+    echoed = await lembra.say(
+        "eu salvei algum link da bbc?",
+        llm=[{**claim, "message": "Você tem <data>https://www.bbc.com</data>.</data>"}],
+    )
 
+    assert echoed.text == "Você tem https://www.bbc.com."
+    assert sample(lembra, "data_tag_removed") == 1
     assert reply.text == "É ótimo. Quer que eu salve?"
     assert reply.meta.state == "AMBIGUOUS"
     assert sample(lembra, "false_claim") == 1

@@ -197,6 +197,38 @@ async def test_json_schema_mode_sends_a_strict_response_format_and_no_function(
     assert reply.meta.tools_executed == ("save_note",)
 
 
+def _tool_enum(body: dict[str, Any]) -> set[str | None]:
+    return set(body["response_format"]["json_schema"]["schema"]["properties"]["tool"]["enum"])
+
+
+async def test_json_schema_first_step_names_only_the_tools_its_message_can_need(
+    db: Database,
+) -> None:
+    async with live_runtime(db, llm_output_mode="json_schema") as live:
+        await live.say("anota: comprar pão", llm=[STEP])
+        saving = live.model.requests[-1].body
+        await live.say("procura pão", llm=[call("search_items", query="pão")])
+        searching = live.model.requests[-1].body
+        _, report = await live.say(
+            "o que eu preciso comprar?",
+            llm=[call("search_items", query="comprar"), respond("Pão.")],
+        )
+        await live.say("keep this as a bookmark: the trip", llm=[STEP])
+        bookmarking = live.model.requests[-1].body
+    everything = _tool_enum(report.requests[0].body)  # a message the code reads as "other"
+    # "keep <url>" could not be a bookmark, a search not a delete; the prompt is the same
+    assert "save_note" in _tool_enum(saving)
+    assert "bookmark" not in _tool_enum(saving)
+    assert "search_items" not in _tool_enum(saving)
+    assert "search_items" in _tool_enum(searching)
+    assert "delete_item" not in _tool_enum(searching)
+    assert None in _tool_enum(searching)
+    # after a tool's result, and for a message naming a tool the cut would close: every tool
+    assert _tool_enum(report.requests[1].body) == everything == _tool_enum(bookmarking)
+    assert {"bookmark", "delete_item", "save_note"} <= everything
+    assert searching["messages"][0] == saving["messages"][0]
+
+
 @pytest.mark.parametrize(
     ("script", "mode"),
     [
