@@ -88,7 +88,7 @@ class Database:
         self.users = UsersRepo(coll("users"))
         self.items = ItemsRepo(coll("items"))
         self.summaries = SummariesRepo(coll("summaries"))
-        self.messages = MessagesRepo(coll("messages"), coll("summaries"))
+        self.messages = MessagesRepo(coll("messages"), coll("summaries"), self.users)
         self.pending = PendingRepo(coll("pending_actions"), coll("users"))
         self.ledger = LedgerRepo(coll("ledger"), signer=signer)
         self.beliefs = BeliefsRepo(coll("beliefs"))

@@ -62,6 +62,8 @@ class UserDoc(StoredModel):
     last_seen_at_ms: int
     active: bool = True
     item_seq: int = 0
+    # the last message number reserved in the user's private conversation (storage/messages.py)
+    message_seq: int = 0
     counts: dict[str, int] = Field(default_factory=dict)
     daily_token_quota: int | None = None
     display_name: str | None = None

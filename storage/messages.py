@@ -1,9 +1,21 @@
 """`messages`: conversation history with native roles and a per-conversation sequence.
 
-Message `_id`s are `<conversation>:<seq zero-padded>`; sequence numbers are
-allocated from a counter field on the conversation's `summaries` document (one
-atomic `$inc` per append), and reads go through the single-field index on
-`conversation_id` (SUBSET.md explains why that matters on the embedded server).
+Message `_id`s are `<conversation>:<seq zero-padded>`, and reads go through the
+single-field index on `conversation_id` (SUBSET.md explains why that matters on the
+embedded server). Sequence numbers come from an atomic `$inc`:
+
+- in a private chat (the conversation id is the user id), on `users.message_seq`, and a
+  turn reserves its first numbers in the same round trip that reads the user document
+  (`UsersRepo.ensure(reserve=...)`), so storing its messages is one `insert_many`;
+- in a group, on the conversation's `summaries` document (`last_seq`).
+
+A private conversation whose user document does not exist (data written by tools) is
+numbered on `summaries` as a group is. A turn writes its messages under consecutive numbers: when it has more than it reserved,
+it takes more and keeps them only if they follow its reservation, else takes a fresh
+block. Numbers left unused (a turn that stored fewer) are gaps, never reused. The
+messages' unique index is the arbiter: a clash (a counter behind the messages, e.g. a
+database restored from an old backup) moves the counter past the last message and the
+append is retried once.
 """
 
 from __future__ import annotations
@@ -13,6 +25,7 @@ from dataclasses import dataclass
 from storage.collection import Collection
 from storage.documents import MessageDoc, Role, ToolCallRecord
 from storage.errors import DuplicateKey, StorageError
+from storage.users import UsersRepo
 
 
 def message_id(conversation_id: str, seq: int) -> str:
@@ -35,9 +48,10 @@ class NewMessage:
 
 
 class MessagesRepo:
-    def __init__(self, coll: Collection, summaries: Collection) -> None:
+    def __init__(self, coll: Collection, summaries: Collection, users: UsersRepo) -> None:
         self._c = coll
         self._summaries = summaries
+        self._users = users
 
     async def ensure_indexes(self) -> None:
         await self._c.create_index([("user_id", 1)])
@@ -45,17 +59,28 @@ class MessagesRepo:
         await self._c.create_index([("conversation_id", 1), ("seq", 1)], unique=True)
 
     async def last_seq(self, user_id: str, conversation_id: str) -> int:
+        """The last message number given out in the conversation (gaps included)."""
+        if conversation_id == user_id and (last := await self._users.message_seq(user_id)):
+            return last
         doc = await self._summaries.find_owned(conversation_doc_id(conversation_id), user_id)
         return int(doc.get("last_seq", 0)) if doc else 0
 
     async def append(
-        self, user_id: str, conversation_id: str, messages: list[NewMessage], *, now_ms: int
+        self,
+        user_id: str,
+        conversation_id: str,
+        messages: list[NewMessage],
+        *,
+        now_ms: int,
+        reserved: tuple[int, int] | None = None,
     ) -> list[MessageDoc]:
-        """Append `messages` in order, allocating their sequence numbers atomically."""
+        """Append `messages` in order under consecutive numbers (module docstring).
+
+        `reserved` is the `(first, last)` block the turn reserved when it read the user.
+        """
         if not messages:
             return []
-        counter = await self._allocate(user_id, conversation_id, len(messages), now_ms)
-        first = int(counter["last_seq"]) - len(messages) + 1  # type: ignore[call-overload]
+        first = await self._numbers(user_id, conversation_id, len(messages), reserved, now_ms)
         docs = [
             MessageDoc(
                 _id=message_id(conversation_id, first + offset),
@@ -73,8 +98,63 @@ class MessagesRepo:
             )
             for offset, msg in enumerate(messages)
         ]
-        await self._c.insert_many([d.to_doc() for d in docs])
+        stored = [d.to_doc() for d in docs]
+        try:
+            await self._c.insert_many(stored)
+        except DuplicateKey:
+            if not await self._catch_up(user_id, conversation_id, now_ms):
+                raise
+            # the ordered insert stopped at the clash: what it stored before is taken back
+            mine = {str(d["_id"]): d for d in stored}
+            placed = await self._c.find({"_id": {"$in": list(mine)}})
+            ours = [str(d["_id"]) for d in placed if d == mine[str(d["_id"])]]
+            if ours:
+                await self._c.delete_many({"_id": {"$in": ours}})
+            return await self.append(user_id, conversation_id, messages, now_ms=now_ms)
         return docs
+
+    async def _numbers(
+        self,
+        user_id: str,
+        conversation_id: str,
+        n: int,
+        reserved: tuple[int, int] | None,
+        now_ms: int,
+    ) -> int:
+        """The first of `n` consecutive free numbers for this append."""
+        have = reserved[1] - reserved[0] + 1 if reserved else 0
+        if reserved and n <= have:
+            return reserved[0]
+        last = None
+        if conversation_id == user_id:
+            last = await self._users.reserve_messages(user_id, n - have)
+            if last is not None and reserved and last - (n - have) == reserved[1]:
+                return reserved[0]  # the extra numbers follow the reservation
+            if last is not None and reserved:  # others took numbers in between: a fresh block
+                last = await self._users.reserve_messages(user_id, n)
+        if last is None:  # a group, or no user document (yet): the conversation's counter
+            counter = await self._allocate(user_id, conversation_id, n, now_ms)
+            last = int(counter["last_seq"])  # type: ignore[call-overload]
+        return last - n + 1
+
+    async def _catch_up(self, user_id: str, conversation_id: str, now_ms: int) -> bool:
+        """Move the user's counter past the conversation's last message; False if it was."""
+        newest = await self._c.find(
+            {"conversation_id": conversation_id}, sort=[("seq", -1)], limit=1
+        )
+        top = int(newest[0]["seq"]) if newest else 0
+        if conversation_id != user_id or (user := await self._users.get(user_id)) is None:
+            counter = await self._summaries.find_owned(
+                conversation_doc_id(conversation_id), user_id
+            )
+            behind = top - int(counter.get("last_seq", 0)) if counter else 0
+            if behind > 0:
+                await self._allocate(user_id, conversation_id, behind, now_ms)
+            return behind > 0
+        behind = top - user.message_seq
+        if behind > 0:
+            await self._users.reserve_messages(user_id, behind)
+        return behind > 0
 
     async def _allocate(
         self, user_id: str, conversation_id: str, n: int, now_ms: int

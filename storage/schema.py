@@ -58,9 +58,28 @@ async def _pending_hints(collections: Collections) -> None:
         )
 
 
+async def _private_message_counters(collections: Collections) -> None:
+    """Version 3: a private conversation's message counter moves to `users.message_seq`.
+
+    From this version on its messages are numbered there (storage/messages.py), so each
+    user's counter starts where the conversation's `summaries.last_seq` stopped; never
+    lowered, so running it again (or after new messages) changes nothing.
+    """
+    users = collections["users"]
+    for doc in await collections["summaries"].find({"kind": "conversation"}):
+        user_id = str(doc.get("user_id") or "")
+        if str(doc["_id"]) != f"conv:{user_id}":
+            continue  # a group's counter stays on its conversation document
+        user = await users.find_one({"_id": user_id})
+        last = int(doc.get("last_seq") or 0)
+        if user is not None and int(user.get("message_seq") or 0) < last:
+            await users.update_one({"_id": user_id}, {"$set": {"message_seq": last}})
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "baseline: the layout when schema versions began", _baseline),
     Migration(2, "pending-action hints on the user document", _pending_hints),
+    Migration(3, "private conversations numbered on the user document", _private_message_counters),
 )
 CURRENT = MIGRATIONS[-1].version
 

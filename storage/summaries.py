@@ -102,10 +102,20 @@ class SummariesRepo:
         return await self._c.find_owned(handover_doc_id(conversation_id, n), user_id)
 
     async def conversations(self, user_id: str | None = None) -> list[Doc]:
+        """Conversation documents; a user's own private conversation is always among them.
+
+        Its messages are numbered on the user document (storage/messages.py), so it may
+        have no document here until its memory tiers are first written.
+        """
         flt: dict[str, Any] = {"kind": "conversation"}
-        if user_id is not None:
-            flt["user_id"] = user_id
-        return await self._c.find(flt)
+        if user_id is None:
+            return await self._c.find(flt)
+        flt["user_id"] = user_id
+        found = await self._c.find(flt)
+        private = conversation_doc_id(user_id)
+        if all(d.get("_id") != private for d in found):
+            found.append({"_id": private, "kind": "conversation", "user_id": user_id})
+        return found
 
     async def delete_for_user(self, user_id: str) -> int:
         return await self._c.delete_many({"user_id": user_id})

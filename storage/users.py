@@ -24,10 +24,20 @@ class UsersRepo:
         return UserDoc.model_validate(doc) if doc else None
 
     async def ensure(
-        self, user_id: str, *, language: Literal["pt", "en"], timezone: str, now_ms: int
+        self,
+        user_id: str,
+        *,
+        language: Literal["pt", "en"],
+        timezone: str,
+        now_ms: int,
+        reserve: int = 0,
     ) -> UserDoc:
-        """Return the user, creating it on first contact (one round trip when it exists)."""
-        existing = await self.get(user_id)
+        """Return the user, creating it on first contact (one round trip when it exists).
+
+        `reserve` > 0 also reserves that many message numbers in the user's private
+        conversation in the same round trip: the returned `message_seq` is the last one.
+        """
+        existing = await (self._reserve(user_id, reserve) if reserve else self.get(user_id))
         if existing is not None:
             return existing
         user = UserDoc(
@@ -39,14 +49,28 @@ class UsersRepo:
             last_seen_at_ms=now_ms,
             counts={t: 0 for t in ITEM_TYPES},
             reminder_hint_ms=NO_REMINDERS,
+            message_seq=reserve,
         )
         try:
             await self._c.insert_one(user.to_doc())
         except DuplicateKey:
-            raced = await self.get(user_id)
+            raced = await (self._reserve(user_id, reserve) if reserve else self.get(user_id))
             assert raced is not None
             return raced
         return user
+
+    async def _reserve(self, user_id: str, n: int) -> UserDoc | None:
+        doc = await self._c.find_one_and_update({"_id": user_id}, {"$inc": {"message_seq": n}})
+        return UserDoc.model_validate(doc) if doc else None
+
+    async def reserve_messages(self, user_id: str, n: int) -> int | None:
+        """Reserve `n` more message numbers; the last one, or None when the user is gone."""
+        user = await self._reserve(user_id, n)
+        return user.message_seq if user else None
+
+    async def message_seq(self, user_id: str) -> int:
+        user = await self.get(user_id)
+        return user.message_seq if user else 0
 
     async def touch(self, user_id: str, now_ms: int, *, open_session: bool = False) -> None:
         """Record a turn: last seen now, active, and (when asked) a session opening now."""

@@ -174,7 +174,12 @@ class Commands:
     async def _forget(self, turn: Turn, args: str) -> Reply:
         counts = turn.user.counts
         items = sum(int(counts.get(t, 0)) for t in ITEM_TYPES)
-        messages = await self.deps.db.messages.last_seq(turn.user_id, turn.conversation_id)
+        # the numbers given out before this turn (its own are reserved, not yet stored)
+        messages = (
+            turn.reserved_seq[0] - 1
+            if turn.reserved_seq
+            else await self.deps.db.messages.last_seq(turn.user_id, turn.conversation_id)
+        )
         pending = pendings.ConfirmForget()
         await pendings.store(self.deps, turn, pending)
         turn.facts.apply_rule("confirmation_required")

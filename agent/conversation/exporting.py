@@ -62,7 +62,7 @@ async def export_file(
     messages = []
     for conversation in await db.summaries.conversations(user.id):
         conv_id = str(conversation["_id"]).removeprefix("conv:")
-        last = int(conversation.get("last_seq", 0))
+        last = await db.messages.last_seq(user.id, conv_id)
         messages += await db.messages.range(user.id, conv_id, 1, last)
     document = {
         "format": "lembra-export/1",

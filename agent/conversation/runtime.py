@@ -70,6 +70,9 @@ TOUCH_EVERY_MS = 60_000
 ALLOWED_FROM_PLAN = frozenset(name for name in registry() if name != "delete_all_memories")
 READ_RESULTS = (Found, PageFetched, Simulated)
 SAVE_TOOLS = frozenset(name for name in ALLOWED_FROM_PLAN if name.startswith("save_"))
+# a deterministic turn stores the user's message and the reply: their numbers are reserved
+# with the user read, so storing them is one round trip (storage/messages.py)
+TURN_MESSAGES = 2
 
 
 class Runtime:
@@ -115,6 +118,11 @@ class Runtime:
             if refusal is not None:
                 return refusal
         user = await self._user(incoming, now)
+        reserved = (
+            (user.message_seq - TURN_MESSAGES + 1, user.message_seq)
+            if incoming.conversation_id == incoming.user_id
+            else None
+        )
         user = await self._close_idle_session(user, incoming, now)
         # an effect a crash interrupted is finished (and recorded) before anything else
         user, finished = await effects.recover(
@@ -128,7 +136,9 @@ class Runtime:
         if language != user.language and not user.language_chosen:
             # the language read from the message becomes the stored one (DESIGN 9.2)
             await self.deps.db.users.set_language(user.id, language, chosen=False)
-        turn = Turn(incoming=incoming, user=user, language=language, now_ms=now)
+        turn = Turn(
+            incoming=incoming, user=user, language=language, now_ms=now, reserved_seq=reserved
+        )
         if incoming.kind == "unsupported":
             return finish(turn, text("unsupported_media", turn.language), kind="deterministic")
         shown = clean_text(raw) if incoming.kind == "text" else f"[button {incoming.choice}]"
@@ -157,12 +167,14 @@ class Runtime:
         return Reply(text=body)
 
     async def _user(self, incoming: Incoming, now: int) -> UserDoc:
+        """The user, with the numbers of a turn's two messages reserved in a private chat."""
         settings = self.deps.settings
         return await self.deps.db.users.ensure(
             incoming.user_id,
             language=incoming.language_hint or settings.default_language,
             timezone=settings.default_timezone,
             now_ms=now,
+            reserve=TURN_MESSAGES if incoming.conversation_id == incoming.user_id else 0,
         )
 
     async def _close_idle_session(self, user: UserDoc, incoming: Incoming, now: int) -> UserDoc:
@@ -507,7 +519,11 @@ class Runtime:
         )
         db = self.deps.db
         await db.messages.append(
-            turn.user_id, turn.conversation_id, turn.messages, now_ms=turn.now_ms
+            turn.user_id,
+            turn.conversation_id,
+            turn.messages,
+            now_ms=turn.now_ms,
+            reserved=turn.reserved_seq,
         )
         counters: dict[str, int | float] = {"messages": 1, f"states.{reply.meta.state}": 1}
         kind = session_kind(turn.intent)  # chat or admin; background use is counted by Quotas

@@ -28,6 +28,8 @@ class Turn:
     messages: list[NewMessage] = field(default_factory=list)
     belief: BeliefView | None = None
     notes: list[str] = field(default_factory=list)
+    # message numbers reserved with the user read (private chats; storage/messages.py)
+    reserved_seq: tuple[int, int] | None = None
     forgotten: bool = False  # the user erased their account this turn: persist nothing more  # lines prepended to the reply (e.g. a dropped pending action)
     # a pending action the message did not answer, still open while the planner runs (DESIGN 3.7)
     open_pending: object | None = None

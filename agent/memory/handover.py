@@ -242,15 +242,14 @@ async def session_idle(deps: Deps, user: UserDoc, conversation_id: str, now_ms: 
     """Whether the user's open session has been idle for the handover time.
 
     `users.last_seen_at_ms` is touched at most once a minute, so it can lag the last
-    message; when it says idle, the conversation's own clock (set on every stored
-    message) decides, so a session is never closed before its full idle time.
+    message; when it says idle, the conversation's last stored message decides, so a
+    session is never closed before its full idle time.
     """
     idle_ms = deps.settings.handover_idle_minutes * 60_000
     if not user.session_open or now_ms - user.last_seen_at_ms < idle_ms:
         return False
-    doc = await deps.db.summaries.get_conversation(user.id, conversation_id)
-    updated = doc.get("updated_at_ms") if doc else None
-    last = max(user.last_seen_at_ms, updated) if isinstance(updated, int) else user.last_seen_at_ms
+    newest = await deps.db.messages.last(user.id, conversation_id, 1)
+    last = max([user.last_seen_at_ms, *(m.ts_ms for m in newest)])
     return now_ms - last >= idle_ms
 
 

@@ -16,37 +16,8 @@ import pytest
 
 from storage import Database
 from storage.schema import SCHEMA_ID, upgrade
-from tests.conftest import open_test_db
 from tests.support.harness import ALICE, Lembra, open_lembra, seed
-from tests.support.servers import RunningServer
-
-
-class Trips:
-    """Every round trip the database saw, by collection and operation."""
-
-    def __init__(self) -> None:
-        self.seen: list[tuple[str, str]] = []
-
-    def __call__(self, collection: str, operation: str, seconds: float) -> None:
-        self.seen.append((collection, operation))
-
-    def on(self, collection: str) -> list[str]:
-        return [op for coll, op in self.seen if coll == collection]
-
-
-@pytest.fixture
-async def trips() -> Trips:
-    return Trips()
-
-
-@pytest.fixture
-async def watched_db(nx_server: RunningServer, trips: Trips) -> AsyncIterator[Database]:
-    db = await open_test_db(nx_server.uri, observer=trips)
-    try:
-        yield db
-    finally:
-        await db.drop()
-        await db.close()
+from tests.support.trips import Trips
 
 
 @pytest.fixture
