@@ -23,7 +23,6 @@ from agent.memory.history import CORRECTION
 from agent.planning.backend import PlanHints, PlannerBackend
 from agent.planning.claims import false_claim
 from agent.planning.grounding import Grounder
-from agent.planning.offline import plan_offline
 from agent.planning.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planner_function_schema
 from agent.planning.validation import (
     ECHO_LIMIT,
@@ -64,7 +63,6 @@ from storage.documents import ToolCallRecord
 from storage.messages import NewMessage
 
 MAX_RETRIES = 2
-NOOP_ON_SAVE = "the message asks to save something: call the save tool for it"
 _LATENCY_BUCKETS = ((1.0, "<1s"), (5.0, "1-5s"), (15.0, "5-15s"), (60.0, "15-60s"))
 StepStatus = Literal[
     "tool",
@@ -236,20 +234,6 @@ class PlanningSession:
                 problem = false_claim(response.message, self.turn.ledger_events)
                 if problem is not None:
                     self.deps.metrics.model_text.labels("false_claim").inc()
-            if (
-                problem is None
-                and response is not None
-                and response.action == "NOOP"
-                and self.wants_save
-                and not self.turn.tools_executed
-                and (planned := plan_offline(self.turn.incoming.text or "", "save")) is not None
-            ):
-                # "note: call the bank" read as an order to the assistant: the rules read a save
-                named, args = planned
-                problem = (
-                    f"{NOOP_ON_SAVE}: call {named} with args {json.dumps(args, ensure_ascii=False)}"
-                )
-                self.deps.metrics.model_text.labels("noop_on_save").inc()
             if problem is None and response is not None and response.action == "CALL_TOOL":
                 checked = validate_args(
                     self.tools[str(response.tool)], response.args or {}, self._other_fields

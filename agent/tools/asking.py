@@ -29,13 +29,6 @@ class RequestClarificationArgs(ToolArgs):
         cleaned = clean_text(value)
         if not cleaned:
             raise ValueError("the question is empty")
-        if "?" not in cleaned:
-            # "call the bank about the card / 1. yes 2. no" is no question: a clear request
-            # is done with its tool, not echoed back as a choice
-            raise ValueError(
-                "the question is not a question: ask what is unclear, ending with '?', "
-                "or call the tool the message asks for"
-            )
         return cleaned
 
     @field_validator("options")

@@ -79,32 +79,6 @@ def test_valid_options_are_kept_cleaned_and_never_grounded() -> None:
     assert rules_for(RequestClarificationArgs) == ()  # the model's words, not facts
 
 
-async def test_a_question_that_is_no_question_is_re_asked_and_a_save_is_never_a_noop(
-    db: Database,
-) -> None:
-    """ "note: call the bank" echoed back as a yes/no choice, then a NOOP: both re-asked."""
-    noop = {"action": "NOOP", "tool": None, "args": None, "message": None, "belief": BELIEF}
-    save = {**ask(), "tool": "save_note", "args": {"content": "call the bank about the card"}}
-    async with open_lembra(db, counting_model=True) as lembra:
-        reply = await lembra.say(
-            "note: call the bank about the card",
-            llm=[ask("call the bank about the card", ["yes", "no"]), noop, save],
-        )
-        told = [
-            json.loads(m["content"])["error"]
-            for m in lembra.requests[-1].body["messages"]
-            if m["role"] == "tool"
-        ]
-        assert reply.meta.tools_executed == ("save_note",)
-        assert await lembra.db.pending.peek(ALICE, ALICE) is None
-        assert "not a question" in told[0]
-        # the correction carries the call the rules would make, in the message's own words
-        assert 'call save_note with args {"content": "call the bank about the card"}' in told[1]
-        # a NOOP on a message that asks for nothing to be saved is still fine
-        quiet = await lembra.say("hmm, deixa eu pensar", llm=[noop])
-        assert quiet.meta.llm_calls == 1
-
-
 @pytest.mark.parametrize(
     ("said", "index"),
     [
