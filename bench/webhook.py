@@ -1,6 +1,7 @@
 """Webhook benchmark: 20,000 deterministic-intent Telegram updates from 1,000 chats.
 
     .venv/bin/python bench/webhook.py [--updates 20000] [--chats 1000] [--connections 40]
+                                      [--saves]
                                       [--rate UPDATES_PER_S] [--memory]
 
 Three processes on loopback, as in production where Telegram is elsewhere:
@@ -68,9 +69,14 @@ INTENTS = ("lista", "oi", "ajuda", "cancela")
 SECRET = "bench-secret"
 
 
-def make_updates(count: int, chats: int) -> list[dict[str, Any]]:
+def make_updates(count: int, chats: int, *, saves: bool = False) -> list[dict[str, Any]]:
+    """Deterministic intents, or (`saves`) notes saved by the offline planner, each distinct."""
     return [
-        message_update(900_000_000 + n % chats, INTENTS[n % len(INTENTS)], update_id=n + 1)
+        message_update(
+            900_000_000 + n % chats,
+            f"anota: lembrete numero {n}" if saves else INTENTS[n % len(INTENTS)],
+            update_id=n + 1,
+        )
         for n in range(count)
     ]
 
@@ -88,7 +94,7 @@ async def drive(args: argparse.Namespace) -> None:
     fake = await FakeTelegram().start()
     print(json.dumps({"fake": fake.base_url}), flush=True)
     app_url = (await asyncio.to_thread(sys.stdin.readline)).strip()
-    updates = make_updates(args.updates, args.chats)
+    updates = make_updates(args.updates, args.chats, saves=args.saves)
     statuses: dict[int, int] = defaultdict(int)
     pending = deque(updates)
     started = time.monotonic()
@@ -231,6 +237,7 @@ async def run(args: argparse.Namespace) -> None:
         f"--chats={args.chats}",
         f"--connections={args.connections}",
         f"--rate={args.rate}",
+        *(["--saves"] if args.saves else []),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
     )
@@ -345,6 +352,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--memory", action="store_true", help="embedded database in memory instead of on disk"
+    )
+    parser.add_argument(
+        "--saves", action="store_true", help="every update saves a note (offline planner)"
     )
     parser.add_argument("--driver", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--profile", help="write cProfile stats of the app process here")
