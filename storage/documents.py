@@ -30,9 +30,11 @@ class StoredModel(BaseModel):
 class EffectDoc(BaseModel):
     """An effect begun in one conversation and not yet recorded (issue 15: effect + event as a unit).
 
-    Written on the user document before the effect, marked `counted` in the same
-    update that moves the counters, cleared after the ledger event: whatever a crash
-    interrupts, the next turn of that conversation (or its re-drive) finishes it.
+    Written on the user document before the effect, cleared by the same update that
+    moves the counters, after the ledger event: whatever a crash interrupts, the next
+    turn of that conversation (or its re-drive) finishes it. `counted` is only ever
+    true on intents an earlier version wrote (it counted before recording): their
+    counters have moved and must not move again.
     """
 
     model_config = ConfigDict(extra="ignore")

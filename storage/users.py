@@ -143,13 +143,26 @@ class UsersRepo:
 
     # -- effects begun and not yet recorded (issue 15) ----------------------------------------
 
-    async def begin_effect(self, user_id: str, slot: str, effect: EffectDoc) -> None:
-        """Write the intent of `effect` in the conversation's slot, before the effect happens."""
-        await self._c.update_one(
-            {"_id": user_id}, {"$set": {f"effects.{slot}": effect.model_dump()}}
-        )
+    async def begin_effect(
+        self, user_id: str, slot: str, effect: EffectDoc, *, take_item_seq: bool = False
+    ) -> int:
+        """Write the intent of `effect` in the conversation's slot, before the effect happens.
 
-    async def count_effect(
+        `take_item_seq` also allocates the next item number in the same round trip and
+        returns it (a save needs one); otherwise returns 0.
+        """
+        change: dict[str, object] = {"$set": {f"effects.{slot}": effect.model_dump()}}
+        if not take_item_seq:
+            await self._c.update_one({"_id": user_id}, change)
+            return 0
+        doc = await self._c.find_one_and_update(
+            {"_id": user_id}, {**change, "$inc": {"item_seq": 1}}
+        )
+        if doc is None:
+            raise LookupError(f"unknown user {user_id}")
+        return int(doc["item_seq"])
+
+    async def end_effect(
         self,
         user_id: str,
         slot: str,
@@ -158,27 +171,21 @@ class UsersRepo:
         inc: Mapping[str, int] | None = None,
         counts: Mapping[str, int] | None = None,
     ) -> bool:
-        """Move the counters for an effect once: the same update marks it counted.
+        """Move the effect's counters and clear its slot in one update: they move once.
 
-        Returns False when it was already counted (or is no longer there).
+        Returns False when the slot no longer holds this effect (ended already), in
+        which case nothing moves. `$unset` is outside the subset, so the slot becomes null.
         """
-        update: dict[str, object] = {f"effects.{slot}.counted": True}
+        fields: dict[str, object] = {f"effects.{slot}": None}
         if counts is not None:
-            update["counts"] = {t: int(counts.get(t, 0)) for t in ITEM_TYPES}
-        change: dict[str, object] = {"$set": update}
+            fields["counts"] = {t: int(counts.get(t, 0)) for t in ITEM_TYPES}
+        change: dict[str, object] = {"$set": fields}
         if inc:
             change["$inc"] = {f"counts.{t}": n for t, n in inc.items()}
         outcome = await self._c.update_one(
-            {"_id": user_id, f"effects.{slot}.id": effect_id, f"effects.{slot}.counted": False},
-            change,
+            {"_id": user_id, f"effects.{slot}.id": effect_id}, change
         )
         return outcome.matched > 0
-
-    async def end_effect(self, user_id: str, slot: str, effect_id: str) -> None:
-        """Clear the slot once the effect is recorded (`$unset` is outside the subset)."""
-        await self._c.update_one(
-            {"_id": user_id, f"effects.{slot}.id": effect_id}, {"$set": {f"effects.{slot}": None}}
-        )
 
     # -- when reminders need a look in a turn (issue 16) -------------------------------------
 

@@ -118,16 +118,11 @@ async def store_item(
         )
     key = dedup_key(item_type, title=title, year=year, tmdb_id=tmdb_id, url=url, content=content)
     turn.facts.apply_rule("dedup")
-    existing = await db.items.find_by_dedup(turn.user_id, key)
-    if existing is not None:
-        # the re-drive of the update that saved it answers as that first run did
-        again = existing.update_id is not None and existing.update_id == turn.incoming.update_id
-        return Saved(existing, created=again, caveats=caveats)
     now = turn.now_ms
     item = ItemDoc(
         _id=db.items.new_id(),
         user_id=turn.user_id,
-        seq=await db.users.next_item_seq(turn.user_id),
+        seq=0,  # numbered by the effect, in the round trip that writes its intent
         type=item_type,
         title=_clean(title),
         original_title=_clean(original_title) if original_title != title else None,
@@ -144,6 +139,8 @@ async def store_item(
         update_id=turn.incoming.update_id,
     )
     stored, created = await effects.save(ctx.deps, turn, item, dedup_sha256=digest(key))
+    if not created:  # the re-drive of the update that saved it answers as that first run did
+        created = stored.update_id is not None and stored.update_id == turn.incoming.update_id
     return Saved(stored, created=created, caveats=caveats)
 
 

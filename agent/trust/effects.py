@@ -3,19 +3,23 @@
 Without multi-document transactions (SUBSET.md) an effect runs in steps, and every
 prefix of them can be finished later:
 
-1. the intent is written on the user document, in the conversation's slot;
+1. the intent is written on the user document, in the conversation's slot (a save
+   takes its item number in the same update);
 2. the effect itself (the item inserted or deleted);
-3. the counters, moved by the same single-document update that marks the intent
-   counted, so they move once whatever is retried;
-4. the ledger event;
-5. the slot is cleared.
+3. the ledger event;
+4. the counters move and the slot is cleared, by one single-document update that
+   matches only while the slot holds this intent, so they move once whatever is
+   retried.
 
 A crash anywhere (a kill -9, the database gone) leaves the intent. The next turn of
 that conversation, which is also how a re-drive of the same update arrives, finishes
-it first: the effect completed, the counter moved if it was not, the event appended
-unless the ledger already holds it. Turns of one conversation never run at once (a
-lease per chat), so finishing its own slot races with nothing; another
+it first: the effect completed, the event appended unless the ledger already holds
+it, the counters moved with the slot cleared. Turns of one conversation never run at
+once (a lease per chat), so finishing its own slot races with nothing; another
 conversation's slot is finished only once it is stale.
+
+A save is four round trips when nothing fails: intent with item number, insert,
+ledger, counters with the slot cleared (issue 16).
 """
 
 from __future__ import annotations
@@ -66,7 +70,10 @@ def _intent(
 
 
 async def save(deps: Deps, turn: Turn, item: ItemDoc, *, dedup_sha256: str) -> tuple[ItemDoc, bool]:
-    """Insert `item` unless its dedup key exists; count it and record `item_saved` as one unit."""
+    """Insert `item` (numbered here) unless its dedup key exists; count and record it as one unit.
+
+    The unique dedup index decides (no read first): a duplicate returns the stored item.
+    """
     db, slot = deps.db, slot_of(turn.conversation_id)
     effect = _intent(
         turn,
@@ -77,12 +84,12 @@ async def save(deps: Deps, turn: Turn, item: ItemDoc, *, dedup_sha256: str) -> t
         enriched=item.enriched,
         dedup_sha256=dedup_sha256,
     )
-    await db.users.begin_effect(turn.user_id, slot, effect)
-    stored, created = await db.items.insert(item)
+    seq = await db.users.begin_effect(turn.user_id, slot, effect, take_item_seq=True)
+    stored, created = await db.items.insert(item.model_copy(update={"seq": seq}))
     if not created:
         await db.users.end_effect(turn.user_id, slot, effect.id)
         return stored, False
-    await _finish(deps, turn.user_id, slot, effect, turn=turn)
+    await _finish(deps, turn.user_id, slot, effect, turn=turn, done=stored)
     return stored, True
 
 
@@ -101,7 +108,7 @@ async def delete(deps: Deps, turn: Turn, item: ItemDoc) -> bool:
     if await deps.db.items.delete(turn.user_id, item.id) is None:
         await deps.db.users.end_effect(turn.user_id, slot, effect.id)
         return False
-    await _finish(deps, turn.user_id, slot, effect, turn=turn)
+    await _finish(deps, turn.user_id, slot, effect, turn=turn, done=item)
     return True
 
 
@@ -143,31 +150,44 @@ async def recover(
 
 
 async def _finish(
-    deps: Deps, user_id: str, slot: str, effect: EffectDoc, *, turn: Turn | None
+    deps: Deps,
+    user_id: str,
+    slot: str,
+    effect: EffectDoc,
+    *,
+    turn: Turn | None,
+    done: ItemDoc | None = None,
 ) -> Finished:
-    """Steps 2-5 for `effect`, each one safe to repeat."""
+    """Steps 2-4 for `effect`, each one safe to repeat.
+
+    `done` is the item step 2 just saved or deleted in this turn (not re-checked).
+    """
     match effect.op:
         case "save":
-            done = await _finish_save(deps, user_id, slot, effect, turn)
+            finished, change = await _finish_save(deps, user_id, effect, turn, done)
         case "delete":
-            done = await _finish_delete(deps, user_id, slot, effect, turn)
+            finished, change = await _finish_delete(deps, user_id, effect, turn, done)
         case "delete_all":
-            done = await _finish_delete_all(deps, user_id, slot, effect, turn)
+            finished, change = await _finish_delete_all(deps, user_id, effect, turn)
         case _ as unreachable:
             assert_never(unreachable)
-    await deps.db.users.end_effect(user_id, slot, effect.id)
-    return done
+    if effect.counted:  # an earlier version's intent: its counters moved already
+        change = {}
+    await deps.db.users.end_effect(user_id, slot, effect.id, **change)
+    return finished
+
+
+_Change = dict[str, dict[str, int]]
 
 
 async def _finish_save(
-    deps: Deps, user_id: str, slot: str, effect: EffectDoc, turn: Turn | None
-) -> Finished:
+    deps: Deps, user_id: str, effect: EffectDoc, turn: Turn | None, done: ItemDoc | None
+) -> tuple[Finished, _Change]:
     if effect.item_id is None or effect.item_type is None:
-        return Finished(effect)
-    item = await deps.db.items.get(user_id, effect.item_id)
+        return Finished(effect), {}
+    item = done or await deps.db.items.get(user_id, effect.item_id)
     if item is None:  # never inserted: nothing happened, so nothing to record
-        return Finished(effect)
-    await deps.db.users.count_effect(user_id, slot, effect.id, inc={effect.item_type: 1})
+        return Finished(effect), {}
     payload = {
         "item_id": effect.item_id,
         "type": effect.item_type,
@@ -175,27 +195,27 @@ async def _finish_save(
         "enriched": effect.enriched,
     }
     await _record(deps, turn, user_id, effect, "item_saved", payload)
-    return Finished(effect, item=item)
+    return Finished(effect, item=item), {"inc": {effect.item_type: 1}}
 
 
 async def _finish_delete(
-    deps: Deps, user_id: str, slot: str, effect: EffectDoc, turn: Turn | None
-) -> Finished:
+    deps: Deps, user_id: str, effect: EffectDoc, turn: Turn | None, done: ItemDoc | None
+) -> tuple[Finished, _Change]:
     if effect.item_json is None:
-        return Finished(effect)
+        return Finished(effect), {}
     item = ItemDoc.model_validate_json(effect.item_json)
     batch = f"del:{effect.id}"  # kept 24 hours so `desfaz` can bring it back (DESIGN 9.4)
     await deps.db.snapshots.keep(user_id, batch, [item], effect.started_ms)
-    await deps.db.items.delete(user_id, item.id)  # a no-op when step 2 had happened
-    await deps.db.users.count_effect(user_id, slot, effect.id, inc={item.type: -1})
+    if done is None:
+        await deps.db.items.delete(user_id, item.id)  # a no-op when step 2 had happened
     payload = {"item_id": item.id, "type": item.type, "snapshot": batch}
     await _record(deps, turn, user_id, effect, "item_deleted", payload)
-    return Finished(effect, item=item)
+    return Finished(effect, item=item), {"inc": {item.type: -1}}
 
 
 async def _finish_delete_all(
-    deps: Deps, user_id: str, slot: str, effect: EffectDoc, turn: Turn | None
-) -> Finished:
+    deps: Deps, user_id: str, effect: EffectDoc, turn: Turn | None
+) -> tuple[Finished, _Change]:
     db = deps.db
     batch = f"all:{effect.id}"  # for `desfaz`, 24 hours; a re-run finds them already kept
     doomed = [
@@ -209,12 +229,11 @@ async def _finish_delete_all(
     if effect.up_to_seq is not None:
         for kept in await db.items.list_for(user_id):
             left[kept.type] = left.get(kept.type, 0) + 1
-    await db.users.count_effect(user_id, slot, effect.id, counts=left)
     by_type = {t: max(0, effect.by_type.get(t, 0) - left.get(t, 0)) for t in ITEM_TYPES}
     count = sum(by_type.values())
     payload: dict[str, Any] = {"count": count, "by_type": by_type, "snapshot": batch}
     await _record(deps, turn, user_id, effect, "all_deleted", payload)
-    return Finished(effect, count=count, kept=sum(left.values()))
+    return Finished(effect, count=count, kept=sum(left.values())), {"counts": left}
 
 
 async def _record(
@@ -228,7 +247,7 @@ async def _record(
     """Append the effect's event unless the ledger already holds it (a crash after step 4)."""
     if effect.update_id is not None:
         payload["update_id"] = effect.update_id
-    if turn is None or effect.counted:  # a recovery: step 4 may have happened
+    if turn is None:  # a recovery: step 3 may have happened
         for event in await deps.db.ledger.events_in(user_id, effect.started_ms, _FAR_FUTURE_MS):
             if event.type == type and all(
                 event.payload.get(k) == payload.get(k) for k in ("item_id", "update_id")

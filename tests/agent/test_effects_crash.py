@@ -82,11 +82,12 @@ SAVE = [call("save_note", content=NOTE)]
 @pytest.mark.parametrize(
     "points",
     [
-        ("items.insert_one",),  # the item is there, no counter, no event
-        ("items.insert_one", "users.update_one"),  # counted, no event
-        ("items.insert_one", "ledger.insert_one"),  # recorded, intent still open
+        ("items.insert_one",),  # the item is there, no event, no counter
+        ("items.insert_one", "ledger.insert_one"),  # recorded, not counted, intent still open
+        # counted and the intent cleared: only the reply and the message log are missing
+        ("items.insert_one", "ledger.insert_one", "users.update_one"),
     ],
-    ids=["after-insert", "after-counter", "after-event"],
+    ids=["after-insert", "after-event", "after-counter"],
 )
 async def test_a_save_killed_midway_is_repaired_and_answered_as_a_first_save(
     live: Live, points: tuple[str, ...]
@@ -123,8 +124,8 @@ async def _saved_then_previewed(live: Live) -> None:
 
 @pytest.mark.parametrize(
     "points",
-    [("items.delete_one",), ("items.delete_one", "users.update_one")],
-    ids=["after-delete", "after-counter"],
+    [("items.delete_one",), ("items.delete_one", "ledger.insert_one")],
+    ids=["after-delete", "after-event"],
 )
 async def test_a_confirmed_delete_killed_midway_is_finished_by_the_redrive(
     live: Live, points: tuple[str, ...]

@@ -6,34 +6,34 @@ from storage import Database
 from storage.documents import EffectDoc
 
 
-async def test_an_effect_is_counted_once_and_its_slot_cleared(any_db: Database) -> None:
+async def test_an_effect_moves_its_counters_once_as_its_slot_is_cleared(any_db: Database) -> None:
     users = any_db.users
     await users.ensure("tg:1", language="pt", timezone="UTC", now_ms=1)
     effect = EffectDoc(id="e1", op="save", started_ms=1, item_id="i1", item_type="note")
-    await users.begin_effect("tg:1", "slot1", effect)
+    assert await users.begin_effect("tg:1", "slot1", effect, take_item_seq=True) == 1
+    user = await users.get("tg:1")
+    assert user is not None
+    assert user.effects["slot1"] == effect
+    assert user.item_seq == 1
 
-    assert await users.count_effect("tg:1", "slot1", "e1", inc={"note": 1})
-    assert not await users.count_effect("tg:1", "slot1", "e1", inc={"note": 1})  # a retry
-    assert not await users.count_effect("tg:1", "slot1", "other", inc={"note": 1})
+    assert not await users.end_effect("tg:1", "slot1", "other", inc={"note": 1})
+    assert await users.end_effect("tg:1", "slot1", "e1", inc={"note": 1})
+    assert not await users.end_effect("tg:1", "slot1", "e1", inc={"note": 1})  # a retry
     user = await users.get("tg:1")
     assert user is not None
     assert user.counts["note"] == 1
-    held = user.effects["slot1"]
-    assert held is not None
-    assert held.counted
-
-    await users.end_effect("tg:1", "slot1", "e1")
-    user = await users.get("tg:1")
-    assert user is not None
     assert user.effects == {"slot1": None}
 
 
-async def test_counting_can_set_all_counters_at_once(any_db: Database) -> None:
+async def test_ending_can_set_all_counters_at_once(any_db: Database) -> None:
     users = any_db.users
     await users.ensure("tg:2", language="pt", timezone="UTC", now_ms=1)
     await users.adjust_count("tg:2", "movie", 3)
-    await users.begin_effect("tg:2", "s", EffectDoc(id="e", op="delete_all", started_ms=1))
-    assert await users.count_effect("tg:2", "s", "e", counts={"note": 1})
+    assert (
+        await users.begin_effect("tg:2", "s", EffectDoc(id="e", op="delete_all", started_ms=1)) == 0
+    )
+    assert await users.end_effect("tg:2", "s", "e", counts={"note": 1})
     user = await users.get("tg:2")
     assert user is not None
     assert user.counts == {"note": 1, "movie": 0, "tv_show": 0, "video": 0, "link": 0}
+    assert user.item_seq == 0
