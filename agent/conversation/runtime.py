@@ -13,7 +13,7 @@ import json
 import time
 from dataclasses import asdict
 
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import BaseMessage, HumanMessage
 
 from agent.conversation import (
     clarifying,
@@ -73,6 +73,8 @@ SAVE_TOOLS = frozenset(name for name in ALLOWED_FROM_PLAN if name.startswith("sa
 # a deterministic turn stores the user's message and the reply: their numbers are reserved
 # with the user read, so storing them is one round trip (storage/messages.py)
 TURN_MESSAGES = 2
+# a planned turn usually stores four: the message, the plan call, its result and the reply
+PLANNED_TURN_MESSAGES = 4
 
 
 class Runtime:
@@ -117,12 +119,10 @@ class Runtime:
             refusal = await self._refuse_bad_input(incoming, raw)
             if refusal is not None:
                 return refusal
-        user = await self._user(incoming, now)
-        reserved = (
-            (user.message_seq - TURN_MESSAGES + 1, user.message_seq)
-            if incoming.conversation_id == incoming.user_id
-            else None
-        )
+        private = incoming.conversation_id == incoming.user_id
+        count = self._messages_expected(incoming) if private else 0
+        user = await self._user(incoming, now, reserve=count)
+        reserved = (user.message_seq - count + 1, user.message_seq) if private else None
         user = await self._close_idle_session(user, incoming, now)
         # an effect a crash interrupted is finished (and recorded) before anything else
         user, finished = await effects.recover(
@@ -166,16 +166,27 @@ class Runtime:
         )
         return Reply(text=body)
 
-    async def _user(self, incoming: Incoming, now: int) -> UserDoc:
-        """The user, with the numbers of a turn's two messages reserved in a private chat."""
+    async def _user(self, incoming: Incoming, now: int, *, reserve: int) -> UserDoc:
+        """The user, with `reserve` message numbers of its private chat taken in the same trip."""
         settings = self.deps.settings
         return await self.deps.db.users.ensure(
             incoming.user_id,
             language=incoming.language_hint or settings.default_language,
             timezone=settings.default_timezone,
             now_ms=now,
-            reserve=TURN_MESSAGES if incoming.conversation_id == incoming.user_id else 0,
+            reserve=reserve,
         )
+
+    def _messages_expected(self, incoming: Incoming) -> int:
+        """How many messages this turn will likely store (more are numbered when needed).
+
+        Read from the message alone (about 30 us): a pending question may still turn a
+        planned message into a two-message turn, which leaves a gap in the numbers.
+        """
+        if incoming.kind != "text":
+            return TURN_MESSAGES
+        planned = self.classifier.classify(incoming.text or "").action == "llm"
+        return PLANNED_TURN_MESSAGES if planned else TURN_MESSAGES
 
     async def _close_idle_session(self, user: UserDoc, incoming: Incoming, now: int) -> UserDoc:
         """A session idle past the limit gets its handover before the new turn opens another."""
@@ -426,7 +437,12 @@ class Runtime:
     ) -> Reply:
         """Plan one step (and a second only to phrase an answer from read results)."""
         wants_save = llm_intent == "save"
-        messages = await self._context(turn)
+        # the offline rules read only the message: no frame, no history, no memory reads
+        messages: list[BaseMessage] = (
+            [HumanMessage(content=turn.messages[0].content)]
+            if self.offline
+            else await self._context(turn)
+        )
         if answered is not None:
             clarifying.deliver(turn, messages, answered)
         session = PlanningSession(

@@ -215,7 +215,8 @@ class PlanningSession:
             calls = calls_of(answer)
             self._keep_ai(answer, calls)
             response, problem = parse(answer, calls)
-            if response is not None and first_attempt:
+            # the offline rules echo the program's own confidence: nothing to calibrate
+            if response is not None and first_attempt and self.backend.calls_model:
                 await beliefs.record_calibration(
                     self.deps, response.belief.guessed, await self._real(response, confidence_now)
                 )

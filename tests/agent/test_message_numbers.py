@@ -58,16 +58,63 @@ async def test_a_deterministic_turn_numbers_its_messages_without_a_counter_trip(
     assert numbers(history) == [1, 2, 3, 4]
 
 
+async def test_a_planned_turn_reserves_its_four_messages_with_the_user_read(
+    lembra: Lembra, trips: Trips
+) -> None:
+    await lembra.say("oi")
+    trips.seen.clear()
+
+    await lembra.say("anota: comprar pão", llm=[NOTE])  # human, call, result, reply
+
+    assert trips.on("users").count("find_one_and_update") == 2  # the read, the save's intent
+    assert trips.on("messages") == ["find", "insert_many"]  # the frame's history, the turn
+    assert "find_one_and_update" not in trips.on("summaries")
+    history = await lembra.messages()
+    assert [m.role for m in history] == ["human", "ai", "human", "ai", "tool", "ai"]
+    assert numbers(history) == [1, 2, 3, 4, 5, 6]
+
+
 async def test_a_turn_storing_more_than_it_reserved_keeps_its_messages_together(
     lembra: Lembra,
 ) -> None:
-    await lembra.say("anota: comprar pão", llm=[NOTE])  # human, call, result, reply
+    # an invalid first output: human, bad call, its correction, call, result, reply
+    bad = {**NOTE, "args": {}}
+    await lembra.say("anota: comprar pão", llm=[bad, NOTE])
     await lembra.say("lista tudo")
 
     history = await lembra.messages()
-    assert [m.role for m in history] == ["human", "ai", "tool", "ai", "human", "ai"]
-    assert numbers(history) == [1, 2, 3, 4, 5, 6]  # the extra numbers followed the reserved
-    assert await lembra.db.messages.last_seq(ALICE, ALICE) == 6
+    assert [m.role for m in history][-2:] == ["human", "ai"]
+    assert len(history) > 4 + 2  # more than the four numbers the planned turn reserved
+    assert numbers(history) == list(range(1, len(history) + 1))  # the extras followed them
+    assert await lembra.db.messages.last_seq(ALICE, ALICE) == len(history)
+
+
+async def test_an_offline_save_reads_no_frame_and_takes_six_round_trips(
+    watched_db: Database, trips: Trips
+) -> None:
+    """The offline rules read only the message: no history, memory or constitution reads,
+    and the effect is four trips (intent with number, insert, event, counters)."""
+    async with open_lembra(watched_db) as offline:
+        await offline.say("anota: ligar para a Ana")  # the user's ledger head is known now
+        trips.seen.clear()
+
+        reply = await offline.say("anota: comprar pão")
+
+        assert "comprar pão" in reply.text
+        assert trips.seen == [
+            ("users", "find_one_and_update"),  # the user, four message numbers reserved
+            ("users", "find_one_and_update"),  # the save's intent and its item number
+            ("items", "insert_one"),
+            ("ledger", "insert_one"),
+            ("users", "update_one"),  # the counter moved as the intent is cleared
+            ("messages", "insert_many"),
+        ]
+        history = await offline.messages()
+        assert numbers(history) == list(range(1, 9))
+        user = await watched_db.users.get(ALICE)
+        assert user is not None
+        assert user.counts["note"] == 2
+        assert all(slot is None for slot in user.effects.values())
 
 
 async def test_a_group_keeps_one_sequence_for_all_its_members(lembra: Lembra) -> None:
