@@ -38,6 +38,11 @@ class ChatSerializer:
             if users[0] == 0:
                 del self._chats[key]
 
+    def queued(self, key: str) -> int:
+        """How many jobs of chat `key` are queued or running here (0 when none)."""
+        entry = self._chats.get(key)
+        return entry[1][0] if entry is not None else 0
+
     @property
     def active_chats(self) -> int:
         return len(self._chats)

@@ -25,8 +25,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager, suppress
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -34,6 +34,7 @@ from agent.deps import Deps
 from agent.texts import text
 from agent.types import Channel, Incoming, Language, Reply
 from bot.backpressure import Backlog
+from bot.chatlease import ChatBusy, ChatLeases, renew, wait_set
 from bot.concurrency import ChatSerializer
 from bot.ratelimit import SlidingWindowLimiter
 from bot.replycodec import reply_from_json, reply_to_json
@@ -103,16 +104,18 @@ class ChannelPort(Protocol):
         ...
 
 
-class ChatBusy(Exception):
-    """Another process held this chat's lease for longer than we wait."""
-
-
 class UpdateLifecycle:
     def __init__(self, deps: Deps, handler: Handler, *, tuning: Tuning | None = None) -> None:
         self.deps = deps
         self.handler = handler
         self.tuning = tuning or Tuning()
         self.serializer = ChatSerializer(self.tuning.max_concurrent_turns)
+        self.chat_leases = ChatLeases(
+            deps,
+            ttl_s=self.tuning.chat_lease_ttl_s,
+            wait_s=self.tuning.chat_lease_wait_s,
+            queued=self.serializer.queued,
+        )
         self.limiter = SlidingWindowLimiter(
             deps.settings.rate_limit_messages, deps.settings.rate_limit_window_seconds
         )
@@ -185,7 +188,7 @@ class UpdateLifecycle:
         update_id = incoming.update_id
         assert update_id is not None
         try:
-            async with self._chat_lease(incoming.conversation_id):
+            async with self.chat_leases.hold(incoming.conversation_id):
                 await self._process_leased(job, channel, update_id)
         except ChatBusy:
             log_event(
@@ -332,40 +335,6 @@ class UpdateLifecycle:
                     raise
                 await asyncio.sleep(delay)
 
-    @asynccontextmanager
-    async def _chat_lease(self, conversation_id: str) -> AsyncIterator[None]:
-        """Hold `chat:<conversation>` across processes, renewed while the turn runs."""
-        leases, owner, clock = self.deps.db.leases, self.deps.owner, self.deps.clock
-        key = f"chat:{conversation_id}"
-        ttl_ms = int(self.tuning.chat_lease_ttl_s * 1000)
-        deadline = time.monotonic() + self.tuning.chat_lease_wait_s
-        pause = 0.02
-        while not await leases.acquire(key, owner, ttl_ms=ttl_ms, now_ms=clock.ms()):
-            if time.monotonic() >= deadline:
-                raise ChatBusy(key)
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 0.5)
-        done = asyncio.Event()
-        renewer = asyncio.create_task(self._renew(key, ttl_ms, done))
-        try:
-            yield
-        finally:
-            done.set()  # not cancel(): a renewal already on the wire is let finish
-            await renewer
-            try:
-                await leases.release(key, owner)
-            except StorageError:  # it expires by itself
-                log_event(log, "lease_release_failed", level=logging.WARNING, key=key)
-
-    async def _renew(self, key: str, ttl_ms: int, done: asyncio.Event) -> None:
-        leases, owner, clock = self.deps.db.leases, self.deps.owner, self.deps.clock
-        while not await _wait(done, ttl_ms / 3000):
-            try:
-                if not await leases.renew(key, owner, ttl_ms=ttl_ms, now_ms=clock.ms()):
-                    log_event(log, "lease_lost", level=logging.WARNING, key=key)
-            except StorageError:
-                log_event(log, "lease_renew_failed", level=logging.WARNING, key=key)
-
     def language(self, incoming: Incoming) -> Language:
         return incoming.language_hint or self.deps.settings.default_language
 
@@ -452,7 +421,7 @@ class UpdateLifecycle:
                     # A pass may outlast the lease (consolidations with a model): keep it
                     # renewed meanwhile, or another process would start the same pass.
                     done = asyncio.Event()
-                    renewer = asyncio.create_task(self._renew(key, ttl_ms, done))
+                    renewer = asyncio.create_task(renew(deps, key, ttl_ms, done))
                     try:
                         await job()
                     finally:
@@ -462,7 +431,7 @@ class UpdateLifecycle:
                 log_event(log, "job_failed", level=logging.WARNING, job=name, exc_info=True)
             except Exception:  # a failing job must not stop the schedule: log it, go on
                 log_event(log, "job_failed", level=logging.ERROR, job=name, exc_info=True)
-            if await _wait(self._stopping, every_s):
+            if await wait_set(self._stopping, every_s):
                 return
 
     async def heartbeat_once(self) -> None:
@@ -473,7 +442,7 @@ class UpdateLifecycle:
             await self.deps.db.updates.touch(live[start : start + 500], now_ms=now)
 
     async def _heartbeat_loop(self) -> None:
-        while not await _wait(self._stopping, self.tuning.stale_after_s / 4):
+        while not await wait_set(self._stopping, self.tuning.stale_after_s / 4):
             try:
                 await self.heartbeat_once()
             except StorageError:
@@ -500,15 +469,7 @@ class UpdateLifecycle:
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
+        await self.chat_leases.release_kept()
         for name in ["redrive", *(spec[0] for spec in self._scheduled)]:
             with suppress(StorageError):
                 await self.deps.db.leases.release(f"job:{name}", self.deps.owner)
-
-
-async def _wait(event: asyncio.Event, seconds: float) -> bool:
-    """Sleep `seconds` unless `event` is set first; True when it was set."""
-    try:
-        await asyncio.wait_for(event.wait(), timeout=seconds)
-    except TimeoutError:
-        return False
-    return True

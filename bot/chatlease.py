@@ -1,0 +1,141 @@
+"""Chat leases across processes, kept between a chat's consecutive updates (DESIGN 5, issue 16).
+
+A turn runs under `chat:<conversation>` in `leases`, renewed while it runs, so two
+workers never run one chat's turns at once. Taking and giving it back are two round
+trips per update. When the next update of the same chat is already queued in this
+process (the per-chat serializer knows), the lease is handed to it instead of being
+released and taken again: a busy chat pays those two trips once per burst.
+
+A kept lease nobody picks up within `KEEP_S` (the next job was dropped, or never
+reached `hold`) is released then; `release_kept` gives back every kept lease at
+shutdown. While kept, the lease is renewed as during a turn, so another worker's
+wait is the same as if the turn were still running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from agent.deps import Deps
+from config.logging import log_event
+from storage.errors import StorageError
+
+log = logging.getLogger("lembra.lifecycle")
+
+KEEP_S = 1.0  # a kept lease waits this long for the chat's next update, then goes back
+
+
+class ChatBusy(Exception):
+    """Another process held this chat's lease for longer than we wait."""
+
+
+@dataclass
+class _Held:
+    key: str
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    renewer: asyncio.Task[None] | None = None
+    expiry: asyncio.TimerHandle | None = None
+
+
+class ChatLeases:
+    def __init__(
+        self,
+        deps: Deps,
+        *,
+        ttl_s: float,
+        wait_s: float,
+        queued: Callable[[str], int],
+        keep_s: float = KEEP_S,
+    ) -> None:
+        self.deps = deps
+        self.ttl_ms = int(ttl_s * 1000)
+        self.wait_s = wait_s
+        self.keep_s = keep_s
+        self._queued = queued  # jobs of a chat queued or running in this process
+        self._kept: dict[str, _Held] = {}
+        self.stopping = False
+
+    @asynccontextmanager
+    async def hold(self, conversation_id: str) -> AsyncIterator[None]:
+        """Hold `chat:<conversation>` while the block runs (raises ChatBusy after `wait_s`)."""
+        held = self._kept.pop(conversation_id, None)
+        if held is not None and held.expiry is not None:
+            held.expiry.cancel()
+        if held is None:
+            held = await self._acquire(f"chat:{conversation_id}")
+        try:
+            yield
+        finally:
+            if not self.stopping and self._queued(conversation_id) > 1:
+                held.expiry = asyncio.get_running_loop().call_later(
+                    self.keep_s, self._expire, conversation_id, held
+                )
+                self._kept[conversation_id] = held  # the chat's next job is right behind
+            else:
+                await self._release(held)
+
+    async def release_kept(self) -> None:
+        """Give back every kept lease (shutdown)."""
+        self.stopping = True
+        kept, self._kept = self._kept, {}
+        for held in kept.values():
+            if held.expiry is not None:
+                held.expiry.cancel()
+            await self._release(held)
+
+    @property
+    def kept(self) -> int:
+        return len(self._kept)
+
+    async def _acquire(self, key: str) -> _Held:
+        leases, owner, clock = self.deps.db.leases, self.deps.owner, self.deps.clock
+        deadline = time.monotonic() + self.wait_s
+        pause = 0.02
+        while not await leases.acquire(key, owner, ttl_ms=self.ttl_ms, now_ms=clock.ms()):
+            if time.monotonic() >= deadline:
+                raise ChatBusy(key)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.5)
+        held = _Held(key)
+        held.renewer = asyncio.create_task(renew(self.deps, key, self.ttl_ms, held.done))
+        return held
+
+    def _expire(self, conversation_id: str, held: _Held) -> None:
+        if self._kept.get(conversation_id) is held:
+            del self._kept[conversation_id]
+            task = asyncio.ensure_future(self._release(held))
+            task.add_done_callback(lambda t: t.exception())  # logged inside; never unobserved
+
+    async def _release(self, held: _Held) -> None:
+        held.done.set()  # not cancel(): a renewal already on the wire is let finish
+        if held.renewer is not None:
+            await held.renewer
+        try:
+            await self.deps.db.leases.release(held.key, self.deps.owner)
+        except StorageError:  # it expires by itself
+            log_event(log, "lease_release_failed", level=logging.WARNING, key=held.key)
+
+
+async def renew(deps: Deps, key: str, ttl_ms: int, done: asyncio.Event) -> None:
+    """Renew `key` every third of its TTL until `done` is set."""
+    leases, owner, clock = deps.db.leases, deps.owner, deps.clock
+    while not await wait_set(done, ttl_ms / 3000):
+        try:
+            if not await leases.renew(key, owner, ttl_ms=ttl_ms, now_ms=clock.ms()):
+                log_event(log, "lease_lost", level=logging.WARNING, key=key)
+        except StorageError:
+            log_event(log, "lease_renew_failed", level=logging.WARNING, key=key)
+
+
+async def wait_set(event: asyncio.Event, seconds: float) -> bool:
+    """Sleep `seconds` unless `event` is set first; True when it was set."""
+    try:
+        await asyncio.wait_for(event.wait(), timeout=seconds)
+    except TimeoutError:
+        return False
+    return True

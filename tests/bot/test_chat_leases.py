@@ -1,0 +1,96 @@
+"""A chat's lease is handed from one queued update to the next (issue 16).
+
+Taking and giving back `chat:<conversation>` is two round trips per update; updates of
+one chat already queued in this process share it, and a lease nobody picks up goes
+back on its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.chatlease import ChatLeases
+from storage import Database
+from tests.conftest import open_test_db
+from tests.support.fake_telegram import message_update
+from tests.support.scripted_runtime import ScriptedRuntime
+from tests.support.servers import RunningServer
+from tests.support.trips import Trips
+
+CHAT = 5550301
+KEY = f"chat:tg:{CHAT}"
+
+
+@pytest.fixture
+async def trips() -> Trips:
+    return Trips()
+
+
+@pytest.fixture
+async def watched(nx_server: RunningServer, trips: Trips) -> AsyncIterator[Database]:
+    db = await open_test_db(nx_server.uri, observer=trips)
+    try:
+        yield db
+    finally:
+        await db.drop()
+        await db.close()
+
+
+async def holder(db: Database, key: str = KEY) -> str | None:
+    return await db.leases.holder(key, now_ms=int(time.time() * 1000))
+
+
+async def test_updates_queued_behind_each_other_take_the_chat_lease_once(
+    harness: Any, watched: Database, trips: Trips
+) -> None:
+    runtime = ScriptedRuntime(release=asyncio.Event())
+    async with harness(runtime=runtime, database=watched) as h:
+        await h.post_update(message_update(CHAT, "devagar"))
+        await asyncio.wait_for(runtime.entered.wait(), timeout=10)
+        for n in range(3):  # queued here behind the running turn
+            await h.post_update(message_update(CHAT, f"m{n}"))
+        runtime.release.set()  # type: ignore[union-attr]
+        await h.idle()
+
+        assert h.tg.texts(CHAT) == ["pronto", "eco: m0", "eco: m1", "eco: m2"]
+        assert trips.on("leases").count("insert_one") == 1
+        assert trips.on("leases").count("delete_one") == 1
+        assert await holder(watched) is None  # given back after the last one
+
+
+async def test_a_kept_lease_nobody_picks_up_goes_back_by_itself(harness: Any) -> None:
+    async with harness() as h:
+        leases = ChatLeases(h.deps, ttl_s=5, wait_s=1, queued=lambda _: 2, keep_s=0.05)
+        async with leases.hold("tg:1"):
+            pass
+        assert leases.kept == 1
+        assert await holder(h.db, "chat:tg:1") == h.deps.owner  # kept for the next update
+
+        async with asyncio.timeout(5):
+            while await holder(h.db, "chat:tg:1") is not None:
+                await asyncio.sleep(0.02)
+        assert leases.kept == 0
+
+
+async def test_shutdown_gives_back_every_kept_lease(harness: Any) -> None:
+    async with harness() as h:
+        leases = ChatLeases(h.deps, ttl_s=5, wait_s=1, queued=lambda _: 2, keep_s=60)
+        async with leases.hold("tg:1"):
+            pass
+        async with leases.hold("tg:2"):
+            pass
+        assert leases.kept == 2
+
+        await leases.release_kept()
+
+        assert leases.kept == 0
+        assert await holder(h.db, "chat:tg:1") is None
+        assert await holder(h.db, "chat:tg:2") is None
+        async with leases.hold("tg:1"):  # after shutdown began, nothing is kept any more
+            pass
+        assert leases.kept == 0
