@@ -58,6 +58,7 @@ class ChatLeases:
         self.keep_s = keep_s
         self._queued = queued  # jobs of a chat queued or running in this process
         self._kept: dict[str, _Held] = {}
+        self._releasing: set[asyncio.Task[None]] = set()  # kept leases going back on expiry
         self.stopping = False
 
     @asynccontextmanager
@@ -80,13 +81,14 @@ class ChatLeases:
                 await self._release(held)
 
     async def release_kept(self) -> None:
-        """Give back every kept lease (shutdown)."""
+        """Give back every kept lease, and wait for those already going back (shutdown)."""
         self.stopping = True
         kept, self._kept = self._kept, {}
         for held in kept.values():
             if held.expiry is not None:
                 held.expiry.cancel()
             await self._release(held)
+        await asyncio.gather(*self._releasing)
 
     @property
     def kept(self) -> int:
@@ -109,7 +111,8 @@ class ChatLeases:
         if self._kept.get(conversation_id) is held:
             del self._kept[conversation_id]
             task = asyncio.ensure_future(self._release(held))
-            task.add_done_callback(lambda t: t.exception())  # logged inside; never unobserved
+            self._releasing.add(task)
+            task.add_done_callback(self._releasing.discard)
 
     async def _release(self, held: _Held) -> None:
         held.done.set()  # not cancel(): a renewal already on the wire is let finish
