@@ -9,36 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
 
 from bot.chatlease import ChatLeases
 from storage import Database
-from tests.conftest import open_test_db
 from tests.support.fake_telegram import message_update
 from tests.support.scripted_runtime import ScriptedRuntime
-from tests.support.servers import RunningServer
-from tests.support.trips import Trips
+from tests.support.trips import Trips, trips, watched_db
+
+__all__ = ["trips", "watched_db"]  # the round-trip watching fixtures, shared
 
 CHAT = 5550301
 KEY = f"chat:tg:{CHAT}"
-
-
-@pytest.fixture
-async def trips() -> Trips:
-    return Trips()
-
-
-@pytest.fixture
-async def watched(nx_server: RunningServer, trips: Trips) -> AsyncIterator[Database]:
-    db = await open_test_db(nx_server.uri, observer=trips)
-    try:
-        yield db
-    finally:
-        await db.drop()
-        await db.close()
 
 
 async def holder(db: Database, key: str = KEY) -> str | None:
@@ -46,10 +28,10 @@ async def holder(db: Database, key: str = KEY) -> str | None:
 
 
 async def test_updates_queued_behind_each_other_take_the_chat_lease_once(
-    harness: Any, watched: Database, trips: Trips
+    harness: Any, watched_db: Database, trips: Trips
 ) -> None:
     runtime = ScriptedRuntime(release=asyncio.Event())
-    async with harness(runtime=runtime, database=watched) as h:
+    async with harness(runtime=runtime, database=watched_db) as h:
         await h.post_update(message_update(CHAT, "devagar"))
         await asyncio.wait_for(runtime.entered.wait(), timeout=10)
         for n in range(3):  # queued here behind the running turn
@@ -60,7 +42,7 @@ async def test_updates_queued_behind_each_other_take_the_chat_lease_once(
         assert h.tg.texts(CHAT) == ["pronto", "eco: m0", "eco: m1", "eco: m2"]
         assert trips.on("leases").count("insert_one") == 1
         assert trips.on("leases").count("delete_one") == 1
-        assert await holder(watched) is None  # given back after the last one
+        assert await holder(watched_db) is None  # given back after the last one
 
 
 async def test_a_kept_lease_nobody_picks_up_goes_back_by_itself(harness: Any) -> None:
