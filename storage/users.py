@@ -117,13 +117,6 @@ class UsersRepo:
         )
         return outcome.matched > 0
 
-    async def next_item_seq(self, user_id: str) -> int:
-        """Atomically allocate the next item sequence number of this user."""
-        doc = await self._c.find_one_and_update({"_id": user_id}, {"$inc": {"item_seq": 1}})
-        if doc is None:
-            raise LookupError(f"unknown user {user_id}")
-        return int(doc["item_seq"])
-
     async def adjust_count(self, user_id: str, item_type: ItemType, delta: int) -> None:
         await self._c.update_one({"_id": user_id}, {"$inc": {f"counts.{item_type}": delta}})
 

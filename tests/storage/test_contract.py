@@ -9,7 +9,7 @@ import time
 import pytest
 
 from storage import Database
-from storage.documents import ItemDoc, PendingDoc, ToolCallRecord
+from storage.documents import EffectDoc, ItemDoc, PendingDoc, ToolCallRecord
 from storage.ledger import GENESIS, event_hash
 from storage.messages import NewMessage
 
@@ -62,8 +62,7 @@ async def test_items_are_scoped_to_their_user(any_db: Database) -> None:
 async def test_items_list_in_creation_order_and_by_type(any_db: Database) -> None:
     await any_db.users.ensure("tg:1", language="pt", timezone="UTC", now_ms=NOW)
     titles = ["Zodiac", "Alien", "Memento", "Heat"]
-    for title in titles:
-        seq = await any_db.users.next_item_seq("tg:1")
+    for seq, title in enumerate(titles, 1):
         await any_db.items.insert(make_item(any_db, "tg:1", seq, title))
     note = ItemDoc(
         _id="n1",
@@ -350,8 +349,9 @@ async def test_users_counters_and_quota(any_db: Database) -> None:
     again = await any_db.users.ensure("wa:5511", language="pt", timezone="UTC", now_ms=NOW + 5)
     assert again.language == "en"  # first contact wins
     await any_db.users.adjust_count("wa:5511", "movie", 2)
-    assert await any_db.users.next_item_seq("wa:5511") == 1
-    assert await any_db.users.next_item_seq("wa:5511") == 2
+    effect = EffectDoc(id="e1", op="save", started_ms=NOW)
+    assert await any_db.users.begin_effect("wa:5511", "s", effect, take_item_seq=True) == 1
+    assert await any_db.users.begin_effect("wa:5511", "s", effect, take_item_seq=True) == 2
     assert await any_db.users.set_daily_quota("wa:5511", 5_000)
     stored = await any_db.users.get("wa:5511")
     assert stored is not None
