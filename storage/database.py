@@ -89,7 +89,7 @@ class Database:
         self.items = ItemsRepo(coll("items"))
         self.summaries = SummariesRepo(coll("summaries"))
         self.messages = MessagesRepo(coll("messages"), coll("summaries"), self.users)
-        self.pending = PendingRepo(coll("pending_actions"), coll("users"))
+        self.pending = PendingRepo(coll("users"), coll("pending_actions"))
         self.ledger = LedgerRepo(coll("ledger"), signer=signer)
         self.beliefs = BeliefsRepo(coll("beliefs"))
         self.usage = UsageRepo(coll("usage"))

@@ -64,6 +64,10 @@ class UserDoc(StoredModel):
     last_seen_at_ms: int
     active: bool = True
     item_seq: int = 0
+    # moves with every change to the user's items (agent/conversation/listing.py: the shelf's key)
+    items_v: int = 0
+    # what `lista tudo` shows, valid while its key matches (agent/conversation/listing.py)
+    shelf: dict[str, Any] | None = None
     # the last message number reserved in the user's private conversation (storage/messages.py)
     message_seq: int = 0
     counts: dict[str, int] = Field(default_factory=dict)
@@ -86,8 +90,9 @@ class UserDoc(StoredModel):
     reminder_hint_ms: int | None = None
     # destructive tools this user has run (agent/trust/risk.py: a first use is always confirmed)
     destructive_used: dict[str, bool] = Field(default_factory=dict)
-    # a pending action may exist for these slots (storage/pending.py; None: settled, none)
-    pending_hint: dict[str, int | None] = Field(default_factory=dict)
+    # the pending action of each conversation (storage/pending.py: slot -> PendingDoc, None: settled)
+    pending: dict[str, dict[str, Any] | None] = Field(default_factory=dict)
+    pending_due_ms: int | None = None  # the latest deadline among them (for the expiry sweep)
 
 
 class ItemDoc(StoredModel):

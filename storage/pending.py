@@ -1,108 +1,143 @@
-"""`pending_actions`: at most one pending choice or confirmation per conversation and user.
+"""Pending actions: at most one choice or confirmation per conversation and user, on the user document.
 
 In a private chat the key is the conversation id (it equals the user id); in a group it
 is `<conversation>#<user>`, so one member's "apaga tudo" never replaces another's
 pending confirmation. Every method takes the user and the conversation (or a key).
 
-Expiry is decided against the caller's clock (`now_ms`), not by a TTL index: the
-replay runs on an injected clock and a TTL would disagree with it.
+Where they live (issue 16): `users.pending.<slot>`, the slot a digest of the key (ids
+may hold dots). A turn reads the user document anyway, so finding what is pending costs
+no round trip, and holding or settling it is one update of that document. They used to
+be documents of `pending_actions` with a hint on the user document (two writes to hold
+one, two or three trips to settle it); schema version 4 moves any left there onto their
+user documents, and the collection stays, empty, for databases and tools that know it.
 
-Hints (issue 16): a turn reads the user document anyway, so `users.pending_hint`
-(slot -> the pending action's deadline, None once settled) tells it whether this
-collection is worth a round trip. The hint is conservative: it is written before the
-pending action and cleared after it, so it may say "maybe" when nothing is left (one
-extra read, which settles it) but never "none" while something is pending.
+Expiry is decided against the caller's clock (`now_ms`), not by a TTL index: the
+replay runs on an injected clock and a TTL would disagree with it. `users.pending_due_ms`
+(indexed) is no later than the earliest deadline held, so the background sweep finds
+the users with something expired without reading every user; a pending action read
+after its deadline is dropped there and then anyway.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from storage.collection import Collection
-from storage.documents import PendingDoc
+from storage.documents import PendingDoc, UserDoc
 from storage.ledger import sha256_hex
 
 
 def pending_key(user_id: str, conversation_id: str) -> str:
-    """The `_id` of `user_id`'s pending action in a conversation (a key passes unchanged)."""
+    """The key of `user_id`'s pending action in a conversation (a key passes unchanged)."""
     if conversation_id == user_id or conversation_id.endswith(f"#{user_id}"):
         return conversation_id
     return f"{conversation_id}#{user_id}"
 
 
 def pending_slot(key: str) -> str:
-    """A pending key's field name in `users.pending_hint` (a digest: ids may hold dots)."""
+    """A pending key's field name under `users.pending` (a digest: ids may hold dots)."""
     return sha256_hex(key)[:16]
 
 
-def may_be_pending(hints: Mapping[str, int | None], user_id: str, conversation_id: str) -> bool:
-    """Whether the user document's hints leave room for a pending action in the conversation."""
-    return hints.get(pending_slot(pending_key(user_id, conversation_id))) is not None
+def held(user: UserDoc, conversation_id: str) -> PendingDoc | None:
+    """The pending action `user` (a document already read) holds in the conversation, live or not."""
+    return _parsed(user.pending.get(pending_slot(pending_key(user.id, conversation_id))))
+
+
+def _parsed(raw: Mapping[str, Any] | None) -> PendingDoc | None:
+    return PendingDoc.model_validate(raw) if raw else None
 
 
 class PendingRepo:
-    def __init__(self, coll: Collection, users: Collection) -> None:
-        self._c = coll
+    def __init__(self, users: Collection, legacy: Collection) -> None:
         self._users = users
+        self._legacy = legacy  # `pending_actions`: emptied by schema version 4
 
     async def ensure_indexes(self) -> None:
-        await self._c.create_index([("user_id", 1)])
-        await self._c.create_index([("expires_at_ms", 1)])
+        await self._users.create_index([("pending_due_ms", 1)])
+        await self._legacy.create_index([("user_id", 1)])
 
     async def get(self, user_id: str, conversation_id: str, *, now_ms: int) -> PendingDoc | None:
         """The live pending action, or None; an expired one is removed on the way."""
-        key = pending_key(user_id, conversation_id)
-        doc = await self._c.find_owned(key, user_id)
-        if doc is None:
+        pending = await self.peek(user_id, conversation_id)
+        if pending is None:
             return None
-        pending = PendingDoc.model_validate(doc)
         if pending.expires_at_ms <= now_ms:
-            await self._c.delete_one({"_id": key, "expires_at_ms": pending.expires_at_ms})
+            await self.drop_expired(user_id, pending)
             return None
         return pending
 
     async def peek(self, user_id: str, conversation_id: str) -> PendingDoc | None:
         """The stored pending action whatever its expiry (for background expiry jobs)."""
-        doc = await self._c.find_owned(pending_key(user_id, conversation_id), user_id)
-        return PendingDoc.model_validate(doc) if doc else None
+        slot = pending_slot(pending_key(user_id, conversation_id))
+        # the whole map: nx-27017 answers a dotted projection with a flattened "pending.<slot>" key
+        doc = await self._users.find_one({"_id": user_id}, projection={"pending": 1})
+        return _parsed(((doc or {}).get("pending") or {}).get(slot))
 
     async def put(self, pending: PendingDoc) -> None:
-        """Store `pending`, replacing whatever this user had pending in the conversation."""
-        doc = pending.to_doc() | {"_id": pending_key(pending.user_id, pending.id)}
-        hint = f"pending_hint.{pending_slot(str(doc['_id']))}"
-        await self._users.update_one(
-            {"_id": pending.user_id}, {"$set": {hint: pending.expires_at_ms}}
+        """Hold `pending`, replacing whatever this user had pending in the conversation (one round trip)."""
+        key = pending_key(pending.user_id, pending.id)
+        doc = pending.to_doc() | {"_id": key}
+        user, due = {"_id": pending.user_id}, pending.expires_at_ms
+        matched = await self._users.update_each(
+            [
+                (user, {"$set": {f"pending.{pending_slot(key)}": doc}}),
+                # the sweep's due time only ever comes earlier here (`$min` is outside the subset)
+                (user | {"pending_due_ms": {"$gt": due}}, {"$set": {"pending_due_ms": due}}),
+                (user | {"pending_due_ms": None}, {"$set": {"pending_due_ms": due}}),
+            ]
         )
-        await self._c.replace_one({"_id": doc["_id"]}, doc, upsert=True)
-
-    async def settle_hint(self, user_id: str, conversation_id: str, seen: int | None) -> None:
-        """Clear the conversation's hint, unless it changed since `seen` (a new pending action)."""
-        hint = f"pending_hint.{pending_slot(pending_key(user_id, conversation_id))}"
-        await self._users.update_one({"_id": user_id, hint: seen}, {"$set": {hint: None}})
+        if not matched:
+            raise LookupError(f"unknown user {pending.user_id}")
 
     async def delete(self, user_id: str, conversation_id: str) -> bool:
+        """Settle the conversation's pending action; False when there was none."""
         key = pending_key(user_id, conversation_id)
-        deleted = await self._c.delete_owned(key, user_id)
-        if deleted is not None:
-            await self.settle_hint(user_id, conversation_id, deleted.get("expires_at_ms"))
-        return deleted is not None
+        slot = f"pending.{pending_slot(key)}"
+        outcome = await self._users.update_one(
+            {"_id": user_id, f"{slot}._id": key}, {"$set": {slot: None}}
+        )
+        return outcome.matched > 0
 
-    async def delete_loaded(self, user_id: str, conversation_id: str) -> bool:
-        """Delete a pending action this caller has just read as `user_id`'s (two round trips: the document, then its hint).
+    async def drop_expired(self, user_id: str, pending: PendingDoc) -> bool:
+        """Remove `pending` unless it was replaced since it was read (a new one has a new deadline)."""
+        slot = f"pending.{pending_slot(pending_key(user_id, pending.id))}"
+        outcome = await self._users.update_one(
+            {"_id": user_id, f"{slot}.expires_at_ms": pending.expires_at_ms},
+            {"$set": {slot: None}},
+        )
+        return outcome.matched > 0
 
-        Only for a document `get` returned in the same turn: the conversation's lease
-        keeps anyone else from replacing it in between (so the hint is cleared as is).
+    async def sweep(self, now_ms: int, *, user_id: str | None = None) -> list[PendingDoc]:
+        """Remove the pending actions whose deadline has passed (inclusive); return them.
+
+        `pending_due_ms` is a lower bound of the deadlines held (settling one leaves it
+        as it was), so a user it finds may have nothing expired; the sweep then moves it
+        to the earliest deadline left, unless a new pending action changed it meanwhile.
         """
-        deleted = await self._c.delete_one({"_id": pending_key(user_id, conversation_id)}) > 0
-        hint = f"pending_hint.{pending_slot(pending_key(user_id, conversation_id))}"
-        await self._users.update_one({"_id": user_id}, {"$set": {hint: None}})
-        return deleted
-
-    async def expired(self, now_ms: int, *, user_id: str | None = None) -> list[PendingDoc]:
-        flt: dict[str, object] = {"expires_at_ms": {"$lte": now_ms}}
-        if user_id is not None:
-            flt["user_id"] = user_id
-        return [PendingDoc.model_validate(d) for d in await self._c.find(flt)]
+        flt: dict[str, object] = (
+            {"_id": user_id} if user_id is not None else {"pending_due_ms": {"$lte": now_ms}}
+        )
+        swept: list[PendingDoc] = []
+        for doc in await self._users.find(flt, projection={"pending": 1, "pending_due_ms": 1}):
+            owner = str(doc["_id"])
+            held_now = [p for p in map(_parsed, (doc.get("pending") or {}).values()) if p]
+            expired = [p for p in held_now if p.expires_at_ms <= now_ms]
+            swept += [p for p in expired if await self.drop_expired(owner, p)]
+            left = [p.expires_at_ms for p in held_now if p.expires_at_ms > now_ms]
+            due, next_due = doc.get("pending_due_ms"), min(left, default=None)
+            if due != next_due:
+                await self._users.update_one(
+                    {"_id": owner, "pending_due_ms": due}, {"$set": {"pending_due_ms": next_due}}
+                )
+        return swept
 
     async def delete_for_user(self, user_id: str) -> int:
-        return await self._c.delete_many({"user_id": user_id})
+        """Forget every pending action of the user; how many there were."""
+        doc = await self._users.find_one({"_id": user_id}, projection={"pending": 1})
+        live = [p for p in ((doc or {}).get("pending") or {}).values() if p]
+        await self._users.update_one(
+            {"_id": user_id}, {"$set": {"pending": {}, "pending_due_ms": None}}
+        )
+        return len(live) + await self._legacy.delete_many({"user_id": user_id})

@@ -76,10 +76,33 @@ async def _private_message_counters(collections: Collections) -> None:
             await users.update_one({"_id": user_id}, {"$set": {"message_seq": last}})
 
 
+async def _pending_on_users(collections: Collections) -> None:
+    """Version 4: pending actions move from `pending_actions` onto their user documents.
+
+    From this version on a turn finds them in the user document it reads anyway
+    (storage/pending.py). Each is copied, then deleted; a crash in between leaves it
+    in both places, and running again copies the same document again.
+    """
+    users, legacy = collections["users"], collections["pending_actions"]
+    for doc in await legacy.find({}):
+        key = str(doc["_id"])
+        await users.update_one(
+            {"_id": doc["user_id"]},
+            {
+                "$set": {
+                    f"pending.{pending_slot(key)}": doc,
+                    "pending_due_ms": int(doc["expires_at_ms"]),
+                }
+            },
+        )
+        await legacy.delete_one({"_id": key})
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "baseline: the layout when schema versions began", _baseline),
     Migration(2, "pending-action hints on the user document", _pending_hints),
     Migration(3, "private conversations numbered on the user document", _private_message_counters),
+    Migration(4, "pending actions on the user document", _pending_on_users),
 )
 CURRENT = MIGRATIONS[-1].version
 

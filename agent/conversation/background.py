@@ -35,9 +35,7 @@ def background_llm(deps: Deps) -> bool:
 
 async def expire_pending(deps: Deps) -> int:
     """Remove pending actions whose deadline has passed (inclusive); return how many."""
-    expired = await deps.db.pending.expired(deps.clock.ms())
-    for pending in expired:
-        await deps.db.pending.delete(pending.user_id, pending.id)
+    expired = await deps.db.pending.sweep(deps.clock.ms())
     await deps.db.snapshots.purge(deps.clock.ms())  # deleted items are kept 24 hours (DESIGN 9.4)
     return len(expired)
 

@@ -1,7 +1,7 @@
 """Pending actions: the one open choice or confirmation of a conversation (DESIGN 3.2, 3.3).
 
-Stored in `pending_actions` (so they survive a restart), one per conversation, with
-an expiry (2 minutes by default). Each carries a short token that its buttons
+Stored on the user document (storage/pending.py: they survive a restart, and the
+turn has them from the read it makes anyway), one per conversation, with an expiry (2 minutes by default). Each carries a short token that its buttons
 repeat, so a button from an older question cannot act on a newer one.
 """
 
@@ -19,7 +19,7 @@ from agent.texts import text
 from agent.tools.base import Deleted, DeletePreview, Saved
 from agent.types import Reply
 from storage.documents import ItemType, PendingDoc
-from storage.pending import may_be_pending, pending_key, pending_slot
+from storage.pending import held, pending_key, pending_slot
 
 
 class _Payload(BaseModel):
@@ -187,20 +187,13 @@ async def load(deps: Deps, turn: Turn) -> Pending | None:
 
 
 async def load_with_expiry(deps: Deps, turn: Turn) -> tuple[Pending, int] | None:
-    """The live pending action and its deadline (epoch ms), in one read (none when hinted away)."""
-    hints = turn.user.pending_hint
-    if not may_be_pending(hints, turn.user_id, turn.conversation_id):
-        return None  # the user document, read anyway, says nothing is pending here
-    doc = await deps.db.pending.peek(turn.user_id, turn.conversation_id)
+    """The live pending action and its deadline (epoch ms), from the user document the turn read."""
+    doc = held(turn.user, turn.conversation_id)
     if doc is None:
-        seen = hints.get(pending_slot(pending_key(turn.user_id, turn.conversation_id)))
-        await deps.db.pending.settle_hint(turn.user_id, turn.conversation_id, seen)
-        _set_hint(turn, None)
         return None
     if doc.expires_at_ms <= turn.now_ms:
-        await deps.db.pending.get(turn.user_id, turn.conversation_id, now_ms=turn.now_ms)
-        await deps.db.pending.settle_hint(turn.user_id, turn.conversation_id, doc.expires_at_ms)
-        _set_hint(turn, None)
+        await deps.db.pending.drop_expired(turn.user_id, doc)
+        _set_held(turn, None)
         expired = "pending_dropped" if doc.kind.startswith("choose_") else "confirmation_expired"
         if doc.kind != "offer_save":  # an offer lapses quietly: nothing was at stake
             turn.notes.append(text(expired, turn.language))
@@ -209,26 +202,24 @@ async def load_with_expiry(deps: Deps, turn: Turn) -> tuple[Pending, int] | None
         return _ADAPTER.validate_json(doc.payload_json), doc.expires_at_ms
     except ValueError:
         # A pending action we can no longer read is dropped rather than guessed at.
-        await deps.db.pending.delete(turn.user_id, turn.conversation_id)
-        _set_hint(turn, None)
+        await clear(deps, turn)
         return None
 
 
 async def store(deps: Deps, turn: Turn, pending: Pending) -> None:
     """Hold `pending` for this conversation, replacing whatever was pending."""
     ttl_ms = deps.settings.pending_ttl_seconds * 1000
-    await deps.db.pending.put(
-        PendingDoc(
-            _id=turn.conversation_id,
-            user_id=turn.user_id,
-            kind=pending.kind,
-            payload_json=pending.model_dump_json(),
-            language=turn.language,
-            created_at_ms=turn.now_ms,
-            expires_at_ms=turn.now_ms + ttl_ms,
-        )
+    doc = PendingDoc(
+        _id=turn.conversation_id,
+        user_id=turn.user_id,
+        kind=pending.kind,
+        payload_json=pending.model_dump_json(),
+        language=turn.language,
+        created_at_ms=turn.now_ms,
+        expires_at_ms=turn.now_ms + ttl_ms,
     )
-    _set_hint(turn, turn.now_ms + ttl_ms)
+    await deps.db.pending.put(doc)
+    _set_held(turn, doc)
 
 
 async def ask_to_confirm(deps: Deps, turn: Turn, pending: Pending, body: str) -> Reply:
@@ -247,16 +238,17 @@ async def ask_to_confirm(deps: Deps, turn: Turn, pending: Pending, body: str) ->
 
 async def clear(deps: Deps, turn: Turn) -> bool:
     """Drop the pending action `load` returned for this turn."""
-    cleared = await deps.db.pending.delete_loaded(turn.user_id, turn.conversation_id)
-    _set_hint(turn, None)
+    cleared = await deps.db.pending.delete(turn.user_id, turn.conversation_id)
+    _set_held(turn, None)
     return cleared
 
 
-def _set_hint(turn: Turn, expires_at_ms: int | None) -> None:
-    """Keep the turn's copy of the user document in step with the hint just written."""
-    slot = pending_slot(pending_key(turn.user_id, turn.conversation_id))
-    hints = {**turn.user.pending_hint, slot: expires_at_ms}
-    turn.user = turn.user.model_copy(update={"pending_hint": hints})
+def _set_held(turn: Turn, doc: PendingDoc | None) -> None:
+    """Keep the turn's copy of the user document in step with what was just written."""
+    key = pending_key(turn.user_id, turn.conversation_id)
+    stored = None if doc is None else doc.to_doc() | {"_id": key}
+    pending = {**turn.user.pending, pending_slot(key): stored}
+    turn.user = turn.user.model_copy(update={"pending": pending})
 
 
 def _answers(pending: object, outcome: object) -> bool:

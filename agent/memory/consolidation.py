@@ -137,9 +137,7 @@ async def consolidate(
                     )
                     by_model = True
         now = deps.clock.ms()
-        expired = await db.pending.expired(now, user_id=user_id)
-        for pending in expired:
-            await db.pending.delete(user_id, pending.id)
+        expired = await db.pending.sweep(now, user_id=user_id)
         items = await db.items.list_for(user_id)
         counts: dict[str, int] = {t: sum(1 for i in items if i.type == t) for t in ITEM_TYPES}
         repaired = counts != {t: int(user.counts.get(t, 0)) for t in ITEM_TYPES}

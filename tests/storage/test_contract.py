@@ -140,16 +140,20 @@ async def test_concurrent_message_appends_never_share_a_sequence(any_db: Databas
     assert sorted(m.seq for m in messages) == list(range(1, 21))
 
 
-async def test_pending_action_expires_by_the_callers_clock(any_db: Database) -> None:
-    pending = PendingDoc(
-        _id="tg:1",
-        user_id="tg:1",
-        kind="confirm_delete_all",
+def pending_for(user: str, conversation: str, kind: str, expires_at_ms: int) -> PendingDoc:
+    return PendingDoc(
+        _id=conversation,
+        user_id=user,
+        kind=kind,
         payload_json="{}",
         created_at_ms=NOW,
-        expires_at_ms=NOW + 120_000,
+        expires_at_ms=expires_at_ms,
     )
-    await any_db.pending.put(pending)
+
+
+async def test_pending_action_expires_by_the_callers_clock(any_db: Database) -> None:
+    await any_db.users.ensure("tg:1", language="pt", timezone="UTC", now_ms=NOW)
+    await any_db.pending.put(pending_for("tg:1", "tg:1", "confirm_delete_all", NOW + 120_000))
     assert await any_db.pending.get("tg:1", "tg:1", now_ms=NOW + 119_999) is not None
     assert await any_db.pending.get("tg:2", "tg:1", now_ms=NOW) is None  # someone else's
     assert await any_db.pending.get("tg:1", "tg:1", now_ms=NOW + 120_000) is None
@@ -157,20 +161,40 @@ async def test_pending_action_expires_by_the_callers_clock(any_db: Database) -> 
 
 
 async def test_one_pending_action_per_conversation(any_db: Database) -> None:
+    await any_db.users.ensure("tg:1", language="pt", timezone="UTC", now_ms=NOW)
     for kind in ("choose_movie", "confirm_delete_item"):
-        await any_db.pending.put(
-            PendingDoc(
-                _id="tg:1",
-                user_id="tg:1",
-                kind=kind,
-                payload_json="{}",
-                created_at_ms=NOW,
-                expires_at_ms=NOW + 1000,
-            )
-        )
+        await any_db.pending.put(pending_for("tg:1", "tg:1", kind, NOW + 1000))
     current = await any_db.pending.get("tg:1", "tg:1", now_ms=NOW)
     assert current is not None
     assert current.kind == "confirm_delete_item"
+    assert await any_db.pending.delete("tg:1", "tg:1")
+    assert not await any_db.pending.delete("tg:1", "tg:1")  # settled once
+
+
+async def test_the_sweep_removes_only_what_expired_and_each_members_own(any_db: Database) -> None:
+    group = "-100777"
+    for user in ("tg:1", "tg:2"):
+        await any_db.users.ensure(user, language="pt", timezone="UTC", now_ms=NOW)
+    await any_db.pending.put(pending_for("tg:1", "tg:1", "confirm_delete_all", NOW + 1000))
+    await any_db.pending.put(pending_for("tg:1", group, "choose_movie", NOW + 5000))
+    await any_db.pending.put(pending_for("tg:2", group, "confirm_delete_item", NOW + 1000))
+
+    swept = await any_db.pending.sweep(NOW + 1000)
+
+    assert sorted((p.user_id, p.kind) for p in swept) == [
+        ("tg:1", "confirm_delete_all"),
+        ("tg:2", "confirm_delete_item"),
+    ]
+    kept = await any_db.pending.get("tg:1", group, now_ms=NOW + 1000)
+    assert kept is not None and kept.kind == "choose_movie"
+    assert await any_db.pending.sweep(NOW + 1000) == []
+    assert [p.kind for p in await any_db.pending.sweep(NOW + 5000)] == ["choose_movie"]
+    assert await any_db.pending.sweep(NOW + 10_000) == []
+
+
+async def test_holding_a_pending_action_for_an_unknown_user_is_an_error(any_db: Database) -> None:
+    with pytest.raises(LookupError):
+        await any_db.pending.put(pending_for("tg:404", "tg:404", "choose_movie", NOW + 1000))
 
 
 async def append_events(db: Database, stream: str, n: int) -> None:
