@@ -118,11 +118,27 @@ class UsersRepo:
         return outcome.matched > 0
 
     async def adjust_count(self, user_id: str, item_type: ItemType, delta: int) -> None:
-        await self._c.update_one({"_id": user_id}, {"$inc": {f"counts.{item_type}": delta}})
+        await self._c.update_one(
+            {"_id": user_id}, {"$inc": {f"counts.{item_type}": delta, "items_v": 1}}
+        )
 
     async def set_counts(self, user_id: str, counts: Mapping[str, int]) -> None:
         full = {t: int(counts.get(t, 0)) for t in ITEM_TYPES}
-        await self._c.update_one({"_id": user_id}, {"$set": {"counts": full}})
+        await self._c.update_one(
+            {"_id": user_id}, {"$set": {"counts": full}, "$inc": {"items_v": 1}}
+        )
+
+    async def items_changed(self, user_id: str) -> None:
+        """An item changed in place (an edit): what was shown of the items is out of date."""
+        await self._c.update_one({"_id": user_id}, {"$inc": {"items_v": 1}})
+
+    async def keep_shelf(self, user: UserDoc, shelf: Mapping[str, object]) -> bool:
+        """Store `shelf` unless the user's items changed since `user` was read (then it is stale)."""
+        flt: dict[str, object] = {"_id": user.id, "item_seq": _same(user.item_seq)}
+        flt["items_v"] = _same(user.items_v)
+        flt.update({f"counts.{t}": _same(int(user.counts.get(t, 0))) for t in ITEM_TYPES})
+        outcome = await self._c.update_one(flt, {"$set": {"shelf": dict(shelf)}})
+        return outcome.matched > 0
 
     async def recent(self, *, limit: int = 100) -> list[UserDoc]:
         docs = await self._c.find({}, sort=[("last_seen_at_ms", -1)], limit=limit)
@@ -172,9 +188,9 @@ class UsersRepo:
         fields: dict[str, object] = {f"effects.{slot}": None}
         if counts is not None:
             fields["counts"] = {t: int(counts.get(t, 0)) for t in ITEM_TYPES}
-        change: dict[str, object] = {"$set": fields}
+        change: dict[str, object] = {"$set": fields, "$inc": {"items_v": 1}}
         if inc:
-            change["$inc"] = {f"counts.{t}": n for t, n in inc.items()}
+            change["$inc"] = {"items_v": 1} | {f"counts.{t}": n for t, n in inc.items()}
         outcome = await self._c.update_one(
             {"_id": user_id, f"effects.{slot}.id": effect_id}, change
         )
@@ -203,3 +219,8 @@ class UsersRepo:
             {"_id": user_id, "reminder_hint_ms": seen}, {"$set": {"reminder_hint_ms": hint_ms}}
         )
         return outcome.matched > 0
+
+
+def _same(n: int) -> object:
+    """A filter value equal to `n`, where 0 also matches a field older documents lack."""
+    return n if n else {"$in": [0, None]}

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from agent.conversation import listing, riskgate
 from agent.conversation import pending as pendings
-from agent.conversation import riskgate
+from agent.conversation.listing import PREVIEW_EXAMPLES
 from agent.conversation.replies import confirm_choices, finish, item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -12,8 +13,6 @@ from agent.tools.base import Deleted, NotFound
 from agent.tools.finding import execute_delete
 from agent.types import Reply
 from storage.documents import ITEM_TYPES
-
-PREVIEW_EXAMPLES = 3
 
 
 async def delete_preview(deps: Deps, turn: Turn, item_id: str, label: str) -> Reply:
@@ -44,7 +43,15 @@ async def delete_all_preview(deps: Deps, turn: Turn) -> Reply:
     total = sum(counts.values())
     if total == 0:
         return finish(turn, text("delete_all_nothing", lang), kind="deterministic")
-    examples = await deps.db.items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES)
+    kept = listing.kept_shelf(turn.user)
+    examples = (
+        kept.oldest
+        if kept is not None
+        else [
+            item_label(i)
+            for i in await deps.db.items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES)
+        ]
+    )
     breakdown = ", ".join(f"{type_word(t, lang)}: {n}" for t, n in counts.items() if n)
     pending = pendings.ConfirmDeleteAll(count=total, up_to_seq=turn.user.item_seq)
     turn.facts.apply_rule("dry_run_preview")
@@ -54,7 +61,7 @@ async def delete_all_preview(deps: Deps, turn: Turn) -> Reply:
         count=total,
         items=items_word(total, lang),
         breakdown=breakdown,
-        examples=", ".join(item_label(i) for i in examples),
+        examples=", ".join(examples),
     )
     return await pendings.ask_to_confirm(deps, turn, pending, body)
 

@@ -1,8 +1,18 @@
-"""`lista`/`list`: everything saved by type with the open reminders, or one type a page at a time."""
+"""`lista`/`list`: everything saved by type with the open reminders, or one type a page at a time.
+
+The shelf (issue 16): what `lista tudo` shows of each type (its newest items) and the
+delete-all preview's examples (the oldest) are kept, as labels, on the user document
+the turn reads anyway, under a key made of the counters every change to the items
+moves (`item_seq`, `items_v`, `counts`). A turn whose key matches shows them with no
+read of `items`; otherwise it reads them (a few queries at once) and stores them back
+unless the items changed meanwhile. So the first list after a change costs what a
+list always cost plus one write, and the ones after it cost nothing in `items`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import replace
+import asyncio
+from dataclasses import dataclass, replace
 
 from agent.conversation import reminding
 from agent.conversation.replies import finish, item_label, list_paging
@@ -11,10 +21,52 @@ from agent.deps import Deps
 from agent.texts import text, type_heading, type_word
 from agent.types import Reply
 from agent.understanding.intent import Intent
-from storage.documents import ITEM_TYPES, ItemType
+from storage.documents import ITEM_TYPES, ItemType, UserDoc
 
 LIST_PER_TYPE = 10
 LIST_PAGE = 30
+PREVIEW_EXAMPLES = 3  # the delete-all preview names this many of the oldest items
+SHELF_FORMAT = 1  # part of the key: labels change with it
+
+
+@dataclass(frozen=True, slots=True)
+class Shelf:
+    newest: dict[str, list[str]]  # type -> labels of its newest items, newest first
+    oldest: list[str]  # labels of the user's first items, in creation order
+
+
+def shelf_key(user: UserDoc) -> str:
+    counts = ",".join(str(int(user.counts.get(t, 0))) for t in ITEM_TYPES)
+    return f"{SHELF_FORMAT}:{user.item_seq}:{user.items_v}:{counts}"
+
+
+def kept_shelf(user: UserDoc) -> Shelf | None:
+    """The shelf on the user document, when it still shows the items as they are."""
+    raw = user.shelf
+    if not raw or raw.get("key") != shelf_key(user):
+        return None
+    return Shelf(newest=dict(raw["newest"]), oldest=list(raw["oldest"]))
+
+
+async def shelf(deps: Deps, turn: Turn) -> Shelf:
+    """The user's shelf: kept on the user document, or read from `items` and kept there."""
+    found = kept_shelf(turn.user)
+    if found is not None:
+        return found
+    items = deps.db.items
+    types = [t for t in ITEM_TYPES if turn.user.counts.get(t, 0)]
+    newest, oldest = await asyncio.gather(
+        items.newest_by_type(turn.user_id, types, LIST_PER_TYPE),
+        items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES),
+    )
+    built = Shelf(
+        newest={t: [item_label(i) for i in found] for t, found in newest.items()},
+        oldest=[item_label(i) for i in oldest],
+    )
+    raw = {"key": shelf_key(turn.user), "newest": built.newest, "oldest": built.oldest}
+    if await deps.db.users.keep_shelf(turn.user, raw):
+        turn.user = turn.user.model_copy(update={"shelf": raw})
+    return built
 
 
 async def list_items(deps: Deps, turn: Turn, intent: Intent) -> Reply:
@@ -59,13 +111,11 @@ async def list_items(deps: Deps, turn: Turn, intent: Intent) -> Reply:
         body = "\n".join([text("list_empty", lang), *await reminder_section(deps, turn)])
         return finish(turn, body, kind="deterministic")
     lines = [text("list_header", lang, count=total)]
-    # The newest items; the types they miss are read at once (one round trip of latency).
-    shown_types = [t for t in ITEM_TYPES if counts[t]]
-    newest = await items.newest_by_type(turn.user_id, shown_types, LIST_PER_TYPE)
-    for item_type in shown_types:
-        recent = newest[item_type]
+    newest = (await shelf(deps, turn)).newest
+    for item_type in [t for t in ITEM_TYPES if counts[t]]:
+        recent = newest.get(item_type, [])
         lines.append(f"\n{type_heading(item_type, lang)} ({counts[item_type]}):")
-        lines += [f"• {item_label(i)}" for i in recent]
+        lines += [f"• {label}" for label in recent]
         if counts[item_type] > len(recent):
             lines.append(
                 text(

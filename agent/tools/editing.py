@@ -61,6 +61,7 @@ async def update_item(ctx: ToolContext, args: UpdateItemArgs) -> Outcome:
     updated = await deps.db.items.update_fields(turn.user_id, item.id, changes, turn.now_ms)
     if updated is None:
         return UnknownItem(args.item_id)
+    await deps.db.users.items_changed(turn.user_id)  # its label may be on the user's shelf
     payload = {"item_id": item.id, "type": item.type, "fields": sorted(changes)}
     await append_event(deps, turn, "item_updated", payload)
     return Updated(updated, tuple(sorted(changes)))
