@@ -188,9 +188,9 @@ class UsersRepo:
         fields: dict[str, object] = {f"effects.{slot}": None}
         if counts is not None:
             fields["counts"] = {t: int(counts.get(t, 0)) for t in ITEM_TYPES}
-        change: dict[str, object] = {"$set": fields, "$inc": {"items_v": 1}}
-        if inc:
-            change["$inc"] = {"items_v": 1} | {f"counts.{t}": n for t, n in inc.items()}
+        change: dict[str, object] = {"$set": fields}
+        if inc or counts is not None:  # the items changed: a kept shelf is out of date
+            change["$inc"] = {"items_v": 1} | {f"counts.{t}": n for t, n in (inc or {}).items()}
         outcome = await self._c.update_one(
             {"_id": user_id, f"effects.{slot}.id": effect_id}, change
         )

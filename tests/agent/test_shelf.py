@@ -39,21 +39,25 @@ async def test_a_repeated_list_reads_no_items_and_shows_the_same(
     first, reads = await listed(lembra, trips)
     again, reads_again = await listed(lembra, trips)
 
-    assert reads != [] and reads_again == []
+    assert reads != []
+    assert reads_again == []
     assert again == first
-    assert "comprar leite" in again and "ligar para a Ana" in again
+    assert "comprar leite" in again
+    assert "ligar para a Ana" in again
 
 
 async def test_saves_and_deletes_show_in_the_next_list(lembra: Lembra, trips: Trips) -> None:
     await listed(lembra, trips)
     await lembra.say("anota: pagar a conta de luz")
     text, reads = await listed(lembra, trips)
-    assert "pagar a conta de luz" in text and reads != []
+    assert "pagar a conta de luz" in text
+    assert reads != []
 
     await lembra.say("apaga a nota comprar leite")
     await lembra.say("sim")
     text, _ = await listed(lembra, trips)
-    assert "comprar leite" not in text and "Seus itens (2)" in text
+    assert "comprar leite" not in text
+    assert "Seus itens (2)" in text
 
     await lembra.say("desfaz")
     text, _ = await listed(lembra, trips)
@@ -79,7 +83,8 @@ async def test_an_edit_shows_in_the_next_list(watched_db: Database, trips: Trips
         await lembra.say("corrige a nota", llm=[edit(note.id, "comprar leite integral")])
 
         text, reads = await listed(lembra, trips)
-        assert "comprar leite integral" in text and reads != []
+        assert "comprar leite integral" in text
+        assert reads != []
 
 
 async def test_the_delete_all_preview_names_examples_from_the_shelf(
@@ -102,4 +107,5 @@ async def test_a_shelf_kept_for_older_items_is_never_shown(
     # another process repairs the counters (consolidation does) after a lost update
     await watched_db.users.set_counts(ALICE, {"note": 1})
     text, reads = await listed(lembra, trips)
-    assert reads != [] and "Seus itens (1)" in text
+    assert reads != []
+    assert "Seus itens (1)" in text

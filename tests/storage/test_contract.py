@@ -186,7 +186,8 @@ async def test_the_sweep_removes_only_what_expired_and_each_members_own(any_db: 
         ("tg:2", "confirm_delete_item"),
     ]
     kept = await any_db.pending.get("tg:1", group, now_ms=NOW + 1000)
-    assert kept is not None and kept.kind == "choose_movie"
+    assert kept is not None
+    assert kept.kind == "choose_movie"
     assert await any_db.pending.sweep(NOW + 1000) == []
     assert [p.kind for p in await any_db.pending.sweep(NOW + 5000)] == ["choose_movie"]
     assert await any_db.pending.sweep(NOW + 10_000) == []
