@@ -179,11 +179,16 @@ class UsersRepo:
         *,
         inc: Mapping[str, int] | None = None,
         counts: Mapping[str, int] | None = None,
+        shelf: tuple[Mapping[str, object], str] | None = None,
     ) -> bool:
         """Move the effect's counters and clear its slot in one update: they move once.
 
         Returns False when the slot no longer holds this effect (ended already), in
         which case nothing moves. `$unset` is outside the subset, so the slot becomes null.
+        `shelf` (the shelf after this effect, the key of the one it extends) is stored
+        in the same round trip, first, and only while the effect is still open and the
+        stored shelf is the one extended (agent/conversation/shelf.py says why its key
+        keeps it from ever showing anything else).
         """
         fields: dict[str, object] = {f"effects.{slot}": None}
         if counts is not None:
@@ -191,10 +196,15 @@ class UsersRepo:
         change: dict[str, object] = {"$set": fields}
         if inc or counts is not None:  # the items changed: a kept shelf is out of date
             change["$inc"] = {"items_v": 1} | {f"counts.{t}": n for t, n in (inc or {}).items()}
-        outcome = await self._c.update_one(
-            {"_id": user_id, f"effects.{slot}.id": effect_id}, change
+        open_effect = {"_id": user_id, f"effects.{slot}.id": effect_id}
+        if shelf is None:
+            return (await self._c.update_one(open_effect, change)).matched > 0
+        after, was = shelf
+        shelved = {**open_effect, "shelf.key": was}
+        matched = await self._c.update_each(
+            [(shelved, {"$set": {"shelf": dict(after)}}), (open_effect, change)]
         )
-        return outcome.matched > 0
+        return matched > 0
 
     # -- when reminders need a look in a turn (issue 16) -------------------------------------
 

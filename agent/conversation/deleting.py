@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from agent.conversation import listing, riskgate
 from agent.conversation import pending as pendings
-from agent.conversation.listing import PREVIEW_EXAMPLES
+from agent.conversation import riskgate
 from agent.conversation.replies import confirm_choices, finish, item_label
+from agent.conversation.shelf import PREVIEW_EXAMPLES, kept_shelf
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import OK_MARK, items_word, text, type_word
@@ -43,7 +43,7 @@ async def delete_all_preview(deps: Deps, turn: Turn) -> Reply:
     total = sum(counts.values())
     if total == 0:
         return finish(turn, text("delete_all_nothing", lang), kind="deterministic")
-    kept = listing.kept_shelf(turn.user)
+    kept = kept_shelf(turn.user)
     examples = (
         kept.oldest
         if kept is not None

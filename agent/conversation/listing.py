@@ -1,51 +1,34 @@
 """`lista`/`list`: everything saved by type with the open reminders, or one type a page at a time.
 
-The shelf (issue 16): what `lista tudo` shows of each type (its newest items) and the
-delete-all preview's examples (the oldest) are kept, as labels, on the user document
-the turn reads anyway, under a key made of the counters every change to the items
-moves (`item_seq`, `items_v`, `counts`). A turn whose key matches shows them with no
-read of `items`; otherwise it reads them (a few queries at once) and stores them back
-unless the items changed meanwhile. So the first list after a change costs what a
-list always cost plus one write, and the ones after it cost nothing in `items`.
+`lista tudo` shows the shelf kept on the user document (agent/conversation/shelf.py)
+when its key is current, with no read of `items`; otherwise it reads the items (a
+few queries at once) and stores the shelf back unless the items changed meanwhile.
+A save keeps the shelf current itself; after a delete, an edit or an undo the next
+list pays those reads and one write.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from agent.conversation import reminding
 from agent.conversation.replies import finish, item_label, list_paging
+from agent.conversation.shelf import (
+    LIST_PER_TYPE,
+    PREVIEW_EXAMPLES,
+    Shelf,
+    kept_shelf,
+    shelf_key,
+)
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import text, type_heading, type_word
 from agent.types import Reply
 from agent.understanding.intent import Intent
-from storage.documents import ITEM_TYPES, ItemType, UserDoc
+from storage.documents import ITEM_TYPES, ItemType
 
-LIST_PER_TYPE = 10
 LIST_PAGE = 30
-PREVIEW_EXAMPLES = 3  # the delete-all preview names this many of the oldest items
-SHELF_FORMAT = 1  # part of the key: labels change with it
-
-
-@dataclass(frozen=True, slots=True)
-class Shelf:
-    newest: dict[str, list[str]]  # type -> labels of its newest items, newest first
-    oldest: list[str]  # labels of the user's first items, in creation order
-
-
-def shelf_key(user: UserDoc) -> str:
-    counts = ",".join(str(int(user.counts.get(t, 0))) for t in ITEM_TYPES)
-    return f"{SHELF_FORMAT}:{user.item_seq}:{user.items_v}:{counts}"
-
-
-def kept_shelf(user: UserDoc) -> Shelf | None:
-    """The shelf on the user document, when it still shows the items as they are."""
-    raw = user.shelf
-    if not raw or raw.get("key") != shelf_key(user):
-        return None
-    return Shelf(newest=dict(raw["newest"]), oldest=list(raw["oldest"]))
 
 
 async def shelf(deps: Deps, turn: Turn) -> Shelf:

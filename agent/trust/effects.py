@@ -29,6 +29,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Literal, assert_never
 
+from agent.conversation import shelf as shelves
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.trust.ledgering import append_event
@@ -89,7 +90,10 @@ async def save(deps: Deps, turn: Turn, item: ItemDoc, *, dedup_sha256: str) -> t
     if not created:
         await db.users.end_effect(turn.user_id, slot, effect.id)
         return stored, False
-    await _finish(deps, turn.user_id, slot, effect, turn=turn, done=stored)
+    kept = shelves.after_save(
+        turn.user, stored
+    )  # extended in the round trip that finishes the save
+    await _finish(deps, turn.user_id, slot, effect, turn=turn, done=stored, shelf=kept)
     return stored, True
 
 
@@ -157,6 +161,7 @@ async def _finish(
     *,
     turn: Turn | None,
     done: ItemDoc | None = None,
+    shelf: tuple[dict[str, Any], str] | None = None,
 ) -> Finished:
     """Steps 2-4 for `effect`, each one safe to repeat.
 
@@ -173,7 +178,7 @@ async def _finish(
             assert_never(unreachable)
     if effect.counted:  # an earlier version's intent: its counters moved already
         change = {}
-    await deps.db.users.end_effect(user_id, slot, effect.id, **change)
+    await deps.db.users.end_effect(user_id, slot, effect.id, **change, shelf=shelf)
     return finished
 
 

@@ -3,8 +3,9 @@
 Issue 16: listing everything read `items` once per type on every turn. What a list
 shows is now kept with the user (agent/conversation/listing.py) under a key that every
 change to the items moves. These tests watch the real database's round trips and check
-what a user would notice: a repeated list costs no read of `items`, and a save, a
-delete, an edit, an undo or a repair of the counters shows up in the very next list.
+what a user would notice: a repeated list costs no read of `items`, a save keeps the
+shelf exactly as reading the items would show it, and a delete, an edit, an undo or a
+repair of the counters shows up in the very next list.
 """
 
 from __future__ import annotations
@@ -46,18 +47,32 @@ async def test_a_repeated_list_reads_no_items_and_shows_the_same(
     assert "ligar para a Ana" in again
 
 
-async def test_saves_and_deletes_show_in_the_next_list(lembra: Lembra, trips: Trips) -> None:
+async def test_a_save_keeps_the_shelf_exactly_as_reading_the_items_would(
+    lembra: Lembra, watched_db: Database, trips: Trips
+) -> None:
     await listed(lembra, trips)
-    await lembra.say("anota: pagar a conta de luz")
-    text, reads = await listed(lembra, trips)
-    assert "pagar a conta de luz" in text
-    assert reads != []
+    for message in ("anota: pagar a conta de luz", "https://example.com/artigo", "anota: regar"):
+        await lembra.say(message)
 
+    kept, reads = await listed(lembra, trips)
+    await watched_db.users.items_changed(ALICE)  # as an edit would: the next list reads
+    read, reads_again = await listed(lembra, trips)
+
+    assert reads == []
+    assert reads_again != []
+    assert kept == read
+    assert "• regar" in kept
+    assert "example.com/artigo" in kept
+    assert "Seus itens (5)" in kept
+
+
+async def test_deletes_and_undo_show_in_the_next_list(lembra: Lembra, trips: Trips) -> None:
+    await listed(lembra, trips)
     await lembra.say("apaga a nota comprar leite")
     await lembra.say("sim")
     text, _ = await listed(lembra, trips)
     assert "comprar leite" not in text
-    assert "Seus itens (2)" in text
+    assert "Seus itens (1)" in text
 
     await lembra.say("desfaz")
     text, _ = await listed(lembra, trips)

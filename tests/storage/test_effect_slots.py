@@ -37,3 +37,20 @@ async def test_ending_can_set_all_counters_at_once(any_db: Database) -> None:
     assert user is not None
     assert user.counts == {"note": 1, "movie": 0, "tv_show": 0, "video": 0, "link": 0}
     assert user.item_seq == 0
+
+
+async def test_a_save_extends_only_the_shelf_it_was_computed_from(any_db: Database) -> None:
+    users = any_db.users
+    user = await users.ensure("tg:3", language="pt", timezone="UTC", now_ms=1)
+    assert await users.keep_shelf(user, {"key": "k0", "newest": {}, "oldest": []})
+    for effect_id, was, label in (("e1", "k0", "first"), ("e2", "stale", "second")):
+        effect = EffectDoc(id=effect_id, op="save", started_ms=1, item_type="note")
+        await users.begin_effect("tg:3", "s", effect, take_item_seq=True)
+        after = {"key": f"k-{label}", "newest": {"note": [label]}, "oldest": [label]}
+        assert await users.end_effect("tg:3", "s", effect_id, inc={"note": 1}, shelf=(after, was))
+
+    stored = await users.get("tg:3")
+    assert stored is not None
+    assert stored.shelf == {"key": "k-first", "newest": {"note": ["first"]}, "oldest": ["first"]}
+    assert stored.counts["note"] == 2  # the second save ended all the same
+    assert stored.items_v == 2
