@@ -40,6 +40,12 @@ def pending_slot(key: str) -> str:
     return sha256_hex(key)[:16]
 
 
+def stored_form(pending: PendingDoc) -> tuple[str, dict[str, Any]]:
+    """Where `pending` goes under `users.pending` (its slot) and the document stored there."""
+    key = pending_key(pending.user_id, pending.id)
+    return pending_slot(key), pending.to_doc() | {"_id": key}
+
+
 def held(user: UserDoc, conversation_id: str) -> PendingDoc | None:
     """The pending action `user` (a document already read) holds in the conversation, live or not."""
     return _parsed(user.pending.get(pending_slot(pending_key(user.id, conversation_id))))
@@ -77,12 +83,11 @@ class PendingRepo:
 
     async def put(self, pending: PendingDoc) -> None:
         """Hold `pending`, replacing whatever this user had pending in the conversation (one round trip)."""
-        key = pending_key(pending.user_id, pending.id)
-        doc = pending.to_doc() | {"_id": key}
+        slot, doc = stored_form(pending)
         user, due = {"_id": pending.user_id}, pending.expires_at_ms
         matched = await self._users.update_each(
             [
-                (user, {"$set": {f"pending.{pending_slot(key)}": doc}}),
+                (user, {"$set": {f"pending.{slot}": doc}}),
                 # the sweep's due time only ever comes earlier here (`$min` is outside the subset)
                 (user | {"pending_due_ms": {"$gt": due}}, {"$set": {"pending_due_ms": due}}),
                 (user | {"pending_due_ms": None}, {"$set": {"pending_due_ms": due}}),

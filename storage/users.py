@@ -17,7 +17,6 @@ class UsersRepo:
     async def ensure_indexes(self) -> None:
         await self._c.create_index([("last_seen_at_ms", -1)])
         await self._c.create_index([("session_open", 1)])
-        await self._c.create_index([("session_open", 1)])
 
     async def get(self, user_id: str) -> UserDoc | None:
         doc = await self._c.find_one({"_id": user_id})

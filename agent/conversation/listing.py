@@ -31,11 +31,11 @@ from storage.documents import ITEM_TYPES, ItemType
 LIST_PAGE = 30
 
 
-async def shelf(deps: Deps, turn: Turn) -> Shelf:
+async def current_shelf(deps: Deps, turn: Turn) -> Shelf:
     """The user's shelf: kept on the user document, or read from `items` and kept there."""
-    found = kept_shelf(turn.user)
-    if found is not None:
-        return found
+    kept = kept_shelf(turn.user)
+    if kept is not None:
+        return kept
     items = deps.db.items
     types = [t for t in ITEM_TYPES if turn.user.counts.get(t, 0)]
     newest, oldest = await asyncio.gather(
@@ -43,10 +43,10 @@ async def shelf(deps: Deps, turn: Turn) -> Shelf:
         items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES),
     )
     built = Shelf(
-        newest={t: [item_label(i) for i in found] for t, found in newest.items()},
+        newest={t: [item_label(i) for i in of_type] for t, of_type in newest.items()},
         oldest=[item_label(i) for i in oldest],
     )
-    raw = {"key": shelf_key(turn.user), "newest": built.newest, "oldest": built.oldest}
+    raw = built.stored(shelf_key(turn.user))
     if await deps.db.users.keep_shelf(turn.user, raw):
         turn.user = turn.user.model_copy(update={"shelf": raw})
     return built
@@ -94,7 +94,7 @@ async def list_items(deps: Deps, turn: Turn, intent: Intent) -> Reply:
         body = "\n".join([text("list_empty", lang), *await reminder_section(deps, turn)])
         return finish(turn, body, kind="deterministic")
     lines = [text("list_header", lang, count=total)]
-    newest = (await shelf(deps, turn)).newest
+    newest = (await current_shelf(deps, turn)).newest
     for item_type in [t for t in ITEM_TYPES if counts[t]]:
         recent = newest.get(item_type, [])
         lines.append(f"\n{type_heading(item_type, lang)} ({counts[item_type]}):")

@@ -8,7 +8,7 @@ repeat, so a button from an older question cannot act on a newer one.
 from __future__ import annotations
 
 import secrets
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -19,7 +19,7 @@ from agent.texts import text
 from agent.tools.base import Deleted, DeletePreview, Saved
 from agent.types import Reply
 from storage.documents import ItemType, PendingDoc
-from storage.pending import held, pending_key, pending_slot
+from storage.pending import held, pending_key, pending_slot, stored_form
 
 
 class _Payload(BaseModel):
@@ -193,7 +193,7 @@ async def load_with_expiry(deps: Deps, turn: Turn) -> tuple[Pending, int] | None
         return None
     if doc.expires_at_ms <= turn.now_ms:
         await deps.db.pending.drop_expired(turn.user_id, doc)
-        _set_held(turn, None)
+        _set_held(turn, _slot(turn), None)
         expired = "pending_dropped" if doc.kind.startswith("choose_") else "confirmation_expired"
         if doc.kind != "offer_save":  # an offer lapses quietly: nothing was at stake
             turn.notes.append(text(expired, turn.language))
@@ -219,7 +219,7 @@ async def store(deps: Deps, turn: Turn, pending: Pending) -> None:
         expires_at_ms=turn.now_ms + ttl_ms,
     )
     await deps.db.pending.put(doc)
-    _set_held(turn, doc)
+    _set_held(turn, *stored_form(doc))
 
 
 async def ask_to_confirm(deps: Deps, turn: Turn, pending: Pending, body: str) -> Reply:
@@ -239,16 +239,17 @@ async def ask_to_confirm(deps: Deps, turn: Turn, pending: Pending, body: str) ->
 async def clear(deps: Deps, turn: Turn) -> bool:
     """Drop the pending action `load` returned for this turn."""
     cleared = await deps.db.pending.delete(turn.user_id, turn.conversation_id)
-    _set_held(turn, None)
+    _set_held(turn, _slot(turn), None)
     return cleared
 
 
-def _set_held(turn: Turn, doc: PendingDoc | None) -> None:
+def _slot(turn: Turn) -> str:
+    return pending_slot(pending_key(turn.user_id, turn.conversation_id))
+
+
+def _set_held(turn: Turn, slot: str, stored: dict[str, Any] | None) -> None:
     """Keep the turn's copy of the user document in step with what was just written."""
-    key = pending_key(turn.user_id, turn.conversation_id)
-    stored = None if doc is None else doc.to_doc() | {"_id": key}
-    pending = {**turn.user.pending, pending_slot(key): stored}
-    turn.user = turn.user.model_copy(update={"pending": pending})
+    turn.user = turn.user.model_copy(update={"pending": {**turn.user.pending, slot: stored}})
 
 
 def _answers(pending: object, outcome: object) -> bool:

@@ -26,6 +26,10 @@ class Shelf:
     newest: dict[str, list[str]]  # type -> labels of its newest items, newest first
     oldest: list[str]  # labels of the user's first items, in creation order
 
+    def stored(self, key: str) -> dict[str, Any]:
+        """The shelf as `users.shelf` holds it, valid for `key`."""
+        return {"key": key, "newest": self.newest, "oldest": self.oldest}
+
 
 def shelf_key(user: UserDoc) -> str:
     counts = ",".join(str(int(user.counts.get(t, 0))) for t in ITEM_TYPES)
@@ -54,7 +58,8 @@ def after_save(user: UserDoc, item: ItemDoc) -> tuple[dict[str, Any], str] | Non
         update={"item_seq": item.seq, "items_v": user.items_v + 1, "counts": counts}
     )
     label = item_label(item)
-    newest = {**kept.newest, item.type: [label, *kept.newest.get(item.type, [])][:LIST_PER_TYPE]}
-    oldest = kept.oldest if len(kept.oldest) >= PREVIEW_EXAMPLES else [*kept.oldest, label]
-    raw = {"key": shelf_key(after), "newest": newest, "oldest": oldest}
-    return raw, shelf_key(user)
+    extended = Shelf(
+        newest={**kept.newest, item.type: [label, *kept.newest.get(item.type, [])][:LIST_PER_TYPE]},
+        oldest=kept.oldest if len(kept.oldest) >= PREVIEW_EXAMPLES else [*kept.oldest, label],
+    )
+    return extended.stored(shelf_key(after)), shelf_key(user)
