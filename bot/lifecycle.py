@@ -40,7 +40,7 @@ from bot.ratelimit import SlidingWindowLimiter
 from bot.replycodec import reply_from_json, reply_to_json
 from bot.stranded import Retry, Stranded
 from config.logging import log_event
-from storage.chatqueue import queue_key
+from storage.chatqueue import Arrivals, queue_key
 from storage.documents import ProcessedUpdateDoc
 from storage.errors import DatabaseUnavailable, StorageError
 
@@ -76,6 +76,7 @@ class Job:
     redriven: bool = False
     stored_reply: Reply | None = None
     admitted_ms: int = 0
+    seq: int = 0  # arrival number in its chat (storage/chatqueue.py); 0 when unknown
 
     def __repr__(self) -> str:  # libraries log queued items: never the message text
         return f"Job({self.incoming.update_id}, {self.admission}, redriven={self.redriven})"
@@ -129,6 +130,8 @@ class UpdateLifecycle:
         # the same updates with their admission time: backpressure (bot/backpressure.py)
         self.backlog = Backlog(deps.settings.max_backlog, deps.settings.max_backlog_age_s)
         self.stranded = Stranded()  # left `received` by a database failure (bot/stranded.py)
+        self.arrivals = Arrivals()
+        self._seqs: dict[str, int] = {}  # admitted update -> its arrival number, until job()
 
     def register(self, channel: ChannelPort) -> None:
         self._channels[channel.prefix] = channel
@@ -139,15 +142,15 @@ class UpdateLifecycle:
         """Record the update, then rate-limit it; raises DatabaseUnavailable (answer 503)."""
         assert incoming.update_id is not None
         metrics = self.deps.metrics
+        seq = self.arrivals.next()
         try:
-            queue = queue_key(incoming.conversation_id)
             status = await self.deps.db.updates.record(
                 incoming.update_id,
                 payload_json,
                 now_ms=self.deps.clock.ms(),
                 user_id=incoming.user_id,
-                queue=queue,
-                seq=await self.deps.db.chat_queue.arrive(queue),
+                queue=queue_key(incoming.conversation_id),
+                seq=seq,
             )
         except StorageError as exc:
             if isinstance(exc, DatabaseUnavailable):
@@ -169,6 +172,7 @@ class UpdateLifecycle:
             return "drop"
         metrics.updates.labels(incoming.channel, "received").inc()
         self._live.add(incoming.update_id)
+        self._seqs[incoming.update_id] = seq
         self.backlog.add(incoming.update_id)
         if verdict == "notify":
             metrics.rate_limited.inc()
@@ -178,7 +182,8 @@ class UpdateLifecycle:
         return "process"
 
     def job(self, incoming: Incoming, admission: Literal["process", "notify"]) -> Job:
-        return Job(incoming, admission, admitted_ms=self.deps.clock.ms())
+        seq = self._seqs.pop(incoming.update_id or "", 0)
+        return Job(incoming, admission, admitted_ms=self.deps.clock.ms(), seq=seq)
 
     # -- processing (inside the channel's per-chat slot) ---------------------------------
 
@@ -213,51 +218,45 @@ class UpdateLifecycle:
 
     async def _process_leased(self, job: Job, channel: ChannelPort, update_id: str) -> None:
         deps = self.deps
-        # Checked under the lease: a re-drive, or another worker holding this chat's lease,
-        # may have run this update while it waited. The record and its chat's handled
-        # mark come in one read (issue 16).
+        # Read under the lease, in one query: the chat's records still waiting up to this
+        # one. A re-drive, or another worker holding this chat's lease, may have run this
+        # update while it waited (then it is not among them); the ones before it arrived
+        # earlier and are handled first, whichever worker received them.
+        chat_queue = deps.db.chat_queue
         queue = queue_key(job.incoming.conversation_id)
-        record, handled = await deps.db.updates.get_in_queue(update_id, queue)
-        if record is None or record.status != "received":
-            deps.metrics.updates.labels(job.incoming.channel, "duplicated").inc()
-            return
-        if record.queue is not None and record.queue != queue:
-            handled = await deps.db.chat_queue.handled(record.queue)  # recorded under another key
-        place = (record.queue, record.seq) if record.queue is not None else None
-        if place is not None:
-            await self._earlier_first(*place, handled=handled)
-        if not await self._run(job, channel, update_id, place=place) and place is not None:
-            await deps.db.chat_queue.mark_handled(*place)
+        waiting = await chat_queue.waiting(queue, up_to=job.seq) if job.seq else []
+        mine = next((n for n, r in enumerate(waiting) if r.id == update_id), None)
+        if mine is None:  # finished meanwhile, or its arrival number is not known here
+            record = await deps.db.updates.get(update_id)
+            if record is None or record.status != "received":
+                deps.metrics.updates.labels(job.incoming.channel, "duplicated").inc()
+                return
+            waiting = (
+                await chat_queue.waiting(record.queue, up_to=record.seq) if record.queue else []
+            )
+            mine = next((n for n, r in enumerate(waiting) if r.id == update_id), len(waiting))
+        await self._earlier_first(waiting[:mine])
+        await self._run(job, channel, update_id)
 
-    async def _earlier_first(self, queue: str, seq: int, *, handled: int) -> None:
-        """Handle the chat's updates that arrived before `seq` and still wait, in order.
+    async def _earlier_first(self, earlier: list[ProcessedUpdateDoc]) -> None:
+        """Handle the chat's updates that arrived before this one and still wait, in order.
 
         They may sit in another worker's queue, waiting for this lease: the lease holder
-        runs them now, and that worker later finds them done.
+        runs them now, and that worker later finds them done. One that fails again stays
+        `received` for the re-drive, and the chat goes on.
         """
-        chat_queue = self.deps.db.chat_queue
-        if seq <= handled + 1:
-            return  # the usual case: nothing arrived in between
-        for record in await chat_queue.waiting(queue, after=handled, before=seq):
-            place = (queue, record.seq)
+        for record in earlier:
             channel = self._channels.get(record.id.split(":", 1)[0])
-            job = self._restored_job(record, channel) if channel is not None else None
-            if channel is not None and job is None:
-                await self._finish(record.id, None, place=place)  # nothing to handle in it
-            elif channel is None or job is None:
-                await chat_queue.mark_handled(queue, record.seq)
-            elif not await self._run(job, channel, record.id, place=place):
-                await chat_queue.mark_handled(queue, record.seq)
+            if channel is None:
+                continue  # a channel this process does not serve: left for one that does
+            job = self._restored_job(record, channel)
+            if job is None:
+                await self._finish(record.id, None)  # nothing to handle in it
+            else:
+                await self._run(job, channel, record.id)
 
-    async def _run(
-        self,
-        job: Job,
-        channel: ChannelPort,
-        update_id: str,
-        *,
-        place: tuple[str, int] | None = None,
-    ) -> bool:
-        """Handle and deliver one update; True when it is done (and its `place` marked handled)."""
+    async def _run(self, job: Job, channel: ChannelPort, update_id: str) -> bool:
+        """Handle and deliver one update; True when it is done."""
         deps = self.deps
         incoming = job.incoming
         reply = job.stored_reply
@@ -281,7 +280,7 @@ class UpdateLifecycle:
             return False
         if delivery == "window_closed":
             log_event(log, "reply_outside_window", update_id=update_id, user_id=incoming.user_id)
-        await self._finish(update_id, reply, place=place)
+        await self._finish(update_id, reply)
         deps.metrics.updates.labels(incoming.channel, "processed").inc()
         return True
 
@@ -319,15 +318,13 @@ class UpdateLifecycle:
             await channel.typing(incoming)
             await asyncio.sleep(self.tuning.typing_every_s)
 
-    async def _finish(
-        self, update_id: str, reply: Reply | None, *, place: tuple[str, int] | None = None
-    ) -> None:
-        """Mark the update done (and its chat's `place` handled); retried briefly, since the reply is already out."""
+    async def _finish(self, update_id: str, reply: Reply | None) -> None:
+        """Mark the update done; retried briefly, since the reply is already out."""
         reply_json = reply_to_json(reply, with_data=False) if reply is not None else None
         for delay in (0.2, 1.0, 2.0, None):
             try:
                 await self.deps.db.updates.mark_done(
-                    update_id, reply_json, now_ms=self.deps.clock.ms(), handled=place
+                    update_id, reply_json, now_ms=self.deps.clock.ms()
                 )
                 return
             except DatabaseUnavailable:
@@ -401,6 +398,7 @@ class UpdateLifecycle:
             redriven=True,
             stored_reply=reply_from_json(record.reply_json) if record.reply_json else None,
             admitted_ms=self.deps.clock.ms(),
+            seq=record.seq if record.queue is not None else 0,
         )
 
     def schedule(self, name: str, every_s: float, job: Callable[[], Awaitable[object]]) -> None:

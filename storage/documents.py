@@ -189,8 +189,8 @@ class ProcessedUpdateDoc(StoredModel):
     payload_json: str = ""
     reply_json: str | None = None
     user_id: str | None = None  # whose update it is, so /forget can scrub the reply
-    queue: str | None = None  # the chat's queue key (storage/chatqueue.py)
-    seq: int = 0  # arrival number in that chat
+    queue: str | None = None  # the chat's queue key while it waits (storage/chatqueue.py)
+    seq: int = 0  # arrival number in that chat (wall-clock microseconds)
     notice: bool = False  # the flood's one notice, not a turn
 
 

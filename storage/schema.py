@@ -98,11 +98,28 @@ async def _pending_on_users(collections: Collections) -> None:
         await legacy.delete_one({"_id": key})
 
 
+async def _queues_on_records(collections: Collections) -> None:
+    """Version 5: a chat's arrival order needs no counter document (storage/chatqueue.py).
+
+    From this version on an update's arrival number is taken in the process and only
+    waiting records keep their `queue` key. The `q:<hash>` counters (the documents with
+    an `arrived` count) are deleted and finished records leave their queue; the records
+    still waiting keep their small numbers, which come before every new one.
+    """
+    updates = collections["processed_updates"]
+    await updates.delete_many({"arrived": {"$gte": 0}})
+    await updates.update_many(
+        {"status": {"$in": ["done", "throttled"]}, "queue": {"$gt": ""}},
+        {"$set": {"queue": None}},
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "baseline: the layout when schema versions began", _baseline),
     Migration(2, "pending-action hints on the user document", _pending_hints),
     Migration(3, "private conversations numbered on the user document", _private_message_counters),
     Migration(4, "pending actions on the user document", _pending_on_users),
+    Migration(5, "chat arrival order kept on the waiting records only", _queues_on_records),
 )
 CURRENT = MIGRATIONS[-1].version
 

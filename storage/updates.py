@@ -58,50 +58,33 @@ class UpdatesRepo:
         doc = await self._c.find_one({"_id": update_id})
         return ProcessedUpdateDoc.model_validate(doc) if doc else None
 
-    async def get_in_queue(
-        self, update_id: str, queue: str
-    ) -> tuple[ProcessedUpdateDoc | None, int]:
-        """The record and its chat's `handled` mark (ChatQueueRepo) in one read by `_id`."""
-        docs = {d["_id"]: d for d in await self._c.find({"_id": {"$in": [update_id, queue]}})}
-        record, counter = docs.get(update_id), docs.get(queue)
-        return (
-            ProcessedUpdateDoc.model_validate(record) if record else None,
-            int(counter.get("handled", 0)) if counter else 0,
-        )
-
-    async def mark_done(
-        self,
-        update_id: str,
-        reply_json: str | None,
-        *,
-        now_ms: int,
-        handled: tuple[str, int] | None = None,
-    ) -> None:
-        """Finish the update; with `handled` (queue, seq), move its chat's mark in the same trip."""
-        done = {
-            "$set": {
-                "status": "done",
-                "reply_json": reply_json,
-                "updated_at_ms": now_ms,
-                "payload_json": "",
-            }
-        }
-        if handled is None:
-            await self._c.update_one({"_id": update_id}, done)
-            return
-        queue, seq = handled  # the same conditional move as ChatQueueRepo.mark_handled
-        await self._c.update_each(
-            [
-                ({"_id": update_id}, done),
-                ({"_id": queue, "handled": {"$lt": seq}}, {"$set": {"handled": seq}}),
-            ]
+    async def mark_done(self, update_id: str, reply_json: str | None, *, now_ms: int) -> None:
+        """Finish the update; it leaves its chat's queue (storage/chatqueue.py)."""
+        await self._c.update_one(
+            {"_id": update_id},
+            {
+                "$set": {
+                    "status": "done",
+                    "reply_json": reply_json,
+                    "updated_at_ms": now_ms,
+                    "payload_json": "",
+                    "queue": None,
+                }
+            },
         )
 
     async def mark_throttled(self, update_id: str, *, now_ms: int) -> None:
         """Finish a new update the rate limiter refused: recorded, never handled."""
         await self._c.update_one(
             {"_id": update_id, "status": "received"},
-            {"$set": {"status": "throttled", "updated_at_ms": now_ms, "payload_json": ""}},
+            {
+                "$set": {
+                    "status": "throttled",
+                    "updated_at_ms": now_ms,
+                    "payload_json": "",
+                    "queue": None,
+                }
+            },
         )
 
     async def mark_notice(self, update_id: str) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from storage import Database
 from storage.documents import NO_REMINDERS, ItemDoc
 
@@ -83,26 +81,3 @@ async def test_newest_by_type_takes_each_type_from_one_read(any_db: Database) ->
     assert [i.seq for i in newest["movie"]] == [15, 14, 13]
     assert [i.seq for i in newest["note"]] == [12, 11, 10, 9, 8, 7, 6, 4, 3, 2]  # 5 is not theirs
     assert [i.seq for i in newest["link"]] == list(range(35, 25, -1))
-
-
-async def test_an_update_and_its_chat_mark_are_read_and_finished_together(
-    any_db: Database,
-) -> None:
-    now = int(time.time() * 1000)  # the records' TTL index runs on the wall clock
-    queue = "q:chat"
-    seq = await any_db.chat_queue.arrive(queue)
-    assert await any_db.updates.record("tg:7", "{}", now_ms=now, queue=queue, seq=seq) == "new"
-    record, handled = await any_db.updates.get_in_queue("tg:7", queue)
-    assert record is not None
-    assert record.status == "received"
-    assert handled == 0
-    await any_db.updates.mark_done("tg:7", None, now_ms=now, handled=(queue, seq))
-    record, handled = await any_db.updates.get_in_queue("tg:7", queue)
-    assert record is not None
-    assert record.status == "done"
-    assert handled == seq
-    # the mark never moves down: finishing an older update leaves it
-    await any_db.updates.record("tg:6", "{}", now_ms=now, queue=queue, seq=0)
-    await any_db.updates.mark_done("tg:6", None, now_ms=now, handled=(queue, 0))
-    assert await any_db.chat_queue.handled(queue) == seq
-    assert (await any_db.updates.get_in_queue("tg:missing", "q:none")) == (None, 0)
