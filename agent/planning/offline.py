@@ -19,6 +19,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from agent.planning.answer import ModelAnswer
 from agent.planning.backend import PlanHints
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
+from agent.understanding.searches import plain_search
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text
 from agent.understanding.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
@@ -113,6 +114,11 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         target = _named(_strip(_DELETE, message))
         return ("delete_item", {"query": target}) if target else None
     if llm_intent == "search":
+        if (plain := plain_search(message)) is not None:  # "did I save anything about X?"
+            return "search_items", {
+                **({"query": plain.query} if plain.query else {}),
+                **({"type": plain.type} if plain.type else {}),
+            }
         rest = _strip(_SEARCH, message)
         args: dict[str, Any] = {}
         if _MOVIE.search(rest):

@@ -29,7 +29,7 @@ from agent.tools.base import (
     ToolContext,
     UnknownItem,
 )
-from agent.tools.matching import search_score
+from agent.tools.matching import TYPE_WORDS, search_score
 from agent.trust import effects
 from agent.understanding.textnorm import fold
 from storage.documents import ItemDoc, ItemType
@@ -106,15 +106,28 @@ async def search_items(ctx: ToolContext, args: SearchItemsArgs) -> Outcome:
     turn.facts.apply_rule("user_scope")
     items = await ctx.deps.db.items.list_for(turn.user_id, item_type=args.type)
     limit = args.limit or 10
-    if args.query and args.query.strip():
-        query = args.query
-        scored = [(search_score(item, query), item) for item in items]
-        # by score, then the newest first (DESIGN 9.2)
-        hits = sorted(((s, i) for s, i in scored if s >= SEARCH_CUTOFF), key=_best_newest)
-        found = [item for _, item in hits]
-    else:
-        found = sorted(items, key=lambda i: -i.seq)
+    if not (args.query and args.query.strip()):
+        return Found(args.query, tuple(sorted(items, key=lambda i: -i.seq)[:limit]))
+    found = _matching(items, args.query)
+    if not found and args.type is not None and not names_type(turn.incoming.text, args.type):
+        # A type the user never said (a small model copies the schema example's "movie")
+        # must not hide the one item they asked about: every type is searched.
+        found = _matching(await ctx.deps.db.items.list_for(turn.user_id), args.query)
     return Found(args.query, tuple(found[:limit]))
+
+
+def _matching(items: Sequence[ItemDoc], query: str) -> list[ItemDoc]:
+    """The items `query` finds, by score, then the newest first (DESIGN 9.2)."""
+    scored = [(search_score(item, query), item) for item in items]
+    return [
+        item
+        for _, item in sorted(((s, i) for s, i in scored if s >= SEARCH_CUTOFF), key=_best_newest)
+    ]
+
+
+def names_type(text: str | None, item_type: ItemType) -> bool:
+    """Whether `text` names `item_type` ("filme", "notes", "links"...)."""
+    return not TYPE_WORDS[item_type].isdisjoint(fold(text or "").split())
 
 
 async def delete_item(ctx: ToolContext, args: DeleteItemArgs) -> Outcome:

@@ -45,7 +45,8 @@ def item_words(item: ItemDoc) -> frozenset[str]:
         if value:
             words.update(fold(value).split())
     if item.url:
-        words.update(w for w in fold(item.url).split() if w not in URL_NOISE)
+        # "wiki/Alan_Turing": a path's underscores separate words as its hyphens do
+        words.update(w for w in fold(item.url.replace("_", " ")).split() if w not in URL_NOISE)
     if item.year:
         words.add(str(item.year))
     words.update(TYPE_WORDS.get(item.type, ()))

@@ -1,0 +1,114 @@
+"""Plain searches read in code: "procura dentista", "did I save anything about Turing?".
+
+A message that is only a search for a few words is answered by `search_items` without a
+model, with or without one configured (the program is in control: a trivial request
+never reaches a model). Two shapes are taken:
+
+- a search verb, then what to find: "procura X", "look for X", "search my stuff for X",
+  "busca X nos meus itens", "find my notes about X" (the type noun sets the type);
+- a yes-or-no question about having saved something on a subject: "did I save
+  anything about X?", "eu salvei algum link da X?", "tenho alguma nota sobre X?".
+
+Anything else (counts, dates, "the movie I saved yesterday", "movies with Tom Hanks")
+stays with the planner: the subject must be one to five words, none of them a question
+word, a time or a verb of saving.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent.understanding.textnorm import clean_text, fold
+from storage.documents import ItemType
+
+_FLAGS = re.IGNORECASE | re.UNICODE
+_POLITE = r"(?:(?:por\s+favor|pfv|pls|please|hey|oi|hi)[,!\s]+)?"
+_VERB = (
+    r"(?:procur[ae](?:r)?|busc[ae](?:r)?|pesquis[ae](?:r)?|ach[ae](?:r)?|encontr[ae](?:r)?|"
+    r"find|search(?:\s+for)?|look\s+(?:for|up))"
+)
+# "nos meus itens", "in my stuff", "my saved things for": where to look, not what
+_MINE = (
+    r"(?:(?:n[oa]s?|em|entre|in|through|among)\s+)?"
+    r"(?:(?:meus|minhas|my)\s+)(?:coisas|itens|salvos|saved\s+(?:things|items|stuff)|stuff|things|items|saves|lista|list)"
+    r"(?:\s+(?:for|por))?"
+)
+_ASKED = (
+    r"(?:(?:eu\s+)?(?:j[aá]\s+)?(?:salvei|guardei|anotei|tenho)|did\s+i\s+(?:save|keep|note)|"
+    r"have\s+i\s+(?:saved|kept|noted)|do\s+i\s+have)"
+)
+_ANY = r"(?:anything|something|any|a|an|algum|alguma|algo|um|uma)"
+_ABOUT = r"(?:about|on|regarding|sobre|d[aoe]s?|com)"
+_TYPES: dict[str, ItemType] = {
+    "nota": "note",
+    "notas": "note",
+    "note": "note",
+    "notes": "note",
+    "filme": "movie",
+    "filmes": "movie",
+    "movie": "movie",
+    "movies": "movie",
+    "film": "movie",
+    "films": "movie",
+    "serie": "tv_show",
+    "series": "tv_show",
+    "show": "tv_show",
+    "shows": "tv_show",
+    "video": "video",
+    "videos": "video",
+    "link": "link",
+    "links": "link",
+}
+_TYPE = r"(?:notas?|notes?|filmes?|movies?|films?|s[ée]ries?|shows?|v[íi]deos?|links?)"
+_ARTICLE = r"(?:(?:o|a|os|as|um|uma|the|my|meu|minha|meus|minhas)\s+)?"
+
+_BY_VERB = re.compile(
+    rf"^{_POLITE}{_VERB}\s+(?:{_MINE}\s+)?(?:{_ARTICLE}(?P<type>{_TYPE})\s+(?:{_ABOUT}\s+)?)?"
+    rf"(?P<what>.+?)(?:\s+{_MINE})?$",
+    _FLAGS,
+)
+_BY_QUESTION = re.compile(
+    rf"^{_POLITE}{_ASKED}\s+{_ANY}\s+(?:(?P<type>{_TYPE})\s+)?{_ABOUT}\s+(?P<what>.+?)"
+    rf"(?:\s+(?:saved|salvo|salva|salvos|salvas))?$",
+    _FLAGS,
+)
+# a subject with one of these is a question for the planner, not a plain search
+_NOT_A_SUBJECT = frozenset(
+    fold(word)
+    for word in """que quando onde quantos quantas qual quais como porque por quem ontem hoje
+    semana mes ano salvei salvou guardei anotei salvo tenho that which when where how what who
+    why whose yesterday today week month year saved save kept have with and or e ou nao not no
+    tudo everything all it isso isto ele ela eles elas aquilo this these those them""".split()
+)
+_MAX_WORDS = 5
+_LEADING_ARTICLE = re.compile(
+    r"^(?:(?:o|a|os|as|um|uma|the|an|my|meu|minha|meus|minhas)\s+)+", _FLAGS
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PlainSearch:
+    query: str
+    type: ItemType | None = None
+
+
+def plain_search(text: str) -> PlainSearch | None:
+    """The search `text` asks for, when it is only that; None for anything else."""
+    message = clean_text(text).strip(" \t.!?;:,")
+    if not message or "\n" in message or len(message) > 120:
+        return None
+    for pattern in (_BY_VERB, _BY_QUESTION):
+        match = pattern.match(message)
+        if match is None:
+            continue
+        what = match.group("what").strip(" \t.!?;:,\"'«»")
+        what = _LEADING_ARTICLE.sub("", what + " ").strip()
+        words = fold(what).split()
+        if not words or len(words) > _MAX_WORDS or not _NOT_A_SUBJECT.isdisjoint(words):
+            return None
+        noun = match.group("type")
+        if noun is None and len(words) == 1 and words[0] in _TYPES:
+            return PlainSearch("", _TYPES[words[0]])  # "procura filmes": every movie
+        return PlainSearch(what, _TYPES.get(fold(noun)) if noun else None)
+    return None
