@@ -17,6 +17,7 @@ from typing import Any
 
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief
 from agent.tools.base import Tool, ToolArgs
+from agent.understanding.searches import plain_search
 
 # Never the model's to call (the runtime deletes everything itself): leaving it out of
 # the schema makes the pipeline violation impossible where the server enforces it.
@@ -68,10 +69,17 @@ _NAMES_A_CLOSED_TOOL = re.compile(
 )
 
 
+# A plain search ("look for gym", "did I save anything about Turing?") needs no lookup:
+# the 1.5B model looked up the previous turn's show or link instead of searching.
+PLAIN_SEARCH_TOOLS = frozenset({"search_items", "request_clarification"})
+
+
 def first_step_tools(llm_intent: str, text: str) -> frozenset[str] | None:
     """The tools a first planning step may name for this reading of `text`, or None for all."""
     if _NAMES_A_CLOSED_TOOL.search(text):
         return None
+    if llm_intent == "search" and plain_search(text) is not None:
+        return PLAIN_SEARCH_TOOLS
     return FIRST_STEP_TOOLS.get(llm_intent)
 
 

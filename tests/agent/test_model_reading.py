@@ -222,6 +222,7 @@ async def test_json_schema_first_step_names_only_the_tools_its_message_can_need(
     assert "search_items" not in _tool_enum(saving)
     assert "search_items" in _tool_enum(searching)
     assert "delete_item" not in _tool_enum(searching)
+    assert "enrich_tv_show" not in _tool_enum(searching)  # a plain search needs no lookup
     assert None in _tool_enum(searching)
     # after a tool's result, and for a message naming a tool the cut would close: every tool
     assert _tool_enum(report.requests[1].body) == everything == _tool_enum(bookmarking)
