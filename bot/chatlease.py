@@ -10,6 +10,11 @@ A kept lease nobody picks up within `KEEP_S` (the next job was dropped, or never
 reached `hold`) is released then; `release_kept` gives back every kept lease at
 shutdown. While kept, the lease is renewed as during a turn, so another worker's
 wait is the same as if the turn were still running.
+
+Giving leases back is batched: a lease no queued job needs waits `BATCH_S` with the
+others going back, and they all go in one `delete_many`. A lone update then pays one
+trip for its lease instead of two, off its reply's path; an update of that chat
+arriving meanwhile takes the lease back from the batch.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from storage.errors import StorageError
 log = logging.getLogger("lembra.lifecycle")
 
 KEEP_S = 1.0  # a kept lease waits this long for the chat's next update, then goes back
+BATCH_S = 0.05  # leases going back are gathered this long, then given back in one trip
 
 
 class ChatBusy(Exception):
@@ -51,20 +57,27 @@ class ChatLeases:
         wait_s: float,
         queued: Callable[[str], int],
         keep_s: float = KEEP_S,
+        batch_s: float = BATCH_S,
     ) -> None:
         self.deps = deps
         self.ttl_ms = int(ttl_s * 1000)
         self.wait_s = wait_s
         self.keep_s = keep_s
+        self.batch_s = batch_s
+        self._outgoing: dict[str, _Held] = {}  # going back in the next batch, by conversation
+        self._flush: asyncio.Task[None] | None = None
         self._queued = queued  # jobs of a chat queued or running in this process
         self._kept: dict[str, _Held] = {}
-        self._releasing: set[asyncio.Task[None]] = set()  # kept leases going back on expiry
+        # conversations whose lease is on its way back: a new turn waits until it is gone
+        self._returning: dict[str, asyncio.Event] = {}
         self.stopping = False
 
     @asynccontextmanager
     async def hold(self, conversation_id: str) -> AsyncIterator[None]:
         """Hold `chat:<conversation>` while the block runs (raises ChatBusy after `wait_s`)."""
-        held = self._kept.pop(conversation_id, None)
+        if (returning := self._returning.get(conversation_id)) is not None:
+            await returning.wait()  # our own give-back would delete the lease taken again
+        held = self._kept.pop(conversation_id, None) or self._outgoing.pop(conversation_id, None)
         if held is not None and held.expiry is not None:
             held.expiry.cancel()
         if held is None:
@@ -72,13 +85,15 @@ class ChatLeases:
         try:
             yield
         finally:
-            if not self.stopping and self._queued(conversation_id) > 1:
+            if self.stopping:
+                await self._release(held)
+            elif self._queued(conversation_id) > 1:
                 held.expiry = asyncio.get_running_loop().call_later(
                     self.keep_s, self._expire, conversation_id, held
                 )
                 self._kept[conversation_id] = held  # the chat's next job is right behind
             else:
-                await self._release(held)
+                self._give_back(conversation_id, held)
 
     async def release_kept(self) -> None:
         """Give back every kept lease, and wait for those already going back (shutdown)."""
@@ -88,7 +103,13 @@ class ChatLeases:
             if held.expiry is not None:
                 held.expiry.cancel()
             await self._release(held)
-        await asyncio.gather(*self._releasing)
+        await self.given_back()
+        await self._give_back_now()  # anything handed in while the last batch was on the wire
+
+    async def given_back(self) -> None:
+        """Wait until the leases handed back so far are gone (tests, shutdown)."""
+        while self._flush is not None and not self._flush.done():
+            await asyncio.shield(self._flush)
 
     @property
     def kept(self) -> int:
@@ -110,9 +131,39 @@ class ChatLeases:
     def _expire(self, conversation_id: str, held: _Held) -> None:
         if self._kept.get(conversation_id) is held:
             del self._kept[conversation_id]
-            task = asyncio.ensure_future(self._release(held))
-            self._releasing.add(task)
-            task.add_done_callback(self._releasing.discard)
+            self._give_back(conversation_id, held)
+
+    def _give_back(self, conversation_id: str, held: _Held) -> None:
+        """Put `held` in the next batch going back (renewed until then)."""
+        self._outgoing[conversation_id] = held
+        if self._flush is None or self._flush.done():
+            self._flush = asyncio.ensure_future(self._batch())
+
+    async def _batch(self) -> None:
+        while self._outgoing:  # those handed in while a batch was on the wire go next
+            await asyncio.sleep(self.batch_s)
+            await self._give_back_now()
+
+    async def _give_back_now(self) -> None:
+        going, self._outgoing = self._outgoing, {}
+        if not going:
+            return
+        back = asyncio.Event()
+        for conversation_id in going:
+            self._returning[conversation_id] = back
+        try:
+            for held in going.values():
+                held.done.set()  # not cancel(): a renewal already on the wire is let finish
+            await asyncio.gather(*(h.renewer for h in going.values() if h.renewer is not None))
+            keys = [h.key for h in going.values()]
+            await self.deps.db.leases.release_many(keys, self.deps.owner)
+        except StorageError:  # they expire by themselves
+            log_event(log, "lease_release_failed", level=logging.WARNING, leases=len(going))
+        finally:
+            for conversation_id in going:
+                if self._returning.get(conversation_id) is back:
+                    del self._returning[conversation_id]
+            back.set()
 
     async def _release(self, held: _Held) -> None:
         held.done.set()  # not cancel(): a renewal already on the wire is let finish

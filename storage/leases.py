@@ -59,6 +59,12 @@ class LeasesRepo:
     async def release(self, key: str, owner: str) -> bool:
         return await self._c.delete_one({"_id": key, "owner": owner}) > 0
 
+    async def release_many(self, keys: list[str], owner: str) -> int:
+        """Give back those of `keys` that `owner` holds, in one round trip."""
+        if not keys:
+            return 0
+        return await self._c.delete_many({"_id": {"$in": keys}, "owner": owner})
+
     async def holder(self, key: str, *, now_ms: int) -> str | None:
         doc = await self._c.find_one({"_id": key})
         if doc is None or int(doc["expires_at_ms"]) <= now_ms:

@@ -19,7 +19,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from agent.deps import Deps, open_deps
 from agent.tokens import TokenCounter
-from bot.lifecycle import Handler, Tuning
+from bot.lifecycle import Handler, Tuning, UpdateLifecycle
 from bot.telegram import SECRET_HEADER, TelegramOptions
 from bot.web import CHANNELS, WebOptions, create_app
 from bot.whatsapp import SIGNATURE_HEADER, WhatsAppOptions
@@ -100,6 +100,10 @@ class Harness:
     @property
     def db(self) -> Database:
         return self.deps.db
+
+    @property
+    def lifecycle(self) -> UpdateLifecycle:
+        return self.client.server.app[CHANNELS].lifecycle  # type: ignore[union-attr]
 
     async def post_update(
         self, update: dict[str, Any] | bytes, *, secret: str | None = WEBHOOK_SECRET

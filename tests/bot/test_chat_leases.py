@@ -1,8 +1,8 @@
 """A chat's lease is handed from one queued update to the next (issue 16).
 
 Taking and giving back `chat:<conversation>` is two round trips per update; updates of
-one chat already queued in this process share it, and a lease nobody picks up goes
-back on its own.
+one chat already queued in this process share it, a lease nobody picks up goes back on
+its own, and leases going back at about the same time go back in one round trip.
 """
 
 from __future__ import annotations
@@ -38,10 +38,11 @@ async def test_updates_queued_behind_each_other_take_the_chat_lease_once(
             await h.post_update(message_update(CHAT, f"m{n}"))
         runtime.release.set()  # type: ignore[union-attr]
         await h.idle()
+        await h.lifecycle.chat_leases.given_back()
 
         assert h.tg.texts(CHAT) == ["pronto", "eco: m0", "eco: m1", "eco: m2"]
         assert trips.on("leases").count("insert_one") == 1
-        assert trips.on("leases").count("delete_one") == 1
+        assert trips.on("leases").count("delete_many") == 1
         assert await holder(watched_db) is None  # given back after the last one
 
 
@@ -76,3 +77,35 @@ async def test_shutdown_gives_back_every_kept_lease(harness: Any) -> None:
         async with leases.hold("tg:1"):  # after shutdown began, nothing is kept any more
             pass
         assert leases.kept == 0
+
+
+async def test_leases_going_back_together_take_one_round_trip(
+    harness: Any, watched_db: Database, trips: Trips
+) -> None:
+    async with harness(database=watched_db) as h:
+        leases = ChatLeases(h.deps, ttl_s=5, wait_s=1, queued=lambda _: 1, batch_s=0.05)
+        for chat in ("tg:1", "tg:2", "tg:3"):
+            async with leases.hold(chat):
+                pass
+        assert await holder(h.db, "chat:tg:2") == h.deps.owner  # still going back
+        trips.seen.clear()
+        await leases.given_back()
+
+        assert trips.on("leases") == ["delete_many"]
+        for chat in ("tg:1", "tg:2", "tg:3"):
+            assert await holder(h.db, f"chat:{chat}") is None
+
+
+async def test_a_chat_speaking_again_takes_its_lease_back_from_the_batch(
+    harness: Any, watched_db: Database, trips: Trips
+) -> None:
+    async with harness(database=watched_db) as h:
+        leases = ChatLeases(h.deps, ttl_s=5, wait_s=1, queued=lambda _: 1, batch_s=0.05)
+        async with leases.hold("tg:1"):
+            pass
+        async with leases.hold("tg:1"):  # before the batch left: the same lease, no trip
+            assert await holder(h.db, "chat:tg:1") == h.deps.owner
+        await leases.given_back()
+        assert trips.on("leases").count("insert_one") == 1
+        assert await holder(h.db, "chat:tg:1") is None
+        await leases.release_kept()
