@@ -255,8 +255,8 @@ class UpdateLifecycle:
             else:
                 await self._run(job, channel, record.id)
 
-    async def _run(self, job: Job, channel: ChannelPort, update_id: str) -> bool:
-        """Handle and deliver one update; True when it is done."""
+    async def _run(self, job: Job, channel: ChannelPort, update_id: str) -> None:
+        """Handle and deliver one update; left `received` when the database or the send failed."""
         deps = self.deps
         incoming = job.incoming
         reply = job.stored_reply
@@ -267,7 +267,7 @@ class UpdateLifecycle:
                 reply = await self._handle(incoming, channel)
                 if reply is None:
                     self.stranded.add(update_id)
-                    return False  # the database failed: the record stays `received`
+                    return  # the database failed: the record stays `received`
         delivery = "nothing" if reply.silent else await channel.deliver(incoming, reply)
         if delivery == "blocked":
             await deps.db.users.set_active(incoming.user_id, False)
@@ -277,12 +277,11 @@ class UpdateLifecycle:
                 update_id, reply_to_json(reply, with_data=True), now_ms=deps.clock.ms()
             )
             log_event(log, "reply_kept_for_redrive", level=logging.WARNING, update_id=update_id)
-            return False
+            return
         if delivery == "window_closed":
             log_event(log, "reply_outside_window", update_id=update_id, user_id=incoming.user_id)
         await self._finish(update_id, reply)
         deps.metrics.updates.labels(incoming.channel, "processed").inc()
-        return True
 
     async def _handle(self, incoming: Incoming, channel: ChannelPort) -> Reply | None:
         """Run the handler with the typing indicator; None when the database failed."""

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from agent.understanding.textnorm import clean_text, fold
+from agent.understanding.vocabulary import TYPE_WORDS
 from storage.documents import ItemType
 
 _FLAGS = re.IGNORECASE | re.UNICODE
@@ -40,26 +41,6 @@ _ASKED = (
 )
 _ANY = r"(?:anything|something|any|a|an|algum|alguma|algo|um|uma)"
 _ABOUT = r"(?:about|on|regarding|sobre|d[aoe]s?|com)"
-_TYPES: dict[str, ItemType] = {
-    "nota": "note",
-    "notas": "note",
-    "note": "note",
-    "notes": "note",
-    "filme": "movie",
-    "filmes": "movie",
-    "movie": "movie",
-    "movies": "movie",
-    "film": "movie",
-    "films": "movie",
-    "serie": "tv_show",
-    "series": "tv_show",
-    "show": "tv_show",
-    "shows": "tv_show",
-    "video": "video",
-    "videos": "video",
-    "link": "link",
-    "links": "link",
-}
 _TYPE = r"(?:notas?|notes?|filmes?|movies?|films?|s[ée]ries?|shows?|v[íi]deos?|links?)"
 _ARTICLE = r"(?:(?:o|a|os|as|um|uma|the|my|meu|minha|meus|minhas)\s+)?"
 
@@ -108,7 +89,7 @@ def plain_search(text: str) -> PlainSearch | None:
         if not words or len(words) > _MAX_WORDS or not _NOT_A_SUBJECT.isdisjoint(words):
             return None
         noun = match.group("type")
-        if noun is None and len(words) == 1 and words[0] in _TYPES:
-            return PlainSearch("", _TYPES[words[0]])  # "procura filmes": every movie
-        return PlainSearch(what, _TYPES.get(fold(noun)) if noun else None)
+        if noun is None and len(words) == 1 and words[0] in TYPE_WORDS:
+            return PlainSearch("", TYPE_WORDS[words[0]])  # "procura filmes": every movie
+        return PlainSearch(what, TYPE_WORDS.get(fold(noun)) if noun else None)
     return None
