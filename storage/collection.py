@@ -157,12 +157,21 @@ class Collection:
         return result.modified_count
 
     async def find_one_and_update(
-        self, filter: Filter, update: Mapping[str, Any], *, upsert: bool = False
+        self,
+        filter: Filter,
+        update: Mapping[str, Any],
+        *,
+        upsert: bool = False,
+        before: bool = False,
     ) -> Doc | None:
-        """Apply `update` and return the document after it (no `$setOnInsert`: SUBSET.md)."""
+        """Apply `update` and return the document after it, or as it was `before` it.
+
+        No `$setOnInsert` (SUBSET.md).
+        """
+        returned = ReturnDocument.BEFORE if before else ReturnDocument.AFTER
         with self._op("find_one_and_update"):
             doc = await self._raw.find_one_and_update(
-                dict(filter), dict(update), upsert=upsert, return_document=ReturnDocument.AFTER
+                dict(filter), dict(update), upsert=upsert, return_document=returned
             )
         self._written("find_one_and_update")
         return doc

@@ -198,6 +198,7 @@ class LeaseDoc(StoredModel):
     id: str = Field(alias="_id")
     owner: str
     expires_at_ms: int
+    wanted: bool = False  # a chat lease another process asked about (storage/leases.py)
 
 
 class ConstitutionOverride(BaseModel):

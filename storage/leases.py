@@ -4,9 +4,17 @@ Acquiring is an insert (the `_id` makes it exclusive) or, when the document exis
 a conditional update that only matches our own lease, then one that only matches an
 expired lease. `$or` filters are avoided here: the embedded server mishandles them
 in updates (SUBSET.md).
+
+A chat lease can also be given back by expiring it in place (`give_back_many`): its
+document keeps the last holder, so `take_back` tells that holder, in the same round
+trip that takes it again, whether anyone else has held it since, or `mark_wanted` it.
+`peer:<owner>` documents say which processes are alive (bot/peers.py); `sweep` deletes
+what expired long ago.
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from storage.collection import Collection
 from storage.documents import LeaseDoc
@@ -64,6 +72,50 @@ class LeasesRepo:
         if not keys:
             return 0
         return await self._c.delete_many({"_id": {"$in": keys}, "owner": owner})
+
+    async def take_back(
+        self, key: str, owner: str, *, ttl_ms: int, now_ms: int
+    ) -> Literal["untouched", "marked"] | None:
+        """Take `key` again when `owner` was its last holder; None when it was not.
+
+        "untouched": nobody marked it wanted since `owner` gave it back (or still holds
+        it), and nobody else can have held it, since that would have changed its owner.
+        "marked": taken, but `mark_wanted` was called meanwhile; the mark is cleared.
+        """
+        before = await self._c.find_one_and_update(
+            {"_id": key, "owner": owner},
+            {"$set": {"expires_at_ms": now_ms + ttl_ms, "wanted": False}},
+            before=True,
+        )
+        if before is None:
+            return None
+        return "marked" if before.get("wanted") else "untouched"
+
+    async def give_back_many(self, keys: list[str], owner: str, *, now_ms: int) -> int:
+        """Expire those of `keys` that `owner` holds, keeping their documents, in one trip."""
+        if not keys:
+            return 0
+        return await self._c.update_many(
+            {"_id": {"$in": keys}, "owner": owner}, {"$set": {"expires_at_ms": now_ms}}
+        )
+
+    async def mark_wanted(self, key: str) -> None:
+        """Make the next `take_back` of `key` say "marked" (nothing when there is no lease)."""
+        await self._c.update_one({"_id": key}, {"$set": {"wanted": True}})
+
+    async def announce(self, owner: str, *, ttl_ms: int, now_ms: int) -> None:
+        """Say that process `owner` is alive for `ttl_ms` more."""
+        doc = LeaseDoc(_id=f"peer:{owner}", owner=owner, expires_at_ms=now_ms + ttl_ms)
+        await self._c.replace_one({"_id": doc.id}, doc.to_doc(), upsert=True)
+
+    async def peers(self, *, now_ms: int) -> list[str]:
+        """The owners of the processes alive now, by their `announce`."""
+        docs = await self._c.find({"_id": {"$gte": "peer:", "$lt": "peer;"}})
+        return sorted(str(d["owner"]) for d in docs if int(d["expires_at_ms"]) > now_ms)
+
+    async def sweep(self, *, expired_before_ms: int) -> int:
+        """Delete the leases (and peers) that expired before `expired_before_ms`."""
+        return await self._c.delete_many({"expires_at_ms": {"$lt": expired_before_ms}})
 
     async def holder(self, key: str, *, now_ms: int) -> str | None:
         doc = await self._c.find_one({"_id": key})

@@ -339,6 +339,46 @@ async def test_lease_renew_release_and_expiry(any_db: Database) -> None:
     assert await leases.acquire("job:dream", "a", ttl_ms=1_000, now_ms=NOW + 2_000)
 
 
+async def test_a_chat_lease_given_back_in_place_tells_its_last_holder_who_came_since(
+    any_db: Database,
+) -> None:
+    leases = any_db.leases
+    assert await leases.acquire("chat:tg:1", "a", ttl_ms=15_000, now_ms=NOW)
+    assert await leases.acquire("chat:tg:2", "a", ttl_ms=15_000, now_ms=NOW)
+    assert (
+        await leases.give_back_many(["chat:tg:1", "chat:tg:2", "chat:tg:3"], "a", now_ms=NOW) == 2
+    )
+    assert await leases.holder("chat:tg:1", now_ms=NOW + 1) is None  # free for anyone
+
+    assert await leases.take_back("chat:tg:1", "a", ttl_ms=15_000, now_ms=NOW + 1) == "untouched"
+    assert not await leases.acquire("chat:tg:1", "b", ttl_ms=15_000, now_ms=NOW + 2)
+
+    await leases.mark_wanted("chat:tg:2")  # a process that just came up recorded one
+    assert await leases.take_back("chat:tg:2", "a", ttl_ms=15_000, now_ms=NOW + 3) == "marked"
+    await leases.give_back_many(["chat:tg:2"], "a", now_ms=NOW + 4)
+    assert await leases.take_back("chat:tg:2", "a", ttl_ms=15_000, now_ms=NOW + 5) == "untouched"
+
+    await leases.give_back_many(["chat:tg:2"], "a", now_ms=NOW + 6)
+    assert await leases.acquire("chat:tg:2", "b", ttl_ms=15_000, now_ms=NOW + 7)  # b held it
+    assert await leases.take_back("chat:tg:2", "a", ttl_ms=15_000, now_ms=NOW + 8) is None
+    assert await leases.holder("chat:tg:2", now_ms=NOW + 8) == "b"
+    await leases.mark_wanted("chat:tg:9")  # no lease: nothing written
+    assert await leases.holder("chat:tg:9", now_ms=NOW) is None
+
+
+async def test_peers_are_the_processes_announced_and_not_expired(any_db: Database) -> None:
+    leases = any_db.leases
+    await leases.announce("host:1:aa", ttl_ms=30_000, now_ms=NOW)
+    await leases.announce("host:2:bb", ttl_ms=30_000, now_ms=NOW)
+    await leases.acquire("chat:tg:1", "host:1:aa", ttl_ms=15_000, now_ms=NOW)
+    assert await leases.peers(now_ms=NOW + 1) == ["host:1:aa", "host:2:bb"]
+    await leases.announce("host:1:aa", ttl_ms=30_000, now_ms=NOW + 20_000)
+    assert await leases.peers(now_ms=NOW + 40_000) == ["host:1:aa"]
+    # everything that expired an hour ago goes; what is held or fresh stays
+    assert await leases.sweep(expired_before_ms=NOW + 40_000) == 2
+    assert await leases.peers(now_ms=NOW + 40_000) == ["host:1:aa"]
+
+
 async def test_token_reservation_never_overspends(any_db: Database) -> None:
     results = await asyncio.gather(
         *(any_db.usage.reserve("tg:1", "2026-01-05", 300, 1_000) for _ in range(20))
