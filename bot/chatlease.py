@@ -15,6 +15,11 @@ Giving leases back is batched: a lease no queued job needs waits `BATCH_S` with 
 others going back, and they all go in one `delete_many`. A lone update then pays one
 trip for its lease instead of two, off its reply's path; an update of that chat
 arriving meanwhile takes the lease back from the batch.
+
+A process that serves alone (bot/peers.py) gives its chat leases back in place,
+expired but still naming it, and takes one back with `take_back`: one round trip that
+also says whether anyone else held or asked for it since. `hold` yields True when
+nobody did; the lifecycle then skips reading the chat's waiting records.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ log = logging.getLogger("lembra.lifecycle")
 
 KEEP_S = 1.0  # a kept lease waits this long for the chat's next update, then goes back
 BATCH_S = 0.05  # leases going back are gathered this long, then given back in one trip
+SWEEP_AFTER_MS = 3_600_000  # leases given back in place are deleted an hour after
 
 
 class ChatBusy(Exception):
@@ -46,6 +52,7 @@ class _Held:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     renewer: asyncio.Task[None] | None = None
     expiry: asyncio.TimerHandle | None = None
+    untouched: bool = False  # taken back as we gave it back: nobody held it meanwhile
 
 
 class ChatLeases:
@@ -56,6 +63,7 @@ class ChatLeases:
         ttl_s: float,
         wait_s: float,
         queued: Callable[[str], int],
+        alone: Callable[[], bool] = lambda: False,
         keep_s: float = KEEP_S,
         batch_s: float = BATCH_S,
     ) -> None:
@@ -67,14 +75,19 @@ class ChatLeases:
         self._outgoing: dict[str, _Held] = {}  # going back in the next batch, by conversation
         self._flush: asyncio.Task[None] | None = None
         self._queued = queued  # jobs of a chat queued or running in this process
+        self._alone = alone  # no other process serves now (bot/peers.py)
         self._kept: dict[str, _Held] = {}
         # conversations whose lease is on its way back: a new turn waits until it is gone
         self._returning: dict[str, asyncio.Event] = {}
         self.stopping = False
 
     @asynccontextmanager
-    async def hold(self, conversation_id: str) -> AsyncIterator[None]:
-        """Hold `chat:<conversation>` while the block runs (raises ChatBusy after `wait_s`)."""
+    async def hold(self, conversation_id: str) -> AsyncIterator[bool]:
+        """Hold `chat:<conversation>` while the block runs (raises ChatBusy after `wait_s`).
+
+        Yields True when the lease was taken back untouched (`LeasesRepo.take_back`):
+        no other process held it, or asked for it, since this one last gave it back.
+        """
         if (returning := self._returning.get(conversation_id)) is not None:
             await returning.wait()  # our own give-back would delete the lease taken again
         held = self._kept.pop(conversation_id, None) or self._outgoing.pop(conversation_id, None)
@@ -82,8 +95,10 @@ class ChatLeases:
             held.expiry.cancel()
         if held is None:
             held = await self._acquire(f"chat:{conversation_id}")
+        else:
+            held.untouched = False  # kept while someone may have asked for it
         try:
-            yield
+            yield held.untouched
         finally:
             if self.stopping:
                 await self._release(held)
@@ -111,12 +126,21 @@ class ChatLeases:
         while self._flush is not None and not self._flush.done():
             await asyncio.shield(self._flush)
 
+    async def sweep(self) -> int:
+        """Delete the leases that expired an hour ago or more (a leader job); say how many."""
+        now = self.deps.clock.ms()
+        return await self.deps.db.leases.sweep(expired_before_ms=now - SWEEP_AFTER_MS)
+
     @property
     def kept(self) -> int:
         return len(self._kept)
 
     async def _acquire(self, key: str) -> _Held:
         leases, owner, clock = self.deps.db.leases, self.deps.owner, self.deps.clock
+        if self._alone():
+            taken = await leases.take_back(key, owner, ttl_ms=self.ttl_ms, now_ms=clock.ms())
+            if taken is not None:
+                return self._renewed(_Held(key, untouched=taken == "untouched"))
         deadline = time.monotonic() + self.wait_s
         pause = 0.02
         while not await leases.acquire(key, owner, ttl_ms=self.ttl_ms, now_ms=clock.ms()):
@@ -124,8 +148,10 @@ class ChatLeases:
                 raise ChatBusy(key)
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.5)
-        held = _Held(key)
-        held.renewer = asyncio.create_task(renew(self.deps, key, self.ttl_ms, held.done))
+        return self._renewed(_Held(key))
+
+    def _renewed(self, held: _Held) -> _Held:
+        held.renewer = asyncio.create_task(renew(self.deps, held.key, self.ttl_ms, held.done))
         return held
 
     def _expire(self, conversation_id: str, held: _Held) -> None:
@@ -155,8 +181,11 @@ class ChatLeases:
             for held in going.values():
                 held.done.set()  # not cancel(): a renewal already on the wire is let finish
             await asyncio.gather(*(h.renewer for h in going.values() if h.renewer is not None))
-            keys = [h.key for h in going.values()]
-            await self.deps.db.leases.release_many(keys, self.deps.owner)
+            keys, leases = [h.key for h in going.values()], self.deps.db.leases
+            if self._alone():  # kept in place: taking one back tells whether anyone came
+                await leases.give_back_many(keys, self.deps.owner, now_ms=self.deps.clock.ms())
+            else:
+                await leases.release_many(keys, self.deps.owner)
         except StorageError:  # they expire by themselves
             log_event(log, "lease_release_failed", level=logging.WARNING, leases=len(going))
         finally:

@@ -7,11 +7,14 @@
     channel.submit(job) ─> per-chat slot (in process) ─> process(job):
         chat lease (across processes) ─> the chat's earlier waiting updates first, in
         arrival order, whichever worker received them ─> handle ─> deliver ─> mark `done`
+        (a process serving alone that takes its lease back untouched skips that read:
+        bot/peers.py)
 
     re-drive (leader lease `job:redrive`, at start-up and every 30 s):
         `received` records older than a minute ─> claim ─> channel.restore ─> submit again
     heartbeat (every process, every 15 s): records of updates queued or running here are
         renewed, so only updates whose process is gone ever look stale
+    peers (every process, every 10 s): announce this process, learn whether it is alone
 
 Never lose, never double-send: a record is written before the platform is told "ok";
 a redelivered update whose record exists is not handled again; a re-driven update
@@ -36,6 +39,7 @@ from agent.types import Channel, Incoming, Language, Reply
 from bot.backpressure import Backlog
 from bot.chatlease import ChatBusy, ChatLeases, renew, wait_set
 from bot.concurrency import ChatSerializer
+from bot.peers import Peers
 from bot.ratelimit import SlidingWindowLimiter
 from bot.replycodec import reply_from_json, reply_to_json
 from bot.stranded import Retry, Stranded
@@ -49,6 +53,7 @@ log = logging.getLogger("lembra.lifecycle")
 Handler = Callable[[Incoming], Awaitable[Reply]]
 Admission = Literal["process", "notify", "drop", "duplicate", "in_progress"]
 Delivery = Literal["sent", "blocked", "retry_later", "failed", "window_closed", "nothing"]
+SWEEP_EVERY_S = 600.0  # the leader deletes long-expired leases this often
 
 
 @dataclass(frozen=True)
@@ -111,11 +116,13 @@ class UpdateLifecycle:
         self.handler = handler
         self.tuning = tuning or Tuning()
         self.serializer = ChatSerializer(self.tuning.max_concurrent_turns)
+        self.peers = Peers(deps)
         self.chat_leases = ChatLeases(
             deps,
             ttl_s=self.tuning.chat_lease_ttl_s,
             wait_s=self.tuning.chat_lease_wait_s,
             queued=self.serializer.queued,
+            alone=lambda: self.peers.alone,
         )
         self.limiter = SlidingWindowLimiter(
             deps.settings.rate_limit_messages, deps.settings.rate_limit_window_seconds
@@ -132,6 +139,8 @@ class UpdateLifecycle:
         self.stranded = Stranded()  # left `received` by a database failure (bot/stranded.py)
         self.arrivals = Arrivals()
         self._seqs: dict[str, int] = {}  # admitted update -> its arrival number, until job()
+        # chats with an update left `received` here: their next turn reads what waits
+        self._behind: set[str] = set()
 
     def register(self, channel: ChannelPort) -> None:
         self._channels[channel.prefix] = channel
@@ -171,6 +180,8 @@ class UpdateLifecycle:
             )
             return "drop"
         metrics.updates.labels(incoming.channel, "received").inc()
+        if self.peers.marking:
+            await self._mark_wanted(incoming)
         self._live.add(incoming.update_id)
         self._seqs[incoming.update_id] = seq
         self.backlog.add(incoming.update_id)
@@ -180,6 +191,13 @@ class UpdateLifecycle:
             await self.deps.db.updates.mark_notice(incoming.update_id)
             return "notify"
         return "process"
+
+    async def _mark_wanted(self, incoming: Incoming) -> None:
+        """Tell a process that believes it is alone to read this chat's records (bot/peers.py)."""
+        try:
+            await self.deps.db.leases.mark_wanted(f"chat:{incoming.conversation_id}")
+        except StorageError:  # recorded all the same: at worst it runs after a later one
+            log_event(log, "chat_mark_failed", level=logging.WARNING, update_id=incoming.update_id)
 
     def job(self, incoming: Incoming, admission: Literal["process", "notify"]) -> Job:
         seq = self._seqs.pop(incoming.update_id or "", 0)
@@ -193,9 +211,13 @@ class UpdateLifecycle:
         update_id = incoming.update_id
         assert update_id is not None
         try:
-            async with self.chat_leases.hold(incoming.conversation_id):
-                await self._process_leased(job, channel, update_id)
+            async with self.chat_leases.hold(incoming.conversation_id) as untouched:
+                if untouched and self._nothing_else_waits(job):
+                    await self._run(job, channel, update_id)
+                else:
+                    await self._process_leased(job, channel, update_id)
         except ChatBusy:
+            self._behind.add(incoming.conversation_id)
             log_event(
                 log,
                 "chat_busy",
@@ -205,6 +227,7 @@ class UpdateLifecycle:
             )
         except StorageError:
             self.stranded.add(update_id)
+            self._behind.add(incoming.conversation_id)
             log_event(
                 log,
                 "update_left_for_redrive",
@@ -216,8 +239,24 @@ class UpdateLifecycle:
             self._live.discard(update_id)
             self.backlog.done(update_id)
 
+    def _nothing_else_waits(self, job: Job) -> bool:
+        """Whether, with the lease taken back untouched, this update can run without a read.
+
+        Nobody else held the chat since this process last did, and no process that might
+        not know of us recorded anything of it (bot/peers.py). This process's own earlier
+        updates of the chat ran before, in its per-chat queue, unless one was left
+        `received` (`_behind`) or this is a re-drive: those read.
+        """
+        return (
+            self.peers.alone
+            and job.seq != 0
+            and not job.redriven
+            and job.incoming.conversation_id not in self._behind
+        )
+
     async def _process_leased(self, job: Job, channel: ChannelPort, update_id: str) -> None:
         deps = self.deps
+        self._behind.discard(job.incoming.conversation_id)  # what waits is read now
         # Read under the lease, in one query: the chat's records still waiting up to this
         # one. A re-drive, or another worker holding this chat's lease, may have run this
         # update while it waited (then it is not among them); the ones before it arrived
@@ -267,6 +306,7 @@ class UpdateLifecycle:
                 reply = await self._handle(incoming, channel)
                 if reply is None:
                     self.stranded.add(update_id)
+                    self._behind.add(incoming.conversation_id)
                     return  # the database failed: the record stays `received`
         delivery = "nothing" if reply.silent else await channel.deliver(incoming, reply)
         if delivery == "blocked":
@@ -277,6 +317,7 @@ class UpdateLifecycle:
                 update_id, reply_to_json(reply, with_data=True), now_ms=deps.clock.ms()
             )
             log_event(log, "reply_kept_for_redrive", level=logging.WARNING, update_id=update_id)
+            self._behind.add(incoming.conversation_id)
             return
         if delivery == "window_closed":
             log_event(log, "reply_outside_window", update_id=update_id, user_id=incoming.user_id)
@@ -445,16 +486,23 @@ class UpdateLifecycle:
             except StorageError:
                 log_event(log, "heartbeat_failed", level=logging.WARNING)
 
+    def _builtin_jobs(self) -> list[tuple[str, float, Callable[[], Awaitable[object]]]]:
+        return [
+            ("redrive", self.tuning.redrive_interval_s, self.redrive_pass),
+            ("lease-sweep", SWEEP_EVERY_S, self.chat_leases.sweep),
+        ]
+
     def start(self) -> None:
         """Start the heartbeat and the leader-run jobs (their first pass runs at once)."""
         if self._tasks:
             return
-        jobs = [("redrive", self.tuning.redrive_interval_s, self.redrive_pass), *self._scheduled]
+        jobs = [*self._builtin_jobs(), *self._scheduled]
         retry = Retry(self.deps.db.updates, self.deps.clock.ms, self._live, self._redrive)
         stranded = self.stranded.run(retry, self._stopping, self.tuning.stranded_retry_s)
         self._tasks = [
             asyncio.create_task(self._heartbeat_loop(), name="heartbeat"),
             asyncio.create_task(stranded, name="stranded"),
+            asyncio.create_task(self.peers.run(self._stopping), name="peers"),
         ] + [asyncio.create_task(self._leader_loop(*spec), name=f"job:{spec[0]}") for spec in jobs]
 
     async def stop(self, *, grace_s: float = 10.0) -> None:
@@ -467,6 +515,6 @@ class UpdateLifecycle:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
         await self.chat_leases.release_kept()
-        for name in ["redrive", *(spec[0] for spec in self._scheduled)]:
+        for name, _, _ in [*self._builtin_jobs(), *self._scheduled]:
             with suppress(StorageError):
                 await self.deps.db.leases.release(f"job:{name}", self.deps.owner)

@@ -1,0 +1,124 @@
+"""A process serving alone skips the read of its chats' waiting records (issue 16).
+
+The holder of a chat's lease reads what else of the chat waits before its turn. A
+process that knows it is alone (bot/peers.py) and takes its lease back untouched
+knows nothing else waits, and spends three round trips of its own on an update:
+record, lease, done. Anything that could have left an earlier update waiting, another
+process, a mark, a failure here, makes it read again.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from bot.peers import Peers
+from storage import Database
+from storage.chatqueue import queue_key
+from tests.support.fake_telegram import message_update
+from tests.support.trips import Trips, trips, watched_db
+
+__all__ = ["trips", "watched_db"]
+
+CHAT = 5550401
+
+
+async def say(h: Any, text: str) -> None:
+    await h.post_update(message_update(CHAT, text))
+    await h.idle()
+    await h.lifecycle.chat_leases.given_back()
+
+
+async def record_elsewhere(db: Database, text: str, *, mark: bool) -> str:
+    """What another process's admit does: record an update of the chat (and mark it)."""
+    update = message_update(CHAT, text)
+    update_id = f"tg:{update['update_id']}"
+    await db.updates.record(
+        update_id,
+        json.dumps(update),
+        now_ms=time.time_ns() // 1_000_000,  # wall clock: the TTL index reads it
+        queue=queue_key(f"tg:{CHAT}"),
+        seq=1,  # arrived before anything this process numbers
+    )
+    if mark:
+        await db.leases.mark_wanted(f"chat:tg:{CHAT}")
+    return update_id
+
+
+async def test_alone_a_chat_speaking_again_costs_record_lease_and_done(
+    harness: Any, watched_db: Database, trips: Trips
+) -> None:
+    async with harness(database=watched_db) as h:
+        await h.lifecycle.peers.refresh()
+        assert h.lifecycle.peers.alone
+        await say(h, "um")
+        trips.seen.clear()
+
+        await say(h, "dois")
+
+        assert h.tg.texts(CHAT) == ["eco: um", "eco: dois"]
+        assert trips.on("processed_updates") == ["insert_one", "update_one"]  # record, done
+        assert trips.on("leases") == ["find_one_and_update", "update_many"]  # back in place
+        assert await h.db.leases.holder(f"chat:tg:{CHAT}", now_ms=h.deps.clock.ms()) is None
+
+
+async def test_a_process_that_came_up_marks_the_chat_and_its_update_runs_first(
+    harness: Any,
+) -> None:
+    async with harness() as h:
+        await h.lifecycle.peers.refresh()
+        await say(h, "um")
+        earlier = await record_elsewhere(h.db, "do outro processo", mark=True)
+
+        await say(h, "dois")
+
+        assert h.tg.texts(CHAT) == ["eco: um", "eco: do outro processo", "eco: dois"]
+        assert await h.status(earlier) == "done"
+
+
+async def test_with_another_process_alive_every_turn_reads_what_waits(harness: Any) -> None:
+    async with harness() as h:
+        await h.db.leases.announce("other-host:1:ab", ttl_ms=30_000, now_ms=h.deps.clock.ms())
+        await h.lifecycle.peers.refresh()
+        assert not h.lifecycle.peers.alone
+        await say(h, "um")
+        await record_elsewhere(h.db, "sem marca", mark=False)  # it knows we are here
+
+        await say(h, "dois")
+
+        assert h.tg.texts(CHAT) == ["eco: um", "eco: sem marca", "eco: dois"]
+
+
+async def test_a_reply_left_to_send_goes_out_before_the_chats_next_one(harness: Any) -> None:
+    async with harness() as h:
+        await h.lifecycle.peers.refresh()
+        h.tg.fail("sendMessage", status=500, times=4)  # every retry of the first reply
+        await say(h, "um")
+        assert h.tg.texts(CHAT) == []
+
+        await say(h, "dois")  # alone and untouched, but this chat is behind here
+
+        assert h.tg.texts(CHAT) == ["eco: um", "eco: dois"]
+
+
+async def test_a_process_announced_alone_and_its_marks(db: Database, harness: Any) -> None:
+    async with harness() as h:
+        now = [0.0]
+        peers = Peers(h.deps, every_s=10, monotonic=lambda: now[0])
+        assert not peers.alone
+        assert peers.marking  # never announced: anyone may not know of us
+
+        await db.leases.announce("other-host:1:ab", ttl_ms=30_000, now_ms=h.deps.clock.ms())
+        await peers.refresh()
+        assert (peers.alone, peers.marking) == (False, True)  # just came up among others
+        now[0] = 20.0
+        assert (peers.alone, peers.marking) == (False, False)  # they all know of us by now
+        now[0] = 31.0
+        assert peers.marking  # not announced for longer than our document lives
+
+        await db.leases.release("peer:other-host:1:ab", "other-host:1:ab")
+        await peers.refresh()
+        assert (peers.alone, peers.marking) == (True, False)
+        now[0] = 46.5
+        assert not peers.alone  # no read for one and a half periods: no longer known
