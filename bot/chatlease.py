@@ -12,13 +12,15 @@ shutdown. While kept, the lease is renewed as during a turn, so another worker's
 wait is the same as if the turn were still running.
 
 Giving leases back is batched: a lease no queued job needs waits `BATCH_S` with the
-others going back, and they all go in one `delete_many`. A lone update then pays one
+others going back, and they all go in one round trip (a `delete_many`, or an
+`update_many` when serving alone, below). A lone update then pays one
 trip for its lease instead of two, off its reply's path; an update of that chat
 arriving meanwhile takes the lease back from the batch.
 
 A process that serves alone (bot/peers.py) gives its chat leases back in place,
-expired but still naming it, and takes one back with `take_back`: one round trip that
-also says whether anyone else held or asked for it since. `hold` yields True when
+expired but still naming it and its stretch of being alone, and takes one back with
+`take_back`: one round trip that also says whether anyone else held or asked for it
+since. `hold` yields True when
 nobody did; the lifecycle then skips reading the chat's waiting records.
 """
 
@@ -39,7 +41,7 @@ log = logging.getLogger("lembra.lifecycle")
 
 KEEP_S = 1.0  # a kept lease waits this long for the chat's next update, then goes back
 BATCH_S = 0.05  # leases going back are gathered this long, then given back in one trip
-SWEEP_AFTER_MS = 3_600_000  # leases given back in place are deleted an hour after
+SWEEP_AFTER_MS = 600_000  # leases given back in place are deleted ten minutes after
 
 
 class ChatBusy(Exception):
@@ -63,7 +65,7 @@ class ChatLeases:
         ttl_s: float,
         wait_s: float,
         queued: Callable[[str], int],
-        alone: Callable[[], bool] = lambda: False,
+        epoch: Callable[[], str | None] = lambda: None,
         keep_s: float = KEEP_S,
         batch_s: float = BATCH_S,
     ) -> None:
@@ -75,7 +77,7 @@ class ChatLeases:
         self._outgoing: dict[str, _Held] = {}  # going back in the next batch, by conversation
         self._flush: asyncio.Task[None] | None = None
         self._queued = queued  # jobs of a chat queued or running in this process
-        self._alone = alone  # no other process serves now (bot/peers.py)
+        self._epoch = epoch  # this stretch of serving alone; None: not alone (bot/peers.py)
         self._kept: dict[str, _Held] = {}
         # conversations whose lease is on its way back: a new turn waits until it is gone
         self._returning: dict[str, asyncio.Event] = {}
@@ -127,7 +129,7 @@ class ChatLeases:
             await asyncio.shield(self._flush)
 
     async def sweep(self) -> int:
-        """Delete the leases that expired an hour ago or more (a leader job); say how many."""
+        """Delete the leases that expired ten minutes ago or more (a leader job); say how many."""
         now = self.deps.clock.ms()
         return await self.deps.db.leases.sweep(expired_before_ms=now - SWEEP_AFTER_MS)
 
@@ -137,8 +139,10 @@ class ChatLeases:
 
     async def _acquire(self, key: str) -> _Held:
         leases, owner, clock = self.deps.db.leases, self.deps.owner, self.deps.clock
-        if self._alone():
-            taken = await leases.take_back(key, owner, ttl_ms=self.ttl_ms, now_ms=clock.ms())
+        if (epoch := self._epoch()) is not None:
+            taken = await leases.take_back(
+                key, owner, epoch=epoch, ttl_ms=self.ttl_ms, now_ms=clock.ms()
+            )
             if taken is not None:
                 return self._renewed(_Held(key, untouched=taken == "untouched"))
         deadline = time.monotonic() + self.wait_s
@@ -182,8 +186,9 @@ class ChatLeases:
                 held.done.set()  # not cancel(): a renewal already on the wire is let finish
             await asyncio.gather(*(h.renewer for h in going.values() if h.renewer is not None))
             keys, leases = [h.key for h in going.values()], self.deps.db.leases
-            if self._alone():  # kept in place: taking one back tells whether anyone came
-                await leases.give_back_many(keys, self.deps.owner, now_ms=self.deps.clock.ms())
+            if (epoch := self._epoch()) is not None:  # in place: a take-back tells who came
+                now = self.deps.clock.ms()
+                await leases.give_back_many(keys, self.deps.owner, epoch=epoch, now_ms=now)
             else:
                 await leases.release_many(keys, self.deps.owner)
         except StorageError:  # they expire by themselves

@@ -37,8 +37,10 @@ from agent.deps import Deps
 from agent.texts import text
 from agent.types import Channel, Incoming, Language, Reply
 from bot.backpressure import Backlog
-from bot.chatlease import ChatBusy, ChatLeases, renew, wait_set
+from bot.chatlease import ChatBusy, ChatLeases, wait_set
+from bot.chatorder import LocalOrder
 from bot.concurrency import ChatSerializer
+from bot.leader import leader_loop
 from bot.peers import Peers
 from bot.ratelimit import SlidingWindowLimiter
 from bot.replycodec import reply_from_json, reply_to_json
@@ -53,7 +55,7 @@ log = logging.getLogger("lembra.lifecycle")
 Handler = Callable[[Incoming], Awaitable[Reply]]
 Admission = Literal["process", "notify", "drop", "duplicate", "in_progress"]
 Delivery = Literal["sent", "blocked", "retry_later", "failed", "window_closed", "nothing"]
-SWEEP_EVERY_S = 600.0  # the leader deletes long-expired leases this often
+SWEEP_EVERY_S = 300.0  # the leader deletes long-expired leases this often
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,7 @@ class UpdateLifecycle:
             ttl_s=self.tuning.chat_lease_ttl_s,
             wait_s=self.tuning.chat_lease_wait_s,
             queued=self.serializer.queued,
-            alone=lambda: self.peers.alone,
+            epoch=lambda: self.peers.epoch,
         )
         self.limiter = SlidingWindowLimiter(
             deps.settings.rate_limit_messages, deps.settings.rate_limit_window_seconds
@@ -139,8 +141,7 @@ class UpdateLifecycle:
         self.stranded = Stranded()  # left `received` by a database failure (bot/stranded.py)
         self.arrivals = Arrivals()
         self._seqs: dict[str, int] = {}  # admitted update -> its arrival number, until job()
-        # chats with an update left `received` here: their next turn reads what waits
-        self._behind: set[str] = set()
+        self.order = LocalOrder()  # when a turn here may skip the read (bot/chatorder.py)
 
     def register(self, channel: ChannelPort) -> None:
         self._channels[channel.prefix] = channel
@@ -150,8 +151,21 @@ class UpdateLifecycle:
     async def admit(self, incoming: Incoming, payload_json: str) -> Admission:
         """Record the update, then rate-limit it; raises DatabaseUnavailable (answer 503)."""
         assert incoming.update_id is not None
-        metrics = self.deps.metrics
         seq = self.arrivals.next()
+        fresh = self.order.arrived(incoming.conversation_id, incoming.update_id, seq)
+        admission: Admission = "in_progress"
+        try:
+            admission = await self._admit(incoming, payload_json, seq)
+        finally:
+            if fresh and admission not in ("process", "notify"):
+                self.order.left(incoming.conversation_id, incoming.update_id)
+        return admission
+
+    async def _admit(self, incoming: Incoming, payload_json: str, seq: int) -> Admission:
+        assert incoming.update_id is not None
+        metrics = self.deps.metrics
+        if self.peers.marking:  # before the record: a holder that reads after it sees it
+            await self.peers.mark(incoming.conversation_id, incoming.update_id)
         try:
             status = await self.deps.db.updates.record(
                 incoming.update_id,
@@ -180,8 +194,6 @@ class UpdateLifecycle:
             )
             return "drop"
         metrics.updates.labels(incoming.channel, "received").inc()
-        if self.peers.marking:
-            await self._mark_wanted(incoming)
         self._live.add(incoming.update_id)
         self._seqs[incoming.update_id] = seq
         self.backlog.add(incoming.update_id)
@@ -191,13 +203,6 @@ class UpdateLifecycle:
             await self.deps.db.updates.mark_notice(incoming.update_id)
             return "notify"
         return "process"
-
-    async def _mark_wanted(self, incoming: Incoming) -> None:
-        """Tell a process that believes it is alone to read this chat's records (bot/peers.py)."""
-        try:
-            await self.deps.db.leases.mark_wanted(f"chat:{incoming.conversation_id}")
-        except StorageError:  # recorded all the same: at worst it runs after a later one
-            log_event(log, "chat_mark_failed", level=logging.WARNING, update_id=incoming.update_id)
 
     def job(self, incoming: Incoming, admission: Literal["process", "notify"]) -> Job:
         seq = self._seqs.pop(incoming.update_id or "", 0)
@@ -217,7 +222,7 @@ class UpdateLifecycle:
                 else:
                     await self._process_leased(job, channel, update_id)
         except ChatBusy:
-            self._behind.add(incoming.conversation_id)
+            self.order.fell_behind(incoming.conversation_id)
             log_event(
                 log,
                 "chat_busy",
@@ -227,7 +232,7 @@ class UpdateLifecycle:
             )
         except StorageError:
             self.stranded.add(update_id)
-            self._behind.add(incoming.conversation_id)
+            self.order.fell_behind(incoming.conversation_id)
             log_event(
                 log,
                 "update_left_for_redrive",
@@ -238,25 +243,27 @@ class UpdateLifecycle:
         finally:
             self._live.discard(update_id)
             self.backlog.done(update_id)
+            self.order.left(incoming.conversation_id, update_id)
 
     def _nothing_else_waits(self, job: Job) -> bool:
         """Whether, with the lease taken back untouched, this update can run without a read.
 
         Nobody else held the chat since this process last did, and no process that might
-        not know of us recorded anything of it (bot/peers.py). This process's own earlier
-        updates of the chat ran before, in its per-chat queue, unless one was left
-        `received` (`_behind`) or this is a re-drive: those read.
+        not know of us recorded anything of it (bot/peers.py); nothing of the chat
+        admitted here earlier is unfinished or left behind (bot/chatorder.py). A
+        re-drive always reads.
         """
+        incoming = job.incoming
         return (
             self.peers.alone
             and job.seq != 0
             and not job.redriven
-            and job.incoming.conversation_id not in self._behind
+            and self.order.first_in_line(incoming.conversation_id, incoming.update_id or "")
         )
 
     async def _process_leased(self, job: Job, channel: ChannelPort, update_id: str) -> None:
         deps = self.deps
-        self._behind.discard(job.incoming.conversation_id)  # what waits is read now
+        self.order.read(job.incoming.conversation_id)
         # Read under the lease, in one query: the chat's records still waiting up to this
         # one. A re-drive, or another worker holding this chat's lease, may have run this
         # update while it waited (then it is not among them); the ones before it arrived
@@ -274,7 +281,10 @@ class UpdateLifecycle:
                 await chat_queue.waiting(record.queue, up_to=record.seq) if record.queue else []
             )
             mine = next((n for n, r in enumerate(waiting) if r.id == update_id), len(waiting))
-        await self._earlier_first(waiting[:mine])
+        if earlier := waiting[:mine]:
+            await self._earlier_first(earlier)
+            # their own jobs, if queued here, must read and find them done
+            self.order.fell_behind(job.incoming.conversation_id)
         await self._run(job, channel, update_id)
 
     async def _earlier_first(self, earlier: list[ProcessedUpdateDoc]) -> None:
@@ -306,7 +316,7 @@ class UpdateLifecycle:
                 reply = await self._handle(incoming, channel)
                 if reply is None:
                     self.stranded.add(update_id)
-                    self._behind.add(incoming.conversation_id)
+                    self.order.fell_behind(incoming.conversation_id)
                     return  # the database failed: the record stays `received`
         delivery = "nothing" if reply.silent else await channel.deliver(incoming, reply)
         if delivery == "blocked":
@@ -317,7 +327,7 @@ class UpdateLifecycle:
                 update_id, reply_to_json(reply, with_data=True), now_ms=deps.clock.ms()
             )
             log_event(log, "reply_kept_for_redrive", level=logging.WARNING, update_id=update_id)
-            self._behind.add(incoming.conversation_id)
+            self.order.fell_behind(incoming.conversation_id)
             return
         if delivery == "window_closed":
             log_event(log, "reply_outside_window", update_id=update_id, user_id=incoming.user_id)
@@ -445,33 +455,6 @@ class UpdateLifecycle:
         """Run `job` every `every_s` seconds in whichever process holds `job:<name>`."""
         self._scheduled.append((name, every_s, job))
 
-    async def _leader_loop(
-        self, name: str, every_s: float, job: Callable[[], Awaitable[object]]
-    ) -> None:
-        deps = self.deps
-        key = f"job:{name}"
-        ttl_ms = int(every_s * 1000 * 1.5)  # the leader renews it every pass
-        while True:
-            try:
-                if await deps.db.leases.acquire(
-                    key, deps.owner, ttl_ms=ttl_ms, now_ms=deps.clock.ms()
-                ):
-                    # A pass may outlast the lease (consolidations with a model): keep it
-                    # renewed meanwhile, or another process would start the same pass.
-                    done = asyncio.Event()
-                    renewer = asyncio.create_task(renew(deps, key, ttl_ms, done))
-                    try:
-                        await job()
-                    finally:
-                        done.set()
-                        await renewer
-            except StorageError:
-                log_event(log, "job_failed", level=logging.WARNING, job=name, exc_info=True)
-            except Exception:  # a failing job must not stop the schedule: log it, go on
-                log_event(log, "job_failed", level=logging.ERROR, job=name, exc_info=True)
-            if await wait_set(self._stopping, every_s):
-                return
-
     async def heartbeat_once(self) -> None:
         """Renew the records of every update queued or running in this process."""
         live = list(self._live)
@@ -503,7 +486,12 @@ class UpdateLifecycle:
             asyncio.create_task(self._heartbeat_loop(), name="heartbeat"),
             asyncio.create_task(stranded, name="stranded"),
             asyncio.create_task(self.peers.run(self._stopping), name="peers"),
-        ] + [asyncio.create_task(self._leader_loop(*spec), name=f"job:{spec[0]}") for spec in jobs]
+        ] + [
+            asyncio.create_task(
+                leader_loop(self.deps, *spec, self._stopping), name=f"job:{spec[0]}"
+            )
+            for spec in jobs
+        ]
 
     async def stop(self, *, grace_s: float = 10.0) -> None:
         """Let the running passes finish (cancel them after `grace_s`), give up the leases."""

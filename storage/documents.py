@@ -198,7 +198,10 @@ class LeaseDoc(StoredModel):
     id: str = Field(alias="_id")
     owner: str
     expires_at_ms: int
-    wanted: bool = False  # a chat lease another process asked about (storage/leases.py)
+    # chat leases (storage/leases.py): the holder's stretch of serving alone when it gave
+    # the lease back in place, and until when another process asked for a read
+    epoch: str = ""
+    wanted_until_ms: int = 0
 
 
 class ConstitutionOverride(BaseModel):

@@ -6,8 +6,9 @@ expired lease. `$or` filters are avoided here: the embedded server mishandles th
 in updates (SUBSET.md).
 
 A chat lease can also be given back by expiring it in place (`give_back_many`): its
-document keeps the last holder, so `take_back` tells that holder, in the same round
-trip that takes it again, whether anyone else has held it since, or `mark_wanted` it.
+document keeps the last holder and its epoch, so `take_back` tells that holder, in the
+same round trip that takes it again, whether anyone else has held it since, or asked
+for a read (`mark_wanted`).
 `peer:<owner>` documents say which processes are alive (bot/peers.py); `sweep` deletes
 what expired long ago.
 """
@@ -74,34 +75,49 @@ class LeasesRepo:
         return await self._c.delete_many({"_id": {"$in": keys}, "owner": owner})
 
     async def take_back(
-        self, key: str, owner: str, *, ttl_ms: int, now_ms: int
+        self, key: str, owner: str, *, epoch: str, ttl_ms: int, now_ms: int
     ) -> Literal["untouched", "marked"] | None:
         """Take `key` again when `owner` was its last holder; None when it was not.
 
-        "untouched": nobody marked it wanted since `owner` gave it back (or still holds
-        it), and nobody else can have held it, since that would have changed its owner.
-        "marked": taken, but `mark_wanted` was called meanwhile; the mark is cleared.
+        "untouched": `owner` gave it back in place during `epoch` (`give_back_many`), or
+        still holds it, and no mark is in force: nobody else can have held it since,
+        since that would have changed its owner. "marked": taken all the same, but it was
+        given back in another epoch, or `mark_wanted` asked for a read.
         """
         before = await self._c.find_one_and_update(
             {"_id": key, "owner": owner},
-            {"$set": {"expires_at_ms": now_ms + ttl_ms, "wanted": False}},
+            {"$set": {"expires_at_ms": now_ms + ttl_ms}},
             before=True,
         )
         if before is None:
             return None
-        return "marked" if before.get("wanted") else "untouched"
+        marked = int(before.get("wanted_until_ms", 0)) > now_ms
+        return "untouched" if before.get("epoch") == epoch and not marked else "marked"
 
-    async def give_back_many(self, keys: list[str], owner: str, *, now_ms: int) -> int:
-        """Expire those of `keys` that `owner` holds, keeping their documents, in one trip."""
+    async def give_back_many(self, keys: list[str], owner: str, *, epoch: str, now_ms: int) -> int:
+        """Expire those of `keys` that `owner` holds in place, noting `epoch`, in one trip."""
         if not keys:
             return 0
         return await self._c.update_many(
-            {"_id": {"$in": keys}, "owner": owner}, {"$set": {"expires_at_ms": now_ms}}
+            {"_id": {"$in": keys}, "owner": owner},
+            {"$set": {"expires_at_ms": now_ms, "epoch": epoch}},
         )
 
-    async def mark_wanted(self, key: str) -> None:
-        """Make the next `take_back` of `key` say "marked" (nothing when there is no lease)."""
-        await self._c.update_one({"_id": key}, {"$set": {"wanted": True}})
+    async def mark_wanted(self, key: str, *, until_ms: int) -> None:
+        """Make every `take_back` of `key` until `until_ms` say "marked".
+
+        A missing lease is created free (no owner, expired) to carry the mark: a process
+        that takes it then did not give it back, so it reads anyway, and the mark stays
+        for its later take-backs. Insert, then update: no racing upserts (SUBSET.md).
+        """
+        mark = {"$set": {"wanted_until_ms": until_ms}}
+        if (await self._c.update_one({"_id": key}, mark)).matched:
+            return
+        try:
+            free = LeaseDoc(_id=key, owner="", expires_at_ms=0, wanted_until_ms=until_ms)
+            await self._c.insert_one(free.to_doc())
+        except DuplicateKey:  # created meanwhile
+            await self._c.update_one({"_id": key}, mark)
 
     async def announce(self, owner: str, *, ttl_ms: int, now_ms: int) -> None:
         """Say that process `owner` is alive for `ttl_ms` more."""

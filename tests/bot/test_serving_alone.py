@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from bot.peers import Peers
+from bot.web import CHANNELS
 from storage import Database
 from storage.chatqueue import queue_key
 from tests.support.fake_telegram import message_update
@@ -42,7 +43,7 @@ async def record_elsewhere(db: Database, text: str, *, mark: bool) -> str:
         seq=1,  # arrived before anything this process numbers
     )
     if mark:
-        await db.leases.mark_wanted(f"chat:tg:{CHAT}")
+        await db.leases.mark_wanted(f"chat:tg:{CHAT}", until_ms=int(time.time() * 1000) + 5_000)
     return update_id
 
 
@@ -74,6 +75,58 @@ async def test_a_process_that_came_up_marks_the_chat_and_its_update_runs_first(
         await say(h, "dois")
 
         assert h.tg.texts(CHAT) == ["eco: um", "eco: do outro processo", "eco: dois"]
+        assert await h.status(earlier) == "done"
+
+
+async def admitted_out_of_order(h: Any, *texts: str) -> list[Any]:
+    """Jobs of the chat admitted in this order but to be processed by the caller."""
+    channel = h.client.server.app[CHANNELS].telegram
+    jobs = []
+    for text in texts:
+        update = message_update(CHAT, text)
+        incoming = channel.restore(json.dumps(update))
+        assert await h.lifecycle.admit(incoming, json.dumps(update)) == "process"
+        jobs.append(h.lifecycle.job(incoming, "process"))
+    return jobs
+
+
+async def process(h: Any, job: Any) -> None:
+    await h.lifecycle.process(job, h.client.server.app[CHANNELS].telegram)
+    await h.lifecycle.chat_leases.given_back()
+
+
+async def test_a_later_update_reaching_the_chat_first_runs_the_earlier_one_first(
+    harness: Any,
+) -> None:
+    # Two webhooks of one chat at once: the later-numbered one finished admitting first.
+    async with harness() as h:
+        await h.lifecycle.peers.refresh()
+        await say(h, "zero")
+        first, second = await admitted_out_of_order(h, "um", "dois")
+
+        await process(h, second)
+        await process(h, first)  # found done: not run again
+
+        assert h.tg.texts(CHAT) == ["eco: zero", "eco: um", "eco: dois"]
+        await say(h, "três")  # and the chat goes back to skipping the read
+        assert h.tg.texts(CHAT)[-1] == "eco: três"
+
+
+async def test_a_peer_that_came_and_went_leaves_no_trusted_lease_behind(harness: Any) -> None:
+    async with harness() as h:
+        peers = h.lifecycle.peers
+        await peers.refresh()
+        await say(h, "um")  # given back in place while alone
+        await h.db.leases.announce("other-host:1:ab", ttl_ms=30_000, now_ms=h.deps.clock.ms())
+        await peers.refresh()
+        earlier = await record_elsewhere(h.db, "do outro", mark=False)  # past its marks
+        await h.db.leases.release("peer:other-host:1:ab", "other-host:1:ab")  # gone
+        await peers.refresh()
+        assert peers.alone
+
+        await say(h, "dois")
+
+        assert h.tg.texts(CHAT) == ["eco: um", "eco: do outro", "eco: dois"]
         assert await h.status(earlier) == "done"
 
 

@@ -342,28 +342,53 @@ async def test_lease_renew_release_and_expiry(any_db: Database) -> None:
 async def test_a_chat_lease_given_back_in_place_tells_its_last_holder_who_came_since(
     any_db: Database,
 ) -> None:
-    leases = any_db.leases
-    assert await leases.acquire("chat:tg:1", "a", ttl_ms=15_000, now_ms=NOW)
-    assert await leases.acquire("chat:tg:2", "a", ttl_ms=15_000, now_ms=NOW)
-    assert (
-        await leases.give_back_many(["chat:tg:1", "chat:tg:2", "chat:tg:3"], "a", now_ms=NOW) == 2
-    )
+    leases, ttl = any_db.leases, 15_000
+    assert await leases.acquire("chat:tg:1", "a", ttl_ms=ttl, now_ms=NOW)
+    assert await leases.acquire("chat:tg:2", "a", ttl_ms=ttl, now_ms=NOW)
+    keys = ["chat:tg:1", "chat:tg:2", "chat:tg:3"]
+    assert await leases.give_back_many(keys, "a", epoch="e1", now_ms=NOW) == 2
     assert await leases.holder("chat:tg:1", now_ms=NOW + 1) is None  # free for anyone
 
-    assert await leases.take_back("chat:tg:1", "a", ttl_ms=15_000, now_ms=NOW + 1) == "untouched"
-    assert not await leases.acquire("chat:tg:1", "b", ttl_ms=15_000, now_ms=NOW + 2)
+    assert await leases.take_back("chat:tg:1", "a", epoch="e1", ttl_ms=ttl, now_ms=NOW + 1) == (
+        "untouched"
+    )
+    assert not await leases.acquire("chat:tg:1", "b", ttl_ms=ttl, now_ms=NOW + 2)
+    # given back in an earlier stretch of serving alone: someone may have come and gone
+    assert await leases.take_back("chat:tg:2", "a", epoch="e2", ttl_ms=ttl, now_ms=NOW + 3) == (
+        "marked"
+    )
 
-    await leases.mark_wanted("chat:tg:2")  # a process that just came up recorded one
-    assert await leases.take_back("chat:tg:2", "a", ttl_ms=15_000, now_ms=NOW + 3) == "marked"
-    await leases.give_back_many(["chat:tg:2"], "a", now_ms=NOW + 4)
-    assert await leases.take_back("chat:tg:2", "a", ttl_ms=15_000, now_ms=NOW + 5) == "untouched"
+    await leases.give_back_many(["chat:tg:2"], "a", epoch="e2", now_ms=NOW + 4)
+    await leases.mark_wanted("chat:tg:2", until_ms=NOW + 5_000)  # a process came up
+    for at in (NOW + 5, NOW + 6):  # the mark holds until it lapses, read after read
+        assert await leases.take_back("chat:tg:2", "a", epoch="e2", ttl_ms=ttl, now_ms=at) == (
+            "marked"
+        )
+        await leases.give_back_many(["chat:tg:2"], "a", epoch="e2", now_ms=at)
+    assert await leases.take_back("chat:tg:2", "a", epoch="e2", ttl_ms=ttl, now_ms=NOW + 5_000) == (
+        "untouched"
+    )
 
-    await leases.give_back_many(["chat:tg:2"], "a", now_ms=NOW + 6)
-    assert await leases.acquire("chat:tg:2", "b", ttl_ms=15_000, now_ms=NOW + 7)  # b held it
-    assert await leases.take_back("chat:tg:2", "a", ttl_ms=15_000, now_ms=NOW + 8) is None
-    assert await leases.holder("chat:tg:2", now_ms=NOW + 8) == "b"
-    await leases.mark_wanted("chat:tg:9")  # no lease: nothing written
+    await leases.give_back_many(["chat:tg:2"], "a", epoch="e2", now_ms=NOW + 5_001)
+    assert await leases.acquire("chat:tg:2", "b", ttl_ms=ttl, now_ms=NOW + 5_002)  # b held it
+    assert (
+        await leases.take_back("chat:tg:2", "a", epoch="e2", ttl_ms=ttl, now_ms=NOW + 5_003) is None
+    )
+    assert await leases.holder("chat:tg:2", now_ms=NOW + 5_003) == "b"
+
+
+async def test_a_mark_on_a_chat_without_a_lease_leaves_a_free_one_carrying_it(
+    any_db: Database,
+) -> None:
+    leases = any_db.leases
+    await leases.mark_wanted("chat:tg:9", until_ms=NOW + 5_000)
+    await leases.mark_wanted("chat:tg:9", until_ms=NOW + 6_000)
     assert await leases.holder("chat:tg:9", now_ms=NOW) is None
+    assert await leases.acquire("chat:tg:9", "a", ttl_ms=15_000, now_ms=NOW)  # free to take
+    await leases.give_back_many(["chat:tg:9"], "a", epoch="e1", now_ms=NOW + 1)
+    assert await leases.take_back("chat:tg:9", "a", epoch="e1", ttl_ms=15_000, now_ms=NOW + 2) == (
+        "marked"
+    )
 
 
 async def test_peers_are_the_processes_announced_and_not_expired(any_db: Database) -> None:
