@@ -55,6 +55,7 @@ class _Held:
     renewer: asyncio.Task[None] | None = None
     expiry: asyncio.TimerHandle | None = None
     untouched: bool = False  # taken back as we gave it back: nobody held it meanwhile
+    epoch: str | None = None  # the stretch of serving alone it was taken in (bot/peers.py)
 
 
 class ChatLeases:
@@ -131,7 +132,7 @@ class ChatLeases:
     async def sweep(self) -> int:
         """Delete the leases that expired ten minutes ago or more (a leader job); say how many."""
         now = self.deps.clock.ms()
-        return await self.deps.db.leases.sweep(expired_before_ms=now - SWEEP_AFTER_MS)
+        return await self.deps.db.leases.sweep(expired_before_ms=now - SWEEP_AFTER_MS, now_ms=now)
 
     @property
     def kept(self) -> int:
@@ -139,12 +140,13 @@ class ChatLeases:
 
     async def _acquire(self, key: str) -> _Held:
         leases, owner, clock = self.deps.db.leases, self.deps.owner, self.deps.clock
-        if (epoch := self._epoch()) is not None:
+        epoch = self._epoch()  # a lease taken while others serve never goes back in place
+        if epoch is not None:
             taken = await leases.take_back(
                 key, owner, epoch=epoch, ttl_ms=self.ttl_ms, now_ms=clock.ms()
             )
             if taken is not None:
-                return self._renewed(_Held(key, untouched=taken == "untouched"))
+                return self._renewed(_Held(key, untouched=taken == "untouched", epoch=epoch))
         deadline = time.monotonic() + self.wait_s
         pause = 0.02
         while not await leases.acquire(key, owner, ttl_ms=self.ttl_ms, now_ms=clock.ms()):
@@ -152,7 +154,7 @@ class ChatLeases:
                 raise ChatBusy(key)
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.5)
-        return self._renewed(_Held(key))
+        return self._renewed(_Held(key, epoch=epoch))
 
     def _renewed(self, held: _Held) -> _Held:
         held.renewer = asyncio.create_task(renew(self.deps, held.key, self.ttl_ms, held.done))
@@ -185,12 +187,18 @@ class ChatLeases:
             for held in going.values():
                 held.done.set()  # not cancel(): a renewal already on the wire is let finish
             await asyncio.gather(*(h.renewer for h in going.values() if h.renewer is not None))
-            keys, leases = [h.key for h in going.values()], self.deps.db.leases
-            if (epoch := self._epoch()) is not None:  # in place: a take-back tells who came
+            # In place only those taken in this stretch of serving alone: one taken while
+            # others served may have had an update recorded elsewhere meanwhile.
+            epoch, leases = self._epoch(), self.deps.db.leases
+            in_place = [h.key for h in going.values() if epoch is not None and h.epoch == epoch]
+            deleted = [h.key for h in going.values() if epoch is None or h.epoch != epoch]
+            if in_place:
                 now = self.deps.clock.ms()
-                await leases.give_back_many(keys, self.deps.owner, epoch=epoch, now_ms=now)
-            else:
-                await leases.release_many(keys, self.deps.owner)
+                await leases.give_back_many(
+                    in_place, self.deps.owner, epoch=epoch or "", now_ms=now
+                )
+            if deleted:
+                await leases.release_many(deleted, self.deps.owner)
         except StorageError:  # they expire by themselves
             log_event(log, "lease_release_failed", level=logging.WARNING, leases=len(going))
         finally:

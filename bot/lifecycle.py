@@ -132,6 +132,8 @@ class UpdateLifecycle:
         self._channels: dict[str, ChannelPort] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = asyncio.Event()
+        self._leaving = asyncio.Event()  # peers stop announcing us (`leave`)
+        self._peers: asyncio.Task[None] | None = None
         self._scheduled: list[tuple[str, float, Callable[[], Awaitable[object]]]] = []
         # Updates queued or running in this process: kept fresh in the database by the
         # heartbeat so the re-drive (ours or another process's) leaves them alone.
@@ -194,15 +196,14 @@ class UpdateLifecycle:
             )
             return "drop"
         metrics.updates.labels(incoming.channel, "received").inc()
+        if verdict == "notify":  # noted before it is live here: if this fails, the re-drive
+            metrics.rate_limited.inc()  # takes the record once it looks stale
+            metrics.updates.labels(incoming.channel, "rate_limited").inc()
+            await self.deps.db.updates.mark_notice(incoming.update_id)
         self._live.add(incoming.update_id)
         self._seqs[incoming.update_id] = seq
         self.backlog.add(incoming.update_id)
-        if verdict == "notify":
-            metrics.rate_limited.inc()
-            metrics.updates.labels(incoming.channel, "rate_limited").inc()
-            await self.deps.db.updates.mark_notice(incoming.update_id)
-            return "notify"
-        return "process"
+        return "notify" if verdict == "notify" else "process"
 
     def job(self, incoming: Incoming, admission: Literal["process", "notify"]) -> Job:
         seq = self._seqs.pop(incoming.update_id or "", 0)
@@ -281,10 +282,9 @@ class UpdateLifecycle:
                 await chat_queue.waiting(record.queue, up_to=record.seq) if record.queue else []
             )
             mine = next((n for n, r in enumerate(waiting) if r.id == update_id), len(waiting))
-        if earlier := waiting[:mine]:
-            await self._earlier_first(earlier)
-            # their own jobs, if queued here, must read and find them done
-            self.order.fell_behind(job.incoming.conversation_id)
+        for record in waiting[:mine]:  # their own jobs, if queued here, read and find them done
+            self.order.ran_early(job.incoming.conversation_id, record.id)
+        await self._earlier_first(waiting[:mine])
         await self._run(job, channel, update_id)
 
     async def _earlier_first(self, earlier: list[ProcessedUpdateDoc]) -> None:
@@ -485,13 +485,24 @@ class UpdateLifecycle:
         self._tasks = [
             asyncio.create_task(self._heartbeat_loop(), name="heartbeat"),
             asyncio.create_task(stranded, name="stranded"),
-            asyncio.create_task(self.peers.run(self._stopping), name="peers"),
         ] + [
             asyncio.create_task(
                 leader_loop(self.deps, *spec, self._stopping), name=f"job:{spec[0]}"
             )
             for spec in jobs
         ]
+        self._peers = asyncio.create_task(self.peers.run(self._leaving), name="peers")
+
+    async def leave(self) -> None:
+        """Stop announcing this process, once its queued turns are done (after `stop`).
+
+        Until then peers keep reading under the chat leases: a job of ours still waiting
+        for a lease has recorded its update but not yet changed the lease's owner.
+        """
+        self._leaving.set()
+        if self._peers is not None:
+            await self._peers
+            self._peers = None
 
     async def stop(self, *, grace_s: float = 10.0) -> None:
         """Let the running passes finish (cancel them after `grace_s`), give up the leases."""

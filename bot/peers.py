@@ -37,7 +37,9 @@ from storage.errors import StorageError
 log = logging.getLogger("lembra.peers")
 
 EVERY_S = 10.0
-MARK_S = 5.0  # a mark asks the holder to read for this long: its record lands well before
+# A mark asks the holder to read for this long: longer than any "alone" belief formed
+# before the marking process was visible lasts (1.5 periods), with room to spare.
+MARK_S = 3 * EVERY_S
 
 
 class Peers:
@@ -124,8 +126,8 @@ class Peers:
     async def run(self, stopping: asyncio.Event) -> None:
         """Refresh now and every period until `stopping`, then say this process is gone.
 
-        Peers may go alone at once: what this process still runs takes leases the normal
-        way, which changes their owner, and a new stretch of theirs reads every chat once.
+        `stopping` is set once this process's turns are done (`UpdateLifecycle.leave`),
+        so nothing of ours waits for a lease when peers may go alone.
         """
         try:
             while True:

@@ -363,3 +363,4 @@ async def run_polling(
             await updater.stop()
         await lifecycle.stop()
         await channel.stop()
+        await lifecycle.leave()

@@ -119,6 +119,7 @@ def create_app(
             await channels.telegram.stop()
         if channels.whatsapp is not None:
             await channels.whatsapp.stop()
+        await lifecycle.leave()  # the queued turns are done: peers may go alone now
         log_event(log, "channels_stopped")
 
     app.cleanup_ctx.append(run_channels)

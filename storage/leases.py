@@ -129,9 +129,14 @@ class LeasesRepo:
         docs = await self._c.find({"_id": {"$gte": "peer:", "$lt": "peer;"}})
         return sorted(str(d["owner"]) for d in docs if int(d["expires_at_ms"]) > now_ms)
 
-    async def sweep(self, *, expired_before_ms: int) -> int:
-        """Delete the leases (and peers) that expired before `expired_before_ms`."""
-        return await self._c.delete_many({"expires_at_ms": {"$lt": expired_before_ms}})
+    async def sweep(self, *, expired_before_ms: int, now_ms: int) -> int:
+        """Delete the leases (and peers) that expired before `expired_before_ms`.
+
+        A free lease carrying a mark still in force stays (`mark_wanted`).
+        """
+        return await self._c.delete_many(
+            {"expires_at_ms": {"$lt": expired_before_ms}, "wanted_until_ms": {"$lt": now_ms}}
+        )
 
     async def holder(self, key: str, *, now_ms: int) -> str | None:
         doc = await self._c.find_one({"_id": key})

@@ -112,6 +112,40 @@ async def test_a_later_update_reaching_the_chat_first_runs_the_earlier_one_first
         assert h.tg.texts(CHAT)[-1] == "eco: três"
 
 
+async def test_an_update_run_early_is_not_run_again_after_other_reads(harness: Any) -> None:
+    async with harness() as h:
+        await h.lifecycle.peers.refresh()
+        await say(h, "zero")
+        first, second, third = await admitted_out_of_order(h, "um", "dois", "três")
+
+        await process(h, second)  # reads, runs "um" first
+        await process(h, third)  # reads again (nothing left waiting)
+        await process(h, first)  # its own job: must find it done
+
+        assert h.tg.texts(CHAT) == ["eco: zero", "eco: um", "eco: dois", "eco: três"]
+
+
+async def test_a_lease_taken_while_others_served_is_not_given_back_trusted(
+    harness: Any,
+) -> None:
+    async with harness() as h:
+        peers = h.lifecycle.peers
+        await h.db.leases.announce("other-host:1:ab", ttl_ms=30_000, now_ms=h.deps.clock.ms())
+        await peers.refresh()
+        held = h.lifecycle.chat_leases.hold(f"tg:{CHAT}")
+        await held.__aenter__()  # a turn while the other process serves
+        earlier = await record_elsewhere(h.db, "do outro", mark=False)
+        await h.db.leases.release("peer:other-host:1:ab", "other-host:1:ab")
+        await peers.refresh()  # alone from here on, with the turn still running
+        await held.__aexit__(None, None, None)
+        await h.lifecycle.chat_leases.given_back()
+
+        await say(h, "dois")
+
+        assert h.tg.texts(CHAT) == ["eco: do outro", "eco: dois"]
+        assert await h.status(earlier) == "done"
+
+
 async def test_a_peer_that_came_and_went_leaves_no_trusted_lease_behind(harness: Any) -> None:
     async with harness() as h:
         peers = h.lifecycle.peers

@@ -400,8 +400,10 @@ async def test_peers_are_the_processes_announced_and_not_expired(any_db: Databas
     await leases.announce("host:1:aa", ttl_ms=30_000, now_ms=NOW + 20_000)
     assert await leases.peers(now_ms=NOW + 40_000) == ["host:1:aa"]
     # everything that expired an hour ago goes; what is held or fresh stays
-    assert await leases.sweep(expired_before_ms=NOW + 40_000) == 2
+    await leases.mark_wanted("chat:tg:7", until_ms=NOW + 90_000)  # a free lease, marked
+    assert await leases.sweep(expired_before_ms=NOW + 40_000, now_ms=NOW + 40_000) == 2
     assert await leases.peers(now_ms=NOW + 40_000) == ["host:1:aa"]
+    assert await leases.sweep(expired_before_ms=NOW + 40_000, now_ms=NOW + 90_001) == 1
 
 
 async def test_token_reservation_never_overspends(any_db: Database) -> None:
