@@ -190,8 +190,12 @@ class ChatLeases:
             # In place only those taken in this stretch of serving alone: one taken while
             # others served may have had an update recorded elsewhere meanwhile.
             epoch, leases = self._epoch(), self.deps.db.leases
-            in_place = [h.key for h in going.values() if epoch is not None and h.epoch == epoch]
-            deleted = [h.key for h in going.values() if epoch is None or h.epoch != epoch]
+            in_place: list[str] = []
+            deleted: list[str] = []
+            for held in going.values():
+                (in_place if epoch is not None and held.epoch == epoch else deleted).append(
+                    held.key
+                )
             if in_place:
                 now = self.deps.clock.ms()
                 await leases.give_back_many(
