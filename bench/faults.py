@@ -44,7 +44,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.telegram import SECRET_HEADER  # noqa: E402
+from bot.telegram.channel import SECRET_HEADER  # noqa: E402
 from storage.embedded import EmbeddedServer, free_port  # noqa: E402
 from tests.support.fake_telegram import TOKEN, FakeTelegram, message_update  # noqa: E402
 from tests.support.proc import lembra_env  # noqa: E402

@@ -66,9 +66,9 @@ from agent.deps import open_deps  # noqa: E402
 from agent.tokens import TokenCounter  # noqa: E402
 from agent.types import Incoming, Reply  # noqa: E402
 from agent.understanding.intent import IntentClassifier  # noqa: E402
+from bot.cli.replay import load_transcript, replay_files  # noqa: E402
 from bot.fakes.scripted_model import ScriptedModelServer  # noqa: E402
 from bot.fakes.tmdb import FakeTmdb  # noqa: E402
-from bot.replay import load_transcript, replay_files  # noqa: E402
 from config.settings import Settings  # noqa: E402
 from storage import Database  # noqa: E402
 from storage.database import make_client  # noqa: E402

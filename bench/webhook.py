@@ -5,7 +5,7 @@
                                       [--rate UPDATES_PER_S] [--memory]
 
 Three processes on loopback, as in production where Telegram is elsewhere:
-  - this process: the real web app (`bot.web.create_app` with the real
+  - this process: the real web app (`bot.web.app.create_app` with the real
     `agent.conversation.runtime.Runtime`), served in process;
   - its child, the embedded database (nx-27017, on disk in a temporary DATA_DIR);
   - a driver subprocess (this file with --driver): the fake Bot API (tests/support)
@@ -52,14 +52,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agent.conversation.runtime import Runtime  # noqa: E402
 from agent.deps import open_deps  # noqa: E402
 from agent.types import Reply  # noqa: E402
-from bot.lifecycle import Job, UpdateLifecycle  # noqa: E402
-from bot.ratelimit import SlidingWindowLimiter  # noqa: E402
+from bot.delivery.lifecycle import Job, UpdateLifecycle  # noqa: E402
+from bot.delivery.ratelimit import SlidingWindowLimiter  # noqa: E402
+from bot.delivery.replycodec import reply_to_json  # noqa: E402
 from bot.render import split_text  # noqa: E402
-from bot.replycodec import reply_to_json  # noqa: E402
-from bot.telegram import SECRET_HEADER, TelegramOptions  # noqa: E402
-from bot.telegram_send import keyboard  # noqa: E402
-from bot.telegram_updates import normalize  # noqa: E402
-from bot.web import WebOptions, create_app  # noqa: E402
+from bot.telegram.channel import SECRET_HEADER, TelegramOptions  # noqa: E402
+from bot.telegram.send import keyboard  # noqa: E402
+from bot.telegram.updates import normalize  # noqa: E402
+from bot.web.app import WebOptions, create_app  # noqa: E402
 from config.settings import Settings  # noqa: E402
 from storage import StorageConfig, open_storage  # noqa: E402
 from storage.collection import Collection  # noqa: E402

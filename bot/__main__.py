@@ -1,3 +1,3 @@
-from bot.cli import main
+from bot.cli.main import main
 
 raise SystemExit(main())

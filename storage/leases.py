@@ -9,7 +9,7 @@ A chat lease can also be given back by expiring it in place (`give_back_many`): 
 document keeps the last holder and its epoch, so `take_back` tells that holder, in the
 same round trip that takes it again, whether anyone else has held it since, or asked
 for a read (`mark_wanted`).
-`peer:<owner>` documents say which processes are alive (bot/peers.py); `sweep` deletes
+`peer:<owner>` documents say which processes are alive (bot/delivery/peers.py); `sweep` deletes
 what expired long ago.
 """
 

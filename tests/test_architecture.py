@@ -143,13 +143,13 @@ def test_the_rules_catch_a_violation() -> None:
     assert any(matches("telegram.ext", rule) for _, names in section.only for rule in names), (
         "bot/ should allow telegram only in its Telegram modules"
     )
-    assert any(matches("agent.tools.saving", r) for r in section.modules["whatsapp.py"])
+    assert any(matches("agent.tools.saving", r) for r in section.modules["whatsapp/channel.py"])
 
 
 def test_a_process_without_a_model_never_loads_the_openai_client() -> None:
     """The OpenAI client and langchain-openai cost ~40 MB: only a configured model loads them."""
     code = (
-        "import sys, agent.conversation.runtime, agent.deps, bot.web, bot.telegram, bot.whatsapp, bot.cli\n"
+        "import sys, agent.conversation.runtime, agent.deps, bot.web.app, bot.telegram.channel, bot.whatsapp.channel, bot.cli.main\n"
         "print(sorted(m for m in ('openai', 'langchain_openai') if m in sys.modules))"
     )
     out = subprocess.run(

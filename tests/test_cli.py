@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.cli.main import main
 from tests.support.proc import lembra_env, run_lembra
 
 # DESIGN section 6: each command line and the options it must accept

@@ -7,7 +7,7 @@ import tomllib
 
 import pytest
 
-from bot.cli import main
+from bot.cli.main import main
 from tests.support.proc import REPO_ROOT
 
 

@@ -11,7 +11,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from bot.console import run_console
+from bot.cli.console import run_console
 from storage import Database
 from tests.support.live import ALICE, live_runtime
 from tests.support.proc import run_lembra

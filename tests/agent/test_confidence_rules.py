@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agent.planning.step import MAX_RETRIES
 from agent.trust.confidence import TurnFacts, evaluate
-from bot.console import meta_line
+from bot.cli.console import meta_line
 from storage import Database
 from tests.support.live import call, live_runtime
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from agent.conversation.exporting import CSV_COLUMNS
-from bot.console import run_console
+from bot.cli.console import run_console
 from storage import Database
 from tests.support.harness import ALICE, Lembra, open_lembra
 

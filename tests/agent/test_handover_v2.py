@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.cli import main
+from bot.cli.main import main
 from storage import Database
 from tests.support.live import ALICE, Live, call, live_runtime, respond
 from tests.support.proc import run_lembra

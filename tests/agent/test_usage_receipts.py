@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bot.console import meta_line
+from bot.cli.console import meta_line
 from storage import Database
 from tests.support.live import ALICE, call, live_runtime
 

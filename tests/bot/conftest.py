@@ -19,10 +19,10 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from agent.deps import Deps, open_deps
 from agent.tokens import TokenCounter
-from bot.lifecycle import Handler, Tuning, UpdateLifecycle
-from bot.telegram import SECRET_HEADER, TelegramOptions
-from bot.web import CHANNELS, WebOptions, create_app
-from bot.whatsapp import SIGNATURE_HEADER, WhatsAppOptions
+from bot.delivery.lifecycle import Handler, Tuning, UpdateLifecycle
+from bot.telegram.channel import SECRET_HEADER, TelegramOptions
+from bot.web.app import CHANNELS, WebOptions, create_app
+from bot.whatsapp.channel import SIGNATURE_HEADER, WhatsAppOptions
 from config.logging import setup_logging
 from config.settings import Settings
 from storage import Database

@@ -6,7 +6,7 @@ import asyncio
 import io
 from typing import Any
 
-from bot.web import CHANNELS
+from bot.web.app import CHANNELS
 from tests.bot.conftest import events, json_logs
 from tests.support.fake_telegram import message_update
 from tests.support.scripted_runtime import ScriptedRuntime

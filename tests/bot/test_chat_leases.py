@@ -11,7 +11,7 @@ import asyncio
 import time
 from typing import Any
 
-from bot.chatlease import ChatLeases
+from bot.delivery.chatlease import ChatLeases
 from storage import Database
 from tests.support.fake_telegram import message_update
 from tests.support.scripted_runtime import ScriptedRuntime

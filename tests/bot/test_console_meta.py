@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from bot.console import run_console
+from bot.cli.console import run_console
 from storage import Database
 from tests.support.live import call, live_runtime
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.refusals import RefusalLog
-from bot.web import CHANNELS
+from bot.delivery.refusals import RefusalLog
+from bot.web.app import CHANNELS
 from storage import Database
 from storage.errors import DatabaseUnavailable
 from tests.bot.conftest import events, json_logs

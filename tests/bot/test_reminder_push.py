@@ -7,8 +7,8 @@ import time
 from typing import Any
 
 from agent.conversation.delivery import deliver_due
-from bot.push import ChannelPusher
-from bot.web import CHANNELS
+from bot.delivery.push import ChannelPusher
+from bot.web.app import CHANNELS
 from storage.documents import ReminderDoc
 from tests.bot.conftest import Harness
 from tests.bot.test_channel_commands import real_runtime, say

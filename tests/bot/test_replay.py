@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from bot.replay import replay_files
+from bot.cli.replay import replay_files
 from tests.support.harness import token_counter
 from tests.support.proc import run_lembra
 from tests.support.servers import RunningServer

@@ -1,7 +1,7 @@
 """A process serving alone skips the read of its chats' waiting records (issue 16).
 
 The holder of a chat's lease reads what else of the chat waits before its turn. A
-process that knows it is alone (bot/peers.py) and takes its lease back untouched
+process that knows it is alone (bot/delivery/peers.py) and takes its lease back untouched
 knows nothing else waits, and spends three round trips of its own on an update:
 record, lease, done. Anything that could have left an earlier update waiting, another
 process, a mark, a failure here, makes it read again.
@@ -13,8 +13,8 @@ import json
 import time
 from typing import Any
 
-from bot.peers import Peers
-from bot.web import CHANNELS
+from bot.delivery.peers import Peers
+from bot.web.app import CHANNELS
 from storage import Database
 from storage.chatqueue import queue_key
 from tests.support.fake_telegram import message_update

@@ -17,7 +17,7 @@ import pytest
 
 from agent.deps import open_deps
 from agent.tokens import TokenCounter
-from bot.web import WebOptions, serve
+from bot.web.app import WebOptions, serve
 from storage import Database
 from storage.embedded import free_port
 from tests.bot.conftest import FAST, WEBHOOK_SECRET, channel_settings

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from agent.types import Incoming, Reply
-from bot.web import WebOptions
+from bot.web.app import WebOptions
 from storage import Database
 from tests.bot.conftest import FAST
 from tests.support.fake_telegram import message_update

@@ -12,8 +12,8 @@ import pytest
 from agent.conversation import commands
 from agent.deps import open_deps
 from agent.tokens import TokenCounter
-from bot.lifecycle import UpdateLifecycle
-from bot.telegram import run_polling
+from bot.delivery.lifecycle import UpdateLifecycle
+from bot.telegram.channel import run_polling
 from storage import Database
 from tests.bot.conftest import FAST, WEBHOOK_SECRET, channel_settings
 from tests.support.fake_telegram import TOKEN, FakeTelegram, callback_update, message_update

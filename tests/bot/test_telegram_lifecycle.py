@@ -8,8 +8,8 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from bot.lifecycle import UpdateLifecycle
-from bot.web import CHANNELS
+from bot.delivery.lifecycle import UpdateLifecycle
+from bot.web.app import CHANNELS
 from storage import Database
 from tests.bot.conftest import FAST
 from tests.support.fake_telegram import message_update

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.tokens import TokenCounter
-from bot.replay import replay_files
+from bot.cli.replay import replay_files
 from tests.support.servers import RunningServer
 
 MEGABYTE = "x" * (1024 * 1024)

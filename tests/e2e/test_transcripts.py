@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from agent.tokens import TokenCounter
-from bot.replay import replay_files
+from bot.cli.replay import replay_files
 from tests.support.servers import RunningServer
 
 FOLDER = Path(__file__).resolve().parents[1] / "transcripts"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import _read_heads
+from bot.cli.main import _read_heads
 from config.errors import ConfigError, LembraError
 from storage import Database
 from storage.database import StorageConfig, make_client, open_storage

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from agent.deps import storage_config
 from agent.types import namespaced_user_id
 from agent.understanding.intent import IntentClassifier
-from bot.datacmds import add_commands as add_data_commands
+from bot.cli.datacmds import add_commands as add_data_commands
 from config.errors import LembraError
 from config.logging import setup_logging
 from config.settings import Settings, load_settings
@@ -67,7 +67,7 @@ def _positive_int(value: str) -> int:
 
 def _console_user_arg(value: str) -> str:
     """`lembra chat --user`: resolved like every `--user`, and it must be a console user."""
-    from bot.console import console_user_id
+    from bot.cli.console import console_user_id
 
     try:
         return console_user_id(value)
@@ -78,7 +78,7 @@ def _console_user_arg(value: str) -> str:
 async def _chat(args: argparse.Namespace, settings: Settings) -> int:
     from agent.conversation.runtime import Runtime
     from agent.deps import open_deps
-    from bot.console import run_console
+    from bot.cli.console import run_console
 
     async with open_deps(settings) as deps:
         await deps.db.ping()
@@ -115,8 +115,8 @@ async def _classify(args: argparse.Namespace, settings: Settings) -> int:
 async def _serve(args: argparse.Namespace, settings: Settings) -> int:
     from agent.conversation.runtime import Runtime
     from agent.deps import open_deps
-    from bot.telegram_setup import use_timedelta_periods
-    from bot.web import serve
+    from bot.telegram.setup import use_timedelta_periods
+    from bot.web.app import serve
 
     settings.require_channels()
     use_timedelta_periods()
@@ -132,9 +132,9 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
 async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
     from agent.conversation.runtime import Runtime
     from agent.deps import open_deps
-    from bot.lifecycle import UpdateLifecycle
-    from bot.telegram import run_polling
-    from bot.telegram_setup import set_webhook, use_timedelta_periods, webhook_info
+    from bot.delivery.lifecycle import UpdateLifecycle
+    from bot.telegram.channel import run_polling
+    from bot.telegram.setup import set_webhook, use_timedelta_periods, webhook_info
 
     settings.require_telegram()
     use_timedelta_periods()
@@ -198,7 +198,7 @@ async def _stats(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _replay(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.replay import replay_files
+    from bot.cli.replay import replay_files
 
     return await replay_files(args.files)
 

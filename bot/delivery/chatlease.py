@@ -17,7 +17,7 @@ others going back, and they all go in one round trip (a `delete_many`, or an
 trip for its lease instead of two, off its reply's path; an update of that chat
 arriving meanwhile takes the lease back from the batch.
 
-A process that serves alone (bot/peers.py) gives its chat leases back in place,
+A process that serves alone (bot/delivery/peers.py) gives its chat leases back in place,
 expired but still naming it and its stretch of being alone, and takes one back with
 `take_back`: one round trip that also says whether anyone else held or asked for it
 since. `hold` yields True when
@@ -55,7 +55,7 @@ class _Held:
     renewer: asyncio.Task[None] | None = None
     expiry: asyncio.TimerHandle | None = None
     untouched: bool = False  # taken back as we gave it back: nobody held it meanwhile
-    epoch: str | None = None  # the stretch of serving alone it was taken in (bot/peers.py)
+    epoch: str | None = None  # the stretch of serving alone it was taken in (bot/delivery/peers.py)
 
 
 class ChatLeases:
@@ -78,7 +78,9 @@ class ChatLeases:
         self._outgoing: dict[str, _Held] = {}  # going back in the next batch, by conversation
         self._flush: asyncio.Task[None] | None = None
         self._queued = queued  # jobs of a chat queued or running in this process
-        self._epoch = epoch  # this stretch of serving alone; None: not alone (bot/peers.py)
+        self._epoch = (
+            epoch  # this stretch of serving alone; None: not alone (bot/delivery/peers.py)
+        )
         self._kept: dict[str, _Held] = {}
         # conversations whose lease is on its way back: a new turn waits until it is gone
         self._returning: dict[str, asyncio.Event] = {}

@@ -8,7 +8,7 @@
         chat lease (across processes) ─> the chat's earlier waiting updates first, in
         arrival order, whichever worker received them ─> handle ─> deliver ─> mark `done`
         (a process serving alone that takes its lease back untouched skips that read:
-        bot/peers.py)
+        bot/delivery/peers.py)
 
     re-drive (leader lease `job:redrive`, at start-up and every 30 s):
         `received` records older than a minute ─> claim ─> channel.restore ─> submit again
@@ -36,15 +36,15 @@ from typing import Literal, Protocol
 from agent.deps import Deps
 from agent.texts import text
 from agent.types import Channel, Incoming, Language, Reply
-from bot.backpressure import Backlog
-from bot.chatlease import ChatBusy, ChatLeases, wait_set
-from bot.chatorder import LocalOrder
-from bot.concurrency import ChatSerializer
-from bot.leader import leader_loop
-from bot.peers import Peers
-from bot.ratelimit import SlidingWindowLimiter
-from bot.replycodec import reply_from_json, reply_to_json
-from bot.stranded import Retry, Stranded
+from bot.delivery.backpressure import Backlog
+from bot.delivery.chatlease import ChatBusy, ChatLeases, wait_set
+from bot.delivery.chatorder import LocalOrder
+from bot.delivery.concurrency import ChatSerializer
+from bot.delivery.leader import leader_loop
+from bot.delivery.peers import Peers
+from bot.delivery.ratelimit import SlidingWindowLimiter
+from bot.delivery.replycodec import reply_from_json, reply_to_json
+from bot.delivery.stranded import Retry, Stranded
 from config.logging import log_event
 from storage.chatqueue import Arrivals, queue_key
 from storage.documents import ProcessedUpdateDoc
@@ -138,12 +138,14 @@ class UpdateLifecycle:
         # Updates queued or running in this process: kept fresh in the database by the
         # heartbeat so the re-drive (ours or another process's) leaves them alone.
         self._live: set[str] = set()
-        # the same updates with their admission time: backpressure (bot/backpressure.py)
+        # the same updates with their admission time: backpressure (bot/delivery/backpressure.py)
         self.backlog = Backlog(deps.settings.max_backlog, deps.settings.max_backlog_age_s)
-        self.stranded = Stranded()  # left `received` by a database failure (bot/stranded.py)
+        self.stranded = (
+            Stranded()
+        )  # left `received` by a database failure (bot/delivery/stranded.py)
         self.arrivals = Arrivals()
         self._seqs: dict[str, int] = {}  # admitted update -> its arrival number, until job()
-        self.order = LocalOrder()  # when a turn here may skip the read (bot/chatorder.py)
+        self.order = LocalOrder()  # when a turn here may skip the read (bot/delivery/chatorder.py)
 
     def register(self, channel: ChannelPort) -> None:
         self._channels[channel.prefix] = channel
@@ -250,8 +252,8 @@ class UpdateLifecycle:
         """Whether, with the lease taken back untouched, this update can run without a read.
 
         Nobody else held the chat since this process last did, and no process that might
-        not know of us recorded anything of it (bot/peers.py); nothing of the chat
-        admitted here earlier is unfinished or left behind (bot/chatorder.py). A
+        not know of us recorded anything of it (bot/delivery/peers.py); nothing of the chat
+        admitted here earlier is unfinished or left behind (bot/delivery/chatorder.py). A
         re-drive always reads.
         """
         incoming = job.incoming

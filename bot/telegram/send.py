@@ -15,7 +15,7 @@ from telegram.warnings import PTBDeprecationWarning
 
 from agent.metrics import Metrics
 from agent.types import Incoming, Reply
-from bot.lifecycle import Delivery
+from bot.delivery.lifecycle import Delivery
 from bot.render import (
     TELEGRAM_CALLBACK_MAX_BYTES,
     ChoiceDataTooLong,
@@ -24,8 +24,8 @@ from bot.render import (
     split_text,
     utf16_units,
 )
-from bot.telegram_http import AnswerLost
-from bot.telegram_ui import command_keyboard, link_preview
+from bot.telegram.http import AnswerLost
+from bot.telegram.ui import command_keyboard, link_preview
 from config.logging import log_event
 
 log = logging.getLogger("lembra.telegram")

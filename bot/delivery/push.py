@@ -6,7 +6,7 @@ from typing import Protocol
 
 from agent.conversation.delivery import PushOutcome
 from agent.types import Incoming, Reply
-from bot.lifecycle import Delivery
+from bot.delivery.lifecycle import Delivery
 from storage.documents import ReminderDoc
 
 OUTCOMES: dict[Delivery, PushOutcome] = {

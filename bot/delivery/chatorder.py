@@ -1,7 +1,7 @@
 """What this process knows of its own chats' unfinished updates (issue 16).
 
 A process serving alone may skip reading a chat's waiting records under the lease
-(bot/peers.py) only if nothing of the chat it admitted earlier is still unfinished
+(bot/delivery/peers.py) only if nothing of the chat it admitted earlier is still unfinished
 here. Its per-chat queue is not enough: two webhooks of one chat can finish admitting
 in the other order than they were numbered, so the later one may reach the chat's slot
 first. The read then finds the earlier one and runs it first, as it always did.

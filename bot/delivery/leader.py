@@ -7,7 +7,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from agent.deps import Deps
-from bot.chatlease import renew, wait_set
+from bot.delivery.chatlease import renew, wait_set
 from config.logging import log_event
 from storage.errors import StorageError
 

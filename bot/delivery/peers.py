@@ -1,7 +1,7 @@
 """Whether this process serves alone, from the `peer:<owner>` documents in `leases` (issue 16).
 
 The holder of a chat's lease reads the chat's waiting records before its turn
-(bot/lifecycle.py): another process may have recorded an earlier update of the chat,
+(bot/delivery/lifecycle.py): another process may have recorded an earlier update of the chat,
 or run this one. A process that is alone can skip that read when it takes back the
 lease it gave back last and nobody touched since (`LeasesRepo.take_back`): nobody
 else held the chat, so nobody else recorded or ran anything of it.
@@ -30,7 +30,7 @@ import uuid
 from collections.abc import Callable
 
 from agent.deps import Deps
-from bot.chatlease import wait_set
+from bot.delivery.chatlease import wait_set
 from config.logging import log_event
 from storage.errors import StorageError
 

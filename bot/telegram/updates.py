@@ -21,7 +21,7 @@ from telegram.constants import ChatType
 
 from agent.types import Incoming, IncomingKind, Language
 from bot.render import decode_choice
-from bot.telegram_ui import decode_command, message_text
+from bot.telegram.ui import decode_command, message_text
 
 ALLOWED_UPDATES = ("message", "callback_query")
 HANDLED_KEYS = frozenset(ALLOWED_UPDATES)

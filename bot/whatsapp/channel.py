@@ -17,7 +17,7 @@ Sending: POST {WHATSAPP_API_BASE_URL}/{version}/{phone_number_id}/messages with 
 bearer token: text split at 4,096 characters; choices as reply buttons (<= 3, titles
 <= 20 characters) or a list (<= 10 rows, titles <= 24, descriptions <= 72). Nothing
 free-form is sent outside the 24-hour window since the user's last inbound message.
-Each handled message is marked read with the typing indicator (bot/whatsapp_status.py).
+Each handled message is marked read with the typing indicator (bot/whatsapp/status.py).
 """
 
 from __future__ import annotations
@@ -38,11 +38,11 @@ from agent.errors import ServiceUnavailable
 from agent.services.outbound import outbound_trace
 from agent.texts import text
 from agent.types import Attachment, Channel, Incoming, Language, Reply
-from bot.concurrency import BackgroundTasks
-from bot.jsonguard import TooDeep, check_depth
-from bot.lifecycle import Delivery, Job, UpdateLifecycle
+from bot.delivery.concurrency import BackgroundTasks
+from bot.delivery.lifecycle import Delivery, Job, UpdateLifecycle
 from bot.render import ChoiceDataTooLong, decode_choice, encode_choice, shorten, split_text
-from bot.whatsapp_status import ReadReceipts
+from bot.web.jsonguard import TooDeep, check_depth
+from bot.whatsapp.status import ReadReceipts
 from config.errors import ConfigError
 from config.logging import log_event
 from storage.errors import DatabaseUnavailable

@@ -27,13 +27,13 @@ from aiohttp import web
 from agent.conversation.background import run_due
 from agent.conversation.delivery import deliver_due
 from agent.deps import Deps
-from bot.lifecycle import Handler, Tuning, UpdateLifecycle
-from bot.push import ChannelPusher
-from bot.refusals import RefusalLog
-from bot.slowclients import body_deadline, handler_options
-from bot.startup import Degraded, start_or_retry, summary
-from bot.telegram import TelegramChannel, TelegramOptions
-from bot.whatsapp import WhatsAppChannel, WhatsAppOptions
+from bot.delivery.lifecycle import Handler, Tuning, UpdateLifecycle
+from bot.delivery.push import ChannelPusher
+from bot.delivery.refusals import RefusalLog
+from bot.telegram.channel import TelegramChannel, TelegramOptions
+from bot.web.slowclients import body_deadline, handler_options
+from bot.web.startup import Degraded, start_or_retry, summary
+from bot.whatsapp.channel import WhatsAppChannel, WhatsAppOptions
 from config.errors import ConfigError
 from config.logging import log_event
 from config.settings import Settings
@@ -227,7 +227,7 @@ async def serve(
         access_log=None,
         shutdown_timeout=SHUTDOWN_TIMEOUT_S,
         handle_signals=False,
-        **handler_options(settings),  # slow or silent clients are cut off (bot/slowclients.py)
+        **handler_options(settings),  # slow or silent clients are cut off (bot/web/slowclients.py)
     )
     await runner.setup()
     try:

@@ -10,9 +10,9 @@ from telegram import Bot, BotCommand, BotCommandScopeChat, BotCommandScopeDefaul
 from telegram.error import BadRequest, InvalidToken, TelegramError
 
 from agent.errors import ServiceUnavailable
-from bot.telegram_http import AiohttpRequest
-from bot.telegram_ui import webhook_info_lines
-from bot.telegram_updates import ALLOWED_UPDATES
+from bot.telegram.http import AiohttpRequest
+from bot.telegram.ui import webhook_info_lines
+from bot.telegram.updates import ALLOWED_UPDATES
 from config.errors import ConfigError
 from config.logging import log_event
 from config.settings import Settings

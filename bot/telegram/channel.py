@@ -1,10 +1,10 @@
 """Telegram through python-telegram-bot v22: webhook (custom pattern) and polling.
 
-The web handler checks the secret, parses, normalizes (bot/telegram_updates.py) and
-records the update (bot/lifecycle.py) before answering 200, then puts a `TelegramJob`
+The web handler checks the secret, parses, normalizes (bot/telegram/updates.py) and
+records the update (bot/delivery/lifecycle.py) before answering 200, then puts a `TelegramJob`
 on PTB's update queue; `PerChatProcessor` runs jobs of one chat in order and chats in
-parallel. Replies go out through bot/telegram_send.py; registration, menus and
-`--info` live in bot/telegram_setup.py.
+parallel. Replies go out through bot/telegram/send.py; registration, menus and
+`--info` live in bot/telegram/setup.py.
 """
 
 from __future__ import annotations
@@ -34,14 +34,14 @@ from agent.deps import Deps
 from agent.errors import ServiceUnavailable
 from agent.services.outbound import outbound_trace
 from agent.types import Channel, Incoming, Reply
-from bot import telegram_send
-from bot.concurrency import BackgroundTasks
-from bot.jsonguard import check_depth
-from bot.lifecycle import Delivery, Job, UpdateLifecycle
-from bot.telegram_http import AiohttpRequest
-from bot.telegram_setup import register_commands
-from bot.telegram_ui import PressedEdit, apply_edit, pressed_edit
-from bot.telegram_updates import ALLOWED_UPDATES, HANDLED_KEYS, Ignored, normalize
+from bot.delivery.concurrency import BackgroundTasks
+from bot.delivery.lifecycle import Delivery, Job, UpdateLifecycle
+from bot.telegram import send as telegram_send
+from bot.telegram.http import AiohttpRequest
+from bot.telegram.setup import register_commands
+from bot.telegram.ui import PressedEdit, apply_edit, pressed_edit
+from bot.telegram.updates import ALLOWED_UPDATES, HANDLED_KEYS, Ignored, normalize
+from bot.web.jsonguard import check_depth
 from config.errors import ConfigError
 from config.logging import log_event
 from storage.errors import DatabaseUnavailable
