@@ -1,0 +1,60 @@
+"""Export formats and import."""
+
+from __future__ import annotations
+
+from agent.types import Language
+
+TEXTS: dict[str, dict[Language, str]] = {
+    "export_ready_items": {
+        "pt": "Seus itens: {items} ({format} anexo).",
+        "en": "Your items: {items} ({format} file attached).",
+    },
+    "export_usage": {
+        "pt": "Use /export, /export md ou /export csv.",
+        "en": "Use /export, /export md or /export csv.",
+    },
+    "import_usage": {
+        "pt": "Envie /import seguido de uma lista (um link ou título por linha) "
+        "ou do JSON de /export.",
+        "en": "Send /import followed by a list (one link or title a line) "
+        "or by the JSON from /export.",
+    },
+    "import_bad_json": {
+        "pt": "Não consegui ler esse JSON; nada foi importado.",
+        "en": "I could not read that JSON; nothing was imported.",
+    },
+    "import_not_export": {
+        "pt": "Esse JSON não é uma exportação do Lembra; nada foi importado.",
+        "en": "That JSON is not a Lembra export; nothing was imported.",
+    },
+    "import_too_many": {
+        "pt": "São mais de {limit} itens; importe em partes. Nada foi importado.",
+        "en": "That is more than {limit} items; import it in parts. Nothing was imported.",
+    },
+    "import_nothing_valid": {
+        "pt": "Não encontrei nenhum item para importar.",
+        "en": "I found nothing to import.",
+    },
+    "import_nothing_new": {
+        "pt": "Você já tem todos esses {known} itens; nada a importar.",
+        "en": "You already have all {known} of those items; nothing to import.",
+    },
+    "import_preview": {
+        "pt": "Importar {count} {items}?",
+        "en": "Import {count} {items}?",
+    },
+    "import_known": {
+        "pt": "{known} já estão salvos e ficam como estão.",
+        "en": "{known} are already saved and stay as they are.",
+    },
+    "import_invalid": {
+        "pt": "{invalid} registros não são itens válidos e ficam de fora.",
+        "en": "{invalid} records are not valid items and are left out.",
+    },
+    "import_done": {"pt": "Importei {count} {items}.", "en": "Imported {count} {items}."},
+    "import_cancelled": {"pt": "Ok, nada foi importado.", "en": "OK, nothing was imported."},
+    "why_receipts": {
+        "pt": "Recibos (hash no registro): {receipts}",
+        "en": "Receipts (ledger hash): {receipts}",
+    },
+}

@@ -1,0 +1,73 @@
+"""Reminders (DESIGN 9.3)."""
+
+from __future__ import annotations
+
+from agent.types import Language
+
+TEXTS: dict[str, dict[Language, str]] = {
+    "reminder_set": {
+        "pt": "Vou te lembrar {when}: {what}",
+        "en": "I will remind you {when}: {what}",
+    },
+    "reminder_when_today": {"pt": "às {time}", "en": "at {time}"},
+    "reminder_when_day": {"pt": "em {date} às {time}", "en": "on {date} at {time}"},
+    "reminder_held_note": {
+        "pt": "No WhatsApp eu só posso escrever até 24 h depois da sua última mensagem: se passar disso, o lembrete aparece junto da sua próxima mensagem.",
+        "en": "On WhatsApp I can only write within 24 h of your last message: past that, the reminder shows with your next message.",
+    },
+    "reminder_past": {
+        "pt": "Esse horário ({when}) já passou. Diga um horário futuro, por exemplo: me lembra amanhã às 9h de ligar pro médico.",
+        "en": "That time ({when}) has passed. Give a future time, for example: remind me tomorrow at 9am to call the doctor.",
+    },
+    "reminder_due": {"pt": "Lembrete: {what}", "en": "Reminder: {what}"},
+    "reminder_due_late": {
+        "pt": "Lembrete (era para {when}): {what}",
+        "en": "Reminder (it was due {when}): {what}",
+    },
+    "reminder_no_text": {"pt": "(sem descrição)", "en": "(no description)"},
+    "reminder_snooze_10m": {"pt": "+10 min", "en": "+10 min"},
+    "reminder_snooze_1h": {"pt": "+1 h", "en": "+1 h"},
+    "reminder_snooze_tomorrow": {"pt": "Amanhã 9h", "en": "Tomorrow 9am"},
+    "reminder_snoozed": {
+        "pt": "Adiado: vou te lembrar {when}: {what}",
+        "en": "Snoozed: I will remind you {when}: {what}",
+    },
+    "reminder_snooze_stale": {
+        "pt": "Esse lembrete já foi adiado ou cancelado.",
+        "en": "That reminder was already snoozed or cancelled.",
+    },
+    "reminders_none": {
+        "pt": "Você não tem lembretes marcados.",
+        "en": "You have no open reminders.",
+    },
+    "reminders_header": {"pt": "Lembretes ({count}):", "en": "Reminders ({count}):"},
+    "reminder_cancelled": {
+        "pt": "Lembrete cancelado: {label}",
+        "en": "Reminder cancelled: {label}",
+    },
+    "reminder_cancel_which": {
+        "pt": "Qual lembrete? Diga, por exemplo, «cancela o lembrete 1».",
+        "en": "Which reminder? Say, for example, “cancel reminder 1”.",
+    },
+    "reminder_not_found": {
+        "pt": "Não achei esse lembrete.",
+        "en": "I could not find that reminder.",
+    },
+    "tz_set": {
+        "pt": "Fuso horário: {zone} (agora são {time}).",
+        "en": "Time zone: {zone} (it is {time} now).",
+    },
+    "tz_usage": {
+        "pt": "Use /tz Area/Cidade, por exemplo /tz America/Sao_Paulo. Agora: {zone}.",
+        "en": "Use /tz Area/City, for example /tz Europe/Lisbon. Now: {zone}.",
+    },
+    "forget_preview": {
+        "pt": "Isto apagará sua conta e todos os seus dados: {items} itens e {messages} mensagens. O registro de auditoria (sem conteúdo) fica. Confirma? (sim/não)",
+        "en": "This deletes your account and all your data: {items} items and {messages} messages. The audit log (no content) stays. Confirm? (yes/no)",
+    },
+    "forgotten": {
+        "pt": "Pronto: sua conta e seus dados foram apagados.",
+        "en": "Done: your account and data were deleted.",
+    },
+    "kept_account": {"pt": "Ok, nada foi apagado.", "en": "OK, nothing was deleted."},
+}

@@ -1,0 +1,30 @@
+"""Undo (DESIGN 9.4)."""
+
+from __future__ import annotations
+
+from agent.types import Language
+
+TEXTS: dict[str, dict[Language, str]] = {
+    "undo_nothing": {
+        "pt": "Não há nada para desfazer nas últimas 24 horas.",
+        "en": "There is nothing to undo from the last 24 hours.",
+    },
+    "undo_unsaved": {
+        "pt": "Desfeito: {label} não está mais salvo.",
+        "en": "Undone: {label} is no longer saved.",
+    },
+    "undo_restored": {"pt": "Desfeito: {label} está de volta.", "en": "Undone: {label} is back."},
+    "undo_all_preview": {
+        "pt": "Desfazer o «apaga tudo» traz de volta {count} {items}. Confirma? (sim/não)",
+        "en": "Undoing “delete everything” brings back {count} {items}. Confirm? (yes/no)",
+    },
+    "undo_all_done": {
+        "pt": "Desfeito: {count} {items} de volta.",
+        "en": "Undone: {count} {items} back.",
+    },
+    "undo_gone": {
+        "pt": "Não dá mais para desfazer isso: o item já não existe.",
+        "en": "That can no longer be undone: the item is gone.",
+    },
+    "undo_kept": {"pt": "Ok, nada foi restaurado.", "en": "OK, nothing was restored."},
+}
