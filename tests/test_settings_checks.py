@@ -21,7 +21,8 @@ def _problem(**values: object) -> str:
 def test_an_admin_id_without_its_namespace_is_refused_with_the_fix() -> None:
     message = _problem(admin_user_ids="123456")
     assert message.startswith("ADMIN_USER_IDS='123456': ")
-    assert "tg:123456" in message and "wa:123456" in message
+    assert "tg:123456" in message
+    assert "wa:123456" in message
     assert "\n" not in message
 
 
@@ -91,9 +92,11 @@ def test_numbers_out_of_range_name_the_variable_and_a_correct_value(name: str, v
 
 def test_settings_that_contradict_each_other_are_named_together() -> None:
     message = _problem(risk_confirm_threshold=0.95, risk_block_threshold=0.9)
-    assert "RISK_CONFIRM_THRESHOLD" in message and "RISK_BLOCK_THRESHOLD" in message
+    assert "RISK_CONFIRM_THRESHOLD" in message
+    assert "RISK_BLOCK_THRESHOLD" in message
     message = _problem(narrative_token_budget=7000)
-    assert "NARRATIVE_TOKEN_BUDGET" in message and "PROMPT_TOKEN_BUDGET" in message
+    assert "NARRATIVE_TOKEN_BUDGET" in message
+    assert "PROMPT_TOKEN_BUDGET" in message
 
 
 def test_each_bad_variable_gets_its_own_line_and_secrets_are_never_echoed() -> None:
@@ -147,7 +150,9 @@ _CHECKED = st.sampled_from(
 
 @settings(max_examples=150, deadline=None)
 @given(st.dictionaries(_CHECKED, _ANY, max_size=4))
-def test_any_value_either_loads_or_is_one_named_line_per_variable(values: dict[str, object]) -> None:
+def test_any_value_either_loads_or_is_one_named_line_per_variable(
+    values: dict[str, object],
+) -> None:
     try:
         load_settings(_env_file=None, **values)
     except ConfigError as exc:
