@@ -27,6 +27,7 @@ from agent.conversation import (
     undoing,
 )
 from agent.conversation import pending as pendings
+from agent.conversation.access import Access
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands, session_kind
 from agent.conversation.recovery import recovered_reply
@@ -89,6 +90,7 @@ class Runtime:
         self.tiers = Tiers(deps.db, deps.counter)
         self.commands = Commands(self)
         self.frame_cache = FrameCache(deps.settings.frame_cache_ttl_seconds * 1000)
+        self.access = Access(deps)  # ALLOWED_USER_IDS (DESIGN 10.5)
 
     @property
     def offline(self) -> bool:
@@ -113,6 +115,8 @@ class Runtime:
         return reply
 
     async def _handle(self, incoming: Incoming) -> Reply:
+        if not self.access.allows(incoming.user_id):
+            return await self.access.refuse(incoming)  # before anything of theirs is written
         now = self.deps.clock.ms()
         raw = incoming.text or ""
         if incoming.kind == "text":

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.texts import (
+    access,
     channels,
     choices,
     commands,
@@ -50,6 +51,7 @@ CATALOGS = (
     memory,
     smalltalk,
     risk,
+    access,
 )
 
 
