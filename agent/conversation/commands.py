@@ -285,6 +285,18 @@ def _kinds_line(per_user: list[Any]) -> str:
     )
 
 
+def _fallbacks_line(per_user: list[Any]) -> str:
+    """Turns whose model call failed, served by the offline planner or not (DESIGN 10.5)."""
+    done = {
+        outcome: sum(int((d.get("fallbacks") or {}).get(outcome, 0)) for d in per_user)
+        for outcome in ("served", "unserved")
+    }
+    return (
+        f"model down today: {done['served']} turns served by the offline planner, "
+        f"{done['unserved']} not"
+    )
+
+
 async def stats_text(deps: Any, day: str) -> str:
     """Users, items, messages, share with no model call, tokens today, states, calibration."""
     db = deps.db
@@ -308,6 +320,7 @@ async def stats_text(deps: Any, day: str) -> str:
         f"answered without the model: {no_model / messages:.0%}"
         if messages
         else "answered without the model: -",
+        _fallbacks_line(per_user),
         f"tokens today: {tokens}",
         "states today: " + (", ".join(f"{k} {v}" for k, v in sorted(states.items())) or "-"),
         _kinds_line(per_user),

@@ -17,6 +17,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from agent.conversation import (
     clarifying,
+    degraded,
     deleting,
     importing,
     listing,
@@ -463,6 +464,16 @@ class Runtime:
         if asks_about_link(turn.incoming.text or ""):
             allowed = ALLOWED_FROM_PLAN - SAVE_TOOLS  # a question about a link never saves it
         result = await session.step(allowed=allowed, index=0)
+        if result.transport and answered is None:  # the model is down: the offline rules serve
+            return await degraded.fall_back(
+                self.deps,
+                turn,
+                result,
+                llm_intent=llm_intent,
+                tools=self.tools,
+                quotas=self.quotas,
+                allowed=allowed,
+            )
         await pendings.settle_open(self.deps, turn, status=result.status, outcome=result.outcome)
         if (
             result.status == "tool"
@@ -549,6 +560,8 @@ class Runtime:
         kind = session_kind(turn.intent)  # chat or admin; background use is counted by Quotas
         counters[f"kinds.{kind}.messages"] = 1
         counters[f"kinds.{kind}.prompt_tokens"] = sum(turn.prompt_tokens)
+        if turn.fallback:  # the model failed; the offline planner served it or could not
+            counters[f"fallbacks.{turn.fallback}"] = 1
         if reply.meta.llm_calls == 0:
             counters["messages_no_model"] = 1
         else:

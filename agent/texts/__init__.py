@@ -18,6 +18,7 @@ from agent.texts import (
     channels,
     choices,
     commands,
+    degraded,
     deleting,
     exports,
     failures,
@@ -52,6 +53,7 @@ CATALOGS = (
     smalltalk,
     risk,
     access,
+    degraded,
 )
 
 
