@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from langchain_core.messages import HumanMessage
 
-from agent.conversation import outcomes
+from agent.conversation import outcomes, retyping
 from agent.conversation import pending as pendings
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -69,5 +69,7 @@ async def fall_back(
     await pendings.settle_open(deps, turn, status=result.status, outcome=result.outcome)
     turn.facts.apply_rule(f"model_fallback:{reason}")
     turn.facts.degrade_pipeline()  # planned by the simpler rules: never a full score
-    reply = await outcomes.after_step(deps, turn, result, wants_save, offline=True)
+    reply = retyping.announce_guess(
+        turn, result, await outcomes.after_step(deps, turn, result, wants_save, offline=True)
+    )
     return replace(reply, text=f"{reply.text}\n{text(f'degraded_{reason}', turn.language)}")

@@ -25,12 +25,14 @@ from agent.conversation import (
     offers,
     outcomes,
     reminding,
+    retyping,
     undoing,
 )
 from agent.conversation import pending as pendings
 from agent.conversation.access import Access
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands, session_kind
+from agent.conversation.helping import help_reply
 from agent.conversation.recovery import recovered_reply
 from agent.conversation.replies import confirm_choices, finish, titled_label
 from agent.conversation.turn import Turn
@@ -233,6 +235,8 @@ class Runtime:
     async def _route(self, turn: Turn, intent: Intent) -> Reply:
         lang = turn.language
         action = intent.action
+        if action == "llm" and (kind := retyping.asked_type(turn)) is not None:
+            return await retyping.retype(self.deps, turn, kind)  # "é uma série", in code
         if action == "llm" or (action == "select" and not self._bare_choice_number(turn)):
             # "1984" may well be a film: a select with nothing pending is the planner's.
             llm_intent = str(intent.entities.get("intent", "other")) if action == "llm" else "other"
@@ -250,9 +254,7 @@ class Runtime:
             case "select":
                 return finish(turn, text("nothing_to_choose", lang), kind="deterministic")
             case "greeting" | "help":
-                body = text("help", lang)
-                if (turn.incoming.text or "").strip().lower().startswith("/start"):
-                    body += "\n\n" + text("privacy", lang)
+                body = help_reply(self.deps.settings, lang, action, turn.incoming.text or "")
                 return finish(turn, body, kind="deterministic")
             case "command":
                 return await self.commands.handle(turn, intent)
@@ -488,7 +490,8 @@ class Runtime:
                 return await outcomes.after_step(
                     self.deps, turn, phrased, wants_save, offline=self.offline
                 )
-        return await outcomes.after_step(self.deps, turn, result, wants_save, offline=self.offline)
+        reply = await outcomes.after_step(self.deps, turn, result, wants_save, offline=self.offline)
+        return retyping.announce_guess(turn, result, reply) if self.offline else reply
 
     async def _context(self, turn: Turn) -> list[BaseMessage]:
         """The whole request, built before the call and kept within the prompt budget (DESIGN 3.7, 3.9)."""

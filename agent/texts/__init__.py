@@ -20,12 +20,15 @@ from agent.texts import (
     commands,
     degraded,
     deleting,
+    durations,
+    explaining,
     exports,
     failures,
     guide,
     listing,
     memory,
     reminders,
+    retyping,
     risk,
     saving,
     smalltalk,
@@ -54,6 +57,9 @@ CATALOGS = (
     risk,
     access,
     degraded,
+    retyping,
+    durations,
+    explaining,
 )
 
 
