@@ -22,6 +22,7 @@ from agent.services.links import LinkFetcher
 from agent.services.outbound import outbound_trace
 from agent.services.tmdb import TmdbClient
 from agent.tokens import TokenCounter
+from agent.tracing import apply_tracing
 from agent.trust.tally import UsageTally
 from config.settings import Settings
 from storage import Database, StorageConfig, open_storage
@@ -128,6 +129,7 @@ async def open_deps(
         await links.start()
         stack.push_async_callback(links.close)
         counter = counter or TokenCounter()
+        apply_tracing(settings)  # before any model call: LLM_TRACING alone lets traces out
         model = build_model(settings, counter)
         if model is not None:
             counter.load()  # at start, not in the first user's turn; without a model it never loads

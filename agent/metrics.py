@@ -167,6 +167,20 @@ class Metrics:
             ["tool", "field", "verdict"],
             registry=r,
         )
+        # The first hour (issue 34): who may use the bot, and turns served without the model.
+        self.senders_refused = Counter(
+            "lembra_senders_refused_total",
+            "Messages from senders outside ALLOWED_USER_IDS (replied: the day's one refusal; silent)",
+            ["outcome"],
+            registry=r,
+        )
+        self.model_fallbacks = Counter(
+            "lembra_model_fallbacks_total",
+            "Turns the offline planner served because the model failed (timeout, unavailable, "
+            "key_rejected), by whether it could serve them (served, unserved)",
+            ["reason", "outcome"],
+            registry=r,
+        )
 
         # Operations (issue 16): the process, the build, database and outbound round trips.
         ProcessCollector(registry=r)  # process_cpu_seconds_total, process_resident_memory_bytes...

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from config.checks import describe_errors, http_url, id_set, namespaced_ids
 from config.errors import ConfigError
 from config.profiles import Profile, apply_profile
 
@@ -44,13 +45,15 @@ class Settings(BaseSettings):
     port: int = Field(default=8080, ge=1, le=65535)
     trust_forwarded_for: bool = False
     allow_group_chats: bool = False
-    http_header_timeout_seconds: float = Field(default=15.0, gt=0)  # also the keep-alive idle
-    http_body_timeout_seconds: float = Field(default=15.0, gt=0)
+    http_header_timeout_seconds: float = Field(
+        default=15.0, gt=0, le=3_600
+    )  # also the keep-alive idle
+    http_body_timeout_seconds: float = Field(default=15.0, gt=0, le=3_600)
     # Model
     openai_api_key: SecretStr | None = None
     openai_base_url: str | None = None
     llm_model: str = "gpt-4o-mini"
-    llm_timeout_seconds: float = Field(default=20.0, gt=0)
+    llm_timeout_seconds: float = Field(default=20.0, gt=0, le=600)
     llm_max_tokens: int = Field(default=600, gt=0)
     llm_transport_retries: int = Field(default=2, ge=0, le=5)
     llm_output_mode: Literal["tools", "json_schema", "auto"] = "tools"
@@ -61,20 +64,23 @@ class Settings(BaseSettings):
     llm_presence_penalty: float = Field(default=0.0, ge=-2, le=2)
     llm_profile: Profile = "default"
     llm_history_messages: int = Field(default=20, ge=2, le=200)
+    # LangChain/LangSmith tracing sends message text out: only when asked for by name
+    llm_tracing: Literal["off", "langsmith"] = "off"
     # TMDB
     tmdb_api_key: SecretStr | None = None
     tmdb_base_url: str = "https://api.themoviedb.org/3"
-    tmdb_timeout_seconds: float = Field(default=5.0, gt=0)
+    tmdb_timeout_seconds: float = Field(default=5.0, gt=0, le=120)
     # Database
     mongodb_uri: SecretStr | None = None
     mongodb_db: str = "lembra"
     data_dir: Path = Path("./data")
     embedded_db_port: int = Field(default=0, ge=0, le=65535)
-    embedded_db_start_timeout_seconds: float = Field(default=20.0, gt=0)
+    embedded_db_start_timeout_seconds: float = Field(default=20.0, gt=0, le=600)
     ledger_signing_key_file: Path | None = None  # Ed25519 key signing the ledger; else DATA_DIR's
     embedded_db_max_restarts: int = Field(default=5, ge=1, le=100)
     # People and locale
     admin_user_ids: str = ""
+    allowed_user_ids: str = ""  # who may talk to the bot (empty: anyone); admins always may
     default_language: Language = "pt"
     default_timezone: str = "America/Sao_Paulo"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
@@ -89,17 +95,19 @@ class Settings(BaseSettings):
     prompt_budget_admin: int = Field(default=6_000, ge=500)
     prompt_budget_background: int = Field(default=4_000, ge=100)
     max_message_chars: int = Field(default=4_000, ge=16)
-    pending_ttl_seconds: int = Field(default=120, ge=1)
-    handover_idle_minutes: int = Field(default=30, ge=1)
+    pending_ttl_seconds: int = Field(default=120, ge=1, le=86_400)
+    handover_idle_minutes: int = Field(default=30, ge=1, le=10_080)
     background_llm: bool = (
         True  # handovers and archive summaries by the model when one is configured
     )
     rate_limit_messages: int = Field(default=20, ge=1)
-    rate_limit_window_seconds: int = Field(default=60, ge=1)
+    rate_limit_window_seconds: int = Field(default=60, ge=1, le=86_400)
     max_backlog: int = Field(default=500, ge=1)  # webhook 503 above this many unfinished updates
-    max_backlog_age_s: float = Field(default=30.0, gt=0)  # ...or when the oldest waited this long
+    max_backlog_age_s: float = Field(
+        default=30.0, gt=0, le=3_600
+    )  # ...or when the oldest waited this long
     # enrich_link fetcher
-    link_fetch_timeout_seconds: float = Field(default=5.0, gt=0)
+    link_fetch_timeout_seconds: float = Field(default=5.0, gt=0, le=120)
     link_fetch_max_bytes: int = Field(default=512_000, ge=1_024)
     link_fetch_allow_loopback: bool = False
     # context frame (DESIGN 3.7): how long its slow sections are reused for one state version
@@ -111,7 +119,9 @@ class Settings(BaseSettings):
     reminder_reclaim_s: float = Field(
         default=120.0, gt=0
     )  # a `sending` reminder this old is retried
-    reminders_every_s: float = Field(default=10.0, gt=0)  # due reminders go out within this long
+    reminders_every_s: float = Field(
+        default=10.0, gt=0, le=3_600
+    )  # due reminders go out within this long
     # the risk policy (agent/trust/risk.py): at or above confirm, ask "sim"; at or above block, refuse
     risk_confirm_threshold: float = Field(default=0.3, ge=0, le=1)
     risk_block_threshold: float = Field(default=0.9, ge=0, le=1)
@@ -130,10 +140,48 @@ class Settings(BaseSettings):
             raise ValueError(f"unknown time zone {value!r}") from exc
         return value
 
+    @field_validator("admin_user_ids", "allowed_user_ids")
+    @classmethod
+    def _namespaced_ids(cls, value: str) -> str:
+        return namespaced_ids(value)
+
+    @field_validator(
+        "openai_base_url", "telegram_api_base_url", "whatsapp_api_base_url", "tmdb_base_url"
+    )
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        return None if value is None else http_url(value)
+
+    @field_validator("telegram_webhook_url")
+    @classmethod
+    def _webhook_url(cls, value: str | None) -> str | None:
+        return None if value is None else http_url(value, https_outside_loopback=True)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Settings:
+        if self.risk_confirm_threshold > self.risk_block_threshold:
+            raise ValueError(
+                f"RISK_CONFIRM_THRESHOLD ({self.risk_confirm_threshold:g}) is above "
+                f"RISK_BLOCK_THRESHOLD ({self.risk_block_threshold:g}): nothing could ever be "
+                "confirmed (for example RISK_CONFIRM_THRESHOLD=0.3 RISK_BLOCK_THRESHOLD=0.9)"
+            )
+        if self.narrative_token_budget >= self.prompt_token_budget:
+            raise ValueError(
+                f"NARRATIVE_TOKEN_BUDGET ({self.narrative_token_budget}) must be below "
+                f"PROMPT_TOKEN_BUDGET ({self.prompt_token_budget}), which contains it "
+                "(for example NARRATIVE_TOKEN_BUDGET=1700 PROMPT_TOKEN_BUDGET=6000)"
+            )
+        return self
+
     @property
     def admins(self) -> frozenset[str]:
         """Namespaced admin ids (`tg:123`, `wa:5511...`) from ADMIN_USER_IDS."""
-        return frozenset(part.strip() for part in self.admin_user_ids.split(",") if part.strip())
+        return id_set(self.admin_user_ids)
+
+    @property
+    def allowed(self) -> frozenset[str]:
+        """Who may use the bot besides the admins (ALLOWED_USER_IDS); empty: everyone."""
+        return id_set(self.allowed_user_ids)
 
     @property
     def model_configured(self) -> bool:
@@ -201,7 +249,4 @@ def load_settings(**overrides: object) -> Settings:
     try:
         return Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()
-        )
-        raise ConfigError(f"invalid settings: {problems}") from None
+        raise ConfigError(describe_errors(exc.errors(), Settings.model_fields)) from None

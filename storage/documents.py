@@ -192,6 +192,7 @@ class ProcessedUpdateDoc(StoredModel):
     queue: str | None = None  # the chat's queue key while it waits (storage/chatqueue.py)
     seq: int = 0  # arrival number in that chat (wall-clock microseconds)
     notice: bool = False  # the flood's one notice, not a turn
+    refused_day: str | None = None  # the day its sender, not allowed, was refused (issue 34)
 
 
 class LeaseDoc(StoredModel):

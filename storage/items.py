@@ -106,6 +106,16 @@ class ItemsRepo:
         await self._c.update_one({"_id": item_id}, {"$set": {**fields, "updated_at_ms": now_ms}})
         return await self.get(user_id, item_id)
 
+    async def replace(self, item: ItemDoc) -> bool:
+        """Put `item` back as it was (an undone change) over its owner's stored one; False if gone.
+
+        Raises DuplicateKey when the user saved the same thing again meanwhile.
+        """
+        outcome = await self._c.replace_one(
+            {"_id": item.id, "user_id": item.user_id}, item.to_doc()
+        )
+        return outcome.matched > 0
+
     async def delete_many(self, user_id: str, item_ids: list[str]) -> int:
         if not item_ids:
             return 0

@@ -25,6 +25,7 @@ class UpdatesRepo:
     async def ensure_indexes(self) -> None:
         await self._c.create_index([("created_at", 1)], expireAfterSeconds=TTL_SECONDS)
         await self._c.create_index([("status", 1)])
+        await self._c.create_index([("refused_day", 1)])  # the allowlist's refusals (issue 34)
 
     async def record(
         self,
@@ -72,6 +73,17 @@ class UpdatesRepo:
                 }
             },
         )
+
+    async def note_refusal(self, update_id: str, day: str) -> None:
+        """Mark the update as its sender's one refusal of `day` (a sender not allowed to use the bot).
+
+        The mark lives on the dedup record itself: nothing else of such a sender is stored.
+        """
+        await self._c.update_one({"_id": update_id}, {"$set": {"refused_day": day}})
+
+    async def refused_on(self, user_id: str, day: str) -> bool:
+        """Whether `user_id` was already refused on `day` (by any process)."""
+        return await self._c.find_one({"refused_day": day, "user_id": user_id}) is not None
 
     async def mark_throttled(self, update_id: str, *, now_ms: int) -> None:
         """Finish a new update the rate limiter refused: recorded, never handled."""

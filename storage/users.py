@@ -121,6 +121,13 @@ class UsersRepo:
             {"_id": user_id}, {"$inc": {f"counts.{item_type}": delta, "items_v": 1}}
         )
 
+    async def move_count(self, user_id: str, from_type: ItemType, to_type: ItemType) -> None:
+        """One item changed type: its count moves in one update (issue 34: retyping)."""
+        await self._c.update_one(
+            {"_id": user_id},
+            {"$inc": {f"counts.{from_type}": -1, f"counts.{to_type}": 1, "items_v": 1}},
+        )
+
     async def set_counts(self, user_id: str, counts: Mapping[str, int]) -> None:
         full = {t: int(counts.get(t, 0)) for t in ITEM_TYPES}
         await self._c.update_one(

@@ -14,6 +14,7 @@ from agent.conversation import exporting, importing, memorycmd, outcomes, remind
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.constitutioncmd import constitution_command
+from agent.conversation.explaining import why_text
 from agent.conversation.replies import confirm_choices, finish
 from agent.conversation.turn import Turn
 from agent.memory.consolidation import consolidate_now
@@ -102,26 +103,8 @@ class Commands:
         last = next((m for m in reversed(history) if m.role == "ai" and m.meta_json), None)
         if last is None:
             return self._plain(turn, text("why_none", lang))
-        meta = json.loads(last.meta_json or "{}")
-        none = text("none", lang)
-        body = text(
-            "why",
-            lang,
-            state=meta.get("state", "?") + (" (!)" if meta.get("warning") else ""),
-            score=meta.get("score", "?"),
-            rules=", ".join(meta.get("rules_applied") or []) or none,
-            caveats="; ".join(meta.get("caveats") or []) or none,
-            tools=", ".join(meta.get("tools_executed") or []) or none,
-            llm_calls=meta.get("llm_calls", 0),
-        )
-        belief = meta.get("belief")
-        if belief:
-            body += "\n" + belief_line(belief["guessed"], belief["delta"], lang)
-        if meta.get("blocks"):
-            body += "\n" + text("why_blocks", lang, blocks=", ".join(meta["blocks"]))
-        if meta.get("receipts"):
-            body += "\n" + text("why_receipts", lang, receipts=", ".join(meta["receipts"]))
-        return self._plain(turn, body)
+        # in plain words: no rule, tool or event names (agent/conversation/explaining.py)
+        return self._plain(turn, why_text(json.loads(last.meta_json or "{}"), lang))
 
     async def _lang(self, turn: Turn, args: str) -> Reply:
         choice = args.lower()[:2]
@@ -285,6 +268,18 @@ def _kinds_line(per_user: list[Any]) -> str:
     )
 
 
+def _fallbacks_line(per_user: list[Any]) -> str:
+    """Turns whose model call failed, served by the offline planner or not (DESIGN 10.5)."""
+    done = {
+        outcome: sum(int((d.get("fallbacks") or {}).get(outcome, 0)) for d in per_user)
+        for outcome in ("served", "unserved")
+    }
+    return (
+        f"model down today: {done['served']} turns served by the offline planner, "
+        f"{done['unserved']} not"
+    )
+
+
 async def stats_text(deps: Any, day: str) -> str:
     """Users, items, messages, share with no model call, tokens today, states, calibration."""
     db = deps.db
@@ -308,6 +303,7 @@ async def stats_text(deps: Any, day: str) -> str:
         f"answered without the model: {no_model / messages:.0%}"
         if messages
         else "answered without the model: -",
+        _fallbacks_line(per_user),
         f"tokens today: {tokens}",
         "states today: " + (", ".join(f"{k} {v}" for k, v in sorted(states.items())) or "-"),
         _kinds_line(per_user),

@@ -9,6 +9,7 @@ from agent.conversation.shelf import PREVIEW_EXAMPLES, kept_shelf
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import OK_MARK, items_word, text, type_word
+from agent.texts.durations import duration
 from agent.tools.base import Deleted, NotFound
 from agent.tools.finding import execute_delete
 from agent.types import Reply
@@ -26,7 +27,7 @@ async def delete_preview(deps: Deps, turn: Turn, item_id: str, label: str) -> Re
     await pendings.store(deps, turn, pending)
     return finish(
         turn,
-        text("delete_preview", turn.language, label=label)
+        text("delete_preview", turn.language, label=label, expires=_expires(deps, turn))
         + "\n"
         + riskgate.preview_line(turn, assessment, label),
         kind="preview",
@@ -62,8 +63,14 @@ async def delete_all_preview(deps: Deps, turn: Turn) -> Reply:
         items=items_word(total, lang),
         breakdown=breakdown,
         examples=", ".join(examples),
+        expires=_expires(deps, turn),
     )
     return await pendings.ask_to_confirm(deps, turn, pending, body)
+
+
+def _expires(deps: Deps, turn: Turn) -> str:
+    """How long the preview waits for its "sim", in words, from PENDING_TTL_SECONDS."""
+    return duration(deps.settings.pending_ttl_seconds, turn.language)
 
 
 def deleted_reply(turn: Turn, outcome: Deleted | NotFound) -> Reply:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from agent.conversation.explaining import tool_words
 from agent.conversation.replies import finish, item_label, numbered
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -77,7 +78,7 @@ def simulated_reply(turn: Turn, outcome: Simulated) -> Reply:
     body = text(
         "simulated",
         turn.language,
-        tool=a.tool,
+        tool=tool_words(a.tool, turn.language),
         count=a.count,
         items=items_word(a.count, turn.language),
         examples=(":\n" + numbered(labels) + "\n") if labels else "",

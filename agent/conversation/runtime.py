@@ -17,6 +17,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from agent.conversation import (
     clarifying,
+    degraded,
     deleting,
     importing,
     listing,
@@ -24,11 +25,14 @@ from agent.conversation import (
     offers,
     outcomes,
     reminding,
+    retyping,
     undoing,
 )
 from agent.conversation import pending as pendings
+from agent.conversation.access import Access
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands, session_kind
+from agent.conversation.helping import help_reply
 from agent.conversation.recovery import recovered_reply
 from agent.conversation.replies import confirm_choices, finish, titled_label
 from agent.conversation.turn import Turn
@@ -89,6 +93,7 @@ class Runtime:
         self.tiers = Tiers(deps.db, deps.counter)
         self.commands = Commands(self)
         self.frame_cache = FrameCache(deps.settings.frame_cache_ttl_seconds * 1000)
+        self.access = Access(deps)  # ALLOWED_USER_IDS (DESIGN 10.5)
 
     @property
     def offline(self) -> bool:
@@ -113,6 +118,8 @@ class Runtime:
         return reply
 
     async def _handle(self, incoming: Incoming) -> Reply:
+        if not self.access.allows(incoming.user_id):
+            return await self.access.refuse(incoming)  # before anything of theirs is written
         now = self.deps.clock.ms()
         raw = incoming.text or ""
         if incoming.kind == "text":
@@ -228,6 +235,8 @@ class Runtime:
     async def _route(self, turn: Turn, intent: Intent) -> Reply:
         lang = turn.language
         action = intent.action
+        if action == "llm" and (kind := retyping.asked_type(turn)) is not None:
+            return await retyping.retype(self.deps, turn, kind)  # "é uma série", in code
         if action == "llm" or (action == "select" and not self._bare_choice_number(turn)):
             # "1984" may well be a film: a select with nothing pending is the planner's.
             llm_intent = str(intent.entities.get("intent", "other")) if action == "llm" else "other"
@@ -245,9 +254,7 @@ class Runtime:
             case "select":
                 return finish(turn, text("nothing_to_choose", lang), kind="deterministic")
             case "greeting" | "help":
-                body = text("help", lang)
-                if (turn.incoming.text or "").strip().lower().startswith("/start"):
-                    body += "\n\n" + text("privacy", lang)
+                body = help_reply(self.deps.settings, lang, action, turn.incoming.text or "")
                 return finish(turn, body, kind="deterministic")
             case "command":
                 return await self.commands.handle(turn, intent)
@@ -459,6 +466,16 @@ class Runtime:
         if asks_about_link(turn.incoming.text or ""):
             allowed = ALLOWED_FROM_PLAN - SAVE_TOOLS  # a question about a link never saves it
         result = await session.step(allowed=allowed, index=0)
+        if result.transport and answered is None:  # the model is down: the offline rules serve
+            return await degraded.fall_back(
+                self.deps,
+                turn,
+                result,
+                llm_intent=llm_intent,
+                tools=self.tools,
+                quotas=self.quotas,
+                allowed=allowed,
+            )
         await pendings.settle_open(self.deps, turn, status=result.status, outcome=result.outcome)
         if (
             result.status == "tool"
@@ -473,7 +490,8 @@ class Runtime:
                 return await outcomes.after_step(
                     self.deps, turn, phrased, wants_save, offline=self.offline
                 )
-        return await outcomes.after_step(self.deps, turn, result, wants_save, offline=self.offline)
+        reply = await outcomes.after_step(self.deps, turn, result, wants_save, offline=self.offline)
+        return retyping.announce_guess(turn, result, reply) if self.offline else reply
 
     async def _context(self, turn: Turn) -> list[BaseMessage]:
         """The whole request, built before the call and kept within the prompt budget (DESIGN 3.7, 3.9)."""
@@ -545,6 +563,8 @@ class Runtime:
         kind = session_kind(turn.intent)  # chat or admin; background use is counted by Quotas
         counters[f"kinds.{kind}.messages"] = 1
         counters[f"kinds.{kind}.prompt_tokens"] = sum(turn.prompt_tokens)
+        if turn.fallback:  # the model failed; the offline planner served it or could not
+            counters[f"fallbacks.{turn.fallback}"] = 1
         if reply.meta.llm_calls == 0:
             counters["messages_no_model"] = 1
         else:

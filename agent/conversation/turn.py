@@ -37,6 +37,8 @@ class Turn:
     started: float = field(default_factory=time.perf_counter)
     cached_tokens: list[int] = field(default_factory=list)  # per model call, as prompt_tokens
     receipts: list[str] = field(default_factory=list)  # "type:hash" of each committed effect
+    # the model failed and the offline planner was tried: "served" or "unserved" (DESIGN 10.5)
+    fallback: str = ""
 
     @property
     def user_id(self) -> str:

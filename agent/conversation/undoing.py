@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.conversation import pending as pendings
+from agent.conversation import retyping
 from agent.conversation.replies import finish, item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -28,7 +29,7 @@ async def last_undoable(deps: Deps, turn: Turn) -> LedgerDoc | None:
     events = await deps.db.ledger.events_in(turn.user_id, turn.now_ms - WINDOW_MS, turn.now_ms)
     undone = {str(e.payload.get("event_hash")) for e in events if e.type == "undone"}
     for event in reversed(events):
-        if event.type in UNDOABLE and event.hash not in undone:
+        if (event.type in UNDOABLE or retyping.undoable(event)) and event.hash not in undone:
             return event
     return None
 
@@ -41,6 +42,10 @@ async def undo(deps: Deps, turn: Turn, args: str) -> Reply:
         return finish(turn, text("undo_nothing", lang), kind="deterministic")
     if target.type == "item_saved":
         return await _unsave(deps, turn, target)
+    if retyping.undoable(target):  # a type correction ("é uma série") put back
+        put_back = await retyping.undo_change(deps, turn, target)
+        await _record(deps, turn, target, 1 if put_back else 0)
+        return put_back or finish(turn, text("undo_gone", lang), kind="deterministic")
     batch = str(target.payload.get("snapshot", ""))
     items = await deps.db.snapshots.batch(turn.user_id, batch, now_ms=turn.now_ms) if batch else []
     if not items:

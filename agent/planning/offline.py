@@ -4,6 +4,7 @@ It emits real `PlannerResponse` objects, delivered as a function call exactly as
 model's would be, so they go through the same validation and execution path:
 links -> save_link/save_video, "filme/movie X" -> enrich_movie, "série/show X" ->
 enrich_tv_show, "procura/find X" -> search_items, "apaga/delete X" -> delete_item;
+a bare title after a save verb ("salva inception") -> enrich_movie, the type guessed;
 a note only when the message asks to save one (DESIGN 9.2), otherwise nothing.
 """
 
@@ -19,6 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from agent.planning.answer import ModelAnswer
 from agent.planning.backend import PlanHints
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
+from agent.understanding.kinds import guessed_title
 from agent.understanding.searches import plain_search
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text
@@ -151,6 +153,12 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         if title:
             # without a save verb, enrich only shows the candidates (ToolContext.wants_save)
             return tool, {"title": title, **({"year": year} if year else {})}
+    # "salva inception": a bare title after a save verb is most likely a movie; the reply
+    # says so and how to correct it (issue 34; agent/understanding/kinds.py decides)
+    guessed = guessed_title(message, body) if asked else None
+    if guessed is not None:
+        title, year = _title_and_year(guessed)
+        return "enrich_movie", {"title": title, **({"year": year} if year else {})}
     return _note_plan(message) if asked else None
 
 

@@ -18,7 +18,13 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.errors import PlannerError, PlannerKeyRejected, PlannerTimeout, QuotaExceeded
+from agent.errors import (
+    PlannerError,
+    PlannerKeyRejected,
+    PlannerRejected,
+    PlannerTimeout,
+    QuotaExceeded,
+)
 from agent.memory.history import CORRECTION
 from agent.planning.backend import PlanHints, PlannerBackend
 from agent.planning.claims import false_claim
@@ -86,6 +92,9 @@ class StepResult:
     tool: str | None = None
     detail: str = ""
     call_id: str = ""  # the call a clarification's answer must answer (issue 13)
+    # the model failed for a transport reason (timeout, 5xx, unreachable, key refused):
+    # the offline planner may serve the turn instead (DESIGN 10.5)
+    transport: bool = False
 
 
 def _data(text: str | None, limit: int = 300) -> str | None:
@@ -203,13 +212,15 @@ class PlanningSession:
                 answer = await self._call(confidence_now, index)
             except PlannerTimeout as exc:
                 self.turn.llm_calls += exc.attempts
-                return StepResult("timeout", detail=str(exc))
+                return StepResult("timeout", detail=str(exc), transport=True)
             except PlannerKeyRejected as exc:  # the operator's to fix: never "try again"
                 self.turn.llm_calls += exc.attempts
-                return StepResult("key_rejected", detail=str(exc))
+                return StepResult("key_rejected", detail=str(exc), transport=True)
             except PlannerError as exc:
                 self.turn.llm_calls += exc.attempts
-                return StepResult("unavailable", detail=str(exc))
+                # a request the server refused (HTTP 400) is ours to fix, not an outage
+                transport = not isinstance(exc, PlannerRejected)
+                return StepResult("unavailable", detail=str(exc), transport=transport)
             except QuotaExceeded as exc:
                 return StepResult("quota", detail=exc.scope)
             calls = calls_of(answer)

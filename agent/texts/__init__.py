@@ -14,16 +14,21 @@ from __future__ import annotations
 from typing import Any
 
 from agent.texts import (
+    access,
     channels,
     choices,
     commands,
+    degraded,
     deleting,
+    durations,
+    explaining,
     exports,
     failures,
     guide,
     listing,
     memory,
     reminders,
+    retyping,
     risk,
     saving,
     smalltalk,
@@ -50,6 +55,11 @@ CATALOGS = (
     memory,
     smalltalk,
     risk,
+    access,
+    degraded,
+    retyping,
+    durations,
+    explaining,
 )
 
 

@@ -6,8 +6,8 @@ from agent.types import Language
 
 TEXTS: dict[str, dict[Language, str]] = {
     "rate_limited": {
-        "pt": "Você está mandando mensagens rápido demais. Vou ignorar as próximas por um minuto.",
-        "en": "You are sending messages too fast. I will ignore the next ones for a minute.",
+        "pt": "Você está mandando mensagens rápido demais. Vou ignorar as próximas por {window}.",
+        "en": "You are sending messages too fast. I will ignore the next ones for {window}.",
     },
     "unsupported_media": {
         "pt": "Por enquanto eu só entendo mensagens de texto.",
@@ -32,9 +32,5 @@ TEXTS: dict[str, dict[Language, str]] = {
     "choices_button": {
         "pt": "Opções",
         "en": "Options",
-    },
-    "why_blocks": {
-        "pt": "Bloqueios: {blocks}",
-        "en": "Blocks: {blocks}",
     },
 }

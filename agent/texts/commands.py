@@ -31,11 +31,6 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Ainda não há uma resposta anterior para explicar.",
         "en": "There is no earlier answer to explain yet.",
     },
-    "why": {
-        "pt": "Última resposta: estado {state}, confiança {score}/100.\nRegras: {rules}\nRessalvas: {caveats}\nFerramentas: {tools}\nChamadas ao modelo: {llm_calls}",
-        "en": "Last answer: state {state}, confidence {score}/100.\nRules: {rules}\nCaveats: {caveats}\nTools: {tools}\nModel calls: {llm_calls}",
-    },
-    "none": {"pt": "nenhuma", "en": "none"},
     "lang_set": {"pt": "Idioma: português.", "en": "Language: English."},
     "lang_usage": {"pt": "Use /lang pt ou /lang en.", "en": "Use /lang pt or /lang en."},
     "search_usage": {"pt": "Use /search <texto>.", "en": "Use /search <text>."},

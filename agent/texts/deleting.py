@@ -10,8 +10,8 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "You have nothing saved to delete.",
     },
     "delete_all_preview": {
-        "pt": "Isto apagará {count} {items} ({breakdown}), por exemplo: {examples}.\nConfirma? (sim/não, expira em 2 minutos)",
-        "en": "This will delete {count} {items} ({breakdown}), for example: {examples}.\nConfirm? (yes/no, expires in 2 minutes)",
+        "pt": "Isto apagará {count} {items} ({breakdown}), por exemplo: {examples}.\nConfirma? (sim/não, expira em {expires})",
+        "en": "This will delete {count} {items} ({breakdown}), for example: {examples}.\nConfirm? (yes/no, expires in {expires})",
     },
     "delete_all_done": {"pt": "Apaguei {count} {items}.", "en": "Deleted {count} {items}."},
     "delete_all_kept_newer": {
@@ -24,8 +24,8 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "The confirmation expired; nothing was deleted.",
     },
     "delete_preview": {
-        "pt": "Apagar {label}? (sim/não, expira em 2 minutos)",
-        "en": "Delete {label}? (yes/no, expires in 2 minutes)",
+        "pt": "Apagar {label}? (sim/não, expira em {expires})",
+        "en": "Delete {label}? (yes/no, expires in {expires})",
     },
     "delete_choose": {"pt": "Qual devo apagar?", "en": "Which one should I delete?"},
     "deleted": {"pt": "Apagado: {label}.", "en": "Deleted: {label}."},

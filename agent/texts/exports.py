@@ -53,8 +53,4 @@ TEXTS: dict[str, dict[Language, str]] = {
     },
     "import_done": {"pt": "Importei {count} {items}.", "en": "Imported {count} {items}."},
     "import_cancelled": {"pt": "Ok, nada foi importado.", "en": "OK, nothing was imported."},
-    "why_receipts": {
-        "pt": "Recibos (hash no registro): {receipts}",
-        "en": "Receipts (ledger hash): {receipts}",
-    },
 }

@@ -30,8 +30,8 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "There is nothing to do with that message.",
     },
     "write_blocked": {
-        "pt": "Não salvei nada: a confiança nesta resposta ficou baixa demais ({state}).",
-        "en": "I saved nothing: confidence in this answer was too low ({state}).",
+        "pt": "Não salvei nada: não tive confiança suficiente nesta resposta. Tente dizer de outro jeito.",
+        "en": "I saved nothing: I was not confident enough in this answer. Try saying it another way.",
     },
     "invalid_url": {"pt": "Endereço inválido: {reason}.", "en": "Invalid address: {reason}."},
     "link_refused": {

@@ -7,19 +7,39 @@ from agent.types import Language
 TEXTS: dict[str, dict[Language, str]] = {
     "help": {
         "pt": (
-            "Eu guardo filmes, séries, vídeos, links e notas para você.\n"
-            "• «salva o filme Inception», «guarda https://...», «anota: comprar leite»\n"
-            "• «lista tudo», «lista meus filmes», «procura inception»\n"
-            "• «apaga o inception», «apaga tudo» (peço confirmação)\n"
-            "Comandos: /list /search /delete_all /cancel /why /lang /end /export /forget"
+            "Eu guardo filmes, séries, vídeos, links e notas. Um exemplo de cada coisa:\n"
+            "• salvar: «salva inception», «guarda https://...», «anota: comprar leite»\n"
+            "• corrigir o tipo do que acabei de salvar: «é uma série»\n"
+            "• ver e procurar: «lista meus filmes», «procura leite»\n"
+            "• apagar: «apaga o inception», «apaga tudo» (peço confirmação)\n"
+            "• desfazer: «desfaz»\n"
+            "• lembretes: «me lembra amanhã às 9h de pagar a conta», «meus lembretes»\n"
+            "Comandos: /tz America/Sao_Paulo (fuso), /lang en (idioma), /export (seus dados), "
+            "/import e uma lista de links, /why (por que respondi assim), /cancel, /end, "
+            "/forget (apaga sua conta)"
         ),
         "en": (
-            "I keep movies, TV shows, videos, links and notes for you.\n"
-            "• «save the movie Inception», «save https://...», «note: buy milk»\n"
-            "• «list everything», «list my movies», «find inception»\n"
-            "• «delete inception», «delete everything» (I ask for confirmation)\n"
-            "Commands: /list /search /delete_all /cancel /why /lang /end /export /forget"
+            "I keep movies, TV shows, videos, links and notes. One example of each:\n"
+            "• save: «save inception», «save https://...», «note: buy milk»\n"
+            "• correct the type of what I just saved: «it's a show»\n"
+            "• see and find: «list my movies», «find milk»\n"
+            "• delete: «delete inception», «delete everything» (I ask first)\n"
+            "• undo: «undo»\n"
+            "• reminders: «remind me tomorrow at 9am to pay the bill», «my reminders»\n"
+            "Commands: /tz Europe/Lisbon (time zone), /lang pt (language), /export (your "
+            "data), /import and a list of links, /why (why I answered so), /cancel, /end, "
+            "/forget (deletes your account)"
         ),
+    },
+    "greeting": {
+        "pt": "Oi! Eu guardo filmes, séries, vídeos, links e notas para você. Diga «ajuda» "
+        "para ver tudo o que eu faço, com um exemplo de cada.",
+        "en": "Hi! I keep movies, TV shows, videos, links and notes for you. Say «help» to "
+        "see everything I do, with an example of each.",
+    },
+    "help_voice": {
+        "pt": "• voz: mande uma mensagem de voz e eu trato como se fosse escrita",
+        "en": "• voice: send a voice note and I treat it as if you had typed it",
     },
     "privacy": {
         "pt": (

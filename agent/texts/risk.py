@@ -6,8 +6,8 @@ from agent.types import Language
 
 TEXTS: dict[str, dict[Language, str]] = {
     "risk_outcome_delete": {
-        "pt": "Resultado: {label} sai da sua lista; {reversal}. Risco {score}: {advice}",
-        "en": "Outcome: {label} leaves your list; {reversal}. Risk {score}: {advice}",
+        "pt": "Resultado: {label} sai da sua lista; {reversal}. {advice}",
+        "en": "Outcome: {label} leaves your list; {reversal}. {advice}",
     },
     "risk_reversible": {
         "pt": "dá para desfazer por 24 horas com «desfaz»",
@@ -15,20 +15,20 @@ TEXTS: dict[str, dict[Language, str]] = {
     },
     "risk_irreversible": {"pt": "não dá para desfazer", "en": "it cannot be undone"},
     "risk_advice_first": {
-        "pt": "é a primeira vez que você apaga algo, por isso peço confirmação.",
-        "en": "this is your first deletion, so I ask you to confirm.",
+        "pt": "É a primeira vez que você apaga algo, por isso peço confirmação.",
+        "en": "This is your first deletion, so I ask you to confirm.",
     },
     "risk_advice_confirm": {
-        "pt": "recomendo confirmar só se for isso mesmo.",
-        "en": "confirm only if this is what you want.",
+        "pt": "Recomendo confirmar só se for isso mesmo.",
+        "en": "Confirm only if this is what you want.",
     },
     "risk_blocked": {
-        "pt": "Não vou apagar {label}: o risco ({score}) passa do limite ({limit}). Nada foi apagado; quem administra o Lembra pode mudar o limite.",
-        "en": "I will not delete {label}: its risk ({score}) is over the limit ({limit}). Nothing was deleted; whoever runs Lembra can change the limit.",
+        "pt": "Não vou apagar {label}: apagar isso passa do limite de risco definido por quem administra o Lembra. Nada foi apagado; essa pessoa pode mudar o limite.",
+        "en": "I will not delete {label}: deleting it is over the risk limit set by whoever runs Lembra. Nothing was deleted; they can change the limit.",
     },
     "simulated": {
-        "pt": "Simulação de {tool}: {count} {items}{examples}; {reversal}. Risco {score}: {decision}.",
-        "en": "Simulation of {tool}: {count} {items}{examples}; {reversal}. Risk {score}: {decision}.",
+        "pt": "Simulação ({tool}): {count} {items}{examples}; {reversal}. Decisão: {decision}.",
+        "en": "Simulation ({tool}): {count} {items}{examples}; {reversal}. Decision: {decision}.",
     },
     "risk_decision_run": {"pt": "eu faria sem perguntar", "en": "I would do it without asking"},
     "risk_decision_confirm": {

@@ -113,12 +113,14 @@ async def _classify(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.conversation.access import warn_if_open
     from agent.conversation.runtime import Runtime
     from agent.deps import open_deps
     from bot.telegram.setup import use_timedelta_periods
     from bot.web.app import serve
 
     settings.require_channels()
+    warn_if_open(settings)
     use_timedelta_periods()
     # SIGTERM is the normal way to stop a service: a clean shutdown, then exit 0
     stop = asyncio.Event()
@@ -130,6 +132,7 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.conversation.access import warn_if_open
     from agent.conversation.runtime import Runtime
     from agent.deps import open_deps
     from bot.delivery.lifecycle import UpdateLifecycle
@@ -145,6 +148,7 @@ async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
         url = await set_webhook(settings, drop_pending_updates=args.drop_pending_updates)
         print(f"lembra: webhook registered at {url}")
         return 0
+    warn_if_open(settings)
     async with open_deps(settings) as deps:
         lifecycle = UpdateLifecycle(deps, _announce_planner(Runtime(deps)).handle)
         await run_polling(deps, lifecycle, drop_pending_updates=args.drop_pending_updates)

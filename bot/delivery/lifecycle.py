@@ -35,6 +35,7 @@ from typing import Literal, Protocol
 
 from agent.deps import Deps
 from agent.texts import text
+from agent.texts.durations import duration
 from agent.types import Channel, Incoming, Language, Reply
 from bot.delivery.backpressure import Backlog
 from bot.delivery.chatlease import ChatBusy, ChatLeases, wait_set
@@ -313,7 +314,9 @@ class UpdateLifecycle:
         reply = job.stored_reply
         if reply is None:
             if job.admission == "notify":
-                reply = Reply(text=text("rate_limited", self.language(incoming)))
+                language = self.language(incoming)
+                window = duration(self.deps.settings.rate_limit_window_seconds, language)
+                reply = Reply(text=text("rate_limited", language, window=window))
             else:
                 reply = await self._handle(incoming, channel)
                 if reply is None:

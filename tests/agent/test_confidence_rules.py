@@ -48,7 +48,7 @@ async def test_an_undefined_cross_user_argument_to_the_end_raises_both_blocks(
     # and, as every spent budget, a pipeline violation (no valid planner output)
     assert reply.meta.blocks == ("undefined_argument", "cross_user", "pipeline_violation")
     assert "blocks: undefined_argument, cross_user" in meta_line(reply, "pt")
-    assert "Bloqueios: undefined_argument, cross_user" in why.text
+    assert "Impedi: um dado que o pedido não tem; dados de outra pessoa" in why.text
 
 
 async def test_an_undefined_argument_the_model_corrects_raises_no_block(db: Database) -> None:

@@ -99,12 +99,23 @@ async def test_a_choice_planned_by_the_model_is_resolved_with_no_model_call(db: 
 # -- greeting, help, start ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("message", ["oi", "bom dia", "ajuda", "/help", "Olá!"])
-async def test_greeting_and_help_give_the_fixed_help_text(lembra: Lembra, message: str) -> None:
+@pytest.mark.parametrize("message", ["ajuda", "/help"])
+async def test_help_gives_the_fixed_help_text(lembra: Lembra, message: str) -> None:
     reply = await lembra.say(message)
 
     assert reply.text == text("help", "pt")
     assert reply.meta.state == "OK"
+    assert reply.meta.llm_calls == 0
+
+
+@pytest.mark.parametrize("message", ["oi", "bom dia", "Olá!"])
+async def test_a_greeting_gets_a_short_introduction_pointing_at_the_help(
+    lembra: Lembra, message: str
+) -> None:
+    reply = await lembra.say(message)
+
+    assert reply.text == text("greeting", "pt")
+    assert "«ajuda»" in reply.text
     assert reply.meta.llm_calls == 0
 
 

@@ -97,7 +97,7 @@ async def test_a_language_hint_on_first_contact_makes_it_english(lembra: Lembra)
     saved = await lembra.say("the first one", user="cli:emma")
     preview = await lembra.say("delete everything", user="cli:emma")
 
-    assert help_reply.text == text("help", "en")
+    assert help_reply.text == text("greeting", "en")
     assert choice.text.startswith("I found 2 matches for «inception». Which one?")
     assert lembra.tmdb.requests[-1].params["language"] == "en-US"
     assert saved.text == "✅ Saved: Inception (2010)."

@@ -90,7 +90,7 @@ async def test_piped_messages_get_one_reply_and_one_meta_line_each(
     (hello, hello_meta), (refused, _), (choice, choice_meta), (saved, saved_meta), (listed, _) = (
         replies
     )
-    assert hello == text("help", "pt")
+    assert hello == text("greeting", "pt")
     assert hello_meta.group(0) == "[OK · score 100 · tools - · llm_calls 0]"
     assert refused.startswith("Mensagem longa demais (20000 caracteres")
     assert choice.splitlines() == [
@@ -206,7 +206,7 @@ async def test_on_a_terminal_it_greets_prompts_and_answers_until_ctrl_d(
 
     assert code == 0, screen
     assert screen.startswith("Lembra (offline rule-based planner). Ctrl+D to leave.\n> ")
-    assert text("help", "pt") in screen
+    assert text("greeting", "pt") in screen
     assert "1. Inception (2010)\n2. Inception (2014)" in screen
     assert "✅ Salvo: Inception (2014)." in screen
     assert "[OK" not in screen  # no meta line without --show-meta

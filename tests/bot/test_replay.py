@@ -356,11 +356,12 @@ async def test_file_keys_model_timeout_context_size_and_global_token_cap_are_app
         "patient.yaml",
         {"model_timeout": 5, "turns": [{**held, "expect": {"llm_calls": 2, "state": "OK"}}]},
     )
-    # ...past a 0.5 s timeout it is a timeout: not retried, the output stays unconsumed.
+    # ...past a 0.5 s timeout it is a timeout: not retried, the output stays unconsumed
+    # (the offline planner saves the note in simple mode, saying the model took too long).
     hasty = write(
         tmp_path,
         "hasty.yaml",
-        {"model_timeout": 0.5, "turns": [{**held, "expect": {"llm_calls": 1, "state": "FAIL"}}]},
+        {"model_timeout": 0.5, "turns": [{**held, "expect": {"llm_calls": 1, "state": "OK"}}]},
     )
     # The scripted server answers a request over `context_size` with HTTP 400, as the API does.
     small = write(
@@ -393,7 +394,7 @@ async def test_file_keys_model_timeout_context_size_and_global_token_cap_are_app
 
     assert status == 1
     assert reports[0]["passed"] is True, reports[0]
-    assert "tente de novo" in reports[1]["turns"][0]["reply"]
+    assert "demorou demais para responder" in reports[1]["turns"][0]["reply"]
     assert reports[1]["turns"][0]["failures"] == ["1 scripted output(s) left unconsumed"]
     small_failures = reports[2]["turns"][0]["failures"]
     assert any("context_length_exceeded" in f for f in small_failures), small_failures

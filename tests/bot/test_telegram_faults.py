@@ -135,7 +135,8 @@ async def test_a_flood_gets_one_notice_then_silence_until_it_calms(harness: Any)
             "eco: msg 0",
             "eco: msg 1",
             "eco: msg 2",
-            "Você está mandando mensagens rápido demais. Vou ignorar as próximas por um minuto.",
+            # the window is RATE_LIMIT_WINDOW_SECONDS=2 here (issue 34: durations from settings)
+            "Você está mandando mensagens rápido demais. Vou ignorar as próximas por 2 segundos.",
         ]
         assert h.tg.texts(CHAT + 1) == ["eco: outra pessoa"]
         assert [i.text for i in h.runtime.seen if i.user_id == f"tg:{CHAT}"] == [

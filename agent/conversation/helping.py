@@ -1,0 +1,42 @@
+"""`ajuda` / `/help` (issue 34): every capability with one example, in the user's language.
+
+A capability that depends on a setting is listed only when it is configured. A
+greeting ("oi") gets a short introduction pointing at the help: the whole help in
+every greeting would also sit in the model's verbatim history, costing ~200 prompt
+tokens per greeting on each later request. `/start` (first contact) gets the help
+and the privacy note.
+"""
+
+from __future__ import annotations
+
+from agent.texts import text
+from agent.types import Language
+from config.settings import Settings
+
+
+def voice_enabled(settings: Settings) -> bool:
+    """Whether voice notes are transcribed (DESIGN 10.3: TRANSCRIBE_BASE_URL or _MODEL_DIR).
+
+    Read by name so this holds before and after the voice settings exist (issue 29).
+    """
+    return bool(
+        getattr(settings, "transcribe_base_url", None)
+        or getattr(settings, "transcribe_model_dir", None)
+    )
+
+
+def help_text(settings: Settings, language: Language) -> str:
+    """The help: what Lembra does with an example each, then the commands (its last line)."""
+    lines = text("help", language).split("\n")
+    if voice_enabled(settings):
+        lines.insert(len(lines) - 1, text("help_voice", language))
+    return "\n".join(lines)
+
+
+def help_reply(settings: Settings, language: Language, action: str, message: str) -> str:
+    """What the `greeting` and `help` labels answer (`/start` is a greeting too)."""
+    if message.strip().lower().startswith("/start"):
+        return help_text(settings, language) + "\n\n" + text("privacy", language)
+    if action == "greeting":
+        return text("greeting", language)
+    return help_text(settings, language)

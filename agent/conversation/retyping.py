@@ -1,0 +1,174 @@
+"""Changing what a saved item is (issue 34): "é uma série", "it's a note", in code.
+
+The offline planner saves a bare title ("salva inception") as a movie and says so; a
+correction right after it ("é uma série", "na verdade é uma nota") changes the type of
+the item the user saved last (their newest effect, within the session's idle time).
+The change is one `item_updated` event (`fields: ["type"]`, content-free) whose
+payload names a snapshot of the item as it was, kept 24 hours: «desfaz» puts it back.
+A movie becoming a TV show keeps its title and year and loses what TMDB said about the
+movie; a title becoming a note becomes its text, and a short one-line note a title.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from agent.conversation.replies import finish, item_label, titled_label
+from agent.conversation.turn import Turn
+from agent.deps import Deps
+from agent.planning.step import StepResult
+from agent.texts import OK_MARK, text
+from agent.tools.base import Saved
+from agent.tools.saving import dedup_key
+from agent.trust.ledgering import append_event
+from agent.types import Reply
+from agent.understanding.kinds import Retype, correction, names_a_movie
+from agent.understanding.textnorm import one_line
+from storage.documents import ItemDoc, LedgerDoc
+from storage.errors import DuplicateKey
+
+RETYPABLE = frozenset({"movie", "tv_show", "note"})
+MAX_TITLE_CHARS = 200
+# The effects a correction could be about: the newest one must be a save (or a retype).
+_EFFECTS = frozenset({"item_saved", "item_deleted", "all_deleted", "item_updated", "undone"})
+
+
+def asked_type(turn: Turn) -> Retype | None:
+    """The type the message corrects the last save to ("é uma série"), or None."""
+    return correction(turn.incoming.text or "") if turn.incoming.kind == "text" else None
+
+
+def announce_guess(turn: Turn, result: StepResult, reply: Reply) -> Reply:
+    """A bare title the offline planner saved as a movie: say it guessed, and how to correct it."""
+    outcome = result.outcome
+    if (
+        result.tool != "enrich_movie"
+        or not isinstance(outcome, Saved)
+        or not outcome.created
+        or outcome.item.type != "movie"
+        or names_a_movie(turn.incoming.text or "")
+    ):
+        return reply
+    turn.facts.apply_rule("type_guessed")
+    body = f"{OK_MARK} " + text(
+        "saved_guessed_movie", turn.language, label=item_label(outcome.item)
+    )
+    guessed = finish(turn, body, kind="saved_with_caveat" if outcome.caveats else "effect")
+    return replace(reply, text=guessed.text, meta=guessed.meta)
+
+
+async def retype(deps: Deps, turn: Turn, kind: Retype) -> Reply:
+    """Change the type of the user's last saved item to `kind`."""
+    lang = turn.language
+    turn.facts.apply_rule("type_corrected_in_code")
+    item = await _last_saved(deps, turn)
+    if item is None:
+        return finish(turn, text("retype_nothing", lang), kind="deterministic")
+    label = item_label(item)
+    kind_word = text(f"kind_{kind}", lang)
+    if item.type == kind:
+        return finish(
+            turn, text("retype_same", lang, label=label, kind=kind_word), kind="deterministic"
+        )
+    if item.type not in RETYPABLE:
+        return finish(turn, text("retype_not_possible", lang, label=label), kind="deterministic")
+    fields = _fields(item, kind)
+    if fields is None:
+        return finish(turn, text("retype_too_long", lang), kind="deterministic")
+    if await deps.db.items.find_by_dedup(turn.user_id, str(fields["dedup_key"])) is not None:
+        body = text("retype_duplicate", lang, label=label, kind=kind_word)
+        return finish(turn, body, kind="deterministic")
+    batch = f"retype:{turn.turn_id}:{item.id}"
+    await deps.db.snapshots.keep(turn.user_id, batch, [item], turn.now_ms)
+    try:
+        changed = await deps.db.items.update_fields(turn.user_id, item.id, fields, turn.now_ms)
+    except DuplicateKey:  # saved as that type meanwhile
+        body = text("retype_duplicate", lang, label=label, kind=kind_word)
+        return finish(turn, body, kind="deterministic")
+    if changed is None:
+        return finish(turn, text("retype_nothing", lang), kind="deterministic")
+    await deps.db.users.move_count(turn.user_id, item.type, kind)
+    payload = {
+        "item_id": item.id,
+        "type": kind,
+        "from_type": item.type,
+        "fields": ["type"],
+        "snapshot": batch,
+    }
+    await append_event(deps, turn, "item_updated", payload)
+    body = f"{OK_MARK} " + text("retyped", lang, kind=kind_word, label=item_label(changed))
+    return finish(turn, body, kind="effect")
+
+
+def undoable(event: LedgerDoc) -> bool:
+    """Whether `event` is a change «desfaz» can put back from its snapshot."""
+    return event.type == "item_updated" and bool(event.payload.get("snapshot"))
+
+
+async def undo_change(deps: Deps, turn: Turn, target: LedgerDoc) -> Reply | None:
+    """Put the item `target` changed back as it was; None when there is nothing to put back."""
+    batch = str(target.payload.get("snapshot", ""))
+    kept = await deps.db.snapshots.batch(turn.user_id, batch, now_ms=turn.now_ms)
+    current = await deps.db.items.get(turn.user_id, str(target.payload.get("item_id", "")))
+    if not kept or current is None:
+        return None
+    before = kept[0]
+    try:
+        if not await deps.db.items.replace(before):
+            return None
+    except DuplicateKey:  # the user saved it again as that type meanwhile
+        return None
+    if current.type != before.type:
+        await deps.db.users.move_count(turn.user_id, current.type, before.type)
+    else:
+        await deps.db.users.items_changed(turn.user_id)
+    await deps.db.snapshots.drop_batch(turn.user_id, batch)
+    kind_word = text(f"kind_{before.type}", turn.language) if before.type in RETYPABLE else ""
+    body = text("undo_retyped", turn.language, label=item_label(before), kind=kind_word)
+    return finish(turn, f"{OK_MARK} " + body, kind="effect")
+
+
+async def _last_saved(deps: Deps, turn: Turn) -> ItemDoc | None:
+    """The item of the user's newest effect when that effect saved (or retyped) it, recently."""
+    since = turn.now_ms - deps.settings.handover_idle_minutes * 60_000
+    events = await deps.db.ledger.events_in(turn.user_id, since, turn.now_ms)
+    newest = next((e for e in reversed(events) if e.type in _EFFECTS), None)
+    if newest is not None and newest.type == "undone" and newest.payload.get("count"):
+        # a correction undone: the item it put back is still the one being talked about
+        undone = str(newest.payload.get("event_hash"))
+        newest = next((e for e in events if e.hash == undone and undoable(e)), None)
+    if newest is None or newest.type not in ("item_saved", "item_updated"):
+        return None
+    return await deps.db.items.get(turn.user_id, str(newest.payload.get("item_id", "")))
+
+
+def _fields(item: ItemDoc, kind: Retype) -> dict[str, object] | None:
+    """The fields that make `item` a `kind`, or None when its text cannot be a title."""
+    if kind == "note":
+        content = titled_label(item.title or "", item.year) if item.title else item.content
+        return {
+            "type": "note",
+            "content": content,
+            "title": None,
+            "original_title": None,
+            "year": None,
+            "tmdb_id": None,
+            "overview": None,
+            "enriched": False,
+            "dedup_key": dedup_key("note", content=content),
+        }
+    title = item.title if item.type != "note" else one_line(item.content or "", 10_000)
+    if not title or "\n" in (item.content or "") or len(title) > MAX_TITLE_CHARS:
+        return None
+    year = item.year if item.type != "note" else None
+    return {
+        "type": kind,
+        "title": title,
+        "content": None,
+        "year": year,
+        # TMDB's id and overview describe the other kind of thing: they go
+        "tmdb_id": None,
+        "overview": None,
+        "enriched": False,
+        "dedup_key": dedup_key(kind, title=title, year=year),
+    }

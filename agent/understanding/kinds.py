@@ -1,0 +1,120 @@
+"""What kind of thing a message names, read in code (issue 34: the first hour).
+
+- `guessed_title`: after a generic save verb ("salva", "guarda", "save"...), a short
+  phrase that reads like a title ("inception", "the office") is most likely a movie,
+  and is saved as one with a way to correct it; a phrase that reads like a to-do
+  ("comprar pão", "ligar pro João às 9h") or names a kind Lembra does not keep
+  ("o livro Duna") stays a note. Note verbs ("anota", "note down") always mean a note.
+  A wrong guess costs one message: the reply says how to correct it.
+- `correction`: "é uma série", "na verdade é uma nota", "it's a show": the type the
+  user says the thing they just saved really is.
+
+Both read the accent-, case- and punctuation-folded text (`fold`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from agent.understanding.textnorm import fold
+
+Retype = Literal["movie", "tv_show", "note"]
+
+MAX_TITLE_WORDS = 6
+# Verbs that ask for a note whatever follows (the save verbs themselves are the planner's).
+_NOTE_VERB = re.compile(
+    r"^(?:(?:por favor|pfv|pls|please)\s+)?(?:anota|anotar|anote|note(?: down)?|remember|"
+    r"(?:me\s+)?lembra(?:r)?\s+de|lembre(?:\s+me)?\s+de)\b"
+)
+# First words of a to-do, a reminder or a sentence: what follows is not a title.
+_NOTE_STARTERS = frozenset(
+    """comprar compra compre ligar liga ligue pagar paga pague marcar marca marque levar leva
+    leve buscar busca busque pegar pega pegue fazer faz faca ver ler assistir estudar enviar
+    envia envie mandar manda mande responder responde lembrar tomar toma tome ir passar passa
+    agendar agenda reservar reserva renovar renova trocar troca lavar lava limpar limpa arrumar
+    arruma consertar conserta devolver devolve cancelar cancela checar checa verificar
+    verifica revisar revisa terminar termina comecar comeca escrever escreve falar fala
+    perguntar pergunta avisar avisa tirar tira colocar coloca botar bota depositar transferir
+    preciso precisa tenho temos quero queria vou vamos nao que porque quando onde
+    buy call pay book send email text fix pick get make do read watch clean check finish start
+    write ask tell take go visit renew return cancel schedule need must want""".split()
+)
+# A kind named first: Lembra's own are the planner's ("salva a nota ...", "salva o filme ..."),
+# others are notes ("salva o livro Duna" is a note about a book).
+_OTHER_KINDS = frozenset(
+    """livro livros book musica song album disco banda band artista artist receita recipe
+    podcast jogo game restaurante restaurant lugar place endereco address telefone phone
+    numero number senha password ideia idea lista list tarefa task compras shopping presente
+    gift nota notas note notes anotacao notacao filme filmes movie movies film serie series seriado
+    show shows video videos link links""".split()
+)
+_ARTICLES = frozenset("o a os as um uma the an".split())
+_TIME = re.compile(r"\b\d{1,2}\s*(?:h|hs|:\d\d|am|pm)\b|\d{5,}", re.IGNORECASE)
+_MOVIE_WORDS = frozenset("filme filmes movie movies film films".split())
+
+_LEAD = (
+    r"(?:(?:nao|no|na verdade|actually|opa|ops|oops|ah|sorry|desculpa|errei|engano meu|"
+    r"my bad|wait|espera|epa)\s+)*"
+)
+_KINDS: dict[Retype, str] = {
+    "movie": r"filme|film|movie",
+    "tv_show": r"serie(?:\s+de\s+tv)?|seriado|programa\s+de\s+tv|tv\s+show|show|tv\s+series|series",
+    "note": r"nota|anotacao|note",
+}
+_ANY_KIND = "|".join(_KINDS.values())
+_KIND = "(?P<kind>" + _ANY_KIND + ")"
+_NOT_ANOTHER = r"(?:\s+(?:e\s+)?(?:nao|not)\s+(?:(?:um|uma|a|an)\s+)?(?:" + _ANY_KIND + "))?"
+_CORRECTIONS = tuple(
+    re.compile(pattern + _NOT_ANOTHER + "$")
+    for pattern in (
+        # é uma série / na verdade era um filme / isso é nota
+        rf"^{_LEAD}(?:(?:isso|esse|essa|ele|ela|este|esta)\s+)?(?:e|eh|era)\s+"
+        rf"(?:(?:um|uma)\s+)?{_KIND}",
+        # muda para série / salva como nota / troca pra filme
+        rf"^{_LEAD}(?:muda|mude|mudar|troca|troque|trocar|salva|salve|guarda|guarde|marca|"
+        rf"marque)\s+(?:(?:isso|ele|ela)\s+)?(?:para|pra|como)\s+(?:(?:um|uma)\s+)?{_KIND}",
+        # it's a show / that is a movie / actually it was a note
+        rf"^{_LEAD}(?:it s|its|it is|it was|that s|thats|that is|that was|this is)\s+"
+        rf"(?:(?:a|an)\s+)?{_KIND}",
+        # make it a note / save it as a show / change that to a movie
+        rf"^{_LEAD}(?:make|change|save|mark|turn|keep)\s+(?:it|that|this)\s+"
+        rf"(?:(?:into|to|as)\s+)?(?:(?:a|an)\s+)?{_KIND}",
+    )
+)
+
+
+def correction(text: str) -> Retype | None:
+    """The type a correction such as "é uma série" or "it's a note" names, else None."""
+    folded = fold(text)
+    if not folded or len(folded) > 80:
+        return None
+    for pattern in _CORRECTIONS:
+        match = pattern.match(folded)
+        if match is not None:
+            said = match.group("kind")
+            return next(k for k, words in _KINDS.items() if re.fullmatch(words, said))
+    return None
+
+
+def guessed_title(message: str, body: str) -> str | None:
+    """`body` (what follows the save verb of `message`) when it reads like a title, else None.
+
+    None as well when the verb asks for a note ("anota", "note down", "lembra de").
+    """
+    verb = message[: max(0, len(message) - len(body))]
+    if not verb.strip() or ":" in verb or _NOTE_VERB.match(fold(verb)):
+        return None  # no verb, a headed note ("guarda: ..."), or a note verb
+    title = body.strip(" \t.!;:,")
+    words = fold(title).split()
+    if not words or len(words) > MAX_TITLE_WORDS or any(c in title for c in ":?@$\n"):
+        return None
+    first = next((w for w in words if w not in _ARTICLES), words[0])
+    if first in _NOTE_STARTERS or first in _OTHER_KINDS or _TIME.search(title):
+        return None
+    return title
+
+
+def names_a_movie(text: str) -> bool:
+    """Whether `text` itself says it is about a movie ("filme", "movie")."""
+    return any(word in _MOVIE_WORDS for word in fold(text).split())

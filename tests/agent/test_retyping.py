@@ -1,0 +1,177 @@
+"""A bare title saved as a guessed type, and its correction in code (issue 34).
+
+Offline (the default set-up): "salva inception" is saved as a movie and the reply says
+so; "é uma série" / "it's a note" changes the type of that save (ledger, counters,
+«desfaz»). The same correction works with a model configured, without calling it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.texts import text
+from agent.trust.audit import audit_user
+from agent.understanding.kinds import correction, guessed_title
+from storage import Database
+from tests.support.harness import ALICE, Lembra, open_lembra
+from tests.support.live import call, live_runtime
+
+# The default set-up: no TMDB key (TMDB's public address without one is "not configured").
+DEFAULT = {"tmdb_base_url": "https://api.themoviedb.org/3"}
+
+
+async def _types(lembra: Lembra) -> list[tuple[str, str]]:
+    return [(i.type, i.label) for i in await lembra.items()]
+
+
+async def test_a_bare_title_is_saved_as_a_movie_and_the_reply_says_how_to_correct_it(
+    db: Database,
+) -> None:
+    async with open_lembra(db, **DEFAULT) as lembra:
+        saved = await lembra.say("salva inception")
+        listed = await lembra.say("lista meus filmes")
+
+    first = saved.text.splitlines()[0]
+    assert first == "✅ " + text("saved_guessed_movie", "pt", label="inception")
+    assert "«é uma série»" in first
+    assert "«é uma nota»" in first
+    assert listed.text.splitlines() == ["Filmes (1):", "1. inception"]
+
+
+async def test_with_tmdb_a_clear_match_is_saved_enriched_and_still_says_it_guessed(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:  # the fake TMDB knows "the matrix"
+        saved = await lembra.say("salva the matrix")
+        (item,) = await lembra.items()
+
+    assert saved.text == "✅ " + text("saved_guessed_movie", "pt", label="The Matrix (1999)")
+    assert (item.type, item.tmdb_id) == ("movie", 603)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "salva comprar pão",
+        "anota inception",
+        "salva ligar pro João às 9h",
+        "salva o livro Duna",
+        "guarda: reunião com a Ana",
+        "save buy milk and eggs",
+        "salva a nota inception",
+    ],
+)
+async def test_what_reads_like_a_note_stays_a_note(db: Database, message: str) -> None:
+    async with open_lembra(db, **DEFAULT) as lembra:
+        reply = await lembra.say(message)
+        assert [i.type for i in await lembra.items()] == ["note"]
+    assert "filme" not in reply.text
+
+
+async def test_a_correction_changes_the_type_is_recorded_and_undone(db: Database) -> None:
+    async with open_lembra(db, **DEFAULT) as lembra:
+        await lembra.say("salva inception")
+        to_show = await lembra.say("é uma série")
+        shows = await lembra.say("lista minhas séries")
+        movies = await lembra.say("lista meus filmes")
+        undone = await lembra.say("desfaz")
+        after_undo = await _types(lembra)
+        to_note = await lembra.say("na verdade é uma nota")
+        as_note = await _types(lembra)
+        back = await lembra.say("é um filme")
+        audit = await audit_user(lembra.deps, ALICE)
+        events = await lembra.events()
+        user = await lembra.known_user()
+
+    assert to_show.text == "✅ " + text("retyped", "pt", kind="série", label="inception")
+    assert to_show.meta.llm_calls == 0
+    assert shows.text.splitlines() == ["Séries (1):", "1. inception"]
+    assert movies.text == text("list_empty_type", "pt", type="filmes")
+    assert undone.text == "✅ " + text("undo_retyped", "pt", label="inception", kind="filme")
+    assert after_undo == [("movie", "inception")]
+    assert to_note.text.startswith("✅ Agora é nota: inception.")
+    assert as_note == [("note", "inception")]
+    assert back.text.startswith("✅ Agora é filme: inception.")
+    assert audit.ok, audit.to_json()
+    assert user.counts["movie"] == 1
+    assert user.counts["tv_show"] == user.counts["note"] == 0
+    updates = [e.payload for e in events if e.type == "item_updated"]
+    assert [(p["from_type"], p["type"], p["fields"]) for p in updates] == [
+        ("movie", "tv_show", ["type"]),
+        ("movie", "note", ["type"]),
+        ("note", "movie", ["type"]),
+    ]
+    assert all("inception" not in str(p) for p in updates)  # content-free
+
+
+async def test_a_correction_with_nothing_just_saved_says_so(db: Database) -> None:
+    async with open_lembra(db, **DEFAULT) as lembra:
+        nothing = await lembra.say("é uma série")
+        await lembra.say("anota: comprar leite")
+        await lembra.say("apaga a nota comprar leite")
+        await lembra.say("sim")
+        after_delete = await lembra.say("it's a show")
+
+    assert nothing.text == text("retype_nothing", "pt")
+    assert after_delete.text == text("retype_nothing", "en")
+
+
+async def test_a_correction_to_a_type_already_saved_changes_nothing(db: Database) -> None:
+    async with open_lembra(db, **DEFAULT) as lembra:
+        await lembra.say("anota: inception")
+        await lembra.say("salva inception")
+        clash = await lembra.say("é uma nota")
+        same = await lembra.say("é um filme")
+        kept = await _types(lembra)
+
+    assert clash.text == text("retype_duplicate", "pt", label="inception", kind="nota")
+    assert same.text == text("retype_same", "pt", label="inception", kind="filme")
+    assert kept == [("note", "inception"), ("movie", "inception")]
+
+
+async def test_with_a_model_the_correction_is_code_and_drops_tmdb_facts(db: Database) -> None:
+    dark = {"id": 4242, "title": "Dark", "release_date": "2017-12-01", "overview": "A town."}
+    async with live_runtime(db, tmdb={"movie": {"dark": [dark]}}) as live:
+        await live.say("salva dark", llm=[call("enrich_movie", title="Dark")])
+        reply, report = await live.say("na verdade é uma série")
+        (item,) = await live.db.items.list_for(ALICE)
+        undone, _ = await live.say("desfaz")
+        (restored,) = await live.db.items.list_for(ALICE)
+
+    assert report.llm_calls == 0
+    assert reply.text.startswith("✅ Agora é série: Dark (2017).")
+    assert (item.type, item.title, item.year) == ("tv_show", "Dark", 2017)
+    assert (item.tmdb_id, item.overview, item.enriched) == (None, None, False)
+    assert undone.text.startswith("✅ Desfeito")
+    assert (restored.type, restored.tmdb_id, restored.overview) == ("movie", 4242, "A town.")
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("é uma série", "tv_show"),
+        ("É uma nota!", "note"),
+        ("não, é uma série, não um filme", "tv_show"),
+        ("na verdade era um filme", "movie"),
+        ("muda pra série", "tv_show"),
+        ("salva como nota", "note"),
+        ("it's a show", "tv_show"),
+        ("actually it is a TV series", "tv_show"),
+        ("make it a note", "note"),
+        ("é uma série incrível", None),
+        ("qual série é essa?", None),
+        ("salva a série dark", None),
+    ],
+)
+def test_corrections_are_read_in_code(message: str, kind: str | None) -> None:
+    assert correction(message) == kind
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=120), st.text(max_size=120))
+def test_reading_kinds_never_raises(message: str, body: str) -> None:
+    correction(message)
+    guessed_title(message, body)
+    guessed_title(message + body, body)

@@ -1,0 +1,141 @@
+"""ALLOWED_USER_IDS over both channels (DESIGN 10.5): the real runtime behind the real web app.
+
+A sender outside the list gets one polite refusal a day and nothing of theirs is kept
+beyond the update's dedup record; no model request is made for them. Admins and the
+listed ids are served as usual.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+from agent.texts import text
+from bot.fakes.scripted_model import ScriptedModelServer
+from storage.embedded import free_port
+from tests.bot.conftest import WEBHOOK_SECRET, Harness
+from tests.bot.test_channel_commands import real_runtime
+from tests.support import fake_whatsapp as wa
+from tests.support.fake_telegram import TOKEN, message_update
+from tests.support.proc import run_lembra
+from tests.support.servers import RunningServer
+
+STRANGER, FRIEND, ADMIN = 5550801, 5550802, 5550803
+STRANGER_PHONE, FRIEND_PHONE = "5511900001111", "5511900002222"
+# Collections that may hold nothing at all of a refused sender.
+EVERYTHING_ELSE = (
+    "users",
+    "items",
+    "messages",
+    "summaries",
+    "ledger",
+    "usage",
+    "reminders",
+    "memories",
+    "beliefs",
+    "undo_snapshots",
+    "leases",
+)
+
+
+async def _stored_about(h: Harness, sender: str) -> dict[str, list[Any]]:
+    """Every document outside processed_updates that mentions `sender` (by id)."""
+    found: dict[str, list[Any]] = {}
+    raw = h.db.client[h.db.name]
+    for name in EVERYTHING_ELSE:
+        docs = await raw[name].find({}).to_list(None)
+        hits = [d for d in docs if sender in json.dumps(d, default=str)]
+        if hits:
+            found[name] = hits
+    return found
+
+
+async def _tg(h: Harness, chat: int, message: str) -> None:
+    assert (await h.post_update(message_update(chat, message))).status == 200
+    await h.idle()
+
+
+async def _wa(h: Harness, phone: str, message: str) -> None:
+    payload = wa.message_payload(phone, wa.text_content(message))
+    assert (await h.post_whatsapp(payload)).status == 200
+    await h.idle()
+
+
+async def test_a_telegram_sender_outside_the_list_gets_one_refusal_and_nothing_is_kept(
+    harness: Any,
+) -> None:
+    async with ScriptedModelServer() as model:  # configured, so any model call would show
+        settings = {
+            "openai_base_url": model.base_url,
+            "openai_api_key": "test-not-a-secret",
+            "allowed_user_ids": f"tg:{FRIEND},wa:{FRIEND_PHONE}",
+            "admin_user_ids": f"tg:{ADMIN}",
+        }
+        async with real_runtime(harness)(**settings) as h:
+            for message in ("anota: comprar leite", "oi?", "/start"):
+                await _tg(h, STRANGER, message)
+            await _tg(h, FRIEND, "lista tudo")
+            await _tg(h, ADMIN, "ajuda")
+
+            assert h.tg.texts(STRANGER) == [text("not_allowed", "pt", user_id=f"tg:{STRANGER}")]
+            assert h.tg.texts(FRIEND) == [text("list_empty", "pt")]
+            (helped,) = h.tg.texts(ADMIN)  # admins are always allowed
+            assert "/export" in helped
+            assert model.requests == []
+            assert await _stored_about(h, f"tg:{STRANGER}") == {}
+            records = await h.db.client[h.db.name]["processed_updates"].find({}).to_list(None)
+            mine = [r for r in records if r.get("user_id") == f"tg:{STRANGER}"]
+            assert len(mine) == 3
+            assert [r["status"] for r in mine] == ["done"] * 3
+            assert "comprar leite" not in json.dumps(mine, default=str)
+            assert sum(1 for r in mine if r.get("refused_day")) == 1
+            assert await h.metric("lembra_senders_refused_total", outcome="replied") == 1
+            assert await h.metric("lembra_senders_refused_total", outcome="silent") == 2
+
+
+async def test_a_whatsapp_sender_outside_the_list_gets_one_refusal_and_nothing_is_kept(
+    harness: Any,
+) -> None:
+    async with real_runtime(harness)(allowed_user_ids=f"wa:{FRIEND_PHONE}") as h:
+        await _wa(h, STRANGER_PHONE, "salva inception")
+        await _wa(h, STRANGER_PHONE, "lista tudo")
+        await _wa(h, FRIEND_PHONE, "anota: comprar leite")
+
+        assert h.wa.bodies(STRANGER_PHONE) == [
+            text("not_allowed", "pt", user_id=f"wa:{STRANGER_PHONE}")
+        ]
+        assert await _stored_about(h, f"wa:{STRANGER_PHONE}") == {}
+        assert [i.content for i in await h.db.items.list_for(f"wa:{FRIEND_PHONE}")] == [
+            "comprar leite"
+        ]
+
+
+async def test_without_a_list_everyone_is_served(harness: Any) -> None:
+    async with real_runtime(harness)() as h:
+        await _tg(h, STRANGER, "anota: comprar leite")
+
+        assert h.tg.texts(STRANGER)[-1].startswith("✅")
+        assert await h.db.users.get(f"tg:{STRANGER}") is not None
+
+
+def test_serve_with_a_model_and_no_list_warns_once_at_start(
+    nx_server: RunningServer, tmp_path: Path
+) -> None:
+    # (with a list, or with no model, there is no warning: tests/agent/test_access.py)
+    env = {
+        "DATA_DIR": str(tmp_path / "data"),
+        "MONGODB_URI": nx_server.uri,
+        "MONGODB_DB": f"t_open_{free_port()}",
+        "TELEGRAM_BOT_TOKEN": TOKEN,
+        "TELEGRAM_WEBHOOK_SECRET": WEBHOOK_SECRET,
+        "OPENAI_BASE_URL": f"http://127.0.0.1:{free_port()}/v1",  # never called: start stops
+        "LOG_LEVEL": "INFO",
+    }
+    with socket.socket() as taken:  # a busy port: `serve` stops right after its start-up
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        done = run_lembra(["serve"], env=env | {"PORT": str(taken.getsockname()[1])}, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count('"event": "bot_open_to_everyone"') == 1
