@@ -36,9 +36,12 @@ from agent.planning.textlanguage import foreign_language, language_problem
 from agent.tools.matching import ONE_TYPO, URL_NOISE, item_words, word_score
 from agent.understanding.language import EN_WORDS, PT_WORDS
 from agent.understanding.morphology import (
+    ACTION_NOUNS,
+    LIGHT_VERBS,
     Effect,
     VerbForm,
     needs_particle,
+    needs_place,
     promise_only,
     verb_forms,
 )
@@ -75,7 +78,7 @@ _URL: Final = re.compile(r"\b(?:https?://|www\.)\S+", re.IGNORECASE)
 _TOKEN: Final = re.compile(r"\x01\d+\x01|[^\W_]+", re.UNICODE)
 # sentence ends: . ! ? followed by space or end, ; and new lines
 _SENTENCE: Final = re.compile(r"(?<=[.!?…])\s+|[;\n]+|(?<=[.!?])$")
-_CLAUSE: Final = re.compile(r"[,:()\[\]]|\s[-–—]\s|^[-–—]\s")
+_CLAUSE: Final = re.compile(r"[,:]|\s[-–—]\s|^[-–—]\s")
 
 
 def _set(words: str) -> frozenset[str]:
@@ -86,7 +89,7 @@ def _set(words: str) -> frozenset[str]:
 _DISCOURSE: Final = _set(
     """pronto prontinho feito ok okay certo beleza perfeito otimo show sim claro done great
     sure alright perfect yes yep yeah right good excelente legal combinado entendido e and
-    also tambem aqui here now agora ja already successfully voila ta tudo"""
+    also tambem aqui here now agora ja already successfully voila ta tudo just"""
 )
 _DISCOURSE_PHRASES: Final = tuple(
     tuple(p.split())
@@ -117,7 +120,8 @@ _I_WE: Final = _set("i we eu nos")
 _ADVERBS: Final = _set(
     """ja agora tambem so apenas mesmo bem devidamente certinho direitinho corretamente
     entao finalmente ainda just already also now successfully safely correctly properly all
-    both finally indeed really still te me lhe o a os as lo la los las it them this that
+    both finally indeed really still went gone go ahead and te me lhe o a os as lo la los
+    las it them this that
     isso isto ele ela eles elas""",
 )
 # Portuguese auxiliaries before a participle
@@ -202,7 +206,7 @@ _READ_VERBS: Final = re.compile(
 _PLACE_WORDS: Final = _set(
     """lista listas biblioteca colecao memoria itens favoritos watchlist salvos acervo
     list lists library collection items memory favorites favourites watchlist saved notes
-    notas anotacoes"""
+    notas anotacoes listinha listinhas"""
 )
 _TYPE_WORDS: Final = _set(
     """filme filmes serie series seriado link links site video videos nota notas anotacao
@@ -265,6 +269,7 @@ class Named:
 
     title: tuple[str, ...]
     words: frozenset[str]
+    full: tuple[str, ...] = ()  # every word of the title, small ones too (for masking)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,14 +315,14 @@ def _clauses(message: str, masks: Sequence[tuple[str, ...]]) -> list[tuple[list[
                     tokens += [_Tok(w, raw) for w in fold(raw).split()]
             # conjunctions start a new clause: "não achei X, mas salvei Y"
             current: list[_Tok] = []
-            for tok in tokens:
+            for tok in _masked(tokens, masks):
                 if tok.folded in _BOUNDARY and not tok.masked and current:
                     clauses.append(current)
                     current = []
                     continue
                 current.append(tok)
             if current:
-                clauses.append(_masked(current, masks))
+                clauses.append(current)
         sentences.append((clauses, question))
     return sentences
 
@@ -394,6 +399,7 @@ def _kind(
     wish: bool,
     language: str,
     command: bool = False,
+    form_word: str = "",
 ) -> ClaimKind | None:
     """What a clause does with the effect verb at this position (None: nothing).
 
@@ -410,12 +416,25 @@ def _kind(
     if _offered(before) and f in ("infinitive", "subjunctive", "present_1"):
         return "offer"
     if form.language == "pt":
-        return _pt_kind(form, before, near, after, command=command)
+        return _pt_kind(form, before, near, after, command=command, form_word=form_word)
     return _en_kind(form, before, near, after, language)
 
 
+_PREPOSITIONS: Final = _set("de do da dos das em no na nos nas com para pra por pelo pela")
+# first-person present forms that are also common nouns or adjectives
+_NOUN_LIKE: Final = _set(
+    "registro cadastro arquivo marco junto tiro retiro troco mudo limpo salvo gravo ajusto"
+)
+
+
 def _pt_kind(
-    form: VerbForm, before: list[str], near: list[str], after: list[str], *, command: bool
+    form: VerbForm,
+    before: list[str],
+    near: list[str],
+    after: list[str],
+    *,
+    command: bool,
+    form_word: str = "",
 ) -> ClaimKind | None:
     f = form.form
     last = near[-1] if near else ""
@@ -427,6 +446,8 @@ def _pt_kind(
         # "você salvou X" is the user's history; "o final mudou tudo" is a story
         if any(w in _YOU for w in before[-3:]):
             return "history"
+        if _ends_with(near, ("a", "gente")):
+            return "done"  # "a gente salvou": we did
         return "done" if _only_discourse(before) and form.effect != "update" else None
     if f == "participle":
         if any(w in _AGENT - {"por"} for w in after[:8]):
@@ -466,7 +487,12 @@ def _pt_kind(
     if f == "future_3":
         return None if any(w in _YOU for w in before[-3:]) else "promise"
     if f == "present_1":
-        return "promise" if last == "eu" else None
+        if last == "eu":
+            return "promise"
+        # "Anoto X agora": a promise; "Registro de X" is a noun
+        if _only_discourse(before) and after and after[0] not in _PREPOSITIONS:
+            return None if form_word in _NOUN_LIKE else "promise"
+        return None
     if f == "gerund":
         return "promise" if last in _PT_PROGRESSIVE else None
     return None
@@ -475,7 +501,10 @@ def _pt_kind(
 _AGENT: Final = _set("pelo pela pelos pelas por by")
 _COMPLEMENT_START: Final = _set(
     """com na no nas nos a as em para pra pro aqui agora tambem ja ao aos a à dentro entre
-    successfully to in into on for here now too already with"""
+    da do das dos de sim"""
+)
+_EN_COMPLEMENT_START: Final = _set(
+    "successfully to in into on onto for here now too already with from off for later"
 )
 
 
@@ -488,7 +517,7 @@ def _en_kind(
         if not any(w in particles for w in after[:5]):
             return None
     last = near[-1] if near else ""
-    if f == "past" and any(w in _AGENT for w in after[:6]) and "by" in after[:6]:
+    if f == "past" and [w for w in after[:3] if w not in _ADVERBS][:1] == ["by"]:
         return None  # "was saved by the hero": a story, not an effect of ours
     if f == "past":
         if last in _EN_DONE_AUX or (last == "now" and len(near) > 1):
@@ -517,14 +546,14 @@ def _en_kind(
             return "done"
         if before and before[-1] in ("the", "your", "my", "a", "an", "all", "any", "our", "their"):
             return None  # "your saved items": an adjective
-        if (not after or after[0] in _COMPLEMENT_START) and form.effect != "update":
+        if (not after or after[0] in _EN_COMPLEMENT_START) and form.effect != "update":
             return "done"  # "Jaws saved to your list."
         return None
     if f == "infinitive":
         if (
             last in _EN_FUTURE
             or _ends_with(near, ("going", "to"))
-            or _ends_with(near, ("let", "me"))
+            or _ends_with(before, ("let", "me"))
         ):
             return "promise"
         if _ends_with(near, ("managed", "to")) or _ends_with(near, ("able", "to")):
@@ -577,57 +606,86 @@ def _naming(word: str) -> bool:
     return word not in _GENERIC and not _YEAR.match(word) and not word.isdigit()
 
 
-def _state_without_verb(clause: list[_Tok], language: str) -> tuple[ClaimKind, list[_Tok]] | None:
-    """ "Matrix está na sua lista", "você já tem X", "X is in your list", "your list has X"."""
+_IN: Final = _set("na no em entre nas nos dentro in on among inside within")
+_INTO: Final = _set("pra para pro to into na in")
+_OUT_OF: Final = _set("da do de das dos from off out")
+_LEFT: Final = _set("saiu sairam sumiu sumiram gone went left vanished")
+_PART: Final = (("parte", "da"), ("parte", "de"), ("part", "of"))
+_HOLDS: Final = _set(
+    "tem contem inclui possui guarda has contains includes holds keeps features lists"
+)
+_NO_LONGER: Final = (("nao", "esta", "mais"), ("nao", "estao", "mais"), ("no", "longer"))
+
+
+def _place_after(rest: Sequence[str], openers: frozenset[str]) -> bool:
+    """Whether `rest` starts with a preposition of `openers` and names the list within 3 words."""
+    if not rest:
+        return False
+    if rest[0] in openers and any(w in _PLACE_WORDS for w in rest[1:4]):
+        return True
+    return any(tuple(rest[:2]) == p for p in _PART) and any(w in _PLACE_WORDS for w in rest[2:5])
+
+
+def _state_without_verb(
+    clause: list[_Tok], language: str
+) -> tuple[Effect, ClaimKind, list[_Tok]] | None:
+    """ "Matrix está na sua lista", "X is now part of your list", "your list has X", "X saiu
+    da sua lista", "X não está mais na sua lista": statements about the list with no effect verb."""
     words = [t.folded for t in clause]
     for i, word in enumerate(words):
         if clause[i].masked:
             continue
         rest = [w for w in words[i + 1 : i + 6] if w not in _ADVERBS]
-        in_place = bool(rest) and (
-            rest[0] in ("la", "ai", "there", "here")
-            or (
-                rest[0] in ("na", "no", "em", "entre", "nas", "nos", "in", "on", "among", "inside")
-                and any(w in _PLACE_WORDS for w in rest[1:4])
-            )
+        news = any(w in ("now", "agora") for w in words[max(0, i - 2) : i + 3])
+        negated = _negated(words[:i], language)
+        gone = any(_contains(words[: i + 3], p) for p in _NO_LONGER) or (
+            language == "en" and _contains(words, ("not", "anymore"))
         )
-        moved = (
-            bool(rest)
-            and rest[0] in ("pra", "para", "to", "into", "na", "in")
-            and any(w in _PLACE_WORDS for w in rest[1:4])
-        )
-        if word in ("foi", "foram", "entrou", "entraram", "went", "goes", "gone") and moved:
-            return "done", clause[:i]
-        if word in _PT_STATE_AUX | _EN_STATE_AUX and in_place:
-            news = "now" in words[i + 1 : i + 3] or "agora" in words[i + 1 : i + 3]
-            return ("done" if news else "state"), clause[:i]
+        if word in _LEFT and _place_after(rest, _OUT_OF) and not negated:
+            return "delete", "done", clause[:i]
+        if word in ("foi", "foram", "entrou", "entraram", "went", "goes", "gone") and (
+            _place_after(rest, _INTO)
+        ):
+            if not negated:
+                return "save", "done", clause[:i]
+        if word in _PT_STATE_AUX | _EN_STATE_AUX and (
+            _place_after(rest, _IN) or (rest and rest[0] in ("la", "ai", "there", "here"))
+        ):
+            if gone:
+                return "delete", "state", [t for t in clause[:i] if t.folded not in ("nao",)]
+            if negated:
+                return None
+            return "save", ("done" if news else "state"), clause[:i]
+        if word in _PLACE_WORDS and i > 0 and words[i - 1] in ("sua", "your", "a", "the"):
+            follows = [w for w in words[i + 1 : i + 4] if w not in _ADVERBS]
+            if follows and follows[0] in _HOLDS and not negated:
+                at = words.index(follows[0], i + 1)
+                return "save", ("done" if news else "state"), clause[at + 1 :]
         if word in ("tem", "tenho", "have", "has") and any(
             w in _YOU for w in words[max(0, i - 2) : i]
         ):
+            if negated:
+                return None
             span = clause[i + 1 :]
             if span and (
                 any(t.folded in _PLACE_WORDS for t in span) or span[-1].folded in ("saved", "salvo")
             ):
-                return "state", span
+                return "save", "state", span
             if span and any(t.folded in _TYPE_WORDS for t in span[:3]) and _name_of(span):
-                return "state", span  # "você tem o filme Matrix", not "você tem razão"
-        if (
-            word in _PLACE_WORDS
-            and i + 1 < len(words)
-            and words[i + 1]
-            in (
-                "tem",
-                "contem",
-                "inclui",
-                "possui",
-                "has",
-                "contains",
-                "includes",
-                "holds",
-            )
-        ):
-            if i > 0 and words[i - 1] in ("sua", "your", "a", "the"):
-                return "state", clause[i + 2 :]
+                return "save", "state", span  # "você tem o filme Matrix", not "você tem razão"
+    return None
+
+
+def _nominal(clause: list[_Tok], language: str) -> Claim | None:
+    """ "Fiz a remoção de Parasita", "I made the change": an effect said as a noun."""
+    words = [t.folded for t in clause]
+    for i, word in enumerate(words):
+        if word not in LIGHT_VERBS or clause[i].masked or _negated(words[:i], language):
+            continue
+        for j in range(i + 1, min(i + 4, len(words))):
+            effect = ACTION_NOUNS.get(words[j])
+            if effect is not None:
+                return _claim(effect, "done", clause[j + 1 :], clause)
     return None
 
 
@@ -652,15 +710,19 @@ def read_claims(message: str, language: str = "pt", *, titles: Iterable[str] = (
                 forms = tuple(sorted(forms, key=lambda v: v.language != language))
                 before, after = words[:i], words[i + 1 :]
                 command = any(v.form == "present_3" for v in forms)
+                rest = after + [t.folded for t in following or []]
                 for form in forms:
+                    if needs_place(form.lemma) and not any(w in _PLACE_WORDS for w in rest):
+                        continue  # "mandei um e-mail" moves nothing into the list
                     kind = _kind(
                         form,
                         before,
-                        after,
+                        rest if needs_particle(form.lemma) else after,
                         question=question,
                         wish=wish,
                         language=language,
                         command=command,
+                        form_word=tok.folded,
                     )
                     if kind is None:
                         continue
@@ -673,13 +735,17 @@ def read_claims(message: str, language: str = "pt", *, titles: Iterable[str] = (
                 if claimed:
                     break
             if not claimed and not question:
+                nominal = _nominal(clause, language)
+                if nominal is not None:
+                    found.append(nominal)
+                    continue
                 if _offered(words) and any(_READ_VERBS.match(w) for w in words):
                     found.append(Claim("save", "offer", clause=" ".join(words)))
                     continue
                 state = _state_without_verb(clause, language)
-                if state is not None and not _negated(words[: len(words)], language):
-                    kind, span = state
-                    found.append(_claim("save", kind, span, clause))
+                if state is not None:
+                    effect, kind, span = state
+                    found.append(_claim(effect, kind, span, clause))
             elif (
                 not claimed
                 and question
@@ -729,13 +795,11 @@ def offers_to_act(message: str, language: str = "pt") -> bool:
 
 def named_item(title: str | None, words: Iterable[str]) -> Named:
     """An item's naming words for `judge`."""
+    full = tuple(fold(title or "").split())
     return Named(
-        tuple(
-            w
-            for w in fold(title or "").split()
-            if w not in _GENERIC or len(fold(title or "").split()) <= 2
-        ),
+        tuple(w for w in full if w not in _GENERIC) or full,
         frozenset(words),
+        full,
     )
 
 
@@ -832,7 +896,7 @@ def _state_problem(claim: Claim) -> str:
 
 def judge(message: str, facts: ClaimFacts, language: str = "pt") -> str | None:
     """The re-ask for the first claim of `message` the facts do not back, or None."""
-    titles = [" ".join(i.title) for i in facts.items if i.title] + list(facts.extra_titles)
+    titles = [" ".join(i.full or i.title) for i in facts.items] + list(facts.extra_titles)
     for claim in read_claims(message, language, titles=titles):
         problem = _problem(claim, facts)
         if problem is not None:

@@ -48,6 +48,10 @@ class VerbForm:
     noting: bool = False
 
 
+# verbs that say where something went: a save only when the place is the list
+# ("mandei Matrix pra sua lista", "I popped it onto your list"), never "mandei um e-mail"
+_PT_PLACING: Final = frozenset("mandar enviar jogar levar mover passar".split())
+_EN_PLACING: Final = frozenset("pop move send throw stick slot tuck toss".split())
 # Portuguese: infinitive -> effect. Folded (no accents): "por" is "pôr".
 _PT_VERBS: Final[dict[str, Effect]] = {
     **dict.fromkeys(
@@ -56,6 +60,7 @@ _PT_VERBS: Final[dict[str, Effect]] = {
         criar juntar agendar lembrar""".split(),
         "save",
     ),
+    **dict.fromkeys(_PT_PLACING, "save"),
     **dict.fromkeys(
         """apagar remover excluir deletar eliminar descartar tirar retirar limpar esquecer
         desmarcar""".split(),
@@ -111,6 +116,7 @@ _EN_VERBS: Final[dict[str, Effect]] = {
         write jot create stash pin capture file remember""".split(),
         "save",
     ),
+    **dict.fromkeys(_EN_PLACING, "save"),
     **dict.fromkeys(
         "delete remove erase wipe clear drop discard purge trash scrap forget take get unpin".split(),
         "delete",
@@ -127,6 +133,9 @@ _EN_IRREGULAR: Final[dict[str, tuple[str, ...]]] = {
     "take": ("took", "taken"),
     "get": ("got", "gotten"),
     "forget": ("forgot", "forgotten"),
+    "send": ("sent",),
+    "throw": ("threw", "thrown"),
+    "stick": ("stuck",),
 }
 # English verbs that claim an effect only with their particle: "wrote it down", "took it out"
 PARTICLES: Final[dict[str, frozenset[str]]] = {
@@ -136,7 +145,7 @@ PARTICLES: Final[dict[str, frozenset[str]]] = {
     "get": frozenset({"rid"}),
     "put": frozenset({"in", "into", "on", "down", "to"}),
 }
-_EN_DOUBLING: Final = frozenset({"drop", "log", "scrap", "jot", "pin", "unpin"})
+_EN_DOUBLING: Final = frozenset({"drop", "log", "scrap", "jot", "pin", "unpin", "pop", "slot"})
 VOWELS: Final = "aeiou"
 
 
@@ -158,6 +167,8 @@ def _pt_forms(infinitive: str) -> list[tuple[str, Form]]:
             (stem + "ou", "done_3"),
             (stem + "aram", "done_3"),
             (stem + "ado", "participle"),
+            (stem + "adinho", "participle"),  # "guardadinho": colloquial, still "saved"
+            (stem + "adinha", "participle"),
             (stem + "ada", "participle"),
             (stem + "ados", "participle"),
             (stem + "adas", "participle"),
@@ -187,6 +198,8 @@ def _pt_forms(infinitive: str) -> list[tuple[str, Form]]:
             (stem + third, "done_3"),
             (stem + vowel + "ram", "done_3"),
             (stem + "ido", "participle"),
+            (stem + "idinho", "participle"),
+            (stem + "idinha", "participle"),
             (stem + "ida", "participle"),
             (stem + "idos", "participle"),
             (stem + "idas", "participle"),
@@ -279,3 +292,27 @@ def promise_only(lemma: str) -> bool:
 def needs_particle(lemma: str) -> frozenset[str] | None:
     """The particles an English verb needs to claim its effect, or None when it needs none."""
     return PARTICLES.get(lemma)
+
+
+def needs_place(lemma: str) -> bool:
+    """Whether the verb claims a save only with the list as its place ("mandei X pra lista")."""
+    return lemma in _PT_PLACING or lemma in _EN_PLACING
+
+
+# Effects said as nouns after a light verb ("fiz a remoção de X", "I made the change")
+ACTION_NOUNS: Final[dict[str, Effect]] = {
+    **dict.fromkeys(
+        "remocao exclusao apagamento delecao eliminacao retirada removal deletion".split(),
+        "delete",
+    ),
+    **dict.fromkeys(
+        "inclusao adicao cadastro registro gravacao salvamento insercao addition".split(), "save"
+    ),
+    **dict.fromkeys(
+        "atualizacao alteracao correcao edicao mudanca troca update change edit correction".split(),
+        "update",
+    ),
+}
+LIGHT_VERBS: Final = frozenset(
+    "fiz fizemos realizei realizamos efetuei efetuamos conclui made did completed performed".split()
+)
