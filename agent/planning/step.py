@@ -221,7 +221,11 @@ class PlanningSession:
 
     # -- the step ---------------------------------------------------------------------------
 
-    async def step(self, *, allowed: frozenset[str], index: int) -> StepResult:
+    async def step(
+        self, *, allowed: frozenset[str], index: int, phrasing: bool = False
+    ) -> StepResult:
+        """Plan one step. `phrasing`: the step only phrases results already read, so running
+        out of retries raises no block (the runtime phrases them itself)."""
         belief_step = beliefs.BeliefStep()
         retries_left = MAX_RETRIES
         first_attempt = True
@@ -307,9 +311,10 @@ class PlanningSession:
                 self.turn.facts.add_warning(text("caveat_planner_retry", self.turn.language))
                 if retries_left == 0:
                     self.deps.metrics.planner_steps.labels("failed").inc()
-                    for reason in blocks_for(
+                    blocks = blocks_for(
                         problem, calls[0].args if calls else None, self.turn.user_id
-                    ):
+                    )
+                    for reason in () if phrasing else blocks:
                         self.turn.facts.block(reason)
                     return StepResult("failed", detail=problem)
                 retries_left -= 1
