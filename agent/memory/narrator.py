@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from agent.memory import obligations as stakes
 from agent.memory.frame import ContextFrame
@@ -163,16 +164,31 @@ def _model_memory(frame: ContextFrame, pt: bool) -> _Section | None:
 
 
 def _earlier_handovers(frame: ContextFrame, pt: bool) -> _Section | None:
-    """Sessions before the last one: newest kept longest, each cut to one line first."""
-    texts = [str(t) for t in frame.memory.get("earlier_handovers") or []]
+    """Sessions before the last one: newest kept longest, each cut to one line first; their
+    sanity check's notes (and an unverified mark) outside the data, as for the last one."""
+    entries: list[dict[str, Any]] = [
+        e if isinstance(e, dict) else {"text": str(e), "verified": True}
+        for e in frame.memory.get("earlier_handovers") or []
+    ]
+    texts = [str(e.get("text", "")) for e in entries]
     if not texts:
         return None
-    head = "Sessões anteriores: " if pt else "Earlier sessions: "
+    unverified = not all(e.get("verified", True) for e in entries)
+    head = (
+        ("Sessões anteriores" if pt else "Earlier sessions")
+        + ((" (não verificadas)" if pt else " (unverified)") if unverified else "")
+        + ": "
+    )
+    notes = [str(n) for e in entries for n in e.get("governance_notes") or []]
+    governance = "".join(
+        (" Nota de governança: " if pt else " Governance note: ") + data(one_line(n, 200)) + "."
+        for n in notes
+    )
     levels = [
-        head + data("\n".join(texts)),
-        head + data("\n".join(one_line(t, 160) for t in texts)),
-        head + data(one_line(texts[-1], 160)),
-        "",
+        head + data("\n".join(texts)) + governance,
+        head + data("\n".join(one_line(t, 160) for t in texts)) + governance,
+        head + data(one_line(texts[-1], 160)) + governance,
+        governance.strip(),
     ]
     return _Section("earlier_handovers", 35, levels)
 

@@ -315,8 +315,16 @@ def _clauses(message: str, masks: Sequence[tuple[str, ...]]) -> list[tuple[list[
                     tokens += [_Tok(w, raw) for w in fold(raw).split()]
             # conjunctions start a new clause: "não achei X, mas salvei Y"
             current: list[_Tok] = []
-            for tok in _masked(tokens, masks):
-                if tok.folded in _BOUNDARY and not tok.masked and current:
+            marked = _masked(tokens, masks)
+            for k, tok in enumerate(marked):
+                # "salvei X e apaguei Y": a second verb after "e"/"and" starts its own clause
+                coordinated = (
+                    tok.folded in ("e", "and")
+                    and k + 1 < len(marked)
+                    and not marked[k + 1].masked
+                    and any(v.form in _FINITE for v in verb_forms(marked[k + 1].folded))
+                )
+                if (tok.folded in _BOUNDARY or coordinated) and not tok.masked and current:
                     clauses.append(current)
                     current = []
                     continue
@@ -325,6 +333,10 @@ def _clauses(message: str, masks: Sequence[tuple[str, ...]]) -> list[tuple[list[
                 clauses.append(current)
         sentences.append((clauses, question))
     return sentences
+
+
+# forms that carry their own subject: "e apaguei", "and deleted" start a new claim
+_FINITE: Final = frozenset({"done_1", "done_3", "past", "participle", "future_1"})
 
 
 def _masked(tokens: list[_Tok], masks: Sequence[tuple[str, ...]]) -> list[_Tok]:
@@ -586,6 +598,12 @@ def _target(
 
 def _name_of(span: Sequence[_Tok]) -> str:
     """The span's naming words (folded), or "" when it only says "it", "o filme", "tudo"."""
+    for k in range(1, len(span)):
+        # the name ends where the place begins: "Duna | na sua lista de filmes"
+        if span[k].folded in _IN | _INTO | _OUT_OF and not span[k].masked:
+            if any(t.folded in _PLACE_WORDS for t in span[k + 1 : k + 4]):
+                span = span[:k]
+                break
     kept = [t.folded for t in span if t.masked or _naming(t.folded)]
     if not kept:
         return ""
