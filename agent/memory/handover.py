@@ -35,9 +35,11 @@ from agent.memory.sessionlog import (
 )
 from agent.planning.claims import read_claims
 from agent.planning.schema import PlannerResponse, planner_function_schema
+from agent.texts import plural
 from agent.tools.finding import score_item
 from agent.trust.ledgering import append_event, digest
 from agent.trust.quotas import Quotas
+from agent.types import Language
 from agent.understanding.textnorm import clean_text, data_block, fold
 from config.errors import LembraError
 from storage.documents import UserDoc
@@ -137,21 +139,22 @@ def _zone_of(deps: Deps, user: UserDoc) -> ZoneInfo:
 def deterministic_text(facts: SessionFacts, language: str, zone: ZoneInfo) -> str:
     """The handover written by code: facts only, in the user's language."""
     pt = language == "pt"
+    lang: Language = "pt" if pt else "en"
     span = f"{_clock(facts.start_ms, zone)}–{_clock(facts.end_ms, zone)[-5:]}"
     lines = [f"{'Sessão de' if pt else 'Session of'} {span}."]
     if facts.saved:
         labels = "; ".join(label for _, label in facts.saved[:MAX_LABELS])
         more = len(facts.saved) - MAX_LABELS
         if more > 0:
-            labels += f" {'e mais' if pt else 'and'} {more} {'itens' if pt else 'more'}"
+            labels += f" e mais {plural(more, 'item', lang)}" if pt else f" and {more} more"
         lines.append(("Salvei: " if pt else "Saved: ") + labels + ".")
     if facts.deleted_ids:
         lines.append(
-            f"{'Apaguei' if pt else 'Deleted'} {len(facts.deleted_ids)} {'item(ns)' if pt else 'item(s)'}."
+            f"{'Apaguei' if pt else 'Deleted'} {plural(len(facts.deleted_ids), 'item', lang)}."
         )
     if facts.all_deleted:
         lines.append(
-            f"{'Apaguei tudo' if pt else 'Deleted everything'}: {facts.all_deleted} {'itens' if pt else 'items'}."
+            f"{'Apaguei tudo' if pt else 'Deleted everything'}: {plural(facts.all_deleted, 'item', lang)}."
         )
     if not (facts.saved or facts.deleted_ids or facts.all_deleted):
         lines.append("Nenhuma alteração nos itens." if pt else "No change to the items.")
@@ -330,8 +333,12 @@ _NOTES = {
         "pt": "a passagem não pôde ser conferida com os fatos guardados",
         "en": "the handover could not be checked against stored facts",
     },
-    "more": {"pt": "e mais {x} discrepâncias", "en": "and {x} more discrepancies"},
+    "more": {"pt": "e mais {x}", "en": "and {x} more"},
 }
+
+
+def _lang(language: str) -> Language:
+    return "pt" if language == "pt" else "en"
 
 
 def _note(key: str, language: str, x: object = "") -> str:
@@ -373,7 +380,10 @@ async def check_handover(
         return SanityResult(False, [_note("unchecked", language)])
     deps.metrics.count_discrepancies(str(handover.get("_id", "")), len(notes))
     if len(notes) > MAX_NOTES:  # a handover claiming hundreds of things stays a few lines
-        notes = [*notes[:MAX_NOTES], _note("more", language, len(notes) - MAX_NOTES)]
+        notes = [
+            *notes[:MAX_NOTES],
+            _note("more", language, plural(len(notes) - MAX_NOTES, "discrepancy", _lang(language))),
+        ]
     return SanityResult(True, notes)
 
 

@@ -18,7 +18,7 @@ from agent.memory import obligations as stakes
 from agent.memory.frame import ContextFrame
 from agent.memory.sessionlog import tag_words
 from agent.memory.tiers import structured_line
-from agent.texts import type_word
+from agent.texts import plural, type_word
 from agent.tokens import TokenCounter
 from agent.understanding.textnorm import data_block, one_line
 
@@ -90,11 +90,8 @@ def _state(frame: ContextFrame, pt: bool) -> _Section:
     total = frame.state.get("total", 0)
     counts = _counts(frame, pt)
     recent = "; ".join(frame.state.get("recent") or [])
-    base = (
-        f"O usuário guarda {total} itens ({counts})."
-        if pt
-        else f"The user keeps {total} items ({counts})."
-    )
+    items = plural(total, "item", "pt" if pt else "en")
+    base = f"O usuário guarda {items} ({counts})." if pt else f"The user keeps {items} ({counts})."
     if not recent:
         return _Section("state", 70, [base])
     full = base + (" Os mais recentes: " if pt else " The most recent: ") + data(recent) + "."

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.texts import (
+    admin,
     channels,
     choices,
     commands,
@@ -50,6 +51,7 @@ CATALOGS = (
     memory,
     smalltalk,
     risk,
+    admin,
 )
 
 
@@ -90,11 +92,41 @@ def text(key: str, language: Language, **values: Any) -> str:
     return template.format(**values) if values else template
 
 
+# Countable nouns of fixed texts: (one, other). Portuguese and English both use the singular
+# for exactly 1 and the plural otherwise (0 itens, 0 items).
+NOUNS: dict[str, dict[Language, tuple[str, str]]] = {
+    "item": {"pt": ("item", "itens"), "en": ("item", "items")},
+    "message": {"pt": ("mensagem", "mensagens"), "en": ("message", "messages")},
+    "record": {"pt": ("registro", "registros"), "en": ("record", "records")},
+    "option": {"pt": ("opção", "opções"), "en": ("match", "matches")},
+    "conversation": {"pt": ("conversa", "conversas"), "en": ("conversation", "conversations")},
+    "pending": {
+        "pt": ("pendência expirada", "pendências expiradas"),
+        "en": ("pending action expired", "pending actions expired"),
+    },
+    "user": {"pt": ("usuário", "usuários"), "en": ("user", "users")},
+    "event": {"pt": ("evento", "eventos"), "en": ("event", "events")},
+    "model_call": {
+        "pt": ("chamada", "chamadas"),
+        "en": ("model call", "model calls"),
+    },
+    "discrepancy": {
+        "pt": ("discrepância", "discrepâncias"),
+        "en": ("discrepancy", "discrepancies"),
+    },
+}
+
+
+def plural(count: int, noun: str, language: Language, *, with_count: bool = True) -> str:
+    """ "1 item", "3 itens", "0 items": the one plural rule every fixed text uses."""
+    one, other = NOUNS[noun][language]
+    word = one if count == 1 else other
+    return f"{count} {word}" if with_count else word
+
+
 def items_word(count: int, language: Language) -> str:
-    """ "item"/"itens" by count (Portuguese), "item"/"items" (English)."""
-    if count == 1:
-        return "item"
-    return "itens" if language == "pt" else "items"
+    """ "item"/"itens" by count (Portuguese), "item"/"items" (English): `plural` without the count."""
+    return plural(count, "item", language, with_count=False)
 
 
 def type_heading(item_type: str, language: Language) -> str:

@@ -132,8 +132,9 @@ async def test_admin_commands_need_the_admins_namespaced_id(harness: Any) -> Non
 
         stats = await say(h, ADMIN, "/stats")
 
-        assert "users: 2" in stats.splitlines()
-        assert any(line.startswith("answered without the model:") for line in stats.splitlines())
+        # in the admin's language: Portuguese by default (issue 27)
+        assert "usuários: 2" in stats.splitlines()
+        assert any(line.startswith("respondidas sem o modelo:") for line in stats.splitlines())
         admin_events = await h.db.ledger.events(f"tg:{ADMIN}")
         assert [(e.payload["command"], e.payload["allowed"]) for e in admin_events] == [
             ("stats", True)
