@@ -19,6 +19,7 @@ from agent.planning.claims import (
     without_data_tags,
     without_emojis,
 )
+from agent.planning.textlanguage import foreign_language
 from agent.understanding.morphology import verb_forms
 from agent.understanding.textnorm import fold
 from storage import Database
@@ -220,3 +221,26 @@ async def test_each_check_is_counted_in_metrics(lembra: Lembra) -> None:
     assert sample(lembra, "emoji_removed") == 1
     assert sample(lembra, "offer_capped") == 1
     assert b"lembra_model_text_checks_total" in lembra.deps.metrics.render()
+
+
+@given(st.text(max_size=300), st.sampled_from(["pt", "en"]), st.text(max_size=60))
+def test_the_language_check_never_raises(message: str, language: str, user_text: str) -> None:
+    foreign_language(message, language, titles=[message[:15]], user_text=user_text)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "foreign"),
+    [
+        ("Qual é o título do documentário?", "en", "pt"),
+        ("It is from 2010 and it won two awards.", "pt", "en"),
+        ("Sim, The Office está na sua lista.", "pt", None),
+        ("Cidade de Deus is not in your list yet.", "en", None),
+        ("Você disse «I love this movie».", "pt", None),
+        ("Ok!", "pt", None),
+    ],
+)
+def test_model_text_in_another_language_is_found(
+    message: str, language: str, foreign: str | None
+) -> None:
+    titles = ["The Office"]
+    assert foreign_language(message, language, titles=titles) == foreign  # type: ignore[arg-type]
