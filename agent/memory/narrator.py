@@ -18,7 +18,7 @@ from agent.memory import obligations as stakes
 from agent.memory.frame import ContextFrame
 from agent.memory.sessionlog import tag_words
 from agent.memory.tiers import structured_line
-from agent.texts import plural, type_word
+from agent.texts import plural
 from agent.tokens import TokenCounter
 from agent.understanding.textnorm import data_block, one_line
 
@@ -50,7 +50,7 @@ def data(text: str) -> str:
 
 def _counts(frame: ContextFrame, pt: bool) -> str:
     counts = frame.state.get("counts", {})
-    parts = [f"{n} {type_word(t, 'pt' if pt else 'en')}" for t, n in counts.items() if n]
+    parts = [plural(int(n), t, "pt" if pt else "en") for t, n in counts.items() if n]
     return ", ".join(parts) or ("nenhum" if pt else "none")
 
 

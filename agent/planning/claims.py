@@ -257,6 +257,8 @@ class Claim:
     to_list: bool = False  # the clause names the list, items or a type of item
     everything: bool = False  # "tudo", "everything"
     clause: str = ""
+    # "Notas salvas.": a kind of item in general, true when the user keeps items of that kind
+    kinds: tuple[str, ...] = ()
 
     @property
     def named(self) -> bool:
@@ -793,7 +795,21 @@ def _claim(
         to_list=any(w in _PLACE_WORDS or w in _TYPE_WORDS for w in words),
         everything=any(w in _EVERYTHING for w in words),
         clause=" ".join(words),
+        kinds=_bare_kinds(span_words),
     )
+
+
+_PLURAL_KINDS: Final = _set(
+    "filmes series videos links notas itens movies films shows videos links notes items"
+)
+
+
+def _bare_kinds(words: Sequence[str]) -> tuple[str, ...]:
+    """The kinds a span names when it is only plural kinds ("Notas salvas", "links e notas")."""
+    named = [w for w in words if w not in ("e", "and", "seus", "suas", "your")]
+    if named and all(w in _PLURAL_KINDS for w in named) and words[0] not in ("os", "as", "the"):
+        return tuple(named)
+    return ()
 
 
 def claimed_effects(message: str, language: str = "pt") -> frozenset[Effect]:
@@ -877,6 +893,8 @@ def _problem(claim: Claim, facts: ClaimFacts) -> str | None:
             return None if _stored(claim.target, facts) else _state_problem(claim)
         if events & LIST_EVIDENCE["save"] or _user_refers_to_stored(facts):
             return None
+        if claim.kinds and any(k in item.words for k in claim.kinds for item in facts.items):
+            return None
         return _state_problem(claim)
     # done and promise: something must have happened this turn (or be true of the list)
     happened = events & (
@@ -885,6 +903,8 @@ def _problem(claim: Claim, facts: ClaimFacts) -> str | None:
     if effect == "save":
         if claim.named and _stored(claim.target, facts):
             return None
+        if claim.kinds and any(k in item.words for k in claim.kinds for item in facts.items):
+            return None  # "Notas salvas.": the user keeps notes
         if claim.named and not (claim.about_user or claim.noting and not claim.to_list):
             return _effect_problem(claim)
         if happened:

@@ -114,6 +114,12 @@ NOUNS: dict[str, dict[Language, tuple[str, str]]] = {
         "pt": ("discrepância", "discrepâncias"),
         "en": ("discrepancy", "discrepancies"),
     },
+    # the item types, as counted ("1 nota", "2 filmes")
+    "movie": {"pt": ("filme", "filmes"), "en": ("movie", "movies")},
+    "tv_show": {"pt": ("série", "séries"), "en": ("show", "shows")},
+    "video": {"pt": ("vídeo", "vídeos"), "en": ("video", "videos")},
+    "link": {"pt": ("link", "links"), "en": ("link", "links")},
+    "note": {"pt": ("nota", "notas"), "en": ("note", "notes")},
 }
 
 
