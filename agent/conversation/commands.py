@@ -19,13 +19,13 @@ from agent.conversation.replies import confirm_choices, finish
 from agent.conversation.turn import Turn
 from agent.memory.consolidation import consolidate_now
 from agent.memory.handover import write_handover
-from agent.texts import OK_MARK, text
+from agent.texts import OK_MARK, plural, text
 from agent.tools.base import Found, ToolContext
 from agent.tools.finding import SearchItemsArgs, search_items
 from agent.trust.beliefs import CALIBRATION
 from agent.trust.confidence import TurnKind
 from agent.trust.ledgering import append_event
-from agent.types import Reply
+from agent.types import Language, Reply
 from agent.understanding.intent import Intent
 from storage.documents import ITEM_TYPES
 from storage.usage import GLOBAL
@@ -148,7 +148,14 @@ class Commands:
             self.deps, turn.user, fmt, now_ms=turn.now_ms, language=turn.language
         )
         key = "export_ready" if fmt == "json" else "export_ready_items"
-        body = text(key, turn.language, items=items, messages=messages, format=fmt.upper())
+        lang = turn.language
+        body = text(
+            key,
+            lang,
+            items=plural(items, "item", lang) if fmt == "json" else items,
+            messages=plural(messages, "message", lang),
+            format=fmt.upper(),
+        )
         return self._plain(turn, body, attachment=attachment)
 
     async def _import(self, turn: Turn, args: str) -> Reply:
@@ -168,7 +175,12 @@ class Commands:
         turn.facts.apply_rule("confirmation_required")
         return self._plain(
             turn,
-            text("forget_preview", turn.language, items=items, messages=messages),
+            text(
+                "forget_preview",
+                turn.language,
+                items=plural(items, "item", turn.language),
+                messages=plural(messages, "message", turn.language),
+            ),
             kind="preview",
             choices=confirm_choices(turn),
             choice_kind="confirm",
@@ -199,36 +211,64 @@ class Commands:
 
     async def _admin(self, turn: Turn, name: str, args: str) -> Reply:
         db = self.deps.db
+        lang = turn.language
         if name == "stats":
-            return self._plain(turn, await stats_text(self.deps, self.runtime.quotas.day(turn)))
+            day = self.runtime.quotas.day(turn)
+            return self._plain(turn, await stats_text(self.deps, day, language=lang))
         if name == "users":
             users = await db.users.recent(limit=20)
             lines = [
-                f"{u.id} · {u.language} · {sum(u.counts.values())} items · {'active' if u.active else 'inactive'}"
+                text(
+                    "admin_user_line",
+                    lang,
+                    user=u.id,
+                    user_language=u.language,
+                    items=plural(sum(u.counts.values()), "item", lang),
+                    status=text("admin_active" if u.active else "admin_inactive", lang),
+                )
                 for u in users
             ]
             return self._plain(turn, "\n".join(lines) or "-")
         if name == "quota":
             parts = args.split()
             if len(parts) != 2 or not parts[1].isdigit():
-                return self._plain(turn, "/quota <user id> <tokens>")
+                return self._plain(turn, text("admin_quota_usage", lang))
             found = await db.users.set_daily_quota(parts[0], int(parts[1]))
-            return self._plain(
-                turn, f"{parts[0]}: {parts[1]} tokens/day" if found else f"{parts[0]}: unknown user"
-            )
+            key = "admin_quota_set" if found else "admin_unknown_user"
+            return self._plain(turn, text(key, lang, user=parts[0], tokens=parts[1]))
         if name == "ledger":
             target = args.split()[0] if args.split() else turn.user_id
-            result = await db.ledger.verify(target)
-            return self._plain(turn, result.describe())
+            return self._plain(turn, ledger_line(await db.ledger.verify(target), lang))
         if name == "constitution":
-            return self._plain(turn, await constitution_command(self.deps, args, turn.user_id))
+            return self._plain(
+                turn, await constitution_command(self.deps, args, turn.user_id, language=lang)
+            )
         assert name == "dream"
         targets = args.split()[:1] or [turn.user_id]
         lines = []
         for target in targets:
-            _, line = await consolidate_now(self.deps, target, use_model=background_llm(self.deps))
+            _, line = await consolidate_now(
+                self.deps, target, use_model=background_llm(self.deps), language=lang
+            )
             lines.append(line)
         return self._plain(turn, "\n".join(lines))
+
+
+def ledger_line(result: Any, language: Language) -> str:
+    """A ledger verification in the admin's language (the reason stays the verifier's own)."""
+    if result.ok and result.events == 0:
+        return text("admin_ledger_empty", language, stream=result.stream)
+    if result.ok:
+        events = plural(result.events, "event", language)
+        return text("admin_ledger_ok", language, stream=result.stream, events=events)
+    return text(
+        "admin_ledger_broken",
+        language,
+        stream=result.stream,
+        seq=result.bad_seq,
+        event=result.bad_id,
+        reason=result.reason,
+    )
 
 
 def belief_line(guessed: float, delta: float, language: str) -> str:
@@ -247,7 +287,7 @@ def session_kind(intent: Intent | None) -> Literal["chat", "admin"]:
     return "chat"
 
 
-def _kinds_line(per_user: list[Any]) -> str:
+def _kinds_line(per_user: list[Any], language: Language) -> str:
     totals: dict[str, int] = {}
     for d in per_user:
         for kind, fields in (d.get("kinds") or {}).items():
@@ -259,29 +299,30 @@ def _kinds_line(per_user: list[Any]) -> str:
         totals["background.tokens"] = totals.get("background.tokens", 0) + int(
             d.get("background_tokens", 0)
         )
-    return (
-        f"sessions today: chat {totals.get('chat.messages', 0)} messages "
-        f"({totals.get('chat.prompt_tokens', 0)} prompt tokens), "
-        f"admin {totals.get('admin.messages', 0)} messages, "
-        f"background {totals['background.calls'] if per_user else 0} model calls "
-        f"({totals['background.tokens'] if per_user else 0} tokens)"
+    calls = totals["background.calls"] if per_user else 0
+    return text(
+        "admin_stats_kinds",
+        language,
+        chat=plural(totals.get("chat.messages", 0), "message", language),
+        chat_tokens=totals.get("chat.prompt_tokens", 0),
+        admin=plural(totals.get("admin.messages", 0), "message", language),
+        calls=plural(calls, "model_call", language),
+        tokens=totals["background.tokens"] if per_user else 0,
     )
 
 
-def _fallbacks_line(per_user: list[Any]) -> str:
+def _fallbacks_line(per_user: list[Any], language: Language) -> str:
     """Turns whose model call failed, served by the offline planner or not (DESIGN 10.5)."""
     done = {
         outcome: sum(int((d.get("fallbacks") or {}).get(outcome, 0)) for d in per_user)
         for outcome in ("served", "unserved")
     }
-    return (
-        f"model down today: {done['served']} turns served by the offline planner, "
-        f"{done['unserved']} not"
-    )
+    return text("admin_stats_fallbacks", language, served=done["served"], unserved=done["unserved"])
 
 
-async def stats_text(deps: Any, day: str) -> str:
-    """Users, items, messages, share with no model call, tokens today, states, calibration."""
+async def stats_text(deps: Any, day: str, *, language: Language = "en") -> str:
+    """Users, items, messages, share with no model call, tokens today, states, calibration
+    (in the admin's language over chat; English for `lembra stats`)."""
     db = deps.db
     await deps.tally.flush(db.usage)  # this process's counters not yet written
     users = await db.users.recent(limit=100_000)
@@ -296,17 +337,20 @@ async def stats_text(deps: Any, day: str) -> str:
         for state, n in (d.get("states") or {}).items():
             states[state] = states.get(state, 0) + int(n)
     calibrations = await db.usage.of_subject(CALIBRATION)
+    lang = language
     lines = [
-        f"users: {len(users)}",
-        f"items: {items}",
-        f"messages today: {messages}",
-        f"answered without the model: {no_model / messages:.0%}"
-        if messages
-        else "answered without the model: -",
-        _fallbacks_line(per_user),
-        f"tokens today: {tokens}",
-        "states today: " + (", ".join(f"{k} {v}" for k, v in sorted(states.items())) or "-"),
-        _kinds_line(per_user),
+        text("admin_stats_users", lang, n=len(users)),
+        text("admin_stats_items", lang, n=items),
+        text("admin_stats_messages", lang, n=messages),
+        text("admin_stats_no_model", lang, share=f"{no_model / messages:.0%}" if messages else "-"),
+        text("admin_stats_tokens", lang, n=tokens),
+        text(
+            "admin_stats_states",
+            lang,
+            states=", ".join(f"{k} {v}" for k, v in sorted(states.items())) or "-",
+        ),
+        _fallbacks_line(per_user, lang),
+        _kinds_line(per_user, lang),
     ]
     # Per model (DESIGN 3.5), every model that planned here, not only the configured one.
     for calibration in calibrations:
@@ -317,7 +361,13 @@ async def stats_text(deps: Any, day: str) -> str:
         mean = float(calibration.get("abs_error_sum", 0)) / n
         within = int(calibration.get("within", 0)) / n
         lines.append(
-            f"calibration ({model}): mean |guess-real| {mean:.3f}, "
-            f"within margin {within:.0%} over {n} first attempts"
+            text(
+                "admin_stats_calibration",
+                lang,
+                model=model,
+                mean=f"{mean:.3f}",
+                within=f"{within:.0%}",
+                n=n,
+            )
         )
     return "\n".join(lines)

@@ -13,13 +13,18 @@ from agent.memory.constitution import (
     structure_of,
     update_constitution,
 )
+from agent.texts import text
+from agent.types import Language
 from storage.documents import ConstitutionDoc
 
 USAGE = "/constitution [<text> | set <json> | rollback]"
 
 
-async def constitution_command(deps: Deps, args: str, admin_id: str) -> str:
-    """Run one `/constitution` command (the caller has checked admin power) and say what is in force."""
+async def constitution_command(
+    deps: Deps, args: str, admin_id: str, *, language: Language = "en"
+) -> str:
+    """Run one `/constitution` command (the caller has checked admin power) and say what is in
+    force, in the admin's language (the constitution's own text is shown as written)."""
     verb, _, rest = args.partition(" ")
     try:
         if not args:
@@ -31,11 +36,13 @@ async def constitution_command(deps: Deps, args: str, admin_id: str) -> str:
         else:
             doc = await update_constitution(deps, args, author=admin_id)
     except ConstitutionInputError as exc:
-        return f"constitution unchanged: {exc}\n{USAGE}"
-    return describe(doc)
+        usage = text("admin_constitution_usage", language)
+        return text("admin_constitution_unchanged", language, reason=exc, usage=usage)
+    return describe(doc, language)
 
 
-def describe(doc: ConstitutionDoc) -> str:
+def describe(doc: ConstitutionDoc, language: Language = "en") -> str:
     """The version, its author, the text and the structured part as JSON."""
     structure = json.dumps(structure_of(doc), ensure_ascii=False, indent=1)
-    return f"v{doc.version} ({doc.author}):\n{doc.text}\n\nstructure:\n{structure}"
+    heading = text("admin_constitution_structure", language)
+    return f"v{doc.version} ({doc.author}):\n{doc.text}\n\n{heading}:\n{structure}"

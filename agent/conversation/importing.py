@@ -19,7 +19,7 @@ from agent.conversation import pending as pendings
 from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.texts import OK_MARK, items_word, text, type_word
+from agent.texts import OK_MARK, items_word, plural, text, type_word
 from agent.tools.base import Saved, ToolContext
 from agent.tools.saving import dedup_key, store_item
 from agent.types import Reply
@@ -152,15 +152,19 @@ async def preview(deps: Deps, turn: Turn, message: str) -> Reply:
     ]
     known = len(read.entries) - len(new)
     if not new:
-        return finish(turn, text("import_nothing_new", lang, known=known), kind="deterministic")
+        return finish(
+            turn,
+            text("import_nothing_new", lang, known=plural(known, "item", lang)),
+            kind="deterministic",
+        )
     counts = {t: sum(e.type == t for e in new) for t in ITEM_TYPES}
     breakdown = ", ".join(f"{n} {type_word(t, lang)}" for t, n in counts.items() if n)
     body = text("import_preview", lang, count=len(new), items=items_word(len(new), lang))
     body += f" ({breakdown})"
     if known:
-        body += "\n" + text("import_known", lang, known=known)
+        body += "\n" + text("import_known", lang, known=plural(known, "item", lang))
     if read.invalid:
-        body += "\n" + text("import_invalid", lang, invalid=read.invalid)
+        body += "\n" + text("import_invalid", lang, invalid=plural(read.invalid, "record", lang))
     return await pendings.ask_to_confirm(deps, turn, pendings.ConfirmImport(entries=new), body)
 
 

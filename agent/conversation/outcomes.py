@@ -9,7 +9,7 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.planning.claims import deliverable
 from agent.planning.step import StepResult
-from agent.texts import OK_MARK, text
+from agent.texts import OK_MARK, plural, text
 from agent.tools.base import (
     Candidates,
     Clarification,
@@ -193,7 +193,9 @@ async def candidates_reply(deps: Deps, turn: Turn, outcome: Candidates, wants_sa
     await pendings.store(deps, turn, choice)
     return finish(
         turn,
-        text("choose_candidate", lang, count=len(labels), query=query) + "\n" + numbered(labels),
+        text("choose_candidate", lang, count=plural(len(labels), "option", lang), query=query)
+        + "\n"
+        + numbered(labels),
         kind="candidates",
         choices=labels,
         choice_kind="pick",

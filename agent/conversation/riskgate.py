@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from agent.conversation.explaining import tool_words
 from agent.conversation.replies import finish, item_label, numbered
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.memory.constitution import current_limits
-from agent.texts import items_word, text
+from agent.texts import plural, text
 from agent.tools.base import Simulated
 from agent.trust import risk
 from agent.types import Reply
@@ -72,18 +71,29 @@ def _decision_text(turn: Turn, decision: risk.Decision) -> str:
 
 
 def simulated_reply(turn: Turn, outcome: Simulated) -> Reply:
-    """A simulation told in code, when the model did not phrase it."""
+    """A simulation told in code, when the model did not phrase it: what it would do (in
+    words, never the tool's name), the items it would touch, undo, risk and decision."""
     a = outcome.assessment
+    lang = turn.language
     labels = [item_label(i) for i in outcome.examples]
-    body = text(
-        "simulated",
-        turn.language,
-        tool=tool_words(a.tool, turn.language),
-        count=a.count,
-        items=items_word(a.count, turn.language),
-        examples=(":\n" + numbered(labels) + "\n") if labels else "",
-        reversal=_reversal(turn, a),
-        score=f"{a.score:.2f}",
-        decision=_decision_text(turn, a.decision),
+    effect = "simulated_creates" if a.tool.startswith("save_") else "simulated_affects"
+    head = text(
+        "simulated_head",
+        lang,
+        action=text(f"simulated_{a.tool}", lang),
+        effect=text(effect, lang, items=plural(a.count, "item", lang)),
     )
-    return finish(turn, body, kind="effect")
+    reversal = _reversal(turn, a)
+    lines = [head + (":" if labels else "."), *([numbered(labels)] if labels else [])]
+    lines.append(
+        reversal[:1].upper()
+        + reversal[1:]
+        + ". "
+        + text(
+            "simulated_risk",
+            lang,
+            score=f"{a.score:.2f}",
+            decision=_decision_text(turn, a.decision),
+        )
+    )
+    return finish(turn, "\n".join(lines), kind="effect")

@@ -483,13 +483,17 @@ class Runtime:
             and llm_intent == "other"
             and not self.offline
         ):
-            phrased = await session.step(allowed=frozenset(), index=1)
+            phrased = await session.step(allowed=frozenset(), index=1, phrasing=True)
             if phrased.status == "respond":
                 return outcomes.model_message(self.deps, turn, phrased, kind="effect")
-            if phrased.status in ("violation", "failed"):
+            if phrased.status == "violation":
                 return await outcomes.after_step(
                     self.deps, turn, phrased, wants_save, offline=self.offline
                 )
+            # a search is never thrown away: when the phrasing failed (invalid output after
+            # the retries, or the model unavailable) the runtime phrases the results itself
+            if phrased.status == "failed":
+                turn.facts.apply_rule("phrased_by_runtime")
         reply = await outcomes.after_step(self.deps, turn, result, wants_save, offline=self.offline)
         return retyping.announce_guess(turn, result, reply) if self.offline else reply
 

@@ -21,8 +21,10 @@ from agent.deps import Deps
 from agent.memory.dreaming import learn
 from agent.memory.tiers import ARCHIVE_TOKEN_CAP, Tiers
 from agent.planning.schema import PlannerResponse, planner_function_schema
+from agent.texts import plural, text
 from agent.trust.ledgering import append_event
 from agent.trust.quotas import Quotas
+from agent.types import Language
 from agent.understanding.textnorm import clean_text, data_block
 from storage.documents import ITEM_TYPES, UserDoc
 
@@ -186,15 +188,23 @@ async def consolidate(
         await db.leases.release(lease, owner)
 
 
-def describe(report: ConsolidationReport) -> str:
-    return (
-        f"{report.user_id}: consolidated ({report.trigger}): {report.conversations} conversation(s), "
-        f"{report.pending_expired} pending expired, counters {'repaired' if report.counts_repaired else 'ok'}"
+def describe(report: ConsolidationReport, language: Language = "en") -> str:
+    return text(
+        "admin_dream_done",
+        language,
+        user=report.user_id,
+        trigger=report.trigger,
+        conversations=plural(report.conversations, "conversation", language),
+        pending=plural(report.pending_expired, "pending", language),
+        counters=text("admin_dream_repaired", language) if report.counts_repaired else "ok",
     )
 
 
-async def consolidate_now(deps: Deps, user_id: str, *, use_model: bool) -> tuple[bool, str]:
-    """Consolidate on request (`lembra dream`, `/dream`): whether it ran, and the line to show.
+async def consolidate_now(
+    deps: Deps, user_id: str, *, use_model: bool, language: Language = "en"
+) -> tuple[bool, str]:
+    """Consolidate on request (`lembra dream`, `/dream`): whether it ran, and the line to show
+    (in the admin's language over chat, English on the command line).
 
     An unknown user and a busy one (a turn or another consolidation holds the lease)
     are told apart, since an operator does different things about each.
@@ -202,10 +212,7 @@ async def consolidate_now(deps: Deps, user_id: str, *, use_model: bool) -> tuple
     if await deps.db.users.get(user_id) is not None:
         report = await consolidate(deps, user_id, trigger="manual", use_model=use_model)
         if report is not None:
-            return True, describe(report)
+            return True, describe(report, language)
         if await deps.db.users.get(user_id) is not None:  # not forgotten meanwhile
-            return False, (
-                f"{user_id}: busy (a turn or another consolidation holds the lease), "
-                "not consolidated; try again shortly"
-            )
-    return False, f"{user_id}: unknown user (no such user id), not consolidated"
+            return False, text("admin_dream_busy", language, user=user_id)
+    return False, text("admin_dream_unknown", language, user=user_id)

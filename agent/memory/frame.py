@@ -200,14 +200,23 @@ async def build_frame(
     return frame
 
 
-async def _earlier_handovers(deps: Deps, turn: Turn, last: int) -> list[str]:
-    """The texts of the handovers before the last one, oldest first (the narrator fits them)."""
-    texts: list[str] = []
+async def _earlier_handovers(deps: Deps, turn: Turn, last: int) -> list[dict[str, Any]]:
+    """The handovers before the last one, oldest first, each after the same sanity check as
+    the last one (DESIGN 3.8): a false "salvei Matrix" written by a model comes back with
+    its governance note, never as a plain fact (the narrator fits them)."""
+    entries: list[dict[str, Any]] = []
     for n in range(last - 1, max(0, last - 1 - EARLIER_HANDOVERS), -1):
         doc = await deps.db.summaries.handover(turn.user_id, turn.conversation_id, n)
         if doc is not None and doc.get("text"):
-            texts.append(str(doc["text"]))
-    return texts[::-1]
+            sanity = await check_handover(deps, turn.user_id, doc, language=turn.language)
+            entries.append(
+                {
+                    "text": str(doc["text"]),
+                    "verified": sanity.verified,
+                    "governance_notes": sanity.notes,
+                }
+            )
+    return entries[::-1]
 
 
 def _version(deps: Deps, turn: Turn, view: MemoryView | None) -> Version:

@@ -33,10 +33,13 @@ from agent.memory.sessionlog import (
     read_session,
     tags,
 )
+from agent.planning.claims import read_claims
 from agent.planning.schema import PlannerResponse, planner_function_schema
+from agent.texts import plural
 from agent.tools.finding import score_item
 from agent.trust.ledgering import append_event, digest
 from agent.trust.quotas import Quotas
+from agent.types import Language
 from agent.understanding.textnorm import clean_text, data_block, fold
 from config.errors import LembraError
 from storage.documents import UserDoc
@@ -136,21 +139,22 @@ def _zone_of(deps: Deps, user: UserDoc) -> ZoneInfo:
 def deterministic_text(facts: SessionFacts, language: str, zone: ZoneInfo) -> str:
     """The handover written by code: facts only, in the user's language."""
     pt = language == "pt"
+    lang: Language = "pt" if pt else "en"
     span = f"{_clock(facts.start_ms, zone)}–{_clock(facts.end_ms, zone)[-5:]}"
     lines = [f"{'Sessão de' if pt else 'Session of'} {span}."]
     if facts.saved:
         labels = "; ".join(label for _, label in facts.saved[:MAX_LABELS])
         more = len(facts.saved) - MAX_LABELS
         if more > 0:
-            labels += f" {'e mais' if pt else 'and'} {more} {'itens' if pt else 'more'}"
+            labels += f" e mais {plural(more, 'item', lang)}" if pt else f" and {more} more"
         lines.append(("Salvei: " if pt else "Saved: ") + labels + ".")
     if facts.deleted_ids:
         lines.append(
-            f"{'Apaguei' if pt else 'Deleted'} {len(facts.deleted_ids)} {'item(ns)' if pt else 'item(s)'}."
+            f"{'Apaguei' if pt else 'Deleted'} {plural(len(facts.deleted_ids), 'item', lang)}."
         )
     if facts.all_deleted:
         lines.append(
-            f"{'Apaguei tudo' if pt else 'Deleted everything'}: {facts.all_deleted} {'itens' if pt else 'items'}."
+            f"{'Apaguei tudo' if pt else 'Deleted everything'}: {plural(facts.all_deleted, 'item', lang)}."
         )
     if not (facts.saved or facts.deleted_ids or facts.all_deleted):
         lines.append("Nenhuma alteração nos itens." if pt else "No change to the items.")
@@ -329,8 +333,12 @@ _NOTES = {
         "pt": "a passagem não pôde ser conferida com os fatos guardados",
         "en": "the handover could not be checked against stored facts",
     },
-    "more": {"pt": "e mais {x} discrepâncias", "en": "and {x} more discrepancies"},
+    "more": {"pt": "e mais {x}", "en": "and {x} more"},
 }
+
+
+def _lang(language: str) -> Language:
+    return "pt" if language == "pt" else "en"
 
 
 def _note(key: str, language: str, x: object = "") -> str:
@@ -372,7 +380,10 @@ async def check_handover(
         return SanityResult(False, [_note("unchecked", language)])
     deps.metrics.count_discrepancies(str(handover.get("_id", "")), len(notes))
     if len(notes) > MAX_NOTES:  # a handover claiming hundreds of things stays a few lines
-        notes = [*notes[:MAX_NOTES], _note("more", language, len(notes) - MAX_NOTES)]
+        notes = [
+            *notes[:MAX_NOTES],
+            _note("more", language, plural(len(notes) - MAX_NOTES, "discrepancy", _lang(language))),
+        ]
     return SanityResult(True, notes)
 
 
@@ -421,4 +432,22 @@ async def _text_claims(
                 if exists != should_exist:
                     key = "saved_name" if should_exist else "deleted_name"
                     notes.append(_note(key, language, name[:60]))
+    # the same reading model answers get (agent/planning/claims.py): "Coloquei Duna na
+    # lista", "Matrix foi adicionado", "X está na sua lista", in any inflection
+    titles = [i.title for i in items if i.title]
+    for claim in read_claims(text, language, titles=titles):
+        if not claim.named or claim.kind not in ("done", "state") or claim.about_user:
+            continue
+        should_exist = claim.effect == "save"
+        if claim.effect == "update" or (should_exist and not saves_checked):
+            continue
+        exists = any(score_item(item, claim.target) >= MATCH_CUTOFF for item in items)
+        if exists != should_exist:
+            note = _note(
+                "saved_name" if should_exist else "deleted_name", language, claim.target[:60]
+            )
+            if note not in notes and not any(
+                fold(claim.target) in fold(n) or fold(n).endswith(fold(claim.target)) for n in notes
+            ):
+                notes.append(note)
     return notes

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from agent.memory import obligations as stakes
 from agent.memory.frame import ContextFrame
 from agent.memory.sessionlog import tag_words
 from agent.memory.tiers import structured_line
-from agent.texts import type_word
+from agent.texts import plural
 from agent.tokens import TokenCounter
 from agent.understanding.textnorm import data_block, one_line
 
@@ -49,7 +50,7 @@ def data(text: str) -> str:
 
 def _counts(frame: ContextFrame, pt: bool) -> str:
     counts = frame.state.get("counts", {})
-    parts = [f"{n} {type_word(t, 'pt' if pt else 'en')}" for t, n in counts.items() if n]
+    parts = [plural(int(n), t, "pt" if pt else "en") for t, n in counts.items() if n]
     return ", ".join(parts) or ("nenhum" if pt else "none")
 
 
@@ -89,11 +90,8 @@ def _state(frame: ContextFrame, pt: bool) -> _Section:
     total = frame.state.get("total", 0)
     counts = _counts(frame, pt)
     recent = "; ".join(frame.state.get("recent") or [])
-    base = (
-        f"O usuário guarda {total} itens ({counts})."
-        if pt
-        else f"The user keeps {total} items ({counts})."
-    )
+    items = plural(total, "item", "pt" if pt else "en")
+    base = f"O usuário guarda {items} ({counts})." if pt else f"The user keeps {items} ({counts})."
     if not recent:
         return _Section("state", 70, [base])
     full = base + (" Os mais recentes: " if pt else " The most recent: ") + data(recent) + "."
@@ -163,16 +161,31 @@ def _model_memory(frame: ContextFrame, pt: bool) -> _Section | None:
 
 
 def _earlier_handovers(frame: ContextFrame, pt: bool) -> _Section | None:
-    """Sessions before the last one: newest kept longest, each cut to one line first."""
-    texts = [str(t) for t in frame.memory.get("earlier_handovers") or []]
+    """Sessions before the last one: newest kept longest, each cut to one line first; their
+    sanity check's notes (and an unverified mark) outside the data, as for the last one."""
+    entries: list[dict[str, Any]] = [
+        e if isinstance(e, dict) else {"text": str(e), "verified": True}
+        for e in frame.memory.get("earlier_handovers") or []
+    ]
+    texts = [str(e.get("text", "")) for e in entries]
     if not texts:
         return None
-    head = "Sessões anteriores: " if pt else "Earlier sessions: "
+    unverified = not all(e.get("verified", True) for e in entries)
+    head = (
+        ("Sessões anteriores" if pt else "Earlier sessions")
+        + ((" (não verificadas)" if pt else " (unverified)") if unverified else "")
+        + ": "
+    )
+    notes = [str(n) for e in entries for n in e.get("governance_notes") or []]
+    governance = "".join(
+        (" Nota de governança: " if pt else " Governance note: ") + data(one_line(n, 200)) + "."
+        for n in notes
+    )
     levels = [
-        head + data("\n".join(texts)),
-        head + data("\n".join(one_line(t, 160) for t in texts)),
-        head + data(one_line(texts[-1], 160)),
-        "",
+        head + data("\n".join(texts)) + governance,
+        head + data("\n".join(one_line(t, 160) for t in texts)) + governance,
+        head + data(one_line(texts[-1], 160)) + governance,
+        governance.strip(),
     ]
     return _Section("earlier_handovers", 35, levels)
 

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from agent.texts import type_word
+from agent.texts import NOUNS, plural, type_word
 from agent.understanding.textnorm import fold, one_line
 from storage.documents import ItemDoc, MessageDoc
 
@@ -106,7 +106,8 @@ def baseline_text(flags: dict[str, Any], language: str, since: str) -> str:
     pt = language == "pt"
     lang: Literal["pt", "en"] = "pt" if pt else "en"
     types = ", ".join(
-        f"{n} {type_word(t, lang)}" for t, n in dict(flags.get("types") or {}).items()
+        plural(int(n), t, lang) if t in NOUNS else f"{n} {type_word(t, lang)}"
+        for t, n in dict(flags.get("types") or {}).items()
     )
     parts = [
         (

@@ -27,7 +27,7 @@ from agent.errors import (
 )
 from agent.memory.history import CORRECTION
 from agent.planning.backend import PlanHints, PlannerBackend
-from agent.planning.claims import false_claim
+from agent.planning.claims import check_model_text
 from agent.planning.grounding import Grounder
 from agent.planning.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planner_function_schema
 from agent.planning.validation import (
@@ -168,6 +168,37 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
     return {"status": "error", **outcome.failure.to_json()}
 
 
+def user_text_of(response: PlannerResponse, validated: ToolArgs | None) -> list[str]:
+    """What of an output the user would read: a message, or a clarification's question and options."""
+    if response.action == "RESPOND":
+        return [response.message or ""]
+    question = (
+        getattr(validated, "question", None) if response.tool == "request_clarification" else None
+    )
+    if isinstance(question, str):
+        return [question, *(str(o) for o in getattr(validated, "options", None) or [])]
+    return []
+
+
+def shown_titles(outcome: Outcome) -> list[str]:
+    """The titles a tool result shows (kept as they are in a reply in any language)."""
+    if isinstance(outcome, Saved | Updated):
+        return [outcome.item.title or ""]
+    if isinstance(outcome, Candidates):
+        return [c.title for c in outcome.candidates]
+    if isinstance(outcome, Found):
+        return [i.title or "" for i in outcome.items]
+    if isinstance(outcome, PageFetched):
+        return [outcome.title or ""]
+    if isinstance(outcome, DeletePreview):
+        return [outcome.item.title or ""]
+    if isinstance(outcome, DeleteChoice):
+        return [i.title or "" for i in outcome.items]
+    if isinstance(outcome, Simulated):
+        return [i.title or "" for i in outcome.examples]
+    return []
+
+
 class PlanningSession:
     """The model-facing side of one turn: the messages so far and the steps taken."""
 
@@ -195,10 +226,15 @@ class PlanningSession:
         self.refused_or_retried = False
         self.unresolved = False
         self.grounder = Grounder(deps, turn.incoming.text or "", turn.language, messages)
+        self.shown: list[str] = []  # titles this turn's tool results showed (DESIGN 10.2)
 
     # -- the step ---------------------------------------------------------------------------
 
-    async def step(self, *, allowed: frozenset[str], index: int) -> StepResult:
+    async def step(
+        self, *, allowed: frozenset[str], index: int, phrasing: bool = False
+    ) -> StepResult:
+        """Plan one step. `phrasing`: the step only phrases results already read, so running
+        out of retries raises no block (the runtime phrases them itself)."""
         belief_step = beliefs.BeliefStep()
         retries_left = MAX_RETRIES
         first_attempt = True
@@ -241,11 +277,6 @@ class PlanningSession:
             validated: ToolArgs | None = None
             if problem is None and response is not None:
                 problem = control_characters(response)
-            if problem is None and response is not None and response.action == "RESPOND":
-                # DESIGN 9.2: a claimed effect no tool produced this turn is an invalid output
-                problem = false_claim(response.message, self.turn.ledger_events)
-                if problem is not None:
-                    self.deps.metrics.model_text.labels("false_claim").inc()
             if problem is None and response is not None and response.action == "CALL_TOOL":
                 checked = validate_args(
                     self.tools[str(response.tool)], response.args or {}, self._other_fields
@@ -263,13 +294,26 @@ class PlanningSession:
                 problem, validated = grounding.problem, grounding.args
             verdict: beliefs.BeliefVerdict | None = None
             if problem is None and response is not None:
-                # Only an otherwise valid output reaches the belief contract (which may store a delta).
-                verdict = await beliefs.check(
+                # Only an otherwise valid output reaches the belief contract; its delta is
+                # stored only once the text checks below pass too.
+                verdict = await beliefs.judge(
                     self.deps, self.turn, response, belief_step, confidence_now=confidence_now
                 )
                 if not verdict.accepted:
                     problem = verdict.reason
                     self.deps.metrics.planner_outputs.labels("belief_refused").inc()
+                else:
+                    # DESIGN 10.2: model text checked by meaning and language; an accepted
+                    # delta counts as the belief_updated it is about to become
+                    problem = await check_model_text(
+                        self.deps,
+                        self.turn,
+                        user_text_of(response, validated),
+                        pending=("belief_updated",) if beliefs.carries_delta(response) else (),
+                        shown=self.shown,
+                    )
+                    if problem is not None:
+                        self.deps.metrics.planner_outputs.labels("invalid").inc()
             elif problem is not None:
                 self.deps.metrics.planner_outputs.labels("invalid").inc()
             if problem is not None:
@@ -278,15 +322,17 @@ class PlanningSession:
                 self.turn.facts.add_warning(text("caveat_planner_retry", self.turn.language))
                 if retries_left == 0:
                     self.deps.metrics.planner_steps.labels("failed").inc()
-                    for reason in blocks_for(
+                    blocks = blocks_for(
                         problem, calls[0].args if calls else None, self.turn.user_id
-                    ):
+                    )
+                    for reason in () if phrasing else blocks:
                         self.turn.facts.block(reason)
                     return StepResult("failed", detail=problem)
                 retries_left -= 1
                 continue
             assert response is not None
             assert verdict is not None
+            verdict = await beliefs.apply(self.deps, self.turn, response, verdict)
             self.deps.metrics.planner_outputs.labels("accepted").inc()
             self.deps.metrics.planner_steps.labels(
                 "recovered" if self.refused_or_retried else "first_try"
@@ -313,6 +359,7 @@ class PlanningSession:
             if isinstance(outcome, Clarification):  # answered when the user answers (issue 13)
                 return StepResult("tool", response, outcome, tool.name, call_id=call.id)
             self._answer(call, outcome_payload(outcome), name=tool.name)
+            self.shown.extend(shown_titles(outcome))
             if isinstance(outcome, Candidates) and len(outcome.candidates) > 1:
                 self.unresolved = True
             if isinstance(outcome, UnknownItem):

@@ -15,6 +15,7 @@ from typing import Any
 
 from agent.texts import (
     access,
+    admin,
     channels,
     choices,
     commands,
@@ -60,6 +61,7 @@ CATALOGS = (
     retyping,
     durations,
     explaining,
+    admin,
 )
 
 
@@ -100,11 +102,47 @@ def text(key: str, language: Language, **values: Any) -> str:
     return template.format(**values) if values else template
 
 
+# Countable nouns of fixed texts: (one, other). Portuguese and English both use the singular
+# for exactly 1 and the plural otherwise (0 itens, 0 items).
+NOUNS: dict[str, dict[Language, tuple[str, str]]] = {
+    "item": {"pt": ("item", "itens"), "en": ("item", "items")},
+    "message": {"pt": ("mensagem", "mensagens"), "en": ("message", "messages")},
+    "record": {"pt": ("registro", "registros"), "en": ("record", "records")},
+    "option": {"pt": ("opção", "opções"), "en": ("match", "matches")},
+    "conversation": {"pt": ("conversa", "conversas"), "en": ("conversation", "conversations")},
+    "pending": {
+        "pt": ("pendência expirada", "pendências expiradas"),
+        "en": ("pending action expired", "pending actions expired"),
+    },
+    "user": {"pt": ("usuário", "usuários"), "en": ("user", "users")},
+    "event": {"pt": ("evento", "eventos"), "en": ("event", "events")},
+    "model_call": {
+        "pt": ("chamada", "chamadas"),
+        "en": ("model call", "model calls"),
+    },
+    "discrepancy": {
+        "pt": ("discrepância", "discrepâncias"),
+        "en": ("discrepancy", "discrepancies"),
+    },
+    # the item types, as counted ("1 nota", "2 filmes")
+    "movie": {"pt": ("filme", "filmes"), "en": ("movie", "movies")},
+    "tv_show": {"pt": ("série", "séries"), "en": ("show", "shows")},
+    "video": {"pt": ("vídeo", "vídeos"), "en": ("video", "videos")},
+    "link": {"pt": ("link", "links"), "en": ("link", "links")},
+    "note": {"pt": ("nota", "notas"), "en": ("note", "notes")},
+}
+
+
+def plural(count: int, noun: str, language: Language, *, with_count: bool = True) -> str:
+    """ "1 item", "3 itens", "0 items": the one plural rule every fixed text uses."""
+    one, other = NOUNS[noun][language]
+    word = one if count == 1 else other
+    return f"{count} {word}" if with_count else word
+
+
 def items_word(count: int, language: Language) -> str:
-    """ "item"/"itens" by count (Portuguese), "item"/"items" (English)."""
-    if count == 1:
-        return "item"
-    return "itens" if language == "pt" else "items"
+    """ "item"/"itens" by count (Portuguese), "item"/"items" (English): `plural` without the count."""
+    return plural(count, "item", language, with_count=False)
 
 
 def type_heading(item_type: str, language: Language) -> str:

@@ -36,8 +36,8 @@ TEXTS: dict[str, dict[Language, str]] = {
     "search_usage": {"pt": "Use /search <texto>.", "en": "Use /search <text>."},
     "session_ended": {"pt": "Sessão encerrada.", "en": "Session ended."},
     "export_ready": {
-        "pt": "Seus dados: {items} itens, {messages} mensagens (arquivo JSON anexo).",
-        "en": "Your data: {items} items, {messages} messages (JSON file attached).",
+        "pt": "Seus dados: {items}, {messages} (arquivo JSON anexo).",
+        "en": "Your data: {items}, {messages} (JSON file attached).",
     },
     "item_updated": {"pt": "Atualizado: {label}", "en": "Updated: {label}"},
 }

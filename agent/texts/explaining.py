@@ -30,8 +30,8 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "Requests to the language model: {count}.",
     },
     "why_belief": {
-        "pt": "Estimativa do modelo: {guessed} (ajuste aplicado {delta}).",
-        "en": "The model's estimate: {guessed} (adjustment applied {delta}).",
+        "pt": "Palpite atual: {guessed} · Delta aplicado: {delta}",
+        "en": "Current guess: {guessed} · Delta applied: {delta}",
     },
     "why_stopped": {"pt": "Impedi: {blocks}.", "en": "I stopped: {blocks}."},
     "why_receipt": {"pt": "Registro: {receipts}", "en": "Record: {receipts}"},

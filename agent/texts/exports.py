@@ -36,20 +36,20 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "I found nothing to import.",
     },
     "import_nothing_new": {
-        "pt": "Você já tem todos esses {known} itens; nada a importar.",
-        "en": "You already have all {known} of those items; nothing to import.",
+        "pt": "Nada a importar: tudo já estava na sua lista ({known}).",
+        "en": "Nothing to import: everything was already in your list ({known}).",
     },
     "import_preview": {
         "pt": "Importar {count} {items}?",
         "en": "Import {count} {items}?",
     },
     "import_known": {
-        "pt": "{known} já estão salvos e ficam como estão.",
-        "en": "{known} are already saved and stay as they are.",
+        "pt": "Já na sua lista (ficam como estão): {known}.",
+        "en": "Already in your list (left as they are): {known}.",
     },
     "import_invalid": {
-        "pt": "{invalid} registros não são itens válidos e ficam de fora.",
-        "en": "{invalid} records are not valid items and are left out.",
+        "pt": "Ficam de fora por não serem itens válidos: {invalid}.",
+        "en": "Left out as not valid items: {invalid}.",
     },
     "import_done": {"pt": "Importei {count} {items}.", "en": "Imported {count} {items}."},
     "import_cancelled": {"pt": "Ok, nada foi importado.", "en": "OK, nothing was imported."},

@@ -62,8 +62,8 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "Use /tz Area/City, for example /tz Europe/Lisbon. Now: {zone}.",
     },
     "forget_preview": {
-        "pt": "Isto apagará sua conta e todos os seus dados: {items} itens e {messages} mensagens. O registro de auditoria (sem conteúdo) fica. Confirma? (sim/não)",
-        "en": "This deletes your account and all your data: {items} items and {messages} messages. The audit log (no content) stays. Confirm? (yes/no)",
+        "pt": "Isto apagará sua conta e todos os seus dados: {items} e {messages}. O registro de auditoria (sem conteúdo) fica. Confirma? (sim/não)",
+        "en": "This deletes your account and all your data: {items} and {messages}. The audit log (no content) stays. Confirm? (yes/no)",
     },
     "forgotten": {
         "pt": "Pronto: sua conta e seus dados foram apagados.",

@@ -26,10 +26,22 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Não vou apagar {label}: apagar isso passa do limite de risco definido por quem administra o Lembra. Nada foi apagado; essa pessoa pode mudar o limite.",
         "en": "I will not delete {label}: deleting it is over the risk limit set by whoever runs Lembra. Nothing was deleted; they can change the limit.",
     },
-    "simulated": {
-        "pt": "Simulação ({tool}): {count} {items}{examples}; {reversal}. Decisão: {decision}.",
-        "en": "Simulation ({tool}): {count} {items}{examples}; {reversal}. Decision: {decision}.",
+    # "Simulação (apagar um item): afetaria 1 item:\n1. Matrix (1999)\nDá para desfazer ..."
+    "simulated_head": {
+        "pt": "Simulação ({action}): {effect}",
+        "en": "Simulation ({action}): {effect}",
     },
+    "simulated_affects": {"pt": "afetaria {items}", "en": "it would affect {items}"},
+    "simulated_creates": {"pt": "criaria {items}", "en": "it would create {items}"},
+    "simulated_risk": {"pt": "Decisão: {decision}.", "en": "Decision: {decision}."},
+    "simulated_save_note": {"pt": "salvar uma nota", "en": "save a note"},
+    "simulated_save_movie": {"pt": "salvar um filme", "en": "save a movie"},
+    "simulated_save_tv_show": {"pt": "salvar uma série", "en": "save a TV show"},
+    "simulated_save_video": {"pt": "salvar um vídeo", "en": "save a video"},
+    "simulated_save_link": {"pt": "salvar um link", "en": "save a link"},
+    "simulated_update_item": {"pt": "editar um item", "en": "edit an item"},
+    "simulated_delete_item": {"pt": "apagar um item", "en": "delete an item"},
+    "simulated_delete_all_memories": {"pt": "apagar tudo", "en": "delete everything"},
     "risk_decision_run": {"pt": "eu faria sem perguntar", "en": "I would do it without asking"},
     "risk_decision_confirm": {
         "pt": "eu pediria confirmação",

@@ -8,8 +8,8 @@ TEXTS: dict[str, dict[Language, str]] = {
     "saved": {"pt": "Salvo: {label}.", "en": "Saved: {label}."},
     "already_saved": {"pt": "Já estava salvo: {label}.", "en": "Already saved: {label}."},
     "choose_candidate": {
-        "pt": "Encontrei {count} opções para «{query}». Qual?",
-        "en": "I found {count} matches for «{query}». Which one?",
+        "pt": "Encontrei {count} para «{query}». Qual?",
+        "en": "I found {count} for «{query}». Which one?",
     },
     "candidates_shown": {"pt": "Encontrei para «{query}»:", "en": "Matches for «{query}»:"},
     "no_candidates": {

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -49,16 +50,33 @@ class BeliefVerdict:
     reason: str = ""
     real: float = 0.0
     delta_applied: float = 0.0
+    # an accepted delta not stored yet (`judge` leaves it to `apply`)
+    store: float | None = None
+
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+def _trimmed(value: Any) -> Any:
+    """Every string in `value` with its whitespace trimmed and runs of it made one space."""
+    if isinstance(value, str):
+        return _WHITESPACE.sub(" ", value).strip()
+    if isinstance(value, dict):
+        return {k: _trimmed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_trimmed(v) for v in value]
+    return value
 
 
 def step_signature(response: PlannerResponse) -> tuple[str, str, str, str]:
-    """The parts of an output that a resend must keep (compared after trimming whitespace)."""
+    """The parts of an output that a resend must keep (compared after trimming whitespace,
+    inside arguments too: "comprar  leite " resends "comprar leite")."""
     args = (
-        json.dumps(response.args, sort_keys=True, ensure_ascii=False)
+        json.dumps(_trimmed(response.args), sort_keys=True, ensure_ascii=False)
         if response.args is not None
         else ""
     )
-    return (response.action, response.tool or "", args, (response.message or "").strip())
+    return (response.action, response.tool or "", args, _trimmed(response.message or ""))
 
 
 async def real_value(deps: Deps, turn: Turn, key: str, confidence_now: float) -> float:
@@ -77,6 +95,24 @@ async def check(
     confidence_now: float,
 ) -> BeliefVerdict:
     """Accept or refuse one planner output under the belief contract; apply an accepted delta."""
+    verdict = await judge(deps, turn, response, step, confidence_now=confidence_now)
+    return await apply(deps, turn, response, verdict)
+
+
+def carries_delta(response: PlannerResponse) -> bool:
+    """Whether the output asks to move a writable belief (its acceptance stores it)."""
+    return response.belief.delta != 0 and response.belief.key not in READ_ONLY
+
+
+async def judge(
+    deps: Deps,
+    turn: Turn,
+    response: PlannerResponse,
+    step: BeliefStep,
+    *,
+    confidence_now: float,
+) -> BeliefVerdict:
+    """The contract's verdict on one output, storing nothing (`apply` stores an accepted delta)."""
     belief = response.belief
     key, guessed, delta = belief.key, belief.guessed, belief.delta
     margin = deps.settings.belief_margin
@@ -100,26 +136,34 @@ async def check(
         )
     if step.first_refused is not None and step_signature(response) != step.first_refused:
         return BeliefVerdict(False, "resend the same step", real)
-    applied = 0.0
     if delta != 0:
         if key in READ_ONLY:
             return BeliefVerdict(False, f"{key} is read-only", real)
-        after = min(1.0, max(0.0, real + delta))
-        await deps.db.beliefs.set(turn.user_id, key, after, now_ms=turn.now_ms)
-        await append_event(
-            deps,
-            turn,
-            "belief_updated",
-            {
-                "key_sha256": digest(key),
-                "before": real,
-                "after": after,
-                "guessed": guessed,
-                "delta": delta,
-            },
-        )
-        applied = after - real
-    return BeliefVerdict(True, real=real, delta_applied=applied)
+        return BeliefVerdict(True, real=real, store=min(1.0, max(0.0, real + delta)))
+    return BeliefVerdict(True, real=real)
+
+
+async def apply(
+    deps: Deps, turn: Turn, response: PlannerResponse, verdict: BeliefVerdict
+) -> BeliefVerdict:
+    """Store the delta of an accepted verdict (ledger `belief_updated`); refusals pass through."""
+    if not verdict.accepted or verdict.store is None:
+        return verdict
+    belief, real, after = response.belief, verdict.real, verdict.store
+    await deps.db.beliefs.set(turn.user_id, belief.key, after, now_ms=turn.now_ms)
+    await append_event(
+        deps,
+        turn,
+        "belief_updated",
+        {
+            "key_sha256": digest(belief.key),
+            "before": real,
+            "after": after,
+            "guessed": belief.guessed,
+            "delta": belief.delta,
+        },
+    )
+    return BeliefVerdict(True, real=real, delta_applied=after - real)
 
 
 async def record_calibration(deps: Deps, guessed: float, real: float) -> None:

@@ -145,9 +145,19 @@ class TurnFacts:
             self.mapping = "violation"
 
 
+# the highest score a FAIL may carry (DESIGN 10.2): the top of its band
+FAIL_CEILING = 29
+
+
 def evaluate(facts: TurnFacts, kind: TurnKind) -> Confidence:
-    """Score the turn and decide its state from the facts and the kind of turn."""
+    """Score the turn and decide its state from the facts and the kind of turn.
+
+    A blocked or unavailable stage is a critical stage that failed: it scores no pipeline
+    points (seed 003), and a FAIL never scores above its band, whatever the other parts.
+    """
     score = facts.score
+    if kind in ("unavailable", "blocked") and facts.pipeline != "failed":
+        score -= PIPELINE_POINTS[facts.pipeline]
     level: Level = band(score)
     if facts.caveats:
         level = _worse(level, "PARTIAL")
@@ -156,6 +166,8 @@ def evaluate(facts: TurnFacts, kind: TurnKind) -> Confidence:
     if facts.blocks:
         level = "FAIL"
     level = _by_kind(level, kind)
+    if level == "FAIL":
+        score = min(score, FAIL_CEILING)
     state: State = "OK" if level in ("OK", "OK_WARN") else level  # type: ignore[assignment]
     return Confidence(
         score=score,

@@ -5,14 +5,23 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agent.planning.claims import (
+    ClaimFacts,
     claimed_effects,
     false_claim,
+    judge,
+    named_item,
     offers_to_act,
+    read_claims,
     without_data_tags,
     without_emojis,
 )
+from agent.planning.textlanguage import foreign_language
+from agent.understanding.morphology import verb_forms
+from agent.understanding.textnorm import fold
 from storage import Database
 from tests.support.harness import Lembra, open_lembra
 
@@ -44,13 +53,91 @@ BELIEF = {"key": "answer.confidence", "guessed": 1.0, "delta": 0}
         ("I couldn't save it.", set()),
         ("Você tem 3 filmes salvos.", set()),
         ("Saved movies: Inception", set()),
-        ("Inception já está salvo.", set()),
+        ("Inception já está salvo.", set()),  # a statement about the list, checked in storage
         ("Você salvou Inception (2010); não tenho uma avaliação guardada.", set()),
         ("O filme Inception é de 2010.", set()),
     ],
 )
 def test_claimed_effects(message: str, effects: set[str]) -> None:
     assert set(claimed_effects(message)) == effects
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [
+        # the audit's let-through claims (issue 27), with nothing saved and an empty list
+        ("Filme Arrival salvo com sucesso!", "pt"),
+        ("O filme foi adicionado à sua lista.", "pt"),
+        ("Tubarão está guardado ✅", "pt"),
+        ("Matrix está salvo na sua lista.", "pt"),
+        ("Coloquei Duna na sua lista de filmes.", "pt"),
+        ("Jaws has been saved to your list.", "en"),
+        ("Done - Jaws is now stored.", "en"),
+        ("Your movie was added.", "en"),
+        ("Matrix is in your list.", "en"),
+        ("Pus Duna na lista.", "pt"),
+        ("Tirei Matrix da lista.", "pt"),
+        ("Show! Bacurau guardadinho aqui.", "pt"),
+        ("Fiz a remoção de Parasita.", "pt"),
+        ("I went ahead and saved Heat.", "en"),
+        ("Your list now includes Heat.", "en"),
+    ],
+)
+def test_false_claims_by_meaning_are_refused(message: str, language: str) -> None:
+    facts = ClaimFacts(items=(named_item("Tubarão" if "Tirei" in message else "Up", ["up"]),))
+    if "Tirei" in message or "remoção" in message:
+        facts = ClaimFacts(
+            items=(named_item("Matrix", ["matrix"]), named_item("Parasita", ["parasita"]))
+        )
+    assert judge(message, facts, language) is not None
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "events"),
+    [
+        ("Matrix está salvo na sua lista.", "pt", ["Matrix"], []),
+        ("Sim, Matrix (1999) já está na sua lista.", "pt", ["Matrix"], []),
+        ("Matrix is in your list.", "en", ["Matrix"], []),
+        ("Salvei Matrix.", "pt", ["Matrix"], ["item_saved"]),
+        ("Apaguei Matrix.", "pt", [], ["item_deleted"]),
+        # seed 000: a note about the user is backed by the belief delta of the turn
+        ("Anotado: você gosta de terror.", "pt", [], ["belief_updated"]),
+        ("Noted: you like horror.", "en", [], ["memory_noted"]),
+        # a title that looks like a verb is a title once stored
+        ("Saved by the Bell is in your list.", "en", ["Saved by the Bell"], []),
+        ("Ainda Estou Aqui está na sua lista.", "pt", ["Ainda Estou Aqui"], []),
+        # negations, questions, descriptions and the user's history claim nothing false
+        ("Duna não está na sua lista.", "pt", ["Matrix"], []),
+        ("Você salvou Matrix em janeiro; depois apagou tudo.", "pt", [], []),
+        ("No final de Matrix, o herói é salvo pelo amigo.", "pt", [], []),
+        ("The director removed a whole subplot from Heat.", "en", [], []),
+        ("Apagar Matrix tiraria 1 item; eu pediria confirmação.", "pt", ["Matrix"], []),
+    ],
+)
+def test_true_statements_pass(
+    message: str, language: str, stored: list[str], events: list[str]
+) -> None:
+    items = tuple(named_item(t, fold(t).split()) for t in stored)
+    facts = ClaimFacts(events=frozenset(events), items=items)
+    assert judge(message, facts, language) is None
+
+
+def test_every_inflection_comes_from_the_lemma() -> None:
+    for word in ("salvei", "salvou", "salvo", "salvas", "salvarei", "coloquei", "apaguei"):
+        assert verb_forms(word), word
+    for word in ("removi", "removido", "excluí", "excluídas", "inseri", "insira", "pus", "posto"):
+        assert verb_forms(fold(word)), word
+    for word in ("saved", "stored", "dropped", "kept", "written", "took", "removing", "popped"):
+        assert verb_forms(word), word
+    assert {v.form for v in verb_forms("salve")} == {"subjunctive"}
+    assert not verb_forms("salvador")
+    assert not verb_forms("nota")
+
+
+@given(st.text(max_size=300), st.sampled_from(["pt", "en"]))
+def test_reading_never_raises(message: str, language: str) -> None:
+    read_claims(message, language, titles=[message[:20]])
+    judge(message, ClaimFacts(items=(named_item(message[:30], message.split()),)), language)
 
 
 def test_a_claim_is_false_only_without_its_ledger_event() -> None:
@@ -81,10 +168,15 @@ def test_emojis_are_removed_and_text_kept() -> None:
         ("Posso apagar a nota?", True),
         ("Inception é de 2010.", False),
         ("Você pode salvar com «salva X».", False),
+        ("Deseja que eu salve Matrix?", True),
+        ("Quer salvar na sua lista?", True),
+        ("Posso colocar ele na sua lista, se quiser.", True),
+        ("If you want, I can add it to your list.", True),
     ],
 )
 def test_offers_to_act(message: str, offer: bool) -> None:
-    assert offers_to_act(message) is offer
+    language = "en" if message.startswith(("If", "Should")) else "pt"
+    assert offers_to_act(message, language) is offer
 
 
 @pytest.fixture
@@ -129,3 +221,26 @@ async def test_each_check_is_counted_in_metrics(lembra: Lembra) -> None:
     assert sample(lembra, "emoji_removed") == 1
     assert sample(lembra, "offer_capped") == 1
     assert b"lembra_model_text_checks_total" in lembra.deps.metrics.render()
+
+
+@given(st.text(max_size=300), st.sampled_from(["pt", "en"]), st.text(max_size=60))
+def test_the_language_check_never_raises(message: str, language: str, user_text: str) -> None:
+    foreign_language(message, language, titles=[message[:15]], user_text=user_text)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "foreign"),
+    [
+        ("Qual é o título do documentário?", "en", "pt"),
+        ("It is from 2010 and it won two awards.", "pt", "en"),
+        ("Sim, The Office está na sua lista.", "pt", None),
+        ("Cidade de Deus is not in your list yet.", "en", None),
+        ("Você disse «I love this movie».", "pt", None),
+        ("Ok!", "pt", None),
+    ],
+)
+def test_model_text_in_another_language_is_found(
+    message: str, language: str, foreign: str | None
+) -> None:
+    titles = ["The Office"]
+    assert foreign_language(message, language, titles=titles) == foreign  # type: ignore[arg-type]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agent.trust.confidence import Confidence, Level, TurnFacts, TurnKind, band, evaluate
 
@@ -291,3 +293,37 @@ def test_a_caveat_degrades_the_pipeline_but_never_undoes_a_failure() -> None:
     failed = TurnFacts(pipeline="failed")
     failed.add_caveat("a")
     assert failed.pipeline == "failed"
+
+
+# -- scores that mean something (issue 27) ------------------------------------------------
+
+
+@given(
+    pipeline=st.sampled_from(["complete", "caveat", "failed"]),
+    ambiguity=st.sampled_from(["none", "implicit", "unresolved"]),
+    rules=st.sampled_from(["all", "partial", "ignored"]),
+    mapping=st.sampled_from(["exact", "coerced", "violation"]),
+    kind=st.sampled_from(ALL_KINDS),
+    blocked=st.booleans(),
+)
+def test_a_fail_never_scores_above_29(
+    pipeline: Any, ambiguity: Any, rules: Any, mapping: Any, kind: TurnKind, blocked: bool
+) -> None:
+    facts = TurnFacts(pipeline=pipeline, ambiguity=ambiguity, rules=rules, mapping=mapping)
+    if blocked:
+        facts.block("pipeline_violation")
+    confidence = evaluate(facts, kind)
+    if confidence.state == "FAIL":
+        assert confidence.score <= 29
+    else:
+        assert confidence.score == facts.score  # only a FAIL's score is held to its band
+
+
+@pytest.mark.parametrize("kind", ["unavailable", "blocked"])
+def test_a_blocked_or_unavailable_stage_scores_no_pipeline_points(kind: TurnKind) -> None:
+    # seed 003: a critical stage that failed is worth 0 of the pipeline's 40 points
+    confidence = evaluate(TurnFacts(), kind)
+    assert confidence.state == "FAIL"
+    assert confidence.score == 29  # 30 + 20 + 10 without the pipeline, held to FAIL's band
+    assert evaluate(TurnFacts(ambiguity="unresolved"), kind).score == 29
+    assert evaluate(TurnFacts(ambiguity="unresolved", rules="ignored"), kind).score == 10

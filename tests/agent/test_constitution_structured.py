@@ -39,7 +39,7 @@ async def test_bad_edits_name_the_field_and_change_nothing(db: Database) -> None
         }
         for raw, named in cases.items():
             reply = await lembra.say(f"/constitution set {raw}", user=ROOT)
-            assert reply.text.startswith("constitution unchanged:"), raw
+            assert reply.text.startswith("Constituição inalterada:"), raw
             assert named in reply.text, raw
         assert await _version(db) == 1
         events = [e for e in await lembra.events("system") if e.type == "constitution_updated"]
@@ -69,7 +69,7 @@ async def test_every_edit_is_a_version_and_rollback_restores_the_previous_as_a_n
         assert (await db.constitutions.previous(4)) == v3  # the rolled-back version is kept
 
         current = await lembra.say("/constitution", user=ROOT)
-        structure = json.loads(current.text.split("structure:\n", 1)[1])
+        structure = json.loads(current.text.split("estrutura:\n", 1)[1])
         assert structure == {"stance": "cautious and terse", "risk_tolerance": 0.0, "overrides": []}
         events = [e for e in await lembra.events("system") if e.type == "constitution_updated"]
         assert [e.payload["version"] for e in events] == [1, 2, 3, 4]
@@ -83,7 +83,7 @@ async def test_a_non_admin_can_neither_see_nor_edit_the_constitution(db: Databas
         await lembra.say('/constitution set {"stance": "first"}', user=ROOT)
         for command in ('/constitution set {"risk_tolerance": 1}', "/constitution rollback"):
             reply = await lembra.say(command, user=ALICE)
-            assert "structure:" not in reply.text
+            assert "estrutura:" not in reply.text
         latest = await db.constitutions.latest()
         assert latest is not None
         assert (latest.version, latest.risk_tolerance) == (2, 0.0)

@@ -98,7 +98,7 @@ async def test_the_dreamer_model_writes_the_baseline_with_its_own_settings(db: D
     assert body["model"] == "dreamer-x"
     assert body["temperature"] == 0.3
     assert body["max_tokens"] == 4_000 or body.get("max_completion_tokens") == 4_000
-    assert "o usuário guarda 1 notas" in str(body["messages"][1]["content"])
+    assert "o usuário guarda 1 nota." in str(body["messages"][1]["content"])
     assert user is not None
     assert user.baseline == written
     assert payload["baseline_by"] == "model"

@@ -89,7 +89,7 @@ async def test_a_json_export_imports_into_another_account_once(lembra: Lembra) -
     again = await lembra.say(f"/import {raw}", user=BOB)
 
     assert again.choice_kind == "none"
-    assert "já tem todos esses 3 itens" in again.text
+    assert "Nada a importar: tudo já estava na sua lista (3 itens)." in again.text
     assert len(await lembra.items(BOB)) == 3
 
 
@@ -103,7 +103,7 @@ async def test_a_plain_list_previews_new_entries_and_no_keeps_everything(lembra:
     # the repeated line counts once; what alice already has is skipped
     assert preview.text.splitlines()[:2] == [
         "Importar 3 itens? (1 notas, 1 vídeos, 1 links)",
-        "1 já estão salvos e ficam como estão.",
+        "Já na sua lista (ficam como estão): 1 item.",
     ]
     kept = await lembra.say("não")
 

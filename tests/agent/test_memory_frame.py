@@ -165,7 +165,7 @@ async def test_the_narrative_is_first_person_in_the_users_language(db: Database)
     for phrase in (
         "Respondo em português",
         "Há uma pendência",
-        "O usuário guarda 1 itens",
+        "O usuário guarda 1 item",
         "Posso usar as ferramentas",
         "Da última sessão",
         "Turnos anteriores, resumidos",
@@ -178,7 +178,7 @@ async def test_the_narrative_is_first_person_in_the_users_language(db: Database)
     assert not pt.compressed
     assert not pt.minimal
     assert en.text.startswith("I am Lembra's planner, working for cli:alice")
-    for phrase in ("I answer in English", "The user keeps 1 items", "Earlier turns, summarized"):
+    for phrase in ("I answer in English", "The user keeps 1 item", "Earlier turns, summarized"):
         assert phrase in en.text
     assert "Eu sou" not in sent_en
     assert en_frame.identity["language"] == "en"
@@ -286,7 +286,7 @@ async def test_a_failing_section_gives_the_minimal_narrative(db: Database, corru
     # identity, item counts and the pending action; nothing of the section that failed
     assert minimal.text == (
         "Eu sou o planejador do Lembra para cli:alice. Agora: 2026-01-05 10:00-03:00. "
-        "Respondo em português. O usuário guarda 1 itens (1 notas). "
+        "Respondo em português. O usuário guarda 1 item (1 nota). "
         "Há uma pendência: aguardo qual destes títulos salvar (2 opções) até 10:02; "
         "se expirar, nada é salvo."
     )
@@ -296,7 +296,7 @@ async def test_a_failing_section_gives_the_minimal_narrative(db: Database, corru
     assert degraded == 2  # the frame above and the turn's
     system = system_prompt(report)
     assert "Eu sou o planejador do Lembra para cli:alice. Agora:" in system
-    assert "O usuário guarda 1 itens (1 notas)." in system
+    assert "O usuário guarda 1 item (1 nota)." in system
     assert "Minhas crenças" not in system
     assert "Da última sessão" not in system
 

@@ -334,3 +334,28 @@ async def test_an_idle_handover_waits_while_the_users_turn_holds_the_lease(db: D
         await db.leases.release(lease, "worker-handling-a-turn")
         assert (await run_due(live.deps)).handovers == 1
         assert await db.leases.holder(lease, now_ms=now) is None
+
+
+async def test_earlier_handovers_pass_the_sanity_check_too(db: Database) -> None:
+    # issue 27: a false "coloquei Duna" written by a model two sessions ago must not come
+    # back as a plain fact once a newer handover takes the last place
+    async with live_runtime(db) as live:
+        await live.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
+        await plant_handover(
+            live,
+            text="Coloquei Duna na sua lista de filmes e anotei comprar pão.",
+            writer="model",
+            claims={"saved": [], "deleted": []},
+        )
+        await plant_handover(
+            live,
+            text="Sessão de 05/01 10:00–10:30. Nenhuma alteração nos itens.",
+            writer="deterministic",
+            claims={"saved": [], "deleted": []},
+        )
+        _, report = await live.say("o que eu fiz antes?", llm=[respond("Veja acima.")])
+    system = system_prompt(report)
+    earlier = system.split("Sessões anteriores", 1)[1]
+    assert "Coloquei Duna" in earlier.split("</data>")[0]
+    assert "Nota de governança: <data>a passagem diz que «duna» foi salvo" in earlier
+    assert "Da última sessão: <data>Sessão de 05/01" in system

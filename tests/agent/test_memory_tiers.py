@@ -79,7 +79,9 @@ async def test_tiers_after_many_turns(db: Database) -> None:
 async def test_the_model_sees_the_tiers_and_only_the_last_turns_verbatim(db: Database) -> None:
     async with live_runtime(db) as live:
         await write_turns(live, 0, 60)
-        _, report = await live.say("me lembra o que eu fiz", llm=[respond("Notas salvas.")])
+        _, report = await live.say(
+            "me lembra o que eu fiz", llm=[respond("Você pediu várias notas.")]
+        )
     assert report.problems() == []
     sent = report.requests[0].body["messages"]
     verbatim_humans = [m["content"] for m in sent[1:-1] if m["role"] == "user"]
@@ -104,8 +106,10 @@ async def test_a_corrupted_summary_document_is_skipped_not_crashed_on(db: Databa
             {"_id": conversation_doc_id(CONV)},
             {"$set": {"structured": {"not": "a list"}, "archive": ["not", "a string"]}},
         )
-        reply, report = await live.say("me lembra o que eu fiz", llm=[respond("Notas salvas.")])
-        assert reply.text == "Notas salvas."
+        reply, report = await live.say(
+            "me lembra o que eu fiz", llm=[respond("Você pediu várias notas.")]
+        )
+        assert reply.text == "Você pediu várias notas."
         assert report.problems() == []
         assert "a list" not in system_prompt(report)
         assert "a string" not in system_prompt(report)

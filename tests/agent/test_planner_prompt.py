@@ -58,7 +58,7 @@ async def test_the_system_prompt_holds_tools_constitution_examples_and_current_b
     assert "- delete_all_memories [" not in prompt
     # The constitution: no conversation, no offers, no emojis.
     assert "never make small talk" in prompt
-    assert "never offer anything" in prompt
+    assert "to offer to act, call request_clarification with options" in prompt
     assert "No emojis" in prompt
     # One example per action, each a complete step with its belief.
     examples = [

@@ -187,15 +187,20 @@ async def test_stats_and_users_work_for_an_admin(lembra: Lembra, db: Database) -
     stats = await lembra.say("/stats", user=ROOT)
     users = await lembra.say("/users", user=ROOT)
 
+    # in the admin's language (Portuguese here), with plurals by count (issue 27)
     lines = stats.text.splitlines()
-    assert "users: 3" in lines  # Alice, Bob and the admin
-    assert "items: 3" in lines
-    assert any(line.startswith("answered without the model:") for line in lines)
+    assert "usuários: 3" in lines  # Alice, Bob and the admin
+    assert "itens: 3" in lines
+    assert any(line.startswith("respondidas sem o modelo:") for line in lines)
     listed = users.text.splitlines()
-    assert any(line.startswith(f"{ALICE} · pt · 2 items") for line in listed)
-    assert any(line.startswith(f"{BOB} · pt · 1 items") for line in listed)
+    assert any(line.startswith(f"{ALICE} · pt · 2 itens · ativo") for line in listed)
+    assert any(line.startswith(f"{BOB} · pt · 1 item · ativo") for line in listed)
     assert [e.payload for e in await lembra.events(ROOT)] == [
         {"command": "stats", "allowed": True},
         {"command": "users", "allowed": True},
     ]
+    await lembra.say("/lang en", user=ROOT)
+    english = (await lembra.say("/stats", user=ROOT)).text.splitlines()
+    assert "users: 3" in english
+    assert any(line.startswith("answered without the model:") for line in english)
     assert (await db.ledger.verify(ROOT)).ok

@@ -73,7 +73,7 @@ async def test_export_arrives_as_a_json_document_with_only_the_users_data(harnes
 
         reply = await say(h, ALICE, "/export")
 
-        assert reply.startswith("Seus dados: 1 itens")
+        assert reply.startswith("Seus dados: 1 item,")
         (document,) = h.tg.sent("sendDocument", chat_id=ALICE)
         ((filename, data),) = document.files.values()
         assert filename == f"lembra-export-tg-{ALICE}.json"
@@ -90,7 +90,7 @@ async def test_forget_previews_then_a_button_press_erases_the_account(harness: A
 
         preview = await say(h, ALICE, "/forget")
 
-        assert preview.startswith("Isto apagará sua conta e todos os seus dados: 1 itens")
+        assert preview.startswith("Isto apagará sua conta e todos os seus dados: 1 item e")
         (buttons,) = h.tg.sent(chat_id=ALICE)[-1].params["reply_markup"]["inline_keyboard"]
         assert [b["text"] for b in buttons] == ["Sim", "Não"]
         assert all(len(b["callback_data"].encode()) <= 64 for b in buttons)
@@ -132,8 +132,9 @@ async def test_admin_commands_need_the_admins_namespaced_id(harness: Any) -> Non
 
         stats = await say(h, ADMIN, "/stats")
 
-        assert "users: 2" in stats.splitlines()
-        assert any(line.startswith("answered without the model:") for line in stats.splitlines())
+        # in the admin's language: Portuguese by default (issue 27)
+        assert "usuários: 2" in stats.splitlines()
+        assert any(line.startswith("respondidas sem o modelo:") for line in stats.splitlines())
         admin_events = await h.db.ledger.events(f"tg:{ADMIN}")
         assert [(e.payload["command"], e.payload["allowed"]) for e in admin_events] == [
             ("stats", True)
