@@ -17,6 +17,7 @@ from agent.texts import (
     channels,
     choices,
     commands,
+    corrections,
     deleting,
     exports,
     failures,
@@ -34,6 +35,7 @@ from agent.types import Language
 OK_MARK = "✅"
 WARN_MARK = "⚠️"
 FAIL_MARK = "❌"
+EDIT_MARK = "✏️"  # an edited message corrected an item (DESIGN 10.5)
 
 CATALOGS = (
     channels,
@@ -50,6 +52,7 @@ CATALOGS = (
     memory,
     smalltalk,
     risk,
+    corrections,
 )
 
 

@@ -62,7 +62,7 @@ async def test_set_webhook_registers_the_url_secret_and_command_menus(
     (webhook,) = fake_tg.sent("setWebhook")
     assert webhook.params["url"] == WEBHOOK_URL
     assert webhook.params["secret_token"] == WEBHOOK_SECRET
-    assert webhook.params["allowed_updates"] == ["message", "callback_query"]
+    assert webhook.params["allowed_updates"] == ["message", "edited_message", "callback_query"]
     assert webhook.params["drop_pending_updates"] == "true"
 
     menus = {
