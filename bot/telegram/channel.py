@@ -35,7 +35,9 @@ from agent.errors import ServiceUnavailable
 from agent.services.outbound import outbound_trace
 from agent.types import Channel, Incoming, Reply
 from bot.delivery.concurrency import BackgroundTasks
+from bot.delivery.jobs import JobTimes, schedule_jobs
 from bot.delivery.lifecycle import Delivery, Job, UpdateLifecycle
+from bot.delivery.push import ChannelPusher
 from bot.inbound import Ignored, NotJson, Rejected, read_body
 from bot.telegram import send as telegram_send
 from bot.telegram.http import AiohttpRequest
@@ -337,13 +339,18 @@ async def run_polling(
     drop_pending_updates: bool = False,
     options: TelegramOptions | None = None,
     ready: asyncio.Event | None = None,
+    jobs: JobTimes | None = None,
 ) -> None:
-    """Local development: delete the webhook and poll, with the same handlers, until cancelled."""
+    """Poll with the same handlers and background jobs as `lembra serve`, until cancelled.
+
+    The webhook is deleted first (Telegram allows one or the other).
+    """
     channel = TelegramChannel(deps, lifecycle, options=options, polling=True)
     await channel.start()
     updater = channel.app.updater
     assert updater is not None
     try:
+        schedule_jobs(lifecycle, deps, ChannelPusher(channel, None), jobs)
         await register_commands(channel.bot, deps.settings.admins)
         # start_polling deletes the webhook first (Telegram allows one or the other).
         await updater.start_polling(
