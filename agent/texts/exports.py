@@ -43,6 +43,18 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Importar {count} {items}?",
         "en": "Import {count} {items}?",
     },
+    "import_preview_memories": {
+        "pt": "Importar {count} anotações do assistente sobre você (fatos e marcadores)?",
+        "en": "Import {count} of the assistant's notes about you (facts and bookmarks)?",
+    },
+    "import_memories": {
+        "pt": "E {count} anotações do assistente sobre você (fatos e marcadores).",
+        "en": "And {count} of the assistant's notes about you (facts and bookmarks).",
+    },
+    "import_memories_done": {
+        "pt": "E {count} anotações do assistente.",
+        "en": "And {count} of the assistant's notes.",
+    },
     "import_known": {
         "pt": "{known} já estão salvos e ficam como estão.",
         "en": "{known} are already saved and stay as they are.",
