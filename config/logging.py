@@ -137,9 +137,13 @@ def log_event(
     event: str,
     *,
     level: int = logging.INFO,
-    exc_info: bool = False,
+    exc_info: bool | BaseException = False,
     **fields: Any,
 ) -> None:
-    """Log `event` with structured `fields` (scrubbed when formatted)."""
+    """Log `event` with structured `fields` (scrubbed when formatted).
+
+    `exc_info`: True for the exception being handled, or an exception object (one a
+    framework hands over outside its `except`, as PTB's error handlers get it).
+    """
     if logger.isEnabledFor(level):
         logger.log(level, event, exc_info=exc_info, extra={_FIELDS_ATTR: fields})

@@ -33,6 +33,7 @@ from telegram.ext import (
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
 from agent.services.outbound import outbound_trace
+from agent.services.retrying import RetryPolicy
 from agent.types import Channel, Incoming, Reply
 from bot.delivery.concurrency import BackgroundTasks
 from bot.delivery.jobs import JobTimes, schedule_jobs
@@ -58,12 +59,16 @@ class TelegramOptions:
     """Knobs tests and the bench turn; production uses the defaults."""
 
     timeout_s: float = 10.0
-    retry_delays: tuple[float, ...] = (0.5, 1.0, 2.0)
+    retry_delays: tuple[float, ...] = (0.5, 1.0, 2.0)  # the retry policy's backoff
     # Telegram's own limits (30 messages/s overall, 20/min per group); the bench
     # against a local fake turns them off to measure the app, not the limiter.
     respect_sending_limits: bool = True
-    rate_limit_retries: int = 2
     connection_pool_size: int = 16
+    retry: RetryPolicy | None = None  # None: RetryPolicy(delays=retry_delays)
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        return self.retry or RetryPolicy(delays=self.retry_delays)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +144,8 @@ class TelegramChannel:
             .get_updates_request(self._requests[1])
         )
         if self.options.respect_sending_limits:
-            limiter = AIORateLimiter(max_retries=self.options.rate_limit_retries)
+            # it paces sends only: retrying is the one policy's (agent/services/retrying.py)
+            limiter = AIORateLimiter(max_retries=0)
             builder = builder.rate_limiter(limiter)  # type: ignore[arg-type]
         if not polling:
             builder = builder.updater(None)
@@ -171,13 +177,20 @@ class TelegramChannel:
         try:
             await self.app.initialize()
         except InvalidToken:
+            await self._close_transports()
             raise ConfigError("TELEGRAM_BOT_TOKEN was rejected by the Bot API") from None
         except NetworkError as exc:
+            await self._close_transports()
             raise ServiceUnavailable(
                 f"cannot reach the Telegram Bot API ({type(exc).__name__}); "
                 "check TELEGRAM_API_BASE_URL and the network"
             ) from None
         await self.app.start()
+
+    async def _close_transports(self) -> None:
+        """Close the HTTP sessions PTB opened before getMe (it leaves them when getMe fails)."""
+        for transport in self._requests:
+            await transport.shutdown()
 
     async def idle(self) -> None:
         """Wait until every queued update and background answer is finished."""
@@ -192,8 +205,7 @@ class TelegramChannel:
         await self.app.shutdown()
         # PTB opens its sessions before getMe; when getMe never succeeded it does not
         # close them, so they are closed here (a no-op when PTB already did)
-        for transport in self._requests:
-            await transport.shutdown()
+        await self._close_transports()
 
     # -- the webhook -----------------------------------------------------------------------
 
@@ -285,11 +297,15 @@ class TelegramChannel:
             await self.lifecycle.process(job, self)
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log what a PTB handler raised, with its traceback: never the update or its text."""
+        error = context.error
         log_event(
             log,
             "telegram_handler_error",
             level=logging.ERROR,
-            error_type=type(context.error).__name__,
+            error_type=type(error).__name__,
+            # foreign exception messages are withheld from tracebacks (config/logging.py)
+            exc_info=error if isinstance(error, BaseException) else False,
         )
 
     async def _answer(self, query_id: str) -> None:
@@ -328,7 +344,7 @@ class TelegramChannel:
             incoming,
             reply,
             metrics=self.deps.metrics,
-            retry_delays=self.options.retry_delays,
+            policy=self.options.retry_policy,
         )
 
 

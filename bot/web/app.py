@@ -99,10 +99,19 @@ def create_app(
     app.router.add_get("/metrics", metrics)
 
     async def run_channels(app: web.Application) -> AsyncIterator[None]:
-        if channels.whatsapp is not None:
-            await channels.whatsapp.start()
-        if channels.telegram is not None:
-            await start_or_retry("telegram", channels.telegram.start, degraded)
+        try:
+            if channels.whatsapp is not None:
+                await channels.whatsapp.start()
+            if channels.telegram is not None:
+                await start_or_retry("telegram", channels.telegram.start, degraded)
+        except BaseException:
+            # a failed start-up closes what it opened (aiohttp runs no cleanup for us here)
+            await degraded.cancel()
+            if channels.telegram is not None:
+                await channels.telegram.stop()
+            if channels.whatsapp is not None:
+                await channels.whatsapp.stop()
+            raise
         if options.jobs:
             pusher = ChannelPusher(channels.telegram, channels.whatsapp)
             times = JobTimes(options.background_every_s, options.reminders_every_s)

@@ -22,7 +22,6 @@ Each handled message is marked read with the typing indicator (bot/whatsapp/stat
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import json
@@ -36,6 +35,7 @@ from aiohttp import web
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
 from agent.services.outbound import outbound_trace
+from agent.services.retrying import GaveUp, Retry, RetryPolicy
 from agent.texts import text
 from agent.types import Attachment, Channel, Incoming, Language, Reply
 from bot.delivery.concurrency import BackgroundTasks
@@ -74,7 +74,12 @@ def stored_message(raw: Any, name: str | None) -> str:
 @dataclass(frozen=True)
 class WhatsAppOptions:
     timeout_s: float = 10.0
-    retry_delays: tuple[float, ...] = (0.5, 1.0, 2.0)
+    retry_delays: tuple[float, ...] = (0.5, 1.0, 2.0)  # the retry policy's backoff
+    retry: RetryPolicy | None = None  # None: RetryPolicy(delays=retry_delays)
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        return self.retry or RetryPolicy(delays=self.retry_delays)
 
 
 class _WindowClosed(Exception):
@@ -355,18 +360,17 @@ class WhatsAppChannel:
         return media_id
 
     async def _call(self, request: Any) -> dict[str, Any]:
-        """One Graph API call; 429, 5xx and network errors are retried, the turn is not."""
+        """One Graph API call; 429, 5xx and network errors are retried by the one policy."""
         if self._session is None:
             raise ServiceUnavailable("the WhatsApp channel is not started")
+        session = self._session
         sends = self.deps.metrics.sends
-        delays = self.options.retry_delays
-        for attempt in range(len(delays) + 1):
-            pause = delays[attempt] if attempt < len(delays) else 0.0
+
+        async def attempt() -> dict[str, Any]:
             try:
-                async with request(self._session) as response:
+                async with request(session) as response:
                     answer = await _json(response)
                     if response.status < 300:
-                        sends.labels("whatsapp", "sent").inc()
                         return answer
                     error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
                     code = error.get("code") if isinstance(error, dict) else None
@@ -384,16 +388,22 @@ class WhatsAppChannel:
                         )
                         raise _Refused(str(code))
                     retry_after = response.headers.get("Retry-After", "")
-                    if retry_after.isdigit():
-                        pause = max(pause, float(retry_after))
-                    log_event(log, "send_retry", attempt=attempt + 1, status=response.status)
+                    wait_s = float(retry_after) if retry_after.isdigit() else None
+                    raise Retry(f"HTTP {response.status}", wait_s=wait_s)
             except (aiohttp.ClientError, TimeoutError) as exc:
-                log_event(log, "send_retry", attempt=attempt + 1, error_type=type(exc).__name__)
+                raise Retry(type(exc).__name__) from None
+
+        def retried(number: int, error: Retry, wait_s: float) -> None:
             sends.labels("whatsapp", "retry").inc()
-            if attempt < len(delays):
-                await asyncio.sleep(pause)
-        sends.labels("whatsapp", "failed").inc()
-        raise _GiveUp
+            log_event(log, "send_retry", attempt=number, reason=error.reason, wait_s=wait_s)
+
+        try:
+            answer = await self.options.retry_policy.call(attempt, on_retry=retried)
+        except GaveUp:
+            sends.labels("whatsapp", "failed").inc()
+            raise _GiveUp from None
+        sends.labels("whatsapp", "sent").inc()
+        return answer
 
 
 async def _json(response: aiohttp.ClientResponse) -> dict[str, Any]:
