@@ -180,7 +180,7 @@ class TelegramChannel:
             await self._close_transports()
             raise ConfigError("TELEGRAM_BOT_TOKEN was rejected by the Bot API") from None
         except NetworkError as exc:
-            await self._close_transports()
+            # kept open: PTB reuses them when start-up is retried (bot/web/startup.py)
             raise ServiceUnavailable(
                 f"cannot reach the Telegram Bot API ({type(exc).__name__}); "
                 "check TELEGRAM_API_BASE_URL and the network"
