@@ -36,7 +36,7 @@ lint: install
 	$(BIN)/ruff format --check .
 
 typecheck: install
-	$(BIN)/mypy agent storage config
+	$(BIN)/mypy agent storage config bot
 
 pytest: install
 	$(BIN)/pytest -q

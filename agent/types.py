@@ -13,7 +13,7 @@ Channel = Literal["telegram", "whatsapp", "console"]
 Language = Literal["pt", "en"]
 State = Literal["OK", "PARTIAL", "AMBIGUOUS", "FAIL"]
 ChoiceKind = Literal["none", "pick", "confirm"]
-IncomingKind = Literal["text", "choice", "unsupported"]
+IncomingKind = Literal["text", "choice", "unsupported", "edit"]
 
 CHANNEL_PREFIX: dict[Channel, str] = {"telegram": "tg", "whatsapp": "wa", "console": "cli"}
 
@@ -41,6 +41,10 @@ class Incoming:
         choice: a 0-based button index when the user pressed a button.
         choice_token: the token the button carried, tying it to one pending action.
         update_id: the namespaced platform update id, carried into ledger events.
+        message_id: the platform's id of this message (`tg:<chat>:<id>`, `wa:<wamid>`): an
+            item this turn saves keeps it, so an edit of the message can correct the item.
+        edit_of: for kind "edit", the `message_id` of the message the user edited; `text`
+            is then its new text.
     """
 
     channel: Channel
@@ -53,6 +57,8 @@ class Incoming:
     update_id: str | None = None
     language_hint: Language | None = None
     display_name: str | None = None
+    message_id: str | None = None
+    edit_of: str | None = None
 
     @property
     def conversation_id(self) -> str:

@@ -236,13 +236,11 @@ def database_cpu_s(data_dir: Path) -> float:
 
 def own_code_us_per_update(updates: list[dict[str, Any]], bot: Any) -> float:
     """CPU of the steps that are ours alone (no I/O), per update."""
-    from telegram import Update
-
     limiter = SlidingWindowLimiter(20, 60)
     reply = Reply(text="Você ainda não guardou nada.\nDiga por exemplo: salva inception")
     started = time.process_time()
     for data in updates:
-        incoming = normalize(Update.de_json(data, bot), allow_groups=False)
+        incoming = normalize(data, allow_groups=False).outcome  # from the raw JSON, as served
         limiter.hit(getattr(incoming, "user_id", ""), time.monotonic())
         split_text(reply.text, 4096)
         keyboard(reply)

@@ -5,6 +5,11 @@ secrets or user content are replaced by a marker before formatting, so a careles
 call site cannot leak them. Tracebacks keep exception types and frames but only the
 messages of Lembra's own errors: a library's message can quote user text (pydantic's
 `input_value`) or a URL carrying a bot token.
+
+`LOG_FORMAT` picks the form (DESIGN 10.4): `json` for machines (`lembra serve`'s
+default), `text` for a person at a terminal (every other command's default): one short
+line per warning or error, `lembra: warning: tmdb unavailable (status 503)`, the same
+fields scrubbed the same way, no traceback.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import sys
 import time
 import traceback
 from types import TracebackType
-from typing import Any
+from typing import Any, Literal
 
 from config.errors import LembraError
 
@@ -92,14 +97,33 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(payload, ensure_ascii=False, default=str)
 
 
-def setup_logging(level: str = "INFO", *, stream: Any = None) -> None:
-    """Route every logger through one JSON handler on stderr (idempotent)."""
+class TextFormatter(logging.Formatter):
+    """Format a record as one line for a person: `lembra: warning: event words (field value)`."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        fields = scrub(getattr(record, _FIELDS_ATTR, {}))
+        details = ", ".join(
+            f"{key.replace('_', ' ')} {value}" for key, value in fields.items() if value is not None
+        )
+        line = f"lembra: {record.levelname.lower()}: {record.getMessage().replace('_', ' ')}"
+        if details:
+            line += f" ({details})"
+        if record.exc_info and record.exc_info[0] is not None:
+            line += f" [{record.exc_info[0].__name__}]"
+        return " ".join(line.split())  # one line, whatever a field held
+
+
+LogFormat = Literal["json", "text"]
+
+
+def setup_logging(level: str = "INFO", *, stream: Any = None, form: LogFormat = "json") -> None:
+    """Route every logger through one handler on stderr, JSON or text lines (idempotent)."""
     root = logging.getLogger()
     for handler in list(root.handlers):
         if getattr(handler, "_lembra", False):
             root.removeHandler(handler)
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(JsonFormatter())
+    handler.setFormatter(JsonFormatter() if form == "json" else TextFormatter())
     handler._lembra = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(level)
@@ -113,9 +137,13 @@ def log_event(
     event: str,
     *,
     level: int = logging.INFO,
-    exc_info: bool = False,
+    exc_info: bool | BaseException = False,
     **fields: Any,
 ) -> None:
-    """Log `event` with structured `fields` (scrubbed when formatted)."""
+    """Log `event` with structured `fields` (scrubbed when formatted).
+
+    `exc_info`: True for the exception being handled, or an exception object (one a
+    framework hands over outside its `except`, as PTB's error handlers get it).
+    """
     if logger.isEnabledFor(level):
         logger.log(level, event, exc_info=exc_info, extra={_FIELDS_ATTR: fields})

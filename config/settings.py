@@ -125,6 +125,10 @@ class Settings(BaseSettings):
     # the risk policy (agent/trust/risk.py): at or above confirm, ask "sim"; at or above block, refuse
     risk_confirm_threshold: float = Field(default=0.3, ge=0, le=1)
     risk_block_threshold: float = Field(default=0.9, ge=0, le=1)
+    # an edited message corrects the item its turn saved for this long (DESIGN 10.5)
+    edit_window_seconds: int = Field(default=600, ge=0, le=86_400)
+    # console commands print human lines (text); `serve` keeps JSON (DESIGN 10.4)
+    log_format: Literal["json", "text"] | None = None
 
     @model_validator(mode="before")
     @classmethod

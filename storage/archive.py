@@ -2,7 +2,9 @@
 
 An archive is one header line, one line per document (`{"c": collection, "d": doc}`,
 canonical Extended JSON so every BSON type survives) and one trailer line with the
-count and digest of each collection; a file without its trailer is refused. The
+count and digest of each collection; a file without its trailer is refused. The header
+records the ledger's signing key by its public half (`signing.public_key`) with the
+signed record of where signing began, never the private key (storage/signing.py). The
 same code reads the embedded server and MongoDB, so an archive taken from either
 restores into either.
 
@@ -60,6 +62,19 @@ class Header:
     created_at: str
     lembra_version: str
     collections: tuple[str, ...]
+    # {"public_key": hex, "fingerprint": ..., "adoption": {"heads", "sig"} | None}; None in
+    # archives made before issue 30, or from a database with no key
+    signing: dict[str, Any] | None = None
+
+    @property
+    def public_key(self) -> str | None:
+        key = (self.signing or {}).get("public_key")
+        return key if isinstance(key, str) else None
+
+    @property
+    def adoption(self) -> dict[str, Any] | None:
+        record = (self.signing or {}).get("adoption")
+        return record if isinstance(record, dict) else None
 
 
 @dataclass(slots=True)
@@ -114,6 +129,7 @@ def _header_line(header: Header) -> str:
             "created_at": header.created_at,
             "lembra_version": header.lembra_version,
             "collections": list(header.collections),
+            **({"signing": header.signing} if header.signing is not None else {}),
         }
     )
 
@@ -141,6 +157,7 @@ async def write_archive(
     *,
     schema_version: int,
     lembra_version: str,
+    signing: dict[str, Any] | None = None,
     attempts: int = CONSISTENT_ATTEMPTS,
 ) -> dict[str, CollectionDigest]:
     """Write a consistent archive of `collections` to `path` (atomically) and return its digests.
@@ -153,6 +170,7 @@ async def write_archive(
         created_at=datetime.now(UTC).isoformat(timespec="seconds"),
         lembra_version=lembra_version,
         collections=tuple(collections),
+        signing=signing,
     )
     try:
         for attempt in range(attempts):
@@ -209,6 +227,7 @@ def _parse_header(path: Path, line: str) -> Header:
         created_at=str(raw["created_at"]),
         lembra_version=str(raw["lembra_version"]),
         collections=tuple(raw["collections"]),
+        signing=raw["signing"] if isinstance(raw.get("signing"), dict) else None,
     )
 
 

@@ -113,6 +113,8 @@ class ItemDoc(StoredModel):
     created_at_ms: int
     updated_at_ms: int
     update_id: str | None = None  # the platform update that created it: its re-drive is no "dedup"
+    # the platform message whose turn saved it (`tg:<chat>:<id>`, `wa:<wamid>`): its edit corrects it
+    source_message: str | None = None
 
     @property
     def label(self) -> str:

@@ -49,6 +49,11 @@ class ItemsRepo:
         doc = await self._c.find_one({"user_id": user_id, "dedup_key": dedup_key})
         return ItemDoc.model_validate(doc) if doc else None
 
+    async def saved_by_message(self, user_id: str, message_id: str) -> list[ItemDoc]:
+        """The user's items saved by the turn of platform message `message_id` (at most 2 read)."""
+        docs = await self._c.find({"user_id": user_id, "source_message": message_id}, limit=2)
+        return [ItemDoc.model_validate(d) for d in docs]
+
     async def list_for(
         self, user_id: str, *, item_type: ItemType | None = None, limit: int = 0
     ) -> list[ItemDoc]:

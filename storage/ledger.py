@@ -126,6 +126,11 @@ class LedgerRepo:
         self.appended: deque[tuple[str, int, str]] = deque(maxlen=10_000)
         self.appended_total = 0
 
+    def use_key(self, signer: LedgerSigner | None, unsigned_until: dict[str, int]) -> None:
+        """Sign and verify with `signer` from now on (a restore that installed the old key)."""
+        self.signer = signer
+        self.unsigned_until = dict(unsigned_until)
+
     async def ensure_indexes(self) -> None:
         await self._c.create_index([("stream", 1)])
         await self._c.create_index([("stream", 1), ("seq", 1)], unique=True)

@@ -3,14 +3,21 @@
 Whoever can write the database can recompute the hash chain (DESIGN 3.9); a
 signature made with a key held only in a file (`DATA_DIR/ledger_signing.key`,
 mode 0600, or `LEDGER_SIGNING_KEY_FILE`) cannot be recomputed without it.
+
+That is also why a backup never holds the key: it records the public half, and a
+restore on a new machine needs the key file carried there separately (`lembra restore
+FILE --signing-key PATH`, docs/operations.md).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -41,6 +48,10 @@ class LedgerSigner:
         )
         return raw.hex()
 
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public_hex)
+
     def sign_event(self, event_hash: str) -> str:
         return self.key.sign(_EVENT_TAG + event_hash.encode()).hex()
 
@@ -57,6 +68,16 @@ class LedgerSigner:
 
     def adoption_ok(self, heads: dict[str, int], sig: str) -> bool:
         return _valid(self.key.public_key(), _ADOPTION_TAG + _canonical(heads), sig)
+
+
+def fingerprint(public_hex: str) -> str:
+    """A public key short enough to compare by eye: `ed25519:` and 16 bytes of its SHA-256."""
+    try:
+        raw = bytes.fromhex(public_hex)
+    except ValueError:
+        raw = public_hex.encode()
+    digest = hashlib.sha256(raw).hexdigest()[:32]
+    return "ed25519:" + ":".join(digest[i : i + 4] for i in range(0, 32, 4))
 
 
 def _canonical(heads: dict[str, int]) -> bytes:
@@ -115,6 +136,60 @@ def read_adoption(path: Path, signer: LedgerSigner) -> dict[str, int] | None:
     ):
         raise ConfigError(f"the ledger signing record {path} is not signed by the ledger's key")
     return {str(k): int(v) for k, v in heads.items()}
+
+
+def adoption_record(path: Path) -> dict[str, Any] | None:
+    """The signing record beside a key as stored (heads and signature, unchecked); None if unset."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"cannot read the ledger signing record {path}: {exc}") from None
+    return raw if isinstance(raw, dict) else None
+
+
+def install_adoption(path: Path, signer: LedgerSigner, record: dict[str, Any]) -> bool:
+    """Write a signing record carried from elsewhere, if `signer` signed it and none is here.
+
+    Returns whether it was written (False: one exists here already, and that one holds).
+    """
+    heads, sig = record.get("heads"), record.get("sig")
+    if (
+        not isinstance(heads, dict)
+        or not isinstance(sig, str)
+        or not all(isinstance(v, int) for v in heads.values())
+        or not signer.adoption_ok(heads, sig)
+    ):
+        raise ConfigError("the backup's ledger signing record is not signed by the ledger's key")
+    try:
+        _write_once(path, json.dumps({"heads": heads, "sig": sig}, sort_keys=True).encode())
+    except FileExistsError:
+        return False
+    return True
+
+
+def install_key(source: Path, target: Path) -> Path | None:
+    """Copy the key file `source` to `target` (0600); a different key there is moved aside.
+
+    Returns where the key that was at `target` went (with its signing record), or None.
+    """
+    data = source.read_bytes()
+    moved: Path | None = None
+    if target.exists():
+        if target.read_bytes() == data:
+            return None
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        moved = target.with_name(f"{target.name}.replaced-{stamp}")
+        try:
+            os.replace(target, moved)
+            record = adoption_path(target)
+            if record.exists():
+                os.replace(record, adoption_path(moved))
+        except OSError as exc:
+            raise ConfigError(f"cannot move {target} aside: {exc.strerror}") from None
+    _write_once(target, data)
+    return moved
 
 
 def write_adoption(path: Path, signer: LedgerSigner, heads: dict[str, int]) -> dict[str, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ STABLE = {
     ("ledger", "head"): [],
     ("dream",): ["--user"],
     ("stats",): [],
+    ("restore",): ["--force", "--signing-key"],  # DESIGN 10.4
 }
 
 
@@ -70,3 +72,43 @@ def test_stats_runs_on_a_fresh_embedded_database(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "users: 0" in result.stdout
     assert not (tmp_path / "data" / "embedded.json").exists()  # the server stopped with it
+
+
+def _console(
+    args: list[str], tmp_path: Path, stdin: str, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`lembra ARGS` as a person runs it: no LOG_LEVEL (the test helper sets one)."""
+    environment = {k: v for k, v in lembra_env({"DATA_DIR": str(tmp_path / "data")}).items()}
+    environment.pop("LOG_LEVEL")
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=environment | env,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_chat_on_first_start_prints_human_lines_and_no_migrations(tmp_path: Path) -> None:
+    """Failed before issue 30: five JSON "schema migration applied" lines between the replies."""
+    done = _console(["chat"], tmp_path, "oi\nsalva o filme inception\n")
+
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert all(line.startswith("lembra: ") for line in lines), lines
+    assert not [line for line in lines if "migration" in line]
+    assert "lembra: warning: tmdb not configured (path /search/movie)" in lines
+    assert "inception" in done.stdout.lower()
+
+
+def test_log_format_json_keeps_machine_lines_at_the_console(tmp_path: Path) -> None:
+    done = _console(["chat"], tmp_path, "oi\n", LOG_FORMAT="json", LOG_LEVEL="INFO")
+
+    assert done.returncode == 0, done.stderr
+    events = [
+        json.loads(line)["event"] for line in done.stderr.splitlines() if line.startswith("{")
+    ]
+    assert "schema migration applied" in events

@@ -95,6 +95,6 @@ async def test_llm_tracing_langsmith_traces_and_says_so_at_start(
     assert calls == 1
     assert "comprar leite" in out
     assert any(request.startswith("POST /runs") for request in seen)
-    assert "llm_tracing_on" in err
+    assert "llm tracing on" in err or "llm_tracing_on" in err
     assert "message text" in err
     assert endpoint in err

@@ -247,8 +247,14 @@ class Commands:
         targets = args.split()[:1] or [turn.user_id]
         lines = []
         for target in targets:
+            # the admin's own private chat: this turn holds the lease consolidation takes
+            own = target == turn.user_id == turn.conversation_id
             _, line = await consolidate_now(
-                self.deps, target, use_model=background_llm(self.deps), language=lang
+                self.deps,
+                target,
+                use_model=background_llm(self.deps),
+                language=lang,
+                lease_held=own,
             )
             lines.append(line)
         return self._plain(turn, "\n".join(lines))

@@ -1,7 +1,7 @@
 """`/export [json|md|csv]`: the user's data as one attached file.
 
-JSON is everything (items, messages, beliefs, reminders) and is what `/import` reads
-back; Markdown is the items and reminders to read; CSV is the items, one a row, with
+JSON is everything (items, messages, beliefs, reminders, and the assistant's notes and
+bookmarks in `memories`) and is what `/import` reads back; Markdown is the items and reminders to read; CSV is the items, one a row, with
 cells that a spreadsheet would run as a formula defused.
 """
 
@@ -72,6 +72,7 @@ async def export_file(
         "messages": [m.model_dump(by_alias=True, exclude={"meta_json"}) for m in messages],
         "beliefs": await db.beliefs.all(user.id),
         "reminders": [r.model_dump(by_alias=True) for r in reminders],
+        "memories": [m.model_dump(by_alias=True) for m in await db.memories.list_for(user.id)],
     }
     data = json.dumps(document, ensure_ascii=False, indent=2).encode()
     return Attachment(f"{name}.json", "application/json", data), len(items), len(messages)

@@ -4,6 +4,8 @@ line), shown as a preview and saved only after "sim" (a pending confirmation).
 Every entry goes through the one function that stores items, so dedup keys hold: what
 the user already has, or what appears twice, is counted and skipped. A title that is
 not a link is kept as a note: a bare line says nothing reliable about being a film.
+An export's `memories` (the assistant's facts and bookmarks) come back through the
+`remember` and `bookmark` tools, each bookmark pointing at its item as imported.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import OK_MARK, items_word, plural, text, type_word
-from agent.tools.base import Saved, ToolContext
+from agent.tools.base import Remembered, Saved, ToolContext
+from agent.tools.remembering import BookmarkArgs, RememberArgs, bookmark, remember
 from agent.tools.saving import dedup_key, store_item
 from agent.types import Reply
-from agent.understanding.textnorm import clean_text
+from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, is_video_url, parse_user_url
 from storage.documents import ITEM_TYPES, ItemType
 
@@ -37,6 +40,7 @@ _BULLET = re.compile(r"^(?:[-*•]\s+|\d{1,4}[.)]\s+)")
 class ImportRead:
     entries: tuple[pendings.ImportEntry, ...]
     invalid: int  # lines or records that could not become an item
+    memories: tuple[pendings.ImportMemory, ...] = ()
 
 
 def import_body(message: str) -> str:
@@ -56,7 +60,7 @@ def read_import(raw: str) -> ImportRead | str:
         return read
     if len(read.entries) > MAX_ENTRIES:
         return "import_too_many"
-    if not read.entries:
+    if not read.entries and not read.memories:
         return "import_nothing_valid"
     return read
 
@@ -78,15 +82,48 @@ def _read_export(raw: str) -> ImportRead | str:
             invalid += 1
         else:
             entries.append(entry)
-    return ImportRead(_unique(entries), invalid)
+    memories = []
+    kept = document.get("memories")  # exports before issue 30 have none
+    for record in kept if isinstance(kept, list) else []:
+        memory = _memory_from_record(record)
+        if memory is None:
+            invalid += 1
+        else:
+            memories.append(memory)
+    return ImportRead(_unique(entries), invalid, tuple(memories))
+
+
+def _memory_from_record(record: Any) -> pendings.ImportMemory | None:
+    if not isinstance(record, dict):
+        return None
+    item_ref = record.get("item_id")
+    try:
+        memory = pendings.ImportMemory.model_validate(
+            {
+                "kind": record.get("kind"),
+                "text": clean_text(str(record.get("text") or "")),
+                "item_ref": item_ref if isinstance(item_ref, str) else None,
+                "event": record.get("event"),
+                "pinned": record.get("pinned") is True,
+            }
+        )
+    except ValidationError:
+        return None
+    if memory.kind == "bookmark" and (memory.item_ref is None) == (memory.event is None):
+        return None  # a bookmark marks exactly one item or one moment
+    return memory
 
 
 def _entry_from_record(record: Any) -> pendings.ImportEntry | None:
     if not isinstance(record, dict) or record.get("type") not in ITEM_TYPES:
         return None
     fields = ("type", "title", "year", "tmdb_id", "url", "description", "content", "overview")
+    source_id = record.get("_id")
     try:
-        entry = pendings.ImportEntry.model_validate({k: record.get(k) for k in fields})
+        entry = pendings.ImportEntry.model_validate(
+            {k: record.get(k) for k in fields}
+            | {"source_id": source_id if isinstance(source_id, str) else None}
+        )
     except ValidationError:
         return None
     if entry.type in ("link", "video"):
@@ -151,27 +188,46 @@ async def preview(deps: Deps, turn: Turn, message: str) -> Reply:
         e for e in read.entries if await deps.db.items.find_by_dedup(turn.user_id, _key(e)) is None
     ]
     known = len(read.entries) - len(new)
-    if not new:
+    memories = await _new_memories(deps, turn, read.memories)
+    if not new and not memories:
         return finish(
             turn,
             text("import_nothing_new", lang, known=plural(known, "item", lang)),
             kind="deterministic",
         )
-    counts = {t: sum(e.type == t for e in new) for t in ITEM_TYPES}
-    breakdown = ", ".join(f"{n} {type_word(t, lang)}" for t, n in counts.items() if n)
-    body = text("import_preview", lang, count=len(new), items=items_word(len(new), lang))
-    body += f" ({breakdown})"
+    if new:
+        counts = {t: sum(e.type == t for e in new) for t in ITEM_TYPES}
+        breakdown = ", ".join(f"{n} {type_word(t, lang)}" for t, n in counts.items() if n)
+        body = text("import_preview", lang, count=len(new), items=items_word(len(new), lang))
+        body += f" ({breakdown})"
+    else:
+        body = text("import_preview_memories", lang, memories=plural(len(memories), "memory", lang))
+    if new and memories:
+        body += "\n" + text("import_memories", lang, memories=plural(len(memories), "memory", lang))
     if known:
         body += "\n" + text("import_known", lang, known=plural(known, "item", lang))
     if read.invalid:
         body += "\n" + text("import_invalid", lang, invalid=plural(read.invalid, "record", lang))
-    return await pendings.ask_to_confirm(deps, turn, pendings.ConfirmImport(entries=new), body)
+    # a bookmark's item is matched by its export id, so the items it may point at go too
+    pending = pendings.ConfirmImport(entries=list(read.entries), memories=memories)
+    return await pendings.ask_to_confirm(deps, turn, pending, body)
+
+
+async def _new_memories(
+    deps: Deps, turn: Turn, memories: tuple[pendings.ImportMemory, ...]
+) -> list[pendings.ImportMemory]:
+    """The memories the user does not have yet (the same kind and words)."""
+    if not memories:
+        return []
+    have = {(m.kind, fold(m.text)) for m in await deps.db.memories.list_for(turn.user_id)}
+    return [m for m in memories if (m.kind, fold(m.text)) not in have]
 
 
 async def confirm(deps: Deps, turn: Turn, current: pendings.ConfirmImport) -> Reply:
     """Save the previewed entries (the pending action is already cleared)."""
     ctx = ToolContext(deps, turn, wants_save=True)
     added = 0
+    imported: dict[str, str] = {}  # export id -> the item's id here
     for entry in current.entries:
         outcome = await store_item(
             ctx,
@@ -185,8 +241,33 @@ async def confirm(deps: Deps, turn: Turn, current: pendings.ConfirmImport) -> Re
             overview=entry.overview,
         )
         added += isinstance(outcome, Saved) and outcome.created
-    if added:
+        if isinstance(outcome, Saved) and entry.source_id:
+            imported[entry.source_id] = outcome.item.id
+    noted = await _restore_memories(ctx, current.memories, imported)
+    if added or noted:
         turn.tools_executed.append("import")
     lang = turn.language
     done = text("import_done", lang, count=added, items=items_word(added, lang))
+    if noted:
+        done += " " + text("import_memories_done", lang, memories=plural(noted, "memory", lang))
     return finish(turn, f"{OK_MARK} {done}", kind="effect")
+
+
+async def _restore_memories(
+    ctx: ToolContext, memories: list[pendings.ImportMemory], imported: dict[str, str]
+) -> int:
+    """Note each fact and set each bookmark again through their tools; return how many are new."""
+    noted = 0
+    for memory in memories:
+        if memory.kind == "fact":
+            outcome = await remember(ctx, RememberArgs(fact=memory.text))
+        else:
+            item_id = imported.get(memory.item_ref) if memory.item_ref else None
+            if memory.item_ref and item_id is None:
+                continue  # its item was not in the import
+            args = BookmarkArgs(
+                item_id=item_id, event=memory.event, note=memory.text, pinned=memory.pinned
+            )
+            outcome = await bookmark(ctx, args)
+        noted += isinstance(outcome, Remembered) and outcome.created
+    return noted

@@ -104,6 +104,18 @@ class ImportEntry(BaseModel):
     description: str | None = Field(default=None, max_length=2000)
     content: str | None = Field(default=None, max_length=4000)
     overview: str | None = Field(default=None, max_length=4000)
+    source_id: str | None = Field(default=None, max_length=64)  # its id in the export
+
+
+class ImportMemory(BaseModel):
+    """One of the assistant's notes `/import` read from an export: a fact or a bookmark."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["fact", "bookmark"]
+    text: str = Field(min_length=1, max_length=300)
+    item_ref: str | None = Field(default=None, max_length=64)  # the bookmarked item's export id
+    event: str | None = Field(default=None, min_length=1, max_length=200)
+    pinned: bool = False
 
 
 class ConfirmImport(_Payload):
@@ -111,6 +123,7 @@ class ConfirmImport(_Payload):
 
     kind: Literal["confirm_import"] = "confirm_import"
     entries: list[ImportEntry]
+    memories: list[ImportMemory] = Field(default_factory=list)
 
 
 class ChooseClarification(_Payload):

@@ -17,6 +17,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from agent.conversation import (
     clarifying,
+    corrections,
     degraded,
     deleting,
     importing,
@@ -122,6 +123,12 @@ class Runtime:
             return await self.access.refuse(incoming)  # before anything of theirs is written
         now = self.deps.clock.ms()
         raw = incoming.text or ""
+        correction: corrections.Correction | None = None
+        if incoming.kind == "edit":  # a correction of what that message saved, or silence
+            read = await corrections.read_edit(self.deps, incoming, now)
+            if isinstance(read, str):
+                return corrections.ignored(incoming, read)
+            correction = read
         if incoming.kind == "text":
             refusal = await self._refuse_bad_input(incoming, raw)
             if refusal is not None:
@@ -135,8 +142,9 @@ class Runtime:
         user, finished = await effects.recover(
             self.deps, user, incoming.conversation_id, incoming.update_id
         )
+        worded = incoming.kind in ("text", "edit")
         language = reply_language(
-            raw if incoming.kind == "text" else "",
+            raw if worded else "",
             stored=user.language,
             chosen=user.language_chosen,
         )
@@ -148,9 +156,12 @@ class Runtime:
         )
         if incoming.kind == "unsupported":
             return finish(turn, text("unsupported_media", turn.language), kind="deterministic")
-        shown = clean_text(raw) if incoming.kind == "text" else f"[button {incoming.choice}]"
+        shown = clean_text(raw) if worded else f"[button {incoming.choice}]"
         turn.messages.append(NewMessage(role="human", content=shown, turn_id=turn.turn_id))
-        reply = await recovered_reply(self.deps, turn, finished) or await self._decide(turn)
+        if correction is not None:
+            reply = await corrections.correct(self.deps, turn, correction)
+        else:
+            reply = await recovered_reply(self.deps, turn, finished) or await self._decide(turn)
         reply = await reminding.with_held(self.deps, turn, reply)
         await self._persist(turn, reply)
         return reply

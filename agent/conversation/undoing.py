@@ -1,9 +1,10 @@
 """`desfaz` / `undo` / `/undo` (DESIGN 9.4): revert the user's last effect within 24 hours.
 
 The last effect is read from the user's own ledger: the newest `item_saved`,
-`item_deleted` or `all_deleted` of the last 24 hours that no `undone` event names
-(by hash). A save is deleted; a deleted item comes back from its snapshot with its id
-and every field; a `delete_all` comes back only after a preview and "sim".
+`item_deleted`, `all_deleted` or `item_updated` of the last 24 hours that no `undone`
+event names (by hash). A save is deleted; a deleted item comes back from its snapshot
+with its id and every field; an edited item gets the fields the edit changed back from
+the snapshot taken before it; a `delete_all` comes back only after a preview and "sim".
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from agent.trust.ledgering import append_event
 from agent.types import Reply
 from storage.documents import ItemDoc, LedgerDoc
 
-UNDOABLE = frozenset({"item_saved", "item_deleted", "all_deleted"})
+UNDOABLE = frozenset({"item_saved", "item_deleted", "all_deleted", "item_updated"})
 WINDOW_MS = 24 * 3600 * 1000
+EDITABLE = frozenset({"title", "year", "content"})  # what `update_item` may change
 
 
 async def last_undoable(deps: Deps, turn: Turn) -> LedgerDoc | None:
@@ -46,6 +48,8 @@ async def undo(deps: Deps, turn: Turn, args: str) -> Reply:
         put_back = await retyping.undo_change(deps, turn, target)
         await _record(deps, turn, target, 1 if put_back else 0)
         return put_back or finish(turn, text("undo_gone", lang), kind="deterministic")
+    if target.type == "item_updated":
+        return await _unedit(deps, turn, target)
     batch = str(target.payload.get("snapshot", ""))
     items = await deps.db.snapshots.batch(turn.user_id, batch, now_ms=turn.now_ms) if batch else []
     if not items:
@@ -96,6 +100,29 @@ async def _unsave(deps: Deps, turn: Turn, target: LedgerDoc) -> Reply:
     await deps.db.users.adjust_count(turn.user_id, item.type, -1)
     await _record(deps, turn, target, 1)
     body = f"{OK_MARK} " + text("undo_unsaved", lang, label=item_label(item))
+    return finish(turn, body, kind="effect")
+
+
+async def _unedit(deps: Deps, turn: Turn, target: LedgerDoc) -> Reply:
+    """The fields an edit changed, as the snapshot taken before it had them."""
+    lang = turn.language
+    batch = str(target.payload.get("snapshot", ""))
+    kept = await deps.db.snapshots.batch(turn.user_id, batch, now_ms=turn.now_ms) if batch else []
+    fields = [str(f) for f in target.payload.get("fields", ()) if f in EDITABLE]
+    before = kept[0] if kept else None
+    restored = (
+        await deps.db.items.update_fields(
+            turn.user_id, before.id, {f: getattr(before, f) for f in fields}, turn.now_ms
+        )
+        if before is not None and fields
+        else None
+    )
+    if restored is None:  # an edit of an earlier version, or an item deleted since
+        await _record(deps, turn, target, 0)
+        return finish(turn, text("undo_gone", lang), kind="deterministic")
+    await deps.db.users.items_changed(turn.user_id)
+    await _record(deps, turn, target, 1)
+    body = f"{OK_MARK} " + text("undo_unedited", lang, label=item_label(restored))
     return finish(turn, body, kind="effect")
 
 

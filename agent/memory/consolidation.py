@@ -110,14 +110,22 @@ async def _model_archive(deps: Deps, user: UserDoc, archive: str) -> str | None:
 
 
 async def consolidate(
-    deps: Deps, user_id: str, *, trigger: str, use_model: bool
+    deps: Deps, user_id: str, *, trigger: str, use_model: bool, lease_held: bool = False
 ) -> ConsolidationReport | None:
-    """Consolidate one user's memory now; None when the user is busy (their turn holds the lease) or unknown."""
+    """Consolidate one user's memory now; None when the user is busy (their turn holds the lease) or unknown.
+
+    Args:
+        lease_held: the caller is that user's own turn in their private chat, which already
+            holds `chat:<user>` (or, in the console, runs alone): taking it again would
+            find it busy (issue 30: an admin's own /dream always answered "busy").
+    """
     db = deps.db
     lease = f"chat:{user_id}"
     # unique per run: two runs in one process (the scheduler and /dream) must exclude each other
     owner = f"dream:{deps.owner}:{uuid.uuid4().hex[:8]}"
-    if not await db.leases.acquire(lease, owner, ttl_ms=LEASE_TTL_MS, now_ms=deps.clock.ms()):
+    if not lease_held and not await db.leases.acquire(
+        lease, owner, ttl_ms=LEASE_TTL_MS, now_ms=deps.clock.ms()
+    ):
         return None
     try:
         user = await db.users.get(user_id)
@@ -185,7 +193,8 @@ async def consolidate(
         deps.metrics.consolidations.labels(trigger).inc()
         return report
     finally:
-        await db.leases.release(lease, owner)
+        if not lease_held:
+            await db.leases.release(lease, owner)
 
 
 def describe(report: ConsolidationReport, language: Language = "en") -> str:
@@ -201,7 +210,12 @@ def describe(report: ConsolidationReport, language: Language = "en") -> str:
 
 
 async def consolidate_now(
-    deps: Deps, user_id: str, *, use_model: bool, language: Language = "en"
+    deps: Deps,
+    user_id: str,
+    *,
+    use_model: bool,
+    language: Language = "en",
+    lease_held: bool = False,
 ) -> tuple[bool, str]:
     """Consolidate on request (`lembra dream`, `/dream`): whether it ran, and the line to show
     (in the admin's language over chat, English on the command line).
@@ -210,7 +224,9 @@ async def consolidate_now(
     are told apart, since an operator does different things about each.
     """
     if await deps.db.users.get(user_id) is not None:
-        report = await consolidate(deps, user_id, trigger="manual", use_model=use_model)
+        report = await consolidate(
+            deps, user_id, trigger="manual", use_model=use_model, lease_held=lease_held
+        )
         if report is not None:
             return True, describe(report, language)
         if await deps.db.users.get(user_id) is not None:  # not forgotten meanwhile

@@ -149,7 +149,8 @@ class ModelTransport:
     ) -> int:
         """Prompt tokens of the request `complete` would send (DESIGN 3.9), counted offline."""
         # langchain's own conversion, so the count is of the messages really sent
-        # (its public convert_to_openai_messages differs: "" for null content, names).
+        # (its public convert_to_openai_messages differs: "" for null content, names);
+        # private, so pinned by tests/agent/test_langchain_payload.py
         wire = self._chat._get_request_payload(list(messages))["messages"]
         return self._counter.count_request(wire, [] if self._structured(tools) else tools)
 

@@ -7,7 +7,6 @@ cannot read become ServiceError. The key and the request URL are never logged.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import Any, Literal
 import aiohttp
 
 from agent.errors import ServiceError, ServiceNotConfigured, ServiceUnavailable
+from agent.services.retrying import GaveUp, Retry, RetryPolicy
 from config.logging import log_event
 
 logger = logging.getLogger(__name__)
@@ -64,6 +64,7 @@ class TmdbClient:
         api_key: str | None,
         timeout_s: float,
         retries: int = 2,
+        policy: RetryPolicy | None = None,
     ) -> None:
         if retries < 0:
             raise ValueError("retries must be >= 0")
@@ -71,7 +72,9 @@ class TmdbClient:
         self._base_url = base_url.rstrip("/")
         self._api_key = api_key or None
         self._timeout = aiohttp.ClientTimeout(total=timeout_s)
-        self._retries = retries
+        # a lookup waits inside a turn: short backoff, and at most 5 s for a Retry-After
+        backoff = tuple(_BACKOFF_S[min(n, len(_BACKOFF_S) - 1)] for n in range(retries))
+        self._policy = policy or RetryPolicy(delays=backoff, max_wait_s=5.0, max_total_s=6.0)
 
     async def search(
         self,
@@ -124,29 +127,33 @@ class TmdbClient:
             else:
                 params = {**params, "api_key": self._api_key}
         url = self._base_url + path
-        last_reason = "no answer"
-        for attempt in range(self._retries + 1):
+
+        async def attempt() -> Any:
             result = await self._attempt(url, params, headers)
-            if result.retry_reason is None:
-                return result.body
-            last_reason = result.retry_reason
-            if attempt == self._retries:
-                break
-            wait_s = result.wait_s
-            if wait_s is None:
-                wait_s = _BACKOFF_S[min(attempt, len(_BACKOFF_S) - 1)]
+            if result.retry_reason is not None:
+                raise Retry(result.retry_reason, wait_s=result.wait_s)
+            return result.body
+
+        def retried(number: int, error: Retry, wait_s: float) -> None:
             log_event(
                 logger,
                 "tmdb_retry",
                 level=logging.WARNING,
                 path=path,
-                reason=last_reason,
-                attempt=attempt + 1,
+                reason=error.reason,
+                attempt=number,
                 wait_s=round(wait_s, 2),
             )
-            await asyncio.sleep(wait_s)
-        log_event(logger, "tmdb_unavailable", level=logging.WARNING, path=path, reason=last_reason)
-        raise ServiceUnavailable(f"TMDB is unavailable ({last_reason}); try again later")
+
+        try:
+            return await self._policy.call(attempt, on_retry=retried)
+        except GaveUp as exc:
+            log_event(
+                logger, "tmdb_unavailable", level=logging.WARNING, path=path, reason=exc.reason
+            )
+            raise ServiceUnavailable(
+                f"TMDB is unavailable ({exc.reason}); try again later"
+            ) from None
 
     async def _attempt(self, url: str, params: dict[str, str], headers: dict[str, str]) -> _Attempt:
         try:

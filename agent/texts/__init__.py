@@ -19,6 +19,7 @@ from agent.texts import (
     channels,
     choices,
     commands,
+    corrections,
     degraded,
     deleting,
     durations,
@@ -40,6 +41,7 @@ from agent.types import Language
 OK_MARK = "✅"
 WARN_MARK = "⚠️"
 FAIL_MARK = "❌"
+EDIT_MARK = "✏️"  # an edited message corrected an item (DESIGN 10.5)
 
 CATALOGS = (
     channels,
@@ -62,6 +64,7 @@ CATALOGS = (
     durations,
     explaining,
     admin,
+    corrections,
 )
 
 
@@ -115,6 +118,10 @@ NOUNS: dict[str, dict[Language, tuple[str, str]]] = {
         "en": ("pending action expired", "pending actions expired"),
     },
     "user": {"pt": ("usuário", "usuários"), "en": ("user", "users")},
+    "memory": {
+        "pt": ("anotação do assistente", "anotações do assistente"),
+        "en": ("note of the assistant's", "notes of the assistant's"),
+    },
     "event": {"pt": ("evento", "eventos"), "en": ("event", "events")},
     "model_call": {
         "pt": ("chamada", "chamadas"),

@@ -43,6 +43,18 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Importar {count} {items}?",
         "en": "Import {count} {items}?",
     },
+    "import_preview_memories": {
+        "pt": "Importar {memories} sobre você (fatos e marcadores)?",
+        "en": "Import {memories} about you (facts and bookmarks)?",
+    },
+    "import_memories": {
+        "pt": "E {memories} sobre você (fatos e marcadores).",
+        "en": "And {memories} about you (facts and bookmarks).",
+    },
+    "import_memories_done": {
+        "pt": "E {memories}.",
+        "en": "And {memories}.",
+    },
     "import_known": {
         "pt": "Já na sua lista (ficam como estão): {known}.",
         "en": "Already in your list (left as they are): {known}.",

@@ -26,5 +26,9 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Não dá mais para desfazer isso: o item já não existe.",
         "en": "That can no longer be undone: the item is gone.",
     },
+    "undo_unedited": {
+        "pt": "Desfeito: {label} voltou a ser como era.",
+        "en": "Undone: {label} is back as it was.",
+    },
     "undo_kept": {"pt": "Ok, nada foi restaurado.", "en": "OK, nothing was restored."},
 }

@@ -1,7 +1,7 @@
 """`update_item` (DESIGN 9.4): correct an item's title, year or note text, user-scoped.
 
-No preview is needed (nothing is lost: `item_updated` records which fields changed, and
-the old values stay in the user's export history through the messages). The dedup key
+No preview is needed (nothing is lost: the item as it was is kept 24 hours in
+`undo_snapshots`, named by `item_updated`, so «desfaz» puts it back). The dedup key
 stays the one the item was saved with, so saving the original again is still recognised.
 """
 
@@ -58,11 +58,18 @@ async def update_item(ctx: ToolContext, args: UpdateItemArgs) -> Outcome:
     changes = _changes(item, args)
     if isinstance(changes, str):
         return Failed(ToolFailure("INVALID_ARGUMENT", "validation", changes, "rephrase"))
+    snapshot = f"edit:{turn.turn_id}:{item.id}"  # the item as it was, for undo (DESIGN 9.4)
+    await deps.db.snapshots.keep(turn.user_id, snapshot, [item], turn.now_ms)
     updated = await deps.db.items.update_fields(turn.user_id, item.id, changes, turn.now_ms)
     if updated is None:
         return UnknownItem(args.item_id)
     await deps.db.users.items_changed(turn.user_id)  # its label may be on the user's shelf
-    payload = {"item_id": item.id, "type": item.type, "fields": sorted(changes)}
+    payload = {
+        "item_id": item.id,
+        "type": item.type,
+        "fields": sorted(changes),
+        "snapshot": snapshot,
+    }
     await append_event(deps, turn, "item_updated", payload)
     return Updated(updated, tuple(sorted(changes)))
 

@@ -10,7 +10,9 @@ from agent.deps import storage_config
 from config.settings import Settings
 from config.version import lembra_version
 from storage import open_storage
-from storage.maintenance import Outcome, backup, copy_database, restore
+from storage.archive import read_archive
+from storage.maintenance import Outcome, backup, choose_key, copy_database, restore
+from storage.signing import key_path
 
 
 def _hosts_only(uri: str) -> str:
@@ -32,6 +34,8 @@ def _report(outcome: Outcome) -> int:
     for applied in outcome.migrated:
         print(f"schema: migrated to version {applied.version} ({applied.name})")
     print(f"schema version: {outcome.schema_version}")
+    for note in outcome.notes:
+        print(note)
     for result in outcome.ledger:
         print(f"ledger {result.describe()}")
     if not outcome.ok:
@@ -40,19 +44,38 @@ def _report(outcome: Outcome) -> int:
     return 0
 
 
+def _key_file(settings: Settings) -> Path:
+    return key_path(settings.data_dir, settings.ledger_signing_key_file)
+
+
 async def run_backup(args: argparse.Namespace, settings: Settings) -> int:
     path = Path(args.file)
+    key_file = _key_file(settings)
     async with open_storage(storage_config(settings)) as db:
-        written = await backup(db, path, lembra_version=lembra_version())
+        written = await backup(db, path, lembra_version=lembra_version(), key_file=key_file)
+        signer = db.ledger.signer
     total = sum(d.count for d in written.values())
     print(f"lembra: backup written to {path}: {total} documents in {len(written)} collections")
+    if signer is not None:
+        # the one thing a backup cannot hold: without it a new machine cannot check the ledger
+        print(
+            f"lembra: ledger signing key {signer.fingerprint} is NOT in the archive: keep a "
+            f"copy of {key_file} apart from it, and give it to `lembra restore "
+            "--signing-key` on a new machine (docs/operations.md)"
+        )
     return 0
 
 
 async def run_restore(args: argparse.Namespace, settings: Settings) -> int:
     path = Path(args.file)
-    async with open_storage(storage_config(settings)) as db:
-        outcome = await restore(db, path, force=args.force)
+    # Everything is checked before anything is written: the whole archive, then the key.
+    archive = read_archive(path)
+    given = Path(args.signing_key) if args.signing_key else None
+    key = choose_key(archive, _key_file(settings), given)
+    # no key is made here: the restored ledger is checked against the key chosen above
+    config = replace(storage_config(settings), create_signing_key=False)
+    async with open_storage(config) as db:
+        outcome = await restore(db, path, force=args.force, archive=archive, key=key)
     status = _report(outcome)
     print(f"lembra: restored {outcome.documents} documents from {path}")
     return status
@@ -83,6 +106,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     rest = sub.add_parser("restore", help="load an archive from `lembra backup`, then verify")
     rest.add_argument("file")
     rest.add_argument("--force", action="store_true", help="replace a database that is not empty")
+    rest.add_argument(
+        "--signing-key",
+        metavar="PATH",
+        help="the ledger_signing.key kept from the machine the backup came from; installed "
+        "in DATA_DIR (or at LEDGER_SIGNING_KEY_FILE)",
+    )
     rest.set_defaults(run=run_restore)
     mig = sub.add_parser("migrate", help="copy this database to a MongoDB deployment")
     mig.add_argument("--to", required=True, metavar="URI", help="mongodb://... of the target")

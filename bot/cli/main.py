@@ -20,7 +20,7 @@ from agent.types import namespaced_user_id
 from agent.understanding.intent import IntentClassifier
 from bot.cli.datacmds import add_commands as add_data_commands
 from config.errors import LembraError
-from config.logging import setup_logging
+from config.logging import LogFormat, setup_logging
 from config.settings import Settings, load_settings
 from config.version import lembra_version
 from storage import open_storage
@@ -406,11 +406,24 @@ async def _run_cancellable(coro: Awaitable[int]) -> int:
         return 128 + (received[0] if received else signal.SIGTERM)
 
 
+def _log_setup(args: argparse.Namespace, settings: Settings) -> tuple[str, LogFormat]:
+    """JSON for `serve` (a service's logs), human lines for everything run at a terminal.
+
+    At a terminal only warnings and errors are shown (no migrations, no start-up chatter),
+    whatever LOG_LEVEL says below WARNING, unless it is DEBUG (someone is debugging).
+    """
+    form: LogFormat = settings.log_format or ("json" if args.command == "serve" else "text")
+    if form == "text" and settings.log_level == "INFO":
+        return "WARNING", form
+    return settings.log_level, form
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         settings = load_settings()
-        setup_logging(settings.log_level)
+        level, form = _log_setup(args, settings)
+        setup_logging(level, form=form)
         run: Command = args.run
         return asyncio.run(_run_cancellable(run(args, settings)))
     except KeyboardInterrupt:

@@ -21,7 +21,15 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from agent.clock import FakeClock
 from agent.conversation.background import run_due
@@ -326,7 +334,7 @@ class TranscriptRun:
         return Settings(
             _env_file=None,  # type: ignore[call-arg]
             openai_base_url=model_url,
-            openai_api_key="replay-not-a-secret",
+            openai_api_key=SecretStr("replay-not-a-secret"),
             llm_timeout_seconds=spec.model_timeout,
             llm_model="replay-scripted",
             tmdb_base_url=tmdb_url,

@@ -307,7 +307,7 @@ class ScriptedModelServer:
                 }
             ]
             completion_text = arguments
-        completion_tokens = self.counter.count_text(completion_text)
+        completion_tokens = self.counter.count_text(completion_text or "")
         message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": None}
         if tool_calls is not None:
             message["tool_calls"] = tool_calls

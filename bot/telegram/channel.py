@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
-from telegram import CallbackQuery, Update
+from telegram import Update
 from telegram.constants import ChatAction
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
@@ -33,15 +33,18 @@ from telegram.ext import (
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
 from agent.services.outbound import outbound_trace
+from agent.services.retrying import RetryPolicy
 from agent.types import Channel, Incoming, Reply
 from bot.delivery.concurrency import BackgroundTasks
+from bot.delivery.jobs import JobTimes, schedule_jobs
 from bot.delivery.lifecycle import Delivery, Job, UpdateLifecycle
+from bot.delivery.push import ChannelPusher
+from bot.inbound import Ignored, NotJson, Rejected, read_body
 from bot.telegram import send as telegram_send
 from bot.telegram.http import AiohttpRequest
 from bot.telegram.setup import register_commands
-from bot.telegram.ui import PressedEdit, apply_edit, pressed_edit
-from bot.telegram.updates import ALLOWED_UPDATES, HANDLED_KEYS, Ignored, normalize
-from bot.web.jsonguard import check_depth
+from bot.telegram.ui import PressedEdit, apply_edit
+from bot.telegram.updates import ALLOWED_UPDATES, Read, normalize
 from config.errors import ConfigError
 from config.logging import log_event
 from storage.errors import DatabaseUnavailable
@@ -56,12 +59,16 @@ class TelegramOptions:
     """Knobs tests and the bench turn; production uses the defaults."""
 
     timeout_s: float = 10.0
-    retry_delays: tuple[float, ...] = (0.5, 1.0, 2.0)
+    retry_delays: tuple[float, ...] = (0.5, 1.0, 2.0)  # the retry policy's backoff
     # Telegram's own limits (30 messages/s overall, 20/min per group); the bench
     # against a local fake turns them off to measure the app, not the limiter.
     respect_sending_limits: bool = True
-    rate_limit_retries: int = 2
     connection_pool_size: int = 16
+    retry: RetryPolicy | None = None  # None: RetryPolicy(delays=retry_delays)
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        return self.retry or RetryPolicy(delays=self.retry_delays)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +144,8 @@ class TelegramChannel:
             .get_updates_request(self._requests[1])
         )
         if self.options.respect_sending_limits:
-            limiter = AIORateLimiter(max_retries=self.options.rate_limit_retries)
+            # it paces sends only: retrying is the one policy's (agent/services/retrying.py)
+            limiter = AIORateLimiter(max_retries=0)
             builder = builder.rate_limiter(limiter)  # type: ignore[arg-type]
         if not polling:
             builder = builder.updater(None)
@@ -169,13 +177,20 @@ class TelegramChannel:
         try:
             await self.app.initialize()
         except InvalidToken:
+            await self._close_transports()
             raise ConfigError("TELEGRAM_BOT_TOKEN was rejected by the Bot API") from None
         except NetworkError as exc:
+            # kept open: PTB reuses them when start-up is retried (bot/web/startup.py)
             raise ServiceUnavailable(
                 f"cannot reach the Telegram Bot API ({type(exc).__name__}); "
                 "check TELEGRAM_API_BASE_URL and the network"
             ) from None
         await self.app.start()
+
+    async def _close_transports(self) -> None:
+        """Close the HTTP sessions PTB opened before getMe (it leaves them when getMe fails)."""
+        for transport in self._requests:
+            await transport.shutdown()
 
     async def idle(self) -> None:
         """Wait until every queued update and background answer is finished."""
@@ -190,13 +205,12 @@ class TelegramChannel:
         await self.app.shutdown()
         # PTB opens its sessions before getMe; when getMe never succeeded it does not
         # close them, so they are closed here (a no-op when PTB already did)
-        for transport in self._requests:
-            await transport.shutdown()
+        await self._close_transports()
 
     # -- the webhook -----------------------------------------------------------------------
 
     async def webhook(self, request: web.Request) -> web.Response:
-        """POST /telegram/webhook."""
+        """POST /telegram/webhook: 200 for every update with the right secret (DESIGN 10.4)."""
         metrics = self.deps.metrics
         # Header bytes that are not UTF-8 arrive as surrogates: restore them, never raise.
         given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "surrogateescape")
@@ -206,50 +220,49 @@ class TelegramChannel:
             return web.Response(status=403, text="forbidden")
         body = await request.read()  # over client_max_size: 413 before we parse anything
         try:
-            check_depth(body)  # before parsing: json recurses per level (RecursionError)
-            raw = body.decode("utf-8")
-            data = json.loads(raw)
-            if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
-                raise ValueError("not an update")
-        except ValueError:
+            data = read_body(body)
+        except NotJson:
             return self._bad_request()
-        if not HANDLED_KEYS & data.keys():
-            # Triage on the raw keys: a type we do not handle is acknowledged even when
-            # PTB could not parse it (a newer Bot API shape), or Telegram would retry it.
-            kind = next((key for key in data if key != "update_id"), "empty")
-            return self._ignored(data["update_id"], kind, None)
-        try:
-            update = Update.de_json(data, self.bot)
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return self._bad_request()
-        normalized = normalize(update, allow_groups=self.deps.settings.allow_group_chats)
-        query_id = update.callback_query.id if update.callback_query else None
-        if isinstance(normalized, Ignored):
-            return self._ignored(update.update_id, normalized.reason, query_id)
+        read = normalize(data, allow_groups=self.deps.settings.allow_group_chats)
+        incoming = read.outcome
+        if not isinstance(incoming, Incoming):
+            return self._not_handled(read)
         if (busy := self.lifecycle.backlog.full()) is not None:
             return self.lifecycle.backlog.refusal(self.deps.metrics, "telegram", busy)
         try:
-            admission = await self.lifecycle.admit(normalized, raw)
+            admission = await self.lifecycle.admit(incoming, body.decode("utf-8"))
         except DatabaseUnavailable:
             log_event(log, "webhook_database_unavailable", level=logging.ERROR)
             return web.Response(status=503, text="database unavailable")
         if admission in ("process", "notify"):
-            job = self.lifecycle.job(normalized, admission)
-            edit = pressed_edit(update.callback_query) if update.callback_query else None
-            await self.app.update_queue.put(TelegramJob(job, query_id, edit))
+            job = self.lifecycle.job(incoming, admission)
+            await self.app.update_queue.put(TelegramJob(job, read.query_id, read.pressed))
         elif admission == "drop":
-            self._answer_later(query_id)
+            self._answer_later(read.query_id)
         return web.Response(text="ok")
 
     def _bad_request(self) -> web.Response:
         self.deps.metrics.updates.labels("telegram", "rejected").inc()
-        log_event(log, "webhook_rejected", level=logging.WARNING, reason="bad_payload")
+        log_event(log, "webhook_rejected", level=logging.WARNING, reason="not_json")
         return web.Response(status=400, text="bad request")
 
-    def _ignored(self, update_id: int, reason: str, query_id: str | None) -> web.Response:
-        self.deps.metrics.updates.labels("telegram", "ignored").inc()
-        log_event(log, "update_ignored", update_id=update_id, reason=reason)
-        self._answer_later(query_id)
+    def _not_handled(self, read: Read) -> web.Response:
+        """Acknowledge an update that is ignored or malformed: one log line, no reply."""
+        outcome = read.outcome
+        if isinstance(outcome, Rejected):
+            self.deps.metrics.updates.labels("telegram", "malformed").inc()
+            log_event(
+                log,
+                "update_rejected",
+                level=logging.WARNING,
+                update_id=read.update_id,
+                reason=outcome.reason,
+            )
+        else:
+            assert isinstance(outcome, Ignored)
+            self.deps.metrics.updates.labels("telegram", "ignored").inc()
+            log_event(log, "update_ignored", update_id=read.update_id, reason=outcome.reason)
+        self._answer_later(read.query_id)
         return web.Response(text="ok")
 
     # -- PTB handlers ----------------------------------------------------------------------
@@ -263,36 +276,37 @@ class TelegramChannel:
 
     async def _on_polled_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Polling mode: the same steps as the webhook, inside the chat's slot."""
-        normalized = normalize(update, allow_groups=self.deps.settings.allow_group_chats)
-        query = update.callback_query
-        if isinstance(normalized, Ignored):
-            self.deps.metrics.updates.labels("telegram", "ignored").inc()
-            await self._answer_query(query)
+        data = update.to_dict()
+        read = normalize(data, allow_groups=self.deps.settings.allow_group_chats)
+        incoming = read.outcome
+        if not isinstance(incoming, Incoming):
+            self._not_handled(read)
             return
         try:
-            admission = await self.lifecycle.admit(normalized, json.dumps(update.to_dict()))
+            admission = await self.lifecycle.admit(incoming, json.dumps(data))
         except DatabaseUnavailable:
             # getUpdates already moved past it: with polling (local development) it is lost.
             log_event(log, "polled_update_lost", level=logging.ERROR, update_id=update.update_id)
             return
-        await self._answer_query(query)
+        if read.query_id is not None:
+            await self._answer(read.query_id)
         if admission in ("process", "notify"):
-            if query is not None and (edit := pressed_edit(query)) is not None:
-                await apply_edit(self.bot, edit)
-            job = self.lifecycle.job(normalized, admission)
+            if read.pressed is not None:
+                await apply_edit(self.bot, read.pressed)
+            job = self.lifecycle.job(incoming, admission)
             await self.lifecycle.process(job, self)
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log what a PTB handler raised, with its traceback: never the update or its text."""
+        error = context.error
         log_event(
             log,
             "telegram_handler_error",
             level=logging.ERROR,
-            error_type=type(context.error).__name__,
+            error_type=type(error).__name__,
+            # foreign exception messages are withheld from tracebacks (config/logging.py)
+            exc_info=error if isinstance(error, BaseException) else False,
         )
-
-    async def _answer_query(self, query: CallbackQuery | None) -> None:
-        if query is not None:
-            await self._answer(query.id)
 
     async def _answer(self, query_id: str) -> None:
         """Stop the button's spinner (best effort: an old query cannot be answered)."""
@@ -309,11 +323,11 @@ class TelegramChannel:
 
     def restore(self, payload_json: str) -> Incoming | None:
         try:
-            update = Update.de_json(json.loads(payload_json), self.bot)
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise ValueError(f"stored update does not parse: {type(exc).__name__}") from None
-        normalized = normalize(update, allow_groups=self.deps.settings.allow_group_chats)
-        return None if isinstance(normalized, Ignored) else normalized
+            data = json.loads(payload_json)
+        except ValueError:
+            raise ValueError("stored update is not JSON") from None
+        read = normalize(data, allow_groups=self.deps.settings.allow_group_chats)
+        return read.outcome if isinstance(read.outcome, Incoming) else None
 
     async def submit(self, job: Job) -> None:
         await self.app.update_queue.put(TelegramJob(job))
@@ -330,7 +344,7 @@ class TelegramChannel:
             incoming,
             reply,
             metrics=self.deps.metrics,
-            retry_delays=self.options.retry_delays,
+            policy=self.options.retry_policy,
         )
 
 
@@ -341,13 +355,18 @@ async def run_polling(
     drop_pending_updates: bool = False,
     options: TelegramOptions | None = None,
     ready: asyncio.Event | None = None,
+    jobs: JobTimes | None = None,
 ) -> None:
-    """Local development: delete the webhook and poll, with the same handlers, until cancelled."""
+    """Poll with the same handlers and background jobs as `lembra serve`, until cancelled.
+
+    The webhook is deleted first (Telegram allows one or the other).
+    """
     channel = TelegramChannel(deps, lifecycle, options=options, polling=True)
     await channel.start()
     updater = channel.app.updater
     assert updater is not None
     try:
+        schedule_jobs(lifecycle, deps, ChannelPusher(channel, None), jobs)
         await register_commands(channel.bot, deps.settings.admins)
         # start_polling deletes the webhook first (Telegram allows one or the other).
         await updater.start_polling(

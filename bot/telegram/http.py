@@ -12,10 +12,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import aiohttp
-from telegram._utils.defaultvalue import DefaultValue
-from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
+
+# PTB marks a timeout the caller did not give with a sentinel of its private DefaultValue
+# class; its type is taken from the public BaseRequest.DEFAULT_NONE instead of importing
+# telegram._utils (issue 30).
+_NOT_GIVEN = type(BaseRequest.DEFAULT_NONE)
+
+
+def _given(value: object, default: float | None) -> float | None:
+    """A timeout PTB passed: the caller's value, or ours when it gave none."""
+    if isinstance(value, _NOT_GIVEN):
+        return default
+    return float(value) if isinstance(value, int | float) else None
 
 
 class AiohttpRequest(BaseRequest):
@@ -61,24 +71,18 @@ class AiohttpRequest(BaseRequest):
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        read_timeout: object = BaseRequest.DEFAULT_NONE,
+        write_timeout: object = BaseRequest.DEFAULT_NONE,
+        connect_timeout: object = BaseRequest.DEFAULT_NONE,
+        pool_timeout: object = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         if self._session is None or self._session.closed:
             raise RuntimeError("This AiohttpRequest is not initialized!")
         files = request_data is not None and request_data.contains_files
-        read = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
-        connect = (
-            self._connect_timeout if isinstance(connect_timeout, DefaultValue) else connect_timeout
-        )
-        pool = self._pool_timeout if isinstance(pool_timeout, DefaultValue) else pool_timeout
-        write = (
-            (self._media_write_timeout if files else self._write_timeout)
-            if isinstance(write_timeout, DefaultValue)
-            else write_timeout
-        )
+        read = _given(read_timeout, self._read_timeout)
+        connect = _given(connect_timeout, self._connect_timeout)
+        pool = _given(pool_timeout, self._pool_timeout)
+        write = _given(write_timeout, self._media_write_timeout if files else self._write_timeout)
         # aiohttp has no separate write timeout: it bounds the whole exchange instead.
         total = None if read is None or write is None else read + write + (connect or 0)
         timeout = aiohttp.ClientTimeout(

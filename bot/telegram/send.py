@@ -1,8 +1,11 @@
-"""Replies sent through the Bot API: text split to Telegram's limit, buttons, attachments, retries."""
+"""Replies sent through the Bot API: text split to Telegram's limit, buttons, attachments.
+
+Each send is retried by the one retry policy (agent/services/retrying.py): 429 after its
+Retry-After, 5xx, timeouts and connection errors; PTB's rate limiter only paces.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import warnings
 from collections.abc import Awaitable, Callable
@@ -14,6 +17,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 from telegram.warnings import PTBDeprecationWarning
 
 from agent.metrics import Metrics
+from agent.services.retrying import GaveUp, Retry, RetryPolicy
 from agent.types import Incoming, Reply
 from bot.delivery.lifecycle import Delivery
 from bot.render import (
@@ -78,7 +82,7 @@ async def deliver(
     reply: Reply,
     *,
     metrics: Metrics,
-    retry_delays: tuple[float, ...],
+    policy: RetryPolicy,
 ) -> Delivery:
     """Send a reply's parts, buttons on the last, then its attachment; say how it went."""
     chat_id = int(incoming.chat_id)
@@ -97,11 +101,11 @@ async def deliver(
                 reply_markup=last_markup,
                 link_preview_options=preview,
             )
-            await _send(send, metrics=metrics, delays=retry_delays)
+            await _send(send, metrics=metrics, policy=policy)
         if reply.attachment is not None:
             document = InputFile(reply.attachment.data, filename=reply.attachment.filename)
             await _send(
-                partial(bot.send_document, chat_id, document), metrics=metrics, delays=retry_delays
+                partial(bot.send_document, chat_id, document), metrics=metrics, policy=policy
             )
     except _Blocked:
         return "blocked"
@@ -114,36 +118,40 @@ async def deliver(
 
 
 async def _send(
-    call: Callable[[], Awaitable[object]], *, metrics: Metrics, delays: tuple[float, ...]
+    call: Callable[[], Awaitable[object]], *, metrics: Metrics, policy: RetryPolicy
 ) -> None:
     """One Bot API send; only the send is retried (5xx, timeouts, 429), never the turn."""
     sends = metrics.sends
-    for attempt in range(len(delays) + 1):
+
+    async def attempt() -> None:
         try:
             await call()
-            sends.labels("telegram", "sent").inc()
-            return
-        except Forbidden:
-            sends.labels("telegram", "blocked").inc()
-            raise _Blocked from None
-        except BadRequest:
-            sends.labels("telegram", "refused").inc()
-            raise
+        except (BadRequest, Forbidden, AnswerLost):
+            raise  # refused, blocked, or maybe delivered: another try cannot help
         except RetryAfter as exc:
-            sends.labels("telegram", "retry").inc()
-            pause = _retry_after_s(exc) + 0.1
-        except AnswerLost:
-            # Telegram may have delivered it: a retry could deliver it twice, so it is
-            # counted and not retried (docs/delivery.md).
-            sends.labels("telegram", "unconfirmed").inc()
-            log_event(log, "send_unconfirmed", level=logging.WARNING)
-            return
+            raise Retry("HTTP 429", wait_s=_retry_after_s(exc) + 0.1) from None
         except NetworkError as exc:  # 5xx, timeouts, connection errors
-            sends.labels("telegram", "retry").inc()
-            log_event(log, "send_retry", attempt=attempt + 1, error_type=type(exc).__name__)
-            pause = delays[attempt] if attempt < len(delays) else 0.0
-        if attempt == len(delays):
-            break
-        await asyncio.sleep(pause)
-    sends.labels("telegram", "failed").inc()
-    raise _GiveUp
+            raise Retry(type(exc).__name__) from None
+
+    def retried(number: int, error: Retry, wait_s: float) -> None:
+        sends.labels("telegram", "retry").inc()
+        log_event(log, "send_retry", attempt=number, reason=error.reason, wait_s=round(wait_s, 2))
+
+    try:
+        await policy.call(attempt, on_retry=retried)
+    except Forbidden:
+        sends.labels("telegram", "blocked").inc()
+        raise _Blocked from None
+    except BadRequest:
+        sends.labels("telegram", "refused").inc()
+        raise
+    except AnswerLost:
+        # Telegram may have delivered it: a retry could deliver it twice, so it is
+        # counted and not retried (docs/delivery.md).
+        sends.labels("telegram", "unconfirmed").inc()
+        log_event(log, "send_unconfirmed", level=logging.WARNING)
+        return
+    except GaveUp:
+        sends.labels("telegram", "failed").inc()
+        raise _GiveUp from None
+    sends.labels("telegram", "sent").inc()

@@ -12,20 +12,13 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import (
-    Bot,
-    CallbackQuery,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    LinkPreviewOptions,
-    Message,
-    MessageEntity,
-)
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions
 from telegram.constants import MessageEntityType
 from telegram.error import TelegramError
 
 from agent.types import Incoming, Reply
 from bot.render import TELEGRAM_CALLBACK_MAX_BYTES, utf16_units
+from bot.telegram.payload import TgCallbackQuery, TgEntity, TgMessage
 from config.logging import log_event
 
 log = logging.getLogger("lembra.telegram")
@@ -63,7 +56,7 @@ def decode_command(data: str) -> str | None:
     return message if message.startswith("/") and len(message) > 1 else None
 
 
-def message_text(message: Message) -> str | None:
+def message_text(message: TgMessage) -> str | None:
     """The text the runtime reads: the text or else the caption, hidden links' URLs written out."""
     if message.text is not None:
         return with_link_targets(message.text, message.entities)
@@ -72,10 +65,23 @@ def message_text(message: Message) -> str | None:
     return None
 
 
-def with_link_targets(text: str, entities: tuple[MessageEntity, ...]) -> str:
-    """`text` with each `text_link`'s URL after its words (offsets count UTF-16 units)."""
+def with_link_targets(text: str, entities: list[TgEntity]) -> str:
+    """`text` with each `text_link`'s URL after its words (offsets count UTF-16 units).
+
+    `text` and the URLs hold no lone surrogates (cleaned at the edge, bot/inbound.py);
+    entities pointing outside the text are left out.
+    """
     units = text.encode("utf-16-le")
-    links = [e for e in entities if e.type == MessageEntityType.TEXT_LINK and e.url]
+    size = len(units) // 2
+    links = [
+        e
+        for e in entities
+        if e.type == MessageEntityType.TEXT_LINK
+        and e.url
+        and 0 <= e.offset
+        and 0 < e.length
+        and e.offset + e.length <= size
+    ]
     for entity in sorted(links, key=lambda e: e.offset, reverse=True):
         end = (entity.offset + entity.length) * 2
         shown = units[entity.offset * 2 : end].decode("utf-16-le", errors="replace")
@@ -112,11 +118,11 @@ def link_preview(reply: Reply) -> LinkPreviewOptions | None:
     return NO_PREVIEW if listing else None
 
 
-def pressed_edit(query: CallbackQuery) -> PressedEdit | None:
+def pressed_edit(query: TgCallbackQuery) -> PressedEdit | None:
     """The edit a pressed keyboard's message gets, or None when the message cannot be edited."""
     message = query.message
-    if not isinstance(message, Message):
-        return None  # too old: Telegram sends an InaccessibleMessage
+    if message is None or message.date == 0:
+        return None  # too old: Telegram sends an InaccessibleMessage (date 0)
     label = _pressed_label(message, query.data or "")
     text: str | None = None
     if label is not None and label not in (PREVIOUS_LABEL, NEXT_LABEL) and message.text:
@@ -126,7 +132,7 @@ def pressed_edit(query: CallbackQuery) -> PressedEdit | None:
     return PressedEdit(message.chat.id, message.message_id, text)
 
 
-def _pressed_label(message: Message, data: str) -> str | None:
+def _pressed_label(message: TgMessage, data: str) -> str | None:
     markup = message.reply_markup
     if markup is None:
         return None

@@ -7,8 +7,8 @@
 
 Bodies over 1 MiB are refused with 413 by aiohttp before any handler reads them.
 Jobs: every process renews its live updates (heartbeat); the process holding a job's
-leader lease runs the re-drive and the runtime's background work (`agent.conversation.background.
-run_due`: expired pending actions, idle-session handovers, due consolidations).
+leader lease runs the re-drive and the jobs `lembra telegram --polling` runs too
+(bot/delivery/jobs.py: the runtime's background work and due reminders).
 Shutdown (SIGTERM): stop accepting, finish in-flight requests and turns, close PTB,
 then the caller leaves `open_deps`, which stops the embedded database.
 """
@@ -19,14 +19,12 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 from aiohttp import web
 
-from agent.conversation.background import run_due
-from agent.conversation.delivery import deliver_due
 from agent.deps import Deps
+from bot.delivery.jobs import JobTimes, schedule_jobs
 from bot.delivery.lifecycle import Handler, Tuning, UpdateLifecycle
 from bot.delivery.push import ChannelPusher
 from bot.delivery.refusals import RefusalLog
@@ -101,15 +99,23 @@ def create_app(
     app.router.add_get("/metrics", metrics)
 
     async def run_channels(app: web.Application) -> AsyncIterator[None]:
-        if channels.whatsapp is not None:
-            await channels.whatsapp.start()
-        if channels.telegram is not None:
-            await start_or_retry("telegram", channels.telegram.start, degraded)
+        try:
+            if channels.whatsapp is not None:
+                await channels.whatsapp.start()
+            if channels.telegram is not None:
+                await start_or_retry("telegram", channels.telegram.start, degraded)
+        except BaseException:
+            # a failed start-up closes what it opened (aiohttp runs no cleanup for us here)
+            await degraded.cancel()
+            if channels.telegram is not None:
+                await channels.telegram.stop()
+            if channels.whatsapp is not None:
+                await channels.whatsapp.stop()
+            raise
         if options.jobs:
-            lifecycle.schedule("background", options.background_every_s, partial(run_due, deps))
             pusher = ChannelPusher(channels.telegram, channels.whatsapp)
-            every_s = options.reminders_every_s or settings.reminders_every_s
-            lifecycle.schedule("reminders", every_s, partial(deliver_due, deps, pusher))
+            times = JobTimes(options.background_every_s, options.reminders_every_s)
+            schedule_jobs(lifecycle, deps, pusher, times)
             lifecycle.start()
         yield
         await degraded.cancel()

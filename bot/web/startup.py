@@ -12,6 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from agent.errors import ServiceUnavailable
 from config.logging import log_event
@@ -91,7 +92,7 @@ def _waiting(name: str, exc: ServiceUnavailable, retry_in_s: float) -> None:
     )
 
 
-def summary(settings: Settings, *, offline: bool, jobs: bool) -> dict[str, object]:
+def summary(settings: Settings, *, offline: bool, jobs: bool) -> dict[str, Any]:
     """The fields of the one start-up line: what runs, against what, at which version."""
     channels = [
         name

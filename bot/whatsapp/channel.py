@@ -4,11 +4,11 @@ Receiving (`/whatsapp/webhook`):
     GET   verification: hub.mode=subscribe and hub.verify_token (constant time) -> the
           hub.challenge as text/plain; anything else 403.
     POST  X-Hub-Signature-256 = "sha256=" + HMAC-SHA256(raw body, WHATSAPP_APP_SECRET),
-          checked in constant time BEFORE parsing (401 otherwise). Then, per message:
-            text                               Incoming kind "text"
-            interactive button_reply/list_reply Incoming kind "choice" (id c:<token>:<index>)
-            image, audio, sticker, location...  Incoming kind "unsupported"
-            reaction, system                    ignored
+          checked in constant time BEFORE parsing (401 otherwise); a body that is not
+          JSON 400; anything else 200. Then each message on its own, read as
+          bot/whatsapp/updates.py says (captions and button taps are text, edits are
+          corrections, revokes and system messages are quiet; a malformed message is
+          logged and skipped, never the others with it).
           Status callbacks (sent, delivered, read, failed) are counted, not handled.
           Each message is recorded (`wa:<wamid>`, kept 8 days: WhatsApp retries for 7)
           before the 200; turns run in the background, tracked so shutdown waits.
@@ -22,27 +22,28 @@ Each handled message is marked read with the typing indicator (bot/whatsapp/stat
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
+import json
 import logging
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 from aiohttp import web
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
 from agent.services.outbound import outbound_trace
+from agent.services.retrying import GaveUp, Retry, RetryPolicy
 from agent.texts import text
 from agent.types import Attachment, Channel, Incoming, Language, Reply
 from bot.delivery.concurrency import BackgroundTasks
 from bot.delivery.lifecycle import Delivery, Job, UpdateLifecycle
-from bot.render import ChoiceDataTooLong, decode_choice, encode_choice, shorten, split_text
-from bot.web.jsonguard import TooDeep, check_depth
+from bot.inbound import Ignored, NotJson, Rejected, read_body
+from bot.render import ChoiceDataTooLong, encode_choice, shorten, split_text
 from bot.whatsapp.status import ReadReceipts
+from bot.whatsapp.updates import WaMessage, WaValue, normalize, read_message, values
 from config.errors import ConfigError
 from config.logging import log_event
 from storage.errors import DatabaseUnavailable
@@ -60,132 +61,25 @@ ROW_DESCRIPTION_LIMIT = 72
 ID_MAX_BYTES = 200  # list row ids (button ids allow 256)
 WINDOW_S = 24 * 3600
 REENGAGEMENT_ERROR = 131047  # "more than 24 hours have passed since the customer last replied"
-IGNORED_TYPES = frozenset({"reaction", "system", "request_welcome", "ephemeral"})
 
 
-# -- webhook payload (pydantic at the edge; unknown fields ignored) -----------------------
+def stored_message(raw: Any, name: str | None) -> str:
+    """What the lifecycle keeps for a re-drive: the message as it came, and the sender's name.
 
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
-
-
-class WaText(_Model):
-    body: str
-
-
-class WaReplyId(_Model):
-    id: str
-    title: str = ""
-
-
-class WaInteractive(_Model):
-    type: str
-    button_reply: WaReplyId | None = None
-    list_reply: WaReplyId | None = None
-
-
-class WaMessage(_Model):
-    sender: str = Field(alias="from")
-    id: str
-    timestamp: str = "0"
-    type: str
-    text: WaText | None = None
-    interactive: WaInteractive | None = None
-
-    def sent_at_s(self) -> float:
-        try:
-            return float(self.timestamp)
-        except ValueError:
-            return 0.0
-
-
-class WaProfile(_Model):
-    name: str | None = None
-
-
-STATUS_LABELS = frozenset({"sent", "delivered", "read", "failed", "deleted", "warning", "unknown"})
-
-
-class WaContact(_Model):
-    wa_id: str
-    profile: WaProfile | None = None
-
-
-class WaStatus(_Model):
-    id: str = ""
-    status: str = "unknown"
-
-    @field_validator("status")
-    @classmethod
-    def _label(cls, value: str) -> str:  # a Prometheus label: a fixed set, never free text
-        return value if value in STATUS_LABELS else "other"
-
-
-class WaMetadata(_Model):
-    phone_number_id: str = ""
-
-
-class WaValue(_Model):
-    metadata: WaMetadata | None = None
-    contacts: list[WaContact] = Field(default_factory=list)
-    messages: list[WaMessage] = Field(default_factory=list)
-    statuses: list[WaStatus] = Field(default_factory=list)
-
-
-class WaChange(_Model):
-    field: str = ""
-    value: WaValue = Field(default_factory=WaValue)
-
-
-class WaEntry(_Model):
-    changes: list[WaChange] = Field(default_factory=list)
-
-
-class WaWebhook(_Model):
-    object: str = ""
-    entry: list[WaEntry] = Field(default_factory=list)
-
-
-class StoredMessage(_Model):
-    """What the lifecycle keeps for a re-drive: the message and the sender's name."""
-
-    message: WaMessage
-    name: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Ignored:
-    reason: str
-
-
-def normalize(message: WaMessage, name: str | None) -> Incoming | Ignored:
-    """Turn one WhatsApp message into an Incoming, or say why it is ignored."""
-    common: dict[str, Any] = {
-        "channel": "whatsapp",
-        "chat_id": message.sender,
-        "user_id": f"wa:{message.sender}",
-        "update_id": f"wa:{message.id}",
-        "display_name": name,
-    }
-    if message.type == "text" and message.text is not None:
-        return Incoming(text=message.text.body, kind="text", **common)
-    if message.type == "interactive" and message.interactive is not None:
-        picked = message.interactive.button_reply or message.interactive.list_reply
-        decoded = decode_choice(picked.id) if picked else None
-        if decoded is None:
-            return Ignored("foreign_interactive_reply")
-        token, index = decoded
-        return Incoming(kind="choice", choice=index, choice_token=token, **common)
-    if message.type in IGNORED_TYPES:
-        return Ignored(message.type)
-    return Incoming(kind="unsupported", **common)
+    `json.dumps` escapes a lone surrogate (`\\ud800`) instead of failing on it.
+    """
+    return json.dumps({"message": raw, "name": name})
 
 
 @dataclass(frozen=True)
 class WhatsAppOptions:
     timeout_s: float = 10.0
-    retry_delays: tuple[float, ...] = (0.5, 1.0, 2.0)
+    retry_delays: tuple[float, ...] = (0.5, 1.0, 2.0)  # the retry policy's backoff
+    retry: RetryPolicy | None = None  # None: RetryPolicy(delays=retry_delays)
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        return self.retry or RetryPolicy(delays=self.retry_delays)
 
 
 class _WindowClosed(Exception):
@@ -275,18 +169,20 @@ class WhatsAppChannel:
             # logged (throttled) by the web app's refusal log: callers set this volume
             return web.Response(status=401, text="bad signature")
         try:
-            check_depth(body)  # before parsing, like Telegram's (a 400, never a 500)
-            payload = WaWebhook.model_validate_json(body)
-        except (ValidationError, TooDeep):
+            data = read_body(body)
+        except NotJson:
             metrics.updates.labels("whatsapp", "rejected").inc()
-            log_event(log, "webhook_rejected", level=logging.WARNING, reason="bad_payload")
+            log_event(log, "webhook_rejected", level=logging.WARNING, reason="not_json")
             return web.Response(status=400, text="bad request")
+        found = values(data)
+        if isinstance(found, Rejected):
+            self._not_handled(found)
+            return web.Response(text="ok")
         if (busy := self.lifecycle.backlog.full()) is not None:
             return self.lifecycle.backlog.refusal(metrics, "whatsapp", busy)
         try:
-            for entry in payload.entry:
-                for change in entry.changes:
-                    await self._accept(change.value)
+            for value in found:
+                await self._accept(value)
         except DatabaseUnavailable:
             # WhatsApp redelivers; messages recorded before the failure are deduplicated.
             log_event(log, "webhook_database_unavailable", level=logging.ERROR)
@@ -294,37 +190,52 @@ class WhatsAppChannel:
         return web.Response(text="ok")
 
     async def _accept(self, value: WaValue) -> None:
+        """Record and queue each message of one change on its own: a bad one costs no other."""
         metrics = self.deps.metrics
         if value.metadata is not None and value.metadata.phone_number_id != self._phone_number_id:
             metrics.updates.labels("whatsapp", "ignored").inc()
             log_event(log, "update_ignored", reason="other_phone_number")
             return
         for status in value.statuses:
-            metrics.status_callbacks.labels(status.status).inc()
-        names = {c.wa_id: (c.profile.name if c.profile else None) for c in value.contacts}
-        for message in value.messages:
-            name = names.get(message.sender)
-            self._note_inbound(message)
-            normalized = normalize(message, name)
-            if isinstance(normalized, Ignored):
-                metrics.updates.labels("whatsapp", "ignored").inc()
-                log_event(log, "update_ignored", reason=normalized.reason)
+            metrics.status_callbacks.labels(status.label).inc()
+        names = value.names()
+        for raw in value.messages:
+            message = read_message(raw)
+            name = names.get(message.sender) if isinstance(message, WaMessage) else None
+            normalized = normalize(raw, name)
+            if isinstance(message, WaMessage):
+                self._note_inbound(message)
+            if not isinstance(normalized, Incoming):
+                self._not_handled(normalized)
                 continue
-            stored = StoredMessage(message=message, name=name).model_dump_json(by_alias=True)
-            admission = await self.lifecycle.admit(normalized, stored)
+            admission = await self.lifecycle.admit(normalized, stored_message(raw, name))
             if admission in ("process", "notify"):
                 await self.submit(self.lifecycle.job(normalized, admission))
+
+    def _not_handled(self, outcome: Ignored | Rejected) -> None:
+        """One log line for a message that is ignored or malformed; nothing is sent."""
+        if isinstance(outcome, Rejected):
+            self.deps.metrics.updates.labels("whatsapp", "malformed").inc()
+            log_event(log, "update_rejected", level=logging.WARNING, reason=outcome.reason)
+        else:
+            self.deps.metrics.updates.labels("whatsapp", "ignored").inc()
+            log_event(log, "update_ignored", reason=outcome.reason)
 
     # -- the lifecycle's channel port ------------------------------------------------------
 
     def restore(self, payload_json: str) -> Incoming | None:
         try:
-            stored = StoredMessage.model_validate_json(payload_json)
-        except ValidationError as exc:
-            raise ValueError("stored message does not parse") from exc
-        self._note_inbound(stored.message)
-        normalized = normalize(stored.message, stored.name)
-        return None if isinstance(normalized, Ignored) else normalized
+            stored = json.loads(payload_json)
+        except ValueError:
+            raise ValueError("stored message is not JSON") from None
+        if not isinstance(stored, dict):
+            raise ValueError("stored message is not an object")
+        name = stored.get("name") if isinstance(stored.get("name"), str) else None
+        message = read_message(stored.get("message"))
+        if isinstance(message, WaMessage):
+            self._note_inbound(message)
+        normalized = normalize(stored.get("message"), name)
+        return normalized if isinstance(normalized, Incoming) else None
 
     async def submit(self, job: Job) -> None:
         self._background.spawn(self._run(job), name="whatsapp_turn")
@@ -449,18 +360,17 @@ class WhatsAppChannel:
         return media_id
 
     async def _call(self, request: Any) -> dict[str, Any]:
-        """One Graph API call; 429, 5xx and network errors are retried, the turn is not."""
+        """One Graph API call; 429, 5xx and network errors are retried by the one policy."""
         if self._session is None:
             raise ServiceUnavailable("the WhatsApp channel is not started")
+        session = self._session
         sends = self.deps.metrics.sends
-        delays = self.options.retry_delays
-        for attempt in range(len(delays) + 1):
-            pause = delays[attempt] if attempt < len(delays) else 0.0
+
+        async def attempt() -> dict[str, Any]:
             try:
-                async with request(self._session) as response:
+                async with request(session) as response:
                     answer = await _json(response)
                     if response.status < 300:
-                        sends.labels("whatsapp", "sent").inc()
                         return answer
                     error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
                     code = error.get("code") if isinstance(error, dict) else None
@@ -478,16 +388,22 @@ class WhatsAppChannel:
                         )
                         raise _Refused(str(code))
                     retry_after = response.headers.get("Retry-After", "")
-                    if retry_after.isdigit():
-                        pause = max(pause, float(retry_after))
-                    log_event(log, "send_retry", attempt=attempt + 1, status=response.status)
+                    wait_s = float(retry_after) if retry_after.isdigit() else None
+                    raise Retry(f"HTTP {response.status}", wait_s=wait_s)
             except (aiohttp.ClientError, TimeoutError) as exc:
-                log_event(log, "send_retry", attempt=attempt + 1, error_type=type(exc).__name__)
+                raise Retry(type(exc).__name__) from None
+
+        def retried(number: int, error: Retry, wait_s: float) -> None:
             sends.labels("whatsapp", "retry").inc()
-            if attempt < len(delays):
-                await asyncio.sleep(pause)
-        sends.labels("whatsapp", "failed").inc()
-        raise _GiveUp
+            log_event(log, "send_retry", attempt=number, reason=error.reason, wait_s=wait_s)
+
+        try:
+            answer = await self.options.retry_policy.call(attempt, on_retry=retried)
+        except GaveUp:
+            sends.labels("whatsapp", "failed").inc()
+            raise _GiveUp from None
+        sends.labels("whatsapp", "sent").inc()
+        return answer
 
 
 async def _json(response: aiohttp.ClientResponse) -> dict[str, Any]:

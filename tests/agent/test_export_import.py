@@ -14,6 +14,7 @@ import pytest
 from agent.conversation.exporting import CSV_COLUMNS
 from bot.cli.console import run_console
 from storage import Database
+from storage.documents import ItemDoc, MemoryDoc
 from tests.support.harness import ALICE, Lembra, open_lembra
 
 BOB = "cli:bob"
@@ -155,3 +156,69 @@ async def test_the_console_writes_the_export_and_prints_its_path(
     assert f"-> {written.resolve()}]" in out.getvalue()
     assert written.read_text().startswith(",".join(CSV_COLUMNS))
     assert json.dumps(str(tmp_path)) not in written.read_text()
+
+
+def _memories(memories: list[MemoryDoc], items: list[ItemDoc]) -> list[tuple[object, ...]]:
+    """What a user would see of each memory: kind, words, pin, and the label it points at."""
+    labels = {i.id: (i.type, i.title, i.url, i.content) for i in items}
+    return [(m.kind, m.text, m.event, m.pinned, labels.get(m.item_id or "")) for m in memories]
+
+
+async def test_export_forget_import_round_trip_keeps_every_item_and_memory(
+    lembra: Lembra,
+) -> None:
+    """Failed before issue 30: /export left out the assistant's notes and bookmarks."""
+    now = lembra.clock.ms()
+    link = next(i for i in await lembra.items() if i.type == "link")
+    for n, (kind, words, item_id, event, pinned) in enumerate(
+        [
+            ("fact", "prefere filmes legendados", None, None, False),
+            ("bookmark", "ler com calma no domingo", link.id, None, True),
+            ("bookmark", "o dia da mudança", None, "conversa sobre a mudança", False),
+        ]
+    ):
+        await lembra.db.memories.add(
+            MemoryDoc(
+                _id=f"m{n}",
+                user_id=ALICE,
+                kind=kind,  # type: ignore[arg-type]
+                text=words,
+                item_id=item_id,
+                event=event,
+                pinned=pinned,
+                seq=n + 1,
+                created_at_ms=now,
+            )
+        )
+    items_before = _fields(await lembra.items())
+    memories_before = _memories(await lembra.db.memories.list_for(ALICE), await lembra.items())
+
+    export = await lembra.say("/export")
+    assert export.attachment is not None
+    document = json.loads(export.attachment.data)
+    assert len(document["memories"]) == 3
+    await lembra.say("/forget")
+    await lembra.say("sim")
+    assert await lembra.items() == []
+    assert await lembra.db.memories.list_for(ALICE) == []
+
+    # a message holds at most 4,000 characters: the export without its messages
+    raw = json.dumps({k: v for k, v in document.items() if k != "messages"})
+    preview = await lembra.say(f"/import {raw}")
+    assert preview.text.splitlines()[:2] == [
+        "Importar 3 itens? (2 notas, 1 links)",
+        "E 3 anotações do assistente sobre você (fatos e marcadores).",
+    ]
+    done = await lembra.say("sim")
+
+    assert done.text == "✅ Importei 3 itens. E 3 anotações do assistente."
+    items = await lembra.items()
+    assert _fields(items) == items_before
+    assert _memories(await lembra.db.memories.list_for(ALICE), items) == memories_before
+    types = await lembra.event_types()
+    types = types[len(types) - types[::-1].index("user_forgotten") :]  # since the /forget
+    assert (types.count("item_saved"), types.count("memory_noted")) == (3, 1)
+    assert types.count("bookmark_set") == 2
+
+    again = await lembra.say(f"/import {raw}")
+    assert "tudo já estava na sua lista (3 itens)" in again.text

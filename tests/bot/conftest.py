@@ -17,6 +17,7 @@ import pytest
 from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
+from agent.clock import Clock
 from agent.deps import Deps, open_deps
 from agent.tokens import TokenCounter
 from bot.delivery.lifecycle import Handler, Tuning, UpdateLifecycle
@@ -215,11 +216,12 @@ def harness(
         runtime: ScriptedRuntime | None = None,
         handler: Handler | None = None,
         database: Database | None = None,
+        clock: Clock | None = None,
         **overrides: Any,
     ) -> AsyncIterator[Harness]:
         scripted = runtime or ScriptedRuntime()
         settings = channel_settings(fake_tg, fake_wa, **overrides)
-        async with open_deps(settings, db=database or db, counter=counter) as deps:
+        async with open_deps(settings, db=database or db, counter=counter, clock=clock) as deps:
             app = create_app(deps, handler or scripted.handle, options=options)
             client: TestClient[Any, Any] = TestClient(TestServer(app, host="127.0.0.1"))
             await client.start_server()

@@ -186,3 +186,18 @@ async def test_serve_expires_pending_actions_in_its_background_job(harness: Any)
         holder = await h.db.leases.holder("job:background", now_ms=h.deps.clock.ms())
         assert holder == h.deps.owner
         assert len(await h.db.items.list_for(f"tg:{ALICE}")) == 1  # expired, not confirmed
+
+
+async def test_an_admins_own_dream_runs_over_both_channels(harness: Any) -> None:
+    """Failed before issue 30: consolidation took the chat lease the admin's own turn held."""
+    async with real_runtime(harness)(admin_user_ids=f"tg:{ADMIN},wa:{PHONE}") as h:
+        await say(h, ADMIN, "anota: comprar leite")
+        dreamed = await say(h, ADMIN, "/dream")
+        assert dreamed.startswith(f"tg:{ADMIN}: consolidado (manual)")  # in the admin's language
+
+        await h.post_whatsapp(wa.message_payload(PHONE, wa.text_content("/dream")))
+        await h.idle()
+        assert h.wa.bodies(PHONE)[-1].startswith(f"wa:{PHONE}: consolidado (manual)")
+        for user in (f"tg:{ADMIN}", f"wa:{PHONE}"):
+            types = [e.type for e in await h.db.ledger.events(user)]
+            assert "consolidation_done" in types

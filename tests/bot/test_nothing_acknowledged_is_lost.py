@@ -89,17 +89,25 @@ def _nested(levels: int) -> bytes:
     return b"[" * levels + b"]" * levels
 
 
-async def test_deeply_nested_json_gets_400_on_both_webhooks(harness: Any) -> None:
-    """Failed on main before issue 15: 200,000 levels raised RecursionError, a 500."""
+async def test_deeply_nested_json_is_acknowledged_and_dropped_on_both_webhooks(
+    harness: Any,
+) -> None:
+    """Failed on main before issue 15: 200,000 levels raised RecursionError, a 500.
+
+    It is JSON, so since issue 30 it is a 200 (`update_rejected`), never a 400 the
+    platform would deliver again (DESIGN 10.4), and it is never parsed.
+    """
     deep_inside = json.dumps(message_update(CHAT, "oi")).encode()
     deep_inside = deep_inside[:-1] + b', "x": ' + _nested(5_000) + b"}"
     async with harness() as h:
-        assert (await h.post_update(_nested(200_000))).status == 400
-        assert (await h.post_update(deep_inside)).status == 400
+        assert (await h.post_update(_nested(200_000))).status == 200
+        assert (await h.post_update(deep_inside)).status == 200
         payload = wa.encode(wa.message_payload("5511900001111", wa.text_content("oi")))
         wa_deep = payload[:-1] + b', "x": ' + _nested(5_000) + b"}"
-        assert (await h.post_whatsapp(_nested(200_000))).status == 400
-        assert (await h.post_whatsapp(wa_deep)).status == 400
+        assert (await h.post_whatsapp(_nested(200_000))).status == 200
+        assert (await h.post_whatsapp(wa_deep)).status == 200
+        assert await h.metric("lembra_updates_total", channel="telegram", outcome="malformed") == 2
+        assert await h.metric("lembra_updates_total", channel="whatsapp", outcome="malformed") == 2
         assert (await h.post_update(message_update(CHAT, "depois"))).status == 200
         await h.idle()
         assert h.tg.texts(CHAT) == ["eco: depois"]

@@ -169,3 +169,41 @@ def _check_operations_metrics(exposition: str) -> None:
         )
         >= 1
     )
+
+
+async def test_a_failed_start_up_closes_every_session_it_opened(
+    nx_server: RunningServer, tmp_path: Path
+) -> None:
+    """Failed before issue 34: a rejected token left two aiohttp sessions unclosed."""
+    fake = await FakeTelegram().start()
+    try:
+        env = _env(free_port(), fake.port, nx_server, tmp_path) | {
+            "TELEGRAM_BOT_TOKEN": "999:not-the-token",
+            "TELEGRAM_API_BASE_URL": fake.base_url,
+            "WHATSAPP_ACCESS_TOKEN": "wa-token",
+            "WHATSAPP_APP_SECRET": "wa-secret",
+            "WHATSAPP_VERIFY_TOKEN": "wa-verify",
+            "WHATSAPP_PHONE_NUMBER_ID": "1234",
+            "WHATSAPP_API_BASE_URL": "http://127.0.0.1:9",
+            "PYTHONWARNINGS": "always::ResourceWarning",
+        }
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-X",
+            "dev",
+            "-m",
+            "bot",
+            "serve",
+            env=env,
+            cwd=tmp_path,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        _, err = await asyncio.wait_for(proc.communicate(), timeout=60)
+    finally:
+        await fake.close()
+    stderr = err.decode()
+    assert proc.returncode == 2, stderr
+    assert "TELEGRAM_BOT_TOKEN was rejected" in stderr
+    assert "Unclosed" not in stderr
+    assert "Traceback" not in stderr

@@ -5,13 +5,17 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from agent.clock import FakeClock
 from agent.conversation import commands
+from agent.conversation.runtime import Runtime
 from agent.deps import open_deps
 from agent.tokens import TokenCounter
+from bot.delivery.jobs import JobTimes
 from bot.delivery.lifecycle import UpdateLifecycle
 from bot.telegram.channel import run_polling
 from storage import Database
@@ -62,7 +66,7 @@ async def test_set_webhook_registers_the_url_secret_and_command_menus(
     (webhook,) = fake_tg.sent("setWebhook")
     assert webhook.params["url"] == WEBHOOK_URL
     assert webhook.params["secret_token"] == WEBHOOK_SECRET
-    assert webhook.params["allowed_updates"] == ["message", "callback_query"]
+    assert webhook.params["allowed_updates"] == ["message", "edited_message", "callback_query"]
     assert webhook.params["drop_pending_updates"] == "true"
 
     menus = {
@@ -153,3 +157,38 @@ async def test_polling_handles_updates_with_the_same_handlers(
     record = await db.updates.get(f"tg:{first['update_id']}")
     assert record is not None
     assert record.status == "done"
+
+
+async def test_polling_runs_the_background_jobs_a_due_reminder_is_sent_once(
+    db: Database, fake_tg: FakeTelegram, counter: TokenCounter
+) -> None:
+    """Failed before issue 30: polling confirmed reminders and never sent them."""
+    chat = 5550302
+    clock = FakeClock(datetime.now(UTC))
+    settings = channel_settings(fake_tg, None, openai_api_key=None, openai_base_url=None)
+    async with open_deps(settings, db=db, counter=counter, clock=clock) as deps:
+        lifecycle = UpdateLifecycle(deps, Runtime(deps).handle, tuning=FAST.tuning)
+        ready = asyncio.Event()
+        jobs = JobTimes(background_every_s=0.05, reminders_every_s=0.05)
+        polling = asyncio.create_task(run_polling(deps, lifecycle, ready=ready, jobs=jobs))
+        try:
+            await asyncio.wait_for(ready.wait(), timeout=10)
+            fake_tg.push_update(
+                message_update(chat, "me lembra daqui a 10 minutos de ligar pra Ana")
+            )
+            await fake_tg.wait_for(lambda: len(fake_tg.texts(chat)) == 1)
+            assert "Vou te lembrar" in fake_tg.texts(chat)[0]
+
+            clock.advance(10 * 60)
+            await fake_tg.wait_for(lambda: len(fake_tg.texts(chat)) == 2)
+            await asyncio.sleep(0.3)  # six more passes of the job: nothing is sent twice
+        finally:
+            polling.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await polling
+
+    pushed = fake_tg.texts(chat)[1:]
+    assert len(pushed) == 1
+    assert "ligar pra Ana" in pushed[0]
+    (reminder,) = await db.reminders.for_user(f"tg:{chat}")
+    assert reminder.state == "sent"
