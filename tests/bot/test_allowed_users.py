@@ -139,3 +139,15 @@ def test_serve_with_a_model_and_no_list_warns_once_at_start(
         done = run_lembra(["serve"], env=env | {"PORT": str(taken.getsockname()[1])}, cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     assert done.stderr.count('"event": "bot_open_to_everyone"') == 1
+
+
+async def test_a_refused_sender_who_floods_gets_no_flood_notice_either(harness: Any) -> None:
+    # the flood notice is sent by the channel layer before the runtime's check: a refused
+    # sender must still get at most one message from the bot a day
+    limits = {"rate_limit_messages": 1, "rate_limit_window_seconds": 300}
+    async with real_runtime(harness)(allowed_user_ids=f"tg:{FRIEND}", **limits) as h:
+        for n in range(3):
+            assert (await h.post_update(message_update(STRANGER, f"m{n}"))).status == 200
+        await h.idle()
+
+        assert h.tg.texts(STRANGER) == [text("not_allowed", "pt", user_id=f"tg:{STRANGER}")]
