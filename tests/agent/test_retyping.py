@@ -70,6 +70,35 @@ async def test_what_reads_like_a_note_stays_a_note(db: Database, message: str) -
     assert "filme" not in reply.text
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "salva minha senha do banco hunter2",
+        "guarda meu cpf 123.456.789-00",
+        "save my password hunter2",
+        "salva o pix da maria",
+        "salva Rua das Flores 123 apto 4",
+        "salva aniversário da Ana 12/05",
+        "salva reunião amanhã",
+    ],
+)
+async def test_personal_data_is_a_note_and_never_goes_to_tmdb(db: Database, message: str) -> None:
+    # with TMDB configured a guessed title is looked up there: a password must not be
+    async with open_lembra(db) as lembra:
+        reply = await lembra.say(message)
+        assert [i.type for i in await lembra.items()] == ["note"]
+        assert lembra.tmdb.requests == []
+    assert "filme" not in reply.text
+
+
+@pytest.mark.parametrize(
+    "message", ["salva 1917", "salva blade runner 2049", "salva o poderoso chefão"]
+)
+def test_titles_with_a_number_are_still_guessed(message: str) -> None:
+    body = message.removeprefix("salva ")
+    assert guessed_title(message, body) == body
+
+
 async def test_a_correction_changes_the_type_is_recorded_and_undone(db: Database) -> None:
     async with open_lembra(db, **DEFAULT) as lembra:
         await lembra.say("salva inception")
