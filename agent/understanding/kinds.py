@@ -94,9 +94,12 @@ _CORRECTIONS = tuple(
 
 
 def correction(text: str) -> Retype | None:
-    """The type a correction such as "é uma série" or "it's a note" names, else None."""
+    """The type a correction such as "é uma série" or "it's a note" names, else None.
+
+    A question ("é uma série?") asks about the item: it changes nothing.
+    """
     folded = fold(text)
-    if not folded or len(folded) > 80:
+    if not folded or len(folded) > 80 or text.rstrip().endswith("?"):
         return None
     for pattern in _CORRECTIONS:
         match = pattern.match(folded)

@@ -135,6 +135,15 @@ async def test_a_correction_changes_the_type_is_recorded_and_undone(db: Database
     assert all("inception" not in str(p) for p in updates)  # content-free
 
 
+async def test_a_question_about_the_type_changes_nothing(db: Database) -> None:
+    async with open_lembra(db, **DEFAULT) as lembra:
+        await lembra.say("salva inception")
+        await lembra.say("é uma série?")
+        kept = await _types(lembra)
+
+    assert kept == [("movie", "inception")]
+
+
 async def test_a_correction_with_nothing_just_saved_says_so(db: Database) -> None:
     async with open_lembra(db, **DEFAULT) as lembra:
         nothing = await lembra.say("é uma série")
@@ -192,6 +201,9 @@ async def test_with_a_model_the_correction_is_code_and_drops_tmdb_facts(db: Data
         ("é uma série incrível", None),
         ("qual série é essa?", None),
         ("salva a série dark", None),
+        ("é uma série?", None),  # a question about it, not a correction: nothing changes
+        ("isso é um filme?", None),
+        ("it's a show?", None),
     ],
 )
 def test_corrections_are_read_in_code(message: str, kind: str | None) -> None:
