@@ -144,6 +144,20 @@ async def test_a_question_about_the_type_changes_nothing(db: Database) -> None:
     assert kept == [("movie", "inception")]
 
 
+async def test_a_movie_made_a_note_and_back_keeps_its_year_and_dedup_key(db: Database) -> None:
+    async with open_lembra(db, **DEFAULT) as lembra:
+        await lembra.say("salva o filme inception 2010")
+        (first,) = await lembra.items()
+        await lembra.say("é uma nota")
+        await lembra.say("é um filme")
+        (back,) = await lembra.items()
+        await lembra.say("salva o filme inception 2010")
+        kept = await _types(lembra)
+
+    assert (back.title, back.year, back.dedup_key) == (first.title, 2010, first.dedup_key)
+    assert kept == [("movie", "inception")]
+
+
 async def test_a_correction_with_nothing_just_saved_says_so(db: Database) -> None:
     async with open_lembra(db, **DEFAULT) as lembra:
         nothing = await lembra.say("é uma série")
