@@ -29,6 +29,7 @@ EXAMPLES = {
 # Telegram user ids are positive integers; WhatsApp ids are phone numbers in digits.
 _ID = re.compile(r"^(?:tg:[1-9]\d{0,19}|wa:[1-9]\d{5,19}|cli:[^\s,:]+)$")
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain"})
+_USERINFO = re.compile(r"(?<=://)[^/@\s]*@")  # "user:password@" in a URL
 
 
 def namespaced_ids(value: str) -> str:
@@ -114,7 +115,7 @@ def _shown(field: FieldInfo | None, value: Any) -> str:
     if field is None or "SecretStr" in repr(field.annotation) or isinstance(value, SecretStr):
         return ""
     if isinstance(value, str | int | float):
-        return repr(str(value))[:80]
+        return repr(_USERINFO.sub("***@", str(value)))[:80]  # a URL's password stays out
     return ""
 
 

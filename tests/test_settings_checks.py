@@ -111,6 +111,13 @@ def test_each_bad_variable_gets_its_own_line_and_secrets_are_never_echoed() -> N
     assert "'not'" not in message
 
 
+def test_a_password_inside_a_bad_url_is_not_echoed() -> None:
+    message = _problem(openai_base_url="https://bob:sk-secret-123@proxy.example.com:99999/v1")
+    assert message.startswith("OPENAI_BASE_URL='https://***@proxy.example.com:99999/v1': ")
+    assert "sk-secret-123" not in message
+    assert "bob" not in message
+
+
 @pytest.mark.parametrize(
     ("command", "env", "variable"),
     [

@@ -41,6 +41,12 @@ def warn_if_open(settings: Settings) -> None:
         )
 
 
+def allows(deps: Deps, user_id: str) -> bool:
+    """Whether `user_id` may use the bot: no list, on the list, an admin, or the console."""
+    allowed = deps.settings.allowed
+    return not allowed or user_id in allowed or deps.is_admin(user_id) or user_id.startswith("cli:")
+
+
 class Access:
     """The allowlist check at the runtime's entry, and the refusals it sends."""
 
@@ -49,13 +55,7 @@ class Access:
         self._refused: OrderedDict[str, str] = OrderedDict()  # sender -> day last refused
 
     def allows(self, user_id: str) -> bool:
-        allowed = self.deps.settings.allowed
-        return (
-            not allowed
-            or user_id in allowed
-            or self.deps.is_admin(user_id)
-            or user_id.startswith("cli:")
-        )
+        return allows(self.deps, user_id)
 
     async def refuse(self, incoming: Incoming) -> Reply:
         """The day's one refusal for this sender, or a silent reply after it."""

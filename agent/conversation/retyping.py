@@ -6,11 +6,13 @@ the item the user saved last (their newest effect, within the session's idle tim
 The change is one `item_updated` event (`fields: ["type"]`, content-free) whose
 payload names a snapshot of the item as it was, kept 24 hours: «desfaz» puts it back.
 A movie becoming a TV show keeps its title and year and loses what TMDB said about the
-movie; a title becoming a note becomes its text, and a short one-line note a title.
+movie; a title becoming a note becomes its text ("Inception (2010)"), and a short one-line
+note a title (its "(2010)" the year again, so the dedup key is the one it had).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from agent.conversation.replies import finish, item_label, titled_label
@@ -28,6 +30,8 @@ from storage.documents import ItemDoc, LedgerDoc
 from storage.errors import DuplicateKey
 
 RETYPABLE = frozenset({"movie", "tv_show", "note"})
+# What titled_label writes after a title: a note made of one becomes that title and year again
+_LABEL_YEAR = re.compile(r"^(?P<title>.*\S)\s+\((?P<year>1[89]\d\d|20\d\d|2100)\)$")
 MAX_TITLE_CHARS = 200
 # The effects a correction could be about: the newest one must be a save (or a retype).
 _EFFECTS = frozenset({"item_saved", "item_deleted", "all_deleted", "item_updated", "undone"})
@@ -160,7 +164,10 @@ def _fields(item: ItemDoc, kind: Retype) -> dict[str, object] | None:
     title = item.title if item.type != "note" else one_line(item.content or "", 10_000)
     if not title or "\n" in (item.content or "") or len(title) > MAX_TITLE_CHARS:
         return None
-    year = item.year if item.type != "note" else None
+    year = item.year
+    if item.type == "note":  # "Inception (2010)", a movie made a note: the same key again
+        labelled = _LABEL_YEAR.match(title)
+        title, year = (labelled["title"], int(labelled["year"])) if labelled else (title, None)
     return {
         "type": kind,
         "title": title,

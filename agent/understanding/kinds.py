@@ -3,8 +3,10 @@
 - `guessed_title`: after a generic save verb ("salva", "guarda", "save"...), a short
   phrase that reads like a title ("inception", "the office") is most likely a movie,
   and is saved as one with a way to correct it; a phrase that reads like a to-do
-  ("comprar pão", "ligar pro João às 9h") or names a kind Lembra does not keep
-  ("o livro Duna") stays a note. Note verbs ("anota", "note down") always mean a note.
+  ("comprar pão", "ligar pro João às 9h"), names a kind Lembra does not keep
+  ("o livro Duna") or holds personal data ("minha senha ...", "o pix da Ana", a date,
+  an address) stays a note: with a TMDB key the guess is looked up there. Note verbs
+  ("anota", "note down") always mean a note.
   A wrong guess costs one message: the reply says how to correct it.
 - `correction`: "é uma série", "na verdade é uma nota", "it's a show": the type the
   user says the thing they just saved really is.
@@ -50,6 +52,13 @@ _OTHER_KINDS = frozenset(
     show shows video videos link links""".split()
 )
 _ARTICLES = frozenset("o a os as um uma the an".split())
+# Words of personal data and appointments: what holds them is a note, never a title the
+# guess would also send to TMDB when a key is configured ("salva minha senha do banco ...").
+_POSSESSIVES = frozenset("meu minha meus minhas nosso nossa nossos nossas my our mine".split())
+_PERSONAL = frozenset(
+    """senha senhas password passwords cpf rg cnpj pix cartao conta wifi email login usuario
+    username pin token cep whatsapp aniversario reuniao meeting consulta hoje amanha""".split()
+)
 _TIME = re.compile(r"\b\d{1,2}\s*(?:h|hs|:\d\d|am|pm)\b|\d{5,}", re.IGNORECASE)
 _MOVIE_WORDS = frozenset("filme filmes movie movies film films".split())
 
@@ -85,9 +94,12 @@ _CORRECTIONS = tuple(
 
 
 def correction(text: str) -> Retype | None:
-    """The type a correction such as "é uma série" or "it's a note" names, else None."""
+    """The type a correction such as "é uma série" or "it's a note" names, else None.
+
+    A question ("é uma série?") asks about the item: it changes nothing.
+    """
     folded = fold(text)
-    if not folded or len(folded) > 80:
+    if not folded or len(folded) > 80 or text.rstrip().endswith("?"):
         return None
     for pattern in _CORRECTIONS:
         match = pattern.match(folded)
@@ -112,6 +124,11 @@ def guessed_title(message: str, body: str) -> str | None:
     first = next((w for w in words if w not in _ARTICLES), words[0])
     if first in _NOTE_STARTERS or first in _OTHER_KINDS or _TIME.search(title):
         return None
+    if first in _POSSESSIVES or any(w in _PERSONAL for w in words):
+        return None  # "minha senha ...", "o pix da maria", "reunião amanhã"
+    numbers = [w for w in words if any(c.isdigit() for c in w)]
+    if len(numbers) > 1 or any(not w.isdigit() for w in numbers):
+        return None  # "Rua das Flores 123 apto 4", "12/05", "hunter2": data, not a title
     return title
 
 

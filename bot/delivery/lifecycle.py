@@ -33,6 +33,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from agent.conversation.access import allows
 from agent.deps import Deps
 from agent.texts import text
 from agent.texts.durations import duration
@@ -313,7 +314,9 @@ class UpdateLifecycle:
         incoming = job.incoming
         reply = job.stored_reply
         if reply is None:
-            if job.admission == "notify":
+            if job.admission == "notify" and not allows(deps, incoming.user_id):
+                reply = Reply(text="", silent=True)  # a refused sender: the day's refusal only
+            elif job.admission == "notify":
                 language = self.language(incoming)
                 window = duration(self.deps.settings.rate_limit_window_seconds, language)
                 reply = Reply(text=text("rate_limited", language, window=window))

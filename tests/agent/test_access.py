@@ -14,6 +14,7 @@ from agent.types import Incoming
 from config.settings import load_settings
 from storage import Database
 from tests.support.harness import Lembra, open_lembra, restarted
+from tests.support.trips import Trips
 
 STRANGER = "tg:9001"
 ALLOWED = "tg:9002,wa:5511999990000"
@@ -66,6 +67,23 @@ async def test_listed_ids_admins_and_the_console_are_served(db: Database) -> Non
 
     for reply in (listed, admin, console):
         assert reply.text.startswith("✅")
+
+
+async def test_the_check_costs_a_listed_user_no_round_trip(
+    watched_db: Database, trips: Trips
+) -> None:
+    async def second_turn(lembra: Lembra, user: str) -> list[tuple[str, str]]:
+        await lembra.say("lista tudo", user=user)
+        trips.seen.clear()
+        await lembra.say("lista tudo", user=user)
+        return list(trips.seen)
+
+    async with open_lembra(watched_db) as lembra:
+        open_to_all = await second_turn(lembra, "tg:9004")
+    async with open_lembra(watched_db, allowed_user_ids=ALLOWED) as lembra:
+        listed = await second_turn(lembra, "tg:9002")
+
+    assert listed == open_to_all
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,9 @@
 """Degraded mode (DESIGN 10.5): the model is unreachable and the offline planner still serves.
 
 The model server answering 500 and hanging are transcripts (model_500_*, model_timeout_*);
-here nothing listens at OPENAI_BASE_URL at all, and the figures an operator reads
-(/metrics, `lembra stats`) count what happened.
+here nothing listens at OPENAI_BASE_URL at all (refused at once, no retry: fast), the
+offline planner saves, lists, finds and deletes after its confirmation, and the figures
+an operator reads (/metrics, `lembra stats`) count what happened.
 """
 
 from __future__ import annotations
@@ -30,12 +31,15 @@ def _sample(exposition: str, name: str, **labels: str) -> float:
     return 0.0
 
 
-async def test_an_absent_model_server_still_saves_lists_and_finds(db: Database) -> None:
+async def test_an_absent_model_server_still_saves_lists_finds_and_deletes(db: Database) -> None:
     async with open_lembra(db, **ABSENT) as lembra:
         saved = await lembra.say("anota: comprar leite")
         listed = await lembra.say("lista tudo")
         found = await lembra.say("procura leite")
         unserved = await lembra.say("me recomenda uma série boa")
+        kept = [i.content for i in await db.items.list_for(ALICE)]
+        preview = await lembra.say("apaga a nota comprar leite")
+        confirmed = await lembra.say("sim")
         exposition = lembra.deps.metrics.render().decode()
         stats = await stats_text(lembra.deps, "2026-01-05")
 
@@ -52,11 +56,17 @@ async def test_an_absent_model_server_still_saves_lists_and_finds(db: Database) 
     assert unserved.meta.state == "FAIL"
     assert "indisponível" in unserved.text
     assert "modo simples" not in unserved.text
-    assert [i.content for i in await db.items.list_for(ALICE)] == ["comprar leite"]
+    assert kept == ["comprar leite"]
+    # a delete still asks first, in simple mode too, and the "sim" needs no model
+    assert "sim/não" in preview.text
+    assert preview.text.endswith("(modo simples: o assistente está fora do ar)")
+    assert preview.meta.tools_executed == ()
+    assert confirmed.meta.llm_calls == 0
+    assert await db.items.list_for(ALICE) == []
     fallbacks = "lembra_model_fallbacks_total"
-    assert _sample(exposition, fallbacks, reason="unavailable", outcome="served") == 2
+    assert _sample(exposition, fallbacks, reason="unavailable", outcome="served") == 3
     assert _sample(exposition, fallbacks, reason="unavailable", outcome="unserved") == 1
-    assert "model down today: 2 turns served by the offline planner, 1 not" in stats.splitlines()
+    assert "model down today: 3 turns served by the offline planner, 1 not" in stats.splitlines()
 
 
 async def test_a_request_the_server_refuses_as_malformed_gets_no_fallback(db: Database) -> None:

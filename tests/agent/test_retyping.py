@@ -70,6 +70,35 @@ async def test_what_reads_like_a_note_stays_a_note(db: Database, message: str) -
     assert "filme" not in reply.text
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "salva minha senha do banco hunter2",
+        "guarda meu cpf 123.456.789-00",
+        "save my password hunter2",
+        "salva o pix da maria",
+        "salva Rua das Flores 123 apto 4",
+        "salva aniversário da Ana 12/05",
+        "salva reunião amanhã",
+    ],
+)
+async def test_personal_data_is_a_note_and_never_goes_to_tmdb(db: Database, message: str) -> None:
+    # with TMDB configured a guessed title is looked up there: a password must not be
+    async with open_lembra(db) as lembra:
+        reply = await lembra.say(message)
+        assert [i.type for i in await lembra.items()] == ["note"]
+        assert lembra.tmdb.requests == []
+    assert "filme" not in reply.text
+
+
+@pytest.mark.parametrize(
+    "message", ["salva 1917", "salva blade runner 2049", "salva o poderoso chefão"]
+)
+def test_titles_with_a_number_are_still_guessed(message: str) -> None:
+    body = message.removeprefix("salva ")
+    assert guessed_title(message, body) == body
+
+
 async def test_a_correction_changes_the_type_is_recorded_and_undone(db: Database) -> None:
     async with open_lembra(db, **DEFAULT) as lembra:
         await lembra.say("salva inception")
@@ -104,6 +133,29 @@ async def test_a_correction_changes_the_type_is_recorded_and_undone(db: Database
         ("note", "movie", ["type"]),
     ]
     assert all("inception" not in str(p) for p in updates)  # content-free
+
+
+async def test_a_question_about_the_type_changes_nothing(db: Database) -> None:
+    async with open_lembra(db, **DEFAULT) as lembra:
+        await lembra.say("salva inception")
+        await lembra.say("é uma série?")
+        kept = await _types(lembra)
+
+    assert kept == [("movie", "inception")]
+
+
+async def test_a_movie_made_a_note_and_back_keeps_its_year_and_dedup_key(db: Database) -> None:
+    async with open_lembra(db, **DEFAULT) as lembra:
+        await lembra.say("salva o filme inception 2010")
+        (first,) = await lembra.items()
+        await lembra.say("é uma nota")
+        await lembra.say("é um filme")
+        (back,) = await lembra.items()
+        await lembra.say("salva o filme inception 2010")
+        kept = await _types(lembra)
+
+    assert (back.title, back.year, back.dedup_key) == (first.title, 2010, first.dedup_key)
+    assert kept == [("movie", "inception")]
 
 
 async def test_a_correction_with_nothing_just_saved_says_so(db: Database) -> None:
@@ -163,6 +215,9 @@ async def test_with_a_model_the_correction_is_code_and_drops_tmdb_facts(db: Data
         ("é uma série incrível", None),
         ("qual série é essa?", None),
         ("salva a série dark", None),
+        ("é uma série?", None),  # a question about it, not a correction: nothing changes
+        ("isso é um filme?", None),
+        ("it's a show?", None),
     ],
 )
 def test_corrections_are_read_in_code(message: str, kind: str | None) -> None:
