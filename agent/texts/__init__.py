@@ -34,6 +34,7 @@ from agent.texts import (
     saving,
     smalltalk,
     undo,
+    voice,
 )
 from agent.types import Language
 
@@ -62,6 +63,7 @@ CATALOGS = (
     durations,
     explaining,
     admin,
+    voice,
 )
 
 
