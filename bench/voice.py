@@ -3,7 +3,7 @@
 Clips are generated here: everyday Lembra messages (English and Brazilian Portuguese)
 spoken by espeak-ng, encoded as OGG/Opus at 24 kbit/s mono, as Telegram and WhatsApp
 send voice notes; short (one message), medium (four) and long (eight) clips. Each goes
-through `LocalTranscriber`, the code `TRANSCRIBE_MODEL_DIR` runs (greedy, temperature 0,
+through `LocalTranscriber`, the code `TRANSCRIBE_MODEL_DIR` runs (beam 5, temperature 0,
 the user's language as the hint), one at a time, with `--threads` CPU threads.
 
 Figures: word error rate (edits over reference words, on lower-cased words without
@@ -157,9 +157,11 @@ def words_of(text: str, language: str) -> list[str]:
 
 
 async def run(
-    model: Path, threads: int, beam: int, rounds: int, fit: bool, rate: int
+    model: Path, threads: int, beam: int, rounds: int, fit: bool, rate: int, min_window: float
 ) -> dict[str, object]:
-    transcriber = LocalTranscriber(model, threads=threads, beam_size=beam, fit_window=fit)
+    transcriber = LocalTranscriber(
+        model, threads=threads, beam_size=beam, fit_window=fit, min_window_s=min_window
+    )
     started = time.perf_counter()
     await transcriber.transcribe(
         ogg_opus(speak("hello", "en-us", rate)), mime_type="audio/ogg", language="en"
@@ -201,8 +203,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--beam", type=int, default=1, help="1 is what Lembra runs")
+    parser.add_argument("--beam", type=int, default=5, help="5 is what Lembra runs")
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument(
+        "--min-window", type=float, default=6.0, help="seconds: the smallest fitted window"
+    )
     parser.add_argument(
         "--rate", type=int, default=150, help="words a minute (150: a clear conversational pace)"
     )
@@ -222,11 +227,13 @@ def main() -> int:
         return 2
     load_before = os.getloadavg()[0]
     fit = args.window == "fit"
-    measured = asyncio.run(run(args.model, args.threads, args.beam, args.rounds, fit, args.rate))
+    measured = asyncio.run(
+        run(args.model, args.threads, args.beam, args.rounds, fit, args.rate, args.min_window)
+    )
     results: list[Result] = measured["results"]  # type: ignore[assignment]
     print(
         f"model {args.model.name}, {args.threads} threads, beam {args.beam}, "
-        f"{args.window} window, {args.rate} words/min; "
+        f"{args.window} window (at least {args.min_window:g} s), {args.rate} words/min; "
         f"load {measured['load_s']:.2f} s; load average {load_before:.1f} -> {os.getloadavg()[0]:.1f}"
     )
     figures: dict[str, object] = {}

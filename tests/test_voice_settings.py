@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.web.startup import summary
 from config import ConfigError, load_settings
 
 HAS_EXTRA = importlib.util.find_spec("faster_whisper") is not None
@@ -88,3 +89,15 @@ def test_a_local_model_with_the_voice_extra_is_the_backend(tmp_path: Path) -> No
     settings = load_settings(_env_file=None, transcribe_model_dir=str(tmp_path))
 
     assert settings.transcription_backend == "local"
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [({}, "off"), ({"transcribe_base_url": "http://127.0.0.1:9/v1"}, "http")],
+)
+def test_the_start_up_line_says_how_voice_notes_are_heard(
+    values: dict[str, str], said: str
+) -> None:
+    settings = load_settings(_env_file=None, openai_api_key=None, **values)
+
+    assert summary(settings, offline=True, jobs=False)["voice"] == said

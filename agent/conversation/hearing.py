@@ -16,6 +16,7 @@ differ from the first run's.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -94,7 +95,9 @@ async def hear(deps: Deps, incoming: Incoming, language: Language) -> str | Repl
     except ServiceError:
         log_event(log, "voice_download_failed", level=logging.WARNING, retryable=False)
         return _refused(deps, backend, "failed", text("voice_unreadable", language))
-    seconds = audio.seconds if audio.seconds is not None else ogg_seconds(data)
+    seconds = _known(audio.seconds)
+    if seconds is None:
+        seconds = ogg_seconds(data)
     if len(data) > limit * MAX_BYTES_PER_SECOND:
         return _refused(deps, backend, "too_large", text("voice_too_large", language))
     if seconds is not None and seconds > limit:
@@ -137,8 +140,9 @@ def spoken(transcript: str) -> str:
 
 def _over_limits(audio: Audio, limit: int, language: Language) -> tuple[Outcome, str] | None:
     """Why the announced note cannot be transcribed (before downloading it), or None."""
-    if audio.seconds is not None and audio.seconds > limit:
-        return "too_long", _too_long(audio.seconds, limit, language)
+    seconds = _known(audio.seconds)
+    if seconds is not None and seconds > limit:
+        return "too_long", _too_long(seconds, limit, language)
     if audio.size is not None and (
         audio.size > limit * MAX_BYTES_PER_SECOND
         or (audio.max_bytes is not None and audio.size > audio.max_bytes)
@@ -147,6 +151,13 @@ def _over_limits(audio: Audio, limit: int, language: Language) -> tuple[Outcome,
     if extension_for(audio.mime_type) is None:
         return "unsupported", text("voice_unsupported_format", language)
     return None
+
+
+def _known(seconds: float | None) -> float | None:
+    """An announced length, or None when it says nothing (absent, negative, not finite)."""
+    if seconds is None or not math.isfinite(seconds) or seconds < 0:
+        return None
+    return float(seconds)
 
 
 def _too_long(seconds: float, limit: int, language: Language) -> str:

@@ -203,8 +203,8 @@ def _load_faster_whisper(model_dir: Path, threads: int) -> Any:
 class LocalTranscriber:
     """faster-whisper in this process: loaded on first use, one transcription at a time.
 
-    Decoding is greedy at temperature 0 with no fallback, so a voice note costs a bounded
-    amount of compute on a small machine. Whisper's encoder always reads a 30-second
+    Decoding is a beam search of 5 at temperature 0 with no fallback to sampling, so a
+    voice note costs a bounded amount of compute on a small machine. Whisper's encoder always reads a 30-second
     window, which makes a 3-second note cost as much as a 30-second one; a note that fits
     is encoded in a window fitted to it instead (`fit_window`, `_fitted`), and decoded
     the library's way when that answer looks wrong (bench/voice.py measures both).
@@ -217,14 +217,16 @@ class LocalTranscriber:
         model_dir: Path,
         *,
         threads: int | None = None,
-        beam_size: int = 1,
+        beam_size: int = 5,
         fit_window: bool = True,
+        min_window_s: float = 6.0,
         loader: ModelLoader = _load_faster_whisper,
     ) -> None:
         self._dir = model_dir
         self._threads = threads or min(4, os.cpu_count() or 1)
         self._beam_size = beam_size
         self._fit_window = fit_window
+        self._min_window_s = min_window_s
         self._loader = loader
         self._model: Any = None
         self._lock = asyncio.Lock()  # one at a time per process: the cores are shared
@@ -266,7 +268,8 @@ class LocalTranscriber:
             source = decode_audio(source, sampling_rate=_RATE)
             seconds = len(source) / _RATE
             if seconds <= FIT_UP_TO_S:
-                fitted = _fitted(model, source, seconds, language, self._beam_size)
+                window_s = max(self._min_window_s, seconds + _ROOM_S)
+                fitted = _fitted(model, source, seconds, window_s, language, self._beam_size)
                 if fitted is not None:
                     return Heard(text=fitted, seconds=seconds)
         segments, info = model.transcribe(
@@ -299,7 +302,9 @@ _LOOPING = 2.4  # the library's compression-ratio threshold for repeated text
 _NO_SPEECH, _UNSURE = 0.6, -1.0  # the library's silence rule (no_speech_prob, avg log prob)
 
 
-def _fitted(model: Any, samples: Any, seconds: float, language: str, beam_size: int) -> str | None:
+def _fitted(
+    model: Any, samples: Any, seconds: float, window_s: float, language: str, beam_size: int
+) -> str | None:
     """The transcript decoded from a window fitted to the note; None to decode it in full.
 
     Uses faster-whisper's own feature extractor, tokenizer and CTranslate2 model, as its
@@ -311,7 +316,7 @@ def _fitted(model: Any, samples: Any, seconds: float, language: str, beam_size: 
     from faster_whisper.transcribe import get_compression_ratio, get_suppressed_tokens
 
     features = model.feature_extractor(samples)
-    frames = min(3000, 2 * math.ceil((seconds + _ROOM_S) * _FRAMES_PER_S / 2))
+    frames = min(3000, 2 * math.ceil(window_s * _FRAMES_PER_S / 2))
     window = features[:, :frames]
     if window.shape[1] < frames:
         window = np.pad(window, ((0, 0), (0, frames - window.shape[1])))

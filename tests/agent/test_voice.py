@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from bson import Binary
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from agent.conversation.hearing import Outcome, _over_limits
 from agent.errors import ServiceError, ServiceUnavailable
+from agent.types import Audio, Language
 from bot.fakes.transcription import FakeTranscriptionServer
 from storage import Database
 from tests.support.harness import ALICE, Lembra, open_lembra, seed
@@ -354,3 +358,24 @@ async def documents_mentioning(db: Database, words: str) -> list[dict[str, Any]]
         for doc in await _all_documents(db)
         if any(isinstance(v, str) and words in v for v in _values(doc))
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seconds=st.none() | st.floats(allow_nan=True, allow_infinity=True),
+    size=st.none() | st.integers(min_value=-(2**63), max_value=2**63),
+    max_bytes=st.none() | st.integers(min_value=-(2**31), max_value=2**40),
+    mime=st.text(max_size=40),
+    language=st.sampled_from(["pt", "en"]),
+)
+def test_any_announced_note_is_either_refused_with_a_reply_or_let_through(
+    seconds: float | None, size: int | None, max_bytes: int | None, mime: str, language: Language
+) -> None:
+    async def fetch() -> bytes:
+        raise AssertionError("never downloaded here")
+
+    audio = Audio(mime_type=mime, fetch=fetch, seconds=seconds, size=size, max_bytes=max_bytes)
+
+    found = _over_limits(audio, 120, language)
+
+    assert found is None or (found[0] in get_args(Outcome) and found[1].strip())
