@@ -8,8 +8,9 @@ the user's language as the hint), one at a time, with `--threads` CPU threads.
 
 Figures: word error rate (edits over reference words, on lower-cased words without
 punctuation, number words and digits folded to one form) and seconds of compute per
-second of audio (wall time of each transcription over the clip's length), per language
-and length; model load apart. Goals: <= 0.3 s per second of audio and WER <= 15% on
+second of audio (wall time of each transcription over the clip's length; and CPU time,
+all threads, which a busy machine inflates less), per language and length; model load
+apart. The load average is printed: on a shared machine, wall times grow with it. Goals: <= 0.3 s per second of audio and WER <= 15% on
 clear English. espeak-ng is a formant synthesizer, far from a human voice: its
 Portuguese especially is hard for the base model, so the PT figures are a floor.
 
@@ -98,6 +99,7 @@ class Result:
     clip: Clip
     heard: str
     compute_s: float
+    cpu_s: float  # CPU time of the process (all threads) during the transcription
     edits: int
     reference_words: int
 
@@ -171,15 +173,16 @@ async def run(
     for language in ("en", "pt"):
         for clip in clips(language, rate):
             for _ in range(rounds):
-                begin = time.perf_counter()
+                begin, begin_cpu = time.perf_counter(), time.process_time()
                 heard = await transcriber.transcribe(
                     clip.audio, mime_type="audio/ogg", language=language
                 )
                 compute_s = time.perf_counter() - begin
+                cpu_s = time.process_time() - begin_cpu
                 reference = words_of(clip.words, language)
                 hypothesis = words_of(heard.text, language)
                 edits = Levenshtein.distance(reference, hypothesis)
-                results.append(Result(clip, heard.text, compute_s, edits, len(reference)))
+                results.append(Result(clip, heard.text, compute_s, cpu_s, edits, len(reference)))
     await transcriber.aclose()
     return {"load_s": load_s, "results": results}
 
@@ -192,6 +195,7 @@ def summary(results: list[Result]) -> dict[str, float | int]:
         "audio_s": round(audio, 1),
         "compute_s": round(compute, 1),
         "compute_per_audio_s": round(compute / audio, 3),
+        "cpu_per_audio_s": round(sum(r.cpu_s for r in results) / audio, 3),
         "median_clip_ratio": round(
             statistics.median(r.compute_s / r.clip.seconds for r in results), 3
         ),
@@ -238,7 +242,7 @@ def main() -> int:
     )
     figures: dict[str, object] = {}
     print(
-        f"{'':12} {'clips':>5} {'audio s':>8} {'compute s':>9} {'s/s audio':>9} {'median':>7} {'WER':>6}"
+        f"{'':12} {'clips':>5} {'audio s':>8} {'compute s':>9} {'s/s audio':>9} {'median':>7} {'cpu s/s':>7} {'WER':>6}"
     )
     for language in ("en", "pt"):
         for length in ("short", "medium", "long", "all"):
@@ -252,7 +256,7 @@ def main() -> int:
             print(
                 f"{language + ' ' + length:12} {row['clips']:>5} {row['audio_s']:>8} "
                 f"{row['compute_s']:>9} {row['compute_per_audio_s']:>9} "
-                f"{row['median_clip_ratio']:>7} {row['wer']:>6.1%}"
+                f"{row['median_clip_ratio']:>7} {row['cpu_per_audio_s']:>7} {row['wer']:>6.1%}"
             )
     if args.show:
         for r in results:
