@@ -198,7 +198,7 @@ class Settings(BaseSettings):
         if info.data.get("transcribe_base_url"):
             raise ValueError("set TRANSCRIBE_BASE_URL or TRANSCRIBE_MODEL_DIR, not both")
         if not (value / "model.bin").is_file():
-            raise ValueError(f"{str(value)!r} holds no model.bin (a CTranslate2 Whisper model)")
+            raise ValueError("the folder holds no model.bin (a CTranslate2 Whisper model)")
         if importlib.util.find_spec("faster_whisper") is None:
             raise ValueError("needs the voice extra: pip install 'lembra[voice]'")
         return value

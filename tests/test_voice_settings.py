@@ -59,14 +59,16 @@ def test_a_bad_length_limit_is_named(value: str) -> None:
 
 
 def test_a_model_folder_without_a_model_is_named(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="TRANSCRIBE_MODEL_DIR: .*holds no model.bin"):
+    with pytest.raises(
+        ConfigError, match="^TRANSCRIBE_MODEL_DIR=.*holds no model.bin.*for example"
+    ):
         load_settings(_env_file=None, transcribe_model_dir=str(tmp_path))
 
 
 def test_a_server_and_a_local_model_at_once_is_refused(tmp_path: Path) -> None:
     (tmp_path / "model.bin").write_bytes(b"weights")
 
-    with pytest.raises(ConfigError, match="TRANSCRIBE_MODEL_DIR: .*not both"):
+    with pytest.raises(ConfigError, match="^TRANSCRIBE_MODEL_DIR=.*not both"):
         load_settings(
             _env_file=None,
             transcribe_base_url="http://127.0.0.1:9/v1",
