@@ -21,6 +21,7 @@ from agent.metrics import Metrics
 from agent.services.links import LinkFetcher
 from agent.services.outbound import outbound_trace
 from agent.services.tmdb import TmdbClient
+from agent.services.transcribe import Transcriber, build_transcriber
 from agent.tokens import TokenCounter
 from agent.tracing import apply_tracing
 from agent.trust.tally import UsageTally
@@ -61,6 +62,7 @@ class Deps:
     metrics: Metrics = field(default_factory=Metrics)
     owner: str = field(default_factory=process_identity)
     tally: UsageTally = field(default_factory=UsageTally)  # per-turn counters, batched
+    transcriber: Transcriber | None = None  # None: voice notes get the fixed reply (DESIGN 10.3)
 
     def is_admin(self, user_id: str) -> bool:
         """Admin power is decided here, by namespaced numeric id, never by a prompt."""
@@ -128,6 +130,13 @@ async def open_deps(
         )
         await links.start()
         stack.push_async_callback(links.close)
+        transcriber: Transcriber | None = None
+        if settings.transcription_configured:
+            voice = aiohttp.ClientSession(trace_configs=[outbound_trace(metrics, "transcribe")])
+            stack.push_async_callback(voice.close)
+            transcriber = build_transcriber(settings, voice)
+            if transcriber is not None:
+                stack.push_async_callback(transcriber.aclose)
         counter = counter or TokenCounter()
         apply_tracing(settings)  # before any model call: LLM_TRACING alone lets traces out
         model = build_model(settings, counter)
@@ -145,6 +154,7 @@ async def open_deps(
             model=model,
             clock=clock or SystemClock(),
             metrics=metrics,
+            transcriber=transcriber,
         )
         try:
             yield deps

@@ -181,6 +181,26 @@ class Metrics:
             ["reason", "outcome"],
             registry=r,
         )
+        # Voice notes (DESIGN 10.3).
+        self.transcriptions = Counter(
+            "lembra_transcriptions_total",
+            "Voice notes by backend (http, local, none) and outcome (ok, empty, reused, too_long, too_large, unsupported, unconfigured, unavailable, failed)",
+            ["backend", "outcome"],
+            registry=r,
+        )
+        self.transcribed_seconds = Counter(
+            "lembra_transcribed_audio_seconds_total",
+            "Seconds of audio sent to a transcription backend",
+            ["backend"],
+            registry=r,
+        )
+        self.transcription_seconds = Histogram(
+            "lembra_transcription_seconds",
+            "Time one transcription took (download excluded)",
+            ["backend"],
+            buckets=_LATENCY_BUCKETS,
+            registry=r,
+        )
 
         # Operations (issue 16): the process, the build, database and outbound round trips.
         ProcessCollector(registry=r)  # process_cpu_seconds_total, process_resident_memory_bytes...

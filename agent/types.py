@@ -6,6 +6,7 @@ they never decide anything. Every channel calls the same `Runtime.handle`.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -13,7 +14,7 @@ Channel = Literal["telegram", "whatsapp", "console"]
 Language = Literal["pt", "en"]
 State = Literal["OK", "PARTIAL", "AMBIGUOUS", "FAIL"]
 ChoiceKind = Literal["none", "pick", "confirm"]
-IncomingKind = Literal["text", "choice", "unsupported", "edit"]
+IncomingKind = Literal["text", "choice", "unsupported", "edit", "voice"]
 
 CHANNEL_PREFIX: dict[Channel, str] = {"telegram": "tg", "whatsapp": "wa", "console": "cli"}
 
@@ -32,6 +33,28 @@ def namespaced_user_id(name: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Audio:
+    """A voice note or audio file as the channel announced it; its bytes are fetched on demand.
+
+    The runtime checks the limits on what was announced before anything is downloaded,
+    and never downloads an update whose transcript is already kept (DESIGN 10.3).
+
+    Args:
+        mime_type: as the platform gave it (`audio/ogg`, `video/mp4`...; "" when unknown).
+        seconds: the duration the platform announced (None: not announced, as on WhatsApp).
+        size: the size in bytes the platform announced (None: not announced).
+        max_bytes: the most the platform lets a bot download (Telegram's 20 MB), if any.
+        fetch: downloads the bytes (the channel's code); raises `ServiceError` when it cannot.
+    """
+
+    mime_type: str
+    fetch: Callable[[], Awaitable[bytes]] = field(compare=False, repr=False)
+    seconds: float | None = None
+    size: int | None = None
+    max_bytes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Incoming:
     """One normalized incoming message.
 
@@ -45,6 +68,7 @@ class Incoming:
             item this turn saves keeps it, so an edit of the message can correct the item.
         edit_of: for kind "edit", the `message_id` of the message the user edited; `text`
             is then its new text.
+        audio: what a `voice` message holds (a voice note, an audio file, a round video).
     """
 
     channel: Channel
@@ -59,6 +83,7 @@ class Incoming:
     display_name: str | None = None
     message_id: str | None = None
     edit_of: str | None = None
+    audio: Audio | None = None
 
     @property
     def conversation_id(self) -> str:

@@ -25,6 +25,9 @@ EXAMPLES = {
     "allowed_user_ids": IDS_EXAMPLE,
     "openai_base_url": "http://127.0.0.1:11434/v1",
     "telegram_webhook_url": "https://bot.example.com/telegram/webhook",
+    "telegram_file_base_url": "https://api.telegram.org/file/bot",
+    "transcribe_base_url": "http://127.0.0.1:8000/v1",
+    "transcribe_model_dir": "/srv/lembra/whisper-base",
 }
 # Telegram user ids are positive integers; WhatsApp ids are phone numbers in digits.
 _ID = re.compile(r"^(?:tg:[1-9]\d{0,19}|wa:[1-9]\d{5,19}|cli:[^\s,:]+)$")

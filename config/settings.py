@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from config.checks import describe_errors, http_url, id_set, namespaced_ids
@@ -14,6 +15,7 @@ from config.errors import ConfigError
 from config.profiles import Profile, apply_profile
 
 Language = Literal["pt", "en"]
+OPENAI_API_BASE = "https://api.openai.com/v1"
 
 
 class Settings(BaseSettings):
@@ -30,6 +32,7 @@ class Settings(BaseSettings):
     # Telegram
     telegram_bot_token: SecretStr | None = None
     telegram_api_base_url: str = "https://api.telegram.org/bot"
+    telegram_file_base_url: str | None = None  # default: the API base with /bot -> /file/bot
     telegram_webhook_url: str | None = None
     telegram_webhook_secret: SecretStr | None = None
     # WhatsApp Cloud API
@@ -70,6 +73,13 @@ class Settings(BaseSettings):
     tmdb_api_key: SecretStr | None = None
     tmdb_base_url: str = "https://api.themoviedb.org/3"
     tmdb_timeout_seconds: float = Field(default=5.0, gt=0, le=120)
+    # Voice notes (DESIGN 10.3): an OpenAI-compatible server, or faster-whisper in process
+    transcribe_base_url: str | None = None
+    transcribe_api_key: SecretStr | None = None
+    transcribe_model: str = "whisper-1"
+    transcribe_model_dir: Path | None = None  # a local CTranslate2 Whisper model (lembra[voice])
+    transcribe_max_seconds: int = Field(default=120, ge=1, le=3600)
+    transcribe_timeout_seconds: float = Field(default=60.0, gt=0, le=600)
     # Database
     mongodb_uri: SecretStr | None = None
     mongodb_db: str = "lembra"
@@ -150,7 +160,12 @@ class Settings(BaseSettings):
         return namespaced_ids(value)
 
     @field_validator(
-        "openai_base_url", "telegram_api_base_url", "whatsapp_api_base_url", "tmdb_base_url"
+        "openai_base_url",
+        "telegram_api_base_url",
+        "whatsapp_api_base_url",
+        "tmdb_base_url",
+        "transcribe_base_url",
+        "telegram_file_base_url",
     )
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
@@ -177,6 +192,21 @@ class Settings(BaseSettings):
             )
         return self
 
+    @field_validator("transcribe_model_dir")
+    @classmethod
+    def _local_model(cls, value: Path | None, info: ValidationInfo) -> Path | None:
+        # checked here so a typo fails at start-up, never a user's voice note; and a
+        # missing folder must never let faster-whisper look for the name on a model hub
+        if value is None:
+            return None
+        if info.data.get("transcribe_base_url"):
+            raise ValueError("set TRANSCRIBE_BASE_URL or TRANSCRIBE_MODEL_DIR, not both")
+        if not (value / "model.bin").is_file():
+            raise ValueError("the folder holds no model.bin (a CTranslate2 Whisper model)")
+        if importlib.util.find_spec("faster_whisper") is None:
+            raise ValueError("needs the voice extra: pip install 'lembra[voice]'")
+        return value
+
     @property
     def admins(self) -> frozenset[str]:
         """Namespaced admin ids (`tg:123`, `wa:5511...`) from ADMIN_USER_IDS."""
@@ -191,6 +221,52 @@ class Settings(BaseSettings):
     def model_configured(self) -> bool:
         """Whether an OpenAI-compatible model is configured (else the offline planner runs)."""
         return self.openai_api_key is not None or bool(self.openai_base_url)
+
+    @property
+    def transcription_backend(self) -> Literal["http", "local"] | None:
+        """How voice notes are transcribed (DESIGN 10.3); None: they get the fixed reply.
+
+        An OpenAI-compatible server at TRANSCRIBE_BASE_URL, else faster-whisper on
+        TRANSCRIBE_MODEL_DIR, else OpenAI itself when a key for it is at hand
+        (TRANSCRIBE_API_KEY, or OPENAI_API_KEY with no OPENAI_BASE_URL).
+        """
+        if self.transcribe_base_url:
+            return "http"
+        if self.transcribe_model_dir is not None:
+            return "local"
+        if self.transcribe_api_key is not None:
+            return "http"
+        if self.openai_api_key is not None and not self.openai_base_url:
+            return "http"
+        return None
+
+    @property
+    def transcription_configured(self) -> bool:
+        """Whether voice notes are transcribed (the help mentions them only then)."""
+        return self.transcription_backend is not None
+
+    @property
+    def transcribe_url(self) -> str:
+        """The base of the OpenAI-compatible transcription API (OpenAI's unless set)."""
+        return self.transcribe_base_url or OPENAI_API_BASE
+
+    @property
+    def transcribe_key(self) -> str | None:
+        """TRANSCRIBE_API_KEY; OPENAI_API_KEY only when the request goes to OpenAI itself."""
+        if self.transcribe_api_key is not None:
+            return self.transcribe_api_key.get_secret_value()
+        if self.transcribe_base_url is None and self.openai_api_key is not None:
+            return self.openai_api_key.get_secret_value()
+        return None
+
+    @property
+    def telegram_file_base(self) -> str:
+        """Where Telegram files are downloaded from: TELEGRAM_FILE_BASE_URL, or the API base's."""
+        if self.telegram_file_base_url:
+            return self.telegram_file_base_url.rstrip("/")
+        base = self.telegram_api_base_url.rstrip("/")
+        head, sep, tail = base.rpartition("/bot")
+        return f"{head}/file/bot{tail}" if sep else f"{base}/file"
 
     @property
     def telegram_configured(self) -> bool:

@@ -195,6 +195,7 @@ class ProcessedUpdateDoc(StoredModel):
     seq: int = 0  # arrival number in that chat (wall-clock microseconds)
     notice: bool = False  # the flood's one notice, not a turn
     refused_day: str | None = None  # the day its sender, not allowed, was refused (issue 34)
+    transcript: str | None = None  # what its voice note said, kept while `received` (DESIGN 10.3)
 
 
 class LeaseDoc(StoredModel):

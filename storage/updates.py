@@ -70,6 +70,7 @@ class UpdatesRepo:
                     "updated_at_ms": now_ms,
                     "payload_json": "",
                     "queue": None,
+                    "transcript": None,
                 }
             },
         )
@@ -99,6 +100,16 @@ class UpdatesRepo:
             },
         )
 
+    async def keep_transcript(self, update_id: str, transcript: str) -> None:
+        """Keep what a voice note said on its `received` record: a re-drive reuses it.
+
+        A second transcription could hear other words and so do something else; the
+        transcript leaves the record with the payload when the update is done.
+        """
+        await self._c.update_one(
+            {"_id": update_id, "status": "received"}, {"$set": {"transcript": transcript}}
+        )
+
     async def mark_notice(self, update_id: str) -> None:
         """Note that this update is the flood's one notice (a re-drive sends only that)."""
         await self._c.update_one({"_id": update_id}, {"$set": {"notice": True}})
@@ -112,7 +123,7 @@ class UpdatesRepo:
         """
         erased = await self._c.update_many(
             {"user_id": user_id, "status": {"$in": ["done", "throttled"]}},
-            {"$set": {"reply_json": None, "payload_json": ""}},
+            {"$set": {"reply_json": None, "payload_json": "", "transcript": None}},
         )
         await self._c.update_many({"user_id": user_id}, {"$set": {"user_id": None}})
         return erased

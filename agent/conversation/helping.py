@@ -15,14 +15,8 @@ from config.settings import Settings
 
 
 def voice_enabled(settings: Settings) -> bool:
-    """Whether voice notes are transcribed (DESIGN 10.3: TRANSCRIBE_BASE_URL or _MODEL_DIR).
-
-    Read by name so this holds before and after the voice settings exist (issue 29).
-    """
-    return bool(
-        getattr(settings, "transcribe_base_url", None)
-        or getattr(settings, "transcribe_model_dir", None)
-    )
+    """Whether voice notes are transcribed (DESIGN 10.3; OpenAI's by default too: docs/voice.md)."""
+    return settings.transcription_configured
 
 
 def help_text(settings: Settings, language: Language) -> str:

@@ -20,6 +20,7 @@ from agent.conversation import (
     corrections,
     degraded,
     deleting,
+    hearing,
     importing,
     listing,
     memorycmd,
@@ -121,6 +122,8 @@ class Runtime:
     async def _handle(self, incoming: Incoming) -> Reply:
         if not self.access.allows(incoming.user_id):
             return await self.access.refuse(incoming)  # before anything of theirs is written
+        if incoming.kind == "voice":  # heard, then handled as the typed message it stands for
+            return await hearing.voice_turn(self.deps, incoming, self._handle)
         now = self.deps.clock.ms()
         raw = incoming.text or ""
         correction: corrections.Correction | None = None

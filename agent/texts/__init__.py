@@ -35,6 +35,7 @@ from agent.texts import (
     saving,
     smalltalk,
     undo,
+    voice,
 )
 from agent.types import Language
 
@@ -65,6 +66,7 @@ CATALOGS = (
     explaining,
     admin,
     corrections,
+    voice,
 )
 
 

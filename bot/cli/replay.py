@@ -37,9 +37,10 @@ from agent.conversation.delivery import PushOutcome
 from agent.conversation.runtime import Runtime
 from agent.deps import open_deps
 from agent.tokens import TokenCounter
-from agent.types import Incoming, Reply, namespaced_user_id
+from agent.types import Audio, Incoming, Reply, namespaced_user_id
 from bot.fakes.scripted_model import ScriptedModelServer, check_error, check_output
 from bot.fakes.tmdb import FakeTmdb
+from bot.fakes.transcription import FakeTranscriptionServer, silent_voice_note
 from config.settings import Settings
 from storage import Database
 from storage.database import make_client
@@ -66,6 +67,7 @@ class Expect(_Strict):
     ledger_events: list[str] = Field(default_factory=list)
     max_prompt_tokens: int | None = None
     pushed_contains: list[str] = Field(default_factory=list)
+    transcriptions: int | None = None  # requests the transcription server received this turn
 
     @field_validator("state", mode="before")
     @classmethod
@@ -86,15 +88,27 @@ class TurnSpec(_Strict):
     llm_errors: list[dict[str, Any]] = Field(default_factory=list)
     tmdb_status: int | None = None
     advance: float | None = Field(default=None, ge=0)
+    # a voice note (DESIGN 10.3): what the fake transcription server hears in it, its length
+    # as the channel announces it, and the HTTP status the server answers instead (500, 401...)
+    voice: str | None = None
+    voice_seconds: float | None = Field(default=None, gt=0)
+    transcribe_status: int | None = Field(default=None, ge=400, le=599)
     expect: Expect = Field(default_factory=Expect)
 
     @model_validator(mode="after")
     def _text_or_button(self) -> TurnSpec:
-        if (self.user is None) == (self.button is None):
-            raise ValueError("a turn needs exactly one of `user` (text) or `button` (index)")
+        given = [self.user is not None, self.button is not None, self.voice is not None]
+        if sum(given) != 1:
+            raise ValueError(
+                "a turn needs exactly one of `user` (text), `button` (index) or `voice` (words)"
+            )
+        if self.voice is None and (
+            self.voice_seconds is not None or self.transcribe_status is not None
+        ):
+            raise ValueError("`voice_seconds` and `transcribe_status` need a `voice` turn")
         return self
 
-    @field_validator("user", mode="before")
+    @field_validator("user", "voice", mode="before")
     @classmethod
     def _text(cls, value: Any) -> Any:
         return (
@@ -328,7 +342,9 @@ class TranscriptRun:
             self.last_token[reminder.user_id] = reply.choice_token
         return "sent"
 
-    def _settings(self, model_url: str, tmdb_url: str, timezone: str) -> Settings:
+    def _settings(
+        self, model_url: str, tmdb_url: str, timezone: str, voice_url: str | None
+    ) -> Settings:
         spec = self.spec
         user_quota = spec.daily_token_quota if spec.daily_token_quota is not None else UNLIMITED
         return Settings(
@@ -352,6 +368,7 @@ class TranscriptRun:
             llm_output_mode=spec.output_mode,
             risk_confirm_threshold=spec.risk_confirm_threshold,
             risk_block_threshold=spec.risk_block_threshold,
+            transcribe_base_url=voice_url,
         )
 
     async def run(self) -> dict[str, Any]:
@@ -362,11 +379,14 @@ class TranscriptRun:
         await db.ensure_indexes()
         model = ScriptedModelServer(context_size=spec.context_size, counter=self.counter)
         tmdb = FakeTmdb(spec.tmdb)
+        # voice notes are transcribed only in a transcript that sends some
+        ears = FakeTranscriptionServer() if any(t.voice is not None for t in spec.turns) else None
         turns: list[TurnReport] = []
         try:
             model_url = await model.start()
             tmdb_url = await tmdb.start()
-            settings = self._settings(model_url, tmdb_url, timezone)
+            voice_url = await ears.start() if ears is not None else None
+            settings = self._settings(model_url, tmdb_url, timezone, voice_url)
             async with open_deps(settings, db=db, clock=clock, counter=self.counter) as deps:
                 runtime = Runtime(deps)
                 await db.users.ensure(
@@ -374,10 +394,14 @@ class TranscriptRun:
                 )
                 refs = _ItemRefs(db)
                 for index, turn in enumerate(spec.turns):
-                    turns.append(await self._turn(index, turn, runtime, model, tmdb, refs, clock))
+                    turns.append(
+                        await self._turn(index, turn, runtime, model, tmdb, refs, clock, ears)
+                    )
         finally:
             await model.close()
             await tmdb.close()
+            if ears is not None:
+                await ears.close()
             await db.drop()
             await db.close()
         return {
@@ -395,6 +419,7 @@ class TranscriptRun:
         tmdb: FakeTmdb,
         refs: _ItemRefs,
         clock: FakeClock,
+        ears: FakeTranscriptionServer | None = None,
     ) -> TurnReport:
         deps = runtime.deps
         db = deps.db
@@ -427,10 +452,16 @@ class TranscriptRun:
                 choice=turn.button,
                 choice_token=self.last_token.get(uid),
             )
+        elif turn.voice is not None and ears is not None:
+            incoming = _voice_note(local, uid, turn, ears)
         else:
             incoming = Incoming(channel="console", chat_id=local, user_id=uid, text=turn.user)
+        heard_before = len(ears.requests) if ears is not None else 0
         reply = await runtime.handle(incoming)
         served = model.end_turn()
+        heard = len(ears.requests) - heard_before if ears is not None else 0
+        if ears is not None:
+            ears.clear()  # a voice note never heard leaves nothing for the next one
         if reply.choice_token is not None or reply.choices:
             self.last_token[uid] = reply.choice_token
         report = TurnReport(
@@ -450,6 +481,10 @@ class TranscriptRun:
         report.failures += await self._check(
             turn.expect, reply, report, uid, db, clock, appended, served.max_prompt_tokens or 0
         )
+        if turn.expect.transcriptions is not None and heard != turn.expect.transcriptions:
+            report.failures.append(
+                f"transcriptions: expected {turn.expect.transcriptions}, got {heard}"
+            )
         pushed = "\n".join(self.pushed.pop(uid, [])).casefold()
         report.failures += [
             f"pushed messages do not contain {s!r}"
@@ -513,6 +548,26 @@ class TranscriptRun:
         if expect.max_prompt_tokens is not None and largest_prompt > expect.max_prompt_tokens:
             failures.append(f"max_prompt_tokens: {largest_prompt} > {expect.max_prompt_tokens}")
         return failures
+
+
+def _voice_note(local: str, uid: str, turn: TurnSpec, ears: FakeTranscriptionServer) -> Incoming:
+    """A voice note saying `turn.voice`: scripted on the fake server, announced as Telegram does."""
+    words = turn.voice or ""
+    seconds = turn.voice_seconds or max(1.0, round(0.4 * len(words.split()), 1))
+    ears.status = turn.transcribe_status or 200
+    ears.hear(words)
+    data = silent_voice_note(seconds)
+
+    async def fetch() -> bytes:
+        return data
+
+    return Incoming(
+        channel="console",
+        chat_id=local,
+        user_id=uid,
+        kind="voice",
+        audio=Audio(mime_type="audio/ogg", fetch=fetch, seconds=seconds, size=len(data)),
+    )
 
 
 async def replay_files(

@@ -110,5 +110,6 @@ def summary(settings: Settings, *, offline: bool, jobs: bool) -> dict[str, Any]:
         "database": "mongodb" if settings.mongodb_uri is not None else "embedded",
         "db_name": settings.mongodb_db,
         "jobs": "on" if jobs else "off",
+        "voice": settings.transcription_backend or "off",  # docs/voice.md
         "listen": f"{settings.host}:{settings.port}",
     }
