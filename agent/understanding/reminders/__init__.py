@@ -24,6 +24,7 @@ from agent.understanding.reminders.requests import (
     names_time,
     parse,
     route,
+    untimed,
 )
 
 __all__ = [
@@ -39,4 +40,5 @@ __all__ = [
     "names_time",
     "parse",
     "route",
+    "untimed",
 ]

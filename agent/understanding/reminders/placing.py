@@ -27,7 +27,7 @@ from agent.understanding.reminders.relative import Relative
 DEFAULT_HOUR_OF_DAY = 9  # "amanhã", "sexta": a day without a time means 09:00
 MORNING_FROM = 7  # beside a day, an ambiguous 7-11 is a.m. and 1-6 p.m.
 AskReason = Literal[
-    "period", "vague", "holiday", "invalid_date", "passed_today", "weekday_mismatch"
+    "period", "vague", "holiday", "invalid_date", "passed_today", "weekday_mismatch", "no_time"
 ]
 
 
@@ -318,6 +318,11 @@ def _few_options(period: Period, now: datetime) -> tuple[datetime, ...]:
     if not steps:
         return tuple(_add_months(base, m) for m in ((2, 3) if period.unit == "month" else (24, 36)))
     return tuple(base + step for step in steps)
+
+
+def later_today_options(now: datetime) -> tuple[datetime, ...]:
+    """ "/remind pagar a conta", with no time: in an hour, this evening, tomorrow at 09:00."""
+    return _later_today_options(now, When())
 
 
 def _later_today_options(now: datetime, when: When) -> tuple[datetime, ...]:

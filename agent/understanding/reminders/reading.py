@@ -287,6 +287,8 @@ def _date_in_period(when: When, date: Date) -> When | None:
     assert period is not None
     if period.kind == "month" and date.month is None:
         return replace(when, day=replace(date, month_offset=period.offset), period=None)
+    if period.kind == "month_name" and date.month is None:  # "dia 20" + "em maio"
+        return replace(when, day=replace(date, month=period.month), period=None)
     if period.kind == "year" and date.month is not None and date.year is None:
         return replace(when, day=replace(date, years_ahead=period.offset), period=None)
     return None

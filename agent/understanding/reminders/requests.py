@@ -16,7 +16,7 @@ from typing import Literal
 
 from agent.understanding.reminders.holidays import Country
 from agent.understanding.reminders.lexicon import Tok, fold_same_length, tokenize
-from agent.understanding.reminders.placing import Ask, AskReason, Past, place
+from agent.understanding.reminders.placing import Ask, AskReason, Past, later_today_options, place
 from agent.understanding.reminders.reading import read_when
 
 RouteName = Literal["remind", "reminders", "unremind", "undo"]
@@ -80,6 +80,7 @@ class AskWhen:
     what: str
     options: tuple[datetime, ...]
     reason: AskReason
+    context: str = ""  # "semana que vem": read again with the answer ("quarta" -> that Wednesday)
 
 
 ReminderParse = SetReminder | PastTime | AskWhen
@@ -127,10 +128,17 @@ def parse(
     placed = place(when, now, country=country)
     what = _what(text, ((span,) if span else ()) + when.spans)
     if isinstance(placed, Ask):
-        return AskWhen(what, placed.options, placed.reason)
+        context = " ".join(text[a:b] for a, b in when.spans) if placed.reason == "period" else ""
+        return AskWhen(what, placed.options, placed.reason, context)
     if isinstance(placed, Past):
         return PastTime(placed.at)
     return SetReminder(what, placed.at, placed.default_time, placed.zone)
+
+
+def untimed(text: str, now: datetime) -> AskWhen:
+    """A reminder that names no time ("/remind pagar a conta"): ask when, with choices."""
+    span = find_trigger(fold_same_length(text))
+    return AskWhen(_what(text, (span,) if span else ()), later_today_options(now), "no_time")
 
 
 def names_time(text: str, *, month_first: bool = False) -> bool:
