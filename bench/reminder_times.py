@@ -21,8 +21,8 @@ Documented convention differences are counted apart, not as disagreements:
 - que vem: PT "terça que vem" said on a Wednesday is next week's Tuesday (6 days on);
   Duckling takes the Tuesday after the coming one (13 days on).
 
-Also prints the held-out corpus (tests/agent/reminder_heldout.tsv, written by hand):
-exact / wrong / missed / early, per language. Run from the repo root:
+Also scores the held-out files written by hand (tests/agent/reminder_heldout*.tsv):
+exact / wrong / missed / early, per language, and reminders whose text is not the task. Run from the repo root:
 `.venv/bin/python bench/reminder_times.py [--show N]`.
 """
 
@@ -54,8 +54,16 @@ NOWS = (
     datetime(2026, 2, 10, 4, 30, tzinfo=ZoneInfo(ZONE)),  # a Tuesday, before dawn
     datetime(2026, 3, 18, 14, 20, tzinfo=ZoneInfo(ZONE)),  # a Wednesday afternoon
 )
-HELDOUT = ROOT / "tests" / "agent" / "reminder_heldout.tsv"
-HELDOUT_NOW = datetime(2026, 3, 18, 14, 20, tzinfo=ZoneInfo(ZONE))
+HELDOUT = (
+    (
+        ROOT / "tests" / "agent" / "reminder_heldout.tsv",
+        datetime(2026, 3, 18, 14, 20, tzinfo=ZoneInfo(ZONE)),
+    ),
+    (
+        ROOT / "tests" / "agent" / "reminder_heldout_messages.tsv",
+        datetime(2026, 11, 29, 8, 15, tzinfo=ZoneInfo(ZONE)),
+    ),
+)
 
 CLOCKS = {
     "pt": [
@@ -217,16 +225,21 @@ def _iso(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text).astimezone(ZoneInfo(ZONE)) if text else None
 
 
-def ours(phrase: str, lang: str, now: datetime) -> SetReminder | PastTime | AskWhen | None:
-    message = (
-        f"me lembra {phrase} de pagar a conta"
-        if lang == "pt"
-        else f"remind me {phrase} to pay the bill"
-    )
+def _message(phrase: str, lang: str) -> str:
+    if lang == "pt":
+        return f"me lembra {phrase} de pagar a conta"
+    return f"remind me {phrase} to pay the bill"
+
+
+def _read(message: str, now: datetime) -> SetReminder | PastTime | AskWhen | None:
     routed = route(message)
     if routed is None or routed[0] != "remind":
         return None
     return parse(message, now, country=country_of_zone(ZONE))
+
+
+def ours(phrase: str, lang: str, now: datetime) -> SetReminder | PastTime | AskWhen | None:
+    return _read(_message(phrase, lang), now)
 
 
 def verdict(
@@ -358,19 +371,23 @@ def compare(show: int) -> None:
             print(line)
 
 
-def heldout() -> None:
+def heldout(path: Path, now: datetime) -> None:
+    """Score a held-out file: rows of (language, phrase, expected) or (language, message,
+    expected, what); a phrase is sent inside "me lembra ... de pagar a conta"."""
     rows = [
         line.split("\t")
-        for line in HELDOUT.read_text(encoding="utf-8").splitlines()
+        for line in path.read_text(encoding="utf-8").splitlines()
         if line.strip() and not line.startswith("#")
     ]
-    print(
-        f"\nHeld-out corpus ({HELDOUT.relative_to(ROOT)}), now = {HELDOUT_NOW:%a %Y-%m-%d %H:%M}:"
-    )
+    print(f"\nHeld-out {path.relative_to(ROOT)}, now = {now:%a %Y-%m-%d %H:%M}:")
     stats: dict[str, Counter[str]] = defaultdict(Counter)
-    for lang, phrase, want in rows:
-        got = ours(phrase, lang, HELDOUT_NOW)
-        task = "pagar a conta" if lang == "pt" else "pay the bill"
+    for lang, phrase, want, *what in rows:
+        if what:
+            message, task = phrase, what[0]
+        else:
+            message = _message(phrase, lang)
+            task = "pagar a conta" if lang == "pt" else "pay the bill"
+        got = _read(message, now)
         if isinstance(got, SetReminder):
             text = f"{got.due:%Y-%m-%d %H:%M}" + (f":{got.due:%S}" if got.due.second else "")
         else:
@@ -379,16 +396,16 @@ def heldout() -> None:
         s["n"] += 1
         if text == want:
             s["exact"] += 1
-        elif text in ("-", "?", "past") or want in ("?", "past"):
+        elif text in ("-", "?", "past") or want in ("?", "past", "-"):
             s["missed"] += 1
         else:
             s["early" if text < want else "wrong"] += 1
         if isinstance(got, SetReminder | AskWhen) and got.what != task:
-            s["time words left in the text"] += 1
+            s["words left"] += 1
     for lang, s in stats.items():
         print(f"  {lang.upper()}: {s['n']} phrases: exact {s['exact']} ({100 * s['exact'] / s['n']:.1f}%),"
               f" wrong {s['wrong']}, missed {s['missed']}, early {s['early']},"
-              f" time words left in the text {s['time words left in the text']}")  # fmt: skip
+              f" reminder text not exactly the task {s['words left']}")  # fmt: skip
 
 
 def main() -> None:
@@ -396,7 +413,8 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=25, help="disagreements to print per language")
     args = parser.parse_args()
     compare(args.show)
-    heldout()
+    for path, now in HELDOUT:
+        heldout(path, now)
 
 
 if __name__ == "__main__":

@@ -47,9 +47,12 @@ _UNDO = re.compile(
     r"^\s*(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras|undo\s+(?:that|it|last)"
     r"|desfaz(?:er)?\s+(?:isso|isto|o\s+ultimo|a\s+ultima|essa|esse))\s*[.!]*\s*$"
 )
+_PT_GLUE = r"(?:de|do|da|que|pra|para|pro|sobre|e)\b"
+_EN_GLUE = r"(?:to|about|that|of|for|and)\b"
+# "de", "pra mim:", "to", "that": glue words of one language ("to do the exam" keeps "do")
 _LEADING_GLUE = re.compile(
-    r"^(?:[\s,:;.-]|(?:(?:pra|para|pro)\s+mim|for\s+me)\b"
-    r"|(?:de|do|da|que|pra|para|pro|to|about|that|of|for|sobre|e|and)\b)+",
+    r"^(?:[\s,:;.-]|(?:pra|para|pro)\s+mim\b|for\s+me\b)*"
+    rf"(?:{_PT_GLUE}(?:\s+{_PT_GLUE})*|{_EN_GLUE}(?:\s+{_EN_GLUE})*)?[\s,:;.-]*",
     re.I,
 )
 # "a consulta é dia 12": the verb before the time is glue too once the time is cut out
@@ -165,9 +168,5 @@ def _what(text: str, spans: tuple[tuple[int, int], ...]) -> str:
     """The thing to remember: the message without its trigger, time and glue words."""
     rest = _mask(text, list(spans))
     rest = re.sub(r"\s{2,}", " ", rest).strip()
-    previous = None
-    while previous != rest:
-        previous = rest
-        rest = _LEADING_GLUE.sub("", rest)
-        rest = _TRAILING_GLUE.sub("", rest).strip()
-    return rest[:300]
+    rest = _LEADING_GLUE.sub("", rest)
+    return _TRAILING_GLUE.sub("", rest).strip()[:300]
