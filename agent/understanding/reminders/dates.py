@@ -180,7 +180,7 @@ def read_weekday(toks: tuple[Tok, ...], i: int) -> tuple[Weekday, int] | None:
     day, certain, end = found
     mode: WeekMode = lead[0] if lead else "plain"  # type: ignore[assignment]
     if trail := _TRAILS.match(toks, end):
-        mode = "next_week" if trail[0] == "next_week" else mode
+        mode = trail[0] if trail[0] != "plain" else mode  # type: ignore[assignment]
         end = trail[1]
         certain = True
     return Weekday(day, mode, certain or lead is not None), end

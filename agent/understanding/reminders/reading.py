@@ -176,8 +176,8 @@ def _kept(
         return _rescued_clocks(group), True
     start, end = group[0].start, group[-1].end
     beside_request = trigger is not None and (
-        all(t.text in _REQUEST_GAP for t in toks[trigger[1] : start])
-        or all(t.text in ".!?" for t in toks[end : trigger[0]])
+        (start >= trigger[1] and all(t.text in _REQUEST_GAP for t in toks[trigger[1] : start]))
+        or (end <= trigger[0] and all(t.text in ".!?," for t in toks[end : trigger[0]]))
     )
     at_end = all(t.text in ".!?" for t in toks[end:])
     after_article = text_at(toks, start - 1) in _ARTICLES
