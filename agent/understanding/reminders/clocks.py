@@ -34,7 +34,7 @@ NOON_MIDNIGHT = Phrases(
 )  # fmt: skip
 HOUR_WORDS = Phrases({"horas": True, "hora": True, "h": True, "hs": True, "hrs": True, "hr": True})
 MINUTE_WORDS = frozenset({"minutos", "minuto", "min", "mins", "minutes", "minute", "m"})
-EXACT = Phrases({"o'clock": True, "oclock": True, "em ponto": True, "sharp": True})
+EXACT = Phrases({"o'clock": True, "oclock": True, "em ponto": True, "sharp": True, "ish": True})
 MERIDIEMS = Phrases(
     {"am": "am", "pm": "pm", "a.m.": "am", "p.m.": "pm", "a.m": "am", "p.m": "pm",
      "a . m .": "am", "p . m .": "pm", "p m": "pm", "a m": "am", "in the am": "am",
@@ -88,7 +88,8 @@ def read_clock(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
         if clock.meridiem and not 1 <= clock.hour <= 12:
             return None  # "15pm"
         if prefix and prefix[0] == "article" and reader in (_digits, _words) and not clock.strong:
-            return None  # "ir a uma festa", "a 5 minute break"; but "à 1h", "à meia-noite"
+            if not (text_at(toks, start) == "1" and text_at(toks, end) == "da"):
+                return None  # "ir a uma festa", "a 5 minute break"; but "à 1 da manhã", "à 1h"
         if reader is _digits and len(text_at(toks, start)) > 2:
             if not prefix and clock.meridiem is None:
                 return None  # "1030" is a clock only after "at"/"às" or with am/pm

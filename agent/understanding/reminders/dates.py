@@ -61,6 +61,7 @@ DAY_WORDS = Phrases(
         "depois de amanha": 2, "depois d amanha": 2, "day after tomorrow": 2,
         "the day after tomorrow": 2, "ontem": -1, "yesterday": -1, "anteontem": -2,
         "antes de ontem": -2, "day before yesterday": -2, "the day before yesterday": -2,
+        "last night": -1, "ontem a noite": -1, "ontem de noite": -1,
     }
 )  # fmt: skip
 

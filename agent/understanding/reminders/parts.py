@@ -14,9 +14,10 @@ from typing import Literal
 from agent.understanding.reminders.clocks import Clock
 from agent.understanding.reminders.lexicon import Phrases, Tok
 
-PartName = Literal["early", "morning", "lunch", "afternoon", "night", "dawn"]
+PartName = Literal["early", "morning", "lunch", "afternoon", "end_of_day", "night", "dawn"]
 DEFAULT_HOUR: dict[PartName, int] = {
-    "early": 7, "morning": 9, "lunch": 12, "afternoon": 15, "night": 20, "dawn": 3
+    "early": 7, "morning": 9, "lunch": 12, "afternoon": 15, "end_of_day": 18, "night": 20,
+    "dawn": 3,
 }  # fmt: skip
 
 
@@ -61,6 +62,17 @@ def _forms() -> list[tuple[str, Part]]:
         "in the early morning",
     ):
         forms.append((early, Part("early", strong=early not in ("cedo", "early"))))
+    for end in (
+        "fim da tarde",
+        "final da tarde",
+        "no fim da tarde",
+        "no final da tarde",
+        "late afternoon",
+        "after work",
+        "depois do trabalho",
+        "depois do expediente",
+    ):
+        forms.append((end, Part("end_of_day")))
     for lunch in (
         "lunch",
         "lunchtime",
@@ -104,7 +116,7 @@ def clock_in_part(clock: Clock, part: Part) -> tuple[int, int, int]:
             return hour, clock.minute, 0
         case "lunch":
             return (hour, clock.minute, 0) if hour >= 10 else (hour + 12, clock.minute, 0)
-        case "afternoon":
+        case "afternoon" | "end_of_day":
             return hour + 12, clock.minute, 0
         case "night":
             if hour <= 4:

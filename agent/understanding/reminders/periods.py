@@ -13,7 +13,7 @@ from agent.understanding.reminders.lexicon import Phrases, Tok, text_at
 from agent.understanding.reminders.relative import LEADS, UNITS, Unit
 
 PeriodKind = Literal["week", "weekend", "month", "month_end", "year", "month_name", "later",
-                     "soon", "few"]  # fmt: skip
+                     "soon", "few", "end_of_day"]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +66,13 @@ PERIODS = Phrases(
         "in a bit": _p("soon"), "in a while": _p("soon"), "in a little while": _p("soon"),
         "soon": _p("soon", weak=True), "shortly": _p("soon", weak=True),
         "mais tarde um pouco": _p("soon"), "a bit later": _p("soon"),
+        "fim do dia": _p("end_of_day"), "final do dia": _p("end_of_day"),
+        "no fim do dia": _p("end_of_day"), "no final do dia": _p("end_of_day"),
+        "ate o fim do dia": _p("end_of_day"), "ate o final do dia": _p("end_of_day"),
+        "end of day": _p("end_of_day"), "end of the day": _p("end_of_day"),
+        "the end of the day": _p("end_of_day"), "by the end of the day": _p("end_of_day"),
+        "by end of day": _p("end_of_day"), "at the end of the day": _p("end_of_day"),
+        "eod": _p("end_of_day"), "by eod": _p("end_of_day"),
     }
 )  # fmt: skip
 _MONTH_LEADS = Phrases({"em": True, "in": True, "no mes de": True, "in the month of": True,

@@ -246,7 +246,7 @@ def _option_time(when: When) -> tuple[int, int]:
 
 
 def _vague(period: Period) -> bool:
-    return period.kind in ("later", "soon", "few")
+    return period.kind in ("later", "soon", "few", "end_of_day")
 
 
 def _period_options(when: When, now: datetime) -> tuple[datetime, ...]:  # noqa: C901
@@ -263,6 +263,11 @@ def _period_options(when: When, now: datetime) -> tuple[datetime, ...]:  # noqa:
                          for m in (15, 30, 60))  # fmt: skip
         case "few":
             return _few_options(period, now)
+        case "end_of_day":  # "até o fim do dia": which end?
+            ends = [_at(today, h, now) for h in (17, 18, 20) if _at(today, h, now) > now]
+            tomorrow = today + timedelta(days=1)
+            ends += [_at(tomorrow, h, now) for h in (17, 18)][: max(0, 2 - len(ends))]
+            return tuple(ends)
         case "week":
             monday = today - timedelta(days=today.weekday()) + timedelta(days=7 * period.offset)
             days = [monday + timedelta(days=d) for d in (0, 2, 4)]

@@ -40,10 +40,11 @@ LEADS = Phrases(
         "in just": True, "dentro de uns": True, "dentro de umas": True,
     }
 )  # fmt: skip
+# after an amount: from when it counts, in days from today ("a week from tomorrow": 8 days)
 FROM_NOW = Phrases(
-    {"from now": True, "a partir de agora": True, "from today": True, "later": True,
-     "depois": True, "mais tarde": True, "de agora": True, "hence": True,
-     "a partir de hoje": True}
+    {"from now": 0, "a partir de agora": 0, "from today": 0, "later": 0, "depois": 0,
+     "mais tarde": 0, "de agora": 0, "hence": 0, "a partir de hoje": 0, "from tomorrow": 1,
+     "a partir de amanha": 1, "depois de amanha": 1}
 )  # fmt: skip
 NOW_WORDS = Phrases({"agora": True, "agora mesmo": True, "now": True, "right now": True,
                      "immediately": True, "imediatamente": True})  # fmt: skip
@@ -101,7 +102,7 @@ def read_relative(toks: tuple[Tok, ...], i: int) -> tuple[Relative, int] | None:
         return None
     total, end = found
     if after := FROM_NOW.match(toks, end):
-        end = after[1]
+        total, end = _add(total, Relative(days=after[0])), after[1]
     elif lead is None:
         return None  # "10 minutos" alone is not a time from now
     return total, end
