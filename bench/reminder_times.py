@@ -2,8 +2,8 @@
 
 Phrases are generated from templates (days x clocks x parts of the day x relative forms x
 zones x holidays), sent as "me lembra {phrase} de pagar a conta" / "remind me {phrase} to
-pay the bill", and compared with Duckling's value for the phrase alone, at two fixed
-"now"s (04:30 and 14:20, São Paulo). Duckling (pyduckling-native-phihos, MIT) is a
+pay the bill", and compared with Duckling's value for the phrase alone, at three fixed
+"now"s (04:30 and 14:20 in 2026, and Duckling's reference, Tue 2013-02-12 04:30, São Paulo). Duckling (pyduckling-native-phihos, MIT) is a
 development oracle only: `pip install '.[bench]'`; without it the comparison is skipped.
 
 Documented convention differences are counted apart, not as disagreements:
@@ -53,6 +53,7 @@ ZONE = "America/Sao_Paulo"
 NOWS = (
     datetime(2026, 2, 10, 4, 30, tzinfo=ZoneInfo(ZONE)),  # a Tuesday, before dawn
     datetime(2026, 3, 18, 14, 20, tzinfo=ZoneInfo(ZONE)),  # a Wednesday afternoon
+    datetime(2013, 2, 12, 4, 30, tzinfo=ZoneInfo(ZONE)),  # Duckling's own reference time
 )
 HELDOUT = (
     (
