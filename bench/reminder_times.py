@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
+import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -409,6 +411,27 @@ def heldout(path: Path, now: datetime) -> None:
               f" reminder text not exactly the task {s['words left']}")  # fmt: skip
 
 
+def timing(path: Path, now: datetime, rounds: int = 20) -> None:
+    """Microseconds per `route` + `parse` of one whole message (median, p90)."""
+    messages = [
+        line.split("\t")[1]
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    samples = []
+    for _ in range(rounds):
+        for message in messages:
+            start = time.perf_counter()
+            _read(message, now)
+            samples.append((time.perf_counter() - start) * 1e6)
+    samples.sort()
+    median = statistics.median(samples)
+    p90 = samples[int(len(samples) * 0.9)]
+    print(
+        f"\nroute + parse, {len(messages)} messages x {rounds}: median {median:.0f} us, p90 {p90:.0f} us"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", type=int, default=25, help="disagreements to print per language")
@@ -416,6 +439,7 @@ def main() -> None:
     compare(args.show)
     for path, now in HELDOUT:
         heldout(path, now)
+    timing(*HELDOUT[1])
 
 
 if __name__ == "__main__":
