@@ -209,48 +209,20 @@ async def answer_time(deps: Deps, turn: Turn, current: pendings.ChooseReminderTi
     """The answer to a reminder's time question: a button, a number, an option's words, or a
     time in the user's own words; None when the message is about something else."""
     lang = turn.language
-    incoming = turn.incoming
-    now = _now(deps, turn)
-    options = [datetime.fromtimestamp(ms / 1000, now.tzinfo) for ms in current.options_ms]
-    index: int | None = None
-    if incoming.kind == "choice":
-        if incoming.choice_token != current.token or incoming.choice is None:
-            return finish(turn, text("stale_button", lang), kind="deterministic")
-        index = incoming.choice
-    intent = turn.intent
+    incoming, intent = turn.incoming, turn.intent
+    if incoming.kind == "choice" and (
+        incoming.choice_token != current.token or incoming.choice is None
+    ):
+        return finish(turn, text("stale_button", lang), kind="deterministic")
     if intent is not None and intent.action in ("cancel", "deny"):
         await pendings.clear(deps, turn)
         return finish(turn, text("cancelled", lang), kind="deterministic")
-    if intent is not None and intent.action == "select" and "index" in intent.entities:
-        index = int(intent.entities["index"])
-    said = incoming.text or ""
-    if index is None and said:
-        labels = [confirm_when_text(o, now, lang) for o in options]
-        index = matching_option(said, labels)
+    index = _chosen_index(deps, turn, current)
     if index is not None:
-        if index < 0:
-            index += len(options)  # "o último"
-        if not 0 <= index < len(options):
-            return finish(
-                turn, text("choice_out_of_range", lang, count=len(options)), kind="deterministic"
-            )
-        await pendings.clear(deps, turn)
-        turn.facts.apply_rule("clarification_answered")
-        if options[index] <= now:
-            return finish(
-                turn, text("reminder_past", lang, when=when_text(options[index], now, lang)),
-                kind="deterministic",
-            )  # fmt: skip
-        return await schedule(deps, turn, SetReminder(current.what, options[index]))
+        return await _take_option(deps, turn, current, index)
     if intent is not None and intent.action not in ("llm", "select"):
         return None  # a command, a new reminder, help: the question is dropped
-    month_first, country = reading_for(deps, turn)
-    parsed: ReminderParse | None = None
-    if said and current.context:  # "quarta" to "semana que vem": that week's Wednesday
-        within = parse(f"{said} {current.context}", now, month_first=month_first, country=country)
-        parsed = within if isinstance(within, SetReminder) else None
-    if parsed is None and said:
-        parsed = parse(said, now, month_first=month_first, country=country)
+    parsed = _read_answer(deps, turn, current)
     if parsed is None:
         return None  # another request: the question is dropped
     await pendings.clear(deps, turn)
@@ -258,11 +230,66 @@ async def answer_time(deps: Deps, turn: Turn, current: pendings.ChooseReminderTi
         asked = AskWhen(current.what, parsed.options, parsed.reason, parsed.context)
         return await ask_when(deps, turn, asked)
     if isinstance(parsed, PastTime):
-        when = when_text(parsed.due, now, lang)
+        when = when_text(parsed.due, _now(deps, turn), lang)
         return finish(turn, text("reminder_past", lang, when=when), kind="deterministic")
     turn.facts.apply_rule("clarification_answered")
-    answer = SetReminder(current.what, parsed.due, parsed.default_time, parsed.zone)
-    return await schedule(deps, turn, answer)
+    return await schedule(
+        deps, turn, SetReminder(current.what, parsed.due, parsed.default_time, parsed.zone)
+    )
+
+
+def _options(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) -> list[datetime]:
+    zone = _now(deps, turn).tzinfo
+    return [datetime.fromtimestamp(ms / 1000, zone) for ms in current.options_ms]
+
+
+def _chosen_index(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) -> int | None:
+    """The option a button, a number ("2", "o último") or an option's words pick, if any."""
+    intent = turn.intent
+    if turn.incoming.kind == "choice":
+        return turn.incoming.choice
+    if intent is not None and intent.action == "select" and "index" in intent.entities:
+        return int(intent.entities["index"])
+    said = turn.incoming.text or ""
+    now = _now(deps, turn)
+    labels = [confirm_when_text(o, now, turn.language) for o in _options(deps, turn, current)]
+    return matching_option(said, labels) if said else None
+
+
+async def _take_option(
+    deps: Deps, turn: Turn, current: pendings.ChooseReminderTime, index: int
+) -> Reply:
+    lang = turn.language
+    options = _options(deps, turn, current)
+    if index < 0:
+        index += len(options)  # "o último"
+    if not 0 <= index < len(options):
+        return finish(
+            turn, text("choice_out_of_range", lang, count=len(options)), kind="deterministic"
+        )
+    await pendings.clear(deps, turn)
+    turn.facts.apply_rule("clarification_answered")
+    now = _now(deps, turn)
+    if options[index] <= now:  # the question waited past that time
+        when = when_text(options[index], now, lang)
+        return finish(turn, text("reminder_past", lang, when=when), kind="deterministic")
+    return await schedule(deps, turn, SetReminder(current.what, options[index]))
+
+
+def _read_answer(
+    deps: Deps, turn: Turn, current: pendings.ChooseReminderTime
+) -> ReminderParse | None:
+    """A time in the user's words, read with the period asked about when there was one."""
+    said = turn.incoming.text or ""
+    if not said:
+        return None
+    now = _now(deps, turn)
+    month_first, country = reading_for(deps, turn)
+    if current.context:  # "quarta" to "semana que vem": that week's Wednesday
+        within = parse(f"{said} {current.context}", now, month_first=month_first, country=country)
+        if isinstance(within, SetReminder):
+            return within
+    return parse(said, now, month_first=month_first, country=country)
 
 
 def _may_be_held(deps: Deps, reminder: ReminderDoc, now_ms: int) -> bool:
