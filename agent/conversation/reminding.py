@@ -270,7 +270,7 @@ async def _take_option(
     await pendings.clear(deps, turn)
     turn.facts.apply_rule("clarification_answered")
     now = _now(deps, turn)
-    if options[index] <= now:  # the question waited past that time
+    if options[index].timestamp() <= now.timestamp():  # the question waited past that time
         when = when_text(options[index], now, lang)
         return finish(turn, text("reminder_past", lang, when=when), kind="deterministic")
     return await schedule(deps, turn, SetReminder(current.what, options[index]))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from agent.understanding.reminders.lexicon import Phrases, Tok, glued, text_at
+from agent.understanding.reminders.lexicon import HYPHENS, Phrases, Tok, glued, text_at
 from agent.understanding.reminders.numbers import AND, TENS, UNITS, cardinal
 
 Meridiem = Literal["am", "pm"]
@@ -43,6 +43,11 @@ MERIDIEMS = Phrases(
 _TO = frozenset({"para", "pras", "pra", "to", "till", "til", "before", "of"})
 _TO_ARTICLES = frozenset({"as", "a", "o"})
 _PAST = frozenset({"past", "after"})
+RANGE_LEADS = Phrases({"from": True, "between": True, "das": True, "entre": True,
+                       "entre as": True, "from about": True})  # fmt: skip
+RANGE_LINKS = Phrases({"to": True, "till": True, "until": True, "and": True,
+                       "as": True, "a": True, "e": True, "ate": True, "ate as": True,
+                       "through": True, "and about": True})  # fmt: skip
 _AFTER_SPOKEN_MINUTES = frozenset({"", "to", "de", "da", "do", "pra", "para", "that", ",", "."})
 _QUARTERS = Phrases({"um quarto": 15, "quarter": 15, "a quarter": 15, "half": 30, "meia": 30})
 
@@ -74,7 +79,53 @@ class Clock:
 
 
 def read_clock(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
-    """A clock time starting at token `i` (with its preposition), or None."""
+    """A clock time starting at token `i` (with its preposition), or None.
+
+    A range ("das 3 às 5 da tarde", "between 2 and 4pm", "3-5pm") is its start: the
+    reminder is due when the range opens, in the half of the day its end names.
+    """
+    lead = RANGE_LEADS.match(toks, i)
+    if lead is not None and (ranged := _range(toks, lead[1])) is not None:
+        return replace(ranged[0], strong=True), ranged[1]  # "between 2 and 4": a time
+    single = _one_clock(toks, i)
+    if single is not None and text_at(toks, single[1]) in HYPHENS and glued(toks, single[1]):
+        if (ranged := _range(toks, i)) is not None:  # "3-5pm"
+            return ranged
+    return single
+
+
+def _range(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
+    for first in _range_starts(toks, i):
+        link = RANGE_LINKS.match(toks, first[1])
+        if link is None and text_at(toks, first[1]) in HYPHENS:
+            link = (True, first[1] + 1)
+        second = _one_clock(toks, link[1]) if link is not None else None
+        if second is not None:
+            return _range_start(first[0], second[0]), second[1]
+    return None
+
+
+def _range_starts(toks: tuple[Tok, ...], i: int) -> list[tuple[Clock, int]]:
+    """The clock a range opens with: as read, or the bare hour ("entre 2 e 4": 2, not 2:04)."""
+    starts = [found] if (found := _one_clock(toks, i)) is not None else []
+    prefix = PREFIXES.match(toks, i)
+    hour = cardinal(toks, prefix[1] if prefix else i)
+    if hour is not None and 0 <= hour[0] <= 23:
+        starts.append((Clock(hour[0], 0, None, hour[0] > 12 or hour[0] == 0, False), hour[1]))
+    return starts
+
+
+def _range_start(clock: Clock, end: Clock) -> Clock:
+    """The start of a range, in the half of the day its end names ("3-5pm": 15:00)."""
+    if clock.ambiguous and end.meridiem is not None:
+        meridiem = end.meridiem
+        if meridiem == "pm" and clock.hour > end.hour % 12:
+            meridiem = "am"  # "11-1pm": from 11 in the morning
+        clock = replace(clock, meridiem=meridiem)
+    return replace(clock, strong=clock.strong or end.strong)
+
+
+def _one_clock(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
     prefix = PREFIXES.match(toks, i)
     start = prefix[1] if prefix else i
     for reader in (_noon, _minutes_to, _minutes_past, _half_hour, _digits, _words):
@@ -143,12 +194,17 @@ def _noon(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
 
 
 def _minutes_after_and(toks: tuple[Tok, ...], i: int) -> tuple[int, int]:
-    """ "e quinze", "e meia", "e 15 minutos", "and a half" after an hour; (0, i) when absent."""
+    """ "e quinze", "e meia", "e 15 minutos" after an hour; (0, i) when absent.
+
+    English "and" takes only a half or a quarter: "between 2 and 4" is a range, not 2:04.
+    """
     if text_at(toks, i) not in AND:
         return 0, i
     quarter = _QUARTERS.match(toks, i + 1)
     if quarter is not None:
         return quarter[0], quarter[1]
+    if text_at(toks, i) == "and":
+        return 0, i
     found = cardinal(toks, i + 1)
     if found is None or not 0 < found[0] < 60:
         return 0, i
@@ -172,6 +228,8 @@ def _hour(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
 
 
 def _minute_amount(toks: tuple[Tok, ...], i: int) -> tuple[int, int] | None:
+    """The minutes of "quinze para as oito", "ten past six": a quarter, a half, a multiple of
+    five, or any number said with "minutes" ("from 3 to 5" is a range, not 4:57)."""
     if quarter := _QUARTERS.match(toks, i):
         return quarter
     found = cardinal(toks, i)
@@ -179,8 +237,8 @@ def _minute_amount(toks: tuple[Tok, ...], i: int) -> tuple[int, int] | None:
         return None
     minute, end = found
     if text_at(toks, end) in MINUTE_WORDS:
-        end += 1
-    return minute, end
+        return minute, end + 1
+    return (minute, end) if minute % 5 == 0 else None
 
 
 def _minutes_to(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:

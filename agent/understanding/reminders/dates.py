@@ -13,7 +13,7 @@ from typing import Literal
 from agent.understanding.reminders.lexicon import Phrases, Tok, glued, text_at
 from agent.understanding.reminders.numbers import cardinal, ordinal
 
-WeekMode = Literal["plain", "next_one", "next_week"]
+WeekMode = Literal["plain", "next_one", "next_week", "last"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +87,8 @@ _LEADS = Phrases(
         "on": "plain", "this": "plain", "this coming": "next_one", "coming": "next_one",
         "on this": "plain", "by": "plain", "until": "plain", "next": "next_week",
         "upcoming": "next_one", "the upcoming": "next_one", "the coming": "next_one",
+        "last": "last", "on last": "last", "na ultima": "last", "no ultimo": "last",
+        "ultima": "last", "ultimo": "last",
         "on next": "next_week", "a proxima": "next_one", "o proximo": "next_one",
     }
 )  # fmt: skip
@@ -95,7 +97,8 @@ _TRAILS = Phrases(
         "que vem": "next_week", "da semana que vem": "next_week",
         "da proxima semana": "next_week", "semana que vem": "next_week",
         "next week": "next_week", "of next week": "next_week", "desta semana": "plain",
-        "proximo": "next_one", "proxima": "next_one",
+        "proximo": "next_one", "proxima": "next_one", "passada": "last", "passado": "last",
+        "da semana passada": "last", "last week": "last", "of last week": "last",
         "dessa semana": "plain", "this week": "plain", "of this week": "plain",
     }
 )  # fmt: skip

@@ -85,7 +85,10 @@ class Phrases(Generic[T]):
         items = table.items() if isinstance(table, Mapping) else table
         self._table: dict[tuple[str, ...], T] = {}
         for phrase, value in items:
-            self._table[phrase_words(phrase)] = value
+            words = phrase_words(phrase)
+            if not words:
+                raise ValueError(f"phrase {phrase!r} has no words")
+            self._table[words] = value
         self._longest = max((len(k) for k in self._table), default=0)
         self._firsts = frozenset(k[0] for k in self._table)
 

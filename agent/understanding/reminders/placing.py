@@ -13,7 +13,7 @@ from __future__ import annotations
 import calendar
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Literal
 
 from agent.understanding.reminders.clocks import Clock, Meridiem
@@ -50,6 +50,18 @@ class Ask:
 
 
 Placed = Due | Past | Ask
+
+
+def _future(at: datetime, now: datetime) -> bool:
+    """`at` is after `now` as instants (a comparison in one zone reads wall clocks and would
+    get the hour that repeats when summer time ends wrong)."""
+    return at.timestamp() > now.timestamp()
+
+
+def _plus(moment: datetime, elapsed: timedelta) -> datetime:
+    """`elapsed` of real time after `moment` (aware arithmetic alone moves the wall clock,
+    an hour off across a change to or from summer time)."""
+    return (moment.astimezone(UTC) + elapsed).astimezone(moment.tzinfo)
 
 
 def place(when: When, now: datetime, *, country: Country | None = None) -> Placed:
@@ -93,7 +105,7 @@ def _place(when: When, now: datetime, country: Country | None, tz: tzinfo | None
     for candidate in days:
         for hour, minute, shift in times:
             at = datetime.combine(candidate + timedelta(days=shift), time(hour, minute), tz)
-            if at > now:
+            if _future(at, now):
                 return Due(at, default_time)
             last = at
     if last is None:
@@ -105,13 +117,14 @@ def _place(when: When, now: datetime, country: Country | None, tz: tzinfo | None
 
 def _relative(when: When, relative: Relative, now: datetime, tz: tzinfo | None) -> Placed:
     if not relative.moves_calendar:
-        return Due(now + timedelta(seconds=relative.seconds))
+        at = _plus(now, timedelta(seconds=relative.seconds))
+        return Due(at) if not _future(now, at) else Past(at)  # "há 2 horas", "2 hours ago"
     target = _add_months(now, relative.years * 12 + relative.months) + timedelta(days=relative.days)
     if when.clock is None and when.part is None:
-        return Due(target)
+        return Due(target) if _future(target, now) else Past(target)
     hour, minute, shift = _times(when, explicit_day=True)[0]
     at = datetime.combine(target.date() + timedelta(days=shift), time(hour, minute), tz)
-    return Due(at) if at > now else Past(at)
+    return Due(at) if _future(at, now) else Past(at)
 
 
 def _add_months(moment: datetime, months: int) -> datetime:
@@ -160,6 +173,9 @@ def _days(day: object, now: datetime) -> Iterator[date]:  # noqa: C901 - one bra
             ahead = (weekday - today.weekday()) % 7
             if mode == "next_week":
                 yield today - timedelta(days=today.weekday()) + timedelta(days=7 + weekday)
+                return
+            if mode == "last":  # "terça passada", "last tuesday": the one before today
+                yield today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
                 return
             if mode == "next_one" and ahead == 0:
                 ahead = 7
@@ -259,12 +275,12 @@ def _period_options(when: When, now: datetime) -> tuple[datetime, ...]:  # noqa:
         case "later":
             return _later_today_options(now, when)
         case "soon":
-            return tuple(now.replace(second=0, microsecond=0) + timedelta(minutes=m)
+            return tuple(_plus(now.replace(second=0, microsecond=0), timedelta(minutes=m))
                          for m in (15, 30, 60))  # fmt: skip
         case "few":
             return _few_options(period, now)
         case "end_of_day":  # "até o fim do dia": which end?
-            ends = [_at(today, h, now) for h in (17, 18, 20) if _at(today, h, now) > now]
+            ends = [_at(today, h, now) for h in (17, 18, 20) if _future(_at(today, h, now), now)]
             tomorrow = today + timedelta(days=1)
             ends += [_at(tomorrow, h, now) for h in (17, 18)][: max(0, 2 - len(ends))]
             return tuple(ends)
@@ -299,7 +315,7 @@ def _period_options(when: When, now: datetime) -> tuple[datetime, ...]:  # noqa:
             year = today.year if period.month >= today.month else today.year + 1
             last = calendar.monthrange(year, period.month)[1]
             days = [date(year, period.month, d) for d in (1, 15, last)]
-    future = sorted({d for d in days if _at(d, hour, now, minute) > now})
+    future = sorted({d for d in days if _future(_at(d, hour, now, minute), now)})
     if len(future) < 2 and period.kind != "year":
         future = sorted({*future, *(d + timedelta(days=7) for d in days)})
     return tuple(_at(d, hour, now, minute) for d in future[:3])
@@ -322,7 +338,7 @@ def _few_options(period: Period, now: datetime) -> tuple[datetime, ...]:
     }[period.unit or "minute"]
     if not steps:
         return tuple(_add_months(base, m) for m in ((2, 3) if period.unit == "month" else (24, 36)))
-    return tuple(base + step for step in steps)
+    return tuple(_plus(base, step) if step < timedelta(days=1) else base + step for step in steps)
 
 
 def later_today_options(now: datetime) -> tuple[datetime, ...]:
@@ -333,10 +349,10 @@ def later_today_options(now: datetime) -> tuple[datetime, ...]:
 def _later_today_options(now: datetime, when: When) -> tuple[datetime, ...]:
     """ "mais tarde", or "hoje" after its hour: in an hour, this evening, tomorrow."""
     base = now.replace(second=0, microsecond=0)
-    options = [base + timedelta(hours=1)]
+    options = [_plus(base, timedelta(hours=1))]
     for hour in (18, 20, 22):
         at = _at(now.date(), hour, now)
-        if at > options[0] + timedelta(minutes=30):
+        if _future(at, _plus(options[0], timedelta(minutes=30))):
             options.append(at)
             break
     hour = DEFAULT_HOUR[when.part.name] if when.part else DEFAULT_HOUR_OF_DAY
@@ -352,7 +368,7 @@ def _weekday_mismatch(
     future = [
         d
         for d in _dates(day, now.date())
-        if datetime.combine(d + timedelta(days=shift), time(hour, minute), tz) > now
+        if _future(datetime.combine(d + timedelta(days=shift), time(hour, minute), tz), now)
     ]
     if not future or future[0].weekday() == day.weekday:
         return None
@@ -364,7 +380,7 @@ def _weekday_mismatch(
     return tuple(
         datetime.combine(d + timedelta(days=shift), time(hour, minute), tz)
         for d in options
-        if datetime.combine(d + timedelta(days=shift), time(hour, minute), tz) > now
+        if _future(datetime.combine(d + timedelta(days=shift), time(hour, minute), tz), now)
     )
 
 
@@ -380,4 +396,4 @@ def _invalid_date_options(
     last = calendar.monthrange(year, month)[1]
     first_next = date(year + month // 12, month % 12 + 1, 1)
     options = [_at(date(year, month, last), hour, now, minute), _at(first_next, hour, now, minute)]
-    return tuple(o for o in options if o > now) or (options[-1] + timedelta(days=365),)
+    return tuple(o for o in options if _future(o, now)) or (options[-1] + timedelta(days=365),)

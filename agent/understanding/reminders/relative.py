@@ -46,6 +46,8 @@ FROM_NOW = Phrases(
      "mais tarde": 0, "de agora": 0, "hence": 0, "a partir de hoje": 0, "from tomorrow": 1,
      "a partir de amanha": 1, "depois de amanha": 1}
 )  # fmt: skip
+AGO = Phrases({"ago": True, "atras": True, "antes": True})  # "2 days ago": in the past
+PAST_LEADS = Phrases({"ha": True, "faz": True})  # "há 2 dias"
 NOW_WORDS = Phrases({"agora": True, "agora mesmo": True, "now": True, "right now": True,
                      "immediately": True, "imediatamente": True})  # fmt: skip
 _UNIT_TABLE: dict[str, tuple[Unit, int]] = {
@@ -95,12 +97,16 @@ def read_relative(toks: tuple[Tok, ...], i: int) -> tuple[Relative, int] | None:
         return Relative(days=same[0]), same[1]
     if now := NOW_WORDS.match(toks, i):
         return Relative(), now[1]
-    lead = LEADS.match(toks, i)
+    past = PAST_LEADS.match(toks, i)
+    lead = past or LEADS.match(toks, i)
     start = lead[1] if lead else i
     found = _amounts(toks, start)
     if found is None:
         return None
     total, end = found
+    ago = None if past else AGO.match(toks, end)
+    if past or ago:
+        return _negated(total), (ago[1] if ago else end)
     if after := FROM_NOW.match(toks, end):
         total, end = _add(total, Relative(days=after[0])), after[1]
     elif lead is None:
@@ -182,6 +188,10 @@ def _relative(count: Fraction, unit: Unit, size: int) -> Relative:
     if unit in ("day", "week") and count.denominator == 1:
         return Relative(days=int(count) * (7 if unit == "week" else 1))
     return Relative(seconds=int(count * SECONDS[unit]))
+
+
+def _negated(amount: Relative) -> Relative:
+    return Relative(-amount.seconds, -amount.days, -amount.months, -amount.years)
 
 
 def _add(a: Relative, b: Relative) -> Relative:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -187,3 +187,33 @@ def test_next_week_offers_concrete_days_of_next_week() -> None:
 def test_past_times_are_reported() -> None:
     assert isinstance(parse("me lembra ontem de x", WEDNESDAY_1420), PastTime)
     assert isinstance(parse("remind me on Jul 18, 2014 at 7pm to x", WEDNESDAY_1420), PastTime)
+
+
+def test_an_hour_from_now_is_an_hour_of_real_time_when_summer_time_ends() -> None:
+    new_york = ZoneInfo("America/New_York")
+    now = datetime.fromtimestamp(datetime(2026, 11, 1, 5, 30, tzinfo=UTC).timestamp(), new_york)
+    parsed = parse("remind me in 1 hour to x", now)  # 01:30 EDT; the clock goes back at 02:00
+    assert isinstance(parsed, SetReminder)
+    assert parsed.due.timestamp() - now.timestamp() == 3600
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("remind me from 3 to 5pm to x", "2026-03-18 15:00"),
+        ("me lembra das 3 às 5 da tarde de x", "2026-03-18 15:00"),
+        ("remind me between 2 and 4 tomorrow to x", "2026-03-19 14:00"),
+        ("remind me 11-1pm to x", "2026-03-19 11:00"),
+    ],
+)
+def test_a_range_is_due_when_it_opens(text: str, due: str) -> None:
+    assert _due(text, WEDNESDAY_1420) == due
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["me lembra terça passada de x", "remind me last tuesday to x", "remind me 2 days ago to x",
+     "me lembra há 2 horas de x"],
+)  # fmt: skip
+def test_a_time_in_the_past_is_reported(text: str) -> None:
+    assert isinstance(parse(text, WEDNESDAY_1420), PastTime)
