@@ -150,6 +150,15 @@ HOLIDAYS = {
     "en": ["on christmas", "on new year's day", "on christmas eve", "on easter",
            "on thanksgiving", "on halloween", "on christmas at 8pm"],
 }  # fmt: skip
+RANGES = {
+    "pt": ["das 3 às 5 da tarde", "entre 2 e 4 da tarde", "das 9h às 11h", "das 14h às 16h amanhã",
+           "entre 10 e 11 da manhã"],
+    "en": ["from 3 to 5pm", "between 2 and 4pm", "3-5pm", "from 9am to 11am", "tomorrow from 2 to 4pm"],
+}  # fmt: skip
+PAST = {
+    "pt": ["ontem", "ontem às 10h", "anteontem", "há 2 horas", "há 3 dias"],
+    "en": ["yesterday", "yesterday at 10am", "2 hours ago", "3 days ago", "last monday"],
+}
 PERIODS = {
     "pt": ["semana que vem", "mês que vem", "na próxima semana", "no fim de semana", "ano que vem"],
     "en": ["next week", "next month", "this weekend", "next year", "this week"],
@@ -176,6 +185,8 @@ def phrases(lang: str) -> list[tuple[str, str]]:
     out += [("zone", f"{c} {z}") for c in ZONE_CLOCKS[lang] for z in ZONES]
     out += [("holiday", h) for h in HOLIDAYS[lang]]
     out += [("period", p) for p in PERIODS[lang]]
+    out += [("range", r) for r in RANGES[lang]]
+    out += [("past", p) for p in PAST[lang]]
     return out
 
 
