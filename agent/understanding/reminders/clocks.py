@@ -59,7 +59,6 @@ class Clock:
     meridiem: Meridiem | None = None
     fixed: bool = False  # 24-hour form, noon or midnight: never moved by 12 hours
     strong: bool = True  # a preposition or a marker says it is a time
-    hour_word: bool = False  # "às dezoito": the hour is a word
 
     @property
     def ambiguous(self) -> bool:
@@ -145,11 +144,9 @@ def _one_clock(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
             if not prefix and clock.meridiem is None:
                 return None  # "1030" is a clock only after "at"/"às" or with am/pm
         if clock.hour == 24:
-            clock = Clock(0, clock.minute, None, True, clock.strong, clock.hour_word)
+            clock = Clock(0, clock.minute, None, True, clock.strong)
         if prefix and not clock.strong:
-            clock = Clock(
-                clock.hour, clock.minute, clock.meridiem, clock.fixed, True, clock.hour_word
-            )
+            clock = replace(clock, strong=True)
             spoken = text_at(toks, end)
             if len(spoken) == 2 and spoken.isdigit() and int(spoken) < 60:
                 if text_at(toks, end + 1) in _AFTER_SPOKEN_MINUTES:  # "at 3 15 to pay"
@@ -171,7 +168,7 @@ def _tail(toks: tuple[Tok, ...], clock: Clock, i: int) -> tuple[Clock, int]:
             i = found_exact[1]
             strong = True
     fixed = clock.fixed and meridiem is None
-    return Clock(clock.hour, clock.minute, meridiem, fixed, strong, clock.hour_word), i
+    return Clock(clock.hour, clock.minute, meridiem, fixed, strong), i
 
 
 def _meridiem(toks: tuple[Tok, ...], i: int) -> tuple[Meridiem, int] | None:
@@ -338,12 +335,12 @@ def _words(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
         strong = True
     minute, after = _minutes_after_and(toks, end)
     if after > end:
-        return Clock(hour, minute, None, hour > 12, True, True), after
+        return Clock(hour, minute, None, hour > 12), after
     if not strong and hour <= 12:  # EN "seven thirty", "nine oh five"
         spoken = _spoken_minutes(toks, end)
         if spoken is not None:
-            return Clock(hour, spoken[0], None, False, True, True), spoken[1]
-    return Clock(hour, 0, None, hour > 12, strong, True), end
+            return Clock(hour, spoken[0]), spoken[1]
+    return Clock(hour, 0, None, hour > 12, strong), end
 
 
 def _spoken_minutes(toks: tuple[Tok, ...], i: int) -> tuple[int, int] | None:

@@ -25,7 +25,6 @@ DEFAULT_HOUR: dict[PartName, int] = {
 class Part:
     name: PartName
     today: bool = False  # "tonight", "esta noite", "this morning" also name the day
-    suffix: bool = False  # "da tarde", "in the afternoon", "tonight": can follow a bare hour
     strong: bool = True  # a bare "tarde", "night" counts only beside a day or a clock
 
 
@@ -38,18 +37,18 @@ def _forms() -> list[tuple[str, Part]]:
         forms.append((word, Part(name, strong=False)))
         for lead in ("de", "pela", "na", "a", "durante a"):
             forms.append((f"{lead} {word}", Part(name)))
-        forms.append((f"da {word}", Part(name, suffix=True)))
+        forms.append((f"da {word}", Part(name)))
         for lead in ("esta", "nesta", "essa", "nessa", "hoje a", "hoje de", "hoje na"):
-            forms.append((f"{lead} {word}", Part(name, today=True, suffix=True)))
+            forms.append((f"{lead} {word}", Part(name, today=True)))
     en: dict[str, PartName] = {
         "morning": "morning", "afternoon": "afternoon", "evening": "night", "night": "night"
     }  # fmt: skip
     for word, name in en.items():
         forms.append((word, Part(name, strong=False)))
         for lead in ("in the", "during the", "at"):
-            forms.append((f"{lead} {word}", Part(name, suffix=True)))
-        forms.append((f"this {word}", Part(name, today=True, suffix=True)))
-    forms.append(("at night", Part("night", suffix=True)))
+            forms.append((f"{lead} {word}", Part(name)))
+        forms.append((f"this {word}", Part(name, today=True)))
+    forms.append(("at night", Part("night")))
     for early in (
         "cedo",
         "bem cedo",
@@ -87,7 +86,7 @@ def _forms() -> list[tuple[str, Part]]:
     ):
         forms.append((lunch, Part("lunch", strong=lunch not in ("lunch", "almoco"))))
     for word in ("tonight", "tonite", "2nite"):
-        forms.append((word, Part("night", today=True, suffix=True)))
+        forms.append((word, Part("night", today=True)))
     return forms
 
 

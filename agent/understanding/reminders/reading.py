@@ -3,10 +3,11 @@
 Every reader (relative amounts, days, dates, clocks, parts of the day, zones, holidays,
 periods) is tried at each token; the longest match wins. Pieces that stand together,
 with at most a comma or a "de"/"of" between them, form a group ("sexta, 12 de setembro
-de 2014 às 10h"). The group with the most pieces is the time; a lone clock or day
-elsewhere in the message completes it ("me lembra amanhã de ligar às 9h"). Words that
-are also other words (a bare number, "segunda", "sat", "tarde", "later") count only
-beside a piece that is certainly a time, or right after the request.
+de 2014 às 10h"); a piece that contradicts the ones before it starts another. Words
+that are also other words (a bare number, "segunda", "sat", "tarde", "later") count
+only beside a piece that is certainly a time, or right after the request, or at the
+end. The group with something certain and the most pieces is the time; a lone clock
+or day elsewhere completes it ("me lembra amanhã de ligar às 9h").
 """
 
 from __future__ import annotations

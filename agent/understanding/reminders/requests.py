@@ -144,12 +144,6 @@ def untimed(text: str, now: datetime) -> AskWhen:
     return AskWhen(_what(text, (span,) if span else ()), later_today_options(now), "no_time")
 
 
-def names_time(text: str, *, month_first: bool = False) -> bool:
-    """Whether `text` names a time (or a period) a reminder could be set for."""
-    toks = tokenize(fold_same_length(text))
-    return read_when(toks, month_first=month_first) is not None
-
-
 def _token_range(toks: tuple[Tok, ...], span: tuple[int, int] | None) -> tuple[int, int] | None:
     """The tokens inside the character span of the trigger."""
     if span is None:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.understanding.reminders import AskWhen, SetReminder, names_time, parse, route, untimed
+from agent.understanding.reminders import AskWhen, SetReminder, parse, route, untimed
 
 NOW = datetime(2026, 3, 18, 14, 20, tzinfo=ZoneInfo("America/Sao_Paulo"))
 TIME_WORDS = [
@@ -60,11 +60,6 @@ def test_a_reminder_without_a_time_asks_when() -> None:
     assert asked.what == "pagar a conta"
     assert len(asked.options) == 3
     assert all(o > NOW for o in asked.options)
-
-
-def test_names_time() -> None:
-    assert names_time("amanhã às 9h")
-    assert not names_time("comprar pão")
 
 
 @settings(max_examples=300, deadline=None)
