@@ -226,9 +226,13 @@ class Duckling:
         covered = text[: best["start"]] + text[best["end"] :]
         whole = not any(ch.isalnum() for ch in covered)
         if value.get("type") == "interval":
-            start = value.get("from", {}).get("value")
-            end = value.get("to", {}).get("value")
-            return Oracle(_iso(start), _iso(end), "interval", whole)
+            start = _iso(value.get("from", {}).get("value"))
+            end = _iso(value.get("to", {}).get("value"))
+            if start is None:  # "before noon": due at its end
+                start, end = end, end + timedelta(minutes=1) if end else None
+            elif end is None:  # "after 5pm": due from its start, that day
+                end = start + timedelta(days=1)
+            return Oracle(start, end, "interval", whole)
         grain = value.get("grain", "second")
         start = _iso(value["value"])
         assert start is not None

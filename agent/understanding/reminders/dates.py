@@ -13,7 +13,7 @@ from typing import Literal
 from agent.understanding.reminders.lexicon import Phrases, Tok, glued, text_at
 from agent.understanding.reminders.numbers import cardinal, ordinal
 
-WeekMode = Literal["plain", "next_one", "next_week", "last"]
+WeekMode = Literal["plain", "next_one", "next_week", "after_next", "last"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,9 @@ class DayOffset:
 @dataclass(frozen=True, slots=True)
 class Weekday:
     day: int  # Monday 0
-    mode: WeekMode = "plain"  # "próxima sexta": next_one; "next friday", "sexta que vem": next_week
+    # "próxima sexta": next_one; "next friday", "sexta que vem": next_week;
+    # "friday after next": after_next; "sexta passada": last
+    mode: WeekMode = "plain"
     strong: bool = True  # "segunda", "sex", "sat" alone may well be other words
 
 
@@ -65,6 +67,7 @@ DAY_WORDS = Phrases(
     }
 )  # fmt: skip
 
+_DAY_WORD_LEADS = Phrases({"ate": True, "by": True, "until": True, "till": True})
 _FULL_WEEKDAYS = {
     "segunda": 0, "terca": 1, "quarta": 2, "quinta": 3, "sexta": 4, "sabado": 5, "domingo": 6,
     "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5,
@@ -87,6 +90,7 @@ _LEADS = Phrases(
         "on": "plain", "this": "plain", "this coming": "next_one", "coming": "next_one",
         "on this": "plain", "by": "plain", "until": "plain", "next": "next_week",
         "upcoming": "next_one", "the upcoming": "next_one", "the coming": "next_one",
+        "the": "plain", "on the": "plain",
         "last": "last", "on last": "last", "na ultima": "last", "no ultimo": "last",
         "ultima": "last", "ultimo": "last",
         "on next": "next_week", "a proxima": "next_one", "o proximo": "next_one",
@@ -98,6 +102,8 @@ _TRAILS = Phrases(
         "da proxima semana": "next_week", "semana que vem": "next_week",
         "next week": "next_week", "of next week": "next_week", "desta semana": "plain",
         "proximo": "next_one", "proxima": "next_one", "passada": "last", "passado": "last",
+        "after next": "after_next", "depois da proxima": "after_next",
+        "depois do proximo": "after_next", "sem ser essa": "after_next",
         "da semana passada": "last", "last week": "last", "of last week": "last",
         "dessa semana": "plain", "this week": "plain", "of this week": "plain",
     }
@@ -142,7 +148,10 @@ _NTH_LEADS = Phrases({"a": True, "o": True, "the": True, "na": True, "no": True,
 
 
 def read_day_word(toks: tuple[Tok, ...], i: int) -> tuple[DayOffset, int] | None:
-    found = DAY_WORDS.match(toks, i)
+    """ "hoje", "amanhã", "depois de amanhã", "tomorrow", with "até"/"by" before them."""
+    lead = _DAY_WORD_LEADS.match(toks, i)
+    found = DAY_WORDS.match(toks, lead[1]) if lead else None
+    found = found or DAY_WORDS.match(toks, i)
     return (DayOffset(found[0]), found[1]) if found else None
 
 

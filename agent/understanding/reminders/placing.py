@@ -177,8 +177,11 @@ def _days(day: object, now: datetime) -> Iterator[date]:  # noqa: C901 - one bra
             if mode == "last":  # "terça passada", "last tuesday": the one before today
                 yield today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
                 return
-            if mode == "next_one" and ahead == 0:
+            if mode in ("next_one", "after_next") and ahead == 0:
                 ahead = 7
+            if mode == "after_next":  # "friday after next": a week after the coming one
+                yield today + timedelta(days=ahead + 7)
+                return
             yield today + timedelta(days=ahead)
             yield today + timedelta(days=ahead + 7)
         case Date():

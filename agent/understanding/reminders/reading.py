@@ -172,18 +172,23 @@ def _kept(
 ) -> tuple[list[Found], bool]:
     """The group without its weak pieces, unless something certain or the request stands by them;
     and whether something certain was in it."""
-    strong = [f for f in group if _strong(f.piece)]
-    if strong:
-        return _rescued_clocks(group), True
     start, end = group[0].start, group[-1].end
     beside_request = trigger is not None and (
         (start >= trigger[1] and all(t.text in _REQUEST_GAP for t in toks[trigger[1] : start]))
         or (end <= trigger[0] and all(t.text in ".!?," for t in toks[end : trigger[0]]))
     )
+    task_follows = text_at(toks, end).isalnum() and text_at(toks, end) not in _TASK_LINKS
+    if len(group) == 1 and isinstance(group[0].piece, Weekday) and task_follows:
+        if not beside_request:
+            return [], False  # "read the friday paper": a weekday naming a thing
+    strong = [f for f in group if _strong(f.piece)]
+    if strong:
+        return _rescued_clocks(group), True
     at_end = all(t.text in ".!?" for t in toks[end:])
     after_article = text_at(toks, start - 1) in _ARTICLES
-    task_follows = text_at(toks, end).isalnum() and text_at(toks, end) not in _TASK_LINKS
-    if not (beside_request or at_end) or after_article or task_follows:
+    # "lembrete sexta dentista" is Friday; "me lembra ter paciência" is no Tuesday
+    named = beside_request and all(len(toks[f.start].text) > 3 for f in group)
+    if not (beside_request or at_end) or after_article or (task_follows and not named):
         return [], False
     keep = []
     for f in group:

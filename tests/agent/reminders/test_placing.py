@@ -118,6 +118,8 @@ def test_a_day_without_a_time_is_0900_and_says_so(text: str, now: datetime, due:
         ("me lembra quinta que vem de x", "2026-03-26 09:00"),
         ("remind me next thursday to x", "2026-03-26 09:00"),
         ("remind me this thursday to x", "2026-03-19 09:00"),
+        ("remind me the friday after next to x", "2026-03-27 09:00"),
+        ("me lembra até amanhã de x", "2026-03-19 09:00"),
     ],
 )
 def test_next_weekdays(text: str, due: str) -> None:

@@ -82,6 +82,7 @@ def test_a_contradicting_piece_ends_the_time() -> None:
         "remind me to set 5 alarms",
         "remind me to read the 3rd chapter",
         "remind me to call now that it is done",
+        "remind me to read the friday paper",  # a weekday naming a thing
     ],
 )
 def test_words_that_are_also_times_are_not_read_as_times(text: str) -> None:
@@ -94,6 +95,7 @@ def test_words_that_are_also_times_are_not_read_as_times(text: str) -> None:
         ("me lembra sexta de pagar", Weekday(4)),  # right after the request
         ("me lembra de pagar a conta sexta", Weekday(4)),  # at the end
         ("remind me sat to call", Weekday(5)),
+        ("lembrete: sexta dentista", Weekday(4)),
     ],
 )
 def test_a_weak_weekday_beside_the_request_or_at_the_end(text: str, expected: Weekday) -> None:
