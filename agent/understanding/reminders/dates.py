@@ -10,7 +10,7 @@ import calendar
 from dataclasses import dataclass
 from typing import Literal
 
-from agent.understanding.reminders.lexicon import Phrases, Tok, glued, text_at
+from agent.understanding.reminders.lexicon import HYPHENS, Phrases, Tok, glued, text_at
 from agent.understanding.reminders.numbers import cardinal, ordinal
 
 WeekMode = Literal["plain", "next_one", "next_week", "after_next", "last"]
@@ -132,6 +132,11 @@ _DAY_LEADS = Phrases(
      "em dia": True, "para o dia": True, "pro dia": True, "pra dia": True}
 )  # fmt: skip
 _OF = frozenset({"de", "do", "da", "of", "in"})
+# before a range of days with a month: "de 13 a 15 de julho", "between July 13 and 15"
+_RANGE_LEADS = Phrases({"de": True, "entre": True, "from": True, "between": True, "do": True})
+_DAY_RANGE_LINKS = Phrases({"a": True, "ao": True, "e": True, "to": True, "thru": True,
+                            "through": True, "till": True, "until": True, "ate": True,
+                            "ate o": True, "and": True})  # fmt: skip
 _DAY_FOLLOWERS = frozenset({
     "at", "to", "of", "in", "on", "and", "for", "about", "that", "by", "around", "before",
     "after", "morning", "afternoon", "evening", "night", "tonight", "noon", "midnight", "am",
@@ -232,7 +237,7 @@ def _day_number(toks: tuple[Tok, ...], i: int) -> tuple[int, bool, int] | None:
 def read_month_date(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
     """ "5 de maio", "dia 15 de agosto", "12 de setembro de 2014", "May 5th", "Jul 18, 2014",
     "the 5th of May", "May the 4th"."""
-    lead = _DAY_LEADS.match(toks, i)
+    lead = _DAY_LEADS.match(toks, i) or _RANGE_LEADS.match(toks, i)
     for start in (lead[1], i) if lead else (i,):
         found = _day_first(toks, start) or _month_first(toks, start)
         if found is not None:
@@ -250,6 +255,7 @@ def _day_first(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
             return None
         day = (spelled[0], False, spelled[1])
     number, _, j = day
+    j = _range_end(toks, j)  # "13 a 15 de julho": from the 13th
     linked = text_at(toks, j) in _OF
     month = _month(toks, j + 1 if linked else j)
     if month is None:
@@ -275,8 +281,22 @@ def _month_first(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
     if weak and not as_ordinal and text_at(toks, j - 1) != "the":
         if _year_after(toks, end)[0] is None:
             return None  # "may 5" alone could be "may 5 people..."
+    end = _range_end(toks, end, month_number)  # "July 13-15", "July 13 to July 15"
     year, end = _year_after(toks, end)
     return _date(number, month_number, year), end
+
+
+def _range_end(toks: tuple[Tok, ...], i: int, month: int | None = None) -> int:
+    """Past the end of a range of days after its first day ("-15", "a 15", "to July 15"): a
+    reminder for a range is due when it opens."""
+    link = _DAY_RANGE_LINKS.match(toks, i)
+    j = link[1] if link else (i + 1 if text_at(toks, i) in HYPHENS else None)
+    if j is None:
+        return i
+    if month is not None and (named := _month(toks, j)) is not None and named[0] == month:
+        j = named[2]
+    day = _day_number(toks, j)
+    return day[2] if day is not None else i
 
 
 def _year_after(toks: tuple[Tok, ...], i: int) -> tuple[int | None, int]:

@@ -51,6 +51,7 @@ TABLE: dict[str, dict[str, Rule]] = {
     "halloween": {ANY: Fixed(10, 31)},
     "valentines": {ANY: Fixed(2, 14)},
     "st_patrick": {ANY: Fixed(3, 17)},
+    "ides_of_march": {ANY: Fixed(3, 15)},
     "workers_day": {ANY: Fixed(5, 1)},
     "mothers_day": {
         "BR": NthOfMonth(5, 2, 6),
@@ -92,6 +93,7 @@ NAMES = Phrases(
         "valentine's": "valentines", "saint valentine's day": "valentines",
         "dia de sao valentim": "valentines", "st patrick's day": "st_patrick",
         "st. patrick's day": "st_patrick", "saint patrick's day": "st_patrick",
+        "ides of march": "ides_of_march", "the ides of march": "ides_of_march",
         "dia do trabalho": "workers_day", "dia do trabalhador": "workers_day",
         "dia das maes": "mothers_day", "dia da mae": "mothers_day", "mother's day": "mothers_day",
         "mothers day": "mothers_day", "mothers' day": "mothers_day", "dia dos pais": "fathers_day",

@@ -45,7 +45,7 @@ def _forms() -> list[tuple[str, Part]]:
     }  # fmt: skip
     for word, name in en.items():
         forms.append((word, Part(name, strong=False)))
-        for lead in ("in the", "during the", "at"):
+        for lead in ("in the", "during the", "at", "in"):
             forms.append((f"{lead} {word}", Part(name)))
         forms.append((f"this {word}", Part(name, today=True)))
     forms.append(("at night", Part("night")))

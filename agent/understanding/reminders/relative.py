@@ -49,7 +49,7 @@ FROM_NOW = Phrases(
 AGO = Phrases({"ago": True, "atras": True, "antes": True})  # "2 days ago": in the past
 PAST_LEADS = Phrases({"ha": True, "faz": True})  # "há 2 dias"
 NOW_WORDS = Phrases({"agora": True, "agora mesmo": True, "now": True, "right now": True,
-                     "immediately": True, "imediatamente": True})  # fmt: skip
+                     "immediately": True, "imediatamente": True, "ja": True})  # fmt: skip
 _UNIT_TABLE: dict[str, tuple[Unit, int]] = {
     "segundo": ("second", 1), "segundos": ("second", 1), "seg": ("second", 1),
     "segs": ("second", 1), "second": ("second", 1), "seconds": ("second", 1),
@@ -158,6 +158,8 @@ def _amount(toks: tuple[Tok, ...], i: int) -> tuple[Relative, int] | None:
             count, j = count + Fraction(1, 2), half_before_unit[1]
     if text_at(toks, j) in MORE and _unit(toks, j + 1) is not None:  # "in 2 more minutes"
         j += 1
+    if text_at(toks, j) == "de" and count.denominator != 1 and _unit(toks, j + 1) is not None:
+        j += 1  # "3/4 de hora"
     unit = _unit(toks, j)
     if unit is None:
         return None

@@ -72,6 +72,9 @@ def test_weekdays_full_short_and_which_one(text: str, expected: Weekday) -> None
         ("December 25th", Date(25, 12)),
         ("on the twentieth of April", Date(20, 4)),
         ("31 de fevereiro", Date(31, 2, invalid=True)),
+        ("de 13 a 15 de julho", Date(13, 7)),  # a range: from its first day
+        ("July 13-15", Date(13, 7)),
+        ("between July 13 and July 15", Date(13, 7)),
     ],
 )
 def test_dates_with_month_names(text: str, expected: Date) -> None:

@@ -13,6 +13,8 @@ from tests.agent.reminders.helpers import toks, whole
     [
         ("semana que vem", Period("week", 1)),
         ("next week", Period("week", 1)),
+        ("the coming week", Period("week", 1)),
+        ("até o fim do dia", Period("end_of_day")),
         ("esta semana", Period("week", 0)),
         ("no fim de semana", Period("weekend", 0)),
         ("next weekend", Period("weekend", 1)),

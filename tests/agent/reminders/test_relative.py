@@ -36,6 +36,10 @@ from tests.agent.reminders.helpers import toks, whole
         ("in a year", Relative(years=1)),
         ("amanhã a essa hora", Relative(days=1)),
         ("agora", Relative()),
+        ("em 3/4 de hora", Relative(seconds=2700)),
+        ("há 2 horas", Relative(seconds=-7200)),
+        ("3 days ago", Relative(days=-3)),
+        ("a week from tomorrow", Relative(days=8)),
     ],
 )
 def test_relative_amounts(text: str, expected: Relative) -> None:
