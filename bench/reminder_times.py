@@ -363,7 +363,9 @@ def compare(show: int) -> None:
                     shown.append(
                         f"  {result:15} {now:%H:%M} {phrase!r}: ours {mine}, duckling {theirs}"
                     )
-        print(f"\n{lang.upper()}: {total} phrases x now ({len(NOWS)} nows)")
+        print(
+            f"\n{lang.upper()}: {total // len(NOWS)} phrases x {len(NOWS)} nows = {total} readings"
+        )
         print(
             f"  {'shape':15} {'n':>4} {'agree':>6} {'conv.':>6} {'differ':>6} {'early':>6} {'ours -':>6} {'duck -':>6}"
         )
