@@ -142,6 +142,15 @@ class ConfirmClearMemory(_Payload):
     count: int
 
 
+class ChooseReminderTime(_Payload):
+    """A reminder whose time was a period or vague (issue 36): its choices, as due instants."""
+
+    kind: Literal["choose_reminder_time"] = "choose_reminder_time"
+    what: str
+    options_ms: list[int]
+    context: str = ""  # the period asked about ("semana que vem"), read again with the answer
+
+
 Pending = Annotated[
     ChooseCandidate
     | ChooseDelete
@@ -152,7 +161,8 @@ Pending = Annotated[
     | ConfirmUndoAll
     | ConfirmImport
     | ChooseClarification
-    | ConfirmClearMemory,
+    | ConfirmClearMemory
+    | ChooseReminderTime,
     Field(discriminator="kind"),
 ]
 Choice_ = ChooseCandidate | ChooseDelete

@@ -1,8 +1,16 @@
-"""Reminders in a turn (DESIGN 9.3): set, list, cancel, snooze and `/tz`, all in code.
+"""Reminders in a turn (DESIGN 9.3, 10.5): set, list, cancel, snooze and `/tz`, all in code.
 
-Times are read and shown in the user's time zone; the confirmation shows HH:MM
-(24-hour) and the date when it is not today. Snooze buttons carry the token
-`snz:<reminder id>`, so pressing one never disturbs the conversation's pending action.
+Times are read and shown in the user's time zone; the confirmation names the day it
+chose ("hoje às 15:30", "em 09/01 às 18:00 (sexta)") and says when 09:00 was used for
+a day given without a time. A period without a day or a vague time gets one question
+with 2-3 choices (a pending choice), never a silent default. Snooze buttons carry the
+token `snz:<reminder id>`, so pressing one never disturbs the conversation's pending action.
+
+Reading conventions that depend on the user: "4/5" is April 5 (m/d) only for en-US,
+which is English as the reply language with a time zone in the United States (`/tz`);
+everyone else reads d/m (and a date that is only valid one way is read that way).
+Holidays are those of the country of the user's time zone (Brazil, the United States,
+Portugal), else the question.
 """
 
 from __future__ import annotations
@@ -13,14 +21,25 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from agent.conversation import pending as pendings
 from agent.conversation import reminderlook
+from agent.conversation.clarifying import matching_option
 from agent.conversation.replies import finish, numbered
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import OK_MARK, text
 from agent.trust.ledgering import append_event, digest
 from agent.types import Choice, Language, Reply
-from agent.understanding.reminders import PastTime, parse
+from agent.understanding.reminders import (
+    AskWhen,
+    Country,
+    PastTime,
+    ReminderParse,
+    SetReminder,
+    country_of_zone,
+    parse,
+    untimed,
+)
 from agent.understanding.textnorm import fold, one_line
 from storage.documents import ReminderDoc
 
@@ -49,6 +68,23 @@ def when_text(due: datetime, now: datetime, language: Language) -> str:
     if due.year != now.year:
         day += f"/{due.year}" if language == "pt" else f", {due.year}"
     return text("reminder_when_day", language, date=day, time=clock)
+
+
+def confirm_when_text(due: datetime, now: datetime, language: Language) -> str:
+    """ "hoje às 15:30", "em 06/01 às 09:00 (amanhã)", "em 09/01 às 18:00 (sexta)"."""
+    if due.date() == now.date():
+        return text("reminder_confirm_today", language, time=due.strftime("%H:%M"))
+    if due.date() == (now + timedelta(days=1)).date():
+        day = text("reminder_tomorrow", language)
+    else:
+        day = text(f"reminder_weekday_{due.weekday()}", language)
+    return text("reminder_confirm_day", language, when=when_text(due, now, language), day=day)
+
+
+def reading_for(deps: Deps, turn: Turn) -> tuple[bool, Country | None]:
+    """Whether dates are m/d for this user (en-US), and the country whose holidays apply."""
+    country = country_of_zone(str(zone_of(deps, turn.user.timezone)))
+    return turn.language == "en" and country == "US", country
 
 
 def what_text(reminder: ReminderDoc, language: Language) -> str:
@@ -87,12 +123,22 @@ def _now(deps: Deps, turn: Turn) -> datetime:
 async def set_reminder(deps: Deps, turn: Turn, args: str) -> Reply:
     lang = turn.language
     now = _now(deps, turn)
-    parsed = parse(args, now) if args.strip() else None
+    month_first, country = reading_for(deps, turn)
+    parsed = parse(args, now, month_first=month_first, country=country) if args.strip() else None
     if parsed is None:
-        return finish(turn, text("reminder_past", lang, when="?"), kind="deterministic")
+        parsed = untimed(args, now)  # "/remind pagar a conta": when?
+    if isinstance(parsed, AskWhen):
+        return await ask_when(deps, turn, parsed)
     if isinstance(parsed, PastTime):
         when = when_text(parsed.due, now, lang)
         return finish(turn, text("reminder_past", lang, when=when), kind="deterministic")
+    return await schedule(deps, turn, parsed)
+
+
+async def schedule(deps: Deps, turn: Turn, parsed: SetReminder) -> Reply:
+    """Store the reminder and confirm it with the day and time it chose."""
+    lang = turn.language
+    now = _now(deps, turn)
     due_ms = int(parsed.due.timestamp() * 1000)
     reminder = ReminderDoc(
         _id=uuid.uuid4().hex[:16],
@@ -116,12 +162,134 @@ async def set_reminder(deps: Deps, turn: Turn, args: str) -> Reply:
         {"reminder_id": reminder.id, "text_sha256": digest(reminder.text)},
     )
     turn.facts.apply_rule("reminder_in_code")
-    body = f"{OK_MARK} " + text(
-        "reminder_set", lang, when=when_text(parsed.due, now, lang), what=what_text(reminder, lang)
-    )
+    when = confirm_when_text(parsed.due.astimezone(now.tzinfo), now, lang)
+    body = f"{OK_MARK} " + text("reminder_set", lang, when=when, what=what_text(reminder, lang))
+    if parsed.default_time:
+        body += "\n" + text("reminder_default_time", lang)
+    if parsed.zone:
+        body += "\n" + text("reminder_zone_converted", lang, zone=parsed.zone, tz=str(now.tzinfo))
     if _may_be_held(deps, reminder, turn.now_ms):
         body += "\n" + text("reminder_held_note", lang)
     return finish(turn, body, kind="effect")
+
+
+async def ask_when(deps: Deps, turn: Turn, asked: AskWhen) -> Reply:
+    """One short question with the 2-3 concrete times `asked` offers, held as a pending choice."""
+    lang = turn.language
+    now = _now(deps, turn)
+    labels = [
+        confirm_when_text(option.astimezone(now.tzinfo), now, lang) for option in asked.options
+    ]
+    pending = pendings.ChooseReminderTime(
+        what=asked.what,
+        options_ms=[int(o.timestamp() * 1000) for o in asked.options],
+        context=asked.context,
+    )
+    await pendings.store(deps, turn, pending)
+    await append_event(
+        deps, turn, "clarification_asked", {"options": len(labels), "reason": asked.reason}
+    )
+    turn.facts.ambiguity = "unresolved"
+    turn.facts.apply_rule("reminder_time_asked")
+    lines = [text(f"reminder_ask_{asked.reason}", lang)]
+    if asked.what:
+        lines.append(text("reminder_ask_what", lang, what=one_line(asked.what, 200)))
+    lines += [numbered(labels), text("reminder_ask_other", lang)]
+    return finish(
+        turn,
+        "\n".join(lines),
+        kind="candidates",
+        choices=labels,
+        choice_kind="pick",
+        choice_token=pending.token,
+    )
+
+
+async def answer_time(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) -> Reply | None:
+    """The answer to a reminder's time question: a button, a number, an option's words, or a
+    time in the user's own words; None when the message is about something else."""
+    lang = turn.language
+    incoming, intent = turn.incoming, turn.intent
+    if incoming.kind == "choice" and (
+        incoming.choice_token != current.token or incoming.choice is None
+    ):
+        return finish(turn, text("stale_button", lang), kind="deterministic")
+    if intent is not None and intent.action in ("cancel", "deny"):
+        await pendings.clear(deps, turn)
+        return finish(turn, text("cancelled", lang), kind="deterministic")
+    index = _chosen_index(deps, turn, current)
+    if index is not None:
+        return await _take_option(deps, turn, current, index)
+    if intent is not None and intent.action not in ("llm", "select"):
+        return None  # a command, a new reminder, help: the question is dropped
+    parsed = _read_answer(deps, turn, current)
+    if parsed is None:
+        return None  # another request: the question is dropped
+    await pendings.clear(deps, turn)
+    if isinstance(parsed, AskWhen):
+        asked = AskWhen(current.what, parsed.options, parsed.reason, parsed.context)
+        return await ask_when(deps, turn, asked)
+    if isinstance(parsed, PastTime):
+        when = when_text(parsed.due, _now(deps, turn), lang)
+        return finish(turn, text("reminder_past", lang, when=when), kind="deterministic")
+    turn.facts.apply_rule("clarification_answered")
+    return await schedule(
+        deps, turn, SetReminder(current.what, parsed.due, parsed.default_time, parsed.zone)
+    )
+
+
+def _options(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) -> list[datetime]:
+    zone = _now(deps, turn).tzinfo
+    return [datetime.fromtimestamp(ms / 1000, zone) for ms in current.options_ms]
+
+
+def _chosen_index(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) -> int | None:
+    """The option a button, a number ("2", "o último") or an option's words pick, if any."""
+    intent = turn.intent
+    if turn.incoming.kind == "choice":
+        return turn.incoming.choice
+    if intent is not None and intent.action == "select" and "index" in intent.entities:
+        return int(intent.entities["index"])
+    said = turn.incoming.text or ""
+    now = _now(deps, turn)
+    labels = [confirm_when_text(o, now, turn.language) for o in _options(deps, turn, current)]
+    return matching_option(said, labels) if said else None
+
+
+async def _take_option(
+    deps: Deps, turn: Turn, current: pendings.ChooseReminderTime, index: int
+) -> Reply:
+    lang = turn.language
+    options = _options(deps, turn, current)
+    if index < 0:
+        index += len(options)  # "o último"
+    if not 0 <= index < len(options):
+        return finish(
+            turn, text("choice_out_of_range", lang, count=len(options)), kind="deterministic"
+        )
+    await pendings.clear(deps, turn)
+    turn.facts.apply_rule("clarification_answered")
+    now = _now(deps, turn)
+    if options[index].timestamp() <= now.timestamp():  # the question waited past that time
+        when = when_text(options[index], now, lang)
+        return finish(turn, text("reminder_past", lang, when=when), kind="deterministic")
+    return await schedule(deps, turn, SetReminder(current.what, options[index]))
+
+
+def _read_answer(
+    deps: Deps, turn: Turn, current: pendings.ChooseReminderTime
+) -> ReminderParse | None:
+    """A time in the user's words, read with the period asked about when there was one."""
+    said = turn.incoming.text or ""
+    if not said:
+        return None
+    now = _now(deps, turn)
+    month_first, country = reading_for(deps, turn)
+    if current.context:  # "quarta" to "semana que vem": that week's Wednesday
+        within = parse(f"{said} {current.context}", now, month_first=month_first, country=country)
+        if isinstance(within, SetReminder):
+            return within
+    return parse(said, now, month_first=month_first, country=country)
 
 
 def _may_be_held(deps: Deps, reminder: ReminderDoc, now_ms: int) -> bool:

@@ -297,6 +297,10 @@ class Runtime:
         incoming = turn.incoming
         if isinstance(current, pendings.ChooseClarification):
             return await self._clarified(turn, current)
+        if isinstance(current, pendings.ChooseReminderTime):  # a reminder's time (issue 36)
+            if incoming.kind == "text":
+                turn.intent = self.classifier.classify(incoming.text or "")
+            return await reminding.answer_time(self.deps, turn, current)
         if incoming.kind == "choice":
             if incoming.choice_token != current.token or incoming.choice is None:
                 return finish(turn, text("stale_button", lang), kind="deterministic")

@@ -49,6 +49,12 @@ def describe(pending: pendings.Pending, expires_at_ms: int, zone: tzinfo) -> dic
         waiting, lapse, offered = "choice", "nothing_done", list(pending.options)
     elif isinstance(pending, pendings.ConfirmClearMemory):
         lapse, subject = "nothing_deleted", str(pending.count)
+    elif isinstance(pending, pendings.ChooseReminderTime):
+        waiting, lapse, subject = "choice", "nothing_done", pending.what
+        offered = [
+            datetime.fromtimestamp(ms / 1000, tz=zone).strftime("%Y-%m-%d %H:%M")
+            for ms in pending.options_ms
+        ]
     else:
         assert_never(pending)
     return {
@@ -72,6 +78,7 @@ _KIND_PT = {
     "confirm_import": "a confirmação (sim/não) para importar itens",
     "choose_clarification": "a resposta à minha pergunta",
     "confirm_clear_memory": "a confirmação (sim/não) para apagar minhas notas e marcadores",
+    "choose_reminder_time": "o dia e a hora de um lembrete",
 }
 _KIND_EN = {
     "choose_candidate": "which of these titles to save",
@@ -83,6 +90,7 @@ _KIND_EN = {
     "confirm_import": "the confirmation (yes/no) to import items",
     "choose_clarification": "the answer to my question",
     "confirm_clear_memory": "the confirmation (yes/no) to delete my notes and bookmarks",
+    "choose_reminder_time": "the day and time of a reminder",
 }
 _LAPSE_PT = {
     "nothing_saved": "nada é salvo",

@@ -10,6 +10,49 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "I will remind you {when}: {what}",
     },
     "reminder_when_today": {"pt": "às {time}", "en": "at {time}"},
+    # the confirmation names the day it chose (issue 36): "hoje às 15:30", "em 09/01 às 18:00 (sexta)"
+    "reminder_confirm_today": {"pt": "hoje às {time}", "en": "today at {time}"},
+    "reminder_confirm_day": {"pt": "{when} ({day})", "en": "{when} ({day})"},
+    "reminder_tomorrow": {"pt": "amanhã", "en": "tomorrow"},
+    "reminder_weekday_0": {"pt": "segunda", "en": "Monday"},
+    "reminder_weekday_1": {"pt": "terça", "en": "Tuesday"},
+    "reminder_weekday_2": {"pt": "quarta", "en": "Wednesday"},
+    "reminder_weekday_3": {"pt": "quinta", "en": "Thursday"},
+    "reminder_weekday_4": {"pt": "sexta", "en": "Friday"},
+    "reminder_weekday_5": {"pt": "sábado", "en": "Saturday"},
+    "reminder_weekday_6": {"pt": "domingo", "en": "Sunday"},
+    "reminder_default_time": {
+        "pt": "Você não disse a hora: marquei às 09:00.",
+        "en": "You gave no time, so I set it for 09:00.",
+    },
+    "reminder_zone_converted": {
+        "pt": "Horário dado em {zone}, convertido para o seu fuso ({tz}).",
+        "en": "Time given in {zone}, converted to your time zone ({tz}).",
+    },
+    "reminder_ask_period": {"pt": "Em que dia?", "en": "Which day?"},
+    "reminder_ask_vague": {"pt": "Para quando, exatamente?", "en": "When exactly?"},
+    "reminder_ask_holiday": {
+        "pt": "A data desse feriado muda conforme o país. Qual destas?",
+        "en": "That holiday's date depends on the country. Which of these?",
+    },
+    "reminder_ask_invalid_date": {
+        "pt": "Essa data não existe. Qual destas?",
+        "en": "That date does not exist. Which of these?",
+    },
+    "reminder_ask_passed_today": {
+        "pt": "Esse horário de hoje já passou. Para quando, então?",
+        "en": "That time today has passed. When, then?",
+    },
+    "reminder_ask_weekday_mismatch": {
+        "pt": "A data e o dia da semana não batem. Qual dos dois?",
+        "en": "The date and the weekday do not match. Which one?",
+    },
+    "reminder_ask_no_time": {"pt": "Para quando?", "en": "For when?"},
+    "reminder_ask_what": {"pt": "Lembrete: {what}", "en": "Reminder: {what}"},
+    "reminder_ask_other": {
+        "pt": "Ou escreva outro dia e horário.",
+        "en": "Or write another day and time.",
+    },
     "reminder_when_day": {"pt": "em {date} às {time}", "en": "on {date} at {time}"},
     "reminder_held_note": {
         "pt": "No WhatsApp eu só posso escrever até 24 h depois da sua última mensagem: se passar disso, o lembrete aparece junto da sua próxima mensagem.",

@@ -68,5 +68,6 @@ def test_list_cancel_and_undo_are_routed(text: str, expected: tuple[str, str]) -
 
 
 def test_a_time_already_past_today_is_reported_not_scheduled() -> None:
-    assert isinstance(parse("me lembra hoje às 8h de correr", NOW), PastTime)
-    assert isinstance(parse("remind me on 31/02 to x", NOW), PastTime)
+    assert isinstance(parse("me lembra hoje às 8 da manhã de correr", NOW), PastTime)
+    assert isinstance(parse("me lembra hoje às 08:00 de correr", NOW), PastTime)
+    assert isinstance(parse("remind me today at 8am to run", NOW), PastTime)

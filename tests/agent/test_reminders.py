@@ -90,7 +90,7 @@ async def test_a_message_that_does_not_ask_sets_nothing(db: Database) -> None:
         await lembra.say("amanhã às 9h reunião com o João")
         await lembra.say("me lembra de pagar a conta de luz")
         assert await db.reminders.for_user(ALICE) == []
-        assert "Esse horário" in (await lembra.say("me lembra hoje às 8h de correr")).text
+        assert "Esse horário" in (await lembra.say("me lembra hoje às 8 da manhã de correr")).text
         assert await db.reminders.for_user(ALICE) == []
 
 

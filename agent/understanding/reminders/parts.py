@@ -1,0 +1,123 @@
+"""Parts of the day (PT/EN): manhã, tarde, noite, madrugada; morning, afternoon, evening, tonight.
+
+A part of the day alone stands for its default hour. Beside a clock, on either side
+("hoje à noite às 11", "às 11 da noite", "tonight at 11", "8 tonight"), it says
+which half of the day an ambiguous clock is in: a reminder is never set 12 hours
+early because the part was on the other side of the clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from agent.understanding.reminders.clocks import Clock
+from agent.understanding.reminders.lexicon import Phrases, Tok
+
+PartName = Literal["early", "morning", "lunch", "afternoon", "end_of_day", "night", "dawn"]
+DEFAULT_HOUR: dict[PartName, int] = {
+    "early": 7, "morning": 9, "lunch": 12, "afternoon": 15, "end_of_day": 18, "night": 20,
+    "dawn": 3,
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    name: PartName
+    today: bool = False  # "tonight", "esta noite", "this morning" also name the day
+    strong: bool = True  # a bare "tarde", "night" counts only beside a day or a clock
+
+
+def _forms() -> list[tuple[str, Part]]:
+    forms: list[tuple[str, Part]] = []
+    pt: dict[str, PartName] = {
+        "manha": "morning", "tarde": "afternoon", "noite": "night", "madrugada": "dawn"
+    }  # fmt: skip
+    for word, name in pt.items():
+        forms.append((word, Part(name, strong=False)))
+        for lead in ("de", "pela", "na", "a", "durante a"):
+            forms.append((f"{lead} {word}", Part(name)))
+        forms.append((f"da {word}", Part(name)))
+        for lead in ("esta", "nesta", "essa", "nessa", "hoje a", "hoje de", "hoje na"):
+            forms.append((f"{lead} {word}", Part(name, today=True)))
+    en: dict[str, PartName] = {
+        "morning": "morning", "afternoon": "afternoon", "evening": "night", "night": "night"
+    }  # fmt: skip
+    for word, name in en.items():
+        forms.append((word, Part(name, strong=False)))
+        for lead in ("in the", "during the", "at", "in"):
+            forms.append((f"{lead} {word}", Part(name)))
+        forms.append((f"this {word}", Part(name, today=True)))
+    forms.append(("at night", Part("night")))
+    for early in (
+        "cedo",
+        "bem cedo",
+        "de manha cedo",
+        "cedinho",
+        "logo cedo",
+        "early",
+        "early morning",
+        "early in the morning",
+        "in the early morning",
+    ):
+        forms.append((early, Part("early", strong=early not in ("cedo", "early"))))
+    for end in (
+        "fim da tarde",
+        "final da tarde",
+        "no fim da tarde",
+        "no final da tarde",
+        "late afternoon",
+        "after work",
+        "depois do trabalho",
+        "depois do expediente",
+    ):
+        forms.append((end, Part("end_of_day")))
+    for lunch in (
+        "lunch",
+        "lunchtime",
+        "at lunch",
+        "at lunchtime",
+        "almoco",
+        "no almoco",
+        "na hora do almoco",
+        "hora do almoco",
+        "depois do almoco",
+        "after lunch",
+    ):
+        forms.append((lunch, Part("lunch", strong=lunch not in ("lunch", "almoco"))))
+    for word in ("tonight", "tonite", "2nite"):
+        forms.append((word, Part("night", today=True)))
+    return forms
+
+
+PARTS = Phrases(_forms())
+
+
+def read_part(toks: tuple[Tok, ...], i: int) -> tuple[Part, int] | None:
+    """A part of the day starting at token `i`, or None."""
+    return PARTS.match(toks, i)
+
+
+def clock_in_part(clock: Clock, part: Part) -> tuple[int, int, int]:
+    """Hour, minute and days after the named day for `clock` read in `part`.
+
+    Night hours after midnight ("às 2 da noite", "tonight at 1") fall on the next day; an
+    afternoon hour is p.m. whatever it is ("this afternoon at 8": 20:00, never 08:00).
+    """
+    if clock.meridiem is None and clock.hour == 12 and not clock.fixed:
+        return (0, clock.minute, 1) if part.name == "night" else (12, clock.minute, 0)
+    if not clock.ambiguous:
+        hour, minute = clock.fixed_time()
+        return hour, minute, 0
+    hour = clock.hour
+    match part.name:
+        case "morning" | "dawn" | "early":
+            return hour, clock.minute, 0
+        case "lunch":
+            return (hour, clock.minute, 0) if hour >= 10 else (hour + 12, clock.minute, 0)
+        case "afternoon" | "end_of_day":
+            return hour + 12, clock.minute, 0
+        case "night":
+            if hour <= 4:
+                return hour, clock.minute, 1
+            return hour + 12, clock.minute, 0

@@ -1,0 +1,166 @@
+"""Reminder and undo requests read in code (DESIGN 9.3, 9.4): PT and EN, 0 model calls.
+
+A message asks for a reminder only when it starts with a reminder verb ("me lembra",
+"remind me", "lembrete", ...) AND names a time (or a period to ask about); without one
+it stays what it was before (a note to save). The time is read by the grammar of this
+package (`reading`), put on the calendar in the user's zone (`placing`), and every word
+of it is cut from what is left: the thing to remember, with its accents.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from agent.understanding.reminders.holidays import Country
+from agent.understanding.reminders.lexicon import Tok, fold_same_length, tokenize
+from agent.understanding.reminders.placing import Ask, AskReason, Past, later_today_options, place
+from agent.understanding.reminders.reading import read_when
+
+RouteName = Literal["remind", "reminders", "unremind", "undo"]
+
+_FILLER = r"(?:(?:por\s+favor|please|pf|pfv|oi|ola|hey|ei|lembra)[\s,!]+)*"
+_TRIGGER = re.compile(
+    r"^\s*" + _FILLER + r"(?:/remind\b|/lembrete\b|me\s+lembr[ae]\b|lembr[ae][\s-]*me\b"
+    r"|me\s+avis[ae]\b|avis[ae][\s-]*me\b|remind\s+me\b|set\s+(?:a\s+)?reminder\b"
+    r"|(?:cri[ae]r?|coloca|poe|bota)\s+(?:um\s+)?lembrete\b|lembrete\b|reminder\b"
+    r"|lembr[ae]r?\b|don'?t\s+let\s+me\s+forget\b|nao\s+me\s+deixa\s+esquecer\b)[\s:,-]*"
+)
+_TRIGGER_INSIDE = re.compile(
+    r"\b(?:me\s+lembr[ae]|lembr[ae][\s-]*me|remind\s+me|me\s+avis[ae])\b[\s:,-]*"
+)
+_LIST = re.compile(
+    r"^\s*" + _FILLER + r"(?:/reminders|/lembretes|(?:quais\s+(?:sao\s+)?(?:os\s+)?)?"
+    r"(?:(?:lista|listar|mostra|mostrar|ver|veja)\s+)?(?:os\s+|meus\s+|os\s+meus\s+)?lembretes"
+    r"(?:\s+(?:abertos|pendentes|agendados|ativos))?|(?:list|show|see)?\s*(?:me\s+)?"
+    r"(?:my|the|all)?\s*(?:open\s+|pending\s+|upcoming\s+)?reminders"
+    r"|what\s+(?:are\s+)?my\s+reminders|que\s+lembretes\s+(?:eu\s+)?tenho)\s*[?.!]*\s*$"
+)
+_CANCEL = re.compile(
+    r"^\s*" + _FILLER + r"(?:cancel[ae]r?|apag[ae]r?|remov[ae]r?|exclui[r]?|tira|deleta"
+    r"|cancel|delete|remove)\s+(?:o\s+|a\s+|the\s+|my\s+|meu\s+)?(?:lembrete|reminder)\s*"
+    r"(?:n(?:umero|o|º|°)?\.?\s*|#|number\s+)?(.*?)\s*[.!]*\s*$"
+)
+_UNDO = re.compile(
+    r"^\s*(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras|undo\s+(?:that|it|last)"
+    r"|desfaz(?:er)?\s+(?:isso|isto|o\s+ultimo|a\s+ultima|essa|esse))\s*[.!]*\s*$"
+)
+_PT_GLUE = r"(?:de|do|da|que|pra|para|pro|sobre|e)\b"
+_EN_GLUE = r"(?:to|about|that|of|for|and)\b"
+# "de", "pra mim:", "to", "that": glue words of one language ("to do the exam" keeps "do")
+_LEADING_GLUE = re.compile(
+    r"^(?:[\s,:;.-]|(?:pra|para|pro)\s+mim\b|for\s+me\b)*"
+    rf"(?:{_PT_GLUE}(?:\s+{_PT_GLUE})*|{_EN_GLUE}(?:\s+{_EN_GLUE})*)?[\s,:;.-]*",
+    re.I,
+)
+# "a consulta é dia 12": the verb before the time is glue too once the time is cut out
+_TRAILING_GLUE = re.compile(
+    r"(?:[\s,:;.-]|\b(?:de|do|da|pra|para|to|about|e|and|on|at|is|are|was|will\s+be"
+    r"|eh|sera|será|sao|são|vai\s+ser)\b|\s(?:é)(?=$|[\s,:;.-]))+$",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SetReminder:
+    what: str
+    due: datetime  # aware, in the user's time zone
+    default_time: bool = False  # the message named a day but no time: 09:00
+    zone: str | None = None  # the clock was given in this zone ("PST") and converted
+
+
+@dataclass(frozen=True, slots=True)
+class PastTime:
+    due: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class AskWhen:
+    """The message asks for a reminder at a time that is not one moment: ask, with choices."""
+
+    what: str
+    options: tuple[datetime, ...]
+    reason: AskReason
+    context: str = ""  # "semana que vem": read again with the answer ("quarta" -> that Wednesday)
+
+
+ReminderParse = SetReminder | PastTime | AskWhen
+
+
+def route(text: str) -> tuple[RouteName, str] | None:
+    """The reminder or undo command a message is, with its arguments, or None."""
+    folded = fold_same_length(text)
+    if _UNDO.match(folded):
+        return ("undo", "")
+    if _LIST.match(folded):
+        return ("reminders", "")
+    if cancel := _CANCEL.match(folded):
+        return ("unremind", text[cancel.start(1) : cancel.end(1)].strip())
+    span = find_trigger(folded)
+    if span is not None:
+        toks = tokenize(folded)
+        if read_when(toks, trigger=_token_range(toks, span)) is not None:
+            return ("remind", text)
+    return None
+
+
+def find_trigger(folded: str) -> tuple[int, int] | None:
+    """Where a folded message asks to be reminded: at its start, or after a leading time."""
+    if m := _TRIGGER.match(folded):
+        return m.span()
+    if m := _TRIGGER_INSIDE.search(folded):
+        return m.span()
+    return None
+
+
+def parse(
+    text: str, now: datetime, *, month_first: bool = False, country: Country | None = None
+) -> ReminderParse | None:
+    """Read a reminder from `text` (trigger optional) at `now` (aware, user's zone).
+
+    `month_first`: read 4/5 as April 5 (en-US); `country`: whose holidays to use.
+    """
+    folded = fold_same_length(text)
+    toks = tokenize(folded)
+    span = find_trigger(folded)
+    when = read_when(toks, trigger=_token_range(toks, span), month_first=month_first)
+    if when is None:
+        return None
+    placed = place(when, now, country=country)
+    what = _what(text, ((span,) if span else ()) + when.spans)
+    if isinstance(placed, Ask):
+        context = " ".join(text[a:b] for a, b in when.spans) if placed.reason == "period" else ""
+        return AskWhen(what, placed.options, placed.reason, context)
+    if isinstance(placed, Past):
+        return PastTime(placed.at)
+    return SetReminder(what, placed.at, placed.default_time, placed.zone)
+
+
+def untimed(text: str, now: datetime) -> AskWhen:
+    """A reminder that names no time ("/remind pagar a conta"): ask when, with choices."""
+    span = find_trigger(fold_same_length(text))
+    return AskWhen(_what(text, (span,) if span else ()), later_today_options(now), "no_time")
+
+
+def _token_range(toks: tuple[Tok, ...], span: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The tokens inside the character span of the trigger."""
+    if span is None:
+        return None
+    inside = [i for i, t in enumerate(toks) if t.start >= span[0] and t.end <= span[1]]
+    return (inside[0], inside[-1] + 1) if inside else (0, 0)
+
+
+def _mask(text: str, spans: list[tuple[int, int]]) -> str:
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+def _what(text: str, spans: tuple[tuple[int, int], ...]) -> str:
+    """The thing to remember: the message without its trigger, time and glue words."""
+    rest = _mask(text, list(spans))
+    rest = re.sub(r"\s{2,}", " ", rest).strip()
+    rest = _LEADING_GLUE.sub("", rest)
+    return _TRAILING_GLUE.sub("", rest).strip()[:300]

@@ -1,0 +1,76 @@
+"""Which messages ask for a reminder, and what is left to remember (issue 36)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.understanding.reminders import AskWhen, SetReminder, parse, route, untimed
+
+NOW = datetime(2026, 3, 18, 14, 20, tzinfo=ZoneInfo("America/Sao_Paulo"))
+TIME_WORDS = [
+    "amanhã", "às", "3", "15h", "de", "manhã", "noite", "tonight", "at", "pm", "sexta", "seg",
+    "dia", "15", "/", "maio", "next", "week", "semana", "que", "vem", "em", "daqui", "a",
+    "minutos", "hours", "in", "1/2", "PST", "GMT-3", "natal", "primeira", "terça", "of",
+    "quinze", "para", "as", "oito", "meio-dia", "e", "meia", "quarter", "past", ",", "2014",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("message", "what"),
+    [
+        ("me lembra às 15 horas de pagar a conta", "pagar a conta"),
+        ("me lembra de pagar a conta às 15 horas", "pagar a conta"),
+        ("me lembra amanhã de ligar às 9h pro médico", "ligar pro médico"),
+        ("remind me Thursday 8:00 PST to join the call", "join the call"),
+        ("remind me at 3p to stretch", "stretch"),
+        ("me lembra dia 15 de agosto às 10h de renovar", "renovar"),
+        ("me lembra sexta, 12 de setembro de 2027, de pagar", "pagar"),
+        ("remind me to do the exam on the 8th", "do the exam"),
+        (
+            "me lembra de ligar pro João sobre a reunião das 15h amanhã",
+            "ligar pro João sobre a reunião",
+        ),
+        ("lembrete pra mim: a consulta do dentista é dia 12", "a consulta do dentista"),
+        ("remind me in 7 days at 5pm to water the plants", "water the plants"),
+    ],
+)
+def test_every_time_word_is_cut_from_the_reminder(message: str, what: str) -> None:
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder | AskWhen)
+    assert parsed.what == what
+
+
+def test_a_period_is_routed_as_a_reminder_and_a_plain_note_is_not() -> None:
+    assert route("me lembra semana que vem de pagar o IPVA") == (
+        "remind",
+        "me lembra semana que vem de pagar o IPVA",
+    )
+    assert route("me lembra de pagar o IPVA") is None
+    assert route("lembra do filme que salvei?") is None
+
+
+def test_a_reminder_without_a_time_asks_when() -> None:
+    asked = untimed("/remind pagar a conta", NOW)
+    assert asked.reason == "no_time"
+    assert asked.what == "pagar a conta"
+    assert len(asked.options) == 3
+    assert all(o > NOW for o in asked.options)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60) | st.lists(st.sampled_from(TIME_WORDS), max_size=12).map(" ".join))
+def test_any_text_is_read_without_raising(text: str) -> None:
+    """Outside input: whatever the words, reading never raises and never sets a past time."""
+    for message in (text, f"me lembra {text} de x", f"remind me {text} to x"):
+        route(message)
+        parsed = parse(message, NOW)
+        if isinstance(parsed, SetReminder):
+            assert parsed.due.timestamp() >= NOW.timestamp()
+        if isinstance(parsed, AskWhen):
+            assert parsed.options
+            assert all(o > NOW for o in parsed.options)
