@@ -104,7 +104,7 @@ def new_item(user_id: str, seq: int, item_type: ItemType, fields: dict[str, obje
 
 
 @settings(
-    max_examples=40,
+    max_examples=30,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
