@@ -77,7 +77,9 @@ class Measured:
     times: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in TURNS})
     stalls: dict[str, float] = field(default_factory=lambda: dict.fromkeys(TURNS, 0.0))
     trips: dict[str, Counter[str]] = field(default_factory=lambda: {k: Counter() for k in TURNS})
+    trip_s: dict[str, Counter[str]] = field(default_factory=lambda: {k: Counter() for k in TURNS})
     db_s: dict[str, float] = field(default_factory=lambda: dict.fromkeys(TURNS, 0.0))
+    ping_ms: float = 0.0  # a bare round trip's p50 just before: this machine's floor then
 
     def p50_ms(self, kind: str) -> float:
         return statistics.median(self.times[kind]) * 1e3
@@ -199,6 +201,7 @@ async def measure(
             reply = await runtime.handle(incoming)
             elapsed = time.perf_counter() - started
             calls, db_s = Counter(trips.calls), sum(trips.seconds.values())
+            spent = Counter(dict(trips.seconds))
             assert reply.meta.llm_calls == 0, reply
             if kind in EXPECT:
                 assert EXPECT[kind] in reply.text, (kind, reply.text)
@@ -210,6 +213,7 @@ async def measure(
                 out.times[kind].append(elapsed)
                 out.stalls[kind] = max(out.stalls[kind], ticker.longest)
                 out.trips[kind].update(calls)
+                out.trip_s[kind].update(spent)
                 out.db_s[kind] += db_s
     return out
 
@@ -245,9 +249,11 @@ async def run(sizes: list[int], rounds: int, scan_rounds: int, warmup: int) -> N
                     )
                     have = size
                     gc.collect()
+                    floor = await ping_ms(db)
                     index[size] = await measure(
                         runtime, ticker, trips, rounds, warmup, tuple(TURNS)
                     )
+                    index[size].ping_ms = floor
                     with full_scan():
                         scan[size] = await measure(
                             runtime,
@@ -258,10 +264,6 @@ async def run(sizes: list[int], rounds: int, scan_rounds: int, warmup: int) -> N
                             ("search", "typo search", "delete by name"),
                         )
             report(sizes, index, scan, rounds, scan_rounds)
-            print(
-                f"\nbaseline: one `ping` round trip to this server takes {await ping_ms(db):.2f} ms "
-                "(p50 of 300)"
-            )
 
 
 def report(
@@ -284,6 +286,10 @@ def report(
                 for k in TURNS
             ]
             print(f"{size:>8,} {mode:<10}" + "".join(f" {c}" for c in cells))
+    print(
+        "\na bare round trip (`ping`, p50 of 300) just before each size's turns: "
+        + ", ".join(f"{size:,} items {index[size].ping_ms:.2f} ms" for size in sizes)
+    )
     print("\nworst event-loop stall beside a turn, ms (a 1 ms ticker's longest extra wait)")
     print(head)
     for size in sizes:
@@ -294,10 +300,16 @@ def report(
             ]
             print(f"{size:>8,} {mode:<10}" + "".join(f" {c}" for c in cells))
     top, base = sizes[-1], sizes[0]
-    print(f"\nround trips per turn at {top:,} items with the index (mean ms in the database)")
+    print(
+        f"\nround trips per turn at {top:,} items with the index: ms in the database; "
+        "collection.operation calls (mean ms a call)"
+    )
     for kind in TURNS:
         per = index[top].trips[kind]
-        parts = ", ".join(f"{k} {v / rounds:g}" for k, v in sorted(per.items()))
+        spent = index[top].trip_s[kind]
+        parts = ", ".join(
+            f"{k} {v / rounds:g} ({spent[k] / v * 1e3:.2f})" for k, v in sorted(per.items())
+        )
         print(f"  {kind}: {index[top].db_s[kind] / rounds * 1e3:.1f} ms; {parts}")
     print(f"\nratio of p50 at {top:,} to {base:,} items, with the index")
     print(" ".join(f"{k}: {index[top].p50_ms(k) / index[base].p50_ms(k):.2f}x" for k in TURNS))

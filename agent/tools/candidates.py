@@ -37,7 +37,7 @@ from agent.tools.matching import (
 from agent.understanding.textnorm import fold
 from storage import Database
 from storage.documents import ITEM_TYPES, ItemDoc, ItemType
-from storage.wordindex import KEY_LEN, MIN_SHARDED, WordSource, shard_keys
+from storage.wordindex import KEY_LEN, MIN_SHARDED, ItemWords, WordSource, shard_keys
 
 # Raise when `item_index_words` changes in a way the probes below would not show: every
 # stored item is then indexed again at the next start.
@@ -74,6 +74,20 @@ def _probes() -> list[ItemDoc]:
             },
         ),
         ("video", {"url": "https://youtu.be/abc123_XYZ", "title": "Receita de bolo"}),
+        (  # every field an item has, each with words of its own: a field the words come to
+            # include (or stop including) changes what this one gives
+            "movie",
+            {
+                "title": "Alpha",
+                "original_title": "Bravo",
+                "year": 1987,
+                "tmdb_id": 4242,
+                "url": "https://charlie.example/delta_echo",
+                "description": "Foxtrot",
+                "content": "Golf",
+                "overview": "Hotel India",
+            },
+        ),
     ]
     return [
         ItemDoc(
@@ -90,11 +104,11 @@ def _probes() -> list[ItemDoc]:
     ]
 
 
-def word_source() -> WordSource:
+def word_source(words: ItemWords = item_index_words) -> WordSource:
     """The word function storage indexes items with, versioned by what it makes of the probes."""
-    made = [sorted(item_index_words(probe)) for probe in _probes()]
+    made = [sorted(words(probe)) for probe in _probes()]
     stamp = json.dumps([WORDS_VERSION, MIN_PREFIX, MIN_TYPO, made], ensure_ascii=False)
-    return WordSource(item_index_words, hashlib.sha256(stamp.encode()).hexdigest()[:16])
+    return WordSource(words, hashlib.sha256(stamp.encode()).hexdigest()[:16])
 
 
 def query_words(query: str) -> list[str]:

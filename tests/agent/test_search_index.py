@@ -27,6 +27,7 @@ from agent.tools.finding import (
     rank,
 )
 from agent.tools.matching import MIN_PREFIX, MIN_TYPO, STOPWORDS, TYPE_WORDS
+from agent.understanding.textnorm import fold
 from storage import Database
 from storage.documents import ITEM_TYPES, ItemDoc, ItemType
 from storage.wordindex import KEY_LEN, MIN_SHARDED
@@ -151,6 +152,12 @@ def test_the_word_function_has_one_version_until_its_words_change() -> None:
     first, second = word_source(), word_source()
     assert first.version == second.version
     assert len(first.version) == 16
+
+    # a field the words come to include: every stored item is indexed again at start
+    def with_overview(item: ItemDoc) -> frozenset[str]:
+        return item_index_words(item) | frozenset(fold(item.overview or "").split())
+
+    assert word_source(with_overview).version != first.version
 
 
 @pytest.fixture
