@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.tools.candidates import item_index_words, named_words, word_source
+from agent.tools.candidates import candidates, item_index_words, named_words, word_source
 from agent.tools.finding import (
     DELETE_CUTOFF,
     _matching,
@@ -188,9 +188,13 @@ async def test_a_search_reads_the_items_that_hold_its_words_not_every_item(
         reply = await lembra.say("procura matrx")
 
     assert reply.text.splitlines()[1:] == ["1. matrix"]
-    # the items are read by id, never the user's whole list
-    assert trips.on("items").count("find") <= 2
-    assert "stream" not in trips.on("items")
+    # the index first (its shards, then the postings of "matrx" and "matrix", one read
+    # each), then the items by id, once
+    words = [(c, op) for c, op in trips.seen if c in ("items", "word_index")]
+    assert words == [("word_index", "find")] * 3 + [("items", "find")]
+    # what was read is the one item holding a neighbour of "matrx", not the 301
+    read = await candidates(watched_db, "cli:alice", ["matrx"])
+    assert [i.title for i in read] == ["matrix"]
 
 
 async def seed(db: Database, user_id: str, count: int) -> None:
