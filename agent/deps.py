@@ -39,6 +39,9 @@ def process_identity() -> str:
 
 
 def storage_config(settings: Settings) -> StorageConfig:
+    # imported here: agent.tools imports this module (Deps), so it cannot be imported above
+    from agent.tools.candidates import word_source
+
     return StorageConfig(
         uri=settings.mongodb_uri.get_secret_value() if settings.mongodb_uri else None,
         db_name=settings.mongodb_db,
@@ -47,6 +50,7 @@ def storage_config(settings: Settings) -> StorageConfig:
         embedded_start_timeout_s=settings.embedded_db_start_timeout_seconds,
         signing_key_file=settings.ledger_signing_key_file,
         embedded_max_restarts=settings.embedded_db_max_restarts,
+        search_words=word_source(),
     )
 
 

@@ -7,7 +7,7 @@ driver errors (storage/errors.py) and nothing outside the subset is exposed.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -104,9 +104,13 @@ class Collection:
         sort: SortSpec | None = None,
         limit: int = 0,
         skip: int = 0,
+        batch_size: int = 0,
     ) -> list[Doc]:
+        """Every matching document; `batch_size` bounds each reply the event loop decodes."""
         with self._op("find"):
             cursor = self._raw.find(dict(filter), projection)
+            if batch_size:
+                cursor = cursor.batch_size(batch_size)
             if sort:
                 cursor = cursor.sort(list(sort))
             if skip:
@@ -114,6 +118,29 @@ class Collection:
             if limit:
                 cursor = cursor.limit(limit)
             return await cursor.to_list(None)
+
+    async def stream(
+        self,
+        filter: Filter,
+        *,
+        projection: Mapping[str, Any] | None = None,
+        batch_size: int = 500,
+    ) -> AsyncIterator[list[Doc]]:
+        """The matching documents one reply at a time, through one cursor.
+
+        Paging by `_id` ranges scans the whole collection per page on nx-27017 (SUBSET.md);
+        one cursor reads it once, and memory holds one reply.
+        """
+        cursor = self._raw.find(dict(filter), projection).batch_size(batch_size)
+        try:
+            while True:
+                with self._op("stream"):
+                    page = await cursor.to_list(batch_size)
+                if not page:
+                    return
+                yield page
+        finally:
+            await cursor.close()
 
     async def insert_one(self, doc: Doc) -> None:
         with self._op("insert_one"):
@@ -137,15 +164,21 @@ class Collection:
             result.matched_count, result.modified_count, result.upserted_id is not None
         )
 
-    async def update_each(self, updates: Sequence[tuple[Filter, Mapping[str, Any]]]) -> int:
+    async def update_each(
+        self, updates: Sequence[tuple[Filter, Mapping[str, Any]]], *, upsert: bool = False
+    ) -> int:
         """Several `update_one`s in order, in one round trip; how many matched in all.
 
         One `update` command with several statements (ordered bulk write), never a
         transaction: each statement stands alone, as separate `update_one`s would.
+        With `upsert`, each creates its document by `_id` when missing (SUBSET.md: only
+        idempotent `$set`s and counters that may overcount, retried on a duplicate key).
         """
+        if not updates:
+            return 0
         with self._op("update_each"):
             result = await self._raw.bulk_write(
-                [UpdateOne(dict(f), dict(u)) for f, u in updates], ordered=True
+                [UpdateOne(dict(f), dict(u), upsert=upsert) for f, u in updates], ordered=True
             )
         self._written("update_each")
         return result.matched_count

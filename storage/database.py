@@ -42,6 +42,7 @@ from storage.supervisor import Supervision, supervise
 from storage.updates import UpdatesRepo
 from storage.usage import UsageRepo
 from storage.users import UsersRepo
+from storage.wordindex import WordIndex, WordSource
 
 COLLECTIONS = (
     "users",
@@ -59,6 +60,8 @@ COLLECTIONS = (
     "undo_snapshots",
     "memories",
 )
+# Rebuilt from the collections above, so never backed up or copied: cleared instead.
+DERIVED = ("word_index",)
 
 
 class Database:
@@ -71,6 +74,7 @@ class Database:
         *,
         observer: Observer | None = None,
         signer: LedgerSigner | None = None,
+        words: WordSource | None = None,
     ) -> None:
         self.client = client
         self.name = name
@@ -86,7 +90,9 @@ class Database:
             return Collection(raw[collection], observer=observer, faults=self.faults)
 
         self.users = UsersRepo(coll("users"))
-        self.items = ItemsRepo(coll("items"))
+        # without a word function items are written unindexed and lookups read them all
+        self.word_index = WordIndex(coll("word_index"), words)
+        self.items = ItemsRepo(coll("items"), self.word_index)
         self.summaries = SummariesRepo(coll("summaries"))
         self.messages = MessagesRepo(coll("messages"), coll("summaries"), self.users)
         self.pending = PendingRepo(coll("users"), coll("pending_actions"))
@@ -118,12 +124,17 @@ class Database:
             self.reminders,
             self.snapshots,
             self.memories,
+            self.word_index,
         ):
             await repo.ensure_indexes()
 
     def collections(self) -> dict[str, Collection]:
         """Every collection of DESIGN 4 by name, for whole-database work (backup, migrations)."""
         return {name: Collection(self._raw[name], observer=self._observer) for name in COLLECTIONS}
+
+    def derived(self) -> dict[str, Collection]:
+        """The collections rebuilt from the others (DERIVED): cleared where the others are replaced."""
+        return {name: Collection(self._raw[name], observer=self._observer) for name in DERIVED}
 
     async def ping(self) -> None:
         """Raise DatabaseUnavailable unless the server answers."""
@@ -170,6 +181,8 @@ class StorageConfig:
     # False where a missing key must stay missing (`ledger verify` then checks no signatures)
     create_signing_key: bool = True
     embedded_max_restarts: int = 5
+    # the agent's word function: items are indexed by it, and the index caught up at start
+    search_words: WordSource | None = None
 
 
 def _hosts(uri: str) -> str:
@@ -221,7 +234,13 @@ async def open_storage(
     try:
         key_file = key_path(config.data_dir, config.signing_key_file)
         signer = load_signer(key_file, create=config.create_signing_key)
-        database = Database(make_client(uri), config.db_name, observer=observer, signer=signer)
+        database = Database(
+            make_client(uri),
+            config.db_name,
+            observer=observer,
+            signer=signer,
+            words=config.search_words,
+        )
         try:
             try:
                 await database.ensure_indexes()
@@ -231,6 +250,7 @@ async def open_storage(
             await upgrade(database.collections(), now_ms=int(time.time() * 1000))
             if signer is not None:
                 await _adopt(database, signer, adoption_path(key_file), config)
+            await database.items.catch_up()
             if server is not None and not server.memory:
                 policy = Supervision(max_restarts=config.embedded_max_restarts)
                 database.supervisor = asyncio.create_task(

@@ -1,19 +1,37 @@
-"""`items`: what users save. Every method takes the user id; none can cross users."""
+"""`items`: what users save. Every method takes the user id; none can cross users.
+
+Every write keeps the word index (storage/wordindex.py) in step: the words an item shows
+are indexed before it shows them and forgotten after it stops.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
 
-from storage.collection import Collection
+from storage.collection import Collection, Doc
 from storage.documents import ItemDoc, ItemType
 from storage.errors import DuplicateKey
+from storage.wordindex import CaughtUp, WordIndex
+
+READ_BATCH: Final = 500  # documents per reply the event loop decodes at once
+THREAD_FROM: Final = 200  # validating more documents than this moves off the event loop
+IDS_PER_READ: Final = 1_000
+_WORDS: Final = {"_id": 1, "words": 1, "words_v": 1}  # what removing an item's postings needs
+
+
+async def _validated(docs: list[Doc]) -> list[ItemDoc]:
+    if len(docs) <= THREAD_FROM:
+        return [ItemDoc.model_validate(d) for d in docs]
+    return await asyncio.to_thread(lambda: [ItemDoc.model_validate(d) for d in docs])
 
 
 class ItemsRepo:
-    def __init__(self, coll: Collection) -> None:
+    def __init__(self, coll: Collection, index: WordIndex) -> None:
         self._c = coll
+        self.index = index
 
     async def ensure_indexes(self) -> None:
         # A single-field index on user_id is what the embedded server uses for
@@ -31,15 +49,43 @@ class ItemsRepo:
 
         Returns the stored item and whether it was created now.
         """
+        doc = await self._with_words(item)
         try:
-            await self._c.insert_one(item.to_doc())
+            await self._c.insert_one(doc)
         except DuplicateKey:
             existing = await self.find_by_dedup(item.user_id, item.dedup_key)
             if existing is None:  # deleted between the two calls: try once more
-                await self._c.insert_one(item.to_doc())
+                await self._c.insert_one(doc)
                 return item, True
+            if existing.id != item.id:  # words indexed for an item that will never exist
+                await self.index.remove(item.user_id, item.id, self.index.indexed(doc))
             return existing, False
         return item, True
+
+    async def _with_words(self, item: ItemDoc) -> Doc:
+        """The document to store for `item`, its words already indexed."""
+        doc = item.to_doc()
+        words, stamp = self.index.words_of(item), self.index.stamp
+        if words is None or stamp is None:
+            await self.index.mark_stale()
+            return doc
+        await self.index.add(item.user_id, item.id, words)
+        return {**doc, "words": words, "words_v": stamp}
+
+    async def catch_up(self) -> CaughtUp:
+        """Index every stored item the word index lacks at this version (at start-up)."""
+        return await self.index.catch_up(self._c)
+
+    async def get_many(self, user_id: str, item_ids: Iterable[str]) -> list[ItemDoc]:
+        """The user's items among `item_ids` (others', and ones since deleted, left out), by seq."""
+        ids = sorted(set(item_ids))
+        docs: list[Doc] = []
+        for start in range(0, len(ids), IDS_PER_READ):
+            chunk = ids[start : start + IDS_PER_READ]
+            found = await self._c.find({"_id": {"$in": chunk}}, batch_size=READ_BATCH)
+            docs += [d for d in found if d.get("user_id") == user_id]
+        items = await _validated(docs)
+        return sorted(items, key=lambda i: i.seq)
 
     async def get(self, user_id: str, item_id: str) -> ItemDoc | None:
         doc = await self._c.find_owned(item_id, user_id)
@@ -61,8 +107,8 @@ class ItemsRepo:
         flt: dict[str, object] = {"user_id": user_id}
         if item_type is not None:
             flt["type"] = item_type
-        docs = await self._c.find(flt, sort=[("seq", 1)], limit=limit)
-        return [ItemDoc.model_validate(d) for d in docs]
+        docs = await self._c.find(flt, sort=[("seq", 1)], limit=limit, batch_size=READ_BATCH)
+        return await _validated(docs)
 
     async def newest(self, user_id: str, limit: int) -> list[ItemDoc]:
         """The user's most recently created items, newest first."""
@@ -99,16 +145,34 @@ class ItemsRepo:
     async def delete(self, user_id: str, item_id: str) -> ItemDoc | None:
         """Delete one of the user's items; return it, or None when it was not theirs."""
         doc = await self._c.delete_owned(item_id, user_id)
-        return ItemDoc.model_validate(doc) if doc else None
+        if doc is None:
+            return None
+        await self.index.remove(user_id, item_id, self.index.indexed(doc))
+        return ItemDoc.model_validate(doc)
 
     async def update_fields(
         self, user_id: str, item_id: str, fields: Mapping[str, object], now_ms: int
     ) -> ItemDoc | None:
         """Set `fields` on one of `user_id`'s items; the item after, or None if not theirs."""
-        if await self._c.find_owned(item_id, user_id) is None:
+        doc = await self._c.find_owned(item_id, user_id)
+        if doc is None:
             return None
+        changes: dict[str, object] = {**fields, "updated_at_ms": now_ms}
+        before = self.index.indexed(doc)
+        words, stamp = (
+            self.index.words_of(ItemDoc.model_validate({**doc, **changes})),
+            self.index.stamp,
+        )
+        if words is None or stamp is None:
+            await self.index.mark_stale()
+            words = None
+        else:
+            await self.index.add(user_id, item_id, sorted(set(words) - set(before)))
+            changes |= {"words": words, "words_v": stamp}
         # the owner field never changes, so the check above still holds here
-        await self._c.update_one({"_id": item_id}, {"$set": {**fields, "updated_at_ms": now_ms}})
+        await self._c.update_one({"_id": item_id}, {"$set": changes})
+        if words is not None:
+            await self.index.remove(user_id, item_id, sorted(set(before) - set(words)))
         return await self.get(user_id, item_id)
 
     async def replace(self, item: ItemDoc) -> bool:
@@ -124,11 +188,30 @@ class ItemsRepo:
     async def delete_many(self, user_id: str, item_ids: list[str]) -> int:
         if not item_ids:
             return 0
-        return await self._c.delete_many({"user_id": user_id, "_id": {"$in": item_ids}})
+        flt = {"user_id": user_id, "_id": {"$in": item_ids}}
+        doomed = await self._c.find(flt, projection=_WORDS)
+        deleted = await self._c.delete_many(flt)
+        await self.index.remove_many(
+            [(user_id, str(d["_id"]), self.index.indexed(d)) for d in doomed]
+        )
+        return deleted
 
     async def delete_all(self, user_id: str, *, up_to_seq: int | None = None) -> int:
-        """Delete the user's items (only those numbered up to `up_to_seq` when given)."""
+        """Delete the user's items (only those numbered up to `up_to_seq` when given).
+
+        Erasing everything (no `up_to_seq`) also erases the user's words; a save racing
+        it may then be left out of searches until the index is next rebuilt.
+        """
         flt: dict[str, object] = {"user_id": user_id}
         if up_to_seq is not None:
             flt["seq"] = {"$lte": up_to_seq}
-        return await self._c.delete_many(flt)
+        if up_to_seq is None:
+            deleted = await self._c.delete_many(flt)
+            await self.index.forget(user_id)
+            return deleted
+        doomed = await self._c.find(flt, projection=_WORDS, batch_size=READ_BATCH)
+        deleted = await self._c.delete_many(flt)
+        await self.index.remove_many(
+            [(user_id, str(d["_id"]), self.index.indexed(d)) for d in doomed]
+        )
+        return deleted

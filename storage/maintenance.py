@@ -222,6 +222,9 @@ async def restore(
     notes = _install(db, key) if key is not None else ()
     colls = db.collections()
     await clear(colls)
+    await clear(db.derived())  # the word index is rebuilt from the restored items at start
+    db.word_index.ready = False  # until then lookups read every item
+    db.word_index.generation = None
     await load_documents(colls, archive.documents)
     outcome = await _verified(db, archive.expected)
     return Outcome(outcome.digests, outcome.ledger, outcome.migrated, outcome.schema_version, notes)
@@ -230,6 +233,9 @@ async def restore(
 async def _copy_pass(source: Database, target: Database) -> dict[str, CollectionDigest]:
     targets = target.collections()
     await clear(targets)
+    await clear(target.derived())  # rebuilt from the copied items when the target starts
+    target.word_index.ready = False
+    target.word_index.generation = None
     for name, coll in source.collections().items():
         batch = []
         async for doc in scan(coll, batch=COPY_BATCH):

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from agent.tools.candidates import word_source
 from storage import Database
 from storage.database import make_client
 from tests.support.netguard import loopback_only
@@ -38,9 +39,14 @@ def secantus_server() -> Iterator[RunningServer]:
 
 
 async def open_test_db(uri: str, **options: Any) -> Database:
-    """A fresh database on `uri` (`options`: the Database's own, e.g. `observer`, `signer`)."""
+    """A fresh database on `uri` (`options`: the Database's own, e.g. `observer`, `signer`).
+
+    Items are indexed by the agent's word function, as `open_storage` does it.
+    """
+    options.setdefault("words", word_source())
     db = Database(make_client(uri, timeout_ms=5_000), f"t_{uuid.uuid4().hex[:12]}", **options)
     await db.ensure_indexes()
+    await db.items.catch_up()
     return db
 
 

@@ -7,7 +7,7 @@ critical and reachable only from the deterministic path.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Self
 
 from pydantic import Field, model_validator
@@ -29,9 +29,11 @@ from agent.tools.base import (
     ToolContext,
     UnknownItem,
 )
-from agent.tools.matching import TYPE_WORDS, search_score
+from agent.tools.candidates import candidates, named_words, off_loop, query_words
+from agent.tools.matching import TYPE_WORDS, item_words, search_score, word_score
 from agent.trust import effects
 from agent.understanding.textnorm import fold
+from storage import Database
 from storage.documents import ItemDoc, ItemType
 
 SEARCH_CUTOFF = 80
@@ -102,18 +104,63 @@ def _best_newest(pair: tuple[float, ItemDoc]) -> tuple[float, int]:
 
 
 async def search_items(ctx: ToolContext, args: SearchItemsArgs) -> Outcome:
-    turn = ctx.turn
+    turn, db = ctx.turn, ctx.deps.db
     turn.facts.apply_rule("user_scope")
-    items = await ctx.deps.db.items.list_for(turn.user_id, item_type=args.type)
     limit = args.limit or 10
     if not (args.query and args.query.strip()):
-        return Found(args.query, tuple(sorted(items, key=lambda i: -i.seq)[:limit]))
-    found = _matching(items, args.query)
+        if args.type is None:
+            return Found(args.query, tuple(await db.items.newest(turn.user_id, limit)))
+        return Found(
+            args.query, tuple(await db.items.newest_of_type(turn.user_id, args.type, limit))
+        )
+    counts = turn.user.counts
+    found = await find_items(db, turn.user_id, args.query, item_type=args.type, type_counts=counts)
     if not found and args.type is not None and not names_type(turn.incoming.text, args.type):
         # A type the user never said (a small model copies the schema example's "movie")
         # must not hide the one item they asked about: every type is searched.
-        found = _matching(await ctx.deps.db.items.list_for(turn.user_id), args.query)
+        found = await find_items(db, turn.user_id, args.query, type_counts=counts)
     return Found(args.query, tuple(found[:limit]))
+
+
+async def find_items(
+    db: Database,
+    user_id: str,
+    query: str,
+    *,
+    item_type: ItemType | None = None,
+    type_counts: Mapping[str, int] | None = None,
+) -> list[ItemDoc]:
+    """The user's items `query` finds, best first (DESIGN 9.2), read through the word index."""
+    words = query_words(query)
+    found = await candidates(db, user_id, words, item_type=item_type, type_counts=type_counts)
+    return await off_loop(_matching, found, query)
+
+
+async def find_named(
+    db: Database,
+    user_id: str,
+    query: str,
+    cutoff: float,
+    *,
+    type_counts: Mapping[str, int] | None = None,
+) -> list[tuple[float, ItemDoc]]:
+    """The user's items `query` names, ranked as `rank` does, read through the word index.
+
+    A name must find every one of its words in the item by the search rules (DESIGN 9.2:
+    whole words, prefixes, one typo); `rank` then orders those by how closely they match.
+    """
+    words = named_words(query)
+    found = await candidates(db, user_id, words, type_counts=type_counts)
+    return await off_loop(lambda items, q: rank(_naming(items, words), q, cutoff), found, query)
+
+
+def _naming(items: Sequence[ItemDoc], words: Sequence[str]) -> list[ItemDoc]:
+    """The items in which every one of `words` is found (as a search finds a word)."""
+    return [i for i in items if _finds_all(words, item_words(i))]
+
+
+def _finds_all(words: Sequence[str], held: frozenset[str]) -> bool:
+    return all(word_score(w, held) for w in words)
 
 
 def _matching(items: Sequence[ItemDoc], query: str) -> list[ItemDoc]:
@@ -139,8 +186,9 @@ async def delete_item(ctx: ToolContext, args: DeleteItemArgs) -> Outcome:
         item = await ctx.deps.db.items.get(turn.user_id, args.item_id)
         return DeletePreview(item, implicit=False) if item else UnknownItem(args.item_id)
     assert args.query is not None
-    items = await ctx.deps.db.items.list_for(turn.user_id)
-    hits = rank(items, args.query, DELETE_CUTOFF)
+    hits = await find_named(
+        ctx.deps.db, turn.user_id, args.query, DELETE_CUTOFF, type_counts=turn.user.counts
+    )
     if not hits:
         return NotFound(args.query)
     exact = [item for score, item in hits if score >= 100]

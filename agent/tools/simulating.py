@@ -15,7 +15,7 @@ from agent.errors import ToolFailure
 from agent.memory.constitution import current_limits
 from agent.tools.base import Failed, Outcome, Simulated, Tool, ToolArgs, ToolContext
 from agent.tools.editing import EDIT_TOOLS, UpdateItemArgs
-from agent.tools.finding import DELETE_CUTOFF, FINDING_TOOLS, DeleteItemArgs, rank
+from agent.tools.finding import DELETE_CUTOFF, FINDING_TOOLS, DeleteItemArgs, find_named
 from agent.tools.saving import (
     SAVE_TOOLS,
     SaveLinkArgs,
@@ -91,7 +91,9 @@ async def _touched(ctx: ToolContext, args: SimulateArgs) -> list[ItemDoc] | None
     if args.tool == "delete_all_memories":
         return sorted(await db.items.list_for(user_id), key=lambda i: -i.seq)
     if isinstance(inner, DeleteItemArgs) and inner.query is not None:
-        hits = rank(await db.items.list_for(user_id), inner.query, DELETE_CUTOFF)
+        hits = await find_named(
+            db, user_id, inner.query, DELETE_CUTOFF, type_counts=ctx.turn.user.counts
+        )
         return [item for _, item in hits]
     if isinstance(inner, DeleteItemArgs | UpdateItemArgs):
         item_id = inner.item_id

@@ -37,6 +37,7 @@ from agent.conversation.delivery import PushOutcome
 from agent.conversation.runtime import Runtime
 from agent.deps import open_deps
 from agent.tokens import TokenCounter
+from agent.tools.candidates import word_source
 from agent.types import Audio, Incoming, Reply, namespaced_user_id
 from bot.fakes.scripted_model import ScriptedModelServer, check_error, check_output
 from bot.fakes.tmdb import FakeTmdb
@@ -375,8 +376,11 @@ class TranscriptRun:
         spec = self.spec
         timezone = spec.timezone or Settings(_env_file=None).default_timezone  # type: ignore[call-arg]
         clock = FakeClock(datetime(*REPLAY_START, tzinfo=ZoneInfo(timezone)))
-        db = Database(make_client(self.server_uri), f"replay_{uuid.uuid4().hex[:12]}")
+        db = Database(
+            make_client(self.server_uri), f"replay_{uuid.uuid4().hex[:12]}", words=word_source()
+        )
         await db.ensure_indexes()
+        await db.items.catch_up()
         model = ScriptedModelServer(context_size=spec.context_size, counter=self.counter)
         tmdb = FakeTmdb(spec.tmdb)
         # voice notes are transcribed only in a transcript that sends some

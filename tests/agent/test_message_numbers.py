@@ -89,11 +89,12 @@ async def test_a_turn_storing_more_than_it_reserved_keeps_its_messages_together(
     assert await lembra.db.messages.last_seq(ALICE, ALICE) == len(history)
 
 
-async def test_an_offline_save_reads_no_frame_and_takes_six_round_trips(
+async def test_an_offline_save_reads_no_frame_and_takes_eight_round_trips(
     watched_db: Database, trips: Trips
 ) -> None:
     """The offline rules read only the message: no history, memory or constitution reads,
-    and the effect is four trips (intent with number, insert, event, counters)."""
+    and the effect is six trips (intent with number, the item's words indexed in two,
+    insert, event, counters)."""
     async with open_lembra(watched_db) as offline:
         await offline.say("anota: ligar para a Ana")  # the user's ledger head is known now
         trips.seen.clear()
@@ -104,6 +105,8 @@ async def test_an_offline_save_reads_no_frame_and_takes_six_round_trips(
         assert trips.seen == [
             ("users", "find_one_and_update"),  # the user, four message numbers reserved
             ("users", "find_one_and_update"),  # the save's intent and its item number
+            ("word_index", "find"),  # which of its words the index lists already (issue 35)
+            ("word_index", "update_each"),  # its words' shards, counts and postings, one bulk
             ("items", "insert_one"),
             ("ledger", "insert_one"),
             ("users", "update_one"),  # the counter moved as the intent is cleared

@@ -1,0 +1,349 @@
+"""Turns at 1,000 to 50,000 items, with and without the word index (issue 35).
+
+One user's items grow from 1,000 to 10,000 and 50,000 (and 100,000 with `--big`), each
+thousand in `bench/deterministic.py`'s mix (400 notes, 300 movies, 100 TV shows, 100 videos,
+100 links, numbered as it numbers them), on the file-backed embedded database as `make run`
+uses it. The new thousands are stored whole and indexed by the start-up catch-up, timed.
+At each size every turn goes through `Runtime.handle()`:
+
+- search "procura Title 777", typo search "procura Titel 777", delete by name "apaga o
+  Title 779" (the preview; "cancela" after it, not timed), list by type "lista meus
+  filmes", list all "lista tudo", save "anota: ..." (a new note each time), and save
+  again (the same note every time: the duplicate check);
+
+first with the word index ("index"), then as before it ("full scan": search and delete
+by name read every item of the user and score each on the event loop, as
+`agent/tools/finding.py` did before issue 35; the bench swaps that code back in). A ticker beside every turn sleeps
+1 ms at a time; the longest it waited beyond that is the turn's worst event-loop stall.
+Printed: p50 per turn and size, the worst stall, and the ratio of the largest size to
+1,000 items per turn. Goals (issue 35, at 50,000 items, with the index): search and
+delete by name p50 <= 20 ms and <= 2x the 1,000-item figure; the worst stall during a
+search <= 50 ms.
+
+Run: `.venv/bin/python bench/scale.py [--rounds N] [--scan-rounds N] [--big]`.
+It is not a test: it takes minutes (indexing 50,000 items is most of it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agent.conversation.runtime import Runtime  # noqa: E402
+from agent.deps import open_deps  # noqa: E402
+from agent.tools import finding  # noqa: E402
+from agent.types import Incoming  # noqa: E402
+from bench.deterministic import ITEMS_BY_TYPE, USER, RoundTrips, item, ping_ms  # noqa: E402
+from config.settings import load_settings  # noqa: E402
+from storage import Database  # noqa: E402
+from storage.documents import ItemDoc, ItemType  # noqa: E402
+
+BLOCK = sum(ITEMS_BY_TYPE.values())  # 1,000: the deterministic bench's mix, repeated
+TURNS = {
+    "search": "procura Title 777",
+    "typo search": "procura Titel 777",
+    "delete by name": "apaga o Title 779",
+    "list by type": "lista meus filmes",
+    "list all": "lista tudo",
+    "save": "anota: comprar pão {n}",
+    "save again": "anota: comprar pão de novo",  # the duplicate check: a dedup key read
+}
+AFTER = {"delete by name": "cancela"}  # clears the confirmation the preview left
+EXPECT = {
+    "search": "Title 777",
+    "typo search": "Title 777",
+    "delete by name": "Title 779",
+}
+GOAL_TURNS = ("search", "delete by name")
+
+
+@dataclass
+class Measured:
+    """One size, one mode: per turn, its durations and the longest stall beside it."""
+
+    times: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in TURNS})
+    stalls: dict[str, float] = field(default_factory=lambda: dict.fromkeys(TURNS, 0.0))
+    trips: dict[str, Counter[str]] = field(default_factory=lambda: {k: Counter() for k in TURNS})
+    trip_s: dict[str, Counter[str]] = field(default_factory=lambda: {k: Counter() for k in TURNS})
+    db_s: dict[str, float] = field(default_factory=lambda: dict.fromkeys(TURNS, 0.0))
+    ping_ms: float = 0.0  # a bare round trip's p50 just before: this machine's floor then
+
+    def p50_ms(self, kind: str) -> float:
+        return statistics.median(self.times[kind]) * 1e3
+
+
+class Ticker:
+    """Sleeps 1 ms at a time beside the turns; keeps the longest extra wait."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self._task: asyncio.Task[None] | None = None
+        self._running = False
+
+    async def __aenter__(self) -> Ticker:
+        self._running = True
+        self._task = asyncio.create_task(self._tick())
+        await asyncio.sleep(0.005)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._running = False
+        if self._task is not None:
+            await self._task
+
+    async def _tick(self) -> None:
+        while self._running:
+            before = time.perf_counter()
+            await asyncio.sleep(0.001)
+            self.longest = max(self.longest, time.perf_counter() - before - 0.001)
+
+    def reset(self) -> None:
+        self.longest = 0.0
+
+
+async def grow(db: Database, have: int, want: int, now_ms: int) -> tuple[float, float]:
+    """Store items `have+1`..`want` whole, as a database from before the index; then index them.
+
+    Returns (seconds to store, seconds for the start-up catch-up to index them).
+    """
+    started = time.perf_counter()
+    raw = db.client[db.name]["items"]
+    for block in range(have // BLOCK, want // BLOCK):
+        docs: list[dict[str, Any]] = []
+        for item_type, count in ITEMS_BY_TYPE.items():
+            docs += [
+                item(block * BLOCK + len(docs) + k + 1, item_type, now_ms) for k in range(count)
+            ]
+        await raw.insert_many(docs)
+    stored = time.perf_counter() - started
+    await db.users.set_counts(USER, {t: c * want // BLOCK for t, c in ITEMS_BY_TYPE.items()})
+    await db.users.update(USER, {"item_seq": want})
+    await db.word_index.mark_stale()
+    started = time.perf_counter()
+    caught = await db.items.catch_up()
+    assert caught.reindexed == want - have, caught
+    return stored, time.perf_counter() - started
+
+
+async def _every_item(db: Database, user_id: str, item_type: ItemType | None) -> list[ItemDoc]:
+    """`items.list_for` as it was: one unbounded read, every document checked on the loop."""
+    flt: dict[str, Any] = {"user_id": user_id}
+    if item_type is not None:
+        flt["type"] = item_type
+    docs = await db.client[db.name]["items"].find(flt).sort("seq", 1).to_list(None)
+    return [ItemDoc.model_validate(d) for d in docs]
+
+
+async def _scan_find_items(
+    db: Database,
+    user_id: str,
+    query: str,
+    *,
+    item_type: ItemType | None = None,
+    type_counts: Mapping[str, int] | None = None,
+) -> list[ItemDoc]:
+    return finding._matching(await _every_item(db, user_id, item_type), query)
+
+
+async def _scan_find_named(
+    db: Database,
+    user_id: str,
+    query: str,
+    cutoff: float,
+    *,
+    type_counts: Mapping[str, int] | None = None,
+) -> list[tuple[float, ItemDoc]]:
+    return finding.rank(await _every_item(db, user_id, None), query, cutoff)
+
+
+@contextmanager
+def full_scan() -> Iterator[None]:
+    """Search and delete by name as before the index: every item read and scored on the loop."""
+    kept = finding.find_items, finding.find_named
+    finding.find_items, finding.find_named = _scan_find_items, _scan_find_named  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        finding.find_items, finding.find_named = kept  # type: ignore[assignment]
+
+
+async def measure(
+    runtime: Runtime,
+    ticker: Ticker,
+    trips: RoundTrips,
+    rounds: int,
+    warmup: int,
+    kinds: tuple[str, ...],
+) -> Measured:
+    out = Measured()
+    saved = 0
+    for n in range(warmup + rounds):
+        for kind in kinds:
+            saved += kind == "save"
+            text = TURNS[kind].format(n=f"{time.monotonic_ns()}-{saved}")
+            incoming = Incoming(channel="console", chat_id="bench", user_id=USER, text=text)
+            ticker.reset()
+            trips.reset()
+            started = time.perf_counter()
+            reply = await runtime.handle(incoming)
+            elapsed = time.perf_counter() - started
+            calls, db_s = Counter(trips.calls), sum(trips.seconds.values())
+            spent = Counter(dict(trips.seconds))
+            assert reply.meta.llm_calls == 0, reply
+            if kind in EXPECT:
+                assert EXPECT[kind] in reply.text, (kind, reply.text)
+            if kind in AFTER:
+                await runtime.handle(
+                    Incoming(channel="console", chat_id="bench", user_id=USER, text=AFTER[kind])
+                )
+            if n >= warmup:
+                out.times[kind].append(elapsed)
+                out.stalls[kind] = max(out.stalls[kind], ticker.longest)
+                out.trips[kind].update(calls)
+                out.trip_s[kind].update(spent)
+                out.db_s[kind] += db_s
+    return out
+
+
+async def run(sizes: list[int], rounds: int, scan_rounds: int, warmup: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="lembra-scale-") as data_dir:
+        settings = load_settings(
+            _env_file=None,
+            data_dir=Path(data_dir),
+            mongodb_uri=None,
+            openai_api_key=None,
+            openai_base_url=None,
+            tmdb_base_url="http://127.0.0.1:9/3",  # never called by these turns
+            log_level="WARNING",
+        )
+        async with open_deps(settings) as deps:
+            runtime = Runtime(deps)
+            db = deps.db
+            now_ms = deps.clock.ms()
+            await db.users.ensure(USER, language="pt", timezone="America/Sao_Paulo", now_ms=now_ms)
+            index: dict[int, Measured] = {}
+            scan: dict[int, Measured] = {}
+            have = 0
+            trips = RoundTrips()
+            trips.install()
+            async with Ticker() as ticker:
+                for size in sizes:
+                    stored, indexed = await grow(db, have, size, now_ms)
+                    print(
+                        f"{size:>7,} items: {size - have:,} more stored in {stored:.1f} s and "
+                        f"indexed by the start-up catch-up in {indexed:.1f} s",
+                        flush=True,
+                    )
+                    have = size
+                    gc.collect()
+                    floor = await ping_ms(db)
+                    index[size] = await measure(
+                        runtime, ticker, trips, rounds, warmup, tuple(TURNS)
+                    )
+                    index[size].ping_ms = floor
+                    with full_scan():
+                        scan[size] = await measure(
+                            runtime,
+                            ticker,
+                            trips,
+                            scan_rounds,
+                            1,
+                            ("search", "typo search", "delete by name"),
+                        )
+            report(sizes, index, scan, rounds, scan_rounds)
+
+
+def report(
+    sizes: list[int],
+    index: dict[int, Measured],
+    scan: dict[int, Measured],
+    rounds: int,
+    scan_rounds: int,
+) -> None:
+    print(
+        f"\nRuntime.handle() p50 in ms, one user, file-backed embedded database "
+        f"({rounds} turns each with the index, {scan_rounds} with a full scan)\n"
+    )
+    head = f"{'items':>8} {'mode':<10}" + "".join(f" {k:>15}" for k in TURNS)
+    print(head)
+    for size in sizes:
+        for mode, table in (("index", index), ("full scan", scan)):
+            cells = [
+                f"{table[size].p50_ms(k):>15.1f}" if table[size].times[k] else f"{'-':>15}"
+                for k in TURNS
+            ]
+            print(f"{size:>8,} {mode:<10}" + "".join(f" {c}" for c in cells))
+    print(
+        "\na bare round trip (`ping`, p50 of 300) just before each size's turns: "
+        + ", ".join(f"{size:,} items {index[size].ping_ms:.2f} ms" for size in sizes)
+    )
+    print("\nworst event-loop stall beside a turn, ms (a 1 ms ticker's longest extra wait)")
+    print(head)
+    for size in sizes:
+        for mode, table in (("index", index), ("full scan", scan)):
+            cells = [
+                f"{table[size].stalls[k] * 1e3:>15.1f}" if table[size].times[k] else f"{'-':>15}"
+                for k in TURNS
+            ]
+            print(f"{size:>8,} {mode:<10}" + "".join(f" {c}" for c in cells))
+    top, base = sizes[-1], sizes[0]
+    print(
+        f"\nround trips per turn at {top:,} items with the index: ms in the database; "
+        "collection.operation calls (mean ms a call)"
+    )
+    for kind in TURNS:
+        per = index[top].trips[kind]
+        spent = index[top].trip_s[kind]
+        parts = ", ".join(
+            f"{k} {v / rounds:g} ({spent[k] / v * 1e3:.2f})" for k, v in sorted(per.items())
+        )
+        print(f"  {kind}: {index[top].db_s[kind] / rounds * 1e3:.1f} ms; {parts}")
+    print(f"\nratio of p50 at {top:,} to {base:,} items, with the index")
+    print(" ".join(f"{k}: {index[top].p50_ms(k) / index[base].p50_ms(k):.2f}x" for k in TURNS))
+    print(f"\ngoals at {top:,} items with the index:")
+    for kind in GOAL_TURNS:
+        p50, p50_base = index[top].p50_ms(kind), index[base].p50_ms(kind)
+        ok = p50 <= 20 and p50 <= 2 * p50_base
+        print(
+            f"  {kind}: p50 {p50:.1f} ms (<= 20), {p50 / p50_base:.2f}x the {base:,}-item "
+            f"figure (<= 2x): {'met' if ok else 'NOT met'}"
+        )
+    stall = max(index[top].stalls[k] for k in ("search", "typo search")) * 1e3
+    print(
+        f"  worst stall during a search: {stall:.1f} ms (<= 50): {'met' if stall <= 50 else 'NOT met'}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=30, help="measured turns of each kind")
+    parser.add_argument(
+        "--scan-rounds", type=int, default=3, help="measured full-scan turns (slow at 50k)"
+    )
+    parser.add_argument("--warmup", type=int, default=3, help="unmeasured rounds first")
+    parser.add_argument("--big", action="store_true", help="also 100,000 items")
+    parser.add_argument(
+        "--sizes", type=str, default="", help="comma-separated sizes in thousands (e.g. 1,5)"
+    )
+    args = parser.parse_args()
+    sizes = [1_000, 10_000, 50_000] + ([100_000] if args.big else [])
+    if args.sizes:
+        sizes = [int(s) * BLOCK for s in args.sizes.split(",")]
+    asyncio.run(run(sizes, args.rounds, args.scan_rounds, args.warmup))
+
+
+if __name__ == "__main__":
+    main()
