@@ -251,13 +251,16 @@ class WhatsAppChannel:
         self._background.spawn(self._run(job), name="whatsapp_turn")
 
     async def _run(self, job: Job) -> None:
-        async with self.lifecycle.serializer.slot(job.incoming.conversation_id):
-            if self.window_open(job.incoming.user_id):  # no reply can follow otherwise
-                await self._receipts.begin(self._session, job.incoming.update_id)
+        incoming = job.incoming
+        async with self.lifecycle.serializer.slot(incoming.conversation_id):
+            # typing only where a reply follows: not outside the window, and not for an
+            # edit, which most often corrects nothing and is answered with silence
+            if incoming.kind != "edit" and self.window_open(incoming.user_id):
+                await self._receipts.begin(self._session, incoming.update_id)
             try:
                 await self.lifecycle.process(job, self)
             finally:
-                self._receipts.end(job.incoming.update_id)
+                self._receipts.end(incoming.update_id)
 
     async def typing(self, incoming: Incoming) -> None:
         """Renew the typing indicator shown when the turn began (it lapses after 25 s)."""

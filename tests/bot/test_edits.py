@@ -198,3 +198,16 @@ async def test_editing_an_answer_to_a_question_corrects_nothing(harness: Any) ->
 
         assert h.tg.texts(CHAT) == replies
         assert [i.content for i in await h.db.items.list_for(user)] == ["duna"]
+
+
+async def test_a_whatsapp_edit_shows_no_typing_indicator(harness: Any) -> None:
+    """Failed before: each edit was marked read with "typing…", and most edits correct
+    nothing, so the user saw the bot typing for 25 s and no message came."""
+    async with lembra(harness) as (h, _):
+        said = await wa_say(h, "oi")
+        receipts = list(h.wa.receipts())
+        edit = wa_edit(said, "oi, tudo bem?")
+        await h.post_whatsapp(edit)
+        await h.idle()
+
+        assert h.wa.receipts() == receipts
