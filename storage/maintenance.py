@@ -38,6 +38,7 @@ from storage.signing import (
     LedgerSigner,
     adoption_path,
     adoption_record,
+    adoption_signed,
     fingerprint,
     install_adoption,
     install_key,
@@ -142,7 +143,14 @@ def choose_key(archive: Archive, target: Path, given: Path | None) -> KeyChoice:
             f"the key {where} ({signer.fingerprint}) is not the one the ledger in this backup "
             f"is signed with ({fingerprint(wanted)}): {fix} ({NEW_MACHINE}); nothing was written"
         )
-    return KeyChoice(target, signer, given, archive.header.adoption)
+    adoption = archive.header.adoption
+    if adoption is not None and not adoption_signed(signer, adoption):
+        # checked here, not when it is installed: by then the key would be in place
+        raise ArchiveError(
+            f"the ledger signing record in this backup is not signed by its key "
+            f"{fingerprint(wanted)}: the archive's header was altered; nothing was written"
+        )
+    return KeyChoice(target, signer, given, adoption)
 
 
 def _load(path: Path) -> LedgerSigner:

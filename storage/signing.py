@@ -149,19 +149,25 @@ def adoption_record(path: Path) -> dict[str, Any] | None:
     return raw if isinstance(raw, dict) else None
 
 
+def adoption_signed(signer: LedgerSigner, record: dict[str, Any]) -> bool:
+    """Whether `record` (heads and signature, as a backup carries it) is signed by `signer`."""
+    heads, sig = record.get("heads"), record.get("sig")
+    return (
+        isinstance(heads, dict)
+        and isinstance(sig, str)
+        and all(isinstance(v, int) for v in heads.values())
+        and signer.adoption_ok(heads, sig)
+    )
+
+
 def install_adoption(path: Path, signer: LedgerSigner, record: dict[str, Any]) -> bool:
     """Write a signing record carried from elsewhere, if `signer` signed it and none is here.
 
     Returns whether it was written (False: one exists here already, and that one holds).
     """
-    heads, sig = record.get("heads"), record.get("sig")
-    if (
-        not isinstance(heads, dict)
-        or not isinstance(sig, str)
-        or not all(isinstance(v, int) for v in heads.values())
-        or not signer.adoption_ok(heads, sig)
-    ):
+    if not adoption_signed(signer, record):
         raise ConfigError("the backup's ledger signing record is not signed by the ledger's key")
+    heads, sig = record["heads"], record["sig"]
     try:
         _write_once(path, json.dumps({"heads": heads, "sig": sig}, sort_keys=True).encode())
     except FileExistsError:

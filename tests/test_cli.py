@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli.main import main
+from bot.cli.main import _log_setup, build_parser, main
+from config.settings import Settings
 from tests.support.proc import lembra_env, run_lembra
 
 # DESIGN section 6: each command line and the options it must accept
@@ -112,3 +113,22 @@ def test_log_format_json_keeps_machine_lines_at_the_console(tmp_path: Path) -> N
         json.loads(line)["event"] for line in done.stderr.splitlines() if line.startswith("{")
     ]
     assert "schema migration applied" in events
+
+
+@pytest.mark.parametrize(
+    ("command", "log_format", "expected"),
+    [
+        (["chat"], None, ("WARNING", "text")),  # a person at a terminal: no info chatter
+        (["chat"], "json", ("INFO", "json")),
+        (["serve"], None, ("INFO", "json")),
+        # a service told to write text still says it is serving, and what it ignores
+        (["serve"], "text", ("INFO", "text")),
+    ],
+)
+def test_log_format_changes_the_form_and_only_the_console_drops_info(
+    command: list[str], log_format: str | None, expected: tuple[str, str]
+) -> None:
+    """Failed before: `LOG_FORMAT=text lembra serve` hid every INFO line (`serving`...)."""
+    args = build_parser().parse_args(command)
+    settings = Settings(_env_file=None, log_format=log_format, log_level="INFO")  # type: ignore[call-arg]
+    assert _log_setup(args, settings) == expected

@@ -230,9 +230,11 @@ class Runtime:
             return await reminding.snooze(self.deps, turn)  # a pushed reminder's button
         current = await pendings.load(self.deps, turn)
         if current is not None:
+            turn.answers_pending = True
             reply = await self._resolve_pending(turn, current)
             if reply is not None:
                 return reply
+            turn.answers_pending = False  # unrelated to the question: the message stands alone
             if isinstance(current, pendings.OfferSave):
                 await pendings.clear(self.deps, turn)  # an offer lapses quietly
             elif self._to_planner(turn, turn.intent):

@@ -39,6 +39,14 @@ class Turn:
     receipts: list[str] = field(default_factory=list)  # "type:hash" of each committed effect
     # the model failed and the offline planner was tried: "served" or "unserved" (DESIGN 10.5)
     fallback: str = ""
+    # the message answers a pending question («sim», a typed pick): what it saves is not its
+    # own words, so an edit of it corrects nothing (agent/conversation/corrections.py)
+    answers_pending: bool = False
+
+    @property
+    def source_message(self) -> str | None:
+        """The message an item this turn saves is corrected by editing (None: no such message)."""
+        return None if self.answers_pending else self.incoming.message_id
 
     @property
     def user_id(self) -> str:

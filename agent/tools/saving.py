@@ -137,7 +137,7 @@ async def store_item(
         created_at_ms=now,
         updated_at_ms=now,
         update_id=turn.incoming.update_id,
-        source_message=turn.incoming.message_id,
+        source_message=turn.source_message,
     )
     stored, created = await effects.save(ctx.deps, turn, item, dedup_sha256=digest(key))
     if not created:  # the re-drive of the update that saved it answers as that first run did

@@ -411,9 +411,11 @@ def _log_setup(args: argparse.Namespace, settings: Settings) -> tuple[str, LogFo
 
     At a terminal only warnings and errors are shown (no migrations, no start-up chatter),
     whatever LOG_LEVEL says below WARNING, unless it is DEBUG (someone is debugging).
+    `serve` keeps its level in either form: LOG_FORMAT changes how lines look, not which.
     """
-    form: LogFormat = settings.log_format or ("json" if args.command == "serve" else "text")
-    if form == "text" and settings.log_level == "INFO":
+    service = args.command == "serve"
+    form: LogFormat = settings.log_format or ("json" if service else "text")
+    if form == "text" and not service and settings.log_level == "INFO":
         return "WARNING", form
     return settings.log_level, form
 

@@ -94,6 +94,10 @@ class _GiveUp(Exception):
     pass
 
 
+class _AnswerLost(Exception):
+    """A send was written in full and its answer timed out: WhatsApp may have delivered it."""
+
+
 class WhatsAppChannel:
     name: Channel = "whatsapp"
     prefix = "wa"
@@ -126,7 +130,13 @@ class WhatsAppChannel:
 
     async def start(self) -> None:
         self._session = aiohttp.ClientSession(
-            timeout=aiohttp.ClientTimeout(total=self.options.timeout_s),
+            # sock_read starts once the request is written in full, and fires before the
+            # total: its timeout is an answer lost, told apart from a request never sent
+            timeout=aiohttp.ClientTimeout(
+                total=2 * self.options.timeout_s,
+                sock_connect=self.options.timeout_s,
+                sock_read=self.options.timeout_s,
+            ),
             trace_configs=[outbound_trace(self.deps.metrics, "whatsapp")],
         )
 
@@ -241,13 +251,16 @@ class WhatsAppChannel:
         self._background.spawn(self._run(job), name="whatsapp_turn")
 
     async def _run(self, job: Job) -> None:
-        async with self.lifecycle.serializer.slot(job.incoming.conversation_id):
-            if self.window_open(job.incoming.user_id):  # no reply can follow otherwise
-                await self._receipts.begin(self._session, job.incoming.update_id)
+        incoming = job.incoming
+        async with self.lifecycle.serializer.slot(incoming.conversation_id):
+            # typing only where a reply follows: not outside the window, and not for an
+            # edit, which most often corrects nothing and is answered with silence
+            if incoming.kind != "edit" and self.window_open(incoming.user_id):
+                await self._receipts.begin(self._session, incoming.update_id)
             try:
                 await self.lifecycle.process(job, self)
             finally:
-                self._receipts.end(job.incoming.update_id)
+                self._receipts.end(incoming.update_id)
 
     async def typing(self, incoming: Incoming) -> None:
         """Renew the typing indicator shown when the turn began (it lapses after 25 s)."""
@@ -337,7 +350,8 @@ class WhatsAppChannel:
 
     async def _post(self, body: dict[str, Any]) -> None:
         await self._call(
-            lambda s: s.post(f"{self._endpoint}/messages", json=body, headers=self._auth)
+            lambda s: s.post(f"{self._endpoint}/messages", json=body, headers=self._auth),
+            sends_message=True,
         )
 
     async def _upload(self, attachment: Attachment) -> str:
@@ -359,8 +373,13 @@ class WhatsAppChannel:
             raise _Refused("media upload answered without an id")
         return media_id
 
-    async def _call(self, request: Any) -> dict[str, Any]:
-        """One Graph API call; 429, 5xx and network errors are retried by the one policy."""
+    async def _call(self, request: Any, *, sends_message: bool = False) -> dict[str, Any]:
+        """One Graph API call; 429, 5xx and network errors are retried by the one policy.
+
+        A message whose request was written in full and whose answer timed out is not
+        sent again (the Cloud API has no idempotency key: a retry could deliver it
+        twice); it is counted `unconfirmed`, as on Telegram (docs/delivery.md).
+        """
         if self._session is None:
             raise ServiceUnavailable("the WhatsApp channel is not started")
         session = self._session
@@ -390,6 +409,10 @@ class WhatsAppChannel:
                     retry_after = response.headers.get("Retry-After", "")
                     wait_s = float(retry_after) if retry_after.isdigit() else None
                     raise Retry(f"HTTP {response.status}", wait_s=wait_s)
+            except aiohttp.SocketTimeoutError:
+                if sends_message:
+                    raise _AnswerLost from None
+                raise Retry("SocketTimeoutError") from None
             except (aiohttp.ClientError, TimeoutError) as exc:
                 raise Retry(type(exc).__name__) from None
 
@@ -399,6 +422,10 @@ class WhatsAppChannel:
 
         try:
             answer = await self.options.retry_policy.call(attempt, on_retry=retried)
+        except _AnswerLost:
+            sends.labels("whatsapp", "unconfirmed").inc()
+            log_event(log, "send_unconfirmed", level=logging.WARNING)
+            return {}
         except GaveUp:
             sends.labels("whatsapp", "failed").inc()
             raise _GiveUp from None

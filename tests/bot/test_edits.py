@@ -179,3 +179,35 @@ async def test_the_window_is_a_setting(harness: Any) -> None:
         await h.idle()
         (note,) = await h.db.items.list_for(f"tg:{CHAT}")
         assert note.content == "comprar ovos"
+
+
+async def test_editing_an_answer_to_a_question_corrects_nothing(harness: Any) -> None:
+    """Failed before: the item a «sim» (or a typed pick) saved took the edited answer as its
+    words: editing «sim» to «simm» turned the note «duna» into «simm»."""
+    user = f"tg:{CHAT}"
+    async with lembra(harness) as (h, _):
+        await tg_say(h, "duna")
+        assert h.tg.texts(CHAT)[-1].endswith("(sim/não)")  # keep it as a note?
+        answer = await tg_say(h, "sim")
+        (note,) = await h.db.items.list_for(user)
+        assert note.content == "duna"
+        replies = list(h.tg.texts(CHAT))
+
+        await h.post_update(tg_edit(answer, "simm"))
+        await h.idle()
+
+        assert h.tg.texts(CHAT) == replies
+        assert [i.content for i in await h.db.items.list_for(user)] == ["duna"]
+
+
+async def test_a_whatsapp_edit_shows_no_typing_indicator(harness: Any) -> None:
+    """Failed before: each edit was marked read with "typing…", and most edits correct
+    nothing, so the user saw the bot typing for 25 s and no message came."""
+    async with lembra(harness) as (h, _):
+        said = await wa_say(h, "oi")
+        receipts = list(h.wa.receipts())
+        edit = wa_edit(said, "oi, tudo bem?")
+        await h.post_whatsapp(edit)
+        await h.idle()
+
+        assert h.wa.receipts() == receipts

@@ -277,3 +277,19 @@ async def test_with_the_database_down_the_webhook_answers_503_and_sends_nothing(
     finally:
         server.stop()
         await db.close()
+
+
+async def test_a_send_the_graph_api_accepted_whose_answer_timed_out_is_not_sent_again(
+    harness: Any,
+) -> None:
+    """Failed before: a read timeout was retried like a refused send, so a reply the Cloud
+    API had already delivered reached the user twice. See docs/delivery.md."""
+    async with harness() as h:
+        h.wa.stall(after_s=1.0)  # the client gives up after 0.5 s
+        await h.post_whatsapp(wa.message_payload(PHONE, wa.text_content("oi")))
+        await h.idle()
+
+        assert h.wa.attempts == 1
+        assert h.wa.bodies(PHONE) == ["eco: oi"]
+        sample = {"channel": "whatsapp", "outcome": "unconfirmed"}
+        assert await h.metric("lembra_messages_sent_total", **sample) == 1

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from storage import Database
-from storage.archive import ArchiveError, digests
+from storage.archive import ArchiveError, digests, read_archive
 from storage.database import make_client
-from storage.maintenance import backup, restore
+from storage.maintenance import backup, choose_key, restore
 from storage.schema import CURRENT, SCHEMA_ID, SchemaTooNew, stored_version, upgrade
+from storage.signing import adoption_path, load_signer, write_adoption
 from tests.conftest import open_test_db
 from tests.support.harness import seed
 from tests.support.servers import RunningServer
@@ -165,3 +166,35 @@ async def test_every_collection_a_repository_uses_is_backed_up(nx_server: Runnin
     finally:
         await db.drop()
         await db.close()
+
+
+async def test_a_signing_record_the_key_did_not_sign_is_refused_before_the_key_is_installed(
+    nx_server: RunningServer, other_db: Database, tmp_path: Path
+) -> None:
+    """Failed before: restore installed the key (moving this machine's aside), then found
+    the archive's signing record was not that key's, and stopped with the data unrestored."""
+    old_key, stranger = tmp_path / "old" / "ledger_signing.key", tmp_path / "stranger.key"
+    signer, other = load_signer(old_key, create=True), load_signer(stranger, create=True)
+    assert signer is not None
+    assert other is not None
+    write_adoption(adoption_path(old_key), other, {"cli:alice": 0})  # not the key's own
+    source = await open_test_db(nx_server.uri, signer=signer)
+    try:
+        await seed(source, MESSAGES[:1])
+        archive = tmp_path / "lembra.jsonl.gz"
+        await backup(source, archive, lembra_version="test", key_file=old_key)
+    finally:
+        await source.drop()
+        await source.close()
+    target = tmp_path / "new" / "ledger_signing.key"
+
+    async def restore_with_the_key() -> None:  # what `lembra restore --signing-key` does
+        read = read_archive(archive)
+        key = choose_key(read, target, old_key)
+        await restore(other_db, archive, force=False, archive=read, key=key)
+
+    with pytest.raises(ArchiveError, match="nothing was written"):
+        await restore_with_the_key()
+
+    assert not target.exists()
+    assert await other_db.items.list_for("cli:alice") == []

@@ -40,6 +40,7 @@ class FakeWhatsApp:
         self.media: list[tuple[str, str, bytes]] = []
         self.refuse_receipts = False
         self._faults: list[_Fault] = []
+        self._stalls: list[float] = []
         self._ids = itertools.count(1)
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
@@ -69,6 +70,10 @@ class FakeWhatsApp:
     ) -> None:
         for _ in range(times):
             self._faults.append(_Fault(status, code, retry_after))
+
+    def stall(self, *, after_s: float, times: int = 1) -> None:
+        """Accept the next `times` sends, then hold their answers for `after_s` (the answer is lost)."""
+        self._stalls.extend([after_s] * times)
 
     def receipts(self) -> list[dict[str, Any]]:
         """Read receipts (each with its typing indicator), in order."""
@@ -119,6 +124,8 @@ class FakeWhatsApp:
                 headers = {"Retry-After": str(fault.retry_after)} if fault.retry_after else None
                 return _graph_error(fault.status, fault.code, "fault", headers=headers)
             self.messages.append(body)
+            if self._stalls:  # delivered, and the client gives up waiting for the answer
+                await asyncio.sleep(self._stalls.pop(0))
             return web.json_response(
                 {
                     "messaging_product": "whatsapp",
