@@ -217,6 +217,7 @@ async def test_an_audio_format_no_backend_reads_is_answered_in_english_and_not_f
             "Não consegui entender esse arquivo de áudio. Escreva a mensagem, por favor.",
         ),
     ],
+    ids=["backend-down", "download-down", "unknown-file"],
 )
 async def test_a_failure_gets_a_clear_reply_and_leaves_nothing(
     lembra: Any, ears: FakeTranscriptionServer, failure: str, expected: str
