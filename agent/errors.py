@@ -7,7 +7,8 @@
         ├── ToolError            a tool refused or failed; carries a structured ToolFailure
         ├── ServiceError         an outside HTTP service failed (TMDB, a linked page)
         │   ├── ServiceUnavailable   timeout, 5xx, connection refused: "retry later"
-        │   └── ServiceNotConfigured no key, or the key refused: the operator's to fix
+        │   ├── ServiceNotConfigured no key, or the key refused: the operator's to fix
+        │   └── FileTooLarge         a file a user sent is larger than we take: not downloaded
         ├── PlannerError         the model could not be used for this turn
         │   ├── PlannerTimeout       the request timed out (not retried within the turn)
         │   ├── PlannerUnavailable   429/5xx/connection after the transport retries
@@ -69,6 +70,10 @@ class ServiceUnavailable(ServiceError):
 
 class ServiceNotConfigured(ServiceError):
     """An outside service has no key configured, or refused it: retrying cannot help."""
+
+
+class FileTooLarge(ServiceError):
+    """A file a user sent is larger than the caller takes: not downloaded, or not further."""
 
 
 class PlannerError(AgentError):

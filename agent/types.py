@@ -15,6 +15,10 @@ Language = Literal["pt", "en"]
 State = Literal["OK", "PARTIAL", "AMBIGUOUS", "FAIL"]
 ChoiceKind = Literal["none", "pick", "confirm"]
 IncomingKind = Literal["text", "choice", "unsupported", "edit", "voice"]
+# Downloads a file the user sent, at most `limit` bytes (the channel's code). Raises
+# `FileTooLarge` when the file is larger (as the platform tells, or as it streams),
+# `ServiceUnavailable` when trying again later can help, `ServiceError` otherwise.
+Fetch = Callable[[int], Awaitable[bytes]]
 
 CHANNEL_PREFIX: dict[Channel, str] = {"telegram": "tg", "whatsapp": "wa", "console": "cli"}
 
@@ -44,14 +48,57 @@ class Audio:
         seconds: the duration the platform announced (None: not announced, as on WhatsApp).
         size: the size in bytes the platform announced (None: not announced).
         max_bytes: the most the platform lets a bot download (Telegram's 20 MB), if any.
-        fetch: downloads the bytes (the channel's code); raises `ServiceError` when it cannot.
+        fetch: downloads the bytes, at most as many as the runtime accepts (`Fetch`).
     """
 
     mime_type: str
-    fetch: Callable[[], Awaitable[bytes]] = field(compare=False, repr=False)
+    fetch: Fetch = field(compare=False, repr=False)
     seconds: float | None = None
     size: int | None = None
     max_bytes: int | None = None
+
+
+# What `/import` reads (Lembra's JSON export, a list of titles and links): a file so
+# named, or so typed when its name has no extension.
+IMPORT_SUFFIXES = (".json", ".txt", ".csv")
+IMPORT_MIME_TYPES = frozenset(
+    {"application/json", "text/plain", "text/csv", "text/comma-separated-values", "text/x-csv"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A file the user sent (a Telegram document) for `/import`; its bytes are fetched on demand.
+
+    Args:
+        file_name: as the user's app named it ("" when it gave none).
+        mime_type: as the platform gave it ("" when unknown).
+        size: the size in bytes the platform announced (None: not announced).
+        max_bytes: the most the platform lets a bot download (Telegram's 20 MB), if any.
+        fetch: downloads the bytes, at most as many as the runtime accepts (`Fetch`).
+    """
+
+    file_name: str
+    mime_type: str
+    fetch: Fetch = field(compare=False, repr=False)
+    size: int | None = None
+    max_bytes: int | None = None
+
+    @property
+    def importable(self) -> bool:
+        """Whether `/import` reads this kind of file (by its name, else by its type)."""
+        suffix = self.suffix
+        if suffix is not None:
+            return suffix in IMPORT_SUFFIXES
+        return self.mime_type.split(";", 1)[0].strip().lower() in IMPORT_MIME_TYPES
+
+    @property
+    def suffix(self) -> str | None:
+        """The name's extension (".txt"), lower-cased; None when the name has none."""
+        stem, dot, suffix = self.file_name.strip().lower().rpartition(".")
+        if dot and stem and suffix.isascii() and suffix.isalnum() and len(suffix) <= 5:
+            return f".{suffix}"
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +116,8 @@ class Incoming:
         edit_of: for kind "edit", the `message_id` of the message the user edited; `text`
             is then its new text.
         audio: what a `voice` message holds (a voice note, an audio file, a round video).
+        document: a file sent to be imported; `text` is then `/import <its name>`, and
+            `/import` reads the file instead of the words after the command.
     """
 
     channel: Channel
@@ -84,6 +133,7 @@ class Incoming:
     message_id: str | None = None
     edit_of: str | None = None
     audio: Audio | None = None
+    document: Document | None = None
 
     @property
     def conversation_id(self) -> str:

@@ -19,12 +19,13 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Protocol, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, WrapValidator
 from pydantic_core import PydanticUseDefault
 
-from agent.types import Language
+from agent.errors import ServiceUnavailable
+from agent.types import Fetch, Language
 from bot.web.jsonguard import TooDeep, check_depth
 
 T = TypeVar("T")
@@ -48,6 +49,27 @@ class Rejected:
     """Acknowledged and dropped: a field the code reads has the wrong shape (no value, ever)."""
 
     reason: str
+
+
+class FileSource(Protocol):
+    """Where a channel's files come from: the download of one file id, done only when called."""
+
+    def fetcher(self, file_id: str) -> Fetch:
+        """The function that downloads `file_id` (nothing is fetched until it is called)."""
+        ...
+
+
+class NoFiles:
+    """A normalizer with no channel behind it (benches, property tests): nothing downloads."""
+
+    def fetcher(self, file_id: str) -> Fetch:
+        async def fetch(limit: int) -> bytes:
+            raise ServiceUnavailable("no channel to download files from")
+
+        return fetch
+
+
+NO_FILES = NoFiles()
 
 
 class NotJson(ValueError):

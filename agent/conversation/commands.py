@@ -10,7 +10,15 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
-from agent.conversation import exporting, importing, memorycmd, outcomes, reminding, undoing
+from agent.conversation import (
+    exporting,
+    importfile,
+    importing,
+    memorycmd,
+    outcomes,
+    reminding,
+    undoing,
+)
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
 from agent.conversation.constitutioncmd import constitution_command
@@ -159,6 +167,8 @@ class Commands:
         return self._plain(turn, body, attachment=attachment)
 
     async def _import(self, turn: Turn, args: str) -> Reply:
+        if turn.incoming.document is not None:  # a file sent: it is what is imported
+            return await importfile.preview(self.deps, turn, turn.incoming.document)
         return await importing.preview(self.deps, turn, turn.incoming.text or "")
 
     async def _forget(self, turn: Turn, args: str) -> Reply:

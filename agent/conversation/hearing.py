@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Literal
 
 from agent.deps import Deps
-from agent.errors import ServiceError, ServiceNotConfigured, ServiceUnavailable
+from agent.errors import FileTooLarge, ServiceError, ServiceNotConfigured, ServiceUnavailable
 from agent.services.audiolength import ogg_seconds
 from agent.services.transcribe import extension_for
 from agent.texts import text
@@ -88,7 +88,9 @@ async def hear(deps: Deps, incoming: Incoming, language: Language) -> str | Repl
         outcome, body = refusal
         return _refused(deps, backend, outcome, body)
     try:
-        data = await audio.fetch()
+        data = await audio.fetch(_byte_limit(audio, limit))
+    except FileTooLarge:  # the platform's lookup told its size (WhatsApp), or it streamed on
+        return _refused(deps, backend, "too_large", text("voice_too_large", language))
     except ServiceUnavailable:
         log_event(log, "voice_download_failed", level=logging.WARNING, retryable=True)
         return _refused(deps, backend, "unavailable", text("voice_unavailable", language))
@@ -151,6 +153,12 @@ def _over_limits(audio: Audio, limit: int, language: Language) -> tuple[Outcome,
     if extension_for(audio.mime_type) is None:
         return "unsupported", text("voice_unsupported_format", language)
     return None
+
+
+def _byte_limit(audio: Audio, limit: int) -> int:
+    """The most bytes worth downloading: what the length limit can take, and the platform allows."""
+    most = limit * MAX_BYTES_PER_SECOND
+    return max(0, min(most, audio.max_bytes)) if audio.max_bytes is not None else most
 
 
 def _known(seconds: float | None) -> float | None:

@@ -21,7 +21,7 @@ from agent.conversation import pending as pendings
 from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.texts import OK_MARK, items_word, plural, text, type_word
+from agent.texts import OK_MARK, items_word, plural, text
 from agent.tools.base import Remembered, Saved, ToolContext
 from agent.tools.remembering import BookmarkArgs, RememberArgs, bookmark, remember
 from agent.tools.saving import dedup_key, store_item
@@ -178,10 +178,23 @@ def _unique(entries: list[pendings.ImportEntry]) -> tuple[pendings.ImportEntry, 
     return tuple(seen.values())
 
 
+def read_records(records: list[Any]) -> ImportRead | str:
+    """Items given as an export's records (a CSV export's rows): checked as the JSON's are."""
+    entries = [_entry_from_record(record) for record in records]
+    read = ImportRead(_unique([e for e in entries if e is not None]), entries.count(None))
+    if len(read.entries) > MAX_ENTRIES:
+        return "import_too_many"
+    return read if read.entries else "import_nothing_valid"
+
+
 async def preview(deps: Deps, turn: Turn, message: str) -> Reply:
     """Say what `/import` would add and hold it for a "sim"; nothing is saved yet."""
+    return await preview_read(deps, turn, read_import(import_body(message)))
+
+
+async def preview_read(deps: Deps, turn: Turn, read: ImportRead | str) -> Reply:
+    """The preview of what was read (or the reply saying why nothing can be imported)."""
     lang = turn.language
-    read = read_import(import_body(message))
     if isinstance(read, str):
         return finish(turn, text(read, lang, limit=MAX_ENTRIES), kind="deterministic")
     new = [
@@ -197,7 +210,7 @@ async def preview(deps: Deps, turn: Turn, message: str) -> Reply:
         )
     if new:
         counts = {t: sum(e.type == t for e in new) for t in ITEM_TYPES}
-        breakdown = ", ".join(f"{n} {type_word(t, lang)}" for t, n in counts.items() if n)
+        breakdown = ", ".join(plural(n, t, lang) for t, n in counts.items() if n)  # "1 link"
         body = text("import_preview", lang, count=len(new), items=items_word(len(new), lang))
         body += f" ({breakdown})"
     else:

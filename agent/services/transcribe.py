@@ -45,6 +45,8 @@ EXTENSIONS: dict[str, str] = {
     "audio/oga": "ogg",
     "audio/mpeg": "mp3",
     "audio/mp3": "mp3",
+    "audio/mpeg3": "mp3",  # seen in Telegram `audio` objects
+    "audio/x-mpeg-3": "mp3",
     "audio/mp4": "m4a",
     "audio/m4a": "m4a",
     "audio/x-m4a": "m4a",

@@ -65,4 +65,31 @@ TEXTS: dict[str, dict[Language, str]] = {
     },
     "import_done": {"pt": "Importei {count} {items}.", "en": "Imported {count} {items}."},
     "import_cancelled": {"pt": "Ok, nada foi importado.", "en": "OK, nothing was imported."},
+    # a file sent to /import (a Telegram document)
+    "import_file_type": {
+        "pt": "Esse tipo de arquivo eu não importo. Mande a exportação .json do Lembra "
+        "ou uma lista .txt ou .csv (um título ou link por linha).",
+        "en": "I can't import that kind of file. Send Lembra's .json export "
+        "or a .txt or .csv list (one title or link a line).",
+    },
+    "import_file_too_large": {
+        "pt": "Esse arquivo é grande demais para importar (até {limit} MB). "
+        "Divida em partes e mande de novo; nada foi importado.",
+        "en": "That file is too large to import (up to {limit} MB). "
+        "Split it into parts and send them again; nothing was imported.",
+    },
+    "import_file_unreadable": {
+        "pt": "Não consegui ler esse arquivo: ele não é um texto (.json, .txt ou .csv) "
+        "ou está corrompido. Nada foi importado.",
+        "en": "I couldn't read that file: it isn't text (.json, .txt or .csv) "
+        "or it is damaged. Nothing was imported.",
+    },
+    "import_file_unavailable": {
+        "pt": "Não consegui baixar o arquivo agora. Mande de novo em instantes.",
+        "en": "I couldn't download the file right now. Please send it again in a moment.",
+    },
+    "import_file_empty": {
+        "pt": "Esse arquivo está vazio; nada foi importado.",
+        "en": "That file is empty; nothing was imported.",
+    },
 }

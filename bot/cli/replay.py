@@ -562,7 +562,7 @@ def _voice_note(local: str, uid: str, turn: TurnSpec, ears: FakeTranscriptionSer
     ears.hear(words)
     data = silent_voice_note(seconds)
 
-    async def fetch() -> bytes:
+    async def fetch(limit: int) -> bytes:
         return data
 
     return Incoming(

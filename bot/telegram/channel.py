@@ -17,6 +17,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 from telegram import Update
 from telegram.constants import ChatAction
@@ -41,6 +42,7 @@ from bot.delivery.lifecycle import Delivery, Job, UpdateLifecycle
 from bot.delivery.push import ChannelPusher
 from bot.inbound import Ignored, NotJson, Rejected, read_body
 from bot.telegram import send as telegram_send
+from bot.telegram.files import TelegramFiles
 from bot.telegram.http import AiohttpRequest
 from bot.telegram.setup import register_commands
 from bot.telegram.ui import PressedEdit, apply_edit
@@ -139,6 +141,7 @@ class TelegramChannel:
             Application.builder()
             .token(settings.telegram_bot_token.get_secret_value())
             .base_url(settings.telegram_api_base_url)
+            .base_file_url(settings.telegram_file_base)  # TELEGRAM_FILE_BASE_URL
             .concurrent_updates(PerChatProcessor(lifecycle))
             .request(self._requests[0])
             .get_updates_request(self._requests[1])
@@ -153,6 +156,13 @@ class TelegramChannel:
         self.app.add_handler(TypeHandler(TelegramJob, self._on_job))
         self.app.add_handler(TypeHandler(Update, self._on_polled_update))
         self.app.add_error_handler(self._on_error)
+        self._downloads: aiohttp.ClientSession | None = None  # files users send (voice, import)
+        self.files = TelegramFiles(
+            lambda: self.app.bot,
+            self._download_session,
+            policy=self.options.retry_policy,
+            timeout_s=self.options.timeout_s,
+        )
         lifecycle.register(self)
 
     def _transport(self) -> AiohttpRequest:
@@ -170,6 +180,11 @@ class TelegramChannel:
     def bot(self) -> ExtBot[None]:
         return self.app.bot
 
+    def _download_session(self) -> aiohttp.ClientSession:
+        if self._downloads is None or self._downloads.closed:
+            raise ServiceUnavailable("the Telegram channel is not started")
+        return self._downloads
+
     # -- start and stop --------------------------------------------------------------------
 
     async def start(self) -> None:
@@ -185,6 +200,10 @@ class TelegramChannel:
                 f"cannot reach the Telegram Bot API ({type(exc).__name__}); "
                 "check TELEGRAM_API_BASE_URL and the network"
             ) from None
+        if self._downloads is None:
+            self._downloads = aiohttp.ClientSession(
+                trace_configs=[outbound_trace(self.deps.metrics, "telegram")]
+            )
         await self.app.start()
 
     async def _close_transports(self) -> None:
@@ -206,6 +225,9 @@ class TelegramChannel:
         # PTB opens its sessions before getMe; when getMe never succeeded it does not
         # close them, so they are closed here (a no-op when PTB already did)
         await self._close_transports()
+        if self._downloads is not None:
+            await self._downloads.close()
+            self._downloads = None
 
     # -- the webhook -----------------------------------------------------------------------
 
@@ -223,7 +245,7 @@ class TelegramChannel:
             data = read_body(body)
         except NotJson:
             return self._bad_request()
-        read = normalize(data, allow_groups=self.deps.settings.allow_group_chats)
+        read = self._normalize(data)
         incoming = read.outcome
         if not isinstance(incoming, Incoming):
             return self._not_handled(read)
@@ -240,6 +262,9 @@ class TelegramChannel:
         elif admission == "drop":
             self._answer_later(read.query_id)
         return web.Response(text="ok")
+
+    def _normalize(self, data: Any) -> Read:
+        return normalize(data, allow_groups=self.deps.settings.allow_group_chats, files=self.files)
 
     def _bad_request(self) -> web.Response:
         self.deps.metrics.updates.labels("telegram", "rejected").inc()
@@ -277,7 +302,7 @@ class TelegramChannel:
     async def _on_polled_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Polling mode: the same steps as the webhook, inside the chat's slot."""
         data = update.to_dict()
-        read = normalize(data, allow_groups=self.deps.settings.allow_group_chats)
+        read = self._normalize(data)
         incoming = read.outcome
         if not isinstance(incoming, Incoming):
             self._not_handled(read)
@@ -326,7 +351,7 @@ class TelegramChannel:
             data = json.loads(payload_json)
         except ValueError:
             raise ValueError("stored update is not JSON") from None
-        read = normalize(data, allow_groups=self.deps.settings.allow_group_chats)
+        read = self._normalize(data)
         return read.outcome if isinstance(read.outcome, Incoming) else None
 
     async def submit(self, job: Job) -> None:

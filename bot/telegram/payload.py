@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, StringConstraints
 
 from bot.inbound import Kept, Lenient, Payload, Text
 
@@ -66,8 +66,26 @@ class TgMessage(Payload):
 
     def has(self, key: str) -> bool:
         """Whether the message carries `key` (a photo, a payment, a pinned message...)."""
+        return self.part(key) is not None
+
+    def part(self, key: str) -> Any:
+        """The raw value of `key` (a voice note, a document...), unread; None when absent."""
         extra = self.model_extra or {}
-        return extra.get(key) is not None
+        return extra.get(key)
+
+
+class TgFile(Payload):
+    """A voice note, audio file, round video or document: what is read of it before any download.
+
+    Only the id is needed to fetch it; what the platform announces (length, size, type,
+    name) is read leniently: the runtime measures what it cannot trust.
+    """
+
+    file_id: Annotated[Text, StringConstraints(min_length=1, max_length=512)]
+    duration: Annotated[float | None, Lenient] = None
+    mime_type: Annotated[Text | None, Lenient] = None
+    file_size: Annotated[int | None, Lenient] = None
+    file_name: Annotated[Text | None, Lenient] = None
 
 
 class TgCallbackQuery(Payload):

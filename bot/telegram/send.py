@@ -69,7 +69,7 @@ class _GiveUp(Exception):
     pass
 
 
-def _retry_after_s(exc: RetryAfter) -> float:
+def retry_after_s(exc: RetryAfter) -> float:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PTBDeprecationWarning)
         value = exc.retry_after
@@ -129,7 +129,7 @@ async def _send(
         except (BadRequest, Forbidden, AnswerLost):
             raise  # refused, blocked, or maybe delivered: another try cannot help
         except RetryAfter as exc:
-            raise Retry("HTTP 429", wait_s=_retry_after_s(exc) + 0.1) from None
+            raise Retry("HTTP 429", wait_s=retry_after_s(exc) + 0.1) from None
         except NetworkError as exc:  # 5xx, timeouts, connection errors
             raise Retry(type(exc).__name__) from None
 

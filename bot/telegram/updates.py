@@ -1,8 +1,14 @@
 """Telegram updates read from their raw JSON: what each becomes (`normalize`).
 
     message with text or a caption          Incoming kind "text" (hidden links written out)
-    message with a photo, voice, sticker,   Incoming kind "unsupported" (the runtime
-      location, document... and no caption    answers with its polite fixed reply)
+    message with a voice note, an audio     Incoming kind "voice": what Telegram announced
+      file or a round video (no caption)      (length, size, type) and how to fetch it
+                                              (getFile, then the file base)
+    message with a document that /import    Incoming kind "text" `/import <name>` carrying
+      reads (.json/.txt/.csv), or any         the document: `/import` reads the file (a
+      document without a caption              type it cannot read gets a clear reply)
+    message with a photo, sticker,          Incoming kind "unsupported" (the runtime
+      location... and no caption              answers with its polite fixed reply)
     edited_message with text or a caption   Incoming kind "edit" (the runtime reads it as a
                                               correction of what that message saved, or
                                               ignores it silently)
@@ -12,8 +18,9 @@
     messages from bots                      Ignored (acknowledged, one log line)
     fields the code reads of the wrong type Rejected (acknowledged, `update_rejected`)
 
-Nothing here raises, whatever the JSON holds (tests/bot/test_normalizers.py).
-A new kind of message (a voice note to transcribe) is one more branch of `_content`.
+Nothing here raises, whatever the JSON holds (tests/bot/test_normalizers.py,
+tests/bot/test_file_normalizers.py), and nothing is downloaded here: a file's `fetch`
+runs in the turn, after the runtime checked what was announced.
 """
 
 from __future__ import annotations
@@ -21,22 +28,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agent.types import Incoming, IncomingKind
-from bot.inbound import Ignored, Rejected, language_hint, validated
+from agent.types import Audio, Document, Incoming, IncomingKind
+from bot.inbound import NO_FILES, FileSource, Ignored, Rejected, language_hint, validated
 from bot.render import decode_choice
-from bot.telegram.payload import TgCallbackQuery, TgChat, TgMessage, TgUser, callback_query_id
+from bot.telegram.payload import (
+    TgCallbackQuery,
+    TgChat,
+    TgFile,
+    TgMessage,
+    TgUser,
+    callback_query_id,
+)
 from bot.telegram.ui import PressedEdit, decode_command, message_text, pressed_edit
 
 ALLOWED_UPDATES = ("message", "edited_message", "callback_query")
-# what a person sent that the bot cannot read yet: it gets the polite "only text" reply
+# what is heard (its words become the message), and the type a voice note or a round
+# video has when Telegram names none (they are always OGG/Opus and MP4)
+VOICE_KEYS = ("voice", "audio", "video_note")
+DEFAULT_MIME_TYPES = {"voice": "audio/ogg", "video_note": "video/mp4"}
+# the most a bot may download through the cloud Bot API's getFile
+BOT_API_DOWNLOAD_BYTES = 20 * 1024 * 1024
+SHOWN_NAME_CHARS = 64  # of a document's name in the `/import <name>` it becomes
+# what a person sent that the bot cannot read: it gets the polite "only text" reply
 MEDIA_KEYS = (
     "photo",
     "video",
     "animation",
-    "audio",
-    "voice",
-    "video_note",
-    "document",
     "sticker",
     "location",
     "venue",
@@ -76,6 +93,16 @@ KNOWN_TYPES = frozenset(
 
 
 @dataclass(frozen=True, slots=True)
+class Content:
+    """What a message gives the runtime: its kind, its words, and a file it carries."""
+
+    kind: IncomingKind
+    text: str | None = None
+    audio: Audio | None = None
+    document: Document | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Read:
     """One update as read: what it becomes, and the button press to answer whatever it is."""
 
@@ -85,17 +112,24 @@ class Read:
     pressed: PressedEdit | None = None
 
 
-def normalize(data: Any, *, allow_groups: bool) -> Read:
-    """Read one update's JSON; never raises."""
+def normalize(data: Any, *, allow_groups: bool, files: FileSource = NO_FILES) -> Read:
+    """Read one update's JSON; never raises.
+
+    Args:
+        files: where a voice note's or document's bytes are fetched from, when the turn
+            asks (the channel's getFile and download); nothing is fetched here.
+    """
     if isinstance(data, Rejected):  # the body could not be read (bot/inbound.py TOO_DEEP)
         return Read(None, data)
     update_id = data.get("update_id") if isinstance(data, dict) else None
     if not isinstance(update_id, int) or isinstance(update_id, bool):
         return Read(None, Rejected("update_id: missing or not an integer"))
     if "message" in data:
-        return Read(update_id, _message(data["message"], update_id, allow_groups, edit=False))
+        message = _message(data["message"], update_id, allow_groups, files, edit=False)
+        return Read(update_id, message)
     if "edited_message" in data:
-        return Read(update_id, _message(data["edited_message"], update_id, allow_groups, edit=True))
+        edited = _message(data["edited_message"], update_id, allow_groups, files, edit=True)
+        return Read(update_id, edited)
     if "callback_query" in data:
         return _callback(data, update_id, allow_groups)
     kind = next((key for key in data if key in KNOWN_TYPES), "unhandled_type")
@@ -107,7 +141,7 @@ def _chat_allowed(chat: TgChat, *, allow_groups: bool) -> bool:
 
 
 def _message(
-    raw: Any, update_id: int, allow_groups: bool, *, edit: bool
+    raw: Any, update_id: int, allow_groups: bool, files: FileSource, *, edit: bool
 ) -> Incoming | Ignored | Rejected:
     message = validated(TgMessage, raw)
     if isinstance(message, Rejected):
@@ -118,26 +152,77 @@ def _message(
         return Ignored("no_human_sender")
     if not _chat_allowed(message.chat, allow_groups=allow_groups):
         return Ignored(f"chat_{message.chat.type}" if message.chat.type.isalpha() else "chat_other")
-    content = _content(message)
-    if isinstance(content, Ignored):
-        return content
-    kind, body = content
     own_id = f"tg:{message.chat.id}:{message.message_id}"
     if edit:
-        if kind != "text":
+        body = message_text(message)
+        if body is None:
             return Ignored("edit_without_text")  # a live location moving, a media swapped
         return _incoming(message.chat, user, update_id, kind="edit", text=body, edit_of=own_id)
-    return _incoming(message.chat, user, update_id, kind=kind, text=body, message_id=own_id)
+    content = _content(message, files)
+    if not isinstance(content, Content):
+        return content
+    return _incoming(
+        message.chat,
+        user,
+        update_id,
+        kind=content.kind,
+        text=content.text,
+        message_id=own_id,
+        audio=content.audio,
+        document=content.document,
+    )
 
 
-def _content(message: TgMessage) -> tuple[IncomingKind, str | None] | Ignored:
-    """What the runtime gets of a message: its words, or that it held something else."""
+def _content(message: TgMessage, files: FileSource) -> Content | Ignored | Rejected:
+    """What the runtime gets of a message: its words, a file to hear or import, or neither."""
+    if message.text is not None:
+        return Content("text", message_text(message))
+    document = _document(message, files)
+    if isinstance(document, Document) and (message.caption is None or document.importable):
+        name = " ".join(document.file_name.split())[:SHOWN_NAME_CHARS]
+        return Content("text", f"/import {name}".rstrip(), document=document)
     body = message_text(message)  # a caption counts as text, hidden links written out
     if body is not None:
-        return "text", body
+        return Content("text", body)
+    if isinstance(document, Rejected):
+        return document
+    for key in VOICE_KEYS:
+        if message.has(key):
+            return _voice(key, message.part(key), files)
     if any(message.has(key) for key in MEDIA_KEYS):
-        return "unsupported", None
+        return Content("unsupported")
     return Ignored("service_message")  # payments, members, pins, forum topics, boosts...
+
+
+def _voice(key: str, raw: Any, files: FileSource) -> Content | Rejected:
+    """A voice note, audio file or round video as announced; fetched only if the turn asks."""
+    part = validated(TgFile, raw)
+    if isinstance(part, Rejected):
+        return Rejected(f"message.{key}.{part.reason}")
+    audio = Audio(
+        mime_type=part.mime_type or DEFAULT_MIME_TYPES.get(key, ""),
+        fetch=files.fetcher(part.file_id),
+        seconds=part.duration,
+        size=part.file_size,
+        max_bytes=BOT_API_DOWNLOAD_BYTES,
+    )
+    return Content("voice", audio=audio)
+
+
+def _document(message: TgMessage, files: FileSource) -> Document | Rejected | None:
+    """The document a message carries, as announced (None: it carries none)."""
+    if not message.has("document"):
+        return None
+    part = validated(TgFile, message.part("document"))
+    if isinstance(part, Rejected):
+        return Rejected(f"message.document.{part.reason}")
+    return Document(
+        file_name=part.file_name or "",
+        mime_type=part.mime_type or "",
+        fetch=files.fetcher(part.file_id),
+        size=part.file_size,
+        max_bytes=BOT_API_DOWNLOAD_BYTES,
+    )
 
 
 def _callback(data: dict[str, Any], update_id: int, allow_groups: bool) -> Read:
@@ -176,6 +261,8 @@ def _incoming(
     choice_token: str | None = None,
     message_id: str | None = None,
     edit_of: str | None = None,
+    audio: Audio | None = None,
+    document: Document | None = None,
 ) -> Incoming:
     return Incoming(
         channel="telegram",
@@ -190,4 +277,6 @@ def _incoming(
         display_name=user.full_name,
         message_id=message_id,
         edit_of=edit_of,
+        audio=audio,
+        document=document,
     )

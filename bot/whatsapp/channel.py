@@ -18,6 +18,8 @@ bearer token: text split at 4,096 characters; choices as reply buttons (<= 3, ti
 <= 20 characters) or a list (<= 10 rows, titles <= 24, descriptions <= 72). Nothing
 free-form is sent outside the 24-hour window since the user's last inbound message.
 Each handled message is marked read with the typing indicator (bot/whatsapp/status.py).
+A voice note's audio is fetched in its turn: the media lookup, then the download
+(bot/whatsapp/media.py).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from bot.delivery.concurrency import BackgroundTasks
 from bot.delivery.lifecycle import Delivery, Job, UpdateLifecycle
 from bot.inbound import Ignored, NotJson, Rejected, read_body
 from bot.render import ChoiceDataTooLong, encode_choice, shorten, split_text
+from bot.whatsapp.media import WhatsAppMedia
 from bot.whatsapp.status import ReadReceipts
 from bot.whatsapp.updates import WaMessage, WaValue, normalize, read_message, values
 from config.errors import ConfigError
@@ -126,6 +129,13 @@ class WhatsAppChannel:
         self._background = BackgroundTasks()
         self._last_inbound: dict[str, float] = {}
         self._receipts = ReadReceipts(f"{self._endpoint}/messages", self._auth)
+        self.media = WhatsAppMedia(  # voice notes: the media lookup, then the download
+            f"{base}/{settings.whatsapp_api_version}",
+            self._auth,
+            self._open_session,
+            policy=self.options.retry_policy,
+            timeout_s=self.options.timeout_s,
+        )
         lifecycle.register(self)
 
     async def start(self) -> None:
@@ -139,6 +149,11 @@ class WhatsAppChannel:
             ),
             trace_configs=[outbound_trace(self.deps.metrics, "whatsapp")],
         )
+
+    def _open_session(self) -> aiohttp.ClientSession:
+        if self._session is None:
+            raise ServiceUnavailable("the WhatsApp channel is not started")
+        return self._session
 
     async def stop(self) -> None:
         """Wait for the turns running in the background, then close the HTTP session."""
@@ -212,7 +227,7 @@ class WhatsAppChannel:
         for raw in value.messages:
             message = read_message(raw)
             name = names.get(message.sender) if isinstance(message, WaMessage) else None
-            normalized = normalize(raw, name)
+            normalized = normalize(raw, name, files=self.media)
             if isinstance(message, WaMessage):
                 self._note_inbound(message)
             if not isinstance(normalized, Incoming):
@@ -244,7 +259,7 @@ class WhatsAppChannel:
         message = read_message(stored.get("message"))
         if isinstance(message, WaMessage):
             self._note_inbound(message)
-        normalized = normalize(stored.get("message"), name)
+        normalized = normalize(stored.get("message"), name, files=self.media)
         return normalized if isinstance(normalized, Incoming) else None
 
     async def submit(self, job: Job) -> None:

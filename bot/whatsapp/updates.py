@@ -6,31 +6,46 @@
     interactive button_reply / list_reply    Incoming kind "choice" when the bot sent it
                                                (id c:<token>:<index>), else its title as text
     edit of a text or a caption              Incoming kind "edit" (a correction, or silence)
+    audio (a voice note or an audio file)    Incoming kind "voice": its type, and how to fetch
+                                               it (the media lookup, then the download); no
+                                               length is announced, the runtime measures it
     image, video, document without caption,  Incoming kind "unsupported" (the polite reply)
-      audio, sticker, location, contacts
+      sticker, location, contacts
     reaction, revoke, system, request_welcome, ephemeral, unsupported, unknown and any
       other type                             Ignored (acknowledged, one log line)
     fields the code reads of the wrong type  Rejected (acknowledged, `update_rejected`)
 
 The envelope (`entry[].changes[].value`) is read leniently and each message on its own:
 one bad message never costs the others of its payload. Nothing here raises, whatever the
-JSON holds (tests/bot/test_normalizers.py). A new kind of message (a voice note to
-transcribe) is one more branch of `_content`.
+JSON holds (tests/bot/test_normalizers.py, tests/bot/test_file_normalizers.py), and
+nothing is downloaded here: an audio's `fetch` runs in the turn, when the runtime asks.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
-from agent.types import Incoming, IncomingKind
-from bot.inbound import Ignored, Kept, Lenient, Payload, Rejected, Text, phone_language, validated
+from agent.types import Audio, Incoming, IncomingKind
+from bot.inbound import (
+    NO_FILES,
+    FileSource,
+    Ignored,
+    Kept,
+    Lenient,
+    Payload,
+    Rejected,
+    Text,
+    phone_language,
+    validated,
+)
 from bot.render import decode_choice
 
 CAPTIONED = ("image", "video", "document")
-# what a person sent that the bot cannot read yet: it gets the polite "only text" reply
-MEDIA_TYPES = frozenset({"image", "video", "document", "audio", "sticker", "location", "contacts"})
+# what a person sent that the bot cannot read: it gets the polite "only text" reply
+MEDIA_TYPES = frozenset({"image", "video", "document", "sticker", "location", "contacts"})
 # acknowledged without a reply; the reason logged is the type (any other: "unknown_type")
 QUIET_TYPES = frozenset(
     {
@@ -52,6 +67,13 @@ class WaText(Payload):
 
 class WaMedia(Payload):
     caption: Annotated[Text | None, Lenient] = None
+
+
+class WaAudio(Payload):
+    """A voice note (`voice: true`) or an audio file: the media id and the type announced."""
+
+    id: Annotated[Text, StringConstraints(min_length=1, max_length=128)]
+    mime_type: Annotated[Text, Lenient] = ""
 
 
 class WaButton(Payload):
@@ -166,65 +188,83 @@ def read_message(raw: Any) -> WaMessage | Rejected:
     return Rejected(f"message.{message.reason}") if isinstance(message, Rejected) else message
 
 
-def normalize(raw: Any, name: str | None) -> Incoming | Ignored | Rejected:
-    """Turn one message of a payload into an Incoming, or say why it is not one; never raises."""
+def normalize(
+    raw: Any, name: str | None, *, files: FileSource = NO_FILES
+) -> Incoming | Ignored | Rejected:
+    """Turn one message of a payload into an Incoming, or say why it is not one; never raises.
+
+    Args:
+        files: where an audio's bytes are fetched from when the turn asks (the channel's
+            media lookup and download); nothing is fetched here.
+    """
     message = read_message(raw)
     if isinstance(message, Rejected):
         return message
-    content = _content(message, raw)
-    if not isinstance(content, tuple):
+    content = _content(message, raw, files)
+    if not isinstance(content, Content):
         return content
-    kind, text, edit_of, choice = content
+    choice = content.choice
     own_id = f"wa:{message.id}"
     return Incoming(
         channel="whatsapp",
         chat_id=message.sender,
         user_id=f"wa:{message.sender}",
-        text=text,
-        kind=kind,
+        text=content.text,
+        kind=content.kind,
         choice=choice[1] if choice else None,
         choice_token=choice[0] if choice else None,
         update_id=own_id,
         language_hint=phone_language(message.sender),
         display_name=name,
-        message_id=None if kind == "edit" else own_id,
-        edit_of=edit_of,
+        message_id=None if content.kind == "edit" else own_id,
+        edit_of=content.edit_of,
+        audio=content.audio,
     )
 
 
-_Content = tuple[IncomingKind, str | None, str | None, tuple[str | None, int] | None]
+@dataclass(frozen=True, slots=True)
+class Content:
+    """What a message gives the runtime: kind, text, the message it edits, a button it
+    pressed (token, index), a voice note to hear."""
+
+    kind: IncomingKind
+    text: str | None = None
+    edit_of: str | None = None
+    choice: tuple[str | None, int] | None = None
+    audio: Audio | None = None
 
 
-def _content(message: WaMessage, raw: Any) -> _Content | Ignored | Rejected:
-    """What the runtime gets of a message: kind, text, the message it edits, a button it pressed."""
+def _content(message: WaMessage, raw: Any, files: FileSource) -> Content | Ignored | Rejected:
+    """What the runtime gets of a message: its words, a button it pressed, a voice note, or none."""
     kind = message.type
     body = raw.get(kind)
     if kind == "text":
         text = validated(WaText, body)
-        return (
-            _rejected("text", text)
-            if isinstance(text, Rejected)
-            else ("text", text.body, None, None)
-        )
+        return _rejected("text", text) if isinstance(text, Rejected) else Content("text", text.body)
     if kind in CAPTIONED:
         media = validated(WaMedia, body)
         caption = media.caption if isinstance(media, WaMedia) else None
-        return ("text", caption, None, None) if caption else ("unsupported", None, None, None)
+        return Content("text", caption) if caption else Content("unsupported")
+    if kind == "audio":  # a voice note or not: heard; no length or size is announced
+        audio = validated(WaAudio, body)
+        if isinstance(audio, Rejected):
+            return _rejected("audio", audio)
+        return Content("voice", audio=Audio(audio.mime_type, fetch=files.fetcher(audio.id)))
     if kind == "button":  # a template's quick reply: its words are the message
         button = validated(WaButton, body)
         if isinstance(button, Rejected):
             return _rejected("button", button)
-        return "text", button.text, None, None
+        return Content("text", button.text)
     if kind == "interactive":
         return _interactive(body)
     if kind == "edit":
         return _edit(body)
     if kind in MEDIA_TYPES:
-        return "unsupported", None, None, None
+        return Content("unsupported")
     return Ignored(kind if kind in QUIET_TYPES else "unknown_type")
 
 
-def _interactive(body: Any) -> _Content | Ignored | Rejected:
+def _interactive(body: Any) -> Content | Ignored | Rejected:
     interactive = validated(WaInteractive, body)
     if isinstance(interactive, Rejected):
         return _rejected("interactive", interactive)
@@ -233,13 +273,13 @@ def _interactive(body: Any) -> _Content | Ignored | Rejected:
         return Ignored("interactive_other")  # a flow's answer (nfm_reply) and the like
     decoded = decode_choice(picked.id)
     if decoded is not None:  # one of the bot's own buttons: its payload decides
-        return "choice", None, None, decoded
+        return Content("choice", choice=decoded)
     if not picked.title.strip():
         return Ignored("interactive_without_title")
-    return "text", picked.title, None, None  # a button the bot did not send: its words
+    return Content("text", picked.title)  # a button the bot did not send: its words
 
 
-def _edit(body: Any) -> _Content | Ignored | Rejected:
+def _edit(body: Any) -> Content | Ignored | Rejected:
     edit = validated(WaEdit, body)
     if isinstance(edit, Rejected):
         return _rejected("edit", edit)
@@ -250,7 +290,7 @@ def _edit(body: Any) -> _Content | Ignored | Rejected:
         text = media.caption if media is not None else None
     if not text:
         return Ignored("edit_without_text")
-    return "edit", text, f"wa:{edit.original_message_id}", None
+    return Content("edit", text, edit_of=f"wa:{edit.original_message_id}")
 
 
 def _rejected(where: str, rejected: Rejected) -> Rejected:

@@ -78,7 +78,7 @@ async def test_a_json_export_imports_into_another_account_once(lembra: Lembra) -
     preview = await lembra.say(f"/import {raw}", user=BOB)
 
     assert preview.choice_kind == "confirm", preview.text
-    assert preview.text.startswith("Importar 3 itens? (2 notas, 1 links)")
+    assert preview.text.startswith("Importar 3 itens? (2 notas, 1 link)")
     assert await lembra.items(BOB) == []  # nothing before "sim"
 
     done = await lembra.press(0, token=preview.choice_token, user=BOB)
@@ -103,7 +103,7 @@ async def test_a_plain_list_previews_new_entries_and_no_keeps_everything(lembra:
 
     # the repeated line counts once; what alice already has is skipped
     assert preview.text.splitlines()[:2] == [
-        "Importar 3 itens? (1 notas, 1 vídeos, 1 links)",
+        "Importar 3 itens? (1 nota, 1 vídeo, 1 link)",
         "Já na sua lista (ficam como estão): 1 item.",
     ]
     kept = await lembra.say("não")
@@ -206,7 +206,7 @@ async def test_export_forget_import_round_trip_keeps_every_item_and_memory(
     raw = json.dumps({k: v for k, v in document.items() if k != "messages"})
     preview = await lembra.say(f"/import {raw}")
     assert preview.text.splitlines()[:2] == [
-        "Importar 3 itens? (2 notas, 1 links)",
+        "Importar 3 itens? (2 notas, 1 link)",
         "E 3 anotações do assistente sobre você (fatos e marcadores).",
     ]
     done = await lembra.say("sim")

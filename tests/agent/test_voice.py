@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent.conversation.hearing import Outcome, _over_limits
-from agent.errors import ServiceError, ServiceUnavailable
+from agent.errors import FileTooLarge, ServiceError, ServiceUnavailable
 from agent.types import Audio, Language
 from bot.fakes.transcription import FakeTranscriptionServer
 from storage import Database
@@ -232,6 +232,23 @@ async def test_an_audio_format_no_server_reads_is_not_downloaded(
 
 
 @pytest.mark.parametrize(
+    ("max_bytes", "limit"), [(None, 60 * 32_000), (1_000_000, 1_000_000)], ids=["ours", "platform"]
+)
+async def test_a_download_is_bounded_and_a_file_found_larger_is_refused(
+    lembra: Lembra, ears: FakeTranscriptionServer, max_bytes: int | None, limit: int
+) -> None:
+    """WhatsApp tells a size only in its media lookup: the download itself refuses it."""
+    note = VoiceNote(announced=False, max_bytes=max_bytes, fails_with=FileTooLarge("lookup"))
+
+    reply = await lembra.handle(note.incoming(user="wa:5511999990000"))
+
+    assert note.limits == [limit]  # 60 s at 32 kB/s, or less when the platform allows less
+    assert reply.text.startswith("Esse arquivo de áudio é grande demais para eu baixar.")
+    assert ears.requests == []
+    assert sample(lembra, "lembra_transcriptions_total", backend="http", outcome="too_large") == 1
+
+
+@pytest.mark.parametrize(
     ("failure", "expected", "try_again"),
     [
         (ServiceUnavailable("timeout"), "Não consegui transcrever o áudio agora.", True),
@@ -371,7 +388,7 @@ async def documents_mentioning(db: Database, words: str) -> list[dict[str, Any]]
 def test_any_announced_note_is_either_refused_with_a_reply_or_let_through(
     seconds: float | None, size: int | None, max_bytes: int | None, mime: str, language: Language
 ) -> None:
-    async def fetch() -> bytes:
+    async def fetch(limit: int) -> bytes:
         raise AssertionError("never downloaded here")
 
     audio = Audio(mime_type=mime, fetch=fetch, seconds=seconds, size=size, max_bytes=max_bytes)

@@ -7,7 +7,11 @@ sent, no item, no ledger event. A caption, an edit, a revoke or a button tap nev
 gets the "only text" reply.
 
     reply        a reply, and not the "only text" one (words, captions, button taps)
-    media        exactly the polite "only text" reply (photos, stickers, voice...)
+    heard        a voice note fetched from the fake platform, heard by the fake transcription
+                 server: one reply starting `🎤 «`; posted again, nothing fetched or heard again
+    refused      a voice note answered with why it cannot be heard (too long...), nothing
+                 fetched, nothing stored
+    media        exactly the polite "only text" reply (photos, stickers...)
     silent       nothing sent to anyone (service messages, statuses, reactions...)
     correction   "✏️ Corrigi: ..." (or "Fixed", in the edit's language) and the item the
                  original message saved changed;
@@ -27,14 +31,22 @@ from typing import Any, Literal
 
 from agent.conversation.runtime import Runtime
 from agent.texts import EDIT_MARK, text
+from agent.texts.voice import HEARD_MARK
+from agent.texts.voice import TEXTS as VOICE_TEXTS
 from agent.types import Incoming, Reply
+from bot.fakes.transcription import FakeTranscriptionServer, silent_voice_note
 from tests.bot.conftest import Harness, events, json_logs
 from tests.support import fake_whatsapp as wa
 
 CORPUS = Path(__file__).parent / "corpus"
 OFFLINE = {"openai_api_key": None, "openai_base_url": None, "tmdb_api_key": None}
 ONLY_TEXT = {text("unsupported_media", "pt"), text("unsupported_media", "en")}
-Outcome = Literal["reply", "media", "silent", "correction", "kept"]
+# why a voice note is not heard: each text up to its first number
+VOICE_REFUSALS = tuple(t.split("{")[0] for texts in VOICE_TEXTS.values() for t in texts.values())
+Outcome = Literal["reply", "heard", "refused", "media", "silent", "correction", "kept"]
+# the corpus's voice notes, as the fake platforms keep them (file id / media id)
+TELEGRAM_VOICE = "AwADawAgADADy_JxS2gopIVIIxlhAg"
+WHATSAPP_AUDIO = "1234567890987654321"
 
 TELEGRAM: dict[str, dict[str, Outcome]] = {
     "telegram_illemius.json": {
@@ -43,13 +55,13 @@ TELEGRAM: dict[str, dict[str, Outcome]] = {
         "message_with_photo": "reply",
         "message_with_successful_payment": "silent",
         "message_with_invoice": "silent",  # sent by a bot
-        "message_with_audio": "media",
+        "message_with_audio": "refused",  # 123 s: longer than TRANSCRIBE_MAX_SECONDS
         "message_with_document": "reply",
         "message_with_game": "media",
         "message_with_location": "media",
         "message_with_sticker": "media",
         "message_with_video": "reply",
-        "message_with_voice": "media",
+        "message_with_voice": "heard",
         "forwarded_message": "reply",
         "reply_message": "reply",
         "pre_checkout_query": "silent",
@@ -103,8 +115,8 @@ WHATSAPP: dict[str, Outcome] = {
     "image": "media",
     "video": "reply",
     "document": "reply",
-    "audio": "media",
-    "voice": "media",
+    "audio": "heard",
+    "voice": "heard",
     "static_sticker": "media",
     "animated_sticker": "media",
     "reaction": "silent",
@@ -157,14 +169,17 @@ def test_the_corpus_holds_every_body_the_table_expects_and_at_least_sixty() -> N
 
 
 @asynccontextmanager
-async def lembra(harness: Any) -> AsyncIterator[Harness]:
+async def lembra(harness: Any, ears: FakeTranscriptionServer) -> AsyncIterator[Harness]:
     runtimes: list[Runtime] = []
 
     async def handle(incoming: Incoming) -> Reply:
         return await runtimes[0].handle(incoming)
 
-    async with harness(handler=handle, **OFFLINE) as h:
+    async with harness(handler=handle, transcribe_base_url=ears.base_url, **OFFLINE) as h:
         runtimes.append(Runtime(h.deps))
+        note = silent_voice_note(1)
+        h.tg.add_file(TELEGRAM_VOICE, note, path="voice/file_1.oga")
+        h.wa.add_media(WHATSAPP_AUDIO, note, mime_type="audio/ogg; codecs=opus")
         yield h
 
 
@@ -219,14 +234,24 @@ async def check(
     post: Callable[[], Any],
     sent: Callable[[], list[str]],
     user: str | None,
+    work: Callable[[], int],
 ) -> None:
-    before_sent = len(sent())
+    """`work` counts what was fetched from the platform and heard."""
+    before_sent, before_work = len(sent()), work()
     before = await state(h, user) if user else None
     assert (await post()).status < 300, name
     await h.idle()
     new = sent()[before_sent:]
     if outcome in ("silent", "kept"):
         assert new == [], (name, new)
+    elif outcome == "heard":
+        assert len(new) == 1, (name, new)
+        assert new[0].startswith(f"{HEARD_MARK} «"), (name, new)
+        assert work() > before_work, name
+    elif outcome == "refused":
+        assert len(new) == 1, (name, new)
+        assert new[0].startswith(VOICE_REFUSALS), (name, new)
+        assert work() == before_work, name  # nothing fetched, nothing heard
     elif outcome == "media":
         assert len(new) == 1, (name, new)
         assert new[0] in ONLY_TEXT, (name, new)
@@ -236,14 +261,14 @@ async def check(
     else:
         assert new, name
         assert not ONLY_TEXT & set(new), (name, new)
-    if outcome in ("silent", "kept", "media") and user is not None:
+    if outcome in ("silent", "kept", "media", "refused") and user is not None:
         assert await state(h, user) == before, name  # nothing stored changed
     if any(word in name for word in WORDS):
         assert not ONLY_TEXT & set(new), name
-    after = (len(sent()), await state(h, user) if user else None)
+    after = (len(sent()), await state(h, user) if user else None, work())
     assert (await post()).status < 300, name  # the platform delivering it again
     await h.idle()
-    assert (len(sent()), await state(h, user) if user else None) == after, name
+    assert (len(sent()), await state(h, user) if user else None, work()) == after, name
 
 
 # -- the tests -------------------------------------------------------------------------------
@@ -251,7 +276,11 @@ async def check(
 
 async def test_every_real_telegram_body_gets_its_outcome_once(harness: Any) -> None:
     with json_logs() as stream:
-        async with lembra(harness) as h:
+        async with FakeTranscriptionServer() as ears, lembra(harness, ears) as h:
+
+            def work() -> int:
+                return len(h.tg.attempts("getFile")) + len(h.tg.downloads) + len(ears.requests)
+
             n = 0
             for file, table in TELEGRAM.items():
                 for name, body in load(file).items():
@@ -272,9 +301,11 @@ async def test_every_real_telegram_body_gets_its_outcome_once(harness: Any) -> N
                     def post(update: dict[str, Any] = update) -> Any:
                         return h.post_update(json.dumps(update).encode())
 
-                    await check(h, name, table[name], post, h.tg.texts, user)
-            (note,) = await h.db.items.list_for("tg:12345678")
-            assert note.content == "hi there (edited)"
+                    if table[name] == "heard":
+                        ears.hear("anota: ligar pro banco")
+                    await check(h, name, table[name], post, h.tg.texts, user, work)
+            notes = {i.content for i in await h.db.items.list_for("tg:12345678")}
+            assert notes == {"hi there (edited)", "ligar pro banco"}  # the voice note's words
     logged = events(stream)
     assert not [e for e in logged if "traceback" in e or e["level"] == "error"], logged
 
@@ -283,7 +314,11 @@ async def test_every_real_whatsapp_body_gets_its_outcome_once(harness: Any) -> N
     phone = "972987654321"
     user = f"wa:{phone}"
     with json_logs() as stream:
-        async with lembra(harness) as h:
+        async with FakeTranscriptionServer() as ears, lembra(harness, ears) as h:
+
+            def work() -> int:
+                return len(h.wa.lookups) + len(h.wa.downloads) + len(ears.requests)
+
             for n, (name, body) in enumerate(load("whatsapp_pywa.json").items(), start=1):
                 payload = wa_fresh(body, n)
                 if WHATSAPP[name] in ("correction", "kept"):  # the original saved a note
@@ -299,8 +334,16 @@ async def test_every_real_whatsapp_body_gets_its_outcome_once(harness: Any) -> N
                 def sent() -> list[str]:
                     return h.wa.bodies(phone)
 
-                await check(h, name, WHATSAPP[name], post, sent, user)
+                if WHATSAPP[name] == "heard":
+                    ears.hear(f"anota: áudio {name}")
+                await check(h, name, WHATSAPP[name], post, sent, user, work)
             contents = sorted(i.content or "" for i in await h.db.items.list_for(user))
-            assert contents == ["Text was edited", "antes de revoke", "caption"]
+            assert contents == [
+                "Text was edited",
+                "antes de revoke",
+                "caption",
+                "áudio audio",  # a forwarded audio file
+                "áudio voice",  # a voice note
+            ]
     logged = events(stream)
     assert not [e for e in logged if "traceback" in e or e["level"] == "error"], logged

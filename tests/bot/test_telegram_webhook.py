@@ -229,10 +229,11 @@ async def test_a_silent_reply_sends_nothing_but_finishes_the_update(harness: Any
         assert await h.status(f"tg:{update['update_id']}") == "done"
 
 
-async def test_photos_voice_and_stickers_reach_the_runtime_as_unsupported(harness: Any) -> None:
+async def test_photos_and_stickers_reach_the_runtime_as_unsupported_and_voice_as_voice(
+    harness: Any,
+) -> None:
     attachments: list[dict[str, Any]] = [
         {"photo": [{"file_id": "p1", "file_unique_id": "u1", "width": 90, "height": 90}]},
-        {"voice": {"file_id": "v1", "file_unique_id": "u2", "duration": 3}},
         {
             "sticker": {
                 "file_id": "s1",
@@ -245,13 +246,18 @@ async def test_photos_voice_and_stickers_reach_the_runtime_as_unsupported(harnes
             }
         },
         {"location": {"latitude": -23.5, "longitude": -46.6}},
+        {"voice": {"file_id": "v1", "file_unique_id": "u2", "duration": 3}},
     ]
     async with harness() as h:
         for extra in attachments:
             await h.post_update(message_update(CHAT, None, extra=extra))
         await h.idle()
-        assert [i.kind for i in h.runtime.seen] == ["unsupported"] * 4
-        assert h.tg.texts(CHAT) == ["Por enquanto eu só entendo mensagens de texto."] * 4
+        assert [i.kind for i in h.runtime.seen] == ["unsupported"] * 3 + ["voice"]
+        assert h.tg.texts(CHAT)[:3] == ["Por enquanto eu só entendo mensagens de texto."] * 3
+        audio = h.runtime.seen[3].audio  # heard in its turn (tests/bot/test_voice_webhooks.py)
+        assert audio is not None
+        assert (audio.mime_type, audio.seconds, audio.size) == ("audio/ogg", 3.0, None)
+        assert h.tg.attempts("getFile") == []  # nothing fetched before the turn asks
 
 
 async def test_updates_we_do_not_handle_are_acknowledged_and_ignored(harness: Any) -> None:

@@ -2,7 +2,9 @@
 
 Speaks the Bot API's wire format (`POST /bot<token>/<method>`, form or multipart
 parameters, `{"ok": ..., "result" | "error_code", "description", "parameters"}`)
-for the methods Lembra uses, records every call, and can be told to misbehave:
+for the methods Lembra uses, serves files as api.telegram.org does (`getFile`, then
+`GET /file/bot<token>/<file_path>`; `add_file` puts one there; over 20 MB getFile
+answers "file is too big"), records every call, and can be told to misbehave:
 answer an error (429 with retry_after, 403 blocked, 5xx), hold a request and then
 drop it (a timeout), hold every send a while (to observe concurrency), or wait for
 several sends to be in flight at once (to prove chats run in parallel).
@@ -22,6 +24,7 @@ from typing import Any
 from aiohttp import web
 
 TOKEN = "123456:TEST-token"
+GET_FILE_MAX_BYTES = 20 * 1024 * 1024  # what the cloud Bot API lets bots download
 BOT_USER = {
     "id": 123456,
     "is_bot": True,
@@ -65,6 +68,16 @@ class Call:
 
 
 @dataclass
+class StoredFile:
+    """A file users sent, as the Bot API keeps it."""
+
+    file_id: str
+    data: bytes
+    path: str
+    announced_size: int | None  # what getFile says (None: the real size)
+
+
+@dataclass
 class _Fault:
     status: int
     description: str
@@ -95,6 +108,9 @@ class FakeTelegram:
             "pending_update_count": 0,
         }
         self._message_ids = itertools.count(1)
+        self.files: dict[str, StoredFile] = {}
+        self.downloads: list[str] = []  # file paths downloaded, in order (answered 200)
+        self.download_faults: list[int] = []  # statuses the next downloads answer
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -104,6 +120,7 @@ class FakeTelegram:
         app = web.Application()
         app.router.add_post("/bot{token}/{method}", self._handle)
         app.router.add_get("/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._download)
         self._runner = web.AppRunner(app, shutdown_timeout=0.5, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)
@@ -119,6 +136,14 @@ class FakeTelegram:
     def base_url(self) -> str:
         """What TELEGRAM_API_BASE_URL should be (PTB appends the token)."""
         return f"http://127.0.0.1:{self.port}/bot"
+
+    def add_file(
+        self, file_id: str, data: bytes, *, path: str | None = None, size: int | None = None
+    ) -> StoredFile:
+        """Keep a file users sent; `size` makes getFile announce another size than the real one."""
+        stored = StoredFile(file_id, data, path or f"files/file_{len(self.files)}.bin", size)
+        self.files[file_id] = stored
+        return stored
 
     # -- steering --------------------------------------------------------------------------
 
@@ -211,6 +236,8 @@ class FakeTelegram:
             return _error(fault.status, fault.description, retry_after=fault.retry_after)
         if call.method in ("sendMessage", "sendDocument"):
             return await self._send(call)
+        if call.method == "getFile":
+            return self._get_file(call)
         result = self._result(call)
         if result is None:
             call.status = 404
@@ -260,6 +287,38 @@ class FakeTelegram:
                 await self._gate_event.wait()
         except TimeoutError:
             self._gate = None
+
+    def _get_file(self, call: Call) -> web.Response:
+        stored = self.files.get(str(call.params.get("file_id", "")))
+        if stored is None:
+            call.status = 400
+            return _error(400, "Bad Request: invalid file_id")
+        size = stored.announced_size if stored.announced_size is not None else len(stored.data)
+        if size > GET_FILE_MAX_BYTES:
+            call.status = 400
+            return _error(400, "Bad Request: file is too big")
+        file = {
+            "file_id": stored.file_id,
+            "file_unique_id": f"u-{stored.file_id[-8:]}",
+            "file_size": size,
+            "file_path": stored.path,
+        }
+        return web.json_response({"ok": True, "result": file})
+
+    async def _download(self, request: web.Request) -> web.StreamResponse:
+        if request.match_info["token"] != self.token:
+            return _error(404, "Not Found")
+        path = request.match_info["path"]
+        stored = next((f for f in self.files.values() if f.path == path), None)
+        try:
+            if self.download_faults:
+                return web.Response(status=self.download_faults.pop(0))
+            if stored is None:
+                return _error(404, "Not Found")
+            self.downloads.append(path)
+            return web.Response(body=stored.data, content_type="application/octet-stream")
+        finally:
+            await self._notify()
 
     def _result(self, call: Call) -> Any:
         if call.method == "getMe":
@@ -388,6 +447,51 @@ def callback_update(
         keyboard = [[{"text": t, "callback_data": d} for t, d in row] for row in buttons]
         update["callback_query"]["message"]["reply_markup"] = {"inline_keyboard": keyboard}
     return update
+
+
+def voice_update(
+    chat_id: int,
+    file_id: str,
+    *,
+    seconds: float | None = 3,
+    size: int | None = None,
+    mime_type: str | None = "audio/ogg",
+    key: str = "voice",
+    update_id: int | None = None,
+    language: str = "pt-br",
+) -> dict[str, Any]:
+    """A voice note (or `audio`, `video_note`) as Telegram announces it; None leaves a field out."""
+    part: dict[str, Any] = {"file_id": file_id, "file_unique_id": f"u-{file_id[-8:]}"}
+    for name, value in (("duration", seconds), ("file_size", size), ("mime_type", mime_type)):
+        if value is not None:
+            part[name] = value
+    return message_update(chat_id, None, update_id=update_id, extra={key: part}, language=language)
+
+
+def document_update(
+    chat_id: int,
+    file_id: str,
+    *,
+    file_name: str = "lista.txt",
+    mime_type: str = "text/plain",
+    size: int | None = None,
+    caption: str | None = None,
+    update_id: int | None = None,
+    language: str = "pt-br",
+) -> dict[str, Any]:
+    """A document as Telegram announces it."""
+    document: dict[str, Any] = {
+        "file_id": file_id,
+        "file_unique_id": f"u-{file_id[-8:]}",
+        "file_name": file_name,
+        "mime_type": mime_type,
+    }
+    if size is not None:
+        document["file_size"] = size
+    extra: dict[str, Any] = {"document": document}
+    if caption is not None:
+        extra["caption"] = caption
+    return message_update(chat_id, None, update_id=update_id, extra=extra, language=language)
 
 
 def next_update_id() -> int:

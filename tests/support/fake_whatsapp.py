@@ -2,7 +2,10 @@
 
 Records `POST /<version>/<phone_number_id>/messages` (and `/media` uploads), checks
 the bearer token, and can be told to fail the next sends (5xx, 429, or a Graph
-error code such as 131047, "outside the 24-hour window").
+error code such as 131047, "outside the 24-hour window"). Serves media users sent as
+the Cloud API does: `GET /<version>/<media-id>` answers its `url`, `mime_type` and
+`file_size`, and that URL (as lookaside.fbsbx.com) gives the bytes only to the bearer
+token; `add_media` puts one there.
 """
 
 from __future__ import annotations
@@ -27,6 +30,14 @@ VERSION = "v21.0"
 
 
 @dataclass
+class StoredMedia:
+    media_id: str
+    data: bytes
+    mime_type: str
+    announced_size: int | None  # what the lookup says (None: the real size)
+
+
+@dataclass
 class _Fault:
     status: int
     code: int
@@ -39,6 +50,10 @@ class FakeWhatsApp:
         self.attempts = 0
         self.media: list[tuple[str, str, bytes]] = []
         self.refuse_receipts = False
+        self.stored_media: dict[str, StoredMedia] = {}
+        self.lookups: list[tuple[str, bool]] = []  # (media id, bearer token right)
+        self.downloads: list[tuple[str, bool]] = []  # (media id, bearer token right)
+        self.download_faults: list[int] = []  # statuses the next downloads answer
         self._faults: list[_Fault] = []
         self._stalls: list[float] = []
         self._ids = itertools.count(1)
@@ -50,6 +65,8 @@ class FakeWhatsApp:
         app = web.Application()
         app.router.add_post("/{version}/{phone}/messages", self._message)
         app.router.add_post("/{version}/{phone}/media", self._media)
+        app.router.add_get("/whatsapp_business/attachments/", self._download)
+        app.router.add_get("/{version}/{media_id}", self._lookup)
         self._runner = web.AppRunner(app, shutdown_timeout=0.5, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -74,6 +91,14 @@ class FakeWhatsApp:
     def stall(self, *, after_s: float, times: int = 1) -> None:
         """Accept the next `times` sends, then hold their answers for `after_s` (the answer is lost)."""
         self._stalls.extend([after_s] * times)
+
+    def add_media(
+        self, media_id: str, data: bytes, *, mime_type: str = "audio/ogg", size: int | None = None
+    ) -> StoredMedia:
+        """Keep media a user sent; `size` makes the lookup announce another size than the real one."""
+        stored = StoredMedia(media_id, data, mime_type, size)
+        self.stored_media[media_id] = stored
+        return stored
 
     def receipts(self) -> list[dict[str, Any]]:
         """Read receipts (each with its typing indicator), in order."""
@@ -133,6 +158,45 @@ class FakeWhatsApp:
                     "messages": [{"id": f"wamid.out.{next(self._ids)}"}],
                 }
             )
+        finally:
+            async with self._changed:
+                self._changed.notify_all()
+
+    def _bearer(self, request: web.Request) -> bool:
+        return request.headers.get("Authorization") == f"Bearer {ACCESS_TOKEN}"
+
+    async def _lookup(self, request: web.Request) -> web.Response:
+        media_id = request.match_info["media_id"]
+        self.lookups.append((media_id, self._bearer(request)))
+        if not self._bearer(request):
+            return _graph_error(401, 190, "Invalid OAuth access token")
+        stored = self.stored_media.get(media_id)
+        if request.match_info["version"] != VERSION or stored is None:
+            return _graph_error(400, 100, "Unsupported get request")
+        size = stored.announced_size if stored.announced_size is not None else len(stored.data)
+        return web.json_response(
+            {
+                "messaging_product": "whatsapp",
+                "url": f"{self.base_url}/whatsapp_business/attachments/?mid={media_id}&ext=1",
+                "mime_type": stored.mime_type,
+                "sha256": hashlib.sha256(stored.data).hexdigest(),
+                "file_size": size,
+                "id": media_id,
+            }
+        )
+
+    async def _download(self, request: web.Request) -> web.Response:
+        media_id = request.query.get("mid", "")
+        self.downloads.append((media_id, self._bearer(request)))
+        try:
+            if not self._bearer(request):
+                return web.Response(status=401)  # lookaside answers without a body
+            if self.download_faults:
+                return web.Response(status=self.download_faults.pop(0))
+            stored = self.stored_media.get(media_id)
+            if stored is None:
+                return web.Response(status=404)
+            return web.Response(body=stored.data, content_type=stored.mime_type.split(";")[0])
         finally:
             async with self._changed:
                 self._changed.notify_all()
@@ -239,6 +303,21 @@ def image_content() -> dict[str, Any]:
     return {
         "type": "image",
         "image": {"mime_type": "image/jpeg", "sha256": "abc", "id": "1234567890"},
+    }
+
+
+def audio_content(
+    media_id: str, *, mime_type: str = "audio/ogg; codecs=opus", voice: bool = True
+) -> dict[str, Any]:
+    """A voice note (`voice`) or an audio file as the webhook announces it: no length, no size."""
+    return {
+        "type": "audio",
+        "audio": {
+            "mime_type": mime_type,
+            "sha256": "m04pFf2ERdaopTyFkGPA0+bX3i+YY2dYgVFwOgDLSDI=",
+            "id": media_id,
+            "voice": voice,
+        },
     }
 
 

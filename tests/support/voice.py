@@ -6,7 +6,7 @@ the fake transcription server "hears" in it is scripted on the server.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from agent.types import Audio, Channel, Incoming, Language
 from bot.fakes.transcription import silent_voice_note
@@ -24,12 +24,14 @@ class VoiceNote:
     max_bytes: int | None = None
     fails_with: Exception | None = None  # what the download raises
     downloads: int = 0
+    limits: list[int] = field(default_factory=list)  # the byte limit each download was given
 
     def __post_init__(self) -> None:
         self.data = silent_voice_note(self.seconds)
 
-    async def fetch(self) -> bytes:
+    async def fetch(self, limit: int) -> bytes:
         self.downloads += 1
+        self.limits.append(limit)
         if self.fails_with is not None:
             raise self.fails_with
         return self.data
