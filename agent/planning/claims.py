@@ -33,7 +33,8 @@ from typing import Final, Literal
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.planning.textlanguage import foreign_language, language_problem
-from agent.tools.matching import ONE_TYPO, URL_NOISE, item_words, word_score
+from agent.tools.candidates import naming_any, query_words
+from agent.tools.matching import ONE_TYPO, TYPE_WORDS, URL_NOISE, item_words, word_score
 from agent.understanding.language import EN_WORDS, PT_WORDS
 from agent.understanding.morphology import (
     ACTION_NOUNS,
@@ -46,6 +47,7 @@ from agent.understanding.morphology import (
     verb_forms,
 )
 from agent.understanding.textnorm import fold
+from storage.documents import ITEM_TYPES
 
 ClaimKind = Literal["done", "promise", "state", "history", "offer"]
 FALSE_CLAIM: Final = (
@@ -974,11 +976,16 @@ async def check_model_text(
     foreign = [t for t in texts if foreign_language(t, language, titles=shown, user_text=user_text)]
     if not foreign and all(c.kind == "offer" for c in claims):
         return None
-    items = await deps.db.items.list_for(turn.user_id)
+    items = await naming_any(
+        deps.db, turn.user_id, [w for t in (*texts, user_text) for w in query_words(t)]
+    )
     titles = [*(i.title for i in items if i.title), *shown]
     facts = ClaimFacts(
         events=frozenset([*turn.ledger_events, *pending]),
-        items=tuple(named_item(i.title or i.content or i.url, item_words(i)) for i in items),
+        items=(
+            *(named_item(i.title or i.content or i.url, item_words(i)) for i in items),
+            *await _kinds_kept(deps, turn.user_id),
+        ),
         user_text=user_text,
         extra_titles=shown,
     )
@@ -993,6 +1000,17 @@ async def check_model_text(
             deps.metrics.model_text.labels("wrong_language").inc()
             return problem
     return None
+
+
+async def _kinds_kept(deps: Deps, user_id: str) -> tuple[Named, ...]:
+    """One nameless entry per type the user keeps, carrying that type's words ("Notas salvas.")."""
+    user = await deps.db.users.get(user_id)
+    counts = user.counts if user else {}
+    return tuple(
+        Named(title=(), words=TYPE_WORDS.get(kind, frozenset()))
+        for kind in ITEM_TYPES
+        if int(counts.get(kind, 0)) > 0
+    )
 
 
 # -- what may be sent ----------------------------------------------------------------------------

@@ -183,6 +183,23 @@ async def candidates(
     return sorted(unique_items.values(), key=lambda item: item.seq)
 
 
+async def naming_any(db: Database, user_id: str, words: Sequence[str]) -> list[ItemDoc]:
+    """The user's items holding a neighbour of any of `words` (type words aside), by seq.
+
+    What a text can name: checking a model's "Salvei Matrix" needs the items "Matrix" may
+    be, not every item. Before the index is ready that is every item.
+    """
+    unique = list(dict.fromkeys(w for w in words if w))
+    if not unique:
+        return []
+    if not db.word_index.ready:
+        return await db.items.list_for(user_id)
+    keys = {key for w in unique for key in shards_for(w)}
+    listed, _ = await db.word_index.look_up(user_id, keys, ())
+    near = {n for w in unique for n in neighbours(w, listed)}
+    return await db.items.get_many(user_id, await db.word_index.holding(user_id, near))
+
+
 async def _rarest(
     db: Database,
     user_id: str,

@@ -244,3 +244,27 @@ def test_model_text_in_another_language_is_found(
 ) -> None:
     titles = ["The Office"]
     assert foreign_language(message, language, titles=titles) == foreign  # type: ignore[arg-type]
+
+
+async def test_stored_items_are_found_by_the_words_of_the_claim(lembra: Lembra) -> None:
+    # The check reads the items the text can name through the word index (issue 35),
+    # not every item: a true claim about a stored note passes, a false one is re-asked.
+    claim = {"action": "RESPOND", "tool": None, "args": None, "belief": BELIEF}
+    await lembra.say("anota: comprar leite sem lactose")
+    await lembra.say("anota: ligar pro banco amanhã")
+
+    true = await lembra.say(
+        "leite faz bem?", llm=[{**claim, "message": "Faz sim. Sua nota comprar leite está salva."}]
+    )
+    false = await lembra.say(
+        "matrix é bom?",
+        llm=[
+            {**claim, "message": "Matrix está salvo na sua lista."},
+            {**claim, "message": "É um clássico da ficção científica."},
+        ],
+    )
+
+    assert true.text == "Faz sim. Sua nota comprar leite está salva."
+    assert false.text.startswith("É um clássico da ficção científica.")  # after one re-ask
+    assert "Matrix" not in false.text
+    assert sample(lembra, "false_claim") == 1
