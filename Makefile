@@ -39,7 +39,7 @@ typecheck: install
 	$(BIN)/mypy agent storage config bot
 
 pytest: install
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --maxprocesses 4
 
 test: lint typecheck pytest
 
