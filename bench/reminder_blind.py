@@ -104,10 +104,15 @@ def judge(row: Row) -> tuple[str, str, str | None]:
     due = got.due
     said = due.astimezone(tz).strftime("%Y-%m-%d %H:%M %z")
     text_off = off_task(got.what, row.lang)
-    if any(due == p for p in points) or any(lo <= due <= hi for lo, hi in ranges):
+    # instants compared as timestamps: == between aware datetimes with different tzinfo is
+    # always False for a wall time that repeats when summer time ends (PEP 495)
+    stamp = due.timestamp()
+    if any(stamp == p.timestamp() for p in points) or any(
+        lo.timestamp() <= stamp <= hi.timestamp() for lo, hi in ranges
+    ):
         return "exact", said, text_off
     earliest = points + [lo for lo, _ in ranges]
-    if earliest and due < min(earliest):
+    if earliest and stamp < min(e.timestamp() for e in earliest):
         return "early", said, text_off
     return "wrong", said, text_off
 
