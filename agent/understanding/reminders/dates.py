@@ -215,9 +215,12 @@ def _month(toks: tuple[Tok, ...], i: int) -> tuple[int, bool, int] | None:
     return MONTHS[word], word in _WEAK_MONTHS, end
 
 
+_YEARS = (1900, 2200)  # years read in a date; outside them the calendar arithmetic overflows
+
+
 def _year(toks: tuple[Tok, ...], i: int) -> tuple[int, int] | None:
     word = text_at(toks, i)
-    if word.isdigit() and len(word) == 4 and 1900 <= int(word) <= 2200:
+    if word.isdigit() and len(word) == 4 and _YEARS[0] <= int(word) <= _YEARS[1]:
         return int(word), i + 1
     return None
 
@@ -346,6 +349,8 @@ def read_numeric_date(
         if len(parts) != 3:
             return None
         year, month, day = (int(p) for p in parts)
+        if not _YEARS[0] <= year <= _YEARS[1] and 1 <= month <= 12 and 1 <= day <= 31:
+            return Date(day, month, invalid=True), j
         return _date(day, month, year), j
     if any(len(p) > 2 for p in parts[:2]) or (len(parts) == 3 and len(parts[2]) not in (2, 4)):
         return None
@@ -358,6 +363,8 @@ def read_numeric_date(
         day, month = month, day  # only one reading is a date
     if month > 12 or day > 31 or day == 0 or month == 0:
         return None
+    if year_value is not None and not _YEARS[0] <= year_value <= _YEARS[1]:
+        return Date(day, month, invalid=True), j  # "1/1/9999": ask which day
     return _date(day, month, year_value), j
 
 

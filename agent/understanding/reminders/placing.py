@@ -116,6 +116,8 @@ def _place(when: When, now: datetime, country: Country | None, tz: tzinfo | None
 
 
 def _relative(when: When, relative: Relative, now: datetime, tz: tzinfo | None) -> Placed:
+    if not relative.within_reach:
+        return Ask(_later_today_options(now, when), "invalid_date")
     if not relative.moves_calendar:
         at = _plus(now, timedelta(seconds=relative.seconds))
         return Due(at) if not _future(now, at) else Past(at)  # "há 2 horas", "2 hours ago"

@@ -15,6 +15,7 @@ from agent.understanding.reminders.lexicon import Phrases, Tok, glued, text_at
 from agent.understanding.reminders.numbers import AND, cardinal, decimal
 
 Unit = Literal["second", "minute", "hour", "day", "week", "month", "year"]
+MAX_YEARS = 100  # the furthest a reminder can be set from now
 SECONDS: dict[Unit, int] = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800}
 
 
@@ -24,6 +25,12 @@ class Relative:
     days: int = 0
     months: int = 0
     years: int = 0
+
+    @property
+    def within_reach(self) -> bool:
+        """At most a century either way ("daqui a 99999 anos" overflows any calendar)."""
+        days = self.seconds / 86400 + self.days + self.months * 31 + self.years * 366
+        return abs(days) <= MAX_YEARS * 366
 
     @property
     def moves_calendar(self) -> bool:

@@ -219,3 +219,21 @@ def test_a_range_is_due_when_it_opens(text: str, due: str) -> None:
 )  # fmt: skip
 def test_a_time_in_the_past_is_reported(text: str) -> None:
     assert isinstance(parse(text, WEDNESDAY_1420), PastTime)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "me lembra daqui a 99999 anos de x",
+        "me lembra daqui a 99999 anos às 10h de x",  # the clock alone would be today: ask
+        "remind me in 69896791 hours to x",
+        "me lembra 31/12/9999 às 2 da noite de x",  # the date alone would be dropped: ask
+        "remind me on 12/31/9999 at 11pm PST to x",
+        "me lembra 9999-12-31 de x",
+    ],
+)
+def test_a_time_past_the_calendars_edge_gets_a_question(text: str) -> None:
+    parsed = parse(text, WEDNESDAY_1420, month_first=True)
+    assert isinstance(parsed, AskWhen), parsed
+    assert parsed.reason == "invalid_date"
+    assert parsed.what == "x"
