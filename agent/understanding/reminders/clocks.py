@@ -127,8 +127,9 @@ def _range_start(clock: Clock, end: Clock) -> Clock:
 def _one_clock(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
     prefix = PREFIXES.match(toks, i)
     start = prefix[1] if prefix else i
+    timed = prefix is not None and prefix[0] != "article"  # "às 15.30": a dot is a clock's
     for reader in (_noon, _minutes_to, _minutes_past, _half_hour, _digits, _words):
-        found = reader(toks, start)
+        found = _digits(toks, start, dotted=timed) if reader is _digits else reader(toks, start)
         if found is None:
             continue
         clock, end = found
@@ -283,7 +284,9 @@ def _half_hour(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
     return Clock(hour[0].hour, 30), hour[1]
 
 
-def _digits(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
+def _digits(toks: tuple[Tok, ...], i: int, *, dotted: bool = False) -> tuple[Clock, int] | None:
+    """ "15h", "15:30", "3 e meia", "1030"; "15.30" only after "às"/"at" (`dotted`) or with am/pm,
+    since alone it is as likely an amount ("pagar 12.50 amanhã")."""
     word = text_at(toks, i)
     if not word.isdigit():
         return None
@@ -296,7 +299,11 @@ def _digits(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
     fixed = hour > 12 or hour == 0 or (len(word) == 2 and word[0] == "0")
     sep, after = text_at(toks, i + 1), text_at(toks, i + 2)
     if sep in (":", ".", "h") and after.isdigit() and len(after) == 2:
-        if glued(toks, i + 1) and glued(toks, i + 2) and (sep != "." or _meridiem(toks, i + 3)):
+        if (
+            glued(toks, i + 1)
+            and glued(toks, i + 2)
+            and (sep != "." or dotted or _meridiem(toks, i + 3))
+        ):
             end = i + 3
             if text_at(toks, end) in MINUTE_WORDS or text_at(toks, end) in ("hs", "h"):
                 end += 1

@@ -343,8 +343,8 @@ def read_numeric_date(
     if len(parts) < 2 or len(seps) != 1 or any(len(p) > 4 for p in parts):
         return None
     sep = seps.pop()
-    if sep in ("-", ".") and len(parts) == 2:
-        return None  # "3-4 dias", "2.5 horas"
+    if sep in ("-", ".") and len(parts) == 2 and not (sep == "." and lead):
+        return None  # "3-4 dias", "2.5 horas"; but "dia 15.03"
     if len(parts[0]) == 4:  # ISO: 2026-03-15
         if len(parts) != 3:
             return None

@@ -56,6 +56,8 @@ def _read(text: str) -> Clock | None:
         ("às 7 em ponto", (7, 0), True),
         ("3 oclock am", (3, 0), False),
         ("at noon", (12, 0), False),
+        ("às 15.30", (15, 30), False),  # a dot after "às"/"at" is a clock's
+        ("at 3.30 pm", (15, 30), False),
     ],
 )
 def test_clock_shapes(text: str, time: tuple[int, int], ambiguous: bool) -> None:
@@ -78,6 +80,10 @@ def test_a_bare_number_is_a_weak_clock_and_a_marked_one_strong() -> None:
 @pytest.mark.parametrize("text", ["1030", "15pm", "às 25h", "às 10:75", "a 5", "a uma"])
 def test_no_clock(text: str) -> None:
     assert _read(text) is None
+
+
+def test_a_dotted_amount_without_at_is_no_clock() -> None:
+    assert _read("12.50") is None  # "pagar 12.50 amanhã": an amount, not 12:50
 
 
 def test_a_task_with_a_to_and_a_number_is_no_clock() -> None:

@@ -101,6 +101,8 @@ def test_month_names_that_are_words_need_a_link() -> None:
         ("15.08.2026", False, Date(15, 8, 2026)),
         ("dia 20/03", False, Date(20, 3)),
         ("31/02", False, Date(31, 2, invalid=True)),
+        ("dia 15.03", False, Date(15, 3)),  # a dot between two numbers: a date after "dia"
+        ("31/12/9999", False, Date(31, 12, invalid=True)),  # past 2200: ask which day
     ],
 )
 def test_slash_dates(text: str, month_first: bool, expected: Date) -> None:
