@@ -59,6 +59,9 @@ class Clock:
     meridiem: Meridiem | None = None
     fixed: bool = False  # 24-hour form, noon or midnight: never moved by 12 hours
     strong: bool = True  # a preposition or a marker says it is a time
+    # "meia-noite", "midnight", "24h": beside a day, the end of that day ("amanhã à meia-noite"
+    # is the night from tomorrow into the day after), not the 00:00 that starts it
+    end_of_day: bool = False
 
     @property
     def ambiguous(self) -> bool:
@@ -145,7 +148,7 @@ def _one_clock(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
             if not prefix and clock.meridiem is None:
                 return None  # "1030" is a clock only after "at"/"às" or with am/pm
         if clock.hour == 24:
-            clock = Clock(0, clock.minute, None, True, clock.strong)
+            clock = Clock(0, clock.minute, None, True, clock.strong, end_of_day=True)
         if prefix and not clock.strong:
             clock = replace(clock, strong=True)
             spoken = text_at(toks, end)
@@ -169,7 +172,7 @@ def _tail(toks: tuple[Tok, ...], clock: Clock, i: int) -> tuple[Clock, int]:
             i = found_exact[1]
             strong = True
     fixed = clock.fixed and meridiem is None
-    return Clock(clock.hour, clock.minute, meridiem, fixed, strong), i
+    return Clock(clock.hour, clock.minute, meridiem, fixed, strong, clock.end_of_day), i
 
 
 def _meridiem(toks: tuple[Tok, ...], i: int) -> tuple[Meridiem, int] | None:
@@ -188,7 +191,7 @@ def _noon(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
         return None
     hour, end = found
     minute, end = _minutes_after_and(toks, end)
-    return Clock(hour, minute, None, True), end
+    return Clock(hour, minute, None, True, end_of_day=hour == 0), end
 
 
 def _minutes_after_and(toks: tuple[Tok, ...], i: int) -> tuple[int, int]:
@@ -271,7 +274,7 @@ def _minutes_past(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
     if hour is None:
         return None
     clock, end = hour
-    return Clock(clock.hour, minutes, None, clock.fixed), end
+    return Clock(clock.hour, minutes, None, clock.fixed, end_of_day=clock.end_of_day), end
 
 
 def _half_hour(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:

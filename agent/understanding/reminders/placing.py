@@ -143,6 +143,8 @@ def _times(when: When, *, explicit_day: bool | None = None) -> list[tuple[int, i
     clock, part = when.clock, when.part
     if explicit_day is None:
         explicit_day = when.day is not None and when.day != DayOffset(0)
+    if clock is not None and clock.end_of_day and (explicit_day or when.day is not None):
+        return [(0, clock.minute, 1)]  # "hoje à meia-noite", "friday at midnight": its end
     if clock is not None and part is not None:
         return [clock_in_part(clock, part)]
     if clock is not None:

@@ -82,6 +82,16 @@ def test_no_clock(text: str) -> None:
     assert _read(text) is None
 
 
+def test_midnight_and_24h_end_the_day_and_0h_starts_it() -> None:
+    for text in ("à meia-noite", "midnight", "às 24h", "meia-noite e meia"):
+        clock = _read(text)
+        assert clock is not None
+        assert clock.end_of_day, text
+    clock = _read("às 0h")
+    assert clock is not None
+    assert not clock.end_of_day
+
+
 def test_a_dotted_amount_without_at_is_no_clock() -> None:
     assert _read("12.50") is None  # "pagar 12.50 amanhã": an amount, not 12:50
 

@@ -237,3 +237,20 @@ def test_a_time_past_the_calendars_edge_gets_a_question(text: str) -> None:
     assert isinstance(parsed, AskWhen), parsed
     assert parsed.reason == "invalid_date"
     assert parsed.what == "x"
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("me lembra amanhã à meia-noite de x", "2026-03-20 00:00"),  # tomorrow night
+        ("remind me tomorrow at midnight to x", "2026-03-20 00:00"),
+        ("me lembra hoje à meia-noite de x", "2026-03-19 00:00"),  # not 'passed'
+        ("remind me midnight tonight to x", "2026-03-19 00:00"),
+        ("me lembra sexta à meia-noite de x", "2026-03-21 00:00"),  # Friday night
+        ("me lembra amanhã às 24h de x", "2026-03-20 00:00"),
+        ("me lembra à meia-noite de x", "2026-03-19 00:00"),  # no day: the next one
+        ("me lembra amanhã às 0h de x", "2026-03-19 00:00"),  # 0h is the clock that starts it
+    ],
+)
+def test_midnight_beside_a_day_is_the_end_of_that_day(text: str, due: str) -> None:
+    assert _due(text, WEDNESDAY_1420) == due
