@@ -265,7 +265,7 @@ def _day_first(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
         return None
     month_number, weak, end = month
     year, end = _year_after(toks, end)
-    if weak and not (linked or year is not None):
+    if weak and not (linked or year is not None or _after_weekday(toks, i)):
         return None
     return _date(number, month_number, year), end
 
@@ -281,12 +281,23 @@ def _month_first(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
     if day is None or (text_at(toks, j + 1) == ":" and glued(toks, j + 1)):
         return None
     number, as_ordinal, end = day
-    if weak and not as_ordinal and text_at(toks, j - 1) != "the":
+    if weak and not as_ordinal and text_at(toks, j - 1) != "the" and not _after_weekday(toks, i):
         if _year_after(toks, end)[0] is None:
-            return None  # "may 5" alone could be "may 5 people..."
+            return None  # "may 5" alone could be "may 5 people..."; "Fri, Mar 21" is a date
     end = _range_end(toks, end, month_number)  # "July 13-15", "July 13 to July 15"
     year, end = _year_after(toks, end)
     return _date(number, month_number, year), end
+
+
+def _after_weekday(toks: tuple[Tok, ...], i: int) -> bool:
+    """Whether a weekday name stands right before token `i` ("Fri, Mar 21", "sex. 21 set")."""
+    k = i - 1
+    if text_at(toks, k) == ",":
+        k -= 1
+    if text_at(toks, k) == "." and k > 0:
+        k -= 1
+    word = text_at(toks, k)
+    return k >= 0 and (word in _FULL_WEEKDAYS or word in _SHORT_WEEKDAYS or word == "feira")
 
 
 def _range_end(toks: tuple[Tok, ...], i: int, month: int | None = None) -> int:

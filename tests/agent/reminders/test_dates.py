@@ -87,6 +87,12 @@ def test_month_names_that_are_words_need_a_link() -> None:
     assert whole(read_month_date, "5 de set") == Date(5, 9)
 
 
+def test_a_month_name_that_is_a_word_is_a_month_after_a_weekday() -> None:
+    assert read_month_date(toks("Fri, Mar 21"), 2) == (Date(21, 3), 4)
+    assert read_month_date(toks("sex. 12 set"), 2) == (Date(12, 9), 4)
+    assert read_month_date(toks("to set 5 alarms"), 1) is None
+
+
 @pytest.mark.parametrize(
     ("text", "month_first", "expected"),
     [

@@ -254,3 +254,12 @@ def test_a_time_past_the_calendars_edge_gets_a_question(text: str) -> None:
 )
 def test_midnight_beside_a_day_is_the_end_of_that_day(text: str, due: str) -> None:
     assert _due(text, WEDNESDAY_1420) == due
+
+
+def test_a_weekday_with_its_date_is_that_date_not_this_weeks() -> None:
+    """ "Fri, Mar 27" with "mar" read as a word left this Friday: a week early."""
+    text = "remind me at 7:30 PM on Fri, Mar 27 to x"
+    assert _due(text, WEDNESDAY_1420, month_first=True) == "2026-03-27 19:30"
+    parsed = parse(text, WEDNESDAY_1420, month_first=True)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.what == "x"
