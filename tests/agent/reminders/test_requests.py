@@ -39,6 +39,7 @@ TIME_WORDS = [
         ("remind me in 7 days at 5pm to water the plants", "water the plants"),
         ("me lembra às 15.30 de pagar a conta", "pagar a conta"),
         ("me lembra de pagar 12.50 amanhã", "pagar 12.50"),
+        ("remind me today in one hour to pay the bill", "pay the bill"),
     ],
 )
 def test_every_time_word_is_cut_from_the_reminder(message: str, what: str) -> None:
