@@ -30,6 +30,7 @@ class Weekday:
     # "friday after next": after_next; "sexta passada": last
     mode: WeekMode = "plain"
     strong: bool = True  # "segunda", "sex", "sat" alone may well be other words
+    later: int = 0  # "3 fridays from now": this many weeks after the coming one
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +148,7 @@ _MONTH_REFS = Phrases(
         "mes": 0, "month": 0, "este mes": 0, "esse mes": 0, "this month": 0, "the month": 0,
         "mes que vem": 1, "proximo mes": 1, "next month": 1, "the next month": 1,
         "mes seguinte": 1, "following month": 1, "the following month": 1,
+        "current month": 0, "mes atual": 0,
     }
 )  # fmt: skip
 _NTH_LEADS = Phrases({"a": True, "o": True, "the": True, "na": True, "no": True, "on the": True})
@@ -202,6 +204,28 @@ def read_weekday(toks: tuple[Tok, ...], i: int) -> tuple[Weekday, int] | None:
         end = trail[1]
         certain = True
     return Weekday(day, mode, certain or lead is not None), end
+
+
+_FROM_NOW = Phrases({"from now": True, "from today": True, "a partir de hoje": True})
+_COUNT_LEADS = Phrases({"daqui a": True, "em": True, "in": True, "dentro de": True})
+
+
+def read_weekdays_from_now(toks: tuple[Tok, ...], i: int) -> tuple[Weekday, int] | None:
+    """ "2 saturdays from now", "daqui a três sextas": the nth of that weekday after today."""
+    lead = _COUNT_LEADS.match(toks, i)
+    count = cardinal(toks, lead[1] if lead else i)
+    if count is None or not 1 <= count[0] <= 52:
+        return None
+    word, end = text_at(toks, count[1]), count[1] + 1
+    if not word.endswith("s") or (day := _FULL_WEEKDAYS.get(word[:-1])) is None:
+        return None  # a weekday in the plural: "fridays", "sextas", "sabados"
+    if text_at(toks, end) in HYPHENS and text_at(toks, end + 1) == "feiras":
+        end += 2
+    if (after := _FROM_NOW.match(toks, end)) is not None:
+        end = after[1]
+    elif lead is None:
+        return None  # "3 fridays" alone is a count of days, not a time
+    return Weekday(day, "next_one", True, count[0] - 1), end
 
 
 def _month(toks: tuple[Tok, ...], i: int) -> tuple[int, bool, int] | None:
@@ -382,6 +406,8 @@ def read_numeric_date(
 def read_day_of_month(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
     """ "dia 15", "no dia 3", "dia primeiro", "the 20th", "on the 15th"."""
     lead = _DAY_LEADS.match(toks, i)
+    if lead is None and (of_month := _day_of_a_month(toks, i)) is not None:
+        return of_month
     if lead is None or text_at(toks, i) in ("the", "on", "em", "by", "until"):
         start = lead[1] if lead else i  # "17th", "the 20th", "on the 15th": English ordinals
         day = _day_number(toks, start)
@@ -405,6 +431,20 @@ def read_day_of_month(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
     if text_at(toks, end) in ("/", ":", "-") and glued(toks, end):
         return None
     return Date(number), end
+
+
+def _day_of_a_month(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
+    """ "20 of next month", "20th day of the next month", "20 do mês que vem": a bare number
+    is a day when a month follows it; the month itself is read as a period."""
+    day = _day_number(toks, i)
+    if day is None:
+        return None
+    end = day[2] + (text_at(toks, day[2]) in ("day", "dia"))
+    j = end
+    if text_at(toks, j) not in _OF:
+        return None
+    j += 1 + (text_at(toks, j + 1) in ("o", "the"))
+    return (Date(day[0]), end) if _MONTH_REFS.match(toks, j) else None
 
 
 def read_nth_weekday(toks: tuple[Tok, ...], i: int) -> tuple[NthWeekday, int] | None:

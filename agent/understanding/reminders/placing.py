@@ -173,7 +173,7 @@ def _days(day: object, now: datetime) -> Iterator[date]:  # noqa: C901 - one bra
             yield today + timedelta(days=1)
         case DayOffset(days):
             yield today + timedelta(days=days)
-        case Weekday(weekday, mode):
+        case Weekday(weekday, mode, _, later):
             ahead = (weekday - today.weekday()) % 7
             if mode == "next_week":
                 yield today - timedelta(days=today.weekday()) + timedelta(days=7 + weekday)
@@ -183,6 +183,9 @@ def _days(day: object, now: datetime) -> Iterator[date]:  # noqa: C901 - one bra
                 return
             if mode in ("next_one", "after_next") and ahead == 0:
                 ahead = 7
+            if later:  # "3 fridays from now": two weeks after the coming Friday
+                yield today + timedelta(days=ahead + 7 * later)
+                return
             if mode == "after_next":  # "friday after next": a week after the coming one
                 yield today + timedelta(days=ahead + 7)
                 return

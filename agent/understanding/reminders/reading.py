@@ -28,6 +28,7 @@ from agent.understanding.reminders.dates import (
     read_nth_weekday,
     read_numeric_date,
     read_weekday,
+    read_weekdays_from_now,
 )
 from agent.understanding.reminders.holidays import Holiday, read_holiday
 from agent.understanding.reminders.lexicon import Tok, text_at
@@ -78,6 +79,7 @@ def read_when(
     """The time the tokens name outside the `trigger` token range, or None."""
     readers: tuple[Reader, ...] = (
         read_relative,
+        read_weekdays_from_now,
         read_period,
         read_nth_weekday,
         read_holiday,

@@ -15,6 +15,7 @@ from agent.understanding.reminders.dates import (
     read_nth_weekday,
     read_numeric_date,
     read_weekday,
+    read_weekdays_from_now,
 )
 from tests.agent.reminders.helpers import toks, whole
 
@@ -154,3 +155,25 @@ def test_an_ordinal_before_a_noun_is_no_day() -> None:
 )
 def test_nth_weekday_of_a_month(text: str, expected: NthWeekday) -> None:
     assert whole(read_nth_weekday, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "end"),
+    [("20 of next month", 1), ("20th day of the next month", 3), ("20 do mês que vem", 1)],
+)
+def test_a_bare_day_number_before_a_month_is_a_day(text: str, end: int) -> None:
+    assert read_day_of_month(toks(text), 0) == (Date(20), end)
+    assert read_day_of_month(toks("buy 20 of them"), 1) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "later"),
+    [("2 saturdays from now", 5, 1), ("three fridays from now", 4, 2),
+     ("daqui a duas sextas-feiras", 4, 1), ("in 2 sundays", 6, 1)],
+)  # fmt: skip
+def test_n_weekdays_from_now(text: str, day: int, later: int) -> None:
+    assert whole(read_weekdays_from_now, text) == Weekday(day, "next_one", True, later)
+
+
+def test_a_count_of_weekdays_without_from_now_is_no_time() -> None:
+    assert read_weekdays_from_now(toks("3 fridays"), 0) is None

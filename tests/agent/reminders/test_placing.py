@@ -263,3 +263,18 @@ def test_a_weekday_with_its_date_is_that_date_not_this_weeks() -> None:
     parsed = parse(text, WEDNESDAY_1420, month_first=True)
     assert isinstance(parsed, SetReminder)
     assert parsed.what == "x"
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("remind me 20 of next month to x", "2026-04-20 09:00"),
+        ("remind me the 25th of this month to x", "2026-03-25 09:00"),
+        ("me lembra 20 do mês que vem de x", "2026-04-20 09:00"),
+        ("remind me 2 saturdays from now to x", "2026-03-28 09:00"),  # Wed: Sat 21, Sat 28
+        ("remind me 4 wednesdays from now at 3pm to x", "2026-04-15 15:00"),  # not today
+        ("me lembra daqui a duas sextas às 10h de x", "2026-03-27 10:00"),
+    ],
+)
+def test_a_day_counted_from_a_month_or_in_weekdays(text: str, due: str) -> None:
+    assert _due(text, WEDNESDAY_1420) == due
