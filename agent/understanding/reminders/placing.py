@@ -99,8 +99,8 @@ def _place(when: When, now: datetime, country: Country | None, tz: tzinfo | None
         if isinstance(found, Ask):
             return found
         days: Iterator[date] = iter(found)
-    else:
-        days = _days(day, now)
+    else:  # no day: the next one in the clock's zone ("at 5pm UTC" may still be today there)
+        days = _days(day, now if day is not None else now.astimezone(tz))
     last: datetime | None = None
     for candidate in days:
         for hour, minute, shift in times:

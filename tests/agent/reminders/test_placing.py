@@ -278,3 +278,11 @@ def test_a_weekday_with_its_date_is_that_date_not_this_weeks() -> None:
 )
 def test_a_day_counted_from_a_month_or_in_weekdays(text: str, due: str) -> None:
     assert _due(text, WEDNESDAY_1420) == due
+
+
+def test_a_clock_in_another_zone_is_its_next_occurrence_there() -> None:
+    """Tue 01:00 in Tokyo is still Monday 16:00 UTC: "at 5pm UTC" is in an hour, not a day."""
+    now = datetime(2025, 3, 11, 1, 0, tzinfo=ZoneInfo("Asia/Tokyo"))
+    parsed = parse("remind me at 5pm UTC to x", now)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.due == datetime(2025, 3, 10, 17, 0, tzinfo=UTC)
