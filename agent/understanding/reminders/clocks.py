@@ -23,9 +23,12 @@ PREFIXES = Phrases(
         "pelas": "at", "pela": "at", "por volta das": "at", "por volta da": "at",
         "por volta do": "at", "perto das": "at", "la pelas": "at", "a partir das": "at",
         "depois das": "at", "antes das": "by", "antes do": "by", "das": "at",
+        "depois do": "at", "depois da": "at", "apos": "at", "apos as": "at", "apos a": "at",
+        "apos o": "at", "desde": "at", "desde as": "at", "desde a": "at", "desde o": "at",
+        "aproximadamente": "at", "aproximadamente as": "at",
         "at": "at", "by": "by", "around": "at", "about": "at", "at around": "at",
         "at about": "at", "before": "by", "after": "at", "until": "by", "till": "by",
-        "@": "at",
+        "@": "at", "from": "at", "since": "at", "approximately": "at", "approx": "at",
     }
 )  # fmt: skip
 NOON_MIDNIGHT = Phrases(
@@ -34,7 +37,8 @@ NOON_MIDNIGHT = Phrases(
 )  # fmt: skip
 HOUR_WORDS = Phrases({"horas": True, "hora": True, "h": True, "hs": True, "hrs": True, "hr": True})
 MINUTE_WORDS = frozenset({"minutos", "minuto", "min", "mins", "minutes", "minute", "m"})
-EXACT = Phrases({"o'clock": True, "oclock": True, "em ponto": True, "sharp": True, "ish": True})
+EXACT = Phrases({"o'clock": True, "oclock": True, "em ponto": True, "sharp": True, "ish": True,
+                 "approximately": True, "approx": True, "aproximadamente": True})  # fmt: skip
 MERIDIEMS = Phrases(
     {"am": "am", "pm": "pm", "a.m.": "am", "p.m.": "pm", "a.m": "am", "p.m": "pm",
      "a . m .": "am", "p . m .": "pm", "p m": "pm", "a m": "am", "in the am": "am",
@@ -48,6 +52,7 @@ RANGE_LEADS = Phrases({"from": True, "between": True, "das": True, "entre": True
 RANGE_LINKS = Phrases({"to": True, "till": True, "until": True, "and": True,
                        "as": True, "a": True, "e": True, "ate": True, "ate as": True,
                        "through": True, "and about": True})  # fmt: skip
+_OPEN_LINKS = frozenset({"till", "until", "through", "thru", "ate"})
 _AFTER_SPOKEN_MINUTES = frozenset({"", "to", "de", "da", "do", "pra", "para", "that", ",", "."})
 _QUARTERS = Phrases({"um quarto": 15, "quarter": 15, "a quarter": 15, "half": 30, "meia": 30})
 
@@ -90,10 +95,23 @@ def read_clock(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
     if lead is not None and (ranged := _range(toks, lead[1])) is not None:
         return replace(ranged[0], strong=True), ranged[1]  # "between 2 and 4": a time
     single = _one_clock(toks, i)
-    if single is not None and text_at(toks, single[1]) in HYPHENS and glued(toks, single[1]):
-        if (ranged := _range(toks, i)) is not None:  # "3-5pm"
+    if single is not None and _opens_range(toks, single[1]):
+        if (ranged := _range(toks, i)) is not None:  # "3-5pm", "9:30 till 11:00"
             return ranged
     return single
+
+
+def _opens_range(toks: tuple[Tok, ...], i: int) -> bool:
+    """Whether what follows a clock makes it a range's start: a hyphen, "till"/"até", or
+    "to"/"às" before a clock said as one ("3:30 to 6 PM"; not "at 3 to pay 2 bills")."""
+    word = text_at(toks, i)
+    if word in HYPHENS or word in _OPEN_LINKS:
+        return True
+    link = RANGE_LINKS.match(toks, i)
+    if link is None or word in AND:
+        return False
+    end = _one_clock(toks, link[1])
+    return end is not None and end[0].strong
 
 
 def _range(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
@@ -265,9 +283,13 @@ def _minutes_to(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
 
 
 def _minutes_past(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
-    """ "a quarter past 3", "half past three", "twenty after six"."""
+    """ "a quarter past 3", "half past three", "twenty after six", "15 minutes from 1pm"."""
     found = _minute_amount(toks, i)
-    if found is None or text_at(toks, found[1]) not in _PAST:
+    if found is None:
+        return None
+    word = text_at(toks, found[1])
+    said_minutes = text_at(toks, found[1] - 1) in MINUTE_WORDS
+    if word not in _PAST and not (word == "from" and said_minutes):
         return None
     minutes, j = found
     hour = _hour(toks, j + 1)
@@ -308,6 +330,8 @@ def _digits(toks: tuple[Tok, ...], i: int, *, dotted: bool = False) -> tuple[Clo
             and (sep != "." or dotted or _meridiem(toks, i + 3))
         ):
             end = i + 3
+            if text_at(toks, end) == ":" and len(text_at(toks, end + 1)) == 2 and glued(toks, end):
+                end += 2  # "15:23:24": the seconds are read and dropped
             if text_at(toks, end) in MINUTE_WORDS or text_at(toks, end) in ("hs", "h"):
                 end += 1
             return Clock(hour, int(after), None, fixed), end

@@ -60,7 +60,7 @@ DayPiece = DayOffset | Weekday | Date | NthWeekday
 DAY_WORDS = Phrases(
     {
         "hoje": 0, "hj": 0, "today": 0, "amanha": 1, "amnh": 1, "amanhan": 1, "tomorrow": 1,
-        "tmrw": 1, "tmr": 1, "tomorow": 1, "tommorow": 1, "tommorrow": 1,
+        "tmrw": 1, "tmr": 1, "tomorow": 1, "tommorow": 1, "tommorrow": 1, "tomorrows": 1,
         "depois de amanha": 2, "depois d amanha": 2, "day after tomorrow": 2,
         "the day after tomorrow": 2, "ontem": -1, "yesterday": -1, "anteontem": -2,
         "antes de ontem": -2, "day before yesterday": -2, "the day before yesterday": -2,
@@ -106,7 +106,7 @@ _TRAILS = Phrases(
         "after next": "after_next", "depois da proxima": "after_next",
         "depois do proximo": "after_next", "sem ser essa": "after_next",
         "da semana passada": "last", "last week": "last", "of last week": "last",
-        "dessa semana": "plain", "this week": "plain", "of this week": "plain",
+        "dessa semana": "plain", "this week": "plain", "of this week": "plain", "agora": "plain",
     }
 )  # fmt: skip
 
@@ -130,7 +130,8 @@ _DAY_ORDINAL_WORDS = frozenset({
 _DAY_LEADS = Phrases(
     {"dia": True, "no dia": True, "o dia": True, "em": True, "on": True, "on the": True,
      "the": True, "ate o dia": True, "ate dia": True, "by the": True, "until the": True,
-     "em dia": True, "para o dia": True, "pro dia": True, "pra dia": True}
+     "em dia": True, "para o dia": True, "pro dia": True, "pra dia": True,
+     "este dia": True, "esse dia": True, "essa dia": True, "neste dia": True, "nesse dia": True}
 )  # fmt: skip
 _OF = frozenset({"de", "do", "da", "of", "in"})
 # before a range of days with a month: "de 13 a 15 de julho", "between July 13 and 15"

@@ -50,13 +50,15 @@ LEADS = Phrases(
 # after an amount: from when it counts, in days from today ("a week from tomorrow": 8 days)
 FROM_NOW = Phrases(
     {"from now": 0, "a partir de agora": 0, "from today": 0, "later": 0, "depois": 0,
+     "from right now": 0,
      "mais tarde": 0, "de agora": 0, "hence": 0, "a partir de hoje": 0, "from tomorrow": 1,
      "a partir de amanha": 1, "depois de amanha": 1}
 )  # fmt: skip
 AGO = Phrases({"ago": True, "atras": True, "antes": True})  # "2 days ago": in the past
 PAST_LEADS = Phrases({"ha": True, "faz": True})  # "há 2 dias"
 NOW_WORDS = Phrases({"agora": True, "agora mesmo": True, "now": True, "right now": True,
-                     "immediately": True, "imediatamente": True, "ja": True})  # fmt: skip
+                     "immediately": True, "imediatamente": True, "ja": True,
+                     "neste instante": True, "nesse instante": True})  # fmt: skip
 _UNIT_TABLE: dict[str, tuple[Unit, int]] = {
     "segundo": ("second", 1), "segundos": ("second", 1), "seg": ("second", 1),
     "segs": ("second", 1), "second": ("second", 1), "seconds": ("second", 1),
@@ -76,7 +78,7 @@ _UNIT_TABLE: dict[str, tuple[Unit, int]] = {
 UNITS = Phrases(_UNIT_TABLE)
 _GLUED_ONLY = frozenset({"s", "m", "h", "d"})  # "5m", "2h", "3d"; "5 m" is not a unit
 ONE = Phrases({"a": 1, "an": 1, "um": 1, "uma": 1, "one": 1, "a couple of": 2, "couple of": 2,
-               "a couple": 2, "um par de": 2, "uns": 1, "umas": 1})  # fmt: skip
+               "a couple": 2, "um par de": 2, "uns": 1, "umas": 1, "a pair of": 2})  # fmt: skip
 FRACTION_BEFORE = Phrases(
     {"meia": Fraction(1, 2), "half a": Fraction(1, 2), "half an": Fraction(1, 2),
      "a half": Fraction(1, 2), "half": Fraction(1, 2), "a quarter of an": Fraction(1, 4),

@@ -58,6 +58,17 @@ def _read(text: str) -> Clock | None:
         ("at noon", (12, 0), False),
         ("às 15.30", (15, 30), False),  # a dot after "às"/"at" is a clock's
         ("at 3.30 pm", (15, 30), False),
+        ("15:23:24", (15, 23), False),  # seconds read and dropped
+        ("15 minutes from 1pm", (13, 15), False),
+        ("3pm approximately", (15, 0), False),
+        ("approximately 1030", (10, 30), True),
+        ("depois do meio dia", (12, 0), False),  # after a time: due when it opens
+        ("após as quinze horas", (15, 0), False),
+        ("since 2pm", (14, 0), False),
+        ("9:30 - 11:00", (9, 30), True),  # a range without a lead: due at its start
+        ("9:30 till 11:00", (9, 30), True),
+        ("3:30 to 6 PM", (15, 30), False),
+        ("8am - 1pm", (8, 0), False),
     ],
 )
 def test_clock_shapes(text: str, time: tuple[int, int], ambiguous: bool) -> None:
@@ -90,6 +101,10 @@ def test_midnight_and_24h_end_the_day_and_0h_starts_it() -> None:
     clock = _read("às 0h")
     assert clock is not None
     assert not clock.end_of_day
+
+
+def test_to_before_the_task_is_no_range() -> None:
+    assert read_clock(toks("at 3 to pay 2 bills"), 0) == (Clock(3, 0), 2)
 
 
 def test_a_dotted_amount_without_at_is_no_clock() -> None:

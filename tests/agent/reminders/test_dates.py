@@ -23,7 +23,7 @@ from tests.agent.reminders.helpers import toks, whole
 @pytest.mark.parametrize(
     ("text", "days"),
     [("hoje", 0), ("hj", 0), ("amanhã", 1), ("tomorrow", 1), ("depois de amanhã", 2),
-     ("the day after tomorrow", 2), ("ontem", -1)],
+     ("the day after tomorrow", 2), ("ontem", -1), ("tomorrows", 1)],
 )  # fmt: skip
 def test_day_words(text: str, days: int) -> None:
     assert whole(read_day_word, text) == DayOffset(days)
@@ -49,6 +49,7 @@ def test_day_words(text: str, days: int) -> None:
         ("next friday", Weekday(4, "next_week")),
         ("monday next week", Weekday(0, "next_week")),
         ("this coming friday", Weekday(4, "next_one")),
+        ("terça agora", Weekday(1)),  # this week's
     ],
 )
 def test_weekdays_full_short_and_which_one(text: str, expected: Weekday) -> None:
@@ -127,7 +128,7 @@ def test_no_slash_date(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "day"),
     [("dia 15", 15), ("no dia 3", 3), ("dia primeiro", 1), ("dia quinze", 15), ("the 20th", 20),
-     ("on the 15th", 15), ("17th", 17)],
+     ("on the 15th", 15), ("17th", 17), ("essa dia 16", 16), ("neste dia 3", 3)],
 )  # fmt: skip
 def test_days_of_the_month(text: str, day: int) -> None:
     assert whole(read_day_of_month, text) == Date(day)
