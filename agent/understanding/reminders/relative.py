@@ -76,7 +76,9 @@ _UNIT_TABLE: dict[str, tuple[Unit, int]] = {
     "year": ("year", 1), "years": ("year", 1), "yr": ("year", 1), "yrs": ("year", 1),
 }  # fmt: skip
 UNITS = Phrases(_UNIT_TABLE)
-_GLUED_ONLY = frozenset({"s", "m", "h", "d"})  # "5m", "2h", "3d"; "5 m" is not a unit
+# "5m", "3d"; "5 m" is not a unit. "h" is one apart too ("in 1/4 h", "em 2 h"): after an
+# amount it can only be hours, and unread it left "1/4" to be a date a year away
+_GLUED_ONLY = frozenset({"s", "m", "d"})
 ONE = Phrases({"a": 1, "an": 1, "um": 1, "uma": 1, "one": 1, "a couple of": 2, "couple of": 2,
                "a couple": 2, "um par de": 2, "uns": 1, "umas": 1, "a pair of": 2})  # fmt: skip
 FRACTION_BEFORE = Phrases(
