@@ -53,7 +53,10 @@ RANGE_LINKS = Phrases({"to": True, "till": True, "until": True, "and": True,
                        "as": True, "a": True, "e": True, "ate": True, "ate as": True,
                        "through": True, "and about": True})  # fmt: skip
 _OPEN_LINKS = frozenset({"till", "until", "through", "thru", "ate"})
-_AFTER_SPOKEN_MINUTES = frozenset({"", "to", "de", "da", "do", "pra", "para", "that", ",", "."})
+# what may follow "at 5 30": the task's link word or more of the time ("in the afternoon")
+_AFTER_SPOKEN_MINUTES = frozenset({"", "to", "de", "da", "do", "pra", "para", "that", ",", ".",
+                                   "in", "on", "this", "tonight", "tomorrow", "today", "hoje",
+                                   "amanha", "na", "no", "a", "of", "e", "and", "hrs", "h"})  # fmt: skip
 _QUARTERS = Phrases({"um quarto": 15, "quarter": 15, "a quarter": 15, "half": 30, "meia": 30})
 
 
@@ -174,6 +177,8 @@ def _one_clock(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
                 if text_at(toks, end + 1) in _AFTER_SPOKEN_MINUTES:  # "at 3 15 to pay"
                     clock = replace(clock, minute=int(spoken))
                     end += 1
+                    if text_at(toks, end) in ("h", "hrs"):
+                        end += 1  # "às 5 30 h": the unit belongs to the clock, not the task
         return clock, end
     return None
 

@@ -48,6 +48,27 @@ def test_every_time_word_is_cut_from_the_reminder(message: str, what: str) -> No
     assert parsed.what == what
 
 
+@pytest.mark.parametrize(
+    ("message", "due", "what"),
+    [
+        ("remind me at 5 30 in the afternoon to pay the bill", (18, 17, 30), "pay the bill"),
+        ("remind me at 5 30 tomorrow to pay the bill", (19, 17, 30), "pay the bill"),
+        ("me lembra às 5 30 amanhã de pagar a conta", (19, 17, 30), "pagar a conta"),
+        ("me lembra às 5 30 h de pagar a conta", (18, 17, 30), "pagar a conta"),
+        ("remind me at 5 30 and call mom", (18, 17, 30), "call mom"),
+    ],
+)
+def test_spoken_minutes_before_more_of_the_time(
+    message: str, due: tuple[int, int, int], what: str
+) -> None:
+    """ "at 5 30 tomorrow" is 17:30, not 17:00 with "30" left in the text."""
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    day, hour, minute = due
+    assert parsed.due == NOW.replace(day=day, hour=hour, minute=minute)
+    assert parsed.what == what
+
+
 def test_a_period_is_routed_as_a_reminder_and_a_plain_note_is_not() -> None:
     assert route("me lembra semana que vem de pagar o IPVA") == (
         "remind",
