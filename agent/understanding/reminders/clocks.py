@@ -23,9 +23,12 @@ PREFIXES = Phrases(
         "pelas": "at", "pela": "at", "por volta das": "at", "por volta da": "at",
         "por volta do": "at", "perto das": "at", "la pelas": "at", "a partir das": "at",
         "depois das": "at", "antes das": "by", "antes do": "by", "das": "at",
+        "depois do": "at", "depois da": "at", "apos": "at", "apos as": "at", "apos a": "at",
+        "apos o": "at", "desde": "at", "desde as": "at", "desde a": "at", "desde o": "at",
+        "aproximadamente": "at", "aproximadamente as": "at",
         "at": "at", "by": "by", "around": "at", "about": "at", "at around": "at",
         "at about": "at", "before": "by", "after": "at", "until": "by", "till": "by",
-        "@": "at",
+        "@": "at", "from": "at", "since": "at", "approximately": "at", "approx": "at",
     }
 )  # fmt: skip
 NOON_MIDNIGHT = Phrases(
@@ -34,7 +37,8 @@ NOON_MIDNIGHT = Phrases(
 )  # fmt: skip
 HOUR_WORDS = Phrases({"horas": True, "hora": True, "h": True, "hs": True, "hrs": True, "hr": True})
 MINUTE_WORDS = frozenset({"minutos", "minuto", "min", "mins", "minutes", "minute", "m"})
-EXACT = Phrases({"o'clock": True, "oclock": True, "em ponto": True, "sharp": True, "ish": True})
+EXACT = Phrases({"o'clock": True, "oclock": True, "em ponto": True, "sharp": True, "ish": True,
+                 "approximately": True, "approx": True, "aproximadamente": True})  # fmt: skip
 MERIDIEMS = Phrases(
     {"am": "am", "pm": "pm", "a.m.": "am", "p.m.": "pm", "a.m": "am", "p.m": "pm",
      "a . m .": "am", "p . m .": "pm", "p m": "pm", "a m": "am", "in the am": "am",
@@ -48,7 +52,11 @@ RANGE_LEADS = Phrases({"from": True, "between": True, "das": True, "entre": True
 RANGE_LINKS = Phrases({"to": True, "till": True, "until": True, "and": True,
                        "as": True, "a": True, "e": True, "ate": True, "ate as": True,
                        "through": True, "and about": True})  # fmt: skip
-_AFTER_SPOKEN_MINUTES = frozenset({"", "to", "de", "da", "do", "pra", "para", "that", ",", "."})
+_OPEN_LINKS = frozenset({"till", "until", "through", "thru", "ate"})
+# what may follow "at 5 30": the task's link word or more of the time ("in the afternoon")
+_AFTER_SPOKEN_MINUTES = frozenset({"", "to", "de", "da", "do", "pra", "para", "that", ",", ".",
+                                   "in", "on", "this", "tonight", "tomorrow", "today", "hoje",
+                                   "amanha", "na", "no", "a", "of", "e", "and", "hrs", "h"})  # fmt: skip
 _QUARTERS = Phrases({"um quarto": 15, "quarter": 15, "a quarter": 15, "half": 30, "meia": 30})
 
 
@@ -59,6 +67,9 @@ class Clock:
     meridiem: Meridiem | None = None
     fixed: bool = False  # 24-hour form, noon or midnight: never moved by 12 hours
     strong: bool = True  # a preposition or a marker says it is a time
+    # "meia-noite", "midnight", "24h": beside a day, the end of that day ("amanhã à meia-noite"
+    # is the night from tomorrow into the day after), not the 00:00 that starts it
+    end_of_day: bool = False
 
     @property
     def ambiguous(self) -> bool:
@@ -87,10 +98,23 @@ def read_clock(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
     if lead is not None and (ranged := _range(toks, lead[1])) is not None:
         return replace(ranged[0], strong=True), ranged[1]  # "between 2 and 4": a time
     single = _one_clock(toks, i)
-    if single is not None and text_at(toks, single[1]) in HYPHENS and glued(toks, single[1]):
-        if (ranged := _range(toks, i)) is not None:  # "3-5pm"
+    if single is not None and _opens_range(toks, single[1]):
+        if (ranged := _range(toks, i)) is not None:  # "3-5pm", "9:30 till 11:00"
             return ranged
     return single
+
+
+def _opens_range(toks: tuple[Tok, ...], i: int) -> bool:
+    """Whether what follows a clock makes it a range's start: a hyphen, "till"/"até", or
+    "to"/"às" before a clock said as one ("3:30 to 6 PM"; not "at 3 to pay 2 bills")."""
+    word = text_at(toks, i)
+    if word in HYPHENS or word in _OPEN_LINKS:
+        return True
+    link = RANGE_LINKS.match(toks, i)
+    if link is None or word in AND:
+        return False
+    end = _one_clock(toks, link[1])
+    return end is not None and end[0].strong
 
 
 def _range(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
@@ -127,8 +151,9 @@ def _range_start(clock: Clock, end: Clock) -> Clock:
 def _one_clock(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
     prefix = PREFIXES.match(toks, i)
     start = prefix[1] if prefix else i
+    timed = prefix is not None and prefix[0] != "article"  # "às 15.30": a dot is a clock's
     for reader in (_noon, _minutes_to, _minutes_past, _half_hour, _digits, _words):
-        found = reader(toks, start)
+        found = _digits(toks, start, dotted=timed) if reader is _digits else reader(toks, start)
         if found is None:
             continue
         clock, end = found
@@ -144,7 +169,7 @@ def _one_clock(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
             if not prefix and clock.meridiem is None:
                 return None  # "1030" is a clock only after "at"/"às" or with am/pm
         if clock.hour == 24:
-            clock = Clock(0, clock.minute, None, True, clock.strong)
+            clock = Clock(0, clock.minute, None, True, clock.strong, end_of_day=True)
         if prefix and not clock.strong:
             clock = replace(clock, strong=True)
             spoken = text_at(toks, end)
@@ -152,6 +177,8 @@ def _one_clock(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
                 if text_at(toks, end + 1) in _AFTER_SPOKEN_MINUTES:  # "at 3 15 to pay"
                     clock = replace(clock, minute=int(spoken))
                     end += 1
+                    if text_at(toks, end) in ("h", "hrs"):
+                        end += 1  # "às 5 30 h": the unit belongs to the clock, not the task
         return clock, end
     return None
 
@@ -168,7 +195,7 @@ def _tail(toks: tuple[Tok, ...], clock: Clock, i: int) -> tuple[Clock, int]:
             i = found_exact[1]
             strong = True
     fixed = clock.fixed and meridiem is None
-    return Clock(clock.hour, clock.minute, meridiem, fixed, strong), i
+    return Clock(clock.hour, clock.minute, meridiem, fixed, strong, clock.end_of_day), i
 
 
 def _meridiem(toks: tuple[Tok, ...], i: int) -> tuple[Meridiem, int] | None:
@@ -187,7 +214,7 @@ def _noon(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
         return None
     hour, end = found
     minute, end = _minutes_after_and(toks, end)
-    return Clock(hour, minute, None, True), end
+    return Clock(hour, minute, None, True, end_of_day=hour == 0), end
 
 
 def _minutes_after_and(toks: tuple[Tok, ...], i: int) -> tuple[int, int]:
@@ -261,16 +288,20 @@ def _minutes_to(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
 
 
 def _minutes_past(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
-    """ "a quarter past 3", "half past three", "twenty after six"."""
+    """ "a quarter past 3", "half past three", "twenty after six", "15 minutes from 1pm"."""
     found = _minute_amount(toks, i)
-    if found is None or text_at(toks, found[1]) not in _PAST:
+    if found is None:
+        return None
+    word = text_at(toks, found[1])
+    said_minutes = text_at(toks, found[1] - 1) in MINUTE_WORDS
+    if word not in _PAST and not (word == "from" and said_minutes):
         return None
     minutes, j = found
     hour = _hour(toks, j + 1)
     if hour is None:
         return None
     clock, end = hour
-    return Clock(clock.hour, minutes, None, clock.fixed), end
+    return Clock(clock.hour, minutes, None, clock.fixed, end_of_day=clock.end_of_day), end
 
 
 def _half_hour(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
@@ -283,7 +314,9 @@ def _half_hour(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
     return Clock(hour[0].hour, 30), hour[1]
 
 
-def _digits(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
+def _digits(toks: tuple[Tok, ...], i: int, *, dotted: bool = False) -> tuple[Clock, int] | None:
+    """ "15h", "15:30", "3 e meia", "1030"; "15.30" only after "às"/"at" (`dotted`) or with am/pm,
+    since alone it is as likely an amount ("pagar 12.50 amanhã")."""
     word = text_at(toks, i)
     if not word.isdigit():
         return None
@@ -296,8 +329,14 @@ def _digits(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
     fixed = hour > 12 or hour == 0 or (len(word) == 2 and word[0] == "0")
     sep, after = text_at(toks, i + 1), text_at(toks, i + 2)
     if sep in (":", ".", "h") and after.isdigit() and len(after) == 2:
-        if glued(toks, i + 1) and glued(toks, i + 2) and (sep != "." or _meridiem(toks, i + 3)):
+        if (
+            glued(toks, i + 1)
+            and glued(toks, i + 2)
+            and (sep != "." or dotted or _meridiem(toks, i + 3))
+        ):
             end = i + 3
+            if text_at(toks, end) == ":" and len(text_at(toks, end + 1)) == 2 and glued(toks, end):
+                end += 2  # "15:23:24": the seconds are read and dropped
             if text_at(toks, end) in MINUTE_WORDS or text_at(toks, end) in ("hs", "h"):
                 end += 1
             return Clock(hour, int(after), None, fixed), end

@@ -30,6 +30,7 @@ class Weekday:
     # "friday after next": after_next; "sexta passada": last
     mode: WeekMode = "plain"
     strong: bool = True  # "segunda", "sex", "sat" alone may well be other words
+    later: int = 0  # "3 fridays from now": this many weeks after the coming one
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +60,7 @@ DayPiece = DayOffset | Weekday | Date | NthWeekday
 DAY_WORDS = Phrases(
     {
         "hoje": 0, "hj": 0, "today": 0, "amanha": 1, "amnh": 1, "amanhan": 1, "tomorrow": 1,
-        "tmrw": 1, "tmr": 1, "tomorow": 1, "tommorow": 1, "tommorrow": 1,
+        "tmrw": 1, "tmr": 1, "tomorow": 1, "tommorow": 1, "tommorrow": 1, "tomorrows": 1,
         "depois de amanha": 2, "depois d amanha": 2, "day after tomorrow": 2,
         "the day after tomorrow": 2, "ontem": -1, "yesterday": -1, "anteontem": -2,
         "antes de ontem": -2, "day before yesterday": -2, "the day before yesterday": -2,
@@ -105,7 +106,7 @@ _TRAILS = Phrases(
         "after next": "after_next", "depois da proxima": "after_next",
         "depois do proximo": "after_next", "sem ser essa": "after_next",
         "da semana passada": "last", "last week": "last", "of last week": "last",
-        "dessa semana": "plain", "this week": "plain", "of this week": "plain",
+        "dessa semana": "plain", "this week": "plain", "of this week": "plain", "agora": "plain",
     }
 )  # fmt: skip
 
@@ -129,7 +130,8 @@ _DAY_ORDINAL_WORDS = frozenset({
 _DAY_LEADS = Phrases(
     {"dia": True, "no dia": True, "o dia": True, "em": True, "on": True, "on the": True,
      "the": True, "ate o dia": True, "ate dia": True, "by the": True, "until the": True,
-     "em dia": True, "para o dia": True, "pro dia": True, "pra dia": True}
+     "em dia": True, "para o dia": True, "pro dia": True, "pra dia": True,
+     "este dia": True, "esse dia": True, "essa dia": True, "neste dia": True, "nesse dia": True}
 )  # fmt: skip
 _OF = frozenset({"de", "do", "da", "of", "in"})
 # before a range of days with a month: "de 13 a 15 de julho", "between July 13 and 15"
@@ -147,6 +149,7 @@ _MONTH_REFS = Phrases(
         "mes": 0, "month": 0, "este mes": 0, "esse mes": 0, "this month": 0, "the month": 0,
         "mes que vem": 1, "proximo mes": 1, "next month": 1, "the next month": 1,
         "mes seguinte": 1, "following month": 1, "the following month": 1,
+        "current month": 0, "mes atual": 0,
     }
 )  # fmt: skip
 _NTH_LEADS = Phrases({"a": True, "o": True, "the": True, "na": True, "no": True, "on the": True})
@@ -204,6 +207,28 @@ def read_weekday(toks: tuple[Tok, ...], i: int) -> tuple[Weekday, int] | None:
     return Weekday(day, mode, certain or lead is not None), end
 
 
+_FROM_NOW = Phrases({"from now": True, "from today": True, "a partir de hoje": True})
+_COUNT_LEADS = Phrases({"daqui a": True, "em": True, "in": True, "dentro de": True})
+
+
+def read_weekdays_from_now(toks: tuple[Tok, ...], i: int) -> tuple[Weekday, int] | None:
+    """ "2 saturdays from now", "daqui a três sextas": the nth of that weekday after today."""
+    lead = _COUNT_LEADS.match(toks, i)
+    count = cardinal(toks, lead[1] if lead else i)
+    if count is None or not 1 <= count[0] <= 52:
+        return None
+    word, end = text_at(toks, count[1]), count[1] + 1
+    if not word.endswith("s") or (day := _FULL_WEEKDAYS.get(word[:-1])) is None:
+        return None  # a weekday in the plural: "fridays", "sextas", "sabados"
+    if text_at(toks, end) in HYPHENS and text_at(toks, end + 1) == "feiras":
+        end += 2
+    if (after := _FROM_NOW.match(toks, end)) is not None:
+        end = after[1]
+    elif lead is None:
+        return None  # "3 fridays" alone is a count of days, not a time
+    return Weekday(day, "next_one", True, count[0] - 1), end
+
+
 def _month(toks: tuple[Tok, ...], i: int) -> tuple[int, bool, int] | None:
     """Month, whether the name is weak ("may", "set"), index after (a dot after an abbreviation)."""
     word = text_at(toks, i)
@@ -215,9 +240,12 @@ def _month(toks: tuple[Tok, ...], i: int) -> tuple[int, bool, int] | None:
     return MONTHS[word], word in _WEAK_MONTHS, end
 
 
+_YEARS = (1900, 2200)  # years read in a date; outside them the calendar arithmetic overflows
+
+
 def _year(toks: tuple[Tok, ...], i: int) -> tuple[int, int] | None:
     word = text_at(toks, i)
-    if word.isdigit() and len(word) == 4 and 1900 <= int(word) <= 2200:
+    if word.isdigit() and len(word) == 4 and _YEARS[0] <= int(word) <= _YEARS[1]:
         return int(word), i + 1
     return None
 
@@ -262,7 +290,7 @@ def _day_first(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
         return None
     month_number, weak, end = month
     year, end = _year_after(toks, end)
-    if weak and not (linked or year is not None):
+    if weak and not (linked or year is not None or _after_weekday(toks, i)):
         return None
     return _date(number, month_number, year), end
 
@@ -278,12 +306,23 @@ def _month_first(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
     if day is None or (text_at(toks, j + 1) == ":" and glued(toks, j + 1)):
         return None
     number, as_ordinal, end = day
-    if weak and not as_ordinal and text_at(toks, j - 1) != "the":
+    if weak and not as_ordinal and text_at(toks, j - 1) != "the" and not _after_weekday(toks, i):
         if _year_after(toks, end)[0] is None:
-            return None  # "may 5" alone could be "may 5 people..."
+            return None  # "may 5" alone could be "may 5 people..."; "Fri, Mar 21" is a date
     end = _range_end(toks, end, month_number)  # "July 13-15", "July 13 to July 15"
     year, end = _year_after(toks, end)
     return _date(number, month_number, year), end
+
+
+def _after_weekday(toks: tuple[Tok, ...], i: int) -> bool:
+    """Whether a weekday name stands right before token `i` ("Fri, Mar 21", "sex. 21 set")."""
+    k = i - 1
+    if text_at(toks, k) == ",":
+        k -= 1
+    if text_at(toks, k) == "." and k > 0:
+        k -= 1
+    word = text_at(toks, k)
+    return k >= 0 and (word in _FULL_WEEKDAYS or word in _SHORT_WEEKDAYS or word == "feira")
 
 
 def _range_end(toks: tuple[Tok, ...], i: int, month: int | None = None) -> int:
@@ -340,12 +379,14 @@ def read_numeric_date(
     if len(parts) < 2 or len(seps) != 1 or any(len(p) > 4 for p in parts):
         return None
     sep = seps.pop()
-    if sep in ("-", ".") and len(parts) == 2:
-        return None  # "3-4 dias", "2.5 horas"
+    if sep in ("-", ".") and len(parts) == 2 and not (sep == "." and lead):
+        return None  # "3-4 dias", "2.5 horas"; but "dia 15.03"
     if len(parts[0]) == 4:  # ISO: 2026-03-15
         if len(parts) != 3:
             return None
         year, month, day = (int(p) for p in parts)
+        if not _YEARS[0] <= year <= _YEARS[1] and 1 <= month <= 12 and 1 <= day <= 31:
+            return Date(day, month, invalid=True), j
         return _date(day, month, year), j
     if any(len(p) > 2 for p in parts[:2]) or (len(parts) == 3 and len(parts[2]) not in (2, 4)):
         return None
@@ -358,12 +399,16 @@ def read_numeric_date(
         day, month = month, day  # only one reading is a date
     if month > 12 or day > 31 or day == 0 or month == 0:
         return None
+    if year_value is not None and not _YEARS[0] <= year_value <= _YEARS[1]:
+        return Date(day, month, invalid=True), j  # "1/1/9999": ask which day
     return _date(day, month, year_value), j
 
 
 def read_day_of_month(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
     """ "dia 15", "no dia 3", "dia primeiro", "the 20th", "on the 15th"."""
     lead = _DAY_LEADS.match(toks, i)
+    if lead is None and (of_month := _day_of_a_month(toks, i)) is not None:
+        return of_month
     if lead is None or text_at(toks, i) in ("the", "on", "em", "by", "until"):
         start = lead[1] if lead else i  # "17th", "the 20th", "on the 15th": English ordinals
         day = _day_number(toks, start)
@@ -387,6 +432,20 @@ def read_day_of_month(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
     if text_at(toks, end) in ("/", ":", "-") and glued(toks, end):
         return None
     return Date(number), end
+
+
+def _day_of_a_month(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
+    """ "20 of next month", "20th day of the next month", "20 do mês que vem": a bare number
+    is a day when a month follows it; the month itself is read as a period."""
+    day = _day_number(toks, i)
+    if day is None:
+        return None
+    end = day[2] + (text_at(toks, day[2]) in ("day", "dia"))
+    j = end
+    if text_at(toks, j) not in _OF:
+        return None
+    j += 1 + (text_at(toks, j + 1) in ("o", "the"))
+    return (Date(day[0]), end) if _MONTH_REFS.match(toks, j) else None
 
 
 def read_nth_weekday(toks: tuple[Tok, ...], i: int) -> tuple[NthWeekday, int] | None:

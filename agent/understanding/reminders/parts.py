@@ -104,6 +104,8 @@ def clock_in_part(clock: Clock, part: Part) -> tuple[int, int, int]:
     Night hours after midnight ("às 2 da noite", "tonight at 1") fall on the next day; an
     afternoon hour is p.m. whatever it is ("this afternoon at 8": 20:00, never 08:00).
     """
+    if clock.end_of_day:  # "midnight tonight", "hoje à noite à meia-noite": the day's end
+        return 0, clock.minute, 1
     if clock.meridiem is None and clock.hour == 12 and not clock.fixed:
         return (0, clock.minute, 1) if part.name == "night" else (12, clock.minute, 0)
     if not clock.ambiguous:

@@ -54,6 +54,8 @@ PERIODS = Phrases(
         "next month": _p("month", 1), "sometime next month": _p("month", 1),
         "este mes": _p("month"), "esse mes": _p("month"), "neste mes": _p("month"),
         "nesse mes": _p("month"), "this month": _p("month"), "later this month": _p("month"),
+        "current month": _p("month"), "the current month": _p("month"), "mes atual": _p("month"),
+        "o mes atual": _p("month"), "the next month": _p("month", 1),
         "fim do mes": _p("month_end"), "final do mes": _p("month_end"),
         "no fim do mes": _p("month_end"), "no final do mes": _p("month_end"),
         "end of the month": _p("month_end"), "the end of the month": _p("month_end"),

@@ -99,8 +99,8 @@ def _place(when: When, now: datetime, country: Country | None, tz: tzinfo | None
         if isinstance(found, Ask):
             return found
         days: Iterator[date] = iter(found)
-    else:
-        days = _days(day, now)
+    else:  # no day: the next one in the clock's zone ("at 5pm UTC" may still be today there)
+        days = _days(day, now if day is not None else now.astimezone(tz))
     last: datetime | None = None
     for candidate in days:
         for hour, minute, shift in times:
@@ -116,6 +116,8 @@ def _place(when: When, now: datetime, country: Country | None, tz: tzinfo | None
 
 
 def _relative(when: When, relative: Relative, now: datetime, tz: tzinfo | None) -> Placed:
+    if not relative.within_reach:
+        return Ask(_later_today_options(now, when), "invalid_date")
     if not relative.moves_calendar:
         at = _plus(now, timedelta(seconds=relative.seconds))
         return Due(at) if not _future(now, at) else Past(at)  # "há 2 horas", "2 hours ago"
@@ -141,6 +143,8 @@ def _times(when: When, *, explicit_day: bool | None = None) -> list[tuple[int, i
     clock, part = when.clock, when.part
     if explicit_day is None:
         explicit_day = when.day is not None and when.day != DayOffset(0)
+    if clock is not None and clock.end_of_day and (explicit_day or when.day is not None):
+        return [(0, clock.minute, 1)]  # "hoje à meia-noite", "friday at midnight": its end
     if clock is not None and part is not None:
         return [clock_in_part(clock, part)]
     if clock is not None:
@@ -169,7 +173,7 @@ def _days(day: object, now: datetime) -> Iterator[date]:  # noqa: C901 - one bra
             yield today + timedelta(days=1)
         case DayOffset(days):
             yield today + timedelta(days=days)
-        case Weekday(weekday, mode):
+        case Weekday(weekday, mode, _, later):
             ahead = (weekday - today.weekday()) % 7
             if mode == "next_week":
                 yield today - timedelta(days=today.weekday()) + timedelta(days=7 + weekday)
@@ -179,6 +183,9 @@ def _days(day: object, now: datetime) -> Iterator[date]:  # noqa: C901 - one bra
                 return
             if mode in ("next_one", "after_next") and ahead == 0:
                 ahead = 7
+            if later:  # "3 fridays from now": two weeks after the coming Friday
+                yield today + timedelta(days=ahead + 7 * later)
+                return
             if mode == "after_next":  # "friday after next": a week after the coming one
                 yield today + timedelta(days=ahead + 7)
                 return

@@ -28,6 +28,7 @@ from agent.understanding.reminders.dates import (
     read_nth_weekday,
     read_numeric_date,
     read_weekday,
+    read_weekdays_from_now,
 )
 from agent.understanding.reminders.holidays import Holiday, read_holiday
 from agent.understanding.reminders.lexicon import Tok, text_at
@@ -78,6 +79,7 @@ def read_when(
     """The time the tokens name outside the `trigger` token range, or None."""
     readers: tuple[Reader, ...] = (
         read_relative,
+        read_weekdays_from_now,
         read_period,
         read_nth_weekday,
         read_holiday,
@@ -229,10 +231,11 @@ def _combine(group: list[Found]) -> When | None:
 
 def _add(when: When, piece: Piece) -> When | None:  # noqa: C901 - one branch per kind of piece
     day = when.day
+    today = day == DayOffset(0)  # "today in one hour": the hour says it all
     if isinstance(piece, Relative):
-        if when.relative or day or when.period:
+        if when.relative or when.period or (day and not (today and not piece.moves_calendar)):
             return None
-        return replace(when, relative=piece)
+        return replace(when, relative=piece, day=None)
     if isinstance(piece, Clock):
         if when.clock or (when.relative and not when.relative.moves_calendar):
             return None
@@ -248,6 +251,8 @@ def _add(when: When, piece: Piece) -> When | None:  # noqa: C901 - one branch pe
     if isinstance(piece, Period):
         return _add_period(when, piece)
     if when.relative is not None:
+        if piece == DayOffset(0) and not when.relative.moves_calendar:
+            return when  # "in 2 hours today"
         return None
     if isinstance(piece, Weekday):
         if when.period is not None and when.period.kind == "week" and day is None:

@@ -15,6 +15,7 @@ from agent.understanding.reminders.lexicon import Phrases, Tok, glued, text_at
 from agent.understanding.reminders.numbers import AND, cardinal, decimal
 
 Unit = Literal["second", "minute", "hour", "day", "week", "month", "year"]
+MAX_YEARS = 100  # the furthest a reminder can be set from now
 SECONDS: dict[Unit, int] = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800}
 
 
@@ -24,6 +25,12 @@ class Relative:
     days: int = 0
     months: int = 0
     years: int = 0
+
+    @property
+    def within_reach(self) -> bool:
+        """At most a century either way ("daqui a 99999 anos" overflows any calendar)."""
+        days = self.seconds / 86400 + self.days + self.months * 31 + self.years * 366
+        return abs(days) <= MAX_YEARS * 366
 
     @property
     def moves_calendar(self) -> bool:
@@ -43,13 +50,15 @@ LEADS = Phrases(
 # after an amount: from when it counts, in days from today ("a week from tomorrow": 8 days)
 FROM_NOW = Phrases(
     {"from now": 0, "a partir de agora": 0, "from today": 0, "later": 0, "depois": 0,
+     "from right now": 0,
      "mais tarde": 0, "de agora": 0, "hence": 0, "a partir de hoje": 0, "from tomorrow": 1,
      "a partir de amanha": 1, "depois de amanha": 1}
 )  # fmt: skip
 AGO = Phrases({"ago": True, "atras": True, "antes": True})  # "2 days ago": in the past
 PAST_LEADS = Phrases({"ha": True, "faz": True})  # "há 2 dias"
 NOW_WORDS = Phrases({"agora": True, "agora mesmo": True, "now": True, "right now": True,
-                     "immediately": True, "imediatamente": True, "ja": True})  # fmt: skip
+                     "immediately": True, "imediatamente": True, "ja": True,
+                     "neste instante": True, "nesse instante": True})  # fmt: skip
 _UNIT_TABLE: dict[str, tuple[Unit, int]] = {
     "segundo": ("second", 1), "segundos": ("second", 1), "seg": ("second", 1),
     "segs": ("second", 1), "second": ("second", 1), "seconds": ("second", 1),
@@ -67,9 +76,11 @@ _UNIT_TABLE: dict[str, tuple[Unit, int]] = {
     "year": ("year", 1), "years": ("year", 1), "yr": ("year", 1), "yrs": ("year", 1),
 }  # fmt: skip
 UNITS = Phrases(_UNIT_TABLE)
-_GLUED_ONLY = frozenset({"s", "m", "h", "d"})  # "5m", "2h", "3d"; "5 m" is not a unit
+# "5m", "3d"; "5 m" is not a unit. "h" is one apart too ("in 1/4 h", "em 2 h"): after an
+# amount it can only be hours, and unread it left "1/4" to be a date a year away
+_GLUED_ONLY = frozenset({"s", "m", "d"})
 ONE = Phrases({"a": 1, "an": 1, "um": 1, "uma": 1, "one": 1, "a couple of": 2, "couple of": 2,
-               "a couple": 2, "um par de": 2, "uns": 1, "umas": 1})  # fmt: skip
+               "a couple": 2, "um par de": 2, "uns": 1, "umas": 1, "a pair of": 2})  # fmt: skip
 FRACTION_BEFORE = Phrases(
     {"meia": Fraction(1, 2), "half a": Fraction(1, 2), "half an": Fraction(1, 2),
      "a half": Fraction(1, 2), "half": Fraction(1, 2), "a quarter of an": Fraction(1, 4),

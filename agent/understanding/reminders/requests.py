@@ -128,8 +128,11 @@ def parse(
     when = read_when(toks, trigger=_token_range(toks, span), month_first=month_first)
     if when is None:
         return None
-    placed = place(when, now, country=country)
     what = _what(text, ((span,) if span else ()) + when.spans)
+    try:
+        placed = place(when, now, country=country)
+    except (OverflowError, ValueError):  # past the calendar's edge ("31/12/2200 às 2 da noite")
+        return AskWhen(what, later_today_options(now), "invalid_date")
     if isinstance(placed, Ask):
         context = " ".join(text[a:b] for a, b in when.spans) if placed.reason == "period" else ""
         return AskWhen(what, placed.options, placed.reason, context)

@@ -41,7 +41,12 @@ class Zone:
 
 
 def read_zone(toks: tuple[Tok, ...], i: int) -> tuple[Zone, int] | None:
-    """A time zone starting at token `i`, or None."""
+    """A time zone starting at token `i` ("PST", "(BST)", "GMT-3"), or None."""
+    if text_at(toks, i) == "(":
+        inside = read_zone(toks, i + 1)
+        if inside is not None and text_at(toks, inside[1]) == ")":
+            return inside[0], inside[1] + 1
+        return None
     lead = _OPTIONAL_LEADS.match(toks, i)
     for start in (lead[1], i) if lead else (i,):
         if named := NAMED.match(toks, start):

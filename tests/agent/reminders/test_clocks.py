@@ -56,6 +56,19 @@ def _read(text: str) -> Clock | None:
         ("às 7 em ponto", (7, 0), True),
         ("3 oclock am", (3, 0), False),
         ("at noon", (12, 0), False),
+        ("às 15.30", (15, 30), False),  # a dot after "às"/"at" is a clock's
+        ("at 3.30 pm", (15, 30), False),
+        ("15:23:24", (15, 23), False),  # seconds read and dropped
+        ("15 minutes from 1pm", (13, 15), False),
+        ("3pm approximately", (15, 0), False),
+        ("approximately 1030", (10, 30), True),
+        ("depois do meio dia", (12, 0), False),  # after a time: due when it opens
+        ("após as quinze horas", (15, 0), False),
+        ("since 2pm", (14, 0), False),
+        ("9:30 - 11:00", (9, 30), True),  # a range without a lead: due at its start
+        ("9:30 till 11:00", (9, 30), True),
+        ("3:30 to 6 PM", (15, 30), False),
+        ("8am - 1pm", (8, 0), False),
     ],
 )
 def test_clock_shapes(text: str, time: tuple[int, int], ambiguous: bool) -> None:
@@ -78,6 +91,24 @@ def test_a_bare_number_is_a_weak_clock_and_a_marked_one_strong() -> None:
 @pytest.mark.parametrize("text", ["1030", "15pm", "às 25h", "às 10:75", "a 5", "a uma"])
 def test_no_clock(text: str) -> None:
     assert _read(text) is None
+
+
+def test_midnight_and_24h_end_the_day_and_0h_starts_it() -> None:
+    for text in ("à meia-noite", "midnight", "às 24h", "meia-noite e meia"):
+        clock = _read(text)
+        assert clock is not None
+        assert clock.end_of_day, text
+    clock = _read("às 0h")
+    assert clock is not None
+    assert not clock.end_of_day
+
+
+def test_to_before_the_task_is_no_range() -> None:
+    assert read_clock(toks("at 3 to pay 2 bills"), 0) == (Clock(3, 0), 2)
+
+
+def test_a_dotted_amount_without_at_is_no_clock() -> None:
+    assert _read("12.50") is None  # "pagar 12.50 amanhã": an amount, not 12:50
 
 
 def test_a_task_with_a_to_and_a_number_is_no_clock() -> None:

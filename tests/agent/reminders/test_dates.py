@@ -15,6 +15,7 @@ from agent.understanding.reminders.dates import (
     read_nth_weekday,
     read_numeric_date,
     read_weekday,
+    read_weekdays_from_now,
 )
 from tests.agent.reminders.helpers import toks, whole
 
@@ -22,7 +23,7 @@ from tests.agent.reminders.helpers import toks, whole
 @pytest.mark.parametrize(
     ("text", "days"),
     [("hoje", 0), ("hj", 0), ("amanhã", 1), ("tomorrow", 1), ("depois de amanhã", 2),
-     ("the day after tomorrow", 2), ("ontem", -1)],
+     ("the day after tomorrow", 2), ("ontem", -1), ("tomorrows", 1)],
 )  # fmt: skip
 def test_day_words(text: str, days: int) -> None:
     assert whole(read_day_word, text) == DayOffset(days)
@@ -48,6 +49,7 @@ def test_day_words(text: str, days: int) -> None:
         ("next friday", Weekday(4, "next_week")),
         ("monday next week", Weekday(0, "next_week")),
         ("this coming friday", Weekday(4, "next_one")),
+        ("terça agora", Weekday(1)),  # this week's
     ],
 )
 def test_weekdays_full_short_and_which_one(text: str, expected: Weekday) -> None:
@@ -87,6 +89,12 @@ def test_month_names_that_are_words_need_a_link() -> None:
     assert whole(read_month_date, "5 de set") == Date(5, 9)
 
 
+def test_a_month_name_that_is_a_word_is_a_month_after_a_weekday() -> None:
+    assert read_month_date(toks("Fri, Mar 21"), 2) == (Date(21, 3), 4)
+    assert read_month_date(toks("sex. 12 set"), 2) == (Date(12, 9), 4)
+    assert read_month_date(toks("to set 5 alarms"), 1) is None
+
+
 @pytest.mark.parametrize(
     ("text", "month_first", "expected"),
     [
@@ -101,6 +109,8 @@ def test_month_names_that_are_words_need_a_link() -> None:
         ("15.08.2026", False, Date(15, 8, 2026)),
         ("dia 20/03", False, Date(20, 3)),
         ("31/02", False, Date(31, 2, invalid=True)),
+        ("dia 15.03", False, Date(15, 3)),  # a dot between two numbers: a date after "dia"
+        ("31/12/9999", False, Date(31, 12, invalid=True)),  # past 2200: ask which day
     ],
 )
 def test_slash_dates(text: str, month_first: bool, expected: Date) -> None:
@@ -118,7 +128,7 @@ def test_no_slash_date(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "day"),
     [("dia 15", 15), ("no dia 3", 3), ("dia primeiro", 1), ("dia quinze", 15), ("the 20th", 20),
-     ("on the 15th", 15), ("17th", 17)],
+     ("on the 15th", 15), ("17th", 17), ("essa dia 16", 16), ("neste dia 3", 3)],
 )  # fmt: skip
 def test_days_of_the_month(text: str, day: int) -> None:
     assert whole(read_day_of_month, text) == Date(day)
@@ -146,3 +156,25 @@ def test_an_ordinal_before_a_noun_is_no_day() -> None:
 )
 def test_nth_weekday_of_a_month(text: str, expected: NthWeekday) -> None:
     assert whole(read_nth_weekday, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "end"),
+    [("20 of next month", 1), ("20th day of the next month", 3), ("20 do mês que vem", 1)],
+)
+def test_a_bare_day_number_before_a_month_is_a_day(text: str, end: int) -> None:
+    assert read_day_of_month(toks(text), 0) == (Date(20), end)
+    assert read_day_of_month(toks("buy 20 of them"), 1) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "later"),
+    [("2 saturdays from now", 5, 1), ("three fridays from now", 4, 2),
+     ("daqui a duas sextas-feiras", 4, 1), ("in 2 sundays", 6, 1)],
+)  # fmt: skip
+def test_n_weekdays_from_now(text: str, day: int, later: int) -> None:
+    assert whole(read_weekdays_from_now, text) == Weekday(day, "next_one", True, later)
+
+
+def test_a_count_of_weekdays_without_from_now_is_no_time() -> None:
+    assert read_weekdays_from_now(toks("3 fridays"), 0) is None

@@ -50,3 +50,8 @@ def test_an_ambiguous_clock_in_a_part(hour: int, part: str, expected: tuple[int,
 def test_a_fixed_clock_is_kept_whatever_the_part() -> None:
     assert clock_in_part(Clock(20, 0, fixed=True), Part("night")) == (20, 0, 0)
     assert clock_in_part(Clock(8, 0, "am"), Part("night")) == (8, 0, 0)
+
+
+def test_midnight_in_a_part_of_the_day_is_that_days_end() -> None:
+    midnight = Clock(0, 0, fixed=True, end_of_day=True)  # "midnight tonight"
+    assert clock_in_part(midnight, Part("night", today=True)) == (0, 0, 1)

@@ -219,3 +219,70 @@ def test_a_range_is_due_when_it_opens(text: str, due: str) -> None:
 )  # fmt: skip
 def test_a_time_in_the_past_is_reported(text: str) -> None:
     assert isinstance(parse(text, WEDNESDAY_1420), PastTime)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "me lembra daqui a 99999 anos de x",
+        "me lembra daqui a 99999 anos às 10h de x",  # the clock alone would be today: ask
+        "remind me in 69896791 hours to x",
+        "me lembra 31/12/9999 às 2 da noite de x",  # the date alone would be dropped: ask
+        "remind me on 12/31/9999 at 11pm PST to x",
+        "me lembra 9999-12-31 de x",
+    ],
+)
+def test_a_time_past_the_calendars_edge_gets_a_question(text: str) -> None:
+    parsed = parse(text, WEDNESDAY_1420, month_first=True)
+    assert isinstance(parsed, AskWhen), parsed
+    assert parsed.reason == "invalid_date"
+    assert parsed.what == "x"
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("me lembra amanhã à meia-noite de x", "2026-03-20 00:00"),  # tomorrow night
+        ("remind me tomorrow at midnight to x", "2026-03-20 00:00"),
+        ("me lembra hoje à meia-noite de x", "2026-03-19 00:00"),  # not 'passed'
+        ("remind me midnight tonight to x", "2026-03-19 00:00"),
+        ("me lembra sexta à meia-noite de x", "2026-03-21 00:00"),  # Friday night
+        ("me lembra amanhã às 24h de x", "2026-03-20 00:00"),
+        ("me lembra à meia-noite de x", "2026-03-19 00:00"),  # no day: the next one
+        ("me lembra amanhã às 0h de x", "2026-03-19 00:00"),  # 0h is the clock that starts it
+    ],
+)
+def test_midnight_beside_a_day_is_the_end_of_that_day(text: str, due: str) -> None:
+    assert _due(text, WEDNESDAY_1420) == due
+
+
+def test_a_weekday_with_its_date_is_that_date_not_this_weeks() -> None:
+    """ "Fri, Mar 27" with "mar" read as a word left this Friday: a week early."""
+    text = "remind me at 7:30 PM on Fri, Mar 27 to x"
+    assert _due(text, WEDNESDAY_1420, month_first=True) == "2026-03-27 19:30"
+    parsed = parse(text, WEDNESDAY_1420, month_first=True)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.what == "x"
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("remind me 20 of next month to x", "2026-04-20 09:00"),
+        ("remind me the 25th of this month to x", "2026-03-25 09:00"),
+        ("me lembra 20 do mês que vem de x", "2026-04-20 09:00"),
+        ("remind me 2 saturdays from now to x", "2026-03-28 09:00"),  # Wed: Sat 21, Sat 28
+        ("remind me 4 wednesdays from now at 3pm to x", "2026-04-15 15:00"),  # not today
+        ("me lembra daqui a duas sextas às 10h de x", "2026-03-27 10:00"),
+    ],
+)
+def test_a_day_counted_from_a_month_or_in_weekdays(text: str, due: str) -> None:
+    assert _due(text, WEDNESDAY_1420) == due
+
+
+def test_a_clock_in_another_zone_is_its_next_occurrence_there() -> None:
+    """Tue 01:00 in Tokyo is still Monday 16:00 UTC: "at 5pm UTC" is in an hour, not a day."""
+    now = datetime(2025, 3, 11, 1, 0, tzinfo=ZoneInfo("Asia/Tokyo"))
+    parsed = parse("remind me at 5pm UTC to x", now)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.due == datetime(2025, 3, 10, 17, 0, tzinfo=UTC)

@@ -102,3 +102,11 @@ def test_a_weak_weekday_beside_the_request_or_at_the_end(text: str, expected: We
     when = _when(text, trigger_words=2)
     assert when is not None
     assert when.day == expected
+
+
+def test_today_beside_an_amount_of_hours_is_that_amount() -> None:
+    for text in ("today in one hour", "in 1 hour today", "hoje daqui a 1 hora"):
+        when = _when(text)
+        assert when is not None, text
+        assert when.relative == Relative(seconds=3600), text
+        assert when.day is None

@@ -40,6 +40,11 @@ from tests.agent.reminders.helpers import toks, whole
         ("há 2 horas", Relative(seconds=-7200)),
         ("3 days ago", Relative(days=-3)),
         ("a week from tomorrow", Relative(days=8)),
+        ("a day from right now", Relative(days=1)),
+        ("in a pair of minutes", Relative(seconds=120)),
+        ("nesse instante", Relative()),
+        ("in 1/4 h", Relative(seconds=900)),
+        ("em 2 h", Relative(seconds=7200)),
     ],
 )
 def test_relative_amounts(text: str, expected: Relative) -> None:

@@ -37,11 +37,35 @@ TIME_WORDS = [
         ),
         ("lembrete pra mim: a consulta do dentista é dia 12", "a consulta do dentista"),
         ("remind me in 7 days at 5pm to water the plants", "water the plants"),
+        ("me lembra às 15.30 de pagar a conta", "pagar a conta"),
+        ("me lembra de pagar 12.50 amanhã", "pagar 12.50"),
+        ("remind me today in one hour to pay the bill", "pay the bill"),
     ],
 )
 def test_every_time_word_is_cut_from_the_reminder(message: str, what: str) -> None:
     parsed = parse(message, NOW)
     assert isinstance(parsed, SetReminder | AskWhen)
+    assert parsed.what == what
+
+
+@pytest.mark.parametrize(
+    ("message", "due", "what"),
+    [
+        ("remind me at 5 30 in the afternoon to pay the bill", (18, 17, 30), "pay the bill"),
+        ("remind me at 5 30 tomorrow to pay the bill", (19, 17, 30), "pay the bill"),
+        ("me lembra às 5 30 amanhã de pagar a conta", (19, 17, 30), "pagar a conta"),
+        ("me lembra às 5 30 h de pagar a conta", (18, 17, 30), "pagar a conta"),
+        ("remind me at 5 30 and call mom", (18, 17, 30), "call mom"),
+    ],
+)
+def test_spoken_minutes_before_more_of_the_time(
+    message: str, due: tuple[int, int, int], what: str
+) -> None:
+    """ "at 5 30 tomorrow" is 17:30, not 17:00 with "30" left in the text."""
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    day, hour, minute = due
+    assert parsed.due == NOW.replace(day=day, hour=hour, minute=minute)
     assert parsed.what == what
 
 
@@ -62,15 +86,54 @@ def test_a_reminder_without_a_time_asks_when() -> None:
     assert all(o > NOW for o in asked.options)
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.text(max_size=60) | st.lists(st.sampled_from(TIME_WORDS), max_size=12).map(" ".join))
-def test_any_text_is_read_without_raising(text: str) -> None:
-    """Outside input: whatever the words, reading never raises and never sets a past time."""
+# the calendar's edges: big amounts and years, midnight, month ends, summer time changes
+EDGE_WORDS = [
+    "31/12/9999", "9999-12-31", "1/1/0001", "12/31/2200", "99999", "9999999999", "anos", "years",
+    "dias", "days", "meses", "24h", "0h", "meia-noite", "midnight", "12am", "12pm", "31",
+    "29/02", "31/02", "2200", "1900", ".", "00:00", "23:59", "hoje", "today", "madrugada",
+]  # fmt: skip
+NOWS = [
+    NOW,
+    datetime(2025, 1, 31, 23, 59, tzinfo=ZoneInfo("America/Sao_Paulo")),  # a month's last minute
+    datetime(2025, 11, 1, 22, 0, tzinfo=ZoneInfo("America/New_York")),  # the night clocks go back
+    datetime(2025, 3, 29, 23, 30, tzinfo=ZoneInfo("Europe/Lisbon")),  # the night clocks go forward
+    datetime(2200, 12, 31, 23, 0, tzinfo=ZoneInfo("UTC")),  # the last year a date may name
+]
+
+
+# shapes that reach the calendar arithmetic with extreme values
+AMOUNTS = st.tuples(
+    st.sampled_from(["em", "daqui a", "in", "há", ""]),
+    st.integers(0, 10**12).map(str) | st.sampled_from(["1.5", "2,5", "1/2", "3/4"]),
+    st.sampled_from(["anos", "meses", "semanas", "dias", "horas", "minutos", "years", "days"]),
+    st.sampled_from(["", "às 10h", "at 5pm", "à meia-noite", "from now"]),
+).map(" ".join)
+DATES = st.tuples(
+    st.integers(0, 40).map(str),
+    st.sampled_from(["/", "-", "."]),
+    st.integers(0, 40).map(str),
+    st.sampled_from(["", "/1", "/0001", "/2200", "/9999", "/99"]),
+    st.sampled_from(["", " às 2 da noite", " à meia-noite", " at 11pm PST", " às 24h", " 0h"]),
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    text=st.text(max_size=60)
+    | st.lists(st.sampled_from(TIME_WORDS + EDGE_WORDS), max_size=12).map(" ".join)
+    | AMOUNTS
+    | DATES,
+    now=st.sampled_from(NOWS),
+    month_first=st.booleans(),
+)
+def test_any_text_is_read_without_raising(text: str, now: datetime, month_first: bool) -> None:
+    """Outside input: whatever the words and the moment, reading never raises and never sets
+    or offers a time already past."""
     for message in (text, f"me lembra {text} de x", f"remind me {text} to x"):
         route(message)
-        parsed = parse(message, NOW)
+        parsed = parse(message, now, month_first=month_first, country="BR")
         if isinstance(parsed, SetReminder):
-            assert parsed.due.timestamp() >= NOW.timestamp()
+            assert parsed.due.timestamp() >= now.timestamp(), message
         if isinstance(parsed, AskWhen):
             assert parsed.options
-            assert all(o > NOW for o in parsed.options)
+            assert all(o.timestamp() > now.timestamp() for o in parsed.options), message

@@ -14,7 +14,7 @@ from tests.agent.reminders.helpers import toks, whole
 @pytest.mark.parametrize(
     ("text", "label", "hours"),
     [("PST", "PST", -8), ("utc", "UTC", 0), ("GMT-3", "GMT-3", -3), ("UTC+5:30", "UTC+5:30", 5.5),
-     ("BRT", "BRT", -3), ("cet", "CET", 1), ("GMT+1", "GMT+1", 1)],
+     ("BRT", "BRT", -3), ("cet", "CET", 1), ("GMT+1", "GMT+1", 1), ("(BST)", "BST", 1)],
 )  # fmt: skip
 def test_abbreviations_and_offsets(text: str, label: str, hours: float) -> None:
     zone = whole(read_zone, text)
