@@ -8,7 +8,7 @@ a menu. A non-admin gets exactly the unknown-command reply, and the attempt is a
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from agent.conversation import (
     exporting,
@@ -25,6 +25,7 @@ from agent.conversation.constitutioncmd import constitution_command
 from agent.conversation.explaining import why_text
 from agent.conversation.replies import confirm_choices, finish
 from agent.conversation.turn import Turn
+from agent.deps import Deps
 from agent.memory.consolidation import consolidate_now
 from agent.memory.handover import write_handover
 from agent.texts import OK_MARK, plural, text
@@ -33,22 +34,20 @@ from agent.tools.finding import SearchItemsArgs, search_items
 from agent.trust.beliefs import CALIBRATION
 from agent.trust.confidence import TurnKind
 from agent.trust.ledgering import append_event
+from agent.trust.quotas import Quotas
 from agent.types import Language, Reply
 from agent.understanding.intent import Intent
 from storage.documents import ITEM_TYPES
 from storage.usage import GLOBAL
-
-if TYPE_CHECKING:
-    from agent.conversation.runtime import Runtime
 
 USER_COMMANDS = frozenset({"why", "lang", "end", "search", "export", "forget", "import"})
 ADMIN_COMMANDS = frozenset({"stats", "users", "quota", "ledger", "dream", "constitution"})
 
 
 class Commands:
-    def __init__(self, runtime: Runtime) -> None:
-        self.runtime = runtime
-        self.deps = runtime.deps
+    def __init__(self, deps: Deps, quotas: Quotas) -> None:
+        self.deps = deps
+        self.quotas = quotas
 
     async def handle(self, turn: Turn, intent: Intent) -> Reply:
         name = str(intent.entities.get("name", "")).lower()
@@ -223,7 +222,7 @@ class Commands:
         db = self.deps.db
         lang = turn.language
         if name == "stats":
-            day = self.runtime.quotas.day(turn)
+            day = self.quotas.day(turn)
             return self._plain(turn, await stats_text(self.deps, day, language=lang))
         if name == "users":
             users = await db.users.recent(limit=20)

@@ -93,7 +93,7 @@ class Runtime:
         )
         self.quotas = Quotas(deps)
         self.tiers = Tiers(deps.db, deps.counter)
-        self.commands = Commands(self)
+        self.commands = Commands(deps, self.quotas)
         self.frame_cache = FrameCache(deps.settings.frame_cache_ttl_seconds * 1000)
         self.access = Access(deps)  # ALLOWED_USER_IDS (DESIGN 10.5)
 
