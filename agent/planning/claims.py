@@ -275,6 +275,7 @@ _GENERIC: Final = (
         which qual quais favor please por favor
         ve s ll d re m t got gets getting don doesn didn isn wasn aren weren haven hasn hadn
         couldn won estes estas aqueles aquelas inteira inteiro whole entire care
+        titulos titles coisas things
         consegui conseguimos pude pudemos acabei acabamos ficou ficaram ficar fica ficam
         deixei deixamos tranquilo tranquila desde since ago atras semana passada passado last
         week month mes resultado resultados result results opcao opcoes option options
@@ -875,6 +876,7 @@ _FOUND: Final = _set("achei encontrei localizei achamos encontramos localizamos 
 _NOTHING: Final = _set("nada nenhum nenhuma anything nothing")
 _EMPTY: Final = _set("vazia vazio vazias vazios empty")
 _HAVE_LIST: Final = _set("tem possui has have haven hasn")
+_HAVE_AUX: Final = _set("do does did don doesn didn t not nao ainda still yet really realmente")
 # fields of an item: "o ano de X agora é 1999", "the year for X is now 1999"
 _FIELDS: Final = _set("ano titulo nome year title name")
 _NUMBERS: Final[dict[str, int]] = {
@@ -996,9 +998,9 @@ def _state_without_verb(
                 # "sua lista (agora) tem X": what it holds, after a save or a delete alike
                 at = words.index(follows[0], i + 1)
                 return "save", "state", clause[at + 1 :]
-        if word in ("tem", "tenho", "have", "has") and any(
-            w in _YOU for w in words[max(0, i - 2) : i]
-        ):
+        # the subject before its auxiliaries and negation: "you do not have X", "você ainda não tem X"
+        near = [w for w in words[:i] if w not in _HAVE_AUX]
+        if word in ("tem", "tenho", "have", "has") and any(w in _YOU for w in near[-2:]):
             span = clause[i + 1 :]
             if span and (
                 any(t.folded in _PLACE_WORDS for t in span) or span[-1].folded in ("saved", "salvo")
