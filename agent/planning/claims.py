@@ -40,7 +40,7 @@ Emojis and echoed data fences are removed from model text (`deliverable`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
@@ -341,6 +341,9 @@ class ClaimFacts:
     extra_titles: tuple[str, ...] = field(default=())  # titles shown this turn (candidates)
     # False when the stored items are not known: a named claim is then judged by the events
     items_known: bool = True
+    # how many items of each kind the user keeps (the kind's words, the count), when `items`
+    # holds only the items the text can name: counts and emptiness are read from here then
+    kept: tuple[tuple[frozenset[str], int], ...] | None = None
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -1570,6 +1573,11 @@ def _of_kinds(items: Sequence[Named], kinds: Sequence[str]) -> list[Named] | Non
     return [i for i in typed if any(k in i.words for k in kinds)]
 
 
+def _kept(facts: ClaimFacts, kinds: Sequence[str]) -> int:
+    """How many items of `kinds` (all when none) the user keeps, by the stored counts."""
+    return sum(n for words, n in facts.kept or () if not kinds or any(k in words for k in kinds))
+
+
 def _user_refers_to_stored(facts: ClaimFacts) -> bool:
     """Whether the user's own message names a stored item (what "já está" refers to)."""
     words = [w for w in fold(facts.user_text).split() if not verb_forms(w)]
@@ -1597,6 +1605,8 @@ def _problem(claim: Claim, facts: ClaimFacts) -> str | None:
         denied = claim.named and _stored_by_title(claim.target, facts)
         return _state_problem(claim) if denied else None
     if claim.count is not None:
+        if facts.kept is not None:
+            return None if _kept(facts, claim.kinds) == claim.count else _state_problem(claim)
         counted = _of_kinds(facts.items, claim.kinds)
         if counted is None or len(counted) == claim.count:
             return None
@@ -1643,6 +1653,8 @@ def _problem(claim: Claim, facts: ClaimFacts) -> str | None:
             return _effect_problem(claim)
         if claim.whole:
             # "Limpei sua lista", "Removi todos os seus itens": nothing (of that kind) is left
+            if facts.kept is not None:
+                return _effect_problem(claim) if _kept(facts, claim.kinds) else None
             left = _of_kinds(facts.items, claim.kinds)
             return _effect_problem(claim) if left else None
         if claim.named and not claim.everything and _stored_by_title(claim.target, facts):
@@ -1778,14 +1790,20 @@ async def check_model_text(
         deps.db, turn.user_id, [w for t in (*texts, user_text) for w in query_words(t)]
     )
     titles = [*(i.title for i in items if i.title), *shown]
+    user = await deps.db.users.get(turn.user_id)
+    counts = user.counts if user else {}
     facts = ClaimFacts(
         events=frozenset([*turn.ledger_events, *pending]),
         items=(
             *(named_item(i.title or i.content or i.url, item_words(i)) for i in items),
-            *await _kinds_kept(deps, turn.user_id),
+            *_kinds_kept(counts),
         ),
         user_text=user_text,
         extra_titles=shown,
+        # only the items the text can name were read: counts come from the user's record
+        kept=tuple(
+            (TYPE_WORDS.get(kind, frozenset()), int(counts.get(kind, 0))) for kind in ITEM_TYPES
+        ),
     )
     for text in texts:
         problem = judge(text, facts, language)
@@ -1800,10 +1818,8 @@ async def check_model_text(
     return None
 
 
-async def _kinds_kept(deps: Deps, user_id: str) -> tuple[Named, ...]:
+def _kinds_kept(counts: Mapping[str, int]) -> tuple[Named, ...]:
     """One nameless entry per type the user keeps, carrying that type's words ("Notas salvas.")."""
-    user = await deps.db.users.get(user_id)
-    counts = user.counts if user else {}
     return tuple(
         Named(title=(), words=TYPE_WORDS.get(kind, frozenset()))
         for kind in ITEM_TYPES

@@ -685,3 +685,26 @@ def test_an_offer_without_its_verb_is_capped() -> None:
 def test_the_events_alone_judge_when_the_items_are_unknown() -> None:
     assert false_claim("Coloquei Inception na lista.", ["item_saved"]) is None
     assert false_claim("Coloquei Inception na lista.", ["item_deleted"]) is not None
+
+
+async def test_counts_in_model_text_are_checked_against_every_item(lembra: Lembra) -> None:
+    # The check reads only the items the text can name (issue 35), so "você tem N itens"
+    # is judged by the user's stored counts, not by how many items the words found.
+    claim = {"action": "RESPOND", "tool": None, "args": None, "belief": BELIEF}
+    for note in ("comprar pão", "ligar pra tia", "pagar a conta de luz"):
+        await lembra.say(f"anota: {note}")
+
+    true = await lembra.say(
+        "quantas coisas eu guardei?", llm=[{**claim, "message": "Você tem 3 itens salvos."}]
+    )
+    false = await lembra.say(
+        "e agora, quantas?",
+        llm=[
+            {**claim, "message": "Sua lista está vazia."},
+            {**claim, "message": "Não sei dizer de cabeça."},
+        ],
+    )
+
+    assert true.text == "Você tem 3 itens salvos."
+    assert false.text.startswith("Não sei dizer de cabeça.")  # after one re-ask
+    assert sample(lembra, "false_claim") == 1
