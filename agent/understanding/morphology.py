@@ -50,7 +50,7 @@ class VerbForm:
 
 # verbs that say where something went: a save only when the place is the list
 # ("mandei Matrix pra sua lista", "I popped it onto your list"), never "mandei um e-mail"
-_PT_PLACING: Final = frozenset("mandar enviar jogar levar mover passar".split())
+_PT_PLACING: Final = frozenset("mandar enviar jogar levar mover passar tacar".split())
 _EN_PLACING: Final = frozenset("pop move send throw stick slot tuck toss".split())
 # Portuguese: infinitive -> effect. Folded (no accents): "por" is "pôr".
 _PT_VERBS: Final[dict[str, Effect]] = {
@@ -63,7 +63,7 @@ _PT_VERBS: Final[dict[str, Effect]] = {
     **dict.fromkeys(_PT_PLACING, "save"),
     **dict.fromkeys(
         """apagar remover excluir deletar eliminar descartar tirar retirar limpar esquecer
-        desmarcar""".split(),
+        desmarcar esvaziar zerar""".split(),
         "delete",
     ),
     **dict.fromkeys(
@@ -118,7 +118,8 @@ _EN_VERBS: Final[dict[str, Effect]] = {
     ),
     **dict.fromkeys(_EN_PLACING, "save"),
     **dict.fromkeys(
-        "delete remove erase wipe clear drop discard purge trash scrap forget take get unpin".split(),
+        """delete remove erase wipe clear drop discard purge trash scrap forget take get unpin
+        empty""".split(),
         "delete",
     ),
     **dict.fromkeys(
@@ -306,7 +307,9 @@ ACTION_NOUNS: Final[dict[str, Effect]] = {
         "delete",
     ),
     **dict.fromkeys(
-        "inclusao adicao cadastro registro gravacao salvamento insercao addition".split(), "save"
+        """inclusao adicao cadastro registro gravacao salvamento insercao addition note
+        anotacao""".split(),
+        "save",
     ),
     **dict.fromkeys(
         "atualizacao alteracao correcao edicao mudanca troca update change edit correction".split(),
