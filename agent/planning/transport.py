@@ -114,6 +114,7 @@ class ModelTransport:
         self.max_tokens = max_tokens
         self.planner_max_tokens = planner_max_tokens or max_tokens  # a planning step's cap
         self.output_mode: OutputMode = output_mode
+        self.probe_conclusive = False  # whether the last `auto` probe got a real answer
         self._schema = output_schema
         self._base_url = base_url
         self._penalties = {
@@ -208,10 +209,25 @@ class ModelTransport:
         except (TimeoutError, openai.OpenAIError, ValueError, KeyError, TypeError) as exc:
             self._log("model_output_mode_probe_failed", 1, reason=type(exc).__name__)
             self.output_mode = "tools"
+            # only a refusal says what the server takes; a timeout or a 5xx says nothing
+            self.probe_conclusive = (
+                isinstance(exc, openai.APIStatusError) and 400 <= (exc.status_code) < 500
+            )
         else:
-            self.output_mode = "json_schema" if self._schema is not None else "tools"
+            self.output_mode = "json_schema" if self.can_use_json_schema else "tools"
+            self.probe_conclusive = True
         log_event(logger, "model_output_mode", model=self.model, mode=self.output_mode)
         return self.output_mode
+
+    @property
+    def base_url(self) -> str | None:
+        """The server's base URL (None: OpenAI's)."""
+        return self._base_url
+
+    @property
+    def can_use_json_schema(self) -> bool:
+        """Whether this transport has a step schema to ask for (json_schema output)."""
+        return self._schema is not None
 
     def _structured(self, tools: Sequence[Mapping[str, Any]]) -> bool:
         return self.output_mode == "json_schema" and is_plan_request(tools)
@@ -364,11 +380,16 @@ def output_cap(
     `extra_body` so that langchain leaves its name alone (never both: OpenAI refuses
     a request that sets both).
     """
-    host = (urlsplit(base_url).hostname or "") if base_url else OPENAI_HOST
     extra = dict(extra_body or {})
-    if host == OPENAI_HOST or host.endswith("." + OPENAI_HOST):
+    if is_openai(base_url):
         return {"max_completion_tokens": max_tokens} | ({"extra_body": extra} if extra else {})
     return {"extra_body": {"max_tokens": max_tokens, **extra}}
+
+
+def is_openai(base_url: str | None) -> bool:
+    """Whether `base_url` is OpenAI's own API (None: the client's default, OpenAI)."""
+    host = (urlsplit(base_url).hostname or "") if base_url else OPENAI_HOST
+    return host == OPENAI_HOST or host.endswith("." + OPENAI_HOST)
 
 
 def _backoff(attempts: int) -> float:
