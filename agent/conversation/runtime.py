@@ -210,7 +210,12 @@ class Runtime:
         return PLANNED_TURN_MESSAGES if planned else TURN_MESSAGES
 
     async def _close_idle_session(self, user: UserDoc, incoming: Incoming, now: int) -> UserDoc:
-        """A session idle past the limit gets its handover before the new turn opens another."""
+        """A session idle past the limit gets its handover before the new turn opens another.
+
+        The code's handover is written here (database only), so this turn's frame has it;
+        the model's text, when background models are on, is left to the background jobs
+        (`rewrite_pending`): a user's turn never waits for a handover model call.
+        """
         if not await session_idle(self.deps, user, incoming.conversation_id, now):
             return user
         await write_handover(
@@ -219,7 +224,8 @@ class Runtime:
             incoming.conversation_id,
             now_ms=now,
             reason="idle",
-            use_model=background_llm(self.deps),
+            use_model=False,
+            model_later=background_llm(self.deps),
         )
         return user.model_copy(update={"session_open": False})
 
