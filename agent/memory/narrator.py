@@ -10,7 +10,7 @@ It is told in two parts, so a server's prefix cache can keep the first (issue 28
   changes only when that memory does (a session's handover, the history dropping a
   block into the summaries, a belief or note changed), and goes before the history;
 - `turn`: what changes from one message to the next (the time, what is pending, the
-  item counts), which goes after the new message.
+  item counts), which goes after the history, right before the new message.
 
 The narrative has a token budget; when over it, sections are compressed by priority
 (lowest first: beliefs, archive, structured memory, capabilities, model memory,
@@ -47,7 +47,7 @@ class Narrative:
     compressed: tuple[str, ...]
     minimal: bool
     memory: str = ""  # changes only with what is remembered: before the history
-    turn: str = ""  # changes every message: after it
+    turn: str = ""  # changes every message: after the history
 
 
 @dataclass

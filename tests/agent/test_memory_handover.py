@@ -367,7 +367,9 @@ async def test_earlier_handovers_pass_the_sanity_check_too(db: Database) -> None
 async def test_a_turn_after_the_idle_limit_never_waits_for_a_handover_model_call(
     db: Database,
 ) -> None:
-    text = "Sessão anterior: salvei a nota comprar pão. Nada ficou pendente; sem outras observações."
+    text = (
+        "Sessão anterior: salvei a nota comprar pão. Nada ficou pendente; sem outras observações."
+    )
     async with live_runtime(db, background_llm=True) as live:
         await live.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
         live.clock.advance(30 * 60 + 1)
@@ -413,9 +415,13 @@ async def test_an_idle_session_found_by_the_job_is_written_then_rewritten(db: Da
         assert report.handovers == 1
         (handover,) = await handovers(live)
         assert (handover["writer"], handover["text"]) == ("model", text)
-        # the lease the code's text was written under is free again
         user = await live.db.users.get(ALICE)
-        assert user is not None and not user.session_open
+        assert user is not None
+        assert not user.session_open
+        # the conversation's lease the code's text was written under is free again
+        assert await live.db.leases.acquire(
+            f"chat:{ALICE}", "a-turn", ttl_ms=60_000, now_ms=live.clock.ms()
+        )
         live.model.begin_turn([])
         await run_due(live.deps)  # a model that failed or answered: never asked twice
         assert live.model.end_turn().llm_calls == 0

@@ -71,3 +71,23 @@ async def test_the_system_prompt_holds_tools_constitution_examples_and_current_b
     # The beliefs with their current values.
     assert "- answer.confidence = 1.00 (read-only)" in prompt
     assert "- pref.genre.horror = 0.80" in prompt
+
+
+async def test_the_part_no_turn_changes_is_long_enough_for_openais_automatic_cache(
+    db: Database,
+) -> None:
+    """OpenAI caches a request's prefix from 1,024 tokens on (its prompt caching guide):
+    the rules and the function, the same for every user and turn, must reach that alone."""
+    async with live_runtime(db) as live:
+        await live.say("anota: comprar leite", llm=[call("save_note", content="comprar leite")])
+        _, report = await live.say("anota: pagar a luz", llm=[call("save_note", content="x")])
+        other = await live.say(
+            "anota: ligar", llm=[call("save_note", content="ligar")], user="cli:bob"
+        )
+    first, second = live.model.requests[0].body, report.requests[0].body
+    bob = other[1].requests[0].body
+    assert first["messages"][0] == second["messages"][0] == bob["messages"][0]
+    assert first["tools"] == bob["tools"]
+    counter = live.deps.counter
+    assert counter.count_request(first["messages"][:1], []) >= 1_024
+    assert counter.count_request(first["messages"][:1], first["tools"]) >= 1_024
