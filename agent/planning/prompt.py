@@ -38,6 +38,14 @@ _EXAMPLES = (
         {"action": "CALL_TOOL", "tool": "save_link", "args": {"url": "https://example.com/artigo"}},
     ),
     (
+        "salva o filme Parasita de 2019",
+        {
+            "action": "CALL_TOOL",
+            "tool": "enrich_movie",
+            "args": {"title": "Parasita", "year": 2019},
+        },
+    ),
+    (
         "apaga o inception",
         {"action": "CALL_TOOL", "tool": "delete_item", "args": {"query": "inception"}},
     ),
@@ -126,7 +134,7 @@ def stable_prompt(
     """
     examples = "\n".join(example_line(message, output) for message, output in _EXAMPLES)
     speaking = (
-        "Your whole answer is that step as one JSON object, nothing else."
+        "Your whole answer is that step as one compact JSON object (no spaces), nothing else."
         if json_output
         else f"You speak only by calling the function `{PLANNER_FUNCTION_NAME}`."
     )
@@ -138,6 +146,9 @@ def stable_prompt(
         "Constitution:\n" + constitution,
         "Tools:\n" + _tool_lines([t for t in tools if t.name != "delete_all_memories"]),
         "delete_all_memories is never yours to call: deleting everything is done by the runtime.",
+        "Give an optional argument only when the user's message or a tool result states it: never a year, "
+        "an id, a title, a description or a type from your own knowledge (the runtime looks facts up, and "
+        "drops the ones nothing states).",
         "Every output carries `belief`: set key to the belief you are acting on (answer.confidence when none "
         "other applies) and guessed to its current value (listed with what you remember of the user); add "
         "delta only when the system asks you to adjust.",
