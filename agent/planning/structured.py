@@ -29,6 +29,9 @@ from typing import Any
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief
 from agent.tools.base import Tool, ToolArgs
 from agent.understanding.searches import plain_search
+from agent.understanding.textnorm import fold
+from agent.understanding.urls import extract_urls
+from agent.understanding.vocabulary import TYPE_WORDS
 
 # Never the model's to call (the runtime deletes everything itself): leaving it out of
 # the schema makes the pipeline violation impossible where the server enforces it.
@@ -148,6 +151,63 @@ def first_step_tools(llm_intent: str, text: str) -> frozenset[str] | None:
     if llm_intent == "search" and plain_search(text) is not None:
         return PLAIN_SEARCH_TOOLS
     return FIRST_STEP_TOOLS.get(llm_intent)
+
+
+# A first step's optional facts that the message gives no value for are left out of the
+# grammar too: grounding (DESIGN 9.6) would drop them before the tool ran, and the 1.5B
+# model spent tokens inventing them from its own knowledge (Interestelar and Dark "2014",
+# a link's description, a search's type and limit). A later step, after a tool's result,
+# may state them; so may the message itself ("salva o filme Parasita de 2019").
+FACT_FIELDS: Mapping[str, frozenset[str]] = {
+    "save_movie": frozenset({"year", "tmdb_id"}),
+    "save_tv_show": frozenset({"year", "tmdb_id"}),
+    "enrich_movie": frozenset({"year"}),
+    "enrich_tv_show": frozenset({"year"}),
+    "save_video": frozenset({"title"}),
+    "save_link": frozenset({"description"}),
+    "search_items": frozenset({"type", "limit"}),
+}
+_YEAR = re.compile(r"\b(?:18[7-9]\d|19\d\d|20\d\d|2100)\b")
+_DIGIT = re.compile(r"\d")
+_WORD = re.compile(r"\w+")
+_FEW_WORDS = 3  # "salva esse link <url>": no words left to describe or title it
+
+
+def unstated_facts(text: str) -> frozenset[str]:
+    """The optional facts (FACT_FIELDS) `text` gives no value for."""
+    rest = text
+    for url in extract_urls(text):
+        rest = rest.replace(url, " ")
+    words = [fold(w) for w in _WORD.findall(rest)]
+    unstated = set()
+    if not _YEAR.search(rest):
+        unstated.add("year")
+    if "tmdb" not in words:
+        unstated.add("tmdb_id")
+    if not any(w in TYPE_WORDS for w in words):
+        unstated.add("type")
+    if not _DIGIT.search(rest):
+        unstated.add("limit")
+    if len(words) <= _FEW_WORDS:
+        unstated |= {"title", "description"}
+    return frozenset(unstated)
+
+
+def without_facts(schema: Mapping[str, Any], unstated: frozenset[str]) -> dict[str, Any]:
+    """`schema` (the union form) without the argument objects that carry an unstated fact."""
+    if "anyOf" not in schema or not unstated:
+        return dict(schema)
+    steps = []
+    for step in schema["anyOf"]:
+        tool = step["properties"].get("tool")
+        cut = FACT_FIELDS.get(tool["const"], frozenset()) & unstated if tool else frozenset()
+        args = step["properties"].get("args", {})
+        if cut and "anyOf" in args:
+            kept = [v for v in args["anyOf"] if not cut & set(v.get("properties") or ())]
+            args = kept[0] if len(kept) == 1 else {"anyOf": kept}
+            step = {**step, "properties": {**step["properties"], "args": args}}
+        steps.append(step)
+    return {**schema, "anyOf": steps}
 
 
 def narrowed(schema: Mapping[str, Any], names: Iterable[str]) -> dict[str, Any]:

@@ -230,7 +230,7 @@ async def test_json_schema_mode_sends_a_strict_response_format_and_no_function(
     assert "tools" not in body
     assert body["response_format"]["type"] == "json_schema"
     assert body["response_format"]["json_schema"]["strict"] is True
-    assert "one JSON object" in body["messages"][0]["content"]
+    assert "one compact JSON object" in body["messages"][0]["content"]
     assert reply.meta.tools_executed == ("save_note",)
 
 
@@ -325,3 +325,42 @@ async def test_each_model_request_leaves_a_content_free_model_usage_event(db: Da
     assert second["cached_tokens"] > 0
     assert second["latency"] in {"<1s", "1-5s"}
     assert "pagar" not in json.dumps(second)
+
+
+def _args_fields(body: dict[str, Any], tool: str) -> set[str]:
+    """Every argument a step calling `tool` may carry under the request's schema."""
+    schema = body["response_format"]["json_schema"]["schema"]
+    step = next(s for s in schema["anyOf"] if s["properties"].get("tool", {}).get("const") == tool)
+    args = step["properties"]["args"]
+    return {name for variant in args.get("anyOf", [args]) for name in variant["properties"]}
+
+
+async def test_a_first_step_cannot_write_facts_its_message_does_not_state(db: Database) -> None:
+    movies = {"movie": {"interestelar": [], "parasita": []}}
+    async with live_runtime(db, llm_output_mode="json_schema", tmdb=movies) as live:
+        await live.say(
+            "salva o filme Interestelar", llm=[call("enrich_movie", title="Interestelar")]
+        )
+        unstated = live.model.requests[-1].body
+        await live.say(
+            "salva o filme Parasita de 2019",
+            llm=[call("enrich_movie", title="Parasita", year=2019)],
+        )
+        stated = live.model.requests[-1].body
+        _, report = await live.say(
+            "o que eu preciso comprar?",
+            llm=[call("search_items", query="comprar"), respond("Nada.")],
+        )
+        await live.say("procura filmes de 2010", llm=[call("search_items", query="2010")])
+        typed = live.model.requests[-1].body
+    # a year from the model's own knowledge would only be dropped by grounding (DESIGN 9.6)
+    assert _args_fields(unstated, "enrich_movie") == {"title"}
+    assert _args_fields(unstated, "save_movie") == {"title"}  # no year, no tmdb_id
+    assert _args_fields(stated, "enrich_movie") == {"title", "year"}
+    assert _args_fields(report.requests[0].body, "search_items") == {"query"}
+    # "filmes" names a type, "2010" a number
+    assert _args_fields(typed, "search_items") == {"query", "type", "limit"}
+    # after a tool's result every optional fact is open again; the prompt never changes
+    assert _args_fields(report.requests[1].body, "search_items") == {"query", "type", "limit"}
+    assert _args_fields(report.requests[1].body, "save_movie") == {"title", "year", "tmdb_id"}
+    assert unstated["messages"][0] == report.requests[1].body["messages"][0]
