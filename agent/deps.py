@@ -83,12 +83,13 @@ def build_model(
     if not settings.model_configured:
         return None
     from agent.planning.structured import output_schema
-    from agent.planning.transport import ModelTransport
+    from agent.planning.transport import ModelTransport, is_openai
     from agent.tools import registry
 
     return ModelTransport(
         output_mode="json_schema" if settings.llm_output_mode == "json_schema" else "tools",
-        output_schema=output_schema(registry().values()),
+        # OpenAI's strict mode takes an object at the root, every other server the union
+        output_schema=output_schema(registry().values(), flat=is_openai(settings.openai_base_url)),
         planner_max_tokens=settings.llm_planner_max_tokens,
         frequency_penalty=settings.llm_frequency_penalty,
         presence_penalty=settings.llm_presence_penalty,
@@ -143,12 +144,16 @@ async def open_deps(
                 stack.push_async_callback(transcriber.aclose)
         counter = counter or TokenCounter()
         apply_tracing(settings)  # before any model call: LLM_TRACING alone lets traces out
+        clock = clock or SystemClock()
         model = build_model(settings, counter)
         if model is not None:
             counter.load()  # at start, not in the first user's turn; without a model it never loads
             stack.push_async_callback(model.aclose)
             if settings.llm_output_mode == "auto":
-                await model.choose_output_mode()
+                from agent.planning.modecache import settle_output_mode
+
+                # kept per server and model for a day: a start does not probe again (issue 28)
+                await settle_output_mode(model, settings.data_dir, now_ms=clock.ms())
         deps = Deps(
             settings=settings,
             db=db,
@@ -156,7 +161,7 @@ async def open_deps(
             links=links,
             counter=counter,
             model=model,
-            clock=clock or SystemClock(),
+            clock=clock,
             metrics=metrics,
             transcriber=transcriber,
         )

@@ -220,6 +220,15 @@ class Metrics:
             buckets=_LATENCY_BUCKETS,
             registry=r,
         )
+        # What each model request cost the server (issue 28): the prompt tokens it had to
+        # evaluate (not served from its prefix cache) and the tokens it generated, by model.
+        self.model_request_tokens = Histogram(
+            "lembra_model_request_tokens",
+            "Tokens per model request by model and kind (evaluated: prompt not from the server's cache; generated)",
+            ["model", "kind"],
+            buckets=(25, 50, 100, 150, 200, 300, 500, 1000, 2000, 4000, 8000),
+            registry=r,
+        )
         self.content_calls = Counter(
             "lembra_planner_content_calls_total",
             "Planner calls read from an answer's content (DESIGN 9.1) by form (bare, fenced, tagged)",
@@ -234,6 +243,13 @@ class Metrics:
     def observe_outbound(self, service: str, status: str, seconds: float) -> None:
         """Record one outbound request: the HTTP status, or the error's class name."""
         self.outbound.labels(service, status).observe(seconds)
+
+    def observe_model_request(
+        self, model: str, *, prompt: int, cached: int, generated: int
+    ) -> None:
+        """Record one model request's evaluated prompt tokens and generated tokens."""
+        self.model_request_tokens.labels(model, "evaluated").observe(max(0, prompt - cached))
+        self.model_request_tokens.labels(model, "generated").observe(generated)
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""

@@ -69,6 +69,9 @@ class Settings(BaseSettings):
     llm_history_messages: int = Field(default=20, ge=2, le=200)
     # LangChain/LangSmith tracing sends message text out: only when asked for by name
     llm_tracing: Literal["off", "langsmith"] = "off"
+    # the verbatim history grows append-only up to this, then drops back to
+    # LLM_HISTORY_MESSAGES at once (issue 28: the prefix cache); unset: twice that
+    llm_history_max_messages: int | None = Field(default=None, ge=2, le=400)
     # TMDB
     tmdb_api_key: SecretStr | None = None
     tmdb_base_url: str = "https://api.themoviedb.org/3"

@@ -101,6 +101,23 @@ class SummariesRepo:
             return None
         return await self._c.find_owned(handover_doc_id(conversation_id, n), user_id)
 
+    async def handovers_to_rewrite(self, *, limit: int = 20) -> list[Doc]:
+        """Handovers written by code that wait for the model's text (oldest first)."""
+        return await self._c.find(
+            {"kind": "handover", "model_due": True}, sort=[("created_at_ms", 1)], limit=limit
+        )
+
+    async def rewrite_handover(
+        self, user_id: str, handover_id: str, *, was: str, fields: dict[str, Any]
+    ) -> bool:
+        """Set `fields` on a handover still waiting for its model text and still reading `was`
+        (never over a text written since); the wait ends either way once this is tried."""
+        outcome = await self._c.update_one(
+            {"_id": handover_id, "user_id": user_id, "model_due": True, "text": was},
+            {"$set": {**fields, "model_due": False, "model_facts": None}},
+        )
+        return outcome.matched > 0
+
     async def conversations(self, user_id: str | None = None) -> list[Doc]:
         """Conversation documents; a user's own private conversation is always among them.
 

@@ -1,7 +1,10 @@
 """Background work that falls due with time (DESIGN 1, 3.8).
 
 - expire pending actions whose deadline passed (inclusive: 120 s expires a 2-minute one);
-- write the handover of sessions idle for HANDOVER_IDLE_MINUTES;
+- write the handover of sessions idle for HANDOVER_IDLE_MINUTES: the code's text under
+  the conversation's lease, then (background models on) the model's text outside it, so a
+  turn that arrives meanwhile never waits for a model call; handovers a turn wrote when it
+  found its session idle get their model text here too (issue 28);
 - consolidate users whose consolidation is due (02:00 local, every 50 sessions, critical events).
 
 `run_due` is called by the scheduler of `lembra serve` under a leader lease, and by
@@ -17,7 +20,7 @@ from dataclasses import dataclass
 from agent.conversation.delivery import Pusher, deliver_due
 from agent.deps import Deps
 from agent.memory.consolidation import LEASE_TTL_MS, consolidate, due_reason
-from agent.memory.handover import session_idle, write_handover
+from agent.memory.handover import rewrite_pending, session_idle, write_handover
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +58,19 @@ async def idle_handovers(deps: Deps) -> int:
             if user is None or not await session_idle(deps, user, user.id, now):
                 continue
             if await write_handover(
-                deps, user, user.id, now_ms=now, reason="idle", use_model=background_llm(deps)
+                deps,
+                user,
+                user.id,
+                now_ms=now,
+                reason="idle",
+                use_model=False,
+                model_later=background_llm(deps),
             ):
                 written += 1
         finally:
             await deps.db.leases.release(lease, owner)
+    if background_llm(deps):
+        await rewrite_pending(deps)  # the model's text, with no conversation's lease held
     return written
 
 

@@ -34,7 +34,7 @@ from agent.tools.finding import SearchItemsArgs, search_items
 from agent.trust.beliefs import CALIBRATION
 from agent.trust.confidence import TurnKind
 from agent.trust.ledgering import append_event
-from agent.trust.quotas import Quotas
+from agent.trust.quotas import MODEL_SUBJECT, Quotas
 from agent.types import Language, Reply
 from agent.understanding.intent import Intent
 from storage.documents import ITEM_TYPES
@@ -326,6 +326,22 @@ def _kinds_line(per_user: list[Any], language: Language) -> str:
     )
 
 
+def _model_cost_line(doc: dict[str, Any], language: Language) -> str:
+    """What one model's requests cost its server today, per request (issue 28)."""
+    requests = int(doc.get("requests", 0))
+    prompt, cached = int(doc.get("prompt_tokens", 0)), int(doc.get("cached_tokens", 0))
+    return text(
+        "admin_stats_model_cost",
+        language,
+        model=str(doc["user_id"]).removeprefix(MODEL_SUBJECT),
+        requests=requests,
+        evaluated=f"{(prompt - cached) / requests:.0f}",
+        sent=f"{prompt / requests:.0f}",
+        cached=f"{cached / prompt if prompt else 0:.0%}",
+        generated=f"{int(doc.get('completion_tokens', 0)) / requests:.0f}",
+    )
+
+
 def _fallbacks_line(per_user: list[Any], language: Language) -> str:
     """Turns whose model call failed, served by the offline planner or not (DESIGN 10.5)."""
     done = {
@@ -343,7 +359,8 @@ async def stats_text(deps: Any, day: str, *, language: Language = "en") -> str:
     users = await db.users.recent(limit=100_000)
     items = sum(sum(u.counts.values()) for u in users)
     days = await db.usage.days(day)
-    per_user = [d for d in days if d.get("user_id") != GLOBAL]
+    per_model = [d for d in days if str(d.get("user_id", "")).startswith(MODEL_SUBJECT)]
+    per_user = [d for d in days if d.get("user_id") != GLOBAL and d not in per_model]
     messages = sum(int(d.get("messages", 0)) for d in per_user)
     no_model = sum(int(d.get("messages_no_model", 0)) for d in per_user)
     tokens = next((int(d.get("tokens", 0)) for d in days if d.get("user_id") == GLOBAL), 0)
@@ -367,6 +384,7 @@ async def stats_text(deps: Any, day: str, *, language: Language = "en") -> str:
         _fallbacks_line(per_user, lang),
         _kinds_line(per_user, lang),
     ]
+    lines += [_model_cost_line(d, lang) for d in per_model if int(d.get("requests", 0))]
     # Per model (DESIGN 3.5), every model that planned here, not only the configured one.
     for calibration in calibrations:
         n = int(calibration.get("n", 0))

@@ -39,18 +39,18 @@ from agent.conversation.recovery import recovered_reply
 from agent.conversation.replies import confirm_choices, finish, titled_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.memory.frame import build_frame, request_hash
+from agent.memory.frame import ContextFrame, build_frame, request_hash
 from agent.memory.framecache import FrameCache
 from agent.memory.handover import session_idle, write_handover
 from agent.memory.history import to_messages
 from agent.memory.narrator import narrate
-from agent.memory.tiers import Tiers, drop_oldest_turn, whole_turn_suffix
+from agent.memory.tiers import Tiers, drop_oldest_turn
 from agent.planning.backend import ModelBackend, PlannerBackend
 from agent.planning.offline import OfflineBackend
 from agent.planning.prompt import (
+    memory_prompt,
     render_constitution,
     request_messages,
-    situation_prompt,
     stable_prompt,
 )
 from agent.planning.schema import planner_function_schema
@@ -92,7 +92,7 @@ class Runtime:
             ModelBackend(deps.model) if deps.model is not None else OfflineBackend()
         )
         self.quotas = Quotas(deps)
-        self.tiers = Tiers(deps.db, deps.counter)
+        self.tiers = Tiers.for_settings(deps.db, deps.counter, deps.settings)
         self.commands = Commands(deps, self.quotas)
         self.frame_cache = FrameCache(deps.settings.frame_cache_ttl_seconds * 1000)
         self.access = Access(deps)  # ALLOWED_USER_IDS (DESIGN 10.5)
@@ -210,7 +210,12 @@ class Runtime:
         return PLANNED_TURN_MESSAGES if planned else TURN_MESSAGES
 
     async def _close_idle_session(self, user: UserDoc, incoming: Incoming, now: int) -> UserDoc:
-        """A session idle past the limit gets its handover before the new turn opens another."""
+        """A session idle past the limit gets its handover before the new turn opens another.
+
+        The code's handover is written here (database only), so this turn's frame has it;
+        the model's text, when background models are on, is left to the background jobs
+        (`rewrite_pending`): a user's turn never waits for a handover model call.
+        """
         if not await session_idle(self.deps, user, incoming.conversation_id, now):
             return user
         await write_handover(
@@ -219,7 +224,8 @@ class Runtime:
             incoming.conversation_id,
             now_ms=now,
             reason="idle",
-            use_model=background_llm(self.deps),
+            use_model=False,
+            model_later=background_llm(self.deps),
         )
         return user.model_copy(update={"session_open": False})
 
@@ -518,43 +524,51 @@ class Runtime:
         return retyping.announce_guess(turn, result, reply) if self.offline else reply
 
     async def _context(self, turn: Turn) -> list[BaseMessage]:
-        """The whole request, built before the call and kept within the prompt budget (DESIGN 3.7, 3.9)."""
+        """The whole request, built before the call and kept within the prompt budget (DESIGN 3.7, 3.9).
+
+        Ordered so a server's prefix cache keeps all but the last turn (issue 28): the
+        stable rules, what is remembered, the history (append-only until it drops a
+        block), this message's situation, then the message.
+        """
         settings = self.deps.settings
-        frame = await build_frame(
-            self.deps,
-            turn,
-            tools=sorted(ALLOWED_FROM_PLAN),
-            tiers=self.tiers,
-            cache=self.frame_cache,
-        )
+        frame = await self._frame(turn)
         beliefs = dict(frame.memory.get("beliefs") or {})
         beliefs["answer.confidence"] = 1.0
         constitution = render_constitution(frame.constitution)  # text, stance, overrides
         verbatim = list(frame.verbatim)
-        verbatim = whole_turn_suffix(verbatim, settings.llm_history_messages)
         narrative_budget = settings.narrative_token_budget
         tools = [planner_function_schema()]
         budget = prompt_budget(settings, session_kind(turn.intent))  # chat or admin (issue 12)
+        stable = stable_prompt(
+            tools=list(self.tools.values()),
+            constitution=constitution,
+            json_output=self.deps.model is not None
+            and self.deps.model.output_mode == "json_schema",
+        )
+        shrunk = False
         while True:
             narrative = narrate(
                 frame, turn.language, budget=narrative_budget, counter=self.deps.counter
             )
-            # stable text first and byte-identical across turns: the server's prefix cache reuses it
             messages = request_messages(
-                stable_prompt(
-                    tools=list(self.tools.values()),
-                    constitution=constitution,
-                    json_output=self.deps.model is not None
-                    and self.deps.model.output_mode == "json_schema",
-                ),
+                stable,
+                memory_prompt(beliefs=beliefs, language=turn.language, memory=narrative.memory),
                 to_messages(verbatim),
-                situation_prompt(beliefs=beliefs, language=turn.language, situation=narrative.text),
+                narrative.turn,
                 turn.messages[0].content,
             )
             size = self.backend.count_prompt(messages, tools=tools)
             if size <= budget or (not verbatim and narrative_budget <= MIN_NARRATIVE):
                 break
-            if verbatim:  # the oldest whole turn goes first; a tool call never loses its result
+            if not shrunk and len(verbatim) > self.tiers.keep:
+                # The history drops a block at once, stored, so the next requests share
+                # this one's prefix again; the memory is read again with what it folded.
+                shrunk = True
+                await self.tiers.shrink(turn.user_id, turn.conversation_id)
+                frame = await self._frame(turn)
+                verbatim = list(frame.verbatim)
+                self.deps.metrics.sections_compressed.labels("history_block").inc()
+            elif verbatim:  # this request only: the oldest whole turn goes first
                 verbatim = drop_oldest_turn(verbatim)
                 self.deps.metrics.sections_compressed.labels("verbatim").inc()
             else:
@@ -564,6 +578,15 @@ class Runtime:
         self.deps.metrics.narrative_tokens.observe(narrative.tokens)
         turn.facts.apply_rule(f"frame:{request_hash(messages, tools)[:12]}")
         return messages
+
+    async def _frame(self, turn: Turn) -> ContextFrame:
+        return await build_frame(
+            self.deps,
+            turn,
+            tools=sorted(ALLOWED_FROM_PLAN),
+            tiers=self.tiers,
+            cache=self.frame_cache,
+        )
 
     # -- persistence ------------------------------------------------------------------------------
 

@@ -195,27 +195,33 @@ def deterministic_text(facts: SessionFacts, language: str, zone: ZoneInfo) -> st
     )
 
 
+def facts_payload(facts: SessionFacts) -> dict[str, Any]:
+    """What the model is told of a session to write its handover (bounded, whatever it did)."""
+    return {
+        # a session can save hundreds of items: the request stays small whatever it did
+        "saved": [label for _, label in facts.saved[:MAX_LABELS]],
+        "saved_count": len(facts.saved),
+        "deleted_count": len(facts.deleted_ids),
+        "deleted_everything": facts.all_deleted,
+        "pending": facts.pending_what or facts.pending,
+        "refused_requests": facts.violations,
+        "failed_requests": [{"request": f.request, "cause": f.cause} for f in facts.log.failed],
+        "errors": facts.log.errors,
+        "tags": facts.tags,
+    }
+
+
 async def model_text(deps: Deps, user: UserDoc, facts: SessionFacts) -> tuple[str | None, int]:
     """Ask the model to write the handover from the facts (billed to the user as background use).
 
     Returns the text (None when it cannot) and how many model answers it took.
     """
+    return await _model_text(deps, user, facts_payload(facts))
+
+
+async def _model_text(deps: Deps, user: UserDoc, payload: dict[str, Any]) -> tuple[str | None, int]:
     language = user.language
-    facts_json = json.dumps(
-        {
-            # a session can save hundreds of items: the request stays small whatever it did
-            "saved": [label for _, label in facts.saved[:MAX_LABELS]],
-            "saved_count": len(facts.saved),
-            "deleted_count": len(facts.deleted_ids),
-            "deleted_everything": facts.all_deleted,
-            "pending": facts.pending_what or facts.pending,
-            "refused_requests": facts.violations,
-            "failed_requests": [{"request": f.request, "cause": f.cause} for f in facts.log.failed],
-            "errors": facts.log.errors,
-            "tags": facts.tags,
-        },
-        ensure_ascii=False,
-    )
+    facts_json = json.dumps(payload, ensure_ascii=False)
     messages = [
         SystemMessage(
             content=(
@@ -258,9 +264,20 @@ async def session_idle(deps: Deps, user: UserDoc, conversation_id: str, now_ms: 
 
 
 async def write_handover(
-    deps: Deps, user: UserDoc, conversation_id: str, *, now_ms: int, reason: str, use_model: bool
+    deps: Deps,
+    user: UserDoc,
+    conversation_id: str,
+    *,
+    now_ms: int,
+    reason: str,
+    use_model: bool,
+    model_later: bool = False,
 ) -> HandoverWritten | None:
-    """Close the user's open session with a handover (None when no session was open)."""
+    """Close the user's open session with a handover (None when no session was open).
+
+    `model_later`: write the code's text now and leave the model's for the background
+    job (`rewrite_pending`), so nothing waits for a model call here (issue 28).
+    """
     if not user.session_open:
         return None
     zone = ZoneInfo(user.timezone) if user.timezone else ZoneInfo(deps.settings.default_timezone)
@@ -272,6 +289,11 @@ async def write_handover(
         written, calls = await model_text(deps, user, facts)
         if written is not None:
             text, writer = written, "model"
+    later = (
+        {"model_due": True, "model_facts": facts_payload(facts)}
+        if model_later and writer == "deterministic"
+        else {}
+    )
     handover_id = await deps.db.summaries.add_handover(
         user.id,
         conversation_id,
@@ -291,6 +313,7 @@ async def write_handover(
             "language": user.language,
             "model_calls": calls,
             "session_kind": facts.session_kind,
+            **later,
         },
         now_ms=now_ms,
     )
@@ -310,6 +333,46 @@ async def write_handover(
     )
     deps.metrics.handovers.labels(writer).inc()
     return HandoverWritten(handover_id, writer, calls)
+
+
+async def rewrite_pending(deps: Deps, *, limit: int = 20) -> int:
+    """Give handovers written by code for later (`model_later`) the model's text; return how many.
+
+    Runs in the background jobs, never in a user's turn. A handover whose text changed
+    meanwhile is left alone; one the model cannot write keeps the code's text (tried once).
+    """
+    rewritten = 0
+    for doc in await deps.db.summaries.handovers_to_rewrite(limit=limit):
+        user = await deps.db.users.get(str(doc.get("user_id")))
+        payload = doc.get("model_facts")
+        written, calls = (None, 0)
+        if user is not None and isinstance(payload, dict):
+            written, calls = await _model_text(deps, user, payload)
+        fields: dict[str, Any] = {"model_calls": int(doc.get("model_calls") or 0) + calls}
+        if written is not None:
+            fields |= {"text": written, "writer": "model"}
+        if not await deps.db.summaries.rewrite_handover(
+            str(doc.get("user_id")), str(doc["_id"]), was=str(doc.get("text")), fields=fields
+        ):
+            continue
+        if written is None:
+            continue
+        await append_event(
+            deps,
+            None,
+            "handover_written",
+            {
+                "handover_id": str(doc["_id"]),
+                "writer": "model",
+                "reason": str(doc.get("reason") or ""),
+                "chars": len(written),
+                "text_sha256": digest(written),
+            },
+            stream=str(doc["user_id"]),
+        )
+        deps.metrics.handovers.labels("model").inc()
+        rewritten += 1
+    return rewritten
 
 
 _NOTES = {

@@ -1,17 +1,31 @@
 """The narrator (DESIGN 3.7, seed 002): the context frame told as a short first-person situation.
 
 Written in the user's language, not as a data dump. Stored content (item labels,
-handovers, summaries) appears only inside <data>...</data> blocks. The narrative
-has a token budget; when over it, sections are compressed by priority (lowest
-first: beliefs, archive, structured memory, capabilities, model memory, handover, state) until it
-fits; identity, time and obligations are never dropped. If even that is over the
-budget, the minimal narrative (identity, item counts, pending action) is used.
+handovers, summaries) appears only inside <data>...</data> blocks.
+
+It is told in two parts, so a server's prefix cache can keep the first (issue 28):
+
+- `memory`: who I work for and what I remember (identity, capabilities, handovers,
+  what dreaming learned, the assistant's notes, the summarized turns, beliefs). It
+  changes only when that memory does (a session's handover, the history dropping a
+  block into the summaries, a belief or note changed), and goes before the history;
+- `turn`: what changes from one message to the next (the time, what is pending, the
+  item counts), which goes after the history, right before the new message.
+
+The narrative has a token budget; when over it, sections are compressed by priority
+(lowest first: beliefs, archive, structured memory, capabilities, model memory,
+handover, state) until it fits; identity, time and obligations are never dropped. The
+memory part is fitted first, to the budget less a fixed allowance for the turn part,
+so what is pending this turn never changes how the memory is told; the turn part gets
+what is left. If even that is over the budget, the minimal narrative (identity, item
+counts, pending action) is used.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from agent.memory import obligations as stakes
@@ -22,13 +36,18 @@ from agent.texts import plural
 from agent.tokens import TokenCounter
 from agent.understanding.textnorm import data_block, one_line
 
+# What the memory part leaves of the budget for the turn part (time, pending, counts).
+TURN_ALLOWANCE = 120
+
 
 @dataclass(frozen=True, slots=True)
 class Narrative:
-    text: str
+    text: str  # both parts, memory first
     tokens: int
     compressed: tuple[str, ...]
     minimal: bool
+    memory: str = ""  # changes only with what is remembered: before the history
+    turn: str = ""  # changes every message: after the history
 
 
 @dataclass
@@ -55,25 +74,39 @@ def _counts(frame: ContextFrame, pt: bool) -> str:
 
 
 def _who(frame: ContextFrame, pt: bool) -> _Section:
+    """Who I work for: the same on every message of a day (the time is the turn's)."""
     ident, temporal = frame.identity, frame.temporal
     role = {
         "admin": "administrador" if pt else "an administrator",
         "user": "usuário" if pt else "a user",
     }[ident["role"]]
-    now = temporal["now"].replace("T", " ")
     if pt:
         full = (
             f"Eu sou o planejador do Lembra e trabalho para {ident['user_id']} ({role}, há {ident['days_active']} dias), "
-            f"pelo canal {frame.position['channel']}. Agora são {now} ({temporal['timezone']}). Respondo em português."
+            f"pelo canal {frame.position['channel']}, no fuso {temporal['timezone']}. Respondo em português."
         )
-        short = f"Eu sou o planejador do Lembra para {ident['user_id']}. Agora: {now}. Respondo em português."
+        short = f"Eu sou o planejador do Lembra para {ident['user_id']}. Respondo em português."
     else:
         full = (
             f"I am Lembra's planner, working for {ident['user_id']} ({role}, for {ident['days_active']} days) "
-            f"on {frame.position['channel']}. It is now {now} ({temporal['timezone']}). I answer in English."
+            f"on {frame.position['channel']}, in the {temporal['timezone']} time zone. I answer in English."
         )
-        short = f"I am Lembra's planner for {ident['user_id']}. Now: {now}. I answer in English."
+        short = f"I am Lembra's planner for {ident['user_id']}. I answer in English."
     return _Section("identity", 100, [full, short])
+
+
+_WEEKDAYS_PT = ("segunda", "terça", "quarta", "quinta", "sexta", "sábado", "domingo")
+
+
+def _now(frame: ContextFrame, pt: bool) -> _Section:
+    """The local time, short: it is told on every message (the zone is in the memory)."""
+    now = datetime.fromisoformat(frame.temporal["now"])
+    day = _WEEKDAYS_PT[now.weekday()] if pt else now.strftime("%A")
+    return _Section(
+        "time",
+        100,
+        [f"Agora: {now:%d/%m/%Y %H:%M} ({day})." if pt else f"Now: {now:%Y-%m-%d %H:%M} ({day})."],
+    )
 
 
 def _obligations(frame: ContextFrame, pt: bool) -> _Section:
@@ -87,15 +120,13 @@ def _obligations(frame: ContextFrame, pt: bool) -> _Section:
 
 
 def _state(frame: ContextFrame, pt: bool) -> _Section:
+    """The item counts. The newest items are not listed: they change with every save, and
+    the model sees them in the history (tool results) or in the summarized turns."""
     total = frame.state.get("total", 0)
     counts = _counts(frame, pt)
-    recent = "; ".join(frame.state.get("recent") or [])
     items = plural(total, "item", "pt" if pt else "en")
     base = f"O usuário guarda {items} ({counts})." if pt else f"The user keeps {items} ({counts})."
-    if not recent:
-        return _Section("state", 70, [base])
-    full = base + (" Os mais recentes: " if pt else " The most recent: ") + data(recent) + "."
-    return _Section("state", 70, [full, base])
+    return _Section("state", 70, [base])
 
 
 def _capabilities(frame: ContextFrame, pt: bool) -> _Section:
@@ -241,38 +272,18 @@ def _beliefs(frame: ContextFrame, pt: bool) -> _Section | None:
 
 def minimal(frame: ContextFrame, pt: bool, counter: TokenCounter) -> Narrative:
     """The graceful-degradation narrative: identity, item counts, the pending action."""
-    parts = [
-        _who(frame, pt).levels[1],
-        _state(frame, pt).levels[-1],
-        _obligations(frame, pt).levels[-1],
-    ]
-    text = " ".join(parts)
-    return Narrative(text, counter.count_text(text), (), True)
+    memory = _who(frame, pt).levels[1]
+    turn = " ".join(
+        [_now(frame, pt).text, _state(frame, pt).levels[-1], _obligations(frame, pt).levels[-1]]
+    )
+    text = memory + "\n" + turn
+    return Narrative(text, counter.count_text(text), (), True, memory, turn)
 
 
-def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCounter) -> Narrative:
-    """The frame as a first-person situation within `budget` tokens."""
-    pt = language == "pt"
-    if frame.degraded:
-        return minimal(frame, pt, counter)
-    sections = [
-        s
-        for s in (
-            _who(frame, pt),
-            _obligations(frame, pt),
-            _state(frame, pt),
-            _capabilities(frame, pt),
-            _handover(frame, pt),
-            _earlier_handovers(frame, pt),
-            _baseline(frame, pt),
-            _model_memory(frame, pt),
-            _structured(frame, pt),
-            _archive(frame, pt),
-            _beliefs(frame, pt),
-        )
-        if s is not None
-    ]
-    compressed: list[str] = []
+def _fit(
+    sections: list[_Section], budget: int, counter: TokenCounter, compressed: list[str]
+) -> tuple[str, int]:
+    """The sections' text within `budget`, compressing the lowest priority first."""
 
     def render() -> str:
         return "\n".join(s.text for s in sections if s.text)
@@ -289,7 +300,41 @@ def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCo
             compressed.append(victim.name)
         text = render()
         tokens = counter.count_text(text)
-    if tokens > budget:  # what cannot be dropped is still too long: the minimal narrative
+    return text, tokens
+
+
+def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCounter) -> Narrative:
+    """The frame as a first-person situation within `budget` tokens: memory, then the turn."""
+    pt = language == "pt"
+    if frame.degraded:
+        return minimal(frame, pt, counter)
+    remembered = [
+        s
+        for s in (
+            _who(frame, pt),
+            _capabilities(frame, pt),
+            _handover(frame, pt),
+            _earlier_handovers(frame, pt),
+            _baseline(frame, pt),
+            _model_memory(frame, pt),
+            _structured(frame, pt),
+            _archive(frame, pt),
+            _beliefs(frame, pt),
+        )
+        if s is not None
+    ]
+    now = [_now(frame, pt), _obligations(frame, pt), _state(frame, pt)]
+    compressed: list[str] = []
+    # the memory's own share: what is pending this turn never changes how it is told
+    memory, memory_tokens = _fit(remembered, max(budget - TURN_ALLOWANCE, 1), counter, compressed)
+    # the turn takes what the memory left (at least its allowance)
+    turn, turn_tokens = _fit(now, budget - memory_tokens, counter, compressed)
+    text = memory + "\n" + turn
+    tokens = counter.count_text(text)
+    if memory_tokens + turn_tokens > budget:
+        # what cannot be dropped is still too long: the minimal narrative
         fallback = minimal(frame, pt, counter)
-        return Narrative(fallback.text, fallback.tokens, tuple(compressed), True)
-    return Narrative(text, tokens, tuple(compressed), False)
+        return Narrative(
+            fallback.text, fallback.tokens, tuple(compressed), True, fallback.memory, fallback.turn
+        )
+    return Narrative(text, tokens, tuple(compressed), False, memory, turn)

@@ -1,15 +1,23 @@
 """Three memory tiers (DESIGN 3.6, seed 004), counted in messages.
 
-- verbatim: the last 20 messages, cut at a turn boundary so an `ai` tool call is
-  never separated from its results;
-- structured: messages 21-100 as one small object per turn ("user asked ...",
-  "enrich_movie: candidates 2"), built deterministically as turns leave the window;
+- verbatim: the last messages, cut at a turn boundary so an `ai` tool call is never
+  separated from its results;
+- structured: the 80 messages before them as one small object per turn ("user asked
+  ...", "enrich_movie: candidates 2"), built deterministically as turns leave the window;
 - archive: older turns as text capped at 800 tokens, re-summarized when it would
   grow past the cap (deterministically here; by the model in consolidation).
 
+The verbatim window moves in blocks (issue 28): it starts at a stored message number
+(`window_from_seq`) and only grows, append-only, until it holds more than `most`
+messages (or the runtime finds the prompt over its budget); then it drops back at once
+to the last `keep` messages, and what it dropped is folded into the structured tier.
+Between two drops the window is a prefix of the next one and the tiers do not change,
+so a server's prefix cache keeps everything up to the new turn. With `most == keep` it
+is the plain sliding window of the last `keep` messages.
+
 All three live on the conversation's `summaries` document and are maintained
-incrementally after each turn, so a turn never reads more than the messages that
-just left the verbatim window: prompt size stays bounded however long it gets.
+incrementally, so a turn never reads more than the messages that just left the
+verbatim window: prompt size stays bounded however long it gets.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from typing import Any
 
 from agent.tokens import TokenCounter
 from agent.understanding.textnorm import one_line
+from config.settings import Settings
 from storage import Database
 from storage.documents import MessageDoc
 from storage.summaries import handover_number
@@ -29,7 +38,8 @@ from storage.summaries import handover_number
 VERBATIM_MESSAGES = 20
 STRUCTURED_UNTIL = 100  # messages 21..100 are the structured tier
 ARCHIVE_TOKEN_CAP = 800
-_FETCH_FOR_WINDOW = 48  # enough to find whole turns covering the last 20 messages
+# read beyond the window's largest size, enough to find whole turns covering it
+_FETCH_MARGIN = 28
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,11 +232,33 @@ def cap_archive(lines: list[str], counter: TokenCounter, cap: int = ARCHIVE_TOKE
 
 
 class Tiers:
-    """Reads and maintains the tiers of one conversation."""
+    """Reads and maintains the tiers of one conversation.
 
-    def __init__(self, db: Database, counter: TokenCounter) -> None:
+    `keep` is what the verbatim window drops back to, `most` what it may grow to first.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        counter: TokenCounter,
+        *,
+        keep: int = VERBATIM_MESSAGES,
+        most: int | None = None,
+    ) -> None:
         self.db = db
         self.counter = counter
+        self.keep = keep
+        self.most = max(most or keep, keep)
+
+    @classmethod
+    def for_settings(cls, db: Database, counter: TokenCounter, settings: Settings) -> Tiers:
+        """The tiers as the planner's history settings size them (`LLM_HISTORY_*`)."""
+        return cls(
+            db,
+            counter,
+            keep=settings.llm_history_messages,
+            most=settings.llm_history_max_messages or 2 * settings.llm_history_messages,
+        )
 
     async def view(self, user_id: str, conversation_id: str) -> MemoryView:
         """The tiers as the next model request needs them, brought up to date first.
@@ -235,10 +267,20 @@ class Tiers:
         answered in code never pay for memory upkeep, and the fold a model turn needs
         costs no extra read (the same two reads serve the fold and the view).
         """
-        recent, doc, repaired = await self._fold(user_id, conversation_id)
+        return await self._view(user_id, conversation_id, shrink=False)
+
+    async def shrink(self, user_id: str, conversation_id: str) -> MemoryView:
+        """Drop the verbatim window back to its last `keep` messages now (the prompt is over
+        its budget), fold what it dropped, and return the tiers as they are then."""
+        return await self._view(user_id, conversation_id, shrink=True)
+
+    async def _view(self, user_id: str, conversation_id: str, *, shrink: bool) -> MemoryView:
+        recent, window, doc, repaired, _ = await self._fold_and_report(
+            user_id, conversation_id, shrink=shrink
+        )
         stored = _read(doc)
         return MemoryView(
-            whole_turn_suffix(recent, VERBATIM_MESSAGES),
+            window,
             stored.structured,
             stored.archive,
             bool(doc.get("archive_by_model")),
@@ -252,48 +294,63 @@ class Tiers:
 
         An unreadable tier is replaced by what can still be read of it, never crashed on.
         """
-        _, _, _, moved = await self._fold_and_report(user_id, conversation_id)
+        *_, moved = await self._fold_and_report(user_id, conversation_id, shrink=False)
         return moved
 
-    async def _fold(
-        self, user_id: str, conversation_id: str
-    ) -> tuple[list[MessageDoc], dict[str, Any], list[str]]:
-        """(the newest messages, the tier document after folding, what the fold skipped)."""
-        recent, doc, skipped, _ = await self._fold_and_report(user_id, conversation_id)
-        return recent, doc, skipped
+    def _window(
+        self, recent: Sequence[MessageDoc], doc: dict[str, Any], *, shrink: bool
+    ) -> list[MessageDoc]:
+        """The verbatim window: from the stored start while it holds at most `most`
+        messages, else (or when asked to shrink) the last whole turns within `keep`."""
+        start = _int(doc.get("window_from_seq"))
+        # a new session (a handover was written) starts from `keep`: its first request
+        # is read whole anyway, since the memory before the history changed with it
+        same_session = _int(doc.get("window_handover")) == handover_number(doc)
+        if not shrink and same_session and start is not None and recent and recent[0].seq <= start:
+            since = [m for m in recent if m.seq >= start]
+            if len(since) <= self.most:
+                return since
+        return whole_turn_suffix(recent, self.keep)
 
     async def _fold_and_report(
-        self, user_id: str, conversation_id: str
-    ) -> tuple[list[MessageDoc], dict[str, Any], list[str], bool]:
+        self, user_id: str, conversation_id: str, *, shrink: bool
+    ) -> tuple[list[MessageDoc], list[MessageDoc], dict[str, Any], list[str], bool]:
+        """(the newest messages, the verbatim window, the tier document after folding,
+        what the fold skipped, whether anything moved)."""
         db = self.db
-        recent = await db.messages.last(user_id, conversation_id, _FETCH_FOR_WINDOW)
+        recent = await db.messages.last(user_id, conversation_id, self.most + _FETCH_MARGIN)
         doc = await db.summaries.get_conversation(user_id, conversation_id) or {}
-        window = whole_turn_suffix(recent, VERBATIM_MESSAGES)
+        window = self._window(recent, doc, shrink=shrink)
         if not window:
-            return recent, doc, [], False
+            return recent, window, doc, [], False
+        fields: dict[str, Any] = {}
+        if _int(doc.get("window_from_seq")) != window[0].seq:
+            fields["window_from_seq"] = window[0].seq
+        if _int(doc.get("window_handover")) != handover_number(doc):
+            fields["window_handover"] = handover_number(doc)
         boundary = window[0].seq - 1  # last message outside the verbatim window
         stored = _read(doc)
-        if boundary <= stored.through and not stored.notes:
-            return recent, doc, [], False
-        first = stored.through + 1
-        if recent and recent[0].seq <= first:  # what leaves is in the slice already read
-            leaving = [m for m in recent if first <= m.seq <= boundary]
-        else:
-            leaving = await db.messages.range(user_id, conversation_id, first, boundary)
-        structured = [*stored.structured, *(summarize_turn(g) for g in turn_groups(leaving))]
-        oldest_kept = boundary - (STRUCTURED_UNTIL - VERBATIM_MESSAGES)
-        to_archive = [e for e in structured if e["to"] <= oldest_kept]
-        structured = [e for e in structured if e["to"] > oldest_kept]
-        fields: dict[str, Any] = {
-            "structured": structured,
-            "structured_through_seq": max(boundary, stored.through),
-        }
-        if to_archive or stored.notes:
-            lines = [line for line in stored.archive.split("\n") if line]
-            lines += [structured_line(e, with_reply=False) for e in to_archive]
-            fields["archive"] = cap_archive(lines, self.counter)
-            fields["archive_by_model"] = bool(doc.get("archive_by_model")) and not to_archive
-            if to_archive:
-                fields["archive_through_seq"] = to_archive[-1]["to"]
+        if boundary > stored.through or stored.notes:
+            first = stored.through + 1
+            if recent and recent[0].seq <= first:  # what leaves is in the slice already read
+                leaving = [m for m in recent if first <= m.seq <= boundary]
+            else:
+                leaving = await db.messages.range(user_id, conversation_id, first, boundary)
+            structured = [*stored.structured, *(summarize_turn(g) for g in turn_groups(leaving))]
+            oldest_kept = boundary - (STRUCTURED_UNTIL - VERBATIM_MESSAGES)
+            to_archive = [e for e in structured if e["to"] <= oldest_kept]
+            structured = [e for e in structured if e["to"] > oldest_kept]
+            fields["structured"] = structured
+            fields["structured_through_seq"] = max(boundary, stored.through)
+            if to_archive or stored.notes:
+                lines = [line for line in stored.archive.split("\n") if line]
+                lines += [structured_line(e, with_reply=False) for e in to_archive]
+                fields["archive"] = cap_archive(lines, self.counter)
+                fields["archive_by_model"] = bool(doc.get("archive_by_model")) and not to_archive
+                if to_archive:
+                    fields["archive_through_seq"] = to_archive[-1]["to"]
+        if not fields:
+            return recent, window, doc, [], False
         await db.summaries.set_conversation_fields(user_id, conversation_id, fields)
-        return recent, {**doc, **fields}, stored.notes, True
+        moved = bool(set(fields) - {"window_from_seq", "window_handover"})
+        return recent, window, {**doc, **fields}, stored.notes, moved

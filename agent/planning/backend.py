@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from langchain_core.messages import BaseMessage
 
 from agent.planning.answer import ModelAnswer
-from agent.planning.structured import first_step_tools
+from agent.planning.structured import first_step_tools, unstated_facts
 
 if TYPE_CHECKING:  # the transport loads the OpenAI client: only processes with a model do
     from agent.planning.transport import ModelTransport
@@ -67,4 +67,7 @@ class ModelBackend:
         first = hints.step == 0
         cap = self._transport.planner_max_tokens if first else None
         only = first_step_tools(hints.llm_intent, hints.text) if first else None
-        return await self._transport.complete(messages, tools=tools, max_tokens=cap, only=only)
+        unstated = unstated_facts(hints.text) if first else frozenset()
+        return await self._transport.complete(
+            messages, tools=tools, max_tokens=cap, only=only, unstated=unstated
+        )

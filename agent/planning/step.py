@@ -399,6 +399,7 @@ class PlanningSession:
             self.deps.metrics.tokens.labels("completion").inc(answer.completion_tokens)
             self.deps.metrics.tokens.labels("cached").inc(answer.cached_tokens)
             self.turn.cached_tokens.append(answer.cached_tokens)
+            self.quotas.count_request(self.quotas.day(self.turn), self.backend.name, answer)
             await append_event(
                 self.deps, self.turn, "model_usage", usage_payload(self.deps, answer)
             )
@@ -454,7 +455,8 @@ class PlanningSession:
     def _answer(
         self, call: PlannerCall, payload: dict[str, Any], *, name: str = PLANNER_FUNCTION_NAME
     ) -> None:
-        content = json.dumps(payload, ensure_ascii=False)
+        # compact: a tool result is read again from the history on every later turn
+        content = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
         self.messages.append(ToolMessage(content=content, tool_call_id=call.id, name=name))
         self.turn.messages.append(
             NewMessage(

@@ -55,7 +55,7 @@ from agent.errors import (
 )
 from agent.planning.answer import ModelAnswer
 from agent.planning.reading import cached_tokens, is_plan_request, read_answer
-from agent.planning.structured import narrowed, response_format
+from agent.planning.structured import narrowed, response_format, without_facts
 from agent.tokens import TokenCounter, compact_json
 from config.logging import log_event
 
@@ -114,6 +114,7 @@ class ModelTransport:
         self.max_tokens = max_tokens
         self.planner_max_tokens = planner_max_tokens or max_tokens  # a planning step's cap
         self.output_mode: OutputMode = output_mode
+        self.probe_conclusive = False  # whether the last `auto` probe got a real answer
         self._schema = output_schema
         self._base_url = base_url
         self._penalties = {
@@ -161,11 +162,13 @@ class ModelTransport:
         tools: Sequence[Mapping[str, Any]],
         max_tokens: int | None = None,
         only: frozenset[str] | None = None,
+        unstated: frozenset[str] = frozenset(),
     ) -> ModelAnswer:
         """One model answer, retrying 429/5xx/connection failures; raises a PlannerError.
 
-        `only` cuts the tools the json_schema output may name (the prompt is unchanged);
-        function calling ignores it, since its tool list is part of the cached prompt.
+        `only` cuts the tools the json_schema output may name, and `unstated` the optional
+        facts it may carry (the prompt is unchanged); function calling ignores both, since
+        its tool list is part of the cached prompt.
 
         A `plan` request is read as DESIGN 9.1 says: a call written in the content is
         taken as the call; a cut or looping answer carries the problem the model is told.
@@ -178,7 +181,7 @@ class ModelTransport:
         if structured:
             assert self._schema is not None
             schema = self._schema if only is None else narrowed(self._schema, only)
-            extra["response_format"] = response_format(schema)
+            extra["response_format"] = response_format(without_facts(schema, unstated))
         options = {**self._penalties, **output_cap(self._base_url, cap, extra_body=extra)}
         runnable = (
             self._chat.bind(**options)
@@ -208,10 +211,25 @@ class ModelTransport:
         except (TimeoutError, openai.OpenAIError, ValueError, KeyError, TypeError) as exc:
             self._log("model_output_mode_probe_failed", 1, reason=type(exc).__name__)
             self.output_mode = "tools"
+            # only a refusal says what the server takes; a timeout or a 5xx says nothing
+            self.probe_conclusive = (
+                isinstance(exc, openai.APIStatusError) and 400 <= (exc.status_code) < 500
+            )
         else:
-            self.output_mode = "json_schema" if self._schema is not None else "tools"
+            self.output_mode = "json_schema" if self.can_use_json_schema else "tools"
+            self.probe_conclusive = True
         log_event(logger, "model_output_mode", model=self.model, mode=self.output_mode)
         return self.output_mode
+
+    @property
+    def base_url(self) -> str | None:
+        """The server's base URL (None: OpenAI's)."""
+        return self._base_url
+
+    @property
+    def can_use_json_schema(self) -> bool:
+        """Whether this transport has a step schema to ask for (json_schema output)."""
+        return self._schema is not None
 
     def _structured(self, tools: Sequence[Mapping[str, Any]]) -> bool:
         return self.output_mode == "json_schema" and is_plan_request(tools)
@@ -364,11 +382,16 @@ def output_cap(
     `extra_body` so that langchain leaves its name alone (never both: OpenAI refuses
     a request that sets both).
     """
-    host = (urlsplit(base_url).hostname or "") if base_url else OPENAI_HOST
     extra = dict(extra_body or {})
-    if host == OPENAI_HOST or host.endswith("." + OPENAI_HOST):
+    if is_openai(base_url):
         return {"max_completion_tokens": max_tokens} | ({"extra_body": extra} if extra else {})
     return {"extra_body": {"max_tokens": max_tokens, **extra}}
+
+
+def is_openai(base_url: str | None) -> bool:
+    """Whether `base_url` is OpenAI's own API (None: the client's default, OpenAI)."""
+    host = (urlsplit(base_url).hostname or "") if base_url else OPENAI_HOST
+    return host == OPENAI_HOST or host.endswith("." + OPENAI_HOST)
 
 
 def _backoff(attempts: int) -> float:

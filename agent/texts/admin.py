@@ -31,6 +31,12 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "calibration ({model}): mean |guess-real| {mean}, within margin {within} "
         "over {n} first attempts",
     },
+    "admin_stats_model_cost": {
+        "pt": "modelo {model} hoje: {requests} pedidos; por pedido {evaluated} tokens de prompt "
+        "avaliados (de {sent} enviados, {cached} do cache do servidor), {generated} gerados",
+        "en": "model {model} today: {requests} requests; per request {evaluated} prompt tokens "
+        "evaluated (of {sent} sent, {cached} from the server's cache), {generated} generated",
+    },
     "admin_user_line": {
         "pt": "{user} · {user_language} · {items} · {status}",
         "en": "{user} · {user_language} · {items} · {status}",

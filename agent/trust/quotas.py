@@ -95,6 +95,27 @@ class Quotas:
         if delta:
             await usage.increment(GLOBAL, day, {"tokens": delta})
 
+    def count_request(self, day: str, model: str, answer: ModelAnswer) -> None:
+        """What one model request cost the server, by model (`/metrics`, `lembra stats`; issue 28).
+
+        Evaluated prompt tokens are the prompt less what the server served from its cache
+        (a server that reports no cached tokens, like Ollama, counts its whole prompt).
+        """
+        self.deps.metrics.observe_model_request(
+            model,
+            prompt=answer.prompt_tokens,
+            cached=answer.cached_tokens,
+            generated=answer.completion_tokens,
+        )
+        counters: dict[str, int | float] = {
+            "requests": 1,
+            "prompt_tokens": answer.prompt_tokens,
+            "cached_tokens": min(answer.cached_tokens, answer.prompt_tokens),
+            "completion_tokens": answer.completion_tokens,
+        }
+        # summed in memory and written in one batch, like a turn's counters
+        self.deps.tally.add(model_subject(model), day, counters, now_ms=self.deps.clock.ms())
+
     async def release(self, turn: Turn, *, reserved: int, charged: int = 0) -> None:
         """Return the reservation of a call that got no answer, keeping `charged` tokens of it.
 
@@ -147,6 +168,7 @@ class Quotas:
             return None
         payload = self._usage_payload(answer, "background")
         await append_event(self.deps, None, "model_usage", payload, stream=user.id)
+        self.count_request(day, model.model, answer)
         delta = answer.prompt_tokens + answer.completion_tokens - held
         # also kept apart as background use, so /end and stats can tell it from chat turns
         used = answer.prompt_tokens + answer.completion_tokens
@@ -171,6 +193,14 @@ class Quotas:
             "completion_tokens": answer.completion_tokens,
             "latency": latency_bucket(answer.latency_s),
         }
+
+
+MODEL_SUBJECT = "model:"  # usage documents `model:<name>:<day>`: what each model's requests cost
+
+
+def model_subject(model: str) -> str:
+    """The usage subject of a model's daily request counters."""
+    return MODEL_SUBJECT + model
 
 
 # the buckets of a turn's model_usage (planning/step.py), so both kinds of call add up alike

@@ -13,6 +13,9 @@ real client code (langchain-openai over the openai SDK) runs end to end:
 - a request with `response_format: json_schema` gets a planner object as the content
   (no call), after checking that the schema is strict (else HTTP 400) and that the
   object conforms to it (else a `schema_mismatch` failure: no such server could answer it).
+  Null fields a schema has no place for are left out first (`{message: null}` on a
+  tool call, `{year: null}` among optional arguments): the same step, written as a
+  constraining server would have it written.
 
 Usage reports `prompt_tokens_details.cached_tokens` as a prefix-caching server
 does (llama.cpp): the tokens of the leading messages equal to the previous request's.
@@ -49,7 +52,7 @@ from agent.tokens import TokenCounter, compact_json
 from bot.fakes.openai_checks import Rejection as _Rejection
 from bot.fakes.openai_checks import check_body as _check_body
 from bot.fakes.openai_checks import check_tool_pairing as _check_tool_pairing
-from bot.fakes.structured import mismatch, strict_problem, structured_schema
+from bot.fakes.structured import conformed, mismatch, strict_problem, structured_schema
 
 Outcome = Literal["answered", "error", "dropped", "rejected", "out_of_outputs"]
 FailureCode = Literal[
@@ -80,6 +83,7 @@ class RecordedRequest:
     prompt_tokens: int | None  # None when the body had no countable messages
     outcome: Outcome
     status: int | None  # HTTP status answered; None when the connection was dropped
+    cached_tokens: int = 0  # what the answer reported as served from the prefix cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +215,8 @@ class ScriptedModelServer:
         prompt_tokens = self._count(body)
         turn = self._turn
 
-        def record(outcome: Outcome, status: int | None) -> None:
-            entry = RecordedRequest(index, body, prompt_tokens, outcome, status)
+        def record(outcome: Outcome, status: int | None, cached: int = 0) -> None:
+            entry = RecordedRequest(index, body, prompt_tokens, outcome, status, cached)
             self.requests.append(entry)
             turn.requests.append(entry)
 
@@ -241,14 +245,17 @@ class ScriptedModelServer:
             turn.failures.append(ProtocolFailure(index, "out_of_outputs", OUT_OF_OUTPUTS))
             return _error_response(500, OUT_OF_OUTPUTS, error_type="server_error")
 
-        record("answered", 200)
+        cached = self._cached(body)
+        record("answered", 200, cached)
         output = turn.outputs.popleft()
         schema = structured_schema(body)
         if schema is not None and not {"raw", "raw_arguments"} & set(output):
+            # a step scripted with its unused fields as null is served as the schema has it
+            output = {**conformed(_planner_object(output), schema), **_scripting(output)}
             problem = mismatch(_planner_object(output), schema)
             if problem is not None:
                 turn.failures.append(ProtocolFailure(index, "schema_mismatch", problem))
-        return web.json_response(self._completion(body, output, prompt_tokens or 0))
+        return web.json_response(self._completion(body, output, prompt_tokens or 0, cached))
 
     def _count(self, body: Any) -> int | None:
         if not isinstance(body, dict):
@@ -281,7 +288,7 @@ class ScriptedModelServer:
         return None
 
     def _completion(
-        self, body: dict[str, Any], output: Mapping[str, Any], prompt_tokens: int
+        self, body: dict[str, Any], output: Mapping[str, Any], prompt_tokens: int, cached: int
     ) -> dict[str, Any]:
         self._calls += 1
         if "raw" in output:
@@ -329,7 +336,7 @@ class ScriptedModelServer:
                 "prompt_tokens": prompt_tokens,
                 "completion_tokens": completion_tokens,
                 "total_tokens": prompt_tokens + completion_tokens,
-                "prompt_tokens_details": {"cached_tokens": self._cached(body)},
+                "prompt_tokens_details": {"cached_tokens": cached},
             },
             "system_fingerprint": None,
         }
@@ -350,6 +357,11 @@ class ScriptedModelServer:
 def _planner_object(output: Mapping[str, Any]) -> dict[str, Any]:
     """A scripted planner object without the scripting keys."""
     return {key: value for key, value in output.items() if key != "finish_reason"}
+
+
+def _scripting(output: Mapping[str, Any]) -> dict[str, Any]:
+    """The scripting keys of a scripted output."""
+    return {key: value for key, value in output.items() if key == "finish_reason"}
 
 
 def _parse_json(raw: bytes) -> Any:

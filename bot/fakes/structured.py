@@ -105,3 +105,21 @@ def _is(value: Any, name: str) -> bool:
     if isinstance(value, bool) and name in ("integer", "number"):
         return False
     return isinstance(value, _TYPES.get(name, ()))
+
+
+def conformed(value: Any, schema: Mapping[str, Any]) -> Any:
+    """`value` as `schema` has it: when it does not conform as it is but does once its null
+    properties are left out (a step scripted with every unused field as null, served by a
+    server whose schema lets them be omitted), the version without them; else `value`."""
+    if mismatch(value, schema) is None:
+        return value
+    trimmed = _without_nulls(value)
+    return trimmed if mismatch(trimmed, schema) is None else value
+
+
+def _without_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value

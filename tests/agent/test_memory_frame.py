@@ -120,7 +120,8 @@ async def test_every_section_is_built_from_stored_state(db: Database) -> None:
     }
     assert frame.constitution["version"] == 1
     assert "<data>" in frame.constitution["text"]
-    assert len(frame.verbatim) <= 20
+    # the history window grows from LLM_HISTORY_MESSAGES to twice that before it drops back
+    assert len(frame.verbatim) <= 2 * live.deps.settings.llm_history_messages
 
 
 async def test_the_frame_hash_changes_with_state_and_only_with_state(db: Database) -> None:
@@ -173,8 +174,14 @@ async def test_the_narrative_is_first_person_in_the_users_language(db: Database)
         "Minhas crenças sobre o usuário: pref.genre.horror = 0.70",
     ):
         assert phrase in pt.text
-    # the pending choice stays open while the planner runs, so the request carries it
-    assert pt.text in sent_pt
+    # the pending choice stays open while the planner runs, so the request carries it:
+    # the memory before the history, the turn's part (time, pending, counts) after it
+    assert pt.text == pt.memory + "\n" + pt.turn
+    assert pt.memory in sent_pt
+    assert pt.turn in sent_pt
+    assert "Há uma pendência" in pt.turn
+    assert "Agora:" in pt.turn
+    assert "Agora" not in pt.memory
     assert not pt.compressed
     assert not pt.minimal
     assert en.text.startswith("I am Lembra's planner, working for cli:alice")
@@ -214,27 +221,37 @@ async def test_over_budget_sections_are_compressed_lowest_priority_first(db: Dat
     counter = shared_counter()
     full = narrate(frame, "pt", budget=10_000, counter=counter)
     assert full.compressed == ()
-    order = (
-        "beliefs",
-        "archive",
-        "structured",
-        "capabilities",
-        "handover",
-        "state",
-        "obligations",
-        "identity",
-    )
+    # the memory is fitted first (its own share of the budget), then the turn's part
+    order = ("beliefs", "archive", "structured", "capabilities", "handover", "identity")
     previous: tuple[str, ...] = ()
+    seen: set[str] = set()
     for budget in range(full.tokens - 1, 0, -25):
         shrunk = narrate(frame, "pt", budget=budget, counter=counter)
-        assert shrunk.compressed == order[: len(shrunk.compressed)], "lowest priority first"
-        assert len(shrunk.compressed) >= len(previous)
-        previous = shrunk.compressed
-        if shrunk.tokens > budget:  # nothing left to shrink: identity, time, pending remain
-            assert shrunk.compressed == order
+        memory_part = tuple(s for s in shrunk.compressed if s in order)
+        assert memory_part == order[: len(memory_part)], "lowest priority first"
+        assert len(memory_part) >= len(previous)
+        previous = memory_part
+        seen |= set(shrunk.compressed)
+        # identity, time and the pending action are never dropped
         assert "Há uma pendência" in shrunk.text
         assert "Agora" in shrunk.text
+        assert "Eu sou o planejador do Lembra" in shrunk.text
     assert previous == order
+    assert "obligations" in seen  # where little is left, even the pending action is told short
+
+
+async def test_the_memory_part_does_not_depend_on_what_is_pending(db: Database) -> None:
+    async with live_runtime(db, tmdb=TWO_INCEPTIONS) as live:
+        await rich_state(live)
+        pending = await frame_now(live)
+        await live.say("cancela")
+        settled = await frame_now(live)
+    counter = shared_counter()
+    for budget in (10_000, 400, 250):
+        with_choice = narrate(pending, "pt", budget=budget, counter=counter)
+        without = narrate(settled, "pt", budget=budget, counter=counter)
+        assert with_choice.memory == without.memory, budget  # the prefix before the history
+        assert with_choice.turn != without.turn
 
 
 async def test_compression_is_counted_in_metrics(db: Database) -> None:
@@ -284,9 +301,9 @@ async def test_a_failing_section_gives_the_minimal_narrative(db: Database, corru
     minimal = narrate(frame, "pt", budget=1_700, counter=shared_counter())
     assert minimal.minimal
     # identity, item counts and the pending action; nothing of the section that failed
-    assert minimal.text == (
-        "Eu sou o planejador do Lembra para cli:alice. Agora: 2026-01-05 10:00-03:00. "
-        "Respondo em português. O usuário guarda 1 item (1 nota). "
+    assert minimal.memory == "Eu sou o planejador do Lembra para cli:alice. Respondo em português."
+    assert minimal.turn == (
+        "Agora: 05/01/2026 10:00 (segunda). O usuário guarda 1 item (1 nota). "
         "Há uma pendência: aguardo qual destes títulos salvar (2 opções) até 10:02; "
         "se expirar, nada é salvo."
     )
@@ -295,7 +312,8 @@ async def test_a_failing_section_gives_the_minimal_narrative(db: Database, corru
     assert report.problems() == []
     assert degraded == 2  # the frame above and the turn's
     system = system_prompt(report)
-    assert "Eu sou o planejador do Lembra para cli:alice. Agora:" in system
+    assert "Eu sou o planejador do Lembra para cli:alice. Respondo em português." in system
+    assert "Agora: 05/01/2026 10:00 (segunda)." in system
     assert "O usuário guarda 1 item (1 nota)." in system
     assert "Minhas crenças" not in system
     assert "Da última sessão" not in system

@@ -359,3 +359,69 @@ async def test_earlier_handovers_pass_the_sanity_check_too(db: Database) -> None
     assert "Coloquei Duna" in earlier.split("</data>")[0]
     assert "Nota de governança: <data>a passagem diz que «duna» foi salvo" in earlier
     assert "Da última sessão: <data>Sessão de 05/01" in system
+
+
+# -- the model's text in the background (issue 28) -------------------------------------------------
+
+
+async def test_a_turn_after_the_idle_limit_never_waits_for_a_handover_model_call(
+    db: Database,
+) -> None:
+    text = (
+        "Sessão anterior: salvei a nota comprar pão. Nada ficou pendente; sem outras observações."
+    )
+    async with live_runtime(db, background_llm=True) as live:
+        await live.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
+        live.clock.advance(30 * 60 + 1)
+        # the turn's only model request is its own plan, and its frame has the handover
+        reply, report = await live.say("e a lista de compras?", llm=[respond("Nada novo.")])
+        assert report.problems() == []
+        assert reply.meta.llm_calls == 1
+        assert "Da última sessão" in system_prompt(report)
+        (written,) = await handovers(live)
+        assert written["writer"] == "deterministic"
+        assert written["model_due"] is True
+        # the background jobs give it the model's text, outside any turn
+        live.model.begin_turn([respond(text)])
+        await run_due(live.deps)
+        background = live.model.end_turn()
+        assert background.problems() == []
+        assert background.llm_calls == 1
+        (rewritten,) = await handovers(live)
+        assert rewritten["writer"] == "model"
+        assert rewritten["text"] == text
+        assert not rewritten["model_due"]
+        assert rewritten["model_facts"] is None  # what the model was told is not kept
+        events = [e for e in await live.db.ledger.events(ALICE) if e.type == "handover_written"]
+        assert [e.payload["writer"] for e in events] == ["deterministic", "model"]
+        assert sample(live, "lembra_handovers_written_total", writer="model") == 1
+        # done once: the next run asks the model nothing
+        live.model.begin_turn([])
+        await run_due(live.deps)
+        assert live.model.end_turn().llm_calls == 0
+        live.clock.advance(60)  # past the frame cache's reuse of the old text
+        _, report = await live.say("e agora?", llm=[respond("Nada.")])
+        assert "salvei a nota comprar pão" in system_prompt(report)
+
+
+async def test_an_idle_session_found_by_the_job_is_written_then_rewritten(db: Database) -> None:
+    text = "Nesta sessão salvei a nota comprar pão. Nada ficou pendente; sem outras observações."
+    async with live_runtime(db, background_llm=True) as live:
+        await live.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
+        live.clock.advance(30 * 60)
+        live.model.begin_turn([respond(text)])
+        report = await run_due(live.deps)
+        assert live.model.end_turn().llm_calls == 1
+        assert report.handovers == 1
+        (handover,) = await handovers(live)
+        assert (handover["writer"], handover["text"]) == ("model", text)
+        user = await live.db.users.get(ALICE)
+        assert user is not None
+        assert not user.session_open
+        # the conversation's lease the code's text was written under is free again
+        assert await live.db.leases.acquire(
+            f"chat:{ALICE}", "a-turn", ttl_ms=60_000, now_ms=live.clock.ms()
+        )
+        live.model.begin_turn([])
+        await run_due(live.deps)  # a model that failed or answered: never asked twice
+        assert live.model.end_turn().llm_calls == 0

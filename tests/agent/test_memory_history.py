@@ -115,10 +115,10 @@ async def test_the_next_request_carries_the_history_as_real_tool_calls(db: Datab
     assert report.problems() == []
     sent = report.requests[0].body["messages"]
     roles = [m["role"] for m in sent]
-    assert roles[0] == "system"
+    assert roles[:2] == ["system", "system"]  # the stable rules, then what is remembered
     assert roles[-2:] == ["system", "user"]  # this turn's situation, then the new message
-    assert roles[1:-2] == ["user", "assistant", "tool", "assistant"]
-    assistant, tool = sent[2], sent[3]
+    assert roles[2:-2] == ["user", "assistant", "tool", "assistant"]
+    assistant, tool = sent[3], sent[4]
     assert assistant["tool_calls"][0]["function"]["name"] == "plan"
     assert tool["tool_call_id"] == assistant["tool_calls"][0]["id"]
     assert json.loads(tool["content"])["status"] == "saved"

@@ -197,3 +197,39 @@ async def test_a_one_megabyte_tool_result_never_reaches_the_model(db: Database) 
         doc = await conversation(live)
         entry = next(e for e in doc["structured"] if e["user"] == "salva a nota 3")
         assert len(json.dumps(entry)) < 300
+
+
+# -- the window moves in blocks (issue 28) -----------------------------------------------------------
+
+
+async def test_the_window_grows_append_only_then_drops_a_block_and_folds_it(db: Database) -> None:
+    async with live_runtime(db) as live:
+        tiers = Tiers(db, live.deps.counter, keep=6, most=16)
+        seen: list[tuple[int, int, int]] = []  # (first verbatim seq, messages, structured entries)
+        for n in range(12):
+            await write_turns(live, n, 1, compact=False)
+            view = await tiers.view(ALICE, CONV)
+            seen.append((view.verbatim[0].seq, len(view.verbatim), len(view.structured)))
+        # a new session (a handover) starts the window small again
+        await live.say("/end")
+        restarted = await tiers.view(ALICE, CONV)
+    starts = [first for first, _, _ in seen]
+    sizes = [size for _, size, _ in seen]
+    # 4 messages a turn: 4, 8, 12, 16, then 20 > 16 drops back to the last turn, and so on
+    assert sizes == [4, 8, 12, 16, 4, 8, 12, 16, 4, 8, 12, 16]
+    assert starts == [1, 1, 1, 1, 17, 17, 17, 17, 33, 33, 33, 33]
+    # the structured tier changes only when the window drops, by the turns it dropped
+    assert [entries for _, _, entries in seen] == [0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8]
+    assert restarted.verbatim[0].seq > 33
+    assert len(restarted.verbatim) <= 6
+    assert restarted.structured[-1]["to"] == restarted.verbatim[0].seq - 1  # nothing lost
+
+
+async def test_a_sliding_window_when_the_most_is_the_keep(db: Database) -> None:
+    async with live_runtime(db) as live:
+        tiers = Tiers(db, live.deps.counter, keep=8, most=8)
+        for n in range(5):
+            await write_turns(live, n, 1, compact=False)
+            view = await tiers.view(ALICE, CONV)
+            assert len(view.verbatim) == min(8, 4 * (n + 1))
+            assert view.verbatim[-1].seq == 4 * (n + 1)

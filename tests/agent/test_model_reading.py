@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agent.planning.reading import ContentCall, NotACall, read_content_call, repeated_line
-from agent.planning.structured import output_schema
+from agent.planning.structured import output_schema, step_tools
 from agent.planning.transport import ModelTransport
 from agent.tools import registry
 from bot.fakes.scripted_model import ScriptedModelServer
@@ -157,11 +157,16 @@ async def test_stable_text_leads_every_request_and_the_server_cache_is_reported(
         day = await db.usage.of_subject(ALICE)
     first_request, second_request = live.model.requests[0].body, report.requests[0].body
     assert first_request["messages"][0] == second_request["messages"][0]  # byte-identical rules
-    assert first_request["messages"][-2]["role"] == "system"  # the situation comes last
-    assert "Beliefs (current values)" in first_request["messages"][-2]["content"]
+    # what is remembered follows the rules, unchanged between the two messages
+    assert first_request["messages"][1] == second_request["messages"][1]
+    assert "Beliefs (current values)" in first_request["messages"][1]["content"]
     assert "Beliefs" not in first_request["messages"][0]["content"]
-    # the previous turn's history follows the rules unchanged, so the cache covers both
-    assert "anota: comprar pão" in second_request["messages"][1]["content"]
+    # this message's situation comes last, right before the message
+    assert first_request["messages"][-2]["role"] == "system"
+    assert "Agora:" in first_request["messages"][-2]["content"]
+    assert "Agora:" not in first_request["messages"][1]["content"]
+    # the previous turn's history follows the memory unchanged, so the cache covers all three
+    assert "anota: comprar pão" in second_request["messages"][2]["content"]
     assert second.meta.cached_tokens > 0.6 * second.meta.prompt_tokens
     assert cached_metric == second.meta.cached_tokens
     assert sum(d.get("cached_tokens", 0) for d in day) == second.meta.cached_tokens
@@ -174,12 +179,44 @@ def test_the_output_schema_is_strict_and_built_from_the_tool_registry() -> None:
     schema = output_schema(registry().values())
     assert strict_problem(schema) is None
     offered = {name for name in registry() if name != "delete_all_memories"}
-    assert set(schema["properties"]["tool"]["enum"]) == offered | {None}
-    # every tool's arguments, with optional ones null, fit one of the args variants
-    movie = {"title": "Inception", "year": None, "tmdb_id": None}
-    assert mismatch({**STEP, "tool": "save_movie", "args": movie}, schema) is None
-    assert mismatch({**STEP, "args": {"content": "x", "extra": 1}}, schema) is not None
-    assert mismatch({**STEP, "tool": "delete_all_memories", "args": {}}, schema) is not None
+    assert step_tools(schema) == offered | {None}
+    # one object per tool: only that tool's arguments, optional ones left out, no null fields
+    belief = {"key": "answer.confidence", "guessed": 1}
+    terse = {"action": "CALL_TOOL", "tool": "save_movie", "args": {"title": "Inception"}}
+    terse["belief"] = belief
+    assert mismatch(terse, schema) is None
+    assert mismatch({**terse, "args": {"title": "Inception", "year": 2010}}, schema) is None
+    assert mismatch({**terse, "message": None}, schema) is not None
+    assert mismatch({**terse, "args": {"title": "Inception", "year": None}}, schema) is not None
+    assert mismatch({**terse, "tool": "save_note"}, schema) is not None  # another tool's args
+    assert mismatch({**terse, "args": {"content": "x", "extra": 1}}, schema) is not None
+    assert mismatch({**terse, "tool": "delete_all_memories", "args": {}}, schema) is not None
+    assert mismatch({**terse, "belief": {"key": "answer.confidence"}}, schema) is not None
+    assert mismatch({"action": "RESPOND", "message": "Oi.", "belief": belief}, schema) is None
+    assert mismatch({"action": "NOOP", "belief": belief}, schema) is None
+    assert mismatch({"action": "NOOP"}, schema) is not None  # belief stays required (seed 000)
+
+
+def test_openai_gets_the_flat_step_its_strict_mode_takes_at_the_root() -> None:
+    flat = output_schema(registry().values(), flat=True)
+    assert strict_problem(flat) is None
+    assert flat["type"] == "object"
+    assert "anyOf" not in flat  # OpenAI: the root is an object, never a union
+    movie = {"title": "Inception", "year": 2010}
+    assert mismatch({**STEP, "tool": "save_movie", "args": movie}, flat) is None
+    assert mismatch({**STEP, "tool": "delete_all_memories", "args": {}}, flat) is not None
+    assert step_tools(flat) == step_tools(output_schema(registry().values()))
+
+
+def test_a_terse_step_costs_at_most_two_thirds_of_the_nullable_one() -> None:
+    counter = shared_counter()
+    nullable = {**STEP, "tool": "save_movie"}
+    nullable["args"] = {"title": "Inception", "year": None, "tmdb_id": None}
+    terse = {"action": "CALL_TOOL", "tool": "save_movie", "args": {"title": "Inception"}}
+    terse["belief"] = {"key": "answer.confidence", "guessed": 1}
+    assert mismatch(terse, output_schema(registry().values())) is None
+    short = counter.count_text(json.dumps(terse, separators=(",", ":")))
+    assert short <= 2 / 3 * counter.count_text(json.dumps(nullable))
 
 
 async def test_json_schema_mode_sends_a_strict_response_format_and_no_function(
@@ -193,12 +230,12 @@ async def test_json_schema_mode_sends_a_strict_response_format_and_no_function(
     assert "tools" not in body
     assert body["response_format"]["type"] == "json_schema"
     assert body["response_format"]["json_schema"]["strict"] is True
-    assert "one JSON object" in body["messages"][0]["content"]
+    assert "one compact JSON object" in body["messages"][0]["content"]
     assert reply.meta.tools_executed == ("save_note",)
 
 
 def _tool_enum(body: dict[str, Any]) -> set[str | None]:
-    return set(body["response_format"]["json_schema"]["schema"]["properties"]["tool"]["enum"])
+    return step_tools(body["response_format"]["json_schema"]["schema"])
 
 
 async def test_json_schema_first_step_names_only_the_tools_its_message_can_need(
@@ -264,9 +301,10 @@ async def test_auto_picks_json_schema_when_the_server_accepts_it(
 
 def test_the_small_profile_fills_what_is_not_set_and_explicit_settings_win() -> None:
     small = Settings(_env_file=None, llm_profile="small")  # type: ignore[call-arg]
-    assert small.prompt_token_budget == 2_500
+    assert small.prompt_token_budget == 3_500
     assert small.llm_planner_max_tokens == 200
     assert small.llm_history_messages == 6
+    assert small.llm_history_max_messages == 24
     assert small.llm_output_mode == "auto"
     chosen = Settings(_env_file=None, llm_profile="small", prompt_token_budget=4000)  # type: ignore[call-arg]
     assert chosen.prompt_token_budget == 4_000
@@ -287,3 +325,42 @@ async def test_each_model_request_leaves_a_content_free_model_usage_event(db: Da
     assert second["cached_tokens"] > 0
     assert second["latency"] in {"<1s", "1-5s"}
     assert "pagar" not in json.dumps(second)
+
+
+def _args_fields(body: dict[str, Any], tool: str) -> set[str]:
+    """Every argument a step calling `tool` may carry under the request's schema."""
+    schema = body["response_format"]["json_schema"]["schema"]
+    step = next(s for s in schema["anyOf"] if s["properties"].get("tool", {}).get("const") == tool)
+    args = step["properties"]["args"]
+    return {name for variant in args.get("anyOf", [args]) for name in variant["properties"]}
+
+
+async def test_a_first_step_cannot_write_facts_its_message_does_not_state(db: Database) -> None:
+    movies = {"movie": {"interestelar": [], "parasita": []}}
+    async with live_runtime(db, llm_output_mode="json_schema", tmdb=movies) as live:
+        await live.say(
+            "salva o filme Interestelar", llm=[call("enrich_movie", title="Interestelar")]
+        )
+        unstated = live.model.requests[-1].body
+        await live.say(
+            "salva o filme Parasita de 2019",
+            llm=[call("enrich_movie", title="Parasita", year=2019)],
+        )
+        stated = live.model.requests[-1].body
+        _, report = await live.say(
+            "o que eu preciso comprar?",
+            llm=[call("search_items", query="comprar"), respond("Nada.")],
+        )
+        await live.say("procura filmes de 2010", llm=[call("search_items", query="2010")])
+        typed = live.model.requests[-1].body
+    # a year from the model's own knowledge would only be dropped by grounding (DESIGN 9.6)
+    assert _args_fields(unstated, "enrich_movie") == {"title"}
+    assert _args_fields(unstated, "save_movie") == {"title"}  # no year, no tmdb_id
+    assert _args_fields(stated, "enrich_movie") == {"title", "year"}
+    assert _args_fields(report.requests[0].body, "search_items") == {"query"}
+    # "filmes" names a type, "2010" a number
+    assert _args_fields(typed, "search_items") == {"query", "type", "limit"}
+    # after a tool's result every optional fact is open again; the prompt never changes
+    assert _args_fields(report.requests[1].body, "search_items") == {"query", "type", "limit"}
+    assert _args_fields(report.requests[1].body, "save_movie") == {"title", "year", "tmdb_id"}
+    assert unstated["messages"][0] == report.requests[1].body["messages"][0]

@@ -60,15 +60,34 @@ async def test_the_system_prompt_holds_tools_constitution_examples_and_current_b
     assert "never make small talk" in prompt
     assert "to offer to act, call request_clarification with options" in prompt
     assert "No emojis" in prompt
-    # One example per action, each a complete step with its belief.
-    examples = [
-        json.loads(line.split(": ", 1)[1])
-        for line in prompt.splitlines()
-        if line.startswith("plan: ")
-    ]
+    # One example per action, one compact line each, each a valid step with its belief.
+    lines = [line for line in prompt.splitlines() if line.startswith("user: ")]
+    examples = [json.loads(line.split(" => plan: ", 1)[1]) for line in lines]
     assert {e["action"] for e in examples} == {"CALL_TOOL", "RESPOND", "NOOP"}
-    for example in examples:
-        PlannerResponse.model_validate(example)
+    for line, example in zip(lines, examples, strict=True):
+        assert PlannerResponse.model_validate(example).belief.key == "answer.confidence"
+        assert '": ' not in line.split(" => plan: ", 1)[1]  # compact JSON
+        assert None not in example.values()  # terse: what a step does not use is left out
     # The beliefs with their current values.
     assert "- answer.confidence = 1.00 (read-only)" in prompt
     assert "- pref.genre.horror = 0.80" in prompt
+
+
+async def test_the_part_no_turn_changes_is_long_enough_for_openais_automatic_cache(
+    db: Database,
+) -> None:
+    """OpenAI caches a request's prefix from 1,024 tokens on (its prompt caching guide):
+    the rules and the function, the same for every user and turn, must reach that alone."""
+    async with live_runtime(db) as live:
+        await live.say("anota: comprar leite", llm=[call("save_note", content="comprar leite")])
+        _, report = await live.say("anota: pagar a luz", llm=[call("save_note", content="x")])
+        other = await live.say(
+            "anota: ligar", llm=[call("save_note", content="ligar")], user="cli:bob"
+        )
+    first, second = live.model.requests[0].body, report.requests[0].body
+    bob = other[1].requests[0].body
+    assert first["messages"][0] == second["messages"][0] == bob["messages"][0]
+    assert first["tools"] == bob["tools"]
+    counter = live.deps.counter
+    assert counter.count_request(first["messages"][:1], []) >= 1_024
+    assert counter.count_request(first["messages"][:1], first["tools"]) >= 1_024
