@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agent.assembly import open_deps  # noqa: E402
 from agent.conversation.runtime import Runtime  # noqa: E402
-from agent.deps import open_deps  # noqa: E402
 from agent.trust.audit import audit_user  # noqa: E402
 from agent.types import Incoming  # noqa: E402
 from config.settings import load_settings  # noqa: E402

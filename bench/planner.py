@@ -60,9 +60,9 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from agent.assembly import open_deps  # noqa: E402
 from agent.clock import FakeClock  # noqa: E402
 from agent.conversation.runtime import Runtime  # noqa: E402
-from agent.deps import open_deps  # noqa: E402
 from agent.tokens import TokenCounter  # noqa: E402
 from agent.types import Incoming, Reply  # noqa: E402
 from agent.understanding.intent import IntentClassifier  # noqa: E402

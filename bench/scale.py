@@ -42,8 +42,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agent.assembly import open_deps  # noqa: E402
 from agent.conversation.runtime import Runtime  # noqa: E402
-from agent.deps import open_deps  # noqa: E402
 from agent.tools import finding  # noqa: E402
 from agent.types import Incoming  # noqa: E402
 from bench.deterministic import ITEMS_BY_TYPE, USER, RoundTrips, item, ping_ms  # noqa: E402

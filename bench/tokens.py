@@ -30,9 +30,9 @@ from langchain_openai.chat_models.base import _convert_message_to_dict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agent.assembly import open_deps  # noqa: E402
 from agent.clock import FakeClock  # noqa: E402
 from agent.conversation.runtime import Runtime  # noqa: E402
-from agent.deps import open_deps  # noqa: E402
 from agent.memory.history import to_messages  # noqa: E402
 from agent.tokens import TokenCounter  # noqa: E402
 from agent.types import Incoming  # noqa: E402

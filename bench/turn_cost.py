@@ -47,8 +47,8 @@ import aiohttp
 # the repo root before bench/, whose storage.py would shadow the storage package
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agent.assembly import open_deps  # noqa: E402
 from agent.conversation.runtime import Runtime  # noqa: E402
-from agent.deps import open_deps  # noqa: E402
 from agent.types import Incoming  # noqa: E402
 from config.settings import load_settings  # noqa: E402
 

@@ -49,8 +49,8 @@ from aiohttp import web
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agent.assembly import open_deps  # noqa: E402
 from agent.conversation.runtime import Runtime  # noqa: E402
-from agent.deps import open_deps  # noqa: E402
 from agent.types import Reply  # noqa: E402
 from bot.delivery.lifecycle import Job, UpdateLifecycle  # noqa: E402
 from bot.delivery.ratelimit import SlidingWindowLimiter  # noqa: E402

@@ -49,7 +49,7 @@ def _fit(deps: Deps, text: str) -> str:
 
 async def _dreamer_text(deps: Deps, user: UserDoc, code_text: str) -> str | None:
     """The dreamer model's baseline (its own transport, temperature and cap); None when it cannot."""
-    from agent.deps import build_model
+    from agent.assembly import build_model
 
     settings = deps.settings.model_copy(
         update={

@@ -6,7 +6,7 @@ import argparse
 from dataclasses import replace
 from pathlib import Path
 
-from agent.deps import storage_config
+from agent.assembly import storage_config
 from config.settings import Settings
 from config.version import lembra_version
 from storage import open_storage

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agent.deps import storage_config
+from agent.assembly import storage_config
 from agent.types import namespaced_user_id
 from agent.understanding.intent import IntentClassifier
 from bot.cli.datacmds import add_commands as add_data_commands
@@ -76,8 +76,8 @@ def _console_user_arg(value: str) -> str:
 
 
 async def _chat(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.assembly import open_deps
     from agent.conversation.runtime import Runtime
-    from agent.deps import open_deps
     from bot.cli.console import run_console
 
     async with open_deps(settings) as deps:
@@ -113,9 +113,9 @@ async def _classify(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.assembly import open_deps
     from agent.conversation.access import warn_if_open
     from agent.conversation.runtime import Runtime
-    from agent.deps import open_deps
     from bot.telegram.setup import use_timedelta_periods
     from bot.web.app import serve
 
@@ -132,9 +132,9 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.assembly import open_deps
     from agent.conversation.access import warn_if_open
     from agent.conversation.runtime import Runtime
-    from agent.deps import open_deps
     from bot.delivery.lifecycle import UpdateLifecycle
     from bot.telegram.channel import run_polling
     from bot.telegram.setup import set_webhook, use_timedelta_periods, webhook_info
@@ -156,8 +156,8 @@ async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _dream(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.assembly import open_deps
     from agent.conversation.background import background_llm
-    from agent.deps import open_deps
     from agent.memory.consolidation import consolidate_now
 
     async with open_deps(settings) as deps:
@@ -173,7 +173,7 @@ async def _dream(args: argparse.Namespace, settings: Settings) -> int:
 async def _handovers(args: argparse.Namespace, settings: Settings) -> int:
     from zoneinfo import ZoneInfo
 
-    from agent.deps import open_deps
+    from agent.assembly import open_deps
     from agent.memory.handoverlist import describe, last_handovers
 
     async with open_deps(settings) as deps:
@@ -192,8 +192,8 @@ async def _handovers(args: argparse.Namespace, settings: Settings) -> int:
 async def _stats(args: argparse.Namespace, settings: Settings) -> int:
     from zoneinfo import ZoneInfo
 
+    from agent.assembly import open_deps
     from agent.conversation.commands import stats_text
-    from agent.deps import open_deps
 
     async with open_deps(settings) as deps:
         day = deps.clock.now().astimezone(ZoneInfo(settings.default_timezone)).date().isoformat()
@@ -226,7 +226,7 @@ async def _ledger_verify(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _doctor(args: argparse.Namespace, settings: Settings) -> int:
-    from agent.deps import open_deps
+    from agent.assembly import open_deps
     from agent.trust.audit import audit_user, repair_user
 
     async with open_deps(settings) as deps:

@@ -31,11 +31,11 @@ from pydantic import (
     model_validator,
 )
 
+from agent.assembly import open_deps
 from agent.clock import FakeClock
 from agent.conversation.background import run_due
 from agent.conversation.delivery import PushOutcome
 from agent.conversation.runtime import Runtime
-from agent.deps import open_deps
 from agent.tokens import TokenCounter
 from agent.tools.candidates import word_source
 from agent.types import Audio, Incoming, Reply, namespaced_user_id

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
+from agent.assembly import open_deps
 from agent.clock import FakeClock
 from agent.conversation.turn import Turn
-from agent.deps import Deps, open_deps
+from agent.deps import Deps
 from agent.planning.schema import PlannerResponse
 from agent.trust import beliefs
 from agent.trust.beliefs import BeliefStep, BeliefVerdict

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from agent.assembly import open_deps
 from agent.conversation.background import run_due
-from agent.deps import open_deps
 from agent.memory.consolidation import LEASE_TTL_MS, consolidate
 from storage import Database
 from storage.database import make_client

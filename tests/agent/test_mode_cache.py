@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agent.assembly import open_deps
 from agent.clock import FakeClock
-from agent.deps import open_deps
 from agent.planning.modecache import FILE_NAME, KEEP_MS, cache_key, read_mode, write_mode
 from bot.fakes.scripted_model import ScriptedModelServer
 from storage import Database

@@ -17,8 +17,9 @@ import pytest
 from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
+from agent.assembly import open_deps
 from agent.clock import Clock
-from agent.deps import Deps, open_deps
+from agent.deps import Deps
 from agent.tokens import TokenCounter
 from bot.delivery.lifecycle import Handler, Tuning, UpdateLifecycle
 from bot.telegram.channel import SECRET_HEADER, TelegramOptions

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from agent.deps import open_deps
+from agent.assembly import open_deps
 from agent.tokens import TokenCounter
 from bot.web.app import WebOptions, serve
 from storage import Database

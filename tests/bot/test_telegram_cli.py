@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from agent.assembly import open_deps
 from agent.clock import FakeClock
 from agent.conversation import commands
 from agent.conversation.runtime import Runtime
-from agent.deps import open_deps
 from agent.tokens import TokenCounter
 from bot.delivery.jobs import JobTimes
 from bot.delivery.lifecycle import UpdateLifecycle

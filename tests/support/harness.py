@@ -21,9 +21,10 @@ from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from agent.assembly import open_deps
 from agent.clock import FakeClock
 from agent.conversation.runtime import Runtime
-from agent.deps import Deps, open_deps
+from agent.deps import Deps
 from agent.tokens import TokenCounter
 from agent.types import Channel, Incoming, Language, Reply
 from bot.fakes.scripted_model import RecordedRequest, ScriptedModelServer, ScriptedTurnReport

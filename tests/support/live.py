@@ -16,9 +16,10 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from agent.assembly import open_deps
 from agent.clock import FakeClock
 from agent.conversation.runtime import Runtime
-from agent.deps import Deps, open_deps
+from agent.deps import Deps
 from agent.tokens import TokenCounter
 from agent.types import Incoming, Reply
 from bot.fakes.scripted_model import ScriptedModelServer, ScriptedTurnReport
