@@ -16,6 +16,8 @@ from dataclasses import asdict
 from langchain_core.messages import BaseMessage, HumanMessage
 
 from agent.conversation import (
+    answering,
+    batching,
     clarifying,
     corrections,
     degraded,
@@ -26,11 +28,13 @@ from agent.conversation import (
     memorycmd,
     offers,
     outcomes,
+    pointing,
     reminding,
     retyping,
     undoing,
 )
 from agent.conversation import pending as pendings
+from agent.conversation import shelf as shelves
 from agent.conversation.access import Access
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands, session_kind
@@ -64,6 +68,7 @@ from agent.trust import effects
 from agent.trust.budgets import prompt_budget
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
+from agent.understanding.batches import read_batch
 from agent.understanding.intent import Intent, IntentClassifier
 from agent.understanding.language import reply_language
 from agent.understanding.smalltalk import asks_about_link
@@ -76,6 +81,8 @@ TOUCH_EVERY_MS = 60_000
 ALLOWED_FROM_PLAN = frozenset(name for name in registry() if name != "delete_all_memories")
 READ_RESULTS = (Found, PageFetched, Simulated)
 SAVE_TOOLS = frozenset(name for name in ALLOWED_FROM_PLAN if name.startswith("save_"))
+# a question about saved things: answered from storage, never by a lookup or a save
+QUESTION_TOOLS = frozenset({"search_items", "request_clarification"})
 # a deterministic turn stores the user's message and the reply: their numbers are reserved
 # with the user read, so storing them is one round trip (storage/messages.py)
 TURN_MESSAGES = 2
@@ -255,6 +262,9 @@ class Runtime:
             return await retyping.retype(self.deps, turn, kind)  # "é uma série", in code
         if action == "llm" or (action == "select" and not self._bare_choice_number(turn)):
             # "1984" may well be a film: a select with nothing pending is the planner's.
+            in_code = await self._in_code(turn)
+            if in_code is not None:
+                return in_code
             llm_intent = str(intent.entities.get("intent", "other")) if action == "llm" else "other"
             return await self.plan(turn, llm_intent)
         turn.facts.apply_rule("deterministic_intent")
@@ -262,13 +272,16 @@ class Runtime:
             case "delete_all":
                 return await deleting.delete_all_preview(self.deps, turn)
             case "list_all":
-                return await listing.list_items(self.deps, turn, intent)
+                # "quantos vídeos eu tenho?" is a count, not a list
+                counted = answering.count(turn, turn.incoming.text or "")
+                return counted or await listing.list_items(self.deps, turn, intent)
             case "cancel":
                 return finish(turn, text("nothing_to_cancel", lang), kind="deterministic")
             case "confirm" | "deny":
                 return finish(turn, text("nothing_to_confirm", lang), kind="deterministic")
-            case "select":
-                return finish(turn, text("nothing_to_choose", lang), kind="deterministic")
+            case "select":  # a bare "2": the line of what was just shown, if anything was
+                shown = await pointing.act(self.deps, turn, self.tools, turn.incoming.text or "")
+                return shown or finish(turn, text("nothing_to_choose", lang), kind="deterministic")
             case "greeting" | "help":
                 body = help_reply(self.deps.settings, lang, action, turn.incoming.text or "")
                 return finish(turn, body, kind="deterministic")
@@ -278,6 +291,19 @@ class Runtime:
                 key = f"smalltalk_{intent.entities.get('kind', 'question')}"
                 return finish(turn, text(key, lang), kind="deterministic")
         raise AssertionError(f"unhandled intent {action}")
+
+    async def _in_code(self, turn: Turn) -> Reply | None:
+        """What code answers before any planner (issue 26): a reference to the shelf ("apaga o
+        2"), a question about saved things, several items to save in one message."""
+        message = turn.incoming.text or ""
+        for handler in (pointing.act, answering.answer):
+            reply = await handler(self.deps, turn, self.tools, message)
+            if reply is not None:
+                return reply
+        batch = read_batch(message)
+        if batch is not None:
+            return await batching.save_batch(self.deps, turn, self.tools, batch)
+        return None
 
     def _to_planner(self, turn: Turn, intent: Intent | None) -> bool:
         """Whether `_route` sends this message to the planner."""
@@ -468,7 +494,7 @@ class Runtime:
         messages: list[BaseMessage] = (
             [HumanMessage(content=turn.messages[0].content)]
             if self.offline
-            else await self._context(turn)
+            else await self._context(turn, allowed=self.allowed(turn, llm_intent))
         )
         if answered is not None:
             clarifying.deliver(turn, messages, answered)
@@ -482,9 +508,7 @@ class Runtime:
             llm_intent=llm_intent,
             quotas=self.quotas,
         )
-        allowed = ALLOWED_FROM_PLAN
-        if asks_about_link(turn.incoming.text or ""):
-            allowed = ALLOWED_FROM_PLAN - SAVE_TOOLS  # a question about a link never saves it
+        allowed = self.allowed(turn, llm_intent)
         result = await session.step(allowed=allowed, index=0)
         if result.transport and answered is None:  # the model is down: the offline rules serve
             return await degraded.fall_back(
@@ -517,13 +541,32 @@ class Runtime:
         reply = await outcomes.after_step(self.deps, turn, result, wants_save, offline=self.offline)
         return retyping.announce_guess(turn, result, reply) if self.offline else reply
 
-    async def _context(self, turn: Turn) -> list[BaseMessage]:
+    @staticmethod
+    def allowed(turn: Turn, llm_intent: str) -> frozenset[str]:
+        """The tools the first planning step may call on this path (the frame lists the same).
+
+        A question gets search and clarification, never a save (issue 26: a lookup is
+        never the answer to a question about something saved); a question about a link
+        may read the page but never saves it.
+        """
+        message = turn.incoming.text or ""
+        if asks_about_link(message):
+            return ALLOWED_FROM_PLAN - SAVE_TOOLS  # a question about a link never saves it
+        if llm_intent == "search":
+            return QUESTION_TOOLS
+        if llm_intent != "save" and "?" in message:
+            return ALLOWED_FROM_PLAN - SAVE_TOOLS
+        return ALLOWED_FROM_PLAN
+
+    async def _context(
+        self, turn: Turn, *, allowed: frozenset[str] = ALLOWED_FROM_PLAN
+    ) -> list[BaseMessage]:
         """The whole request, built before the call and kept within the prompt budget (DESIGN 3.7, 3.9)."""
         settings = self.deps.settings
         frame = await build_frame(
             self.deps,
             turn,
-            tools=sorted(ALLOWED_FROM_PLAN),
+            tools=sorted(allowed),
             tiers=self.tiers,
             cache=self.frame_cache,
         )
@@ -598,7 +641,8 @@ class Runtime:
         if tally.due(turn.now_ms):
             await tally.flush(db.usage)
         opening = not turn.user.session_open
-        if opening or turn.now_ms - turn.user.last_seen_at_ms >= TOUCH_EVERY_MS:
+        shelf = shelves.take_staged(turn)  # what this turn showed, numbered (DESIGN 10.1)
+        if opening or shelf or turn.now_ms - turn.user.last_seen_at_ms >= TOUCH_EVERY_MS:
             # last_seen only needs minute precision (idle sessions are 30 minutes)
-            await db.users.touch(turn.user_id, turn.now_ms, open_session=opening)
+            await db.users.touch(turn.user_id, turn.now_ms, open_session=opening, also=shelf)
         # The memory tiers are folded when the next model request is built (Tiers.view).

@@ -98,6 +98,46 @@ def _state(frame: ContextFrame, pt: bool) -> _Section:
     return _Section("state", 70, [full, base])
 
 
+def _shelf(frame: ContextFrame, pt: bool) -> _Section | None:
+    """What the user was just shown, numbered: "o 2" is line 2 (DESIGN 10.1)."""
+    shelf = frame.shelf or {}
+    entries = list(shelf.get("entries") or [])
+    focus = shelf.get("focus")
+    if not entries and not focus:
+        return None
+    head = (
+        "A última lista que o usuário viu (número. [item_id] rótulo); «o 2» é a linha 2: "
+        if pt
+        else "The last list the user saw (number. [item_id] label); «number 2» is line 2: "
+    )
+    tail = ""
+    if focus:
+        tail = (
+            (
+                " O último item citado sozinho (é «esse», «ele»): "
+                if pt
+                else " The last item named alone (it is «it», «that one»): "
+            )
+            + data(f"[{focus['item_id']}] {focus['label']}")
+            + "."
+        )
+
+    def render(limit: int) -> str:
+        if not entries or not limit:
+            return tail.strip()
+        shown = "\n".join(f"{e['n']}. [{e['item_id']}] {e['label']}" for e in entries[:limit])
+        more = len(entries) - limit
+        if more > 0:
+            shown += f"\n(+{more})"
+        return (head + data(shown) + "." + tail).strip()
+
+    return _Section("shelf", 65, [render(SHELF_LINES), render(SHELF_LINES_SHORT), render(0), ""])
+
+
+SHELF_LINES = 8  # lines of the shelf the frame carries (an id is ~20 tokens); the rest counted
+SHELF_LINES_SHORT = 3
+
+
 def _capabilities(frame: ContextFrame, pt: bool) -> _Section:
     tools = ", ".join(frame.capabilities.get("tools") or [])
     text = (
@@ -261,6 +301,7 @@ def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCo
             _who(frame, pt),
             _obligations(frame, pt),
             _state(frame, pt),
+            _shelf(frame, pt),
             _capabilities(frame, pt),
             _handover(frame, pt),
             _earlier_handovers(frame, pt),
