@@ -255,7 +255,8 @@ def failed_reply(turn: Turn, outcome: Failed) -> Reply:
     if key is not None:
         reason = text(f"url_reason_{failure.reason or 'invalid'}", lang)
     elif failure.reason and has_text(failure.reason):
-        reason = text(failure.reason, lang)
+        said = text(failure.reason, lang)  # a sentence of its own: lowercase after the colon
+        reason = said[:1].lower() + said[1:]
     if failure.code == "LINK_UNAVAILABLE":
         body = text("link_unavailable", lang)
     elif failure.code == "WRITE_BLOCKED":

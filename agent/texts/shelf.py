@@ -58,8 +58,8 @@ TEXTS: dict[str, dict[Language, str]] = {
     "batch_already": {"pt": "(já estava salvo)", "en": "(already saved)"},
     "batch_not_saved": {"pt": "Não salvei ({count}):", "en": "Not saved ({count}):"},
     "caveat_batch_missed": {
-        "pt": "{count} da mensagem não foram salvos.",
-        "en": "{count} from the message were not saved.",
+        "pt": "Itens não salvos: {count}.",
+        "en": "Items not saved: {count}.",
     },
     "batch_cut": {
         "pt": "Só leio {limit} itens por mensagem: {left} ficaram de fora; envie-os em outra mensagem.",
