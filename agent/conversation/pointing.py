@@ -59,7 +59,9 @@ async def act(
     if isinstance(found, Miss):
         if found.why == "no_shelf" and ref.bare:
             return None  # "1" with nothing shown: the caller's (a stray choice, or a title)
-        if found.why == "which" and (found.shelf is None or not found.shelf.entries):
+        if found.why == "which" and (
+            ref.correction or found.shelf is None or not found.shelf.entries
+        ):
             return None  # "esse" with nothing shown this session: the planner has the history
         if found.why == "no_shelf" and ref.target.kind == "ordinal" and ref.target.value == -1:
             newest = await _newest(deps, turn, ref.target)  # "apaga o último": the last one saved
@@ -70,6 +72,8 @@ async def act(
             return None  # "apaga o filme 300" names a title, not a line of the list
         else:
             return _missed(turn, ref, found)
+    if ref.correction and found.type not in ("movie", "tv_show"):
+        return None  # "é o de 2021" about a note or a link: the planner has the conversation
     turn.facts.apply_rule("shelf_reference")
     match ref.action:
         case "delete":
@@ -119,6 +123,8 @@ def locate(shelf: shelves.Shown | None, target: Target) -> shelves.Entry | Miss:
     ordered = sorted(
         shelf.of_type(target.type) if target.type else shelf.entries, key=lambda e: e.number
     )
+    if not ordered:
+        return Miss("no_shelf")  # "o último filme" with no movie listed: the newest movie
     index = target.value - 1 if target.value > 0 else target.value
     if not -len(ordered) <= index < len(ordered):
         return Miss("out_of_range", shelf)

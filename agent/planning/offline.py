@@ -64,7 +64,10 @@ _NOTE_NOUN = re.compile(r"(?:(?:a|uma|the|an)\s+)?(?:nota|note)\b[\s:,-]*", _FLA
 _MOVIE = re.compile(r"\b(?:filme|movie|film)\b[\s:,-]*", _FLAGS)
 _TV = re.compile(r"\b(?:s[ée]rie|series|tv\s+show|show|programa)\b[\s:,-]*", _FLAGS)
 _LEADING_WORDS = frozenset({"", "o", "a", "um", "uma", "the", "an", "esse", "este", "this"})
-_YEAR = re.compile(r"[\s(,-]*\(?\b(1[89]\d\d|20\d\d|2100)\b\)?\s*$")
+_YEAR = re.compile(
+    r"[\s(,-]*(?:\b(?:de|do|da|from|of|in)\s+)?\(?\b(1[89]\d\d|20\d\d|2100)\b\)?\s*$",
+    _FLAGS,
+)
 # Written as a link but not one we take: any "scheme://..." and script schemes.
 _URL_TOKEN = re.compile(r"(?<!\S)(?:https?://|www\.)\S+", _FLAGS)
 _LINKISH = re.compile(r"(?<!\S)(?:[a-z][a-z0-9+.-]*://\S+|(?:javascript|vbscript):\S+)", _FLAGS)

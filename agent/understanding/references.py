@@ -43,6 +43,8 @@ class Reference:
     value: str = ""  # an edit: the new value as the user wrote it
     note: str = ""  # a bookmark: what the user said to keep with it
     bare: bool = False  # no verb: "o 2", "the last one" (read as "show")
+    # "na verdade é o de 2021": a correction of the item just named, when it fits it
+    correction: bool = False
 
 
 _ORDINALS: Final[dict[str, int]] = {
@@ -193,6 +195,15 @@ def _target(match: re.Match[str]) -> Target:
     return Target("pronoun", 0, _TYPE_NOUNS.get(noun))
 
 
+_CORRECT_YEAR: Final = re.compile(
+    r"^(?:(?:na verdade|na real|alias|opa|ops|oops|nao|no|actually|sorry|desculpa|wait|"
+    r"espera|e|and|so|entao)\s+)*(?:(?:e|era|sera|it s|its|it is|it was|it should be|"
+    r"i meant|eu quis dizer|quis dizer)\s+)?(?:(?:o|a|the)\s+(?:(?:one|filme|serie|movie|show|"
+    r"versao|version)\s+)?(?:de|do|da|from|of|in)\s+(?P<year>\d{4})|the\s+(?P<year_en>\d{4})\s+"
+    r"(?:one|version|movie|show|film))(?:\s+(?:one|version|versao|mesmo))?$"
+)
+
+
 def read_reference(text: str) -> Reference | None:
     """The shelf reference `text` is, or None when it is anything else."""
     raw = text.strip()
@@ -204,6 +215,10 @@ def read_reference(text: str) -> Reference | None:
     words = _words(raw)
     if not words or len(words.split()) > 12:
         return None
+    year = _CORRECT_YEAR.match(words)
+    if year is not None:
+        said = year.group("year") or year.group("year_en")
+        return Reference("edit", Target("pronoun"), field="year", value=said, correction=True)
     for action, pattern in _ACTION_RES.items():
         match = pattern.match(words)
         if match is not None:
