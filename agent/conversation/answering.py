@@ -140,12 +140,18 @@ def _bounds(turn: Turn, deps: Deps, window: Window) -> tuple[int, int]:
         zone = ZoneInfo(deps.settings.default_timezone)
     now = datetime.fromtimestamp(turn.now_ms / 1000, zone)
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    monday = midnight - timedelta(days=now.weekday())
+    later = now + timedelta(seconds=1)
     if window == "today":
-        start, end = midnight, now + timedelta(seconds=1)
+        start, end = midnight, later
     elif window == "yesterday":
         start, end = midnight - timedelta(days=1), midnight
+    elif window == "week":
+        start, end = monday, later
+    elif window == "last_week":
+        start, end = monday - timedelta(days=7), monday
     else:
-        start, end = midnight - timedelta(days=now.weekday()), now + timedelta(seconds=1)
+        start, end = midnight.replace(day=1), later
     return int(start.timestamp() * 1000), int(end.timestamp() * 1000)
 
 

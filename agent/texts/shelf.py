@@ -101,6 +101,8 @@ TEXTS: dict[str, dict[Language, str]] = {
     "window_today": {"pt": "hoje", "en": "today"},
     "window_yesterday": {"pt": "ontem", "en": "yesterday"},
     "window_week": {"pt": "nesta semana", "en": "this week"},
+    "window_last_week": {"pt": "na semana passada", "en": "last week"},
+    "window_month": {"pt": "neste mês", "en": "this month"},
     "when_found": {"pt": "Você salvou {what} {when}:", "en": "You saved {what} {when}:"},
     "when_none": {"pt": "Você não salvou nada {when}.", "en": "You saved nothing {when}."},
 }

@@ -141,11 +141,19 @@ async def split_by_lookup(
 ) -> SavedMany | None:
     """Several titles in one ("matrix e interestelar"), when TMDB has no clear match for the
     whole and a clear match for every part: each part saved. None otherwise (one title)."""
-    run = split_title(title)
-    if run is None or is_known_title(title) or names_all(whole, run.atoms):
+    runs = split_title(title)
+    if runs is None or is_known_title(title):
         return None
-    parts = await segment(ctx, kind, run, {fold(title): whole})
-    if parts is None or len(parts) < 2 or any(p[1] is None for p in parts):
+    if names_all(whole, [atom for run in runs for atom in run.atoms]):
+        return None
+    seen: dict[str, Lookup] = {fold(title): whole}
+    parts: list[tuple[str, Lookup | None]] = []
+    for run in runs:
+        found = await segment(ctx, kind, run, seen)
+        if found is None:
+            return None
+        parts += found
+    if len(parts) < 2 or any(p[1] is None for p in parts):
         return None
     outcomes = [
         (part, await settle(ctx, kind, part, None, found))

@@ -285,10 +285,15 @@ def known_runs(run: Run) -> list[str]:
     return out
 
 
-def split_title(title: str) -> Run | None:
-    """A single title the planner named, as a run of pieces when it holds "e"/"and"/","."""
-    tokens = _SOFT.split(clean_text(title))
-    atoms = [_clean_piece(a) for a in tokens[0::2]]
-    if len(atoms) < 2 or not all(atoms):
+def split_title(title: str) -> tuple[Run, ...] | None:
+    """A single title the planner named, as runs of pieces when it holds ",", "e", "and"."""
+    runs: list[Run] = []
+    for part in _HARD.split(clean_text(title)):
+        tokens = _SOFT.split(_clean_piece(part))
+        atoms = [_clean_piece(a) for a in tokens[0::2]]
+        if not all(atoms):
+            return None
+        runs.append(Run(tuple(atoms), tuple(tokens[1::2])))
+    if sum(len(r.atoms) for r in runs) < 2:
         return None
-    return Run(tuple(atoms), tuple(tokens[1::2]))
+    return tuple(runs)

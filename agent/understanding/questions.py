@@ -27,7 +27,7 @@ from agent.understanding.textnorm import fold
 from agent.understanding.vocabulary import ItemType
 
 Kind = Literal["find", "exists", "count", "when", "recall"]
-Window = Literal["today", "yesterday", "week"]
+Window = Literal["today", "yesterday", "week", "last_week", "month"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,18 +54,23 @@ _TYPE: Final = rf"(?P<type>{'|'.join(sorted(_TYPES, key=len, reverse=True))})"
 _WINDOWS: Final[dict[str, Window]] = {
     "hoje": "today",
     "today": "today",
+    "hoje cedo": "today",
+    "earlier today": "today",
     "ontem": "yesterday",
     "yesterday": "yesterday",
     "essa semana": "week",
     "esta semana": "week",
     "nessa semana": "week",
     "nesta semana": "week",
-    "na semana": "week",
     "this week": "week",
-    "semana passada": "week",  # read as the last seven days
-    "last week": "week",
-    "hoje cedo": "today",
-    "earlier today": "today",
+    "semana passada": "last_week",
+    "na semana passada": "last_week",
+    "last week": "last_week",
+    "esse mes": "month",
+    "este mes": "month",
+    "nesse mes": "month",
+    "neste mes": "month",
+    "this month": "month",
 }
 _WINDOW: Final = rf"(?P<window>{'|'.join(sorted(_WINDOWS, key=len, reverse=True))})"
 _HOLD: Final = (
@@ -77,7 +82,7 @@ _I: Final = r"(?:(?:eu|i|voce|vc|you)\s+)?(?:(?:ja|already|ever)\s+)?"
 _DID_I: Final = r"(?:(?:did|have|do|had)\s+(?:i|you)\s+(?:already\s+|ever\s+)?)"
 _ABOUT: Final = r"(?:sobre|de|da|do|das|dos|about|on|regarding|for|from|of|with|com|by|do|da)"
 _THAT: Final = r"(?:(?:aquele|aquela|aqueles|aquelas|esse|essa|o|a|os|as|um|uma|that|the|a|an|this|my|meu|minha)\s+)?"
-_WAS: Final = r"(?:(?:era|e|foi|eram|sao|is|was|were|s|re)\s+)?"
+_WAS: Final = r"(?:(?:era|e|foi|eram|sao|esta|estao|ta|fica|ficou|is|was|were|s|re)\s+)?"
 _WHAT: Final = r"(?:qual|quais|que|which|what|whats|cade|onde|where|wheres|where s)"
 _SOME: Final = r"(?:algo|alguma coisa|algum|alguma|um|uma|something|anything|a|an|some)"
 _TAIL_Q: Final = (
@@ -102,6 +107,12 @@ _FIND: Final = tuple(
         rf"^{_LEAD}(?:o que|que|what)\s+(?:{_DID_I}|{_I}){_HOLD}\s+{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
         # eu salvei algo sobre X, o que era? / I saved something about X, what was it?
         rf"^{_LEAD}(?:{_I}|i\s+){_HOLD}\s+{_SOME}\s+(?:{_TYPE}\s+)?{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
+        # tem alguma coisa sobre X? / have I got anything on X? / is there a note about X?
+        rf"^{_LEAD}(?:tem|tinha|there s|theres|is there|have i got|got)\s+{_SOME}\s+"
+        rf"(?:{_TYPE}\s+)?{_ABOUT}\s+(?P<subject>.+?)(?:\s+(?:ai|aqui|salvo|salva|saved))?{_TAIL_Q}$",
+        # me mostra o link da bbc / show me the note about the gym / acha o video do gato
+        rf"^{_LEAD}(?:me\s+)?(?:mostra|mostre|show(?:\s+me)?|acha|ache|busca|procura|find|get)\s+"
+        rf"{_THAT}{_TYPE}\s+{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
     )
 )
 _EXISTS: Final = tuple(
@@ -243,6 +254,13 @@ def _window_words(window: Window, words: str) -> str:
     return ""
 
 
+# "lista os links de ontem", "show me what I saved this week"
+_LIST_WHEN: Final = re.compile(
+    rf"^{_LEAD}(?:me\s+)?(?:lista|liste|listar|mostra|mostre|list|show(?:\s+me)?)\s+"
+    rf"(?:(?:o que|what)\s+(?:{_I}|i\s+){_HOLD}|(?:(?:os|as|meus|minhas|my|the)\s+)?{_TYPE}"
+    rf"(?:\s+(?:que\s+)?(?:{_I}|i\s+){_HOLD})?|(?:(?:os|meus|my|the)\s+)?(?:itens|items|coisas|things))"
+    rf"(?:\s+(?:de|from|do|of))?\s+(?P<rest>.*)$"
+)
 _WHEN: Final = re.compile(
     rf"^{_LEAD}(?:o que|que|quais|qual|what|which|what did i|what have i|o que foi que)\s+"
     rf"(?:{_TYPE}\s+)?(?:(?:que\s+)?(?:{_DID_I}|{_I}){_HOLD})(?:\s+(?P<rest>.*))?$"
@@ -253,7 +271,7 @@ def _window(words: str) -> SavedQuestion | None:
     window = _window_in(words)
     if window is None:
         return None
-    match = _WHEN.match(words)
+    match = _WHEN.match(words) or _LIST_WHEN.match(words)
     if match is None:
         return None
     rest = (match.group("rest") or "").replace(_window_words(window, words), " ").split()

@@ -43,6 +43,8 @@ from agent.understanding.references import read_reference
         ("muda o 2 para comprar leite sem lactose", "edit", "number", 2),
         ("change it to The Matrix", "edit", "pronoun", 0),
         ("renomeia o último: Matrix Reloaded", "edit", "ordinal", -1),
+        ("na verdade é o de 2021", "edit", "pronoun", 0),
+        ("actually it's the 2021 one", "edit", "pronoun", 0),
     ],
 )
 def test_references_are_read(message: str, action: str, kind: str, value: int) -> None:
@@ -119,6 +121,13 @@ def test_a_type_noun_is_kept_with_the_position() -> None:
         ("what was it?", SavedQuestion("recall")),
         ("qual era mesmo?", SavedQuestion("recall")),
         ("procura dentista", SavedQuestion("find", "dentista")),
+        ("tem alguma coisa sobre viagem?", SavedQuestion("find", "viagem")),
+        ("onde está o link do python?", SavedQuestion("find", "python", "link")),
+        ("me mostra o link da bbc", SavedQuestion("find", "bbc", "link")),
+        ("is there a note about the gym?", SavedQuestion("find", "gym", "note")),
+        ("lista os links de ontem", SavedQuestion("when", "", "link", "yesterday")),
+        ("o que eu salvei semana passada?", SavedQuestion("when", window="last_week")),
+        ("quais filmes eu salvei esse mês?", SavedQuestion("when", "", "movie", "month")),
     ],
 )
 def test_questions_are_read(message: str, expected: SavedQuestion) -> None:
