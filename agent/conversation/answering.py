@@ -17,7 +17,7 @@ from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.texts import items_word, text, type_word
+from agent.texts import plural, text
 from agent.tools.base import Found, Tool, ToolArgs, ToolContext
 from agent.tools.finding import SEARCH_CUTOFF
 from agent.tools.matching import search_score
@@ -32,10 +32,7 @@ COUNT_READ = 50  # results a count with a subject counts (more is "50+")
 
 def kind_words(item_type: str | None, count: int, lang: Language) -> str:
     """ "3 filmes", "1 nota", "2 items": a count with the word for its kind."""
-    if item_type is None:
-        return f"{count} {items_word(count, lang)}"
-    word = text(f"type_one_{item_type}", lang) if count == 1 else type_word(item_type, lang)
-    return f"{count} {word}"
+    return plural(count, item_type or "item", lang)
 
 
 async def answer(

@@ -19,7 +19,7 @@ from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import ServiceError
-from agent.texts import OK_MARK, items_word, text
+from agent.texts import OK_MARK, plural, text
 from agent.tools.base import (
     Candidates,
     Failed,
@@ -103,10 +103,7 @@ def many_reply(turn: Turn, many: SavedMany) -> Reply:
     entries = shelves.show_items(turn, [item for item, _ in stored])
     lines: list[str] = []
     if created:
-        lines.append(
-            f"{OK_MARK} "
-            + text("batch_saved", lang, count=created, items=items_word(created, lang))
-        )
+        lines.append(f"{OK_MARK} " + text("batch_saved", lang, items=plural(created, "item", lang)))
     elif stored:
         lines.append(text("batch_nothing_new", lang))
     for entry, (_, already) in zip(entries, stored, strict=True):

@@ -20,7 +20,7 @@ from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish, item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.texts import OK_MARK, items_word, text
+from agent.texts import OK_MARK, plural, text
 from agent.tools.base import (
     DeletePreview,
     Failed,
@@ -148,7 +148,7 @@ def _missed(turn: Turn, ref: Reference, miss: Miss) -> Reply:
         assert miss.shelf is not None
         count = len(miss.shelf.entries)
         numbers = sorted(e.number for e in miss.shelf.entries)
-        body = text("shelf_out_of_range", lang, count=count, items=items_word(count, lang))
+        body = text("shelf_out_of_range", lang, items=plural(count, "item", lang))
         if numbers and numbers[0] != 1:
             body += " " + text("shelf_numbers", lang, first=numbers[0], last=numbers[-1])
     elif miss.shelf is not None and miss.shelf.entries:
@@ -173,7 +173,7 @@ async def show(deps: Deps, turn: Turn, entry: shelves.Entry) -> Reply:
 def shown_text(item: ItemDoc, number: int, lang: Literal["pt", "en"]) -> str:
     """One item in full: its label, its kind, and what the label leaves out."""
     head = f"{number}. {item_label(item)}" if number else item_label(item)
-    lines = [head, f"({text(f'type_one_{item.type}', lang)})"]
+    lines = [head, f"({plural(1, item.type, lang, with_count=False)})"]
     if item.type == "note" and item.content and item_label(item) != item.content:
         lines.append(one_line(item.content, 1_500))
     if item.type in ("link", "video") and item.url and item.url not in head:

@@ -262,10 +262,10 @@ class Runtime:
             return await retyping.retype(self.deps, turn, kind)  # "é uma série", in code
         if action == "llm" or (action == "select" and not self._bare_choice_number(turn)):
             # "1984" may well be a film: a select with nothing pending is the planner's.
-            in_code = await self._in_code(turn)
+            llm_intent = str(intent.entities.get("intent", "other")) if action == "llm" else "other"
+            in_code = await self._in_code(turn, llm_intent)
             if in_code is not None:
                 return in_code
-            llm_intent = str(intent.entities.get("intent", "other")) if action == "llm" else "other"
             return await self.plan(turn, llm_intent)
         turn.facts.apply_rule("deterministic_intent")
         match action:
@@ -292,14 +292,15 @@ class Runtime:
                 return finish(turn, text(key, lang), kind="deterministic")
         raise AssertionError(f"unhandled intent {action}")
 
-    async def _in_code(self, turn: Turn) -> Reply | None:
+    async def _in_code(self, turn: Turn, llm_intent: str) -> Reply | None:
         """What code answers before any planner (issue 26): a reference to the shelf ("apaga o
         2"), a question about saved things, several items to save in one message."""
         message = turn.incoming.text or ""
-        for handler in (pointing.act, answering.answer):
-            reply = await handler(self.deps, turn, self.tools, message)
-            if reply is not None:
-                return reply
+        reply = await pointing.act(self.deps, turn, self.tools, message)
+        if reply is None and llm_intent != "save":  # a request to save is never a question
+            reply = await answering.answer(self.deps, turn, self.tools, message)
+        if reply is not None:
+            return reply
         batch = read_batch(message)
         if batch is not None:
             return await batching.save_batch(self.deps, turn, self.tools, batch)

@@ -149,6 +149,8 @@ def plural(count: int, noun: str, language: Language, *, with_count: bool = True
     one, other = NOUNS[noun][language]
     word = one if count == 1 else other
     return f"{count} {word}" if with_count else word
+
+
 def has_text(key: str) -> bool:
     """Whether `key` is a text of the catalog (a failure's reason may name one)."""
     return key in _TEXTS

@@ -11,8 +11,8 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "I have no recent list to tell which one that is. Send «list» or say the item's name.",
     },
     "shelf_out_of_range": {
-        "pt": "A lista tinha {count} {items}: não há esse número.",
-        "en": "The list had {count} {items}: there is no such number.",
+        "pt": "A lista tinha {items}: não há esse número.",
+        "en": "The list had {items}: there is no such number.",
     },
     "shelf_numbers": {
         "pt": "Ela ia do {first} ao {last}.",
@@ -24,12 +24,6 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "Which item do you mean? Say its name, or send «list» and say its number.",
     },
     "recall_list": {"pt": "Era esta a lista:", "en": "This was the list:"},
-    # one item of a kind (the plural is agent/texts type_word)
-    "type_one_movie": {"pt": "filme", "en": "movie"},
-    "type_one_tv_show": {"pt": "série", "en": "show"},
-    "type_one_video": {"pt": "vídeo", "en": "video"},
-    "type_one_link": {"pt": "link", "en": "link"},
-    "type_one_note": {"pt": "nota", "en": "note"},
     # edits
     "edit_no_year": {
         "pt": "Só filmes e séries têm ano; esse item não tem.",
@@ -53,7 +47,7 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "something went wrong on my side. Try again in other words.",
     },
     # several items in one message
-    "batch_saved": {"pt": "Salvei {count} {items}:", "en": "Saved {count} {items}:"},
+    "batch_saved": {"pt": "Salvei {items}:", "en": "Saved {items}:"},
     "batch_nothing_new": {"pt": "Nada novo para salvar:", "en": "Nothing new to save:"},
     "batch_already": {"pt": "(já estava salvo)", "en": "(already saved)"},
     "batch_not_saved": {"pt": "Não salvei ({count}):", "en": "Not saved ({count}):"},

@@ -78,6 +78,13 @@ _HOLD: Final = (
     r"salvo|salvos|salva|salvas|guardado|guardados|guardada|guardadas|anotado|anotados|"
     r"save|saved|keep|kept|note|noted|add|added|store|stored|have|got|put)"
 )
+# what one has already saved (never "save", "keep": those ask to save)
+_HELD: Final = (
+    r"(?:salvei|salvou|guardei|guardou|anotei|adicionei|coloquei|botei|tenho|temos|"
+    r"salvo|salvos|salva|salvas|guardado|guardados|guardada|guardadas|anotado|anotados|"
+    r"saved|kept|noted|added|stored|have|got|put)"
+)
+_SAVED: Final = r"(?:salvei|guardei|anotei|adicionei|coloquei|botei|saved|kept|noted|added|stored)"
 _I: Final = r"(?:(?:eu|i|voce|vc|you)\s+)?(?:(?:ja|already|ever)\s+)?"
 _DID_I: Final = r"(?:(?:did|have|do|had)\s+(?:i|you)\s+(?:already\s+|ever\s+)?)"
 _ABOUT: Final = r"(?:sobre|de|da|do|das|dos|about|on|regarding|for|from|of|with|com|by|do|da)"
@@ -96,17 +103,17 @@ _FIND: Final = tuple(
     re.compile(p)
     for p in (
         # qual era aquele link da bbc / what was the link about X / cade o video do gato
-        rf"^{_LEAD}{_WHAT}\s+{_WAS}{_THAT}{_TYPE}\s+(?:(?:que\s+)?{_I}{_HOLD}\s+|{_DID_I}{_HOLD}\s+)?"
+        rf"^{_LEAD}{_WHAT}\s+{_WAS}{_THAT}{_TYPE}\s+(?:(?:que\s+)?{_I}{_HELD}\s+|{_DID_I}{_HOLD}\s+)?"
         rf"{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
         # which link did I save about X / qual link eu salvei sobre X
-        rf"^{_LEAD}{_WHAT}\s+{_TYPE}\s+(?:{_DID_I}|{_I}){_HOLD}\s+{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
+        rf"^{_LEAD}{_WHAT}\s+{_TYPE}\s+(?:{_DID_I}{_HOLD}|{_I}{_HELD})\s+{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
         # qual filme do nolan eu salvei / which movie by nolan did i save
         rf"^{_LEAD}{_WHAT}\s+{_THAT}{_TYPE}\s+{_ABOUT}\s+(?P<subject>.+?)\s+(?:que\s+)?"
-        rf"(?:{_I}{_HOLD}|{_DID_I}{_HOLD}|i\s+{_HOLD})$",
+        rf"(?:{_I}{_HELD}|{_DID_I}{_HOLD}|i\s+{_HELD})$",
         # o que eu salvei sobre X / what did I save about X / what have I got on X
-        rf"^{_LEAD}(?:o que|que|what)\s+(?:{_DID_I}|{_I}){_HOLD}\s+{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
+        rf"^{_LEAD}(?:o que|que|what)\s+(?:{_DID_I}{_HOLD}|{_I}{_HELD})\s+{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
         # eu salvei algo sobre X, o que era? / I saved something about X, what was it?
-        rf"^{_LEAD}(?:{_I}|i\s+){_HOLD}\s+{_SOME}\s+(?:{_TYPE}\s+)?{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
+        rf"^{_LEAD}(?:{_I}|i\s+){_SAVED}\s+{_SOME}\s+(?:{_TYPE}\s+)?{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
         # tem alguma coisa sobre X? / have I got anything on X? / is there a note about X?
         rf"^{_LEAD}(?:tem|tinha|there s|theres|is there|have i got|got)\s+{_SOME}\s+"
         rf"(?:{_TYPE}\s+)?{_ABOUT}\s+(?P<subject>.+?)(?:\s+(?:ai|aqui|salvo|salva|saved))?{_TAIL_Q}$",
@@ -257,13 +264,13 @@ def _window_words(window: Window, words: str) -> str:
 # "lista os links de ontem", "show me what I saved this week"
 _LIST_WHEN: Final = re.compile(
     rf"^{_LEAD}(?:me\s+)?(?:lista|liste|listar|mostra|mostre|list|show(?:\s+me)?)\s+"
-    rf"(?:(?:o que|what)\s+(?:{_I}|i\s+){_HOLD}|(?:(?:os|as|meus|minhas|my|the)\s+)?{_TYPE}"
-    rf"(?:\s+(?:que\s+)?(?:{_I}|i\s+){_HOLD})?|(?:(?:os|meus|my|the)\s+)?(?:itens|items|coisas|things))"
+    rf"(?:(?:o que|what)\s+(?:{_I}|i\s+){_HELD}|(?:(?:os|as|meus|minhas|my|the)\s+)?{_TYPE}"
+    rf"(?:\s+(?:que\s+)?(?:{_I}|i\s+){_HELD})?|(?:(?:os|meus|my|the)\s+)?(?:itens|items|coisas|things))"
     rf"(?:\s+(?:de|from|do|of))?\s+(?P<rest>.*)$"
 )
 _WHEN: Final = re.compile(
     rf"^{_LEAD}(?:o que|que|quais|qual|what|which|what did i|what have i|o que foi que)\s+"
-    rf"(?:{_TYPE}\s+)?(?:(?:que\s+)?(?:{_DID_I}|{_I}){_HOLD})(?:\s+(?P<rest>.*))?$"
+    rf"(?:{_TYPE}\s+)?(?:(?:que\s+)?(?:{_DID_I}{_HOLD}|{_I}{_HELD}))(?:\s+(?P<rest>.*))?$"
 )
 
 
