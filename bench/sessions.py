@@ -589,7 +589,7 @@ SESSIONS: tuple[Session, ...] = (
             Turn(
                 "delete toy story",
                 "none",
-                ("delete toy story?",),
+                ("delete toy story",),
                 (plan("delete_item", query="toy story"),),
             ),
             say("yes", "delete"),
