@@ -1005,6 +1005,11 @@ async def main(args: argparse.Namespace) -> None:
                 if args.progress:
                     r = results[-1]
                     print(f"  {'ok ' if r.passed else 'BAD'} {session.name}", flush=True)
+                    for t in r.turns:
+                        if not t.fits:
+                            print(f"      ✗ {t.text!r} -> {t.reply[:200]!r} {t.why}", flush=True)
+                    if not r.items_ok:
+                        print(f"      items: {r.items_why}", flush=True)
     rows = report(results, verbose=args.verbose)
     if args.json:
         print(json.dumps(rows, indent=1))
