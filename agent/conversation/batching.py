@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import ValidationError
+
 from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.errors import ServiceError
+from agent.errors import ServiceError, ToolFailure
 from agent.texts import OK_MARK, plural, text
 from agent.tools.base import (
     Candidates,
@@ -50,6 +52,9 @@ async def save_batch(
         kind: Literal["movie", "tv"] = "movie" if batch.item_type == "movie" else "tv"
         titles = await _titles(ctx, kind, batch)
         for title, found in titles[:MAX_BATCH]:
+            if len(title) > MAX_TITLE:
+                results.append((title, _invalid("title too long")))
+                continue
             results.append((title, await settle(ctx, kind, title, None, found)))
         left_out = max(0, len(titles) - MAX_BATCH)
     else:
@@ -60,12 +65,24 @@ async def save_batch(
                 tool = "save_video" if is_video_url(piece) else "save_link"
                 args = {"url": piece}
             chosen = tools[tool]
-            results.append((piece, await chosen.run(ctx, chosen.args_model.model_validate(args))))
+            try:
+                valid = chosen.args_model.model_validate(args)
+            except ValidationError:  # a note or a link past the tool's own limits
+                results.append((piece, _invalid(f"{tool}: arguments refused")))
+                continue
+            results.append((piece, await chosen.run(ctx, valid)))
         left_out = max(0, len(batch.pieces) - MAX_BATCH)
     for _, outcome in results:
         if isinstance(outcome, Saved) and outcome.created:
             turn.tools_executed.append(f"save_{outcome.item.type}")
     return many_reply(turn, SavedMany(tuple(results), left_out))
+
+
+MAX_TITLE = 300  # as save_movie takes it
+
+
+def _invalid(why: str) -> Failed:
+    return Failed(ToolFailure("INVALID_ARGUMENT", "validation", why, "rephrase"))
 
 
 async def _titles(

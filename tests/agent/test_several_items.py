@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent.conversation.batching import save_batch
+from agent.conversation.turn import Turn
+from agent.types import Incoming
+from agent.understanding.batches import Batch
 from storage import Database
-from tests.support.harness import open_lembra
+from tests.support.harness import ALICE, open_lembra
 from tests.support.live import call
 
 CATALOGUE: dict[str, dict[str, list[dict[str, Any]]]] = {
@@ -125,3 +129,18 @@ async def test_a_planners_combined_title_is_split_by_the_lookup(db: Database) ->
         assert titles(await lembra.items()) == ["Matrix", "Interestelar", "Tom & Jerry"]
         assert "2. Interestelar (2014)" in both.text
         assert one.text == "✅ Salvo: Tom & Jerry (2021)."
+
+
+async def test_a_piece_past_the_tools_limits_is_refused_not_raised(db: Database) -> None:
+    """A piece no reader produces today (a 4,001-character note): refused with its reason."""
+    async with open_lembra(db) as lembra:
+        user = await lembra.db.users.ensure(
+            ALICE, language="pt", timezone="America/Sao_Paulo", now_ms=lembra.clock.ms()
+        )
+        incoming = Incoming(channel="console", chat_id="alice", user_id=ALICE, text="anota")
+        turn = Turn(incoming=incoming, user=user, language="pt", now_ms=lembra.clock.ms())
+        batch = Batch("notes", ("leite", "x" * 4_001))
+        reply = await save_batch(lembra.deps, turn, lembra.runtime.tools, batch)
+        assert titles(await lembra.items()) == ["leite"]
+        assert "Não salvei (1):" in reply.text
+        assert reply.meta.state == "PARTIAL"
