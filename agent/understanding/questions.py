@@ -95,7 +95,8 @@ _SOME: Final = r"(?:algo|alguma coisa|algum|alguma|um|uma|something|anything|a|a
 _TAIL_Q: Final = (
     r"(?:\s+(?:o que era|qual era|qual e|o que e|what was it|what was that|which was it|"
     r"which one was it|where is it|wheres it|onde esta|onde ta|cade|mesmo|ne|hein|"
-    r"aqui|ai|la|please|por favor|de novo|again))*"
+    r"aqui|ai|la|please|por favor|de novo|again|que eu salvei|que salvei|que eu guardei|"
+    r"que eu tenho|i saved|that i saved|i kept|i have))*"
 )
 _LEAD: Final = r"(?:(?:e|and|ah|oh|hey|ei|oi|so|entao|lembra|remember|me diz|me fala|tell me)\s+)*"
 
@@ -194,6 +195,10 @@ def read_question(text: str) -> SavedQuestion | None:
     if _RECALL.match(words):
         return SavedQuestion("recall")
     if (count := _count(words)) is not None:
+        if count.subject:  # as the message wrote it: "Nolan", not "nolan"
+            return SavedQuestion(
+                "count", _as_written(stripped, count.subject), count.type, count.window
+            )
         return count
     if (window := _window(words)) is not None:
         return window
@@ -233,10 +238,10 @@ def _count(words: str) -> SavedQuestion | None:
     subject_words: list[str] = []
     about = False
     for w in rest:
-        if w in _TYPES or w in _ALL_NOUNS or w in _FILLERS:
-            continue
         if w in ("sobre", "about", "com", "with", "de", "da", "do", "by", "on"):
             about = True
+            continue
+        if w in _TYPES or w in _ALL_NOUNS or w in _FILLERS:
             continue
         subject_words.append(w)
     if subject_words and not about:
@@ -244,7 +249,7 @@ def _count(words: str) -> SavedQuestion | None:
     subject = _subject(" ".join(subject_words)) if subject_words else ""
     if subject is None:
         return None
-    return SavedQuestion("count", subject, types.pop() if types else None, window)  # folded
+    return SavedQuestion("count", subject, types.pop() if types else None, window)
 
 
 def _window_in(words: str) -> Window | None:

@@ -170,7 +170,8 @@ def fold_same_length(text: str) -> str:
     """Lowercase without accents, one character for one, so spans index the original text."""
     out = []
     for ch in text:
-        base = unicodedata.normalize("NFD", ch)[0].lower()
+        # "ª", "º" and "²" are "a", "o" and "2"; only the first character of an expansion
+        base = (unicodedata.normalize("NFKD", ch)[:1] or ch).lower()
         out.append(base if len(base) == 1 else ch)
     return "".join(out)
 

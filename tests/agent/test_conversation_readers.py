@@ -45,6 +45,8 @@ from agent.understanding.references import read_reference
         ("renomeia o último: Matrix Reloaded", "edit", "ordinal", -1),
         ("na verdade é o de 2021", "edit", "pronoun", 0),
         ("actually it's the 2021 one", "edit", "pronoun", 0),
+        ("exclui a 3ª", "delete", "number", 3),
+        ("detalhes do 2", "show", "number", 2),
     ],
 )
 def test_references_are_read(message: str, action: str, kind: str, value: int) -> None:
@@ -128,6 +130,10 @@ def test_a_type_noun_is_kept_with_the_position() -> None:
         ("lista os links de ontem", SavedQuestion("when", "", "link", "yesterday")),
         ("o que eu salvei semana passada?", SavedQuestion("when", window="last_week")),
         ("quais filmes eu salvei esse mês?", SavedQuestion("when", "", "movie", "month")),
+        ("qual o link do python que eu salvei?", SavedQuestion("find", "python", "link")),
+        ("tem algum filme do nolan?", SavedQuestion("find", "nolan", "movie")),
+        ("quantos filmes do Nolan eu tenho?", SavedQuestion("count", "Nolan", "movie")),
+        ("which movies do I have about space?", SavedQuestion("find", "space", "movie")),
     ],
 )
 def test_questions_are_read(message: str, expected: SavedQuestion) -> None:
