@@ -26,6 +26,7 @@ from agent.conversation import (
     importing,
     listing,
     memorycmd,
+    noting,
     offers,
     outcomes,
     pointing,
@@ -522,6 +523,10 @@ class Runtime:
                 allowed=allowed,
             )
         await pendings.settle_open(self.deps, turn, status=result.status, outcome=result.outcome)
+        if answered is None:  # "anota: X" the model asked back about or only answered
+            kept = await noting.unsaved_note(self.deps, turn, self.tools, result)
+            if kept is not None:
+                return kept
         if (
             result.status == "tool"
             and isinstance(result.outcome, READ_RESULTS)

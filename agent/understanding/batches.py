@@ -220,6 +220,21 @@ def read_batch(text: str) -> Batch | None:
     return _links(message) or _notes(message) or _titles(message)
 
 
+_ONE_NOTE: Final = re.compile(
+    rf"^\s*{_POLITE}(?:anota|anote|anotar|nota|note|notes)\s*(?:a[ií])?\s*:\s*(?P<body>\S.*)$",
+    _F | re.DOTALL,
+)
+
+
+def headed_note(text: str) -> str | None:
+    """The text of an explicit one-note message ("anota: X", "note: X"), else None."""
+    match = _ONE_NOTE.match(clean_text(text))
+    if match is None:
+        return None
+    pieces = [p for p in (_clean_piece(x) for x in _NOTE_SPLIT.split(match.group("body"))) if p]
+    return pieces[0] if len(pieces) == 1 else None
+
+
 def _links(message: str) -> Batch | None:
     urls = list(dict.fromkeys(extract_urls(message)))
     if len(urls) < 2 or asks_about_link(message):
