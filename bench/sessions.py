@@ -5,7 +5,7 @@ lists and positions ("apaga a segunda"), several items in one message, edits, qu
 about saved things, slang save verbs, the closest item, undo, reminders and small talk in
 between. A session succeeds when every turn's reply fits (not FAIL, naming what it must)
 and the items stored at the end are exactly the expected ones. Every turn also declares
-the effect it may have (save, delete, edit, remind, undo, none): any other change to the
+the effect it may have (save, delete, edit, correct, remind, undo, none): any other change to the
 items or reminders is an unasked effect.
 
 Modes (`--model`):
@@ -62,7 +62,7 @@ from config.settings import load_settings  # noqa: E402
 from storage import Database  # noqa: E402
 from storage.documents import ItemDoc  # noqa: E402
 
-EFFECTS = ("none", "save", "delete", "edit", "remind", "undo", "any")
+EFFECTS = ("none", "save", "delete", "edit", "correct", "remind", "undo", "any")
 START = (2026, 1, 5, 10, 0)
 SECONDS_BETWEEN_TURNS = 20
 PUBLIC_TMDB = "https://api.themoviedb.org/3"  # with no key: "not configured"
@@ -408,7 +408,7 @@ SESSIONS: tuple[Session, ...] = (
                 (),
                 (plan("save_movie", title="Duna", year=1984),),
             ),
-            say("na verdade é o de 2021", "edit", "2021"),  # the movie just named, in code
+            say("na verdade é o de 2021", "correct", "2021"),  # the movie just named, in code
         ),
         ("movie:duna:2021",),
     ),
@@ -742,6 +742,8 @@ def unasked(effect: str, before: Snapshot, after: Snapshot, reminders: int) -> s
         "save": ("added",),
         "delete": ("removed",),
         "edit": ("changed",),
+        # a correction of the turn before: edits what it saved, or saves what it left as a choice
+        "correct": ("added", "changed"),
         "remind": ("reminders",),
         "undo": ("added", "removed", "changed"),
         "any": ("added", "removed", "changed", "reminders"),

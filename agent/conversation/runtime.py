@@ -72,6 +72,7 @@ from agent.types import Incoming, Language, Reply
 from agent.understanding.batches import read_batch
 from agent.understanding.intent import Intent, IntentClassifier
 from agent.understanding.language import reply_language
+from agent.understanding.references import read_reference
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from storage.documents import UserDoc
@@ -385,6 +386,13 @@ class Runtime:
             if len(matching) > 1:
                 return finish(turn, text("year_ambiguous", lang, year=year), kind="deterministic")
             return None
+        said = read_reference(incoming.text or "")
+        if said is not None and said.correction and said.field == "year" and said.value:
+            # "na verdade é o de 2021" while a choice is open: the option of that year (issue 26)
+            years = pendings.option_years(choice)
+            matching = [i for i, option_year in enumerate(years) if option_year == int(said.value)]
+            if len(matching) == 1:
+                return await self._choose(turn, choice, matching[0])
         wanted = fold(incoming.text or "")
         labels = [fold(self._option_label(choice, i)) for i in range(pendings.option_count(choice))]
         if wanted and labels.count(wanted) == 1:
