@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from agent.clock import Clock, SystemClock
+from agent.memory.framecache import ConstitutionMemo
 from agent.metrics import Metrics
 from agent.services.links import LinkFetcher
 from agent.services.tmdb import TmdbClient
@@ -45,6 +46,8 @@ class Deps:
     owner: str = field(default_factory=process_identity)
     tally: UsageTally = field(default_factory=UsageTally)  # per-turn counters, batched
     transcriber: Transcriber | None = None  # None: voice notes get the fixed reply (DESIGN 10.3)
+    # the constitution the risk policy reads on every preview, kept for a short TTL
+    constitution_memo: ConstitutionMemo = field(default_factory=ConstitutionMemo)
 
     def is_admin(self, user_id: str) -> bool:
         """Admin power is decided here, by namespaced numeric id, never by a prompt."""

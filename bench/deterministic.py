@@ -4,14 +4,15 @@ One user holds 1,000 items (400 notes, 300 movies, 100 TV shows, 100 videos, 100
 links) and 5,000 messages in their conversation, on the embedded database with its
 file under a temporary DATA_DIR, as `make run` uses it. Each round sends
 "apaga tudo" (delete_all: the dry-run preview and its pending confirmation),
-"cancela" (cancel, clearing that confirmation) and "lista tudo" (list_all), then
-"lista tudo" again right after an edit of the items (list_all-changed: the shelf on
-the user document is stale, so the items are read and the shelf kept again), and
+"cancela" (cancel, clearing that confirmation) and "lista tudo" (list_all), then a
+position of that list resolved in code: "apaga o 2" (its preview), "não", "mostra o 3"
+(issue 26), then "lista tudo" again right after an edit of the items (list_all-changed:
+the list cache on the user document is stale, so the items are read and kept again), and
 times each `handle()` call. Round trips are counted by wrapping the primitive
 operations of storage.collection.Collection, here in the bench only.
 
 Goals: p50 <= 2 ms and p99 <= 10 ms per turn (issue 3); <= 3 round trips and p50 <= 4 ms
-per turn (issue 16).
+per turn (issue 16); a position resolved in code: 0 model calls, <= 3 round trips (issue 26).
 Run: `.venv/bin/python bench/deterministic.py [--rounds N]`.
 """
 
@@ -46,6 +47,10 @@ TURNS = {
     "delete_all-preview": "apaga tudo",
     "cancel": "cancela",
     "list_all": "lista tudo",
+    # positions resolved against what "lista tudo" just showed (issue 26, DESIGN 10.1)
+    "position-delete": "apaga o 2",
+    "deny": "não",
+    "position-show": "mostra o 3",
     "list_all-changed": "lista tudo",
 }
 AFTER_A_CHANGE = {"list_all-changed"}

@@ -93,6 +93,9 @@ class UserDoc(StoredModel):
     # the pending action of each conversation (storage/pending.py: slot -> PendingDoc, None: settled)
     pending: dict[str, dict[str, Any] | None] = Field(default_factory=dict)
     pending_due_ms: int | None = None  # the latest deadline among them (for the expiry sweep)
+    # what each conversation was last shown, numbered (agent/conversation/shelf.py, DESIGN 10.1):
+    # the same slots as `pending`; valid while the session that showed it is open
+    shelves: dict[str, dict[str, Any] | None] = Field(default_factory=dict)
 
 
 class ItemDoc(StoredModel):

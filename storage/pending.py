@@ -81,13 +81,16 @@ class PendingRepo:
         doc = await self._users.find_one({"_id": user_id}, projection={"pending": 1})
         return _parsed(((doc or {}).get("pending") or {}).get(slot))
 
-    async def put(self, pending: PendingDoc) -> None:
-        """Hold `pending`, replacing whatever this user had pending in the conversation (one round trip)."""
+    async def put(self, pending: PendingDoc, *, also: Mapping[str, Any] | None = None) -> None:
+        """Hold `pending`, replacing whatever this user had pending in the conversation (one round trip).
+
+        `also`: more fields of the user document set in the same round trip (the shelf).
+        """
         slot, doc = stored_form(pending)
         user, due = {"_id": pending.user_id}, pending.expires_at_ms
         matched = await self._users.update_each(
             [
-                (user, {"$set": {f"pending.{slot}": doc}}),
+                (user, {"$set": {f"pending.{slot}": doc, **(also or {})}}),
                 # the sweep's due time only ever comes earlier here (`$min` is outside the subset)
                 (user | {"pending_due_ms": {"$gt": due}}, {"$set": {"pending_due_ms": due}}),
                 (user | {"pending_due_ms": None}, {"$set": {"pending_due_ms": due}}),

@@ -71,9 +71,19 @@ class UsersRepo:
         user = await self.get(user_id)
         return user.message_seq if user else 0
 
-    async def touch(self, user_id: str, now_ms: int, *, open_session: bool = False) -> None:
-        """Record a turn: last seen now, active, and (when asked) a session opening now."""
-        fields: dict[str, object] = {"last_seen_at_ms": now_ms, "active": True}
+    async def touch(
+        self,
+        user_id: str,
+        now_ms: int,
+        *,
+        open_session: bool = False,
+        also: Mapping[str, object] | None = None,
+    ) -> None:
+        """Record a turn: last seen now, active, and (when asked) a session opening now.
+
+        `also`: more fields set in the same round trip (the conversation's shelf).
+        """
+        fields: dict[str, object] = {"last_seen_at_ms": now_ms, "active": True, **(also or {})}
         if open_session:
             fields.update(session_open=True, session_start_ms=now_ms)
         await self._c.update_one({"_id": user_id}, {"$set": fields})
@@ -186,6 +196,7 @@ class UsersRepo:
         inc: Mapping[str, int] | None = None,
         counts: Mapping[str, int] | None = None,
         shelf: tuple[Mapping[str, object], str] | None = None,
+        also: Mapping[str, object] | None = None,
     ) -> bool:
         """Move the effect's counters and clear its slot in one update: they move once.
 
@@ -194,9 +205,10 @@ class UsersRepo:
         `shelf` (the shelf after this effect, the key of the one it extends) is stored
         in the same round trip, first, and only while the effect is still open and the
         stored shelf is the one extended (agent/conversation/shelf.py says why its key
-        keeps it from ever showing anything else).
+        keeps it from ever showing anything else). `also`: more fields set with the counters
+        (the conversation's shelf).
         """
-        fields: dict[str, object] = {f"effects.{slot}": None}
+        fields: dict[str, object] = {f"effects.{slot}": None, **(also or {})}
         if counts is not None:
             fields["counts"] = {t: int(counts.get(t, 0)) for t in ITEM_TYPES}
         change: dict[str, object] = {"$set": fields}

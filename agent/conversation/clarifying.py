@@ -26,6 +26,10 @@ from agent.planning.step import StepResult
 from agent.texts import text
 from agent.tools.base import Clarification
 from agent.types import Reply
+from agent.understanding.batches import headed_note, read_batch
+from agent.understanding.intent import Intent
+from agent.understanding.questions import read_question
+from agent.understanding.references import read_reference
 from agent.understanding.textnorm import clean_text, data_block, fold, one_line
 from storage.documents import ToolCallRecord
 from storage.messages import NewMessage
@@ -90,6 +94,12 @@ async def resolve(
         return finish(turn, text("cancelled", lang), kind="deterministic")
     if intent is not None and intent.action == "select" and "index" in intent.entities:
         return await _chosen(deps, turn, current, int(intent.entities["index"]))
+    if moves_on(intent, incoming.text or ""):
+        # a new request of its own ("lista tudo", "anota: X", "apaga o 2"): the question
+        # is dropped, not answered with it (issue 26)
+        await pendings.clear(deps, turn)
+        turn.notes.append(text("pending_dropped", lang))
+        return None
     said = clean_text(incoming.text or "")
     await pendings.clear(deps, turn)
     index = matching_option(said, current.options)
@@ -97,6 +107,19 @@ async def resolve(
         "clarification_answered" if index is not None else "clarification_free_text"
     )
     return Answer(current, index, said)
+
+
+def moves_on(intent: Intent | None, message: str) -> bool:
+    """Whether `message` is a request of its own rather than an answer to a question."""
+    if intent is not None and intent.action in ("list_all", "delete_all", "greeting"):
+        return True
+    reference = read_reference(message)
+    return (
+        headed_note(message) is not None
+        or read_batch(message) is not None
+        or (reference is not None and not reference.bare)
+        or read_question(message) is not None
+    )
 
 
 async def _chosen(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from agent.conversation import pending as pendings
 from agent.conversation import riskgate
+from agent.conversation import shelf as shelves
 from agent.conversation.replies import confirm_choices, finish, item_label
 from agent.conversation.shelf import PREVIEW_EXAMPLES, kept_shelf
 from agent.conversation.turn import Turn
@@ -16,8 +17,11 @@ from agent.types import Reply
 from storage.documents import ITEM_TYPES
 
 
-async def delete_preview(deps: Deps, turn: Turn, item_id: str, label: str) -> Reply:
+async def delete_preview(
+    deps: Deps, turn: Turn, item_id: str, label: str, *, item_type: str = ""
+) -> Reply:
     """Hold one item's deletion for an explicit confirmation (DESIGN 3.2); nothing is deleted."""
+    shelves.point(turn, item_id, label, item_type)  # "esse" is now this item (DESIGN 10.1)
     assessment, limits = await riskgate.assess_delete(deps, turn)
     if assessment.decision == "block":
         return riskgate.refused(turn, assessment, limits, label)

@@ -1,10 +1,13 @@
 """`lista`/`list`: everything saved by type with the open reminders, or one type a page at a time.
 
-`lista tudo` shows the shelf kept on the user document (agent/conversation/shelf.py)
+`lista tudo` shows the list cache kept on the user document (agent/conversation/shelf.py)
 when its key is current, with no read of `items`; otherwise it reads the items (a
-few queries at once) and stores the shelf back unless the items changed meanwhile.
-A save keeps the shelf current itself; after a delete, an edit or an undo the next
+few queries at once) and stores the cache back unless the items changed meanwhile.
+A save keeps the cache current itself; after a delete, an edit or an undo the next
 list pays those reads and one write.
+
+Every list is numbered the same way, 1-based, `lista tudo` straight through its types,
+and what it shows becomes the conversation's shelf, so "apaga o 2" names its line 2.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import asyncio
 from dataclasses import replace
 
 from agent.conversation import reminding
+from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish, item_label, list_paging
 from agent.conversation.shelf import (
     LIST_PER_TYPE,
@@ -43,7 +47,7 @@ async def current_shelf(deps: Deps, turn: Turn) -> Shelf:
         items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES),
     )
     built = Shelf(
-        newest={t: [item_label(i) for i in of_type] for t, of_type in newest.items()},
+        newest={t: [(i.id, item_label(i)) for i in of_type] for t, of_type in newest.items()},
         oldest=[item_label(i) for i in oldest],
     )
     raw = built.stored(shelf_key(turn.user))
@@ -74,8 +78,9 @@ async def list_items(deps: Deps, turn: Turn, intent: Intent) -> Reply:
             turn.user_id, item_type=item_type, limit=page * LIST_PAGE
         )
         shown = all_of_type[(page - 1) * LIST_PAGE :]
+        entries = shelves.show_items(turn, shown, first=(page - 1) * LIST_PAGE + 1)
         lines = [f"{type_heading(item_type, lang)} ({total}):"]
-        lines += [f"{(page - 1) * LIST_PAGE + n}. {item_label(i)}" for n, i in enumerate(shown, 1)]
+        lines += [f"{e.number}. {e.label}" for e in entries]
         if page < pages:
             lines.append(
                 text(
@@ -95,10 +100,13 @@ async def list_items(deps: Deps, turn: Turn, intent: Intent) -> Reply:
         return finish(turn, body, kind="deterministic")
     lines = [text("list_header", lang, count=total)]
     newest = (await current_shelf(deps, turn)).newest
+    numbered: list[shelves.Entry] = []
     for item_type in [t for t in ITEM_TYPES if counts[t]]:
         recent = newest.get(item_type, [])
         lines.append(f"\n{type_heading(item_type, lang)} ({counts[item_type]}):")
-        lines += [f"• {label}" for label in recent]
+        for item_id, label in recent:  # numbered straight through the types
+            numbered.append(shelves.Entry(len(numbered) + 1, item_id, label, item_type))
+            lines.append(f"{len(numbered)}. {label}")
         if counts[item_type] > len(recent):
             lines.append(
                 text(
@@ -108,6 +116,7 @@ async def list_items(deps: Deps, turn: Turn, intent: Intent) -> Reply:
                     type_word=type_word(item_type, lang),
                 )
             )
+    shelves.show(turn, numbered)
     lines += await reminder_section(deps, turn)
     return finish(turn, "\n".join(lines), kind="deterministic")
 

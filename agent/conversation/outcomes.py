@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from agent.conversation import clarifying, deleting, memorycmd, offers, riskgate
+from agent.conversation import batching, clarifying, deleting, memorycmd, offers, riskgate
 from agent.conversation import pending as pendings
+from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish, item_label, numbered, titled_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.planning.claims import deliverable
 from agent.planning.step import StepResult
-from agent.texts import OK_MARK, plural, text
+from agent.texts import OK_MARK, has_text, plural, text
 from agent.tools.base import (
     Candidates,
     Clarification,
@@ -21,6 +22,7 @@ from agent.tools.base import (
     PageFetched,
     Remembered,
     Saved,
+    SavedMany,
     Simulated,
     Updated,
 )
@@ -97,9 +99,12 @@ async def after_tool(deps: Deps, turn: Turn, result: StepResult, wants_save: boo
     outcome = result.outcome
     if isinstance(outcome, Saved):
         return saved_reply(turn, outcome)
+    if isinstance(outcome, SavedMany):  # several titles in one (issue 26)
+        return batching.many_reply(turn, outcome)
     if isinstance(outcome, Clarification):
         return await clarifying.ask(deps, turn, outcome, result)
     if isinstance(outcome, Updated):
+        shelves.point_at(turn, outcome.item)
         label = item_label(outcome.item)
         return finish(turn, f"{OK_MARK} " + text("item_updated", lang, label=label), kind="effect")
     if isinstance(outcome, Candidates):
@@ -126,7 +131,9 @@ async def after_tool(deps: Deps, turn: Turn, result: StepResult, wants_save: boo
             turn.facts.caveats.append(
                 text("caveat_implicit_match", lang, query=one_line(str(query), 60))
             )
-        return await deleting.delete_preview(deps, turn, outcome.item.id, item_label(outcome.item))
+        return await deleting.delete_preview(
+            deps, turn, outcome.item.id, item_label(outcome.item), item_type=outcome.item.type
+        )
     if isinstance(outcome, DeleteChoice):
         turn.facts.ambiguity = "unresolved"
         options = [
@@ -134,6 +141,7 @@ async def after_tool(deps: Deps, turn: Turn, result: StepResult, wants_save: boo
             for i in outcome.items
         ]
         pending_choice = pendings.ChooseDelete(query=outcome.query, options=options)
+        shelves.show_items(turn, outcome.items)  # the choice is the shelf too (DESIGN 10.1)
         await pendings.store(deps, turn, pending_choice)
         labels = [o.label for o in options]
         return finish(
@@ -209,6 +217,7 @@ def saved_reply(turn: Turn, outcome: Saved | Failed | object) -> Reply:
     if isinstance(outcome, Failed):
         return failed_reply(turn, outcome)
     assert isinstance(outcome, Saved)
+    shelves.point_at(turn, outcome.item)  # "apaga esse" now names it (DESIGN 10.1)
     label = item_label(outcome.item)
     if not outcome.created:
         return finish(turn, text("already_saved", lang, label=label), kind="dedup")
@@ -226,10 +235,11 @@ def found_reply(turn: Turn, outcome: Found) -> Reply:
             else text("search_none_all", lang)
         )
         return finish(turn, body, kind="effect")
+    entries = shelves.show_items(turn, outcome.items)
     body = (
         text("search_found", lang, count=len(outcome.items))
         + "\n"
-        + numbered([item_label(i) for i in outcome.items])
+        + "\n".join(f"{e.number}. {e.label}" for e in entries)
     )
     return finish(turn, body, kind="effect")
 
@@ -238,14 +248,26 @@ def failed_reply(turn: Turn, outcome: Failed) -> Reply:
     """Say plainly why a tool failed."""
     lang = turn.language
     failure = outcome.failure
-    reason = one_line(failure.message, 160)
+    # the failure's own message is for the model (English, field names): the user reads
+    # a text in their language, chosen by code and reason
+    reason = text(FAILURE_REASONS.get(failure.code, "failure_reason_other"), lang)
     key = {"INVALID_URL": "invalid_url", "LINK_REFUSED": "link_refused"}.get(failure.code)
     if key is not None:
         reason = text(f"url_reason_{failure.reason or 'invalid'}", lang)
+    elif failure.reason and has_text(failure.reason):
+        said = text(failure.reason, lang)  # a sentence of its own: lowercase after the colon
+        reason = said[:1].lower() + said[1:]
     if failure.code == "LINK_UNAVAILABLE":
         body = text("link_unavailable", lang)
     elif failure.code == "WRITE_BLOCKED":
-        body = text("write_blocked", lang, state=reason)
+        body = text("write_blocked", lang, state=failure.reason or "FAIL")
     else:
         body = text(key or "tool_failed", lang, reason=reason)
     return finish(turn, f"{body}", kind="unavailable")
+
+
+FAILURE_REASONS = {
+    "EMPTY_NOTE": "failure_reason_empty_note",
+    "NOT_FOUND": "failure_reason_not_found",
+    "INVALID_ARGUMENT": "edit_invalid",
+}

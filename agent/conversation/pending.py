@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from agent.conversation import shelf as shelves
 from agent.conversation.replies import confirm_choices, finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -241,7 +242,8 @@ async def store(deps: Deps, turn: Turn, pending: Pending) -> None:
         created_at_ms=turn.now_ms,
         expires_at_ms=turn.now_ms + ttl_ms,
     )
-    await deps.db.pending.put(doc)
+    # the shelf this turn shows goes in the same round trip (agent/conversation/shelf.py)
+    await deps.db.pending.put(doc, also=shelves.take_staged(turn))
     _set_held(turn, *stored_form(doc))
 
 

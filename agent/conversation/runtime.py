@@ -16,6 +16,8 @@ from dataclasses import asdict
 from langchain_core.messages import BaseMessage, HumanMessage
 
 from agent.conversation import (
+    answering,
+    batching,
     clarifying,
     corrections,
     degraded,
@@ -24,13 +26,16 @@ from agent.conversation import (
     importing,
     listing,
     memorycmd,
+    noting,
     offers,
     outcomes,
+    pointing,
     reminding,
     retyping,
     undoing,
 )
 from agent.conversation import pending as pendings
+from agent.conversation import shelf as shelves
 from agent.conversation.access import Access
 from agent.conversation.background import background_llm
 from agent.conversation.commands import Commands, session_kind
@@ -43,7 +48,7 @@ from agent.memory.frame import ContextFrame, build_frame, request_hash
 from agent.memory.framecache import FrameCache
 from agent.memory.handover import session_idle, write_handover
 from agent.memory.history import to_messages
-from agent.memory.narrator import narrate
+from agent.memory.narrator import narrate, only_tools
 from agent.memory.tiers import Tiers, drop_oldest_turn
 from agent.planning.backend import ModelBackend, PlannerBackend
 from agent.planning.offline import OfflineBackend
@@ -64,8 +69,10 @@ from agent.trust import effects
 from agent.trust.budgets import prompt_budget
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
+from agent.understanding.batches import read_batch
 from agent.understanding.intent import Intent, IntentClassifier
 from agent.understanding.language import reply_language
+from agent.understanding.references import read_reference
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from storage.documents import UserDoc
@@ -76,6 +83,8 @@ TOUCH_EVERY_MS = 60_000
 ALLOWED_FROM_PLAN = frozenset(name for name in registry() if name != "delete_all_memories")
 READ_RESULTS = (Found, PageFetched, Simulated)
 SAVE_TOOLS = frozenset(name for name in ALLOWED_FROM_PLAN if name.startswith("save_"))
+# a question about saved things: answered from storage, never by a lookup or a save
+QUESTION_TOOLS = frozenset({"search_items", "request_clarification"})
 # a deterministic turn stores the user's message and the reply: their numbers are reserved
 # with the user read, so storing them is one round trip (storage/messages.py)
 TURN_MESSAGES = 2
@@ -262,19 +271,25 @@ class Runtime:
         if action == "llm" or (action == "select" and not self._bare_choice_number(turn)):
             # "1984" may well be a film: a select with nothing pending is the planner's.
             llm_intent = str(intent.entities.get("intent", "other")) if action == "llm" else "other"
+            in_code = await self._in_code(turn, llm_intent)
+            if in_code is not None:
+                return in_code
             return await self.plan(turn, llm_intent)
         turn.facts.apply_rule("deterministic_intent")
         match action:
             case "delete_all":
                 return await deleting.delete_all_preview(self.deps, turn)
             case "list_all":
-                return await listing.list_items(self.deps, turn, intent)
+                # "quantos vídeos eu tenho?" is a count, not a list
+                counted = answering.count(turn, turn.incoming.text or "")
+                return counted or await listing.list_items(self.deps, turn, intent)
             case "cancel":
                 return finish(turn, text("nothing_to_cancel", lang), kind="deterministic")
             case "confirm" | "deny":
                 return finish(turn, text("nothing_to_confirm", lang), kind="deterministic")
-            case "select":
-                return finish(turn, text("nothing_to_choose", lang), kind="deterministic")
+            case "select":  # a bare "2": the line of what was just shown, if anything was
+                shown = await pointing.act(self.deps, turn, self.tools, turn.incoming.text or "")
+                return shown or finish(turn, text("nothing_to_choose", lang), kind="deterministic")
             case "greeting" | "help":
                 body = help_reply(self.deps.settings, lang, action, turn.incoming.text or "")
                 return finish(turn, body, kind="deterministic")
@@ -284,6 +299,20 @@ class Runtime:
                 key = f"smalltalk_{intent.entities.get('kind', 'question')}"
                 return finish(turn, text(key, lang), kind="deterministic")
         raise AssertionError(f"unhandled intent {action}")
+
+    async def _in_code(self, turn: Turn, llm_intent: str) -> Reply | None:
+        """What code answers before any planner (issue 26): a reference to the shelf ("apaga o
+        2"), a question about saved things, several items to save in one message."""
+        message = turn.incoming.text or ""
+        reply = await pointing.act(self.deps, turn, self.tools, message)
+        if reply is None and llm_intent != "save":  # a request to save is never a question
+            reply = await answering.answer(self.deps, turn, self.tools, message)
+        if reply is not None:
+            return reply
+        batch = read_batch(message)
+        if batch is not None:
+            return await batching.save_batch(self.deps, turn, self.tools, batch)
+        return None
 
     def _to_planner(self, turn: Turn, intent: Intent | None) -> bool:
         """Whether `_route` sends this message to the planner."""
@@ -363,6 +392,13 @@ class Runtime:
             if len(matching) > 1:
                 return finish(turn, text("year_ambiguous", lang, year=year), kind="deterministic")
             return None
+        said = read_reference(incoming.text or "")
+        if said is not None and said.correction and said.field == "year" and said.value:
+            # "na verdade é o de 2021" while a choice is open: the option of that year (issue 26)
+            years = pendings.option_years(choice)
+            matching = [i for i, option_year in enumerate(years) if option_year == int(said.value)]
+            if len(matching) == 1:
+                return await self._choose(turn, choice, matching[0])
         wanted = fold(incoming.text or "")
         labels = [fold(self._option_label(choice, i)) for i in range(pendings.option_count(choice))]
         if wanted and labels.count(wanted) == 1:
@@ -474,7 +510,7 @@ class Runtime:
         messages: list[BaseMessage] = (
             [HumanMessage(content=turn.messages[0].content)]
             if self.offline
-            else await self._context(turn)
+            else await self._context(turn, allowed=self.allowed(turn, llm_intent))
         )
         if answered is not None:
             clarifying.deliver(turn, messages, answered)
@@ -488,9 +524,7 @@ class Runtime:
             llm_intent=llm_intent,
             quotas=self.quotas,
         )
-        allowed = ALLOWED_FROM_PLAN
-        if asks_about_link(turn.incoming.text or ""):
-            allowed = ALLOWED_FROM_PLAN - SAVE_TOOLS  # a question about a link never saves it
+        allowed = self.allowed(turn, llm_intent)
         result = await session.step(allowed=allowed, index=0)
         if result.transport and answered is None:  # the model is down: the offline rules serve
             return await degraded.fall_back(
@@ -503,6 +537,10 @@ class Runtime:
                 allowed=allowed,
             )
         await pendings.settle_open(self.deps, turn, status=result.status, outcome=result.outcome)
+        if answered is None:  # "anota: X" the model asked back about or only answered
+            kept = await noting.unsaved_note(self.deps, turn, self.tools, result)
+            if kept is not None:
+                return kept
         if (
             result.status == "tool"
             and isinstance(result.outcome, READ_RESULTS)
@@ -523,15 +561,36 @@ class Runtime:
         reply = await outcomes.after_step(self.deps, turn, result, wants_save, offline=self.offline)
         return retyping.announce_guess(turn, result, reply) if self.offline else reply
 
-    async def _context(self, turn: Turn) -> list[BaseMessage]:
+    @staticmethod
+    def allowed(turn: Turn, llm_intent: str) -> frozenset[str]:
+        """The tools the first planning step may call on this path (the turn's part says so).
+
+        A question gets search and clarification, never a save (issue 26: a lookup is
+        never the answer to a question about something saved); a question about a link
+        may read the page but never saves it.
+        """
+        message = turn.incoming.text or ""
+        if asks_about_link(message):
+            return ALLOWED_FROM_PLAN - SAVE_TOOLS  # a question about a link never saves it
+        if llm_intent == "search":
+            return QUESTION_TOOLS
+        if llm_intent != "save" and "?" in message:
+            return ALLOWED_FROM_PLAN - SAVE_TOOLS
+        return ALLOWED_FROM_PLAN
+
+    async def _context(
+        self, turn: Turn, *, allowed: frozenset[str] = ALLOWED_FROM_PLAN
+    ) -> list[BaseMessage]:
         """The whole request, built before the call and kept within the prompt budget (DESIGN 3.7, 3.9).
 
         Ordered so a server's prefix cache keeps all but the last turn (issue 28): the
-        stable rules, what is remembered, the history (append-only until it drops a
-        block), this message's situation, then the message.
+        stable rules, what is remembered (every tool listed), the history (append-only
+        until it drops a block), this message's situation (with the tools this path
+        allows, when fewer), then the message.
         """
         settings = self.deps.settings
         frame = await self._frame(turn)
+        only = "" if allowed == ALLOWED_FROM_PLAN else only_tools(sorted(allowed), turn.language)
         beliefs = dict(frame.memory.get("beliefs") or {})
         beliefs["answer.confidence"] = 1.0
         constitution = render_constitution(frame.constitution)  # text, stance, overrides
@@ -554,7 +613,7 @@ class Runtime:
                 stable,
                 memory_prompt(beliefs=beliefs, language=turn.language, memory=narrative.memory),
                 to_messages(verbatim),
-                narrative.turn,
+                narrative.turn + only,
                 turn.messages[0].content,
             )
             size = self.backend.count_prompt(messages, tools=tools)
@@ -621,7 +680,8 @@ class Runtime:
         if tally.due(turn.now_ms):
             await tally.flush(db.usage)
         opening = not turn.user.session_open
-        if opening or turn.now_ms - turn.user.last_seen_at_ms >= TOUCH_EVERY_MS:
+        shelf = shelves.take_staged(turn)  # what this turn showed, numbered (DESIGN 10.1)
+        if opening or shelf or turn.now_ms - turn.user.last_seen_at_ms >= TOUCH_EVERY_MS:
             # last_seen only needs minute precision (idle sessions are 30 minutes)
-            await db.users.touch(turn.user_id, turn.now_ms, open_session=opening)
+            await db.users.touch(turn.user_id, turn.now_ms, open_session=opening, also=shelf)
         # The memory tiers are folded when the next model request is built (Tiers.view).

@@ -1,34 +1,191 @@
-"""The shelf: what `lista tudo` shows and the delete-all preview names, kept on the user document.
+"""The shelf (DESIGN 10.1): what the conversation was last shown, numbered, and the list cache.
 
-Labels only (agent/conversation/listing.py reads and shows them), under a key made
-of the counters every change to the items moves: `item_seq`, `items_v` and `counts`.
-A shelf whose key is not the user's current one is never shown. A save extends the
-shelf in the same round trip that finishes it (agent/trust/effects.py): the new key
-is the one the user document has after that save alone, so if anything else changed
-the items meanwhile the keys differ and the next list reads the items again.
+Two things live here, both on the user document:
+
+- The conversation's shelf (`users.shelves.<slot>`, the slot of the conversation's pending
+  action): the entries of the last numbered list, search result, choice or summary the
+  user was shown (display number, item id, label, type), and the one item the last reply
+  that named exactly one item was about (its focus: a save, a preview, an item shown).
+  "o 2", "a segunda", "o último", "esse", "it" resolve against it in code
+  (agent/conversation/pointing.py). It is valid while the session that showed it is open
+  (a new session starts with none), not for the 2 minutes of a pending action. A turn
+  stages its change (`Turn.shelf_change`); the change is written in the same round trip
+  as the turn's pending action when it holds one, else with the turn's other user fields.
+- The list cache: what `lista tudo` shows and the delete-all preview names (ids and
+  labels), under a key made of the counters every change to the items moves: `item_seq`,
+  `items_v` and `counts`. A cache whose key is not the user's current one is never shown.
+  A save extends it in the same round trip that finishes the save (agent/trust/effects.py):
+  the new key is the one the user document has after that save alone, so if anything else
+  changed the items meanwhile the keys differ and the next list reads the items again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from agent.conversation.replies import item_label
+from agent.conversation.turn import Turn
 from storage.documents import ITEM_TYPES, ItemDoc, UserDoc
+from storage.pending import pending_key, pending_slot
 
 LIST_PER_TYPE = 10
 PREVIEW_EXAMPLES = 3  # the delete-all preview names this many of the oldest items
-SHELF_FORMAT = 1  # part of the key: labels change with it
+SHELF_FORMAT = 2  # part of the key: what the cache holds changes with it
+MAX_ENTRIES = 60  # a shelf keeps at most this many entries (two pages of a typed list)
+
+
+# -- the conversation's shelf --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One numbered line the user was shown: what "o 2" names."""
+
+    number: int  # as displayed (0: named alone, not in a numbered list)
+    item_id: str
+    label: str
+    type: str
+
+    def stored(self) -> list[Any]:
+        return [self.number, self.item_id, self.label, self.type]
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    entries: tuple[Entry, ...]
+    focus: Entry | None  # the one item the last reply naming exactly one was about
+
+    def at(self, number: int) -> Entry | None:
+        """The entry displayed as `number`; -1 is the last one, -2 the one before."""
+        if number < 0:
+            ordered = sorted(self.entries, key=lambda e: e.number)
+            return ordered[number] if -len(ordered) <= number else None
+        return next((e for e in self.entries if e.number == number), None)
+
+    def of_type(self, item_type: str) -> list[Entry]:
+        return [e for e in self.entries if e.type == item_type]
+
+    @property
+    def single(self) -> Entry | None:
+        """What "esse", "ele", "it" name: the focus, or the only entry of a one-line list."""
+        if self.focus is not None:
+            return self.focus
+        return self.entries[0] if len(self.entries) == 1 else None
+
+    def stored(self, at_ms: int) -> dict[str, Any]:
+        return {
+            "entries": [e.stored() for e in self.entries],
+            "focus": self.focus.stored() if self.focus is not None else None,
+            "at_ms": at_ms,
+        }
+
+
+def entry_of(item: ItemDoc, number: int) -> Entry:
+    return Entry(number, item.id, item_label(item), item.type)
+
+
+def _slot(turn: Turn) -> str:
+    return pending_slot(pending_key(turn.user_id, turn.conversation_id))
+
+
+def _parse_entry(raw: Any) -> Entry | None:
+    if not isinstance(raw, list | tuple) or len(raw) != 4:
+        return None
+    number, item_id, label, item_type = raw
+    if not (isinstance(number, int) and isinstance(item_id, str) and isinstance(label, str)):
+        return None
+    return Entry(number, item_id, label, str(item_type))
+
+
+def _parse(raw: Any) -> Shown | None:
+    if not isinstance(raw, dict):
+        return None
+    entries = tuple(e for e in map(_parse_entry, raw.get("entries") or []) if e is not None)
+    focus = _parse_entry(raw.get("focus"))
+    if not entries and focus is None:
+        return None
+    return Shown(entries, focus)
+
+
+def shown(turn: Turn) -> Shown | None:
+    """The conversation's shelf as this turn sees it: staged this turn, or kept this session."""
+    if turn.shelf_change is not None:
+        return _parse(turn.shelf_change)
+    raw = turn.user.shelves.get(_slot(turn))
+    if not raw or not turn.user.session_open:
+        return None  # a new session starts with nothing on the shelf
+    started = turn.user.session_start_ms or 0
+    if not isinstance(raw.get("at_ms"), int) or raw["at_ms"] < started:
+        return None
+    return _parse(raw)
+
+
+def _stage(turn: Turn, shelf: Shown) -> None:
+    if shown(turn) == shelf:
+        return  # the same list shown again: nothing to write
+    turn.shelf_change = shelf.stored(turn.now_ms)
+    turn.shelf_written = False
+
+
+def show(turn: Turn, entries: Sequence[Entry]) -> None:
+    """The user is shown `entries` (numbered): they become the shelf."""
+    kept = tuple(entries[:MAX_ENTRIES])
+    focus = kept[0] if len(kept) == 1 else None
+    _stage(turn, Shown(kept, focus))
+
+
+def show_items(turn: Turn, items: Sequence[ItemDoc], *, first: int = 1) -> list[Entry]:
+    """Number `items` from `first` as the reply shows them and make them the shelf."""
+    entries = [entry_of(item, n) for n, item in enumerate(items, start=first)]
+    show(turn, entries)
+    return entries
+
+
+def point_at(turn: Turn, item: ItemDoc) -> None:
+    """The reply named exactly this item: "esse" / "it" now mean it; the list stays."""
+    point(turn, item.id, item_label(item), item.type)
+
+
+def point(turn: Turn, item_id: str, label: str, item_type: str = "") -> None:
+    """`point_at` for an item known by its id and label."""
+    current = shown(turn)
+    entries = current.entries if current is not None else ()
+    listed = next((e for e in entries if e.item_id == item_id), None)
+    focus = Entry(
+        listed.number if listed else 0, item_id, label, item_type or (listed.type if listed else "")
+    )
+    if current is not None and current.focus == focus:
+        return  # nothing changes: nothing to write
+    _stage(turn, Shown(entries, focus))
+
+
+def take_staged(turn: Turn) -> dict[str, Any]:
+    """The user-document fields that write the staged shelf (empty when nothing is left to write)."""
+    if turn.shelf_change is None or turn.shelf_written:
+        return {}
+    turn.shelf_written = True
+    return {f"shelves.{_slot(turn)}": turn.shelf_change}
+
+
+# -- the list cache ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Shelf:
-    newest: dict[str, list[str]]  # type -> labels of its newest items, newest first
+    newest: dict[
+        str, list[tuple[str, str]]
+    ]  # type -> (id, label) of its newest items, newest first
     oldest: list[str]  # labels of the user's first items, in creation order
 
     def stored(self, key: str) -> dict[str, Any]:
-        """The shelf as `users.shelf` holds it, valid for `key`."""
-        return {"key": key, "newest": self.newest, "oldest": self.oldest}
+        """The cache as `users.shelf` holds it, valid for `key`."""
+        return {
+            "key": key,
+            "newest": {t: [list(pair) for pair in pairs] for t, pairs in self.newest.items()},
+            "oldest": self.oldest,
+        }
 
 
 def shelf_key(user: UserDoc) -> str:
@@ -37,17 +194,21 @@ def shelf_key(user: UserDoc) -> str:
 
 
 def kept_shelf(user: UserDoc) -> Shelf | None:
-    """The shelf on the user document, when it still shows the items as they are."""
+    """The list cache on the user document, when it still shows the items as they are."""
     raw = user.shelf
     if not raw or raw.get("key") != shelf_key(user):
         return None
-    return Shelf(newest=dict(raw["newest"]), oldest=list(raw["oldest"]))
+    newest = {
+        str(t): [(str(pair[0]), str(pair[1])) for pair in pairs]
+        for t, pairs in dict(raw["newest"]).items()
+    }
+    return Shelf(newest=newest, oldest=list(raw["oldest"]))
 
 
 def after_save(user: UserDoc, item: ItemDoc) -> tuple[dict[str, Any], str] | None:
-    """The shelf once `item` (numbered by this save) is saved, and the key it replaces.
+    """The list cache once `item` (numbered by this save) is saved, and the key it replaces.
 
-    None when `user` (as the turn read it) has no current shelf to extend.
+    None when `user` (as the turn read it) has no current cache to extend.
     """
     kept = kept_shelf(user)
     if kept is None:
@@ -59,7 +220,10 @@ def after_save(user: UserDoc, item: ItemDoc) -> tuple[dict[str, Any], str] | Non
     )
     label = item_label(item)
     extended = Shelf(
-        newest={**kept.newest, item.type: [label, *kept.newest.get(item.type, [])][:LIST_PER_TYPE]},
+        newest={
+            **kept.newest,
+            item.type: [(item.id, label), *kept.newest.get(item.type, [])][:LIST_PER_TYPE],
+        },
         oldest=kept.oldest if len(kept.oldest) >= PREVIEW_EXAMPLES else [*kept.oldest, label],
     )
     return extended.stored(shelf_key(after)), shelf_key(user)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 from agent.trust.confidence import TurnFacts
 from agent.types import BeliefView, Incoming, Language
@@ -42,6 +43,9 @@ class Turn:
     # the message answers a pending question («sim», a typed pick): what it saves is not its
     # own words, so an edit of it corrects nothing (agent/conversation/corrections.py)
     answers_pending: bool = False
+    # the conversation's shelf as this turn leaves it, to be written (agent/conversation/shelf.py)
+    shelf_change: dict[str, Any] | None = None
+    shelf_written: bool = False  # the staged shelf is already written (with a pending action)
 
     @property
     def source_message(self) -> str | None:

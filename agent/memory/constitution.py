@@ -131,7 +131,14 @@ async def _record(deps: Deps, doc: ConstitutionDoc) -> None:
 async def current_limits(deps: Deps) -> Thresholds:
     """The risk thresholds in force: the settings, moved by the constitution's risk tolerance."""
     settings = deps.settings
-    doc = await current_constitution(deps)
+    # every delete preview reads these: kept per process (issue 26: a position resolved
+    # in code costs at most three round trips), fresh again after any new version
+    memo, now = deps.constitution_memo, deps.clock.ms()
+    version = deps.db.ledger.known_head(SYSTEM_STREAM)
+    doc = memo.get(version, now, settings.frame_cache_ttl_seconds * 1000)
+    if doc is None:
+        doc = await current_constitution(deps)
+        memo.put(deps.db.ledger.known_head(SYSTEM_STREAM), now, doc)
     return thresholds(
         settings.risk_confirm_threshold,
         settings.risk_block_threshold,

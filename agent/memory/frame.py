@@ -24,6 +24,7 @@ from zoneinfo import ZoneInfo
 from langchain_core.messages import BaseMessage
 
 from agent.conversation import pending as pendings
+from agent.conversation import shelf as shelves
 from agent.conversation.replies import item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -62,6 +63,8 @@ class ContextFrame:
     schema_version: int = SCHEMA_VERSION
     generated_at: str = field(default="", compare=False)  # not hashed: the state, not the moment
     cached: bool = field(default=False, compare=False)
+    # what the user was just shown, numbered (DESIGN 10.1): display number, item id, label
+    shelf: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -75,6 +78,7 @@ class ContextFrame:
             "temporal": self.temporal,
             "constitution": self.constitution,
             "degraded": self.degraded,
+            "shelf": self.shelf,
         }
 
     @property
@@ -181,6 +185,7 @@ async def build_frame(
     degraded = bool(failures)
     if degraded:
         deps.metrics.frame_degraded.inc()
+    shelf = shelf_view(shelves.shown(turn))  # on the user document: no read
     frame = ContextFrame(
         identity=identity,
         position=position,
@@ -195,6 +200,7 @@ async def build_frame(
         verbatim=view.verbatim if view is not None and not degraded else [],
         generated_at=deps.clock.now().astimezone(zone).isoformat(timespec="seconds"),
         cached=hit,
+        shelf=shelf,
     )
     deps.metrics.frame_build_seconds.observe(time.perf_counter() - started)
     return frame
@@ -266,6 +272,21 @@ async def _slow_sections(
     except SECTION_ERRORS as exc:
         failures.append(f"constitution: {type(exc).__name__}")
     return SlowSections(memory, constitution), failures
+
+
+def shelf_view(shown: shelves.Shown | None) -> dict[str, Any]:
+    """The shelf as the frame carries it: numbered entries and the item last named alone."""
+    if shown is None:
+        return {}
+    view: dict[str, Any] = {
+        "entries": [
+            {"n": e.number, "item_id": e.item_id, "label": e.label, "type": e.type}
+            for e in sorted(shown.entries, key=lambda e: e.number)
+        ]
+    }
+    if shown.focus is not None:
+        view["focus"] = {"item_id": shown.focus.item_id, "label": shown.focus.label}
+    return view
 
 
 def local_time(frame: ContextFrame) -> datetime:

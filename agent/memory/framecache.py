@@ -15,6 +15,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from storage.documents import ConstitutionDoc
+
 MAX_ENTRIES = 10_000
 
 Version = tuple[object, ...]
@@ -76,3 +78,24 @@ class FrameCache:
         """Forget every entry of `user_id` (their model memory changed without a ledger event)."""
         for key in [k for k in self._entries if k[0] == user_id]:
             del self._entries[key]
+
+
+class ConstitutionMemo:
+    """The constitution in force, kept for the risk policy's thresholds (issue 26).
+
+    Valid while this process's head of the system ledger stream is unchanged (every new
+    version is recorded there) and for `ttl_ms`, which bounds how long another worker's
+    edit can go unseen, as for the frame's slow sections. One entry: one constitution.
+    """
+
+    def __init__(self) -> None:
+        self._entry: tuple[object, int, ConstitutionDoc] | None = None
+
+    def get(self, version: object, now_ms: int, ttl_ms: int) -> ConstitutionDoc | None:
+        entry = self._entry
+        if entry is None or entry[0] != version or now_ms - entry[1] >= ttl_ms:
+            return None
+        return entry[2]
+
+    def put(self, version: object, now_ms: int, doc: ConstitutionDoc) -> None:
+        self._entry = (version, now_ms, doc)

@@ -10,7 +10,8 @@ It is told in two parts, so a server's prefix cache can keep the first (issue 28
   changes only when that memory does (a session's handover, the history dropping a
   block into the summaries, a belief or note changed), and goes before the history;
 - `turn`: what changes from one message to the next (the time, what is pending, the
-  item counts), which goes after the history, right before the new message.
+  item counts, the last list shown), which goes after the history, right before the
+  new message.
 
 The narrative has a token budget; when over it, sections are compressed by priority
 (lowest first: beliefs, archive, structured memory, capabilities, model memory,
@@ -127,6 +128,54 @@ def _state(frame: ContextFrame, pt: bool) -> _Section:
     items = plural(total, "item", "pt" if pt else "en")
     base = f"O usuário guarda {items} ({counts})." if pt else f"The user keeps {items} ({counts})."
     return _Section("state", 70, [base])
+
+
+def _shelf(frame: ContextFrame, pt: bool) -> _Section | None:
+    """What the user was just shown, numbered: "o 2" is line 2 (DESIGN 10.1)."""
+    shelf = frame.shelf or {}
+    entries = list(shelf.get("entries") or [])
+    focus = shelf.get("focus")
+    if not entries and not focus:
+        return None
+    head = (
+        "A última lista que o usuário viu (número. [item_id] rótulo); «o 2» é a linha 2: "
+        if pt
+        else "The last list the user saw (number. [item_id] label); «number 2» is line 2: "
+    )
+    tail = ""
+    if focus:
+        tail = (
+            (
+                " O último item citado sozinho (é «esse», «ele»): "
+                if pt
+                else " The last item named alone (it is «it», «that one»): "
+            )
+            + data(f"[{focus['item_id']}] {focus['label']}")
+            + "."
+        )
+
+    def render(limit: int) -> str:
+        if not entries or not limit:
+            return tail.strip()
+        shown = "\n".join(f"{e['n']}. [{e['item_id']}] {e['label']}" for e in entries[:limit])
+        more = len(entries) - limit
+        if more > 0:
+            shown += f"\n(+{more})"
+        return (head + data(shown) + "." + tail).strip()
+
+    return _Section("shelf", 65, [render(SHELF_LINES), render(SHELF_LINES_SHORT), render(0), ""])
+
+
+def only_tools(tools: Sequence[str], language: str) -> str:
+    """The turn's line naming the only tools this message's path allows (issue 26)."""
+    names = ", ".join(tools)
+    if language == "pt":
+        return f"\nNesta mensagem, use só estas ferramentas: {names}."
+    return f"\nFor this message, use only these tools: {names}."
+
+
+SHELF_LINES = 8  # lines of the shelf the frame carries (an id is ~20 tokens); the rest counted
+SHELF_LINES_SHORT = 3
 
 
 def _capabilities(frame: ContextFrame, pt: bool) -> _Section:
@@ -323,7 +372,10 @@ def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCo
         )
         if s is not None
     ]
+    shelf = _shelf(frame, pt)  # changes with every list shown: part of the turn
     now = [_now(frame, pt), _obligations(frame, pt), _state(frame, pt)]
+    if shelf is not None:
+        now.append(shelf)
     compressed: list[str] = []
     # the memory's own share: what is pending this turn never changes how it is told
     memory, memory_tokens = _fit(remembered, max(budget - TURN_ALLOWANCE, 1), counter, compressed)

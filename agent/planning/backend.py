@@ -23,6 +23,7 @@ class PlanHints:
     llm_intent: str
     confidence_now: float
     step: int
+    allowed: frozenset[str] | None = None  # the tools this path allows (None: every one)
 
 
 class PlannerBackend(Protocol):
@@ -67,6 +68,8 @@ class ModelBackend:
         first = hints.step == 0
         cap = self._transport.planner_max_tokens if first else None
         only = first_step_tools(hints.llm_intent, hints.text) if first else None
+        if first and hints.allowed is not None:  # never offer what the path refuses (issue 26)
+            only = hints.allowed if only is None else only & hints.allowed
         unstated = unstated_facts(hints.text) if first else frozenset()
         return await self._transport.complete(
             messages, tools=tools, max_tokens=cap, only=only, unstated=unstated

@@ -29,9 +29,21 @@ from agent.understanding.urls import InvalidUrl, extract_urls, is_video_url, par
 _FLAGS = re.IGNORECASE | re.UNICODE
 _POLITE = r"(?:(?:por\s+favor|pfv|pls|please)[,\s]+)?"
 _SAVE = re.compile(
-    _POLITE
-    + r"(?:salva|salvar|salve|guarda|guardar|guarde|anota|anotar|anote|adiciona|adicionar|add|save|store|keep|"
-    r"note(?:\s+down)?|remember|me\s+lembra\s+de|lembra(?:r)?\s+de|lembre(?:-me)?\s+de)\b[\s:,-]*",
+    _POLITE + r"(?:(?:quero|queria|i\s+want\s+to|pode|can\s+you)\s+)?"
+    r"(?:salva|salvar|salve|guarda|guardar|guarde|anota|anotar|anote|adiciona|adicionar|adicione|add|save|store|keep|"
+    r"bota|botar|bote|p[õo]e|ponha|coloca|colocar|coloque|joga|jogar|jogue|inclui|incluir|inclua|put|stash|"
+    r"note(?:\s+down)?|remember|me\s+lembra\s+de|lembra(?:r)?\s+de|lembre(?:-me)?\s+de)\b[\s:,-]*"
+    # the words people put after the verb: "bota aí tb", "guarda pra mim", "add too"
+    r"(?:(?:a[ií]|ae|l[aá]|tb|tbm|tamb[ée]m|pra\s+mim|para\s+mim|for\s+me|too|also|"
+    r"na\s+(?:minha\s+)?lista)\b[\s:,-]*)*",
+    _FLAGS,
+)
+# where the user says the save goes, not part of the title: "na minha lista", "to my list"
+_SAVE_TAIL = re.compile(
+    r"(?:[\s,]+(?:na\s+(?:minha\s+)?lista|[àa]\s+(?:minha\s+)?lista|"
+    r"pra\s+(?:eu\s+)?(?:ver|assistir|ler)\s+depois|para\s+(?:eu\s+)?(?:ver|assistir|ler)\s+depois|"
+    r"(?:to|on)\s+(?:my|the)\s+(?:list|watchlist)|for\s+later|to\s+(?:watch|read)\s+later|"
+    r"pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|too|also|a[ií]))+\s*[.!]*\s*$",
     _FLAGS,
 )
 _SEARCH = re.compile(
@@ -52,7 +64,10 @@ _NOTE_NOUN = re.compile(r"(?:(?:a|uma|the|an)\s+)?(?:nota|note)\b[\s:,-]*", _FLA
 _MOVIE = re.compile(r"\b(?:filme|movie|film)\b[\s:,-]*", _FLAGS)
 _TV = re.compile(r"\b(?:s[ée]rie|series|tv\s+show|show|programa)\b[\s:,-]*", _FLAGS)
 _LEADING_WORDS = frozenset({"", "o", "a", "um", "uma", "the", "an", "esse", "este", "this"})
-_YEAR = re.compile(r"[\s(,-]*\(?\b(1[89]\d\d|20\d\d|2100)\b\)?\s*$")
+_YEAR = re.compile(
+    r"[\s(,-]*(?:\b(?:de|do|da|from|of|in)\s+)?\(?\b(1[89]\d\d|20\d\d|2100)\b\)?\s*$",
+    _FLAGS,
+)
 # Written as a link but not one we take: any "scheme://..." and script schemes.
 _URL_TOKEN = re.compile(r"(?<!\S)(?:https?://|www\.)\S+", _FLAGS)
 _LINKISH = re.compile(r"(?<!\S)(?:[a-z][a-z0-9+.-]*://\S+|(?:javascript|vbscript):\S+)", _FLAGS)
@@ -82,6 +97,7 @@ def _named(text: str) -> str:
 
 def _title_and_year(rest: str) -> tuple[str, int | None]:
     """The title after "filme"/"série", articles kept: "the matrix", "A Origem" are whole titles."""
+    rest = _SAVE_TAIL.sub("", rest)
     match = _YEAR.search(rest)
     if match and rest[: match.start()].strip():
         return _trim(rest[: match.start()]), int(match.group(1))

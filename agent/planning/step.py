@@ -52,6 +52,7 @@ from agent.tools.base import (
     PageFetched,
     Remembered,
     Saved,
+    SavedMany,
     Simulated,
     Tool,
     ToolArgs,
@@ -112,6 +113,14 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
             "item_id": outcome.item.id,
             "type": outcome.item.type,
             "label": _data(item_label(outcome.item)),
+        }
+    if isinstance(outcome, SavedMany):  # several titles in one request (issue 26)
+        return {
+            "status": "saved_several",
+            "items": [
+                outcome_payload(o) | {"asked": _data(piece, 120)} for piece, o in outcome.results
+            ],
+            "left_out": outcome.left_out,
         }
     if isinstance(outcome, Candidates):
         return {
@@ -227,6 +236,7 @@ class PlanningSession:
         self.unresolved = False
         self.grounder = Grounder(deps, turn.incoming.text or "", turn.language, messages)
         self.shown: list[str] = []  # titles this turn's tool results showed (DESIGN 10.2)
+        self.allowed_now: frozenset[str] | None = None
 
     # -- the step ---------------------------------------------------------------------------
 
@@ -235,6 +245,7 @@ class PlanningSession:
     ) -> StepResult:
         """Plan one step. `phrasing`: the step only phrases results already read, so running
         out of retries raises no block (the runtime phrases them itself)."""
+        self.allowed_now = allowed  # a constrained output names only these (PlanHints)
         belief_step = beliefs.BeliefStep()
         retries_left = MAX_RETRIES
         first_attempt = True
@@ -374,7 +385,13 @@ class PlanningSession:
         counted = self.backend.count_prompt(self.messages, tools=tools)
         if self.backend.calls_model:
             await self.quotas.reserve(self.turn, counted)
-        hints = PlanHints(self.turn.incoming.text or "", self.llm_intent, confidence_now, index)
+        hints = PlanHints(
+            self.turn.incoming.text or "",
+            self.llm_intent,
+            confidence_now,
+            index,
+            allowed=self.allowed_now,
+        )
         try:
             answer = await self.backend.complete(self.messages, tools=tools, hints=hints)
         except PlannerError as exc:

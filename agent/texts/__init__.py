@@ -33,6 +33,7 @@ from agent.texts import (
     retyping,
     risk,
     saving,
+    shelf,
     smalltalk,
     undo,
     voice,
@@ -67,6 +68,7 @@ CATALOGS = (
     admin,
     corrections,
     voice,
+    shelf,
 )
 
 
@@ -147,6 +149,11 @@ def plural(count: int, noun: str, language: Language, *, with_count: bool = True
     one, other = NOUNS[noun][language]
     word = one if count == 1 else other
     return f"{count} {word}" if with_count else word
+
+
+def has_text(key: str) -> bool:
+    """Whether `key` is a text of the catalog (a failure's reason may name one)."""
+    return key in _TEXTS
 
 
 def items_word(count: int, language: Language) -> str:

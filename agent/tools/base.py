@@ -48,6 +48,14 @@ class Saved:
 
 
 @dataclass(frozen=True, slots=True)
+class SavedMany:
+    """Several items from one request (issue 26): each piece with what became of it."""
+
+    results: tuple[tuple[str, Outcome], ...]
+    left_out: int = 0  # pieces past the cap, not taken
+
+
+@dataclass(frozen=True, slots=True)
 class Candidates:
     kind: Literal["movie", "tv"]
     query: str
@@ -137,6 +145,7 @@ class Clarification:
 
 Outcome = (
     Saved
+    | SavedMany
     | Candidates
     | PageFetched
     | Found

@@ -7,6 +7,8 @@ stays the one the item was saved with, so saving the original again is still rec
 
 from __future__ import annotations
 
+import re
+
 from pydantic import Field, model_validator
 
 from agent.errors import ToolFailure
@@ -17,12 +19,19 @@ from storage.documents import ItemDoc
 
 TITLED = frozenset({"movie", "tv_show", "video", "link"})
 DATED = frozenset({"movie", "tv_show"})
+MIN_YEAR, MAX_YEAR = 1870, 2100
+# what the model is told (it reads English); the user reads the text key, in their language
+_WHY = {
+    "edit_no_year": "only movies and TV shows have a year",
+    "edit_year_invalid": "a year is four digits, 1870-2100",
+    "edit_invalid": "nothing to change: give the new text, title or year",
+}
 
 
 class UpdateItemArgs(ToolArgs):
     item_id: str = Field(min_length=1, max_length=64)
     title: str | None = Field(default=None, min_length=1, max_length=200)
-    year: int | None = Field(default=None, ge=1870, le=2100)
+    year: int | None = Field(default=None)
     content: str | None = Field(default=None, min_length=1, max_length=4000)
 
     @model_validator(mode="after")
@@ -32,21 +41,38 @@ class UpdateItemArgs(ToolArgs):
         return self
 
 
-def _changes(item: ItemDoc, args: UpdateItemArgs) -> dict[str, object] | str:
-    """The fields to set, or why this item cannot take them."""
+_YEAR = re.compile(r"^\(?(\d{4})\)?$")
+_ASKS_YEAR = re.compile(r"\b(?:ano|year|de|from|of|in)\b", re.IGNORECASE)
+
+
+def _changes(item: ItemDoc, args: UpdateItemArgs, said: str) -> dict[str, object] | str:
+    """The fields to set, or the text key saying why this item cannot take them.
+
+    Models name fields loosely: for a note, `title` is its text; for a titled item,
+    `content` is its title; "o ano" / "the year" sent as a title is the year.
+    """
+    title, content, year = args.title, args.content, args.year
+    if item.type == "note" and title is not None and content is None:
+        title, content = None, title  # a note's "title" is its text
+    elif item.type in TITLED and content is not None and title is None:
+        title, content = content, None
+    if title is not None and item.type in DATED and year is None:
+        digits = _YEAR.match(title.strip())
+        if digits is not None and _ASKS_YEAR.search(said):
+            title, year = None, int(digits.group(1))  # "muda o ano para 2021"
     fields: dict[str, object] = {}
-    if args.title is not None:
-        if item.type not in TITLED:
-            return "a note has no title: change its content"
-        fields["title"] = clean_text(args.title)
-    if args.year is not None:
+    if title is not None:
+        fields["title"] = clean_text(title)
+    if year is not None:
         if item.type not in DATED:
-            return "only movies and TV shows have a year"
-        fields["year"] = args.year
-    if args.content is not None:
-        if item.type != "note":
-            return "only notes have content: change the title"
-        fields["content"] = clean_text(args.content)
+            return "edit_no_year"
+        if not MIN_YEAR <= year <= MAX_YEAR:
+            return "edit_year_invalid"
+        fields["year"] = year
+    if content is not None:
+        fields["content"] = clean_text(content)
+    if not any(fields.values()):
+        return "edit_invalid"
     return fields
 
 
@@ -55,9 +81,11 @@ async def update_item(ctx: ToolContext, args: UpdateItemArgs) -> Outcome:
     item = await deps.db.items.get(turn.user_id, args.item_id)
     if item is None:
         return UnknownItem(args.item_id)
-    changes = _changes(item, args)
+    changes = _changes(item, args, turn.incoming.text or "")
     if isinstance(changes, str):
-        return Failed(ToolFailure("INVALID_ARGUMENT", "validation", changes, "rephrase"))
+        return Failed(
+            ToolFailure("INVALID_ARGUMENT", "validation", _WHY[changes], "rephrase", reason=changes)
+        )
     snapshot = f"edit:{turn.turn_id}:{item.id}"  # the item as it was, for undo (DESIGN 9.4)
     await deps.db.snapshots.keep(turn.user_id, snapshot, [item], turn.now_ms)
     updated = await deps.db.items.update_fields(turn.user_id, item.id, changes, turn.now_ms)

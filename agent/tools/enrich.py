@@ -14,12 +14,22 @@ from typing import Literal
 
 from pydantic import Field
 
-from agent.errors import ServiceError, ServiceNotConfigured, ServiceUnavailable, ToolFailure
+from agent.errors import ServiceError, ServiceNotConfigured, ToolFailure
 from agent.services.links import LinkRefused
 from agent.services.tmdb import TmdbCandidate
 from agent.texts import text
-from agent.tools.base import Candidates, Failed, Outcome, PageFetched, Tool, ToolArgs, ToolContext
+from agent.tools.base import (
+    Candidates,
+    Failed,
+    Outcome,
+    PageFetched,
+    SavedMany,
+    Tool,
+    ToolArgs,
+    ToolContext,
+)
 from agent.tools.saving import MAX_YEAR, MIN_YEAR, store_item
+from agent.understanding.batches import MAX_BATCH, Run, is_known_title, split_title
 from agent.understanding.textnorm import fold
 from agent.understanding.urls import InvalidUrl, is_video_url, parse_user_url
 from config.logging import log_event
@@ -28,6 +38,7 @@ from storage.documents import ItemType
 logger = logging.getLogger(__name__)
 
 MAX_CANDIDATES = 8
+MAX_RUN = 4  # a title is at most this many pieces joined by "e" / "and"
 TMDB_LANGUAGE = {"pt": "pt-BR", "en": "en-US"}
 
 
@@ -61,17 +72,41 @@ def clear_candidate(
     return matches[0] if len(matches) == 1 else None
 
 
-async def _enrich(
+Lookup = list[TmdbCandidate] | ServiceError
+
+
+async def lookup(
     ctx: ToolContext, kind: Literal["movie", "tv"], title: str, year: int | None
-) -> Outcome:
-    item_type: ItemType = "movie" if kind == "movie" else "tv_show"
+) -> Lookup:
+    """TMDB's candidates for `title` in the user's language, or the error that stopped it."""
     language = TMDB_LANGUAGE[ctx.turn.language]
     ctx.turn.facts.apply_rule(f"tmdb_language:{language}")
     try:
-        candidates = await ctx.deps.tmdb.search(kind, title, language=language, year=year, limit=10)
-    except (ServiceUnavailable, ServiceError) as exc:
+        return await ctx.deps.tmdb.search(kind, title, language=language, year=year, limit=10)
+    except ServiceError as exc:  # unavailable and not configured are both ServiceErrors
+        return exc
+
+
+async def _enrich(
+    ctx: ToolContext, kind: Literal["movie", "tv"], title: str, year: int | None
+) -> Outcome:
+    found = await lookup(ctx, kind, title, year)
+    if ctx.wants_save and year is None and not isinstance(found, ServiceError):
+        # "matrix e interestelar" named as one title: several, when TMDB knows each part
+        several = await split_by_lookup(ctx, kind, title, found)
+        if several is not None:
+            return several
+    return await settle(ctx, kind, title, year, found)
+
+
+async def settle(
+    ctx: ToolContext, kind: Literal["movie", "tv"], title: str, year: int | None, found: Lookup
+) -> Outcome:
+    """What a lookup comes to: saved (a clear match, or as written with a caveat) or candidates."""
+    item_type: ItemType = "movie" if kind == "movie" else "tv_show"
+    if isinstance(found, ServiceError):
         # the cause named: not configured (the operator's) vs unavailable now (DESIGN 9.2)
-        cause = "not_configured" if isinstance(exc, ServiceNotConfigured) else "unavailable"
+        cause = "not_configured" if isinstance(found, ServiceNotConfigured) else "unavailable"
         log_event(logger, "tmdb_caveat", level=logging.WARNING, cause=cause)
         if ctx.wants_save:
             return await store_item(
@@ -79,6 +114,7 @@ async def _enrich(
             )
         ctx.turn.facts.add_caveat(text(f"caveat_tmdb_{cause}_read", ctx.turn.language))
         return Candidates(kind, title, (), caveats=(f"caveat_tmdb_{cause}_read",))
+    candidates = found
     if ctx.wants_save:
         ctx.turn.facts.apply_rule("save_when_asked")
         chosen = clear_candidate(candidates, title, year)
@@ -98,6 +134,78 @@ async def _enrich(
                 ctx, item_type, title=title, year=year, caveats=("caveat_tmdb_no_match",)
             )
     return Candidates(kind, title, tuple(candidates[:MAX_CANDIDATES]))
+
+
+async def split_by_lookup(
+    ctx: ToolContext, kind: Literal["movie", "tv"], title: str, whole: list[TmdbCandidate]
+) -> SavedMany | None:
+    """Several titles in one ("matrix e interestelar"), when TMDB has no clear match for the
+    whole and a clear match for every part: each part saved. None otherwise (one title)."""
+    runs = split_title(title)
+    if runs is None or is_known_title(title):
+        return None
+    if names_all(whole, [atom for run in runs for atom in run.atoms]):
+        return None
+    seen: dict[str, Lookup] = {fold(title): whole}
+    parts: list[tuple[str, Lookup | None]] = []
+    for run in runs:
+        found = await segment(ctx, kind, run, seen)
+        if found is None:
+            return None
+        parts += found
+    if len(parts) < 2 or any(p[1] is None for p in parts):
+        return None
+    outcomes = [
+        (part, await settle(ctx, kind, part, None, found))
+        for part, found in parts[:MAX_BATCH]
+        if found is not None
+    ]
+    return SavedMany(tuple(outcomes), left_out=max(0, len(parts) - MAX_BATCH))
+
+
+def names_all(candidates: Sequence[TmdbCandidate], atoms: Sequence[str]) -> bool:
+    """Whether a candidate's title holds every piece: "Tom & Jerry" for "tom e jerry"."""
+    wanted = [fold(a) for a in atoms]
+    for c in candidates:
+        titles = (fold(c.title), fold(c.original_title or ""))
+        if any(all(f" {w} " in f" {t} " for w in wanted) for t in titles):
+            return True
+    return False
+
+
+async def segment(
+    ctx: ToolContext, kind: Literal["movie", "tv"], run: Run, seen: dict[str, Lookup]
+) -> list[tuple[str, Lookup | None]] | None:
+    """`run` cut into titles TMDB knows, the longest run first ("velozes e furiosos" stays whole).
+
+    Each title comes with its lookup (None: a part with no clear match). None when TMDB
+    cannot answer: the caller keeps its reading without a source.
+    """
+
+    async def looked(text_: str) -> Lookup:
+        key = fold(text_)
+        if key not in seen:
+            seen[key] = await lookup(ctx, kind, text_, None)
+        return seen[key]
+
+    out: list[tuple[str, Lookup | None]] = []
+    i = 0
+    while i < len(run.atoms):
+        for j in range(min(len(run.atoms), i + MAX_RUN), i, -1):
+            piece = run.joined(i, j)
+            found = await looked(piece)
+            if isinstance(found, ServiceError):
+                return None
+            if clear_candidate(found, piece, None) is not None or (
+                j > i + 1 and names_all(found, run.atoms[i:j])
+            ):
+                out.append((piece, found))
+                i = j
+                break
+        else:
+            out.append((run.atoms[i], None))  # no clear match for it alone either
+            i += 1
+    return out
 
 
 async def enrich_movie(ctx: ToolContext, args: EnrichMovieArgs) -> Outcome:
@@ -121,7 +229,7 @@ async def enrich_link(ctx: ToolContext, args: EnrichLinkArgs) -> Outcome:
         page = await ctx.deps.links.fetch(parsed.url)
     except LinkRefused as exc:
         return Failed(ToolFailure("LINK_REFUSED", "forbidden", str(exc), "none", exc.code))
-    except (ServiceUnavailable, ServiceError) as exc:
+    except ServiceError as exc:  # unavailable included
         if ctx.wants_save:
             return await store_item(
                 ctx, item_type, url=parsed.url, caveats=("caveat_link_unavailable",)

@@ -7,7 +7,7 @@ critical and reachable only from the deterministic path.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Self
 
 from pydantic import Field, model_validator
@@ -30,7 +30,7 @@ from agent.tools.base import (
     UnknownItem,
 )
 from agent.tools.candidates import candidates, named_words, off_loop, query_words
-from agent.tools.matching import TYPE_WORDS, item_words, search_score, word_score
+from agent.tools.matching import TYPE_WORDS, closeness, item_words, search_score, word_score
 from agent.trust import effects
 from agent.understanding.textnorm import fold
 from storage import Database
@@ -74,14 +74,18 @@ STOPWORDS = frozenset(
 
 
 def score_item(item: ItemDoc, query: str) -> float:
-    """How well `query` names `item` (0-100): exact, then whole words, then fuzzy similarity."""
+    """How well `query` names `item` (0-100): exact, then whole words, then fuzzy similarity.
+
+    Exact is the same words apart from articles and prepositions: "o toy story" is
+    exactly "Toy Story", and only close to "Toy Story 2" (issue 26).
+    """
     wanted = fold(query)
     if not wanted:
         return 0.0
     words = [w for w in wanted.split() if w not in STOPWORDS] or wanted.split()
     best = 0.0
     for value in _fields(item):
-        if value == wanted:
+        if value == wanted or [w for w in value.split() if w not in STOPWORDS] == words:
             return 100.0
         tokens = set(value.split())
         if all(w in tokens for w in words):
@@ -93,14 +97,20 @@ def score_item(item: ItemDoc, query: str) -> float:
 
 
 def rank(items: Sequence[ItemDoc], query: str, cutoff: float) -> list[tuple[float, ItemDoc]]:
+    """Items `query` names, best first: by score, then the closest, then the newest."""
     scored = [(score_item(item, query), item) for item in items]
     hits = [(s, i) for s, i in scored if s >= cutoff]
-    hits.sort(key=lambda pair: (-pair[0], -pair[1].seq))
+    hits.sort(key=lambda pair: (-pair[0], closeness(pair[1], query), -pair[1].seq))
     return hits
 
 
-def _best_newest(pair: tuple[float, ItemDoc]) -> tuple[float, int]:
-    return -pair[0], -pair[1].created_at_ms
+def _ranked(query: str) -> Callable[[tuple[float, ItemDoc]], tuple[float, int, int]]:
+    """The search order (DESIGN 9.2, issue 26): best score, then the closest, then the newest."""
+
+    def key(pair: tuple[float, ItemDoc]) -> tuple[float, int, int]:
+        return -pair[0], closeness(pair[1], query), -pair[1].created_at_ms
+
+    return key
 
 
 async def search_items(ctx: ToolContext, args: SearchItemsArgs) -> Outcome:
@@ -168,7 +178,7 @@ def _matching(items: Sequence[ItemDoc], query: str) -> list[ItemDoc]:
     scored = [(search_score(item, query), item) for item in items]
     return [
         item
-        for _, item in sorted(((s, i) for s, i in scored if s >= SEARCH_CUTOFF), key=_best_newest)
+        for _, item in sorted(((s, i) for s, i in scored if s >= SEARCH_CUTOFF), key=_ranked(query))
     ]
 
 
@@ -196,8 +206,19 @@ async def delete_item(ctx: ToolContext, args: DeleteItemArgs) -> Outcome:
         return DeletePreview(exact[0], implicit=False)
     if len(hits) == 1 or (not exact and hits[0][0] - hits[1][0] >= UNIQUE_MARGIN):
         return DeletePreview(hits[0][1], implicit=True)
+    if not exact and _closest_alone(hits, args.query):
+        return DeletePreview(hits[0][1], implicit=True)  # "toy story": not "Toy Story 2"
+    # what is still tied is the user's to choose (issue 26)
     candidates = exact if len(exact) > 1 else [item for _, item in hits]
     return DeleteChoice(args.query, tuple(candidates[:MAX_DELETE_CHOICES]))
+
+
+def _closest_alone(hits: Sequence[tuple[float, ItemDoc]], query: str) -> bool:
+    """Whether the best hit is the only one at its score holding the query and nothing more."""
+    best_score, best = hits[0]
+    if closeness(best, query) != 0:
+        return False
+    return all(score < best_score or closeness(item, query) > 0 for score, item in hits[1:])
 
 
 async def delete_all_preview(ctx: ToolContext, args: DeleteAllArgs) -> Outcome:

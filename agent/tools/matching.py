@@ -5,6 +5,10 @@ content, link title and description, the words of its URL and the words naming i
 must be found among them: exactly, as the start of a longer word, or one edit away
 (a long enough word, same first letter). Cut-offs are tuned on the labelled set in
 tests/agent/search_recall.tsv.
+
+Among items of the same score the closest comes first (issue 26): the one whose title
+(or note) has fewest words beyond the query's, so "toy story" finds "Toy Story" before
+"Toy Story 2"; the newest breaks what is still tied.
 """
 
 from __future__ import annotations
@@ -84,3 +88,27 @@ def search_score(item: ItemDoc, query: str) -> float:
         # a word the item does not have: only a partial match, below any cut-off
         return 50.0 * sum(scores) / len(scores)
     return 100.0 * sum(scores) / len(scores)
+
+
+FAR: Final = 1_000  # `closeness` of an item no single field of which holds every query word
+
+
+def closeness(item: ItemDoc, query: str) -> int:
+    """How many words the item's closest field has beyond the query's (0: the query exactly).
+
+    Fields are the title, original title, note content and link description, each taken
+    whole; only a field that holds every query word (as `word_score` finds them) counts.
+    """
+    folded = fold(query).split()
+    wanted = [w for w in folded if w not in STOPWORDS] or folded
+    if not wanted:
+        return FAR
+    best = FAR
+    for value in (item.title, item.original_title, item.content, item.description):
+        if not value:
+            continue
+        words = [w for w in fold(value).split() if w not in STOPWORDS]
+        field = frozenset(words)
+        if all(word_score(w, field) for w in wanted):
+            best = min(best, max(0, len(words) - len(wanted)))
+    return best

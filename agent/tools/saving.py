@@ -114,6 +114,7 @@ async def store_item(
                 "forbidden",
                 f"confidence state {gate.state} allows no writes",
                 "rephrase",
+                reason=gate.state,
             )
         )
     key = dedup_key(item_type, title=title, year=year, tmdb_id=tmdb_id, url=url, content=content)

@@ -93,7 +93,9 @@ async def save(deps: Deps, turn: Turn, item: ItemDoc, *, dedup_sha256: str) -> t
     kept = shelves.after_save(
         turn.user, stored
     )  # extended in the round trip that finishes the save
-    await _finish(deps, turn.user_id, slot, effect, turn=turn, done=stored, shelf=kept)
+    shelves.point_at(turn, stored)  # "apaga esse" names it now: written in the same trip
+    also = shelves.take_staged(turn)
+    await _finish(deps, turn.user_id, slot, effect, turn=turn, done=stored, shelf=kept, also=also)
     return stored, True
 
 
@@ -162,6 +164,7 @@ async def _finish(
     turn: Turn | None,
     done: ItemDoc | None = None,
     shelf: tuple[dict[str, Any], str] | None = None,
+    also: dict[str, Any] | None = None,
 ) -> Finished:
     """Steps 2-4 for `effect`, each one safe to repeat.
 
@@ -178,7 +181,7 @@ async def _finish(
             assert_never(unreachable)
     if effect.counted:  # an earlier version's intent: its counters moved already
         change = {}
-    await deps.db.users.end_effect(user_id, slot, effect.id, **change, shelf=shelf)
+    await deps.db.users.end_effect(user_id, slot, effect.id, **change, shelf=shelf, also=also)
     return finished
 
 

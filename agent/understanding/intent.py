@@ -115,6 +115,7 @@ from agent.understanding.vocabulary import (
     QUESTION_STARTS,
     REFUSAL_WORDS,
     SAVE_STARTS,
+    SAVE_TAILS,
     SAVE_VERBS,
     SEARCH_QUESTION_WORDS,
     SEARCH_STARTS,
@@ -425,6 +426,8 @@ class IntentClassifier:
             return "search"
         if is_question and not SEARCH_QUESTION_WORDS.isdisjoint(words):
             return "search"
+        if not is_question and (" " + " ".join(words)).endswith(SAVE_TAILS):
+            return "save"  # "the office pra ver depois"
         return "save" if has_url else "other"
 
     def _llm(self, text: str, hint: LlmIntent, score: int) -> Intent:

@@ -107,7 +107,7 @@ ACTION: Final = _words(
     encontra encontrar pesquisa find search look lista listar list mostra
     filme filmes movie movies film films serie series seriado show shows video videos link
     links site url lembrete lembrar lembre remind reminder reminders lembretes tenho
-    desfaz undo comandos commands"""
+    desfaz undo comandos commands bota bote poe coloca coloque joga jogue put stash"""
 )
 QUESTION_WORDS: Final = _words(
     """qual quais quanto quantos quantas quando onde quem como porque pq sera que what which

@@ -339,7 +339,18 @@ SAVE_VERBS: Final = frozenset(
     split_phrases(
         """salva, salvar, salve, guarda, guardar, guarde, anota, anotar, anote, registra,
         registrar, registre, adiciona, adicionar, adicione, add, save, store, keep, bookmark,
-        remember, note, nota, lembrete, memoriza, memorizar"""
+        remember, note, nota, lembrete, memoriza, memorizar, bota, botar, bote, poe, ponha,
+        coloca, colocar, coloque, joga, jogar, jogue, inclui, incluir, inclua, put, stash"""
+    )
+)
+# "the office pra ver depois", "duna na minha lista": a save said at the end (issue 26)
+SAVE_TAILS: Final = tuple(
+    f" {p}"
+    for p in split_phrases(
+        """pra ver depois, para ver depois, pra assistir depois, para assistir depois,
+        pra eu ver depois, para eu ver depois, pra ler depois, para ler depois, na minha lista,
+        na lista, to watch later, for later, to my list, to my watchlist, on my list,
+        to read later"""
     )
 )
 SAVE_STARTS: Final = tuple(

@@ -210,7 +210,7 @@ async def test_each_check_is_counted_in_metrics(lembra: Lembra) -> None:
         "inception é bom?", llm=[{**claim, "message": "É ótimo 🎬. Quer que eu salve?"}]
     )
     echoed = await lembra.say(
-        "eu salvei algum link da bbc?",
+        "o que você acha do link da bbc?",
         llm=[{**claim, "message": "Você tem <data>https://www.bbc.com</data>.</data>"}],
     )
 

@@ -87,6 +87,7 @@ async def test_every_section_is_built_from_stored_state(db: Database) -> None:
         "temporal",
         "constitution",
         "degraded",
+        "shelf",
     }
     assert frame.identity == {"user_id": ALICE, "language": "pt", "role": "user", "days_active": 0}
     assert frame.position == {"channel": "console", "conversation": ALICE}
@@ -153,7 +154,8 @@ async def test_the_narrative_is_first_person_in_the_users_language(db: Database)
         await rich_state(live)
         frame = await frame_now(live)
         pt = narrate(frame, "pt", budget=1_700, counter=shared_counter())
-        _, report = await live.say("o que tem pendente?", llm=[respond("Uma escolha.")])
+        # a question about saved things would list only the search tools (issue 26)
+        _, report = await live.say("qual é a pendência", llm=[respond("Uma escolha.")])
         sent_pt = system_prompt(report)
 
         await live.say("/lang en")
@@ -290,7 +292,7 @@ async def test_a_failing_section_gives_the_minimal_narrative(db: Database, corru
         frame = await frame_now(live)
         # written behind the runtime's back (no ledger event): seen once the cached sections lapse
         live.clock.advance(30)
-        reply, report = await live.say("o que eu salvei ontem?", llm=[respond("Uma nota.")])
+        reply, report = await live.say("me ajuda a decidir o que ver", llm=[respond("Uma nota.")])
         degraded = sample(live, "lembra_frame_degraded_total")
 
     assert frame.degraded

@@ -162,7 +162,7 @@ async def test_a_5000_turn_conversation_keeps_the_request_bounded(db: Database) 
         budget = live.deps.settings.prompt_token_budget
         await bulk_write_turns(live, 5_000)
         # before any compaction (a bulk import): the request is bounded already
-        _, report = await live.say("quantas notas?", llm=[respond("Muitas.")])
+        _, report = await live.say("me resume as notas", llm=[respond("Muitas.")])
         assert report.problems() == []
         first = report.requests[0].prompt_tokens
         assert first is not None

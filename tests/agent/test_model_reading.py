@@ -244,10 +244,11 @@ async def test_json_schema_first_step_names_only_the_tools_its_message_can_need(
     async with live_runtime(db, llm_output_mode="json_schema") as live:
         await live.say("anota: comprar pão", llm=[STEP])
         saving = live.model.requests[-1].body
-        await live.say("procura pão", llm=[call("search_items", query="pão")])
+        # a search the code does not answer itself (issue 26 answers "procura pão" in code)
+        await live.say("me mostra o que tem de pão", llm=[call("search_items", query="pão")])
         searching = live.model.requests[-1].body
         _, report = await live.say(
-            "o que eu preciso comprar?",
+            "me diz o que eu preciso comprar",
             llm=[call("search_items", query="comprar"), respond("Pão.")],
         )
         await live.say("keep this as a bookmark: the trip", llm=[STEP])

@@ -85,12 +85,14 @@ async def test_the_offline_planner_finds_the_subject_of_a_question(db: Database)
 
 async def test_a_type_the_message_never_named_does_not_hide_the_item(lembra: Lembra) -> None:
     """The small model copied the schema example's `"type": "movie"` into every search."""
+    # messages the code does not answer itself: the model plans the search
     reply = await lembra.say(
-        "procura academia", llm=[call("search_items", query="academia", type="movie")]
+        "me mostra o que tem de academia",
+        llm=[call("search_items", query="academia", type="movie")],
     )
     assert "academia fecha" in reply.text
     reply = await lembra.say(
-        "did I save anything about Turing?",
+        "show me what there is on Turing",
         llm=[call("search_items", query="Alan Turing", type="note")],
     )
     assert "Alan_Turing" in reply.text

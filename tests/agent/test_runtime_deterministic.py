@@ -7,6 +7,7 @@ recorded by the server. Every test ends by checking that the server saw none.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -165,15 +166,15 @@ async def test_lista_tudo_groups_by_type(lembra: Lembra, db: Database) -> None:
     assert reply.text.splitlines() == [
         "Seus itens (4):",
         "",
-        "Notas (2):",  # newest first
-        "• ligar para a Ana",
-        "• comprar leite",
+        "Notas (2):",  # newest first, numbered straight through the types (issue 26)
+        "1. ligar para a Ana",
+        "2. comprar leite",
         "",
         "Filmes (1):",
-        "• The Matrix (1999)",
+        "3. The Matrix (1999)",
         "",
         "Links (1):",
-        "• https://example.com/artigo",
+        "4. https://example.com/artigo",
     ]
     assert reply.meta.llm_calls == 0
 
@@ -196,7 +197,7 @@ async def test_a_long_list_is_shortened_per_type_and_paginated_by_type(
     lines = everything.text.splitlines()
     assert lines[0] == "Seus itens (36):"
     assert "Filmes (35):" in lines
-    assert sum(line.startswith("• Movie") for line in lines) == 10
+    assert sum(re.match(r"\d+\. Movie", line) is not None for line in lines) == 10
     assert "… e mais 25. Envie «lista filmes» para ver todos." in lines
 
     first = await lembra.say("/list filmes")

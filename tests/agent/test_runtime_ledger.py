@@ -114,5 +114,5 @@ async def test_lang_en_switches_an_existing_user_to_english(lembra: Lembra) -> N
     listed = await lembra.say("list everything")
     stray = await lembra.say("sim")
 
-    assert listed.text.splitlines() == ["Your items (1):", "", "Notes (1):", "• comprar leite"]
+    assert listed.text.splitlines() == ["Your items (1):", "", "Notes (1):", "1. comprar leite"]
     assert stray.text == "There is nothing pending to confirm."

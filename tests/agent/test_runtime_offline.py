@@ -282,7 +282,7 @@ async def test_procura_lists_what_matches(lembra: Lembra) -> None:
     nothing = await lembra.say("procura bicicleta")
 
     assert found.text.splitlines() == ["Encontrei 1:", "1. comprar leite"]
-    assert nothing.text == "Nada encontrado para «bicicleta»."
+    assert nothing.text == "Não encontrei nada sobre «bicicleta» entre os seus itens."
     assert len(await lembra.items()) == 3
 
 

@@ -61,7 +61,7 @@ async def test_a_save_keeps_the_shelf_exactly_as_reading_the_items_would(
     assert reads == []
     assert reads_again != []
     assert kept == read
-    assert "• regar" in kept
+    assert "1. regar" in kept
     assert "example.com/artigo" in kept
     assert "Seus itens (5)" in kept
 

@@ -47,3 +47,47 @@ async def test_a_note_is_corrected_and_another_users_item_is_not(db: Database) -
         )
         assert (await lembra.items(BOB))[0].content == "segredo do bob"
         assert "item_updated" not in await lembra.event_types(BOB)
+
+
+# -- what models send (issue 26) ------------------------------------------------------------------
+
+
+async def test_a_notes_title_is_its_text(db: Database) -> None:
+    await seed(db, ["anota: comprar leite"])
+    async with open_lembra(db, counting_model=True) as lembra:
+        (note,) = await lembra.items()
+        reply = await lembra.say(
+            "muda essa nota para comprar leite sem lactose",
+            llm=[plan(note.id, title="comprar leite sem lactose")],
+        )
+        assert reply.text == "✅ Atualizado: comprar leite sem lactose"
+        assert (await lembra.items())[0].content == "comprar leite sem lactose"
+
+
+async def test_the_year_sent_as_a_title_is_the_year(db: Database) -> None:
+    await seed(db, ["salva o filme the matrix"])
+    async with open_lembra(db, counting_model=True) as lembra:
+        (movie,) = await lembra.items()
+        await lembra.say("na verdade o ano é 2021", llm=[plan(movie.id, title="2021")])
+        (after,) = await lembra.items()
+        assert (after.title, after.year) == ("The Matrix", 2021)
+        # "na verdade é o de 2021" keeps working as the model sends it
+        await lembra.say("na verdade é o de 2020", llm=[plan(movie.id, year=2020)])
+        assert (await lembra.items())[0].year == 2020
+
+
+async def test_a_refused_edit_is_said_in_the_users_language_without_field_names(
+    db: Database,
+) -> None:
+    await seed(db, ["anota: comprar leite"])
+    async with open_lembra(db, counting_model=True) as lembra:
+        (note,) = await lembra.items()
+        pt = await lembra.say("muda o ano da nota para 2021", llm=[plan(note.id, year=2021)])
+        en = await lembra.say("change the note's year to 2021", llm=[plan(note.id, year=2021)])
+        odd = await lembra.say("muda o ano da nota para 21", llm=[plan(note.id, year=21)])
+    assert pt.text == "Não foi possível: só filmes e séries têm ano; esse item não tem."
+    assert en.text == "That did not work: only movies and shows have a year; that item has none."
+    for reply in (pt, en, odd):
+        for internal in ("content", "title", "note has", "update_item", "1870"):
+            assert internal not in reply.text
+    assert (await lembra.items())[0].content == "comprar leite"

@@ -102,7 +102,7 @@ async def test_piped_messages_get_one_reply_and_one_meta_line_each(
     assert choice_meta["tools"] == "enrich_movie"
     assert saved == "✅ Salvo: Inception (2010)."
     assert saved_meta.group(0) == "[OK · score 100 · tools save_movie · llm_calls 0]"
-    assert listed.splitlines() == ["Seus itens (1):", "", "Filmes (1):", "• Inception (2010)"]
+    assert listed.splitlines() == ["Seus itens (1):", "", "Filmes (1):", "1. Inception (2010)"]
     assert "offline rule-based planner is active" in result.stderr
     assert "offline" not in result.stdout
     # The embedded server ran file-backed under DATA_DIR and was stopped on exit.
@@ -129,7 +129,7 @@ async def test_a_choice_survives_a_restart_and_users_are_kept_apart(
     ]
     (saved, _), (listed, _) = turns(again.stdout)
     assert saved == "✅ Salvo: Inception (2010)."
-    assert "• Inception (2010)" in listed
+    assert "1. Inception (2010)" in listed
     assert processes_using(data_dir) == []
 
 
@@ -141,7 +141,7 @@ async def test_user_ids_live_in_the_cli_namespace(tmp_path: Path, tmdb_url: str)
     other = await chat("lista tudo\n", data_dir, tmdb_url, "--user", "tg:bob")
 
     assert turns(saved.stdout)[0][0] == "✅ Salvo: The Matrix (1999)."
-    assert "• The Matrix (1999)" in turns(listed.stdout)[0][0]
+    assert "1. The Matrix (1999)" in turns(listed.stdout)[0][0]
     # "tg:bob" keeps its namespace as every `--user` does, and the console never talks
     # as a Telegram user: it refuses before reading a message
     assert other.returncode == 2

@@ -58,7 +58,8 @@ def ordinary_turn(n: int) -> dict[str, Any]:
         }
     if kind == 2:
         return {
-            "user": f"procura a ideia {n - 2} nas minhas notas",
+            # a search the code does not answer itself ("procura X" is answered in code)
+            "user": f"me mostra o que tem da ideia {n - 2} nas minhas notas",
             "llm": [step("search_items", query=f"ideia número {n - 2}", type="note")],
             "expect": {"llm_calls": 1, "state": "OK", "max_prompt_tokens": MAX_PROMPT_TOKENS},
         }

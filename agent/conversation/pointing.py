@@ -1,0 +1,248 @@
+"""References to the shelf in a turn (DESIGN 10.1): "apaga o 2", "mostra a segunda", "muda esse para X".
+
+Read in code (agent/understanding/references.py) and resolved against the conversation's
+shelf (agent/conversation/shelf.py), with no model call: a deletion is previewed and waits
+for its "sim"; "show" reads the item; a bookmark and an explicit edit run their tools.
+Resolving costs no database read: the shelf is on the user document the turn has read.
+A number the shelf does not have gets a plain reply ("A lista tinha 3 itens").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import ValidationError
+
+from agent.conversation import deleting, incode, memorycmd
+from agent.conversation import shelf as shelves
+from agent.conversation.replies import finish, item_label
+from agent.conversation.turn import Turn
+from agent.deps import Deps
+from agent.texts import OK_MARK, plural, text
+from agent.tools.base import (
+    DeletePreview,
+    Failed,
+    Remembered,
+    Tool,
+    ToolArgs,
+    ToolContext,
+    UnknownItem,
+    Updated,
+)
+from agent.types import Reply
+from agent.understanding.references import Reference, Target, read_reference
+from agent.understanding.textnorm import one_line
+from storage.documents import ITEM_TYPES, ItemDoc
+
+
+@dataclass(frozen=True, slots=True)
+class Miss:
+    why: Literal["no_shelf", "out_of_range", "which"]
+    shelf: shelves.Shown | None = None
+
+
+_YEAR_ONLY = re.compile(r"^\(?(\d{4})\)?$")
+_TITLE_AND_YEAR = re.compile(r"^(?P<title>.*\S)\s*[(,-]\s*(?P<year>\d{4})\)?$")
+
+
+async def act(
+    deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], message: str
+) -> Reply | None:
+    """Answer `message` in code when it points at the shelf; None when it does not."""
+    ref = read_reference(message)
+    if ref is None:
+        return None
+    current = shelves.shown(turn)
+    found = locate(current, ref.target)
+    if isinstance(found, Miss):
+        if found.why == "no_shelf" and ref.bare:
+            return None  # "1" with nothing shown: the caller's (a stray choice, or a title)
+        if found.why == "which" and (
+            ref.correction or found.shelf is None or not found.shelf.entries
+        ):
+            return None  # "esse" with nothing shown this session: the planner has the history
+        if found.why == "no_shelf" and ref.target.kind == "ordinal" and ref.target.value == -1:
+            newest = await _newest(deps, turn, ref.target)  # "apaga o último": the last one saved
+            if newest is None:
+                return None
+            found = shelves.entry_of(newest, 0)
+        elif found.why != "which" and ref.target.kind == "number" and ref.target.type:
+            return None  # "apaga o filme 300" names a title, not a line of the list
+        else:
+            return _missed(turn, ref, found)
+    if ref.correction and found.type not in ("movie", "tv_show"):
+        return None  # "é o de 2021" about a note or a link: the planner has the conversation
+    turn.facts.apply_rule("shelf_reference")
+    match ref.action:
+        case "delete":
+            incode.record(turn, "delete_item", {"item_id": found.item_id}, _previewed(found))
+            return await deleting.delete_preview(
+                deps, turn, found.item_id, found.label, item_type=found.type
+            )
+        case "show":
+            return await show(deps, turn, found)
+        case "bookmark":
+            return await _bookmark(deps, turn, tools, found, ref)
+        case "edit":
+            return await _edit(deps, turn, tools, found, ref)
+
+
+def _previewed(entry: shelves.Entry) -> DeletePreview:
+    """What the planner's `delete_item` would have returned for this entry (for the record)."""
+    stand_in = ItemDoc(
+        _id=entry.item_id,
+        user_id="",
+        seq=0,
+        type=entry.type if entry.type in ITEM_TYPES else "note",
+        title=entry.label,
+        dedup_key="",
+        created_at_ms=0,
+        updated_at_ms=0,
+    )
+    return DeletePreview(stand_in, implicit=False)
+
+
+def locate(shelf: shelves.Shown | None, target: Target) -> shelves.Entry | Miss:
+    """The shelf entry `target` names, or why there is none."""
+    if target.kind == "pronoun":
+        one = shelf.single if shelf is not None else None
+        if one is not None and target.type and one.type and one.type != target.type:
+            of_type = shelf.of_type(target.type) if shelf is not None else []
+            one = of_type[0] if len(of_type) == 1 else None
+        return one if one is not None else Miss("which", shelf)
+    if shelf is None or not shelf.entries:
+        return Miss("no_shelf")
+    if target.kind == "number":
+        entry = shelf.at(target.value)
+        if target.type and (entry is None or entry.type != target.type):
+            of_type = shelf.of_type(target.type)  # "a nota 2": the second note shown
+            entry = of_type[target.value - 1] if 1 <= target.value <= len(of_type) else entry
+        return entry if entry is not None else Miss("out_of_range", shelf)
+    ordered = sorted(
+        shelf.of_type(target.type) if target.type else shelf.entries, key=lambda e: e.number
+    )
+    if not ordered:
+        return Miss("no_shelf")  # "o último filme" with no movie listed: the newest movie
+    index = target.value - 1 if target.value > 0 else target.value
+    if not -len(ordered) <= index < len(ordered):
+        return Miss("out_of_range", shelf)
+    return ordered[index]
+
+
+async def _newest(deps: Deps, turn: Turn, target: Target) -> ItemDoc | None:
+    if target.type:
+        found = await deps.db.items.newest_of_type(turn.user_id, target.type, 1)
+    else:
+        found = await deps.db.items.newest(turn.user_id, 1)
+    return found[0] if found else None
+
+
+def _missed(turn: Turn, ref: Reference, miss: Miss) -> Reply:
+    lang = turn.language
+    turn.facts.apply_rule("shelf_reference_unresolved")
+    if miss.why == "no_shelf":
+        body = text("shelf_none", lang)
+    elif miss.why == "out_of_range":
+        assert miss.shelf is not None
+        count = len(miss.shelf.entries)
+        numbers = sorted(e.number for e in miss.shelf.entries)
+        body = text("shelf_out_of_range", lang, items=plural(count, "item", lang))
+        if numbers and numbers[0] != 1:
+            body += " " + text("shelf_numbers", lang, first=numbers[0], last=numbers[-1])
+    elif miss.shelf is not None and miss.shelf.entries:
+        lines = [
+            f"{e.number}. {e.label}" for e in sorted(miss.shelf.entries, key=lambda e: e.number)
+        ]
+        body = "\n".join([text("shelf_which", lang), *lines[:20]])
+    else:
+        body = text("shelf_which_none", lang)
+    return finish(turn, body, kind="deterministic")
+
+
+async def show(deps: Deps, turn: Turn, entry: shelves.Entry) -> Reply:
+    """The item behind a shelf entry, in full."""
+    item = await deps.db.items.get(turn.user_id, entry.item_id)
+    if item is None:
+        return finish(turn, text("already_gone", turn.language), kind="deterministic")
+    shelves.point_at(turn, item)
+    return finish(turn, shown_text(item, entry.number, turn.language), kind="deterministic")
+
+
+def shown_text(item: ItemDoc, number: int, lang: Literal["pt", "en"]) -> str:
+    """One item in full: its label, its kind, and what the label leaves out."""
+    head = f"{number}. {item_label(item)}" if number else item_label(item)
+    lines = [head, f"({plural(1, item.type, lang, with_count=False)})"]
+    if item.type == "note" and item.content and item_label(item) != item.content:
+        lines.append(one_line(item.content, 1_500))
+    if item.type in ("link", "video") and item.url and item.url not in head:
+        lines.append(item.url)
+    extra = item.overview or item.description
+    if extra:
+        lines.append(one_line(extra, 400))
+    return "\n".join(lines)
+
+
+async def _bookmark(
+    deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], entry: shelves.Entry, ref: Reference
+) -> Reply:
+    tool = tools["bookmark"]
+    args = tool.args_model.model_validate(
+        {"item_id": entry.item_id, "note": one_line(ref.note or entry.label, 300)}
+    )
+    outcome = await tool.run(ToolContext(deps, turn, wants_save=False), args)
+    incode.record(turn, "bookmark", args.model_dump(), outcome)
+    if isinstance(outcome, UnknownItem):
+        return finish(turn, text("already_gone", turn.language), kind="deterministic")
+    assert isinstance(outcome, Remembered | Failed)
+    if isinstance(outcome, Remembered):
+        turn.tools_executed.append("bookmark")
+        shelves.point(turn, entry.item_id, entry.label, entry.type)
+    return memorycmd.tool_reply(turn, outcome)
+
+
+def edit_fields(item: ItemDoc, ref: Reference) -> dict[str, object] | str:
+    """The update_item fields an explicit edit means for this item, or a text key saying why not."""
+    value = ref.value.strip()
+    dated = item.type in ("movie", "tv_show")
+    if ref.field == "year":
+        year = _YEAR_ONLY.match(value)
+        if not dated:
+            return "edit_no_year"
+        return {"year": int(year.group(1))} if year else "edit_year_invalid"
+    if item.type == "note":
+        return {"content": value}
+    if dated and ref.field is None:
+        if (year := _YEAR_ONLY.match(value)) is not None:
+            return {"year": int(year.group(1))}  # "muda o 2 para 2021"
+        if (both := _TITLE_AND_YEAR.match(value)) is not None:
+            return {"title": both.group("title"), "year": int(both.group("year"))}
+    return {"title": value}
+
+
+async def _edit(
+    deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], entry: shelves.Entry, ref: Reference
+) -> Reply:
+    lang = turn.language
+    item = await deps.db.items.get(turn.user_id, entry.item_id)
+    if item is None:
+        return finish(turn, text("already_gone", lang), kind="deterministic")
+    fields = edit_fields(item, ref)
+    if isinstance(fields, str):
+        return finish(turn, text(fields, lang), kind="deterministic")
+    tool = tools["update_item"]
+    try:
+        args = tool.args_model.model_validate({"item_id": item.id, **fields})
+    except ValidationError:
+        return finish(turn, text("edit_invalid", lang), kind="deterministic")
+    outcome = await tool.run(ToolContext(deps, turn, wants_save=False), args)
+    incode.record(turn, "update_item", args.model_dump(), outcome)
+    if isinstance(outcome, Updated):
+        turn.tools_executed.append("update_item")
+        shelves.point_at(turn, outcome.item)
+        body = f"{OK_MARK} " + text("item_updated", lang, label=item_label(outcome.item))
+        return finish(turn, body, kind="effect")
+    if isinstance(outcome, Failed) and outcome.failure.reason:
+        return finish(turn, text(outcome.failure.reason, lang), kind="deterministic")
+    return finish(turn, text("already_gone", lang), kind="deterministic")

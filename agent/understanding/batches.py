@@ -1,0 +1,314 @@
+"""Several things to save in one message (issue 26), read in code where the split is unambiguous.
+
+- links: a message asking to save (or made only of) two or more links: one item per link;
+- notes: "anota: leite; pão", or one note a line after "anota:": split on ";" and line
+  breaks only, never on commas or "e" ("anota: comprar leite, pão e ovos" is one list);
+- titles: a save verb and a plural type noun, "salva os filmes matrix e interestelar",
+  "add the shows Dark, Severance and The Office": split on commas, ";", "e", "and", "&".
+
+A title may hold "e" / "and" itself ("velozes e furiosos", "pride and prejudice"). The
+pieces split on those words stay joinable (`Run`): a source joins them back (TMDB, by
+looking the longer run up first: agent/conversation/batching.py), and without one a list
+of well-known titles does. A singular noun ("o filme velozes e furiosos") is one title,
+never split; with no noun at all ("salva matrix e interestelar") the planner decides what
+it is, and the enrichment tools split it by the same lookup (agent/tools/enrich.py).
+
+At most `MAX_BATCH` items are taken from one message (agent/conversation/batching.py cuts
+the list once the titles are settled); the reply says how many were left out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from agent.understanding.smalltalk import asks_about_link
+from agent.understanding.textnorm import clean_text, fold
+from agent.understanding.urls import extract_urls
+
+MAX_BATCH: Final = 10
+BatchKind = Literal["links", "notes", "titles"]
+TitleType = Literal["movie", "tv_show"]
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """Title pieces split on "e" / "and" / "&", with the words between them."""
+
+    atoms: tuple[str, ...]
+    separators: tuple[str, ...]  # one fewer than atoms
+
+    def joined(self, start: int, end: int) -> str:
+        """Atoms `start`..`end` (exclusive) as the message wrote them together."""
+        text = self.atoms[start]
+        for sep, atom in zip(
+            self.separators[start : end - 1], self.atoms[start + 1 : end], strict=True
+        ):
+            text += sep + atom
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    kind: BatchKind
+    pieces: tuple[str, ...]  # what to save, as read without a source (not yet cut)
+    item_type: TitleType | None = None
+    runs: tuple[Run, ...] = ()  # titles: the same text, joinable by a lookup
+
+
+_F: Final = re.IGNORECASE | re.UNICODE
+_POLITE: Final = (
+    r"(?:(?:por\s+favor|pfv|pls|please|ok|oi|hey|e|and|agora|now|tamb[ée]m|tb|tbm|also)[,!\s]+)*"
+)
+SAVE_VERB_RE: Final = (
+    r"(?:salva|salvar|salve|guarda|guardar|guarde|anota|anotar|anote|adiciona|adicionar|"
+    r"adicione|bota|botar|bote|p[õo]e|p[õo]r|ponha|coloca|colocar|coloque|joga|jogar|jogue|"
+    r"inclui|incluir|inclua|registra|registrar|add|save|store|keep|put|stash|note(?:\s+down)?|"
+    r"bookmark)"
+)
+_FILL: Final = (
+    r"(?:(?:a[ií]|ae|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|l[aá]|"
+    r"na\s+(?:minha\s+)?lista|on\s+my\s+list)[,\s]+)*"
+)
+_PLURAL: Final = (
+    r"(?:(?:os|as|these|the|both|esses|essas|estes|estas|seguintes|following|dois|duas|"
+    r"tr[eê]s|two|three|meus|minhas|my)\s+)*"
+    r"(?P<noun>filmes|movies|films|s[ée]ries|seriados|tv\s+shows|shows|series)\b"
+)
+_TITLES: Final = re.compile(
+    rf"^\s*{_POLITE}{SAVE_VERB_RE}\s+{_FILL}{_PLURAL}(?:\s+(?:tamb[ée]m|too|also))?"
+    rf"\s*[:,-]?\s*(?P<body>\S.*)$",
+    _F | re.DOTALL,
+)
+_NOTES: Final = re.compile(
+    rf"^\s*{_POLITE}(?:anota|anote|anotar|notas|note|notes|"
+    rf"(?:salva|salve|guarda|guarde|save|add|keep)\s+(?:(?:as|essas|estas|these|the)\s+)?"
+    rf"(?:notas|notes))\s*(?:a[ií]|isso|this|these|isto)?\s*(?::|-|\n)\s*(?P<body>\S.*)$",
+    _F | re.DOTALL,
+)
+_ASKS_SAVE: Final = re.compile(rf"^\s*{_POLITE}{SAVE_VERB_RE}\b", _F)
+_TAIL: Final = re.compile(
+    r"(?:[\s,]+(?:na\s+(?:minha\s+)?lista|[àa]\s+(?:minha\s+)?lista|"
+    r"pra\s+(?:eu\s+)?(?:ver|assistir)\s+depois|para\s+(?:eu\s+)?(?:ver|assistir)\s+depois|"
+    r"to\s+(?:my|the)\s+(?:list|watchlist)|for\s+later|to\s+watch\s+later|pra\s+mim|"
+    r"para\s+mim|for\s+me|tamb[ée]m|too|also|please|por\s+favor|pfv|a[ií]))+\s*[.!]*\s*$",
+    _F,
+)
+_HARD: Final = re.compile(r"\s*(?:[,;\n]|\s\+\s)\s*")
+_SOFT: Final = re.compile(r"(\s+(?:e|and|&)\s+|\s*&\s*)", _F)
+_NOTE_SPLIT: Final = re.compile(r"\s*(?:;|\n)\s*")
+_BULLET: Final = re.compile(r"^(?:[-*•·]|\d{1,2}[.)])\s+")
+_QUOTES: Final = "\"'«»“”‘’"
+_LINK_GLUE: Final = frozenset("e and & ou or tambem too also links link esses these estes".split())
+
+# Well-known titles with "e" / "and" / "&" in them: kept whole when no source is at hand.
+# A run that starts one of the prefixes ("harry potter e a ...") is kept whole too.
+KNOWN_TITLES: Final = frozenset(
+    fold(t)
+    for t in (
+        "velozes e furiosos",
+        "the fast and the furious",
+        "fast and furious",
+        "fast & furious",
+        "pride and prejudice",
+        "orgulho e preconceito",
+        "sense and sensibility",
+        "razão e sensibilidade",
+        "romeu e julieta",
+        "romeo and juliet",
+        "tom e jerry",
+        "tom and jerry",
+        "crime e castigo",
+        "crime and punishment",
+        "guerra e paz",
+        "war and peace",
+        "a bela e a fera",
+        "beauty and the beast",
+        "a dama e o vagabundo",
+        "lady and the tramp",
+        "o bom o mau e o feio",
+        "the good the bad and the ugly",
+        "dumb and dumber",
+        "debi e loide",
+        "marley e eu",
+        "marley & me",
+        "marley and me",
+        "bonnie e clyde",
+        "bonnie and clyde",
+        "thelma e louise",
+        "thelma & louise",
+        "lilo e stitch",
+        "lilo & stitch",
+        "rick and morty",
+        "rick e morty",
+        "sex and the city",
+        "o gordo e o magro",
+        "law and order",
+        "law & order",
+        "mr and mrs smith",
+        "sr e sra smith",
+        "gods and monsters",
+        "dungeons & dragons",
+        "o menino e a garça",
+        "the boy and the heron",
+        "o menino e o mundo",
+        "harry e sally",
+        "pinky e cérebro",
+        "pinky and the brain",
+        "a branca de neve e os sete anões",
+        "snow white and the seven dwarfs",
+        "ali baba e os quarenta ladrões",
+        "o rei e eu",
+        "the king and i",
+        "o velho e o mar",
+        "the old man and the sea",
+        "sexo mentiras e videotape",
+        "sex lies and videotape",
+        "amor e outras drogas",
+        "love & other drugs",
+        "wallace e gromit",
+        "wallace & gromit",
+        "master and commander",
+        "bill & ted",
+        "bill e ted",
+        "cats & dogs",
+        "como cães e gatos",
+        "starsky & hutch",
+        "starsky e hutch",
+        "will & grace",
+        "will e grace",
+        "mike & molly",
+        "two and a half men",
+        "dois homens e meio",
+        "brothers & sisters",
+        "the man and the moon",
+        "os fantasmas se divertem",
+        "o jardim secreto",
+    )
+)
+KNOWN_PREFIXES: Final = tuple(
+    fold(p) + " "
+    for p in (
+        "harry potter e",
+        "harry potter and",
+        "indiana jones e",
+        "indiana jones and",
+        "percy jackson e",
+        "percy jackson and",
+        "charlie e a",
+        "charlie and the",
+        "bill e ted",
+        "bill & ted",
+        "a bela e",
+        "beauty and",
+    )
+)
+
+
+def is_known_title(text: str) -> bool:
+    """Whether `text` is a well-known title holding "e"/"and", or the start of a known run."""
+    folded = fold(text)
+    return folded in KNOWN_TITLES or any(folded.startswith(p) for p in KNOWN_PREFIXES)
+
+
+def read_batch(text: str) -> Batch | None:
+    """The several items `text` asks to save, when reading them is unambiguous; else None."""
+    message = clean_text(text)
+    if not message or len(message) > 4_000 or message.startswith("/"):
+        return None
+    return _links(message) or _notes(message) or _titles(message)
+
+
+_ONE_NOTE: Final = re.compile(
+    rf"^\s*{_POLITE}(?:anota|anote|anotar|nota|note|notes)\s*(?:a[ií])?\s*:\s*(?P<body>\S.*)$",
+    _F | re.DOTALL,
+)
+
+
+def headed_note(text: str) -> str | None:
+    """The text of an explicit one-note message ("anota: X", "note: X"), else None."""
+    match = _ONE_NOTE.match(clean_text(text))
+    if match is None:
+        return None
+    pieces = [p for p in (_clean_piece(x) for x in _NOTE_SPLIT.split(match.group("body"))) if p]
+    return pieces[0] if len(pieces) == 1 else None
+
+
+def _links(message: str) -> Batch | None:
+    urls = list(dict.fromkeys(extract_urls(message)))
+    if len(urls) < 2 or asks_about_link(message):
+        return None
+    rest = message
+    for url in urls:
+        rest = rest.replace(url, " ")
+    only_links = all(w in _LINK_GLUE for w in fold(rest).split())
+    if not (only_links or _ASKS_SAVE.match(message)):
+        return None
+    return Batch("links", tuple(urls))
+
+
+def _clean_piece(piece: str) -> str:
+    piece = _BULLET.sub("", piece.strip())
+    return piece.strip().strip(_QUOTES).strip(" .!")
+
+
+def _notes(message: str) -> Batch | None:
+    match = _NOTES.match(message)
+    if match is None:
+        return None
+    pieces = [p for p in (_clean_piece(x) for x in _NOTE_SPLIT.split(match.group("body"))) if p]
+    if len(pieces) < 2:
+        return None
+    return Batch("notes", tuple(pieces))
+
+
+def _titles(message: str) -> Batch | None:
+    match = _TITLES.match(message)
+    if match is None:
+        return None
+    noun = fold(match.group("noun"))
+    kind: TitleType = "movie" if noun in ("filmes", "movies", "films") else "tv_show"
+    body = _TAIL.sub("", match.group("body")).strip()
+    runs: list[Run] = []
+    for part in _HARD.split(body):
+        tokens = _SOFT.split(_clean_piece(part))  # [piece, separator, piece, ...]
+        atoms = [_clean_piece(a) for a in tokens[0::2]]
+        if all(atoms):
+            runs.append(Run(tuple(atoms), tuple(tokens[1::2])))
+        elif any(atoms):  # "e" at an end ("matrix e"): what is there is one piece
+            runs.append(Run((" ".join(a for a in atoms if a),), ()))
+    pieces = [piece for run in runs for piece in known_runs(run)]
+    if len(pieces) < 2:
+        return None
+    return Batch("titles", tuple(pieces), item_type=kind, runs=tuple(runs))
+
+
+def known_runs(run: Run) -> list[str]:
+    """The titles in `run` with no source: split everywhere, but known titles kept whole."""
+    out: list[str] = []
+    i = 0
+    while i < len(run.atoms):
+        for j in range(len(run.atoms), i + 1, -1):
+            if is_known_title(run.joined(i, j)):
+                out.append(run.joined(i, j))
+                i = j
+                break
+        else:
+            out.append(run.atoms[i])
+            i += 1
+    return out
+
+
+def split_title(title: str) -> tuple[Run, ...] | None:
+    """A single title the planner named, as runs of pieces when it holds ",", "e", "and"."""
+    runs: list[Run] = []
+    for part in _HARD.split(clean_text(title)):
+        tokens = _SOFT.split(_clean_piece(part))
+        atoms = [_clean_piece(a) for a in tokens[0::2]]
+        if not all(atoms):
+            return None
+        runs.append(Run(tuple(atoms), tuple(tokens[1::2])))
+    if sum(len(r.atoms) for r in runs) < 2:
+        return None
+    return tuple(runs)

@@ -1,0 +1,299 @@
+"""Questions about saved things, read in code (issue 26): answered from storage, never looked up.
+
+- find: "qual era aquele link da bbc?", "which link did I save about python?", "o que eu
+  salvei sobre X?", "I saved something about technology, what was it?", "qual filme do
+  Nolan eu salvei?", and the plain searches of agent/understanding/searches.py;
+- exists: "eu salvei inception?", "já salvei o filme X?", "did I save Dune?", "do I have
+  Dark saved?";
+- count: "quantos vídeos eu tenho?", "how many movies did I save?", "quantas notas sobre
+  trabalho eu tenho?";
+- when: "o que eu salvei hoje?", "quais links eu salvei ontem?", "what did I save this
+  week?";
+- recall: "what was it?", "qual era mesmo?" (about what was just shown).
+
+A subject is one to six words with no question word left in it; anything else ("filmes
+com o Tom Hanks que eu salvei depois do natal") stays with the planner.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from agent.understanding.references import fold_same_length
+from agent.understanding.searches import plain_search
+from agent.understanding.textnorm import fold
+from agent.understanding.vocabulary import ItemType
+
+Kind = Literal["find", "exists", "count", "when", "recall"]
+Window = Literal["today", "yesterday", "week", "last_week", "month"]
+
+
+@dataclass(frozen=True, slots=True)
+class SavedQuestion:
+    kind: Kind
+    subject: str = ""
+    type: ItemType | None = None
+    window: Window | None = None
+
+
+_TYPES: Final[dict[str, ItemType]] = {
+    **dict.fromkeys("nota notas anotacao anotacoes note notes".split(), "note"),
+    **dict.fromkeys("filme filmes movie movies film films".split(), "movie"),
+    **dict.fromkeys("serie series seriado seriados show shows".split(), "tv_show"),
+    **dict.fromkeys("video videos".split(), "video"),
+    **dict.fromkeys(
+        "link links site sites bookmark bookmarks pagina paginas page pages".split(), "link"
+    ),
+}
+_ALL_NOUNS: Final = frozenset(
+    "itens item coisas coisa items things thing tudo everything stuff memorias".split()
+)
+_TYPE: Final = rf"(?P<type>{'|'.join(sorted(_TYPES, key=len, reverse=True))})"
+_WINDOWS: Final[dict[str, Window]] = {
+    "hoje": "today",
+    "today": "today",
+    "hoje cedo": "today",
+    "earlier today": "today",
+    "ontem": "yesterday",
+    "yesterday": "yesterday",
+    "essa semana": "week",
+    "esta semana": "week",
+    "nessa semana": "week",
+    "nesta semana": "week",
+    "this week": "week",
+    "semana passada": "last_week",
+    "na semana passada": "last_week",
+    "last week": "last_week",
+    "esse mes": "month",
+    "este mes": "month",
+    "nesse mes": "month",
+    "neste mes": "month",
+    "this month": "month",
+}
+_WINDOW: Final = rf"(?P<window>{'|'.join(sorted(_WINDOWS, key=len, reverse=True))})"
+_HOLD: Final = (
+    r"(?:salvei|salvou|guardei|guardou|anotei|adicionei|coloquei|botei|tenho|temos|"
+    r"salvo|salvos|salva|salvas|guardado|guardados|guardada|guardadas|anotado|anotados|"
+    r"save|saved|keep|kept|note|noted|add|added|store|stored|have|got|put)"
+)
+# what one has already saved (never "save", "keep": those ask to save)
+_HELD: Final = (
+    r"(?:salvei|salvou|guardei|guardou|anotei|adicionei|coloquei|botei|tenho|temos|"
+    r"salvo|salvos|salva|salvas|guardado|guardados|guardada|guardadas|anotado|anotados|"
+    r"saved|kept|noted|added|stored|have|got|put)"
+)
+_SAVED: Final = r"(?:salvei|guardei|anotei|adicionei|coloquei|botei|saved|kept|noted|added|stored)"
+_I: Final = r"(?:(?:eu|i|voce|vc|you)\s+)?(?:(?:ja|already|ever)\s+)?"
+_DID_I: Final = r"(?:(?:did|have|do|had)\s+(?:i|you)\s+(?:already\s+|ever\s+)?)"
+_ABOUT: Final = r"(?:sobre|de|da|do|das|dos|about|on|regarding|for|from|of|with|com|by|do|da)"
+_THAT: Final = r"(?:(?:aquele|aquela|aqueles|aquelas|esse|essa|o|a|os|as|um|uma|that|the|a|an|this|my|meu|minha)\s+)?"
+_WAS: Final = r"(?:(?:era|e|foi|eram|sao|esta|estao|ta|fica|ficou|is|was|were|s|re)\s+)?"
+_WHAT: Final = r"(?:qual|quais|que|which|what|whats|cade|onde|where|wheres|where s)"
+_SOME: Final = r"(?:algo|alguma coisa|algum|alguma|um|uma|something|anything|a|an|some)"
+_TAIL_Q: Final = (
+    r"(?:\s+(?:o que era|qual era|qual e|o que e|what was it|what was that|which was it|"
+    r"which one was it|where is it|wheres it|onde esta|onde ta|cade|mesmo|ne|hein|"
+    r"aqui|ai|la|please|por favor|de novo|again|que eu salvei|que salvei|que eu guardei|"
+    r"que eu tenho|i saved|that i saved|i kept|i have))*"
+)
+_LEAD: Final = r"(?:(?:e|and|ah|oh|hey|ei|oi|so|entao|lembra|remember|me diz|me fala|tell me)\s+)*"
+
+_FIND: Final = tuple(
+    re.compile(p)
+    for p in (
+        # qual era aquele link da bbc / what was the link about X / cade o video do gato
+        rf"^{_LEAD}{_WHAT}\s+{_WAS}{_THAT}{_TYPE}\s+(?:(?:que\s+)?{_I}{_HELD}\s+|{_DID_I}{_HOLD}\s+)?"
+        rf"{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
+        # which link did I save about X / qual link eu salvei sobre X
+        rf"^{_LEAD}{_WHAT}\s+{_TYPE}\s+(?:{_DID_I}{_HOLD}|{_I}{_HELD})\s+{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
+        # qual filme do nolan eu salvei / which movie by nolan did i save
+        rf"^{_LEAD}{_WHAT}\s+{_THAT}{_TYPE}\s+{_ABOUT}\s+(?P<subject>.+?)\s+(?:que\s+)?"
+        rf"(?:{_I}{_HELD}|{_DID_I}{_HOLD}|i\s+{_HELD})$",
+        # o que eu salvei sobre X / what did I save about X / what have I got on X
+        rf"^{_LEAD}(?:o que|que|what)\s+(?:{_DID_I}{_HOLD}|{_I}{_HELD})\s+{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
+        # eu salvei algo sobre X, o que era? / I saved something about X, what was it?
+        rf"^{_LEAD}(?:{_I}|i\s+){_SAVED}\s+{_SOME}\s+(?:{_TYPE}\s+)?{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
+        # tem alguma coisa sobre X? / have I got anything on X? / is there a note about X?
+        rf"^{_LEAD}(?:tem|tinha|there s|theres|is there|have i got|got)\s+{_SOME}\s+"
+        rf"(?:{_TYPE}\s+)?{_ABOUT}\s+(?P<subject>.+?)(?:\s+(?:ai|aqui|salvo|salva|saved))?{_TAIL_Q}$",
+        # me mostra o link da bbc / show me the note about the gym / acha o video do gato
+        rf"^{_LEAD}(?:me\s+)?(?:mostra|mostre|show(?:\s+me)?|acha|ache|busca|procura|find|get)\s+"
+        rf"{_THAT}{_TYPE}\s+{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
+    )
+)
+_EXISTS: Final = tuple(
+    re.compile(p)
+    for p in (
+        # eu salvei inception / ja salvei o filme X / did I save Dune / have I saved X
+        rf"^{_LEAD}(?:(?:eu|ja)\s+(?:ja\s+)?(?:salvei|guardei|anotei|adicionei)|{_DID_I}(?:save|saved|keep|kept|add|added|store|stored))"
+        rf"\s+{_THAT}(?:{_TYPE}\s+)?(?P<subject>.+?){_TAIL_Q}$",
+        # tenho X salvo / do I have X saved
+        rf"^{_LEAD}(?:(?:eu\s+)?(?:ja\s+)?tenho|do\s+i\s+(?:already\s+)?have)\s+{_THAT}(?:{_TYPE}\s+)?(?P<subject>.+?)\s+"
+        rf"(?:salvo|salva|salvos|salvas|guardado|guardada|anotado|anotada|saved|stored|kept)(?:\s+(?:ai|aqui|ja|already))?$",
+    )
+)
+_COUNT: Final = re.compile(r"^(?:e\s+|and\s+)?(?:quantos|quantas|how many|how much)\b(?P<rest>.*)$")
+_RECALL: Final = re.compile(
+    r"^(?:e\s+|and\s+|so\s+|entao\s+)?(?:o que era|qual era|o que e|qual e|what was it|what was that|"
+    r"what is it|which was it|which one was it|qual era ele|o que era isso|qual foi)"
+    r"(?:\s+(?:mesmo|again|de novo|then|entao|ne|hein))*$"
+)
+# words that never make a subject: a question word, a time, a verb of saving, a pronoun
+_NOT_SUBJECT: Final = frozenset(
+    """que quando onde quantos quantas qual quais como porque quem ontem hoje semana mes ano
+    salvei salvou guardei anotei salvo tenho that which when where how what who why
+    yesterday today week month year saved save kept have it isso isto ele ela aquilo this
+    these those them algo something anything tudo everything all nada nothing i eu you
+    voce vc me mim my""".split()
+)
+_FILLERS: Final = frozenset(
+    """eu i voce vc you ja already ever tenho tem have has got salvei salvou salvo salvos
+    salva salvas guardei guardado guardados anotei saved stored kept did do i have
+    na no nas nos minha meu minhas meus my in on the a o os as de do da ate agora so far
+    ai aqui la total ao todo all in total lista list mesmo save keep store add added got
+    noted there are is temos tens we""".split()
+)
+_LEADING: Final = re.compile(
+    r"^(?:(?:o|a|os|as|um|uma|the|an|a|my|meu|minha|meus|minhas|aquele|aquela|that|this|"
+    r"any|some|algum|alguma|alguns|algumas)\s+)+"
+)
+_MAX_SUBJECT_WORDS: Final = 6
+
+
+def _words(text: str) -> str:
+    return " ".join(fold(text).split())
+
+
+def _as_written(text: str, subject: str) -> str:
+    """`subject` (folded) as the message wrote it: "Turing", not "turing"."""
+    spaced = re.sub(r"[^\w]", " ", fold_same_length(text))
+    found = re.search(r"\b" + r"\s+".join(map(re.escape, subject.split())) + r"\b", spaced)
+    return text[found.start() : found.end()] if found else subject
+
+
+def _subject(raw: str) -> str | None:
+    subject = _LEADING.sub("", raw.strip() + " ").strip()
+    words = subject.split()
+    if not words or len(words) > _MAX_SUBJECT_WORDS or not _NOT_SUBJECT.isdisjoint(words):
+        return None
+    if all(w in _TYPES or w in _ALL_NOUNS or w == "tv" for w in words):
+        return None  # "any TV show" names a kind, not a subject: a list, not a search
+    return subject
+
+
+def read_question(text: str) -> SavedQuestion | None:
+    """The question about saved things `text` asks, or None when it is anything else."""
+    stripped = text.strip()
+    if not stripped or len(stripped) > 200 or stripped.startswith("/") or "://" in stripped:
+        return None
+    words = _words(stripped)
+    if not words:
+        return None
+    asked = "?" in stripped or words.split()[0] in _QUESTION_STARTS
+    if _RECALL.match(words):
+        return SavedQuestion("recall")
+    if (count := _count(words)) is not None:
+        if count.subject:  # as the message wrote it: "Nolan", not "nolan"
+            return SavedQuestion(
+                "count", _as_written(stripped, count.subject), count.type, count.window
+            )
+        return count
+    if (window := _window(words)) is not None:
+        return window
+    for pattern in _FIND:
+        match = pattern.match(words)
+        if match is not None and (subject := _subject(match.group("subject"))):
+            kind = _TYPES.get(match.groupdict().get("type") or "")
+            return SavedQuestion("find", _as_written(stripped, subject), kind)
+    if asked:
+        for pattern in _EXISTS:
+            match = pattern.match(words)
+            if match is not None and (subject := _subject(match.group("subject"))):
+                kind = _TYPES.get(match.groupdict().get("type") or "")
+                return SavedQuestion("exists", _as_written(stripped, subject), kind)
+    plain = plain_search(stripped)
+    if plain is not None and plain.query:
+        return SavedQuestion("find", plain.query, plain.type)
+    return None
+
+
+_QUESTION_STARTS: Final = frozenset(
+    "qual quais que o como onde cade quantos quantas eu ja tenho which what whats where did do have how".split()
+)
+
+
+def _count(words: str) -> SavedQuestion | None:
+    match = _COUNT.match(words)
+    if match is None:
+        return None
+    rest = match.group("rest").split()
+    window = _window_in(" ".join(rest))
+    if window is not None:
+        rest = " ".join(rest).replace(_window_words(window, " ".join(rest)), " ").split()
+    types = {_TYPES[w] for w in rest if w in _TYPES}
+    if len(types) > 1:
+        return None
+    subject_words: list[str] = []
+    about = False
+    for w in rest:
+        if w in ("sobre", "about", "com", "with", "de", "da", "do", "by", "on"):
+            about = True
+            continue
+        if w in _TYPES or w in _ALL_NOUNS or w in _FILLERS:
+            continue
+        subject_words.append(w)
+    if subject_words and not about:
+        return None  # "quantos anos você tem?" asks nothing about the items
+    subject = _subject(" ".join(subject_words)) if subject_words else ""
+    if subject is None:
+        return None
+    return SavedQuestion("count", subject, types.pop() if types else None, window)
+
+
+def _window_in(words: str) -> Window | None:
+    for phrase in sorted(_WINDOWS, key=len, reverse=True):
+        if re.search(rf"\b{phrase}\b", words):
+            return _WINDOWS[phrase]
+    return None
+
+
+def _window_words(window: Window, words: str) -> str:
+    for phrase in sorted(_WINDOWS, key=len, reverse=True):
+        if _WINDOWS[phrase] == window and re.search(rf"\b{phrase}\b", words):
+            return phrase
+    return ""
+
+
+# "lista os links de ontem", "show me what I saved this week"
+_LIST_WHEN: Final = re.compile(
+    rf"^{_LEAD}(?:me\s+)?(?:lista|liste|listar|mostra|mostre|list|show(?:\s+me)?)\s+"
+    rf"(?:(?:o que|what)\s+(?:{_I}|i\s+){_HELD}|(?:(?:os|as|meus|minhas|my|the)\s+)?{_TYPE}"
+    rf"(?:\s+(?:que\s+)?(?:{_I}|i\s+){_HELD})?|(?:(?:os|meus|my|the)\s+)?(?:itens|items|coisas|things))"
+    rf"(?:\s+(?:de|from|do|of))?\s+(?P<rest>.*)$"
+)
+_WHEN: Final = re.compile(
+    rf"^{_LEAD}(?:o que|que|quais|qual|what|which|what did i|what have i|o que foi que)\s+"
+    rf"(?:{_TYPE}\s+)?(?:(?:que\s+)?(?:{_DID_I}{_HOLD}|{_I}{_HELD}))(?:\s+(?P<rest>.*))?$"
+)
+
+
+def _window(words: str) -> SavedQuestion | None:
+    window = _window_in(words)
+    if window is None:
+        return None
+    match = _WHEN.match(words) or _LIST_WHEN.match(words)
+    if match is None:
+        return None
+    rest = (match.group("rest") or "").replace(_window_words(window, words), " ").split()
+    rest = [w for w in rest if w not in _FILLERS]
+    kind = _TYPES.get(match.group("type") or "")
+    if rest:
+        if rest[0] not in ("sobre", "about", "com", "with", "de", "da", "do", "on"):
+            return None
+        subject = _subject(" ".join(rest[1:]))
+        if subject is None:
+            return None
+        return SavedQuestion("when", subject, kind, window)
+    return SavedQuestion("when", "", kind, window)

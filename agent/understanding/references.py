@@ -1,0 +1,249 @@
+"""References to what the user was just shown (DESIGN 10.1), read in code.
+
+"apaga o 2", "mostra a segunda", "remove o último", "delete number 3", "show me the last
+one", "apaga esse", "delete it", "marca o 2", "muda o 2 para comprar leite sem lactose",
+"change the year of the first one to 1999": a verb (delete, show, bookmark, edit) and one
+reference to a line of the conversation's shelf (agent/conversation/shelf.py). A
+reference is a display number ("o 2", "#2", "número 2", "item 2", "a nota 2"), an ordinal
+("a segunda", "the third one", "o último", "a penúltima nota"), or a word naming the one
+item the last reply was about ("esse", "ele", "isso", "it", "that one"). A bare
+reference ("o 2", "the last one") is read as "show".
+
+The whole message must be the request: "apaga o 2 e o 3" or "apaga a nota do dentista"
+are not references (the planner, or the search, takes them). An edit needs its new value
+written out after "para" / "to" / ":"; the value is cut from the message as written.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from agent.understanding.vocabulary import ItemType
+
+Action = Literal["delete", "show", "bookmark", "edit"]
+TargetKind = Literal["number", "ordinal", "pronoun"]
+Field = Literal["year", "title", "text"]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    kind: TargetKind
+    value: int = 0  # a display number; an ordinal 1-based, -1 the last, -2 the one before
+    type: ItemType | None = None  # "a segunda nota": the second note on the shelf
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    action: Action
+    target: Target
+    field: Field | None = None  # an edit: which field ("o ano", "the title"), None: the main one
+    value: str = ""  # an edit: the new value as the user wrote it
+    note: str = ""  # a bookmark: what the user said to keep with it
+    bare: bool = False  # no verb: "o 2", "the last one" (read as "show")
+    # "na verdade é o de 2021": a correction of the item just named, when it fits it
+    correction: bool = False
+
+
+_ORDINALS: Final[dict[str, int]] = {
+    **{
+        w: i
+        for i, w in enumerate(
+            "primeiro segundo terceiro quarto quinto sexto setimo oitavo nono decimo".split(), 1
+        )
+    },
+    **{
+        w: i
+        for i, w in enumerate(
+            "primeira segunda terceira quarta quinta sexta setima oitava nona decima".split(), 1
+        )
+    },
+    **{
+        w: i
+        for i, w in enumerate(
+            "first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1
+        )
+    },
+    "ultimo": -1,
+    "ultima": -1,
+    "last": -1,
+    "penultimo": -2,
+    "penultima": -2,
+}
+_ORDINAL_PHRASES: Final[dict[str, int]] = {
+    "second to last": -2,
+    "second last": -2,
+    "next to last": -2,
+    "latest": -1,
+}
+_CARDINALS: Final[dict[str, int]] = {
+    **{w: i for i, w in enumerate("um dois tres quatro cinco seis sete oito nove dez".split(), 1)},
+    **{w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)},
+    "uma": 1,
+}
+_TYPE_NOUNS: Final[dict[str, ItemType]] = {
+    **dict.fromkeys("nota notas anotacao note notes".split(), "note"),
+    **dict.fromkeys("filme filmes movie movies film".split(), "movie"),
+    **dict.fromkeys("serie series seriado show shows".split(), "tv_show"),
+    **dict.fromkeys("video videos".split(), "video"),
+    **dict.fromkeys("link links site".split(), "link"),
+}
+_PRONOUNS: Final = (
+    *"esse essa este esta isso isto ele ela aquele aquela aquilo it that this".split(),
+    "o mesmo",
+    "a mesma",
+    "the same",
+)
+
+_VERBS: Final[dict[Action, str]] = {
+    "delete": (
+        r"apag[ae]r?|apague|delet[ae]r?|exclu[ia]r?|exclua|remov[ae]r?|remova|tir[ae]r?|"
+        r"delete|remove|erase|get rid of|drop|trash"
+    ),
+    "show": (
+        r"(?:me )?mostr[ae]r?|(?:me )?mostre|abr[ae]|abrir|ver|veja|exib[ae]r?|exiba|"
+        r"(?:me )?(?:fala|conta|diz) (?:d?[oa]|sobre o|sobre a)|detalhes d[oa]|"
+        r"show(?: me)?|open|see|view|display|details of|details for|tell me about|"
+        r"o que e|o que era|qual e|qual era|what s|whats|what is|what was"
+    ),
+    "bookmark": (
+        r"marc[ae]r?|marque|favorit[ae]r?|favorite|favourite|bookmark|star|pin|"
+        r"guarda (?:como|nos) (?:favorito|favoritos|marcador|marcadores)"
+    ),
+    "edit": (
+        r"mud[ae]r?|alter[ae]r?|altere|troc[ae]r?|troque|corrig[ei]r?|corrija|renomei[ae]|"
+        r"renomear|edit[ae]r?|atualiz[ae]r?|atualize|change|rename|edit|update|fix|correct|set"
+    ),
+}
+_LEAD: Final = (
+    r"(?:(?:por favor|pfv|pf|please|pls|pode|voce pode|vc pode|can you|could you|"
+    r"quero|queria|i want to|i d like to|id like to|e|and|ok|agora|now|entao|so|tb|tambem)\s+)*"
+)
+_TAIL: Final = (
+    r"(?:\s+(?:da lista|na lista|of the list|from the list|on the list|from my list|"
+    r"da minha lista|ai|ae|please|por favor|pfv|pls|pra mim|for me|tambem|too|entao|"
+    r"agora|now|mesmo|then|one|item|opcao|option|como favorito|as a favorite|"
+    r"as favorite|nos favoritos|to favorites))*"
+)
+_ARTICLE: Final = r"(?:(?:o|a|os|as|the|um|uma|no|na|do|da)\s+)?"
+_NUMBER_LEAD: Final = r"(?:(?:numero|num|nr|n|no|item|opcao|option|number|linha|line|#)\s+)?"
+_TYPE: Final = rf"(?P<noun>{'|'.join(sorted(_TYPE_NOUNS, key=len, reverse=True))})"
+_ORD: Final = "|".join(
+    re.escape(w) for w in sorted([*_ORDINALS, *_ORDINAL_PHRASES], key=len, reverse=True)
+)
+_CARD: Final = "|".join(sorted(_CARDINALS, key=len, reverse=True))
+_PRON: Final = "|".join(re.escape(w) for w in sorted(_PRONOUNS, key=len, reverse=True))
+_REF: Final = (
+    rf"{_ARTICLE}(?:{_TYPE}\s+)?{_NUMBER_LEAD}(?P<num>\d{{1,3}})(?:o|a|st|nd|rd|th)?"
+    rf"|{_ARTICLE}(?:numero|number|item|opcao|option|n)\s+(?P<card>{_CARD})"
+    rf"|{_ARTICLE}(?P<ord>{_ORD})(?:\s+(?:{_TYPE.replace('noun', 'onoun')}))?(?:\s+(?:one|item|opcao|option))?"
+    rf"|(?:{_ARTICLE}{_TYPE.replace('noun', 'pnoun')}\s+)?(?P<pron>{_PRON})(?:\s+(?:one|item|{_TYPE.replace('noun', 'tnoun')}))?"
+)
+_FIELDS: Final[dict[str, Field]] = {
+    **dict.fromkeys("ano year data date".split(), "year"),
+    **dict.fromkeys("titulo title nome name".split(), "title"),
+    **dict.fromkeys("texto text conteudo content".split(), "text"),
+}
+_FIELD: Final = rf"(?P<field>{'|'.join(_FIELDS)})"
+_TO: Final = r"\s*(?:\s(?:para|pra|por|pro|to|into|as)\s|:|=|->|→)\s*"
+
+_ACTION_RES: Final[dict[Action, re.Pattern[str]]] = {
+    action: re.compile(rf"^{_LEAD}(?:{verbs})\s+(?:{_REF}){_TAIL}$")
+    for action, verbs in _VERBS.items()
+    if action != "edit"
+}
+_BARE: Final = re.compile(rf"^{_LEAD}(?:{_REF}){_TAIL}$")
+_EDIT: Final = re.compile(
+    rf"^{_LEAD}(?:{_VERBS['edit']})\s+(?:(?:o|a|the)\s+)?(?:{_FIELD}\s+(?:d[oae]s?|of|for|on)\s+)?"
+    rf"(?:{_REF})(?P<to>{_TO})(?P<value>\S.*)$",
+    re.DOTALL,
+)
+_BOOKMARK_NOTE: Final = re.compile(
+    rf"^{_LEAD}(?:{_VERBS['bookmark']})\s+(?:{_REF})(?:\s*[,:-]\s*|\s+(?:pra|para|to|for)\s+)(?P<note>\S.*)$",
+    re.DOTALL,
+)
+
+
+def fold_same_length(text: str) -> str:
+    """Lowercase without accents, one character for one, so spans index the original text."""
+    out = []
+    for ch in text:
+        # "ª", "º" and "²" are "a", "o" and "2"; only the first character of an expansion
+        base = (unicodedata.normalize("NFKD", ch)[:1] or ch).lower()
+        out.append(base if len(base) == 1 else ch)
+    return "".join(out)
+
+
+def _words(text: str) -> str:
+    """`text` folded, its punctuation (except "#") as spaces, squeezed."""
+    folded = fold_same_length(text)
+    return " ".join(re.sub(r"[^\w#]+", " ", folded.replace("#", " # ")).split())
+
+
+def _target(match: re.Match[str]) -> Target:
+    groups = match.groupdict()
+    if groups.get("num"):
+        return Target("number", int(groups["num"]), _TYPE_NOUNS.get(groups.get("noun") or ""))
+    if groups.get("card"):
+        return Target("number", _CARDINALS[groups["card"]])
+    if groups.get("ord"):
+        word = groups["ord"]
+        value = _ORDINALS.get(word, _ORDINAL_PHRASES.get(word, 0))
+        return Target("ordinal", value, _TYPE_NOUNS.get(groups.get("onoun") or ""))
+    noun = groups.get("pnoun") or groups.get("tnoun") or ""
+    return Target("pronoun", 0, _TYPE_NOUNS.get(noun))
+
+
+_CORRECT_YEAR: Final = re.compile(
+    r"^(?:(?:na verdade|na real|alias|opa|ops|oops|nao|no|actually|sorry|desculpa|wait|"
+    r"espera|e|and|so|entao)\s+)*(?:(?:e|era|sera|it s|its|it is|it was|it should be|"
+    r"i meant|eu quis dizer|quis dizer)\s+)?(?:(?:o|a|the)\s+(?:(?:one|filme|serie|movie|show|"
+    r"versao|version)\s+)?(?:de|do|da|from|of|in)\s+(?P<year>\d{4})|the\s+(?P<year_en>\d{4})\s+"
+    r"(?:one|version|movie|show|film))(?:\s+(?:one|version|versao|mesmo))?$"
+)
+
+
+def read_reference(text: str) -> Reference | None:
+    """The shelf reference `text` is, or None when it is anything else."""
+    raw = text.strip()
+    if not raw or len(raw) > 500 or raw.startswith("/"):
+        return None
+    edit = _read_edit(raw)
+    if edit is not None:
+        return edit
+    words = _words(raw)
+    if not words or len(words.split()) > 12:
+        return None
+    year = _CORRECT_YEAR.match(words)
+    if year is not None:
+        said = year.group("year") or year.group("year_en")
+        return Reference("edit", Target("pronoun"), field="year", value=said, correction=True)
+    for action, pattern in _ACTION_RES.items():
+        match = pattern.match(words)
+        if match is not None:
+            return Reference(action, _target(match))
+    noted = _BOOKMARK_NOTE.match(_spaced(raw))
+    if noted is not None:
+        return Reference("bookmark", _target(noted), note=raw[noted.start("note") :].strip())
+    match = _BARE.match(words)
+    if match is not None and not match.group("pron"):  # "isso" alone is no request
+        return Reference("show", _target(match), bare=True)
+    return None
+
+
+def _spaced(raw: str) -> str:
+    """`raw` folded, punctuation as spaces, one character for one (spans index `raw`)."""
+    return re.sub(r"[^\w#:=>→\-\s]", " ", fold_same_length(raw))
+
+
+def _read_edit(raw: str) -> Reference | None:
+    match = _EDIT.match(_spaced(raw))
+    if match is None:
+        return None
+    value = raw[match.start("value") :].strip().strip("\"'«»“”")
+    if not value or _words(value) in _PRONOUNS:
+        return None
+    field = _FIELDS.get(match.group("field") or "")
+    return Reference("edit", _target(match), field=field, value=value)

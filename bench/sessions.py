@@ -1,0 +1,1029 @@
+"""Multi-turn sessions through `Runtime.handle`: does a conversation end with the right items?
+
+Issue 26. Each session is a short conversation a person would have (PT or EN): saves,
+lists and positions ("apaga a segunda"), several items in one message, edits, questions
+about saved things, slang save verbs, the closest item, undo, reminders and small talk in
+between. A session succeeds when every turn's reply fits (not FAIL, naming what it must)
+and the items stored at the end are exactly the expected ones. Every turn also declares
+the effect it may have (save, delete, edit, correct, remind, undo, none): any other change to the
+items or reminders is an unasked effect.
+
+Modes (`--model`):
+- `scripted` (default): the scripted OpenAI-compatible server (bot/fakes) answers each
+  model-routed turn with the session's ideal planner output; a turn that reaches the
+  model without one (it should have been answered in code) fails.
+- `local`: whatever OPENAI_BASE_URL names, e.g. the local 1.5B model:
+      PORT=8097 /work/shared/tools/local-model/start.sh ~/.cache/lembra-local-model
+      OPENAI_BASE_URL=http://127.0.0.1:8097/v1 OPENAI_API_KEY=local \\
+        LLM_MODEL=qwen2.5-coder-1.5b-instruct-q4_k_m LLM_PROFILE=small \\
+        .venv/bin/python bench/sessions.py --model local
+- `offline`: no model: the rule-based planner.
+
+TMDB (`--tmdb`): `fake` (default: a small catalogue on loopback) or `none` (not
+configured: titles are saved as written, with the caveat). `--file F.json|F.yaml` runs the
+sessions in F instead (same shape as `SESSIONS` below, as data), `--only NAME,...` a few.
+
+Prints one line per session, then per category and in total: sessions passed, turns that
+fit, unasked effects, model calls per model-routed message, p50 turn latency.
+The local mode is never part of the test pass/fail; tests/e2e/test_sessions.py runs every
+session in the scripted mode, which needs no model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import re
+import statistics
+import sys
+import tempfile
+import time
+import unicodedata
+from collections import defaultdict
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agent.clock import FakeClock  # noqa: E402
+from agent.conversation.runtime import Runtime  # noqa: E402
+from agent.deps import open_deps  # noqa: E402
+from agent.types import Incoming, Reply  # noqa: E402
+from bot.fakes.scripted_model import ScriptedModelServer  # noqa: E402
+from bot.fakes.tmdb import FakeTmdb  # noqa: E402
+from config.settings import load_settings  # noqa: E402
+from storage import Database  # noqa: E402
+from storage.documents import ItemDoc  # noqa: E402
+
+EFFECTS = ("none", "save", "delete", "edit", "correct", "remind", "undo", "any")
+START = (2026, 1, 5, 10, 0)
+SECONDS_BETWEEN_TURNS = 20
+PUBLIC_TMDB = "https://api.themoviedb.org/3"  # with no key: "not configured"
+CATALOGUE: dict[str, dict[str, list[dict[str, Any]]]] = {
+    "movie": {
+        "matrix": [{"id": 603, "title": "Matrix", "release_date": "1999-03-31"}],
+        "interestelar": [{"id": 157336, "title": "Interestelar", "release_date": "2014-11-05"}],
+        "velozes e furiosos": [
+            {"id": 9799, "title": "Velozes e Furiosos", "release_date": "2001-06-18"},
+            {"id": 13804, "title": "Velozes e Furiosos 4", "release_date": "2009-04-02"},
+        ],
+        "pride and prejudice": [
+            {"id": 4348, "title": "Pride & Prejudice", "release_date": "2005-09-16"}
+        ],
+        "arrival": [{"id": 329865, "title": "Arrival", "release_date": "2016-11-10"}],
+        "duna": [{"id": 438631, "title": "Duna", "release_date": "2021-10-21"}],
+        "tenet": [{"id": 577922, "title": "Tenet", "release_date": "2020-08-22"}],
+        "toy story": [
+            {"id": 862, "title": "Toy Story", "release_date": "1995-10-30"},
+            {"id": 863, "title": "Toy Story 2", "release_date": "1999-10-30"},
+        ],
+        "toy story 2": [{"id": 863, "title": "Toy Story 2", "release_date": "1999-10-30"}],
+        "parasita": [{"id": 496243, "title": "Parasita", "release_date": "2019-05-30"}],
+    },
+    "tv": {
+        "dark": [{"id": 70523, "name": "Dark", "first_air_date": "2017-12-01"}],
+        "severance": [{"id": 95396, "name": "Severance", "first_air_date": "2022-02-17"}],
+    },
+}
+
+
+# -- the sessions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Turn:
+    say: str
+    effect: str = "none"  # what this turn may change (EFFECTS)
+    expect: tuple[str, ...] = ()  # the reply names these (accent- and case-folded)
+    llm: tuple[Mapping[str, Any], ...] = ()  # the ideal planner outputs (scripted mode)
+    fail_ok: bool = False  # a FAIL reply is what this turn should get
+
+
+@dataclass(frozen=True)
+class Session:
+    name: str
+    language: str
+    categories: tuple[str, ...]
+    turns: tuple[Turn, ...]
+    items: tuple[str, ...]  # "type:words" (or "type:words:year") of every item at the end
+
+
+BELIEF = {"key": "answer.confidence", "guessed": 1.0, "delta": 0}
+
+
+def plan(tool: str, **args: Any) -> Mapping[str, Any]:
+    return {"action": "CALL_TOOL", "tool": tool, "args": args, "message": None, "belief": BELIEF}
+
+
+def note(text: str, content: str | None = None) -> Turn:
+    return Turn(
+        text, "save", (), (plan("save_note", content=content or text.split(":", 1)[1].strip()),)
+    )
+
+
+def movie(text: str, title: str) -> Turn:
+    return Turn(text, "save", (), (plan("enrich_movie", title=title),))
+
+
+def show(text: str, title: str) -> Turn:
+    return Turn(text, "save", (), (plan("enrich_tv_show", title=title),))
+
+
+def link(text: str, url: str) -> Turn:
+    return Turn(text, "save", (), (plan("save_link", url=url),))
+
+
+def say(text: str, effect: str = "none", *expect: str) -> Turn:
+    return Turn(text, effect, tuple(expect))
+
+
+S = Session
+SESSIONS: tuple[Session, ...] = (
+    # -- the shelf: positions and references ---------------------------------------------------
+    S(
+        "pt-shelf-apaga-a-segunda",
+        "pt",
+        ("shelf",),
+        (
+            note("anota: dentista quinta às 15h"),
+            note("anota: pagar o IPVA"),
+            say("lista minhas notas", "none", "1. dentista", "2. pagar o ipva"),
+            say("apaga a segunda", "none", "apagar pagar o ipva"),
+            say("sim", "delete", "apagado"),
+        ),
+        ("note:dentista",),
+    ),
+    S(
+        "pt-shelf-lista-tudo-o-ultimo",
+        "pt",
+        ("shelf",),
+        (
+            note("anota: reunião sexta"),
+            movie("salva o filme Duna", "Duna"),
+            say("lista tudo", "none", "1. reuniao sexta", "2. duna"),
+            say("apaga o último", "none", "apagar duna"),
+            say("sim", "delete"),
+        ),
+        ("note:reuniao",),
+    ),
+    S(
+        "en-shelf-number-3",
+        "en",
+        ("shelf",),
+        (
+            note("note: buy batteries"),
+            note("note: call the bank"),
+            note("note: water the plants"),
+            say("list my notes", "none", "3. water the plants"),
+            say("delete number 3", "none", "delete water the plants"),
+            say("yes", "delete", "deleted"),
+        ),
+        ("note:batteries", "note:bank"),
+    ),
+    S(
+        "en-shelf-show-then-it",
+        "en",
+        ("shelf",),
+        (
+            note("note: gym closes at 10pm"),
+            note("note: renew passport in march"),
+            say("list my notes", "none"),
+            say("show me the first one", "none", "gym closes"),
+            say("delete it", "none", "delete gym closes"),
+            say("yes", "delete"),
+        ),
+        ("note:passport",),
+    ),
+    S(
+        "pt-shelf-fora-da-lista",
+        "pt",
+        ("shelf",),
+        (
+            note("anota: comprar pão"),
+            note("anota: levar o carro na revisão"),
+            say("lista minhas notas", "none"),
+            say("apaga o 4", "none", "a lista tinha 2 itens"),
+            say("apaga o 1", "none", "apagar comprar pao"),
+            say("sim", "delete"),
+        ),
+        ("note:carro",),
+    ),
+    S(
+        "pt-shelf-esse-depois-de-salvar",
+        "pt",
+        ("shelf",),
+        (
+            link(
+                "salva esse link https://example.com/receita-de-bolo",
+                "https://example.com/receita-de-bolo",
+            ),
+            say("apaga esse", "none", "apagar"),
+            say("sim", "delete"),
+        ),
+        (),
+    ),
+    S(
+        "en-shelf-bookmark-second",
+        "en",
+        ("shelf",),
+        (
+            note("note: book the dentist"),
+            note("note: pay the rent"),
+            say("list my notes", "none"),
+            say("bookmark the second one", "none", "pay the rent"),
+        ),
+        ("note:dentist", "note:rent"),
+    ),
+    S(
+        "pt-shelf-muda-o-2",
+        "pt",
+        ("shelf", "edit"),
+        (
+            note("anota: ligar pra Ana"),
+            note("anota: pagar o IPVA"),
+            say("lista minhas notas", "none"),
+            say("muda o 2 para pagar o IPVA até sexta", "edit", "atualizado"),
+        ),
+        ("note:ana", "note:ipva ate sexta"),
+    ),
+    S(
+        "en-shelf-search-then-position",
+        "en",
+        ("shelf", "question"),
+        (
+            note("note: buy oat milk"),
+            note("note: fix the bike"),
+            say("find milk", "none", "1. buy oat milk"),
+            say("delete the first one", "none", "delete buy oat milk"),
+            say("yes", "delete"),
+        ),
+        ("note:bike",),
+    ),
+    S(
+        "pt-shelf-ano-do-1",
+        "pt",
+        ("shelf", "edit"),
+        (
+            Turn(
+                "salva o filme Parasita de 2018",
+                "save",
+                (),
+                (plan("save_movie", title="Parasita", year=2018),),
+            ),
+            say("lista meus filmes", "none", "1. parasita"),
+            say("muda o ano do 1 para 2019", "edit", "atualizado"),
+        ),
+        ("movie:parasita:2019",),
+    ),
+    # -- several items in one message --------------------------------------------------------
+    S(
+        "pt-multi-matrix-e-interestelar",
+        "pt",
+        ("multi",),
+        (
+            say(
+                "salva os filmes matrix e interestelar",
+                "save",
+                "salvei 2",
+                "matrix",
+                "interestelar",
+            ),
+            say("quantos filmes eu tenho?", "none", "2 filmes"),
+        ),
+        ("movie:matrix", "movie:interestelar"),
+    ),
+    S(
+        "pt-multi-notas",
+        "pt",
+        ("multi",),
+        (
+            say("anota: comprar pão; levar o carro na revisão; ligar pro João", "save", "salvei 3"),
+            say("lista minhas notas", "none", "3. ligar pro joao"),
+        ),
+        ("note:pao", "note:carro", "note:joao"),
+    ),
+    S(
+        "en-multi-links",
+        "en",
+        ("multi",),
+        (
+            say("save https://example.com/a and https://example.com/b", "save", "saved 2"),
+            say("what links do I have?", "none", "example.com/a", "example.com/b"),
+        ),
+        ("link:example com a", "link:example com b"),
+    ),
+    S(
+        "pt-multi-velozes-e-furiosos",
+        "pt",
+        ("multi",),
+        (
+            say(
+                "salva os filmes velozes e furiosos e matrix",
+                "save",
+                "salvei 2",
+                "velozes e furiosos",
+            ),
+        ),
+        ("movie:velozes furiosos", "movie:matrix"),
+    ),
+    S(
+        "en-multi-pride-and-prejudice",
+        "en",
+        ("multi",),
+        (say("add the movies Pride and Prejudice and Arrival to my list", "save", "saved 2"),),
+        ("movie:pride prejudice", "movie:arrival"),
+    ),
+    S(
+        "pt-multi-limite",
+        "pt",
+        ("multi",),
+        (
+            say(
+                "anota: " + "; ".join(f"tarefa {n}" for n in range(1, 13)),
+                "save",
+                "salvei 10",
+                "ficaram de fora",
+            ),
+        ),
+        tuple(f"note:tarefa {n}" for n in range(1, 11)),
+    ),
+    S(
+        "pt-multi-series-e-posicao",
+        "pt",
+        ("multi", "shelf"),
+        (
+            say("guarda pra mim as séries Dark e Severance", "save", "1. dark", "2. severance"),
+            say("apaga a 2", "none", "apagar severance"),
+            say("sim", "delete"),
+        ),
+        ("tv_show:dark",),
+    ),
+    S(
+        "en-multi-notes-lines",
+        "en",
+        ("multi",),
+        (say("note:\n- pick up the kids at 5\n- buy bread", "save", "saved 2"),),
+        ("note:kids", "note:bread"),
+    ),
+    # -- edits -----------------------------------------------------------------------------------
+    S(
+        "pt-edit-essa-nota",
+        "pt",
+        ("edit",),
+        (
+            note("anota: comprar leite"),
+            say(
+                "muda essa nota para comprar leite sem lactose",
+                "edit",
+                "atualizado: comprar leite sem lactose",
+            ),
+        ),
+        ("note:leite sem lactose",),
+    ),
+    S(
+        "en-edit-change-it",
+        "en",
+        ("edit",),
+        (
+            note("note: call mom on sunday"),
+            say("change it to call mom on saturday", "edit", "updated"),
+        ),
+        ("note:saturday",),
+    ),
+    S(
+        "pt-edit-na-verdade-2021",
+        "pt",
+        ("edit",),
+        (
+            Turn(
+                "salva o filme Duna de 1984",
+                "save",
+                (),
+                (plan("save_movie", title="Duna", year=1984),),
+            ),
+            say("na verdade é o de 2021", "correct", "2021"),  # the movie just named, in code
+        ),
+        ("movie:duna:2021",),
+    ),
+    # -- questions about saved things ----------------------------------------------------------------
+    S(
+        "pt-q-link-da-bbc",
+        "pt",
+        ("question",),
+        (
+            link(
+                "salva esse link https://www.bbc.com/portuguese", "https://www.bbc.com/portuguese"
+            ),
+            note("anota: pagar a luz"),
+            say("qual era aquele link da bbc?", "none", "bbc.com/portuguese"),
+        ),
+        ("link:bbc", "note:luz"),
+    ),
+    S(
+        "en-q-which-link-python",
+        "en",
+        ("question",),
+        (
+            link("keep https://docs.python.org/3/tutorial/", "https://docs.python.org/3/tutorial/"),
+            say("which link did I save about python?", "none", "docs.python.org"),
+        ),
+        ("link:python",),
+    ),
+    S(
+        "pt-q-eu-salvei",
+        "pt",
+        ("question",),
+        (
+            note("anota: ver o jogo domingo"),
+            say("eu salvei interestelar?", "none", "nao"),
+            movie("salva o filme interestelar", "interestelar"),
+            say("eu salvei interestelar?", "none", "sim", "interestelar"),
+        ),
+        ("note:jogo", "movie:interestelar"),
+    ),
+    S(
+        "pt-q-quantos-videos",
+        "pt",
+        ("question",),
+        (
+            say(
+                "https://youtu.be/dQw4w9WgXcQ https://www.youtube.com/watch?v=9bZkp7q19f0",
+                "save",
+                "salvei 2",
+            ),
+            say("quantos vídeos eu tenho?", "none", "2 videos"),
+        ),
+        ("video:dqw4w9wgxcq", "video:9bzkp7q19f0"),
+    ),
+    S(
+        "pt-q-hoje",
+        "pt",
+        ("question",),
+        (
+            note("anota: levar os exames ao médico"),
+            say("o que eu salvei hoje?", "none", "levar os exames"),
+        ),
+        ("note:exames",),
+    ),
+    S(
+        "en-q-what-was-it",
+        "en",
+        ("question",),
+        (
+            link("save https://example.com/technology-news", "https://example.com/technology-news"),
+            say("I saved something about technology, what was it?", "none", "technology-news"),
+            say("what was it?", "none", "technology-news"),
+        ),
+        ("link:technology",),
+    ),
+    S(
+        "en-q-how-many-notes",
+        "en",
+        ("question",),
+        (
+            note("note: buy stamps"),
+            note("note: send the letter"),
+            say("how many notes do I have?", "none", "2 notes"),
+        ),
+        ("note:stamps", "note:letter"),
+    ),
+    S(
+        "pt-q-sobre-viagem",
+        "pt",
+        ("question",),
+        (
+            note("anota: reservar hotel da viagem"),
+            note("anota: trocar o óleo"),
+            say("o que eu salvei sobre viagem?", "none", "hotel da viagem"),
+        ),
+        ("note:hotel", "note:oleo"),
+    ),
+    # -- save verbs people use ---------------------------------------------------------------------
+    S(
+        "pt-verb-bota-ai-serie",
+        "pt",
+        ("verbs",),
+        (
+            show("bota aí tb a série the office", "the office"),
+            say("quais series eu tenho", "none", "the office"),
+        ),
+        ("tv_show:office",),
+    ),
+    S(
+        "pt-verb-coloca-filme",
+        "pt",
+        ("verbs",),
+        (movie("coloca o filme Duna na minha lista", "Duna"),),
+        ("movie:duna",),
+    ),
+    S(
+        "pt-verb-guarda-pra-mim",
+        "pt",
+        ("verbs",),
+        (
+            link(
+                "guarda pra mim esse link https://example.com/artigo-cafe",
+                "https://example.com/artigo-cafe",
+            ),
+        ),
+        ("link:artigo cafe",),
+    ),
+    S(
+        "en-verb-stash",
+        "en",
+        ("verbs",),
+        (link("stash this link https://example.com/recipe", "https://example.com/recipe"),),
+        ("link:recipe",),
+    ),
+    S(
+        "en-verb-put",
+        "en",
+        ("verbs",),
+        (movie("put the movie Arrival on my list", "Arrival"),),
+        ("movie:arrival",),
+    ),
+    S(
+        "pt-verb-joga-pra-ver-depois",
+        "pt",
+        ("verbs",),
+        (show("joga aí a série Dark pra ver depois", "Dark"),),
+        ("tv_show:dark",),
+    ),
+    S(
+        "en-verb-keep-for-later",
+        "en",
+        ("verbs",),
+        (show("keep the show Severance for later", "Severance"),),
+        ("tv_show:severance",),
+    ),
+    # -- the closest item wins -----------------------------------------------------------------
+    S(
+        "pt-closest-toy-story",
+        "pt",
+        ("closest", "shelf"),
+        (
+            note("anota: Toy Story"),
+            note("anota: Toy Story 2"),
+            say("procura toy story", "none", "1. toy story"),
+            say("apaga o 1", "none", "apagar toy story?"),
+            say("sim", "delete"),
+        ),
+        ("note:toy story 2",),
+    ),
+    S(
+        "en-closest-delete-by-name",
+        "en",
+        ("closest",),
+        (
+            Turn(
+                "save the movie Toy Story 2", "save", (), (plan("save_movie", title="Toy Story 2"),)
+            ),
+            Turn("save the movie Toy Story", "save", (), (plan("save_movie", title="Toy Story"),)),
+            Turn(
+                "delete toy story",
+                "none",
+                ("delete toy story",),
+                (plan("delete_item", query="toy story"),),
+            ),
+            say("yes", "delete"),
+        ),
+        ("movie:toy story 2",),
+    ),
+    # -- undo, reminders and small talk in between ---------------------------------------------------
+    S(
+        "pt-undo-depois-de-apagar",
+        "pt",
+        ("undo", "shelf"),
+        (
+            note("anota: ligar pro encanador"),
+            note("anota: comprar lâmpadas"),
+            say("lista minhas notas", "none"),
+            say("apaga o 1", "none"),
+            say("sim", "delete"),
+            say("desfaz", "undo"),
+        ),
+        ("note:encanador", "note:lampadas"),
+    ),
+    S(
+        "en-undo-a-save",
+        "en",
+        ("undo",),
+        (
+            note("note: buy eggs"),
+            say("undo", "undo"),
+        ),
+        (),
+    ),
+    S(
+        "pt-lembrete-no-meio",
+        "pt",
+        ("reminder", "shelf"),
+        (
+            note("anota: ligar pro João"),
+            say("me lembra daqui a 10 minutos de ligar pro João", "remind", "10:"),
+            say("lista minhas notas", "none", "1. ligar pro joao"),
+            say("apaga o 1", "none"),
+            say("sim", "delete"),
+        ),
+        (),
+    ),
+    S(
+        "en-reminder-in-between",
+        "en",
+        ("reminder", "question"),
+        (
+            say("remind me in 20 minutes to call the bank", "remind"),
+            note("note: bank branch number 1234"),
+            say("what notes do I have?", "none", "bank branch"),
+        ),
+        ("note:bank branch",),
+    ),
+    S(
+        "pt-conversa-no-meio",
+        "pt",
+        ("smalltalk", "shelf"),
+        (
+            say("oi, tudo bem?", "none"),
+            note("anota: pagar a conta de luz"),
+            say("valeu!", "none"),
+            say("apaga esse", "none", "apagar pagar a conta de luz"),
+            say("sim", "delete"),
+            say("obrigado", "none"),
+        ),
+        (),
+    ),
+    S(
+        "en-small-talk-in-between",
+        "en",
+        ("smalltalk", "multi"),
+        (
+            say("hi!", "none"),
+            say("save the movies Tenet and Arrival", "save", "saved 2"),
+            say("thanks", "none"),
+            say("how many movies do I have?", "none", "2 movies"),
+        ),
+        ("movie:tenet", "movie:arrival"),
+    ),
+    S(
+        "pt-tudo-junto",
+        "pt",
+        ("multi", "shelf", "question"),
+        (
+            note("anota: reunião sexta às 9h"),
+            say("salva os filmes duna e tenet", "save", "salvei 2"),
+            say("lista tudo", "none", "1. reuniao", "2. tenet", "3. duna"),  # newest first by type
+            say("apaga o 2", "none", "apagar tenet"),
+            say("sim", "delete"),
+            say("quantos filmes eu tenho?", "none", "1 filme"),
+        ),
+        ("note:reuniao", "movie:duna"),
+    ),
+)
+
+
+# -- running --------------------------------------------------------------------------------------
+
+
+def fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+def words(text: str) -> set[str]:
+    return set(re.sub(r"[^\w]+", " ", fold(text)).split())
+
+
+@dataclass
+class TurnResult:
+    session: str
+    text: str
+    reply: str
+    state: str
+    calls: int
+    seconds: float
+    fits: bool
+    why: str
+    unasked: str
+
+
+@dataclass
+class SessionResult:
+    session: Session
+    turns: list[TurnResult] = field(default_factory=list)
+    items_ok: bool = False
+    items_why: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.items_ok and all(t.fits for t in self.turns)
+
+
+Snapshot = dict[str, tuple[str, str, int | None]]
+
+
+def snapshot(items: Sequence[ItemDoc]) -> Snapshot:
+    return {i.id: (i.type, i.title or i.content or i.url or "", i.year) for i in items}
+
+
+def unasked(effect: str, before: Snapshot, after: Snapshot, reminders: int) -> str:
+    """What changed that the turn's declared effect does not allow ("" when nothing)."""
+    added = [k for k in after if k not in before]
+    removed = [k for k in before if k not in after]
+    changed = [k for k in after if k in before and after[k] != before[k]]
+    allowed = {
+        "none": (),
+        "save": ("added",),
+        "delete": ("removed",),
+        "edit": ("changed",),
+        # a correction of the turn before: edits what it saved, or saves what it left as a choice
+        "correct": ("added", "changed"),
+        "remind": ("reminders",),
+        "undo": ("added", "removed", "changed"),
+        "any": ("added", "removed", "changed", "reminders"),
+    }[effect]
+    found = {"added": added, "removed": removed, "changed": changed, "reminders": reminders}
+    extra = [
+        f"{name} {len(v) if isinstance(v, list) else v}"
+        for name, v in found.items()
+        if v and name not in allowed
+    ]
+    return ", ".join(extra)
+
+
+def items_match(expected: Sequence[str], items: Sequence[ItemDoc]) -> tuple[bool, str]:
+    """Whether `items` are exactly the expected ones ("type:words[:year]" each)."""
+    left = list(items)
+    for spec in expected:
+        kind, want, *year = spec.split(":")
+        wanted = words(want)
+        match = next(
+            (
+                i
+                for i in left
+                if i.type == kind
+                and wanted <= words(" ".join(v for v in (i.title, i.content, i.url) if v))
+                and (not year or i.year == int(year[0]))
+            ),
+            None,
+        )
+        if match is None:
+            shown = [f"{i.type}:{i.title or i.content or i.url}:{i.year or ''}" for i in items]
+            return False, f"missing {spec} in {shown}"
+        left.remove(match)
+    if left:
+        return False, f"unexpected {[f'{i.type}:{i.title or i.content or i.url}' for i in left]}"
+    return True, ""
+
+
+def resolve(outputs: Sequence[Mapping[str, Any]], ids: Sequence[str]) -> list[Mapping[str, Any]]:
+    """`${item:N}` in scripted outputs becomes the id of the session user's N-th item."""
+    text = json.dumps(list(outputs))
+    text = re.sub(
+        r"\$\{item:(\d+)\}",
+        lambda m: ids[int(m.group(1))] if int(m.group(1)) < len(ids) else "missing",
+        text,
+    )
+    return list(json.loads(text))
+
+
+class Bench:
+    def __init__(
+        self, runtime: Runtime, clock: FakeClock, model: ScriptedModelServer | None
+    ) -> None:
+        self.runtime = runtime
+        self.clock = clock
+        self.model = model
+
+    async def run(self, session: Session) -> SessionResult:
+        user = f"cli:s-{session.name}"
+        result = SessionResult(session)
+        db = self.runtime.deps.db
+        for turn in session.turns:
+            self.clock.advance(SECONDS_BETWEEN_TURNS)
+            before = snapshot(await db.items.list_for(user))
+            reminders0 = len(await db.reminders.for_user(user))
+            script_problems: list[str] = []
+            if self.model is not None:
+                self.model.begin_turn(resolve(turn.llm, list(before)))
+            started = time.perf_counter()
+            try:
+                reply = await self.runtime.handle(
+                    Incoming(
+                        channel="console",
+                        chat_id=user.split(":", 1)[1],
+                        user_id=user,
+                        text=turn.say,
+                        language_hint=session.language,  # type: ignore[arg-type]
+                    )
+                )
+            finally:
+                if self.model is not None:
+                    script_problems = self.model.end_turn().problems()
+            seconds = time.perf_counter() - started
+            after = snapshot(await db.items.list_for(user))
+            reminders = len(await db.reminders.for_user(user)) - reminders0
+            result.turns.append(
+                self._judge(
+                    session, turn, reply, seconds, before, after, reminders, script_problems
+                )
+            )
+        ok, why = items_match(session.items, await db.items.list_for(user))
+        result.items_ok, result.items_why = ok, why
+        return result
+
+    @staticmethod
+    def _judge(
+        session: Session,
+        turn: Turn,
+        reply: Reply,
+        seconds: float,
+        before: Snapshot,
+        after: Snapshot,
+        reminders: int,
+        script_problems: list[str],
+    ) -> TurnResult:
+        why: list[str] = []
+        if reply.meta.state == "FAIL" and not turn.fail_ok:
+            why.append("FAIL")
+        folded = fold(reply.text)
+        missing = [e for e in turn.expect if fold(e) not in folded]
+        if missing:
+            why.append(f"reply lacks {missing}")
+        why += script_problems
+        extra = unasked(turn.effect, before, after, reminders)
+        if extra:
+            why.append(f"unasked: {extra}")
+        return TurnResult(
+            session.name,
+            turn.say,
+            reply.text,
+            reply.meta.state,
+            reply.meta.llm_calls,
+            seconds,
+            not why,
+            "; ".join(why),
+            extra,
+        )
+
+
+def load_sessions(path: Path) -> tuple[Session, ...]:
+    """Sessions from a JSON or YAML file: a list of {name, language, categories, turns, items}."""
+    raw_text = path.read_text(encoding="utf-8")
+    if path.suffix in (".yaml", ".yml"):
+        import yaml
+
+        raw = yaml.safe_load(raw_text)
+    else:
+        raw = json.loads(raw_text)
+    sessions = []
+    for s in raw:
+        turns = tuple(
+            Turn(
+                t["say"],
+                t.get("effect", "none"),
+                tuple(t.get("expect", ())),
+                tuple(t.get("llm", ())),
+                bool(t.get("fail_ok", False)),
+            )
+            for t in s["turns"]
+        )
+        for t in turns:
+            if t.effect not in EFFECTS:
+                raise ValueError(f"{s['name']}: unknown effect {t.effect!r}")
+        sessions.append(
+            Session(
+                s["name"],
+                s.get("language", "pt"),
+                tuple(s.get("categories", ())),
+                turns,
+                tuple(s.get("items", ())),
+            )
+        )
+    return tuple(sessions)
+
+
+@asynccontextmanager
+async def running(
+    mode: str, tmdb_mode: str, data_dir: Path, *, db: Database | None = None
+) -> AsyncIterator[Bench]:
+    async with AsyncExitStack() as stack:
+        tmdb = FakeTmdb(CATALOGUE)
+        tmdb_url = await tmdb.start()
+        stack.push_async_callback(tmdb.close)
+        overrides: dict[str, Any] = {
+            "data_dir": data_dir,
+            "mongodb_uri": None,
+            "tmdb_api_key": None,
+            "tmdb_base_url": tmdb_url if tmdb_mode == "fake" else PUBLIC_TMDB,
+            "user_daily_token_quota": 100_000_000,
+            "global_daily_token_cap": 1_000_000_000,
+            "log_level": "WARNING",
+            "admin_user_ids": "",
+            "background_llm": False,
+        }
+        model: ScriptedModelServer | None = None
+        if mode == "scripted":
+            model = ScriptedModelServer()
+            url = await model.start()
+            stack.push_async_callback(model.close)
+            overrides.update(
+                openai_base_url=url, openai_api_key="bench-not-a-secret", llm_model="bench-scripted"
+            )
+        elif mode == "offline":
+            overrides.update(openai_base_url=None, openai_api_key=None)
+        settings = load_settings(**overrides)
+        clock = FakeClock(datetime(*START, tzinfo=ZoneInfo(settings.default_timezone)))
+        deps = await stack.enter_async_context(open_deps(settings, db=db, clock=clock))
+        yield Bench(Runtime(deps), clock, model)
+
+
+def report(results: Sequence[SessionResult], *, verbose: bool) -> dict[str, Any]:
+    for r in results:
+        mark = "ok " if r.passed else "BAD"
+        calls = sum(t.calls for t in r.turns)
+        print(
+            f"{mark} {r.session.name:34} turns {sum(t.fits for t in r.turns)}/{len(r.turns)} calls {calls}"
+            + ("" if r.items_ok else f"  items: {r.items_why}")
+        )
+        for t in r.turns:
+            if not t.fits or verbose:
+                print(
+                    f"      {'  ' if t.fits else '✗ '}{t.text!r} -> {t.reply[:160]!r} [{t.state}, {t.calls} calls] {t.why}"
+                )
+    groups: dict[str, list[SessionResult]] = defaultdict(list)
+    for r in results:
+        for c in r.session.categories:
+            groups[c].append(r)
+        groups[f"lang:{r.session.language}"].append(r)
+    groups["ALL"] = list(results)
+    rows = {}
+    print(
+        f"\n{'group':14} {'sessions':>9} {'passed':>8} {'turns fit':>10} {'unasked':>8} {'calls/routed':>13} {'routed':>7} {'p50 s':>6}"
+    )
+    for name, group in groups.items():
+        turns = [t for r in group for t in r.turns]
+        routed = [t for t in turns if t.calls]
+        row = {
+            "sessions": len(group),
+            "passed": sum(r.passed for r in group) / len(group),
+            "turns_fit": sum(t.fits for t in turns) / len(turns),
+            "unasked": sum(1 for t in turns if t.unasked),
+            "calls_per_routed": (sum(t.calls for t in routed) / len(routed)) if routed else 0.0,
+            "routed": len(routed),
+            "p50_s": statistics.median([t.seconds for t in turns]),
+        }
+        rows[name] = row
+        print(
+            f"{name:14} {row['sessions']:>9} {row['passed']:>8.0%} {row['turns_fit']:>10.0%} {row['unasked']:>8} "
+            f"{row['calls_per_routed']:>13.2f} {row['routed']:>7} {row['p50_s']:>6.2f}"
+        )
+    return rows
+
+
+async def main(args: argparse.Namespace) -> None:
+    logging.disable(logging.WARNING)  # the caveats' log lines would bury the table
+    sessions = load_sessions(Path(args.file)) if args.file else SESSIONS
+    if args.only:
+        wanted = set(args.only.split(","))
+        sessions = tuple(s for s in sessions if s.name in wanted)
+    with tempfile.TemporaryDirectory(prefix="lembra-sessions-") as data_dir:
+        async with running(args.model, args.tmdb, Path(data_dir)) as bench:
+            deps = bench.runtime.deps
+            print(
+                f"model {deps.model_name} · mode {args.model} · TMDB {args.tmdb} · {len(sessions)} sessions, "
+                f"{sum(len(s.turns) for s in sessions)} turns",
+                flush=True,
+            )
+            results = []
+            for session in sessions:
+                results.append(await bench.run(session))
+                if args.progress:
+                    r = results[-1]
+                    print(f"  {'ok ' if r.passed else 'BAD'} {session.name}", flush=True)
+                    for t in r.turns:
+                        if not t.fits:
+                            print(f"      ✗ {t.text!r} -> {t.reply[:200]!r} {t.why}", flush=True)
+                    if not r.items_ok:
+                        print(f"      items: {r.items_why}", flush=True)
+    rows = report(results, verbose=args.verbose)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", choices=("scripted", "local", "offline"), default="scripted")
+    parser.add_argument("--tmdb", choices=("fake", "none"), default="fake")
+    parser.add_argument("--file", help="run the sessions in this JSON/YAML file instead")
+    parser.add_argument("--only", help="comma-separated session names")
+    parser.add_argument("--verbose", action="store_true", help="print every turn")
+    parser.add_argument("--progress", action="store_true", help="a line as each session ends")
+    parser.add_argument("--json", action="store_true", help="also print the table as JSON")
+    asyncio.run(main(parser.parse_args()))

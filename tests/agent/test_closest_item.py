@@ -1,0 +1,33 @@
+"""The closest item wins (issue 26): an exact title before a longer one, ties become a choice.
+
+Scoring and ranking only (agent/tools/matching.py, agent/tools/finding.py): what finds the
+candidates is not at stake here, so the same rules hold whatever index finds them.
+"""
+
+from __future__ import annotations
+
+from storage import Database
+from tests.support.harness import open_lembra, seed
+from tests.support.live import call
+
+
+async def test_an_exact_title_comes_before_a_longer_one(db: Database) -> None:
+    # "Toy Story" is the older one: recency alone would put "Toy Story 2" first
+    await seed(db, ["anota: Toy Story", "anota: Toy Story 2", "anota: Toy Story 3"])
+    async with open_lembra(db, counting_model=True) as lembra:
+        found = await lembra.say("procura toy story")
+        preview = await lembra.say(
+            "apaga o toy story", llm=[call("delete_item", query="o toy story")]
+        )
+        assert found.text.splitlines()[:2] == ["Encontrei 3:", "1. Toy Story"]
+        assert preview.text.startswith("Apagar Toy Story?")
+
+
+async def test_same_score_ties_become_a_choice(db: Database) -> None:
+    await seed(db, ["anota: Toy Story 2", "anota: Toy Story 3"])
+    async with open_lembra(db, counting_model=True) as lembra:
+        choice = await lembra.say("apaga o toy story", llm=[call("delete_item", query="toy story")])
+        assert choice.text.splitlines()[0] == "Qual devo apagar?"
+        assert {c.label for c in choice.choices} == {"Toy Story 2", "Toy Story 3"}
+        assert choice.meta.state == "AMBIGUOUS"
+        assert len(await lembra.items()) == 2

@@ -1,0 +1,117 @@
+"""Questions about saved things answered from storage, in code (issue 26).
+
+A model is configured (the counting server, with no scripted output), so a question
+that reached it would be recorded: none may. Replies are in the message's language,
+and never come from a lookup (TMDB, a fetched page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+
+from agent.clock import FakeClock
+from storage import Database
+from tests.support.harness import START, Lembra, open_lembra, seed
+
+SAVED = [
+    "salva o link https://www.bbc.com/portuguese",
+    "salva o link https://docs.python.org/3/tutorial/",
+    "salva esse vídeo https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+    "salva o filme the matrix",
+    "anota: comprar leite",
+]
+
+
+@pytest.fixture
+async def lembra(db: Database) -> AsyncIterator[Lembra]:
+    await seed(db, SAVED)
+    async with open_lembra(db, counting_model=True) as running:
+        yield running
+
+
+async def test_which_link_about_x_is_found_in_storage_not_fetched(lembra: Lembra) -> None:
+    pt = await lembra.say("qual era aquele link da bbc?")
+    en = await lembra.say("which link did I save about python?")
+
+    assert pt.text.splitlines() == ["Encontrei 1:", "1. https://www.bbc.com/portuguese"]
+    assert en.text.splitlines() == ["Found 1:", "1. https://docs.python.org/3/tutorial/"]
+    assert pt.meta.tools_executed == en.meta.tools_executed == ("search_items",)  # no fetch
+    assert lembra.model_calls == 0
+
+
+async def test_did_i_save_x_is_answered_yes_or_no(lembra: Lembra) -> None:
+    looked_up = len(lembra.tmdb.requests)
+    yes = await lembra.say("eu salvei o matrix?")
+    no = await lembra.say("eu salvei inception?")
+    no_en = await lembra.say("did I save Dune?")
+
+    assert yes.text.splitlines() == ["Sim, está salvo:", "1. The Matrix (1999)"]
+    assert no.text == "Não, não encontrei «inception» entre os seus itens."
+    assert no_en.text == "No, I did not find «Dune» among your items."
+    assert len(lembra.tmdb.requests) == looked_up  # what is saved is the answer, not TMDB
+    assert lembra.model_calls == 0
+
+
+async def test_how_many_is_a_count_in_the_messages_language(lembra: Lembra) -> None:
+    videos = await lembra.say("quantos vídeos eu tenho?")
+    everything = await lembra.say("quantos itens eu tenho?")
+    movies = await lembra.say("how many movies did I save?")
+
+    assert videos.text == "Você tem 1 vídeo."
+    assert everything.text == "Você tem 5 itens: 1 nota, 1 filme, 1 vídeo, 2 links."
+    assert movies.text == "You have 1 movie."
+    assert lembra.model_calls == 0
+
+
+async def test_what_did_i_save_today_and_yesterday(lembra: Lembra, db: Database) -> None:
+    today = await lembra.say("o que eu salvei hoje?")
+    lembra.clock.advance(24 * 3600)
+    await seed(db, ["anota: ligar pro banco"], clock=FakeClock(START + timedelta(days=1)))
+    yesterday = await lembra.say("what did I save yesterday?")
+    links = await lembra.say("quais links eu salvei ontem?")
+    today_now = await lembra.say("o que eu salvei hoje?")
+
+    assert today.text.startswith("Você salvou 5 itens hoje:")
+    assert len(yesterday.text.splitlines()) == 6
+    assert yesterday.text.startswith("You saved 5 items yesterday:")
+    assert links.text.splitlines()[0] == "Você salvou 2 links ontem:"
+    assert today_now.text.splitlines() == ["Você salvou 1 item hoje:", "1. ligar pro banco"]
+
+
+async def test_what_was_it_after_a_search_names_the_item(lembra: Lembra) -> None:
+    await lembra.say("I saved something about the bbc, what was it?")
+    again = await lembra.say("what was it?")
+    assert again.text.startswith("1. https://www.bbc.com/portuguese")
+    assert "(link)" in again.text
+    assert lembra.model_calls == 0
+
+
+async def test_nothing_found_is_said_with_the_subject(lembra: Lembra) -> None:
+    reply = await lembra.say("o que eu salvei sobre jardinagem?")
+    assert reply.text == "Não encontrei nada sobre «jardinagem» entre os seus itens."
+    assert reply.meta.state == "OK"
+
+
+async def test_a_question_the_code_cannot_read_gets_only_search_tools(db: Database) -> None:
+    await seed(db, SAVED)
+    async with open_lembra(db, counting_model=True, llm_output_mode="json_schema") as lembra:
+        await lembra.say(
+            "tem algum link daquele site de notícias inglês?",
+            llm=[
+                {
+                    "action": "CALL_TOOL",
+                    "tool": "search_items",
+                    "args": {"query": "bbc", "type": "link", "limit": None},
+                    "message": None,
+                    "belief": {"key": "answer.confidence", "guessed": 1.0, "delta": 0},
+                }
+            ],
+        )
+        body = lembra.requests[0].body
+    offered = set(body["response_format"]["json_schema"]["schema"]["properties"]["tool"]["enum"])
+    situation = "\n".join(str(m["content"]) for m in body["messages"] if m["role"] == "system")
+    assert offered == {"search_items", "request_clarification", None}
+    assert "Posso usar as ferramentas: request_clarification, search_items." in situation

@@ -1,0 +1,146 @@
+"""Several items in one message (issue 26): each stored, one reply saying what was saved
+and what was not, at most ten; a title holding "e" / "and" stays one item."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.conversation.batching import save_batch
+from agent.conversation.turn import Turn
+from agent.types import Incoming
+from agent.understanding.batches import Batch
+from storage import Database
+from tests.support.harness import ALICE, open_lembra
+from tests.support.live import call
+
+CATALOGUE: dict[str, dict[str, list[dict[str, Any]]]] = {
+    "movie": {
+        "velozes e furiosos": [
+            {"id": 9799, "title": "Velozes e Furiosos", "release_date": "2001-06-18"},
+            {"id": 13804, "title": "Velozes e Furiosos 4", "release_date": "2009-04-02"},
+        ],
+        "matrix": [{"id": 603, "title": "Matrix", "release_date": "1999-03-31"}],
+        "interestelar": [{"id": 157336, "title": "Interestelar", "release_date": "2014-11-05"}],
+        "pride and prejudice": [
+            {"id": 4348, "title": "Pride & Prejudice", "release_date": "2005-09-16"}
+        ],
+        "inception": [
+            {"id": 27205, "title": "Inception", "release_date": "2010-07-15"},
+            {"id": 1000001, "title": "Inception", "release_date": "2014-01-01"},
+        ],
+        "tom e jerry": [{"id": 587807, "title": "Tom & Jerry", "release_date": "2021-02-11"}],
+    }
+}
+
+
+def titles(items: list[Any]) -> list[str]:
+    return [i.title or i.content or i.url for i in items]
+
+
+async def test_two_movies_in_one_message_are_both_saved(db: Database) -> None:
+    async with open_lembra(db, tmdb_results=CATALOGUE, counting_model=True) as lembra:
+        reply = await lembra.say("salva os filmes matrix e interestelar")
+        assert reply.text.splitlines() == [
+            "✅ Salvei 2 itens:",
+            "1. Matrix (1999)",
+            "2. Interestelar (2014)",
+        ]
+        assert titles(await lembra.items()) == ["Matrix", "Interestelar"]
+        assert reply.meta.tools_executed == ("save_movie", "save_movie")
+        assert await lembra.event_types() == ["item_saved", "item_saved"]
+        # the summary is the shelf: "apaga o 2" is Interestelar
+        assert (await lembra.say("apaga o 2")).text.startswith("Apagar Interestelar (2014)?")
+        assert lembra.model_calls == 0
+
+
+async def test_a_title_with_e_stays_one_item_when_tmdb_knows_it(db: Database) -> None:
+    async with open_lembra(db, tmdb_results=CATALOGUE) as lembra:
+        reply = await lembra.say("salva os filmes velozes e furiosos e matrix")
+        assert titles(await lembra.items()) == ["Velozes e Furiosos", "Matrix"]
+        assert "2. Matrix (1999)" in reply.text
+
+
+async def test_what_is_not_saved_is_listed_with_the_reason(db: Database) -> None:
+    async with open_lembra(db, tmdb_results=CATALOGUE) as lembra:
+        reply = await lembra.say("add the movies Pride and Prejudice and Inception to my list")
+        assert titles(await lembra.items()) == ["Pride & Prejudice"]
+        assert reply.text.splitlines() == [
+            "✅ Saved 1 item:",
+            "1. Pride & Prejudice (2005)",
+            "Not saved (1):",
+            "• «Inception»: I found 2 matches; send that title alone to pick one.",
+            "⚠️ Items not saved: 1.",
+        ]
+        assert reply.meta.state == "PARTIAL"
+
+
+async def test_without_tmdb_each_title_is_saved_as_written_with_the_caveat(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url="https://api.themoviedb.org/3") as lembra:
+        reply = await lembra.say("bota aí as séries Dark, Severance e The Office")
+        items = await lembra.items()
+        assert titles(items) == ["Dark", "Severance", "The Office"]
+        assert {i.type for i in items} == {"tv_show"}
+        assert reply.meta.state == "PARTIAL"
+        assert "TMDB" in reply.text  # the caveat names the cause
+
+
+async def test_notes_split_on_semicolons_and_lines_only(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: comprar leite, pão e ovos; ligar pro João")
+        await lembra.say("anota:\n- levar o carro\n- pagar o IPVA")
+        assert titles(await lembra.items()) == [
+            "comprar leite, pão e ovos",
+            "ligar pro João",
+            "levar o carro",
+            "pagar o IPVA",
+        ]
+
+
+async def test_several_links_and_one_already_saved(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("https://example.com/a")
+        reply = await lembra.say(
+            "salva https://example.com/a, https://youtu.be/dQw4w9WgXcQ e https://example.com/b"
+        )
+        items = await lembra.items()
+        assert [(i.type, i.url) for i in items] == [
+            ("link", "https://example.com/a"),
+            ("video", "https://youtu.be/dQw4w9WgXcQ"),
+            ("link", "https://example.com/b"),
+        ]
+        assert "1. https://example.com/a (já estava salvo)" in reply.text
+        assert reply.text.startswith("✅ Salvei 2 itens:")
+
+
+async def test_at_most_ten_and_the_reply_says_how_many_were_left(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        reply = await lembra.say("anota: " + "; ".join(f"tarefa {n}" for n in range(1, 13)))
+        assert len(await lembra.items()) == 10
+        assert "2 ficaram de fora" in reply.text
+
+
+async def test_a_planners_combined_title_is_split_by_the_lookup(db: Database) -> None:
+    async with open_lembra(db, tmdb_results=CATALOGUE, counting_model=True) as lembra:
+        both = await lembra.say(
+            "salva matrix e interestelar",
+            llm=[call("enrich_movie", title="matrix e interestelar")],
+        )
+        one = await lembra.say("salva tom e jerry", llm=[call("enrich_movie", title="tom e jerry")])
+        assert titles(await lembra.items()) == ["Matrix", "Interestelar", "Tom & Jerry"]
+        assert "2. Interestelar (2014)" in both.text
+        assert one.text == "✅ Salvo: Tom & Jerry (2021)."
+
+
+async def test_a_piece_past_the_tools_limits_is_refused_not_raised(db: Database) -> None:
+    """A piece no reader produces today (a 4,001-character note): refused with its reason."""
+    async with open_lembra(db) as lembra:
+        user = await lembra.db.users.ensure(
+            ALICE, language="pt", timezone="America/Sao_Paulo", now_ms=lembra.clock.ms()
+        )
+        incoming = Incoming(channel="console", chat_id="alice", user_id=ALICE, text="anota")
+        turn = Turn(incoming=incoming, user=user, language="pt", now_ms=lembra.clock.ms())
+        batch = Batch("notes", ("leite", "x" * 4_001))
+        reply = await save_batch(lembra.deps, turn, lembra.runtime.tools, batch)
+        assert titles(await lembra.items()) == ["leite"]
+        assert "Não salvei (1):" in reply.text
+        assert reply.meta.state == "PARTIAL"
