@@ -52,9 +52,9 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agent.assembly import open_deps  # noqa: E402
 from agent.clock import FakeClock  # noqa: E402
 from agent.conversation.runtime import Runtime  # noqa: E402
-from agent.deps import open_deps  # noqa: E402
 from agent.types import Incoming, Reply  # noqa: E402
 from bot.fakes.scripted_model import ScriptedModelServer  # noqa: E402
 from bot.fakes.tmdb import FakeTmdb  # noqa: E402

@@ -695,7 +695,7 @@ async def test_counts_in_model_text_are_checked_against_every_item(lembra: Lembr
         await lembra.say(f"anota: {note}")
 
     true = await lembra.say(
-        "quantas coisas eu guardei?", llm=[{**claim, "message": "Você tem 3 itens salvos."}]
+        "dá pra fazer tudo isso hoje?", llm=[{**claim, "message": "Você tem 3 itens salvos."}]
     )
     false = await lembra.say(
         "e agora, quantas?",

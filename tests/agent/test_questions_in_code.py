@@ -13,6 +13,7 @@ from datetime import timedelta
 import pytest
 
 from agent.clock import FakeClock
+from agent.planning.structured import step_tools
 from storage import Database
 from tests.support.harness import START, Lembra, open_lembra, seed
 
@@ -111,7 +112,7 @@ async def test_a_question_the_code_cannot_read_gets_only_search_tools(db: Databa
             ],
         )
         body = lembra.requests[0].body
-    offered = set(body["response_format"]["json_schema"]["schema"]["properties"]["tool"]["enum"])
+    offered = step_tools(body["response_format"]["json_schema"]["schema"])
     situation = "\n".join(str(m["content"]) for m in body["messages"] if m["role"] == "system")
     assert offered == {"search_items", "request_clarification", None}
-    assert "Posso usar as ferramentas: request_clarification, search_items." in situation
+    assert "use só estas ferramentas: request_clarification, search_items." in situation
