@@ -131,6 +131,12 @@ def _range(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
 def _range_starts(toks: tuple[Tok, ...], i: int) -> list[tuple[Clock, int]]:
     """The clock a range opens with: as read, or the bare hour ("entre 2 e 4": 2, not 2:04)."""
     starts = [found] if (found := _one_clock(toks, i)) is not None else []
+    if found is not None and found[0].minute == 0:
+        # "das 5 30 às 6": minutes said apart, then the range's link
+        spoken, after = text_at(toks, found[1]), found[1] + 1
+        linked = RANGE_LINKS.match(toks, after) is not None or text_at(toks, after) in HYPHENS
+        if len(spoken) == 2 and spoken.isdigit() and int(spoken) < 60 and linked:
+            starts.insert(0, (replace(found[0], minute=int(spoken)), after))
     prefix = PREFIXES.match(toks, i)
     hour = cardinal(toks, prefix[1] if prefix else i)
     if hour is not None and 0 <= hour[0] <= 23:

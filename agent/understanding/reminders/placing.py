@@ -406,4 +406,11 @@ def _invalid_date_options(
     last = calendar.monthrange(year, month)[1]
     first_next = date(year + month // 12, month % 12 + 1, 1)
     options = [_at(date(year, month, last), hour, now, minute), _at(first_next, hour, now, minute)]
-    return tuple(o for o in options if _future(o, now)) or (options[-1] + timedelta(days=365),)
+    future = tuple(o for o in options if _future(o, now))
+    if future:
+        return future
+    # a year already past ("29/2/01"): the first of that next month in a year still ahead
+    ahead = options[-1]
+    while not _future(ahead, now):
+        ahead = ahead.replace(year=ahead.year + 1)
+    return (ahead,)

@@ -6,7 +6,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from agent.understanding.reminders import AskWhen, SetReminder, parse, route, untimed
@@ -56,6 +56,9 @@ def test_every_time_word_is_cut_from_the_reminder(message: str, what: str) -> No
         ("me lembra às 5 30 amanhã de pagar a conta", (19, 17, 30), "pagar a conta"),
         ("me lembra às 5 30 h de pagar a conta", (18, 17, 30), "pagar a conta"),
         ("remind me at 5 30 and call mom", (18, 17, 30), "call mom"),
+        ("me lembra amanhã das 5 30 às 6 de pagar a conta", (19, 17, 30), "pagar a conta"),
+        ("me lembra das 5 30 às 6 da tarde de pagar a conta", (18, 17, 30), "pagar a conta"),
+        ("remind me tomorrow from 8 15 to 9 am to stretch", (19, 8, 15), "stretch"),
     ],
 )
 def test_spoken_minutes_before_more_of_the_time(
@@ -126,6 +129,7 @@ DATES = st.tuples(
     now=st.sampled_from(NOWS),
     month_first=st.booleans(),
 )
+@example(text="2/29/01", now=NOW, month_first=False)  # an impossible date in a year past
 def test_any_text_is_read_without_raising(text: str, now: datetime, month_first: bool) -> None:
     """Outside input: whatever the words and the moment, reading never raises and never sets
     or offers a time already past."""
