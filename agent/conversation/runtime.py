@@ -43,6 +43,7 @@ from agent.conversation.helping import help_reply
 from agent.conversation.recovery import recovered_reply
 from agent.conversation.replies import confirm_choices, finish, titled_label
 from agent.conversation.turn import Turn
+from agent.conversation.turnlog import log_turn
 from agent.deps import Deps
 from agent.memory.frame import ContextFrame, build_frame, request_hash
 from agent.memory.framecache import FrameCache
@@ -75,6 +76,7 @@ from agent.understanding.language import reply_language
 from agent.understanding.references import read_reference
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
+from storage import roundtrips
 from storage.documents import UserDoc
 from storage.messages import NewMessage
 
@@ -118,9 +120,13 @@ class Runtime:
         started = time.perf_counter()
         metrics.in_flight.inc()
         try:
-            reply = await self._handle(incoming)
+            with roundtrips.counted() as trips:
+                reply = await self._handle(incoming)
         finally:
             metrics.in_flight.dec()
+        log_turn(
+            incoming, reply, round_trips=trips.count, ms=(time.perf_counter() - started) * 1000
+        )
         metrics.turns.labels(reply.meta.intent or "none").inc()
         metrics.states.labels(reply.meta.state).inc()
         if reply.meta.llm_calls == 0:
