@@ -172,6 +172,7 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
             "first_use": a.first_use,
             "risk": a.score,
             "decision": a.decision,
+            **(outcome.estimate.to_json() if outcome.estimate else {}),
         }
     assert isinstance(outcome, Failed)
     return {"status": "error", **outcome.failure.to_json()}

@@ -113,6 +113,10 @@ def text(key: str, language: Language, **values: Any) -> str:
 # for exactly 1 and the plural otherwise (0 itens, 0 items).
 NOUNS: dict[str, dict[Language, tuple[str, str]]] = {
     "item": {"pt": ("item", "itens"), "en": ("item", "items")},
+    "similar": {
+        "pt": ("item parecido", "itens parecidos"),
+        "en": ("similar item", "similar items"),
+    },
     "message": {"pt": ("mensagem", "mensagens"), "en": ("message", "messages")},
     "record": {"pt": ("registro", "registros"), "en": ("record", "records")},
     "option": {"pt": ("opção", "opções"), "en": ("match", "matches")},
