@@ -42,6 +42,7 @@ from agent.conversation.commands import Commands, session_kind
 from agent.conversation.helping import help_reply
 from agent.conversation.recovery import recovered_reply
 from agent.conversation.replies import confirm_choices, finish, titled_label
+from agent.conversation.savedwhen import saved_in_period
 from agent.conversation.turn import Turn
 from agent.conversation.turnlog import log_turn
 from agent.deps import Deps
@@ -286,6 +287,8 @@ class Runtime:
             case "delete_all":
                 return await deleting.delete_all_preview(self.deps, turn)
             case "list_all":
+                if "period" in intent.entities:  # "o que eu salvei essa semana?" (issue 31)
+                    return await saved_in_period(self.deps, turn, intent)
                 # "quantos vídeos eu tenho?" is a count, not a list
                 counted = answering.count(turn, turn.incoming.text or "")
                 return counted or await listing.list_items(self.deps, turn, intent)

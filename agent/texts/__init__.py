@@ -29,6 +29,7 @@ from agent.texts import (
     guide,
     listing,
     memory,
+    periods,
     reminders,
     retyping,
     risk,
@@ -69,6 +70,7 @@ CATALOGS = (
     corrections,
     voice,
     shelf,
+    periods,
 )
 
 
