@@ -74,6 +74,7 @@ def meta_for(turn: Turn, confidence: Confidence, kind: TurnKind) -> ReplyMeta:
         receipts=tuple(turn.receipts),
         blocks=confidence.blocks,
         tokens=sum(turn.prompt_tokens),
+        reasoning=turn.reasoning,
     )
 
 

@@ -64,7 +64,7 @@ from agent.planning.schema import planner_function_schema
 from agent.planning.step import PlanningSession
 from agent.texts import OK_MARK, items_word, text
 from agent.tools import registry
-from agent.tools.base import Found, PageFetched, Saved, Simulated, ToolContext
+from agent.tools.base import Found, PageFetched, Reasoned, Saved, Simulated, ToolContext
 from agent.tools.finding import execute_delete, execute_delete_all
 from agent.tools.saving import store_item
 from agent.trust import effects
@@ -535,6 +535,8 @@ class Runtime:
         )
         allowed = self.allowed(turn, llm_intent)
         result = await session.step(allowed=allowed, index=0)
+        if isinstance(result.outcome, Reasoned):  # a note for /why: the plan is the next step
+            result = await session.step(allowed=allowed - {"log_reasoning"}, index=1)
         if result.transport and answered is None:  # the model is down: the offline rules serve
             return await degraded.fall_back(
                 self.deps,

@@ -134,6 +134,13 @@ class Simulated:
 
 
 @dataclass(frozen=True, slots=True)
+class Reasoned:
+    """`log_reasoning` kept its note for `/why`: nothing was changed."""
+
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
 class Failed:
     failure: ToolFailure
 
@@ -162,6 +169,7 @@ Outcome = (
     | Failed
     | Clarification
     | Simulated
+    | Reasoned
 )
 
 A = TypeVar("A", bound=ToolArgs)
