@@ -7,6 +7,8 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agent.memory.consolidation import consolidate
 from agent.memory.narrator import narrate
@@ -79,6 +81,12 @@ def test_questions_about_a_period_are_read_in_code(
     message: str, expected: tuple[str, str] | None
 ) -> None:
     assert asked_period(message) == expected
+
+
+@given(st.text(max_size=200))
+def test_reading_a_period_question_never_raises(message: str) -> None:
+    got = asked_period(message)
+    assert got is None or got[0] in ("week", "month")
 
 
 async def test_consolidation_keeps_periods_the_frame_reads_without_a_model(db: Database) -> None:
