@@ -25,12 +25,14 @@ async def delete_preview(
     label: str,
     *,
     item_type: str = "",
-    score: float = 100.0,
+    score: float | None = None,
 ) -> Reply:
     """Hold one item's deletion for an explicit confirmation (DESIGN 3.2); nothing is deleted.
 
-    `score`: how surely the item is the one meant (the matcher's; 100 when named by id or
-    picked by the user), shown in the preview's estimate with the similar items that stay.
+    `score`: how surely the planner's target is the one meant (the matcher's; 100 when
+    named by id), shown in the preview's estimate with the similar items that stay. None
+    for a target the user picked themselves (a position, a choice): nothing to estimate,
+    and a pick by position stays within its three round trips (issue 26).
     """
     shelves.point(turn, item_id, label, item_type)  # "esse" is now this item (DESIGN 10.1)
     assessment, limits = await riskgate.assess_delete(deps, turn)
@@ -40,7 +42,11 @@ async def delete_preview(
         return deleted_reply(turn, await execute_delete(deps, turn, item_id))
     pending = pendings.ConfirmDeleteItem(item_id=item_id, label=label)
     await pendings.store(deps, turn, pending)
-    estimate = await _estimate(deps, turn, item_id, score, reversible=assessment.reversible)
+    estimate = (
+        await _estimate(deps, turn, item_id, score, reversible=assessment.reversible)
+        if score is not None
+        else []
+    )
     return finish(
         turn,
         text("delete_preview", turn.language, label=label, expires=_expires(deps, turn))

@@ -335,12 +335,9 @@ async def test_an_ambiguous_delete_becomes_a_choice(lembra: Lembra) -> None:
     preview = await lembra.say(str(labels.index("leite de aveia") + 1))
 
     # the choice names the item; deleting it still takes an explicit "sim" (DESIGN 3.2)
-    first_line, risk_line, estimate, assessment = preview.text.split("\n")
+    first_line, risk_line = preview.text.split("\n")
     assert first_line == "Apagar leite de aveia? (sim/não, expira em 2 minutos)"
     assert "primeira vez" in risk_line  # a first delete is always confirmed (risk policy)
-    # picked by the user: sure; "comprar leite" does not hold "aveia", so it is not alike
-    assert estimate == "Estimativa: confiança no alvo: 100%; itens parecidos que ficam: 0."
-    assert assessment == "Avaliação: o alvo é inequívoco."
     assert len(await lembra.items()) == 2
     reply = await lembra.say("sim")
 
