@@ -68,9 +68,8 @@ def turn(n: int) -> tuple[str, list[dict[str, Any]]]:
             title, year = MOVIES[(n // 5) % len(MOVIES)]
             return f"salva o filme {title} de {year}", [step("save_movie", title=title, year=year)]
         case 2:
-            return f"procura a ideia {n - 2} nas minhas notas", [
-                step("search_items", query=f"ideia número {n - 2}", type="note")
-            ]
+            # a plain search is answered from storage, in code (issue 26): no model output
+            return f"procura a ideia {n - 2} nas minhas notas", []
         case 3:
             return "lista tudo", []
         case _:
