@@ -174,6 +174,8 @@ class ReplyMeta:
     intent: str = ""
     receipts: tuple[str, ...] = ()  # "type:hash": the ledger event of each committed effect
     blocks: tuple[str, ...] = ()  # absolute blocks of DESIGN 3.4 the turn raised
+    tokens: int = 0  # prompt tokens of every model call of the turn, summed (turn_done)
+    reasoning: str = ""  # the planner's own note of why it chose its step (log_reasoning)
 
 
 @dataclass(frozen=True, slots=True)

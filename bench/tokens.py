@@ -11,7 +11,9 @@ messages, and the new message.
 Goals (issue 5): turn 1,000 <= 1.1x turn 50; the turn-1,000 prompt >= 20x smaller
 than the full transcript. The turns cycle through notes, movies (re-saving some),
 searches, "lista tudo" and greetings; the measured turns all call the model.
-Run: `.venv/bin/python bench/tokens.py [--turns N]`.
+With `--dream-every N`, a consolidation (no model) runs after every N turns, so the
+measured prompts also carry the baseline and the synthesized periods (issue 31).
+Run: `.venv/bin/python bench/tokens.py [--turns N] [--dream-every N]`.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agent.assembly import open_deps  # noqa: E402
 from agent.clock import FakeClock  # noqa: E402
 from agent.conversation.runtime import Runtime  # noqa: E402
+from agent.memory.consolidation import consolidate  # noqa: E402
 from agent.memory.history import to_messages  # noqa: E402
 from agent.tokens import TokenCounter  # noqa: E402
 from agent.types import Incoming  # noqa: E402
@@ -65,9 +68,8 @@ def turn(n: int) -> tuple[str, list[dict[str, Any]]]:
             title, year = MOVIES[(n // 5) % len(MOVIES)]
             return f"salva o filme {title} de {year}", [step("save_movie", title=title, year=year)]
         case 2:
-            return f"procura a ideia {n - 2} nas minhas notas", [
-                step("search_items", query=f"ideia número {n - 2}", type="note")
-            ]
+            # a plain search is answered from storage, in code (issue 26): no model output
+            return f"procura a ideia {n - 2} nas minhas notas", []
         case 3:
             return "lista tudo", []
         case _:
@@ -102,7 +104,7 @@ def full_transcript_tokens(
     return counter.count_request(messages, body.get("tools"))
 
 
-async def run(turns: int) -> None:
+async def run(turns: int, dream_every: int = 0) -> None:
     counter = TokenCounter()
     server = EmbeddedServer(Path("."), memory=True)
     uri = server.start()
@@ -131,6 +133,8 @@ async def run(turns: int) -> None:
                 report = model.end_turn()
                 if report.problems():
                     raise SystemExit(f"turn {n}: {report.problems()}")
+                if dream_every and n % dream_every == 0:
+                    await consolidate(deps, USER, trigger="bench", use_model=False)
                 if n in CHECKPOINTS:
                     request = report.requests[0]
                     assert request.prompt_tokens is not None
@@ -179,7 +183,9 @@ def report_rows(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=1_000)
-    asyncio.run(run(parser.parse_args().turns))
+    parser.add_argument("--dream-every", type=int, default=0)
+    args = parser.parse_args()
+    asyncio.run(run(args.turns, args.dream_every))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from typing import Any
 from pymongo import ReturnDocument, UpdateOne
 from pymongo.asynchronous.collection import AsyncCollection
 
+from storage import roundtrips
 from storage.errors import translated
 from storage.faults import FaultPoints
 
@@ -59,6 +60,7 @@ class Collection:
             with translated(f"{self.name}.{operation}"):
                 yield
         finally:
+            roundtrips.tick()
             if self._observer is not None:
                 self._observer(self.name, operation, time.perf_counter() - started)
 

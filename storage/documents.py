@@ -84,6 +84,8 @@ class UserDoc(StoredModel):
     # what dreaming learned (agent/memory/patterns.py): structured flags and the baseline narrative
     patterns: dict[str, Any] = Field(default_factory=dict)
     baseline: str | None = None
+    # per-period summaries consolidation keeps (agent/memory/periods.py): recent, month, older
+    periods: dict[str, Any] = Field(default_factory=dict)
     # effects begun and not yet recorded, one slot per conversation (None once recorded)
     effects: dict[str, EffectDoc | None] = Field(default_factory=dict)
     # no open reminder is due before this (NO_REMINDERS: none is open; None: not known yet)

@@ -115,6 +115,15 @@ class ItemsRepo:
         docs = await self._c.find({"user_id": user_id}, sort=[("seq", -1)], limit=limit)
         return [ItemDoc.model_validate(d) for d in docs]
 
+    async def created_since(self, user_id: str, since_ms: int, limit: int) -> list[ItemDoc]:
+        """The user's items created at or after `since_ms`, newest first (at most `limit`)."""
+        docs = await self._c.find(
+            {"user_id": user_id, "created_at_ms": {"$gte": since_ms}},
+            sort=[("seq", -1)],
+            limit=limit,
+        )
+        return [ItemDoc.model_validate(d) for d in docs]
+
     async def newest_by_type(
         self, user_id: str, types: Sequence[ItemType], per_type: int
     ) -> dict[ItemType, list[ItemDoc]]:

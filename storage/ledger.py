@@ -53,6 +53,7 @@ EVENT_TYPES = frozenset(
         "bookmark_set",
         "memory_noted",
         "clarification_asked",
+        "reasoning_logged",  # issue 31: the planner's note, as its length and digest
     }
 )
 _PROBE_BATCH = 64

@@ -11,6 +11,7 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import OK_MARK, items_word, text, type_word
 from agent.texts.durations import duration
+from agent.tools import estimating
 from agent.tools.base import Deleted, NotFound
 from agent.tools.finding import execute_delete
 from agent.types import Reply
@@ -18,9 +19,21 @@ from storage.documents import ITEM_TYPES
 
 
 async def delete_preview(
-    deps: Deps, turn: Turn, item_id: str, label: str, *, item_type: str = ""
+    deps: Deps,
+    turn: Turn,
+    item_id: str,
+    label: str,
+    *,
+    item_type: str = "",
+    score: float | None = None,
 ) -> Reply:
-    """Hold one item's deletion for an explicit confirmation (DESIGN 3.2); nothing is deleted."""
+    """Hold one item's deletion for an explicit confirmation (DESIGN 3.2); nothing is deleted.
+
+    `score`: how surely the planner's target is the one meant (the matcher's; 100 when
+    named by id), shown in the preview's estimate with the similar items that stay. None
+    for a target the user picked themselves (a position, a choice): nothing to estimate,
+    and a pick by position stays within its three round trips (issue 26).
+    """
     shelves.point(turn, item_id, label, item_type)  # "esse" is now this item (DESIGN 10.1)
     assessment, limits = await riskgate.assess_delete(deps, turn)
     if assessment.decision == "block":
@@ -29,11 +42,17 @@ async def delete_preview(
         return deleted_reply(turn, await execute_delete(deps, turn, item_id))
     pending = pendings.ConfirmDeleteItem(item_id=item_id, label=label)
     await pendings.store(deps, turn, pending)
+    estimate = (
+        await _estimate(deps, turn, item_id, score, reversible=assessment.reversible)
+        if score is not None
+        else []
+    )
     return finish(
         turn,
         text("delete_preview", turn.language, label=label, expires=_expires(deps, turn))
         + "\n"
-        + riskgate.preview_line(turn, assessment, label),
+        + riskgate.preview_line(turn, assessment, label)
+        + "".join("\n" + line for line in estimate),
         kind="preview",
         choices=confirm_choices(turn),
         choice_kind="confirm",
@@ -70,6 +89,19 @@ async def delete_all_preview(deps: Deps, turn: Turn) -> Reply:
         expires=_expires(deps, turn),
     )
     return await pendings.ask_to_confirm(deps, turn, pending, body)
+
+
+async def _estimate(
+    deps: Deps, turn: Turn, item_id: str, score: float, *, reversible: bool
+) -> list[str]:
+    """The preview's estimate lines (undo is already in its outcome line); none if it is gone."""
+    item = await deps.db.items.get(turn.user_id, item_id)
+    if item is None:
+        return []
+    estimate = await estimating.of_targets(
+        deps.db, turn.user_id, [(score, item)], reversible=reversible, type_counts=turn.user.counts
+    )
+    return riskgate.estimate_lines(estimate, turn.language, with_undo=False)
 
 
 def _expires(deps: Deps, turn: Turn) -> str:

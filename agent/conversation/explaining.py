@@ -67,6 +67,8 @@ def why_text(meta: Mapping[str, Any], language: Language) -> str:
                 delta=f"{float(belief['delta']):+.2f}",
             )
         )
+    if meta.get("reasoning"):  # the planner's own note of this turn (log_reasoning)
+        lines.append(text("why_reasoning", language, note=str(meta["reasoning"])))
     blocks: Sequence[str] = meta.get("blocks") or []
     if blocks:
         stopped = [text(f"block_{b}", language) for b in blocks if f"block_{b}" in WORDS]

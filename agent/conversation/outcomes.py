@@ -132,7 +132,12 @@ async def after_tool(deps: Deps, turn: Turn, result: StepResult, wants_save: boo
                 text("caveat_implicit_match", lang, query=one_line(str(query), 60))
             )
         return await deleting.delete_preview(
-            deps, turn, outcome.item.id, item_label(outcome.item), item_type=outcome.item.type
+            deps,
+            turn,
+            outcome.item.id,
+            item_label(outcome.item),
+            item_type=outcome.item.type,
+            score=outcome.score,
         )
     if isinstance(outcome, DeleteChoice):
         turn.facts.ambiguity = "unresolved"

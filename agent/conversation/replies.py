@@ -73,6 +73,8 @@ def meta_for(turn: Turn, confidence: Confidence, kind: TurnKind) -> ReplyMeta:
         intent=turn.intent.action if turn.intent else "",
         receipts=tuple(turn.receipts),
         blocks=confidence.blocks,
+        tokens=sum(turn.prompt_tokens),
+        reasoning=turn.reasoning,
     )
 
 

@@ -16,7 +16,8 @@ from agent.memory.constitution import current_limits
 from agent.texts import plural, text
 from agent.tools.base import Simulated
 from agent.trust import risk
-from agent.types import Reply
+from agent.trust.estimates import Estimate, Verdict
+from agent.types import Language, Reply
 
 
 async def assess_delete(deps: Deps, turn: Turn) -> tuple[risk.Assessment, risk.Thresholds]:
@@ -58,6 +59,37 @@ def refused(turn: Turn, assessment: risk.Assessment, limits: risk.Thresholds, la
     return finish(turn, body, kind="blocked")
 
 
+def _verdict_text(estimate: Estimate, language: Language) -> str:
+    verdict: Verdict = estimate.verdict
+    match verdict:
+        case "unambiguous" | "everything" | "new":
+            return text(f"estimate_{verdict}", language)
+        case "similar":
+            similar = plural(estimate.similar_kept, "similar", language)
+            return text("estimate_similar", language, similar=similar)
+        case "uncertain":
+            return text("estimate_uncertain", language, confidence=min(estimate.confidences))
+        case _:
+            assert_never(verdict)
+
+
+def estimate_lines(estimate: Estimate, language: Language, *, with_undo: bool = True) -> list[str]:
+    """The estimate in two lines: its numbers, then the one-line assessment (issue 31)."""
+    parts = []
+    if estimate.confidences:
+        values = ", ".join(f"{c}%" for c in estimate.confidences)
+        parts.append(text("estimate_confidence", language, values=values))
+    if with_undo:
+        key = "estimate_undo_yes" if estimate.undo_restores else "estimate_undo_no"
+        parts.append(text(key, language))
+    parts.append(text("estimate_similar_kept", language, count=estimate.similar_kept))
+    verdict = _verdict_text(estimate, language)
+    return [
+        text("estimate_head", language, parts="; ".join(parts)),
+        text("estimate_assessment", language, verdict=verdict),
+    ]
+
+
 def _decision_text(turn: Turn, decision: risk.Decision) -> str:
     match decision:
         case "run":
@@ -96,4 +128,6 @@ def simulated_reply(turn: Turn, outcome: Simulated) -> Reply:
             decision=_decision_text(turn, a.decision),
         )
     )
+    if outcome.estimate is not None:
+        lines.extend(estimate_lines(outcome.estimate, lang))
     return finish(turn, "\n".join(lines), kind="effect")

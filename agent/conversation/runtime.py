@@ -42,7 +42,9 @@ from agent.conversation.commands import Commands, session_kind
 from agent.conversation.helping import help_reply
 from agent.conversation.recovery import recovered_reply
 from agent.conversation.replies import confirm_choices, finish, titled_label
+from agent.conversation.savedwhen import saved_in_period
 from agent.conversation.turn import Turn
+from agent.conversation.turnlog import log_turn
 from agent.deps import Deps
 from agent.memory.frame import ContextFrame, build_frame, request_hash
 from agent.memory.framecache import FrameCache
@@ -62,7 +64,7 @@ from agent.planning.schema import planner_function_schema
 from agent.planning.step import PlanningSession
 from agent.texts import OK_MARK, items_word, text
 from agent.tools import registry
-from agent.tools.base import Found, PageFetched, Saved, Simulated, ToolContext
+from agent.tools.base import Found, PageFetched, Reasoned, Saved, Simulated, ToolContext
 from agent.tools.finding import execute_delete, execute_delete_all
 from agent.tools.saving import store_item
 from agent.trust import effects
@@ -75,6 +77,7 @@ from agent.understanding.language import reply_language
 from agent.understanding.references import read_reference
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
+from storage import roundtrips
 from storage.documents import UserDoc
 from storage.messages import NewMessage
 
@@ -118,9 +121,13 @@ class Runtime:
         started = time.perf_counter()
         metrics.in_flight.inc()
         try:
-            reply = await self._handle(incoming)
+            with roundtrips.counted() as trips:
+                reply = await self._handle(incoming)
         finally:
             metrics.in_flight.dec()
+        log_turn(
+            incoming, reply, round_trips=trips.count, ms=(time.perf_counter() - started) * 1000
+        )
         metrics.turns.labels(reply.meta.intent or "none").inc()
         metrics.states.labels(reply.meta.state).inc()
         if reply.meta.llm_calls == 0:
@@ -280,6 +287,8 @@ class Runtime:
             case "delete_all":
                 return await deleting.delete_all_preview(self.deps, turn)
             case "list_all":
+                if "period" in intent.entities:  # "o que eu salvei essa semana?" (issue 31)
+                    return await saved_in_period(self.deps, turn, intent)
                 # "quantos vídeos eu tenho?" is a count, not a list
                 counted = answering.count(turn, turn.incoming.text or "")
                 return counted or await listing.list_items(self.deps, turn, intent)
@@ -526,6 +535,8 @@ class Runtime:
         )
         allowed = self.allowed(turn, llm_intent)
         result = await session.step(allowed=allowed, index=0)
+        if isinstance(result.outcome, Reasoned):  # a note for /why: the plan is the next step
+            result = await session.step(allowed=allowed - {"log_reasoning"}, index=1)
         if result.transport and answered is None:  # the model is down: the offline rules serve
             return await degraded.fall_back(
                 self.deps,

@@ -17,6 +17,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from agent.deps import Deps
 from agent.memory.patterns import BASELINE_TOKENS, baseline_text, synthesize
+from agent.memory.periods import synthesize as synthesize_periods
 from agent.planning.schema import PlannerResponse, planner_function_schema
 from agent.trust.quotas import Quotas
 from agent.understanding.textnorm import clean_text, data_block
@@ -110,5 +111,8 @@ async def learn(deps: Deps, user: UserDoc, items: list[ItemDoc], *, use_model: b
         calls = 1
         if written is not None:
             text, by = written, "model"
-    await db.users.update(user.id, {"patterns": flags, "baseline": text or None})
+    periods = synthesize_periods(items, deps.clock.ms(), zone)  # issue 31, same write
+    await db.users.update(
+        user.id, {"patterns": flags, "baseline": text or None, "periods": periods}
+    )
     return Learned(flags, text, by, calls)

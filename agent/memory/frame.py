@@ -158,6 +158,8 @@ async def build_frame(
         memory["beliefs"] = await deps.db.beliefs.all(turn.user_id)
         if user.baseline:  # what the last consolidation learned (agent/memory/dreaming.py)
             memory["baseline"] = user.baseline
+        if user.periods:  # its per-period summaries (agent/memory/periods.py)
+            memory["periods"] = user.periods
         if kept := await model_memory(deps, turn.user_id):  # remember / bookmark (issue 12)
             memory["model"] = frame_view(kept)
     except SECTION_ERRORS as exc:

@@ -6,7 +6,7 @@ handovers, summaries) appears only inside <data>...</data> blocks.
 It is told in two parts, so a server's prefix cache can keep the first (issue 28):
 
 - `memory`: who I work for and what I remember (identity, capabilities, handovers,
-  what dreaming learned, the assistant's notes, the summarized turns, beliefs). It
+  what dreaming learned, the periods it synthesized, the assistant's notes, the summarized turns, beliefs). It
   changes only when that memory does (a session's handover, the history dropping a
   block into the summaries, a belief or note changed), and goes before the history;
 - `turn`: what changes from one message to the next (the time, what is pending, the
@@ -14,7 +14,7 @@ It is told in two parts, so a server's prefix cache can keep the first (issue 28
   new message.
 
 The narrative has a token budget; when over it, sections are compressed by priority
-(lowest first: beliefs, archive, structured memory, capabilities, model memory,
+(lowest first: beliefs, archive, structured memory, periods, capabilities, model memory,
 handover, state) until it fits; identity, time and obligations are never dropped. The
 memory part is fitted first, to the budget less a fixed allowance for the turn part,
 so what is pending this turn never changes how the memory is told; the turn part gets
@@ -35,6 +35,7 @@ from agent.memory.sessionlog import tag_words
 from agent.memory.tiers import structured_line
 from agent.texts import plural
 from agent.tokens import TokenCounter
+from agent.types import Language
 from agent.understanding.textnorm import data_block, one_line
 
 # What the memory part leaves of the budget for the turn part (time, pending, counts).
@@ -216,6 +217,41 @@ def _baseline(frame: ContextFrame, pt: bool) -> _Section | None:
     return _Section("baseline", 45, [head + data(baseline), ""])
 
 
+def _periods(frame: ContextFrame, pt: bool) -> _Section | None:
+    """What was saved per period (agent/memory/periods.py): titles first to go, then topics."""
+    periods = frame.memory.get("periods") or {}
+    lang: Language = "pt" if pt else "en"
+    heads = (
+        {"recent": "últimos 7 dias", "month": "resto do mês", "older": "antes"}
+        if pt
+        else {"recent": "last 7 days", "month": "earlier this month", "older": "before"}
+    )
+
+    def render(detail: int) -> str:
+        parts = []
+        for name, head in heads.items():
+            period = periods.get(name) or {}
+            if not period.get("count"):
+                continue
+            types = dict(period.get("types") or {})
+            line = f"{head}: " + ", ".join(plural(int(n), t, lang) for t, n in types.items())
+            shown = [*(period.get("topics") or [])] if detail >= 1 else []
+            if detail >= 2:
+                shown += period.get("titles") or []
+            if shown:
+                line += " " + data("; ".join(str(s) for s in shown))
+            parts.append(line)
+        if not parts:
+            return ""
+        head = "Salvo por período: " if pt else "Saved by period: "
+        return head + " | ".join(parts)
+
+    full = render(2)
+    if not full:
+        return None
+    return _Section("periods", 40, [full, render(1), render(0), ""])
+
+
 def _model_memory(frame: ContextFrame, pt: bool) -> _Section | None:
     """What the user told me about themselves, and their bookmarks: newest kept longest."""
     kept = frame.memory.get("model") or {}
@@ -365,6 +401,7 @@ def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCo
             _handover(frame, pt),
             _earlier_handovers(frame, pt),
             _baseline(frame, pt),
+            _periods(frame, pt),
             _model_memory(frame, pt),
             _structured(frame, pt),
             _archive(frame, pt),

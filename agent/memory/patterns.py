@@ -36,7 +36,8 @@ _CORRECTION = re.compile(
 )
 
 
-def _topics(items: list[ItemDoc]) -> list[str]:
+def topics_of(items: list[ItemDoc]) -> list[str]:
+    """The words most items share (at least twice), most frequent first."""
     words: Counter[str] = Counter()
     for item in items:
         text = " ".join(v for v in (item.title, item.content, item.description) if v)
@@ -93,7 +94,7 @@ def synthesize(
     frustration = int(previous.get("frustration", 0)) // 2 + failures  # the emotional reset
     return {
         "types": dict(types.most_common()),
-        "topics": _topics(items),
+        "topics": topics_of(items),
         "active_hours": sorted(h for h, _ in hours.most_common(TOP_HOURS)),
         "empty_searches": [q for q, n in empty.most_common() if n >= REPEATED][:TOP_TOPICS],
         "corrections": corrections,

@@ -23,6 +23,7 @@ ToolName = Literal[
     "simulate",  # issue 13: a dry run with the risk score
     "remember",  # issue 12: model memory
     "bookmark",
+    "log_reasoning",  # issue 31: a note for /why, no effect
 ]
 TOOL_NAMES: tuple[str, ...] = ToolName.__args__  # type: ignore[attr-defined]
 PLANNER_FUNCTION_NAME = "plan"

@@ -50,6 +50,7 @@ from agent.tools.base import (
     NotFound,
     Outcome,
     PageFetched,
+    Reasoned,
     Remembered,
     Saved,
     SavedMany,
@@ -172,7 +173,10 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
             "first_use": a.first_use,
             "risk": a.score,
             "decision": a.decision,
+            **(outcome.estimate.to_json() if outcome.estimate else {}),
         }
+    if isinstance(outcome, Reasoned):  # the note is not echoed back (agent/tools/reasoning.py)
+        return {"status": "noted", "next": "plan the step"}
     assert isinstance(outcome, Failed)
     return {"status": "error", **outcome.failure.to_json()}
 

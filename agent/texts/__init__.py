@@ -29,6 +29,7 @@ from agent.texts import (
     guide,
     listing,
     memory,
+    periods,
     reminders,
     retyping,
     risk,
@@ -69,6 +70,7 @@ CATALOGS = (
     corrections,
     voice,
     shelf,
+    periods,
 )
 
 
@@ -113,6 +115,10 @@ def text(key: str, language: Language, **values: Any) -> str:
 # for exactly 1 and the plural otherwise (0 itens, 0 items).
 NOUNS: dict[str, dict[Language, tuple[str, str]]] = {
     "item": {"pt": ("item", "itens"), "en": ("item", "items")},
+    "similar": {
+        "pt": ("item parecido", "itens parecidos"),
+        "en": ("similar item", "similar items"),
+    },
     "message": {"pt": ("mensagem", "mensagens"), "en": ("message", "messages")},
     "record": {"pt": ("registro", "registros"), "en": ("record", "records")},
     "option": {"pt": ("opção", "opções"), "en": ("match", "matches")},

@@ -35,6 +35,7 @@ TEXTS: dict[str, dict[Language, str]] = {
     },
     "why_stopped": {"pt": "Impedi: {blocks}.", "en": "I stopped: {blocks}."},
     "why_receipt": {"pt": "Registro: {receipts}", "en": "Record: {receipts}"},
+    "why_reasoning": {"pt": "Minha nota: «{note}»", "en": "My note: «{note}»"},
     # what each tool does, as a user would say it
     "tool_save_note": {"pt": "salvar uma nota", "en": "save a note"},
     "tool_save_movie": {"pt": "salvar um filme", "en": "save a movie"},
@@ -52,6 +53,10 @@ TEXTS: dict[str, dict[Language, str]] = {
     "tool_bookmark": {"pt": "marcar um item", "en": "bookmark an item"},
     "tool_request_clarification": {"pt": "perguntar a você", "en": "ask you"},
     "tool_simulate": {"pt": "simular uma ação", "en": "simulate an action"},
+    "tool_log_reasoning": {
+        "pt": "anotar por que escolhi o passo",
+        "en": "note why I chose the step",
+    },
     # the rules a turn kept, in words (anything not listed here is not shown)
     "rule_deterministic_intent": {
         "pt": "entendi pelas regras do programa",

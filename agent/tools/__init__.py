@@ -7,6 +7,7 @@ from agent.tools.base import Tool, ToolArgs
 from agent.tools.editing import EDIT_TOOLS
 from agent.tools.enrich import ENRICH_TOOLS
 from agent.tools.finding import FINDING_TOOLS
+from agent.tools.reasoning import REASONING_TOOLS
 from agent.tools.remembering import MEMORY_TOOLS
 from agent.tools.saving import SAVE_TOOLS
 from agent.tools.simulating import SIMULATE_TOOLS
@@ -24,5 +25,6 @@ def registry() -> dict[str, Tool[ToolArgs]]:
             *MEMORY_TOOLS,
             *ASK_TOOLS,
             *SIMULATE_TOOLS,
+            *REASONING_TOOLS,
         )
     }

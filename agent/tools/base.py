@@ -19,6 +19,7 @@ from agent.services.tmdb import TmdbCandidate
 from storage.documents import ItemDoc, MemoryDoc
 
 if TYPE_CHECKING:
+    from agent.trust.estimates import Estimate
     from agent.trust.risk import Assessment
 
 Risk = Literal["low", "read", "high", "critical"]
@@ -80,6 +81,7 @@ class Found:
 class DeletePreview:
     item: ItemDoc
     implicit: bool  # chosen by a fuzzy match rather than an exact one
+    score: float = 100.0  # the matcher's 0-100 score of the query for it (100: named by id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +130,14 @@ class Simulated:
     assessment: Assessment
     examples: tuple[ItemDoc, ...]
     ambiguous: bool = False  # a delete query matching several items (a choice would come first)
+    estimate: Estimate | None = None  # match confidence, undo, similar items (issue 31)
+
+
+@dataclass(frozen=True, slots=True)
+class Reasoned:
+    """`log_reasoning` kept its note for `/why`: nothing was changed."""
+
+    note: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +169,7 @@ Outcome = (
     | Failed
     | Clarification
     | Simulated
+    | Reasoned
 )
 
 A = TypeVar("A", bound=ToolArgs)

@@ -205,9 +205,11 @@ async def delete_item(ctx: ToolContext, args: DeleteItemArgs) -> Outcome:
     if len(exact) == 1:
         return DeletePreview(exact[0], implicit=False)
     if len(hits) == 1 or (not exact and hits[0][0] - hits[1][0] >= UNIQUE_MARGIN):
-        return DeletePreview(hits[0][1], implicit=True)
+        return DeletePreview(hits[0][1], implicit=True, score=hits[0][0])
     if not exact and _closest_alone(hits, args.query):
-        return DeletePreview(hits[0][1], implicit=True)  # "toy story": not "Toy Story 2"
+        return DeletePreview(
+            hits[0][1], implicit=True, score=hits[0][0]
+        )  # "toy story": not "Toy Story 2"
     # what is still tied is the user's to choose (issue 26)
     candidates = exact if len(exact) > 1 else [item for _, item in hits]
     return DeleteChoice(args.query, tuple(candidates[:MAX_DELETE_CHOICES]))

@@ -3,6 +3,8 @@
 It answers with the count of items the effect would touch, up to three of them, whether
 `desfaz` can reverse it, and the risk score and decision of agent/trust/risk.py: the
 same ones the runtime acts on when the effect is really asked for. Nothing is written.
+Its estimate (issue 31: match confidence per target, undo, similar items that stay and
+a verdict) is computed here from the items, never guessed by the model.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from agent.errors import ToolFailure
 from agent.memory.constitution import current_limits
 from agent.tools.base import Failed, Outcome, Simulated, Tool, ToolArgs, ToolContext
 from agent.tools.editing import EDIT_TOOLS, UpdateItemArgs
+from agent.tools.estimating import NAME_CHARS, of_targets, similar_count
 from agent.tools.finding import DELETE_CUTOFF, FINDING_TOOLS, DeleteItemArgs, find_named
 from agent.tools.saving import (
     SAVE_TOOLS,
@@ -25,6 +28,7 @@ from agent.tools.saving import (
     SaveVideoArgs,
 )
 from agent.trust import risk
+from agent.trust.estimates import Estimate
 from storage.documents import ItemDoc
 
 MAX_EXAMPLES = 3
@@ -84,23 +88,43 @@ class SimulateArgs(ToolArgs):
         return self
 
 
-async def _touched(ctx: ToolContext, args: SimulateArgs) -> list[ItemDoc] | None:
-    """The items the effect would touch (None: a new item would be created)."""
+async def _touched(ctx: ToolContext, args: SimulateArgs) -> list[tuple[float, ItemDoc]] | None:
+    """The items the effect would touch with the matcher's score (None: a new item)."""
     db, user_id = ctx.deps.db, ctx.turn.user_id
     inner = args.args
     if args.tool == "delete_all_memories":
-        return sorted(await db.items.list_for(user_id), key=lambda i: -i.seq)
+        items = sorted(await db.items.list_for(user_id), key=lambda i: -i.seq)
+        return [(100.0, item) for item in items]
     if isinstance(inner, DeleteItemArgs) and inner.query is not None:
-        hits = await find_named(
+        return await find_named(
             db, user_id, inner.query, DELETE_CUTOFF, type_counts=ctx.turn.user.counts
         )
-        return [item for _, item in hits]
     if isinstance(inner, DeleteItemArgs | UpdateItemArgs):
         item_id = inner.item_id
         assert item_id is not None
         item = await db.items.get(user_id, item_id)
-        return [item] if item else []
+        return [(100.0, item)] if item else []  # named by its id
     return None
+
+
+async def _estimate(
+    ctx: ToolContext, args: SimulateArgs, touched: list[tuple[float, ItemDoc]] | None, undo: bool
+) -> Estimate:
+    """Match confidence per target shown, undo, and the similar items that would stay."""
+    db, user_id, counts = ctx.deps.db, ctx.turn.user_id, ctx.turn.user.counts
+    shown = (touched or [])[:MAX_EXAMPLES]
+    if args.tool == "delete_all_memories":
+        return Estimate(tuple(100 for _ in shown), int(undo), 0, everything=True)
+    if touched is None:  # a save: what is already there under that name stays beside it
+        inner = args.args
+        name = getattr(inner, "title", None) or getattr(inner, "content", None) or ""
+        name = name or getattr(inner, "url", None) or ""
+        kept = await similar_count(db, user_id, name[:NAME_CHARS], type_counts=counts)
+        return Estimate((), int(undo), kept)
+    if args.tool == "delete_item" and isinstance(args.args, DeleteItemArgs) and args.args.query:
+        # one of the items the query names goes; the others stay
+        return Estimate(tuple(round(s) for s, _ in shown), int(undo), len(touched) - 1)
+    return await of_targets(db, user_id, shown, reversible=undo, type_counts=counts)
 
 
 async def simulate(ctx: ToolContext, args: SimulateArgs) -> Outcome:
@@ -118,9 +142,12 @@ async def simulate(ctx: ToolContext, args: SimulateArgs) -> Outcome:
     assessment = risk.assess(
         tool.name, tool.risk, limits, count=count, used_before=risk.used_before(flags, tool.name)
     )
-    examples = tuple((touched or [])[:MAX_EXAMPLES])
+    examples = tuple(item for _, item in (touched or [])[:MAX_EXAMPLES])
     return Simulated(
-        assessment, examples, ambiguous=args.tool == "delete_item" and len(touched or []) > 1
+        assessment,
+        examples,
+        ambiguous=args.tool == "delete_item" and len(touched or []) > 1,
+        estimate=await _estimate(ctx, args, touched, assessment.reversible),
     )
 
 

@@ -60,7 +60,7 @@ from typing import Any, Final
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA, Levenshtein
 
-from agent.understanding import smalltalk
+from agent.understanding import savedwhen, smalltalk
 from agent.understanding.reminders import route as reminder_route
 from agent.understanding.vocabulary import (
     CANCEL,
@@ -486,6 +486,11 @@ def refine(intent: Intent) -> Intent:
         if kind == "greeting" and not smalltalk.GREETING_TAILS.isdisjoint(smalltalk.words_of(text)):
             return Intent("smalltalk", MappingProxyType({"kind": kind}), intent.score, text)
         return intent
+    if (period := savedwhen.asked_period(text)) is not None:  # "o que salvei essa semana?"
+        period_entities: dict[str, Any] = {"period": period[0]}
+        if period[1] != "all":
+            period_entities["type"] = period[1]
+        return Intent("list_all", MappingProxyType(period_entities), 100, text)
     asked = smalltalk.saved_question_type(text)
     if asked is not None:
         entities = EMPTY if asked == "all" else MappingProxyType({"type": asked})

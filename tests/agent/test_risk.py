@@ -110,6 +110,10 @@ async def test_simulate_tells_the_model_what_a_delete_would_do_and_changes_nothi
         assert result["reversible_by_undo"] is True
         assert result["first_use"] is True
         assert (result["risk"], result["decision"]) == (0.5, "confirm")
+        # the estimate, computed in code (issue 31): both named by every word, one stays
+        assert result["match_confidence"] == [100, 95]
+        assert (result["undo_restores"], result["similar_kept"]) == (1, 1)
+        assert result["assessment"] == "similar"
         assert await lembra.items() == before
         assert await lembra.pending() is None
 
@@ -121,6 +125,7 @@ async def test_simulate_tells_the_model_what_a_delete_would_do_and_changes_nothi
         assert lembra.model_calls == calls + 2
         result = _tool_result(lembra)
         assert (result["count"], result["decision"]) == (3, "confirm")
+        assert (result["similar_kept"], result["assessment"]) == (0, "everything")
         assert len(result["examples"]) == 3
         assert await lembra.items() == before
 

@@ -50,11 +50,13 @@ DESIGN_TOOLS: dict[str, tuple[set[str], str]] = {
     "remember": ({"fact"}, "low"),  # issue 12: model memory
     "bookmark": ({"item_id", "event", "note", "pinned"}, "low"),
     "simulate": ({"tool", "args"}, "read"),  # issue 13
+    "log_reasoning": ({"note"}, "read"),  # issue 31: a note for /why, no effect
 }
 REQUIRED = {
     "update_item": {"item_id"},
     "request_clarification": {"question", "options"},
     "simulate": {"tool"},
+    "log_reasoning": {"note"},
     "remember": {"fact"},
     "bookmark": {"note"},
     "save_note": {"content"},
