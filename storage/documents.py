@@ -152,6 +152,8 @@ class MessageDoc(StoredModel):
     name: str | None = None
     turn_id: str | None = None
     meta_json: str | None = None  # the reply's confidence meta, on a turn's final `ai` message
+    situation: str | None = None  # a `human` record: the situation its request showed before it
+    step_text: str | None = None  # an `ai` step as the model wrote it (json_schema output)
     ts_ms: int
 
 

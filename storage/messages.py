@@ -45,6 +45,12 @@ class NewMessage:
     name: str | None = None
     turn_id: str | None = None
     meta_json: str | None = None
+    # What the model request showed beside this record, when it is not the record itself
+    # (issue 28, docs/models.md "Prefix caching"): a `human` record's situation, and an
+    # `ai` step exactly as the model wrote it (json_schema output). The history shows
+    # them again as they were sent, so a prefix-caching server keeps them cached.
+    situation: str | None = None
+    step_text: str | None = None
 
 
 class MessagesRepo:
@@ -94,6 +100,8 @@ class MessagesRepo:
                 name=msg.name,
                 turn_id=msg.turn_id,
                 meta_json=msg.meta_json,
+                situation=msg.situation,
+                step_text=msg.step_text,
                 ts_ms=now_ms,
             )
             for offset, msg in enumerate(messages)

@@ -31,6 +31,10 @@ def record(turn: Turn, tool: str, args: dict[str, Any], outcome: Outcome) -> Non
         "message": None,
         "belief": {"key": "answer.confidence", "guessed": 1.0, "delta": 0.0},
     }
+    # as a model writes the step in json_schema output: a history shown verbatim teaches
+    # the short form, not `"message": null` and a zero delta (issue 28)
+    written = {**step, "belief": {"key": "answer.confidence", "guessed": 1}}
+    del written["message"]
     turn.messages.append(
         NewMessage(
             role="ai",
@@ -43,6 +47,7 @@ def record(turn: Turn, tool: str, args: dict[str, Any], outcome: Outcome) -> Non
                 ),
             ),
             turn_id=turn.turn_id,
+            step_text=json.dumps(written, ensure_ascii=False, separators=(",", ":")),
         )
     )
     turn.messages.append(

@@ -9,6 +9,7 @@ for every reply, and everything the turn did is persisted at the end.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import asdict
@@ -609,11 +610,9 @@ class Runtime:
         narrative_budget = settings.narrative_token_budget
         tools = [planner_function_schema()]
         budget = prompt_budget(settings, session_kind(turn.intent))  # chat or admin (issue 12)
+        json_output = self.deps.model is not None and self.deps.model.output_mode == "json_schema"
         stable = stable_prompt(
-            tools=list(self.tools.values()),
-            constitution=constitution,
-            json_output=self.deps.model is not None
-            and self.deps.model.output_mode == "json_schema",
+            tools=list(self.tools.values()), constitution=constitution, json_output=json_output
         )
         shrunk = False
         while True:
@@ -623,7 +622,7 @@ class Runtime:
             messages = request_messages(
                 stable,
                 memory_prompt(beliefs=beliefs, language=turn.language, memory=narrative.memory),
-                to_messages(verbatim),
+                to_messages(verbatim, verbatim=json_output),
                 narrative.turn + only,
                 turn.messages[0].content,
             )
@@ -647,6 +646,11 @@ class Runtime:
             self.deps.metrics.sections_compressed.labels(section).inc()
         self.deps.metrics.narrative_tokens.observe(narrative.tokens)
         turn.facts.apply_rule(f"frame:{request_hash(messages, tools)[:12]}")
+        if json_output and turn.messages[0].role == "human":
+            # the history shows this message with its situation again (issue 28)
+            turn.messages[0] = dataclasses.replace(
+                turn.messages[0], situation=narrative.turn + only
+            )
         return messages
 
     async def _frame(self, turn: Turn) -> ContextFrame:

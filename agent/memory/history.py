@@ -17,8 +17,15 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 
+from agent.planning.wire import SETTLED, STEP_TEXT
 from agent.understanding.datafence import fence
 from storage.documents import MessageDoc
 
@@ -52,12 +59,24 @@ def _plain(record: MessageDoc) -> BaseMessage:
     return AIMessage(content=_text(record.content))
 
 
-def to_messages(records: Sequence[MessageDoc]) -> list[BaseMessage]:
-    """Convert stored records (oldest first) into a valid chat sequence."""
+def to_messages(records: Sequence[MessageDoc], *, verbatim: bool = False) -> list[BaseMessage]:
+    """Convert stored records (oldest first) into a valid chat sequence.
+
+    `verbatim` (json_schema output, issue 28): each planned message shows again as its
+    request showed it, so a prefix-caching server serves it from its cache: the
+    situation before it, the message itself (the user's own words, unfenced as when
+    they were new), the step as the model wrote it (`STEP_TEXT`); the results of those
+    steps are marked `SETTLED` (agent/planning/wire.py leaves them out of the request).
+    """
     out: list[BaseMessage] = []
     i = 0
     while i < len(records):
         record = records[i]
+        if verbatim and record.role == "human" and record.situation is not None:
+            out.append(SystemMessage(content=record.situation))
+            out.append(HumanMessage(content=record.content))
+            i += 1
+            continue
         if record.role == "ai" and record.tool_calls:
             ids = [call.id for call in record.tool_calls]
             j = i + 1
@@ -67,9 +86,11 @@ def to_messages(records: Sequence[MessageDoc]) -> list[BaseMessage]:
                     results[str(records[j].tool_call_id)] = records[j]
                 j += 1
             if ids and all(ids) and len(set(ids)) == len(ids) and set(results) == set(ids):
+                written = record.step_text if verbatim else None
                 out.append(
                     AIMessage(
                         content=_text(record.content),
+                        additional_kwargs={STEP_TEXT: written} if written else {},
                         tool_calls=[
                             {
                                 "name": call.name,
@@ -83,7 +104,10 @@ def to_messages(records: Sequence[MessageDoc]) -> list[BaseMessage]:
                 )
                 out.extend(
                     ToolMessage(
-                        content=results[cid].content, tool_call_id=cid, name=results[cid].name
+                        content=results[cid].content,
+                        tool_call_id=cid,
+                        name=results[cid].name,
+                        additional_kwargs={SETTLED: True} if written else {},
                     )
                     for cid in ids
                 )

@@ -152,8 +152,8 @@ def stable_prompt(
         "Every output carries `belief`: set key to the belief you are acting on (answer.confidence when none "
         "other applies) and guessed to its current value (listed with what you remember of the user); add "
         "delta only when the system asks you to adjust.",
-        "The system message right before the user's message is the situation now (time, what is pending, "
-        "item counts).",
+        "The system message right before the user's last message is the situation now (time, what is "
+        "pending, item counts); one before an earlier message was the situation then.",
         "Examples:\n" + examples,
     ]
     return "\n\n".join(parts)

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from agent.planning.answer import ModelAnswer
 from agent.planning.schema import PLANNER_FUNCTION_NAME, PlannerResponse
+from agent.planning.wire import STEP_TEXT
 
 ContentForm = Literal["bare", "fenced", "tagged"]
 CONTENT_FORMS: tuple[ContentForm, ...] = ("bare", "fenced", "tagged")
@@ -113,6 +114,9 @@ def read_answer(answer: ModelAnswer, *, cap: int) -> ModelAnswer:
                 "type": "tool_call",
             }
         ],
+        # the step as written: the history shows it again so, not re-serialized, and a
+        # prefix-caching server keeps it cached (wire.py)
+        additional_kwargs={STEP_TEXT: content},
         response_metadata=message.response_metadata,
         usage_metadata=message.usage_metadata,
         id=message.id,

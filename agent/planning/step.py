@@ -39,6 +39,7 @@ from agent.planning.validation import (
     parse,
     validate_args,
 )
+from agent.planning.wire import STEP_TEXT
 from agent.texts import text
 from agent.tools.base import (
     Candidates,
@@ -449,6 +450,8 @@ class PlanningSession:
             ToolCallRecord(id=c.id, name=c.name[:64], args_json=json.dumps(a, ensure_ascii=False))
             for c, a in zip(calls, echoed, strict=True)
         )
+        written = answer.message.additional_kwargs.get(STEP_TEXT)
+        step_text = written[:ECHO_LIMIT] if isinstance(written, str) and written else None
         self.messages.append(
             AIMessage(
                 content=content,
@@ -456,10 +459,17 @@ class PlanningSession:
                     {"name": r.name, "args": a, "id": r.id, "type": "tool_call"}
                     for r, a in zip(records, echoed, strict=True)
                 ],
+                additional_kwargs={STEP_TEXT: step_text} if step_text else {},
             )
         )
         self.turn.messages.append(
-            NewMessage(role="ai", content=content, tool_calls=records, turn_id=self.turn.turn_id)
+            NewMessage(
+                role="ai",
+                content=content,
+                tool_calls=records,
+                turn_id=self.turn.turn_id,
+                step_text=step_text,
+            )
         )
 
     def _refuse(self, calls: Sequence[PlannerCall], problem: str) -> None:

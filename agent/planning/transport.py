@@ -56,6 +56,7 @@ from agent.errors import (
 from agent.planning.answer import ModelAnswer
 from agent.planning.reading import cached_tokens, is_plan_request, read_answer
 from agent.planning.structured import narrowed, response_format, without_facts
+from agent.planning.wire import as_sent
 from agent.tokens import TokenCounter, compact_json
 from config.logging import log_event
 
@@ -152,7 +153,8 @@ class ModelTransport:
         # langchain's own conversion, so the count is of the messages really sent
         # (its public convert_to_openai_messages differs: "" for null content, names);
         # private, so pinned by tests/agent/test_langchain_payload.py
-        wire = self._chat._get_request_payload(list(messages))["messages"]
+        sent = as_sent(messages) if self._structured(tools) else list(messages)
+        wire = self._chat._get_request_payload(sent)["messages"]
         return self._counter.count_request(wire, [] if self._structured(tools) else tools)
 
     async def complete(
@@ -191,8 +193,9 @@ class ModelTransport:
             )
         )
         counter = [0]
+        sent = as_sent(messages) if structured else messages
         try:
-            answer = await self._complete(runnable, messages, tools, counter)
+            answer = await self._complete(runnable, sent, tools, counter)
         except PlannerError as exc:
             exc.attempts = counter[0]  # every request counts, errored ones included
             raise

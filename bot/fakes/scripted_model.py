@@ -18,7 +18,9 @@ real client code (langchain-openai over the openai SDK) runs end to end:
   constraining server would have it written.
 
 Usage reports `prompt_tokens_details.cached_tokens` as a prefix-caching server
-does (llama.cpp): the tokens of the leading messages equal to the previous request's.
+does (llama.cpp): the tokens of the leading messages equal to the previous request's,
+followed by the answer it got when that was content (what the server generated stays
+in its cache).
 
 Scripted errors are served first, one per request, consuming no output:
 `{status: 500}` (any 4xx/5xx), `{status: 429, retry_after: 1}`, `{delay: S}` (hold
@@ -255,7 +257,17 @@ class ScriptedModelServer:
             problem = mismatch(_planner_object(output), schema)
             if problem is not None:
                 turn.failures.append(ProtocolFailure(index, "schema_mismatch", problem))
-        return web.json_response(self._completion(body, output, prompt_tokens or 0, cached))
+        completion = self._completion(body, output, prompt_tokens or 0, cached)
+        answer = completion["choices"][0]["message"]
+        if answer.get("content") is not None and not answer.get("tool_calls"):
+            # a server's cache holds what it generated too: a next request that shows
+            # this answer again, as it was written, is served it from the cache
+            messages, tools = self._previous
+            self._previous = (
+                [*messages, {"role": "assistant", "content": answer["content"]}],
+                tools,
+            )
+        return web.json_response(completion)
 
     def _count(self, body: Any) -> int | None:
         if not isinstance(body, dict):
