@@ -122,6 +122,44 @@ def shown(turn: Turn) -> Shown | None:
     return _parse(raw)
 
 
+# -- item handles: an id as the model sees it on the shelf ---------------------------------
+
+HANDLE_LENGTH = 8  # of an id's 32 hex digits: a full id is 32 prompt tokens for Qwen's tokenizer
+
+
+def handle(item_id: str) -> str:
+    """The short form of an item id the situation shows beside a shelf line (issue 28)."""
+    return item_id[:HANDLE_LENGTH]
+
+
+def expand_ids(turn: Turn, value: Any) -> Any:
+    """`value` (a step's arguments) with every `item_id` that is a handle of one item on
+    the shelf (as the situation showed it, or as this turn changed it) made that item's
+    full id. Anything else is left as it is: an unknown id stays unknown to the tool."""
+    if isinstance(value, dict):
+        return {
+            key: _expanded(turn, item) if key == "item_id" else expand_ids(turn, item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [expand_ids(turn, item) for item in value]
+    return value
+
+
+def _expanded(turn: Turn, item_id: Any) -> Any:
+    if not isinstance(item_id, str) or len(item_id) != HANDLE_LENGTH:
+        return item_id
+    shelves = [_parse(turn.user.shelves.get(_slot(turn))), shown(turn)]
+    ids = {
+        entry.item_id
+        for shelf in shelves
+        if shelf is not None
+        for entry in (*shelf.entries, *((shelf.focus,) if shelf.focus else ()))
+    }
+    matching = {full for full in ids if full.startswith(item_id.lower())}
+    return matching.pop() if len(matching) == 1 else item_id
+
+
 def _stage(turn: Turn, shelf: Shown) -> None:
     if shown(turn) == shelf:
         return  # the same list shown again: nothing to write

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from agent.conversation import shelf as shelves
 from agent.memory import obligations as stakes
 from agent.memory.frame import ContextFrame
 from agent.memory.sessionlog import tag_words
@@ -151,14 +152,16 @@ def _shelf(frame: ContextFrame, pt: bool) -> _Section | None:
                 if pt
                 else " The last item named alone (it is «it», «that one»): "
             )
-            + data(f"[{focus['item_id']}] {focus['label']}")
+            + data(f"[{shelves.handle(focus['item_id'])}] {focus['label']}")
             + "."
         )
 
     def render(limit: int) -> str:
         if not entries or not limit:
             return tail.strip()
-        shown = "\n".join(f"{e['n']}. [{e['item_id']}] {e['label']}" for e in entries[:limit])
+        shown = "\n".join(
+            f"{e['n']}. [{shelves.handle(e['item_id'])}] {e['label']}" for e in entries[:limit]
+        )
         more = len(entries) - limit
         if more > 0:
             shown += f"\n(+{more})"
@@ -175,7 +178,7 @@ def only_tools(tools: Sequence[str], language: str) -> str:
     return f"\nFor this message, use only these tools: {names}."
 
 
-SHELF_LINES = 8  # lines of the shelf the frame carries (an id is ~20 tokens); the rest counted
+SHELF_LINES = 8  # lines of the shelf the frame carries (a handle is ~8 tokens); the rest counted
 SHELF_LINES_SHORT = 3
 
 

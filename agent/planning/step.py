@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
+from agent.conversation import shelf as shelves
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import (
@@ -294,9 +295,10 @@ class PlanningSession:
             if problem is None and response is not None:
                 problem = control_characters(response)
             if problem is None and response is not None and response.action == "CALL_TOOL":
-                checked = validate_args(
-                    self.tools[str(response.tool)], response.args or {}, self._other_fields
-                )
+                # an item's handle on the shelf (the situation shows 8 of its 32 digits)
+                # is that item's id: the tool gets the full one
+                args = shelves.expand_ids(self.turn, response.args or {})
+                checked = validate_args(self.tools[str(response.tool)], args, self._other_fields)
                 if isinstance(checked, str):
                     problem = checked
                 else:

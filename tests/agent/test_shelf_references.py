@@ -151,17 +151,33 @@ async def test_a_search_result_is_the_shelf_and_what_was_it_shows_it(lembra: Lem
     assert lembra.model_calls == 0
 
 
-async def test_the_planner_sees_the_shelf_with_numbers_and_ids(lembra: Lembra) -> None:
+async def test_the_planner_sees_the_shelf_with_numbers_and_handles(lembra: Lembra) -> None:
     await lembra.say("lista minhas notas")
     (second,) = [i for i in await lembra.items() if i.content == "pagar o IPVA"]
-    await lembra.say(
+    # the situation shows 8 of the id's 32 digits (a full id is 32 prompt tokens for a
+    # small model's tokenizer); the model's step names the item by that handle
+    preview = await lembra.say(
         "apaga a nota que fala de imposto",
-        llm=[call("delete_item", item_id=second.id)],
+        llm=[call("delete_item", item_id=second.id[:8])],
     )
     system = [m for m in lembra.requests[-1].body["messages"] if m["role"] == "system"]
     situation = "\n".join(str(m["content"]) for m in system)
-    assert f"2. [{second.id}] pagar o IPVA" in situation
+    assert f"2. [{second.id[:8]}] pagar o IPVA" in situation
+    assert second.id not in situation
     assert "«o 2» é a linha 2" in situation
+    assert preview.text.startswith("Apagar pagar o IPVA?")
+    assert (await lembra.say("sim")).text.startswith("✅ Apagado: pagar o IPVA")
+    assert "pagar o IPVA" not in [i.content for i in await lembra.items()]
+
+
+async def test_a_handle_that_is_not_on_the_shelf_names_no_item(lembra: Lembra) -> None:
+    await lembra.say("lista minhas notas")
+    reply = await lembra.say(
+        "apaga a nota que fala de imposto",
+        llm=[call("delete_item", item_id="0123abcd")],
+    )
+    assert reply.text.startswith("Não encontrei esse item entre os seus. Nada foi alterado.")
+    assert len(await lembra.items()) == 3
 
 
 async def test_a_position_of_another_conversation_is_not_this_ones(
