@@ -16,6 +16,7 @@ from typing import Any
 from agent.conversation.turn import Turn
 from agent.planning.schema import PLANNER_FUNCTION_NAME
 from agent.planning.step import outcome_payload
+from agent.tokens import compact_json
 from agent.tools.base import Outcome
 from storage.documents import ToolCallRecord
 from storage.messages import NewMessage
@@ -24,17 +25,19 @@ from storage.messages import NewMessage
 def record(turn: Turn, tool: str, args: dict[str, Any], outcome: Outcome) -> None:
     """Keep `tool(args)` and its `outcome` in the turn's messages, as the planner's call."""
     call_id = f"code_{uuid.uuid4().hex[:12]}"
-    step = {
+    # `written` is the step as a model writes it in json_schema output: a history shown
+    # verbatim teaches the short form, not `"message": null` and a zero delta (issue 28)
+    written = {
         "action": "CALL_TOOL",
         "tool": tool,
         "args": {k: v for k, v in args.items() if v is not None},
+        "belief": {"key": "answer.confidence", "guessed": 1},
+    }
+    step = {
+        **written,
         "message": None,
         "belief": {"key": "answer.confidence", "guessed": 1.0, "delta": 0.0},
     }
-    # as a model writes the step in json_schema output: a history shown verbatim teaches
-    # the short form, not `"message": null` and a zero delta (issue 28)
-    written = {**step, "belief": {"key": "answer.confidence", "guessed": 1}}
-    del written["message"]
     turn.messages.append(
         NewMessage(
             role="ai",
@@ -47,7 +50,7 @@ def record(turn: Turn, tool: str, args: dict[str, Any], outcome: Outcome) -> Non
                 ),
             ),
             turn_id=turn.turn_id,
-            step_text=json.dumps(written, ensure_ascii=False, separators=(",", ":")),
+            step_text=compact_json(written),
         )
     )
     turn.messages.append(

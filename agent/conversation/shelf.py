@@ -113,6 +113,11 @@ def shown(turn: Turn) -> Shown | None:
     """The conversation's shelf as this turn sees it: staged this turn, or kept this session."""
     if turn.shelf_change is not None:
         return _parse(turn.shelf_change)
+    return _kept(turn)
+
+
+def _kept(turn: Turn) -> Shown | None:
+    """The shelf kept on the user document for this session (what the turn started with)."""
     raw = turn.user.shelves.get(_slot(turn))
     if not raw or not turn.user.session_open:
         return None  # a new session starts with nothing on the shelf
@@ -132,30 +137,34 @@ def handle(item_id: str) -> str:
     return item_id[:HANDLE_LENGTH]
 
 
-def expand_ids(turn: Turn, value: Any) -> Any:
-    """`value` (a step's arguments) with every `item_id` that is a handle of one item on
-    the shelf (as the situation showed it, or as this turn changed it) made that item's
-    full id. Anything else is left as it is: an unknown id stays unknown to the tool."""
+def shelf_ids(turn: Turn) -> frozenset[str]:
+    """The full ids of the items on the shelf: the kept one the situation showed, and the
+    one this turn staged (a step after a search may name what it found)."""
+    return frozenset(
+        entry.item_id
+        for shelf in (_kept(turn), shown(turn))
+        if shelf is not None
+        for entry in (*shelf.entries, *((shelf.focus,) if shelf.focus else ()))
+    )
+
+
+def expand_ids(value: Any, ids: frozenset[str]) -> Any:
+    """`value` (a step's arguments, as the model wrote them) with every `item_id` that is
+    the handle of exactly one of `ids` made that full id. Anything else is left as it is:
+    an unknown id stays unknown to the tool."""
     if isinstance(value, dict):
         return {
-            key: _expanded(turn, item) if key == "item_id" else expand_ids(turn, item)
+            key: _expanded(item, ids) if key == "item_id" else expand_ids(item, ids)
             for key, item in value.items()
         }
     if isinstance(value, list):
-        return [expand_ids(turn, item) for item in value]
+        return [expand_ids(item, ids) for item in value]
     return value
 
 
-def _expanded(turn: Turn, item_id: Any) -> Any:
+def _expanded(item_id: Any, ids: frozenset[str]) -> Any:
     if not isinstance(item_id, str) or len(item_id) != HANDLE_LENGTH:
         return item_id
-    shelves = [_parse(turn.user.shelves.get(_slot(turn))), shown(turn)]
-    ids = {
-        entry.item_id
-        for shelf in shelves
-        if shelf is not None
-        for entry in (*shelf.entries, *((shelf.focus,) if shelf.focus else ()))
-    }
     matching = {full for full in ids if full.startswith(item_id.lower())}
     return matching.pop() if len(matching) == 1 else item_id
 

@@ -297,7 +297,7 @@ class PlanningSession:
             if problem is None and response is not None and response.action == "CALL_TOOL":
                 # an item's handle on the shelf (the situation shows 8 of its 32 digits)
                 # is that item's id: the tool gets the full one
-                args = shelves.expand_ids(self.turn, response.args or {})
+                args = shelves.expand_ids(response.args or {}, shelves.shelf_ids(self.turn))
                 checked = validate_args(self.tools[str(response.tool)], args, self._other_fields)
                 if isinstance(checked, str):
                     problem = checked
@@ -453,7 +453,8 @@ class PlanningSession:
             for c, a in zip(calls, echoed, strict=True)
         )
         written = answer.message.additional_kwargs.get(STEP_TEXT)
-        step_text = written[:ECHO_LIMIT] if isinstance(written, str) and written else None
+        # kept only whole: a cut text is not what the model wrote (a step is capped far below)
+        step_text = written if isinstance(written, str) and 0 < len(written) <= ECHO_LIMIT else None
         self.messages.append(
             AIMessage(
                 content=content,

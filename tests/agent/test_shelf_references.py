@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from agent.conversation.shelf import expand_ids
 from storage import Database
 from tests.support.harness import ALICE, Lembra, open_lembra, seed
 from tests.support.live import call
@@ -189,3 +192,35 @@ async def test_a_position_of_another_conversation_is_not_this_ones(
     assert reply.text.startswith("Não tenho uma lista recente")
     assert [i.content for i in await lembra.items("cli:bob")] == ["do bob"]
     assert len(await lembra.items(ALICE)) == 3
+
+
+FULL = "a5a95dd665c64cf997531673e0e0cd89"
+OTHER = "6c0c445c0000000000000000000000aa"
+
+
+def test_a_handle_of_one_shelf_item_becomes_its_id_nested_or_not() -> None:
+    ids = frozenset({FULL, OTHER})
+    assert expand_ids({"item_id": "a5a95dd6"}, ids) == {"item_id": FULL}
+    nested = {"tool": "delete_item", "args": {"item_id": "A5A95DD6"}}
+    assert expand_ids(nested, ids) == {"tool": "delete_item", "args": {"item_id": FULL}}
+    assert expand_ids({"item_id": FULL}, ids) == {"item_id": FULL}  # a full id as it is
+    assert expand_ids({"item_id": "0123abcd"}, ids) == {"item_id": "0123abcd"}  # unknown
+    twins = frozenset({FULL, "a5a95dd6" + "f" * 24})
+    assert expand_ids({"item_id": "a5a95dd6"}, twins) == {"item_id": "a5a95dd6"}  # ambiguous
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["item_id", "args", "x"]) | st.text(max_size=6), inner, max_size=4
+        )
+    ),
+    max_leaves=20,
+)
+
+
+@given(json_values)
+def test_expanding_handles_never_raises_whatever_the_model_wrote(value: object) -> None:
+    expand_ids(value, frozenset({FULL, OTHER}))
