@@ -153,6 +153,8 @@ class MessageDoc(StoredModel):
     turn_id: str | None = None
     meta_json: str | None = None  # the reply's confidence meta, on a turn's final `ai` message
     situation: str | None = None  # a `human` record: the situation its request showed before it
+    # ... and what that situation told, part by part (agent/memory/situation.py)
+    situation_parts: list[dict[str, Any]] | None = None
     step_text: str | None = None  # an `ai` step as the model wrote it (json_schema output)
     ts_ms: int
 

@@ -21,6 +21,7 @@ append is retried once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from storage.collection import Collection
 from storage.documents import MessageDoc, Role, ToolCallRecord
@@ -50,6 +51,7 @@ class NewMessage:
     # `ai` step exactly as the model wrote it (json_schema output). The history shows
     # them again as they were sent, so a prefix-caching server keeps them cached.
     situation: str | None = None
+    situation_parts: tuple[dict[str, Any], ...] | None = None  # the situation, part by part
     step_text: str | None = None
 
 
@@ -101,6 +103,7 @@ class MessagesRepo:
                 turn_id=msg.turn_id,
                 meta_json=msg.meta_json,
                 situation=msg.situation,
+                situation_parts=list(msg.situation_parts) if msg.situation_parts else None,
                 step_text=msg.step_text,
                 ts_ms=now_ms,
             )

@@ -47,10 +47,11 @@ from agent.conversation.savedwhen import saved_in_period
 from agent.conversation.turn import Turn
 from agent.conversation.turnlog import log_turn
 from agent.deps import Deps
+from agent.memory import situation as situations
 from agent.memory.frame import ContextFrame, build_frame, request_hash
 from agent.memory.framecache import FrameCache
 from agent.memory.handover import session_idle, write_handover
-from agent.memory.history import to_messages
+from agent.memory.history import situation_before, to_messages
 from agent.memory.narrator import narrate, only_tools
 from agent.memory.tiers import Tiers, drop_oldest_turn
 from agent.planning.backend import ModelBackend, PlannerBackend
@@ -603,6 +604,7 @@ class Runtime:
         settings = self.deps.settings
         frame = await self._frame(turn)
         only = "" if allowed == ALLOWED_FROM_PLAN else only_tools(sorted(allowed), turn.language)
+        only_part = situations.Part("tools", only, always=True)
         beliefs = dict(frame.memory.get("beliefs") or {})
         beliefs["answer.confidence"] = 1.0
         constitution = render_constitution(frame.constitution)  # text, stance, overrides
@@ -617,13 +619,20 @@ class Runtime:
         shrunk = False
         while True:
             narrative = narrate(
-                frame, turn.language, budget=narrative_budget, counter=self.deps.counter
+                frame,
+                turn.language,
+                budget=narrative_budget,
+                counter=self.deps.counter,
+                changes_told=json_output,
             )
+            parts = (*narrative.parts, only_part)
+            # json_schema: what changed since the last situation the history shows (issue 28)
+            situation = situations.tell(parts, situation_before(verbatim) if json_output else None)
             messages = request_messages(
                 stable,
                 memory_prompt(beliefs=beliefs, language=turn.language, memory=narrative.memory),
                 to_messages(verbatim, verbatim=json_output),
-                narrative.turn + only,
+                situation,
                 turn.messages[0].content,
             )
             size = self.backend.count_prompt(messages, tools=tools)
@@ -649,7 +658,9 @@ class Runtime:
         if json_output and turn.messages[0].role == "human":
             # the history shows this message with its situation again (issue 28)
             turn.messages[0] = dataclasses.replace(
-                turn.messages[0], situation=narrative.turn + only
+                turn.messages[0],
+                situation=situation,
+                situation_parts=tuple(p.as_record() for p in parts),
             )
         return messages
 

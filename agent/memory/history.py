@@ -25,11 +25,13 @@ from langchain_core.messages import (
     ToolMessage,
 )
 
+from agent.memory import situation as situations
 from agent.planning.wire import SETTLED, STEP_TEXT
 from agent.understanding.datafence import fence
 from storage.documents import MessageDoc
 
 CORRECTION = "runtime_correction"
+GIST_CHARS = 200
 
 
 def _args(args_json: str) -> dict[str, Any]:
@@ -59,6 +61,29 @@ def _plain(record: MessageDoc) -> BaseMessage:
     return AIMessage(content=_text(record.content))
 
 
+def gist(reply: str) -> str:
+    """A reply as the model's history shows it: its first line, at most `GIST_CHARS`.
+
+    What the rest says is for the user (a confirmation's estimate and assessment, a
+    caveat, the lines of a list), and what the model needs of it the situation carries
+    (the list shown, the item in focus, what is pending); a delete preview was 130 prompt
+    tokens to the next request, its first line 25.
+    """
+    first, _, rest = reply.strip().partition("\n")
+    if len(first) > GIST_CHARS:
+        return first[: GIST_CHARS - 1].rstrip() + "…"
+    return first + (" […]" if rest.strip() else "")
+
+
+def situation_before(records: Sequence[MessageDoc]) -> tuple[situations.Part, ...] | None:
+    """The parts of the last situation `records` show (json_schema history), or None when
+    they show none told by parts: the next situation then tells everything."""
+    for record in reversed(records):
+        if record.role == "human" and record.situation is not None:
+            return situations.from_record(record.situation_parts)
+    return None
+
+
 def to_messages(records: Sequence[MessageDoc], *, verbatim: bool = False) -> list[BaseMessage]:
     """Convert stored records (oldest first) into a valid chat sequence.
 
@@ -67,14 +92,25 @@ def to_messages(records: Sequence[MessageDoc], *, verbatim: bool = False) -> lis
     situation before it, the message itself (the user's own words, unfenced as when
     they were new), the step as the model wrote it (`STEP_TEXT`); the results of those
     steps are marked `SETTLED` (agent/planning/wire.py leaves them out of the request).
+    Each situation tells what changed since the one before it, the first one everything
+    (agent/memory/situation.py), and a reply shows its first line (`gist`).
     """
     out: list[BaseMessage] = []
+    before: tuple[situations.Part, ...] | None = None  # the last situation shown
     i = 0
     while i < len(records):
         record = records[i]
         if verbatim and record.role == "human" and record.situation is not None:
-            out.append(SystemMessage(content=record.situation))
+            parts = situations.from_record(record.situation_parts)
+            # the first of a window tells everything again (what it changed from is gone)
+            told = record.situation if parts is None else situations.tell(parts, before)
+            before = parts
+            out.append(SystemMessage(content=told))
             out.append(HumanMessage(content=record.content))
+            i += 1
+            continue
+        if verbatim and record.role == "ai" and not record.tool_calls:
+            out.append(AIMessage(content=_text(gist(record.content))))
             i += 1
             continue
         if record.role == "ai" and record.tool_calls:

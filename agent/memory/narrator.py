@@ -10,8 +10,9 @@ It is told in two parts, so a server's prefix cache can keep the first (issue 28
   changes only when that memory does (a session's handover, the history dropping a
   block into the summaries, a belief or note changed), and goes before the history;
 - `turn`: what changes from one message to the next (the time, what is pending, the
-  item counts, the last list shown), which goes after the history, right before the
-  new message.
+  item counts, the last list shown, the item in focus), which goes after the history,
+  right before the new message. It is also given as `parts`, so a json_schema request
+  tells only what changed since the situation before it (agent/memory/situation.py).
 
 The narrative has a token budget; when over it, sections are compressed by priority
 (lowest first: beliefs, archive, structured memory, periods, capabilities, model memory,
@@ -24,6 +25,7 @@ counts, pending action) is used.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,6 +35,7 @@ from agent.conversation import shelf as shelves
 from agent.memory import obligations as stakes
 from agent.memory.frame import ContextFrame
 from agent.memory.sessionlog import tag_words
+from agent.memory.situation import Part
 from agent.memory.tiers import structured_line
 from agent.texts import plural
 from agent.tokens import TokenCounter
@@ -51,6 +54,7 @@ class Narrative:
     minimal: bool
     memory: str = ""  # changes only with what is remembered: before the history
     turn: str = ""  # changes every message: after the history
+    parts: tuple[Part, ...] = ()  # the turn, as the parts a situation tells
 
 
 @dataclass
@@ -132,50 +136,42 @@ def _state(frame: ContextFrame, pt: bool) -> _Section:
     return _Section("state", 70, [base])
 
 
-def _shelf(frame: ContextFrame, pt: bool) -> _Section | None:
-    """What the user was just shown, numbered: "o 2" is line 2 (DESIGN 10.1)."""
-    shelf = frame.shelf or {}
-    entries = list(shelf.get("entries") or [])
-    focus = shelf.get("focus")
-    if not entries and not focus:
-        return None
-    head = (
-        "A última lista que o usuário viu (número. [item_id] rótulo); «o 2» é a linha 2: "
-        if pt
-        else "The last list the user saw (number. [item_id] label); «number 2» is line 2: "
-    )
-    tail = ""
-    if focus:
-        tail = (
-            (
-                " O último item citado sozinho (é «esse», «ele»): "
-                if pt
-                else " The last item named alone (it is «it», «that one»): "
-            )
-            + data(f"[{shelves.handle(focus['item_id'])}] {focus['label']}")
-            + "."
-        )
+def _shelf(frame: ContextFrame, pt: bool) -> _Section:
+    """What the user was just shown, numbered: "o 2" is line 2 (DESIGN 10.1); the stable
+    rules say how to read it, so the situation names it in three words."""
+    entries = list((frame.shelf or {}).get("entries") or [])
+    head = "Última lista vista: " if pt else "Last list seen: "
 
     def render(limit: int) -> str:
         if not entries or not limit:
-            return tail.strip()
+            return ""
         shown = "\n".join(
             f"{e['n']}. [{shelves.handle(e['item_id'])}] {e['label']}" for e in entries[:limit]
         )
         more = len(entries) - limit
         if more > 0:
             shown += f"\n(+{more})"
-        return (head + data(shown) + "." + tail).strip()
+        return head + data(shown) + "."
 
-    return _Section("shelf", 65, [render(SHELF_LINES), render(SHELF_LINES_SHORT), render(0), ""])
+    return _Section("shelf", 65, [render(SHELF_LINES), render(SHELF_LINES_SHORT), ""])
+
+
+def _focus(frame: ContextFrame, pt: bool) -> _Section:
+    """The item last named alone: what «esse», «ele», «it» refer to."""
+    focus = (frame.shelf or {}).get("focus")
+    if not focus:
+        return _Section("focus", 66, [""])
+    head = "Item em foco: " if pt else "Item in focus: "
+    text = head + data(f"[{shelves.handle(focus['item_id'])}] {focus['label']}") + "."
+    return _Section("focus", 66, [text, ""])
 
 
 def only_tools(tools: Sequence[str], language: str) -> str:
     """The turn's line naming the only tools this message's path allows (issue 26)."""
     names = ", ".join(tools)
     if language == "pt":
-        return f"\nNesta mensagem, use só estas ferramentas: {names}."
-    return f"\nFor this message, use only these tools: {names}."
+        return f"Nesta mensagem, use só estas ferramentas: {names}."
+    return f"For this message, use only these tools: {names}."
 
 
 SHELF_LINES = 8  # lines of the shelf the frame carries (a handle is ~8 tokens); the rest counted
@@ -361,11 +357,62 @@ def _beliefs(frame: ContextFrame, pt: bool) -> _Section | None:
 def minimal(frame: ContextFrame, pt: bool, counter: TokenCounter) -> Narrative:
     """The graceful-degradation narrative: identity, item counts, the pending action."""
     memory = _who(frame, pt).levels[1]
-    turn = " ".join(
-        [_now(frame, pt).text, _state(frame, pt).levels[-1], _obligations(frame, pt).levels[-1]]
+    parts = (
+        _time_part(frame, pt),
+        _state_part(frame, pt, _state(frame, pt).levels[-1]),
+        Part("obligations", _obligations(frame, pt).levels[-1]),
     )
+    turn = " ".join(p.full for p in parts)
     text = memory + "\n" + turn
-    return Narrative(text, counter.count_text(text), (), True, memory, turn)
+    return Narrative(text, counter.count_text(text), (), True, memory, turn, parts)
+
+
+def _time_part(frame: ContextFrame, pt: bool) -> Part:
+    """The time: told whole when the day changed, else only the clock."""
+    now = datetime.fromisoformat(frame.temporal["now"])
+    return Part(
+        "time",
+        _now(frame, pt).text,
+        key=now.date().isoformat(),
+        steady=f"Agora: {now:%H:%M}." if pt else f"Now: {now:%H:%M}.",
+    )
+
+
+def _state_part(frame: ContextFrame, pt: bool, text: str) -> Part:
+    """The counts: by type once, then the total when it changed."""
+    total = plural(frame.state.get("total", 0), "item", "pt" if pt else "en")
+    again = f"O usuário guarda {total}." if pt else f"The user keeps {total}."
+    return Part("state", text, again=again if text else "")
+
+
+def _turn_parts(frame: ContextFrame, pt: bool, sections: Sequence[_Section]) -> tuple[Part, ...]:
+    """The turn's sections, as fitted, as the parts a situation tells (agent/memory/situation.py)."""
+    told = {s.name: s.text for s in sections}
+    shelf = frame.shelf or {}
+    gone = {  # what a later situation says when the list or the focus is no more
+        "shelf": ""
+        if shelf.get("entries")
+        else ("Nenhuma lista recente." if pt else "No recent list."),
+        "focus": ""
+        if shelf.get("focus")
+        else ("Nenhum item em foco." if pt else "No item in focus."),
+        "model_memory": ""
+        if _model_memory(frame, pt)
+        else (
+            "Não guardo mais nada que o usuário me contou de si."
+            if pt
+            else "I no longer keep anything the user told me about themselves."
+        ),
+    }
+    learned = told.get("model_memory", "")
+    return (
+        _time_part(frame, pt),
+        Part("obligations", told["obligations"]),
+        _state_part(frame, pt, told["state"]),
+        Part("shelf", told["shelf"], again=told["shelf"] or gone["shelf"]),
+        Part("focus", told["focus"], again=told["focus"] or gone["focus"]),
+        Part("model_memory", learned, again=learned or gone["model_memory"]),
+    )
 
 
 def _fit(
@@ -391,8 +438,21 @@ def _fit(
     return text, tokens
 
 
-def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCounter) -> Narrative:
-    """The frame as a first-person situation within `budget` tokens: memory, then the turn."""
+def narrate(
+    frame: ContextFrame,
+    language: str,
+    *,
+    budget: int,
+    counter: TokenCounter,
+    changes_told: bool = False,
+) -> Narrative:
+    """The frame as a first-person situation within `budget` tokens: memory, then the turn.
+
+    `changes_told` (a json_schema request, whose situation tells only what changed): what
+    the user told me about themselves moves from the memory to the turn part. A "remember
+    that..." mid-conversation then costs the next request that one section, where in the
+    memory, before the history, it made the server evaluate the whole history again.
+    """
     pt = language == "pt"
     if frame.degraded:
         return minimal(frame, pt, counter)
@@ -405,17 +465,19 @@ def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCo
             _earlier_handovers(frame, pt),
             _baseline(frame, pt),
             _periods(frame, pt),
-            _model_memory(frame, pt),
+            None if changes_told else _model_memory(frame, pt),
             _structured(frame, pt),
             _archive(frame, pt),
             _beliefs(frame, pt),
         )
         if s is not None
     ]
-    shelf = _shelf(frame, pt)  # changes with every list shown: part of the turn
+    # what changes from one message to the next: the turn part, after the history
     now = [_now(frame, pt), _obligations(frame, pt), _state(frame, pt)]
-    if shelf is not None:
-        now.append(shelf)
+    now += [_shelf(frame, pt), _focus(frame, pt)]
+    learned = _model_memory(frame, pt) if changes_told else None
+    if learned is not None:
+        now.append(learned)
     compressed: list[str] = []
     # the memory's own share: what is pending this turn never changes how it is told
     memory, memory_tokens = _fit(remembered, max(budget - TURN_ALLOWANCE, 1), counter, compressed)
@@ -426,7 +488,7 @@ def narrate(frame: ContextFrame, language: str, *, budget: int, counter: TokenCo
     if memory_tokens + turn_tokens > budget:
         # what cannot be dropped is still too long: the minimal narrative
         fallback = minimal(frame, pt, counter)
-        return Narrative(
-            fallback.text, fallback.tokens, tuple(compressed), True, fallback.memory, fallback.turn
-        )
-    return Narrative(text, tokens, tuple(compressed), False, memory, turn)
+        return dataclasses.replace(fallback, compressed=tuple(compressed))
+    return Narrative(
+        text, tokens, tuple(compressed), False, memory, turn, _turn_parts(frame, pt, now)
+    )

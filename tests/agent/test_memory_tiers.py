@@ -104,15 +104,15 @@ async def test_a_corrupted_summary_document_is_skipped_not_crashed_on(db: Databa
         raw = live.raw("summaries")
         await raw.update_one(
             {"_id": conversation_doc_id(CONV)},
-            {"$set": {"structured": {"not": "a list"}, "archive": ["not", "a string"]}},
+            {"$set": {"structured": {"not": "xq-list"}, "archive": ["not", "xq-string"]}},
         )
         reply, report = await live.say(
             "me lembra o que eu fiz", llm=[respond("Você pediu várias notas.")]
         )
         assert reply.text == "Você pediu várias notas."
         assert report.problems() == []
-        assert "a list" not in system_prompt(report)
-        assert "a string" not in system_prompt(report)
+        assert "xq-list" not in system_prompt(report)
+        assert "xq-string" not in system_prompt(report)
 
         # garbage entries among good ones; a garbage high-water mark
         await write_turns(live, 40, 10)

@@ -167,7 +167,7 @@ async def test_the_planner_sees_the_shelf_with_numbers_and_handles(lembra: Lembr
     situation = "\n".join(str(m["content"]) for m in system)
     assert f"2. [{second.id[:8]}] pagar o IPVA" in situation
     assert second.id not in situation
-    assert "«o 2» é a linha 2" in situation
+    assert "Última lista vista: <data>1. [" in situation
     assert preview.text.startswith("Apagar pagar o IPVA?")
     assert (await lembra.say("sim")).text.startswith("✅ Apagado: pagar o IPVA")
     assert "pagar o IPVA" not in [i.content for i in await lembra.items()]
