@@ -302,13 +302,13 @@ async def test_auto_picks_json_schema_when_the_server_accepts_it(
 
 def test_the_small_profile_fills_what_is_not_set_and_explicit_settings_win() -> None:
     small = Settings(_env_file=None, llm_profile="small")  # type: ignore[call-arg]
-    assert small.prompt_token_budget == 3_500
+    assert small.prompt_token_budget == 4_500
     assert small.llm_planner_max_tokens == 200
     assert small.llm_history_messages == 6
-    assert small.llm_history_max_messages == 24
+    assert small.llm_history_max_messages == 48
     assert small.llm_output_mode == "auto"
-    chosen = Settings(_env_file=None, llm_profile="small", prompt_token_budget=4000)  # type: ignore[call-arg]
-    assert chosen.prompt_token_budget == 4_000
+    chosen = Settings(_env_file=None, llm_profile="small", prompt_token_budget=5000)  # type: ignore[call-arg]
+    assert chosen.prompt_token_budget == 5_000
     assert Settings(_env_file=None).prompt_token_budget == 6_000  # type: ignore[call-arg]
 
 
