@@ -24,7 +24,7 @@ this server and model is kept under DATA_DIR: pass `--data-dir` twice to see it)
     llama-server ... --metrics        # ../shared/tools/local-model/start.sh DIR --metrics
     OPENAI_BASE_URL=http://127.0.0.1:8098/v1 OPENAI_API_KEY=local \\
       LLM_MODEL=qwen2.5-coder-1.5b-instruct-q4_k_m LLM_PROFILE=small \\
-      .venv/bin/python bench/turn_cost.py [--language pt|en] [--data-dir DIR] [--json]
+      .venv/bin/python bench/turn_cost.py [--language pt|en] [--rounds N] [--data-dir DIR] [--json]
 
 Never part of the test pass/fail (it needs a model server and takes minutes).
 """
@@ -185,7 +185,7 @@ async def main(args: argparse.Namespace) -> None:
     if not base_url:
         raise SystemExit("set OPENAI_BASE_URL to a llama-server started with --metrics")
     url = args.metrics_url or metrics_url(base_url)
-    texts = CONVERSATIONS[args.language]
+    texts = CONVERSATIONS[args.language] * args.rounds
     with tempfile.TemporaryDirectory(prefix="lembra-turn-cost-") as scratch:
         data_dir = Path(args.data_dir) if args.data_dir else Path(scratch)
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -253,6 +253,13 @@ async def main(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--language", choices=sorted(CONVERSATIONS), default="pt")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="play the conversation this many times in a row, in one conversation: a longer "
+        "one, where the history's block drops are paid (default 1: the issue's 12 messages)",
+    )
     parser.add_argument("--data-dir", help="keep DATA_DIR here (default: a fresh temporary one)")
     parser.add_argument("--metrics-url", help="default: OPENAI_BASE_URL without /v1, + /metrics")
     parser.add_argument("--json", action="store_true", help="also print every step as JSON")
