@@ -154,7 +154,7 @@ class MessageDoc(StoredModel):
     meta_json: str | None = None  # the reply's confidence meta, on a turn's final `ai` message
     situation: str | None = None  # a `human` record: the situation its request showed before it
     # ... and what that situation told, part by part (agent/memory/situation.py)
-    situation_parts: list[dict[str, Any]] | None = None
+    situation_parts: list[Any] | None = None  # read leniently: agent/memory/situation.py
     step_text: str | None = None  # an `ai` step as the model wrote it (json_schema output)
     ts_ms: int
 

@@ -26,6 +26,7 @@ counts, pending action) is used.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -359,7 +360,7 @@ def minimal(frame: ContextFrame, pt: bool, counter: TokenCounter) -> Narrative:
     memory = _who(frame, pt).levels[1]
     parts = (
         _time_part(frame, pt),
-        _state_part(frame, pt, _state(frame, pt).levels[-1]),
+        Part("state", _state(frame, pt).levels[-1]),
         Part("obligations", _obligations(frame, pt).levels[-1]),
     )
     turn = " ".join(p.full for p in parts)
@@ -378,40 +379,60 @@ def _time_part(frame: ContextFrame, pt: bool) -> Part:
     )
 
 
-def _state_part(frame: ContextFrame, pt: bool, text: str) -> Part:
-    """The counts: by type once, then the total when it changed."""
-    total = plural(frame.state.get("total", 0), "item", "pt" if pt else "en")
-    again = f"O usuário guarda {total}." if pt else f"The user keeps {total}."
-    return Part("state", text, again=again if text else "")
-
-
 def _turn_parts(frame: ContextFrame, pt: bool, sections: Sequence[_Section]) -> tuple[Part, ...]:
-    """The turn's sections, as fitted, as the parts a situation tells (agent/memory/situation.py)."""
+    """The turn's sections, as fitted, as the parts a situation tells (agent/memory/situation.py).
+
+    The list, the item in focus and the facts are judged by what they are (the ids, the
+    facts), not by how they were fitted: a list that changed while the budget left it out
+    is said to have changed, and one that is gone is said to be gone.
+    """
     told = {s.name: s.text for s in sections}
     shelf = frame.shelf or {}
-    gone = {  # what a later situation says when the list or the focus is no more
-        "shelf": ""
-        if shelf.get("entries")
-        else ("Nenhuma lista recente." if pt else "No recent list."),
-        "focus": ""
-        if shelf.get("focus")
-        else ("Nenhum item em foco." if pt else "No item in focus."),
-        "model_memory": ""
-        if _model_memory(frame, pt)
-        else (
-            "Não guardo mais nada que o usuário me contou de si."
-            if pt
-            else "I no longer keep anything the user told me about themselves."
-        ),
-    }
-    learned = told.get("model_memory", "")
+    entries = [str(e.get("item_id")) for e in shelf.get("entries") or []]
+    focus = shelf.get("focus") or {}
+    kept = frame.memory.get("model") or {}
+    learned = json.dumps([kept.get("facts") or [], kept.get("bookmarks") or []], default=str)
+    has_learned = bool(kept.get("facts") or kept.get("bookmarks"))
+
+    def told_as(name: str, what: str, present: bool, gone: str, left_out: str) -> Part:
+        text = told.get(name, "")
+        return Part(
+            name, text, key=f"{what}\x1f{text}", again=text or (left_out if present else gone)
+        )
+
     return (
         _time_part(frame, pt),
         Part("obligations", told["obligations"]),
-        _state_part(frame, pt, told["state"]),
-        Part("shelf", told["shelf"], again=told["shelf"] or gone["shelf"]),
-        Part("focus", told["focus"], again=told["focus"] or gone["focus"]),
-        Part("model_memory", learned, again=learned or gone["model_memory"]),
+        Part("state", told["state"]),
+        told_as(
+            "shelf",
+            ",".join(entries),
+            bool(entries),
+            "Nenhuma lista recente." if pt else "No recent list.",
+            "Uma nova lista foi mostrada (não repetida aqui)."
+            if pt
+            else "A new list was shown (not repeated here).",
+        ),
+        told_as(
+            "focus",
+            str(focus.get("item_id") or ""),
+            bool(focus),
+            "Nenhum item em foco." if pt else "No item in focus.",
+            "O item em foco mudou (não repetido aqui)."
+            if pt
+            else "The item in focus changed (not repeated here).",
+        ),
+        told_as(
+            "model_memory",
+            learned if has_learned else "",
+            has_learned,
+            "Não guardo mais nada que o usuário me contou de si."
+            if pt
+            else "I no longer keep anything the user told me about themselves.",
+            "O que o usuário me contou de si mudou (não repetido aqui)."
+            if pt
+            else "What the user told me about themselves changed (not repeated here).",
+        ),
     )
 
 

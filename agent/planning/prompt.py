@@ -152,14 +152,28 @@ def stable_prompt(
         "Every output carries `belief`: set key to the belief you are acting on (answer.confidence when none "
         "other applies) and guessed to its current value (listed with what you remember of the user); add "
         "delta only when the system asks you to adjust.",
-        "The system message before a user message is the situation then (time, what is pending, item "
-        "counts). The first one tells it all; each later one tells only what changed since the one before "
-        "it, so the latest value of each thing is the current one. «Última lista vista» (Last list seen): "
-        "what the user was last shown, numbered («o 2», «number 2» is line 2), [xxxxxxxx] being the item_id "
-        "to use. «Item em foco» (Item in focus): the item «esse», «ele», «it», «that one» refers to.",
+        situation_rule(json_output),
         "Examples:\n" + examples,
     ]
     return "\n\n".join(parts)
+
+
+def situation_rule(changes_told: bool) -> str:
+    """How to read the situations: in json_schema output they tell what changed (issue 28)."""
+    how = (
+        "The system message before a user message is the situation then (time, what is pending, "
+        "item counts). The first one tells it all; each later one tells only what changed since "
+        "the one before it, so the latest value of each thing is the current one, except a line "
+        "«Nesta mensagem...» («For this message...»), which holds for its message only."
+        if changes_told
+        else "The system message right before the user's last message is the situation now (time, "
+        "what is pending, item counts); one before an earlier message was the situation then."
+    )
+    return (
+        how + " «Última lista vista» (Last list seen): what the user was last shown, numbered "
+        "(«o 2», «number 2» is line 2), [xxxxxxxx] being the item_id to use. «Item em foco» (Item "
+        "in focus): the item «esse», «ele», «it», «that one» refers to."
+    )
 
 
 def memory_prompt(*, beliefs: Mapping[str, float], language: str, memory: str | None = None) -> str:
