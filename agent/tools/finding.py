@@ -83,12 +83,17 @@ def score_item(item: ItemDoc, query: str) -> float:
     if not wanted:
         return 0.0
     words = [w for w in wanted.split() if w not in STOPWORDS] or wanted.split()
+    # "a nota do wifi", "o filme Cidade de Deus": a word naming the item's own type names
+    # it as well as its title does, when the rest of the name is the item's
+    own = TYPE_WORDS.get(item.type, frozenset())
+    named = [w for w in words if w not in own] or words
     best = 0.0
     for value in _fields(item):
-        if value == wanted or [w for w in value.split() if w not in STOPWORDS] == words:
+        kept = [w for w in value.split() if w not in STOPWORDS]
+        if value == wanted or kept in (words, named):
             return 100.0
         tokens = set(value.split())
-        if all(w in tokens for w in words):
+        if all(w in tokens for w in named):
             best = max(best, 95.0)  # every word of the query is a word of the item
         elif len(wanted) >= 4 and wanted in value:
             best = max(best, 90.0)

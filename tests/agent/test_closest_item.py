@@ -31,3 +31,26 @@ async def test_same_score_ties_become_a_choice(db: Database) -> None:
         assert {c.label for c in choice.choices} == {"Toy Story 2", "Toy Story 3"}
         assert choice.meta.state == "AMBIGUOUS"
         assert len(await lembra.items()) == 2
+
+
+async def test_a_name_that_says_the_items_type_names_the_item(db: Database) -> None:
+    """A small model copies the user's "a nota do wifi" into its query: the word naming the
+    item's own type names it, so the note is found, and only notes are named that way."""
+    await seed(
+        db,
+        [
+            "anota: a senha do wifi da casa da praia está na geladeira",
+            "anota: comprar leite",
+            "salva o link https://wifi.example.com/guia",
+        ],
+    )
+    async with open_lembra(db, counting_model=True) as lembra:
+        preview = await lembra.say(
+            "apaga a nota do wifi", llm=[call("delete_item", query="nota do wifi")]
+        )
+        assert preview.text.startswith("Apagar a senha do wifi da casa da praia")
+        assert (await lembra.say("sim")).text.startswith("✅ Apagado: a senha do wifi")
+        assert len(await lembra.items()) == 2
+        # the type word alone still names nothing in particular
+        vague = await lembra.say("apaga a nota", llm=[call("delete_item", query="nota")])
+        assert not vague.text.startswith("Apagar comprar leite?")
