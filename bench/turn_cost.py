@@ -185,6 +185,8 @@ async def main(args: argparse.Namespace) -> None:
     if not base_url:
         raise SystemExit("set OPENAI_BASE_URL to a llama-server started with --metrics")
     url = args.metrics_url or metrics_url(base_url)
+    if args.rounds < 1:
+        raise SystemExit("--rounds must be 1 or more")
     texts = CONVERSATIONS[args.language] * args.rounds
     with tempfile.TemporaryDirectory(prefix="lembra-turn-cost-") as scratch:
         data_dir = Path(args.data_dir) if args.data_dir else Path(scratch)
