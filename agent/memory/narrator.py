@@ -397,7 +397,11 @@ def _turn_parts(frame: ContextFrame, pt: bool, sections: Sequence[_Section]) -> 
     def told_as(name: str, what: str, present: bool, gone: str, left_out: str) -> Part:
         text = told.get(name, "")
         return Part(
-            name, text, key=f"{what}\x1f{text}", again=text or (left_out if present else gone)
+            name,
+            text,
+            key=f"{what}\x1f{text}",
+            again=text or (left_out if present else gone),
+            what=what,
         )
 
     return (

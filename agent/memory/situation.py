@@ -31,6 +31,7 @@ class Part:
     again: str = ""  # as a later situation tells it when it changed (the full text when empty)
     steady: str = ""  # as a later situation tells it when it did not change ("" tells nothing)
     always: bool = False  # this message's alone (the tools it may use): told whenever present
+    what: str = ""  # what it is about (the list's ids...), however much of it the budget let in
 
     @property
     def judged(self) -> str:
@@ -48,7 +49,7 @@ def from_record(rows: object) -> tuple[Part, ...] | None:
     for row in rows:
         if not isinstance(row, Mapping) or not isinstance(row.get("name"), str):
             return None
-        text = {k: row.get(k) for k in ("full", "key", "again", "steady")}
+        text = {k: row.get(k) for k in ("full", "key", "again", "steady", "what")}
         fields = {k: v if isinstance(v, str) else "" for k, v in text.items()}
         parts.append(Part(row["name"], always=row.get("always") is True, **fields))
     return tuple(parts)
@@ -68,7 +69,15 @@ def tell(now: Sequence[Part], before: Sequence[Part] | None) -> str:
                 continue
             earlier = previous.get(part.name)
             if earlier is None or earlier.judged != part.judged:
-                lines.append(part.again or part.full)
+                if (
+                    not part.full
+                    and part.what
+                    and earlier is not None
+                    and earlier.what == part.what
+                ):
+                    lines.append(part.steady)  # the same thing, only left out by the budget now
+                else:
+                    lines.append(part.again or part.full)
             else:
                 lines.append(part.steady)
     return "\n".join(line for line in lines if line)

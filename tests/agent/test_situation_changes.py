@@ -154,6 +154,17 @@ def test_a_list_the_budget_left_out_is_still_said_to_have_changed() -> None:
     )
     told = tell(squeezed.parts, first.parts)
     assert "Uma nova lista foi mostrada (não repetida aqui)." in told
+    # the same list, only squeezed out by the budget now, is no news
+    same = frame(["cccccccc"] * 8)
+    shown = narrate(same, "pt", budget=2_000, counter=counter, changes_told=True)
+    squeezed_same = next(
+        n
+        for b in range(400, 0, -5)
+        if not (n := narrate(same, "pt", budget=b, counter=counter, changes_told=True)).minimal
+        and "shelf" in n.compressed
+        and "Última lista vista" not in n.turn
+    )
+    assert "lista" not in tell(squeezed_same.parts, shown.parts).lower()
     # and a list that is gone is said to be gone
     assert "Nenhuma lista recente." in tell(
         narrate(frame([]), "pt", budget=2_000, counter=counter).parts, first.parts
