@@ -85,16 +85,22 @@ def score_item(item: ItemDoc, query: str) -> float:
     words = [w for w in wanted.split() if w not in STOPWORDS] or wanted.split()
     # "a nota do wifi", "o filme Cidade de Deus": a word naming the item's own type names
     # it as well as its title does, when the rest of the name is the item's
+    # a point below the same match word for word, so an item holding every word wins, and
+    # only a word-for-word match is exact (a delete's preview then says it chose)
     own = TYPE_WORDS.get(item.type, frozenset())
     named = [w for w in words if w not in own] or words
     best = 0.0
     for value in _fields(item):
         kept = [w for w in value.split() if w not in STOPWORDS]
-        if value == wanted or kept in (words, named):
+        if value == wanted or kept == words:
             return 100.0
+        if kept == named:
+            best = max(best, 99.0)
         tokens = set(value.split())
-        if all(w in tokens for w in named):
+        if all(w in tokens for w in words):
             best = max(best, 95.0)  # every word of the query is a word of the item
+        elif all(w in tokens for w in named):
+            best = max(best, 94.0)
         elif len(wanted) >= 4 and wanted in value:
             best = max(best, 90.0)
         best = max(best, fuzz.ratio(wanted, value), fuzz.token_sort_ratio(wanted, value))

@@ -103,12 +103,17 @@ def closeness(item: ItemDoc, query: str) -> int:
     wanted = [w for w in folded if w not in STOPWORDS] or folded
     if not wanted:
         return FAR
+    # "o filme bom" is exactly the movie "Bom": a word naming the item's own type names it
+    own = TYPE_WORDS.get(item.type, frozenset())
+    named = [w for w in wanted if w not in own] or wanted
     best = FAR
     for value in (item.title, item.original_title, item.content, item.description):
         if not value:
             continue
         words = [w for w in fold(value).split() if w not in STOPWORDS]
         field = frozenset(words)
-        if all(word_score(w, field) for w in wanted):
-            best = min(best, max(0, len(words) - len(wanted)))
+        for asked in (wanted, named):
+            if all(word_score(w, field) for w in asked):
+                best = min(best, max(0, len(words) - len(asked)))
+                break
     return best

@@ -54,3 +54,15 @@ async def test_a_name_that_says_the_items_type_names_the_item(db: Database) -> N
         # the type word alone still names nothing in particular
         vague = await lembra.say("apaga a nota", llm=[call("delete_item", query="nota")])
         assert not vague.text.startswith("Apagar comprar leite?")
+
+
+async def test_a_type_word_makes_a_match_close_never_exact(db: Database) -> None:
+    """ "apaga o filme bom" with the movies "Bom" and "Bom demais pra ver": "Bom" is the
+    closest (the type word names it), yet not a word-for-word match, so the preview says it
+    chose; before, the type word made it an exact, sure thing."""
+    await seed(db, ["salva o filme Bom demais pra ver", "salva o filme Bom"])
+    async with open_lembra(db, counting_model=True) as lembra:
+        reply = await lembra.say("apaga o filme bom", llm=[call("delete_item", query="filme bom")])
+        assert reply.text.startswith("Apagar Bom?")
+        assert "Escolhi o item mais parecido com «filme bom»" in reply.text
+        assert len(await lembra.items()) == 2
