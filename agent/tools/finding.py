@@ -30,7 +30,14 @@ from agent.tools.base import (
     UnknownItem,
 )
 from agent.tools.candidates import candidates, named_words, off_loop, query_words
-from agent.tools.matching import TYPE_WORDS, closeness, item_words, search_score, word_score
+from agent.tools.matching import (
+    TYPE_WORDS,
+    closeness,
+    item_words,
+    search_score,
+    without_own_type,
+    word_score,
+)
 from agent.trust import effects
 from agent.understanding.textnorm import fold
 from storage import Database
@@ -83,12 +90,10 @@ def score_item(item: ItemDoc, query: str) -> float:
     if not wanted:
         return 0.0
     words = [w for w in wanted.split() if w not in STOPWORDS] or wanted.split()
-    # "a nota do wifi", "o filme Cidade de Deus": a word naming the item's own type names
-    # it as well as its title does, when the rest of the name is the item's
-    # a point below the same match word for word, so an item holding every word wins, and
-    # only a word-for-word match is exact (a delete's preview then says it chose)
-    own = TYPE_WORDS.get(item.type, frozenset())
-    named = [w for w in words if w not in own] or words
+    # "a nota do wifi" names the note by "wifi": such a match scores a point below the same
+    # match word for word, so an item holding every word wins, and only a word-for-word
+    # match is exact (a delete's preview then says it chose)
+    named = without_own_type(item, words)
     best = 0.0
     for value in _fields(item):
         kept = [w for w in value.split() if w not in STOPWORDS]

@@ -13,6 +13,7 @@ Among items of the same score the closest comes first (issue 26): the one whose 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from rapidfuzz.distance import OSA
@@ -93,6 +94,13 @@ def search_score(item: ItemDoc, query: str) -> float:
 FAR: Final = 1_000  # `closeness` of an item no single field of which holds every query word
 
 
+def without_own_type(item: ItemDoc, words: Sequence[str]) -> list[str]:
+    """`words` without those naming `item`'s own type ("a nota do wifi" names a note by
+    "wifi"), or all of them when nothing else is left: a type word alone names no item."""
+    own = TYPE_WORDS.get(item.type, frozenset())
+    return [w for w in words if w not in own] or list(words)
+
+
 def closeness(item: ItemDoc, query: str) -> int:
     """How many words the item's closest field has beyond the query's (0: the query exactly).
 
@@ -103,9 +111,7 @@ def closeness(item: ItemDoc, query: str) -> int:
     wanted = [w for w in folded if w not in STOPWORDS] or folded
     if not wanted:
         return FAR
-    # "o filme bom" is exactly the movie "Bom": a word naming the item's own type names it
-    own = TYPE_WORDS.get(item.type, frozenset())
-    named = [w for w in wanted if w not in own] or wanted
+    named = without_own_type(item, wanted)  # "o filme bom" is exactly the movie "Bom"
     best = FAR
     for value in (item.title, item.original_title, item.content, item.description):
         if not value:
