@@ -6,7 +6,13 @@ candidates is not at stake here, so the same rules hold whatever index finds the
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agent.tools.finding import score_item
+from agent.tools.matching import closeness
 from storage import Database
+from storage.documents import ITEM_TYPES, ItemDoc, ItemType
 from tests.support.harness import open_lembra, seed
 from tests.support.live import call
 
@@ -66,3 +72,27 @@ async def test_a_type_word_makes_a_match_close_never_exact(db: Database) -> None
         assert reply.text.startswith("Apagar Bom?")
         assert "Escolhi o item mais parecido com «filme bom»" in reply.text
         assert len(await lembra.items()) == 2
+
+
+@given(
+    item_type=st.sampled_from(ITEM_TYPES),
+    title=st.text(max_size=30),
+    query=st.text(max_size=30) | st.sampled_from(["nota", "o filme", "nota do wifi", "a série"]),
+)
+def test_scoring_any_name_against_any_item_never_raises(
+    item_type: ItemType, title: str, query: str
+) -> None:
+    """A model's delete query is outside input: any text scores within 0-100, never raises."""
+    item = ItemDoc(
+        _id="i" * 32,
+        user_id="u",
+        seq=1,
+        type=item_type,
+        title=title or None,
+        content=title or "x",
+        dedup_key="k",
+        created_at_ms=0,
+        updated_at_ms=0,
+    )
+    assert 0 <= score_item(item, query) <= 100
+    assert closeness(item, query) >= 0
