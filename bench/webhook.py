@@ -293,7 +293,9 @@ async def measure(
         uri=None, db_name="bench", data_dir=data_dir, embedded_memory=args.memory
     )
     async with open_storage(storage) as db, open_deps(settings, db=db) as deps:
-        options = WebOptions(telegram=TelegramOptions(respect_sending_limits=False))
+        options = WebOptions(
+            telegram=TelegramOptions(respect_sending_limits=False), menus=False, probes=False
+        )
         app = create_app(deps, Runtime(deps).handle, options=options)
         app.middlewares.append(server_clock.middleware)
         runner = web.AppRunner(app, access_log=None)

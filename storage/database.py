@@ -13,6 +13,7 @@ from typing import Any
 
 from pymongo import AsyncMongoClient
 
+from storage.allowed import AllowedUsersRepo
 from storage.beliefs import BeliefsRepo
 from storage.chatqueue import ChatQueueRepo
 from storage.collection import Collection, Observer
@@ -59,6 +60,7 @@ COLLECTIONS = (
     "reminders",
     "undo_snapshots",
     "memories",
+    "allowed_users",
 )
 # Rebuilt from the collections above, so never backed up or copied: cleared instead.
 DERIVED = ("word_index",)
@@ -106,6 +108,7 @@ class Database:
         self.reminders = RemindersRepo(coll("reminders"))
         self.snapshots = SnapshotsRepo(coll("undo_snapshots"))
         self.memories = MemoriesRepo(coll("memories"))  # model memory (issue 12)
+        self.allowed = AllowedUsersRepo(coll("allowed_users"))  # approved senders (DESIGN 11.6)
 
     async def ensure_indexes(self) -> None:
         for repo in (
@@ -124,6 +127,7 @@ class Database:
             self.reminders,
             self.snapshots,
             self.memories,
+            self.allowed,
             self.word_index,
         ):
             await repo.ensure_indexes()

@@ -204,6 +204,8 @@ class ProcessedUpdateDoc(StoredModel):
     seq: int = 0  # arrival number in that chat (wall-clock microseconds)
     notice: bool = False  # the flood's one notice, not a turn
     refused_day: str | None = None  # the day its sender, not allowed, was refused (issue 34)
+    pairing_code: str | None = None  # sha256 of the code that refusal gave (DESIGN 11.6)
+    pairing_until_ms: int = 0  # ...which an admin may approve until then
     transcript: str | None = None  # what its voice note said, kept while `received` (DESIGN 10.3)
 
 
@@ -279,6 +281,14 @@ class SnapshotDoc(StoredModel):
 
 
 MemoryKind = Literal["fact", "bookmark"]
+
+
+class AllowedUserDoc(StoredModel):
+    """Someone an admin let in beside ALLOWED_USER_IDS (DESIGN 11.6)."""
+
+    id: str = Field(alias="_id")  # the namespaced id (`tg:123`, `wa:5511...`)
+    added_by: str  # the admin's namespaced id, or `cli` (`lembra users allow`)
+    added_at_ms: int
 
 
 class MemoryDoc(StoredModel):

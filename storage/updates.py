@@ -26,6 +26,7 @@ class UpdatesRepo:
         await self._c.create_index([("created_at", 1)], expireAfterSeconds=TTL_SECONDS)
         await self._c.create_index([("status", 1)])
         await self._c.create_index([("refused_day", 1)])  # the allowlist's refusals (issue 34)
+        await self._c.create_index([("pairing_code", 1)])  # their pairing codes (DESIGN 11.6)
 
     async def record(
         self,
@@ -75,12 +76,32 @@ class UpdatesRepo:
             },
         )
 
-    async def note_refusal(self, update_id: str, day: str) -> None:
-        """Mark the update as its sender's one refusal of `day` (a sender not allowed to use the bot).
+    async def note_refusal(
+        self, update_id: str, day: str, *, code_hash: str | None = None, until_ms: int = 0
+    ) -> None:
+        """Mark the update as its sender's one refusal of `day` (a sender not allowed to use the bot),
+        with the digest of the pairing code it gave and until when an admin may approve it.
 
         The mark lives on the dedup record itself: nothing else of such a sender is stored.
         """
-        await self._c.update_one({"_id": update_id}, {"$set": {"refused_day": day}})
+        fields: dict[str, object] = {"refused_day": day}
+        if code_hash is not None:
+            fields |= {"pairing_code": code_hash, "pairing_until_ms": until_ms}
+        await self._c.update_one({"_id": update_id}, {"$set": fields})
+
+    async def paired(self, code_hash: str, *, now_ms: int) -> str | None:
+        """The sender a pairing code was given to, while it has not expired."""
+        doc = await self._c.find_one({"pairing_code": code_hash})
+        if doc is None or int(doc.get("pairing_until_ms", 0)) <= now_ms:
+            return None
+        user_id = doc.get("user_id")
+        return str(user_id) if user_id else None
+
+    async def spend_pairing(self, code_hash: str) -> None:
+        """A code used once is gone (the record stays for dedup)."""
+        await self._c.update_many(
+            {"pairing_code": code_hash}, {"$set": {"pairing_code": None, "pairing_until_ms": 0}}
+        )
 
     async def refused_on(self, user_id: str, day: str) -> bool:
         """Whether `user_id` was already refused on `day` (by any process)."""

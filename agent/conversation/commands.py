@@ -11,6 +11,7 @@ import json
 from typing import Any, Literal
 
 from agent.conversation import (
+    access,
     exporting,
     importfile,
     importing,
@@ -28,7 +29,7 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.memory.consolidation import consolidate_now
 from agent.memory.handover import write_handover
-from agent.texts import OK_MARK, plural, text
+from agent.texts import OK_MARK, menu, plural, text
 from agent.tools.base import Found, ToolContext
 from agent.tools.finding import SearchItemsArgs, search_items
 from agent.trust.beliefs import CALIBRATION
@@ -40,8 +41,8 @@ from agent.understanding.intent import Intent
 from storage.documents import ITEM_TYPES
 from storage.usage import GLOBAL
 
-USER_COMMANDS = frozenset({"why", "lang", "end", "search", "export", "forget", "import"})
-ADMIN_COMMANDS = frozenset({"stats", "users", "quota", "ledger", "dream", "constitution"})
+# the admin rows of the table the menus and `ajuda` are built from
+ADMIN_COMMANDS = frozenset(c.name for c in menu.ADMIN_COMMANDS)
 
 
 class Commands:
@@ -77,6 +78,7 @@ class Commands:
             "undo": self._undo,
             "desfazer": self._undo,
             "import": self._import,
+            "id": self._id,
             **memorycmd.handlers(self.deps),
         }.get(name)
         if handler is None:
@@ -103,6 +105,9 @@ class Commands:
 
     async def _undo(self, turn: Turn, args: str) -> Reply:
         return await undoing.undo(self.deps, turn, args)
+
+    async def _id(self, turn: Turn, args: str) -> Reply:
+        return self._plain(turn, text("your_id", turn.language, user_id=turn.user_id))
 
     async def _why(self, turn: Turn, args: str) -> Reply:
         lang = turn.language
@@ -248,6 +253,8 @@ class Commands:
         if name == "ledger":
             target = args.split()[0] if args.split() else turn.user_id
             return self._plain(turn, ledger_line(await db.ledger.verify(target), lang))
+        if name in ("allow", "deny"):
+            return self._plain(turn, await self._access(turn, name, args))
         if name == "constitution":
             return self._plain(
                 turn, await constitution_command(self.deps, args, turn.user_id, language=lang)
@@ -267,6 +274,19 @@ class Commands:
             )
             lines.append(line)
         return self._plain(turn, "\n".join(lines))
+
+    async def _access(self, turn: Turn, name: str, args: str) -> str:
+        """`/allow CODE|ID` and `/deny ID` (DESIGN 11.6); the admin's power was checked above."""
+        lang = turn.language
+        if not args:
+            return text(f"{name}_usage", lang)
+        if name == "allow":
+            change = await access.approve(self.deps, args, by=turn.user_id)
+        else:
+            change = await access.revoke(self.deps, args)
+        if change.outcome == "invalid":
+            return text(f"{name}_usage", lang)
+        return text(f"access_{change.outcome}", lang, user_id=change.user_id or args[:40])
 
 
 def ledger_line(result: Any, language: Language) -> str:

@@ -10,6 +10,7 @@ and the privacy note.
 from __future__ import annotations
 
 from agent.texts import text
+from agent.texts.menu import commands_line
 from agent.types import Language
 from config.settings import Settings
 
@@ -20,10 +21,12 @@ def voice_enabled(settings: Settings) -> bool:
 
 
 def help_text(settings: Settings, language: Language) -> str:
-    """The help: what Lembra does with an example each, then the commands (its last line)."""
+    """The help: what Lembra does with an example each, then the commands (its last line,
+    from the table the chat menus are built from)."""
     lines = text("help", language).split("\n")
     if voice_enabled(settings):
-        lines.insert(len(lines) - 1, text("help_voice", language))
+        lines.append(text("help_voice", language))
+    lines.append(commands_line(language))
     return "\n".join(lines)
 
 

@@ -138,7 +138,7 @@ class Runtime:
         return reply
 
     async def _handle(self, incoming: Incoming) -> Reply:
-        if not self.access.allows(incoming.user_id):
+        if not await self.access.allows(incoming.user_id):
             return await self.access.refuse(incoming)  # before anything of theirs is written
         if incoming.kind == "voice":  # heard, then handled as the typed message it stands for
             return await hearing.voice_turn(self.deps, incoming, self._handle)

@@ -115,6 +115,12 @@ class TmdbClient:
         found = _parse_results(kind, {"results": [body]}) if isinstance(body, dict) else []
         return found[0] if found else None
 
+    async def authentication(self) -> None:
+        """Whether TMDB takes the key (`GET /authentication`, for `lembra check`): raises
+        ServiceNotConfigured for a refused or missing key, TmdbNotFound for a base URL that
+        is not TMDB's API, ServiceUnavailable when it cannot be reached."""
+        await self._get("/authentication", {})
+
     async def _get(self, path: str, params: dict[str, str]) -> Any:
         if self._api_key is None and _PUBLIC_HOST in self._base_url:
             # TMDB itself answers 401 to every keyless request: don't ask it, don't wait.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from agent.types import Language
 
 TEXTS: dict[str, dict[Language, str]] = {
-    "help": {
+    "help": {  # the commands line follows, from agent/texts/menu.py
         "pt": (
             "Eu guardo filmes, séries, vídeos, links e notas. Um exemplo de cada coisa:\n"
             "• salvar: «salva inception», «guarda https://...», «anota: comprar leite»\n"
@@ -13,10 +13,7 @@ TEXTS: dict[str, dict[Language, str]] = {
             "• ver e procurar: «lista meus filmes», «procura leite»\n"
             "• apagar: «apaga o inception», «apaga tudo» (peço confirmação)\n"
             "• desfazer: «desfaz»\n"
-            "• lembretes: «me lembra amanhã às 9h de pagar a conta», «meus lembretes»\n"
-            "Comandos: /tz America/Sao_Paulo (fuso), /lang en (idioma), /export (seus dados), "
-            "/import e uma lista de links, /why (por que respondi assim), /cancel, /end, "
-            "/forget (apaga sua conta)"
+            "• lembretes: «me lembra amanhã às 9h de pagar a conta», «meus lembretes»"
         ),
         "en": (
             "I keep movies, TV shows, videos, links and notes. One example of each:\n"
@@ -25,10 +22,7 @@ TEXTS: dict[str, dict[Language, str]] = {
             "• see and find: «list my movies», «find milk»\n"
             "• delete: «delete inception», «delete everything» (I ask first)\n"
             "• undo: «undo»\n"
-            "• reminders: «remind me tomorrow at 9am to pay the bill», «my reminders»\n"
-            "Commands: /tz Europe/Lisbon (time zone), /lang pt (language), /export (your "
-            "data), /import and a list of links, /why (why I answered so), /cancel, /end, "
-            "/forget (deletes your account)"
+            "• reminders: «remind me tomorrow at 9am to pay the bill», «my reminders»"
         ),
     },
     "greeting": {

@@ -1,18 +1,25 @@
-"""`lembra backup`, `lembra restore` and `lembra migrate`: the operator's data commands."""
+"""`lembra backup`, `lembra restore` and `lembra migrate`: the operator's data commands.
+
+What was verified (digests, schema, ledger) goes to stdout; the `lembra: ...` status lines
+to stderr.
+
+The storage stack is imported when a command runs, not with the parser (`lembra --version`
+and `--help` load none of it).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from agent.assembly import storage_config
-from config.settings import Settings
 from config.version import lembra_version
-from storage import open_storage
-from storage.archive import read_archive
-from storage.maintenance import Outcome, backup, choose_key, copy_database, restore
-from storage.signing import key_path
+
+if TYPE_CHECKING:
+    from config.settings import Settings
+    from storage.maintenance import Outcome
 
 
 def _hosts_only(uri: str) -> str:
@@ -39,34 +46,49 @@ def _report(outcome: Outcome) -> int:
     for result in outcome.ledger:
         print(f"ledger {result.describe()}")
     if not outcome.ok:
-        print("lembra: the ledger did not verify (see the BROKEN lines above)")
+        print("lembra: the ledger did not verify (see the BROKEN lines above)", file=sys.stderr)
         return 1
     return 0
 
 
 def _key_file(settings: Settings) -> Path:
+    from storage.signing import key_path
+
     return key_path(settings.data_dir, settings.ledger_signing_key_file)
 
 
 async def run_backup(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.assembly import storage_config
+    from storage import open_storage
+    from storage.maintenance import backup
+
     path = Path(args.file)
     key_file = _key_file(settings)
     async with open_storage(storage_config(settings)) as db:
         written = await backup(db, path, lembra_version=lembra_version(), key_file=key_file)
         signer = db.ledger.signer
     total = sum(d.count for d in written.values())
-    print(f"lembra: backup written to {path}: {total} documents in {len(written)} collections")
+    print(
+        f"lembra: backup written to {path}: {total} documents in {len(written)} collections",
+        file=sys.stderr,
+    )
     if signer is not None:
         # the one thing a backup cannot hold: without it a new machine cannot check the ledger
         print(
             f"lembra: ledger signing key {signer.fingerprint} is NOT in the archive: keep a "
             f"copy of {key_file} apart from it, and give it to `lembra restore "
-            "--signing-key` on a new machine (docs/operations.md)"
+            "--signing-key` on a new machine (docs/operations.md)",
+            file=sys.stderr,
         )
     return 0
 
 
 async def run_restore(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.assembly import storage_config
+    from storage import open_storage
+    from storage.archive import read_archive
+    from storage.maintenance import choose_key, restore
+
     path = Path(args.file)
     # Everything is checked before anything is written: the whole archive, then the key.
     archive = read_archive(path)
@@ -77,11 +99,15 @@ async def run_restore(args: argparse.Namespace, settings: Settings) -> int:
     async with open_storage(config) as db:
         outcome = await restore(db, path, force=args.force, archive=archive, key=key)
     status = _report(outcome)
-    print(f"lembra: restored {outcome.documents} documents from {path}")
+    print(f"lembra: restored {outcome.documents} documents from {path}", file=sys.stderr)
     return status
 
 
 async def run_migrate(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.assembly import storage_config
+    from storage import open_storage
+    from storage.maintenance import copy_database
+
     target_config = replace(storage_config(settings), uri=args.to)
     async with (
         open_storage(storage_config(settings)) as source,
@@ -90,11 +116,20 @@ async def run_migrate(args: argparse.Namespace, settings: Settings) -> int:
         outcome = await copy_database(source, target, force=args.force)
         replica_set = await target.replica_set()
     status = _report(outcome)
-    print(f"lembra: copied {outcome.documents} documents; counts, digests and ledger checked")
+    print(
+        f"lembra: copied {outcome.documents} documents; counts, digests and ledger checked",
+        file=sys.stderr,
+    )
     if replica_set is None:
-        print("note: the target is not a replica set; use one for availability (docs/scaling.md)")
+        print(
+            "note: the target is not a replica set; use one for availability (docs/scaling.md)",
+            file=sys.stderr,
+        )
     if status == 0:
-        print(f"now set MONGODB_URI={_hosts_only(args.to)} (and MONGODB_DB={settings.mongodb_db})")
+        print(
+            f"lembra: now set MONGODB_URI={_hosts_only(args.to)} (and MONGODB_DB={settings.mongodb_db})",
+            file=sys.stderr,
+        )
     return status
 
 
@@ -104,7 +139,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     back.add_argument("file", help="where to write it, e.g. lembra-2024-05-01.jsonl.gz")
     back.set_defaults(run=run_backup)
     rest = sub.add_parser("restore", help="load an archive from `lembra backup`, then verify")
-    rest.add_argument("file")
+    rest.add_argument("file", help="the archive `lembra backup` wrote")
     rest.add_argument("--force", action="store_true", help="replace a database that is not empty")
     rest.add_argument(
         "--signing-key",

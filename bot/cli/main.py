@@ -1,4 +1,8 @@
-"""The `lembra` command line (DESIGN section 6)."""
+"""The `lembra` command line (DESIGN section 6).
+
+Each command imports what it runs when it runs: the parser itself loads no settings,
+database or model code, so `lembra --version` and `--help` answer at once.
+"""
 
 from __future__ import annotations
 
@@ -15,22 +19,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agent.assembly import storage_config
-from agent.types import namespaced_user_id
-from agent.understanding.intent import IntentClassifier
 from bot.cli.datacmds import add_commands as add_data_commands
 from config.errors import LembraError
-from config.logging import LogFormat, setup_logging
-from config.settings import Settings, load_settings
 from config.version import lembra_version
-from storage import open_storage
-from storage.ledger import Head
-from storage.signing import head_signature_ok
 
 if TYPE_CHECKING:
     from agent.conversation.runtime import Runtime
+    from config.logging import LogFormat
+    from config.settings import Settings
+    from storage.ledger import Head
 
-Command = Callable[[argparse.Namespace, Settings], Awaitable[int]]
+Command = Callable[[argparse.Namespace, "Settings"], Awaitable[int]]
 
 
 def _announce_planner(runtime: Runtime) -> Runtime:
@@ -52,6 +51,8 @@ def _announce_planner(runtime: Runtime) -> Runtime:
 
 def _user_arg(value: str) -> str:
     """`--user` of every command: a bare id is a console user (`u1` -> `cli:u1`), `tg:123` is kept."""
+    from agent.types import namespaced_user_id
+
     try:
         return namespaced_user_id(value)
     except ValueError as exc:
@@ -91,6 +92,8 @@ async def _classify(args: argparse.Namespace, settings: Settings) -> int:
     # a stateless filter: let SIGTERM end it at once, even while it waits for input
     with contextlib.suppress(NotImplementedError, RuntimeError):
         asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
+    from agent.understanding.intent import IntentClassifier
+
     if isinstance(sys.stdin, io.TextIOWrapper):  # bytes that are not UTF-8 become U+FFFD
         sys.stdin.reconfigure(encoding="utf-8", errors="replace")
     if isinstance(sys.stdout, io.TextIOWrapper):
@@ -146,12 +149,63 @@ async def _telegram(args: argparse.Namespace, settings: Settings) -> int:
         return 0
     if args.set_webhook:
         url = await set_webhook(settings, drop_pending_updates=args.drop_pending_updates)
-        print(f"lembra: webhook registered at {url}")
+        print(f"lembra: webhook registered at {url} (and the command menus)", file=sys.stderr)
         return 0
     warn_if_open(settings)
     async with open_deps(settings) as deps:
         lifecycle = UpdateLifecycle(deps, _announce_planner(Runtime(deps)).handle)
         await run_polling(deps, lifecycle, drop_pending_updates=args.drop_pending_updates)
+    return 0
+
+
+async def _check(args: argparse.Namespace, settings: Settings) -> int:
+    """One line per service (DESIGN 11.6); 1 when any fails, each failure naming its setting."""
+    from bot.probes import run_probes
+
+    probes = await run_probes(settings, serving=args.serve)
+    for probe in probes:
+        print(probe.line(), flush=True)
+    return 1 if any(not probe.ok for probe in probes) else 0
+
+
+async def _users(args: argparse.Namespace, settings: Settings) -> int:
+    """`lembra users allow CODE|ID`, `deny ID`, `list`: approvals beside ALLOWED_USER_IDS."""
+    from agent.assembly import open_deps
+    from agent.conversation.access import approve, revoke
+
+    async with open_deps(settings) as deps:
+        if args.users_command == "list":
+            for user_id in sorted(settings.admins):
+                print(f"{user_id}  admin (ADMIN_USER_IDS)")
+            for user_id in sorted(settings.allowed - settings.admins):
+                print(f"{user_id}  listed (ALLOWED_USER_IDS)")
+            for doc in await deps.db.allowed.all():
+                print(f"{doc.id}  approved by {doc.added_by}")
+            if not settings.allowed:
+                print("note: ALLOWED_USER_IDS is empty, so anyone may use the bot")
+            return 0
+        if args.users_command == "allow":
+            change = await approve(deps, args.who, by="cli")
+        else:
+            change = await revoke(deps, args.who)
+    said = {
+        "added": "may use the bot from now on",
+        "already": "was already approved",
+        "listed": "is in ALLOWED_USER_IDS: change it there (and restart)",
+        "admin": "is an admin (ADMIN_USER_IDS): always allowed",
+        "removed": "may no longer use the bot",
+        "absent": "was not approved",
+    }
+    if change.outcome == "unknown_code":
+        print(
+            f"lembra: {args.who!r} is no pairing code given in the last 24 hours", file=sys.stderr
+        )
+        return 1
+    if change.outcome == "invalid":
+        wanted = "a pairing code (ABCD-EFGH) or an id" if args.users_command == "allow" else "an id"
+        print(f"lembra: {args.who!r} is not {wanted} (tg:123, wa:5511...)", file=sys.stderr)
+        return 2
+    print(f"{change.user_id} {said[change.outcome]}")
     return 0
 
 
@@ -208,6 +262,9 @@ async def _replay(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _ledger_verify(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.assembly import storage_config
+    from storage import open_storage
+
     heads: dict[str, Head] = {}
     if args.against:
         heads = _read_heads(Path(args.against))
@@ -248,6 +305,9 @@ HEADS_SHAPE = '{"<user id>": {"seq": <int>, "hash": "<sha256 hex>"}, ...}'
 
 def _read_heads(path: Path) -> dict[str, Head]:
     """The saved heads `lembra ledger head` printed; a clear error naming that shape otherwise."""
+    from storage.ledger import Head
+    from storage.signing import head_signature_ok
+
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -289,6 +349,9 @@ def _json_kind(value: object) -> str:
 
 
 async def _ledger_head(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.assembly import storage_config
+    from storage import open_storage
+
     config = replace(storage_config(settings), create_signing_key=False)
     async with open_storage(config) as db:
         heads = await db.ledger.heads()
@@ -326,22 +389,71 @@ def build_parser() -> argparse.ArgumentParser:
     )
     chat.set_defaults(run=_chat)
 
-    sub.add_parser("serve", help="run the web app (webhooks, /healthz, /metrics)").set_defaults(
-        run=_serve
+    sub.add_parser(
+        "serve",
+        help="run the web app: Telegram and WhatsApp webhooks, /healthz, /readyz, /metrics",
+        description="Serve the webhooks of the configured channels on HOST:PORT. At start the "
+        "command menus are set and every service is checked (as `lembra check`); each "
+        "failure is one warning line naming the setting to change.",
+    ).set_defaults(run=_serve)
+    check = sub.add_parser(
+        "check",
+        help="check every configured service, one line each; exit 1 when one fails",
+        description="Probe Telegram (getMe, getWebhookInfo), WhatsApp, the model, TMDB and "
+        "transcription with one small request each. Exit 0 when all pass, 1 when one fails; "
+        "each failure names the setting to change.",
     )
+    check.add_argument(
+        "--serve",
+        action="store_true",
+        help="check as `lembra serve` needs it (a Telegram webhook must be set)",
+    )
+    check.set_defaults(run=_check)
     telegram = sub.add_parser("telegram", help="Telegram polling or webhook registration")
     mode = telegram.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--polling", action="store_true")
-    mode.add_argument("--set-webhook", action="store_true")
-    mode.add_argument("--info", action="store_true", help="print getWebhookInfo")
-    telegram.add_argument("--drop-pending-updates", action="store_true")
+    mode.add_argument(
+        "--polling",
+        action="store_true",
+        help="receive updates by long polling (local development; removes the webhook)",
+    )
+    mode.add_argument(
+        "--set-webhook",
+        action="store_true",
+        help="register TELEGRAM_WEBHOOK_URL with TELEGRAM_WEBHOOK_SECRET, and the command menus",
+    )
+    mode.add_argument("--info", action="store_true", help="print what getWebhookInfo says")
+    telegram.add_argument(
+        "--drop-pending-updates",
+        action="store_true",
+        help="discard the updates Telegram holds for the bot (with --polling or --set-webhook)",
+    )
     telegram.set_defaults(run=_telegram)
 
+    users = sub.add_parser(
+        "users",
+        help="who may use the bot: approve a pairing code or an id, revoke, list",
+        description="Approvals live in the database beside ALLOWED_USER_IDS and hold at once, "
+        "without a restart. A sender not allowed gets a pairing code in the refusal.",
+    )
+    users_sub = users.add_subparsers(dest="users_command", required=True)
+    allow = users_sub.add_parser("allow", help="let in the sender of a pairing code, or an id")
+    allow.add_argument("who", help="the code the sender got (ABCD-EFGH), or tg:123 / wa:5511...")
+    allow.set_defaults(run=_users)
+    deny = users_sub.add_parser("deny", help="take an approval back")
+    deny.add_argument("who", help="the id: tg:123 or wa:5511...")
+    deny.set_defaults(run=_users)
+    users_sub.add_parser("list", help="admins, ALLOWED_USER_IDS and approvals").set_defaults(
+        run=_users
+    )
+
     sub.add_parser(
-        "classify", help="classify messages from stdin (one a line) into JSON lines"
+        "classify",
+        help="classify messages from stdin (one a line) into JSON lines",
+        description="One message a line on stdin; one JSON object a line on stdout: "
+        '{"text", "action", "entities", "score"}. No database, no model.',
     ).set_defaults(run=_classify)
     replay = sub.add_parser("replay", help="run transcript files")
-    replay.add_argument("files", nargs="+")
+    replay.add_argument("files", nargs="+", help="transcript YAML files (tests/transcripts/)")
     replay.set_defaults(run=_replay)
 
     ledger = sub.add_parser("ledger", help="verify the ledger or print its heads")
@@ -377,9 +489,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     handovers.add_argument("--limit", type=_positive_int, default=5, help="how many (default 5)")
     handovers.set_defaults(run=_handovers)
-    sub.add_parser("stats", help="usage, confidence and calibration figures").set_defaults(
-        run=_stats
-    )
+    sub.add_parser(
+        "stats",
+        help="usage, confidence and calibration figures",
+        description="Users, items, today's messages and tokens, confidence states and the "
+        "model's calibration, as the admin's /stats shows them.",
+    ).set_defaults(run=_stats)
     add_data_commands(sub)
     return parser
 
@@ -415,6 +530,8 @@ def _log_setup(args: argparse.Namespace, settings: Settings) -> tuple[str, LogFo
     """
     service = args.command == "serve"
     form: LogFormat = settings.log_format or ("json" if service else "text")
+    if args.command == "check" and settings.log_level != "DEBUG":
+        return "ERROR", form  # its lines say it all: the clients' own warnings would repeat them
     if form == "text" and not service and settings.log_level == "INFO":
         return "WARNING", form
     return settings.log_level, form
@@ -422,6 +539,9 @@ def _log_setup(args: argparse.Namespace, settings: Settings) -> tuple[str, LogFo
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from config.logging import setup_logging
+    from config.settings import load_settings
+
     try:
         settings = load_settings()
         level, form = _log_setup(args, settings)

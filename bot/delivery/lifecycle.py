@@ -314,7 +314,7 @@ class UpdateLifecycle:
         incoming = job.incoming
         reply = job.stored_reply
         if reply is None:
-            if job.admission == "notify" and not allows(deps, incoming.user_id):
+            if job.admission == "notify" and not await allows(deps, incoming.user_id):
                 reply = Reply(text="", silent=True)  # a refused sender: the day's refusal only
             elif job.admission == "notify":
                 language = self.language(incoming)

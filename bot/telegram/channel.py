@@ -392,7 +392,7 @@ async def run_polling(
     assert updater is not None
     try:
         schedule_jobs(lifecycle, deps, ChannelPusher(channel, None), jobs)
-        await register_commands(channel.bot, deps.settings.admins)
+        await register_commands(channel.bot, deps.settings.admins, deps.settings.default_language)
         # start_polling deletes the webhook first (Telegram allows one or the other).
         await updater.start_polling(
             allowed_updates=list(ALLOWED_UPDATES), drop_pending_updates=drop_pending_updates

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import logging
 import os
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from telegram import Bot, BotCommand, BotCommandScopeChat, BotCommandScopeDefault
+from telegram import Bot, BotCommand, BotCommandScope, BotCommandScopeChat, BotCommandScopeDefault
 from telegram.error import BadRequest, InvalidToken, TelegramError
 
 from agent.errors import ServiceUnavailable
+from agent.texts.menu import COMMANDS, USER_COMMANDS, Command
+from agent.types import Language
 from bot.telegram.http import AiohttpRequest
 from bot.telegram.ui import webhook_info_lines
 from bot.telegram.updates import ALLOWED_UPDATES
@@ -22,27 +25,8 @@ log = logging.getLogger("lembra.telegram")
 WEBHOOK_PORTS = frozenset({443, 80, 88, 8443})
 _SECRET_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
-USER_COMMANDS: tuple[tuple[str, str, str], ...] = (
-    ("start", "Começar e aviso de privacidade", "Start and privacy notice"),
-    ("help", "O que eu sei fazer", "What I can do"),
-    ("list", "Listar o que guardei", "List what I saved"),
-    ("search", "Procurar nos meus itens", "Search my items"),
-    ("delete_all", "Apagar tudo (com confirmação)", "Delete everything (confirmed)"),
-    ("cancel", "Cancelar a ação pendente", "Cancel the pending action"),
-    ("why", "Por que respondi assim", "Why I answered that way"),
-    ("lang", "Trocar o idioma (pt/en)", "Change the language (pt/en)"),
-    ("end", "Encerrar a sessão", "End the session"),
-    ("export", "Baixar todos os meus dados", "Download all my data"),
-    ("forget", "Apagar minha conta e dados", "Delete my account and data"),
-)
-ADMIN_COMMANDS: tuple[tuple[str, str, str], ...] = (
-    ("stats", "Números de uso e confiança", "Usage and confidence figures"),
-    ("users", "Usuários recentes", "Recent users"),
-    ("quota", "Definir a cota de um usuário", "Set a user's quota"),
-    ("ledger", "Verificar o ledger de um usuário", "Verify a user's ledger"),
-    ("dream", "Consolidar a memória agora", "Consolidate memory now"),
-    ("constitution", "Ver ou trocar a constituição", "Show or replace the constitution"),
-)
+# Menus in each language Lembra speaks; the default one (no language_code) in DEFAULT_LANGUAGE.
+MENU_LANGUAGES: tuple[Language, ...] = ("pt", "en")
 
 
 def use_timedelta_periods() -> None:
@@ -53,26 +37,27 @@ def use_timedelta_periods() -> None:
     os.environ.setdefault("PTB_TIMEDELTA", "true")
 
 
-def _commands(rows: tuple[tuple[str, str, str], ...], lang: int) -> list[BotCommand]:
-    return [BotCommand(row[0], row[lang]) for row in rows]
+def _commands(rows: tuple[Command, ...], language: Language) -> list[BotCommand]:
+    return [BotCommand(row.name, row.menu[language]) for row in rows]
 
 
-async def register_commands(bot: Bot, admins: frozenset[str]) -> int:
-    """User commands for everyone; admin commands in each admin's private chat only.
+async def register_commands(bot: Bot, admins: frozenset[str], default: Language) -> int:
+    """The full menu for everyone, per language; the admin menu in each admin's private chat.
 
-    Menus are cosmetic: whether a command is allowed is decided by the runtime.
-    Returns how many admin scopes were set.
+    Built from the table `ajuda` names its commands from (agent/texts/menu.py). Menus are
+    cosmetic: whether a command is allowed is decided by the runtime. Returns how many
+    admin scopes were set.
     """
-    user_pt, user_en = _commands(USER_COMMANDS, 1), _commands(USER_COMMANDS, 2)
-    await bot.set_my_commands(user_pt, scope=BotCommandScopeDefault())
-    await bot.set_my_commands(user_en, scope=BotCommandScopeDefault(), language_code="en")
     admin_ids = sorted(int(a[3:]) for a in admins if a.startswith("tg:") and a[3:].isdigit())
-    for admin_id in admin_ids:
-        scope = BotCommandScopeChat(admin_id)
-        await bot.set_my_commands(user_pt + _commands(ADMIN_COMMANDS, 1), scope=scope)
-        await bot.set_my_commands(
-            user_en + _commands(ADMIN_COMMANDS, 2), scope=scope, language_code="en"
-        )
+    scopes: list[BotCommandScope] = [BotCommandScopeDefault()]
+    scopes += [BotCommandScopeChat(admin_id) for admin_id in admin_ids]
+    for scope in scopes:
+        rows = USER_COMMANDS if isinstance(scope, BotCommandScopeDefault) else COMMANDS
+        await bot.set_my_commands(_commands(rows, default), scope=scope)
+        for language in MENU_LANGUAGES:
+            await bot.set_my_commands(
+                _commands(rows, language), scope=scope, language_code=language
+            )
     return len(admin_ids)
 
 
@@ -121,7 +106,7 @@ async def set_webhook(settings: Settings, *, drop_pending_updates: bool) -> str:
                 drop_pending_updates=drop_pending_updates,
                 max_connections=40,
             )
-            await register_commands(bot, settings.admins)
+            await register_commands(bot, settings.admins, settings.default_language)
     except InvalidToken:
         raise ConfigError("TELEGRAM_BOT_TOKEN was rejected by the Bot API") from None
     except BadRequest as exc:
@@ -146,6 +131,54 @@ async def webhook_info(settings: Settings) -> list[str]:
             f"cannot reach the Telegram Bot API ({type(exc).__name__}); try again"
         ) from None
     return webhook_info_lines(info)
+
+
+@dataclass(frozen=True, slots=True)
+class BotState:
+    """What getMe and getWebhookInfo say (`lembra check`, `serve`'s readiness)."""
+
+    username: str
+    webhook_url: str  # "" when no webhook is set
+    pending: int
+    last_error: str | None  # "<ISO time> <message>", None when Telegram reports none
+    allowed_updates: tuple[str, ...]  # empty: Telegram's default set
+
+
+async def bot_state(settings: Settings) -> BotState:
+    """getMe, then getWebhookInfo; a refused token is a ConfigError, no answer ServiceUnavailable."""
+    try:
+        async with plain_bot(settings) as bot:  # entering calls getMe
+            info = await bot.get_webhook_info()
+            username = bot.username
+    except InvalidToken:
+        raise ConfigError("TELEGRAM_BOT_TOKEN was refused by the Bot API (getMe)") from None
+    except TelegramError as exc:
+        raise ServiceUnavailable(
+            f"cannot reach the Telegram Bot API at TELEGRAM_API_BASE_URL ({type(exc).__name__})"
+        ) from None
+    last_error = None
+    if info.last_error_date is not None:
+        when = info.last_error_date.isoformat(timespec="seconds")
+        last_error = f"{when} {info.last_error_message or ''}".strip()
+    return BotState(
+        username=username,
+        webhook_url=info.url or "",
+        pending=info.pending_update_count,
+        last_error=last_error,
+        allowed_updates=tuple(info.allowed_updates or ()),
+    )
+
+
+async def set_menus(settings: Settings) -> bool:
+    """Set the command menus with a one-off Bot (`serve` at start); False (logged) on failure."""
+    try:
+        async with plain_bot(settings) as bot:
+            await register_commands(bot, settings.admins, settings.default_language)
+    except TelegramError as exc:
+        log_event(log, "menus_not_set", level=logging.WARNING, error_type=type(exc).__name__)
+        return False
+    log_event(log, "menus_set")
+    return True
 
 
 def plain_bot(settings: Settings) -> Bot:

@@ -2,8 +2,16 @@
 
     POST     /telegram/webhook   when TELEGRAM_BOT_TOKEN is set
     GET|POST /whatsapp/webhook   when the WhatsApp settings are set
-    GET      /healthz            200 {"status": "ok", "database": ...} or 503
+    GET      /healthz            liveness: 200 {"status": "ok" | "degraded", "database", "reasons"?}
+                                 or 503 when the database is down or refuses writes
+    GET      /readyz             readiness: 200 {"status": "ready"}, or 503 {"status":
+                                 "not_ready", "reasons": [...]} while the bot cannot receive or
+                                 answer (database down, webhook not set to TELEGRAM_WEBHOOK_URL,
+                                 a model refused for its configuration, services not checked yet)
     GET      /metrics            Prometheus text
+
+At start the command menus are set and every configured service is probed (bot/probes.py):
+each failure is one WARNING line naming the setting to change, and shows in both paths.
 
 Bodies over 1 MiB are refused with 413 by aiohttp before any handler reads them.
 Jobs: every process renews its live updates (heartbeat); the process holding a job's
@@ -19,7 +27,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from aiohttp import web
 
@@ -30,7 +38,7 @@ from bot.delivery.push import ChannelPusher
 from bot.delivery.refusals import RefusalLog
 from bot.telegram.channel import TelegramChannel, TelegramOptions
 from bot.web.slowclients import body_deadline, handler_options
-from bot.web.startup import Degraded, start_or_retry, summary
+from bot.web.startup import Degraded, ServiceChecks, start_or_retry, summary, watch_services
 from bot.whatsapp.channel import WhatsAppChannel, WhatsAppOptions
 from config.errors import ConfigError
 from config.logging import log_event
@@ -54,6 +62,9 @@ class WebOptions:
     whatsapp: WhatsAppOptions = field(default_factory=WhatsAppOptions)
     # the heartbeat, the re-drive and the runtime's background work (`agent.conversation.background`)
     jobs: bool = True
+    # the command menus set and every service probed at start (bot/web/startup.py)
+    menus: bool = True
+    probes: bool = True
     background_every_s: float = 30.0
     reminders_every_s: float | None = None  # None: REMINDERS_EVERY_S
 
@@ -68,6 +79,7 @@ class Channels:
 DEPS = web.AppKey("deps", Deps)
 CHANNELS = web.AppKey("channels", Channels)
 DEGRADED = web.AppKey("degraded", Degraded)
+SERVICES = web.AppKey("services", ServiceChecks)
 
 
 def create_app(
@@ -88,6 +100,7 @@ def create_app(
     app[DEPS] = deps
     app[CHANNELS] = channels
     degraded = app[DEGRADED] = Degraded()
+    checks = app[SERVICES] = ServiceChecks()
     if settings.telegram_configured:
         channels.telegram = TelegramChannel(deps, lifecycle, options=options.telegram)
         app.router.add_post("/telegram/webhook", channels.telegram.webhook)
@@ -96,6 +109,7 @@ def create_app(
         app.router.add_get("/whatsapp/webhook", channels.whatsapp.verify, allow_head=False)
         app.router.add_post("/whatsapp/webhook", channels.whatsapp.webhook)
     app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
     app.router.add_get("/metrics", metrics)
 
     async def run_channels(app: web.Application) -> AsyncIterator[None]:
@@ -112,12 +126,18 @@ def create_app(
             if channels.whatsapp is not None:
                 await channels.whatsapp.stop()
             raise
+        if options.probes or options.menus:
+            watch = watch_services(settings, checks, menus=options.menus, probes=options.probes)
+            checks.task = asyncio.create_task(watch, name="services")
+        else:
+            checks.probes = []
         if options.jobs:
             pusher = ChannelPusher(channels.telegram, channels.whatsapp)
             times = JobTimes(options.background_every_s, options.reminders_every_s)
             schedule_jobs(lifecycle, deps, pusher, times)
             lifecycle.start()
         yield
+        await checks.cancel()
         await degraded.cancel()
         # The server stopped accepting and in-flight requests finished: now the turns.
         await lifecycle.stop()
@@ -171,21 +191,59 @@ def refusal_log(trust_forwarded_for: bool) -> Any:
 
 
 async def healthz(request: web.Request) -> web.Response:
+    """Liveness: 503 only while the database is down or refuses writes; else 200, `degraded`
+    with its reasons while a channel's API is unreachable or a service check fails."""
     deps = request.app[DEPS]
     database = "mongodb" if deps.settings.mongodb_uri is not None else "embedded"
+    problem = await _database_problem(deps)
+    if problem == "unavailable":
+        return web.json_response({"status": "unavailable", "database": database}, status=503)
+    if problem == "writes":
+        failing_writes = {"status": "degraded", "database": database, "writes": "failing"}
+        return web.json_response(failing_writes, status=503)
+    waiting = sorted(request.app[DEGRADED].waiting)
+    failing = request.app[SERVICES].failing()
+    if not (waiting or failing):
+        return web.json_response({"status": "ok", "database": database})
+    body: dict[str, Any] = {"status": "degraded", "database": database}
+    if waiting:  # up, but a channel's API is not reachable yet
+        body["waiting_for"] = waiting
+    body["reasons"] = [f"{name}: its API is not reachable yet (retrying)" for name in waiting]
+    body["reasons"] += [f"{p.service}: {p.detail}" for p in failing]
+    return web.json_response(body)
+
+
+async def readyz(request: web.Request) -> web.Response:
+    """Readiness: 503 with reasons while the bot cannot receive or answer."""
+    deps = request.app[DEPS]
+    reasons: list[str] = []
+    problem = await _database_problem(deps)
+    if problem == "unavailable":
+        reasons.append("database: unreachable")
+    elif problem == "writes":
+        reasons.append("database: writes fail")
+    reasons += [
+        f"{name}: its API is not reachable yet (retrying)"
+        for name in sorted(request.app[DEGRADED].waiting)
+    ]
+    checks = request.app[SERVICES]
+    if checks.probes is None:
+        reasons.append("starting: the services are not checked yet")
+    reasons += [f"{p.service}: {p.detail}" for p in checks.blocking()]
+    if reasons:
+        return web.json_response({"status": "not_ready", "reasons": reasons}, status=503)
+    return web.json_response({"status": "ready"})
+
+
+async def _database_problem(deps: Deps) -> Literal["unavailable", "writes"] | None:
     try:
         async with asyncio.timeout(HEALTH_TIMEOUT_S):
             await deps.db.ping()
     except (StorageError, TimeoutError):
-        return web.json_response({"status": "unavailable", "database": database}, status=503)
+        return "unavailable"
     if not await _writes_work(deps):  # a full disk still answers ping: writes must be seen
-        body = {"status": "degraded", "database": database, "writes": "failing"}
-        return web.json_response(body, status=503)
-    if waiting := request.app[DEGRADED].waiting:  # up, but a channel's API is not reachable yet
-        return web.json_response(
-            {"status": "degraded", "database": database, "waiting_for": sorted(waiting)}
-        )
-    return web.json_response({"status": "ok", "database": database})
+        return "writes"
+    return None
 
 
 async def _writes_work(deps: Deps) -> bool:

@@ -1,4 +1,5 @@
-"""Starting `lembra serve`: channels that keep retrying their API, and the one summary line.
+"""Starting `lembra serve`: channels that keep retrying their API, the one summary line, the
+command menus, and the services probed at start and now and again (`/healthz`, `/readyz`).
 
 A channel whose API cannot be reached at start (a network blip, the Bot API down)
 does not stop the process: webhooks are still recorded, `/healthz` says `degraded`
@@ -9,12 +10,15 @@ answers. A rejected token is a configuration error and still ends the process.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from agent.errors import ServiceUnavailable
+from bot.probes import Probe, run_probes
+from bot.telegram.setup import set_menus
 from config.logging import log_event
 from config.settings import Settings
 from config.version import lembra_version
@@ -23,6 +27,8 @@ log = logging.getLogger("lembra.web")
 
 FIRST_RETRY_S = 1.0
 MAX_RETRY_S = 60.0
+CHECK_EVERY_S = 3600.0  # services that passed are probed again hourly
+CHECK_FAILING_EVERY_S = 60.0  # ...and every minute while one fails
 
 
 @dataclass
@@ -113,3 +119,63 @@ def summary(settings: Settings, *, offline: bool, jobs: bool) -> dict[str, Any]:
         "voice": settings.transcription_backend or "off",  # docs/voice.md
         "listen": f"{settings.host}:{settings.port}",
     }
+
+
+@dataclass
+class ServiceChecks:
+    """The last probes of every service (bot/probes.py); None until the first round ends."""
+
+    probes: list[Probe] | None = None
+    task: asyncio.Task[None] | None = None
+
+    def failing(self) -> list[Probe]:
+        return [p for p in self.probes or () if not p.ok]
+
+    def blocking(self) -> list[Probe]:
+        """Failures that mean the bot cannot receive or answer (`/readyz`)."""
+        return [p for p in self.failing() if p.blocks_ready]
+
+    async def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+
+async def watch_services(
+    settings: Settings,
+    checks: ServiceChecks,
+    *,
+    menus: bool,
+    probes: bool = True,
+    every_s: float = CHECK_EVERY_S,
+    failing_every_s: float = CHECK_FAILING_EVERY_S,
+) -> None:
+    """Set the command menus once, then probe every service now and again, for good.
+
+    Each failure is logged once, at WARNING, as it is first seen (with the setting to
+    change); its recovery once at INFO. A failing service is probed more often, so a
+    fixed setting (`lembra telegram --set-webhook` run meanwhile) is seen soon.
+    """
+    if menus and settings.telegram_configured:
+        await set_menus(settings)
+    if not probes:
+        checks.probes = []
+        return
+    known: dict[str, str] = {}  # service -> detail of its failure already logged
+    while True:
+        found = await run_probes(settings, serving=True)
+        for probe in found:
+            if not probe.ok and known.get(probe.service) != probe.detail:
+                log_event(
+                    log,
+                    "service_check_failed",
+                    level=logging.WARNING,
+                    service=probe.service,
+                    problem=probe.detail,
+                )
+                known[probe.service] = probe.detail
+            elif probe.ok and known.pop(probe.service, None) is not None:
+                log_event(log, "service_check_passed", service=probe.service, detail=probe.detail)
+        checks.probes = found
+        await asyncio.sleep(failing_every_s if known else every_s)

@@ -45,6 +45,8 @@ FAST = WebOptions(
     telegram=TelegramOptions(timeout_s=0.5, retry_delays=(0.05, 0.05, 0.05)),
     whatsapp=WhatsAppOptions(timeout_s=0.5, retry_delays=(0.05, 0.05, 0.05)),
     jobs=False,
+    menus=False,  # tests of the menus and probes turn them on (tests/bot/test_operator.py)
+    probes=False,
 )
 
 

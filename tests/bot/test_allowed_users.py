@@ -8,10 +8,12 @@ listed ids are served as usual.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from agent.texts import text
+from agent.types import Language
 from bot.fakes.scripted_model import ScriptedModelServer
 from storage.embedded import free_port
 from tests.bot.conftest import WEBHOOK_SECRET, Harness
@@ -37,6 +39,18 @@ EVERYTHING_ELSE = (
 )
 # A chat's delivery lease (bot/delivery/chatlease.py) names the chat and nothing else; it is
 # delivery machinery like the dedup record, given back in place and swept ten minutes later.
+
+
+def pairing_code(refusal: str) -> str:
+    """The code a refusal gave (`ABCD-EFGH`)."""
+    found = re.search(r"\b([A-Z0-9]{4}-[A-Z0-9]{4})\b", refusal)
+    assert found is not None, refusal
+    return found.group(1)
+
+
+def refusal_with_code(refusal: str, user_id: str, language: Language = "pt") -> str:
+    """The refusal text as the catalog has it, with the code this one gave."""
+    return text("not_allowed_code", language, user_id=user_id, code=pairing_code(refusal))
 
 
 async def _stored_about(h: Harness, sender: str) -> dict[str, list[Any]]:
@@ -78,7 +92,8 @@ async def test_a_telegram_sender_outside_the_list_gets_one_refusal_and_nothing_i
             await _tg(h, FRIEND, "lista tudo")
             await _tg(h, ADMIN, "ajuda")
 
-            assert h.tg.texts(STRANGER) == [text("not_allowed", "pt", user_id=f"tg:{STRANGER}")]
+            (refusal,) = h.tg.texts(STRANGER)
+            assert refusal == refusal_with_code(refusal, f"tg:{STRANGER}")
             assert h.tg.texts(FRIEND) == [text("list_empty", "pt")]
             (helped,) = h.tg.texts(ADMIN)  # admins are always allowed
             assert "/export" in helped
@@ -102,9 +117,8 @@ async def test_a_whatsapp_sender_outside_the_list_gets_one_refusal_and_nothing_i
         await _wa(h, STRANGER_PHONE, "lista tudo")
         await _wa(h, FRIEND_PHONE, "anota: comprar leite")
 
-        assert h.wa.bodies(STRANGER_PHONE) == [
-            text("not_allowed", "pt", user_id=f"wa:{STRANGER_PHONE}")
-        ]
+        (refusal,) = h.wa.bodies(STRANGER_PHONE)
+        assert refusal == refusal_with_code(refusal, f"wa:{STRANGER_PHONE}")
         assert await _stored_about(h, f"wa:{STRANGER_PHONE}") == {}
         assert [i.content for i in await h.db.items.list_for(f"wa:{FRIEND_PHONE}")] == [
             "comprar leite"
@@ -146,4 +160,5 @@ async def test_a_refused_sender_who_floods_gets_no_flood_notice_either(harness: 
             assert (await h.post_update(message_update(STRANGER, f"m{n}"))).status == 200
         await h.idle()
 
-        assert h.tg.texts(STRANGER) == [text("not_allowed", "pt", user_id=f"tg:{STRANGER}")]
+        (refusal,) = h.tg.texts(STRANGER)
+        assert refusal == refusal_with_code(refusal, f"tg:{STRANGER}")

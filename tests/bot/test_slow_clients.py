@@ -17,7 +17,7 @@ import pytest
 
 from agent.assembly import open_deps
 from agent.tokens import TokenCounter
-from bot.web.app import WebOptions, serve
+from bot.web.app import serve
 from storage import Database
 from storage.embedded import free_port
 from tests.bot.conftest import FAST, WEBHOOK_SECRET, channel_settings
@@ -41,7 +41,7 @@ async def port(db: Database, fake_tg: FakeTelegram, counter: TokenCounter) -> As
     )
     stop = asyncio.Event()
     async with open_deps(settings, db=db, counter=counter) as deps:
-        options = WebOptions(tuning=FAST.tuning, telegram=FAST.telegram, jobs=False)
+        options = FAST
         task = asyncio.create_task(
             serve(deps, ScriptedRuntime().handle, options=options, stop=stop)
         )

@@ -12,7 +12,6 @@ from dataclasses import replace
 from typing import Any
 
 from agent.types import Incoming, Reply
-from bot.web.app import WebOptions
 from storage import Database
 from tests.bot.conftest import FAST
 from tests.support.fake_telegram import message_update
@@ -39,7 +38,7 @@ async def test_a_turn_the_database_failed_is_answered_once_it_is_back(
         return Reply(text="salvo")
 
     tuning = replace(FAST.tuning, stranded_retry_s=0.1, chat_lease_ttl_s=1.0)
-    options = WebOptions(tuning=tuning, telegram=FAST.telegram, jobs=True)
+    options = replace(FAST, tuning=tuning, jobs=True)
     async with harness(database=db, handler=handler, options=options) as h:
         update = message_update(CHAT, "salva inception")
         response = await h.post_update(update)

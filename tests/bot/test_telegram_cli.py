@@ -60,7 +60,7 @@ async def test_set_webhook_registers_the_url_secret_and_command_menus(
         ["telegram", "--set-webhook", "--drop-pending-updates"], _env(fake_tg), tmp_path
     )
     assert code == 0, err
-    assert WEBHOOK_URL in out
+    assert WEBHOOK_URL in err  # a status line: stderr
     assert WEBHOOK_SECRET not in out + err
 
     (webhook,) = fake_tg.sent("setWebhook")
@@ -77,17 +77,27 @@ async def test_set_webhook_registers_the_url_secret_and_command_menus(
         ): [cmd["command"] for cmd in c.params["commands"]]
         for c in fake_tg.sent("setMyCommands")
     }
-    user = ["start", "help", "list", "search", "delete_all", "cancel", "why", "lang", "end"]
-    user += ["export", "forget"]
-    admin = user + ["stats", "users", "quota", "ledger", "dream", "constitution"]
+    user = ["start", "help", "list", "search", "undo", "remind", "lembretes", "tz", "lang"]
+    user += ["export", "import", "memory", "why", "id", "cancel", "end", "delete_all", "forget"]
+    admin = user + ["stats", "users", "quota", "ledger", "dream", "constitution", "allow", "deny"]
     assert set(admin) - set(user) == commands.ADMIN_COMMANDS  # the menu shows every admin command
     assert menus == {
         ("default", None, None): user,
+        ("default", None, "pt"): user,
         ("default", None, "en"): user,
         ("chat", 111, None): admin,
+        ("chat", 111, "pt"): admin,
         ("chat", 111, "en"): admin,
         ("chat", 222, None): admin,
+        ("chat", 222, "pt"): admin,
         ("chat", 222, "en"): admin,
+    }
+    english = next(
+        c for c in fake_tg.sent("setMyCommands") if c.params.get("language_code") == "en"
+    )
+    assert english.params["commands"][0] == {
+        "command": "start",
+        "description": "Start and privacy notice",
     }
 
 

@@ -93,6 +93,9 @@ def test_serve_refuses_telegram_without_the_webhook_secret(tmp_path: Path) -> No
     assert "TELEGRAM_WEBHOOK_SECRET" in result.stderr
 
 
+SERVED_AT = "https://bot.example.com/telegram/webhook"
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -114,9 +117,11 @@ async def test_serve_on_the_embedded_database_stops_it_on_sigterm(
             "TELEGRAM_BOT_TOKEN": TOKEN,
             "TELEGRAM_WEBHOOK_SECRET": WEBHOOK_SECRET,
             "TELEGRAM_API_BASE_URL": fake_tg.base_url,
+            "TELEGRAM_WEBHOOK_URL": SERVED_AT,
             "LOG_LEVEL": "INFO",
         }
     )
+    fake_tg.webhook_info["url"] = SERVED_AT  # `lembra telegram --set-webhook` was run
     log = tmp_path / "serve.log"
     with log.open("wb") as sink:
         proc = await asyncio.create_subprocess_exec(

@@ -31,13 +31,13 @@ async def test_backup_then_restore_elsewhere_then_refuse_to_overwrite(
         env = {"MONGODB_URI": nx_server.uri, "MONGODB_DB": source.name}
         made = run_lembra(["backup", str(archive)], env=env, cwd=tmp_path)
         assert made.returncode == 0, made.stderr
-        assert f"backup written to {archive}" in made.stdout
+        assert f"backup written to {archive}" in made.stderr
 
         env_target = {"MONGODB_URI": nx_server.uri, "MONGODB_DB": target_name}
         back = run_lembra(["restore", str(archive)], env=env_target, cwd=tmp_path)
         assert back.returncode == 0, back.stderr
         assert "ledger cli:alice: ok" in back.stdout
-        assert "restored" in back.stdout
+        assert "restored" in back.stderr
         assert len(await target.items.list_for("cli:alice")) == 2
 
         again = run_lembra(["restore", str(archive)], env=env_target, cwd=tmp_path)
@@ -66,7 +66,7 @@ async def test_migrate_copies_into_another_server_and_says_what_to_set(
 
         moved = run_lembra(["migrate", "--to", secantus_server.uri], env=env, cwd=tmp_path)
         assert moved.returncode == 0, moved.stderr
-        assert f"now set MONGODB_URI={secantus_server.uri}" in moved.stdout
+        assert f"now set MONGODB_URI={secantus_server.uri}" in moved.stderr
         assert "ledger cli:alice: ok" in moved.stdout
         mine = await digests(source.collections())
         theirs = await digests(target.collections())

@@ -2,7 +2,8 @@
 
 Speaks the Bot API's wire format (`POST /bot<token>/<method>`, form or multipart
 parameters, `{"ok": ..., "result" | "error_code", "description", "parameters"}`)
-for the methods Lembra uses, serves files as api.telegram.org does (`getFile`, then
+for the methods Lembra uses (setWebhook and deleteWebhook change what getWebhookInfo
+says, setMyCommands what getMyCommands answers, as on Telegram), serves files as api.telegram.org does (`getFile`, then
 `GET /file/bot<token>/<file_path>`; `add_file` puts one there; over 20 MB getFile
 answers "file is too big"), records every call, and can be told to misbehave:
 answer an error (429 with retry_after, 403 blocked, 5xx), hold a request and then
@@ -107,6 +108,8 @@ class FakeTelegram:
             "has_custom_certificate": False,
             "pending_update_count": 0,
         }
+        # the command menus set, by (scope type, chat id, language code)
+        self.menus: dict[tuple[str, int | None, str], list[dict[str, str]]] = {}
         self._message_ids = itertools.count(1)
         self.files: dict[str, StoredFile] = {}
         self.downloads: list[str] = []  # file paths downloaded, in order (answered 200)
@@ -323,12 +326,22 @@ class FakeTelegram:
     def _result(self, call: Call) -> Any:
         if call.method == "getMe":
             return BOT_USER
+        if call.method == "setWebhook":  # what getWebhookInfo says from now on, as Telegram does
+            self.webhook_info["url"] = str(call.params.get("url", ""))
+            self.webhook_info["allowed_updates"] = call.params.get("allowed_updates") or []
+            self.webhook_info["max_connections"] = int(call.params.get("max_connections") or 40)
+            return True
+        if call.method == "deleteWebhook":
+            self.webhook_info["url"] = ""
+            return True
+        if call.method == "setMyCommands":
+            self.menus[_menu_key(call.params)] = list(call.params.get("commands") or [])
+            return True
+        if call.method == "getMyCommands":
+            return self.menus.get(_menu_key(call.params), [])
         if call.method in (
             "sendChatAction",
             "answerCallbackQuery",
-            "setMyCommands",
-            "setWebhook",
-            "deleteWebhook",
             "editMessageText",
             "editMessageReplyMarkup",
         ):
@@ -368,6 +381,16 @@ async def _parameters(request: web.Request) -> tuple[dict[str, Any], dict[str, t
         else:
             params[key] = value
     return params, files
+
+
+def _menu_key(params: dict[str, Any]) -> tuple[str, int | None, str]:
+    scope = params.get("scope") or {"type": "default"}
+    chat = scope.get("chat_id")
+    return (
+        str(scope.get("type")),
+        chat if isinstance(chat, int) else None,
+        str(params.get("language_code") or ""),
+    )
 
 
 def _error(status: int, description: str, *, retry_after: int | None = None) -> web.Response:
