@@ -309,6 +309,15 @@ class ModelTransport:
             raise PlannerKeyRejected(
                 f"the model server refused the credentials (HTTP {status}); check OPENAI_API_KEY"
             ) from exc
+        if status == 404:  # the likeliest local-model mistake: said once per request, loudly
+            log_event(
+                logger,
+                "model_not_found",
+                level=logging.WARNING,
+                model=self.model,
+                note="HTTP 404: OPENAI_BASE_URL likely needs /v1, or LLM_MODEL is not served by "
+                "that server (`lembra check` says which)",
+            )
         if status != 429 and status < 500:
             raise PlannerUnavailable(f"the model server answered HTTP {status}") from exc
         if attempts > self.retries:

@@ -31,7 +31,9 @@ answer a pending call of the assistant message before it, to an assistant
 `tool_calls` message whose ids are not all answered right after it, to a prompt
 over `context_size` tokens (counted by `TokenCounter.count_request`) and to a
 malformed body. Those, and running out of outputs, are recorded as protocol
-failures of the turn.
+failures of the turn. Given `models`, it lists them at `GET /v1/models` and answers a
+request for any other model with OpenAI's 404 `model_not_found`; `v1_only` serves
+nothing outside `/v1`, as Ollama and vLLM do.
 """
 
 from __future__ import annotations
@@ -142,8 +144,20 @@ class _Turn:
 class ScriptedModelServer:
     """An OpenAI-compatible `/v1/chat/completions` answering from a per-turn script."""
 
-    def __init__(self, *, context_size: int = 16_000, counter: TokenCounter | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        context_size: int = 16_000,
+        counter: TokenCounter | None = None,
+        models: Sequence[str] | None = None,
+        v1_only: bool = False,
+    ) -> None:
         self.context_size = context_size
+        # `GET /v1/models` lists these; when given, a request for another model gets the 404
+        # `model_not_found` OpenAI answers (None: every model is served, none listed)
+        self.models = tuple(models) if models is not None else None
+        # like Ollama and vLLM: nothing outside /v1 (a base URL without it gets 404s)
+        self.v1_only = v1_only
         self.counter = counter if counter is not None else TokenCounter()
         self.requests: list[RecordedRequest] = []
         self._turn = _Turn()
@@ -159,7 +173,9 @@ class ScriptedModelServer:
             raise RuntimeError("the scripted model server is already started")
         app = web.Application()
         app.router.add_post("/v1/chat/completions", self._handle)
-        app.router.add_post("/chat/completions", self._handle)
+        app.router.add_get("/v1/models", self._models)
+        if not self.v1_only:
+            app.router.add_post("/chat/completions", self._handle)
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -208,6 +224,15 @@ class ScriptedModelServer:
             failures=tuple(turn.failures),
         )
 
+    async def _models(self, request: web.Request) -> web.StreamResponse:
+        """`GET /v1/models` in OpenAI's list shape (404 when the server was given no list)."""
+        if self.models is None:
+            return _error_response(404, "Not found", error_type="invalid_request_error")
+        data = [
+            {"id": m, "object": "model", "created": 0, "owned_by": "scripted"} for m in self.models
+        ]
+        return web.json_response({"object": "list", "data": data})
+
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         raw = await request.read()
         # No await from here until the request is recorded, so concurrent
@@ -235,6 +260,14 @@ class ScriptedModelServer:
             record("error", status)
             return _scripted_error(status, error.get("retry_after"))
 
+        wanted = body.get("model") if isinstance(body, dict) else None
+        if self.models is not None and wanted not in self.models:
+            record("error", 404)
+            return _error_response(
+                404,
+                f"The model `{wanted}` does not exist or you do not have access to it.",
+                code="model_not_found",
+            )
         rejection = self._check(body, prompt_tokens)
         if rejection is not None:
             record("rejected", 400)

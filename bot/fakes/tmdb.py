@@ -1,6 +1,7 @@
 """A fake TMDB v3 search API on loopback, for tests and `lembra replay` (DESIGN section 6).
 
-It speaks TMDB's real shapes, so the real TmdbClient runs against it. Matching is the
+It speaks TMDB's real shapes, so the real TmdbClient runs against it; `GET /3/authentication`
+says whether the key is good, and with `api_key` set every other key gets TMDB's 401. Matching is the
 transcript rule: the lowercased, trimmed query is looked up among the lowercased keys;
 anything else finds no results. The year and the language are recorded, not used.
 """
@@ -58,8 +59,12 @@ class FakeTmdb:
     """
 
     def __init__(
-        self, results: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]] | None = None
+        self,
+        results: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]] | None = None,
+        *,
+        api_key: str | None = None,
     ) -> None:
+        self.api_key = api_key  # when set, TMDB's 401 (status_code 7) to any other key
         self.results: dict[Kind, dict[str, list[dict[str, Any]]]] = {"movie": {}, "tv": {}}
         self.status = 200
         self.retry_after: int | None = None
@@ -97,6 +102,7 @@ class FakeTmdb:
         if self._runner is not None:
             raise RuntimeError("FakeTmdb is already started")
         app = web.Application()
+        app.router.add_get("/3/authentication", self._authentication)
         app.router.add_get("/3/search/{kind}", self._search)
         app.router.add_get(r"/3/{kind}/{tmdb_id:\d+}", self._details)
         app.router.add_route("*", "/{tail:.*}", self._not_found)
@@ -122,6 +128,23 @@ class FakeTmdb:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
 
+    async def _authentication(self, request: web.Request) -> web.StreamResponse:
+        """`GET /3/authentication`: whether the key is good, as TMDB answers it."""
+        refused = self._refused(request)
+        if refused is not None:
+            return refused
+        self._record(request, 200)
+        return web.json_response({"success": True, "status_code": 1, "status_message": "Success."})
+
+    def _refused(self, request: web.Request) -> web.Response | None:
+        if self.api_key is None:
+            return None
+        given = request.query.get("api_key") or request.headers.get("Authorization", "")[7:]
+        if given == self.api_key:
+            return None
+        self._record(request, 401)
+        return _error(401)
+
     async def _search(self, request: web.Request) -> web.StreamResponse:
         if self.delay_s > 0 and self._closing is not None:
             try:
@@ -129,6 +152,8 @@ class FakeTmdb:
             except TimeoutError:
                 pass  # the delay ran out: answer as usual
         kind = request.match_info["kind"]
+        if (refused := self._refused(request)) is not None:
+            return refused
         failure = (
             self._failures.popleft() if self._failures else _Failure(self.status, self.retry_after)
         )

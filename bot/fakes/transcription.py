@@ -8,6 +8,7 @@ unsupported format or a bad language is a 400 in OpenAI's error shape, more than
 real client code runs against it. It cannot hear: what it answers is scripted with
 `hear(text)`, one text per request in order; `fail_next` queues failures first, and a
 `status` other than 200 is answered to every request (a server that is down).
+`GET /v1/models` lists `models` (whisper-1), as OpenAI lists its own.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class FakeTranscriptionServer:
 
     def __init__(self, *, api_key: str | None = None) -> None:
         self.api_key = api_key
+        self.models: list[str] = ["whisper-1"]  # what GET /v1/models lists
         self.requests: list[RecordedTranscription] = []
         self.delay_s = 0.0
         self.status = 200
@@ -78,6 +80,7 @@ class FakeTranscriptionServer:
             raise RuntimeError("FakeTranscriptionServer is already started")
         app = web.Application(client_max_size=MAX_BYTES + 1024 * 1024)
         app.router.add_post("/v1/audio/transcriptions", self._transcribe)
+        app.router.add_get("/v1/models", self._models)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -100,6 +103,16 @@ class FakeTranscriptionServer:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
+
+    async def _models(self, request: web.Request) -> web.StreamResponse:
+        """`GET /v1/models`: the models served, in OpenAI's list shape (the key checked)."""
+        if (
+            self.api_key is not None
+            and request.headers.get("Authorization") != f"Bearer {self.api_key}"
+        ):
+            return _error(401, "Incorrect API key provided.")
+        data = [{"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in self.models]
+        return web.json_response({"object": "list", "data": data})
 
     async def _transcribe(self, request: web.Request) -> web.StreamResponse:
         if self.delay_s > 0 and self._closing is not None:

@@ -38,7 +38,15 @@ from bot.delivery.push import ChannelPusher
 from bot.delivery.refusals import RefusalLog
 from bot.telegram.channel import TelegramChannel, TelegramOptions
 from bot.web.slowclients import body_deadline, handler_options
-from bot.web.startup import Degraded, ServiceChecks, start_or_retry, summary, watch_services
+from bot.web.startup import (
+    CHECK_EVERY_S,
+    CHECK_FAILING_EVERY_S,
+    Degraded,
+    ServiceChecks,
+    start_or_retry,
+    summary,
+    watch_services,
+)
 from bot.whatsapp.channel import WhatsAppChannel, WhatsAppOptions
 from config.errors import ConfigError
 from config.logging import log_event
@@ -65,6 +73,8 @@ class WebOptions:
     # the command menus set and every service probed at start (bot/web/startup.py)
     menus: bool = True
     probes: bool = True
+    check_every_s: float = CHECK_EVERY_S  # probes again while every service passes
+    check_failing_every_s: float = CHECK_FAILING_EVERY_S  # ...and while one fails
     background_every_s: float = 30.0
     reminders_every_s: float | None = None  # None: REMINDERS_EVERY_S
 
@@ -127,7 +137,14 @@ def create_app(
                 await channels.whatsapp.stop()
             raise
         if options.probes or options.menus:
-            watch = watch_services(settings, checks, menus=options.menus, probes=options.probes)
+            watch = watch_services(
+                settings,
+                checks,
+                menus=options.menus,
+                probes=options.probes,
+                every_s=options.check_every_s,
+                failing_every_s=options.check_failing_every_s,
+            )
             checks.task = asyncio.create_task(watch, name="services")
         else:
             checks.probes = []

@@ -187,6 +187,22 @@ async def test_refused_credentials_are_unavailable_at_once(
     assert sleep.waits == []
 
 
+async def test_a_model_the_server_does_not_serve_is_a_warning_naming_the_settings(
+    counter: TokenCounter, sleep: RecordingSleep, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 45: the 404 of a wrong OPENAI_BASE_URL or LLM_MODEL was logged at INFO only."""
+    async with ScriptedModelServer(counter=counter, models=["another-model"]) as server:
+        transport = make_transport(server.base_url, counter, sleep)
+        with caplog.at_level(logging.WARNING), pytest.raises(PlannerUnavailable, match="404"):
+            await transport.complete(CONVERSATION, tools=TOOLS)
+        await transport.aclose()
+
+    (warning,) = [r for r in caplog.records if r.getMessage() == "model_not_found"]
+    assert warning.levelno == logging.WARNING
+    assert "OPENAI_BASE_URL" in str(vars(warning))
+    assert "LLM_MODEL" in str(vars(warning))
+
+
 async def test_dropped_connection_is_retried(
     server: ScriptedModelServer, transport: ModelTransport, sleep: RecordingSleep
 ) -> None:

@@ -5,7 +5,8 @@ the bearer token, and can be told to fail the next sends (5xx, 429, or a Graph
 error code such as 131047, "outside the 24-hour window"). Serves media users sent as
 the Cloud API does: `GET /<version>/<media-id>` answers its `url`, `mime_type` and
 `file_size`, and that URL (as lookaside.fbsbx.com) gives the bytes only to the bearer
-token; `add_media` puts one there.
+token; `add_media` puts one there. `GET /<version>/<phone-number-id>` answers the
+number's node (`display_phone_number`, `verified_name`) to the bearer token.
 """
 
 from __future__ import annotations
@@ -167,6 +168,8 @@ class FakeWhatsApp:
 
     async def _lookup(self, request: web.Request) -> web.Response:
         media_id = request.match_info["media_id"]
+        if media_id == PHONE_NUMBER_ID:
+            return self._phone_number(request)
         self.lookups.append((media_id, self._bearer(request)))
         if not self._bearer(request):
             return _graph_error(401, 190, "Invalid OAuth access token")
@@ -184,6 +187,24 @@ class FakeWhatsApp:
                 "id": media_id,
             }
         )
+
+    def _phone_number(self, request: web.Request) -> web.Response:
+        """`GET /<version>/<phone-number-id>`: the number's node, as the Graph API answers it."""
+        if not self._bearer(request):
+            return _graph_error(401, 190, "Invalid OAuth access token - Cannot parse access token")
+        if request.match_info["version"] != VERSION:
+            return _graph_error(400, 100, "Unsupported get request.")
+        node = {
+            "verified_name": "Lembra Test",
+            "code_verification_status": "VERIFIED",
+            "display_phone_number": "+55 11 90000-0000",
+            "quality_rating": "GREEN",
+            "id": PHONE_NUMBER_ID,
+        }
+        wanted = request.query.get("fields")
+        if wanted:  # the Graph API answers the fields asked for, and the id
+            node = {k: v for k, v in node.items() if k in wanted.split(",") or k == "id"}
+        return web.json_response(node)
 
     async def _download(self, request: web.Request) -> web.Response:
         media_id = request.query.get("mid", "")
