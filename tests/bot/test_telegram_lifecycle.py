@@ -6,8 +6,10 @@ import asyncio
 import json
 import time
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
+from agent.clock import FakeClock
 from bot.delivery.lifecycle import UpdateLifecycle
 from bot.web.app import CHANNELS
 from storage import Database
@@ -56,11 +58,13 @@ async def test_a_redelivery_while_the_update_is_in_progress_is_acknowledged_and_
         assert await h.status(f"tg:{update['update_id']}") == "done"
 
 
-async def _seed_stale(db: Database, update: dict[str, Any] | str, *, done: bool = False) -> str:
+async def _seed_stale(
+    db: Database, update: dict[str, Any] | str, *, done: bool = False, now_ms: int | None = None
+) -> str:
     """What a crash leaves behind: recorded `received` two minutes ago, never finished."""
     payload = update if isinstance(update, str) else json.dumps(update)
     update_id = "tg:424242" if isinstance(update, str) else f"tg:{update['update_id']}"
-    old_ms = int(time.time() * 1000) - 120_000
+    old_ms = (now_ms if now_ms is not None else int(time.time() * 1000)) - 120_000
     await db.updates.record(update_id, payload, now_ms=old_ms)
     if done:
         await db.updates.mark_done(update_id, None, now_ms=old_ms)
@@ -104,11 +108,17 @@ async def test_a_stored_payload_that_no_longer_parses_is_finished_without_a_repl
 
 
 async def test_two_apps_on_one_database_redrive_in_one_only(harness: Any, db: Database) -> None:
+    # One clock for both apps, moved by nobody: the leader's lease (0.15 s) cannot expire
+    # while the machine is slow, so which app leads depends on no timing (issue 45).
+    clock = FakeClock(datetime.now(UTC))
     for n in range(5):
-        await _seed_stale(db, message_update(CHAT_A + n, f"perdido {n}"))
-    async with harness(options=REDRIVE) as first, harness(options=REDRIVE) as second:
+        await _seed_stale(db, message_update(CHAT_A + n, f"perdido {n}"), now_ms=clock.ms())
+    async with (
+        harness(options=REDRIVE, clock=clock) as first,
+        harness(options=REDRIVE, clock=clock) as second,
+    ):
         await first.tg.wait_for(lambda: len(first.tg.texts()) == 5)
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # a few more re-drive passes (fewer on a slow machine: fine)
         await first.idle()
         await second.idle()
 
@@ -118,14 +128,30 @@ async def test_two_apps_on_one_database_redrive_in_one_only(harness: Any, db: Da
             for app in (first, second)
         ]
         assert sorted(redriven) == [0, 5]
-        holder = await first.db.leases.holder("job:redrive", now_ms=int(time.time() * 1000))
+        holder = await first.db.leases.holder("job:redrive", now_ms=clock.ms())
         assert holder in {first.deps.owner, second.deps.owner}
+
+
+async def _renewed(app: Any, key: str, *, until_ms: int) -> None:
+    """Wait, however long the machine takes, until `key`'s lease runs to `until_ms`."""
+    leases = app.db.client[app.db.name]["leases"]
+    async with asyncio.timeout(30):
+        while True:
+            doc = await leases.find_one({"_id": key})
+            if doc is not None and int(doc["expires_at_ms"]) >= until_ms:
+                return
+            await asyncio.sleep(0.01)
 
 
 async def test_a_scheduled_job_longer_than_its_lease_still_runs_in_one_app_only(
     harness: Any,
 ) -> None:
-    every_s = 0.1  # the leader lease lives 1.5 passes: 0.15 s
+    # Both apps on one clock that only the test moves: time passes a third of the lease at
+    # a time, each step only once the holder's renewal has landed, so the lease is never
+    # expired at any instant either app can see, however slow the machine (issue 45).
+    every_s = 0.1  # the leader lease lives 1.5 passes: 150 ms of the clock
+    ttl_ms = 150
+    clock = FakeClock(datetime.now(UTC))
     started: list[str] = []
     running, release = asyncio.Event(), asyncio.Event()
 
@@ -137,7 +163,7 @@ async def test_a_scheduled_job_longer_than_its_lease_still_runs_in_one_app_only(
 
         return job
 
-    async with harness() as first, harness() as second:
+    async with harness(clock=clock) as first, harness(clock=clock) as second:
         schedulers = []
         for name, app in (("first", first), ("second", second)):
             scheduler = UpdateLifecycle(app.deps, app.runtime.handle, tuning=FAST.tuning)
@@ -146,10 +172,12 @@ async def test_a_scheduled_job_longer_than_its_lease_still_runs_in_one_app_only(
             schedulers.append(scheduler)
         try:
             await asyncio.wait_for(running.wait(), timeout=10)
-            await asyncio.sleep(10 * every_s)  # many lease lifetimes while the pass runs
+            for _ in range(30):  # ten lease lifetimes while the pass runs
+                clock.advance(ttl_ms / 3000)
+                await _renewed(first, "job:slow", until_ms=clock.ms() + ttl_ms)
 
             assert len(started) == 1
-            holder = await first.db.leases.holder("job:slow", now_ms=int(time.time() * 1000))
+            holder = await first.db.leases.holder("job:slow", now_ms=clock.ms())
             assert holder == {"first": first, "second": second}[started[0]].deps.owner
         finally:
             release.set()
