@@ -1,5 +1,6 @@
-# Lembra web app (`lembra serve`): slim, non-root. Not built on the development
-# machines (no Docker engine there); reviewed by hand, see docs/deploy.md.
+# Lembra web app (`lembra serve`): slim, non-root. `make docker-test` builds it and checks
+# that it answers /healthz and /readyz (tests/test_docker.py; skipped where no Docker engine
+# runs, as on the development machines). See docs/deploy.md.
 FROM python:3.11-slim AS build
 WORKDIR /src
 COPY pyproject.toml README.md requirements.lock ./
@@ -27,7 +28,10 @@ VOLUME ["/data"]
 EXPOSE 8080
 # SIGTERM: stop accepting, finish the turns in flight, stop the embedded database.
 STOPSIGNAL SIGTERM
-HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8080/healthz', timeout=4).status != 200)"]
+# Healthy = ready: /readyz answers 503 (an HTTPError, exit 1) while the bot cannot receive or
+# answer (database down, webhook not set to TELEGRAM_WEBHOOK_URL, model misconfigured).
+# PORT is read from the environment, so a changed PORT keeps the check right.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/readyz' % os.environ.get('PORT', '8080'), timeout=4)"]
 ENTRYPOINT ["lembra"]
 CMD ["serve"]
