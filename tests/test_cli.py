@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import pytest
 
 from bot.cli.main import _log_setup, build_parser, main
 from config.settings import Settings
+from config.version import lembra_version
 from tests.support.proc import lembra_env, run_lembra
 
 # DESIGN section 6: each command line and the options it must accept
@@ -25,7 +27,54 @@ STABLE = {
     ("dream",): ["--user"],
     ("stats",): [],
     ("restore",): ["--force", "--signing-key"],  # DESIGN 10.4
+    ("check",): [],  # DESIGN 11.6
+    ("users", "allow"): ["who"],
+    ("users", "deny"): ["who"],
+    ("users", "list"): [],
 }
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(actions[0].choices) if actions else {}
+
+
+def _every_command(
+    parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
+) -> list[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+    found = [(path, parser)]
+    for name, sub in _subparsers(parser).items():
+        found += _every_command(sub, (*path, name))
+    return found
+
+
+def test_every_subcommand_and_option_has_help() -> None:
+    """Issue 45: `serve`, `classify`, `stats` and the `telegram` options had none."""
+    parser = build_parser()
+    missing = []
+    for path, command in _every_command(parser):
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                helped = {c.dest for c in action._choices_actions if c.help}
+                missing += [
+                    f"{' '.join(path)} {name}" for name in action.choices if name not in helped
+                ]
+            elif not action.help and action.dest != "help":
+                missing.append(f"{' '.join(path)} {'/'.join(action.option_strings) or action.dest}")
+    assert missing == []
+
+
+def test_version_loads_none_of_the_stack() -> None:
+    code = (
+        "import sys; from bot.cli.main import main\n"
+        "try: main(['--version'])\nexcept SystemExit: pass\n"
+        "heavy = {'pydantic', 'pymongo', 'langchain_core', 'telegram', 'aiohttp', 'agent.assembly'}\n"
+        "print(sorted(heavy & set(sys.modules)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=lembra_env(), check=True
+    )
+    assert done.stdout.splitlines() == ["lembra " + lembra_version(), "[]"]
 
 
 @pytest.mark.parametrize("command", sorted(STABLE), ids=" ".join)
