@@ -127,9 +127,11 @@ def setup_logging(level: str = "INFO", *, stream: Any = None, form: LogFormat = 
     handler._lembra = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(level)
-    # Third-party libraries log request URLs, which can carry bot tokens.
-    for noisy in ("httpx", "httpcore", "openai", "telegram", "aiohttp.access", "pymongo"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    # Third-party libraries log request URLs, which can carry bot tokens, and a line per
+    # request besides (the openai SDK's client is httpx2, a fork logging under its own name).
+    noisy = ("httpx", "httpcore", "httpx2", "httpcore2", "openai", "telegram", "aiohttp.access")
+    for name in (*noisy, "pymongo"):
+        logging.getLogger(name).setLevel(logging.WARNING)
 
 
 def log_event(

@@ -35,7 +35,19 @@ _STATE = "embedded.json"
 _LOCK = "embedded.lock"
 _DB_FILE = "lembra.sqlite"
 _LOG_FILE = "embedded.log"
-_LAUNCH = "import sys; from nx_27017.nx_27017 import main; sys.exit(main())"
+# nx-27017 exits on SIGTERM from inside its event loop; Python 3.11's asyncio then logs each
+# client connection's cancelled handler as an error with a traceback. Those are the
+# expected end of a stop, not errors: the launcher quiets asyncio once the signal came.
+_LAUNCH = (
+    "import logging, sys\n"
+    "from nx_27017 import daemon\n"
+    "from nx_27017.nx_27017 import main\n"
+    "def stop(signum, frame):\n"
+    "    logging.getLogger('asyncio').setLevel(logging.CRITICAL)\n"
+    "    sys.exit(0)\n"
+    "daemon._signal_exit_handler = stop\n"
+    "sys.exit(main())\n"
+)
 
 
 def free_port() -> int:

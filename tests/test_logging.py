@@ -95,3 +95,33 @@ def test_lembras_own_error_messages_are_kept(logs: io.StringIO) -> None:
         log_event(logging.getLogger("lembra.test"), "start_failed", exc_info=True)
     [record] = records(logs)
     assert "TELEGRAM_BOT_TOKEN is required" in str(record["traceback"])
+
+
+async def test_a_model_request_logs_no_line_of_the_http_client(logs: io.StringIO) -> None:
+    """Issue 45: `serve` printed an INFO `HTTP Request: POST ...` per model request (the
+    openai SDK's client is httpx2, which logs under its own name)."""
+    from langchain_core.messages import HumanMessage
+
+    from agent.planning.schema import planner_function_schema
+    from agent.planning.transport import ModelTransport
+    from agent.tokens import TokenCounter
+    from bot.fakes.scripted_model import ScriptedModelServer
+
+    noop = {"action": "NOOP", "tool": None, "args": None, "message": None}
+    noop["belief"] = {"key": "answer.confidence", "guessed": 1.0, "delta": 0}
+    async with ScriptedModelServer() as server:
+        server.begin_turn([noop])
+        transport = ModelTransport(
+            base_url=server.base_url,
+            api_key="k",
+            model="m",
+            timeout_s=5,
+            max_tokens=50,
+            counter=TokenCounter(backend="approximate"),
+        )
+        await transport.complete([HumanMessage("oi")], tools=[planner_function_schema()])
+        await transport.aclose()
+
+    loggers = {str(r["logger"]) for r in records(logs)}
+    assert "agent.planning.transport" in loggers
+    assert not {name for name in loggers if name.startswith(("httpx", "httpcore", "openai"))}

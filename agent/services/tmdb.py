@@ -124,7 +124,8 @@ class TmdbClient:
     async def _get(self, path: str, params: dict[str, str]) -> Any:
         if self._api_key is None and _PUBLIC_HOST in self._base_url:
             # TMDB itself answers 401 to every keyless request: don't ask it, don't wait.
-            log_event(logger, "tmdb_not_configured", level=logging.WARNING, path=path)
+            # DEBUG: the caller's caveat is the one warning of the save (`tmdb_caveat`).
+            log_event(logger, "tmdb_not_configured", level=logging.DEBUG, path=path)
             raise ServiceNotConfigured("TMDB is not configured (no TMDB_API_KEY)")
         headers = {"Accept": "application/json"}
         if self._api_key is not None:

@@ -5,6 +5,12 @@ from __future__ import annotations
 from agent.types import Language
 
 TEXTS: dict[str, dict[Language, str]] = {
+    "console_banner": {
+        "pt": "Lembra ({mode}). Ctrl+D para sair.",
+        "en": "Lembra ({mode}). Ctrl+D to leave.",
+    },
+    "console_offline": {"pt": "planejador offline, por regras", "en": "offline rule-based planner"},
+    "console_model": {"pt": "modelo {model}", "en": "model {model}"},
     "rate_limited": {
         "pt": "Você está mandando mensagens rápido demais. Vou ignorar as próximas por {window}.",
         "en": "You are sending messages too fast. I will ignore the next ones for {window}.",

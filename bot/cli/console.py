@@ -107,6 +107,18 @@ async def read_line(stdin: TextIO) -> str:
     return await done
 
 
+async def banner(runtime: Runtime, user_id: str) -> str:
+    """The first line at a terminal, in the user's language (DEFAULT_LANGUAGE for a new one)."""
+    settings = runtime.deps.settings
+    user = await runtime.deps.db.users.get(user_id)
+    language = user.language if user is not None else settings.default_language
+    if runtime.offline:
+        mode = text("console_offline", language)
+    else:
+        mode = text("console_model", language, model=settings.llm_model)
+    return text("console_banner", language, mode=mode)
+
+
 async def run_console(
     runtime: Runtime,
     *,
@@ -124,12 +136,7 @@ async def run_console(
     local = user_id.split(":", 1)[1]
     interactive = stdin.isatty()
     if interactive:
-        mode = (
-            "offline rule-based planner"
-            if runtime.offline
-            else f"model {runtime.deps.settings.llm_model}"
-        )
-        print(f"Lembra ({mode}). Ctrl+D to leave.", file=stdout, flush=True)
+        print(await banner(runtime, user_id), file=stdout, flush=True)
     while True:
         if interactive:
             print("> ", end="", file=stdout, flush=True)

@@ -387,7 +387,11 @@ async def run_polling(
     The webhook is deleted first (Telegram allows one or the other).
     """
     channel = TelegramChannel(deps, lifecycle, options=options, polling=True)
-    await channel.start()
+    try:
+        await channel.start()
+    except BaseException:
+        await channel.stop()  # what PTB opened before getMe failed is closed, not left to GC
+        raise
     updater = channel.app.updater
     assert updater is not None
     try:

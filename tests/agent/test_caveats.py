@@ -49,7 +49,10 @@ async def test_tmdb_not_configured_says_so_and_saves_without_details(
     assert not any(word in reply.text.lower() for word in RETRY_WORDS)
     assert reply.meta.state == "PARTIAL"
     assert [i.title for i in await unconfigured.items()] == ["inception"]
-    assert any("tmdb_not_configured" in m for m in warnings(caplog))
+    # one warning line per save, naming the cause (issue 45: there were two)
+    assert warnings(caplog) == ["tmdb_caveat"]
+    (caveat,) = [r for r in caplog.records if r.getMessage() == "tmdb_caveat"]
+    assert "not_configured" in str(vars(caveat))
 
 
 async def test_a_lookup_without_tmdb_configured_never_says_try_again(

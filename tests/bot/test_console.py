@@ -19,8 +19,10 @@ from pathlib import Path
 import pytest
 
 from agent.texts import text
+from bot.cli.console import banner
 from bot.fakes.tmdb import FakeTmdb
-from tests.support.harness import CATALOGUE
+from storage import Database
+from tests.support.harness import CATALOGUE, open_lembra
 from tests.support.proc import lembra_env, run_lembra
 
 META = re.compile(
@@ -205,9 +207,20 @@ async def test_on_a_terminal_it_greets_prompts_and_answers_until_ctrl_d(
     )
 
     assert code == 0, screen
-    assert screen.startswith("Lembra (offline rule-based planner). Ctrl+D to leave.\n> ")
+    # in the user's language: a new user speaks DEFAULT_LANGUAGE (pt); issue 45
+    assert screen.startswith("Lembra (planejador offline, por regras). Ctrl+D para sair.\n> ")
     assert text("greeting", "pt") in screen
     assert "1. Inception (2010)\n2. Inception (2014)" in screen
     assert "✅ Salvo: Inception (2014)." in screen
     assert "[OK" not in screen  # no meta line without --show-meta
     assert processes_using(data_dir) == []
+
+
+async def test_the_banner_speaks_the_user_s_language(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        new = await banner(lembra.runtime, "cli:dora")
+        await lembra.say("/lang en", user="cli:dora")
+        english = await banner(lembra.runtime, "cli:dora")
+
+    assert new == "Lembra (planejador offline, por regras). Ctrl+D para sair."
+    assert english == "Lembra (offline rule-based planner). Ctrl+D to leave."

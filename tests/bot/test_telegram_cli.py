@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import sys
 from datetime import UTC, datetime
@@ -14,6 +15,7 @@ from agent.assembly import open_deps
 from agent.clock import FakeClock
 from agent.conversation import commands
 from agent.conversation.runtime import Runtime
+from agent.errors import ServiceUnavailable
 from agent.tokens import TokenCounter
 from bot.delivery.jobs import JobTimes
 from bot.delivery.lifecycle import UpdateLifecycle
@@ -202,3 +204,24 @@ async def test_polling_runs_the_background_jobs_a_due_reminder_is_sent_once(
     assert "ligar pra Ana" in pushed[0]
     (reminder,) = await db.reminders.for_user(f"tg:{chat}")
     assert reminder.state == "sent"
+
+
+async def test_a_failed_polling_start_leaves_no_client_session_open(
+    db: Database, fake_tg: FakeTelegram, counter: TokenCounter
+) -> None:
+    """Issue 45: getMe failing (the Bot API down) left PTB's sessions to the garbage
+    collector, which printed "Unclosed client session" errors after the command's own."""
+    fake_tg.fail("getMe", 502, "Bad Gateway", times=1)
+    unclosed: list[str] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _, context: unclosed.append(str(context.get("message"))))
+    try:
+        async with open_deps(channel_settings(fake_tg, None), db=db, counter=counter) as deps:
+            lifecycle = UpdateLifecycle(deps, ScriptedRuntime().handle, tuning=FAST.tuning)
+            with pytest.raises(ServiceUnavailable, match="cannot reach the Telegram Bot API"):
+                await run_polling(deps, lifecycle, options=FAST.telegram)
+        gc.collect()
+        await asyncio.sleep(0)
+    finally:
+        loop.set_exception_handler(None)
+    assert [m for m in unclosed if "Unclosed" in m] == []

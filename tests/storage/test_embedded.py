@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from storage import DatabaseUnavailable, StorageConfig, open_storage
-from storage.embedded import EmbeddedServer, ping
+from storage.database import make_client
+from storage.embedded import EmbeddedServer, ping, uri_for
 from tests.support.proc import REPO_ROOT, lembra_env, run_lembra
 
 HOLDER = """
@@ -100,6 +101,22 @@ async def test_data_persists_across_restarts(tmp_path: Path) -> None:
         user = await db.users.get("cli:ana")
     assert user is not None
     assert user.language == "pt"
+
+
+async def test_a_stop_with_clients_connected_leaves_no_traceback_in_its_log(
+    tmp_path: Path,
+) -> None:
+    """Issue 45: every stop wrote asyncio's tracebacks of the cancelled connections."""
+    config = StorageConfig(uri=None, db_name="lembra", data_dir=tmp_path)
+    async with open_storage(config) as db:
+        port = json.loads((tmp_path / "embedded.json").read_text())["port"]
+        other = make_client(uri_for(port))  # another client still connected at the stop
+        await other.admin.command("ping")
+        await db.users.ensure("cli:ana", language="pt", timezone="UTC", now_ms=1)
+    await other.close()
+    log = (tmp_path / "embedded.log").read_text()
+    assert "Traceback" not in log
+    assert "ERROR" not in log
 
 
 @pytest.mark.parametrize(
