@@ -150,7 +150,10 @@ def test_chat_on_first_start_prints_human_lines_and_no_migrations(tmp_path: Path
     lines = done.stderr.splitlines()
     assert all(line.startswith("lembra: ") for line in lines), lines
     assert not [line for line in lines if "migration" in line]
-    assert "lembra: warning: tmdb not configured (path /search/movie)" in lines
+    # one warning for the save, naming the cause (issue 45: the client said it again)
+    assert [line for line in lines if "tmdb" in line] == [
+        "lembra: warning: tmdb caveat (cause not_configured)"
+    ]
     assert "inception" in done.stdout.lower()
 
 
