@@ -101,7 +101,7 @@ async def _estimate(
     estimate = await estimating.of_targets(
         deps.db, turn.user_id, [(score, item)], reversible=reversible, type_counts=turn.user.counts
     )
-    return riskgate.estimate_lines(estimate, turn.language, with_undo=False)
+    return riskgate.estimate_lines(estimate, turn.language)
 
 
 def _expires(deps: Deps, turn: Turn) -> str:

@@ -59,35 +59,23 @@ def refused(turn: Turn, assessment: risk.Assessment, limits: risk.Thresholds, la
     return finish(turn, body, kind="blocked")
 
 
-def _verdict_text(estimate: Estimate, language: Language) -> str:
+def estimate_lines(estimate: Estimate, language: Language) -> list[str]:
+    """The estimate (issue 31) in plain words, one line, or none when it adds nothing to the
+    preview: no figures a user cannot act on, and undo is the outcome line's to say."""
     verdict: Verdict = estimate.verdict
     match verdict:
-        case "unambiguous" | "everything" | "new":
-            return text(f"estimate_{verdict}", language)
+        case "unambiguous" | "everything":
+            return []
+        case "new":
+            return [text("estimate_new", language)]
         case "similar":
             similar = plural(estimate.similar_kept, "similar", language)
-            return text("estimate_similar", language, similar=similar)
+            return [text("estimate_similar", language, similar=similar)]
         case "uncertain":
-            return text("estimate_uncertain", language, confidence=min(estimate.confidences))
+            confidence = min(estimate.confidences)
+            return [text("estimate_uncertain", language, confidence=confidence)]
         case _:
             assert_never(verdict)
-
-
-def estimate_lines(estimate: Estimate, language: Language, *, with_undo: bool = True) -> list[str]:
-    """The estimate in two lines: its numbers, then the one-line assessment (issue 31)."""
-    parts = []
-    if estimate.confidences:
-        values = ", ".join(f"{c}%" for c in estimate.confidences)
-        parts.append(text("estimate_confidence", language, values=values))
-    if with_undo:
-        key = "estimate_undo_yes" if estimate.undo_restores else "estimate_undo_no"
-        parts.append(text(key, language))
-    parts.append(text("estimate_similar_kept", language, count=estimate.similar_kept))
-    verdict = _verdict_text(estimate, language)
-    return [
-        text("estimate_head", language, parts="; ".join(parts)),
-        text("estimate_assessment", language, verdict=verdict),
-    ]
 
 
 def _decision_text(turn: Turn, decision: risk.Decision) -> str:

@@ -48,28 +48,15 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "I would ask for a confirmation",
     },
     "risk_decision_block": {"pt": "eu recusaria", "en": "I would refuse"},
-    # the estimate of issue 31: "Estimativa: confiança no alvo: 100%; ... ", then one verdict line
-    "estimate_head": {"pt": "Estimativa: {parts}.", "en": "Estimate: {parts}."},
-    "estimate_confidence": {
-        "pt": "confiança no alvo: {values}",
-        "en": "match confidence: {values}",
+    # the estimate of issue 31, in plain words (issue 45): said only when it tells the user
+    # something the preview does not (similar items, a doubtful target, nothing alike)
+    "estimate_similar": {
+        "pt": "Também na sua lista: {similar}.",
+        "en": "Also on your list: {similar}.",
     },
-    "estimate_undo_yes": {"pt": "«desfaz» restaura: sim", "en": "«undo» restores it: yes"},
-    "estimate_undo_no": {"pt": "«desfaz» restaura: não", "en": "«undo» restores it: no"},
-    "estimate_similar_kept": {
-        "pt": "itens parecidos que ficam: {count}",
-        "en": "similar items left: {count}",
-    },
-    "estimate_assessment": {"pt": "Avaliação: {verdict}.", "en": "Assessment: {verdict}."},
-    "estimate_unambiguous": {"pt": "o alvo é inequívoco", "en": "the target is unambiguous"},
-    "estimate_similar": {"pt": "há {similar}", "en": "{similar} would stay"},
     "estimate_uncertain": {
-        "pt": "o alvo é incerto ({confidence}% de confiança)",
-        "en": "the target is uncertain ({confidence}% match)",
+        "pt": "Não tenho certeza de que é esse: ele se parece {confidence}% com o que você escreveu.",
+        "en": "I am not sure it is the one you meant: it matches what you wrote at {confidence}%.",
     },
-    "estimate_everything": {
-        "pt": "o alvo é tudo o que está salvo",
-        "en": "the target is everything you saved",
-    },
-    "estimate_new": {"pt": "nada parecido está salvo", "en": "nothing similar is saved"},
+    "estimate_new": {"pt": "Nada parecido está salvo.", "en": "Nothing similar is saved."},
 }
