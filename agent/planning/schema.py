@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -68,7 +70,16 @@ class PlannerResponse(BaseModel):
 
 
 def planner_function_schema() -> dict[str, Any]:
-    """The one function the model may call, in OpenAI's `tools` format (no strict mode)."""
+    """The one function the model may call, in OpenAI's `tools` format (no strict mode).
+
+    Its parameters are `PlannerResponse`'s own JSON schema (a tool name added to `ToolName`
+    is in it with no edit here), with `$ref`s inlined (servers that turn a schema into a
+    grammar do not all follow them) and the classes' titles, docstrings and defaults left
+    out (for the code's readers, not worth their tokens on every request; a field with a
+    default is simply not `required`). The rules across fields
+    (CALL_TOOL needs `tool` and `args`, ...) are `PlannerResponse`'s validator's: a schema
+    of the shape the model sees cannot say them, so a step breaking one is invalid output.
+    """
     return {
         "type": "function",
         "function": {
@@ -76,26 +87,38 @@ def planner_function_schema() -> dict[str, Any]:
             "description": (
                 "Your only way to act or speak. Call it exactly once per answer with one planning step."
             ),
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "action": {"type": "string", "enum": ["CALL_TOOL", "RESPOND", "NOOP"]},
-                    "tool": {"type": ["string", "null"], "enum": [*TOOL_NAMES, None]},
-                    "args": {"type": ["object", "null"]},
-                    "message": {"type": ["string", "null"]},
-                    "belief": {
-                        "type": "object",
-                        "properties": {
-                            "key": {"type": "string"},
-                            "guessed": {"type": "number", "minimum": 0, "maximum": 1},
-                            "delta": {"type": "number", "minimum": -1, "maximum": 1},
-                        },
-                        "required": ["key", "guessed", "delta"],
-                        "additionalProperties": False,
-                    },
-                },
-                "required": ["action", "tool", "args", "message", "belief"],
-                "additionalProperties": False,
-            },
+            "parameters": copy.deepcopy(_parameters()),
         },
     }
+
+
+# what the model needs no words for: titles name classes; a default only repeats that the
+# field is not `required`
+_LEFT_OUT = frozenset({"title", "default"})
+
+
+@cache
+def _parameters() -> dict[str, Any]:
+    schema = PlannerResponse.model_json_schema()
+    inlined: dict[str, Any] = _plain(schema, schema.pop("$defs", {}))
+    return inlined
+
+
+def _plain(node: Any, defs: dict[str, Any]) -> Any:
+    """`node` with `$ref`s replaced by their definitions and object titles and docstrings dropped."""
+    if isinstance(node, list):
+        return [_plain(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        return _plain(defs[ref.removeprefix("#/$defs/")], defs)
+    plain: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in _LEFT_OUT or (key == "description" and node.get("type") == "object"):
+            continue
+        if key == "properties":
+            plain[key] = {name: _plain(field, defs) for name, field in value.items()}
+        else:
+            plain[key] = _plain(value, defs)
+    return plain
