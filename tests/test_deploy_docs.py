@@ -27,9 +27,7 @@ def test_the_allowed_updates_it_documents_are_the_ones_registered() -> None:
 
 def test_the_menus_it_documents_are_the_ones_set() -> None:
     assert _commands_after("user commands, for everyone:") == [f"/{c.name}" for c in USER_COMMANDS]
-    assert _commands_after("admin's private chat only:") == [
-        f"/{c.name}" for c in ADMIN_COMMANDS
-    ]
+    assert _commands_after("admin's private chat only:") == [f"/{c.name}" for c in ADMIN_COMMANDS]
 
 
 def test_it_describes_readiness_the_degraded_state_edits_and_no_fixed_python() -> None:
