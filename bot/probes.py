@@ -234,7 +234,7 @@ async def probe_model(settings: Settings, session: aiohttp.ClientSession) -> Pro
             "OPENAI_BASE_URL is not an OpenAI-compatible API (it usually ends in /v1)",
             blocks_ready=True,
         )
-    message = _error_message(answer)
+    message = error_message(answer)
     if status in (401, 403):
         return _fail(
             "model",
@@ -302,10 +302,15 @@ async def _served_models(
             body = await _json(response)
     except (aiohttp.ClientError, OSError, TimeoutError):
         return None
+    return model_ids(body)
+
+
+def model_ids(body: Any) -> list[str] | None:
+    """The ids of an OpenAI-shaped model list (`{"data": [{"id": ...}]}`), or None."""
     data = body.get("data") if isinstance(body, dict) else None
     if not isinstance(data, list):
         return None
-    return [str(m["id"]) for m in data if isinstance(m, dict) and "id" in m]
+    return [str(m["id"])[:100] for m in data if isinstance(m, dict) and "id" in m]
 
 
 # -- TMDB -------------------------------------------------------------------------------------
@@ -361,9 +366,8 @@ async def probe_transcription(settings: Settings, session: aiohttp.ClientSession
             "transcription",
             f"the server at {shown} refused {key_name} (HTTP {status}); set a valid key",
         )
-    data = body.get("data") if isinstance(body, dict) else None
-    if status == 200 and isinstance(data, list):
-        served = [str(m.get("id")) for m in data if isinstance(m, dict)]
+    served = model_ids(body) if status == 200 else None
+    if served is not None:
         if model in served:
             return _ok("transcription", f"TRANSCRIBE_MODEL={model} is served at {shown}")
         return _fail(
@@ -402,7 +406,7 @@ async def _json(response: aiohttp.ClientResponse) -> Any:
         return None
 
 
-def _error_message(body: Any) -> str:
+def error_message(body: Any) -> str:
     """`: <the server's error message>` from an OpenAI-shaped error, or ""."""
     error = body.get("error") if isinstance(body, dict) else None
     message = error.get("message") if isinstance(error, dict) else error

@@ -7,9 +7,11 @@ import re
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent.clock import FakeClock
-from agent.conversation.access import warn_if_open
+from agent.conversation.access import code_digest, is_id_command, new_code, warn_if_open
 from agent.texts import text
 from agent.types import Incoming
 from config.settings import load_settings
@@ -191,3 +193,18 @@ async def test_id_tells_anyone_their_id_and_stores_nothing_of_a_refused_sender(
     assert own.text == text("your_id", "pt", user_id="tg:9002")
     assert await db.users.get(STRANGER) is None
     assert await db.ledger.events(STRANGER) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(typed=st.text(max_size=40))
+def test_whatever_an_admin_types_as_a_code_is_read_without_raising(typed: str) -> None:
+    digest = code_digest(typed)
+    assert digest is None or re.fullmatch(r"[0-9a-f]{64}", digest)
+    assert isinstance(is_id_command(typed), bool)
+
+
+def test_a_code_is_read_however_it_is_typed() -> None:
+    code = new_code()
+    assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", code)
+    assert code_digest(code) == code_digest(code.lower().replace("-", " ")) is not None
+    assert len({new_code() for _ in range(200)}) == 200

@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent.conversation.access import code_digest
 from bot.fakes.scripted_model import ScriptedModelServer
 from bot.fakes.tmdb import FakeTmdb
 from bot.fakes.transcription import FakeTranscriptionServer
-from bot.probes import Probe, run_probes
+from bot.probes import Probe, error_message, model_ids, run_probes
 from bot.telegram.updates import ALLOWED_UPDATES
 from config.settings import Settings
 from storage import Database
@@ -333,3 +335,21 @@ async def test_lembra_users_approves_a_code_lists_and_revokes(
     assert denied.stdout == "tg:4242 may no longer use the bot\n"
     assert "is in ALLOWED_USER_IDS" in env_listed.stdout
     assert after == []
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=JSON | st.fixed_dictionaries({"data": JSON, "error": JSON}))
+def test_whatever_a_server_answers_is_read_without_raising(body: Any) -> None:
+    ids = model_ids(body)
+    assert ids is None or all(isinstance(i, str) for i in ids)
+    message = error_message(body)
+    assert message == "" or (message.startswith(": ") and len(message) <= 162)
