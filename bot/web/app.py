@@ -127,7 +127,9 @@ def create_app(
             if channels.whatsapp is not None:
                 await channels.whatsapp.start()
             if channels.telegram is not None:
-                await start_or_retry("telegram", channels.telegram.start, degraded)
+                await start_or_retry(
+                    "telegram", channels.telegram.start, degraded, connected=checks.recheck
+                )
         except BaseException:
             # a failed start-up closes what it opened (aiohttp runs no cleanup for us here)
             await degraded.cancel()

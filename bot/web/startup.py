@@ -56,8 +56,10 @@ async def start_or_retry(
     *,
     first_retry_s: float = FIRST_RETRY_S,
     max_retry_s: float = MAX_RETRY_S,
+    connected: Callable[[], None] = lambda: None,
 ) -> None:
-    """Start `name` now, or mark it degraded and keep retrying in the background."""
+    """Start `name` now, or mark it degraded and keep retrying in the background;
+    `connected` is called when a retry succeeds."""
     try:
         await start()
         return
@@ -82,6 +84,7 @@ async def start_or_retry(
                 return
             degraded.waiting.discard(name)
             log_event(log, "channel_connected", channel=name)
+            connected()
             return
 
     degraded.tasks.append(asyncio.create_task(retry(), name=f"start:{name}"))
@@ -127,6 +130,11 @@ class ServiceChecks:
 
     probes: list[Probe] | None = None
     task: asyncio.Task[None] | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def recheck(self) -> None:
+        """Probe again now (a channel just connected: what failed may pass)."""
+        self.wake.set()
 
     def failing(self) -> list[Probe]:
         return [p for p in self.probes or () if not p.ok]
@@ -178,4 +186,6 @@ async def watch_services(
             elif probe.ok and known.pop(probe.service, None) is not None:
                 log_event(log, "service_check_passed", service=probe.service, detail=probe.detail)
         checks.probes = found
-        await asyncio.sleep(failing_every_s if known else every_s)
+        checks.wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(checks.wake.wait(), failing_every_s if known else every_s)

@@ -32,9 +32,13 @@ def _env(port: int, api_port: int, nx: RunningServer, tmp_path: Path) -> dict[st
             "TELEGRAM_BOT_TOKEN": TOKEN,
             "TELEGRAM_WEBHOOK_SECRET": WEBHOOK_SECRET,
             "TELEGRAM_API_BASE_URL": f"http://127.0.0.1:{api_port}/bot",
+            "TELEGRAM_WEBHOOK_URL": WEBHOOK_URL,
             "LOG_LEVEL": "INFO",
         }
     )
+
+
+WEBHOOK_URL = "https://bot.example.com/telegram/webhook"
 
 
 def _tail(log: Path) -> str:
@@ -84,7 +88,10 @@ async def test_serve_waits_for_an_unreachable_bot_api_then_stops_cleanly_on_sigt
             async with session.post(f"{url}/telegram/webhook", json=update, headers=headers) as r:
                 assert r.status == 200
 
-            fake = await FakeTelegram().start(port=api_port)
+            fake = FakeTelegram()
+            fake.webhook_info["url"] = WEBHOOK_URL  # registered earlier: the checks pass
+            await fake.start(port=api_port)
+            # once connected the services are checked again at once, not in a minute
             await _health(session, url, "ok", log)
             await fake.wait_for(lambda: len(fake.texts(7001)) == 1, timeout_s=20)
             async with session.get(f"{url}/metrics") as r:
