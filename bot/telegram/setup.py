@@ -14,7 +14,7 @@ from agent.errors import ServiceUnavailable
 from agent.texts.menu import COMMANDS, USER_COMMANDS, Command
 from agent.types import Language
 from bot.telegram.http import AiohttpRequest
-from bot.telegram.ui import webhook_info_lines
+from bot.telegram.ui import last_delivery_error, webhook_info_lines
 from bot.telegram.updates import ALLOWED_UPDATES
 from config.errors import ConfigError
 from config.logging import log_event
@@ -156,15 +156,11 @@ async def bot_state(settings: Settings) -> BotState:
         raise ServiceUnavailable(
             f"cannot reach the Telegram Bot API at TELEGRAM_API_BASE_URL ({type(exc).__name__})"
         ) from None
-    last_error = None
-    if info.last_error_date is not None:
-        when = info.last_error_date.isoformat(timespec="seconds")
-        last_error = f"{when} {info.last_error_message or ''}".strip()
     return BotState(
         username=username,
         webhook_url=info.url or "",
         pending=info.pending_update_count,
-        last_error=last_error,
+        last_error=last_delivery_error(info),
         allowed_updates=tuple(info.allowed_updates or ()),
     )
 

@@ -158,16 +158,20 @@ async def apply_edit(bot: Bot, edit: PressedEdit) -> None:
         log_event(log, "keyboard_edit_failed", error_type=type(exc).__name__)
 
 
+def last_delivery_error(info: Any) -> str | None:
+    """getWebhookInfo's last delivery error as `<ISO time> <message>`, None when there is none."""
+    if info.last_error_date is None:
+        return None
+    when = info.last_error_date.isoformat(timespec="seconds")
+    return f"{when} {info.last_error_message or ''}".strip()
+
+
 def webhook_info_lines(info: Any) -> list[str]:
     """`lembra telegram --info`: what getWebhookInfo says, one fact a line."""
-    last_error = "none"
-    if info.last_error_date is not None:
-        when = info.last_error_date.isoformat(timespec="seconds")
-        last_error = f"{when} {info.last_error_message or ''}".strip()
     return [
         f"url: {info.url or '(none: polling or not set)'}",
         f"pending updates: {info.pending_update_count}",
-        f"last error: {last_error}",
+        f"last error: {last_delivery_error(info) or 'none'}",
         f"max connections: {info.max_connections or '-'}",
         f"allowed updates: {', '.join(info.allowed_updates or ()) or '-'}",
     ]
