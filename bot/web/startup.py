@@ -161,8 +161,8 @@ async def watch_services(
 ) -> None:
     """Set the command menus once, then probe every service now and again, for good.
 
-    Each failure is logged once, at WARNING, as it is first seen (with the setting to
-    change); its recovery once at INFO. A failing service is probed more often, so a
+    Each failure is logged once while it lasts, at WARNING, as it is first seen (with the
+    setting to change; `/healthz` shows its latest words); its recovery once at INFO. A failing service is probed more often, so a
     fixed setting (`lembra telegram --set-webhook` run meanwhile) is seen soon.
     """
     if menus and settings.telegram_configured:
@@ -170,11 +170,11 @@ async def watch_services(
     if not probes:
         checks.probes = []
         return
-    known: dict[str, str] = {}  # service -> detail of its failure already logged
+    failing: set[str] = set()  # services whose failure is logged (once while it lasts)
     while True:
         found = await run_probes(settings, serving=True)
         for probe in found:
-            if not probe.ok and known.get(probe.service) != probe.detail:
+            if not probe.ok and probe.service not in failing:
                 log_event(
                     log,
                     "service_check_failed",
@@ -182,10 +182,11 @@ async def watch_services(
                     service=probe.service,
                     problem=probe.detail,
                 )
-                known[probe.service] = probe.detail
-            elif probe.ok and known.pop(probe.service, None) is not None:
+                failing.add(probe.service)
+            elif probe.ok and probe.service in failing:
+                failing.discard(probe.service)
                 log_event(log, "service_check_passed", service=probe.service, detail=probe.detail)
         checks.probes = found
         checks.wake.clear()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(checks.wake.wait(), failing_every_s if known else every_s)
+            await asyncio.wait_for(checks.wake.wait(), failing_every_s if failing else every_s)
