@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from storage.collection import Collection
 from storage.documents import AllowedUserDoc
+from storage.errors import DuplicateKey
 
 
 class AllowedUsersRepo:
@@ -22,10 +23,11 @@ class AllowedUsersRepo:
     async def add(self, user_id: str, *, by: str, now_ms: int) -> bool:
         """Let `user_id` in; False when it already was."""
         doc = AllowedUserDoc(_id=user_id, added_by=by, added_at_ms=now_ms)
-        result = await self._c.update_one(
-            {"_id": user_id}, {"$setOnInsert": doc.to_doc()}, upsert=True
-        )
-        return result.upserted
+        try:
+            await self._c.insert_one(doc.to_doc())
+        except DuplicateKey:
+            return False
+        return True
 
     async def remove(self, user_id: str) -> bool:
         """Take `user_id`'s approval back; False when there was none."""
