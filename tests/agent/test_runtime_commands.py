@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from agent.texts import text
+from agent.texts import menu, text
 from storage import Database
 from tests.support.harness import ALICE, Lembra, open_lembra, seed
 
@@ -204,3 +204,17 @@ async def test_stats_and_users_work_for_an_admin(lembra: Lembra, db: Database) -
     assert "users: 3" in english
     assert any(line.startswith("answered without the model:") for line in english)
     assert (await db.ledger.verify(ROOT)).ok
+
+
+# -- the menu (issue 45) ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [c.name for c in menu.COMMANDS])
+async def test_every_command_the_menus_show_is_one_lembra_answers(
+    lembra: Lembra, command: str
+) -> None:
+    """The menus and `ajuda` are built from agent/texts/menu.py: each of its commands must
+    reach a handler, never the unknown-command reply (admins' from an admin, in private)."""
+    reply = await lembra.say(f"/{command}", user=ROOT)
+    assert reply.text != text("unknown_command", "pt", name=command)
+    assert "Comando desconhecido" not in reply.text

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from agent.texts import text
+from agent.texts.menu import commands_line
 from storage import Database
 from tests.support.harness import ALICE, CATALOGUE, Lembra, open_lembra, seed
 
@@ -104,7 +105,8 @@ async def test_a_choice_planned_by_the_model_is_resolved_with_no_model_call(db: 
 async def test_help_gives_the_fixed_help_text(lembra: Lembra, message: str) -> None:
     reply = await lembra.say(message)
 
-    assert reply.text == text("help", "pt")
+    # the capabilities, then the commands from the table the chat menus are built from
+    assert reply.text == text("help", "pt") + "\n" + commands_line("pt")
     assert reply.meta.state == "OK"
     assert reply.meta.llm_calls == 0
 
