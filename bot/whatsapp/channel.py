@@ -43,7 +43,7 @@ from agent.types import Attachment, Channel, Incoming, Language, Reply
 from bot.delivery.concurrency import BackgroundTasks
 from bot.delivery.lifecycle import Delivery, Job, UpdateLifecycle
 from bot.inbound import Ignored, NotJson, Rejected, read_body
-from bot.render import ChoiceDataTooLong, encode_choice, shorten, split_text
+from bot.render import ChoiceDataTooLong, encode_choice, owner_of, shorten, split_text
 from bot.whatsapp.media import WhatsAppMedia
 from bot.whatsapp.status import ReadReceipts
 from bot.whatsapp.updates import WaMessage, WaValue, normalize, read_message, values
@@ -336,7 +336,7 @@ class WhatsAppChannel:
 
     async def _send_reply(self, incoming: Incoming, reply: Reply) -> Delivery:
         language = incoming.language_hint or self.deps.settings.default_language
-        messages = render(reply, language)
+        messages = render(reply, language, owner=owner_of(incoming.user_id))
         try:
             for message in messages:
                 await self._post(self._message(incoming.chat_id, message))
@@ -456,10 +456,10 @@ async def _json(response: aiohttp.ClientResponse) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def render(reply: Reply, language: Language) -> list[dict[str, Any]]:
-    """The message bodies (without recipient) that carry `reply`, in order."""
+def render(reply: Reply, language: Language, *, owner: str) -> list[dict[str, Any]]:
+    """The message bodies (without recipient) that carry `reply`, in order; buttons bound to `owner`."""
     parts = split_text(reply.text, TEXT_LIMIT)
-    interactive = _interactive(reply, parts, language)
+    interactive = _interactive(reply, parts, language, owner)
     messages: list[dict[str, Any]] = [
         {"type": "text", "text": {"preview_url": False, "body": part}} for part in parts
     ]
@@ -468,13 +468,15 @@ def render(reply: Reply, language: Language) -> list[dict[str, Any]]:
     return messages
 
 
-def _interactive(reply: Reply, parts: list[str], language: Language) -> dict[str, Any] | None:
+def _interactive(
+    reply: Reply, parts: list[str], language: Language, owner: str
+) -> dict[str, Any] | None:
     """Buttons (<= 3 short labels) or a list for the choices; takes the body from `parts`."""
     if not reply.choices:
         return None
     try:
         ids = [
-            encode_choice(reply.choice_token, c.index, max_bytes=ID_MAX_BYTES)
+            encode_choice(reply.choice_token, c.index, owner=owner, max_bytes=ID_MAX_BYTES)
             for c in reply.choices
         ]
     except ChoiceDataTooLong:
