@@ -343,8 +343,15 @@ class UpdateLifecycle:
         deps.metrics.updates.labels(incoming.channel, "processed").inc()
 
     async def _handle(self, incoming: Incoming, channel: ChannelPort) -> Reply | None:
-        """Run the handler with the typing indicator; None when the database failed."""
-        typing = asyncio.create_task(self._keep_typing(incoming, channel))
+        """Run the handler with the typing indicator; None when the database failed.
+
+        A sender the bot refuses is shown no typing: nothing is being prepared for them.
+        """
+        typing = (
+            asyncio.create_task(self._keep_typing(incoming, channel))
+            if allows(self.deps, incoming.user_id)
+            else None
+        )
         try:
             reply = await self.handler(incoming)
         except DatabaseUnavailable:
@@ -366,8 +373,9 @@ class UpdateLifecycle:
             )
             return Reply(text=text("try_again_later", self.language(incoming)))
         finally:
-            typing.cancel()
-            await asyncio.gather(typing, return_exceptions=True)  # typing is best effort
+            if typing is not None:
+                typing.cancel()
+                await asyncio.gather(typing, return_exceptions=True)  # typing is best effort
         return reply
 
     async def _keep_typing(self, incoming: Incoming, channel: ChannelPort) -> None:

@@ -34,6 +34,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from agent.conversation.access import allows
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
 from agent.services.outbound import outbound_trace
@@ -268,9 +269,14 @@ class WhatsAppChannel:
     async def _run(self, job: Job) -> None:
         incoming = job.incoming
         async with self.lifecycle.serializer.slot(incoming.conversation_id):
-            # typing only where a reply follows: not outside the window, and not for an
-            # edit, which most often corrects nothing and is answered with silence
-            if incoming.kind != "edit" and self.window_open(incoming.user_id):
+            # typing only where a reply follows: not outside the window, not for an edit,
+            # which most often corrects nothing and is answered with silence, and never for
+            # a sender the bot refuses (nothing tells them their message was read: issue 46)
+            if (
+                incoming.kind != "edit"
+                and self.window_open(incoming.user_id)
+                and allows(self.deps, incoming.user_id)
+            ):
                 await self._receipts.begin(self._session, incoming.update_id)
             try:
                 await self.lifecycle.process(job, self)

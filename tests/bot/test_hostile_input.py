@@ -9,16 +9,35 @@ tests/bot/test_voice_webhooks.py, the imports in tests/bot/test_hostile_imports.
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
-from tests.bot.test_channel_commands import real_runtime
+import pytest
+
+from agent.clock import FakeClock
+from agent.conversation.delivery import deliver_due
+from bot.delivery.push import ChannelPusher
+from bot.fakes.transcription import FakeTranscriptionServer, silent_voice_note
+from bot.web.app import CHANNELS
+from bot.whatsapp.media import origin, token_origins
+from storage import Database
+from tests.bot.conftest import events, json_logs
+from tests.bot.test_channel_commands import real_runtime, say
 from tests.support import fake_whatsapp as wa
 from tests.support.fake_telegram import message_update, user
+from tests.support.fake_whatsapp import FakeWhatsApp
 
 ANA, BIA = 5554601, 5554602  # two members of one group; only Ana may use the bot
 GROUP = -1005554600
 PHONE = "5511900004601"
 FAMILY = {"id": GROUP, "type": "group", "title": "família"}
+
+
+@pytest.fixture
+async def ears() -> AsyncIterator[FakeTranscriptionServer]:
+    async with FakeTranscriptionServer() as server:
+        yield server
 
 
 def in_group(member: int, text: str) -> dict[str, Any]:
@@ -116,3 +135,92 @@ async def test_a_whatsapp_button_id_bound_to_another_number_is_ignored(harness: 
         await h.idle()
 
         assert [(i.kind, i.choice) for i in h.runtime.seen] == [("choice", 1)]
+
+
+# -- a credential goes only to the host it belongs to ---------------------------------------
+
+
+async def test_the_whatsapp_token_never_goes_to_a_media_url_on_another_host(
+    harness: Any, ears: FakeTranscriptionServer
+) -> None:
+    """Issue 46 partial: the media URL the lookup named got the bearer token whatever its host."""
+    elsewhere = await FakeWhatsApp().start()  # a second host: it must never see the token
+    try:
+        lembra = real_runtime(harness)(transcribe_base_url=ears.base_url)
+        async with lembra as h:
+            h.wa.add_media("5550000046001", silent_voice_note(3))
+            elsewhere.add_media("5550000046001", silent_voice_note(3))
+            h.wa.media_base_url = elsewhere.base_url
+            ears.hear("anota: nunca ouvido")
+            await h.post_whatsapp(wa.message_payload(PHONE, wa.audio_content("5550000046001")))
+            await h.idle()
+
+            assert elsewhere.downloads == []  # not fetched at all: neither token nor audio
+            assert h.wa.lookups == [("5550000046001", True)]  # the API's own host: the token
+            assert h.wa.bodies(PHONE) == [
+                "Não consegui entender esse arquivo de áudio. Escreva a mensagem, por favor."
+            ]
+            assert (ears.requests, ears.unheard) == ([], 1)
+            ears.clear()
+
+            h.wa.media_base_url = None  # the API's own host: downloaded with the token
+            ears.hear("anota: ouvido")
+            await h.post_whatsapp(wa.message_payload(PHONE, wa.audio_content("5550000046001")))
+            await h.idle()
+            assert h.wa.downloads == [("5550000046001", True)]
+            assert h.wa.bodies(PHONE)[-1].startswith("🎤 «anota: ouvido»"), h.wa.bodies(PHONE)
+    finally:
+        await elsewhere.close()
+
+
+def test_the_token_goes_to_metas_media_host_only_beside_metas_api() -> None:
+    meta = token_origins("https://graph.facebook.com/v21.0")
+    assert origin("https://lookaside.fbsbx.com/whatsapp_business/attachments/?mid=1") in meta
+    assert origin("http://lookaside.fbsbx.com/whatsapp_business/attachments/") not in meta
+    assert origin("https://graph.facebook.com.evil.example/x") not in meta
+    local = token_origins("http://127.0.0.1:8080/v21.0")
+    assert origin("https://lookaside.fbsbx.com/x") not in local
+    assert origin("http://127.0.0.1:8081/x") not in local
+    assert origin("http://127.0.0.1:8080/whatsapp_business/attachments/?mid=1") in local
+
+
+# -- a refused sender is told nothing, not even that their message was read -------------------
+
+
+async def test_a_refused_whatsapp_sender_gets_no_read_receipt_and_no_typing(harness: Any) -> None:
+    stranger, friend = "5511900004611", "5511900004612"
+    async with real_runtime(harness)(allowed_user_ids=f"wa:{friend}") as h:
+        for phone in (stranger, friend):
+            await h.post_whatsapp(wa.message_payload(phone, wa.text_content("anota: pão")))
+            await h.idle()
+
+        read = [r["message_id"] for r in h.wa.receipts()]
+        assert len(read) == 1  # the friend's message only
+        assert await h.db.items.list_for(f"wa:{friend}")
+        assert len(h.wa.bodies(stranger)) == 1  # the day's one refusal, nothing else
+        records = await h.db.client[h.db.name]["processed_updates"].find({}).to_list(None)
+        assert read == [r["_id"][3:] for r in records if r.get("user_id") == f"wa:{friend}"]
+
+
+async def test_a_user_removed_from_the_list_is_pushed_no_more_reminders(
+    harness: Any, db: Database
+) -> None:
+    """Issue 46 partial: a user taken off ALLOWED_USER_IDS still received their reminders."""
+    clock = FakeClock(datetime.now(UTC))  # near the real time: the records keep a TTL
+    chat = 5554620
+    async with real_runtime(harness)(allowed_user_ids=f"tg:{chat}", clock=clock) as h:
+        await say(h, chat, "me lembra daqui a 10 minutos de ligar pro banco")
+        assert len(await h.db.reminders.open_for(f"tg:{chat}")) == 1
+        told = len(h.tg.texts(chat))
+    clock.advance(11 * 60)
+    async with real_runtime(harness)(allowed_user_ids="tg:5554699", clock=clock) as h:
+        channels = h.client.server.app[CHANNELS]
+        with json_logs() as logs:
+            sent = await deliver_due(h.deps, ChannelPusher(channels.telegram, channels.whatsapp))
+
+        assert sent == 0
+        assert len(h.tg.texts(chat)) == told  # nothing pushed
+        [kept] = await h.db.reminders.for_user(f"tg:{chat}")
+        assert (kept.state, kept.held) == ("scheduled", True)
+        assert "reminder_withheld" in [e["event"] for e in events(logs)]
+        assert await deliver_due(h.deps, ChannelPusher(channels.telegram, None)) == 0
