@@ -120,6 +120,8 @@ class ItemDoc(StoredModel):
     update_id: str | None = None  # the platform update that created it: its re-drive is no "dedup"
     # the platform message whose turn saved it (`tg:<chat>:<id>`, `wa:<wamid>`): its edit corrects it
     source_message: str | None = None
+    # when the platform says the edit last applied to it was made: an older one arriving later is ignored
+    edited_at_s: float | None = None
 
     @property
     def label(self) -> str:

@@ -146,6 +146,8 @@ class Runtime:
         raw = incoming.text or ""
         correction: corrections.Correction | None = None
         if incoming.kind == "edit":  # a correction of what that message saved, or silence
+            if len(raw) > self.deps.settings.max_message_chars:  # the limit a message has
+                return await self._refuse_bad_input(incoming, raw) or Reply(text="")
             read = await corrections.read_edit(self.deps, incoming, now)
             if isinstance(read, str):
                 return corrections.ignored(incoming, read)

@@ -165,7 +165,16 @@ def _message(
         body = message_text(message)
         if body is None:
             return Ignored("edit_without_text")  # a live location moving, a media swapped
-        return _incoming(message.chat, user, update_id, kind="edit", text=body, edit_of=own_id)
+        edited_at = float(message.edit_date or message.date)
+        return _incoming(
+            message.chat,
+            user,
+            update_id,
+            kind="edit",
+            text=body,
+            edit_of=own_id,
+            edited_at_s=edited_at,
+        )
     content = _content(message, files)
     if not isinstance(content, Content):
         return content
@@ -283,6 +292,7 @@ def _incoming(
     choice_token: str | None = None,
     message_id: str | None = None,
     edit_of: str | None = None,
+    edited_at_s: float | None = None,
     audio: Audio | None = None,
     document: Document | None = None,
 ) -> Incoming:
@@ -299,6 +309,7 @@ def _incoming(
         display_name=user.full_name,
         message_id=message_id,
         edit_of=edit_of,
+        edited_at_s=edited_at_s,
         audio=audio,
         document=document,
     )

@@ -220,6 +220,7 @@ def normalize(
         display_name=name,
         message_id=None if content.kind == "edit" else own_id,
         edit_of=content.edit_of,
+        edited_at_s=message.sent_at_s() if content.kind == "edit" else None,
         audio=content.audio,
     )
 
