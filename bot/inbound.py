@@ -23,10 +23,10 @@ from typing import Annotated, Any, Protocol, TypeVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, WrapValidator
 from pydantic_core import PydanticUseDefault
 
+from agent.boundedjson import TooDeep, check_depth
 from agent.errors import ServiceUnavailable
 from agent.types import Fetch, Language
 from agent.understanding.textnorm import without_surrogates
-from bot.web.jsonguard import TooDeep, check_depth
 
 T = TypeVar("T")
 

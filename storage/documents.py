@@ -39,7 +39,7 @@ class EffectDoc(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
     id: str
-    op: Literal["save", "delete", "delete_all"]
+    op: Literal["save", "delete", "delete_all", "save_many"]
     started_ms: int
     update_id: str | None = None
     item_id: str | None = None
@@ -48,6 +48,7 @@ class EffectDoc(BaseModel):
     enriched: bool = False
     dedup_sha256: str | None = None
     item_json: str | None = None  # a deleted item, to answer the re-drive as the first run did
+    item_ids: list[str] = Field(default_factory=list)  # `save_many`: the items it inserts
     up_to_seq: int | None = None
     by_type: dict[str, int] = Field(default_factory=dict)
 

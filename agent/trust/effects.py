@@ -59,7 +59,10 @@ def slot_of(conversation_id: str) -> str:
 
 
 def _intent(
-    turn: Turn, deps: Deps, op: Literal["save", "delete", "delete_all"], **fields: Any
+    turn: Turn,
+    deps: Deps,
+    op: Literal["save", "delete", "delete_all", "save_many"],
+    **fields: Any,
 ) -> EffectDoc:
     return EffectDoc(
         id=uuid.uuid4().hex,
@@ -97,6 +100,38 @@ async def save(deps: Deps, turn: Turn, item: ItemDoc, *, dedup_sha256: str) -> t
     also = shelves.take_staged(turn)
     await _finish(deps, turn.user_id, slot, effect, turn=turn, done=stored, shelf=kept, also=also)
     return stored, True
+
+
+async def save_many(deps: Deps, turn: Turn, items: list[ItemDoc]) -> list[tuple[ItemDoc, bool]]:
+    """Insert a batch of items as one unit: numbered in one trip, inserted and indexed in one,
+    each recorded (`item_saved`, as a single save), counted with the slot cleared in one.
+
+    An item whose dedup key the user already has is not inserted: the stored one comes back
+    (created only when the same update stored it: a re-drive answers as its first run).
+    """
+    db, slot = deps.db, slot_of(turn.conversation_id)
+    known = await db.items.by_dedup(turn.user_id, [item.dedup_key for item in items])
+    fresh = [item for item in items if item.dedup_key not in known]
+    created: list[ItemDoc] = []
+    if fresh:
+        effect = _intent(turn, deps, "save_many", item_ids=[item.id for item in fresh])
+        last = await db.users.begin_effect(turn.user_id, slot, effect, take_item_seqs=len(fresh))
+        first = last - len(fresh) + 1
+        numbered = [item.model_copy(update={"seq": first + n}) for n, item in enumerate(fresh)]
+        created = await db.items.insert_many(numbered)
+        await _finish(deps, turn.user_id, slot, effect, turn=turn, done_many=created)
+        if len(created) < len(fresh):  # saved meanwhile from another chat
+            known |= await db.items.by_dedup(turn.user_id, [i.dedup_key for i in fresh])
+    by_id = {item.id: item for item in created}
+    update_id = turn.incoming.update_id
+    results: list[tuple[ItemDoc, bool]] = []
+    for item in items:
+        if item.id in by_id:
+            results.append((by_id[item.id], True))
+        else:
+            stored = known.get(item.dedup_key, item)
+            results.append((stored, update_id is not None and stored.update_id == update_id))
+    return results
 
 
 async def delete(deps: Deps, turn: Turn, item: ItemDoc) -> bool:
@@ -165,14 +200,18 @@ async def _finish(
     done: ItemDoc | None = None,
     shelf: tuple[dict[str, Any], str] | None = None,
     also: dict[str, Any] | None = None,
+    done_many: list[ItemDoc] | None = None,
 ) -> Finished:
     """Steps 2-4 for `effect`, each one safe to repeat.
 
-    `done` is the item step 2 just saved or deleted in this turn (not re-checked).
+    `done` is the item step 2 just saved or deleted in this turn (not re-checked);
+    `done_many` the items a batch just inserted.
     """
     match effect.op:
         case "save":
             finished, change = await _finish_save(deps, user_id, effect, turn, done)
+        case "save_many":
+            finished, change = await _finish_save_many(deps, user_id, effect, turn, done_many)
         case "delete":
             finished, change = await _finish_delete(deps, user_id, effect, turn, done)
         case "delete_all":
@@ -204,6 +243,36 @@ async def _finish_save(
     }
     await _record(deps, turn, user_id, effect, "item_saved", payload)
     return Finished(effect, item=item), {"inc": {effect.item_type: 1}}
+
+
+async def _finish_save_many(
+    deps: Deps, user_id: str, effect: EffectDoc, turn: Turn | None, done: list[ItemDoc] | None
+) -> tuple[Finished, _Change]:
+    # the ids are new: any of them stored was stored by this effect
+    items = done if done is not None else await deps.db.items.get_many(user_id, effect.item_ids)
+    recorded: set[str] = set()
+    if turn is None:  # a recovery: some events may be on the ledger already
+        events = await deps.db.ledger.events_in(user_id, effect.started_ms, _FAR_FUTURE_MS)
+        recorded = {
+            str(e.payload.get("item_id"))
+            for e in events
+            if e.type == "item_saved" and e.payload.get("update_id") == effect.update_id
+        }
+    inc: dict[str, int] = {}
+    for item in items:
+        inc[item.type] = inc.get(item.type, 0) + 1
+        if item.id in recorded:
+            continue
+        payload = {
+            "item_id": item.id,
+            "type": item.type,
+            "dedup_sha256": sha256_hex(item.dedup_key),
+            "enriched": item.enriched,
+        }
+        if effect.update_id is not None:
+            payload["update_id"] = effect.update_id
+        await append_event(deps, turn, "item_saved", payload, stream=user_id)
+    return Finished(effect, count=len(items)), {"inc": inc} if inc else {}
 
 
 async def _finish_delete(

@@ -16,6 +16,7 @@ then the caller leaves `open_deps`, which stops the embedded database.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -245,6 +246,10 @@ async def serve(
                 f"cannot listen on {settings.host}:{settings.port} (HOST, PORT): "
                 f"{exc.strerror or exc}; stop the other process or choose another PORT"
             ) from None
+        # What start-up built (libraries, clients, settings) lives as long as the process:
+        # frozen, it is never scanned again, so a full collection costs what the turns made,
+        # not 100+ ms of everything (issue 46, bench/imports.py --no-freeze)
+        gc.freeze()
         jobs = (options or WebOptions()).jobs
         log_event(log, "serving", **summary(settings, offline=deps.model is None, jobs=jobs))
         await _until_stopped(stop or asyncio.Event(), deps.db.supervisor)
