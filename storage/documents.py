@@ -99,6 +99,9 @@ class UserDoc(StoredModel):
     # what each conversation was last shown, numbered (agent/conversation/shelf.py, DESIGN 10.1):
     # the same slots as `pending`; valid while the session that showed it is open
     shelves: dict[str, dict[str, Any] | None] = Field(default_factory=dict)
+    # the answer of each conversation's last turn that changed something, with its update id:
+    # a re-drive of that update repeats it (issue 46); the same slots as `pending`
+    answers: dict[str, dict[str, Any] | None] = Field(default_factory=dict)
 
 
 class ItemDoc(StoredModel):
@@ -123,6 +126,7 @@ class ItemDoc(StoredModel):
     source_message: str | None = None
     # when the platform says the edit last applied to it was made: an older one arriving later is ignored
     edited_at_s: float | None = None
+    edited_by: str | None = None  # the update of that edit: its re-drive answers, changes nothing
 
     @property
     def label(self) -> str:
@@ -170,6 +174,8 @@ class PendingDoc(StoredModel):
     language: Literal["pt", "en"] = "pt"
     created_at_ms: int
     expires_at_ms: int
+    # the update that answered it ("sim", "não"), while that turn runs: only its re-drive sees it
+    taken_by: str | None = None
 
 
 class LedgerDoc(StoredModel):

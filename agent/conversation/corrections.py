@@ -45,7 +45,7 @@ class Correction:
     """What an edit changes: the item and the arguments `update_item` takes."""
 
     item: ItemDoc
-    args: UpdateItemArgs
+    args: UpdateItemArgs | None  # None: this update's first run applied it already (a re-drive)
 
 
 async def read_edit(deps: Deps, incoming: Incoming, now_ms: int) -> Correction | str:
@@ -58,6 +58,8 @@ async def read_edit(deps: Deps, incoming: Incoming, now_ms: int) -> Correction |
     if len(saved) > 1:
         return "several_items"  # which one the new words mean is a guess: none is changed
     item = saved[0]
+    if incoming.update_id is not None and item.edited_by == incoming.update_id:
+        return Correction(item, None)  # its re-drive: answered again, applied once
     if now_ms - item.created_at_ms > deps.settings.edit_window_seconds * 1000:
         return "outside_window"
     made, last = incoming.edited_at_s, item.edited_at_s
@@ -104,14 +106,17 @@ def ignored(incoming: Incoming, reason: str) -> Reply:
 
 async def correct(deps: Deps, turn: Turn, correction: Correction) -> Reply:
     """Apply the correction through `update_item` and say what the item is now."""
-    made = turn.incoming.edited_at_s
-    also = {"edited_at_s": made} if made is not None else None
-    outcome = await apply_update(
-        ToolContext(deps, turn, wants_save=False), correction.args, also=also
-    )
-    if not isinstance(outcome, Updated):  # deleted meanwhile: nothing to say about it
-        return ignored(turn.incoming, "item_gone")
+    if correction.args is None:  # the re-drive of an edit already applied: the same answer
+        item = correction.item
+    else:
+        made, by = turn.incoming.edited_at_s, turn.incoming.update_id
+        also = {"edited_at_s": made, "edited_by": by}
+        ctx = ToolContext(deps, turn, wants_save=False)
+        outcome = await apply_update(ctx, correction.args, also=also)
+        if not isinstance(outcome, Updated):  # deleted meanwhile: nothing to say about it
+            return ignored(turn.incoming, "item_gone")
+        item = outcome.item
     turn.facts.apply_rule("edit_as_correction")
     turn.tools_executed.append("update_item")
-    body = f"{EDIT_MARK} " + text("edit_corrected", turn.language, label=item_label(outcome.item))
+    body = f"{EDIT_MARK} " + text("edit_corrected", turn.language, label=item_label(item))
     return finish(turn, body, kind="effect")

@@ -344,5 +344,6 @@ async def _restore_memories(
                 item_id=item_id, event=memory.event, note=memory.text, pinned=memory.pinned
             )
             outcome = await bookmark(ctx, args)
-        noted += isinstance(outcome, Remembered) and outcome.created
+        # a re-drive finds what its first run noted: counted as that run counted it
+        noted += isinstance(outcome, Remembered) and (outcome.created or ctx.turn.redriven)
     return noted

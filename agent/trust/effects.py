@@ -34,12 +34,13 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.trust.ledgering import append_event
 from config.logging import log_event
-from storage.documents import ITEM_TYPES, EffectDoc, ItemDoc, UserDoc
+from storage.documents import ITEM_TYPES, EffectDoc, ItemDoc, LedgerDoc, UserDoc
 from storage.ledger import sha256_hex
 
 log = logging.getLogger(__name__)
 
 STALE_MS = 120_000  # an intent this old belongs to a turn that is not running any more
+REDRIVE_LOOKBACK_MS = 24 * 3600 * 1000  # a re-drive comes within minutes of its first run
 _FAR_FUTURE_MS = 2**62
 
 
@@ -153,8 +154,43 @@ async def delete(deps: Deps, turn: Turn, item: ItemDoc) -> bool:
     return True
 
 
+async def done_by_this_update(deps: Deps, turn: Turn, type: str, **match: Any) -> LedgerDoc | None:
+    """The `type` event this turn's update recorded in its first run (a re-drive), if any.
+
+    Read only for a turn marked `redriven`: the ledger of the last day, newest first.
+    """
+    update_id = turn.incoming.update_id
+    if not turn.redriven or update_id is None:
+        return None
+    since = deps.clock.ms() - REDRIVE_LOOKBACK_MS
+    for event in reversed(await deps.db.ledger.events_in(turn.user_id, since, _FAR_FUTURE_MS)):
+        payload = event.payload
+        if (
+            event.type == type
+            and payload.get("update_id") == update_id
+            and all(payload.get(k) == v for k, v in match.items())
+        ):
+            return event
+    return None
+
+
+async def deleted_by_this_update(deps: Deps, turn: Turn, item_id: str) -> ItemDoc | None:
+    """The item this update's first run deleted (kept for undo), when this turn is its re-drive."""
+    event = await done_by_this_update(deps, turn, "item_deleted", item_id=item_id)
+    if event is None:
+        return None
+    batch = str(event.payload.get("snapshot") or "")
+    kept = await deps.db.snapshots.batch(turn.user_id, batch, now_ms=deps.clock.ms())
+    return next((item for item in kept if item.id == item_id), None)
+
+
 async def delete_all(deps: Deps, turn: Turn, *, up_to_seq: int | None) -> Finished:
     """Delete the items numbered up to `up_to_seq` (all when None), count and record them as one unit."""
+    first_run = await done_by_this_update(deps, turn, "all_deleted")
+    if first_run is not None:  # the re-drive of a delete-all that finished: its count again
+        kept = sum(turn.user.counts.values()) if up_to_seq is not None else 0  # newer ones
+        effect = _intent(turn, deps, "delete_all", up_to_seq=up_to_seq)
+        return Finished(effect, count=int(first_run.payload.get("count", 0)), kept=kept)
     user = await deps.db.users.get(turn.user_id)
     before = {t: int((user.counts if user else {}).get(t, 0)) for t in ITEM_TYPES}
     slot = slot_of(turn.conversation_id)

@@ -35,6 +35,7 @@ from typing import Literal, Protocol
 
 from agent.conversation.access import allows
 from agent.deps import Deps
+from agent.replycodec import reply_from_json, reply_to_json
 from agent.texts import text
 from agent.texts.durations import duration
 from agent.types import Channel, Incoming, Language, Reply
@@ -45,7 +46,6 @@ from bot.delivery.concurrency import ChatSerializer
 from bot.delivery.leader import leader_loop
 from bot.delivery.peers import Peers
 from bot.delivery.ratelimit import SlidingWindowLimiter
-from bot.delivery.replycodec import reply_from_json, reply_to_json
 from bot.delivery.stranded import Retry, Stranded
 from config.logging import log_event
 from storage.chatqueue import Arrivals, queue_key
