@@ -276,6 +276,7 @@ class WhatsAppChannel:
                 incoming.kind != "edit"
                 and self.window_open(incoming.user_id)
                 and allows(self.deps, incoming.user_id)
+                and not self.lifecycle.past_deadline  # shutting down: left for the re-drive
             ):
                 await self._receipts.begin(self._session, incoming.update_id)
             try:

@@ -8,8 +8,10 @@ tests/bot/test_voice_webhooks.py, the imports in tests/bot/test_hostile_imports.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,11 +24,12 @@ from bot.fakes.transcription import FakeTranscriptionServer, silent_voice_note
 from bot.web.app import CHANNELS
 from bot.whatsapp.media import origin, token_origins
 from storage import Database
-from tests.bot.conftest import events, json_logs
+from tests.bot.conftest import FAST, events, json_logs
 from tests.bot.test_channel_commands import real_runtime, say
 from tests.support import fake_whatsapp as wa
 from tests.support.fake_telegram import message_update, user
 from tests.support.fake_whatsapp import FakeWhatsApp
+from tests.support.scripted_runtime import ScriptedRuntime
 
 ANA, BIA = 5554601, 5554602  # two members of one group; only Ana may use the bot
 GROUP = -1005554600
@@ -224,3 +227,56 @@ async def test_a_user_removed_from_the_list_is_pushed_no_more_reminders(
         assert (kept.state, kept.held) == ("scheduled", True)
         assert "reminder_withheld" in [e["event"] for e in events(logs)]
         assert await deliver_due(h.deps, ChannelPusher(channels.telegram, None)) == 0
+
+
+# -- shutdown drains with a deadline ---------------------------------------------------------
+
+
+def many_messages(count: int) -> dict[str, Any]:
+    """One WhatsApp payload holding `count` messages from as many senders (each its own chat)."""
+    payload = wa.message_payload("5511900004700", wa.text_content("devagar"))
+    value = payload["entry"][0]["changes"][0]["value"]
+    template = value["messages"][0]
+    value["messages"] = [
+        template | {"from": f"55119{n:08d}", "id": wa.new_wamid()} for n in range(count)
+    ]
+    value["contacts"] = [
+        {"profile": {"name": "Ana"}, "wa_id": f"55119{n:08d}"} for n in range(count)
+    ]
+    return payload
+
+
+async def test_a_stopping_serve_works_its_queue_for_the_grace_and_leaves_the_rest(
+    harness: Any,
+) -> None:
+    """Issue 46 partial: after a 2,000-message WhatsApp payload a SIGTERM'd `serve` worked
+    through the queue for 30 minutes. Now the queue is worked for SHUTDOWN_GRACE_SECONDS
+    (by the injected clock) and what has not begun stays `received` for the re-drive."""
+    clock = FakeClock(datetime.now(UTC))
+    gate = asyncio.Event()
+    runtime = ScriptedRuntime(release=gate)
+    options = replace(FAST, tuning=replace(FAST.tuning, max_concurrent_turns=2))
+    async with harness(runtime=runtime, clock=clock, options=options) as h:
+        assert (await h.post_whatsapp(many_messages(40))).status == 200
+        await wait_until(lambda: len(runtime.seen) == 2)  # two turns run, 38 wait
+
+        stopping = asyncio.create_task(h.client.close())  # what SIGTERM starts
+        await wait_until(lambda: h.lifecycle.draining)
+        clock.advance(h.deps.settings.shutdown_grace_seconds + 1)
+        gate.set()  # the two running turns finish; no other begins
+        await asyncio.wait_for(stopping, 10)
+
+        assert len(runtime.seen) == 2
+        records = await h.db.client[h.db.name]["processed_updates"].find({}).to_list(None)
+        statuses = sorted(r["status"] for r in records)
+        assert statuses == ["done"] * 2 + ["received"] * 38  # the re-drive's, none lost
+        assert h.lifecycle.left_for_redrive == 38
+
+
+async def wait_until(predicate: Any, *, timeout_s: float = 10) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("never happened")
