@@ -32,6 +32,7 @@ from agent.services.transcribe import (
     _text_of,
     build_transcriber,
     extension_for,
+    media_type,
 )
 from bot.fakes.transcription import FakeTranscriptionServer, silent_voice_note
 from config.settings import load_settings
@@ -448,3 +449,19 @@ def test_a_damaged_or_cut_note_gives_a_length_or_none(at: int, byte: int, cut: i
     note[at % len(note)] = byte
     found = ogg_seconds(bytes(note[: max(0, len(note) - cut)]))
     assert _length_or_none(found)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=80))
+def test_any_mime_type_reads_as_a_type_no_header_can_be_made_of(raw: str) -> None:
+    """Issue 46 row 7: `audio/ogg\\r\\nX: y` reached the multipart header and failed the turn."""
+    found = media_type(raw)
+    assert found == "" or ("/" in found and found.isascii() and found == found.lower())
+    assert not any(c in found for c in '\r\n\t ;,"')
+
+
+def test_a_mime_type_keeps_what_precedes_a_line_break() -> None:
+    assert media_type("audio/ogg\r\nX-Injected: y") == "audio/ogg"
+    assert media_type(" Audio/OGG; codecs=opus") == "audio/ogg"
+    assert media_type("\r\naudio/ogg") == "audio/ogg"
+    assert media_type("ogg") == ""

@@ -42,3 +42,9 @@ def test_a_choice_is_bound_to_its_owner_and_fits_telegrams_64_bytes() -> None:
     assert decode_choice(longest) == ChoicePress("snz:" + "f" * 24, 2, "9" * 16)
     assert decode_choice("c:tk:1") == ChoicePress("tk", 1, None)  # sent before owners
     assert decode_choice("c:tk:1@x1") is None  # an owner is a platform's digits only
+
+
+@given(st.text(max_size=80))
+def test_any_button_data_decodes_to_a_press_or_none(data: str) -> None:
+    press = decode_choice(data)
+    assert press is None or (press.index >= 0 and (press.owner is None or press.owner.isdigit()))
