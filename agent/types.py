@@ -115,6 +115,9 @@ class Incoming:
             item this turn saves keeps it, so an edit of the message can correct the item.
         edit_of: for kind "edit", the `message_id` of the message the user edited; `text`
             is then its new text.
+        edited_at_s: for kind "edit", when the platform says the edit was made (Telegram's
+            `edit_date`, WhatsApp's timestamp): of two edits of one message, the newer wins
+            whatever order they arrive in.
         audio: what a `voice` message holds (a voice note, an audio file, a round video).
         document: a file sent to be imported; `text` is then `/import <its name>`, and
             `/import` reads the file instead of the words after the command.
@@ -132,6 +135,7 @@ class Incoming:
     display_name: str | None = None
     message_id: str | None = None
     edit_of: str | None = None
+    edited_at_s: float | None = None
     audio: Audio | None = None
     document: Document | None = None
 

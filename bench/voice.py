@@ -115,7 +115,7 @@ def clips(language: str, rate: int) -> list[Clip]:
         words = ". ".join(parts)
         audio = ogg_opus(speak(words, VOICES[language], rate))
         seconds = ogg_seconds(audio)
-        assert seconds is not None
+        assert isinstance(seconds, float)
         made.append(Clip(language, length, words, audio, seconds))
     return made
 

@@ -51,10 +51,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agent.assembly import open_deps  # noqa: E402
 from agent.conversation.runtime import Runtime  # noqa: E402
+from agent.replycodec import reply_to_json  # noqa: E402
 from agent.types import Reply  # noqa: E402
 from bot.delivery.lifecycle import Job, UpdateLifecycle  # noqa: E402
 from bot.delivery.ratelimit import SlidingWindowLimiter  # noqa: E402
-from bot.delivery.replycodec import reply_to_json  # noqa: E402
 from bot.render import split_text  # noqa: E402
 from bot.telegram.channel import SECRET_HEADER, TelegramOptions  # noqa: E402
 from bot.telegram.send import keyboard  # noqa: E402

@@ -16,7 +16,6 @@ a wrong type there reads as absent instead of refusing the message.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Protocol, TypeVar
@@ -24,14 +23,13 @@ from typing import Annotated, Any, Protocol, TypeVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, WrapValidator
 from pydantic_core import PydanticUseDefault
 
+from agent.boundedjson import TooDeep, check_depth
 from agent.errors import ServiceUnavailable
 from agent.types import Fetch, Language
-from bot.web.jsonguard import TooDeep, check_depth
+from agent.understanding.textnorm import without_surrogates
 
 T = TypeVar("T")
 
-_SURROGATES = re.compile("[\ud800-\udfff]")
-REPLACEMENT = "\ufffd"
 # Calling codes of the countries where Portuguese is an official language: a WhatsApp
 # number says where its owner lives, which is a hint (never more) of the language.
 PORTUGUESE_CALLING_CODES = ("55", "351", "244", "258", "238", "245", "239", "670", "853")
@@ -106,7 +104,7 @@ def clean(text: str) -> str:
     Python keeps such code points from `json.loads`; nothing downstream can encode them
     (UTF-8, UTF-16, BSON), so they are replaced once, at the edge.
     """
-    return _SURROGATES.sub(REPLACEMENT, text)
+    return without_surrogates(text)
 
 
 def _lenient(value: Any, handler: Callable[[Any], Any]) -> Any:

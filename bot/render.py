@@ -1,14 +1,20 @@
 """Rendering helpers both channels share: message splitting and button encoding.
 
-A button carries `c:<choice token>:<index>`: the token ties the press to one pending
-action (the runtime rejects a stale one), the index is the 0-based choice.
+A button carries `c:<choice token>:<index>@<owner>`: the token ties the press to one
+pending action (the runtime rejects a stale one), the index is the 0-based choice, and
+the owner is the platform id of the user it was sent to (issue 46: in a group, another
+member's press is ignored before anything is edited or answered). Buttons sent before
+owners were written (`c:<token>:<index>`) are bound to nobody: the channels accept them
+only where the chat's one user is the only one who can press them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 CHOICE_PREFIX = "c:"
+OWNER_MARK = "@"
 TELEGRAM_CALLBACK_MAX_BYTES = 64
 ELLIPSIS = "…"
 
@@ -65,24 +71,47 @@ def _longest_prefix(line: str, limit: int, measure: Callable[[str], int]) -> str
     return line[:low]
 
 
-def encode_choice(token: str | None, index: int, *, max_bytes: int) -> str:
-    """`c:<token>:<index>`; raise ChoiceDataTooLong when it exceeds `max_bytes`."""
+@dataclass(frozen=True, slots=True)
+class ChoicePress:
+    """What a pressed choice button's data says: the pending action, the option, its owner."""
+
+    token: str | None
+    index: int
+    owner: str | None  # None: a button from before owners were written
+
+
+def owner_of(user_id: str) -> str:
+    """The owner a button names: the platform's own id of `user_id` (`tg:123` -> `123`)."""
+    return user_id.split(":", 1)[-1]
+
+
+def encode_choice(token: str | None, index: int, *, owner: str | None, max_bytes: int) -> str:
+    """`c:<token>:<index>@<owner>`; raise ChoiceDataTooLong when it exceeds `max_bytes`."""
     if index < 0:
         raise ValueError("choice index must be >= 0")
-    data = f"{CHOICE_PREFIX}{token or ''}:{index}"
+    data = f"{CHOICE_PREFIX}{token or ''}:{index}" + (f"{OWNER_MARK}{owner}" if owner else "")
     if len(data.encode()) > max_bytes:
         raise ChoiceDataTooLong(f"button data is {len(data.encode())} bytes (limit {max_bytes})")
     return data
 
 
-def decode_choice(data: str) -> tuple[str | None, int] | None:
-    """(token, index) from `c:<token>:<index>`, or None when `data` is not ours."""
+def decode_choice(data: str) -> ChoicePress | None:
+    """What `c:<token>:<index>[@<owner>]` says, or None when `data` is not ours."""
     if not data.startswith(CHOICE_PREFIX):
         return None
+    data, owner = split_owner(data)
     token, sep, index = data[len(CHOICE_PREFIX) :].rpartition(":")
     if not sep or not index.isdigit() or len(index) > 4:
         return None
-    return (token or None), int(index)
+    return ChoicePress(token or None, int(index), owner)
+
+
+def split_owner(data: str) -> tuple[str, str | None]:
+    """(the data before `@<owner>`, the owner) of a button's data; no mark: (data, None)."""
+    head, mark, owner = data.rpartition(OWNER_MARK)
+    if not mark or not (owner.isascii() and owner.isdigit()):  # Telegram ids, WhatsApp numbers
+        return data, None
+    return head, owner
 
 
 def shorten(label: str, limit: int) -> str:

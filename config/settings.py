@@ -52,6 +52,8 @@ class Settings(BaseSettings):
         default=15.0, gt=0, le=3_600
     )  # also the keep-alive idle
     http_body_timeout_seconds: float = Field(default=15.0, gt=0, le=3_600)
+    # how long a SIGTERM'd `serve` keeps working its queue; the rest is left for the re-drive
+    shutdown_grace_seconds: float = Field(default=20.0, ge=0, le=3_600)
     # Model
     openai_api_key: SecretStr | None = None
     openai_base_url: str | None = None

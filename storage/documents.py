@@ -39,7 +39,7 @@ class EffectDoc(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
     id: str
-    op: Literal["save", "delete", "delete_all"]
+    op: Literal["save", "delete", "delete_all", "save_many"]
     started_ms: int
     update_id: str | None = None
     item_id: str | None = None
@@ -48,6 +48,7 @@ class EffectDoc(BaseModel):
     enriched: bool = False
     dedup_sha256: str | None = None
     item_json: str | None = None  # a deleted item, to answer the re-drive as the first run did
+    item_ids: list[str] = Field(default_factory=list)  # `save_many`: the items it inserts
     up_to_seq: int | None = None
     by_type: dict[str, int] = Field(default_factory=dict)
 
@@ -98,6 +99,9 @@ class UserDoc(StoredModel):
     # what each conversation was last shown, numbered (agent/conversation/shelf.py, DESIGN 10.1):
     # the same slots as `pending`; valid while the session that showed it is open
     shelves: dict[str, dict[str, Any] | None] = Field(default_factory=dict)
+    # the answer of each conversation's last turn that changed something, with its update id:
+    # a re-drive of that update repeats it (issue 46); the same slots as `pending`
+    answers: dict[str, dict[str, Any] | None] = Field(default_factory=dict)
 
 
 class ItemDoc(StoredModel):
@@ -120,6 +124,9 @@ class ItemDoc(StoredModel):
     update_id: str | None = None  # the platform update that created it: its re-drive is no "dedup"
     # the platform message whose turn saved it (`tg:<chat>:<id>`, `wa:<wamid>`): its edit corrects it
     source_message: str | None = None
+    # when the platform says the edit last applied to it was made: an older one arriving later is ignored
+    edited_at_s: float | None = None
+    edited_by: str | None = None  # the update of that edit: its re-drive answers, changes nothing
 
     @property
     def label(self) -> str:
@@ -167,6 +174,8 @@ class PendingDoc(StoredModel):
     language: Literal["pt", "en"] = "pt"
     created_at_ms: int
     expires_at_ms: int
+    # the update that answered it ("sim", "não"), while that turn runs: only its re-drive sees it
+    taken_by: str | None = None
 
 
 class LedgerDoc(StoredModel):

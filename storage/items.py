@@ -62,6 +62,58 @@ class ItemsRepo:
             return existing, False
         return item, True
 
+    async def insert_many(self, items: Sequence[ItemDoc]) -> list[ItemDoc]:
+        """Insert a batch of new items (words indexed first, in one bulk); return those inserted.
+
+        In one round trip when no dedup key is taken; when one is (saved meanwhile from
+        another chat), the rest go in one at a time, as `insert` does, and the items
+        already stored under those keys are left out of the result.
+        """
+        if not items:
+            return []
+        docs = [item.to_doc() for item in items]
+        stamp = self.index.stamp
+        words = [self.index.words_of(item) for item in items]
+        indexed = stamp is not None and all(w is not None for w in words)
+        if not indexed:
+            await self.index.mark_stale()
+        else:
+            await self.index.add_many(
+                [(item.user_id, item.id, w or []) for item, w in zip(items, words, strict=True)]
+            )
+            docs = [
+                {**doc, "words": w, "words_v": stamp} for doc, w in zip(docs, words, strict=True)
+            ]
+        try:
+            await self._c.insert_many(docs)
+        except DuplicateKey:
+            inserted = {
+                str(d["_id"]) for d in await self._c.find({"_id": {"$in": [i.id for i in items]}})
+            }
+            done = [item for item in items if item.id in inserted]
+            left = [item for item in items if item.id not in inserted]
+            if indexed:  # their words go in again with each one's own insert
+                await self.index.remove_many(
+                    [(i.user_id, i.id, self.index.words_of(i) or []) for i in left]
+                )
+            for item in left:
+                stored, created = await self.insert(item)
+                if created:
+                    done.append(stored)
+            return done
+        return list(items)
+
+    async def by_dedup(self, user_id: str, dedup_keys: Sequence[str]) -> dict[str, ItemDoc]:
+        """The user's items stored under any of `dedup_keys`, by key (read in chunks)."""
+        found: dict[str, ItemDoc] = {}
+        keys = sorted(set(dedup_keys))
+        for start in range(0, len(keys), READ_BATCH):
+            chunk = keys[start : start + READ_BATCH]
+            docs = await self._c.find({"user_id": user_id, "dedup_key": {"$in": chunk}})
+            for item in await _validated(docs):
+                found[item.dedup_key] = item
+        return found
+
     async def _with_words(self, item: ItemDoc) -> Doc:
         """The document to store for `item`, its words already indexed."""
         doc = item.to_doc()

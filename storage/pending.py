@@ -108,6 +108,19 @@ class PendingRepo:
         )
         return outcome.matched > 0
 
+    async def take(
+        self, user_id: str, conversation_id: str, update_id: str, *, keep_until_ms: int
+    ) -> bool:
+        """Mark the pending action answered by `update_id`: gone for every other update, kept
+        for that one's re-drive until its turn ends (or `keep_until_ms`); False when none."""
+        key = pending_key(user_id, conversation_id)
+        slot = f"pending.{pending_slot(key)}"
+        outcome = await self._users.update_one(
+            {"_id": user_id, f"{slot}._id": key},
+            {"$set": {f"{slot}.taken_by": update_id, f"{slot}.expires_at_ms": keep_until_ms}},
+        )
+        return outcome.matched > 0
+
     async def drop_expired(self, user_id: str, pending: PendingDoc) -> bool:
         """Remove `pending` unless it was replaced since it was read (a new one has a new deadline)."""
         slot = f"pending.{pending_slot(pending_key(user_id, pending.id))}"

@@ -169,19 +169,27 @@ class UsersRepo:
     # -- effects begun and not yet recorded (issue 15) ----------------------------------------
 
     async def begin_effect(
-        self, user_id: str, slot: str, effect: EffectDoc, *, take_item_seq: bool = False
+        self,
+        user_id: str,
+        slot: str,
+        effect: EffectDoc,
+        *,
+        take_item_seq: bool = False,
+        take_item_seqs: int = 0,
     ) -> int:
         """Write the intent of `effect` in the conversation's slot, before the effect happens.
 
         `take_item_seq` also allocates the next item number in the same round trip and
-        returns it (a save needs one); otherwise returns 0.
+        returns it (a save needs one); `take_item_seqs` allocates that many and returns
+        the last (a batch numbers its items up to it); otherwise returns 0.
         """
         change: dict[str, object] = {"$set": {f"effects.{slot}": effect.model_dump()}}
-        if not take_item_seq:
+        numbers = take_item_seqs or (1 if take_item_seq else 0)
+        if not numbers:
             await self._c.update_one({"_id": user_id}, change)
             return 0
         doc = await self._c.find_one_and_update(
-            {"_id": user_id}, {**change, "$inc": {"item_seq": 1}}
+            {"_id": user_id}, {**change, "$inc": {"item_seq": numbers}}
         )
         if doc is None:
             raise LookupError(f"unknown user {user_id}")

@@ -7,6 +7,10 @@ calls) and the item takes them through `update_item`, the same path a spoken
 correction ("na verdade é ...") takes: one `item_updated` event, undoable. Telegram's
 `edited_message` and WhatsApp's `edit` both arrive here as Incoming kind "edit".
 
+Of two edits of one message, the newer (by the platform's edit date) wins whatever
+order they arrive in: an edit older than the one last applied is ignored. An edit is
+held to the same length limit as a message (MAX_MESSAGE_CHARS, in the runtime).
+
 Any other edit (of a message that saved nothing, or several items, after the window,
 or one that changes nothing the item has) is ignored silently: no reply, nothing
 stored, one log line `edit_ignored` with the reason and never the text. The check
@@ -24,7 +28,7 @@ from agent.deps import Deps
 from agent.planning.offline import plan_offline
 from agent.texts import EDIT_MARK, text
 from agent.tools.base import ToolContext, Updated
-from agent.tools.editing import DATED, TITLED, UpdateItemArgs, update_item
+from agent.tools.editing import DATED, TITLED, UpdateItemArgs, apply_update
 from agent.types import Incoming, Reply
 from agent.understanding.textnorm import clean_text, fold
 from config.logging import log_event
@@ -41,7 +45,7 @@ class Correction:
     """What an edit changes: the item and the arguments `update_item` takes."""
 
     item: ItemDoc
-    args: UpdateItemArgs
+    args: UpdateItemArgs | None  # None: this update's first run applied it already (a re-drive)
 
 
 async def read_edit(deps: Deps, incoming: Incoming, now_ms: int) -> Correction | str:
@@ -54,8 +58,13 @@ async def read_edit(deps: Deps, incoming: Incoming, now_ms: int) -> Correction |
     if len(saved) > 1:
         return "several_items"  # which one the new words mean is a guess: none is changed
     item = saved[0]
+    if incoming.update_id is not None and item.edited_by == incoming.update_id:
+        return Correction(item, None)  # its re-drive: answered again, applied once
     if now_ms - item.created_at_ms > deps.settings.edit_window_seconds * 1000:
         return "outside_window"
+    made, last = incoming.edited_at_s, item.edited_at_s
+    if made is not None and last is not None and made < last:
+        return "older_edit"  # a newer edit of the message was applied first: it stands
     args = _changes(item, incoming.text or "")
     return Correction(item, args) if isinstance(args, UpdateItemArgs) else args
 
@@ -97,10 +106,17 @@ def ignored(incoming: Incoming, reason: str) -> Reply:
 
 async def correct(deps: Deps, turn: Turn, correction: Correction) -> Reply:
     """Apply the correction through `update_item` and say what the item is now."""
-    outcome = await update_item(ToolContext(deps, turn, wants_save=False), correction.args)
-    if not isinstance(outcome, Updated):  # deleted meanwhile: nothing to say about it
-        return ignored(turn.incoming, "item_gone")
+    if correction.args is None:  # the re-drive of an edit already applied: the same answer
+        item = correction.item
+    else:
+        made, by = turn.incoming.edited_at_s, turn.incoming.update_id
+        also = {"edited_at_s": made, "edited_by": by}
+        ctx = ToolContext(deps, turn, wants_save=False)
+        outcome = await apply_update(ctx, correction.args, also=also)
+        if not isinstance(outcome, Updated):  # deleted meanwhile: nothing to say about it
+            return ignored(turn.incoming, "item_gone")
+        item = outcome.item
     turn.facts.apply_rule("edit_as_correction")
     turn.tools_executed.append("update_item")
-    body = f"{EDIT_MARK} " + text("edit_corrected", turn.language, label=item_label(outcome.item))
+    body = f"{EDIT_MARK} " + text("edit_corrected", turn.language, label=item_label(item))
     return finish(turn, body, kind="effect")

@@ -6,18 +6,24 @@ by the claim's owner after, so a second worker never sends it again. A worker ki
 between the two leaves a `sending` claim that wakes after REMINDER_RECLAIM_S (two
 minutes by default) and is retried: at least once. WhatsApp outside the 24-hour
 window sends the approved template (`WHATSAPP_REMINDER_TEMPLATE`) or holds the
-reminder for the user's next message.
+reminder for the user's next message. A user no longer allowed (ALLOWED_USER_IDS) is
+sent nothing: the reminder is held, and logged.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Literal, Protocol
 
+from agent.conversation.access import allows
 from agent.conversation.reminding import WHATSAPP_WINDOW_MS, due_reply
 from agent.deps import Deps
 from agent.trust.ledgering import append_event
 from agent.types import Reply
+from config.logging import log_event
 from storage.documents import ReminderDoc
+
+log = logging.getLogger("lembra.reminders")
 
 PushOutcome = Literal["sent", "retry", "window_closed", "gone"]
 RETRY_AFTER_MS = 60_000
@@ -46,6 +52,10 @@ async def deliver_due(deps: Deps, push: Pusher) -> int:
 
 async def _deliver(deps: Deps, push: Pusher, reminder: ReminderDoc, now: int) -> bool:
     repo = deps.db.reminders
+    if not allows(deps, reminder.user_id):  # removed from the list since setting it (issue 46)
+        await repo.hold(reminder, now)  # kept, never sent: it shows if they are let in again
+        log_event(log, "reminder_withheld", reminder_id=reminder.id, user_id=reminder.user_id)
+        return False
     template = None
     if reminder.channel == "whatsapp" and not await _window_open(deps, reminder, now):
         template = deps.settings.whatsapp_reminder_template

@@ -2,8 +2,12 @@
 
     voice Incoming ─> transcript kept on its update record? ─> reuse it (a re-drive)
                   └─> no backend ─> the fixed reply (admins: the settings to set)
-                  └─> too long, too large, unknown format ─> a clear reply, nothing downloaded
-                  └─> download ─> transcribe (user's language as the hint) ─> keep on record
+                  └─> announced too long or too large, unknown format ─> a clear reply,
+                        nothing downloaded (what is announced only ever refuses)
+                  └─> download (at most MAX_BYTES_PER_SECOND a second of the limit)
+                        ─> an OGG note's length counted on its packets (off the loop):
+                           over the limit, or not countable ─> a clear reply
+                        ─> transcribe (user's language as the hint) ─> keep on record
     transcript ─> the same turn a typed message gets ─> reply prefixed `🎤 «transcript»`
 
 The audio is never stored: its bytes live only for the transcription call. The
@@ -15,6 +19,7 @@ differ from the first run's.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
@@ -24,7 +29,7 @@ from typing import Literal
 
 from agent.deps import Deps
 from agent.errors import FileTooLarge, ServiceError, ServiceNotConfigured, ServiceUnavailable
-from agent.services.audiolength import ogg_seconds
+from agent.services.audiolength import UNREADABLE, ogg_seconds
 from agent.services.transcribe import extension_for
 from agent.texts import text
 from agent.texts.voice import HEARD_MARK
@@ -97,13 +102,15 @@ async def hear(deps: Deps, incoming: Incoming, language: Language) -> str | Repl
     except ServiceError:
         log_event(log, "voice_download_failed", level=logging.WARNING, retryable=False)
         return _refused(deps, backend, "failed", text("voice_unreadable", language))
-    seconds = _known(audio.seconds)
-    if seconds is None:
-        seconds = ogg_seconds(data)
     if len(data) > limit * MAX_BYTES_PER_SECOND:
         return _refused(deps, backend, "too_large", text("voice_too_large", language))
-    if seconds is not None and seconds > limit:
-        return _refused(deps, backend, "too_long", _too_long(seconds, limit, language))
+    # measured on the bytes received: what was announced only ever refused early
+    seconds = await asyncio.to_thread(ogg_seconds, data, stop_after_s=limit)
+    if seconds is UNREADABLE:
+        log_event(log, "voice_length_unreadable", level=logging.WARNING)
+        return _refused(deps, backend, "failed", text("voice_unreadable", language))
+    if isinstance(seconds, float) and seconds > limit:
+        return _refused(deps, backend, "too_long", text("voice_over_limit", language, limit=limit))
     started = time.perf_counter()
     try:
         heard = await transcriber.transcribe(data, mime_type=audio.mime_type, language=language)
@@ -116,7 +123,7 @@ async def hear(deps: Deps, incoming: Incoming, language: Language) -> str | Repl
         return _refused(deps, backend, "failed", text("voice_unreadable", language))
     metrics = deps.metrics
     metrics.transcription_seconds.labels(backend).observe(time.perf_counter() - started)
-    length = seconds if seconds is not None else heard.seconds
+    length = seconds if isinstance(seconds, float) else heard.seconds
     if length is not None:
         metrics.transcribed_seconds.labels(backend).inc(length)
     transcript = spoken(heard.text)

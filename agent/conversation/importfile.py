@@ -9,17 +9,22 @@
     any other .csv (`,`, `;` or tabs)         one entry a row: its first link, else its first cell
     .txt                                      one link or title a line
 
+Reading (decoding, parsing) runs off the event loop, and stops where `/import` stops
+(past its item limit): a 1.5 MB file never stalls other chats (bench/imports.py).
 Then `/import`'s preview (agent/conversation/importing.py): nothing is saved before "sim".
 The file itself is never stored, and neither its name nor its content is logged.
 """
 
 from __future__ import annotations
 
+import asyncio
 import codecs
 import csv
 import io
+import itertools
 import logging
-import unicodedata
+import re
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from agent.conversation import importing
@@ -45,6 +50,8 @@ _EXPORT_HEADER = frozenset({"type", "title", "url", "content"})
 _HEADER_WORDS = frozenset(
     {"title", "titulo", "título", "name", "nome", "url", "link", "links", "type", "tipo", "note"}
 )
+# the control characters (category Cc) text files do not hold: a binary's bytes
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # the cells `/export csv` defused with a '
 
 
@@ -68,13 +75,23 @@ async def preview(deps: Deps, turn: Turn, document: Document) -> Reply:
         return _refused(turn, "unavailable", text("import_file_unavailable", lang))
     except ServiceError:
         return _refused(turn, "download_refused", text("import_file_unreadable", lang))
+    # decoding and reading a file of up to 2 MB takes long enough to stall every other chat:
+    # it runs off the event loop (issue 46), bounded in what it reads (importing.py)
+    read = await asyncio.to_thread(read_document, kind, data)
+    if read == "import_file_unreadable":
+        return _refused(turn, "not_text", text("import_file_unreadable", lang))
+    return await importing.preview_read(deps, turn, read)
+
+
+def read_document(kind: FileKind, data: bytes) -> importing.ImportRead | str:
+    """A downloaded file's entries, or the text key saying why nothing can be imported."""
     content = decoded(data)
     if content is None:
-        return _refused(turn, "not_text", text("import_file_unreadable", lang))
+        return "import_file_unreadable"
     read = read_file(kind, content)
     if read in ("import_usage", "import_nothing_valid") and not content.strip():
-        read = "import_file_empty"
-    return await importing.preview_read(deps, turn, read)
+        return "import_file_empty"
+    return read
 
 
 def file_kind(document: Document) -> FileKind | None:
@@ -102,7 +119,7 @@ def decoded(data: bytes) -> str | None:
                 content = data.decode("cp1252")  # Excel's CSVs on Windows
     except UnicodeDecodeError:
         return None
-    if any(unicodedata.category(c) == "Cc" and c not in "\t\n\r" for c in content):
+    if _CONTROL.search(content):
         return None  # a binary file that happened to decode
     return content
 
@@ -113,26 +130,29 @@ def read_file(kind: FileKind, content: str) -> importing.ImportRead | str:
         return "import_not_export"
     if kind != "csv":
         return importing.read_import(content)
+    rows = _csv_rows(content)
     try:
-        rows = _csv_rows(content)
-    except csv.Error:
-        return "import_file_unreadable"
-    if not rows:
-        return "import_nothing_valid"
-    header = [cell.strip().lower() for cell in rows[0]]
-    if _EXPORT_HEADER <= set(header):
-        return importing.read_records([_record(header, row) for row in rows[1:]])
-    if all(cell in _HEADER_WORDS for cell in header if cell):
-        rows = rows[1:]
-    return importing.read_import("\n".join(_row_line(row) for row in rows))
+        first = next(rows, None)
+        if first is None:
+            return "import_nothing_valid"
+        header = [cell.strip().lower() for cell in first]
+        if _EXPORT_HEADER <= set(header):
+            return importing.read_records(_record(header, row) for row in rows)
+        if not all(cell in _HEADER_WORDS for cell in header if cell):
+            rows = itertools.chain([first], rows)  # no header: the first row is an entry
+        return importing.read_lines(_row_line(row) for row in rows)
+    except csv.Error as exc:
+        # a cell over the csv module's field limit (128 kB) is far over an item's
+        return "import_cell_too_long" if "field larger" in str(exc) else "import_file_unreadable"
 
 
-def _csv_rows(content: str) -> list[list[str]]:
+def _csv_rows(content: str) -> Iterator[list[str]]:
+    """The non-empty rows, read lazily: reading stops where the import does (too many items)."""
     try:
         dialect: Any = csv.Sniffer().sniff(content[:4096], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel  # one column, or nothing to tell by: commas
-    return [row for row in csv.reader(io.StringIO(content), dialect) if any(c.strip() for c in row)]
+    return (row for row in csv.reader(io.StringIO(content), dialect) if any(c.strip() for c in row))
 
 
 def _record(header: list[str], row: list[str]) -> dict[str, Any]:

@@ -10,28 +10,45 @@ An export's `memories` (the assistant's facts and bookmarks) come back through t
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
+from agent import boundedjson
 from agent.conversation import pending as pendings
 from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import OK_MARK, items_word, plural, text
 from agent.tools.base import Remembered, Saved, ToolContext
-from agent.tools.remembering import BookmarkArgs, RememberArgs, bookmark, remember
-from agent.tools.saving import dedup_key, store_item
-from agent.types import Reply
+from agent.tools.remembering import (
+    MAX_BOOKMARKS,
+    MAX_FACTS,
+    BookmarkArgs,
+    RememberArgs,
+    bookmark,
+    remember,
+)
+from agent.tools.saving import NewItem, dedup_key, store_items
+from agent.types import Language, Reply
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, is_video_url, parse_user_url
 from storage.documents import ITEM_TYPES, ItemType
 
 EXPORT_FORMAT = "lembra-export/1"
 MAX_ENTRIES = 500
+MAX_JSON_DEPTH = 16  # an export nests 4 levels: anything deeper is not one
+LINE_LIMIT = 4000  # the characters an item's text holds (a message's limit too)
+# the limit each refusal names (issue 46: a bound refused says which)
+LIMITS = {
+    "import_too_many": MAX_ENTRIES,
+    "import_too_deep": MAX_JSON_DEPTH,
+    "import_all_too_long": LINE_LIMIT,
+    "import_cell_too_long": LINE_LIMIT,
+}
 _COMMAND = re.compile(r"^\s*/import(?:@\w+)?", re.IGNORECASE)
 _BULLET = re.compile(r"^(?:[-*•]\s+|\d{1,4}[.)]\s+)")
 
@@ -41,6 +58,31 @@ class ImportRead:
     entries: tuple[pendings.ImportEntry, ...]
     invalid: int  # lines or records that could not become an item
     memories: tuple[pendings.ImportMemory, ...] = ()
+    too_long: int = 0  # lines longer than LINE_LIMIT, left out
+
+
+class _Entries:
+    """Entries as they are read, deduplicated; stops the reading once past MAX_ENTRIES."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, pendings.ImportEntry] = {}
+        self.invalid = 0
+        self.too_long = 0
+
+    def add(self, entry: pendings.ImportEntry | None) -> bool:
+        """Keep `entry` (None: an invalid one); False once there are too many to import."""
+        if entry is None:
+            self.invalid += 1
+        else:
+            self.kept.setdefault(_key(entry), entry)
+        return len(self.kept) <= MAX_ENTRIES
+
+    def read(self, memories: tuple[pendings.ImportMemory, ...] = ()) -> ImportRead | str:
+        if self.too_long and not self.kept and not memories:
+            return "import_all_too_long"
+        if not self.kept and not memories:
+            return "import_nothing_valid"
+        return ImportRead(tuple(self.kept.values()), self.invalid, memories, self.too_long)
 
 
 def import_body(message: str) -> str:
@@ -49,25 +91,24 @@ def import_body(message: str) -> str:
 
 
 def read_import(raw: str) -> ImportRead | str:
-    """The entries in `raw`, or the text key saying why nothing can be imported."""
+    """The entries in `raw`, or the text key saying why nothing can be imported.
+
+    Bounded on what is read (issue 46): JSON nesting (MAX_JSON_DEPTH), line length
+    (LINE_LIMIT: longer lines are left out and counted), items (reading stops past
+    MAX_ENTRIES). Never raises.
+    """
     if not raw.strip():
         return "import_usage"
     if raw.lstrip().startswith("{"):
-        read = _read_export(raw)
-    else:
-        read = _read_lines(raw)
-    if isinstance(read, str):
-        return read
-    if len(read.entries) > MAX_ENTRIES:
-        return "import_too_many"
-    if not read.entries and not read.memories:
-        return "import_nothing_valid"
-    return read
+        return _read_export(raw)
+    return read_lines(raw.splitlines())
 
 
 def _read_export(raw: str) -> ImportRead | str:
     try:
-        document = json.loads(raw)
+        document = boundedjson.loads(raw, max_depth=MAX_JSON_DEPTH)
+    except boundedjson.TooDeep:
+        return "import_too_deep"
     except ValueError:
         return "import_bad_json"
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
@@ -75,22 +116,19 @@ def _read_export(raw: str) -> ImportRead | str:
     records = document.get("items")
     if not isinstance(records, list):
         return "import_not_export"
-    entries, invalid = [], 0
+    entries = _Entries()
     for record in records:
-        entry = _entry_from_record(record)
-        if entry is None:
-            invalid += 1
-        else:
-            entries.append(entry)
+        if not entries.add(_entry_from_record(record)):
+            return "import_too_many"
     memories = []
     kept = document.get("memories")  # exports before issue 30 have none
     for record in kept if isinstance(kept, list) else []:
         memory = _memory_from_record(record)
         if memory is None:
-            invalid += 1
+            entries.invalid += 1
         else:
             memories.append(memory)
-    return ImportRead(_unique(entries), invalid, tuple(memories))
+    return entries.read(tuple(memories))
 
 
 def _memory_from_record(record: Any) -> pendings.ImportMemory | None:
@@ -138,14 +176,19 @@ def _entry_from_record(record: Any) -> pendings.ImportEntry | None:
     return entry
 
 
-def _read_lines(raw: str) -> ImportRead:
-    entries = []
-    for line in raw.splitlines():
+def read_lines(lines: Iterable[str]) -> ImportRead | str:
+    """One link or title a line (a list typed, a .txt, a .csv's rows), read until too many."""
+    entries = _Entries()
+    for line in lines:
         words = clean_text(_BULLET.sub("", line.strip()))
         if not words:
             continue
-        entries.append(_entry_from_line(words))
-    return ImportRead(_unique(entries), 0)
+        if len(words) > LINE_LIMIT:
+            entries.too_long += 1
+            continue
+        if not entries.add(_entry_from_line(words)):
+            return "import_too_many"
+    return entries.read()
 
 
 def _entry_from_line(line: str) -> pendings.ImportEntry:
@@ -171,20 +214,13 @@ def _key(entry: pendings.ImportEntry) -> str:
     )
 
 
-def _unique(entries: list[pendings.ImportEntry]) -> tuple[pendings.ImportEntry, ...]:
-    seen: dict[str, pendings.ImportEntry] = {}
-    for entry in entries:
-        seen.setdefault(_key(entry), entry)
-    return tuple(seen.values())
-
-
-def read_records(records: list[Any]) -> ImportRead | str:
+def read_records(records: Iterable[Any]) -> ImportRead | str:
     """Items given as an export's records (a CSV export's rows): checked as the JSON's are."""
-    entries = [_entry_from_record(record) for record in records]
-    read = ImportRead(_unique([e for e in entries if e is not None]), entries.count(None))
-    if len(read.entries) > MAX_ENTRIES:
-        return "import_too_many"
-    return read if read.entries else "import_nothing_valid"
+    entries = _Entries()
+    for record in records:
+        if not entries.add(_entry_from_record(record)):
+            return "import_too_many"
+    return entries.read()
 
 
 async def preview(deps: Deps, turn: Turn, message: str) -> Reply:
@@ -196,12 +232,12 @@ async def preview_read(deps: Deps, turn: Turn, read: ImportRead | str) -> Reply:
     """The preview of what was read (or the reply saying why nothing can be imported)."""
     lang = turn.language
     if isinstance(read, str):
-        return finish(turn, text(read, lang, limit=MAX_ENTRIES), kind="deterministic")
-    new = [
-        e for e in read.entries if await deps.db.items.find_by_dedup(turn.user_id, _key(e)) is None
-    ]
+        body = text(read, lang, limit=LIMITS.get(read, MAX_ENTRIES))
+        return finish(turn, body, kind="deterministic")
+    have = await deps.db.items.by_dedup(turn.user_id, [_key(e) for e in read.entries])
+    new = [e for e in read.entries if _key(e) not in have]
     known = len(read.entries) - len(new)
-    memories = await _new_memories(deps, turn, read.memories)
+    memories, over = await _new_memories(deps, turn, read.memories)
     if not new and not memories:
         return finish(
             turn,
@@ -217,33 +253,54 @@ async def preview_read(deps: Deps, turn: Turn, read: ImportRead | str) -> Reply:
         body = text("import_preview_memories", lang, memories=plural(len(memories), "memory", lang))
     if new and memories:
         body += "\n" + text("import_memories", lang, memories=plural(len(memories), "memory", lang))
+    if over:
+        body += "\n" + _memories_over(over, lang)
     if known:
         body += "\n" + text("import_known", lang, known=plural(known, "item", lang))
     if read.invalid:
         body += "\n" + text("import_invalid", lang, invalid=plural(read.invalid, "record", lang))
+    if read.too_long:
+        lines = plural(read.too_long, "line", lang)
+        body += "\n" + text("import_lines_too_long", lang, limit=LINE_LIMIT, lines=lines)
     # a bookmark's item is matched by its export id, so the items it may point at go too
     pending = pendings.ConfirmImport(entries=list(read.entries), memories=memories)
     return await pendings.ask_to_confirm(deps, turn, pending, body)
 
 
+def _memories_over(over: int, lang: Language) -> str:
+    return text(
+        "import_memories_over",
+        lang,
+        facts=MAX_FACTS,
+        bookmarks=MAX_BOOKMARKS,
+        over=plural(over, "memory", lang),
+    )
+
+
 async def _new_memories(
     deps: Deps, turn: Turn, memories: tuple[pendings.ImportMemory, ...]
-) -> list[pendings.ImportMemory]:
-    """The memories the user does not have yet (the same kind and words)."""
+) -> tuple[list[pendings.ImportMemory], int]:
+    """The memories the user does not have yet (the same kind and words) that fit, and how many
+    do not: facts and bookmarks each up to the room their cap leaves (the newest kept), so an
+    import never pushes out what the user has, and the reply says what is left out."""
     if not memories:
-        return []
-    have = {(m.kind, fold(m.text)) for m in await deps.db.memories.list_for(turn.user_id)}
-    return [m for m in memories if (m.kind, fold(m.text)) not in have]
+        return [], 0
+    stored = await deps.db.memories.list_for(turn.user_id)
+    have = {(m.kind, fold(m.text)) for m in stored}
+    fresh = [m for m in memories if (m.kind, fold(m.text)) not in have]
+    kept: list[pendings.ImportMemory] = []
+    for kind, cap in (("fact", MAX_FACTS), ("bookmark", MAX_BOOKMARKS)):
+        room = max(0, cap - sum(m.kind == kind for m in stored))
+        of_kind = [m for m in fresh if m.kind == kind]
+        kept += of_kind[len(of_kind) - room :] if room else []
+    return kept, len(fresh) - len(kept)
 
 
 async def confirm(deps: Deps, turn: Turn, current: pendings.ConfirmImport) -> Reply:
-    """Save the previewed entries (the pending action is already cleared)."""
+    """Save the previewed entries (the pending action is already cleared), in batches."""
     ctx = ToolContext(deps, turn, wants_save=True)
-    added = 0
-    imported: dict[str, str] = {}  # export id -> the item's id here
-    for entry in current.entries:
-        outcome = await store_item(
-            ctx,
+    new = [
+        NewItem(
             entry.type,
             title=entry.title,
             year=entry.year,
@@ -253,6 +310,11 @@ async def confirm(deps: Deps, turn: Turn, current: pendings.ConfirmImport) -> Re
             content=entry.content,
             overview=entry.overview,
         )
+        for entry in current.entries
+    ]
+    added = 0
+    imported: dict[str, str] = {}  # export id -> the item's id here
+    for entry, outcome in zip(current.entries, await store_items(ctx, new), strict=True):
         added += isinstance(outcome, Saved) and outcome.created
         if isinstance(outcome, Saved) and entry.source_id:
             imported[entry.source_id] = outcome.item.id
@@ -282,5 +344,6 @@ async def _restore_memories(
                 item_id=item_id, event=memory.event, note=memory.text, pinned=memory.pinned
             )
             outcome = await bookmark(ctx, args)
-        noted += isinstance(outcome, Remembered) and outcome.created
+        # a re-drive finds what its first run noted: counted as that run counted it
+        noted += isinstance(outcome, Remembered) and (outcome.created or ctx.turn.redriven)
     return noted

@@ -215,6 +215,11 @@ async def load_with_expiry(deps: Deps, turn: Turn) -> tuple[Pending, int] | None
     doc = held(turn.user, turn.conversation_id)
     if doc is None:
         return None
+    if doc.taken_by is not None:  # answered by an update whose turn did not finish
+        if doc.taken_by != turn.incoming.update_id:
+            return None  # only that update's re-drive sees it, to answer as it would have
+        turn.redriven = True
+        return _ADAPTER.validate_json(doc.payload_json), doc.expires_at_ms
     if doc.expires_at_ms <= turn.now_ms:
         await deps.db.pending.drop_expired(turn.user_id, doc)
         _set_held(turn, _slot(turn), None)
@@ -259,6 +264,36 @@ async def ask_to_confirm(deps: Deps, turn: Turn, pending: Pending, body: str) ->
         choice_kind="confirm",
         choice_token=pending.token,
     )
+
+
+TAKEN_KEEP_MS = 24 * 3600 * 1000  # a re-drive comes within minutes; a day is plenty
+
+
+async def take(deps: Deps, turn: Turn) -> None:
+    """The pending action is being answered by this update: gone for any other, kept for this
+    one's re-drive until the turn's answer is kept (`settled_fields`). Without an update id
+    (the console) it is simply cleared."""
+    update_id = turn.incoming.update_id
+    if update_id is None:
+        await clear(deps, turn)
+        return
+    keep_until = turn.now_ms + TAKEN_KEEP_MS
+    await deps.db.pending.take(
+        turn.user_id, turn.conversation_id, update_id, keep_until_ms=keep_until
+    )
+    doc = held(turn.user, turn.conversation_id)
+    if doc is not None:
+        taken = doc.model_copy(update={"taken_by": update_id, "expires_at_ms": keep_until})
+        _set_held(turn, *stored_form(taken))
+    turn.took_pending = True
+
+
+def settled_fields(turn: Turn) -> dict[str, Any]:
+    """The user document's fields that clear a pending action this turn took (and still holds)."""
+    doc = held(turn.user, turn.conversation_id)
+    if doc is None or doc.taken_by is None or doc.taken_by != turn.incoming.update_id:
+        return {}
+    return {f"pending.{_slot(turn)}": None}
 
 
 async def clear(deps: Deps, turn: Turn) -> bool:

@@ -18,6 +18,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from agent.conversation import (
     answering,
+    answers,
     batching,
     clarifying,
     corrections,
@@ -146,6 +147,8 @@ class Runtime:
         raw = incoming.text or ""
         correction: corrections.Correction | None = None
         if incoming.kind == "edit":  # a correction of what that message saved, or silence
+            if len(raw) > self.deps.settings.max_message_chars:  # the limit a message has
+                return await self._refuse_bad_input(incoming, raw) or Reply(text="")
             read = await corrections.read_edit(self.deps, incoming, now)
             if isinstance(read, str):
                 return corrections.ignored(incoming, read)
@@ -157,6 +160,9 @@ class Runtime:
         private = incoming.conversation_id == incoming.user_id
         count = self._messages_expected(incoming) if private else 0
         user = await self._user(incoming, now, reserve=count)
+        kept = answers.kept(user, incoming)
+        if kept is not None:  # a re-drive of a turn that finished: its answer, nothing again
+            return kept
         reserved = (user.message_seq - count + 1, user.message_seq) if private else None
         user = await self._close_idle_session(user, incoming, now)
         # an effect a crash interrupted is finished (and recorded) before anything else
@@ -458,7 +464,7 @@ class Runtime:
 
     async def _confirm(self, turn: Turn, current: pendings.Pending) -> Reply:
         lang = turn.language
-        await pendings.clear(self.deps, turn)
+        await pendings.take(self.deps, turn)  # kept for this update's re-drive (issue 46)
         turn.facts.apply_rule("explicit_confirmation")
         if isinstance(current, pendings.ConfirmDeleteItem):
             return deleting.deleted_reply(
@@ -486,7 +492,7 @@ class Runtime:
         return await self.commands.forget_now(turn)
 
     async def _deny(self, turn: Turn, current: pendings.Pending) -> Reply:
-        await pendings.clear(self.deps, turn)
+        await pendings.take(self.deps, turn)
         key = "kept_account" if isinstance(current, pendings.ConfirmForget) else "kept_everything"
         if isinstance(current, pendings.OfferSave):
             key = "offer_declined"
@@ -707,7 +713,9 @@ class Runtime:
             await tally.flush(db.usage)
         opening = not turn.user.session_open
         shelf = shelves.take_staged(turn)  # what this turn showed, numbered (DESIGN 10.1)
-        if opening or shelf or turn.now_ms - turn.user.last_seen_at_ms >= TOUCH_EVERY_MS:
+        answer = answers.to_keep(turn, reply)  # what a re-drive of this update answers
+        if opening or shelf or answer or turn.now_ms - turn.user.last_seen_at_ms >= TOUCH_EVERY_MS:
             # last_seen only needs minute precision (idle sessions are 30 minutes)
-            await db.users.touch(turn.user_id, turn.now_ms, open_session=opening, also=shelf)
+            also = {**(shelf or {}), **answer}
+            await db.users.touch(turn.user_id, turn.now_ms, open_session=opening, also=also)
         # The memory tiers are folded when the next model request is built (Tiers.view).

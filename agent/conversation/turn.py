@@ -48,6 +48,11 @@ class Turn:
     shelf_written: bool = False  # the staged shelf is already written (with a pending action)
     # the planner's `log_reasoning` note, shown by /why and never re-sent to it (issue 31)
     reasoning: str = ""
+    # the turn answered a confirmation («sim», «não»): its answer is kept for a re-drive (issue 46)
+    took_pending: bool = False
+    # the re-drive of an update whose first run answered the question and died before its
+    # answer was kept: effects look for what that run did before doing anything (issue 46)
+    redriven: bool = False
 
     @property
     def source_message(self) -> str | None:

@@ -21,6 +21,7 @@ import json
 import logging
 import math
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,7 @@ from typing import Any, Literal, Protocol
 import aiohttp
 
 from agent.errors import ServiceError, ServiceNotConfigured, ServiceUnavailable
+from agent.understanding.textnorm import without_surrogates
 from config.logging import log_event
 from config.settings import Settings
 
@@ -62,10 +64,23 @@ EXTENSIONS: dict[str, str] = {
 }
 
 
+# `type/subtype` as RFC 9110 spells a media type: tokens only (no space, CR, LF or quote)
+_MEDIA_TYPE = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def media_type(mime_type: str) -> str:
+    """The `type/subtype` a sender's MIME type begins with, lower-cased ("" when it has none).
+
+    Parameters and anything after the first character a media type cannot hold (a CR/LF
+    that would start a header of its own) are dropped: only this goes in a request.
+    """
+    found = _MEDIA_TYPE.match(mime_type.strip())
+    return found.group(0).lower() if found else ""
+
+
 def extension_for(mime_type: str) -> str | None:
     """The file extension transcription servers expect for `mime_type` (None: unsupported)."""
-    base = mime_type.split(";", 1)[0].strip().lower()
-    return EXTENSIONS.get(base)
+    return EXTENSIONS.get(media_type(mime_type))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +140,7 @@ class HttpTranscriber:
                 await asyncio.sleep(_BACKOFF_S * attempt)
             form = aiohttp.FormData()  # a FormData is consumed by one request
             form.add_field(
-                "file", audio, filename=f"voice.{extension}", content_type=mime_type or None
+                "file", audio, filename=f"voice.{extension}", content_type=media_type(mime_type)
             )
             form.add_field("model", self._model)
             form.add_field("language", language)
@@ -178,7 +193,7 @@ def _text_of(body: bytes) -> str:
     except ValueError:
         return raw.strip()  # a server that ignores response_format=json answers text
     if isinstance(data, dict) and isinstance(data.get("text"), str):
-        return str(data["text"]).strip()
+        return without_surrogates(str(data["text"])).strip()  # a JSON escape can hold one
     raise ServiceError("the transcription server answered without a text")
 
 

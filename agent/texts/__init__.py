@@ -121,6 +121,7 @@ NOUNS: dict[str, dict[Language, tuple[str, str]]] = {
     },
     "message": {"pt": ("mensagem", "mensagens"), "en": ("message", "messages")},
     "record": {"pt": ("registro", "registros"), "en": ("record", "records")},
+    "line": {"pt": ("linha", "linhas"), "en": ("line", "lines")},
     "option": {"pt": ("opção", "opções"), "en": ("match", "matches")},
     "conversation": {"pt": ("conversa", "conversas"), "en": ("conversation", "conversations")},
     "pending": {

@@ -31,6 +31,32 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "São mais de {limit} itens; importe em partes. Nada foi importado.",
         "en": "That is more than {limit} items; import it in parts. Nothing was imported.",
     },
+    "import_too_deep": {
+        "pt": "Esse JSON tem mais de {limit} níveis de aninhamento, e uma exportação do Lembra "
+        "tem poucos; nada foi importado.",
+        "en": "That JSON nests more than {limit} levels deep, and a Lembra export has few; "
+        "nothing was imported.",
+    },
+    "import_all_too_long": {
+        "pt": "Todas as linhas passam de {limit} caracteres, o máximo de um item; "
+        "nada foi importado.",
+        "en": "Every line is longer than {limit} characters, the most an item holds; "
+        "nothing was imported.",
+    },
+    "import_cell_too_long": {
+        "pt": "Esse arquivo tem um campo com mais de {limit} caracteres, o máximo de um item; "
+        "nada foi importado.",
+        "en": "That file has a field longer than {limit} characters, the most an item holds; "
+        "nothing was imported.",
+    },
+    "import_lines_too_long": {
+        "pt": "Ficam de fora por passar de {limit} caracteres: {lines}.",
+        "en": "Left out for being longer than {limit} characters: {lines}.",
+    },
+    "import_memories_over": {
+        "pt": "Guardo até {facts} fatos e {bookmarks} marcadores sobre você; ficam de fora: {over}.",
+        "en": "I keep up to {facts} facts and {bookmarks} bookmarks about you; left out: {over}.",
+    },
     "import_nothing_valid": {
         "pt": "Não encontrei nenhum item para importar.",
         "en": "I found nothing to import.",

@@ -16,6 +16,10 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Esse áudio tem {seconds} s e eu transcrevo até {limit} s. Mande um áudio mais curto ou escreva a mensagem.",
         "en": "That audio is {seconds} s long and I transcribe up to {limit} s. Send a shorter one or type the message.",
     },
+    "voice_over_limit": {
+        "pt": "Esse áudio passa de {limit} s, o máximo que eu transcrevo. Mande um áudio mais curto ou escreva a mensagem.",
+        "en": "That audio is longer than {limit} s, the most I transcribe. Send a shorter one or type the message.",
+    },
     "voice_too_large": {
         "pt": "Esse arquivo de áudio é grande demais para eu baixar. Mande um áudio mais curto ou escreva a mensagem.",
         "en": "That audio file is too large for me to download. Send a shorter one or type the message.",

@@ -8,6 +8,7 @@ stays the one the item was saved with, so saving the original again is still rec
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from pydantic import Field, model_validator
 
@@ -77,6 +78,14 @@ def _changes(item: ItemDoc, args: UpdateItemArgs, said: str) -> dict[str, object
 
 
 async def update_item(ctx: ToolContext, args: UpdateItemArgs) -> Outcome:
+    return await apply_update(ctx, args)
+
+
+async def apply_update(
+    ctx: ToolContext, args: UpdateItemArgs, *, also: Mapping[str, object] | None = None
+) -> Outcome:
+    """`update_item`'s effect; `also` are fields of the runtime's own written in the same update
+    (an edit's date), never shown to the model nor named in the event."""
     deps, turn = ctx.deps, ctx.turn
     item = await deps.db.items.get(turn.user_id, args.item_id)
     if item is None:
@@ -88,7 +97,8 @@ async def update_item(ctx: ToolContext, args: UpdateItemArgs) -> Outcome:
         )
     snapshot = f"edit:{turn.turn_id}:{item.id}"  # the item as it was, for undo (DESIGN 9.4)
     await deps.db.snapshots.keep(turn.user_id, snapshot, [item], turn.now_ms)
-    updated = await deps.db.items.update_fields(turn.user_id, item.id, changes, turn.now_ms)
+    written = {**changes, **(also or {})}
+    updated = await deps.db.items.update_fields(turn.user_id, item.id, written, turn.now_ms)
     if updated is None:
         return UnknownItem(args.item_id)
     await deps.db.users.items_changed(turn.user_id)  # its label may be on the user's shelf

@@ -252,7 +252,10 @@ async def execute_delete(deps: Deps, turn: Turn, item_id: str) -> Deleted | NotF
     """Delete one of the turn user's items after confirmation; record the effect."""
     item = await deps.db.items.get(turn.user_id, item_id)
     if item is None or not await effects.delete(deps, turn, item):
-        return NotFound(item_id)
+        gone = await effects.deleted_by_this_update(deps, turn, item_id)
+        if gone is None:
+            return NotFound(item_id)
+        item = gone  # the re-drive of this very deletion: answered as its first run
     turn.tools_executed.append("delete_item")
     if not turn.user.destructive_used.get("delete_item"):
         # the risk policy's first use is over (agent/trust/risk.py)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
 from pydantic import Field, field_validator
 
 from agent.errors import ToolFailure
@@ -87,6 +91,25 @@ def _key_text(value: str | None) -> str:
     return fold(value) or " ".join(clean_text(value).casefold().split())
 
 
+@dataclass(frozen=True, slots=True)
+class NewItem:
+    """What to store: an item's type and fields, as `store_item` takes them."""
+
+    type: ItemType
+    title: str | None = None
+    year: int | None = None
+    tmdb_id: int | None = None
+    url: str | None = None
+    description: str | None = None
+    content: str | None = None
+    overview: str | None = None
+    enriched: bool = False
+    original_title: str | None = None
+
+
+SAVE_BATCH = 100  # items a batch save writes as one effect (`store_items`)
+
+
 async def store_item(
     ctx: ToolContext,
     item_type: ItemType,
@@ -103,47 +126,94 @@ async def store_item(
     caveats: tuple[str, ...] = (),
 ) -> Outcome:
     """Store an item for the turn's user unless it is already there; record the effect."""
-    turn, db = ctx.turn, ctx.deps.db
+    turn = ctx.turn
     for caveat in caveats:
         turn.facts.add_caveat(text(caveat, turn.language))
-    gate = evaluate(turn.facts, "saved_with_caveat" if caveats else "effect")
-    if not gate.writes_allowed:
-        return Failed(
-            ToolFailure(
-                "WRITE_BLOCKED",
-                "forbidden",
-                f"confidence state {gate.state} allows no writes",
-                "rephrase",
-                reason=gate.state,
-            )
-        )
-    key = dedup_key(item_type, title=title, year=year, tmdb_id=tmdb_id, url=url, content=content)
-    turn.facts.apply_rule("dedup")
-    now = turn.now_ms
-    item = ItemDoc(
-        _id=db.items.new_id(),
-        user_id=turn.user_id,
-        seq=0,  # numbered by the effect, in the round trip that writes its intent
-        type=item_type,
-        title=_clean(title),
-        original_title=_clean(original_title) if original_title != title else None,
+    blocked = _blocked(ctx, "saved_with_caveat" if caveats else "effect")
+    if blocked is not None:
+        return blocked
+    new = NewItem(
+        item_type,
+        title=title,
         year=year,
         tmdb_id=tmdb_id,
         url=url,
-        description=_clean(description),
-        content=_clean(content),
-        overview=_clean(overview),
-        dedup_key=key,
+        description=description,
+        content=content,
+        overview=overview,
         enriched=enriched,
+        original_title=original_title,
+    )
+    item = _item_doc(ctx, new)
+    stored, created = await effects.save(ctx.deps, turn, item, dedup_sha256=digest(item.dedup_key))
+    if not created:  # the re-drive of the update that saved it answers as that first run did
+        created = stored.update_id is not None and stored.update_id == turn.incoming.update_id
+    return Saved(stored, created=created, caveats=caveats)
+
+
+async def store_items(ctx: ToolContext, items: Sequence[NewItem]) -> list[Outcome]:
+    """Store many items as `store_item` stores one (dedup keys, counters, one event each),
+    written `SAVE_BATCH` at a time: a few round trips a batch instead of several an item."""
+    blocked = _blocked(ctx, "effect")
+    if blocked is not None:
+        return [blocked] * len(items)
+    outcomes: list[Outcome] = []
+    for start in range(0, len(items), SAVE_BATCH):
+        docs = [_item_doc(ctx, new) for new in items[start : start + SAVE_BATCH]]
+        for stored, created in await effects.save_many(ctx.deps, ctx.turn, docs):
+            outcomes.append(Saved(stored, created=created))
+    return outcomes
+
+
+def _blocked(ctx: ToolContext, rule: Literal["effect", "saved_with_caveat"]) -> Failed | None:
+    """The failure a save gets when the turn's confidence allows no writes."""
+    gate = evaluate(ctx.turn.facts, rule)
+    if gate.writes_allowed:
+        return None
+    return Failed(
+        ToolFailure(
+            "WRITE_BLOCKED",
+            "forbidden",
+            f"confidence state {gate.state} allows no writes",
+            "rephrase",
+            reason=gate.state,
+        )
+    )
+
+
+def _item_doc(ctx: ToolContext, new: NewItem) -> ItemDoc:
+    """The document `new` is stored as (numbered later, by the effect that writes it)."""
+    turn, db = ctx.turn, ctx.deps.db
+    key = dedup_key(
+        new.type,
+        title=new.title,
+        year=new.year,
+        tmdb_id=new.tmdb_id,
+        url=new.url,
+        content=new.content,
+    )
+    turn.facts.apply_rule("dedup")
+    now = turn.now_ms
+    return ItemDoc(
+        _id=db.items.new_id(),
+        user_id=turn.user_id,
+        seq=0,  # numbered by the effect, in the round trip that writes its intent
+        type=new.type,
+        title=_clean(new.title),
+        original_title=_clean(new.original_title) if new.original_title != new.title else None,
+        year=new.year,
+        tmdb_id=new.tmdb_id,
+        url=new.url,
+        description=_clean(new.description),
+        content=_clean(new.content),
+        overview=_clean(new.overview),
+        dedup_key=key,
+        enriched=new.enriched,
         created_at_ms=now,
         updated_at_ms=now,
         update_id=turn.incoming.update_id,
         source_message=turn.source_message,
     )
-    stored, created = await effects.save(ctx.deps, turn, item, dedup_sha256=digest(key))
-    if not created:  # the re-drive of the update that saved it answers as that first run did
-        created = stored.update_id is not None and stored.update_id == turn.incoming.update_id
-    return Saved(stored, created=created, caveats=caveats)
 
 
 async def save_note(ctx: ToolContext, args: SaveNoteArgs) -> Outcome:

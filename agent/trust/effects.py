@@ -34,12 +34,13 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.trust.ledgering import append_event
 from config.logging import log_event
-from storage.documents import ITEM_TYPES, EffectDoc, ItemDoc, UserDoc
+from storage.documents import ITEM_TYPES, EffectDoc, ItemDoc, LedgerDoc, UserDoc
 from storage.ledger import sha256_hex
 
 log = logging.getLogger(__name__)
 
 STALE_MS = 120_000  # an intent this old belongs to a turn that is not running any more
+REDRIVE_LOOKBACK_MS = 24 * 3600 * 1000  # a re-drive comes within minutes of its first run
 _FAR_FUTURE_MS = 2**62
 
 
@@ -59,7 +60,10 @@ def slot_of(conversation_id: str) -> str:
 
 
 def _intent(
-    turn: Turn, deps: Deps, op: Literal["save", "delete", "delete_all"], **fields: Any
+    turn: Turn,
+    deps: Deps,
+    op: Literal["save", "delete", "delete_all", "save_many"],
+    **fields: Any,
 ) -> EffectDoc:
     return EffectDoc(
         id=uuid.uuid4().hex,
@@ -99,6 +103,38 @@ async def save(deps: Deps, turn: Turn, item: ItemDoc, *, dedup_sha256: str) -> t
     return stored, True
 
 
+async def save_many(deps: Deps, turn: Turn, items: list[ItemDoc]) -> list[tuple[ItemDoc, bool]]:
+    """Insert a batch of items as one unit: numbered in one trip, inserted and indexed in one,
+    each recorded (`item_saved`, as a single save), counted with the slot cleared in one.
+
+    An item whose dedup key the user already has is not inserted: the stored one comes back
+    (created only when the same update stored it: a re-drive answers as its first run).
+    """
+    db, slot = deps.db, slot_of(turn.conversation_id)
+    known = await db.items.by_dedup(turn.user_id, [item.dedup_key for item in items])
+    fresh = [item for item in items if item.dedup_key not in known]
+    created: list[ItemDoc] = []
+    if fresh:
+        effect = _intent(turn, deps, "save_many", item_ids=[item.id for item in fresh])
+        last = await db.users.begin_effect(turn.user_id, slot, effect, take_item_seqs=len(fresh))
+        first = last - len(fresh) + 1
+        numbered = [item.model_copy(update={"seq": first + n}) for n, item in enumerate(fresh)]
+        created = await db.items.insert_many(numbered)
+        await _finish(deps, turn.user_id, slot, effect, turn=turn, done_many=created)
+        if len(created) < len(fresh):  # saved meanwhile from another chat
+            known |= await db.items.by_dedup(turn.user_id, [i.dedup_key for i in fresh])
+    by_id = {item.id: item for item in created}
+    update_id = turn.incoming.update_id
+    results: list[tuple[ItemDoc, bool]] = []
+    for item in items:
+        if item.id in by_id:
+            results.append((by_id[item.id], True))
+        else:
+            stored = known.get(item.dedup_key, item)
+            results.append((stored, update_id is not None and stored.update_id == update_id))
+    return results
+
+
 async def delete(deps: Deps, turn: Turn, item: ItemDoc) -> bool:
     """Delete `item`, count it and record `item_deleted` as one unit; False if it was gone."""
     slot = slot_of(turn.conversation_id)
@@ -118,8 +154,43 @@ async def delete(deps: Deps, turn: Turn, item: ItemDoc) -> bool:
     return True
 
 
+async def done_by_this_update(deps: Deps, turn: Turn, type: str, **match: Any) -> LedgerDoc | None:
+    """The `type` event this turn's update recorded in its first run (a re-drive), if any.
+
+    Read only for a turn marked `redriven`: the ledger of the last day, newest first.
+    """
+    update_id = turn.incoming.update_id
+    if not turn.redriven or update_id is None:
+        return None
+    since = deps.clock.ms() - REDRIVE_LOOKBACK_MS
+    for event in reversed(await deps.db.ledger.events_in(turn.user_id, since, _FAR_FUTURE_MS)):
+        payload = event.payload
+        if (
+            event.type == type
+            and payload.get("update_id") == update_id
+            and all(payload.get(k) == v for k, v in match.items())
+        ):
+            return event
+    return None
+
+
+async def deleted_by_this_update(deps: Deps, turn: Turn, item_id: str) -> ItemDoc | None:
+    """The item this update's first run deleted (kept for undo), when this turn is its re-drive."""
+    event = await done_by_this_update(deps, turn, "item_deleted", item_id=item_id)
+    if event is None:
+        return None
+    batch = str(event.payload.get("snapshot") or "")
+    kept = await deps.db.snapshots.batch(turn.user_id, batch, now_ms=deps.clock.ms())
+    return next((item for item in kept if item.id == item_id), None)
+
+
 async def delete_all(deps: Deps, turn: Turn, *, up_to_seq: int | None) -> Finished:
     """Delete the items numbered up to `up_to_seq` (all when None), count and record them as one unit."""
+    first_run = await done_by_this_update(deps, turn, "all_deleted")
+    if first_run is not None:  # the re-drive of a delete-all that finished: its count again
+        kept = sum(turn.user.counts.values()) if up_to_seq is not None else 0  # newer ones
+        effect = _intent(turn, deps, "delete_all", up_to_seq=up_to_seq)
+        return Finished(effect, count=int(first_run.payload.get("count", 0)), kept=kept)
     user = await deps.db.users.get(turn.user_id)
     before = {t: int((user.counts if user else {}).get(t, 0)) for t in ITEM_TYPES}
     slot = slot_of(turn.conversation_id)
@@ -165,14 +236,18 @@ async def _finish(
     done: ItemDoc | None = None,
     shelf: tuple[dict[str, Any], str] | None = None,
     also: dict[str, Any] | None = None,
+    done_many: list[ItemDoc] | None = None,
 ) -> Finished:
     """Steps 2-4 for `effect`, each one safe to repeat.
 
-    `done` is the item step 2 just saved or deleted in this turn (not re-checked).
+    `done` is the item step 2 just saved or deleted in this turn (not re-checked);
+    `done_many` the items a batch just inserted.
     """
     match effect.op:
         case "save":
             finished, change = await _finish_save(deps, user_id, effect, turn, done)
+        case "save_many":
+            finished, change = await _finish_save_many(deps, user_id, effect, turn, done_many)
         case "delete":
             finished, change = await _finish_delete(deps, user_id, effect, turn, done)
         case "delete_all":
@@ -204,6 +279,36 @@ async def _finish_save(
     }
     await _record(deps, turn, user_id, effect, "item_saved", payload)
     return Finished(effect, item=item), {"inc": {effect.item_type: 1}}
+
+
+async def _finish_save_many(
+    deps: Deps, user_id: str, effect: EffectDoc, turn: Turn | None, done: list[ItemDoc] | None
+) -> tuple[Finished, _Change]:
+    # the ids are new: any of them stored was stored by this effect
+    items = done if done is not None else await deps.db.items.get_many(user_id, effect.item_ids)
+    recorded: set[str] = set()
+    if turn is None:  # a recovery: some events may be on the ledger already
+        events = await deps.db.ledger.events_in(user_id, effect.started_ms, _FAR_FUTURE_MS)
+        recorded = {
+            str(e.payload.get("item_id"))
+            for e in events
+            if e.type == "item_saved" and e.payload.get("update_id") == effect.update_id
+        }
+    inc: dict[str, int] = {}
+    for item in items:
+        inc[item.type] = inc.get(item.type, 0) + 1
+        if item.id in recorded:
+            continue
+        payload = {
+            "item_id": item.id,
+            "type": item.type,
+            "dedup_sha256": sha256_hex(item.dedup_key),
+            "enriched": item.enriched,
+        }
+        if effect.update_id is not None:
+            payload["update_id"] = effect.update_id
+        await append_event(deps, turn, "item_saved", payload, stream=user_id)
+    return Finished(effect, count=len(items)), {"inc": inc} if inc else {}
 
 
 async def _finish_delete(

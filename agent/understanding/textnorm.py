@@ -16,12 +16,20 @@ _CONTROLS = re.compile(
     "\u2066-\u2069\ufeff]"
 )
 _SPACES = re.compile(r"\s+")
+# Code points a JSON escape (`"\ud800"`) can put in a str and nothing can encode (UTF-8, BSON).
+_SURROGATES = re.compile("[\ud800-\udfff]")
+REPLACEMENT = "\ufffd"
 _NON_WORD = re.compile(r"[^\w\s]", re.UNICODE)
 
 
+def without_surrogates(text: str) -> str:
+    """`text` with every lone surrogate replaced by U+FFFD (read once, where outside text enters)."""
+    return _SURROGATES.sub(REPLACEMENT, text)
+
+
 def clean_text(text: str) -> str:
-    """Remove control and bidi-control characters; trim; keep line breaks."""
-    cleaned = _CONTROLS.sub("", unicodedata.normalize("NFC", text))
+    """Remove control and bidi-control characters and lone surrogates; trim; keep line breaks."""
+    cleaned = _CONTROLS.sub("", unicodedata.normalize("NFC", without_surrogates(text)))
     lines = [_SPACES.sub(" ", line).strip() for line in cleaned.split("\n")]
     result = "\n".join(line for line in lines).strip()
     if all(unicodedata.category(c) == "Cf" for c in result if not c.isspace()):

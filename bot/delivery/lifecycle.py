@@ -35,6 +35,7 @@ from typing import Literal, Protocol
 
 from agent.conversation.access import allows
 from agent.deps import Deps
+from agent.replycodec import reply_from_json, reply_to_json
 from agent.texts import text
 from agent.texts.durations import duration
 from agent.types import Channel, Incoming, Language, Reply
@@ -45,7 +46,6 @@ from bot.delivery.concurrency import ChatSerializer
 from bot.delivery.leader import leader_loop
 from bot.delivery.peers import Peers
 from bot.delivery.ratelimit import SlidingWindowLimiter
-from bot.delivery.replycodec import reply_from_json, reply_to_json
 from bot.delivery.stranded import Retry, Stranded
 from config.logging import log_event
 from storage.chatqueue import Arrivals, queue_key
@@ -148,6 +148,9 @@ class UpdateLifecycle:
         self.arrivals = Arrivals()
         self._seqs: dict[str, int] = {}  # admitted update -> its arrival number, until job()
         self.order = LocalOrder()  # when a turn here may skip the read (bot/delivery/chatorder.py)
+        # shutting down (`drain`): updates not begun by then stay `received` for the re-drive
+        self._deadline_ms: int | None = None
+        self.left_for_redrive = 0
 
     def register(self, channel: ChannelPort) -> None:
         self._channels[channel.prefix] = channel
@@ -213,6 +216,34 @@ class UpdateLifecycle:
         seq = self._seqs.pop(incoming.update_id or "", 0)
         return Job(incoming, admission, admitted_ms=self.deps.clock.ms(), seq=seq)
 
+    # -- shutting down ----------------------------------------------------------------------
+
+    def drain(self, grace_s: float) -> None:
+        """Work the queue for `grace_s` more seconds (SHUTDOWN_GRACE_SECONDS), by the clock.
+
+        An update whose turn has not begun by then is not handled here: its record stays
+        `received`, the heartbeat stops renewing it, and the re-drive (another process, or
+        this one's next start) takes it once it looks stale. Nothing is lost; nothing waits
+        for a queue of thousands (issue 46: 30 minutes after a 2,000-message payload).
+        """
+        if self._deadline_ms is None:
+            self._deadline_ms = self.deps.clock.ms() + int(grace_s * 1000)
+            log_event(log, "draining", grace_s=grace_s, queued=len(self._live))
+
+    @property
+    def draining(self) -> bool:
+        """Whether a shutdown began (`drain`)."""
+        return self._deadline_ms is not None
+
+    @property
+    def past_deadline(self) -> bool:
+        """Whether a shutdown's grace is over: no new turn begins here."""
+        return self._deadline_ms is not None and self.deps.clock.ms() >= self._deadline_ms
+
+    def _leave(self, update_id: str) -> None:
+        self.left_for_redrive += 1
+        log_event(log, "update_left_at_shutdown", level=logging.DEBUG, update_id=update_id)
+
     # -- processing (inside the channel's per-chat slot) ---------------------------------
 
     async def process(self, job: Job, channel: ChannelPort) -> None:
@@ -220,6 +251,12 @@ class UpdateLifecycle:
         incoming = job.incoming
         update_id = incoming.update_id
         assert update_id is not None
+        if self.past_deadline:
+            self._leave(update_id)
+            self._live.discard(update_id)
+            self.backlog.done(update_id)
+            self.order.left(incoming.conversation_id, update_id)
+            return
         try:
             async with self.chat_leases.hold(incoming.conversation_id) as untouched:
                 if untouched and self._nothing_else_waits(job):
@@ -312,6 +349,9 @@ class UpdateLifecycle:
         """Handle and deliver one update; left `received` when the database or the send failed."""
         deps = self.deps
         incoming = job.incoming
+        if self.past_deadline:  # an earlier update of the chat run first: the grace is over
+            self._leave(update_id)
+            return
         reply = job.stored_reply
         if reply is None:
             if job.admission == "notify" and not await allows(deps, incoming.user_id):
@@ -343,8 +383,15 @@ class UpdateLifecycle:
         deps.metrics.updates.labels(incoming.channel, "processed").inc()
 
     async def _handle(self, incoming: Incoming, channel: ChannelPort) -> Reply | None:
-        """Run the handler with the typing indicator; None when the database failed."""
-        typing = asyncio.create_task(self._keep_typing(incoming, channel))
+        """Run the handler with the typing indicator; None when the database failed.
+
+        A sender the bot refuses is shown no typing: nothing is being prepared for them.
+        """
+        typing = (
+            asyncio.create_task(self._keep_typing(incoming, channel))
+            if allows(self.deps, incoming.user_id)
+            else None
+        )
         try:
             reply = await self.handler(incoming)
         except DatabaseUnavailable:
@@ -366,8 +413,9 @@ class UpdateLifecycle:
             )
             return Reply(text=text("try_again_later", self.language(incoming)))
         finally:
-            typing.cancel()
-            await asyncio.gather(typing, return_exceptions=True)  # typing is best effort
+            if typing is not None:
+                typing.cancel()
+                await asyncio.gather(typing, return_exceptions=True)  # typing is best effort
         return reply
 
     async def _keep_typing(self, incoming: Incoming, channel: ChannelPort) -> None:
@@ -507,6 +555,8 @@ class UpdateLifecycle:
         Until then peers keep reading under the chat leases: a job of ours still waiting
         for a lease has recorded its update but not yet changed the lease's owner.
         """
+        if self.left_for_redrive:
+            log_event(log, "left_for_redrive", count=self.left_for_redrive)
         self._leaving.set()
         if self._peers is not None:
             await self._peers

@@ -17,7 +17,7 @@ import asyncio
 from collections import deque
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 from aiohttp import web
 
@@ -207,12 +207,17 @@ _FRAME_SAMPLES = 960  # 20 ms at 48 kHz, the rate Opus granule positions count i
 _PRE_SKIP = 312
 
 
-def silent_voice_note(seconds: float) -> bytes:
+def silent_voice_note(
+    seconds: float, *, claims: float | None = None, forged: Literal["last", "every"] = "last"
+) -> bytes:
     """A valid OGG/Opus voice note of `seconds` of silence, as Telegram and WhatsApp send them.
 
     Real decoders read it (so its length is real); the fake's answer is scripted anyway.
+    With `claims`, the granule positions lie (issue 46): the last page's, or every page's
+    scaled down, say the note lasts `claims` seconds while its packets hold `seconds`.
     """
     frames = max(1, round(seconds * 50))
+    scale = 1.0 if claims is None else claims / (frames / 50)
     head = b"OpusHead" + bytes([1, 1]) + _PRE_SKIP.to_bytes(2, "little")
     head += (48_000).to_bytes(4, "little") + b"\x00\x00\x00"
     tags = b"OpusTags" + (6).to_bytes(4, "little") + b"lembra" + (0).to_bytes(4, "little")
@@ -221,10 +226,13 @@ def silent_voice_note(seconds: float) -> bytes:
     for seq, start in enumerate(range(0, frames, per_page), start=2):
         count = min(per_page, frames - start)
         last = start + count >= frames
+        granule = (start + count) * _FRAME_SAMPLES
+        if claims is not None and (forged == "every" or last):
+            granule = round(granule * scale)
         pages.append(
             _ogg_page(
                 [_OPUS_SILENCE] * count,
-                granule=_PRE_SKIP + (start + count) * _FRAME_SAMPLES,
+                granule=_PRE_SKIP + granule,
                 seq=seq,
                 flags=0x04 if last else 0,
             )

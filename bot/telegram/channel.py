@@ -293,6 +293,9 @@ class TelegramChannel:
     # -- PTB handlers ----------------------------------------------------------------------
 
     async def _on_job(self, item: TelegramJob, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if self.lifecycle.past_deadline:  # shutting down: left for the re-drive, untouched
+            await self.lifecycle.process(item.job, self)
+            return
         if item.callback_query_id is not None:
             await self._answer(item.callback_query_id)
         if item.edit is not None:

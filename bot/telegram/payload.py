@@ -56,6 +56,7 @@ class TgMessage(Payload):
 
     message_id: int
     date: Annotated[int, Lenient] = 0
+    edit_date: Annotated[int | None, Lenient] = None
     chat: TgChat
     sender: TgUser | None = Field(default=None, alias="from")
     text: Text | None = None

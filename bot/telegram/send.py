@@ -24,6 +24,7 @@ from bot.render import (
     TELEGRAM_CALLBACK_MAX_BYTES,
     ChoiceDataTooLong,
     encode_choice,
+    owner_of,
     shorten,
     split_text,
     utf16_units,
@@ -38,8 +39,8 @@ TEXT_LIMIT = 4096
 BUTTON_LABEL_LIMIT = 64
 
 
-def keyboard(reply: Reply) -> InlineKeyboardMarkup | None:
-    """Inline buttons for a reply's choices (None when it has none or they cannot fit)."""
+def keyboard(reply: Reply, *, owner: str) -> InlineKeyboardMarkup | None:
+    """Inline buttons for a reply's choices, bound to `owner` (None when none or they cannot fit)."""
     if not reply.choices:
         return None
     try:
@@ -47,7 +48,10 @@ def keyboard(reply: Reply) -> InlineKeyboardMarkup | None:
             InlineKeyboardButton(
                 shorten(choice.label, BUTTON_LABEL_LIMIT),
                 callback_data=encode_choice(
-                    reply.choice_token, choice.index, max_bytes=TELEGRAM_CALLBACK_MAX_BYTES
+                    reply.choice_token,
+                    choice.index,
+                    owner=owner,
+                    max_bytes=TELEGRAM_CALLBACK_MAX_BYTES,
                 ),
             )
             for choice in reply.choices
@@ -86,7 +90,7 @@ async def deliver(
 ) -> Delivery:
     """Send a reply's parts, buttons on the last, then its attachment; say how it went."""
     chat_id = int(incoming.chat_id)
-    markup = keyboard(reply) or command_keyboard(incoming, reply)
+    markup = keyboard(reply, owner=owner_of(incoming.user_id)) or command_keyboard(incoming, reply)
     preview = link_preview(reply)
     parts = split_text(reply.text, TEXT_LIMIT, measure=utf16_units)
     if not parts and markup is not None:

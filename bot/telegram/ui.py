@@ -1,9 +1,10 @@
 """Telegram's interface details: pressed keyboards edited, paging and command buttons, text read
 from captions and hidden links, link previews for lists, the webhook's state.
 
-A command button carries `k:<message>` (at most 64 bytes): pressing it is the same as
-sending that message (`/lang en`, `/list filmes 2`), so it grants nothing the user
-could not type. Choice buttons keep `c:<token>:<index>` (bot/render.py).
+A command button carries `k:<message>@<owner>` (at most 64 bytes): pressing it is the
+same as sending that message (`/lang en`, `/list filmes 2`), so it grants nothing the
+user could not type; only its owner may press it. Choice buttons keep
+`c:<token>:<index>@<owner>` (bot/render.py).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from telegram.constants import MessageEntityType
 from telegram.error import TelegramError
 
 from agent.types import Incoming, Reply
-from bot.render import TELEGRAM_CALLBACK_MAX_BYTES, utf16_units
+from bot.render import OWNER_MARK, TELEGRAM_CALLBACK_MAX_BYTES, owner_of, split_owner, utf16_units
 from bot.telegram.payload import TgCallbackQuery, TgEntity, TgMessage
 from config.logging import log_event
 
@@ -42,18 +43,19 @@ class PressedEdit:
     text: str | None  # None: only the buttons are removed
 
 
-def encode_command(message: str) -> str | None:
-    """`k:<message>`, or None when it does not fit Telegram's 64 bytes."""
-    data = f"{COMMAND_PREFIX}{message}"
+def encode_command(message: str, *, owner: str | None) -> str | None:
+    """`k:<message>@<owner>`, or None when it does not fit Telegram's 64 bytes."""
+    data = f"{COMMAND_PREFIX}{message}" + (f"{OWNER_MARK}{owner}" if owner else "")
     return data if len(data.encode()) <= TELEGRAM_CALLBACK_MAX_BYTES else None
 
 
-def decode_command(data: str) -> str | None:
-    """The slash command a command button sends, or None when `data` is not one."""
+def decode_command(data: str) -> tuple[str, str | None] | None:
+    """(the slash command a command button sends, its owner), or None when `data` is not one."""
     if not data.startswith(COMMAND_PREFIX):
         return None
+    data, owner = split_owner(data)
     message = data[len(COMMAND_PREFIX) :].strip()
-    return message if message.startswith("/") and len(message) > 1 else None
+    return (message, owner) if message.startswith("/") and len(message) > 1 else None
 
 
 def message_text(message: TgMessage) -> str | None:
@@ -93,20 +95,21 @@ def with_link_targets(text: str, entities: list[TgEntity]) -> str:
 def command_keyboard(incoming: Incoming, reply: Reply) -> InlineKeyboardMarkup | None:
     """‹ › under a paged list; language buttons under `/start` and a bare `/lang`."""
     rows: list[list[InlineKeyboardButton]] = []
+    owner = owner_of(incoming.user_id)
     if reply.paging is not None:
         targets = ((PREVIOUS_LABEL, reply.paging.previous), (NEXT_LABEL, reply.paging.next))
-        rows.append(_buttons([(label, target) for label, target in targets if target]))
+        rows.append(_buttons([(label, target) for label, target in targets if target], owner))
     words = (incoming.text or "").strip().lower().split()
     if words in (["/start"], ["/lang"]):
-        rows.append(_buttons(list(LANGUAGE_BUTTONS)))
+        rows.append(_buttons(list(LANGUAGE_BUTTONS), owner))
     rows = [row for row in rows if row]
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-def _buttons(targets: list[tuple[str, str]]) -> list[InlineKeyboardButton]:
+def _buttons(targets: list[tuple[str, str]], owner: str) -> list[InlineKeyboardButton]:
     buttons = []
     for label, message in targets:
-        data = encode_command(message)
+        data = encode_command(message, owner=owner)
         if data is not None:  # a type word too long for 64 bytes: the text still says how
             buttons.append(InlineKeyboardButton(label, callback_data=data))
     return buttons
@@ -118,12 +121,33 @@ def link_preview(reply: Reply) -> LinkPreviewOptions | None:
     return NO_PREVIEW if listing else None
 
 
+def on_its_message(query: TgCallbackQuery) -> bool:
+    """Whether the pressed data is one of the buttons of the message it came from.
+
+    The message's keyboard is what Telegram holds (the bot wrote it, bound to its
+    owner); data a modified client made up is on no button. A message that carries no
+    keyboard any more (already edited) cannot be checked, and is not edited either.
+    """
+    message = query.message
+    if message is None or message.reply_markup is None:
+        return True
+    return _pressed_label(message, query.data or "") is not None
+
+
 def pressed_edit(query: TgCallbackQuery) -> PressedEdit | None:
-    """The edit a pressed keyboard's message gets, or None when the message cannot be edited."""
+    """The edit a pressed keyboard's message gets, or None when the message cannot be edited.
+
+    Called only for a press by the user the buttons were sent to, and only edits a message
+    whose keyboard holds the pressed data.
+    """
     message = query.message
     if message is None or message.date == 0:
         return None  # too old: Telegram sends an InaccessibleMessage (date 0)
+    if message.reply_markup is None:
+        return None  # nothing left to remove
     label = _pressed_label(message, query.data or "")
+    if label is None:
+        return None
     text: str | None = None
     if label is not None and label not in (PREVIOUS_LABEL, NEXT_LABEL) and message.text:
         text = f"{message.text}\n\n{SHOWN_CHOICE_MARK} {label}"

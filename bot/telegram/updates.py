@@ -12,7 +12,9 @@
     edited_message with text or a caption   Incoming kind "edit" (the runtime reads it as a
                                               correction of what that message saved, or
                                               ignores it silently)
-    callback_query "c:<token>:<index>"      Incoming kind "choice"; "k:/command": that text
+    callback_query "c:<token>:<index>@<id>" Incoming kind "choice"; "k:/command@<id>": that text;
+                                              pressed by anyone but <id>, or data on no
+                                              button of the message: Ignored, nothing edited
     service messages (payments, members, pins, forum topics...), channel posts, member
     updates, inline queries and every other type; group chats unless ALLOW_GROUP_CHATS;
     messages from bots                      Ignored (acknowledged, one log line)
@@ -39,7 +41,13 @@ from bot.telegram.payload import (
     TgUser,
     callback_query_id,
 )
-from bot.telegram.ui import PressedEdit, decode_command, message_text, pressed_edit
+from bot.telegram.ui import (
+    PressedEdit,
+    decode_command,
+    message_text,
+    on_its_message,
+    pressed_edit,
+)
 
 ALLOWED_UPDATES = ("message", "edited_message", "callback_query")
 # what is heard (its words become the message), and the type a voice note or a round
@@ -157,7 +165,16 @@ def _message(
         body = message_text(message)
         if body is None:
             return Ignored("edit_without_text")  # a live location moving, a media swapped
-        return _incoming(message.chat, user, update_id, kind="edit", text=body, edit_of=own_id)
+        edited_at = float(message.edit_date or message.date)
+        return _incoming(
+            message.chat,
+            user,
+            update_id,
+            kind="edit",
+            text=body,
+            edit_of=own_id,
+            edited_at_s=edited_at,
+        )
     content = _content(message, files)
     if not isinstance(content, Content):
         return content
@@ -239,13 +256,27 @@ def _callback(data: dict[str, Any], update_id: int, allow_groups: bool) -> Read:
     chat = query.message.chat
     if not _chat_allowed(chat, allow_groups=allow_groups):
         return Read(update_id, Ignored("chat_not_allowed"), query_id)
+    # Checked before anything is edited or answered: only the user a button was sent to
+    # may press it (issue 46), and only a button the message really carries.
+    owner = decoded.owner if decoded is not None else command[1] if command else None
+    if owner is not None and owner != str(query.sender.id):
+        return Read(update_id, Ignored("press_by_another_user"), query_id)
+    if owner is None and chat.type != "private":
+        return Read(update_id, Ignored("unbound_press_in_group"), query_id)
+    if not on_its_message(query):
+        return Read(update_id, Ignored("press_not_on_its_message"), query_id)
     pressed = pressed_edit(query)
     if decoded is None:  # a command button: the same as typing its command
-        incoming = _incoming(chat, query.sender, update_id, kind="text", text=command)
+        assert command is not None
+        incoming = _incoming(chat, query.sender, update_id, kind="text", text=command[0])
         return Read(update_id, incoming, query_id, pressed)
-    token, index = decoded
     incoming = _incoming(
-        chat, query.sender, update_id, kind="choice", choice=index, choice_token=token
+        chat,
+        query.sender,
+        update_id,
+        kind="choice",
+        choice=decoded.index,
+        choice_token=decoded.token,
     )
     return Read(update_id, incoming, query_id, pressed)
 
@@ -261,6 +292,7 @@ def _incoming(
     choice_token: str | None = None,
     message_id: str | None = None,
     edit_of: str | None = None,
+    edited_at_s: float | None = None,
     audio: Audio | None = None,
     document: Document | None = None,
 ) -> Incoming:
@@ -277,6 +309,7 @@ def _incoming(
         display_name=user.full_name,
         message_id=message_id,
         edit_of=edit_of,
+        edited_at_s=edited_at_s,
         audio=audio,
         document=document,
     )

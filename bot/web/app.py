@@ -17,13 +17,15 @@ Bodies over 1 MiB are refused with 413 by aiohttp before any handler reads them.
 Jobs: every process renews its live updates (heartbeat); the process holding a job's
 leader lease runs the re-drive and the jobs `lembra telegram --polling` runs too
 (bot/delivery/jobs.py: the runtime's background work and due reminders).
-Shutdown (SIGTERM): stop accepting, finish in-flight requests and turns, close PTB,
-then the caller leaves `open_deps`, which stops the embedded database.
+Shutdown (SIGTERM): stop accepting, finish in-flight requests, work the queued turns for
+SHUTDOWN_GRACE_SECONDS (the rest stay `received` for the re-drive), close PTB, then the
+caller leaves `open_deps`, which stops the embedded database.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -158,7 +160,10 @@ def create_app(
         yield
         await checks.cancel()
         await degraded.cancel()
-        # The server stopped accepting and in-flight requests finished: now the turns.
+        # The server stopped accepting and in-flight requests finished: now the turns, for
+        # SHUTDOWN_GRACE_SECONDS from the signal at most (`serve` began it); the rest are
+        # left `received` for the re-drive
+        lifecycle.drain(settings.shutdown_grace_seconds)
         await lifecycle.stop()
         if channels.telegram is not None:
             await channels.telegram.stop()
@@ -305,8 +310,9 @@ async def serve(
 ) -> None:
     """Run the web app on HOST:PORT until `stop` is set (SIGTERM) or cancelled, then shut down."""
     settings: Settings = deps.settings
+    app = create_app(deps, handler, options=options)
     runner = web.AppRunner(
-        create_app(deps, handler, options=options),
+        app,
         access_log=None,
         shutdown_timeout=SHUTDOWN_TIMEOUT_S,
         handle_signals=False,
@@ -322,9 +328,14 @@ async def serve(
                 f"cannot listen on {settings.host}:{settings.port} (HOST, PORT): "
                 f"{exc.strerror or exc}; stop the other process or choose another PORT"
             ) from None
+        # What start-up built (libraries, clients, settings) lives as long as the process:
+        # frozen, it is never scanned again, so a full collection costs what the turns made,
+        # not 100+ ms of everything (issue 46, bench/imports.py --no-freeze)
+        gc.freeze()
         jobs = (options or WebOptions()).jobs
         log_event(log, "serving", **summary(settings, offline=deps.model is None, jobs=jobs))
         await _until_stopped(stop or asyncio.Event(), deps.db.supervisor)
     finally:
+        app[CHANNELS].lifecycle.drain(settings.shutdown_grace_seconds)  # from the signal on
         await runner.cleanup()
         log_event(log, "stopped")

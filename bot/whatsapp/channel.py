@@ -34,6 +34,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from agent.conversation.access import allows
 from agent.deps import Deps
 from agent.errors import ServiceUnavailable
 from agent.services.outbound import outbound_trace
@@ -43,7 +44,7 @@ from agent.types import Attachment, Channel, Incoming, Language, Reply
 from bot.delivery.concurrency import BackgroundTasks
 from bot.delivery.lifecycle import Delivery, Job, UpdateLifecycle
 from bot.inbound import Ignored, NotJson, Rejected, read_body
-from bot.render import ChoiceDataTooLong, encode_choice, shorten, split_text
+from bot.render import ChoiceDataTooLong, encode_choice, owner_of, shorten, split_text
 from bot.whatsapp.media import WhatsAppMedia
 from bot.whatsapp.status import ReadReceipts
 from bot.whatsapp.updates import WaMessage, WaValue, normalize, read_message, values
@@ -268,9 +269,15 @@ class WhatsAppChannel:
     async def _run(self, job: Job) -> None:
         incoming = job.incoming
         async with self.lifecycle.serializer.slot(incoming.conversation_id):
-            # typing only where a reply follows: not outside the window, and not for an
-            # edit, which most often corrects nothing and is answered with silence
-            if incoming.kind != "edit" and self.window_open(incoming.user_id):
+            # typing only where a reply follows: not outside the window, not for an edit,
+            # which most often corrects nothing and is answered with silence, and never for
+            # a sender the bot refuses (nothing tells them their message was read: issue 46)
+            if (
+                incoming.kind != "edit"
+                and self.window_open(incoming.user_id)
+                and allows(self.deps, incoming.user_id)
+                and not self.lifecycle.past_deadline  # shutting down: left for the re-drive
+            ):
                 await self._receipts.begin(self._session, incoming.update_id)
             try:
                 await self.lifecycle.process(job, self)
@@ -336,7 +343,7 @@ class WhatsAppChannel:
 
     async def _send_reply(self, incoming: Incoming, reply: Reply) -> Delivery:
         language = incoming.language_hint or self.deps.settings.default_language
-        messages = render(reply, language)
+        messages = render(reply, language, owner=owner_of(incoming.user_id))
         try:
             for message in messages:
                 await self._post(self._message(incoming.chat_id, message))
@@ -456,10 +463,10 @@ async def _json(response: aiohttp.ClientResponse) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def render(reply: Reply, language: Language) -> list[dict[str, Any]]:
-    """The message bodies (without recipient) that carry `reply`, in order."""
+def render(reply: Reply, language: Language, *, owner: str) -> list[dict[str, Any]]:
+    """The message bodies (without recipient) that carry `reply`, in order; buttons bound to `owner`."""
     parts = split_text(reply.text, TEXT_LIMIT)
-    interactive = _interactive(reply, parts, language)
+    interactive = _interactive(reply, parts, language, owner)
     messages: list[dict[str, Any]] = [
         {"type": "text", "text": {"preview_url": False, "body": part}} for part in parts
     ]
@@ -468,13 +475,15 @@ def render(reply: Reply, language: Language) -> list[dict[str, Any]]:
     return messages
 
 
-def _interactive(reply: Reply, parts: list[str], language: Language) -> dict[str, Any] | None:
+def _interactive(
+    reply: Reply, parts: list[str], language: Language, owner: str
+) -> dict[str, Any] | None:
     """Buttons (<= 3 short labels) or a list for the choices; takes the body from `parts`."""
     if not reply.choices:
         return None
     try:
         ids = [
-            encode_choice(reply.choice_token, c.index, max_bytes=ID_MAX_BYTES)
+            encode_choice(reply.choice_token, c.index, owner=owner, max_bytes=ID_MAX_BYTES)
             for c in reply.choices
         ]
     except ChoiceDataTooLong:

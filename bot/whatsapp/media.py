@@ -4,6 +4,10 @@
                                         takes: FileTooLarge, nothing downloaded
     GET {url} (Authorization: Bearer) ─> bot/downloads.py (bounded, retried)
 
+The token goes only where it belongs (issue 46): the download URL must be on the origin
+of WHATSAPP_API_BASE_URL, or, when that is Meta's Graph API, on Meta's media host
+(`https://lookaside.fbsbx.com`, where the Cloud API's media URLs point). A URL anywhere
+else is not fetched at all (neither with the token nor without: it is not the media).
 The lookup's URL lasts about five minutes, so each fetch looks the media up again.
 Both calls go through the one retry policy.
 """
@@ -15,6 +19,7 @@ import logging
 from collections.abc import Callable
 from functools import partial
 from typing import Annotated
+from urllib.parse import urlsplit
 
 import aiohttp
 from pydantic import StringConstraints
@@ -29,6 +34,33 @@ from config.logging import log_event
 log = logging.getLogger("lembra.whatsapp")
 
 LOOKUP_MAX_BYTES = 64 * 1024  # the lookup answers a small JSON object
+GRAPH_HOST = "graph.facebook.com"
+META_MEDIA_ORIGIN = ("https", "lookaside.fbsbx.com", 443)
+
+Origin = tuple[str, str, int | None]
+
+
+def origin(url: str) -> Origin | None:
+    """(scheme, host, port) of `url`, the port filled in for http(s); None when it has no host."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if not host:
+        return None
+    return scheme, host, port if port is not None else {"https": 443, "http": 80}.get(scheme)
+
+
+def token_origins(base_url: str) -> frozenset[Origin]:
+    """Where the bearer token may go: the API base's origin, and Meta's media host beside Meta's API."""
+    base = origin(base_url)
+    if base is None:
+        return frozenset()
+    if base == ("https", GRAPH_HOST, 443):
+        return frozenset({base, META_MEDIA_ORIGIN})
+    return frozenset({base})
 
 
 class WaMediaLookup(Payload):
@@ -59,6 +91,7 @@ class WhatsAppMedia:
     ) -> None:
         self._endpoint = endpoint.rstrip("/")
         self._headers = headers
+        self._trusted = token_origins(self._endpoint)
         self._session = session
         self._policy = policy
         self._timeout_s = timeout_s
@@ -71,6 +104,11 @@ class WhatsAppMedia:
         found = await self._lookup(media_id)
         if found.file_size is not None and found.file_size > limit:
             raise FileTooLarge(f"the media has {found.file_size} bytes (at most {limit} are taken)")
+        where = origin(found.url)
+        if where not in self._trusted:
+            host = where[1] if where is not None else ""
+            log_event(log, "media_url_refused", level=logging.WARNING, host=host)
+            raise ServiceError("the media URL is not on the API's host: the token stays home")
         return await self._get(found.url, limit)
 
     async def _lookup(self, media_id: str) -> WaMediaLookup:

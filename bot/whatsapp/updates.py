@@ -41,7 +41,7 @@ from bot.inbound import (
     phone_language,
     validated,
 )
-from bot.render import decode_choice
+from bot.render import ChoicePress, decode_choice
 
 CAPTIONED = ("image", "video", "document")
 # what a person sent that the bot cannot read: it gets the polite "only text" reply
@@ -204,6 +204,8 @@ def normalize(
     if not isinstance(content, Content):
         return content
     choice = content.choice
+    if choice is not None and choice.owner is not None and choice.owner != message.sender:
+        return Ignored("press_by_another_user")  # a button is its owner's alone (issue 46)
     own_id = f"wa:{message.id}"
     return Incoming(
         channel="whatsapp",
@@ -211,13 +213,14 @@ def normalize(
         user_id=f"wa:{message.sender}",
         text=content.text,
         kind=content.kind,
-        choice=choice[1] if choice else None,
-        choice_token=choice[0] if choice else None,
+        choice=choice.index if choice else None,
+        choice_token=choice.token if choice else None,
         update_id=own_id,
         language_hint=phone_language(message.sender),
         display_name=name,
         message_id=None if content.kind == "edit" else own_id,
         edit_of=content.edit_of,
+        edited_at_s=message.sent_at_s() if content.kind == "edit" else None,
         audio=content.audio,
     )
 
@@ -230,7 +233,7 @@ class Content:
     kind: IncomingKind
     text: str | None = None
     edit_of: str | None = None
-    choice: tuple[str | None, int] | None = None
+    choice: ChoicePress | None = None
     audio: Audio | None = None
 
 

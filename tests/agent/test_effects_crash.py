@@ -209,3 +209,129 @@ async def test_doctor_reports_items_without_events_and_repairs_them(live: Live) 
     repaired = await repair_user(live.deps, found)
     assert repaired.ok
     assert (await live.db.ledger.verify(USER)).ok
+
+
+# -- a re-driven update answers exactly as its first run did (issue 46) -------------------------
+
+FINISHED = ("finished", "after-counter")
+
+
+async def redriven_answer(live: Live, incoming: Incoming, how: str, *points: str) -> Reply:
+    """Run `incoming` to a crash (`how`: after the whole turn, its answer never delivered; or
+    after `points`), then re-drive it as the lifecycle does; return the re-drive's reply."""
+    if how == "finished":
+        await send(live, incoming)  # handled; the process dies before the reply is out
+        live.clock.advance(61)
+    else:
+        await killed(live, incoming, crash_after(*points))
+    return await send(live, incoming)
+
+
+@pytest.mark.parametrize("how", FINISHED)
+async def test_a_confirmed_delete_redriven_after_it_finished_answers_as_its_first_run(
+    live: Live, how: str
+) -> None:
+    """Issue 46 partial: the re-drive ran nothing twice but answered "nada pendente"."""
+    await _saved_then_previewed(live)
+    confirm = update(3, "sim")
+
+    reply = await redriven_answer(
+        live, confirm, how, "items.delete_one", "ledger.insert_one", "users.update_one"
+    )
+
+    assert reply.text.startswith("✅ Apagado:")
+    assert "pendente" not in reply.text
+    assert await live.db.items.list_for(USER) == []
+    assert len(await events(live.db, "item_deleted")) == 1
+    await assert_consistent(live)
+
+
+@pytest.mark.parametrize("how", FINISHED)
+async def test_delete_all_redriven_after_it_finished_answers_its_count_again(
+    live: Live, how: str
+) -> None:
+    await send(live, update(1, f"salva uma nota: {NOTE}"), SAVE)
+    await send(
+        live,
+        update(2, "salva uma nota: ligar pro dentista"),
+        [call("save_note", content="ligar pro dentista")],
+    )
+    await send(live, update(3, "apaga tudo"))
+
+    reply = await redriven_answer(
+        live, update(4, "sim"), how, "items.delete_many", "ledger.insert_one", "users.update_one"
+    )
+
+    assert "Apaguei 2" in reply.text
+    assert len(await events(live.db, "all_deleted")) == 1
+    await assert_consistent(live)
+
+
+@pytest.mark.parametrize("how", ["finished", "after-first-batch", "mid-batch"])
+async def test_an_import_sim_redriven_answers_as_its_first_run_and_saves_once(
+    live: Live, how: str
+) -> None:
+    """Issue 46 partial: an import's «sim» re-driven after kill -9 answered "nada pendente"."""
+    lines = "\n".join(f"leite {n:03d}" for n in range(150))
+    preview = await send(live, update(1, f"/import {lines}"))
+    assert preview.text.startswith("Importar 150 itens?")
+    points = {
+        "finished": (),
+        # the first batch of 100 numbered, inserted, recorded, counted: the second not begun
+        "after-first-batch": (
+            "items.insert_many",
+            *["ledger.insert_one"] * 100,
+            "users.update_one",
+        ),
+        "mid-batch": ("items.insert_many", "ledger.insert_one"),  # one event of a hundred
+    }[how]
+
+    reply = await redriven_answer(live, update(2, "sim"), how, *points)
+
+    assert reply.text == "✅ Importei 150 itens."
+    assert len(await live.db.items.list_for(USER)) == 150
+    assert len(await events(live.db, "item_saved")) == 150
+    await assert_consistent(live)
+
+
+async def test_a_no_redriven_after_it_finished_answers_as_its_first_run(live: Live) -> None:
+    await _saved_then_previewed(live)
+    first = await send(live, update(3, "não"))
+    live.clock.advance(61)
+
+    again = await send(live, update(3, "não"))
+
+    assert again.text == first.text
+    assert len(await live.db.items.list_for(USER)) == 1
+
+
+@pytest.mark.parametrize("how", ["finished", "after-update"])
+async def test_an_edit_correction_redriven_is_answered_again_and_applied_once(
+    live: Live, how: str
+) -> None:
+    """Issue 46 partial: the correction was applied but its reply never sent."""
+    said = Incoming(
+        channel="telegram",
+        chat_id="7001",
+        user_id=USER,
+        text="anota: comprar leite",
+        update_id="tg:1",
+        message_id="tg:7001:50",
+    )
+    await send(live, said)
+    edit = Incoming(
+        channel="telegram",
+        chat_id="7001",
+        user_id=USER,
+        text="anota: comprar pão",
+        kind="edit",
+        update_id="tg:2",
+        edit_of="tg:7001:50",
+        edited_at_s=1.0,
+    )
+
+    reply = await redriven_answer(live, edit, how, "items.update_one", "ledger.insert_one")
+
+    assert reply.text == "✏️ Corrigi: comprar pão"
+    assert [i.content for i in await live.db.items.list_for(USER)] == ["comprar pão"]
+    assert len(await events(live.db, "item_updated")) == 1

@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.conversation.importfile import decoded, read_file
+from agent.conversation.importfile import read_document
+from agent.conversation.importing import MAX_ENTRIES
 from agent.texts import text
 from agent.types import Document, Incoming, Reply
 from storage import Database
@@ -138,14 +139,32 @@ async def test_a_file_typed_as_text_without_an_extension_is_read(lembra: Lembra)
     kind=st.sampled_from(["json", "csv", "txt"]),
 )
 def test_any_bytes_are_read_or_refused_with_a_reason(data: bytes, kind: Any) -> None:
-    content = decoded(data)
-    if content is None:
-        return
-    read = read_file(kind, content)
+    _read_or_refused(read_document(kind, data))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    depth=st.integers(0, 3000),
+    line=st.integers(0, 6000),
+    rows=st.integers(0, 700),
+    noise=st.text(max_size=40),
+    kind=st.sampled_from(["json", "csv", "txt"]),
+)
+def test_hostile_shapes_are_read_or_refused_with_a_reason(
+    depth: int, line: int, rows: int, noise: str, kind: Any
+) -> None:
+    """Issue 46: nesting, overlong lines and too many rows are bounds, never an exception."""
+    nested = '{"format": "lembra-export/1", "items": [' + "[" * depth + "]" * depth + "]}"
+    body = nested if kind == "json" else "x" * line + "\n" + "\n".join(f"r{n}" for n in range(rows))
+    _read_or_refused(read_document(kind, (body + noise).encode("utf-8", "surrogatepass")))
+
+
+def _read_or_refused(read: Any) -> None:
     if isinstance(read, str):  # a reason the user is told, from the catalog
         assert text(read, "pt", limit=500).strip()
     else:
         assert read.entries or read.memories
+        assert len(read.entries) <= MAX_ENTRIES
 
 
 async def test_nothing_is_imported_before_sim(lembra: Lembra) -> None:

@@ -25,13 +25,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent.errors import ServiceError, ServiceNotConfigured, ServiceUnavailable
-from agent.services.audiolength import ogg_seconds
+from agent.services.audiolength import UNREADABLE, ogg_seconds, opus_samples, vorbis_long_modes
 from agent.services.transcribe import (
     HttpTranscriber,
     LocalTranscriber,
     _text_of,
     build_transcriber,
     extension_for,
+    media_type,
 )
 from bot.fakes.transcription import FakeTranscriptionServer, silent_voice_note
 from config.settings import load_settings
@@ -350,17 +351,95 @@ def test_an_ogg_opus_notes_length_is_read_from_its_pages(seconds: float) -> None
     assert ogg_seconds(silent_voice_note(seconds)) == pytest.approx(seconds, abs=0.02)
 
 
-def test_what_is_not_ogg_opus_or_vorbis_has_no_length() -> None:
+@pytest.mark.parametrize("forged", ["last", "every"])
+def test_granule_positions_that_lie_do_not_shorten_a_note(forged: Any) -> None:
+    """Issue 46 row 2: the old probe read the last page's granule only (2 s here)."""
+    note = silent_voice_note(300, claims=2, forged=forged)
+    assert ogg_seconds(note) == pytest.approx(300, abs=0.02)
+
+
+def test_counting_stops_once_past_the_limit() -> None:
+    found = ogg_seconds(silent_voice_note(3000), stop_after_s=60)
+    assert isinstance(found, float)
+    assert 60 < found < 62
+
+
+def test_pages_are_read_past_junk_and_past_a_page_whose_crc_fails() -> None:
+    """A bogus page whose body would swallow real pages hides none of them from the count."""
+    note = silent_voice_note(30, claims=2, forged="every")  # only the packets tell the truth
+    boundary = [n for n in range(len(note)) if note.startswith(b"OggS", n)][3]
+    bogus = b"OggS\x00\x00" + bytes(20) + b"\x01" + bytes([255])  # claims 255 bytes; bad CRC
+    found = ogg_seconds(note[:boundary] + b"junk" + bogus + note[boundary:])
+    assert found == pytest.approx(30, abs=0.02)
+
+
+@pytest.mark.parametrize(
+    ("packet", "samples"),
+    [
+        (bytes([0xF8, 0xFF, 0xFE]), 960),  # CELT 20 ms, one frame
+        (bytes([(16 << 3) | 0]), 120),  # CELT 2.5 ms
+        (bytes([(3 << 3) | 1, 0, 0]), 5760),  # SILK 60 ms, two frames
+        (bytes([(27 << 3) | 3, 48]), 5760),  # CELT 20 ms x 48 frames: capped at 120 ms
+        (bytes([(18 << 3) | 3, 6]), 2880),  # CELT 10 ms x 6 frames
+        (b"", 120),  # no byte: a lost packet, counted as the shortest frame
+    ],
+)
+def test_an_opus_packet_counts_what_its_toc_says(packet: bytes, samples: int) -> None:
+    assert opus_samples(packet) == samples
+
+
+def _vorbis_setup(flags: list[bool]) -> bytes:
+    """The tail of a Vorbis setup header: some codebook bits, the mode count, the modes, framing."""
+    bits = [1, 0, 1, 1, 0, 0, 1, 0] * 5  # what precedes the modes (not read)
+    bits += [(len(flags) - 1) >> n & 1 for n in range(6)]
+    for flag in flags:
+        bits += [int(flag)] + [0] * 32 + [0] * 8  # block flag, window, transform, mapping 0
+    bits.append(1)  # framing
+    value = sum(bit << n for n, bit in enumerate(bits))
+    return b"\x05vorbis" + value.to_bytes((len(bits) + 7) // 8, "little")
+
+
+@pytest.mark.parametrize("flags", [[False, True], [True], [False, False, True, True]])
+def test_the_vorbis_modes_are_read_back_from_the_setup_headers_end(flags: list[bool]) -> None:
+    assert vorbis_long_modes(_vorbis_setup(flags)) == tuple(flags)
+
+
+def test_a_vorbis_notes_length_is_counted_from_its_block_sizes() -> None:
+    ident = b"\x01vorbis" + bytes(4) + b"\x01" + (16_000).to_bytes(4, "little") + bytes(12)
+    ident += bytes([0xB8, 0x01])  # short 256, long 2048; framing
+    comment = b"\x03vorbis" + bytes(8) + b"\x01"
+    # mode 1 (long) packets: type bit 0, then the mode number in 1 bit
+    audio = [bytes([0b10]) + bytes(10)] * 100
+    note = _ogg_stream([ident, comment, _vorbis_setup([False, True]), *audio], granule=16)
+    # 99 packets after the first, each a quarter of two long blocks: 99 x 1024 samples
+    assert ogg_seconds(note) == pytest.approx(99 * 1024 / 16_000)
+
+
+def _ogg_stream(packets: list[bytes], *, granule: int) -> bytes:
+    from bot.fakes.transcription import _ogg_page
+
+    pages = [_ogg_page([p], granule=0 if n < 3 else granule, seq=n) for n, p in enumerate(packets)]
+    return b"".join(pages)
+
+
+def test_what_is_not_ogg_has_no_length_and_odd_ogg_is_unreadable() -> None:
     assert ogg_seconds(b"ID3\x03\x00 an mp3") is None
-    assert ogg_seconds(b"OggS") is None
     assert ogg_seconds(b"") is None
+    assert ogg_seconds(b"OggS") is UNREADABLE
+    assert ogg_seconds(b"OggS" + bytes(200)) is UNREADABLE
+    other_stream = silent_voice_note(1).replace(b"BMEL", b"XXXX")  # another serial number
+    assert ogg_seconds(silent_voice_note(1) + other_stream) is UNREADABLE
+
+
+def _length_or_none(found: object) -> bool:
+    return found is None or found is UNREADABLE or (isinstance(found, float) and found >= 0)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=400))
 def test_any_bytes_give_a_length_or_none(data: bytes) -> None:
-    found = ogg_seconds(data)
-    assert found is None or found >= 0
+    assert _length_or_none(ogg_seconds(data))
+    assert _length_or_none(ogg_seconds(b"OggS" + data))
 
 
 @settings(max_examples=300, deadline=None)
@@ -369,4 +448,20 @@ def test_a_damaged_or_cut_note_gives_a_length_or_none(at: int, byte: int, cut: i
     note = bytearray(silent_voice_note(3))
     note[at % len(note)] = byte
     found = ogg_seconds(bytes(note[: max(0, len(note) - cut)]))
-    assert found is None or found >= 0
+    assert _length_or_none(found)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=80))
+def test_any_mime_type_reads_as_a_type_no_header_can_be_made_of(raw: str) -> None:
+    """Issue 46 row 7: `audio/ogg\\r\\nX: y` reached the multipart header and failed the turn."""
+    found = media_type(raw)
+    assert found == "" or ("/" in found and found.isascii() and found == found.lower())
+    assert not any(c in found for c in '\r\n\t ;,"')
+
+
+def test_a_mime_type_keeps_what_precedes_a_line_break() -> None:
+    assert media_type("audio/ogg\r\nX-Injected: y") == "audio/ogg"
+    assert media_type(" Audio/OGG; codecs=opus") == "audio/ogg"
+    assert media_type("\r\naudio/ogg") == "audio/ogg"
+    assert media_type("ogg") == ""

@@ -211,3 +211,55 @@ async def test_a_whatsapp_edit_shows_no_typing_indicator(harness: Any) -> None:
         await h.idle()
 
         assert h.wa.receipts() == receipts
+
+
+async def test_two_edits_arriving_out_of_order_leave_the_newer(harness: Any) -> None:
+    """Issue 46 partial: the edit made second but delivered first was overwritten by the older."""
+    user = f"tg:{CHAT}"
+    async with lembra(harness) as (h, clock):
+        saved = await tg_say(h, "anota: comprar leite")
+        clock.advance(60)
+        older, newer = tg_edit(saved, "anota: comprar pão"), tg_edit(saved, "anota: comprar ovos")
+        newer["edited_message"]["edit_date"] = older["edited_message"]["edit_date"] + 20
+
+        for edit in (newer, older):  # the platform delivers them the other way round
+            assert (await h.post_update(edit)).status == 200
+            await h.idle()
+
+        (note,) = await h.db.items.list_for(user)
+        assert note.content == "comprar ovos"
+        assert h.tg.texts(CHAT)[-1] == "✏️ Corrigi: comprar ovos"
+        assert (await ledger_types(h, user)).count("item_updated") == 1
+
+
+async def test_whatsapp_edits_out_of_order_leave_the_newer_too(harness: Any) -> None:
+    user = f"wa:{PHONE}"
+    async with lembra(harness) as (h, _):
+        saved = await wa_say(h, "anota: pagar a luz")
+        now = int(time.time())
+        older, newer = wa_edit(saved, "anota: pagar a água"), wa_edit(saved, "anota: pagar o gás")
+        older["entry"][0]["changes"][0]["value"]["messages"][0]["timestamp"] = str(now + 10)
+        newer["entry"][0]["changes"][0]["value"]["messages"][0]["timestamp"] = str(now + 40)
+        for edit in (newer, older):
+            await h.post_whatsapp(edit)
+            await h.idle()
+
+        (note,) = await h.db.items.list_for(user)
+        assert note.content == "pagar o gás"
+
+
+async def test_an_edit_over_the_message_limit_is_refused_like_a_message(harness: Any) -> None:
+    """Issue 46 partial: an edit skipped the 4,000-character limit (and was cut silently)."""
+    user = f"tg:{CHAT}"
+    async with lembra(harness) as (h, _):
+        saved = await tg_say(h, "anota: comprar leite")
+        long = "anota: " + "pão " * 1100
+
+        await h.post_update(tg_edit(saved, long))
+        await h.idle()
+
+        assert h.tg.texts(CHAT)[-1].startswith(
+            f"Mensagem longa demais ({len(long)} caracteres; o limite é 4000)"
+        )
+        (note,) = await h.db.items.list_for(user)
+        assert note.content == "comprar leite"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.render import split_text, utf16_units
+from bot.render import ChoicePress, decode_choice, encode_choice, split_text, utf16_units
 
 
 def test_telegram_length_counts_emoji_outside_the_bmp_twice() -> None:
@@ -35,3 +35,16 @@ def test_split_loses_nothing_and_respects_the_limit(text: str, limit: int) -> No
     assert all(utf16_units(p) <= limit for p in parts)
     # whitespace-only parts are dropped; every visible character survives, in order
     assert "".join("".join(parts).split()) == "".join(text.split())
+
+
+def test_a_choice_is_bound_to_its_owner_and_fits_telegrams_64_bytes() -> None:
+    longest = encode_choice("snz:" + "f" * 24, 2, owner="9" * 16, max_bytes=64)
+    assert decode_choice(longest) == ChoicePress("snz:" + "f" * 24, 2, "9" * 16)
+    assert decode_choice("c:tk:1") == ChoicePress("tk", 1, None)  # sent before owners
+    assert decode_choice("c:tk:1@x1") is None  # an owner is a platform's digits only
+
+
+@given(st.text(max_size=80))
+def test_any_button_data_decodes_to_a_press_or_none(data: str) -> None:
+    press = decode_choice(data)
+    assert press is None or (press.index >= 0 and (press.owner is None or press.owner.isdigit()))

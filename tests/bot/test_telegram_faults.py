@@ -90,7 +90,10 @@ async def test_a_reply_that_cannot_be_sent_is_kept_and_resent_by_the_redrive(
 
         assert len(h.runtime.seen) == 1  # re-sent, not handled again
         sent = h.tg.sent(chat_id=CHAT)[0]
-        assert sent.params["reply_markup"]["inline_keyboard"][0][0]["callback_data"] == "c:pk1:0"
+        assert (
+            sent.params["reply_markup"]["inline_keyboard"][0][0]["callback_data"]
+            == f"c:pk1:0@{CHAT}"
+        )
         assert await h.status(f"tg:{update['update_id']}") == "done"
         assert await h.metric("lembra_updates_total", channel="telegram", outcome="redriven") == 1
 

@@ -72,14 +72,13 @@ async def test_a_list_has_no_link_previews_and_paging_buttons_that_ask_for_pages
         assert listed.params["link_preview_options"] == {"is_disabled": True}
         assert "link_preview_options" not in echoed.params
         rows = _keyboard(listed)
-        assert rows == [[("‹", "k:/list vídeos 1"), ("›", "k:/list vídeos 3")]]
+        owner = f"@{CHAT}"  # only the user they were sent to may press them (issue 46)
+        assert rows == [[("‹", f"k:/list vídeos 1{owner}"), ("›", f"k:/list vídeos 3{owner}")]]
         assert all(len(data.encode()) <= 64 for row in rows for _, data in row)
 
         # pressing › is the same as sending its command; the old buttons go away
         await h.post_update(
-            callback_update(
-                CHAT, "k:/list vídeos 3", message_text=listed.params["text"], buttons=rows
-            )
+            callback_update(CHAT, rows[0][1][1], message_text=listed.params["text"], buttons=rows)
         )
         await h.idle()
 
@@ -100,7 +99,7 @@ async def test_start_and_a_bare_lang_offer_language_buttons(harness: Any) -> Non
             await h.idle()
 
         start, lang, chosen, choice = h.tg.sent("sendMessage", CHAT)
-        languages = [[("Português", "k:/lang pt"), ("English", "k:/lang en")]]
+        languages = [[("Português", f"k:/lang pt@{CHAT}"), ("English", f"k:/lang en@{CHAT}")]]
         assert _keyboard(start) == languages
         assert _keyboard(lang) == languages
         assert _keyboard(chosen) == []
@@ -108,7 +107,7 @@ async def test_start_and_a_bare_lang_offer_language_buttons(harness: Any) -> Non
 
         await h.post_update(
             callback_update(
-                CHAT, "k:/lang en", message_text=start.params["text"], buttons=languages
+                CHAT, f"k:/lang en@{CHAT}", message_text=start.params["text"], buttons=languages
             )
         )
         await h.idle()

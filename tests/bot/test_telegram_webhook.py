@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.render import decode_choice
+from bot.render import ChoicePress, decode_choice
 from tests.support.fake_telegram import callback_update, message_update
 from tests.support.scripted_runtime import CONFIRM_TOKEN, PICK_TOKEN, long_text
 
@@ -119,7 +119,7 @@ async def test_choices_become_an_inline_keyboard_and_a_press_comes_back_as_a_cho
             ["Inception (2014)"],
         ]
         data = [row[0]["callback_data"] for row in rows]
-        assert data == [f"c:{PICK_TOKEN}:0", f"c:{PICK_TOKEN}:1"]
+        assert data == [f"c:{PICK_TOKEN}:0@{CHAT}", f"c:{PICK_TOKEN}:1@{CHAT}"]
         assert all(len(d.encode()) <= 64 for d in data)
 
         press = callback_update(CHAT, data[1])
@@ -140,8 +140,8 @@ async def test_a_confirmation_puts_both_buttons_on_one_row(harness: Any) -> None
         rows = h.tg.sent(chat_id=CHAT)[-1].params["reply_markup"]["inline_keyboard"]
         assert len(rows) == 1
         assert [decode_choice(b["callback_data"]) for b in rows[0]] == [
-            (CONFIRM_TOKEN, 0),
-            (CONFIRM_TOKEN, 1),
+            ChoicePress(CONFIRM_TOKEN, 0, str(CHAT)),
+            ChoicePress(CONFIRM_TOKEN, 1, str(CHAT)),
         ]
 
 

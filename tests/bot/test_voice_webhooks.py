@@ -204,6 +204,117 @@ async def test_an_audio_format_no_backend_reads_is_answered_in_english_and_not_f
         assert (h.tg.attempts("getFile"), ears.requests) == ([], [])
 
 
+# -- lengths measured on the bytes received (issue 46) ---------------------------------------
+
+OVER = "Esse áudio passa de 60 s, o máximo que eu transcrevo. Mande um áudio mais curto ou escreva a mensagem."
+
+
+@pytest.mark.parametrize(
+    ("announced", "forged"),
+    [(2, None), (None, "last"), (2, "every")],
+    ids=["announced-2s", "last-page-claims-2s", "every-page-and-announced-2s"],
+)
+async def test_a_telegram_note_that_lies_about_its_length_is_measured_and_refused(
+    lembra: Any, ears: FakeTranscriptionServer, announced: int | None, forged: Any
+) -> None:
+    """Issue 46 rows 1-2: a 3,000 s note announced as 2 s, or whose OGG granules claim 2 s,
+    was transcribed. Its packets are counted: it is refused, and nothing is transcribed."""
+    note = silent_voice_note(3000, claims=2 if forged else None, forged=forged or "last")
+    async with lembra() as h:
+        h.tg.add_file("liar", note)
+        ears.hear("anota: três mil segundos")
+        await h.post_update(voice_update(CHAT, "liar", seconds=announced, size=len(note)))
+        await h.idle()
+
+        assert h.tg.texts(CHAT) == [OVER]
+        assert ears.requests == []
+        assert await said(h, f"tg:{CHAT}") == []
+
+
+async def test_a_whatsapp_note_whose_last_page_lies_is_refused(
+    lembra: Any, ears: FakeTranscriptionServer
+) -> None:
+    """Issue 46 row 2, on WhatsApp (which announces no length)."""
+    async with lembra() as h:
+        h.wa.add_media("5550000000046", silent_voice_note(3000, claims=2))
+        ears.hear("anota: três mil segundos")
+        await h.post_whatsapp(wa.message_payload(PHONE, wa.audio_content("5550000000046")))
+        await h.idle()
+
+        assert h.wa.bodies(PHONE) == [OVER]
+        assert ears.requests == []
+
+
+async def test_a_short_note_announced_as_short_is_still_heard(
+    lembra: Any, ears: FakeTranscriptionServer
+) -> None:
+    """The measure passes what is true: 59 s under a 60 s limit, announced or not."""
+    note = silent_voice_note(59)
+    async with lembra() as h:
+        h.tg.add_file("true-note", note)
+        ears.hear("anota: quase um minuto")
+        await h.post_update(voice_update(CHAT, "true-note", seconds=None, size=len(note)))
+        await h.idle()
+
+        assert h.tg.texts(CHAT)[0].startswith("🎤 «anota: quase um minuto»")
+        assert [r.size for r in ears.requests] == [len(note)]
+
+
+async def test_an_ogg_whose_packets_cannot_be_counted_is_refused_clearly(
+    lembra: Any, ears: FakeTranscriptionServer
+) -> None:
+    """An OGG file of a codec that is not Opus or Vorbis: its length cannot be told."""
+    data = b"OggS" + bytes(200)
+    async with lembra() as h:
+        h.tg.add_file("odd", data)
+        ears.hear("nunca")
+        await h.post_update(voice_update(CHAT, "odd", seconds=1, size=len(data)))
+        await h.idle()
+
+        assert h.tg.texts(CHAT) == [
+            "Não consegui entender esse arquivo de áudio. Escreva a mensagem, por favor."
+        ]
+        assert ears.requests == []
+
+
+@pytest.mark.parametrize("channel", ["telegram", "whatsapp"])
+async def test_a_mime_type_with_a_line_break_is_cleaned_and_the_note_heard(
+    lembra: Any, ears: FakeTranscriptionServer, channel: str
+) -> None:
+    """Issue 46 row 7: `audio/ogg\r\nX: y` made the turn fail ("try again")."""
+    forged = "audio/ogg\r\nX-Injected: y"
+    async with lembra() as h:
+        ears.hear("anota: tipo estranho")
+        if channel == "telegram":
+            h.tg.add_file("crlf", NOTE)
+            await h.post_update(voice_update(CHAT, "crlf", mime_type=forged))
+        else:
+            h.wa.add_media("5550000000047", NOTE)
+            payload = wa.message_payload(PHONE, wa.audio_content("5550000000047", mime_type=forged))
+            await h.post_whatsapp(payload)
+        await h.idle()
+
+        replies = h.tg.texts(CHAT) if channel == "telegram" else h.wa.bodies(PHONE)
+        assert replies[0].startswith("🎤 «anota: tipo estranho»")
+        [heard] = ears.requests
+        assert heard.content_type == "audio/ogg"
+
+
+async def test_a_transcript_with_a_lone_surrogate_is_cleaned_and_answered(
+    lembra: Any, ears: FakeTranscriptionServer
+) -> None:
+    """Issue 46 row 8: the STT server answering `"\ud800"` made the turn fail ("try again")."""
+    async with lembra() as h:
+        h.tg.add_file("odd-words", NOTE)
+        ears.hear("anota: caf\ud800 com leite")
+        await h.post_update(voice_update(CHAT, "odd-words"))
+        await h.idle()
+
+        [reply] = h.tg.texts(CHAT)
+        assert reply.startswith("🎤 «anota: caf\ufffd com leite»")
+        assert await contents(h, f"tg:{CHAT}") == ["caf\ufffd com leite"]
+
+
 # -- failures ---------------------------------------------------------------------------------
 
 

@@ -79,10 +79,10 @@ async def test_more_than_three_short_options_become_a_list_message(harness: Any)
         assert interactive["type"] == "list"
         rows = interactive["action"]["sections"][0]["rows"]
         assert [(r["id"], r["title"]) for r in rows] == [
-            ("c:pk4:0", "A"),
-            ("c:pk4:1", "B"),
-            ("c:pk4:2", "C"),
-            ("c:pk4:3", "D"),
+            (f"c:pk4:0@{PHONE}", "A"),
+            (f"c:pk4:1@{PHONE}", "B"),
+            (f"c:pk4:2@{PHONE}", "C"),
+            (f"c:pk4:3@{PHONE}", "D"),
         ]
 
         await h.post_whatsapp(wa.message_payload(PHONE, wa.list_reply_content("c:pk4:3", "D")))

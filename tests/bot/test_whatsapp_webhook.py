@@ -126,12 +126,12 @@ async def test_two_choices_become_reply_buttons_and_a_press_comes_back(harness: 
         assert interactive["body"]["text"] == "Apagar 3 itens? Isso não pode ser desfeito."
         buttons = interactive["action"]["buttons"]
         assert [(b["reply"]["id"], b["reply"]["title"]) for b in buttons] == [
-            (f"c:{CONFIRM_TOKEN}:0", "Sim, apagar"),
-            (f"c:{CONFIRM_TOKEN}:1", "Não"),
+            (f"c:{CONFIRM_TOKEN}:0@{PHONE}", "Sim, apagar"),
+            (f"c:{CONFIRM_TOKEN}:1@{PHONE}", "Não"),
         ]
 
         await h.post_whatsapp(
-            wa.message_payload(PHONE, wa.button_reply_content(f"c:{CONFIRM_TOKEN}:0"))
+            wa.message_payload(PHONE, wa.button_reply_content(buttons[0]["reply"]["id"]))
         )
         await h.idle()
         choice = h.runtime.seen[-1]
@@ -151,7 +151,7 @@ async def test_many_or_long_choices_become_a_list_of_at_most_ten_rows(harness: A
         assert all(len(r["title"]) <= 24 for r in rows)
         assert all(len(r.get("description", "")) <= 72 for r in rows)
         assert rows[0]["description"] == "Um título bem comprido número 0 (2000)"
-        assert [r["id"] for r in rows] == [f"c:{PICK_TOKEN}:{n}" for n in range(10)]
+        assert [r["id"] for r in rows] == [f"c:{PICK_TOKEN}:{n}@{PHONE}" for n in range(10)]
 
         await h.post_whatsapp(wa.message_payload(PHONE, wa.list_reply_content(f"c:{PICK_TOKEN}:7")))
         await h.idle()

@@ -42,6 +42,18 @@ async def test_saving_the_same_thing_twice_keeps_one_item(any_db: Database) -> N
     assert [i.title for i in await any_db.items.list_for("tg:1")] == ["Inception"]
 
 
+async def test_a_batch_inserts_what_is_new_and_leaves_a_taken_dedup_key(any_db: Database) -> None:
+    await any_db.users.ensure("tg:1", language="pt", timezone="UTC", now_ms=NOW)
+    taken, _ = await any_db.items.insert(make_item(any_db, "tg:1", 1, "Heat"))
+    batch = [make_item(any_db, "tg:1", n, t) for n, t in ((2, "Alien"), (3, "Heat"), (4, "Ran"))]
+    inserted = await any_db.items.insert_many(batch)
+    assert sorted(i.title or "" for i in inserted) == ["Alien", "Ran"]
+    assert [i.title for i in await any_db.items.list_for("tg:1")] == ["Heat", "Alien", "Ran"]
+    found = await any_db.items.by_dedup("tg:1", [i.dedup_key for i in batch])
+    assert found[taken.dedup_key].id == taken.id
+    assert await any_db.items.by_dedup("tg:2", [taken.dedup_key]) == {}
+
+
 async def test_the_same_dedup_key_is_allowed_for_different_users(any_db: Database) -> None:
     await any_db.items.insert(make_item(any_db, "tg:1", 1, "Inception"))
     _, created = await any_db.items.insert(make_item(any_db, "tg:2", 1, "Inception"))
@@ -444,6 +456,7 @@ async def test_users_counters_and_quota(any_db: Database) -> None:
     effect = EffectDoc(id="e1", op="save", started_ms=NOW)
     assert await any_db.users.begin_effect("wa:5511", "s", effect, take_item_seq=True) == 1
     assert await any_db.users.begin_effect("wa:5511", "s", effect, take_item_seq=True) == 2
+    assert await any_db.users.begin_effect("wa:5511", "s", effect, take_item_seqs=3) == 5
     assert await any_db.users.set_daily_quota("wa:5511", 5_000)
     stored = await any_db.users.get("wa:5511")
     assert stored is not None

@@ -55,6 +55,7 @@ class FakeWhatsApp:
         self.lookups: list[tuple[str, bool]] = []  # (media id, bearer token right)
         self.downloads: list[tuple[str, bool]] = []  # (media id, bearer token right)
         self.download_faults: list[int] = []  # statuses the next downloads answer
+        self.media_base_url: str | None = None  # where lookups point downloads (None: here)
         self._faults: list[_Fault] = []
         self._stalls: list[float] = []
         self._ids = itertools.count(1)
@@ -180,7 +181,8 @@ class FakeWhatsApp:
         return web.json_response(
             {
                 "messaging_product": "whatsapp",
-                "url": f"{self.base_url}/whatsapp_business/attachments/?mid={media_id}&ext=1",
+                "url": f"{self.media_base_url or self.base_url}"
+                f"/whatsapp_business/attachments/?mid={media_id}&ext=1",
                 "mime_type": stored.mime_type,
                 "sha256": hashlib.sha256(stored.data).hexdigest(),
                 "file_size": size,

@@ -1,13 +1,16 @@
-"""Webhook bodies checked before parsing: nesting depth capped, so a hostile body is a 400.
+"""Outside JSON checked before parsing: nesting depth capped, so a hostile document is refused.
 
 Python's `json` recurses once per level: 200,000 nested brackets raise RecursionError,
-which is not a ValueError and would become a 500. Real Telegram updates and WhatsApp
-payloads nest fewer than 15 levels, so anything past `MAX_DEPTH` is refused unparsed.
+which is not a ValueError and would become a 500 (a webhook) or "try again" (an import,
+issue 46). Real Telegram updates and WhatsApp payloads nest fewer than 15 levels, a
+Lembra export fewer than 5, so anything past the caller's limit is refused unparsed.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 MAX_DEPTH = 64
 
@@ -18,7 +21,7 @@ _TOKEN = re.compile(rb'"(?:[^"\\]++|\\.)*+"?|[\[\]{}]', re.DOTALL)
 
 
 class TooDeep(ValueError):
-    """A body nested deeper than the webhook accepts."""
+    """A document nested deeper than its reader accepts."""
 
 
 def too_deep(body: bytes, *, limit: int = MAX_DEPTH) -> bool:
@@ -41,3 +44,14 @@ def check_depth(body: bytes, *, limit: int = MAX_DEPTH) -> None:
     """Raise TooDeep when `body` nests deeper than `limit`."""
     if too_deep(body, limit=limit):
         raise TooDeep(f"JSON nested deeper than {limit} levels")
+
+
+def loads(text: str, *, max_depth: int) -> Any:
+    """`json.loads(text)` once its depth is known to be within `max_depth`.
+
+    Raises:
+        TooDeep: nested deeper than `max_depth` (nothing was parsed).
+        ValueError: not JSON.
+    """
+    check_depth(text.encode("utf-8", "surrogatepass"), limit=max_depth)
+    return json.loads(text)

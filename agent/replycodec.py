@@ -1,4 +1,5 @@
-"""The reply codec: a reply as kept on its `processed_updates` record, and back."""
+"""The reply codec: a reply as kept on its `processed_updates` record (a send to retry) or on
+the user document (a turn's answer a re-drive repeats), and back."""
 
 from __future__ import annotations
 
