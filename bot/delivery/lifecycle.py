@@ -389,7 +389,7 @@ class UpdateLifecycle:
         """
         typing = (
             asyncio.create_task(self._keep_typing(incoming, channel))
-            if allows(self.deps, incoming.user_id)
+            if await allows(self.deps, incoming.user_id)
             else None
         )
         try:

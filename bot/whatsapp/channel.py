@@ -275,7 +275,7 @@ class WhatsAppChannel:
             if (
                 incoming.kind != "edit"
                 and self.window_open(incoming.user_id)
-                and allows(self.deps, incoming.user_id)
+                and await allows(self.deps, incoming.user_id)
                 and not self.lifecycle.past_deadline  # shutting down: left for the re-drive
             ):
                 await self._receipts.begin(self._session, incoming.update_id)
