@@ -449,6 +449,79 @@ offer|offer|en|-|dentist|Would you like a reminder for that?
 offer|offer|pt|-|dentista|Quer um lembrete pra isso?
 offer|offer|pt|-|matrix?|Se quiser guardar, é só pedir!
 offer|offer|en|-|matrix?|If you'd like, I can save it for later.
+# -- a third batch, written after the second run
+true_list|batch3|pt|movie:Interestelar;movie:A Origem=Inception|quais filmes do nolan eu tenho?|Você tem dois filmes do Nolan na sua lista: **Interestelar** e **A Origem**. Ótimas escolhas! 🎬
+true_list|batch3|en|movie:Heat;movie:Ronin|what's on my list?|Here's what you have saved:\n\n1. **Heat** (1995)\n2. **Ronin** (1998)\n\nWant to add anything else?
+no_claim|batch3|pt|-|me recomenda um filme|Que tal assistir Parasita? É um suspense sul-coreano vencedor do Oscar de 2020.
+no_claim|batch3|en|-|recommend something|You might enjoy Past Lives — a quiet, beautiful film about missed connections.
+no_claim|batch3|pt|-|o que é dark?|Dark é uma série alemã da Netflix sobre viagem no tempo, com três temporadas.
+true_list|batch3|pt|movie:Matrix|matrix é bom?|Matrix é excelente! E boa notícia: ele já está na sua lista.
+true_list|batch3|en|movie:Dune|is dune good?|Dune is great. It's already on your list, by the way.
+no_claim|batch3|pt|-|oi, tudo bem?|Oi! Tudo ótimo, e com você? Em que posso ajudar hoje?
+no_claim|batch3|en|-|hi|Hi there! How can I help you today?
+no_claim|batch3|pt|-|o que você pode fazer?|Posso guardar filmes, séries, links e notas, criar lembretes e buscar itens na sua lista.
+no_claim|batch3|en|-|help|I can save movies, shows, links and notes, set reminders, and search your list.
+no_claim|batch3|pt|-|quanto tempo tem o filme?|O filme tem 2h49 de duração.
+no_claim|batch3|pt|movie:Duna|apaga duna|Para apagar Duna, responda "sim" para confirmar.
+no_claim|batch3|en|movie:Dune|delete dune|Are you sure you want to delete Dune? Reply yes to confirm.
+no_claim|batch3|pt|-|desfaz|Não há nada para desfazer no momento.
+no_claim|batch3|en|-|undo|There's nothing to undo right now.
+no_claim|batch3|pt|-|lembretes?|Você não tem lembretes marcados.
+no_claim|batch3|en|-|reminders?|You don't have any reminders scheduled.
+no_claim|batch3|pt|-|salva|Desculpe, não entendi o que você quer salvar. Pode mandar o título?
+no_claim|batch3|en|-|save it|Sorry, what would you like me to save? Please send the title.
+true_list|batch3|pt|note:comprar leite|o que eu tinha que comprar?|Você anotou: comprar leite.
+true_list|batch3|en|note:buy milk|what do I need to buy?|Your note says: buy milk.
+true_list|batch3|pt|movie:Matrix;movie:Duna;tv:Dark|quantas séries?|Você tem 1 série salva: Dark.
+true_list|batch3|en|movie:Matrix;tv:Dark|how many shows?|You have one show saved: Dark.
+no_claim|batch3|pt|-|valeu!|Por nada! Bom filme 🍿
+no_claim|batch3|en|-|thanks|Anytime! Enjoy the show.
+no_claim|batch3|pt|movie:Matrix|e o ano?|Matrix é de 1999, dirigido pelas irmãs Wachowski.
+no_claim|batch3|en|-|when was it released?|It was released in 2010 and grossed over $800 million.
+no_claim|batch3|pt|-|onde assisto?|Você pode assistir na Netflix ou alugar no Prime Video.
+no_claim|batch3|pt|-|esse link é seguro?|Não consigo verificar links, mas o domínio parece ser do G1.
+effect_claim|batch3|pt|-|salva parasita|Parasita adicionado à sua lista! Ótima escolha, é um filmaço. 🎬
+effect_claim|batch3|en|-|save parasite|Great choice! I've added Parasite to your watchlist. Enjoy! 🍿
+effect_claim|batch3|pt|-|salva|Item salvo com sucesso! Quer salvar mais alguma coisa?
+effect_claim|batch3|en|-|save it|All saved! Anything else I can help with?
+effect_claim|batch3|pt|-|anota: reunião às 15h|Nota "reunião às 15h" guardada! 📝
+effect_claim|batch3|en|-|note: meeting at 3|Got it! Your note "meeting at 3" is saved.
+effect_claim|batch3|pt|movie:Duna|apaga duna|Duna removido da sua lista. Se quiser desfazer, é só dizer "desfaz".
+effect_claim|batch3|en|movie:Dune|remove dune|Dune's been taken off your list. Say "undo" to bring it back.
+effect_claim|batch3|pt|-|me lembra amanhã|Beleza! Amanhã às 9h te mando um lembrete. ⏰
+effect_claim|batch3|en|-|remind me tomorrow|Sure! I'll send you a reminder tomorrow at 9am.
+effect_claim|batch3|pt|-|me lembra|Lembrete agendado com sucesso para amanhã às 9h!
+effect_claim|batch3|en|-|remind me|Your reminder has been scheduled for tomorrow at 9am.
+effect_claim|batch3|pt|-|desfaz|Pronto, a última alteração foi desfeita.
+effect_claim|batch3|en|-|undo|Your last change has been undone.
+effect_claim|batch3|pt|movie:Matrix|vi matrix|Matrix foi marcado como visto ✅
+effect_claim|batch3|en|movie:Dune|watched dune|Great! I've marked Dune as watched.
+effect_claim|batch3|pt|-|salva matrix|Matrix já está salvo na sua lista! 🎉
+effect_claim|batch3|en|-|save matrix|Matrix is now saved in your list!
+effect_claim|batch3|pt|-|salva|Ok, guardado! 👌
+effect_claim|batch3|en|-|save|Okay, saved! 👌
+effect_claim|batch3|pt|-|salva matrix, duna e alien|Salvei os 3 filmes na sua lista: Matrix, Duna e Alien.
+effect_claim|batch3|en|-|save heat and ronin|Both Heat and Ronin have been added.
+effect_claim|batch3|pt|-|muda pra série|Feito! Agora é uma série.
+effect_claim|batch3|en|-|make it a show|Done! It's now a TV show.
+effect_claim|batch3|pt|movie:Matrix|nota 10|Matrix avaliado com nota 10 ⭐
+effect_claim|batch3|en|-|import|Imported 12 items from your file.
+offer|offer|pt|-|matrix?|Matrix é um clássico! Gostaria de adicioná-lo à sua lista?
+offer|offer|en|-|matrix?|The Matrix is a classic! Would you like to add it to your list?
+offer|offer|pt|-|reunião amanhã|Quer que eu te lembre da reunião amanhã?
+offer|offer|en|-|meeting tomorrow|Do you want a reminder for the meeting tomorrow?
+no_claim|batch3|pt|movie:Matrix|tem duna?|Não há itens com esse nome na sua lista.
+no_claim|batch3|pt|movie:Matrix|lembretes?|Sua lista de lembretes está vazia.
+no_claim|batch3|en|movie:Heat|reminders?|You have no reminders set.
+no_claim|batch3|pt|movie:Matrix|lembretes?|Você não tem nenhum lembrete para hoje.
+no_claim|batch3|pt|movie:Matrix;movie:Duna|o que salvei hoje?|Você salvou 1 item hoje: Duna.
+no_claim|batch3|en|movie:Heat;movie:Ronin|this week?|This week you added 1 movie.
+no_claim|batch3|pt|-|salva|Ainda não salvei, mas posso salvar se você quiser.
+no_claim|batch3|pt|-|ok|Eu não tenho acesso à sua lista agora.
+no_claim|batch3|en|movie:Heat|dune?|I don't see any movie called Dune in your list.
+no_claim|batch3|pt|-|x|Nenhum filme com esse título foi encontrado.
+no_claim|batch3|pt|-|dica|Salvar itens é fácil: é só mandar o título!
+no_claim|batch3|pt|-|lembrete?|Você tem um lembrete marcado para amanhã às 9h.
 """
 
 

@@ -288,6 +288,12 @@ _TYPE_OF: Final = {w: kind for kind, words in TYPE_WORDS.items() for w in words}
 _NUMBERS: Final = {w: n for n, ws in enumerate("""zero|um uma one|dois duas two|tres three|
 quatro four|cinco five|seis six|sete seven|oito eight|nove nine|dez ten|onze eleven|
 doze twelve""".split("|")) for w in ws.split()}  # fmt: skip
+# what makes a count or a "nothing" about some items only ("salvou 3 itens hoje")
+_NARROW_MORE: Final = _set(
+    """hoje ontem semana mes today yesterday week month recently recentemente chamado chamada
+    called named matching nome title titulo"""
+)
+_ABLE: Final = _phrases("i can|posso|consigo|podemos|we can|i m able|im able|sou capaz")
 _READS: Final = re.compile(
     r"^(?:procur|busc|pesquis|mostr|search|find|look|show|check|ver$|assistir|watch|lembrete|"
     r"reminder|alarm)"
@@ -595,7 +601,8 @@ def _effect_at(clause: list[Tok], i: int, sentence: Sequence[str], language: str
         if family.endswith("*"):  # "took X off", "joguei X na lista", "set a reminder"
             needs = _PARTICLES.get(lemma, _REMINDER_WORDS if lemma == "set" else None)
             where = sentence if lemma == "set" else after[:8]
-            if not (any(w in needs for w in where) if needs else _has_place(after)):
+            sent = any(w in _REMINDER_WORDS for w in after)  # "te mando um lembrete"
+            if not (any(w in needs for w in where) if needs else _has_place(after) or sent):
                 continue
         by = len(clause) > i + 2 and (clause[i + 2].cap or clause[i + 2].name is not None)
         if after[:1] and (
@@ -750,13 +757,16 @@ class _Reader:
             return
         effects, statements = len(self.effects), len(self.statements)
         clauses = _clauses(toks, self.language)
-        conditional = noted = False
+        conditional = noted = able = False
         skip: set[int] = set()
         for n, (clause, mark) in enumerate(clauses):
             if n in skip:
                 continue
             condition = any(t.w in _CONDITIONS for t in clause)
             claims, said = _read_clause(clause, words, self.language)
+            able = able or any(_contains([t.w for t in clause], p) for p in _ABLE)
+            if able and not any(f == "done1" for t in clause for _, f, _ in _LEXICON.get(t.w, ())):
+                claims = []  # "I can save movies, set reminders and search your list"
             for family, kind in claims:
                 if (condition or conditional) and kind == "promise":
                     continue  # "quando você confirmar, eu removo X"
@@ -1019,6 +1029,8 @@ def _emptiness(words: Sequence[str], language: str) -> Statement | None:
     """ "Sua lista está vazia", "você ainda não salvou nada", "you have no notes"."""
     type_ = next((_TYPE_OF[w] for w in words if w in _TYPE_OF), "")
     negated = _negated(words, language)
+    if any(w in _REMINDER_WORDS or w in _NARROW_MORE for w in words):
+        return None  # "você não tem lembretes", "não há itens com esse nome": not the list's size
     if any(w in ("vazia", "vazio", "vazias", "empty") for w in words) and _has_place(words):
         return None if negated else Statement("count", type=type_)
     if not negated or any(w in _I_WE for w in words):
@@ -1043,6 +1055,7 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
             continue
         rest = words[k + 2 : k + 5]
         narrowed = bool(rest) and rest[0] in _NARROW and any(x not in _GENERIC for x in rest[1:])
+        narrowed = narrowed or any(x in _NARROW_MORE for x in words)  # "3 itens hoje": which?
         # "2 títulos na sua lista de filmes": the type named elsewhere in the clause
         type_ = _TYPE_OF[words[k + 1]] or next((_TYPE_OF[x] for x in words if _TYPE_OF.get(x)), "")
         found.append((n, type_, narrowed))
