@@ -108,6 +108,7 @@ save* pp: posto posta postos postas
 save* done1: pus pusemos
 undo done1: desfiz refiz desfizemos
 undo pp: desfeito desfeita refeito refeita desfeitos
+undo pres3: desfaz refaz
 done pp: feito feita feitos feitas feitinho pronto prontinho prontissimo concluido concluida
 done pp: finalizado finalizada resolvido resolvida""".splitlines()
     )
@@ -831,17 +832,20 @@ def read(
     titles: Sequence[Title] = (),
     referent: Sequence[Name] = (),
     noting: bool = False,
+    asked: bool = False,
 ) -> Reading:
     """What a text claims, states about the list and offers, and whether some of it cannot
     be checked. `titles` are found first; `referent` is what the user's message named ("Sim,
-    está na sua lista" is about it); `noting`: the output carries a belief delta."""
+    está na sua lista" is about it); `noting`: the output carries a belief delta; `asked`:
+    the user asked for an effect, so a bare "Ok!" answers that it was done."""
     reader = _Reader(language, referent, noting)
     toks = _mask(_tokens(without_data_tags(message)), titles)
     for line, entry in _lines(toks):
         reader.line(line, entry)
     words = [t.w for t in toks if t.raw[:1].isalnum() or t.w in ("✓", "+1")]
-    if not reader.effects and words and all(w in _ACK_ONLY or w in ("✓", "+1") for w in words):
-        reader.effects.append(("done", ()))  # "Ok!", "Certo 👍", "Got it!": a bare confirmation
+    acks = all(w in _ACK_ONLY or w in ("✓", "+1") for w in words)
+    if not reader.effects and words and acks and (asked or "✓" in words or "+1" in words):
+        reader.effects.append(("done", ()))  # "Ok!" to "salva X", "Certo 👍": a confirmation
     return Reading(tuple(reader.effects), tuple(reader.statements), reader.offer, reader.unchecked)
 
 
@@ -1187,7 +1191,13 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
     referent = [Name(w, i) for w, i in titles if i and _contains(user_words, w)][:1]
     target = _user_target(facts.user_text)
     referent = referent or ([Name(target)] if target else [])
-    reading = read(message, language, titles=titles, referent=referent, noting=facts.noting)
+    asked = any(
+        f in ("base", "inf", "pres3", "subj") for t in _tokens(facts.user_text)[:3]
+        for _, f, _ in _LEXICON.get(t.w, ())
+    )  # fmt: skip
+    reading = read(
+        message, language, titles=titles, referent=referent, noting=facts.noting, asked=asked
+    )
     if reading.effects:
         family, names = reading.effects[0]
         said = family + (f": «{' '.join(names[0].words)}»" if names else "")

@@ -146,6 +146,13 @@ def test_what_claims_no_effect_passes(message: str, language: str, stored: tuple
     assert not refused(message, language, *stored)
 
 
+def test_a_bare_acknowledgement_claims_what_the_user_asked_for() -> None:
+    assert refused("Ok!", "pt", user="salva o filme Duna")
+    assert refused("Certo 👍", "pt", user="e aí?")  # a thumbs-up confirms whatever was asked
+    assert not refused("Ok.", "pt", user="e agora?")
+    assert not refused("Certo.", "pt", user="não, eu quis dizer outra coisa")
+
+
 def test_a_belief_delta_is_the_one_note_model_text_may_claim() -> None:
     said = "Anotado: você gosta de terror."
     assert judge(said, facts(), "pt").problem is not None
