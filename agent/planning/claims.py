@@ -256,7 +256,7 @@ place_prep: na no nas nos em entre dentro pra para pro a ao aos in on into onto 
 taste: gosta gosto gostar prefere preferencia curte ama odeia detesta adora like likes love loves
   prefer prefers preference enjoy hate hates taste into
 boundary: mas porem contudo entretanto but however although though so entao
-joiners: de da do das dos e o a os as um uma em no na sem of the an and by in on with to for at
+joiners: de da do das dos e o a os as um uma em no na sem pelo pela of the an and by in on with to for at
   from
 subject_next: eh is was are were foi era sao fica has have had doesnt didnt isnt wasnt nao not will
   can could would tem teve ganhou won stars ran came fala conta tells
@@ -266,7 +266,7 @@ other_generic: de do da e ou and or of for with com que what which qual quais is
   yes nao no ver assistir ha mais more longer anymore algum alguma any some ai aqui la garantido
   safely right now mesmo sucesso ainda
 other_known: encontrei achei found want quer posso should would here heres consider listo
-  consegui acabei pude tratei cuidei dei fiz managed went let sure great okay ok
+  consegui acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
 """))  # fmt: skip
 (
     _COMPLETION, _PROMISING, _JUST_DID, _PART_OF, _GENERIC_SUBJECT, _OFFER_HEADS,
@@ -464,7 +464,8 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
             or run[0].w in _NEGATIONS
             or (run[1].w in _JOINERS - _ARTICLES and not run[1].cap)
         )
-        known = _LEXICON if year else _KNOWN  # "Her (2013)", "Us (2019)": a title by its year
+        # "Her (2013)", "Taken (2008)": a title by its year; not "Salvei Matrix (1999)"
+        known = (set() if len(run) == 1 else _LEXICON) if year else _KNOWN
         if not run:
             out.append(toks[i])
         elif run[0].w in known and run[0].w not in _ARTICLES and not whole:
@@ -546,12 +547,15 @@ def _names_in(toks: Sequence[Tok], *, loose: bool = False) -> list[Name]:
     """The names of a span: its masked names, else each part ("Duna e Alien") of the words
     that name nothing else, one of them capitalised unless `loose` (a list's entries)."""
     named = [t.name for t in toks if t.name is not None]
-    if named:
+    if named and not loose:
         return named
     names: list[Name] = []
     part: list[Tok] = []
     for tok in [*toks, Tok(",", ",")]:
-        if tok.w in ("e", "and", "ou", "or", "&", ","):
+        if tok.name is not None:  # "tem amnésia e Deixa Ela Entrar": every part is an entry
+            names += [tok.name, *([Name(tuple(t.w for t in part))] if part else [])]
+            part = []
+        elif tok.w in ("e", "and", "ou", "or", "&", ","):
             names += (
                 [Name(tuple(t.w for t in part))]
                 if part and (loose or any(t.cap for t in part))
@@ -883,7 +887,12 @@ def _read_clause(
     yours = any(w in _YOU or w in _KEPT_WORDS for w in words) or _has_place(words)
     if empty is not None:
         return [], [empty]
-    if counts and yours and not negated and not any(w in _FOUND for w in words):
+    did = any(
+        f == "done1" or (f == "past" and _I_WE & set(words))
+        for w in words
+        for _, f, _ in _LEXICON.get(w, ())
+    )
+    if counts and yours and not negated and not did and not any(w in _FOUND for w in words):
         if any(narrowed for _, _, narrowed in counts):
             return [], []  # "3 filmes do Nolan": which they are, storage cannot tell
         if any(w in ("agora", "now") for w in words):
@@ -969,7 +978,7 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         if any(_contains(words[i : i + 2], p) for p in _PART_OF) and _has_place(words[i:]):
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
         said = rest[:1] in (["aqui"], ["salvo"], ["saved"], ["guardado"], ["stored"])
-        if w in _STATE_AUX and (
+        if (w in _STATE_AUX or w in ("was", "were")) and (
             _has_place(rest[:6]) or said or (not rest and words[i - 1 : i] == ["ja"])
         ):
             gone = any(x in ("mais", "longer", "anymore", "off", "fora") for x in words)
