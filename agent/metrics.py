@@ -144,7 +144,8 @@ class Metrics:
         self.in_flight = Gauge("lembra_turns_in_flight", "Turns being handled now", registry=r)
         self.model_text = Counter(
             "lembra_model_text_checks_total",
-            "Model text caught before sending (false_claim, emoji_removed, data_tag_removed, offer_capped)",
+            "Model text caught before sending (false_claim, wrong_language, emoji_removed, "
+            "data_tag_removed, offer_asked)",
             ["outcome"],
             registry=r,
         )

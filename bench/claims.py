@@ -1,129 +1,224 @@
-"""Print how well the claim check (DESIGN 10.2) tells false claims from true statements.
+"""Print how well the model-text check (DESIGN 11.2) holds in turns where no effect happened.
 
-Cases come from bench/claim_corpus.py, written apart from the checker: false claims
-(verb forms x sentence shapes x titles, PT and EN, with nothing saved, deleted or noted
-behind them) and true statements (backed by the stored titles or by this turn's events).
-`--set a` is its first set, `--set b` its held-out shapes (also `--heldout`), and
-`--set c` bench/claim_corpus_c.py, a third set written blind to the checker (its author
-read only this harness and `judge`'s signature), which also counts offers that must be
-capped (`offers_to_act`).
-Each is judged by `agent.planning.claims.judge` against those facts, as the runtime
-judges a model answer. Prints recall (false claims caught), the share of true statements
-refused, precision, the median time per check, and the shapes that were missed or
-wrongly refused. Goal: recall >= 98% of >= 500, refused <= 1% of >= 500. Run from the
-repo root: `.venv/bin/python bench/claims.py [--set a|b|c] [--n 600] [--show 15]`.
+Every case is judged by `agent.planning.claims.judge` as the runtime judges a model text in
+a turn with no effect: the case's stored items are the user's storage, its user message is
+the turn's message. Printed: false claims caught (statements that an effect happened or will
+happen, and false statements about the list), true statements refused, offers handled (asked
+as a clarification, or refused; never shown as plain OK text), the median time per check,
+and the misses.
+
+Sets:
+- `a`, `b`: bench/claim_corpus.py (generated shapes; `b` is its held-out second set);
+- `c`: bench/claim_corpus_c.py (written blind to the old checker);
+- `d --file PATH`: a set in JSON lines, one case a line: {"id", "language": "pt"|"en",
+  "kind", "label": "effect_claim"|"false_list"|"true_list"|"no_claim"|"offer", "user",
+  "stored": [{"type": movie|tv|video|link|note, "title", "year"?, "original_title"?,
+  "state"?}], "reply"}. bench/claims_e.jsonl is ours (`--set e` reads it).
+
+Sets a, b and c were written when model text could follow an effect in its own turn, so
+some of their cases carry this turn's ledger events. By default only the cases with no
+events are judged (the realistic case now); `--full` judges every case, and the true
+statements an event used to back are then refused by design (model text never says an
+effect happened).
+
+Run from the repo root: `.venv/bin/python bench/claims.py --set d --file PATH [--show 40]`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent.planning.claims import ClaimFacts, judge, named_item, offers_to_act  # noqa: E402
-from agent.understanding.textnorm import fold  # noqa: E402
-from bench.claim_corpus import Case, false_claims, heldout, true_statements  # noqa: E402
-from bench.claim_corpus_c import Case as CaseC  # noqa: E402
-from bench.claim_corpus_c import false_claims_c, true_statements_c  # noqa: E402
+from agent.planning.claims import ClaimFacts, Stored, Verdict, judge  # noqa: E402
+from bench import claim_corpus as corpus_a  # noqa: E402
+from bench import claim_corpus_c as corpus_c  # noqa: E402
+
+FALSE_LABELS = ("effect_claim", "false_list")
+TRUE_LABELS = ("true_list", "no_claim")
+TYPES = {"tv": "tv_show"}
 
 
-def facts_for(case: Case | CaseC) -> ClaimFacts:
-    items = tuple(named_item(title, fold(title).split()) for title in case.stored)
-    user = case.user if isinstance(case, CaseC) else ""
-    return ClaimFacts(events=frozenset(case.events), items=items, user_text=user)
+@dataclass(frozen=True, slots=True)
+class Case:
+    id: str
+    language: str
+    kind: str
+    label: str
+    user: str
+    stored: tuple[Stored, ...]
+    reply: str
+    events: tuple[str, ...] = ()
 
 
-def facts_line(case: Case | CaseC) -> str:
-    user = f" user={case.user!r}" if isinstance(case, CaseC) and case.user else ""
-    return f"stored={list(case.stored)} events={list(case.events)}{user}"
+def from_jsonl(path: Path) -> list[Case]:
+    cases = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        stored = tuple(
+            Stored(
+                type=TYPES.get(s.get("type", ""), s.get("type", "")),
+                title=s.get("title") or "",
+                original_title=s.get("original_title"),
+                year=s.get("year"),
+                state=s.get("state"),
+            )
+            for s in row.get("stored") or []
+        )
+        cases.append(
+            Case(
+                str(row.get("id", n)),
+                row.get("language", "pt"),
+                row.get("kind", ""),
+                row["label"],
+                row.get("user") or "",
+                stored,
+                row["reply"],
+            )
+        )
+    return cases
+
+
+_NOTES = {
+    *corpus_a.NOTES_PT,
+    *corpus_a.NOTES_EN,
+    *corpus_c.PT_NOTES,
+    *corpus_c.EN_NOTES,
+}
+
+
+def _stored(titles: tuple[str, ...]) -> tuple[Stored, ...]:
+    return tuple(Stored("note" if t in _NOTES else "movie", t) for t in titles)
+
+
+def from_corpus(name: str, n: int | None) -> list[Case]:
+    """Sets a, b and c as cases; a false case is labelled effect_claim (its shape decides
+    nothing here: both false labels count as false claims)."""
+    if name == "a":
+        false, true = (
+            list(corpus_a.false_claims(n or 600)),
+            list(corpus_a.true_statements(n or 600)),
+        )
+    elif name == "b":
+        false, true = corpus_a.heldout(n or 600)
+    else:
+        false, true = corpus_c.false_claims_c(n or 700), corpus_c.true_statements_c(n or 700)
+    cases = []
+    for label, group in (("effect_claim", false), ("no_claim", true)):
+        for k, case in enumerate(group):
+            offer = isinstance(case, corpus_c.Case) and case.offer
+            user = case.user if isinstance(case, corpus_c.Case) else ""
+            cases.append(
+                Case(
+                    f"{name}{label[0]}{k}",
+                    case.language,
+                    case.shape,
+                    "offer" if offer else label,
+                    user,
+                    _stored(case.stored),
+                    case.text,
+                    tuple(case.events),
+                )
+            )
+    return cases
+
+
+def run(cases: list[Case], show: int) -> None:
+    verdicts: list[tuple[Case, Verdict]] = []
+    timings: list[float] = []
+    for case in cases:
+        facts = ClaimFacts(items=case.stored, user_text=case.user)
+        started = time.perf_counter()
+        verdict = judge(case.reply, facts, case.language)
+        timings.append(time.perf_counter() - started)
+        verdicts.append((case, verdict))
+    false = [(c, v) for c, v in verdicts if c.label in FALSE_LABELS]
+    true = [(c, v) for c, v in verdicts if c.label in TRUE_LABELS]
+    offers = [(c, v) for c, v in verdicts if c.label == "offer"]
+    caught = [(c, v) for c, v in false if v.problem is not None]
+    refused = [(c, v) for c, v in true if v.problem is not None]
+    languages = Counter(c.language for c in cases)
+    print(f"cases: {len(cases)} ({languages['pt']} pt, {languages['en']} en)")
+    print(f"false claims caught: {_share(len(caught), len(false))}")
+    for label in FALSE_LABELS:
+        of = [x for x in false if x[0].label == label]
+        if of:
+            print(f"  {label}: {_share(sum(v.problem is not None for _, v in of), len(of))}")
+    print(f"true statements refused: {_share(len(refused), len(true))}")
+    for label in TRUE_LABELS:
+        of = [x for x in true if x[0].label == label]
+        if of:
+            print(f"  {label}: {_share(sum(v.problem is not None for _, v in of), len(of))}")
+    if offers:
+        asked = sum(v.offer and v.problem is None for _, v in offers)
+        handled = sum(v.offer or v.problem is not None for _, v in offers)
+        print(
+            f"offers handled: {_share(handled, len(offers))} "
+            f"({asked} asked as a clarification, {handled - asked} refused)"
+        )
+    shown_ok = sum(v.problem is None and not v.offer for _, v in verdicts)
+    capped = sum(v.problem is None and not v.offer and v.unchecked for _, v in verdicts)
+    print(f"shown as text: {shown_ok}, of which capped below 100 as unchecked: {capped}")
+    print(f"median check: {statistics.median(timings) * 1000:.3f} ms")
+    kinds = sorted({c.kind for c, _ in false})
+    if len(kinds) > 1 and len(kinds) <= 40:
+        print("false claims caught by kind:")
+        for kind in kinds:
+            of = [v for c, v in false if c.kind == kind]
+            print(f"  {kind:24s} {_share(sum(v.problem is not None for v in of), len(of))}")
+    missed = [c for c, v in false if v.problem is None]
+    wrongly = [(c, v) for c, v in refused]
+    unhandled = [c for c, v in offers if not (v.offer or v.problem is not None)]
+    for title, rows in (
+        ("missed", [_line(c) for c in missed]),
+        ("refused", [f"{_line(c)}  <- {v.problem[:80] if v.problem else ''}" for c, v in wrongly]),
+        ("offers shown as text", [_line(c) for c in unhandled]),
+    ):
+        if rows:
+            print(f"{title} ({len(rows)}):")
+            for row in rows[:show]:
+                print(f"  {row}")
+
+
+def _line(case: Case) -> str:
+    stored = [s.title for s in case.stored]
+    user = f" user={case.user!r}" if case.user else ""
+    return f"[{case.id} {case.kind} {case.label}] {case.reply!r} stored={stored}{user}"
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part}/{whole} = {part / whole:.1%}" if whole else "0/0"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--n", type=int, help="cases of each kind (600; 700 for set c)")
-    parser.add_argument("--show", type=int, default=15, help="mistakes listed per kind")
-    parser.add_argument(
-        "--heldout", action="store_true", help="the second set of shapes (same as --set b)"
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
-    parser.add_argument(
-        "--set", choices=("a", "b", "c"), default="a", help="a, b (held out), c (written blind)"
-    )
-    parser.add_argument(
-        "--every", action="store_true", help="list every mistake with its facts, not one per shape"
-    )
+    parser.add_argument("--set", choices=("a", "b", "c", "d", "e"), default="e")
+    parser.add_argument("--file", type=Path, help="the JSON lines of set d")
+    parser.add_argument("--n", type=int, help="cases of each label for sets a, b, c")
+    parser.add_argument("--full", action="store_true", help="sets a, b, c: every case, events too")
+    parser.add_argument("--show", type=int, default=25, help="misses listed per group")
     args = parser.parse_args()
-    if args.n is None:
-        args.n = 700 if args.set == "c" and not args.heldout else 600
-    chosen = "b" if args.heldout else args.set
-    false_cases: list[Case] | list[CaseC]
-    true_cases: list[Case] | list[CaseC]
-    if chosen == "b":
-        false_cases, true_cases = heldout(args.n)
-    elif chosen == "c":
-        false_cases, true_cases = false_claims_c(args.n), true_statements_c(args.n)
+    if args.set == "d" and args.file is None:
+        parser.error("--set d needs --file PATH")
+    if args.set in ("d", "e"):
+        cases = from_jsonl(args.file or ROOT / "bench" / "claims_e.jsonl")
     else:
-        false_cases = list(false_claims(args.n))
-        true_cases = list(true_statements(args.n))
-    timings: list[float] = []
-    missed: Counter[str] = Counter()
-    refused: Counter[str] = Counter()
-    examples: dict[str, str] = {}
-    mistakes: list[str] = []
-    caught = 0
-    for case in false_cases:
-        started = time.perf_counter()
-        problem = judge(case.text, facts_for(case), case.language)
-        timings.append(time.perf_counter() - started)
-        if problem is not None:
-            caught += 1
-        else:
-            missed[case.shape] += 1
-            mistakes.append(f"missed  {case.text!r} {facts_line(case)}")
-            examples.setdefault(case.shape, case.text.replace("\n", " / "))
-    wrongly = 0
-    for case in true_cases:
-        started = time.perf_counter()
-        problem = judge(case.text, facts_for(case), case.language)
-        timings.append(time.perf_counter() - started)
-        if problem is not None:
-            wrongly += 1
-            refused[case.shape] += 1
-            mistakes.append(f"refused {case.text!r} {facts_line(case)}  <- {problem}")
-            examples.setdefault(
-                case.shape, f"{case.text.replace(chr(10), ' / ')}  <- {problem[:70]}"
-            )
-    offers = [c for c in true_cases if isinstance(c, CaseC) and c.offer]
-    capped = sum(offers_to_act(c.text, c.language) for c in offers)
-    uncapped = [c.text for c in offers if not offers_to_act(c.text, c.language)]
-    recall = caught / len(false_cases)
-    refusal = wrongly / len(true_cases)
-    precision = caught / (caught + wrongly) if caught + wrongly else 1.0
-    by_language = Counter(c.language for c in false_cases)
-    print(f"false claims: {len(false_cases)} ({by_language['pt']} pt, {by_language['en']} en)")
-    print(f"true statements: {len(true_cases)}")
-    print(f"recall (false claims caught): {caught}/{len(false_cases)} = {recall:.1%}")
-    print(f"true statements refused: {wrongly}/{len(true_cases)} = {refusal:.1%}")
-    print(f"precision (refusals that were false claims): {precision:.1%}")
-    print(f"median check: {statistics.median(timings) * 1000:.3f} ms")
-    if offers:
-        print(f"offers capped (offers_to_act): {capped}/{len(offers)}")
-        for text in uncapped[: args.show]:
-            print(f"  not capped: {text!r}")
-    for title, counter in (("missed", missed), ("refused", refused)):
-        if counter:
-            print(f"{title} by shape:")
-            for shape, count in counter.most_common(args.show):
-                print(f"  {count:3d}  {examples[shape]}")
-    if args.every:
-        print("every mistake:")
-        for line in mistakes:
-            print(f"  {line}")
+        cases = from_corpus(args.set, args.n)
+        if not args.full:
+            cases = [c for c in cases if not c.events]
+    run(cases, args.show)
 
 
 if __name__ == "__main__":

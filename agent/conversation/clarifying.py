@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import uuid
 from dataclasses import dataclass
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -20,17 +21,17 @@ from agent.conversation import pending as pendings
 from agent.conversation.replies import finish, numbered
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.planning.claims import without_emojis
-from agent.planning.schema import PLANNER_FUNCTION_NAME
+from agent.planning.schema import PLANNER_FUNCTION_NAME, PlannerResponse
 from agent.planning.step import StepResult
 from agent.texts import text
-from agent.tools.base import Clarification
+from agent.tools.asking import RequestClarificationArgs, request_clarification
+from agent.tools.base import Clarification, ToolContext
 from agent.types import Reply
 from agent.understanding.batches import headed_note, read_batch
 from agent.understanding.intent import Intent
 from agent.understanding.questions import read_question
 from agent.understanding.references import read_reference
-from agent.understanding.textnorm import clean_text, data_block, fold, one_line
+from agent.understanding.textnorm import clean_text, data_block, fold, one_line, without_emojis
 from storage.documents import ToolCallRecord
 from storage.messages import NewMessage
 
@@ -74,6 +75,31 @@ async def ask(deps: Deps, turn: Turn, outcome: Clarification, result: StepResult
         choice_kind="pick",
         choice_token=pending.token,
     )
+
+
+async def offer(deps: Deps, turn: Turn, result: StepResult, message: str) -> Reply:
+    """An offer to act the model wrote as prose ("Quer que eu anote?"), asked instead as a
+    clarification with options (DESIGN 9.2, seed 003): never shown as a plain answer."""
+    assert result.response is not None
+    lang = turn.language
+    args = RequestClarificationArgs(
+        question=one_line(message, 300),
+        options=[text("offer_choice_yes", lang), text("offer_choice_no", lang)],
+    )
+    outcome = await request_clarification(ToolContext(deps, turn, False), args)
+    assert isinstance(outcome, Clarification)
+    step = PlannerResponse(
+        action="CALL_TOOL",
+        tool="request_clarification",
+        args=args.model_dump(),
+        message=None,
+        belief=result.response.belief,
+    )
+    turn.tools_executed.append(TOOL_NAME)
+    deps.metrics.model_text.labels("offer_asked").inc()
+    turn.facts.apply_rule("offer_to_act_asked")
+    asked = StepResult("tool", step, outcome, TOOL_NAME, call_id=f"code_{uuid.uuid4().hex[:12]}")
+    return await ask(deps, turn, outcome, asked)
 
 
 async def resolve(

@@ -2,7 +2,9 @@
 
 The meta keeps the program's own names (states, rules, tools, ledger events) for
 `--show-meta`, the ledger and the tests; a user reads each through the catalog of
-agent/texts/explaining.py. A name the catalog does not know is left out, never shown raw.
+agent/texts/explaining.py. A name the catalog does not know is left out, never shown raw,
+and so are ids, hashes and belief figures (`--show-meta` has those). What the model wrote
+is told apart: what was checked against the user's items, and what could not be (issue 42).
 """
 
 from __future__ import annotations
@@ -46,27 +48,25 @@ def why_text(meta: Mapping[str, Any], language: Language) -> str:
     if caveats:
         lines.append(text("why_caveats", language, caveats="; ".join(caveats)))
     tools: Sequence[str] = meta.get("tools_executed") or []
-    done = _joined([tool_words(t, language) for t in dict.fromkeys(tools)], language)
+    applied: Sequence[str] = meta.get("rules_applied") or []
+    parts = [p for p in (_did(t, applied, language) for t in dict.fromkeys(tools)) if p]
+    belief = meta.get("belief") or {}
+    if float(belief.get("delta") or 0):  # seed 000: a taste noted, told without its figures
+        parts.append(text("why_belief_noted", language))
+    done = _joined(parts, language)
     lines.append(
         text("why_done", language, done=done) if done else text("why_nothing_done", language)
     )
-    rules = [w for w in (rule_words(r, language) for r in meta.get("rules_applied") or []) if w]
+    rules = [w for w in (rule_words(r, language) for r in applied) if w]
     if rules:
         lines.append(text("why_how", language, how="; ".join(dict.fromkeys(rules))))
     calls = int(meta.get("llm_calls") or 0)
     lines.append(
         text("why_model", language, count=calls) if calls else text("why_no_model", language)
     )
-    belief = meta.get("belief")
-    if belief:
-        lines.append(
-            text(
-                "why_belief",
-                language,
-                guessed=f"{float(belief['guessed']):.2f}",
-                delta=f"{float(belief['delta']):+.2f}",
-            )
-        )
+    for rule in ("model_text_checked", "model_text_unchecked"):
+        if rule in applied:
+            lines.append(text(f"why_{rule.removeprefix('model_text_')}", language))
     if meta.get("reasoning"):  # the planner's own note of this turn (log_reasoning)
         lines.append(text("why_reasoning", language, note=str(meta["reasoning"])))
     blocks: Sequence[str] = meta.get("blocks") or []
@@ -75,19 +75,25 @@ def why_text(meta: Mapping[str, Any], language: Language) -> str:
         lines.append(text("why_stopped", language, blocks="; ".join(stopped)))
     receipts: Sequence[str] = meta.get("receipts") or []
     if receipts:
-        lines.append(
-            text(
-                "why_receipt", language, receipts=", ".join(_receipt(r, language) for r in receipts)
-            )
-        )
+        said = dict.fromkeys(_receipt(r, language) for r in receipts)
+        lines.append(text("why_receipt", language, receipts=", ".join(said)))
     return "\n".join(lines)
 
 
+def _did(tool: str, applied: Sequence[str], language: Language) -> str | None:
+    """What a tool did, as it happened: a TMDB lookup that never reached TMDB (not
+    configured) is not told as a search, one TMDB did not answer is told as tried."""
+    if tool in ("enrich_movie", "enrich_tv_show") and not any(
+        r.startswith("tmdb_language") for r in applied
+    ):
+        return text("tool_tmdb_unanswered", language) if "tmdb_unanswered" in applied else None
+    return tool_words(tool, language)
+
+
 def _receipt(receipt: str, language: Language) -> str:
-    """ "item_saved:<hash>" -> "item salvo <hash>" (the hash is what `lembra ledger` checks)."""
-    event, _, digest = receipt.partition(":")
-    key = f"event_{event}" if f"event_{event}" in WORDS else "event_other"
-    return f"{text(key, language)} {digest}"
+    """ "item_saved:<hash>" -> "item salvo" (the hash is for `--show-meta` and `lembra ledger`)."""
+    event = receipt.partition(":")[0]
+    return text(f"event_{event}" if f"event_{event}" in WORDS else "event_other", language)
 
 
 def _joined(parts: Sequence[str], language: Language) -> str:

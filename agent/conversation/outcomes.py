@@ -8,7 +8,7 @@ from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish, item_label, numbered, titled_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.planning.claims import deliverable
+from agent.planning.claims import offers_to_act
 from agent.planning.step import StepResult
 from agent.texts import OK_MARK, has_text, plural, text
 from agent.tools.base import (
@@ -28,7 +28,7 @@ from agent.tools.base import (
 )
 from agent.trust.confidence import TurnKind
 from agent.types import Reply
-from agent.understanding.textnorm import clean_text, one_line
+from agent.understanding.textnorm import clean_text, one_line, without_data_tags, without_emojis
 
 
 async def after_step(
@@ -65,7 +65,7 @@ async def after_step(
             return finish(turn, text("noop", lang), kind="answer")
         case "respond":
             await planner_recovered(deps, turn)
-            return model_message(deps, turn, result, kind="answer")
+            return await model_message(deps, turn, result, kind="answer")
     await planner_recovered(deps, turn)
     return await after_tool(deps, turn, result, wants_save)
 
@@ -85,12 +85,28 @@ async def count_planner_failure(deps: Deps, turn: Turn) -> None:
     await deps.db.users.update(turn.user_id, fields)
 
 
-def model_message(deps: Deps, turn: Turn, result: StepResult, *, kind: TurnKind) -> Reply:
-    """Deliver the model's own message, checked against the turn's facts."""
+async def model_message(deps: Deps, turn: Turn, result: StepResult, *, kind: TurnKind) -> Reply:
+    """Deliver the model's own message, already checked (agent/planning/claims.py); an offer
+    to act in it is asked as a clarification with options instead."""
     assert result.response is not None
     # The model's text is plain text: controls stripped, never markup.
     message = deliverable(deps, turn, clean_text(result.response.message or ""))
+    if message and offers_to_act(message, turn.language):
+        return await clarifying.offer(deps, turn, result, message)
     return finish(turn, message or text("noop", turn.language), kind=kind)
+
+
+def deliverable(deps: Deps, turn: Turn, message: str) -> str:
+    """Model text as it may be sent: emojis and the data fences it echoed removed."""
+    unfenced = without_data_tags(message)
+    if unfenced != message:
+        deps.metrics.model_text.labels("data_tag_removed").inc()
+        turn.facts.apply_rule("data_tag_removed")
+    plain = without_emojis(unfenced)
+    if plain != unfenced:
+        deps.metrics.model_text.labels("emoji_removed").inc()
+        turn.facts.apply_rule("emoji_removed")
+    return plain
 
 
 async def after_tool(deps: Deps, turn: Turn, result: StepResult, wants_save: bool) -> Reply:

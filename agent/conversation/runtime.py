@@ -568,7 +568,7 @@ class Runtime:
         ):
             phrased = await session.step(allowed=frozenset(), index=1, phrasing=True)
             if phrased.status == "respond":
-                return outcomes.model_message(self.deps, turn, phrased, kind="effect")
+                return await outcomes.model_message(self.deps, turn, phrased, kind="effect")
             if phrased.status == "violation":
                 return await outcomes.after_step(
                     self.deps, turn, phrased, wants_save, offline=self.offline

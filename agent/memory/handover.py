@@ -33,7 +33,7 @@ from agent.memory.sessionlog import (
     read_session,
     tags,
 )
-from agent.planning.claims import read_claims
+from agent.planning.claims import named_effects
 from agent.planning.schema import PlannerResponse, planner_function_schema
 from agent.texts import plural
 from agent.tools.finding import score_item
@@ -498,19 +498,15 @@ async def _text_claims(
     # the same reading model answers get (agent/planning/claims.py): "Coloquei Duna na
     # lista", "Matrix foi adicionado", "X está na sua lista", in any inflection
     titles = [i.title for i in items if i.title]
-    for claim in read_claims(text, language, titles=titles):
-        if not claim.named or claim.kind not in ("done", "state") or claim.about_user:
+    for effect, target in named_effects(text, language, titles):
+        should_exist = effect == "save"
+        if effect not in ("save", "delete") or (should_exist and not saves_checked):
             continue
-        should_exist = claim.effect == "save"
-        if claim.effect == "update" or (should_exist and not saves_checked):
-            continue
-        exists = any(score_item(item, claim.target) >= MATCH_CUTOFF for item in items)
+        exists = any(score_item(item, target) >= MATCH_CUTOFF for item in items)
         if exists != should_exist:
-            note = _note(
-                "saved_name" if should_exist else "deleted_name", language, claim.target[:60]
-            )
+            note = _note("saved_name" if should_exist else "deleted_name", language, target[:60])
             if note not in notes and not any(
-                fold(claim.target) in fold(n) or fold(n).endswith(fold(claim.target)) for n in notes
+                fold(target) in fold(n) or fold(n).endswith(fold(target)) for n in notes
             ):
                 notes.append(note)
     return notes

@@ -1,543 +1,575 @@
-"""Model text checked by meaning against what happened (DESIGN 9.2, 10.2).
+"""Model text never speaks for the runtime (DESIGN 11.2).
 
-Model text is read clause by clause. Effect verbs are recognised by their form
-(agent/understanding/morphology.py), and the words around them say what the clause
-does with the effect:
+Model text (a RESPOND message, the phrasing of read results, a clarification's question and
+options) is produced only in turns in which no effect happened, so any statement in it that
+an effect happened or will happen is invalid output (DESIGN 3.1), whatever it names: no
+matching against what happened is needed, and the reader is broad (a false positive costs one
+re-ask, a false negative a user's trust). The one exception is the output's own belief delta
+(seed 000): "Anotado: você gosta de terror" is true once that delta is stored.
 
-- `done`: the assistant says it happened ("salvei", "foi adicionado", "Anotado:",
-  "Jaws has been saved", "Filme Arrival salvo com sucesso");
-- `promise`: it says it will ("vou salvar", "I'll remember that", "estou apagando");
-- `state`: it says what the list holds ("Matrix está na sua lista", "X is saved",
-  "já está", "você tem X salvo");
-- `absent`: it says the list does not hold something ("X não está na sua lista",
-  "não encontrei X na sua lista", "you don't have X saved");
-- `history`: it says what the user did ("você salvou X");
-- `offer`: it offers to act ("quer que eu salve?", "posso colocar na sua lista,
-  se quiser"), which is no claim but caps the reply at AMBIGUOUS.
+What it says of the user's list is checked against storage: membership, absence, counts per
+type, emptiness, every item a listing names, "só"/"only" and "todos"/"all", seen or not.
+Titles are found first, as opaque spans (stored and original titles, titles shown this turn,
+the user's own words, quotations, "Title (1999)", capitalised runs), so a title is never read
+as a clause: "Não Me Abandone Jamais foi salvo" is a claim, a comma inside a title splits no
+listing. What cannot be checked (opinion, small talk, the model's own knowledge) and offers to
+act are reported, for the score (seed 003) and for asking the offer with options.
 
-Negated clauses ("não salvei", "nothing was deleted") and questions claim nothing.
-The words naming what a claim is about (its target) are matched against the user's
-stored items; the turn's ledger events say which effects really happened. A save or a
-delete claimed as done needs its event this turn; a field changed needs `item_updated`;
-a note about the user needs `belief_updated` or `memory_noted`.
-
-Names are found by form, not by list: a known title, a quotation, the capitalised run
-before "(1999)", capitalised words inside a sentence (with the small words between
-them: "Mente sem Lembranças"). A "?" or "!" followed by lower case or "(" is a title's
-own mark, not a sentence end. A claim that names nothing ("já salvei", "I've added it")
-is about the entries of the list its ":" opens, the clause after its ":", or what an
-earlier clause named ("Matrix é um clássico. Já salvei."). Counts ("você tem 3 itens"),
-emptiness ("sua lista está vazia") and deletes of the whole list are checked against the
-items (by kind when the items carry their kind). A bare "Pronto!" / "Done!" claims what
-the user's message asked for.
-
-`judge` decides with what it is given (pure, used by bench/claims.py);
-`check_model_text` gathers the turn's events and the stored items and calls it. A
-false claim is an invalid output: the problem goes back to the model (DESIGN 3.1).
-Emojis and echoed data fences are removed from model text (`deliverable`).
+`judge` decides with what it is given (pure; bench/claims.py uses it); `check_model_text`
+reads the stored items the text can name and the user's counts, and calls it.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Final, Literal
+
+from rapidfuzz import fuzz
 
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.planning.textlanguage import foreign_language, language_problem
 from agent.tools.candidates import naming_any, query_words
-from agent.tools.matching import ONE_TYPO, TYPE_WORDS, URL_NOISE, item_words, word_score
+from agent.tools.matching import TYPE_WORDS
 from agent.understanding.language import EN_WORDS, PT_WORDS
-from agent.understanding.morphology import (
-    ACTION_NOUNS,
-    LIGHT_VERBS,
-    Effect,
-    VerbForm,
-    needs_particle,
-    needs_place,
-    promise_only,
-    verb_forms,
-)
-from agent.understanding.textnorm import fold
+from agent.understanding.textnorm import without_data_tags
 from storage.documents import ITEM_TYPES
 
-ClaimKind = Literal["done", "promise", "state", "absent", "history", "offer"]
-FALSE_CLAIM: Final = (
-    "your message claims an effect that did not happen ({effects}): call the tool, "
-    "or say what happened"
+EFFECT_CLAIMED: Final = (
+    "your message says an effect happened or will happen ({what}), but model text is only "
+    "shown in turns where nothing changes: to act, call the tool; otherwise say only what "
+    "the stored items and this turn's results show"
 )
-FALSE_STATE: Final = (
-    "your message says the user's list {holds} {what}, but the stored items say otherwise: "
-    "say only what the stored items and this turn's tool results show"
+LIST_WRONG: Final = (
+    "your message says the user's list {what}, but the stored items say otherwise: say only "
+    "what the stored items and this turn's tool results show"
 )
-# what each effect needs to have happened this turn (ledger event types, DESIGN 3.9, 9.5)
-EVIDENCE: Final[dict[Effect, frozenset[str]]] = {
-    "save": frozenset(
-        {"item_saved", "memory_noted", "belief_updated", "bookmark_set", "reminder_set"}
-    ),
-    "delete": frozenset({"item_deleted", "all_deleted"}),
-    "update": frozenset({"item_updated", "belief_updated", "memory_noted"}),
-}
-# what a claim about the list itself (not about the user) needs
-LIST_EVIDENCE: Final[dict[Effect, frozenset[str]]] = {
-    "save": frozenset({"item_saved", "bookmark_set"}),
-    "delete": frozenset({"item_deleted", "all_deleted"}),
-    "update": frozenset({"item_updated"}),
-}
-
-# -- words ------------------------------------------------------------------------------------
-
-_QUOTED: Final = re.compile(r"«([^«»]{1,200})»|“([^“”]{1,200})”|\"([^\"]{1,200})\"")
-_URL: Final = re.compile(r"\b(?:https?://|www\.)\S+", re.IGNORECASE)
-_TOKEN: Final = re.compile(r"\x01\d+\x01|\x02\d{4}\x02|[^\W_]+", re.UNICODE)
-# sentence ends: . ! ? followed by space or end, ; and new lines; not a ! or ? after which the
-# text goes on in lower case or with "(": a title's own mark ("Achei Que Horas Ela Volta? na
-# sua lista", "Corra! (2017)")
-_SENTENCE: Final = re.compile(
-    r"(?<=[.…])\s+|(?<=[!?])\s+(?![\sa-zà-öø-ÿ(\x02])|[;\n]+|(?<=[.!?])$"
-    # an emoji ends a sentence when a capital follows: "Removido ✅ Sua lista tem..."
-    r"|(?<=[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f])\s+(?=[A-ZÀ-Ý])"
-)
-# "(1999)" after a title
-_TITLE_YEAR: Final = re.compile(r"\(\s*((?:1[89]|20)\d\d)\s*\)")
-# one entry of a list: "- Duna", "2. Up (2009) — salvo", "• Matrix"
-_LIST_ENTRY: Final = re.compile(r"^\s*(?:[-*•–]|\d{1,2}[.)])\s+(.+?)\s*$")
-_ENTRY_STATUS: Final = re.compile(r"\s[-–—]\s|:\s")
-_CLAUSE: Final = re.compile(r"([,:]|\s[-–—]\s|^[-–—]\s)")
+StatementKind = Literal["member", "absent", "count", "seen", "unseen"]
 
 
 def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-# a clause that starts with these (and only these) before a participle is a bare "Salvo!"
-_DISCOURSE: Final = _set(
-    """pronto prontinho feito ok okay certo beleza perfeito otimo show sim claro done great
-    sure alright perfect yes yep yeah right good excelente legal combinado entendido e and
-    also tambem aqui here now agora ja already successfully voila ta tudo just"""
-)
-_DISCOURSE_PHRASES: Final = tuple(
-    tuple(p.split())
-    for p in (
-        "got it",
-        "all set",
-        "there you go",
-        "here you go",
-        "tudo bem",
-        "com sucesso",
-        "all done",
-    )
-)
-# a question's last clause that only asks for agreement: "Salvei X, tá?"
-_TAGS: Final = _set("ta ok okay certo ne beleza blz viu right alright sim")
-# small words inside a title: "Salvo pelo Gongo", "Stand by Me", "Cidade de Deus"
-_TITLE_JOINERS: Final = _set(
-    "de da do das dos e o a os as um uma em no na pelo pela para por of the an and by in on "
-    "with to for at from"
-)
-_NAME_INNER: Final = _TITLE_JOINERS | _set("sem without nao not no nunca never")
-_NEGATION_PT: Final = _set("nao nunca nem nada nenhum nenhuma sem jamais falhei falhou")
-_NEGATION_EN: Final = _set(
-    """not never nothing no none nobody neither nor without cannot cant dont didnt doesnt
-    wont wasnt werent isnt arent havent hasnt hadnt couldnt shouldnt wouldnt unable failed
-    fail"""
-)
-# contractions fold to two words: "didn't" -> "didn t"
-_NEGATED_AUX: Final = _set(
-    "didn don doesn won wasn weren isn aren haven hasn hadn couldn shouldn wouldn can ain"
-)
-_BOUNDARY: Final = _set("mas porem contudo entretanto entao but so however although though")
-_YOU: Final = _set("voce voces vc vcs tu senhor senhora you")
-_I_WE: Final = _set("i we eu nos")
-# between an auxiliary and the verb
-_ADVERBS: Final = _set(
-    """ja agora tambem so apenas mesmo bem devidamente certinho direitinho corretamente
-    entao finalmente ainda just already also now successfully safely correctly properly all
-    both finally indeed really still went gone go ahead and te me lhe o a os as lo la los
-    las it them this that
-    isso isto ele ela eles elas""",
-)
-# Portuguese auxiliaries before a participle
-_PT_DONE_AUX: Final = _set(
-    "foi foram fora ficou ficaram ficaria deixei deixamos sido ser acabou acabaram coloquei"
-)
-_PT_PROMISE_AUX: Final = _set("sera serao vai vao")
-_PT_STATE_AUX: Final = _set(
-    "esta estao ta tao estava fica ficam continua continuam permanece permanecem segue seguem consta constam"
-)
-_PT_HAVE: Final = _set("tem tenho temos tinha possui possuo")
-_PT_FUTURE_AUX: Final = _set("vou vamos irei iremos")
-_PT_JUST: Final = _set("acabei acabamos consegui conseguimos pude pudemos")
-_EN_DONE_AUX: Final = _set("was were been got gets")
-_EN_STATE_AUX: Final = _set("is are s re remains remain stays stay sits sit")
-_EN_HAVE: Final = _set("have has had ve d")
-_EN_FUTURE: Final = _set("will ll gonna shall")
-_EN_PROGRESSIVE: Final = _set("m am re are currently")
-_PT_PROGRESSIVE: Final = _set("estou to tou estamos")
-_CLITIC: Final = _set("lo la los las")
-# offers: the clause asks the user whether the assistant should act
-_OFFER_PHRASES: Final = tuple(
-    tuple(p.split())
-    for p in (
-        "quer que eu",
-        "queres que eu",
-        "deseja que eu",
-        "gostaria que eu",
-        "prefere que eu",
-        "quer que",
-        "posso",
-        "podemos",
-        "devo",
-        "quer",
-        "queres",
-        "deseja",
-        "gostaria de",
-        "que tal",
-        "se quiser",
-        "se voce quiser",
-        "caso queira",
-        "caso deseje",
-        "do you want me to",
-        "want me to",
-        "would you like me to",
-        "would you like",
-        "do you want",
-        "should i",
-        "shall i",
-        "can i",
-        "may i",
-        "could i",
-        "i can",
-        "i could",
-        "we can",
-        "if you want",
-        "if you like",
-        "if you d like",
-        "if you wish",
-        "let me know if",
-        "how about",
-    )
-)
-_IF_YOU_WANT: Final = tuple(
-    tuple(p.split())
-    for p in (
-        "se quiser",
-        "se voce quiser",
-        "caso queira",
-        "caso deseje",
-        "if you want",
-        "if you like",
-        "if you d like",
-        "if you wish",
-    )
-)
-# verbs an offer may name besides the effects: reading and reminding
-_READ_VERBS: Final = re.compile(
-    r"^(?:procur|busc|list|mostr|lembr|pesquis|search|find|look|show|remind|check)"
-)
-# where an effect puts or takes an item: "na sua lista", "to your list"
-_PLACE_WORDS: Final = _set(
-    """lista listas biblioteca colecao memoria itens favoritos watchlist salvos acervo
-    list lists library collection items memory favorites favourites watchlist saved notes
-    notas anotacoes listinha listinhas"""
-)
-_TYPE_WORDS: Final = _set(
-    """filme filmes serie series seriado link links site video videos nota notas anotacao
-    item itens documentario movie movies film films show shows tv link video note notes
-    item items documentary entry entries pagina page artigo article"""
-)
-_EVERYTHING: Final = _set("tudo todos todas everything all")
-_ABOUT_USER: Final = _set(
-    """gosta gosto gostar prefere preferencia preferencias gosto gostos curte ama odeia
-    like likes love loves prefer prefers preference preferences taste tastes enjoy enjoys
-    hate hates favorite"""
-)
-# words that never name an item: function words of both languages, fillers, effect talk
-_GENERIC: Final = (
-    PT_WORDS
-    | EN_WORDS
-    | _PT_DONE_AUX
-    | _PT_STATE_AUX
-    | _EN_STATE_AUX
-    | _PLACE_WORDS
-    | _TYPE_WORDS
-    | _set(
-        """sucesso successfully pedido pediu pediram mencionou mencionado disse falou pedi
-        asked mentioned said wanted requested voce you your sua seu suas seus a o as os um
-        uma the an it this that these those them ele ela eles elas isso isto esse essa
-        aquele aquela lo la los las lhe te me to in on into from at for of da do de na no
-        em para pra pro com with as como also tambem agora now ja already aqui here la there
-        sim yes done ok okay pronto feito tudo everything all todos todas itens items mais
-        more dele dela deles delas its their title titulo ano year nome name disso disto
-        nisso dessa desse down off out away rid deseja quer queria sobre about que what
-        which qual quais favor please por favor
-        ve s ll d re m t got gets getting don doesn didn isn wasn aren weren haven hasn hadn
-        couldn won estes estas aqueles aquelas inteira inteiro whole entire care
-        titulos titles coisas things
-        consegui conseguimos pude pudemos acabei acabamos ficou ficaram ficar fica ficam
-        deixei deixamos tranquilo tranquila desde since ago atras semana passada passado last
-        week month mes resultado resultados result results opcao opcoes option options
-        dois duas tres ambos ambas both two three segundo segundos minuto minutos hora horas
-        instante instantes momento second seconds minute minutes moment time vez
-        janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro
-        dezembro january february march april may june july august september october
-        november december"""
-    )
-)
-_YEAR: Final = re.compile(r"^(?:1[89]|20)\d\d$")
+def _phrases(text: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(p.split()) for p in text.split("|"))
 
 
-@dataclass(frozen=True, slots=True)
-class _Tok:
-    folded: str
-    raw: str
-    masked: bool = False  # part of a known title or a quotation: never a verb
-    cap: bool = False  # capitalised inside a sentence: a name, even when a common word
-    quoted: bool = False  # inside quotation marks or a URL
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    effect: Effect
-    kind: ClaimKind
-    target: str = ""  # the words naming what the claim is about ("" when none)
-    noting: bool = False  # the verb can be about the user ("anotei que você gosta...")
-    about_user: bool = False  # the target speaks of the user's tastes
-    to_list: bool = False  # the clause names the list, items or a type of item
-    everything: bool = False  # "tudo", "everything"
-    clause: str = ""
-    # "Notas salvas.": a kind of item in general, true when the user keeps items of that kind
-    kinds: tuple[str, ...] = ()
-    # "você tem 3 itens", "sua lista está vazia" (0): how many items (of `kinds`) there are
-    count: int | None = None
-    # "limpei sua lista", "apaguei tudo": the effect is on the whole list (of `kinds`)
-    whole: bool = False
-    # False for what the facts cannot tell: "você tem 3 filmes do Nolan" (which are his?)
-    checkable: bool = True
-
-    @property
-    def named(self) -> bool:
-        return bool(self.target)
-
-
-@dataclass(frozen=True, slots=True)
-class Named:
-    """What a stored item is called, as words: its title (or note text) and every word."""
-
-    title: tuple[str, ...]
-    words: frozenset[str]
-    full: tuple[str, ...] = ()  # every word of the title, small ones too (for masking)
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimFacts:
-    """What a claim is checked against: this turn's events and the user's stored items."""
-
-    events: frozenset[str] = frozenset()
-    items: tuple[Named, ...] = ()
-    user_text: str = ""
-    extra_titles: tuple[str, ...] = field(default=())  # titles shown this turn (candidates)
-    # False when the stored items are not known: a named claim is then judged by the events
-    items_known: bool = True
-    # how many items of each kind the user keeps (the kind's words, the count), when `items`
-    # holds only the items the text can name: counts and emptiness are read from here then
-    kept: tuple[tuple[frozenset[str], int], ...] | None = None
-
-
-# -- reading ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Sentence:
-    clauses: list[list[_Tok]]
-    question: bool
-    # the entries of a list this sentence introduces ("Salvei estes filmes:\n- Duna\n- Up")
-    entries: list[list[_Tok]] = field(default_factory=list)
-    # per clause: whether a ":" ends it ("Anotado: | você gosta de terror")
-    colons: list[bool] = field(default_factory=list)
-
-
-def _clauses(
-    message: str, masks: Sequence[tuple[str, ...]], language: str = "pt"
-) -> list[_Sentence]:
-    """Sentences (as lists of clauses of tokens), whether each is a question, and the list
-    entries a sentence ending in ":" introduces."""
-    quoted: list[str] = []
-
-    def hold(match: re.Match[str]) -> str:
-        quoted.append(next(g for g in match.groups() if g is not None))
-        return f" \x01{len(quoted) - 1}\x01 "
-
-    def hold_url(match: re.Match[str]) -> str:
-        words = fold(match.group(0).replace("_", " ")).split()
-        quoted.append(" ".join(w for w in words if w not in URL_NOISE))
-        return f" \x01{len(quoted) - 1}\x01 "
-
-    text = _QUOTED.sub(hold, _URL.sub(hold_url, _DATA_TAG.sub(" ", message)))
-    text = _TITLE_YEAR.sub(lambda m: f" \x02{m.group(1)}\x02 ", text)
-    lines = text.split("\n")
-    sentences: list[_Sentence] = []
-    for n, line in enumerate(lines):
-        entries = _entries(lines[n + 1 :], quoted, masks) if _opens_list(line) else []
-        parts = [s for s in _SENTENCE.split(line) if s and s.strip()]
-        for k, sentence in enumerate(parts):
-            question = sentence.rstrip().endswith("?")
-            clauses: list[list[_Tok]] = []
-            colons: list[bool] = []
-            first = True
-            pieces = _CLAUSE.split(sentence)
-            for m in range(0, len(pieces), 2):
-                tokens = _tokens(pieces[m], quoted, masks, initial=first)
-                first = first and not tokens
-                split = _split_coordinated(tokens, language)
-                clauses += split
-                colon = m + 1 < len(pieces) and pieces[m + 1] == ":"
-                colons += [False] * (len(split) - 1) + [colon] if split else []
-            if question and len(clauses) > 1 and all(t.folded in _TAGS for t in clauses[-1]):
-                # "Salvei X, tá?": a tag asks for agreement, the sentence still states
-                question = False
-                clauses, colons = clauses[:-1], colons[:-1]
-            sentences.append(
-                _Sentence(clauses, question, entries if k == len(parts) - 1 else [], colons)
-            )
-    return sentences
-
-
-def _opens_list(line: str) -> bool:
-    return without_emojis(line).rstrip().endswith(":")
-
-
-def _entries(
-    lines: Sequence[str], quoted: list[str], masks: Sequence[tuple[str, ...]]
-) -> list[list[_Tok]]:
-    """The entries of the list that starts at `lines` ("- Duna", "2. Up (2009) — salvo")."""
-    entries: list[list[_Tok]] = []
-    for line in lines:
-        match = _LIST_ENTRY.match(line)
-        if match is None:
-            break
-        name = _ENTRY_STATUS.split(match.group(1))[0]
-        tokens = _tokens(name, quoted, masks, initial=True)
-        if tokens:
-            entries.append(tokens)
-    return entries
-
-
-def _tokens(
-    part: str, quoted: list[str], masks: Sequence[tuple[str, ...]], *, initial: bool
-) -> list[_Tok]:
-    """The tokens of one clause, known titles and quotations masked.
-
-    A capitalised run before "(1999)" is a title too ("Salvei Ainda Estou Aqui (2024)");
-    `cap` marks capitalised words inside a sentence, which name something even when they
-    are common words ("O filme Ainda Estou Aqui foi adicionado").
-    """
-    tokens: list[_Tok] = []
-    for raw in _TOKEN.findall(part):
-        if raw.startswith("\x01"):
-            inner = quoted[int(raw.strip("\x01"))]
-            tokens += [_Tok(w, w, masked=True, quoted=True) for w in fold(inner).split()]
-        elif raw.startswith("\x02"):
-            tokens = _title_before_year(tokens, initial=initial)
-            tokens.append(_Tok(raw.strip("\x02"), raw.strip("\x02")))
+def _rows(text: str, sep: str = " ") -> list[str]:
+    """The values of "name: value" lines; an indented line goes on the one before."""
+    rows: list[str] = []
+    for line in text.strip("\n").splitlines():
+        if line.startswith(" "):
+            rows[-1] += sep + line.strip()
         else:
-            cap = raw[:1].isupper() and not (initial and not tokens) and raw not in ("I", "Eu")
-            tokens += [_Tok(w, raw, cap=cap) for w in fold(raw).split()]
-    return _inside_names(_masked(tokens, masks))
+            rows.append(line.split(":", 1)[1].strip())
+    return rows
 
 
-def _inside_names(tokens: list[_Tok]) -> list[_Tok]:
-    """Small words between capitalised ones belong to the name ("Mente sem Lembranças")."""
-    out = list(tokens)
-    k = 0
-    while k < len(out):
-        if not (out[k].cap or out[k].masked):
-            k += 1
-            continue
-        j = k + 1
-        while j < len(out) and out[j].folded in _NAME_INNER and out[j].raw[:1].islower():
-            j += 1
-        if k + 1 < j < len(out) and (out[j].cap or out[j].masked):
-            out[k + 1 : j] = [replace(t, cap=True) for t in out[k + 1 : j]]
-        k = j
+def _families(text: str) -> dict[str, str]:
+    """ "save: salv guard" -> {"salv": "save", "guard": "save"}."""
+    rows = (line.split(":", 1) for line in text.strip().splitlines())
+    return {stem: family.strip() for family, stems in rows for stem in stems.split()}
+
+
+# -- effect words, by form --------------------------------------------------------------------
+# Families: save, note, delete, update, mark, remind, undo, import, done ("Pronto!"); "*"
+# marks a verb that is an effect only with its place or particle ("joguei X na lista").
+_PT_AR: Final = _families("""
+save: salv guard adicion acrescent coloc cadastr armazen grav bot arquiv
+save*: jog mand tac lanc
+note: anot registr memoriz
+delete: apag delet elimin limp esvazi retir tir
+update: atualiz alter edit renome mud troc modific ajust reclassific
+mark: marc desmarc avali favorit fix
+remind: agend program remarc adi cancel configur cri confirm envi lembr avis
+undo: restaur recuper
+undo*: volt
+import: import export
+""")
+_PT_ER_IR: Final = _families("""
+delete: remov:e exclu:i
+save: inclu:i inser:i
+update: corrig:i substitu:i
+remind: defin:i
+undo: revert:e
+""")
+# irregular forms, "family form: words"
+_PT_IRREGULAR: Final = {
+    word: tuple(key.split())
+    for key, words in (
+        line.split(":")
+        for line in """save pp: salvo salva salvos salvas salvinho
+save* pp: posto posta postos postas
+save* done1: pus pusemos
+undo done1: desfiz refiz desfizemos
+undo pp: desfeito desfeita refeito refeita desfeitos
+undo pres3: desfaz refaz
+done pp: feito feita feitos feitas feitinho pronto prontinho prontissimo concluido concluida
+done pp: finalizado finalizada resolvido resolvida""".splitlines()
+    )
+    for word in words.split()
+}
+_EN: Final = _families("""
+save: save add store log keep track insert register
+save*: put pop stick throw
+note: note record remember memorize memorise
+note*: jot write
+delete: delete remove erase wipe purge clear
+delete*: take get drop
+update: update change edit rename fix correct modify adjust
+update*: move
+mark: mark rate favorite favourite pin archive tag bookmark
+remind: schedule reschedule snooze postpone cancel remind create send confirm ping notify alert
+remind*: set
+undo: undo redo revert restore
+undo*: roll
+import: import export
+""")
+_EN_IRREGULAR: Final = dict(p.split(":") for p in """kept:keep set:set wrote:write written:write
+took:take taken:take got:get gotten:get stuck:stick threw:throw thrown:throw undid:undo
+undone:undo redid:redo redone:redo put:put""".split())  # fmt: skip
+_EN_DOUBLED: Final = _set("pop drop jot log tag pin cancel")
+# what a "*" verb needs after it to be an effect ("took X off", "rolled back")
+_PARTICLES: Final = {v: _set(w.replace(",", " ")) for v, w in (p.split(":") for p in """
+take:off,out,away get:rid,down drop:from,off jot:down write:down move:to
+roll:back""".split())}  # fmt: skip
+
+
+def _build_lexicon() -> dict[str, tuple[tuple[str, str, str], ...]]:
+    """Every inflected form -> its (family, form, lemma) readings."""
+    out: dict[str, list[tuple[str, str, str]]] = {}
+
+    def add(word: str, family: str, form: str, lemma: str) -> None:
+        out.setdefault(word, []).append((family, form, lemma))
+
+    ar = "pp:ado ada ados adas adinho adinha adissimo adissima|done1:amos|done3:ou aram|inf:ar|"
+    rows = [
+        (s, f, ar + "fut:arei aremos ara arao|ger:ando|pres1:o|pres3:a") for s, f in _PT_AR.items()
+    ]
+    for stem_vowel, family in _PT_ER_IR.items():
+        stem, v = stem_vowel.split(":")
+        endings = f"pp:ido ida idos idas|done1:i|done3:{v}u {v}ram|inf:{v}r|fut:{v}rei|ger:{v}ndo|"
+        rows.append((stem, family, endings + "pres1:o|pres3:e|subj:a"))
+    for stem, family, endings in rows:
+        for form, ends in (part.split(":") for part in endings.split("|")):
+            for end in ends.split():
+                add(stem + end, family, form, stem)
+        if endings.startswith(ar):  # "coloquei", "apague": c and g before e
+            soft = stem[:-1] + {"c": "qu", "g": "gu"}.get(stem[-1], stem[-1])
+            add(soft + "ei", family, "done1", stem)
+            add(soft + "e", family, "subj", stem)
+    for word, (family, form) in _PT_IRREGULAR.items():
+        add(word, family, form, word)
+    for base, family in _EN.items():
+        stem = base[:-1] if base.endswith("e") else base + base[-1] if base in _EN_DOUBLED else base
+        add(base, family, "base", base)
+        add(base[:-1] + "ied" if base.endswith("y") else stem + "ed", family, "past", base)
+        add(stem + "ing", family, "ger", base)
+        if base in _EN_DOUBLED:
+            add(base + "ed", family, "past", base)  # "canceled" beside "cancelled"
+    for word, base in [
+        *_EN_IRREGULAR.items(),
+        ("done", "done"),
+        ("finished", "done"),
+        ("sorted", "done"),
+    ]:
+        add(word, _EN.get(base, "done"), "past", base)
+    return {word: tuple(readings) for word, readings in out.items()}
+
+
+_LEXICON: Final = _build_lexicon()
+
+# -- small word classes, one a line: "name: words" (an indented line goes on) ----------------
+(
+    _REMINDER_WORDS, _ARTICLES, _NEGATIONS, _NOTHING, _CONDITIONS, _WISH, _DISCOURSE, _ACK_ONLY,
+    _PRESENTING, _ADVERBS, _I_WE, _YOU, _DONE_AUX, _STATE_AUX, _HAVE, _FUTURE, _MODALS,
+    _PROGRESSIVE, _OBJECT_START, _STORY_PLACE, _PLACE, _POSSESSIVE, _NARROW, _ONLY, _ALL, _SEEN,
+    _MEMBER_VERBS, _FOUND, _KEPT_WORDS, _MOTION_IN, _MOTION_OUT, _INTO, _LIGHT, _ACTION_NOUNS,
+    _FIELDS, _REFERRING, _TAGS, _PLACE_PREP, _TASTE, _BOUNDARY, _JOINERS, _SUBJECT_NEXT,
+    _OTHER_GENERIC,
+    _OTHER_KNOWN,
+) = map(_set, _rows("""
+reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta
+articles: o a os as um uma the an
+negations: nao nunca nem jamais nada nenhum nenhuma ninguem not never no nothing none nobody
+  neither nor cannot dont didnt doesnt isnt arent wasnt werent havent hasnt hadnt cant
+  couldnt wont wouldnt shouldnt aint unable failed falhei falhou without
+nothing: nada nothing none nenhum nenhuma anything
+conditions: se caso quando assim logo depois if once when whenever unless until reply say type
+  confirm responda responde diga digite confirme basta
+wish: quiser quiserem preferir desejar want like wish prefer
+discourse: pronto ok okay certo beleza blz perfeito otimo show sim claro boa legal combinado
+  entendido entendi fechado fechou tranquilo ta e and also tambem aqui here now agora ja
+  already just done great sure alright perfect yes yep yeah right good cool nice excelente
+  successfully voila tudo so then entao well alias que bem consider got it listo prontinho
+  ✓ +1
+ack_only: ok okay certo beleza blz claro combinado entendido entendi fechado fechou perfeito otimo
+  show legal tranquilo sure got it gotcha roger that thing alright cool great perfect noted
+  will do on bora partiu demorou deixa comigo pode deixar boa you
+presenting: aqui segue seguem here heres encontrei achei found below abaixo veja
+adverbs: ja agora tambem so apenas mesmo bem devidamente duly certinho direitinho corretamente
+  entao finalmente ainda just already also now successfully safely correctly properly all
+  both finally indeed really still went gone go ahead and te me lhe o a os as lo la los las
+  it them this that isso isto ele ela eles elas sim yes ok again
+i_we: i we eu ive weve ill well im id gente
+you: voce voces vc vcs tu you youve youre
+done_aux: foi foram fora ficou ficaram sido acabou was were been got gets
+state_aux: esta estao ta tao estava estavam fica ficam continua continuam permanece permanecem
+  segue seguem consta constam is are s re remains remain stays stay its thats sits isnt
+  arent wasnt werent
+have: have has had ve tem tenho temos possui
+future: vou vamos vai vao irei iremos will ll gonna shall ill
+modals: pode podem deve devem precisa precisam can could should must may might would cannot cant
+progressive: estou to tou estamos am m are re im
+object_start: the a an his her their its my our this that these those him them us o os as um uma
+  seu sua
+story_place: em no na nos nas in at do da dos das from apos depois after during
+place: lista listas listinha biblioteca colecao acervo watchlist list lists library collection
+  salvos favoritos favorites favourites
+possessive: seu sua seus suas teu tua teus tuas your my minha meu meus minhas
+narrow: do da de dos das by from with com que that of sobre about
+only: so somente apenas only just unico unica unicos single
+all: todos todas all every everything tudo
+seen: viu vimos assistiu assistimos assisti vi watched seen leu read visto vista vistos assistido
+  assistida lido lida
+member_verbs: tem contem inclui includes has have contains holds lists possui
+found: encontrei achei localizei vi found find located spotted
+kept_words: salvou guardou saved salvo salvos guardado stored ha there
+motion_in: entrou entraram foi foram went goes vai voltou voltaram
+motion_out: saiu sairam sumiu sumiram gone
+into: pra para pro pros pras a ao aos na no nos para into to onto in on
+light: fiz fizemos realizei efetuei made did performed dei gave
+action_nouns: remocao exclusao alteracao atualizacao inclusao correcao edicao registro cadastro
+  importacao insercao adicao mudanca troca change update removal deletion edit changes
+  nota anotacao note rating estrelas stars
+fields: ano titulo nome tipo year title name type
+referring: ele ela eles elas isso esse essa este esta aquele aquela it they this that these those
+  both ambos ambas os dois as duas one
+tags: ta ok okay certo ne beleza blz viu right alright sim
+place_prep: na no nas nos em entre dentro pra para pro a ao aos in on into onto to among from off
+  da do
+taste: gosta gosto gostar prefere preferencia curte ama odeia detesta adora like likes love loves
+  prefer prefers preference enjoy hate hates taste into
+boundary: mas porem contudo entretanto but however although though so entao
+joiners: de da do das dos e o a os as um uma em no na sem pelo pela of the an and by in on with to for at
+  from
+subject_next: eh is was are were foi era sao fica has have had doesnt didnt isnt wasnt nao not will
+  can could would tem teve ganhou won stars ran came fala conta tells
+other_generic: de do da e ou and or of for with com que what which qual quais isso esse essa
+  este aquele aquela it its they them one ones yet still here there hoje today ontem yesterday
+  semana week mes month ano year desde since ago atras too tudo everything nome title titulo sim
+  yes nao no ver assistir ha mais more longer anymore algum alguma any some ai aqui la garantido
+  safely right now mesmo sucesso ainda
+other_known: encontrei achei found want quer posso should would here heres consider listo
+  consegui acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
+"""))  # fmt: skip
+(
+    _COMPLETION, _PROMISING, _JUST_DID, _PART_OF, _GENERIC_SUBJECT, _OFFER_HEADS,
+) = map(_phrases, _rows("""
+completion: ta feito|missao cumprida|ja era|ta na mao|deixa comigo|pode deixar|all set|all done
+  taken care|consider it|youre all set|on it|will do|ja foi|done deal|tudo certinho|its in
+promising: going to|let me|make sure to|estou indo|vou garantir de
+just_did: acabei de|acabamos de|consegui|conseguimos|pude|managed to|able to|cuidei de|tratei de
+  jeito de|questao de|went ahead and|ve gone ahead and
+part_of: faz parte|fazem parte|part of|de volta|back
+generic_subject: tudo que|tudo o que|qualquer|anything you|whatever|everything you|everything youve
+offer_heads: quer que|queres que|deseja que|gostaria que|prefere que|posso|podemos|devo|que tal
+  want me|would you like|do you want|should i|shall i|can i|may i|could i|i can|i could
+  let me know if|how about|quer|deseja|want|eu posso|gostaria de
+""", "|"))  # fmt: skip
+
+_TYPE_OF: Final = {w: kind for kind, words in TYPE_WORDS.items() for w in words} | dict.fromkeys(
+    _set("itens items coisas things titulos titles item coisa thing titulo title"), ""
+)
+_NUMBERS: Final = {w: n for n, ws in enumerate("""zero|um uma one|dois duas two|tres three|
+quatro four|cinco five|seis six|sete seven|oito eight|nove nine|dez ten|onze eleven|
+doze twelve""".split("|")) for w in ws.split()}  # fmt: skip
+# what makes a count or a "nothing" about some items only ("salvou 3 itens hoje")
+_NARROW_MORE: Final = _set(
+    """hoje ontem semana mes today yesterday week month recently recentemente chamado chamada
+    called named matching nome title titulo"""
+)
+_ABLE: Final = _phrases("i can|posso|consigo|podemos|we can|i m able|im able|sou capaz")
+_READS: Final = re.compile(
+    r"^(?:procur|busc|pesquis|mostr|search|find|look|show|check|ver$|assistir|watch|lembrete|"
+    r"reminder|alarm)"
+)
+# words that never name an item on their own
+_GENERIC: Final = frozenset().union(
+    _ADVERBS, _DISCOURSE, _ARTICLES, _NEGATIONS, _PLACE, _POSSESSIVE, _YOU, _I_WE, _STATE_AUX,
+    _DONE_AUX, _HAVE, _MEMBER_VERBS, _PLACE_PREP, _ONLY, _ALL, _SEEN, _FOUND, _FUTURE, _TYPE_OF,
+    _NUMBERS, _OTHER_GENERIC,
+)  # fmt: skip
+# words a capitalised run does not start with ("Salvei Matrix", "Sure, Added Heat")
+_KNOWN: Final = frozenset().union(PT_WORDS, EN_WORDS, _GENERIC, _LEXICON, _OTHER_KNOWN)
+
+# -- tokens and names -----------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8192)
+def fold_word(raw: str) -> str:
+    """A word as compared: lower case, no accents, no apostrophes."""
+    decomposed = unicodedata.normalize("NFKD", raw.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c) and c not in "'’")
+
+
+_WORD_RE: Final = r"[^\W_]+(?:['’][^\W_]+)*"
+_TOKEN: Final = re.compile(
+    _WORD_RE + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
+)
+_WORDS: Final = re.compile(_WORD_RE)
+_MARKS: Final = {**dict.fromkeys("✅✔☑✓", "✓"), "\U0001f44d": "+1", "\U0001f44c": "+1"}
+_ENDS: Final = frozenset(".!?;\n…")
+_QUOTES: Final = {"«": "»", "“": "”", '"': '"'}
+
+
+def title_words(title: str) -> tuple[str, ...]:
+    return tuple(fold_word(w) for w in _WORDS.findall(title))
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A stored item as the check sees it (`state` as DESIGN 11.5 names it, when known)."""
+
+    type: str
+    title: str
+    original_title: str | None = None
+    year: int | None = None
+    state: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """An opaque span naming something, and the stored items it is known to name."""
+
+    words: tuple[str, ...]
+    items: tuple[int, ...] = ()
+
+
+@dataclass(slots=True)
+class Tok:
+    w: str  # folded word, a mark ("," ":" "✓" ...) or "§" for a name
+    raw: str
+    cap: bool = False
+    name: Name | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """What a text says about the list."""
+
+    kind: StatementKind
+    names: tuple[Name, ...] = ()
+    count: int = 0
+    type: str = ""  # an item type, "" for any
+    complete: bool = False  # "só", "only", "todos", "all": the names are every item (of type)
+    confirms: bool = False  # said with a participle ("Tá salvo!"): naming nothing, it confirms
+    refers: bool = True  # naming nothing, its subject points back ("it", "ele", "seu filme")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    effects: tuple[tuple[str, tuple[Name, ...]], ...] = ()  # (family, names) said done or promised
+    statements: tuple[Statement, ...] = ()
+    offer: bool = False
+    unchecked: bool = False  # some of it states what storage cannot verify
+
+
+Title = tuple[tuple[str, ...], tuple[int, ...]]  # a title's words, the stored items it names
+
+
+def _tokens(text: str) -> list[Tok]:
+    out: list[Tok] = []
+    for raw in _TOKEN.findall(text):
+        if raw in _MARKS or not raw[0].isalnum():
+            out.append(Tok(_MARKS.get(raw, raw), raw))
+        else:  # "é" is no "e" ("and")
+            out.append(Tok("eh" if raw in ("é", "É") else fold_word(raw), raw, raw[0].isupper()))
     return out
 
 
-def _plain(tokens: Sequence[_Tok]) -> list[str]:
-    """The folded words outside names, for negations ("Brilho Eterno de uma Mente sem
-    Lembranças" negates nothing)."""
-    return ["" if t.masked or t.cap else t.folded for t in tokens]
+def _mask(toks: list[Tok], titles: Sequence[Title]) -> list[Tok]:
+    """`toks` with every name as one "§" token: quotations, known titles (the longest
+    first), then "Title (1999)" and capitalised runs."""
+    by_first: dict[str, list[Title]] = {}
+    for known_title in titles:
+        by_first.setdefault(known_title[0][0], []).append(known_title)
+    out: list[Tok] = []
+    i = 0
+    while i < len(toks):
+        close = _QUOTES.get(toks[i].w)
+        j = next((k for k in range(i + 1, min(len(toks), i + 40)) if toks[k].w == close), 0)
+        inner = tuple(t.w for t in toks[i + 1 : j] if t.raw[:1].isalnum()) if close else ()
+        known = next((t[1] for t in titles if t[0] == inner), ())
+        quoted: tuple[int, Title | None] = (j + 1, (inner, known))
+        end, title = quoted if inner else _known_at(toks, i, by_first)
+        if title is None:
+            out.append(toks[i])
+            i += 1
+        else:
+            out.append(Tok("§", " ".join(title[0]), name=Name(*title)))
+            i = end
+    return _capitalised(out)
 
 
-def _title_before_year(tokens: list[_Tok], *, initial: bool) -> list[_Tok]:
-    """`tokens` with the capitalised run that ends at a "(1999)" marked as a title."""
-    start = len(tokens)
-    while start > 0:
-        tok = tokens[start - 1]
-        if not (tok.raw[:1].isupper() or tok.raw[:1].isdigit() or tok.folded in _TITLE_JOINERS):
-            break
-        if start - 1 == 0 and initial and start < len(tokens):
-            break  # a sentence's first word is capitalised anyway: "Encontrei X (2014)"
-        start -= 1
-    while start < len(tokens) and (
-        tokens[start].folded in _TITLE_JOINERS or tokens[start].folded in _DISCOURSE
-    ):
-        start += 1
-    return [*tokens[:start], *(replace(t, masked=True) for t in tokens[start:])]
+def _known_at(
+    toks: list[Tok], i: int, by_first: Mapping[str, list[Title]]
+) -> tuple[int, Title | None]:
+    """Where the longest known title starting at `i` ends (its own "!" or "?" included)."""
+    best: tuple[int, Title | None] = (i, None)
+    for title in by_first.get(toks[i].w, ()):
+        words, k, n = title[0], i, 0
+        while (
+            k < len(toks)
+            and n < len(words)
+            and (toks[k].w == words[n] or n and toks[k].w in ",:-–—!?()")
+        ):
+            n, k = n + (toks[k].w == words[n]), k + 1
+        if n < len(words) or (len(words) == 1 and words[0] in _KNOWN and not toks[i].cap):
+            continue  # "it", "up", "dark" are titles only when written as one
+        if k + 1 < len(toks) and toks[k].w in "!?" and not toks[k + 1].cap:
+            k += 1  # "Corra! já está salvo"
+        best = (k, title) if k > best[0] else best
+    return best
 
 
-def _split_coordinated(tokens: list[_Tok], language: str = "pt") -> list[list[_Tok]]:
-    """A clause split where a conjunction starts another ("não achei X, mas salvei Y")."""
-    clauses: list[list[_Tok]] = []
-    current: list[_Tok] = []
-    for k, tok in enumerate(tokens):
-        # "salvei X e apaguei Y": a second verb after "e"/"and" starts its own clause
-        coordinated = (
-            tok.folded in ("e", "and")
-            and k + 1 < len(tokens)
-            and not tokens[k + 1].masked
-            and any(v.form in _FINITE for v in verb_forms(tokens[k + 1].folded))
+def _capitalised(toks: list[Tok]) -> list[Tok]:
+    """Capitalised runs as names: two or more words ("Não Me Abandone Jamais", "Don't Look
+    Up"), one inside a sentence ("salvei Matrix") or before "(1999)". A known word opening a
+    run is no name ("Salvei Matrix", "Sure, Added Heat"), unless the run is the subject of a
+    verb that follows ("Deleted Scenes is a film") or a small word follows it ("Gone with")."""
+    out: list[Tok] = []
+    i = 0
+    while i < len(toks):
+        j = i + 1
+        while _capital(toks[i]) and j < len(toks):
+            joiners = next(
+                (n for n in (0, 1, 2) if j + n >= len(toks) or toks[j + n].w not in _JOINERS), 2
+            )
+            if j + joiners >= len(toks) or not _capital(toks[j + joiners]):
+                break
+            j += joiners + 1
+        run = toks[i:j] if _capital(toks[i]) else []
+        first = i == 0 or toks[i - 1].w in _ENDS | {"-", "•", "*", "(", "«", '"'}
+        year = [t.w for t in toks[j : j + 3]][::2] == ["(", ")"] and toks[j + 1].w.isdigit()
+        pp = run and any(f == "pp" for _, f, _ in _LEXICON.get(run[0].w, ()))
+        whole = len(run) > 1 and (  # "Deleted Scenes is a film", "Adicionado Recentemente (2021)"
+            (j < len(toks) and toks[j].w in _SUBJECT_NEXT)
+            or (year and pp)
+            or run[0].w in _NEGATIONS
+            or (run[1].w in _JOINERS - _ARTICLES and not run[1].cap)
         )
-        # "so" joins clauses in English; in Portuguese it is "só" (only)
-        boundary = tok.folded in _BOUNDARY and (tok.folded != "so" or language == "en")
-        if (boundary or coordinated) and not tok.masked and current:
-            clauses.append(current)
+        # "Her (2013)", "Taken (2008)": a title by its year; not "Salvei Matrix (1999)"
+        known = (set() if len(run) == 1 else _LEXICON) if year else _KNOWN
+        if not run:
+            out.append(toks[i])
+        elif run[0].w in known and run[0].w not in _ARTICLES and not whole:
+            out.append(run[0])
+            run, first = run[1:], False
+        if run and (len(run) > 1 or not first or year):
+            out.append(Tok("§", " ".join(t.raw for t in run), name=Name(tuple(t.w for t in run))))
+        else:
+            out.extend(run)
+        i = j
+    return out
+
+
+def _capital(tok: Tok) -> bool:
+    return tok.cap and tok.w not in ("i", "eu", "ive", "ill", "im", "id")
+
+
+# -- reading --------------------------------------------------------------------------------
+
+
+def _lines(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
+    """Lines (tokens, whether a list entry: "- Duna", "2. Up (2009)")."""
+    out: list[tuple[list[Tok], bool]] = []
+    current: list[Tok] = []
+    for tok in [*toks, Tok("\n", "\n")]:
+        if tok.w != "\n":
+            current.append(tok)
+            continue
+        entry = bool(current) and current[0].w in ("-", "–", "—", "•", "*")
+        if current and current[0].w.isdigit() and current[1:2] and current[1].w in (".", ")"):
+            entry, current = True, current[1:]
+        current = current[1:] if entry else current
+        out += [(current, entry)] if current else []
+        current = []
+    return out
+
+
+def _sentences(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
+    """Sentences (tokens, whether a question); a "!" or "?" the text goes on after in lower
+    case is a title's own mark ("Que Horas Ela Volta? na sua lista")."""
+    out: list[tuple[list[Tok], bool]] = []
+    current: list[Tok] = []
+    for k, tok in enumerate(toks):
+        after = toks[k + 1] if k + 1 < len(toks) else None
+        title_mark = after is not None and (after.raw[:1].islower() or after.w == "(")
+        if tok.w not in _ENDS or (tok.w in "!?" and title_mark):
+            current += [] if tok.w in _ENDS else [tok]
+            continue
+        out += [(current, tok.w == "?")] if current else []
+        current = []
+    return [*out, (current, False)] if current else out
+
+
+def _clauses(sentence: list[Tok], language: str) -> list[tuple[list[Tok], str]]:
+    """Clauses, each with the mark that ends it ("," ":" ...): a name is one token, so a
+    comma inside a title splits nothing."""
+    out: list[tuple[list[Tok], str]] = []
+    current: list[Tok] = []
+    for k, tok in enumerate(sentence):
+        after = sentence[k + 1].w if k + 1 < len(sentence) else ""
+        # "salvei X e apaguei Y", "I saved X and removed Y"; not "the cut removed X and added Y"
+        finite = any(f in ("done1", "past", "pp") for _, f, _ in _LEXICON.get(after, ())) and (
+            language == "pt" or any(t.w in _I_WE for t in current)
+        )
+        boundary = tok.w in _BOUNDARY and (tok.w != "so" or language == "en")
+        if (
+            tok.w in (",", ":", "-", "–", "—", '"')
+            or boundary
+            or (tok.w in ("e", "and") and finite)
+        ):
+            out += [(current, tok.w)] if current else []
             current = []
-            continue
-        current.append(tok)
-    if current:
-        clauses.append(current)
-    return clauses
+        else:
+            current.append(tok)
+    return [*out, (current, "")] if current else out
 
 
-# forms that carry their own subject: "e apaguei", "and deleted" start a new claim
-_FINITE: Final = frozenset({"done_1", "done_3", "past", "participle", "future_1"})
+def _names_in(toks: Sequence[Tok], *, loose: bool = False) -> list[Name]:
+    """The names of a span: its masked names, else each part ("Duna e Alien") of the words
+    that name nothing else, one of them capitalised unless `loose` (a list's entries)."""
+    named = [t.name for t in toks if t.name is not None]
+    if named and not loose:
+        return named
+    names: list[Name] = []
+    part: list[Tok] = []
+    for tok in [*toks, Tok(",", ",")]:
+        if tok.name is not None:  # "tem amnésia e Deixa Ela Entrar": every part is an entry
+            names += [tok.name, *([Name(tuple(t.w for t in part))] if part else [])]
+            part = []
+        elif tok.w in ("e", "and", "ou", "or", "&", ","):
+            names += (
+                [Name(tuple(t.w for t in part))]
+                if part and (loose or any(t.cap for t in part))
+                else []
+            )
+            part = []
+        elif tok.raw[:1].isalpha() and tok.w not in _KNOWN:
+            part.append(tok)
+    return names
 
 
-def _masked(tokens: list[_Tok], masks: Sequence[tuple[str, ...]]) -> list[_Tok]:
-    """Tokens with known titles marked, so "Saved by the Bell" is never read as a verb."""
-    if not masks:
-        return tokens
-    words = [t.folded for t in tokens]
-    hidden = [t.masked for t in tokens]
-    for title in masks:
-        n = len(title)
-        if not n or n > len(words):
-            continue
-        common = all(w in _GENERIC for w in title)
-        for start in range(len(words) - n + 1):
-            if common and not all(t.cap for t in tokens[start : start + n]):
-                continue  # "It's been removed" is not the film "It"
-            if tuple(words[start : start + n]) == title:
-                for k in range(start, start + n):
-                    hidden[k] = True
-    return [replace(t, masked=h) for t, h in zip(tokens, hidden, strict=True)]
-
-
-def _ends_with(words: Sequence[str], phrase: Sequence[str]) -> bool:
-    return len(words) >= len(phrase) and tuple(words[-len(phrase) :]) == tuple(phrase)
+def _refers(toks: Sequence[Tok]) -> bool:
+    """Whether a subject only points back ("está na sua lista", "ele", "your movie", "it")."""
+    return all(t.w in _REFERRING or t.w in _TYPE_OF or t.w in _GENERIC for t in toks)
 
 
 def _contains(words: Sequence[str], phrase: Sequence[str]) -> bool:
@@ -545,1329 +577,714 @@ def _contains(words: Sequence[str], phrase: Sequence[str]) -> bool:
     return any(tuple(words[i : i + n]) == tuple(phrase) for i in range(len(words) - n + 1))
 
 
-def _strip_adverbs(words: list[str]) -> list[str]:
-    """The words before a verb without the adverbs and clitics between it and its auxiliary."""
-    while words and words[-1] in _ADVERBS:
-        words = words[:-1]
-    return words
+def _ends(words: Sequence[str], phrase: Sequence[str]) -> bool:
+    return len(words) >= len(phrase) and tuple(words[-len(phrase) :]) == tuple(phrase)
 
 
-def _negated(before: Sequence[str], language: str) -> bool:
-    """Whether a negation governs the verb after `before`: anywhere in its clause ("You don't
-    have Eternal Sunshine of the Spotless Mind saved"); clauses end at "mas", "but", commas."""
-    window = list(before)
-    for i, word in enumerate(window):
-        if word in _NEGATION_PT:
-            return True
-        if word in _NEGATION_EN and (language == "en" or word != "no"):
-            if word == "no" and language != "en":
-                continue
-            return True
-        if word in _NEGATED_AUX and i + 1 < len(window) and window[i + 1] == "t":
-            return True
-    return False
-
-
-def _offered(before: Sequence[str]) -> bool:
-    return any(_contains(before, phrase) for phrase in _OFFER_PHRASES)
-
-
-def _only_discourse(words: Sequence[str]) -> bool:
-    rest = list(words)
-    for phrase in _DISCOURSE_PHRASES:
-        n = len(phrase)
-        rest = [
-            w
-            for i, w in enumerate(rest)
-            if not any(tuple(rest[j : j + n]) == phrase for j in range(max(0, i - n + 1), i + 1))
-        ]
-    return all(w in _DISCOURSE for w in rest)
-
-
-def _kind(
-    form: VerbForm,
-    before: list[str],
-    after: list[str],
-    *,
-    question: bool,
-    wish: bool,
-    language: str,
-    command: bool = False,
-    form_word: str = "",
-    copula: bool = False,
-) -> ClaimKind | None:
-    """What a clause does with the effect verb at this position (None: nothing).
-
-    `command`: the word is also a present or imperative form ("salva", "limpa").
-    `copula`: a copula follows in the clause ("Adicionado Recentemente é ótimo"): a word
-    that opens its clause is then the start of a name, not a bare "Adicionado!".
-    """
-    f = form.form
-    if promise_only(form.lemma) and f not in ("infinitive", "future_1", "gerund"):
-        return None
-    if copula and _only_discourse(before) and f in ("participle", "past"):
-        return None
-    if _generic_subject(before):
-        return None  # "Tudo o que você salvar fica guardado", "anything you save stays private"
-    if question or wish:
-        # "Você salvou Matrix?", "Salvar na sua lista?", "Posso salvar, se quiser."
-        offered = ("infinitive", "subjunctive", "present_1", "future_1", "conditional")
-        return "offer" if f in offered else None
-    near = _strip_adverbs(list(before))
-    if _offered(before) and f in ("infinitive", "subjunctive", "present_1"):
-        return "offer"
-    if (
-        f == "gerund"
-        and _only_discourse(before)
-        and _for_the_user(after)
-        and not any(w in _STATE_VERBS | _EN_FINITE | _PT_DONE_AUX for w in after)
-    ):
-        # "Salvando Duna na sua lista...", "Adding Jaws to your list now!"; not "Saving
-        # Private Ryan isn't on your list"
-        return "promise"
-    if form.language == "pt":
-        return _pt_kind(form, before, near, after, command=command, form_word=form_word)
-    return _en_kind(form, before, near, after, language)
-
-
-# "tudo o que você salvar", "anything you save": a rule about saving, not a claim
-_UNIVERSAL: Final = _set("tudo todo toda todos todas qualquer anything everything whatever")
-
-
-def _generic_subject(before: Sequence[str]) -> bool:
-    for k, word in enumerate(before):
-        if word in _UNIVERSAL and any(w in ("que", "you", "voce") for w in before[k + 1 : k + 4]):
-            return True
-    return False
-
-
-def _for_the_user(after: Sequence[str]) -> bool:
-    """Whether the words after a verb put its object in the list or hand it to the user."""
-    return (
-        _has_place(after)
-        or _contains(after, ("pra", "voce"))
-        or _contains(after, ("para", "voce"))
-        or _contains(after, ("for", "you"))
-        or any(w in ("agora", "now") for w in after)
-    )
-
-
-_PREPOSITIONS: Final = _set("de do da dos das em no na nos nas com para pra por pelo pela")
-# "dei um jeito de salvar", "fiz questão de anotar", "tratei de apagar": it was done
-_DONE_PERIPHRASES: Final = (
-    ("jeito", "de"),
-    ("questao", "de"),
-    ("tratei", "de"),
-    ("cuidei", "de"),
-)
-# first-person present forms that are also common nouns or adjectives
-_NOUN_LIKE: Final = _set(
-    "registro cadastro arquivo marco junto tiro retiro troco mudo limpo salvo gravo ajusto"
-)
-
-
-def _pt_kind(
-    form: VerbForm,
-    before: list[str],
-    near: list[str],
-    after: list[str],
-    *,
-    command: bool,
-    form_word: str = "",
-) -> ClaimKind | None:
-    f = form.form
-    last = near[-1] if near else ""
-    if after[:1] and after[0] in _CLITIC and f in ("present_3", "participle", "infinitive"):
-        f = "infinitive"  # "salvá-lo" folds to "salva lo"
-    if f == "done_1":
-        return "done"
-    if f == "done_3":
-        # "você salvou X" is the user's history; "o final mudou tudo" is a story
-        if any(w in _YOU for w in before[-3:]):
-            return "history"
-        if _ends_with(near, ("a", "gente")):
-            return "done"  # "a gente salvou": we did
-        return "done" if _only_discourse(before) and form.effect != "update" else None
-    if f == "participle":
-        if any(w in _AGENT - {"por"} for w in after[:8]):
-            return None  # "foi removida pelo diretor": a story, not an effect of ours
-        if last in _PT_DONE_AUX:
-            return "done"
-        if last in _PT_PROMISE_AUX:
-            return "promise"
-        if last in _PT_STATE_AUX:
-            return "state"
-        if any(w in _PT_HAVE for w in before):
-            return "state"
-        if _only_discourse(before):
-            # "Salvo!", "Anotada: ...", but "salva Matrix" is the user's command echoed
-            if command and after and after[0] not in _COMPLEMENT_START | _DISCOURSE:
-                return None
-            return "done"
-        if any(
-            w in ("seu", "sua", "seus", "suas", "meu", "minha", "meus", "minhas") for w in before
-        ):
-            return None  # "seus filmes salvos": an adjective
-        if (not after or after[0] in _COMPLEMENT_START) and form.effect != "update":
-            return "done"  # "Filme Arrival salvo com sucesso", "Matrix adicionado à lista"
-        return None
-    if f == "infinitive":
-        if last in _PT_FUTURE_AUX or _ends_with(near, ("estou", "indo")):
-            return "promise"
-        if (
-            last in _PT_JUST
-            or _ends_with(near, ("acabei", "de"))
-            or _ends_with(near, ("acabamos", "de"))
-            or any(_ends_with(near, p) for p in _DONE_PERIPHRASES)
-        ):
-            return "done"
-        return None
-    if f == "future_1":
-        return "promise"
-    if f == "future_3":
-        return None if any(w in _YOU for w in before[-3:]) else "promise"
-    if f == "present_1":
-        if last == "eu":
-            return "promise"
-        # "Anoto X agora": a promise; "Registro de X" is a noun
-        if _only_discourse(before) and after and after[0] not in _PREPOSITIONS:
-            return None if form_word in _NOUN_LIKE else "promise"
-        return None
-    if f == "gerund":
-        return "promise" if last in _PT_PROGRESSIVE else None
-    return None
-
-
-_AGENT: Final = _set("pelo pela pelos pelas por by")
-_COMPLEMENT_START: Final = _set(
-    """com na no nas nos a as em para pra pro aqui agora tambem ja ao aos a à dentro entre
-    da do das dos de sim"""
-)
-_EN_FINITE: Final = _set("has have had ve is are was were does do did gets")
-_EN_COMPLEMENT_START: Final = _set(
-    "successfully to in into on onto for here now too already with from off for later"
-)
-
-
-def _en_kind(
-    form: VerbForm, before: list[str], near: list[str], after: list[str], language: str
-) -> ClaimKind | None:
-    f = form.form
-    particles = needs_particle(form.lemma)
-    if particles is not None and f in ("past", "infinitive", "gerund"):
-        if not any(w in particles for w in after[:12]):
-            return None
-    last = near[-1] if near else ""
-    if f == "past" and [w for w in after[:3] if w not in _ADVERBS][:1] == ["by"]:
-        return None  # "was saved by the hero": a story, not an effect of ours
-    if f == "past":
-        if last in _EN_DONE_AUX or (last == "now" and len(near) > 1):
-            return "done"
-        if near and near[-1] == "be" and len(near) > 1 and near[-2] in ("will", "ll"):
-            return "promise"
-        if last in _EN_STATE_AUX:
-            # "is now stored" is news; "is saved", "is already saved" a state
-            return "done" if "now" in before[-3:] else "state"
-        if last in _EN_HAVE or last in _I_WE or last == "just":
-            subject = [w for w in near[-4:] if w in _I_WE or w in _YOU]
-            if subject and subject[-1] in _YOU:
-                return "history"
-            if subject or last in _I_WE:
-                return "done"
-            if last in _EN_HAVE and any(w in _YOU for w in before):
-                return "state"  # "you have Jaws saved"
-            return "done"
-        if last in _YOU:
-            return "history"
-        if any(w in ("have", "has", "ve") for w in before) and any(w in _YOU for w in before):
-            return "state"  # "you have Jaws saved", "you've got Jaws saved"
-        if _only_discourse(before):
-            if after and after[0] in _TYPE_WORDS:
-                return None  # "Saved movies: ..." is a heading
-            return "done"
-        if before and before[-1] in ("the", "your", "my", "a", "an", "all", "any", "our", "their"):
-            return None  # "your saved items": an adjective
-        if (
-            (not after or after[0] in _EN_COMPLEMENT_START)
-            and form.effect != "update"
-            and not any(w in _EN_FINITE for w in before)
-        ):
-            return "done"  # "Jaws saved to your list."; not "a couple has their memories erased"
-        return None
-    if f == "infinitive":
-        if (
-            last in _EN_FUTURE
-            or _ends_with(near, ("going", "to"))
-            or _ends_with(before, ("let", "me"))
-        ):
-            return "promise"
-        if _ends_with(near, ("managed", "to")) or _ends_with(near, ("able", "to")):
-            return "done"
-        return None
-    if f == "gerund":
-        if last in _EN_PROGRESSIVE and (language == "en" or last != "a"):
-            return "promise"
-        return None
-    return None
-
-
-def _target(
-    form: VerbForm, clause: list[_Tok], index: int, following: list[_Tok] | None
-) -> list[_Tok]:
-    """The words naming what the claim is about: the object after an active verb, the
-    subject before a passive one or a state, or what follows a bare "Anotado:"."""
-    subject = [t for t in clause[:index] if t.masked or t.cap or t.folded not in _DISCOURSE]
-    after = clause[index + 1 :]
-    near = _strip_adverbs([t.folded for t in subject])
-    passive = form.form == "participle" or (
-        form.form == "past" and bool(near) and near[-1] not in _I_WE | _YOU | _EN_HAVE
-    )
-    spans = [subject, after] if passive else [after, subject]
-    for span in [*spans, following or []]:
-        if _name_of(span):
-            return span
-    return after or subject
-
-
-def _name_of(span: Sequence[_Tok]) -> str:
-    """The span's naming words (folded), or "" when it only says "it", "o filme", "tudo"."""
-    for k in range(1, len(span)):
-        # the name ends where the place begins: "Duna | na sua lista de filmes"
-        if span[k].folded in _IN | _INTO | _OUT_OF and not span[k].masked:
-            if any(t.folded in _PLACE_WORDS for t in span[k + 1 : k + 4]):
-                span = span[:k]
-                break
-    kept = [t.folded for t in span if t.masked or t.cap or _naming(t.folded)]
-    if not kept:
-        return ""
-    # keep the span from the first naming word to the last (a title's own small words stay)
-    folded = [t.folded for t in span]
-    first = next(i for i, t in enumerate(span) if t.masked or t.cap or t.folded in kept)
-    last = max(i for i, t in enumerate(span) if t.masked or t.cap or t.folded in kept)
-    return " ".join(w for w in folded[first : last + 1] if not _YEAR.match(w))
-
-
-def _about_user(words: Sequence[str]) -> bool:
-    return any(w in _ABOUT_USER for w in words) or any(
-        _contains(words, p) for p in (("sobre", "voce"), ("about", "you"), ("que", "voce"))
-    )
-
-
-def _naming(word: str) -> bool:
-    return word not in _GENERIC and not _YEAR.match(word) and not word.isdigit()
-
-
-_IN: Final = _set("na no em entre nas nos dentro in on among inside within")
-_INTO: Final = _set("pra para pro to into na in")
-_OUT_OF: Final = _set("da do de das dos from off out")
-_LEFT: Final = _set("saiu sairam sumiu sumiram gone went left vanished")
-_PART: Final = (("parte", "da"), ("parte", "de"), ("part", "of"))
-_HOLDS: Final = _set(
-    "tem contem inclui possui guarda has contains includes holds keeps features lists"
-)
-_NO_LONGER: Final = (("nao", "esta", "mais"), ("nao", "estao", "mais"), ("no", "longer"))
-_POSSESSIVE: Final = _set("seu sua seus suas teu tua teus tuas your")
-# "was already on your list", "X estava na lista": a state, said in the past
-_STATE_VERBS: Final = _PT_STATE_AUX | _EN_STATE_AUX | _set("was were estavam isn aren wasn weren")
-# what a gone item is said to be: "X não está mais", "X is no longer on your list"
-_GONE_FILLER: Final = _set("mais longer no more")
-_HERE: Final = _set("la ai there here")
-_GERUND: Final = re.compile(r"(?:ando|endo|indo|ing)$")
-# "I found X in your list", "Encontrei X na sua lista": a statement about what the list holds
-_FOUND: Final = _set("achei encontrei localizei achamos encontramos localizamos found located find")
-# "nada", "nenhum filme", "anything": nothing at all is what the clause speaks of
-_NOTHING: Final = _set("nada nenhum nenhuma anything nothing")
-_EMPTY: Final = _set("vazia vazio vazias vazios empty")
-_HAVE_LIST: Final = _set("tem possui has have haven hasn")
-_HAVE_AUX: Final = _set("do does did don doesn didn t not nao ainda still yet really realmente")
-# fields of an item: "o ano de X agora é 1999", "the year for X is now 1999"
-_FIELDS: Final = _set("ano titulo nome year title name")
-_NUMBERS: Final[dict[str, int]] = {
-    **{
-        w: n
-        for n, ws in enumerate(
-            (
-                "",
-                "",
-                "dois duas two",
-                "tres three",
-                "quatro four",
-                "cinco five",
-                "seis six",
-                "sete seven",
-                "oito eight",
-                "nove nine",
-                "dez ten",
-            )
-        )
-        for w in ws.split()
-    },
-}
-_ITEM_KINDS: Final = _set(
-    """itens items coisas things titulos titles filmes movies films notas notes links videos
-    series shows item coisa thing titulo title filme movie film nota note link video serie
-    show"""
-)
-_GENERIC_KINDS: Final = _set(
-    "itens items coisas things titulos titles item coisa thing titulo title"
-)
-
-
-def _is_place(words: Sequence[str], k: int) -> bool:
-    """Whether `words[k]` names the list: "lista", or a kind after a possessive ("seus filmes")."""
-    word = words[k]
-    if word in _PLACE_WORDS:
-        return True
-    return word in _TYPE_WORDS and k > 0 and words[k - 1] in _POSSESSIVE
+def _negated(words: Sequence[str], language: str) -> bool:
+    return any(w in _NEGATIONS and not (w == "no" and language == "pt") for w in words)
 
 
 def _has_place(words: Sequence[str]) -> bool:
-    """Whether the words put something in (or take it from) the list: "na sua lista", "to your
-    movies", "nos seus filmes salvos"."""
-    return any(
-        w in _IN | _INTO | _OUT_OF | {"a", "aos", "as", "ao"}
-        and any(_is_place(words, j) for j in range(k + 1, min(k + 4, len(words))))
+    """Whether the words name the list ("na sua lista", "your movies", "lá")."""
+    typed = (
+        w in _POSSESSIVE and words[k + 1 : k + 2] and words[k + 1] in _TYPE_OF
         for k, w in enumerate(words)
     )
+    return any(w in _PLACE or w in ("la", "ai", "there") for w in words) or any(typed)
 
 
-def _place_after(rest: Sequence[str], openers: frozenset[str]) -> bool:
-    """Whether `rest` starts with a preposition of `openers` and names the list within 3 words."""
-    if not rest:
-        return False
-    if rest[0] in openers and any(_is_place(rest, j) for j in range(1, min(4, len(rest)))):
-        return True
-    return any(tuple(rest[:2]) == p for p in _PART) and any(
-        _is_place(rest, j) for j in range(2, min(5, len(rest)))
-    )
-
-
-def _after_place(clause: list[_Tok]) -> list[_Tok]:
-    """The words after the place a clause names ("Consta em sua lista | o título X")."""
-    words = [t.folded for t in clause]
-    for k in range(len(words)):
-        if _is_place(words, k):
-            return clause[k + 1 :]
-    return []
-
-
-def _state_without_verb(
-    clause: list[_Tok], language: str
-) -> tuple[Effect, ClaimKind, list[_Tok]] | None:
-    """ "Matrix está na sua lista", "X is now part of your list", "your list has X", "X saiu
-    da sua lista", "X não está mais na sua lista", "X is off your list", "X não está na sua
-    lista": statements about the list with no effect verb."""
-    if _generic_subject([t.folded for t in clause]):
-        return None  # "Tudo que você salvou está em «lista tudo»"
-    # quoted words are what someone says ("diga «lista tudo»"), not the list
-    words = ["" if t.quoted else t.folded for t in clause]
-    for i, word in enumerate(words):
-        if clause[i].masked:
-            continue
-        negated = _negated(_plain(clause[:i]), language) or words[i + 1 : i + 2] == ["t"]
-        gone = any(_contains(words[: i + 3], p) for p in _NO_LONGER) or (
-            language == "en" and _contains(words, ("not", "anymore"))
+def _effect_at(clause: list[Tok], i: int, sentence: Sequence[str], language: str) -> str | None:
+    """What the effect word at `i` says: "done" (it happened), "promise" (it will), "state"
+    (the list holds it), "history" (the user did it), "story" (someone else, elsewhere), None."""
+    words = [t.w for t in clause]
+    before, after = words[:i], words[i + 1 :]
+    near = list(before)
+    while near and near[-1] in _ADVERBS:
+        near.pop()
+    for family, form, lemma in _LEXICON[words[i]]:
+        if family.endswith("*"):  # "took X off", "joguei X na lista", "set a reminder"
+            needs = _PARTICLES.get(lemma, _REMINDER_WORDS if lemma == "set" else None)
+            where = sentence if lemma == "set" else after[:8]
+            sent = any(w in _REMINDER_WORDS for w in after)  # "te mando um lembrete"
+            if not (any(w in needs for w in where) if needs else _has_place(after) or sent):
+                continue
+        by = len(clause) > i + 2 and (clause[i + 2].cap or clause[i + 2].name is not None)
+        if after[:1] and (
+            after[0] in ("pelo", "pela", "pelos", "pelas", "by") or (after[0] == "por" and by)
+        ):
+            return "story"  # "foi salvo pelo irmão", "saved by the hero", "dirigido por Walter"
+        elsewhere = _STORY_PLACE | (
+            _set("to into onto on") if family[:4] in ("save", "dele") else set()
         )
-        skip = _ADVERBS - _HERE | (_GONE_FILLER if gone else frozenset()) | {"t"}
-        # "X tá te esperando na lista": a gerund between the state and the place
-        rest = [w for w in words[i + 1 : i + 7] if w not in skip and not _GERUND.search(w)]
-        news = any(w in ("now", "agora") for w in words[max(0, i - 2) : i + 3])
-        subject = [t for t in clause[:i] if t.folded not in ("nao", "not", "no", "longer")]
-        if word in _LEFT and _place_after(rest, _OUT_OF) and not negated:
-            return "delete", "done", clause[:i]
-        if word in ("foi", "foram", "entrou", "entraram", "went", "goes", "gone") and (
-            _place_after(rest, _INTO)
-        ):
-            if not negated:
-                return "save", "done", clause[:i]
-        if word in _STATE_VERBS and _place_after(rest, _OUT_OF) and not negated:
-            # "X is off your list", "X está fora da lista"
-            return "delete", ("done" if news else "state"), subject
-        if word in _STATE_VERBS | _set("faz fazem") and (
-            _place_after(rest, _IN if word not in ("faz", "fazem") else frozenset())
-            or (word not in ("faz", "fazem") and rest[:1] and rest[0] in _HERE)
-            or tuple(rest[:2]) in (("in", "there"), ("la", "dentro"))
-        ):
-            if not [t for t in subject if t.folded not in _DISCOURSE]:
-                subject = _after_place(clause) or subject  # "Consta em sua lista o título X"
-            if gone:
-                return "delete", "state", subject
-            if negated:
-                return "save", "absent", subject
-            return "save", ("done" if news else "state"), subject
-        if word in _PLACE_WORDS and i > 0 and words[i - 1] in ("sua", "your", "a", "the"):
-            follows = [w for w in words[i + 1 : i + 4] if w not in _ADVERBS]
-            if follows and follows[0] in _HOLDS and not negated:
-                # "sua lista (agora) tem X": what it holds, after a save or a delete alike
-                at = words.index(follows[0], i + 1)
-                return "save", "state", clause[at + 1 :]
-        # the subject before its auxiliaries and negation: "you do not have X", "você ainda não tem X"
-        near = [w for w in words[:i] if w not in _HAVE_AUX]
-        if word in ("tem", "tenho", "have", "has") and any(w in _YOU for w in near[-2:]):
-            span = clause[i + 1 :]
-            if span and (
-                any(t.folded in _PLACE_WORDS for t in span) or span[-1].folded in ("saved", "salvo")
-            ):
-                return "save", "absent" if negated else "state", span
-            if span and any(t.folded in _TYPE_WORDS for t in span[:3]) and _name_of(span):
-                # "você tem o filme Matrix", not "você tem razão"
-                return "save", "absent" if negated else "state", span
-        if word == "era" and i > 0 and words[i - 1] == "ja" and not words[i + 1 :]:
-            if _name_of(clause[: i - 1]):
-                return "delete", "done", clause[: i - 1]  # "Duna já era": gone
-        if (
-            word == "down"
-            and _place_after(rest, _IN)
-            and any(w in ("got", "have", "ve") for w in words[:i])
-        ):
-            at = max(k for k, w in enumerate(words[:i]) if w in ("got", "have", "ve"))
-            return "save", "done", clause[at + 1 : i]  # "I've got Jaws down on your list"
+        if form in ("pp", "past") and after[:1] and after[0] in elsewhere and after[1:2]:
+            if not _has_place(after[:5]) and after[1] not in _POSSESSIVE:
+                return "story"  # "gravado no Rio", "deleted in the theatrical cut"
+        kind = _kind(form, family, before, near, after, language)
+        if kind is not None:
+            return kind
     return None
 
 
-def _found_in_list(clause: list[_Tok], language: str) -> tuple[Claim, list[_Tok]] | None:
-    """ "Encontrei X (1999) na sua lista", "I couldn't find X in your list": what the list holds
-    (or lacks), said by a search. A search of the catalog names no place and claims nothing."""
-    words = [t.folded for t in clause]
-    for i, word in enumerate(words):
-        if word not in _FOUND or clause[i].masked or not _has_place(words[i + 1 :]):
-            continue
-        if word == "find" and not _negated(_plain(clause[:i]), language):
-            continue  # "find" claims only negated: "I couldn't find X in your list"
-        span = clause[i + 1 :]
-        for k in range(len(span)):
-            if span[k].folded in _IN and _has_place([t.folded for t in span[k:]]):
-                span = span[:k]
-                break
-        kind: ClaimKind = "absent" if _negated(_plain(clause[:i]), language) else "state"
-        return _claim("save", kind, span, clause), span
+def _kind(
+    form: str, family: str, before: list[str], near: list[str], after: list[str], language: str
+) -> str | None:
+    last = near[-1] if near else ""
+    if form == "done1":
+        return "done"
+    if form == "done3":  # "você salvou X": history; "X salvou a carreira": a story
+        if any(w in _YOU for w in near[-2:]):
+            return "history"
+        return "done" if _ends(near, ("a", "gente")) or not near else None
+    if form == "pres3":  # "salvá-lo" folds to "salva lo"
+        return (
+            "promise"
+            if after[:1] in (["lo"], ["la"], ["los"], ["las"]) and last in _FUTURE
+            else None
+        )
+    if form in ("pp", "past"):
+        return _participle(family, form, before, near, after)
+    if form in ("inf", "base"):
+        if last in _FUTURE or any(_ends(before, p) for p in _PROMISING):
+            return "promise"
+        return "done" if any(_ends(before, p) for p in _JUST_DID) else None
+    if form == "fut":
+        return None if any(w in _YOU for w in near[-2:]) else "promise"
+    if form == "ger":
+        soon = _contains(after, ("for", "you")) or _contains(after, ("pra", "voce"))
+        soon = soon or _has_place(after) or any(w in ("agora", "now") for w in after)
+        if last in _PROGRESSIVE and not (last == "a" and language == "pt") or not near and soon:
+            return "promise"  # "estou salvando", "Salvando Duna na sua lista...", "Adding X now"
+        return None
+    if form == "pres1" and (
+        last in ("eu", "ja") or before[-1:] in (["te"], ["lhe"], ["ja"]) or "agora" in after[:3]
+    ):
+        if after and all(w in _TYPE_OF or w in _ARTICLES or w == "e" for w in after):
+            return None  # "eu salvo filmes, séries e notas": what it can do
+        return "promise"  # "eu salvo pra você", "já anoto", "te lembro amanhã"
     return None
 
 
-def _empty_claim(clause: list[_Tok], language: str) -> tuple[Claim, list[_Tok]] | None:
-    """ "Sua lista está vazia", "você ainda não salvou nada", "you haven't saved anything",
-    "não tem nada salvo na sua lista": the list (or its items of a kind) holds nothing."""
-    words = [t.folded for t in clause]
-    kinds = tuple(w for w in words if w in _ITEM_KINDS - _GENERIC_KINDS)
-    if any(w in _EMPTY for w in words) and any(w in _PLACE_WORDS for w in words):
-        if not _negated(_plain(clause), language):
-            return Claim("save", "state", clause=" ".join(words), count=0, kinds=kinds), []
-        return None
-    at = next((k for k, w in enumerate(words) if w in _NOTHING), None)
-    if at is None:
-        # "você não tem notas salvas": no item of a kind, said with a bare plural
-        have = next((k for k, w in enumerate(words) if w in _HAVE_LIST), None)
-        if have is None or not any(w in _YOU for w in words[:have]):
-            return None
-        kind = words[have + 1] if have + 1 < len(words) else ""
-        negated = _negated(_plain(clause[:have]), language) or words[have] in ("haven", "hasn")
-        if negated and kind in _PLURAL_KINDS - _GENERIC_KINDS:
-            return Claim("save", "state", clause=" ".join(words), count=0, kinds=(kind,)), []
-        return None
-    if not (_negated(_plain(clause[:at]), language) or words[at] in ("nada", "nothing")):
-        return None
-    before = words[:at]
-    you = any(w in _YOU for w in before)
-    have = any(w in _HAVE_LIST for w in before)
-    saved = any(
-        v.effect == "save" and v.form in ("done_3", "past", "participle")
-        for w in words
-        for v in verb_forms(w)
+def _participle(
+    family: str, form: str, before: list[str], near: list[str], after: list[str]
+) -> str | None:
+    """What a participle says ("foi salvo", "está salvo", "Salvo!", "you have X saved")."""
+    last = near[-1] if near else ""
+    if family == "done":
+        well = last in ("bem", "well", "muito") or after[:1] in (["pra"], ["para"], ["to"])
+        return None if well else "done"  # not "bem feito", "pronto para assistir", "well done"
+    if last in _DONE_AUX:
+        return "done"
+    if last in ("ser", "be", "sido"):
+        if near[-2:-1] and near[-2] in _MODALS:
+            return None  # "pode ser salvo", "can be deleted"
+        future = any(w in _FUTURE or w in ("vai", "sera") for w in near[:-1])
+        return "promise" if future else "done"  # "vai ser salvo", "acabou de ser salvo"
+    if last in ("sera", "serao"):
+        return "promise"
+    if any(w in ("deixei", "deixamos", "deixo", "deixar") for w in before):
+        return "promise" if any(w in _FUTURE for w in before) else "done"  # "deixei X salvo"
+    if last in _STATE_AUX:
+        return "done" if any(w in ("agora", "now") for w in before[-4:]) else "state"
+    subject = [w for w in near if w in _I_WE or w in _YOU]
+    have = any(w in _HAVE or w in ("got", "youve", "tinha") for w in near)
+    if subject and subject[-1] in _YOU:
+        return "state" if have and ("§" in near or family == "save") else "history"
+    if subject or have:  # "I saved", "I've added"; "you have X saved"
+        return "done" if subject else "state" if family == "save" else None
+    described = last.endswith("s") or near[-2:-1] and near[-2] in _ARTICLES | _POSSESSIVE
+    if last in _TYPE_OF and described or last in _POSSESSIVE | _set("the os as o a"):
+        return None  # "os filmes salvos", "3 itens removidos", "your saved items"
+    if after[:1] and after[0] in _TYPE_OF:
+        return None  # "Saved items show up..."
+    # what stands before a bare participle: discourse, names, a type ("Filme X salvo!")
+    if all(
+        w in _DISCOURSE or w in _ARTICLES or w in _TYPE_OF or w in _JOINERS or w not in _KNOWN
+        for w in near
+    ):
+        object_ = form == "past" and after[:1] and after[0] in _OBJECT_START
+        return None if near and object_ else "done"  # not "Parasite saved the director's career"
+    said = _has_place(after[:6]) or after[:1] in (["aqui"], ["here"]) or "successfully" in after
+    return "done" if said or _contains(after, ("com", "sucesso")) else None
+
+
+def _offer(words: Sequence[str], question: bool) -> bool:
+    """Whether a sentence offers to act ("Quer que eu salve?", "Posso colocar, se quiser")."""
+    acting = any(w in _LEXICON or _READS.match(w) for w in words)
+    if acting and any(w in _WISH for w in words) and any(w in ("se", "caso", "if") for w in words):
+        return True
+    asked = any(_contains(words, head) for head in _OFFER_HEADS)
+    if not question:
+        if words[:1] in (["posso"], ["i"], ["eu"], ["podemos"]) and asked and acting:
+            return len([w for w in words if w in _TYPE_OF and w.endswith("s")]) < 2
+        return _contains(words, ("let", "me", "know", "if")) and acting
+    starts = any(f in ("inf", "base", "pres1") for _, f, _ in _LEXICON.get(words[0], ()))
+    return (asked or starts) and (acting or _has_place(words))
+
+
+class _Reader:
+    """Reads a text sentence by sentence, keeping what earlier ones named."""
+
+    def __init__(self, language: str, referent: Sequence[Name], noting: bool) -> None:
+        self.language, self.referent, self.noting = language, tuple(referent), noting
+        self.effects: list[tuple[str, tuple[Name, ...]]] = []
+        self.statements: list[Statement] = []
+        self.offer = self.unchecked = False
+        self.antecedent: tuple[Name, ...] = ()
+        self.opened: Statement | None = None  # a statement whose names the lines below list
+        self.last_bare = False  # the last sentence only named things: a "✅" after it confirms
+        self.said = 0  # sentences with words so far
+
+    def line(self, toks: list[Tok], entry: bool) -> None:
+        if entry and self.opened is not None:
+            ends = [k for k, t in enumerate(toks) if t.w in ("(", "-", "–", "—", ":", ",", ".")]
+            self._state(self.opened, _names_in(toks[: ends[0]] if ends else toks, loose=True))
+            return  # "- Up (2009) — salvo": the entry's name
+        self.opened = None
+        for sentence, question in _sentences(toks):
+            self.sentence(sentence, question)
+
+    def sentence(self, toks: list[Tok], question: bool) -> None:
+        words = [t.w for t in toks]
+        content = [w for w in words if w[:1].isalnum() or w == "§"]
+        if not content:  # a "✅" alone confirms what the sentence before only named
+            self.effects += (
+                [("done", ())] if "✓" in words and (self.last_bare or not self.said) else []
+            )
+            return
+        self.said += 1
+        if _offer(words, question):
+            self.offer = True
+            return
+        if question and not _tag_question(words):
+            # "Matrix? Já está aí sim!": a question names what the next sentence is about
+            self.antecedent = tuple(t.name for t in toks if t.name is not None) or self.antecedent
+            return
+        effects, statements = len(self.effects), len(self.statements)
+        clauses = _clauses(toks, self.language)
+        conditional = noted = able = False
+        skip: set[int] = set()
+        for n, (clause, mark) in enumerate(clauses):
+            if n in skip:
+                continue
+            condition = any(t.w in _CONDITIONS for t in clause)
+            claims, said = _read_clause(clause, words, self.language)
+            able = able or any(_contains([t.w for t in clause], p) for p in _ABLE)
+            if able and not any(f == "done1" for t in clause for _, f, _ in _LEXICON.get(t.w, ())):
+                claims = []  # "I can save movies, set reminders and search your list"
+            for family, kind in claims:
+                if (condition or conditional) and kind == "promise":
+                    continue  # "quando você confirmar, eu removo X"
+                if self.noting and (family == "note" or any(w in _TASTE for w in words)):
+                    noted = True  # the output's own belief delta backs it
+                else:
+                    self.effects.append((family, tuple(_names_in(clause))))
+            conditional = condition and mark == ","
+            for statement in said:
+                rest = [t for c, _ in clauses[n + 1 :] for t in c]
+                if statement.names or mark != ":":
+                    self._state(statement, [])
+                elif rest:  # "Encontrei 2 itens na sua lista: A e B": the names follow
+                    self._state(statement, _names_in(rest, loose=True))
+                    return
+                else:
+                    self.opened = statement
+            listing = said and said[-1].kind in ("member", "absent")
+            for k in range(n + 1, len(clauses)) if listing else ():
+                rest = clauses[k][0]  # "tem Matrix, Duna e Alien": one listing
+                if not _only_names(rest):
+                    break
+                only = rest[0].w in _ONLY  # "não está na sua lista; só Matrix"
+                self._state(Statement("member") if only else said[-1], _names_in(rest))
+                skip.add(k)
+            self.antecedent = tuple(t.name for t in clause if t.name is not None) or self.antecedent
+        header = (
+            _list_header(toks)
+            if len(self.statements) + len(self.effects) == statements + effects
+            else None
+        )
+        if header is not None:
+            colon = next(k for k, t in enumerate(toks) if t.w == ":")
+            if toks[colon + 1 :]:
+                self._state(header, _names_in(toks[colon + 1 :], loose=True))
+            self.opened = None if toks[colon + 1 :] else header
+            return
+        if len(self.effects) == effects and _completion(words):
+            self.effects.append(("done", ()))
+        bare = all(w in _DISCOURSE or w in _ACK_ONLY or w == "§" or w in _TYPE_OF for w in content)
+        if "✓" in words and bare and len(self.effects) == effects:
+            self.effects.append(("done", ()))  # "Matrix ✅"
+        self.last_bare = bare and len(self.statements) == statements
+        silent = len(self.effects) == effects and len(self.statements) == statements
+        self.unchecked = self.unchecked or (silent and not (bare or noted))
+
+    def _state(self, statement: Statement, names: Sequence[Name]) -> None:
+        names = tuple(names) or statement.names
+        if not names and statement.kind != "count":
+            names = (self.antecedent or self.referent) if statement.refers else ()
+            if not names:  # "Tá salvo!" naming nothing is a confirmation
+                self.effects += [("save", ())] if statement.confirms else []
+                self.unchecked = self.unchecked or not statement.confirms
+                return
+        self.statements.append(replace(statement, names=names))
+
+
+def read(
+    message: str,
+    language: str = "pt",
+    *,
+    titles: Sequence[Title] = (),
+    referent: Sequence[Name] = (),
+    noting: bool = False,
+    asked: bool = False,
+) -> Reading:
+    """What a text claims, states about the list and offers, and whether some of it cannot
+    be checked. `titles` are found first; `referent` is what the user's message named ("Sim,
+    está na sua lista" is about it); `noting`: the output carries a belief delta; `asked`:
+    the user asked for an effect, so a bare "Ok!" answers that it was done."""
+    reader = _Reader(language, referent, noting)
+    toks = _mask(_tokens(without_data_tags(message)), titles)
+    for line, entry in _lines(toks):
+        reader.line(line, entry)
+    words = [t.w for t in toks if t.raw[:1].isalnum() or t.w in ("✓", "+1")]
+    acks = all(w in _ACK_ONLY or w in ("✓", "+1") for w in words)
+    if not reader.effects and words and acks and (asked or "✓" in words or "+1" in words):
+        reader.effects.append(("done", ()))  # "Ok!" to "salva X", "Certo 👍": a confirmation
+    return Reading(tuple(reader.effects), tuple(reader.statements), reader.offer, reader.unchecked)
+
+
+def _only_names(clause: list[Tok]) -> bool:
+    rest = [t for t in clause if t.name is None and t.w not in ("e", "and", "ou", "or", "&")]
+    verbs = _LEXICON.keys() | _STATE_AUX | _MEMBER_VERBS
+    named = len(rest) < len(clause) or all(t.cap for t in rest)
+    return len(rest) <= 3 and not any(t.w in verbs for t in rest) and named
+
+
+def _tag_question(words: Sequence[str]) -> bool:
+    """ "Salvei X, tá?": a last clause that only asks for agreement."""
+    tail = words[len(words) - words[::-1].index(",") :] if "," in words else []
+    return bool(tail) and all(w in _TAGS for w in tail)
+
+
+def _completion(words: Sequence[str]) -> bool:
+    """ "Tá na mão", "All set", "Consider it done", "Já era": something was carried out."""
+    if any(w in _PRESENTING for w in words) or _negated(words, "pt"):
+        return False
+    return any(_contains(words, p) for p in _COMPLETION) and not _contains(
+        words, ("ja", "era", "hora")
     )
-    there = any(w in ("there", "ha") for w in before) and _has_place(words)
-    if (you and (have or saved)) or (have and not you and _has_place(words)) or there:
-        if any(w in _I_WE for w in before):
-            return None  # "eu não tenho nada salvo", "I have nothing saved": not the list
-        return Claim("save", "state", clause=" ".join(words), count=0, kinds=kinds), []
-    return None
-
-
-def _bare_title_in_list(clause: list[_Tok], language: str) -> tuple[Claim, list[_Tok]] | None:
-    """ "Listo! Bacurau (2019) na sua lista.": a title and the list, with no verb between."""
-    words = [t.folded for t in clause]
-    for k in range(1, len(words)):
-        if words[k] not in _IN or not _place_after(words[k:], _IN):
-            continue
-        name = clause[:k]
-        tail = [w for w in words[k:] if w not in _ADVERBS]
-        if not all(
-            w in _IN | _POSSESSIVE | _PLACE_WORDS | _TYPE_WORDS | {"a", "the"} for w in tail
-        ):
-            return None
-        if not any(t.masked or t.cap for t in name) or _negated(_plain(clause[:k]), language):
-            return None
-        if any(t.folded in _STATE_VERBS | _PT_DONE_AUX | _EN_FINITE for t in name):
-            return None
-        return _claim("save", "state", name, clause), name
-    return None
-
-
-def _field_now(clause: list[_Tok], language: str) -> tuple[Claim, list[_Tok]] | None:
-    """ "O ano de X agora é 1999", "The year for X is now 1999": an item was changed."""
-    words = [t.folded for t in clause]
-    for i, word in enumerate(words):
-        if word not in _FIELDS or i + 1 >= len(words):
-            continue
-        for j in range(i + 2, len(words)):
-            copula = clause[j].raw.lower() in ("é", "is", "s")
-            near = words[j - 1 : j + 2]
-            if copula and ("agora" in near or "now" in near):
-                span = [t for t in clause[i + 2 : j] if t.folded not in ("agora", "now")]
-                return _claim("update", "done", span, clause), span
-    return None
-
-
-def _nominal(clause: list[_Tok], language: str) -> Claim | None:
-    """ "Fiz a remoção de Parasita", "I made the change": an effect said as a noun."""
-    words = [t.folded for t in clause]
-    for i, word in enumerate(words):
-        if word not in LIGHT_VERBS or clause[i].masked or _negated(_plain(clause[:i]), language):
-            continue
-        for j in range(i + 1, min(i + 4, len(words))):
-            effect = ACTION_NOUNS.get(words[j])
-            if effect is not None:
-                return _claim(effect, "done", clause[j + 1 :], clause)
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class _Reading:
-    """What one clause claims, with the words each claim is about."""
-
-    claims: list[tuple[Claim, list[_Tok]]] = field(default_factory=list)
-    consumed: bool = False  # the next clause was read as this one's target ("Anotado: X")
-    mention: list[_Tok] = field(default_factory=list)  # what a claim-free clause named
-
-
-# copulas after a word that opens its clause make that word part of a name
-_COPULAS: Final = _set("é era is was")
 
 
 def _read_clause(
-    clause: list[_Tok],
-    following: list[_Tok] | None,
-    *,
-    question: bool,
-    wish: bool,
-    language: str,
-    colon: bool = False,
-) -> _Reading:
-    """What one clause claims; `colon`: a ":" ends it, so the next clause may say what
-    ("Anotado: você gosta de terror")."""
-    words = [t.folded for t in clause]
+    clause: list[Tok], sentence: Sequence[str], language: str
+) -> tuple[list[tuple[str, str]], list[Statement]]:
+    """The effects a clause says happened or will ((family, "done"|"promise")), and what it
+    states about the list."""
+    words = [t.w for t in clause]
+    negated = _negated(words, language)
+    empty = _emptiness(words, language)
+    counts = _counts(words)
+    yours = any(w in _YOU or w in _KEPT_WORDS for w in words) or _has_place(words)
+    if empty is not None:
+        return [], [empty]
+    did = any(
+        f == "done1" or (f == "past" and _I_WE & set(words))
+        for w in words
+        for _, f, _ in _LEXICON.get(w, ())
+    )
+    if counts and yours and not negated and not did and not any(w in _FOUND for w in words):
+        if any(narrowed for _, _, narrowed in counts):
+            return [], []  # "3 filmes do Nolan": which they are, storage cannot tell
+        if any(w in ("agora", "now") for w in words):
+            return [("save", "done")], []  # "Agora sua lista tem 3 itens"
+        return [], [Statement("count", count=n, type=t) for n, t, _ in counts]
+    news = _news(words)
+    if news is not None and not negated:
+        return [(news, "done")], []
+    if any(_contains(words, p) for p in _GENERIC_SUBJECT):
+        return [], []  # "Tudo o que você salvar fica guardado", "anything you save stays"
+    story = False
     for i, tok in enumerate(clause):
-        if tok.masked:
+        kind = (
+            None if tok.name or tok.w not in _LEXICON else _effect_at(clause, i, sentence, language)
+        )
+        story = story or kind == "story"
+        if kind is None or kind == "story":
             continue
-        forms = verb_forms(tok.folded)
-        if not forms:
+        family = _LEXICON[tok.w][0][0].rstrip("*")
+        no = _negated(words[:i], language) or bool(_NOTHING & set(words[i + 1 : i + 2]))
+        if kind in ("done", "promise"):
+            return ([] if no else [(family, kind)]), []
+        if family == "remind" and not any(w in _YOU for w in words[:i]):
+            return [(family, "done")], []  # "Lembrete marcado", "your reminder is set"
+        if kind == "history" or family not in ("save", "note", "delete", "mark"):
+            return [], []  # "você salvou X em janeiro": the past, which a delete since undoes
+        # lower-case words name something unless a possessive opens them ("your data is stored")
+        loose = not any(t.w in _POSSESSIVE for t in clause[:i] if t.name is None)
+        names = tuple(
+            _names_in(clause[:i], loose=loose) or _names_in(_object(clause[i + 1 :]), loose=loose)
+        )
+        if family == "mark":
+            seen = any(w in _SEEN for w in words[i + 1 :])
+            return [], [Statement("unseen" if no else "seen", names)] if seen else []
+        member: StatementKind = "member" if (family == "delete") == no else "absent"
+        bare = all(w in _DISCOURSE or w in _STATE_AUX or w in _ADVERBS for w in words[:i])
+        return [], [Statement(member, names, confirms=bare and not no, refers=_refers(clause[:i]))]
+    said = [] if story else _list_statement(clause, negated)
+    if (
+        said
+        and said[0].kind == "member"
+        and any(w in ("agora", "now", "volta", "back") for w in words)
+    ):
+        return [("save", "done")], []  # "Your list now includes X", "Duna está de volta"
+    return [], said
+
+
+def _news(words: Sequence[str]) -> str | None:
+    """A change said without an effect verb: "X entrou na sua lista", "X saiu da lista", "X
+    is gone from your list", "Fiz a remoção de X", "O ano de X agora é 1999"."""
+    for i, w in enumerate(words):
+        rest = words[i + 1 : i + 6]
+        if w in _MOTION_IN and _has_place(rest) and rest[:1] and rest[0] in _INTO:
+            return "save"
+        if w in _MOTION_OUT and _has_place(rest):
+            return "delete"
+        if w in _LIGHT and any(x in _ACTION_NOUNS for x in rest[:3]):
+            return "update"
+    now = any(w in ("agora", "now") for w in words) and any(w in _FIELDS for w in words)
+    return "update" if now and any(w in ("e", "is", "s", "sao", "are") for w in words) else None
+
+
+def _object(span: list[Tok]) -> list[Tok]:
+    """An object up to where the place begins ("Duna | na sua lista")."""
+    at = (
+        k
+        for k, t in enumerate(span)
+        if t.w in _PLACE_PREP and _has_place([x.w for x in span[k : k + 4]])
+    )
+    return span[: next(at, len(span))]
+
+
+def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
+    """Membership and absence said without an effect verb: "X está na sua lista", "sua
+    lista tem X", "you have X on your list", "encontrei X na sua lista", "X na sua lista"."""
+    words = [t.w for t in clause]
+    only = any(w in _ONLY for w in words)
+    kind: StatementKind = "absent" if negated else "member"
+    for i, w in enumerate(words):
+        rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
+        if clause[i].name is not None:
             continue
-        # the message's language first: "remove" is Portuguese in "ele remove"
-        forms = tuple(sorted(forms, key=lambda v: v.language != language))
-        before, after = words[:i], words[i + 1 :]
-        command = any(v.form == "present_3" for v in forms)
-        rest = after + [t.folded for t in following or []]
-        copula = any(t.raw.lower() in _COPULAS for t in clause[i + 1 :])
-        for form in forms:
-            if needs_place(form.lemma) and not any(w in _PLACE_WORDS for w in rest):
-                continue  # "mandei um e-mail" moves nothing into the list
-            kind = _kind(
-                form,
-                before,
-                rest if needs_particle(form.lemma) else after,
-                question=question,
-                wish=wish,
-                language=language,
-                command=command,
-                form_word=tok.folded,
-                copula=copula,
-            )
-            if kind is None:
-                continue
-            if _elsewhere(form, after) or (
-                kind == "promise" and any(w in _CONDITIONS for w in after)
+        if any(_contains(words[i : i + 2], p) for p in _PART_OF) and _has_place(words[i:]):
+            return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
+        said = rest[:1] in (["aqui"], ["salvo"], ["saved"], ["guardado"], ["stored"])
+        if (w in _STATE_AUX or w in ("was", "were")) and (
+            _has_place(rest[:6]) or said or (not rest and words[i - 1 : i] == ["ja"])
+        ):
+            gone = any(x in ("mais", "longer", "anymore", "off", "fora") for x in words)
+            subject = _names_in(_object(clause[:i]), loose=True)
+            names = tuple(subject or _names_in(_after_place(clause[i + 1 :]), loose=True))
+            return [
+                Statement(
+                    "absent" if gone else kind, names, complete=only, refers=_refers(clause[:i])
+                )
+            ]
+        yours = any(x in _YOU for x in words[max(0, i - 3) : i])
+        if w in _MEMBER_VERBS and i and (_has_place(words[:i]) or yours):
+            span = _object(clause[i + 1 :])
+            if any(x in _SEEN for x in words) or not (
+                any(t.name for t in span) or _has_place(words)
             ):
-                return _Reading()  # "removido do streaming", "eu apago se você confirmar"
-            # "Anotado: você gosta de terror": what follows a ":" says what, unless it has
-            # its own effect verb ("Acabei de salvar: guardei X")
-            said = following if colon and following and not _has_verb(following) else None
-            span = _target(form, clause, i, said)
-            negated = _negated(_plain(clause[:i]), language)
-            if kind != "offer" and (negated or _nothing_done(after)):
-                empty = _empty_claim(clause, language)
-                if empty is not None:
-                    return _Reading([empty])  # "você ainda não salvou nada"
-                if negated and kind == "state" and form.effect == "save":
-                    # "Você não tem X salvo", "X não está salvo": the list lacks X
-                    return _Reading([(_claim("save", "absent", span, clause), span)])
-                return _Reading(mention=span)
-            claim = _claim(form.effect, kind, span, clause, noting=form.noting)
-            if kind == "promise" and form.form in ("present_1", "present_3") and claim.kinds:
-                return _Reading()  # "Eu guardo filmes, notas e links": what it can do
-            if kind == "state" and form.noting and claim.about_user:
-                # "Tá anotado que você não curte musicais": noted about the user, not the list
-                claim = replace(claim, kind="done")
-            consumed = said is not None and span is said
-            return _Reading([(claim, span)], consumed=consumed)
-    if question:
-        if _offered(words) and any(_READ_VERBS.match(w) for w in words):
-            return _Reading([(Claim("save", "offer", clause=" ".join(words)), [])])
-        if words[:1] and words[0] in _WANT and _has_place(words):
-            # "Want Parasite on your list?": an offer without its verb
-            return _Reading([(Claim("save", "offer", clause=" ".join(words)), [])])
-        return _Reading()
-    nominal = _nominal(clause, language)
-    if nominal is not None:
-        return _Reading([(nominal, [])])
-    if _offered(words) and any(_READ_VERBS.match(w) for w in words):
-        return _Reading([(Claim("save", "offer", clause=" ".join(words)), [])])
-    state = _state_without_verb(clause, language)
-    if state is not None:
-        effect, kind, span = state
-        return _Reading([(_claim(effect, kind, span, clause), span)])
-    for detect in (_found_in_list, _empty_claim, _bare_title_in_list, _field_now):
-        found = detect(clause, language)
-        if found is not None:
-            return _Reading([found])
-    return _Reading()
-
-
-_WANT: Final = _set("want wanna quer querem deseja")
-_CONDITIONS: Final = _set("se caso quando assim if once when unless")
-_BACK: Final = _set("volta back again novamente")
-
-
-def _elsewhere(form: VerbForm, after: Sequence[str]) -> bool:
-    """Whether the effect happened somewhere else than the list: a deletion from a named
-    place ("removido do streaming"), or a participle placed in one ("foi gravado em Paris",
-    "was changed in the director's cut"). The user's things ("na sua conta") stay claims."""
-    rest = [w for w in after if w not in _ADVERBS | _BACK]
-    if rest[:1] == ["de"] and after[after.index("de") + 1 : after.index("de") + 2] == ["volta"]:
-        rest = rest[1:]  # "adicionada de volta na versão estendida"
-    if not rest or _has_place(rest) or any(w in _POSSESSIVE for w in rest[:3]):
-        return False
-    if form.effect == "delete" and rest[0] in _OUT_OF - {"off", "out"}:
-        return any(_naming(w) for w in rest[1:4])
-    placed = form.form in ("participle", "past") and rest[0] in _IN | {"at"}
-    return placed and any(_naming(w) for w in rest[1:4])
-
-
-def _nothing_done(after: Sequence[str]) -> bool:
-    """ "I removed nothing", "apaguei nada": the object says nothing happened."""
-    rest = [w for w in after if w not in _ADVERBS]
-    return bool(rest) and rest[0] in ("nothing", "nada", "none", "nenhum", "nenhuma")
-
-
-def _has_verb(clause: Sequence[_Tok]) -> bool:
-    """Whether a clause has an effect verb with its own subject ("guardei X", "I saved X"),
-    not a participle that may be part of a name ("adicionado recentemente")."""
-    for k, tok in enumerate(clause):
-        if tok.masked:
-            continue
-        for form in verb_forms(tok.folded):
-            if form.form in ("done_1", "done_3", "future_1"):
-                return True
-            if form.form == "past" and any(t.folded in _I_WE | _YOU for t in clause[:k]):
-                return True
-    return False
-
-
-def _mention(clause: list[_Tok]) -> list[_Tok]:
-    """What a clause names for a later "it" or "já salvei" to refer to: a known title, a
-    "Title (1999)", a quotation, or the subject of a copula ("A Lista de Schindler é...")."""
-    run: list[_Tok] = []
-    for tok in clause:
-        if tok.masked:
-            run.append(tok)
-        elif run:
-            break
-    if run:
-        return run
-    for k, tok in enumerate(clause):
-        if k and tok.raw.lower() in _COPULAS:
-            subject = clause[:k]
-            # a capitalised name, or one capitalised word opening the sentence ("Inception is
-            # a classic"); not "a fotografia é linda"
-            titled = any(t.cap for t in subject) or (
-                len(subject) == 1 and subject[0].raw[:1].isupper()
-            )
-            return subject if _name_of(subject) and titled else []
+                return []  # "você tem razão"
+            type_ = next((_TYPE_OF[x] for x in words if x in _TYPE_OF), "")
+            names = tuple(_names_in(span, loose=_has_place(words)))
+            return [Statement(kind, names, type=type_, complete=only)]
+        if w in _FOUND and _has_place(words[i + 1 :]) and (w != "find" or negated):
+            return [Statement(kind, tuple(_names_in(_object(clause[i + 1 :]))))]
+    copula = next((k for k, w in enumerate(words) if w in ("eh", "is", "sao", "are")), 0)
+    named = [t.name for t in clause[copula + 1 :] if t.name is not None]
+    typed = [w for w in words[:copula] if w in _TYPE_OF]
+    if copula and named and typed and (only or _has_place(words[:copula])):
+        # "Your only movie is X", "Seus filmes são X e Y"
+        return [Statement("member", tuple(named), type=_TYPE_OF[typed[0]], complete=only)]
+    place = next(
+        (k for k, w in enumerate(words) if w in _PLACE_PREP and _has_place(words[k : k + 4])), 0
+    )
+    head, tail = clause[:place], words[place:]
+    if (
+        place
+        and any(t.name for t in head)
+        and all(t.name or t.w in _DISCOURSE or t.w in "()" or t.w.isdigit() for t in head)
+        and all(w in _PLACE_PREP | _PLACE | _POSSESSIVE | _ARTICLES or w in _TYPE_OF for w in tail)
+    ):
+        return [Statement(kind, tuple(_names_in(head)))]  # "Ok! Bacurau (2019) na sua lista."
+    if (
+        any(w in _SEEN for w in words)
+        and any(t.name for t in clause)
+        and any(w in _YOU for w in words)
+    ):
+        return [Statement("unseen" if negated else "seen", tuple(_names_in(clause)))]
     return []
 
 
-def _anaphoric(claim: Claim, span: Sequence[_Tok]) -> bool:
-    """Whether an unnamed claim refers back ("já salvei", "I've added it", "ele está salvo")
-    rather than to a kind, a count or the whole list ("seu filme", "3 filmes", "tudo")."""
-    if claim.everything or claim.kinds or claim.count is not None or claim.whole:
-        return False
-    return not any(t.folded in _TYPE_WORDS or t.folded.isdigit() for t in span)
+def _after_place(span: list[Tok]) -> list[Tok]:
+    """The words after the place ("Consta em sua lista | o título X")."""
+    words = [t.w for t in span]
+    at = (
+        k
+        for k, w in enumerate(words)
+        if w in _PLACE or (w in _TYPE_OF and k and words[k - 1] in _POSSESSIVE)
+    )
+    return span[next(at, len(span) - 1) + 1 :]
 
 
-def read_claims(message: str, language: str = "pt", *, titles: Iterable[str] = ()) -> list[Claim]:
-    """Every claim, promise, state and offer the text makes, clause by clause.
+def _emptiness(words: Sequence[str], language: str) -> Statement | None:
+    """ "Sua lista está vazia", "você ainda não salvou nada", "you have no notes"."""
+    type_ = next((_TYPE_OF[w] for w in words if w in _TYPE_OF), "")
+    negated = _negated(words, language)
+    if any(w in _REMINDER_WORDS or w in _NARROW_MORE for w in words):
+        return None  # "você não tem lembretes", "não há itens com esse nome": not the list's size
+    if any(w in ("vazia", "vazio", "vazias", "empty") for w in words) and _has_place(words):
+        return None if negated else Statement("count", type=type_)
+    if not negated or any(w in _I_WE for w in words):
+        return None  # "eu não tenho nada salvo" is not the list
+    you = any(w in _YOU or w in ("there", "ha") for w in words) or _has_place(words)
+    kept = any(w in _HAVE or w in _KEPT_WORDS for w in words)
+    nothing = any(w in _NOTHING for w in words) or (language == "en" and "no" in words)
+    plural = any(w in _TYPE_OF and w.endswith("s") for w in words)
+    return (
+        Statement("count", type=type_) if you and kept and (nothing or (type_ and plural)) else None
+    )
 
-    A claim that names nothing is about the entries of the list its sentence opens
-    ("Salvei estes filmes:\\n- Duna"), else about what an earlier clause named ("Matrix é
-    um clássico. Já salvei na sua lista.").
-    """
-    masks = sorted({tuple(fold(t).split()) for t in titles if fold(t)}, key=len, reverse=True)
-    found: list[Claim] = []
-    antecedent: list[_Tok] = []
-    for sentence in _clauses(message, masks, language):
-        clauses, question = sentence.clauses, sentence.question
-        sentence_words = [t.folded for clause in clauses for t in clause]
-        wish = any(_contains(sentence_words, p) for p in _IF_YOU_WANT)
-        consumed = False
-        listing = False  # after "Na sua lista:", each name is a statement about the list
-        for n, clause in enumerate(clauses):
-            if consumed:
-                consumed = False  # the words after "Anotado:" say what; they claim nothing
-                antecedent = _mention(clause) or antecedent
-                continue
-            if listing and not question and _name_of(clause) and not _has_verb(clause):
-                found.append(_claim("save", "state", clause, clause))
-                continue
-            listing = sentence.colons[n] and _only_the_list(clause)
-            if listing and n == len(clauses) - 1 and sentence.entries and not question:
-                found += [_claim("save", "state", e, e) for e in sentence.entries]
-                continue
-            following = clauses[n + 1] if n + 1 < len(clauses) else None
-            reading = _read_clause(
-                clause,
-                following,
-                question=question,
-                wish=wish,
-                language=language,
-                colon=sentence.colons[n],
-            )
-            consumed = reading.consumed and sentence.colons[n]
-            named: list[_Tok] = []
-            for claim, span in reading.claims:
-                if claim.kind != "offer" and not claim.named and not claim.whole:
-                    if n == len(clauses) - 1 and sentence.entries:
-                        found += [
-                            _claim(claim.effect, claim.kind, entry, clause, noting=claim.noting)
-                            for entry in sentence.entries
-                        ]
-                        continue
-                    if (
-                        claim.count is None
-                        and sentence.colons[n]
-                        and following
-                        and not _has_verb(following)
-                    ):
-                        # "Encontrei 2 resultados na sua lista: Matrix e Matrix Reloaded"
-                        found.append(
-                            _claim(claim.effect, claim.kind, following, clause, noting=claim.noting)
-                        )
-                        consumed = True
-                        continue
-                    if antecedent and _anaphoric(claim, span):
-                        found.append(
-                            _claim(
-                                claim.effect, claim.kind, antecedent, clause, noting=claim.noting
-                            )
-                        )
-                        continue
-                found.append(claim)
-                if claim.named:
-                    named = list(span)
-            antecedent = named or reading.mention or _mention(clause) or antecedent
-        if question and len(clauses) == 1 and _only_a_name(clauses[0]):
-            antecedent = clauses[0]  # "Matrix? Salvo!": the title echoed, then the claim
+
+def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
+    """ "3 itens", "dois filmes e uma nota": how many of which type, and whether words after
+    narrow them ("3 filmes do Nolan")."""
+    found: list[tuple[int, str, bool]] = []
+    for k, w in enumerate(words[:-1]):
+        n = int(w) if w.isdigit() and len(w) < 4 else _NUMBERS.get(w)
+        one = w in ("um", "uma", "one") and not (found or any(x in _ONLY for x in words[:k]))
+        if n is None or words[k + 1] not in _TYPE_OF or one:
+            continue
+        rest = words[k + 2 : k + 5]
+        narrowed = bool(rest) and rest[0] in _NARROW and any(x not in _GENERIC for x in rest[1:])
+        narrowed = narrowed or any(x in _NARROW_MORE for x in words)  # "3 itens hoje": which?
+        # "2 títulos na sua lista de filmes": the type named elsewhere in the clause
+        type_ = _TYPE_OF[words[k + 1]] or next((_TYPE_OF[x] for x in words if _TYPE_OF.get(x)), "")
+        found.append((n, type_, narrowed))
     return found
 
 
-def _only_the_list(clause: Sequence[_Tok]) -> bool:
-    """Whether a clause only names the list ("Na sua lista", "Your list", "Here's your list")."""
-    words = [t.folded for t in clause if not t.masked]
-    return (
-        len(words) == len(clause)
-        and any(_is_place(words, k) for k in range(len(words)))
-        and all(
-            w in _PLACE_WORDS | _TYPE_WORDS | _POSSESSIVE | _IN | _DISCOURSE | _EN_STATE_AUX
-            or w in ("a", "the", "de", "of", "atual", "current", "s")
-            for w in words
-        )
+def _list_header(sentence: list[Tok]) -> Statement | None:
+    """ "Sua lista:", "Seus filmes:", "Here are your movies:", "Você tem 3 filmes:": a listing."""
+    colon = next((k for k, t in enumerate(sentence) if t.w == ":"), None)
+    if colon is None or any(t.name for t in sentence[:colon]):
+        return None
+    head = [t.w for t in sentence[:colon]]
+    if not (_has_place(head) or (any(w in _YOU for w in head) and any(w in _HAVE for w in head))):
+        return None
+    type_ = next((_TYPE_OF[w] for w in head if w in _TYPE_OF), "")
+    return Statement("member", type=type_, complete=any(w in _ONLY | _ALL for w in head))
+
+
+# -- judging ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimFacts:
+    """What model text is judged against: the stored items it can name, the user's counts
+    per type (every item), the user's message and the titles this turn showed."""
+
+    items: tuple[Stored, ...] = ()
+    counts: Mapping[str, int] | None = None  # None: counted from `items`
+    user_text: str = ""
+    shown: tuple[str, ...] = ()
+    noting: bool = False  # the output carries a belief delta (seed 000)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    problem: str | None = None  # the re-ask; None when the text may be shown
+    offer: bool = False  # it offers to act: asked as a clarification, never shown as prose
+    checked: bool = False  # something it says about the list was checked against storage
+    unchecked: bool = False  # something it says cannot be checked (opinion, small talk, facts)
+
+
+def _titles(facts: ClaimFacts) -> list[Title]:
+    """Every title to find first: stored titles and original titles (with and without their
+    article), the titles this turn showed, and the user's own words for the thing."""
+    spans: dict[tuple[str, ...], set[int]] = {}
+    for k, item in enumerate(facts.items):
+        for words in (title_words(item.title), title_words(item.original_title or "")):
+            for variant in (words, words[1:] if len(words) > 1 and words[0] in _ARTICLES else ()):
+                spans.setdefault(variant, set()).add(k) if variant else None
+    for words in (*(title_words(t) for t in facts.shown), _user_target(facts.user_text)):
+        spans.setdefault(words, set()) if words else None
+    return sorted(((w, tuple(sorted(i))) for w, i in spans.items()), key=lambda t: -len(t[0]))
+
+
+# how users ask about one thing: "e duna, tá na minha lista?", "is her on my list?", "salva X"
+_ASKED: Final = tuple(re.compile(p) for p in (
+    r"^(?:e |and )?(?:(?:o|a|os|as|the) )?(.+?) (?:ta|esta|is|are|s) (?:na|no|em|on|in) (?:minha|meu|my) ",
+    r"^(?:e|and|what about|e o|e a|e os|e as) (.+?)$",
+    r"^(?:e )?(?:(?:o|a|the) )?(.+?) (?:ta|esta|is) (?:la|ai|there|salvo|saved|guardado)\b",
+    r"\b(?:is|are) (?:(?:the) )?(.+?) (?:on|in) my ",
+    r"\b(?:tenho|have i got|do i have) (?:(?:o|a|the) )?(.+?)(?: (?:salvo|saved|na|on|in|ai|there)\b|$)",
+    r"^(?:salva|salve|guarda|anota|adiciona|coloca|bota|apaga|remove|exclui|deleta|tira|save|add|"
+    r"delete|remove|store) (?:(?:o|a|os|as|the) )?(?:(?:filme|serie|movie|show|nota|note) )?(.+?)"
+    r"(?: (?:na|da|no|do|to|from|pra|on) (?:minha|meu|my)\b.*)?$",
+))  # fmt: skip
+
+
+@lru_cache(maxsize=512)
+def _user_target(user_text: str) -> tuple[str, ...]:
+    """The user's own words for the thing named ("e duna, tá na minha lista?" -> duna)."""
+    folded = " ".join(t.w for t in _tokens(user_text) if t.raw[:1].isalnum())
+    matches = (pattern.search(folded) for pattern in _ASKED)
+    return next((tuple(m.group(1).split()) for m in matches if m and m.group(1).strip()), ())
+
+
+def _matching(name: Name, items: Sequence[Stored], *, strict: bool = False) -> set[int]:
+    """The stored items a name names: by its whole title or original title, or, unless
+    `strict`, by a part of one or one typo away."""
+    if name.items:
+        return set(name.items)
+    words = tuple(w for w in name.words if w not in _ARTICLES and not w.isdigit())
+    joined = " ".join(words)
+    hits: set[int] = set()
+    for k, item in enumerate(items):
+        for title in (item.title, item.original_title) if words else ():
+            own = tuple(w for w in title_words(title or "") if w not in _ARTICLES)
+            part = not strict and len(joined) >= 4 and _contains(own, words)
+            if own and (own == words or part or fuzz.ratio(joined, " ".join(own)) >= 88):
+                hits.add(k)
+    return hits
+
+
+def _kept(facts: ClaimFacts, type_: str) -> int:
+    if facts.counts is not None:
+        return sum(n for t, n in facts.counts.items() if not type_ or t == type_)
+    return sum(1 for i in facts.items if not type_ or i.type == type_)
+
+
+def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
+    """Why a statement about the list is false, or None when storage backs it."""
+    items, kind = facts.items, statement.kind
+    if kind == "count":
+        of = f" of type {statement.type}" if statement.type else ""
+        wrong = _kept(facts, statement.type) != statement.count
+        return LIST_WRONG.format(what=f"holds {statement.count} item(s){of}") if wrong else None
+    for name in statement.names:
+        said = " ".join(name.words)
+        hits = _matching(name, items, strict=kind == "absent")
+        if kind == "absent" and hits:
+            return LIST_WRONG.format(what=f"lacks «{said}»")
+        if kind == "member" and not hits and name.words:
+            return LIST_WRONG.format(what=f"holds «{said}»")
+        seen = [items[k].state in ("seen", "read", "done") for k in hits if items[k].state]
+        if kind in ("seen", "unseen") and any(s != (kind == "seen") for s in seen):
+            return LIST_WRONG.format(what=f"marks «{said}» as {kind}")
+    named = (
+        {k for n in statement.names for k in _matching(n, items)} if statement.complete else set()
     )
-
-
-def _only_a_name(clause: Sequence[_Tok]) -> bool:
-    """Whether a clause is a title alone ("Matrix", "Que Horas Ela Volta? (2015)")."""
-    return (
-        0 < len(clause) <= 8
-        and bool(_name_of(clause))
-        and not any(verb_forms(t.folded) and not t.masked for t in clause)
-        and all(
-            t.masked
-            or t.cap
-            or _naming(t.folded)
-            or t.folded in _TITLE_JOINERS
-            or _YEAR.match(t.folded)
-            for t in clause
-        )
-    )
-
-
-def _claim(
-    effect: Effect,
-    kind: ClaimKind,
-    span: Sequence[_Tok],
-    clause: Sequence[_Tok],
-    *,
-    noting: bool = False,
-) -> Claim:
-    words = [t.folded for t in clause]
-    span_words = [t.folded for t in span]
-    target = _name_of(span)
-    kinds = _bare_kinds(span_words)
-    count = None
-    checkable = True
-    if kind == "state" and any(w in _HAVE_LIST | _HOLDS for w in words):
-        counted = _count(span_words)  # "você tem 3 itens salvos", "sua lista tem 4 itens"
-        if counted is not None and counted[2]:
-            checkable = False  # "3 filmes do Nolan": some of them, which the facts cannot tell
-        elif counted is not None and not target:
-            count, kinds = counted[0], counted[1]
-    whole = effect == "delete" and not target and _whole(span_words, words)
-    if whole:
-        kinds = tuple(w for w in span_words + words if w in _ITEM_KINDS - _GENERIC_KINDS)
-    return Claim(
-        effect,
-        kind,
-        target=target,
-        noting=noting,
-        about_user=_about_user(span_words),
-        to_list=any(w in _PLACE_WORDS or w in _TYPE_WORDS for w in words),
-        everything=any(w in _EVERYTHING for w in words),
-        clause=" ".join(words),
-        kinds=kinds,
-        count=count,
-        whole=whole,
-        checkable=checkable,
-    )
-
-
-def _count(words: Sequence[str]) -> tuple[int, tuple[str, ...], bool] | None:
-    """ "3 itens", "dois filmes": how many of which kind, and whether words after narrow
-    them down ("3 filmes do Nolan")."""
-    for k, word in enumerate(words[:-1]):
-        n = int(word) if word.isdigit() and len(word) < 4 else _NUMBERS.get(word)
-        kind = words[k + 1]
-        if n is None or kind not in _ITEM_KINDS:
-            continue
-        narrowed = any(_naming(w) and not verb_forms(w) for w in words[k + 2 :])
-        return n, (() if kind in _GENERIC_KINDS else (kind,)), narrowed
+    typed = {k for k in named if not statement.type or items[k].type == statement.type}
+    if statement.complete and kind == "member" and len(typed) != _kept(facts, statement.type):
+        return LIST_WRONG.format(what="holds only the items named")
     return None
 
 
-def _whole(span: Sequence[str], clause: Sequence[str]) -> bool:
-    """Whether a delete is of the whole list: "apaguei tudo", "limpei sua lista", "removi
-    todos os seus itens"; not "removi da sua lista", "apaguei tudo que você pediu"."""
-    for k, word in enumerate(clause):
-        narrowed = any(w in ("que", "that", "which", "of") for w in clause[k + 1 : k + 3])
-        if word in ("tudo", "everything") and not narrowed:
-            return True
-        if (
-            word in _EVERYTHING
-            and not narrowed
-            and any(w in _ITEM_KINDS or w in _PLACE_WORDS for w in clause[k + 1 : k + 4])
-        ):
-            return True
-    return any(
-        w in _PLACE_WORDS and not any(x in _OUT_OF for x in span[max(0, k - 3) : k])
-        for k, w in enumerate(span)
+def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
+    """The verdict on one model text in a turn with no effect."""
+    titles = _titles(facts)
+    user_words = title_words(facts.user_text)
+    referent = [Name(w, i) for w, i in titles if i and _contains(user_words, w)][:1]
+    target = _user_target(facts.user_text)
+    referent = referent or ([Name(target)] if target else [])
+    asked = any(
+        f in ("base", "inf", "pres3", "subj") for t in _tokens(facts.user_text)[:3]
+        for _, f, _ in _LEXICON.get(t.w, ())
+    )  # fmt: skip
+    reading = read(
+        message, language, titles=titles, referent=referent, noting=facts.noting, asked=asked
     )
-
-
-_PLURAL_KINDS: Final = _set(
-    "filmes series videos links notas itens movies films shows videos links notes items"
-)
-
-
-def _bare_kinds(words: Sequence[str]) -> tuple[str, ...]:
-    """The kinds a span names when it is only plural kinds ("Notas salvas", "links e notas")."""
-    named = [w for w in words if w not in ("e", "and", "seus", "suas", "your")]
-    if named and all(w in _PLURAL_KINDS for w in named) and words[0] not in ("os", "as", "the"):
-        return tuple(named)
-    return ()
-
-
-def claimed_effects(message: str, language: str = "pt") -> frozenset[Effect]:
-    """The effects a text says were done or will be (negations, questions and offers excluded)."""
-    return frozenset(
-        c.effect for c in read_claims(message, language) if c.kind in ("done", "promise")
+    if reading.effects:
+        family, names = reading.effects[0]
+        said = family + (f": «{' '.join(names[0].words)}»" if names else "")
+        return Verdict(EFFECT_CLAIMED.format(what=said), offer=reading.offer)
+    problem = next((p for p in map(_problem, reading.statements, [facts] * 99) if p), None)
+    if problem is not None:
+        return Verdict(problem, offer=reading.offer)
+    return Verdict(
+        offer=reading.offer, checked=bool(reading.statements), unchecked=reading.unchecked
     )
 
 
 def offers_to_act(message: str, language: str = "pt") -> bool:
     """Whether the text offers to do something ("quer que eu salve?", "should I save it?")."""
-    return any(c.kind == "offer" for c in read_claims(message, language))
+    return read(message, language).offer
 
 
-# -- judging ------------------------------------------------------------------------------------
-
-
-def named_item(title: str | None, words: Iterable[str]) -> Named:
-    """An item's naming words for `judge`."""
-    full = tuple(fold(title or "").split())
-    return Named(
-        tuple(w for w in full if w not in _GENERIC) or full,
-        frozenset(words),
-        full,
+def named_effects(message: str, language: str, titles: Iterable[str]) -> list[tuple[str, str]]:
+    """The effects a text says happened, with the names it gives them (family, name): the
+    handover's sanity check reads its own session's text this way."""
+    known = sorted(
+        ((title_words(t), ()) for t in titles if title_words(t)), key=lambda t: -len(t[0])
     )
+    reading = read(message, language, titles=known)
+    return [(f, " ".join(n.words)) for f, names in reading.effects for n in names if n.words]
 
 
-def _parts(target: str) -> list[str]:
-    parts = [p.strip() for p in re.split(r"\s(?:e|and|ou|or)\s|\s&\s", target)]
-    return [p for p in parts if p and _name_words(p)]
+# -- in a turn ---------------------------------------------------------------------------------
 
 
-def _name_words(text: str) -> list[str]:
-    return [w for w in text.split() if w not in _GENERIC and not _YEAR.match(w)]
-
-
-def _names(part: str, item: Named) -> bool:
-    """Whether `part` names `item`: its title inside the words, or the words inside the item."""
-    words = _name_words(part) or part.split()
-    every = set(part.split())
-    if item.title and all(
-        w in every or word_score(w, frozenset(every)) >= ONE_TYPO for w in item.title
-    ):
-        return True
-    return bool(words) and all(word_score(w, item.words) >= ONE_TYPO for w in words)
-
-
-def _stored(target: str, facts: ClaimFacts) -> bool:
-    parts = _parts(target) or [target]
-    if all(any(_names(p, item) for item in facts.items) for p in parts):
-        return True
-    # a title with "e"/"and" in it ("Romeu e Julieta"): every word of the target in one item
-    words = _name_words(target)
-    return (
-        len(parts) > 1
-        and bool(words)
-        and any(all(word_score(w, item.words) >= ONE_TYPO for w in words) for item in facts.items)
-    )
-
-
-def _stored_by_title(target: str, facts: ClaimFacts) -> bool:
-    """Whether a stored item's whole title is in `target`: what "X is not in your list" denies.
-    Looser matching would deny "Duna" because "Duna: Parte Dois" is stored."""
-    for part in _parts(target) or [target]:
-        every = frozenset(part.split())
-        for item in facts.items:
-            if item.title and all(
-                w in every or word_score(w, every) >= ONE_TYPO for w in item.title
-            ):
-                return True
-    return False
-
-
-def _of_kinds(items: Sequence[Named], kinds: Sequence[str]) -> list[Named] | None:
-    """The items of `kinds` (all when none), or None when the items' kinds are unknown."""
-    if not kinds or not items:
-        return list(items)
-    typed = [i for i in items if i.words & _TYPE_WORDS]
-    if not typed:
-        return None
-    return [i for i in typed if any(k in i.words for k in kinds)]
-
-
-def _kept(facts: ClaimFacts, kinds: Sequence[str]) -> int:
-    """How many items of `kinds` (all when none) the user keeps, by the stored counts."""
-    return sum(n for words, n in facts.kept or () if not kinds or any(k in words for k in kinds))
-
-
-def _user_refers_to_stored(facts: ClaimFacts) -> bool:
-    """Whether the user's own message names a stored item (what "já está" refers to)."""
-    words = [w for w in fold(facts.user_text).split() if not verb_forms(w)]
-    said = " ".join(words)
-    if any(item.full and _contains(words, item.full) for item in facts.items):
-        return True  # the whole title, even one of common words ("is us on my list?")
-    return bool(_name_words(said)) and any(
-        item.title and all(w in set(words) for w in item.title) for item in facts.items
-    )
-
-
-# what a note about the user (not an item) needs: "Anotei que você gosta de terror"
-_NOTE_EVIDENCE: Final = frozenset({"memory_noted", "belief_updated"})
-
-
-def _problem(claim: Claim, facts: ClaimFacts) -> str | None:
-    """Why the claim is false, or None when the facts back it."""
-    events = facts.events
-    effect = claim.effect
-    if claim.kind == "offer" or not claim.checkable:
-        return None
-    if claim.kind == "history":
-        return None  # "você salvou X" tells the past, which a later deletion does not undo
-    if claim.kind == "absent":
-        denied = claim.named and _stored_by_title(claim.target, facts)
-        return _state_problem(claim) if denied else None
-    if claim.count is not None:
-        if facts.kept is not None:
-            return None if _kept(facts, claim.kinds) == claim.count else _state_problem(claim)
-        counted = _of_kinds(facts.items, claim.kinds)
-        if counted is None or len(counted) == claim.count:
-            return None
-        return _state_problem(claim)
-    if claim.kind == "state":
-        if effect == "delete":
-            if claim.named and _stored_by_title(claim.target, facts):
-                return _state_problem(claim)
-            return None if claim.named or events & EVIDENCE["delete"] else _state_problem(claim)
-        if effect == "update":
-            return None
-        if claim.named:
-            return None if _stored(claim.target, facts) else _state_problem(claim)
-        if events & LIST_EVIDENCE["save"] or _user_refers_to_stored(facts):
-            return None
-        if claim.kinds and _of_kinds(facts.items, claim.kinds) != []:
-            return None  # "seus filmes continuam lá": true while the user keeps films
-        return _state_problem(claim)
-    # done and promise: something must have happened this turn (or be true of the list)
-    of_items = claim.to_list or (
-        effect == "update" and (claim.named or any(w in _FIELDS for w in claim.clause.split()))
-    )
-    happened = events & (
-        LIST_EVIDENCE[effect] if of_items and not claim.about_user else EVIDENCE[effect]
-    )
-    if effect == "save":
-        if claim.named and _stored(claim.target, facts) and happened:
-            return None  # a save this turn, of a title the list now holds
-        if claim.kinds and any(k in item.words for k in claim.kinds for item in facts.items):
-            return None  # "Notas salvas.": the user keeps notes
-        if claim.about_user:
-            # "anotei que você gosta de ação": a belief or memory note, not a saved item
-            return None if events & _NOTE_EVIDENCE else _effect_problem(claim)
-        noted = claim.noting and not claim.to_list and events & _NOTE_EVIDENCE
-        if claim.named and facts.items_known and not (claim.about_user or noted):
-            return _effect_problem(claim)
-        if happened:
-            return None
-        if not claim.named and _user_refers_to_stored(facts):
-            return None
-        return _effect_problem(claim)
-    if effect == "delete":
-        if not happened:
-            return _effect_problem(claim)
-        if claim.whole:
-            # "Limpei sua lista", "Removi todos os seus itens": nothing (of that kind) is left
-            if facts.kept is not None:
-                return _effect_problem(claim) if _kept(facts, claim.kinds) else None
-            left = _of_kinds(facts.items, claim.kinds)
-            return _effect_problem(claim) if left else None
-        if claim.named and not claim.everything and _stored_by_title(claim.target, facts):
-            return _effect_problem(claim)
-        return None
-    return None if happened else _effect_problem(claim)
-
-
-def _effect_problem(claim: Claim) -> str:
-    what = f"{claim.effect}: «{claim.target}»" if claim.target else claim.effect
-    return FALSE_CLAIM.format(effects=what)
-
-
-def _state_problem(claim: Claim) -> str:
-    holds = "no longer holds" if claim.effect == "delete" else "holds"
-    what = f"«{claim.target}»" if claim.target else "what the user asked about"
-    return FALSE_STATE.format(holds=holds, what=what)
-
-
-# "Pronto!", "Done!", "Taken care of": the user's request was carried out
-_COMPLETION: Final = _set("pronto prontinho feito feitinho resolvido done finished")
-_COMPLETION_PHRASES: Final = tuple(
-    tuple(p.split())
-    for p in ("taken care", "all set", "pode deixar", "na mao", "ja era", "tudo certo", "all done")
-)
-_ACK_WORDS: Final = (
-    _COMPLETION
-    | _DISCOURSE
-    | _set(
-        "it s is of care taken pode deixar na mao era gone that isso ta for pra there go set all"
-    )
-)
-# how a request names its effect: "salva X", "apaga X", "save X", "pode salvar X?"
-_REQUEST_FORMS: Final = frozenset({"present_3", "infinitive", "subjunctive", "present_1"})
-
-
-def _completes(words: Sequence[str]) -> bool:
-    return any(w in _COMPLETION for w in words) or any(
-        _contains(words, p) for p in _COMPLETION_PHRASES
-    )
-
-
-def _requested(user_text: str, language: str) -> Claim | None:
-    """The effect the user's message asks for, as the claim that it was done."""
-    tokens = _tokens(user_text, [], (), initial=True)
-    words = [t.folded for t in tokens]
-    for i, word in enumerate(words):
-        forms = [
-            v
-            for v in sorted(verb_forms(word), key=lambda v: v.language != language)
-            if v.form in _REQUEST_FORMS and not promise_only(v.lemma)
-        ]
-        if forms and not _negated(words[:i], language):
-            span = tokens[i + 1 :]
-            return _claim(forms[0].effect, "done", span, tokens, noting=forms[0].noting)
-    return None
-
-
-def _acknowledged(message: str, facts: ClaimFacts, language: str) -> str | None:
-    """The re-ask for a bare "Pronto!" / "Done!" when what the user asked for did not happen,
-    and for "X: done" when nothing happened to any item."""
-    words = fold(without_emojis(message)).split()
-    if not words or not _completes(words):
-        return None
-    if all(w in _ACK_WORDS for w in words):
-        claim = _requested(facts.user_text, language) if facts.user_text else None
-        return _problem(claim, facts) if claim is not None else None
-    head, colon, tail = without_emojis(message).partition(":")
-    if not colon:
-        return None
-    sides = [fold(head).split(), fold(tail).split()]
-    if not any(side and all(w in _ACK_WORDS for w in side) and _completes(side) for side in sides):
-        return None
-    named = [
-        (side, raw)
-        for side, raw in zip(sides, (head, tail), strict=True)
-        if side and not all(w in _ACK_WORDS for w in side)
-    ]
-    # the other side is a title alone: its longer words capitalised ("Stand by Me: done")
-    if len(named) != 1 or not all(
-        w[:1].isupper() for w in re.findall(r"[^\W\d_]{4,}", named[0][1])
-    ):
-        return None
-    # "Parasite: done": something was done to the item this turn
-    if facts.events & (EVIDENCE["save"] | EVIDENCE["delete"] | EVIDENCE["update"]):
-        return None
-    return FALSE_CLAIM.format(effects=f"«{' '.join(named[0][0])}»")
-
-
-def judge(message: str, facts: ClaimFacts, language: str = "pt") -> str | None:
-    """The re-ask for the first claim of `message` the facts do not back, or None."""
-    titles = [" ".join(i.full or i.title) for i in facts.items] + list(facts.extra_titles)
-    for claim in read_claims(message, language, titles=titles):
-        problem = _problem(claim, facts)
-        if problem is not None:
-            return problem
-    return _acknowledged(message, facts, language)
-
-
-def false_claim(message: str | None, events: Iterable[str], language: str = "pt") -> str | None:
-    """The re-ask for a message claiming effects the events do not show (no stored items)."""
-    if not message:
-        return None
-    return judge(message, ClaimFacts(events=frozenset(events), items_known=False), language)
+def _state(item: object) -> str | None:
+    """An item's seen/unseen state (DESIGN 11.5), once items carry one."""
+    state = getattr(item, "state", None)
+    return state if isinstance(state, str) else None
 
 
 async def check_model_text(
-    deps: Deps,
-    turn: Turn,
-    texts: Sequence[str],
-    *,
-    pending: Iterable[str] = (),
-    shown: Iterable[str] = (),
-) -> str | None:
-    """The re-ask for model text that claims what did not happen or is in another language.
-
-    `texts` are what the user would read (a message, or a question and its options).
-    `pending` are events the output under check causes if it is accepted (a belief delta
-    it carries): "Anotado: você gosta de terror" is true once that delta is stored.
-    `shown` are titles this turn's tool results showed (exempt from the language check).
-    """
+    deps: Deps, turn: Turn, texts: Sequence[str], *, pending: Iterable[str] = (),
+    shown: Iterable[str] = (), answer: bool = True,
+) -> str | None:  # fmt: skip
+    """The re-ask for model text that speaks for the runtime, states what storage denies, or is
+    in another language; None when it may be shown. `texts` are what the user would read (a
+    message, or a clarification's question and options); `pending`, the events the output
+    itself causes (its belief delta); `shown`, the titles this turn's results showed. When an
+    answer passes, what was and was not checked is recorded in the turn's rules: text the
+    runtime cannot verify is never scored OK 100 (seed 003: the rules are only partly kept)."""
     texts = [t for t in texts if t and t.strip()]
     if not texts:
         return None
-    language = turn.language
-    user_text = turn.incoming.text or ""
-    shown = tuple(shown)
-    claims = [c for t in texts for c in read_claims(t, language)]
-    foreign = [t for t in texts if foreign_language(t, language, titles=shown, user_text=user_text)]
-    if not foreign and all(c.kind == "offer" for c in claims):
-        return None
+    language, user_text, shown = turn.language, turn.incoming.text or "", tuple(shown)
     items = await naming_any(
         deps.db, turn.user_id, [w for t in (*texts, user_text) for w in query_words(t)]
     )
-    titles = [*(i.title for i in items if i.title), *shown]
     user = await deps.db.users.get(turn.user_id)
     counts = user.counts if user else {}
-    facts = ClaimFacts(
-        events=frozenset([*turn.ledger_events, *pending]),
-        items=(
-            *(named_item(i.title or i.content or i.url, item_words(i)) for i in items),
-            *_kinds_kept(counts),
-        ),
-        user_text=user_text,
-        extra_titles=shown,
-        # only the items the text can name were read: counts come from the user's record
-        kept=tuple(
-            (TYPE_WORDS.get(kind, frozenset()), int(counts.get(kind, 0))) for kind in ITEM_TYPES
-        ),
+    stored = tuple(
+        Stored(i.type, i.title or i.content or i.url or "", i.original_title, i.year, _state(i))
+        for i in items
     )
+    counted: dict[str, int] = {kind: int(counts.get(kind, 0)) for kind in ITEM_TYPES}
+    noting = "belief_updated" in pending
+    facts = ClaimFacts(stored, counted, user_text, shown, noting=noting)
+    verdicts = [judge(text, facts, language) for text in texts]
+    problem = next((v.problem for v in verdicts if v.problem is not None), None)
+    if problem is not None:
+        deps.metrics.model_text.labels("false_claim").inc()
+        return problem
+    titles = [*(i.title for i in items if i.title), *shown]
     for text in texts:
-        problem = judge(text, facts, language)
-        if problem is not None:
-            deps.metrics.model_text.labels("false_claim").inc()
-            return problem
-    for text in foreign:
-        problem = language_problem(text, language, titles=titles, user_text=user_text)
-        if problem is not None:
+        problem = foreign_language(
+            text, language, titles=shown, user_text=user_text
+        ) and language_problem(text, language, titles=titles, user_text=user_text)
+        if problem:
             deps.metrics.model_text.labels("wrong_language").inc()
             return problem
+    if answer and any(v.checked for v in verdicts):  # not a clarification's question
+        turn.facts.apply_rule("model_text_checked")
+    if answer and any(v.unchecked for v in verdicts):
+        turn.facts.apply_rule("model_text_unchecked")
+        turn.facts.lower_rules("partial")
     return None
-
-
-def _kinds_kept(counts: Mapping[str, int]) -> tuple[Named, ...]:
-    """One nameless entry per type the user keeps, carrying that type's words ("Notas salvas.")."""
-    return tuple(
-        Named(title=(), words=TYPE_WORDS.get(kind, frozenset()))
-        for kind in ITEM_TYPES
-        if int(counts.get(kind, 0)) > 0
-    )
-
-
-# -- what may be sent ----------------------------------------------------------------------------
-
-# Pictographs, dingbats, flags, skin tones, joiners and variation selectors.
-_EMOJI: Final = re.compile(
-    "[\U0001f000-\U0001faff\U00002600-\U000027bf\U00002b00-\U00002bff\U0001f1e6-\U0001f1ff"
-    "\u200d\ufe0e\ufe0f\u20e3\u2300-\u23ff\u2190-\u21ff\u2b50\u2b55\u3030\u303d\u3297\u3299"
-    "\U000e0020-\U000e007f]+"
-)
-_SPACES: Final = re.compile(r"[ \t]{2,}")
-# The fences the prompt puts around stored text ("<data>https://bbc.com</data>"), echoed back
-_DATA_TAG: Final = re.compile(r"<\s*/?\s*data\b[^<>]{0,40}>", re.IGNORECASE)
-_SPACE_BEFORE_MARK: Final = re.compile(r"[ \t]+([.,;:!?])")
-
-
-def without_emojis(message: str) -> str:
-    """The text with emojis removed (and the spaces they leave squeezed)."""
-    stripped = _EMOJI.sub("", message)
-    if stripped == message:
-        return message
-    lines = (_SPACE_BEFORE_MARK.sub(r"\1", _SPACES.sub(" ", line)) for line in stripped.split("\n"))
-    return "\n".join(line.strip() for line in lines).strip()
-
-
-def without_data_tags(message: str) -> str:
-    """The text without the data fences a model copied from its prompt."""
-    return _DATA_TAG.sub("", message)
-
-
-def deliverable(deps: Deps, turn: Turn, message: str) -> str:
-    """Model text as it may be sent: emojis and data fences removed, offers capped at AMBIGUOUS."""
-    unfenced = without_data_tags(message)
-    if unfenced != message:
-        deps.metrics.model_text.labels("data_tag_removed").inc()
-        turn.facts.apply_rule("data_tag_removed")
-    plain = without_emojis(unfenced)
-    if plain != unfenced:
-        deps.metrics.model_text.labels("emoji_removed").inc()
-        turn.facts.apply_rule("emoji_removed")
-    if offers_to_act(plain, turn.language):
-        # an offer belongs in request_clarification (options); in text it is not an answer
-        deps.metrics.model_text.labels("offer_capped").inc()
-        turn.facts.ambiguity = "unresolved"
-        turn.facts.apply_rule("offer_to_act_capped")
-    return plain

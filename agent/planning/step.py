@@ -321,14 +321,15 @@ class PlanningSession:
                     problem = verdict.reason
                     self.deps.metrics.planner_outputs.labels("belief_refused").inc()
                 else:
-                    # DESIGN 10.2: model text checked by meaning and language; an accepted
-                    # delta counts as the belief_updated it is about to become
+                    # DESIGN 11.2: model text says no effect happened or will, and what it
+                    # says of the list is true; an accepted delta is the one note it may claim
                     problem = await check_model_text(
                         self.deps,
                         self.turn,
                         user_text_of(response, validated),
                         pending=("belief_updated",) if beliefs.carries_delta(response) else (),
                         shown=self.shown,
+                        answer=response.action == "RESPOND",
                     )
                     if problem is not None:
                         self.deps.metrics.planner_outputs.labels("invalid").inc()

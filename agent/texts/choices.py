@@ -37,4 +37,7 @@ TEXTS: dict[str, dict[Language, str]] = {
     },
     "confirm_yes": {"pt": "Sim", "en": "Yes"},
     "confirm_no": {"pt": "Não", "en": "No"},
+    # an offer the model wrote as prose, asked with options (agent/conversation/clarifying.py)
+    "offer_choice_yes": {"pt": "Sim, pode", "en": "Yes, go ahead"},
+    "offer_choice_no": {"pt": "Não, obrigado", "en": "No, thanks"},
 }

@@ -29,12 +29,22 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Pedidos ao modelo de linguagem: {count}.",
         "en": "Requests to the language model: {count}.",
     },
-    "why_belief": {
-        "pt": "Palpite atual: {guessed} · Delta aplicado: {delta}",
-        "en": "Current guess: {guessed} · Delta applied: {delta}",
+    "why_belief_noted": {"pt": "anotar uma preferência sua", "en": "note a preference of yours"},
+    "why_checked": {
+        "pt": "O que conferi: o que a resposta diz da sua lista bate com os seus itens salvos.",
+        "en": "What I checked: what the answer says about your list matches your saved items.",
+    },
+    "why_unchecked": {
+        "pt": "O que não conferi: a resposta traz opinião, conversa ou fatos que o modelo sabe "
+        "por conta própria; isso não dá para conferir com os seus itens.",
+        "en": "What I did not check: the answer has opinion, conversation or facts the model "
+        "knows on its own; those cannot be checked against your items.",
     },
     "why_stopped": {"pt": "Impedi: {blocks}.", "en": "I stopped: {blocks}."},
-    "why_receipt": {"pt": "Registro: {receipts}", "en": "Record: {receipts}"},
+    "why_receipt": {
+        "pt": "Ficou no registro verificável: {receipts}.",
+        "en": "Kept in the verifiable record: {receipts}.",
+    },
     "why_reasoning": {"pt": "Minha nota: «{note}»", "en": "My note: «{note}»"},
     # what each tool does, as a user would say it
     "tool_save_note": {"pt": "salvar uma nota", "en": "save a note"},
@@ -44,6 +54,10 @@ TEXTS: dict[str, dict[Language, str]] = {
     "tool_save_link": {"pt": "salvar um link", "en": "save a link"},
     "tool_enrich_movie": {"pt": "procurar o filme no TMDB", "en": "look the movie up on TMDB"},
     "tool_enrich_tv_show": {"pt": "procurar a série no TMDB", "en": "look the show up on TMDB"},
+    "tool_tmdb_unanswered": {
+        "pt": "tentar procurar no TMDB, que não respondeu",
+        "en": "try to look it up on TMDB, which did not answer",
+    },
     "tool_enrich_link": {"pt": "abrir a página do link", "en": "open the link's page"},
     "tool_search_items": {"pt": "procurar nos seus itens", "en": "search your items"},
     "tool_delete_item": {"pt": "apagar um item", "en": "delete an item"},
@@ -138,9 +152,9 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "tirei marcações internas do texto do modelo",
         "en": "I removed internal tags from the model's text",
     },
-    "rule_offer_to_act_capped": {
-        "pt": "o modelo ofereceu algo que só faço se você pedir",
-        "en": "the model offered something I only do when you ask",
+    "rule_offer_to_act_asked": {
+        "pt": "o modelo ofereceu algo que só faço se você pedir, então perguntei com opções",
+        "en": "the model offered something I only do when you ask, so I asked with options",
     },
     "rule_tmdb_language": {"pt": "busquei no TMDB em {value}", "en": "I searched TMDB in {value}"},
     "rule_ungrounded": {

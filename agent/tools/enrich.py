@@ -80,11 +80,14 @@ async def lookup(
 ) -> Lookup:
     """TMDB's candidates for `title` in the user's language, or the error that stopped it."""
     language = TMDB_LANGUAGE[ctx.turn.language]
-    ctx.turn.facts.apply_rule(f"tmdb_language:{language}")
     try:
-        return await ctx.deps.tmdb.search(kind, title, language=language, year=year, limit=10)
+        found = await ctx.deps.tmdb.search(kind, title, language=language, year=year, limit=10)
     except ServiceError as exc:  # unavailable and not configured are both ServiceErrors
+        if not isinstance(exc, ServiceNotConfigured):
+            ctx.turn.facts.apply_rule("tmdb_unanswered")  # asked, and no answer came
         return exc
+    ctx.turn.facts.apply_rule(f"tmdb_language:{language}")  # /why says it searched: it did
+    return found
 
 
 async def _enrich(

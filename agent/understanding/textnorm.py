@@ -1,9 +1,11 @@
-"""Text clean-up shared by tools and replies: what we store and what we compare."""
+"""Text clean-up shared by tools and replies: what we store, what we compare, and model text
+made fit to send (emojis and echoed data fences removed)."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Final
 
 from agent.understanding.datafence import fence
 
@@ -53,3 +55,29 @@ def fold(text: str) -> str:
 def data_block(text: str) -> str:
     """`text` as a <data>...</data> block whose delimiters cannot be forged from inside."""
     return fence(text)
+
+
+# Pictographs, dingbats, flags, skin tones, joiners and variation selectors.
+_EMOJI: Final = re.compile(
+    "[\U0001f000-\U0001faff\U00002600-\U000027bf\U00002b00-\U00002bff\U0001f1e6-\U0001f1ff"
+    "\u200d\ufe0e\ufe0f\u20e3\u2300-\u23ff\u2190-\u21ff\u2b50\u2b55\u3030\u303d\u3297\u3299"
+    "\U000e0020-\U000e007f]+"
+)
+_TABS: Final = re.compile(r"[ \t]{2,}")
+# The fences the prompt puts around stored text ("<data>https://bbc.com</data>"), echoed back
+_DATA_TAG: Final = re.compile(r"<\s*/?\s*data\b[^<>]{0,40}>", re.IGNORECASE)
+_SPACE_BEFORE_MARK: Final = re.compile(r"[ \t]+([.,;:!?])")
+
+
+def without_emojis(message: str) -> str:
+    """The text with emojis removed (and the spaces they leave squeezed)."""
+    stripped = _EMOJI.sub("", message)
+    if stripped == message:
+        return message
+    lines = (_SPACE_BEFORE_MARK.sub(r"\1", _TABS.sub(" ", line)) for line in stripped.split("\n"))
+    return "\n".join(line.strip() for line in lines).strip()
+
+
+def without_data_tags(message: str) -> str:
+    """The text without the data fences a model copied from its prompt."""
+    return _DATA_TAG.sub("", message)

@@ -1,4 +1,4 @@
-"""Model text checked against the turn's facts (DESIGN 9.2): claims, emojis, offers, metrics."""
+"""Model text never speaks for the runtime (DESIGN 11.2): effects, the list, offers, what is checked."""
 
 from __future__ import annotations
 
@@ -10,143 +10,260 @@ from hypothesis import strategies as st
 
 from agent.planning.claims import (
     ClaimFacts,
-    claimed_effects,
-    false_claim,
+    Stored,
     judge,
-    named_item,
+    named_effects,
     offers_to_act,
-    read_claims,
-    without_data_tags,
-    without_emojis,
+    read,
 )
 from agent.planning.textlanguage import foreign_language
-from agent.tools.matching import TYPE_WORDS
-from agent.understanding.morphology import verb_forms
-from agent.understanding.textnorm import fold
+from agent.understanding.textnorm import without_data_tags, without_emojis
 from storage import Database
 from tests.support.harness import Lembra, open_lembra
 
 BELIEF = {"key": "answer.confidence", "guessed": 1.0, "delta": 0}
+RESPOND = {"action": "RESPOND", "tool": None, "args": None, "belief": BELIEF}
 
 
-@pytest.mark.parametrize(
-    ("message", "effects"),
-    [
-        ("Pronto! Salvei Inception 😀", {"save"}),
-        ("Tudo certo, guardei o link pra você.", {"save"}),
-        ("Inception foi salvo na sua lista.", {"save"}),
-        ("Anotado.", {"save"}),
-        ("I've saved Inception for you.", {"save"}),
-        ("Added to your list.", {"save"}),
-        ("Feito, apaguei a nota", {"delete"}),
-        ("Removi o link.", {"delete"}),
-        ("The note was removed.", {"delete"}),
-        ("Done, deleted it.", {"delete"}),
-        # a promise stores nothing either (the local 1.5B model: "I'll remember that...")
-        ("I'll remember that the gym closes at 10pm.", {"save"}),
-        ("Vou lembrar disso!", {"save"}),
-        ("Vou apagar o filme.", {"delete"}),
-        ("Não vou salvar isso.", set()),
-        ("I remember you saved Dark.", set()),
-        # negated, adjectives and descriptions of what is stored claim nothing
-        ("Não salvei nada.", set()),
-        ("Nothing was deleted.", set()),
-        ("I couldn't save it.", set()),
-        ("Você tem 3 filmes salvos.", set()),
-        ("Saved movies: Inception", set()),
-        ("Inception já está salvo.", set()),  # a statement about the list, checked in storage
-        ("Você salvou Inception (2010); não tenho uma avaliação guardada.", set()),
-        ("O filme Inception é de 2010.", set()),
-    ],
-)
-def test_claimed_effects(message: str, effects: set[str]) -> None:
-    assert set(claimed_effects(message)) == effects
+def facts(*stored: str, user: str = "", noting: bool = False) -> ClaimFacts:
+    """Facts as the runtime builds them: "movie:Matrix", "note:comprar pão", "tv:Dark@seen",
+    "movie:A Origem=Inception" (an original title)."""
+    items = []
+    for row in stored:
+        kind, _, rest = row.partition(":")
+        title, _, original = rest.partition("=")
+        title, _, state = title.partition("@")
+        items.append(Stored(kind, title, original or None, state=state or None))
+    return ClaimFacts(items=tuple(items), user_text=user, noting=noting)
+
+
+def refused(message: str, language: str = "pt", *stored: str, user: str = "") -> bool:
+    return judge(message, facts(*stored, user=user), language).problem is not None
+
+
+# -- effects: any statement that one happened or will, whatever it names ------------------------
 
 
 @pytest.mark.parametrize(
     ("message", "language"),
     [
-        # the audit's let-through claims (issue 27), with nothing saved and an empty list
+        ("Pronto! Salvei Inception 😀", "pt"),
+        ("Inception foi salvo na sua lista.", "pt"),
         ("Filme Arrival salvo com sucesso!", "pt"),
-        ("O filme foi adicionado à sua lista.", "pt"),
-        ("Tubarão está guardado ✅", "pt"),
-        ("Matrix está salvo na sua lista.", "pt"),
         ("Coloquei Duna na sua lista de filmes.", "pt"),
-        ("Jaws has been saved to your list.", "en"),
-        ("Done - Jaws is now stored.", "en"),
-        ("Your movie was added.", "en"),
-        ("Matrix is in your list.", "en"),
-        ("Pus Duna na lista.", "pt"),
-        ("Tirei Matrix da lista.", "pt"),
         ("Show! Bacurau guardadinho aqui.", "pt"),
         ("Fiz a remoção de Parasita.", "pt"),
+        ("Tirei Matrix da lista.", "pt"),
+        ("Duna saiu da sua lista.", "pt"),
+        ("Vou salvar Matrix.", "pt"),
+        ("Já já eu salvo Duna pra você!", "pt"),
+        ("Lembrete criado pra sexta às 9h! ⏰", "pt"),
+        ("Combinado! Te lembro amanhã às 9h.", "pt"),
+        ("Cancelei o lembrete, não vou mais te avisar.", "pt"),
+        ("Desfeito! Duna voltou para a sua lista.", "pt"),
+        ("Marquei Matrix como visto!", "pt"),
+        ("Importei 12 itens da sua lista.", "pt"),
+        ("Feito ✅", "pt"),
+        ("Tá na mão! 😎", "pt"),
+        ("Prontinho! 👍", "pt"),
+        ("Jaws has been saved to your list.", "en"),
         ("I went ahead and saved Heat.", "en"),
         ("Your list now includes Heat.", "en"),
+        ("I'll add it to your list.", "en"),
+        ("Done! I'll remind you tomorrow.", "en"),
+        ("Reminder set for 5 PM ✅", "en"),
+        ("I've undone your last change.", "en"),
+        ("Marked Dune as watched.", "en"),
+        ("Heat is gone from your list.", "en"),
+        ("Consider it done!", "en"),
+        ("You got it! 👍", "en"),
+        ("✅", "en"),
+        ("I'll remember that the gym closes at 10pm.", "en"),
     ],
 )
-def test_false_claims_by_meaning_are_refused(message: str, language: str) -> None:
-    facts = ClaimFacts(items=(named_item("Tubarão" if "Tirei" in message else "Up", ["up"]),))
-    if "Tirei" in message or "remoção" in message:
-        facts = ClaimFacts(
-            items=(named_item("Matrix", ["matrix"]), named_item("Parasita", ["parasita"]))
-        )
-    assert judge(message, facts, language) is not None
+def test_any_effect_said_done_or_promised_is_refused(message: str, language: str) -> None:
+    assert refused(message, language)
+
+
+def test_an_effect_is_refused_whatever_item_it_names() -> None:
+    # a save of a title stored before this turn is still no save of this turn
+    assert refused("Guardei Matrix.", "pt", "movie:Matrix")
+    assert refused("Pronto! Matrix está na sua lista.", "pt", "movie:Matrix", user="salva matrix")
+    assert refused("I deleted Heat.", "en")
 
 
 @pytest.mark.parametrize(
-    ("message", "language", "stored", "events"),
+    ("message", "language", "stored"),
     [
-        ("Matrix está salvo na sua lista.", "pt", ["Matrix"], []),
-        ("Sim, Matrix (1999) já está na sua lista.", "pt", ["Matrix"], []),
-        ("Matrix is in your list.", "en", ["Matrix"], []),
-        ("Salvei Matrix.", "pt", ["Matrix"], ["item_saved"]),
-        ("Apaguei Matrix.", "pt", [], ["item_deleted"]),
-        # seed 000: a note about the user is backed by the belief delta of the turn
-        ("Anotado: você gosta de terror.", "pt", [], ["belief_updated"]),
-        ("Noted: you like horror.", "en", [], ["memory_noted"]),
-        # a title that looks like a verb is a title once stored
-        ("Saved by the Bell is in your list.", "en", ["Saved by the Bell"], []),
-        ("Ainda Estou Aqui está na sua lista.", "pt", ["Ainda Estou Aqui"], []),
-        # negations, questions, descriptions and the user's history claim nothing false
-        ("Duna não está na sua lista.", "pt", ["Matrix"], []),
-        ("Você salvou Matrix em janeiro; depois apagou tudo.", "pt", [], []),
-        ("No final de Matrix, o herói é salvo pelo amigo.", "pt", [], []),
-        ("The director removed a whole subplot from Heat.", "en", [], []),
-        ("Apagar Matrix tiraria 1 item; eu pediria confirmação.", "pt", ["Matrix"], []),
+        # a title is found first, as one span: its negation is no negation of the clause
+        ("Não Me Abandone Jamais foi salvo!", "pt", ()),
+        ("Não me abandone jamais foi salvo na sua lista.", "pt", ("movie:Não Me Abandone Jamais",)),
+        ("Don't Look Up was added to your list.", "en", ()),
+        ("Don't Look Up was added to your list.", "en", ("movie:Don't Look Up",)),
+        ("No Country for Old Men has been saved.", "en", ()),
+        # nor are its verbs read as the clause's ("Saved by the Bell")
+        ("Consider Saved by the Bell saved.", "en", ()),
     ],
 )
-def test_true_statements_pass(
-    message: str, language: str, stored: list[str], events: list[str]
+def test_titles_are_never_read_as_clauses(message: str, language: str, stored: tuple[str]) -> None:
+    assert refused(message, language, *stored)
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored"),
+    [
+        # honest negations, questions, conditions, instructions, what it can do
+        ("Não salvei nada ainda.", "pt", ()),
+        ("I haven't deleted anything.", "en", ()),
+        ("No, nothing was saved.", "en", ()),
+        ("Nenhuma alteração foi feita na sua lista.", "pt", ()),
+        ("Não apaguei Matrix; ele continua na sua lista.", "pt", ("movie:Matrix",)),
+        ("Quando você confirmar, eu removo Duna.", "pt", ("movie:Duna",)),
+        ('Reply "yes" and I\'ll remove it.', "en", ("movie:Dune",)),
+        ("Once you confirm, I'll delete Dune.", "en", ("movie:Dune",)),
+        ("Você quer salvar como filme ou série?", "pt", ()),
+        ("Para apagar, diga «apaga» e o nome do item.", "pt", ()),
+        ("Tudo o que você salvar fica guardado só pra você.", "pt", ()),
+        ("I can save movies, shows, links and notes for you.", "en", ()),
+        ("Eu nunca apago nada sem a sua confirmação.", "pt", ()),
+        # stories and facts from the model's own knowledge
+        ("No final de Matrix, o herói é salvo pelo amigo.", "pt", ()),
+        ("The director removed a whole subplot from Heat.", "en", ()),
+        ("Firefly foi cancelada depois de uma temporada.", "pt", ()),
+        ("That scene was deleted in the theatrical cut.", "en", ()),
+        ("Saved by the Bell ran from 1989 to 1993.", "en", ()),
+        ("Don't Look Up is a 2021 satire with Leonardo DiCaprio.", "en", ()),
+        ("Feito por Christopher Nolan, Interestelar é uma viagem e tanto.", "pt", ()),
+        ("Você salvou Matrix em janeiro; depois apagou tudo.", "pt", ()),
+        ("Estou pronto para ajudar!", "pt", ()),
+        ("Your data is stored securely.", "en", ()),
+        ("De nada! 😊", "pt", ()),
+        # which of the stored films are Spielberg's, storage cannot tell
+        ("Você tem 2 filmes do Spielberg salvos.", "pt", ("movie:Tubarão",)),
+    ],
+)
+def test_what_claims_no_effect_passes(message: str, language: str, stored: tuple[str]) -> None:
+    assert not refused(message, language, *stored)
+
+
+def test_a_bare_acknowledgement_claims_what_the_user_asked_for() -> None:
+    assert refused("Ok!", "pt", user="salva o filme Duna")
+    assert refused("Certo 👍", "pt", user="e aí?")  # a thumbs-up confirms whatever was asked
+    assert not refused("Ok.", "pt", user="e agora?")
+    assert not refused("Certo.", "pt", user="não, eu quis dizer outra coisa")
+
+
+def test_a_belief_delta_is_the_one_note_model_text_may_claim() -> None:
+    said = "Anotado: você gosta de terror."
+    assert judge(said, facts(), "pt").problem is not None
+    assert judge(said, facts(noting=True), "pt").problem is None
+    assert judge("Noted: you like horror.", facts(noting=True), "en").problem is None
+    # the delta notes a taste, not an item
+    assert judge("Salvei Matrix.", facts(noting=True), "pt").problem is not None
+
+
+# -- statements about the list, checked against storage ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "user"),
+    [
+        ("Sim, Matrix está na sua lista.", "pt", ("movie:Matrix",), ""),
+        ("Sim, está na sua lista!", "pt", ("movie:Matrix",), "matrix tá na minha lista?"),
+        ("Yes, it's already on your list.", "en", ("movie:Her",), "is her on my list?"),
+        ("Not adding it twice: Matrix is already there.", "en", ("movie:Matrix",), "save matrix"),
+        ("Você só tem um item: Matrix.", "pt", ("movie:Matrix",), ""),
+        ("Your only movie is Dune.", "en", ("movie:Dune", "note:buy milk"), ""),
+        ("Você tem 2 filmes e 1 nota.", "pt", ("movie:Matrix", "movie:Duna", "note:x"), ""),
+        ("Sua lista tem Ó Paí, Ó e Duna.", "pt", ("movie:Ó Paí, Ó", "movie:Duna"), ""),
+        ("Seus filmes: Matrix (1999), Duna (2021).", "pt", ("movie:Matrix", "movie:Duna"), ""),
+        ("Sim, Interstellar está na sua lista.", "pt", ("movie:Interestelar=Interstellar",), ""),
+        ("Duna não está na sua lista.", "pt", ("movie:Matrix",), ""),
+        ("Tubarão não está na sua lista; só Tubarão 2.", "pt", ("movie:Tubarão 2",), ""),
+        ("Sua lista está vazia.", "pt", (), ""),
+        ("Você não tem notas salvas.", "pt", ("movie:Matrix",), ""),
+        ("Sim, Matrix está marcado como visto.", "pt", ("movie:Matrix@seen",), ""),
+        (
+            "Here are your items:\n- Breaking Bad\n- Heat (1995)",
+            "en",
+            ("tv:Breaking Bad", "movie:Heat"),
+            "",
+        ),
+    ],
+)
+def test_true_statements_about_the_list_pass(
+    message: str, language: str, stored: tuple[str], user: str
 ) -> None:
-    items = tuple(named_item(t, fold(t).split()) for t in stored)
-    facts = ClaimFacts(events=frozenset(events), items=items)
-    assert judge(message, facts, language) is None
+    verdict = judge(message, facts(*stored, user=user), language)
+    assert verdict.problem is None
+    assert verdict.checked
 
 
-def test_every_inflection_comes_from_the_lemma() -> None:
-    for word in ("salvei", "salvou", "salvo", "salvas", "salvarei", "coloquei", "apaguei"):
-        assert verb_forms(word), word
-    for word in ("removi", "removido", "excluí", "excluídas", "inseri", "insira", "pus", "posto"):
-        assert verb_forms(fold(word)), word
-    for word in ("saved", "stored", "dropped", "kept", "written", "took", "removing", "popped"):
-        assert verb_forms(word), word
-    assert {v.form for v in verb_forms("salve")} == {"subjunctive"}
-    assert not verb_forms("salvador")
-    assert not verb_forms("nota")
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "user"),
+    [
+        ("Sua lista tem Matrix, Duna e Alien.", "pt", ("movie:Matrix",), ""),
+        ("Sim, está na sua lista!", "pt", ("movie:Duna",), "matrix tá lá?"),
+        ("Você tem 3 filmes: Matrix, Duna e Alien.", "pt", ("movie:Matrix",), ""),
+        ("You have 3 movies saved.", "en", ("movie:Heat", "movie:Ronin"), ""),
+        ("Você só tem Matrix.", "pt", ("movie:Matrix", "movie:Duna"), ""),
+        (
+            "Todos os seus filmes: Matrix e Duna.",
+            "pt",
+            ("movie:Matrix", "movie:Duna", "movie:Up"),
+            "",
+        ),
+        ("Matrix não está na sua lista.", "pt", ("movie:Matrix",), ""),
+        ("Sua lista está vazia.", "pt", ("movie:Matrix",), ""),
+        ("Sim, você já viu Matrix.", "pt", ("movie:Matrix@to_see",), ""),
+        ("Here's your list:\n1. Matrix\n2. Dune", "en", ("movie:Matrix",), ""),
+        ("Sim, Interstellar está na sua lista.", "pt", ("movie:A Origem=Inception",), ""),
+    ],
+)
+def test_false_statements_about_the_list_are_refused(
+    message: str, language: str, stored: tuple[str], user: str
+) -> None:
+    assert judge(message, facts(*stored, user=user), language).problem is not None
 
 
-@given(st.text(max_size=300), st.sampled_from(["pt", "en"]))
-def test_reading_never_raises(message: str, language: str) -> None:
-    read_claims(message, language, titles=[message[:20]])
-    judge(message, ClaimFacts(items=(named_item(message[:30], message.split()),)), language)
+def test_what_cannot_be_checked_is_told_apart() -> None:
+    opinion = judge("Matrix é um clássico da ficção científica.", facts(), "pt")
+    listed = judge("Sim, Matrix está na sua lista.", facts("movie:Matrix"), "pt")
+    both = judge("Sim, Matrix está na sua lista. É ótimo!", facts("movie:Matrix"), "pt")
+    assert (opinion.checked, opinion.unchecked) == (False, True)
+    assert (listed.checked, listed.unchecked) == (True, False)
+    assert (both.checked, both.unchecked) == (True, True)
 
 
-def test_a_claim_is_false_only_without_its_ledger_event() -> None:
-    assert false_claim("Salvei Inception.", []) is not None
-    assert false_claim("Salvei Inception.", ["item_saved"]) is None
-    assert false_claim("Apaguei tudo.", ["item_saved"]) is not None
-    assert false_claim("Apaguei tudo.", ["all_deleted"]) is None
-    assert "did not happen" in (false_claim("Saved!", []) or "")
+@pytest.mark.parametrize(
+    ("message", "offer"),
+    [
+        ("Quer que eu salve Inception?", True),
+        ("Should I save it?", True),
+        ("Posso apagar a nota?", True),
+        ("Posso colocar ele na sua lista, se quiser.", True),
+        ("If you want, I can add it to your list.", True),
+        ("Would you like Heat on your list?", True),
+        ("Quer um lembrete pra isso?", True),
+        ("Inception é de 2010.", False),
+        ("Você pode salvar com «salva X».", False),
+        ("Eu consigo salvar filmes, notas e links.", False),
+    ],
+)
+def test_offers_to_act(message: str, offer: bool) -> None:
+    language = "en" if message.startswith(("If", "Should", "Would")) else "pt"
+    assert offers_to_act(message, language) is offer
+
+
+def test_the_handover_reads_named_saves_and_deletions() -> None:
+    said = "Nesta sessão salvei Matrix e apaguei Inception; a lista ficou em ordem."
+    assert named_effects(said, "pt", ["Inception"]) == [("save", "matrix"), ("delete", "inception")]
+
+
+@given(st.text(max_size=300), st.sampled_from(["pt", "en"]), st.text(max_size=60))
+def test_reading_never_raises(message: str, language: str, user: str) -> None:
+    read(message, language)
+    judge(message, ClaimFacts(items=(Stored("movie", message[:30]),), user_text=user), language)
 
 
 def test_data_fences_echoed_by_a_model_are_removed() -> None:
@@ -159,69 +276,6 @@ def test_emojis_are_removed_and_text_kept() -> None:
     assert without_emojis("Inception é ótimo 🎬🍿 nota 8.8") == "Inception é ótimo nota 8.8"
     assert without_emojis("👍🏽 Feito") == "Feito"
     assert without_emojis("sem emoji: «ok»") == "sem emoji: «ok»"
-
-
-@pytest.mark.parametrize(
-    ("message", "offer"),
-    [
-        ("Quer que eu salve Inception?", True),
-        ("Should I save it?", True),
-        ("Posso apagar a nota?", True),
-        ("Inception é de 2010.", False),
-        ("Você pode salvar com «salva X».", False),
-        ("Deseja que eu salve Matrix?", True),
-        ("Quer salvar na sua lista?", True),
-        ("Posso colocar ele na sua lista, se quiser.", True),
-        ("If you want, I can add it to your list.", True),
-    ],
-)
-def test_offers_to_act(message: str, offer: bool) -> None:
-    language = "en" if message.startswith(("If", "Should")) else "pt"
-    assert offers_to_act(message, language) is offer
-
-
-@pytest.fixture
-async def lembra(db: Database) -> AsyncIterator[Lembra]:
-    async with open_lembra(db, counting_model=True) as running:
-        yield running
-
-
-def sample(lembra: Lembra, outcome: str) -> float:
-    value = lembra.deps.metrics.registry.get_sample_value(
-        "lembra_model_text_checks_total", {"outcome": outcome}
-    )
-    return value or 0.0
-
-
-async def test_each_check_is_counted_in_metrics(lembra: Lembra) -> None:
-    claim = {"action": "RESPOND", "tool": None, "args": None, "belief": BELIEF}
-    await lembra.say(
-        "salva inception",
-        llm=[
-            {**claim, "message": "Salvei Inception!"},
-            {
-                **claim,
-                "message": "Ainda não salvei: qual o ano?",
-                "belief": {**BELIEF, "guessed": 0.85},
-            },
-        ],
-    )
-    reply = await lembra.say(
-        "inception é bom?", llm=[{**claim, "message": "É ótimo 🎬. Quer que eu salve?"}]
-    )
-    echoed = await lembra.say(
-        "o que você acha do link da bbc?",
-        llm=[{**claim, "message": "Você tem <data>https://www.bbc.com</data>.</data>"}],
-    )
-
-    assert echoed.text == "Você tem https://www.bbc.com."
-    assert sample(lembra, "data_tag_removed") == 1
-    assert reply.text == "É ótimo. Quer que eu salve?"
-    assert reply.meta.state == "AMBIGUOUS"
-    assert sample(lembra, "false_claim") == 1
-    assert sample(lembra, "emoji_removed") == 1
-    assert sample(lembra, "offer_capped") == 1
-    assert b"lembra_model_text_checks_total" in lembra.deps.metrics.render()
 
 
 @given(st.text(max_size=300), st.sampled_from(["pt", "en"]), st.text(max_size=60))
@@ -247,21 +301,97 @@ def test_model_text_in_another_language_is_found(
     assert foreign_language(message, language, titles=titles) == foreign  # type: ignore[arg-type]
 
 
+# -- in a turn -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def lembra(db: Database) -> AsyncIterator[Lembra]:
+    async with open_lembra(db, counting_model=True) as running:
+        yield running
+
+
+def sample(lembra: Lembra, outcome: str) -> float:
+    value = lembra.deps.metrics.registry.get_sample_value(
+        "lembra_model_text_checks_total", {"outcome": outcome}
+    )
+    return value or 0.0
+
+
+async def test_a_false_claim_is_asked_again_and_never_sent(lembra: Lembra) -> None:
+    reply = await lembra.say(
+        "salva inception",
+        llm=[
+            {**RESPOND, "message": "Salvei Inception!"},
+            {
+                **RESPOND,
+                "message": "Ainda não salvei: qual o ano?",
+                "belief": {**BELIEF, "guessed": 0.85},
+            },
+        ],
+    )
+    echoed = await lembra.say(
+        "o que você acha do link da bbc?",
+        llm=[{**RESPOND, "message": "O site <data>https://www.bbc.com</data>.</data> é bom."}],
+    )
+
+    assert reply.text.startswith("Ainda não salvei: qual o ano?")
+    assert echoed.text == "O site https://www.bbc.com. é bom."
+    assert sample(lembra, "false_claim") == 1
+    assert sample(lembra, "data_tag_removed") == 1
+    assert b"lembra_model_text_checks_total" in lembra.deps.metrics.render()
+
+
+async def test_an_offer_is_asked_with_options_and_the_answer_goes_back(lembra: Lembra) -> None:
+    offered = await lembra.say(
+        "inception é bom?", llm=[{**RESPOND, "message": "É ótimo 🎬. Quer que eu salve?"}]
+    )
+    answered = await lembra.say("1", llm=[{**RESPOND, "message": "Qual o ano do filme?"}])
+
+    assert offered.text.startswith("É ótimo. Quer que eu salve?")
+    assert [c.label for c in offered.choices] == ["Sim, pode", "Não, obrigado"]
+    assert offered.meta.state == "AMBIGUOUS"
+    assert "offer_to_act_asked" in offered.meta.rules_applied
+    assert sample(lembra, "offer_asked") == 1
+    assert sample(lembra, "emoji_removed") == 1
+    # the answer reached the planner as the clarification's result, not as a new message
+    request = lembra.reports[-1].requests[0].body["messages"]
+    assert "request_clarification" in str(request[-2:])
+    assert "Sim, pode" in str(request[-1])
+    assert answered.text.startswith("Qual o ano do filme?")
+
+
+async def test_text_the_runtime_cannot_check_is_never_scored_100(lembra: Lembra) -> None:
+    await lembra.say("anota: comprar leite sem lactose")
+    opinion = await lembra.say("matrix é bom?", llm=[{**RESPOND, "message": "É um clássico."}])
+    opinion_why = await lembra.say("/why")
+    checked = await lembra.say(
+        "leite?", llm=[{**RESPOND, "message": "Sua nota comprar leite sem lactose está salva."}]
+    )
+    checked_why = await lembra.say("/why")
+
+    assert (opinion.meta.state, opinion.meta.score) == ("OK", 90)
+    assert "model_text_unchecked" in opinion.meta.rules_applied
+    assert "O que não conferi:" in opinion_why.text
+    assert (checked.meta.state, checked.meta.score) == ("OK", 100)
+    assert "O que conferi:" in checked_why.text
+    assert "O que não conferi:" not in checked_why.text
+
+
 async def test_stored_items_are_found_by_the_words_of_the_claim(lembra: Lembra) -> None:
     # The check reads the items the text can name through the word index (issue 35),
     # not every item: a true claim about a stored note passes, a false one is re-asked.
-    claim = {"action": "RESPOND", "tool": None, "args": None, "belief": BELIEF}
     await lembra.say("anota: comprar leite sem lactose")
     await lembra.say("anota: ligar pro banco amanhã")
 
     true = await lembra.say(
-        "leite faz bem?", llm=[{**claim, "message": "Faz sim. Sua nota comprar leite está salva."}]
+        "leite faz bem?",
+        llm=[{**RESPOND, "message": "Faz sim. Sua nota comprar leite está salva."}],
     )
     false = await lembra.say(
         "matrix é bom?",
         llm=[
-            {**claim, "message": "Matrix está salvo na sua lista."},
-            {**claim, "message": "É um clássico da ficção científica."},
+            {**RESPOND, "message": "Matrix está salvo na sua lista."},
+            {**RESPOND, "message": "É um clássico da ficção científica."},
         ],
     )
 
@@ -271,437 +401,20 @@ async def test_stored_items_are_found_by_the_words_of_the_claim(lembra: Lembra) 
     assert sample(lembra, "false_claim") == 1
 
 
-# -- issue 27, set C: general reading rules (bench/claim_corpus_c.py found each one missing) --
-
-
-def facts(
-    stored: tuple[str, ...] = (),
-    events: tuple[str, ...] = (),
-    user: str = "",
-    kinds: dict[str, str] | None = None,
-) -> ClaimFacts:
-    """Facts as the runtime builds them; `kinds` gives an item its type ("movie", "note")."""
-    kinds = kinds or {}
-    items = tuple(
-        named_item(t, [*fold(t).split(), *TYPE_WORDS.get(kinds.get(t, ""), ())]) for t in stored
-    )
-    return ClaimFacts(events=frozenset(events), items=items, user_text=user)
-
-
-SAVED = ("item_saved",)
-DELETED = ("item_deleted",)
-
-
-@pytest.mark.parametrize(
-    ("message", "language", "stored", "events"),
-    [
-        # a "?" or "!" inside a title ends no sentence when the text goes on
-        pytest.param(
-            "Localizei Que Horas Ela Volta? na sua lista de filmes.",
-            "pt",
-            (),
-            (),
-            id="title-mark",
-        ),
-        pytest.param(
-            "Tirei Que Horas Ela Volta? da sua lista agora.",
-            "pt",
-            ("Que Horas Ela Volta?",),
-            SAVED,
-            id="title-mark-delete",
-        ),
-        # the capitalised run before "(1999)" is a title, even of common words
-        pytest.param("Up (2009) is already there.", "en", ("Jaws",), (), id="title-year"),
-        pytest.param(
-            "Certo! Guardei Que Horas Ela Volta? (2015) pra você.",
-            "pt",
-            ("Duna",),
-            (),
-            id="title-year-mark",
-        ),
-        # capitalised words inside a sentence name something
-        pytest.param(
-            "O título Ainda Estou Aqui foi salvo na sua lista.",
-            "pt",
-            ("Duna",),
-            SAVED,
-            id="capitalised-name",
-        ),
-        # small words between capitalised ones are part of the name, never a negation
-        pytest.param(
-            "Brilho Eterno de uma Mente sem Lembranças foi adicionado à sua lista.",
-            "pt",
-            (),
-            (),
-            id="name-inner-words",
-        ),
-        # a tag question still states
-        pytest.param("Guardei Aquarius na sua lista, ok?", "pt", (), (), id="tag-question"),
-        # a claim naming nothing is about the list its ":" opens
-        pytest.param(
-            "Adicionei estes títulos:\n- Duna\n- Aquarius",
-            "pt",
-            ("Duna",),
-            SAVED,
-            id="list-entries",
-        ),
-        pytest.param(
-            "I've added these:\n- Up (2009)\n- Heat", "en", ("Up",), SAVED, id="list-entries-en"
-        ),
-        # ... or about what an earlier clause named
-        pytest.param(
-            "Ótima pedida! Cidade de Deus é imperdível. Coloquei na sua lista.",
-            "pt",
-            ("Duna",),
-            SAVED,
-            id="antecedent-copula",
-        ),
-        pytest.param(
-            "Sim, você adicionou Central do Brasil — ele continua na sua lista.",
-            "pt",
-            ("Duna",),
-            SAVED,
-            id="antecedent-history",
-        ),
-        pytest.param("Inception? Guardado!", "pt", (), SAVED, id="antecedent-echo"),
-        # what the list lacks is checked too: by whole title
-        pytest.param("Você não tem Matrix na sua lista.", "pt", ("Matrix",), (), id="absent"),
-        pytest.param("Não achei Matrix na sua lista.", "pt", ("Matrix",), (), id="absent-found"),
-        pytest.param(
-            "You do not have Once Upon a Time in the West on your list.",
-            "en",
-            ("Once Upon a Time in the West",),
-            (),
-            id="absent-long-negation",
-        ),
-        # how many, and none
-        pytest.param("Por enquanto sua lista está vazia.", "pt", ("Duna",), (), id="empty"),
-        pytest.param("You haven't saved anything yet.", "en", ("Duna",), (), id="empty-history"),
-        pytest.param("There's nothing in your list.", "en", ("Duna",), (), id="empty-impersonal"),
-        pytest.param("Você tem 5 itens salvos.", "pt", ("Duna",), (), id="count"),
-        pytest.param("Agora sua lista tem 3 itens.", "pt", ("Duna",), SAVED, id="count-after-save"),
-        # a delete of the whole list leaves nothing
-        pytest.param("Apaguei todas as suas coisas.", "pt", ("Duna",), DELETED, id="whole-list"),
-        pytest.param("Esvaziei sua lista.", "pt", ("Duna",), DELETED, id="whole-list-esvaziar"),
-        # "Encontrei X na sua lista" says the list holds X
-        pytest.param(
-            "I found Get Out (2017) in your list.", "en", ("Duna",), (), id="found-in-list"
-        ),
-        pytest.param(
-            "Achei 2 títulos na sua lista: Duna e Aquarius.",
-            "pt",
-            ("Duna",),
-            (),
-            id="found-colon",
-        ),
-        # a title and the list with no verb
-        pytest.param("Ok! Aquarius (2016) na sua lista.", "pt", (), (), id="verbless"),
-        pytest.param(
-            "Sua lista: Matrix, Duna e Tubarão.", "pt", ("Matrix", "Duna"), (), id="listing"
-        ),
-        pytest.param(
-            "Your list has Knives Out and Gone Girl.", "en", ("Gone Girl",), (), id="two-titles"
-        ),
-        # in progress, periphrases
-        pytest.param("Adicionando Aquarius à sua lista agora...", "pt", (), (), id="gerund"),
-        pytest.param("Adding Whiplash to your list right now.", "en", (), (), id="gerund-en"),
-        pytest.param("Cuidei de adicionar Aquarius na sua lista.", "pt", (), (), id="periphrasis"),
-        # a noting verb backs an item only with an item's event; notes on the user need theirs
-        pytest.param(
-            "Deixei Cidade de Deus guardado pra você.",
-            "pt",
-            ("Duna",),
-            SAVED,
-            id="noting-item",
-        ),
-        pytest.param(
-            "Adicionei Heat e anotei que você adora comédias.",
-            "pt",
-            ("Heat",),
-            SAVED,
-            id="noting-user",
-        ),
-        # a field of an item changes only with item_updated
-        pytest.param(
-            "Certo, mudei o ano de Tubarão para 1975.",
-            "pt",
-            ("Tubarão",),
-            ("belief_updated",),
-            id="update-field",
-        ),
-        pytest.param("O ano de Us agora é 2019.", "pt", (), (), id="update-field-now"),
-        # an item said gone while it is stored
-        pytest.param("Whiplash is no longer on your list.", "en", ("Whiplash",), (), id="gone"),
-        pytest.param(
-            "Alright, Home Alone (1990) is off your list.",
-            "en",
-            ("Home Alone",),
-            (),
-            id="gone-off",
-        ),
-        pytest.param("Tubarão já era.", "pt", ("Tubarão",), (), id="gone-ja-era"),
-        pytest.param(
-            "I've taken The Good, the Bad and the Ugly off your list.",
-            "en",
-            (),
-            (),
-            id="far-particle",
-        ),
-        # states without a place word next to the verb
-        pytest.param(
-            "Guardado! Parasita tá te aguardando na lista.",
-            "pt",
-            ("Duna",),
-            SAVED,
-            id="state-gerund",
-        ),
-        pytest.param("Yep, it's in there.", "en", (), (), id="in-there"),
-        pytest.param(
-            "Done, Searching (2018) is in your films now.",
-            "en",
-            ("Duna",),
-            SAVED,
-            id="possessive-kind-place",
-        ),
-        # a save claim needs a save this turn, even of a stored title (DESIGN 9.2)
-        pytest.param("Guardei Matrix.", "pt", ("Matrix",), (), id="save-without-event"),
-    ],
-)
-def test_set_c_false_claims_are_refused(
-    message: str, language: str, stored: tuple[str, ...], events: tuple[str, ...]
-) -> None:
-    assert judge(message, facts(stored, events), language) is not None
-
-
-@pytest.mark.parametrize(
-    ("message", "language", "stored", "events"),
-    [
-        pytest.param(
-            "Localizei Que Horas Ela Volta? na sua lista de filmes.",
-            "pt",
-            ("Que Horas Ela Volta?",),
-            (),
-            id="title-mark",
-        ),
-        pytest.param(
-            "Corra! já está guardado na sua lista.", "pt", ("Corra!",), (), id="title-mark-bang"
-        ),
-        pytest.param(
-            "Adicionei estes títulos:\n- Duna\n- Aquarius",
-            "pt",
-            ("Duna", "Aquarius"),
-            SAVED,
-            id="list-entries",
-        ),
-        pytest.param(
-            "Nice choice! Parasite is brilliant. I put it on your list.",
-            "en",
-            ("Parasite",),
-            SAVED,
-            id="antecedent",
-        ),
-        pytest.param(
-            "Boa! Tubarão é excelente. Ele já está guardado na sua lista.",
-            "pt",
-            ("Tubarão",),
-            (),
-            id="antecedent-state",
-        ),
-        pytest.param(
-            "Não removi Tubarão (1975): ele continua na sua lista.",
-            "pt",
-            ("Tubarão",),
-            (),
-            id="antecedent-negated",
-        ),
-        pytest.param("Apagado: lembrete antigo.", "pt", (), DELETED, id="colon-target"),
-        pytest.param(
-            "Tubarão não está na sua lista; só Tubarão 2.",
-            "pt",
-            ("Tubarão 2",),
-            (),
-            id="absent-by-whole-title",
-        ),
-        pytest.param(
-            "Removi Tubarão; Tubarão 2 continua salvo.",
-            "pt",
-            ("Tubarão 2",),
-            DELETED,
-            id="deleted-by-whole-title",
-        ),
-        pytest.param("Your list is empty.", "en", (), (), id="empty"),
-        pytest.param("Nada foi apagado.", "pt", ("Duna",), (), id="nothing-this-turn"),
-        pytest.param("Sua lista tem 2 itens.", "pt", ("Duna", "Up"), (), id="count"),
-        pytest.param(
-            "Você tem 2 filmes do Spielberg salvos.",
-            "pt",
-            ("Tubarão",),
-            (),
-            id="narrowed-count",
-        ),
-        pytest.param("Apaguei todas as suas coisas.", "pt", (), DELETED, id="whole-list"),
-        pytest.param("Excluído da sua lista.", "pt", ("Duna",), DELETED, id="removed-from-list"),
-        pytest.param(
-            "Achei Tubarão (1975) no catálogo. É este?", "pt", (), (), id="found-elsewhere"
-        ),
-        pytest.param(
-            "Achei 2 títulos na sua lista: Tubarão e Tubarão 2.",
-            "pt",
-            ("Tubarão", "Tubarão 2"),
-            (),
-            id="found-colon",
-        ),
-        pytest.param(
-            "Na sua lista consta o filme Tubarão.", "pt", ("Tubarão",), (), id="place-first"
-        ),
-        pytest.param(
-            "Anotei que você detesta filmes de terror.",
-            "pt",
-            (),
-            ("belief_updated",),
-            id="noted-about-user",
-        ),
-        pytest.param(
-            "Saving Private Ryan is not on your list yet.", "en", (), (), id="gerund-title"
-        ),
-        pytest.param("It has been deleted.", "en", ("It",), DELETED, id="pronoun-title"),
-        pytest.param(
-            "Apagado ✅ Sua lista agora tem Tubarão e Duna.",
-            "pt",
-            ("Tubarão", "Duna"),
-            DELETED,
-            id="emoji-ends-sentence",
-        ),
-        pytest.param(
-            "Salvo pelo Gongo é divertido! Se quiser, eu guardo.",
-            "pt",
-            (),
-            (),
-            id="copula-name",
-        ),
-        pytest.param(
-            "Qualquer coisa que você salvar fica só com você.", "pt", (), (), id="generic-subject"
-        ),
-        pytest.param("Eu salvo filmes, séries e notas pra você.", "pt", (), (), id="capability"),
-        pytest.param(
-            "Eu removo tudo se você disser «sim».",
-            "pt",
-            ("Duna",),
-            (),
-            id="conditional-promise",
-        ),
-        pytest.param(
-            "I deleted nothing; Jaws is still saved.",
-            "en",
-            ("Jaws",),
-            (),
-            id="nothing-object",
-        ),
-        pytest.param("A cena final foi gravada no Rio.", "pt", (), (), id="story-place"),
-        pytest.param(
-            "That scene was deleted in the theatrical cut.", "en", (), (), id="story-place-en"
-        ),
-        pytest.param(
-            "Oppenheimer foi removido do streaming, mas continua na sua lista.",
-            "pt",
-            ("Oppenheimer",),
-            (),
-            id="removed-elsewhere",
-        ),
-        pytest.param(
-            "In Total Recall, a man has his memories erased.",
-            "en",
-            (),
-            (),
-            id="causative",
-        ),
-        pytest.param(
-            "Tubarão? Está salvo desde a semana passada.", "pt", ("Tubarão",), (), id="time-words"
-        ),
-        pytest.param(
-            "Barbie não está aqui; sua lista tem só Oppenheimer.",
-            "pt",
-            ("Oppenheimer",),
-            (),
-            id="so-is-only",
-        ),
-    ],
-)
-def test_set_c_true_statements_pass(
-    message: str, language: str, stored: tuple[str, ...], events: tuple[str, ...]
-) -> None:
-    assert judge(message, facts(stored, events), language) is None
-
-
-def test_counts_and_emptiness_follow_the_items_kinds() -> None:
-    typed = {"Duna": "movie", "comprar pão": "note"}
-    both = ("Duna", "comprar pão")
-    assert judge("Você tem 1 filme salvo.", facts(both, kinds=typed)) is None
-    assert judge("Você tem 2 filmes salvos.", facts(both, kinds=typed)) is not None
-    assert judge("Você ainda não tem notas salvas.", facts(("Duna",), kinds=typed)) is None
-    assert judge("Você ainda não tem notas salvas.", facts(both, kinds=typed)) is not None
-    # only the notes were deleted: the film left does not make "todas as notas" false
-    assert judge("Apaguei todas as suas notas.", facts(("Duna",), DELETED, kinds=typed)) is None
-    assert judge("Apaguei todas as suas notas.", facts(both, DELETED, kinds=typed)) is not None
-
-
-@pytest.mark.parametrize(
-    ("message", "language", "user", "stored", "events", "false"),
-    [
-        ("Prontinho.", "pt", "guarda o filme Duna", (), (), True),
-        ("Prontinho.", "pt", "guarda o filme Duna", ("Duna",), SAVED, False),
-        ("Certo, feito.", "pt", "adiciona o filme Aquarius", (), (), True),
-        ("Feitinho 👍", "pt", "remove o Tubarão", ("Tubarão",), (), True),
-        ("Feitinho 👍", "pt", "remove o Tubarão", (), DELETED, False),
-        ("Finished!", "en", "add Inception", (), (), True),
-        ("Sorted, it's deleted.", "en", "remove Whiplash", ("Whiplash",), (), True),
-        # nothing was asked to be saved or deleted: a bare "Pronto!" claims nothing
-        ("Pronto, aqui estão seus filmes.", "pt", "mostra meus filmes", ("Duna",), (), False),
-        ("All good!", "en", "thank you", (), (), False),
-    ],
-)
-def test_a_bare_done_claims_what_the_user_asked_for(
-    message: str,
-    language: str,
-    user: str,
-    stored: tuple[str, ...],
-    events: tuple[str, ...],
-    false: bool,
-) -> None:
-    assert (judge(message, facts(stored, events, user=user), language) is not None) is false
-
-
-def test_a_title_marked_done_needs_an_effect_this_turn() -> None:
-    assert judge("Jaws: done ✔️", facts(("Heat",)), "en") is not None
-    assert judge("Jaws: done ✔️", facts(("Jaws",), SAVED), "en") is None
-    assert judge("All set: I found Amélie among your items.", facts(("Amélie",)), "en") is None
-
-
-def test_an_offer_without_its_verb_is_capped() -> None:
-    assert offers_to_act("Would you like Heat on your list?", "en")
-    assert judge("Would you like Heat on your list?", facts(), "en") is None
-
-
-def test_the_events_alone_judge_when_the_items_are_unknown() -> None:
-    assert false_claim("Coloquei Inception na lista.", ["item_saved"]) is None
-    assert false_claim("Coloquei Inception na lista.", ["item_deleted"]) is not None
-
-
 async def test_counts_in_model_text_are_checked_against_every_item(lembra: Lembra) -> None:
     # The check reads only the items the text can name (issue 35), so "você tem N itens"
     # is judged by the user's stored counts, not by how many items the words found.
-    claim = {"action": "RESPOND", "tool": None, "args": None, "belief": BELIEF}
     for note in ("comprar pão", "ligar pra tia", "pagar a conta de luz"):
         await lembra.say(f"anota: {note}")
 
     true = await lembra.say(
-        "dá pra fazer tudo isso hoje?", llm=[{**claim, "message": "Você tem 3 itens salvos."}]
+        "dá pra fazer tudo isso hoje?", llm=[{**RESPOND, "message": "Você tem 3 itens salvos."}]
     )
     false = await lembra.say(
         "e agora, quantas?",
         llm=[
-            {**claim, "message": "Sua lista está vazia."},
-            {**claim, "message": "Não sei dizer de cabeça."},
+            {**RESPOND, "message": "Sua lista está vazia."},
+            {**RESPOND, "message": "Não sei dizer de cabeça."},
         ],
     )
 

@@ -43,17 +43,31 @@ async def test_why_explains_the_previous_turn(lembra: Lembra, db: Database) -> N
     assert why.text.splitlines()[:5] == [
         "Sobre a minha última resposta: feita em parte (confiança 85/100).",
         "Ressalvas: TMDB indisponível agora: salvo sem detalhes.",
-        "O que fiz: procurar o filme no TMDB.",
-        "Como decidi: busquei no TMDB em pt-BR; conferi se já estava salvo.",
+        "O que fiz: tentar procurar no TMDB, que não respondeu.",
+        "Como decidi: conferi se já estava salvo.",
         "Não consultei o modelo de linguagem.",
     ]
     assert "salvei porque você pediu" not in why.text  # TMDB never answered: nothing chosen
+    assert "busquei no TMDB" not in why.text  # only what happened (issue 45)
     assert not re.search(r"\b[a-z]+_[a-z_]+\b", why.text)  # no internal names
 
     again = await lembra.say("/why")
 
     assert again.text.startswith("Sobre a minha última resposta: feita (confiança 100/100).")
     assert "O que fiz: nada além de responder." in again.text
+
+
+async def test_why_says_no_search_when_tmdb_is_not_configured(lembra: Lembra, db: Database) -> None:
+    async with open_lembra(db) as offline:
+        offline.tmdb.status = 401  # the key refused: TMDB is not configured for us
+        await offline.say("salva o filme inception")
+
+    why = await lembra.say("/why")
+
+    assert "TMDB" not in why.text.split("Ressalvas:")[0]
+    assert "procurar" not in why.text
+    assert "busquei" not in why.text
+    assert not re.search(r"\b[0-9a-f]{16,}\b", why.text)  # no record ids
 
 
 async def test_why_with_nothing_before_says_so(lembra: Lembra) -> None:
