@@ -52,7 +52,8 @@ async def deliver_due(deps: Deps, push: Pusher) -> int:
 
 async def _deliver(deps: Deps, push: Pusher, reminder: ReminderDoc, now: int) -> bool:
     repo = deps.db.reminders
-    if not await allows(deps, reminder.user_id):  # removed from the list since setting it (issue 46)
+    # removed from the list since setting it (issue 46)
+    if not await allows(deps, reminder.user_id):
         await repo.hold(reminder, now)  # kept, never sent: it shows if they are let in again
         log_event(log, "reminder_withheld", reminder_id=reminder.id, user_id=reminder.user_id)
         return False
