@@ -39,7 +39,7 @@ class EffectDoc(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
     id: str
-    op: Literal["save", "delete", "delete_all"]
+    op: Literal["save", "delete", "delete_all", "undo"]
     started_ms: int
     update_id: str | None = None
     item_id: str | None = None
@@ -50,6 +50,8 @@ class EffectDoc(BaseModel):
     item_json: str | None = None  # a deleted item, to answer the re-drive as the first run did
     up_to_seq: int | None = None
     by_type: dict[str, int] = Field(default_factory=dict)
+    # an undo (DESIGN 11.3): the events it reverts, what it writes, and the reply it owes
+    undo_json: str | None = None
 
 
 NO_REMINDERS = 2**62  # `UserDoc.reminder_hint_ms` when the user has no open reminder
@@ -98,6 +100,8 @@ class UserDoc(StoredModel):
     # what each conversation was last shown, numbered (agent/conversation/shelf.py, DESIGN 10.1):
     # the same slots as `pending`; valid while the session that showed it is open
     shelves: dict[str, dict[str, Any] | None] = Field(default_factory=dict)
+    # the last undo's receipt (update id and what its reply named): a re-drive answers with it
+    last_undo: dict[str, Any] | None = None
 
 
 class ItemDoc(StoredModel):
@@ -267,6 +271,14 @@ class ReminderDoc(StoredModel):
     created_at_ms: int
     updated_at_ms: int
     sent_at_ms: int | None = None
+    # a repeating reminder (DESIGN 11.4): an RFC 5545 RRULE (no COUNT/UNTIL: they are below),
+    # read from `start_local` (the first occurrence's wall time in `timezone`); `due_at_ms` is
+    # the next occurrence and `sent_count` how many were sent
+    rule: str | None = None
+    start_local: str | None = None
+    count: int | None = None
+    until_ms: int | None = None
+    sent_count: int = 0
 
 
 class SnapshotDoc(StoredModel):
@@ -274,8 +286,10 @@ class SnapshotDoc(StoredModel):
 
     id: str = Field(alias="_id")  # "<batch>:<item id>"
     user_id: str
-    batch: str  # one deletion (one item, or one delete_all)
-    item_json: str  # the item document exactly as it was stored
+    batch: str  # one deletion (one item, or one delete_all), edit or undo
+    item_json: str  # the document exactly as it was stored ("" when `absent`)
+    kind: Literal["item", "reminder", "memory"] = "item"
+    absent: bool = False  # the document did not exist then (an undo's redo deletes it again)
     taken_at_ms: int
     expires_at_ms: int
 

@@ -122,5 +122,11 @@ class RemindersRepo:
         )
         return outcome.modified > 0
 
+    async def put(self, reminder: ReminderDoc) -> None:
+        """Store `reminder` as given over its owner's one (an undone change, a rule's next time)."""
+        await self._c.replace_one(
+            {"_id": reminder.id, "user_id": reminder.user_id}, reminder.to_doc(), upsert=True
+        )
+
     async def delete_for_user(self, user_id: str) -> int:
         return await self._c.delete_many({"user_id": user_id})

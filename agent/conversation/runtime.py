@@ -343,6 +343,12 @@ class Runtime:
         """Resolve `current` in code, or return None when the message is unrelated to it."""
         lang = turn.language
         incoming = turn.incoming
+        if incoming.kind == "text" and undoing.asks_undo(
+            self.classifier.classify(incoming.text or "")
+        ):
+            # «desfaz» while a question is open takes the question back, nothing older (DESIGN 11.3)
+            await pendings.clear(self.deps, turn)
+            return finish(turn, text("undo_cancelled_question", lang), kind="deterministic")
         if isinstance(current, pendings.ChooseClarification):
             return await self._clarified(turn, current)
         if isinstance(current, pendings.ChooseReminderTime):  # a reminder's time (issue 36)

@@ -19,7 +19,7 @@ from agent.understanding.reminders.lexicon import Tok, fold_same_length, tokeniz
 from agent.understanding.reminders.placing import Ask, AskReason, Past, later_today_options, place
 from agent.understanding.reminders.reading import read_when
 
-RouteName = Literal["remind", "reminders", "unremind", "undo"]
+RouteName = Literal["remind", "reminders", "unremind", "undo", "redo"]
 
 _FILLER = r"(?:(?:por\s+favor|please|pf|pfv|oi|ola|hey|ei|lembra)[\s,!]+)*"
 _TRIGGER = re.compile(
@@ -46,6 +46,10 @@ _CANCEL = re.compile(
 _UNDO = re.compile(
     r"^\s*(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras|undo\s+(?:that|it|last)"
     r"|desfaz(?:er)?\s+(?:isso|isto|o\s+ultimo|a\s+ultima|essa|esse))\s*[.!]*\s*$"
+)
+_REDO = re.compile(
+    r"^\s*(?:/redo|/refazer|refaz(?:er)?|refaca|redo|redo\s+(?:that|it)|refaz(?:er)?\s+(?:isso|isto))"
+    r"\s*[.!]*\s*$"
 )
 _PT_GLUE = r"(?:de|do|da|que|pra|para|pro|sobre|e)\b"
 _EN_GLUE = r"(?:to|about|that|of|for|and)\b"
@@ -94,6 +98,8 @@ def route(text: str) -> tuple[RouteName, str] | None:
     folded = fold_same_length(text)
     if _UNDO.match(folded):
         return ("undo", "")
+    if _REDO.match(folded):
+        return ("redo", "")
     if _LIST.match(folded):
         return ("reminders", "")
     if cancel := _CANCEL.match(folded):
