@@ -27,7 +27,14 @@ from agent.understanding.reminders.relative import Relative
 DEFAULT_HOUR_OF_DAY = 9  # "amanhã", "sexta": a day without a time means 09:00
 MORNING_FROM = 7  # beside a day, an ambiguous 7-11 is a.m. and 1-6 p.m.
 AskReason = Literal[
-    "period", "vague", "holiday", "invalid_date", "passed_today", "weekday_mismatch", "no_time"
+    "period",
+    "vague",
+    "holiday",
+    "invalid_date",
+    "passed_today",
+    "weekday_mismatch",
+    "no_time",
+    "repeat_start",
 ]
 
 
@@ -414,3 +421,11 @@ def _invalid_date_options(
     while not _future(ahead, now):
         ahead = ahead.replace(year=ahead.year + 1)
     return (ahead,)
+
+
+def time_of_day(when: When) -> tuple[int, int] | None:
+    """The hour and minute a clock or part of the day names beside a day, or None when neither."""
+    if when.clock is None and when.part is None:
+        return None
+    hour, minute, _ = _times(when, explicit_day=True)[0]
+    return hour, minute

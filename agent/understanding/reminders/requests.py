@@ -18,6 +18,9 @@ from agent.understanding.reminders.holidays import Country
 from agent.understanding.reminders.lexicon import Tok, fold_same_length, tokenize
 from agent.understanding.reminders.placing import Ask, AskReason, Past, later_today_options, place
 from agent.understanding.reminders.reading import read_when
+from agent.understanding.reminders.recurring import AskStart, read_recurring
+from agent.understanding.reminders.repeating import read_repeat
+from agent.understanding.reminders.rules import Rule
 
 RouteName = Literal["remind", "reminders", "unremind", "undo", "redo"]
 
@@ -73,6 +76,7 @@ class SetReminder:
     due: datetime  # aware, in the user's time zone
     default_time: bool = False  # the message named a day but no time: 09:00
     zone: str | None = None  # the clock was given in this zone ("PST") and converted
+    rule: Rule | None = None  # it repeats (DESIGN 11.4): `due` is its first occurrence
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +92,7 @@ class AskWhen:
     options: tuple[datetime, ...]
     reason: AskReason
     context: str = ""  # "semana que vem": read again with the answer ("quarta" -> that Wednesday)
+    rule: Rule | None = None  # a repeating reminder: the chosen option is its first occurrence
 
 
 ReminderParse = SetReminder | PastTime | AskWhen
@@ -108,6 +113,8 @@ def route(text: str) -> tuple[RouteName, str] | None:
     if span is not None:
         toks = tokenize(folded)
         if read_when(toks, trigger=_token_range(toks, span)) is not None:
+            return ("remind", text)
+        if read_repeat(folded[: span[0]] + " " * (span[1] - span[0]) + folded[span[1] :]):
             return ("remind", text)
     return None
 
@@ -131,6 +138,12 @@ def parse(
     folded = fold_same_length(text)
     toks = tokenize(folded)
     span = find_trigger(folded)
+    repeating = read_recurring(text, folded, span, now, month_first=month_first, country=country)
+    if repeating is not None:
+        what = _what(text, ((span,) if span else ()) + repeating.spans)
+        if isinstance(repeating, AskStart):
+            return AskWhen(what, repeating.options, "repeat_start", rule=repeating.rule)
+        return SetReminder(what, repeating.first, repeating.default_time, rule=repeating.rule)
     when = read_when(toks, trigger=_token_range(toks, span), month_first=month_first)
     if when is None:
         return None
