@@ -150,6 +150,14 @@ class ChooseReminderTime(_Payload):
     what: str
     options_ms: list[int]
     context: str = ""  # the period asked about ("semana que vem"), read again with the answer
+    rule: str | None = None  # a repeating reminder's RRULE: the option chosen is its first day
+
+
+class ChooseCancelScope(_Payload):
+    """ "cancela o lembrete do remédio" when it repeats: only the next one, or all (issue 43)."""
+
+    kind: Literal["choose_cancel_scope"] = "choose_cancel_scope"
+    reminder_id: str
 
 
 Pending = Annotated[
@@ -163,7 +171,8 @@ Pending = Annotated[
     | ConfirmImport
     | ChooseClarification
     | ConfirmClearMemory
-    | ChooseReminderTime,
+    | ChooseReminderTime
+    | ChooseCancelScope,
     Field(discriminator="kind"),
 ]
 Choice_ = ChooseCandidate | ChooseDelete

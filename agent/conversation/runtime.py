@@ -316,6 +316,8 @@ class Runtime:
         2"), a question about saved things, several items to save in one message."""
         message = turn.incoming.text or ""
         reply = await pointing.act(self.deps, turn, self.tools, message)
+        if reply is None and llm_intent != "save":  # reminders asked about or changed in words
+            reply = await reminding.in_code(self.deps, turn, message)
         if reply is None and llm_intent != "save":  # a request to save is never a question
             reply = await answering.answer(self.deps, turn, self.tools, message)
         if reply is not None:
@@ -355,6 +357,10 @@ class Runtime:
             if incoming.kind == "text":
                 turn.intent = self.classifier.classify(incoming.text or "")
             return await reminding.answer_time(self.deps, turn, current)
+        if isinstance(current, pendings.ChooseCancelScope):  # a repeating one: next or all
+            if incoming.kind == "text":
+                turn.intent = self.classifier.classify(incoming.text or "")
+            return await reminding.answer_scope(self.deps, turn, current)
         if incoming.kind == "choice":
             if incoming.choice_token != current.token or incoming.choice is None:
                 return finish(turn, text("stale_button", lang), kind="deterministic")
