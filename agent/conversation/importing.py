@@ -13,11 +13,14 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 
 from agent.conversation import pending as pendings
+from agent.conversation.reminding import import_reminder
 from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -26,6 +29,7 @@ from agent.tools.base import Remembered, Saved, ToolContext
 from agent.tools.remembering import BookmarkArgs, RememberArgs, bookmark, remember
 from agent.tools.saving import dedup_key, store_item
 from agent.types import Reply
+from agent.understanding.reminders.rules import read_rrule
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, is_video_url, parse_user_url
 from storage.documents import ITEM_TYPES, ItemType
@@ -41,6 +45,7 @@ class ImportRead:
     entries: tuple[pendings.ImportEntry, ...]
     invalid: int  # lines or records that could not become an item
     memories: tuple[pendings.ImportMemory, ...] = ()
+    reminders: tuple[pendings.ImportReminder, ...] = ()
 
 
 def import_body(message: str) -> str:
@@ -60,7 +65,7 @@ def read_import(raw: str) -> ImportRead | str:
         return read
     if len(read.entries) > MAX_ENTRIES:
         return "import_too_many"
-    if not read.entries and not read.memories:
+    if not read.entries and not read.memories and not read.reminders:
         return "import_nothing_valid"
     return read
 
@@ -90,7 +95,32 @@ def _read_export(raw: str) -> ImportRead | str:
             invalid += 1
         else:
             memories.append(memory)
-    return ImportRead(_unique(entries), invalid, tuple(memories))
+    reminders = []
+    open_ones = document.get("reminders")  # an export's reminders, repeating ones with their rule
+    for record in open_ones if isinstance(open_ones, list) else []:
+        reminder = _reminder_from_record(record)
+        if reminder is not None:
+            reminders.append(reminder)
+    return ImportRead(_unique(entries), invalid, tuple(memories), tuple(reminders))
+
+
+def _reminder_from_record(record: Any) -> pendings.ImportReminder | None:
+    """An open reminder of an export (scheduled, with a rule that `read_rrule` accepts)."""
+    if not isinstance(record, dict) or record.get("state") not in ("scheduled", "sending"):
+        return None
+    try:
+        reminder = pendings.ImportReminder.model_validate(
+            {k: record.get(k) for k in pendings.ImportReminder.model_fields}
+            | {"text": clean_text(str(record.get("text") or ""))[:300]}
+        )
+        zone = ZoneInfo(reminder.timezone)
+        if reminder.start_local is not None:
+            datetime.fromisoformat(reminder.start_local)
+    except (ValidationError, ValueError, KeyError):
+        return None
+    if reminder.rule is not None and read_rrule(reminder.rule, zone) is None:
+        return None
+    return reminder
 
 
 def _memory_from_record(record: Any) -> pendings.ImportMemory | None:
@@ -202,7 +232,8 @@ async def preview_read(deps: Deps, turn: Turn, read: ImportRead | str) -> Reply:
     ]
     known = len(read.entries) - len(new)
     memories = await _new_memories(deps, turn, read.memories)
-    if not new and not memories:
+    reminders = await _new_reminders(deps, turn, read.reminders)
+    if not new and not memories and not reminders:
         return finish(
             turn,
             text("import_nothing_new", lang, known=plural(known, "item", lang)),
@@ -217,12 +248,16 @@ async def preview_read(deps: Deps, turn: Turn, read: ImportRead | str) -> Reply:
         body = text("import_preview_memories", lang, memories=plural(len(memories), "memory", lang))
     if new and memories:
         body += "\n" + text("import_memories", lang, memories=plural(len(memories), "memory", lang))
+    if reminders:
+        body += "\n" + text("import_reminders", lang, count=len(reminders))
     if known:
         body += "\n" + text("import_known", lang, known=plural(known, "item", lang))
     if read.invalid:
         body += "\n" + text("import_invalid", lang, invalid=plural(read.invalid, "record", lang))
     # a bookmark's item is matched by its export id, so the items it may point at go too
-    pending = pendings.ConfirmImport(entries=list(read.entries), memories=memories)
+    pending = pendings.ConfirmImport(
+        entries=list(read.entries), memories=memories, reminders=reminders
+    )
     return await pendings.ask_to_confirm(deps, turn, pending, body)
 
 
@@ -234,6 +269,30 @@ async def _new_memories(
         return []
     have = {(m.kind, fold(m.text)) for m in await deps.db.memories.list_for(turn.user_id)}
     return [m for m in memories if (m.kind, fold(m.text)) not in have]
+
+
+async def _new_reminders(
+    deps: Deps, turn: Turn, reminders: tuple[pendings.ImportReminder, ...]
+) -> list[pendings.ImportReminder]:
+    """The reminders still to come that the user does not have (the same words and rule)."""
+    if not reminders:
+        return []
+    have = {(fold(r.text), r.rule) for r in await deps.db.reminders.open_for(turn.user_id)}
+    return [
+        r
+        for r in reminders
+        if (fold(r.text), r.rule) not in have and (r.rule or r.due_at_ms > turn.now_ms)
+    ]
+
+
+async def _restore_reminders(
+    deps: Deps, turn: Turn, reminders: list[pendings.ImportReminder]
+) -> int:
+    """Schedule each imported reminder again: a repeating one at its next occurrence."""
+    restored = 0
+    for reminder in reminders:
+        restored += await import_reminder(deps, turn, reminder)
+    return restored
 
 
 async def confirm(deps: Deps, turn: Turn, current: pendings.ConfirmImport) -> Reply:
@@ -257,12 +316,15 @@ async def confirm(deps: Deps, turn: Turn, current: pendings.ConfirmImport) -> Re
         if isinstance(outcome, Saved) and entry.source_id:
             imported[entry.source_id] = outcome.item.id
     noted = await _restore_memories(ctx, current.memories, imported)
-    if added or noted:
+    scheduled = await _restore_reminders(deps, turn, current.reminders)
+    if added or noted or scheduled:
         turn.tools_executed.append("import")
     lang = turn.language
     done = text("import_done", lang, count=added, items=items_word(added, lang))
     if noted:
         done += " " + text("import_memories_done", lang, memories=plural(noted, "memory", lang))
+    if scheduled:
+        done += " " + text("import_reminders_done", lang, count=scheduled)
     return finish(turn, f"{OK_MARK} {done}", kind="effect")
 
 

@@ -186,6 +186,50 @@ async def schedule(deps: Deps, turn: Turn, parsed: SetReminder) -> Reply:
     return finish(turn, body, kind="effect")
 
 
+async def import_reminder(deps: Deps, turn: Turn, kept: pendings.ImportReminder) -> int:
+    """An exported reminder scheduled again (1), at its next occurrence when it repeats; 0 when
+    it has none left."""
+    zone = zone_of(deps, kept.timezone)
+    now = datetime.fromtimestamp(turn.now_ms / 1000, zone)
+    rule = read_rrule(kept.rule, zone) if kept.rule else None
+    due = datetime.fromtimestamp(kept.due_at_ms / 1000, zone)
+    if rule is not None:
+        until = datetime.fromtimestamp(kept.until_ms / 1000, UTC) if kept.until_ms else rule.until
+        rule = replace(rule, count=kept.count, until=until)
+        start = (
+            datetime.fromisoformat(kept.start_local).replace(tzinfo=zone)
+            if kept.start_local
+            else due
+        )
+        following = due if due > now else next_after(rule, start, now)
+        if following is None:
+            return 0
+        due, first = following, start
+    elif due <= now:
+        return 0
+    due_ms = int(due.timestamp() * 1000)
+    reminder = ReminderDoc(
+        _id=uuid.uuid4().hex[:16],
+        user_id=turn.user_id,
+        channel=turn.incoming.channel,
+        chat_id=turn.incoming.chat_id,
+        text=kept.text,
+        language=kept.language,
+        timezone=str(zone),
+        due_at_ms=due_ms,
+        wake_at_ms=due_ms,
+        created_at_ms=turn.now_ms,
+        updated_at_ms=turn.now_ms,
+    )
+    if rule is not None:
+        reminder = reminder.model_copy(update=_rule_fields(rule, first))
+    await deps.db.reminders.add(reminder)
+    await reminderlook.lower(deps, turn, due_ms)
+    payload = {"reminder_id": reminder.id, "text_sha256": digest(reminder.text), "imported": True}
+    await append_event(deps, turn, "reminder_set", payload)
+    return 1
+
+
 def _rule_fields(rule: Rule | None, first: datetime) -> dict[str, object]:
     """A repeating reminder's stored rule (DESIGN 11.4): read from its first occurrence."""
     if rule is None:

@@ -55,16 +55,38 @@ def _targets(undone: LedgerDoc) -> list[str]:
 
 
 def _group(events: Sequence[LedgerDoc], newest: int, cancelled: set[str]) -> list[LedgerDoc]:
-    """The newest event and the ones of the same type its update recorded just before it."""
+    """The newest effect's events: every undoable one its update recorded (an import's items,
+    notes and reminders, a message that saved several things)."""
     head = events[newest]
     update = head.payload.get("update_id")
     group = [head]
     for event in reversed(events[:newest]):
-        if update is None or event.type != head.type or event.payload.get("update_id") != update:
+        if update is None or event.payload.get("update_id") != update:
             break
-        if event.hash not in cancelled:
+        if event.type in UNDOABLE and event.hash not in cancelled:
             group.insert(0, event)
     return group
+
+
+async def _swap(deps: Deps, turn: Turn, group: list[LedgerDoc]) -> inverses.Swap | None:
+    """What undoing `group` writes: each event type's inverse, merged."""
+    by_type: dict[str, list[LedgerDoc]] = {}
+    for event in group:
+        by_type.setdefault(event.type, []).append(event)
+    swaps = []
+    for kind, events in by_type.items():
+        swap = await inverses.INVERSES[kind](deps, turn.user_id, events, turn.now_ms)
+        if swap is not None:
+            swaps.append(swap)
+    if len(swaps) <= 1:
+        return swaps[0] if swaps else None
+    main = max(swaps, key=lambda s: (s.key != "undo_reminder_set", s.count))
+    return inverses.Swap(
+        changes=tuple(c for s in [main, *(s for s in swaps if s is not main)] for c in s.changes),
+        key=main.key,
+        count=main.count,
+        confirm=any(s.confirm for s in swaps),
+    )
 
 
 async def _recent(deps: Deps, turn: Turn) -> list[LedgerDoc]:
@@ -105,7 +127,7 @@ async def undo(deps: Deps, turn: Turn, args: str = "") -> Reply:
     group = last_effect(events)
     if not group:
         return finish(turn, text("undo_nothing", lang), kind="deterministic")
-    swap = await inverses.INVERSES[group[-1].type](deps, turn.user_id, group, turn.now_ms)
+    swap = await _swap(deps, turn, group)
     if swap is None:  # nothing left to bring back: recorded, so it is not offered again
         await _run(deps, turn, group, inverses.Swap(changes=(), key="undo_unsaved", count=0))
         return finish(turn, text("undo_gone", lang), kind="deterministic")
@@ -139,7 +161,7 @@ async def confirm_restore_all(deps: Deps, turn: Turn, current: pendings.ConfirmU
     group = last_effect(await _recent(deps, turn))
     if not group or group[-1].hash != current.event_hash:
         return finish(turn, text("undo_gone", turn.language), kind="deterministic")
-    swap = await inverses.INVERSES[group[-1].type](deps, turn.user_id, group, turn.now_ms)
+    swap = await _swap(deps, turn, group)
     if swap is None:
         return finish(turn, text("undo_gone", turn.language), kind="deterministic")
     return await _run(deps, turn, group, swap)

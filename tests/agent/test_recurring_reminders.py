@@ -5,10 +5,14 @@ The clock starts Monday 2026-01-05 10:00 in São Paulo (tests/support/harness.py
 
 from __future__ import annotations
 
+import json
+
 from agent.conversation.background import run_due
 from storage import Database
 from tests.agent.test_reminders import Pushed
 from tests.support.harness import ALICE, open_lembra, restarted
+
+BOB = "cli:bob"
 
 
 async def test_a_daily_reminder_states_its_rule_and_is_sent_once_per_day(db: Database) -> None:
@@ -91,3 +95,25 @@ async def test_snoozing_one_occurrence_leaves_the_rule_alone(db: Database) -> No
         assert kept is not None
         assert kept.rule == "FREQ=DAILY"
         assert kept.state == "scheduled"
+
+
+async def test_export_and_import_carry_the_rule(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra toda primeira segunda do mês às 9h de pagar o condomínio")
+        export = await lembra.say("/export")
+        assert export.attachment is not None
+        document = json.loads(export.attachment.data)
+        (kept,) = document["reminders"]
+        assert kept["rule"] == "FREQ=MONTHLY;BYDAY=1MO"
+        preview = await lembra.say("/import " + export.attachment.data.decode(), user=BOB)
+        assert "1 lembrete" in preview.text
+        done = await lembra.press(0, token=preview.choice_token, user=BOB)
+        assert "1 lembrete" in done.text
+        (copied,) = await db.reminders.for_user(BOB)
+        assert (copied.rule, copied.start_local) == ("FREQ=MONTHLY;BYDAY=1MO", "2026-02-02T09:00")
+        assert (
+            "toda primeira segunda do mês às 09:00"
+            in (await lembra.say("meus lembretes", user=BOB)).text
+        )
+        assert "condomínio" in (await lembra.say("desfaz", user=BOB)).text
+        assert (await db.reminders.for_user(BOB))[0].state == "cancelled"
