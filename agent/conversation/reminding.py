@@ -852,3 +852,130 @@ async def with_held(deps: Deps, turn: Turn, reply: Reply) -> Reply:
     if not shown:
         return reply
     return replace(reply, text="\n".join([*shown, "", reply.text]))
+
+
+# -- the reminder tools (DESIGN 11.1): the same code as the readers above -------------------------
+
+
+def _iso(deps: Deps, turn: Turn, value: str) -> datetime:
+    return datetime.fromisoformat(value.replace(" ", "T")).replace(
+        tzinfo=zone_of(deps, turn.user.timezone), second=0, microsecond=0
+    )
+
+
+def _phrase(deps: Deps, turn: Turn, phrase: str) -> ReminderParse | None:
+    now = _now(deps, turn)
+    month_first, country = reading_for(deps, turn)
+    return parse(f"me lembra {phrase}", now, month_first=month_first, country=country)
+
+
+def _message_times(deps: Deps, turn: Turn) -> list[datetime]:
+    """The instants the grammar reads from the user's message (one, or the options it asks)."""
+    parsed = _phrase(deps, turn, turn.incoming.text or "")
+    if isinstance(parsed, SetReminder):
+        return [parsed.due]
+    if isinstance(parsed, AskWhen):
+        return list(parsed.options)
+    return []
+
+
+def tool_time_problem(
+    deps: Deps, turn: Turn, when: str | None, phrase: str | None, rule: str | None
+) -> str | None:
+    """Why a model-given time or rule cannot be placed (invalid output, 3.1), or None."""
+    if rule is not None and read_rrule(rule, zone_of(deps, turn.user.timezone)) is None:
+        return "argument `rule` is not an RRULE a reminder can use (FREQ=DAILY|WEEKLY|MONTHLY|..."
+    if phrase is not None and _phrase(deps, turn, phrase) is None:
+        return (
+            "argument `phrase` names no time the reminder grammar can read: pass the user's own "
+            "time words (e.g. 'amanhã às 9h')"
+        )
+    if when is not None:
+        try:
+            wanted = _iso(deps, turn, when)
+        except ValueError:
+            return "argument `when` is not an ISO local date-time (YYYY-MM-DDTHH:MM)"
+        said = _message_times(deps, turn)
+        if not any(abs(t.timestamp() - wanted.timestamp()) < 60 for t in said):
+            return (
+                "argument `when` is not the time the user's message states: pass the user's own "
+                "time words as `phrase` instead"
+            )
+    return None
+
+
+async def set_from_tool(
+    deps: Deps,
+    turn: Turn,
+    what: str,
+    *,
+    when: str | None,
+    phrase: str | None,
+    rule: str | None,
+) -> Reply:
+    """`set_reminder`: the reader's `schedule`, with the time placed by the grammar."""
+    lang = turn.language
+    now = _now(deps, turn)
+    zone = zone_of(deps, turn.user.timezone)
+    given = read_rrule(rule, zone) if rule else None
+    what = one_line(what, 300)
+    if phrase is not None:
+        parsed = _phrase(deps, turn, phrase)
+        if isinstance(parsed, AskWhen):
+            return await ask_when(deps, turn, replace(parsed, what=what, rule=given or parsed.rule))
+        if isinstance(parsed, PastTime) or parsed is None:
+            due = parsed.due if parsed else now
+            return finish(turn, text("reminder_past", lang, when=when_text(due, now, lang)),
+                          kind="deterministic")  # fmt: skip
+        first = parsed.due
+        rule_now = given or parsed.rule
+        default_time = parsed.default_time
+        spoken = read_when(tokenize(fold_same_length(phrase)))
+        clock = time_of_day(spoken) if given is not None and spoken is not None else None
+        if clock is not None and spoken is not None and not spoken.has_day:
+            # a rule beside a bare clock: that time of every day it names ("7h" is 07:00)
+            first = now.replace(hour=clock[0], minute=clock[1], second=0, microsecond=0)
+    else:
+        assert when is not None
+        first, rule_now, default_time = _iso(deps, turn, when), given, False
+    if rule_now is not None:
+        first = first_from(rule_now, first, now - timedelta(minutes=1)) or first
+    if first.timestamp() <= now.timestamp():
+        return finish(turn, text("reminder_past", lang, when=when_text(first, now, lang)),
+                      kind="deterministic")  # fmt: skip
+    return await schedule(deps, turn, SetReminder(what, first, default_time, rule=rule_now))
+
+
+async def target_of(
+    deps: Deps, turn: Turn, reminder_id: str | None, query: str | None
+) -> ReminderDoc | None:
+    """The user's open reminder by id (never another user's) or by words of its text."""
+    if reminder_id is not None:
+        found = await deps.db.reminders.get(turn.user_id, reminder_id)
+        return found if found is not None and found.state == "scheduled" else None
+    scheduled = [
+        r for r in await deps.db.reminders.open_for(turn.user_id) if r.state == "scheduled"
+    ]
+    return find(scheduled, query or "")
+
+
+async def change_from_tool(
+    deps: Deps,
+    turn: Turn,
+    target: ReminderDoc,
+    *,
+    when: str | None,
+    phrase: str | None,
+    what: str | None,
+    rule: str | None,
+) -> Reply:
+    """`change_reminder`: the reader's `change`, the new time placed by the grammar."""
+    due = None
+    if phrase is not None:
+        due = _read_new_time(deps, turn, phrase, target)
+        if due is None:
+            return finish(turn, text("reminder_not_found", turn.language), kind="deterministic")
+    elif when is not None:
+        due = _iso(deps, turn, when)
+    given = read_rrule(rule, zone_of(deps, turn.user.timezone)) if rule else None
+    return await change(deps, turn, target, due=due, what=what, rule=given)
