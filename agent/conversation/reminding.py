@@ -950,13 +950,18 @@ async def target_of(
     deps: Deps, turn: Turn, reminder_id: str | None, query: str | None
 ) -> ReminderDoc | None:
     """The user's open reminder by id (never another user's) or by words of its text."""
-    if reminder_id is not None:
-        found = await deps.db.reminders.get(turn.user_id, reminder_id)
-        return found if found is not None and found.state == "scheduled" else None
     scheduled = [
         r for r in await deps.db.reminders.open_for(turn.user_id) if r.state == "scheduled"
     ]
+    if reminder_id is not None:  # the full id, or the handle the frame shows (its start)
+        named = [r for r in scheduled if r.id == reminder_id]
+        if not named and len(reminder_id) >= HANDLE_MIN:
+            named = [r for r in scheduled if r.id.startswith(reminder_id)]
+        return named[0] if len(named) == 1 else None
     return find(scheduled, query or "")
+
+
+HANDLE_MIN = 6  # the frame shows 8 characters of a reminder's id
 
 
 async def change_from_tool(

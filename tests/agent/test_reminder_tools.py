@@ -5,6 +5,8 @@ The clock starts Monday 2026-01-05 10:00 in São Paulo (tests/support/harness.py
 
 from __future__ import annotations
 
+import json
+
 from storage import Database
 from tests.support.harness import ALICE, open_lembra
 from tests.support.live import call
@@ -79,3 +81,24 @@ async def test_a_reminder_of_another_user_is_never_touched(db: Database) -> None
         assert "não achei esse lembrete" in reply.text
         assert reply.meta.state == "FAIL"
         assert (await db.reminders.for_user(BOB))[0].state == "scheduled"
+
+
+async def test_the_next_reminders_are_in_the_frame_with_a_handle_the_tools_take(
+    db: Database,
+) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("oi, tudo bem? anota isso depois", llm=[call("undo_last")])
+        assert "Lembretes:" not in json.dumps(lembra.requests[-1].body, ensure_ascii=False)
+        await lembra.say("me lembra amanhã às 9h de levar o bolo")
+        await lembra.say("me lembra daqui a 10 dias de renovar o seguro")  # too far off
+        (soon, _later) = await db.reminders.for_user(ALICE)
+        handle = soon.id[:8]
+        await lembra.say(
+            "desmarca aquele do bolo", llm=[call("cancel_reminder", reminder_id=handle)]
+        )
+        sent = json.dumps(lembra.requests[-1].body, ensure_ascii=False)
+        told = sent[sent.index("Lembretes:") :].split("\\n", 1)[0]
+        assert told.startswith(f"Lembretes: {handle} 01-06 09:00")
+        assert "levar o bolo" in told
+        assert "renovar o seguro" not in told
+        assert (await db.reminders.get(ALICE, soon.id)).state == "cancelled"  # type: ignore[union-attr]
