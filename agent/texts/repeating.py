@@ -53,6 +53,10 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Lembrete mudado: {label}",
         "en": "Reminder changed: {label}",
     },
+    "reminder_ask_partial": {
+        "pt": "Não li o horário inteiro. Qual destes?",
+        "en": "I could not read the whole time. Which of these?",
+    },
     "reminder_ask_repeat_start": {"pt": "Começando em que dia?", "en": "Starting which day?"},
     "reminders_header_period": {
         "pt": "Lembretes {period} ({count}):",

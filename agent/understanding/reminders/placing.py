@@ -19,7 +19,7 @@ from typing import Literal
 from agent.understanding.reminders.clocks import Clock, Meridiem
 from agent.understanding.reminders.dates import Date, DayOffset, NthWeekday, Weekday
 from agent.understanding.reminders.holidays import Country, Holiday, holiday_dates, nth_weekday
-from agent.understanding.reminders.parts import DEFAULT_HOUR, clock_in_part
+from agent.understanding.reminders.parts import ASKED, DEFAULT_HOUR, clock_in_part
 from agent.understanding.reminders.periods import Period
 from agent.understanding.reminders.reading import When
 from agent.understanding.reminders.relative import Relative
@@ -35,6 +35,7 @@ AskReason = Literal[
     "weekday_mismatch",
     "no_time",
     "repeat_start",
+    "partial",
 ]
 
 
@@ -108,6 +109,15 @@ def _place(when: When, now: datetime, country: Country | None, tz: tzinfo | None
         days: Iterator[date] = iter(found)
     else:  # no day: the next one in the clock's zone ("at 5pm UTC" may still be today there)
         days = _days(day, now if day is not None else now.astimezone(tz))
+    if when.part is not None and when.part.name in ASKED and when.clock is None:
+        # "depois do almoço", "after lunch": when, exactly? 2-3 times of the first day left
+        asked = tuple(
+            datetime.combine(candidate, time(hour), tz)
+            for candidate in days
+            for hour in ASKED[when.part.name]
+            if _future(datetime.combine(candidate, time(hour), tz), now)
+        )[:3]
+        return Ask(asked or _later_today_options(now, when), "vague")
     last: datetime | None = None
     for candidate in days:
         for hour, minute, shift in times:

@@ -82,6 +82,8 @@ def read_recurring(
         provisional = _hourly_start(now, clock, day, int(parts.get("INTERVAL", "1")))
     else:
         provisional = datetime.combine(day or now.date(), time(hour, minute), zone)
+        if day is None and provisional <= now:  # "every other day at 8" at 10: from tomorrow
+            provisional += timedelta(days=1)
     open_day = (
         repeat.needs_day
         and day is None

@@ -26,7 +26,7 @@ _NUMBER_WORDS = {**UNITS, **TENS, "a": 1, "an": 1, "one": 1, "um": 1, "uma": 1}
 
 _PT_DAY = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)(?:[\s-]*feira)?"
 _PT_DAYS_RE = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s(?:[\s-]*feiras)?"
-_EN_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thur?s?|fri|sat|sun)"
+_EN_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thur?s?|fri|sat|sun)\b"
 _EN_DAYS_RE = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s"
 _AND = r"\s*(?:,|\be\b|\band\b|&|/)\s*(?:(?:as|nas|aos|nos|a|o|on)\s+)?"
 _NUM = (
