@@ -15,7 +15,7 @@ from datetime import date, datetime, time, timedelta
 from agent.understanding.reminders.dates import Date, DayOffset
 from agent.understanding.reminders.holidays import Country
 from agent.understanding.reminders.lexicon import tokenize
-from agent.understanding.reminders.parts import DEFAULT_HOUR
+from agent.understanding.reminders.parts import DEFAULT_HOUR, Part
 from agent.understanding.reminders.placing import DEFAULT_HOUR_OF_DAY, Due, place, time_of_day
 from agent.understanding.reminders.reading import When, read_when
 from agent.understanding.reminders.repeating import read_repeat
@@ -65,6 +65,8 @@ def read_recurring(
     zone = now.tzinfo
     assert zone is not None
     parts = dict(repeat.parts)
+    if repeat.part is not None and when.clock is not None and when.part is None:
+        when = replace(when, part=Part(repeat.part))  # "every night at 10": 22:00
     clock = time_of_day(when)
     if clock is None and repeat.part is not None:
         clock = (DEFAULT_HOUR[repeat.part], 0)

@@ -171,7 +171,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         ),
         # a day of each month
         (
-            rf"\btod[oa]s?\s+(?:o\s+|os\s+)?dias?\s+(?P<d>{_NUM}){_NOT_CLOCK}(?!\s+de\s+{_MONTH}\b)(?:\s+(?:{_MONTHLY_TAIL}))?",
+            rf"\btod[oa]s?\s+(?:o\s+|os\s+)?dias?\s+(?P<d>{_NUM})(?:[º°ª]|[oa]\b)?{_NOT_CLOCK}(?!\s+de\s+{_MONTH}\b)(?:\s+(?:{_MONTHLY_TAIL}))?",
             "monthday",
         ),
         (
@@ -260,7 +260,7 @@ _COUNT = re.compile(
 )
 _DURATION = re.compile(
     rf"\b(?:(?:por|durante)\s+(?:(?:os|as)\s+)?(?:proxim[oa]s\s+)?|(?:n?os|pel[oa]s)\s+proxim[oa]s\s+|for\s+(?:the\s+next\s+)?)"
-    rf"(?P<n>{_NUM})\s+(?P<u>dias?|semanas?|mes(?:es)?|anos?|days?|weeks?|months?|years?)\b"
+    rf"(?P<n>{_NUM}|an?)\s+(?P<u>dias?|semanas?|mes(?:es)?|anos?|days?|weeks?|months?|years?)\b"
 )
 _UNTIL = re.compile(r"\b(?:ate|until|till|through|thru|up\s+to|ending(?:\s+on)?)\b")
 _START = re.compile(
@@ -349,8 +349,43 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
         if extra is not None:
             parts = extra
             needs_day = needs_day and "BYDAY" not in parts and "BYMONTHDAY" not in parts
+        part = _part_after(folded, spans) or part
+        _absorb_frequency(folded, parts, spans)
         return _with_bounds(folded, Repeat(parts, tuple(spans), part, needs_day=needs_day))
     return None
+
+
+_PART_AFTER = re.compile(
+    r"\s*(?:de\s+|a\s+|na\s+|pela\s+|in\s+the\s+)?(?P<w>manha|tarde|noite|morning|afternoon"
+    r"|evening|night)\b"
+)
+
+
+def _part_after(folded: str, spans: list[tuple[int, int]]) -> PartName | None:
+    """ "toda sexta à tarde", "every sunday evening": the part of the day right after it."""
+    end = spans[0][1]
+    m = _PART_AFTER.match(folded, end)
+    if m is None:
+        return None
+    spans.append(m.span())
+    return _PARTS[m.group("w")]
+
+
+_FREQUENCY_WORDS = {
+    "WEEKLY": re.compile(r"\b(?:weekly|semanalmente|toda\s+semana|every\s+week)\b"),
+    "MONTHLY": re.compile(r"\b(?:monthly|mensalmente|todo\s+mes|every\s+month)\b"),
+    "DAILY": re.compile(r"\b(?:daily|diariamente)\b"),
+}
+_ALWAYS = re.compile(r"\b(?:sempre|always)\b")
+
+
+def _absorb_frequency(folded: str, parts: dict[str, str], spans: list[tuple[int, int]]) -> None:
+    """A frequency word said beside the one read ("weekly on mondays", "sempre às segundas")
+    is part of the repetition, not of the task."""
+    for pattern in (_FREQUENCY_WORDS.get(parts["FREQ"]), _ALWAYS):
+        m = pattern.search(folded) if pattern is not None else None
+        if m is not None and not any(a < m.end() and m.start() < b for a, b in spans):
+            spans.append(m.span())
 
 
 def _also(
