@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from dateutil.rrule import rrulestr
 
 MAX_COUNT = 1000
+MAX_INTERVAL = 1000
 _FREQS = ("YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY")
 _ALLOWED_PARTS = frozenset(
     {"FREQ", "INTERVAL", "BYDAY", "BYMONTHDAY", "BYMONTH", "BYSETPOS", "COUNT", "UNTIL", "WKST"}
@@ -67,6 +68,11 @@ def read_rrule(text: str, zone: tzinfo) -> Rule | None:
         parts[key] = value
     if parts.get("FREQ") not in _FREQS:
         return None
+    if parts["FREQ"] == "HOURLY" and set(parts) - {"FREQ", "INTERVAL", "COUNT", "UNTIL"}:
+        return None  # hour by hour on some days only: not a reminder's (and slow to check)
+    interval = parts.get("INTERVAL", "1")
+    if not interval.isdigit() or not 1 <= int(interval) <= MAX_INTERVAL:
+        return None  # dateutil takes INTERVAL=0 and repeats one instant for ever
     count = parts.pop("COUNT", None)
     until = parts.pop("UNTIL", None)
     rule = Rule(";".join(f"{k}={v}" for k, v in parts.items()))

@@ -160,7 +160,7 @@ def _earliest(day_words: str, weekday: int | None, next_week: bool, now: datetim
     return today + timedelta(days=(weekday - now.weekday()) % 7)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     zone=st.sampled_from(_ZONES),
     minutes=st.integers(0, 364 * 24 * 60),
@@ -194,3 +194,42 @@ def test_no_reminder_is_due_before_the_earliest_instant_its_words_allow(
         assert parsed.due.timestamp() >= earliest.timestamp(), (when, parsed.due, earliest)
     elif isinstance(parsed, AskWhen):
         assert parsed.options
+
+
+# -- outside input never raises -------------------------------------------------------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(text=st.text(max_size=120))
+def test_reading_any_text_or_rrule_never_raises(text: str) -> None:
+    from agent.understanding.reminders.asks import read_ask
+    from agent.understanding.reminders.repeating import read_repeat
+    from agent.understanding.reminders.rules import read_rrule
+
+    read_ask(text)
+    read_repeat(text.lower())
+    read_rrule(text, SP)
+    parse(f"me lembra todo dia {text}", NOW)
+    parse(f"remind me every {text}", NOW)
+
+
+_PARTS = st.sampled_from(
+    ["FREQ=DAILY", "FREQ=WEEKLY", "FREQ=MONTHLY", "FREQ=YEARLY", "FREQ=HOURLY", "FREQ=MINUTELY",
+     "INTERVAL=0", "INTERVAL=3", "BYDAY=MO,FR", "BYDAY=-1SU", "BYDAY=9XX", "BYMONTHDAY=31",
+     "BYMONTHDAY=-1", "BYMONTHDAY=99", "BYMONTH=2", "BYMONTH=13", "COUNT=2", "COUNT=-1",
+     "UNTIL=20260110", "UNTIL=2026", "BYSETPOS=1", "WKST=MO"]
+)  # fmt: skip
+
+
+@settings(max_examples=80, deadline=None)
+@given(parts=st.lists(_PARTS, min_size=1, max_size=4))
+def test_an_rrule_a_model_writes_is_checked_or_refused_and_its_occurrences_are_ordered(
+    parts: list[str],
+) -> None:
+    from agent.understanding.reminders.rules import read_rrule
+
+    rule = read_rrule(";".join(parts), SP)
+    if rule is None:
+        return
+    found = occurrences(rule, NOW, limit=3)
+    assert [a.timestamp() for a in found] == sorted({a.timestamp() for a in found})
