@@ -66,16 +66,21 @@ _CHANGE = re.compile(
     r"(?P<when>.+?)\s*[.!]*\s*$"
 )
 _CHANGE_TAIL = re.compile(  # "muda o do dentista para 10h", "move the dentist one to 10am"
-    r"^\s*" + _VERB_CHANGE + r"\s+(?:o|a|the)\s+(?:d[eoa]s?\s+)?(?P<query>.+?)(?:\s+one)?\s+"
+    r"^\s*"
+    + _VERB_CHANGE
+    + r"\s+(?:o|a|the)\s+(?:d[eoa]s?\s+)?(?P<query>.+?)(?:\s+(?:one|reminder))?\s+"
     r"(?:para|pra|pro|to)\s+(?P<when>.+?)\s*[.!]*\s*$"
 )
 _RETIME = re.compile(
     r"^\s*(?:na\s+verdade|alias|melhor|corrigindo|quer\s+dizer|ops|opa|actually|make\s+it"
     r"|no\s*,|nao\s*,|wait\s*,?)\s*[,:]?\s*(?:e\s+|is\s+|sera\s+)?(?P<when>.+?)\s*[.!]*\s*$"
 )
+# "cancela o do dentista", "cancel the dentist one": a cancel verb and the reminder named by its
+# words in that form only ("apaga o inception" deletes an item, never a reminder)
 _CANCEL = re.compile(
-    r"^\s*(?:cancela|cancele|cancelar|apaga|apague|tira|remove|exclui|cancel|delete|remove"
-    r"|drop)\s+(?:o|a|the)\s+(?:d[eoa]s?\s+|about\s+|for\s+)?(?P<query>[^\s].*?)(?:\s+one)?"
+    r"^\s*(?:(?:cancela|cancele|cancelar|desmarca|desmarque)\s+(?:o|a)\s+d[eoa]s?\s+"
+    r"(?P<query>[^\s].*?)|(?:cancel|drop)\s+the\s+(?P<query_en>[^\s].*?)\s+one"
+    r"|(?:cancel|drop)\s+the\s+one\s+(?:about|for|with)\s+(?P<query_one>[^\s].*?))"
     r"\s*[.!]*\s*$"
 )
 
@@ -93,7 +98,8 @@ def read_ask(text: str) -> Ask | None:
     if m := _RETIME.match(folded):
         return ChangeAsk("", _words(text, m, "when"))
     if m := _CANCEL.match(folded):
-        return CancelAsk(_words(text, m, "query"))
+        group = next(g for g in ("query", "query_en", "query_one") if m.group(g))
+        return CancelAsk(_words(text, m, group))
     return None
 
 
