@@ -39,7 +39,7 @@ class EffectDoc(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
     id: str
-    op: Literal["save", "delete", "delete_all", "save_many"]
+    op: Literal["save", "delete", "delete_all", "save_many", "undo"]
     started_ms: int
     update_id: str | None = None
     item_id: str | None = None
@@ -51,6 +51,8 @@ class EffectDoc(BaseModel):
     item_ids: list[str] = Field(default_factory=list)  # `save_many`: the items it inserts
     up_to_seq: int | None = None
     by_type: dict[str, int] = Field(default_factory=dict)
+    # an undo (DESIGN 11.3): the events it reverts, what it writes, and the reply it owes
+    undo_json: str | None = None
 
 
 NO_REMINDERS = 2**62  # `UserDoc.reminder_hint_ms` when the user has no open reminder
@@ -102,6 +104,8 @@ class UserDoc(StoredModel):
     # the answer of each conversation's last turn that changed something, with its update id:
     # a re-drive of that update repeats it (issue 46); the same slots as `pending`
     answers: dict[str, dict[str, Any] | None] = Field(default_factory=dict)
+    # the last undo's receipt (update id and what its reply named): a re-drive answers with it
+    last_undo: dict[str, Any] | None = None
 
 
 class ItemDoc(StoredModel):
@@ -276,6 +280,14 @@ class ReminderDoc(StoredModel):
     created_at_ms: int
     updated_at_ms: int
     sent_at_ms: int | None = None
+    # a repeating reminder (DESIGN 11.4): an RFC 5545 RRULE (no COUNT/UNTIL: they are below),
+    # read from `start_local` (the first occurrence's wall time in `timezone`); `due_at_ms` is
+    # the next occurrence and `sent_count` how many were sent
+    rule: str | None = None
+    start_local: str | None = None
+    count: int | None = None
+    until_ms: int | None = None
+    sent_count: int = 0
 
 
 class SnapshotDoc(StoredModel):
@@ -283,8 +295,10 @@ class SnapshotDoc(StoredModel):
 
     id: str = Field(alias="_id")  # "<batch>:<item id>"
     user_id: str
-    batch: str  # one deletion (one item, or one delete_all)
-    item_json: str  # the item document exactly as it was stored
+    batch: str  # one deletion (one item, or one delete_all), edit or undo
+    item_json: str  # the document exactly as it was stored ("" when `absent`)
+    kind: Literal["item", "reminder", "memory"] = "item"
+    absent: bool = False  # the document did not exist then (an undo's redo deletes it again)
     taken_at_ms: int
     expires_at_ms: int
 

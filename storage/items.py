@@ -236,15 +236,22 @@ class ItemsRepo:
             await self.index.remove(user_id, item_id, sorted(set(before) - set(words)))
         return await self.get(user_id, item_id)
 
-    async def replace(self, item: ItemDoc) -> bool:
-        """Put `item` back as it was (an undone change) over its owner's stored one; False if gone.
+    async def put_back(self, item: ItemDoc) -> bool:
+        """Make the stored item exactly `item` again (an undone change), through the paths
+        every write takes: inserted with its words when gone, else its fields set with them.
 
-        Raises DuplicateKey when the user saved the same thing again meanwhile.
+        Returns False when another of the user's items holds its dedup key meanwhile (saved
+        again); raises nothing for that.
         """
-        outcome = await self._c.replace_one(
-            {"_id": item.id, "user_id": item.user_id}, item.to_doc()
-        )
-        return outcome.matched > 0
+        if await self._c.find_owned(item.id, item.user_id) is None:
+            stored, _ = await self.insert(item)
+            return stored.id == item.id
+        fields = {k: v for k, v in item.to_doc().items() if k not in ("_id", "user_id")}
+        try:
+            put = await self.update_fields(item.user_id, item.id, fields, item.updated_at_ms)
+        except DuplicateKey:
+            return False
+        return put is not None
 
     async def delete_many(self, user_id: str, item_ids: list[str]) -> int:
         if not item_ids:

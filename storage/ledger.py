@@ -54,6 +54,7 @@ EVENT_TYPES = frozenset(
         "memory_noted",
         "clarification_asked",
         "reasoning_logged",  # issue 31: the planner's note, as its length and digest
+        "reminder_changed",  # DESIGN 11.4: moved, reworded or given another rule
     }
 )
 _PROBE_BATCH = 64

@@ -34,6 +34,16 @@ class MemoriesRepo:
         docs = await self._c.find(query, sort=[("seq", 1), ("created_at_ms", 1)])
         return [MemoryDoc.model_validate(d) for d in docs]
 
+    async def put(self, doc: MemoryDoc) -> None:
+        """Store `doc` as given (an undone deletion brings it back)."""
+        await self._c.replace_one(
+            {"_id": doc.id, "user_id": doc.user_id}, doc.to_doc(), upsert=True
+        )
+
+    async def get(self, user_id: str, memory_id: str) -> MemoryDoc | None:
+        doc = await self._c.find_owned(memory_id, user_id)
+        return MemoryDoc.model_validate(doc) if doc else None
+
     async def delete(self, user_id: str, memory_id: str) -> bool:
         return await self._c.delete_owned(memory_id, user_id) is not None
 

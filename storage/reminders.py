@@ -81,6 +81,41 @@ class RemindersRepo:
         fields = {"state": "sent", "wake_at_ms": None, "sent_at_ms": now_ms, "held": False}
         return await self._from_claim(reminder, {**fields, "updated_at_ms": now_ms})
 
+    async def mark_sent_and_advance(
+        self, reminder: ReminderDoc, next_ms: int | None, now_ms: int
+    ) -> bool:
+        """Mark this occurrence sent and, when the rule has another, schedule it, in one update
+        from the claim: each occurrence is sent once, and only its claim's owner moves it on."""
+        if next_ms is None:
+            fields: dict[str, object] = {"state": "sent", "wake_at_ms": None}
+        else:
+            fields = {"state": "scheduled", "due_at_ms": next_ms, "wake_at_ms": next_ms}
+        fields |= {
+            "sent_at_ms": now_ms,
+            "held": False,
+            "sent_count": reminder.sent_count + 1,
+            "updated_at_ms": now_ms,
+        }
+        return await self._from_claim(reminder, fields)
+
+    async def move(
+        self, user_id: str, reminder: ReminderDoc, fields: Mapping[str, object], now_ms: int
+    ) -> bool:
+        """Change a scheduled reminder of `user_id` as read (its time, text or rule); False when
+        it was sent, claimed or changed meanwhile."""
+        if reminder.user_id != user_id:
+            return False
+        outcome = await self._c.update_one(
+            {
+                "_id": reminder.id,
+                "state": "scheduled",
+                "attempts": reminder.attempts,
+                "updated_at_ms": reminder.updated_at_ms,
+            },
+            {"$set": {**fields, "updated_at_ms": now_ms}},
+        )
+        return outcome.modified > 0
+
     async def release(self, reminder: ReminderDoc, retry_at_ms: int, now_ms: int) -> bool:
         """Give a claimed reminder back to the schedule (the channel asked to retry later)."""
         fields = {"state": "scheduled", "wake_at_ms": retry_at_ms, "updated_at_ms": now_ms}
@@ -121,6 +156,12 @@ class RemindersRepo:
             {"_id": reminder.id, "state": "sent", "attempts": reminder.attempts}, {"$set": fields}
         )
         return outcome.modified > 0
+
+    async def put(self, reminder: ReminderDoc) -> None:
+        """Store `reminder` as given over its owner's one (an undone change, a rule's next time)."""
+        await self._c.replace_one(
+            {"_id": reminder.id, "user_id": reminder.user_id}, reminder.to_doc(), upsert=True
+        )
 
     async def delete_for_user(self, user_id: str) -> int:
         return await self._c.delete_many({"user_id": user_id})

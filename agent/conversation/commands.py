@@ -77,6 +77,8 @@ class Commands:
             **reminding.handlers(self.deps),
             "undo": self._undo,
             "desfazer": self._undo,
+            "redo": self._redo,
+            "refazer": self._redo,
             "import": self._import,
             "id": self._id,
             **memorycmd.handlers(self.deps),
@@ -108,6 +110,9 @@ class Commands:
 
     async def _id(self, turn: Turn, args: str) -> Reply:
         return self._plain(turn, text("your_id", turn.language, user_id=turn.user_id))
+
+    async def _redo(self, turn: Turn, args: str) -> Reply:
+        return await undoing.redo(self.deps, turn, args)
 
     async def _why(self, turn: Turn, args: str) -> Reply:
         lang = turn.language

@@ -4,7 +4,9 @@ The scheduler's leader lease keeps the pass in one worker; each reminder is clai
 by a conditional update (scheduled -> sending) before it is pushed and marked sent
 by the claim's owner after, so a second worker never sends it again. A worker killed
 between the two leaves a `sending` claim that wakes after REMINDER_RECLAIM_S (two
-minutes by default) and is retried: at least once. WhatsApp outside the 24-hour
+minutes by default) and is retried: at least once. A repeating reminder's next occurrence
+is scheduled by the same conditional update that marks this one sent (DESIGN 11.4), so
+each occurrence is sent once across workers. WhatsApp outside the 24-hour
 window sends the approved template (`WHATSAPP_REMINDER_TEMPLATE`) or holds the
 reminder for the user's next message. A user no longer allowed (ALLOWED_USER_IDS) is
 sent nothing: the reminder is held, and logged.
@@ -16,7 +18,7 @@ import logging
 from typing import Literal, Protocol
 
 from agent.conversation.access import allows
-from agent.conversation.reminding import WHATSAPP_WINDOW_MS, due_reply
+from agent.conversation.reminding import WHATSAPP_WINDOW_MS, due_reply, mark_sent
 from agent.deps import Deps
 from agent.trust.ledgering import append_event
 from agent.types import Reply
@@ -65,7 +67,7 @@ async def _deliver(deps: Deps, push: Pusher, reminder: ReminderDoc, now: int) ->
             return False
     outcome = await push(reminder, due_reply(reminder, now_ms=now), template=template)
     if outcome == "sent":
-        if await repo.mark_sent(reminder, deps.clock.ms()):
+        if await mark_sent(deps, reminder, deps.clock.ms()):
             payload = {"reminder_id": reminder.id, "attempt": reminder.attempts}
             await append_event(deps, None, "reminder_sent", payload, stream=reminder.user_id)
         return True

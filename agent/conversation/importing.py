@@ -13,12 +13,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 
 from agent import boundedjson
 from agent.conversation import pending as pendings
+from agent.conversation.reminding import import_reminder
 from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -34,6 +37,7 @@ from agent.tools.remembering import (
 )
 from agent.tools.saving import NewItem, dedup_key, store_items
 from agent.types import Language, Reply
+from agent.understanding.reminders.rules import read_rrule
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, is_video_url, parse_user_url
 from storage.documents import ITEM_TYPES, ItemType
@@ -59,6 +63,7 @@ class ImportRead:
     invalid: int  # lines or records that could not become an item
     memories: tuple[pendings.ImportMemory, ...] = ()
     too_long: int = 0  # lines longer than LINE_LIMIT, left out
+    reminders: tuple[pendings.ImportReminder, ...] = ()
 
 
 class _Entries:
@@ -77,12 +82,18 @@ class _Entries:
             self.kept.setdefault(_key(entry), entry)
         return len(self.kept) <= MAX_ENTRIES
 
-    def read(self, memories: tuple[pendings.ImportMemory, ...] = ()) -> ImportRead | str:
-        if self.too_long and not self.kept and not memories:
+    def read(
+        self,
+        memories: tuple[pendings.ImportMemory, ...] = (),
+        reminders: tuple[pendings.ImportReminder, ...] = (),
+    ) -> ImportRead | str:
+        if self.too_long and not self.kept and not memories and not reminders:
             return "import_all_too_long"
-        if not self.kept and not memories:
+        if not self.kept and not memories and not reminders:
             return "import_nothing_valid"
-        return ImportRead(tuple(self.kept.values()), self.invalid, memories, self.too_long)
+        return ImportRead(
+            tuple(self.kept.values()), self.invalid, memories, self.too_long, reminders
+        )
 
 
 def import_body(message: str) -> str:
@@ -128,7 +139,32 @@ def _read_export(raw: str) -> ImportRead | str:
             entries.invalid += 1
         else:
             memories.append(memory)
-    return entries.read(tuple(memories))
+    reminders = []
+    open_ones = document.get("reminders")  # an export's reminders, repeating ones with their rule
+    for record in open_ones if isinstance(open_ones, list) else []:
+        reminder = _reminder_from_record(record)
+        if reminder is not None:
+            reminders.append(reminder)
+    return entries.read(tuple(memories), tuple(reminders))
+
+
+def _reminder_from_record(record: Any) -> pendings.ImportReminder | None:
+    """An open reminder of an export (scheduled, with a rule that `read_rrule` accepts)."""
+    if not isinstance(record, dict) or record.get("state") not in ("scheduled", "sending"):
+        return None
+    try:
+        reminder = pendings.ImportReminder.model_validate(
+            {k: record.get(k) for k in pendings.ImportReminder.model_fields}
+            | {"text": clean_text(str(record.get("text") or ""))[:300]}
+        )
+        zone = ZoneInfo(reminder.timezone)
+        if reminder.start_local is not None:
+            datetime.fromisoformat(reminder.start_local)
+    except (ValidationError, ValueError, KeyError):
+        return None
+    if reminder.rule is not None and read_rrule(reminder.rule, zone) is None:
+        return None
+    return reminder
 
 
 def _memory_from_record(record: Any) -> pendings.ImportMemory | None:
@@ -238,7 +274,8 @@ async def preview_read(deps: Deps, turn: Turn, read: ImportRead | str) -> Reply:
     new = [e for e in read.entries if _key(e) not in have]
     known = len(read.entries) - len(new)
     memories, over = await _new_memories(deps, turn, read.memories)
-    if not new and not memories:
+    reminders = await _new_reminders(deps, turn, read.reminders)
+    if not new and not memories and not reminders:
         return finish(
             turn,
             text("import_nothing_new", lang, known=plural(known, "item", lang)),
@@ -255,6 +292,8 @@ async def preview_read(deps: Deps, turn: Turn, read: ImportRead | str) -> Reply:
         body += "\n" + text("import_memories", lang, memories=plural(len(memories), "memory", lang))
     if over:
         body += "\n" + _memories_over(over, lang)
+    if reminders:
+        body += "\n" + text("import_reminders", lang, count=len(reminders))
     if known:
         body += "\n" + text("import_known", lang, known=plural(known, "item", lang))
     if read.invalid:
@@ -263,7 +302,9 @@ async def preview_read(deps: Deps, turn: Turn, read: ImportRead | str) -> Reply:
         lines = plural(read.too_long, "line", lang)
         body += "\n" + text("import_lines_too_long", lang, limit=LINE_LIMIT, lines=lines)
     # a bookmark's item is matched by its export id, so the items it may point at go too
-    pending = pendings.ConfirmImport(entries=list(read.entries), memories=memories)
+    pending = pendings.ConfirmImport(
+        entries=list(read.entries), memories=memories, reminders=reminders
+    )
     return await pendings.ask_to_confirm(deps, turn, pending, body)
 
 
@@ -296,6 +337,30 @@ async def _new_memories(
     return kept, len(fresh) - len(kept)
 
 
+async def _new_reminders(
+    deps: Deps, turn: Turn, reminders: tuple[pendings.ImportReminder, ...]
+) -> list[pendings.ImportReminder]:
+    """The reminders still to come that the user does not have (the same words and rule)."""
+    if not reminders:
+        return []
+    have = {(fold(r.text), r.rule) for r in await deps.db.reminders.open_for(turn.user_id)}
+    return [
+        r
+        for r in reminders
+        if (fold(r.text), r.rule) not in have and (r.rule or r.due_at_ms > turn.now_ms)
+    ]
+
+
+async def _restore_reminders(
+    deps: Deps, turn: Turn, reminders: list[pendings.ImportReminder]
+) -> int:
+    """Schedule each imported reminder again: a repeating one at its next occurrence."""
+    restored = 0
+    for reminder in reminders:
+        restored += await import_reminder(deps, turn, reminder)
+    return restored
+
+
 async def confirm(deps: Deps, turn: Turn, current: pendings.ConfirmImport) -> Reply:
     """Save the previewed entries (the pending action is already cleared), in batches."""
     ctx = ToolContext(deps, turn, wants_save=True)
@@ -319,12 +384,15 @@ async def confirm(deps: Deps, turn: Turn, current: pendings.ConfirmImport) -> Re
         if isinstance(outcome, Saved) and entry.source_id:
             imported[entry.source_id] = outcome.item.id
     noted = await _restore_memories(ctx, current.memories, imported)
-    if added or noted:
+    scheduled = await _restore_reminders(deps, turn, current.reminders)
+    if added or noted or scheduled:
         turn.tools_executed.append("import")
     lang = turn.language
     done = text("import_done", lang, count=added, items=items_word(added, lang))
     if noted:
         done += " " + text("import_memories_done", lang, memories=plural(noted, "memory", lang))
+    if scheduled:
+        done += " " + text("import_reminders_done", lang, count=scheduled)
     return finish(turn, f"{OK_MARK} {done}", kind="effect")
 
 

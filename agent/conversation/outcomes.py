@@ -21,6 +21,7 @@ from agent.tools.base import (
     NotFound,
     PageFetched,
     Remembered,
+    Replied,
     Saved,
     SavedMany,
     Simulated,
@@ -113,6 +114,8 @@ async def after_tool(deps: Deps, turn: Turn, result: StepResult, wants_save: boo
     """Reply to the outcome of the tool the planner's step ran."""
     lang = turn.language
     outcome = result.outcome
+    if isinstance(outcome, Replied):  # a reminder or undo tool: code phrased the reply
+        return outcome.reply
     if isinstance(outcome, Saved):
         return saved_reply(turn, outcome)
     if isinstance(outcome, SavedMany):  # several titles in one (issue 26)

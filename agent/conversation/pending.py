@@ -119,12 +119,27 @@ class ImportMemory(BaseModel):
     pinned: bool = False
 
 
+class ImportReminder(BaseModel):
+    """An open reminder `/import` read from an export, with its rule when it repeats."""
+
+    model_config = ConfigDict(frozen=True)
+    text: str = Field(max_length=300)
+    timezone: str = Field(max_length=64)
+    language: Literal["pt", "en"] = "pt"
+    due_at_ms: int
+    rule: str | None = Field(default=None, max_length=200)
+    start_local: str | None = Field(default=None, max_length=32)
+    count: int | None = None
+    until_ms: int | None = None
+
+
 class ConfirmImport(_Payload):
     """`/import`: the previewed entries, saved once the user says "sim"."""
 
     kind: Literal["confirm_import"] = "confirm_import"
     entries: list[ImportEntry]
     memories: list[ImportMemory] = Field(default_factory=list)
+    reminders: list[ImportReminder] = Field(default_factory=list)
 
 
 class ChooseClarification(_Payload):
@@ -150,6 +165,14 @@ class ChooseReminderTime(_Payload):
     what: str
     options_ms: list[int]
     context: str = ""  # the period asked about ("semana que vem"), read again with the answer
+    rule: str | None = None  # a repeating reminder's RRULE: the option chosen is its first day
+
+
+class ChooseCancelScope(_Payload):
+    """ "cancela o lembrete do remédio" when it repeats: only the next one, or all (issue 43)."""
+
+    kind: Literal["choose_cancel_scope"] = "choose_cancel_scope"
+    reminder_id: str
 
 
 Pending = Annotated[
@@ -163,7 +186,8 @@ Pending = Annotated[
     | ConfirmImport
     | ChooseClarification
     | ConfirmClearMemory
-    | ChooseReminderTime,
+    | ChooseReminderTime
+    | ChooseCancelScope,
     Field(discriminator="kind"),
 ]
 Choice_ = ChooseCandidate | ChooseDelete

@@ -18,13 +18,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from agent.conversation import pending as pendings
 from agent.conversation import reminderlook
 from agent.conversation.clarifying import matching_option
 from agent.conversation.replies import finish, numbered
+from agent.conversation.rulewords import describe, rule_of, start_of
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import OK_MARK, text
@@ -40,8 +41,14 @@ from agent.understanding.reminders import (
     parse,
     untimed,
 )
+from agent.understanding.reminders.asks import CancelAsk, ListAsk, Period, read_ask
+from agent.understanding.reminders.lexicon import fold_same_length, tokenize
+from agent.understanding.reminders.placing import time_of_day
+from agent.understanding.reminders.reading import read_when
+from agent.understanding.reminders.rules import Rule, first_from, next_after, read_rrule
 from agent.understanding.textnorm import fold, one_line
 from storage.documents import ReminderDoc
+from storage.snapshots import State
 
 SNOOZE_PREFIX = "snz:"
 WHATSAPP_WINDOW_MS = 24 * 3600 * 1000
@@ -136,10 +143,11 @@ async def set_reminder(deps: Deps, turn: Turn, args: str) -> Reply:
 
 
 async def schedule(deps: Deps, turn: Turn, parsed: SetReminder) -> Reply:
-    """Store the reminder and confirm it with the day and time it chose."""
+    """Store the reminder and confirm it with the day and time it chose (and its rule)."""
     lang = turn.language
     now = _now(deps, turn)
     due_ms = int(parsed.due.timestamp() * 1000)
+    rule = parsed.rule
     reminder = ReminderDoc(
         _id=uuid.uuid4().hex[:16],
         user_id=turn.user_id,
@@ -152,18 +160,23 @@ async def schedule(deps: Deps, turn: Turn, parsed: SetReminder) -> Reply:
         wake_at_ms=due_ms,
         created_at_ms=turn.now_ms,
         updated_at_ms=turn.now_ms,
-    )
+    ).model_copy(update=_rule_fields(rule, parsed.due))
     await deps.db.reminders.add(reminder)
     await reminderlook.lower(deps, turn, due_ms)  # after the insert: a look then finds it
-    await append_event(
-        deps,
-        turn,
-        "reminder_set",
-        {"reminder_id": reminder.id, "text_sha256": digest(reminder.text)},
-    )
+    payload: dict[str, object] = {"reminder_id": reminder.id, "text_sha256": digest(reminder.text)}
+    if rule is not None:
+        payload["repeats"] = rule.freq
+    await append_event(deps, turn, "reminder_set", payload)
     turn.facts.apply_rule("reminder_in_code")
     when = confirm_when_text(parsed.due.astimezone(now.tzinfo), now, lang)
-    body = f"{OK_MARK} " + text("reminder_set", lang, when=when, what=what_text(reminder, lang))
+    what = what_text(reminder, lang)
+    if rule is not None:
+        words = describe(rule, parsed.due.astimezone(now.tzinfo), lang)
+        body = f"{OK_MARK} " + text(
+            "reminder_set_repeating", lang, rule=words, what=what, next=when
+        )
+    else:
+        body = f"{OK_MARK} " + text("reminder_set", lang, when=when, what=what)
     if parsed.default_time:
         body += "\n" + text("reminder_default_time", lang)
     if parsed.zone:
@@ -171,6 +184,63 @@ async def schedule(deps: Deps, turn: Turn, parsed: SetReminder) -> Reply:
     if _may_be_held(deps, reminder, turn.now_ms):
         body += "\n" + text("reminder_held_note", lang)
     return finish(turn, body, kind="effect")
+
+
+async def import_reminder(deps: Deps, turn: Turn, kept: pendings.ImportReminder) -> int:
+    """An exported reminder scheduled again (1), at its next occurrence when it repeats; 0 when
+    it has none left."""
+    zone = zone_of(deps, kept.timezone)
+    now = datetime.fromtimestamp(turn.now_ms / 1000, zone)
+    rule = read_rrule(kept.rule, zone) if kept.rule else None
+    due = datetime.fromtimestamp(kept.due_at_ms / 1000, zone)
+    if rule is not None:
+        until = datetime.fromtimestamp(kept.until_ms / 1000, UTC) if kept.until_ms else rule.until
+        rule = replace(rule, count=kept.count, until=until)
+        start = (
+            datetime.fromisoformat(kept.start_local).replace(tzinfo=zone)
+            if kept.start_local
+            else due
+        )
+        following = due if due > now else next_after(rule, start, now)
+        if following is None:
+            return 0
+        due, first = following, start
+    elif due <= now:
+        return 0
+    due_ms = int(due.timestamp() * 1000)
+    reminder = ReminderDoc(
+        _id=uuid.uuid4().hex[:16],
+        user_id=turn.user_id,
+        channel=turn.incoming.channel,
+        chat_id=turn.incoming.chat_id,
+        text=kept.text,
+        language=kept.language,
+        timezone=str(zone),
+        due_at_ms=due_ms,
+        wake_at_ms=due_ms,
+        created_at_ms=turn.now_ms,
+        updated_at_ms=turn.now_ms,
+    )
+    if rule is not None:
+        reminder = reminder.model_copy(update=_rule_fields(rule, first))
+    await deps.db.reminders.add(reminder)
+    await reminderlook.lower(deps, turn, due_ms)
+    payload = {"reminder_id": reminder.id, "text_sha256": digest(reminder.text), "imported": True}
+    await append_event(deps, turn, "reminder_set", payload)
+    return 1
+
+
+def _rule_fields(rule: Rule | None, first: datetime) -> dict[str, object]:
+    """A repeating reminder's stored rule (DESIGN 11.4): read from its first occurrence."""
+    if rule is None:
+        return {}
+    until = rule.until
+    return {
+        "rule": rule.rrule,
+        "start_local": first.replace(tzinfo=None).isoformat(timespec="minutes"),
+        "count": rule.count,
+        "until_ms": int(until.timestamp() * 1000) if until is not None else None,
+    }
 
 
 async def ask_when(deps: Deps, turn: Turn, asked: AskWhen) -> Reply:
@@ -184,6 +254,7 @@ async def ask_when(deps: Deps, turn: Turn, asked: AskWhen) -> Reply:
         what=asked.what,
         options_ms=[int(o.timestamp() * 1000) for o in asked.options],
         context=asked.context,
+        rule=asked.rule.full() if asked.rule else None,
     )
     await pendings.store(deps, turn, pending)
     await append_event(
@@ -227,15 +298,24 @@ async def answer_time(deps: Deps, turn: Turn, current: pendings.ChooseReminderTi
         return None  # another request: the question is dropped
     await pendings.clear(deps, turn)
     if isinstance(parsed, AskWhen):
-        asked = AskWhen(current.what, parsed.options, parsed.reason, parsed.context)
+        asked = AskWhen(current.what, parsed.options, parsed.reason, parsed.context, parsed.rule)
         return await ask_when(deps, turn, asked)
     if isinstance(parsed, PastTime):
         when = when_text(parsed.due, _now(deps, turn), lang)
         return finish(turn, text("reminder_past", lang, when=when), kind="deterministic")
     turn.facts.apply_rule("clarification_answered")
+    rule = parsed.rule or _pending_rule(deps, turn, current)
     return await schedule(
-        deps, turn, SetReminder(current.what, parsed.due, parsed.default_time, parsed.zone)
+        deps,
+        turn,
+        SetReminder(current.what, parsed.due, parsed.default_time, parsed.zone, rule=rule),
     )
+
+
+def _pending_rule(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) -> Rule | None:
+    if not current.rule:
+        return None
+    return read_rrule(current.rule, zone_of(deps, turn.user.timezone))
 
 
 def _options(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) -> list[datetime]:
@@ -273,7 +353,9 @@ async def _take_option(
     if options[index].timestamp() <= now.timestamp():  # the question waited past that time
         when = when_text(options[index], now, lang)
         return finish(turn, text("reminder_past", lang, when=when), kind="deterministic")
-    return await schedule(deps, turn, SetReminder(current.what, options[index]))
+    rule = _pending_rule(deps, turn, current)
+    first = first_from(rule, options[index], now) if rule is not None else options[index]
+    return await schedule(deps, turn, SetReminder(current.what, first or options[index], rule=rule))
 
 
 def _read_answer(
@@ -313,16 +395,53 @@ async def list_lines(deps: Deps, turn: Turn) -> list[str]:
 
 def _label(reminder: ReminderDoc, now: datetime, language: Language) -> str:
     due = datetime.fromtimestamp(reminder.due_at_ms / 1000, now.tzinfo)
+    rule = rule_of(reminder)
+    if rule is not None:
+        words = describe(rule, start_of(reminder).astimezone(now.tzinfo), language)
+        what = what_text(reminder, language)
+        return text(
+            "reminder_label_repeating",
+            language,
+            rule=words,
+            what=what,
+            next=when_text(due, now, language),
+        )
     return f"{when_text(due, now, language)} · {what_text(reminder, language)}"
 
 
-async def list_reminders(deps: Deps, turn: Turn) -> Reply:
+async def list_reminders(deps: Deps, turn: Turn, period: Period | None = None) -> Reply:
+    """The open reminders, numbered soonest first; with `period`, only those due in it."""
     lang = turn.language
-    lines = await list_lines(deps, turn)
-    if not lines:
-        return finish(turn, text("reminders_none", lang), kind="deterministic")
-    body = text("reminders_header", lang, count=len(lines)) + "\n" + numbered(lines)
-    return finish(turn, body, kind="deterministic")
+    if period is None:
+        lines = await list_lines(deps, turn)
+        if not lines:
+            return finish(turn, text("reminders_none", lang), kind="deterministic")
+        body = text("reminders_header", lang, count=len(lines)) + "\n" + numbered(lines)
+        return finish(turn, body, kind="deterministic")
+    now = _now(deps, turn)
+    start, end = period_bounds(period, now)
+    reminders = (
+        [] if reminderlook.none_open(turn) else await deps.db.reminders.open_for(turn.user_id)
+    )
+    inside = [r for r in reminders if start <= r.due_at_ms < end]
+    named = text(f"reminder_period_{period}", lang)
+    if not inside:
+        return finish(turn, text("reminders_none_period", lang, period=named), kind="deterministic")
+    lines = [_label(r, now, lang) for r in inside]
+    body = text("reminders_header_period", lang, period=named, count=len(lines))
+    return finish(turn, body + "\n" + numbered(lines), kind="deterministic")
+
+
+def period_bounds(period: Period, now: datetime) -> tuple[int, int]:
+    """The instants (ms) a period of the user's calendar spans, from now."""
+    today = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    days = {"today": (0, 1), "tomorrow": (1, 2), "next_days": (0, 4)}
+    if period == "this_week":
+        first, last = 0, 7 - now.weekday()
+    else:
+        first, last = days[period]
+    begin = max(now, today + timedelta(days=first)) if first == 0 else today + timedelta(days=first)
+    return int(begin.timestamp() * 1000), int((today + timedelta(days=last)).timestamp() * 1000)
 
 
 async def cancel_reminder(deps: Deps, turn: Turn, args: str) -> Reply:
@@ -340,13 +459,238 @@ async def cancel_reminder(deps: Deps, turn: Turn, args: str) -> Reply:
         )
         listing = numbered([_label(r, now, lang) for r in reminders])
         return finish(turn, text(key, lang) + "\n" + listing, kind="deterministic")
-    if not await deps.db.reminders.cancel(turn.user_id, target, turn.now_ms):
+    if target.rule:
+        return await ask_scope(deps, turn, target)
+    return await cancel(deps, turn, target, "all")
+
+
+async def ask_scope(deps: Deps, turn: Turn, target: ReminderDoc) -> Reply:
+    """A repeating reminder to cancel: only the next occurrence, or all of them?"""
+    lang = turn.language
+    now = _now(deps, turn)
+    rule = rule_of(target)
+    assert rule is not None
+    due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
+    pending = pendings.ChooseCancelScope(reminder_id=target.id)
+    await pendings.store(deps, turn, pending)
+    labels = [text("reminder_scope_next", lang), text("reminder_scope_all", lang)]
+    body = text(
+        "reminder_cancel_scope",
+        lang,
+        what=what_text(target, lang),
+        rule=describe(rule, start_of(target).astimezone(now.tzinfo), lang),
+        next=when_text(due, now, lang),
+    )
+    turn.facts.ambiguity = "unresolved"
+    return finish(
+        turn,
+        body + "\n" + numbered(labels),
+        kind="candidates",
+        choices=labels,
+        choice_kind="pick",
+        choice_token=pending.token,
+    )
+
+
+_SCOPE_ALL = frozenset({"todos", "todas", "tudo", "all", "all of them", "every one", "todos eles"})
+_SCOPE_NEXT = frozenset({"so o proximo", "o proximo", "proximo", "so esse", "only the next",
+                         "the next", "next", "next one", "only the next one", "so o de hoje",
+                         "so o proximo mesmo"})  # fmt: skip
+
+
+async def answer_scope(deps: Deps, turn: Turn, current: pendings.ChooseCancelScope) -> Reply | None:
+    """The answer to "only the next or all?": a button, "1"/"2", or the words; None otherwise."""
+    lang = turn.language
+    incoming, intent = turn.incoming, turn.intent
+    index: int | None = None
+    if incoming.kind == "choice":
+        if incoming.choice_token != current.token or incoming.choice is None:
+            return finish(turn, text("stale_button", lang), kind="deterministic")
+        index = incoming.choice
+    elif intent is not None and intent.action in ("cancel", "deny"):
+        await pendings.clear(deps, turn)
+        return finish(turn, text("cancelled", lang), kind="deterministic")
+    elif intent is not None and intent.action == "select" and "index" in intent.entities:
+        index = int(intent.entities["index"])
+    else:
+        said = " ".join(fold(incoming.text or "").split())
+        index = 1 if said in _SCOPE_ALL else 0 if said in _SCOPE_NEXT else None
+    if index is None:
+        return None
+    if index not in (0, 1, -1):
+        return finish(turn, text("choice_out_of_range", lang, count=2), kind="deterministic")
+    await pendings.clear(deps, turn)
+    target = await deps.db.reminders.get(turn.user_id, current.reminder_id)
+    if target is None or target.state not in ("scheduled",):
         return finish(turn, text("reminder_not_found", lang), kind="deterministic")
-    await append_event(deps, turn, "reminder_cancelled", {"reminder_id": target.id})
+    turn.facts.apply_rule("clarification_answered")
+    return await cancel(deps, turn, target, "next" if index == 0 else "all")
+
+
+async def cancel(deps: Deps, turn: Turn, target: ReminderDoc, scope: str) -> Reply:
+    """Cancel a reminder (or only its next occurrence), undoably: its state before is kept."""
+    lang = turn.language
+    now = _now(deps, turn)
+    batch = await _keep(deps, turn, target, "rcancel")
+    rule = rule_of(target)
+    following = None
+    if scope == "next" and rule is not None:
+        due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
+        following = next_after(rule, start_of(target), due)
+    if following is not None:
+        next_ms = int(following.timestamp() * 1000)
+        moved = await deps.db.reminders.move(
+            turn.user_id, target, {"due_at_ms": next_ms, "wake_at_ms": next_ms}, turn.now_ms
+        )
+        done = moved
+    else:
+        done = await deps.db.reminders.cancel(turn.user_id, target, turn.now_ms)
+    if not done:
+        return finish(turn, text("reminder_not_found", lang), kind="deterministic")
+    payload = {"reminder_id": target.id, "scope": scope if following else "all", "snapshot": batch}
+    await append_event(deps, turn, "reminder_cancelled", payload)
+    if following is not None:
+        body = text(
+            "reminder_skipped",
+            lang,
+            what=what_text(target, lang),
+            next=confirm_when_text(following.astimezone(now.tzinfo), now, lang),
+        )
+        return finish(turn, f"{OK_MARK} " + body, kind="effect")
     label = _label(target, now, lang)
     return finish(
         turn, f"{OK_MARK} " + text("reminder_cancelled", lang, label=label), kind="effect"
     )
+
+
+async def _keep(deps: Deps, turn: Turn, reminder: ReminderDoc, kind: str) -> str:
+    """The reminder as it is now, kept 24 hours for «desfaz»; the batch's name."""
+    batch = f"{kind}:{turn.turn_id}:{reminder.id}"
+    state = State("reminder", reminder.id, reminder.model_dump_json(by_alias=True))
+    await deps.db.snapshots.keep_states(turn.user_id, batch, [state], turn.now_ms)
+    return batch
+
+
+async def change(
+    deps: Deps,
+    turn: Turn,
+    target: ReminderDoc,
+    *,
+    due: datetime | None = None,
+    what: str | None = None,
+    rule: Rule | None = None,
+    keep_rule: bool = True,
+) -> Reply:
+    """Move, reword or re-rule a scheduled reminder, undoably (`reminder_changed`)."""
+    lang = turn.language
+    now = _now(deps, turn)
+    fields: dict[str, object] = {}
+    if what is not None and what.strip():
+        fields["text"] = one_line(what, 300)
+    old_rule = rule_of(target)
+    new_rule = rule if rule is not None else (old_rule if keep_rule else None)
+    if due is not None or rule is not None:
+        first = due or start_of(target)
+        if new_rule is not None:
+            first = first_from(new_rule, first, now) or first
+        if first.timestamp() <= now.timestamp():
+            when = when_text(first.astimezone(now.tzinfo), now, lang)
+            return finish(turn, text("reminder_past", lang, when=when), kind="deterministic")
+        due_ms = int(first.timestamp() * 1000)
+        fields |= {"due_at_ms": due_ms, "wake_at_ms": due_ms}
+        fields |= _rule_fields(new_rule, first) if new_rule else {"rule": None, "start_local": None}
+    if not fields:
+        return finish(turn, text("reminder_not_found", lang), kind="deterministic")
+    batch = await _keep(deps, turn, target, "rchange")
+    if not await deps.db.reminders.move(turn.user_id, target, fields, turn.now_ms):
+        return finish(turn, text("reminder_not_found", lang), kind="deterministic")
+    if "due_at_ms" in fields:
+        await reminderlook.lower(deps, turn, int(str(fields["due_at_ms"])))
+    payload = {"reminder_id": target.id, "fields": sorted(fields), "snapshot": batch}
+    await append_event(deps, turn, "reminder_changed", payload)
+    changed = target.model_copy(update=fields)
+    label = _label(changed, now, lang)
+    if "due_at_ms" in fields and not changed.rule:
+        due_at = datetime.fromtimestamp(changed.due_at_ms / 1000, now.tzinfo)
+        label = f"{confirm_when_text(due_at, now, lang)} · {what_text(changed, lang)}"
+    return finish(turn, f"{OK_MARK} " + text("reminder_changed", lang, label=label), kind="effect")
+
+
+async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
+    """Questions about reminders and changes to them read in code where sure (issue 43)."""
+    asked = read_ask(message)
+    if asked is None:
+        return None
+    if isinstance(asked, ListAsk):
+        turn.facts.apply_rule("reminder_in_code")
+        return await list_reminders(deps, turn, asked.period)
+    reminders = (
+        [] if reminderlook.none_open(turn) else await deps.db.reminders.open_for(turn.user_id)
+    )
+    scheduled = [r for r in reminders if r.state == "scheduled"]
+    if isinstance(asked, CancelAsk):
+        found = find(scheduled, asked.query)
+        if found is None:
+            return None  # not a reminder this user has: the planner reads it
+        turn.facts.apply_rule("reminder_in_code")
+        return (
+            await ask_scope(deps, turn, found)
+            if found.rule
+            else await cancel(deps, turn, found, "all")
+        )
+    target = (
+        await _just_set(deps, turn, scheduled) if not asked.query else find(scheduled, asked.query)
+    )
+    if target is None:
+        return None
+    due = _read_new_time(deps, turn, asked.when, target)
+    if due is None:
+        return None
+    turn.facts.apply_rule("reminder_in_code")
+    return await change(deps, turn, target, due=due)
+
+
+def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> datetime | None:
+    """A new time in the user's words, read by the grammar; a clock alone keeps the day.
+
+    Only words that are all time: "às 10", "amanhã às 9h"; never a message with more in it.
+    """
+    now = _now(deps, turn)
+    month_first, country = reading_for(deps, turn)
+    parsed = parse(f"me lembra {words}", now, month_first=month_first, country=country)
+    if not isinstance(parsed, SetReminder) or parsed.what or parsed.rule is not None:
+        return None
+    when = read_when(tokenize(fold_same_length(words)))
+    clock = time_of_day(when) if when is not None and not when.has_day else None
+    if clock is not None:
+        # "na verdade às 10": the reminder's own day, at that time (10 beside a day is 10:00)
+        due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
+        moved = due.replace(hour=clock[0], minute=clock[1])
+        if moved.timestamp() > now.timestamp():
+            return moved
+    return parsed.due
+
+
+async def _just_set(deps: Deps, turn: Turn, scheduled: list[ReminderDoc]) -> ReminderDoc | None:
+    """The reminder the user's newest effect set, when it was set in the last few minutes."""
+    since = turn.now_ms - JUST_SET_MS
+    events = await deps.db.ledger.events_in(turn.user_id, since, turn.now_ms)
+    effects = [e for e in events if e.type in _EFFECT_EVENTS]
+    if not effects or effects[-1].type not in ("reminder_set", "reminder_changed"):
+        return None
+    wanted = str(effects[-1].payload.get("reminder_id"))
+    return next((r for r in scheduled if r.id == wanted), None)
+
+
+JUST_SET_MS = 10 * 60 * 1000
+_EFFECT_EVENTS = frozenset({"item_saved", "item_deleted", "all_deleted", "item_updated",
+                            "reminder_set", "reminder_changed", "reminder_cancelled", "undone",
+                            "memory_noted", "bookmark_set"})  # fmt: skip
+
+
+def find(reminders: list[ReminderDoc], query: str) -> ReminderDoc | None:
+    """The one reminder whose text holds every word of `query` (or the number), else None."""
+    return _pick(reminders, query) if query.strip() else None
 
 
 def _pick(reminders: list[ReminderDoc], args: str) -> ReminderDoc | None:
@@ -404,6 +748,24 @@ def due_reply(reminder: ReminderDoc, *, now_ms: int, late_after_ms: int = 600_00
     )
 
 
+def following_ms(reminder: ReminderDoc, now_ms: int) -> int | None:
+    """When a repeating reminder is due next after this occurrence (None: it ended, or it
+    does not repeat); occurrences missed while nothing ran collapse into the one sent now."""
+    rule = rule_of(reminder)
+    if rule is None:
+        return None
+    after = datetime.fromtimestamp(max(now_ms, reminder.due_at_ms) / 1000, UTC)
+    following = next_after(rule, start_of(reminder), after)
+    return int(following.timestamp() * 1000) if following is not None else None
+
+
+async def mark_sent(deps: Deps, claimed: ReminderDoc, now_ms: int) -> bool:
+    """This occurrence was sent: marked so by its claim's owner, the next one scheduled."""
+    return await deps.db.reminders.mark_sent_and_advance(
+        claimed, following_ms(claimed, now_ms), now_ms
+    )
+
+
 def is_snooze(token: str | None) -> bool:
     return bool(token) and str(token).startswith(SNOOZE_PREFIX)
 
@@ -424,7 +786,29 @@ async def snooze(deps: Deps, turn: Turn) -> Reply:
     else:
         due = (now + timedelta(days=1)).replace(hour=TOMORROW_HOUR, minute=0, second=0)
     due_ms = int(due.timestamp() * 1000)
-    if not await deps.db.reminders.reschedule(turn.user_id, reminder, due_ms, turn.now_ms):
+    if reminder.rule:  # its next occurrence is scheduled already: the snooze is a one-off copy
+        copy = reminder.model_copy(
+            update={
+                "id": f"{reminder.id[:10]}s{reminder.sent_count}",
+                "state": "scheduled",
+                "due_at_ms": due_ms,
+                "wake_at_ms": due_ms,
+                "attempts": 0,
+                "claimed_by": None,
+                "held": False,
+                "rule": None,
+                "start_local": None,
+                "count": None,
+                "until_ms": None,
+                "created_at_ms": turn.now_ms,
+                "updated_at_ms": turn.now_ms,
+            }
+        )
+        if await deps.db.reminders.get(turn.user_id, copy.id) is not None:
+            return finish(turn, text("reminder_snooze_stale", lang), kind="deterministic")
+        await deps.db.reminders.add(copy)
+        reminder = copy
+    elif not await deps.db.reminders.reschedule(turn.user_id, reminder, due_ms, turn.now_ms):
         return finish(turn, text("reminder_snooze_stale", lang), kind="deterministic")
     await reminderlook.lower(deps, turn, due_ms)
     await append_event(deps, turn, "reminder_set", {"reminder_id": reminder.id, "snoozed": True})
@@ -458,7 +842,7 @@ async def with_held(deps: Deps, turn: Turn, reply: Reply) -> Reply:
         )
         if claimed is None:
             continue
-        if await deps.db.reminders.mark_sent(claimed, turn.now_ms):
+        if await mark_sent(deps, claimed, turn.now_ms):
             await append_event(
                 deps, turn, "reminder_sent", {"reminder_id": reminder.id, "held": True}
             )
@@ -468,3 +852,135 @@ async def with_held(deps: Deps, turn: Turn, reply: Reply) -> Reply:
     if not shown:
         return reply
     return replace(reply, text="\n".join([*shown, "", reply.text]))
+
+
+# -- the reminder tools (DESIGN 11.1): the same code as the readers above -------------------------
+
+
+def _iso(deps: Deps, turn: Turn, value: str) -> datetime:
+    return datetime.fromisoformat(value.replace(" ", "T")).replace(
+        tzinfo=zone_of(deps, turn.user.timezone), second=0, microsecond=0
+    )
+
+
+def _phrase(deps: Deps, turn: Turn, phrase: str) -> ReminderParse | None:
+    now = _now(deps, turn)
+    month_first, country = reading_for(deps, turn)
+    return parse(f"me lembra {phrase}", now, month_first=month_first, country=country)
+
+
+def _message_times(deps: Deps, turn: Turn) -> list[datetime]:
+    """The instants the grammar reads from the user's message (one, or the options it asks)."""
+    parsed = _phrase(deps, turn, turn.incoming.text or "")
+    if isinstance(parsed, SetReminder):
+        return [parsed.due]
+    if isinstance(parsed, AskWhen):
+        return list(parsed.options)
+    return []
+
+
+def tool_time_problem(
+    deps: Deps, turn: Turn, when: str | None, phrase: str | None, rule: str | None
+) -> str | None:
+    """Why a model-given time or rule cannot be placed (invalid output, 3.1), or None."""
+    if rule is not None and read_rrule(rule, zone_of(deps, turn.user.timezone)) is None:
+        return "argument `rule` is not an RRULE a reminder can use (FREQ=DAILY|WEEKLY|MONTHLY|..."
+    if phrase is not None and _phrase(deps, turn, phrase) is None:
+        return (
+            "argument `phrase` names no time the reminder grammar can read: pass the user's own "
+            "time words (e.g. 'amanhã às 9h')"
+        )
+    if when is not None:
+        try:
+            wanted = _iso(deps, turn, when)
+        except ValueError:
+            return "argument `when` is not an ISO local date-time (YYYY-MM-DDTHH:MM)"
+        said = _message_times(deps, turn)
+        if not any(abs(t.timestamp() - wanted.timestamp()) < 60 for t in said):
+            return (
+                "argument `when` is not the time the user's message states: pass the user's own "
+                "time words as `phrase` instead"
+            )
+    return None
+
+
+async def set_from_tool(
+    deps: Deps,
+    turn: Turn,
+    what: str,
+    *,
+    when: str | None,
+    phrase: str | None,
+    rule: str | None,
+) -> Reply:
+    """`set_reminder`: the reader's `schedule`, with the time placed by the grammar."""
+    lang = turn.language
+    now = _now(deps, turn)
+    zone = zone_of(deps, turn.user.timezone)
+    given = read_rrule(rule, zone) if rule else None
+    what = one_line(what, 300)
+    if phrase is not None:
+        parsed = _phrase(deps, turn, phrase)
+        if isinstance(parsed, AskWhen):
+            return await ask_when(deps, turn, replace(parsed, what=what, rule=given or parsed.rule))
+        if isinstance(parsed, PastTime) or parsed is None:
+            due = parsed.due if parsed else now
+            return finish(turn, text("reminder_past", lang, when=when_text(due, now, lang)),
+                          kind="deterministic")  # fmt: skip
+        first = parsed.due
+        rule_now = given or parsed.rule
+        default_time = parsed.default_time
+        spoken = read_when(tokenize(fold_same_length(phrase)))
+        clock = time_of_day(spoken) if given is not None and spoken is not None else None
+        if clock is not None and spoken is not None and not spoken.has_day:
+            # a rule beside a bare clock: that time of every day it names ("7h" is 07:00)
+            first = now.replace(hour=clock[0], minute=clock[1], second=0, microsecond=0)
+    else:
+        assert when is not None
+        first, rule_now, default_time = _iso(deps, turn, when), given, False
+    if rule_now is not None:
+        first = first_from(rule_now, first, now - timedelta(minutes=1)) or first
+    if first.timestamp() <= now.timestamp():
+        return finish(turn, text("reminder_past", lang, when=when_text(first, now, lang)),
+                      kind="deterministic")  # fmt: skip
+    return await schedule(deps, turn, SetReminder(what, first, default_time, rule=rule_now))
+
+
+async def target_of(
+    deps: Deps, turn: Turn, reminder_id: str | None, query: str | None
+) -> ReminderDoc | None:
+    """The user's open reminder by id (never another user's) or by words of its text."""
+    scheduled = [
+        r for r in await deps.db.reminders.open_for(turn.user_id) if r.state == "scheduled"
+    ]
+    if reminder_id is not None:  # the full id, or the handle the frame shows (its start)
+        named = [r for r in scheduled if r.id == reminder_id]
+        if not named and len(reminder_id) >= HANDLE_MIN:
+            named = [r for r in scheduled if r.id.startswith(reminder_id)]
+        return named[0] if len(named) == 1 else None
+    return find(scheduled, query or "")
+
+
+HANDLE_MIN = 6  # the frame shows 8 characters of a reminder's id
+
+
+async def change_from_tool(
+    deps: Deps,
+    turn: Turn,
+    target: ReminderDoc,
+    *,
+    when: str | None,
+    phrase: str | None,
+    what: str | None,
+    rule: str | None,
+) -> Reply:
+    """`change_reminder`: the reader's `change`, the new time placed by the grammar."""
+    due = None
+    if phrase is not None:
+        due = _read_new_time(deps, turn, phrase, target)
+        if due is None:
+            return finish(turn, text("reminder_not_found", turn.language), kind="deterministic")
+    elif when is not None:
+        due = _iso(deps, turn, when)
+    given = read_rrule(rule, zone_of(deps, turn.user.timezone)) if rule else None
+    return await change(deps, turn, target, due=due, what=what, rule=given)

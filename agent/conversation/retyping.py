@@ -4,7 +4,8 @@ The offline planner saves a bare title ("salva inception") as a movie and says s
 correction right after it ("é uma série", "na verdade é uma nota") changes the type of
 the item the user saved last (their newest effect, within the session's idle time).
 The change is one `item_updated` event (`fields: ["type"]`, content-free) whose
-payload names a snapshot of the item as it was, kept 24 hours: «desfaz» puts it back.
+payload names a snapshot of the item as it was, kept 24 hours: «desfaz» puts it back
+(agent/trust/inverses.py).
 A movie becoming a TV show keeps its title and year and loses what TMDB said about the
 movie; a title becoming a note becomes its text ("Inception (2010)"), and a short one-line
 note a title (its "(2010)" the year again, so the dedup key is the one it had).
@@ -107,29 +108,6 @@ async def retype(deps: Deps, turn: Turn, kind: Retype) -> Reply:
 def undoable(event: LedgerDoc) -> bool:
     """Whether `event` is a change «desfaz» can put back from its snapshot."""
     return event.type == "item_updated" and bool(event.payload.get("snapshot"))
-
-
-async def undo_change(deps: Deps, turn: Turn, target: LedgerDoc) -> Reply | None:
-    """Put the item `target` changed back as it was; None when there is nothing to put back."""
-    batch = str(target.payload.get("snapshot", ""))
-    kept = await deps.db.snapshots.batch(turn.user_id, batch, now_ms=turn.now_ms)
-    current = await deps.db.items.get(turn.user_id, str(target.payload.get("item_id", "")))
-    if not kept or current is None:
-        return None
-    before = kept[0]
-    try:
-        if not await deps.db.items.replace(before):
-            return None
-    except DuplicateKey:  # the user saved it again as that type meanwhile
-        return None
-    if current.type != before.type:
-        await deps.db.users.move_count(turn.user_id, current.type, before.type)
-    else:
-        await deps.db.users.items_changed(turn.user_id)
-    await deps.db.snapshots.drop_batch(turn.user_id, batch)
-    kind_word = text(f"kind_{before.type}", turn.language) if before.type in RETYPABLE else ""
-    body = text("undo_retyped", turn.language, label=item_label(before), kind=kind_word)
-    return finish(turn, f"{OK_MARK} " + body, kind="effect")
 
 
 async def _last_saved(deps: Deps, turn: Turn) -> ItemDoc | None:

@@ -90,7 +90,7 @@ ALLOWED_FROM_PLAN = frozenset(name for name in registry() if name != "delete_all
 READ_RESULTS = (Found, PageFetched, Simulated)
 SAVE_TOOLS = frozenset(name for name in ALLOWED_FROM_PLAN if name.startswith("save_"))
 # a question about saved things: answered from storage, never by a lookup or a save
-QUESTION_TOOLS = frozenset({"search_items", "request_clarification"})
+QUESTION_TOOLS = frozenset({"search_items", "request_clarification", "list_reminders"})
 # a deterministic turn stores the user's message and the reply: their numbers are reserved
 # with the user read, so storing them is one round trip (storage/messages.py)
 TURN_MESSAGES = 2
@@ -322,6 +322,8 @@ class Runtime:
         2"), a question about saved things, several items to save in one message."""
         message = turn.incoming.text or ""
         reply = await pointing.act(self.deps, turn, self.tools, message)
+        if reply is None and llm_intent != "save":  # reminders asked about or changed in words
+            reply = await reminding.in_code(self.deps, turn, message)
         if reply is None and llm_intent != "save":  # a request to save is never a question
             reply = await answering.answer(self.deps, turn, self.tools, message)
         if reply is not None:
@@ -349,12 +351,22 @@ class Runtime:
         """Resolve `current` in code, or return None when the message is unrelated to it."""
         lang = turn.language
         incoming = turn.incoming
+        if incoming.kind == "text" and undoing.asks_undo(
+            self.classifier.classify(incoming.text or "")
+        ):
+            # «desfaz» while a question is open takes the question back, nothing older (DESIGN 11.3)
+            await pendings.clear(self.deps, turn)
+            return finish(turn, text("undo_cancelled_question", lang), kind="deterministic")
         if isinstance(current, pendings.ChooseClarification):
             return await self._clarified(turn, current)
         if isinstance(current, pendings.ChooseReminderTime):  # a reminder's time (issue 36)
             if incoming.kind == "text":
                 turn.intent = self.classifier.classify(incoming.text or "")
             return await reminding.answer_time(self.deps, turn, current)
+        if isinstance(current, pendings.ChooseCancelScope):  # a repeating one: next or all
+            if incoming.kind == "text":
+                turn.intent = self.classifier.classify(incoming.text or "")
+            return await reminding.answer_scope(self.deps, turn, current)
         if incoming.kind == "choice":
             if incoming.choice_token != current.token or incoming.choice is None:
                 return finish(turn, text("stale_button", lang), kind="deterministic")

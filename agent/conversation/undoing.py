@@ -1,131 +1,232 @@
-"""`desfaz` / `undo` / `/undo` (DESIGN 9.4): revert the user's last effect within 24 hours.
+"""`desfaz` / `undo` / `/undo` and `refaz` / `redo` (DESIGN 9.4, 11.3), in code.
 
-The last effect is read from the user's own ledger: the newest `item_saved`,
-`item_deleted`, `all_deleted` or `item_updated` of the last 24 hours that no `undone`
-event names (by hash). A save is deleted; a deleted item comes back from its snapshot
-with its id and every field; an edited item gets the fields the edit changed back from
-the snapshot taken before it; a `delete_all` comes back only after a preview and "sim".
+The last effect is read from the user's own ledger: the newest event of the last 24 hours
+that has an inverse (agent/trust/inverses.py: saves, deletions, delete-all, edits and
+retypes, reminders set, changed or cancelled, imports, bookmarks, notes) and that no live
+`undone` event names. The events one update recorded of one type are one effect (an import,
+a save of several items). Repeated, «desfaz» goes further back; «refaz» undoes the newest
+undo when nothing was done since. An undo of `apaga tudo` comes back only after a preview
+and "sim". Each undo is one recoverable effect keyed by its update (agent/trust/effects.py):
+a re-drive answers what the first run said and never reverts a second, older effect.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from agent.conversation import pending as pendings
-from agent.conversation import retyping
 from agent.conversation.replies import finish, item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import OK_MARK, items_word, text
-from agent.trust.ledgering import append_event
-from agent.types import Reply
-from storage.documents import ItemDoc, LedgerDoc
+from agent.trust import effects, inverses
+from agent.types import Language, Reply
+from agent.understanding.intent import Intent
+from agent.understanding.textnorm import one_line
+from storage.documents import ItemDoc, LedgerDoc, MemoryDoc, ReminderDoc
 
-UNDOABLE = frozenset({"item_saved", "item_deleted", "all_deleted", "item_updated"})
 WINDOW_MS = 24 * 3600 * 1000
-EDITABLE = frozenset({"title", "year", "content"})  # what `update_item` may change
+UNDOABLE = frozenset(inverses.INVERSES) - {"undone"}
 
 
-async def last_undoable(deps: Deps, turn: Turn) -> LedgerDoc | None:
-    """The user's newest effect of the last 24 hours not undone yet."""
-    events = await deps.db.ledger.events_in(turn.user_id, turn.now_ms - WINDOW_MS, turn.now_ms)
-    undone = {str(e.payload.get("event_hash")) for e in events if e.type == "undone"}
+def asks_undo(intent: Intent) -> bool:
+    """Whether the message is «desfaz» / «undo» / `/undo`."""
+    return intent.action == "command" and intent.entities.get("name") in ("undo", "desfazer")
+
+
+def _cancelled(events: Sequence[LedgerDoc]) -> set[str]:
+    """Hashes of the events a live `undone` reverts (an undo «refaz» reverted counts no more)."""
+    by_hash = {e.hash: e for e in events}
+    cancelled: set[str] = set()
+    for event in events:
+        if event.type != "undone":
+            continue
+        targets = _targets(event)
+        for target in targets:
+            cancelled.add(target)
+            undone = by_hash.get(target)
+            if undone is not None and undone.type == "undone":  # a redo: its undo counts no more
+                cancelled.difference_update(_targets(undone))
+    return cancelled
+
+
+def _targets(undone: LedgerDoc) -> list[str]:
+    return [str(undone.payload.get("event_hash")), *map(str, undone.payload.get("also_hashes", ()))]
+
+
+def _group(events: Sequence[LedgerDoc], newest: int, cancelled: set[str]) -> list[LedgerDoc]:
+    """The newest effect's events: every undoable one its update recorded (an import's items,
+    notes and reminders, a message that saved several things)."""
+    head = events[newest]
+    update = head.payload.get("update_id")
+    group = [head]
+    for event in reversed(events[:newest]):
+        if update is None or event.payload.get("update_id") != update:
+            break
+        if event.type in UNDOABLE and event.hash not in cancelled:
+            group.insert(0, event)
+    return group
+
+
+async def _swap(deps: Deps, turn: Turn, group: list[LedgerDoc]) -> inverses.Swap | None:
+    """What undoing `group` writes: each event type's inverse, merged."""
+    by_type: dict[str, list[LedgerDoc]] = {}
+    for event in group:
+        by_type.setdefault(event.type, []).append(event)
+    swaps = []
+    for kind, events in by_type.items():
+        swap = await inverses.INVERSES[kind](deps, turn.user_id, events, turn.now_ms)
+        if swap is not None:
+            swaps.append(swap)
+    if len(swaps) <= 1:
+        return swaps[0] if swaps else None
+    main = max(swaps, key=lambda s: (s.key != "undo_reminder_set", s.count))
+    return inverses.Swap(
+        changes=tuple(c for s in [main, *(s for s in swaps if s is not main)] for c in s.changes),
+        key=main.key,
+        count=main.count,
+        confirm=any(s.confirm for s in swaps),
+    )
+
+
+async def _recent(deps: Deps, turn: Turn) -> list[LedgerDoc]:
+    return await deps.db.ledger.events_in(turn.user_id, turn.now_ms - WINDOW_MS, turn.now_ms)
+
+
+def last_effect(events: Sequence[LedgerDoc]) -> list[LedgerDoc]:
+    """The user's newest effect not undone (its events), or [] when there is none."""
+    cancelled = _cancelled(events)
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        if event.type in UNDOABLE and event.hash not in cancelled:
+            return _group(events, index, cancelled)
+    return []
+
+
+def last_undo(events: Sequence[LedgerDoc]) -> list[LedgerDoc]:
+    """The newest live undo that nothing was done after (what «refaz» reverts), or []."""
+    cancelled = _cancelled(events)
     for event in reversed(events):
-        if (event.type in UNDOABLE or retyping.undoable(event)) and event.hash not in undone:
-            return event
-    return None
+        if event.type in UNDOABLE:
+            return []  # something was done since the undo: there is nothing to redo
+        if event.type != "undone" or event.hash in cancelled:
+            continue
+        if event.payload.get("of_type") == "undone" or not event.payload.get("count"):
+            continue  # a redo, or an undo that changed nothing
+        return [event]
+    return []
 
 
-async def undo(deps: Deps, turn: Turn, args: str) -> Reply:
+async def undo(deps: Deps, turn: Turn, args: str = "") -> Reply:
     lang = turn.language
     turn.facts.apply_rule("undo_in_code")
-    target = await last_undoable(deps, turn)
-    if target is None:
+    receipt = _receipt(turn)
+    if receipt is not None:  # this update's undo already ran: answer as it did
+        return done_reply(turn, receipt)
+    events = await _recent(deps, turn)
+    group = last_effect(events)
+    if not group:
         return finish(turn, text("undo_nothing", lang), kind="deterministic")
-    if target.type == "item_saved":
-        return await _unsave(deps, turn, target)
-    if retyping.undoable(target):  # a type correction ("é uma série") put back
-        put_back = await retyping.undo_change(deps, turn, target)
-        await _record(deps, turn, target, 1 if put_back else 0)
-        return put_back or finish(turn, text("undo_gone", lang), kind="deterministic")
-    if target.type == "item_updated":
-        return await _unedit(deps, turn, target)
-    batch = str(target.payload.get("snapshot", ""))
-    items = await deps.db.snapshots.batch(turn.user_id, batch, now_ms=turn.now_ms) if batch else []
-    if not items:
-        await _record(deps, turn, target, 0)  # nothing left to bring back: do not offer it again
+    swap = await _swap(deps, turn, group)
+    if swap is None:  # nothing left to bring back: recorded, so it is not offered again
+        await _run(deps, turn, group, inverses.Swap(changes=(), key="undo_unsaved", count=0))
         return finish(turn, text("undo_gone", lang), kind="deterministic")
-    if target.type == "item_deleted":
-        restored = await restore(deps, turn, items)
-        await _record(deps, turn, target, restored)
-        body = f"{OK_MARK} " + text("undo_restored", lang, label=item_label(items[0]))
-        return finish(turn, body, kind="effect")
-    pending = pendings.ConfirmUndoAll(event_hash=target.hash, batch=batch, count=len(items))
-    body = text("undo_all_preview", lang, count=len(items), items=items_word(len(items), lang))
-    return await pendings.ask_to_confirm(deps, turn, pending, body)
+    if swap.confirm:
+        pending = pendings.ConfirmUndoAll(
+            event_hash=group[-1].hash, batch=str(group[-1].payload.get("snapshot", "")),
+            count=swap.count,
+        )  # fmt: skip
+        body = text("undo_all_preview", lang, count=swap.count, items=items_word(swap.count, lang))
+        return await pendings.ask_to_confirm(deps, turn, pending, body)
+    return await _run(deps, turn, group, swap)
+
+
+async def redo(deps: Deps, turn: Turn, args: str = "") -> Reply:
+    """«refaz» / «redo»: the newest undo reverted, when nothing was done after it."""
+    turn.facts.apply_rule("undo_in_code")
+    receipt = _receipt(turn)
+    if receipt is not None:
+        return done_reply(turn, receipt)
+    group = last_undo(await _recent(deps, turn))
+    swap = (
+        await inverses.INVERSES["undone"](deps, turn.user_id, group, turn.now_ms) if group else None
+    )
+    if swap is None:
+        return finish(turn, text("redo_nothing", turn.language), kind="deterministic")
+    return await _run(deps, turn, group, swap)
 
 
 async def confirm_restore_all(deps: Deps, turn: Turn, current: pendings.ConfirmUndoAll) -> Reply:
     """The "sim" after an undo of `apaga tudo`: every snapshot of that deletion comes back."""
-    lang = turn.language
-    items = await deps.db.snapshots.batch(turn.user_id, current.batch, now_ms=turn.now_ms)
-    target = await last_undoable(deps, turn)
-    if not items or target is None or target.hash != current.event_hash:
-        return finish(turn, text("undo_gone", lang), kind="deterministic")
-    restored = await restore(deps, turn, items)
-    await _record(deps, turn, target, restored)
-    body = f"{OK_MARK} " + text(
-        "undo_all_done", lang, count=restored, items=items_word(restored, lang)
+    group = last_effect(await _recent(deps, turn))
+    if not group or group[-1].hash != current.event_hash:
+        return finish(turn, text("undo_gone", turn.language), kind="deterministic")
+    swap = await _swap(deps, turn, group)
+    if swap is None:
+        return finish(turn, text("undo_gone", turn.language), kind="deterministic")
+    return await _run(deps, turn, group, swap)
+
+
+async def _run(deps: Deps, turn: Turn, group: list[LedgerDoc], swap: inverses.Swap) -> Reply:
+    head = group[-1]
+    plan = inverses.Plan(
+        hashes=tuple(e.hash for e in reversed(group)),
+        of_type=head.type,
+        of_seq=head.seq,
+        swap=swap,
+        label=_label(swap, turn.language),
     )
-    return finish(turn, body, kind="effect")
+    await effects.undo(deps, turn, plan)
+    return done_reply(turn, plan)
 
 
-async def restore(deps: Deps, turn: Turn, items: list[ItemDoc]) -> int:
-    """Put `items` back exactly as stored; one the user saved again meanwhile is kept once."""
-    restored = 0
-    for item in items:
-        _, created = await deps.db.items.insert(item)
-        if created:
-            restored += 1
-            await deps.db.users.adjust_count(turn.user_id, item.type, 1)
-    return restored
+def _receipt(turn: Turn) -> inverses.Plan | None:
+    """This update's undo, when it already ran (a re-drive of the same update)."""
+    kept = turn.user.last_undo
+    update = turn.incoming.update_id
+    if update is None or not kept or kept.get("update_id") != update:
+        return None
+    return inverses.Plan.model_validate_json(str(kept["plan"]))
 
 
-async def _unsave(deps: Deps, turn: Turn, target: LedgerDoc) -> Reply:
+def done_reply(turn: Turn, plan: inverses.Plan) -> Reply:
+    """What an undo (or redo) that ran says: what it reverted, by name."""
     lang = turn.language
-    item = await deps.db.items.delete(turn.user_id, str(target.payload.get("item_id", "")))
-    if item is None:
-        await _record(deps, turn, target, 0)
+    swap = plan.swap
+    if not swap.changes:
         return finish(turn, text("undo_gone", lang), kind="deterministic")
-    await deps.db.users.adjust_count(turn.user_id, item.type, -1)
-    await _record(deps, turn, target, 1)
-    body = f"{OK_MARK} " + text("undo_unsaved", lang, label=item_label(item))
-    return finish(turn, body, kind="effect")
-
-
-async def _unedit(deps: Deps, turn: Turn, target: LedgerDoc) -> Reply:
-    """The fields an edit changed, as the snapshot taken before it had them."""
-    lang = turn.language
-    batch = str(target.payload.get("snapshot", ""))
-    kept = await deps.db.snapshots.batch(turn.user_id, batch, now_ms=turn.now_ms) if batch else []
-    fields = [str(f) for f in target.payload.get("fields", ()) if f in EDITABLE]
-    before = kept[0] if kept else None
-    restored = (
-        await deps.db.items.update_fields(
-            turn.user_id, before.id, {f: getattr(before, f) for f in fields}, turn.now_ms
-        )
-        if before is not None and fields
-        else None
+    body = text(
+        swap.key,
+        lang,
+        label=plan.label,
+        count=swap.count,
+        items=items_word(swap.count, lang),
+        kind=_kind_word(swap, lang),
     )
-    if restored is None:  # an edit of an earlier version, or an item deleted since
-        await _record(deps, turn, target, 0)
-        return finish(turn, text("undo_gone", lang), kind="deterministic")
-    await deps.db.users.items_changed(turn.user_id)
-    await _record(deps, turn, target, 1)
-    body = f"{OK_MARK} " + text("undo_unedited", lang, label=item_label(restored))
-    return finish(turn, body, kind="effect")
+    return finish(turn, f"{OK_MARK} " + body, kind="effect")
 
 
-async def _record(deps: Deps, turn: Turn, target: LedgerDoc, count: int) -> None:
-    payload: dict[str, Any] = {"event_hash": target.hash, "event_type": target.type, "count": count}
-    await append_event(deps, turn, "undone", payload)
+def _kind_word(swap: inverses.Swap, lang: Language) -> str:
+    subject = swap.subject()
+    if swap.key != "undo_retyped" or subject is None or subject.after is None:
+        return ""
+    return text(f"kind_{ItemDoc.model_validate_json(subject.after).type}", lang)
+
+
+def _label(swap: inverses.Swap, lang: Language) -> str:
+    """The name the reply gives what was undone: the item, the reminder's text, the note."""
+    subject = swap.subject()
+    if subject is None:
+        return ""
+    doc = subject.after or subject.before or ""
+    match subject.kind:
+        case "item":
+            label = item_label(ItemDoc.model_validate_json(doc))
+        case "reminder":
+            label = one_line(ReminderDoc.model_validate_json(doc).text, 120) or text(
+                "reminder_no_text", lang
+            )
+        case "memory":
+            label = one_line(MemoryDoc.model_validate_json(doc).text, 120)
+    more = swap.count - 1
+    return label if more <= 0 else text("undo_and_more", lang, label=label, count=more)

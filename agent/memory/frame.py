@@ -41,6 +41,9 @@ from storage.ledger import canonical_json, sha256_hex
 
 SCHEMA_VERSION = 1
 RECENT_ITEMS = 5
+UPCOMING_DAYS = 3  # reminders due this soon are in the frame
+UPCOMING_REMINDERS = 3
+REMINDER_HANDLE = 8  # characters of a reminder's id the frame shows
 EARLIER_HANDOVERS = 2  # besides the last one; older sessions live on in the baseline
 # What building a section can raise: storage failures, and stored documents of the wrong
 # shape (a pydantic ValidationError is a ValueError; float("high") too).
@@ -184,6 +187,12 @@ async def build_frame(
         ]
     except SECTION_ERRORS as exc:
         failures.append(f"state: {type(exc).__name__}")
+    try:  # the next few reminders (issue 43): no read when the hint says none is that close
+        reminders = await upcoming_reminders(deps, turn, zone)
+        if reminders:
+            state["reminders"] = reminders
+    except SECTION_ERRORS as exc:
+        failures.append(f"reminders: {type(exc).__name__}")
     degraded = bool(failures)
     if degraded:
         deps.metrics.frame_degraded.inc()
@@ -274,6 +283,26 @@ async def _slow_sections(
     except SECTION_ERRORS as exc:
         failures.append(f"constitution: {type(exc).__name__}")
     return SlowSections(memory, constitution), failures
+
+
+async def upcoming_reminders(deps: Deps, turn: Turn, zone: ZoneInfo) -> list[dict[str, Any]]:
+    """The user's next reminders due within `UPCOMING_DAYS`, at most `UPCOMING_REMINDERS`: the
+    obligations the user set (issue 43): id, local time, text and whether it repeats."""
+    hint = turn.user.reminder_hint_ms
+    horizon = turn.now_ms + UPCOMING_DAYS * 86_400_000
+    if hint is not None and hint > horizon:
+        return []  # none open, or none due that soon: nothing is read
+    found = await deps.db.reminders.open_for(turn.user_id)
+    soon = [r for r in found if r.state == "scheduled" and r.due_at_ms <= horizon]
+    return [
+        {
+            "reminder_id": r.id[:REMINDER_HANDLE],  # change/cancel_reminder take the handle
+            "due": datetime.fromtimestamp(r.due_at_ms / 1000, zone).strftime("%Y-%m-%d %H:%M"),
+            "text": r.text,
+            "repeats": bool(r.rule),
+        }
+        for r in soon[:UPCOMING_REMINDERS]
+    ]
 
 
 def shelf_view(shown: shelves.Shown | None) -> dict[str, Any]:

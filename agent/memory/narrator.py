@@ -118,13 +118,29 @@ def _now(frame: ContextFrame, pt: bool) -> _Section:
 
 
 def _obligations(frame: ContextFrame, pt: bool) -> _Section:
+    upcoming = _reminders(frame, pt)
     if not frame.obligations:
-        return _Section(
-            "obligations", 90, ["Não há nada pendente." if pt else "Nothing is pending."]
-        )
+        nothing = "Não há nada pendente." if pt else "Nothing is pending."
+        return _Section("obligations", 90, [f"{nothing} {upcoming}" if upcoming else nothing])
     full = " ".join(stakes.narrate(ob, pt, data) for ob in frame.obligations)
     short = " ".join(stakes.narrate_short(ob, pt) for ob in frame.obligations)
+    if upcoming:
+        full += " " + upcoming
     return _Section("obligations", 90, [full, short])
+
+
+def _reminders(frame: ContextFrame, pt: bool) -> str:
+    """The next reminders, compact: "Lembretes: abc123 06/01 08:00 «tomar o remédio» (repete)."."""
+    listed = frame.state.get("reminders") or []
+    if not listed:
+        return ""
+    again = " (repete)" if pt else " (repeats)"
+    entries = "; ".join(
+        f"{r['reminder_id']} {str(r['due'])[5:]} {data(one_line(str(r['text']), 60))}"
+        + (again if r.get("repeats") else "")
+        for r in listed
+    )
+    return ("Lembretes: " if pt else "Reminders: ") + entries + "."
 
 
 def _state(frame: ContextFrame, pt: bool) -> _Section:

@@ -55,6 +55,8 @@ def describe(pending: pendings.Pending, expires_at_ms: int, zone: tzinfo) -> dic
             datetime.fromtimestamp(ms / 1000, tz=zone).strftime("%Y-%m-%d %H:%M")
             for ms in pending.options_ms
         ]
+    elif isinstance(pending, pendings.ChooseCancelScope):
+        waiting, lapse, offered = "choice", "nothing_done", ["next", "all"]
     else:
         assert_never(pending)
     return {

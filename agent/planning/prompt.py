@@ -86,8 +86,10 @@ def _tool_line(name: str, risk: str, description: str, args_model: type[ToolArgs
 
 def _compact(spec: Mapping[str, object]) -> str:
     if "anyOf" in spec:
-        options = (_compact(option) for option in spec["anyOf"])  # type: ignore[attr-defined]
-        return " | ".join(dict.fromkeys(options))  # a union of models reads "object", once
+        options = [_compact(option) for option in spec["anyOf"]]  # type: ignore[attr-defined]
+        # "?" after the name already says an argument may be left out: no "| null" beside it
+        named = [o for o in options if o != "null"] or options
+        return " | ".join(dict.fromkeys(named))  # a union of models reads "object", once
     if "$ref" in spec:
         return "object"
     if "enum" in spec:

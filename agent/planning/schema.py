@@ -26,6 +26,11 @@ ToolName = Literal[
     "remember",  # issue 12: model memory
     "bookmark",
     "log_reasoning",  # issue 31: a note for /why, no effect
+    "set_reminder",  # DESIGN 11.1: reminders and undo as tools
+    "list_reminders",
+    "change_reminder",
+    "cancel_reminder",
+    "undo_last",
 ]
 TOOL_NAMES: tuple[str, ...] = ToolName.__args__  # type: ignore[attr-defined]
 PLANNER_FUNCTION_NAME = "plan"

@@ -54,6 +54,7 @@ from agent.tools.base import (
     PageFetched,
     Reasoned,
     Remembered,
+    Replied,
     Saved,
     SavedMany,
     Simulated,
@@ -177,6 +178,8 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
             "decision": a.decision,
             **(outcome.estimate.to_json() if outcome.estimate else {}),
         }
+    if isinstance(outcome, Replied):  # reminders and undo: the runtime's own reply was given
+        return {"status": outcome.status}
     if isinstance(outcome, Reasoned):  # the note is not echoed back (agent/tools/reasoning.py)
         return {"status": "noted", "next": "plan the step"}
     assert isinstance(outcome, Failed)
@@ -310,6 +313,11 @@ class PlanningSession:
                 # DESIGN 9.6: facts come from sources; ungrounded optional ones are dropped here.
                 grounding = await self.grounder.check(str(response.tool), validated)
                 problem, validated = grounding.problem, grounding.args
+            if problem is None and validated is not None and response is not None:
+                check = self.tools[str(response.tool)].check  # e.g. a reminder's time (DESIGN 11.1)
+                if check is not None:
+                    context = ToolContext(self.deps, self.turn, self.wants_save)
+                    problem = check(context, validated)
             verdict: beliefs.BeliefVerdict | None = None
             if problem is None and response is not None:
                 # Only an otherwise valid output reaches the belief contract; its delta is

@@ -31,6 +31,7 @@ from agent.texts import (
     memory,
     periods,
     reminders,
+    repeating,
     retyping,
     risk,
     saving,
@@ -71,6 +72,7 @@ CATALOGS = (
     voice,
     shelf,
     periods,
+    repeating,
 )
 
 

@@ -212,6 +212,7 @@ TEXTS: dict[str, dict[Language, str]] = {
     "event_undone": {"pt": "desfeito", "en": "undone"},
     "event_reminder_set": {"pt": "lembrete marcado", "en": "reminder set"},
     "event_reminder_cancelled": {"pt": "lembrete cancelado", "en": "reminder cancelled"},
+    "event_reminder_changed": {"pt": "lembrete mudado", "en": "reminder changed"},
     "event_bookmark_set": {"pt": "marcador", "en": "bookmark"},
     "event_memory_noted": {"pt": "anotação sobre você", "en": "note about you"},
     "event_constitution_updated": {"pt": "regras atualizadas", "en": "rules updated"},

@@ -118,4 +118,12 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Esse arquivo está vazio; nada foi importado.",
         "en": "That file is empty; nothing was imported.",
     },
+    "import_reminders": {
+        "pt": "E {count} lembrete(s) ainda por vir (os que se repetem, com a regra).",
+        "en": "And {count} reminder(s) still to come (repeating ones with their rule).",
+    },
+    "import_reminders_done": {
+        "pt": "{count} lembrete(s) marcado(s) de novo.",
+        "en": "{count} reminder(s) set again.",
+    },
 }

@@ -31,4 +31,30 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "Undone: {label} is back as it was.",
     },
     "undo_kept": {"pt": "Ok, nada foi restaurado.", "en": "OK, nothing was restored."},
+    "undo_and_more": {"pt": "{label} e mais {count}", "en": "{label} and {count} more"},
+    "undo_reminder_set": {
+        "pt": "Desfeito: o lembrete «{label}» foi cancelado.",
+        "en": "Undone: the reminder “{label}” is cancelled.",
+    },
+    "undo_reminder_cancelled": {
+        "pt": "Desfeito: o lembrete «{label}» está de volta.",
+        "en": "Undone: the reminder “{label}” is back.",
+    },
+    "undo_reminder_changed": {
+        "pt": "Desfeito: o lembrete «{label}» voltou a ser como era.",
+        "en": "Undone: the reminder “{label}” is back as it was.",
+    },
+    "undo_memory": {
+        "pt": "Desfeito: esqueci «{label}».",
+        "en": "Undone: I forgot “{label}”.",
+    },
+    "redo_done": {"pt": "Refeito: {label}.", "en": "Redone: {label}."},
+    "redo_nothing": {
+        "pt": "Não há nada para refazer: nenhum «desfaz» recente.",
+        "en": "There is nothing to redo: no recent undo.",
+    },
+    "undo_cancelled_question": {
+        "pt": "Ok, cancelei a pergunta. Nada mais foi desfeito.",
+        "en": "OK, I cancelled the question. Nothing else was undone.",
+    },
 }

@@ -9,6 +9,7 @@ from agent.tools.enrich import ENRICH_TOOLS
 from agent.tools.finding import FINDING_TOOLS
 from agent.tools.reasoning import REASONING_TOOLS
 from agent.tools.remembering import MEMORY_TOOLS
+from agent.tools.reminders import REMINDER_TOOLS
 from agent.tools.saving import SAVE_TOOLS
 from agent.tools.simulating import SIMULATE_TOOLS
 
@@ -26,5 +27,6 @@ def registry() -> dict[str, Tool[ToolArgs]]:
             *ASK_TOOLS,
             *SIMULATE_TOOLS,
             *REASONING_TOOLS,
+            *REMINDER_TOOLS,
         )
     }

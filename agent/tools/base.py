@@ -16,6 +16,7 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import ToolFailure
 from agent.services.tmdb import TmdbCandidate
+from agent.types import Reply
 from storage.documents import ItemDoc, MemoryDoc
 
 if TYPE_CHECKING:
@@ -141,6 +142,15 @@ class Reasoned:
 
 
 @dataclass(frozen=True, slots=True)
+class Replied:
+    """A tool that shares its implementation with an in-code reader (reminders, undo): the
+    reply that code phrased, and the status the model is told."""
+
+    reply: Reply
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
 class Failed:
     failure: ToolFailure
 
@@ -170,6 +180,7 @@ Outcome = (
     | Clarification
     | Simulated
     | Reasoned
+    | Replied
 )
 
 A = TypeVar("A", bound=ToolArgs)
@@ -183,6 +194,9 @@ class Tool(Generic[A]):
     description: str
     run: Callable[[ToolContext, Any], Awaitable[Outcome]]  # called with a validated `args_model`
     example: dict[str, Any]
+    # what makes valid arguments invalid output for this turn (a time the message does not
+    # support, DESIGN 11.1): the problem the model is told, or None
+    check: Callable[[ToolContext, Any], str | None] | None = None
 
     @property
     def writes(self) -> bool:

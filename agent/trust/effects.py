@@ -32,6 +32,7 @@ from typing import Any, Literal, assert_never
 from agent.conversation import shelf as shelves
 from agent.conversation.turn import Turn
 from agent.deps import Deps
+from agent.trust import inverses
 from agent.trust.ledgering import append_event
 from config.logging import log_event
 from storage.documents import ITEM_TYPES, EffectDoc, ItemDoc, LedgerDoc, UserDoc
@@ -52,6 +53,7 @@ class Finished:
     item: ItemDoc | None = None
     count: int = 0
     kept: int = 0
+    undo: inverses.Plan | None = None
 
 
 def slot_of(conversation_id: str) -> str:
@@ -62,7 +64,7 @@ def slot_of(conversation_id: str) -> str:
 def _intent(
     turn: Turn,
     deps: Deps,
-    op: Literal["save", "delete", "delete_all", "save_many"],
+    op: Literal["save", "delete", "delete_all", "save_many", "undo"],
     **fields: Any,
 ) -> EffectDoc:
     return EffectDoc(
@@ -199,6 +201,17 @@ async def delete_all(deps: Deps, turn: Turn, *, up_to_seq: int | None) -> Finish
     return await _finish(deps, turn.user_id, slot, effect, turn=turn)
 
 
+async def undo(deps: Deps, turn: Turn, plan: inverses.Plan) -> Finished:
+    """Revert the events `plan` names as one unit: the intent (with what it writes and the reply
+    it owes), the writes, `undone`, then the counters with the slot cleared and the receipt
+    kept, so a re-drive of this update answers the same and never undoes an older effect."""
+    slot = slot_of(turn.conversation_id)
+    plan = plan.model_copy(update={"update_id": turn.incoming.update_id})
+    effect = _intent(turn, deps, "undo", undo_json=plan.model_dump_json())
+    await deps.db.users.begin_effect(turn.user_id, slot, effect)
+    return await _finish(deps, turn.user_id, slot, effect, turn=turn)
+
+
 async def recover(
     deps: Deps,
     user: UserDoc,
@@ -252,6 +265,8 @@ async def _finish(
             finished, change = await _finish_delete(deps, user_id, effect, turn, done)
         case "delete_all":
             finished, change = await _finish_delete_all(deps, user_id, effect, turn)
+        case "undo":
+            finished, change, also = await _finish_undo(deps, user_id, effect, turn, also)
         case _ as unreachable:
             assert_never(unreachable)
     if effect.counted:  # an earlier version's intent: its counters moved already
@@ -349,6 +364,38 @@ async def _finish_delete_all(
     return Finished(effect, count=count, kept=sum(left.values())), {"counts": left}
 
 
+async def _finish_undo(
+    deps: Deps,
+    user_id: str,
+    effect: EffectDoc,
+    turn: Turn | None,
+    also: dict[str, Any] | None,
+) -> tuple[Finished, _Change, dict[str, Any] | None]:
+    if effect.undo_json is None:
+        return Finished(effect), {}, also
+    plan = inverses.Plan.model_validate_json(effect.undo_json)
+    batch = f"undo:{effect.id}"  # what the undo replaces, for «refaz»
+    await deps.db.snapshots.keep_states(
+        user_id, batch, inverses.before_states(plan.swap), effect.started_ms
+    )
+    await inverses.apply(deps, user_id, plan.swap)
+    payload: dict[str, Any] = {
+        "event_hash": plan.hashes[0],
+        "event_type": plan.of_type,
+        "of_type": plan.of_type,
+        "of_seq": plan.of_seq,
+        "count": plan.swap.count,
+        "snapshot": batch,
+    }
+    if len(plan.hashes) > 1:
+        payload["also_hashes"] = list(plan.hashes[1:])
+    await _record(deps, turn, user_id, effect, "undone", payload)
+    receipt = {"update_id": effect.update_id, "plan": effect.undo_json}
+    moved = plan.swap.counters()
+    change: _Change = {"inc": moved} if moved else {}
+    return Finished(effect, undo=plan), change, {**(also or {}), "last_undo": receipt}
+
+
 async def _record(
     deps: Deps,
     turn: Turn | None,
@@ -363,7 +410,8 @@ async def _record(
     if turn is None:  # a recovery: step 3 may have happened
         for event in await deps.db.ledger.events_in(user_id, effect.started_ms, _FAR_FUTURE_MS):
             if event.type == type and all(
-                event.payload.get(k) == payload.get(k) for k in ("item_id", "update_id")
+                event.payload.get(k) == payload.get(k)
+                for k in ("item_id", "update_id", "event_hash")
             ):
                 if turn is not None:  # the re-driven turn still owes the user its receipt
                     turn.receipts.append(f"{type}:{event.hash}")

@@ -24,6 +24,7 @@ RECEIPTED = frozenset(
         "undone",
         "reminder_set",
         "reminder_cancelled",
+        "reminder_changed",
         "bookmark_set",
         "memory_noted",
         "constitution_updated",

@@ -51,10 +51,10 @@ async def test_the_system_prompt_holds_tools_constitution_examples_and_current_b
             assert f"- {name} [" in prompt, name
     assert "save_movie [low]" in prompt
     assert "save_movie [low]" in prompt
-    assert '"title": "string", "year?": "integer | null"' in prompt  # "?": optional
-    assert '"item_id?": "string | null"' in prompt
+    assert '"title": "string", "year?": "integer"' in prompt  # "?": optional
+    assert '"item_id?": "string"' in prompt
     assert '"content": "string"' in prompt
-    assert '"type?": "note | movie | tv_show | video | link | null"' in prompt  # the enum itself
+    assert '"type?": "note | movie | tv_show | video | link"' in prompt  # the enum itself
     assert "- delete_all_memories [" not in prompt
     # The constitution: no conversation, no offers, no emojis.
     assert "never make small talk" in prompt

@@ -115,4 +115,7 @@ async def test_a_question_the_code_cannot_read_gets_only_search_tools(db: Databa
     offered = step_tools(body["response_format"]["json_schema"]["schema"])
     situation = "\n".join(str(m["content"]) for m in body["messages"] if m["role"] == "system")
     assert offered == {"search_items", "request_clarification", None}
-    assert "use só estas ferramentas: request_clarification, search_items." in situation
+    assert (
+        "use só estas ferramentas: list_reminders, request_clarification, search_items."
+        in situation
+    )

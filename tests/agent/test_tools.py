@@ -51,6 +51,12 @@ DESIGN_TOOLS: dict[str, tuple[set[str], str]] = {
     "bookmark": ({"item_id", "event", "note", "pinned"}, "low"),
     "simulate": ({"tool", "args"}, "read"),  # issue 13
     "log_reasoning": ({"note"}, "read"),  # issue 31: a note for /why, no effect
+    # DESIGN 11.1 (issue 43): reminders and undo
+    "set_reminder": ({"text", "when", "phrase", "rule"}, "low"),
+    "list_reminders": ({"period"}, "read"),
+    "change_reminder": ({"reminder_id", "query", "when", "phrase", "text", "rule"}, "low"),
+    "cancel_reminder": ({"reminder_id", "query", "scope"}, "low"),
+    "undo_last": (set(), "low"),
 }
 REQUIRED = {
     "update_item": {"item_id"},
@@ -67,6 +73,7 @@ REQUIRED = {
     "enrich_movie": {"title"},
     "enrich_tv_show": {"title"},
     "enrich_link": {"url"},
+    "set_reminder": {"text"},
 }
 
 

@@ -57,6 +57,11 @@ _OPEN_LINKS = frozenset({"till", "until", "through", "thru", "ate"})
 _AFTER_SPOKEN_MINUTES = frozenset({"", "to", "de", "da", "do", "pra", "para", "that", ",", ".",
                                    "in", "on", "this", "tonight", "tomorrow", "today", "hoje",
                                    "amanha", "na", "no", "a", "of", "e", "and", "hrs", "h"})  # fmt: skip
+_DAY_BEFORE = frozenset({
+    "hoje", "hj", "amanha", "today", "tomorrow", "tmrw", "tonight", "segunda", "terca", "quarta",
+    "quinta", "sexta", "sabado", "domingo", "feira", "monday", "tuesday", "wednesday",
+    "thursday", "friday", "saturday", "sunday",
+})  # fmt: skip
 _QUARTERS = Phrases({"um quarto": 15, "quarter": 15, "a quarter": 15, "half": 30, "meia": 30})
 
 
@@ -157,7 +162,10 @@ def _range_start(clock: Clock, end: Clock) -> Clock:
 def _one_clock(toks: tuple[Tok, ...], i: int) -> tuple[Clock, int] | None:
     prefix = PREFIXES.match(toks, i)
     start = prefix[1] if prefix else i
-    timed = prefix is not None and prefix[0] != "article"  # "às 15.30": a dot is a clock's
+    # "às 15.30", "amanhã 15.30": a dot is a clock's after a preposition or right after a day
+    timed = (prefix is not None and prefix[0] != "article") or (
+        i > 0 and text_at(toks, i - 1) in _DAY_BEFORE
+    )
     for reader in (_noon, _minutes_to, _minutes_past, _half_hour, _digits, _words):
         found = _digits(toks, start, dotted=timed) if reader is _digits else reader(toks, start)
         if found is None:

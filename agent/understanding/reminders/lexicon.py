@@ -74,11 +74,23 @@ def phrase_words(phrase: str) -> tuple[str, ...]:
     return tuple(t.text for t in tokenize(fold_same_length(phrase)) if t.text not in HYPHENS)
 
 
+# how chat spells a phrase's words ("quarta q vem", "dps de amanhã"): each matches too
+CHAT_FORMS: dict[str, tuple[str, ...]] = {"que": ("q",), "depois": ("dps", "dpois")}
+
+
+def _chat_forms(words: tuple[str, ...]) -> list[tuple[str, ...]]:
+    forms: list[tuple[str, ...]] = [()]
+    for word in words:
+        forms = [(*f, w) for f in forms for w in (word, *CHAT_FORMS.get(word, ()))]
+    return forms
+
+
 class Phrases(Generic[T]):
     """Fixed phrases ("depois de amanha", "o'clock") to values, longest match first.
 
     A hyphen in the message between two words of a phrase is skipped, so "meio-dia"
-    matches "meio dia" and "segunda-feira" matches "segunda feira".
+    matches "meio dia" and "segunda-feira" matches "segunda feira"; chat spellings of
+    its words (`CHAT_FORMS`: "q vem", "dps") match as well.
     """
 
     def __init__(self, table: Mapping[str, T] | Iterable[tuple[str, T]]) -> None:
@@ -88,7 +100,8 @@ class Phrases(Generic[T]):
             words = phrase_words(phrase)
             if not words:
                 raise ValueError(f"phrase {phrase!r} has no words")
-            self._table[words] = value
+            for form in _chat_forms(words):
+                self._table.setdefault(form, value)
         self._longest = max((len(k) for k in self._table), default=0)
         self._firsts = frozenset(k[0] for k in self._table)
 

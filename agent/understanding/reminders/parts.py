@@ -14,11 +14,16 @@ from typing import Literal
 from agent.understanding.reminders.clocks import Clock
 from agent.understanding.reminders.lexicon import Phrases, Tok
 
-PartName = Literal["early", "morning", "lunch", "afternoon", "end_of_day", "night", "dawn"]
+PartName = Literal[
+    "early", "morning", "lunch", "after_lunch", "afternoon", "late_afternoon", "end_of_day",
+    "evening", "night", "dawn",
+]  # fmt: skip
 DEFAULT_HOUR: dict[PartName, int] = {
-    "early": 7, "morning": 9, "lunch": 12, "afternoon": 15, "end_of_day": 18, "night": 20,
-    "dawn": 3,
+    "early": 7, "morning": 9, "lunch": 12, "after_lunch": 14, "afternoon": 15,
+    "late_afternoon": 17, "end_of_day": 18, "evening": 19, "night": 20, "dawn": 3,
 }  # fmt: skip
+# parts whose start is not one moment: alone, they get a question with 2-3 times
+ASKED: dict[PartName, tuple[int, ...]] = {"after_lunch": (13, 14, 15)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +86,18 @@ def _forms() -> list[tuple[str, Part]]:
         "no almoco",
         "na hora do almoco",
         "hora do almoco",
-        "depois do almoco",
-        "after lunch",
     ):
         forms.append((lunch, Part("lunch", strong=lunch not in ("lunch", "almoco"))))
+    for after in ("depois do almoco", "apos o almoco", "after lunch", "after lunchtime"):
+        forms.append((after, Part("after_lunch")))
+    soft: tuple[tuple[str, PartName], ...] = (
+        ("tardinha", "late_afternoon"),
+        ("noitinha", "evening"),
+    )
+    for word, name in soft:
+        forms.append((word, Part(name)))
+        for lead in ("de", "a", "na", "pela", "no fim da", "no comeco da", "no inicio da"):
+            forms.append((f"{lead} {word}", Part(name)))
     for word in ("tonight", "tonite", "2nite"):
         forms.append((word, Part("night", today=True)))
     return forms
@@ -117,7 +130,7 @@ def clock_in_part(clock: Clock, part: Part) -> tuple[int, int, int]:
             return hour, clock.minute, 0
         case "lunch":
             return (hour, clock.minute, 0) if hour >= 10 else (hour + 12, clock.minute, 0)
-        case "afternoon" | "end_of_day":
+        case "afternoon" | "end_of_day" | "after_lunch" | "late_afternoon" | "evening":
             return hour + 12, clock.minute, 0
         case "night":
             if hour <= 4:

@@ -19,7 +19,7 @@ from typing import Literal
 from agent.understanding.reminders.clocks import Clock, Meridiem
 from agent.understanding.reminders.dates import Date, DayOffset, NthWeekday, Weekday
 from agent.understanding.reminders.holidays import Country, Holiday, holiday_dates, nth_weekday
-from agent.understanding.reminders.parts import DEFAULT_HOUR, clock_in_part
+from agent.understanding.reminders.parts import ASKED, DEFAULT_HOUR, clock_in_part
 from agent.understanding.reminders.periods import Period
 from agent.understanding.reminders.reading import When
 from agent.understanding.reminders.relative import Relative
@@ -27,7 +27,15 @@ from agent.understanding.reminders.relative import Relative
 DEFAULT_HOUR_OF_DAY = 9  # "amanhã", "sexta": a day without a time means 09:00
 MORNING_FROM = 7  # beside a day, an ambiguous 7-11 is a.m. and 1-6 p.m.
 AskReason = Literal[
-    "period", "vague", "holiday", "invalid_date", "passed_today", "weekday_mismatch", "no_time"
+    "period",
+    "vague",
+    "holiday",
+    "invalid_date",
+    "passed_today",
+    "weekday_mismatch",
+    "no_time",
+    "repeat_start",
+    "partial",
 ]
 
 
@@ -101,6 +109,15 @@ def _place(when: When, now: datetime, country: Country | None, tz: tzinfo | None
         days: Iterator[date] = iter(found)
     else:  # no day: the next one in the clock's zone ("at 5pm UTC" may still be today there)
         days = _days(day, now if day is not None else now.astimezone(tz))
+    if when.part is not None and when.part.name in ASKED and when.clock is None:
+        # "depois do almoço", "after lunch": when, exactly? 2-3 times of the first day left
+        asked = tuple(
+            datetime.combine(candidate, time(hour), tz)
+            for candidate in days
+            for hour in ASKED[when.part.name]
+            if _future(datetime.combine(candidate, time(hour), tz), now)
+        )[:3]
+        return Ask(asked or _later_today_options(now, when), "vague")
     last: datetime | None = None
     for candidate in days:
         for hour, minute, shift in times:
@@ -414,3 +431,11 @@ def _invalid_date_options(
     while not _future(ahead, now):
         ahead = ahead.replace(year=ahead.year + 1)
     return (ahead,)
+
+
+def time_of_day(when: When) -> tuple[int, int] | None:
+    """The hour and minute a clock or part of the day names beside a day, or None when neither."""
+    if when.clock is None and when.part is None:
+        return None
+    hour, minute, _ = _times(when, explicit_day=True)[0]
+    return hour, minute

@@ -229,7 +229,22 @@ def _combine(group: list[Found]) -> When | None:
     return when
 
 
+_DAYS = (DayOffset, Weekday, Date, NthWeekday, Holiday)
+
+
 def _add(when: When, piece: Piece) -> When | None:  # noqa: C901 - one branch per kind of piece
+    # "amanhã no fim do dia", "tomorrow end of day": the end of that day, not a question
+    end_of_day = Part("end_of_day")
+    if isinstance(piece, Period) and piece.kind == "end_of_day" and when.day is not None:
+        return None if when.part else replace(when, part=end_of_day)
+    if (
+        isinstance(piece, _DAYS)
+        and when.period is not None
+        and when.period.kind == "end_of_day"
+        and when.day is None
+        and when.part is None
+    ):
+        when = replace(when, period=None, part=end_of_day)
     day = when.day
     today = day == DayOffset(0)  # "today in one hour": the hour says it all
     if isinstance(piece, Relative):

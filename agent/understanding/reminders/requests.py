@@ -11,15 +11,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal
 
-from agent.understanding.reminders.holidays import Country
-from agent.understanding.reminders.lexicon import Tok, fold_same_length, tokenize
-from agent.understanding.reminders.placing import Ask, AskReason, Past, later_today_options, place
-from agent.understanding.reminders.reading import read_when
+from rapidfuzz.distance import Levenshtein
 
-RouteName = Literal["remind", "reminders", "unremind", "undo"]
+from agent.understanding.reminders.holidays import Country
+from agent.understanding.reminders.lexicon import Tok, fold_same_length, text_at, tokenize
+from agent.understanding.reminders.placing import (
+    Ask,
+    AskReason,
+    Due,
+    Past,
+    later_today_options,
+    place,
+)
+from agent.understanding.reminders.reading import When, read_when
+from agent.understanding.reminders.recurring import AskStart, read_recurring
+from agent.understanding.reminders.repeating import read_repeat
+from agent.understanding.reminders.rules import Rule
+
+RouteName = Literal["remind", "reminders", "unremind", "undo", "redo"]
 
 _FILLER = r"(?:(?:por\s+favor|please|pf|pfv|oi|ola|hey|ei|lembra)[\s,!]+)*"
 _TRIGGER = re.compile(
@@ -47,6 +59,10 @@ _UNDO = re.compile(
     r"^\s*(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras|undo\s+(?:that|it|last)"
     r"|desfaz(?:er)?\s+(?:isso|isto|o\s+ultimo|a\s+ultima|essa|esse))\s*[.!]*\s*$"
 )
+_REDO = re.compile(
+    r"^\s*(?:/redo|/refazer|refaz(?:er)?|refaca|redo|redo\s+(?:that|it)|refaz(?:er)?\s+(?:isso|isto))"
+    r"\s*[.!]*\s*$"
+)
 _PT_GLUE = r"(?:de|do|da|que|pra|para|pro|sobre|e)\b"
 _EN_GLUE = r"(?:to|about|that|of|for|and)\b"
 # "de", "pra mim:", "to", "that": glue words of one language ("to do the exam" keeps "do")
@@ -69,6 +85,7 @@ class SetReminder:
     due: datetime  # aware, in the user's time zone
     default_time: bool = False  # the message named a day but no time: 09:00
     zone: str | None = None  # the clock was given in this zone ("PST") and converted
+    rule: Rule | None = None  # it repeats (DESIGN 11.4): `due` is its first occurrence
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +101,7 @@ class AskWhen:
     options: tuple[datetime, ...]
     reason: AskReason
     context: str = ""  # "semana que vem": read again with the answer ("quarta" -> that Wednesday)
+    rule: Rule | None = None  # a repeating reminder: the chosen option is its first occurrence
 
 
 ReminderParse = SetReminder | PastTime | AskWhen
@@ -94,6 +112,8 @@ def route(text: str) -> tuple[RouteName, str] | None:
     folded = fold_same_length(text)
     if _UNDO.match(folded):
         return ("undo", "")
+    if _REDO.match(folded):
+        return ("redo", "")
     if _LIST.match(folded):
         return ("reminders", "")
     if cancel := _CANCEL.match(folded):
@@ -103,6 +123,8 @@ def route(text: str) -> tuple[RouteName, str] | None:
         toks = tokenize(folded)
         if read_when(toks, trigger=_token_range(toks, span)) is not None:
             return ("remind", text)
+        if read_repeat(folded[: span[0]] + " " * (span[1] - span[0]) + folded[span[1] :]):
+            return ("remind", text)
     return None
 
 
@@ -111,6 +133,22 @@ def find_trigger(folded: str) -> tuple[int, int] | None:
     if m := _TRIGGER.match(folded):
         return m.span()
     if m := _TRIGGER_INSIDE.search(folded):
+        return m.span()
+    return _typo_trigger(folded)
+
+
+_TYPO = re.compile(r"^\s*(?:me\s+(?P<pt>[a-z]{5,8})|(?P<en>[a-z]{5,7})\s+me)\b[\s:,-]*")
+_TYPO_TARGETS = {"pt": ("lembra", "lembre", "avisa", "avise"), "en": ("remind",)}
+
+
+def _typo_trigger(folded: str) -> tuple[int, int] | None:
+    """ "me lenbra", "remnd me": a request verb one edit away, in the request's own place."""
+    m = _TYPO.match(folded)
+    if m is None:
+        return None
+    lang = "pt" if m.group("pt") else "en"
+    word = m.group(lang)
+    if any(Levenshtein.distance(word, target) == 1 for target in _TYPO_TARGETS[lang]):
         return m.span()
     return None
 
@@ -125,6 +163,12 @@ def parse(
     folded = fold_same_length(text)
     toks = tokenize(folded)
     span = find_trigger(folded)
+    repeating = read_recurring(text, folded, span, now, month_first=month_first, country=country)
+    if repeating is not None:
+        what = _what(text, ((span,) if span else ()) + repeating.spans)
+        if isinstance(repeating, AskStart):
+            return AskWhen(what, repeating.options, "repeat_start", rule=repeating.rule)
+        return SetReminder(what, repeating.first, repeating.default_time, rule=repeating.rule)
     when = read_when(toks, trigger=_token_range(toks, span), month_first=month_first)
     if when is None:
         return None
@@ -138,7 +182,94 @@ def parse(
         return AskWhen(what, placed.options, placed.reason, context)
     if isinstance(placed, Past):
         return PastTime(placed.at)
+    unread = unread_time_words(toks, when.spans, span)
+    if unread:  # part of the time was left unread: ask rather than set it early
+        marks = {toks.index(t) for t in unread}
+        marks |= {i - 1 for i in marks if text_at(toks, i - 1) in _ARTICLES}  # "a week from"
+        words = tuple((toks[i].start, toks[i].end) for i in sorted(marks))
+        what = _what(text, ((span,) if span else ()) + when.spans + words)
+        options = partial_options(placed, when, [t.text for t in unread], now)
+        return AskWhen(what, options, "partial")
     return SetReminder(what, placed.at, placed.default_time, placed.zone)
+
+
+# words that, beside a time the grammar read, say there was more to it than it read
+_LOOKS_LIKE_TIME = frozenset({
+    "q", "vem", "dps", "dpois", "depois", "umas", "uns", "like", "end", "fim", "final",
+    "week", "semana", "from", "black", "cyber", "proxima", "proximo", "next", "ish",
+    "antes", "before", "after", "ate", "until", "till",
+})  # fmt: skip
+
+
+def _bare_number(toks: tuple[Tok, ...], i: int) -> bool:
+    """A number standing alone right beside the time ("amanhã 3"), not part of an amount
+    ("12.50", "3/4") or a count of something ("2 contas" reads on as words)."""
+    if not toks[i].text.isdigit() or len(toks[i].text) > 2:
+        return False
+    joined = (text_at(toks, i - 1) in ".,/:" and not toks[i].spaced) or (
+        text_at(toks, i + 1) in ".,/:" and i + 1 < len(toks) and not toks[i + 1].spaced
+    )
+    return not joined
+
+
+_ARTICLES = frozenset({"a", "na", "no", "the", "on", "uma", "um", "an"})
+_NEAR = 2  # words on either side of a time read that are looked at
+
+
+def unread_time_words(
+    toks: tuple[Tok, ...], spans: tuple[tuple[int, int], ...], trigger: tuple[int, int] | None
+) -> list[Tok]:
+    """Words beside the time read that look like time themselves ("quarta q vem", "amanhã umas
+    3", "a week from friday"): the reading is partial when there are any."""
+    found: list[Tok] = []
+    inside = [
+        i
+        for i, t in enumerate(toks)
+        if any(a <= t.start and t.end <= b for a, b in spans)
+        or (trigger is not None and trigger[0] <= t.start and t.end <= trigger[1])
+    ]
+    taken = set(inside)
+    for a, b in spans:
+        first = next((i for i, t in enumerate(toks) if t.start >= a), len(toks))
+        last = max((i for i, t in enumerate(toks) if t.end <= b), default=-1)
+        around = [*range(first - _NEAR, first), *range(last + 1, last + 1 + _NEAR)]
+        for i in around:
+            if 0 <= i < len(toks) and i not in taken:
+                word = toks[i].text
+                beside = i in (first - 1, last + 1) or text_at(toks, i - 1) in _LOOKS_LIKE_TIME
+                if word in _LOOKS_LIKE_TIME or (beside and _bare_number(toks, i)):
+                    found.append(toks[i])
+    return found
+
+
+def partial_options(
+    placed: Due, when: When, unread: list[str], now: datetime
+) -> tuple[datetime, ...]:
+    """2-3 times the words may mean: the reading and what the unread words suggest."""
+    reading = placed.at
+    day = reading.replace(second=0, microsecond=0)
+    options = [] if placed.default_time else [reading]  # 09:00 was only the day's default
+    for word in unread:
+        if word.isdigit() and int(word) <= 23 and when.clock is None:
+            hour = int(word)  # beside a day, 1-6 is p.m. first (DESIGN 10.5)
+            first, second = (hour + 12, hour) if 1 <= hour <= 6 else (hour, hour + 12)
+            options.append(day.replace(hour=first, minute=0))
+            if second <= 23:
+                options.append(day.replace(hour=second, minute=0))
+        elif word.isdigit() and len(word) == 2 and when.clock is not None:
+            options.append(day.replace(minute=int(word) % 60))
+        elif word in ("q", "vem", "proxima", "proximo", "next", "week", "semana", "from"):
+            options.append(day + timedelta(days=7))
+        elif word in ("dps", "dpois", "depois", "after"):
+            options.append(day + timedelta(days=1))
+        elif word in ("end", "fim", "final"):
+            options += [day.replace(hour=17, minute=0), day.replace(hour=18, minute=0)]
+        elif word in ("black", "cyber"):
+            options += [day + timedelta(days=7 * k) for k in (1, 2)]
+    future = sorted({o for o in options if o.timestamp() > now.timestamp()})
+    if len(future) < 2:
+        future = sorted({*future, *(o for o in (reading, day + timedelta(days=1)) if o > now)})
+    return tuple(future[:3])
 
 
 def untimed(text: str, now: datetime) -> AskWhen:

@@ -1,0 +1,107 @@
+"""Questions about reminders and changes to them, read in code where the words are certain
+(issue 43): "tenho algum lembrete?", "quais lembretes pra amanhã?", "muda o lembrete do
+dentista para 10h", "na verdade às 10", "cancela o do dentista". Anything else is None:
+the planner, with the reminder tools, reads it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from agent.understanding.reminders.lexicon import fold_same_length
+
+Period = Literal["today", "tomorrow", "this_week", "next_days"]
+
+
+@dataclass(frozen=True, slots=True)
+class ListAsk:
+    period: Period | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeAsk:
+    query: str  # words of the reminder's text ("" for the one just set)
+    when: str  # the new time, in the user's words (read by the grammar)
+
+
+@dataclass(frozen=True, slots=True)
+class CancelAsk:
+    query: str
+
+
+Ask = ListAsk | ChangeAsk | CancelAsk
+
+_PERIODS: dict[str, Period] = {
+    "hoje": "today", "today": "today", "amanha": "tomorrow", "tomorrow": "tomorrow",
+    "essa semana": "this_week", "esta semana": "this_week", "this week": "this_week",
+    "a semana": "this_week", "os proximos dias": "next_days", "the next few days": "next_days",
+    "the next days": "next_days", "proximos dias": "next_days",
+}  # fmt: skip
+_PERIOD = "(?P<period>" + "|".join(sorted(map(re.escape, _PERIODS), key=len, reverse=True)) + ")"
+_FOR = r"(?:\s+(?:pra|para|de|do|da|for|on|in)?\s*" + _PERIOD + r")?"
+_LISTS = tuple(
+    re.compile(r"^\s*(?:e\s+|and\s+)?(?:" + p + r")\s*[?.!]*\s*$")
+    for p in (
+        r"(?:eu\s+)?(?:tenho|tem|ha|existe)\s+(?:algum|alguns|algum\s+tipo\s+de)?\s*lembretes?"
+        r"(?:\s+(?:marcados?|agendados?|pendentes?|abertos?))?" + _FOR,
+        r"(?:quais|que)\s+(?:sao\s+)?(?:os\s+)?(?:meus\s+)?lembretes\s+(?:eu\s+tenho\s+)?"
+        r"(?:pra|para|de)\s+" + _PERIOD,
+        r"(?:quais|que)\s+lembretes\s+(?:eu\s+)?tenho" + _FOR,
+        r"(?:do\s+i\s+have|have\s+i\s+got|are\s+there)\s+any\s+reminders" + _FOR,
+        r"any\s+reminders" + _FOR,
+        r"what\s+reminders\s+(?:do\s+i\s+have|are\s+there)" + _FOR,
+        r"(?:what\s+are\s+)?my\s+reminders\s+for\s+" + _PERIOD,
+        r"lembretes\s+(?:pra|para|de)\s+" + _PERIOD,
+    )
+)
+_VERB_CHANGE = (
+    r"(?:muda|mude|mudar|altera|altere|alterar|troca|troque|passa|passe|move|mova|adia|adie"
+    r"|remarca|remarque|change|move|reschedule|push|set)"
+)
+_CHANGE = re.compile(
+    r"^\s*" + _VERB_CHANGE + r"\s+(?:o\s+|the\s+|my\s+|meu\s+)?(?:lembrete|reminder)\s+"
+    r"(?:d[eoa]s?\s+|about\s+|for\s+|to\s+|of\s+)?(?P<query>.+?)\s+(?:para|pra|pro|to|for)\s+"
+    r"(?P<when>.+?)\s*[.!]*\s*$"
+)
+_CHANGE_TAIL = re.compile(  # "muda o do dentista para 10h", "move the dentist one to 10am"
+    r"^\s*"
+    + _VERB_CHANGE
+    + r"\s+(?:o|a|the)\s+(?:d[eoa]s?\s+)?(?P<query>.+?)(?:\s+(?:one|reminder))?\s+"
+    r"(?:para|pra|pro|to)\s+(?P<when>.+?)\s*[.!]*\s*$"
+)
+_RETIME = re.compile(
+    r"^\s*(?:na\s+verdade|alias|melhor|corrigindo|quer\s+dizer|ops|opa|actually|make\s+it"
+    r"|no\s*,|nao\s*,|wait\s*,?)\s*[,:]?\s*(?:e\s+|is\s+|sera\s+)?(?P<when>.+?)\s*[.!]*\s*$"
+)
+# "cancela o do dentista", "cancel the dentist one": a cancel verb and the reminder named by its
+# words in that form only ("apaga o inception" deletes an item, never a reminder)
+_CANCEL = re.compile(
+    r"^\s*(?:(?:cancela|cancele|cancelar|desmarca|desmarque)\s+(?:o|a)\s+d[eoa]s?\s+"
+    r"(?P<query>[^\s].*?)|(?:cancel|drop)\s+the\s+(?P<query_en>[^\s].*?)\s+one"
+    r"|(?:cancel|drop)\s+the\s+one\s+(?:about|for|with)\s+(?P<query_one>[^\s].*?))"
+    r"\s*[.!]*\s*$"
+)
+
+
+def read_ask(text: str) -> Ask | None:
+    """A question about reminders or a change to one, when the words are certain."""
+    folded = fold_same_length(text)
+    for pattern in _LISTS:
+        if m := pattern.match(folded):
+            period = m.group("period")
+            return ListAsk(_PERIODS[re.sub(r"\s+", " ", period)] if period else None)
+    for pattern in (_CHANGE, _CHANGE_TAIL):
+        if m := pattern.match(folded):
+            return ChangeAsk(_words(text, m, "query"), _words(text, m, "when"))
+    if m := _RETIME.match(folded):
+        return ChangeAsk("", _words(text, m, "when"))
+    if m := _CANCEL.match(folded):
+        group = next(g for g in ("query", "query_en", "query_one") if m.group(g))
+        return CancelAsk(_words(text, m, group))
+    return None
+
+
+def _words(text: str, m: re.Match[str], group: str) -> str:
+    return text[m.start(group) : m.end(group)].strip()

@@ -1,0 +1,179 @@
+"""A repeating reminder read from a message (DESIGN 11.4): its rule and first time, or a question.
+
+What repeats comes from `repeating`; the time of day, a start day ("a partir de segunda")
+and an end day ("até 30/06") from the rest of the grammar, on the words it left. A day
+without a time is 09:00, as for a single reminder; a weekly, monthly or yearly rule that
+names no day ("toda semana", "every month") gets a question with 2-3 starts. The first
+occurrence is the rule's first after now, in the user's zone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import date, datetime, time, timedelta
+
+from agent.understanding.reminders.dates import Date, DayOffset
+from agent.understanding.reminders.holidays import Country
+from agent.understanding.reminders.lexicon import tokenize
+from agent.understanding.reminders.parts import DEFAULT_HOUR, Part
+from agent.understanding.reminders.placing import DEFAULT_HOUR_OF_DAY, Due, place, time_of_day
+from agent.understanding.reminders.reading import When, read_when
+from agent.understanding.reminders.repeating import read_repeat
+from agent.understanding.reminders.rules import Rule, first_from
+
+_DURATION_DAYS = {"DAILY": 1, "WEEKLY": 7}
+_GLUE_AFTER_BOUND = 6  # characters between "até"/"a partir de" and the day they name
+
+
+@dataclass(frozen=True, slots=True)
+class Repeating:
+    rule: Rule
+    first: datetime  # aware, the user's zone
+    default_time: bool
+    spans: tuple[tuple[int, int], ...]  # every character span read as time
+
+
+@dataclass(frozen=True, slots=True)
+class AskStart:
+    """A rule with no day to start on: which of `options` (each the rule's first occurrence)."""
+
+    rule: Rule
+    options: tuple[datetime, ...]
+    spans: tuple[tuple[int, int], ...]
+
+
+def read_recurring(
+    text: str,
+    folded: str,
+    trigger: tuple[int, int] | None,
+    now: datetime,
+    *,
+    month_first: bool = False,
+    country: Country | None = None,
+) -> Repeating | AskStart | None:
+    """The repeating reminder `text` asks for, or None when nothing in it repeats."""
+    repeat = read_repeat(_masked(folded, [trigger] if trigger else []))
+    if repeat is None:
+        return None
+    spans = list(repeat.spans)
+    until_day = _bound_day(folded, repeat.until, spans, now, month_first, country)
+    start_day = _bound_day(folded, repeat.start, spans, now, month_first, country)
+    rest = _masked(folded, spans + ([trigger] if trigger else []))
+    toks = tokenize(rest)
+    when = read_when(toks, month_first=month_first) or When()
+    spans += list(when.spans)
+    zone = now.tzinfo
+    assert zone is not None
+    parts = dict(repeat.parts)
+    if repeat.part is not None and when.clock is not None and when.part is None:
+        when = replace(when, part=Part(repeat.part))  # "every night at 10": 22:00
+    clock = time_of_day(when)
+    if clock is None and repeat.part is not None:
+        clock = (DEFAULT_HOUR[repeat.part], 0)
+    default_time = clock is None and parts["FREQ"] != "HOURLY"
+    hour, minute = clock or (DEFAULT_HOUR_OF_DAY, 0)
+    day = start_day or _day_of(when, now, country)
+    if parts["FREQ"] == "YEARLY" and "BYMONTH" not in parts and isinstance(when.day, Date):
+        if when.day.month is not None:
+            parts |= {"BYMONTH": str(when.day.month), "BYMONTHDAY": str(when.day.day)}
+    if parts["FREQ"] == "MONTHLY" and "BYMONTHDAY" not in parts and "BYDAY" not in parts:
+        if isinstance(when.day, Date) and when.day.month is None:
+            parts["BYMONTHDAY"] = str(when.day.day)  # "todo mês, dia 10"
+    rule = Rule(";".join(f"{k}={v}" for k, v in parts.items()), count=repeat.count)
+    if parts["FREQ"] == "HOURLY":
+        provisional = _hourly_start(now, clock, day, int(parts.get("INTERVAL", "1")))
+    else:
+        provisional = datetime.combine(day or now.date(), time(hour, minute), zone)
+        if day is None and provisional <= now:  # "every other day at 8" at 10: from tomorrow
+            provisional += timedelta(days=1)
+    open_day = (
+        repeat.needs_day
+        and day is None
+        and not any(k in parts for k in ("BYDAY", "BYMONTHDAY", "BYMONTH"))
+    )
+    if open_day:
+        return AskStart(rule, _starts(rule, now, hour, minute), tuple(spans))
+    first = first_from(rule, provisional, now)
+    if first is None:
+        return None
+    if repeat.duration is not None:
+        amount, unit = repeat.duration
+        rule = replace(rule, until=_after(first, amount, unit) - timedelta(seconds=1))
+    elif until_day is not None:
+        rule = replace(rule, until=datetime.combine(until_day, time(23, 59, 59), zone))
+    return Repeating(rule, first, default_time, tuple(spans))
+
+
+def _masked(text: str, spans: list[tuple[int, int]]) -> str:
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+def _bound_day(
+    folded: str,
+    bound: tuple[int, int] | None,
+    spans: list[tuple[int, int]],
+    now: datetime,
+    month_first: bool,
+    country: Country | None,
+) -> date | None:
+    """The day named right after "até" / "a partir de" (its words join `spans`), or None."""
+    if bound is None:
+        return None
+    after = " " * bound[1] + folded[bound[1] :]
+    when = read_when(tokenize(_masked(after, spans)), month_first=month_first)
+    if when is None or not when.spans or when.spans[0][0] - bound[1] > _GLUE_AFTER_BOUND:
+        return None
+    if when.day is None and when.period is None:
+        return None  # "até as 9h": a time of day, not an end
+    if when.period is not None:
+        placed = place(replace(when, period=None, day=DayOffset(0)), now, country=country)
+    else:
+        placed = place(replace(when, clock=None, part=None, zone=None), now, country=country)
+    if not isinstance(placed, Due):
+        return None
+    spans += [bound, when.spans[0]]
+    return placed.at.date()
+
+
+def _day_of(when: When, now: datetime, country: Country | None) -> date | None:
+    if when.day is None and when.relative is None:
+        return None
+    placed = place(replace(when, clock=None, part=None, zone=None), now, country=country)
+    if isinstance(placed, Due):
+        return placed.at.date()
+    return None
+
+
+def _hourly_start(
+    now: datetime, clock: tuple[int, int] | None, day: date | None, interval: int
+) -> datetime:
+    if clock is not None:
+        return datetime.combine(day or now.date(), time(*clock), now.tzinfo)
+    return now.replace(second=0, microsecond=0) + timedelta(hours=interval)
+
+
+def _after(first: datetime, amount: int, unit: str) -> datetime:
+    if unit in _DURATION_DAYS:
+        return first + timedelta(days=amount * _DURATION_DAYS[unit])
+    if unit == "HOURLY":
+        return first + timedelta(hours=amount)
+    months = amount * (12 if unit == "YEARLY" else 1)
+    index = first.year * 12 + first.month - 1 + months
+    year, month = divmod(index, 12)
+    return first.replace(year=year, month=month + 1, day=min(first.day, 28))
+
+
+def _starts(rule: Rule, now: datetime, hour: int, minute: int) -> tuple[datetime, ...]:
+    """2-3 days a rule with no day could start on: tomorrow, and the next two of its kind."""
+    today = now.date()
+    freq = rule.freq
+    if freq == "WEEKLY":
+        days = [today + timedelta(days=n) for n in (1, 2, 3)]
+    elif freq == "MONTHLY":
+        first_next = (today.replace(day=1) + timedelta(days=32)).replace(day=1)
+        days = [today + timedelta(days=1), first_next, first_next.replace(day=15)]
+    else:
+        days = [today + timedelta(days=1), today + timedelta(days=7)]
+    return tuple(datetime.combine(d, time(hour, minute), now.tzinfo) for d in days)

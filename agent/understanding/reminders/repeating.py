@@ -1,0 +1,443 @@
+"""Repetition in a reminder's words (PT/EN): "todo dia", "dias úteis", "toda segunda e quarta",
+"todo dia 5", "toda primeira segunda do mês", "a cada 3 dias", "every other week", with
+"até 30/06", "10 vezes", "por 2 semanas", "a partir de segunda" (DESIGN 11.4).
+
+Read on the folded message by patterns whose words say, for certain, that something
+repeats: a bare plural weekday ("às segundas", "on mondays") counts, "segunda" alone
+does not. What a pattern reads is an RRULE's parts; the time of day, a start day and an
+end day are read by the rest of the grammar, from the words these patterns leave.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent.understanding.reminders.dates import MONTHS
+from agent.understanding.reminders.numbers import TENS, UNITS
+from agent.understanding.reminders.parts import PartName
+
+CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+_PT_DAYS = ("segunda", "terca", "quarta", "quinta", "sexta", "sabado", "domingo")
+_EN_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_EN_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3,
+             "fri": 4, "sat": 5, "sun": 6}  # fmt: skip
+_NUMBER_WORDS = {**UNITS, **TENS, "a": 1, "an": 1, "one": 1, "um": 1, "uma": 1}
+
+_PT_DAY = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)(?:[\s-]*feira)?"
+_PT_DAYS_RE = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s(?:[\s-]*feiras)?"
+_EN_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thur?s?|fri|sat|sun)\b"
+_EN_DAYS_RE = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s"
+_AND = r"\s*(?:,|\be\b|\band\b|&|/)\s*(?:(?:as|nas|aos|nos|a|o|on)\s+)?"
+_NUM = (
+    r"(?:\d{1,3}|"
+    + "|".join(sorted((w for w in _NUMBER_WORDS if len(w) > 1), key=len, reverse=True))
+    + r")"
+)  # noqa: E501
+_ORD_PT = r"(?:primeir[ao]|segund[ao]|terceir[ao]|quart[ao]|quint[ao]|penultim[ao]|ultim[ao]|[1-5]\s*[aoº°ª])"
+_ORD_EN = r"(?:first|second|third|fourth|fifth|second\s+to\s+last|last|1st|2nd|3rd|4th|5th)"
+_ORDINALS = {"primeir": 1, "segund": 2, "terceir": 3, "quart": 4, "quint": 5, "penultim": -2,
+             "ultim": -1, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+             "last": -1, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}  # fmt: skip
+_MONTH = (
+    "(?:"
+    + "|".join(sorted((m for m in MONTHS if len(m) > 3 or m == "may"), key=len, reverse=True))
+    + ")"
+)
+_EVERY_PT = r"(?:tod[oa]s?\s+(?:as\s+|os\s+|a\s+|o\s+)?|a\s+cada\s+|cada\s+)"
+_EVERY_EN = r"(?:every|each)\s+"
+_MONTHLY_TAIL = (
+    r"(?:de\s+cada|de\s+todo|de\s+todos\s+os|do)\s+mes(?:es)?|of\s+(?:every|each|the)\s+month"
+)
+_NOT_CLOCK = (
+    r"(?!\s*(?:h\b|h\d|hs\b|hrs?\b|horas?\b|:|\.\d|am\b|pm\b|o'?clock|e\s+(?:meia|quinze)))"
+)
+# "daily", "weekly": a frequency only beside the request, not describing the task ("the weekly
+# meeting", "my daily pill")
+_ADJ = r"(?<!\bthe\s)(?<!\bmy\s)(?<!\bour\s)(?<!\ba\s)(?<!\ban\s)(?<!\byour\s)"
+_ADJ_END = (
+    r"(?=\s*(?:$|[,.;:!?@]|\d|(?:at|on|to|from|until|till|for|starting|in|about|that|de|and|e"
+    r"|remind|me|around|by|every|each)\b))"
+)
+_UNIT = {"dia": "DAILY", "day": "DAILY", "semana": "WEEKLY", "week": "WEEKLY", "mes": "MONTHLY",
+         "month": "MONTHLY", "ano": "YEARLY", "year": "YEARLY", "hora": "HOURLY",
+         "hour": "HOURLY", "hr": "HOURLY"}  # fmt: skip
+_PARTS: dict[str, PartName] = {"manha": "morning", "morning": "morning", "tarde": "afternoon",
+                               "afternoon": "afternoon", "noite": "night", "night": "night",
+                               "evening": "night", "nightly": "night"}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """What repeats, read from the words: RRULE parts, a part of the day, and where it was said."""
+
+    parts: dict[str, str]
+    spans: tuple[tuple[int, int], ...]
+    part: PartName | None = None
+    count: int | None = None
+    duration: tuple[int, str] | None = None  # "por 2 semanas": (2, "WEEKLY")
+    until: tuple[int, int] | None = None  # "até", "until": an end day may follow
+    start: tuple[int, int] | None = None  # "a partir de", "starting": a start day may follow
+    needs_day: bool = False  # "toda semana", "todo mês" with no day: which day is asked
+
+    @property
+    def rrule(self) -> str:
+        return ";".join(f"{k}={v}" for k, v in self.parts.items())
+
+
+def _number(word: str) -> int | None:
+    word = word.strip()
+    if word.isdigit():
+        return int(word)
+    return _NUMBER_WORDS.get(word)
+
+
+def _ordinal(word: str) -> int | None:
+    word = re.sub(r"\s+", "", word)
+    if word and word[0].isdigit():
+        return int(word[0])
+    if word.startswith("secondtolast"):
+        return -2
+    for stem, value in _ORDINALS.items():
+        if word.startswith(stem):
+            return value
+    return None
+
+
+def _day_codes(words: str) -> list[str]:
+    codes: list[str] = []
+    for word in re.findall(r"[a-z]+", words):
+        index = None
+        for i, name in enumerate(_PT_DAYS):
+            if word.startswith(name):
+                index = i
+        for i, name in enumerate(_EN_DAYS):
+            if word.startswith(name):
+                index = i
+        if index is None and word in _EN_SHORT:
+            index = _EN_SHORT[word]
+        if index is not None and CODES[index] not in codes:
+            codes.append(CODES[index])
+    return codes
+
+
+def _list(one: str, many: str | None = None) -> str:
+    item = many or one
+    return rf"(?:{item})(?:{_AND}(?:{item}))*"
+
+
+# (pattern, what it reads); earlier patterns win where two overlap
+_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p.replace("__ADJ__", _ADJ).replace("__END__", _ADJ_END)), kind)
+    for p, kind in (
+        # the nth weekday or the last day of each month
+        (
+            rf"\b(?:tod[oa]s?\s+(?:as\s+|os\s+|a\s+|o\s+)?|(?:n?[ao]s?\s+)?)(?P<n>{_ORD_PT})\s+(?P<wd>{_PT_DAY})\s+(?:{_MONTHLY_TAIL})",
+            "nth",
+        ),
+        (
+            rf"\btod[oa]s?\s+(?:as\s+|os\s+|a\s+|o\s+)?(?P<n>{_ORD_PT})\s+(?P<wd>{_PT_DAY})(?:\s+do\s+mes)?",
+            "nth",
+        ),
+        (
+            rf"\b(?:every|each)\s+(?:the\s+)?(?P<n>{_ORD_EN})\s+(?P<wd>{_EN_DAY})(?:\s+of\s+(?:the|every|each)\s+month)?",
+            "nth",
+        ),
+        (
+            rf"\b(?:(?:on|monthly\s+on)\s+)?the\s+(?P<n>{_ORD_EN})\s+(?P<wd>{_EN_DAY})\s+of\s+(?:every|each)\s+month",
+            "nth",
+        ),
+        (
+            rf"\b(?:tod[oa]\s+(?:o\s+)?|n?o\s+)?ultimo\s+dia\s+(?:util\s+)?(?:{_MONTHLY_TAIL})",
+            "last_day",
+        ),
+        (r"\btodo\s+ultimo\s+dia(?:\s+do\s+mes)?", "last_day"),
+        (
+            r"\b(?:(?:on\s+)?the\s+last\s+day\s+of\s+(?:every|each)\s+month|every\s+last\s+day\s+of\s+the\s+month|(?:every|each)\s+month\s+on\s+the\s+last\s+day)",
+            "last_day",
+        ),
+        # a day of each year
+        (
+            rf"\btod[oa]s?\s+(?:os\s+|o\s+)?(?:anos?\s+(?:n?o\s+)?)?(?:dias?\s+)?(?P<d>{_NUM})\s+de\s+(?P<mo>{_MONTH})\b",
+            "yearday",
+        ),
+        (
+            rf"\b(?:every|each)\s+(?:year\s+on\s+)?(?P<mo>{_MONTH})\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b",
+            "yearday",
+        ),
+        (
+            rf"\b(?:every|each)\s+(?:year\s+on\s+)?(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+of\s+(?P<mo>{_MONTH})\b",
+            "yearday",
+        ),
+        # a day of each month
+        (
+            rf"\btod[oa]s?\s+(?:o\s+|os\s+)?dias?\s+(?P<d>{_NUM})(?:[º°ª]|[oa]\b)?{_NOT_CLOCK}(?!\s+de\s+{_MONTH}\b)(?:\s+(?:{_MONTHLY_TAIL}))?",
+            "monthday",
+        ),
+        (
+            rf"\b(?:n?o\s+)?dia\s+(?P<d>{_NUM})\s+(?:de\s+cada|de\s+todo|de\s+todos\s+os)\s+mes(?:es)?",
+            "monthday",
+        ),
+        (
+            rf"\b(?:todo\s+mes|todos\s+os\s+meses|mensalmente)\s*,?\s+(?:n?o\s+)?dia\s+(?P<d>{_NUM})",
+            "monthday",
+        ),
+        (
+            r"\b(?:on\s+)?the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+of\s+(?:every|each)\s+month",
+            "monthday",
+        ),
+        (
+            r"\b(?:every\s+month|monthly)\s*,?\s+on\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?",
+            "monthday",
+        ),
+        (
+            r"\bevery\s+(?P<d>\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+the\s+month)?(?!\s+of\s+[a-z])",
+            "monthday",
+        ),
+        # working days and weekends
+        (
+            rf"\b(?:{_EVERY_PT})?(?:n?os\s+|em\s+)?dias?\s+ute(?:is|l)\b|\btodo\s+dia\s+util\b|\bde\s+segunda\s+a\s+sexta(?:[\s-]*feira)?\b|\b(?:de\s+)?seg(?:unda)?\s*(?:a|-)\s*sex(?:ta)?\b",
+            "weekdays",
+        ),
+        (
+            r"\b(?:every\s+weekday|(?:on\s+)?weekdays|(?:every\s+day\s+)?(?:from\s+)?monday\s+(?:through|thru|to)\s+friday|mon\s*-\s*fri|(?:every\s+)?work\s*days?|(?:every\s+)?business\s+days?)\b",
+            "weekdays",
+        ),
+        (
+            rf"\b(?:{_EVERY_PT}fi(?:m|ns)\s+de\s+semana|nos\s+fins\s+de\s+semana|every\s+weekend|on\s+weekends|weekends)\b",
+            "weekends",
+        ),
+        # intervals
+        (r"\bdia\s+sim\s*,?\s*dia\s+nao\b", "other_day"),
+        (
+            rf"\b(?:a\s+cada|de)\s+(?P<n>{_NUM})\s+(?:em\s+(?P=n)\s+)?(?P<u>dias?|semanas?|mes(?:es)?|anos?|horas?)\b",
+            "interval",
+        ),
+        (
+            rf"\bevery\s+(?P<n>{_NUM}|other|second)\s+(?P<u>days?|weeks?|months?|years?|hours?|hrs?)\b",
+            "interval",
+        ),
+        (
+            r"\b(?:de\s+hora\s+em\s+hora|a\s+cada\s+hora|toda\s+hora|every\s+hour|__ADJ__hourly__END__)\b",
+            "hourly",
+        ),
+        (
+            r"\b(?:a\s+cada\s+(?:duas|2)\s+semanas|quinzenalmente|__ADJ__biweekly__END__|__ADJ__fortnightly__END__|every\s+fortnight)\b",
+            "biweekly",
+        ),
+        # weekdays by name
+        (rf"\b(?:{_EVERY_PT}){_list(_PT_DAY, _PT_DAY + 's?')}", "weekly_days"),
+        (rf"\b(?:as|nas|aos|nos)\s+{_list(_PT_DAYS_RE)}", "weekly_days"),
+        (rf"\b(?:every\s+other|every\s+second)\s+{_list(_EN_DAY)}", "weekly_days_other"),
+        (rf"\b{_EVERY_EN}{_list(_EN_DAY)}", "weekly_days"),
+        (rf"(?<!\d\s)\b(?:on\s+)?{_list(_EN_DAYS_RE)}(?!\s+(?:from|after|ago))", "weekly_days"),
+        # parts of the day, every day
+        (
+            r"\b(?:toda\s+(?:a\s+)?(?P<p>manha|tarde|noite)|todas\s+as\s+(?P<q>manhas|tardes|noites)|(?:every|each)\s+(?P<r>morning|afternoon|evening|night)|(?P<s>__ADJ__nightly__END__))\b",
+            "daily_part",
+        ),
+        # plain frequencies
+        (
+            r"\b(?:todo\s+santo\s+dia|tod[oa]s?\s+(?:os\s+)?dias?|diariamente|every\s*day|__ADJ__daily__END__|each\s+day|once\s+a\s+day|uma\s+vez\s+(?:por|ao)\s+dia)\b",
+            "daily",
+        ),
+        (
+            r"\b(?:toda\s+semana|todas\s+as\s+semanas|semanalmente|every\s+week|__ADJ__weekly__END__|once\s+a\s+week|uma\s+vez\s+por\s+semana)\b",
+            "weekly",
+        ),
+        (
+            r"\b(?:todo\s+mes|todos\s+os\s+meses|mensalmente|every\s+month|__ADJ__monthly__END__|once\s+a\s+month|uma\s+vez\s+por\s+mes)\b",
+            "monthly",
+        ),
+        (
+            r"\b(?:todo\s+ano|todos\s+os\s+anos|anualmente|every\s+year|__ADJ__yearly__END__|__ADJ__annually__END__|once\s+a\s+year|uma\s+vez\s+por\s+ano)\b",
+            "yearly",
+        ),
+    )
+]
+_COUNT = re.compile(
+    rf"\b(?:(?:por|durante)\s+)?(?P<n>{_NUM})\s+(?:vezes|times)\b|\b(?:for\s+)?(?P<m>{_NUM})\s+times\b"
+)
+_DURATION = re.compile(
+    rf"\b(?:(?:por|durante)\s+(?:(?:os|as)\s+)?(?:proxim[oa]s\s+)?|(?:n?os|pel[oa]s)\s+proxim[oa]s\s+|for\s+(?:the\s+next\s+)?)"
+    rf"(?P<n>{_NUM}|an?)\s+(?P<u>dias?|semanas?|mes(?:es)?|anos?|days?|weeks?|months?|years?)\b"
+)
+_UNTIL = re.compile(r"\b(?:ate|until|till|through|thru|up\s+to|ending(?:\s+on)?)\b")
+_START = re.compile(
+    r"\b(?:a\s+partir\s+d[eoa]s?|comecando(?:\s+(?:n[oa]|em|d[eoa]))?|iniciando(?:\s+(?:n[oa]|em))?"
+    r"|starting(?:\s+(?:on|from|this|next))?|beginning(?:\s+(?:on|from))?|from)\b"
+)
+
+
+def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per kind of pattern
+    """What repeats in a folded message, or None when nothing certainly does."""
+    for pattern, kind in _PATTERNS:
+        m = pattern.search(folded)
+        if m is None:
+            continue
+        parts: dict[str, str]
+        part: PartName | None = None
+        needs_day = False
+        groups = m.groupdict()
+        match kind:
+            case "nth":
+                n, codes = _ordinal(groups["n"]), _day_codes(groups["wd"])
+                if n is None or not codes:
+                    continue
+                parts = {"FREQ": "MONTHLY", "BYDAY": f"{n:+d}{codes[0]}".replace("+", "")}
+            case "yearday":
+                day, month = _number(groups["d"]), MONTHS.get(groups["mo"])
+                if day is None or month is None or not 1 <= day <= 31:
+                    continue
+                parts = {"FREQ": "YEARLY", "BYMONTH": str(month), "BYMONTHDAY": str(day)}
+            case "last_day":
+                parts = {"FREQ": "MONTHLY", "BYMONTHDAY": "-1"}
+            case "monthday":
+                day = _number(groups["d"])
+                if day is None or not 1 <= day <= 31:
+                    continue
+                parts = {"FREQ": "MONTHLY", "BYMONTHDAY": str(day)}
+            case "weekdays":
+                parts = {"FREQ": "WEEKLY", "BYDAY": "MO,TU,WE,TH,FR"}
+            case "weekends":
+                parts = {"FREQ": "WEEKLY", "BYDAY": "SA,SU"}
+            case "other_day":
+                parts = {"FREQ": "DAILY", "INTERVAL": "2"}
+            case "interval":
+                word = groups["n"]
+                n = 2 if word in ("other", "second") else _number(word)
+                unit = re.sub(r"(?:es|s)$", "", groups["u"])
+                freq = _UNIT.get(unit) or _UNIT.get(unit.rstrip("s"))
+                if n is None or freq is None or not 1 <= n <= 366:
+                    continue
+                parts = {"FREQ": freq} | ({"INTERVAL": str(n)} if n > 1 else {})
+                needs_day = freq in ("WEEKLY", "MONTHLY", "YEARLY")
+            case "hourly":
+                parts = {"FREQ": "HOURLY"}
+            case "biweekly":
+                parts = {"FREQ": "WEEKLY", "INTERVAL": "2"}
+                needs_day = True
+            case "weekly_days" | "weekly_days_other":
+                codes = _day_codes(
+                    m.group(0).split(None, 1)[-1] if kind == "weekly_days_other" else m.group(0)
+                )
+                if not codes:
+                    continue
+                parts = {"FREQ": "WEEKLY", "BYDAY": ",".join(codes)}
+                if kind == "weekly_days_other":
+                    parts["INTERVAL"] = "2"
+            case "daily_part":
+                word = next(g for g in (groups["p"], groups["q"], groups["r"], groups["s"]) if g)
+                part = _PARTS[word.rstrip("s") if word != "nightly" else word]
+                parts = {"FREQ": "DAILY"}
+            case "daily":
+                parts = {"FREQ": "DAILY"}
+            case "weekly":
+                parts = {"FREQ": "WEEKLY"}
+                needs_day = True
+            case "monthly":
+                parts = {"FREQ": "MONTHLY"}
+                needs_day = True
+            case "yearly":
+                parts = {"FREQ": "YEARLY"}
+                needs_day = True
+            case _:
+                continue
+        spans = [m.span()]
+        # "todo dia útil" read as weekdays; "toda semana" beside "segunda" is weekly on it
+        extra = _also(folded, kind, parts, spans)
+        if extra is not None:
+            parts = extra
+            needs_day = needs_day and "BYDAY" not in parts and "BYMONTHDAY" not in parts
+        part = _part_after(folded, spans) or part
+        _absorb_frequency(folded, parts, spans)
+        return _with_bounds(folded, Repeat(parts, tuple(spans), part, needs_day=needs_day))
+    return None
+
+
+_PART_AFTER = re.compile(
+    r"\s*(?:de\s+|a\s+|na\s+|pela\s+|in\s+the\s+)?(?P<w>manha|tarde|noite|morning|afternoon"
+    r"|evening|night)\b"
+)
+
+
+def _part_after(folded: str, spans: list[tuple[int, int]]) -> PartName | None:
+    """ "toda sexta à tarde", "every sunday evening": the part of the day right after it."""
+    end = spans[0][1]
+    m = _PART_AFTER.match(folded, end)
+    if m is None:
+        return None
+    spans.append(m.span())
+    return _PARTS[m.group("w")]
+
+
+_FREQUENCY_WORDS = {
+    "WEEKLY": re.compile(r"\b(?:weekly|semanalmente|toda\s+semana|every\s+week)\b"),
+    "MONTHLY": re.compile(r"\b(?:monthly|mensalmente|todo\s+mes|every\s+month)\b"),
+    "DAILY": re.compile(r"\b(?:daily|diariamente)\b"),
+}
+_ALWAYS = re.compile(r"\b(?:sempre|always)\b")
+
+
+def _absorb_frequency(folded: str, parts: dict[str, str], spans: list[tuple[int, int]]) -> None:
+    """A frequency word said beside the one read ("weekly on mondays", "sempre às segundas")
+    is part of the repetition, not of the task."""
+    for pattern in (_FREQUENCY_WORDS.get(parts["FREQ"]), _ALWAYS):
+        m = pattern.search(folded) if pattern is not None else None
+        if m is not None and not any(a < m.end() and m.start() < b for a, b in spans):
+            spans.append(m.span())
+
+
+def _also(
+    folded: str, kind: str, parts: dict[str, str], spans: list[tuple[int, int]]
+) -> dict[str, str] | None:
+    """A weekly or monthly frequency said beside its day ("toda semana na segunda", "every
+    2 weeks on monday", "todo mês no dia 5")."""
+    if kind not in ("weekly", "biweekly", "interval", "monthly"):
+        return None
+    if parts.get("FREQ") == "WEEKLY":
+        m = re.search(
+            rf"\b(?:n[ao]s?|as|aos|on|every)\s+({_list(_PT_DAY + 's?')}|{_list(_EN_DAY + 's?')})",
+            folded,
+        )
+        if m is not None and (codes := _day_codes(m.group(1))):
+            spans.append(m.span())
+            return {**parts, "BYDAY": ",".join(codes)}
+    if parts.get("FREQ") == "MONTHLY":
+        m = re.search(
+            rf"\b(?:n?o\s+dia|on\s+the)\s+(?P<d>{_NUM})(?:st|nd|rd|th)?{_NOT_CLOCK}", folded
+        )
+        if m is not None and (day := _number(m.group("d"))) is not None and 1 <= day <= 31:
+            spans.append(m.span())
+            return {**parts, "BYMONTHDAY": str(day)}
+    return None
+
+
+def _with_bounds(folded: str, repeat: Repeat) -> Repeat:
+    """The count, duration, end and start words around the repetition."""
+    spans = list(repeat.spans)
+    count = duration = until = start = None
+    if (m := _COUNT.search(folded)) is not None:
+        count = _number(m.group("n") or m.group("m"))
+        spans.append(m.span())
+    elif (m := _DURATION.search(folded)) is not None:
+        amount = _number(m.group("n"))
+        unit = re.sub(r"(?:es|s)$", "", m.group("u"))
+        freq = _UNIT.get(unit) or _UNIT.get(unit.rstrip("s"))
+        if amount is not None and freq is not None:
+            duration = (amount, freq)
+            spans.append(m.span())
+    if (m := _UNTIL.search(folded)) is not None:
+        until = m.span()
+    if (m := _START.search(folded)) is not None:
+        start = m.span()
+    return Repeat(
+        repeat.parts,
+        tuple(spans),
+        repeat.part,
+        count=count,
+        duration=duration,
+        until=until,
+        start=start,
+        needs_day=repeat.needs_day,
+    )

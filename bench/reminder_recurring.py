@@ -1,0 +1,181 @@
+"""Score repeating reminders on a TSV set (issue 43): right rule and first time, right text,
+asked, wrong, early; per shape and per language.
+
+The file: tab-separated, '#' comment lines, columns `lang zone now message expected text
+shape`. `now` is local "YYYY-MM-DD HH:MM" in `zone`; `message` goes through the runtime's
+own entry (`route`, then `parse` with the user's reading conventions, as `reading_for` does);
+`expected` is "ask", or the first three occurrences as local "YYYY-MM-DD HH:MM" joined by ";"
+(fewer when the rule ends sooner), optionally followed by ";end=YYYY-MM-DD HH:MM" (the last
+occurrence) or ";count=N"; `text` is the words to remember.
+
+- right: the reading is a repeating reminder whose first occurrences (and end or count) are
+  the expected ones, or a question where "ask" is expected;
+- asked: a question where occurrences were expected (never early, but not right);
+- wrong: anything else (not a reminder, no rule, other times);
+- early: a reminder whose first occurrence comes before the expected first one;
+- text: the reminder's text is the expected text (case and spaces aside).
+
+Run from the repo root: `.venv/bin/python bench/reminder_recurring.py --file PATH.tsv [--show]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from agent.understanding.reminders import (  # noqa: E402
+    AskWhen,
+    SetReminder,
+    country_of_zone,
+    parse,
+    route,
+)
+from agent.understanding.reminders.rules import last, occurrences  # noqa: E402
+
+FORMAT = "%Y-%m-%d %H:%M"
+
+
+@dataclass(frozen=True)
+class Row:
+    lang: str
+    zone: str
+    now: datetime
+    message: str
+    expected: str
+    text: str
+    shape: str
+
+
+@dataclass(frozen=True)
+class Expected:
+    ask: bool
+    times: tuple[str, ...] = ()
+    end: str | None = None
+    count: int | None = None
+
+
+def rows(path: Path) -> list[Row]:
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        cells = line.split("\t")
+        if len(cells) != 7:
+            raise SystemExit(f"{path}:{number}: expected 7 tab-separated columns, got {len(cells)}")
+        lang, zone, now, message, expected, text, shape = (c.strip() for c in cells)
+        tz = ZoneInfo(zone)
+        out.append(
+            Row(
+                lang,
+                zone,
+                datetime.strptime(now, FORMAT).replace(tzinfo=tz),
+                message,
+                expected,
+                text,
+                shape,
+            )  # fmt: skip
+        )
+    return out
+
+
+def expected_of(cell: str) -> Expected:
+    if cell.lower() == "ask":
+        return Expected(True)
+    times, end, count = [], None, None
+    for part in (p.strip() for p in cell.split(";") if p.strip()):
+        if part.startswith("end="):
+            end = part[4:].strip()
+        elif part.startswith("count="):
+            count = int(part[6:])
+        else:
+            times.append(part)
+    return Expected(False, tuple(times), end, count)
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def judge(row: Row) -> tuple[str, bool, str]:
+    """(verdict: right | asked | wrong | early, text right, what was read) for one row."""
+    expected = expected_of(row.expected)
+    routed = route(row.message)
+    if routed is None or routed[0] != "remind":
+        return "wrong", False, f"not a reminder ({routed[0] if routed else 'none'})"
+    country = country_of_zone(row.zone)
+    month_first = row.lang == "en" and country == "US"
+    parsed = parse(row.message, row.now, month_first=month_first, country=country)
+    if isinstance(parsed, AskWhen):
+        return ("right" if expected.ask else "asked"), expected.ask, "ask"
+    if not isinstance(parsed, SetReminder):
+        return "wrong", False, type(parsed).__name__
+    text_right = _folded(parsed.what) == _folded(row.text)
+    if parsed.rule is None:
+        read = f"once {parsed.due.strftime(FORMAT)}"
+        early = bool(expected.times) and parsed.due.strftime(FORMAT) < expected.times[0]
+        return ("early" if early else "wrong"), text_right, read
+    got = [a.strftime(FORMAT) for a in occurrences(parsed.rule, parsed.due, limit=3)]
+    read = f"{parsed.rule.full()} {';'.join(got)}"
+    if expected.ask:
+        return "wrong", text_right, read
+    if expected.times and got and _instant(row, got[0]) < _instant(row, expected.times[0]):
+        return "early", text_right, read
+    right = tuple(got) == expected.times[:3] and len(got) == len(expected.times[:3])
+    if right and expected.end is not None:
+        final = last(parsed.rule, parsed.due)
+        right = final is not None and final.strftime(FORMAT) == expected.end
+    if right and expected.count is not None:
+        right = parsed.rule.count == expected.count or (
+            parsed.rule.count is None
+            and len(occurrences(parsed.rule, parsed.due, limit=expected.count + 1))
+            == expected.count
+        )
+    return ("right" if right else "wrong"), text_right, read
+
+
+def _instant(row: Row, local: str) -> float:
+    return datetime.strptime(local, FORMAT).replace(tzinfo=ZoneInfo(row.zone)).timestamp()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--file", type=Path, required=True)
+    parser.add_argument("--show", action="store_true", help="print every row not right")
+    args = parser.parse_args()
+    by_shape: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    by_lang: dict[str, Counter[str]] = defaultdict(Counter)
+    shown = []
+    for row in rows(args.file):
+        verdict, text_right, read = judge(row)
+        for counter in (by_shape[(row.lang, row.shape)], by_lang[row.lang]):
+            counter[verdict] += 1
+            counter["n"] += 1
+            counter["text"] += text_right
+        if verdict != "right" or not text_right:
+            shown.append(f"  {verdict:5} text={'ok' if text_right else 'no'} {row.lang} "
+                         f"{row.message!r}: read {read}; expected {row.expected} / {row.text!r}")  # fmt: skip
+    header = f"  {'lang':4} {'shape':22} {'n':>4} {'right':>6} {'text':>5} {'asked':>6} {'wrong':>6} {'early':>6}"  # noqa: E501
+    print(f"{args.file}:")
+    print(header)
+    for (lang, shape), c in sorted(by_shape.items()):
+        print(f"  {lang:4} {shape:22} {c['n']:>4} {c['right']:>6} {c['text']:>5} {c['asked']:>6} "
+              f"{c['wrong']:>6} {c['early']:>6}")  # fmt: skip
+    for lang, c in sorted(by_lang.items()):
+        n = c["n"] or 1
+        print(f"{lang}: {c['n']} messages: right rule and first time {c['right']} "
+              f"({100 * c['right'] / n:.1f}%), right text {c['text']} ({100 * c['text'] / n:.1f}%), "
+              f"asked {c['asked']}, wrong {c['wrong']}, early {c['early']}")  # fmt: skip
+    if args.show:
+        print("\n".join(shown))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,32 @@
+"""Questions about reminders and changes to them, read in code only where certain (issue 43)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.understanding.reminders.asks import CancelAsk, ChangeAsk, ListAsk, read_ask
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("tenho algum lembrete?", ListAsk()),
+        ("tenho lembretes pra hoje?", ListAsk("today")),
+        ("quais lembretes pra amanhã?", ListAsk("tomorrow")),
+        ("quais são os meus lembretes para esta semana", ListAsk("this_week")),
+        ("do I have any reminders?", ListAsk()),
+        ("what reminders do I have tomorrow?", ListAsk("tomorrow")),
+        ("muda o lembrete do dentista para 10h", ChangeAsk("dentista", "10h")),
+        ("move the dentist reminder to 10am", ChangeAsk("dentist", "10am")),
+        ("change the reminder about rent to friday", ChangeAsk("rent", "friday")),
+        ("na verdade às 10", ChangeAsk("", "às 10")),
+        ("actually make it 9am", ChangeAsk("", "make it 9am")),
+        ("cancela o do dentista", CancelAsk("dentista")),
+        ("cancel the dentist one", CancelAsk("dentist")),
+        ("apaga o inception", None),
+        ("tenho algum filme de terror?", None),
+        ("salva inception", None),
+    ],
+)
+def test_each_shape(text: str, expected: object) -> None:
+    assert read_ask(text) == expected

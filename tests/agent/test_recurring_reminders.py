@@ -1,0 +1,119 @@
+"""Repeating reminders and reminders in words through `Runtime.handle` (issue 43, DESIGN 11.4).
+
+The clock starts Monday 2026-01-05 10:00 in São Paulo (tests/support/harness.py).
+"""
+
+from __future__ import annotations
+
+import json
+
+from agent.conversation.background import run_due
+from storage import Database
+from tests.agent.test_reminders import Pushed
+from tests.support.harness import ALICE, open_lembra, restarted
+
+BOB = "cli:bob"
+
+
+async def test_a_daily_reminder_states_its_rule_and_is_sent_once_per_day(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        reply = await lembra.say("todo dia às 8h me lembra de tomar o remédio")
+        assert "todo dia às 08:00: tomar o remédio" in reply.text
+        assert "Próximo: em 06/01 às 08:00 (amanhã)" in reply.text
+        listed = await lembra.say("meus lembretes")
+        assert "todo dia às 08:00 · tomar o remédio (próximo: em 06/01 às 08:00)" in listed.text
+        assert lembra.model_calls == 0
+        push = Pushed()
+        async with restarted(lembra, db) as other:  # a second worker on the same database
+            lembra.clock.advance(22 * 3600)  # Tuesday 08:00
+            for _day in range(3):
+                await run_due(lembra.deps, push=push)
+                await run_due(other.deps, push=push)
+                lembra.clock.advance(24 * 3600)
+        assert [t for _, t, _ in push.sent] == ["Lembrete: tomar o remédio"] * 3
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert (reminder.state, reminder.sent_count) == ("scheduled", 3)
+
+
+async def test_a_repeating_reminder_asks_next_or_all_and_undo_puts_it_back(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra toda segunda às 9h de tomar o remédio")
+        asked = await lembra.say("cancela o lembrete do remédio")
+        assert "Só o próximo" in asked.text
+        assert "Todos" in asked.text
+        skipped = await lembra.press(0, token=asked.choice_token)
+        assert "19/01" in skipped.text  # the 12th is skipped
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.state == "scheduled"
+        assert "está de volta" in (await lembra.say("desfaz")).text
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.due_at_ms < lembra.clock.ms() + 8 * 86400 * 1000  # the 12th again
+        asked = await lembra.say("cancela o lembrete do remédio")
+        done = await lembra.say("todos")
+        assert "cancelado" in done.text
+        assert (await db.reminders.for_user(ALICE))[0].state == "cancelled"
+
+
+async def test_reminders_in_words_are_answered_and_changed_in_code(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        assert "não tem lembretes" in (await lembra.say("tenho algum lembrete?")).text
+        await lembra.say("me lembra amanhã às 9h de ir ao dentista")
+        moved = await lembra.say("na verdade às 10")
+        assert "10:00" in moved.text
+        assert "dentista" in moved.text
+        await lembra.say("me lembra hoje às 18h de comprar pão")
+        answer = await lembra.say("tenho algum lembrete?")
+        assert "dentista" in answer.text
+        assert "pão" in answer.text
+        tomorrow = await lembra.say("quais lembretes pra amanhã?")
+        assert "dentista" in tomorrow.text
+        assert "pão" not in tomorrow.text
+        changed = await lembra.say("muda o lembrete do pão para 19h")
+        assert "19:00" in changed.text
+        cancelled = await lembra.say("cancela o do dentista")
+        assert "cancelado" in cancelled.text
+        assert lembra.model_calls == 0
+        types = await lembra.event_types()
+        assert types.count("reminder_changed") == 2
+        undone = await lembra.say("desfaz")
+        assert "dentista" in undone.text
+
+
+async def test_snoozing_one_occurrence_leaves_the_rule_alone(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra todo dia às 10h30 de alongar")
+        lembra.clock.advance(1800)
+        push = Pushed()
+        await run_due(lembra.deps, push=push)
+        (reminder,) = await db.reminders.for_user(ALICE)
+        snoozed = await lembra.press(0, token=f"snz:{reminder.id}")
+        assert "10:40" in snoozed.text
+        lembra.clock.advance(600)
+        await run_due(lembra.deps, push=push)
+        assert len(push.sent) == 2
+        kept = await db.reminders.get(ALICE, reminder.id)
+        assert kept is not None
+        assert kept.rule == "FREQ=DAILY"
+        assert kept.state == "scheduled"
+
+
+async def test_export_and_import_carry_the_rule(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra toda primeira segunda do mês às 9h de pagar o condomínio")
+        export = await lembra.say("/export")
+        assert export.attachment is not None
+        document = json.loads(export.attachment.data)
+        (kept,) = document["reminders"]
+        assert kept["rule"] == "FREQ=MONTHLY;BYDAY=1MO"
+        preview = await lembra.say("/import " + export.attachment.data.decode(), user=BOB)
+        assert "1 lembrete" in preview.text
+        done = await lembra.press(0, token=preview.choice_token, user=BOB)
+        assert "1 lembrete" in done.text
+        (copied,) = await db.reminders.for_user(BOB)
+        assert (copied.rule, copied.start_local) == ("FREQ=MONTHLY;BYDAY=1MO", "2026-02-02T09:00")
+        assert (
+            "toda primeira segunda do mês às 09:00"
+            in (await lembra.say("meus lembretes", user=BOB)).text
+        )
+        assert "condomínio" in (await lembra.say("desfaz", user=BOB)).text
+        assert (await db.reminders.for_user(BOB))[0].state == "cancelled"
