@@ -163,6 +163,17 @@ class UsersRepo:
     async def all_ids(self) -> list[str]:
         return [str(d["_id"]) for d in await self._c.find({}, projection={"_id": 1})]
 
+    async def by_items(self) -> tuple[list[str], int]:
+        """Every user id, most items first, and the items all of them hold (by their counters)."""
+        held: list[tuple[int, str]] = []
+        for doc in await self._c.find({}, projection={"counts": 1}):
+            counts = doc.get("counts") or {}
+            held.append(
+                (sum(int(n) for n in counts.values() if isinstance(n, int)), str(doc["_id"]))
+            )
+        held.sort(key=lambda pair: (-pair[0], pair[1]))
+        return [user_id for _, user_id in held], sum(n for n, _ in held)
+
     async def delete(self, user_id: str) -> int:
         return await self._c.delete_one({"_id": user_id})
 

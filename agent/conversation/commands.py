@@ -40,6 +40,7 @@ from agent.types import Language, Reply
 from agent.understanding.intent import Intent
 from storage.documents import ITEM_TYPES
 from storage.usage import GLOBAL
+from storage.wordindex import Progress
 
 # the admin rows of the table the menus and `ajuda` are built from
 ADMIN_COMMANDS = frozenset(c.name for c in menu.ADMIN_COMMANDS)
@@ -371,6 +372,21 @@ def _fallbacks_line(per_user: list[Any], language: Language) -> str:
     return text("admin_stats_fallbacks", language, served=done["served"], unserved=done["unserved"])
 
 
+def index_line(progress: Progress, language: Language) -> str:
+    """The word index: ready, or how far its catch-up is (issue 47: it runs while serving)."""
+    if progress.ready:
+        return text("admin_stats_index_ready", language)
+    of = max(progress.of, progress.done)
+    share = f"{progress.done / of:.0%}" if of else "-"
+    return text(
+        "admin_stats_index_catching_up",
+        language,
+        done=f"{progress.done:,}",
+        of=f"{of:,}",
+        share=share,
+    )
+
+
 async def stats_text(deps: Any, day: str, *, language: Language = "en") -> str:
     """Users, items, messages, share with no model call, tokens today, states, calibration
     (in the admin's language over chat; English for `lembra stats`)."""
@@ -393,6 +409,7 @@ async def stats_text(deps: Any, day: str, *, language: Language = "en") -> str:
     lines = [
         text("admin_stats_users", lang, n=len(users)),
         text("admin_stats_items", lang, n=items),
+        index_line(await db.word_index.progress(), lang),
         text("admin_stats_messages", lang, n=messages),
         text("admin_stats_no_model", lang, share=f"{no_model / messages:.0%}" if messages else "-"),
         text("admin_stats_tokens", lang, n=tokens),
