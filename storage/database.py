@@ -143,11 +143,14 @@ class Database:
 
     def collections(self) -> dict[str, Collection]:
         """Every collection of DESIGN 4 by name, for whole-database work (backup, migrations)."""
-        return {name: Collection(self._raw[name], observer=self._observer) for name in COLLECTIONS}
+        return {name: self._collection(name) for name in COLLECTIONS}
 
     def derived(self) -> dict[str, Collection]:
         """The collections rebuilt from the others (DERIVED): cleared where the others are replaced."""
-        return {name: Collection(self._raw[name], observer=self._observer) for name in DERIVED}
+        return {name: self._collection(name) for name in DERIVED}
+
+    def _collection(self, name: str) -> Collection:
+        return Collection(self._raw[name], observer=self._observer, faults=self.faults)
 
     async def catch_up_index(self) -> None:
         """Catch the word index up while serving: one process at a time, retried until done.

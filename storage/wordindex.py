@@ -88,7 +88,7 @@ class CaughtUp:
 
 
 @dataclass(frozen=True, slots=True)
-class Progress:
+class IndexProgress:
     """How far the index is, as `lembra stats` shows it (`of` is 0 when not known)."""
 
     ready: bool
@@ -313,15 +313,15 @@ class WordIndex:
             return -1
         return int(marker.get("upto", -1))
 
-    async def progress(self) -> Progress:
+    async def progress(self) -> IndexProgress:
         """How far the catch-up is, from the index's state (another process may be running it)."""
         if self.version is None:
-            return Progress(ready=False)
+            return IndexProgress(ready=False)
         state = await self._c.find_one({"_id": STATE_ID}) or {}
         if state.get("version") == self.version:
-            return Progress(ready=True)
+            return IndexProgress(ready=True)
         done = state.get("progress") or {}
-        return Progress(ready=False, done=int(done.get("done", 0)), of=int(done.get("of", 0)))
+        return IndexProgress(ready=False, done=int(done.get("done", 0)), of=int(done.get("of", 0)))
 
     async def holding(self, user_id: str, words: Iterable[str]) -> set[str]:
         """The ids of the user's items holding any of `words` (and maybe of items since deleted)."""
