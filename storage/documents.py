@@ -50,6 +50,7 @@ class EffectDoc(BaseModel):
     item_json: str | None = None  # a deleted item, to answer the re-drive as the first run did
     up_to_seq: int | None = None
     by_type: dict[str, int] = Field(default_factory=dict)
+    copied: bool = False  # a delete_all's kept copy is complete: a re-run deletes, never copies
 
 
 NO_REMINDERS = 2**62  # `UserDoc.reminder_hint_ms` when the user has no open reminder
@@ -270,12 +271,19 @@ class ReminderDoc(StoredModel):
 
 
 class SnapshotDoc(StoredModel):
-    """A deleted item kept for 24 hours so `desfaz` can bring it back (DESIGN 9.4)."""
+    """Deleted items kept for 24 hours so `desfaz` can bring them back (DESIGN 9.4).
 
-    id: str = Field(alias="_id")  # "<batch>:<item id>"
+    One document holds a pack of up to `storage.snapshots.PACK` items of one deletion
+    (issue 47: 50,000 deleted items are 100 documents, not 50,000). A document written
+    before packs holds one item in `item_json` (id "<batch>:<item id>").
+    """
+
+    id: str = Field(alias="_id")  # "<batch>#<pack number>"
     user_id: str
     batch: str  # one deletion (one item, or one delete_all)
-    item_json: str  # the item document exactly as it was stored
+    item_json: str = ""  # one item, as documents before packs held it
+    items_json: str = ""  # a JSON list of the items, each exactly as it was stored
+    count: int = 1  # how many items the document holds
     taken_at_ms: int
     expires_at_ms: int
 

@@ -308,9 +308,16 @@ class ItemsRepo:
         async for docs in self._c.stream(flt, sort=order, batch_size=page):
             yield docs
 
-    async def count_after(self, user_id: str, seq: int) -> dict[ItemType, int]:
+    async def any_through(self, user_id: str, up_to_seq: int | None) -> bool:
+        """Whether the user has an item numbered up to `up_to_seq` (any item when None)."""
+        flt: dict[str, object] = {"user_id": user_id}
+        if up_to_seq is not None:
+            flt["seq"] = {"$lte": up_to_seq}
+        return bool(await self._c.find(flt, projection={"_id": 1}, limit=1))
+
+    async def count_after(self, user_id: str, seq: int) -> dict[str, int]:
         """How many of the user's items of each type are numbered after `seq` (a few, read whole)."""
-        found: dict[ItemType, int] = {}
+        found: dict[str, int] = {}
         for doc in await self._c.find(
             {"user_id": user_id, "seq": {"$gt": seq}}, projection={"type": 1}
         ):

@@ -198,6 +198,20 @@ class UsersRepo:
             raise LookupError(f"unknown user {user_id}")
         return int(doc["item_seq"])
 
+    async def effect_copied(self, user_id: str, slot: str, effect_id: str) -> bool:
+        """Mark the open effect's kept copy complete (a delete_all's snapshots); False if it ended."""
+        outcome = await self._c.update_one(
+            {"_id": user_id, f"effects.{slot}.id": effect_id},
+            {"$set": {f"effects.{slot}.copied": True}},
+        )
+        return outcome.matched > 0
+
+    async def add_counts(self, user_id: str, by_type: Mapping[str, int]) -> None:
+        """Move several type counters in one update (items put back in a batch)."""
+        moved = {f"counts.{t}": int(n) for t, n in by_type.items() if n}
+        if moved:
+            await self._c.update_one({"_id": user_id}, {"$inc": {**moved, "items_v": 1}})
+
     async def end_effect(
         self,
         user_id: str,

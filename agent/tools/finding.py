@@ -2,11 +2,14 @@
 
 Deleting is high risk: `delete_item` only previews (or offers a choice); the runtime
 executes `execute_delete` after an explicit confirmation. `delete_all_memories` is
-critical and reachable only from the deterministic path.
+critical and reachable only from the deterministic path; with thousands of items it
+finishes off the turn (agent/trust/effects.py), and `restore_kept` puts such a deletion
+back in batches.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Self
 
@@ -271,6 +274,23 @@ async def execute_delete_all(
     done = await effects.delete_all(deps, turn, up_to_seq=up_to_seq)
     turn.tools_executed.append("delete_all_memories")
     return done.count, done.kept
+
+
+async def restore_kept(deps: Deps, user_id: str, batch: str, *, now_ms: int) -> int:
+    """Put a deletion's kept copy back a pack at a time: words, items, then counters; how many.
+
+    Bounded per step whatever the count (a pack of `storage.snapshots.PACK` items, inserted
+    `WRITE_BATCH` a round trip), so it can run off the user's turn (`deps.inflight`). Run
+    again, it leaves what is back already and counts only what it brought back; an item the
+    user saved again meanwhile stays once. A crash between a pack and its counters leaves
+    them short by that pack, which `lembra doctor --repair` recounts.
+    """
+    restored = 0
+    async for page in deps.db.snapshots.pages(user_id, batch, now_ms=now_ms):
+        stored = await deps.db.items.restore_many(user_id, sorted(page, key=lambda i: i.seq))
+        await deps.db.users.add_counts(user_id, Counter(item.type for item in stored))
+        restored += len(stored)
+    return restored
 
 
 FINDING_TOOLS: tuple[Tool[ToolArgs], ...] = (

@@ -20,12 +20,21 @@ conversation's slot is finished only once it is stale.
 
 A save is four round trips when nothing fails: intent with item number, insert,
 ledger, counters with the slot cleared (issue 16).
+
+A delete-all is a constant number of round trips beside its kept copy (issue 47): the
+copy in packs (storage/snapshots.py), marked complete on the intent; one `delete_many`
+of the items and one of their words; one `all_deleted` event with the count; the counters
+set as the slot clears. From `BACKGROUND_FROM` items the turn answers once the intent is
+written, and the rest runs off the turn (agent/trust/inflight.py), a page at a time; the
+user's next turn waits for it, and a crash leaves the intent for the next turn or
+`lembra doctor`, as for any effect.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, assert_never
 
@@ -36,10 +45,12 @@ from agent.trust.ledgering import append_event
 from config.logging import log_event
 from storage.documents import ITEM_TYPES, EffectDoc, ItemDoc, UserDoc
 from storage.ledger import sha256_hex
+from storage.snapshots import PACK
 
 log = logging.getLogger(__name__)
 
 STALE_MS = 120_000  # an intent this old belongs to a turn that is not running any more
+BACKGROUND_FROM = 1_000  # items from which a delete-all is finished after its reply
 _FAR_FUTURE_MS = 2**62
 
 
@@ -119,13 +130,32 @@ async def delete(deps: Deps, turn: Turn, item: ItemDoc) -> bool:
 
 
 async def delete_all(deps: Deps, turn: Turn, *, up_to_seq: int | None) -> Finished:
-    """Delete the items numbered up to `up_to_seq` (all when None), count and record them as one unit."""
+    """Delete the items numbered up to `up_to_seq` (all when None), count and record them as one unit.
+
+    With `BACKGROUND_FROM` items or more, what it will have done is returned once the intent
+    is written (the counts it was begun with, less the items newer than `up_to_seq`), and
+    the work goes on off the turn.
+    """
     user = await deps.db.users.get(turn.user_id)
-    before = {t: int((user.counts if user else {}).get(t, 0)) for t in ITEM_TYPES}
+    before: dict[str, int] = {t: int((user.counts if user else {}).get(t, 0)) for t in ITEM_TYPES}
     slot = slot_of(turn.conversation_id)
     effect = _intent(turn, deps, "delete_all", up_to_seq=up_to_seq, by_type=before)
     await deps.db.users.begin_effect(turn.user_id, slot, effect)
-    return await _finish(deps, turn.user_id, slot, effect, turn=turn)
+    if sum(before.values()) < BACKGROUND_FROM:
+        return await _finish(deps, turn.user_id, slot, effect, turn=turn)
+    left: dict[str, int] = {}
+    if up_to_seq is not None and user is not None and user.item_seq > up_to_seq:
+        left = await deps.db.items.count_after(turn.user_id, up_to_seq)
+    _, count, kept = _deleted(before, left)
+    work = _finish(deps, turn.user_id, slot, effect, turn=None)
+    deps.inflight.start(turn.user_id, work, name=f"delete-all:{effect.id}")
+    return Finished(effect, count=count, kept=kept)
+
+
+def _deleted(before: Mapping[str, int], left: Mapping[str, int]) -> tuple[dict[str, int], int, int]:
+    """What a delete-all deleted by type, in all, and how many newer items it kept."""
+    by_type: dict[str, int] = {t: max(0, before.get(t, 0) - left.get(t, 0)) for t in ITEM_TYPES}
+    return by_type, sum(by_type.values()), sum(left.values())
 
 
 async def recover(
@@ -140,6 +170,8 @@ async def recover(
 
     `everything` (`lembra doctor --repair`) finishes every slot, stale or not.
     """
+    if await deps.inflight.settle(user.id):  # finishing off an earlier turn here: let it end
+        user = (await deps.db.users.get(user.id)) or user
     mine, now = slot_of(conversation_id), deps.clock.ms()
     finished: list[Finished] = []
     for slot, effect in user.effects.items():
@@ -176,7 +208,7 @@ async def _finish(
         case "delete":
             finished, change = await _finish_delete(deps, user_id, effect, turn, done)
         case "delete_all":
-            finished, change = await _finish_delete_all(deps, user_id, effect, turn)
+            finished, change = await _finish_delete_all(deps, user_id, slot, effect, turn)
         case _ as unreachable:
             assert_never(unreachable)
     if effect.counted:  # an earlier version's intent: its counters moved already
@@ -222,26 +254,23 @@ async def _finish_delete(
 
 
 async def _finish_delete_all(
-    deps: Deps, user_id: str, effect: EffectDoc, turn: Turn | None
+    deps: Deps, user_id: str, slot: str, effect: EffectDoc, turn: Turn | None
 ) -> tuple[Finished, _Change]:
     db = deps.db
     batch = f"all:{effect.id}"  # for `desfaz`, 24 hours; a re-run finds them already kept
-    doomed = [
-        item
-        for item in await db.items.list_for(user_id)
-        if effect.up_to_seq is None or item.seq <= effect.up_to_seq
-    ]
-    await db.snapshots.keep(user_id, batch, doomed, effect.started_ms)
+    if not effect.copied and await db.items.any_through(user_id, effect.up_to_seq):
+        await db.snapshots.drop_batch(user_id, batch)  # a copy a crash cut short
+        pages = db.items.pages(user_id, up_to_seq=effect.up_to_seq, page=PACK)
+        await db.snapshots.keep_pages(user_id, batch, pages, effect.started_ms)
+        await db.users.effect_copied(user_id, slot, effect.id)
     await db.items.delete_all(user_id, up_to_seq=effect.up_to_seq)
     left: dict[str, int] = {}
     if effect.up_to_seq is not None:
-        for kept in await db.items.list_for(user_id):
-            left[kept.type] = left.get(kept.type, 0) + 1
-    by_type = {t: max(0, effect.by_type.get(t, 0) - left.get(t, 0)) for t in ITEM_TYPES}
-    count = sum(by_type.values())
+        left = await db.items.count_after(user_id, effect.up_to_seq)
+    by_type, count, kept = _deleted(effect.by_type, left)
     payload: dict[str, Any] = {"count": count, "by_type": by_type, "snapshot": batch}
     await _record(deps, turn, user_id, effect, "all_deleted", payload)
-    return Finished(effect, count=count, kept=sum(left.values())), {"counts": left}
+    return Finished(effect, count=count, kept=kept), {"counts": left}
 
 
 async def _record(
