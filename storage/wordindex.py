@@ -46,7 +46,7 @@ import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from pydantic import ValidationError
 
@@ -61,9 +61,11 @@ SCHEME: Final = "1"  # this module's document layout; part of every index versio
 STATE_ID: Final = "state"
 BATCH: Final = 1_000  # ids per `$in`, documents per insert
 CATCH_UP_PAGE: Final = 500
-THREAD_FROM: Final = 200  # working out the words of more items than this moves off the loop
+THREAD_FROM: Final = 200  # items (or words) from which working out their statements leaves the loop
 EVERY_SEQ: Final = 2**62  # a marker's `upto` once every item of its user is indexed
+LOG_EVERY: Final = 5_000  # items between two "catching up" log lines
 log = logging.getLogger("lembra.storage.wordindex")
+T = TypeVar("T")
 
 ItemWords = Callable[[ItemDoc], Iterable[str]]
 Entry = tuple[str, str, Sequence[str]]  # user id, item id, words
@@ -104,9 +106,18 @@ class _Tally:
     of: int = 0
 
     def add(self, checked: int, moved: int, bad: int) -> None:
+        before = self.checked
         self.checked += checked
         self.reindexed += moved
         self.skipped += bad
+        if self.checked // LOG_EVERY > before // LOG_EVERY:
+            log_event(
+                log,
+                "search index catching up",
+                checked=self.checked,
+                reindexed=self.reindexed,
+                of=self.of,
+            )
 
 
 def shard_keys(word: str) -> frozenset[str]:
@@ -138,6 +149,39 @@ def _shard(user_id: str, key: str) -> str:
 
 def _marker(user_id: str) -> str:
     return f"c|{user_id}"
+
+
+async def _maybe_off_loop(off: bool, work: Callable[..., T], *args: Any) -> T:
+    return await asyncio.to_thread(work, *args) if off else work(*args)
+
+
+def _postings(entries: Sequence[Entry]) -> tuple[Counter[tuple[str, str]], list[tuple[Doc, Doc]]]:
+    """How many of the entries hold each (user, word), and one posting upsert per word of each."""
+    per_word: Counter[tuple[str, str]] = Counter()
+    postings: list[tuple[Doc, Doc]] = []
+    for user_id, item_id, words in entries:
+        for word in words:
+            per_word[(user_id, word)] += 1
+            fields = {"k": _key(user_id, word), "u": user_id}
+            postings.append(({"_id": _posting(user_id, word, item_id)}, {"$set": fields}))
+    return per_word, postings
+
+
+def _shards_and_counts(
+    per_word: Counter[tuple[str, str]], known: dict[str, Doc]
+) -> list[tuple[Doc, Doc]]:
+    """The shard listings a word still lacks, then each word's count, as upserts."""
+    # a count marked `s` has its shards written: a crash between the two leaves it unmarked
+    shards: dict[str, dict[str, Any]] = {}
+    for user_id, word in per_word:
+        if len(word) >= MIN_SHARDED and not known.get(_count(user_id, word), {}).get("s"):
+            for key in shard_keys(word):
+                shards.setdefault(_shard(user_id, key), {"u": user_id})[f"w.{word}"] = 1
+    counts = [
+        ({"_id": _count(u, w)}, {"$inc": {"n": n}, "$set": {"u": u, "s": True}})
+        for (u, w), n in per_word.items()
+    ]
+    return [*(({"_id": sid}, {"$set": fields}) for sid, fields in shards.items()), *counts]
 
 
 def _chunks(values: Sequence[Any], size: int = BATCH) -> Iterable[Sequence[Any]]:
@@ -191,31 +235,20 @@ class WordIndex:
         await self.add_many([(user_id, item_id, words)])
 
     async def add_many(self, entries: Sequence[Entry]) -> None:
-        """Index the words of several items: shards, then counts, then postings, in one bulk."""
-        per_word: Counter[tuple[str, str]] = Counter()
-        postings: list[tuple[Doc, Doc]] = []
-        for user_id, item_id, words in entries:
-            for word in words:
-                per_word[(user_id, word)] += 1
-                fields = {"k": _key(user_id, word), "u": user_id}
-                postings.append(({"_id": _posting(user_id, word, item_id)}, {"$set": fields}))
+        """Index the words of several items: shards, then counts, then postings, in one bulk.
+
+        The statements of a large batch (a catch-up page, a restored pack) are worked out
+        off the event loop.
+        """
+        many = sum(len(words) for _, _, words in entries) > THREAD_FROM
+        per_word, postings = await _maybe_off_loop(many, _postings, entries)
         if not postings:
             return
         known = await self._by_id([_count(u, w) for u, w in per_word])
-        # a count marked `s` has its shards written: a crash between the two leaves it unmarked
-        shards: dict[str, dict[str, Any]] = {}
-        for user_id, word in per_word:
-            if len(word) >= MIN_SHARDED and not known.get(_count(user_id, word), {}).get("s"):
-                for key in shard_keys(word):
-                    shards.setdefault(_shard(user_id, key), {"u": user_id})[f"w.{word}"] = 1
-        counts = [
-            ({"_id": _count(u, w)}, {"$inc": {"n": n}, "$set": {"u": u, "s": True}})
-            for (u, w), n in per_word.items()
-        ]
+        statements = await _maybe_off_loop(many, _shards_and_counts, per_word, known)
         # one ordered bulk: a statement runs only after those before it (SUBSET.md), and
         # every one of them can run again harmlessly (a re-drive, a crash half-way)
-        listed = [({"_id": sid}, {"$set": fields}) for sid, fields in shards.items()]
-        await self._upsert([*listed, *counts, *postings])
+        await self._upsert([*statements, *postings])
 
     async def remove(self, user_id: str, item_id: str, words: Sequence[str]) -> None:
         """Forget `words` of one item; after the item no longer shows them."""
