@@ -54,6 +54,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -328,10 +329,35 @@ class Bulk:
     delete_mb: list[float] = field(default_factory=list)
     restore_s: list[float] = field(default_factory=list)
     restore_stall: float = 0.0
+    export_traced_mb: float = 0.0  # Python allocations at their peak during one more export
+
+
+async def traced_export(runtime: Runtime) -> float:
+    """The most memory Python held for one `/export`, beyond what it held before, in MB.
+
+    Resident memory rarely grows once the allocator holds freed pages, so this says what
+    the export itself allocates (tracemalloc slows it: its time is not reported).
+    """
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base, _ = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        reply = await runtime.handle(incoming("/export"))
+        if reply.follow_up is not None:
+            reply = await reply.follow_up(None)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert reply.attachment is not None
+    if reply.attachment.path is not None:
+        reply.attachment.path.unlink()
+    return (peak - base) / 1e6
 
 
 async def bulk_turns(runtime: Runtime, ticker: Ticker, rounds: int) -> Bulk:
     deps, out = runtime.deps, Bulk()
+    out.export_traced_mb = await traced_export(runtime)
     for _ in range(rounds):
         base = await ticker.reset_memory()
         ticker.reset()
@@ -528,11 +554,16 @@ def report_bulk(
             f"{statistics.median(b.delete_mb):>5.1f} {_ms(b.restore_s):>8} "
             f"{b.restore_stall * 1e3:>6.1f}"
         )
+    print(
+        "export, Python allocations at their peak (tracemalloc, one more export): "
+        + ", ".join(f"{size:,} items {bulk[size].export_traced_mb:.1f} MB" for size in sizes)
+    )
     top, base = sizes[-1], sizes[0]
     b, b0 = bulk[top], bulk[base]
     replies = statistics.median(b.delete_replies)
     ratio = replies / statistics.median(b0.delete_replies)
-    export_s, export_mb = statistics.median(b.export_done), statistics.median(b.export_mb)
+    export_s = statistics.median(b.export_done)
+    export_mb = max(statistics.median(b.export_mb), b.export_traced_mb)
     stall = max(b.export_stall, b.delete_stall, caught[top].stall) * 1e3
     print(f"\ngoals at {top:,} items:")
     print(
@@ -540,7 +571,8 @@ def report_bulk(
         f"figure (<= 3x): {'met' if replies <= 2 and ratio <= 3 else 'NOT met'}"
     )
     print(
-        f"  export: {export_s:.2f} s (<= 5) with {export_mb:.1f} MB more (<= 50): "
+        f"  export: {export_s:.2f} s (<= 5) with {export_mb:.1f} MB more, the larger of resident "
+        f"and traced (<= 50): "
         f"{'met' if export_s <= 5 and export_mb <= 50 else 'NOT met'}"
     )
     print(f"  worst stall from them: {stall:.1f} ms (<= 50): {'met' if stall <= 50 else 'NOT met'}")
