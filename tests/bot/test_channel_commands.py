@@ -84,6 +84,26 @@ async def test_export_arrives_as_a_json_document_with_only_the_users_data(harnes
         assert "bob" not in data.decode()
 
 
+async def test_while_the_index_catches_up_serve_is_ready_and_searches_find_everything(
+    harness: Any,
+) -> None:
+    """Issue 47: an upgrade's catch-up runs beside serving; nobody can tell from a reply."""
+    async with real_runtime(harness)() as h:
+        await say(h, ALICE, "anota: comprar leite")
+        await stored_notes(h.db, f"tg:{ALICE}", 30)  # stored whole, by a version without words
+        await h.db.word_index.mark_stale()
+        assert await h.db.items.prepare_index()  # as a start finds them: not indexed yet
+
+        ready = await h.client.get("/readyz")
+        found = await say(h, ALICE, "procura número 17")
+
+        assert ready.status == 200
+        assert not h.db.word_index.ready
+        assert "nota número 17 — «ação»" in found
+        await h.db.items.catch_up()
+        assert await say(h, ALICE, "procura número 17") == found
+
+
 async def test_a_long_export_is_announced_then_arrives_as_a_document(harness: Any) -> None:
     """Issue 47: "preparando seu arquivo..." at once, then the file, written as it was read."""
     async with real_runtime(harness)() as h:
