@@ -30,6 +30,9 @@ if TYPE_CHECKING:  # imported when a model is built: openai and langchain are sl
     from agent.planning.transport import ModelTransport
 
 
+DRAIN_S = 20.0  # how long leaving waits for effects finishing off their turn
+
+
 def storage_config(settings: Settings) -> StorageConfig:
     return StorageConfig(
         uri=settings.mongodb_uri.get_secret_value() if settings.mongodb_uri else None,
@@ -134,5 +137,7 @@ async def open_deps(
         try:
             yield deps
         finally:
+            # a delete-all finishing off its turn: given a while, else left to the next start
+            await deps.inflight.drain(DRAIN_S)
             with suppress(StorageError):  # statistics only: a database already gone loses them
                 await deps.tally.flush(db.usage)  # the counters summed since the last write

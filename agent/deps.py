@@ -20,6 +20,7 @@ from agent.services.links import LinkFetcher
 from agent.services.tmdb import TmdbClient
 from agent.services.transcribe import Transcriber
 from agent.tokens import TokenCounter
+from agent.trust.inflight import InFlight
 from agent.trust.tally import UsageTally
 from config.settings import Settings
 from storage import Database
@@ -48,6 +49,8 @@ class Deps:
     transcriber: Transcriber | None = None  # None: voice notes get the fixed reply (DESIGN 10.3)
     # the constitution the risk policy reads on every preview, kept for a short TTL
     constitution_memo: ConstitutionMemo = field(default_factory=ConstitutionMemo)
+    # effects finishing off the user's turn (a delete-all of thousands), settled by their next turn
+    inflight: InFlight = field(default_factory=InFlight)
 
     def is_admin(self, user_id: str) -> bool:
         """Admin power is decided here, by namespaced numeric id, never by a prompt."""

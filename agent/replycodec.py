@@ -1,10 +1,15 @@
 """The reply codec: a reply as kept on its `processed_updates` record (a send to retry) or on
-the user document (a turn's answer a re-drive repeats), and back."""
+the user document (a turn's answer a re-drive repeats), and back.
+
+An attachment in memory is kept as base64; one written to a file (a long export) by its
+path, re-sendable while the file is there.
+"""
 
 from __future__ import annotations
 
 import base64
 import json
+from pathlib import Path
 
 from agent.types import Attachment, Choice, Reply
 
@@ -18,9 +23,11 @@ def reply_to_json(reply: Reply | None, *, with_data: bool) -> str:
         attachment = {
             "filename": reply.attachment.filename,
             "mime_type": reply.attachment.mime_type,
-            "size": len(reply.attachment.data),
+            "size": reply.attachment.size,
         }
-        if with_data:
+        if with_data and reply.attachment.path is not None:
+            attachment["path"] = str(reply.attachment.path)
+        elif with_data:
             attachment["data_b64"] = base64.b64encode(reply.attachment.data).decode()
     return json.dumps(
         {
@@ -46,11 +53,16 @@ def reply_from_json(raw: str) -> Reply | None:
         attachment = None
         if data.get("attachment"):
             spec = data["attachment"]
-            if "data_b64" not in spec:
+            if "path" in spec and Path(spec["path"]).is_file():
+                attachment = Attachment(
+                    spec["filename"], spec["mime_type"], path=Path(spec["path"])
+                )
+            elif "data_b64" in spec:
+                attachment = Attachment(
+                    spec["filename"], spec["mime_type"], base64.b64decode(spec["data_b64"])
+                )
+            else:
                 return None
-            attachment = Attachment(
-                spec["filename"], spec["mime_type"], base64.b64decode(spec["data_b64"])
-            )
         return Reply(
             text=str(data["text"]),
             choices=tuple(Choice(int(i), str(label)) for i, label in data["choices"]),

@@ -6,9 +6,11 @@ they never decide anything. Every channel calls the same `Runtime.handle`.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from pathlib import Path
+from typing import BinaryIO, Literal
 
 Channel = Literal["telegram", "whatsapp", "console"]
 Language = Literal["pt", "en"]
@@ -184,11 +186,32 @@ class ReplyMeta:
 
 @dataclass(frozen=True, slots=True)
 class Attachment:
-    """A file to send with the reply (e.g. `/export`)."""
+    """A file to send with the reply (e.g. `/export`): its bytes, or a file holding them.
+
+    A long export is written to a file as it is read (issue 47) and sent from there;
+    `data` is then empty.
+    """
 
     filename: str
     mime_type: str
-    data: bytes
+    data: bytes = b""
+    path: Path | None = None
+
+    @property
+    def size(self) -> int:
+        return self.path.stat().st_size if self.path is not None else len(self.data)
+
+    def open(self) -> BinaryIO:
+        """The bytes to send, as a file the caller closes."""
+        return self.path.open("rb") if self.path is not None else io.BytesIO(self.data)
+
+    def read(self) -> bytes:
+        """Every byte at once (small files, tests)."""
+        return self.path.read_bytes() if self.path is not None else self.data
+
+
+# How far a long piece of work is, for a channel that shows it (the console): (done, of).
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,3 +234,6 @@ class Reply:
     attachment: Attachment | None = None
     silent: bool = False
     paging: Paging | None = None
+    # a second reply, built after this one is out ("preparando seu arquivo..." then the file):
+    # every channel sends this reply, then awaits this and sends what it returns
+    follow_up: Callable[[Progress | None], Awaitable[Reply]] | None = None

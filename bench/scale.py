@@ -20,8 +20,26 @@ Printed: p50 per turn and size, the worst stall, and the ratio of the largest si
 delete by name p50 <= 20 ms and <= 2x the 1,000-item figure; the worst stall during a
 search <= 50 ms.
 
-Run: `.venv/bin/python bench/scale.py [--rounds N] [--scan-rounds N] [--big]`.
-It is not a test: it takes minutes (indexing 50,000 items is most of it).
+Bulk work (issue 47), at each size, on the same user:
+
+- the start-up catch-up runs beside the turns (as `serve` runs it now): search and delete
+  by name during it, their p50 and worst stall, and whether their replies are the same as
+  after it (they must be);
+- `/export` (JSON): the reply ("preparando seu arquivo..." from 1,000 items), the file done
+  (its follow-up), the worst stall and the growth of the process's resident memory;
+- "apaga tudo" + "sim": both replies, then the work finishing off the turn, the worst stall
+  and memory; then the kept copy put back (`inverses.restore_kept`, as undo does), timed;
+- with `--serve-probe`, `lembra serve` started on a data directory holding that many
+  unindexed items: seconds until `/healthz` answers.
+
+Goals (issue 47, at 50,000 items): "apaga tudo" + "sim" <= 2 s and <= 3x the 1,000-item
+figure; export <= 5 s with memory growth <= 50 MB; no stall over 50 ms from any of them;
+`/healthz` within 5 s of start with 50,000 unindexed items; the same search results during
+the catch-up as after it.
+
+Run: `.venv/bin/python bench/scale.py [--rounds N] [--scan-rounds N] [--bulk-rounds N]
+[--sizes 1,10,50] [--serve-probe] [--big]`. It is not a test: it takes minutes (indexing
+50,000 items is most of it).
 """
 
 from __future__ import annotations
@@ -29,10 +47,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -40,13 +62,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
 
 from agent.assembly import open_deps  # noqa: E402
 from agent.conversation.runtime import Runtime  # noqa: E402
 from agent.tools import finding  # noqa: E402
+from agent.trust.inverses import restore_kept  # noqa: E402
 from agent.types import Incoming  # noqa: E402
 from bench.deterministic import ITEMS_BY_TYPE, USER, RoundTrips, item, ping_ms  # noqa: E402
+from bot.cli.main import keep_start_up_out_of_collections  # noqa: E402
 from config.settings import load_settings  # noqa: E402
 from storage import Database  # noqa: E402
 from storage.documents import ItemDoc, ItemType  # noqa: E402
@@ -85,11 +110,18 @@ class Measured:
         return statistics.median(self.times[kind]) * 1e3
 
 
+def rss_mb() -> float:
+    """The process's resident memory now, in MB (Linux)."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
 class Ticker:
-    """Sleeps 1 ms at a time beside the turns; keeps the longest extra wait."""
+    """Sleeps 1 ms at a time beside the turns; keeps the longest extra wait and the most memory."""
 
     def __init__(self) -> None:
         self.longest = 0.0
+        self.rss_peak = 0.0
         self._task: asyncio.Task[None] | None = None
         self._running = False
 
@@ -105,19 +137,34 @@ class Ticker:
             await self._task
 
     async def _tick(self) -> None:
+        ticks = 0
         while self._running:
             before = time.perf_counter()
             await asyncio.sleep(0.001)
             self.longest = max(self.longest, time.perf_counter() - before - 0.001)
+            ticks += 1
+            if ticks % 20 == 0:
+                self.rss_peak = max(self.rss_peak, rss_mb())
 
     def reset(self) -> None:
         self.longest = 0.0
 
+    async def reset_memory(self) -> float:
+        """Start watching memory growth; the resident memory now (the baseline).
 
-async def grow(db: Database, have: int, want: int, now_ms: int) -> tuple[float, float]:
-    """Store items `have+1`..`want` whole, as a database from before the index; then index them.
+        The collection that settles memory first holds the loop: it is over before the
+        ticker's longest wait is reset.
+        """
+        gc.collect()
+        await asyncio.sleep(0.01)
+        self.rss_peak = now = rss_mb()
+        return now
 
-    Returns (seconds to store, seconds for the start-up catch-up to index them).
+
+async def store(db: Database, have: int, want: int, now_ms: int) -> float:
+    """Store items `have+1`..`want` whole, as a database from before the index has them.
+
+    Returns the seconds it took; the word index is then out of date.
     """
     started = time.perf_counter()
     raw = db.client[db.name]["items"]
@@ -132,10 +179,60 @@ async def grow(db: Database, have: int, want: int, now_ms: int) -> tuple[float, 
     await db.users.set_counts(USER, {t: c * want // BLOCK for t, c in ITEMS_BY_TYPE.items()})
     await db.users.update(USER, {"item_seq": want})
     await db.word_index.mark_stale()
+    return stored
+
+
+DURING = {"search": TURNS["search"], "delete by name": TURNS["delete by name"]}
+
+
+@dataclass
+class CatchUp:
+    """The catch-up run beside the turns: how long it took, and the turns during it."""
+
+    seconds: float = 0.0
+    times: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in DURING})
+    stall: float = 0.0
+    identical: bool = True
+    turns: int = 0
+
+
+async def _reply_text(runtime: Runtime, text: str) -> tuple[str, float]:
     started = time.perf_counter()
-    caught = await db.items.catch_up()
-    assert caught.reindexed == want - have, caught
-    return stored, time.perf_counter() - started
+    reply = await runtime.handle(incoming(text))
+    elapsed = time.perf_counter() - started
+    if text == TURNS["delete by name"]:  # its preview waits for a "sim": cleared
+        await runtime.handle(incoming(AFTER["delete by name"]))
+    return reply.text, elapsed
+
+
+def incoming(text: str) -> Incoming:
+    return Incoming(channel="console", chat_id="bench", user_id=USER, text=text)
+
+
+async def catch_up_beside_turns(
+    runtime: Runtime, db: Database, ticker: Ticker, most: int
+) -> CatchUp:
+    """The catch-up as `serve` runs it; searches and deletes by name during it, then after."""
+    out = CatchUp()
+    assert await db.items.prepare_index()
+    started = time.perf_counter()
+    task = asyncio.create_task(db.catch_up_index())
+    during: list[dict[str, str]] = []
+    ticker.reset()
+    while not task.done() and len(during) < most:
+        said = {}
+        for kind, text in DURING.items():
+            said[kind], elapsed = await _reply_text(runtime, text)
+            out.times[kind].append(elapsed)
+        during.append(said)
+    out.stall = ticker.longest
+    await task
+    out.seconds = time.perf_counter() - started
+    after = {kind: (await _reply_text(runtime, text))[0] for kind, text in DURING.items()}
+    out.identical = all(said == after for said in during)
+    out.turns = len(during)
+    assert EXPECT["search"] in after["search"], after
+    return out
 
 
 async def _every_item(db: Database, user_id: str, item_type: ItemType | None) -> list[ItemDoc]:
@@ -218,7 +315,92 @@ async def measure(
     return out
 
 
-async def run(sizes: list[int], rounds: int, scan_rounds: int, warmup: int) -> None:
+@dataclass
+class Bulk:
+    """One size's bulk turns, a list of figures per round."""
+
+    export_reply: list[float] = field(default_factory=list)
+    export_done: list[float] = field(default_factory=list)
+    export_stall: float = 0.0
+    export_mb: list[float] = field(default_factory=list)
+    delete_replies: list[float] = field(default_factory=list)  # "apaga tudo" + "sim"
+    delete_done: list[float] = field(default_factory=list)  # ... and the work off the turn
+    delete_stall: float = 0.0
+    delete_mb: list[float] = field(default_factory=list)
+    restore_s: list[float] = field(default_factory=list)
+    restore_stall: float = 0.0
+    export_traced_mb: float = 0.0  # Python allocations at their peak during one more export
+
+
+async def traced_export(runtime: Runtime) -> float:
+    """The most memory Python held for one `/export`, beyond what it held before, in MB.
+
+    Resident memory rarely grows once the allocator holds freed pages, so this says what
+    the export itself allocates (tracemalloc slows it: its time is not reported).
+    """
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base, _ = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        reply = await runtime.handle(incoming("/export"))
+        if reply.follow_up is not None:
+            reply = await reply.follow_up(None)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert reply.attachment is not None
+    if reply.attachment.path is not None:
+        reply.attachment.path.unlink()
+    return (peak - base) / 1e6
+
+
+async def bulk_turns(runtime: Runtime, ticker: Ticker, rounds: int) -> Bulk:
+    deps, out = runtime.deps, Bulk()
+    out.export_traced_mb = await traced_export(runtime)
+    for _ in range(rounds):
+        base = await ticker.reset_memory()
+        ticker.reset()
+        started = time.perf_counter()
+        reply = await runtime.handle(incoming("/export"))
+        out.export_reply.append(time.perf_counter() - started)
+        if reply.follow_up is not None:
+            reply = await reply.follow_up(None)
+        out.export_done.append(time.perf_counter() - started)
+        out.export_stall = max(out.export_stall, ticker.longest)
+        out.export_mb.append(ticker.rss_peak - base)
+        assert reply.attachment is not None, reply.text
+        if reply.attachment.path is not None:
+            reply.attachment.path.unlink()
+        del reply
+
+        base = await ticker.reset_memory()
+        ticker.reset()
+        started = time.perf_counter()
+        preview = await runtime.handle(incoming("apaga tudo"))
+        assert preview.choice_kind == "confirm", preview.text
+        done = await runtime.handle(incoming("sim"))
+        assert "Apaguei" in done.text, done.text
+        out.delete_replies.append(time.perf_counter() - started)
+        await deps.inflight.settle(USER)
+        out.delete_done.append(time.perf_counter() - started)
+        out.delete_stall = max(out.delete_stall, ticker.longest)
+        out.delete_mb.append(ticker.rss_peak - base)
+        assert await deps.db.items.list_for(USER, limit=1) == []
+
+        events = await deps.db.ledger.events(USER)
+        batch = str([e for e in events if e.type == "all_deleted"][-1].payload["snapshot"])
+        ticker.reset()
+        started = time.perf_counter()
+        await restore_kept(deps, USER, batch, now_ms=deps.clock.ms())
+        out.restore_s.append(time.perf_counter() - started)
+        out.restore_stall = max(out.restore_stall, ticker.longest)
+    return out
+
+
+async def run(
+    sizes: list[int], rounds: int, scan_rounds: int, warmup: int, bulk_rounds: int
+) -> None:
     with tempfile.TemporaryDirectory(prefix="lembra-scale-") as data_dir:
         settings = load_settings(
             _env_file=None,
@@ -234,17 +416,24 @@ async def run(sizes: list[int], rounds: int, scan_rounds: int, warmup: int) -> N
             db = deps.db
             now_ms = deps.clock.ms()
             await db.users.ensure(USER, language="pt", timezone="America/Sao_Paulo", now_ms=now_ms)
+            for text in ("procura nada", "apaga o nada", "cancela", "lista tudo", "/export"):
+                await runtime.handle(incoming(text))  # first turns load what turns use
+            keep_start_up_out_of_collections()  # as `lembra serve` does once started
             index: dict[int, Measured] = {}
             scan: dict[int, Measured] = {}
+            caught: dict[int, CatchUp] = {}
+            bulk: dict[int, Bulk] = {}
             have = 0
             trips = RoundTrips()
             trips.install()
             async with Ticker() as ticker:
                 for size in sizes:
-                    stored, indexed = await grow(db, have, size, now_ms)
+                    stored = await store(db, have, size, now_ms)
+                    caught[size] = await catch_up_beside_turns(runtime, db, ticker, most=rounds)
                     print(
                         f"{size:>7,} items: {size - have:,} more stored in {stored:.1f} s and "
-                        f"indexed by the start-up catch-up in {indexed:.1f} s",
+                        f"indexed by the catch-up beside {caught[size].turns} rounds of turns "
+                        f"in {caught[size].seconds:.1f} s",
                         flush=True,
                     )
                     have = size
@@ -254,16 +443,21 @@ async def run(sizes: list[int], rounds: int, scan_rounds: int, warmup: int) -> N
                         runtime, ticker, trips, rounds, warmup, tuple(TURNS)
                     )
                     index[size].ping_ms = floor
-                    with full_scan():
-                        scan[size] = await measure(
-                            runtime,
-                            ticker,
-                            trips,
-                            scan_rounds,
-                            1,
-                            ("search", "typo search", "delete by name"),
-                        )
+                    scan[size] = Measured()
+                    if scan_rounds:
+                        with full_scan():
+                            scan[size] = await measure(
+                                runtime,
+                                ticker,
+                                trips,
+                                scan_rounds,
+                                1,
+                                ("search", "typo search", "delete by name"),
+                            )
+                    bulk[size] = await bulk_turns(runtime, ticker, bulk_rounds)
+                    print(f"{size:>7,} items: bulk turns done", flush=True)
             report(sizes, index, scan, rounds, scan_rounds)
+            report_bulk(sizes, caught, bulk, bulk_rounds)
 
 
 def report(
@@ -327,6 +521,125 @@ def report(
     )
 
 
+def _ms(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1e3:,.0f}" if values else "-"
+
+
+def report_bulk(
+    sizes: list[int], caught: dict[int, CatchUp], bulk: dict[int, Bulk], rounds: int
+) -> None:
+    print("\nthe catch-up beside the turns (as `serve` runs it): p50 ms during it, worst stall")
+    print(
+        f"{'items':>8} {'catch-up s':>10} {'rounds':>6} {'search':>8} {'by name':>8} "
+        f"{'stall ms':>8} {'same replies as after':>22}"
+    )
+    for size in sizes:
+        c = caught[size]
+        print(
+            f"{size:>8,} {c.seconds:>10.1f} {c.turns:>6} {_ms(c.times['search']):>8} "
+            f"{_ms(c.times['delete by name']):>8} {c.stall * 1e3:>8.1f} "
+            f"{'yes' if c.identical else 'NO':>22}"
+        )
+    print(f"\nbulk turns, p50 of {rounds} (ms), worst stall (ms), memory growth p50 (MB)")
+    print(
+        f"{'items':>8} {'export reply':>12} {'export done':>11} {'stall':>6} {'MB':>5} "
+        f"{'apaga+sim':>9} {'done':>6} {'stall':>6} {'MB':>5} {'restore':>8} {'stall':>6}"
+    )
+    for size in sizes:
+        b = bulk[size]
+        print(
+            f"{size:>8,} {_ms(b.export_reply):>12} {_ms(b.export_done):>11} "
+            f"{b.export_stall * 1e3:>6.1f} {statistics.median(b.export_mb):>5.1f} "
+            f"{_ms(b.delete_replies):>9} {_ms(b.delete_done):>6} {b.delete_stall * 1e3:>6.1f} "
+            f"{statistics.median(b.delete_mb):>5.1f} {_ms(b.restore_s):>8} "
+            f"{b.restore_stall * 1e3:>6.1f}"
+        )
+    print(
+        "export, Python allocations at their peak (tracemalloc, one more export): "
+        + ", ".join(f"{size:,} items {bulk[size].export_traced_mb:.1f} MB" for size in sizes)
+    )
+    top, base = sizes[-1], sizes[0]
+    b, b0 = bulk[top], bulk[base]
+    replies = statistics.median(b.delete_replies)
+    ratio = replies / statistics.median(b0.delete_replies)
+    export_s = statistics.median(b.export_done)
+    export_mb = max(statistics.median(b.export_mb), b.export_traced_mb)
+    stall = max(b.export_stall, b.delete_stall, caught[top].stall) * 1e3
+    print(f"\ngoals at {top:,} items:")
+    print(
+        f'  "apaga tudo" + "sim": {replies:.2f} s (<= 2), {ratio:.2f}x the {base:,}-item '
+        f"figure (<= 3x): {'met' if replies <= 2 and ratio <= 3 else 'NOT met'}"
+    )
+    print(
+        f"  export: {export_s:.2f} s (<= 5) with {export_mb:.1f} MB more, the larger of resident "
+        f"and traced (<= 50): "
+        f"{'met' if export_s <= 5 and export_mb <= 50 else 'NOT met'}"
+    )
+    print(f"  worst stall from them: {stall:.1f} ms (<= 50): {'met' if stall <= 50 else 'NOT met'}")
+    same = all(c.identical for c in caught.values())
+    print(f"  search during the catch-up as after it: {'met' if same else 'NOT met'}")
+
+
+async def serve_probe(size: int) -> None:
+    """`lembra serve` on a data directory holding `size` unindexed items: seconds to /healthz."""
+    import aiohttp
+
+    from storage.embedded import free_port
+
+    with tempfile.TemporaryDirectory(prefix="lembra-serve-") as data_dir:
+        settings = load_settings(
+            _env_file=None, data_dir=Path(data_dir), mongodb_uri=None, log_level="WARNING"
+        )
+        async with open_deps(settings) as deps:
+            now_ms = deps.clock.ms()
+            await deps.db.users.ensure(
+                USER, language="pt", timezone="America/Sao_Paulo", now_ms=now_ms
+            )
+            await store(deps.db, 0, size, now_ms)
+        port = free_port()
+        env = {
+            **{k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR")},
+            "PYTHONPATH": str(REPO),
+            "DATA_DIR": data_dir,
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "LOG_LEVEL": "WARNING",
+            "WHATSAPP_ACCESS_TOKEN": "bench",
+            "WHATSAPP_APP_SECRET": "bench",
+            "WHATSAPP_VERIFY_TOKEN": "bench",
+            "WHATSAPP_PHONE_NUMBER_ID": "1",
+            "WHATSAPP_API_BASE_URL": "http://127.0.0.1:9",
+        }
+        started = time.perf_counter()
+        server = subprocess.Popen(  # noqa: ASYNC220 - the bench waits on it by polling
+            [sys.executable, "-m", "bot", "serve"], env=env, stderr=subprocess.DEVNULL
+        )
+        answered: float | None = None
+        status = ""
+        try:
+            async with aiohttp.ClientSession() as session:
+                while time.perf_counter() - started < 120 and server.poll() is None:
+                    try:
+                        url = f"http://127.0.0.1:{port}/healthz"
+                        async with session.get(url) as response:
+                            answered = time.perf_counter() - started
+                            status = f"{response.status} {(await response.json())['status']}"
+                            break
+                    except aiohttp.ClientError:
+                        await asyncio.sleep(0.05)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=60)
+        if answered is None:
+            print(f"\nserve with {size:,} unindexed items: /healthz never answered")
+            return
+        ok = "met" if answered <= 5 else "NOT met"
+        print(
+            f"\nserve with {size:,} unindexed items: /healthz answered ({status}) "
+            f"{answered:.2f} s after start (<= 5): {ok}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=30, help="measured turns of each kind")
@@ -334,6 +647,12 @@ def main() -> None:
         "--scan-rounds", type=int, default=3, help="measured full-scan turns (slow at 50k)"
     )
     parser.add_argument("--warmup", type=int, default=3, help="unmeasured rounds first")
+    parser.add_argument(
+        "--bulk-rounds", type=int, default=3, help="export, delete-all and restore rounds"
+    )
+    parser.add_argument(
+        "--serve-probe", action="store_true", help="also time /healthz of `lembra serve`"
+    )
     parser.add_argument("--big", action="store_true", help="also 100,000 items")
     parser.add_argument(
         "--sizes", type=str, default="", help="comma-separated sizes in thousands (e.g. 1,5)"
@@ -342,7 +661,9 @@ def main() -> None:
     sizes = [1_000, 10_000, 50_000] + ([100_000] if args.big else [])
     if args.sizes:
         sizes = [int(s) * BLOCK for s in args.sizes.split(",")]
-    asyncio.run(run(sizes, args.rounds, args.scan_rounds, args.warmup))
+    asyncio.run(run(sizes, args.rounds, args.scan_rounds, args.warmup, args.bulk_rounds))
+    if args.serve_probe:
+        asyncio.run(serve_probe(sizes[-1]))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -13,13 +15,14 @@ from typing import Any
 
 from pymongo import AsyncMongoClient
 
+from config.logging import log_event
 from storage.allowed import AllowedUsersRepo
 from storage.beliefs import BeliefsRepo
 from storage.chatqueue import ChatQueueRepo
 from storage.collection import Collection, Observer
 from storage.constitutions import ConstitutionsRepo
 from storage.embedded import EmbeddedServer
-from storage.errors import DatabaseUnavailable, translated
+from storage.errors import DatabaseUnavailable, StorageError, translated
 from storage.faults import FaultPoints
 from storage.items import ItemsRepo
 from storage.leases import LeasesRepo
@@ -64,6 +67,10 @@ COLLECTIONS = (
 )
 # Rebuilt from the collections above, so never backed up or copied: cleared instead.
 DERIVED = ("word_index",)
+CATCH_UP_LEASE = "job:word-index"  # one process catches the word index up at a time
+CATCH_UP_TTL_MS = 60_000
+CATCH_UP_RETRY_S = (1.0, 30.0)  # the first wait after a failure or a busy lease, and the longest
+log = logging.getLogger("lembra.storage.database")
 
 
 class Database:
@@ -85,6 +92,8 @@ class Database:
         self.faults = FaultPoints()
         # the embedded server's supervisor; ends with EmbeddedServerError when it gives up
         self.supervisor: asyncio.Task[None] | None = None
+        # the word index's catch-up, running while the process serves (issue 47)
+        self.indexer: asyncio.Task[None] | None = None
         self._raw = raw
         self._observer = observer
 
@@ -134,11 +143,60 @@ class Database:
 
     def collections(self) -> dict[str, Collection]:
         """Every collection of DESIGN 4 by name, for whole-database work (backup, migrations)."""
-        return {name: Collection(self._raw[name], observer=self._observer) for name in COLLECTIONS}
+        return {name: self._collection(name) for name in COLLECTIONS}
 
     def derived(self) -> dict[str, Collection]:
         """The collections rebuilt from the others (DERIVED): cleared where the others are replaced."""
-        return {name: Collection(self._raw[name], observer=self._observer) for name in DERIVED}
+        return {name: self._collection(name) for name in DERIVED}
+
+    def _collection(self, name: str) -> Collection:
+        return Collection(self._raw[name], observer=self._observer, faults=self.faults)
+
+    async def catch_up_index(self) -> None:
+        """Catch the word index up while serving: one process at a time, retried until done.
+
+        The process holding the lease indexes (the users with the most items first); any
+        other waits for it to finish, or takes over once its lease runs out. Lookups stay
+        complete meanwhile (storage/wordindex.py).
+        """
+        owner = f"index:{uuid.uuid4().hex[:12]}"
+        wait, longest = CATCH_UP_RETRY_S
+        while True:
+            try:
+                if await self._catch_up_once(owner):
+                    return
+            except StorageError as exc:
+                log_event(
+                    log, "search index catch-up failed", level=logging.WARNING, error=str(exc)
+                )
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, longest)
+
+    async def _catch_up_once(self, owner: str) -> bool:
+        """Catch up under the lease; True once the index is ready (here or by another process)."""
+        if not await self.items.prepare_index():
+            return True
+        now_ms = int(time.time() * 1000)
+        if not await self.leases.acquire(
+            CATCH_UP_LEASE, owner, ttl_ms=CATCH_UP_TTL_MS, now_ms=now_ms
+        ):
+            return False
+        renewed = time.monotonic()
+
+        async def heartbeat() -> None:
+            nonlocal renewed
+            if time.monotonic() - renewed >= CATCH_UP_TTL_MS / 4000:
+                now = int(time.time() * 1000)
+                await self.leases.renew(CATCH_UP_LEASE, owner, ttl_ms=CATCH_UP_TTL_MS, now_ms=now)
+                renewed = time.monotonic()
+
+        try:
+            users, total = await self.users.by_items()
+            await self.items.catch_up(users=users, total=total, heartbeat=heartbeat)
+        finally:
+            with contextlib.suppress(StorageError):
+                await self.leases.release(CATCH_UP_LEASE, owner)
+        return True
 
     async def ping(self) -> None:
         """Raise DatabaseUnavailable unless the server answers."""
@@ -207,6 +265,16 @@ def _unreachable(uri: str, *, embedded_log: Path | None) -> str:
     )
 
 
+async def _stop_indexing(database: Database) -> None:
+    """Stop the catch-up where it is: the next start takes it up from there."""
+    task, database.indexer = database.indexer, None
+    if task is None:
+        return
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
 async def _stop_supervising(database: Database) -> None:
     task, database.supervisor = database.supervisor, None
     if task is None:
@@ -254,7 +322,10 @@ async def open_storage(
             await upgrade(database.collections(), now_ms=int(time.time() * 1000))
             if signer is not None:
                 await _adopt(database, signer, adoption_path(key_file), config)
-            await database.items.catch_up()
+            if await database.items.prepare_index():  # served meanwhile (issue 47)
+                database.indexer = asyncio.create_task(
+                    database.catch_up_index(), name="word-index-catch-up"
+                )
             if server is not None and not server.memory:
                 policy = Supervision(max_restarts=config.embedded_max_restarts)
                 database.supervisor = asyncio.create_task(
@@ -262,6 +333,7 @@ async def open_storage(
                 )
             yield database
         finally:
+            await _stop_indexing(database)
             await _stop_supervising(database)
             await database.close()
     finally:

@@ -53,6 +53,7 @@ class EffectDoc(BaseModel):
     by_type: dict[str, int] = Field(default_factory=dict)
     # an undo (DESIGN 11.3): the events it reverts, what it writes, and the reply it owes
     undo_json: str | None = None
+    copied: bool = False  # a delete_all's kept copy is complete: a re-run deletes, never copies
 
 
 NO_REMINDERS = 2**62  # `UserDoc.reminder_hint_ms` when the user has no open reminder
@@ -291,12 +292,19 @@ class ReminderDoc(StoredModel):
 
 
 class SnapshotDoc(StoredModel):
-    """A deleted item kept for 24 hours so `desfaz` can bring it back (DESIGN 9.4)."""
+    """Deleted items kept for 24 hours so `desfaz` can bring them back (DESIGN 9.4).
 
-    id: str = Field(alias="_id")  # "<batch>:<item id>"
+    One document holds a pack of up to `storage.snapshots.PACK` items of one deletion
+    (issue 47: 50,000 deleted items are 100 documents, not 50,000). A document written
+    before packs holds one item in `item_json` (id "<batch>:<item id>").
+    """
+
+    id: str = Field(alias="_id")  # "<batch>#<pack number>", or "<batch>:<kind>:<id>" for one state
     user_id: str
     batch: str  # one deletion (one item, or one delete_all), edit or undo
-    item_json: str  # the document exactly as it was stored ("" when `absent`)
+    item_json: str = ""  # one document exactly as it was stored ("" when `absent`, or a pack)
+    items_json: str = ""  # a pack: a JSON list of items, each exactly as it was stored
+    count: int = 1  # how many items the document holds
     kind: Literal["item", "reminder", "memory"] = "item"
     absent: bool = False  # the document did not exist then (an undo's redo deletes it again)
     taken_at_ms: int

@@ -1,31 +1,43 @@
 """`items`: what users save. Every method takes the user id; none can cross users.
 
 Every write keeps the word index (storage/wordindex.py) in step: the words an item shows
-are indexed before it shows them and forgotten after it stops.
+are indexed before it shows them and forgotten after it stops. Writes of a user-sized list
+(deleting everything, putting a deletion back) take a bounded number of documents per round
+trip and a constant number of round trips where the subset allows it (issue 47).
 """
 
 from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import Final
 
 from storage.collection import Collection, Doc
-from storage.documents import ItemDoc, ItemType
+from storage.documents import ITEM_TYPES, ItemDoc, ItemType
 from storage.errors import DuplicateKey
-from storage.wordindex import CaughtUp, WordIndex
+from storage.wordindex import CaughtUp, Entry, Heartbeat, WordIndex
 
 READ_BATCH: Final = 500  # documents per reply the event loop decodes at once
 THREAD_FROM: Final = 200  # validating more documents than this moves off the event loop
 IDS_PER_READ: Final = 1_000
 _WORDS: Final = {"_id": 1, "words": 1, "words_v": 1}  # what removing an item's postings needs
+_OWNED_WORDS: Final = {**_WORDS, "user_id": 1}
 
 
 async def _validated(docs: list[Doc]) -> list[ItemDoc]:
     if len(docs) <= THREAD_FROM:
         return [ItemDoc.model_validate(d) for d in docs]
     return await asyncio.to_thread(lambda: [ItemDoc.model_validate(d) for d in docs])
+
+
+async def _kept(docs: list[Doc], keep: Callable[[ItemDoc], bool]) -> list[ItemDoc]:
+    """The items of `docs` that `keep` keeps, checked off the event loop when there are many."""
+
+    def kept() -> list[ItemDoc]:
+        return [item for item in map(ItemDoc.model_validate, docs) if keep(item)]
+
+    return kept() if len(docs) <= THREAD_FROM else await asyncio.to_thread(kept)
 
 
 class ItemsRepo:
@@ -124,9 +136,43 @@ class ItemsRepo:
         await self.index.add(item.user_id, item.id, words)
         return {**doc, "words": words, "words_v": stamp}
 
-    async def catch_up(self) -> CaughtUp:
-        """Index every stored item the word index lacks at this version (at start-up)."""
-        return await self.index.catch_up(self._c)
+    async def prepare_index(self) -> bool:
+        """Learn the word index's state at start; True when it has items to catch up on."""
+        return await self.index.prepare(self._c)
+
+    async def catch_up(
+        self,
+        *,
+        users: Sequence[str] = (),
+        total: int = 0,
+        heartbeat: Heartbeat | None = None,
+    ) -> CaughtUp:
+        """Index every stored item the word index lacks at this version (`users` first)."""
+        return await self.index.catch_up(self._c, users=users, total=total, heartbeat=heartbeat)
+
+    async def not_indexed(
+        self,
+        user_id: str,
+        *,
+        after_seq: int,
+        keep: Callable[[ItemDoc], bool],
+        item_type: ItemType | None = None,
+    ) -> list[ItemDoc]:
+        """The user's items numbered after `after_seq` that the index lacks and `keep` keeps, by seq.
+
+        What a lookup reads besides the index while it catches up: a page at a time, each
+        page checked off the event loop when large, only the kept ones held.
+        """
+        flt: dict[str, object] = {"user_id": user_id}
+        if after_seq >= 0:
+            flt["seq"] = {"$gt": after_seq}
+        if item_type is not None:
+            flt["type"] = item_type
+        stamp = self.index.stamp
+        found: list[ItemDoc] = []
+        async for page in self._c.stream(flt, batch_size=READ_BATCH):
+            found += await _kept([d for d in page if d.get("words_v") != stamp], keep)
+        return sorted(found, key=lambda item: item.seq)
 
     async def get_many(self, user_id: str, item_ids: Iterable[str]) -> list[ItemDoc]:
         """The user's items among `item_ids` (others', and ones since deleted, left out), by seq."""
@@ -267,19 +313,122 @@ class ItemsRepo:
     async def delete_all(self, user_id: str, *, up_to_seq: int | None = None) -> int:
         """Delete the user's items (only those numbered up to `up_to_seq` when given).
 
-        Erasing everything (no `up_to_seq`) also erases the user's words; a save racing
-        it may then be left out of searches until the index is next rebuilt.
+        A constant number of round trips whatever the count: one `delete_many` of the items,
+        one of the user's whole word index, then the words of the items kept (numbered after
+        `up_to_seq`: saved after a preview, a few) indexed again. A save racing it from
+        another chat of the same user may be left out of searches until the index is next
+        rebuilt.
         """
         flt: dict[str, object] = {"user_id": user_id}
         if up_to_seq is not None:
             flt["seq"] = {"$lte": up_to_seq}
-        if up_to_seq is None:
-            deleted = await self._c.delete_many(flt)
-            await self.index.forget(user_id)
-            return deleted
-        doomed = await self._c.find(flt, projection=_WORDS, batch_size=READ_BATCH)
         deleted = await self._c.delete_many(flt)
-        await self.index.remove_many(
-            [(user_id, str(d["_id"]), self.index.indexed(d)) for d in doomed]
-        )
+        await self.index.forget(user_id)
+        if up_to_seq is not None:
+            kept = await self._c.find(
+                {"user_id": user_id}, projection=_WORDS, batch_size=READ_BATCH
+            )
+            await self.index.add_many(
+                [(user_id, str(d["_id"]), self.index.indexed(d)) for d in kept]
+            )
         return deleted
+
+    async def pages(
+        self,
+        user_id: str,
+        *,
+        up_to_seq: int | None = None,
+        page: int = READ_BATCH,
+        by_seq: bool = False,
+    ) -> AsyncIterator[list[Doc]]:
+        """The user's stored documents (numbered up to `up_to_seq`), a page at a time, unchecked.
+
+        For copying a user-sized list (the kept copy of a deletion, an export) without
+        holding it: memory holds one page. In creation order when `by_seq` (the server
+        sorts them first: slower to start).
+        """
+        flt: dict[str, object] = {"user_id": user_id}
+        if up_to_seq is not None:
+            flt["seq"] = {"$lte": up_to_seq}
+        order = [("seq", 1)] if by_seq else None
+        async for docs in self._c.stream(flt, sort=order, batch_size=page):
+            yield docs
+
+    async def any_through(self, user_id: str, up_to_seq: int | None) -> bool:
+        """Whether the user has an item numbered up to `up_to_seq` (any item when None)."""
+        flt: dict[str, object] = {"user_id": user_id}
+        if up_to_seq is not None:
+            flt["seq"] = {"$lte": up_to_seq}
+        return bool(await self._c.find(flt, projection={"_id": 1}, limit=1))
+
+    async def count_after(self, user_id: str, seq: int) -> dict[str, int]:
+        """How many of the user's items of each type are numbered after `seq` (a few, read whole)."""
+        found: dict[str, int] = {}
+        for doc in await self._c.find(
+            {"user_id": user_id, "seq": {"$gt": seq}}, projection={"type": 1}
+        ):
+            kind = doc.get("type")
+            if isinstance(kind, str) and kind in ITEM_TYPES:
+                found[kind] = found.get(kind, 0) + 1
+        return found
+
+    async def restore_many(self, user_id: str, items: Sequence[ItemDoc]) -> list[ItemDoc]:
+        """Put `items` (all `user_id`'s) back with their ids and fields; the ones stored by this call.
+
+        Their words are indexed first, then they are inserted `WRITE_BATCH` a round trip. One
+        already there (a repeated restore) or whose dedup key the user holds again is left
+        as it is and not returned.
+        """
+        for item in items:
+            assert item.user_id == user_id
+        before = await self._present([i.id for i in items])
+        todo = [item for item in items if item.id not in before]
+        if not todo:
+            return []
+        docs, entries = await self._indexable(todo)
+        await self.index.add_many(entries)
+        try:
+            await self._c.insert_many(docs)
+            return todo
+        except DuplicateKey:
+            pass  # the user saved one of them again meanwhile: the rest one by one
+        went_in = await self._present([i.id for i in todo])
+        stored = [item for item in todo if item.id in went_in]
+        for item, doc in zip(todo, docs, strict=True):
+            if item.id in went_in:
+                continue
+            try:
+                await self._c.insert_one(doc)
+            except DuplicateKey:
+                await self.index.remove(user_id, item.id, self.index.indexed(doc))
+                continue
+            stored.append(item)
+        return sorted(stored, key=lambda item: item.seq)
+
+    async def _present(self, ids: list[str]) -> set[str]:
+        found: set[str] = set()
+        for start in range(0, len(ids), IDS_PER_READ):
+            chunk = ids[start : start + IDS_PER_READ]
+            docs = await self._c.find({"_id": {"$in": chunk}}, projection={"_id": 1})
+            found.update(str(d["_id"]) for d in docs)
+        return found
+
+    async def _indexable(self, items: Sequence[ItemDoc]) -> tuple[list[Doc], list[Entry]]:
+        """The documents to store for `items` with their words, and the words to index first."""
+        stamp = self.index.stamp
+
+        def work() -> tuple[list[Doc], list[Entry]]:
+            docs: list[Doc] = []
+            entries: list[Entry] = []
+            for item in items:
+                doc, words = item.to_doc(), self.index.words_of(item)
+                if words is not None and stamp is not None:
+                    doc |= {"words": words, "words_v": stamp}
+                    entries.append((item.user_id, item.id, words))
+                docs.append(doc)
+            return docs, entries
+
+        docs, entries = work() if len(items) <= THREAD_FROM else await asyncio.to_thread(work)
+        if stamp is None or self.index.source is None:
+            await self.index.mark_stale()
+        return docs, entries

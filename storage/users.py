@@ -163,6 +163,17 @@ class UsersRepo:
     async def all_ids(self) -> list[str]:
         return [str(d["_id"]) for d in await self._c.find({}, projection={"_id": 1})]
 
+    async def by_items(self) -> tuple[list[str], int]:
+        """Every user id, most items first, and the items all of them hold (by their counters)."""
+        held: list[tuple[int, str]] = []
+        for doc in await self._c.find({}, projection={"counts": 1}):
+            counts = doc.get("counts") or {}
+            held.append(
+                (sum(int(n) for n in counts.values() if isinstance(n, int)), str(doc["_id"]))
+            )
+        held.sort(key=lambda pair: (-pair[0], pair[1]))
+        return [user_id for _, user_id in held], sum(n for n, _ in held)
+
     async def delete(self, user_id: str) -> int:
         return await self._c.delete_one({"_id": user_id})
 
@@ -194,6 +205,20 @@ class UsersRepo:
         if doc is None:
             raise LookupError(f"unknown user {user_id}")
         return int(doc["item_seq"])
+
+    async def effect_copied(self, user_id: str, slot: str, effect_id: str) -> bool:
+        """Mark the open effect's kept copy complete (a delete_all's snapshots); False if it ended."""
+        outcome = await self._c.update_one(
+            {"_id": user_id, f"effects.{slot}.id": effect_id},
+            {"$set": {f"effects.{slot}.copied": True}},
+        )
+        return outcome.matched > 0
+
+    async def add_counts(self, user_id: str, by_type: Mapping[str, int]) -> None:
+        """Move several type counters in one update (items put back in a batch)."""
+        moved = {f"counts.{t}": int(n) for t, n in by_type.items() if n}
+        if moved:
+            await self._c.update_one({"_id": user_id}, {"$inc": {**moved, "items_v": 1}})
 
     async def end_effect(
         self,

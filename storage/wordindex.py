@@ -27,6 +27,14 @@ whenever the word function's version is not the one the index was built with. Th
 document `state` names its generation, begun when the index was last empty: an item stamped
 with another generation (restored beside a cleared index) has no postings, whatever words
 it carries.
+
+The catch-up runs while the bot serves (issue 47): it goes user by user, each user's items in
+`seq` order, and after each page a marker `c|<user>` says up to which number that user's
+items are indexed. Until the whole catch-up is done a lookup reads the index and also the
+user's items numbered after their marker (`not_indexed_after`), so it finds what it would
+find afterwards. Items written meanwhile are indexed as they are written. A stamped item
+whose stored words are not what the word function makes of it now (a whole document put
+back) is indexed again, not skipped.
 """
 
 from __future__ import annotations
@@ -36,9 +44,9 @@ import logging
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from pydantic import ValidationError
 
@@ -53,10 +61,15 @@ SCHEME: Final = "1"  # this module's document layout; part of every index versio
 STATE_ID: Final = "state"
 BATCH: Final = 1_000  # ids per `$in`, documents per insert
 CATCH_UP_PAGE: Final = 500
+THREAD_FROM: Final = 200  # items (or words) from which working out their statements leaves the loop
+EVERY_SEQ: Final = 2**62  # a marker's `upto` once every item of its user is indexed
+LOG_EVERY: Final = 5_000  # items between two "catching up" log lines
 log = logging.getLogger("lembra.storage.wordindex")
+T = TypeVar("T")
 
 ItemWords = Callable[[ItemDoc], Iterable[str]]
 Entry = tuple[str, str, Sequence[str]]  # user id, item id, words
+Heartbeat = Callable[[], Awaitable[None]]  # told after each page of a catch-up
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +87,37 @@ class CaughtUp:
     checked: int
     reindexed: int
     skipped: int  # stored items that are not valid items (never listed either)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexProgress:
+    """How far the index is, as `lembra stats` shows it (`of` is 0 when not known)."""
+
+    ready: bool
+    done: int = 0
+    of: int = 0
+
+
+@dataclass(slots=True)
+class _Tally:
+    checked: int = 0
+    reindexed: int = 0
+    skipped: int = 0
+    of: int = 0
+
+    def add(self, checked: int, moved: int, bad: int) -> None:
+        before = self.checked
+        self.checked += checked
+        self.reindexed += moved
+        self.skipped += bad
+        if self.checked // LOG_EVERY > before // LOG_EVERY:
+            log_event(
+                log,
+                "search index catching up",
+                checked=self.checked,
+                reindexed=self.reindexed,
+                of=self.of,
+            )
 
 
 def shard_keys(word: str) -> frozenset[str]:
@@ -103,6 +147,43 @@ def _shard(user_id: str, key: str) -> str:
     return f"s|{user_id}|{key}"
 
 
+def _marker(user_id: str) -> str:
+    return f"c|{user_id}"
+
+
+async def _maybe_off_loop(off: bool, work: Callable[..., T], *args: Any) -> T:
+    return await asyncio.to_thread(work, *args) if off else work(*args)
+
+
+def _postings(entries: Sequence[Entry]) -> tuple[Counter[tuple[str, str]], list[tuple[Doc, Doc]]]:
+    """How many of the entries hold each (user, word), and one posting upsert per word of each."""
+    per_word: Counter[tuple[str, str]] = Counter()
+    postings: list[tuple[Doc, Doc]] = []
+    for user_id, item_id, words in entries:
+        for word in words:
+            per_word[(user_id, word)] += 1
+            fields = {"k": _key(user_id, word), "u": user_id}
+            postings.append(({"_id": _posting(user_id, word, item_id)}, {"$set": fields}))
+    return per_word, postings
+
+
+def _shards_and_counts(
+    per_word: Counter[tuple[str, str]], known: dict[str, Doc]
+) -> list[tuple[Doc, Doc]]:
+    """The shard listings a word still lacks, then each word's count, as upserts."""
+    # a count marked `s` has its shards written: a crash between the two leaves it unmarked
+    shards: dict[str, dict[str, Any]] = {}
+    for user_id, word in per_word:
+        if len(word) >= MIN_SHARDED and not known.get(_count(user_id, word), {}).get("s"):
+            for key in shard_keys(word):
+                shards.setdefault(_shard(user_id, key), {"u": user_id})[f"w.{word}"] = 1
+    counts = [
+        ({"_id": _count(u, w)}, {"$inc": {"n": n}, "$set": {"u": u, "s": True}})
+        for (u, w), n in per_word.items()
+    ]
+    return [*(({"_id": sid}, {"$set": fields}) for sid, fields in shards.items()), *counts]
+
+
 def _chunks(values: Sequence[Any], size: int = BATCH) -> Iterable[Sequence[Any]]:
     return (values[start : start + size] for start in range(0, len(values), size))
 
@@ -116,7 +197,8 @@ class WordIndex:
         # True once every stored item is indexed at this version (`catch_up` in this process):
         # until then a lookup reads every item, as before the index existed
         self.ready = False
-        self.generation: str | None = None  # the index's, learnt by `catch_up`
+        self.generation: str | None = None  # the index's, learnt by `prepare`
+        self._catching = asyncio.Lock()  # one catch-up at a time in this process
 
     @property
     def version(self) -> str | None:
@@ -153,31 +235,20 @@ class WordIndex:
         await self.add_many([(user_id, item_id, words)])
 
     async def add_many(self, entries: Sequence[Entry]) -> None:
-        """Index the words of several items: shards, then counts, then postings, in one bulk."""
-        per_word: Counter[tuple[str, str]] = Counter()
-        postings: list[tuple[Doc, Doc]] = []
-        for user_id, item_id, words in entries:
-            for word in words:
-                per_word[(user_id, word)] += 1
-                fields = {"k": _key(user_id, word), "u": user_id}
-                postings.append(({"_id": _posting(user_id, word, item_id)}, {"$set": fields}))
+        """Index the words of several items: shards, then counts, then postings, in one bulk.
+
+        The statements of a large batch (a catch-up page, a restored pack) are worked out
+        off the event loop.
+        """
+        many = sum(len(words) for _, _, words in entries) > THREAD_FROM
+        per_word, postings = await _maybe_off_loop(many, _postings, entries)
         if not postings:
             return
         known = await self._by_id([_count(u, w) for u, w in per_word])
-        # a count marked `s` has its shards written: a crash between the two leaves it unmarked
-        shards: dict[str, dict[str, Any]] = {}
-        for user_id, word in per_word:
-            if len(word) >= MIN_SHARDED and not known.get(_count(user_id, word), {}).get("s"):
-                for key in shard_keys(word):
-                    shards.setdefault(_shard(user_id, key), {"u": user_id})[f"w.{word}"] = 1
-        counts = [
-            ({"_id": _count(u, w)}, {"$inc": {"n": n}, "$set": {"u": u, "s": True}})
-            for (u, w), n in per_word.items()
-        ]
+        statements = await _maybe_off_loop(many, _shards_and_counts, per_word, known)
         # one ordered bulk: a statement runs only after those before it (SUBSET.md), and
         # every one of them can run again harmlessly (a re-drive, a crash half-way)
-        listed = [({"_id": sid}, {"$set": fields}) for sid, fields in shards.items()]
-        await self._upsert([*listed, *counts, *postings])
+        await self._upsert([*statements, *postings])
 
     async def remove(self, user_id: str, item_id: str, words: Sequence[str]) -> None:
         """Forget `words` of one item; after the item no longer shows them."""
@@ -199,7 +270,11 @@ class WordIndex:
             await self._c.update_each(chunk)
 
     async def forget(self, user_id: str) -> int:
-        """Erase everything indexed for one user (their words are their data)."""
+        """Erase everything indexed for one user (their words are their data), in one round trip.
+
+        A catch-up marker goes too: the user's items left, if any, are read whole until
+        they are indexed again.
+        """
         return await self._c.delete_many({"u": user_id})
 
     async def mark_stale(self) -> None:
@@ -262,6 +337,25 @@ class WordIndex:
             counted[cid[prefix:]] = max(0, held)
         return counted
 
+    async def indexed_through(self, user_id: str) -> int:
+        """Up to which `seq` the user's items are indexed: all once ready, else their marker's."""
+        if self.ready:
+            return EVERY_SEQ
+        marker = await self._c.find_one({"_id": _marker(user_id)})
+        if marker is None or marker.get("v") != self.stamp or marker.get("u") != user_id:
+            return -1
+        return int(marker.get("upto", -1))
+
+    async def progress(self) -> IndexProgress:
+        """How far the catch-up is, from the index's state (another process may be running it)."""
+        if self.version is None:
+            return IndexProgress(ready=False)
+        state = await self._c.find_one({"_id": STATE_ID}) or {}
+        if state.get("version") == self.version:
+            return IndexProgress(ready=True)
+        done = state.get("progress") or {}
+        return IndexProgress(ready=False, done=int(done.get("done", 0)), of=int(done.get("of", 0)))
+
     async def holding(self, user_id: str, words: Iterable[str]) -> set[str]:
         """The ids of the user's items holding any of `words` (and maybe of items since deleted)."""
         pages = await asyncio.gather(
@@ -274,44 +368,132 @@ class WordIndex:
 
     # -- start-up -------------------------------------------------------------------------
 
-    async def catch_up(self, items: Collection) -> CaughtUp:
-        """Index every item not indexed at this version, a page at a time; then mark it ready.
+    async def prepare(self, items: Collection) -> bool:
+        """Learn the index's generation (so writes can be indexed); True when a catch-up is due.
 
-        Resumable: an item is skipped once it carries this version, so a start that dies
-        half-way leaves the next one only the rest to do. Idempotent: two processes doing it
-        at once write the same documents (counts may overcount).
+        An index with no item to index is current at once: a new database never waits.
         """
         version = self.version
         if version is None:
-            return CaughtUp(0, 0, 0)
+            return False
         state = await self._state()
         self.generation = str(state["generation"])
-        if state.get("version") == version:
+        if state.get("version") != version and not await items.find(
+            {}, projection={"_id": 1}, limit=1
+        ):
+            await self._c.update_one({"_id": STATE_ID}, {"$set": {"version": version}})
+            state = {**state, "version": version}
+        self.ready = state.get("version") == version
+        return not self.ready
+
+    async def catch_up(
+        self,
+        items: Collection,
+        *,
+        users: Sequence[str] = (),
+        total: int = 0,
+        heartbeat: Heartbeat | None = None,
+    ) -> CaughtUp:
+        """Index every item not indexed at this version, a page at a time; then mark it ready.
+
+        `users` go first, one at a time, each leaving its marker (what their lookups need
+        meanwhile); then the items of anyone else. `total` is the expected item count, for
+        `progress`. Resumable: a stamped item is skipped, a user's marker is taken up where it
+        was, so a start that dies half-way leaves the next one only the rest to do.
+        Idempotent: two processes doing it at once write the same documents (counts may
+        overcount).
+        """
+        async with self._catching:
+            if not await self.prepare(items):
+                return CaughtUp(0, 0, 0)
+            version, stamp = self.version, self.stamp
+            assert version is not None
+            assert stamp is not None
+            started = time.monotonic()
+            log_event(log, "search index out of date: reading every item", version=version)
+            tally = _Tally(of=total)
+            for user_id in users:
+                await self._catch_up_user(items, user_id, stamp, tally, heartbeat)
+            await self._catch_up_rest(items, frozenset(users), stamp, tally, heartbeat)
+            await self._c.update_one({"_id": STATE_ID}, {"$set": {"version": version}})
             self.ready = True
-            return CaughtUp(0, 0, 0)
-        stamp = self.stamp
-        assert stamp is not None
-        started = time.monotonic()
-        log_event(log, "search index out of date: reading every item", version=version)
-        checked = reindexed = skipped = 0
-        async for page in items.stream({}, batch_size=CATCH_UP_PAGE):
-            moved, bad = await self._reindex(items, page, stamp)
-            checked += len(page)
-            reindexed += moved
-            skipped += bad
-            if moved and (checked // CATCH_UP_PAGE) % 10 == 0:
-                log_event(log, "search index catching up", checked=checked, reindexed=reindexed)
-        await self._c.update_one({"_id": STATE_ID}, {"$set": {"version": version}})
-        self.ready = True
-        log_event(
-            log,
-            "search index ready",
-            checked=checked,
-            reindexed=reindexed,
-            skipped=skipped,
-            seconds=round(time.monotonic() - started, 1),
+            log_event(
+                log,
+                "search index ready",
+                checked=tally.checked,
+                reindexed=tally.reindexed,
+                skipped=tally.skipped,
+                seconds=round(time.monotonic() - started, 1),
+            )
+            return CaughtUp(tally.checked, tally.reindexed, tally.skipped)
+
+    async def _catch_up_user(
+        self,
+        items: Collection,
+        user_id: str,
+        stamp: str,
+        tally: _Tally,
+        heartbeat: Heartbeat | None,
+    ) -> None:
+        """One user's items in `seq` order, their marker moved after each page."""
+        marker = await self._c.find_one({"_id": _marker(user_id)})
+        after = int(marker.get("upto", -1)) if marker and marker.get("v") == stamp else -1
+        if after >= EVERY_SEQ:
+            return
+        pages = items.stream(
+            {"user_id": user_id, "seq": {"$gt": after}},
+            sort=[("seq", 1)],
+            batch_size=CATCH_UP_PAGE,
         )
-        return CaughtUp(checked, reindexed, skipped)
+        async for page in pages:
+            moved, bad = await self._reindex(items, page, stamp)
+            tally.add(len(page), moved, bad)
+            seqs = [d["seq"] for d in page if isinstance(d.get("seq"), int)]
+            await self._moved_on(user_id, stamp, max(seqs, default=after), tally)
+            if heartbeat is not None:
+                await heartbeat()
+        await self._moved_on(user_id, stamp, EVERY_SEQ, tally)
+
+    async def _moved_on(self, user_id: str, stamp: str, upto: int, tally: _Tally) -> None:
+        """The user's marker and the index's progress, in one round trip."""
+        marker = {"u": user_id, "v": stamp, "upto": upto}
+        progress = {"progress": {"done": tally.checked, "of": tally.of}}
+        await self._upsert(
+            [({"_id": _marker(user_id)}, {"$set": marker}), ({"_id": STATE_ID}, {"$set": progress})]
+        )
+
+    async def _catch_up_rest(
+        self,
+        items: Collection,
+        done: frozenset[str],
+        stamp: str,
+        tally: _Tally,
+        heartbeat: Heartbeat | None,
+    ) -> None:
+        """Every item no user of `done` owns: owners and stamps read first, whole items by id."""
+        owners = items.stream({}, projection={"user_id": 1}, batch_size=5 * CATCH_UP_PAGE)
+        waiting: list[str] = []
+        async for page in owners:
+            waiting += [str(d["_id"]) for d in page if d.get("user_id") not in done]
+            while len(waiting) >= CATCH_UP_PAGE:
+                ids, waiting = waiting[:CATCH_UP_PAGE], waiting[CATCH_UP_PAGE:]
+                await self._reindex_ids(items, ids, stamp, tally, heartbeat)
+        if waiting:
+            await self._reindex_ids(items, waiting, stamp, tally, heartbeat)
+
+    async def _reindex_ids(
+        self,
+        items: Collection,
+        ids: list[str],
+        stamp: str,
+        tally: _Tally,
+        heartbeat: Heartbeat | None,
+    ) -> None:
+        whole = await items.find({"_id": {"$in": ids}}, batch_size=CATCH_UP_PAGE)
+        moved, bad = await self._reindex(items, whole, stamp)
+        tally.add(len(whole), moved, bad)
+        if heartbeat is not None:
+            await heartbeat()
 
     async def _state(self) -> Doc:
         """The index's state; a new generation when there is none (a new or cleared index)."""
@@ -329,25 +511,39 @@ class WordIndex:
 
     async def _reindex(self, items: Collection, page: list[Doc], stamp: str) -> tuple[int, int]:
         """Move one page of items to this stamp's words: (items moved, invalid ones)."""
+        if len(page) > THREAD_FROM:
+            planned = await asyncio.to_thread(self._plan, page, stamp)
+        else:
+            planned = self._plan(page, stamp)
+        added, removed, stamps, bad = planned
+        await self.add_many(added)
+        await items.update_each(stamps)
+        await self.remove_many(removed)
+        return len(stamps), bad
+
+    def _plan(
+        self, page: list[Doc], stamp: str
+    ) -> tuple[list[Entry], list[Entry], list[tuple[Doc, Doc]], int]:
+        """What indexing a page takes: words to add and remove, stamps to write, invalid items.
+
+        An item already stamped is skipped only when its stored words are still the ones the
+        word function makes of it (a whole document put back may carry other words).
+        """
         added: list[Entry] = []
         removed: list[Entry] = []
         stamps: list[tuple[Doc, Doc]] = []
         bad = 0
         for doc in page:
-            if doc.get("words_v") == stamp:
-                continue
             try:
                 item = ItemDoc.model_validate(doc)
             except ValidationError:
                 bad += 1
                 continue
             new = self.words_of(item) or []
+            if doc.get("words_v") == stamp and doc.get("words") == new:
+                continue
             old = self.indexed(doc)
             added.append((item.user_id, item.id, sorted(set(new) - set(old))))
             removed.append((item.user_id, item.id, sorted(set(old) - set(new))))
             stamps.append(({"_id": item.id}, {"$set": {"words": new, "words_v": stamp}}))
-        await self.add_many(added)
-        for chunk in _chunks(stamps):
-            await items.update_each(chunk)
-        await self.remove_many(removed)
-        return len(stamps), bad
+        return added, removed, stamps, bad

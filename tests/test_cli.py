@@ -121,6 +121,7 @@ def test_stats_runs_on_a_fresh_embedded_database(tmp_path: Path) -> None:
     result = run_lembra(["stats"], env={"DATA_DIR": str(tmp_path / "data")}, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "users: 0" in result.stdout
+    assert "search index: ready" in result.stdout
     assert not (tmp_path / "data" / "embedded.json").exists()  # the server stopped with it
 
 

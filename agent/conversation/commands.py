@@ -8,6 +8,7 @@ a menu. A non-admin gets exactly the unknown-command reply, and the attempt is a
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any, Literal
 
 from agent.conversation import (
@@ -36,10 +37,11 @@ from agent.trust.beliefs import CALIBRATION
 from agent.trust.confidence import TurnKind
 from agent.trust.ledgering import append_event
 from agent.trust.quotas import MODEL_SUBJECT, Quotas
-from agent.types import Language, Reply
+from agent.types import Language, Progress, Reply
 from agent.understanding.intent import Intent
 from storage.documents import ITEM_TYPES
 from storage.usage import GLOBAL
+from storage.wordindex import IndexProgress
 
 # the admin rows of the table the menus and `ajuda` are built from
 ADMIN_COMMANDS = frozenset(c.name for c in menu.ADMIN_COMMANDS)
@@ -161,19 +163,35 @@ class Commands:
         fmt = exporting.export_format(args)
         if fmt is None:
             return self._plain(turn, text("export_usage", turn.language))
-        attachment, items, messages = await exporting.export_file(
-            self.deps, turn.user, fmt, now_ms=turn.now_ms, language=turn.language
-        )
-        key = "export_ready" if fmt == "json" else "export_ready_items"
-        lang = turn.language
-        body = text(
-            key,
-            lang,
-            items=plural(items, "item", lang) if fmt == "json" else items,
-            messages=plural(messages, "message", lang),
-            format=fmt.upper(),
-        )
-        return self._plain(turn, body, attachment=attachment)
+        lang, user, now_ms = turn.language, turn.user, turn.now_ms
+
+        async def exported(progress: Progress | None = None, *, to_file: bool = True) -> Reply:
+            done = await exporting.export_file(
+                self.deps,
+                user,
+                fmt,
+                now_ms=now_ms,
+                language=lang,
+                progress=progress,
+                to_file=to_file,
+            )
+            key = "export_ready" if fmt == "json" else "export_ready_items"
+            body = text(
+                key,
+                lang,
+                items=plural(done.items, "item", lang) if fmt == "json" else done.items,
+                messages=plural(done.messages, "message", lang),
+                format=fmt.upper(),
+            )
+            return Reply(text=body, attachment=done.attachment)
+
+        if not exporting.in_parts(user):
+            ready = await exported(to_file=False)
+            return self._plain(turn, ready.text, attachment=ready.attachment)
+        # a long one: said now, sent once written (issue 47), off the user's turn
+        count = sum(int(n) for n in user.counts.values())
+        body = text("export_preparing", lang, items=plural(count, "item", lang))
+        return replace(self._plain(turn, body), follow_up=exported)
 
     async def _import(self, turn: Turn, args: str) -> Reply:
         if turn.incoming.document is not None:  # a file sent: it is what is imported
@@ -376,6 +394,21 @@ def _fallbacks_line(per_user: list[Any], language: Language) -> str:
     return text("admin_stats_fallbacks", language, served=done["served"], unserved=done["unserved"])
 
 
+def index_line(progress: IndexProgress, language: Language) -> str:
+    """The word index: ready, or how far its catch-up is (issue 47: it runs while serving)."""
+    if progress.ready:
+        return text("admin_stats_index_ready", language)
+    of = max(progress.of, progress.done)
+    share = f"{progress.done / of:.0%}" if of else "-"
+    return text(
+        "admin_stats_index_catching_up",
+        language,
+        done=progress.done,
+        of=of,
+        share=share,
+    )
+
+
 async def stats_text(deps: Any, day: str, *, language: Language = "en") -> str:
     """Users, items, messages, share with no model call, tokens today, states, calibration
     (in the admin's language over chat; English for `lembra stats`)."""
@@ -398,6 +431,7 @@ async def stats_text(deps: Any, day: str, *, language: Language = "en") -> str:
     lines = [
         text("admin_stats_users", lang, n=len(users)),
         text("admin_stats_items", lang, n=items),
+        index_line(await db.word_index.progress(), lang),
         text("admin_stats_messages", lang, n=messages),
         text("admin_stats_no_model", lang, share=f"{no_model / messages:.0%}" if messages else "-"),
         text("admin_stats_tokens", lang, n=tokens),

@@ -86,6 +86,7 @@ async def _swap(deps: Deps, turn: Turn, group: list[LedgerDoc]) -> inverses.Swap
         key=main.key,
         count=main.count,
         confirm=any(s.confirm for s in swaps),
+        batch=next((s.batch for s in swaps if s.batch), None),
     )
 
 
@@ -193,7 +194,7 @@ def done_reply(turn: Turn, plan: inverses.Plan) -> Reply:
     """What an undo (or redo) that ran says: what it reverted, by name."""
     lang = turn.language
     swap = plan.swap
-    if not swap.changes:
+    if not swap.changes and swap.batch is None:
         return finish(turn, text("undo_gone", lang), kind="deterministic")
     body = text(
         swap.key,

@@ -8,6 +8,11 @@ from agent.types import Language
 TEXTS: dict[str, dict[Language, str]] = {
     "admin_stats_users": {"pt": "usuários: {n}", "en": "users: {n}"},
     "admin_stats_items": {"pt": "itens: {n}", "en": "items: {n}"},
+    "admin_stats_index_ready": {"pt": "índice de busca: pronto", "en": "search index: ready"},
+    "admin_stats_index_catching_up": {
+        "pt": "índice de busca: indexando, {done} de {of} itens ({share}); a busca lê o resto",
+        "en": "search index: catching up, {done} of {of} items ({share}); searches read the rest",
+    },
     "admin_stats_messages": {"pt": "mensagens hoje: {n}", "en": "messages today: {n}"},
     "admin_stats_no_model": {
         "pt": "respondidas sem o modelo: {share}",

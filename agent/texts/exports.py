@@ -5,6 +5,14 @@ from __future__ import annotations
 from agent.types import Language
 
 TEXTS: dict[str, dict[Language, str]] = {
+    "export_progress": {
+        "pt": "exportando: {done} de {of} itens ({share})",
+        "en": "exporting: {done} of {of} items ({share})",
+    },
+    "export_preparing": {
+        "pt": "Preparando seu arquivo... ({items}). Ele chega em seguida.",
+        "en": "Preparing your file... ({items}). It follows shortly.",
+    },
     "export_ready_items": {
         "pt": "Seus itens: {items} ({format} anexo).",
         "en": "Your items: {items} ({format} file attached).",

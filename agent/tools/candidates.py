@@ -12,6 +12,10 @@ test in tests/agent/test_search_index.py holds it to the full scan).
 An item's stored words are matching's `item_words` without the words naming its type:
 every movie has "filme", so the type's counter stands for those and the type is read whole
 only when such a word is the rarest.
+
+While the start-up catch-up runs (issue 47), the items it has not reached yet are read too,
+a page at a time, and kept only when every query word finds a word of theirs (what scoring
+asks of an item anyway): a search finds then what it finds after the catch-up.
 """
 
 from __future__ import annotations
@@ -37,7 +41,14 @@ from agent.tools.matching import (
 from agent.understanding.textnorm import fold
 from storage import Database
 from storage.documents import ITEM_TYPES, ItemDoc, ItemType
-from storage.wordindex import KEY_LEN, MIN_SHARDED, ItemWords, WordSource, shard_keys
+from storage.wordindex import (
+    EVERY_SEQ,
+    KEY_LEN,
+    MIN_SHARDED,
+    ItemWords,
+    WordSource,
+    shard_keys,
+)
 
 # Raise when `item_index_words` changes in a way the probes below would not show: every
 # stored item is then indexed again at the next start.
@@ -158,14 +169,14 @@ async def candidates(
 ) -> list[ItemDoc]:
     """The user's items (of `item_type`) that may hold a neighbour of every one of `words`, by seq.
 
-    Every item holding a neighbour of each word is among them. Before the index is ready
-    (the start-up catch-up has not run in this process) that is every item.
+    Every item holding a neighbour of each word is among them. Without a word function
+    (nothing is indexed) that is every item.
     """
     if not words:
         return []
-    if not db.word_index.ready:
-        return await db.items.list_for(user_id, item_type=item_type)
     index = db.word_index
+    if index.stamp is None:
+        return await db.items.list_for(user_id, item_type=item_type)
     unique = list(dict.fromkeys(words))
     keys = {key for w in unique for key in shards_for(w)}
     listed, counts = await index.look_up(user_id, keys, unique)
@@ -179,25 +190,55 @@ async def candidates(
     for kind in kinds[rarest]:
         if item_type in (None, kind):
             found += await db.items.list_for(user_id, item_type=kind)
+    if not index.ready:
+        found += await not_indexed(db, user_id, _finds_every(unique), item_type=item_type)
     unique_items = {item.id: item for item in found if item_type in (None, item.type)}
     return sorted(unique_items.values(), key=lambda item: item.seq)
+
+
+def _finds_every(words: Sequence[str]) -> Callable[[ItemDoc], bool]:
+    """Whether every one of `words` finds a word of the item, by the search rules (type words too)."""
+    return lambda item: all(word_score(w, item_words(item)) for w in words)
+
+
+def _finds_any(words: Sequence[str]) -> Callable[[ItemDoc], bool]:
+    """Whether one of `words` finds a word the item is indexed under (its type words aside)."""
+    return lambda item: any(word_score(w, item_index_words(item)) for w in words)
+
+
+async def not_indexed(
+    db: Database,
+    user_id: str,
+    keep: Callable[[ItemDoc], bool],
+    *,
+    item_type: ItemType | None = None,
+) -> list[ItemDoc]:
+    """The user's items the catch-up has not reached yet that `keep` keeps (none once it is done)."""
+    through = await db.word_index.indexed_through(user_id)
+    if through >= EVERY_SEQ:
+        return []
+    return await db.items.not_indexed(user_id, after_seq=through, keep=keep, item_type=item_type)
 
 
 async def naming_any(db: Database, user_id: str, words: Sequence[str]) -> list[ItemDoc]:
     """The user's items holding a neighbour of any of `words` (type words aside), by seq.
 
     What a text can name: checking a model's "Salvei Matrix" needs the items "Matrix" may
-    be, not every item. Before the index is ready that is every item.
+    be, not every item. Without a word function that is every item.
     """
     unique = list(dict.fromkeys(w for w in words if w))
     if not unique:
         return []
-    if not db.word_index.ready:
+    if db.word_index.stamp is None:
         return await db.items.list_for(user_id)
     keys = {key for w in unique for key in shards_for(w)}
     listed, _ = await db.word_index.look_up(user_id, keys, ())
     near = {n for w in unique for n in neighbours(w, listed)}
-    return await db.items.get_many(user_id, await db.word_index.holding(user_id, near))
+    found = await db.items.get_many(user_id, await db.word_index.holding(user_id, near))
+    if not db.word_index.ready:
+        later = await not_indexed(db, user_id, _finds_any(unique))
+        found = sorted({i.id: i for i in [*found, *later]}.values(), key=lambda i: i.seq)
+    return found
 
 
 async def _rarest(

@@ -2,7 +2,9 @@
 
 Deleting is high risk: `delete_item` only previews (or offers a choice); the runtime
 executes `execute_delete` after an explicit confirmation. `delete_all_memories` is
-critical and reachable only from the deterministic path.
+critical and reachable only from the deterministic path; with thousands of items it
+finishes off the turn (agent/trust/effects.py), and its undo puts the kept copy back in
+batches (`agent.trust.inverses.restore_kept`).
 """
 
 from __future__ import annotations

@@ -20,12 +20,21 @@ conversation's slot is finished only once it is stale.
 
 A save is four round trips when nothing fails: intent with item number, insert,
 ledger, counters with the slot cleared (issue 16).
+
+A delete-all is a constant number of round trips beside its kept copy (issue 47): the
+copy in packs (storage/snapshots.py), marked complete on the intent; one `delete_many`
+of the items and one of their words; one `all_deleted` event with the count; the counters
+set as the slot clears. From `BACKGROUND_FROM` items the turn answers once the intent is
+written, and the rest runs off the turn (agent/trust/inflight.py), a page at a time; the
+user's next turn waits for it, and a crash leaves the intent for the next turn or
+`lembra doctor`, as for any effect.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, assert_never
 
@@ -37,11 +46,13 @@ from agent.trust.ledgering import append_event
 from config.logging import log_event
 from storage.documents import ITEM_TYPES, EffectDoc, ItemDoc, LedgerDoc, UserDoc
 from storage.ledger import sha256_hex
+from storage.snapshots import PACK
 
 log = logging.getLogger(__name__)
 
 STALE_MS = 120_000  # an intent this old belongs to a turn that is not running any more
 REDRIVE_LOOKBACK_MS = 24 * 3600 * 1000  # a re-drive comes within minutes of its first run
+BACKGROUND_FROM = 1_000  # items from which a delete-all is finished after its reply
 _FAR_FUTURE_MS = 2**62
 
 
@@ -187,28 +198,52 @@ async def deleted_by_this_update(deps: Deps, turn: Turn, item_id: str) -> ItemDo
 
 
 async def delete_all(deps: Deps, turn: Turn, *, up_to_seq: int | None) -> Finished:
-    """Delete the items numbered up to `up_to_seq` (all when None), count and record them as one unit."""
+    """Delete the items numbered up to `up_to_seq` (all when None), count and record them as one unit.
+
+    With `BACKGROUND_FROM` items or more, what it will have done is returned once the intent
+    is written (the counts it was begun with, less the items newer than `up_to_seq`), and
+    the work goes on off the turn.
+    """
     first_run = await done_by_this_update(deps, turn, "all_deleted")
     if first_run is not None:  # the re-drive of a delete-all that finished: its count again
         kept = sum(turn.user.counts.values()) if up_to_seq is not None else 0  # newer ones
         effect = _intent(turn, deps, "delete_all", up_to_seq=up_to_seq)
         return Finished(effect, count=int(first_run.payload.get("count", 0)), kept=kept)
     user = await deps.db.users.get(turn.user_id)
-    before = {t: int((user.counts if user else {}).get(t, 0)) for t in ITEM_TYPES}
+    before: dict[str, int] = {t: int((user.counts if user else {}).get(t, 0)) for t in ITEM_TYPES}
     slot = slot_of(turn.conversation_id)
     effect = _intent(turn, deps, "delete_all", up_to_seq=up_to_seq, by_type=before)
     await deps.db.users.begin_effect(turn.user_id, slot, effect)
-    return await _finish(deps, turn.user_id, slot, effect, turn=turn)
+    if sum(before.values()) < BACKGROUND_FROM:
+        return await _finish(deps, turn.user_id, slot, effect, turn=turn)
+    left: dict[str, int] = {}
+    if up_to_seq is not None and user is not None and user.item_seq > up_to_seq:
+        left = await deps.db.items.count_after(turn.user_id, up_to_seq)
+    _, count, kept = _deleted(before, left)
+    work = _finish(deps, turn.user_id, slot, effect, turn=None)
+    deps.inflight.start(turn.user_id, work, name=f"delete-all:{effect.id}")
+    return Finished(effect, count=count, kept=kept)
+
+
+def _deleted(before: Mapping[str, int], left: Mapping[str, int]) -> tuple[dict[str, int], int, int]:
+    """What a delete-all deleted by type, in all, and how many newer items it kept."""
+    by_type: dict[str, int] = {t: max(0, before.get(t, 0) - left.get(t, 0)) for t in ITEM_TYPES}
+    return by_type, sum(by_type.values()), sum(left.values())
 
 
 async def undo(deps: Deps, turn: Turn, plan: inverses.Plan) -> Finished:
     """Revert the events `plan` names as one unit: the intent (with what it writes and the reply
     it owes), the writes, `undone`, then the counters with the slot cleared and the receipt
-    kept, so a re-drive of this update answers the same and never undoes an older effect."""
+    kept, so a re-drive of this update answers the same and never undoes an older effect.
+    Thousands of items brought back (an undone delete-all) are finished off the turn."""
     slot = slot_of(turn.conversation_id)
     plan = plan.model_copy(update={"update_id": turn.incoming.update_id})
     effect = _intent(turn, deps, "undo", undo_json=plan.model_dump_json())
     await deps.db.users.begin_effect(turn.user_id, slot, effect)
+    if plan.swap.batch is not None and plan.swap.count >= BACKGROUND_FROM:
+        work = _finish(deps, turn.user_id, slot, effect, turn=None)  # thousands come back
+        deps.inflight.start(turn.user_id, work, name=f"undo-all:{effect.id}")
+        return Finished(effect, undo=plan)
     return await _finish(deps, turn.user_id, slot, effect, turn=turn)
 
 
@@ -224,6 +259,8 @@ async def recover(
 
     `everything` (`lembra doctor --repair`) finishes every slot, stale or not.
     """
+    if await deps.inflight.settle(user.id):  # finishing off an earlier turn here: let it end
+        user = (await deps.db.users.get(user.id)) or user
     mine, now = slot_of(conversation_id), deps.clock.ms()
     finished: list[Finished] = []
     for slot, effect in user.effects.items():
@@ -264,7 +301,7 @@ async def _finish(
         case "delete":
             finished, change = await _finish_delete(deps, user_id, effect, turn, done)
         case "delete_all":
-            finished, change = await _finish_delete_all(deps, user_id, effect, turn)
+            finished, change = await _finish_delete_all(deps, user_id, slot, effect, turn)
         case "undo":
             finished, change, also = await _finish_undo(deps, user_id, effect, turn, also)
         case _ as unreachable:
@@ -342,26 +379,23 @@ async def _finish_delete(
 
 
 async def _finish_delete_all(
-    deps: Deps, user_id: str, effect: EffectDoc, turn: Turn | None
+    deps: Deps, user_id: str, slot: str, effect: EffectDoc, turn: Turn | None
 ) -> tuple[Finished, _Change]:
     db = deps.db
     batch = f"all:{effect.id}"  # for `desfaz`, 24 hours; a re-run finds them already kept
-    doomed = [
-        item
-        for item in await db.items.list_for(user_id)
-        if effect.up_to_seq is None or item.seq <= effect.up_to_seq
-    ]
-    await db.snapshots.keep(user_id, batch, doomed, effect.started_ms)
+    if not effect.copied and await db.items.any_through(user_id, effect.up_to_seq):
+        await db.snapshots.drop_batch(user_id, batch)  # a copy a crash cut short
+        pages = db.items.pages(user_id, up_to_seq=effect.up_to_seq, page=PACK)
+        await db.snapshots.keep_pages(user_id, batch, pages, effect.started_ms)
+        await db.users.effect_copied(user_id, slot, effect.id)
     await db.items.delete_all(user_id, up_to_seq=effect.up_to_seq)
     left: dict[str, int] = {}
     if effect.up_to_seq is not None:
-        for kept in await db.items.list_for(user_id):
-            left[kept.type] = left.get(kept.type, 0) + 1
-    by_type = {t: max(0, effect.by_type.get(t, 0) - left.get(t, 0)) for t in ITEM_TYPES}
-    count = sum(by_type.values())
+        left = await db.items.count_after(user_id, effect.up_to_seq)
+    by_type, count, kept = _deleted(effect.by_type, left)
     payload: dict[str, Any] = {"count": count, "by_type": by_type, "snapshot": batch}
     await _record(deps, turn, user_id, effect, "all_deleted", payload)
-    return Finished(effect, count=count, kept=sum(left.values())), {"counts": left}
+    return Finished(effect, count=count, kept=kept), {"counts": left}
 
 
 async def _finish_undo(

@@ -13,6 +13,7 @@ Adding an undoable effect is one entry in `INVERSES`.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal
 
@@ -54,6 +55,9 @@ class Swap(BaseModel):
     key: ReplyKey
     count: int  # how many things the reply says came back or went
     confirm: bool = False  # many items come back: a preview and "sim" first
+    # an undone «apaga tudo»: its kept copy comes back from this snapshot batch, a pack at
+    # a time (issue 47), instead of as `changes` (50,000 items would not fit a user document)
+    batch: str | None = None
 
     def counters(self) -> dict[str, int]:
         """How the user's item counters move (a type -1 where an item goes, +1 where one comes)."""
@@ -108,14 +112,17 @@ async def _undelete(
     kept: list[ItemDoc] = []
     for event in events:
         batch = str(event.payload.get("snapshot", ""))
-        kept += await deps.db.snapshots.batch(user_id, batch, now_ms=now_ms) if batch else []
+        if not batch:
+            continue
+        if event.type == "all_deleted":
+            size = await deps.db.snapshots.size(user_id, batch, now_ms=now_ms)
+            if not size:
+                return None
+            return Swap(changes=(), key="undo_all_done", count=size, confirm=True, batch=batch)
+        kept += await deps.db.snapshots.batch(user_id, batch, now_ms=now_ms)
     back = await restorable(deps, user_id, kept)
     changes = tuple(Change(kind="item", id=i.id, before=None, after=_item(i)) for i in back)
-    if not changes:
-        return None
-    many = any(e.type == "all_deleted" for e in events)
-    key: ReplyKey = "undo_all_done" if many else "undo_restored"
-    return Swap(changes=changes, key=key, count=len(changes), confirm=many)
+    return Swap(changes=changes, key="undo_restored", count=len(changes)) if changes else None
 
 
 async def _unedit(
@@ -286,6 +293,8 @@ async def apply(deps: Deps, user_id: str, swap: Swap) -> None:
     if gone:
         await db.items.delete_many(user_id, gone)
     await restore_items(deps, back)
+    if swap.batch is not None:
+        await restore_kept(deps, user_id, swap.batch, now_ms=deps.clock.ms())
     for change in swap.changes:
         if change.kind == "reminder":
             if change.after is None:
@@ -310,6 +319,23 @@ async def restore_items(deps: Deps, items: Sequence[ItemDoc]) -> int:
     for item in items:
         if await deps.db.items.put_back(item):
             restored += 1
+    return restored
+
+
+async def restore_kept(deps: Deps, user_id: str, batch: str, *, now_ms: int) -> int:
+    """Put a deletion's kept copy back a pack at a time: words, items, then counters; how many.
+
+    Bounded per step whatever the count (a pack of `storage.snapshots.PACK` items, inserted
+    `WRITE_BATCH` a round trip), so it can run off the user's turn (`deps.inflight`). Run
+    again, it leaves what is back already and counts only what it brought back; an item the
+    user saved again meanwhile stays once. A crash between a pack and its counters leaves
+    them short by that pack, which `lembra doctor --repair` recounts.
+    """
+    restored = 0
+    async for page in deps.db.snapshots.pages(user_id, batch, now_ms=now_ms):
+        stored = await deps.db.items.restore_many(user_id, sorted(page, key=lambda i: i.seq))
+        await deps.db.users.add_counts(user_id, Counter(item.type for item in stored))
+        restored += len(stored)
     return restored
 
 

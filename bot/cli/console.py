@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import shutil
 import sys
 import threading
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from typing import TextIO
 from agent.conversation.commands import belief_line
 from agent.conversation.runtime import Runtime
 from agent.texts import text
-from agent.types import CHANNEL_PREFIX, Incoming, Reply, namespaced_user_id
+from agent.types import CHANNEL_PREFIX, Incoming, Language, Progress, Reply, namespaced_user_id
 from config.errors import LembraError
 from config.logging import log_event
 
@@ -24,7 +25,7 @@ LOG = logging.getLogger(__name__)
 def console_text(reply: Reply, *, saved: Path | None = None) -> str:
     """The reply as the console shows it (choices are already numbered in the text)."""
     if reply.attachment is not None:
-        size = len(reply.attachment.data)
+        size = saved.stat().st_size if saved is not None else reply.attachment.size
         where = f" -> {saved}" if saved is not None else ""
         return f"{reply.text}\n[{reply.attachment.filename}: {size} bytes{where}]"
     return reply.text
@@ -34,14 +35,36 @@ def save_attachment(reply: Reply, directory: Path) -> Path | None:
     """Write the reply's file (e.g. `/export`) under `directory`; its path, or None if none."""
     if reply.attachment is None:
         return None
-    path = directory / Path(reply.attachment.filename).name  # never a path from elsewhere
+    attachment = reply.attachment
+    path = directory / Path(attachment.filename).name  # never a path from elsewhere
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(reply.attachment.data)
+        if attachment.path is not None:  # a long export, already written: moved, not copied
+            shutil.move(attachment.path, path)
+        else:
+            path.write_bytes(attachment.data)
     except OSError as exc:  # the reply still prints; the operator sees why the file is missing
         log_event(LOG, "console_file_not_written", level=logging.WARNING, error=exc.strerror)
         return None
     return path.resolve()
+
+
+def progress_line(language: str, *, out: TextIO | None = None) -> Progress:
+    """A `Progress` printing one human line on stderr at every tenth of the way."""
+    shown = -1
+    stream = out or sys.stderr
+    lang: Language = "en" if language == "en" else "pt"
+
+    def show(done: int, of: int) -> None:
+        nonlocal shown
+        tenth = done * 10 // of if of else 10
+        if tenth > shown:
+            shown = tenth
+            share = f"{done / of:.0%}" if of else "100%"
+            line = text("export_progress", lang, done=done, of=of, share=share)
+            print(line, file=stream, flush=True)
+
+    return show
 
 
 def meta_line(reply: Reply, language: str) -> str:
@@ -162,8 +185,20 @@ async def run_console(
                 flush=True,
             )
             continue
-        saved = save_attachment(reply, runtime.deps.settings.data_dir / "exports")
+        language = user_doc.language if user_doc else runtime.deps.settings.default_language
+        exports = runtime.deps.settings.data_dir / "exports"
+        saved = save_attachment(reply, exports)
         print(console_text(reply, saved=saved), file=stdout, flush=True)
         if show_meta:
-            language = user_doc.language if user_doc else runtime.deps.settings.default_language
             print(meta_line(reply, language), file=stdout, flush=True)
+        if reply.follow_up is not None:  # e.g. a long export: its file, with a progress line
+            try:
+                second = await reply.follow_up(progress_line(language))
+            except LembraError as exc:
+                log_event(
+                    LOG, "console_turn_failed", level=logging.WARNING, error_type=type(exc).__name__
+                )
+                print(text("try_again_later", language), file=stdout, flush=True)
+                continue
+            saved = save_attachment(second, exports)
+            print(console_text(second, saved=saved), file=stdout, flush=True)

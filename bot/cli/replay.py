@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -462,6 +462,11 @@ class TranscriptRun:
             incoming = Incoming(channel="console", chat_id=local, user_id=uid, text=turn.user)
         heard_before = len(ears.requests) if ears is not None else 0
         reply = await runtime.handle(incoming)
+        if reply.follow_up is not None:  # what a channel sends next (a long export's file)
+            second = await reply.follow_up(None)
+            if second.attachment is not None and second.attachment.path is not None:
+                second.attachment.path.unlink(missing_ok=True)
+            reply = replace(reply, text=f"{reply.text}\n{second.text}", follow_up=None)
         served = model.end_turn()
         heard = len(ears.requests) - heard_before if ears is not None else 0
         if ears is not None:

@@ -367,19 +367,26 @@ class UpdateLifecycle:
                     self.order.fell_behind(incoming.conversation_id)
                     return  # the database failed: the record stays `received`
         delivery = "nothing" if reply.silent else await channel.deliver(incoming, reply)
+        if reply.follow_up is not None and delivery == "sent":
+            # "preparando seu arquivo..." is out: now the file, still in the chat's turn
+            reply = await self._follow_up(incoming, reply)
+            delivery = await channel.deliver(incoming, reply)
         if delivery == "blocked":
             await deps.db.users.set_active(incoming.user_id, False)
             log_event(log, "user_inactive", user_id=incoming.user_id, reason="blocked_bot")
         if delivery == "retry_later":
-            await deps.db.updates.keep_reply(
-                update_id, reply_to_json(reply, with_data=True), now_ms=deps.clock.ms()
-            )
+            if reply.follow_up is None:  # one announcing a file is handled again instead
+                await deps.db.updates.keep_reply(
+                    update_id, reply_to_json(reply, with_data=True), now_ms=deps.clock.ms()
+                )
             log_event(log, "reply_kept_for_redrive", level=logging.WARNING, update_id=update_id)
             self.order.fell_behind(incoming.conversation_id)
             return
         if delivery == "window_closed":
             log_event(log, "reply_outside_window", update_id=update_id, user_id=incoming.user_id)
         await self._finish(update_id, reply)
+        if reply.attachment is not None and reply.attachment.path is not None:
+            reply.attachment.path.unlink(missing_ok=True)  # sent: the export's file is done
         deps.metrics.updates.labels(incoming.channel, "processed").inc()
 
     async def _handle(self, incoming: Incoming, channel: ChannelPort) -> Reply | None:
@@ -417,6 +424,22 @@ class UpdateLifecycle:
                 typing.cancel()
                 await asyncio.gather(typing, return_exceptions=True)  # typing is best effort
         return reply
+
+    async def _follow_up(self, incoming: Incoming, first: Reply) -> Reply:
+        """The second reply `first` announced; a plain failure text when building it failed."""
+        assert first.follow_up is not None
+        try:
+            return await first.follow_up(None)
+        except Exception:  # one handler per channel: log it, answer plainly
+            log_event(
+                log,
+                "follow_up_failed",
+                level=logging.ERROR,
+                exc_info=True,
+                update_id=incoming.update_id,
+                user_id=incoming.user_id,
+            )
+            return Reply(text=text("try_again_later", self.language(incoming)))
 
     async def _keep_typing(self, incoming: Incoming, channel: ChannelPort) -> None:
         await asyncio.sleep(self.tuning.typing_after_s)

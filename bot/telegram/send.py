@@ -107,7 +107,8 @@ async def deliver(
             )
             await _send(send, metrics=metrics, policy=policy)
         if reply.attachment is not None:
-            document = InputFile(reply.attachment.data, filename=reply.attachment.filename)
+            with reply.attachment.open() as file:  # read whole by PTB: Telegram takes <= 50 MB
+                document = InputFile(file, filename=reply.attachment.filename)
             await _send(
                 partial(bot.send_document, chat_id, document), metrics=metrics, policy=policy
             )

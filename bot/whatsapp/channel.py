@@ -383,7 +383,7 @@ class WhatsAppChannel:
             form.add_field("type", attachment.mime_type)
             form.add_field(
                 "file",
-                attachment.data,
+                attachment.open(),  # streamed from a long export's file, closed once sent
                 filename=attachment.filename,
                 content_type=attachment.mime_type,
             )

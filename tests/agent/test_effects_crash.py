@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 
+from agent.trust import effects
 from agent.trust.audit import audit_user, repair_user
 from agent.types import Incoming, Reply
 from storage import Database
 from storage.faults import Killed
+from tests.support.bulk import stored_notes
 from tests.support.live import Live, call, live_runtime
 
 USER = "tg:7001"
@@ -335,3 +337,76 @@ async def test_an_edit_correction_redriven_is_answered_again_and_applied_once(
     assert reply.text == "✏️ Corrigi: comprar pão"
     assert [i.content for i in await live.db.items.list_for(USER)] == ["comprar pão"]
     assert len(await events(live.db, "item_updated")) == 1
+
+
+async def _many_then_previewed(live: Live) -> None:
+    """Five items (one saved by a turn, its words indexed), and "apaga tudo" shown."""
+    await send(live, update(1, f"salva uma nota: {NOTE}"), SAVE)
+    await stored_notes(live.db, USER, 4)
+    await send(live, update(2, "apaga tudo"))
+
+
+async def assert_deleted_once(live: Live, reply: Reply) -> None:
+    """Everything gone once: one event with the count, counters at zero, the whole copy kept."""
+    assert "Apaguei 5 itens" in reply.text
+    assert await live.db.items.list_for(USER) == []
+    [event] = await events(live.db, "all_deleted")
+    assert event["count"] == 5
+    kept = await live.db.snapshots.size(USER, event["snapshot"], now_ms=live.clock.ms())
+    assert kept == 5  # a copy a crash cut short was started again, never doubled
+    assert await live.db.derived()["word_index"].find({"u": USER}) == []
+    user = await live.db.users.get(USER)
+    assert user is not None
+    assert sum(user.counts.values()) == 0
+    await assert_consistent(live)
+
+
+COPY = "undo_snapshots.insert_one"
+
+
+@pytest.mark.parametrize(
+    "points",
+    [
+        (COPY,),  # half the kept copy written
+        (COPY, COPY, COPY, "users.update_one"),  # the copy complete and marked so
+        ("items.delete_many",),  # the items gone, their words not yet
+        ("word_index.delete_many",),  # the words gone too, no event
+        ("word_index.delete_many", "ledger.insert_one"),  # recorded, not counted
+    ],
+    ids=["mid-copy", "copied", "after-items", "after-words", "after-event"],
+)
+async def test_a_delete_all_killed_anywhere_is_finished_once_by_the_redrive(
+    live: Live, points: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 47: the kept copy in packs (two items each here) and the constant-trip deletion."""
+    monkeypatch.setattr(effects, "PACK", 2)
+    await _many_then_previewed(live)
+    confirm = update(3, "sim")
+    await killed(live, confirm, crash_after(*points))
+
+    await assert_deleted_once(live, await send(live, confirm))
+
+
+@pytest.mark.parametrize("finisher", ["next turn", "doctor"])
+async def test_a_delete_all_finishing_off_its_turn_and_killed_is_finished_later(
+    live: Live, monkeypatch: pytest.MonkeyPatch, finisher: str
+) -> None:
+    """The reply went out; the process died while the deletion ran off the turn."""
+    monkeypatch.setattr(effects, "BACKGROUND_FROM", 3)
+    await _many_then_previewed(live)
+    live.db.faults.hook = crash_after("items.delete_many")
+    try:
+        reply = await send(live, update(3, "sim"))  # the turn itself is untouched
+        await live.deps.inflight.settle(USER)  # the work died at the kill point
+    finally:
+        live.db.faults.hook = None
+    assert "Apaguei 5 itens" in reply.text
+    assert await events(live.db, "all_deleted") == []
+
+    if finisher == "doctor":  # `lembra doctor --repair`
+        assert (await audit_user(live.deps, USER)).unfinished == 1
+        await repair_user(live.deps, await audit_user(live.deps, USER))
+    else:
+        listed = await send(live, update(4, "lista tudo"))
+        assert NOTE not in listed.text
+    await assert_deleted_once(live, reply)

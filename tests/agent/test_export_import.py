@@ -15,6 +15,7 @@ from agent.conversation.exporting import CSV_COLUMNS
 from bot.cli.console import run_console
 from storage import Database
 from storage.documents import ItemDoc, MemoryDoc
+from tests.support.bulk import stored_notes
 from tests.support.harness import ALICE, Lembra, open_lembra
 
 BOB = "cli:bob"
@@ -222,3 +223,52 @@ async def test_export_forget_import_round_trip_keeps_every_item_and_memory(
 
     again = await lembra.say(f"/import {raw}")
     assert "tudo já estava na sua lista (3 itens)" in again.text
+
+
+async def test_a_long_export_is_announced_then_written_a_page_at_a_time(
+    lembra: Lembra, db: Database, tmp_path: Path
+) -> None:
+    """Issue 47: the whole list is never held; the user hears at once that the file is coming."""
+    await stored_notes(db, ALICE, 1_200)
+
+    reply = await lembra.say("/export")
+
+    assert reply.text.startswith("Preparando seu arquivo... (1203 itens)")
+    assert reply.attachment is None
+    assert reply.follow_up is not None
+    seen: list[tuple[int, int]] = []
+    second = await reply.follow_up(lambda done, of: seen.append((done, of)))
+    assert second.text.startswith("Seus dados: 1203 itens,")
+    assert second.attachment is not None
+    assert second.attachment.path is not None
+    assert second.attachment.path.parent == tmp_path / "exports" / "outgoing"
+    assert seen == [(500, 1_203), (1_000, 1_203), (1_203, 1_203)]  # one report a page
+    raw = second.attachment.read().decode()
+    document = json.loads(raw)
+    # written piece by piece, it reads exactly as the whole document dumped at once would
+    assert raw == json.dumps(document, ensure_ascii=False, indent=2)
+    assert [i["seq"] for i in document["items"]] == list(range(1, 1_204))
+    assert document["items"][-1]["content"] == "nota número 1203 — «ação»"
+    assert "words" not in document["items"][0]  # the index's words are not the user's data
+
+
+async def test_the_console_shows_a_long_exports_progress_then_its_file(
+    lembra: Lembra, db: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    await stored_notes(db, ALICE, 1_200)
+    out = io.StringIO()
+
+    await run_console(
+        lembra.runtime, user="alice", show_meta=False, stdin=io.StringIO("/export md\n"), stdout=out
+    )
+
+    printed = out.getvalue().splitlines()
+    assert printed[0].startswith("Preparando seu arquivo...")
+    written = tmp_path / "exports" / "lembra-export-cli-alice.md"
+    assert printed[-1].endswith(f"-> {written.resolve()}]")
+    progress = capsys.readouterr().err.splitlines()
+    assert progress[-1] == "exportando: 1203 de 1203 itens (100%)"
+    document = written.read_text()
+    assert "## Notas (1202)" in document
+    assert "- nota número 1203 — «ação»" in document
+    assert list((tmp_path / "exports" / "outgoing").iterdir()) == []  # moved, not copied

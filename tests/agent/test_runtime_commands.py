@@ -205,6 +205,7 @@ async def test_stats_and_users_work_for_an_admin(lembra: Lembra, db: Database) -
     lines = stats.text.splitlines()
     assert "usuários: 3" in lines  # Alice, Bob and the admin
     assert "itens: 3" in lines
+    assert "índice de busca: pronto" in lines
     assert any(line.startswith("respondidas sem o modelo:") for line in lines)
     listed = users.text.splitlines()
     assert any(line.startswith(f"{ALICE} · pt · 2 itens · ativo") for line in listed)

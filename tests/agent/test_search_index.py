@@ -7,6 +7,7 @@ changes is what a search reads and how long it holds the event loop.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import uuid
 from collections.abc import AsyncIterator
@@ -27,7 +28,7 @@ from agent.tools.finding import (
 )
 from agent.tools.matching import MIN_PREFIX, MIN_TYPO, STOPWORDS, TYPE_WORDS
 from agent.understanding.textnorm import fold
-from storage import Database
+from storage import Database, wordindex
 from storage.documents import ITEM_TYPES, ItemDoc, ItemType
 from storage.wordindex import KEY_LEN, MIN_SHARDED
 from tests.support.harness import Lembra, open_lembra
@@ -138,6 +139,73 @@ async def test_the_index_finds_what_scoring_every_item_finds_in_the_same_order(
         named = rank(_naming(every, named_words(query)), query, DELETE_CUTOFF)
         found = await find_named(db, user, query, DELETE_CUTOFF)
         assert [(s, i.id) for s, i in found] == [(s, i.id) for s, i in named], query
+
+
+class Died(Exception):
+    """The start-up catch-up stopped half-way."""
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(specs=st.lists(items(), min_size=1, max_size=12), data=st.data())
+async def test_a_search_during_the_catch_up_finds_what_it_finds_after_it(
+    db: Database,
+    monkeypatch: pytest.MonkeyPatch,
+    specs: list[tuple[ItemType, dict[str, object]]],
+    data: st.DataObject,
+) -> None:
+    """Issue 47: `serve` answers while the index catches up, and nobody can tell from a search."""
+    monkeypatch.setattr(wordindex, "CATCH_UP_PAGE", 2)
+    user, other = f"p:{uuid.uuid4().hex[:8]}", f"q:{uuid.uuid4().hex[:8]}"
+    raw: list[ItemDoc] = []
+    for seq, (item_type, fields) in enumerate(specs, start=1):
+        item = new_item(user, seq, item_type, fields)
+        if data.draw(st.booleans()):  # saved before the index went out of date
+            await db.items.insert(item)
+        else:
+            raw.append(item)
+        raw.append(new_item(other, seq, item_type, fields))
+    await db.word_index.mark_stale()  # as an upgrade finds it: a catch-up is due
+    await db.collections()["items"].insert_many([i.to_doc() for i in raw])
+    assert await db.items.prepare_index()
+    pages = data.draw(st.integers(0, 3))
+
+    async def dies() -> None:
+        nonlocal pages
+        pages -= 1
+        if pages <= 0:
+            raise Died
+
+    if pages:  # the catch-up got this far before the search came
+        with contextlib.suppress(Died):
+            await db.items.catch_up(users=[user], heartbeat=dies)
+    # a save while it runs is indexed as it is written
+    await db.items.insert(new_item(user, len(specs) + 1, "note", {"content": data.draw(phrases)}))
+
+    every = await db.items.list_for(user)
+    queries = [query_for(every, data) for _ in range(3)]
+
+    async def found() -> list[object]:
+        results: list[object] = []
+        for query in queries:
+            results.append([i.id for i in await find_items(db, user, query)])
+            named = await find_named(db, user, query, DELETE_CUTOFF)
+            results.append([(s, i.id) for s, i in named])
+        return results
+
+    expected: list[object] = []
+    for query in queries:
+        expected.append([i.id for i in _matching(every, query)])
+        named = rank(_naming(every, named_words(query)), query, DELETE_CUTOFF)
+        expected.append([(s, i.id) for s, i in named])
+    assert not db.word_index.ready
+    assert await found() == expected, queries
+    await db.items.catch_up()
+    assert db.word_index.ready
+    assert await found() == expected, queries
 
 
 def test_the_shards_hold_every_word_a_prefix_or_a_typo_can_reach() -> None:

@@ -20,6 +20,7 @@ from agent.texts import text
 from agent.types import Incoming, Reply
 from tests.bot.conftest import FAST, Harness
 from tests.support import fake_whatsapp as wa
+from tests.support.bulk import stored_notes
 from tests.support.fake_telegram import callback_update, message_update
 
 ALICE, BOB, ADMIN = 5550701, 5550702, 5550703
@@ -81,6 +82,63 @@ async def test_export_arrives_as_a_json_document_with_only_the_users_data(harnes
         assert exported["user"]["_id"] == f"tg:{ALICE}"
         assert [item["content"] for item in exported["items"]] == ["comprar leite"]
         assert "bob" not in data.decode()
+
+
+async def test_while_the_index_catches_up_serve_is_ready_and_searches_find_everything(
+    harness: Any,
+) -> None:
+    """Issue 47: an upgrade's catch-up runs beside serving; nobody can tell from a reply."""
+    async with real_runtime(harness)() as h:
+        await say(h, ALICE, "anota: comprar leite")
+        await stored_notes(h.db, f"tg:{ALICE}", 30)  # stored whole, by a version without words
+        await h.db.word_index.mark_stale()
+        assert await h.db.items.prepare_index()  # as a start finds them: not indexed yet
+
+        ready = await h.client.get("/readyz")
+        found = await say(h, ALICE, "procura número 17")
+
+        assert ready.status == 200
+        assert not h.db.word_index.ready
+        assert "nota número 17 — «ação»" in found
+        await h.db.items.catch_up()
+        assert await say(h, ALICE, "procura número 17") == found
+
+
+async def test_a_long_export_is_announced_then_arrives_as_a_document(harness: Any) -> None:
+    """Issue 47: "preparando seu arquivo..." at once, then the file, written as it was read."""
+    async with real_runtime(harness)() as h:
+        await say(h, ALICE, "anota: comprar leite")
+        await stored_notes(h.db, f"tg:{ALICE}", 1_200)
+
+        await say(h, ALICE, "/export")
+
+        preparing, ready = h.tg.texts(ALICE)[-2:]
+        assert preparing.startswith("Preparando seu arquivo... (1201 itens)")
+        assert ready.startswith("Seus dados: 1201 itens,")
+        (document,) = h.tg.sent("sendDocument", chat_id=ALICE)
+        ((filename, data),) = document.files.values()
+        assert filename == f"lembra-export-tg-{ALICE}.json"
+        assert len(json.loads(data)["items"]) == 1_201
+        outgoing = h.deps.settings.data_dir / "exports" / "outgoing"
+        assert list(outgoing.iterdir()) == []  # sent: its file is gone
+
+
+async def test_a_long_export_reaches_whatsapp_the_same_way(harness: Any) -> None:
+    async with real_runtime(harness)() as h:
+        await h.post_whatsapp(wa.message_payload(PHONE, wa.text_content("anota: comprar leite")))
+        await h.idle()
+        await stored_notes(h.db, f"wa:{PHONE}", 1_200)
+
+        await h.post_whatsapp(wa.message_payload(PHONE, wa.text_content("/export")))
+        await h.idle()
+
+        *_, preparing, ready = h.wa.bodies(PHONE)
+        assert preparing.startswith("Preparando seu arquivo... (1201 itens)")
+        assert ready.startswith("Seus dados: 1201 itens,")
+        ((filename, kind, data),) = h.wa.media
+        assert (filename, kind) == (f"lembra-export-wa-{PHONE}.json", "application/json")
+        assert len(json.loads(data)["items"]) == 1_201
+        assert h.wa.sent_to(PHONE)[-1]["type"] == "document"
 
 
 async def test_forget_previews_then_a_button_press_erases_the_account(harness: Any) -> None:
