@@ -43,7 +43,6 @@ from agent.conversation.commands import Commands, session_kind
 from agent.conversation.helping import help_reply
 from agent.conversation.recovery import recovered_reply
 from agent.conversation.replies import confirm_choices, finish, titled_label
-from agent.conversation.savedwhen import saved_in_period
 from agent.conversation.turn import Turn
 from agent.conversation.turnlog import log_turn
 from agent.deps import Deps
@@ -65,9 +64,10 @@ from agent.planning.prompt import (
 from agent.planning.schema import planner_function_schema
 from agent.planning.step import PlanningSession
 from agent.texts import OK_MARK, items_word, text
-from agent.tools import registry
+from agent.tools import paths, registry
 from agent.tools.base import Found, PageFetched, Reasoned, Saved, Simulated, ToolContext
 from agent.tools.finding import execute_delete, execute_delete_all
+from agent.tools.listing import ListItemsArgs
 from agent.tools.saving import store_item
 from agent.trust import effects
 from agent.trust.budgets import prompt_budget
@@ -76,20 +76,21 @@ from agent.types import Incoming, Language, Reply
 from agent.understanding.batches import read_batch
 from agent.understanding.intent import Intent, IntentClassifier
 from agent.understanding.language import reply_language
+from agent.understanding.questions import read_question
 from agent.understanding.references import read_reference
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from storage import roundtrips
-from storage.documents import UserDoc
+from storage.documents import ITEM_TYPES, UserDoc
 from storage.messages import NewMessage
 
 MIN_NARRATIVE = 200
 TOUCH_EVERY_MS = 60_000
-ALLOWED_FROM_PLAN = frozenset(name for name in registry() if name != "delete_all_memories")
+ALLOWED_FROM_PLAN = paths.plannable(registry().values())
 READ_RESULTS = (Found, PageFetched, Simulated)
-SAVE_TOOLS = frozenset(name for name in ALLOWED_FROM_PLAN if name.startswith("save_"))
 # a question about saved things: answered from storage, never by a lookup or a save
-QUESTION_TOOLS = frozenset({"search_items", "request_clarification"})
+QUESTION_TOOLS = paths.questions(registry().values())
+NO_SAVE_TOOLS = paths.without_saves(registry().values())
 # a deterministic turn stores the user's message and the reply: their numbers are reserved
 # with the user read, so storing them is one round trip (storage/messages.py)
 TURN_MESSAGES = 2
@@ -103,7 +104,9 @@ class Runtime:
         self.classifier = IntentClassifier()
         self.tools = registry()
         self.backend: PlannerBackend = (
-            ModelBackend(deps.model) if deps.model is not None else OfflineBackend()
+            ModelBackend(deps.model, list(self.tools.values()))
+            if deps.model is not None
+            else OfflineBackend()
         )
         self.quotas = Quotas(deps)
         self.tiers = Tiers.for_settings(deps.db, deps.counter, deps.settings)
@@ -289,11 +292,7 @@ class Runtime:
             case "delete_all":
                 return await deleting.delete_all_preview(self.deps, turn)
             case "list_all":
-                if "period" in intent.entities:  # "o que eu salvei essa semana?" (issue 31)
-                    return await saved_in_period(self.deps, turn, intent)
-                # "quantos vídeos eu tenho?" is a count, not a list
-                counted = answering.count(turn, turn.incoming.text or "")
-                return counted or await listing.list_items(self.deps, turn, intent)
+                return await self._list(turn, intent)
             case "cancel":
                 return finish(turn, text("nothing_to_cancel", lang), kind="deterministic")
             case "confirm" | "deny":
@@ -311,6 +310,19 @@ class Runtime:
                 return finish(turn, text(key, lang), kind="deterministic")
         raise AssertionError(f"unhandled intent {action}")
 
+    async def _list(self, turn: Turn, intent: Intent) -> Reply:
+        """`lista`, "quantos vídeos eu tenho?", "o que eu salvei hoje?": `list_items`, in code."""
+        message = turn.incoming.text or ""
+        question = read_question(message)
+        if question is not None and question.kind in ("count", "when") and not question.subject:
+            args, window = answering.list_request(question)
+            if args.type is None and intent.entities.get("type") in ITEM_TYPES:
+                args = args.model_copy(update={"type": intent.entities["type"]})
+            return await listing.list_reply(self.deps, turn, args, window=window)
+        wanted = intent.entities.get("type")
+        args = ListItemsArgs(type=wanted if wanted in ITEM_TYPES else None)
+        return await listing.list_reply(self.deps, turn, args, page=listing.page_number(message))
+
     async def _in_code(self, turn: Turn, llm_intent: str) -> Reply | None:
         """What code answers before any planner (issue 26): a reference to the shelf ("apaga o
         2"), a question about saved things, several items to save in one message."""
@@ -322,7 +334,7 @@ class Runtime:
             return reply
         batch = read_batch(message)
         if batch is not None:
-            return await batching.save_batch(self.deps, turn, self.tools, batch)
+            return await batching.save_batch(self.deps, turn, batch)
         return None
 
     def _to_planner(self, turn: Turn, intent: Intent | None) -> bool:
@@ -584,11 +596,11 @@ class Runtime:
         """
         message = turn.incoming.text or ""
         if asks_about_link(message):
-            return ALLOWED_FROM_PLAN - SAVE_TOOLS  # a question about a link never saves it
+            return NO_SAVE_TOOLS  # a question about a link never saves it
         if llm_intent == "search":
             return QUESTION_TOOLS
         if llm_intent != "save" and "?" in message:
-            return ALLOWED_FROM_PLAN - SAVE_TOOLS
+            return NO_SAVE_TOOLS
         return ALLOWED_FROM_PLAN
 
     async def _context(

@@ -26,6 +26,8 @@ ToolName = Literal[
     "remember",  # issue 12: model memory
     "bookmark",
     "log_reasoning",  # issue 31: a note for /why, no effect
+    "save_items",  # DESIGN 11.1: several typed items in one call
+    "list_items",  # DESIGN 11.1: list or count by type, period, state
 ]
 TOOL_NAMES: tuple[str, ...] = ToolName.__args__  # type: ignore[attr-defined]
 PLANNER_FUNCTION_NAME = "plan"

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief
+from agent.tools import paths
 from agent.tools.base import Tool, ToolArgs
 from agent.understanding.searches import plain_search
 from agent.understanding.textnorm import fold
@@ -120,18 +121,10 @@ def _one_or_union(variants: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 # Where the server enforces the schema, a first planning step may only name the tools
-# its message can need, by the code's reading of it (DESIGN 3.3). A small model then
-# cannot bookmark a "keep <url>" or search on a delete; RESPOND and NOOP stay open, and
-# later steps (after a tool's result) get every tool. The prompt is not changed, so the
-# server's prefix cache still matches.
-_SAVES = frozenset({"save_note", "save_link", "save_video", "save_movie", "save_tv_show"})
-_ENRICH = frozenset({"enrich_movie", "enrich_tv_show", "enrich_link"})
-FIRST_STEP_TOOLS: Mapping[str, frozenset[str]] = {
-    "save": _SAVES | _ENRICH | {"request_clarification", "remember", "update_item"},
-    "search": _ENRICH | {"search_items", "request_clarification"},
-    "delete": frozenset({"delete_item", "search_items", "simulate", "request_clarification"}),
-}
-
+# its message can need, by the code's reading of it (DESIGN 3.3), decided by what each
+# tool does (agent/tools/paths.py). A small model then cannot bookmark a "keep <url>" or
+# search on a delete; RESPOND and NOOP stay open, and later steps (after a tool's result)
+# get every tool. The prompt is not changed, so the server's prefix cache still matches.
 
 # A message naming a tool the cut would close is never narrowed ("bookmark this link").
 _NAMES_A_CLOSED_TOOL = re.compile(
@@ -139,34 +132,24 @@ _NAMES_A_CLOSED_TOOL = re.compile(
 )
 
 
-# A plain search ("look for gym", "did I save anything about Turing?") needs no lookup:
-# the 1.5B model looked up the previous turn's show or link instead of searching.
-PLAIN_SEARCH_TOOLS = frozenset({"search_items", "request_clarification"})
-
-
-def first_step_tools(llm_intent: str, text: str) -> frozenset[str] | None:
+def first_step_tools(
+    llm_intent: str, text: str, tools: Iterable[Tool[ToolArgs]]
+) -> frozenset[str] | None:
     """The tools a first planning step may name for this reading of `text`, or None for all."""
     if _NAMES_A_CLOSED_TOOL.search(text):
         return None
+    listed = list(tools)
     if llm_intent == "search" and plain_search(text) is not None:
-        return PLAIN_SEARCH_TOOLS
-    return FIRST_STEP_TOOLS.get(llm_intent)
+        return paths.of_kinds(listed, paths.PLAIN_SEARCH)
+    return paths.first_step(llm_intent, listed)
 
 
 # A first step's optional facts that the message gives no value for are left out of the
-# grammar too: grounding (DESIGN 9.6) would drop them before the tool ran, and the 1.5B
-# model spent tokens inventing them from its own knowledge (Interestelar and Dark "2014",
-# a link's description, a search's type and limit). A later step, after a tool's result,
-# may state them; so may the message itself ("salva o filme Parasita de 2019").
-FACT_FIELDS: Mapping[str, frozenset[str]] = {
-    "save_movie": frozenset({"year", "tmdb_id"}),
-    "save_tv_show": frozenset({"year", "tmdb_id"}),
-    "enrich_movie": frozenset({"year"}),
-    "enrich_tv_show": frozenset({"year"}),
-    "save_video": frozenset({"title"}),
-    "save_link": frozenset({"description"}),
-    "search_items": frozenset({"type", "limit"}),
-}
+# grammar too (each tool names its facts: `Tool.facts`): grounding (DESIGN 9.6) would drop
+# them before the tool ran, and the 1.5B model spent tokens inventing them from its own
+# knowledge (Interestelar and Dark "2014", a link's description, a search's type and
+# limit). A later step, after a tool's result, may state them; so may the message itself
+# ("salva o filme Parasita de 2019").
 _YEAR = re.compile(r"\b(?:18[7-9]\d|19\d\d|20\d\d|2100)\b")
 _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"\w+")
@@ -193,14 +176,17 @@ def unstated_facts(text: str) -> frozenset[str]:
     return frozenset(unstated)
 
 
-def without_facts(schema: Mapping[str, Any], unstated: frozenset[str]) -> dict[str, Any]:
-    """`schema` (the union form) without the argument objects that carry an unstated fact."""
+def without_facts(
+    schema: Mapping[str, Any], unstated: frozenset[str], facts: Mapping[str, frozenset[str]]
+) -> dict[str, Any]:
+    """`schema` (the union form) without the argument objects that carry an unstated fact
+    (`facts`: each tool's fact arguments, agent/tools/paths.py)."""
     if "anyOf" not in schema or not unstated:
         return dict(schema)
     steps = []
     for step in schema["anyOf"]:
         tool = step["properties"].get("tool")
-        cut = FACT_FIELDS.get(tool["const"], frozenset()) & unstated if tool else frozenset()
+        cut = facts.get(tool["const"], frozenset()) & unstated if tool else frozenset()
         args = step["properties"].get("args", {})
         if cut and "anyOf" in args:
             kept = [v for v in args["anyOf"] if not cut & set(v.get("properties") or ())]

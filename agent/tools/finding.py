@@ -281,6 +281,7 @@ FINDING_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Find the user's saved items by text and/or type (no query: the most recent).",
         search_items,
         {"query": "inception", "type": "movie"},
+        facts=frozenset({"type", "limit"}),
     ),
     Tool(
         "delete_item",

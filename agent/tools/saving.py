@@ -199,6 +199,7 @@ SAVE_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Save a free-text note.",
         save_note,
         {"content": "comprar leite"},
+        kind="save",
     ),
     Tool(
         "save_movie",
@@ -207,6 +208,8 @@ SAVE_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Save a movie as given (prefer enrich_movie first to find it on TMDB).",
         save_movie,
         {"title": "Inception", "year": 2010, "tmdb_id": 27205},
+        kind="save",
+        facts=frozenset({"year", "tmdb_id"}),
     ),
     Tool(
         "save_tv_show",
@@ -215,6 +218,8 @@ SAVE_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Save a TV show as given (prefer enrich_tv_show first).",
         save_tv_show,
         {"title": "Dark", "year": 2017},
+        kind="save",
+        facts=frozenset({"year", "tmdb_id"}),
     ),
     Tool(
         "save_video",
@@ -223,6 +228,8 @@ SAVE_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Save a video URL (YouTube, Vimeo...).",
         save_video,
         {"url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ"},
+        kind="save",
+        facts=frozenset({"title"}),
     ),
     Tool(
         "save_link",
@@ -231,5 +238,7 @@ SAVE_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Save a web link.",
         save_link,
         {"url": "https://example.com/article", "description": "artigo sobre café"},
+        kind="save",
+        facts=frozenset({"description"}),
     ),
 )

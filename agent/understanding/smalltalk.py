@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final, Literal
 
-from agent.understanding.textnorm import fold
+from agent.understanding.textnorm import expand_chat, fold
 
 SmallTalkKind = Literal[
     "thanks", "greeting", "compliment", "laughter", "ack", "feeling", "question", "emoji"
@@ -234,7 +234,7 @@ LIST_NOUNS: Final = _words("lista list")
 
 def saved_question_type(text: str) -> ItemType | Literal["all"] | None:
     """The item type a clear question about saved things asks for ("all" for every type)."""
-    words = words_of(text)
+    words = expand_chat(" ".join(words_of(text))).split()  # "qtas series vc tem?"
     question = "?" in text or (bool(words) and words[0] in QUESTION_WORDS)
     if not question or not words or len(words) > MAX_WORDS or _URL.search(text):
         return None

@@ -51,6 +51,8 @@ DESIGN_TOOLS: dict[str, tuple[set[str], str]] = {
     "bookmark": ({"item_id", "event", "note", "pinned"}, "low"),
     "simulate": ({"tool", "args"}, "read"),  # issue 13
     "log_reasoning": ({"note"}, "read"),  # issue 31: a note for /why, no effect
+    "save_items": ({"items"}, "low"),  # DESIGN 11.1
+    "list_items": ({"type", "period", "state", "count_only"}, "read"),  # DESIGN 11.1
 }
 REQUIRED = {
     "update_item": {"item_id"},
@@ -67,6 +69,7 @@ REQUIRED = {
     "enrich_movie": {"title"},
     "enrich_tv_show": {"title"},
     "enrich_link": {"url"},
+    "save_items": {"items"},
 }
 
 
