@@ -91,6 +91,7 @@ async def _find(
 ) -> Reply:
     lang = turn.language
     found = await _search(deps, turn, tools, question, limit=10)
+    shelves.did(turn, "find", question.type or "")
     subject = one_line(question.subject, 60)
     if not found.items:
         key = "exists_no" if question.kind == "exists" else "find_none"

@@ -110,6 +110,8 @@ def many_reply(turn: Turn, many: SavedMany) -> Reply:
             missed.append(f"• «{one_line(piece, 60)}»: {reason}")
     created = sum(1 for _, already in stored if not already)
     entries = shelves.show_items(turn, [item for item, _ in stored])
+    types = {item.type for item, _ in stored}
+    shelves.did(turn, "save", types.pop() if len(types) == 1 else "")
     lines: list[str] = []
     if created:
         lines.append(f"{OK_MARK} " + text("batch_saved", lang, items=plural(created, "item", lang)))

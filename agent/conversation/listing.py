@@ -54,6 +54,9 @@ def _breakdown(found: Listed, lang: Language) -> str:
 async def listed_reply(ctx: ToolContext, found: Listed) -> Reply:
     """What the user reads for `found`: a count, a list by type, or what a period or state holds."""
     turn, lang = ctx.turn, ctx.turn.language
+    if found.total or found.period:  # "and this week?" asks it again
+        action = "count" if found.count_only else "list"
+        shelves.did(turn, action, found.type or "", found.period or "")
     if found.period is None and found.state is None:
         if found.count_only:
             return _count(turn, found)

@@ -105,6 +105,7 @@ async def after_tool(deps: Deps, turn: Turn, result: StepResult, wants_save: boo
         return await clarifying.ask(deps, turn, outcome, result)
     if isinstance(outcome, Updated):
         shelves.point_at(turn, outcome.item)
+        shelves.did(turn, "edit", outcome.item.type)
         label = item_label(outcome.item)
         return finish(turn, f"{OK_MARK} " + text("item_updated", lang, label=label), kind="effect")
     if isinstance(outcome, Candidates):
@@ -223,6 +224,7 @@ def saved_reply(turn: Turn, outcome: Saved | Failed | object) -> Reply:
         return failed_reply(turn, outcome)
     assert isinstance(outcome, Saved)
     shelves.point_at(turn, outcome.item)  # "apaga esse" now names it (DESIGN 10.1)
+    shelves.did(turn, "save", outcome.item.type)  # "e a série X também" saves again
     label = item_label(outcome.item)
     if not outcome.created:
         return finish(turn, text("already_saved", lang, label=label), kind="dedup")

@@ -167,6 +167,7 @@ async def show(deps: Deps, turn: Turn, entry: shelves.Entry) -> Reply:
     if item is None:
         return finish(turn, text("already_gone", turn.language), kind="deterministic")
     shelves.point_at(turn, item)
+    shelves.did(turn, "show", item.type)  # "and the next"
     return finish(turn, shown_text(item, entry.number, turn.language), kind="deterministic")
 
 
@@ -241,6 +242,7 @@ async def _edit(
     if isinstance(outcome, Updated):
         turn.tools_executed.append("update_item")
         shelves.point_at(turn, outcome.item)
+        shelves.did(turn, "edit", outcome.item.type)
         body = f"{OK_MARK} " + text("item_updated", lang, label=item_label(outcome.item))
         return finish(turn, body, kind="effect")
     if isinstance(outcome, Failed) and outcome.failure.reason:

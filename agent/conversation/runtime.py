@@ -20,6 +20,7 @@ from agent.conversation import (
     answering,
     batching,
     clarifying,
+    continuing,
     corrections,
     degraded,
     deleting,
@@ -283,6 +284,12 @@ class Runtime:
         if action == "llm" or (action == "select" and not self._bare_choice_number(turn)):
             # "1984" may well be a film: a select with nothing pending is the planner's.
             llm_intent = str(intent.entities.get("intent", "other")) if action == "llm" else "other"
+            # "e a série X tb", "e o outro também": the last action carried (issue 41)
+            continued = await continuing.act(self.deps, turn, self.tools, turn.incoming.text or "")
+            if continued is not None and continued.reply is not None:
+                return continued.reply
+            if continued is not None and continued.hint is not None:
+                llm_intent = continued.hint
             in_code = await self._in_code(turn, llm_intent)
             if in_code is not None:
                 return in_code

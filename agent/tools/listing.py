@@ -192,7 +192,7 @@ LIST_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "list_items",
         ListItemsArgs,
         "read",
-        "List or count the user's items by type, period and/or state; the runtime words it.",
+        "List or count the user's items; the runtime words the answer.",
         list_items,
         {"type": "movie", "period": "this_week"},
         facts=frozenset({"type"}),

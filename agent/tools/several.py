@@ -160,7 +160,7 @@ SEVERAL_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "save_items",
         SaveItemsArgs,
         "low",
-        "Save several items at once (types: note, movie, tv_show, video, link).",
+        "Save several items at once.",
         save_items,
         {"items": [{"type": "movie", "title": "Duna"}, {"type": "note", "content": "pão"}]},
         kind="save",
