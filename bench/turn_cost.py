@@ -24,7 +24,12 @@ this server and model is kept under DATA_DIR: pass `--data-dir` twice to see it)
     llama-server ... --metrics        # ../shared/tools/local-model/start.sh DIR --metrics
     OPENAI_BASE_URL=http://127.0.0.1:8098/v1 OPENAI_API_KEY=local \\
       LLM_MODEL=qwen2.5-coder-1.5b-instruct-q4_k_m LLM_PROFILE=small \\
-      .venv/bin/python bench/turn_cost.py [--language pt|en] [--rounds N] [--data-dir DIR] [--json]
+      .venv/bin/python bench/turn_cost.py [--language pt|en|mixed] [--rounds N] [--fresh-runtime]
+        [--data-dir DIR] [--json]
+
+`--language mixed` plays the Portuguese conversation with one English message in it;
+`--fresh-runtime` builds the dependencies and the runtime again for every message (the
+database kept), as one `lembra chat` per message does.
 
 Never part of the test pass/fail (it needs a model server and takes minutes).
 """
@@ -66,6 +71,22 @@ CONVERSATIONS = {
         "apaga a nota do wifi",
         "sim",
         "anota: ligar pra minha mãe no domingo",
+    ],
+    # one English message among Portuguese ones (issue 41): switching language must not
+    # make the server evaluate the whole history again
+    "mixed": [
+        "anota: comprar leite e pão amanhã",
+        "salva o filme Interestelar",
+        "guarda https://docs.python.org/3/tutorial/",
+        "salva a série Dark",
+        "obrigado",
+        "save the movie Arrival",
+        "anota que a senha do wifi está na geladeira",
+        "procura python",
+        "salva esse vídeo https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+        "salva o filme Parasita de 2019",
+        "apaga a nota do wifi",
+        "sim",
     ],
     "en": [
         "note: buy batteries for the remote",
@@ -204,7 +225,7 @@ async def main(args: argparse.Namespace) -> None:
             opened = await read_counters(session, url)
             async with open_deps(settings) as deps:
                 startup = _delta(await read_counters(session, url), opened)
-                runtime = Runtime(deps)
+                kept = Runtime(deps)
                 mode = deps.model.output_mode if deps.model else "offline"
                 print(
                     f"model {deps.model_name} · output mode {mode} · history "
@@ -215,14 +236,17 @@ async def main(args: argparse.Namespace) -> None:
                 for index, message in enumerate(texts):
                     before = await read_counters(session, url)
                     started = time.perf_counter()
-                    reply = await runtime.handle(
-                        Incoming(
-                            channel="console",
-                            chat_id=user.split(":", 1)[1],
-                            user_id=user,
-                            text=message,
-                        )
+                    incoming = Incoming(
+                        channel="console",
+                        chat_id=user.split(":", 1)[1],
+                        user_id=user,
+                        text=message,
                     )
+                    if args.fresh_runtime:  # nothing kept in process between messages
+                        async with open_deps(settings, db=deps.db) as again:
+                            reply = await Runtime(again).handle(incoming)
+                    else:
+                        reply = await kept.handle(incoming)
                     wall = time.perf_counter() - started
                     used = _delta(await read_counters(session, url), before)
                     step = Step(
@@ -261,6 +285,12 @@ if __name__ == "__main__":
         default=1,
         help="play the conversation this many times in a row, in one conversation: a longer "
         "one, where the history's block drops are paid (default 1: the issue's 12 messages)",
+    )
+    parser.add_argument(
+        "--fresh-runtime",
+        action="store_true",
+        help="build the dependencies and runtime again for every message (the database kept), "
+        "as one `lembra chat` per message does",
     )
     parser.add_argument("--data-dir", help="keep DATA_DIR here (default: a fresh temporary one)")
     parser.add_argument("--metrics-url", help="default: OPENAI_BASE_URL without /v1, + /metrics")

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import ValidationError
 
-from agent.conversation import deleting, incode, memorycmd
+from agent.conversation import deleting, incode, memorycmd, retyping
 from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish, item_label
 from agent.conversation.turn import Turn
@@ -74,6 +74,8 @@ async def act(
             return _missed(turn, ref, found)
     if ref.correction and found.type not in ("movie", "tv_show"):
         return None  # "é o de 2021" about a note or a link: the planner has the conversation
+    if ref.fix and not await retyping.last_effect_on(deps, turn, found.item_id):
+        return None  # "corrige: 17h" after a reminder is not about the item: the planner's
     turn.facts.apply_rule("shelf_reference")
     match ref.action:
         case "delete":

@@ -34,7 +34,21 @@ RETYPABLE = frozenset({"movie", "tv_show", "note"})
 _LABEL_YEAR = re.compile(r"^(?P<title>.*\S)\s+\((?P<year>1[89]\d\d|20\d\d|2100)\)$")
 MAX_TITLE_CHARS = 200
 # The effects a correction could be about: the newest one must be a save (or a retype).
-_EFFECTS = frozenset({"item_saved", "item_deleted", "all_deleted", "item_updated", "undone"})
+# A reminder set (or changed, cancelled) or an item marked since then is what a correction
+# after it is about, never the item saved before it.
+_EFFECTS = frozenset(
+    {
+        "item_saved",
+        "item_deleted",
+        "all_deleted",
+        "item_updated",
+        "undone",
+        "reminder_set",
+        "reminder_changed",
+        "reminder_cancelled",
+        "item_marked",
+    }
+)
 
 
 def asked_type(turn: Turn) -> Retype | None:
@@ -130,6 +144,12 @@ async def undo_change(deps: Deps, turn: Turn, target: LedgerDoc) -> Reply | None
     kind_word = text(f"kind_{before.type}", turn.language) if before.type in RETYPABLE else ""
     body = text("undo_retyped", turn.language, label=item_label(before), kind=kind_word)
     return finish(turn, f"{OK_MARK} " + body, kind="effect")
+
+
+async def last_effect_on(deps: Deps, turn: Turn, item_id: str) -> bool:
+    """Whether the user's newest effect (within the session's idle time) saved or changed `item_id`."""
+    item = await _last_saved(deps, turn)
+    return item is not None and item.id == item_id
 
 
 async def _last_saved(deps: Deps, turn: Turn) -> ItemDoc | None:

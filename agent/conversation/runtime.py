@@ -12,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import asdict
+from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
@@ -76,7 +78,7 @@ from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
 from agent.understanding.batches import read_batch
 from agent.understanding.intent import Intent, IntentClassifier
-from agent.understanding.language import reply_language
+from agent.understanding.language import detect_language, reply_language
 from agent.understanding.questions import read_question
 from agent.understanding.references import read_reference
 from agent.understanding.smalltalk import asks_about_link
@@ -622,8 +624,12 @@ class Runtime:
         """
         settings = self.deps.settings
         frame = await self._frame(turn)
-        only = "" if allowed == ALLOWED_FROM_PLAN else only_tools(sorted(allowed), turn.language)
-        only_part = situations.Part("tools", only, always=True)
+        told_in = conversation_language(turn, frame.verbatim)
+        only = "" if allowed == ALLOWED_FROM_PLAN else only_tools(sorted(allowed), told_in)
+        only_parts = (
+            situations.Part("tools", only, always=True),
+            situations.Part("language", write_in(turn.language, told_in), always=True),
+        )
         beliefs = dict(frame.memory.get("beliefs") or {})
         beliefs["answer.confidence"] = 1.0
         constitution = render_constitution(frame.constitution)  # text, stance, overrides
@@ -639,17 +645,17 @@ class Runtime:
         while True:
             narrative = narrate(
                 frame,
-                turn.language,
+                told_in,
                 budget=narrative_budget,
                 counter=self.deps.counter,
                 changes_told=json_output,
             )
-            parts = (*narrative.parts, only_part)
+            parts = (*narrative.parts, *only_parts)
             # json_schema: what changed since the last situation the history shows (issue 28)
             situation = situations.tell(parts, situation_before(verbatim) if json_output else None)
             messages = request_messages(
                 stable,
-                memory_prompt(beliefs=beliefs, language=turn.language, memory=narrative.memory),
+                memory_prompt(beliefs=beliefs, language=told_in, memory=narrative.memory),
                 to_messages(verbatim, verbatim=json_output),
                 situation,
                 turn.messages[0].content,
@@ -664,6 +670,7 @@ class Runtime:
                 await self.tiers.shrink(turn.user_id, turn.conversation_id)
                 frame = await self._frame(turn)
                 verbatim = list(frame.verbatim)
+                told_in = conversation_language(turn, verbatim)
                 self.deps.metrics.sections_compressed.labels("history_block").inc()
             elif verbatim:  # this request only: the oldest whole turn goes first
                 verbatim = drop_oldest_turn(verbatim)
@@ -730,3 +737,32 @@ class Runtime:
             # last_seen only needs minute precision (idle sessions are 30 minutes)
             await db.users.touch(turn.user_id, turn.now_ms, open_session=opening, also=shelf)
         # The memory tiers are folded when the next model request is built (Tiers.view).
+
+
+def conversation_language(turn: Turn, history: Sequence[Any]) -> Language:
+    """The language the request's remembered part and situations are told in (issue 41).
+
+    The language of the history's first message that has one, so one English message
+    among Portuguese ones changes nothing the server has cached: the history, and what
+    is remembered before it, are told as before; that message only gets a line saying
+    which language to write in (`write_in`). Told anew when the history drops a block,
+    which the server evaluates again anyway. A language chosen with /lang is always it.
+    """
+    if turn.user.language_chosen:
+        return turn.language
+    for record in history:
+        if getattr(record, "role", "") == "human":
+            found = detect_language(str(getattr(record, "content", "") or ""))
+            if found is not None:
+                return found
+    return turn.language
+
+
+def write_in(language: Language, told_in: Language) -> str:
+    """The situation's line asking for `language` when the conversation is told in another."""
+    if language == told_in:
+        return ""
+    name = {"pt": {"pt": "português", "en": "inglês"}, "en": {"pt": "Portuguese", "en": "English"}}
+    if told_in == "pt":
+        return f"Nesta mensagem, escreva em {name['pt'][language]}."
+    return f"For this message, write in {name['en'][language]}."

@@ -45,6 +45,8 @@ class Reference:
     bare: bool = False  # no verb: "o 2", "the last one" (read as "show")
     # "na verdade é o de 2021": a correction of the item just named, when it fits it
     correction: bool = False
+    # "corrige: X": the new text of the item the user's last effect saved or changed
+    fix: bool = False
 
 
 _ORDINALS: Final[dict[str, int]] = {
@@ -205,6 +207,14 @@ _CORRECT_YEAR: Final = re.compile(
 )
 
 
+# "corrige: a senha é 1234", "fix: Interstellar": the new text of the item just named
+_HEADED_FIX: Final = re.compile(
+    r"^(?:(?:na verdade|actually|ops|oops|opa)[,\s]+)?(?:corrige|corrija|corrigir|correcao|"
+    r"fix|correct|correction|errata)\s*:\s*(?P<value>\S.*)$",
+    re.DOTALL,
+)
+
+
 def read_reference(text: str) -> Reference | None:
     """The shelf reference `text` is, or None when it is anything else."""
     raw = text.strip()
@@ -213,6 +223,10 @@ def read_reference(text: str) -> Reference | None:
     edit = _read_edit(raw)
     if edit is not None:
         return edit
+    fix = _HEADED_FIX.match(_spaced(raw))
+    if fix is not None:
+        value = raw[fix.start("value") :].strip().strip("\"'«»“”")
+        return Reference("edit", Target("pronoun"), value=value, fix=True) if value else None
     words = _words(raw)
     if not words or len(words.split()) > 12:
         return None
