@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from agent.conversation import batching, clarifying, deleting, memorycmd, offers, riskgate
+from agent.conversation import (
+    batching,
+    clarifying,
+    deleting,
+    listing,
+    memorycmd,
+    offers,
+    riskgate,
+)
 from agent.conversation import pending as pendings
 from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish, item_label, numbered, titled_label
@@ -18,12 +26,14 @@ from agent.tools.base import (
     DeletePreview,
     Failed,
     Found,
+    Listed,
     NotFound,
     PageFetched,
     Remembered,
     Saved,
     SavedMany,
     Simulated,
+    ToolContext,
     Updated,
 )
 from agent.trust.confidence import TurnKind
@@ -119,6 +129,8 @@ async def after_tool(deps: Deps, turn: Turn, result: StepResult, wants_save: boo
         )
     if isinstance(outcome, Found):
         return found_reply(turn, outcome)
+    if isinstance(outcome, Listed):  # a list or a count: worded by the runtime, never phrased
+        return await listing.listed_reply(ToolContext(deps, turn, wants_save), outcome)
     if isinstance(outcome, Simulated):
         return riskgate.simulated_reply(turn, outcome)
     if isinstance(outcome, DeletePreview):

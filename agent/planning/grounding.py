@@ -322,10 +322,16 @@ def judge(
         kept = type(args).model_validate({**values, **drops, **nested})
     except ValidationError:
         named = ", ".join(f"`{name}`" for name in drops)
+        missing = [
+            w for name in drops for w in missing_words(str(values.get(name) or ""), sources)
+        ][:5]
+        shown = (
+            f" (not found: {', '.join(repr(one_line(w, 30)) for w in missing)})" if missing else ""
+        )
         return Checked(
             None,
-            f"argument {named} is not in the user's message, and without it the call does "
-            "nothing: use the user's own words, or answer with a message",
+            f"argument {named} is not in the user's message{shown}, and without it the call "
+            "does nothing: use the user's own words, or answer with a message",
             tuple((n, "reasked" if n in drops else v) for n, v in verdicts),
         )
     return Checked(kept, None, tuple(verdicts))

@@ -49,6 +49,7 @@ from agent.tools.base import (
     DeletePreview,
     Failed,
     Found,
+    Listed,
     NotFound,
     Outcome,
     PageFetched,
@@ -177,6 +178,17 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
             "decision": a.decision,
             **(outcome.estimate.to_json() if outcome.estimate else {}),
         }
+    if isinstance(outcome, Listed):  # the runtime words it (agent/conversation/listing.py)
+        return {
+            "status": "counted" if outcome.count_only else "listed",
+            "total": outcome.total,
+            "by_type": dict(outcome.by_type),
+            **(
+                {"items": [_data(label, 80) for _, label, _ in outcome.entries[:10]]}
+                if outcome.entries
+                else {}
+            ),
+        }
     if isinstance(outcome, Reasoned):  # the note is not echoed back (agent/tools/reasoning.py)
         return {"status": "noted", "next": "plan the step"}
     assert isinstance(outcome, Failed)
@@ -211,6 +223,8 @@ def shown_titles(outcome: Outcome) -> list[str]:
         return [i.title or "" for i in outcome.items]
     if isinstance(outcome, Simulated):
         return [i.title or "" for i in outcome.examples]
+    if isinstance(outcome, Listed):
+        return [label for _, label, _ in outcome.entries]
     return []
 
 
