@@ -23,7 +23,7 @@ from agent.tools.listing import ListItemsArgs
 from agent.tools.several import SaveItemsArgs
 from storage import Database
 from tests.support.harness import open_lembra
-from tests.support.live import call
+from tests.support.live import BELIEF, call
 
 NO_TMDB = "https://api.themoviedb.org/3"  # its public host with no key: "not configured"
 
@@ -327,3 +327,19 @@ async def test_a_wrong_words_correction_in_code_edits_only_the_item_just_saved(
     assert fixed.meta.llm_calls == 0
     assert notes == ["a senha do wifi é 1234"]  # "corrige: 10h" after a reminder is no edit
     assert later.meta.llm_calls == 1
+
+
+NOOP = {"action": "NOOP", "tool": None, "args": None, "message": None, "belief": BELIEF}
+
+
+async def test_a_save_the_model_left_undone_is_done_as_the_rules_read_it(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        series = await lembra.say("salva a série The Bear", llm=[NOOP])
+        bare = await lembra.say("guarda Oppenheimer pra mim", llm=[NOOP])
+        vague = await lembra.say("salva aquele documentário", llm=[NOOP])
+        reminder = await lembra.say("me lembra de comprar pão", llm=[NOOP])
+        items = await lembra.items()
+    assert [(i.type, i.title) for i in items] == [("tv_show", "The Bear"), ("movie", "Oppenheimer")]
+    assert series.meta.state == bare.meta.state == "PARTIAL"  # saved as written, the caveat said
+    assert "TMDB" in series.text
+    assert vague.meta.tools_executed == reminder.meta.tools_executed == ()
