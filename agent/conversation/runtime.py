@@ -559,7 +559,8 @@ class Runtime:
         allowed = self.allowed(turn, llm_intent)
         result = await session.step(allowed=allowed, index=0)
         if isinstance(result.outcome, Reasoned):  # a note for /why: the plan is the next step
-            result = await session.step(allowed=allowed - {"log_reasoning"}, index=1)
+            notes = paths.of_kinds(self.tools.values(), frozenset({"meta"}))
+            result = await session.step(allowed=allowed - notes, index=1)
         if result.transport and answered is None:  # the model is down: the offline rules serve
             return await degraded.fall_back(
                 self.deps,

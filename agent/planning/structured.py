@@ -34,9 +34,9 @@ from agent.understanding.textnorm import fold
 from agent.understanding.urls import extract_urls
 from agent.understanding.vocabulary import TYPE_WORDS
 
-# Never the model's to call (the runtime deletes everything itself): leaving it out of
-# the schema makes the pipeline violation impossible where the server enforces it.
-EXCLUDED_TOOLS = frozenset({"delete_all_memories"})
+# A critical tool is never the model's to call (the runtime deletes everything itself):
+# leaving it out of the schema makes the pipeline violation impossible where the server
+# enforces it.
 _KEPT_KEYS = frozenset(
     {"type", "enum", "const", "anyOf", "properties", "items", "required", "description"}
 )
@@ -51,7 +51,7 @@ def output_schema(tools: Iterable[Tool[ToolArgs]], *, flat: bool = False) -> dic
     A union of one object per step kind; `flat` gives the single object OpenAI's strict
     mode needs at the root instead.
     """
-    offered = sorted((t for t in tools if t.name not in EXCLUDED_TOOLS), key=lambda t: t.name)
+    offered = sorted((t for t in tools if t.risk != "critical"), key=lambda t: t.name)
     belief = _one_or_union(object_variants(Belief.model_json_schema()))
     if flat:
         return _flat(offered, belief)

@@ -62,6 +62,7 @@ from rapidfuzz.distance import OSA, Levenshtein
 
 from agent.understanding import questions, smalltalk
 from agent.understanding.reminders import route as reminder_route
+from agent.understanding.textnorm import expand_chat
 from agent.understanding.vocabulary import (
     CANCEL,
     COMMAND_LABELS,
@@ -239,7 +240,7 @@ class IntentClassifier:
             emoji_label = EMOJI.get(stripped.translate(EMOJI_MODIFIERS))
             if emoji_label is not None:
                 return Intent(emoji_label, EMPTY, 100, text)
-        norm = normalize(stripped)
+        norm = expand_chat(normalize(stripped))  # "lista td", "qts filmes" (issue 41)
         if not norm:
             return self._llm(text, "other", 0)
         if stripped[0] != "-" and (choice := self._select(norm)) is not None:

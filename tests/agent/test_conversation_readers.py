@@ -244,3 +244,14 @@ def test_the_readers_never_raise_after_a_known_start(start: str, rest: str) -> N
         read_reference(text)
         read_question(text)
         read_batch(text)
+
+
+def test_chat_shorthand_reaches_the_deterministic_labels() -> None:
+    """ "lista td", "qts filmes tenho": read as the words they stand for (issue 41)."""
+    from agent.understanding.intent import IntentClassifier
+
+    classify = IntentClassifier().classify
+    assert classify("lista td").action == "list_all"
+    assert dict(classify("qts filmes tenho").entities) == {"type": "movie"}
+    assert dict(classify("o q eu salvei hj").entities) == {"period": "today"}
+    assert classify("td bem?").action == "smalltalk"
