@@ -236,11 +236,29 @@ def test_the_readers_never_raise(text: str) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.sampled_from(["apaga", "mostra", "muda", "marca", "quantos", "salva os filmes", "anota:"]),
+    st.sampled_from(
+        [
+            "apaga",
+            "mostra",
+            "muda",
+            "marca",
+            "quantos",
+            "salva os filmes",
+            "anota:",
+            "salva",  # explicit lists and typed parts (issue 41)
+            "guarda a série",
+            "corrige:",
+            "e",
+        ]
+    ),
     st.text(alphabet=st.characters(codec="utf-8"), max_size=80),
 )
 def test_the_readers_never_raise_after_a_known_start(start: str, rest: str) -> None:
-    for text in (f"{start} {rest}", f"{start} o {rest} para {rest}"):
+    for text in (
+        f"{start} {rest}",
+        f"{start} o {rest} para {rest}",
+        f"{start} {rest}, {rest} e o filme {rest} e guarda https://example.com/{rest}",
+    ):
         read_reference(text)
         read_question(text)
         read_batch(text)
