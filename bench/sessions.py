@@ -1091,6 +1091,7 @@ async def running(
     db: Database | None = None,
     catalogue: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]] | None = None,
     fresh_runtime: bool = False,
+    timeout: float | None = None,
 ) -> AsyncIterator[Bench]:
     async with AsyncExitStack() as stack:
         tmdb = FakeTmdb(CATALOGUE if catalogue is None else catalogue)
@@ -1117,6 +1118,8 @@ async def running(
             )
         elif mode == "offline":
             overrides.update(openai_base_url=None, openai_api_key=None)
+        if timeout is not None:  # a shared server queues requests: wait rather than fail
+            overrides["llm_timeout_seconds"] = timeout
         settings = load_settings(**overrides)
         clock = FakeClock(datetime(*START, tzinfo=ZoneInfo(settings.default_timezone)))
         deps = await stack.enter_async_context(open_deps(settings, db=db, clock=clock))
@@ -1188,6 +1191,7 @@ async def main(args: argparse.Namespace) -> None:
             Path(data_dir),
             catalogue=loaded.tmdb or {},
             fresh_runtime=args.fresh_runtime,
+            timeout=args.timeout,
         ) as bench:
             deps = bench.runtime.deps
             print(
@@ -1225,6 +1229,12 @@ if __name__ == "__main__":
     parser.add_argument("--verbose", action="store_true", help="print every turn")
     parser.add_argument("--progress", action="store_true", help="a line as each session ends")
     parser.add_argument("--json", action="store_true", help="also print the table as JSON")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        help="seconds a model request may wait (default: LLM_TIMEOUT_SECONDS); a shared "
+        "server queues requests, and a timeout there measures the queue, not the turn",
+    )
     parser.add_argument(
         "--fresh-runtime",
         action="store_true",
