@@ -1091,7 +1091,7 @@ async def running(
     db: Database | None = None,
     catalogue: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]] | None = None,
     fresh_runtime: bool = False,
-    timeout: float | None = None,
+    model_timeout_s: float | None = None,
 ) -> AsyncIterator[Bench]:
     async with AsyncExitStack() as stack:
         tmdb = FakeTmdb(CATALOGUE if catalogue is None else catalogue)
@@ -1118,8 +1118,8 @@ async def running(
             )
         elif mode == "offline":
             overrides.update(openai_base_url=None, openai_api_key=None)
-        if timeout is not None:  # a shared server queues requests: wait rather than fail
-            overrides["llm_timeout_seconds"] = timeout
+        if model_timeout_s is not None:  # a shared server queues requests: wait, not fail
+            overrides["llm_timeout_seconds"] = model_timeout_s
         settings = load_settings(**overrides)
         clock = FakeClock(datetime(*START, tzinfo=ZoneInfo(settings.default_timezone)))
         deps = await stack.enter_async_context(open_deps(settings, db=db, clock=clock))
@@ -1191,7 +1191,7 @@ async def main(args: argparse.Namespace) -> None:
             Path(data_dir),
             catalogue=loaded.tmdb or {},
             fresh_runtime=args.fresh_runtime,
-            timeout=args.timeout,
+            model_timeout_s=args.timeout,
         ) as bench:
             deps = bench.runtime.deps
             print(
