@@ -2,7 +2,7 @@
 
 Small models read an imperative note ("note: call the bank") as a request to act and
 ask back ("Do you want me to call the bank?"), or answer with a message; they answer
-"salva The Bear" with nothing to do. The message said what to do in a form the offline
+"salva The Bear" with nothing to do (a NOOP). The message said what to do in a form the offline
 rules read with no doubt (a headed note; a save verb before a title, a typed title or a
 link: agent/planning/offline.py, the same reading a process with no model acts on): the
 program does it, through the tool that reading names, and a title is saved as written
@@ -35,8 +35,9 @@ async def unsaved_note(
     asked_back = result.status == "tool" and isinstance(result.outcome, Clarification)
     if not (asked_back or result.status in ("respond", "noop")):
         return None
-    # a question back about anything but a headed note stands: "salva aquele documentário"
-    planned = None if content is not None or asked_back else explicit_save(text)
+    # beyond a headed note, only a step that did nothing is overruled: a question back
+    # ("salva aquele documentário") or words of the model's own stand (its claims checked)
+    planned = None if content is not None or result.status != "noop" else explicit_save(text)
     if content is None and planned is None:
         return None
     if asked_back:  # the question is not asked: its call leaves this turn's record
