@@ -153,12 +153,32 @@ async def save_note(ctx: ToolContext, args: SaveNoteArgs) -> Outcome:
     return await store_item(ctx, "note", content=content)
 
 
+def _unlooked(ctx: ToolContext, tmdb_id: int | None) -> tuple[str, ...]:
+    """A title saved as given while TMDB is not configured says so, as a lookup would (issue 41)."""
+    unlooked = tmdb_id is None and not ctx.deps.tmdb.configured
+    return ("caveat_tmdb_not_configured",) if unlooked else ()
+
+
 async def save_movie(ctx: ToolContext, args: SaveMovieArgs) -> Outcome:
-    return await store_item(ctx, "movie", title=args.title, year=args.year, tmdb_id=args.tmdb_id)
+    return await store_item(
+        ctx,
+        "movie",
+        title=args.title,
+        year=args.year,
+        tmdb_id=args.tmdb_id,
+        caveats=_unlooked(ctx, args.tmdb_id),
+    )
 
 
 async def save_tv_show(ctx: ToolContext, args: SaveTvShowArgs) -> Outcome:
-    return await store_item(ctx, "tv_show", title=args.title, year=args.year, tmdb_id=args.tmdb_id)
+    return await store_item(
+        ctx,
+        "tv_show",
+        title=args.title,
+        year=args.year,
+        tmdb_id=args.tmdb_id,
+        caveats=_unlooked(ctx, args.tmdb_id),
+    )
 
 
 def _parse_url(ctx: ToolContext, raw: str) -> str | Failed:
