@@ -59,6 +59,8 @@ async def act(
     hint = HINTS.get(last.action)
     if hint == "save" and (cont.period or "?" in message):
         hint = "search"  # "and this week?" after a save asks, it saves nothing
+    if hint == "save" and (cont.other or cont.next or read_reference(cont.rest) is not None):
+        hint = None  # "e o segundo também" points at a line: it names nothing to save
     reply: Reply | None = None
     match last.action:
         case "save":
@@ -79,6 +81,8 @@ async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> R
     title = cont.title
     if cont.other or cont.next or cont.period or "?" in (turn.incoming.text or ""):
         return None
+    if read_reference(cont.rest) is not None:
+        return None  # "e o segundo também" points at a line: no title
     words = fold(title).split()
     if not words or len(words) > MAX_TITLE_WORDS or re.search(r",|\s(?:e|and|&)\s", title):
         return None  # several things, or a sentence: the planner, told it is a save
@@ -100,6 +104,8 @@ async def _delete(
     deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], cont: Continuation
 ) -> Reply | None:
     """ "e o outro também", "e o 2 tb", "e a do leite tb" after a delete: the next preview."""
+    if "?" in (turn.incoming.text or ""):
+        return None  # a question is no request to delete
     current = shelves.shown(turn)
     if cont.other:
         if current is None:

@@ -77,7 +77,7 @@ SAVE_VERB_RE: Final = (
 )
 _FILL: Final = (
     r"(?:(?:a[ií]|ae|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|l[aá]|"
-    r"na\s+(?:minha\s+)?lista|on\s+my\s+list)[,\s]+)*"
+    r"na\s+(?:minha\s+)?lista|on\s+my\s+list)[,:\s]+)*"
 )
 _PLURAL: Final = (
     r"(?:(?:os|as|these|the|both|esses|essas|estes|estas|seguintes|following|dois|duas|"

@@ -26,7 +26,7 @@ _LEAD: Final = re.compile(
     r"^\s*(?:(?:e|and|&|mais|plus|tamb[ée]m|tb|tbm|also|ah|oh|ok|ent[ãa]o|so)[,\s]+)+", _F
 )
 _TAIL: Final = re.compile(
-    r"(?:[,\s]+(?:tamb[ée]m|tb|tbm|too|also|as\s+well|por\s+favor|pfv|please|pls|a[ií]))+"
+    r"(?:[,\s]+(?:tamb[ée]m|tb|tbm|too|also|as\s+well))+(?:[,\s]+(?:por\s+favor|pfv|please|pls))?"
     r"\s*[.!?]*\s*$",
     _F,
 )

@@ -162,6 +162,13 @@ _EDIT: Final = re.compile(
     rf"(?:{_REF})(?P<to>{_TO})(?P<value>\S.*)$",
     re.DOTALL,
 )
+# "muda o título pra X", "change the year to 1999": a field of the item just named
+_EDIT_FIELD: Final = re.compile(
+    rf"^{_LEAD}(?:{_VERBS['edit']})\s+(?:(?:o|a|the)\s+)?{_FIELD}"
+    rf"(?:\s+(?:dele|dela|disso|of it|of that))?"
+    rf"(?P<to>{_TO}|\s+(?:it s|its|it is|it should be|e|eh|seria|o certo e)\s+)(?P<value>\S.*)$",
+    re.DOTALL,
+)
 _BOOKMARK_NOTE: Final = re.compile(
     rf"^{_LEAD}(?:{_VERBS['bookmark']})\s+(?:{_REF})(?:\s*[,:-]\s*|\s+(?:pra|para|to|for)\s+)(?P<note>\S.*)$",
     re.DOTALL,
@@ -223,6 +230,15 @@ def read_reference(text: str) -> Reference | None:
     edit = _read_edit(raw)
     if edit is not None:
         return edit
+    field = _EDIT_FIELD.match(_spaced(raw))
+    if field is not None:
+        value = raw[field.start("value") :].strip().strip("\"'«»“”")
+        named = _FIELDS.get(field.group("field"))
+        return (
+            Reference("edit", Target("pronoun"), field=named, value=value, fix=True)
+            if value
+            else None
+        )
     fix = _HEADED_FIX.match(_spaced(raw))
     if fix is not None:
         value = raw[fix.start("value") :].strip().strip("\"'«»“”")

@@ -273,3 +273,34 @@ def test_chat_shorthand_reaches_the_deterministic_labels() -> None:
     assert dict(classify("qts filmes tenho").entities) == {"type": "movie"}
     assert dict(classify("o q eu salvei hj").entities) == {"period": "today"}
     assert classify("td bem?").action == "smalltalk"
+
+
+@pytest.mark.parametrize(
+    ("message", "field", "value"),
+    [
+        ("corrige: a senha é 1234", None, "a senha é 1234"),
+        ("muda o título pra Interstellar", "title", "Interstellar"),
+        ("fix the title, it's Interstellar", "title", "Interstellar"),
+        ("change the year to 1999", "year", "1999"),
+    ],
+)
+def test_an_edit_of_the_item_just_saved_names_no_line(
+    message: str, field: str | None, value: str
+) -> None:
+    """Issue 41: the item the user's last effect saved is meant (checked against the ledger)."""
+    ref = read_reference(message)
+    assert ref is not None
+    assert (ref.action, ref.target.kind, ref.field, ref.value, ref.fix) == (
+        "edit",
+        "pronoun",
+        field,
+        value,
+        True,
+    )
+
+
+def test_a_continuation_is_a_continuation_only_with_its_own_markers() -> None:
+    from agent.understanding.continuations import read_continuation
+
+    assert read_continuation("tenho algum filme do Nolan salvo aí?") is None
+    assert read_continuation("e o segundo também") is not None
