@@ -26,6 +26,7 @@ class PlanHints:
     confidence_now: float
     step: int
     allowed: frozenset[str] | None = None  # the tools this path allows (None: every one)
+    handles: tuple[str, ...] = ()  # the items the situation showed, by handle
 
 
 class PlannerBackend(Protocol):
@@ -82,4 +83,5 @@ class ModelBackend:
             only=only,
             unstated=unstated,
             facts=self._facts,
+            handles=hints.handles if first else None,
         )

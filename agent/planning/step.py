@@ -412,6 +412,7 @@ class PlanningSession:
             confidence_now,
             index,
             allowed=self.allowed_now,
+            handles=tuple(sorted(shelves.handle(i) for i in shelves.shelf_ids(self.turn))),
         )
         try:
             answer = await self.backend.complete(self.messages, tools=tools, hints=hints)

@@ -196,6 +196,45 @@ def without_facts(
     return {**schema, "anyOf": steps}
 
 
+def with_handles(schema: Mapping[str, Any], handles: Iterable[str]) -> dict[str, Any]:
+    """`schema` (the union form) whose `item_id` may only be one of `handles` (issue 41).
+
+    A first step names an item by the handle the situation shows beside it (the shelf,
+    the item in focus); the 1.5B model otherwise copied the prompt example's handle on a
+    message about no item, and an id that is no item of the user's fails the turn (3.1).
+    With nothing on the shelf, the argument objects that need an item are left out (a
+    tool with none left is left out), so a model cannot name an item nobody showed it.
+    """
+    if "anyOf" not in schema:
+        return dict(schema)
+    allowed = sorted(set(handles))
+    steps = []
+    for step in schema["anyOf"]:
+        args = step["properties"].get("args")
+        if args is None:
+            steps.append(step)
+            continue
+        variants = [
+            _with_item_ids(v, allowed) for v in (args["anyOf"] if "anyOf" in args else [args])
+        ]
+        kept = [v for v in variants if v is not None]
+        if not kept:
+            continue
+        shaped = kept[0] if len(kept) == 1 else {"anyOf": kept}
+        steps.append({**step, "properties": {**step["properties"], "args": shaped}})
+    return {**schema, "anyOf": steps}
+
+
+def _with_item_ids(variant: Mapping[str, Any], handles: list[str]) -> dict[str, Any] | None:
+    properties = variant.get("properties") or {}
+    if "item_id" not in properties:
+        return dict(variant)
+    if not handles:
+        return None
+    item_id = {"type": "string", "enum": handles}
+    return {**variant, "properties": {**properties, "item_id": item_id}}
+
+
 def narrowed(schema: Mapping[str, Any], names: Iterable[str]) -> dict[str, Any]:
     """`schema` with its tool steps cut to `names` (kept in order; RESPOND, NOOP and null stay)."""
     keep = frozenset(names)

@@ -343,3 +343,33 @@ async def test_a_save_the_model_left_undone_is_done_as_the_rules_read_it(db: Dat
     assert series.meta.state == bare.meta.state == "PARTIAL"  # saved as written, the caveat said
     assert "TMDB" in series.text
     assert vague.meta.tools_executed == reminder.meta.tools_executed == ()
+
+
+async def test_a_first_step_names_an_item_only_by_a_handle_the_situation_showed(
+    db: Database,
+) -> None:
+    """json_schema output: `item_id` is one of the shelf's handles, or not offered at all."""
+    async with open_lembra(
+        db, counting_model=True, tmdb_base_url=NO_TMDB, llm_output_mode="json_schema"
+    ) as lembra:
+        await lembra.say(
+            "note: renew the passport", llm=[call("save_note", content="renew the passport")]
+        )
+        first = lembra.requests[-1].body["response_format"]["json_schema"]["schema"]
+        await lembra.say("muda pra renovar o passaporte hoje", llm=[NOOP])
+        later = lembra.requests[-1].body["response_format"]["json_schema"]["schema"]
+        handle = (await lembra.items())[0].id[:8]
+
+    def item_ids(schema: dict[str, Any]) -> list[Any]:
+        found = []
+        for step in schema["anyOf"]:
+            args = step["properties"].get("args") or {}
+            for variant in args.get("anyOf", [args]):
+                if "item_id" in (variant.get("properties") or {}):
+                    found.append(variant["properties"]["item_id"])
+        return found
+
+    assert item_ids(first) == []  # nothing shown yet: no item to name
+    assert "update_item" not in step_tools(first)
+    assert item_ids(later)
+    assert all(spec == {"type": "string", "enum": [handle]} for spec in item_ids(later))
