@@ -157,12 +157,16 @@ _FEW_WORDS = 3  # "salva esse link <url>": no words left to describe or title it
 
 
 def unstated_facts(text: str) -> frozenset[str]:
-    """The optional facts (FACT_FIELDS) `text` gives no value for."""
+    """The facts `text` gives no value for: optional ones (`Tool.facts`), and an address."""
     rest = text
     for url in extract_urls(text):
         rest = rest.replace(url, " ")
     words = [fold(w) for w in _WORD.findall(rest)]
     unstated = set()
+    if rest == text and _POINTING.isdisjoint(words):
+        # no address and nothing pointing at one shown before ("salva esse"): the 1.5B
+        # model invented a YouTube address for "anota: ver o jogo domingo" (issue 41)
+        unstated.add("url")
     if not _YEAR.search(rest):
         unstated.add("year")
     if "tmdb" not in words:
@@ -186,14 +190,25 @@ def without_facts(
     steps = []
     for step in schema["anyOf"]:
         tool = step["properties"].get("tool")
-        cut = facts.get(tool["const"], frozenset()) & unstated if tool else frozenset()
+        named = (facts.get(tool["const"], frozenset()) | ADDRESSES) if tool else frozenset()
+        cut = named & unstated
         args = step["properties"].get("args", {})
-        if cut and "anyOf" in args:
-            kept = [v for v in args["anyOf"] if not cut & set(v.get("properties") or ())]
+        if cut:
+            variants = args["anyOf"] if "anyOf" in args else [args]
+            kept = [v for v in variants if not cut & set(v.get("properties") or ())]
+            if not kept:
+                continue  # every way to call it needs what the message does not give
             args = kept[0] if len(kept) == 1 else {"anyOf": kept}
             step = {**step, "properties": {**step["properties"], "args": args}}
         steps.append(step)
     return {**schema, "anyOf": steps}
+
+
+# an address is a fact only the user's words (or what they were shown) can give
+ADDRESSES = frozenset({"url"})
+_POINTING = frozenset(
+    "esse essa este esta isso isto ele ela aquele aquela aquilo this that it link site".split()
+)
 
 
 def with_handles(schema: Mapping[str, Any], handles: Iterable[str]) -> dict[str, Any]:
