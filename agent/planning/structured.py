@@ -29,6 +29,7 @@ from typing import Any
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief
 from agent.tools import paths
 from agent.tools.base import Tool, ToolArgs
+from agent.understanding.batches import headed_note
 from agent.understanding.searches import plain_search
 from agent.understanding.textnorm import fold
 from agent.understanding.urls import extract_urls
@@ -141,6 +142,8 @@ def first_step_tools(
     listed = list(tools)
     if llm_intent == "search" and plain_search(text) is not None:
         return paths.of_kinds(listed, paths.PLAIN_SEARCH)
+    if headed_note(text) is not None:
+        return paths.of_kinds(listed, paths.HEADED_NOTE)
     return paths.first_step(llm_intent, listed)
 
 

@@ -26,7 +26,15 @@ FIRST_STEP: Mapping[str, frozenset[Kind]] = {
     "save": frozenset({"save", "lookup", "ask", "note", "change"}),
     "search": frozenset({"lookup", "read", "ask"}),
     "delete": frozenset({"delete", "read", "ask", "check"}),
+    # anything else may be anything but a bookmark, unless the message names one (the
+    # 1.5B model bookmarked "ops, na verdade é 17h" as a moment of the conversation)
+    "other": frozenset(
+        {"save", "lookup", "read", "change", "delete", "ask", "note", "check", "meta"}
+    ),
 }
+# a headed note ("anota: X", "note: X") is a note to save: the model took "note:" for
+# "remember this about me" (a fact noted about the user, no item)
+HEADED_NOTE: frozenset[Kind] = frozenset({"save", "ask"})
 # a plain search ("look for gym") needs no lookup: the 1.5B model looked the previous
 # turn's show or link up instead of searching
 PLAIN_SEARCH: frozenset[Kind] = frozenset({"read", "ask"})

@@ -371,5 +371,8 @@ async def test_a_first_step_names_an_item_only_by_a_handle_the_situation_showed(
 
     assert item_ids(first) == []  # nothing shown yet: no item to name
     assert "update_item" not in step_tools(first)
+    # a headed note is a note to save: never a fact noted about the user, nor a bookmark
+    assert {"save_note", "save_items"} <= step_tools(first)
+    assert not {"remember", "bookmark"} & step_tools(first)
     assert item_ids(later)
     assert all(spec == {"type": "string", "enum": [handle]} for spec in item_ids(later))
