@@ -41,3 +41,9 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self._now += timedelta(seconds=seconds)
+
+    def set(self, when: datetime) -> None:
+        """Move to `when` (timezone-aware), forwards or back: a bench's next session starts anew."""
+        if when.tzinfo is None:
+            raise ValueError("FakeClock needs a timezone-aware time")
+        self._now = when.astimezone(UTC)

@@ -19,9 +19,18 @@ Modes (`--model`):
         .venv/bin/python bench/sessions.py --model local
 - `offline`: no model: the rule-based planner.
 
-TMDB (`--tmdb`): `fake` (default: a small catalogue on loopback) or `none` (not
-configured: titles are saved as written, with the caveat). `--file F.json|F.yaml` runs the
-sessions in F instead (same shape as `SESSIONS` below, as data), `--only NAME,...` a few.
+TMDB (`--tmdb`): `fake` (a small catalogue on loopback; the default for `SESSIONS`) or
+`none` (not configured: titles are saved as written, with the caveat). `--file F.json|F.yaml`
+runs the sessions in F instead, `--only NAME,...` a few. A file is either a list of sessions
+(the shape of `SESSIONS` below, as data) or the held-out format: an object {"tmdb"?,
+"sessions"} whose items are "type:words[:year[:state]]" ("tv" is a TV show) and whose
+sessions may expect the reminders open at the end ({"about", "next"?, "repeats"?}). A file
+runs with its own "tmdb" catalogue when it has one, else with no movie database.
+`--fresh-runtime` builds the runtime again for every message, as one `lembra chat` per
+message does (nothing kept in process between messages).
+
+Each session runs in a fresh account; the clock starts on Monday 2026-01-05 at 10:00
+(America/Sao_Paulo) and moves 20 seconds before every turn.
 
 Prints one line per session, then per category and in total: sessions passed, turns that
 fit, unasked effects, model calls per model-routed message, p50 turn latency.
@@ -42,8 +51,8 @@ import tempfile
 import time
 import unicodedata
 from collections import defaultdict
-from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -62,7 +71,9 @@ from config.settings import load_settings  # noqa: E402
 from storage import Database  # noqa: E402
 from storage.documents import ItemDoc  # noqa: E402
 
-EFFECTS = ("none", "save", "delete", "edit", "correct", "remind", "undo", "any")
+EFFECTS = ("none", "save", "delete", "edit", "correct", "remind", "undo", "mark", "any")
+ITEM_KINDS = {"tv": "tv_show"}  # the held-out files' short name for a TV show
+FIRST_STATE = {"movie": "to_see", "tv_show": "to_see", "video": "to_see", "link": "to_read"}
 START = (2026, 1, 5, 10, 0)
 SECONDS_BETWEEN_TURNS = 20
 PUBLIC_TMDB = "https://api.themoviedb.org/3"  # with no key: "not configured"
@@ -107,12 +118,20 @@ class Turn:
 
 
 @dataclass(frozen=True)
+class ReminderSpec:
+    about: str  # words that must all be in the reminder's text
+    next: str | None = None  # "2026-01-06 08:00": the local wall time of its next occurrence
+    repeats: bool | None = None
+
+
+@dataclass(frozen=True)
 class Session:
     name: str
     language: str
     categories: tuple[str, ...]
     turns: tuple[Turn, ...]
-    items: tuple[str, ...]  # "type:words" (or "type:words:year") of every item at the end
+    items: tuple[str, ...]  # "type:words[:year[:state]]" of every item at the end
+    reminders: tuple[ReminderSpec, ...] | None = None  # the open ones at the end (None: any)
 
 
 BELIEF = {"key": "answer.confidence", "guessed": 1.0, "delta": 0}
@@ -726,14 +745,43 @@ class SessionResult:
 
 
 Snapshot = dict[str, tuple[str, str, int | None]]
+Marks = dict[str, str]  # item id -> its state (to_see, seen, ...)
+Reminders = dict[str, tuple[str, int, str, str]]  # id -> text, due, state, rule
 
 
 def snapshot(items: Sequence[ItemDoc]) -> Snapshot:
     return {i.id: (i.type, i.title or i.content or i.url or "", i.year) for i in items}
 
 
-def unasked(effect: str, before: Snapshot, after: Snapshot, reminders: int) -> str:
-    """What changed that the turn's declared effect does not allow ("" when nothing)."""
+def item_state(item: ItemDoc) -> str:
+    """The item's watchlist state (DESIGN 11.5); an item stored without one has its type's first."""
+    state = getattr(item, "state", None) or (item.model_extra or {}).get("state")
+    return str(state or FIRST_STATE.get(item.type, "open"))
+
+
+def marks(items: Sequence[ItemDoc]) -> Marks:
+    return {i.id: item_state(i) for i in items}
+
+
+def reminder_snapshot(reminders: Sequence[Any]) -> Reminders:
+    return {
+        r.id: (r.text, r.due_at_ms, r.state, str(getattr(r, "rule", None) or "")) for r in reminders
+    }
+
+
+def unasked(
+    effect: str,
+    before: Snapshot,
+    after: Snapshot,
+    reminders: int,
+    *,
+    marked: int = 0,
+) -> str:
+    """What changed that the turn's declared effect does not allow ("" when nothing).
+
+    `reminders`: reminders added, moved, changed or cancelled; `marked`: items whose
+    seen/read state changed.
+    """
     added = [k for k in after if k not in before]
     removed = [k for k in before if k not in after]
     changed = [k for k in after if k in before and after[k] != before[k]]
@@ -742,13 +790,21 @@ def unasked(effect: str, before: Snapshot, after: Snapshot, reminders: int) -> s
         "save": ("added",),
         "delete": ("removed",),
         "edit": ("changed",),
-        # a correction of the turn before: edits what it saved, or saves what it left as a choice
-        "correct": ("added", "changed"),
+        # a correction of the turn before: edits what it saved, saves what it left as a
+        # choice, moves the reminder it set, or changes the state it marked
+        "correct": ("added", "changed", "reminders", "marked"),
         "remind": ("reminders",),
-        "undo": ("added", "removed", "changed"),
-        "any": ("added", "removed", "changed", "reminders"),
+        "undo": ("added", "removed", "changed", "reminders", "marked"),
+        "mark": ("marked",),
+        "any": ("added", "removed", "changed", "reminders", "marked"),
     }[effect]
-    found = {"added": added, "removed": removed, "changed": changed, "reminders": reminders}
+    found = {
+        "added": added,
+        "removed": removed,
+        "changed": changed,
+        "reminders": reminders,
+        "marked": marked,
+    }
     extra = [
         f"{name} {len(v) if isinstance(v, list) else v}"
         for name, v in found.items()
@@ -757,28 +813,91 @@ def unasked(effect: str, before: Snapshot, after: Snapshot, reminders: int) -> s
     return ", ".join(extra)
 
 
+def reminder_changes(before: Reminders, after: Reminders) -> int:
+    """Reminders set, moved, changed or cancelled between two snapshots (a send is none)."""
+    changed = 0
+    for key in before.keys() | after.keys():
+        old, new = before.get(key), after.get(key)
+        if old is None or new is None:
+            changed += 1
+        elif (old[0], old[1], old[3]) != (new[0], new[1], new[3]) or (
+            old[2] != new[2] and "cancelled" in (old[2], new[2])
+        ):
+            changed += 1
+    return changed
+
+
+def marks_changed(before: Marks, after: Marks) -> int:
+    return sum(1 for k in after if k in before and after[k] != before[k])
+
+
+def item_spec(spec: str) -> tuple[str, set[str], int | None, str | None]:
+    """ "type:words[:year[:state]]" read: the type ("tv" is tv_show), the words, year, state."""
+    kind, want, *rest = spec.split(":")
+    year = rest[0].strip() if rest else ""
+    state = rest[1].strip() if len(rest) > 1 else ""
+    return ITEM_KINDS.get(kind, kind), words(want), int(year) if year else None, state or None
+
+
 def items_match(expected: Sequence[str], items: Sequence[ItemDoc]) -> tuple[bool, str]:
-    """Whether `items` are exactly the expected ones ("type:words[:year]" each)."""
+    """Whether `items` are exactly the expected ones ("type:words[:year[:state]]" each)."""
     left = list(items)
     for spec in expected:
-        kind, want, *year = spec.split(":")
-        wanted = words(want)
+        kind, wanted, year, state = item_spec(spec)
         match = next(
             (
                 i
                 for i in left
                 if i.type == kind
                 and wanted <= words(" ".join(v for v in (i.title, i.content, i.url) if v))
-                and (not year or i.year == int(year[0]))
+                and (year is None or i.year == year)
+                and (state is None or item_state(i) == state)
             ),
             None,
         )
         if match is None:
-            shown = [f"{i.type}:{i.title or i.content or i.url}:{i.year or ''}" for i in items]
+            shown = [
+                f"{i.type}:{i.title or i.content or i.url}:{i.year or ''}:{item_state(i)}"
+                for i in items
+            ]
             return False, f"missing {spec} in {shown}"
         left.remove(match)
     if left:
         return False, f"unexpected {[f'{i.type}:{i.title or i.content or i.url}' for i in left]}"
+    return True, ""
+
+
+def local_time(ms: int, zone: str) -> str:
+    return datetime.fromtimestamp(ms / 1000, ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M")
+
+
+def reminders_match(expected: Sequence[ReminderSpec], reminders: Sequence[Any]) -> tuple[bool, str]:
+    """Whether the open `reminders` are exactly the expected ones (about words, next, repeats)."""
+    left = list(reminders)
+
+    def shown() -> list[str]:
+        return [
+            f"{r.text!r} @ {local_time(r.due_at_ms, r.timezone)}"
+            + (" (repeats)" if getattr(r, "rule", None) else "")
+            for r in reminders
+        ]
+
+    for spec in expected:
+        match = next(
+            (
+                r
+                for r in left
+                if words(spec.about) <= words(r.text)
+                and (spec.next is None or local_time(r.due_at_ms, r.timezone) == spec.next.strip())
+                and (spec.repeats is None or bool(getattr(r, "rule", None)) == spec.repeats)
+            ),
+            None,
+        )
+        if match is None:
+            return False, f"missing reminder {spec} in {shown()}"
+        left.remove(match)
+    if left:
+        return False, f"unexpected reminders {shown()}"
     return True, ""
 
 
@@ -795,26 +914,41 @@ def resolve(outputs: Sequence[Mapping[str, Any]], ids: Sequence[str]) -> list[Ma
 
 class Bench:
     def __init__(
-        self, runtime: Runtime, clock: FakeClock, model: ScriptedModelServer | None
+        self,
+        runtime: Runtime,
+        clock: FakeClock,
+        model: ScriptedModelServer | None,
+        *,
+        fresh: Callable[[], AbstractAsyncContextManager[Runtime]] | None = None,
     ) -> None:
         self.runtime = runtime
         self.clock = clock
         self.model = model
+        self.fresh = fresh  # a new runtime per message (one `lembra chat` per message)
+
+    async def _handle(self, incoming: Incoming) -> Reply:
+        if self.fresh is None:
+            return await self.runtime.handle(incoming)
+        async with self.fresh() as runtime:
+            return await runtime.handle(incoming)
 
     async def run(self, session: Session) -> SessionResult:
         user = f"cli:s-{session.name}"
         result = SessionResult(session)
         db = self.runtime.deps.db
+        zone = ZoneInfo(self.runtime.deps.settings.default_timezone)
+        self.clock.set(datetime(*START, tzinfo=zone))  # every session starts at the same time
         for turn in session.turns:
             self.clock.advance(SECONDS_BETWEEN_TURNS)
-            before = snapshot(await db.items.list_for(user))
-            reminders0 = len(await db.reminders.for_user(user))
+            items0 = await db.items.list_for(user)
+            before = snapshot(items0)
+            reminders0 = reminder_snapshot(await db.reminders.for_user(user))
             script_problems: list[str] = []
             if self.model is not None:
                 self.model.begin_turn(resolve(turn.llm, list(before)))
             started = time.perf_counter()
             try:
-                reply = await self.runtime.handle(
+                reply = await self._handle(
                     Incoming(
                         channel="console",
                         chat_id=user.split(":", 1)[1],
@@ -827,14 +961,20 @@ class Bench:
                 if self.model is not None:
                     script_problems = self.model.end_turn().problems()
             seconds = time.perf_counter() - started
-            after = snapshot(await db.items.list_for(user))
-            reminders = len(await db.reminders.for_user(user)) - reminders0
+            items1 = await db.items.list_for(user)
+            after = snapshot(items1)
+            moved = reminder_changes(
+                reminders0, reminder_snapshot(await db.reminders.for_user(user))
+            )
+            marked = marks_changed(marks(items0), marks(items1))
             result.turns.append(
                 self._judge(
-                    session, turn, reply, seconds, before, after, reminders, script_problems
+                    session, turn, reply, seconds, before, after, moved, marked, script_problems
                 )
             )
         ok, why = items_match(session.items, await db.items.list_for(user))
+        if ok and session.reminders is not None:
+            ok, why = reminders_match(session.reminders, await db.reminders.open_for(user))
         result.items_ok, result.items_why = ok, why
         return result
 
@@ -847,6 +987,7 @@ class Bench:
         before: Snapshot,
         after: Snapshot,
         reminders: int,
+        marked: int,
         script_problems: list[str],
     ) -> TurnResult:
         why: list[str] = []
@@ -857,7 +998,7 @@ class Bench:
         if missing:
             why.append(f"reply lacks {missing}")
         why += script_problems
-        extra = unasked(turn.effect, before, after, reminders)
+        extra = unasked(turn.effect, before, after, reminders, marked=marked)
         if extra:
             why.append(f"unasked: {extra}")
         return TurnResult(
@@ -873,8 +1014,14 @@ class Bench:
         )
 
 
-def load_sessions(path: Path) -> tuple[Session, ...]:
-    """Sessions from a JSON or YAML file: a list of {name, language, categories, turns, items}."""
+@dataclass(frozen=True)
+class SessionFile:
+    sessions: tuple[Session, ...]
+    tmdb: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]] | None = None
+
+
+def load_sessions(path: Path) -> SessionFile:
+    """Sessions from a JSON or YAML file: a list of sessions, or {"tmdb"?, "sessions"}."""
     raw_text = path.read_text(encoding="utf-8")
     if path.suffix in (".yaml", ".yml"):
         import yaml
@@ -882,8 +1029,22 @@ def load_sessions(path: Path) -> tuple[Session, ...]:
         raw = yaml.safe_load(raw_text)
     else:
         raw = json.loads(raw_text)
+    return parse_sessions(raw)
+
+
+def parse_sessions(raw: Any) -> SessionFile:
+    """What a sessions file holds, checked: a clear error names the session and the field."""
+    tmdb = None
+    if isinstance(raw, Mapping):
+        tmdb = raw.get("tmdb") or None
+        raw = raw.get("sessions")
+    if not isinstance(raw, list):
+        raise ValueError("a sessions file is a list of sessions or {'tmdb'?, 'sessions': [...]}")
+    if tmdb is not None and not (isinstance(tmdb, Mapping) and set(tmdb) <= {"movie", "tv"}):
+        raise ValueError("'tmdb' maps 'movie' and/or 'tv' to {query: [results]}")
     sessions = []
     for s in raw:
+        name = s.get("name", "?")
         turns = tuple(
             Turn(
                 t["say"],
@@ -896,25 +1057,44 @@ def load_sessions(path: Path) -> tuple[Session, ...]:
         )
         for t in turns:
             if t.effect not in EFFECTS:
-                raise ValueError(f"{s['name']}: unknown effect {t.effect!r}")
+                raise ValueError(f"{name}: unknown effect {t.effect!r}")
+        items = tuple(s.get("items", ()))
+        for spec in items:
+            kind = item_spec(spec)[0]
+            if kind not in ("movie", "tv_show", "video", "link", "note"):
+                raise ValueError(f"{name}: unknown item type in {spec!r}")
+        reminders = None
+        if "reminders" in s:
+            reminders = tuple(
+                ReminderSpec(str(r["about"]), r.get("next"), r.get("repeats"))
+                for r in s["reminders"]
+            )
         sessions.append(
             Session(
-                s["name"],
+                name,
                 s.get("language", "pt"),
                 tuple(s.get("categories", ())),
                 turns,
-                tuple(s.get("items", ())),
+                items,
+                reminders,
             )
         )
-    return tuple(sessions)
+    return SessionFile(tuple(sessions), tmdb)
 
 
 @asynccontextmanager
 async def running(
-    mode: str, tmdb_mode: str, data_dir: Path, *, db: Database | None = None
+    mode: str,
+    tmdb_mode: str,
+    data_dir: Path,
+    *,
+    db: Database | None = None,
+    catalogue: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]] | None = None,
+    fresh_runtime: bool = False,
+    model_timeout_s: float | None = None,
 ) -> AsyncIterator[Bench]:
     async with AsyncExitStack() as stack:
-        tmdb = FakeTmdb(CATALOGUE)
+        tmdb = FakeTmdb(CATALOGUE if catalogue is None else catalogue)
         tmdb_url = await tmdb.start()
         stack.push_async_callback(tmdb.close)
         overrides: dict[str, Any] = {
@@ -938,10 +1118,18 @@ async def running(
             )
         elif mode == "offline":
             overrides.update(openai_base_url=None, openai_api_key=None)
+        if model_timeout_s is not None:  # a shared server queues requests: wait, not fail
+            overrides["llm_timeout_seconds"] = model_timeout_s
         settings = load_settings(**overrides)
         clock = FakeClock(datetime(*START, tzinfo=ZoneInfo(settings.default_timezone)))
         deps = await stack.enter_async_context(open_deps(settings, db=db, clock=clock))
-        yield Bench(Runtime(deps), clock, model)
+
+        @asynccontextmanager
+        async def fresh() -> AsyncIterator[Runtime]:
+            async with open_deps(settings, db=deps.db, clock=clock) as again:
+                yield Runtime(again)
+
+        yield Bench(Runtime(deps), clock, model, fresh=fresh if fresh_runtime else None)
 
 
 def report(results: Sequence[SessionResult], *, verbose: bool) -> dict[str, Any]:
@@ -989,15 +1177,26 @@ def report(results: Sequence[SessionResult], *, verbose: bool) -> dict[str, Any]
 
 async def main(args: argparse.Namespace) -> None:
     logging.disable(logging.WARNING)  # the caveats' log lines would bury the table
-    sessions = load_sessions(Path(args.file)) if args.file else SESSIONS
+    loaded = load_sessions(Path(args.file)) if args.file else SessionFile(SESSIONS, CATALOGUE)
+    sessions = loaded.sessions
+    # a file runs with its own catalogue, or with no movie database (the held-out rule)
+    tmdb_mode = args.tmdb or ("fake" if loaded.tmdb else "none")
     if args.only:
         wanted = set(args.only.split(","))
         sessions = tuple(s for s in sessions if s.name in wanted)
     with tempfile.TemporaryDirectory(prefix="lembra-sessions-") as data_dir:
-        async with running(args.model, args.tmdb, Path(data_dir)) as bench:
+        async with running(
+            args.model,
+            tmdb_mode,
+            Path(data_dir),
+            catalogue=loaded.tmdb or {},
+            fresh_runtime=args.fresh_runtime,
+            model_timeout_s=args.timeout,
+        ) as bench:
             deps = bench.runtime.deps
             print(
-                f"model {deps.model_name} · mode {args.model} · TMDB {args.tmdb} · {len(sessions)} sessions, "
+                f"model {deps.model_name} · mode {args.model} · TMDB {tmdb_mode} · "
+                f"{'a runtime per message · ' if args.fresh_runtime else ''}{len(sessions)} sessions, "
                 f"{sum(len(s.turns) for s in sessions)} turns",
                 flush=True,
             )
@@ -1020,10 +1219,25 @@ async def main(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", choices=("scripted", "local", "offline"), default="scripted")
-    parser.add_argument("--tmdb", choices=("fake", "none"), default="fake")
+    parser.add_argument(
+        "--tmdb",
+        choices=("fake", "none"),
+        help="default: fake for the built-in sessions; for a file, its own catalogue or none",
+    )
     parser.add_argument("--file", help="run the sessions in this JSON/YAML file instead")
     parser.add_argument("--only", help="comma-separated session names")
     parser.add_argument("--verbose", action="store_true", help="print every turn")
     parser.add_argument("--progress", action="store_true", help="a line as each session ends")
     parser.add_argument("--json", action="store_true", help="also print the table as JSON")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        help="seconds a model request may wait (default: LLM_TIMEOUT_SECONDS); a shared "
+        "server queues requests, and a timeout there measures the queue, not the turn",
+    )
+    parser.add_argument(
+        "--fresh-runtime",
+        action="store_true",
+        help="build the runtime again for every message, as one `lembra chat` per message does",
+    )
     asyncio.run(main(parser.parse_args()))

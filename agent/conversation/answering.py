@@ -9,30 +9,24 @@ is. What is listed is numbered and becomes the shelf, like every list.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
-
-from agent.conversation import incode, pointing
+from agent.conversation import incode, listing, pointing
 from agent.conversation import shelf as shelves
+from agent.conversation.listing import kind_words
 from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.texts import plural, text
+from agent.texts import text
 from agent.tools.base import Found, Tool, ToolArgs, ToolContext
 from agent.tools.finding import SEARCH_CUTOFF
+from agent.tools.listing import ListItemsArgs, Window, window_bounds, zone_of
 from agent.tools.matching import search_score
-from agent.types import Language, Reply
-from agent.understanding.questions import SavedQuestion, Window, read_question
+from agent.types import Reply
+from agent.understanding.questions import SavedQuestion, read_question
 from agent.understanding.textnorm import one_line
-from storage.documents import ITEM_TYPES, ItemDoc
+from storage.documents import ItemDoc
 
 WINDOW_READ = 200  # the newest items a "what did I save today?" looks through
 COUNT_READ = 50  # results a count with a subject counts (more is "50+")
-
-
-def kind_words(item_type: str | None, count: int, lang: Language) -> str:
-    """ "3 filmes", "1 nota", "2 items": a count with the word for its kind."""
-    return plural(count, item_type or "item", lang)
 
 
 async def answer(
@@ -45,24 +39,31 @@ async def answer(
     match question.kind:
         case "recall":
             return await _recall(deps, turn)
+        case "count" | "when" if not question.subject:
+            turn.facts.apply_rule("question_in_code")
+            args, window = list_request(question)
+            return await listing.list_reply(deps, turn, args, window=window)
         case "count":
             turn.facts.apply_rule("question_in_code")
-            return await _count(deps, turn, tools, question)
+            return await _count_about(deps, turn, tools, question)
         case "when":
             turn.facts.apply_rule("question_in_code")
-            return await _when(deps, turn, question)
+            return await _when_about(deps, turn, question)
         case "find" | "exists":
             turn.facts.apply_rule("question_in_code")
             return await _find(deps, turn, tools, question)
 
 
-def count(turn: Turn, message: str) -> Reply | None:
-    """ "quantos vídeos eu tenho?": the count from the user's counters (no read), else None."""
-    question = read_question(message)
-    if question is None or question.kind != "count" or question.subject or question.window:
-        return None
-    turn.facts.apply_rule("question_in_code")
-    return _counted(turn, question)
+def list_request(question: SavedQuestion) -> tuple[ListItemsArgs, Window | None]:
+    """The `list_items` a count or a period question asks for (and "semana passada", which
+    only code reads)."""
+    window = question.window
+    args = ListItemsArgs(
+        type=question.type,
+        period=None if window == "last_week" else window,
+        count_only=question.kind == "count",
+    )
+    return args, window if window == "last_week" else None
 
 
 async def _search(
@@ -90,6 +91,7 @@ async def _find(
 ) -> Reply:
     lang = turn.language
     found = await _search(deps, turn, tools, question, limit=10)
+    shelves.did(turn, "find", question.type or "")
     subject = one_line(question.subject, 60)
     if not found.items:
         key = "exists_no" if question.kind == "exists" else "find_none"
@@ -99,77 +101,40 @@ async def _find(
     return _listed(turn, text("search_found", lang, count=len(found.items)), found.items)
 
 
-async def _count(
+async def _count_about(
     deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], question: SavedQuestion
 ) -> Reply:
+    """ "quantas notas sobre trabalho eu tenho?": the search's results, counted."""
     lang = turn.language
     if question.window is not None:
-        return await _when(deps, turn, question, counting=True)
-    if question.subject:
-        found = await _search(deps, turn, tools, question, limit=COUNT_READ)
-        n = len(found.items)
-        head = text(
-            "count_about", lang, what=kind_words(question.type, n, lang), query=question.subject
-        )
-        return _listed(turn, head, found.items[:10]) if n else finish(turn, head, kind="effect")
-    return _counted(turn, question)
+        return await _when_about(deps, turn, question, counting=True)
+    found = await _search(deps, turn, tools, question, limit=COUNT_READ)
+    n = len(found.items)
+    head = text(
+        "count_about", lang, what=kind_words(question.type, n, lang), query=question.subject
+    )
+    return _listed(turn, head, found.items[:10]) if n else finish(turn, head, kind="effect")
 
 
-def _counted(turn: Turn, question: SavedQuestion) -> Reply:
-    lang = turn.language
-    counts = {t: int(turn.user.counts.get(t, 0)) for t in ITEM_TYPES}
-    if question.type is not None:
-        body = text("count_have", lang, what=kind_words(question.type, counts[question.type], lang))
-        return finish(turn, body, kind="deterministic")
-    total = sum(counts.values())
-    breakdown = ", ".join(kind_words(t, n, lang) for t, n in counts.items() if n)
-    body = text("count_have", lang, what=kind_words(None, total, lang))
-    if breakdown and len([n for n in counts.values() if n]) > 1:
-        body = body.rstrip(".") + f": {breakdown}."
-    return finish(turn, body, kind="deterministic")
-
-
-def _bounds(turn: Turn, deps: Deps, window: Window) -> tuple[int, int]:
-    """The window as epoch ms [start, end) in the user's time zone."""
-    try:
-        zone = ZoneInfo(turn.user.timezone)
-    except (ValueError, KeyError):
-        zone = ZoneInfo(deps.settings.default_timezone)
-    now = datetime.fromtimestamp(turn.now_ms / 1000, zone)
-    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    monday = midnight - timedelta(days=now.weekday())
-    later = now + timedelta(seconds=1)
-    if window == "today":
-        start, end = midnight, later
-    elif window == "yesterday":
-        start, end = midnight - timedelta(days=1), midnight
-    elif window == "week":
-        start, end = monday, later
-    elif window == "last_week":
-        start, end = monday - timedelta(days=7), monday
-    else:
-        start, end = midnight.replace(day=1), later
-    return int(start.timestamp() * 1000), int(end.timestamp() * 1000)
-
-
-async def _when(
+async def _when_about(
     deps: Deps, turn: Turn, question: SavedQuestion, *, counting: bool = False
 ) -> Reply:
+    """ "o que eu salvei hoje sobre viagem?": a period's items that match a subject."""
     lang = turn.language
     assert question.window is not None
-    start, end = _bounds(turn, deps, question.window)
+    start, end = window_bounds(turn.now_ms, zone_of(deps, turn), question.window)
     newest = await deps.db.items.newest(turn.user_id, WINDOW_READ)
     items = [
         i
         for i in newest
         if start <= i.created_at_ms < end
         and (question.type is None or i.type == question.type)
-        and (not question.subject or search_score(i, question.subject) >= SEARCH_CUTOFF)
+        and search_score(i, question.subject) >= SEARCH_CUTOFF
     ]
     when = text(f"window_{question.window}", lang)
     what = kind_words(question.type, len(items), lang)
     if not items:
-        return finish(turn, text("when_none", lang, when=when, what=what), kind="effect")
+        return finish(turn, text("when_none", lang, when=when), kind="effect")
     head = text("when_found", lang, when=when, what=what)
     if counting:
         return finish(turn, head.rstrip(":") + ".", kind="effect")

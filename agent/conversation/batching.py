@@ -14,13 +14,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import ValidationError
-
+from agent.conversation import incode
 from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.errors import ServiceError, ToolFailure
+from agent.errors import ServiceError
 from agent.texts import OK_MARK, plural, text
 from agent.tools.base import (
     Candidates,
@@ -28,61 +27,54 @@ from agent.tools.base import (
     Outcome,
     Saved,
     SavedMany,
-    Tool,
-    ToolArgs,
     ToolContext,
 )
-from agent.tools.enrich import Lookup, lookup, segment, settle
+from agent.tools.enrich import Lookup, lookup, segment
+from agent.tools.several import Entry, save_entries
+from agent.tools.several import entry as make_entry
 from agent.trust.confidence import TurnKind
 from agent.types import Reply
-from agent.understanding.batches import MAX_BATCH, Batch, known_runs
+from agent.understanding.batches import MAX_BATCH, Batch, PieceType, known_runs
 from agent.understanding.textnorm import fold, one_line
 from agent.understanding.urls import is_video_url
-from storage.documents import ItemDoc
+from storage.documents import ItemDoc, ItemType
 
 
-async def save_batch(
-    deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], batch: Batch
-) -> Reply:
-    """Store every piece of `batch` and say what became of each."""
+async def save_batch(deps: Deps, turn: Turn, batch: Batch) -> Reply:
+    """Store every piece of `batch` (through `save_items`' implementation) and say what became of each."""
     turn.facts.apply_rule("several_items_in_code")
     ctx = ToolContext(deps, turn, wants_save=True)
-    results: list[tuple[str, Outcome]] = []
+    entries: list[Entry | tuple[str, Failed]] = []
+    left_out = 0
     if batch.kind == "titles":
         kind: Literal["movie", "tv"] = "movie" if batch.item_type == "movie" else "tv"
+        item_type: ItemType = "movie" if kind == "movie" else "tv_show"
         titles = await _titles(ctx, kind, batch)
         for title, found in titles[:MAX_BATCH]:
-            if len(title) > MAX_TITLE:
-                results.append((title, _invalid("title too long")))
-                continue
-            results.append((title, await settle(ctx, kind, title, None, found)))
+            made = make_entry(item_type, title, found=found)
+            entries.append((title, made) if isinstance(made, Failed) else made)
         left_out = max(0, len(titles) - MAX_BATCH)
     else:
-        for piece in batch.pieces[:MAX_BATCH]:
-            if batch.kind == "notes":
-                tool, args = "save_note", {"content": piece}
-            else:
-                tool = "save_video" if is_video_url(piece) else "save_link"
-                args = {"url": piece}
-            chosen = tools[tool]
-            try:
-                valid = chosen.args_model.model_validate(args)
-            except ValidationError:  # a note or a link past the tool's own limits
-                results.append((piece, _invalid(f"{tool}: arguments refused")))
-                continue
-            results.append((piece, await chosen.run(ctx, valid)))
+        types = batch.types or tuple(_piece_type(batch, piece) for piece in batch.pieces)
+        for piece, typed in list(zip(batch.pieces, types, strict=True))[:MAX_BATCH]:
+            made = make_entry(typed, piece)
+            entries.append((piece, made) if isinstance(made, Failed) else made)
         left_out = max(0, len(batch.pieces) - MAX_BATCH)
-    for _, outcome in results:
-        if isinstance(outcome, Saved) and outcome.created:
-            turn.tools_executed.append(f"save_{outcome.item.type}")
-    return many_reply(turn, SavedMany(tuple(results), left_out))
+    many = await save_entries(ctx, entries, left_out=left_out)
+    incode.record(turn, "save_items", {"items": [_spec_of(e) for e in entries]}, many)
+    return many_reply(turn, many)
 
 
-MAX_TITLE = 300  # as save_movie takes it
+def _piece_type(batch: Batch, piece: str) -> PieceType:
+    if batch.kind == "notes":
+        return "note"
+    return "video" if is_video_url(piece) else "link"
 
 
-def _invalid(why: str) -> Failed:
-    return Failed(ToolFailure("INVALID_ARGUMENT", "validation", why, "rephrase"))
+def _spec_of(one: Entry | tuple[str, Failed]) -> dict[str, object]:
+    if isinstance(one, tuple):
+        return {"type": "note", "content": one_line(one[0], 60)}
+    return one.spec.model_dump(exclude_none=True)
 
 
 async def _titles(
@@ -118,6 +110,8 @@ def many_reply(turn: Turn, many: SavedMany) -> Reply:
             missed.append(f"• «{one_line(piece, 60)}»: {reason}")
     created = sum(1 for _, already in stored if not already)
     entries = shelves.show_items(turn, [item for item, _ in stored])
+    types = {item.type for item, _ in stored}
+    shelves.did(turn, "save", types.pop() if len(types) == 1 else "")
     lines: list[str] = []
     if created:
         lines.append(f"{OK_MARK} " + text("batch_saved", lang, items=plural(created, "item", lang)))

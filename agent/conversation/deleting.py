@@ -35,6 +35,7 @@ async def delete_preview(
     and a pick by position stays within its three round trips (issue 26).
     """
     shelves.point(turn, item_id, label, item_type)  # "esse" is now this item (DESIGN 10.1)
+    shelves.did(turn, "delete", item_type)  # "e o outro também" deletes again
     assessment, limits = await riskgate.assess_delete(deps, turn)
     if assessment.decision == "block":
         return riskgate.refused(turn, assessment, limits, label)

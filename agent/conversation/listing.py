@@ -1,10 +1,11 @@
-"""`lista`/`list`: everything saved by type with the open reminders, or one type a page at a time.
+"""Lists and counts as the user reads them: the reply to every `list_items` (agent/tools/listing.py).
 
-`lista tudo` shows the list cache kept on the user document (agent/conversation/shelf.py)
-when its key is current, with no read of `items`; otherwise it reads the items (a
-few queries at once) and stores the cache back unless the items changed meanwhile.
-A save keeps the cache current itself; after a delete, an edit or an undo the next
-list pays those reads and one write.
+`lista tudo` shows everything by type (newest first, from the list cache kept on the
+user document) with the open reminders; `lista meus filmes` one type a page at a time;
+a period or a state lists what it holds with how many of each type; `count_only` says
+how many. The planner's `list_items` call, `lista`, "quantos filmes eu tenho?" and "o que
+eu salvei hoje?" all come here, so they read the same and none needs a model to phrase
+it.
 
 Every list is numbered the same way, 1-based, `lista tudo` straight through its types,
 and what it shows becomes the conversation's shelf, so "apaga o 2" names its line 2.
@@ -12,112 +13,148 @@ and what it shows becomes the conversation's shelf, so "apaga o 2" names its lin
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 from agent.conversation import reminding
 from agent.conversation import shelf as shelves
-from agent.conversation.replies import finish, item_label, list_paging
-from agent.conversation.shelf import (
-    LIST_PER_TYPE,
-    PREVIEW_EXAMPLES,
-    Shelf,
-    kept_shelf,
-    shelf_key,
-)
+from agent.conversation.replies import finish, list_paging
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.texts import text, type_heading, type_word
-from agent.types import Reply
-from agent.understanding.intent import Intent
-from storage.documents import ITEM_TYPES, ItemType
+from agent.texts import plural, text, type_heading, type_word
+from agent.tools.base import Listed, ToolContext
+from agent.tools.listing import ListItemsArgs, Window, listed
+from agent.types import Language, Reply
+from storage.documents import ITEM_TYPES
 
-LIST_PAGE = 30
+
+async def list_reply(
+    deps: Deps, turn: Turn, args: ListItemsArgs, *, window: Window | None = None, page: int = 1
+) -> Reply:
+    """Run `list_items` in code (a reader's request) and word its answer.
+
+    Like `lista tudo` always was, a deterministic turn: its message and its reply are
+    the whole record (the history the model reads stays as short)."""
+    found = await listed(deps, turn, args, window=window, page=page)
+    return await listed_reply(ToolContext(deps, turn, wants_save=False), found)
 
 
-async def current_shelf(deps: Deps, turn: Turn) -> Shelf:
-    """The user's shelf: kept on the user document, or read from `items` and kept there."""
-    kept = kept_shelf(turn.user)
-    if kept is not None:
-        return kept
-    items = deps.db.items
-    types = [t for t in ITEM_TYPES if turn.user.counts.get(t, 0)]
-    newest, oldest = await asyncio.gather(
-        items.newest_by_type(turn.user_id, types, LIST_PER_TYPE),
-        items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES),
+def kind_words(item_type: str | None, count: int, lang: Language) -> str:
+    """ "3 filmes", "1 nota", "2 itens": a count with the word for its kind."""
+    return plural(count, item_type or "item", lang)
+
+
+def _breakdown(found: Listed, lang: Language) -> str:
+    """ " (filmes: 2, notas: 1)" when several types are counted together."""
+    if found.type is not None or len(found.by_type) < 2:
+        return ""
+    ordered = sorted(found.by_type.items(), key=lambda pair: -pair[1])
+    return " (" + ", ".join(f"{type_word(t, lang)}: {n}" for t, n in ordered) + ")"
+
+
+async def listed_reply(ctx: ToolContext, found: Listed) -> Reply:
+    """What the user reads for `found`: a count, a list by type, or what a period or state holds."""
+    turn, lang = ctx.turn, ctx.turn.language
+    if found.total or found.period:  # "and this week?" asks it again
+        action = "count" if found.count_only else "list"
+        shelves.did(turn, action, found.type or "", found.period or "")
+    if found.period is None and found.state is None:
+        if found.count_only:
+            return _count(turn, found)
+        if found.type is None:
+            return await _everything(ctx, found)
+        return _one_type(turn, found)
+    what = kind_words(found.type, found.total, lang)
+    when = text(f"window_{found.period}", lang) if found.period else ""
+    state = text(f"state_{found.state}", lang) if found.state else ""
+    if not found.total:
+        key = ("when_none" if found.period else "state_none") + ("_type" if found.type else "")
+        words = type_word(found.type, lang) if found.type else ""
+        body = text(key, lang, type_word=words, when=when, state=state)
+        return finish(turn, " ".join(body.split()), kind="deterministic")
+    if found.count_only:
+        key = "when_counted" if found.period else "state_counted"
+        body = text(key, lang, what=what + _breakdown(found, lang), when=when, state=state)
+        return finish(turn, " ".join(body.split()), kind="deterministic")
+    head = text(
+        "when_found" if found.period else "state_found",
+        lang,
+        what=what + _breakdown(found, lang),
+        when=when,
+        state=state,
     )
-    built = Shelf(
-        newest={t: [(i.id, item_label(i)) for i in of_type] for t, of_type in newest.items()},
-        oldest=[item_label(i) for i in oldest],
-    )
-    raw = built.stored(shelf_key(turn.user))
-    if await deps.db.users.keep_shelf(turn.user, raw):
-        turn.user = turn.user.model_copy(update={"shelf": raw})
-    return built
+    entries = [
+        shelves.Entry(n, item_id, label, item_type)
+        for n, (item_id, label, item_type) in enumerate(found.entries, start=1)
+    ]
+    shelves.show(turn, entries)
+    lines = [" ".join(head.split()), *(f"{e.number}. {e.label}" for e in entries)]
+    if found.total > len(entries):
+        lines.append(text("saved_in_more", lang, count=found.total - len(entries)))
+    return finish(turn, "\n".join(lines), kind="deterministic")
 
 
-async def list_items(deps: Deps, turn: Turn, intent: Intent) -> Reply:
-    """List the newest items of every type, or one type a page at a time."""
+def _count(turn: Turn, found: Listed) -> Reply:
     lang = turn.language
-    counts = {t: int(turn.user.counts.get(t, 0)) for t in ITEM_TYPES}
-    wanted = intent.entities.get("type")
-    items = deps.db.items
-    if wanted in ITEM_TYPES:
-        item_type: ItemType = wanted
-        total = counts[item_type]
-        if total == 0:
-            return finish(
-                turn,
-                text("list_empty_type", lang, type=type_word(item_type, lang)),
-                kind="deterministic",
-            )
-        page = page_number(turn.incoming.text or "")
-        pages = max(1, -(-total // LIST_PAGE))
-        page = min(page, pages)
-        all_of_type = await items.list_for(
-            turn.user_id, item_type=item_type, limit=page * LIST_PAGE
-        )
-        shown = all_of_type[(page - 1) * LIST_PAGE :]
-        entries = shelves.show_items(turn, shown, first=(page - 1) * LIST_PAGE + 1)
-        lines = [f"{type_heading(item_type, lang)} ({total}):"]
-        lines += [f"{e.number}. {e.label}" for e in entries]
-        if page < pages:
-            lines.append(
-                text(
-                    "list_page",
-                    lang,
-                    page=page,
-                    pages=pages,
-                    type_word=type_word(item_type, lang),
-                    next=page + 1,
-                )
-            )
-        reply = finish(turn, "\n".join(lines), kind="deterministic")
-        return replace(reply, paging=list_paging(type_word(item_type, lang), page, pages))
-    total = sum(counts.values())
-    if total == 0:
-        body = "\n".join([text("list_empty", lang), *await reminder_section(deps, turn)])
+    body = text("count_have", lang, what=kind_words(found.type, found.total, lang))
+    breakdown = ", ".join(kind_words(t, n, lang) for t, n in found.by_type.items())
+    if found.type is None and len(found.by_type) > 1:
+        body = body.rstrip(".") + f": {breakdown}."
+    return finish(turn, body, kind="deterministic")
+
+
+def _one_type(turn: Turn, found: Listed) -> Reply:
+    lang = turn.language
+    assert found.type is not None
+    item_type = found.type
+    if found.total == 0:
+        body = text("list_empty_type", lang, type=type_word(item_type, lang))
         return finish(turn, body, kind="deterministic")
-    lines = [text("list_header", lang, count=total)]
-    newest = (await current_shelf(deps, turn)).newest
+    entries = [
+        shelves.Entry(n, item_id, label, t)
+        for n, (item_id, label, t) in enumerate(found.entries, start=found.first)
+    ]
+    shelves.show(turn, entries)
+    lines = [f"{type_heading(item_type, lang)} ({found.total}):"]
+    lines += [f"{e.number}. {e.label}" for e in entries]
+    if found.page < found.pages:
+        lines.append(
+            text(
+                "list_page",
+                lang,
+                page=found.page,
+                pages=found.pages,
+                type_word=type_word(item_type, lang),
+                next=found.page + 1,
+            )
+        )
+    reply = finish(turn, "\n".join(lines), kind="deterministic")
+    return replace(reply, paging=list_paging(type_word(item_type, lang), found.page, found.pages))
+
+
+async def _everything(ctx: ToolContext, found: Listed) -> Reply:
+    turn, lang = ctx.turn, ctx.turn.language
+    if found.total == 0:
+        body = "\n".join([text("list_empty", lang), *await reminder_section(ctx.deps, turn)])
+        return finish(turn, body, kind="deterministic")
+    lines = [text("list_header", lang, count=found.total)]
     numbered: list[shelves.Entry] = []
-    for item_type in [t for t in ITEM_TYPES if counts[t]]:
-        recent = newest.get(item_type, [])
-        lines.append(f"\n{type_heading(item_type, lang)} ({counts[item_type]}):")
-        for item_id, label in recent:  # numbered straight through the types
+    for item_type in [t for t in ITEM_TYPES if found.by_type.get(t)]:
+        of_type = [e for e in found.entries if e[2] == item_type]
+        lines.append(f"\n{type_heading(item_type, lang)} ({found.by_type[item_type]}):")
+        for item_id, label, _ in of_type:  # numbered straight through the types
             numbered.append(shelves.Entry(len(numbered) + 1, item_id, label, item_type))
             lines.append(f"{len(numbered)}. {label}")
-        if counts[item_type] > len(recent):
+        if found.by_type[item_type] > len(of_type):
             lines.append(
                 text(
                     "list_more_of_type",
                     lang,
-                    more=counts[item_type] - len(recent),
+                    more=found.by_type[item_type] - len(of_type),
                     type_word=type_word(item_type, lang),
                 )
             )
     shelves.show(turn, numbered)
-    lines += await reminder_section(deps, turn)
+    lines += await reminder_section(ctx.deps, turn)
     return finish(turn, "\n".join(lines), kind="deterministic")
 
 

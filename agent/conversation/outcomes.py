@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from agent.conversation import batching, clarifying, deleting, memorycmd, offers, riskgate
+from agent.conversation import (
+    batching,
+    clarifying,
+    deleting,
+    listing,
+    memorycmd,
+    offers,
+    riskgate,
+)
 from agent.conversation import pending as pendings
 from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish, item_label, numbered, titled_label
@@ -18,6 +26,7 @@ from agent.tools.base import (
     DeletePreview,
     Failed,
     Found,
+    Listed,
     NotFound,
     PageFetched,
     Remembered,
@@ -25,6 +34,7 @@ from agent.tools.base import (
     Saved,
     SavedMany,
     Simulated,
+    ToolContext,
     Updated,
 )
 from agent.trust.confidence import TurnKind
@@ -124,6 +134,7 @@ async def after_tool(deps: Deps, turn: Turn, result: StepResult, wants_save: boo
         return await clarifying.ask(deps, turn, outcome, result)
     if isinstance(outcome, Updated):
         shelves.point_at(turn, outcome.item)
+        shelves.did(turn, "edit", outcome.item.type)
         label = item_label(outcome.item)
         return finish(turn, f"{OK_MARK} " + text("item_updated", lang, label=label), kind="effect")
     if isinstance(outcome, Candidates):
@@ -137,6 +148,8 @@ async def after_tool(deps: Deps, turn: Turn, result: StepResult, wants_save: boo
         )
     if isinstance(outcome, Found):
         return found_reply(turn, outcome)
+    if isinstance(outcome, Listed):  # a list or a count: worded by the runtime, never phrased
+        return await listing.listed_reply(ToolContext(deps, turn, wants_save), outcome)
     if isinstance(outcome, Simulated):
         return riskgate.simulated_reply(turn, outcome)
     if isinstance(outcome, DeletePreview):
@@ -242,6 +255,7 @@ def saved_reply(turn: Turn, outcome: Saved | Failed | object) -> Reply:
         return failed_reply(turn, outcome)
     assert isinstance(outcome, Saved)
     shelves.point_at(turn, outcome.item)  # "apaga esse" now names it (DESIGN 10.1)
+    shelves.did(turn, "save", outcome.item.type)  # "e a série X também" saves again
     label = item_label(outcome.item)
     if not outcome.created:
         return finish(turn, text("already_saved", lang, label=label), kind="dedup")

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import ValidationError
 
-from agent.conversation import deleting, incode, memorycmd
+from agent.conversation import deleting, incode, memorycmd, retyping
 from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish, item_label
 from agent.conversation.turn import Turn
@@ -74,6 +74,8 @@ async def act(
             return _missed(turn, ref, found)
     if ref.correction and found.type not in ("movie", "tv_show"):
         return None  # "é o de 2021" about a note or a link: the planner has the conversation
+    if ref.fix and not await retyping.last_effect_on(deps, turn, found.item_id):
+        return None  # "corrige: 17h" after a reminder is not about the item: the planner's
     turn.facts.apply_rule("shelf_reference")
     match ref.action:
         case "delete":
@@ -167,6 +169,7 @@ async def show(deps: Deps, turn: Turn, entry: shelves.Entry) -> Reply:
     if item is None:
         return finish(turn, text("already_gone", turn.language), kind="deterministic")
     shelves.point_at(turn, item)
+    shelves.did(turn, "show", item.type)  # "and the next"
     return finish(turn, shown_text(item, entry.number, turn.language), kind="deterministic")
 
 
@@ -241,6 +244,7 @@ async def _edit(
     if isinstance(outcome, Updated):
         turn.tools_executed.append("update_item")
         shelves.point_at(turn, outcome.item)
+        shelves.did(turn, "edit", outcome.item.type)
         body = f"{OK_MARK} " + text("item_updated", lang, label=item_label(outcome.item))
         return finish(turn, body, kind="effect")
     if isinstance(outcome, Failed) and outcome.failure.reason:

@@ -35,7 +35,21 @@ RETYPABLE = frozenset({"movie", "tv_show", "note"})
 _LABEL_YEAR = re.compile(r"^(?P<title>.*\S)\s+\((?P<year>1[89]\d\d|20\d\d|2100)\)$")
 MAX_TITLE_CHARS = 200
 # The effects a correction could be about: the newest one must be a save (or a retype).
-_EFFECTS = frozenset({"item_saved", "item_deleted", "all_deleted", "item_updated", "undone"})
+# A reminder set (or changed, cancelled) or an item marked since then is what a correction
+# after it is about, never the item saved before it.
+_EFFECTS = frozenset(
+    {
+        "item_saved",
+        "item_deleted",
+        "all_deleted",
+        "item_updated",
+        "undone",
+        "reminder_set",
+        "reminder_changed",
+        "reminder_cancelled",
+        "item_marked",
+    }
+)
 
 
 def asked_type(turn: Turn) -> Retype | None:
@@ -108,6 +122,12 @@ async def retype(deps: Deps, turn: Turn, kind: Retype) -> Reply:
 def undoable(event: LedgerDoc) -> bool:
     """Whether `event` is a change «desfaz» can put back from its snapshot."""
     return event.type == "item_updated" and bool(event.payload.get("snapshot"))
+
+
+async def last_effect_on(deps: Deps, turn: Turn, item_id: str) -> bool:
+    """Whether the user's newest effect (within the session's idle time) saved or changed `item_id`."""
+    item = await _last_saved(deps, turn)
+    return item is not None and item.id == item_id
 
 
 async def _last_saved(deps: Deps, turn: Turn) -> ItemDoc | None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import asdict
+from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
@@ -21,6 +23,7 @@ from agent.conversation import (
     answers,
     batching,
     clarifying,
+    continuing,
     corrections,
     degraded,
     deleting,
@@ -44,7 +47,6 @@ from agent.conversation.commands import Commands, session_kind
 from agent.conversation.helping import help_reply
 from agent.conversation.recovery import recovered_reply
 from agent.conversation.replies import confirm_choices, finish, titled_label
-from agent.conversation.savedwhen import saved_in_period
 from agent.conversation.turn import Turn
 from agent.conversation.turnlog import log_turn
 from agent.deps import Deps
@@ -66,9 +68,10 @@ from agent.planning.prompt import (
 from agent.planning.schema import planner_function_schema
 from agent.planning.step import PlanningSession
 from agent.texts import OK_MARK, items_word, text
-from agent.tools import registry
+from agent.tools import paths, registry
 from agent.tools.base import Found, PageFetched, Reasoned, Saved, Simulated, ToolContext
 from agent.tools.finding import execute_delete, execute_delete_all
+from agent.tools.listing import ListItemsArgs
 from agent.tools.saving import store_item
 from agent.trust import effects
 from agent.trust.budgets import prompt_budget
@@ -76,21 +79,22 @@ from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
 from agent.understanding.batches import read_batch
 from agent.understanding.intent import Intent, IntentClassifier
-from agent.understanding.language import reply_language
+from agent.understanding.language import detect_language, reply_language
+from agent.understanding.questions import read_question
 from agent.understanding.references import read_reference
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from storage import roundtrips
-from storage.documents import UserDoc
+from storage.documents import ITEM_TYPES, UserDoc
 from storage.messages import NewMessage
 
 MIN_NARRATIVE = 200
 TOUCH_EVERY_MS = 60_000
-ALLOWED_FROM_PLAN = frozenset(name for name in registry() if name != "delete_all_memories")
+ALLOWED_FROM_PLAN = paths.plannable(registry().values())
 READ_RESULTS = (Found, PageFetched, Simulated)
-SAVE_TOOLS = frozenset(name for name in ALLOWED_FROM_PLAN if name.startswith("save_"))
 # a question about saved things: answered from storage, never by a lookup or a save
-QUESTION_TOOLS = frozenset({"search_items", "request_clarification", "list_reminders"})
+QUESTION_TOOLS = paths.questions(registry().values())
+NO_SAVE_TOOLS = paths.without_saves(registry().values())
 # a deterministic turn stores the user's message and the reply: their numbers are reserved
 # with the user read, so storing them is one round trip (storage/messages.py)
 TURN_MESSAGES = 2
@@ -104,7 +108,9 @@ class Runtime:
         self.classifier = IntentClassifier()
         self.tools = registry()
         self.backend: PlannerBackend = (
-            ModelBackend(deps.model) if deps.model is not None else OfflineBackend()
+            ModelBackend(deps.model, list(self.tools.values()))
+            if deps.model is not None
+            else OfflineBackend()
         )
         self.quotas = Quotas(deps)
         self.tiers = Tiers.for_settings(deps.db, deps.counter, deps.settings)
@@ -286,6 +292,12 @@ class Runtime:
         if action == "llm" or (action == "select" and not self._bare_choice_number(turn)):
             # "1984" may well be a film: a select with nothing pending is the planner's.
             llm_intent = str(intent.entities.get("intent", "other")) if action == "llm" else "other"
+            # "e a série X tb", "e o outro também": the last action carried (issue 41)
+            continued = await continuing.act(self.deps, turn, self.tools, turn.incoming.text or "")
+            if continued is not None and continued.reply is not None:
+                return continued.reply
+            if continued is not None and continued.hint is not None:
+                llm_intent = continued.hint
             in_code = await self._in_code(turn, llm_intent)
             if in_code is not None:
                 return in_code
@@ -295,11 +307,7 @@ class Runtime:
             case "delete_all":
                 return await deleting.delete_all_preview(self.deps, turn)
             case "list_all":
-                if "period" in intent.entities:  # "o que eu salvei essa semana?" (issue 31)
-                    return await saved_in_period(self.deps, turn, intent)
-                # "quantos vídeos eu tenho?" is a count, not a list
-                counted = answering.count(turn, turn.incoming.text or "")
-                return counted or await listing.list_items(self.deps, turn, intent)
+                return await self._list(turn, intent)
             case "cancel":
                 return finish(turn, text("nothing_to_cancel", lang), kind="deterministic")
             case "confirm" | "deny":
@@ -317,6 +325,19 @@ class Runtime:
                 return finish(turn, text(key, lang), kind="deterministic")
         raise AssertionError(f"unhandled intent {action}")
 
+    async def _list(self, turn: Turn, intent: Intent) -> Reply:
+        """`lista`, "quantos vídeos eu tenho?", "o que eu salvei hoje?": `list_items`, in code."""
+        message = turn.incoming.text or ""
+        question = read_question(message)
+        if question is not None and question.kind in ("count", "when") and not question.subject:
+            args, window = answering.list_request(question)
+            if args.type is None and intent.entities.get("type") in ITEM_TYPES:
+                args = args.model_copy(update={"type": intent.entities["type"]})
+            return await listing.list_reply(self.deps, turn, args, window=window)
+        wanted = intent.entities.get("type")
+        args = ListItemsArgs(type=wanted if wanted in ITEM_TYPES else None)
+        return await listing.list_reply(self.deps, turn, args, page=listing.page_number(message))
+
     async def _in_code(self, turn: Turn, llm_intent: str) -> Reply | None:
         """What code answers before any planner (issue 26): a reference to the shelf ("apaga o
         2"), a question about saved things, several items to save in one message."""
@@ -330,7 +351,7 @@ class Runtime:
             return reply
         batch = read_batch(message)
         if batch is not None:
-            return await batching.save_batch(self.deps, turn, self.tools, batch)
+            return await batching.save_batch(self.deps, turn, batch)
         return None
 
     def _to_planner(self, turn: Turn, intent: Intent | None) -> bool:
@@ -556,7 +577,8 @@ class Runtime:
         allowed = self.allowed(turn, llm_intent)
         result = await session.step(allowed=allowed, index=0)
         if isinstance(result.outcome, Reasoned):  # a note for /why: the plan is the next step
-            result = await session.step(allowed=allowed - {"log_reasoning"}, index=1)
+            notes = paths.of_kinds(self.tools.values(), frozenset({"meta"}))
+            result = await session.step(allowed=allowed - notes, index=1)
         if result.transport and answered is None:  # the model is down: the offline rules serve
             return await degraded.fall_back(
                 self.deps,
@@ -602,11 +624,11 @@ class Runtime:
         """
         message = turn.incoming.text or ""
         if asks_about_link(message):
-            return ALLOWED_FROM_PLAN - SAVE_TOOLS  # a question about a link never saves it
+            return NO_SAVE_TOOLS  # a question about a link never saves it
         if llm_intent == "search":
             return QUESTION_TOOLS
         if llm_intent != "save" and "?" in message:
-            return ALLOWED_FROM_PLAN - SAVE_TOOLS
+            return NO_SAVE_TOOLS
         return ALLOWED_FROM_PLAN
 
     async def _context(
@@ -621,8 +643,12 @@ class Runtime:
         """
         settings = self.deps.settings
         frame = await self._frame(turn)
-        only = "" if allowed == ALLOWED_FROM_PLAN else only_tools(sorted(allowed), turn.language)
-        only_part = situations.Part("tools", only, always=True)
+        told_in = conversation_language(turn, frame.verbatim)
+        only = "" if allowed == ALLOWED_FROM_PLAN else only_tools(sorted(allowed), told_in)
+        only_parts = (
+            situations.Part("tools", only, always=True),
+            situations.Part("language", write_in(turn.language, told_in), always=True),
+        )
         beliefs = dict(frame.memory.get("beliefs") or {})
         beliefs["answer.confidence"] = 1.0
         constitution = render_constitution(frame.constitution)  # text, stance, overrides
@@ -638,17 +664,17 @@ class Runtime:
         while True:
             narrative = narrate(
                 frame,
-                turn.language,
+                told_in,
                 budget=narrative_budget,
                 counter=self.deps.counter,
                 changes_told=json_output,
             )
-            parts = (*narrative.parts, only_part)
+            parts = (*narrative.parts, *only_parts)
             # json_schema: what changed since the last situation the history shows (issue 28)
             situation = situations.tell(parts, situation_before(verbatim) if json_output else None)
             messages = request_messages(
                 stable,
-                memory_prompt(beliefs=beliefs, language=turn.language, memory=narrative.memory),
+                memory_prompt(beliefs=beliefs, language=told_in, memory=narrative.memory),
                 to_messages(verbatim, verbatim=json_output),
                 situation,
                 turn.messages[0].content,
@@ -663,6 +689,7 @@ class Runtime:
                 await self.tiers.shrink(turn.user_id, turn.conversation_id)
                 frame = await self._frame(turn)
                 verbatim = list(frame.verbatim)
+                told_in = conversation_language(turn, verbatim)
                 self.deps.metrics.sections_compressed.labels("history_block").inc()
             elif verbatim:  # this request only: the oldest whole turn goes first
                 verbatim = drop_oldest_turn(verbatim)
@@ -731,3 +758,32 @@ class Runtime:
             also = {**(shelf or {}), **answer}
             await db.users.touch(turn.user_id, turn.now_ms, open_session=opening, also=also)
         # The memory tiers are folded when the next model request is built (Tiers.view).
+
+
+def conversation_language(turn: Turn, history: Sequence[Any]) -> Language:
+    """The language the request's remembered part and situations are told in (issue 41).
+
+    The language of the history's first message that has one, so one English message
+    among Portuguese ones changes nothing the server has cached: the history, and what
+    is remembered before it, are told as before; that message only gets a line saying
+    which language to write in (`write_in`). Told anew when the history drops a block,
+    which the server evaluates again anyway. A language chosen with /lang is always it.
+    """
+    if turn.user.language_chosen:
+        return turn.language
+    for record in history:
+        if getattr(record, "role", "") == "human":
+            found = detect_language(str(getattr(record, "content", "") or ""))
+            if found is not None:
+                return found
+    return turn.language
+
+
+def write_in(language: Language, told_in: Language) -> str:
+    """The situation's line asking for `language` when the conversation is told in another."""
+    if language == told_in:
+        return ""
+    name = {"pt": {"pt": "português", "en": "inglês"}, "en": {"pt": "Portuguese", "en": "English"}}
+    if told_in == "pt":
+        return f"Nesta mensagem, escreva em {name['pt'][language]}."
+    return f"For this message, write in {name['en'][language]}."

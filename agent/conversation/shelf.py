@@ -53,9 +53,23 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
+class Last:
+    """What the conversation last did (issue 41): "e o outro também", "and this week?" and
+    "e a série X tb" carry it to a message that says only what is new."""
+
+    action: str  # save, delete, list, count, find, show, edit
+    type: str = ""  # the item type it was about, if one
+    period: str = ""  # a list's or a count's period, if one
+
+    def stored(self) -> list[str]:
+        return [self.action, self.type, self.period]
+
+
+@dataclass(frozen=True, slots=True)
 class Shown:
     entries: tuple[Entry, ...]
     focus: Entry | None  # the one item the last reply naming exactly one was about
+    last: Last | None = None
 
     def at(self, number: int) -> Entry | None:
         """The entry displayed as `number`; -1 is the last one, -2 the one before."""
@@ -78,6 +92,7 @@ class Shown:
         return {
             "entries": [e.stored() for e in self.entries],
             "focus": self.focus.stored() if self.focus is not None else None,
+            "last": self.last.stored() if self.last is not None else None,
             "at_ms": at_ms,
         }
 
@@ -99,14 +114,23 @@ def _parse_entry(raw: Any) -> Entry | None:
     return Entry(number, item_id, label, str(item_type))
 
 
+def _parse_last(raw: Any) -> Last | None:
+    if not isinstance(raw, list | tuple) or len(raw) != 3:
+        return None
+    if not all(isinstance(part, str) for part in raw) or not raw[0]:
+        return None
+    return Last(*raw)
+
+
 def _parse(raw: Any) -> Shown | None:
     if not isinstance(raw, dict):
         return None
     entries = tuple(e for e in map(_parse_entry, raw.get("entries") or []) if e is not None)
     focus = _parse_entry(raw.get("focus"))
-    if not entries and focus is None:
+    last = _parse_last(raw.get("last"))
+    if not entries and focus is None and last is None:
         return None
-    return Shown(entries, focus)
+    return Shown(entries, focus, last)
 
 
 def shown(turn: Turn) -> Shown | None:
@@ -180,7 +204,27 @@ def show(turn: Turn, entries: Sequence[Entry]) -> None:
     """The user is shown `entries` (numbered): they become the shelf."""
     kept = tuple(entries[:MAX_ENTRIES])
     focus = kept[0] if len(kept) == 1 else None
-    _stage(turn, Shown(kept, focus))
+    _stage(turn, Shown(kept, focus, _last(turn)))
+
+
+def _last(turn: Turn) -> Last | None:
+    current = shown(turn)
+    return current.last if current is not None else None
+
+
+def did(turn: Turn, action: str, item_type: str = "", period: str = "") -> None:
+    """What this turn did, for a next message that continues it (issue 41)."""
+    current = shown(turn)
+    last = Last(action, item_type, period)
+    if current is None:
+        _stage(turn, Shown((), None, last))
+    elif current.last != last:
+        _stage(turn, Shown(current.entries, current.focus, last))
+
+
+def last_action(turn: Turn) -> Last | None:
+    """What the conversation last did, as this turn sees it (kept this session)."""
+    return _last(turn)
 
 
 def show_items(turn: Turn, items: Sequence[ItemDoc], *, first: int = 1) -> list[Entry]:
@@ -205,7 +249,7 @@ def point(turn: Turn, item_id: str, label: str, item_type: str = "") -> None:
     )
     if current is not None and current.focus == focus:
         return  # nothing changes: nothing to write
-    _stage(turn, Shown(entries, focus))
+    _stage(turn, Shown(entries, focus, current.last if current is not None else None))
 
 
 def take_staged(turn: Turn) -> dict[str, Any]:

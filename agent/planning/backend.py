@@ -10,9 +10,11 @@ from langchain_core.messages import BaseMessage
 
 from agent.planning.answer import ModelAnswer
 from agent.planning.structured import first_step_tools, unstated_facts
+from agent.tools import paths
 
 if TYPE_CHECKING:  # the transport loads the OpenAI client: only processes with a model do
     from agent.planning.transport import ModelTransport
+    from agent.tools.base import Tool, ToolArgs
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +26,7 @@ class PlanHints:
     confidence_now: float
     step: int
     allowed: frozenset[str] | None = None  # the tools this path allows (None: every one)
+    handles: tuple[str, ...] = ()  # the items the situation showed, by handle
 
 
 class PlannerBackend(Protocol):
@@ -48,9 +51,11 @@ class ModelBackend:
 
     calls_model = True
 
-    def __init__(self, transport: ModelTransport) -> None:
+    def __init__(self, transport: ModelTransport, tools: Sequence[Tool[ToolArgs]]) -> None:
         self._transport = transport
         self.name = transport.model
+        self._tools = tuple(tools)  # what each does decides a first step's cut (paths.py)
+        self._facts = paths.facts(self._tools)
 
     def count_prompt(
         self, messages: Sequence[BaseMessage], *, tools: Sequence[Mapping[str, Any]]
@@ -67,10 +72,16 @@ class ModelBackend:
         # a first step plans (short); a later one phrases an answer and may need more
         first = hints.step == 0
         cap = self._transport.planner_max_tokens if first else None
-        only = first_step_tools(hints.llm_intent, hints.text) if first else None
+        only = first_step_tools(hints.llm_intent, hints.text, self._tools) if first else None
         if first and hints.allowed is not None:  # never offer what the path refuses (issue 26)
             only = hints.allowed if only is None else only & hints.allowed
         unstated = unstated_facts(hints.text) if first else frozenset()
         return await self._transport.complete(
-            messages, tools=tools, max_tokens=cap, only=only, unstated=unstated
+            messages,
+            tools=tools,
+            max_tokens=cap,
+            only=only,
+            unstated=unstated,
+            facts=self._facts,
+            handles=hints.handles if first else None,
         )

@@ -286,6 +286,21 @@ def judge(
     """
     values = args.model_dump()
     verdicts: list[tuple[str, Verdict]] = []
+    nested: dict[str, list[dict[str, Any]]] = {}
+    for name in type(args).model_fields:
+        # a list of objects (save_items' items): each judged as a call of its own
+        elements = getattr(args, name)
+        if not (isinstance(elements, list) and any(isinstance(e, ToolArgs) for e in elements)):
+            continue
+        kept_elements: list[dict[str, Any]] = []
+        for element in elements:
+            inner = judge(element, sources, {}, said=said)
+            verdicts.extend((f"{name}.{field}", verdict) for field, verdict in inner.fields)
+            if inner.problem is not None or inner.args is None:
+                return Checked(None, inner.problem, tuple(verdicts))
+            kept_elements.append(inner.args.model_dump())
+        if kept_elements != values[name]:
+            nested[name] = kept_elements
     for rule in rules_for(type(args)):
         value = values.get(rule.name)
         if value is None:
@@ -298,17 +313,25 @@ def judge(
         else:
             verdicts.append((rule.name, "reasked"))
             return Checked(None, refusal(rule, value, source), tuple(verdicts))
-    drops = {name: None for name, verdict in verdicts if verdict == "dropped"}
-    if not drops:
+    drops: dict[str, Any] = {
+        name: None for name, verdict in verdicts if verdict == "dropped" and "." not in name
+    }
+    if not drops and not nested:
         return Checked(args, None, tuple(verdicts))
     try:  # without them the call must still be one (update_item needs something to change)
-        kept = type(args).model_validate({**values, **drops})
+        kept = type(args).model_validate({**values, **drops, **nested})
     except ValidationError:
         named = ", ".join(f"`{name}`" for name in drops)
+        missing = [
+            w for name in drops for w in missing_words(str(values.get(name) or ""), sources)
+        ][:5]
+        shown = (
+            f" (not found: {', '.join(repr(one_line(w, 30)) for w in missing)})" if missing else ""
+        )
         return Checked(
             None,
-            f"argument {named} is not in the user's message, and without it the call does "
-            "nothing: use the user's own words, or answer with a message",
+            f"argument {named} is not in the user's message{shown}, and without it the call "
+            "does nothing: use the user's own words, or answer with a message",
             tuple((n, "reasked" if n in drops else v) for n, v in verdicts),
         )
     return Checked(kept, None, tuple(verdicts))

@@ -178,6 +178,16 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
     return _note_plan(message) if asked else None
 
 
+_REMIND = re.compile(r"^\W*(?:me\s+)?(?:lembr|remember|remind)", _FLAGS)
+
+
+def asked_to_save(text: str) -> bool:
+    """Whether `text` opens with a save verb ("salva", "guarda", "anota", "save", "put"...);
+    "me lembra de X" asks for a reminder, never for a save."""
+    message = clean_text(text)
+    return _SAVE.match(message) is not None and _REMIND.match(message) is None
+
+
 def _link_plan(message: str) -> tuple[str, dict[str, Any]] | None:
     for raw in extract_urls(message):
         try:

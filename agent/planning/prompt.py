@@ -46,8 +46,38 @@ _EXAMPLES = (
         },
     ),
     (
+        "salva Duna, Matrix e a série Dark",
+        {
+            "action": "CALL_TOOL",
+            "tool": "save_items",
+            "args": {
+                "items": [
+                    {"type": "movie", "title": "Duna"},
+                    {"type": "movie", "title": "Matrix"},
+                    {"type": "tv_show", "title": "Dark"},
+                ]
+            },
+        },
+    ),
+    (
         "apaga o inception",
         {"action": "CALL_TOOL", "tool": "delete_item", "args": {"query": "inception"}},
+    ),
+    (
+        "(Item em foco: [1a2b3c4d] Duna) na verdade é o de 2021",
+        {
+            "action": "CALL_TOOL",
+            "tool": "update_item",
+            "args": {"item_id": "1a2b3c4d", "year": 2021},
+        },
+    ),
+    (
+        "quantas séries eu tenho?",
+        {
+            "action": "CALL_TOOL",
+            "tool": "list_items",
+            "args": {"type": "tv_show", "count_only": True},
+        },
     ),
     (
         "quantos filmes de terror eu salvei?",
@@ -74,27 +104,52 @@ def _tool_lines(tools: Sequence[Tool[ToolArgs]]) -> str:
 
 @functools.lru_cache(maxsize=64)
 def _tool_line(name: str, risk: str, description: str, args_model: type[ToolArgs]) -> str:
-    """One tool's prompt line; cached because pydantic's JSON schema costs ~1 ms a model."""
+    """One tool's prompt line, as a signature; cached because pydantic's JSON schema costs ~1 ms
+    a model.
+
+    Compact (issue 41): `- save_movie(title: str, year?: int): what it does`: an optional
+    argument is marked "?", types are short, an array of objects shows the object's own
+    fields, and the risk is the runtime's to apply (3.2), not the model's to read.
+    """
     schema = args_model.model_json_schema()
-    required = set(schema.get("required", ()))
-    args = {
-        field + ("" if field in required else "?"): _compact(spec)
-        for field, spec in schema.get("properties", {}).items()
-    }
-    return f"- {name} [{risk}]: {description} args={json.dumps(args, ensure_ascii=False)}"
+    return f"- {name}({_fields(schema, schema.get('$defs', {}))}): {description}"
 
 
-def _compact(spec: Mapping[str, object]) -> str:
+def _fields(schema: Mapping[str, object], defs: Mapping[str, object]) -> str:
+    required = set(schema.get("required", ()))  # type: ignore[call-overload]
+    properties: Mapping[str, Mapping[str, object]] = schema.get("properties", {})  # type: ignore[assignment]
+    return ", ".join(
+        f"{field}{'' if field in required else '?'}: {_compact(spec, defs)}"
+        for field, spec in properties.items()
+    )
+
+
+def _compact(spec: Mapping[str, object], defs: Mapping[str, object]) -> str:
     if "anyOf" in spec:
-        options = [_compact(option) for option in spec["anyOf"]]  # type: ignore[attr-defined]
-        # "?" after the name already says an argument may be left out: no "| null" beside it
-        named = [o for o in options if o != "null"] or options
-        return " | ".join(dict.fromkeys(named))  # a union of models reads "object", once
+        options = [
+            _compact(option, defs)
+            for option in spec["anyOf"]  # type: ignore[attr-defined]
+            if option != {"type": "null"}  # optional: the "?" says it
+        ]
+        return "|".join(dict.fromkeys(options))
     if "$ref" in spec:
         return "object"
     if "enum" in spec:
-        return " | ".join(str(v) for v in spec["enum"])  # type: ignore[attr-defined]
-    return str(spec.get("type", "any"))
+        return "|".join(str(v) for v in spec["enum"])  # type: ignore[attr-defined]
+    if "const" in spec:
+        return str(spec["const"])
+    items = spec.get("items")
+    if spec.get("type") == "array" and isinstance(items, Mapping) and "$ref" in items:
+        ref = defs.get(str(items["$ref"]).rsplit("/", 1)[-1])
+        if isinstance(ref, Mapping):
+            return "[{" + _fields(ref, defs) + "}]"  # a list of these objects
+    if spec.get("type") == "array" and isinstance(items, Mapping):
+        return f"[{_compact(items, defs)}]"
+    kind = str(spec.get("type", "any"))
+    return _SHORT_TYPES.get(kind, kind)
+
+
+_SHORT_TYPES = {"string": "str", "integer": "int", "boolean": "bool", "number": "num"}
 
 
 def build_system_prompt(

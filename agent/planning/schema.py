@@ -31,6 +31,8 @@ ToolName = Literal[
     "change_reminder",
     "cancel_reminder",
     "undo_last",
+    "save_items",  # DESIGN 11.1: several typed items in one call
+    "list_items",  # DESIGN 11.1: list or count by type, period, state
 ]
 TOOL_NAMES: tuple[str, ...] = ToolName.__args__  # type: ignore[attr-defined]
 PLANNER_FUNCTION_NAME = "plan"

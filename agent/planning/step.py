@@ -49,6 +49,7 @@ from agent.tools.base import (
     DeletePreview,
     Failed,
     Found,
+    Listed,
     NotFound,
     Outcome,
     PageFetched,
@@ -180,6 +181,17 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
         }
     if isinstance(outcome, Replied):  # reminders and undo: the runtime's own reply was given
         return {"status": outcome.status}
+    if isinstance(outcome, Listed):  # the runtime words it (agent/conversation/listing.py)
+        return {
+            "status": "counted" if outcome.count_only else "listed",
+            "total": outcome.total,
+            "by_type": dict(outcome.by_type),
+            **(
+                {"items": [_data(label, 80) for _, label, _ in outcome.entries[:10]]}
+                if outcome.entries
+                else {}
+            ),
+        }
     if isinstance(outcome, Reasoned):  # the note is not echoed back (agent/tools/reasoning.py)
         return {"status": "noted", "next": "plan the step"}
     assert isinstance(outcome, Failed)
@@ -214,6 +226,8 @@ def shown_titles(outcome: Outcome) -> list[str]:
         return [i.title or "" for i in outcome.items]
     if isinstance(outcome, Simulated):
         return [i.title or "" for i in outcome.examples]
+    if isinstance(outcome, Listed):
+        return [label for _, label, _ in outcome.entries]
     return []
 
 
@@ -407,6 +421,7 @@ class PlanningSession:
             confidence_now,
             index,
             allowed=self.allowed_now,
+            handles=tuple(sorted(shelves.handle(i) for i in shelves.shelf_ids(self.turn))),
         )
         try:
             answer = await self.backend.complete(self.messages, tools=tools, hints=hints)

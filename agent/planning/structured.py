@@ -27,15 +27,17 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief
+from agent.tools import paths
 from agent.tools.base import Tool, ToolArgs
+from agent.understanding.batches import headed_note
 from agent.understanding.searches import plain_search
 from agent.understanding.textnorm import fold
 from agent.understanding.urls import extract_urls
 from agent.understanding.vocabulary import TYPE_WORDS
 
-# Never the model's to call (the runtime deletes everything itself): leaving it out of
-# the schema makes the pipeline violation impossible where the server enforces it.
-EXCLUDED_TOOLS = frozenset({"delete_all_memories"})
+# A critical tool is never the model's to call (the runtime deletes everything itself):
+# leaving it out of the schema makes the pipeline violation impossible where the server
+# enforces it.
 _KEPT_KEYS = frozenset(
     {"type", "enum", "const", "anyOf", "properties", "items", "required", "description"}
 )
@@ -50,7 +52,7 @@ def output_schema(tools: Iterable[Tool[ToolArgs]], *, flat: bool = False) -> dic
     A union of one object per step kind; `flat` gives the single object OpenAI's strict
     mode needs at the root instead.
     """
-    offered = sorted((t for t in tools if t.name not in EXCLUDED_TOOLS), key=lambda t: t.name)
+    offered = sorted((t for t in tools if t.risk != "critical"), key=lambda t: t.name)
     belief = _one_or_union(object_variants(Belief.model_json_schema()))
     if flat:
         return _flat(offered, belief)
@@ -120,18 +122,10 @@ def _one_or_union(variants: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 # Where the server enforces the schema, a first planning step may only name the tools
-# its message can need, by the code's reading of it (DESIGN 3.3). A small model then
-# cannot bookmark a "keep <url>" or search on a delete; RESPOND and NOOP stay open, and
-# later steps (after a tool's result) get every tool. The prompt is not changed, so the
-# server's prefix cache still matches.
-_SAVES = frozenset({"save_note", "save_link", "save_video", "save_movie", "save_tv_show"})
-_ENRICH = frozenset({"enrich_movie", "enrich_tv_show", "enrich_link"})
-FIRST_STEP_TOOLS: Mapping[str, frozenset[str]] = {
-    "save": _SAVES | _ENRICH | {"request_clarification", "remember", "update_item"},
-    "search": _ENRICH | {"search_items", "request_clarification"},
-    "delete": frozenset({"delete_item", "search_items", "simulate", "request_clarification"}),
-}
-
+# its message can need, by the code's reading of it (DESIGN 3.3), decided by what each
+# tool does (agent/tools/paths.py). A small model then cannot bookmark a "keep <url>" or
+# search on a delete; RESPOND and NOOP stay open, and later steps (after a tool's result)
+# get every tool. The prompt is not changed, so the server's prefix cache still matches.
 
 # A message naming a tool the cut would close is never narrowed ("bookmark this link").
 _NAMES_A_CLOSED_TOOL = re.compile(
@@ -139,34 +133,26 @@ _NAMES_A_CLOSED_TOOL = re.compile(
 )
 
 
-# A plain search ("look for gym", "did I save anything about Turing?") needs no lookup:
-# the 1.5B model looked up the previous turn's show or link instead of searching.
-PLAIN_SEARCH_TOOLS = frozenset({"search_items", "request_clarification"})
-
-
-def first_step_tools(llm_intent: str, text: str) -> frozenset[str] | None:
+def first_step_tools(
+    llm_intent: str, text: str, tools: Iterable[Tool[ToolArgs]]
+) -> frozenset[str] | None:
     """The tools a first planning step may name for this reading of `text`, or None for all."""
     if _NAMES_A_CLOSED_TOOL.search(text):
         return None
+    listed = list(tools)
     if llm_intent == "search" and plain_search(text) is not None:
-        return PLAIN_SEARCH_TOOLS
-    return FIRST_STEP_TOOLS.get(llm_intent)
+        return paths.of_kinds(listed, paths.PLAIN_SEARCH)
+    if headed_note(text) is not None:
+        return paths.of_kinds(listed, paths.HEADED_NOTE)
+    return paths.first_step(llm_intent, listed)
 
 
 # A first step's optional facts that the message gives no value for are left out of the
-# grammar too: grounding (DESIGN 9.6) would drop them before the tool ran, and the 1.5B
-# model spent tokens inventing them from its own knowledge (Interestelar and Dark "2014",
-# a link's description, a search's type and limit). A later step, after a tool's result,
-# may state them; so may the message itself ("salva o filme Parasita de 2019").
-FACT_FIELDS: Mapping[str, frozenset[str]] = {
-    "save_movie": frozenset({"year", "tmdb_id"}),
-    "save_tv_show": frozenset({"year", "tmdb_id"}),
-    "enrich_movie": frozenset({"year"}),
-    "enrich_tv_show": frozenset({"year"}),
-    "save_video": frozenset({"title"}),
-    "save_link": frozenset({"description"}),
-    "search_items": frozenset({"type", "limit"}),
-}
+# grammar too (each tool names its facts: `Tool.facts`): grounding (DESIGN 9.6) would drop
+# them before the tool ran, and the 1.5B model spent tokens inventing them from its own
+# knowledge (Interestelar and Dark "2014", a link's description, a search's type and
+# limit). A later step, after a tool's result, may state them; so may the message itself
+# ("salva o filme Parasita de 2019").
 _YEAR = re.compile(r"\b(?:18[7-9]\d|19\d\d|20\d\d|2100)\b")
 _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"\w+")
@@ -174,12 +160,16 @@ _FEW_WORDS = 3  # "salva esse link <url>": no words left to describe or title it
 
 
 def unstated_facts(text: str) -> frozenset[str]:
-    """The optional facts (FACT_FIELDS) `text` gives no value for."""
+    """The facts `text` gives no value for: optional ones (`Tool.facts`), and an address."""
     rest = text
     for url in extract_urls(text):
         rest = rest.replace(url, " ")
     words = [fold(w) for w in _WORD.findall(rest)]
     unstated = set()
+    if rest == text and _POINTING.isdisjoint(words):
+        # no address and nothing pointing at one shown before ("salva esse"): the 1.5B
+        # model invented a YouTube address for "anota: ver o jogo domingo" (issue 41)
+        unstated.add("url")
     if not _YEAR.search(rest):
         unstated.add("year")
     if "tmdb" not in words:
@@ -193,21 +183,74 @@ def unstated_facts(text: str) -> frozenset[str]:
     return frozenset(unstated)
 
 
-def without_facts(schema: Mapping[str, Any], unstated: frozenset[str]) -> dict[str, Any]:
-    """`schema` (the union form) without the argument objects that carry an unstated fact."""
+def without_facts(
+    schema: Mapping[str, Any], unstated: frozenset[str], facts: Mapping[str, frozenset[str]]
+) -> dict[str, Any]:
+    """`schema` (the union form) without the argument objects that carry an unstated fact
+    (`facts`: each tool's fact arguments, agent/tools/paths.py)."""
     if "anyOf" not in schema or not unstated:
         return dict(schema)
     steps = []
     for step in schema["anyOf"]:
         tool = step["properties"].get("tool")
-        cut = FACT_FIELDS.get(tool["const"], frozenset()) & unstated if tool else frozenset()
+        named = (facts.get(tool["const"], frozenset()) | ADDRESSES) if tool else frozenset()
+        cut = named & unstated
         args = step["properties"].get("args", {})
-        if cut and "anyOf" in args:
-            kept = [v for v in args["anyOf"] if not cut & set(v.get("properties") or ())]
+        if cut:
+            variants = args["anyOf"] if "anyOf" in args else [args]
+            kept = [v for v in variants if not cut & set(v.get("properties") or ())]
+            if not kept:
+                continue  # every way to call it needs what the message does not give
             args = kept[0] if len(kept) == 1 else {"anyOf": kept}
             step = {**step, "properties": {**step["properties"], "args": args}}
         steps.append(step)
     return {**schema, "anyOf": steps}
+
+
+# an address is a fact only the user's words (or what they were shown) can give
+ADDRESSES = frozenset({"url"})
+_POINTING = frozenset(
+    "esse essa este esta isso isto ele ela aquele aquela aquilo this that it link site".split()
+)
+
+
+def with_handles(schema: Mapping[str, Any], handles: Iterable[str]) -> dict[str, Any]:
+    """`schema` (the union form) whose `item_id` may only be one of `handles` (issue 41).
+
+    A first step names an item by the handle the situation shows beside it (the shelf,
+    the item in focus); the 1.5B model otherwise copied the prompt example's handle on a
+    message about no item, and an id that is no item of the user's fails the turn (3.1).
+    With nothing on the shelf, the argument objects that need an item are left out (a
+    tool with none left is left out), so a model cannot name an item nobody showed it.
+    """
+    if "anyOf" not in schema:
+        return dict(schema)
+    allowed = sorted(set(handles))
+    steps = []
+    for step in schema["anyOf"]:
+        args = step["properties"].get("args")
+        if args is None:
+            steps.append(step)
+            continue
+        variants = [
+            _with_item_ids(v, allowed) for v in (args["anyOf"] if "anyOf" in args else [args])
+        ]
+        kept = [v for v in variants if v is not None]
+        if not kept:
+            continue
+        shaped = kept[0] if len(kept) == 1 else {"anyOf": kept}
+        steps.append({**step, "properties": {**step["properties"], "args": shaped}})
+    return {**schema, "anyOf": steps}
+
+
+def _with_item_ids(variant: Mapping[str, Any], handles: list[str]) -> dict[str, Any] | None:
+    properties = variant.get("properties") or {}
+    if "item_id" not in properties:
+        return dict(variant)
+    if not handles:
+        return None
+    item_id = {"type": "string", "enum": handles}
+    return {**variant, "properties": {**properties, "item_id": item_id}}
 
 
 def narrowed(schema: Mapping[str, Any], names: Iterable[str]) -> dict[str, Any]:

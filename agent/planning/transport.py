@@ -55,7 +55,7 @@ from agent.errors import (
 )
 from agent.planning.answer import ModelAnswer
 from agent.planning.reading import cached_tokens, is_plan_request, read_answer
-from agent.planning.structured import narrowed, response_format, without_facts
+from agent.planning.structured import narrowed, response_format, with_handles, without_facts
 from agent.planning.wire import as_sent
 from agent.tokens import TokenCounter, compact_json
 from config.logging import log_event
@@ -165,12 +165,14 @@ class ModelTransport:
         max_tokens: int | None = None,
         only: frozenset[str] | None = None,
         unstated: frozenset[str] = frozenset(),
+        facts: Mapping[str, frozenset[str]] | None = None,
+        handles: Sequence[str] | None = None,
     ) -> ModelAnswer:
         """One model answer, retrying 429/5xx/connection failures; raises a PlannerError.
 
         `only` cuts the tools the json_schema output may name, and `unstated` the optional
-        facts it may carry (the prompt is unchanged); function calling ignores both, since
-        its tool list is part of the cached prompt.
+        facts it may carry (`facts`: each tool's fact arguments; the prompt is unchanged);
+        function calling ignores them, since its tool list is part of the cached prompt.
 
         A `plan` request is read as DESIGN 9.1 says: a call written in the content is
         taken as the call; a cut or looping answer carries the problem the model is told.
@@ -183,7 +185,9 @@ class ModelTransport:
         if structured:
             assert self._schema is not None
             schema = self._schema if only is None else narrowed(self._schema, only)
-            extra["response_format"] = response_format(without_facts(schema, unstated))
+            if handles is not None:  # an item is named by a handle the situation showed
+                schema = with_handles(schema, handles)
+            extra["response_format"] = response_format(without_facts(schema, unstated, facts or {}))
         options = {**self._penalties, **output_cap(self._base_url, cap, extra_body=extra)}
         runnable = (
             self._chat.bind(**options)

@@ -121,8 +121,13 @@ class TmdbClient:
         is not TMDB's API, ServiceUnavailable when it cannot be reached."""
         await self._get("/authentication", {})
 
+    @property
+    def configured(self) -> bool:
+        """Whether a lookup can be asked at all (TMDB itself needs a key; a proxy may not)."""
+        return not (self._api_key is None and _PUBLIC_HOST in self._base_url)
+
     async def _get(self, path: str, params: dict[str, str]) -> Any:
-        if self._api_key is None and _PUBLIC_HOST in self._base_url:
+        if not self.configured:
             # TMDB itself answers 401 to every keyless request: don't ask it, don't wait.
             # DEBUG: the caller's caveat is the one warning of the save (`tmdb_caveat`).
             log_event(logger, "tmdb_not_configured", level=logging.DEBUG, path=path)

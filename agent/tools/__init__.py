@@ -1,4 +1,4 @@
-"""The eleven tools (DESIGN 3.2), each with a pydantic argument model, an outcome and a risk level."""
+"""Every tool (DESIGN 3.2, 11.1), each with a pydantic argument model, an outcome, a risk level and a kind."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ from agent.tools.base import Tool, ToolArgs
 from agent.tools.editing import EDIT_TOOLS
 from agent.tools.enrich import ENRICH_TOOLS
 from agent.tools.finding import FINDING_TOOLS
+from agent.tools.listing import LIST_TOOLS
 from agent.tools.reasoning import REASONING_TOOLS
 from agent.tools.remembering import MEMORY_TOOLS
 from agent.tools.reminders import REMINDER_TOOLS
 from agent.tools.saving import SAVE_TOOLS
+from agent.tools.several import SEVERAL_TOOLS
 from agent.tools.simulating import SIMULATE_TOOLS
 
 
@@ -20,8 +22,10 @@ def registry() -> dict[str, Tool[ToolArgs]]:
         tool.name: tool
         for tool in (
             *SAVE_TOOLS,
+            *SEVERAL_TOOLS,
             *ENRICH_TOOLS,
             *FINDING_TOOLS,
+            *LIST_TOOLS,
             *EDIT_TOOLS,
             *MEMORY_TOOLS,
             *ASK_TOOLS,

@@ -67,5 +67,6 @@ ASK_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "unsure; the answer is this call's result.",
         request_clarification,
         {"question": "Save it as a note?", "options": ["Save as a note", "No"]},
+        kind="ask",
     ),
 )

@@ -6,7 +6,7 @@ the runtime turns it into a reply, a pending action or a refusal (ADR-011).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -24,6 +24,18 @@ if TYPE_CHECKING:
     from agent.trust.risk import Assessment
 
 Risk = Literal["low", "read", "high", "critical"]
+# What a tool does, which decides the paths that offer it (agent/tools/paths.py):
+# save (adds items), lookup (asks an outside source; saves only when the message asked to),
+# read (the user's own things), change (an item, a reminder, a state: undoable), delete,
+# ask (a question back), note (the assistant's memory), mark (a bookmark), check (a dry
+# run of an effect), meta (a note for /why).
+Kind = Literal["save", "lookup", "read", "change", "delete", "ask", "note", "mark", "check", "meta"]
+_KIND_OF_RISK: dict[Risk, Kind] = {
+    "read": "read",
+    "low": "change",
+    "high": "delete",
+    "critical": "delete",
+}
 
 
 class ToolArgs(BaseModel):
@@ -135,6 +147,26 @@ class Simulated:
 
 
 @dataclass(frozen=True, slots=True)
+class Listed:
+    """`list_items`: the user's items of a type, period or state, newest first (or their count).
+
+    `entries` are what the reply shows, numbered from `first`, in order: (item id,
+    label, type); `by_type` counts every match by type, so `total` may exceed them.
+    """
+
+    type: str | None
+    period: str | None
+    state: str | None
+    count_only: bool
+    total: int
+    by_type: Mapping[str, int]
+    entries: tuple[tuple[str, str, str], ...] = ()
+    first: int = 1
+    page: int = 1
+    pages: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class Reasoned:
     """`log_reasoning` kept its note for `/why`: nothing was changed."""
 
@@ -181,6 +213,7 @@ Outcome = (
     | Simulated
     | Reasoned
     | Replied
+    | Listed
 )
 
 A = TypeVar("A", bound=ToolArgs)
@@ -197,9 +230,16 @@ class Tool(Generic[A]):
     # what makes valid arguments invalid output for this turn (a time the message does not
     # support, DESIGN 11.1): the problem the model is told, or None
     check: Callable[[ToolContext, Any], str | None] | None = None
+    kind: Kind | None = None  # what it does; None: read from its risk (`does`)
+    # optional arguments that are facts a source states (a year, an id): left out of a
+    # first step's grammar when the message gives no value for them (DESIGN 9.6)
+    facts: frozenset[str] = frozenset()
+
+    @property
+    def does(self) -> Kind:
+        """What the tool does: its `kind`, or read / change / delete by its risk."""
+        return self.kind if self.kind is not None else _KIND_OF_RISK[self.risk]
 
     @property
     def writes(self) -> bool:
-        return self.risk in ("low", "high", "critical") and not self.name.startswith(
-            ("enrich_", "search_")
-        )
+        return self.does not in ("read", "lookup", "ask", "check", "meta")

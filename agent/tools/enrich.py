@@ -259,6 +259,8 @@ ENRICH_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Look a movie up on TMDB; the runtime saves a clear match when the user asked to save, or offers the candidates.",
         enrich_movie,
         {"title": "inception"},
+        kind="lookup",
+        facts=frozenset({"year"}),
     ),
     Tool(
         "enrich_tv_show",
@@ -267,6 +269,8 @@ ENRICH_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Look a TV show up on TMDB (same rules as enrich_movie).",
         enrich_tv_show,
         {"title": "dark", "year": 2017},
+        kind="lookup",
+        facts=frozenset({"year"}),
     ),
     Tool(
         "enrich_link",
@@ -275,5 +279,6 @@ ENRICH_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Fetch a public web page's title and description (saved as a link or video when the user asked to save).",
         enrich_link,
         {"url": "https://example.com/article"},
+        kind="lookup",
     ),
 )

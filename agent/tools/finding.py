@@ -41,6 +41,7 @@ from agent.tools.matching import (
     word_score,
 )
 from agent.trust import effects
+from agent.understanding.searches import search_subject
 from agent.understanding.textnorm import fold
 from storage import Database
 from storage.documents import ItemDoc, ItemType
@@ -142,12 +143,14 @@ async def search_items(ctx: ToolContext, args: SearchItemsArgs) -> Outcome:
             args.query, tuple(await db.items.newest_of_type(turn.user_id, args.type, limit))
         )
     counts = turn.user.counts
-    found = await find_items(db, turn.user_id, args.query, item_type=args.type, type_counts=counts)
+    # the question's own words are no subject: "X salvo aí" searches for X (issue 41)
+    query = search_subject(args.query)
+    found = await find_items(db, turn.user_id, query, item_type=args.type, type_counts=counts)
     if not found and args.type is not None and not names_type(turn.incoming.text, args.type):
         # A type the user never said (a small model copies the schema example's "movie")
         # must not hide the one item they asked about: every type is searched.
-        found = await find_items(db, turn.user_id, args.query, type_counts=counts)
-    return Found(args.query, tuple(found[:limit]))
+        found = await find_items(db, turn.user_id, query, type_counts=counts)
+    return Found(query, tuple(found[:limit]))
 
 
 async def find_items(
@@ -286,6 +289,7 @@ FINDING_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Find the user's saved items by text and/or type (no query: the most recent).",
         search_items,
         {"query": "inception", "type": "movie"},
+        facts=frozenset({"type", "limit"}),
     ),
     Tool(
         "delete_item",

@@ -66,5 +66,6 @@ REASONING_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Note (<=200 chars) why you chose your next step; shown to the user by /why. Then plan the step.",
         log_reasoning,
         {"note": "two items match; asking which one"},
+        kind="meta",
     ),
 )

@@ -134,6 +134,7 @@ MEMORY_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "their words; not for things to save (use the save tools).",
         remember,
         {"fact": "prefere filmes legendados"},
+        kind="note",
     ),
     Tool(
         "bookmark",
@@ -144,5 +145,6 @@ MEMORY_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "unpinned one is dropped.",
         bookmark,
         {"item_id": "<id of the item>", "note": "ver com a Ana no sábado"},
+        kind="mark",
     ),
 )

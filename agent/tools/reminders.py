@@ -177,6 +177,7 @@ REMINDER_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "scope next: only its next time.",
         cancel_reminder,
         {"query": "dentista", "scope": "all"},
+        kind="delete",  # offered where deleting is (agent/tools/paths.py): "esquece o lembrete"
     ),
     Tool(
         "undo_last",

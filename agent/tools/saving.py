@@ -223,12 +223,32 @@ async def save_note(ctx: ToolContext, args: SaveNoteArgs) -> Outcome:
     return await store_item(ctx, "note", content=content)
 
 
+def _unlooked(ctx: ToolContext, tmdb_id: int | None) -> tuple[str, ...]:
+    """A title saved as given while TMDB is not configured says so, as a lookup would (issue 41)."""
+    unlooked = tmdb_id is None and not ctx.deps.tmdb.configured
+    return ("caveat_tmdb_not_configured",) if unlooked else ()
+
+
 async def save_movie(ctx: ToolContext, args: SaveMovieArgs) -> Outcome:
-    return await store_item(ctx, "movie", title=args.title, year=args.year, tmdb_id=args.tmdb_id)
+    return await store_item(
+        ctx,
+        "movie",
+        title=args.title,
+        year=args.year,
+        tmdb_id=args.tmdb_id,
+        caveats=_unlooked(ctx, args.tmdb_id),
+    )
 
 
 async def save_tv_show(ctx: ToolContext, args: SaveTvShowArgs) -> Outcome:
-    return await store_item(ctx, "tv_show", title=args.title, year=args.year, tmdb_id=args.tmdb_id)
+    return await store_item(
+        ctx,
+        "tv_show",
+        title=args.title,
+        year=args.year,
+        tmdb_id=args.tmdb_id,
+        caveats=_unlooked(ctx, args.tmdb_id),
+    )
 
 
 def _parse_url(ctx: ToolContext, raw: str) -> str | Failed:
@@ -269,6 +289,7 @@ SAVE_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Save a free-text note.",
         save_note,
         {"content": "comprar leite"},
+        kind="save",
     ),
     Tool(
         "save_movie",
@@ -277,6 +298,8 @@ SAVE_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Save a movie as given (prefer enrich_movie first to find it on TMDB).",
         save_movie,
         {"title": "Inception", "year": 2010, "tmdb_id": 27205},
+        kind="save",
+        facts=frozenset({"year", "tmdb_id"}),
     ),
     Tool(
         "save_tv_show",
@@ -285,6 +308,8 @@ SAVE_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Save a TV show as given (prefer enrich_tv_show first).",
         save_tv_show,
         {"title": "Dark", "year": 2017},
+        kind="save",
+        facts=frozenset({"year", "tmdb_id"}),
     ),
     Tool(
         "save_video",
@@ -293,6 +318,8 @@ SAVE_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Save a video URL (YouTube, Vimeo...).",
         save_video,
         {"url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ"},
+        kind="save",
+        facts=frozenset({"title"}),
     ),
     Tool(
         "save_link",
@@ -301,5 +328,7 @@ SAVE_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Save a web link.",
         save_link,
         {"url": "https://example.com/article", "description": "artigo sobre café"},
+        kind="save",
+        facts=frozenset({"description"}),
     ),
 )

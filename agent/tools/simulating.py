@@ -159,5 +159,6 @@ SIMULATE_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Dry run of an effect `tool` with its `args`: items touched, undo, risk 0-1, run/ask/refuse.",
         simulate,
         {"tool": "delete_item", "args": {"query": "inception"}},
+        kind="check",
     ),
 )

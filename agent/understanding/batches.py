@@ -4,7 +4,13 @@
 - notes: "anota: leite; pão", or one note a line after "anota:": split on ";" and line
   breaks only, never on commas or "e" ("anota: comprar leite, pão e ovos" is one list);
 - titles: a save verb and a plural type noun, "salva os filmes matrix e interestelar",
-  "add the shows Dark, Severance and The Office": split on commas, ";", "e", "and", "&".
+  "add the shows Dark, Severance and The Office": split on commas, ";", "e", "and", "&";
+  with no noun, an explicit list (commas, line breaks, bullets: "salva Duna, Matrix e
+  Tenet", "put A, B and C on my list") of title-like pieces is several movies, the type
+  a bare title after a save verb gets (issue 41);
+- typed parts: pieces that say what they are, "a série Dark e o filme Duna", "anota X e
+  guarda esse link <url>": each saved as the type it names (a note and a link in one
+  message are two items); an untyped piece takes the message's first verb's type.
 
 A title may hold "e" / "and" itself ("velozes e furiosos", "pride and prejudice"). The
 pieces split on those words stay joinable (`Run`): a source joins them back (TMDB, by
@@ -25,11 +31,12 @@ from typing import Final, Literal
 
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
-from agent.understanding.urls import extract_urls
+from agent.understanding.urls import extract_urls, is_video_url
 
 MAX_BATCH: Final = 10
-BatchKind = Literal["links", "notes", "titles"]
+BatchKind = Literal["links", "notes", "titles", "mixed"]
 TitleType = Literal["movie", "tv_show"]
+PieceType = Literal["movie", "tv_show", "note", "link", "video"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +62,7 @@ class Batch:
     pieces: tuple[str, ...]  # what to save, as read without a source (not yet cut)
     item_type: TitleType | None = None
     runs: tuple[Run, ...] = ()  # titles: the same text, joinable by a lookup
+    types: tuple[PieceType, ...] = ()  # mixed: each piece's type, in order
 
 
 _F: Final = re.IGNORECASE | re.UNICODE
@@ -69,7 +77,7 @@ SAVE_VERB_RE: Final = (
 )
 _FILL: Final = (
     r"(?:(?:a[ií]|ae|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|l[aá]|"
-    r"na\s+(?:minha\s+)?lista|on\s+my\s+list)[,\s]+)*"
+    r"na\s+(?:minha\s+)?lista|on\s+my\s+list)[,:\s]+)*"
 )
 _PLURAL: Final = (
     r"(?:(?:os|as|these|the|both|esses|essas|estes|estas|seguintes|following|dois|duas|"
@@ -91,7 +99,7 @@ _ASKS_SAVE: Final = re.compile(rf"^\s*{_POLITE}{SAVE_VERB_RE}\b", _F)
 _TAIL: Final = re.compile(
     r"(?:[\s,]+(?:na\s+(?:minha\s+)?lista|[àa]\s+(?:minha\s+)?lista|"
     r"pra\s+(?:eu\s+)?(?:ver|assistir)\s+depois|para\s+(?:eu\s+)?(?:ver|assistir)\s+depois|"
-    r"to\s+(?:my|the)\s+(?:list|watchlist)|for\s+later|to\s+watch\s+later|pra\s+mim|"
+    r"(?:to|on|in)\s+(?:my|the)\s+(?:list|watchlist)|for\s+later|to\s+watch\s+later|pra\s+mim|"
     r"para\s+mim|for\s+me|tamb[ée]m|too|also|please|por\s+favor|pfv|a[ií]))+\s*[.!]*\s*$",
     _F,
 )
@@ -217,7 +225,13 @@ def read_batch(text: str) -> Batch | None:
     message = clean_text(text)
     if not message or len(message) > 4_000 or message.startswith("/"):
         return None
-    return _links(message) or _notes(message) or _titles(message)
+    return (
+        _links(message)
+        or _notes(message)
+        or _titles(message)
+        or _mixed(message)
+        or _bare_titles(message)
+    )
 
 
 _ONE_NOTE: Final = re.compile(
@@ -312,3 +326,136 @@ def split_title(title: str) -> tuple[Run, ...] | None:
     if sum(len(r.atoms) for r in runs) < 2:
         return None
     return tuple(runs)
+
+
+# -- several things that say what they are, or a list of bare titles (issue 41) -----------
+
+_NOTE_VERB: Final = re.compile(
+    r"^(?:anota|anote|anotar|note(?:\s+down)?|nota|notes?)\b", re.IGNORECASE
+)
+_KIND_NOUNS: Final[dict[str, PieceType]] = {
+    **dict.fromkeys("filme movie film".split(), "movie"),
+    **dict.fromkeys("serie seriado show".split(), "tv_show"),
+    **dict.fromkeys("nota note anotacao lembrete".split(), "note"),
+    **dict.fromkeys("link site artigo article pagina page".split(), "link"),
+    **dict.fromkeys("video".split(), "video"),
+}
+_ARTICLES: Final = r"(?:(?:o|a|um|uma|the|a|an|esse|essa|este|esta|this|that)\s+)?"
+_KIND_WORD: Final = (
+    r"(?:filme|movie|film|s[ée]rie(?:\s+de\s+tv)?|seriado|tv\s+show|show|nota|note|anota[çc][ãa]o|"
+    r"link|site|artigo|article|p[áa]gina|page|v[íi]deo)"
+)
+# " e " / " and " that opens a piece saying what it is: "... e o filme Duna", "... e
+# guarda esse link https://...", "... and https://..."
+_TYPED_BOUNDARY: Final = re.compile(
+    rf"\s+(?:e|and|&|mais|plus)\s+(?=(?:{SAVE_VERB_RE}\s+)?{_ARTICLES}{_KIND_WORD}\b|"
+    rf"{SAVE_VERB_RE}\b|https?://|www\.)",
+    _F,
+)
+# after a note verb only a verb of its own or an address opens another piece: "anota que
+# preciso ver a série Dark e o filme Duna" is one note
+_VERB_BOUNDARY: Final = re.compile(
+    rf"\s+(?:e|and|&|mais|plus)\s+(?={SAVE_VERB_RE}\b|"
+    rf"(?:{_ARTICLES}(?:link|site|v[íi]deo|page|p[áa]gina)\s*[:,-]?\s*)?(?:https?://|www\.))",
+    _F,
+)
+_HEAD: Final = re.compile(
+    rf"^\s*{_POLITE}(?P<verb>{SAVE_VERB_RE})\b\s*:?\s*{_FILL}"
+    rf"(?:(?:these|this|estes|estas|esses|essas|isso|isto|os\s+seguintes|the\s+following)\s*)?"
+    rf"\s*[:,-]?\s*(?P<body>\S.*)$",
+    _F | re.DOTALL,
+)
+_PIECE_KIND: Final = re.compile(
+    rf"^(?:{SAVE_VERB_RE}\s+{_FILL})?{_ARTICLES}(?P<kind>{_KIND_WORD})\b\s*[:,-]?\s*(?P<rest>.*)$",
+    _F | re.DOTALL,
+)
+_GLUE: Final = re.compile(r"^(?:(?:e|and|&|mais|plus|tamb[ée]m|also)\s+)+", _F)
+_PIECE_VERB: Final = re.compile(rf"^{SAVE_VERB_RE}\s+{_FILL}(?P<rest>.*)$", _F | re.DOTALL)
+
+
+def _kind_of(word: str) -> PieceType | None:
+    folded = fold(word).split()
+    return _KIND_NOUNS.get(folded[0]) if folded else None
+
+
+def _typed_piece(piece: str, default: PieceType) -> tuple[PieceType, str] | None:
+    """What one piece is and its text: a link by its address, a kind it names, else `default`."""
+    urls = extract_urls(piece)
+    if urls:
+        rest = piece
+        for url in urls:
+            rest = rest.replace(url, " ")
+        named = _PIECE_KIND.match(rest.strip())
+        leftover = named.group("rest") if named else _PIECE_VERB.sub(r"\g<rest>", rest.strip())
+        if len(urls) > 1 or fold(leftover).strip():
+            return None  # a link with words of its own: the planner reads it
+        return ("video" if is_video_url(urls[0]) else "link"), urls[0]
+    named = _PIECE_KIND.match(piece)
+    if named is not None:
+        kind = _kind_of(named.group("kind"))
+        text = _clean_piece(_TAIL.sub("", named.group("rest")))
+        if kind in (None, "link", "video") or not text:
+            return None  # "o link" with no address names nothing to save
+        return kind, text
+    verb = _PIECE_VERB.match(piece)
+    if verb is not None and _NOTE_VERB.match(fold(piece)):
+        default = "note"  # "... e anota pagar a luz"
+    text = _clean_piece(_TAIL.sub("", verb.group("rest") if verb else piece))
+    return (default, text) if text else None
+
+
+def _mixed(message: str) -> Batch | None:
+    """ "salva a série Dark e o filme Duna", "anota X e guarda esse link <url>"."""
+    head = _HEAD.match(message)
+    if head is None:
+        return None
+    default: PieceType = "note" if _NOTE_VERB.match(fold(head.group("verb"))) else "movie"
+    boundary = _VERB_BOUNDARY if default == "note" else _TYPED_BOUNDARY
+    if not boundary.search(head.group("body")):
+        return None
+    pieces: list[tuple[PieceType, str]] = []
+    body = head.group("body")
+    first = _PIECE_KIND.match(body)  # the first piece says what it is
+    for part in _HARD.split(body):
+        for chunk in boundary.split(part):
+            chunk = _GLUE.sub("", chunk.strip())  # ", e anota ...": the "e" joins, it is no text
+            if not chunk:
+                continue
+            typed = _typed_piece(chunk, default)
+            if typed is None:
+                return None
+            pieces.append(typed)
+    kinds = {kind for kind, _ in pieces}
+    if len(pieces) < 2 or (kinds <= {"movie"} and default == "movie" and first is None):
+        return None  # untyped titles only: the titles' reading (TMDB may join them)
+    return Batch(
+        "mixed", tuple(text for _, text in pieces), types=tuple(kind for kind, _ in pieces)
+    )
+
+
+def _bare_titles(message: str) -> Batch | None:
+    """ "salva Duna, Matrix e Tenet", "put A, B and C on my list": an explicit list of titles."""
+    head = _HEAD.match(message)
+    if head is None or _NOTE_VERB.match(fold(head.group("verb"))):
+        return None
+    body = _TAIL.sub("", head.group("body")).strip()
+    if not _HARD.search(body) or extract_urls(body):
+        return None  # no commas, lines or bullets: "salva X e Y" is the planner's (or TMDB's)
+    runs: list[Run] = []
+    for part in _HARD.split(body):
+        tokens = _SOFT.split(_clean_piece(part))
+        atoms = [_clean_piece(a) for a in tokens[0::2]]
+        if not all(atoms):
+            return None
+        runs.append(Run(tuple(atoms), tuple(tokens[1::2])))
+    pieces = [piece for run in runs for piece in known_runs(run)]
+    if len(pieces) < 2 or not all(_title_like(p) for p in pieces):
+        return None
+    return Batch("titles", tuple(pieces), item_type="movie", runs=tuple(runs))
+
+
+def _title_like(piece: str) -> bool:
+    """A piece that reads as a title (not a to-do, a kind Lembra does not keep, personal data)."""
+    from agent.understanding.kinds import guessed_title
+
+    return guessed_title("salva " + piece, piece) is not None

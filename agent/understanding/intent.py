@@ -60,8 +60,9 @@ from typing import Any, Final
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA, Levenshtein
 
-from agent.understanding import savedwhen, smalltalk
+from agent.understanding import questions, smalltalk
 from agent.understanding.reminders import route as reminder_route
+from agent.understanding.textnorm import expand_chat
 from agent.understanding.vocabulary import (
     CANCEL,
     COMMAND_LABELS,
@@ -239,7 +240,7 @@ class IntentClassifier:
             emoji_label = EMOJI.get(stripped.translate(EMOJI_MODIFIERS))
             if emoji_label is not None:
                 return Intent(emoji_label, EMPTY, 100, text)
-        norm = normalize(stripped)
+        norm = expand_chat(normalize(stripped))  # "lista td", "qts filmes" (issue 41)
         if not norm:
             return self._llm(text, "other", 0)
         if stripped[0] != "-" and (choice := self._select(norm)) is not None:
@@ -486,10 +487,12 @@ def refine(intent: Intent) -> Intent:
         if kind == "greeting" and not smalltalk.GREETING_TAILS.isdisjoint(smalltalk.words_of(text)):
             return Intent("smalltalk", MappingProxyType({"kind": kind}), intent.score, text)
         return intent
-    if (period := savedwhen.asked_period(text)) is not None:  # "o que salvei essa semana?"
-        period_entities: dict[str, Any] = {"period": period[0]}
-        if period[1] != "all":
-            period_entities["type"] = period[1]
+    asked_when = questions.read_question(text)
+    if asked_when is not None and asked_when.window and not asked_when.subject:
+        # "o que eu salvei essa semana?", "quantos filmes salvei hoje?": a list by period
+        period_entities: dict[str, Any] = {"period": asked_when.window}
+        if asked_when.type is not None:
+            period_entities["type"] = asked_when.type
         return Intent("list_all", MappingProxyType(period_entities), 100, text)
     asked = smalltalk.saved_question_type(text)
     if asked is not None:

@@ -23,11 +23,12 @@ from typing import Final, Literal
 
 from agent.understanding.references import fold_same_length
 from agent.understanding.searches import plain_search
-from agent.understanding.textnorm import fold
+from agent.understanding.textnorm import expand_chat, fold
 from agent.understanding.vocabulary import ItemType
 
 Kind = Literal["find", "exists", "count", "when", "recall"]
-Window = Literal["today", "yesterday", "week", "last_week", "month"]
+# the periods of `list_items` (agent/tools/listing.py), and "semana passada"
+Window = Literal["today", "yesterday", "this_week", "last_week", "last_7_days", "this_month"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,19 +59,32 @@ _WINDOWS: Final[dict[str, Window]] = {
     "earlier today": "today",
     "ontem": "yesterday",
     "yesterday": "yesterday",
-    "essa semana": "week",
-    "esta semana": "week",
-    "nessa semana": "week",
-    "nesta semana": "week",
-    "this week": "week",
+    "essa semana": "this_week",
+    "esta semana": "this_week",
+    "nessa semana": "this_week",
+    "nesta semana": "this_week",
+    "this week": "this_week",
     "semana passada": "last_week",
     "na semana passada": "last_week",
     "last week": "last_week",
-    "esse mes": "month",
-    "este mes": "month",
-    "nesse mes": "month",
-    "neste mes": "month",
-    "this month": "month",
+    "ultimos 7 dias": "last_7_days",
+    "ultimos sete dias": "last_7_days",
+    "nos ultimos 7 dias": "last_7_days",
+    "nos ultimos sete dias": "last_7_days",
+    "ultima semana": "last_7_days",
+    "na ultima semana": "last_7_days",
+    "last 7 days": "last_7_days",
+    "last seven days": "last_7_days",
+    "past 7 days": "last_7_days",
+    "past seven days": "last_7_days",
+    "past week": "last_7_days",
+    "in the last 7 days": "last_7_days",
+    "in the past week": "last_7_days",
+    "esse mes": "this_month",
+    "este mes": "this_month",
+    "nesse mes": "this_month",
+    "neste mes": "this_month",
+    "this month": "this_month",
 }
 _WINDOW: Final = rf"(?P<window>{'|'.join(sorted(_WINDOWS, key=len, reverse=True))})"
 _HOLD: Final = (
@@ -88,7 +102,10 @@ _SAVED: Final = r"(?:salvei|guardei|anotei|adicionei|coloquei|botei|saved|kept|n
 _I: Final = r"(?:(?:eu|i|voce|vc|you)\s+)?(?:(?:ja|already|ever)\s+)?"
 _DID_I: Final = r"(?:(?:did|have|do|had)\s+(?:i|you)\s+(?:already\s+|ever\s+)?)"
 _ABOUT: Final = r"(?:sobre|de|da|do|das|dos|about|on|regarding|for|from|of|with|com|by|do|da)"
-_THAT: Final = r"(?:(?:aquele|aquela|aqueles|aquelas|esse|essa|o|a|os|as|um|uma|that|the|a|an|this|my|meu|minha)\s+)?"
+_THAT: Final = (
+    r"(?:(?:aquele|aquela|aqueles|aquelas|esse|essa|o|a|os|as|um|uma|that|the|a|an|this|my|"
+    r"meu|minha|algum|alguma|alguns|algumas|any|some)\s+)?"
+)
 _WAS: Final = r"(?:(?:era|e|foi|eram|sao|esta|estao|ta|fica|ficou|is|was|were|s|re)\s+)?"
 _WHAT: Final = r"(?:qual|quais|que|which|what|whats|cade|onde|where|wheres|where s)"
 _SOME: Final = r"(?:algo|alguma coisa|algum|alguma|um|uma|something|anything|a|an|some)"
@@ -98,7 +115,11 @@ _TAIL_Q: Final = (
     r"aqui|ai|la|please|por favor|de novo|again|que eu salvei|que salvei|que eu guardei|"
     r"que eu tenho|i saved|that i saved|i kept|i have))*"
 )
-_LEAD: Final = r"(?:(?:e|and|ah|oh|hey|ei|oi|so|entao|lembra|remember|me diz|me fala|tell me)\s+)*"
+_LEAD: Final = (
+    r"(?:(?:e|and|ah|oh|hey|ei|oi|so|entao|lembra|remember|me diz|me fala|me conta|tell me|"
+    r"(?:voce\s+)?(?:sabe|lembra)(?:\s+(?:me\s+)?dizer)?(?:\s+se)?|"
+    r"(?:do|can|could)\s+you\s+(?:know|remember|tell me)(?:\s+(?:if|whether))?|you know)\s+)*"
+)
 
 _FIND: Final = tuple(
     re.compile(p)
@@ -130,7 +151,8 @@ _EXISTS: Final = tuple(
         rf"^{_LEAD}(?:(?:eu|ja)\s+(?:ja\s+)?(?:salvei|guardei|anotei|adicionei)|{_DID_I}(?:save|saved|keep|kept|add|added|store|stored))"
         rf"\s+{_THAT}(?:{_TYPE}\s+)?(?P<subject>.+?){_TAIL_Q}$",
         # tenho X salvo / do I have X saved
-        rf"^{_LEAD}(?:(?:eu\s+)?(?:ja\s+)?tenho|do\s+i\s+(?:already\s+)?have)\s+{_THAT}(?:{_TYPE}\s+)?(?P<subject>.+?)\s+"
+        rf"^{_LEAD}(?:(?:eu\s+)?(?:ja\s+)?tenho|do\s+i\s+(?:already\s+)?have)\s+{_THAT}"
+        rf"(?:{_TYPE}\s+(?:{_ABOUT}\s+)?)?(?P<subject>.+?)\s+"
         rf"(?:salvo|salva|salvos|salvas|guardado|guardada|anotado|anotada|saved|stored|kept)(?:\s+(?:ai|aqui|ja|already))?$",
     )
 )
@@ -157,13 +179,16 @@ _FILLERS: Final = frozenset(
 )
 _LEADING: Final = re.compile(
     r"^(?:(?:o|a|os|as|um|uma|the|an|a|my|meu|minha|meus|minhas|aquele|aquela|that|this|"
-    r"any|some|algum|alguma|alguns|algumas)\s+)+"
+    r"any|some|algum|alguma|alguns|algumas|"
+    # "alguma coisa do Nolan": the subject is Nolan
+    r"(?:coisa|coisas|algo|thing|things|something|anything|nada|nothing)\s+"
+    r"(?:de|do|da|dos|das|sobre|about|on|from|with|com))\s+)+"
 )
 _MAX_SUBJECT_WORDS: Final = 6
 
 
 def _words(text: str) -> str:
-    return " ".join(fold(text).split())
+    return expand_chat(fold(text))
 
 
 def _as_written(text: str, subject: str) -> str:

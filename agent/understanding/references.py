@@ -45,6 +45,8 @@ class Reference:
     bare: bool = False  # no verb: "o 2", "the last one" (read as "show")
     # "na verdade é o de 2021": a correction of the item just named, when it fits it
     correction: bool = False
+    # "corrige: X": the new text of the item the user's last effect saved or changed
+    fix: bool = False
 
 
 _ORDINALS: Final[dict[str, int]] = {
@@ -160,6 +162,13 @@ _EDIT: Final = re.compile(
     rf"(?:{_REF})(?P<to>{_TO})(?P<value>\S.*)$",
     re.DOTALL,
 )
+# "muda o título pra X", "change the year to 1999": a field of the item just named
+_EDIT_FIELD: Final = re.compile(
+    rf"^{_LEAD}(?:{_VERBS['edit']})\s+(?:(?:o|a|the)\s+)?{_FIELD}"
+    rf"(?:\s+(?:dele|dela|disso|of it|of that))?"
+    rf"(?P<to>{_TO}|\s+(?:it s|its|it is|it should be|e|eh|seria|o certo e)\s+)(?P<value>\S.*)$",
+    re.DOTALL,
+)
 _BOOKMARK_NOTE: Final = re.compile(
     rf"^{_LEAD}(?:{_VERBS['bookmark']})\s+(?:{_REF})(?:\s*[,:-]\s*|\s+(?:pra|para|to|for)\s+)(?P<note>\S.*)$",
     re.DOTALL,
@@ -205,6 +214,14 @@ _CORRECT_YEAR: Final = re.compile(
 )
 
 
+# "corrige: a senha é 1234", "fix: Interstellar": the new text of the item just named
+_HEADED_FIX: Final = re.compile(
+    r"^(?:(?:na verdade|actually|ops|oops|opa)[,\s]+)?(?:corrige|corrija|corrigir|correcao|"
+    r"fix|correct|correction|errata)\s*:\s*(?P<value>\S.*)$",
+    re.DOTALL,
+)
+
+
 def read_reference(text: str) -> Reference | None:
     """The shelf reference `text` is, or None when it is anything else."""
     raw = text.strip()
@@ -213,6 +230,19 @@ def read_reference(text: str) -> Reference | None:
     edit = _read_edit(raw)
     if edit is not None:
         return edit
+    field = _EDIT_FIELD.match(_spaced(raw))
+    if field is not None:
+        value = raw[field.start("value") :].strip().strip("\"'«»“”")
+        named = _FIELDS.get(field.group("field"))
+        return (
+            Reference("edit", Target("pronoun"), field=named, value=value, fix=True)
+            if value
+            else None
+        )
+    fix = _HEADED_FIX.match(_spaced(raw))
+    if fix is not None:
+        value = raw[fix.start("value") :].strip().strip("\"'«»“”")
+        return Reference("edit", Target("pronoun"), value=value, fix=True) if value else None
     words = _words(raw)
     if not words or len(words.split()) > 12:
         return None

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent.understanding.textnorm import clean_text, fold
+from agent.understanding.textnorm import clean_text, expand_chat, fold
 from agent.understanding.vocabulary import TYPE_WORDS
 from storage.documents import ItemType
 
@@ -93,3 +93,28 @@ def plain_search(text: str) -> PlainSearch | None:
             return PlainSearch("", TYPE_WORDS[words[0]])  # "procura filmes": every movie
         return PlainSearch(what, TYPE_WORDS.get(fold(noun)) if noun else None)
     return None
+
+
+# Words of a question about saved things that name nothing saved (issue 41): "tenho algum
+# filme do X salvo aí?" searches for X, never for "X salvo aí".
+_QUESTION_FILLERS = frozenset(
+    fold(word)
+    for word in """salvo salva salvos salvas salvei salvou guardado guardada guardados
+    guardadas guardei anotado anotada anotei tenho tem temos voce vc eu meu minha meus minhas
+    algum alguma alguns algumas algo coisa coisas ai aqui la cade aquele aquela aqueles
+    aquelas onde qual quais que sobre lista mesmo hein ne saved kept noted have has did
+    does i my any some anything something thing things stuff there about list again
+    please por favor pfv""".split()
+)
+
+
+def search_subject(query: str) -> str:
+    """`query` without the question's own words ("tenho", "salvo", "aí", "anything"), as
+    written; the query itself when nothing else is left (a title made of such words)."""
+    kept = [
+        word
+        for word in query.split()
+        if expand_chat(fold(word)) not in _QUESTION_FILLERS or not fold(word)
+    ]
+    subject = " ".join(kept).strip(" \t.,;:!?\"'«»")
+    return subject if fold(subject) else query

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final, Literal
 
-from agent.understanding.textnorm import fold
+from agent.understanding.textnorm import expand_chat, fold
 
 SmallTalkKind = Literal[
     "thanks", "greeting", "compliment", "laughter", "ack", "feeling", "question", "emoji"
@@ -226,7 +226,7 @@ SAVED_FILLERS: Final = _words(
     tudo lista mesmo entao hein what which how many do did i you my the so far already have
     has there here all of any is are were was list me show por favor please que ultimo
     ultimos ultima ultimas last recent recentes mostra quero ver see algum alguma alguns
-    algumas nenhum nenhuma on in"""
+    algumas nenhum nenhuma on in s whats"""
 )
 # "tem alguma série na minha lista?" holds through the list, without a verb of saving
 LIST_NOUNS: Final = _words("lista list")
@@ -234,7 +234,7 @@ LIST_NOUNS: Final = _words("lista list")
 
 def saved_question_type(text: str) -> ItemType | Literal["all"] | None:
     """The item type a clear question about saved things asks for ("all" for every type)."""
-    words = words_of(text)
+    words = expand_chat(" ".join(words_of(text))).split()  # "qtas series vc tem?"
     question = "?" in text or (bool(words) and words[0] in QUESTION_WORDS)
     if not question or not words or len(words) > MAX_WORDS or _URL.search(text):
         return None

@@ -81,3 +81,61 @@ def without_emojis(message: str) -> str:
 def without_data_tags(message: str) -> str:
     """The text without the data fences a model copied from its prompt."""
     return _DATA_TAG.sub("", message)
+
+
+# Chat shorthand people type (PT/EN), as the words it stands for. Only unambiguous
+# ones: "q" is "que" in "o q eu salvei", but "n" and "ta" are left alone.
+CHAT_WORDS: dict[str, str] = {
+    "oq": "o que",
+    "oqe": "o que",
+    "oque": "o que",
+    "q": "que",
+    "hj": "hoje",
+    "hje": "hoje",
+    "amnh": "amanha",
+    "vc": "voce",
+    "vcs": "voces",
+    "ce": "voce",
+    "tb": "tambem",
+    "tbm": "tambem",
+    "tmb": "tambem",
+    "qnts": "quantos",
+    "qnt": "quantos",
+    "qts": "quantos",
+    "qtos": "quantos",
+    "qntos": "quantos",
+    "qtas": "quantas",
+    "qntas": "quantas",
+    "qdo": "quando",
+    "qnd": "quando",
+    "pq": "porque",
+    "td": "tudo",
+    "tds": "todos",
+    "msm": "mesmo",
+    "mt": "muito",
+    "mto": "muito",
+    "smn": "semana",
+    "dps": "depois",
+    "agr": "agora",
+    "cd": "cade",
+    "kd": "cade",
+    "pfv": "por favor",
+    "pf": "por favor",
+    "pls": "please",
+    "plz": "please",
+    "u": "you",
+    "ur": "your",
+    "r": "are",
+    "thx": "thanks",
+    "ty": "thanks",
+    "wk": "week",
+    "2day": "today",
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+}
+
+
+def expand_chat(folded: str) -> str:
+    """`folded` text (see `fold`) with chat shorthand spelled out: "oq eu salvei hj" -> "o que
+    eu salvei hoje". For readers matching words, never for what is stored."""
+    return " ".join(CHAT_WORDS.get(word, word) for word in folded.split())

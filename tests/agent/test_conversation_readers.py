@@ -119,7 +119,7 @@ def test_a_type_noun_is_kept_with_the_position() -> None:
         ("quantas notas sobre trabalho eu tenho?", SavedQuestion("count", "trabalho", "note")),
         ("o que eu salvei hoje?", SavedQuestion("when", window="today")),
         ("quais links eu salvei ontem?", SavedQuestion("when", "", "link", "yesterday")),
-        ("what did I save this week?", SavedQuestion("when", window="week")),
+        ("what did I save this week?", SavedQuestion("when", window="this_week")),
         ("what was it?", SavedQuestion("recall")),
         ("qual era mesmo?", SavedQuestion("recall")),
         ("procura dentista", SavedQuestion("find", "dentista")),
@@ -129,7 +129,15 @@ def test_a_type_noun_is_kept_with_the_position() -> None:
         ("is there a note about the gym?", SavedQuestion("find", "gym", "note")),
         ("lista os links de ontem", SavedQuestion("when", "", "link", "yesterday")),
         ("o que eu salvei semana passada?", SavedQuestion("when", window="last_week")),
-        ("quais filmes eu salvei esse mês?", SavedQuestion("when", "", "movie", "month")),
+        ("quais filmes eu salvei esse mês?", SavedQuestion("when", "", "movie", "this_month")),
+        # chat shorthand, a question word in front, a subject stripped of "coisa do" (issue 41)
+        ("oq eu salvei hj?", SavedQuestion("when", window="today")),
+        ("vc sabe oq eu salvei essa semana?", SavedQuestion("when", window="this_week")),
+        ("o que eu guardei nos últimos 7 dias?", SavedQuestion("when", window="last_7_days")),
+        ("qtas series eu tenho?", SavedQuestion("count", "", "tv_show")),
+        ("tenho alguma coisa do Nolan salva aí?", SavedQuestion("exists", "Nolan")),
+        ("tenho algum filme do Nolan salvo aí?", SavedQuestion("exists", "Nolan", "movie")),
+        ("vc lembra se eu salvei o filme Duna?", SavedQuestion("exists", "Duna", "movie")),
         ("qual o link do python que eu salvei?", SavedQuestion("find", "python", "link")),
         ("tem algum filme do nolan?", SavedQuestion("find", "nolan", "movie")),
         ("quantos filmes do Nolan eu tenho?", SavedQuestion("count", "Nolan", "movie")),
@@ -228,11 +236,71 @@ def test_the_readers_never_raise(text: str) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.sampled_from(["apaga", "mostra", "muda", "marca", "quantos", "salva os filmes", "anota:"]),
+    st.sampled_from(
+        [
+            "apaga",
+            "mostra",
+            "muda",
+            "marca",
+            "quantos",
+            "salva os filmes",
+            "anota:",
+            "salva",  # explicit lists and typed parts (issue 41)
+            "guarda a série",
+            "corrige:",
+            "e",
+        ]
+    ),
     st.text(alphabet=st.characters(codec="utf-8"), max_size=80),
 )
 def test_the_readers_never_raise_after_a_known_start(start: str, rest: str) -> None:
-    for text in (f"{start} {rest}", f"{start} o {rest} para {rest}"):
+    for text in (
+        f"{start} {rest}",
+        f"{start} o {rest} para {rest}",
+        f"{start} {rest}, {rest} e o filme {rest} e guarda https://example.com/{rest}",
+    ):
         read_reference(text)
         read_question(text)
         read_batch(text)
+
+
+def test_chat_shorthand_reaches_the_deterministic_labels() -> None:
+    """ "lista td", "qts filmes tenho": read as the words they stand for (issue 41)."""
+    from agent.understanding.intent import IntentClassifier
+
+    classify = IntentClassifier().classify
+    assert classify("lista td").action == "list_all"
+    assert dict(classify("qts filmes tenho").entities) == {"type": "movie"}
+    assert dict(classify("o q eu salvei hj").entities) == {"period": "today"}
+    assert classify("td bem?").action == "smalltalk"
+
+
+@pytest.mark.parametrize(
+    ("message", "field", "value"),
+    [
+        ("corrige: a senha é 1234", None, "a senha é 1234"),
+        ("muda o título pra Interstellar", "title", "Interstellar"),
+        ("fix the title, it's Interstellar", "title", "Interstellar"),
+        ("change the year to 1999", "year", "1999"),
+    ],
+)
+def test_an_edit_of_the_item_just_saved_names_no_line(
+    message: str, field: str | None, value: str
+) -> None:
+    """Issue 41: the item the user's last effect saved is meant (checked against the ledger)."""
+    ref = read_reference(message)
+    assert ref is not None
+    assert (ref.action, ref.target.kind, ref.field, ref.value, ref.fix) == (
+        "edit",
+        "pronoun",
+        field,
+        value,
+        True,
+    )
+
+
+def test_a_continuation_is_a_continuation_only_with_its_own_markers() -> None:
+    from agent.understanding.continuations import read_continuation
+
+    assert read_continuation("tenho algum filme do Nolan salvo aí?") is None
+    assert read_continuation("e o segundo também") is not None

@@ -263,8 +263,15 @@ async def test_json_schema_first_step_names_only_the_tools_its_message_can_need(
     assert "enrich_tv_show" not in _tool_enum(searching)  # a plain search needs no lookup
     assert None in _tool_enum(searching)
     # after a tool's result, and for a message naming a tool the cut would close: every tool
-    assert _tool_enum(report.requests[1].body) == everything == _tool_enum(bookmarking)
-    assert {"bookmark", "delete_item", "save_note"} <= everything
+    later = _tool_enum(report.requests[1].body)
+    assert later == _tool_enum(bookmarking)
+    # a first step with no address in its message (nor "esse", "this") names no link tool:
+    # the 1.5B model invented a YouTube address for "anota: ver o jogo domingo" (issue 41)
+    # and no bookmark unless the message names one ("ops, na verdade é 17h" was bookmarked)
+    assert everything == later - {"save_link", "save_video", "enrich_link", "bookmark"}
+    assert "save_link" not in _tool_enum(saving)
+    assert {"delete_item", "save_note"} <= everything
+    assert "bookmark" in _tool_enum(bookmarking)
     assert searching["messages"][0] == saving["messages"][0]
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from agent.memory.consolidation import consolidate
 from agent.memory.narrator import narrate
 from agent.memory.periods import synthesize
-from agent.understanding.savedwhen import asked_period
+from agent.understanding.intent import IntentClassifier
 from storage import Database
 from storage.documents import ItemDoc
 from tests.agent.test_memory_frame import frame_now
@@ -67,26 +67,41 @@ def test_each_item_falls_in_one_period_with_counts_topics_and_newest_titles() ->
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
-        ("o que eu salvei essa semana?", ("week", "all")),
-        ("o que eu guardei esse mês", ("month", "all")),
-        ("quais filmes eu salvei este mês?", ("month", "movie")),
-        ("what did I save this week?", ("week", "all")),
-        ("what notes did I save this month?", ("month", "note")),
+        ("o que eu salvei essa semana?", ("this_week", None)),
+        ("o que eu guardei esse mês", ("this_month", None)),
+        ("quais filmes eu salvei este mês?", ("this_month", "movie")),
+        ("what did I save this week?", ("this_week", None)),
+        ("what notes did I save this month?", ("this_month", "note")),
+        ("oq eu salvei hj?", ("today", None)),  # chat shorthand (issue 41)
+        ("vc sabe o que eu guardei nos últimos 7 dias?", ("last_7_days", None)),
         ("salva o filme da semana", None),
         ("qual filme do Nolan eu salvei esse mês?", None),  # names a title: a search
         ("me lembra essa semana de pagar a luz", None),
     ],
 )
 def test_questions_about_a_period_are_read_in_code(
-    message: str, expected: tuple[str, str] | None
+    message: str, expected: tuple[str, str | None] | None
 ) -> None:
-    assert asked_period(message) == expected
+    intent = CLASSIFIER.classify(message)
+    got = (intent.entities.get("period"), intent.entities.get("type"))
+    assert (got if intent.action == "list_all" else None) == expected
+
+
+CLASSIFIER = IntentClassifier()
 
 
 @given(st.text(max_size=200))
 def test_reading_a_period_question_never_raises(message: str) -> None:
-    got = asked_period(message)
-    assert got is None or got[0] in ("week", "month")
+    intent = CLASSIFIER.classify(message)
+    assert intent.action != "list_all" or intent.entities.get("period") in (
+        None,
+        "today",
+        "yesterday",
+        "this_week",
+        "last_week",
+        "last_7_days",
+        "this_month",
+    )
 
 
 async def test_consolidation_keeps_periods_the_frame_reads_without_a_model(db: Database) -> None:
@@ -130,21 +145,21 @@ async def test_what_was_saved_this_week_and_month_is_answered_with_no_model(db: 
         await lembra.say("anota: comprar leite", llm=[call("save_note", content="comprar leite")])
         calls = lembra.model_calls
 
-        week = await lembra.say("o que eu salvei essa semana?")
+        week = await lembra.say("o que eu salvei nos últimos 7 dias?")
         month = await lembra.say("o que salvei esse mês?")
-        movies = await lembra.say("what movies did I save this week?")
+        movies = await lembra.say("what movies did I save in the last 7 days?")
         assert lembra.model_calls == calls
         lembra.clock.advance(30 * DAY_S)  # February: nothing this month
         empty = await lembra.say("o que eu salvei esse mês?")
 
     assert week.text.splitlines() == [
-        "Nos últimos 7 dias você salvou 2 itens (notas: 1, filmes: 1):",
+        "Você salvou 2 itens (notas: 1, filmes: 1) nos últimos 7 dias:",
         "1. comprar leite",
         "2. Matrix",
     ]
-    assert month.text.startswith("Este mês você salvou 3 itens")
+    assert month.text.startswith("Você salvou 3 itens")
     assert month.text.splitlines()[-1] == "3. comprar pão"
-    assert movies.text.splitlines() == ["In the last 7 days you saved 1 movie:", "1. Matrix"]
-    assert empty.text == "Você não salvou nada este mês."
+    assert movies.text.splitlines() == ["You saved 1 movie in the last 7 days:", "1. Matrix"]
+    assert empty.text == "Você não salvou nada neste mês."
     assert empty.meta.llm_calls == 0
     assert week.meta.state == "OK"

@@ -45,17 +45,19 @@ async def test_the_system_prompt_holds_tools_constitution_examples_and_current_b
         )
 
     prompt = _system_prompt(report.requests[0].body)
-    # Every tool the planner may call, with its argument schema; never delete_all_memories.
+    # Every tool the planner may call, as a compact signature; never delete_all_memories.
     for name in registry():
         if name != "delete_all_memories":
-            assert f"- {name} [" in prompt, name
-    assert "save_movie [low]" in prompt
-    assert "save_movie [low]" in prompt
-    assert '"title": "string", "year?": "integer"' in prompt  # "?": optional
-    assert '"item_id?": "string"' in prompt
-    assert '"content": "string"' in prompt
-    assert '"type?": "note | movie | tv_show | video | link"' in prompt  # the enum itself
-    assert "- delete_all_memories [" not in prompt
+            assert f"- {name}(" in prompt, name
+    assert "- save_movie(title: str, year?: int, tmdb_id?: int): " in prompt  # "?": optional
+    assert "item_id?: str" in prompt
+    assert "- save_note(content: str): " in prompt
+    assert "type?: note|movie|tv_show|video|link," in prompt  # the enum itself, no "null"
+    # an array of objects shows the object's own fields (issue 41)
+    assert "- save_items(items: [{type: note|movie|tv_show|video|link, title?: str" in prompt
+    assert "options: [str]" in prompt
+    assert "null" not in prompt.split("Tools:", 1)[1].split("\n\n", 1)[0]
+    assert "- delete_all_memories(" not in prompt
     # The constitution: no conversation, no offers, no emojis.
     assert "never make small talk" in prompt
     assert "to offer to act, call request_clarification with options" in prompt

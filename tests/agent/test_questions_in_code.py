@@ -75,9 +75,12 @@ async def test_what_did_i_save_today_and_yesterday(lembra: Lembra, db: Database)
     links = await lembra.say("quais links eu salvei ontem?")
     today_now = await lembra.say("o que eu salvei hoje?")
 
-    assert today.text.startswith("Você salvou 5 itens hoje:")
+    assert today.text.startswith(
+        "Você salvou 5 itens (links: 2, notas: 1, filmes: 1, vídeos: 1) hoje:"
+    )
     assert len(yesterday.text.splitlines()) == 6
-    assert yesterday.text.startswith("You saved 5 items yesterday:")
+    assert yesterday.text.startswith("You saved 5 items (")
+    assert yesterday.text.splitlines()[0].endswith(") yesterday:")
     assert links.text.splitlines()[0] == "Você salvou 2 links ontem:"
     assert today_now.text.splitlines() == ["Você salvou 1 item hoje:", "1. ligar pro banco"]
 
@@ -114,8 +117,15 @@ async def test_a_question_the_code_cannot_read_gets_only_search_tools(db: Databa
         body = lembra.requests[0].body
     offered = step_tools(body["response_format"]["json_schema"]["schema"])
     situation = "\n".join(str(m["content"]) for m in body["messages"] if m["role"] == "system")
-    assert offered == {"search_items", "request_clarification", None}
+    # what reads the user's own things and a question back; never a lookup or a save
+    assert offered == {
+        "search_items",
+        "list_items",
+        "list_reminders",
+        "request_clarification",
+        None,
+    }
     assert (
-        "use só estas ferramentas: list_reminders, request_clarification, search_items."
-        in situation
+        "use só estas ferramentas: list_items, list_reminders, log_reasoning,"
+        " request_clarification, search_items." in situation
     )

@@ -102,7 +102,7 @@ async def test_limits_by_role_with_the_documented_defaults(db: Database) -> None
 async def test_the_global_cap_stops_everyone_and_returns_the_users_reservation(
     db: Database,
 ) -> None:
-    async with live_runtime(db, global_daily_token_cap=2_900) as live:
+    async with live_runtime(db, global_daily_token_cap=3_300) as live:
         day = today(live)
         _, report = await live.say("anota: comprar pão", llm=[SAVE])
         assert report.llm_calls == 1
@@ -221,7 +221,7 @@ async def test_the_quota_resets_at_midnight_in_the_users_time_zone(db: Database)
     start = datetime(2026, 1, 5, 20, 0, tzinfo=zone)
     # one call's reservation fits, two do not; the new day's prompt also carries the idle
     # sessions' handovers (with their failed requests), so it is larger than the first
-    async with live_runtime(db, start=start, user_daily_token_quota=3_400) as live:
+    async with live_runtime(db, start=start, user_daily_token_quota=3_800) as live:
         _, report = await live.say("anota: um", llm=[call("save_note", content="um")])
         assert report.llm_calls == 1
         _, report = await live.say("anota: dois", llm=[call("save_note", content="dois")])

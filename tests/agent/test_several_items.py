@@ -140,7 +140,7 @@ async def test_a_piece_past_the_tools_limits_is_refused_not_raised(db: Database)
         incoming = Incoming(channel="console", chat_id="alice", user_id=ALICE, text="anota")
         turn = Turn(incoming=incoming, user=user, language="pt", now_ms=lembra.clock.ms())
         batch = Batch("notes", ("leite", "x" * 4_001))
-        reply = await save_batch(lembra.deps, turn, lembra.runtime.tools, batch)
+        reply = await save_batch(lembra.deps, turn, batch)
         assert titles(await lembra.items()) == ["leite"]
         assert "Não salvei (1):" in reply.text
         assert reply.meta.state == "PARTIAL"

@@ -57,6 +57,8 @@ DESIGN_TOOLS: dict[str, tuple[set[str], str]] = {
     "change_reminder": ({"reminder_id", "query", "when", "phrase", "text", "rule"}, "low"),
     "cancel_reminder": ({"reminder_id", "query", "scope"}, "low"),
     "undo_last": (set(), "low"),
+    "save_items": ({"items"}, "low"),  # DESIGN 11.1
+    "list_items": ({"type", "period", "state", "count_only"}, "read"),  # DESIGN 11.1
 }
 REQUIRED = {
     "update_item": {"item_id"},
@@ -74,6 +76,7 @@ REQUIRED = {
     "enrich_tv_show": {"title"},
     "enrich_link": {"url"},
     "set_reminder": {"text"},
+    "save_items": {"items"},
 }
 
 

@@ -1,0 +1,161 @@
+"""A message that continues the last action (issue 41), answered in code when its reading is sure.
+
+"e a série Severance tb" after a save saves it; "e o outro também" after a delete
+previews the other item of the list; "e a do leite tb" after a delete previews what
+"leite" names; "and this week?" after a list or a count asks it again for that period;
+"and the next" after showing one item shows the next. The continuation is read by
+agent/understanding/continuations.py and the last action comes from the shelf
+(agent/conversation/shelf.py). Whatever this cannot settle is planned with the last
+action as the hint, so a model sees "e X também" after a save as a save.
+
+Each path runs the tool a planner would (`save_items`' implementation, `delete_item`,
+`list_items`), so nothing here is a second way of doing a job.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent.conversation import deleting, listing, outcomes, pointing
+from agent.conversation import shelf as shelves
+from agent.conversation.turn import Turn
+from agent.deps import Deps
+from agent.planning.step import StepResult
+from agent.tools.base import Failed, Saved, Tool, ToolArgs, ToolContext
+from agent.tools.listing import ListItemsArgs
+from agent.tools.several import entry, save_entries
+from agent.types import Reply
+from agent.understanding.continuations import Continuation, read_continuation
+from agent.understanding.kinds import guessed_title
+from agent.understanding.references import read_reference
+from agent.understanding.textnorm import fold
+from storage.documents import ITEM_TYPES, ItemType
+
+# the planner's hint for a continuation code leaves to it (DESIGN 3.3 llm intents)
+HINTS = {"save": "save", "delete": "delete", "list": "search", "count": "search", "find": "search"}
+_NAME_LEAD = re.compile(
+    r"^(?:(?:o|a|os|as|the|um|uma|that)\s+)?(?:(?:nota|note|filme|movie|serie|show|link|video|"
+    r"item|one)\s+)?(?:(?:de|do|da|dos|das|about|on|of|sobre|with|com)\s+)?"
+)
+MAX_TITLE_WORDS = 6
+_TITLED: dict[str, ItemType] = {"movie": "movie", "tv_show": "tv_show", "note": "note"}
+
+
+@dataclass(frozen=True, slots=True)
+class Continued:
+    reply: Reply | None = None  # answered in code
+    hint: str | None = None  # else: plan it as this (save, delete, search)
+
+
+async def act(
+    deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], message: str
+) -> Continued | None:
+    """What `message` continuing the last action means, or None when it continues nothing."""
+    cont = read_continuation(message)
+    last = shelves.last_action(turn)
+    if cont is None or last is None:
+        return None
+    hint = HINTS.get(last.action)
+    if hint == "save" and (cont.period or "?" in message):
+        hint = "search"  # "and this week?" after a save asks, it saves nothing
+    if hint == "save" and (cont.other or cont.next or read_reference(cont.rest) is not None):
+        hint = None  # "e o segundo também" points at a line: it names nothing to save
+    reply: Reply | None = None
+    match last.action:
+        case "save":
+            reply = await _save(deps, turn, cont, last.type)
+        case "delete":
+            reply = await _delete(deps, turn, tools, cont)
+        case "list" | "count":
+            reply = await _list(deps, turn, cont, last)
+        case "show":
+            reply = await _show(deps, turn, cont)
+    if reply is not None:
+        turn.facts.apply_rule(f"continued:{last.action}")
+    return Continued(reply, hint)
+
+
+async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> Reply | None:
+    """ "e a série X tb": the title saved as the type it names, or the type saved last."""
+    title = cont.title
+    if cont.other or cont.next or cont.period or "?" in (turn.incoming.text or ""):
+        return None
+    if read_reference(cont.rest) is not None:
+        return None  # "e o segundo também" points at a line: no title
+    words = fold(title).split()
+    if not words or len(words) > MAX_TITLE_WORDS or re.search(r",|\s(?:e|and|&)\s", title):
+        return None  # several things, or a sentence: the planner, told it is a save
+    item_type: ItemType = cont.type or _TITLED.get(last_type, "movie")
+    if cont.type is None and item_type != "note" and guessed_title("salva " + title, title) is None:
+        return None  # "e comprar pão também" is no title
+    made = entry(item_type, title)
+    if isinstance(made, Failed):
+        return None
+    ctx = ToolContext(deps, turn, wants_save=True)
+    many = await save_entries(ctx, [made])
+    outcome = many.results[0][1]
+    if isinstance(outcome, Saved) or isinstance(outcome, Failed):
+        return outcomes.saved_reply(turn, outcome)
+    return None  # several TMDB candidates: the planner's enrichment offers them
+
+
+async def _delete(
+    deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], cont: Continuation
+) -> Reply | None:
+    """ "e o outro também", "e o 2 tb", "e a do leite tb" after a delete: the next preview."""
+    if "?" in (turn.incoming.text or ""):
+        return None  # a question is no request to delete
+    current = shelves.shown(turn)
+    if cont.other:
+        if current is None:
+            return None
+        gone = current.focus.item_id if current.focus is not None else ""
+        others = [e for e in current.entries if e.item_id != gone]
+        if len(others) != 1 or await deps.db.items.get(turn.user_id, others[0].item_id) is None:
+            return None
+        one = others[0]
+        return await deleting.delete_preview(deps, turn, one.item_id, one.label, item_type=one.type)
+    ref = read_reference(cont.rest)
+    if ref is not None:
+        found = pointing.locate(current, ref.target)
+        if isinstance(found, pointing.Miss):
+            return None
+        return await deleting.delete_preview(
+            deps, turn, found.item_id, found.label, item_type=found.type
+        )
+    name = _NAME_LEAD.sub("", cont.folded).strip()
+    if not name or len(name.split()) > MAX_TITLE_WORDS or cont.period or cont.next:
+        return None
+    tool = tools["delete_item"]
+    args = tool.args_model.model_validate({"query": name})
+    outcome = await tool.run(ToolContext(deps, turn, wants_save=False), args)
+    result = StepResult("tool", outcome=outcome, tool="delete_item")
+    return await outcomes.after_tool(deps, turn, result, wants_save=False)
+
+
+async def _list(deps: Deps, turn: Turn, cont: Continuation, last: shelves.Last) -> Reply | None:
+    """ "and this week?", "e os filmes?" after a list or a count: asked again, changed."""
+    if cont.title and cont.period is None:
+        return None  # "e quantas notas?" is a question of its own (read as one)
+    period = cont.period or last.period or None
+    item_type = cont.type or (last.type if last.type in ITEM_TYPES else None)
+    args = ListItemsArgs.model_validate(
+        {
+            "type": item_type,
+            "period": None if period == "last_week" else period,
+            "count_only": last.action == "count",
+        }
+    )
+    return await listing.list_reply(
+        deps, turn, args, window="last_week" if period == "last_week" else None
+    )
+
+
+async def _show(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:
+    """ "and the next" after one item was shown: the line after it."""
+    current = shelves.shown(turn)
+    if not cont.next or current is None or current.focus is None or not current.focus.number:
+        return None
+    following = current.at(current.focus.number + 1)
+    return await pointing.show(deps, turn, following) if following is not None else None

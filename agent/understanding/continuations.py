@@ -1,0 +1,121 @@
+"""Messages that continue the last action, read in code (issue 41): "e a série X tb", "and Dune
+too", "e o outro também", "the other one too", "and the next", "and this week?".
+
+A continuation opens with "e" / "and" / "também" / "also" or closes with "também" / "tb" /
+"too" / "also" / "as well", is short, and has no verb of its own (a message with one is
+a request of its own, read as such). What is left (`rest`, as the user wrote it) says
+only what is new: a title, an item ("o outro", "a do leite"), a period ("essa semana"),
+a type ("e os filmes?"). The caller carries the last action (agent/conversation/shelf.py
+keeps it) and decides what the rest means for it; anything it is not sure of is planned
+with the last action as the hint.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from agent.understanding.questions import Window
+from agent.understanding.textnorm import expand_chat, fold
+from agent.understanding.vocabulary import ItemType
+
+MAX_WORDS: Final = 8
+_F: Final = re.IGNORECASE | re.UNICODE
+_LEAD: Final = re.compile(
+    r"^\s*(?:(?:e|and|&|mais|plus|tamb[ée]m|tb|tbm|also|ah|oh|ok|ent[ãa]o|so)[,\s]+)+", _F
+)
+_TAIL: Final = re.compile(
+    r"(?:[,\s]+(?:tamb[ée]m|tb|tbm|too|also|as\s+well))+(?:[,\s]+(?:por\s+favor|pfv|please|pls))?"
+    r"\s*[.!?]*\s*$",
+    _F,
+)
+# a verb of its own makes the message a request of its own, not a continuation
+_OWN_VERBS: Final = frozenset(
+    """salva salvar salve guarda guardar guarde anota anotar anote adiciona add save keep
+    store put apaga apagar apague deleta delete remove remova exclui procura busca find
+    search lista list mostra show muda change troca edit corrige fix lembra remind me
+    desfaz undo marca mark""".split()
+)
+_TYPES: Final[dict[str, ItemType]] = {
+    **dict.fromkeys("filme filmes movie movies film films".split(), "movie"),
+    **dict.fromkeys("serie series seriado seriados show shows".split(), "tv_show"),
+    **dict.fromkeys("nota notas note notes anotacao anotacoes".split(), "note"),
+    **dict.fromkeys("video videos".split(), "video"),
+    **dict.fromkeys("link links site sites".split(), "link"),
+}
+_TYPED_TITLE: Final = re.compile(
+    r"^(?:(?:o|a|os|as|um|uma|the|an?)\s+)?(?P<noun>filmes?|movies?|films?|s[ée]ries?|seriados?|"
+    r"tv\s+shows?|shows?|notas?|notes?|v[íi]deos?|links?)\b\s*[:,-]?\s*(?P<title>.*)$",
+    _F | re.DOTALL,
+)
+_OTHER: Final = re.compile(
+    r"^(?:(?:o|a|the)\s+)?(?:outro|outra|other)(?:\s+(?:one|item|filme|serie|nota|link))?$"
+)
+_NEXT: Final = re.compile(
+    r"^(?:(?:o|a|the)\s+)?(?:proximo|proxima|seguinte|next|next\s+one|following)"
+    r"(?:\s+(?:one|item))?$"
+)
+_PERIODS: Final[dict[str, Window]] = {
+    "hoje": "today",
+    "today": "today",
+    "ontem": "yesterday",
+    "yesterday": "yesterday",
+    "essa semana": "this_week",
+    "esta semana": "this_week",
+    "nessa semana": "this_week",
+    "nesta semana": "this_week",
+    "this week": "this_week",
+    "semana passada": "last_week",
+    "na semana passada": "last_week",
+    "last week": "last_week",
+    "nos ultimos 7 dias": "last_7_days",
+    "ultimos 7 dias": "last_7_days",
+    "in the last 7 days": "last_7_days",
+    "last 7 days": "last_7_days",
+    "esse mes": "this_month",
+    "este mes": "this_month",
+    "nesse mes": "this_month",
+    "neste mes": "this_month",
+    "this month": "this_month",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Continuation:
+    rest: str  # what is new, as written ("a série Severance", "o outro", "this week")
+    folded: str  # `rest` folded, chat shorthand spelled out
+    type: ItemType | None = None  # a type the rest names ("a série X", "os filmes")
+    title: str = ""  # the rest without its type noun: a title to save, if it is one
+    other: bool = False  # "o outro", "the other one"
+    next: bool = False  # "o próximo", "the next one"
+    period: Window | None = None  # "essa semana", "this week"
+
+
+def read_continuation(text: str) -> Continuation | None:
+    """The continuation `text` is, or None when it is a message of its own."""
+    raw = text.strip()
+    if not raw or len(raw) > 200 or raw.startswith("/") or "\n" in raw:
+        return None
+    lead = _LEAD.match(raw)
+    rest = raw[lead.end() :] if lead else raw
+    tail = _TAIL.search(rest)
+    if lead is None and tail is None:
+        return None
+    rest = (rest[: tail.start()] if tail else rest).strip(" \t,.!?;:")
+    folded = expand_chat(fold(rest))
+    words = folded.split()
+    if not words or len(words) > MAX_WORDS or not _OWN_VERBS.isdisjoint(words):
+        return None
+    typed = _TYPED_TITLE.match(rest)
+    item_type = _TYPES.get(fold(typed.group("noun")).split()[-1]) if typed else None
+    title = (typed.group("title") if typed else rest).strip(" \t,.!?;:\"'«»")
+    return Continuation(
+        rest=rest,
+        folded=folded,
+        type=item_type,
+        title=title,
+        other=bool(_OTHER.match(folded)),
+        next=bool(_NEXT.match(folded)),
+        period=_PERIODS.get(folded.removeprefix("e ").removeprefix("and ")),
+    )

@@ -1,0 +1,112 @@
+"""Continuations carry the last action and type (issue 41): "e a série X tb", "e o outro também",
+"and this week?", "and the next". What code is sure of runs the same tools a planner would;
+the rest is planned with the last action as its hint, and a question never becomes a save."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agent.understanding.continuations import read_continuation
+from storage import Database
+from tests.support.harness import open_lembra
+from tests.support.live import call
+
+NO_TMDB = "https://api.themoviedb.org/3"
+
+
+def test_a_continuation_is_short_with_no_verb_of_its_own() -> None:
+    got = read_continuation("e a série Severance tb")
+    assert got is not None
+    assert (got.type, got.title) == ("tv_show", "Severance")
+    other = read_continuation("the other one too")
+    assert other is not None
+    assert other.other
+    later = read_continuation("and this week?")
+    assert later is not None
+    assert later.period == "this_week"
+    assert read_continuation("e salva o filme X") is None  # a request of its own
+    assert read_continuation("salva a série Dark") is None  # nothing continued
+    assert read_continuation("também") is None  # nothing new in it
+
+
+@given(st.text(max_size=300))
+def test_reading_a_continuation_never_raises(message: str) -> None:
+    read_continuation(message)
+
+
+async def test_and_the_series_too_after_a_save_saves_it_as_a_series(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("salva a série Dark", llm=[call("enrich_tv_show", title="Dark")])
+        series = await lembra.say("e a série Severance tb")
+        movie = await lembra.say("salva o filme Duna", llm=[call("enrich_movie", title="Duna")])
+        again = await lembra.say("e Tenet também")
+        items = await lembra.items()
+    assert [(i.type, i.title) for i in items] == [
+        ("tv_show", "Dark"),
+        ("tv_show", "Severance"),
+        ("movie", "Duna"),
+        ("movie", "Tenet"),  # no type named: the type saved last
+    ]
+    assert series.meta.llm_calls == again.meta.llm_calls == 0
+    assert "TMDB" in series.text
+    assert series.meta.state == "PARTIAL"
+    assert movie.meta.llm_calls == 1
+
+
+async def test_the_other_one_too_after_a_delete_previews_the_other_one(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: pagar a luz")
+        await lembra.say("anota: pagar a água")
+        await lembra.say("lista minhas notas")
+        await lembra.say("apaga o 1")
+        await lembra.say("sim")
+        preview = await lembra.say("e o outro também")
+        assert len(await lembra.items()) == 1  # a preview: nothing deleted yet
+        await lembra.say("sim")
+        assert await lembra.items() == []
+    assert preview.text.startswith("Apagar pagar a água?")
+
+
+async def test_and_the_one_about_x_too_after_a_delete_previews_it(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])
+        await lembra.say("anota: comprar leite", llm=[call("save_note", content="comprar leite")])
+        await lembra.say("apaga a nota do pão", llm=[call("delete_item", query="pão")])
+        await lembra.say("sim")
+        preview = await lembra.say("e a do leite tb")
+    assert preview.text.startswith("Apagar comprar leite?")
+
+
+async def test_and_this_week_asks_the_last_question_again_for_that_period(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say(
+            "note: buy stamps", language_hint="en", llm=[call("save_note", content="buy stamps")]
+        )
+        yesterday = await lembra.say("what did I save yesterday?")
+        week = await lembra.say("and this week?")
+        assert lembra.model_calls == 1  # the note only
+    assert yesterday.text == "You saved nothing yesterday."
+    assert week.text.splitlines() == ["You saved 1 item this week:", "1. buy stamps"]
+
+
+async def test_and_the_next_after_showing_one_shows_the_next(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("note: renew the passport", language_hint="en")
+        await lembra.say("note: book the vet", language_hint="en")
+        await lembra.say("list my notes")
+        first = await lembra.say("show me the first one")
+        following = await lembra.say("and the next")
+    assert first.text.startswith("1. renew the passport")
+    assert following.text.startswith("2. book the vet")
+
+
+async def test_a_question_after_a_save_is_planned_as_a_question_never_a_save(
+    db: Database,
+) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("salva o filme Duna", llm=[call("enrich_movie", title="Duna")])
+        await lembra.say("e Matrix e Tenet também?", llm=[call("search_items", query="Matrix")])
+        offered = lembra.requests[-1].body["messages"][-2]["content"]
+        assert [i.title for i in await lembra.items()] == ["Duna"]
+    assert "save_items" not in offered.split("ferramentas:", 1)[-1]
