@@ -54,6 +54,7 @@ EVENT_TYPES = frozenset(
         "memory_noted",
         "clarification_asked",
         "reasoning_logged",  # issue 31: the planner's note, as its length and digest
+        "item_marked",  # DESIGN 11.5: seen / read / done, and back
     }
 )
 _PROBE_BATCH = 64

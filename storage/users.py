@@ -148,6 +148,17 @@ class UsersRepo:
         """An item changed in place (an edit): what was shown of the items is out of date."""
         await self._c.update_one({"_id": user_id}, {"$inc": {"items_v": 1}})
 
+    async def item_marked(self, user_id: str, item_type: ItemType) -> None:
+        """An item of `item_type` changed state: lists shown are out of date, and its type
+        has marked items from now on (DESIGN 11.5)."""
+        await self._c.update_one(
+            {"_id": user_id}, {"$inc": {"items_v": 1}, "$set": {f"marked.{item_type}": True}}
+        )
+
+    async def set_country(self, user_id: str, country: str | None) -> None:
+        """Where-to-watch's country (`/pais XX`); None: the one the language gives."""
+        await self._c.update_one({"_id": user_id}, {"$set": {"country": country}})
+
     async def keep_shelf(self, user: UserDoc, shelf: Mapping[str, object]) -> bool:
         """Store `shelf` unless the user's items changed since `user` was read (then it is stale)."""
         flt: dict[str, object] = {"_id": user.id, "item_seq": _same(user.item_seq)}
