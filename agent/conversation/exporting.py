@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Literal
 
 from agent.deps import Deps
-from agent.texts import type_heading
+from agent.texts import DONE_MARK, text, type_heading
 from agent.types import Attachment, Language
 from storage.documents import ITEM_TYPES, ItemDoc, ReminderDoc, UserDoc
 
@@ -36,6 +36,9 @@ CSV_COLUMNS = (
     "description",
     "content",
     "saved_at",
+    "state",  # DESIGN 11.5: to_see, seen, to_read, read, open, done
+    "rating",
+    "seen_at",  # when it was marked seen (read, done)
 )
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -68,7 +71,7 @@ async def export_file(
         "format": "lembra-export/1",
         "exported_at_ms": now_ms,
         "user": user.model_dump(by_alias=True),
-        "items": [i.model_dump(by_alias=True) for i in items],
+        "items": [_exported(i) for i in items],
         "messages": [m.model_dump(by_alias=True, exclude={"meta_json"}) for m in messages],
         "beliefs": await db.beliefs.all(user.id),
         "reminders": [r.model_dump(by_alias=True) for r in reminders],
@@ -78,6 +81,14 @@ async def export_file(
     return Attachment(f"{name}.json", "application/json", data), len(items), len(messages)
 
 
+def _exported(item: ItemDoc) -> dict[str, object]:
+    """An item as the JSON export holds it: its state written out (an item stored before
+    states has its type's first), without what only this database needs."""
+    record = item.model_dump(by_alias=True, exclude={"done_key", "watch", "words", "words_v"})
+    record["state"] = item.current_state
+    return record
+
+
 def markdown(items: list[ItemDoc], reminders: list[ReminderDoc], language: Language) -> str:
     """Items by type, then open reminders, as a Markdown document."""
     lines = ["# Lembra"]
@@ -85,7 +96,7 @@ def markdown(items: list[ItemDoc], reminders: list[ReminderDoc], language: Langu
         of_type = [i for i in items if i.type == item_type]
         if of_type:
             lines += ["", f"## {type_heading(item_type, language)} ({len(of_type)})", ""]
-            lines += [f"- {_md_item(i)}" for i in of_type]
+            lines += [f"- {_md_item(i, language)}" for i in of_type]
     open_ones = [r for r in reminders if r.state == "scheduled"]
     if open_ones:
         heading = "Lembretes" if language == "pt" else "Reminders"
@@ -94,15 +105,23 @@ def markdown(items: list[ItemDoc], reminders: list[ReminderDoc], language: Langu
     return "\n".join(lines) + "\n"
 
 
-def _md_item(item: ItemDoc) -> str:
+def _md_item(item: ItemDoc, language: Language) -> str:
     if item.type == "note":
-        return _md_escape(item.content or "")
-    label = _md_escape(item.title or item.url or "")
-    if item.year:
-        label += f" ({item.year})"
-    if item.url:
-        label = f"[{label}](<{item.url}>)"
-    return label
+        label = _md_escape(item.content or "")
+    else:
+        label = _md_escape(item.title or item.url or "")
+        if item.year:
+            label += f" ({item.year})"
+        if item.url:
+            label = f"[{label}](<{item.url}>)"
+    if not item.done:
+        return label
+    done = f" — {DONE_MARK} {text(f'state_{item.current_state}', language)}"  # DESIGN 11.5
+    if item.state_at_ms:
+        done += f" {_iso(item.state_at_ms)[:10]}"
+    if item.rating is not None:
+        done += f" · {item.rating}/10"
+    return label + done
 
 
 def _md_escape(value: str) -> str:
@@ -127,6 +146,9 @@ def items_csv(items: list[ItemDoc]) -> str:
             item.description,
             item.content,
             _iso(item.created_at_ms),
+            item.current_state,
+            item.rating,
+            _iso(item.state_at_ms) if item.done and item.state_at_ms else None,
         )
         writer.writerow([_cell(value) for value in row])
     return out.getvalue()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from agent.conversation import reminding
+from agent.conversation import reminding, watching
 from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish, item_label, list_paging
 from agent.conversation.shelf import (
@@ -27,8 +27,8 @@ from agent.conversation.shelf import (
 )
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.texts import text, type_heading, type_word
-from agent.types import Reply
+from agent.texts import DONE_MARK, text, type_heading, type_word
+from agent.types import Language, Reply
 from agent.understanding.intent import Intent
 from storage.documents import ITEM_TYPES, ItemType
 
@@ -46,9 +46,17 @@ async def current_shelf(deps: Deps, turn: Turn) -> Shelf:
         items.newest_by_type(turn.user_id, types, LIST_PER_TYPE),
         items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES),
     )
+    marked = [t for t in types if turn.user.marked.get(t)]  # DESIGN 11.5: seen, read, done
+    done_ids = await asyncio.gather(*(items.done_ids(turn.user_id, t) for t in marked))
+    done_counts: dict[str, int] = {
+        t: len(ids) for t, ids in zip(marked, done_ids, strict=True) if ids
+    }
+    shown_ids = {i.id for of_type in newest.values() for i in of_type}
     built = Shelf(
         newest={t: [(i.id, item_label(i)) for i in of_type] for t, of_type in newest.items()},
         oldest=[item_label(i) for i in oldest],
+        done=frozenset(i for ids in done_ids for i in ids if i in shown_ids),
+        done_counts=done_counts,
     )
     raw = built.stored(shelf_key(turn.user))
     if await deps.db.users.keep_shelf(turn.user, raw):
@@ -74,13 +82,20 @@ async def list_items(deps: Deps, turn: Turn, intent: Intent) -> Reply:
         page = page_number(turn.incoming.text or "")
         pages = max(1, -(-total // LIST_PAGE))
         page = min(page, pages)
-        all_of_type = await items.list_for(
-            turn.user_id, item_type=item_type, limit=page * LIST_PAGE
-        )
-        shown = all_of_type[(page - 1) * LIST_PAGE :]
-        entries = shelves.show_items(turn, shown, first=(page - 1) * LIST_PAGE + 1)
-        lines = [f"{type_heading(item_type, lang)} ({total}):"]
-        lines += [f"{e.number}. {e.label}" for e in entries]
+        first = (page - 1) * LIST_PAGE
+        # the unseen first, then the seen (DESIGN 11.5), once any of the type is marked
+        split = await watching.typed_page(deps, turn, item_type, total, first, page * LIST_PAGE)
+        if split is not None:
+            shown, done, left = split
+            lines, entries = watching.typed_lines(turn, item_type, shown, first, total, done, left)
+        else:
+            all_of_type = await items.list_for(
+                turn.user_id, item_type=item_type, limit=page * LIST_PAGE
+            )
+            shown = all_of_type[first:]
+            entries = shelves.show_items(turn, shown, first=first + 1)
+            lines = [f"{type_heading(item_type, lang)} ({total}):"]
+            lines += [f"{e.number}. {e.label}" for e in entries]
         if page < pages:
             lines.append(
                 text(
@@ -93,20 +108,24 @@ async def list_items(deps: Deps, turn: Turn, intent: Intent) -> Reply:
                 )
             )
         reply = finish(turn, "\n".join(lines), kind="deterministic")
+        if item_type != "note":  # a ✓ under each line still to see or read (issue 44)
+            reply = watching.typed_buttons(turn, reply, entries, shown)
         return replace(reply, paging=list_paging(type_word(item_type, lang), page, pages))
     total = sum(counts.values())
     if total == 0:
         body = "\n".join([text("list_empty", lang), *await reminder_section(deps, turn)])
         return finish(turn, body, kind="deterministic")
     lines = [text("list_header", lang, count=total)]
-    newest = (await current_shelf(deps, turn)).newest
+    cached = await current_shelf(deps, turn)
+    newest = cached.newest
     numbered: list[shelves.Entry] = []
     for item_type in [t for t in ITEM_TYPES if counts[t]]:
         recent = newest.get(item_type, [])
-        lines.append(f"\n{type_heading(item_type, lang)} ({counts[item_type]}):")
+        lines.append(f"\n{_heading(item_type, counts[item_type], cached, lang)}")
         for item_id, label in recent:  # numbered straight through the types
             numbered.append(shelves.Entry(len(numbered) + 1, item_id, label, item_type))
-            lines.append(f"{len(numbered)}. {label}")
+            mark = f" {DONE_MARK}" if item_id in cached.done else ""
+            lines.append(f"{len(numbered)}. {label}{mark}")
         if counts[item_type] > len(recent):
             lines.append(
                 text(
@@ -119,6 +138,14 @@ async def list_items(deps: Deps, turn: Turn, intent: Intent) -> Reply:
     shelves.show(turn, numbered)
     lines += await reminder_section(deps, turn)
     return finish(turn, "\n".join(lines), kind="deterministic")
+
+
+def _heading(item_type: ItemType, count: int, cached: Shelf, lang: Language) -> str:
+    """ "Filmes (3):", or "Filmes (3; vistos: 1):" once some are seen (DESIGN 11.5)."""
+    done = cached.done_counts.get(item_type, 0)
+    if not done:
+        return f"{type_heading(item_type, lang)} ({count}):"
+    return watching.typed_heading(item_type, count, done, lang)
 
 
 async def reminder_section(deps: Deps, turn: Turn) -> list[str]:

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from agent.conversation import batching, clarifying, deleting, memorycmd, offers, riskgate
+from agent.conversation import (
+    batching,
+    clarifying,
+    deleting,
+    memorycmd,
+    offers,
+    riskgate,
+    watching,
+)
 from agent.conversation import pending as pendings
 from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish, item_label, numbered, titled_label
@@ -97,6 +105,8 @@ async def after_tool(deps: Deps, turn: Turn, result: StepResult, wants_save: boo
     """Reply to the outcome of the tool the planner's step ran."""
     lang = turn.language
     outcome = result.outcome
+    if result.tool in watching.TOOLS and outcome is not None and not isinstance(outcome, Failed):
+        return watching.outcome_reply(turn, outcome)  # DESIGN 11.5
     if isinstance(outcome, Saved):
         return saved_reply(turn, outcome)
     if isinstance(outcome, SavedMany):  # several titles in one (issue 26)
@@ -227,7 +237,9 @@ def saved_reply(turn: Turn, outcome: Saved | Failed | object) -> Reply:
     if not outcome.created:
         return finish(turn, text("already_saved", lang, label=label), kind="dedup")
     kind: TurnKind = "saved_with_caveat" if outcome.caveats else "effect"
-    return finish(turn, f"{OK_MARK} " + text("saved", lang, label=label), kind=kind)
+    body = f"{OK_MARK} " + text("saved", lang, label=label)
+    where = watching.saved_where_line(outcome.watch, lang)  # TMDB says where it streams
+    return finish(turn, f"{body}\n{where}" if where else body, kind=kind)
 
 
 def found_reply(turn: Turn, outcome: Found) -> Reply:

@@ -34,6 +34,7 @@ from agent.conversation import (
     reminding,
     retyping,
     undoing,
+    watching,
 )
 from agent.conversation import pending as pendings
 from agent.conversation import shelf as shelves
@@ -89,7 +90,9 @@ ALLOWED_FROM_PLAN = frozenset(name for name in registry() if name != "delete_all
 READ_RESULTS = (Found, PageFetched, Simulated)
 SAVE_TOOLS = frozenset(name for name in ALLOWED_FROM_PLAN if name.startswith("save_"))
 # a question about saved things: answered from storage, never by a lookup or a save
-QUESTION_TOOLS = frozenset({"search_items", "request_clarification"})
+QUESTION_TOOLS = frozenset(
+    {"search_items", "request_clarification", "where_to_watch", "suggest_from_list"}
+)
 # a deterministic turn stores the user's message and the reply: their numbers are reserved
 # with the user read, so storing them is one round trip (storage/messages.py)
 TURN_MESSAGES = 2
@@ -252,6 +255,8 @@ class Runtime:
     async def _decide(self, turn: Turn) -> Reply:
         if turn.incoming.kind == "choice" and reminding.is_snooze(turn.incoming.choice_token):
             return await reminding.snooze(self.deps, turn)  # a pushed reminder's button
+        if turn.incoming.kind == "choice" and watching.is_mark_button(turn.incoming.choice_token):
+            return await watching.press(self.deps, turn)  # a list line's ✓ (issue 44)
         current = await pendings.load(self.deps, turn)
         if current is not None:
             turn.answers_pending = True
@@ -315,7 +320,9 @@ class Runtime:
         """What code answers before any planner (issue 26): a reference to the shelf ("apaga o
         2"), a question about saved things, several items to save in one message."""
         message = turn.incoming.text or ""
-        reply = await pointing.act(self.deps, turn, self.tools, message)
+        reply = await watching.answer(self.deps, turn, message)  # "já vi X", "onde assistir X?"
+        if reply is None:
+            reply = await pointing.act(self.deps, turn, self.tools, message)
         if reply is None and llm_intent != "save":  # a request to save is never a question
             reply = await answering.answer(self.deps, turn, self.tools, message)
         if reply is not None:

@@ -22,7 +22,7 @@ Two things live here, both on the user document:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from agent.conversation.replies import item_label
@@ -225,14 +225,22 @@ class Shelf:
         str, list[tuple[str, str]]
     ]  # type -> (id, label) of its newest items, newest first
     oldest: list[str]  # labels of the user's first items, in creation order
+    # DESIGN 11.5: which of `newest` are seen/read/done, and how many of each type are;
+    # empty (and not stored) for a user who never marked anything
+    done: frozenset[str] = frozenset()
+    done_counts: dict[str, int] = field(default_factory=dict)
 
     def stored(self, key: str) -> dict[str, Any]:
         """The cache as `users.shelf` holds it, valid for `key`."""
-        return {
+        raw: dict[str, Any] = {
             "key": key,
             "newest": {t: [list(pair) for pair in pairs] for t, pairs in self.newest.items()},
             "oldest": self.oldest,
         }
+        if self.done_counts:
+            raw["done"] = sorted(self.done)
+            raw["done_counts"] = dict(self.done_counts)
+        return raw
 
 
 def shelf_key(user: UserDoc) -> str:
@@ -249,7 +257,9 @@ def kept_shelf(user: UserDoc) -> Shelf | None:
         str(t): [(str(pair[0]), str(pair[1])) for pair in pairs]
         for t, pairs in dict(raw["newest"]).items()
     }
-    return Shelf(newest=newest, oldest=list(raw["oldest"]))
+    done = frozenset(str(i) for i in raw.get("done") or ())
+    counts = {str(t): int(n) for t, n in dict(raw.get("done_counts") or {}).items()}
+    return Shelf(newest=newest, oldest=list(raw["oldest"]), done=done, done_counts=counts)
 
 
 def after_save(user: UserDoc, item: ItemDoc) -> tuple[dict[str, Any], str] | None:
@@ -272,5 +282,7 @@ def after_save(user: UserDoc, item: ItemDoc) -> tuple[dict[str, Any], str] | Non
             item.type: [(item.id, label), *kept.newest.get(item.type, [])][:LIST_PER_TYPE],
         },
         oldest=kept.oldest if len(kept.oldest) >= PREVIEW_EXAMPLES else [*kept.oldest, label],
+        done=kept.done,
+        done_counts=kept.done_counts,
     )
     return extended.stored(shelf_key(after)), shelf_key(user)

@@ -21,7 +21,7 @@ from agent.trust.ledgering import append_event
 from agent.types import Reply
 from storage.documents import ItemDoc, LedgerDoc
 
-UNDOABLE = frozenset({"item_saved", "item_deleted", "all_deleted", "item_updated"})
+UNDOABLE = frozenset({"item_saved", "item_deleted", "all_deleted", "item_updated", "item_marked"})
 WINDOW_MS = 24 * 3600 * 1000
 EDITABLE = frozenset({"title", "year", "content"})  # what `update_item` may change
 
@@ -50,6 +50,8 @@ async def undo(deps: Deps, turn: Turn, args: str) -> Reply:
         return put_back or finish(turn, text("undo_gone", lang), kind="deterministic")
     if target.type == "item_updated":
         return await _unedit(deps, turn, target)
+    if target.type == "item_marked":
+        return await _unmark(deps, turn, target)
     batch = str(target.payload.get("snapshot", ""))
     items = await deps.db.snapshots.batch(turn.user_id, batch, now_ms=turn.now_ms) if batch else []
     if not items:
@@ -123,6 +125,30 @@ async def _unedit(deps: Deps, turn: Turn, target: LedgerDoc) -> Reply:
     await deps.db.users.items_changed(turn.user_id)
     await _record(deps, turn, target, 1)
     body = f"{OK_MARK} " + text("undo_unedited", lang, label=item_label(restored))
+    return finish(turn, body, kind="effect")
+
+
+async def _unmark(deps: Deps, turn: Turn, target: LedgerDoc) -> Reply:
+    """A mark (DESIGN 11.5): the state, its time and rating as the snapshot before it had them."""
+    lang = turn.language
+    batch = str(target.payload.get("snapshot", ""))
+    kept = await deps.db.snapshots.batch(turn.user_id, batch, now_ms=turn.now_ms) if batch else []
+    before = kept[0] if kept else None
+    fields = ("state", "state_at_ms", "rating", "done_key")
+    restored = (
+        await deps.db.items.update_fields(
+            turn.user_id, before.id, {f: getattr(before, f) for f in fields}, turn.now_ms
+        )
+        if before is not None
+        else None
+    )
+    if restored is None:  # deleted since
+        await _record(deps, turn, target, 0)
+        return finish(turn, text("undo_gone", lang), kind="deterministic")
+    await deps.db.users.items_changed(turn.user_id)
+    await _record(deps, turn, target, 1)
+    state = text(f"state_{restored.current_state}", lang)
+    body = f"{OK_MARK} " + text("undo_unmarked", lang, label=item_label(restored), state=state)
     return finish(turn, body, kind="effect")
 
 

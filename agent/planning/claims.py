@@ -78,13 +78,13 @@ EVIDENCE: Final[dict[Effect, frozenset[str]]] = {
         {"item_saved", "memory_noted", "belief_updated", "bookmark_set", "reminder_set"}
     ),
     "delete": frozenset({"item_deleted", "all_deleted"}),
-    "update": frozenset({"item_updated", "belief_updated", "memory_noted"}),
+    "update": frozenset({"item_updated", "belief_updated", "memory_noted", "item_marked"}),
 }
 # what a claim about the list itself (not about the user) needs
 LIST_EVIDENCE: Final[dict[Effect, frozenset[str]]] = {
     "save": frozenset({"item_saved", "bookmark_set"}),
     "delete": frozenset({"item_deleted", "all_deleted"}),
-    "update": frozenset({"item_updated"}),
+    "update": frozenset({"item_updated", "item_marked"}),
 }
 
 # -- words ------------------------------------------------------------------------------------

@@ -26,6 +26,9 @@ ToolName = Literal[
     "remember",  # issue 12: model memory
     "bookmark",
     "log_reasoning",  # issue 31: a note for /why, no effect
+    "mark_item",  # DESIGN 11.1: the watchlist (issue 44)
+    "where_to_watch",
+    "suggest_from_list",
 ]
 TOOL_NAMES: tuple[str, ...] = ToolName.__args__  # type: ignore[attr-defined]
 PLANNER_FUNCTION_NAME = "plan"

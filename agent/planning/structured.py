@@ -32,6 +32,7 @@ from agent.understanding.searches import plain_search
 from agent.understanding.textnorm import fold
 from agent.understanding.urls import extract_urls
 from agent.understanding.vocabulary import TYPE_WORDS
+from agent.understanding.watchlist import said_rating
 
 # Never the model's to call (the runtime deletes everything itself): leaving it out of
 # the schema makes the pipeline violation impossible where the server enforces it.
@@ -128,7 +129,8 @@ _SAVES = frozenset({"save_note", "save_link", "save_video", "save_movie", "save_
 _ENRICH = frozenset({"enrich_movie", "enrich_tv_show", "enrich_link"})
 FIRST_STEP_TOOLS: Mapping[str, frozenset[str]] = {
     "save": _SAVES | _ENRICH | {"request_clarification", "remember", "update_item"},
-    "search": _ENRICH | {"search_items", "request_clarification"},
+    "search": _ENRICH
+    | {"search_items", "request_clarification", "where_to_watch", "suggest_from_list"},
     "delete": frozenset({"delete_item", "search_items", "simulate", "request_clarification"}),
 }
 
@@ -166,6 +168,7 @@ FACT_FIELDS: Mapping[str, frozenset[str]] = {
     "save_video": frozenset({"title"}),
     "save_link": frozenset({"description"}),
     "search_items": frozenset({"type", "limit"}),
+    "mark_item": frozenset({"rating"}),  # issue 44: a number the user gave, or none
 }
 _YEAR = re.compile(r"\b(?:18[7-9]\d|19\d\d|20\d\d|2100)\b")
 _DIGIT = re.compile(r"\d")
@@ -188,6 +191,8 @@ def unstated_facts(text: str) -> frozenset[str]:
         unstated.add("type")
     if not _DIGIT.search(rest):
         unstated.add("limit")
+    if said_rating(rest) is None:
+        unstated.add("rating")
     if len(words) <= _FEW_WORDS:
         unstated |= {"title", "description"}
     return frozenset(unstated)

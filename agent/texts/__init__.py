@@ -38,6 +38,7 @@ from agent.texts import (
     smalltalk,
     undo,
     voice,
+    watchlist,
 )
 from agent.types import Language
 
@@ -45,6 +46,7 @@ OK_MARK = "✅"
 WARN_MARK = "⚠️"
 FAIL_MARK = "❌"
 EDIT_MARK = "✏️"  # an edited message corrected an item (DESIGN 10.5)
+DONE_MARK = "✓"  # an item seen, read or done, on a list line and its button (DESIGN 11.5)
 
 CATALOGS = (
     channels,
@@ -71,6 +73,7 @@ CATALOGS = (
     voice,
     shelf,
     periods,
+    watchlist,
 )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pydantic import Field, field_validator
 
 from agent.errors import ToolFailure
@@ -12,7 +14,7 @@ from agent.trust.confidence import evaluate
 from agent.trust.ledgering import digest
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, is_video_url, normalize_url, parse_user_url
-from storage.documents import ItemDoc, ItemType
+from storage.documents import DONE_STATE, ItemDoc, ItemState, ItemType, done_key_of
 
 MIN_YEAR, MAX_YEAR = 1870, 2100
 
@@ -101,8 +103,18 @@ async def store_item(
     enriched: bool = False,
     original_title: str | None = None,
     caveats: tuple[str, ...] = (),
+    state: ItemState | None = None,
+    state_at_ms: int | None = None,
+    rating: int | None = None,
+    details: Mapping[str, object] | None = None,
+    learn: bool = True,
 ) -> Outcome:
-    """Store an item for the turn's user unless it is already there; record the effect."""
+    """Store an item for the turn's user unless it is already there; record the effect.
+
+    `state`, `state_at_ms` and `rating` (an import's) store it seen/read/done; `details`
+    are what TMDB told of it (runtime_min, genres, seasons); `learn` False asks TMDB for
+    nothing more (an import of hundreds of titles).
+    """
     turn, db = ctx.turn, ctx.deps.db
     for caveat in caveats:
         turn.facts.add_caveat(text(caveat, turn.language))
@@ -140,10 +152,45 @@ async def store_item(
         update_id=turn.incoming.update_id,
         source_message=turn.source_message,
     )
+    extra = {
+        **_state_fields(turn.user_id, item_type, state, state_at_ms, rating),
+        **(details or {}),
+    }
+    if extra:
+        item = item.model_copy(update=extra)
     stored, created = await effects.save(ctx.deps, turn, item, dedup_sha256=digest(key))
+    if created and stored.done:  # its type has marked items from now on (DESIGN 11.5)
+        await db.users.item_marked(turn.user_id, stored.type)
+        turn.user = turn.user.model_copy(update={"marked": {**turn.user.marked, stored.type: True}})
     if not created:  # the re-drive of the update that saved it answers as that first run did
         created = stored.update_id is not None and stored.update_id == turn.incoming.update_id
-    return Saved(stored, created=created, caveats=caveats)
+        return Saved(stored, created=created, caveats=caveats)
+    # a movie or show TMDB knows: its runtime and genres, and where it streams (issue 44)
+    from agent.tools.watching import learn_details  # watching reads TMDB through enrich
+
+    if not learn:
+        return Saved(stored, created=created, caveats=caveats)
+    stored, watch = await learn_details(ctx.deps, turn, stored)
+    return Saved(stored, created=created, caveats=caveats, watch=watch)
+
+
+def _state_fields(
+    user_id: str,
+    item_type: ItemType,
+    state: ItemState | None,
+    state_at_ms: int | None,
+    rating: int | None,
+) -> dict[str, object]:
+    """The state fields of a new item: none for its first state; its done state, its time,
+    rating and `done_key` for one stored seen (read, done)."""
+    if state is None or state != DONE_STATE[item_type]:
+        return {}
+    return {
+        "state": state,
+        "state_at_ms": state_at_ms,
+        "rating": rating,
+        "done_key": done_key_of(user_id, item_type),
+    }
 
 
 async def save_note(ctx: ToolContext, args: SaveNoteArgs) -> Outcome:

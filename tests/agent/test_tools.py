@@ -51,6 +51,9 @@ DESIGN_TOOLS: dict[str, tuple[set[str], str]] = {
     "bookmark": ({"item_id", "event", "note", "pinned"}, "low"),
     "simulate": ({"tool", "args"}, "read"),  # issue 13
     "log_reasoning": ({"note"}, "read"),  # issue 31: a note for /why, no effect
+    "mark_item": ({"item_id", "query", "state", "rating"}, "low"),  # DESIGN 11.1
+    "where_to_watch": ({"item_id", "title", "country"}, "read"),
+    "suggest_from_list": ({"type", "max_minutes", "genre_words"}, "read"),
 }
 REQUIRED = {
     "update_item": {"item_id"},
@@ -59,6 +62,7 @@ REQUIRED = {
     "log_reasoning": {"note"},
     "remember": {"fact"},
     "bookmark": {"note"},
+    "mark_item": {"state"},
     "save_note": {"content"},
     "save_movie": {"title"},
     "save_tv_show": {"title"},
