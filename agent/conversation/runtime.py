@@ -90,9 +90,7 @@ ALLOWED_FROM_PLAN = frozenset(name for name in registry() if name != "delete_all
 READ_RESULTS = (Found, PageFetched, Simulated)
 SAVE_TOOLS = frozenset(name for name in ALLOWED_FROM_PLAN if name.startswith("save_"))
 # a question about saved things: answered from storage, never by a lookup or a save
-QUESTION_TOOLS = frozenset(
-    {"search_items", "request_clarification", "where_to_watch", "suggest_from_list"}
-)
+QUESTION_TOOLS = frozenset({"search_items", "request_clarification"})
 # a deterministic turn stores the user's message and the reply: their numbers are reserved
 # with the user read, so storing them is one round trip (storage/messages.py)
 TURN_MESSAGES = 2

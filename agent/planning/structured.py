@@ -129,8 +129,7 @@ _SAVES = frozenset({"save_note", "save_link", "save_video", "save_movie", "save_
 _ENRICH = frozenset({"enrich_movie", "enrich_tv_show", "enrich_link"})
 FIRST_STEP_TOOLS: Mapping[str, frozenset[str]] = {
     "save": _SAVES | _ENRICH | {"request_clarification", "remember", "update_item"},
-    "search": _ENRICH
-    | {"search_items", "request_clarification", "where_to_watch", "suggest_from_list"},
+    "search": _ENRICH | {"search_items", "request_clarification"},
     "delete": frozenset({"delete_item", "search_items", "simulate", "request_clarification"}),
 }
 

@@ -160,9 +160,7 @@ MARK_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "mark_item",
         MarkItemArgs,
         "low",
-        "Mark one of the user's items seen (movies, shows, videos), read (links) or done "
-        "(notes), or back to unseen, by item_id or a query naming it; rating 0-10 only when "
-        "the user gave that number.",
+        "Mark an item seen/read/done, or unseen.",
         mark_item,
         {"query": "dune", "state": "seen"},
     ),

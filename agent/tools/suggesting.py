@@ -29,8 +29,6 @@ from storage.documents import ItemDoc, ItemType
 
 MAX_PICKS = 3
 READ_PER_TYPE = 500  # unseen items of a type looked at (the oldest first)
-SHORT_MINUTES = 100  # "algo curto" with no number: a movie this long at most
-SHORT_EPISODE = 30
 
 
 class SuggestFromListArgs(ToolArgs):
@@ -66,11 +64,9 @@ async def suggest(
     if not unseen:
         return Suggested((), 0, none_because="nothing_unseen")
     wanted = genres_of_words(list(words))
-    limit = max_minutes or (SHORT_MINUTES if short else None)
     fits: list[Pick] = []
     for item in unseen:
-        cap = SHORT_EPISODE if short and not max_minutes and item.type == "tv_show" else limit
-        pick = _fit(item, wanted, cap)
+        pick = _fit(item, wanted, max_minutes, timed=short)
         if pick is not None:
             fits.append(pick)
     if not fits:
@@ -78,18 +74,23 @@ async def suggest(
         return Suggested((), len(unseen), none_because="nothing_fits" if known else "no_details")
     if binge:
         fits.sort(key=lambda p: (-(p.seasons or 0), p.item.seq))
-    elif short or limit is not None:
-        fits.sort(key=lambda p: (p.minutes or 0, p.item.seq))
+    elif short or max_minutes is not None:
+        fits.sort(key=lambda p: (p.minutes or 0, p.item.seq))  # the shortest first
     else:
         fits.sort(key=lambda p: (-len(p.genres), p.item.seq))
     picks = fits[:MAX_PICKS]
-    if not (wanted or limit or binge):
+    if not (wanted or max_minutes or short or binge):
         picks = [Pick(p.item, p.genres, p.minutes, p.seasons, oldest=True) for p in picks]
     return Suggested(tuple(picks), len(unseen))
 
 
-def _fit(item: ItemDoc, wanted: frozenset[str], cap: int | None) -> Pick | None:
-    """`item` as a pick when it passes the request's filters (genres, minutes), else None."""
+def _fit(
+    item: ItemDoc, wanted: frozenset[str], cap: int | None, *, timed: bool = False
+) -> Pick | None:
+    """`item` as a pick when it passes the request's filters (genres, minutes), else None.
+
+    `timed` ("algo curto"): only items whose minutes are known, the shortest chosen first.
+    """
     matched: tuple[str, ...] = ()
     if wanted:
         matched = tuple(g for g in item.genres if genres_of_names([g]) & wanted)
@@ -97,6 +98,8 @@ def _fit(item: ItemDoc, wanted: frozenset[str], cap: int | None) -> Pick | None:
             return None
     minutes = item.runtime_min
     if cap is not None and (minutes is None or minutes > cap):
+        return None
+    if timed and minutes is None:
         return None
     return Pick(item, matched, minutes, item.seasons if item.type == "tv_show" else None)
 
@@ -116,9 +119,7 @@ SUGGEST_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "suggest_from_list",
         SuggestFromListArgs,
         "read",
-        "Pick 1-3 of the user's own unseen movies, shows or videos to watch now; the runtime "
-        "answers with them and why. type, max_minutes and genre_words (the user's words: "
-        "'comédia', 'leve', 'curto', 'binge') only when the user said them.",
+        "Pick 1-3 unseen items to watch now.",
         suggest_from_list,
         {"genre_words": ["comedia"]},
     ),

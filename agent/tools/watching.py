@@ -213,8 +213,7 @@ WATCH_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "where_to_watch",
         WhereToWatchArgs,
         "read",
-        "Where a movie or show streams (TMDB/JustWatch), by item_id of the user's item or by "
-        "title; country only when the user names one (two letters, e.g. BR, US).",
+        "Where a movie or show streams.",
         where_to_watch,
         {"title": "dune"},
     ),

@@ -210,6 +210,8 @@ def read_mark(text: str) -> MarkRequest | None:
     raw = text.strip()
     if not raw or len(raw) > 300 or raw.startswith("/") or "?" in raw:
         return None
+    opening = _OPENING.match(fold_same_length(raw))  # "ops, ainda não vi Duna"
+    raw = raw[opening.end() :] if opening is not None else raw
     said = _Said.of(raw)
     if not said.norm or len(said.norm.split()) > MAX_WORDS:
         return None
@@ -223,10 +225,25 @@ def read_mark(text: str) -> MarkRequest | None:
         head, days = found[0], max(days, found[1])
     head, inner_rating = _rating_inside(head)
     rating = rating if rating is not None else inner_rating
-    return _mark_head(said, head, days=days, rating=rating)
+    lead = _INTERJECTION.match(head)  # "ops, ainda não vi Duna"
+    offset = lead.end() if lead is not None else 0
+    return _mark_head(said, head[offset:], offset, days=days, rating=rating)
 
 
-def _mark_head(said: _Said, head: str, *, days: int, rating: int | None) -> MarkRequest | None:
+_OPENING: Final = re.compile(
+    r"^(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|alias|actually|wait|espera|oh|pois e|"
+    r"entao|so|ok|okay)\b[\s,!.:;-]+"
+)
+_INTERJECTION: Final = re.compile(
+    r"^(?:(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|alias|actually|wait|espera|oh|hmm+|"
+    r"pois e|entao|so|ok|okay)\s+)+"
+)
+
+
+def _mark_head(
+    said: _Said, head: str, offset: int, *, days: int, rating: int | None
+) -> MarkRequest | None:
+    """The mark `head` (what `said.norm` holds from `offset` on) asks for, if any."""
     if (m := _MARK_AS.match(head)) is not None:
         state: MarkState = "unseen" if m.group("un") else "seen"
         reading = bool(_READ_WORD.search(m.group("un") or m.group("seen") or ""))
@@ -242,8 +259,8 @@ def _mark_head(said: _Said, head: str, *, days: int, rating: int | None) -> Mark
         return _with_object(
             said,
             head,
-            m.start("what"),
-            m.end("what"),
+            offset + m.start("what"),
+            offset + m.end("what"),
             state,
             reading=reading,
             days=days,
@@ -251,15 +268,22 @@ def _mark_head(said: _Said, head: str, *, days: int, rating: int | None) -> Mark
         )
     if (m := _UNMARK.match(head)) is not None:
         return _with_object(
-            said, head, m.start("what"), m.end("what"), "unseen", reading=False, days=0, rating=None
+            said,
+            head,
+            offset + m.start("what"),
+            offset + m.end("what"),
+            "unseen",
+            reading=False,
+            days=0,
+            rating=None,
         )
     if (m := _NOT_SAW.match(head)) is not None:
         reading = bool(_READ_WORD.search(m.group("verb")))
         return _with_object(
             said,
             head,
-            m.start("what"),
-            m.end("what"),
+            offset + m.start("what"),
+            offset + m.end("what"),
             "unseen",
             reading=reading,
             days=0,
@@ -271,8 +295,8 @@ def _mark_head(said: _Said, head: str, *, days: int, rating: int | None) -> Mark
         return _with_object(
             said,
             head,
-            m.start("what"),
-            m.end("what"),
+            offset + m.start("what"),
+            offset + m.end("what"),
             "seen",
             reading=bool(m.group("read")),
             days=days,
@@ -293,7 +317,7 @@ def _with_object(
     rating: int | None,
 ) -> MarkRequest | None:
     """The request once its object ("Duna", "o 2", "esse artigo") is read."""
-    obj = head[start:end].strip()
+    obj = said.norm[start:end].strip()
     if rating is not None and state == "unseen":
         return None  # "ainda não vi, nota 8" makes no sense: not certain
     target = _target(obj)

@@ -102,7 +102,7 @@ async def test_limits_by_role_with_the_documented_defaults(db: Database) -> None
 async def test_the_global_cap_stops_everyone_and_returns_the_users_reservation(
     db: Database,
 ) -> None:
-    async with live_runtime(db, global_daily_token_cap=2_700) as live:
+    async with live_runtime(db, global_daily_token_cap=2_850) as live:
         day = today(live)
         _, report = await live.say("anota: comprar pão", llm=[SAVE])
         assert report.llm_calls == 1
@@ -221,7 +221,7 @@ async def test_the_quota_resets_at_midnight_in_the_users_time_zone(db: Database)
     start = datetime(2026, 1, 5, 20, 0, tzinfo=zone)
     # one call's reservation fits, two do not; the new day's prompt also carries the idle
     # sessions' handovers (with their failed requests), so it is larger than the first
-    async with live_runtime(db, start=start, user_daily_token_quota=3_200) as live:
+    async with live_runtime(db, start=start, user_daily_token_quota=3_350) as live:
         _, report = await live.say("anota: um", llm=[call("save_note", content="um")])
         assert report.llm_calls == 1
         _, report = await live.say("anota: dois", llm=[call("save_note", content="dois")])
@@ -246,13 +246,13 @@ async def test_a_call_that_got_no_answer_returns_its_reservation(db: Database) -
     async with live_runtime(db, user_daily_token_quota=50_000, llm_timeout_seconds=0.5) as live:
         day = today(live)
         # what the offline planner cannot serve either (DESIGN 10.5): the turn fails
-        reply, report = await live.say("me recomenda uma série", errors=[{"status": 500}] * 3)
+        reply, report = await live.say("me recomenda um restaurante", errors=[{"status": 500}] * 3)
         assert report.llm_calls == 3
         assert reply.meta.state == "FAIL"
         assert await tokens_used(live, ALICE, day) == 0
         assert await tokens_used(live, GLOBAL, day) == 0
 
-        reply, report = await live.say("me recomenda uma série", errors=[{"delay": 2}])
+        reply, report = await live.say("me recomenda um restaurante", errors=[{"delay": 2}])
         assert reply.meta.state == "FAIL"
         prompt = report.requests[0].prompt_tokens
         assert prompt is not None

@@ -358,7 +358,7 @@ async def test_the_planners_watchlist_tools_are_strict(db: Database) -> None:
             "message": None,
             "belief": BELIEF,
         }
-        picked = await lembra.say("tem alguma comédia pra gente ver agora", llm=[suggest])
+        picked = await lembra.say("escolhe uma comédia da lista pra gente", llm=[suggest])
         assert "Superbad (2007)" in picked.text
         assert "Duna" not in picked.text
 
