@@ -413,3 +413,81 @@ def test_the_reader_never_raises_on_request_shapes(head: str, middle: str, tail:
 
 def test_alice_is_the_default_user() -> None:
     assert ALICE.startswith("cli:")
+
+
+MARKS = [
+    ("já vi Duna", "seen", "Duna", None, 0),
+    ("Já vi Duna, nota 8", "seen", "Duna", 8, 0),
+    ("assisti Duna ontem", "seen", "Duna", None, 1),
+    ("assisti duna ontem à noite e adorei", "seen", "duna", None, 1),
+    ("terminei a série Dark", "seen", "Dark", None, 0),
+    ("vi Interestelar 10/10", "seen", "Interestelar", 10, 0),
+    ("ops, ainda não vi Duna", "unseen", "Duna", None, 0),
+    ("I watched Dune last night, 8/10", "seen", "Dune", 8, 1),
+    ("I've seen Arrival", "seen", "Arrival", None, 0),
+    ("finished Severance", "seen", "Severance", None, 0),
+    ("mark Dune as unseen", "unseen", "Dune", None, 0),
+    ("I haven't watched Dune yet", "unseen", "Dune", None, 0),
+]
+SHELF_MARKS = [
+    ("vi o 2", "seen", 2),
+    ("marca o 3 como lido", "seen", 3),
+    ("desmarca o 1", "unseen", 1),
+    ("watched 2", "seen", 2),
+]
+NOT_MARKS = [
+    "vi um filme ótimo ontem",
+    "vi o trailer de duna",
+    "I watched a movie",
+    "vi que você salvou",
+    "ainda não vi duna, vale a pena?",
+    "já vi",
+    "vi",
+    "loved it",
+    "salva o filme duna",
+    "não vi nada hoje",
+]
+
+
+def test_the_reader_takes_marks_it_is_certain_of() -> None:
+    from agent.understanding.watchlist import MarkRequest
+
+    for said, state, title, rating, days in MARKS:
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title, found.rating, found.days_ago) == (
+            state,
+            title,
+            rating,
+            days,
+        ), said
+    for said, state, number in SHELF_MARKS:
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert found.state == state, said
+        assert found.target is not None, said
+        assert found.target.value == number, said
+    for said in NOT_MARKS:
+        assert not isinstance(read(said), MarkRequest), said
+
+
+def test_the_reader_takes_lists_where_and_suggestions() -> None:
+    from agent.understanding.watchlist import ListRequest, SuggestRequest, WhereRequest
+
+    left = read("o que falta ver?")
+    assert isinstance(left, ListRequest)
+    assert (left.state, left.types) == ("left", ("movie", "tv_show", "video"))
+    counted = read("quantos filmes eu já vi?")
+    assert isinstance(counted, ListRequest)
+    assert (counted.state, counted.types, counted.count) == ("done", ("movie",), True)
+    where = read("where can I watch Dune in the US?")
+    assert isinstance(where, WhereRequest)
+    assert (where.title, where.country) == ("Dune", "US")
+    short = read("what should I watch tonight? something less than 2 hours")
+    assert isinstance(short, SuggestRequest)
+    assert short.max_minutes == 120
+    binge = read("uma série pra maratonar")
+    assert isinstance(binge, SuggestRequest)
+    assert (binge.type, binge.binge) == ("tv_show", True)
+    for said in ("o que eu vejo com a Ana?", "um filme", "onde fica o cinema", "vi"):
+        assert read(said) is None, said

@@ -192,3 +192,29 @@ async def test_info_prints_pending_updates_and_the_last_error(
     assert "last error: 2023-11-14T22:13:20+00:00 Connection timed out" in out
     assert "url: https://bot.example.com/telegram/webhook" in out
     assert {c.method for c in fake_tg.calls} <= {"getMe", "getWebhookInfo"}  # changes nothing
+
+
+async def test_a_lists_check_buttons_sit_above_its_paging_buttons(harness: Any) -> None:
+    """Issue 44: the ✓ of each line to see, then ‹ ›, each within Telegram's 64 bytes."""
+
+    async def handle(incoming: Incoming) -> Reply:
+        return Reply(
+            text="Filmes (40):\n31. Duna (2021)\n32. Superbad (2007)",
+            choices=(Choice(30, "✓ 31. Duna (2021)"), Choice(31, "✓ 32. Superbad (2007)")),
+            choice_kind="pick",
+            choice_token="mk:0123456789ab",
+            meta=ReplyMeta(intent="list_all"),
+            paging=PAGED,
+        )
+
+    async with harness(handler=handle) as h:
+        await h.post_update(message_update(CHAT, "/list filmes 2"))
+        await h.idle()
+
+        [listed] = h.tg.sent("sendMessage", CHAT)
+        assert _keyboard(listed) == [
+            [("✓ 31. Duna (2021)", "c:mk:0123456789ab:30")],
+            [("✓ 32. Superbad (2007)", "c:mk:0123456789ab:31")],
+            [("‹", "k:/list vídeos 1"), ("›", "k:/list vídeos 3")],
+        ]
+        assert all(len(data.encode()) <= 64 for row in _keyboard(listed) for _, data in row)
