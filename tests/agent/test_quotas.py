@@ -102,7 +102,7 @@ async def test_limits_by_role_with_the_documented_defaults(db: Database) -> None
 async def test_the_global_cap_stops_everyone_and_returns_the_users_reservation(
     db: Database,
 ) -> None:
-    async with live_runtime(db, global_daily_token_cap=2_850) as live:
+    async with live_runtime(db, global_daily_token_cap=3_000) as live:
         day = today(live)
         _, report = await live.say("anota: comprar pão", llm=[SAVE])
         assert report.llm_calls == 1
