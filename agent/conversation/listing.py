@@ -46,17 +46,19 @@ async def current_shelf(deps: Deps, turn: Turn) -> Shelf:
         items.newest_by_type(turn.user_id, types, LIST_PER_TYPE),
         items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES),
     )
-    marked = [t for t in types if turn.user.marked.get(t)]  # DESIGN 11.5: seen, read, done
+    # DESIGN 11.5: how many of each type are seen (read, done), counted here and kept with
+    # the cache (a mark moves them, agent/conversation/shelf.py `after_mark`)
+    marked = [t for t in types if turn.user.marked.get(t)]
     done_ids = await asyncio.gather(*(items.done_ids(turn.user_id, t) for t in marked))
     done_counts: dict[str, int] = {
         t: len(ids) for t, ids in zip(marked, done_ids, strict=True) if ids
     }
-    shown_ids = {i.id for of_type in newest.values() for i in of_type}
     built = Shelf(
         newest={t: [(i.id, item_label(i)) for i in of_type] for t, of_type in newest.items()},
         oldest=[item_label(i) for i in oldest],
-        done=frozenset(i for ids in done_ids for i in ids if i in shown_ids),
+        done=frozenset(i.id for of_type in newest.values() for i in of_type if i.done),
         done_counts=done_counts,
+        counted=bool(marked),
     )
     raw = built.stored(shelf_key(turn.user))
     if await deps.db.users.keep_shelf(turn.user, raw):

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 from agent.conversation import incode
 from agent.conversation import shelf as shelves
+from agent.conversation.pointing import Miss, locate
 from agent.conversation.replies import finish, item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -53,6 +54,7 @@ TOOLS = frozenset({"mark_item", "where_to_watch", "suggest_from_list"})
 BUTTON_PREFIX = "mk:"  # a ✓ button's choice token: `mk:<the shelf's time, base 36>`
 MAX_BUTTONS = 10  # WhatsApp's list rows; Telegram takes them one a row
 PER_TYPE = 10  # lines of each type a list by state shows
+PERIOD_CAP = 1_000  # items marked in a period read at most
 
 
 # -- reading a message ----------------------------------------------------------------------
@@ -82,8 +84,6 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
 
 def _entry(turn: Turn, target: Target) -> shelves.Entry | str:
     """The shelf line `target` names, or the text key saying why there is none."""
-    from agent.conversation.pointing import Miss, locate  # pointing imports this module's peers
-
     found = locate(shelves.shown(turn), target)
     if not isinstance(found, Miss):
         return found
@@ -361,17 +361,17 @@ def period_range(period: Period, now_ms: int, zone: ZoneInfo) -> tuple[int, int]
             return _ms(midnight.replace(day=1)), now_ms + 1
 
 
-async def done_items(deps: Deps, turn: Turn, item_type: ItemType) -> list[ItemDoc]:
-    """The user's seen (read, done) items of one type: nothing is read for a type never marked."""
-    if not turn.user.marked.get(item_type):
-        return []
-    return await deps.db.items.done_of_type(turn.user_id, item_type)
+async def done_counts(deps: Deps, turn: Turn) -> dict[str, int]:
+    """How many items of each type are seen (read, done): none for a user who never marked,
+    else as the list cache keeps them (counted when it is built, moved by each mark)."""
+    if not turn.user.marked:
+        return {}
+    kept = shelves.kept_shelf(turn.user)
+    if kept is not None and kept.counted:
+        return kept.done_counts
+    from agent.conversation.listing import current_shelf  # the listing shows these counts
 
-
-async def done_count(deps: Deps, turn: Turn, item_type: ItemType) -> int:
-    if not turn.user.marked.get(item_type):
-        return 0
-    return len(await deps.db.items.done_ids(turn.user_id, item_type))
+    return (await current_shelf(deps, turn)).done_counts
 
 
 def _what(types: Sequence[ItemType], language: Language) -> str:
@@ -400,17 +400,21 @@ async def list_by_state(
     totals = {t: int(turn.user.counts.get(t, 0)) for t in types}
     reading = all(t == "link" for t in types)
     span = period_range(period, turn.now_ms, _zone(deps, turn)) if period else None
-    if state == "done" and not count or span is not None:
-        done = {t: await done_items(deps, turn, t) for t in types}
-        if span is not None:
-            done = {
-                t: [i for i in items if span[0] <= (i.state_at_ms or 0) < span[1]]
-                for t, items in done.items()
-            }
-        done_n = {t: len(items) for t, items in done.items()}
-    else:
-        done = {}
-        done_n = {t: await done_count(deps, turn, t) for t in types}
+    counted = await done_counts(deps, turn)
+    done_n = {t: counted.get(t, 0) for t in types}
+    done: dict[ItemType, list[ItemDoc]] = {}
+    if span is not None:  # marked in the period: read by when, the period's only
+        for t in types:
+            if done_n[t]:
+                recent = await deps.db.items.done_recently(
+                    turn.user_id, t, PERIOD_CAP, since_ms=span[0]
+                )
+                done[t] = [i for i in recent if (i.state_at_ms or 0) < span[1]]
+        done_n = {t: len(done.get(t, ())) for t in types}
+    elif state == "done" and not count:  # the most recently marked of each type
+        for t in types:
+            if done_n[t]:
+                done[t] = await deps.db.items.done_recently(turn.user_id, t, PER_TYPE)
     left_n = {t: totals[t] - done_n[t] for t in types}
     shown_types = [t for t in types if (left_n if state == "left" else done_n)[t]]
     number = sum((left_n if state == "left" else done_n).values())
@@ -451,10 +455,10 @@ async def list_by_state(
             )
             more = left_n[item_type] - len(of_type)
         else:
-            newest = sorted(done[item_type], key=lambda i: -(i.state_at_ms or 0))
-            of_type, more = newest[:PER_TYPE], len(newest) - PER_TYPE
+            of_type = done[item_type][:PER_TYPE]
+            more = done_n[item_type] - len(of_type)
         if len(shown_types) > 1:
-            shown = left_n[item_type] if state == "left" else len(done[item_type])
+            shown = left_n[item_type] if state == "left" else done_n[item_type]
             lines.append(f"\n{type_heading(item_type, lang)} ({shown}):")
         for item in of_type:
             entry = shelves.entry_of(item, len(entries) + 1)
@@ -510,14 +514,12 @@ async def typed_page(
     """The items of `lista <type>` at positions [first, last), unseen first, then the done.
 
     Returns (items, how many are done, where the done start among the positions), or None
-    when none of the type was ever marked (the list is then the creation order it was).
+    when none of the type is done (the list is then the creation order it always was).
     """
-    if not turn.user.marked.get(item_type):
+    done = (await done_counts(deps, turn)).get(item_type, 0)
+    if not done:
         return None
-    done_ids = await deps.db.items.done_ids(turn.user_id, item_type)
-    if not done_ids:
-        return None
-    left = total - len(done_ids)
+    left = total - done
     shown: list[ItemDoc] = []
     if first < left:
         unseen = await deps.db.items.list_for(
@@ -525,9 +527,9 @@ async def typed_page(
         )
         shown += unseen[first:]
     if last > left:
-        wanted = done_ids[max(0, first - left) : last - left]
-        shown += await deps.db.items.get_many(turn.user_id, wanted)
-    return shown, len(done_ids), left
+        seen = await deps.db.items.done_first(turn.user_id, item_type, last - left)
+        shown += seen[max(0, first - left) :]
+    return shown, done, left
 
 
 def typed_heading(item_type: ItemType, total: int, done: int, language: Language) -> str:

@@ -16,6 +16,7 @@ from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
+from agent.conversation import shelf as shelves
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.tools.base import (
@@ -122,7 +123,10 @@ async def mark(
     after = await deps.db.items.update_fields(turn.user_id, item.id, fields, turn.now_ms)
     if after is None:
         return UnknownItem(item.id)
-    await deps.db.users.item_marked(turn.user_id, item.type)
+    # the list cache moves with the mark, in the same round trip (as a save extends it)
+    await deps.db.users.item_marked(
+        turn.user_id, item.type, shelf=shelves.after_mark(turn.user, after)
+    )
     if not turn.user.marked.get(item.type):
         turn.user = turn.user.model_copy(update={"marked": {**turn.user.marked, item.type: True}})
     payload = {

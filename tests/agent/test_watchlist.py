@@ -16,6 +16,7 @@ from storage import Database
 from storage.documents import ItemDoc
 from tests.agent.test_importfile import SentFile
 from tests.support.harness import ALICE, Lembra, open_lembra
+from tests.support.trips import Trips
 
 DAY_MS = 24 * 3600 * 1000
 BELIEF = {"key": "answer.confidence", "guessed": 1.0, "delta": 0}
@@ -491,3 +492,24 @@ def test_the_reader_takes_lists_where_and_suggestions() -> None:
     assert (binge.type, binge.binge) == ("tv_show", True)
     for said in ("o que eu vejo com a Ana?", "um filme", "onde fica o cinema", "vi"):
         assert read(said) is None, said
+
+
+async def test_a_mark_moves_the_list_cache_so_the_next_lists_read_no_items(
+    watched_db: Database, trips: Trips
+) -> None:
+    """The seen counts live with the list cache: built once, moved by each mark in the
+    same round trip, so neither `lista tudo` nor `lista meus filmes`' count reads them again."""
+    async with watching(watched_db) as lembra:
+        await lembra.say("já vi duna")
+        await lembra.say("lista tudo")  # builds the cache with its seen counts
+
+        await lembra.say("vi o superbad")
+        trips.seen.clear()
+        everything = await lembra.say("lista tudo")
+        assert trips.on("items") == []
+        assert "Filmes (2; vistos: 2):" in everything.text
+        assert "Superbad (2007) ✓" in everything.text
+        movies = await lembra.say("lista meus filmes")
+        assert movies.text.startswith("Filmes (2; vistos: 2):")
+        assert await lembra.say("quantos filmes eu já vi?") is not None
+        assert trips.on("items").count("find") <= 2  # the page's items, no count

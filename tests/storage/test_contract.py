@@ -501,7 +501,8 @@ async def test_done_items_are_one_equality_and_the_others_include_items_stored_b
     )
 
     assert await any_db.items.done_ids("tg:1", "movie") == [heat.id]
-    assert [i.title for i in await any_db.items.done_of_type("tg:1", "movie")] == ["Heat"]
+    assert [i.title for i in await any_db.items.done_first("tg:1", "movie", 10)] == ["Heat"]
+    assert [i.title for i in await any_db.items.done_recently("tg:1", "movie", 10)] == ["Heat"]
     left = await any_db.items.list_for("tg:1", item_type="movie", not_done=True)
     assert [i.title for i in left] == ["Alien", "Zodiac"]
     assert [i.current_state for i in left] == ["to_see", "to_see"]
