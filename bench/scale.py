@@ -37,9 +37,13 @@ figure; export <= 5 s with memory growth <= 50 MB; no stall over 50 ms from any 
 `/healthz` within 5 s of start with 50,000 unindexed items; the same search results during
 the catch-up as after it.
 
+Then (issue 44) a tenth of the movies is marked seen (`--seen`, 0 skips it) and the lists
+that read by state are measured: "lista meus filmes" (the unseen first), "lista tudo",
+"o que falta ver?", "filmes que eu já vi" and a mark ("já vi o Title N"); the marks are
+undone before the next size, so the turns above always measure a user who never marked.
+
 Run: `.venv/bin/python bench/scale.py [--rounds N] [--scan-rounds N] [--bulk-rounds N]
-[--sizes 1,10,50] [--serve-probe] [--big]`. It is not a test: it takes minutes (indexing
-50,000 items is most of it).
+[--sizes 1,10,50] [--serve-probe] [--big] [--seen S]`. It is not a test: it takes minutes (indexing 50,000 items is most of it).
 """
 
 from __future__ import annotations
@@ -74,7 +78,7 @@ from bench.deterministic import ITEMS_BY_TYPE, USER, RoundTrips, item, ping_ms  
 from bot.cli.main import keep_start_up_out_of_collections  # noqa: E402
 from config.settings import load_settings  # noqa: E402
 from storage import Database  # noqa: E402
-from storage.documents import ItemDoc, ItemType  # noqa: E402
+from storage.documents import ItemDoc, ItemType, done_key_of  # noqa: E402
 
 BLOCK = sum(ITEMS_BY_TYPE.values())  # 1,000: the deterministic bench's mix, repeated
 TURNS = {
@@ -87,6 +91,15 @@ TURNS = {
     "save again": "anota: comprar pão de novo",  # the duplicate check: a dedup key read
 }
 AFTER = {"delete by name": "cancela"}  # clears the confirmation the preview left
+# issue 44: with a share of the movies seen (the `--seen` pass), the typed list reads the
+# unseen first and the seen after; "what's left" and "seen" lists read by state
+SEEN_TURNS = {
+    "list by type": "lista meus filmes",
+    "list all": "lista tudo",
+    "whats left": "o que falta ver?",
+    "seen movies": "filmes que eu já vi",
+    "mark": "já vi o Title {n}",
+}
 EXPECT = {
     "search": "Title 777",
     "typo search": "Title 777",
@@ -99,12 +112,23 @@ GOAL_TURNS = ("search", "delete by name")
 class Measured:
     """One size, one mode: per turn, its durations and the longest stall beside it."""
 
-    times: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in TURNS})
-    stalls: dict[str, float] = field(default_factory=lambda: dict.fromkeys(TURNS, 0.0))
-    trips: dict[str, Counter[str]] = field(default_factory=lambda: {k: Counter() for k in TURNS})
-    trip_s: dict[str, Counter[str]] = field(default_factory=lambda: {k: Counter() for k in TURNS})
-    db_s: dict[str, float] = field(default_factory=lambda: dict.fromkeys(TURNS, 0.0))
+    times: dict[str, list[float]] = field(
+        default_factory=lambda: {k: [] for k in {**TURNS, **SEEN_TURNS}}
+    )
+    stalls: dict[str, float] = field(
+        default_factory=lambda: dict.fromkeys({**TURNS, **SEEN_TURNS}, 0.0)
+    )
+    trips: dict[str, Counter[str]] = field(
+        default_factory=lambda: {k: Counter() for k in {**TURNS, **SEEN_TURNS}}
+    )
+    trip_s: dict[str, Counter[str]] = field(
+        default_factory=lambda: {k: Counter() for k in {**TURNS, **SEEN_TURNS}}
+    )
+    db_s: dict[str, float] = field(
+        default_factory=lambda: dict.fromkeys({**TURNS, **SEEN_TURNS}, 0.0)
+    )
     ping_ms: float = 0.0  # a bare round trip's p50 just before: this machine's floor then
+    kinds: dict[str, str] = field(default_factory=lambda: dict(TURNS))
 
     def p50_ms(self, kind: str) -> float:
         return statistics.median(self.times[kind]) * 1e3
@@ -284,13 +308,19 @@ async def measure(
     rounds: int,
     warmup: int,
     kinds: tuple[str, ...],
+    *,
+    turns: dict[str, str] = TURNS,
+    titles: list[int] | None = None,
 ) -> Measured:
     out = Measured()
     saved = 0
     for n in range(warmup + rounds):
         for kind in kinds:
             saved += kind == "save"
-            text = TURNS[kind].format(n=f"{time.monotonic_ns()}-{saved}")
+            if kind == "mark" and titles:  # a movie not seen yet each time
+                text = turns[kind].format(n=titles.pop())
+            else:
+                text = turns[kind].format(n=f"{time.monotonic_ns()}-{saved}")
             incoming = Incoming(channel="console", chat_id="bench", user_id=USER, text=text)
             ticker.reset()
             trips.reset()
@@ -398,8 +428,56 @@ async def bulk_turns(runtime: Runtime, ticker: Ticker, rounds: int) -> Bulk:
     return out
 
 
+async def mark_seen(db: Database, size: int, share: float, now_ms: int) -> list[int]:
+    """Mark `share` of the movies seen as marking does (state, done_key, the user's hint);
+    return the numbers of movies left unseen (for the `mark` turns)."""
+    raw = db.client[db.name]["items"]
+    movies = [n for n in range(1, size + 1) if _type_of(n) == "movie"]
+    step = max(1, round(1 / share)) if share > 0 else 0
+    seen = {f"bench-item-{n}" for n in movies[::step]} if step else set()
+    key = done_key_of(USER, "movie")
+    for ids in _chunks(sorted(seen), 1_000):
+        await raw.update_many(
+            {"_id": {"$in": ids}},
+            {"$set": {"state": "seen", "state_at_ms": now_ms, "done_key": key}},
+        )
+    await db.users.item_marked(USER, "movie")
+    return [n for n in movies if f"bench-item-{n}" not in seen]
+
+
+async def unmark(db: Database) -> None:
+    """Every movie back to unseen and the user's hint cleared: the next size measures the
+    lists as a user who never marked anything."""
+    raw = db.client[db.name]
+    await raw["items"].update_many(
+        {"done_key": done_key_of(USER, "movie")},
+        {"$set": {"state": None, "state_at_ms": None, "done_key": None}},
+    )
+    await raw["users"].update_one({"_id": USER}, {"$set": {"marked": {}}, "$inc": {"items_v": 1}})
+
+
+def _type_of(n: int) -> str:
+    """The type `grow` gave item number `n` (the deterministic bench's mix, a block at a time)."""
+    position = (n - 1) % BLOCK
+    for item_type, count in ITEMS_BY_TYPE.items():
+        if position < count:
+            return item_type
+        position -= count
+    raise AssertionError(n)
+
+
+def _chunks(values: list[str], size: int) -> Iterator[list[str]]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
 async def run(
-    sizes: list[int], rounds: int, scan_rounds: int, warmup: int, bulk_rounds: int
+    sizes: list[int],
+    rounds: int,
+    scan_rounds: int,
+    warmup: int,
+    bulk_rounds: int,
+    seen_share: float = 0.1,
 ) -> None:
     with tempfile.TemporaryDirectory(prefix="lembra-scale-") as data_dir:
         settings = load_settings(
@@ -423,6 +501,7 @@ async def run(
             scan: dict[int, Measured] = {}
             caught: dict[int, CatchUp] = {}
             bulk: dict[int, Bulk] = {}
+            seen: dict[int, Measured] = {}
             have = 0
             trips = RoundTrips()
             trips.install()
@@ -454,9 +533,24 @@ async def run(
                                 1,
                                 ("search", "typo search", "delete by name"),
                             )
+                    if seen_share > 0:  # issue 44: the same lists with some movies seen
+                        left = await mark_seen(db, size, seen_share, now_ms)
+                        seen[size] = await measure(
+                            runtime,
+                            ticker,
+                            trips,
+                            rounds,
+                            warmup,
+                            tuple(SEEN_TURNS),
+                            turns=SEEN_TURNS,
+                            titles=left,
+                        )
+                        await unmark(db)
                     bulk[size] = await bulk_turns(runtime, ticker, bulk_rounds)
                     print(f"{size:>7,} items: bulk turns done", flush=True)
             report(sizes, index, scan, rounds, scan_rounds)
+            if seen:
+                report_seen(sizes, seen, seen_share)
             report_bulk(sizes, caught, bulk, bulk_rounds)
 
 
@@ -640,6 +734,26 @@ async def serve_probe(size: int) -> None:
         )
 
 
+def report_seen(sizes: list[int], seen: dict[int, Measured], share: float) -> None:
+    print(
+        f"\nissue 44: {share:.0%} of the movies seen, p50 ms (worst stall ms); "
+        "db ms and calls a turn at the largest size"
+    )
+    print(f"{'items':>8}" + "".join(f" {k:>20}" for k in SEEN_TURNS))
+    for size in sizes:
+        cells = [
+            f"{seen[size].p50_ms(k):>10.1f} ({seen[size].stalls[k] * 1e3:>5.1f})"
+            for k in SEEN_TURNS
+        ]
+        print(f"{size:>8,}" + "".join(f" {c:>20}" for c in cells))
+    top = sizes[-1]
+    for kind in SEEN_TURNS:
+        calls = seen[top].trips[kind]
+        rounds = max(1, len(seen[top].times[kind]))
+        parts = ", ".join(f"{k} {v / rounds:g}" for k, v in sorted(calls.items()))
+        print(f"  {kind}: {seen[top].db_s[kind] / rounds * 1e3:.1f} ms; {parts}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=30, help="measured turns of each kind")
@@ -655,13 +769,19 @@ def main() -> None:
     )
     parser.add_argument("--big", action="store_true", help="also 100,000 items")
     parser.add_argument(
+        "--seen",
+        type=float,
+        default=0.1,
+        help="share of movies seen in the issue-44 pass (0: skip)",
+    )
+    parser.add_argument(
         "--sizes", type=str, default="", help="comma-separated sizes in thousands (e.g. 1,5)"
     )
     args = parser.parse_args()
     sizes = [1_000, 10_000, 50_000] + ([100_000] if args.big else [])
     if args.sizes:
         sizes = [int(s) * BLOCK for s in args.sizes.split(",")]
-    asyncio.run(run(sizes, args.rounds, args.scan_rounds, args.warmup, args.bulk_rounds))
+    asyncio.run(run(sizes, args.rounds, args.scan_rounds, args.warmup, args.bulk_rounds, args.seen))
     if args.serve_probe:
         asyncio.run(serve_probe(sizes[-1]))
 

@@ -15,6 +15,23 @@ from pydantic import BaseModel, ConfigDict, Field
 
 ItemType = Literal["note", "movie", "tv_show", "video", "link"]
 ITEM_TYPES: tuple[ItemType, ...] = ("note", "movie", "tv_show", "video", "link")
+# DESIGN 11.5: where an item is on the user's list. Each type starts in its first state and
+# is marked into its done one (and back); an item stored before states reads as its first.
+ItemState = Literal["to_see", "seen", "to_read", "read", "open", "done"]
+FIRST_STATE: dict[ItemType, ItemState] = {
+    "movie": "to_see",
+    "tv_show": "to_see",
+    "video": "to_see",
+    "link": "to_read",
+    "note": "open",
+}
+DONE_STATE: dict[ItemType, ItemState] = {
+    "movie": "seen",
+    "tv_show": "seen",
+    "video": "seen",
+    "link": "read",
+    "note": "done",
+}
 Role = Literal["human", "ai", "tool", "system"]
 UpdateStatus = Literal["received", "done", "throttled"]  # throttled: rate-limited, kept
 
@@ -107,6 +124,11 @@ class UserDoc(StoredModel):
     answers: dict[str, dict[str, Any] | None] = Field(default_factory=dict)
     # the last undo's receipt (update id and what its reply named): a re-drive answers with it
     last_undo: dict[str, Any] | None = None
+    # DESIGN 11.5: the types of which an item was ever marked seen/read/done (never unset:
+    # a type not here has none, so its list reads nothing more than before states)
+    marked: dict[str, bool] = Field(default_factory=dict)
+    # where-to-watch's country (ISO 3166-1, `/pais XX`); None: from the language
+    country: str | None = None
 
 
 class ItemDoc(StoredModel):
@@ -132,6 +154,30 @@ class ItemDoc(StoredModel):
     # when the platform says the edit last applied to it was made: an older one arriving later is ignored
     edited_at_s: float | None = None
     edited_by: str | None = None  # the update of that edit: its re-drive answers, changes nothing
+    # DESIGN 11.5: None is the type's first state (never written for it); `done_key` is
+    # `done_key_of(...)` while the state is the done one, so a user's seen movies are one
+    # equality on an index (storage/items.py) and the unseen ones `done_key: None`
+    state: ItemState | None = None
+    state_at_ms: int | None = None
+    rating: int | None = None  # 0-10, as the user gave it
+    done_key: str | None = None
+    # what TMDB told when it was enriched (agent/tools/watching.py): minutes (a movie's
+    # runtime, an episode's for a show), genre names in the user's language, seasons
+    runtime_min: int | None = None
+    genres: list[str] = Field(default_factory=list)
+    seasons: int | None = None
+    # where to watch it, as TMDB last told for one country, with when (a day's cache)
+    watch: dict[str, Any] | None = None
+
+    @property
+    def current_state(self) -> ItemState:
+        """The item's state: stored, or its type's first one."""
+        return self.state or FIRST_STATE[self.type]
+
+    @property
+    def done(self) -> bool:
+        """Whether it is seen, read or done."""
+        return self.current_state == DONE_STATE[self.type]
 
     @property
     def label(self) -> str:
@@ -142,6 +188,11 @@ class ItemDoc(StoredModel):
             return self.url
         text = (self.content or "").strip().replace("\n", " ")
         return text if len(text) <= 60 else text[:57] + "..."
+
+
+def done_key_of(user_id: str, item_type: ItemType) -> str:
+    """The `done_key` of a user's items of one type while they are seen, read or done."""
+    return f"{user_id}|{item_type}"
 
 
 class ToolCallRecord(BaseModel):

@@ -55,6 +55,7 @@ EVENT_TYPES = frozenset(
         "clarification_asked",
         "reasoning_logged",  # issue 31: the planner's note, as its length and digest
         "reminder_changed",  # DESIGN 11.4: moved, reworded or given another rule
+        "item_marked",  # DESIGN 11.5: seen / read / done, and back
     }
 )
 _PROBE_BATCH = 64

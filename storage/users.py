@@ -148,6 +148,33 @@ class UsersRepo:
         """An item changed in place (an edit): what was shown of the items is out of date."""
         await self._c.update_one({"_id": user_id}, {"$inc": {"items_v": 1}})
 
+    async def item_marked(
+        self,
+        user_id: str,
+        item_type: ItemType,
+        *,
+        shelf: tuple[Mapping[str, object], str] | None = None,
+    ) -> None:
+        """An item of `item_type` changed state: its type has marked items from now on
+        (DESIGN 11.5), and the list cache is out of date, or, with `shelf` (the cache after
+        this mark, the key of the one it replaces), replaced in the same round trip while
+        the stored one is still that one (agent/conversation/shelf.py `after_mark`)."""
+        change = {"$inc": {"items_v": 1}, "$set": {f"marked.{item_type}": True}}
+        if shelf is None:
+            await self._c.update_one({"_id": user_id}, change)
+            return
+        after, was = shelf
+        await self._c.update_each(
+            [
+                ({"_id": user_id, "shelf.key": was}, {"$set": {"shelf": dict(after)}}),
+                ({"_id": user_id}, change),
+            ]
+        )
+
+    async def set_country(self, user_id: str, country: str | None) -> None:
+        """Where-to-watch's country (`/pais XX`); None: the one the language gives."""
+        await self._c.update_one({"_id": user_id}, {"$set": {"country": country}})
+
     async def keep_shelf(self, user: UserDoc, shelf: Mapping[str, object]) -> bool:
         """Store `shelf` unless the user's items changed since `user` was read (then it is stale)."""
         flt: dict[str, object] = {"_id": user.id, "item_seq": _same(user.item_seq)}

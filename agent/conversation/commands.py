@@ -20,6 +20,7 @@ from agent.conversation import (
     outcomes,
     reminding,
     undoing,
+    watching,
 )
 from agent.conversation import pending as pendings
 from agent.conversation.background import background_llm
@@ -84,6 +85,7 @@ class Commands:
             "import": self._import,
             "id": self._id,
             **memorycmd.handlers(self.deps),
+            **watching.handlers(self.deps),
         }.get(name)
         if handler is None:
             return self._unknown(turn, name)

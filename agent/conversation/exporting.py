@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Final, Literal, TextIO
 
 from agent.deps import Deps
-from agent.texts import type_heading
+from agent.texts import DONE_MARK, text, type_heading
 from agent.types import Attachment, Language, Progress
 from storage.documents import ITEM_TYPES, ItemDoc, MessageDoc, ReminderDoc, UserDoc
 
@@ -48,6 +48,9 @@ CSV_COLUMNS = (
     "description",
     "content",
     "saved_at",
+    "state",  # DESIGN 11.5: to_see, seen, to_read, read, open, done
+    "rating",
+    "seen_at",  # when it was marked seen (read, done)
 )
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _KINDS: dict[ExportFormat, tuple[str, str]] = {
@@ -203,7 +206,7 @@ async def _write_json(
     async for docs in _item_pages(deps, user):
 
         def items_page(docs: list[dict[str, Any]] = docs) -> int:
-            dumped = (ItemDoc.model_validate(d).model_dump(by_alias=True) for d in docs)
+            dumped = (_exported(ItemDoc.model_validate(d)) for d in docs)
             return document.elements(dumped)
 
         written = await _off_loop(items_page)
@@ -265,6 +268,9 @@ def csv_row(item: ItemDoc) -> list[str]:
         item.description,
         item.content,
         _iso(item.created_at_ms),
+        item.current_state,
+        item.rating,
+        _iso(item.state_at_ms) if item.done and item.state_at_ms else None,
     )
     return [_cell(value) for value in row]
 
@@ -291,7 +297,7 @@ async def _write_markdown(
             def lines(docs: list[dict[str, Any]] = docs) -> int:
                 for doc in docs:
                     item = ItemDoc.model_validate(doc)
-                    sections[item.type].write(f"\n- {_md_item(item)}")
+                    sections[item.type].write(f"\n- {_md_item(item, language)}")
                     counts[item.type] += 1
                 return len(docs)
 
@@ -321,15 +327,31 @@ def _md_reminders(reminders: list[ReminderDoc], language: Language) -> str:
     return "\n" + "\n".join(lines)
 
 
-def _md_item(item: ItemDoc) -> str:
+def _exported(item: ItemDoc) -> dict[str, object]:
+    """An item as the JSON export holds it: its state written out (an item stored before
+    states has its type's first), without what only this database needs."""
+    record = item.model_dump(by_alias=True, exclude={"done_key", "watch", "words", "words_v"})
+    record["state"] = item.current_state
+    return record
+
+
+def _md_item(item: ItemDoc, language: Language) -> str:
     if item.type == "note":
-        return _md_escape(item.content or "")
-    label = _md_escape(item.title or item.url or "")
-    if item.year:
-        label += f" ({item.year})"
-    if item.url:
-        label = f"[{label}](<{item.url}>)"
-    return label
+        label = _md_escape(item.content or "")
+    else:
+        label = _md_escape(item.title or item.url or "")
+        if item.year:
+            label += f" ({item.year})"
+        if item.url:
+            label = f"[{label}](<{item.url}>)"
+    if not item.done:
+        return label
+    done = f" — {DONE_MARK} {text(f'state_{item.current_state}', language)}"  # DESIGN 11.5
+    if item.state_at_ms:
+        done += f" {_iso(item.state_at_ms)[:10]}"
+    if item.rating is not None:
+        done += f" · {item.rating}/10"
+    return label + done
 
 
 def _md_escape(value: str) -> str:

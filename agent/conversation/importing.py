@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -40,7 +40,7 @@ from agent.types import Language, Reply
 from agent.understanding.reminders.rules import read_rrule
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, is_video_url, parse_user_url
-from storage.documents import ITEM_TYPES, ItemType
+from storage.documents import DONE_STATE, ITEM_TYPES, ItemType
 
 EXPORT_FORMAT = "lembra-export/1"
 MAX_ENTRIES = 500
@@ -191,12 +191,16 @@ def _memory_from_record(record: Any) -> pendings.ImportMemory | None:
 def _entry_from_record(record: Any) -> pendings.ImportEntry | None:
     if not isinstance(record, dict) or record.get("type") not in ITEM_TYPES:
         return None
-    fields = ("type", "title", "year", "tmdb_id", "url", "description", "content", "overview")
+    fields = (
+        *("type", "title", "year", "tmdb_id", "url", "description", "content", "overview"),
+        *("rating", "runtime_min", "seasons"),
+    )
     source_id = record.get("_id")
     try:
         entry = pendings.ImportEntry.model_validate(
             {k: record.get(k) for k in fields}
             | {"source_id": source_id if isinstance(source_id, str) else None}
+            | _state_of(record)
         )
     except ValidationError:
         return None
@@ -210,6 +214,38 @@ def _entry_from_record(record: Any) -> pendings.ImportEntry | None:
     if entry.type in ("movie", "tv_show") and not (entry.title or "").strip():
         return None
     return entry
+
+
+def _state_of(record: dict[str, Any]) -> dict[str, Any]:
+    """An exported item's state (DESIGN 11.5), seen date and genres, as an entry takes them.
+
+    A done state of any type ("seen" on a link) is its type's done one; anything else, or
+    none (an export from before states), its first. A seen date is the JSON's
+    `state_at_ms` or the CSV's `seen_at` ("2026-01-05 13:00 UTC").
+    """
+    item_type = record["type"]
+    done = record.get("state") in DONE_STATE.values()
+    state = DONE_STATE[item_type] if done else None
+    at = record.get("state_at_ms")
+    if not isinstance(at, int) or isinstance(at, bool):
+        at = _seen_at(record.get("seen_at"))
+    genres = record.get("genres")
+    kept = [g for g in genres if isinstance(g, str)][:8] if isinstance(genres, list) else []
+    return {
+        "state": state,
+        "state_at_ms": at if done else None,
+        "genres": tuple(g.strip()[:40] for g in kept if g.strip()),
+    } | ({} if done else {"rating": None})
+
+
+def _seen_at(value: Any) -> int | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        when = datetime.strptime(value.strip(), "%Y-%m-%d %H:%M UTC").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+    return int(when.timestamp() * 1000)
 
 
 def read_lines(lines: Iterable[str]) -> ImportRead | str:
@@ -374,6 +410,19 @@ async def confirm(deps: Deps, turn: Turn, current: pendings.ConfirmImport) -> Re
             description=entry.description,
             content=entry.content,
             overview=entry.overview,
+            state=entry.state,
+            state_at_ms=entry.state_at_ms,
+            rating=entry.rating,
+            details={
+                k: v
+                for k, v in (
+                    ("runtime_min", entry.runtime_min),
+                    ("genres", list(entry.genres)),
+                    ("seasons", entry.seasons),
+                )
+                if v
+            },
+            learn=False,  # hundreds of titles: no TMDB request each
         )
         for entry in current.entries
     ]

@@ -15,16 +15,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from agent.conversation import reminding
+from agent.conversation import reminding, watching
 from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish, list_paging
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.texts import plural, text, type_heading, type_word
+from agent.texts import DONE_MARK, plural, text, type_heading, type_word
 from agent.tools.base import Listed, ToolContext
 from agent.tools.listing import ListItemsArgs, Window, listed
 from agent.types import Language, Reply
-from storage.documents import ITEM_TYPES
+from storage.documents import ITEM_TYPES, ItemType
 
 
 async def list_reply(
@@ -62,10 +62,10 @@ async def listed_reply(ctx: ToolContext, found: Listed) -> Reply:
             return _count(turn, found)
         if found.type is None:
             return await _everything(ctx, found)
-        return _one_type(turn, found)
+        return await _one_type(ctx, found)
     what = kind_words(found.type, found.total, lang)
     when = text(f"window_{found.period}", lang) if found.period else ""
-    state = text(f"state_{found.state}", lang) if found.state else ""
+    state = text(f"states_{found.state}", lang) if found.state else ""
     if not found.total:
         key = ("when_none" if found.period else "state_none") + ("_type" if found.type else "")
         words = type_word(found.type, lang) if found.type else ""
@@ -102,20 +102,32 @@ def _count(turn: Turn, found: Listed) -> Reply:
     return finish(turn, body, kind="deterministic")
 
 
-def _one_type(turn: Turn, found: Listed) -> Reply:
-    lang = turn.language
+async def _one_type(ctx: ToolContext, found: Listed) -> Reply:
+    turn, lang = ctx.turn, ctx.turn.language
     assert found.type is not None
-    item_type = found.type
+    item_type: ItemType = found.type  # type: ignore[assignment]
     if found.total == 0:
         body = text("list_empty_type", lang, type=type_word(item_type, lang))
         return finish(turn, body, kind="deterministic")
-    entries = [
-        shelves.Entry(n, item_id, label, t)
-        for n, (item_id, label, t) in enumerate(found.entries, start=found.first)
-    ]
-    shelves.show(turn, entries)
-    lines = [f"{type_heading(item_type, lang)} ({found.total}):"]
-    lines += [f"{e.number}. {e.label}" for e in entries]
+    first = found.first - 1
+    # the unseen first, then the seen (DESIGN 11.5), once any of the type is marked
+    split = await watching.typed_page(
+        ctx.deps, turn, item_type, found.total, first, first + len(found.entries)
+    )
+    if split is not None:
+        shown, done, left = split
+        lines, entries = watching.typed_lines(
+            turn, item_type, shown, first, found.total, done, left
+        )
+    else:
+        shown = []
+        entries = [
+            shelves.Entry(n, item_id, label, t)
+            for n, (item_id, label, t) in enumerate(found.entries, start=found.first)
+        ]
+        shelves.show(turn, entries)
+        lines = [f"{type_heading(item_type, lang)} ({found.total}):"]
+        lines += [f"{e.number}. {e.label}" for e in entries]
     if found.page < found.pages:
         lines.append(
             text(
@@ -128,7 +140,17 @@ def _one_type(turn: Turn, found: Listed) -> Reply:
             )
         )
     reply = finish(turn, "\n".join(lines), kind="deterministic")
+    if item_type != "note":  # a ✓ under each line still to see or read (issue 44)
+        reply = watching.typed_buttons(turn, reply, entries, shown)
     return replace(reply, paging=list_paging(type_word(item_type, lang), found.page, found.pages))
+
+
+def _heading(item_type: ItemType, count: int, found: Listed, lang: Language) -> str:
+    """ "Filmes (3):", or "Filmes (3; vistos: 1):" once some are seen (DESIGN 11.5)."""
+    done = found.done_counts.get(item_type, 0)
+    if not done:
+        return f"{type_heading(item_type, lang)} ({count}):"
+    return watching.typed_heading(item_type, count, done, lang)
 
 
 async def _everything(ctx: ToolContext, found: Listed) -> Reply:
@@ -138,12 +160,14 @@ async def _everything(ctx: ToolContext, found: Listed) -> Reply:
         return finish(turn, body, kind="deterministic")
     lines = [text("list_header", lang, count=found.total)]
     numbered: list[shelves.Entry] = []
+    item_type: ItemType
     for item_type in [t for t in ITEM_TYPES if found.by_type.get(t)]:
         of_type = [e for e in found.entries if e[2] == item_type]
-        lines.append(f"\n{type_heading(item_type, lang)} ({found.by_type[item_type]}):")
+        lines.append(f"\n{_heading(item_type, found.by_type[item_type], found, lang)}")
         for item_id, label, _ in of_type:  # numbered straight through the types
             numbered.append(shelves.Entry(len(numbered) + 1, item_id, label, item_type))
-            lines.append(f"{len(numbered)}. {label}")
+            mark = f" {DONE_MARK}" if item_id in found.done else ""
+            lines.append(f"{len(numbered)}. {label}{mark}")
         if found.by_type[item_type] > len(of_type):
             lines.append(
                 text(

@@ -10,6 +10,7 @@ from agent.conversation import (
     memorycmd,
     offers,
     riskgate,
+    watching,
 )
 from agent.conversation import pending as pendings
 from agent.conversation import shelf as shelves
@@ -126,6 +127,8 @@ async def after_tool(deps: Deps, turn: Turn, result: StepResult, wants_save: boo
     outcome = result.outcome
     if isinstance(outcome, Replied):  # a reminder or undo tool: code phrased the reply
         return outcome.reply
+    if result.tool in watching.TOOLS and outcome is not None and not isinstance(outcome, Failed):
+        return watching.outcome_reply(turn, outcome)  # DESIGN 11.5
     if isinstance(outcome, Saved):
         return saved_reply(turn, outcome)
     if isinstance(outcome, SavedMany):  # several titles in one (issue 26)
@@ -260,7 +263,9 @@ def saved_reply(turn: Turn, outcome: Saved | Failed | object) -> Reply:
     if not outcome.created:
         return finish(turn, text("already_saved", lang, label=label), kind="dedup")
     kind: TurnKind = "saved_with_caveat" if outcome.caveats else "effect"
-    return finish(turn, f"{OK_MARK} " + text("saved", lang, label=label), kind=kind)
+    body = f"{OK_MARK} " + text("saved", lang, label=label)
+    where = watching.saved_where_line(outcome.watch, lang)  # TMDB says where it streams
+    return finish(turn, f"{body}\n{where}" if where else body, kind=kind)
 
 
 def found_reply(turn: Turn, outcome: Found) -> Reply:

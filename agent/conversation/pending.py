@@ -19,7 +19,7 @@ from agent.deps import Deps
 from agent.texts import text
 from agent.tools.base import Deleted, DeletePreview, Saved
 from agent.types import Reply
-from storage.documents import ItemType, PendingDoc
+from storage.documents import ItemState, ItemType, PendingDoc
 from storage.pending import held, pending_key, pending_slot, stored_form
 
 
@@ -106,6 +106,13 @@ class ImportEntry(BaseModel):
     content: str | None = Field(default=None, max_length=4000)
     overview: str | None = Field(default=None, max_length=4000)
     source_id: str | None = Field(default=None, max_length=64)  # its id in the export
+    # DESIGN 11.5: seen/read/done as exported, when; what TMDB told (issue 44)
+    state: ItemState | None = None
+    state_at_ms: int | None = Field(default=None, ge=0)
+    rating: int | None = Field(default=None, ge=0, le=10)
+    runtime_min: int | None = Field(default=None, ge=1, le=100_000)
+    genres: tuple[str, ...] = Field(default=(), max_length=8)
+    seasons: int | None = Field(default=None, ge=1, le=1_000)
 
 
 class ImportMemory(BaseModel):

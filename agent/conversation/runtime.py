@@ -38,6 +38,7 @@ from agent.conversation import (
     reminding,
     retyping,
     undoing,
+    watching,
 )
 from agent.conversation import pending as pendings
 from agent.conversation import shelf as shelves
@@ -264,6 +265,8 @@ class Runtime:
     async def _decide(self, turn: Turn) -> Reply:
         if turn.incoming.kind == "choice" and reminding.is_snooze(turn.incoming.choice_token):
             return await reminding.snooze(self.deps, turn)  # a pushed reminder's button
+        if turn.incoming.kind == "choice" and watching.is_mark_button(turn.incoming.choice_token):
+            return await watching.press(self.deps, turn)  # a list line's ✓ (issue 44)
         current = await pendings.load(self.deps, turn)
         if current is not None:
             turn.answers_pending = True
@@ -342,7 +345,9 @@ class Runtime:
         """What code answers before any planner (issue 26): a reference to the shelf ("apaga o
         2"), a question about saved things, several items to save in one message."""
         message = turn.incoming.text or ""
-        reply = await pointing.act(self.deps, turn, self.tools, message)
+        reply = await watching.answer(self.deps, turn, message)  # "já vi X", "onde assistir X?"
+        if reply is None:
+            reply = await pointing.act(self.deps, turn, self.tools, message)
         if reply is None and llm_intent != "save":  # reminders asked about or changed in words
             reply = await reminding.in_code(self.deps, turn, message)
         if reply is None and llm_intent != "save":  # a request to save is never a question

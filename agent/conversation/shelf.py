@@ -22,7 +22,7 @@ Two things live here, both on the user document:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from agent.conversation.replies import item_label
@@ -269,14 +269,23 @@ class Shelf:
         str, list[tuple[str, str]]
     ]  # type -> (id, label) of its newest items, newest first
     oldest: list[str]  # labels of the user's first items, in creation order
+    # DESIGN 11.5: which of `newest` are seen/read/done, and how many of each type are;
+    # empty (and not stored) for a user who never marked anything
+    done: frozenset[str] = frozenset()
+    done_counts: dict[str, int] = field(default_factory=dict)
+    counted: bool = False  # `done_counts` were counted (a user who never marked needs none)
 
     def stored(self, key: str) -> dict[str, Any]:
         """The cache as `users.shelf` holds it, valid for `key`."""
-        return {
+        raw: dict[str, Any] = {
             "key": key,
             "newest": {t: [list(pair) for pair in pairs] for t, pairs in self.newest.items()},
             "oldest": self.oldest,
         }
+        if self.done_counts or self.counted:
+            raw["done"] = sorted(self.done)
+            raw["done_counts"] = dict(self.done_counts)
+        return raw
 
 
 def shelf_key(user: UserDoc) -> str:
@@ -293,7 +302,15 @@ def kept_shelf(user: UserDoc) -> Shelf | None:
         str(t): [(str(pair[0]), str(pair[1])) for pair in pairs]
         for t, pairs in dict(raw["newest"]).items()
     }
-    return Shelf(newest=newest, oldest=list(raw["oldest"]))
+    done = frozenset(str(i) for i in raw.get("done") or ())
+    counts = {str(t): int(n) for t, n in dict(raw.get("done_counts") or {}).items()}
+    return Shelf(
+        newest=newest,
+        oldest=list(raw["oldest"]),
+        done=done,
+        done_counts=counts,
+        counted="done_counts" in raw,
+    )
 
 
 def after_save(user: UserDoc, item: ItemDoc) -> tuple[dict[str, Any], str] | None:
@@ -316,5 +333,31 @@ def after_save(user: UserDoc, item: ItemDoc) -> tuple[dict[str, Any], str] | Non
             item.type: [(item.id, label), *kept.newest.get(item.type, [])][:LIST_PER_TYPE],
         },
         oldest=kept.oldest if len(kept.oldest) >= PREVIEW_EXAMPLES else [*kept.oldest, label],
+        done=kept.done,
+        done_counts=kept.done_counts,
+        counted=kept.counted,
     )
     return extended.stored(shelf_key(after)), shelf_key(user)
+
+
+def after_mark(user: UserDoc, item: ItemDoc) -> tuple[dict[str, Any], str] | None:
+    """The list cache once `item` (as the mark left it) changed state, and the key it replaces.
+
+    None when `user` (as the turn read it) has no current cache to change. A mark moves
+    `items_v` only (storage/users.py `item_marked`), so that is the new key's one change.
+    """
+    kept = kept_shelf(user)
+    if kept is None or not (kept.counted or not user.marked):
+        return None  # counts never taken for a user who marked before: nothing to move
+    after = user.model_copy(update={"items_v": user.items_v + 1})
+    counts = dict(kept.done_counts)
+    counts[item.type] = max(0, counts.get(item.type, 0) + (1 if item.done else -1))
+    done = kept.done | {item.id} if item.done else kept.done - {item.id}
+    changed = Shelf(
+        newest=kept.newest,
+        oldest=kept.oldest,
+        done=done,
+        done_counts={t: n for t, n in counts.items() if n},
+        counted=True,
+    )
+    return changed.stored(shelf_key(after)), shelf_key(user)

@@ -203,6 +203,7 @@ def done_reply(turn: Turn, plan: inverses.Plan) -> Reply:
         count=swap.count,
         items=items_word(swap.count, lang),
         kind=_kind_word(swap, lang),
+        state=_state_word(swap, lang),
     )
     return finish(turn, f"{OK_MARK} " + body, kind="effect")
 
@@ -212,6 +213,14 @@ def _kind_word(swap: inverses.Swap, lang: Language) -> str:
     if swap.key != "undo_retyped" or subject is None or subject.after is None:
         return ""
     return text(f"kind_{ItemDoc.model_validate_json(subject.after).type}", lang)
+
+
+def _state_word(swap: inverses.Swap, lang: Language) -> str:
+    """What an undone mark left the item as ("para ver"), for `undo_unmarked`."""
+    subject = swap.subject()
+    if swap.key != "undo_unmarked" or subject is None or subject.after is None:
+        return ""
+    return text(f"state_{ItemDoc.model_validate_json(subject.after).current_state}", lang)
 
 
 def _label(swap: inverses.Swap, lang: Language) -> str:

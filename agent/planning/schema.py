@@ -33,6 +33,9 @@ ToolName = Literal[
     "undo_last",
     "save_items",  # DESIGN 11.1: several typed items in one call
     "list_items",  # DESIGN 11.1: list or count by type, period, state
+    "mark_item",  # DESIGN 11.1: the watchlist (issue 44)
+    "where_to_watch",
+    "suggest_from_list",
 ]
 TOOL_NAMES: tuple[str, ...] = ToolName.__args__  # type: ignore[attr-defined]
 PLANNER_FUNCTION_NAME = "plan"

@@ -50,6 +50,8 @@ from agent.tools.base import (
     Failed,
     Found,
     Listed,
+    MarkChoice,
+    Marked,
     NotFound,
     Outcome,
     PageFetched,
@@ -59,11 +61,13 @@ from agent.tools.base import (
     Saved,
     SavedMany,
     Simulated,
+    Suggested,
     Tool,
     ToolArgs,
     ToolContext,
     UnknownItem,
     Updated,
+    WatchFound,
 )
 from agent.trust import beliefs
 from agent.trust.blocks import blocks_for
@@ -194,6 +198,35 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
         }
     if isinstance(outcome, Reasoned):  # the note is not echoed back (agent/tools/reasoning.py)
         return {"status": "noted", "next": "plan the step"}
+    if isinstance(outcome, Marked):  # DESIGN 11.5
+        return {
+            "status": "marked" if outcome.changed else "already_marked",
+            "item_id": outcome.item.id,
+            "state": outcome.item.current_state,
+            "label": _data(item_label(outcome.item)),
+        }
+    if isinstance(outcome, MarkChoice):
+        return {
+            "status": "awaiting_choice",
+            "options": [_data(item_label(i)) for i in outcome.items],
+        }
+    if isinstance(outcome, WatchFound):
+        offers = outcome.options.to_json() if outcome.options else {}
+        return {
+            "status": outcome.failure or ("found" if outcome.options else "nowhere"),
+            "label": _data(outcome.label),
+            "country": outcome.country,
+            **{
+                k: [_data(n, 60) for n in v] for k, v in offers.items() if isinstance(v, list) and v
+            },
+        }
+    if isinstance(outcome, Suggested):
+        return {
+            "status": "suggested" if outcome.picks else (outcome.none_because or "none"),
+            "items": [
+                {"item_id": p.item.id, "label": _data(item_label(p.item))} for p in outcome.picks
+            ],
+        }
     assert isinstance(outcome, Failed)
     return {"status": "error", **outcome.failure.to_json()}
 
@@ -228,6 +261,14 @@ def shown_titles(outcome: Outcome) -> list[str]:
         return [i.title or "" for i in outcome.examples]
     if isinstance(outcome, Listed):
         return [label for _, label, _ in outcome.entries]
+    if isinstance(outcome, Marked):
+        return [outcome.item.title or ""]
+    if isinstance(outcome, MarkChoice):
+        return [i.title or "" for i in outcome.items]
+    if isinstance(outcome, WatchFound):
+        return [outcome.label]
+    if isinstance(outcome, Suggested):
+        return [p.item.title or "" for p in outcome.picks]
     return []
 
 
@@ -395,7 +436,9 @@ class PlanningSession:
             for rule in self.grounder.settle(tool.name):
                 self.turn.facts.apply_rule(rule)
             outcome = await tool.run(ToolContext(self.deps, self.turn, self.wants_save), validated)
-            if not isinstance(outcome, Failed | UnknownItem | DeletePreview | DeleteChoice):
+            if not isinstance(
+                outcome, Failed | UnknownItem | DeletePreview | DeleteChoice | MarkChoice
+            ):
                 self.turn.tools_executed.append(tool.name)
             if isinstance(outcome, Clarification):  # answered when the user answers (issue 13)
                 return StepResult("tool", response, outcome, tool.name, call_id=call.id)

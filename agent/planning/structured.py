@@ -34,6 +34,7 @@ from agent.understanding.searches import plain_search
 from agent.understanding.textnorm import fold
 from agent.understanding.urls import extract_urls
 from agent.understanding.vocabulary import TYPE_WORDS
+from agent.understanding.watchlist import said_rating
 
 # A critical tool is never the model's to call (the runtime deletes everything itself):
 # leaving it out of the schema makes the pipeline violation impossible where the server
@@ -178,6 +179,8 @@ def unstated_facts(text: str) -> frozenset[str]:
         unstated.add("type")
     if not _DIGIT.search(rest):
         unstated.add("limit")
+    if said_rating(rest) is None:
+        unstated.add("rating")
     if len(words) <= _FEW_WORDS:
         unstated |= {"title", "description"}
     return frozenset(unstated)

@@ -39,6 +39,7 @@ from agent.texts import (
     smalltalk,
     undo,
     voice,
+    watchlist,
 )
 from agent.types import Language
 
@@ -46,6 +47,7 @@ OK_MARK = "✅"
 WARN_MARK = "⚠️"
 FAIL_MARK = "❌"
 EDIT_MARK = "✏️"  # an edited message corrected an item (DESIGN 10.5)
+DONE_MARK = "✓"  # an item seen, read or done, on a list line and its button (DESIGN 11.5)
 
 CATALOGS = (
     channels,
@@ -73,6 +75,7 @@ CATALOGS = (
     shelf,
     periods,
     repeating,
+    watchlist,
 )
 
 

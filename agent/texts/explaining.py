@@ -209,6 +209,10 @@ TEXTS: dict[str, dict[Language, str]] = {
     "event_item_deleted": {"pt": "item apagado", "en": "item deleted"},
     "event_all_deleted": {"pt": "tudo apagado", "en": "everything deleted"},
     "event_item_updated": {"pt": "item alterado", "en": "item changed"},
+    "event_item_marked": {
+        "pt": "item marcado (visto, lido, feito)",
+        "en": "item marked (seen, read, done)",
+    },
     "event_undone": {"pt": "desfeito", "en": "undone"},
     "event_reminder_set": {"pt": "lembrete marcado", "en": "reminder set"},
     "event_reminder_cancelled": {"pt": "lembrete cancelado", "en": "reminder cancelled"},

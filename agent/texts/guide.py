@@ -13,7 +13,9 @@ TEXTS: dict[str, dict[Language, str]] = {
             "• ver e procurar: «lista meus filmes», «procura leite»\n"
             "• apagar: «apaga o inception», «apaga tudo» (peço confirmação)\n"
             "• desfazer: «desfaz»\n"
-            "• lembretes: «me lembra amanhã às 9h de pagar a conta», «meus lembretes»"
+            "• lembretes: «me lembra amanhã às 9h de pagar a conta», «meus lembretes»\n"
+            "• o que já viu: «já vi Duna, nota 8», «o que falta ver?», «onde assistir Duna?», "
+            "«o que eu vejo hoje?»"
         ),
         "en": (
             "I keep movies, TV shows, videos, links and notes. One example of each:\n"
@@ -22,7 +24,9 @@ TEXTS: dict[str, dict[Language, str]] = {
             "• see and find: «list my movies», «find milk»\n"
             "• delete: «delete inception», «delete everything» (I ask first)\n"
             "• undo: «undo»\n"
-            "• reminders: «remind me tomorrow at 9am to pay the bill», «my reminders»"
+            "• reminders: «remind me tomorrow at 9am to pay the bill», «my reminders»\n"
+            "• what you watched: «I watched Dune, 8/10», «what's left on my list?», "
+            "«where can I stream Dune?», «what should I watch tonight?»"
         ),
     },
     "greeting": {

@@ -55,6 +55,11 @@ COMMANDS: tuple[Command, ...] = (
         {"pt": "/tz America/Sao_Paulo (fuso)", "en": "/tz Europe/Lisbon (time zone)"},
     ),
     Command(
+        "pais",
+        {"pt": "País de onde assistir (BR, US...)", "en": "Country for where to watch"},
+        {"pt": "/pais US (onde assistir)", "en": "/pais US (where to watch)"},
+    ),
+    Command(
         "lang",
         {"pt": "Trocar o idioma (pt/en)", "en": "Change the language (pt/en)"},
         {"pt": "/lang en (idioma)", "en": "/lang pt (language)"},

@@ -8,12 +8,15 @@ from agent.tools.editing import EDIT_TOOLS
 from agent.tools.enrich import ENRICH_TOOLS
 from agent.tools.finding import FINDING_TOOLS
 from agent.tools.listing import LIST_TOOLS
+from agent.tools.marking import MARK_TOOLS
 from agent.tools.reasoning import REASONING_TOOLS
 from agent.tools.remembering import MEMORY_TOOLS
 from agent.tools.reminders import REMINDER_TOOLS
 from agent.tools.saving import SAVE_TOOLS
 from agent.tools.several import SEVERAL_TOOLS
 from agent.tools.simulating import SIMULATE_TOOLS
+from agent.tools.suggesting import SUGGEST_TOOLS
+from agent.tools.watching import WATCH_TOOLS
 
 
 def registry() -> dict[str, Tool[ToolArgs]]:
@@ -32,5 +35,8 @@ def registry() -> dict[str, Tool[ToolArgs]]:
             *SIMULATE_TOOLS,
             *REASONING_TOOLS,
             *REMINDER_TOOLS,
+            *MARK_TOOLS,  # DESIGN 11.1: the watchlist
+            *WATCH_TOOLS,
+            *SUGGEST_TOOLS,
         )
     }

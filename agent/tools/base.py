@@ -7,7 +7,7 @@ the runtime turns it into a reply, a pending action or a refusal (ADR-011).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import ToolFailure
-from agent.services.tmdb import TmdbCandidate
+from agent.services.tmdb import TmdbCandidate, WatchOptions
 from agent.types import Reply
 from storage.documents import ItemDoc, MemoryDoc
 
@@ -59,6 +59,7 @@ class Saved:
     item: ItemDoc
     created: bool
     caveats: tuple[str, ...] = ()  # text keys (agent/texts.py)
+    watch: WatchFound | None = None  # where a movie or show just saved streams (issue 44)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +165,9 @@ class Listed:
     first: int = 1
     page: int = 1
     pages: int = 1
+    # DESIGN 11.5, `lista tudo`: which shown items are seen/read/done, and how many of each type
+    done: frozenset[str] = frozenset()
+    done_counts: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +199,57 @@ class Clarification:
     options: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Marked:
+    """An item marked seen/read/done or back (DESIGN 11.5); `changed` False: it already was."""
+
+    item: ItemDoc  # as it is now
+    before: str  # the state it had
+    changed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MarkChoice:
+    """Several items answer to the name given to mark: the user says which."""
+
+    query: str
+    items: tuple[ItemDoc, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WatchFound:
+    """Where one title can be watched in one country (TMDB/JustWatch), or why it is not known.
+
+    `options` None with no `failure`: TMDB lists nowhere for that country.
+    """
+
+    label: str  # what the answer is about: "Duna (2021)"
+    item: ItemDoc | None  # the user's item it is about, if it is on their list
+    country: str
+    options: WatchOptions | None
+    failure: Literal["not_configured", "unavailable", "no_match"] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """One suggestion and what makes it fit: genres asked for it has, its minutes, seasons."""
+
+    item: ItemDoc
+    genres: tuple[str, ...] = ()  # its genre names that matched the request
+    minutes: int | None = None
+    seasons: int | None = None
+    oldest: bool = False  # chosen for waiting longest on the list
+
+
+@dataclass(frozen=True, slots=True)
+class Suggested:
+    """Up to three unseen items of the user's list, or why none (`none_because`)."""
+
+    picks: tuple[Pick, ...]
+    unseen: int  # unseen items looked at
+    none_because: Literal["nothing_unseen", "nothing_fits", "no_details"] | None = None
+
+
 Outcome = (
     Saved
     | SavedMany
@@ -214,6 +269,10 @@ Outcome = (
     | Reasoned
     | Replied
     | Listed
+    | Marked
+    | MarkChoice
+    | WatchFound
+    | Suggested
 )
 
 A = TypeVar("A", bound=ToolArgs)

@@ -151,11 +151,21 @@ async def _by_counters(deps: Deps, turn: Turn, args: ListItemsArgs, page: int) -
     if args.count_only or total == 0:
         return Listed(args.type, None, None, args.count_only, total, by_type)
     if args.type is None:  # everything: the newest of each type, from the list cache
-        newest = (await current_shelf(deps, turn)).newest
+        cached = await current_shelf(deps, turn)
         entries = tuple(
-            (item_id, label, t) for t in by_type for item_id, label in newest.get(t, [])
+            (item_id, label, t) for t in by_type for item_id, label in cached.newest.get(t, [])
         )
-        return Listed(None, None, None, False, total, by_type, entries)
+        return Listed(
+            None,
+            None,
+            None,
+            False,
+            total,
+            by_type,
+            entries,
+            done=cached.done,
+            done_counts=cached.done_counts,
+        )
     pages = max(1, -(-total // LIST_PAGE))
     page = min(max(page, 1), pages)
     in_order = await deps.db.items.list_for(
@@ -177,9 +187,19 @@ async def current_shelf(deps: Deps, turn: Turn) -> Shelf:
         items.newest_by_type(turn.user_id, types, LIST_PER_TYPE),
         items.list_for(turn.user_id, limit=PREVIEW_EXAMPLES),
     )
+    # DESIGN 11.5: how many of each type are seen (read, done), counted here and kept with
+    # the cache (a mark moves them, agent/conversation/shelf.py `after_mark`)
+    marked = [t for t in types if turn.user.marked.get(t)]
+    done_ids = await asyncio.gather(*(items.done_ids(turn.user_id, t) for t in marked))
+    done_counts: dict[str, int] = {
+        t: len(ids) for t, ids in zip(marked, done_ids, strict=True) if ids
+    }
     built = Shelf(
         newest={t: [(i.id, item_label(i)) for i in of_type] for t, of_type in newest.items()},
         oldest=[item_label(i) for i in oldest],
+        done=frozenset(i.id for of_type in newest.values() for i in of_type if i.done),
+        done_counts=done_counts,
+        counted=bool(marked),
     )
     raw = built.stored(shelf_key(turn.user))
     if await deps.db.users.keep_shelf(turn.user, raw):

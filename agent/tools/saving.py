@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
@@ -16,7 +16,7 @@ from agent.trust.confidence import evaluate
 from agent.trust.ledgering import digest
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, is_video_url, normalize_url, parse_user_url
-from storage.documents import ItemDoc, ItemType
+from storage.documents import DONE_STATE, ItemDoc, ItemState, ItemType, done_key_of
 
 MIN_YEAR, MAX_YEAR = 1870, 2100
 
@@ -105,6 +105,11 @@ class NewItem:
     overview: str | None = None
     enriched: bool = False
     original_title: str | None = None
+    state: ItemState | None = None  # an import's seen/read/done (DESIGN 11.5)
+    state_at_ms: int | None = None
+    rating: int | None = None
+    details: Mapping[str, object] | None = None  # what TMDB told: runtime_min, genres, seasons
+    learn: bool = True  # False: ask TMDB nothing more (an import of hundreds of titles)
 
 
 SAVE_BATCH = 100  # items a batch save writes as one effect (`store_items`)
@@ -124,8 +129,18 @@ async def store_item(
     enriched: bool = False,
     original_title: str | None = None,
     caveats: tuple[str, ...] = (),
+    state: ItemState | None = None,
+    state_at_ms: int | None = None,
+    rating: int | None = None,
+    details: Mapping[str, object] | None = None,
+    learn: bool = True,
 ) -> Outcome:
-    """Store an item for the turn's user unless it is already there; record the effect."""
+    """Store an item for the turn's user unless it is already there; record the effect.
+
+    `state`, `state_at_ms` and `rating` (an import's) store it seen/read/done; `details`
+    are what TMDB told of it (runtime_min, genres, seasons); `learn` False asks TMDB for
+    nothing more (an import of hundreds of titles).
+    """
     turn = ctx.turn
     for caveat in caveats:
         turn.facts.add_caveat(text(caveat, turn.language))
@@ -143,12 +158,33 @@ async def store_item(
         overview=overview,
         enriched=enriched,
         original_title=original_title,
+        state=state,
+        state_at_ms=state_at_ms,
+        rating=rating,
+        details=details,
     )
     item = _item_doc(ctx, new)
     stored, created = await effects.save(ctx.deps, turn, item, dedup_sha256=digest(item.dedup_key))
+    if created and stored.done:
+        await _marked(ctx, {stored.type})
     if not created:  # the re-drive of the update that saved it answers as that first run did
         created = stored.update_id is not None and stored.update_id == turn.incoming.update_id
-    return Saved(stored, created=created, caveats=caveats)
+        return Saved(stored, created=created, caveats=caveats)
+    if not learn:
+        return Saved(stored, created=created, caveats=caveats)
+    # a movie or show TMDB knows: its runtime and genres, and where it streams (issue 44)
+    from agent.tools.watching import learn_details  # watching reads TMDB through enrich
+
+    stored, watch = await learn_details(ctx.deps, turn, stored)
+    return Saved(stored, created=created, caveats=caveats, watch=watch)
+
+
+async def _marked(ctx: ToolContext, types: set[ItemType]) -> None:
+    """Types that have marked items from now on (DESIGN 11.5): a new item stored seen."""
+    turn = ctx.turn
+    for item_type in sorted(types - {t for t, on in turn.user.marked.items() if on}):
+        await ctx.deps.db.users.item_marked(turn.user_id, item_type)
+        turn.user = turn.user.model_copy(update={"marked": {**turn.user.marked, item_type: True}})
 
 
 async def store_items(ctx: ToolContext, items: Sequence[NewItem]) -> list[Outcome]:
@@ -162,6 +198,9 @@ async def store_items(ctx: ToolContext, items: Sequence[NewItem]) -> list[Outcom
         docs = [_item_doc(ctx, new) for new in items[start : start + SAVE_BATCH]]
         for stored, created in await effects.save_many(ctx.deps, ctx.turn, docs):
             outcomes.append(Saved(stored, created=created))
+    done = {o.item.type for o in outcomes if isinstance(o, Saved) and o.created and o.item.done}
+    if done:
+        await _marked(ctx, done)
     return outcomes
 
 
@@ -213,7 +252,31 @@ def _item_doc(ctx: ToolContext, new: NewItem) -> ItemDoc:
         updated_at_ms=now,
         update_id=turn.incoming.update_id,
         source_message=turn.source_message,
+    ).model_copy(
+        update={
+            **_state_fields(turn.user_id, new.type, new.state, new.state_at_ms, new.rating),
+            **(new.details or {}),
+        }
     )
+
+
+def _state_fields(
+    user_id: str,
+    item_type: ItemType,
+    state: ItemState | None,
+    state_at_ms: int | None,
+    rating: int | None,
+) -> dict[str, Any]:
+    """The state fields of a new item: none for its first state; its done state, its time,
+    rating and `done_key` for one stored seen (read, done)."""
+    if state is None or state != DONE_STATE[item_type]:
+        return {}
+    return {
+        "state": state,
+        "state_at_ms": state_at_ms,
+        "rating": rating,
+        "done_key": done_key_of(user_id, item_type),
+    }
 
 
 async def save_note(ctx: ToolContext, args: SaveNoteArgs) -> Outcome:

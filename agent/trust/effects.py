@@ -426,6 +426,8 @@ async def _finish_undo(
     await _record(deps, turn, user_id, effect, "undone", payload)
     receipt = {"update_id": effect.update_id, "plan": effect.undo_json}
     moved = plan.swap.counters()
+    if not moved and any(c.kind == "item" for c in plan.swap.changes):
+        await deps.db.users.items_changed(user_id)  # an item edited back: lists built anew
     change: _Change = {"inc": moved} if moved else {}
     return Finished(effect, undo=plan), change, {**(also or {}), "last_undo": receipt}
 

@@ -33,6 +33,7 @@ ReplyKey = Literal[
     "undo_reminder_cancelled",
     "undo_reminder_changed",
     "undo_memory",
+    "undo_unmarked",
     "redo_done",
 ]
 
@@ -150,6 +151,27 @@ async def _unedit(
     return Swap(changes=tuple(changes), key="undo_retyped" if retyped else "undo_unedited", count=1)
 
 
+async def _unmark(
+    deps: Deps, user_id: str, events: Sequence[LedgerDoc], now_ms: int
+) -> Swap | None:
+    """A mark (DESIGN 11.5): the state, its time and rating as the snapshot before it had them."""
+    changes = []
+    for event in events:
+        batch = str(event.payload.get("snapshot", ""))
+        kept = await deps.db.snapshots.batch(user_id, batch, now_ms=now_ms) if batch else []
+        current = await deps.db.items.get(user_id, str(event.payload.get("item_id", "")))
+        if not kept or current is None:
+            continue
+        fields = ("state", "state_at_ms", "rating", "done_key")
+        after = current.model_copy(update={f: getattr(kept[0], f) for f in fields})
+        changes.append(
+            Change(kind="item", id=current.id, before=_item(current), after=_item(after))
+        )
+    return (
+        Swap(changes=tuple(changes), key="undo_unmarked", count=len(changes)) if changes else None
+    )
+
+
 async def _reminder_states(
     deps: Deps, user_id: str, events: Sequence[LedgerDoc]
 ) -> list[ReminderDoc]:
@@ -255,6 +277,7 @@ INVERSES: dict[str, Inverse] = {
     "item_deleted": _undelete,
     "all_deleted": _undelete,
     "item_updated": _unedit,
+    "item_marked": _unmark,
     "reminder_set": _unset_reminder,
     "reminder_cancelled": _uncancel_reminder,
     "reminder_changed": _unchange_reminder,

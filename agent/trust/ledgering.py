@@ -21,6 +21,7 @@ RECEIPTED = frozenset(
         "item_deleted",
         "all_deleted",
         "item_updated",
+        "item_marked",
         "undone",
         "reminder_set",
         "reminder_cancelled",

@@ -263,6 +263,15 @@ def read_reference(text: str) -> Reference | None:
     return None
 
 
+def shelf_target(text: str) -> Target | None:
+    """The shelf line `text` names alone ("o 2", "a segunda", "esse", "that one"), or None."""
+    words = _words(text)
+    if not words or len(words.split()) > 6:
+        return None
+    match = _BARE.match(words)
+    return _target(match) if match is not None else None
+
+
 def _spaced(raw: str) -> str:
     """`raw` folded, punctuation as spaces, one character for one (spans index `raw`)."""
     return re.sub(r"[^\w#:=>→\-\s]", " ", fold_same_length(raw))

@@ -1,15 +1,26 @@
-"""A fake TMDB v3 search API on loopback, for tests and `lembra replay` (DESIGN section 6).
+"""A fake TMDB v3 API on loopback, for tests and `lembra replay` (DESIGN section 6).
 
 It speaks TMDB's real shapes, so the real TmdbClient runs against it; `GET /3/authentication`
 says whether the key is good, and with `api_key` set every other key gets TMDB's 401. Matching is the
 transcript rule: the lowercased, trimmed query is looked up among the lowercased keys;
 anything else finds no results. The year and the language are recorded, not used.
+
+An entry may carry what only the details and watch-provider endpoints answer (issue 44):
+`runtime` (a movie's minutes), `episode_run_time` (a show's, a number or TMDB's list),
+`number_of_seasons`, `genres` (names, or TMDB's `{id, name}` objects) and `providers`
+by country, each offer kind a list of service names or of TMDB's provider objects:
+`{"BR": {"flatrate": ["Max"], "rent": ["Apple TV"]}}`. A search answers without them
+(with `genre_ids`, as TMDB's search does); `GET /3/{kind}/{id}` answers the details
+(with `watch/providers` when `append_to_response` asks), `GET /3/{kind}/{id}/watch/providers`
+the providers alone, both in TMDB's shapes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime
+import hashlib
+import unicodedata
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +43,59 @@ _ERRORS: dict[int, tuple[int, str]] = {
     503: (9, "Service offline - This service is temporarily offline, try again later."),
     504: (24, "Your request to the backend server timed out. Try again."),
 }
+
+# TMDB's own genre ids (movie and TV lists), by name in English and Brazilian Portuguese
+_GENRE_IDS: dict[str, int] = {
+    **dict.fromkeys(("action", "acao"), 28),
+    **dict.fromkeys(("adventure", "aventura"), 12),
+    **dict.fromkeys(("animation", "animacao"), 16),
+    **dict.fromkeys(("comedy", "comedia"), 35),
+    "crime": 80,
+    **dict.fromkeys(("documentary", "documentario"), 99),
+    "drama": 18,
+    **dict.fromkeys(("family", "familia"), 10751),
+    **dict.fromkeys(("fantasy", "fantasia"), 14),
+    **dict.fromkeys(("history", "historia"), 36),
+    **dict.fromkeys(("horror", "terror"), 27),
+    **dict.fromkeys(("music", "musica"), 10402),
+    **dict.fromkeys(("mystery", "misterio"), 9648),
+    "romance": 10749,
+    **dict.fromkeys(("science fiction", "ficcao cientifica"), 878),
+    **dict.fromkeys(("tv movie", "cinema tv"), 10770),
+    "thriller": 53,
+    **dict.fromkeys(("war", "guerra"), 10752),
+    **dict.fromkeys(("western", "faroeste"), 37),
+    "action & adventure": 10759,
+    **dict.fromkeys(("kids", "kids"), 10762),
+    "sci-fi & fantasy": 10765,
+    **dict.fromkeys(("soap", "novela"), 10766),
+    "war & politics": 10768,
+}
+# TMDB's provider ids and logos for the services a test is likely to name
+_PROVIDERS: dict[str, tuple[int, str]] = {
+    "netflix": (8, "/pbpMk2JmcoNnQwx5JGpXngfoWtp.jpg"),
+    "amazon prime video": (119, "/dQeAar5H991VYporEjUspolDarG.jpg"),
+    "prime video": (119, "/dQeAar5H991VYporEjUspolDarG.jpg"),
+    "max": (1899, "/6Q3ZYUNA9Hsgj6iWnVsw2gR5V6z.jpg"),
+    "hbo max": (1899, "/6Q3ZYUNA9Hsgj6iWnVsw2gR5V6z.jpg"),
+    "disney plus": (337, "/97yvRBw1GzX7fXprcF80er19ot.jpg"),
+    "disney+": (337, "/97yvRBw1GzX7fXprcF80er19ot.jpg"),
+    "apple tv": (2, "/9ghgSC0MA082EL6HLCW3GalykFD.jpg"),
+    "apple tv+": (350, "/2E03IAZsX4ZaUqM7tXlctEPMGWS.jpg"),
+    "google play movies": (3, "/8z7rC8uIDaTM91X0ZfkRf04ydj2.jpg"),
+    "google play filmes": (3, "/8z7rC8uIDaTM91X0ZfkRf04ydj2.jpg"),
+    "amazon video": (10, "/seGSXajazLMCKGB5hnRCidtjay1.jpg"),
+    "globoplay": (307, "/7Cg8esVVXOijXAm1f1vrDBlrNE1.jpg"),
+    "paramount plus": (531, "/h5DcR0J2EESLitnhR8xLG1QymTE.jpg"),
+    "paramount+": (531, "/h5DcR0J2EESLitnhR8xLG1QymTE.jpg"),
+    "mubi": (11, "/x570VpH2C9EKDf1riP83rYc5dnL.jpg"),
+    "crunchyroll": (283, "/8Gt1iClBlzTeQs8WQm8UrCoIxnQ.jpg"),
+    "claro video": (167, "/21JxHcFm9SWc0RybrkGNDn2Gxxz.jpg"),
+    "hulu": (15, "/bxBlRPEPpMVDc4jMhSrTf2339DW.jpg"),
+    "peacock": (386, "/8VCV78prwd9QzZnEm0ReO6bERDa.jpg"),
+    "tubi tv": (73, "/w2TDH9TRI7pltf5LjN3vXzs7QbN.jpg"),
+}
+_DETAIL_KEYS = ("runtime", "episode_run_time", "number_of_seasons", "genres", "providers")
 
 
 @dataclass(frozen=True)
@@ -105,6 +169,7 @@ class FakeTmdb:
         app.router.add_get("/3/authentication", self._authentication)
         app.router.add_get("/3/search/{kind}", self._search)
         app.router.add_get(r"/3/{kind}/{tmdb_id:\d+}", self._details)
+        app.router.add_get(r"/3/{kind}/{tmdb_id:\d+}/watch/providers", self._providers)
         app.router.add_route("*", "/{tail:.*}", self._not_found)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await runner.setup()
@@ -163,20 +228,55 @@ class FakeTmdb:
         if kind not in _KINDS:
             return _error(404)
         entries = self.results[kind].get(_key(request.query.get("query", "")), [])
-        served = [_shape(kind, entry) for entry in entries]
+        served = [_searched(_shape(kind, entry)) for entry in entries]
         return web.json_response(
             {"page": 1, "results": served, "total_results": len(served), "total_pages": 1}
         )
 
     async def _details(self, request: web.Request) -> web.StreamResponse:
-        """`GET /3/{kind}/{id}`: the entry with that id among every query's results, else 404."""
-        kind = request.match_info["kind"]
+        """`GET /3/{kind}/{id}`: the entry with that id among every query's results, else 404.
+
+        TMDB's details shape: genres as `{id, name}`, a movie's `runtime`, a show's
+        `episode_run_time` list and `number_of_seasons`; with `append_to_response=
+        watch/providers`, the providers under that key.
+        """
         failure = (
             self._failures.popleft() if self._failures else _Failure(self.status, self.retry_after)
         )
         if failure.status != 200:
             self._record(request, failure.status)
             return _error(failure.status, failure.retry_after)
+        found = self._entry(request)
+        if found is None:
+            self._record(request, 404)
+            return _error(404)
+        kind, entry = found
+        self._record(request, 200)
+        body = _detailed(kind, entry)
+        appended = [a.strip() for a in request.query.get("append_to_response", "").split(",")]
+        if "watch/providers" in appended:
+            body["watch/providers"] = {"results": _provider_results(kind, entry)}
+        return web.json_response(body)
+
+    async def _providers(self, request: web.Request) -> web.StreamResponse:
+        """`GET /3/{kind}/{id}/watch/providers`: `{"id", "results": {country: ...}}`; an id
+        no entry has answers 404 as TMDB does."""
+        failure = (
+            self._failures.popleft() if self._failures else _Failure(self.status, self.retry_after)
+        )
+        if failure.status != 200:
+            self._record(request, failure.status)
+            return _error(failure.status, failure.retry_after)
+        found = self._entry(request)
+        if found is None:
+            self._record(request, 404)
+            return _error(404)
+        self._record(request, 200)
+        kind, entry = found
+        return web.json_response({"id": entry.get("id"), "results": _provider_results(kind, entry)})
+
+    def _entry(self, request: web.Request) -> tuple[Kind, dict[str, Any]] | None:
+        kind = request.match_info["kind"]
         wanted = int(request.match_info["tmdb_id"])
         for shape in _KINDS:
             if shape != kind:
@@ -184,10 +284,8 @@ class FakeTmdb:
             for entries in self.results[shape].values():
                 for entry in entries:
                     if entry.get("id") == wanted:
-                        self._record(request, 200)
-                        return web.json_response(_shape(shape, entry))
-        self._record(request, 404)
-        return _error(404)
+                        return shape, entry
+        return None
 
     async def _not_found(self, request: web.Request) -> web.StreamResponse:
         self._record(request, 404)
@@ -263,4 +361,90 @@ def _shape(kind: Kind, entry: Mapping[str, Any]) -> dict[str, Any]:
         shaped.setdefault("video", False)
     else:
         shaped.setdefault("origin_country", [])
+    return shaped
+
+
+def _fold(name: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", name.strip().lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _stable_id(name: str) -> int:
+    """An id for a name no table holds, the same in every run."""
+    return 100_000 + int(hashlib.sha256(name.encode()).hexdigest()[:6], 16)
+
+
+def _genres(raw: Any) -> list[dict[str, Any]]:
+    """Genres as TMDB's details give them: `{id, name}`, from names or those objects."""
+    out: list[dict[str, Any]] = []
+    for genre in raw if isinstance(raw, list) else []:
+        if isinstance(genre, Mapping):
+            out.append({"id": genre.get("id"), "name": genre.get("name")})
+        elif isinstance(genre, str):
+            out.append({"id": _GENRE_IDS.get(_fold(genre), _stable_id(genre)), "name": genre})
+    return out
+
+
+def _offers(raw: Any) -> list[dict[str, Any]]:
+    """One offer kind in TMDB's shape, from names or provider objects."""
+    out: list[dict[str, Any]] = []
+    for priority, offer in enumerate(raw if isinstance(raw, list) else []):
+        if isinstance(offer, Mapping):
+            out.append(dict(offer))
+        elif isinstance(offer, str):
+            provider_id, logo = _PROVIDERS.get(
+                _fold(offer), (_stable_id(offer), f"/{_stable_id(offer)}.jpg")
+            )
+            out.append(
+                {
+                    "logo_path": logo,
+                    "provider_id": provider_id,
+                    "provider_name": offer,
+                    "display_priority": priority,
+                }
+            )
+    return out
+
+
+def _provider_results(kind: Kind, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """TMDB's `results` of `/watch/providers`: by country, a `link` and each offer kind."""
+    results: dict[str, Any] = {}
+    providers = entry.get("providers")
+    for country, offers in providers.items() if isinstance(providers, Mapping) else ():
+        if not isinstance(offers, Mapping):
+            continue
+        code = str(country).upper()
+        shaped: dict[str, Any] = {
+            "link": f"https://www.themoviedb.org/{kind}/{entry.get('id')}/watch?locale={code}"
+        }
+        for offer in ("flatrate", "free", "ads", "rent", "buy"):
+            if offer in offers:
+                shaped[offer] = _offers(offers[offer])
+        results[code] = shaped
+    return results
+
+
+def _searched(shaped: dict[str, Any]) -> dict[str, Any]:
+    """A search result: what only the details answer left out, genres as `genre_ids`."""
+    if "genres" in shaped and not shaped.get("genre_ids"):
+        shaped["genre_ids"] = [g["id"] for g in _genres(shaped["genres"])]
+    for key in _DETAIL_KEYS:
+        shaped.pop(key, None)
+    return shaped
+
+
+def _detailed(kind: Kind, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The details of `entry` in TMDB's shape for `kind`."""
+    shaped = _shape(kind, entry)
+    shaped.pop("providers", None)
+    shaped.pop("genre_ids", None)
+    shaped["genres"] = _genres(entry.get("genres"))
+    if kind == "movie":
+        shaped.setdefault("runtime", 0)
+    else:
+        minutes = entry.get("episode_run_time")
+        shaped["episode_run_time"] = (
+            list(minutes) if isinstance(minutes, list) else [minutes] if minutes else []
+        )
+        shaped.setdefault("number_of_seasons", 1)
     return shaped

@@ -65,6 +65,12 @@ def keyboard(reply: Reply, *, owner: str) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup([[button] for button in buttons])
 
 
+def joined(*keyboards: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup | None:
+    """One keyboard of the given ones' rows, in order (a list's ✓ buttons above its ‹ ›)."""
+    rows = [list(row) for markup in keyboards if markup for row in markup.inline_keyboard]
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
 class _Blocked(Exception):
     pass
 
@@ -90,7 +96,9 @@ async def deliver(
 ) -> Delivery:
     """Send a reply's parts, buttons on the last, then its attachment; say how it went."""
     chat_id = int(incoming.chat_id)
-    markup = keyboard(reply, owner=owner_of(incoming.user_id)) or command_keyboard(incoming, reply)
+    markup = joined(
+        keyboard(reply, owner=owner_of(incoming.user_id)), command_keyboard(incoming, reply)
+    )
     preview = link_preview(reply)
     parts = split_text(reply.text, TEXT_LIMIT, measure=utf16_units)
     if not parts and markup is not None:

@@ -51,7 +51,7 @@ async def test_facts_and_bookmarks_reach_the_planner_inside_data_blocks(db: Data
             llm=[call("bookmark", item_id=item.id, note="ver com a Ana")],
         )
         _, report = await live.say(
-            "me recomenda um filme pra hoje", llm=[respond("Prefere legendas.")]
+            "me recomenda um restaurante pra hoje", llm=[respond("Prefere legendas.")]
         )
 
     system = system_prompt(report)
@@ -68,7 +68,7 @@ async def test_a_full_memory_fits_the_prompt_budget_and_a_tight_one_keeps_the_ne
             await plant(live, ALICE, 30, kind="fact", size=40, pinned=False)
             await plant(live, ALICE, MAX_BOOKMARKS, kind="bookmark", size=20, pinned=False)
             _, report = await live.say(
-                "me recomenda um filme pra hoje", llm=[respond("Muita coisa.")]
+                "me recomenda um restaurante pra hoje", llm=[respond("Muita coisa.")]
             )
 
         system = system_prompt(report)

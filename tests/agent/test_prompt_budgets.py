@@ -47,7 +47,7 @@ async def test_a_chat_turn_is_cut_to_the_chat_budget_not_another_kinds(db: Datab
                 note = f"nota número {n} " + "sobre um assunto bem comprido " * 12
                 await live.say(f"anota: {note}", llm=[call("save_note", content=note)], user=user)
             _, report = await live.say(
-                "me recomenda um filme pra hoje", llm=[respond("Nenhum.")], user=user
+                "me recomenda um restaurante pra hoje", llm=[respond("Nenhum.")], user=user
             )
         assert report.max_prompt_tokens is not None
         sizes.append(report.max_prompt_tokens)

@@ -246,13 +246,13 @@ async def test_a_call_that_got_no_answer_returns_its_reservation(db: Database) -
     async with live_runtime(db, user_daily_token_quota=50_000, llm_timeout_seconds=0.5) as live:
         day = today(live)
         # what the offline planner cannot serve either (DESIGN 10.5): the turn fails
-        reply, report = await live.say("me recomenda uma série", errors=[{"status": 500}] * 3)
+        reply, report = await live.say("me recomenda um restaurante", errors=[{"status": 500}] * 3)
         assert report.llm_calls == 3
         assert reply.meta.state == "FAIL"
         assert await tokens_used(live, ALICE, day) == 0
         assert await tokens_used(live, GLOBAL, day) == 0
 
-        reply, report = await live.say("me recomenda uma série", errors=[{"delay": 2}])
+        reply, report = await live.say("me recomenda um restaurante", errors=[{"delay": 2}])
         assert reply.meta.state == "FAIL"
         prompt = report.requests[0].prompt_tokens
         assert prompt is not None

@@ -7,10 +7,10 @@ import unicodedata
 
 import pytest
 
-from agent.texts import _TEXTS, EDIT_MARK, FAIL_MARK, OK_MARK, TYPE_NAMES, WARN_MARK
+from agent.texts import _TEXTS, DONE_MARK, EDIT_MARK, FAIL_MARK, OK_MARK, TYPE_NAMES, WARN_MARK
 from storage.documents import ITEM_TYPES
 
-MARKS = {OK_MARK, WARN_MARK, FAIL_MARK, EDIT_MARK}
+MARKS = {OK_MARK, WARN_MARK, FAIL_MARK, EDIT_MARK, DONE_MARK}
 KEYS = sorted(_TEXTS)
 
 

@@ -384,3 +384,137 @@ async def test_details_by_id_finds_the_entry_or_none_and_asks_nothing_unconfigur
     keyless = make_client(base_url="https://api.themoviedb.org/3")
     with pytest.raises(ServiceNotConfigured, match="not configured"):
         await keyless.details("movie", 27205, language="pt-BR")
+
+
+DUNE_WITH_PROVIDERS = {
+    "id": 438631,
+    "title": "Duna",
+    "original_title": "Dune",
+    "release_date": "2021-10-21",
+    "runtime": 155,
+    "genres": ["Ficção científica", "Aventura"],
+    "providers": {
+        "BR": {"flatrate": ["Max", "Netflix"], "rent": ["Apple TV"], "buy": ["Google Play Filmes"]},
+        "US": {"flatrate": ["Max"]},
+    },
+}
+DARK = {
+    "id": 70523,
+    "name": "Dark",
+    "first_air_date": "2017-12-01",
+    "episode_run_time": 55,
+    "number_of_seasons": 3,
+    "genres": ["Drama", "Mistério"],
+}
+
+
+async def test_a_search_answers_in_tmdbs_search_shape_without_what_only_details_have(
+    fake: FakeTmdb, make_client: MakeClient
+) -> None:
+    fake.add("movie", "duna", [DUNE_WITH_PROVIDERS])
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{fake.base_url}/search/movie", params={"query": "duna"}) as r:
+            [entry] = (await r.json())["results"]
+    assert entry["genre_ids"] == [878, 12]  # TMDB's own ids for these genres
+    assert not {"runtime", "genres", "providers"} & set(entry)
+
+    [found] = await make_client().search("movie", "duna", language="pt-BR")
+    assert found.tmdb_id == 438631
+
+
+async def test_details_bring_runtime_genres_and_the_providers_in_one_request(
+    fake: FakeTmdb, make_client: MakeClient
+) -> None:
+    fake.add("movie", "duna", [DUNE_WITH_PROVIDERS])
+    client = make_client()
+
+    details = await client.title_details("movie", 438631, language="pt-BR", now_ms=0)
+
+    assert details is not None
+    assert (details.runtime_min, details.genres) == (155, ("Ficção científica", "Aventura"))
+    assert details.providers is not None
+    brazil = details.providers["BR"]
+    assert (brazil.flatrate, brazil.rent, brazil.buy) == (
+        ("Max", "Netflix"),
+        ("Apple TV",),
+        ("Google Play Filmes",),
+    )
+    assert brazil.link is not None
+    assert "438631" in brazil.link
+    assert [r.params.get("append_to_response") for r in fake.requests] == ["watch/providers"]
+    # the providers came with the details: asking where it streams costs nothing that day
+    assert (await client.watch_providers("movie", 438631, now_ms=1_000))["US"].flatrate == ("Max",)
+    assert len(fake.requests) == 1
+
+
+async def test_a_shows_details_have_its_episode_minutes_and_seasons(
+    fake: FakeTmdb, make_client: MakeClient
+) -> None:
+    fake.add("tv", "dark", [DARK])
+    details = await make_client().title_details("tv", 70523, language="pt-BR", now_ms=0)
+    assert details is not None
+    assert (details.runtime_min, details.seasons, details.genres) == (55, 3, ("Drama", "Mistério"))
+    assert details.providers == {}
+
+
+async def test_where_a_title_streams_is_asked_once_a_day(
+    fake: FakeTmdb, make_client: MakeClient
+) -> None:
+    fake.add("movie", "duna", [DUNE_WITH_PROVIDERS])
+    client = make_client()
+    day = 24 * 3600 * 1000
+
+    first = await client.watch_providers("movie", 438631, now_ms=0)
+    again = await client.watch_providers("movie", 438631, now_ms=day - 1)
+    assert first == again
+    assert [r.path for r in fake.requests] == ["/3/movie/438631/watch/providers"]
+
+    await client.watch_providers("movie", 438631, now_ms=day)
+    assert len(fake.requests) == 2  # a day later it is asked again
+
+
+async def test_a_title_tmdb_does_not_know_streams_nowhere(
+    fake: FakeTmdb, make_client: MakeClient
+) -> None:
+    assert await make_client().watch_providers("tv", 1, now_ms=0) == {}
+    assert await make_client().title_details("movie", 1, language="en-US", now_ms=0) is None
+
+
+async def test_providers_come_in_tmdbs_display_order_and_bad_entries_are_left_out() -> None:
+    from agent.services.tmdb import parse_providers
+
+    body = {
+        "id": 1,
+        "results": {
+            "BR": {
+                "link": "https://www.themoviedb.org/movie/1/watch?locale=BR",
+                "flatrate": [
+                    {"provider_name": "Netflix", "provider_id": 8, "display_priority": 5},
+                    {"provider_name": "Max", "provider_id": 1899, "display_priority": 1},
+                    {"provider_name": "", "display_priority": 0},
+                    "junk",
+                ],
+                "buy": "junk",
+            },
+            "not a country": {},
+        },
+    }
+    found = parse_providers(body)
+    assert list(found) == ["BR"]
+    assert found["BR"].flatrate == ("Max", "Netflix")
+    assert found["BR"].buy == ()
+    with pytest.raises(ServiceError):
+        parse_providers({"id": 1})
+
+
+async def test_providers_while_tmdb_is_down_are_a_service_error(
+    fake: FakeTmdb, make_client: MakeClient
+) -> None:
+    fake.add("movie", "duna", [DUNE_WITH_PROVIDERS])
+    fake.status = 503
+    with pytest.raises(ServiceUnavailable):
+        await make_client(retries=0).watch_providers("movie", 438631, now_ms=0)
+    not_configured = make_client(base_url="https://api.themoviedb.org/3")
+    assert not not_configured.configured
+    with pytest.raises(ServiceNotConfigured):
+        await not_configured.watch_providers("movie", 438631, now_ms=0)

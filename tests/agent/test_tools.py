@@ -59,6 +59,9 @@ DESIGN_TOOLS: dict[str, tuple[set[str], str]] = {
     "undo_last": (set(), "low"),
     "save_items": ({"items"}, "low"),  # DESIGN 11.1
     "list_items": ({"type", "period", "state", "count_only"}, "read"),  # DESIGN 11.1
+    "mark_item": ({"item_id", "query", "state", "rating"}, "low"),  # DESIGN 11.1
+    "where_to_watch": ({"item_id", "title", "country"}, "read"),
+    "suggest_from_list": ({"type", "max_minutes", "genre_words"}, "read"),
 }
 REQUIRED = {
     "update_item": {"item_id"},
@@ -67,6 +70,7 @@ REQUIRED = {
     "log_reasoning": {"note"},
     "remember": {"fact"},
     "bookmark": {"note"},
+    "mark_item": {"state"},
     "save_note": {"content"},
     "save_movie": {"title"},
     "save_tv_show": {"title"},

@@ -79,7 +79,7 @@ async def test_set_webhook_registers_the_url_secret_and_command_menus(
         ): [cmd["command"] for cmd in c.params["commands"]]
         for c in fake_tg.sent("setMyCommands")
     }
-    user = ["start", "help", "list", "search", "undo", "remind", "lembretes", "tz", "lang"]
+    user = ["start", "help", "list", "search", "undo", "remind", "lembretes", "tz", "pais", "lang"]
     user += ["export", "import", "memory", "why", "id", "cancel", "end", "delete_all", "forget"]
     admin = user + ["stats", "users", "quota", "ledger", "dream", "constitution", "allow", "deny"]
     assert set(admin) - set(user) == commands.ADMIN_COMMANDS  # the menu shows every admin command

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.types import Choice, Incoming, Paging, Reply, ReplyMeta
+from bot.render import owner_of
 from tests.bot.test_telegram_cli import _env, _lembra
 from tests.support.fake_telegram import FakeTelegram, callback_update, message_update
 
@@ -191,3 +192,30 @@ async def test_info_prints_pending_updates_and_the_last_error(
     assert "last error: 2023-11-14T22:13:20+00:00 Connection timed out" in out
     assert "url: https://bot.example.com/telegram/webhook" in out
     assert {c.method for c in fake_tg.calls} <= {"getMe", "getWebhookInfo"}  # changes nothing
+
+
+async def test_a_lists_check_buttons_sit_above_its_paging_buttons(harness: Any) -> None:
+    """Issue 44: the ✓ of each line to see, then ‹ ›, each within Telegram's 64 bytes."""
+
+    async def handle(incoming: Incoming) -> Reply:
+        return Reply(
+            text="Filmes (40):\n31. Duna (2021)\n32. Superbad (2007)",
+            choices=(Choice(30, "✓ 31. Duna (2021)"), Choice(31, "✓ 32. Superbad (2007)")),
+            choice_kind="pick",
+            choice_token="mk:0123456789ab",
+            meta=ReplyMeta(intent="list_all"),
+            paging=PAGED,
+        )
+
+    async with harness(handler=handle) as h:
+        await h.post_update(message_update(CHAT, "/list filmes 2"))
+        await h.idle()
+
+        [listed] = h.tg.sent("sendMessage", CHAT)
+        owner = owner_of(f"tg:{CHAT}")  # a press by anyone else is refused (issue 46)
+        assert _keyboard(listed) == [
+            [("✓ 31. Duna (2021)", f"c:mk:0123456789ab:30@{owner}")],
+            [("✓ 32. Superbad (2007)", f"c:mk:0123456789ab:31@{owner}")],
+            [("‹", f"k:/list vídeos 1@{owner}"), ("›", f"k:/list vídeos 3@{owner}")],
+        ]
+        assert all(len(data.encode()) <= 64 for row in _keyboard(listed) for _, data in row)

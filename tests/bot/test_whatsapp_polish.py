@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.types import Choice, Incoming, Reply
+from storage import Database
 from tests.support import fake_whatsapp as wa
 
 PHONE = "5511999990077"
@@ -88,3 +89,28 @@ async def test_more_than_three_short_options_become_a_list_message(harness: Any)
         await h.post_whatsapp(wa.message_payload(PHONE, wa.list_reply_content("c:pk4:3", "D")))
         await h.idle()
         assert h.wa.bodies(PHONE)[-1] == "escolheu 3"
+
+
+async def test_a_long_lists_check_buttons_are_one_whatsapp_list_of_ten_rows(db: Database) -> None:
+    """Issue 44: twelve movies to see, ten ✓ rows (WhatsApp's most); a row's id comes back
+    as a press of that line."""
+    from bot.render import decode_choice, owner_of
+    from bot.whatsapp.channel import render
+    from tests.support.harness import open_lembra
+
+    async with open_lembra(db) as lembra:
+        for n in range(12):
+            await lembra.say(f"salva o filme Filme Número {n}")
+        listed = await lembra.say("lista meus filmes")
+
+        [*_, interactive] = render(listed, "pt", owner=owner_of("wa:5511999990000"))
+        rows = interactive["interactive"]["action"]["sections"][0]["rows"]
+        assert len(rows) == 10
+        assert all(len(row["title"]) <= 24 for row in rows)
+        decoded = decode_choice(rows[2]["id"])
+        assert decoded is not None
+        assert decoded.owner == "5511999990000"
+        pressed = await lembra.press(decoded.index, token=decoded.token)
+        assert "Filme Número 2" in pressed.text
+        [third] = [i for i in await lembra.items() if i.title == "Filme Número 2"]
+        assert third.current_state == "seen"

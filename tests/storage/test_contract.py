@@ -9,7 +9,7 @@ import time
 import pytest
 
 from storage import Database
-from storage.documents import EffectDoc, ItemDoc, PendingDoc, ToolCallRecord
+from storage.documents import EffectDoc, ItemDoc, PendingDoc, ToolCallRecord, done_key_of
 from storage.ledger import GENESIS, event_hash
 from storage.messages import NewMessage
 
@@ -493,3 +493,43 @@ async def test_summaries_handovers_in_order(any_db: Database) -> None:
     assert await any_db.summaries.last_handover("tg:2", "tg:1") is None
     with pytest.raises(ValueError, match="last_seq"):
         await any_db.summaries.set_conversation_fields("tg:1", "tg:1", {"last_seq": 0})
+
+
+async def test_done_items_are_one_equality_and_the_others_include_items_stored_before_states(
+    any_db: Database,
+) -> None:
+    """DESIGN 11.5: `done_key: None` finds items with no such field (stored before states)."""
+    for seq, title in enumerate(["Alien", "Heat", "Zodiac"], 1):
+        await any_db.items.insert(make_item(any_db, "tg:1", seq, title))
+    await any_db.items.insert(make_item(any_db, "tg:2", 1, "Alien"))
+    [alien, heat, _] = await any_db.items.list_for("tg:1")
+    raw = any_db.client[any_db.name]["items"]
+    await raw.update_one({"_id": alien.id}, {"$unset": {"done_key": ""}})  # as stored before
+    await any_db.items.update_fields(
+        "tg:1", heat.id, {"state": "seen", "done_key": done_key_of("tg:1", "movie")}, NOW
+    )
+    [other] = await any_db.items.list_for("tg:2")
+    await any_db.items.update_fields(
+        "tg:2", other.id, {"state": "seen", "done_key": done_key_of("tg:2", "movie")}, NOW
+    )
+
+    assert await any_db.items.done_ids("tg:1", "movie") == [heat.id]
+    assert [i.title for i in await any_db.items.done_first("tg:1", "movie", 10)] == ["Heat"]
+    assert [i.title for i in await any_db.items.done_recently("tg:1", "movie", 10)] == ["Heat"]
+    left = await any_db.items.list_for("tg:1", item_type="movie", not_done=True)
+    assert [i.title for i in left] == ["Alien", "Zodiac"]
+    assert [i.current_state for i in left] == ["to_see", "to_see"]
+    assert await any_db.items.done_ids("tg:1", "note") == []
+
+
+async def test_a_seen_movie_made_a_note_is_a_done_note(any_db: Database) -> None:
+    await any_db.items.insert(make_item(any_db, "tg:1", 1, "Alien"))
+    [alien] = await any_db.items.list_for("tg:1")
+    await any_db.items.update_fields(
+        "tg:1", alien.id, {"state": "seen", "done_key": done_key_of("tg:1", "movie")}, NOW
+    )
+    after = await any_db.items.update_fields("tg:1", alien.id, {"type": "note"}, NOW)
+    assert after is not None
+    assert (after.current_state, after.done) == ("done", True)
+    assert await any_db.items.done_ids("tg:1", "note") == [alien.id]
+    assert await any_db.items.done_ids("tg:1", "movie") == []

@@ -1,0 +1,647 @@
+"""The watchlist in a turn (DESIGN 11.5, issue 44): marks, lists by state, where to watch,
+what to watch tonight, `/pais`, and the ✓ buttons on list lines.
+
+A message agent/understanding/watchlist.py reads with certainty is answered here with the
+same tool implementations the planner calls (`mark_item`, `where_to_watch`,
+`suggest_from_list`), recorded as the planner's call would be; anything it declines goes
+to the planner. This module also phrases those tools' outcomes when the planner ran them.
+What is shown numbered becomes the shelf, so "vi o 2" and "onde assistir o 1" follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Literal
+from zoneinfo import ZoneInfo
+
+from agent.conversation import incode
+from agent.conversation import shelf as shelves
+from agent.conversation.pointing import Miss, locate
+from agent.conversation.replies import finish, item_label
+from agent.conversation.turn import Turn
+from agent.deps import Deps
+from agent.services.tmdb import OFFER_KINDS, WatchOptions
+from agent.texts import DONE_MARK, OK_MARK, plural, text, type_heading
+from agent.tools.base import (
+    MarkChoice,
+    Marked,
+    NotFound,
+    Outcome,
+    Suggested,
+    UnknownItem,
+    WatchFound,
+)
+from agent.tools.marking import MarkTo, mark, resolve, seen_at
+from agent.tools.suggesting import suggest
+from agent.tools.watching import country_of, own_title, where
+from agent.types import Choice, Language, Reply
+from agent.understanding.references import Target
+from agent.understanding.watchlist import (
+    WATCHABLE,
+    ListRequest,
+    MarkRequest,
+    Period,
+    SuggestRequest,
+    WhereRequest,
+    read,
+)
+from storage.documents import DONE_STATE, ItemDoc, ItemType
+from storage.ledger import sha256_hex
+
+TOOLS = frozenset({"mark_item", "where_to_watch", "suggest_from_list"})
+BUTTON_PREFIX = "mk:"  # a ✓ button's choice token: `mk:<the shelf's time, base 36>`
+MAX_BUTTONS = 10  # WhatsApp's list rows; Telegram takes them one a row
+PER_TYPE = 10  # lines of each type a list by state shows
+PERIOD_CAP = 1_000  # items marked in a period read at most
+
+
+# -- reading a message ----------------------------------------------------------------------
+
+
+async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
+    """Answer `message` in code when it is a watchlist request read with certainty."""
+    request = read(message)
+    if request is None:
+        return None
+    turn.facts.apply_rule("watchlist_in_code")
+    if isinstance(request, MarkRequest):
+        return await _mark(deps, turn, request)
+    if isinstance(request, ListRequest):
+        return await list_by_state(
+            deps,
+            turn,
+            request.state,
+            request.types,
+            count=request.count,
+            period=request.period,
+        )
+    if isinstance(request, WhereRequest):
+        return await _where(deps, turn, request)
+    return await _suggest(deps, turn, request)
+
+
+def _entry(turn: Turn, target: Target) -> shelves.Entry | str:
+    """The shelf line `target` names, or the text key saying why there is none."""
+    found = locate(shelves.shown(turn), target)
+    if not isinstance(found, Miss):
+        return found
+    if found.why == "out_of_range":
+        return "shelf_out_of_range"
+    return "shelf_none" if found.why == "no_shelf" else "shelf_which_none"
+
+
+def _missed(turn: Turn, key: str) -> Reply:
+    turn.facts.apply_rule("shelf_reference_unresolved")
+    shown = shelves.shown(turn)
+    count = len(shown.entries) if shown is not None else 0
+    body = text(key, turn.language, items=plural(count, "item", turn.language))
+    return finish(turn, body, kind="deterministic")
+
+
+async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
+    to: MarkTo = "unseen" if request.state == "unseen" else "seen"
+    args: dict[str, object] = {"state": to, "rating": request.rating}
+    item: ItemDoc | None = None
+    if request.target is not None:
+        entry = _entry(turn, request.target)
+        if isinstance(entry, str):
+            return _missed(turn, entry)
+        turn.facts.apply_rule("shelf_reference")
+        item = await deps.db.items.get(turn.user_id, entry.item_id)
+        if item is None:
+            return finish(turn, text("already_gone", turn.language), kind="deterministic")
+        args["item_id"] = item.id
+    else:
+        prefer: tuple[ItemType, ...] = ("link", "note") if request.reading else WATCHABLE
+        found = await resolve(
+            deps, turn, query=request.title, item_type=request.type, prefer=prefer
+        )
+        args["query"] = request.title
+        if isinstance(found, NotFound) and _several(request.title):
+            return None  # "vi duna e tenet": the planner can take both
+        if isinstance(found, NotFound) and to == "unseen":
+            return None  # "desmarca aquele do bolo" also cancels: reminders or the planner
+        if not isinstance(found, ItemDoc):
+            incode.record(turn, "mark_item", args, found)
+            return outcome_reply(turn, found)
+        item = found
+    at = seen_at(turn.now_ms, request.days_ago)
+    outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at)
+    incode.record(turn, "mark_item", args, outcome)
+    if isinstance(outcome, Marked) and outcome.changed:
+        turn.tools_executed.append("mark_item")
+    return outcome_reply(turn, outcome, days_ago=request.days_ago)
+
+
+def _several(title: str) -> bool:
+    words = f" {title.casefold()} "
+    return " e " in words or " and " in words or "," in title
+
+
+async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply:
+    item: ItemDoc | None = None
+    args: dict[str, object] = {"country": request.country}
+    if request.target is not None:
+        entry = _entry(turn, request.target)
+        if isinstance(entry, str):
+            return _missed(turn, entry)
+        turn.facts.apply_rule("shelf_reference")
+        item = await deps.db.items.get(turn.user_id, entry.item_id)
+        if item is None:
+            return finish(turn, text("already_gone", turn.language), kind="deterministic")
+    else:
+        item = await own_title(deps, turn, request.title, request.type)
+    if item is not None:
+        args["item_id"] = item.id
+        outcome = await where(deps, turn, item=item, country=request.country)
+    else:
+        args["title"] = request.title
+        outcome = await where(
+            deps, turn, title=request.title, item_type=request.type, country=request.country
+        )
+    incode.record(turn, "where_to_watch", args, outcome)
+    turn.tools_executed.append("where_to_watch")
+    return outcome_reply(turn, outcome)
+
+
+async def _suggest(deps: Deps, turn: Turn, request: SuggestRequest) -> Reply:
+    outcome = await suggest(
+        deps,
+        turn,
+        item_type=request.type,
+        max_minutes=request.max_minutes,
+        words=request.genre_words,
+        short=request.short,
+        binge=request.binge,
+    )
+    args = {
+        "type": request.type,
+        "max_minutes": request.max_minutes,
+        "genre_words": list(request.genre_words) or None,
+    }
+    incode.record(turn, "suggest_from_list", args, outcome)
+    turn.tools_executed.append("suggest_from_list")
+    return outcome_reply(turn, outcome)
+
+
+# -- phrasing outcomes --------------------------------------------------------------------------
+
+
+def outcome_reply(turn: Turn, outcome: Outcome, *, days_ago: int = 0) -> Reply:
+    """The reply to a watchlist tool's outcome (planned or run in code)."""
+    lang = turn.language
+    if isinstance(outcome, Marked):
+        return _marked_reply(turn, outcome, days_ago)
+    if isinstance(outcome, MarkChoice):
+        turn.facts.ambiguity = "unresolved"
+        entries = shelves.show_items(turn, outcome.items)
+        lines = [text("mark_choose", lang, query=_quoted(outcome.query))]
+        lines += [f"{e.number}. {e.label}" for e in entries]
+        return finish(turn, "\n".join(lines), kind="candidates")
+    if isinstance(outcome, NotFound):
+        body = text("mark_not_found", lang, query=_quoted(outcome.query))
+        return finish(turn, body, kind="deterministic")
+    if isinstance(outcome, UnknownItem):
+        turn.facts.block("unknown_item")
+        return finish(turn, text("unknown_item", lang), kind="blocked")
+    if isinstance(outcome, WatchFound):
+        return _where_reply(turn, outcome)
+    assert isinstance(outcome, Suggested)
+    return _suggested_reply(turn, outcome)
+
+
+def _quoted(query: str) -> str:
+    return " ".join(query.split())[:60]
+
+
+def state_word(state: str, language: Language) -> str:
+    return text(f"state_{state}", language)
+
+
+def _marked_reply(turn: Turn, outcome: Marked, days_ago: int) -> Reply:
+    lang = turn.language
+    item = outcome.item
+    shelves.point_at(turn, item)  # "desfaz" / "onde assistir esse" name it now
+    label = item_label(item)
+    state = state_word(item.current_state, lang)
+    if not outcome.changed:
+        return finish(
+            turn, text("mark_already", lang, label=label, state=state), kind="deterministic"
+        )
+    key = "marked" if item.done else "unmarked"
+    body = f"{OK_MARK} " + text(key, lang, label=label, state=state)
+    if item.done and days_ago in (1, 2):
+        body = body[:-1] + text(f"marked_day_{days_ago}", lang) + "."
+    if item.done and item.rating is not None:
+        body += text("marked_rating", lang, rating=item.rating)
+    return finish(turn, body, kind="effect")
+
+
+def offers_lines(options: WatchOptions, language: Language) -> list[str]:
+    """One line per kind of offer, included ones first: "• Streaming: Max, Netflix"."""
+    lines = []
+    for kind in OFFER_KINDS:
+        names = getattr(options, kind)
+        if names:
+            lines.append(f"• {text(f'where_{kind}', language)}: {', '.join(names[:6])}")
+    return lines
+
+
+def offers_inline(options: WatchOptions, language: Language) -> str:
+    """The offers in one line, for a save's reply: "Streaming: Max · Alugar: Apple TV"."""
+    parts = []
+    for kind in OFFER_KINDS:
+        names = getattr(options, kind)
+        if names:
+            parts.append(f"{text(f'where_{kind}', language)}: {', '.join(names[:4])}")
+    return " · ".join(parts)
+
+
+def _where_reply(turn: Turn, outcome: WatchFound) -> Reply:
+    lang = turn.language
+    if outcome.item is not None:
+        shelves.point_at(turn, outcome.item)
+    label = outcome.label
+    if outcome.failure == "not_configured":
+        turn.facts.add_caveat(text("caveat_tmdb_not_configured_read", lang))
+        return finish(turn, text("where_not_configured", lang), kind="effect")
+    if outcome.failure == "unavailable":
+        turn.facts.add_caveat(text("caveat_tmdb_unavailable_read", lang))
+        return finish(turn, text("where_unavailable", lang), kind="effect")
+    if outcome.failure == "no_match":
+        watchable = outcome.item is None or outcome.item.type in ("movie", "tv_show")
+        key = "where_no_match" if watchable else "where_not_watchable"
+        return finish(turn, text(key, lang, label=label), kind="deterministic")
+    if outcome.options is None:
+        body = text("where_nowhere", lang, label=label, country=outcome.country)
+        return finish(turn, body, kind="deterministic")
+    lines = [text("where_heading", lang, label=label, country=outcome.country)]
+    lines += offers_lines(outcome.options, lang)
+    lines.append(text("where_source", lang))
+    if outcome.options.link:
+        lines.append(outcome.options.link)
+    return finish(turn, "\n".join(lines), kind="deterministic")
+
+
+def saved_where_line(outcome: WatchFound | None, language: Language) -> str:
+    """The line a save's reply adds when TMDB says where the title streams."""
+    if outcome is None or outcome.options is None:
+        return ""
+    offers = offers_inline(outcome.options, language)
+    return text("where_saved", language, country=outcome.country, offers=offers)
+
+
+def _minutes(minutes: int) -> str:
+    hours, rest = divmod(minutes, 60)
+    if not hours:
+        return f"{minutes} min"
+    return f"{hours}h{rest:02d}" if rest else f"{hours}h"
+
+
+def _suggested_reply(turn: Turn, outcome: Suggested) -> Reply:
+    lang = turn.language
+    if not outcome.picks:
+        key = {
+            "nothing_unseen": "suggest_nothing_unseen",
+            "nothing_fits": "suggest_nothing_fits",
+            "no_details": "suggest_no_details",
+        }[outcome.none_because or "nothing_fits"]
+        if outcome.none_because == "nothing_unseen" and not any(
+            turn.user.counts.get(t, 0) for t in WATCHABLE
+        ):
+            key = "suggest_nothing_saved"
+        return finish(turn, text(key, lang, count=outcome.unseen), kind="deterministic")
+    entries = shelves.show_items(turn, [p.item for p in outcome.picks])
+    lines = [text("suggest_heading", lang)]
+    for entry, pick in zip(entries, outcome.picks, strict=True):
+        why: list[str] = [g.lower() if lang == "pt" else g for g in pick.genres]
+        if pick.minutes and pick.item.type == "tv_show":
+            why.append(text("suggest_episode", lang, minutes=_minutes(pick.minutes)))
+        elif pick.minutes:
+            why.append(_minutes(pick.minutes))
+        if pick.seasons:
+            key = "suggest_season" if pick.seasons == 1 else "suggest_seasons"
+            why.append(text(key, lang, count=pick.seasons))
+        if pick.oldest and entry.number == 1:
+            why.append(text("suggest_oldest", lang))
+        reason = f" — {', '.join(why)}" if why else ""
+        lines.append(f"{entry.number}. {entry.label}{reason}")
+    reply = finish(turn, "\n".join(lines), kind="deterministic")
+    return with_mark_buttons(turn, reply, entries)
+
+
+# -- lists by state -------------------------------------------------------------------------------
+
+
+def _zone(deps: Deps, turn: Turn) -> ZoneInfo:
+    try:
+        return ZoneInfo(turn.user.timezone)
+    except (ValueError, KeyError):
+        return ZoneInfo(deps.settings.default_timezone)
+
+
+def _ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def period_range(period: Period, now_ms: int, zone: ZoneInfo) -> tuple[int, int]:
+    """[start, end) of `period` in epoch ms, in the user's time zone."""
+    local = datetime.fromtimestamp(now_ms / 1000, tz=zone)
+    midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
+    match period:
+        case "today":
+            return _ms(midnight), now_ms + 1
+        case "yesterday":
+            return _ms(midnight - timedelta(days=1)), _ms(midnight)
+        case "this_week":
+            return _ms(midnight - timedelta(days=midnight.weekday())), now_ms + 1
+        case "last_7_days":
+            return now_ms - 7 * 24 * 3600 * 1000, now_ms + 1
+        case "this_month":
+            return _ms(midnight.replace(day=1)), now_ms + 1
+
+
+async def done_counts(deps: Deps, turn: Turn) -> dict[str, int]:
+    """How many items of each type are seen (read, done): none for a user who never marked,
+    else as the list cache keeps them (counted when it is built, moved by each mark)."""
+    if not turn.user.marked:
+        return {}
+    kept = shelves.kept_shelf(turn.user)
+    if kept is not None and kept.counted:
+        return kept.done_counts
+    from agent.tools.listing import current_shelf  # the listing shows these counts
+
+    return (await current_shelf(deps, turn)).done_counts
+
+
+def _what(types: Sequence[ItemType], language: Language) -> str:
+    if tuple(types) == WATCHABLE:
+        return text("what_watchable", language)
+    if len(types) == 1:
+        return plural(2, types[0], language, with_count=False)
+    return " / ".join(plural(2, t, language, with_count=False) for t in types)
+
+
+async def list_by_state(
+    deps: Deps,
+    turn: Turn,
+    state: Literal["left", "done"],
+    types: Sequence[ItemType],
+    *,
+    count: bool = False,
+    period: Period | None = None,
+) -> Reply:
+    """What is left to see (read) or already seen of `types`, listed or counted.
+
+    The one implementation of a list by state: `list_items` with a `state` runs this too.
+    """
+    lang = turn.language
+    turn.facts.apply_rule("user_scope")
+    totals = {t: int(turn.user.counts.get(t, 0)) for t in types}
+    reading = all(t == "link" for t in types)
+    span = period_range(period, turn.now_ms, _zone(deps, turn)) if period else None
+    counted = await done_counts(deps, turn)
+    done_n = {t: counted.get(t, 0) for t in types}
+    done: dict[ItemType, list[ItemDoc]] = {}
+    if span is not None:  # marked in the period: read by when, the period's only
+        for t in types:
+            if done_n[t]:
+                recent = await deps.db.items.done_recently(
+                    turn.user_id, t, PERIOD_CAP, since_ms=span[0]
+                )
+                done[t] = [i for i in recent if (i.state_at_ms or 0) < span[1]]
+        done_n = {t: len(done.get(t, ())) for t in types}
+    elif state == "done" and not count:  # the most recently marked of each type
+        for t in types:
+            if done_n[t]:
+                done[t] = await deps.db.items.done_recently(turn.user_id, t, PER_TYPE)
+    left_n = {t: totals[t] - done_n[t] for t in types}
+    shown_types = [t for t in types if (left_n if state == "left" else done_n)[t]]
+    number = sum((left_n if state == "left" else done_n).values())
+    if count:
+        items = _count_items(types, left_n if state == "left" else done_n, lang)
+        if state == "left":
+            key = "count_left_read" if reading else "count_left"
+            return finish(turn, text(key, lang, items=items), kind="deterministic")
+        if span is not None:
+            when = text(f"period_{period}", lang)
+            return finish(
+                turn,
+                text("count_done_period", lang, items=items, period=when),
+                kind="deterministic",
+            )
+        key = "count_done_read" if reading else "count_done"
+        return finish(turn, text(key, lang, items=items), kind="deterministic")
+    if not number:
+        return finish(
+            turn, _none_text(state, types, totals, done_n, lang, period), kind="deterministic"
+        )
+    lines: list[str] = []
+    entries: list[shelves.Entry] = []
+    if span is not None:
+        lines.append(
+            text("done_heading_period", lang, period=text(f"period_{period}", lang), count=number)
+        )
+    elif shown_types == ["link"]:
+        lines.append(text(f"{state}_heading_link", lang, count=number))
+    elif shown_types == ["note"] and state == "done":
+        lines.append(text("done_heading_note", lang, count=number))
+    else:
+        lines.append(text(f"{state}_heading", lang, count=number))
+    for item_type in shown_types:
+        if state == "left":
+            of_type = await deps.db.items.list_for(
+                turn.user_id, item_type=item_type, limit=PER_TYPE, not_done=True
+            )
+            more = left_n[item_type] - len(of_type)
+        else:
+            of_type = done[item_type][:PER_TYPE]
+            more = done_n[item_type] - len(of_type)
+        if len(shown_types) > 1:
+            shown = left_n[item_type] if state == "left" else done_n[item_type]
+            lines.append(f"\n{type_heading(item_type, lang)} ({shown}):")
+        for item in of_type:
+            entry = shelves.entry_of(item, len(entries) + 1)
+            entries.append(entry)
+            lines.append(f"{entry.number}. {entry.label}{_rating(item)}")
+        if more > 0:
+            lines.append(text("saved_in_more", lang, count=more))
+    shelves.show(turn, entries)
+    reply = finish(turn, "\n".join(lines), kind="deterministic")
+    return with_mark_buttons(turn, reply, entries) if state == "left" else reply
+
+
+def _rating(item: ItemDoc) -> str:
+    return f" · {item.rating}/10" if item.rating is not None else ""
+
+
+def _count_items(types: Sequence[ItemType], numbers: dict[ItemType, int], lang: Language) -> str:
+    if len(types) == 1:
+        return plural(numbers[types[0]], types[0], lang)
+    total = sum(numbers.values())
+    parts = [plural(numbers[t], t, lang) for t in types if numbers[t]]
+    head = plural(total, "item", lang)
+    return f"{head} ({', '.join(parts)})" if len(parts) > 1 else (parts[0] if parts else head)
+
+
+def _none_text(
+    state: str,
+    types: Sequence[ItemType],
+    totals: dict[ItemType, int],
+    done_n: dict[ItemType, int],
+    lang: Language,
+    period: Period | None,
+) -> str:
+    what = _what(types, lang)
+    reading = all(t == "link" for t in types)
+    if period is not None:
+        return text("done_none_period", lang, period=text(f"period_{period}", lang))
+    if not sum(totals.values()):
+        return text("left_none_saved", lang, what=what)
+    if state == "left":
+        key = "left_none_read" if reading else "left_none"
+        return text(key, lang, what=text("what_all", lang), count=sum(done_n.values()))
+    key = "done_none_read" if reading else "done_none"
+    return text(key, lang, what=what)
+
+
+# -- the typed list and `lista tudo` ----------------------------------------------------------
+
+
+async def typed_page(
+    deps: Deps, turn: Turn, item_type: ItemType, total: int, first: int, last: int
+) -> tuple[list[ItemDoc], int, int] | None:
+    """The items of `lista <type>` at positions [first, last), unseen first, then the done.
+
+    Returns (items, how many are done, where the done start among the positions), or None
+    when none of the type is done (the list is then the creation order it always was).
+    """
+    done = (await done_counts(deps, turn)).get(item_type, 0)
+    if not done:
+        return None
+    left = total - done
+    shown: list[ItemDoc] = []
+    if first < left:
+        unseen = await deps.db.items.list_for(
+            turn.user_id, item_type=item_type, limit=min(last, left), not_done=True
+        )
+        shown += unseen[first:]
+    if last > left:
+        seen = await deps.db.items.done_first(turn.user_id, item_type, last - left)
+        shown += seen[max(0, first - left) :]
+    return shown, done, left
+
+
+def typed_heading(item_type: ItemType, total: int, done: int, language: Language) -> str:
+    """ "Filmes (5; vistos: 2):": a type's heading once some of it are seen (read, done)."""
+    return text(
+        "list_heading_seen",
+        language,
+        heading=type_heading(item_type, language),
+        total=total,
+        state=text(f"list_state_{DONE_STATE[item_type]}", language),
+        done=done,
+    )
+
+
+def typed_lines(
+    turn: Turn,
+    item_type: ItemType,
+    items: Sequence[ItemDoc],
+    first: int,
+    total: int,
+    done: int,
+    left: int,
+) -> tuple[list[str], list[shelves.Entry]]:
+    """The lines of a typed list page with some items done: heading, unseen, then done."""
+    lang = turn.language
+    state_key = DONE_STATE[item_type]
+    lines = [typed_heading(item_type, total, done, lang)]
+    entries = shelves.show_items(turn, items, first=first + 1)
+    for position, (entry, item) in enumerate(zip(entries, items, strict=True), start=first):
+        if position == left:
+            lines.append(text(f"list_{state_key}_part", lang))
+        mark = f" {DONE_MARK}{_rating(item)}" if item.done else ""
+        lines.append(f"{entry.number}. {entry.label}{mark}")
+    return lines, entries
+
+
+# -- ✓ buttons on list lines ----------------------------------------------------------------------
+
+
+def list_stamp(entries: Sequence[shelves.Entry]) -> str:
+    """What ties a ✓ button to the list it came with: a digest of the list's lines."""
+    lines = ",".join(f"{e.number}={e.item_id}" for e in entries)
+    return sha256_hex(lines)[:12]
+
+
+def with_mark_buttons(turn: Turn, reply: Reply, entries: Sequence[shelves.Entry]) -> Reply:
+    """`reply` with a ✓ button for each of the first `entries` (at most 10).
+
+    A button is `c:mk:<stamp>:<line number - 1>` (bot/render.py's encoding): the stamp is
+    a digest of the list shown, so a press after another list was shown is refused.
+    """
+    shown = shelves.shown(turn)
+    if reply.choices or shown is None or not entries:
+        return reply  # a reply with its own question keeps its buttons
+    buttons = [
+        Choice(
+            e.number - 1,
+            text("mark_button", turn.language, mark=DONE_MARK, number=e.number, label=e.label),
+        )
+        for e in entries[:MAX_BUTTONS]
+    ]
+    token = BUTTON_PREFIX + list_stamp(shown.entries)
+    return replace(reply, choices=tuple(buttons), choice_kind="pick", choice_token=token)
+
+
+def typed_buttons(
+    turn: Turn, reply: Reply, entries: Sequence[shelves.Entry], items: Sequence[ItemDoc]
+) -> Reply:
+    """✓ buttons for a typed list's lines that are not done."""
+    done = {i.id for i in items if i.done}
+    return with_mark_buttons(turn, reply, [e for e in entries if e.item_id not in done])
+
+
+def is_mark_button(token: str | None) -> bool:
+    return bool(token) and str(token).startswith(BUTTON_PREFIX)
+
+
+async def press(deps: Deps, turn: Turn) -> Reply:
+    """A ✓ button: the line it stands for, on the list it was shown with, marked done."""
+    lang = turn.language
+    stamp = str(turn.incoming.choice_token)[len(BUTTON_PREFIX) :]
+    current = shelves.shown(turn)
+    if current is None or list_stamp(current.entries) != stamp:
+        return finish(turn, text("mark_button_stale", lang), kind="deterministic")
+    entry = current.at((turn.incoming.choice or 0) + 1)
+    if entry is None:
+        return finish(turn, text("mark_button_stale", lang), kind="deterministic")
+    item = await deps.db.items.get(turn.user_id, entry.item_id)
+    if item is None:
+        return finish(turn, text("already_gone", lang), kind="deterministic")
+    turn.facts.apply_rule("shelf_reference")
+    outcome = await mark(deps, turn, item, "seen")
+    incode.record(turn, "mark_item", {"item_id": item.id, "state": "seen"}, outcome)
+    if isinstance(outcome, Marked) and outcome.changed:
+        turn.tools_executed.append("mark_item")
+    return outcome_reply(turn, outcome)
+
+
+# -- /pais ----------------------------------------------------------------------------------------
+
+
+def handlers(deps: Deps) -> dict[str, Callable[[Turn, str], Awaitable[Reply]]]:
+    async def country(turn: Turn, args: str) -> Reply:
+        lang = turn.language
+        code = args.strip().upper()
+        if len(code) != 2 or not code.isascii() or not code.isalpha():
+            body = text("country_usage", lang, country=country_of(turn))
+            return finish(turn, body, kind="deterministic")
+        await deps.db.users.set_country(turn.user_id, code)
+        turn.user = turn.user.model_copy(update={"country": code})
+        return finish(turn, f"{OK_MARK} " + text("country_set", lang, country=code), kind="effect")
+
+    return {"pais": country, "country": country}

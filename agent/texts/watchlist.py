@@ -1,0 +1,177 @@
+"""The watchlist: marking seen/read/done, lists by state, where to watch, what to watch tonight."""
+
+from __future__ import annotations
+
+from agent.types import Language
+
+TEXTS: dict[str, dict[Language, str]] = {
+    # states (DESIGN 11.5), as a reply names them
+    "state_to_see": {"pt": "para ver", "en": "to see"},
+    "state_seen": {"pt": "visto", "en": "seen"},
+    "state_to_read": {"pt": "para ler", "en": "to read"},
+    "state_read": {"pt": "lido", "en": "read"},
+    "state_open": {"pt": "em aberto", "en": "open"},
+    "state_done": {"pt": "feito", "en": "done"},
+    # marking
+    "marked": {"pt": "Marquei {label} como {state}.", "en": "Marked {label} as {state}."},
+    "unmarked": {
+        "pt": "Desmarquei {label}: de volta a «{state}».",
+        "en": "Unmarked {label}: back to «{state}».",
+    },
+    "marked_rating": {"pt": " Nota: {rating}/10.", "en": " Rating: {rating}/10."},
+    "marked_day_1": {"pt": " (ontem)", "en": " (yesterday)"},
+    "marked_day_2": {"pt": " (anteontem)", "en": " (2 days ago)"},
+    "mark_already": {
+        "pt": "{label} já estava marcado como {state}: nada mudou.",
+        "en": "{label} was already marked {state}: nothing changed.",
+    },
+    "mark_not_found": {
+        "pt": "Não achei «{query}» na sua lista: nada foi marcado.",
+        "en": "I did not find «{query}» on your list: nothing was marked.",
+    },
+    "mark_choose": {
+        "pt": "Mais de um item combina com «{query}». Qual? Diga «vi o 1», «vi o 2»...",
+        "en": "More than one item matches «{query}». Which one? Say «watched 1», «watched 2»...",
+    },
+    "mark_button": {"pt": "{mark} {number}. {label}", "en": "{mark} {number}. {label}"},
+    "mark_button_stale": {
+        "pt": "Esse botão é de uma lista antiga. Envie «lista tudo» e marque de novo.",
+        "en": "That button belongs to an older list. Send «list» and mark it again.",
+    },
+    # lists by state
+    "left_heading": {"pt": "Falta ver ({count}):", "en": "Left to watch ({count}):"},
+    "left_heading_link": {"pt": "Falta ler ({count}):", "en": "Left to read ({count}):"},
+    "done_heading": {"pt": "Já vistos ({count}):", "en": "Seen ({count}):"},
+    "done_heading_link": {"pt": "Já lidos ({count}):", "en": "Read ({count}):"},
+    "done_heading_note": {"pt": "Feitas ({count}):", "en": "Done ({count}):"},
+    "done_heading_period": {
+        "pt": "Marcados {period} ({count}):",
+        "en": "Marked {period} ({count}):",
+    },
+    "left_none": {
+        "pt": "Nada por ver: você já marcou {what} ({count}) como visto.",
+        "en": "Nothing left: you have marked {what} ({count}) as seen.",
+    },
+    "left_none_read": {
+        "pt": "Nada por ler: você já marcou {what} ({count}) como lido.",
+        "en": "Nothing left to read: you have marked {what} ({count}) as read.",
+    },
+    "left_none_saved": {
+        "pt": "Você ainda não salvou {what}.",
+        "en": "You have not saved {what} yet.",
+    },
+    "done_none": {
+        "pt": "Você ainda não marcou {what} como visto.",
+        "en": "You have not marked {what} as seen yet.",
+    },
+    "done_none_read": {
+        "pt": "Você ainda não marcou {what} como lido.",
+        "en": "You have not marked {what} as read yet.",
+    },
+    "done_none_period": {
+        "pt": "Nada marcado como visto {period}.",
+        "en": "Nothing marked as seen {period}.",
+    },
+    "what_all": {"pt": "tudo", "en": "everything"},
+    "what_any": {"pt": "nenhum item", "en": "anything"},
+    "what_watchable": {"pt": "filmes, séries ou vídeos", "en": "movies, shows or videos"},
+    "what_watchable_all": {
+        "pt": "todos os filmes, séries e vídeos",
+        "en": "all your movies, shows and videos",
+    },
+    "count_done": {"pt": "Você já viu {items}.", "en": "You have seen {items}."},
+    "count_done_read": {"pt": "Você já leu {items}.", "en": "You have read {items}."},
+    "count_done_period": {
+        "pt": "Você marcou {items} como visto {period}.",
+        "en": "You marked {items} as seen {period}.",
+    },
+    "count_left": {"pt": "Falta ver {items}.", "en": "{items} left to watch."},
+    "count_left_read": {"pt": "Falta ler {items}.", "en": "{items} left to read."},
+    "period_today": {"pt": "hoje", "en": "today"},
+    "period_yesterday": {"pt": "ontem", "en": "yesterday"},
+    "period_this_week": {"pt": "esta semana", "en": "this week"},
+    "period_last_7_days": {"pt": "nos últimos 7 dias", "en": "in the last 7 days"},
+    "period_this_month": {"pt": "este mês", "en": "this month"},
+    # the typed list when some are seen: the unseen first, then these
+    "list_heading_seen": {
+        "pt": "{heading} ({total}; {state}: {done}):",
+        "en": "{heading} ({total}; {state}: {done}):",
+    },
+    "list_state_seen": {"pt": "vistos", "en": "seen"},
+    "list_state_read": {"pt": "lidos", "en": "read"},
+    "list_state_done": {"pt": "feitas", "en": "done"},
+    "list_seen_part": {"pt": "Já vistos:", "en": "Seen:"},
+    "list_read_part": {"pt": "Já lidos:", "en": "Read:"},
+    "list_done_part": {"pt": "Feitas:", "en": "Done:"},
+    # where to watch (JustWatch's data through TMDB: attribution required)
+    "where_heading": {
+        "pt": "Onde assistir {label} ({country}):",
+        "en": "Where to watch {label} ({country}):",
+    },
+    "where_flatrate": {"pt": "Streaming", "en": "Stream"},
+    "where_free": {"pt": "Grátis", "en": "Free"},
+    "where_ads": {"pt": "Grátis com anúncios", "en": "Free with ads"},
+    "where_rent": {"pt": "Alugar", "en": "Rent"},
+    "where_buy": {"pt": "Comprar", "en": "Buy"},
+    "where_source": {"pt": "Fonte: JustWatch, via TMDB.", "en": "Source: JustWatch, via TMDB."},
+    "where_saved": {
+        "pt": "Onde assistir ({country}): {offers} (JustWatch, via TMDB)",
+        "en": "Where to watch ({country}): {offers} (JustWatch, via TMDB)",
+    },
+    "where_nowhere": {
+        "pt": "{label}: nenhum streaming, aluguel ou compra no país {country}, segundo o JustWatch (via TMDB).",
+        "en": "{label}: no streaming, rent or buy in {country}, according to JustWatch (via TMDB).",
+    },
+    "where_not_configured": {
+        "pt": "Não consigo ver onde assistir: o TMDB não está configurado (TMDB_API_KEY). Nada mudou na sua lista.",
+        "en": "I can't look up where to watch: TMDB is not configured (TMDB_API_KEY). Nothing on your list changed.",
+    },
+    "where_unavailable": {
+        "pt": "Não consegui ver onde assistir agora: o TMDB não respondeu. Tente de novo daqui a pouco.",
+        "en": "I could not look up where to watch now: TMDB did not answer. Try again in a moment.",
+    },
+    "where_no_match": {
+        "pt": "Não achei «{label}» no TMDB para saber onde assistir.",
+        "en": "I could not find «{label}» on TMDB to tell where to watch it.",
+    },
+    "where_not_watchable": {
+        "pt": "{label} não é filme nem série: não sei onde assistir.",
+        "en": "{label} is not a movie or a show: I can't tell where to watch it.",
+    },
+    # what to watch tonight, from the user's own unseen items
+    "suggest_heading": {"pt": "Da sua lista, para ver:", "en": "From your list, to watch:"},
+    "suggest_oldest": {"pt": "na lista há mais tempo", "en": "waiting longest on your list"},
+    "suggest_seasons": {"pt": "{count} temporadas", "en": "{count} seasons"},
+    "suggest_season": {"pt": "1 temporada", "en": "1 season"},
+    "suggest_episode": {"pt": "episódios de {minutes}", "en": "{minutes} episodes"},
+    "suggest_nothing_saved": {
+        "pt": "Sua lista não tem filmes, séries nem vídeos para sugerir.",
+        "en": "Your list has no movies, shows or videos to suggest.",
+    },
+    "suggest_nothing_unseen": {
+        "pt": "Você já viu tudo o que está na sua lista: nada para sugerir.",
+        "en": "You have seen everything on your list: nothing to suggest.",
+    },
+    "suggest_nothing_fits": {
+        "pt": "Nada na sua lista combina com isso ({count} para ver).",
+        "en": "Nothing on your list fits that ({count} left to watch).",
+    },
+    "suggest_no_details": {
+        "pt": "Não sei a duração nem o gênero dos itens para ver ({count}, salvos sem TMDB): não consigo escolher por isso.",
+        "en": "I don't know the length or genre of the items left to watch ({count}, saved without TMDB): I can't choose by that.",
+    },
+    # /pais
+    "country_set": {
+        "pt": "País para onde assistir: {country}.",
+        "en": "Where-to-watch country: {country}.",
+    },
+    "country_usage": {
+        "pt": "Use /pais seguido de duas letras (ex.: /pais BR, /pais US). Agora: {country}.",
+        "en": "Use /country followed by two letters (e.g. /country US, /country BR). Now: {country}.",
+    },
+    # undo of a mark
+    "undo_unmarked": {
+        "pt": "Desfeito: {label} está de novo como «{state}».",
+        "en": "Undone: {label} is «{state}» again.",
+    },
+}

@@ -1,0 +1,172 @@
+"""`mark_item` (DESIGN 11.1, 11.5): an item seen, read or done, or back to its first state.
+
+One implementation for the planner's tool and the in-code reader
+(agent/conversation/watching.py): `resolve` finds the item the user named (by id, or by
+a query matched as a deletion's name is), `mark` changes its state. A change keeps the
+item as it was in `undo_snapshots` (a day) and appends `item_marked` (content-free:
+id, type, the states, whether a rating came), so «desfaz» puts it back. A rating is kept
+only when the user's own message gives that number ("nota 8", "8/10"): a model's number
+for "adorei" is dropped, never stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Self
+
+from pydantic import Field, model_validator
+
+from agent.conversation import shelf as shelves
+from agent.conversation.turn import Turn
+from agent.deps import Deps
+from agent.tools.base import (
+    MarkChoice,
+    Marked,
+    NotFound,
+    Outcome,
+    Tool,
+    ToolArgs,
+    ToolContext,
+    UnknownItem,
+)
+from agent.tools.finding import DELETE_CUTOFF, UNIQUE_MARGIN, find_named
+from agent.trust.ledgering import append_event
+from agent.understanding.watchlist import WATCHABLE, said_rating
+from storage.documents import DONE_STATE, FIRST_STATE, ItemDoc, ItemType, done_key_of
+
+MarkTo = Literal["seen", "unseen", "done"]
+MAX_CHOICES = 8
+DAY_MS = 24 * 3600 * 1000
+
+
+class MarkItemArgs(ToolArgs):
+    item_id: str | None = Field(default=None, min_length=1, max_length=64)
+    query: str | None = Field(default=None, min_length=1, max_length=200)
+    state: MarkTo
+    rating: int | None = Field(default=None, ge=0, le=10)
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Self:
+        if (self.item_id is None) == (self.query is None):
+            raise ValueError("give exactly one of item_id or query")
+        return self
+
+
+Resolved = ItemDoc | NotFound | UnknownItem | MarkChoice
+
+
+async def resolve(
+    deps: Deps,
+    turn: Turn,
+    *,
+    item_id: str | None = None,
+    query: str | None = None,
+    item_type: ItemType | None = None,
+    prefer: Sequence[ItemType] = (),
+) -> Resolved:
+    """The one item the user named, or why there is not one.
+
+    By query, the delete rules decide (DESIGN 3.2): a unique exact match, a clear best, or
+    the choice between the close ones. `item_type` ("a série Dark") keeps that type when
+    it has a match; `prefer` ("li" prefers links) breaks ties between types.
+    """
+    turn.facts.apply_rule("user_scope")
+    if item_id is not None:
+        item = await deps.db.items.get(turn.user_id, item_id)
+        return item if item is not None else UnknownItem(item_id)
+    assert query is not None
+    hits = await find_named(
+        deps.db, turn.user_id, query, DELETE_CUTOFF, type_counts=turn.user.counts
+    )
+    for wanted in ((item_type,) if item_type else (), tuple(prefer)):
+        kept = [(s, i) for s, i in hits if i.type in wanted]
+        if kept:
+            hits = kept
+    if not hits:
+        return NotFound(query)
+    exact = [item for score, item in hits if score >= 100]
+    if len(exact) == 1:
+        return exact[0]
+    if len(hits) == 1 or (not exact and hits[0][0] - hits[1][0] >= UNIQUE_MARGIN):
+        turn.facts.ambiguity = "implicit"
+        return hits[0][1]
+    tied = exact if len(exact) > 1 else [item for _, item in hits]
+    return MarkChoice(query, tuple(tied[:MAX_CHOICES]))
+
+
+async def mark(
+    deps: Deps,
+    turn: Turn,
+    item: ItemDoc,
+    to: MarkTo,
+    *,
+    rating: int | None = None,
+    at_ms: int | None = None,
+) -> Marked | UnknownItem:
+    """Put `item` in its done state (seen, read, done) or back in its first; record it."""
+    target = FIRST_STATE[item.type] if to == "unseen" else DONE_STATE[item.type]
+    before = item.current_state
+    if to == "unseen":
+        rating = None
+    unchanged = target == before and (rating is None or rating == item.rating)
+    if unchanged:
+        return Marked(item, before, changed=False)
+    done = target == DONE_STATE[item.type]
+    fields: dict[str, object] = {
+        "state": target,
+        "state_at_ms": (at_ms or turn.now_ms) if done else None,
+        "done_key": done_key_of(turn.user_id, item.type) if done else None,
+        "rating": rating if done and rating is not None else (item.rating if done else None),
+    }
+    snapshot = f"mark:{turn.turn_id}:{item.id}"  # the item as it was, for undo
+    await deps.db.snapshots.keep(turn.user_id, snapshot, [item], turn.now_ms)
+    after = await deps.db.items.update_fields(turn.user_id, item.id, fields, turn.now_ms)
+    if after is None:
+        return UnknownItem(item.id)
+    # the list cache moves with the mark, in the same round trip (as a save extends it)
+    await deps.db.users.item_marked(
+        turn.user_id, item.type, shelf=shelves.after_mark(turn.user, after)
+    )
+    if not turn.user.marked.get(item.type):
+        turn.user = turn.user.model_copy(update={"marked": {**turn.user.marked, item.type: True}})
+    payload = {
+        "item_id": item.id,
+        "type": item.type,
+        "state": target,
+        "from": before,
+        "rated": rating is not None,
+        "snapshot": snapshot,
+    }
+    await append_event(deps, turn, "item_marked", payload)
+    return Marked(after, before, changed=True)
+
+
+def seen_at(now_ms: int, days_ago: int) -> int:
+    """When something seen `days_ago` days back was seen (the same time of that day)."""
+    return now_ms - max(0, days_ago) * DAY_MS
+
+
+async def mark_item(ctx: ToolContext, args: MarkItemArgs) -> Outcome:
+    deps, turn = ctx.deps, ctx.turn
+    rating = args.rating
+    if rating is not None and said_rating(turn.incoming.text or "") != rating:
+        rating = None  # a number the user did not give is never stored (issue 44)
+        turn.facts.apply_rule("ungrounded:rating")
+    prefer: tuple[ItemType, ...] = ("link",) if args.state == "done" else WATCHABLE
+    found = await resolve(deps, turn, item_id=args.item_id, query=args.query, prefer=prefer)
+    if not isinstance(found, ItemDoc):
+        return found
+    return await mark(deps, turn, found, args.state, rating=rating)
+
+
+MARK_TOOLS: tuple[Tool[ToolArgs], ...] = (
+    Tool(
+        "mark_item",
+        MarkItemArgs,
+        "low",
+        "Mark an item seen/read/done, or unseen.",
+        mark_item,
+        {"query": "dune", "state": "seen"},
+        facts=frozenset({"rating"}),  # a number the user gave, or none
+    ),
+)

@@ -1,0 +1,126 @@
+"""`suggest_from_list` (DESIGN 11.1): one to three of the user's unseen items for tonight, in code.
+
+Only what is on the list and still to see is ever suggested, chosen from what TMDB stored
+on each item (runtime, genres, seasons: agent/tools/watching.py) and the request's words:
+a genre or a mood ("uma comédia", "algo leve"), a length ("algo curto", "less than 2
+hours"), "a series to binge". An item whose details are unknown never passes a filter it
+might fail. Without a filter the ones waiting longest come first. Nothing unseen, or
+nothing that fits, is said as such: never a title from elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import Field
+
+from agent.conversation.turn import Turn
+from agent.deps import Deps
+from agent.tools.base import Outcome, Pick, Suggested, Tool, ToolArgs, ToolContext
+from agent.understanding.watchlist import (
+    WATCHABLE,
+    genres_of_names,
+    genres_of_words,
+    is_binge_word,
+    is_short_word,
+)
+from storage.documents import ItemDoc, ItemType
+
+MAX_PICKS = 3
+READ_PER_TYPE = 500  # unseen items of a type looked at (the oldest first)
+
+
+class SuggestFromListArgs(ToolArgs):
+    type: Literal["movie", "tv_show", "video"] | None = None
+    max_minutes: int | None = Field(default=None, ge=1, le=1_000)
+    genre_words: list[str] = Field(default_factory=list, max_length=8)
+
+
+async def suggest(
+    deps: Deps,
+    turn: Turn,
+    *,
+    item_type: ItemType | None = None,
+    max_minutes: int | None = None,
+    words: Sequence[str] = (),
+    short: bool = False,
+    binge: bool = False,
+) -> Suggested:
+    """Up to three unseen items of the user's list that fit, each with what makes it fit."""
+    turn.facts.apply_rule("user_scope")
+    turn.facts.apply_rule("suggest_from_own_list")
+    short = short or any(is_short_word(w) for w in words)
+    binge = binge or any(is_binge_word(w) for w in words)
+    if binge and item_type is None:
+        item_type = "tv_show"
+    types = (item_type,) if item_type in WATCHABLE else WATCHABLE
+    unseen: list[ItemDoc] = []
+    for each in types:
+        if turn.user.counts.get(each, 0):
+            unseen += await deps.db.items.list_for(
+                turn.user_id, item_type=each, limit=READ_PER_TYPE, not_done=True
+            )
+    if not unseen:
+        return Suggested((), 0, none_because="nothing_unseen")
+    wanted = genres_of_words(list(words))
+    fits: list[Pick] = []
+    for item in unseen:
+        pick = _fit(item, wanted, max_minutes, timed=short)
+        if pick is not None:
+            fits.append(pick)
+    if not fits:
+        known = any(i.runtime_min or i.genres for i in unseen)
+        return Suggested((), len(unseen), none_because="nothing_fits" if known else "no_details")
+    if binge:
+        fits.sort(key=lambda p: (-(p.seasons or 0), p.item.seq))
+    elif short or max_minutes is not None:
+        fits.sort(key=lambda p: (p.minutes or 0, p.item.seq))  # the shortest first
+    else:
+        fits.sort(key=lambda p: (-len(p.genres), p.item.seq))
+    picks = fits[:MAX_PICKS]
+    if not (wanted or max_minutes or short or binge):
+        picks = [Pick(p.item, p.genres, p.minutes, p.seasons, oldest=True) for p in picks]
+    return Suggested(tuple(picks), len(unseen))
+
+
+def _fit(
+    item: ItemDoc, wanted: frozenset[str], cap: int | None, *, timed: bool = False
+) -> Pick | None:
+    """`item` as a pick when it passes the request's filters (genres, minutes), else None.
+
+    `timed` ("algo curto"): only items whose minutes are known, the shortest chosen first.
+    """
+    matched: tuple[str, ...] = ()
+    if wanted:
+        matched = tuple(g for g in item.genres if genres_of_names([g]) & wanted)
+        if not matched:
+            return None
+    minutes = item.runtime_min
+    if cap is not None and (minutes is None or minutes > cap):
+        return None
+    if timed and minutes is None:
+        return None
+    return Pick(item, matched, minutes, item.seasons if item.type == "tv_show" else None)
+
+
+async def suggest_from_list(ctx: ToolContext, args: SuggestFromListArgs) -> Outcome:
+    return await suggest(
+        ctx.deps,
+        ctx.turn,
+        item_type=args.type,
+        max_minutes=args.max_minutes,
+        words=args.genre_words,
+    )
+
+
+SUGGEST_TOOLS: tuple[Tool[ToolArgs], ...] = (
+    Tool(
+        "suggest_from_list",
+        SuggestFromListArgs,
+        "read",
+        "Pick 1-3 unseen items to watch now.",
+        suggest_from_list,
+        {"genre_words": ["comedia"]},
+    ),
+)

@@ -1,0 +1,919 @@
+"""The watchlist read in code (DESIGN 11.5, issue 44): marking, state lists, where to watch,
+what to watch tonight.
+
+- mark: "já vi Duna", "assisti Duna ontem, nota 8", "terminei a série Dark", "li esse
+  artigo", "vi o 2", "marca como visto", "marca o 3 como lido", "I watched Dune", "finished
+  Dark", and back: "ainda não vi Duna", "desmarca o 2", "mark Dune as unseen";
+- lists: "o que falta ver?", "filmes que eu já vi", "quantos filmes eu já vi?", "o que eu vi
+  essa semana?", "what's left on my list?", "what movies have I watched?";
+- where: "onde assistir Duna?", "onde passa Dark?", "where can I stream Dune?";
+- suggest: "o que eu vejo hoje?", "me sugere algo curto", "uma comédia pra hoje", "a series
+  to binge", "something less than 2 hours".
+
+Each reader returns a typed request only when the whole message is that request and
+declines (None) otherwise; the planner, with the same tools, takes what is declined. A
+title is cut from the message as written ("Duna", not "duna"), so a reply can quote it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from agent.understanding.references import Target, fold_same_length, shelf_target
+from agent.understanding.vocabulary import ItemType
+
+MarkState = Literal["seen", "unseen"]
+ListState = Literal["left", "done"]
+Period = Literal["today", "yesterday", "this_week", "last_7_days", "this_month"]
+WATCHABLE: Final[tuple[ItemType, ...]] = ("movie", "tv_show", "video")
+MAX_WORDS: Final = 14
+MAX_TITLE_WORDS: Final = 9
+
+
+@dataclass(frozen=True, slots=True)
+class MarkRequest:
+    """Mark one item seen (read, done: its type's done state) or back to its first state."""
+
+    state: MarkState
+    title: str = ""  # the words naming it, as written ("" when `target` names it)
+    target: Target | None = None  # a line of the shelf ("o 2"), or "esse" / "it"
+    type: ItemType | None = None  # "a série Dark", "esse artigo"
+    reading: bool = False  # "li", "read": a link (or a note) is meant before a movie
+    days_ago: int = 0  # "ontem": when it was seen
+    rating: int | None = None  # 0-10, only when given as a number ("nota 8", "8/10")
+
+
+@dataclass(frozen=True, slots=True)
+class ListRequest:
+    """The user's items by state: what is left, or what is seen/read/done."""
+
+    state: ListState
+    types: tuple[ItemType, ...]  # the types asked about, in list order
+    count: bool = False  # "quantos...?": a number, not a list
+    period: Period | None = None  # "o que eu vi essa semana?": by when it was marked
+
+
+@dataclass(frozen=True, slots=True)
+class WhereRequest:
+    """Where to watch one title in the user's country."""
+
+    title: str = ""
+    target: Target | None = None
+    type: ItemType | None = None
+    country: str | None = None  # "no Brasil", "in the US"
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestRequest:
+    """Pick something from the user's unseen items (suggest_from_list)."""
+
+    type: ItemType | None = None
+    max_minutes: int | None = None
+    genre_words: tuple[str, ...] = ()  # words naming genres or moods ("comédia", "leve")
+    short: bool = False  # "algo curto": the shortest first
+    binge: bool = False  # "pra maratonar": series, the most seasons first
+
+
+WatchRequest = MarkRequest | ListRequest | WhereRequest | SuggestRequest
+
+
+# -- words --------------------------------------------------------------------------------------
+
+_NOUNS: Final[dict[str, ItemType]] = {
+    **dict.fromkeys("filme filmes movie movies film films".split(), "movie"),
+    **dict.fromkeys("serie series seriado seriados show shows temporada".split(), "tv_show"),
+    **dict.fromkeys("video videos".split(), "video"),
+    **dict.fromkeys(
+        "link links artigo artigos materia materias texto textos post posts "
+        "article articles site sites pagina page".split(),
+        "link",
+    ),
+    **dict.fromkeys("nota notas tarefa tarefas note notes task tasks".split(), "note"),
+}
+_NOUN: Final = "|".join(sorted(_NOUNS, key=len, reverse=True))
+_ARTICLE: Final = r"(?:(?:o|a|os|as|the|esse|essa|este|esta|that|this)\s+)"
+# a title never starts with these: "vi um filme ótimo", "I watched a movie", "vi que..."
+_NOT_A_TITLE: Final = frozenset(
+    "um uma uns umas algo alguma algum alguns nada nenhum nenhuma que como se quando onde "
+    "tudo todos todas isso isto aquilo ele ela eles elas la lá ali aqui a gente voce vc "
+    "a an some something anything nothing everything it that this them those these "
+    "what when where how who why my your his her their mais menos muito muita pouco "
+    "porque pq trailer trailers episodio ep primeiro primeira".split()
+)
+# what may follow the title: when, a rating, a feeling (never stored as a number)
+_DAYS: Final[dict[str, int]] = {
+    "hoje": 0,
+    "hoje cedo": 0,
+    "hoje a noite": 0,
+    "agora": 0,
+    "agorinha": 0,
+    "today": 0,
+    "tonight": 0,
+    "just now": 0,
+    "this morning": 0,
+    "ontem": 1,
+    "ontem a noite": 1,
+    "ontem de noite": 1,
+    "yesterday": 1,
+    "last night": 1,
+    "anteontem": 2,
+    "antes de ontem": 2,
+}
+_DAY: Final = "|".join(sorted((re.escape(d) for d in _DAYS), key=len, reverse=True))
+_NUMBER_WORDS: Final[dict[str, int]] = {
+    **{
+        w: i
+        for i, w in enumerate("zero um dois tres quatro cinco seis sete oito nove dez".split(), 0)
+    },
+    **{
+        w: i
+        for i, w in enumerate("zero one two three four five six seven eight nine ten".split(), 0)
+    },
+    "uma": 1,
+}
+_SCORE: Final = rf"(?:10|[0-9](?:[.,]5)?|{'|'.join(_NUMBER_WORDS)})"
+_RATING: Final = re.compile(
+    rf"(?:^|\s)(?:(?:dei|dou|daria|i d give it|i gave it|gave it|give it|rated it|rate it|"
+    rf"rating|nota)\s+(?:(?:nota|a)\s+)?(?P<a>{_SCORE})(?:\s*(?:/|de|out of|em)\s*10)?"
+    rf"|(?P<b>{_SCORE})\s*(?:/|de|out of|em)\s*10)(?:\s|$)"
+)
+_FEELING: Final = (
+    r"(?:e |and )?(?:(?:eu )?(?:adorei|amei|gostei|curti|odiei|detestei|achei|recomendo)|"
+    r"muito bom|muito boa|excelente|otimo|otima|incrivel|maravilhoso|top|demais|"
+    r"(?:i )?(?:loved|liked|hated|enjoyed|recommend)|so good|great|amazing|awesome|"
+    r"it was|was great|was good)\b.*"
+)
+
+# -- marking --------------------------------------------------------------------------------
+
+_LEAD: Final = (
+    r"(?:(?:eu|i|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
+    r"ah|ei|hey|bom|well|acabei de|acabo de|i ve|i have|ive|have|also|tambem|tb)\s+)*"
+)
+_SEE_VERBS: Final = (
+    r"vi|assisti(?: a| ao| o| os)?|terminei(?: de (?:ver|assistir))?|acabei(?: de (?:ver|assistir))?|"
+    r"maratonei|zerei|conclui|finalizei|"
+    r"watched|saw|seen|finished(?: watching)?|completed|binged|done with"
+)
+_READ_VERBS: Final = r"li|terminei de ler|acabei de ler|read|finished reading"
+_MARK_VERB: Final = r"marca|marque|marcar|coloca|coloque|poe|bota|mark|set|put"
+_SEEN_WORDS: Final = (
+    r"vist[oa]s?|assistid[oa]s?|lid[oa]s?|feit[oa]s?|conclu[ií]d[oa]s?|"
+    r"seen|watched|read|done|finished|completed"
+)
+_UNSEEN_WORDS: Final = (
+    r"nao vist[oa]s?|nao assistid[oa]s?|nao lid[oa]s?|nao feit[oa]s?|pendentes?|"
+    r"pra ver|para ver|a ver|por ver|"
+    r"unseen|unwatched|not seen|not watched|unread|not read|not done|to watch|to see|to read"
+)
+_NOT_SEEN_VERBS: Final = (
+    r"(?:eu )?(?:ainda )?nao (?:vi|assisti(?: a| ao)?|li|terminei)|"
+    r"(?:i )?(?:still )?(?:haven t|have not|havent|didn t|did not|never) "
+    r"(?:(?:actually|really) )?(?:seen|watched|read|finished|watch|see|finish)"
+)
+
+_MARK_AS: Final = re.compile(
+    rf"^{_LEAD}(?:{_MARK_VERB})\s+(?:(?P<what>.+?)\s+)?(?:como|as|de|to)\s+"
+    rf"(?:(?P<un>{_UNSEEN_WORDS})|(?P<seen>{_SEEN_WORDS}))$"
+)
+_UNMARK: Final = re.compile(r"^(?:desmarca|desmarque|desmarcar|unmark)\s+(?P<what>.+)$")
+_SAW: Final = re.compile(
+    rf"^{_LEAD}(?:(?P<read>{_READ_VERBS})|(?P<see>{_SEE_VERBS}))\s+(?P<what>.+)$"
+)
+_NOT_SAW: Final = re.compile(
+    rf"^(?:(?:ainda|still)\s+)?(?P<verb>{_NOT_SEEN_VERBS})\s+(?P<what>.+?)"
+    r"(?:\s+(?:ainda|yet|still))?$"
+)
+_PRONOUN_NOUN: Final = re.compile(
+    rf"^(?:esse|essa|este|esta|aquele|aquela|that|this|the)\s+(?P<noun>{_NOUN})$"
+)
+_READ_WORD: Final = re.compile(r"\b(?:li|ler|lid[oa]s?|read|unread)\b")
+# "o filme Duna", "a série Dark", "o artigo sobre café"
+_TYPED: Final = re.compile(
+    rf"^(?:(?:o|a|the)\s+)?(?P<noun>{_NOUN})\s+(?:(?:do|da|de|dos|das|sobre|about|on|from|of)\s+)?"
+    r"(?P<rest>.+)$"
+)
+
+
+def _target(obj: str) -> Target | None:
+    """A shelf line ("o 2", "esse") or "esse artigo": the one item just named, of that type."""
+    found = _PRONOUN_NOUN.match(obj)
+    if found is not None:
+        return Target("pronoun", 0, _NOUNS[found.group("noun")])
+    return shelf_target(obj)
+
+
+def read_mark(text: str) -> MarkRequest | None:
+    """The mark `text` asks for, or None when it is anything else (or not certainly this)."""
+    raw = text.strip()
+    if not raw or len(raw) > 300 or raw.startswith("/") or "?" in raw:
+        return None
+    opening = _OPENING.match(fold_same_length(raw))  # "ops, ainda não vi Duna"
+    raw = raw[opening.end() :] if opening is not None else raw
+    said = _Said.of(raw)
+    if not said.norm or len(said.norm.split()) > MAX_WORDS:
+        return None
+    head_end, tail = _head_and_tail(raw, said)
+    days, rating = _tail_facts(tail)
+    if days is None:
+        return None  # something after the title that is not a time, a rating or a feeling
+    head = said.norm[:head_end].rstrip()
+    found = _when_inside(head)
+    if found is not None:  # "assisti duna ontem": the day at the end of the request
+        head, days = found[0], max(days, found[1])
+    head, inner_rating = _rating_inside(head)
+    rating = rating if rating is not None else inner_rating
+    lead = _INTERJECTION.match(head)  # "ops, ainda não vi Duna"
+    offset = lead.end() if lead is not None else 0
+    return _mark_head(said, head[offset:], offset, days=days, rating=rating)
+
+
+_OPENING: Final = re.compile(
+    r"^(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|alias|actually|wait|espera|oh|pois e|"
+    r"entao|so|ok|okay)\b[\s,!.:;-]+"
+)
+_INTERJECTION: Final = re.compile(
+    r"^(?:(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|alias|actually|wait|espera|oh|hmm+|"
+    r"pois e|entao|so|ok|okay)\s+)+"
+)
+
+
+def _mark_head(
+    said: _Said, head: str, offset: int, *, days: int, rating: int | None
+) -> MarkRequest | None:
+    """The mark `head` (what `said.norm` holds from `offset` on) asks for, if any."""
+    if (m := _MARK_AS.match(head)) is not None:
+        state: MarkState = "unseen" if m.group("un") else "seen"
+        reading = bool(_READ_WORD.search(m.group("un") or m.group("seen") or ""))
+        what = m.group("what")
+        if what is None:  # "marca como visto": the one item just shown
+            return MarkRequest(
+                state,
+                target=Target("pronoun"),
+                reading=reading,
+                days_ago=days,
+                rating=rating if state == "seen" else None,
+            )
+        return _with_object(
+            said,
+            head,
+            offset + m.start("what"),
+            offset + m.end("what"),
+            state,
+            reading=reading,
+            days=days,
+            rating=rating,
+        )
+    if (m := _UNMARK.match(head)) is not None:
+        return _with_object(
+            said,
+            head,
+            offset + m.start("what"),
+            offset + m.end("what"),
+            "unseen",
+            reading=False,
+            days=0,
+            rating=None,
+        )
+    if (m := _NOT_SAW.match(head)) is not None:
+        reading = bool(_READ_WORD.search(m.group("verb")))
+        return _with_object(
+            said,
+            head,
+            offset + m.start("what"),
+            offset + m.end("what"),
+            "unseen",
+            reading=reading,
+            days=0,
+            rating=None,
+        )
+    if (m := _SAW.match(head)) is not None:
+        if re.search(r"\b(?:nao|not|never|n t)\b", head[: m.start("what")]):
+            return None
+        return _with_object(
+            said,
+            head,
+            offset + m.start("what"),
+            offset + m.end("what"),
+            "seen",
+            reading=bool(m.group("read")),
+            days=days,
+            rating=rating,
+        )
+    return None
+
+
+def _with_object(
+    said: _Said,
+    head: str,
+    start: int,
+    end: int,
+    state: MarkState,
+    *,
+    reading: bool,
+    days: int,
+    rating: int | None,
+) -> MarkRequest | None:
+    """The request once its object ("Duna", "o 2", "esse artigo") is read."""
+    obj = said.norm[start:end].strip()
+    if rating is not None and state == "unseen":
+        return None  # "ainda não vi, nota 8" makes no sense: not certain
+    target = _target(obj)
+    if target is not None:
+        return MarkRequest(
+            state,
+            target=target,
+            type=target.type,
+            reading=reading or target.type == "link",
+            days_ago=days,
+            rating=rating,
+        )
+    item_type: ItemType | None = None
+    typed = _TYPED.match(obj)
+    if typed is not None:
+        item_type = _NOUNS[typed.group("noun")]
+        start += typed.start("rest")
+    title = said.title(start, end)
+    if title is None:
+        return None
+    return MarkRequest(
+        state,
+        title=title,
+        type=item_type,
+        reading=reading or item_type == "link",
+        days_ago=days,
+        rating=rating,
+    )
+
+
+# -- lists ----------------------------------------------------------------------------------------
+
+_LEFT_PT: Final = re.compile(
+    r"^(?:e\s+)?(?:o\s+)?(?:que|quais|qual)\s+(?:(?:(?P<noun1>" + _NOUN + r")|coisas)\s+)?"
+    r"(?:que\s+)?(?:eu\s+)?(?:ainda\s+)?(?:"
+    r"falta(?:m)?(?:\s+(?:eu|pra eu|para eu|pra mim))?|tenho\s+(?:pra|para|que)|"
+    r"nao\s+(?P<nv>vi|assisti|li)|(?:ta|esta|estao|tao)\s+(?:pra|para)|sobrou|sobraram|resta(?:m)?)"
+    r"(?:\s+(?P<verb>ver|assistir|ler|fazer))?(?:\s+ainda)?(?:\s+(?:da|na)\s+(?:minha\s+)?lista)?$"
+)
+_LEFT_NOUN_PT: Final = re.compile(
+    r"^(?:(?:lista|mostra|me mostra|quero ver)\s+)?(?:(?:os|as|meus|minhas)\s+)?(?P<noun1>"
+    + _NOUN
+    + r")\s+(?:que\s+)?(?:(?:eu\s+)?(?:ainda\s+)?(?:nao\s+(?:vi|assisti|li)|falta(?:m)?\s+(?:ver|assistir|ler))"
+    r"|(?:nao vist[oa]s|pendentes|pra ver|para ver|a ver|por ver|nao lid[oa]s|pra ler|para ler))"
+    r"(?:\s+ainda)?$"
+)
+_LEFT_EN: Final = re.compile(
+    r"^(?:so\s+)?(?:what|which)\s+(?:(?P<noun1>" + _NOUN + r")\s+)?"
+    r"(?:(?:is|s|are)\s+)?(?:"
+    r"left(?:\s+(?:to\s+(?P<verb>watch|see|read)|on\s+my\s+(?:list|watchlist)))?|"
+    r"(?:do|did)\s+i\s+(?:still\s+)?(?:have\s+)?(?:left\s+)?to\s+(?P<verb2>watch|see|read)|"
+    r"haven\s*t\s+i\s+(?P<verb3>seen|watched|read)(?:\s+yet)?|"
+    r"(?:do\s+i\s+)?still\s+(?:need|have)\s+to\s+(?P<verb4>watch|see|read)|"
+    r"on\s+my\s+(?:watch\s*list|list\s+to\s+watch))$"
+)
+_LEFT_NOUN_EN: Final = re.compile(
+    r"^(?:(?:list|show me|show)\s+)?(?:(?:my|the)\s+)?(?:(?:unwatched|unseen|unread)\s+(?P<noun1>"
+    + _NOUN
+    + r")|(?P<noun2>"
+    + _NOUN
+    + r")\s+(?:that\s+)?i\s+(?:still\s+)?(?:haven\s*t|have\s+not)\s+(?:seen|watched|read)(?:\s+yet)?"
+    r"|(?P<noun3>" + _NOUN + r")\s+(?:left\s+)?to\s+(?:watch|see|read)|my\s+watch\s*list)$"
+)
+_DONE_PT: Final = re.compile(
+    r"^(?P<q>(?:o\s+)?(?:que|quais|qual)\s+|(?:lista|mostra|me mostra)\s+(?:(?:os|as|meus|minhas)\s+)?)?"
+    r"(?:(?:os|as|meus|minhas)\s+)?(?:(?P<noun1>" + _NOUN + r")\s+)?(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
+    r"(?:(?P<see>vi|assisti|terminei)|(?P<read>li))(?P<period>\s+.+)?$"
+)
+_DONE_NOUN_PT: Final = re.compile(
+    r"^(?:(?:lista|mostra|me mostra)\s+)?(?:(?:os|as|meus|minhas)\s+)?(?P<noun1>"
+    + _NOUN
+    + r")\s+(?:vist[oa]s|assistid[oa]s|lid[oa]s|feit[oa]s|conclu[ií]d[oa]s)(?P<period>\s+.+)?$"
+)
+_DONE_EN: Final = re.compile(
+    r"^(?:(?:what|which)\s+(?:(?P<noun1>" + _NOUN + r")\s+)?(?:have|did)\s+i\s+(?:already\s+)?"
+    r"(?:(?P<see>seen|watched|watch|see|finished|finish)|(?P<read>read))"
+    r"|(?:(?:list|show me|show)\s+)?(?:(?:my|the)\s+)?(?:(?:watched|seen|read|finished)\s+(?P<noun2>"
+    + _NOUN
+    + r")|(?P<noun3>"
+    + _NOUN
+    + r")\s+(?:that\s+)?i\s*(?:ve|have)?\s+(?:already\s+)?(?:seen|watched|read|finished)))"
+    r"(?P<period>\s+.+)?$"
+)
+_COUNT_PT: Final = re.compile(
+    r"^quant[oa]s\s+(?P<noun1>" + _NOUN + r"|coisas|itens)\s+(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
+    r"(?:(?P<done>vi|assisti|li|terminei)|(?P<left>falta(?:m)?(?:\s+(?:ver|assistir|ler))?|"
+    r"(?:eu\s+)?(?:ainda\s+)?nao\s+(?:vi|assisti|li)))(?P<period>\s+.+)?$"
+)
+_COUNT_EN: Final = re.compile(
+    r"^how\s+many\s+(?P<noun1>" + _NOUN + r"|things|items)\s+(?:(?P<done>have|did)\s+i\s+"
+    r"(?:already\s+)?(?:seen|watched|watch|see|read|finished|finish)|(?P<left>(?:are\s+)?left"
+    r"(?:\s+to\s+(?:watch|see|read))?|(?:do\s+i\s+)?(?:still\s+)?(?:have\s+)?(?:left\s+)?to\s+"
+    r"(?:watch|see|read)|haven\s*t\s+i\s+(?:seen|watched|read)))(?P<period>\s+.+)?$"
+)
+_PERIODS: Final[dict[str, Period]] = {
+    "hoje": "today",
+    "today": "today",
+    "ontem": "yesterday",
+    "yesterday": "yesterday",
+    "essa semana": "this_week",
+    "esta semana": "this_week",
+    "nessa semana": "this_week",
+    "nesta semana": "this_week",
+    "this week": "this_week",
+    "nos ultimos 7 dias": "last_7_days",
+    "ultimos 7 dias": "last_7_days",
+    "in the last 7 days": "last_7_days",
+    "the last 7 days": "last_7_days",
+    "last 7 days": "last_7_days",
+    "esse mes": "this_month",
+    "este mes": "this_month",
+    "nesse mes": "this_month",
+    "neste mes": "this_month",
+    "this month": "this_month",
+}
+_LIST_TAIL: Final = re.compile(
+    r"\s+(?:da|na|on|from|in)\s+(?:minha|my)\s+(?:lista|list|watchlist)$|\s+(?:ainda|yet|so far|ate agora)$"
+)
+
+
+def read_list(text: str) -> ListRequest | None:
+    """The list by state `text` asks for ("o que falta ver?"), or None."""
+    raw = text.strip()
+    if not raw or len(raw) > 200 or raw.startswith("/"):
+        return None
+    words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", _Said.of(raw).norm))
+    if not words or len(words.split()) > MAX_WORDS:
+        return None
+    readers: tuple[tuple[re.Pattern[str], ListState | None], ...] = (
+        (_COUNT_PT, None),
+        (_COUNT_EN, None),
+        (_LEFT_PT, "left"),
+        (_LEFT_NOUN_PT, "left"),
+        (_LEFT_EN, "left"),
+        (_LEFT_NOUN_EN, "left"),
+        (_DONE_PT, "done"),
+        (_DONE_NOUN_PT, "done"),
+        (_DONE_EN, "done"),
+    )
+    for pattern, state in readers:
+        m = pattern.match(words)
+        if m is None:
+            continue
+        groups = m.groupdict()
+        if pattern is _DONE_PT and not (groups.get("q") or groups.get("noun1")):
+            continue  # "vi", "li": no question, no list
+        period: Period | None = None
+        if groups.get("period"):
+            period = _PERIODS.get(groups["period"].strip())
+            if period is None:
+                return None  # "filmes que eu vi com a Ana": not a list by state
+        count = state is None
+        asked: ListState = state or ("done" if groups.get("done") else "left")
+        if count and groups.get("left") is None and groups.get("done") is None:
+            return None
+        if period is not None and asked == "left":
+            return None  # "o que falta ver essa semana": not certain
+        noun = next((groups[g] for g in ("noun1", "noun2", "noun3") if groups.get(g)), None)
+        verb = next(
+            (groups[g] for g in ("verb", "verb2", "verb3", "verb4", "nv") if groups.get(g)), None
+        )
+        verb = {"vi": "ver", "assisti": "ver", "li": "ler"}.get(verb or "", verb)
+        reading = (
+            bool(groups.get("read"))
+            or verb in ("ler", "read")
+            or (bool(groups.get("done")) and groups["done"] == "li")
+        )
+        types = _types_of(
+            noun,
+            reading=reading,
+            watching=verb in ("ver", "assistir", "watch", "see", "seen", "watched")
+            or bool(groups.get("see")),
+        )
+        if types is None:
+            return None
+        return ListRequest(asked, types, count=count, period=period)
+    return None
+
+
+def _types_of(noun: str | None, *, reading: bool, watching: bool) -> tuple[ItemType, ...] | None:
+    if noun in _NOUNS:
+        return (_NOUNS[noun],)
+    if noun in ("coisas", "itens", "things", "items"):
+        return (*WATCHABLE, "link")
+    if reading:
+        return ("link",)
+    if watching:
+        return WATCHABLE
+    return (*WATCHABLE, "link")
+
+
+# -- where to watch -------------------------------------------------------------------------------
+
+_COUNTRIES: Final[dict[str, str]] = {
+    "no brasil": "BR",
+    "in brazil": "BR",
+    "nos eua": "US",
+    "nos estados unidos": "US",
+    "in the us": "US",
+    "in the usa": "US",
+    "in the united states": "US",
+    "in america": "US",
+    "em portugal": "PT",
+    "in portugal": "PT",
+    "no reino unido": "GB",
+    "in the uk": "GB",
+    "in the united kingdom": "GB",
+    "no canada": "CA",
+    "in canada": "CA",
+}
+_WHERE: Final = re.compile(
+    r"^(?:e\s+|and\s+|so\s+)?(?:"
+    r"(?:onde|aonde|em que lugar|em qual (?:streaming|plataforma|servico))\s+(?:(?:eu|da|posso|consigo|tem|que|pra|para)\s+)*"
+    r"(?:assistir|assisto|ver|vejo|passa|esta passando|ta passando|tem|encontro|achar|acho|streamar)"
+    r"(?:\s+(?:a|o))?|"
+    r"(?:qual|que)\s+(?:streaming|plataforma|servico)\s+(?:tem|passa)|"
+    r"(?:where|how)\s+(?:can|do|could|should)\s+i\s+(?:watch|stream|see|find)|"
+    r"where\s+(?:is|s|are)\s+(?P<it>.+?)\s+(?:streaming|available|playing|on)|"
+    r"where\s+to\s+(?:watch|stream)|"
+    r"(?:what|which)\s+(?:streaming\s+)?(?:service|platform|streamer)s?\s+(?:has|have|is|carries)"
+    r")\s*(?P<what>.*)$"
+)
+_WHERE_TAIL: Final = re.compile(
+    r"\s+(?:online|de graca|gratis|for free|em streaming|no streaming|streaming|hoje|today|tonight|agora|now)$"
+)
+
+
+def read_where(text: str) -> WhereRequest | None:
+    """The title `text` asks where to watch ("onde assistir Duna?"), or None."""
+    raw = text.strip()
+    if not raw or len(raw) > 200 or raw.startswith("/"):
+        return None
+    said = _Said.of(raw)
+    m = _WHERE.match(said.norm)
+    if m is None:
+        return None
+    group = "it" if m.group("it") else "what"
+    start, end = m.start(group), m.end(group)
+    country: str | None = None
+    obj = said.norm[start:end]
+    for phrase, code in _COUNTRIES.items():
+        if obj == phrase or obj.endswith(" " + phrase):
+            country = code
+            end -= len(phrase)
+            break
+    while (tail := _WHERE_TAIL.search(said.norm[start:end].rstrip())) is not None:
+        end = start + tail.start()
+    obj = said.norm[start:end].strip()
+    if not obj:
+        return WhereRequest(target=Target("pronoun"), country=country)  # "onde assistir?"
+    end = start + len(said.norm[start:end].rstrip())
+    target = _target(obj)
+    if target is not None:
+        return WhereRequest(target=target, type=target.type, country=country)
+    item_type: ItemType | None = None
+    typed = _TYPED.match(obj)
+    if typed is not None:
+        item_type = _NOUNS[typed.group("noun")]
+        start += typed.start("rest")
+    title = said.title(start, end)
+    if title is None:
+        return None
+    return WhereRequest(title=title, type=item_type, country=country)
+
+
+# -- what to watch tonight ----------------------------------------------------------------------
+
+_SUGGEST_ASK: Final = re.compile(
+    r"^(?:(?:e|and|so|entao|ok|hmm+)\s+)?(?:"
+    r"(?:o\s+)?(?:que|qual)\s+(?:(?P<noun1>"
+    + _NOUN
+    + r")\s+)?(?:eu\s+)?(?:(?:posso|devo|vou|poderia)\s+)?"
+    r"(?:vejo|assisto|ver|assistir|maratono|maratonar)|"
+    r"(?:me\s+)?(?:sugere|sugira|sugerir|sugestao|sugestoes|recomenda|recomende|indica|indique|escolhe|escolha)|"
+    r"(?:uma|alguma)\s+(?:sugestao|dica|indicacao)|"
+    r"(?:what|which)\s+(?:(?P<noun2>"
+    + _NOUN
+    + r")\s+)?(?:should|can|could|do)\s+i\s+(?:watch|see|binge)|"
+    r"(?:suggest|recommend|pick|choose)(?:\s+me)?|"
+    r"(?:any|a)\s+(?:suggestions?|recommendations?|ideas?)|"
+    r"(?:i\s+)?(?:want|need|feel like)\s+(?:to\s+watch|something|a|an)|"
+    r"(?:quero|queria|to a fim de|estou a fim de|to afim de)\s+(?:ver|assistir|maratonar|algo|alguma|um|uma)|"
+    r"(?P<bare>algo|alguma coisa|something|anything|uma|um|a|an)"
+    r")(?P<rest>(?:\s+.*)?)$"
+)
+_SHORT: Final = re.compile(
+    r"\b(?:curt[oa]s?|rapid[oa]s?|rapidinh[oa]|short|quick|quickie|pequeno|pequena)\b"
+)
+_BINGE: Final = re.compile(r"\b(?:maratona|maratonar|maratono|binge|binging|bingeable)\b")
+_MINUTES: Final = re.compile(
+    r"\b(?:menos de|ate|no maximo|max|under|less than|at most|up to|shorter than|below|within)\s+"
+    r"(?:(?P<h>\d{1,2}|uma|duas|tres|one|two|three|an|a)\s*(?:h|hr|hrs|hora|horas|hour|hours)"
+    r"(?:\s*(?:e\s+)?(?P<hm>\d{1,2}|meia)(?:\s*(?:min|minutos|m))?)?(?:\s+and\s+a\s+half)?"
+    r"|(?P<m>\d{2,3})\s*(?:min|mins|minutos|minutes|m))\b"
+)
+_HALF: Final = re.compile(r"\b(?:and a half|e meia|e meio)\b")
+_GENRE_WORDS: Final[dict[str, str]] = {
+    **dict.fromkeys(
+        "comedia comedias comedy comedies engracado engracada funny rir".split(), "comedy"
+    ),
+    **dict.fromkeys("leve leves light lighthearted feel-good feelgood tranquilo".split(), "light"),
+    **dict.fromkeys("acao action".split(), "action"),
+    **dict.fromkeys("aventura aventuras adventure".split(), "adventure"),
+    **dict.fromkeys("animacao animacoes desenho animation animated cartoon".split(), "animation"),
+    **dict.fromkeys("terror horror assustador scary".split(), "horror"),
+    **dict.fromkeys("suspense thriller thrillers".split(), "thriller"),
+    **dict.fromkeys("drama dramas dramatico".split(), "drama"),
+    **dict.fromkeys("romance romances romantico romantica romantic romcom".split(), "romance"),
+    **dict.fromkeys(
+        "documentario documentarios documentary documentaries doc".split(), "documentary"
+    ),
+    **dict.fromkeys("ficcao sci-fi scifi science-fiction".split(), "scifi"),
+    **dict.fromkeys("fantasia fantasy".split(), "fantasy"),
+    **dict.fromkeys("crime policial criminal".split(), "crime"),
+    **dict.fromkeys("misterio mystery".split(), "mystery"),
+    **dict.fromkeys("familia family infantil kids criancas".split(), "family"),
+    **dict.fromkeys("guerra war".split(), "war"),
+    **dict.fromkeys("musical musica music".split(), "music"),
+    **dict.fromkeys("faroeste western".split(), "western"),
+    **dict.fromkeys("historia historico history historical".split(), "history"),
+}
+# genres a mood stands for ("algo leve")
+MOODS: Final[dict[str, frozenset[str]]] = {
+    "light": frozenset({"comedy", "animation", "family", "romance"}),
+}
+# words of a TMDB genre name (PT or EN) and the genre each stands for
+_GENRE_NAMES: Final[dict[str, str]] = {
+    "comedia": "comedy",
+    "comedy": "comedy",
+    "acao": "action",
+    "action": "action",
+    "aventura": "adventure",
+    "adventure": "adventure",
+    "animacao": "animation",
+    "animation": "animation",
+    "terror": "horror",
+    "horror": "horror",
+    "thriller": "thriller",
+    "suspense": "thriller",
+    "drama": "drama",
+    "romance": "romance",
+    "documentario": "documentary",
+    "documentary": "documentary",
+    "ficcao": "scifi",
+    "science": "scifi",
+    "sci": "scifi",
+    "fantasia": "fantasy",
+    "fantasy": "fantasy",
+    "crime": "crime",
+    "misterio": "mystery",
+    "mystery": "mystery",
+    "familia": "family",
+    "family": "family",
+    "kids": "family",
+    "guerra": "war",
+    "war": "war",
+    "musica": "music",
+    "music": "music",
+    "faroeste": "western",
+    "western": "western",
+    "historia": "history",
+    "history": "history",
+}
+_SUGGEST_FILLER: Final = frozenset(
+    "hoje hj agora today tonight now pra para for me mim eu i de da do na no a o um uma algo "
+    "alguma algum something anything coisa some assistir ver watch see to with com que "
+    "seja of the an and e da minha lista my list from on noite night essa esta this "
+    "filme filmes movie movies serie series show shows video videos tv".split()
+)
+
+
+def read_suggest(text: str) -> SuggestRequest | None:
+    """The suggestion `text` asks for ("o que eu vejo hoje?", "algo curto"), or None."""
+    raw = text.strip()
+    if not raw or len(raw) > 200 or raw.startswith("/"):
+        return None
+    spaced = _Said.of(raw).norm
+    m = _SUGGEST_ASK.match(spaced)
+    if m is None:
+        return None
+    rest = m.group("rest") or ""
+    noun = m.group("noun1") or m.group("noun2")
+    item_type: ItemType | None = _NOUNS.get(noun) if noun else None
+    binge = bool(_BINGE.search(spaced))
+    short = bool(_SHORT.search(rest))
+    max_minutes = _max_minutes(rest)
+    genre_words: list[str] = []
+    left = _MINUTES.sub(" ", _BINGE.sub(" ", _SHORT.sub(" ", rest)))
+    for word in left.split():
+        if word in _NOUNS and item_type is None:
+            item_type = _NOUNS[word]
+        elif word in _GENRE_WORDS:
+            genre_words.append(word)
+        elif word not in _SUGGEST_FILLER and word not in _NOUNS:
+            return None  # "o que eu vejo com a Ana?": more than this reader knows
+    if item_type not in (None, *WATCHABLE):
+        return None
+    if binge and item_type is None:
+        item_type = "tv_show"
+    if m.group("bare") and not (short or binge or max_minutes or genre_words):
+        return None  # "algo" alone asks for nothing this reader knows
+    return SuggestRequest(
+        type=item_type,
+        max_minutes=max_minutes,
+        genre_words=tuple(genre_words),
+        short=short,
+        binge=binge,
+    )
+
+
+def _max_minutes(words: str) -> int | None:
+    m = _MINUTES.search(words)
+    if m is None:
+        return None
+    if m.group("m"):
+        return int(m.group("m"))
+    hours = {"uma": 1, "one": 1, "an": 1, "a": 1, "duas": 2, "two": 2, "tres": 3, "three": 3}
+    h = m.group("h")
+    total = 60 * (int(h) if h.isdigit() else hours[h])
+    extra = m.group("hm")
+    if extra:
+        total += 30 if extra == "meia" else int(extra)
+    elif _HALF.search(m.group(0)):
+        total += 30
+    return total
+
+
+def is_short_word(word: str) -> bool:
+    """Whether `word` asks for something short ("curto", "quick")."""
+    return bool(_SHORT.search(_Said.of(word).norm))
+
+
+def is_binge_word(word: str) -> bool:
+    """Whether `word` asks for a series to binge ("maratonar", "binge")."""
+    return bool(_BINGE.search(_Said.of(word).norm))
+
+
+def genres_of_words(words: tuple[str, ...] | list[str]) -> frozenset[str]:
+    """The genres words name ("comédia" -> comedy; "leve" -> what a light mood stands for)."""
+    found: set[str] = set()
+    for word in words:
+        for part in _spaced(word).split():
+            key = _GENRE_WORDS.get(part) or _GENRE_NAMES.get(part)
+            if key is None:
+                continue
+            found |= MOODS.get(key, {key})
+    return frozenset(found)
+
+
+def genres_of_names(names: list[str] | tuple[str, ...]) -> frozenset[str]:
+    """The genres TMDB's names (in either language) are ("Ficção científica" -> scifi)."""
+    found: set[str] = set()
+    for name in names:
+        for part in _spaced(name).replace("&", " ").split():
+            if part in _GENRE_NAMES:
+                found.add(_GENRE_NAMES[part])
+    return frozenset(found)
+
+
+# -- the message as a whole -----------------------------------------------------------------------
+
+
+def read(text: str) -> WatchRequest | None:
+    """Whichever watchlist request `text` certainly is, or None."""
+    return read_list(text) or read_where(text) or read_suggest(text) or read_mark(text)
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Said:
+    """A message folded for matching (lowercase, no accents, punctuation as single spaces;
+    "/" kept for "8/10") and where each character of it came from in the message."""
+
+    raw: str
+    norm: str
+    at: tuple[int, ...]  # at[i]: the index in `raw` of norm[i]
+
+    @classmethod
+    def of(cls, raw: str) -> _Said:
+        folded = fold_same_length(raw)
+        chars: list[str] = []
+        at: list[int] = []
+        for i, ch in enumerate(folded):
+            keep = ch.isalnum() or ch in "/_"
+            if not keep and (not chars or chars[-1] == " "):
+                continue
+            chars.append(ch if keep else " ")
+            at.append(i)
+        while chars and chars[-1] == " ":
+            chars.pop()
+            at.pop()
+        return cls(raw, "".join(chars), tuple(at))
+
+    def title(self, start: int, end: int) -> str | None:
+        """The title as written where norm[start:end] is, or None when it is no title."""
+        piece = self.norm[start:end]
+        lead = len(piece) - len(piece.lstrip())
+        start, end = start + lead, start + len(piece.rstrip())
+        if start >= end:
+            return None
+        title = self.raw[self.at[start] : self.at[end - 1] + 1].strip()
+        words = self.norm[start:end].split()
+        if not words or len(words) > MAX_TITLE_WORDS or words[0] in _NOT_A_TITLE:
+            return None
+        if (
+            len(words) > 1
+            and words[0] in ("o", "a", "os", "as", "the")
+            and (words[1] in _NOT_A_TITLE or words[1] in _NOUNS)
+        ):
+            return None  # "vi o trailer de Duna", "vi o filme" (no title after the noun)
+        folded = " ".join(words)
+        if folded in _DAYS or folded in _NOUNS:
+            return None
+        return title
+
+
+def _spaced(raw: str) -> str:
+    """`raw` folded for matching, as `_Said.norm`."""
+    return _Said.of(raw).norm
+
+
+_CUT: Final = re.compile(
+    r"\s*[,;!.]+\s*|\s+-\s+|\s+(?=(?:e|and)\s+(?:eu\s+)?(?:adorei|amei|gostei|curti|odiei|"
+    r"detestei|achei|loved|liked|hated|enjoyed)\b)"
+)
+
+
+def _head_and_tail(raw: str, said: _Said) -> tuple[int, str]:
+    """Where the request ends in `said.norm`, and what follows it (folded, punctuation kept)
+    after a comma, a dash or before "e adorei", if anything does."""
+    folded = fold_same_length(raw)
+    m = _CUT.search(folded)
+    if m is None:
+        return len(said.norm), ""
+    end = next((i for i, pos in enumerate(said.at) if pos >= m.start()), len(said.norm))
+    return end, folded[m.end() :]
+
+
+def _tail_facts(tail: str) -> tuple[int | None, int | None]:
+    """(days ago, rating) from what follows the request; days None when it says more."""
+    days = 0
+    rating: int | None = None
+    for piece in re.split(r"[,;!.]+|\s-\s", tail):
+        part = _Said.of(piece).norm
+        if not part:
+            continue
+        if part in _DAYS:
+            days = _DAYS[part]
+            continue
+        found = _when_inside(part)
+        if found is not None and re.match(_FEELING, found[0]):
+            days = found[1]  # "adorei, assisti ontem" is not read; "amei ontem" is a feeling
+            continue
+        score = _rating(part)
+        if score is not None:
+            rating = score
+            continue
+        if re.match(_FEELING, part):
+            continue
+        return None, None
+    return days, rating
+
+
+def said_rating(text: str) -> int | None:
+    """The 0-10 rating `text` gives as a number ("nota 8", "8/10", "nota dez"), or None:
+    "adorei" / "loved it" is no number."""
+    return _rating(_Said.of(text).norm)
+
+
+def _rating(part: str) -> int | None:
+    m = _RATING.search(f" {part} ")
+    if m is None:
+        return None
+    said = m.group("a") or m.group("b")
+    value = _NUMBER_WORDS.get(said)
+    if value is None:
+        value = round(float(said.replace(",", ".")))
+    return value if 0 <= value <= 10 else None
+
+
+def _rating_inside(head: str) -> tuple[str, int | None]:
+    """A rating at the end of the request itself ("vi duna nota 8"), cut from it."""
+    m = re.search(
+        r"\s+(?:(?:nota|dei nota|rated|rating)\s+(?:" + _SCORE + r")(?:\s*(?:/|de)\s*10)?|"
+        r"(?:10|[0-9])\s*/\s*10)$",
+        head,
+    )
+    if m is None:
+        return head, None
+    return head[: m.start()], _rating(m.group(0))
+
+
+def _when_inside(head: str) -> tuple[str, int] | None:
+    m = re.search(rf"\s+(?:{_DAY})$", head)
+    if m is None:
+        return None
+    return head[: m.start()], _DAYS[m.group(0).strip()]

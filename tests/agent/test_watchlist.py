@@ -1,0 +1,515 @@
+"""The watchlist (issue 44, DESIGN 11.5): seen/read/done, lists by state, where to watch and
+what to watch tonight, through `Runtime.handle`, with the real TMDB client against the fake."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agent.understanding.watchlist import read
+from storage import Database
+from storage.documents import ItemDoc
+from tests.agent.test_importfile import SentFile
+from tests.support.harness import ALICE, Lembra, open_lembra
+from tests.support.trips import Trips
+
+DAY_MS = 24 * 3600 * 1000
+BELIEF = {"key": "answer.confidence", "guessed": 1.0, "delta": 0}
+DUNA = {
+    "id": 438631,
+    "title": "Duna",
+    "original_title": "Dune",
+    "release_date": "2021-10-21",
+    "runtime": 155,
+    "genres": ["Ficção científica", "Aventura"],
+    "providers": {
+        "BR": {"flatrate": ["Max"], "rent": ["Apple TV"], "buy": ["Google Play Filmes"]},
+        "US": {"flatrate": ["Max"], "rent": ["Amazon Video"]},
+    },
+}
+SUPERBAD = {
+    "id": 8363,
+    "title": "Superbad",
+    "release_date": "2007-08-17",
+    "runtime": 113,
+    "genres": ["Comédia"],
+    "providers": {"BR": {"rent": ["Apple TV"]}},
+}
+TENET = {
+    "id": 577922,
+    "title": "Tenet",
+    "release_date": "2020-08-22",
+    "runtime": 150,
+    "genres": ["Ação", "Thriller"],
+    "providers": {"BR": {"flatrate": ["Prime Video"]}},
+}
+DARK = {
+    "id": 70523,
+    "name": "Dark",
+    "first_air_date": "2017-12-01",
+    "episode_run_time": 55,
+    "number_of_seasons": 3,
+    "genres": ["Drama", "Mistério"],
+    "providers": {"BR": {"flatrate": ["Netflix"]}},
+}
+CATALOGUE: dict[str, dict[str, list[dict[str, Any]]]] = {
+    "movie": {"duna": [DUNA], "dune": [DUNA], "superbad": [SUPERBAD], "tenet": [TENET]},
+    "tv": {"dark": [DARK]},
+}
+
+
+@asynccontextmanager
+async def watching(db: Database, **kwargs: Any) -> AsyncIterator[Lembra]:
+    """A Lembra whose TMDB knows the catalogue, with Duna, Superbad and Dark saved."""
+    async with open_lembra(db, tmdb_results=CATALOGUE, **kwargs) as lembra:
+        for message in ("salva o filme duna", "salva o filme superbad", "salva a série dark"):
+            await lembra.say(message)
+        yield lembra
+
+
+async def item(lembra: Lembra, title: str) -> ItemDoc:
+    return next(i for i in await lembra.items() if i.title == title)
+
+
+# -- marking ----------------------------------------------------------------------------------
+
+
+async def test_ja_vi_with_a_rating_marks_it_seen_and_the_list_shows_the_unseen_first(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        listed = await lembra.say("lista meus filmes")
+        assert listed.text == "Filmes (2):\n1. Duna (2021)\n2. Superbad (2007)"
+
+        marked = await lembra.say("já vi Duna, nota 8")
+
+        assert "Duna (2021)" in marked.text
+        assert "8/10" in marked.text
+        duna = await item(lembra, "Duna")
+        assert (duna.current_state, duna.rating, duna.state_at_ms) == ("seen", 8, lembra.clock.ms())
+        assert (await lembra.event_types())[-1] == "item_marked"
+        assert marked.meta.tools_executed == ("mark_item",)
+        listed = await lembra.say("lista meus filmes")
+        assert listed.text == (
+            "Filmes (2; vistos: 1):\n1. Superbad (2007)\nJá vistos:\n2. Duna (2021) ✓ · 8/10"
+        )
+        everything = await lembra.say("lista tudo")
+        assert "Filmes (2; vistos: 1):" in everything.text
+        assert "Duna (2021) ✓" in everything.text
+
+
+async def test_watched_yesterday_is_stored_as_yesterday_and_loved_it_is_no_rating(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        reply = await lembra.say("assisti superbad ontem e adorei")
+
+        superbad = await item(lembra, "Superbad")
+        assert superbad.current_state == "seen"
+        assert superbad.state_at_ms == lembra.clock.ms() - DAY_MS
+        assert superbad.rating is None  # "adorei" is no number
+        assert "ontem" in reply.text
+        await lembra.say("I watched Dark, 10/10")
+        dark = await item(lembra, "Dark")
+        assert (dark.current_state, dark.rating) == ("seen", 10)
+
+
+async def test_a_title_not_on_the_list_gets_an_honest_answer_and_nothing_changes(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        before = await lembra.items()
+
+        reply = await lembra.say("já vi o poderoso chefão")
+
+        assert "poderoso chefão" in reply.text
+        assert "nada foi marcado" in reply.text
+        assert await lembra.items() == before
+        assert "item_marked" not in await lembra.event_types()
+
+
+async def test_a_line_of_the_list_is_marked_and_unmarked_by_its_number(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("lista meus filmes")
+        await lembra.say("vi o 2")
+        assert (await item(lembra, "Superbad")).current_state == "seen"
+
+        await lembra.say("ainda não vi superbad")
+        superbad = await item(lembra, "Superbad")
+        assert (superbad.current_state, superbad.state_at_ms) == ("to_see", None)
+
+        await lembra.say("marca a série Dark como vista")
+        assert (await item(lembra, "Dark")).current_state == "seen"
+        await lembra.say("mark Dark as unseen")
+        assert (await item(lembra, "Dark")).current_state == "to_see"
+
+
+async def test_undo_puts_the_state_rating_and_date_back(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna, nota 9")
+
+        reply = await lembra.say("desfaz")
+
+        duna = await item(lembra, "Duna")
+        assert (duna.current_state, duna.rating, duna.state_at_ms) == ("to_see", None, None)
+        assert "Duna (2021)" in reply.text
+        listed = await lembra.say("lista meus filmes")
+        assert listed.text == "Filmes (2):\n1. Duna (2021)\n2. Superbad (2007)"
+
+
+async def test_lists_and_counts_know_the_state(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+
+        left = await lembra.say("o que falta ver?")
+        assert "Superbad (2007)" in left.text
+        assert "Dark (2017)" in left.text
+        assert "Duna" not in left.text
+        seen = await lembra.say("filmes que eu já vi")
+        assert "Duna (2021)" in seen.text
+        assert "Superbad" not in seen.text
+        assert (await lembra.say("quantos filmes eu já vi?")).text == "Você já viu 1 filme."
+        assert (await lembra.say("quantos filmes faltam?")).text == "Falta ver 1 filme."
+        english = await lembra.say("what's left on my list?")
+        assert "Superbad (2007)" in english.text
+        assert "Duna" not in english.text
+        week = await lembra.say("o que eu vi essa semana?")
+        assert "Duna (2021)" in week.text
+        assert all(r.meta.llm_calls == 0 for r in (left, seen, english, week))
+
+
+async def test_a_check_button_under_a_list_line_marks_that_item(db: Database) -> None:
+    async with watching(db) as lembra:
+        listed = await lembra.say("lista meus filmes")
+        assert [c.label for c in listed.choices] == ["✓ 1. Duna (2021)", "✓ 2. Superbad (2007)"]
+        token = listed.choice_token
+        assert token is not None
+        assert len(f"c:{token}:{listed.choices[-1].index}".encode()) <= 64  # callback_data
+
+        pressed = await lembra.press(1, token=token)
+
+        assert "Superbad (2007)" in pressed.text
+        assert (await item(lembra, "Superbad")).current_state == "seen"
+        again = await lembra.press(0, token=token)  # the same list: still its buttons
+        assert "Duna (2021)" in again.text
+        assert (await item(lembra, "Duna")).current_state == "seen"
+
+
+async def test_a_button_of_a_list_no_longer_shown_marks_nothing(db: Database) -> None:
+    async with watching(db) as lembra:
+        movies = await lembra.say("lista meus filmes")
+        await lembra.say("lista minhas séries")
+
+        stale = await lembra.press(0, token=movies.choice_token)
+
+        assert "lista antiga" in stale.text
+        assert all(i.current_state == "to_see" for i in await lembra.items())
+
+
+# -- where to watch ---------------------------------------------------------------------------
+
+
+async def test_saving_a_movie_tells_where_it_streams_and_keeps_its_runtime_and_genres(
+    db: Database,
+) -> None:
+    async with open_lembra(db, tmdb_results=CATALOGUE) as lembra:
+        reply = await lembra.say("salva o filme duna")
+
+        assert "Max" in reply.text
+        assert "JustWatch" in reply.text
+        duna = await item(lembra, "Duna")
+        assert (duna.runtime_min, duna.genres) == (155, ["Ficção científica", "Aventura"])
+        # one search and one details request, where it streams appended to the details
+        assert [r.path for r in lembra.tmdb.requests] == ["/3/search/movie", "/3/movie/438631"]
+
+
+async def test_where_to_watch_lists_streaming_first_and_asks_tmdb_once_a_day(db: Database) -> None:
+    async with watching(db) as lembra:
+        asked = len(lembra.tmdb.requests)
+
+        reply = await lembra.say("onde assistir duna?")
+
+        lines = reply.text.splitlines()
+        assert lines[0] == "Onde assistir Duna (2021) (BR):"
+        assert lines[1:4] == [
+            "• Streaming: Max",
+            "• Alugar: Apple TV",
+            "• Comprar: Google Play Filmes",
+        ]
+        assert "JustWatch" in reply.text
+        assert len(lembra.tmdb.requests) == asked  # saving it already learned this
+        lembra.clock.advance(DAY_MS)
+        await lembra.say("onde assistir duna?")
+        await lembra.say("where can I stream Duna?")
+        assert len(lembra.tmdb.requests) == asked + 1  # one request for the new day
+
+
+async def test_the_country_follows_pais_and_a_title_off_the_list_is_looked_up(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        assert "US" in (await lembra.say("/pais us")).text
+
+        duna = await lembra.say("onde assistir duna?")
+        assert duna.text.splitlines()[1:3] == ["• Streaming: Max", "• Alugar: Amazon Video"]
+        lembra.tmdb.requests.clear()
+        tenet = await lembra.say("onde assistir tenet no Brasil?")
+        assert "Prime Video" in tenet.text
+        assert [r.path for r in lembra.tmdb.requests] == [
+            "/3/search/movie",
+            "/3/movie/577922/watch/providers",
+        ]
+        await lembra.say("onde assistir tenet no brasil?")
+        assert len(lembra.tmdb.requests) == 2  # a day's cache: no new request
+        assert "Tenet" not in [i.title for i in await lembra.items()]  # looked up, not saved
+
+
+async def test_tmdb_down_or_not_configured_is_said_and_nothing_else_breaks(db: Database) -> None:
+    async with watching(db) as lembra:
+        lembra.clock.advance(DAY_MS)  # what saving learned is a day old
+        lembra.tmdb.status = 503
+        down = await lembra.say("onde assistir duna?")
+        assert "TMDB não respondeu" in down.text
+        assert down.meta.state != "FAIL"
+        lembra.tmdb.status = 200
+        assert "Duna (2021)" in (await lembra.say("lista meus filmes")).text
+
+    async with open_lembra(db, tmdb_base_url="https://api.themoviedb.org/3") as lembra:
+        bob = "cli:bob"
+        await lembra.say("salva o filme duna", user=bob)
+        reply = await lembra.say("onde assistir duna?", user=bob)
+        assert "TMDB_API_KEY" in reply.text
+        assert (await lembra.say("já vi duna", user=bob)).meta.state == "OK"
+
+
+# -- what to watch tonight --------------------------------------------------------------------
+
+
+async def test_suggestions_come_only_from_the_unseen_items_with_why(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+
+        tonight = await lembra.say("o que eu vejo hoje?")
+        assert "Superbad (2007)" in tonight.text
+        assert "Dark (2017)" in tonight.text
+        assert "Duna" not in tonight.text  # seen
+        assert "Tenet" not in tonight.text  # known to TMDB, not on the list
+        comedy = await lembra.say("quero ver uma comédia")
+        assert comedy.text.splitlines()[1:] == ["1. Superbad (2007) — comédia, 1h53"]
+        binge = await lembra.say("uma série pra maratonar")
+        assert "Dark (2017)" in binge.text
+        assert "3 temporadas" in binge.text
+        short = await lembra.say("something less than 2 hours")
+        assert "Superbad (2007)" in short.text
+        assert "Dark" in short.text  # 55-minute episodes
+        none = await lembra.say("algo de terror")
+        assert "Nada na sua lista combina" in none.text
+        await lembra.say("vi o superbad")
+        await lembra.say("terminei dark")
+        assert "já viu tudo" in (await lembra.say("o que eu vejo hoje?")).text
+
+
+# -- the planner's tools ----------------------------------------------------------------------
+
+
+async def test_the_planner_marks_by_query_and_a_rating_the_user_never_gave_is_dropped(
+    db: Database,
+) -> None:
+    async with watching(db, counting_model=True) as lembra:
+        step = {
+            "action": "CALL_TOOL",
+            "tool": "mark_item",
+            "args": {"query": "duna", "state": "seen", "rating": 10},
+            "message": None,
+            "belief": BELIEF,
+        }
+        reply = await lembra.say("adorei duna, que filme", llm=[step])
+
+        duna = await item(lembra, "Duna")
+        assert duna.current_state == "seen"
+        assert duna.rating is None
+        assert reply.meta.tools_executed == ("mark_item",)
+        assert "ungrounded:rating" in reply.meta.rules_applied
+
+
+async def test_the_planners_watchlist_tools_are_strict(db: Database) -> None:
+    async with watching(db, counting_model=True) as lembra:
+        bad = {
+            "action": "CALL_TOOL",
+            "tool": "where_to_watch",
+            "args": {"title": "duna", "country": "Brasil"},
+            "message": None,
+            "belief": BELIEF,
+        }
+        good = {**bad, "args": {"title": "duna"}}
+        reply = await lembra.say("me diz os streamings de duna por favor", llm=[bad, good])
+
+        assert "Max" in reply.text
+        refused = json.dumps([m.content for m in await lembra.messages() if m.role == "tool"])
+        assert "where_to_watch: country" in refused
+        suggest = {
+            "action": "CALL_TOOL",
+            "tool": "suggest_from_list",
+            "args": {"genre_words": ["comédia"]},
+            "message": None,
+            "belief": BELIEF,
+        }
+        picked = await lembra.say("escolhe uma comédia da lista pra gente", llm=[suggest])
+        assert "Superbad (2007)" in picked.text
+        assert "Duna" not in picked.text
+
+
+# -- export and import ------------------------------------------------------------------------
+
+
+async def test_export_and_import_carry_state_rating_and_seen_date(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("assisti duna ontem, nota 8")
+        exported = await lembra.say("/export")
+        csv_export = await lembra.say("/export csv")
+        md_export = await lembra.say("/export md")
+        assert exported.attachment is not None
+        assert csv_export.attachment is not None
+        assert md_export.attachment is not None
+        assert "Duna (2021) — ✓ visto" in md_export.attachment.data.decode()
+        assert "· 8/10" in md_export.attachment.data.decode()
+        seen_at = (await item(lembra, "Duna")).state_at_ms
+        for bob, data in (("cli:bob", exported), ("cli:carol", csv_export)):
+            assert data.attachment is not None
+            await lembra.handle(
+                SentFile(data.attachment.data, data.attachment.filename).incoming(bob)
+            )
+            await lembra.say("sim", user=bob)
+            duna = next(i for i in await lembra.items(bob) if i.title == "Duna")
+            assert (duna.current_state, duna.rating) == ("seen", 8), bob
+            assert duna.state_at_ms is not None
+            assert abs(duna.state_at_ms - (seen_at or 0)) < 60_000, bob  # the CSV has minutes
+            superbad = next(i for i in await lembra.items(bob) if i.title == "Superbad")
+            assert superbad.current_state == "to_see"
+            assert "Já vistos:" in (await lembra.say("lista meus filmes", user=bob)).text
+
+
+# -- the reader ---------------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=120))
+def test_the_watchlist_reader_never_raises(text: str) -> None:
+    read(text)
+
+
+@given(
+    st.sampled_from(["já vi ", "vi ", "assisti ", "I watched ", "marca ", "onde assistir "]),
+    st.text(max_size=40),
+    st.sampled_from(["", " ontem", ", nota 8", " 10/10", "?", " e adorei"]),
+)
+def test_the_reader_never_raises_on_request_shapes(head: str, middle: str, tail: str) -> None:
+    read(head + middle + tail)
+
+
+def test_alice_is_the_default_user() -> None:
+    assert ALICE.startswith("cli:")
+
+
+MARKS = [
+    ("já vi Duna", "seen", "Duna", None, 0),
+    ("Já vi Duna, nota 8", "seen", "Duna", 8, 0),
+    ("assisti Duna ontem", "seen", "Duna", None, 1),
+    ("assisti duna ontem à noite e adorei", "seen", "duna", None, 1),
+    ("terminei a série Dark", "seen", "Dark", None, 0),
+    ("vi Interestelar 10/10", "seen", "Interestelar", 10, 0),
+    ("ops, ainda não vi Duna", "unseen", "Duna", None, 0),
+    ("I watched Dune last night, 8/10", "seen", "Dune", 8, 1),
+    ("I've seen Arrival", "seen", "Arrival", None, 0),
+    ("finished Severance", "seen", "Severance", None, 0),
+    ("mark Dune as unseen", "unseen", "Dune", None, 0),
+    ("I haven't watched Dune yet", "unseen", "Dune", None, 0),
+]
+SHELF_MARKS = [
+    ("vi o 2", "seen", 2),
+    ("marca o 3 como lido", "seen", 3),
+    ("desmarca o 1", "unseen", 1),
+    ("watched 2", "seen", 2),
+]
+NOT_MARKS = [
+    "vi um filme ótimo ontem",
+    "vi o trailer de duna",
+    "I watched a movie",
+    "vi que você salvou",
+    "ainda não vi duna, vale a pena?",
+    "já vi",
+    "vi",
+    "loved it",
+    "salva o filme duna",
+    "não vi nada hoje",
+]
+
+
+def test_the_reader_takes_marks_it_is_certain_of() -> None:
+    from agent.understanding.watchlist import MarkRequest
+
+    for said, state, title, rating, days in MARKS:
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title, found.rating, found.days_ago) == (
+            state,
+            title,
+            rating,
+            days,
+        ), said
+    for said, state, number in SHELF_MARKS:
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert found.state == state, said
+        assert found.target is not None, said
+        assert found.target.value == number, said
+    for said in NOT_MARKS:
+        assert not isinstance(read(said), MarkRequest), said
+
+
+def test_the_reader_takes_lists_where_and_suggestions() -> None:
+    from agent.understanding.watchlist import ListRequest, SuggestRequest, WhereRequest
+
+    left = read("o que falta ver?")
+    assert isinstance(left, ListRequest)
+    assert (left.state, left.types) == ("left", ("movie", "tv_show", "video"))
+    counted = read("quantos filmes eu já vi?")
+    assert isinstance(counted, ListRequest)
+    assert (counted.state, counted.types, counted.count) == ("done", ("movie",), True)
+    where = read("where can I watch Dune in the US?")
+    assert isinstance(where, WhereRequest)
+    assert (where.title, where.country) == ("Dune", "US")
+    short = read("what should I watch tonight? something less than 2 hours")
+    assert isinstance(short, SuggestRequest)
+    assert short.max_minutes == 120
+    binge = read("uma série pra maratonar")
+    assert isinstance(binge, SuggestRequest)
+    assert (binge.type, binge.binge) == ("tv_show", True)
+    for said in ("o que eu vejo com a Ana?", "um filme", "onde fica o cinema", "vi"):
+        assert read(said) is None, said
+
+
+async def test_a_mark_moves_the_list_cache_so_the_next_lists_read_no_items(
+    watched_db: Database, trips: Trips
+) -> None:
+    """The seen counts live with the list cache: built once, moved by each mark in the
+    same round trip, so neither `lista tudo` nor `lista meus filmes`' count reads them again."""
+    async with watching(watched_db) as lembra:
+        await lembra.say("já vi duna")
+        await lembra.say("lista tudo")  # builds the cache with its seen counts
+
+        await lembra.say("vi o superbad")
+        trips.seen.clear()
+        everything = await lembra.say("lista tudo")
+        assert trips.on("items") == []
+        assert "Filmes (2; vistos: 2):" in everything.text
+        assert "Superbad (2007) ✓" in everything.text
+        movies = await lembra.say("lista meus filmes")
+        assert movies.text.startswith("Filmes (2; vistos: 2):")
+        assert await lembra.say("quantos filmes eu já vi?") is not None
+        assert trips.on("items").count("find") <= 2  # the page's items, no count
