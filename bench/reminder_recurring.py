@@ -4,8 +4,9 @@ asked, wrong, early; per shape and per language.
 The file: tab-separated, '#' comment lines, columns `lang zone now message expected text
 shape`. `now` is local "YYYY-MM-DD HH:MM" in `zone`; `message` goes through the runtime's
 own entry (`route`, then `parse` with the user's reading conventions, as `reading_for` does);
-`expected` is "ask", or the first three occurrences as local "YYYY-MM-DD HH:MM" joined by ";"
-(fewer when the rule ends sooner), optionally followed by ";end=YYYY-MM-DD HH:MM" (the last
+`expected` is "ask", one time (a one-off reminder: right when read as that one time), or
+the first three occurrences as local "YYYY-MM-DD HH:MM" joined by ";" (fewer when the rule
+ends sooner), optionally followed by ";end=YYYY-MM-DD HH:MM" (the last
 occurrence) or ";count=N"; `text` is the words to remember.
 
 - right: the reading is a repeating reminder whose first occurrences (and end or count) are
@@ -15,7 +16,9 @@ occurrence) or ";count=N"; `text` is the words to remember.
 - early: a reminder whose first occurrence comes before the expected first one;
 - text: the reminder's text is the expected text (case and spaces aside).
 
-Run from the repo root: `.venv/bin/python bench/reminder_recurring.py --file PATH.tsv [--show]`.
+Run from the repo root: `.venv/bin/python bench/reminder_recurring.py --file PATH.tsv [--show]
+[--as-remind]`; `--as-remind` reads each message as `/remind <message>` does, for sets whose
+messages carry no reminder verb ("todo dia 7h30 tomar o remédio").
 """
 
 from __future__ import annotations
@@ -104,11 +107,13 @@ def _folded(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def judge(row: Row) -> tuple[str, bool, str]:
-    """(verdict: right | asked | wrong | early, text right, what was read) for one row."""
+def judge(row: Row, *, as_remind: bool = False) -> tuple[str, bool, str]:
+    """(verdict: right | asked | wrong | early, text right, what was read) for one row.
+
+    `as_remind`: the message as `/remind <message>` takes it (no reminder verb needed)."""
     expected = expected_of(row.expected)
     routed = route(row.message)
-    if routed is None or routed[0] != "remind":
+    if not as_remind and (routed is None or routed[0] != "remind"):
         return "wrong", False, f"not a reminder ({routed[0] if routed else 'none'})"
     country = country_of_zone(row.zone)
     month_first = row.lang == "en" and country == "US"
@@ -118,10 +123,13 @@ def judge(row: Row) -> tuple[str, bool, str]:
     if not isinstance(parsed, SetReminder):
         return "wrong", False, type(parsed).__name__
     text_right = _folded(parsed.what) == _folded(row.text)
-    if parsed.rule is None:
-        read = f"once {parsed.due.strftime(FORMAT)}"
-        early = bool(expected.times) and parsed.due.strftime(FORMAT) < expected.times[0]
-        return ("early" if early else "wrong"), text_right, read
+    if parsed.rule is None:  # a one-off: right when a one-off of that time was expected
+        due = parsed.due.strftime(FORMAT)
+        read = f"once {due}"
+        if expected.times and _instant(row, due) < _instant(row, expected.times[0]):
+            return "early", text_right, read
+        once = len(expected.times) == 1 and expected.end is None and expected.count is None
+        return ("right" if once and due == expected.times[0] else "wrong"), text_right, read
     got = [a.strftime(FORMAT) for a in occurrences(parsed.rule, parsed.due, limit=3)]
     read = f"{parsed.rule.full()} {';'.join(got)}"
     if expected.ask:
@@ -149,12 +157,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--file", type=Path, required=True)
     parser.add_argument("--show", action="store_true", help="print every row not right")
+    parser.add_argument(
+        "--as-remind",
+        action="store_true",
+        help="read each message as `/remind <message>` does (a request with no reminder verb)",
+    )
     args = parser.parse_args()
     by_shape: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     by_lang: dict[str, Counter[str]] = defaultdict(Counter)
     shown = []
     for row in rows(args.file):
-        verdict, text_right, read = judge(row)
+        verdict, text_right, read = judge(row, as_remind=args.as_remind)
         for counter in (by_shape[(row.lang, row.shape)], by_lang[row.lang]):
             counter[verdict] += 1
             counter["n"] += 1
