@@ -16,6 +16,7 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import ToolFailure
 from agent.services.tmdb import TmdbCandidate, WatchOptions
+from agent.toolkinds import Kind, Risk
 from agent.types import Reply
 from storage.documents import ItemDoc, MemoryDoc
 
@@ -23,13 +24,6 @@ if TYPE_CHECKING:
     from agent.trust.estimates import Estimate
     from agent.trust.risk import Assessment
 
-Risk = Literal["low", "read", "high", "critical"]
-# What a tool does, which decides the paths that offer it (agent/tools/paths.py):
-# save (adds items), lookup (asks an outside source; saves only when the message asked to),
-# read (the user's own things), change (an item, a reminder, a state: undoable), delete,
-# ask (a question back), note (the assistant's memory), mark (a bookmark), check (a dry
-# run of an effect), meta (a note for /why).
-Kind = Literal["save", "lookup", "read", "change", "delete", "ask", "note", "mark", "check", "meta"]
 _KIND_OF_RISK: dict[Risk, Kind] = {
     "read": "read",
     "low": "change",

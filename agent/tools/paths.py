@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from agent.tools.base import Kind, Tool, ToolArgs
+from agent.toolkinds import Kind
+from agent.tools.base import Tool, ToolArgs
 
 Tools = Iterable[Tool[ToolArgs]]
 

@@ -11,10 +11,9 @@ confirmation DESIGN 3.2 asks for, and a first use or a critical tool is always c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, assert_never
+from typing import Literal, assert_never
 
-if TYPE_CHECKING:  # a type only: importing agent.tools here would be circular
-    from agent.tools.base import Risk
+from agent.toolkinds import Risk
 
 Decision = Literal["run", "confirm", "block"]
 
