@@ -55,7 +55,7 @@ from agent.errors import (
 )
 from agent.planning.answer import ModelAnswer
 from agent.planning.reading import cached_tokens, is_plan_request, read_answer
-from agent.planning.structured import narrowed, response_format, with_handles, without_facts
+from agent.planning.shaping import narrowed, response_format, with_handles, without_facts
 from agent.planning.wire import as_sent
 from agent.tokens import TokenCounter, compact_json
 from config.logging import log_event
