@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -25,6 +25,7 @@ import aiohttp
 
 from agent.errors import ServiceError, ServiceNotConfigured, ServiceUnavailable
 from agent.services.retrying import GaveUp, Retry, RetryPolicy
+from agent.understanding.textnorm import fold
 from config.logging import log_event
 
 logger = logging.getLogger(__name__)
@@ -36,6 +37,7 @@ _MAX_RETRY_AFTER_S = 5.0
 _BACKOFF_S = (0.2, 0.5, 1.0)
 _PUBLIC_HOST = "api.themoviedb.org"  # needs a key; a self-hosted proxy or a fake may not
 WATCH_TTL_MS = 24 * 3600 * 1000  # where a title streams, kept a day (issue 44)
+TMDB_LANGUAGE = {"pt": "pt-BR", "en": "en-US"}  # TMDB's `language` for the reply language
 _WATCH_KEPT = 2_000  # titles whose providers a process keeps at most
 # what TMDB calls each way to watch, in the order a user wants them: included first
 OFFER_KINDS: tuple[str, ...] = ("flatrate", "free", "ads", "rent", "buy")
@@ -54,6 +56,23 @@ class TmdbCandidate:
     year: int | None
     original_title: str | None
     overview: str  # truncated to 500 chars, "" if none
+
+
+def clear_candidate(
+    candidates: Sequence[TmdbCandidate], query: str, year: int | None
+) -> TmdbCandidate | None:
+    """The one candidate that is unambiguously what was asked for, if any."""
+    if len(candidates) == 1:
+        only = candidates[0]
+        return only if year is None or only.year in (None, year) else None
+    wanted = fold(query)
+    matches = [
+        c
+        for c in candidates
+        if wanted in (fold(c.title), fold(c.original_title or ""))
+        and (year is None or c.year == year)
+    ]
+    return matches[0] if len(matches) == 1 else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from pydantic import Field
 
 from agent.errors import ServiceError, ServiceNotConfigured, ToolFailure
 from agent.services.links import LinkRefused
-from agent.services.tmdb import TmdbCandidate
+from agent.services.tmdb import TMDB_LANGUAGE, TmdbCandidate, clear_candidate
 from agent.texts import text
 from agent.tools.base import (
     Candidates,
@@ -39,7 +39,6 @@ logger = logging.getLogger(__name__)
 
 MAX_CANDIDATES = 8
 MAX_RUN = 4  # a title is at most this many pieces joined by "e" / "and"
-TMDB_LANGUAGE = {"pt": "pt-BR", "en": "en-US"}
 
 
 class EnrichMovieArgs(ToolArgs):
@@ -53,23 +52,6 @@ class EnrichTvShowArgs(EnrichMovieArgs):
 
 class EnrichLinkArgs(ToolArgs):
     url: str = Field(min_length=1, max_length=2_048)
-
-
-def clear_candidate(
-    candidates: Sequence[TmdbCandidate], query: str, year: int | None
-) -> TmdbCandidate | None:
-    """The one candidate that is unambiguously what was asked for, if any."""
-    if len(candidates) == 1:
-        only = candidates[0]
-        return only if year is None or only.year in (None, year) else None
-    wanted = fold(query)
-    matches = [
-        c
-        for c in candidates
-        if wanted in (fold(c.title), fold(c.original_title or ""))
-        and (year is None or c.year == year)
-    ]
-    return matches[0] if len(matches) == 1 else None
 
 
 Lookup = list[TmdbCandidate] | ServiceError

@@ -11,6 +11,7 @@ from pydantic import Field, field_validator
 from agent.errors import ToolFailure
 from agent.texts import text
 from agent.tools.base import Failed, Outcome, Saved, Tool, ToolArgs, ToolContext
+from agent.tools.watching import learn_details
 from agent.trust import effects
 from agent.trust.confidence import evaluate
 from agent.trust.ledgering import digest
@@ -173,8 +174,6 @@ async def store_item(
     if not learn:
         return Saved(stored, created=created, caveats=caveats)
     # a movie or show TMDB knows: its runtime and genres, and where it streams (issue 44)
-    from agent.tools.watching import learn_details  # watching reads TMDB through enrich
-
     stored, watch = await learn_details(ctx.deps, turn, stored)
     return Saved(stored, created=created, caveats=caveats, watch=watch)
 

@@ -23,9 +23,14 @@ from agent.conversation.replies import item_label, titled_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import ServiceError, ServiceNotConfigured
-from agent.services.tmdb import WATCH_TTL_MS, TmdbKind, WatchOptions
+from agent.services.tmdb import (
+    TMDB_LANGUAGE,
+    WATCH_TTL_MS,
+    TmdbKind,
+    WatchOptions,
+    clear_candidate,
+)
 from agent.tools.base import Outcome, Tool, ToolArgs, ToolContext, UnknownItem, WatchFound
-from agent.tools.enrich import TMDB_LANGUAGE, clear_candidate
 from agent.tools.finding import DELETE_CUTOFF, find_named
 from agent.types import Language
 from config.logging import log_event
