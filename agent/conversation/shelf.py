@@ -340,18 +340,21 @@ def after_save(user: UserDoc, item: ItemDoc) -> tuple[dict[str, Any], str] | Non
     return extended.stored(shelf_key(after)), shelf_key(user)
 
 
-def after_mark(user: UserDoc, item: ItemDoc) -> tuple[dict[str, Any], str] | None:
+def after_mark(
+    user: UserDoc, item: ItemDoc, *, was_done: bool
+) -> tuple[dict[str, Any], str] | None:
     """The list cache once `item` (as the mark left it) changed state, and the key it replaces.
 
     None when `user` (as the turn read it) has no current cache to change. A mark moves
     `items_v` only (storage/users.py `item_marked`), so that is the new key's one change.
+    `was_done`: the item was done before (a new rating on a seen item counts it once).
     """
     kept = kept_shelf(user)
     if kept is None or not (kept.counted or not user.marked):
         return None  # counts never taken for a user who marked before: nothing to move
     after = user.model_copy(update={"items_v": user.items_v + 1})
     counts = dict(kept.done_counts)
-    counts[item.type] = max(0, counts.get(item.type, 0) + (1 if item.done else -1))
+    counts[item.type] = max(0, counts.get(item.type, 0) + int(item.done) - int(was_done))
     done = kept.done | {item.id} if item.done else kept.done - {item.id}
     changed = Shelf(
         newest=kept.newest,

@@ -126,6 +126,8 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
         if not isinstance(found, ItemDoc):
             incode.record(turn, "mark_item", args, found)
             return outcome_reply(turn, found)
+        if to == "unseen" and not found.done:
+            return None  # "desmarca o do bolo": nothing to unmark, so a reminder to cancel?
         item = found
     at = seen_at(turn.now_ms, request.days_ago)
     outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at)

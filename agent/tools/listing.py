@@ -33,22 +33,15 @@ from agent.deps import Deps
 from agent.tools.base import Listed, Outcome, Tool, ToolArgs, ToolContext
 from agent.understanding.textnorm import fold
 from agent.understanding.vocabulary import TYPE_WORDS
-from storage.documents import ITEM_TYPES, ItemDoc, ItemType
+from storage.documents import DONE_STATE, FIRST_STATE, ITEM_TYPES, ItemDoc, ItemState, ItemType
 
 Period = Literal["today", "yesterday", "this_week", "last_7_days", "this_month"]
 # "semana passada" is read in code only: not a period the tool offers (DESIGN 11.1)
 Window = Period | Literal["last_week"]
-State = Literal["to_see", "seen", "to_read", "read", "open", "done"]
-FIRST_STATE: dict[str, State] = {
-    "movie": "to_see",
-    "tv_show": "to_see",
-    "video": "to_see",
-    "link": "to_read",
-    "note": "open",
-}
+State = ItemState
 LIST_PAGE = 30  # a typed list shows this many a page
 SHOWN = 30  # a period or a state lists this many (the count says how many more)
-READ_CAP = 1_000  # a period or a state is read up to this many items
+READ_CAP = 1_000  # a period is read up to this many items
 _TYPE_ALIASES = {"tv": "tv_show", "show": "tv_show", "series": "tv_show", "tvshow": "tv_show"}
 
 
@@ -70,8 +63,7 @@ class ListItemsArgs(ToolArgs):
 
 def item_state(item: ItemDoc) -> str:
     """The item's watchlist state; an item stored without one has its type's first."""
-    state = getattr(item, "state", None) or (item.model_extra or {}).get("state")
-    return str(state or FIRST_STATE.get(item.type, "open"))
+    return item.current_state
 
 
 def zone_of(deps: Deps, turn: Turn) -> ZoneInfo:
@@ -116,6 +108,8 @@ async def listed(
     period: Window | None = window or args.period
     if period is None and args.state is None:
         return await _by_counters(deps, turn, args, page)
+    if period is None and args.state is not None:
+        return await _by_state(deps, turn, args, args.state)
     items: list[ItemDoc]
     if period is not None:
         start, end = window_bounds(turn.now_ms, zone_of(deps, turn), period)
@@ -136,6 +130,33 @@ async def listed(
     return Listed(
         args.type, period, args.state, args.count_only, len(items), dict(by_type), entries
     )
+
+
+async def _by_state(deps: Deps, turn: Turn, args: ListItemsArgs, state: ItemState) -> Listed:
+    """A state whatever the list's size: the done ones through their index, the rest by the
+    counters less them (a read capped at `READ_CAP` would miscount a large list)."""
+    items = deps.db.items
+    by_type: dict[str, int] = {}
+    shown: list[ItemDoc] = []
+    for item_type in [args.type] if args.type is not None else list(ITEM_TYPES):
+        done = state == DONE_STATE[item_type]
+        if not done and state != FIRST_STATE[item_type]:
+            continue
+        marked = bool(turn.user.marked.get(item_type))
+        seen = len(await items.done_ids(turn.user_id, item_type)) if marked else 0
+        count = seen if done else max(0, int(turn.user.counts.get(item_type, 0)) - seen)
+        if not count:
+            continue
+        by_type[item_type] = count
+        if not args.count_only and len(shown) < SHOWN:
+            left = SHOWN - len(shown)
+            shown += await (
+                items.done_first(turn.user_id, item_type, left)
+                if done
+                else items.list_for(turn.user_id, item_type=item_type, limit=left, not_done=True)
+            )
+    total = sum(by_type.values())
+    return Listed(args.type, None, state, args.count_only, total, by_type, _entries(shown))
 
 
 def _entries(items: list[ItemDoc]) -> tuple[tuple[str, str, str], ...]:

@@ -125,7 +125,7 @@ async def mark(
         return UnknownItem(item.id)
     # the list cache moves with the mark, in the same round trip (as a save extends it)
     await deps.db.users.item_marked(
-        turn.user_id, item.type, shelf=shelves.after_mark(turn.user, after)
+        turn.user_id, item.type, shelf=shelves.after_mark(turn.user, after, was_done=item.done)
     )
     if not turn.user.marked.get(item.type):
         turn.user = turn.user.model_copy(update={"marked": {**turn.user.marked, item.type: True}})

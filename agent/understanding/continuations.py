@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from agent.understanding.questions import Window
+from agent.understanding.questions import WINDOWS, Window
 from agent.understanding.textnorm import expand_chat, fold
 from agent.understanding.vocabulary import ItemType
 
@@ -56,29 +56,6 @@ _NEXT: Final = re.compile(
     r"^(?:(?:o|a|the)\s+)?(?:proximo|proxima|seguinte|next|next\s+one|following)"
     r"(?:\s+(?:one|item))?$"
 )
-_PERIODS: Final[dict[str, Window]] = {
-    "hoje": "today",
-    "today": "today",
-    "ontem": "yesterday",
-    "yesterday": "yesterday",
-    "essa semana": "this_week",
-    "esta semana": "this_week",
-    "nessa semana": "this_week",
-    "nesta semana": "this_week",
-    "this week": "this_week",
-    "semana passada": "last_week",
-    "na semana passada": "last_week",
-    "last week": "last_week",
-    "nos ultimos 7 dias": "last_7_days",
-    "ultimos 7 dias": "last_7_days",
-    "in the last 7 days": "last_7_days",
-    "last 7 days": "last_7_days",
-    "esse mes": "this_month",
-    "este mes": "this_month",
-    "nesse mes": "this_month",
-    "neste mes": "this_month",
-    "this month": "this_month",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,5 +94,5 @@ def read_continuation(text: str) -> Continuation | None:
         title=title,
         other=bool(_OTHER.match(folded)),
         next=bool(_NEXT.match(folded)),
-        period=_PERIODS.get(folded.removeprefix("e ").removeprefix("and ")),
+        period=WINDOWS.get(folded.removeprefix("e ").removeprefix("and ")),
     )

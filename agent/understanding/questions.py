@@ -52,7 +52,7 @@ _ALL_NOUNS: Final = frozenset(
     "itens item coisas coisa items things thing tudo everything stuff memorias".split()
 )
 _TYPE: Final = rf"(?P<type>{'|'.join(sorted(_TYPES, key=len, reverse=True))})"
-_WINDOWS: Final[dict[str, Window]] = {
+WINDOWS: Final[dict[str, Window]] = {  # every period word the readers know (folded)
     "hoje": "today",
     "today": "today",
     "hoje cedo": "today",
@@ -86,7 +86,7 @@ _WINDOWS: Final[dict[str, Window]] = {
     "neste mes": "this_month",
     "this month": "this_month",
 }
-_WINDOW: Final = rf"(?P<window>{'|'.join(sorted(_WINDOWS, key=len, reverse=True))})"
+_WINDOW: Final = rf"(?P<window>{'|'.join(sorted(WINDOWS, key=len, reverse=True))})"
 _HOLD: Final = (
     r"(?:salvei|salvou|guardei|guardou|anotei|adicionei|coloquei|botei|tenho|temos|"
     r"salvo|salvos|salva|salvas|guardado|guardados|guardada|guardadas|anotado|anotados|"
@@ -278,15 +278,15 @@ def _count(words: str) -> SavedQuestion | None:
 
 
 def _window_in(words: str) -> Window | None:
-    for phrase in sorted(_WINDOWS, key=len, reverse=True):
+    for phrase in sorted(WINDOWS, key=len, reverse=True):
         if re.search(rf"\b{phrase}\b", words):
-            return _WINDOWS[phrase]
+            return WINDOWS[phrase]
     return None
 
 
 def _window_words(window: Window, words: str) -> str:
-    for phrase in sorted(_WINDOWS, key=len, reverse=True):
-        if _WINDOWS[phrase] == window and re.search(rf"\b{phrase}\b", words):
+    for phrase in sorted(WINDOWS, key=len, reverse=True):
+        if WINDOWS[phrase] == window and re.search(rf"\b{phrase}\b", words):
             return phrase
     return ""
 

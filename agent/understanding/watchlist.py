@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from agent.understanding.questions import WINDOWS
 from agent.understanding.references import Target, fold_same_length, shelf_target
 from agent.understanding.vocabulary import ItemType
 
@@ -412,27 +413,6 @@ _COUNT_EN: Final = re.compile(
     r"(?:\s+to\s+(?:watch|see|read))?|(?:do\s+i\s+)?(?:still\s+)?(?:have\s+)?(?:left\s+)?to\s+"
     r"(?:watch|see|read)|haven\s*t\s+i\s+(?:seen|watched|read)))(?P<period>\s+.+)?$"
 )
-_PERIODS: Final[dict[str, Period]] = {
-    "hoje": "today",
-    "today": "today",
-    "ontem": "yesterday",
-    "yesterday": "yesterday",
-    "essa semana": "this_week",
-    "esta semana": "this_week",
-    "nessa semana": "this_week",
-    "nesta semana": "this_week",
-    "this week": "this_week",
-    "nos ultimos 7 dias": "last_7_days",
-    "ultimos 7 dias": "last_7_days",
-    "in the last 7 days": "last_7_days",
-    "the last 7 days": "last_7_days",
-    "last 7 days": "last_7_days",
-    "esse mes": "this_month",
-    "este mes": "this_month",
-    "nesse mes": "this_month",
-    "neste mes": "this_month",
-    "this month": "this_month",
-}
 _LIST_TAIL: Final = re.compile(
     r"\s+(?:da|na|on|from|in)\s+(?:minha|my)\s+(?:lista|list|watchlist)$|\s+(?:ainda|yet|so far|ate agora)$"
 )
@@ -466,7 +446,8 @@ def read_list(text: str) -> ListRequest | None:
             continue  # "vi", "li": no question, no list
         period: Period | None = None
         if groups.get("period"):
-            period = _PERIODS.get(groups["period"].strip())
+            window = WINDOWS.get(groups["period"].strip())
+            period = None if window == "last_week" else window
             if period is None:
                 return None  # "filmes que eu vi com a Ana": not a list by state
         count = state is None

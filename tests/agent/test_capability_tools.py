@@ -383,3 +383,24 @@ async def test_a_first_step_names_an_item_only_by_a_handle_the_situation_showed(
     assert not {"remember", "bookmark"} & step_tools(first)
     assert item_ids(later)
     assert all(spec == {"type": "string", "enum": [handle]} for spec in item_ids(later))
+
+
+async def test_list_items_counts_a_state_exactly_past_a_thousand_items(db: Database) -> None:
+    """Review of the merge: a state was counted on the newest 1,000 items read."""
+    from tests.support.bulk import stored_notes
+    from tests.support.harness import ALICE
+
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("anota: comprar pão")
+        await stored_notes(db, ALICE, 1_200)
+        lembra.clock.advance(60)
+        opened = await lembra.say(
+            "quantas notas ainda estão abertas?",
+            llm=[call("list_items", type="note", state="open", count_only=True)],
+        )
+        done = await lembra.say(
+            "e quantas concluídas?",
+            llm=[call("list_items", type="note", state="done", count_only=True)],
+        )
+    assert "1201" in opened.text.replace(".", "").replace(",", ""), opened.text
+    assert "1201" not in done.text.replace(".", "").replace(",", ""), done.text

@@ -513,3 +513,34 @@ async def test_a_mark_moves_the_list_cache_so_the_next_lists_read_no_items(
         assert movies.text.startswith("Filmes (2; vistos: 2):")
         assert await lembra.say("quantos filmes eu já vi?") is not None
         assert trips.on("items").count("find") <= 2  # the page's items, no count
+
+
+async def test_a_new_rating_on_a_seen_movie_counts_it_once(db: Database) -> None:
+    """Review of the merge: re-rating a seen item moved the kept seen count again, and the
+    typed list then showed nothing left to see."""
+    async with watching(db) as lembra:
+        await lembra.say("lista tudo")
+        await lembra.say("já vi duna")
+        await lembra.say("já vi duna, nota 8")
+
+        everything = await lembra.say("lista tudo")
+        movies = await lembra.say("lista meus filmes")
+
+    assert "Filmes (2; vistos: 1)" in everything.text
+    assert "Superbad (2007)" in movies.text.split("Já vistos:")[0]
+    assert "Duna (2021) ✓ · 8/10" in movies.text
+
+
+async def test_desmarca_about_a_reminder_cancels_it_even_when_an_item_shares_a_word(
+    db: Database,
+) -> None:
+    """«desmarca» also cancels: an item already unmarked is no reason to answer as a mark."""
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: receita de bolo de cenoura")
+        await lembra.say("me lembra amanhã às 10h de comprar bolo")
+
+        reply = await lembra.say("desmarca o do bolo")
+
+        assert "nada mudou" not in reply.text
+        [reminder] = await db.reminders.for_user(ALICE)
+        assert reminder.state == "cancelled", reply.text
