@@ -286,6 +286,9 @@ def _titles(message: str) -> Batch | None:
     body = _TAIL.sub("", match.group("body")).strip()
     runs: list[Run] = []
     for part in _HARD.split(body):
+        if "\n" in body:  # one title a line: "eduardo e monica" on its line is one title
+            runs += [Run((_clean_piece(part),), ())] if _clean_piece(part) else []
+            continue
         tokens = _SOFT.split(_clean_piece(part))  # [piece, separator, piece, ...]
         atoms = [_clean_piece(a) for a in tokens[0::2]]
         if all(atoms):
@@ -361,7 +364,8 @@ _VERB_BOUNDARY: Final = re.compile(
 )
 _HEAD: Final = re.compile(
     rf"^\s*{_POLITE}(?P<verb>{SAVE_VERB_RE})\b\s*:?\s*{_FILL}"
-    rf"(?:(?:these|this|estes|estas|esses|essas|isso|isto|os\s+seguintes|the\s+following)\s*)?"
+    rf"(?:(?:these|this|estes|estas|esses|essas|isso|isto|os\s+seguintes|the\s+following)"
+    rf"(?:\s+(?:aqui|a[ií]|ae|here))?\s*)?{_FILL}"
     rf"\s*[:,-]?\s*(?P<body>\S.*)$",
     _F | re.DOTALL,
 )
@@ -443,6 +447,10 @@ def _bare_titles(message: str) -> Batch | None:
         return None  # no commas, lines or bullets: "salva X e Y" is the planner's (or TMDB's)
     runs: list[Run] = []
     for part in _HARD.split(body):
+        if "\n" in body:  # one title a line (bullets or not): its "e" is the title's
+            if _clean_piece(part):
+                runs.append(Run((_clean_piece(part),), ()))
+            continue
         tokens = _SOFT.split(_clean_piece(part))
         atoms = [_clean_piece(a) for a in tokens[0::2]]
         if not all(atoms):

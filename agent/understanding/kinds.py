@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from agent.understanding.textnorm import fold
+from agent.understanding.textnorm import expand_chat, fold
 
 Retype = Literal["movie", "tv_show", "note"]
 
@@ -63,7 +63,7 @@ _TIME = re.compile(r"\b\d{1,2}\s*(?:h|hs|:\d\d|am|pm)\b|\d{5,}", re.IGNORECASE)
 _MOVIE_WORDS = frozenset("filme filmes movie movies film films".split())
 
 _LEAD = (
-    r"(?:(?:nao|no|na verdade|actually|opa|ops|oops|ah|sorry|desculpa|errei|engano meu|"
+    r"(?:(?:nao|no|na verdade|na real|actually|opa|ops|oops|ah|sorry|desculpa|errei|engano meu|"
     r"my bad|wait|espera|epa)\s+)*"
 )
 _KINDS: dict[Retype, str] = {
@@ -98,7 +98,7 @@ def correction(text: str) -> Retype | None:
 
     A question ("é uma série?") asks about the item: it changes nothing.
     """
-    folded = fold(text)
+    folded = expand_chat(fold(text))  # "na vdd é série"
     if not folded or len(folded) > 80 or text.rstrip().endswith("?"):
         return None
     for pattern in _CORRECTIONS:

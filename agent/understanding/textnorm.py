@@ -96,6 +96,7 @@ CHAT_WORDS: dict[str, str] = {
     "vc": "voce",
     "vcs": "voces",
     "ce": "voce",
+    "vdd": "verdade",
     "tb": "tambem",
     "tbm": "tambem",
     "tmb": "tambem",

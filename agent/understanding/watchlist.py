@@ -23,6 +23,7 @@ from typing import Final, Literal
 
 from agent.understanding.questions import WINDOWS
 from agent.understanding.references import Target, fold_same_length, shelf_target
+from agent.understanding.textnorm import expand_chat
 from agent.understanding.vocabulary import ItemType
 
 MarkState = Literal["seen", "unseen"]
@@ -423,7 +424,8 @@ def read_list(text: str) -> ListRequest | None:
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
-    words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", _Said.of(raw).norm))
+    said = expand_chat(_Said.of(raw).norm)  # "oq falta ver?", "qts filmes eu vi?"
+    words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", said))
     if not words or len(words.split()) > MAX_WORDS:
         return None
     readers: tuple[tuple[re.Pattern[str], ListState | None], ...] = (
@@ -675,7 +677,7 @@ def read_suggest(text: str) -> SuggestRequest | None:
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
-    spaced = _Said.of(raw).norm
+    spaced = expand_chat(_Said.of(raw).norm)  # "oq eu vejo hj?"
     m = _SUGGEST_ASK.match(spaced)
     if m is None:
         return None

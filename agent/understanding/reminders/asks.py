@@ -71,9 +71,16 @@ _CHANGE_TAIL = re.compile(  # "muda o do dentista para 10h", "move the dentist o
     + r"\s+(?:o|a|the)\s+(?:d[eoa]s?\s+)?(?P<query>.+?)(?:\s+(?:one|reminder))?\s+"
     r"(?:para|pra|pro|to)\s+(?P<when>.+?)\s*[.!]*\s*$"
 )
+# "na verdade às 10", "opa errei, é às 17h30", "actually make it 8pm", "sorry, I meant 9":
+# one or more lead-ins, then words that must all be time (the grammar reads them whole)
+_RETIME_LEAD = (
+    r"(?:na\s+verdade|na\s+vdd|alias|melhor|corrigindo|quer\s+dizer|quis\s+dizer|ops+|opa"
+    r"|oops|errei|me\s+enganei|foi\s+mal|desculpa|pode\s+ser|muda\s+pra|troca\s+pra"
+    r"|actually|sorry|my\s+bad|i\s+meant|make\s+it|change\s+it\s+to|wait|no|nao)"
+)
 _RETIME = re.compile(
-    r"^\s*(?:na\s+verdade|alias|melhor|corrigindo|quer\s+dizer|ops|opa|actually|make\s+it"
-    r"|no\s*,|nao\s*,|wait\s*,?)\s*[,:]?\s*(?:e\s+|is\s+|sera\s+)?(?P<when>.+?)\s*[.!]*\s*$"
+    r"^\s*(?:" + _RETIME_LEAD + r"\s*[,:!.]?\s*)+(?:e\s+|eh\s+|is\s+|it'?s\s+|sera\s+)?"
+    r"(?P<when>.+?)\s*[.!]*\s*$"
 )
 # "cancela o do dentista", "cancel the dentist one": a cancel verb and the reminder named by its
 # words in that form only ("apaga o inception" deletes an item, never a reminder)
