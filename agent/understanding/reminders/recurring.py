@@ -9,16 +9,24 @@ occurrence is the rule's first after now, in the user's zone.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 
 from agent.understanding.reminders.dates import Date, DayOffset
 from agent.understanding.reminders.holidays import Country
-from agent.understanding.reminders.lexicon import tokenize
-from agent.understanding.reminders.parts import DEFAULT_HOUR, Part
-from agent.understanding.reminders.placing import DEFAULT_HOUR_OF_DAY, Due, place, time_of_day
+from agent.understanding.reminders.lexicon import Tok, tokenize
+from agent.understanding.reminders.parts import Part
+from agent.understanding.reminders.placing import (
+    DEFAULT_HOUR_OF_DAY,
+    AskReason,
+    Due,
+    later_today_options,
+    place,
+    time_of_day,
+)
 from agent.understanding.reminders.reading import When, read_when
-from agent.understanding.reminders.repeating import read_repeat
+from agent.understanding.reminders.repeating import read_repeat, repeat_cue
 from agent.understanding.reminders.rules import Rule, first_from
 
 _DURATION_DAYS = {"DAILY": 1, "WEEKLY": 7}
@@ -37,9 +45,10 @@ class Repeating:
 class AskStart:
     """A rule with no day to start on: which of `options` (each the rule's first occurrence)."""
 
-    rule: Rule
+    rule: Rule | None
     options: tuple[datetime, ...]
     spans: tuple[tuple[int, int], ...]
+    reason: AskReason = "repeat_start"  # "vague": no clock for a part of the day; "partial"
 
 
 def read_recurring(
@@ -68,8 +77,25 @@ def read_recurring(
     if repeat.part is not None and when.clock is not None and when.part is None:
         when = replace(when, part=Part(repeat.part))  # "every night at 10": 22:00
     clock = time_of_day(when)
-    if clock is None and repeat.part is not None:
-        clock = (DEFAULT_HOUR[repeat.part], 0)
+    if _hours_form(rest, when) and when.clock is not None and repeat.part is None:
+        clock = (when.clock.hour, when.clock.minute)  # "todo dia às 6h": 06:00, as written
+    second = _second_clock(toks, when, repeat.part)
+    if second is not None and clock is not None:
+        spans += [second[1]]
+        if second[0][1] != clock[1] or parts["FREQ"] not in ("DAILY", "WEEKLY"):
+            return AskStart(None, later_today_options(now), tuple(spans), "partial")
+        hours = sorted({clock[0], second[0][0]})
+        parts["BYHOUR"] = ",".join(str(h) for h in hours)  # "às 8h e às 20h": one rule
+        clock = (hours[0], clock[1])
+    elif repeat.twice:  # "2 vezes por dia" with one time or none: which times?
+        return AskStart(None, later_today_options(now), tuple(spans), "partial")
+    if repeat_cue(_masked(folded, spans + ([trigger] if trigger else []))):
+        # rule words the reading left ("todo dia às 8h e toda sexta"): ask, never a partial rule
+        return AskStart(None, later_today_options(now), tuple(spans), "partial")
+    if clock is None and repeat.part is not None:  # "toda tarde": at what time?
+        rule = Rule(";".join(f"{k}={v}" for k, v in parts.items()), count=repeat.count)
+        options = tuple(_next_at(now, hour) for hour in _PART_HOURS[repeat.part])
+        return AskStart(rule, tuple(sorted(options)), tuple(spans), "vague")
     default_time = clock is None and parts["FREQ"] != "HOURLY"
     hour, minute = clock or (DEFAULT_HOUR_OF_DAY, 0)
     day = start_day or _day_of(when, now, country)
@@ -84,8 +110,13 @@ def read_recurring(
         provisional = _hourly_start(now, clock, day, int(parts.get("INTERVAL", "1")))
     else:
         provisional = datetime.combine(day or now.date(), time(hour, minute), zone)
-        if day is None and provisional <= now:  # "every other day at 8" at 10: from tomorrow
+        if day is None and provisional <= now and "BYHOUR" not in parts:
+            # "every other day at 8" at 10: from tomorrow
             provisional += timedelta(days=1)
+        if day is None and "INTERVAL" in parts and "BYDAY" in parts:
+            # "every other monday": the phase starts at the next such day, not at tomorrow
+            every = Rule(";".join(f"{k}={v}" for k, v in parts.items() if k != "INTERVAL"))
+            provisional = first_from(every, provisional, now) or provisional
     open_day = (
         repeat.needs_day
         and day is None
@@ -122,7 +153,7 @@ def _bound_day(
     if bound is None:
         return None
     after = " " * bound[1] + folded[bound[1] :]
-    when = read_when(tokenize(_masked(after, spans)), month_first=month_first)
+    when = _first_day(tokenize(_masked(after, spans)), month_first)
     if when is None or not when.spans or when.spans[0][0] - bound[1] > _GLUE_AFTER_BOUND:
         return None
     if when.day is None and when.period is None:
@@ -135,6 +166,62 @@ def _bound_day(
         return None
     spans += [bound, when.spans[0]]
     return placed.at.date()
+
+
+_HOURS_FORM = re.compile(r"\b(?:[0-9]|1[0-2])\s*(?:h|hs|hrs?|horas?)(?:\s*[0-5][0-9])?\b")
+
+
+def _hours_form(text: str, when: When) -> bool:
+    """A clock written "6h", "6h30", "6 horas" with no part of the day: in PT that is the
+    24-hour clock (06:00); a repeating rule keeps it as written."""
+    clock = when.clock
+    if clock is None or not clock.ambiguous or clock.meridiem is not None or when.part is not None:
+        return False
+    return any(_HOURS_FORM.search(text[a:b]) for a, b in when.spans)
+
+
+def _first_day(toks: tuple[Tok, ...], month_first: bool) -> When | None:
+    """The time read from the fewest leading words that name a day ("sexta tomar antibiótico":
+    "sexta"), or from them all."""
+    for size in range(1, min(len(toks), 5) + 1):
+        when = read_when(toks[:size], month_first=month_first)
+        if when is not None and (when.day is not None or when.period is not None):
+            longer = (
+                read_when(toks[: size + 1], month_first=month_first) if size < len(toks) else None
+            )
+            if longer is not None and (longer.day is not None or longer.period is not None):
+                if longer.spans and longer.spans[0][1] > when.spans[0][1]:
+                    continue  # "sexta que vem", "30 de junho": the day goes on
+            return when
+    return read_when(toks, month_first=month_first)
+
+
+_PART_HOURS: dict[str, tuple[int, ...]] = {
+    "morning": (7, 8, 9), "afternoon": (14, 15, 16), "night": (19, 20, 21),
+}  # fmt: skip
+
+
+def _next_at(now: datetime, hour: int) -> datetime:
+    at = datetime.combine(now.date(), time(hour, 0), now.tzinfo)
+    return (
+        at if at > now else datetime.combine(now.date() + timedelta(days=1), time(hour), now.tzinfo)
+    )
+
+
+def _second_clock(
+    toks: tuple[Tok, ...], when: When, part: str | None
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """A second clock time beside the one read ("às 8h e às 20h"): its (hour, minute), span."""
+    if when.clock is None or not when.spans:
+        return None
+    rest = tuple(t for t in toks if not any(a <= t.start and t.end <= b for a, b in when.spans))
+    other = read_when(rest)
+    if other is None or other.clock is None or other.day is not None or not other.spans:
+        return None
+    clock = time_of_day(other)
+    if clock is None:
+        return None
+    return clock, other.spans[0]
 
 
 def _day_of(when: When, now: datetime, country: Country | None) -> date | None:

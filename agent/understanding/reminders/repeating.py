@@ -11,7 +11,7 @@ end day are read by the rest of the grammar, from the words these patterns leave
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agent.understanding.reminders.dates import MONTHS
 from agent.understanding.reminders.numbers import TENS, UNITS
@@ -22,13 +22,21 @@ _PT_DAYS = ("segunda", "terca", "quarta", "quinta", "sexta", "sabado", "domingo"
 _EN_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _EN_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3,
              "fri": 4, "sat": 5, "sun": 6}  # fmt: skip
+_PT_SHORT = {"seg": 0, "ter": 1, "qua": 2, "qui": 3, "sex": 4, "sab": 5, "dom": 6}
 _NUMBER_WORDS = {**UNITS, **TENS, "a": 1, "an": 1, "one": 1, "um": 1, "uma": 1}
 
 _PT_DAY = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)(?:[\s-]*feira)?"
 _PT_DAYS_RE = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s(?:[\s-]*feiras)?"
 _EN_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thur?s?|fri|sat|sun)\b"
 _EN_DAYS_RE = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s"
+_PT_ITEM = r"(?:(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s?(?:[\s-]*feiras?)?|(?:seg|ter|qua|qui|sex|sab|dom)\b)"
+_EN_ITEM = r"(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|mon|tues?|wed|thur?s?|fri|sat|sun)\b"
 _AND = r"\s*(?:,|\be\b|\band\b|&|/)\s*(?:(?:as|nas|aos|nos|a|o|on)\s+)?"
+# two or more weekdays joined ("terças e quintas", "seg, qua e sex", "mon wed fri"): each week
+_PT_SHORT_RE = r"(?:seg|ter|qua|qui|sex|sab|dom)\b"
+_EN_SHORT_RE = r"(?:mon|tues?|wed|thur?s?|fri|sat|sun)\b"
+_JOINED_PT = rf"(?:{_PT_ITEM}(?:{_AND}{_PT_ITEM})+|{_PT_SHORT_RE}(?:\s+{_PT_SHORT_RE})+)"
+_JOINED_EN = rf"(?:{_EN_ITEM}(?:{_AND}{_EN_ITEM})+|{_EN_SHORT_RE}(?:\s+{_EN_SHORT_RE})+)"
 _NUM = (
     r"(?:\d{1,3}|"
     + "|".join(sorted((w for w in _NUMBER_WORDS if len(w) > 1), key=len, reverse=True))
@@ -44,13 +52,13 @@ _MONTH = (
     + "|".join(sorted((m for m in MONTHS if len(m) > 3 or m == "may"), key=len, reverse=True))
     + ")"
 )
-_EVERY_PT = r"(?:tod[oa]s?\s+(?:as\s+|os\s+|a\s+|o\s+)?|a\s+cada\s+|cada\s+)"
+_EVERY_PT = r"(?:(?:tod[oa]s?|tds?)\s+(?:as\s+|os\s+|a\s+|o\s+)?|a\s+cada\s+|cada\s+)"
 _EVERY_EN = r"(?:every|each)\s+"
 _MONTHLY_TAIL = (
     r"(?:de\s+cada|de\s+todo|de\s+todos\s+os|do)\s+mes(?:es)?|of\s+(?:every|each|the)\s+month"
 )
 _NOT_CLOCK = (
-    r"(?!\s*(?:h\b|h\d|hs\b|hrs?\b|horas?\b|:|\.\d|am\b|pm\b|o'?clock|e\s+(?:meia|quinze)))"
+    r"(?!\d)(?!\s*(?:h\b|h\d|hs\b|hrs?\b|horas?\b|:|\.\d|am\b|pm\b|o'?clock|e\s+(?:meia|quinze)))"
 )
 # "daily", "weekly": a frequency only beside the request, not describing the task ("the weekly
 # meeting", "my daily pill")
@@ -79,6 +87,7 @@ class Repeat:
     until: tuple[int, int] | None = None  # "até", "until": an end day may follow
     start: tuple[int, int] | None = None  # "a partir de", "starting": a start day may follow
     needs_day: bool = False  # "toda semana", "todo mês" with no day: which day is asked
+    twice: bool = False  # "2 vezes por dia", "twice a day": two times of day are needed
 
     @property
     def rrule(self) -> str:
@@ -116,6 +125,8 @@ def _day_codes(words: str) -> list[str]:
                 index = i
         if index is None and word in _EN_SHORT:
             index = _EN_SHORT[word]
+        if index is None and word in _PT_SHORT:
+            index = _PT_SHORT[word]
         if index is not None and CODES[index] not in codes:
             codes.append(CODES[index])
     return codes
@@ -130,13 +141,36 @@ def _list(one: str, many: str | None = None) -> str:
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(p.replace("__ADJ__", _ADJ).replace("__END__", _ADJ_END)), kind)
     for p, kind in (
+        # the first or last working day of each month
+        (
+            rf"\b(?:(?:tod[oa]s?|tds?)\s+(?:o\s+)?|n?o\s+)?(?P<n>primeir[ao]|ultim[ao]|1\s*[oº°])\s+dia\s+util\s+(?:{_MONTHLY_TAIL})",
+            "business",
+        ),
+        (
+            r"\b(?:(?:on|every|each)\s+)?(?:the\s+)?(?P<n>first|last|1st)\s+(?:business|working|work|week)\s*day\s+of\s+(?:the|every|each)\s+month",
+            "business",
+        ),
+        # "nos próximos 3 sábados", "for the next 3 saturdays": weekly, a count
+        (
+            rf"\b(?:(?:n?[ao]s|pel[ao]s|durante\s+[ao]s)\s+)?proxim[oa]s\s+(?P<c>{_NUM})\s+(?P<wd>{_PT_DAYS_RE}|{_PT_DAY})",
+            "next_n",
+        ),
+        (
+            rf"\b(?:(?:for|on)\s+)?(?:the\s+)?next\s+(?P<c>{_NUM})\s+(?P<wd>{_EN_DAYS_RE}|{_EN_DAY})",
+            "next_n",
+        ),
+        # "segunda sim, segunda não": every other week on that day
+        (
+            rf"\b(?:{_EVERY_PT})?(?P<wd>{_PT_DAY})\s+sim\s*,?\s*(?:{_PT_DAY})\s+nao\b",
+            "weekly_days_other",
+        ),
         # the nth weekday or the last day of each month
         (
-            rf"\b(?:tod[oa]s?\s+(?:as\s+|os\s+|a\s+|o\s+)?|(?:n?[ao]s?\s+)?)(?P<n>{_ORD_PT})\s+(?P<wd>{_PT_DAY})\s+(?:{_MONTHLY_TAIL})",
+            rf"\b(?:(?:tod[oa]s?|tds?)\s+(?:as\s+|os\s+|a\s+|o\s+)?|(?:n?[ao]s?\s+)?)(?P<n>{_ORD_PT})\s+(?P<wd>{_PT_DAY})\s+(?:{_MONTHLY_TAIL})",
             "nth",
         ),
         (
-            rf"\btod[oa]s?\s+(?:as\s+|os\s+|a\s+|o\s+)?(?P<n>{_ORD_PT})\s+(?P<wd>{_PT_DAY})(?:\s+do\s+mes)?",
+            rf"\b(?:tod[oa]s?|tds?)\s+(?:as\s+|os\s+|a\s+|o\s+)?(?P<n>{_ORD_PT})\s+(?P<wd>{_PT_DAY})(?:\s+do\s+mes)?",
             "nth",
         ),
         (
@@ -145,6 +179,10 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         ),
         (
             rf"\b(?:(?:on|monthly\s+on)\s+)?the\s+(?P<n>{_ORD_EN})\s+(?P<wd>{_EN_DAY})\s+of\s+(?:every|each)\s+month",
+            "nth",
+        ),
+        (
+            rf"\b(?:on\s+)?(?:the\s+)?(?P<n>{_ORD_EN})\s+(?P<wd>{_EN_DAY})\s+of\s+(?:the|every|each)\s+month",
             "nth",
         ),
         (
@@ -158,7 +196,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         ),
         # a day of each year
         (
-            rf"\btod[oa]s?\s+(?:os\s+|o\s+)?(?:anos?\s+(?:n?o\s+)?)?(?:dias?\s+)?(?P<d>{_NUM})\s+de\s+(?P<mo>{_MONTH})\b",
+            rf"\b(?:tod[oa]s?|tds?)\s+(?:os\s+|o\s+)?(?:anos?\s+(?:n?o\s+)?)?(?:dias?\s+)?(?P<d>{_NUM})\s+de\s+(?P<mo>{_MONTH})\b",
             "yearday",
         ),
         (
@@ -171,7 +209,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         ),
         # a day of each month
         (
-            rf"\btod[oa]s?\s+(?:o\s+|os\s+)?dias?\s+(?P<d>{_NUM})(?:[º°ª]|[oa]\b)?{_NOT_CLOCK}(?!\s+de\s+{_MONTH}\b)(?:\s+(?:{_MONTHLY_TAIL}))?",
+            rf"\b(?:tod[oa]s?|tds?)\s+(?:o\s+|os\s+)?dias?\s+(?P<d>{_NUM})(?:[º°ª]|[oa]\b)?{_NOT_CLOCK}(?!\s+de\s+{_MONTH}\b)(?:\s+(?:{_MONTHLY_TAIL}))?",
             "monthday",
         ),
         (
@@ -231,6 +269,8 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         (rf"\b(?:every\s+other|every\s+second)\s+{_list(_EN_DAY)}", "weekly_days_other"),
         (rf"\b{_EVERY_EN}{_list(_EN_DAY)}", "weekly_days"),
         (rf"(?<!\d\s)\b(?:on\s+)?{_list(_EN_DAYS_RE)}(?!\s+(?:from|after|ago))", "weekly_days"),
+        (rf"\b{_JOINED_PT}", "weekly_days"),
+        (rf"\b{_JOINED_EN}", "weekly_days"),
         # parts of the day, every day
         (
             r"\b(?:toda\s+(?:a\s+)?(?P<p>manha|tarde|noite)|todas\s+as\s+(?P<q>manhas|tardes|noites)|(?:every|each)\s+(?P<r>morning|afternoon|evening|night)|(?P<s>__ADJ__nightly__END__))\b",
@@ -238,7 +278,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         ),
         # plain frequencies
         (
-            r"\b(?:todo\s+santo\s+dia|tod[oa]s?\s+(?:os\s+)?dias?|diariamente|every\s*day|__ADJ__daily__END__|each\s+day|once\s+a\s+day|uma\s+vez\s+(?:por|ao)\s+dia)\b",
+            r"\b(?:(?:2|duas)\s+vezes\s+(?:por|ao)\s+dia|twice\s+(?:a|per)\s+day|twice\s+daily|todo\s+santo\s+dia|(?:tod[oa]s?|tds?)\s+(?:os\s+)?dias?|diariamente|every\s*day|__ADJ__daily__END__|each\s+day|once\s+a\s+day|uma\s+vez\s+(?:por|ao)\s+dia)\b",
             "daily",
         ),
         (
@@ -256,7 +296,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     )
 ]
 _COUNT = re.compile(
-    rf"\b(?:(?:por|durante)\s+)?(?P<n>{_NUM})\s+(?:vezes|times)\b|\b(?:for\s+)?(?P<m>{_NUM})\s+times\b"
+    rf"\b(?:(?:por|durante)\s+)?(?P<n>{_NUM})\s+(?:vezes|times)\b(?!\s+(?:por|ao|a|per)\b)|\b(?:for\s+)?(?P<m>{_NUM})\s+times\b(?!\s+(?:a|per)\b)"
 )
 _DURATION = re.compile(
     rf"\b(?:(?:por|durante)\s+(?:(?:os|as)\s+)?(?:proxim[oa]s\s+)?|(?:n?os|pel[oa]s)\s+proxim[oa]s\s+|for\s+(?:the\s+next\s+)?)"
@@ -285,6 +325,15 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
                 if n is None or not codes:
                     continue
                 parts = {"FREQ": "MONTHLY", "BYDAY": f"{n:+d}{codes[0]}".replace("+", "")}
+            case "business":
+                first = groups["n"][0] in "p1f"
+                parts = {"FREQ": "MONTHLY", "BYDAY": "MO,TU,WE,TH,FR",
+                         "BYSETPOS": "1" if first else "-1"}  # fmt: skip
+            case "next_n":
+                codes, count = _day_codes(groups["wd"]), _number(groups["c"])
+                if not codes or count is None or not 1 <= count <= 52:
+                    continue
+                parts = {"FREQ": "WEEKLY", "BYDAY": codes[0]}
             case "yearday":
                 day, month = _number(groups["d"]), MONTHS.get(groups["mo"])
                 if day is None or month is None or not 1 <= day <= 31:
@@ -351,7 +400,12 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
             needs_day = needs_day and "BYDAY" not in parts and "BYMONTHDAY" not in parts
         part = _part_after(folded, spans) or part
         _absorb_frequency(folded, parts, spans)
-        return _with_bounds(folded, Repeat(parts, tuple(spans), part, needs_day=needs_day))
+        bounded = _with_bounds(folded, Repeat(parts, tuple(spans), part, needs_day=needs_day))
+        if kind == "next_n":
+            return replace(bounded, count=_number(groups["c"]))
+        if kind == "daily" and re.search(r"vezes|twice", m.group(0)):
+            return replace(bounded, twice=True)
+        return bounded
     return None
 
 
@@ -441,3 +495,41 @@ def _with_bounds(folded: str, repeat: Repeat) -> Repeat:
         start=start,
         needs_day=repeat.needs_day,
     )
+
+
+_DAY_NAMES = (
+    r"segunda|terca|quarta|quinta|sexta|sabado|domingo|monday|tuesday|wednesday|thursday"
+    r"|friday|saturday|sunday"
+)
+# words that say a reminder repeats; left unread beside a reading, they make it a question
+_CUE = re.compile(
+    r"\b(?:(?:tod[oa]s?|tds?|every|each|cada)\s+(?:(?:os|as|o|a|the|santo)\s+)?(?:\d+\s+)?"
+    rf"(?:dias?|semanas?|mes(?:es)?|anos?|horas?|days?|weeks?|months?|years?|hours?|weekdays?"
+    rf"|other|second|third|primeir[ao]|ultim[ao]|first|last|manhas?|tardes?|noites?|morning"
+    rf"|afternoon|evening|night|{_DAY_NAMES})"
+    rf"|(?:{_DAY_NAMES})\s+sim\b|(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s\b"
+    r"|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s\b"
+    r"|dias?\s+ute(?:is|l)|business\s+days?|weekdays|weekends|fins\s+de\s+semana"
+    r"|\d+\s+vezes\s+(?:por|ao)|twice|diariamente|semanalmente|mensalmente|quinzenalmente"
+    rf"|anualmente|everyday|{_ADJ}(?:daily|weekly|monthly|biweekly|fortnightly|yearly|annually)"
+    r"|proxim[oa]s\s+\d+|next\s+\d+)\b"
+)
+# repetition with no rule to read: asked, never set ("de vez em quando", "every now and then")
+_VAGUE = re.compile(
+    r"\b(?:de\s+vez\s+em\s+quando|as\s+vezes|com\s+frequencia|frequentemente"
+    r"|(?:varias|algumas|umas)\s+vezes\s+(?:por|ao|no)\s+dia|volta\s+e\s+meia"
+    r"|every\s+(?:now\s+and\s+then|so\s+often|once\s+in\s+a\s+while)|now\s+and\s+then"
+    r"|from\s+time\s+to\s+time|regularly|frequently|periodically|often"
+    r"|(?:several|a\s+few|many)\s+times\s+(?:a|per)\s+day)\b"
+)
+
+
+def repeat_cue(folded: str) -> bool:
+    """Whether a folded text still says something repeats ("toda", "every monday", "twice")."""
+    return _CUE.search(folded) is not None
+
+
+def vague_repeat(folded: str) -> tuple[int, int] | None:
+    """Where a folded message asks to repeat with no rule ("às vezes", "regularly"), or None."""
+    m = _VAGUE.search(folded)
+    return m.span() if m else None

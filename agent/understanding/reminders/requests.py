@@ -28,7 +28,7 @@ from agent.understanding.reminders.placing import (
 )
 from agent.understanding.reminders.reading import When, read_when
 from agent.understanding.reminders.recurring import AskStart, read_recurring
-from agent.understanding.reminders.repeating import read_repeat
+from agent.understanding.reminders.repeating import read_repeat, repeat_cue, vague_repeat
 from agent.understanding.reminders.rules import Rule
 
 RouteName = Literal["remind", "reminders", "unremind", "undo", "redo"]
@@ -67,7 +67,7 @@ _PT_GLUE = r"(?:de|do|da|que|pra|para|pro|sobre|e)\b"
 _EN_GLUE = r"(?:to|about|that|of|for|and)\b"
 # "de", "pra mim:", "to", "that": glue words of one language ("to do the exam" keeps "do")
 _LEADING_GLUE = re.compile(
-    r"^(?:[\s,:;.-]|(?:pra|para|pro)\s+mim\b|for\s+me\b)*"
+    r"^(?:[\s,:;.-]|(?:pra|para|pro)\s+mim\b|for\s+me\b|lembrar\b|remember\b)*"
     rf"(?:{_PT_GLUE}(?:\s+{_PT_GLUE})*|{_EN_GLUE}(?:\s+{_EN_GLUE})*)?[\s,:;.-]*",
     re.I,
 )
@@ -119,13 +119,35 @@ def route(text: str) -> tuple[RouteName, str] | None:
     if cancel := _CANCEL.match(folded):
         return ("unremind", text[cancel.start(1) : cancel.end(1)].strip())
     span = find_trigger(folded)
+    if span is None and _leads_with_time(folded):
+        return ("remind", text)
     if span is not None:
         toks = tokenize(folded)
         if read_when(toks, trigger=_token_range(toks, span)) is not None:
             return ("remind", text)
-        if read_repeat(folded[: span[0]] + " " * (span[1] - span[0]) + folded[span[1] :]):
+        rest = folded[: span[0]] + " " * (span[1] - span[0]) + folded[span[1] :]
+        if read_repeat(rest) or vague_repeat(rest):
             return ("remind", text)
     return None
+
+
+_NOT_REMINDER = re.compile(
+    r"\b(?:anota|anote|nota|salva|salve|guarda|guarde|busca|procura|apaga|deleta|lista|mostra"
+    r"|save|note|search|find|delete|list|show)\b|[?]"
+)
+
+
+def _leads_with_time(folded: str) -> bool:
+    """ "todo dia 7h30 tomar o remédio", "toda sexta às 18h pagar a diarista": a message with no
+    request verb that starts with a repetition is a reminder when no other verb of the product
+    (save, note, search, delete, list) is in it. A one-off ("amanhã às 9h reunião") stays a note."""
+    if _NOT_REMINDER.search(folded):
+        return False
+    start = len(folded) - len(folded.lstrip())
+    repeat = read_repeat(folded)
+    if repeat is not None:
+        return min(a for a, _ in repeat.spans) == start and repeat_cue(folded[: repeat.spans[0][1]])
+    return False
 
 
 def find_trigger(folded: str) -> tuple[int, int] | None:
@@ -167,8 +189,12 @@ def parse(
     if repeating is not None:
         what = _what(text, ((span,) if span else ()) + repeating.spans)
         if isinstance(repeating, AskStart):
-            return AskWhen(what, repeating.options, "repeat_start", rule=repeating.rule)
+            return AskWhen(what, repeating.options, repeating.reason, rule=repeating.rule)
         return SetReminder(what, repeating.first, repeating.default_time, rule=repeating.rule)
+    vague = vague_repeat(folded)
+    if vague is not None:  # "de vez em quando", "regularly": no rule to read, ask
+        what = _what(text, ((span,) if span else ()) + (vague,))
+        return AskWhen(what, later_today_options(now), "vague")
     when = read_when(toks, trigger=_token_range(toks, span), month_first=month_first)
     if when is None:
         return None
@@ -182,6 +208,9 @@ def parse(
         return AskWhen(what, placed.options, placed.reason, context)
     if isinstance(placed, Past):
         return PastTime(placed.at)
+    if repeat_cue(_mask(folded, list(((span,) if span else ()) + when.spans))):
+        # rule words the grammar could not read ("segunda sim, segunda não" unknown): never once
+        return AskWhen(what, later_today_options(now), "partial")
     unread = unread_time_words(toks, when.spans, span)
     if unread:  # part of the time was left unread: ask rather than set it early
         marks = {toks.index(t) for t in unread}

@@ -20,7 +20,18 @@ MAX_COUNT = 1000
 MAX_INTERVAL = 1000
 _FREQS = ("YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY")
 _ALLOWED_PARTS = frozenset(
-    {"FREQ", "INTERVAL", "BYDAY", "BYMONTHDAY", "BYMONTH", "BYSETPOS", "COUNT", "UNTIL", "WKST"}
+    {
+        "FREQ",
+        "INTERVAL",
+        "BYDAY",
+        "BYMONTHDAY",
+        "BYMONTH",
+        "BYSETPOS",
+        "BYHOUR",
+        "COUNT",
+        "UNTIL",
+        "WKST",
+    }
 )
 _PART = re.compile(r"^[A-Z]+=[A-Z0-9,+\-]+$")
 

@@ -45,7 +45,7 @@ def first_three(message: str, now: datetime = NOW) -> tuple[str, list[str], str]
         ("remind me every other day at 8 to stretch", "FREQ=DAILY;INTERVAL=2", "2026-01-06 08:00", "stretch"),
         ("me lembra todo mês no dia 10 às 8h de pagar a escola", "FREQ=MONTHLY;BYMONTHDAY=10", "2026-01-10 08:00", "pagar a escola"),
         ("remind me every May 5th to call grandma", "FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=5", "2026-05-05 09:00", "call grandma"),
-        ("me lembra toda noite de tomar o remédio", "FREQ=DAILY", "2026-01-05 20:00", "tomar o remédio"),
+        ("me lembra toda noite às 21h de tomar o remédio", "FREQ=DAILY", "2026-01-05 21:00", "tomar o remédio"),
         ("remind me to drink water every 2 hours", "FREQ=HOURLY;INTERVAL=2", "2026-01-05 12:00", "drink water"),
     ],
 )  # fmt: skip
