@@ -63,7 +63,7 @@ class ChangeReminderArgs(_Target):
 
 
 class CancelReminderArgs(_Target):
-    scope: Literal["next", "all"] = "all"
+    scope: Literal["next", "all"] | None = None  # a repeating one with none: the user is asked
 
 
 class UndoLastArgs(ToolArgs):
@@ -132,7 +132,11 @@ async def cancel_reminder(ctx: ToolContext, args: CancelReminderArgs) -> Outcome
     target = await _target(ctx, args)
     if isinstance(target, NotFound | Failed):
         return target
-    reply = await reminding.cancel(ctx.deps, ctx.turn, target, args.scope)  # type: ignore[arg-type]
+    if target.rule and args.scope is None:  # "only the next one, or all?" (DESIGN 11.4)
+        reply = await reminding.ask_scope(ctx.deps, ctx.turn, target)
+        return Replied(reply, "asked")
+    scope = args.scope or "all"
+    reply = await reminding.cancel(ctx.deps, ctx.turn, target, scope)
     return Replied(reply, "cancelled" if reply.meta.turn_kind == "effect" else "not_cancelled")
 
 
@@ -176,7 +180,7 @@ REMINDER_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "low",
         "scope next: only its next time.",
         cancel_reminder,
-        {"query": "dentista", "scope": "all"},
+        {"query": "dentista"},
         kind="delete",  # offered where deleting is (agent/tools/paths.py): "esquece o lembrete"
     ),
     Tool(

@@ -102,3 +102,31 @@ async def test_the_next_reminders_are_in_the_frame_with_a_handle_the_tools_take(
         assert "levar o bolo" in told
         assert "renovar o seguro" not in told
         assert (await db.reminders.get(ALICE, soon.id)).state == "cancelled"  # type: ignore[union-attr]
+
+
+async def test_cancelling_a_repeating_reminder_with_no_scope_asks_next_or_all(
+    db: Database,
+) -> None:
+    """The model used to cancel every occurrence (the tool defaulted to "all"): now the user
+    is asked, as «cancela o lembrete do X» in code asks (DESIGN 11.4)."""
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra todo dia às 20h de passear com o cachorro")
+        (reminder,) = await db.reminders.for_user(ALICE)
+        asked = await lembra.say(
+            "tira esse lembrete do cachorro aí",
+            llm=[call("cancel_reminder", query="cachorro")],
+        )
+        assert asked.choice_kind is not None, asked.text
+        assert (await db.reminders.get(ALICE, reminder.id)).state == "scheduled"  # type: ignore[union-attr]
+
+
+async def test_cancel_the_x_reminder_is_read_in_code_and_asks_for_a_repeating_one(
+    db: Database,
+) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("remind me every day at 8pm to walk the dog")
+        asked = await lembra.say("cancel the dog reminder")
+        assert asked.meta.llm_calls == 0
+        assert asked.choice_kind is not None, asked.text
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.state == "scheduled"

@@ -85,8 +85,10 @@ _RETIME = re.compile(
 # "cancela o do dentista", "cancel the dentist one": a cancel verb and the reminder named by its
 # words in that form only ("apaga o inception" deletes an item, never a reminder)
 _CANCEL = re.compile(
-    r"^\s*(?:(?:cancela|cancele|cancelar|desmarca|desmarque)\s+(?:o|a)\s+d[eoa]s?\s+"
-    r"(?P<query>[^\s].*?)|(?:cancel|drop)\s+the\s+(?P<query_en>[^\s].*?)\s+one"
+    r"^\s*(?:(?:cancela|cancele|cancelar|desmarca|desmarque|esquece|esqueca|apaga|tira)"
+    r"\s+(?:o|a)\s+(?:lembrete\s+)?d[eoa]s?\s+"
+    r"(?P<query>[^\s].*?)|(?:cancel|drop)\s+the\s+(?P<query_en>[^\s].*?)\s+(?:one|reminder)"
+    r"|(?:cancel|drop|delete|remove)\s+my\s+(?P<query_my>[^\s].*?)\s+reminder"
     r"|(?:cancel|drop)\s+the\s+one\s+(?:about|for|with)\s+(?P<query_one>[^\s].*?))"
     r"\s*[.!]*\s*$"
 )
@@ -105,7 +107,7 @@ def read_ask(text: str) -> Ask | None:
     if m := _RETIME.match(folded):
         return ChangeAsk("", _words(text, m, "when"))
     if m := _CANCEL.match(folded):
-        group = next(g for g in ("query", "query_en", "query_one") if m.group(g))
+        group = next(g for g in ("query", "query_en", "query_my", "query_one") if m.group(g))
         return CancelAsk(_words(text, m, group))
     return None
 
