@@ -15,6 +15,7 @@ from pydantic import Field, model_validator
 
 from agent.errors import ToolFailure
 from agent.tools.base import Failed, NotFound, Outcome, Replied, Tool, ToolArgs, ToolContext
+from storage.documents import ReminderDoc
 
 _ISO = r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?$"
 
@@ -97,7 +98,7 @@ async def list_reminders(ctx: ToolContext, args: ListRemindersArgs) -> Outcome:
     return Replied(await reminding.list_reminders(ctx.deps, ctx.turn, args.period), "listed")
 
 
-async def _target(ctx: ToolContext, args: _Target) -> object:
+async def _target(ctx: ToolContext, args: _Target) -> ReminderDoc | NotFound | Failed:
     from agent.conversation import reminding
 
     found = await reminding.target_of(ctx.deps, ctx.turn, args.reminder_id, args.query)
@@ -117,7 +118,7 @@ async def change_reminder(ctx: ToolContext, args: ChangeReminderArgs) -> Outcome
     reply = await reminding.change_from_tool(
         ctx.deps,
         ctx.turn,
-        target,  # type: ignore[arg-type]
+        target,
         when=args.when,
         phrase=args.phrase,
         what=args.text,
