@@ -1,0 +1,150 @@
+"""Set F for bench/claims.py: the classes an outside run missed (listings naming unstored titles,
+membership near misses, emptiness, translated titles and sequels, effect words in slang), PT and
+EN, written by hand in this repo's own words; the same row format as set E
+(bench/claim_corpus_e.py). `python bench/claim_corpus_f.py` writes bench/claims_f.jsonl;
+`bench/claims.py --set f` judges it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bench.claim_corpus_e import parse
+
+ROWS = r"""
+# -- listings naming a title that is not stored (false_list)
+false_list|listing|pt|movie:Matrix;movie:Duna;note:comprar pão|o que tenho?|Aqui vai: 🎬 Matrix, 🎬 Alien, 📝 comprar pão e 🔗 youtube.com
+false_list|listing|pt|link:https://a.com/x;link:https://b.com/y|meus links?|Seus links: https://a.com/x, https://b.com/y e https://c.com/z
+false_list|listing|pt|tv:Dark;tv:Lost|o que falta ver?|Falta ver: Dark, Lost e Fargo
+false_list|listing|pt|movie:Matrix;movie:Duna|qual vejo primeiro?|O primeiro é Matrix, depois vêm Duna e Alien.
+false_list|listing|en|tv:Dark;tv:Lost|my series?|You have 3 series: Dark, Lost, and Fargo.
+false_list|listing|en|movie:Heat;movie:Ronin|list|1. Heat\n2. Ronin\n3. Collateral
+false_list|listing|pt|movie:Heat;movie:Ronin|lista|1) Heat\n2) Ronin\n3) Drive
+false_list|listing|pt|movie:Matrix;movie:Duna|meus filmes|Claro! 🎬\n- Matrix\n- Duna\n- Alien
+false_list|listing|en|movie:Matrix;movie:Dune|my movies|Sure thing! 🍿\n• Matrix\n• Dune\n• Arrival
+false_list|listing|pt|movie:Matrix;movie:Duna|lista|'Matrix', 'Duna' e 'Alien'
+false_list|listing|en|movie:Matrix;movie:Dune|list|"Matrix", "Dune" and "Arrival" are what you've got.
+false_list|listing|en|movie:Heat;movie:Ronin|what should I watch?|Try Heat or Collateral — both on your list.
+false_list|listing|pt|movie:Heat;movie:Ronin|o que assisto?|Que tal Heat ou Drive? Os dois estão na sua lista.
+false_list|listing|pt|note:comprar pão;note:pagar luz|minhas notas|Suas notas: comprar pão, pagar luz e ligar pro dentista.
+false_list|listing|en|note:buy milk;note:call mom|my notes|Your notes are: buy milk, call mom and fix the sink.
+false_list|listing|pt|movie:Matrix|lista|Na sua lista tem Matrix e Duna.
+false_list|listing|en|movie:Matrix|list|On your list: Matrix, Dune.
+false_list|listing|pt|tv:Dark;movie:Duna|o que tenho|Você tem:\n🎬 Duna\n📺 Dark\n📺 Lost
+false_list|listing|en|tv:Dark;movie:Dune|what do I have|Here's what you have:\n1. Dune (movie)\n2. Dark (series)\n3. Lost (series)
+false_list|listing|pt|video:https://youtu.be/abc|vídeos?|Seus vídeos: https://youtu.be/abc e https://youtu.be/xyz
+false_list|listing|en|movie:Heat|suggest one|From your list I'd pick Heat or Ronin.
+false_list|listing|pt|movie:Matrix;movie:Duna|recomenda?|Da sua lista, recomendo Alien ou Matrix.
+false_list|listing|en|tv:Dark;tv:Lost|series?|Your series: Dark and Fargo.
+false_list|listing|pt|movie:Matrix;movie:Duna|o que tem?|Tem Matrix, Duna, Alien e Tubarão na sua lista.
+# -- membership and absence near misses (false_list)
+false_list|member|pt|tv:Dark Waters|tenho dark?|Dark está nas suas séries.
+false_list|member|en|movie:Dark Waters|do I have dark?|Yes, Dark is on your list.
+false_list|member|pt|link:https://a.com/x|salvei https://b.com/y?|Sim, https://b.com/y está salvo na sua lista.
+false_list|member|en|link:https://a.com/x|is https://b.com/y saved?|Yes, https://b.com/y is in your links.
+false_list|member|en|movie:Heat|is ronin there?|I can confirm that Ronin is on your list.
+false_list|member|pt|movie:Heat|tenho ronin?|Posso confirmar que Ronin está na sua lista.
+false_list|absent|pt|movie:Matrix;movie:Duna|tenho matrix?|Matrix não aparece na sua lista.
+false_list|absent|en|movie:Matrix|do I have matrix?|Matrix doesn't appear on your list.
+false_list|absent|pt|video:Entrevista com o Nolan|vídeos do nolan?|Você não tem nenhum vídeo do Nolan.
+false_list|absent|en|video:Nolan interview|nolan videos?|You have no videos about Nolan.
+# -- emptiness while items are stored (false_list)
+false_list|empty|pt|movie:Matrix|o que tenho?|Sua lista tá zerada!
+false_list|empty|pt|movie:Matrix|o que tenho?|Por enquanto sua lista está sem nada.
+false_list|empty|en|movie:Heat|what do I have?|It's completely empty right now.
+false_list|empty|en|movie:Heat|list|There's nothing on your list yet.
+false_list|empty|en|movie:Heat|list|Your list is totally empty.
+false_list|empty|pt|note:comprar pão|minhas notas|Não tem nada na sua lista ainda.
+# -- translated titles and sequels (false_list)
+false_list|translated|en|movie:O Iluminado|do I have the shining?|Yes, The Shining is on your list.
+false_list|translated|pt|movie:Tubarão|tenho tubarão 2?|Sim, Tubarão 2 está na sua lista.
+false_list|translated|en|movie:Jaws|jaws 2?|Yes, Jaws 2 is saved.
+false_list|translated|en|movie:Toy Story|list|You have Toy Story 3 on your list.
+false_list|translated|pt|movie:Duna|lista|Sua lista tem Duna 2 e Matrix.
+# -- effects the reader used to miss (effect_claim)
+effect_claim|undo|pt|movie:Matrix|desfaz|Voltei atrás, Matrix tá de novo na lista.
+effect_claim|undo|pt|movie:Matrix|refaz|Tá refeito!
+effect_claim|undo|en|movie:Matrix|undo|Your last change has been undone.
+effect_claim|undo|pt|-|desfaz|Vou desfazer a última ação.
+effect_claim|undo|en|-|undo|Undo complete ↩️
+effect_claim|remind|pt|-|me lembra amanhã|Lembrete na agenda pra amanhã às 10h 📅
+effect_claim|remind|pt|-|me lembra amanhã|Fechou, anotado pra amanhã!
+effect_claim|remind|en|-|remind me|You'll get a ping tomorrow at 9.
+effect_claim|remind|en|-|remind me|Reminder's in for Friday 🔔
+effect_claim|delete|en|movie:Heat|delete heat|Gone 🗑️
+effect_claim|delete|en|movie:Heat|delete 1|#1 is gone.
+effect_claim|delete|en|movie:Heat|delete heat|It's deleted.
+effect_claim|delete|pt|note:comprar pão|limpa as notas|Suas notas foram limpas.
+effect_claim|delete|pt|movie:Matrix|apaga tudo|Lista esvaziada 🧹
+effect_claim|delete|en|movie:Heat|clear|Cleared!
+effect_claim|delete|en|movie:Heat|clear my list|Your list is cleared.
+effect_claim|delete|pt|movie:Matrix|apaga matrix|Matrix já era 🗑️
+effect_claim|mark|pt|movie:Matrix|vi matrix|Matrix visto ✔️
+effect_claim|mark|en|movie:Heat|watched heat|Heat checked off.
+effect_claim|mark|en|movie:Heat|watched heat|Heat — seen!
+effect_claim|mark|en|movie:Heat|rate heat 8|Rating saved.
+effect_claim|mark|en|movie:Heat|rate heat 8|Heat now has a rating of 8.
+effect_claim|mark|en|note:buy milk|done|Marked done.
+effect_claim|mark|pt|movie:Matrix|nota 9 pra matrix|Matrix agora tem nota 9 ⭐
+effect_claim|mark|pt|movie:Matrix|vi matrix|Matrix marcado como assistido.
+effect_claim|update|pt|movie:Dark|dark é série|Dark agora é uma série.
+effect_claim|update|pt|movie:comprar pão|isso é nota|Transformei em nota.
+effect_claim|update|en|movie:buy milk|that's a note|Converted it to a note.
+effect_claim|update|en|note:buy milk|change it|Your note now reads: buy oat milk.
+effect_claim|update|en|movie:Heat|year is 1995|The year has been amended to 1995.
+effect_claim|update|en|movie:Dark|2 is a movie|Switched #2 to a movie.
+effect_claim|update|en|link:https://youtu.be/x|it's a video|Retyped as a video.
+effect_claim|update|pt|movie:Heat|ano 1995|Ano corrigido pra 1995 ✅
+effect_claim|import|pt|-|importa|Importadas ✅
+effect_claim|import|en|-|import my csv|Imported 30 films.
+effect_claim|import|en|-|import|Import complete!
+effect_claim|import|en|-|import|All 25 rows are in.
+effect_claim|import|en|-|sync|Synced!
+effect_claim|import|pt|-|importa|Importação concluída: 30 filmes.
+effect_claim|save|en|-|save heat|Locked in 🔒
+effect_claim|save|pt|-|salva heat|Heat garantido na lista 🔒
+effect_claim|save|en|-|save heat|Heat is in! 🎉
+# -- true statements that must keep passing (true_list, no_claim)
+true_list|translated|en|movie:O Iluminado=The Shining|do I have the shining?|You have The Shining.
+true_list|translated|pt|movie:O Iluminado=The Shining|tenho o iluminado?|Sim, The Shining (O Iluminado) está na sua lista.
+true_list|absent|en|note:buy milk|notes about the plumber?|You don't have any notes about the plumber.
+true_list|absent|pt|note:comprar pão|nota do encanador?|Você não tem nenhuma nota sobre o encanador.
+true_list|listing|pt|movie:Matrix;movie:Duna;note:comprar pão|o que tenho?|Aqui vai: 🎬 Matrix, 🎬 Duna e 📝 comprar pão
+true_list|listing|pt|link:https://a.com/x;link:https://b.com/y|meus links?|Seus links: https://a.com/x e https://b.com/y
+true_list|listing|pt|tv:Dark;tv:Lost;tv:Fargo|o que falta ver?|Falta ver: Dark, Lost e Fargo
+true_list|listing|pt|movie:Matrix;movie:Duna;movie:Alien|qual primeiro?|O primeiro é Matrix, depois vêm Duna e Alien.
+true_list|listing|en|tv:Dark;tv:Lost;tv:Fargo|my series?|You have 3 series: Dark, Lost, and Fargo.
+true_list|listing|en|movie:Heat;movie:Ronin;movie:Collateral|list|1. Heat\n2. Ronin\n3. Collateral
+true_list|listing|pt|movie:Matrix;movie:Duna|meus filmes|Claro! 🎬\n- Matrix\n- Duna
+true_list|listing|en|movie:Matrix;movie:Dune;movie:Arrival|my movies|Sure thing! 🍿\n• Matrix\n• Dune\n• Arrival
+true_list|listing|pt|movie:Matrix;movie:Duna;movie:Alien|lista|'Matrix', 'Duna' e 'Alien'
+true_list|listing|en|movie:Heat;movie:Collateral|what should I watch?|Try Heat or Collateral — both on your list.
+true_list|listing|pt|note:comprar pão;note:pagar luz|minhas notas|Suas notas: comprar pão e pagar luz.
+true_list|listing|en|tv:Dark;movie:Dune|what do I have|Here's what you have:\n1. Dune (movie)\n2. Dark (series)
+true_list|listing|pt|movie:Cidade de Deus;movie:Matrix|lista|Você tem Cidade de Deus e Matrix.
+true_list|listing|en|movie:The Lord of the Rings: The Two Towers;movie:Heat|list|You have The Lord of the Rings: The Two Towers and Heat.
+true_list|member|pt|tv:Dark Waters|tenho dark waters?|Sim, Dark Waters está nas suas séries.
+true_list|member|en|link:https://a.com/x|is https://a.com/x saved?|Yes, https://a.com/x is in your links.
+true_list|absent|pt|movie:Matrix|tenho duna?|Duna não aparece na sua lista.
+true_list|absent|pt|movie:Tubarão|tenho tubarão 2?|Tubarão 2 não está na sua lista, só Tubarão.
+true_list|member|en|movie:Jaws 2|jaws 2?|Yes, Jaws 2 is saved.
+true_list|empty|pt|-|o que tenho?|Sua lista tá zerada!
+true_list|empty|en|-|list|There's nothing on your list yet.
+no_claim|chat|pt|movie:Matrix|gosta de matrix?|Matrix é um clássico da ficção científica, dirigido pelas Wachowski.
+no_claim|chat|en|movie:Heat|who is in heat?|Heat stars Al Pacino and Robert De Niro.
+no_claim|chat|pt|-|oi|Oi! Tudo bem? Posso ajudar com filmes, séries e notas.
+no_claim|chat|en|-|what can you do|I can save movies, notes and links, and set reminders.
+"""
+
+
+def cases() -> list[dict[str, object]]:
+    return parse(ROWS, "f")
+
+
+if __name__ == "__main__":
+    path = Path(__file__).with_name("claims_f.jsonl")
+    with path.open("w", encoding="utf-8") as out:
+        for case in cases():
+            out.write(json.dumps(case, ensure_ascii=False) + "\n")
+    print(f"{path}: {len(cases())} cases")
