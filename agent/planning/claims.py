@@ -319,8 +319,9 @@ def fold_word(raw: str) -> str:
 
 
 _WORD_RE: Final = r"[^\W_]+(?:['’][^\W_]+)*"
+_URL: Final = r"(?:https?://|www\.)\S+?(?=[.,;:!?)»”\"']*(?:\s|$))"
 _TOKEN: Final = re.compile(
-    _WORD_RE + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
+    _URL + "|" + _WORD_RE + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
 )
 _WORDS: Final = re.compile(_WORD_RE)
 _MARKS: Final = {**dict.fromkeys("✅✔☑✓", "✓"), "\U0001f44d": "+1", "\U0001f44c": "+1"}
@@ -370,6 +371,7 @@ class Statement:
     complete: bool = False  # "só", "only", "todos", "all": the names are every item (of type)
     confirms: bool = False  # said with a participle ("Tá salvo!"): naming nothing, it confirms
     refers: bool = True  # naming nothing, its subject points back ("it", "ele", "seu filme")
+    topic: bool = False  # absent: no item (of type) mentions the names at all
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,7 +388,9 @@ Title = tuple[tuple[str, ...], tuple[int, ...]]  # a title's words, the stored i
 def _tokens(text: str) -> list[Tok]:
     out: list[Tok] = []
     for raw in _TOKEN.findall(text):
-        if raw in _MARKS or not raw[0].isalnum():
+        if re.match(_URL, raw):  # a link is a name, whole
+            out.append(Tok("§", raw, name=Name(title_words(raw))))
+        elif raw in _MARKS or not raw[0].isalnum():
             out.append(Tok(_MARKS.get(raw, raw), raw))
         else:  # "é" is no "e" ("and")
             out.append(Tok("eh" if raw in ("é", "É") else fold_word(raw), raw, raw[0].isupper()))
@@ -882,7 +886,7 @@ def _read_clause(
     states about the list."""
     words = [t.w for t in clause]
     negated = _negated(words, language)
-    empty = _emptiness(words, language)
+    empty = _emptiness(clause, language)
     counts = _counts(words)
     yours = any(w in _YOU or w in _KEPT_WORDS for w in words) or _has_place(words)
     if empty is not None:
@@ -1038,8 +1042,9 @@ def _after_place(span: list[Tok]) -> list[Tok]:
     return span[next(at, len(span) - 1) + 1 :]
 
 
-def _emptiness(words: Sequence[str], language: str) -> Statement | None:
+def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     """ "Sua lista está vazia", "você ainda não salvou nada", "you have no notes"."""
+    words = [t.w for t in clause]
     type_ = next((_TYPE_OF[w] for w in words if w in _TYPE_OF), "")
     negated = _negated(words, language)
     if any(w in _REMINDER_WORDS or w in _NARROW_MORE for w in words):
@@ -1052,9 +1057,15 @@ def _emptiness(words: Sequence[str], language: str) -> Statement | None:
     kept = any(w in _HAVE or w in _KEPT_WORDS for w in words)
     nothing = any(w in _NOTHING for w in words) or (language == "en" and "no" in words)
     plural = any(w in _TYPE_OF and w.endswith("s") for w in words)
-    return (
-        Statement("count", type=type_) if you and kept and (nothing or (type_ and plural)) else None
-    )
+    if not (you and kept and (nothing or (type_ and plural))):
+        return None
+    typed = next((k for k, w in enumerate(words) if w in _TYPE_OF), len(words))
+    topic = [w for t in clause[typed + 2 :] for w in (t.name.words if t.name else [t.w])]
+    topic = [w for w in topic if w not in _GENERIC and w[:1].isalnum()]
+    if words[typed + 1 : typed + 2] and words[typed + 1] in _NARROW and topic:
+        # "nenhum vídeo do Nolan", "no notes about the plumber": no item of it mentions that
+        return Statement("absent", (Name(tuple(topic)),), type=type_, topic=True)
+    return Statement("count", type=type_)
 
 
 def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
@@ -1149,16 +1160,29 @@ def _matching(name: Name, items: Sequence[Stored], *, strict: bool = False) -> s
     `strict`, by a part of one or one typo away."""
     if name.items:
         return set(name.items)
-    words = tuple(w for w in name.words if w not in _ARTICLES and not w.isdigit())
-    joined = " ".join(words)
+    words = tuple(w for w in name.words if w not in _ARTICLES and not _year(w))
+    joined, numbers = " ".join(words), [w for w in words if w.isdigit()]
+    link = words[:1] in (("http",), ("https",), ("www",))
     hits: set[int] = set()
     for k, item in enumerate(items):
         for title in (item.title, item.original_title) if words else ():
-            own = tuple(w for w in title_words(title or "") if w not in _ARTICLES)
+            own = tuple(w for w in title_words(title or "") if w not in _ARTICLES and not _year(w))
+            # a part of a title names it in a note or a link ("comprar pão" of a longer note),
+            # never a title's prefix ("Dark" is not "Dark Waters"); "Jaws 2" is not "Jaws"
             part = not strict and len(joined) >= 4 and _contains(own, words)
-            if own and (own == words or part or fuzz.ratio(joined, " ".join(own)) >= 88):
+            part = part and (
+                item.type in ("note", "link", "video") or not _contains(own[:1], words[:1])
+            )
+            typo = not link and fuzz.ratio(joined, " ".join(own)) >= 88
+            if own and (
+                own == words or part or typo and numbers == [w for w in own if w.isdigit()]
+            ):
                 hits.add(k)
     return hits
+
+
+def _year(word: str) -> bool:
+    return len(word) == 4 and word.isdigit()
 
 
 def _kept(facts: ClaimFacts, type_: str) -> int:
@@ -1177,6 +1201,11 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     for name in statement.names:
         said = " ".join(name.words)
         hits = _matching(name, items, strict=kind == "absent")
+        if statement.topic:
+            hits = {
+                k for k, i in enumerate(items) if (not statement.type or i.type == statement.type)
+                and set(name.words) <= {*title_words(i.title), *title_words(i.original_title or "")}
+            }  # fmt: skip
         if kind == "absent" and hits:
             return LIST_WRONG.format(what=f"lacks «{said}»")
         if kind == "member" and not hits and name.words:
