@@ -294,6 +294,7 @@ _NARROW_MORE: Final = _set(
     """hoje ontem semana mes today yesterday week month recently recentemente chamado chamada
     called named matching nome title titulo"""
 )
+_EMPTY: Final = _set("vazia vazio vazias vazios zerada zerado zeradas zerados empty blank")
 _ABLE: Final = _phrases("i can|posso|consigo|podemos|we can|i m able|im able|sou capaz")
 _READS: Final = re.compile(
     r"^(?:procur|busc|pesquis|mostr|search|find|look|show|check|ver$|assistir|watch|lembrete|"
@@ -1049,12 +1050,14 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     negated = _negated(words, language)
     if any(w in _REMINDER_WORDS or w in _NARROW_MORE for w in words):
         return None  # "você não tem lembretes", "não há itens com esse nome": not the list's size
-    if any(w in ("vazia", "vazio", "vazias", "empty") for w in words) and _has_place(words):
-        return None if negated else Statement("count", type=type_)
+    empty = any(w in _EMPTY for w in words) or _contains(words, ("sem", "nada"))
+    if empty and (_has_place(words) or words[:1] and words[0] in _STATE_AUX | _set("it ela")):
+        no = _negated([w for k, w in enumerate(words) if words[k - 1 : k] != ["sem"]], language)
+        return None if no else Statement("count", type=type_)  # "It's completely empty"
     if not negated or any(w in _I_WE for w in words):
         return None  # "eu não tenho nada salvo" is not the list
-    you = any(w in _YOU or w in ("there", "ha") for w in words) or _has_place(words)
-    kept = any(w in _HAVE or w in _KEPT_WORDS for w in words)
+    you = any(w in _YOU or w in ("there", "theres", "ha") for w in words) or _has_place(words)
+    kept = any(w in _HAVE or w in _KEPT_WORDS or w == "theres" for w in words)
     nothing = any(w in _NOTHING for w in words) or (language == "en" and "no" in words)
     plural = any(w in _TYPE_OF and w.endswith("s") for w in words)
     if not (you and kept and (nothing or (type_ and plural))):
