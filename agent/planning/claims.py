@@ -295,6 +295,11 @@ _NARROW_MORE: Final = _set(
     called named matching nome title titulo"""
 )
 _EMPTY: Final = _set("vazia vazio vazias vazios zerada zerado zeradas zerados empty blank")
+_ABOUT_LIST: Final = _set(
+    """minha meu meus minhas my tenho have lista list falta vejo assisto assistir ver watch
+    primeiro first recomenda recommend sugere suggest pick"""
+)
+_PRESENTS: Final = _set("aqui segue seguem here heres vai falta faltam")
 _ABLE: Final = _phrases("i can|posso|consigo|podemos|we can|i m able|im able|sou capaz")
 _READS: Final = re.compile(
     r"^(?:procur|busc|pesquis|mostr|search|find|look|show|check|ver$|assistir|watch|lembrete|"
@@ -323,6 +328,7 @@ _WORD_RE: Final = r"[^\W_]+(?:['’][^\W_]+)*"
 _URL: Final = r"(?:https?://|www\.)\S+?(?=[.,;:!?)»”\"']*(?:\s|$))"
 _TOKEN: Final = re.compile(
     _URL + "|" + _WORD_RE + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
+    r"|[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff]"
 )
 _WORDS: Final = re.compile(_WORD_RE)
 _MARKS: Final = {**dict.fromkeys("✅✔☑✓", "✓"), "\U0001f44d": "+1", "\U0001f44c": "+1"}
@@ -381,6 +387,9 @@ class Reading:
     statements: tuple[Statement, ...] = ()
     offer: bool = False
     unchecked: bool = False  # some of it states what storage cannot verify
+    # names said together ("Matrix, Duna e Alien", a list's entries), and whether as a listing
+    # of the list; together, one stored name makes every other one a claim of the list too
+    groups: tuple[tuple[tuple[Name, ...], bool], ...] = ()
 
 
 Title = tuple[tuple[str, ...], tuple[int, ...]]  # a title's words, the stored items it names
@@ -391,8 +400,8 @@ def _tokens(text: str) -> list[Tok]:
     for raw in _TOKEN.findall(text):
         if re.match(_URL, raw):  # a link is a name, whole
             out.append(Tok("§", raw, name=Name(title_words(raw))))
-        elif raw in _MARKS or not raw[0].isalnum():
-            out.append(Tok(_MARKS.get(raw, raw), raw))
+        elif raw in _MARKS or not raw[0].isalnum():  # another emoji is "◆"
+            out.append(Tok(_MARKS.get(raw, "◆" if raw >= "\u2600" else raw), raw))
         else:  # "é" is no "e" ("and")
             out.append(Tok("eh" if raw in ("é", "É") else fold_word(raw), raw, raw[0].isupper()))
     return out
@@ -460,7 +469,7 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
                 break
             j += joiners + 1
         run = toks[i:j] if _capital(toks[i]) else []
-        first = i == 0 or toks[i - 1].w in _ENDS | {"-", "•", "*", "(", "«", '"'}
+        first = i == 0 or toks[i - 1].w in _ENDS | {"-", "•", "*", "(", "«", '"', "◆"}
         year = [t.w for t in toks[j : j + 3]][::2] == ["(", ")"] and toks[j + 1].w.isdigit()
         pp = run and any(f == "pp" for _, f, _ in _LEXICON.get(run[0].w, ()))
         whole = len(run) > 1 and (  # "Deleted Scenes is a film", "Adicionado Recentemente (2021)"
@@ -499,7 +508,7 @@ def _lines(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
         if tok.w != "\n":
             current.append(tok)
             continue
-        entry = bool(current) and current[0].w in ("-", "–", "—", "•", "*")
+        entry = bool(current) and current[0].w in ("-", "–", "—", "•", "*", "◆")
         if current and current[0].w.isdigit() and current[1:2] and current[1].w in (".", ")"):
             entry, current = True, current[1:]
         current = current[1:] if entry else current
@@ -739,13 +748,21 @@ class _Reader:
         self.opened: Statement | None = None  # a statement whose names the lines below list
         self.last_bare = False  # the last sentence only named things: a "✅" after it confirms
         self.said = 0  # sentences with words so far
+        self.groups: list[tuple[tuple[Name, ...], bool]] = []
+        self.entries: list[Name] = []  # the names of the list entries read in a row
+        self.listed: list[Name] = []  # the names listed under `opened`
 
     def line(self, toks: list[Tok], entry: bool) -> None:
-        if entry and self.opened is not None:
-            ends = [k for k, t in enumerate(toks) if t.w in ("(", "-", "–", "—", ":", ",", ".")]
-            self._state(self.opened, _names_in(toks[: ends[0]] if ends else toks, loose=True))
-            return  # "- Up (2009) — salvo": the entry's name
-        self.opened = None
+        ends = [k for k, t in enumerate(toks) if t.w in ("(", "-", "–", "—", ":", ",", ".")]
+        head = toks[: ends[0]] if ends else toks
+        if entry and self.opened is not None:  # "- Up (2009) — salvo": the entry's name
+            self.listed += _names_in(head, loose=True) or [_whole(head)]
+            return
+        self.close()
+        if entry and head[:1] and (head[0].name or head[0].cap):  # "1. Heat\n2. Ronin"
+            self.entries.append(head[0].name if head[0].name else _whole(head))
+        else:
+            self.flush()
         for sentence, question in _sentences(toks):
             self.sentence(sentence, question)
 
@@ -766,6 +783,7 @@ class _Reader:
             self.antecedent = tuple(t.name for t in toks if t.name is not None) or self.antecedent
             return
         effects, statements = len(self.effects), len(self.statements)
+        self.group(toks)
         clauses = _clauses(toks, self.language)
         conditional = noted = able = False
         skip: set[int] = set()
@@ -810,8 +828,8 @@ class _Reader:
         )
         if header is not None:
             colon = next(k for k, t in enumerate(toks) if t.w == ":")
-            if toks[colon + 1 :]:
-                self._state(header, _names_in(toks[colon + 1 :], loose=True))
+            if toks[colon + 1 :]:  # "Aqui vai: 🎬 Matrix, 📝 comprar pão"
+                self._state(header, [_whole(p) for p in _parts(toks[colon + 1 :])])
             self.opened = None if toks[colon + 1 :] else header
             return
         if len(self.effects) == effects and _completion(words):
@@ -822,6 +840,28 @@ class _Reader:
         self.last_bare = bare and len(self.statements) == statements
         silent = len(self.effects) == effects and len(self.statements) == statements
         self.unchecked = self.unchecked or (silent and not (bare or noted))
+
+    def close(self) -> None:
+        """The statement whose names the entries below it listed, once they end."""
+        if self.opened is not None and self.listed:
+            self._state(self.opened, self.listed)
+        self.opened, self.listed = None, []
+
+    def flush(self) -> None:
+        self.groups += [(tuple(self.entries), False)] if len(self.entries) > 1 else []
+        self.entries = []
+
+    def group(self, toks: list[Tok]) -> None:
+        """Names said together in a sentence: parts joined by "," "e" "ou" that end in a name
+        ("O primeiro é Matrix, depois vêm Duna e Alien"); as a listing when the sentence names
+        the list ("Try Heat or Drive, both on your list")."""
+        parts = _parts(toks)
+        names = [p[-1].name for p in parts if p[-1].name]
+        if len(parts) > 1 and parts[-1][0].name and not parts[-1][-1].name:
+            names.append(parts[-1][0].name)  # "Matrix, Duna e Alien estão na sua lista"
+        words = [t.w for t in toks]
+        listing = _has_place(words) or any(w in ("both", "ambos", "ambas") for w in words)
+        self.groups += [(tuple(names), listing)] if len(names) > 1 else []
 
     def _state(self, statement: Statement, names: Sequence[Name]) -> None:
         names = tuple(names) or statement.names
@@ -851,11 +891,41 @@ def read(
     toks = _mask(_tokens(without_data_tags(message)), titles)
     for line, entry in _lines(toks):
         reader.line(line, entry)
+    reader.close()
+    reader.flush()
     words = [t.w for t in toks if t.raw[:1].isalnum() or t.w in ("✓", "+1")]
     acks = all(w in _ACK_ONLY or w in ("✓", "+1") for w in words)
     if not reader.effects and words and acks and (asked or "✓" in words or "+1" in words):
         reader.effects.append(("done", ()))  # "Ok!" to "salva X", "Certo 👍": a confirmation
-    return Reading(tuple(reader.effects), tuple(reader.statements), reader.offer, reader.unchecked)
+    return Reading(
+        tuple(reader.effects),
+        tuple(reader.statements),
+        reader.offer,
+        reader.unchecked,
+        tuple(reader.groups),
+    )
+
+
+def _parts(toks: Sequence[Tok]) -> list[list[Tok]]:
+    """The parts of a span joined by "," "e" "ou" "—", emoji and "(1999)" after them left out."""
+    parts: list[list[Tok]] = []
+    part: list[Tok] = []
+    for tok in [*toks, Tok(";", ";")]:
+        if tok.w not in (",", ";", "e", "and", "ou", "or", "&", "—", "–", "-"):
+            part += [] if tok.w in ("◆", "✓") else [tok]
+            continue
+        while part and part[-1].w == ")" and "(" in [t.w for t in part]:
+            part = part[: max(k for k, t in enumerate(part) if t.w == "(")]
+        parts += [part] if part else []
+        part = []
+    return parts
+
+
+def _whole(span: Sequence[Tok]) -> Name:
+    """A span's words as one name ("comprar pão", "Dune")."""
+    return Name(
+        tuple(w for t in span for w in (t.name.words if t.name else [t.w]) if w[:1].isalnum())
+    )
 
 
 def _only_names(clause: list[Tok]) -> bool:
@@ -1095,7 +1165,13 @@ def _list_header(sentence: list[Tok]) -> Statement | None:
     if colon is None or any(t.name for t in sentence[:colon]):
         return None
     head = [t.w for t in sentence[:colon]]
-    if not (_has_place(head) or (any(w in _YOU for w in head) and any(w in _HAVE for w in head))):
+    presents = (
+        any(w in _PRESENTS for w in head)
+        or bool(head)
+        and all(w in _TYPE_OF or w in _ALL or w in _ARTICLES or w.isdigit() for w in head)
+    )  # "Aqui vai:", "Falta ver:", "Filmes:"; not "Achei 2 filmes com esse nome:"
+    you_have = any(w in _YOU for w in head) and any(w in _HAVE for w in head)
+    if not (_has_place(head) or you_have or presents) or len(head) > 8:
         return None
     type_ = next((_TYPE_OF[w] for w in head if w in _TYPE_OF), "")
     return Statement("member", type=type_, complete=any(w in _ONLY | _ALL for w in head))
@@ -1244,6 +1320,12 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         said = family + (f": «{' '.join(names[0].words)}»" if names else "")
         return Verdict(EFFECT_CLAIMED.format(what=said), offer=reading.offer)
     problem = next((p for p in map(_problem, reading.statements, [facts] * 99) if p), None)
+    about = bool(_ABOUT_LIST & set(user_words))  # the user asks about their things
+    for names, listing in reading.groups if problem is None else ():
+        hits = [bool(_matching(n, facts.items)) for n in names]
+        if not all(hits) and (listing or (about and any(hits))):
+            said = " ".join(names[hits.index(False)].words)
+            problem = LIST_WRONG.format(what=f"holds «{said}»")
     if problem is not None:
         return Verdict(problem, offer=reading.offer)
     return Verdict(
