@@ -89,7 +89,8 @@ mark: marc desmarc avali favorit fix
 remind: agend program remarc adi cancel configur cri confirm envi lembr avis
 undo: restaur recuper
 undo*: volt
-import: import export
+import: import export sincroniz
+update: transform
 """)
 _PT_ER_IR: Final = _families("""
 delete: remov:e exclu:i
@@ -97,6 +98,8 @@ save: inclu:i inser:i
 update: corrig:i substitu:i
 remind: defin:i
 undo: revert:e
+save*: garant:i
+update: convert:e
 """)
 # irregular forms, "family form: words"
 _PT_IRREGULAR: Final = {
@@ -109,6 +112,8 @@ save* done1: pus pusemos
 undo done1: desfiz refiz desfizemos
 undo pp: desfeito desfeita refeito refeita desfeitos
 undo pres3: desfaz refaz
+undo inf: desfazer refazer
+delete pp: limpo limpa limpos limpas
 done pp: feito feita feitos feitas feitinho pronto prontinho prontissimo concluido concluida
 done pp: finalizado finalizada resolvido resolvida""".splitlines()
     )
@@ -121,14 +126,16 @@ note: note record remember memorize memorise
 note*: jot write
 delete: delete remove erase wipe purge clear
 delete*: take get drop
-update: update change edit rename fix correct modify adjust
-update*: move
+update: update change edit rename fix correct modify adjust convert retype switch amend
+update*: move turn
 mark: mark rate favorite favourite pin archive tag bookmark
+mark*: check
 remind: schedule reschedule snooze postpone cancel remind create send confirm ping notify alert
 remind*: set
 undo: undo redo revert restore
 undo*: roll
-import: import export
+import: import export sync
+save*: lock
 """)
 _EN_IRREGULAR: Final = dict(p.split(":") for p in """kept:keep set:set wrote:write written:write
 took:take taken:take got:get gotten:get stuck:stick threw:throw thrown:throw undid:undo
@@ -137,7 +144,7 @@ _EN_DOUBLED: Final = _set("pop drop jot log tag pin cancel")
 # what a "*" verb needs after it to be an effect ("took X off", "rolled back")
 _PARTICLES: Final = {v: _set(w.replace(",", " ")) for v, w in (p.split(":") for p in """
 take:off,out,away get:rid,down drop:from,off jot:down write:down move:to
-roll:back""".split())}  # fmt: skip
+roll:back check:off lock:in turn:into volt:atras,lista,listinha,filmes,series,notas""".split())}  # fmt: skip
 
 
 def _build_lexicon() -> dict[str, tuple[tuple[str, str, str], ...]]:
@@ -194,7 +201,8 @@ _LEXICON: Final = _build_lexicon()
     _OTHER_GENERIC,
     _OTHER_KNOWN,
 ) = map(_set, _rows("""
-reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta
+reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping
+  notification notificacao aviso
 articles: o a os as um uma the an
 negations: nao nunca nem jamais nada nenhum nenhuma ninguem not never no nothing none nobody
   neither nor cannot dont didnt doesnt isnt arent wasnt werent havent hasnt hadnt cant
@@ -220,6 +228,7 @@ i_we: i we eu ive weve ill well im id gente
 you: voce voces vc vcs tu you youve youre
 done_aux: foi foram fora ficou ficaram sido acabou was were been got gets
 state_aux: esta estao ta tao estava estavam fica ficam continua continuam permanece permanecem
+  aparece aparecem appear appears
   segue seguem consta constam is are s re remains remain stays stay its thats sits isnt
   arent wasnt werent
 have: have has had ve tem tenho temos possui
@@ -300,6 +309,8 @@ _ABOUT_LIST: Final = _set(
     primeiro first recomenda recommend sugere suggest pick"""
 )
 _PRESENTS: Final = _set("aqui segue seguem here heres vai falta faltam")
+_FINISHED: Final = _set("complete completed concluido concluida done finished feito feita ok")
+_GRADES: Final = _set("rating nota score stars estrelas avaliacao")
 _ABLE: Final = _phrases("i can|posso|consigo|podemos|we can|i m able|im able|sou capaz")
 _READS: Final = re.compile(
     r"^(?:procur|busc|pesquis|mostr|search|find|look|show|check|ver$|assistir|watch|lembrete|"
@@ -448,6 +459,8 @@ def _known_at(
             continue  # "it", "up", "dark" are titles only when written as one
         if k + 1 < len(toks) and toks[k].w in "!?" and not toks[k + 1].cap:
             k += 1  # "Corra! já está salvo"
+        elif k < len(toks) and toks[k].w.isdigit() and len(toks[k].w) < 3:
+            title, k = ((*title[0], toks[k].w), ()), k + 1  # "Jaws 2" is not "Jaws"
         best = (k, title) if k > best[0] else best
     return best
 
@@ -511,7 +524,7 @@ def _lines(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
         entry = bool(current) and current[0].w in ("-", "–", "—", "•", "*", "◆")
         if current and current[0].w.isdigit() and current[1:2] and current[1].w in (".", ")"):
             entry, current = True, current[1:]
-        current = current[1:] if entry else current
+        current = [t for t in (current[1:] if entry else current) if t.w != "◆"]
         out += [(current, entry)] if current else []
         current = []
     return out
@@ -713,7 +726,14 @@ def _participle(
         return None  # "Saved items show up..."
     # what stands before a bare participle: discourse, names, a type ("Filme X salvo!")
     if all(
-        w in _DISCOURSE or w in _ARTICLES or w in _TYPE_OF or w in _JOINERS or w not in _KNOWN
+        w in _DISCOURSE
+        or w in _ARTICLES
+        or w in _TYPE_OF
+        or w in _JOINERS
+        or w not in _KNOWN
+        or w in _PLACE
+        or w in _FIELDS
+        or w in _ACTION_NOUNS  # "Lista esvaziada", "Rating saved"
         for w in near
     ):
         object_ = form == "past" and after[:1] and after[0] in _OBJECT_START
@@ -775,6 +795,9 @@ class _Reader:
             )
             return
         self.said += 1
+        confirm = next((k for k, w in enumerate(words[:4]) if w[:7] in ("confirm",)), None)
+        if confirm is not None and words[confirm + 1 : confirm + 2] in (["que"], ["that"]):
+            toks, words = toks[confirm + 2 :], words[confirm + 2 :]  # "I can confirm that X is"
         if _offer(words, question):
             self.offer = True
             return
@@ -837,6 +860,9 @@ class _Reader:
         bare = all(w in _DISCOURSE or w in _ACK_ONLY or w == "§" or w in _TYPE_OF for w in content)
         if "✓" in words and bare and len(self.effects) == effects:
             self.effects.append(("done", ()))  # "Matrix ✅"
+        seen = [w for w in content if w not in _DISCOURSE and w != "§"]
+        if seen and all(w in _SEEN for w in seen) and len(self.effects) == effects:
+            self.effects.append(("mark", ()))  # "Matrix visto ✔️", "Heat — seen!"
         self.last_bare = bare and len(self.statements) == statements
         silent = len(self.effects) == effects and len(self.statements) == statements
         self.unchecked = self.unchecked or (silent and not (bare or noted))
@@ -992,6 +1018,8 @@ def _read_clause(
             return ([] if no else [(family, kind)]), []
         if family == "remind" and not any(w in _YOU for w in words[:i]):
             return [(family, "done")], []  # "Lembrete marcado", "your reminder is set"
+        if kind == "state" and not no and family in ("undo", "update", "import", "delete"):
+            return [(family, "done")], []  # "Tá refeito!", "It's deleted", "Your list is cleared"
         if kind == "history" or family not in ("save", "note", "delete", "mark"):
             return [], []  # "você salvou X em janeiro": the past, which a delete since undoes
         # lower-case words name something unless a possessive opens them ("your data is stored")
@@ -1026,8 +1054,27 @@ def _news(words: Sequence[str]) -> str | None:
             return "delete"
         if w in _LIGHT and any(x in _ACTION_NOUNS for x in rest[:3]):
             return "update"
-    now = any(w in ("agora", "now") for w in words) and any(w in _FIELDS for w in words)
-    return "update" if now and any(w in ("e", "is", "s", "sao", "are") for w in words) else None
+        if rest[:1] and rest[0] in _FINISHED and (w in _LEXICON or w in _ACTION_NOUNS):
+            return "update"  # "Undo complete", "Import complete", "Sync done"
+        if w in _REMINDER_WORDS and (rest[:1] == ["agenda"] or rest[:2] in (["na", "agenda"],)):
+            return "remind"  # "Lembrete na agenda"
+        if w in ("get", "receber", "recebe", "receive") and _REMINDER_WORDS & set(rest[:3]):
+            return "remind"  # "You'll get a ping tomorrow"
+        if (
+            (w in ("is", "are", "s", "re") or w in _REMINDER_WORDS)
+            and rest[:1] == ["in"]
+            and rest[1:2] in ([], ["for"])
+        ):
+            return "save"  # "Heat is in!", "All 25 rows are in", "Reminder's in for Friday"
+        if w == "gone" and (not i or words[i - 1] in _STATE_AUX) and not _has_place(rest):
+            return "delete"  # "Gone 🗑️", "#1 is gone"
+    now = any(w in ("agora", "now") for w in words)
+    if now and any(w in _HAVE for w in words) and any(w in _GRADES for w in words):
+        return "mark"  # "Heat now has a rating of 8", "Matrix agora tem nota 9"
+    now = now and any(w in _FIELDS or w in _TYPE_OF for w in words)  # "Dark agora é uma série"
+    return (
+        "update" if now and any(w in ("e", "eh", "is", "s", "sao", "are") for w in words) else None
+    )
 
 
 def _object(span: list[Tok]) -> list[Tok]:
