@@ -135,6 +135,49 @@ no_claim|chat|pt|movie:Matrix|gosta de matrix?|Matrix é um clássico da ficçã
 no_claim|chat|en|movie:Heat|who is in heat?|Heat stars Al Pacino and Robert De Niro.
 no_claim|chat|pt|-|oi|Oi! Tudo bem? Posso ajudar com filmes, séries e notas.
 no_claim|chat|en|-|what can you do|I can save movies, notes and links, and set reminders.
+# -- a second batch, other shapes of the same classes
+false_list|listing|pt|movie:Matrix;movie:Duna|quais filmes?|Seus filmes são Matrix, Duna e Alien 🎬
+false_list|listing|en|movie:Heat;movie:Ronin|what movies?|Your movies are Heat, Ronin and Thief.
+false_list|listing|pt|tv:Dark;tv:Lost|séries?|Tem Dark e também Fargo nas suas séries.
+false_list|listing|en|tv:Dark;tv:Lost|shows?|Here you go:\n📺 Dark\n📺 Lost\n📺 Fargo
+false_list|listing|pt|note:comprar pão;note:pagar luz|notas?|📝 comprar pão\n📝 pagar luz\n📝 ligar pro banco
+false_list|listing|en|movie:Heat;movie:Ronin|pick one|How about Ronin or Thief? Both are saved.
+false_list|listing|pt|movie:Heat;movie:Ronin|o que falta?|Ainda falta ver Heat, Ronin e Thief.
+false_list|listing|en|movie:Heat;movie:Ronin|list|Still to watch: Heat, Ronin, Thief.
+false_list|listing|pt|movie:Heat;movie:Ronin|lista|Na lista: "Heat", "Ronin" e "Thief".
+false_list|listing|en|movie:Heat|list|You've got Heat and Ronin saved.
+false_list|member|pt|movie:Star Wars: O Império Contra-Ataca|tenho star wars?|Star Wars está na sua lista sim!
+false_list|member|en|movie:Toy Story|toy story 2?|Toy Story 2 is in your movies.
+false_list|absent|en|movie:Heat;movie:Ronin|ronin?|Ronin isn't in your list.
+false_list|absent|pt|note:ligar pro banco|nota do banco?|Você não tem nenhuma nota sobre o banco.
+false_list|empty|pt|movie:Heat|lista|Sua lista ainda tá vazia 😅
+false_list|empty|en|note:buy milk|notes?|You don't have anything saved yet.
+false_list|translated|en|movie:A Origem|inception?|Inception is on your list.
+effect_claim|undo|en|movie:Heat|undo|Reverted ↩️
+effect_claim|undo|pt|movie:Heat|desfaz|Desfiz a última mudança.
+effect_claim|remind|pt|-|lembra amanhã|Agendado pra amanhã 9h ⏰
+effect_claim|remind|en|-|remind me|I'll ping you at 5.
+effect_claim|delete|pt|movie:Heat|apaga|Heat foi pro lixo 🗑️
+effect_claim|delete|en|movie:Heat|delete|Heat's been removed.
+effect_claim|delete|en|note:buy milk|delete notes|All your notes are gone.
+effect_claim|mark|pt|movie:Heat|vi heat|Heat marcado ✅
+effect_claim|mark|en|movie:Heat|rate|Gave Heat an 8.
+effect_claim|update|pt|movie:Heat|muda o ano|Ano atualizado!
+effect_claim|update|en|movie:Heat|rename|Renamed to Heat (1995).
+effect_claim|import|pt|-|importa|Importei tudo: 30 filmes.
+effect_claim|import|en|-|import|Your CSV is imported.
+effect_claim|save|pt|-|salva heat|Heat tá guardadinho 🔒
+effect_claim|save|en|-|save heat|Got Heat saved for you.
+true_list|listing|pt|movie:Matrix;movie:Duna;movie:Alien|quais filmes?|Seus filmes são Matrix, Duna e Alien 🎬
+true_list|listing|en|tv:Dark;tv:Lost;tv:Fargo|shows?|Here you go:\n📺 Dark\n📺 Lost\n📺 Fargo
+true_list|listing|pt|note:comprar pão;note:pagar luz|notas?|📝 comprar pão\n📝 pagar luz
+true_list|listing|en|movie:Heat;movie:Ronin;movie:Thief|list|Still to watch: Heat, Ronin, Thief.
+true_list|member|en|movie:Toy Story 2|toy story 2?|Toy Story 2 is in your movies.
+true_list|absent|pt|note:comprar pão|nota do banco?|Você não tem nenhuma nota sobre o banco.
+no_claim|chat|en|movie:Heat|similar to heat?|If you liked Heat, try Thief and Collateral — both by Michael Mann.
+no_claim|chat|pt|movie:Matrix|parecidos com matrix?|Parecidos com Matrix: Dark City e Ghost in the Shell.
+no_claim|chat|en|-|hi|Hi! I can keep movies, series, notes and links for you.
+no_claim|chat|pt|movie:Heat|quem dirigiu heat?|Heat foi dirigido por Michael Mann, com Al Pacino e Robert De Niro.
 """
 
 

@@ -311,6 +311,9 @@ _ABOUT_LIST: Final = _set(
 _PRESENTS: Final = _set("aqui segue seguem here heres vai falta faltam")
 _FINISHED: Final = _set("complete completed concluido concluida done finished feito feita ok")
 _GRADES: Final = _set("rating nota score stars estrelas avaliacao")
+_TAIL: Final = frozenset().union(
+    _PLACE_PREP, _PLACE, _POSSESSIVE, _TYPE_OF, _DISCOURSE, _ADVERBS, _STATE_AUX, _HAVE, _KEPT_WORDS
+)
 _ABLE: Final = _phrases("i can|posso|consigo|podemos|we can|i m able|im able|sou capaz")
 _READS: Final = re.compile(
     r"^(?:procur|busc|pesquis|mostr|search|find|look|show|check|ver$|assistir|watch|lembrete|"
@@ -779,7 +782,7 @@ class _Reader:
             self.listed += _names_in(head, loose=True) or [_whole(head)]
             return
         self.close()
-        if entry and head[:1] and (head[0].name or head[0].cap):  # "1. Heat\n2. Ronin"
+        if entry and head[:1]:  # "1. Heat\n2. Ronin", "📝 comprar pão\n📝 pagar luz"
             self.entries.append(head[0].name if head[0].name else _whole(head))
         else:
             self.flush()
@@ -882,11 +885,11 @@ class _Reader:
         ("O primeiro é Matrix, depois vêm Duna e Alien"); as a listing when the sentence names
         the list ("Try Heat or Drive, both on your list")."""
         parts = _parts(toks)
-        names = [p[-1].name for p in parts if p[-1].name]
-        if len(parts) > 1 and parts[-1][0].name and not parts[-1][-1].name:
-            names.append(parts[-1][0].name)  # "Matrix, Duna e Alien estão na sua lista"
+        names = [n for n in map(_part_name, parts) if n is not None]
+        if len(parts) > 1 and parts[-1][0].name and _part_name(parts[-1]) is None:
+            names.append(parts[-1][0].name)  # "Matrix, Duna e Alien are what you've got"
         words = [t.w for t in toks]
-        listing = _has_place(words) or any(w in ("both", "ambos", "ambas") for w in words)
+        listing = _has_place(words)
         self.groups += [(tuple(names), listing)] if len(names) > 1 else []
 
     def _state(self, statement: Statement, names: Sequence[Name]) -> None:
@@ -945,6 +948,15 @@ def _parts(toks: Sequence[Tok]) -> list[list[Tok]]:
         parts += [part] if part else []
         part = []
     return parts
+
+
+def _part_name(part: Sequence[Tok]) -> Name | None:
+    """The name a part ends in, the list's words after it aside ("depois vêm Duna", "também
+    Fargo nas suas séries", "Alien estão na sua lista")."""
+    at = max((k for k, t in enumerate(part) if t.name), default=None)
+    tail = part[at + 1 :] if at is not None else ()
+    name = part[at].name if at is not None and all(t.w in _TAIL for t in tail) else None
+    return None if name is None or all(w in _GENERIC for w in name.words) else name  # "sim"
 
 
 def _whole(span: Sequence[Tok]) -> Name:
@@ -1050,6 +1062,8 @@ def _news(words: Sequence[str]) -> str | None:
         rest = words[i + 1 : i + 6]
         if w in _MOTION_IN and _has_place(rest) and rest[:1] and rest[0] in _INTO:
             return "save"
+        if w in _MOTION_IN and _set("lixo lixeira trash bin") & set(rest[:3]):
+            return "delete"  # "Heat foi pro lixo"
         if w in _MOTION_OUT and _has_place(rest):
             return "delete"
         if w in _LIGHT and any(x in _ACTION_NOUNS for x in rest[:3]):
@@ -1367,7 +1381,7 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         said = family + (f": «{' '.join(names[0].words)}»" if names else "")
         return Verdict(EFFECT_CLAIMED.format(what=said), offer=reading.offer)
     problem = next((p for p in map(_problem, reading.statements, [facts] * 99) if p), None)
-    about = bool(_ABOUT_LIST & set(user_words))  # the user asks about their things
+    about = any(w in _ABOUT_LIST or w in _TYPE_OF for w in user_words)  # asks about their things
     for names, listing in reading.groups if problem is None else ():
         hits = [bool(_matching(n, facts.items)) for n in names]
         if not all(hits) and (listing or (about and any(hits))):
