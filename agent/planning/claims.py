@@ -812,10 +812,7 @@ class _Reader:
         self.group(toks)
         clauses = _clauses(toks, self.language)
         conditional = noted = able = False
-        skip: set[int] = set()
         for n, (clause, mark) in enumerate(clauses):
-            if n in skip:
-                continue
             condition = any(t.w in _CONDITIONS for t in clause)
             claims, said = _read_clause(clause, words, self.language)
             able = able or any(_contains([t.w for t in clause], p) for p in _ABLE)
@@ -838,14 +835,6 @@ class _Reader:
                     return
                 else:
                     self.opened = statement
-            listing = said and said[-1].kind in ("member", "absent")
-            for k in range(n + 1, len(clauses)) if listing else ():
-                rest = clauses[k][0]  # "tem Matrix, Duna e Alien": one listing
-                if not _only_names(rest):
-                    break
-                only = rest[0].w in _ONLY  # "não está na sua lista; só Matrix"
-                self._state(Statement("member") if only else said[-1], _names_in(rest))
-                skip.add(k)
             self.antecedent = tuple(t.name for t in clause if t.name is not None) or self.antecedent
         header = (
             _list_header(toks)
@@ -964,13 +953,6 @@ def _whole(span: Sequence[Tok]) -> Name:
     return Name(
         tuple(w for t in span for w in (t.name.words if t.name else [t.w]) if w[:1].isalnum())
     )
-
-
-def _only_names(clause: list[Tok]) -> bool:
-    rest = [t for t in clause if t.name is None and t.w not in ("e", "and", "ou", "or", "&")]
-    verbs = _LEXICON.keys() | _STATE_AUX | _MEMBER_VERBS
-    named = len(rest) < len(clause) or all(t.cap for t in rest)
-    return len(rest) <= 3 and not any(t.w in verbs for t in rest) and named
 
 
 def _tag_question(words: Sequence[str]) -> bool:
