@@ -176,6 +176,8 @@ true_list|member|en|movie:Toy Story 2|toy story 2?|Toy Story 2 is in your movies
 true_list|absent|pt|note:comprar pão|nota do banco?|Você não tem nenhuma nota sobre o banco.
 no_claim|chat|en|movie:Heat|similar to heat?|If you liked Heat, try Thief and Collateral — both by Michael Mann.
 no_claim|chat|pt|movie:Matrix|parecidos com matrix?|Parecidos com Matrix: Dark City e Ghost in the Shell.
+true_list|absent|pt|movie:Matrix|heat e ronin?|Heat e Ronin não estão na sua lista, só Matrix.
+true_list|absent|en|movie:Matrix|heat and ronin?|Heat and Ronin aren't on your list.
 no_claim|chat|en|-|hi|Hi! I can keep movies, series, notes and links for you.
 no_claim|chat|pt|movie:Heat|quem dirigiu heat?|Heat foi dirigido por Michael Mann, com Al Pacino e Robert De Niro.
 """

@@ -878,6 +878,8 @@ class _Reader:
         if len(parts) > 1 and parts[-1][0].name and _part_name(parts[-1]) is None:
             names.append(parts[-1][0].name)  # "Matrix, Duna e Alien are what you've got"
         words = [t.w for t in toks]
+        if _negated(words, self.language):
+            return  # "Heat e Ronin não estão na sua lista" is an absence
         listing = _has_place(words)
         self.groups += [(tuple(names), listing)] if len(names) > 1 else []
 
