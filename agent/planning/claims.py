@@ -1103,7 +1103,7 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         ):
             gone = any(x in ("mais", "longer", "anymore", "off", "fora") for x in words)
             subject = _names_in(_object(clause[:i]), loose=True)
-            names = tuple(subject or _names_in(_after_place(clause[i + 1 :]), loose=True))
+            names = tuple(subject or _names_in(clause[i + 1 :]))
             return [
                 Statement(
                     "absent" if gone else kind, names, complete=only, refers=_refers(clause[:i])
@@ -1145,17 +1145,6 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     ):
         return [Statement("unseen" if negated else "seen", tuple(_names_in(clause)))]
     return []
-
-
-def _after_place(span: list[Tok]) -> list[Tok]:
-    """The words after the place ("Consta em sua lista | o título X")."""
-    words = [t.w for t in span]
-    at = (
-        k
-        for k, w in enumerate(words)
-        if w in _PLACE or (w in _TYPE_OF and k and words[k - 1] in _POSSESSIVE)
-    )
-    return span[next(at, len(span) - 1) + 1 :]
 
 
 def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
