@@ -844,7 +844,8 @@ class _Reader:
         if header is not None:
             colon = next(k for k, t in enumerate(toks) if t.w == ":")
             if toks[colon + 1 :]:  # "Aqui vai: 🎬 Matrix, 📝 comprar pão"
-                self._state(header, [_whole(p) for p in _parts(toks[colon + 1 :])])
+                names = [_whole(p) for p in _parts(toks[colon + 1 :])]
+                self._state(header, [n for n in names if n.words])
             self.opened = None if toks[colon + 1 :] else header
             return
         if len(self.effects) == effects and _completion(words):
@@ -951,10 +952,11 @@ def _part_name(part: Sequence[Tok]) -> Name | None:
 
 
 def _whole(span: Sequence[Tok]) -> Name:
-    """A span's words as one name ("comprar pão", "Dune")."""
-    return Name(
-        tuple(w for t in span for w in (t.name.words if t.name else [t.w]) if w[:1].isalnum())
-    )
+    """A span's words as one name ("comprar pão", "a série Dark" -> "dark")."""
+    words = [w for t in span for w in (t.name.words if t.name else [t.w]) if w[:1].isalnum()]
+    while words and (words[0] in _ARTICLES or words[0] in _TYPE_OF or words[0] in _POSSESSIVE):
+        words = words[1:]
+    return Name(tuple(words))
 
 
 def _tag_question(words: Sequence[str]) -> bool:
