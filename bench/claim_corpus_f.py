@@ -180,6 +180,26 @@ true_list|absent|pt|movie:Matrix|heat e ronin?|Heat e Ronin não estão na sua l
 true_list|absent|en|movie:Matrix|heat and ronin?|Heat and Ronin aren't on your list.
 no_claim|chat|en|-|hi|Hi! I can keep movies, series, notes and links for you.
 no_claim|chat|pt|movie:Heat|quem dirigiu heat?|Heat foi dirigido por Michael Mann, com Al Pacino e Robert De Niro.
+# -- a third batch: listings in more shapes, and true listings and suggestions
+false_list|listing|pt|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|o que tenho?|Você tem Matrix, Duna, Alien.
+false_list|listing|pt|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|o que tenho?|Tá aí: Matrix, Duna e Alien 😉
+false_list|listing|en|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|what do I have?|Matrix, Duna, Alien — that's everything.
+false_list|listing|en|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|list|Saved so far:\n* Matrix\n* Alien
+false_list|listing|pt|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|lista|Sua lista 📋\n1️⃣ Matrix\n2️⃣ Alien
+false_list|listing|en|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|what's unwatched?|Unwatched: Matrix, Alien.
+false_list|listing|pt|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|notas?|Suas anotações: comprar pão e pagar a luz.
+false_list|listing|en|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|my links|Links you saved: https://a.com/x and https://b.com/y
+false_list|listing|en|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|series?|Your shows include Dark and Lost.
+false_list|listing|pt|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|o que ver hoje?|Hoje eu veria Alien, que tá na sua lista.
+false_list|listing|en|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|my movies?|There are 3 movies: Matrix, Duna and Alien.
+true_list|listing|pt|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|o que tenho?|Sua lista: Matrix (1999), Duna (2021), a série Dark e a nota "comprar pão".
+true_list|listing|pt|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|o que tenho?|Aqui está sua lista:\n🎬 Matrix (1999)\n🎬 Duna\n📺 Dark\n📝 comprar pão
+true_list|listing|en|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|what do I have?|Here's your list:\n- Matrix (1999) — sci-fi classic\n- Duna\n- Dark (series)\n- comprar pão (note)
+true_list|listing|en|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|what should I watch?|I'd go with Matrix or Dark — both are on your list.
+true_list|listing|en|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|similar to matrix?|Since you have Matrix, you might enjoy Blade Runner, Ghost in the Shell or Dark City.
+true_list|listing|pt|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|recomenda algo?|Da sua lista, recomendo Matrix. Fora dela, Blade Runner e Alien são ótimos.
+true_list|listing|pt|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|tenho matrix?|Sim! Matrix está na sua lista, junto com Duna e Dark.
+true_list|listing|en|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|who directed matrix?|Matrix was directed by the Wachowskis, and Keanu Reeves and Carrie-Anne Moss star.
 """
 
 

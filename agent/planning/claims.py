@@ -308,7 +308,7 @@ _ABOUT_LIST: Final = _set(
     """minha meu meus minhas my tenho have lista list falta vejo assisto assistir ver watch
     primeiro first recomenda recommend sugere suggest pick"""
 )
-_PRESENTS: Final = _set("aqui segue seguem here heres vai falta faltam")
+_PRESENTS: Final = _set("aqui segue seguem here heres vai falta faltam unwatched pending pendentes")
 _FINISHED: Final = _set("complete completed concluido concluida done finished feito feita ok")
 _GRADES: Final = _set("rating nota score stars estrelas avaliacao")
 _TAIL: Final = frozenset().union(
@@ -909,7 +909,8 @@ def read(
     está na sua lista" is about it); `noting`: the output carries a belief delta; `asked`:
     the user asked for an effect, so a bare "Ok!" answers that it was done."""
     reader = _Reader(language, referent, noting)
-    toks = _mask(_tokens(without_data_tags(message)), titles)
+    keycaps = re.sub(r"(\d)\ufe0f?\u20e3", r"\1.", without_data_tags(message))  # "1️⃣ Matrix"
+    toks = _mask(_tokens(keycaps), titles)
     for line, entry in _lines(toks):
         reader.line(line, entry)
     reader.close()
@@ -1206,7 +1207,7 @@ def _list_header(sentence: list[Tok]) -> Statement | None:
         or bool(head)
         and all(w in _TYPE_OF or w in _ALL or w in _ARTICLES or w.isdigit() for w in head)
     )  # "Aqui vai:", "Falta ver:", "Filmes:"; not "Achei 2 filmes com esse nome:"
-    you_have = any(w in _YOU for w in head) and any(w in _HAVE for w in head)
+    you_have = any(w in _YOU for w in head) and any(w in _HAVE or w in _KEPT_WORDS for w in head)
     if not (_has_place(head) or you_have or presents) or len(head) > 8:
         return None
     type_ = next((_TYPE_OF[w] for w in head if w in _TYPE_OF), "")
