@@ -200,6 +200,46 @@ true_list|listing|en|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|similar t
 true_list|listing|pt|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|recomenda algo?|Da sua lista, recomendo Matrix. Fora dela, Blade Runner e Alien são ótimos.
 true_list|listing|pt|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|tenho matrix?|Sim! Matrix está na sua lista, junto com Duna e Dark.
 true_list|listing|en|movie:Matrix;movie:Duna;note:comprar pão;tv:Dark|who directed matrix?|Matrix was directed by the Wachowskis, and Keanu Reeves and Carrie-Anne Moss star.
+# -- a fourth batch: effects in other words
+effect_claim|more|pt|movie:Heat;note:buy milk||Desfeito ✅
+effect_claim|more|pt|movie:Heat;note:buy milk||Voltei a lista como estava antes.
+effect_claim|more|en|movie:Heat;note:buy milk||Rolled back your last change.
+effect_claim|more|en|movie:Heat;note:buy milk||I've reverted that.
+effect_claim|more|pt|movie:Heat;note:buy milk||Refiz a ação.
+effect_claim|more|pt|movie:Heat;note:buy milk||Te aviso amanhã às 9, pode deixar!
+effect_claim|more|pt|movie:Heat;note:buy milk||Lembrete ativado 🔔
+effect_claim|more|en|movie:Heat;note:buy milk||Reminder is on for 9am.
+effect_claim|more|en|movie:Heat;note:buy milk||You'll be reminded at 9.
+effect_claim|more|en|movie:Heat;note:buy milk||I'll nudge you tomorrow.
+effect_claim|more|pt|movie:Heat;note:buy milk||Alarme programado.
+effect_claim|more|en|movie:Heat;note:buy milk||Heat is out of your list.
+effect_claim|more|en|movie:Heat;note:buy milk||Removed ✅
+effect_claim|more|pt|movie:Heat;note:buy milk||Excluído!
+effect_claim|more|pt|movie:Heat;note:buy milk||Tchau, Heat! 👋 Saiu da lista.
+effect_claim|more|en|movie:Heat;note:buy milk||Wiped your notes.
+effect_claim|more|pt|movie:Heat;note:buy milk||Zerei sua lista.
+effect_claim|more|en|movie:Heat;note:buy milk||Heat ✓ watched
+effect_claim|more|pt|movie:Heat;note:buy milk||Heat assistido ✅
+effect_claim|more|en|movie:Heat;note:buy milk||Marked as watched ✅
+effect_claim|more|pt|movie:Heat;note:buy milk||Dei nota 8 pro Heat.
+effect_claim|more|en|movie:Heat;note:buy milk||Rated 8/10 ⭐
+effect_claim|more|pt|movie:Heat;note:buy milk||Nota atualizada pra 8.
+effect_claim|more|en|movie:Heat;note:buy milk||Heat is now a series.
+effect_claim|more|pt|movie:Heat;note:buy milk||Virou nota ✍️
+effect_claim|more|en|movie:Heat;note:buy milk||Changed the type to video.
+effect_claim|more|pt|movie:Heat;note:buy milk||Título trocado pra Heat (1995).
+effect_claim|more|en|movie:Heat;note:buy milk||Title fixed.
+effect_claim|more|pt|movie:Heat;note:buy milk||Trouxe 40 filmes do seu CSV 📥
+effect_claim|more|en|movie:Heat;note:buy milk||Your Letterboxd list is now in Lembra.
+effect_claim|more|en|movie:Heat;note:buy milk||Done importing 30 items.
+effect_claim|more|pt|movie:Heat;note:buy milk||Importação feita!
+effect_claim|more|en|movie:Heat;note:buy milk||Added to the pile 📚
+effect_claim|more|pt|movie:Heat;note:buy milk||Tá na lista ✅
+effect_claim|more|en|movie:Heat;note:buy milk||Heat's on the list now 👍
+effect_claim|more|pt|movie:Heat;note:buy milk||Beleza, guardado!
+effect_claim|more|en|movie:Heat;note:buy milk||Noted ✍️
+effect_claim|more|pt|movie:Heat;note:buy milk||Heat tá anotado.
+effect_claim|more|en|movie:Heat;note:buy milk||Saved it for later.
 """
 
 

@@ -83,10 +83,10 @@ _PT_AR: Final = _families("""
 save: salv guard adicion acrescent coloc cadastr armazen grav bot arquiv
 save*: jog mand tac lanc
 note: anot registr memoriz
-delete: apag delet elimin limp esvazi retir tir
+delete: apag delet elimin limp esvazi retir tir zer
 update: atualiz alter edit renome mud troc modific ajust reclassific
 mark: marc desmarc avali favorit fix
-remind: agend program remarc adi cancel configur cri confirm envi lembr avis
+remind: agend program remarc adi cancel configur cri confirm envi lembr avis ativ
 undo: restaur recuper
 undo*: volt
 import: import export sincroniz
@@ -112,6 +112,7 @@ save* done1: pus pusemos
 undo done1: desfiz refiz desfizemos
 undo pp: desfeito desfeita refeito refeita desfeitos
 undo pres3: desfaz refaz
+import done1: trouxe trouxemos
 undo inf: desfazer refazer
 delete pp: limpo limpa limpos limpas
 done pp: feito feita feitos feitas feitinho pronto prontinho prontissimo concluido concluida
@@ -130,7 +131,7 @@ update: update change edit rename fix correct modify adjust convert retype switc
 update*: move turn
 mark: mark rate favorite favourite pin archive tag bookmark
 mark*: check
-remind: schedule reschedule snooze postpone cancel remind create send confirm ping notify alert
+remind: schedule reschedule snooze postpone cancel remind create send confirm ping notify alert nudge
 remind*: set
 undo: undo redo revert restore
 undo*: roll
@@ -232,13 +233,14 @@ state_aux: esta estao ta tao estava estavam fica ficam continua continuam perman
   segue seguem consta constam is are s re remains remain stays stay its thats sits isnt
   arent wasnt werent
 have: have has had ve tem tenho temos possui
-future: vou vamos vai vao irei iremos will ll gonna shall ill
+future: vou vamos vai vao irei iremos will ll gonna shall ill youll
 modals: pode podem deve devem precisa precisam can could should must may might would cannot cant
 progressive: estou to tou estamos am m are re im
 object_start: the a an his her their its my our this that these those him them us o os as um uma
   seu sua
 story_place: em no na nos nas in at do da dos das from apos depois after during
 place: lista listas listinha biblioteca colecao acervo watchlist list lists library collection
+  pile queue fila
   salvos favoritos favorites favourites
 possessive: seu sua seus suas teu tua teus tuas your my minha meu meus minhas
 narrow: do da de dos das by from with com que that of sobre about
@@ -250,7 +252,7 @@ member_verbs: tem contem inclui includes has have contains holds lists possui
 found: encontrei achei localizei vi found find located spotted
 kept_words: salvou guardou saved salvo salvos guardado stored ha there
 motion_in: entrou entraram foi foram went goes vai voltou voltaram
-motion_out: saiu sairam sumiu sumiram gone
+motion_out: saiu sairam sumiu sumiram gone out
 into: pra para pro pros pras a ao aos na no nos para into to onto in on
 light: fiz fizemos realizei efetuei made did performed dei gave
 action_nouns: remocao exclusao alteracao atualizacao inclusao correcao edicao registro cadastro
@@ -647,7 +649,8 @@ def _effect_at(clause: list[Tok], i: int, sentence: Sequence[str], language: str
         elsewhere = _STORY_PLACE | (
             _set("to into onto on") if family[:4] in ("save", "dele") else set()
         )
-        if form in ("pp", "past") and after[:1] and after[0] in elsewhere and after[1:2]:
+        at = after[:1] and after[0] in elsewhere and after[1:2] and not after[1].isdigit()
+        if form in ("pp", "past") and at:  # not "reminded at 9"
             if not _has_place(after[:5]) and after[1] not in _POSSESSIVE:
                 return "story"  # "gravado no Rio", "deleted in the theatrical cut"
         kind = _kind(form, family, before, near, after, language)
@@ -1067,6 +1070,12 @@ def _news(words: Sequence[str]) -> str | None:
             and rest[1:2] in ([], ["for"])
         ):
             return "save"  # "Heat is in!", "All 25 rows are in", "Reminder's in for Friday"
+        if w in ("is", "are", "s", "re") and rest[:2] == ["now", "in"]:
+            return "import"  # "Your Letterboxd list is now in Lembra"
+        if w in _REMINDER_WORDS and rest[:2] in (["is", "on"], ["ta", "ativo"], ["esta", "ativo"]):
+            return "remind"  # "Reminder is on for 9am"
+        if w in ("virou", "viraram", "became") and any(x in _TYPE_OF for x in rest[:2]):
+            return "update"  # "Virou nota"
         if w == "gone" and (not i or words[i - 1] in _STATE_AUX) and not _has_place(rest):
             return "delete"  # "Gone 🗑️", "#1 is gone"
     now = any(w in ("agora", "now") for w in words)
