@@ -605,8 +605,10 @@ def _refers(toks: Sequence[Tok]) -> bool:
 
 
 def _contains(words: Sequence[str], phrase: Sequence[str]) -> bool:
-    n = len(phrase)
-    return any(tuple(words[i : i + n]) == tuple(phrase) for i in range(len(words) - n + 1))
+    n, phrase = len(phrase), tuple(phrase)
+    if n and phrase[0] not in words:
+        return False  # the common case, found at C speed
+    return any(tuple(words[i : i + n]) == phrase for i in range(len(words) - n + 1))
 
 
 def _ends(words: Sequence[str], phrase: Sequence[str]) -> bool:
