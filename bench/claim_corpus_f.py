@@ -240,6 +240,7 @@ effect_claim|more|pt|movie:Heat;note:buy milk||Beleza, guardado!
 effect_claim|more|en|movie:Heat;note:buy milk||Noted ✍️
 effect_claim|more|pt|movie:Heat;note:buy milk||Heat tá anotado.
 effect_claim|more|en|movie:Heat;note:buy milk||Saved it for later.
+no_claim|chat|pt|movie:Heat|filmes parecidos com heat?|Heat, Thief e Collateral são do Michael Mann.
 """
 
 

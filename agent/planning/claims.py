@@ -405,7 +405,8 @@ class Reading:
     unchecked: bool = False  # some of it states what storage cannot verify
     # names said together ("Matrix, Duna e Alien", a list's entries), and whether as a listing
     # of the list; together, one stored name makes every other one a claim of the list too
-    groups: tuple[tuple[tuple[Name, ...], bool], ...] = ()
+    # (names, "listing" | "lines" | "said"): a list's entries are a listing of their own
+    groups: tuple[tuple[tuple[Name, ...], str], ...] = ()
 
 
 Title = tuple[tuple[str, ...], tuple[int, ...]]  # a title's words, the stored items it names
@@ -776,7 +777,7 @@ class _Reader:
         self.opened: Statement | None = None  # a statement whose names the lines below list
         self.last_bare = False  # the last sentence only named things: a "✅" after it confirms
         self.said = 0  # sentences with words so far
-        self.groups: list[tuple[tuple[Name, ...], bool]] = []
+        self.groups: list[tuple[tuple[Name, ...], str]] = []
         self.entries: list[Name] = []  # the names of the list entries read in a row
         self.listed: list[Name] = []  # the names listed under `opened`
 
@@ -872,7 +873,7 @@ class _Reader:
         self.opened, self.listed = None, []
 
     def flush(self) -> None:
-        self.groups += [(tuple(self.entries), False)] if len(self.entries) > 1 else []
+        self.groups += [(tuple(self.entries), "lines")] if len(self.entries) > 1 else []
         self.entries = []
 
     def group(self, toks: list[Tok]) -> None:
@@ -887,7 +888,8 @@ class _Reader:
         if _negated(words, self.language):
             return  # "Heat e Ronin não estão na sua lista" is an absence
         listing = _has_place(words)
-        self.groups += [(tuple(names), listing)] if len(names) > 1 else []
+        how = "listing" if listing else "said"
+        self.groups += [(tuple(names), how)] if len(names) > 1 else []
 
     def _state(self, statement: Statement, names: Sequence[Name]) -> None:
         names = tuple(names) or statement.names
@@ -1368,10 +1370,11 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         said = family + (f": «{' '.join(names[0].words)}»" if names else "")
         return Verdict(EFFECT_CLAIMED.format(what=said), offer=reading.offer)
     problem = next((p for p in map(_problem, reading.statements, [facts] * 99) if p), None)
-    about = any(w in _ABOUT_LIST or w in _TYPE_OF for w in user_words)  # asks about their things
-    for names, listing in reading.groups if problem is None else ():
+    about = any(w in _ABOUT_LIST for w in user_words)  # the user asks about their things
+    for names, how in reading.groups if problem is None else ():
         hits = [bool(_matching(n, facts.items)) for n in names]
-        if not all(hits) and (listing or (about and any(hits))):
+        mixed = any(hits) and (how == "lines" or about)
+        if not all(hits) and (how == "listing" or mixed):
             said = " ".join(names[hits.index(False)].words)
             problem = LIST_WRONG.format(what=f"holds «{said}»")
     if problem is not None:

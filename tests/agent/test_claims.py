@@ -294,6 +294,12 @@ def test_near_misses_about_the_list_are_refused(
             "",
         ),
         ("Sua lista tá zerada!", "pt", (), ""),
+        (
+            "Heat, Thief e Collateral são do Michael Mann.",
+            "pt",
+            ("movie:Heat",),
+            "filmes como heat?",
+        ),
     ],
 )
 def test_true_near_misses_pass(message: str, language: str, stored: tuple[str], user: str) -> None:
