@@ -543,8 +543,13 @@ def _stored(field: str) -> list[dict[str, object]]:
 
 
 def cases() -> list[dict[str, object]]:
+    return parse(ROWS, "e")
+
+
+def parse(text: str, prefix: str) -> list[dict[str, object]]:
+    """Rows ("label|kind|language|stored|user|reply") as cases in set D's format."""
     rows = []
-    for n, line in enumerate(ROWS.strip().splitlines()):
+    for n, line in enumerate(text.strip().splitlines()):
         if not line.strip() or line.startswith("#"):
             continue
         label, kind, language, stored, user, reply = line.split("|", 5)
@@ -552,7 +557,7 @@ def cases() -> list[dict[str, object]]:
             raise ValueError(line)
         rows.append(
             {
-                "id": f"e{n}",
+                "id": f"{prefix}{n}",
                 "language": language,
                 "kind": kind,
                 "label": label,

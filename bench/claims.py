@@ -13,7 +13,7 @@ Sets:
 - `d --file PATH`: a set in JSON lines, one case a line: {"id", "language": "pt"|"en",
   "kind", "label": "effect_claim"|"false_list"|"true_list"|"no_claim"|"offer", "user",
   "stored": [{"type": movie|tv|video|link|note, "title", "year"?, "original_title"?,
-  "state"?}], "reply"}. bench/claims_e.jsonl is ours (`--set e` reads it).
+  "state"?}], "reply"}. bench/claims_e.jsonl and bench/claims_f.jsonl are ours (`--set e`, `--set f`).
 
 Sets a, b and c were written when model text could follow an effect in its own turn, so
 some of their cases carry this turn's ledger events. By default only the cases with no
@@ -204,7 +204,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
-    parser.add_argument("--set", choices=("a", "b", "c", "d", "e"), default="e")
+    parser.add_argument("--set", choices=("a", "b", "c", "d", "e", "f"), default="e")
     parser.add_argument("--file", type=Path, help="the JSON lines of set d")
     parser.add_argument("--n", type=int, help="cases of each label for sets a, b, c")
     parser.add_argument("--full", action="store_true", help="sets a, b, c: every case, events too")
@@ -212,8 +212,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.set == "d" and args.file is None:
         parser.error("--set d needs --file PATH")
-    if args.set in ("d", "e"):
-        cases = from_jsonl(args.file or ROOT / "bench" / "claims_e.jsonl")
+    if args.set in ("d", "e", "f"):
+        cases = from_jsonl(args.file or ROOT / "bench" / f"claims_{args.set}.jsonl")
     else:
         cases = from_corpus(args.set, args.n)
         if not args.full:

@@ -83,13 +83,14 @@ _PT_AR: Final = _families("""
 save: salv guard adicion acrescent coloc cadastr armazen grav bot arquiv
 save*: jog mand tac lanc
 note: anot registr memoriz
-delete: apag delet elimin limp esvazi retir tir
+delete: apag delet elimin limp esvazi retir tir zer
 update: atualiz alter edit renome mud troc modific ajust reclassific
 mark: marc desmarc avali favorit fix
-remind: agend program remarc adi cancel configur cri confirm envi lembr avis
+remind: agend program remarc adi cancel configur cri confirm envi lembr avis ativ
 undo: restaur recuper
 undo*: volt
-import: import export
+import: import export sincroniz
+update: transform
 """)
 _PT_ER_IR: Final = _families("""
 delete: remov:e exclu:i
@@ -97,6 +98,8 @@ save: inclu:i inser:i
 update: corrig:i substitu:i
 remind: defin:i
 undo: revert:e
+save*: garant:i
+update: convert:e
 """)
 # irregular forms, "family form: words"
 _PT_IRREGULAR: Final = {
@@ -109,6 +112,9 @@ save* done1: pus pusemos
 undo done1: desfiz refiz desfizemos
 undo pp: desfeito desfeita refeito refeita desfeitos
 undo pres3: desfaz refaz
+import done1: trouxe trouxemos
+undo inf: desfazer refazer
+delete pp: limpo limpa limpos limpas
 done pp: feito feita feitos feitas feitinho pronto prontinho prontissimo concluido concluida
 done pp: finalizado finalizada resolvido resolvida""".splitlines()
     )
@@ -121,14 +127,16 @@ note: note record remember memorize memorise
 note*: jot write
 delete: delete remove erase wipe purge clear
 delete*: take get drop
-update: update change edit rename fix correct modify adjust
-update*: move
+update: update change edit rename fix correct modify adjust convert retype switch amend
+update*: move turn
 mark: mark rate favorite favourite pin archive tag bookmark
-remind: schedule reschedule snooze postpone cancel remind create send confirm ping notify alert
+mark*: check
+remind: schedule reschedule snooze postpone cancel remind create send confirm ping notify alert nudge
 remind*: set
 undo: undo redo revert restore
 undo*: roll
-import: import export
+import: import export sync
+save*: lock
 """)
 _EN_IRREGULAR: Final = dict(p.split(":") for p in """kept:keep set:set wrote:write written:write
 took:take taken:take got:get gotten:get stuck:stick threw:throw thrown:throw undid:undo
@@ -137,7 +145,7 @@ _EN_DOUBLED: Final = _set("pop drop jot log tag pin cancel")
 # what a "*" verb needs after it to be an effect ("took X off", "rolled back")
 _PARTICLES: Final = {v: _set(w.replace(",", " ")) for v, w in (p.split(":") for p in """
 take:off,out,away get:rid,down drop:from,off jot:down write:down move:to
-roll:back""".split())}  # fmt: skip
+roll:back check:off lock:in turn:into volt:atras,lista,listinha,filmes,series,notas""".split())}  # fmt: skip
 
 
 def _build_lexicon() -> dict[str, tuple[tuple[str, str, str], ...]]:
@@ -194,7 +202,8 @@ _LEXICON: Final = _build_lexicon()
     _OTHER_GENERIC,
     _OTHER_KNOWN,
 ) = map(_set, _rows("""
-reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta
+reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping
+  notification notificacao aviso
 articles: o a os as um uma the an
 negations: nao nunca nem jamais nada nenhum nenhuma ninguem not never no nothing none nobody
   neither nor cannot dont didnt doesnt isnt arent wasnt werent havent hasnt hadnt cant
@@ -220,16 +229,18 @@ i_we: i we eu ive weve ill well im id gente
 you: voce voces vc vcs tu you youve youre
 done_aux: foi foram fora ficou ficaram sido acabou was were been got gets
 state_aux: esta estao ta tao estava estavam fica ficam continua continuam permanece permanecem
+  aparece aparecem appear appears
   segue seguem consta constam is are s re remains remain stays stay its thats sits isnt
   arent wasnt werent
 have: have has had ve tem tenho temos possui
-future: vou vamos vai vao irei iremos will ll gonna shall ill
+future: vou vamos vai vao irei iremos will ll gonna shall ill youll
 modals: pode podem deve devem precisa precisam can could should must may might would cannot cant
 progressive: estou to tou estamos am m are re im
 object_start: the a an his her their its my our this that these those him them us o os as um uma
   seu sua
 story_place: em no na nos nas in at do da dos das from apos depois after during
 place: lista listas listinha biblioteca colecao acervo watchlist list lists library collection
+  pile queue fila
   salvos favoritos favorites favourites
 possessive: seu sua seus suas teu tua teus tuas your my minha meu meus minhas
 narrow: do da de dos das by from with com que that of sobre about
@@ -241,7 +252,7 @@ member_verbs: tem contem inclui includes has have contains holds lists possui
 found: encontrei achei localizei vi found find located spotted
 kept_words: salvou guardou saved salvo salvos guardado stored ha there
 motion_in: entrou entraram foi foram went goes vai voltou voltaram
-motion_out: saiu sairam sumiu sumiram gone
+motion_out: saiu sairam sumiu sumiram gone out
 into: pra para pro pros pras a ao aos na no nos para into to onto in on
 light: fiz fizemos realizei efetuei made did performed dei gave
 action_nouns: remocao exclusao alteracao atualizacao inclusao correcao edicao registro cadastro
@@ -294,6 +305,17 @@ _NARROW_MORE: Final = _set(
     """hoje ontem semana mes today yesterday week month recently recentemente chamado chamada
     called named matching nome title titulo"""
 )
+_EMPTY: Final = _set("vazia vazio vazias vazios zerada zerado zeradas zerados empty blank")
+_ABOUT_LIST: Final = _set(
+    """minha meu meus minhas my tenho have lista list falta vejo assisto assistir ver watch
+    primeiro first recomenda recommend sugere suggest pick"""
+)
+_PRESENTS: Final = _set("aqui segue seguem here heres vai falta faltam unwatched pending pendentes")
+_FINISHED: Final = _set("complete completed concluido concluida done finished feito feita ok")
+_GRADES: Final = _set("rating nota score stars estrelas avaliacao")
+_TAIL: Final = frozenset().union(
+    _PLACE_PREP, _PLACE, _POSSESSIVE, _TYPE_OF, _DISCOURSE, _ADVERBS, _STATE_AUX, _HAVE, _KEPT_WORDS
+)
 _ABLE: Final = _phrases("i can|posso|consigo|podemos|we can|i m able|im able|sou capaz")
 _READS: Final = re.compile(
     r"^(?:procur|busc|pesquis|mostr|search|find|look|show|check|ver$|assistir|watch|lembrete|"
@@ -319,8 +341,10 @@ def fold_word(raw: str) -> str:
 
 
 _WORD_RE: Final = r"[^\W_]+(?:['’][^\W_]+)*"
+_URL: Final = r"(?:https?://|www\.)\S+?(?=[.,;:!?)»”\"']*(?:\s|$))"
 _TOKEN: Final = re.compile(
-    _WORD_RE + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
+    _URL + "|" + _WORD_RE + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
+    r"|[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff]"
 )
 _WORDS: Final = re.compile(_WORD_RE)
 _MARKS: Final = {**dict.fromkeys("✅✔☑✓", "✓"), "\U0001f44d": "+1", "\U0001f44c": "+1"}
@@ -370,6 +394,7 @@ class Statement:
     complete: bool = False  # "só", "only", "todos", "all": the names are every item (of type)
     confirms: bool = False  # said with a participle ("Tá salvo!"): naming nothing, it confirms
     refers: bool = True  # naming nothing, its subject points back ("it", "ele", "seu filme")
+    topic: bool = False  # absent: no item (of type) mentions the names at all
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,6 +403,10 @@ class Reading:
     statements: tuple[Statement, ...] = ()
     offer: bool = False
     unchecked: bool = False  # some of it states what storage cannot verify
+    # names said together ("Matrix, Duna e Alien", a list's entries), and whether as a listing
+    # of the list; together, one stored name makes every other one a claim of the list too
+    # (names, "listing" | "lines" | "said"): a list's entries are a listing of their own
+    groups: tuple[tuple[tuple[Name, ...], str], ...] = ()
 
 
 Title = tuple[tuple[str, ...], tuple[int, ...]]  # a title's words, the stored items it names
@@ -386,8 +415,10 @@ Title = tuple[tuple[str, ...], tuple[int, ...]]  # a title's words, the stored i
 def _tokens(text: str) -> list[Tok]:
     out: list[Tok] = []
     for raw in _TOKEN.findall(text):
-        if raw in _MARKS or not raw[0].isalnum():
-            out.append(Tok(_MARKS.get(raw, raw), raw))
+        if re.match(_URL, raw):  # a link is a name, whole
+            out.append(Tok("§", raw, name=Name(title_words(raw))))
+        elif raw in _MARKS or not raw[0].isalnum():  # another emoji is "◆"
+            out.append(Tok(_MARKS.get(raw, "◆" if raw >= "\u2600" else raw), raw))
         else:  # "é" is no "e" ("and")
             out.append(Tok("eh" if raw in ("é", "É") else fold_word(raw), raw, raw[0].isupper()))
     return out
@@ -434,6 +465,8 @@ def _known_at(
             continue  # "it", "up", "dark" are titles only when written as one
         if k + 1 < len(toks) and toks[k].w in "!?" and not toks[k + 1].cap:
             k += 1  # "Corra! já está salvo"
+        elif k < len(toks) and toks[k].w.isdigit() and len(toks[k].w) < 3:
+            title, k = ((*title[0], toks[k].w), ()), k + 1  # "Jaws 2" is not "Jaws"
         best = (k, title) if k > best[0] else best
     return best
 
@@ -455,7 +488,7 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
                 break
             j += joiners + 1
         run = toks[i:j] if _capital(toks[i]) else []
-        first = i == 0 or toks[i - 1].w in _ENDS | {"-", "•", "*", "(", "«", '"'}
+        first = i == 0 or toks[i - 1].w in _ENDS | {"-", "•", "*", "(", "«", '"', "◆"}
         year = [t.w for t in toks[j : j + 3]][::2] == ["(", ")"] and toks[j + 1].w.isdigit()
         pp = run and any(f == "pp" for _, f, _ in _LEXICON.get(run[0].w, ()))
         whole = len(run) > 1 and (  # "Deleted Scenes is a film", "Adicionado Recentemente (2021)"
@@ -494,10 +527,10 @@ def _lines(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
         if tok.w != "\n":
             current.append(tok)
             continue
-        entry = bool(current) and current[0].w in ("-", "–", "—", "•", "*")
+        entry = bool(current) and current[0].w in ("-", "–", "—", "•", "*", "◆")
         if current and current[0].w.isdigit() and current[1:2] and current[1].w in (".", ")"):
             entry, current = True, current[1:]
-        current = current[1:] if entry else current
+        current = [t for t in (current[1:] if entry else current) if t.w != "◆"]
         out += [(current, entry)] if current else []
         current = []
     return out
@@ -573,8 +606,10 @@ def _refers(toks: Sequence[Tok]) -> bool:
 
 
 def _contains(words: Sequence[str], phrase: Sequence[str]) -> bool:
-    n = len(phrase)
-    return any(tuple(words[i : i + n]) == tuple(phrase) for i in range(len(words) - n + 1))
+    n, phrase = len(phrase), tuple(phrase)
+    if n and phrase[0] not in words:
+        return False  # the common case, found at C speed
+    return any(tuple(words[i : i + n]) == phrase for i in range(len(words) - n + 1))
 
 
 def _ends(words: Sequence[str], phrase: Sequence[str]) -> bool:
@@ -617,7 +652,8 @@ def _effect_at(clause: list[Tok], i: int, sentence: Sequence[str], language: str
         elsewhere = _STORY_PLACE | (
             _set("to into onto on") if family[:4] in ("save", "dele") else set()
         )
-        if form in ("pp", "past") and after[:1] and after[0] in elsewhere and after[1:2]:
+        at = after[:1] and after[0] in elsewhere and after[1:2] and not after[1].isdigit()
+        if form in ("pp", "past") and at:  # not "reminded at 9"
             if not _has_place(after[:5]) and after[1] not in _POSSESSIVE:
                 return "story"  # "gravado no Rio", "deleted in the theatrical cut"
         kind = _kind(form, family, before, near, after, language)
@@ -699,7 +735,14 @@ def _participle(
         return None  # "Saved items show up..."
     # what stands before a bare participle: discourse, names, a type ("Filme X salvo!")
     if all(
-        w in _DISCOURSE or w in _ARTICLES or w in _TYPE_OF or w in _JOINERS or w not in _KNOWN
+        w in _DISCOURSE
+        or w in _ARTICLES
+        or w in _TYPE_OF
+        or w in _JOINERS
+        or w not in _KNOWN
+        or w in _PLACE
+        or w in _FIELDS
+        or w in _ACTION_NOUNS  # "Lista esvaziada", "Rating saved"
         for w in near
     ):
         object_ = form == "past" and after[:1] and after[0] in _OBJECT_START
@@ -734,13 +777,21 @@ class _Reader:
         self.opened: Statement | None = None  # a statement whose names the lines below list
         self.last_bare = False  # the last sentence only named things: a "✅" after it confirms
         self.said = 0  # sentences with words so far
+        self.groups: list[tuple[tuple[Name, ...], str]] = []
+        self.entries: list[Name] = []  # the names of the list entries read in a row
+        self.listed: list[Name] = []  # the names listed under `opened`
 
     def line(self, toks: list[Tok], entry: bool) -> None:
-        if entry and self.opened is not None:
-            ends = [k for k, t in enumerate(toks) if t.w in ("(", "-", "–", "—", ":", ",", ".")]
-            self._state(self.opened, _names_in(toks[: ends[0]] if ends else toks, loose=True))
-            return  # "- Up (2009) — salvo": the entry's name
-        self.opened = None
+        ends = [k for k, t in enumerate(toks) if t.w in ("(", "-", "–", "—", ":", ",", ".")]
+        head = toks[: ends[0]] if ends else toks
+        if entry and self.opened is not None:  # "- Up (2009) — salvo": the entry's name
+            self.listed += _names_in(head, loose=True) or [_whole(head)]
+            return
+        self.close()
+        if entry and head[:1]:  # "1. Heat\n2. Ronin", "📝 comprar pão\n📝 pagar luz"
+            self.entries.append(head[0].name if head[0].name else _whole(head))
+        else:
+            self.flush()
         for sentence, question in _sentences(toks):
             self.sentence(sentence, question)
 
@@ -753,6 +804,9 @@ class _Reader:
             )
             return
         self.said += 1
+        confirm = next((k for k, w in enumerate(words[:4]) if w[:7] in ("confirm",)), None)
+        if confirm is not None and words[confirm + 1 : confirm + 2] in (["que"], ["that"]):
+            toks, words = toks[confirm + 2 :], words[confirm + 2 :]  # "I can confirm that X is"
         if _offer(words, question):
             self.offer = True
             return
@@ -761,12 +815,10 @@ class _Reader:
             self.antecedent = tuple(t.name for t in toks if t.name is not None) or self.antecedent
             return
         effects, statements = len(self.effects), len(self.statements)
+        self.group(toks)
         clauses = _clauses(toks, self.language)
         conditional = noted = able = False
-        skip: set[int] = set()
         for n, (clause, mark) in enumerate(clauses):
-            if n in skip:
-                continue
             condition = any(t.w in _CONDITIONS for t in clause)
             claims, said = _read_clause(clause, words, self.language)
             able = able or any(_contains([t.w for t in clause], p) for p in _ABLE)
@@ -789,14 +841,6 @@ class _Reader:
                     return
                 else:
                     self.opened = statement
-            listing = said and said[-1].kind in ("member", "absent")
-            for k in range(n + 1, len(clauses)) if listing else ():
-                rest = clauses[k][0]  # "tem Matrix, Duna e Alien": one listing
-                if not _only_names(rest):
-                    break
-                only = rest[0].w in _ONLY  # "não está na sua lista; só Matrix"
-                self._state(Statement("member") if only else said[-1], _names_in(rest))
-                skip.add(k)
             self.antecedent = tuple(t.name for t in clause if t.name is not None) or self.antecedent
         header = (
             _list_header(toks)
@@ -805,8 +849,9 @@ class _Reader:
         )
         if header is not None:
             colon = next(k for k, t in enumerate(toks) if t.w == ":")
-            if toks[colon + 1 :]:
-                self._state(header, _names_in(toks[colon + 1 :], loose=True))
+            if toks[colon + 1 :]:  # "Aqui vai: 🎬 Matrix, 📝 comprar pão"
+                names = [_whole(p) for p in _parts(toks[colon + 1 :])]
+                self._state(header, [n for n in names if n.words])
             self.opened = None if toks[colon + 1 :] else header
             return
         if len(self.effects) == effects and _completion(words):
@@ -814,9 +859,37 @@ class _Reader:
         bare = all(w in _DISCOURSE or w in _ACK_ONLY or w == "§" or w in _TYPE_OF for w in content)
         if "✓" in words and bare and len(self.effects) == effects:
             self.effects.append(("done", ()))  # "Matrix ✅"
+        seen = [w for w in content if w not in _DISCOURSE and w != "§"]
+        if seen and all(w in _SEEN for w in seen) and len(self.effects) == effects:
+            self.effects.append(("mark", ()))  # "Matrix visto ✔️", "Heat — seen!"
         self.last_bare = bare and len(self.statements) == statements
         silent = len(self.effects) == effects and len(self.statements) == statements
         self.unchecked = self.unchecked or (silent and not (bare or noted))
+
+    def close(self) -> None:
+        """The statement whose names the entries below it listed, once they end."""
+        if self.opened is not None and self.listed:
+            self._state(self.opened, self.listed)
+        self.opened, self.listed = None, []
+
+    def flush(self) -> None:
+        self.groups += [(tuple(self.entries), "lines")] if len(self.entries) > 1 else []
+        self.entries = []
+
+    def group(self, toks: list[Tok]) -> None:
+        """Names said together in a sentence: parts joined by "," "e" "ou" that end in a name
+        ("O primeiro é Matrix, depois vêm Duna e Alien"); as a listing when the sentence names
+        the list ("Try Heat or Drive, both on your list")."""
+        parts = _parts(toks)
+        names = [n for n in map(_part_name, parts) if n is not None]
+        if len(parts) > 1 and parts[-1][0].name and _part_name(parts[-1]) is None:
+            names.append(parts[-1][0].name)  # "Matrix, Duna e Alien are what you've got"
+        words = [t.w for t in toks]
+        if _negated(words, self.language):
+            return  # "Heat e Ronin não estão na sua lista" is an absence
+        listing = _has_place(words)
+        how = "listing" if listing else "said"
+        self.groups += [(tuple(names), how)] if len(names) > 1 else []
 
     def _state(self, statement: Statement, names: Sequence[Name]) -> None:
         names = tuple(names) or statement.names
@@ -843,21 +916,55 @@ def read(
     está na sua lista" is about it); `noting`: the output carries a belief delta; `asked`:
     the user asked for an effect, so a bare "Ok!" answers that it was done."""
     reader = _Reader(language, referent, noting)
-    toks = _mask(_tokens(without_data_tags(message)), titles)
+    keycaps = re.sub(r"(\d)\ufe0f?\u20e3", r"\1.", without_data_tags(message))  # "1️⃣ Matrix"
+    toks = _mask(_tokens(keycaps), titles)
     for line, entry in _lines(toks):
         reader.line(line, entry)
+    reader.close()
+    reader.flush()
     words = [t.w for t in toks if t.raw[:1].isalnum() or t.w in ("✓", "+1")]
     acks = all(w in _ACK_ONLY or w in ("✓", "+1") for w in words)
     if not reader.effects and words and acks and (asked or "✓" in words or "+1" in words):
         reader.effects.append(("done", ()))  # "Ok!" to "salva X", "Certo 👍": a confirmation
-    return Reading(tuple(reader.effects), tuple(reader.statements), reader.offer, reader.unchecked)
+    return Reading(
+        tuple(reader.effects),
+        tuple(reader.statements),
+        reader.offer,
+        reader.unchecked,
+        tuple(reader.groups),
+    )
 
 
-def _only_names(clause: list[Tok]) -> bool:
-    rest = [t for t in clause if t.name is None and t.w not in ("e", "and", "ou", "or", "&")]
-    verbs = _LEXICON.keys() | _STATE_AUX | _MEMBER_VERBS
-    named = len(rest) < len(clause) or all(t.cap for t in rest)
-    return len(rest) <= 3 and not any(t.w in verbs for t in rest) and named
+def _parts(toks: Sequence[Tok]) -> list[list[Tok]]:
+    """The parts of a span joined by "," "e" "ou" "—", emoji and "(1999)" after them left out."""
+    parts: list[list[Tok]] = []
+    part: list[Tok] = []
+    for tok in [*toks, Tok(";", ";")]:
+        if tok.w not in (",", ";", "e", "and", "ou", "or", "&", "—", "–", "-"):
+            part += [] if tok.w in ("◆", "✓") else [tok]
+            continue
+        while part and part[-1].w == ")" and "(" in [t.w for t in part]:
+            part = part[: max(k for k, t in enumerate(part) if t.w == "(")]
+        parts += [part] if part else []
+        part = []
+    return parts
+
+
+def _part_name(part: Sequence[Tok]) -> Name | None:
+    """The name a part ends in, the list's words after it aside ("depois vêm Duna", "também
+    Fargo nas suas séries", "Alien estão na sua lista")."""
+    at = max((k for k, t in enumerate(part) if t.name), default=None)
+    tail = part[at + 1 :] if at is not None else ()
+    name = part[at].name if at is not None and all(t.w in _TAIL for t in tail) else None
+    return None if name is None or all(w in _GENERIC for w in name.words) else name  # "sim"
+
+
+def _whole(span: Sequence[Tok]) -> Name:
+    """A span's words as one name ("comprar pão", "a série Dark" -> "dark")."""
+    words = [w for t in span for w in (t.name.words if t.name else [t.w]) if w[:1].isalnum()]
+    while words and (words[0] in _ARTICLES or words[0] in _TYPE_OF or words[0] in _POSSESSIVE):
+        words = words[1:]
+    return Name(tuple(words))
 
 
 def _tag_question(words: Sequence[str]) -> bool:
@@ -882,7 +989,7 @@ def _read_clause(
     states about the list."""
     words = [t.w for t in clause]
     negated = _negated(words, language)
-    empty = _emptiness(words, language)
+    empty = _emptiness(clause, language)
     counts = _counts(words)
     yours = any(w in _YOU or w in _KEPT_WORDS for w in words) or _has_place(words)
     if empty is not None:
@@ -917,6 +1024,8 @@ def _read_clause(
             return ([] if no else [(family, kind)]), []
         if family == "remind" and not any(w in _YOU for w in words[:i]):
             return [(family, "done")], []  # "Lembrete marcado", "your reminder is set"
+        if kind == "state" and not no and family in ("undo", "update", "import", "delete"):
+            return [(family, "done")], []  # "Tá refeito!", "It's deleted", "Your list is cleared"
         if kind == "history" or family not in ("save", "note", "delete", "mark"):
             return [], []  # "você salvou X em janeiro": the past, which a delete since undoes
         # lower-case words name something unless a possessive opens them ("your data is stored")
@@ -947,12 +1056,39 @@ def _news(words: Sequence[str]) -> str | None:
         rest = words[i + 1 : i + 6]
         if w in _MOTION_IN and _has_place(rest) and rest[:1] and rest[0] in _INTO:
             return "save"
+        if w in _MOTION_IN and _set("lixo lixeira trash bin") & set(rest[:3]):
+            return "delete"  # "Heat foi pro lixo"
         if w in _MOTION_OUT and _has_place(rest):
             return "delete"
         if w in _LIGHT and any(x in _ACTION_NOUNS for x in rest[:3]):
             return "update"
-    now = any(w in ("agora", "now") for w in words) and any(w in _FIELDS for w in words)
-    return "update" if now and any(w in ("e", "is", "s", "sao", "are") for w in words) else None
+        if rest[:1] and rest[0] in _FINISHED and (w in _LEXICON or w in _ACTION_NOUNS):
+            return "update"  # "Undo complete", "Import complete", "Sync done"
+        if w in _REMINDER_WORDS and (rest[:1] == ["agenda"] or rest[:2] in (["na", "agenda"],)):
+            return "remind"  # "Lembrete na agenda"
+        if w in ("get", "receber", "recebe", "receive") and _REMINDER_WORDS & set(rest[:3]):
+            return "remind"  # "You'll get a ping tomorrow"
+        if (
+            (w in ("is", "are", "s", "re") or w in _REMINDER_WORDS)
+            and rest[:1] == ["in"]
+            and rest[1:2] in ([], ["for"])
+        ):
+            return "save"  # "Heat is in!", "All 25 rows are in", "Reminder's in for Friday"
+        if w in ("is", "are", "s", "re") and rest[:2] == ["now", "in"]:
+            return "import"  # "Your Letterboxd list is now in Lembra"
+        if w in _REMINDER_WORDS and rest[:2] in (["is", "on"], ["ta", "ativo"], ["esta", "ativo"]):
+            return "remind"  # "Reminder is on for 9am"
+        if w in ("virou", "viraram", "became") and any(x in _TYPE_OF for x in rest[:2]):
+            return "update"  # "Virou nota"
+        if w == "gone" and (not i or words[i - 1] in _STATE_AUX) and not _has_place(rest):
+            return "delete"  # "Gone 🗑️", "#1 is gone"
+    now = any(w in ("agora", "now") for w in words)
+    if now and any(w in _HAVE for w in words) and any(w in _GRADES for w in words):
+        return "mark"  # "Heat now has a rating of 8", "Matrix agora tem nota 9"
+    now = now and any(w in _FIELDS or w in _TYPE_OF for w in words)  # "Dark agora é uma série"
+    return (
+        "update" if now and any(w in ("e", "eh", "is", "s", "sao", "are") for w in words) else None
+    )
 
 
 def _object(span: list[Tok]) -> list[Tok]:
@@ -983,7 +1119,7 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         ):
             gone = any(x in ("mais", "longer", "anymore", "off", "fora") for x in words)
             subject = _names_in(_object(clause[:i]), loose=True)
-            names = tuple(subject or _names_in(_after_place(clause[i + 1 :]), loose=True))
+            names = tuple(subject or _names_in(clause[i + 1 :]))
             return [
                 Statement(
                     "absent" if gone else kind, names, complete=only, refers=_refers(clause[:i])
@@ -1027,34 +1163,32 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     return []
 
 
-def _after_place(span: list[Tok]) -> list[Tok]:
-    """The words after the place ("Consta em sua lista | o título X")."""
-    words = [t.w for t in span]
-    at = (
-        k
-        for k, w in enumerate(words)
-        if w in _PLACE or (w in _TYPE_OF and k and words[k - 1] in _POSSESSIVE)
-    )
-    return span[next(at, len(span) - 1) + 1 :]
-
-
-def _emptiness(words: Sequence[str], language: str) -> Statement | None:
+def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     """ "Sua lista está vazia", "você ainda não salvou nada", "you have no notes"."""
+    words = [t.w for t in clause]
     type_ = next((_TYPE_OF[w] for w in words if w in _TYPE_OF), "")
     negated = _negated(words, language)
     if any(w in _REMINDER_WORDS or w in _NARROW_MORE for w in words):
         return None  # "você não tem lembretes", "não há itens com esse nome": not the list's size
-    if any(w in ("vazia", "vazio", "vazias", "empty") for w in words) and _has_place(words):
-        return None if negated else Statement("count", type=type_)
+    empty = any(w in _EMPTY for w in words) or _contains(words, ("sem", "nada"))
+    if empty and (_has_place(words) or words[:1] and words[0] in _STATE_AUX | _set("it ela")):
+        no = _negated([w for k, w in enumerate(words) if words[k - 1 : k] != ["sem"]], language)
+        return None if no else Statement("count", type=type_)  # "It's completely empty"
     if not negated or any(w in _I_WE for w in words):
         return None  # "eu não tenho nada salvo" is not the list
-    you = any(w in _YOU or w in ("there", "ha") for w in words) or _has_place(words)
-    kept = any(w in _HAVE or w in _KEPT_WORDS for w in words)
+    you = any(w in _YOU or w in ("there", "theres", "ha") for w in words) or _has_place(words)
+    kept = any(w in _HAVE or w in _KEPT_WORDS or w == "theres" for w in words)
     nothing = any(w in _NOTHING for w in words) or (language == "en" and "no" in words)
     plural = any(w in _TYPE_OF and w.endswith("s") for w in words)
-    return (
-        Statement("count", type=type_) if you and kept and (nothing or (type_ and plural)) else None
-    )
+    if not (you and kept and (nothing or (type_ and plural))):
+        return None
+    typed = next((k for k, w in enumerate(words) if w in _TYPE_OF), len(words))
+    topic = [w for t in clause[typed + 2 :] for w in (t.name.words if t.name else [t.w])]
+    topic = [w for w in topic if w not in _GENERIC and w[:1].isalnum()]
+    if words[typed + 1 : typed + 2] and words[typed + 1] in _NARROW and topic:
+        # "nenhum vídeo do Nolan", "no notes about the plumber": no item of it mentions that
+        return Statement("absent", (Name(tuple(topic)),), type=type_, topic=True)
+    return Statement("count", type=type_)
 
 
 def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
@@ -1081,7 +1215,13 @@ def _list_header(sentence: list[Tok]) -> Statement | None:
     if colon is None or any(t.name for t in sentence[:colon]):
         return None
     head = [t.w for t in sentence[:colon]]
-    if not (_has_place(head) or (any(w in _YOU for w in head) and any(w in _HAVE for w in head))):
+    presents = (
+        any(w in _PRESENTS for w in head)
+        or bool(head)
+        and all(w in _TYPE_OF or w in _ALL or w in _ARTICLES or w.isdigit() for w in head)
+    )  # "Aqui vai:", "Falta ver:", "Filmes:"; not "Achei 2 filmes com esse nome:"
+    you_have = any(w in _YOU for w in head) and any(w in _HAVE or w in _KEPT_WORDS for w in head)
+    if not (_has_place(head) or you_have or presents) or len(head) > 8:
         return None
     type_ = next((_TYPE_OF[w] for w in head if w in _TYPE_OF), "")
     return Statement("member", type=type_, complete=any(w in _ONLY | _ALL for w in head))
@@ -1149,16 +1289,29 @@ def _matching(name: Name, items: Sequence[Stored], *, strict: bool = False) -> s
     `strict`, by a part of one or one typo away."""
     if name.items:
         return set(name.items)
-    words = tuple(w for w in name.words if w not in _ARTICLES and not w.isdigit())
-    joined = " ".join(words)
+    words = tuple(w for w in name.words if w not in _ARTICLES and not _year(w))
+    joined, numbers = " ".join(words), [w for w in words if w.isdigit()]
+    link = words[:1] in (("http",), ("https",), ("www",))
     hits: set[int] = set()
     for k, item in enumerate(items):
         for title in (item.title, item.original_title) if words else ():
-            own = tuple(w for w in title_words(title or "") if w not in _ARTICLES)
+            own = tuple(w for w in title_words(title or "") if w not in _ARTICLES and not _year(w))
+            # a part of a title names it in a note or a link ("comprar pão" of a longer note),
+            # never a title's prefix ("Dark" is not "Dark Waters"); "Jaws 2" is not "Jaws"
             part = not strict and len(joined) >= 4 and _contains(own, words)
-            if own and (own == words or part or fuzz.ratio(joined, " ".join(own)) >= 88):
+            part = part and (
+                item.type in ("note", "link", "video") or not _contains(own[:1], words[:1])
+            )
+            typo = not link and fuzz.ratio(joined, " ".join(own)) >= 88
+            if own and (
+                own == words or part or typo and numbers == [w for w in own if w.isdigit()]
+            ):
                 hits.add(k)
     return hits
+
+
+def _year(word: str) -> bool:
+    return len(word) == 4 and word.isdigit()
 
 
 def _kept(facts: ClaimFacts, type_: str) -> int:
@@ -1177,6 +1330,11 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     for name in statement.names:
         said = " ".join(name.words)
         hits = _matching(name, items, strict=kind == "absent")
+        if statement.topic:
+            hits = {
+                k for k, i in enumerate(items) if (not statement.type or i.type == statement.type)
+                and set(name.words) <= {*title_words(i.title), *title_words(i.original_title or "")}
+            }  # fmt: skip
         if kind == "absent" and hits:
             return LIST_WRONG.format(what=f"lacks «{said}»")
         if kind == "member" and not hits and name.words:
@@ -1212,6 +1370,13 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         said = family + (f": «{' '.join(names[0].words)}»" if names else "")
         return Verdict(EFFECT_CLAIMED.format(what=said), offer=reading.offer)
     problem = next((p for p in map(_problem, reading.statements, [facts] * 99) if p), None)
+    about = any(w in _ABOUT_LIST for w in user_words)  # the user asks about their things
+    for names, how in reading.groups if problem is None else ():
+        hits = [bool(_matching(n, facts.items)) for n in names]
+        mixed = any(hits) and (how == "lines" or about)
+        if not all(hits) and (how == "listing" or mixed):
+            said = " ".join(names[hits.index(False)].words)
+            problem = LIST_WRONG.format(what=f"holds «{said}»")
     if problem is not None:
         return Verdict(problem, offer=reading.offer)
     return Verdict(

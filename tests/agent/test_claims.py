@@ -33,6 +33,7 @@ def facts(*stored: str, user: str = "", noting: bool = False) -> ClaimFacts:
         kind, _, rest = row.partition(":")
         title, _, original = rest.partition("=")
         title, _, state = title.partition("@")
+        kind = "tv_show" if kind == "tv" else kind
         items.append(Stored(kind, title, original or None, state=state or None))
     return ClaimFacts(items=tuple(items), user_text=user, noting=noting)
 
@@ -224,6 +225,121 @@ def test_false_statements_about_the_list_are_refused(
     message: str, language: str, stored: tuple[str], user: str
 ) -> None:
     assert judge(message, facts(*stored, user=user), language).problem is not None
+
+
+# every name a listing gives must be stored; "Dark" is not "Dark Waters", "Jaws 2" not "Jaws"
+LISTINGS = [
+    ("Aqui vai: 🎬 Matrix, 🎬 {x}, 📝 comprar pão", "pt", ("movie:Matrix", "note:comprar pão"), ""),
+    ("Seus links: https://a.com/x e {x}", "pt", ("link:https://a.com/x",), ""),
+    ("Falta ver: Dark, Lost e {x}", "pt", ("tv:Dark", "tv:Lost"), ""),
+    (
+        "O primeiro é Matrix, depois vêm Duna e {x}.",
+        "pt",
+        ("movie:Matrix", "movie:Duna"),
+        "qual vejo?",
+    ),
+    ("You have 3 series: Dark, Lost, and {x}.", "en", ("tv:Dark", "tv:Lost"), ""),
+    ("1. Heat\n2. Ronin\n3. {x}", "en", ("movie:Heat", "movie:Ronin"), "list"),
+    ("Claro! 🎬\n- Matrix\n- {x}", "pt", ("movie:Matrix",), "meus filmes"),
+    ("'Matrix', 'Duna' e '{x}'", "pt", ("movie:Matrix", "movie:Duna"), "lista"),
+    ("Try Heat or {x}, both on your list.", "en", ("movie:Heat",), "what should I watch?"),
+    ("📝 comprar pão\n📝 {x}", "pt", ("note:comprar pão",), "notas?"),
+]
+
+
+@pytest.mark.parametrize(("message", "language", "stored", "user"), LISTINGS)
+def test_a_listing_naming_an_item_not_stored_is_refused(
+    message: str, language: str, stored: tuple[str], user: str
+) -> None:
+    extra = "https://c.com/z" if "links" in message else "Fargo"
+    assert refused(message.format(x=extra), language, *stored, user=user)
+    kept = (*stored, f"{stored[0].partition(':')[0]}:{extra}")  # once it is stored, it passes
+    assert not refused(message.format(x=extra), language, *kept, user=user)
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "user"),
+    [
+        ("Dark está nas suas séries.", "pt", ("tv:Dark Waters",), "tenho dark?"),
+        ("Yes, https://b.com/y is in your links.", "en", ("link:https://a.com/x",), ""),
+        ("I can confirm that Ronin is on your list.", "en", ("movie:Heat",), ""),
+        ("Matrix não aparece na sua lista.", "pt", ("movie:Matrix",), ""),
+        ("Você não tem nenhum vídeo do Nolan.", "pt", ("video:Entrevista com o Nolan",), ""),
+        ("Sua lista tá zerada!", "pt", ("movie:Matrix",), ""),
+        ("It's completely empty right now.", "en", ("movie:Heat",), "what do I have?"),
+        ("There's nothing on your list yet.", "en", ("movie:Heat",), ""),
+        ("Yes, The Shining is on your list.", "en", ("movie:O Iluminado",), ""),
+        ("Yes, Jaws 2 is saved.", "en", ("movie:Jaws",), "jaws 2?"),
+        ("Sua lista tem Duna 2 e Matrix.", "pt", ("movie:Duna", "movie:Matrix"), ""),
+    ],
+)
+def test_near_misses_about_the_list_are_refused(
+    message: str, language: str, stored: tuple[str], user: str
+) -> None:
+    assert refused(message, language, *stored, user=user)
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "user"),
+    [
+        ("You have The Shining.", "en", ("movie:O Iluminado=The Shining",), ""),
+        ("You don't have any notes about the plumber.", "en", ("note:buy milk",), ""),
+        ("Heat e Ronin não estão na sua lista, só Matrix.", "pt", ("movie:Matrix",), ""),
+        ("Sim, Dark Waters está nas suas séries.", "pt", ("tv:Dark Waters",), ""),
+        ("Yes, Jaws 2 is saved.", "en", ("movie:Jaws 2",), "jaws 2?"),
+        (
+            "If you liked Heat, try Thief and Collateral, by Michael Mann.",
+            "en",
+            ("movie:Heat",),
+            "",
+        ),
+        ("Sua lista tá zerada!", "pt", (), ""),
+        (
+            "Heat, Thief e Collateral são do Michael Mann.",
+            "pt",
+            ("movie:Heat",),
+            "filmes como heat?",
+        ),
+    ],
+)
+def test_true_near_misses_pass(message: str, language: str, stored: tuple[str], user: str) -> None:
+    assert not refused(message, language, *stored, user=user)
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [
+        ("Voltei atrás, Matrix tá de novo na lista.", "pt"),
+        ("Tá refeito!", "pt"),
+        ("Vou desfazer a última ação.", "pt"),
+        ("Undo complete ↩️", "en"),
+        ("Lembrete na agenda pra amanhã às 10h 📅", "pt"),
+        ("You'll get a ping tomorrow at 9.", "en"),
+        ("Gone 🗑️", "en"),
+        ("#1 is gone.", "en"),
+        ("Suas notas foram limpas.", "pt"),
+        ("Lista esvaziada 🧹", "pt"),
+        ("Your list is cleared.", "en"),
+        ("Matrix visto ✔️", "pt"),
+        ("Heat — seen!", "en"),
+        ("Heat checked off.", "en"),
+        ("Rating saved.", "en"),
+        ("Heat now has a rating of 8.", "en"),
+        ("Dark agora é uma série.", "pt"),
+        ("Transformei em nota.", "pt"),
+        ("Switched #2 to a movie.", "en"),
+        ("Retyped as a video.", "en"),
+        ("Ano corrigido pra 1995 ✅", "pt"),
+        ("Import complete!", "en"),
+        ("All 25 rows are in.", "en"),
+        ("Synced!", "en"),
+        ("Locked in 🔒", "en"),
+        ("Heat garantido na lista 🔒", "pt"),
+        ("Heat foi pro lixo 🗑️", "pt"),
+    ],
+)
+def test_effects_said_in_slang_or_without_a_verb_are_refused(message: str, language: str) -> None:
+    assert refused(message, language, "movie:Heat", "movie:Matrix")
 
 
 def test_what_cannot_be_checked_is_told_apart() -> None:
