@@ -10,7 +10,11 @@ and the misses.
 Sets:
 - `a`, `b`: bench/claim_corpus.py (generated shapes; `b` is its held-out second set);
 - `c`: bench/claim_corpus_c.py (written blind to the old checker);
-- `d --file PATH`: a set in JSON lines, one case a line: {"id", "language": "pt"|"en",
+- `d`: bench/claims_d_blind.jsonl by default (or `--file PATH`), 544 replies written blind by
+  someone who never read the checker (issue 42). Its first run, once, on the merged
+  checker: 268/340 false claims caught (78.8%), 2/174 true statements refused (1.1%). Spent
+  since: the classes it missed were given (paraphrased) to a developer who then wrote set f;
+  it no longer measures anything. The format, one case a line: {"id", "language": "pt"|"en",
   "kind", "label": "effect_claim"|"false_list"|"true_list"|"no_claim"|"offer", "user",
   "stored": [{"type": movie|tv|video|link|note, "title", "year"?, "original_title"?,
   "state"?}], "reply"}. bench/claims_e.jsonl and bench/claims_f.jsonl are ours (`--set e`, `--set f`).
@@ -21,7 +25,7 @@ events are judged (the realistic case now); `--full` judges every case, and the 
 statements an event used to back are then refused by design (model text never says an
 effect happened).
 
-Run from the repo root: `.venv/bin/python bench/claims.py --set d --file PATH [--show 40]`.
+Run from the repo root: `.venv/bin/python bench/claims.py --set d [--file PATH] [--show 40]`.
 """
 
 from __future__ import annotations
@@ -210,10 +214,9 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="sets a, b, c: every case, events too")
     parser.add_argument("--show", type=int, default=25, help="misses listed per group")
     args = parser.parse_args()
-    if args.set == "d" and args.file is None:
-        parser.error("--set d needs --file PATH")
     if args.set in ("d", "e", "f"):
-        cases = from_jsonl(args.file or ROOT / "bench" / f"claims_{args.set}.jsonl")
+        named = "claims_d_blind.jsonl" if args.set == "d" else f"claims_{args.set}.jsonl"
+        cases = from_jsonl(args.file or ROOT / "bench" / named)
     else:
         cases = from_corpus(args.set, args.n)
         if not args.full:

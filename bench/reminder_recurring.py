@@ -16,6 +16,11 @@ occurrence) or ";count=N"; `text` is the words to remember.
 - early: a reminder whose first occurrence comes before the expected first one;
 - text: the reminder's text is the expected text (case and spaces aside).
 
+Sets: tests/agent/reminder_recurring_dev.tsv and tests/agent/reminder_recurring_dev2.tsv
+(ours); bench/reminder_recurring_blind.tsv (155 repeating requests) and
+bench/reminder_partial_blind.tsv (153 one-off requests with partial or vague times), written
+blind for issue 43, run once (first-run figures in the wave-4 closing note), spent since.
+
 Run from the repo root: `.venv/bin/python bench/reminder_recurring.py --file PATH.tsv [--show]
 [--as-remind]`; `--as-remind` reads each message as `/remind <message>` does, for sets whose
 messages carry no reminder verb ("todo dia 7h30 tomar o remédio").

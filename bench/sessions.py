@@ -26,6 +26,10 @@ runs the sessions in F instead, `--only NAME,...` a few. A file is either a list
 "sessions"} whose items are "type:words[:year[:state]]" ("tv" is a TV show) and whose
 sessions may expect the reminders open at the end ({"about", "next"?, "repeats"?}). A file
 runs with its own "tmdb" catalogue when it has one, else with no movie database.
+Held-out files written blind (by people who never read the code; run once, first-run
+figures in the wave-4 closing note, spent since): bench/sessions_blind_understanding.json
+(40 sessions, issue 41), bench/sessions_blind_undo_reminders.json (35, issue 43),
+bench/sessions_blind_watchlist.json (29, with its TMDB catalogue, issue 44).
 `--fresh-runtime` builds the runtime again for every message, as one `lembra chat` per
 message does (nothing kept in process between messages).
 
