@@ -515,7 +515,7 @@ _WHERE: Final = re.compile(
     r"^(?:e\s+|and\s+|so\s+)?(?:"
     r"(?:onde|aonde|em que lugar|em qual (?:streaming|plataforma|servico))\s+(?:(?:eu|da|posso|consigo|tem|que|pra|para)\s+)*"
     r"(?:assistir|assisto|ver|vejo|passa|esta passando|ta passando|tem|encontro|achar|acho|streamar)"
-    r"(?:\s+(?:a|o))?|"
+    r"(?:\s+(?:a|o)\b)?|"
     r"(?:qual|que)\s+(?:streaming|plataforma|servico)\s+(?:tem|passa)|"
     r"(?:where|how)\s+(?:can|do|could|should)\s+i\s+(?:watch|stream|see|find)|"
     r"where\s+(?:is|s|are)\s+(?P<it>.+?)\s+(?:streaming|available|playing|on)|"
