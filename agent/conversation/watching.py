@@ -106,6 +106,8 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     item: ItemDoc | None = None
     if request.target is not None:
         entry = _entry(turn, request.target)
+        if isinstance(entry, str) and request.bare:
+            return None  # "assisti agora e amei" with nothing in focus: the planner's
         if isinstance(entry, str):
             return _missed(turn, entry)
         turn.facts.apply_rule("shelf_reference")

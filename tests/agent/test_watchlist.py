@@ -544,3 +544,146 @@ async def test_desmarca_about_a_reminder_cancels_it_even_when_an_item_shares_a_w
         assert "nada mudou" not in reply.text
         [reminder] = await db.reminders.for_user(ALICE)
         assert reminder.state == "cancelled", reply.text
+
+
+# -- the phrasings people use (issue 44's blind run) -------------------------------------------
+
+LEFT_PHRASINGS = [
+    ("lista o que falta ver", ("movie", "tv_show", "video"), False),
+    ("lista os que eu não vi", ("movie", "tv_show", "video"), False),
+    ("lista os que eu nao vi", ("movie", "tv_show", "video"), False),
+    ("e agora, o que sobrou?", ("movie", "tv_show", "video", "link"), False),
+    ("o que ainda tem pra ver?", ("movie", "tv_show", "video"), False),
+    ("o q tem pra ver na minha lista?", ("movie", "tv_show", "video"), False),
+    ("quais séries ainda n vi?", ("tv_show",), False),
+    ("quais series eu n vi", ("tv_show",), False),
+    ("quantos filmes faltam ver agora?", ("movie",), True),
+    ("what's left now", ("movie", "tv_show", "video", "link"), False),
+    ("ok what's left now", ("movie", "tv_show", "video", "link"), False),
+    ("what's still on my list to watch?", ("movie", "tv_show", "video"), False),
+    ("what's on my watchlist?", ("movie", "tv_show", "video"), False),
+]
+NOT_LISTS = [
+    "what's on my list?",  # no state: the plain list, not this reader's
+    "o que tem na minha lista?",
+    "o que tem pra fazer hoje?",
+    "e agora?",
+    "o que eu vi com a Ana",
+    "quais n",
+]
+
+
+def test_lists_by_state_are_read_in_the_ways_people_ask() -> None:
+    from agent.understanding.watchlist import ListRequest
+
+    for said, types, count in LEFT_PHRASINGS:
+        found = read(said)
+        assert isinstance(found, ListRequest), said
+        assert (found.state, found.types, found.count) == ("left", types, count), said
+    done = read("e quais eu já vi?")
+    assert isinstance(done, ListRequest)
+    assert done.state == "done"
+    for said in NOT_LISTS:
+        assert not isinstance(read(said), ListRequest), said
+
+
+MARK_PHRASINGS = [
+    # said, state, title, rating, days ago
+    ("terminei chernobil semana passada, 10/10", "seen", "chernobil", 10, 7),
+    ("terminei Chernobyl ontem, q série", "seen", "Chernobyl", None, 1),
+    ("maratonei breaking bad tb", "seen", "breaking bad", None, 0),
+    ("binged Dark last week", "seen", "Dark", None, 7),
+    ("finally watched Oppenheimer, pretty good", "seen", "Oppenheimer", None, 0),
+    ("assisti oppenheimer finalmente", "seen", "oppenheimer", None, 0),
+    ("pera, Duna eu não vi não", "unseen", "Duna", None, 0),
+]
+FOCUS_MARKS = [
+    # said, type of the item in focus, bare (only with something in focus)
+    ("vi o vídeo tb", "video", False),
+    ("assisti o vídeo também", "video", False),
+    ("watched it, pretty good", None, True),
+    ("boa, assisti agora e amei", None, True),
+    ("esse eu já vi", None, False),
+]
+NOT_MARK_PHRASINGS = [
+    "eu vi",
+    "ontem eu vi",
+    "tudo que eu vi",
+    "assisti",
+    "já vi",
+    "vi",
+    "quais desses eu já assisti",
+    "nenhum eu vi",
+]
+
+
+def test_marks_cut_time_words_and_chatter_and_name_the_item_in_focus() -> None:
+    from agent.understanding.watchlist import MarkRequest
+
+    for said, state, title, rating, days in MARK_PHRASINGS:
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title, found.rating, found.days_ago) == (
+            state,
+            title,
+            rating,
+            days,
+        ), said
+    for said, item_type, bare in FOCUS_MARKS:
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert found.target is not None, said
+        assert found.target.kind == "pronoun", said
+        assert (found.target.type, found.bare) == (item_type, bare), said
+    shelf = read("o 1 eu vi ontem tb, nota 7")
+    assert isinstance(shelf, MarkRequest)
+    assert shelf.target is not None
+    assert (shelf.target.value, shelf.days_ago, shelf.rating) == (1, 1, 7)
+    for said in NOT_MARK_PHRASINGS:
+        assert not isinstance(read(said), MarkRequest), said
+
+
+def test_suggestions_read_type_and_length_and_no_period() -> None:
+    from agent.understanding.watchlist import SuggestRequest, WhereRequest
+
+    cases = [
+        ("quero ver algo curto hj, o que vc sugere da minha lista?", None, True, None, False),
+        ("got anything under 2 hours on my list?", None, False, 120, False),
+        ("i need a series to binge this weekend, what do i have?", "tv_show", False, None, True),
+        ("e série, qual tem pra ver?", "tv_show", False, None, False),
+    ]
+    for said, item_type, short, minutes, binge in cases:
+        found = read(said)
+        assert isinstance(found, SuggestRequest), said
+        assert (found.type, found.short, found.max_minutes, found.binge) == (
+            item_type,
+            short,
+            minutes,
+            binge,
+        ), said
+    for said in ("o que eu vejo com a Ana?", "algo", "e série?"):
+        assert not isinstance(read(said), SuggestRequest), said
+    where = read("onde passa oppenhimer?")  # the first letter was taken for an article
+    assert isinstance(where, WhereRequest)
+    assert where.title == "oppenhimer"
+    assert isinstance(w := read("onde passa o oppenhimer?"), WhereRequest)
+    assert w.title == "oppenhimer"
+
+
+async def test_watchlist_chatter_marks_and_is_never_saved(db: Database) -> None:
+    """«maratonei dark tb» right after a save read as «save dark too», «boa, assisti agora e
+    amei» after where-to-watch was saved as a note: both mark, nothing is saved."""
+    async with watching(db) as lembra:
+        marked = await lembra.say("maratonei dark tb")
+        await lembra.say("onde assistir superbad?")
+        loved = await lembra.say("boa, assisti agora e amei")
+        left = await lembra.say("ok, o que sobrou?")
+
+        items = await lembra.items()
+
+    assert "Dark" in marked.text, marked.text
+    assert "Superbad" in loved.text, loved.text
+    assert sorted(i.title for i in items) == ["Dark", "Duna", "Superbad"]
+    assert {i.title for i in items if i.done} == {"Dark", "Superbad"}
+    assert "Duna" in left.text
+    assert "Superbad" not in left.text
