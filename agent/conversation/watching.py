@@ -316,6 +316,14 @@ def _suggested_reply(turn: Turn, outcome: Suggested) -> Reply:
             turn.user.counts.get(t, 0) for t in WATCHABLE
         ):
             key = "suggest_nothing_saved"
+        if outcome.waiting:  # saved without TMDB: which are unseen, not "I can't choose"
+            entries = shelves.show_items(turn, list(outcome.waiting))
+            lines = [text("suggest_no_details_list", lang, count=outcome.unseen)]
+            lines += [f"{e.number}. {e.label}" for e in entries]
+            if outcome.unseen > len(entries):
+                lines.append(text("saved_in_more", lang, count=outcome.unseen - len(entries)))
+            reply = finish(turn, "\n".join(lines), kind="deterministic")
+            return with_mark_buttons(turn, reply, entries)
         return finish(turn, text(key, lang, count=outcome.unseen), kind="deterministic")
     entries = shelves.show_items(turn, [p.item for p in outcome.picks])
     lines = [text("suggest_heading", lang)]

@@ -160,6 +160,10 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Não sei a duração nem o gênero dos itens para ver ({count}, salvos sem TMDB): não consigo escolher por isso.",
         "en": "I don't know the length or genre of the items left to watch ({count}, saved without TMDB): I can't choose by that.",
     },
+    "suggest_no_details_list": {
+        "pt": "Não sei a duração nem o gênero dos itens para ver (salvos sem TMDB), então não escolho por isso. Estes faltam ver ({count}):",
+        "en": "I don't know the length or genre of the items left to watch (saved without TMDB), so I can't choose by that. These are left to watch ({count}):",
+    },
     # /pais
     "country_set": {
         "pt": "País para onde assistir: {country}.",

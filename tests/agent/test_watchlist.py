@@ -687,3 +687,24 @@ async def test_watchlist_chatter_marks_and_is_never_saved(db: Database) -> None:
     assert {i.title for i in items if i.done} == {"Dark", "Superbad"}
     assert "Duna" in left.text
     assert "Superbad" not in left.text
+
+
+async def test_a_suggestion_with_no_runtimes_names_what_is_left_to_watch(db: Database) -> None:
+    """Saved without TMDB nothing has a runtime: the reply names the unseen items (and they
+    become the shelf, so «vi o 2» follows) instead of only «não consigo escolher»."""
+    no_tmdb = "https://api.themoviedb.org/3"  # its public host with no key: "not configured"
+    async with open_lembra(db, tmdb_base_url=no_tmdb) as lembra:
+        await lembra.say("salva o filme duna")
+        await lembra.say("salva o filme superbad")
+        await lembra.say("salva o filme tenet")
+        await lembra.say("já vi tenet")
+
+        reply = await lembra.say("me sugere algo curto")
+        await lembra.say("vi o 2")
+
+        items = await lembra.items()
+
+    lines = reply.text.splitlines()
+    assert "TMDB" in lines[0]
+    assert lines[1:] == ["1. duna", "2. superbad"]
+    assert {i.title for i in items if i.done} == {"tenet", "superbad"}
