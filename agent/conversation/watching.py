@@ -144,11 +144,13 @@ def _several(title: str) -> bool:
     return " e " in words or " and " in words or "," in title
 
 
-async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply:
+async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
     item: ItemDoc | None = None
     args: dict[str, object] = {"country": request.country}
     if request.target is not None:
         entry = _entry(turn, request.target)
+        if isinstance(entry, str) and request.paid:
+            return None  # "e pra alugar?" with no title in focus: the planner's
         if isinstance(entry, str):
             return _missed(turn, entry)
         turn.facts.apply_rule("shelf_reference")
@@ -167,7 +169,24 @@ async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply:
         )
     incode.record(turn, "where_to_watch", args, outcome)
     turn.tools_executed.append("where_to_watch")
+    if request.paid and outcome.options is not None:
+        return _paid_reply(turn, outcome, outcome.options)
     return outcome_reply(turn, outcome)
+
+
+def _paid_reply(turn: Turn, outcome: WatchFound, options: WatchOptions) -> Reply:
+    """Only the rent and buy offers: "e pra alugar?" after where-to-watch."""
+    lang = turn.language
+    if outcome.item is not None:
+        shelves.point_at(turn, outcome.item)
+    paid = replace(options, flatrate=(), free=(), ads=())
+    lines = offers_lines(paid, lang)
+    if not lines:
+        body = text("where_no_paid", lang, label=outcome.label, country=outcome.country)
+        return finish(turn, body, kind="deterministic")
+    lines.insert(0, text("where_heading_paid", lang, label=outcome.label, country=outcome.country))
+    lines.append(text("where_source", lang))
+    return finish(turn, "\n".join(lines), kind="deterministic")
 
 
 async def _suggest(deps: Deps, turn: Turn, request: SuggestRequest) -> Reply:

@@ -113,6 +113,14 @@ TEXTS: dict[str, dict[Language, str]] = {
     "where_ads": {"pt": "Grátis com anúncios", "en": "Free with ads"},
     "where_rent": {"pt": "Alugar", "en": "Rent"},
     "where_buy": {"pt": "Comprar", "en": "Buy"},
+    "where_heading_paid": {
+        "pt": "Para alugar ou comprar {label} ({country}):",
+        "en": "To rent or buy {label} ({country}):",
+    },
+    "where_no_paid": {
+        "pt": "{label}: nada para alugar ou comprar no país {country}, segundo o JustWatch (via TMDB).",
+        "en": "{label}: nothing to rent or buy in {country}, according to JustWatch (via TMDB).",
+    },
     "where_source": {"pt": "Fonte: JustWatch, via TMDB.", "en": "Source: JustWatch, via TMDB."},
     "where_saved": {
         "pt": "Onde assistir ({country}): {offers} (JustWatch, via TMDB)",

@@ -66,6 +66,7 @@ class WhereRequest:
     target: Target | None = None
     type: ItemType | None = None
     country: str | None = None  # "no Brasil", "in the US"
+    paid: bool = False  # "e pra alugar?": only the rent/buy offers
 
 
 @dataclass(frozen=True, slots=True)
@@ -610,12 +611,22 @@ _WHERE_TAIL: Final = re.compile(
 )
 
 
+# "e pra alugar?" right after a where-to-watch answer: the same title's rent/buy offers
+_PAID: Final = re.compile(
+    r"^(?:e|and|so|what about|how about)\s+(?:(?:pra|para|de|to|for)\s+)?"
+    r"(?:alugar|comprar|aluguel|compra|rent|renting|buy|buying|rent or buy|alugar ou comprar)"
+    r"(?:\s+(?:it|ele|ela))?$"
+)
+
+
 def read_where(text: str) -> WhereRequest | None:
     """The title `text` asks where to watch ("onde assistir Duna?"), or None."""
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
     said = _Said.of(raw)
+    if _PAID.match(said.norm) is not None:
+        return WhereRequest(target=Target("pronoun"), paid=True)
     m = _WHERE.match(said.norm)
     if m is None:
         return None

@@ -708,3 +708,27 @@ async def test_a_suggestion_with_no_runtimes_names_what_is_left_to_watch(db: Dat
     assert "TMDB" in lines[0]
     assert lines[1:] == ["1. duna", "2. superbad"]
     assert {i.title for i in items if i.done} == {"tenet", "superbad"}
+
+
+async def test_e_pra_alugar_after_where_to_watch_answers_the_rent_and_buy_part(
+    db: Database,
+) -> None:
+    from agent.understanding.watchlist import WhereRequest
+
+    for said in ("e pra alugar?", "e pra comprar", "and to rent?", "what about buying?"):
+        found = read(said)
+        assert isinstance(found, WhereRequest), said
+        assert found.paid, said
+    for said in ("alugar", "e pra alugar um carro?", "quero alugar"):
+        found = read(said)
+        assert not (isinstance(found, WhereRequest) and found.paid), said
+    async with watching(db) as lembra:
+        await lembra.say("onde assistir duna?")
+        rent = await lembra.say("e pra alugar?")
+
+    assert rent.text.splitlines()[:3] == [
+        "Para alugar ou comprar Duna (2021) (BR):",
+        "• Alugar: Apple TV",
+        "• Comprar: Google Play Filmes",
+    ]
+    assert "Max" not in rent.text
