@@ -66,6 +66,8 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
     if request is None:
         return None
     turn.facts.apply_rule("watchlist_in_code")
+    if isinstance(request, MarkRequest) and request.also_seen:
+        return await _swap(deps, turn, request)
     if isinstance(request, MarkRequest):
         return await _mark(deps, turn, request)
     if isinstance(request, ListRequest):
@@ -137,6 +139,25 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     if isinstance(outcome, Marked) and outcome.changed:
         turn.tools_executed.append("mark_item")
     return outcome_reply(turn, outcome, days_ago=request.days_ago)
+
+
+async def _swap(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
+    """ "pera, Duna eu não vi não, só a Ruptura": Duna back to unseen, Ruptura seen; the
+    planner's when either is not certainly one item of the list."""
+    other = await resolve(deps, turn, query=request.also_seen, item_type=None, prefer=WATCHABLE)
+    if not isinstance(other, ItemDoc):
+        return None
+    undone = await _mark(deps, turn, replace(request, also_seen=""))
+    if undone is None:
+        return None
+    outcome = await mark(deps, turn, other, "seen")
+    incode.record(turn, "mark_item", {"query": request.also_seen, "state": "seen"}, outcome)
+    if isinstance(outcome, Marked) and outcome.changed:
+        turn.tools_executed.append("mark_item")
+    seen = outcome_reply(turn, outcome)
+    lines = undone.text.splitlines()
+    lines += [line for line in seen.text.splitlines() if line not in lines]
+    return replace(seen, text="\n".join(lines))
 
 
 def _several(title: str) -> bool:

@@ -18,7 +18,7 @@ title is cut from the message as written ("Duna", not "duna"), so a reply can qu
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from agent.understanding.questions import WINDOWS
@@ -46,6 +46,7 @@ class MarkRequest:
     days_ago: int = 0  # "ontem": when it was seen
     rating: int | None = None  # 0-10, only when given as a number ("nota 8", "8/10")
     bare: bool = False  # a verb alone ("assisti agora e amei"): the item in focus, if any
+    also_seen: str = ""  # "Duna eu não vi não, só a Ruptura": Ruptura is the one seen
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +249,12 @@ def read_mark(text: str) -> MarkRequest | None:
     if not said.norm or len(said.norm.split()) > MAX_WORDS:
         return None
     head_end, tail = _head_and_tail(raw, said)
+    also = ""
+    if (only := _ONLY.match(tail)) is not None:  # ", só a Ruptura"
+        also = raw[len(raw) - len(tail) + only.start("y") :].rstrip(" .!")
+        if len(also.split()) > MAX_TITLE_WORDS or _spaced(also).split()[0] in _NOT_A_TITLE:
+            return None
+        tail = ""
     days, rating = _tail_facts(tail)
     if days is None:
         return None  # something after the title that is not a time, a rating or a feeling
@@ -260,7 +267,15 @@ def read_mark(text: str) -> MarkRequest | None:
     lead = _INTERJECTION.match(head)  # "ops, ainda não vi Duna"
     offset = lead.end() if lead is not None else 0
     said_more = bool(tail) or found is not None or rating is not None
-    return _mark_head(said, head[offset:], offset, days=days, rating=rating, bare=said_more)
+    request = _mark_head(said, head[offset:], offset, days=days, rating=rating, bare=said_more)
+    if also and (request is None or request.state != "unseen"):
+        return None  # "só a Y" only follows "X eu não vi"
+    return replace(request, also_seen=also) if also and request is not None else request
+
+
+_ONLY: Final = re.compile(
+    r"^(?:so|apenas|somente|only|just)\s+(?:(?:o|a|the)\s+)?(?P<y>[^,;!?]+?)[\s.!]*$"
+)
 
 
 _OPENING: Final = re.compile(

@@ -732,3 +732,15 @@ async def test_e_pra_alugar_after_where_to_watch_answers_the_rent_and_buy_part(
         "• Comprar: Google Play Filmes",
     ]
     assert "Max" not in rent.text
+
+
+async def test_not_that_one_only_the_other_swaps_the_two_marks(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+        swapped = await lembra.say("pera, duna eu não vi não, só o superbad")
+        items = {i.title: i.done for i in await lembra.items()}
+
+    assert "Duna" in swapped.text, swapped.text
+    assert "Superbad" in swapped.text, swapped.text
+    assert items == {"Duna": False, "Superbad": True, "Dark": False}
+    assert read("já vi duna, só a ruptura") is None  # "só a Y" only follows "X eu não vi"
