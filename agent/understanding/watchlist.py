@@ -252,7 +252,8 @@ def read_mark(text: str) -> MarkRequest | None:
     also = ""
     if (only := _ONLY.match(tail)) is not None:  # ", só a Ruptura"
         also = raw[len(raw) - len(tail) + only.start("y") :].rstrip(" .!")
-        if len(also.split()) > MAX_TITLE_WORDS or _spaced(also).split()[0] in _NOT_A_TITLE:
+        named = _spaced(also).split()
+        if not named or len(named) > MAX_TITLE_WORDS or named[0] in _NOT_A_TITLE:
             return None
         tail = ""
     days, rating = _tail_facts(tail)

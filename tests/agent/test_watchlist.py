@@ -744,3 +744,10 @@ async def test_not_that_one_only_the_other_swaps_the_two_marks(db: Database) -> 
     assert "Superbad" in swapped.text, swapped.text
     assert items == {"Duna": False, "Superbad": True, "Dark": False}
     assert read("já vi duna, só a ruptura") is None  # "só a Y" only follows "X eu não vi"
+
+
+@given(st.text(max_size=30), st.text(max_size=30))
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+def test_the_only_the_other_reader_never_raises(first: str, other: str) -> None:
+    read(f"pera, {first} eu não vi não, só a {other}")
+    read(f"{first} eu vi ontem tb, {other}")
