@@ -26,6 +26,7 @@ from agent.tools.base import Failed, Saved, Tool, ToolArgs, ToolContext
 from agent.tools.listing import ListItemsArgs
 from agent.tools.several import entry, save_entries
 from agent.types import Reply
+from agent.understanding import watchlist
 from agent.understanding.continuations import Continuation, read_continuation
 from agent.understanding.kinds import guessed_title
 from agent.understanding.references import read_reference
@@ -54,8 +55,8 @@ async def act(
     """What `message` continuing the last action means, or None when it continues nothing."""
     cont = read_continuation(message)
     last = shelves.last_action(turn)
-    if cont is None or last is None:
-        return None
+    if cont is None or last is None or watchlist.read(message) is not None:
+        return None  # "maratonei dark tb" marks, "ok what's left now" lists (issue 44)
     hint = HINTS.get(last.action)
     if hint == "save" and (cont.period or "?" in message):
         hint = "search"  # "and this week?" after a save asks, it saves nothing

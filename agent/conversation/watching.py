@@ -66,6 +66,8 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
     if request is None:
         return None
     turn.facts.apply_rule("watchlist_in_code")
+    if isinstance(request, MarkRequest) and request.also_seen:
+        return await _swap(deps, turn, request)
     if isinstance(request, MarkRequest):
         return await _mark(deps, turn, request)
     if isinstance(request, ListRequest):
@@ -106,6 +108,8 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     item: ItemDoc | None = None
     if request.target is not None:
         entry = _entry(turn, request.target)
+        if isinstance(entry, str) and request.bare:
+            return None  # "assisti agora e amei" with nothing in focus: the planner's
         if isinstance(entry, str):
             return _missed(turn, entry)
         turn.facts.apply_rule("shelf_reference")
@@ -137,16 +141,37 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     return outcome_reply(turn, outcome, days_ago=request.days_ago)
 
 
+async def _swap(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
+    """ "pera, Duna eu não vi não, só a Ruptura": Duna back to unseen, Ruptura seen; the
+    planner's when either is not certainly one item of the list."""
+    other = await resolve(deps, turn, query=request.also_seen, item_type=None, prefer=WATCHABLE)
+    if not isinstance(other, ItemDoc):
+        return None
+    undone = await _mark(deps, turn, replace(request, also_seen=""))
+    if undone is None:
+        return None
+    outcome = await mark(deps, turn, other, "seen")
+    incode.record(turn, "mark_item", {"query": request.also_seen, "state": "seen"}, outcome)
+    if isinstance(outcome, Marked) and outcome.changed:
+        turn.tools_executed.append("mark_item")
+    seen = outcome_reply(turn, outcome)
+    lines = undone.text.splitlines()
+    lines += [line for line in seen.text.splitlines() if line not in lines]
+    return replace(seen, text="\n".join(lines))
+
+
 def _several(title: str) -> bool:
     words = f" {title.casefold()} "
     return " e " in words or " and " in words or "," in title
 
 
-async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply:
+async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
     item: ItemDoc | None = None
     args: dict[str, object] = {"country": request.country}
     if request.target is not None:
         entry = _entry(turn, request.target)
+        if isinstance(entry, str) and request.paid:
+            return None  # "e pra alugar?" with no title in focus: the planner's
         if isinstance(entry, str):
             return _missed(turn, entry)
         turn.facts.apply_rule("shelf_reference")
@@ -165,7 +190,24 @@ async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply:
         )
     incode.record(turn, "where_to_watch", args, outcome)
     turn.tools_executed.append("where_to_watch")
+    if request.paid and outcome.options is not None:
+        return _paid_reply(turn, outcome, outcome.options)
     return outcome_reply(turn, outcome)
+
+
+def _paid_reply(turn: Turn, outcome: WatchFound, options: WatchOptions) -> Reply:
+    """Only the rent and buy offers: "e pra alugar?" after where-to-watch."""
+    lang = turn.language
+    if outcome.item is not None:
+        shelves.point_at(turn, outcome.item)
+    paid = replace(options, flatrate=(), free=(), ads=())
+    lines = offers_lines(paid, lang)
+    if not lines:
+        body = text("where_no_paid", lang, label=outcome.label, country=outcome.country)
+        return finish(turn, body, kind="deterministic")
+    lines.insert(0, text("where_heading_paid", lang, label=outcome.label, country=outcome.country))
+    lines.append(text("where_source", lang))
+    return finish(turn, "\n".join(lines), kind="deterministic")
 
 
 async def _suggest(deps: Deps, turn: Turn, request: SuggestRequest) -> Reply:
@@ -314,6 +356,14 @@ def _suggested_reply(turn: Turn, outcome: Suggested) -> Reply:
             turn.user.counts.get(t, 0) for t in WATCHABLE
         ):
             key = "suggest_nothing_saved"
+        if outcome.waiting:  # saved without TMDB: which are unseen, not "I can't choose"
+            entries = shelves.show_items(turn, list(outcome.waiting))
+            lines = [text("suggest_no_details_list", lang, count=outcome.unseen)]
+            lines += [f"{e.number}. {e.label}" for e in entries]
+            if outcome.unseen > len(entries):
+                lines.append(text("saved_in_more", lang, count=outcome.unseen - len(entries)))
+            reply = finish(turn, "\n".join(lines), kind="deterministic")
+            return with_mark_buttons(turn, reply, entries)
         return finish(turn, text(key, lang, count=outcome.unseen), kind="deterministic")
     entries = shelves.show_items(turn, [p.item for p in outcome.picks])
     lines = [text("suggest_heading", lang)]

@@ -113,6 +113,14 @@ TEXTS: dict[str, dict[Language, str]] = {
     "where_ads": {"pt": "Grátis com anúncios", "en": "Free with ads"},
     "where_rent": {"pt": "Alugar", "en": "Rent"},
     "where_buy": {"pt": "Comprar", "en": "Buy"},
+    "where_heading_paid": {
+        "pt": "Para alugar ou comprar {label} ({country}):",
+        "en": "To rent or buy {label} ({country}):",
+    },
+    "where_no_paid": {
+        "pt": "{label}: nada para alugar ou comprar no país {country}, segundo o JustWatch (via TMDB).",
+        "en": "{label}: nothing to rent or buy in {country}, according to JustWatch (via TMDB).",
+    },
     "where_source": {"pt": "Fonte: JustWatch, via TMDB.", "en": "Source: JustWatch, via TMDB."},
     "where_saved": {
         "pt": "Onde assistir ({country}): {offers} (JustWatch, via TMDB)",
@@ -159,6 +167,10 @@ TEXTS: dict[str, dict[Language, str]] = {
     "suggest_no_details": {
         "pt": "Não sei a duração nem o gênero dos itens para ver ({count}, salvos sem TMDB): não consigo escolher por isso.",
         "en": "I don't know the length or genre of the items left to watch ({count}, saved without TMDB): I can't choose by that.",
+    },
+    "suggest_no_details_list": {
+        "pt": "Não sei a duração nem o gênero dos itens para ver (salvos sem TMDB), então não escolho por isso. Estes faltam ver ({count}):",
+        "en": "I don't know the length or genre of the items left to watch (saved without TMDB), so I can't choose by that. These are left to watch ({count}):",
     },
     # /pais
     "country_set": {

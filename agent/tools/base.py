@@ -242,6 +242,8 @@ class Suggested:
     picks: tuple[Pick, ...]
     unseen: int  # unseen items looked at
     none_because: Literal["nothing_unseen", "nothing_fits", "no_details"] | None = None
+    # "no_details": the unseen items, oldest first, said rather than "I can't choose"
+    waiting: tuple[ItemDoc, ...] = ()
 
 
 Outcome = (

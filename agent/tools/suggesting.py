@@ -28,6 +28,7 @@ from agent.understanding.watchlist import (
 from storage.documents import ItemDoc, ItemType
 
 MAX_PICKS = 3
+MAX_WAITING = 10  # unseen items named when none has a runtime or genres (saved without TMDB)
 READ_PER_TYPE = 500  # unseen items of a type looked at (the oldest first)
 
 
@@ -71,7 +72,10 @@ async def suggest(
             fits.append(pick)
     if not fits:
         known = any(i.runtime_min or i.genres for i in unseen)
-        return Suggested((), len(unseen), none_because="nothing_fits" if known else "no_details")
+        if known:
+            return Suggested((), len(unseen), none_because="nothing_fits")
+        oldest = tuple(sorted(unseen, key=lambda i: i.seq)[:MAX_WAITING])
+        return Suggested((), len(unseen), none_because="no_details", waiting=oldest)
     if binge:
         fits.sort(key=lambda p: (-(p.seasons or 0), p.item.seq))
     elif short or max_minutes is not None:

@@ -18,7 +18,7 @@ title is cut from the message as written ("Duna", not "duna"), so a reply can qu
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from agent.understanding.questions import WINDOWS
@@ -45,6 +45,8 @@ class MarkRequest:
     reading: bool = False  # "li", "read": a link (or a note) is meant before a movie
     days_ago: int = 0  # "ontem": when it was seen
     rating: int | None = None  # 0-10, only when given as a number ("nota 8", "8/10")
+    bare: bool = False  # a verb alone ("assisti agora e amei"): the item in focus, if any
+    also_seen: str = ""  # "Duna eu não vi não, só a Ruptura": Ruptura is the one seen
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,7 @@ class WhereRequest:
     target: Target | None = None
     type: ItemType | None = None
     country: str | None = None  # "no Brasil", "in the US"
+    paid: bool = False  # "e pra alugar?": only the rent/buy offers
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +125,22 @@ _DAYS: Final[dict[str, int]] = {
     "last night": 1,
     "anteontem": 2,
     "antes de ontem": 2,
+    "semana passada": 7,
+    "na semana passada": 7,
+    "last week": 7,
+    "finalmente": 0,
+    "finally": 0,
+    "enfim": 0,
+    "tambem": 0,
+    "tb": 0,
+    "tbm": 0,
+    "too": 0,
+    "also": 0,
+    "as well": 0,
+    "agora tambem": 0,
+    "hoje tambem": 0,
+    "ontem tambem": 1,
+    "ontem tb": 1,
 }
 _DAY: Final = "|".join(sorted((re.escape(d) for d in _DAYS), key=len, reverse=True))
 _NUMBER_WORDS: Final[dict[str, int]] = {
@@ -145,7 +164,9 @@ _FEELING: Final = (
     r"(?:e |and )?(?:(?:eu )?(?:adorei|amei|gostei|curti|odiei|detestei|achei|recomendo)|"
     r"muito bom|muito boa|excelente|otimo|otima|incrivel|maravilhoso|top|demais|"
     r"(?:i )?(?:loved|liked|hated|enjoyed|recommend)|so good|great|amazing|awesome|"
-    r"it was|was great|was good)\b.*"
+    r"it was|was great|was good|pretty good|very good|not bad|so so|meh|nice|good|loved it|"
+    r"(?:q|que) (?:serie|filme|video|obra)|que delicia|sensacional|perfeito|bom demais|"
+    r"muito legal|legal|massa|show)\b.*"
 )
 
 # -- marking --------------------------------------------------------------------------------
@@ -188,8 +209,18 @@ _NOT_SAW: Final = re.compile(
     rf"^(?:(?:ainda|still)\s+)?(?P<verb>{_NOT_SEEN_VERBS})\s+(?P<what>.+?)"
     r"(?:\s+(?:ainda|yet|still))?$"
 )
+_BARE_SAW: Final = re.compile(
+    rf"^{_LEAD}(?:vi|assisti|terminei|acabei de ver|acabei de assistir|maratonei|"
+    r"watched it|saw it|finished it|binged it|watched|finished)$"
+)
+_OBJECT_FIRST: Final = re.compile(
+    r"^(?P<what>(?!(?:eu|e|so|ai|ja|quais|qual|que|o que|quem|onde|quando|como|quant[oa]s|"
+    r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)\s+eu\s+(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
+    r"(?P<verb>vi|assisti|terminei|li)(?(not)(?:\s+nao)?)(?:\s+ainda)?$"
+)
 _PRONOUN_NOUN: Final = re.compile(
-    rf"^(?:esse|essa|este|esta|aquele|aquela|that|this|the)\s+(?P<noun>{_NOUN})$"
+    rf"^(?:(?:esse|essa|este|esta|aquele|aquela|that|this|the|o)\s+(?P<noun>{_NOUN})|"
+    r"a\s+(?P<pt>serie|materia|nota|tarefa|pagina))$"
 )
 _READ_WORD: Final = re.compile(r"\b(?:li|ler|lid[oa]s?|read|unread)\b")
 # "o filme Duna", "a série Dark", "o artigo sobre café"
@@ -203,7 +234,7 @@ def _target(obj: str) -> Target | None:
     """A shelf line ("o 2", "esse") or "esse artigo": the one item just named, of that type."""
     found = _PRONOUN_NOUN.match(obj)
     if found is not None:
-        return Target("pronoun", 0, _NOUNS[found.group("noun")])
+        return Target("pronoun", 0, _NOUNS[found.group("noun") or found.group("pt")])
     return shelf_target(obj)
 
 
@@ -218,6 +249,13 @@ def read_mark(text: str) -> MarkRequest | None:
     if not said.norm or len(said.norm.split()) > MAX_WORDS:
         return None
     head_end, tail = _head_and_tail(raw, said)
+    also = ""
+    if (only := _ONLY.match(tail)) is not None:  # ", só a Ruptura"
+        also = raw[len(raw) - len(tail) + only.start("y") :].rstrip(" .!")
+        named = _spaced(also).split()
+        if not named or len(named) > MAX_TITLE_WORDS or named[0] in _NOT_A_TITLE:
+            return None
+        tail = ""
     days, rating = _tail_facts(tail)
     if days is None:
         return None  # something after the title that is not a time, a rating or a feeling
@@ -229,12 +267,21 @@ def read_mark(text: str) -> MarkRequest | None:
     rating = rating if rating is not None else inner_rating
     lead = _INTERJECTION.match(head)  # "ops, ainda não vi Duna"
     offset = lead.end() if lead is not None else 0
-    return _mark_head(said, head[offset:], offset, days=days, rating=rating)
+    said_more = bool(tail) or found is not None or rating is not None
+    request = _mark_head(said, head[offset:], offset, days=days, rating=rating, bare=said_more)
+    if also and (request is None or request.state != "unseen"):
+        return None  # "só a Y" only follows "X eu não vi"
+    return replace(request, also_seen=also) if also and request is not None else request
+
+
+_ONLY: Final = re.compile(
+    r"^(?:so|apenas|somente|only|just)\s+(?:(?:o|a|the)\s+)?(?P<y>[^,;!?]+?)[\s.!]*$"
+)
 
 
 _OPENING: Final = re.compile(
     r"^(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|alias|actually|wait|espera|oh|pois e|"
-    r"entao|so|ok|okay)\b[\s,!.:;-]+"
+    r"entao|so|ok|okay|boa|pera|peraí|perai|show|nice|legal|beleza|blz|cool)\b[\s,!.:;-]+"
 )
 _INTERJECTION: Final = re.compile(
     r"^(?:(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|alias|actually|wait|espera|oh|hmm+|"
@@ -243,11 +290,30 @@ _INTERJECTION: Final = re.compile(
 
 
 def _mark_head(
-    said: _Said, head: str, offset: int, *, days: int, rating: int | None
+    said: _Said, head: str, offset: int, *, days: int, rating: int | None, bare: bool = False
 ) -> MarkRequest | None:
-    """The mark `head` (what `said.norm` holds from `offset` on) asks for, if any."""
+    """The mark `head` (what `said.norm` holds from `offset` on) asks for, if any.
+
+    `bare`: a see verb alone may name the item in focus ("assisti agora e amei" after a
+    suggestion), as it only does when a time, a rating or a feeling goes with it."""
+    if bare and _BARE_SAW.match(head) is not None:
+        return MarkRequest(
+            "seen", target=Target("pronoun"), days_ago=days, rating=rating, bare=True
+        )
+    if (m := _OBJECT_FIRST.match(head)) is not None:  # "o 1 eu vi", "dark eu não vi não"
+        state: MarkState = "unseen" if m.group("not") else "seen"
+        return _with_object(
+            said,
+            head,
+            offset + m.start("what"),
+            offset + m.end("what"),
+            state,
+            reading=m.group("verb") == "li",
+            days=days if state == "seen" else 0,
+            rating=rating if state == "seen" else None,
+        )
     if (m := _MARK_AS.match(head)) is not None:
-        state: MarkState = "unseen" if m.group("un") else "seen"
+        state = "unseen" if m.group("un") else "seen"
         reading = bool(_READ_WORD.search(m.group("un") or m.group("seen") or ""))
         what = m.group("what")
         if what is None:  # "marca como visto": the one item just shown
@@ -322,8 +388,8 @@ def _with_object(
     obj = said.norm[start:end].strip()
     if rating is not None and state == "unseen":
         return None  # "ainda não vi, nota 8" makes no sense: not certain
-    target = _target(obj)
-    if target is not None:
+    target = Target("pronoun", 0, _NOUNS[obj]) if obj in _NOUNS else _target(obj)
+    if target is not None:  # "o 2", "esse artigo", "assisti o vídeo": the one in focus
         return MarkRequest(
             state,
             target=target,
@@ -352,10 +418,15 @@ def _with_object(
 
 # -- lists ----------------------------------------------------------------------------------------
 
+_LIST_OPENER: Final = r"(?:(?:e|ok|entao|so|and|okay|then)\s+)?(?:(?:agora|now)\s+)?"
 _LEFT_PT: Final = re.compile(
-    r"^(?:e\s+)?(?:o\s+)?(?:que|quais|qual)\s+(?:(?:(?P<noun1>" + _NOUN + r")|coisas)\s+)?"
+    r"^"
+    + _LIST_OPENER
+    + r"(?:(?:lista|mostra|me mostra)\s+(?:o|os|as)\s+que|(?:(?:lista|mostra|me mostra)\s+)?(?:o\s+)?(?:que|quais|qual))\s+(?:(?:(?P<noun1>"
+    + _NOUN
+    + r")|coisas)\s+)?"
     r"(?:que\s+)?(?:eu\s+)?(?:ainda\s+)?(?:"
-    r"falta(?:m)?(?:\s+(?:eu|pra eu|para eu|pra mim))?|tenho\s+(?:pra|para|que)|"
+    r"falta(?:m)?(?:\s+(?:eu|pra eu|para eu|pra mim))?|tenho\s+(?:pra|para|que)|(?:ainda\s+)?tem\s+(?:pra|para)(?=\s+(?:ver|assistir|ler))|"
     r"nao\s+(?P<nv>vi|assisti|li)|(?:ta|esta|estao|tao)\s+(?:pra|para)|sobrou|sobraram|resta(?:m)?)"
     r"(?:\s+(?P<verb>ver|assistir|ler|fazer))?(?:\s+ainda)?(?:\s+(?:da|na)\s+(?:minha\s+)?lista)?$"
 )
@@ -367,13 +438,13 @@ _LEFT_NOUN_PT: Final = re.compile(
     r"(?:\s+ainda)?$"
 )
 _LEFT_EN: Final = re.compile(
-    r"^(?:so\s+)?(?:what|which)\s+(?:(?P<noun1>" + _NOUN + r")\s+)?"
+    r"^" + _LIST_OPENER + r"(?:what|which)\s+(?:(?P<noun1>" + _NOUN + r")\s+)?"
     r"(?:(?:is|s|are)\s+)?(?:"
     r"left(?:\s+(?:to\s+(?P<verb>watch|see|read)|on\s+my\s+(?:list|watchlist)))?|"
     r"(?:do|did)\s+i\s+(?:still\s+)?(?:have\s+)?(?:left\s+)?to\s+(?P<verb2>watch|see|read)|"
     r"haven\s*t\s+i\s+(?P<verb3>seen|watched|read)(?:\s+yet)?|"
     r"(?:do\s+i\s+)?still\s+(?:need|have)\s+to\s+(?P<verb4>watch|see|read)|"
-    r"on\s+my\s+(?:watch\s*list|list\s+to\s+watch))$"
+    r"(?:still\s+)?on\s+my\s+(?:watch\s*list|(?:to\s+)?watch\s+list|list\s+to\s+watch|to\s+see\s+list))$"
 )
 _LEFT_NOUN_EN: Final = re.compile(
     r"^(?:(?:list|show me|show)\s+)?(?:(?:my|the)\s+)?(?:(?:unwatched|unseen|unread)\s+(?P<noun1>"
@@ -384,7 +455,9 @@ _LEFT_NOUN_EN: Final = re.compile(
     r"|(?P<noun3>" + _NOUN + r")\s+(?:left\s+)?to\s+(?:watch|see|read)|my\s+watch\s*list)$"
 )
 _DONE_PT: Final = re.compile(
-    r"^(?P<q>(?:o\s+)?(?:que|quais|qual)\s+|(?:lista|mostra|me mostra)\s+(?:(?:os|as|meus|minhas)\s+)?)?"
+    r"^"
+    + _LIST_OPENER
+    + r"(?P<q>(?:o\s+)?(?:que|quais|qual)\s+|(?:lista|mostra|me mostra)\s+(?:(?:os|as|meus|minhas)\s+)?)?"
     r"(?:(?:os|as|meus|minhas)\s+)?(?:(?P<noun1>" + _NOUN + r")\s+)?(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
     r"(?:(?P<see>vi|assisti|terminei)|(?P<read>li))(?P<period>\s+.+)?$"
 )
@@ -394,7 +467,11 @@ _DONE_NOUN_PT: Final = re.compile(
     + r")\s+(?:vist[oa]s|assistid[oa]s|lid[oa]s|feit[oa]s|conclu[ií]d[oa]s)(?P<period>\s+.+)?$"
 )
 _DONE_EN: Final = re.compile(
-    r"^(?:(?:what|which)\s+(?:(?P<noun1>" + _NOUN + r")\s+)?(?:have|did)\s+i\s+(?:already\s+)?"
+    r"^"
+    + _LIST_OPENER
+    + r"(?:(?:what|which)\s+(?:(?P<noun1>"
+    + _NOUN
+    + r")\s+)?(?:have|did)\s+i\s+(?:already\s+)?"
     r"(?:(?P<see>seen|watched|watch|see|finished|finish)|(?P<read>read))"
     r"|(?:(?:list|show me|show)\s+)?(?:(?:my|the)\s+)?(?:(?:watched|seen|read|finished)\s+(?P<noun2>"
     + _NOUN
@@ -404,18 +481,26 @@ _DONE_EN: Final = re.compile(
     r"(?P<period>\s+.+)?$"
 )
 _COUNT_PT: Final = re.compile(
-    r"^quant[oa]s\s+(?P<noun1>" + _NOUN + r"|coisas|itens)\s+(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
+    r"^"
+    + _LIST_OPENER
+    + r"quant[oa]s\s+(?P<noun1>"
+    + _NOUN
+    + r"|coisas|itens)\s+(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
     r"(?:(?P<done>vi|assisti|li|terminei)|(?P<left>falta(?:m)?(?:\s+(?:ver|assistir|ler))?|"
     r"(?:eu\s+)?(?:ainda\s+)?nao\s+(?:vi|assisti|li)))(?P<period>\s+.+)?$"
 )
 _COUNT_EN: Final = re.compile(
-    r"^how\s+many\s+(?P<noun1>" + _NOUN + r"|things|items)\s+(?:(?P<done>have|did)\s+i\s+"
+    r"^"
+    + _LIST_OPENER
+    + r"how\s+many\s+(?P<noun1>"
+    + _NOUN
+    + r"|things|items)\s+(?:(?P<done>have|did)\s+i\s+"
     r"(?:already\s+)?(?:seen|watched|watch|see|read|finished|finish)|(?P<left>(?:are\s+)?left"
     r"(?:\s+to\s+(?:watch|see|read))?|(?:do\s+i\s+)?(?:still\s+)?(?:have\s+)?(?:left\s+)?to\s+"
     r"(?:watch|see|read)|haven\s*t\s+i\s+(?:seen|watched|read)))(?P<period>\s+.+)?$"
 )
 _LIST_TAIL: Final = re.compile(
-    r"\s+(?:da|na|on|from|in)\s+(?:minha|my)\s+(?:lista|list|watchlist)$|\s+(?:ainda|yet|so far|ate agora)$"
+    r"\s+(?:da|na|on|from|in)\s+(?:minha|my)\s+(?:lista|list|watchlist)$|\s+(?:ainda|yet|so far|ate agora|agora|now|right now)$"
 )
 
 
@@ -425,9 +510,22 @@ def read_list(text: str) -> ListRequest | None:
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
     said = expand_chat(_Said.of(raw).norm)  # "oq falta ver?", "qts filmes eu vi?"
+    said = _N_NOT.sub(r"\g<w> nao ", said)  # "quais séries ainda n vi?"
     words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", said))
     if not words or len(words.split()) > MAX_WORDS:
         return None
+    found = _read_list(words)
+    if found is None and _ON_WATCHLIST.search(said):  # "what's on my watchlist"
+        found = _read_list(said)
+    return found
+
+
+# "n" is "não" only right before the verb: "quais séries ainda n vi?"
+_N_NOT: Final = re.compile(r"\b(?P<w>eu|ainda|que) n\s+(?=(?:vi|assisti|li)\b)")
+_ON_WATCHLIST: Final = re.compile(r"\bwatch\s*list$")
+
+
+def _read_list(words: str) -> ListRequest | None:
     readers: tuple[tuple[re.Pattern[str], ListState | None], ...] = (
         (_COUNT_PT, None),
         (_COUNT_EN, None),
@@ -472,7 +570,8 @@ def read_list(text: str) -> ListRequest | None:
             noun,
             reading=reading,
             watching=verb in ("ver", "assistir", "watch", "see", "seen", "watched")
-            or bool(groups.get("see")),
+            or bool(groups.get("see"))
+            or bool(re.search(r"\bwatch", words)),  # "still on my list to watch"
         )
         if types is None:
             return None
@@ -515,7 +614,7 @@ _WHERE: Final = re.compile(
     r"^(?:e\s+|and\s+|so\s+)?(?:"
     r"(?:onde|aonde|em que lugar|em qual (?:streaming|plataforma|servico))\s+(?:(?:eu|da|posso|consigo|tem|que|pra|para)\s+)*"
     r"(?:assistir|assisto|ver|vejo|passa|esta passando|ta passando|tem|encontro|achar|acho|streamar)"
-    r"(?:\s+(?:a|o))?|"
+    r"(?:\s+(?:a|o)\b)?|"
     r"(?:qual|que)\s+(?:streaming|plataforma|servico)\s+(?:tem|passa)|"
     r"(?:where|how)\s+(?:can|do|could|should)\s+i\s+(?:watch|stream|see|find)|"
     r"where\s+(?:is|s|are)\s+(?P<it>.+?)\s+(?:streaming|available|playing|on)|"
@@ -528,12 +627,22 @@ _WHERE_TAIL: Final = re.compile(
 )
 
 
+# "e pra alugar?" right after a where-to-watch answer: the same title's rent/buy offers
+_PAID: Final = re.compile(
+    r"^(?:e|and|so|what about|how about)\s+(?:(?:pra|para|de|to|for)\s+)?"
+    r"(?:alugar|comprar|aluguel|compra|rent|renting|buy|buying|rent or buy|alugar ou comprar)"
+    r"(?:\s+(?:it|ele|ela))?$"
+)
+
+
 def read_where(text: str) -> WhereRequest | None:
     """The title `text` asks where to watch ("onde assistir Duna?"), or None."""
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
     said = _Said.of(raw)
+    if _PAID.match(said.norm) is not None:
+        return WhereRequest(target=Target("pronoun"), paid=True)
     m = _WHERE.match(said.norm)
     if m is None:
         return None
@@ -569,7 +678,9 @@ def read_where(text: str) -> WhereRequest | None:
 # -- what to watch tonight ----------------------------------------------------------------------
 
 _SUGGEST_ASK: Final = re.compile(
-    r"^(?:(?:e|and|so|entao|ok|hmm+)\s+)?(?:"
+    r"^(?:(?:e|and|so|entao|ok|hmm+)\s+)?(?:(?:got|have|do i have|you got|tem|tenho)\s+)?(?:"
+    r"(?P<noun3>" + _NOUN + r")\s+(?:qual|quais|o que)\s+(?:eu\s+)?(?:tem|tenho)\s+"
+    r"(?:pra|para)\s+(?:ver|assistir|maratonar)|"
     r"(?:o\s+)?(?:que|qual)\s+(?:(?P<noun1>"
     + _NOUN
     + r")\s+)?(?:eu\s+)?(?:(?:posso|devo|vou|poderia)\s+)?"
@@ -668,7 +779,10 @@ _SUGGEST_FILLER: Final = frozenset(
     "hoje hj agora today tonight now pra para for me mim eu i de da do na no a o um uma algo "
     "alguma algum something anything coisa some assistir ver watch see to with com que "
     "seja of the an and e da minha lista my list from on noite night essa esta this "
-    "filme filmes movie movies serie series show shows video videos tv".split()
+    "filme filmes movie movies serie series show shows video videos tv "
+    # "o que vc sugere da minha lista?", "what do i have?", "this weekend" (no period filter)
+    "voce vc sugere recomenda indica qual quais tem tenho what do have got in need "
+    "fim semana weekend lista list watchlist".split()
 )
 
 
@@ -682,7 +796,7 @@ def read_suggest(text: str) -> SuggestRequest | None:
     if m is None:
         return None
     rest = m.group("rest") or ""
-    noun = m.group("noun1") or m.group("noun2")
+    noun = m.group("noun1") or m.group("noun2") or m.group("noun3")
     item_type: ItemType | None = _NOUNS.get(noun) if noun else None
     binge = bool(_BINGE.search(spaced))
     short = bool(_SHORT.search(rest))
@@ -896,7 +1010,9 @@ def _rating_inside(head: str) -> tuple[str, int | None]:
 
 
 def _when_inside(head: str) -> tuple[str, int] | None:
-    m = re.search(rf"\s+(?:{_DAY})$", head)
-    if m is None:
-        return None
-    return head[: m.start()], _DAYS[m.group(0).strip()]
+    """Time words (and "tb", "finally") at the end of `head`, cut: ("vi duna", 1) from
+    "vi duna ontem tb"; None when there are none."""
+    days: int | None = None
+    while (m := re.search(rf"\s+(?:{_DAY})$", head)) is not None:
+        head, days = head[: m.start()], max(days or 0, _DAYS[m.group(0).strip()])
+    return None if days is None else (head, days)

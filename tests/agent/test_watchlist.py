@@ -544,3 +544,210 @@ async def test_desmarca_about_a_reminder_cancels_it_even_when_an_item_shares_a_w
         assert "nada mudou" not in reply.text
         [reminder] = await db.reminders.for_user(ALICE)
         assert reminder.state == "cancelled", reply.text
+
+
+# -- the phrasings people use (issue 44's blind run) -------------------------------------------
+
+LEFT_PHRASINGS = [
+    ("lista o que falta ver", ("movie", "tv_show", "video"), False),
+    ("lista os que eu não vi", ("movie", "tv_show", "video"), False),
+    ("lista os que eu nao vi", ("movie", "tv_show", "video"), False),
+    ("e agora, o que sobrou?", ("movie", "tv_show", "video", "link"), False),
+    ("o que ainda tem pra ver?", ("movie", "tv_show", "video"), False),
+    ("o q tem pra ver na minha lista?", ("movie", "tv_show", "video"), False),
+    ("quais séries ainda n vi?", ("tv_show",), False),
+    ("quais series eu n vi", ("tv_show",), False),
+    ("quantos filmes faltam ver agora?", ("movie",), True),
+    ("what's left now", ("movie", "tv_show", "video", "link"), False),
+    ("ok what's left now", ("movie", "tv_show", "video", "link"), False),
+    ("what's still on my list to watch?", ("movie", "tv_show", "video"), False),
+    ("what's on my watchlist?", ("movie", "tv_show", "video"), False),
+]
+NOT_LISTS = [
+    "what's on my list?",  # no state: the plain list, not this reader's
+    "o que tem na minha lista?",
+    "o que tem pra fazer hoje?",
+    "e agora?",
+    "o que eu vi com a Ana",
+    "quais n",
+]
+
+
+def test_lists_by_state_are_read_in_the_ways_people_ask() -> None:
+    from agent.understanding.watchlist import ListRequest
+
+    for said, types, count in LEFT_PHRASINGS:
+        found = read(said)
+        assert isinstance(found, ListRequest), said
+        assert (found.state, found.types, found.count) == ("left", types, count), said
+    done = read("e quais eu já vi?")
+    assert isinstance(done, ListRequest)
+    assert done.state == "done"
+    for said in NOT_LISTS:
+        assert not isinstance(read(said), ListRequest), said
+
+
+MARK_PHRASINGS = [
+    # said, state, title, rating, days ago
+    ("terminei chernobil semana passada, 10/10", "seen", "chernobil", 10, 7),
+    ("terminei Chernobyl ontem, q série", "seen", "Chernobyl", None, 1),
+    ("maratonei breaking bad tb", "seen", "breaking bad", None, 0),
+    ("binged Dark last week", "seen", "Dark", None, 7),
+    ("finally watched Oppenheimer, pretty good", "seen", "Oppenheimer", None, 0),
+    ("assisti oppenheimer finalmente", "seen", "oppenheimer", None, 0),
+    ("pera, Duna eu não vi não", "unseen", "Duna", None, 0),
+]
+FOCUS_MARKS = [
+    # said, type of the item in focus, bare (only with something in focus)
+    ("vi o vídeo tb", "video", False),
+    ("assisti o vídeo também", "video", False),
+    ("watched it, pretty good", None, True),
+    ("boa, assisti agora e amei", None, True),
+    ("esse eu já vi", None, False),
+]
+NOT_MARK_PHRASINGS = [
+    "eu vi",
+    "ontem eu vi",
+    "tudo que eu vi",
+    "assisti",
+    "já vi",
+    "vi",
+    "quais desses eu já assisti",
+    "nenhum eu vi",
+]
+
+
+def test_marks_cut_time_words_and_chatter_and_name_the_item_in_focus() -> None:
+    from agent.understanding.watchlist import MarkRequest
+
+    for said, state, title, rating, days in MARK_PHRASINGS:
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title, found.rating, found.days_ago) == (
+            state,
+            title,
+            rating,
+            days,
+        ), said
+    for said, item_type, bare in FOCUS_MARKS:
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert found.target is not None, said
+        assert found.target.kind == "pronoun", said
+        assert (found.target.type, found.bare) == (item_type, bare), said
+    shelf = read("o 1 eu vi ontem tb, nota 7")
+    assert isinstance(shelf, MarkRequest)
+    assert shelf.target is not None
+    assert (shelf.target.value, shelf.days_ago, shelf.rating) == (1, 1, 7)
+    for said in NOT_MARK_PHRASINGS:
+        assert not isinstance(read(said), MarkRequest), said
+
+
+def test_suggestions_read_type_and_length_and_no_period() -> None:
+    from agent.understanding.watchlist import SuggestRequest, WhereRequest
+
+    cases = [
+        ("quero ver algo curto hj, o que vc sugere da minha lista?", None, True, None, False),
+        ("got anything under 2 hours on my list?", None, False, 120, False),
+        ("i need a series to binge this weekend, what do i have?", "tv_show", False, None, True),
+        ("e série, qual tem pra ver?", "tv_show", False, None, False),
+    ]
+    for said, item_type, short, minutes, binge in cases:
+        found = read(said)
+        assert isinstance(found, SuggestRequest), said
+        assert (found.type, found.short, found.max_minutes, found.binge) == (
+            item_type,
+            short,
+            minutes,
+            binge,
+        ), said
+    for said in ("o que eu vejo com a Ana?", "algo", "e série?"):
+        assert not isinstance(read(said), SuggestRequest), said
+    where = read("onde passa oppenhimer?")  # the first letter was taken for an article
+    assert isinstance(where, WhereRequest)
+    assert where.title == "oppenhimer"
+    assert isinstance(w := read("onde passa o oppenhimer?"), WhereRequest)
+    assert w.title == "oppenhimer"
+
+
+async def test_watchlist_chatter_marks_and_is_never_saved(db: Database) -> None:
+    """«maratonei dark tb» right after a save read as «save dark too», «boa, assisti agora e
+    amei» after where-to-watch was saved as a note: both mark, nothing is saved."""
+    async with watching(db) as lembra:
+        marked = await lembra.say("maratonei dark tb")
+        await lembra.say("onde assistir superbad?")
+        loved = await lembra.say("boa, assisti agora e amei")
+        left = await lembra.say("ok, o que sobrou?")
+
+        items = await lembra.items()
+
+    assert "Dark" in marked.text, marked.text
+    assert "Superbad" in loved.text, loved.text
+    assert sorted(i.title for i in items) == ["Dark", "Duna", "Superbad"]
+    assert {i.title for i in items if i.done} == {"Dark", "Superbad"}
+    assert "Duna" in left.text
+    assert "Superbad" not in left.text
+
+
+async def test_a_suggestion_with_no_runtimes_names_what_is_left_to_watch(db: Database) -> None:
+    """Saved without TMDB nothing has a runtime: the reply names the unseen items (and they
+    become the shelf, so «vi o 2» follows) instead of only «não consigo escolher»."""
+    no_tmdb = "https://api.themoviedb.org/3"  # its public host with no key: "not configured"
+    async with open_lembra(db, tmdb_base_url=no_tmdb) as lembra:
+        await lembra.say("salva o filme duna")
+        await lembra.say("salva o filme superbad")
+        await lembra.say("salva o filme tenet")
+        await lembra.say("já vi tenet")
+
+        reply = await lembra.say("me sugere algo curto")
+        await lembra.say("vi o 2")
+
+        items = await lembra.items()
+
+    lines = reply.text.splitlines()
+    assert "TMDB" in lines[0]
+    assert lines[1:] == ["1. duna", "2. superbad"]
+    assert {i.title for i in items if i.done} == {"tenet", "superbad"}
+
+
+async def test_e_pra_alugar_after_where_to_watch_answers_the_rent_and_buy_part(
+    db: Database,
+) -> None:
+    from agent.understanding.watchlist import WhereRequest
+
+    for said in ("e pra alugar?", "e pra comprar", "and to rent?", "what about buying?"):
+        found = read(said)
+        assert isinstance(found, WhereRequest), said
+        assert found.paid, said
+    for said in ("alugar", "e pra alugar um carro?", "quero alugar"):
+        found = read(said)
+        assert not (isinstance(found, WhereRequest) and found.paid), said
+    async with watching(db) as lembra:
+        await lembra.say("onde assistir duna?")
+        rent = await lembra.say("e pra alugar?")
+
+    assert rent.text.splitlines()[:3] == [
+        "Para alugar ou comprar Duna (2021) (BR):",
+        "• Alugar: Apple TV",
+        "• Comprar: Google Play Filmes",
+    ]
+    assert "Max" not in rent.text
+
+
+async def test_not_that_one_only_the_other_swaps_the_two_marks(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+        swapped = await lembra.say("pera, duna eu não vi não, só o superbad")
+        items = {i.title: i.done for i in await lembra.items()}
+
+    assert "Duna" in swapped.text, swapped.text
+    assert "Superbad" in swapped.text, swapped.text
+    assert items == {"Duna": False, "Superbad": True, "Dark": False}
+    assert read("já vi duna, só a ruptura") is None  # "só a Y" only follows "X eu não vi"
+
+
+@given(st.text(max_size=30), st.text(max_size=30))
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+def test_the_only_the_other_reader_never_raises(first: str, other: str) -> None:
+    read(f"pera, {first} eu não vi não, só a {other}")
+    read(f"{first} eu vi ontem tb, {other}")
