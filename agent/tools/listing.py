@@ -31,8 +31,7 @@ from agent.conversation.shelf import LIST_PER_TYPE, PREVIEW_EXAMPLES, Shelf, kep
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.tools.base import Listed, Outcome, Tool, ToolArgs, ToolContext
-from agent.understanding.textnorm import fold
-from agent.understanding.vocabulary import TYPE_WORDS
+from agent.understanding.vocabulary import type_named
 from storage.documents import DONE_STATE, FIRST_STATE, ITEM_TYPES, ItemDoc, ItemState, ItemType
 
 Period = Literal["today", "yesterday", "this_week", "last_7_days", "this_month"]
@@ -42,7 +41,6 @@ State = ItemState
 LIST_PAGE = 30  # a typed list shows this many a page
 SHOWN = 30  # a period or a state lists this many (the count says how many more)
 READ_CAP = 1_000  # a period is read up to this many items
-_TYPE_ALIASES = {"tv": "tv_show", "show": "tv_show", "series": "tv_show", "tvshow": "tv_show"}
 
 
 class ListItemsArgs(ToolArgs):
@@ -54,11 +52,8 @@ class ListItemsArgs(ToolArgs):
     @field_validator("type", mode="before")
     @classmethod
     def _type_word(cls, value: Any) -> Any:
-        """ "filmes", "series", "tv": the type they name (a model writes the user's word)."""
-        if not isinstance(value, str):
-            return value
-        word = fold(value).replace(" ", "_")
-        return _TYPE_ALIASES.get(word) or TYPE_WORDS.get(fold(value)) or value
+        """ "filmes", "série", "tv": the type they name (a model writes the user's word)."""
+        return type_named(value)
 
 
 def item_state(item: ItemDoc) -> str:

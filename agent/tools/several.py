@@ -32,22 +32,11 @@ from agent.tools.saving import (
     save_note,
     save_video,
 )
-from agent.understanding.textnorm import fold
-from agent.understanding.vocabulary import TYPE_WORDS
+from agent.understanding.vocabulary import type_named
 from storage.documents import ItemType
 
 MAX_ITEMS = 10
 MAX_TITLE = 300
-_ALIASES: dict[str, ItemType] = {
-    "tv": "tv_show",
-    "show": "tv_show",
-    "series": "tv_show",
-    "tvshow": "tv_show",
-    "tv_series": "tv_show",
-    "film": "movie",
-    "url": "link",
-    "text": "note",
-}
 
 
 class ItemSpec(ToolArgs):
@@ -62,11 +51,8 @@ class ItemSpec(ToolArgs):
     @field_validator("type", mode="before")
     @classmethod
     def _type_word(cls, value: Any) -> Any:
-        """ "tv", "filme", "série": the type they name (models write the user's word)."""
-        if not isinstance(value, str):
-            return value
-        word = fold(value).replace(" ", "_")
-        return _ALIASES.get(word) or TYPE_WORDS.get(fold(value)) or value
+        """ "filmes", "série", "tv": the type they name (a model writes the user's word)."""
+        return type_named(value)
 
     @model_validator(mode="after")
     def _named(self) -> Self:

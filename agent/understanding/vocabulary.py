@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
+from agent.understanding.textnorm import fold
+
 Label = Literal[
     "delete_all",
     "list_all",
@@ -411,3 +413,27 @@ EMOJI: Final[Mapping[str, Label]] = MappingProxyType(
         "\U0001f44b": "greeting",
     }
 )
+
+
+# What a model writes for an item type besides the type itself ("tv", "film", "url"), folded
+_TYPE_ALIASES: Final[Mapping[str, ItemType]] = MappingProxyType(
+    {
+        "tv": "tv_show",
+        "show": "tv_show",
+        "series": "tv_show",
+        "tvshow": "tv_show",
+        "tv_series": "tv_show",
+        "film": "movie",
+        "url": "link",
+        "text": "note",
+    }
+)
+
+
+def type_named(value: Any) -> Any:
+    """The item type a word names ("filmes", "série", "tv"), for a tool argument's validator;
+    anything else as it came (the argument model then refuses it)."""
+    if not isinstance(value, str):
+        return value
+    folded = fold(value)
+    return _TYPE_ALIASES.get(folded.replace(" ", "_")) or TYPE_WORDS.get(folded) or value
