@@ -126,18 +126,26 @@ async def _undelete(
     return Swap(changes=changes, key="undo_restored", count=len(changes)) if changes else None
 
 
+async def _kept_and_now(
+    deps: Deps, user_id: str, event: LedgerDoc, now_ms: int
+) -> tuple[ItemDoc, ItemDoc] | None:
+    """The item an event changed, as its snapshot kept it and as it is now (None: either gone)."""
+    batch = str(event.payload.get("snapshot", ""))
+    kept = await deps.db.snapshots.batch(user_id, batch, now_ms=now_ms) if batch else []
+    current = await deps.db.items.get(user_id, str(event.payload.get("item_id", "")))
+    return (kept[0], current) if kept and current is not None else None
+
+
 async def _unedit(
     deps: Deps, user_id: str, events: Sequence[LedgerDoc], now_ms: int
 ) -> Swap | None:
     """An edit, correction or retype: the item as the snapshot taken before it had it."""
     changes = []
     for event in events:
-        batch = str(event.payload.get("snapshot", ""))
-        kept = await deps.db.snapshots.batch(user_id, batch, now_ms=now_ms) if batch else []
-        current = await deps.db.items.get(user_id, str(event.payload.get("item_id", "")))
-        if not kept or current is None:
+        pair = await _kept_and_now(deps, user_id, event, now_ms)
+        if pair is None:
             continue
-        before = kept[0]
+        before, current = pair
         if before.dedup_key != current.dedup_key:
             holder = await deps.db.items.find_by_dedup(user_id, before.dedup_key)
             if holder is not None and holder.id != before.id:
@@ -157,13 +165,12 @@ async def _unmark(
     """A mark (DESIGN 11.5): the state, its time and rating as the snapshot before it had them."""
     changes = []
     for event in events:
-        batch = str(event.payload.get("snapshot", ""))
-        kept = await deps.db.snapshots.batch(user_id, batch, now_ms=now_ms) if batch else []
-        current = await deps.db.items.get(user_id, str(event.payload.get("item_id", "")))
-        if not kept or current is None:
+        pair = await _kept_and_now(deps, user_id, event, now_ms)
+        if pair is None:
             continue
+        before, current = pair
         fields = ("state", "state_at_ms", "rating", "done_key")
-        after = current.model_copy(update={f: getattr(kept[0], f) for f in fields})
+        after = current.model_copy(update={f: getattr(before, f) for f in fields})
         changes.append(
             Change(kind="item", id=current.id, before=_item(current), after=_item(after))
         )
