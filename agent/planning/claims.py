@@ -48,7 +48,7 @@ LIST_WRONG: Final = (
     "your message says the user's list {what}, but the stored items say otherwise: say only "
     "what the stored items and this turn's tool results show"
 )
-StatementKind = Literal["member", "absent", "count", "seen", "unseen"]
+StatementKind = Literal["member", "absent", "count", "every", "seen", "unseen"]
 
 
 def _set(words: str) -> frozenset[str]:
@@ -244,7 +244,7 @@ place: lista listas listinha biblioteca colecao acervo watchlist list lists libr
   salvos favoritos favorites favourites
 possessive: seu sua seus suas teu tua teus tuas your my minha meu meus minhas
 narrow: do da de dos das by from with com que that of sobre about
-only: so somente apenas only just unico unica unicos single
+only: so somente apenas only just unico unica unicos single sole
 all: todos todas all every everything tudo
 seen: viu vimos assistiu assistimos assisti vi watched seen leu read visto vista vistos assistido
   assistida lido lida
@@ -305,6 +305,7 @@ _NARROW_MORE: Final = _set(
     """hoje ontem semana mes today yesterday week month recently recentemente chamado chamada
     called named matching nome title titulo"""
 )
+_COPULA: Final = _set("eh sao is are s re")
 _EMPTY: Final = _set("vazia vazio vazias vazios zerada zerado zeradas zerados empty blank")
 _ABOUT_LIST: Final = _set(
     """minha meu meus minhas my tenho have lista list falta vejo assisto assistir ver watch
@@ -340,7 +341,8 @@ def fold_word(raw: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c) and c not in "'’")
 
 
-_WORD_RE: Final = r"[^\W_]+(?:['’][^\W_]+)*"
+# an English contraction's tail is a word of its own ("Heat's on", "they're gone", "I've")
+_WORD_RE: Final = r"[^\W_]+(?:['’](?!(?i:s|re|ll|ve|m|d)\b)[^\W_]+)*|(?<=['’])(?i:s|re|ll|ve|m|d)\b"
 _URL: Final = r"(?:https?://|www\.)\S+?(?=[.,;:!?)»”\"']*(?:\s|$))"
 _TOKEN: Final = re.compile(
     _URL + "|" + _WORD_RE + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
@@ -482,7 +484,7 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
         j = i + 1
         while _capital(toks[i]) and j < len(toks):
             joiners = next(
-                (n for n in (0, 1, 2) if j + n >= len(toks) or toks[j + n].w not in _JOINERS), 2
+                (n for n in (0, 1, 2) if j + n >= len(toks) or toks[j + n].w not in _JOINS), 2
             )
             if j + joiners >= len(toks) or not _capital(toks[j + joiners]):
                 break
@@ -510,6 +512,9 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
             out.extend(run)
         i = j
     return out
+
+
+_JOINS: Final = _JOINERS | {"s"}  # "Schindler's List"
 
 
 def _capital(tok: Tok) -> bool:
@@ -728,7 +733,7 @@ def _participle(
         return "state" if have and ("§" in near or family == "save") else "history"
     if subject or have:  # "I saved", "I've added"; "you have X saved"
         return "done" if subject else "state" if family == "save" else None
-    described = last.endswith("s") or near[-2:-1] and near[-2] in _ARTICLES | _POSSESSIVE
+    described = near[-2:-1] and near[-2] in _ARTICLES | _POSSESSIVE
     if last in _TYPE_OF and described or last in _POSSESSIVE | _set("the os as o a"):
         return None  # "os filmes salvos", "3 itens removidos", "your saved items"
     if after[:1] and after[0] in _TYPE_OF:
@@ -893,7 +898,7 @@ class _Reader:
 
     def _state(self, statement: Statement, names: Sequence[Name]) -> None:
         names = tuple(names) or statement.names
-        if not names and statement.kind != "count":
+        if not names and statement.kind not in ("count", "every"):
             names = (self.antecedent or self.referent) if statement.refers else ()
             if not names:  # "Tá salvo!" naming nothing is a confirmation
                 self.effects += [("save", ())] if statement.confirms else []
@@ -992,10 +997,14 @@ def _read_clause(
     empty = _emptiness(clause, language)
     counts = _counts(words)
     yours = any(w in _YOU or w in _KEPT_WORDS for w in words) or _has_place(words)
-    if empty is not None:
-        return [], [empty]
+    said_of_all = empty or (None if negated else _every(clause, words))
+    if said_of_all is not None:
+        return [], [said_of_all]
+    lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
     did = any(
-        f == "done1" or (f == "past" and _I_WE & set(words))
+        f == "done1"
+        or (f == "past" and _I_WE & set(words))
+        or (f in ("past", "pp") and [w] == lead)
         for w in words
         for _, f, _ in _LEXICON.get(w, ())
     )
@@ -1163,6 +1172,27 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     return []
 
 
+def _every(clause: list[Tok], words: list[str]) -> Statement | None:
+    """What a clause says of every item's type: "todos os seus itens são filmes", "your
+    list contains only links" (every item is of one type); "X is your only note", "X is the
+    sole series on your list" (X is the one item of its type)."""
+    at = next((k for k, w in enumerate(words) if w in _COPULA or w in _MEMBER_VERBS), None)
+    if at is None:
+        return None
+    head, tail = words[:at], words[at + 1 :]
+    types = {_TYPE_OF[w] for w in tail if _TYPE_OF.get(w)}
+    if len(types) != 1 or any(_TYPE_OF.get(w) for w in head):
+        return None
+    type_ = types.pop()
+    mine = any(w in _YOU or w in _POSSESSIVE or w in _PLACE or _TYPE_OF.get(w) == "" for w in words)
+    if mine and (any(w in _ALL for w in head) or any(w in _ONLY for w in tail[:1])):
+        return Statement("every", type=type_)  # "all your items are notes", "contains only links"
+    if words[at] in _COPULA and any(w in _ONLY for w in tail) and mine:
+        names = tuple(_names_in(_object(clause[:at]), loose=True))
+        return Statement("member", names, type=type_, complete=True) if names else None
+    return None
+
+
 def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     """ "Sua lista está vazia", "você ainda não salvou nada", "you have no notes"."""
     words = [t.w for t in clause]
@@ -1323,6 +1353,11 @@ def _kept(facts: ClaimFacts, type_: str) -> int:
 def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     """Why a statement about the list is false, or None when storage backs it."""
     items, kind = facts.items, statement.kind
+    if kind == "every":
+        wrong = _kept(facts, statement.type) != _kept(facts, "")
+        return (
+            LIST_WRONG.format(what=f"holds only items of type {statement.type}") if wrong else None
+        )
     if kind == "count":
         of = f" of type {statement.type}" if statement.type else ""
         wrong = _kept(facts, statement.type) != statement.count
