@@ -319,7 +319,8 @@ _TAIL: Final = frozenset().union(
 )
 _ABLE: Final = _phrases("i can|posso|consigo|podemos|we can|i m able|im able|sou capaz")
 _READS: Final = re.compile(
-    r"^(?:procur|busc|pesquis|mostr|search|find|look|show|check|ver$|assistir|watch|lembrete|"
+    r"^(?:procur|busc|pesquis|mostr|olh|verific|consult|confer|encontr|ach|revis|analis|notic|"
+    r"search|find|look|show|check|ver$|assistir|watch|lembrete|review|scan|brows|"
     r"reminder|alarm)"
 )
 # words that never name an item on their own
@@ -862,8 +863,9 @@ class _Reader:
         if len(self.effects) == effects and _completion(words):
             self.effects.append(("done", ()))
         bare = all(w in _DISCOURSE or w in _ACK_ONLY or w == "§" or w in _TYPE_OF for w in content)
-        if "✓" in words and bare and len(self.effects) == effects:
-            self.effects.append(("done", ()))  # "Matrix ✅"
+        done = any(f in ("pp", "past", "done1") for w in words for _, f, _ in _LEXICON.get(w, ()))
+        if "✓" in words and (bare or done) and len(self.effects) == effects:
+            self.effects.append(("done", ()))  # "Matrix ✅", "Planilha lida e séries importadas ✅"
         seen = [w for w in content if w not in _DISCOURSE and w != "§"]
         if seen and all(w in _SEEN for w in seen) and len(self.effects) == effects:
             self.effects.append(("mark", ()))  # "Matrix visto ✔️", "Heat — seen!"
@@ -1019,15 +1021,18 @@ def _read_clause(
         return [(news, "done")], []
     if any(_contains(words, p) for p in _GENERIC_SUBJECT):
         return [], []  # "Tudo o que você salvar fica guardado", "anything you save stays"
-    story = False
-    for i, tok in enumerate(clause):
-        kind = (
-            None if tok.name or tok.w not in _LEXICON else _effect_at(clause, i, sentence, language)
-        )
-        story = story or kind == "story"
-        if kind is None or kind == "story":
-            continue
-        family = _LEXICON[tok.w][0][0].rstrip("*")
+    found = [
+        (i, kind)
+        for i, tok in enumerate(clause)
+        if tok.name is None and tok.w in _LEXICON
+        for kind in [_effect_at(clause, i, sentence, language)]
+        if kind is not None
+    ]
+    story = any(kind == "story" for _, kind in found)
+    # an act anywhere in the clause wins ("the reminder you just set has been undone")
+    acts = [(i, kind) for i, kind in found if kind in ("done", "promise")]
+    for i, kind in acts[:1] or [(i, kind) for i, kind in found if kind != "story"][:1]:
+        family = _LEXICON[words[i]][0][0].rstrip("*")
         no = _negated(words[:i], language) or bool(_NOTHING & set(words[i + 1 : i + 2]))
         if kind in ("done", "promise"):
             return ([] if no else [(family, kind)]), []
@@ -1049,11 +1054,7 @@ def _read_clause(
         bare = all(w in _DISCOURSE or w in _STATE_AUX or w in _ADVERBS for w in words[:i])
         return [], [Statement(member, names, confirms=bare and not no, refers=_refers(clause[:i]))]
     said = [] if story else _list_statement(clause, negated)
-    if (
-        said
-        and said[0].kind == "member"
-        and any(w in ("agora", "now", "volta", "back") for w in words)
-    ):
+    if said and said[0].kind == "member" and any(w in ("volta", "back") for w in words):
         return [("save", "done")], []  # "Your list now includes X", "Duna está de volta"
     return [], said
 
@@ -1091,13 +1092,29 @@ def _news(words: Sequence[str]) -> str | None:
             return "update"  # "Virou nota"
         if w == "gone" and (not i or words[i - 1] in _STATE_AUX) and not _has_place(rest):
             return "delete"  # "Gone 🗑️", "#1 is gone"
-    now = any(w in ("agora", "now") for w in words)
-    if now and any(w in _HAVE for w in words) and any(w in _GRADES for w in words):
-        return "mark"  # "Heat now has a rating of 8", "Matrix agora tem nota 9"
-    now = now and any(w in _FIELDS or w in _TYPE_OF for w in words)  # "Dark agora é uma série"
-    return (
-        "update" if now and any(w in ("e", "eh", "is", "s", "sao", "are") for w in words) else None
-    )
+    for k, w in enumerate(words):  # "Organizei ele na pasta X", "I've bumped it to the top"
+        mine = not k or words[k - 1] in _I_WE or words[k - 1] in ("ve", "ja")
+        done = len(w) > 4 and w[-2:] in ("ei", "ed") and w not in _LEXICON and not _READS.match(w)
+        rest = words[k + 1 : k + 8]
+        object_ = rest[:1] and (rest[0] in _REFERRING or rest[0] in _OBJECT_START or rest[0] == "§")
+        if (
+            mine
+            and done
+            and object_
+            and (_has_place(rest) or _set("pasta folder topo top") & set(rest))
+        ):
+            return "update"
+    # "now" said of the list, an item's field or type: "Your note now reads X", "Heat now has a
+    # rating of 8", "Dark agora é uma série", "Your list now includes X"
+    now = any(
+        w in ("agora", "now") and words[k - 1 : k] not in (["right"], ["ate"], ["por"], ["for"])
+        for k, w in enumerate(words)
+    ) and not any(w in _MODALS for w in words)
+    if now and (
+        _has_place(words) or any(w in _FIELDS or w in _TYPE_OF or w in _GRADES for w in words)
+    ):
+        return "update"
+    return None
 
 
 def _object(span: list[Tok]) -> list[Tok]:
@@ -1374,7 +1391,8 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
             return LIST_WRONG.format(what=f"lacks «{said}»")
         if kind == "member" and not hits and name.words:
             return LIST_WRONG.format(what=f"holds «{said}»")
-        seen = [items[k].state in ("seen", "read", "done") for k in hits if items[k].state]
+        # an item stored before states were kept has the first state of its type (DESIGN 11.5)
+        seen = [items[k].state in ("seen", "read", "done") for k in hits]
         if kind in ("seen", "unseen") and any(s != (kind == "seen") for s in seen):
             return LIST_WRONG.format(what=f"marks «{said}» as {kind}")
     named = (
