@@ -347,12 +347,14 @@ _WORD_RE: Final = r"[^\W_]+(?:['’](?!(?i:s|re|ll|ve|m|d)\b)[^\W_]+)*|(?<=['’
 _URL: Final = r"(?:https?://|www\.)\S+?(?=[.,;:!?)»”\"']*(?:\s|$))"
 _TOKEN: Final = re.compile(
     _URL + "|" + _WORD_RE + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
+    r"|(?<![^\W_])['‘’]|['‘’](?![^\W_])"  # a single quote, not an apostrophe inside a word
     r"|[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff]"
 )
 _WORDS: Final = re.compile(_WORD_RE)
-_MARKS: Final = {**dict.fromkeys("✅✔☑✓", "✓"), "\U0001f44d": "+1", "\U0001f44c": "+1"}
+_MARKS: Final = {**dict.fromkeys("✅✔☑✓", "✓"), **dict.fromkeys("‘’", "'"), "\U0001f44d": "+1"}
+_MARKS["\U0001f44c"] = "+1"
 _ENDS: Final = frozenset(".!?;\n…")
-_QUOTES: Final = {"«": "»", "“": "”", '"': '"'}
+_QUOTES: Final = {"«": "»", "“": "”", '"': '"', "'": "'"}
 
 
 def title_words(title: str) -> tuple[str, ...]:
@@ -963,6 +965,8 @@ def _part_name(part: Sequence[Tok]) -> Name | None:
     at = max((k for k, t in enumerate(part) if t.name), default=None)
     tail = part[at + 1 :] if at is not None else ()
     name = part[at].name if at is not None and all(t.w in _TAIL for t in tail) else None
+    if at and part[at - 1].w in _NARROW | {"em", "por", "pelo", "pela"}:
+        return None  # "ambos baseados em Stephen King", "both by Nolan": no entry
     return None if name is None or all(w in _GENERIC for w in name.words) else name  # "sim"
 
 
@@ -1146,11 +1150,18 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             gone = any(x in ("mais", "longer", "anymore", "off", "fora") for x in words)
             subject = _names_in(_object(clause[:i]), loose=True)
             names = tuple(subject or _names_in(clause[i + 1 :]))
-            return [
-                Statement(
-                    "absent" if gone else kind, names, complete=only, refers=_refers(clause[:i])
-                )
-            ]
+            # "X is in your series", "X está na sua lista de filmes": of that type
+            type_ = next(
+                (
+                    _TYPE_OF[x]
+                    for k, x in enumerate(rest)
+                    if k and rest[k - 1] in _POSSESSIVE | {"de", "of"} and _TYPE_OF.get(x)
+                ),
+                "",
+            )
+            said_kind: StatementKind = "absent" if gone else kind
+            refers = _refers(clause[:i])
+            return [Statement(said_kind, names, type=type_, complete=only, refers=refers)]
         yours = any(x in _YOU for x in words[max(0, i - 3) : i])
         if w in _MEMBER_VERBS and i and (_has_place(words[:i]) or yours):
             span = _object(clause[i + 1 :])
@@ -1227,11 +1238,17 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     kept = any(w in _HAVE or w in _KEPT_WORDS or w == "theres" for w in words)
     nothing = any(w in _NOTHING for w in words) or (language == "en" and "no" in words)
     plural = any(w in _TYPE_OF and w.endswith("s") for w in words)
-    if not (you and kept and (nothing or (type_ and plural))):
+    none_of = any(
+        w in _NOTHING and words[k + 1 : k + 2] and words[k + 1] in _TYPE_OF
+        for k, w in enumerate(words)
+    )  # fmt: skip; "nenhum vídeo do X na sua lista"
+    if not ((you and kept or none_of and _has_place(words)) and (nothing or (type_ and plural))):
         return None
     typed = next((k for k, w in enumerate(words) if w in _TYPE_OF), len(words))
     topic = [w for t in clause[typed + 2 :] for w in (t.name.words if t.name else [t.w])]
-    topic = [w for w in topic if w not in _GENERIC and w[:1].isalnum()]
+    topic = [w for t in clause[typed + 2 :] if t.name for w in t.name.words] or [
+        w for w in topic if w not in _GENERIC and w[:1].isalnum()
+    ]  # a name whole ("Tudo Gostoso"), else the words that name nothing else
     if words[typed + 1 : typed + 2] and words[typed + 1] in _NARROW and topic:
         # "nenhum vídeo do Nolan", "no notes about the plumber": no item of it mentions that
         return Statement("absent", (Name(tuple(topic)),), type=type_, topic=True)
@@ -1326,9 +1343,13 @@ _ASKED: Final = tuple(re.compile(p) for p in (
 @lru_cache(maxsize=512)
 def _user_target(user_text: str) -> tuple[str, ...]:
     """The user's own words for the thing named ("e duna, tá na minha lista?" -> duna)."""
-    folded = " ".join(t.w for t in _tokens(user_text) if t.raw[:1].isalnum())
+    toks = [t for t in _tokens(user_text) if t.raw[:1].isalnum()]
+    folded = " ".join(" ".join(t.name.words) if t.name else t.w for t in toks)  # a link whole
     matches = (pattern.search(folded) for pattern in _ASKED)
-    return next((tuple(m.group(1).split()) for m in matches if m and m.group(1).strip()), ())
+    words = next((m.group(1).split() for m in matches if m and m.group(1).strip()), [])
+    if len(words) > 1 and words[0] in _TYPE_OF:  # "o vídeo do Porta dos Fundos"
+        words = words[2:] if words[1] in _NARROW and len(words) > 2 else words[1:]
+    return tuple(words)
 
 
 def _matching(name: Name, items: Sequence[Stored], *, strict: bool = False) -> set[int]:
@@ -1382,11 +1403,18 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     for name in statement.names:
         said = " ".join(name.words)
         hits = _matching(name, items, strict=kind == "absent")
+        if kind in ("member", "absent") and statement.type and not statement.complete:
+            hits = {k for k in hits if items[k].type == statement.type}
         if statement.topic:
             hits = {
-                k for k, i in enumerate(items) if (not statement.type or i.type == statement.type)
-                and set(name.words) <= {*title_words(i.title), *title_words(i.original_title or "")}
-            }  # fmt: skip
+                k
+                for k, i in enumerate(items)
+                if (not statement.type or i.type == statement.type)
+                and (
+                    set(name.words) <= {*title_words(i.title), *title_words(i.original_title or "")}
+                    or "".join(name.words) in "".join(title_words(i.title))
+                )
+            }  # fmt: skip; "Tudo Gostoso" in tudogostoso.com.br
         if kind == "absent" and hits:
             return LIST_WRONG.format(what=f"lacks «{said}»")
         if kind == "member" and not hits and name.words:
