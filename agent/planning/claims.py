@@ -282,7 +282,7 @@ other_known: encontrei achei found want quer posso should would here heres consi
 (
     _COMPLETION, _PROMISING, _JUST_DID, _PART_OF, _GENERIC_SUBJECT, _OFFER_HEADS,
 ) = map(_phrases, _rows("""
-completion: ta feito|missao cumprida|ja era|ta na mao|deixa comigo|pode deixar|all set|all done
+completion: ta feito|missao cumprida|mission accomplished|ja era|ta na mao|deixa comigo|pode deixar|all set|all done
   taken care|consider it|youre all set|on it|will do|ja foi|done deal|tudo certinho|its in
 promising: going to|let me|make sure to|estou indo|vou garantir de
 just_did: acabei de|acabamos de|consegui|conseguimos|pude|managed to|able to|cuidei de|tratei de
@@ -629,9 +629,9 @@ def _negated(words: Sequence[str], language: str) -> bool:
 
 
 def _has_place(words: Sequence[str]) -> bool:
-    """Whether the words name the list ("na sua lista", "your movies", "lá")."""
+    """Whether the words name the list ("na sua lista", "your movies", "your 3 movies", "lá")."""
     typed = (
-        w in _POSSESSIVE and words[k + 1 : k + 2] and words[k + 1] in _TYPE_OF
+        w in _POSSESSIVE and any(x in _TYPE_OF for x in words[k + 1 : k + 3])
         for k, w in enumerate(words)
     )
     return any(w in _PLACE or w in ("la", "ai", "there") for w in words) or any(typed)
@@ -865,7 +865,7 @@ class _Reader:
         if len(self.effects) == effects and _completion(words):
             self.effects.append(("done", ()))
         bare = all(w in _DISCOURSE or w in _ACK_ONLY or w == "§" or w in _TYPE_OF for w in content)
-        done = any(f in ("pp", "past", "done1") for w in words for _, f, _ in _LEXICON.get(w, ()))
+        done = any(w in _LEXICON or w in _REMINDER_WORDS or w in _SEEN for w in words)
         if "✓" in words and (bare or done) and len(self.effects) == effects:
             self.effects.append(("done", ()))  # "Matrix ✅", "Planilha lida e séries importadas ✅"
         seen = [w for w in content if w not in _DISCOURSE and w != "§"]
@@ -1055,7 +1055,10 @@ def _read_clause(
             seen = any(w in _SEEN for w in words[i + 1 :])
             return [], [Statement("unseen" if no else "seen", names)] if seen else []
         member: StatementKind = "member" if (family == "delete") == no else "absent"
-        bare = all(w in _DISCOURSE or w in _STATE_AUX or w in _ADVERBS for w in words[:i])
+        bare = all(
+            w in _DISCOURSE or w in _STATE_AUX or w in _ADVERBS or w in _REFERRING
+            for w in words[:i]
+        )
         return [], [Statement(member, names, confirms=bare and not no, refers=_refers(clause[:i]))]
     said = [] if story else _list_statement(clause, negated)
     if said and said[0].kind == "member" and any(w in ("volta", "back") for w in words):
