@@ -36,6 +36,7 @@ from agent.planning.textlanguage import foreign_language, language_problem
 from agent.tools.candidates import naming_any, query_words
 from agent.tools.matching import TYPE_WORDS
 from agent.understanding.language import EN_WORDS, PT_WORDS
+from agent.understanding.reminders.numbers import UNITS
 from agent.understanding.textnorm import without_data_tags
 from storage.documents import ITEM_TYPES
 
@@ -112,6 +113,7 @@ save* done1: pus pusemos
 undo done1: desfiz refiz desfizemos
 undo pp: desfeito desfeita refeito refeita desfeitos
 undo pres3: desfaz refaz
+undo subj: desfaca refaca desfacam refacam
 import done1: trouxe trouxemos
 undo inf: desfazer refazer
 delete pp: limpo limpa limpos limpas
@@ -297,21 +299,20 @@ offer_heads: quer que|queres que|deseja que|gostaria que|prefere que|posso|podem
 _TYPE_OF: Final = {w: kind for kind, words in TYPE_WORDS.items() for w in words} | dict.fromkeys(
     _set("itens items coisas things titulos titles item coisa thing titulo title"), ""
 )
-_NUMBERS: Final = {w: n for n, ws in enumerate("""zero|um uma one|dois duas two|tres three|
-quatro four|cinco five|seis six|sete seven|oito eight|nove nine|dez ten|onze eleven|
-doze twelve""".split("|")) for w in ws.split()}  # fmt: skip
+_NUMBERS: Final = {w: n for w, n in UNITS.items() if n <= 12}
+_PRESENTS: Final = _set("aqui segue seguem here heres vai falta faltam unwatched pending pendentes")
 # what makes a count or a "nothing" about some items only ("salvou 3 itens hoje")
 _NARROW_MORE: Final = _set(
     """hoje ontem semana mes today yesterday week month recently recentemente chamado chamada
     called named matching nome title titulo"""
 )
 _COPULA: Final = _set("eh sao is are s re")
+_TRASH: Final = _set("lixo lixeira trash bin")
 _EMPTY: Final = _set("vazia vazio vazias vazios zerada zerado zeradas zerados empty blank")
 _ABOUT_LIST: Final = _set(
     """minha meu meus minhas my tenho have lista list falta vejo assisto assistir ver watch
     primeiro first recomenda recommend sugere suggest pick"""
 )
-_PRESENTS: Final = _set("aqui segue seguem here heres vai falta faltam unwatched pending pendentes")
 _FINISHED: Final = _set("complete completed concluido concluida done finished feito feita ok")
 _GRADES: Final = _set("rating nota score stars estrelas avaliacao")
 _TAIL: Final = frozenset().union(
@@ -776,8 +777,11 @@ def _offer(words: Sequence[str], question: bool) -> bool:
 class _Reader:
     """Reads a text sentence by sentence, keeping what earlier ones named."""
 
-    def __init__(self, language: str, referent: Sequence[Name], noting: bool) -> None:
+    def __init__(
+        self, language: str, referent: Sequence[Name], noting: bool, asked_type: str = ""
+    ) -> None:
         self.language, self.referent, self.noting = language, tuple(referent), noting
+        self.asked_type = asked_type  # the item type the user asked about
         self.effects: list[tuple[str, tuple[Name, ...]]] = []
         self.statements: list[Statement] = []
         self.offer = self.unchecked = False
@@ -851,7 +855,7 @@ class _Reader:
                     self.opened = statement
             self.antecedent = tuple(t.name for t in clause if t.name is not None) or self.antecedent
         header = (
-            _list_header(toks)
+            _list_header(toks, self.asked_type)
             if len(self.statements) + len(self.effects) == statements + effects
             else None
         )
@@ -919,12 +923,13 @@ def read(
     referent: Sequence[Name] = (),
     noting: bool = False,
     asked: bool = False,
+    asked_type: str = "",
 ) -> Reading:
     """What a text claims, states about the list and offers, and whether some of it cannot
     be checked. `titles` are found first; `referent` is what the user's message named ("Sim,
     está na sua lista" is about it); `noting`: the output carries a belief delta; `asked`:
     the user asked for an effect, so a bare "Ok!" answers that it was done."""
-    reader = _Reader(language, referent, noting)
+    reader = _Reader(language, referent, noting, asked_type)
     keycaps = re.sub(r"(\d)\ufe0f?\u20e3", r"\1.", without_data_tags(message))  # "1️⃣ Matrix"
     toks = _mask(_tokens(keycaps), titles)
     for line, entry in _lines(toks):
@@ -1014,15 +1019,13 @@ def _read_clause(
         for w in words
         for _, f, _ in _LEXICON.get(w, ())
     )
+    news = _news(words)
+    if news is not None and not negated:
+        return [(news, "done")], []  # "Agora sua lista tem 3 itens"
     if counts and yours and not negated and not did and not any(w in _FOUND for w in words):
         if any(narrowed for _, _, narrowed in counts):
             return [], []  # "3 filmes do Nolan": which they are, storage cannot tell
-        if any(w in ("agora", "now") for w in words):
-            return [("save", "done")], []  # "Agora sua lista tem 3 itens"
         return [], [Statement("count", count=n, type=t) for n, t, _ in counts]
-    news = _news(words)
-    if news is not None and not negated:
-        return [(news, "done")], []
     if any(_contains(words, p) for p in _GENERIC_SUBJECT):
         return [], []  # "Tudo o que você salvar fica guardado", "anything you save stays"
     found = [
@@ -1070,43 +1073,39 @@ def _news(words: Sequence[str]) -> str | None:
     """A change said without an effect verb: "X entrou na sua lista", "X saiu da lista", "X
     is gone from your list", "Fiz a remoção de X", "O ano de X agora é 1999"."""
     for i, w in enumerate(words):
-        rest = words[i + 1 : i + 6]
+        rest, near = words[i + 1 : i + 6], words[i + 1 : i + 4]
         if w in _MOTION_IN and _has_place(rest) and rest[:1] and rest[0] in _INTO:
             return "save"
-        if w in _MOTION_IN and _set("lixo lixeira trash bin") & set(rest[:3]):
-            return "delete"  # "Heat foi pro lixo"
-        if w in _MOTION_OUT and _has_place(rest):
-            return "delete"
-        if w in _LIGHT and any(x in _ACTION_NOUNS for x in rest[:3]):
-            return "update"
-        if rest[:1] and rest[0] in _FINISHED and (w in _LEXICON or w in _ACTION_NOUNS):
-            return "update"  # "Undo complete", "Import complete", "Sync done"
-        if w in _REMINDER_WORDS and (rest[:1] == ["agenda"] or rest[:2] in (["na", "agenda"],)):
-            return "remind"  # "Lembrete na agenda"
-        if w in ("get", "receber", "recebe", "receive") and _REMINDER_WORDS & set(rest[:3]):
-            return "remind"  # "You'll get a ping tomorrow"
+        if w in _MOTION_OUT and _has_place(rest) or w in _MOTION_IN and _TRASH & set(near):
+            return "delete"  # "X saiu da lista", "Heat foi pro lixo"
+        light = w in _LIGHT and (_ACTION_NOUNS & set(near) or any(x.isdigit() for x in near))
+        if light or rest[:1] and rest[0] in _FINISHED and (w in _LEXICON or w in _ACTION_NOUNS):
+            return "update"  # "Fiz a remoção", "Undo complete", "Import complete", "Sync done"
         if (
-            (w in ("is", "are", "s", "re") or w in _REMINDER_WORDS)
+            w in _REMINDER_WORDS
+            and _set("agenda on ativo") & set(near)
+            or (w in ("get", "receber", "recebe", "receive") and _REMINDER_WORDS & set(near))
+        ):
+            return "remind"  # "Lembrete na agenda", "Reminder is on", "You'll get a ping"
+        if (
+            (w in _COPULA or w in _REMINDER_WORDS)
             and rest[:1] == ["in"]
             and rest[1:2] in ([], ["for"])
         ):
             return "save"  # "Heat is in!", "All 25 rows are in", "Reminder's in for Friday"
-        if w in ("is", "are", "s", "re") and rest[:2] == ["now", "in"]:
-            return "import"  # "Your Letterboxd list is now in Lembra"
-        if w in _REMINDER_WORDS and rest[:2] in (["is", "on"], ["ta", "ativo"], ["esta", "ativo"]):
-            return "remind"  # "Reminder is on for 9am"
         if w in ("virou", "viraram", "became") and any(x in _TYPE_OF for x in rest[:2]):
             return "update"  # "Virou nota"
         if w == "gone" and (not i or words[i - 1] in _STATE_AUX) and not _has_place(rest):
             return "delete"  # "Gone 🗑️", "#1 is gone"
-    for k, w in enumerate(words):  # "Organizei ele na pasta X", "I've bumped it to the top"
-        mine = not k or words[k - 1] in _I_WE or words[k - 1] in ("ve", "ja")
-        done = len(w) > 4 and w[-2:] in ("ei", "ed") and w not in _LEXICON and not _READS.match(w)
-        rest = words[k + 1 : k + 8]
+        # a first-person act on an object into a place: "Organizei ele na pasta X", "I've
+        # bumped it to the top of your list"
+        mine = not i or words[i - 1] in _I_WE or words[i - 1] in ("ve", "ja")
+        act = len(w) > 4 and w[-2:] in ("ei", "ed") and w not in _LEXICON and not _READS.match(w)
+        rest = words[i + 1 : i + 8]
         object_ = rest[:1] and (rest[0] in _REFERRING or rest[0] in _OBJECT_START or rest[0] == "§")
         if (
             mine
-            and done
+            and act
             and object_
             and (_has_place(rest) or _set("pasta folder topo top") & set(rest))
         ):
@@ -1276,21 +1275,30 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
     return found
 
 
-def _list_header(sentence: list[Tok]) -> Statement | None:
+def _list_header(sentence: list[Tok], asked_type: str = "") -> Statement | None:
     """ "Sua lista:", "Seus filmes:", "Here are your movies:", "Você tem 3 filmes:": a listing."""
     colon = next((k for k, t in enumerate(sentence) if t.w == ":"), None)
     if colon is None or any(t.name for t in sentence[:colon]):
         return None
-    head = [t.w for t in sentence[:colon]]
+    head = [t.w for t in sentence[:colon] if t.w[:1].isalnum()]
+    core = [w for w in head if w not in _DISCOURSE]
     presents = (
         any(w in _PRESENTS for w in head)
-        or bool(head)
-        and all(w in _TYPE_OF or w in _ALL or w in _ARTICLES or w.isdigit() for w in head)
-    )  # "Aqui vai:", "Falta ver:", "Filmes:"; not "Achei 2 filmes com esse nome:"
+        or bool(core)
+        and all(
+            w in _TYPE_OF
+            or w in _ALL
+            or w in _ONLY
+            or w in _ARTICLES
+            or w in _NUMBERS
+            or w.isdigit()
+            for w in core
+        )
+    )  # "Aqui vai:", "Filmes:", "Yes, just two:"; not "Achei 2 filmes com esse nome:"
     you_have = any(w in _YOU for w in head) and any(w in _HAVE or w in _KEPT_WORDS for w in head)
     if not (_has_place(head) or you_have or presents) or len(head) > 8:
         return None
-    type_ = next((_TYPE_OF[w] for w in head if w in _TYPE_OF), "")
+    type_ = next((_TYPE_OF[w] for w in head if w in _TYPE_OF), asked_type)
     return Statement("member", type=type_, complete=any(w in _ONLY | _ALL for w in head))
 
 
@@ -1446,9 +1454,11 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         f in ("base", "inf", "pres3", "subj") for t in _tokens(facts.user_text)[:3]
         for _, f, _ in _LEXICON.get(t.w, ())
     )  # fmt: skip
+    asked_type = next((_TYPE_OF[w] for w in user_words if _TYPE_OF.get(w)), "")
     reading = read(
-        message, language, titles=titles, referent=referent, noting=facts.noting, asked=asked
-    )
+        message, language, titles=titles, referent=referent, noting=facts.noting, asked=asked,
+        asked_type=asked_type,
+    )  # fmt: skip
     if reading.effects:
         family, names = reading.effects[0]
         said = family + (f": «{' '.join(names[0].words)}»" if names else "")
