@@ -1139,6 +1139,16 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     words = [t.w for t in clause]
     only = any(w in _ONLY for w in words)
     kind: StatementKind = "absent" if negated else "member"
+    verb = any(w in _MEMBER_VERBS or w in _STATE_AUX for w in words)
+    if (
+        verb
+        and any(w in ("sim", "yes") for w in words)
+        and all(
+            w in _MEMBER_VERBS or w in _STATE_AUX or w in _DISCOURSE or w in _REFERRING
+            for w in words
+        )
+    ):
+        return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
         rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
         if clause[i].name is not None:
@@ -1215,7 +1225,13 @@ def _every(clause: list[Tok], words: list[str]) -> Statement | None:
         return None
     type_ = types.pop()
     mine = any(w in _YOU or w in _POSSESSIVE or w in _PLACE or _TYPE_OF.get(w) == "" for w in words)
-    if mine and (any(w in _ALL for w in head) or any(w in _ONLY for w in tail[:1])):
+    if mine and (
+        any(w in _ALL for w in head)
+        or any(w in _ONLY for w in tail[:1])
+        or head[-1:]
+        and head[-1] in _ONLY
+        and any(w in _PLACE for w in head)  # "sua lista só tem"
+    ):
         return Statement("every", type=type_)  # "all your items are notes", "contains only links"
     if words[at] in _COPULA and any(w in _ONLY for w in tail) and mine:
         names = tuple(_names_in(_object(clause[:at]), loose=True))
@@ -1340,7 +1356,8 @@ def _titles(facts: ClaimFacts) -> list[Title]:
 
 # how users ask about one thing: "e duna, tá na minha lista?", "is her on my list?", "salva X"
 _ASKED: Final = tuple(re.compile(p) for p in (
-    r"^(?:e |and )?(?:(?:o|a|os|as|the) )?(.+?) (?:ta|esta|is|are|s) (?:na|no|em|on|in) (?:minha|meu|my) ",
+    r"^(?:e |and )?(?:(?:o|a|os|as|the) )?(.+?) (?:ta|esta|is|are|s|consta|fica|aparece) "
+    r"(?:na|no|em|on|in) (?:minha|meu|my) ",
     r"^(?:e|and|what about|e o|e a|e os|e as) (.+?)$",
     r"^(?:e )?(?:(?:o|a|the) )?(.+?) (?:ta|esta|is) (?:la|ai|there|salvo|saved|guardado)\b",
     r"\b(?:is|are) (?:(?:the) )?(.+?) (?:on|in) my ",

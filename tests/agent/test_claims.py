@@ -342,6 +342,85 @@ def test_effects_said_in_slang_or_without_a_verb_are_refused(message: str, langu
     assert refused(message, language, "movie:Heat", "movie:Matrix")
 
 
+# -- broad mechanisms: contractions, marks, "now", first-person acts, types, quotes ---------
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [
+        ("Alien's in 🎉", "en"),  # a contraction's tail is a word: "Alien 's in"
+        ("They're saved.", "en"),
+        ("Ran's been added.", "en"),
+        ("Notas apagadas 🧹", "pt"),  # a participle after a bare plural type word
+        ("Added 4 films to your watchlist!", "en"),  # an effect word before a count
+        ("Lembrete pra segunda 8h ✅", "pt"),  # a check mark beside a reminder word
+        ("Your movie now reads 'Alien (1979)'.", "en"),  # "now" said of an item's type
+        ("Arrastei ela pra pasta Favoritos 📁", "pt"),  # a first-person act into a place
+        ("I've pushed it to the top of your list.", "en"),
+        ("Dei um 9 pro Alien.", "pt"),
+        ("Quer que eu refaça a última ação?", "pt"),  # an offer, never shown as text
+        ("The note you just wrote has been erased.", "en"),  # the act after the history
+    ],
+)
+def test_effects_said_by_contractions_marks_and_unknown_verbs_are_refused(
+    message: str, language: str
+) -> None:
+    verdict = judge(message, facts("movie:Alien"), language)
+    assert verdict.problem is not None or verdict.offer
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "user", "true"),
+    [
+        ("Every item you have is a movie.", "en", ("movie:Heat", "movie:Ran"), "", True),
+        ("Every item you have is a movie.", "en", ("movie:Heat", "note:milk"), "", False),
+        ("Sua lista só contém links.", "pt", ("link:https://a.com", "note:pão"), "", False),
+        ("Ran is your only movie.", "en", ("movie:Ran",), "", True),
+        ("Ran is your only movie.", "en", ("movie:Ran", "movie:Heat"), "", False),
+        ("Heat's on your list.", "en", ("movie:Heat",), "", True),
+        ("Ran is already in your series.", "en", ("movie:Ran",), "", False),
+        ("Ran is already in your movies.", "en", ("movie:Ran",), "", True),
+        ("Você tem a nota 'ligar pro banco'.", "pt", ("note:pagar luz",), "", False),
+        (
+            "Nenhum link do Mercado Livre na sua lista.",
+            "pt",
+            ("link:https://www.mercadolivre.com.br/x",),
+            "",
+            False,
+        ),  # fmt: skip
+        ("Sim, Ran está marcado como visto.", "pt", ("movie:Ran",), "", False),
+        (
+            "Yes, only two: Dark and Lost.",
+            "en",
+            ("tv:Dark", "tv:Lost", "tv:Ozark"),
+            "are dark and lost my only series?",
+            False,
+        ),  # fmt: skip
+        (
+            "Yes, only two: Dark and Lost.",
+            "en",
+            ("tv:Dark", "tv:Lost", "movie:Heat"),
+            "are dark and lost my only series?",
+            True,
+        ),  # fmt: skip
+        (
+            "You have Ran and Heat, both directed by Akira Kurosawa.",
+            "en",
+            ("movie:Ran", "movie:Heat"),
+            "",
+            True,
+        ),  # fmt: skip
+        ("Tem sim.", "pt", ("movie:Heat",), "tenho Ran?", False),
+        ("Tem sim.", "pt", ("movie:Ran",), "tenho Ran?", True),
+        ("Right now your list has Ran.", "en", ("movie:Ran",), "", True),
+    ],
+)
+def test_statements_of_type_quotes_and_answers_are_checked(
+    message: str, language: str, stored: tuple[str], user: str, true: bool
+) -> None:
+    assert (judge(message, facts(*stored, user=user), language).problem is None) == true
+
+
 def test_what_cannot_be_checked_is_told_apart() -> None:
     opinion = judge("Matrix é um clássico da ficção científica.", facts(), "pt")
     listed = judge("Sim, Matrix está na sua lista.", facts("movie:Matrix"), "pt")
