@@ -1513,12 +1513,6 @@ def named_effects(message: str, language: str, titles: Iterable[str]) -> list[tu
 # -- in a turn ---------------------------------------------------------------------------------
 
 
-def _state(item: object) -> str | None:
-    """An item's seen/unseen state (DESIGN 11.5), once items carry one."""
-    state = getattr(item, "state", None)
-    return state if isinstance(state, str) else None
-
-
 async def check_model_text(
     deps: Deps, turn: Turn, texts: Sequence[str], *, pending: Iterable[str] = (),
     shown: Iterable[str] = (), answer: bool = True,
@@ -1539,7 +1533,7 @@ async def check_model_text(
     user = await deps.db.users.get(turn.user_id)
     counts = user.counts if user else {}
     stored = tuple(
-        Stored(i.type, i.title or i.content or i.url or "", i.original_title, i.year, _state(i))
+        Stored(i.type, i.title or i.content or i.url or "", i.original_title, i.year, i.state)
         for i in items
     )
     counted: dict[str, int] = {kind: int(counts.get(kind, 0)) for kind in ITEM_TYPES}
