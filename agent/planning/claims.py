@@ -307,6 +307,7 @@ _NARROW_MORE: Final = _set(
     called named matching nome title titulo"""
 )
 _COPULA: Final = _set("eh sao is are s re")
+_ACTS: Final = ("done", "promise")
 _TRASH: Final = _set("lixo lixeira trash bin")
 _EMPTY: Final = _set("vazia vazio vazias vazios zerada zerado zeradas zerados empty blank")
 _ABOUT_LIST: Final = _set(
@@ -1028,17 +1029,16 @@ def _read_clause(
         return [], [Statement("count", count=n, type=t) for n, t, _ in counts]
     if any(_contains(words, p) for p in _GENERIC_SUBJECT):
         return [], []  # "Tudo o que você salvar fica guardado", "anything you save stays"
-    found = [
-        (i, kind)
-        for i, tok in enumerate(clause)
-        if tok.name is None and tok.w in _LEXICON
-        for kind in [_effect_at(clause, i, sentence, language)]
-        if kind is not None
-    ]
-    story = any(kind == "story" for _, kind in found)
-    # an act anywhere in the clause wins ("the reminder you just set has been undone")
-    acts = [(i, kind) for i, kind in found if kind in ("done", "promise")]
-    for i, kind in acts[:1] or [(i, kind) for i, kind in found if kind != "story"][:1]:
+    # the first reading, unless an act follows ("the reminder you just set has been undone")
+    story, first = False, None
+    for i, tok in enumerate(clause):
+        kind = _effect_at(clause, i, sentence, language) if tok.w in _LEXICON else None
+        story = story or kind == "story"
+        if tok.name is None and kind not in (None, "story") and (first is None or kind in _ACTS):
+            first = (i, kind)
+            if kind in _ACTS:
+                break
+    for i, kind in [first] if first else []:
         family = _LEXICON[words[i]][0][0].rstrip("*")
         no = _negated(words[:i], language) or bool(_NOTHING & set(words[i + 1 : i + 2]))
         if kind in ("done", "promise"):
