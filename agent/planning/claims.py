@@ -540,7 +540,8 @@ def _lines(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
         entry = bool(current) and current[0].w in ("-", "–", "—", "•", "*", "◆")
         if current and current[0].w.isdigit() and current[1:2] and current[1].w in (".", ")"):
             entry, current = True, current[1:]
-        current = [t for t in (current[1:] if entry else current) if t.w != "◆"]
+        current = current[1:] if entry else current  # an emoji stays only opening an entry
+        current = [t for k, t in enumerate(current) if t.w != "◆" or current[k - 1].w == ","]
         out += [(current, entry)] if current else []
         current = []
     return out
@@ -901,8 +902,10 @@ class _Reader:
         words = [t.w for t in toks]
         if _negated(words, self.language):
             return  # "Heat e Ronin não estão na sua lista" is an absence
-        listing = _has_place(words)
-        how = "listing" if listing else "said"
+        marked = [k for k, t in enumerate(toks) if t.w == "◆" and (not k or toks[k - 1].w == ",")]
+        if len(marked) > 1:  # "🎬 Up, 🎬 Coco, 📝 buy milk": each entry marked, every one a name
+            names = [_whole(p) for p in _parts(toks[marked[0] :])]
+        how = "listing" if _has_place(words) or len(marked) > 1 else "said"
         self.groups += [(tuple(names), how)] if len(names) > 1 else []
 
     def _state(self, statement: Statement, names: Sequence[Name]) -> None:

@@ -230,6 +230,7 @@ def test_false_statements_about_the_list_are_refused(
 # every name a listing gives must be stored; "Dark" is not "Dark Waters", "Jaws 2" not "Jaws"
 LISTINGS = [
     ("Aqui vai: 🎬 Matrix, 🎬 {x}, 📝 comprar pão", "pt", ("movie:Matrix", "note:comprar pão"), ""),
+    ("Claro! 🎬 Matrix, 🎬 {x}, 📝 comprar pão", "pt", ("movie:Matrix", "note:comprar pão"), ""),
     ("Seus links: https://a.com/x e {x}", "pt", ("link:https://a.com/x",), ""),
     ("Falta ver: Dark, Lost e {x}", "pt", ("tv:Dark", "tv:Lost"), ""),
     (
