@@ -1,8 +1,11 @@
 """Reminder and undo requests read in code (DESIGN 9.3, 9.4): PT and EN, 0 model calls.
 
-A message asks for a reminder only when it starts with a reminder verb ("me lembra",
-"remind me", "lembrete", ...) AND names a time (or a period to ask about); without one
-it stays what it was before (a note to save). The time is read by the grammar of this
+A message asks for a reminder when it has a reminder verb ("me lembra", "remind me",
+"lembrete", ...) AND names a time (or a period to ask about), or, as people type in chat,
+when it is a time (a clock, an amount, a repetition, a day with a part of it or a period)
+and one activity, with no other request, question or statement in it ("amanhã 15h
+dentista", "todo dia 7h30 tomar o remédio"); otherwise it stays what it was (a note to
+save, a question, the planner's). The time is read by the grammar of this
 package (`reading`), put on the calendar in the user's zone (`placing`), and every word
 of it is cut from what is left: the thing to remember, with its accents.
 """
@@ -11,11 +14,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
 
+from agent.understanding.reminders.asks import ChangeAsk, read_ask
 from agent.understanding.reminders.holidays import Country
 from agent.understanding.reminders.lexicon import Tok, fold_same_length, text_at, tokenize
 from agent.understanding.reminders.placing import (
@@ -28,6 +32,7 @@ from agent.understanding.reminders.placing import (
 )
 from agent.understanding.reminders.reading import When, read_when
 from agent.understanding.reminders.recurring import AskStart, read_recurring
+from agent.understanding.reminders.relative import Relative
 from agent.understanding.reminders.repeating import read_repeat, repeat_cue, vague_repeat
 from agent.understanding.reminders.rules import Rule
 
@@ -119,7 +124,7 @@ def route(text: str) -> tuple[RouteName, str] | None:
     if cancel := _CANCEL.match(folded):
         return ("unremind", text[cancel.start(1) : cancel.end(1)].strip())
     span = find_trigger(folded)
-    if span is None and _leads_with_time(folded):
+    if span is None and _time_and_activity(text, folded):
         return ("remind", text)
     if span is not None:
         toks = tokenize(folded)
@@ -132,22 +137,122 @@ def route(text: str) -> tuple[RouteName, str] | None:
 
 
 _NOT_REMINDER = re.compile(
-    r"\b(?:anota|anote|nota|salva|salve|guarda|guarde|busca|procura|apaga|deleta|lista|mostra"
-    r"|save|note|search|find|delete|list|show)\b|[?]"
+    r"\b(?:anota|anote|salva|salve|guarda|guarde|busca|procura|apaga|deleta|lista|mostra"
+    r"|save|search|find|delete|list|show|marca|marque|mark|bookmark|muda|mude|altera|corrige"
+    r"|troca|edita|exclui|exclua|remove|remova|tira|deleta)\b|\b(?:nota|note)\s*:|\bnote\s+(?:that|this|down)\b"
+    r"|\b(?:remember|lembra|lembre|saiba|sabia)\s+(?:that|que)\b|[?]|https?:|www\.|[a-z]\.[a-z]"
 )
+# a request of the product's own at the start: "me recomenda", "change the title to ..."
+_NOT_REMINDER_FIRST = re.compile(r"^\s*(?:me|change|edit|rename|correct|fix|mark)\b")
+# a question or a statement about oneself, a wish, a saved thing's type: not a request to be
+# reminded ("o que tenho amanhã", "quero ver o jogo domingo", "filme pra ver sexta à noite")
+_NOT_ACTIVITY_START = frozenset({
+    "o", "oq", "que", "quando", "qual", "quais", "onde", "quem", "como", "cade", "quanto",
+    "quantos", "quantas", "what", "whats", "when", "where", "which", "who", "how", "do", "does",
+    "did", "is", "are", "was", "were", "can", "could", "will", "would", "should", "tem", "tenho",
+    "temos", "have", "has", "had", "any", "eu", "preciso", "vi", "assisti", "li", "lido",
+    "terminei", "comecei", "watched", "saw", "finished", "precisamos", "devo", "need",
+    "quero", "queria", "gostaria", "vou", "vamos",
+    "fui", "ja", "i", "im", "we", "my", "meu", "minha", "nosso", "nossa", "filme", "filmes",
+    "serie", "series", "livro", "livros", "link", "video", "videos", "podcast", "artigo",
+    "movie", "movies", "article", "and", "e", "mas", "but", "so", "entao",
+})  # fmt: skip
+_CHATTER = frozenset({
+    "instead", "actually", "verdade", "melhor", "entao", "ok", "okay", "sim", "nao", "yes", "no",
+    "please", "pf", "pfv", "obrigado", "obrigada", "thanks", "thank", "you", "hmm", "ah", "oi",
+    "hey", "isso", "that", "this", "then", "mesmo", "tb", "tambem", "too", "also", "ne", "right",
+})  # fmt: skip
+# "a reunião é em 10 minutos", "the call is at 5": a statement of when, not a request
+_COPULAS = frozenset({"é", "eh", "será", "sera", "foi", "são", "sao", "is", "was", "are", "will",
+                      "fica", "vai", "começa", "comeca", "starts", "vence", "vencem", "due", "expira", "expires"})  # fmt: skip
+# a time gone by ("já vi duna ontem"): a one-off reminder is never about the past
+_PAST = re.compile(r"\b(?:ontem|anteontem|yesterday|passad[ao]s?|last|ago|atras)\b")
+_BESIDE_TIME = frozenset({
+    ",", ":", ";", "-", ".", "!", "de", "do", "da", "dos", "das", "pra", "para", "pro", "to", "as",
+    "a", "o", "at", "on", "in", "em", "no", "na", "nos", "nas", "the", "e", "and", "ao", "by",
+})  # fmt: skip
+# spans do not depend on the day: any instant reads them (the one a test would pick)
+_REFERENCE = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+_AT_START = (0, 0)  # no request verb: the message's start stands where it would be
+_ARTICLE_FIRST = frozenset({"o", "a", "os", "as", "the", "um", "uma", "an"})
 
 
-def _leads_with_time(folded: str) -> bool:
-    """ "todo dia 7h30 tomar o remédio", "toda sexta às 18h pagar a diarista": a message with no
-    request verb that starts with a repetition is a reminder when no other verb of the product
-    (save, note, search, delete, list) is in it. A one-off ("amanhã às 9h reunião") stays a note."""
-    if _NOT_REMINDER.search(folded):
+def _time_and_activity(text: str, folded: str) -> bool:
+    """ "amanhã 15h dentista", "todo dia 7h30 tomar o remédio", "reunião segunda 10h", "every
+    monday 9am weekly report": a message with no request verb that is a time (or a repetition)
+    and one activity, the time before or after it, is a reminder when no other verb of the
+    product (save, note, search, delete, list) is in it and it is no question or statement."""
+    if _NOT_REMINDER.search(folded) or _NOT_REMINDER_FIRST.match(folded):
         return False
-    start = len(folded) - len(folded.lstrip())
-    repeat = read_repeat(folded)
-    if repeat is not None:
-        return min(a for a, _ in repeat.spans) == start and repeat_cue(folded[: repeat.spans[0][1]])
-    return False
+    try:
+        repeating = read_recurring(folded, folded, None, _REFERENCE)
+    except (OverflowError, ValueError):
+        repeating = None
+    spans = list(repeating.spans) if repeating is not None else []
+    if repeating is None and (vague := vague_repeat(folded)) is not None:
+        spans.append(vague)
+    when = read_when(tokenize(_mask(folded, spans)), trigger=_AT_START)
+    if when is not None:
+        spans += when.spans
+    if not spans or (repeating is None and _PAST.search(folded)):
+        return False
+    if any(_glued(folded, a, b) for a, b in spans):  # "a5a95dd6", "3ª": letters stuck to it
+        return False
+    all_toks = tokenize(folded)
+    timed = [any(a <= t.start and t.end <= b for a, b in spans) for t in all_toks]
+    words = [
+        i
+        for i, t in enumerate(all_toks)
+        if not timed[i]
+        and t.text not in _BESIDE_TIME
+        and t.text not in _LOOKS_LIKE_TIME
+        and not t.text.isdigit()
+    ]
+    if not any(all_toks[i].text.isalpha() and all_toks[i].text not in _CHATTER for i in words):
+        return False  # "no, at 10 instead", "ok amanhã então": nothing to remember
+    first, last = words[0], words[-1]
+    if any(timed[first : last + 1]):  # "meeting at 5pm with Sam": the time inside the activity
+        return False
+    if all_toks[first].text in _NOT_ACTIVITY_START:
+        return False
+    beside = (text_at(all_toks, first - 1), text_at(all_toks, last + 1))
+    if any(text[t.start : t.end].lower() in _COPULAS for t in all_toks if t.text in beside):
+        return False  # "a feira é toda sexta": when something is, not a request
+    if _titled(text):  # "Friday Night Lights": a title, not a task
+        return False
+    asked = read_ask(folded)
+    if asked is not None and (
+        not isinstance(asked, ChangeAsk)
+        or asked.query
+        or all_toks[last].end <= len(folded) - len(asked.when.rstrip(" ?.!"))
+    ):
+        return False  # "na verdade às 10": a change to the reminder just set
+    # a day alone before "o dia depois de amanhã"'s article is a title more than a task
+    if repeating is not None or when is None:
+        return True
+    if when.relative == Relative():  # "look now": no time to wait for
+        return False
+    if when.clock is not None or (when.relative is not None and when.relative.seconds):
+        return True  # a clock or an amount of time: "amanhã 15h dentista", "em 40 min X"
+    # a day alone ("comprar leite amanhã") may as well be a note: the planner (or the offer of
+    # a note) has it; a part of the day or a period beside a day gets a question with choices,
+    # never an effect ("amanhã de manhã ir ao banco"); "o dia depois de amanhã" is a title
+    lead = next(i for i, t in enumerate(all_toks) if not timed[i] and t.text.isalpha())
+    loose = when.period is not None or (when.part is not None and when.has_day)
+    return loose and all_toks[lead].text not in _ARTICLE_FIRST
+
+
+def _glued(folded: str, start: int, end: int) -> bool:
+    """A time read inside a longer word ("a5a95dd6"): a letter or digit right outside it."""
+    return (start > 0 and folded[start - 1].isalnum()) or (
+        end < len(folded) and folded[end].isalnum()
+    )
+
+
+def _titled(text: str) -> bool:
+    """Every word of two or more capitalized, as a title is written ("Friday Night Lights")."""
+    words = [w for w in re.findall(r"[^\W\d_]+", text) if len(w) > 1]
+    return len(words) >= 2 and all(w[0].isupper() for w in words)
 
 
 def find_trigger(folded: str) -> tuple[int, int] | None:
@@ -195,7 +300,8 @@ def parse(
     if vague is not None:  # "de vez em quando", "regularly": no rule to read, ask
         what = _what(text, ((span,) if span else ()) + (vague,))
         return AskWhen(what, later_today_options(now), "vague")
-    when = read_when(toks, trigger=_token_range(toks, span), month_first=month_first)
+    trigger = _token_range(toks, span) if span else _AT_START
+    when = read_when(toks, trigger=trigger, month_first=month_first)
     if when is None:
         return None
     what = _what(text, ((span,) if span else ()) + when.spans)

@@ -1,0 +1,98 @@
+"""Reminders as people type them in chat (issue 43): a time (or a repetition) and one activity,
+with no request verb, is a reminder; a note, a save, a question, a statement or a title is not."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agent.understanding.reminders import AskWhen, SetReminder, parse, route
+
+NOW = datetime(2026, 1, 5, 10, 0, tzinfo=ZoneInfo("America/Sao_Paulo"))  # a Monday
+
+
+@pytest.mark.parametrize(
+    ("message", "due", "what"),
+    [
+        ("amanhã 15h dentista", "2026-01-06 15:00", "dentista"),
+        ("reunião segunda 10h", "2026-01-12 10:00", "reunião"),
+        ("hoje às 8 da noite pagar o pix do aluguel", "2026-01-05 20:00", "pagar o pix do aluguel"),
+        ("daqui a 40 min tirar o bolo do forno", "2026-01-05 10:40", "tirar o bolo do forno"),
+        ("tmrw 10am standup prep", "2026-01-06 10:00", "standup prep"),
+        ("call mom tomorrow at 6pm", "2026-01-06 18:00", "call mom"),
+        ("sunday 9am call dad", "2026-01-11 09:00", "call dad"),
+    ],
+)
+def test_a_time_and_an_activity_is_a_reminder(message: str, due: str, what: str) -> None:
+    assert route(message) == ("remind", message)
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert (parsed.due.strftime("%Y-%m-%d %H:%M"), parsed.what) == (due, what)
+
+
+@pytest.mark.parametrize(
+    ("message", "due"),
+    [("amanhã de manhã ir ao banco", "2026-01-06 09:00"),
+     ("tomorrow evening call the landlord", "2026-01-06 20:00")],
+)  # fmt: skip
+def test_a_day_and_a_part_of_it_take_the_parts_hour(message: str, due: str) -> None:
+    """DESIGN 10.5: a part of the day beside a day is its conventional hour, said in the reply."""
+    assert route(message) == ("remind", message)
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.due.strftime("%Y-%m-%d %H:%M") == due
+
+
+@pytest.mark.parametrize(
+    "message", ["next week call the plumber", "semana que vem ligar pro contador"]
+)
+def test_a_period_and_an_activity_is_asked(message: str) -> None:
+    assert route(message) == ("remind", message)
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, AskWhen)
+    assert 2 <= len(parsed.options) <= 3
+    assert all(o > NOW for o in parsed.options)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "anota: reunião segunda 10h",  # a note
+        "salva amanhã 15h dentista",  # a save
+        "o que tenho amanhã",  # a question
+        "o que tenho amanhã?",
+        "quando é o dentista amanhã",
+        "na verdade às 10",  # a change to the reminder just set
+        "no, at 10 instead",
+        "meeting at 5pm with Sam",  # the time inside the activity
+        "a reunião é em 10 minutos",  # a statement of when
+        "boleto vence dia 10",
+        "quero ver o jogo domingo",  # a wish
+        "já vi duna ontem",  # the past
+        "vi Interestelar 10/10",  # a watchlist mark
+        "filme pra ver sexta à noite",  # a saved thing's type
+        "O dia depois de amanhã",  # titles
+        "Friday Night Lights",
+        "comprar leite amanhã",  # a day alone: a note as much as a reminder (the planner's)
+        "marca esse filme pra ver com a Ana no sábado",
+        "me recomenda um restaurante pra hoje",
+        "remember that the gym closes at 10pm on Fridays",  # a fact about the user
+        "tarde demais",
+        "a5a95dd6",
+        "exclui a 3ª",
+        "nightly.jsonl.gz",
+        "https://example.com/agenda?dia=15 amanhã 15h",
+    ],
+)
+def test_what_is_not_a_reminder_request_stays_what_it_was(message: str) -> None:
+    assert route(message) is None
+
+
+@given(st.text(max_size=80))
+def test_routing_never_raises(message: str) -> None:
+    routed = route(message)
+    assert routed is None or routed[0] in ("remind", "reminders", "unremind", "undo", "redo")
