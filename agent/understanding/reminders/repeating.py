@@ -242,7 +242,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "weekdays",
         ),
         (
-            rf"\b(?:{_EVERY_PT}fi(?:m|ns)\s+de\s+semana|nos\s+fins\s+de\s+semana|every\s+weekend|on\s+weekends|weekends)\b",
+            rf"\b(?:{_EVERY_PT}(?:fi(?:m|ns)|finais|final)\s+de\s+semana|nos\s+(?:fins|finais)\s+de\s+semana|every\s+weekend|on\s+weekends|weekends)\b",
             "weekends",
         ),
         # intervals
@@ -509,7 +509,7 @@ _CUE = re.compile(
     rf"|afternoon|evening|night|{_DAY_NAMES})"
     rf"|(?:{_DAY_NAMES})\s+sim\b|(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s\b"
     r"|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s\b"
-    r"|dias?\s+ute(?:is|l)|business\s+days?|weekdays|weekends|fins\s+de\s+semana"
+    r"|dias?\s+ute(?:is|l)|business\s+days?|weekdays|weekends|fins\s+de\s+semana|finais\s+de\s+semana"
     r"|\d+\s+vezes\s+(?:por|ao)|twice|diariamente|semanalmente|mensalmente|quinzenalmente"
     rf"|anualmente|everyday|{_ADJ}(?:daily|weekly|monthly|biweekly|fortnightly|yearly|annually)"
     r"|proxim[oa]s\s+\d+|next\s+\d+)\b"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from agent.understanding.reminders.asks import ChangeAsk, read_ask
 from agent.understanding.reminders.holidays import Country
@@ -43,7 +43,8 @@ _TRIGGER = re.compile(
     r"^\s*" + _FILLER + r"(?:/remind\b|/lembrete\b|me\s+lembr[ae]\b|lembr[ae][\s-]*me\b"
     r"|me\s+avis[ae]\b|avis[ae][\s-]*me\b|remind\s+me\b|set\s+(?:a\s+)?reminder\b"
     r"|(?:cri[ae]r?|coloca|poe|bota)\s+(?:um\s+)?lembrete\b|lembrete\b|reminder\b"
-    r"|lembr[ae]r?\b|don'?t\s+let\s+me\s+forget\b|nao\s+me\s+deixa\s+esquecer\b)[\s:,-]*"
+    r"|lembr[ae]r?(?:\s+eu)?\b|don'?t\s+let\s+me\s+forget\b|nao\s+me\s+deixa\s+esquecer\b"
+    r"|rmd\s+me\b)[\s:,-]*"
 )
 _TRIGGER_INSIDE = re.compile(
     r"\b(?:me\s+lembr[ae]|lembr[ae][\s-]*me|remind\s+me|me\s+avis[ae])\b[\s:,-]*"
@@ -234,6 +235,8 @@ def _time_and_activity(text: str, folded: str) -> bool:
         return False
     if when.clock is not None or (when.relative is not None and when.relative.seconds):
         return True  # a clock or an amount of time: "amanhã 15h dentista", "em 40 min X"
+    if any(_clock_shaped(all_toks, i) for i in range(len(all_toks))):
+        return True  # a clock the grammar could not read ("amanhã às 25h"): it asks
     # a day alone ("comprar leite amanhã") may as well be a note: the planner (or the offer of
     # a note) has it; a part of the day or a period beside a day gets a question with choices,
     # never an effect ("amanhã de manhã ir ao banco"); "o dia depois de amanhã" is a title
@@ -244,6 +247,10 @@ def _time_and_activity(text: str, folded: str) -> bool:
 
 def _glued(folded: str, start: int, end: int) -> bool:
     """A time read inside a longer word ("a5a95dd6"): a letter or digit right outside it."""
+    while start < end and folded[start].isspace():
+        start += 1
+    while end > start and folded[end - 1].isspace():
+        end -= 1
     return (start > 0 and folded[start - 1].isalnum()) or (
         end < len(folded) and folded[end].isalnum()
     )
@@ -269,13 +276,14 @@ _TYPO_TARGETS = {"pt": ("lembra", "lembre", "avisa", "avise"), "en": ("remind",)
 
 
 def _typo_trigger(folded: str) -> tuple[int, int] | None:
-    """ "me lenbra", "remnd me": a request verb one edit away, in the request's own place."""
+    """ "me lenbra", "remnd me", "me lembar": a request verb one edit (or one swap of two
+    letters) away, in the request's own place."""
     m = _TYPO.match(folded)
     if m is None:
         return None
     lang = "pt" if m.group("pt") else "en"
     word = m.group(lang)
-    if any(Levenshtein.distance(word, target) == 1 for target in _TYPO_TARGETS[lang]):
+    if any(OSA.distance(word, target) == 1 for target in _TYPO_TARGETS[lang]):
         return m.span()
     return None
 
@@ -292,7 +300,7 @@ def parse(
     span = find_trigger(folded)
     repeating = read_recurring(text, folded, span, now, month_first=month_first, country=country)
     if repeating is not None:
-        what = _what(text, ((span,) if span else ()) + repeating.spans)
+        what = _what(text, ((span,) if span else ()) + _rule_words(folded, repeating.spans))
         if isinstance(repeating, AskStart):
             return AskWhen(what, repeating.options, repeating.reason, rule=repeating.rule)
         return SetReminder(what, repeating.first, repeating.default_time, rule=repeating.rule)
@@ -321,11 +329,26 @@ def parse(
     if unread:  # part of the time was left unread: ask rather than set it early
         marks = {toks.index(t) for t in unread}
         marks |= {i - 1 for i in marks if text_at(toks, i - 1) in _ARTICLES}  # "a week from"
+        for i in [i for i in marks if _clock_shaped(toks, i)]:  # "às 25h", "at 25:00"
+            marks |= {j for j in range(i + 1, i + 4) if j < len(toks) and not toks[j].spaced}
+            marks |= {i - 1} if text_at(toks, i - 1) in ("as", "at", "a") else set()
         words = tuple((toks[i].start, toks[i].end) for i in sorted(marks))
         what = _what(text, ((span,) if span else ()) + when.spans + words)
         options = partial_options(placed, when, [t.text for t in unread], now)
         return AskWhen(what, options, "partial")
     return SetReminder(what, placed.at, placed.default_time, placed.zone)
+
+
+_FREQUENCY_WORD = re.compile(
+    r"(?:daily|weekly|monthly|yearly|diari[oa]s?|semana(?:l|is)|mensa(?:l|is)|anua(?:l|is))"
+)
+
+
+def _rule_words(folded: str, spans: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The spans of a rule that are not part of the task: "every monday ... the weekly report"
+    keeps "weekly" in the text when other words say the rule."""
+    rest = tuple(s for s in spans if not _FREQUENCY_WORD.fullmatch(folded[s[0] : s[1]]))
+    return rest if any(repeat_cue(folded[a:b]) for a, b in rest) else spans
 
 
 # words that, beside a time the grammar read, say there was more to it than it read
@@ -345,6 +368,18 @@ def _bare_number(toks: tuple[Tok, ...], i: int) -> bool:
         text_at(toks, i + 1) in ".,/:" and i + 1 < len(toks) and not toks[i + 1].spaced
     )
     return not joined
+
+
+def _clock_shaped(toks: tuple[Tok, ...], i: int) -> bool:
+    """A number written as a clock the grammar could not read ("25h", "25:00", "9h75")."""
+    if not toks[i].text.isdigit() or len(toks[i].text) > 2:
+        return False
+    after = text_at(toks, i + 1)
+    return (
+        i + 1 < len(toks)
+        and not toks[i + 1].spaced
+        and (after in ("h", "hs", "am", "pm") or (after == ":" and text_at(toks, i + 2).isdigit()))
+    )
 
 
 _ARTICLES = frozenset({"a", "na", "no", "the", "on", "uma", "um", "an"})
@@ -372,7 +407,11 @@ def unread_time_words(
             if 0 <= i < len(toks) and i not in taken:
                 word = toks[i].text
                 beside = i in (first - 1, last + 1) or text_at(toks, i - 1) in _LOOKS_LIKE_TIME
-                if word in _LOOKS_LIKE_TIME or (beside and _bare_number(toks, i)):
+                if (
+                    word in _LOOKS_LIKE_TIME
+                    or (beside and _bare_number(toks, i))
+                    or _clock_shaped(toks, i)
+                ):
                     found.append(toks[i])
     return found
 
@@ -427,8 +466,49 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
     return text
 
 
+# words that only say something about a time beside them ("a partir de", "starting", "todo",
+# "around", "first thing"): left alone once the time is cut, they are no part of the task
+_ORPHAN = frozenset({
+    "starting", "beginning", "comecando", "partir", "primeira", "primeiro", "first", "thing",
+    "around", "sempre", "todo", "toda", "todos", "todas", "tds", "every", "each", "cada", "last",
+    "daqui", "like", "ish", "umas", "uns", "volta", "semana", "semanas", "mes", "meses", "dias",
+    "days", "weeks", "finais", "final", "fim", "ultimo", "ultima", "proximo", "proxima", "ate",
+})  # fmt: skip
+_ORPHAN_GLUE = frozenset({"a", "de", "do", "da", "dos", "das", "o", "os", "as", "nos", "nas",
+                          "no", "na", "of", "the", "por", "at", "from", "in", "on", "pelas"})  # fmt: skip
+
+
+def _orphans(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
+    """Time words the reading left at the edge of the task, next to a time it cut ("trocar a
+    água, a partir de [hoje]", "[every 3 days at 8pm] starting change the litter")."""
+    folded = fold_same_length(text)
+    toks = tokenize(folded)
+    cut = [any(a <= t.start and t.end <= b for a, b in spans) for t in toks]
+    found: list[tuple[int, int]] = []
+    for i in range(len(toks)):
+        if cut[i]:
+            continue
+        for step, edge in ((1, i > 0 and cut[i - 1]), (-1, i + 1 < len(toks) and cut[i + 1])):
+            if not edge:
+                continue
+            j, orphan = i, False
+            while 0 <= j < len(toks) and not cut[j]:
+                word = toks[j].text
+                if word in _ORPHAN and (word != "ate" or "é" in text[toks[j].start : toks[j].end]):
+                    orphan = True
+                elif word not in _ORPHAN_GLUE:
+                    break
+                j += step
+            if orphan and j != i:
+                a, b = sorted((i, j - step))
+                found.append((toks[a].start, toks[b].end))
+    return found
+
+
 def _what(text: str, spans: tuple[tuple[int, int], ...]) -> str:
     """The thing to remember: the message without its trigger, time and glue words."""
+    while more := [o for o in _orphans(text, spans) if o not in spans]:
+        spans = tuple(spans) + tuple(more)
     rest = _mask(text, list(spans))
     rest = re.sub(r"\s{2,}", " ", rest).strip()
     rest = _LEADING_GLUE.sub("", rest)
