@@ -189,7 +189,7 @@ def _time_and_activity(text: str, folded: str) -> bool:
         repeating = read_recurring(folded, folded, None, _REFERENCE)
     except (OverflowError, ValueError):
         repeating = None
-    spans = list(repeating.spans) if repeating is not None else []
+    spans = list(_rule_words(folded, repeating.spans)) if repeating is not None else []
     if repeating is None and (vague := vague_repeat(folded)) is not None:
         spans.append(vague)
     when = read_when(tokenize(_mask(folded, spans)), trigger=_AT_START)
@@ -207,6 +207,7 @@ def _time_and_activity(text: str, folded: str) -> bool:
         if not timed[i]
         and t.text not in _BESIDE_TIME
         and t.text not in _LOOKS_LIKE_TIME
+        and t.text not in _ORPHAN
         and not t.text.isdigit()
     ]
     if not any(all_toks[i].text.isalpha() and all_toks[i].text not in _CHATTER for i in words):
@@ -233,8 +234,8 @@ def _time_and_activity(text: str, folded: str) -> bool:
         return True
     if when.relative == Relative():  # "look now": no time to wait for
         return False
-    if when.clock is not None or (when.relative is not None and when.relative.seconds):
-        return True  # a clock or an amount of time: "amanhã 15h dentista", "em 40 min X"
+    if when.clock is not None or when.relative is not None:
+        return True  # a clock or an amount of time: "amanhã 15h dentista", "em 3 dias X"
     if any(_clock_shaped(all_toks, i) for i in range(len(all_toks))):
         return True  # a clock the grammar could not read ("amanhã às 25h"): it asks
     # a day alone ("comprar leite amanhã") may as well be a note: the planner (or the offer of

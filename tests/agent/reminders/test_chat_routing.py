@@ -96,3 +96,13 @@ def test_what_is_not_a_reminder_request_stays_what_it_was(message: str) -> None:
 def test_routing_never_raises(message: str) -> None:
     routed = route(message)
     assert routed is None or routed[0] in ("remind", "reminders", "unremind", "undo", "redo")
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["every 3 days at 8pm starting today change the cat litter",
+     "every day at 11pm until jan 2 post the daily photo", "daqui 3 dias devolver o livro",
+     "in 2 hours move the car"],
+)  # fmt: skip
+def test_words_that_only_speak_of_the_time_are_no_activity(message: str) -> None:
+    assert route(message) == ("remind", message)

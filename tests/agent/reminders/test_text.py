@@ -78,3 +78,13 @@ def test_the_weekend_said_short_or_plural() -> None:
     assert isinstance(weekly, SetReminder)
     assert weekly.rule is not None
     assert "BYDAY=SA,SU" in weekly.rule.rrule
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["quarta de cinzas me lembra de voltar pra dieta", "remind me on ash wednesday to fast"],
+)
+def test_ash_wednesday_is_a_day_of_its_own_not_a_wednesday(message: str) -> None:
+    parsed = parse(message, NOW, country="BR")
+    assert isinstance(parsed, SetReminder)
+    assert parsed.due == NOW.replace(month=2, day=18, hour=9)  # Easter 2026-04-05 minus 46 days
