@@ -217,7 +217,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "monthday",
         ),
         (
-            rf"\b(?:todo\s+mes|todos\s+os\s+meses|mensalmente)\s*,?\s+(?:n?o\s+)?dia\s+(?P<d>{_NUM})",
+            rf"\b(?:todo\s+mes|(?:todos|tds)\s+os\s+meses|mensalmente)\s*,?\s+(?:n?o\s+)?dia\s+(?P<d>{_NUM})",
             "monthday",
         ),
         (
@@ -286,7 +286,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "weekly",
         ),
         (
-            r"\b(?:todo\s+mes|todos\s+os\s+meses|mensalmente|every\s+month|__ADJ__monthly__END__|once\s+a\s+month|uma\s+vez\s+por\s+mes)\b",
+            r"\b(?:todo\s+mes|(?:todos|tds)\s+os\s+meses|mensalmente|every\s+month|__ADJ__monthly__END__|once\s+a\s+month|uma\s+vez\s+por\s+mes)\b",
             "monthly",
         ),
         (

@@ -106,3 +106,30 @@ def test_routing_never_raises(message: str) -> None:
 )  # fmt: skip
 def test_words_that_only_speak_of_the_time_are_no_activity(message: str) -> None:
     assert route(message) == ("remind", message)
+
+
+_TIMES = st.sampled_from(
+    ["amanhã às 15h", "hoje 17h45", "sexta 14h", "dia 12 às 15h", "daqui a 40 min",
+     "em 2 horas", "segunda às 8h30", "amanhã ao meio-dia", "quinta às 19h30", "15/03 às 10h",
+     "tomorrow at 3pm", "friday 2pm", "in 2 hours", "monday at 9am", "jan 20 at 8am"]
+)  # fmt: skip
+_TASKS = st.sampled_from(
+    ["dentista", "ligar pro João", "pagar o aluguel", "buscar as crianças na escola",
+     "call mom", "pick up the suit", "reunião com o cliente"]
+)  # fmt: skip
+
+
+@given(_TIMES, _TASKS, st.booleans())
+def test_typed_in_chat_it_is_the_same_reminder_as_asked_for(
+    time_words: str, task: str, time_first: bool
+) -> None:
+    """A time and a task with no verb routes as a reminder, due exactly when "me lembra <time>
+    de <task>" is (never earlier), with the task as its text."""
+    message = f"{time_words} {task}" if time_first else f"{task} {time_words}"
+    assert route(message) == ("remind", message)
+    typed = parse(message, NOW)
+    asked = parse(f"me lembra {time_words} de {task}", NOW)
+    assert isinstance(typed, SetReminder), typed
+    assert isinstance(asked, SetReminder), asked
+    assert typed.due == asked.due
+    assert typed.what == task
