@@ -11,7 +11,8 @@ occurrence) or ";count=N"; `text` is the words to remember.
 
 - right: the reading is a repeating reminder whose first occurrences (and end or count) are
   the expected ones, or a question where "ask" is expected;
-- asked: a question where occurrences were expected (never early, but not right);
+- asked: a question where occurrences were expected (never early, but not right), and, read
+  as typed, a day and a task with no request verb, which asks "a reminder, or a note?";
 - wrong: anything else (not a reminder, no rule, other times);
 - early: a reminder whose first occurrence comes before the expected first one;
 - text: the reminder's text is the expected text (case and spaces aside); also printed with
@@ -128,6 +129,8 @@ def judge(row: Row, *, as_remind: bool = False) -> tuple[str, bool, str, bool]:
     `as_remind`: the message as `/remind <message>` takes it (no reminder verb needed)."""
     expected = expected_of(row.expected)
     routed = route(row.message)
+    if not as_remind and routed is not None and routed[0] == "remind_or_note":
+        return "asked", False, "reminder or note?", False  # one question, never right
     if not as_remind and (routed is None or routed[0] != "remind"):
         return "wrong", False, f"not a reminder ({routed[0] if routed else 'none'})", False
     country = country_of_zone(row.zone)

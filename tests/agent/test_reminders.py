@@ -83,6 +83,30 @@ async def test_a_time_and_an_activity_typed_in_chat_set_a_reminder(db: Database)
         assert len(await db.reminders.for_user(ALICE)) == 1
 
 
+async def test_a_day_and_a_task_typed_in_chat_ask_reminder_or_note(db: Database) -> None:
+    """ "comprar leite amanhã": a reminder that day or a note, one question; nothing before."""
+    async with open_lembra(db, counting_model=True) as lembra:
+        asked = await lembra.say("comprar leite amanhã")
+        assert [c.label for c in asked.choices] == [
+            "em 06/01 às 09:00 (amanhã)",
+            "Guardar como nota",
+        ]
+        assert await db.reminders.for_user(ALICE) == []
+        assert await lembra.items() == []
+        kept = await lembra.press(1, token=asked.choice_token)
+        assert "comprar leite amanhã" in kept.text
+        assert [(i.type, i.content) for i in await lembra.items()] == [
+            ("note", "comprar leite amanhã")
+        ]
+        assert await db.reminders.for_user(ALICE) == []
+        again = await lembra.say("dia 20 pagar a fatura")
+        reminded = await lembra.press(0, token=again.choice_token)
+        assert "20/01 às 09:00" in reminded.text
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.text == "pagar a fatura"
+        assert lembra.model_calls == 0
+
+
 async def test_cancel_by_number_and_by_words(db: Database) -> None:
     async with open_lembra(db) as lembra:
         await lembra.say("me lembra amanhã às 9h de ligar pro médico")

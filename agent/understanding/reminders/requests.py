@@ -20,6 +20,7 @@ from typing import Literal
 from rapidfuzz.distance import OSA
 
 from agent.understanding.reminders.asks import ChangeAsk, read_ask
+from agent.understanding.reminders.dates import DayOffset
 from agent.understanding.reminders.holidays import Country
 from agent.understanding.reminders.lexicon import Tok, fold_same_length, text_at, tokenize
 from agent.understanding.reminders.placing import (
@@ -36,7 +37,7 @@ from agent.understanding.reminders.relative import Relative
 from agent.understanding.reminders.repeating import read_repeat, repeat_cue, vague_repeat
 from agent.understanding.reminders.rules import Rule
 
-RouteName = Literal["remind", "reminders", "unremind", "undo", "redo"]
+RouteName = Literal["remind", "remind_or_note", "reminders", "unremind", "undo", "redo"]
 
 _FILLER = r"(?:(?:por\s+favor|please|pf|pfv|oi|ola|hey|ei|lembra)[\s,!]+)*"
 _TRIGGER = re.compile(
@@ -125,8 +126,8 @@ def route(text: str) -> tuple[RouteName, str] | None:
     if cancel := _CANCEL.match(folded):
         return ("unremind", text[cancel.start(1) : cancel.end(1)].strip())
     span = find_trigger(folded)
-    if span is None and _time_and_activity(text, folded):
-        return ("remind", text)
+    if span is None and (typed := _time_and_activity(text, folded)) is not None:
+        return (typed, text)
     if span is not None:
         toks = tokenize(folded)
         if read_when(toks, trigger=_token_range(toks, span)) is not None:
@@ -140,7 +141,8 @@ def route(text: str) -> tuple[RouteName, str] | None:
 _NOT_REMINDER = re.compile(
     r"\b(?:anota|anote|salva|salve|guarda|guarde|busca|procura|apaga|deleta|lista|mostra"
     r"|save|search|find|delete|list|show|marca|marque|mark|bookmark|muda|mude|altera|corrige"
-    r"|troca|edita|exclui|exclua|remove|remova|tira|deleta)\b|\b(?:nota|note)\s*:|\bnote\s+(?:that|this|down)\b"
+    r"|troca|edita|exclui|exclua|remove|remova|tira|deleta|cancela|cancelar|cancel|desmarca"
+    r"|adia|adiar)\b|\b(?:nota|note)\s*:|\bnote\s+(?:that|this|down)\b"
     r"|\b(?:remember|lembra|lembre|saiba|sabia)\s+(?:that|que)\b|[?]|https?:|www\.|[a-z]\.[a-z]"
 )
 # a request of the product's own at the start: "me recomenda", "change the title to ..."
@@ -151,7 +153,8 @@ _NOT_ACTIVITY_START = frozenset({
     "o", "oq", "que", "quando", "qual", "quais", "onde", "quem", "como", "cade", "quanto",
     "quantos", "quantas", "what", "whats", "when", "where", "which", "who", "how", "do", "does",
     "did", "is", "are", "was", "were", "can", "could", "will", "would", "should", "tem", "tenho",
-    "temos", "have", "has", "had", "any", "eu", "preciso", "vi", "assisti", "li", "lido",
+    "temos", "have", "has", "had", "any", "eu", "estou", "estava", "sou", "era", "fiquei",
+    "tive", "am", "one", "nao", "not", "never", "nunca", "done", "preciso", "vi", "assisti", "li", "lido",
     "terminei", "comecei", "watched", "saw", "finished", "precisamos", "devo", "need",
     "quero", "queria", "gostaria", "vou", "vamos",
     "fui", "ja", "i", "im", "we", "my", "meu", "minha", "nosso", "nossa", "filme", "filmes",
@@ -166,6 +169,10 @@ _CHATTER = frozenset({
 # "a reunião é em 10 minutos", "the call is at 5": a statement of when, not a request
 _COPULAS = frozenset({"é", "eh", "será", "sera", "foi", "são", "sao", "is", "was", "are", "will",
                       "fica", "vai", "começa", "comeca", "starts", "vence", "vencem", "due", "expira", "expires"})  # fmt: skip
+# a statement anywhere in the activity ("Esqueceram de Mim é perfeito pro Natal")
+_STATES = frozenset({"é", "eh", "is", "are", "was", "were", "será", "foi", "são", "vence",
+                     "vencem", "due", "expira", "expires"})  # fmt: skip
+_YEAR_LIKE = re.compile(r"(?:(?:from|in|of|de|em|do|da)\s+)?(?:19|20)\d\d")
 # a time gone by ("já vi duna ontem"): a one-off reminder is never about the past
 _PAST = re.compile(r"\b(?:ontem|anteontem|yesterday|passad[ao]s?|last|ago|atras)\b")
 _BESIDE_TIME = frozenset({
@@ -178,13 +185,13 @@ _AT_START = (0, 0)  # no request verb: the message's start stands where it would
 _ARTICLE_FIRST = frozenset({"o", "a", "os", "as", "the", "um", "uma", "an"})
 
 
-def _time_and_activity(text: str, folded: str) -> bool:
+def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C901
     """ "amanhã 15h dentista", "todo dia 7h30 tomar o remédio", "reunião segunda 10h", "every
     monday 9am weekly report": a message with no request verb that is a time (or a repetition)
     and one activity, the time before or after it, is a reminder when no other verb of the
     product (save, note, search, delete, list) is in it and it is no question or statement."""
     if _NOT_REMINDER.search(folded) or _NOT_REMINDER_FIRST.match(folded):
-        return False
+        return None
     try:
         repeating = read_recurring(folded, folded, None, _REFERENCE)
     except (OverflowError, ValueError):
@@ -196,9 +203,9 @@ def _time_and_activity(text: str, folded: str) -> bool:
     if when is not None:
         spans += when.spans
     if not spans or (repeating is None and _PAST.search(folded)):
-        return False
+        return None
     if any(_glued(folded, a, b) for a, b in spans):  # "a5a95dd6", "3ª": letters stuck to it
-        return False
+        return None
     all_toks = tokenize(folded)
     timed = [any(a <= t.start and t.end <= b for a, b in spans) for t in all_toks]
     words = [
@@ -211,39 +218,48 @@ def _time_and_activity(text: str, folded: str) -> bool:
         and not t.text.isdigit()
     ]
     if not any(all_toks[i].text.isalpha() and all_toks[i].text not in _CHATTER for i in words):
-        return False  # "no, at 10 instead", "ok amanhã então": nothing to remember
+        return None  # "no, at 10 instead", "ok amanhã então": nothing to remember
     first, last = words[0], words[-1]
     if any(timed[first : last + 1]):  # "meeting at 5pm with Sam": the time inside the activity
-        return False
+        return None
     if all_toks[first].text in _NOT_ACTIVITY_START:
-        return False
+        return None
     beside = (text_at(all_toks, first - 1), text_at(all_toks, last + 1))
-    if any(text[t.start : t.end].lower() in _COPULAS for t in all_toks if t.text in beside):
-        return False  # "a feira é toda sexta": when something is, not a request
+    if any(text[t.start : t.end].lower() in _COPULAS for t in all_toks if t.text in beside) or any(
+        text[t.start : t.end].lower() in _STATES for t in all_toks[first : last + 1]
+    ):
+        return None  # "a feira é toda sexta", "boleto vence dia 10": when something is
     if _titled(text):  # "Friday Night Lights": a title, not a task
-        return False
+        return None
     asked = read_ask(folded)
     if asked is not None and (
         not isinstance(asked, ChangeAsk)
         or asked.query
         or all_toks[last].end <= len(folded) - len(asked.when.rstrip(" ?.!"))
     ):
-        return False  # "na verdade às 10": a change to the reminder just set
+        return None  # "na verdade às 10": a change to the reminder just set
     # a day alone before "o dia depois de amanhã"'s article is a title more than a task
     if repeating is not None or when is None:
-        return True
+        return "remind"
     if when.relative == Relative():  # "look now": no time to wait for
-        return False
+        return None
+    if when.clock is not None and any(_YEAR_LIKE.fullmatch(folded[a:b].strip()) for a, b in spans):
+        return None  # "the meeting from 2014": a year more than 20:14
     if when.clock is not None or when.relative is not None:
-        return True  # a clock or an amount of time: "amanhã 15h dentista", "em 3 dias X"
+        return "remind"  # a clock or an amount of time: "amanhã 15h dentista", "em 3 dias X"
     if any(_clock_shaped(all_toks, i) for i in range(len(all_toks))):
-        return True  # a clock the grammar could not read ("amanhã às 25h"): it asks
-    # a day alone ("comprar leite amanhã") may as well be a note: the planner (or the offer of
-    # a note) has it; a part of the day or a period beside a day gets a question with choices,
-    # never an effect ("amanhã de manhã ir ao banco"); "o dia depois de amanhã" is a title
+        return "remind"  # a clock the grammar could not read ("amanhã às 25h"): it asks
+    # "o dia depois de amanhã" is a title; a part of the day or a period beside a day is read
+    # (a period gets a question); a day alone ("comprar leite amanhã") may as well be a note:
+    # one question, that day's reminder or the note, never an effect
     lead = next(i for i, t in enumerate(all_toks) if not timed[i] and t.text.isalpha())
-    loose = when.period is not None or (when.part is not None and when.has_day)
-    return loose and all_toks[lead].text not in _ARTICLE_FIRST
+    if all_toks[lead].text in _ARTICLE_FIRST:
+        return None
+    if when.period is not None or (when.part is not None and when.has_day):
+        return "remind"
+    if when.day == DayOffset(0) or (when.day is None and when.relative is None):
+        return None  # "estou cansado hoje": today with no time is no reminder to offer
+    return "remind_or_note"
 
 
 def _glued(folded: str, start: int, end: int) -> bool:

@@ -77,7 +77,8 @@ def test_a_period_and_an_activity_is_asked(message: str) -> None:
         "filme pra ver sexta à noite",  # a saved thing's type
         "O dia depois de amanhã",  # titles
         "Friday Night Lights",
-        "comprar leite amanhã",  # a day alone: a note as much as a reminder (the planner's)
+        "não vi nada hoje",
+        "Esqueceram de Mim é perfeito pro Natal!",
         "marca esse filme pra ver com a Ana no sábado",
         "me recomenda um restaurante pra hoje",
         "remember that the gym closes at 10pm on Fridays",  # a fact about the user
@@ -92,10 +93,27 @@ def test_what_is_not_a_reminder_request_stays_what_it_was(message: str) -> None:
     assert route(message) is None
 
 
+@pytest.mark.parametrize(
+    "message",
+    ["comprar leite amanhã", "dia 20 pagar a fatura", "15/03 aniversário do Lucas",
+     "jan 20 renew passport", "ligar pro dentista na segunda"],
+)  # fmt: skip
+def test_a_day_alone_and_a_task_ask_reminder_or_note(message: str) -> None:
+    """A note as much as a reminder: one question (the runtime offers both), never an effect."""
+    assert route(message) == ("remind_or_note", message)
+
+
 @given(st.text(max_size=80))
 def test_routing_never_raises(message: str) -> None:
     routed = route(message)
-    assert routed is None or routed[0] in ("remind", "reminders", "unremind", "undo", "redo")
+    assert routed is None or routed[0] in (
+        "remind",
+        "remind_or_note",
+        "reminders",
+        "unremind",
+        "undo",
+        "redo",
+    )
 
 
 @pytest.mark.parametrize(
