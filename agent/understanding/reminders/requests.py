@@ -145,8 +145,12 @@ _NOT_REMINDER = re.compile(
     r"|adia|adiar)\b|\b(?:nota|note)\s*:|\bnote\s+(?:that|this|down)\b"
     r"|\b(?:remember|lembra|lembre|saiba|sabia)\s+(?:that|que)\b|[?]|https?:|www\.|[a-z]\.[a-z]"
 )
-# a request of the product's own at the start: "me recomenda", "change the title to ..."
-_NOT_REMINDER_FIRST = re.compile(r"^\s*(?:me|change|edit|rename|correct|fix|mark)\b")
+# a request of the product's own at the start: "me recomenda", "change the title to ...",
+# a suggestion ("sugere um filme pra hoje à noite", "algo curto pra hoje à noite")
+_NOT_REMINDER_FIRST = re.compile(
+    r"^\s*(?:me|change|edit|rename|correct|fix|mark|sugere|sugira|sugerir|recomenda|recomende"
+    r"|indica|indique|suggest|recommend|algo|something|anything|qualquer|any)\b"
+)
 # a question or a statement about oneself, a wish, a saved thing's type: not a request to be
 # reminded ("o que tenho amanhã", "quero ver o jogo domingo", "filme pra ver sexta à noite")
 _NOT_ACTIVITY_START = frozenset({
@@ -154,7 +158,8 @@ _NOT_ACTIVITY_START = frozenset({
     "quantos", "quantas", "what", "whats", "when", "where", "which", "who", "how", "do", "does",
     "did", "is", "are", "was", "were", "can", "could", "will", "would", "should", "tem", "tenho",
     "temos", "have", "has", "had", "any", "eu", "estou", "estava", "sou", "era", "fiquei",
-    "tive", "am", "one", "nao", "not", "never", "nunca", "done", "preciso", "vi", "assisti", "li", "lido",
+    "tive", "am", "one", "boa", "bom", "boas", "bons", "feliz", "felizes", "happy", "merry",
+    "good", "see", "tenha", "tenham", "bye", "tchau", "nao", "not", "never", "nunca", "done", "preciso", "vi", "assisti", "li", "lido",
     "terminei", "comecei", "watched", "saw", "finished", "precisamos", "devo", "need",
     "quero", "queria", "gostaria", "vou", "vamos",
     "fui", "ja", "i", "im", "we", "my", "meu", "minha", "nosso", "nossa", "filme", "filmes",

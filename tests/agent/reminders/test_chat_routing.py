@@ -81,6 +81,14 @@ def test_a_period_and_an_activity_is_asked(message: str) -> None:
         "Esqueceram de Mim é perfeito pro Natal!",
         "marca esse filme pra ver com a Ana no sábado",
         "me recomenda um restaurante pra hoje",
+        "boa noite, até amanhã",  # greetings and wishes
+        "bom fim de semana",
+        "feliz natal",
+        "see you later",
+        "happy new year",
+        "sugere um filme pra hoje à noite",  # suggestions from the list (issue 44)
+        "suggest something for tonight",
+        "algo curto pra hoje à noite",
         "remember that the gym closes at 10pm on Fridays",  # a fact about the user
         "tarde demais",
         "a5a95dd6",
