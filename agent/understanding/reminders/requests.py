@@ -149,7 +149,12 @@ _NOT_REMINDER = re.compile(
 # a suggestion ("sugere um filme pra hoje à noite", "algo curto pra hoje à noite")
 _NOT_REMINDER_FIRST = re.compile(
     r"^\s*(?:me|change|edit|rename|correct|fix|mark|sugere|sugira|sugerir|recomenda|recomende"
-    r"|indica|indique|suggest|recommend|algo|something|anything|qualquer|any)\b"
+    r"|indica|indique|suggest|recommend|algo|something|anything|qualquer|any"
+    # greetings and wishes: "boa noite, até amanhã", "feliz natal", "see you later"
+    r"|boa\s+(?:noite|tarde|semana|viagem|sorte)|bom\s+(?:dia|fim|final|descanso)|boas\s+festas"
+    r"|feliz|felizes|merry|happy\s+(?:new|birthday|holidays|easter|christmas|thanksgiving)"
+    r"|good\s+(?:night|morning|evening|afternoon|luck|weekend)|see\s+you|have\s+a|tenha"
+    r"|bye|tchau)\b"
 )
 # a question or a statement about oneself, a wish, a saved thing's type: not a request to be
 # reminded ("o que tenho amanhã", "quero ver o jogo domingo", "filme pra ver sexta à noite")
@@ -158,8 +163,7 @@ _NOT_ACTIVITY_START = frozenset({
     "quantos", "quantas", "what", "whats", "when", "where", "which", "who", "how", "do", "does",
     "did", "is", "are", "was", "were", "can", "could", "will", "would", "should", "tem", "tenho",
     "temos", "have", "has", "had", "any", "eu", "estou", "estava", "sou", "era", "fiquei",
-    "tive", "am", "one", "boa", "bom", "boas", "bons", "feliz", "felizes", "happy", "merry",
-    "good", "see", "tenha", "tenham", "bye", "tchau", "nao", "not", "never", "nunca", "done", "preciso", "vi", "assisti", "li", "lido",
+    "tive", "am", "one", "nao", "not", "never", "nunca", "done", "preciso", "vi", "assisti", "li", "lido",
     "terminei", "comecei", "watched", "saw", "finished", "precisamos", "devo", "need",
     "quero", "queria", "gostaria", "vou", "vamos",
     "fui", "ja", "i", "im", "we", "my", "meu", "minha", "nosso", "nossa", "filme", "filmes",

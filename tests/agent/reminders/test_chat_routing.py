@@ -25,6 +25,7 @@ NOW = datetime(2026, 1, 5, 10, 0, tzinfo=ZoneInfo("America/Sao_Paulo"))  # a Mon
         ("tmrw 10am standup prep", "2026-01-06 10:00", "standup prep"),
         ("call mom tomorrow at 6pm", "2026-01-06 18:00", "call mom"),
         ("sunday 9am call dad", "2026-01-11 09:00", "call dad"),
+        ("sexta 18h happy hour da firma", "2026-01-09 18:00", "happy hour da firma"),
     ],
 )
 def test_a_time_and_an_activity_is_a_reminder(message: str, due: str, what: str) -> None:

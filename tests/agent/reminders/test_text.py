@@ -88,3 +88,12 @@ def test_ash_wednesday_is_a_day_of_its_own_not_a_wednesday(message: str) -> None
     parsed = parse(message, NOW, country="BR")
     assert isinstance(parsed, SetReminder)
     assert parsed.due == NOW.replace(month=2, day=18, hour=9)  # Easter 2026-04-05 minus 46 days
+
+
+def test_on_the_nth_is_a_day_whatever_follows() -> None:
+    parsed = parse("remind me on the 15th pay the water bill", NOW)
+    assert isinstance(parsed, SetReminder)
+    assert (parsed.due, parsed.what) == (NOW.replace(day=15, hour=9), "pay the water bill")
+    chapter = parse("remind me tomorrow to read the 3rd chapter", NOW)
+    assert isinstance(chapter, SetReminder)
+    assert chapter.what == "read the 3rd chapter"
