@@ -11,10 +11,12 @@ occurrence) or ";count=N"; `text` is the words to remember.
 
 - right: the reading is a repeating reminder whose first occurrences (and end or count) are
   the expected ones, or a question where "ask" is expected;
-- asked: a question where occurrences were expected (never early, but not right);
+- asked: a question where occurrences were expected (never early, but not right), and, read
+  as typed, a day and a task with no request verb, which asks "a reminder, or a note?";
 - wrong: anything else (not a reminder, no rule, other times);
 - early: a reminder whose first occurrence comes before the expected first one;
-- text: the reminder's text is the expected text (case and spaces aside).
+- text: the reminder's text is the expected text (case and spaces aside); also printed with
+  accents aside (a message typed without accents keeps the user's words).
 
 Sets: tests/agent/reminder_recurring_dev.tsv and tests/agent/reminder_recurring_dev2.tsv
 (ours); bench/reminder_recurring_blind.tsv (155 repeating requests) and
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime
@@ -112,35 +115,47 @@ def _folded(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def judge(row: Row, *, as_remind: bool = False) -> tuple[str, bool, str]:
-    """(verdict: right | asked | wrong | early, text right, what was read) for one row.
+def _plain(text: str) -> str:
+    """Folded and without accents: a message typed without them keeps the user's words."""
+    return "".join(
+        c for c in unicodedata.normalize("NFKD", _folded(text)) if not unicodedata.combining(c)
+    )
+
+
+def judge(row: Row, *, as_remind: bool = False) -> tuple[str, bool, str, bool]:
+    """(verdict: right | asked | wrong | early, text right, what was read, text right with
+    accents aside) for one row.
 
     `as_remind`: the message as `/remind <message>` takes it (no reminder verb needed)."""
     expected = expected_of(row.expected)
     routed = route(row.message)
+    if not as_remind and routed is not None and routed[0] == "remind_or_note":
+        return "asked", False, "reminder or note?", False  # one question, never right
     if not as_remind and (routed is None or routed[0] != "remind"):
-        return "wrong", False, f"not a reminder ({routed[0] if routed else 'none'})"
+        return "wrong", False, f"not a reminder ({routed[0] if routed else 'none'})", False
     country = country_of_zone(row.zone)
     month_first = row.lang == "en" and country == "US"
     parsed = parse(row.message, row.now, month_first=month_first, country=country)
     if isinstance(parsed, AskWhen):
-        return ("right" if expected.ask else "asked"), expected.ask, "ask"
+        return ("right" if expected.ask else "asked"), expected.ask, "ask", expected.ask
     if not isinstance(parsed, SetReminder):
-        return "wrong", False, type(parsed).__name__
+        return "wrong", False, type(parsed).__name__, False
     text_right = _folded(parsed.what) == _folded(row.text)
+    plain = _plain(parsed.what) == _plain(row.text)
     if parsed.rule is None:  # a one-off: right when a one-off of that time was expected
         due = parsed.due.strftime(FORMAT)
         read = f"once {due}"
         if expected.times and _instant(row, due) < _instant(row, expected.times[0]):
-            return "early", text_right, read
+            return "early", text_right, read, plain
         once = len(expected.times) == 1 and expected.end is None and expected.count is None
-        return ("right" if once and due == expected.times[0] else "wrong"), text_right, read
+        verdict = "right" if once and due == expected.times[0] else "wrong"
+        return verdict, text_right, read, plain
     got = [a.strftime(FORMAT) for a in occurrences(parsed.rule, parsed.due, limit=3)]
     read = f"{parsed.rule.full()} {';'.join(got)}"
     if expected.ask:
-        return "wrong", text_right, read
+        return "wrong", text_right, read, plain
     if expected.times and got and _instant(row, got[0]) < _instant(row, expected.times[0]):
-        return "early", text_right, read
+        return "early", text_right, read, plain
     right = tuple(got) == expected.times[:3] and len(got) == len(expected.times[:3])
     if right and expected.end is not None:
         final = last(parsed.rule, parsed.due)
@@ -151,7 +166,7 @@ def judge(row: Row, *, as_remind: bool = False) -> tuple[str, bool, str]:
             and len(occurrences(parsed.rule, parsed.due, limit=expected.count + 1))
             == expected.count
         )
-    return ("right" if right else "wrong"), text_right, read
+    return ("right" if right else "wrong"), text_right, read, plain
 
 
 def _instant(row: Row, local: str) -> float:
@@ -172,11 +187,12 @@ def main() -> None:
     by_lang: dict[str, Counter[str]] = defaultdict(Counter)
     shown = []
     for row in rows(args.file):
-        verdict, text_right, read = judge(row, as_remind=args.as_remind)
+        verdict, text_right, read, plain = judge(row, as_remind=args.as_remind)
         for counter in (by_shape[(row.lang, row.shape)], by_lang[row.lang]):
             counter[verdict] += 1
             counter["n"] += 1
             counter["text"] += text_right
+            counter["plain"] += plain
         if verdict != "right" or not text_right:
             shown.append(f"  {verdict:5} text={'ok' if text_right else 'no'} {row.lang} "
                          f"{row.message!r}: read {read}; expected {row.expected} / {row.text!r}")  # fmt: skip
@@ -189,7 +205,8 @@ def main() -> None:
     for lang, c in sorted(by_lang.items()):
         n = c["n"] or 1
         print(f"{lang}: {c['n']} messages: right rule and first time {c['right']} "
-              f"({100 * c['right'] / n:.1f}%), right text {c['text']} ({100 * c['text'] / n:.1f}%), "
+              f"({100 * c['right'] / n:.1f}%), right text {c['text']} ({100 * c['text'] / n:.1f}%; "
+              f"accents aside {c['plain']}, {100 * c['plain'] / n:.1f}%), "
               f"asked {c['asked']}, wrong {c['wrong']}, early {c['early']}")  # fmt: skip
     if args.show:
         print("\n".join(shown))

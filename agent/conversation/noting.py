@@ -63,6 +63,22 @@ async def unsaved_note(
     return await outcomes.after_tool(deps, turn, done, wants_save=True)
 
 
+async def keep_note(
+    deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], content: str
+) -> Reply:
+    """The message the user chose to keep as a note (a reminder was offered first): saved as
+    written, through `save_note`."""
+    tool = tools["save_note"]
+    args = tool.args_model.model_validate({"content": content[:4_000]})
+    turn.facts.apply_rule("clarification_answered")
+    outcome = await tool.run(ToolContext(deps, turn, wants_save=True), args)
+    incode.record(turn, "save_note", args.model_dump(), outcome)
+    if isinstance(outcome, Saved) and outcome.created:
+        turn.tools_executed.append("save_note")
+    done = StepResult("tool", outcome=outcome, tool="save_note")
+    return await outcomes.after_tool(deps, turn, done, wants_save=True)
+
+
 def explicit_save(text: str) -> tuple[str, dict[str, object]] | None:
     """The save a message asks for with a save verb, as the offline rules read it, if any."""
     if not asked_to_save(text):

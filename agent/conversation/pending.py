@@ -173,6 +173,7 @@ class ChooseReminderTime(_Payload):
     options_ms: list[int]
     context: str = ""  # the period asked about ("semana que vem"), read again with the answer
     rule: str | None = None  # a repeating reminder's RRULE: the option chosen is its first day
+    note: str = ""  # typed with no request verb: the last choice keeps the message as a note
 
 
 class ChooseCancelScope(_Payload):

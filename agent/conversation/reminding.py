@@ -104,6 +104,9 @@ def handlers(deps: Deps) -> dict[str, Handler]:
     async def remind(turn: Turn, args: str) -> Reply:
         return await set_reminder(deps, turn, args)
 
+    async def remind_or_note(turn: Turn, args: str) -> Reply:
+        return await set_reminder(deps, turn, args, or_note=True)
+
     async def reminders(turn: Turn, args: str) -> Reply:
         return await list_reminders(deps, turn)
 
@@ -115,6 +118,7 @@ def handlers(deps: Deps) -> dict[str, Handler]:
 
     return {
         "remind": remind,
+        "remind_or_note": remind_or_note,
         "lembrete": remind,
         "reminders": reminders,
         "lembretes": reminders,
@@ -127,15 +131,19 @@ def _now(deps: Deps, turn: Turn) -> datetime:
     return datetime.fromtimestamp(turn.now_ms / 1000, zone_of(deps, turn.user.timezone))
 
 
-async def set_reminder(deps: Deps, turn: Turn, args: str) -> Reply:
+async def set_reminder(deps: Deps, turn: Turn, args: str, *, or_note: bool = False) -> Reply:
+    """`or_note`: a day and a task typed with no request verb ("comprar leite amanhã"): one
+    question, that day's reminder (or the times asked) or the message kept as a note."""
     lang = turn.language
     now = _now(deps, turn)
     month_first, country = reading_for(deps, turn)
     parsed = parse(args, now, month_first=month_first, country=country) if args.strip() else None
     if parsed is None:
         parsed = untimed(args, now)  # "/remind pagar a conta": when?
+    if or_note and isinstance(parsed, SetReminder):
+        parsed = AskWhen(parsed.what, (parsed.due,), "or_note", rule=parsed.rule)
     if isinstance(parsed, AskWhen):
-        return await ask_when(deps, turn, parsed)
+        return await ask_when(deps, turn, parsed, note=args.strip() if or_note else "")
     if isinstance(parsed, PastTime):
         when = when_text(parsed.due, now, lang)
         return finish(turn, text("reminder_past", lang, when=when), kind="deterministic")
@@ -243,8 +251,9 @@ def _rule_fields(rule: Rule | None, first: datetime) -> dict[str, object]:
     }
 
 
-async def ask_when(deps: Deps, turn: Turn, asked: AskWhen) -> Reply:
-    """One short question with the 2-3 concrete times `asked` offers, held as a pending choice."""
+async def ask_when(deps: Deps, turn: Turn, asked: AskWhen, *, note: str = "") -> Reply:
+    """One short question with the 2-3 concrete times `asked` offers, held as a pending choice;
+    with `note`, a last choice keeps that message as a note instead."""
     lang = turn.language
     now = _now(deps, turn)
     labels = [
@@ -255,7 +264,10 @@ async def ask_when(deps: Deps, turn: Turn, asked: AskWhen) -> Reply:
         options_ms=[int(o.timestamp() * 1000) for o in asked.options],
         context=asked.context,
         rule=asked.rule.full() if asked.rule else None,
+        note=note,
     )
+    if note:
+        labels.append(text("offer_note_button", lang))
     await pendings.store(deps, turn, pending)
     await append_event(
         deps, turn, "clarification_asked", {"options": len(labels), "reason": asked.reason}
@@ -333,7 +345,17 @@ def _chosen_index(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) 
     said = turn.incoming.text or ""
     now = _now(deps, turn)
     labels = [confirm_when_text(o, now, turn.language) for o in _options(deps, turn, current)]
+    if current.note:
+        labels.append(text("offer_note_button", turn.language))
     return matching_option(said, labels) if said else None
+
+
+def chose_note(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) -> bool:
+    """Whether the answer to a reminder-or-note question takes the note (its last choice)."""
+    if not current.note:
+        return False
+    index = _chosen_index(deps, turn, current)
+    return index is not None and index in (len(current.options_ms), -1)
 
 
 async def _take_option(

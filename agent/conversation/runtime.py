@@ -388,6 +388,9 @@ class Runtime:
         if isinstance(current, pendings.ChooseReminderTime):  # a reminder's time (issue 36)
             if incoming.kind == "text":
                 turn.intent = self.classifier.classify(incoming.text or "")
+            if reminding.chose_note(self.deps, turn, current):  # a reminder, or only a note
+                await pendings.clear(self.deps, turn)
+                return await noting.keep_note(self.deps, turn, self.tools, current.note)
             return await reminding.answer_time(self.deps, turn, current)
         if isinstance(current, pendings.ChooseCancelScope):  # a repeating one: next or all
             if incoming.kind == "text":

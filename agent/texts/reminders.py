@@ -48,6 +48,10 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "The date and the weekday do not match. Which one?",
     },
     "reminder_ask_no_time": {"pt": "Para quando?", "en": "For when?"},
+    "reminder_ask_or_note": {
+        "pt": "Quer um lembrete disso ou só guardar como nota?",
+        "en": "Do you want a reminder for this, or just keep it as a note?",
+    },
     "reminder_ask_what": {"pt": "Lembrete: {what}", "en": "Reminder: {what}"},
     "reminder_ask_other": {
         "pt": "Ou escreva outro dia e horário.",

@@ -22,7 +22,7 @@ async def lembra(db: Database) -> AsyncIterator[Lembra]:
 
 
 async def test_a_statement_is_not_saved_but_offered_as_a_note(lembra: Lembra) -> None:
-    reply = await lembra.say("comprar leite amanhã")
+    reply = await lembra.say("comprar leite e pão")
 
     assert text("offline_capabilities", "pt") in reply.text
     assert [c.label for c in reply.choices] == ["Guardar como nota", "Não"]
@@ -31,24 +31,24 @@ async def test_a_statement_is_not_saved_but_offered_as_a_note(lembra: Lembra) ->
 
     saved = await lembra.say("sim")
 
-    assert saved.text == "✅ Salvo: comprar leite amanhã."
+    assert saved.text == "✅ Salvo: comprar leite e pão."
     assert saved.meta.tools_executed == ("save_note",)
-    assert [(i.type, i.content) for i in await lembra.items()] == [("note", "comprar leite amanhã")]
+    assert [(i.type, i.content) for i in await lembra.items()] == [("note", "comprar leite e pão")]
     assert await lembra.event_types() == ["item_saved"]
 
 
 async def test_the_button_keeps_the_note(lembra: Lembra) -> None:
-    offer = await lembra.say("ligar pro dentista na segunda")
+    offer = await lembra.say("ligar pro dentista na clínica")
 
     reply = await lembra.press(0, token=offer.choice_token)
 
-    assert "ligar pro dentista na segunda" in reply.text
-    assert [i.content for i in await lembra.items()] == ["ligar pro dentista na segunda"]
+    assert "ligar pro dentista na clínica" in reply.text
+    assert [i.content for i in await lembra.items()] == ["ligar pro dentista na clínica"]
 
 
 @pytest.mark.parametrize("answer", ["ok", "beleza", "não", "no"])
 async def test_anything_but_a_plain_yes_keeps_nothing(lembra: Lembra, answer: str) -> None:
-    await lembra.say("comprar leite amanhã")
+    await lembra.say("comprar leite e pão")
 
     reply = await lembra.say(answer)
 
@@ -58,7 +58,7 @@ async def test_anything_but_a_plain_yes_keeps_nothing(lembra: Lembra, answer: st
 
 
 async def test_a_new_message_lets_the_offer_lapse_quietly(lembra: Lembra) -> None:
-    await lembra.say("comprar leite amanhã")
+    await lembra.say("comprar leite e pão")
 
     reply = await lembra.say("obrigado!")
 
@@ -68,7 +68,7 @@ async def test_a_new_message_lets_the_offer_lapse_quietly(lembra: Lembra) -> Non
 
 
 async def test_the_offer_expires_after_two_minutes(lembra: Lembra) -> None:
-    await lembra.say("comprar leite amanhã")
+    await lembra.say("comprar leite e pão")
     lembra.clock.advance(120)
 
     reply = await lembra.say("sim")

@@ -69,6 +69,44 @@ async def test_times_are_read_in_the_users_zone(db: Database) -> None:
         assert (due.day, due.hour, due.minute) == (6, 9, 0)
 
 
+async def test_a_time_and_an_activity_typed_in_chat_set_a_reminder(db: Database) -> None:
+    """No request verb: "amanhã 15h dentista" is a reminder, its text without the time."""
+    async with open_lembra(db, counting_model=True) as lembra:
+        reply = await lembra.say("amanhã 15h dentista")
+        assert "06/01 às 15:00" in reply.text
+        assert "dentista" in reply.text
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.text == "dentista"
+        assert lembra.model_calls == 0
+        await lembra.say("anota: reunião segunda 10h")  # a note stays a note
+        assert [i.content for i in await lembra.items()] == ["reunião segunda 10h"]
+        assert len(await db.reminders.for_user(ALICE)) == 1
+
+
+async def test_a_day_and_a_task_typed_in_chat_ask_reminder_or_note(db: Database) -> None:
+    """ "comprar leite amanhã": a reminder that day or a note, one question; nothing before."""
+    async with open_lembra(db, counting_model=True) as lembra:
+        asked = await lembra.say("comprar leite amanhã")
+        assert [c.label for c in asked.choices] == [
+            "em 06/01 às 09:00 (amanhã)",
+            "Guardar como nota",
+        ]
+        assert await db.reminders.for_user(ALICE) == []
+        assert await lembra.items() == []
+        kept = await lembra.press(1, token=asked.choice_token)
+        assert "comprar leite amanhã" in kept.text
+        assert [(i.type, i.content) for i in await lembra.items()] == [
+            ("note", "comprar leite amanhã")
+        ]
+        assert await db.reminders.for_user(ALICE) == []
+        again = await lembra.say("dia 20 pagar a fatura")
+        reminded = await lembra.press(0, token=again.choice_token)
+        assert "20/01 às 09:00" in reminded.text
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.text == "pagar a fatura"
+        assert lembra.model_calls == 0
+
+
 async def test_cancel_by_number_and_by_words(db: Database) -> None:
     async with open_lembra(db) as lembra:
         await lembra.say("me lembra amanhã às 9h de ligar pro médico")
@@ -87,7 +125,7 @@ async def test_cancel_by_number_and_by_words(db: Database) -> None:
 
 async def test_a_message_that_does_not_ask_sets_nothing(db: Database) -> None:
     async with open_lembra(db) as lembra:
-        await lembra.say("amanhã às 9h reunião com o João")
+        await lembra.say("anota: reunião segunda 10h")
         await lembra.say("me lembra de pagar a conta de luz")
         assert await db.reminders.for_user(ALICE) == []
         assert "Esse horário" in (await lembra.say("me lembra hoje às 8 da manhã de correr")).text

@@ -420,8 +420,9 @@ def read_day_of_month(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
             return None
         if lead is not None and lead[1] == i + 1 and not day[1]:
             return None  # "the 20" is not a day; "on the 20" is
-        if text_at(toks, day[2]).isalpha() and text_at(toks, day[2]) not in _DAY_FOLLOWERS:
-            return None  # "the 3rd chapter"
+        following = text_at(toks, day[2])
+        if following.isalpha() and following not in _DAY_FOLLOWERS and text_at(toks, i) != "on":
+            return None  # "the 3rd chapter"; "on the 15th pay the bill" is a day
         return Date(day[0]), day[2]
     start = lead[1]
     day = _day_number(toks, start)

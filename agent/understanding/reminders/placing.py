@@ -28,6 +28,7 @@ DEFAULT_HOUR_OF_DAY = 9  # "amanhã", "sexta": a day without a time means 09:00
 MORNING_FROM = 7  # beside a day, an ambiguous 7-11 is a.m. and 1-6 p.m.
 AskReason = Literal[
     "period",
+    "or_note",
     "vague",
     "holiday",
     "invalid_date",

@@ -185,7 +185,16 @@ def _kept(
             return [], False  # "read the friday paper": a weekday naming a thing
     strong = [f for f in group if _strong(f.piece)]
     if strong:
-        return _rescued_clocks(group), True
+        kept = _rescued_clocks(group)
+        if (
+            len(kept) > 1
+            and isinstance(kept[-1].piece, Part)
+            and not kept[-1].piece.strong
+            and kept[-1].piece.name == "lunch"
+            and any(isinstance(f.piece, Clock) for f in kept)
+        ):
+            kept = kept[:-1]  # "meio-dia almoço com o Rafa": the meal is the task, not a time
+        return kept, True
     at_end = all(t.text in ".!?" for t in toks[end:])
     after_article = text_at(toks, start - 1) in _ARTICLES
     # "lembrete sexta dentista" is Friday; "me lembra ter paciência" is no Tuesday

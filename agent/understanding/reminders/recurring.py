@@ -164,7 +164,7 @@ def _bound_day(
         placed = place(replace(when, clock=None, part=None, zone=None), now, country=country)
     if not isinstance(placed, Due):
         return None
-    spans += [bound, when.spans[0]]
+    spans += [bound, *when.spans]  # "até dia 3 de março": every word of the day
     return placed.at.date()
 
 
@@ -186,12 +186,19 @@ def _first_day(toks: tuple[Tok, ...], month_first: bool) -> When | None:
     for size in range(1, min(len(toks), 5) + 1):
         when = read_when(toks[:size], month_first=month_first)
         if when is not None and (when.day is not None or when.period is not None):
-            longer = (
-                read_when(toks[: size + 1], month_first=month_first) if size < len(toks) else None
-            )
-            if longer is not None and (longer.day is not None or longer.period is not None):
-                if longer.spans and longer.spans[0][1] > when.spans[0][1]:
-                    continue  # "sexta que vem", "30 de junho": the day goes on
+            goes_on = False
+            for more in (1, 2):  # "sexta que vem", "30 de junho", "dia 3 de março"
+                longer = (
+                    read_when(toks[: size + more], month_first=month_first)
+                    if size + more <= len(toks)
+                    else None
+                )
+                if longer is not None and (longer.day is not None or longer.period is not None):
+                    goes_on = goes_on or bool(
+                        longer.spans and longer.spans[0][1] > when.spans[0][1]
+                    )
+            if goes_on:
+                continue  # the day goes on
             return when
     return read_when(toks, month_first=month_first)
 

@@ -217,7 +217,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "monthday",
         ),
         (
-            rf"\b(?:todo\s+mes|todos\s+os\s+meses|mensalmente)\s*,?\s+(?:n?o\s+)?dia\s+(?P<d>{_NUM})",
+            rf"\b(?:todo\s+mes|(?:todos|tds)\s+os\s+meses|mensalmente)\s*,?\s+(?:n?o\s+)?dia\s+(?P<d>{_NUM})",
             "monthday",
         ),
         (
@@ -242,7 +242,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "weekdays",
         ),
         (
-            rf"\b(?:{_EVERY_PT}fi(?:m|ns)\s+de\s+semana|nos\s+fins\s+de\s+semana|every\s+weekend|on\s+weekends|weekends)\b",
+            rf"\b(?:{_EVERY_PT}(?:fi(?:m|ns)|finais|final)\s+de\s+semana|nos\s+(?:fins|finais)\s+de\s+semana|every\s+weekend|on\s+weekends|weekends)\b",
             "weekends",
         ),
         # intervals
@@ -286,7 +286,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "weekly",
         ),
         (
-            r"\b(?:todo\s+mes|todos\s+os\s+meses|mensalmente|every\s+month|__ADJ__monthly__END__|once\s+a\s+month|uma\s+vez\s+por\s+mes)\b",
+            r"\b(?:todo\s+mes|(?:todos|tds)\s+os\s+meses|mensalmente|every\s+month|__ADJ__monthly__END__|once\s+a\s+month|uma\s+vez\s+por\s+mes)\b",
             "monthly",
         ),
         (
@@ -509,7 +509,7 @@ _CUE = re.compile(
     rf"|afternoon|evening|night|{_DAY_NAMES})"
     rf"|(?:{_DAY_NAMES})\s+sim\b|(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s\b"
     r"|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s\b"
-    r"|dias?\s+ute(?:is|l)|business\s+days?|weekdays|weekends|fins\s+de\s+semana"
+    r"|dias?\s+ute(?:is|l)|business\s+days?|weekdays|weekends|fins\s+de\s+semana|finais\s+de\s+semana"
     r"|\d+\s+vezes\s+(?:por|ao)|twice|diariamente|semanalmente|mensalmente|quinzenalmente"
     rf"|anualmente|everyday|{_ADJ}(?:daily|weekly|monthly|biweekly|fortnightly|yearly|annually)"
     r"|proxim[oa]s\s+\d+|next\s+\d+)\b"

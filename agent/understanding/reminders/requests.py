@@ -1,8 +1,11 @@
 """Reminder and undo requests read in code (DESIGN 9.3, 9.4): PT and EN, 0 model calls.
 
-A message asks for a reminder only when it starts with a reminder verb ("me lembra",
-"remind me", "lembrete", ...) AND names a time (or a period to ask about); without one
-it stays what it was before (a note to save). The time is read by the grammar of this
+A message asks for a reminder when it has a reminder verb ("me lembra", "remind me",
+"lembrete", ...) AND names a time (or a period to ask about), or, as people type in chat,
+when it is a time (a clock, an amount, a repetition, a day with a part of it or a period)
+and one activity, with no other request, question or statement in it ("amanhã 15h
+dentista", "todo dia 7h30 tomar o remédio"); otherwise it stays what it was (a note to
+save, a question, the planner's). The time is read by the grammar of this
 package (`reading`), put on the calendar in the user's zone (`placing`), and every word
 of it is cut from what is left: the thing to remember, with its accents.
 """
@@ -11,11 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
+from agent.understanding.reminders.asks import ChangeAsk, read_ask
+from agent.understanding.reminders.dates import DayOffset
 from agent.understanding.reminders.holidays import Country
 from agent.understanding.reminders.lexicon import Tok, fold_same_length, text_at, tokenize
 from agent.understanding.reminders.placing import (
@@ -28,17 +33,19 @@ from agent.understanding.reminders.placing import (
 )
 from agent.understanding.reminders.reading import When, read_when
 from agent.understanding.reminders.recurring import AskStart, read_recurring
+from agent.understanding.reminders.relative import Relative
 from agent.understanding.reminders.repeating import read_repeat, repeat_cue, vague_repeat
 from agent.understanding.reminders.rules import Rule
 
-RouteName = Literal["remind", "reminders", "unremind", "undo", "redo"]
+RouteName = Literal["remind", "remind_or_note", "reminders", "unremind", "undo", "redo"]
 
 _FILLER = r"(?:(?:por\s+favor|please|pf|pfv|oi|ola|hey|ei|lembra)[\s,!]+)*"
 _TRIGGER = re.compile(
     r"^\s*" + _FILLER + r"(?:/remind\b|/lembrete\b|me\s+lembr[ae]\b|lembr[ae][\s-]*me\b"
     r"|me\s+avis[ae]\b|avis[ae][\s-]*me\b|remind\s+me\b|set\s+(?:a\s+)?reminder\b"
     r"|(?:cri[ae]r?|coloca|poe|bota)\s+(?:um\s+)?lembrete\b|lembrete\b|reminder\b"
-    r"|lembr[ae]r?\b|don'?t\s+let\s+me\s+forget\b|nao\s+me\s+deixa\s+esquecer\b)[\s:,-]*"
+    r"|lembr[ae]r?(?:\s+eu)?\b|don'?t\s+let\s+me\s+forget\b|nao\s+me\s+deixa\s+esquecer\b"
+    r"|rmd\s+me\b)[\s:,-]*"
 )
 _TRIGGER_INSIDE = re.compile(
     r"\b(?:me\s+lembr[ae]|lembr[ae][\s-]*me|remind\s+me|me\s+avis[ae])\b[\s:,-]*"
@@ -119,8 +126,8 @@ def route(text: str) -> tuple[RouteName, str] | None:
     if cancel := _CANCEL.match(folded):
         return ("unremind", text[cancel.start(1) : cancel.end(1)].strip())
     span = find_trigger(folded)
-    if span is None and _leads_with_time(folded):
-        return ("remind", text)
+    if span is None and (typed := _time_and_activity(text, folded)) is not None:
+        return (typed, text)
     if span is not None:
         toks = tokenize(folded)
         if read_when(toks, trigger=_token_range(toks, span)) is not None:
@@ -132,22 +139,153 @@ def route(text: str) -> tuple[RouteName, str] | None:
 
 
 _NOT_REMINDER = re.compile(
-    r"\b(?:anota|anote|nota|salva|salve|guarda|guarde|busca|procura|apaga|deleta|lista|mostra"
-    r"|save|note|search|find|delete|list|show)\b|[?]"
+    r"\b(?:anota|anote|salva|salve|guarda|guarde|busca|procura|apaga|deleta|lista|mostra"
+    r"|save|search|find|delete|list|show|marca|marque|mark|bookmark|muda|mude|altera|corrige"
+    r"|troca|edita|exclui|exclua|remove|remova|tira|deleta|cancela|cancelar|cancel|desmarca"
+    r"|adia|adiar)\b|\b(?:nota|note)\s*:|\bnote\s+(?:that|this|down)\b"
+    r"|\b(?:remember|lembra|lembre|saiba|sabia)\s+(?:that|que)\b|[?]|https?:|www\.|[a-z]\.[a-z]"
 )
+# a request of the product's own at the start: "me recomenda", "change the title to ...",
+# a suggestion ("sugere um filme pra hoje à noite", "algo curto pra hoje à noite")
+_NOT_REMINDER_FIRST = re.compile(
+    r"^\s*(?:me|change|edit|rename|correct|fix|mark|sugere|sugira|sugerir|recomenda|recomende"
+    r"|indica|indique|suggest|recommend|algo|something|anything|qualquer|any"
+    # greetings and wishes: "boa noite, até amanhã", "feliz natal", "see you later"
+    r"|boa\s+(?:noite|tarde|semana|viagem|sorte)|bom\s+(?:dia|fim|final|descanso)|boas\s+festas"
+    r"|feliz|felizes|merry|happy\s+(?:new|birthday|holidays|easter|christmas|thanksgiving)"
+    r"|good\s+(?:night|morning|evening|afternoon|luck|weekend)|see\s+you|have\s+a|tenha"
+    r"|bye|tchau)\b"
+)
+# a question or a statement about oneself, a wish, a saved thing's type: not a request to be
+# reminded ("o que tenho amanhã", "quero ver o jogo domingo", "filme pra ver sexta à noite")
+_NOT_ACTIVITY_START = frozenset({
+    "o", "oq", "que", "quando", "qual", "quais", "onde", "quem", "como", "cade", "quanto",
+    "quantos", "quantas", "what", "whats", "when", "where", "which", "who", "how", "do", "does",
+    "did", "is", "are", "was", "were", "can", "could", "will", "would", "should", "tem", "tenho",
+    "temos", "have", "has", "had", "any", "eu", "estou", "estava", "sou", "era", "fiquei",
+    "tive", "am", "one", "nao", "not", "never", "nunca", "done", "preciso", "vi", "assisti", "li", "lido",
+    "terminei", "comecei", "watched", "saw", "finished", "precisamos", "devo", "need",
+    "quero", "queria", "gostaria", "vou", "vamos",
+    "fui", "ja", "i", "im", "we", "my", "meu", "minha", "nosso", "nossa", "filme", "filmes",
+    "serie", "series", "livro", "livros", "link", "video", "videos", "podcast", "artigo",
+    "movie", "movies", "article", "and", "e", "mas", "but", "so", "entao",
+})  # fmt: skip
+_CHATTER = frozenset({
+    "instead", "actually", "verdade", "melhor", "entao", "ok", "okay", "sim", "nao", "yes", "no",
+    "please", "pf", "pfv", "obrigado", "obrigada", "thanks", "thank", "you", "hmm", "ah", "oi",
+    "hey", "isso", "that", "this", "then", "mesmo", "tb", "tambem", "too", "also", "ne", "right",
+})  # fmt: skip
+# "a reunião é em 10 minutos", "the call is at 5": a statement of when, not a request
+_COPULAS = frozenset({"é", "eh", "será", "sera", "foi", "são", "sao", "is", "was", "are", "will",
+                      "fica", "vai", "começa", "comeca", "starts", "vence", "vencem", "due", "expira", "expires"})  # fmt: skip
+# a statement anywhere in the activity ("Esqueceram de Mim é perfeito pro Natal")
+_STATES = frozenset({"é", "eh", "is", "are", "was", "were", "será", "foi", "são", "vence",
+                     "vencem", "due", "expira", "expires"})  # fmt: skip
+_YEAR_LIKE = re.compile(r"(?:(?:from|in|of|de|em|do|da)\s+)?(?:19|20)\d\d")
+# a time gone by ("já vi duna ontem"): a one-off reminder is never about the past
+_PAST = re.compile(r"\b(?:ontem|anteontem|yesterday|passad[ao]s?|last|ago|atras)\b")
+_BESIDE_TIME = frozenset({
+    ",", ":", ";", "-", ".", "!", "de", "do", "da", "dos", "das", "pra", "para", "pro", "to", "as",
+    "a", "o", "at", "on", "in", "em", "no", "na", "nos", "nas", "the", "e", "and", "ao", "by",
+})  # fmt: skip
+# spans do not depend on the day: any instant reads them (the one a test would pick)
+_REFERENCE = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+_AT_START = (0, 0)  # no request verb: the message's start stands where it would be
+_ARTICLE_FIRST = frozenset({"o", "a", "os", "as", "the", "um", "uma", "an"})
 
 
-def _leads_with_time(folded: str) -> bool:
-    """ "todo dia 7h30 tomar o remédio", "toda sexta às 18h pagar a diarista": a message with no
-    request verb that starts with a repetition is a reminder when no other verb of the product
-    (save, note, search, delete, list) is in it. A one-off ("amanhã às 9h reunião") stays a note."""
-    if _NOT_REMINDER.search(folded):
-        return False
-    start = len(folded) - len(folded.lstrip())
-    repeat = read_repeat(folded)
-    if repeat is not None:
-        return min(a for a, _ in repeat.spans) == start and repeat_cue(folded[: repeat.spans[0][1]])
-    return False
+def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C901
+    """ "amanhã 15h dentista", "todo dia 7h30 tomar o remédio", "reunião segunda 10h", "every
+    monday 9am weekly report": a message with no request verb that is a time (or a repetition)
+    and one activity, the time before or after it, is a reminder when no other verb of the
+    product (save, note, search, delete, list) is in it and it is no question or statement."""
+    if _NOT_REMINDER.search(folded) or _NOT_REMINDER_FIRST.match(folded):
+        return None
+    try:
+        repeating = read_recurring(folded, folded, None, _REFERENCE)
+    except (OverflowError, ValueError):
+        repeating = None
+    spans = list(_rule_words(folded, repeating.spans)) if repeating is not None else []
+    if repeating is None and (vague := vague_repeat(folded)) is not None:
+        spans.append(vague)
+    when = read_when(tokenize(_mask(folded, spans)), trigger=_AT_START)
+    if when is not None:
+        spans += when.spans
+    if not spans or (repeating is None and _PAST.search(folded)):
+        return None
+    if any(_glued(folded, a, b) for a, b in spans):  # "a5a95dd6", "3ª": letters stuck to it
+        return None
+    all_toks = tokenize(folded)
+    timed = [any(a <= t.start and t.end <= b for a, b in spans) for t in all_toks]
+    words = [
+        i
+        for i, t in enumerate(all_toks)
+        if not timed[i]
+        and t.text not in _BESIDE_TIME
+        and t.text not in _LOOKS_LIKE_TIME
+        and t.text not in _ORPHAN
+        and not t.text.isdigit()
+    ]
+    if not any(all_toks[i].text.isalpha() and all_toks[i].text not in _CHATTER for i in words):
+        return None  # "no, at 10 instead", "ok amanhã então": nothing to remember
+    first, last = words[0], words[-1]
+    if any(timed[first : last + 1]):  # "meeting at 5pm with Sam": the time inside the activity
+        return None
+    if all_toks[first].text in _NOT_ACTIVITY_START:
+        return None
+    beside = (text_at(all_toks, first - 1), text_at(all_toks, last + 1))
+    if any(text[t.start : t.end].lower() in _COPULAS for t in all_toks if t.text in beside) or any(
+        text[t.start : t.end].lower() in _STATES for t in all_toks[first : last + 1]
+    ):
+        return None  # "a feira é toda sexta", "boleto vence dia 10": when something is
+    if _titled(text):  # "Friday Night Lights": a title, not a task
+        return None
+    asked = read_ask(folded)
+    if asked is not None and (
+        not isinstance(asked, ChangeAsk)
+        or asked.query
+        or all_toks[last].end <= len(folded) - len(asked.when.rstrip(" ?.!"))
+    ):
+        return None  # "na verdade às 10": a change to the reminder just set
+    # a day alone before "o dia depois de amanhã"'s article is a title more than a task
+    if repeating is not None or when is None:
+        return "remind"
+    if when.relative == Relative():  # "look now": no time to wait for
+        return None
+    if when.clock is not None and any(_YEAR_LIKE.fullmatch(folded[a:b].strip()) for a, b in spans):
+        return None  # "the meeting from 2014": a year more than 20:14
+    if when.clock is not None or when.relative is not None:
+        return "remind"  # a clock or an amount of time: "amanhã 15h dentista", "em 3 dias X"
+    if any(_clock_shaped(all_toks, i) for i in range(len(all_toks))):
+        return "remind"  # a clock the grammar could not read ("amanhã às 25h"): it asks
+    # "o dia depois de amanhã" is a title; a part of the day or a period beside a day is read
+    # (a period gets a question); a day alone ("comprar leite amanhã") may as well be a note:
+    # one question, that day's reminder or the note, never an effect
+    lead = next(i for i, t in enumerate(all_toks) if not timed[i] and t.text.isalpha())
+    if all_toks[lead].text in _ARTICLE_FIRST:
+        return None
+    if when.period is not None or (when.part is not None and when.has_day):
+        return "remind"
+    if when.day == DayOffset(0) or (when.day is None and when.relative is None):
+        return None  # "estou cansado hoje": today with no time is no reminder to offer
+    return "remind_or_note"
+
+
+def _glued(folded: str, start: int, end: int) -> bool:
+    """A time read inside a longer word ("a5a95dd6"): a letter or digit right outside it."""
+    while start < end and folded[start].isspace():
+        start += 1
+    while end > start and folded[end - 1].isspace():
+        end -= 1
+    return (start > 0 and folded[start - 1].isalnum()) or (
+        end < len(folded) and folded[end].isalnum()
+    )
+
+
+def _titled(text: str) -> bool:
+    """Every word of two or more capitalized, as a title is written ("Friday Night Lights")."""
+    words = [w for w in re.findall(r"[^\W\d_]+", text) if len(w) > 1]
+    return len(words) >= 2 and all(w[0].isupper() for w in words)
 
 
 def find_trigger(folded: str) -> tuple[int, int] | None:
@@ -164,13 +302,14 @@ _TYPO_TARGETS = {"pt": ("lembra", "lembre", "avisa", "avise"), "en": ("remind",)
 
 
 def _typo_trigger(folded: str) -> tuple[int, int] | None:
-    """ "me lenbra", "remnd me": a request verb one edit away, in the request's own place."""
+    """ "me lenbra", "remnd me", "me lembar": a request verb one edit (or one swap of two
+    letters) away, in the request's own place."""
     m = _TYPO.match(folded)
     if m is None:
         return None
     lang = "pt" if m.group("pt") else "en"
     word = m.group(lang)
-    if any(Levenshtein.distance(word, target) == 1 for target in _TYPO_TARGETS[lang]):
+    if any(OSA.distance(word, target) == 1 for target in _TYPO_TARGETS[lang]):
         return m.span()
     return None
 
@@ -187,7 +326,7 @@ def parse(
     span = find_trigger(folded)
     repeating = read_recurring(text, folded, span, now, month_first=month_first, country=country)
     if repeating is not None:
-        what = _what(text, ((span,) if span else ()) + repeating.spans)
+        what = _what(text, ((span,) if span else ()) + _rule_words(folded, repeating.spans))
         if isinstance(repeating, AskStart):
             return AskWhen(what, repeating.options, repeating.reason, rule=repeating.rule)
         return SetReminder(what, repeating.first, repeating.default_time, rule=repeating.rule)
@@ -195,7 +334,8 @@ def parse(
     if vague is not None:  # "de vez em quando", "regularly": no rule to read, ask
         what = _what(text, ((span,) if span else ()) + (vague,))
         return AskWhen(what, later_today_options(now), "vague")
-    when = read_when(toks, trigger=_token_range(toks, span), month_first=month_first)
+    trigger = _token_range(toks, span) if span else _AT_START
+    when = read_when(toks, trigger=trigger, month_first=month_first)
     if when is None:
         return None
     what = _what(text, ((span,) if span else ()) + when.spans)
@@ -215,11 +355,26 @@ def parse(
     if unread:  # part of the time was left unread: ask rather than set it early
         marks = {toks.index(t) for t in unread}
         marks |= {i - 1 for i in marks if text_at(toks, i - 1) in _ARTICLES}  # "a week from"
+        for i in [i for i in marks if _clock_shaped(toks, i)]:  # "às 25h", "at 25:00"
+            marks |= {j for j in range(i + 1, i + 4) if j < len(toks) and not toks[j].spaced}
+            marks |= {i - 1} if text_at(toks, i - 1) in ("as", "at", "a") else set()
         words = tuple((toks[i].start, toks[i].end) for i in sorted(marks))
         what = _what(text, ((span,) if span else ()) + when.spans + words)
         options = partial_options(placed, when, [t.text for t in unread], now)
         return AskWhen(what, options, "partial")
     return SetReminder(what, placed.at, placed.default_time, placed.zone)
+
+
+_FREQUENCY_WORD = re.compile(
+    r"(?:daily|weekly|monthly|yearly|diari[oa]s?|semana(?:l|is)|mensa(?:l|is)|anua(?:l|is))"
+)
+
+
+def _rule_words(folded: str, spans: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The spans of a rule that are not part of the task: "every monday ... the weekly report"
+    keeps "weekly" in the text when other words say the rule."""
+    rest = tuple(s for s in spans if not _FREQUENCY_WORD.fullmatch(folded[s[0] : s[1]]))
+    return rest if any(repeat_cue(folded[a:b]) for a, b in rest) else spans
 
 
 # words that, beside a time the grammar read, say there was more to it than it read
@@ -239,6 +394,18 @@ def _bare_number(toks: tuple[Tok, ...], i: int) -> bool:
         text_at(toks, i + 1) in ".,/:" and i + 1 < len(toks) and not toks[i + 1].spaced
     )
     return not joined
+
+
+def _clock_shaped(toks: tuple[Tok, ...], i: int) -> bool:
+    """A number written as a clock the grammar could not read ("25h", "25:00", "9h75")."""
+    if not toks[i].text.isdigit() or len(toks[i].text) > 2:
+        return False
+    after = text_at(toks, i + 1)
+    return (
+        i + 1 < len(toks)
+        and not toks[i + 1].spaced
+        and (after in ("h", "hs", "am", "pm") or (after == ":" and text_at(toks, i + 2).isdigit()))
+    )
 
 
 _ARTICLES = frozenset({"a", "na", "no", "the", "on", "uma", "um", "an"})
@@ -266,7 +433,11 @@ def unread_time_words(
             if 0 <= i < len(toks) and i not in taken:
                 word = toks[i].text
                 beside = i in (first - 1, last + 1) or text_at(toks, i - 1) in _LOOKS_LIKE_TIME
-                if word in _LOOKS_LIKE_TIME or (beside and _bare_number(toks, i)):
+                if (
+                    word in _LOOKS_LIKE_TIME
+                    or (beside and _bare_number(toks, i))
+                    or _clock_shaped(toks, i)
+                ):
                     found.append(toks[i])
     return found
 
@@ -321,8 +492,49 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
     return text
 
 
+# words that only say something about a time beside them ("a partir de", "starting", "todo",
+# "around", "first thing"): left alone once the time is cut, they are no part of the task
+_ORPHAN = frozenset({
+    "starting", "beginning", "comecando", "partir", "primeira", "primeiro", "first", "thing",
+    "around", "sempre", "todo", "toda", "todos", "todas", "tds", "every", "each", "cada", "last",
+    "daqui", "like", "ish", "umas", "uns", "volta", "semana", "semanas", "mes", "meses", "dias",
+    "days", "weeks", "finais", "final", "fim", "ultimo", "ultima", "proximo", "proxima", "ate",
+})  # fmt: skip
+_ORPHAN_GLUE = frozenset({"a", "de", "do", "da", "dos", "das", "o", "os", "as", "nos", "nas",
+                          "no", "na", "of", "the", "por", "at", "from", "in", "on", "pelas"})  # fmt: skip
+
+
+def _orphans(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
+    """Time words the reading left at the edge of the task, next to a time it cut ("trocar a
+    água, a partir de [hoje]", "[every 3 days at 8pm] starting change the litter")."""
+    folded = fold_same_length(text)
+    toks = tokenize(folded)
+    cut = [any(a <= t.start and t.end <= b for a, b in spans) for t in toks]
+    found: list[tuple[int, int]] = []
+    for i in range(len(toks)):
+        if cut[i]:
+            continue
+        for step, edge in ((1, i > 0 and cut[i - 1]), (-1, i + 1 < len(toks) and cut[i + 1])):
+            if not edge:
+                continue
+            j, orphan = i, False
+            while 0 <= j < len(toks) and not cut[j]:
+                word = toks[j].text
+                if word in _ORPHAN and (word != "ate" or "é" in text[toks[j].start : toks[j].end]):
+                    orphan = True
+                elif word not in _ORPHAN_GLUE:
+                    break
+                j += step
+            if orphan and j != i:
+                a, b = sorted((i, j - step))
+                found.append((toks[a].start, toks[b].end))
+    return found
+
+
 def _what(text: str, spans: tuple[tuple[int, int], ...]) -> str:
     """The thing to remember: the message without its trigger, time and glue words."""
+    while more := [o for o in _orphans(text, spans) if o not in spans]:
+        spans = tuple(spans) + tuple(more)
     rest = _mask(text, list(spans))
     rest = re.sub(r"\s{2,}", " ", rest).strip()
     rest = _LEADING_GLUE.sub("", rest)

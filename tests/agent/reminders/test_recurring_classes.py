@@ -90,7 +90,7 @@ def test_vague_or_partly_read_repetition_is_asked_never_set(message: str) -> Non
 @pytest.mark.parametrize(
     "message",
     ["todo dia 7h30 tomar o remédio da pressão", "toda sexta às 18h pagar a diarista",
-     "every monday at 9am weekly report"],
+     "every monday at 9am weekly report", "academia toda segunda às 7h"],
 )  # fmt: skip
 def test_a_message_led_by_a_repetition_routes_as_a_reminder(message: str) -> None:
     assert route(message) == ("remind", message)
@@ -99,7 +99,7 @@ def test_a_message_led_by_a_repetition_routes_as_a_reminder(message: str) -> Non
 @pytest.mark.parametrize(
     "message",
     ["anota: toda sexta tem feira", "salva toda sexta às 18h pagar a diarista",
-     "amanhã às 9h reunião com o João", "a feira é toda sexta", "busca o que salvei toda sexta"],
+     "anota: reunião segunda 10h", "a feira é toda sexta", "busca o que salvei toda sexta"],
 )  # fmt: skip
 def test_a_note_or_a_save_that_mentions_a_repetition_stays_what_it_was(message: str) -> None:
     assert route(message) is None

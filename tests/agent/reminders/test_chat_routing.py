@@ -1,0 +1,162 @@
+"""Reminders as people type them in chat (issue 43): a time (or a repetition) and one activity,
+with no request verb, is a reminder; a note, a save, a question, a statement or a title is not."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agent.understanding.reminders import AskWhen, SetReminder, parse, route
+
+NOW = datetime(2026, 1, 5, 10, 0, tzinfo=ZoneInfo("America/Sao_Paulo"))  # a Monday
+
+
+@pytest.mark.parametrize(
+    ("message", "due", "what"),
+    [
+        ("amanhã 15h dentista", "2026-01-06 15:00", "dentista"),
+        ("reunião segunda 10h", "2026-01-12 10:00", "reunião"),
+        ("hoje às 8 da noite pagar o pix do aluguel", "2026-01-05 20:00", "pagar o pix do aluguel"),
+        ("daqui a 40 min tirar o bolo do forno", "2026-01-05 10:40", "tirar o bolo do forno"),
+        ("tmrw 10am standup prep", "2026-01-06 10:00", "standup prep"),
+        ("call mom tomorrow at 6pm", "2026-01-06 18:00", "call mom"),
+        ("sunday 9am call dad", "2026-01-11 09:00", "call dad"),
+        ("sexta 18h happy hour da firma", "2026-01-09 18:00", "happy hour da firma"),
+    ],
+)
+def test_a_time_and_an_activity_is_a_reminder(message: str, due: str, what: str) -> None:
+    assert route(message) == ("remind", message)
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert (parsed.due.strftime("%Y-%m-%d %H:%M"), parsed.what) == (due, what)
+
+
+@pytest.mark.parametrize(
+    ("message", "due"),
+    [("amanhã de manhã ir ao banco", "2026-01-06 09:00"),
+     ("tomorrow evening call the landlord", "2026-01-06 20:00")],
+)  # fmt: skip
+def test_a_day_and_a_part_of_it_take_the_parts_hour(message: str, due: str) -> None:
+    """DESIGN 10.5: a part of the day beside a day is its conventional hour, said in the reply."""
+    assert route(message) == ("remind", message)
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.due.strftime("%Y-%m-%d %H:%M") == due
+
+
+@pytest.mark.parametrize(
+    "message", ["next week call the plumber", "semana que vem ligar pro contador"]
+)
+def test_a_period_and_an_activity_is_asked(message: str) -> None:
+    assert route(message) == ("remind", message)
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, AskWhen)
+    assert 2 <= len(parsed.options) <= 3
+    assert all(o > NOW for o in parsed.options)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "anota: reunião segunda 10h",  # a note
+        "salva amanhã 15h dentista",  # a save
+        "o que tenho amanhã",  # a question
+        "o que tenho amanhã?",
+        "quando é o dentista amanhã",
+        "na verdade às 10",  # a change to the reminder just set
+        "no, at 10 instead",
+        "meeting at 5pm with Sam",  # the time inside the activity
+        "a reunião é em 10 minutos",  # a statement of when
+        "boleto vence dia 10",
+        "quero ver o jogo domingo",  # a wish
+        "já vi duna ontem",  # the past
+        "vi Interestelar 10/10",  # a watchlist mark
+        "filme pra ver sexta à noite",  # a saved thing's type
+        "O dia depois de amanhã",  # titles
+        "Friday Night Lights",
+        "não vi nada hoje",
+        "Esqueceram de Mim é perfeito pro Natal!",
+        "marca esse filme pra ver com a Ana no sábado",
+        "me recomenda um restaurante pra hoje",
+        "boa noite, até amanhã",  # greetings and wishes
+        "bom fim de semana",
+        "feliz natal",
+        "see you later",
+        "happy new year",
+        "sugere um filme pra hoje à noite",  # suggestions from the list (issue 44)
+        "suggest something for tonight",
+        "algo curto pra hoje à noite",
+        "remember that the gym closes at 10pm on Fridays",  # a fact about the user
+        "tarde demais",
+        "a5a95dd6",
+        "exclui a 3ª",
+        "nightly.jsonl.gz",
+        "https://example.com/agenda?dia=15 amanhã 15h",
+    ],
+)
+def test_what_is_not_a_reminder_request_stays_what_it_was(message: str) -> None:
+    assert route(message) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["comprar leite amanhã", "dia 20 pagar a fatura", "15/03 aniversário do Lucas",
+     "jan 20 renew passport", "ligar pro dentista na segunda"],
+)  # fmt: skip
+def test_a_day_alone_and_a_task_ask_reminder_or_note(message: str) -> None:
+    """A note as much as a reminder: one question (the runtime offers both), never an effect."""
+    assert route(message) == ("remind_or_note", message)
+
+
+@given(st.text(max_size=80))
+def test_routing_never_raises(message: str) -> None:
+    routed = route(message)
+    assert routed is None or routed[0] in (
+        "remind",
+        "remind_or_note",
+        "reminders",
+        "unremind",
+        "undo",
+        "redo",
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["every 3 days at 8pm starting today change the cat litter",
+     "every day at 11pm until jan 2 post the daily photo", "daqui 3 dias devolver o livro",
+     "in 2 hours move the car"],
+)  # fmt: skip
+def test_words_that_only_speak_of_the_time_are_no_activity(message: str) -> None:
+    assert route(message) == ("remind", message)
+
+
+_TIMES = st.sampled_from(
+    ["amanhã às 15h", "hoje 17h45", "sexta 14h", "dia 12 às 15h", "daqui a 40 min",
+     "em 2 horas", "segunda às 8h30", "amanhã ao meio-dia", "quinta às 19h30", "15/03 às 10h",
+     "tomorrow at 3pm", "friday 2pm", "in 2 hours", "monday at 9am", "jan 20 at 8am"]
+)  # fmt: skip
+_TASKS = st.sampled_from(
+    ["dentista", "ligar pro João", "pagar o aluguel", "buscar as crianças na escola",
+     "call mom", "pick up the suit", "reunião com o cliente"]
+)  # fmt: skip
+
+
+@given(_TIMES, _TASKS, st.booleans())
+def test_typed_in_chat_it_is_the_same_reminder_as_asked_for(
+    time_words: str, task: str, time_first: bool
+) -> None:
+    """A time and a task with no verb routes as a reminder, due exactly when "me lembra <time>
+    de <task>" is (never earlier), with the task as its text."""
+    message = f"{time_words} {task}" if time_first else f"{task} {time_words}"
+    assert route(message) == ("remind", message)
+    typed = parse(message, NOW)
+    asked = parse(f"me lembra {time_words} de {task}", NOW)
+    assert isinstance(typed, SetReminder), typed
+    assert isinstance(asked, SetReminder), asked
+    assert typed.due == asked.due
+    assert typed.what == task
