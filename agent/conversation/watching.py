@@ -10,6 +10,7 @@ What is shown numbered becomes the shelf, so "vi o 2" and "onde assistir o 1" fo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -37,7 +38,9 @@ from agent.tools.marking import MarkTo, mark, resolve, seen_at
 from agent.tools.suggesting import suggest
 from agent.tools.watching import country_of, own_title, where
 from agent.types import Choice, Language, Reply
+from agent.understanding.continuations import read_continuation
 from agent.understanding.references import Target
+from agent.understanding.textnorm import fold
 from agent.understanding.watchlist import (
     WATCHABLE,
     ListRequest,
@@ -45,9 +48,10 @@ from agent.understanding.watchlist import (
     Period,
     SuggestRequest,
     WhereRequest,
+    days_named,
     read,
 )
-from storage.documents import DONE_STATE, ItemDoc, ItemType
+from storage.documents import DONE_STATE, ITEM_TYPES, ItemDoc, ItemType
 from storage.ledger import sha256_hex
 
 TOOLS = frozenset({"mark_item", "where_to_watch", "suggest_from_list"})
@@ -55,6 +59,11 @@ BUTTON_PREFIX = "mk:"  # a ✓ button's choice token: `mk:<the shelf's time, bas
 MAX_BUTTONS = 10  # WhatsApp's list rows; Telegram takes them one a row
 PER_TYPE = 10  # lines of each type a list by state shows
 PERIOD_CAP = 1_000  # items marked in a period read at most
+PERIODS = ("today", "yesterday", "this_week", "last_7_days", "this_month")
+MAX_SEVERAL = 5  # titles one "já vi X, Y e Z" marks at most
+_DAY_WORDS = (
+    r"ontem|hoje|anteontem|semana passada|agora|yesterday|today|last night|last week|tonight"
+)
 
 
 # -- reading a message ----------------------------------------------------------------------
@@ -68,14 +77,21 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
     turn.facts.apply_rule("watchlist_in_code")
     if isinstance(request, MarkRequest) and request.also_seen:
         return await _swap(deps, turn, request)
+    if isinstance(request, MarkRequest) and request.both:
+        return await _mark_both(deps, turn, request)
     if isinstance(request, MarkRequest):
         return await _mark(deps, turn, request)
     if isinstance(request, ListRequest):
+        types = request.types
+        last = shelves.last_action(turn)
+        if request.carried and last is not None and last.action.startswith("state_"):
+            # "and how many are left?" after a list of shows: the shows
+            types = next(((t,) for t in ITEM_TYPES if t == last.type), types)
         return await list_by_state(
             deps,
             turn,
             request.state,
-            request.types,
+            types,
             count=request.count,
             period=request.period,
         )
@@ -124,7 +140,11 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
         )
         args["query"] = request.title
         if isinstance(found, NotFound) and _several(request.title):
-            return None  # "vi duna e tenet": the planner can take both
+            # "já vi coringa e oppenheimer": each a title of the list, or the planner's
+            return await _mark_several(deps, turn, request, prefer)
+        if isinstance(found, NotFound) and (cut := await _named_before(deps, turn, request)):
+            found, request = cut  # "assisti o coringa ontem com meu irmão": Coringa, yesterday
+            args["query"] = request.title
         if isinstance(found, NotFound) and to == "unseen":
             return None  # "desmarca aquele do bolo" also cancels: reminders or the planner
         if not isinstance(found, ItemDoc):
@@ -165,6 +185,85 @@ def _several(title: str) -> bool:
     return " e " in words or " and " in words or "," in title
 
 
+_PARTS = re.compile(r"\s*,\s*(?:(?:e|and)\s+)?|\s+(?:e|and|&)\s+", re.IGNORECASE)
+# what may follow a title and say only how it was seen: "com meu irmão", "no cinema ontem"
+_CIRCUMSTANCE = re.compile(
+    r"^(?:com|no|na|em|pelo|pela|num|numa|de novo|outra vez|with|at|in|on|again|"
+    + _DAY_WORDS
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
+async def _mark_several(
+    deps: Deps, turn: Turn, request: MarkRequest, prefer: tuple[ItemType, ...]
+) -> Reply | None:
+    """ "já vi coringa e oppenheimer": every part one item of the list, each marked; the
+    planner's when any part is not certainly one item."""
+    parts = [p.strip() for p in _PARTS.split(request.title) if p.strip()]
+    if not 2 <= len(parts) <= MAX_SEVERAL:
+        return None
+    items: list[ItemDoc] = []
+    for part in parts:
+        found = await resolve(deps, turn, query=part, item_type=request.type, prefer=prefer)
+        if not isinstance(found, ItemDoc) or any(i.id == found.id for i in items):
+            return None
+        items.append(found)
+    return await _mark_items(deps, turn, request, items)
+
+
+async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
+    """ "já vi os dois", "watched both": the two items just shown, when two were."""
+    current = shelves.shown(turn)
+    if current is None or len(current.entries) != 2:
+        return None
+    items = [await deps.db.items.get(turn.user_id, e.item_id) for e in current.entries]
+    kept = [i for i in items if i is not None]
+    if len(kept) != 2:
+        return None
+    turn.facts.apply_rule("shelf_reference")
+    return await _mark_items(deps, turn, request, kept)
+
+
+async def _mark_items(
+    deps: Deps, turn: Turn, request: MarkRequest, items: Sequence[ItemDoc]
+) -> Reply:
+    """Each of `items` marked as `request` says, one reply naming them all."""
+    to: MarkTo = "unseen" if request.state == "unseen" else "seen"
+    at = seen_at(turn.now_ms, request.days_ago)
+    lines: list[str] = []
+    reply: Reply | None = None
+    for item in items:
+        outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at)
+        incode.record(turn, "mark_item", {"item_id": item.id, "state": to}, outcome)
+        if isinstance(outcome, Marked) and outcome.changed:
+            turn.tools_executed.append("mark_item")
+        reply = outcome_reply(turn, outcome, days_ago=request.days_ago)
+        lines += [line for line in reply.text.splitlines() if line not in lines]
+    assert reply is not None
+    shelves.show_items(turn, items)  # "desfaz", "onde assistir o 2" name them now
+    return replace(reply, text="\n".join(lines))
+
+
+async def _named_before(
+    deps: Deps, turn: Turn, request: MarkRequest
+) -> tuple[ItemDoc, MarkRequest] | None:
+    """The longest start of the title that is one item of the list when the rest only says
+    how or when it was seen ("o coringa ontem com meu irmão"); None otherwise."""
+    words = request.title.split()
+    prefer: tuple[ItemType, ...] = ("link", "note") if request.reading else WATCHABLE
+    for cut in range(len(words) - 1, 0, -1):
+        rest = " ".join(words[cut:])
+        if _CIRCUMSTANCE.match(fold(rest)) is None:
+            continue
+        head = " ".join(words[:cut])
+        found = await resolve(deps, turn, query=head, item_type=request.type, prefer=prefer)
+        if isinstance(found, ItemDoc):
+            days = max(request.days_ago, days_named(rest))
+            return found, replace(request, title=head, days_ago=days)
+    return None
+
+
 async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
     item: ItemDoc | None = None
     args: dict[str, object] = {"country": request.country}
@@ -190,9 +289,42 @@ async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
         )
     incode.record(turn, "where_to_watch", args, outcome)
     turn.tools_executed.append("where_to_watch")
+    shelves.did(turn, "where", item.type if item is not None else (request.type or ""))
     if request.paid and outcome.options is not None:
         return _paid_reply(turn, outcome, outcome.options)
     return outcome_reply(turn, outcome)
+
+
+async def where_named(
+    deps: Deps, turn: Turn, title: str, item_type: ItemType | None
+) -> Reply | None:
+    """ "and The Office?" right after where-to-watch: the same question for this title."""
+    if item_type not in (None, *WATCHABLE):
+        return None
+    return await _where(deps, turn, WhereRequest(title=title, type=item_type))
+
+
+async def list_named(
+    deps: Deps, turn: Turn, state: str, item_type: ItemType | None, period: str
+) -> Reply | None:
+    """ "e as séries?" right after a list by state: the same list for that type."""
+    if state not in ("left", "done") or item_type is None:
+        return None
+    asked: Literal["left", "done"] = "left" if state == "left" else "done"
+    when: Period | None = period if period in PERIODS else None  # type: ignore[assignment]
+    return await list_by_state(deps, turn, asked, (item_type,), period=when)
+
+
+async def carried_list(deps: Deps, turn: Turn, message: str) -> Reply | None:
+    """ "e as séries?" right after a list by state ("o que falta ver?"): that list again, for
+    the type it names; None when the message is no such continuation."""
+    last = shelves.last_action(turn)
+    if last is None or not last.action.startswith("state_"):
+        return None
+    cont = read_continuation(message)
+    if cont is None or cont.title or cont.other or cont.next or cont.period:
+        return None
+    return await list_named(deps, turn, last.action.removeprefix("state_"), cont.type, last.period)
 
 
 def _paid_reply(turn: Turn, outcome: WatchFound, options: WatchOptions) -> Reply:
@@ -451,6 +583,8 @@ async def list_by_state(
     """
     lang = turn.language
     turn.facts.apply_rule("user_scope")
+    # "and how many are left?", "e as séries?" carry this list's state and type
+    shelves.did(turn, f"state_{state}", types[0] if len(types) == 1 else "", period or "")
     totals = {t: int(turn.user.counts.get(t, 0)) for t in types}
     reading = all(t == "link" for t in types)
     span = period_range(period, turn.now_ms, _zone(deps, turn)) if period else None

@@ -47,6 +47,7 @@ class MarkRequest:
     rating: int | None = None  # 0-10, only when given as a number ("nota 8", "8/10")
     bare: bool = False  # a verb alone ("assisti agora e amei"): the item in focus, if any
     also_seen: str = ""  # "Duna eu não vi não, só a Ruptura": Ruptura is the one seen
+    both: bool = False  # "já vi os dois", "watched both": the two items just shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,7 @@ class ListRequest:
     types: tuple[ItemType, ...]  # the types asked about, in list order
     count: bool = False  # "quantos...?": a number, not a list
     period: Period | None = None  # "o que eu vi essa semana?": by when it was marked
+    carried: bool = False  # "and how many are left?": no type said, the last list's type
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +165,11 @@ _RATING: Final = re.compile(
 _FEELING: Final = (
     r"(?:e |and )?(?:(?:eu )?(?:adorei|amei|gostei|curti|odiei|detestei|achei|recomendo)|"
     r"muito bom|muito boa|excelente|otimo|otima|incrivel|maravilhoso|top|demais|"
-    r"(?:i )?(?:loved|liked|hated|enjoyed|recommend)|so good|great|amazing|awesome|"
+    r"(?:i |we )?(?:loved|liked|hated|enjoyed|recommend)|so good|great|amazing|awesome|"
+    # someone else's feeling: "as crianças adoraram", "the kids loved it"
+    r"(?:(?:a|o|as|os|the|my|minha|meu|minhas|meus)\s+)?[a-z]+(?:\s+[a-z]+)?\s+"
+    r"(?:adorou|adoraram|amou|amaram|gostou|gostaram|curtiu|curtiram|odiou|odiaram|"
+    r"loved|liked|enjoyed|hated)|"
     r"it was|was great|was good|pretty good|very good|not bad|so so|meh|nice|good|loved it|"
     r"(?:q|que) (?:serie|filme|video|obra)|que delicia|sensacional|perfeito|bom demais|"
     r"muito legal|legal|massa|show)\b.*"
@@ -172,12 +178,13 @@ _FEELING: Final = (
 # -- marking --------------------------------------------------------------------------------
 
 _LEAD: Final = (
-    r"(?:(?:eu|i|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
+    r"(?:(?:eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
     r"ah|ei|hey|bom|well|acabei de|acabo de|i ve|i have|ive|have|also|tambem|tb)\s+)*"
 )
 _SEE_VERBS: Final = (
     r"vi|assisti(?: a| ao| o| os)?|terminei(?: de (?:ver|assistir))?|acabei(?: de (?:ver|assistir))?|"
     r"maratonei|zerei|conclui|finalizei|"
+    r"vimos|assistimos(?: a| ao| o| os)?|terminamos(?: de (?:ver|assistir))?|maratonamos|"
     r"watched|saw|seen|finished(?: watching)?|completed|binged|done with"
 )
 _READ_VERBS: Final = r"li|terminei de ler|acabei de ler|read|finished reading"
@@ -211,6 +218,7 @@ _NOT_SAW: Final = re.compile(
 )
 _BARE_SAW: Final = re.compile(
     rf"^{_LEAD}(?:vi|assisti|terminei|acabei de ver|acabei de assistir|maratonei|"
+    r"vimos|assistimos|terminamos|maratonamos|"
     r"watched it|saw it|finished it|binged it|watched|finished)$"
 )
 _OBJECT_FIRST: Final = re.compile(
@@ -227,6 +235,13 @@ _READ_WORD: Final = re.compile(r"\b(?:li|ler|lid[oa]s?|read|unread)\b")
 _TYPED: Final = re.compile(
     rf"^(?:(?:o|a|the)\s+)?(?P<noun>{_NOUN})\s+(?:(?:do|da|de|dos|das|sobre|about|on|from|of)\s+)?"
     r"(?P<rest>.+)$"
+)
+
+
+_BOTH: Final = re.compile(
+    r"^(?:(?:os|as)\s+(?:dois|duas|2)|ambos|ambas|(?:the|those|these)\s+(?:two|2)|both"
+    r"(?:\s+of\s+(?:them|those|these))?|(?:esses|essas|estes|estas|aqueles|aquelas)\s+(?:dois|duas|2))"
+    r"(?:\s+(?:" + _NOUN + r"))?$"
 )
 
 
@@ -388,6 +403,12 @@ def _with_object(
     obj = said.norm[start:end].strip()
     if rating is not None and state == "unseen":
         return None  # "ainda não vi, nota 8" makes no sense: not certain
+    counted = re.match(r"(?:dois|duas)\b", obj) and re.search(r"\b(?:os|as)\s*$", head[:start])
+    if _BOTH.match(obj) is not None or (counted and _BOTH.match("os " + obj)):
+        # "já vi os dois", "watched both", "assistimos os dois": the two just shown
+        return MarkRequest(
+            state, both=True, days_ago=days, rating=rating if state == "seen" else None
+        )
     target = Target("pronoun", 0, _NOUNS[obj]) if obj in _NOUNS else _target(obj)
     if target is not None:  # "o 2", "esse artigo", "assisti o vídeo": the one in focus
         return MarkRequest(
@@ -483,18 +504,18 @@ _DONE_EN: Final = re.compile(
 _COUNT_PT: Final = re.compile(
     r"^"
     + _LIST_OPENER
-    + r"quant[oa]s\s+(?P<noun1>"
+    + r"quant[oa]s\s+(?:(?P<noun1>"
     + _NOUN
-    + r"|coisas|itens)\s+(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
-    r"(?:(?P<done>vi|assisti|li|terminei)|(?P<left>falta(?:m)?(?:\s+(?:ver|assistir|ler))?|"
+    + r"|coisas|itens)\s+)?(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
+    r"(?:(?P<done>vi|assisti|li|terminei)|(?P<left>(?:ainda\s+)?falta(?:m)?(?:\s+(?:eu\s+)?(?:ver|assistir|ler))?|"
     r"(?:eu\s+)?(?:ainda\s+)?nao\s+(?:vi|assisti|li)))(?P<period>\s+.+)?$"
 )
 _COUNT_EN: Final = re.compile(
     r"^"
     + _LIST_OPENER
-    + r"how\s+many\s+(?P<noun1>"
+    + r"how\s+many\s+(?:(?P<noun1>"
     + _NOUN
-    + r"|things|items)\s+(?:(?P<done>have|did)\s+i\s+"
+    + r"|things|items)\s+)?(?:(?P<done>have|did)\s+i\s+"
     r"(?:already\s+)?(?:seen|watched|watch|see|read|finished|finish)|(?P<left>(?:are\s+)?left"
     r"(?:\s+to\s+(?:watch|see|read))?|(?:do\s+i\s+)?(?:still\s+)?(?:have\s+)?(?:left\s+)?to\s+"
     r"(?:watch|see|read)|haven\s*t\s+i\s+(?:seen|watched|read)))(?P<period>\s+.+)?$"
@@ -575,7 +596,8 @@ def _read_list(words: str) -> ListRequest | None:
         )
         if types is None:
             return None
-        return ListRequest(asked, types, count=count, period=period)
+        carried = noun is None and verb is None and not groups.get("see") and not reading
+        return ListRequest(asked, types, count=count, period=period, carried=carried)
     return None
 
 
@@ -616,6 +638,7 @@ _WHERE: Final = re.compile(
     r"(?:assistir|assisto|ver|vejo|passa|esta passando|ta passando|tem|encontro|achar|acho|streamar)"
     r"(?:\s+(?:a|o)\b)?|"
     r"(?:qual|que)\s+(?:streaming|plataforma|servico)\s+(?:tem|passa)|"
+    r"(?:ta|esta|tem)\s+(?:em|no|na)\s+(?:qual|que|algum|algu?ma)\s+(?:streaming|plataforma|servico)|"
     r"(?:where|how)\s+(?:can|do|could|should)\s+i\s+(?:watch|stream|see|find)|"
     r"where\s+(?:is|s|are)\s+(?P<it>.+?)\s+(?:streaming|available|playing|on)|"
     r"where\s+to\s+(?:watch|stream)|"
@@ -635,17 +658,26 @@ _PAID: Final = re.compile(
 )
 
 
+_PAID_ASK: Final = re.compile(
+    r"^(?:(?:where\s+)?(?:can|could)\s+i|is\s+it\s+possible\s+to|da\s+pra|posso|consigo|"
+    r"(?:onde|aonde)\s+(?:eu\s+)?(?:posso|consigo|da\s+pra))\s+(?:rent|buy|alugar|comprar)"
+    r"(?:\s+(?:it|this|that|ele|ela|esse|essa|isso))?"
+    r"(?:\s+(?:somewhere|anywhere|online|em algum lugar|em algum canto))?$"
+)
+
+
 def read_where(text: str) -> WhereRequest | None:
-    """The title `text` asks where to watch ("onde assistir Duna?"), or None."""
+    """The title `text` asks where to watch ("onde assistir Duna?", "e o Coringa, onde
+    passa?"), or None."""
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
     said = _Said.of(raw)
-    if _PAID.match(said.norm) is not None:
-        return WhereRequest(target=Target("pronoun"), paid=True)
+    if _PAID.match(said.norm) is not None or _PAID_ASK.match(said.norm) is not None:
+        return WhereRequest(target=Target("pronoun"), paid=True)  # "can i rent it somewhere?"
     m = _WHERE.match(said.norm)
     if m is None:
-        return None
+        return _named_first(raw)
     group = "it" if m.group("it") else "what"
     start, end = m.start(group), m.end(group)
     country: str | None = None
@@ -673,6 +705,36 @@ def read_where(text: str) -> WhereRequest | None:
     if title is None:
         return None
     return WhereRequest(title=title, type=item_type, country=country)
+
+
+def _named_first(raw: str) -> WhereRequest | None:
+    """ "e a série Dark, tá em qual streaming?", "and Dune, where can I watch it?": the title
+    before the comma, the question after it (with no title of its own)."""
+    head, comma, question = raw.partition(",")
+    if not comma or "," in question:
+        return None
+    asked = read_where(question)
+    if asked is None or asked.title or asked.paid or asked.target != Target("pronoun"):
+        return None
+    said = _Said.of(head)
+    lead = re.match(r"^(?:e|and|what about|how about|e quanto a|e sobre)\s+", said.norm)
+    start = lead.end() if lead is not None else 0
+    obj = said.norm[start:]
+    item_type: ItemType | None = None
+    typed = _TYPED.match(obj)
+    if lead is None and typed is None:
+        return None  # "comprei pipoca, onde passa?": only "e X," or "a série X," names a title
+    if typed is not None:
+        item_type = _NOUNS[typed.group("noun")]
+        start += typed.start("rest")
+    elif (article := re.match(_ARTICLE, obj)) is not None and article.end() < len(obj):
+        start += article.end()  # "e o Coringa": the article is no part of the title
+    if not said.norm[start:].strip() or _target(said.norm[start:]) is not None:
+        return None
+    title = said.title(start, len(said.norm))
+    if title is None:
+        return None
+    return WhereRequest(title=title, type=item_type, country=asked.country)
 
 
 # -- what to watch tonight ----------------------------------------------------------------------
@@ -878,8 +940,36 @@ def genres_of_names(names: list[str] | tuple[str, ...]) -> frozenset[str]:
 
 
 def read(text: str) -> WatchRequest | None:
-    """Whichever watchlist request `text` certainly is, or None."""
+    """Whichever watchlist request `text` certainly is, or None. A message that opens with
+    words saying nothing by themselves ("blz, deixa quieto.", "never mind.", "also") is read
+    without them."""
+    found = _read_whole(text)
+    if found is None and (rest := _after_opening(text)) is not None:
+        found = _read_whole(rest)
+    return found
+
+
+def _read_whole(text: str) -> WatchRequest | None:
     return read_list(text) or read_where(text) or read_suggest(text) or read_mark(text)
+
+
+# words that say nothing by themselves before a request: a dismissal, an interjection, "also"
+_DISCOURSE: Final = re.compile(
+    r"^\s*(?:(?:deixa (?:quieto|pra la|para la|isso)|esquece(?: isso)?|nao importa|tudo bem|"
+    r"ta bom|ah ta|ah ok|beleza|blz|ok|okay|certo|tranquilo|entendi|hmm+|pera|perai|opa|ops|"
+    r"bom|enfim|alem disso|tambem|e tambem|never ?mind|forget (?:it|that)|whatever|"
+    r"fine|cool|alright|all right|got it|i see|oh|ah|well|anyway|also|and also)\b[\s,.;:!-]*)+"
+)
+
+
+def _after_opening(text: str) -> str | None:
+    """`text` after its opening words (as written), or None when it has none or only them."""
+    if len(text) > 300:
+        return None
+    m = _DISCOURSE.match(fold_same_length(text))
+    if m is None or not text[m.end() :].strip():
+        return None
+    return text[m.end() :]
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -1016,3 +1106,9 @@ def _when_inside(head: str) -> tuple[str, int] | None:
     while (m := re.search(rf"\s+(?:{_DAY})$", head)) is not None:
         head, days = head[: m.start()], max(days or 0, _DAYS[m.group(0).strip()])
     return None if days is None else (head, days)
+
+
+def days_named(words: str) -> int:
+    """How many days ago the time words anywhere in `words` say ("no cinema ontem" -> 1)."""
+    spaced = f" {_spaced(words)} "
+    return max((n for day, n in _DAYS.items() if f" {day} " in spaced), default=0)

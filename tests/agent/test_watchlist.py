@@ -751,3 +751,129 @@ async def test_not_that_one_only_the_other_swaps_the_two_marks(db: Database) -> 
 def test_the_only_the_other_reader_never_raises(first: str, other: str) -> None:
     read(f"pera, {first} eu não vi não, só a {other}")
     read(f"{first} eu vi ontem tb, {other}")
+
+
+# -- wave 5: shapes the first blind set showed the readers did not generalize to ----------------
+
+
+def test_openings_that_say_nothing_are_read_past() -> None:
+    """ "blz, deixa quieto. X", "never mind. X", "also X": X is the request."""
+    from agent.understanding.watchlist import ListRequest, SuggestRequest
+
+    for said in ("blz deixa quieto. o que tem pra ver na minha lista?", "never mind. what's left?"):
+        assert isinstance(read(said), ListRequest), said
+    assert isinstance(read("also what should i watch tonight?"), SuggestRequest)
+    for said in ("ok", "never mind", "blz, deixa quieto."):
+        assert read(said) is None, said
+
+
+def test_counts_read_ainda_faltam_and_a_count_with_no_type_carries_the_last_one() -> None:
+    from agent.understanding.watchlist import ListRequest
+
+    found = read("quantos filmes ainda faltam?")
+    assert isinstance(found, ListRequest)
+    assert (found.state, found.types, found.count, found.carried) == (
+        "left",
+        ("movie",),
+        True,
+        False,
+    )
+    for said in ("and how many are left?", "quantos faltam?", "qual falta?"):
+        found = read(said)
+        assert isinstance(found, ListRequest), said
+        assert (found.state, found.carried) == ("left", True), said
+    found = read("o que falta ver?")
+    assert isinstance(found, ListRequest)
+    assert not found.carried
+
+
+def test_marks_read_we_verbs_someone_elses_feeling_and_both() -> None:
+    from agent.understanding.watchlist import MarkRequest
+
+    kids = read("vimos, as crianças adoraram")
+    assert isinstance(kids, MarkRequest)
+    assert (kids.bare, kids.target is not None) == (True, True)
+    for said in ("já vi os dois", "watched both", "we watched both of them", "assistimos os dois"):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.both, found.title, found.target) == (True, "", None), said
+    assert isinstance(found := read("watched 2"), MarkRequest)
+    assert not found.both
+    assert isinstance(found := read("nós vimos duna ontem"), MarkRequest)
+    assert (found.title, found.days_ago) == ("duna", 1)
+
+
+def test_where_reads_the_title_before_the_comma_and_rent_it() -> None:
+    from agent.understanding.watchlist import WhereRequest
+
+    for said, title, item_type in (
+        ("e a série Dark, tá em qual streaming?", "Dark", "tv_show"),
+        ("e o Coringa, onde passa?", "Coringa", None),
+        ("and Dune, where can I watch it?", "Dune", None),
+    ):
+        found = read(said)
+        assert isinstance(found, WhereRequest), said
+        assert (found.title, found.type) == (title, item_type), said
+    for said in ("can i rent it somewhere?", "dá pra alugar?", "posso comprar ele?"):
+        found = read(said)
+        assert isinstance(found, WhereRequest), said
+        assert found.paid, said
+    for said in ("comprei pipoca, onde passa?", "e o 2, onde passa?", "posso alugar um carro?"):
+        found = read(said)
+        assert not (isinstance(found, WhereRequest) and (found.title or found.paid)), said
+
+
+async def test_several_titles_both_and_words_after_the_title_mark_what_was_named(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        several = await lembra.say("já vi duna e superbad")
+        assert "Duna" in several.text, several.text
+        assert "Superbad" in several.text, several.text
+        await lembra.say("desfaz")
+        await lembra.say("desfaz")
+        assert not any(i.done for i in await lembra.items())
+
+        await lembra.say("o que falta ver?")
+        await lembra.say("quais séries eu ainda não vi?")  # one line shown: "os dois" is none
+        none = await lembra.say("já vi os dois")
+        assert not any(i.done for i in await lembra.items()), none.text
+
+        circumstance = await lembra.say("assisti a dark ontem com meu irmão")
+        assert "Dark" in circumstance.text, circumstance.text
+        dark = await item(lembra, "Dark")
+        assert dark.state_at_ms == lembra.clock.ms() - DAY_MS
+
+        mixed = await lembra.say("já vi duna e o poderoso chefão")  # one of them is no item
+        assert not (await item(lembra, "Duna")).done, mixed.text
+
+
+async def test_os_dois_after_a_list_of_two_marks_both_and_the_counts_carry_the_type(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("quais filmes eu ainda não vi?")
+        both = await lembra.say("já vi os dois")
+        assert "Duna" in both.text, both.text
+        assert "Superbad" in both.text, both.text
+        assert {i.title for i in await lembra.items() if i.done} == {"Duna", "Superbad"}
+
+        seen = await lembra.say("quais séries eu já vi?")
+        assert "Dark" not in seen.text
+        left = await lembra.say("e quantas faltam?")  # the shows, not every type
+        assert left.text == "Falta ver 1 série.", left.text
+        movies = await lembra.say("e os filmes?")  # the same list by state, for movies
+        assert movies.text == "Nada por ver: você já marcou tudo (2) como visto.", movies.text
+
+
+async def test_where_carries_to_and_title_and_to_rent_it(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("onde assistir duna?")
+        dark = await lembra.say("e a série dark?")
+        assert "Netflix" in dark.text, dark.text
+        named_first = await lembra.say("e o tenet, onde passa?")
+        assert "Prime Video" in named_first.text, named_first.text
+        await lembra.say("onde assistir superbad?")
+        rent = await lembra.say("dá pra alugar?")
+        assert "Apple TV" in rent.text, rent.text
+        assert len(await lembra.items()) == 3  # asking saves nothing
