@@ -46,6 +46,7 @@ from agent.understanding.watchlist import (
     ListRequest,
     MarkRequest,
     Period,
+    StateQuestion,
     SuggestRequest,
     WhereRequest,
     days_named,
@@ -97,7 +98,29 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
         )
     if isinstance(request, WhereRequest):
         return await _where(deps, turn, request)
+    if isinstance(request, StateQuestion):
+        return await _state_of(deps, turn, request)
     return await _suggest(deps, turn, request)
+
+
+async def _state_of(deps: Deps, turn: Turn, request: StateQuestion) -> Reply | None:
+    """ "is Dune still on my to-watch list?": the item's state as stored, or that it is not
+    on the list; several close ones are the planner's (it may show them)."""
+    lang = turn.language
+    found = await resolve(deps, turn, query=request.title, item_type=request.type, prefer=WATCHABLE)
+    if isinstance(found, NotFound):
+        body = text("state_asked_missing", lang, query=_quoted(request.title))
+        return finish(turn, body, kind="deterministic")
+    if not isinstance(found, ItemDoc):
+        return None
+    shelves.point_at(turn, found)  # "marca como visto", "onde assistir?" name it now
+    state = state_word(found.current_state, lang)
+    if not found.done:
+        body = text("state_asked_left", lang, label=item_label(found), state=state)
+        return finish(turn, body, kind="deterministic")
+    rating = f" · {found.rating}/10" if found.rating is not None else ""
+    body = text("state_asked_done", lang, label=item_label(found), state=state, rating=rating)
+    return finish(turn, body, kind="deterministic")
 
 
 def _entry(turn: Turn, target: Target) -> shelves.Entry | str:

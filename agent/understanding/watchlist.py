@@ -83,7 +83,16 @@ class SuggestRequest:
     binge: bool = False  # "pra maratonar": series, the most seasons first
 
 
-WatchRequest = MarkRequest | ListRequest | WhereRequest | SuggestRequest
+@dataclass(frozen=True, slots=True)
+class StateQuestion:
+    """Whether one title is on the list and in which state: "is Dune still on my to-watch
+    list?", "já vi Duna?"; answered from storage, nothing changes."""
+
+    title: str
+    type: ItemType | None = None
+
+
+WatchRequest = MarkRequest | ListRequest | WhereRequest | SuggestRequest | StateQuestion
 
 
 # -- words --------------------------------------------------------------------------------------
@@ -950,7 +959,61 @@ def read(text: str) -> WatchRequest | None:
 
 
 def _read_whole(text: str) -> WatchRequest | None:
-    return read_list(text) or read_where(text) or read_suggest(text) or read_mark(text)
+    return (
+        read_list(text)
+        or read_where(text)
+        or read_suggest(text)
+        or read_state_question(text)
+        or read_mark(text)
+    )
+
+
+# the question, with the title in `what`; a PT statement form ("já vi X") only with "?"
+_ASK_STATE: Final = (
+    re.compile(
+        r"^is\s+(?P<what>.+?)\s+(?:still\s+|already\s+)?(?:on|in)\s+(?:my|the)\s+"
+        r"(?:(?:to\s*watch|to\s*see|watch)\s*)?list(?:\s+(?:still|to\s+watch))?$"
+    ),
+    re.compile(
+        r"^(?:have|did)\s+i\s+(?:already\s+|ever\s+)?(?:seen|watched|see|watch|finished|finish)\s+"
+        r"(?P<what>.+?)(?:\s+(?:yet|already))?$"
+    ),
+    re.compile(r"^do\s+i\s+still\s+(?:need|have)\s+to\s+(?:watch|see)\s+(?P<what>.+?)$"),
+    re.compile(
+        r"^(?P<what>.+?)\s+(?:ainda\s+)?(?:esta|ta)\s+(?:ainda\s+)?na\s+(?:minha\s+)?lista"
+        r"(?:\s+(?:pra|para|de)\s+ver)?(?:\s+ainda)?$"
+    ),
+    re.compile(
+        r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"
+    ),
+    re.compile(r"^(?:ainda\s+)?falta\s+(?:eu\s+)?(?:ver|assistir)\s+(?P<what>.+?)$"),
+)
+
+
+def read_state_question(text: str) -> StateQuestion | None:
+    """The title `text` asks the state of ("já vi Duna?", "is Dune on my list?"), or None."""
+    raw = text.strip()
+    if not raw.endswith("?") or len(raw) > 200 or raw.count("?") > 1:
+        return None
+    said = _Said.of(raw)
+    for pattern in _ASK_STATE:
+        m = pattern.match(said.norm)
+        if m is None:
+            continue
+        start, end = m.start("what"), m.end("what")
+        obj = said.norm[start:end]
+        if _target(obj) is not None or obj in _NOUNS or _when_inside(obj) is not None:
+            return None  # "já vi esse?", "já vi duna ontem?": the planner's
+        item_type: ItemType | None = None
+        typed = _TYPED.match(obj)
+        if typed is not None:
+            item_type = _NOUNS[typed.group("noun")]
+            start += typed.start("rest")
+        title = said.title(start, end)
+        if title is None or _spaced(title) in _DAYS:
+            return None
+        return StateQuestion(title, item_type)
+    return None
 
 
 # words that say nothing by themselves before a request: a dismissal, an interjection, "also"

@@ -877,3 +877,25 @@ async def test_where_carries_to_and_title_and_to_rent_it(db: Database) -> None:
         rent = await lembra.say("dá pra alugar?")
         assert "Apple TV" in rent.text, rent.text
         assert len(await lembra.items()) == 3  # asking saves nothing
+
+
+async def test_asking_whether_a_title_is_still_to_watch_answers_its_state_and_changes_nothing(
+    db: Database,
+) -> None:
+    from agent.understanding.watchlist import StateQuestion
+
+    for said in ("is Dune still on my to-watch list?", "já vi duna?", "have I seen Dune yet?"):
+        assert isinstance(read(said), StateQuestion), said
+    for said in ("já vi duna", "já vi esse?", "já vi duna ontem?", "is it on my list?"):
+        assert not isinstance(read(said), StateQuestion), said
+    async with watching(db) as lembra:
+        left = await lembra.say("a série dark ainda está na minha lista?")
+        await lembra.say("já vi duna, nota 9")
+        seen = await lembra.say("já vi duna?")
+        missing = await lembra.say("have I seen Tenet?")
+        events = await lembra.event_types()
+
+    assert left.text == "Dark (2017) está na sua lista, ainda para ver.", left.text
+    assert seen.text == "Duna (2021) está na sua lista, já marcado como visto · 9/10.", seen.text
+    assert missing.text == "«Tenet» is not on your list.", missing.text
+    assert events.count("item_marked") == 1  # the questions marked nothing
