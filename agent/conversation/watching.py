@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from agent.conversation import incode
 from agent.conversation import shelf as shelves
+from agent.conversation.batching import save_batch
 from agent.conversation.pointing import Miss, locate
 from agent.conversation.replies import finish, item_label
 from agent.conversation.turn import Turn
@@ -38,6 +39,7 @@ from agent.tools.marking import MarkTo, mark, resolve, seen_at
 from agent.tools.suggesting import suggest
 from agent.tools.watching import country_of, own_title, where
 from agent.types import Choice, Language, Reply
+from agent.understanding.batches import Batch, PieceType
 from agent.understanding.continuations import read_continuation
 from agent.understanding.references import Target
 from agent.understanding.textnorm import fold
@@ -46,6 +48,7 @@ from agent.understanding.watchlist import (
     ListRequest,
     MarkRequest,
     Period,
+    SaveNamed,
     StateQuestion,
     SuggestRequest,
     WhereRequest,
@@ -100,7 +103,37 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
         return await _where(deps, turn, request)
     if isinstance(request, StateQuestion):
         return await _state_of(deps, turn, request)
+    if isinstance(request, SaveNamed):
+        return await _save_named(deps, turn, request)
     return await _suggest(deps, turn, request)
+
+
+async def _save_named(deps: Deps, turn: Turn, request: SaveNamed) -> Reply | None:
+    """ "salva ele", "add both to my list": the titles the last answer named off the list,
+    saved as the type TMDB found them; None (the planner's) when it named not that many."""
+    last = shelves.last_action(turn)
+    named = list(last.named) if last is not None else []
+    if not named or (request.count == 2 and len(named) != 2):
+        return None
+    chosen = named[-1:] if request.count == 1 else named
+    pieces: list[str] = []
+    types: list[PieceType] = []
+    for one in chosen:
+        kind, _, title = one.partition(":")
+        if kind not in ("movie", "tv_show") or not title:
+            return None
+        pieces.append(title)
+        types.append("movie" if kind == "movie" else "tv_show")
+    return await save_batch(deps, turn, Batch("mixed", tuple(pieces), types=tuple(types)))
+
+
+def _named_off_list(turn: Turn, title: str, item_type: str, *, more: bool) -> tuple[str, ...]:
+    """The titles off the list named so far: this one, after the last answer's when `more`."""
+    last = shelves.last_action(turn)
+    before = [
+        n for n in (last.named if last is not None and more else ()) if n.partition(":")[2] != title
+    ]
+    return (*before, f"{item_type}:{title}")
 
 
 async def _state_of(deps: Deps, turn: Turn, request: StateQuestion) -> Reply | None:
@@ -172,6 +205,14 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
             return None  # "desmarca aquele do bolo" also cancels: reminders or the planner
         if not isinstance(found, ItemDoc):
             incode.record(turn, "mark_item", args, found)
+            if isinstance(found, NotFound) and request.type in (None, "movie", "tv_show"):
+                kind = request.type or "movie"  # "ah tá, então salva ele" saves it
+                shelves.did(
+                    turn,
+                    "named",
+                    kind,
+                    named=_named_off_list(turn, request.title, kind, more=False),
+                )
             return outcome_reply(turn, found)
         if to == "unseen" and not found.done:
             return None  # "desmarca o do bolo": nothing to unmark, so a reminder to cancel?
@@ -312,7 +353,12 @@ async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
         )
     incode.record(turn, "where_to_watch", args, outcome)
     turn.tools_executed.append("where_to_watch")
-    shelves.did(turn, "where", item.type if item is not None else (request.type or ""))
+    named: tuple[str, ...] = ()
+    if item is None and outcome.found_type is not None:  # "blz, salva os dois" saves these
+        last = shelves.last_action(turn)
+        more = last is not None and last.action == "where"
+        named = _named_off_list(turn, request.title, outcome.found_type, more=more)
+    shelves.did(turn, "where", item.type if item is not None else (request.type or ""), named=named)
     if request.paid and outcome.options is not None:
         return _paid_reply(turn, outcome, outcome.options)
     return outcome_reply(turn, outcome)

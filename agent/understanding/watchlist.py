@@ -92,7 +92,15 @@ class StateQuestion:
     type: ItemType | None = None
 
 
-WatchRequest = MarkRequest | ListRequest | WhereRequest | SuggestRequest | StateQuestion
+@dataclass(frozen=True, slots=True)
+class SaveNamed:
+    """ "salva ele", "add both to my list": save the title(s) the last answer named that are
+    not on the list (a where-to-watch, a mark that found nothing); `count` 1 or 2."""
+
+    count: int
+
+
+WatchRequest = MarkRequest | ListRequest | WhereRequest | SuggestRequest | StateQuestion | SaveNamed
 
 
 # -- words --------------------------------------------------------------------------------------
@@ -187,7 +195,7 @@ _FEELING: Final = (
 # -- marking --------------------------------------------------------------------------------
 
 _LEAD: Final = (
-    r"(?:(?:eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
+    r"(?:(?:e|and|eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
     r"ah|ei|hey|bom|well|acabei de|acabo de|i ve|i have|ive|have|also|tambem|tb)\s+)*"
 )
 _SEE_VERBS: Final = (
@@ -960,12 +968,34 @@ def read(text: str) -> WatchRequest | None:
 
 def _read_whole(text: str) -> WatchRequest | None:
     return (
-        read_list(text)
+        read_save_named(text)
+        or read_list(text)
         or read_where(text)
         or read_suggest(text)
         or read_state_question(text)
         or read_mark(text)
     )
+
+
+_SAVE_NAMED: Final = re.compile(
+    r"^(?:(?:entao|so|then|e|and)\s+)?(?:pode\s+|can\s+you\s+|please\s+)?"
+    r"(?:salva|salve|salvar|guarda|guarde|adiciona|adicione|bota|coloca|poe|add|save|put|keep)\s+"
+    r"(?:(?P<one>ele|ela|esse|essa|isso|este|esta|it|that|this|that one|this one)|"
+    r"(?P<two>os dois|as duas|ambos|ambas|both|both of them|the two|them both|eles dois))"
+    r"(?:\s+(?:pra mim|para mim|for me|na minha lista|na lista|a minha lista|on my list|to my list|"
+    r"to the list|to my watchlist|tambem|too|entao|then|please|por favor|pfv|ai))*$"
+)
+
+
+def read_save_named(text: str) -> SaveNamed | None:
+    """ "ah tá, então salva ele", "cool, add both to my list", or None."""
+    raw = text.strip()
+    if not raw or len(raw) > 120 or "?" in raw:
+        return None
+    m = _SAVE_NAMED.match(_Said.of(raw).norm)
+    if m is None:
+        return None
+    return SaveNamed(1 if m.group("one") else 2)
 
 
 # the question, with the title in `what`; a PT statement form ("já vi X") only with "?"

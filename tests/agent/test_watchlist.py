@@ -899,3 +899,38 @@ async def test_asking_whether_a_title_is_still_to_watch_answers_its_state_and_ch
     assert seen.text == "Duna (2021) está na sua lista, já marcado como visto · 9/10.", seen.text
     assert missing.text == "«Tenet» is not on your list.", missing.text
     assert events.count("item_marked") == 1  # the questions marked nothing
+
+
+async def test_salva_os_dois_after_asking_where_saves_the_titles_asked_about(db: Database) -> None:
+    """Titles asked about off the list are kept with the answer: "salva os dois" / "add both"
+    saves them as the type TMDB found; "salva ele" after a mark that found nothing saves that
+    title; "e marca como visto" then marks it."""
+    async with open_lembra(db, tmdb_results=CATALOGUE) as lembra:
+        await lembra.say("onde passa tenet?")
+        await lembra.say("e a série dark, tá em qual streaming?")
+        both = await lembra.say("blz, salva os dois pra mim")
+        saved = sorted((i.type, i.title) for i in await lembra.items())
+
+        await lembra.say("já vi superbad")
+        one = await lembra.say("ah tá, então salva ele")
+        marked = await lembra.say("e marca como visto, nota 10")
+        superbad = await item(lembra, "Superbad")
+
+    assert saved == [("movie", "Tenet"), ("tv_show", "Dark")], both.text
+    assert "Superbad" in one.text, one.text
+    assert "Superbad" in marked.text, marked.text
+    assert (superbad.done, superbad.rating) == (True, 10)
+
+
+async def test_salva_os_dois_with_nothing_named_off_the_list_saves_no_text(db: Database) -> None:
+    from agent.understanding.watchlist import SaveNamed
+
+    assert read("cool, add both to my list") == SaveNamed(2)
+    assert read("salva ele?") is None
+    assert read("salva duna") is None
+    async with watching(db) as lembra:
+        await lembra.say("onde assistir duna?")  # on the list: nothing off it was named
+        await lembra.say("salva os dois")
+        titles = sorted(i.title for i in await lembra.items())
+
+    assert titles == ["Dark", "Duna", "Superbad"]
