@@ -64,7 +64,8 @@ MAX_BUTTONS = 10  # WhatsApp's list rows; Telegram takes them one a row
 PER_TYPE = 10  # lines of each type a list by state shows
 PERIOD_CAP = 1_000  # items marked in a period read at most
 PERIODS = ("today", "yesterday", "this_week", "last_7_days", "this_month")
-MAX_SEVERAL = 5  # titles one "já vi X, Y e Z" marks at most
+MAX_SEVERAL = 5
+MIN_DESCRIBING = 5  # letters a word of a description needs to name an item by itself  # titles one "já vi X, Y e Z" marks at most
 _DAY_WORDS = (
     r"ontem|hoje|anteontem|semana passada|agora|yesterday|today|last night|last week|tonight"
 )
@@ -182,6 +183,8 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
         entry = _entry(turn, request.target)
         if isinstance(entry, str) and request.bare:
             return None  # "assisti agora e amei" with nothing in focus: the planner's
+        if isinstance(entry, str) and (only := await _only_open(deps, turn, request)) is not None:
+            entry = shelves.entry_of(only, 0)  # "vi o vídeo": the one video still to see
         if isinstance(entry, str):
             return _missed(turn, entry)
         turn.facts.apply_rule("shelf_reference")
@@ -198,6 +201,8 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
         if isinstance(found, NotFound) and _several(request.title):
             # "já vi coringa e oppenheimer": each a title of the list, or the planner's
             return await _mark_several(deps, turn, request, prefer)
+        if isinstance(found, NotFound) and request.described:
+            found = await _described(deps, turn, request, prefer)  # "liguei pro encanador"
         if isinstance(found, NotFound) and (cut := await _named_before(deps, turn, request)):
             found, request = cut  # "assisti o coringa ontem com meu irmão": Coringa, yesterday
             args["query"] = request.title
@@ -242,6 +247,17 @@ async def _swap(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     lines = undone.text.splitlines()
     lines += [line for line in seen.text.splitlines() if line not in lines]
     return replace(seen, text="\n".join(lines))
+
+
+async def _only_open(deps: Deps, turn: Turn, request: MarkRequest) -> ItemDoc | None:
+    """ "vi o vídeo" with no video in focus: the user's one video still to see, if one."""
+    target = request.target
+    if target is None or target.kind != "pronoun" or target.type is None or request.state != "seen":
+        return None
+    open_ones = await deps.db.items.list_for(
+        turn.user_id, item_type=target.type, limit=2, not_done=True
+    )
+    return open_ones[0] if len(open_ones) == 1 else None
 
 
 def _several(title: str) -> bool:
@@ -307,6 +323,24 @@ async def _mark_items(
     assert reply is not None
     shelves.show_items(turn, items)  # "desfaz", "onde assistir o 2" name them now
     return replace(reply, text="\n".join(lines))
+
+
+async def _described(
+    deps: Deps, turn: Turn, request: MarkRequest, prefer: tuple[ItemType, ...]
+) -> ItemDoc | NotFound:
+    """ "já liguei pro encanador, marca como feito": the one item every distinctive word of
+    the description that finds anything finds (at least one does), else not found."""
+    words = [w for w in fold(request.title).split() if len(w) >= MIN_DESCRIBING and w.isalpha()]
+    hits: set[str] = set()
+    one: ItemDoc | None = None
+    for word in words:
+        found = await resolve(deps, turn, query=word, item_type=request.type, prefer=prefer)
+        if isinstance(found, ItemDoc):
+            hits.add(found.id)
+            one = found
+        elif not isinstance(found, NotFound):
+            return NotFound(request.title)  # a word that names several: not certain
+    return one if one is not None and len(hits) == 1 else NotFound(request.title)
 
 
 async def _named_before(

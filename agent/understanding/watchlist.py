@@ -48,6 +48,7 @@ class MarkRequest:
     bare: bool = False  # a verb alone ("assisti agora e amei"): the item in focus, if any
     also_seen: str = ""  # "Duna eu não vi não, só a Ruptura": Ruptura is the one seen
     both: bool = False  # "já vi os dois", "watched both": the two items just shown
+    described: bool = False  # "já liguei pro encanador, marca como feito": words, not a title
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,11 +271,45 @@ def _target(obj: str) -> Target | None:
     return shelf_target(obj)
 
 
+# "já liguei pro encanador, pode marcar como feito": the words before name the item
+_DESCRIBED_THEN_MARK: Final = re.compile(
+    r"^(?P<what>.+?)\s+(?:(?:entao|so|then|e|and)\s+)?(?:(?:pode|podes|can you|please|ja)\s+)?"
+    r"(?:marca|marcar|marque|mark|mark it|marca isso|marca ele|marca ela)\s+(?:como|as)\s+"
+    r"(?:(?P<done>feit[oa]|conclu[ií]d[oa]|done|completed)|(?P<read>lid[oa]|read)|"
+    r"(?P<seen>vist[oa]|assistid[oa]|seen|watched))$"
+)
+_DESCRIBED_LEAD: Final = re.compile(r"^(?:(?:eu|i|ja|already|just|acabei de|finalmente)\s+)+")
+
+
+def _described_mark(raw: str) -> MarkRequest | None:
+    said = _Said.of(raw)
+    m = _DESCRIBED_THEN_MARK.match(said.norm)
+    if m is None or "," not in raw:
+        return None
+    start, end = m.start("what"), m.end("what")
+    lead = _DESCRIBED_LEAD.match(said.norm[start:end])
+    start += lead.end() if lead is not None else 0
+    title = said.title(start, end)
+    if title is None or _target(said.norm[start:end]) is not None:
+        return None
+    clause = raw[: said.at[m.end("what") - 1] + 1]
+    if (said_mark := read_mark(clause)) is not None:  # "vi duna, marca como visto"
+        return said_mark if said_mark.state == "seen" else None
+    item_type: ItemType | None = (
+        "note" if m.group("done") else ("link" if m.group("read") else None)
+    )
+    return MarkRequest(
+        "seen", title=title, type=item_type, reading=item_type is not None, described=True
+    )
+
+
 def read_mark(text: str) -> MarkRequest | None:
     """The mark `text` asks for, or None when it is anything else (or not certainly this)."""
     raw = text.strip()
     if not raw or len(raw) > 300 or raw.startswith("/") or "?" in raw:
         return None
+    if (described := _described_mark(raw)) is not None:
+        return described
     opening = _OPENING.match(fold_same_length(raw))  # "ops, ainda não vi Duna"
     raw = raw[opening.end() :] if opening is not None else raw
     said = _Said.of(raw)

@@ -934,3 +934,28 @@ async def test_salva_os_dois_with_nothing_named_off_the_list_saves_no_text(db: D
         titles = sorted(i.title for i in await lembra.items())
 
     assert titles == ["Dark", "Duna", "Superbad"]
+
+
+async def test_a_described_item_marked_done_and_the_one_video_still_to_see(db: Database) -> None:
+    """ "já liguei pro encanador, pode marcar como feito": the one note the description's
+    words find; "vi o vídeo" with another item in focus: the one video still to see."""
+    from agent.understanding.watchlist import MarkRequest
+
+    said = read("vi duna, marca como visto")  # a mark of its own before the comma: that one
+    assert isinstance(said, MarkRequest)
+    assert (said.title, said.described) == ("duna", False)
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: ligar pro encanador")
+        await lembra.say("anota: ligar pra tia")
+        await lembra.say("salva esse video https://www.youtube.com/watch?v=x7Kp2QmL9sA")
+        done = await lembra.say("já liguei pro encanador, pode marcar como feito")
+        video = await lembra.say("vi o vídeo tb")
+        unsure = await lembra.say("já liguei pra alguém, marca como feito")
+        states = {i.type: i.current_state for i in await lembra.items() if i.type != "note"}
+        notes = {i.content: i.current_state for i in await lembra.items() if i.type == "note"}
+
+    assert "encanador" in done.text, done.text
+    assert "youtube" in video.text, video.text
+    assert "nada foi marcado" in unsure.text, unsure.text
+    assert notes == {"ligar pro encanador": "done", "ligar pra tia": "open"}
+    assert states == {"video": "seen"}
