@@ -72,6 +72,8 @@ async def act(
             reply = await _list(deps, turn, cont, last)
         case "show":
             reply = await _show(deps, turn, cont)
+        case "mark_seen" | "mark_unseen":  # "e Interestelar também" after "já vi Duna"
+            reply = await _mark(deps, turn, cont, last.action.removeprefix("mark_"))
         case "where":  # "and The Office?" after where-to-watch (issue 44)
             reply = await _where(deps, turn, cont)
         case "state_left" | "state_done":  # "e as séries?" after "o que falta ver?"
@@ -155,6 +157,16 @@ async def _list(deps: Deps, turn: Turn, cont: Continuation, last: shelves.Last) 
     return await listing.list_reply(
         deps, turn, args, window="last_week" if period == "last_week" else None
     )
+
+
+async def _mark(deps: Deps, turn: Turn, cont: Continuation, state: str) -> Reply | None:
+    """ "e Interestelar também", "and Dune too" after a mark: the same mark for that title."""
+    words = fold(cont.title).split()
+    if cont.other or cont.next or cont.period or "?" in (turn.incoming.text or ""):
+        return None
+    if not words or len(words) > MAX_TITLE_WORDS or read_reference(cont.rest) is not None:
+        return None
+    return await watching.mark_named(deps, turn, cont.title, state, cont.type)
 
 
 async def _where(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:

@@ -47,6 +47,7 @@ from agent.understanding.watchlist import (
     WATCHABLE,
     ListRequest,
     MarkRequest,
+    MarkState,
     Period,
     SaveNamed,
     StateQuestion,
@@ -227,7 +228,19 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     incode.record(turn, "mark_item", args, outcome)
     if isinstance(outcome, Marked) and outcome.changed:
         turn.tools_executed.append("mark_item")
-    return outcome_reply(turn, outcome, days_ago=request.days_ago)
+    reply = outcome_reply(turn, outcome, days_ago=request.days_ago)
+    shelves.did(turn, f"mark_{to}", item.type)  # "e Interestelar também" marks it too
+    return reply
+
+
+async def mark_named(
+    deps: Deps, turn: Turn, title: str, state: str, item_type: ItemType | None
+) -> Reply | None:
+    """ "e Interestelar também" right after a mark: the same mark for this title."""
+    if state not in ("seen", "unseen"):
+        return None
+    to: MarkState = "seen" if state == "seen" else "unseen"
+    return await _mark(deps, turn, MarkRequest(to, title=title, type=item_type))
 
 
 async def _swap(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
@@ -322,6 +335,7 @@ async def _mark_items(
         lines += [line for line in reply.text.splitlines() if line not in lines]
     assert reply is not None
     shelves.show_items(turn, items)  # "desfaz", "onde assistir o 2" name them now
+    shelves.did(turn, f"mark_{to}")
     return replace(reply, text="\n".join(lines))
 
 

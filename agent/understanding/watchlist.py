@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
+from agent.understanding.continuations import read_continuation
 from agent.understanding.questions import WINDOWS
 from agent.understanding.references import Target, fold_same_length, shelf_target
 from agent.understanding.textnorm import expand_chat
@@ -161,6 +162,15 @@ _DAYS: Final[dict[str, int]] = {
     "hoje tambem": 0,
     "ontem tambem": 1,
     "ontem tb": 1,
+    # seen again: no other day
+    "de novo": 0,
+    "outra vez": 0,
+    "mais uma vez": 0,
+    "pela segunda vez": 0,
+    "again": 0,
+    "twice": 0,
+    "once again": 0,
+    "for the second time": 0,
 }
 _DAY: Final = "|".join(sorted((re.escape(d) for d in _DAYS), key=len, reverse=True))
 _NUMBER_WORDS: Final[dict[str, int]] = {
@@ -191,6 +201,12 @@ _FEELING: Final = (
     r"it was|was great|was good|pretty good|very good|not bad|so so|meh|nice|good|loved it|"
     r"(?:q|que) (?:serie|filme|video|obra)|que delicia|sensacional|perfeito|bom demais|"
     r"muito legal|legal|massa|show)\b.*"
+)
+
+# "e chorei muito", "and cried at the end": a first-person past verb of its own after "e"
+_COMMENT: Final = (
+    r"(?:e|and)\s+(?:eu\s+|i\s+)?(?:[a-z]{2,}ei|dormi|ri|chorei|cried|laughed|fell asleep|slept|"
+    r"cheguei|sai)\b"
 )
 
 # -- marking --------------------------------------------------------------------------------
@@ -241,6 +257,7 @@ _BARE_SAW: Final = re.compile(
 )
 _OBJECT_FIRST: Final = re.compile(
     r"^(?P<what>(?!(?:eu|e|so|ai|ja|quais|qual|que|o que|quem|onde|quando|como|quant[oa]s|"
+    r"lista|listar|mostra|mostrar|me mostra|me fala|me diz|show|list|tell|"
     r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)\s+eu\s+(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
     r"(?P<verb>vi|assisti|terminei|li)(?(not)(?:\s+nao)?)(?:\s+ainda)?$"
 )
@@ -259,7 +276,10 @@ _TYPED: Final = re.compile(
 _BOTH: Final = re.compile(
     r"^(?:(?:os|as)\s+(?:dois|duas|2)|ambos|ambas|(?:the|those|these)\s+(?:two|2)|both"
     r"(?:\s+of\s+(?:them|those|these))?|(?:esses|essas|estes|estas|aqueles|aquelas)\s+(?:dois|duas|2))"
-    r"(?:\s+(?:" + _NOUN + r"))?$"
+    r"(?:\s+(?:" + _NOUN + r"))?"
+    # how or when: "assisti os dois no fim de semana", "watched both with my sister"
+    r"(?:\s+(?:no|na|nos|nas|em|com|pelo|pela|de novo|ontem|hoje|anteontem|semana|"
+    r"with|at|on|in|over|during|last|this|yesterday|today|again)\b.*)?$"
 )
 
 
@@ -458,6 +478,7 @@ def _with_object(
     counted = re.match(r"(?:dois|duas)\b", obj) and re.search(r"\b(?:os|as)\s*$", head[:start])
     if _BOTH.match(obj) is not None or (counted and _BOTH.match("os " + obj)):
         # "já vi os dois", "watched both", "assistimos os dois": the two just shown
+        days = max(days, days_named(obj))
         return MarkRequest(
             state, both=True, days_ago=days, rating=rating if state == "seen" else None
         )
@@ -515,6 +536,7 @@ _LEFT_EN: Final = re.compile(
     r"(?:(?:is|s|are)\s+)?(?:"
     r"left(?:\s+(?:to\s+(?P<verb>watch|see|read)|on\s+my\s+(?:list|watchlist)))?|"
     r"(?:do|did)\s+i\s+(?:still\s+)?(?:have\s+)?(?:left\s+)?to\s+(?P<verb2>watch|see|read)|"
+    r"(?:have|ve|do)\s+i\s+(?:still\s+)?(?:got|have)\s+(?:left\s+)?(?:still\s+)?(?:to\s+(?P<verb5>watch|see|read)|left)|"
     r"haven\s*t\s+i\s+(?P<verb3>seen|watched|read)(?:\s+yet)?|"
     r"(?:do\s+i\s+)?still\s+(?:need|have)\s+to\s+(?P<verb4>watch|see|read)|"
     r"(?:still\s+)?on\s+my\s+(?:watch\s*list|(?:to\s+)?watch\s+list|list\s+to\s+watch|to\s+see\s+list))$"
@@ -530,7 +552,8 @@ _LEFT_NOUN_EN: Final = re.compile(
 _DONE_PT: Final = re.compile(
     r"^"
     + _LIST_OPENER
-    + r"(?P<q>(?:o\s+)?(?:que|quais|qual)\s+|(?:lista|mostra|me mostra)\s+(?:(?:os|as|meus|minhas)\s+)?)?"
+    + r"(?P<q>(?:(?:lista|mostra|me mostra|me fala|me diz)\s+)?(?:o\s+|tudo\s+)?(?:que|quais|qual)\s+|"
+    r"(?:lista|mostra|me mostra)\s+(?:(?:os|as|meus|minhas)\s+)?)?"
     r"(?:(?:os|as|meus|minhas)\s+)?(?:(?P<noun1>" + _NOUN + r")\s+)?(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
     r"(?:(?P<see>vi|assisti|terminei)|(?P<read>li))(?P<period>\s+.+)?$"
 )
@@ -560,6 +583,7 @@ _COUNT_PT: Final = re.compile(
     + _NOUN
     + r"|coisas|itens)\s+)?(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
     r"(?:(?P<done>vi|assisti|li|terminei)|(?P<left>(?:ainda\s+)?falta(?:m)?(?:\s+(?:eu\s+)?(?:ver|assistir|ler))?|"
+    r"(?:ainda\s+)?(?:tem|tenho|ha)\s+(?:(?:na|da)\s+(?:minha\s+)?lista\s+)?(?:pra|para|por|a)\s+(?:ver|assistir|ler)|"
     r"(?:eu\s+)?(?:ainda\s+)?nao\s+(?:vi|assisti|li)))(?P<period>\s+.+)?$"
 )
 _COUNT_EN: Final = re.compile(
@@ -631,7 +655,12 @@ def _read_list(words: str) -> ListRequest | None:
             return None  # "o que falta ver essa semana": not certain
         noun = next((groups[g] for g in ("noun1", "noun2", "noun3") if groups.get(g)), None)
         verb = next(
-            (groups[g] for g in ("verb", "verb2", "verb3", "verb4", "nv") if groups.get(g)), None
+            (
+                groups[g]
+                for g in ("verb", "verb2", "verb3", "verb4", "verb5", "nv")
+                if groups.get(g)
+            ),
+            None,
         )
         verb = {"vi": "ver", "assisti": "ver", "li": "ler"}.get(verb or "", verb)
         reading = (
@@ -691,6 +720,9 @@ _WHERE: Final = re.compile(
     r"(?:\s+(?:a|o)\b)?|"
     r"(?:qual|que)\s+(?:streaming|plataforma|servico)\s+(?:tem|passa)|"
     r"(?:ta|esta|tem)\s+(?:em|no|na)\s+(?:qual|que|algum|algu?ma)\s+(?:streaming|plataforma|servico)|"
+    r"is\s+(?P<is>.+?)\s+(?:streaming|available|on\s+streaming)(?:\s+(?:anywhere|somewhere|online))|"
+    r"(?P<pt>.+?)\s+(?:tem|ta|esta|passa)\s+(?:em|no|na)\s+(?:algum|alguma|qual|que)\s+"
+    r"(?:streaming|plataforma|servico)|"
     r"(?:where|how)\s+(?:can|do|could|should)\s+i\s+(?:watch|stream|see|find)|"
     r"where\s+(?:is|s|are)\s+(?P<it>.+?)\s+(?:streaming|available|playing|on)|"
     r"where\s+to\s+(?:watch|stream)|"
@@ -730,7 +762,7 @@ def read_where(text: str) -> WhereRequest | None:
     m = _WHERE.match(said.norm)
     if m is None:
         return _named_first(raw)
-    group = "it" if m.group("it") else "what"
+    group = next((g for g in ("it", "is", "pt") if m.group(g)), "what")
     start, end = m.start(group), m.end(group)
     country: str | None = None
     obj = said.norm[start:end]
@@ -808,7 +840,7 @@ _SUGGEST_ASK: Final = re.compile(
     r"(?:any|a)\s+(?:suggestions?|recommendations?|ideas?)|"
     r"(?:i\s+)?(?:want|need|feel like)\s+(?:to\s+watch|something|a|an)|"
     r"(?:quero|queria|to a fim de|estou a fim de|to afim de)\s+(?:ver|assistir|maratonar|algo|alguma|um|uma)|"
-    r"(?P<bare>algo|alguma coisa|something|anything|uma|um|a|an)"
+    r"(?P<bare>algo|alguma coisa|algum|alguma|something|anything|uma|um|a|an)"
     r")(?P<rest>(?:\s+.*)?)$"
 )
 _SHORT: Final = re.compile(
@@ -998,7 +1030,23 @@ def read(text: str) -> WatchRequest | None:
     found = _read_whole(text)
     if found is None and (rest := _after_opening(text)) is not None:
         found = _read_whole(rest)
+    if found is None:
+        found = _mark_then_more(text)
     return found
+
+
+def _mark_then_more(text: str) -> MarkRequest | None:
+    """ "já vi Duna. E Oppenheimer também": a mark, then a sentence adding titles to it."""
+    first, dot, second = text.strip().partition(". ")
+    if not dot or ". " in second:
+        return None
+    marked = read_mark(first)
+    more = read_continuation(second)
+    if marked is None or not marked.title or more is None or not more.title or more.type:
+        return None
+    if more.other or more.next or more.period or shelf_target(more.title) is not None:
+        return None
+    return replace(marked, title=f"{marked.title} e {more.title}")
 
 
 def _read_whole(text: str) -> WatchRequest | None:
@@ -1158,7 +1206,7 @@ def _spaced(raw: str) -> str:
 
 _CUT: Final = re.compile(
     r"\s*[,;!.]+\s*|\s+-\s+|\s+(?=(?:e|and)\s+(?:eu\s+)?(?:adorei|amei|gostei|curti|odiei|"
-    r"detestei|achei|loved|liked|hated|enjoyed)\b)"
+    r"detestei|achei|loved|liked|hated|enjoyed)\b)|\s+(?=" + _COMMENT + r")"
 )
 
 
@@ -1171,6 +1219,14 @@ def _head_and_tail(raw: str, said: _Said) -> tuple[int, str]:
         return len(said.norm), ""
     end = next((i for i, pos in enumerate(said.at) if pos >= m.start()), len(said.norm))
     return end, folded[m.end() :]
+
+
+def _is_comment(part: str) -> bool:
+    """ "e chorei muito", "and cried": what the user did besides, not another title."""
+    m = re.match(_COMMENT, part)
+    return (
+        m is not None and re.match(rf"(?:e|and)\s+(?:eu\s+|i\s+)?(?:{_SEE_VERBS})\b", part) is None
+    )
 
 
 def _tail_facts(tail: str) -> tuple[int | None, int | None]:
@@ -1192,7 +1248,7 @@ def _tail_facts(tail: str) -> tuple[int | None, int | None]:
         if score is not None:
             rating = score
             continue
-        if re.match(_FEELING, part):
+        if re.match(_FEELING, part) or _is_comment(part):
             continue
         return None, None
     return days, rating
@@ -1224,7 +1280,8 @@ def _rating_inside(head: str) -> tuple[str, int | None]:
     )
     if m is None:
         return head, None
-    return head[: m.start()], _rating(m.group(0))
+    kept = re.sub(r"\s+(?:e|and)$", "", head[: m.start()])  # "vi duna e dei nota 8"
+    return kept, _rating(m.group(0))
 
 
 def _when_inside(head: str) -> tuple[str, int] | None:

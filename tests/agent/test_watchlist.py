@@ -959,3 +959,53 @@ async def test_a_described_item_marked_done_and_the_one_video_still_to_see(db: D
     assert "nada foi marcado" in unsure.text, unsure.text
     assert notes == {"ligar pro encanador": "done", "ligar pra tia": "open"}
     assert states == {"video": "seen"}
+
+
+def test_more_shapes_of_lists_where_suggestions_and_marks() -> None:
+    """Shapes the readers declined or misread: each read as what it asks."""
+    from agent.understanding.watchlist import ListRequest, MarkRequest, SuggestRequest, WhereRequest
+
+    for said, title in (
+        ("duna tem em algum streaming?", "duna"),
+        ("is oppenheimer streaming anywhere?", "oppenheimer"),
+    ):
+        found = read(said)
+        assert isinstance(found, WhereRequest), said
+        assert found.title == title, said
+    for said, state, count in (
+        ("what have i got left to watch?", "left", False),
+        ("lista o que eu já assisti", "done", False),
+        ("quantos filmes tem na minha lista pra ver?", "left", True),
+    ):
+        found = read(said)
+        assert isinstance(found, ListRequest), said
+        assert (found.state, found.count) == (state, count), said
+    comedy = read("tem alguma comédia na minha lista?")
+    assert isinstance(comedy, SuggestRequest)
+    assert comedy.genre_words == ("comedia",)
+    for said, title, days, rating in (
+        ("vi aftersun ontem e chorei muito", "aftersun", 1, None),
+        ("i've already watched dune twice", "dune", 0, None),
+        ("vi duna e dei nota 8", "duna", 0, 8),
+        ("já vi duna. e oppenheimer também", "duna e oppenheimer", 0, None),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.title, found.days_ago, found.rating) == (title, days, rating), said
+    both = read("assisti os dois no fim de semana")
+    assert isinstance(both, MarkRequest)
+    assert both.both
+    assert read("vi duna e terminei dark") is None  # a second see verb: the planner's
+
+
+async def test_e_x_tambem_after_a_mark_marks_x_too_and_nothing_is_saved(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+        also = await lembra.say("e superbad também")
+        two = await lembra.say("ok. e a série dark tb")
+        items = await lembra.items()
+
+    assert "Superbad" in also.text, also.text
+    assert "Dark" in two.text, two.text
+    assert sorted(i.title for i in items) == ["Dark", "Duna", "Superbad"]
+    assert all(i.done for i in items)
