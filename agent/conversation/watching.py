@@ -281,9 +281,8 @@ def _several(title: str) -> bool:
 _PARTS = re.compile(r"\s*,\s*(?:(?:e|and)\s+)?|\s+(?:e|and|&)\s+", re.IGNORECASE)
 # what may follow a title and say only how it was seen: "com meu irmão", "no cinema ontem"
 _CIRCUMSTANCE = re.compile(
-    r"^(?:com|no|na|em|pelo|pela|num|numa|de novo|outra vez|with|at|in|on|again|"
-    + _DAY_WORDS
-    + r")\b",
+    r"^(?:com|no|na|nos|nas|em|pelo|pela|num|numa|de novo|outra vez|faz|ha|fds|"
+    r"with|at|in|on|over|during|this|last|again|" + _DAY_WORDS + r")\b",
     re.IGNORECASE,
 )
 
@@ -299,6 +298,9 @@ async def _mark_several(
     items: list[ItemDoc] = []
     for part in parts:
         found = await resolve(deps, turn, query=part, item_type=request.type, prefer=prefer)
+        if isinstance(found, NotFound) and part is parts[-1]:  # "... e barbie this weekend"
+            cut = await _named_before(deps, turn, replace(request, title=part))
+            found, request = cut if cut is not None else (found, request)
         if not isinstance(found, ItemDoc) or any(i.id == found.id for i in items):
             return None
         items.append(found)

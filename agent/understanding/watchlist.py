@@ -212,7 +212,7 @@ _COMMENT: Final = (
 # -- marking --------------------------------------------------------------------------------
 
 _LEAD: Final = (
-    r"(?:(?:e|and|eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
+    r"(?:(?:e|and|pode|podes|can you|could you|please|por favor|pfv|eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
     r"ah|ei|hey|bom|well|acabei de|acabo de|i ve|i have|ive|have|also|tambem|tb)\s+)*"
 )
 _SEE_VERBS: Final = (
@@ -242,7 +242,11 @@ _MARK_AS: Final = re.compile(
     rf"^{_LEAD}(?:{_MARK_VERB})\s+(?:(?P<what>.+?)\s+)?(?:como|as|de|to)\s+"
     rf"(?:(?P<un>{_UNSEEN_WORDS})|(?P<seen>{_SEEN_WORDS}))$"
 )
-_UNMARK: Final = re.compile(r"^(?:desmarca|desmarque|desmarcar|unmark)\s+(?P<what>.+)$")
+_UNMARK: Final = re.compile(
+    r"^(?:(?:desmarca|desmarque|desmarcar|unmark)\s+(?P<what>.+)|"
+    r"(?:tira|tire|remove|remova|take)\s+(?P<what2>.+?)\s+(?:dos|das|from(?:\s+(?:my|the))?)\s+"
+    r"(?:vistos|vistas|assistidos|lidos|feitos|seen|watched|read|done)(?:\s+list)?)$"
+)
 _SAW: Final = re.compile(
     rf"^{_LEAD}(?:(?P<read>{_READ_VERBS})|(?P<see>{_SEE_VERBS}))\s+(?P<what>.+)$"
 )
@@ -422,11 +426,12 @@ def _mark_head(
             rating=rating,
         )
     if (m := _UNMARK.match(head)) is not None:
+        group = "what" if m.group("what") else "what2"
         return _with_object(
             said,
             head,
-            offset + m.start("what"),
-            offset + m.end("what"),
+            offset + m.start(group),
+            offset + m.end(group),
             "unseen",
             reading=False,
             days=0,
@@ -473,6 +478,8 @@ def _with_object(
 ) -> MarkRequest | None:
     """The request once its object ("Duna", "o 2", "esse artigo") is read."""
     obj = said.norm[start:end].strip()
+    if obj in ("de ver", "de assistir", "de ler", "watching", "reading"):
+        return None  # "acabei de ver" alone: the bare reading, or the planner's
     if rating is not None and state == "unseen":
         return None  # "ainda não vi, nota 8" makes no sense: not certain
     counted = re.match(r"(?:dois|duas)\b", obj) and re.search(r"\b(?:os|as)\s*$", head[:start])
@@ -521,7 +528,9 @@ _LEFT_PT: Final = re.compile(
     + r")|coisas)\s+)?"
     r"(?:que\s+)?(?:eu\s+)?(?:ainda\s+)?(?:"
     r"falta(?:m)?(?:\s+(?:eu|pra eu|para eu|pra mim))?|tenho\s+(?:pra|para|que)|(?:ainda\s+)?tem\s+(?:pra|para)(?=\s+(?:ver|assistir|ler))|"
-    r"nao\s+(?P<nv>vi|assisti|li)|(?:ta|esta|estao|tao)\s+(?:pra|para)|sobrou|sobraram|resta(?:m)?)"
+    r"nao\s+(?P<nv>vi|assisti|li)|(?:ta|esta|estao|tao)\s+(?:pra|para)|sobrou|sobraram|resta(?:m)?|"
+    r"(?:ta|esta|estao|tao)\s+faltando(?:\s+(?:eu|pra eu|para eu|pra mim))?|"
+    r"(?:ta|esta|estao|tao|sao|seguem|continuam)\s+(?:pendentes?|nao vist[oa]s|sem ver))"
     r"(?:\s+(?P<verb>ver|assistir|ler|fazer))?(?:\s+ainda)?(?:\s+(?:da|na)\s+(?:minha\s+)?lista)?$"
 )
 _LEFT_NOUN_PT: Final = re.compile(
@@ -539,7 +548,8 @@ _LEFT_EN: Final = re.compile(
     r"(?:have|ve|do)\s+i\s+(?:still\s+)?(?:got|have)\s+(?:left\s+)?(?:still\s+)?(?:to\s+(?P<verb5>watch|see|read)|left)|"
     r"haven\s*t\s+i\s+(?P<verb3>seen|watched|read)(?:\s+yet)?|"
     r"(?:do\s+i\s+)?still\s+(?:need|have)\s+to\s+(?P<verb4>watch|see|read)|"
-    r"(?:still\s+)?on\s+my\s+(?:watch\s*list|(?:to\s+)?watch\s+list|list\s+to\s+watch|to\s+see\s+list))$"
+    r"(?:still\s+)?on\s+my\s+(?:watch\s*list|(?:to\s+)?watch\s+list|list\s+to\s+watch|to\s+see\s+list)|"
+    r"(?:still\s+)?(?:unwatched|unseen|unread|not\s+watched|not\s+seen|pending))$"
 )
 _LEFT_NOUN_EN: Final = re.compile(
     r"^(?:(?:list|show me|show)\s+)?(?:(?:my|the)\s+)?(?:(?:unwatched|unseen|unread)\s+(?P<noun1>"
@@ -555,7 +565,8 @@ _DONE_PT: Final = re.compile(
     + r"(?P<q>(?:(?:lista|mostra|me mostra|me fala|me diz)\s+)?(?:o\s+|tudo\s+)?(?:que|quais|qual)\s+|"
     r"(?:lista|mostra|me mostra)\s+(?:(?:os|as|meus|minhas)\s+)?)?"
     r"(?:(?:os|as|meus|minhas)\s+)?(?:(?P<noun1>" + _NOUN + r")\s+)?(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
-    r"(?:(?P<see>vi|assisti|terminei)|(?P<read>li))(?P<period>\s+.+)?$"
+    r"(?:(?P<see>vi|assisti|terminei|marquei como vist[oa]s?)|(?P<read>li|marquei como lid[oa]s?))"
+    r"(?P<period>\s+.+)?$"
 )
 _DONE_NOUN_PT: Final = re.compile(
     r"^(?:(?:lista|mostra|me mostra)\s+)?(?:(?:os|as|meus|minhas)\s+)?(?P<noun1>"
@@ -569,6 +580,8 @@ _DONE_EN: Final = re.compile(
     + _NOUN
     + r")\s+)?(?:have|did)\s+i\s+(?:already\s+)?"
     r"(?:(?P<see>seen|watched|watch|see|finished|finish)|(?P<read>read))"
+    r"|(?:show\s+me|list|tell\s+me)\s+what\s+i\s*(?:ve|have)?\s+(?:already\s+)?"
+    r"(?:(?P<see2>seen|watched|finished)|(?P<read2>read))"
     r"|(?:(?:list|show me|show)\s+)?(?:(?:my|the)\s+)?(?:(?:watched|seen|read|finished)\s+(?P<noun2>"
     + _NOUN
     + r")|(?P<noun3>"
@@ -664,7 +677,7 @@ def _read_list(words: str) -> ListRequest | None:
         )
         verb = {"vi": "ver", "assisti": "ver", "li": "ler"}.get(verb or "", verb)
         reading = (
-            bool(groups.get("read"))
+            bool(groups.get("read") or groups.get("read2"))
             or verb in ("ler", "read")
             or (bool(groups.get("done")) and groups["done"] == "li")
         )
@@ -672,12 +685,13 @@ def _read_list(words: str) -> ListRequest | None:
             noun,
             reading=reading,
             watching=verb in ("ver", "assistir", "watch", "see", "seen", "watched")
-            or bool(groups.get("see"))
+            or bool(groups.get("see") or groups.get("see2"))
             or bool(re.search(r"\bwatch", words)),  # "still on my list to watch"
         )
         if types is None:
             return None
-        carried = noun is None and verb is None and not groups.get("see") and not reading
+        carried = noun is None and verb is None and not reading
+        carried = carried and not (groups.get("see") or groups.get("see2"))
         return ListRequest(asked, types, count=count, period=period, carried=carried)
     return None
 
@@ -928,7 +942,7 @@ _SUGGEST_FILLER: Final = frozenset(
     "filme filmes movie movies serie series show shows video videos tv "
     # "o que vc sugere da minha lista?", "what do i have?", "this weekend" (no period filter)
     "voce vc sugere recomenda indica qual quais tem tenho what do have got in need "
-    "fim semana weekend lista list watchlist".split()
+    "fim semana weekend lista list watchlist that s is which are".split()
 )
 
 

@@ -1009,3 +1009,43 @@ async def test_e_x_tambem_after_a_mark_marks_x_too_and_nothing_is_saved(db: Data
     assert "Dark" in two.text, two.text
     assert sorted(i.title for i in items) == ["Dark", "Duna", "Superbad"]
     assert all(i.done for i in items)
+
+
+def test_lists_and_marks_read_pending_faltando_marquei_and_take_off_the_seen() -> None:
+    from agent.understanding.watchlist import ListRequest, MarkRequest, SuggestRequest
+
+    for said, state in (
+        ("o que tá faltando eu ver?", "left"),
+        ("quais filmes estão pendentes?", "left"),
+        ("what's still unwatched?", "left"),
+        ("o que eu marquei como visto?", "done"),
+        ("show me what i've watched", "done"),
+    ):
+        found = read(said)
+        assert isinstance(found, ListRequest), said
+        assert found.state == state, said
+    for said, state, title in (
+        ("pode marcar duna como visto", "seen", "duna"),
+        ("tira duna dos vistos", "unseen", "duna"),
+        ("remove dune from my watched list", "unseen", "dune"),
+        ("acabei de ver duna", "seen", "duna"),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title) == (state, title), said
+    for said in ("remove dune from my list", "acabei de ver"):  # a delete; nothing named
+        assert not isinstance(read(said), MarkRequest), said
+    under = read("what can i watch tonight that's under 90 minutes?")
+    assert isinstance(under, SuggestRequest)
+    assert under.max_minutes == 90
+
+
+async def test_words_after_the_last_of_several_titles_say_when(db: Database) -> None:
+    async with watching(db) as lembra:
+        reply = await lembra.say("watched dune and superbad over the weekend")
+        also = await lembra.say("vi dark no fds")
+        done = {i.title for i in await lembra.items() if i.done}
+
+    assert "Superbad" in reply.text, reply.text
+    assert "Dark" in also.text, also.text
+    assert done == {"Duna", "Superbad", "Dark"}
