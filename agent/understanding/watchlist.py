@@ -1097,9 +1097,11 @@ def read_save_named(text: str) -> SaveNamed | None:
 
 # the question, with the title in `what`; a PT statement form ("já vi X") only with "?"
 _ASK_STATE: Final = (
+    # "is X still on my to-watch list?": still, or the to-watch list (bare membership, "is
+    # X on my list?", is a question about saved things, not about the state)
     re.compile(
-        r"^is\s+(?P<what>.+?)\s+(?:still\s+|already\s+)?(?:on|in)\s+(?:my|the)\s+"
-        r"(?:(?:to\s*watch|to\s*see|watch)\s*)?list(?:\s+(?:still|to\s+watch))?$"
+        r"^is\s+(?P<what>.+?)\s+(?:(?:still\s+(?:on|in)\s+(?:my|the)\s+(?:(?:to\s*watch|to\s*see|watch)\s*)?"
+        r"list)|(?:on|in)\s+(?:my|the)\s+(?:to\s*watch|to\s*see|watch)\s*list(?:\s+still)?)$"
     ),
     re.compile(
         r"^(?:have|did)\s+i\s+(?:already\s+|ever\s+)?(?:seen|watched|see|watch|finished|finish)\s+"
@@ -1107,8 +1109,9 @@ _ASK_STATE: Final = (
     ),
     re.compile(r"^do\s+i\s+still\s+(?:need|have)\s+to\s+(?:watch|see)\s+(?P<what>.+?)$"),
     re.compile(
-        r"^(?P<what>.+?)\s+(?:ainda\s+)?(?:esta|ta)\s+(?:ainda\s+)?na\s+(?:minha\s+)?lista"
-        r"(?:\s+(?:pra|para|de)\s+ver)?(?:\s+ainda)?$"
+        r"^(?P<what>.+?)\s+(?:(?:ainda\s+(?:esta|ta)|(?:esta|ta)\s+ainda)\s+na\s+(?:minha\s+)?lista"
+        r"(?:\s+(?:pra|para|de)\s+ver)?|(?:esta|ta)\s+na\s+(?:minha\s+)?lista\s+(?:pra|para|de)\s+ver"
+        r"(?:\s+ainda)?)$"
     ),
     re.compile(
         r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"

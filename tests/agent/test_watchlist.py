@@ -1049,3 +1049,51 @@ async def test_words_after_the_last_of_several_titles_say_when(db: Database) -> 
     assert "Superbad" in reply.text, reply.text
     assert "Dark" in also.text, also.text
     assert done == {"Duna", "Superbad", "Dark"}
+
+
+@given(st.text(max_size=30), st.text(max_size=30))
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+def test_the_new_shapes_never_raise(first: str, other: str) -> None:
+    """The readers of the shapes above take any text around their fixed words."""
+    for said in (
+        f"e {first}, onde passa?",
+        f"{first}. e {other} também",
+        f"{first}, pode marcar como feito",
+        f"blz, deixa quieto. {first}",
+        f"is {first} still on my to-watch list?",
+        f"já vi os dois {first}",
+        f"salva {first} pra mim",
+        f"tira {first} dos vistos",
+    ):
+        read(said)
+
+
+async def test_a_bare_title_tmdb_knows_only_as_a_show_is_saved_as_the_show(db: Database) -> None:
+    """ "salva dark": no movie by that name, a show clearly is; "salva o filme dark" keeps
+    the movie the user named (as written, with the caveat)."""
+    async with open_lembra(db, tmdb_results=CATALOGUE) as lembra:
+        bare = await lembra.say("salva dark")
+        saved = [(i.type, i.title, i.year) for i in await lembra.items()]
+        await lembra.say("salva o filme dark")
+        named = [(i.type, i.title) for i in await lembra.items()][1:]
+
+    assert saved == [("tv_show", "Dark", 2017)], bare.text
+    assert "Netflix" in bare.text
+    assert named == [("movie", "dark")]
+
+
+async def test_a_planners_bare_save_movie_gets_the_year_and_providers_tmdb_clearly_means(
+    db: Database,
+) -> None:
+    """`save_movie {title}` with no TMDB id (a small model's usual call): the title TMDB
+    clearly means is saved with its year and id, as a save in code would; with no clear
+    match it is saved as named."""
+    from tests.support.live import call
+
+    async with open_lembra(db, tmdb_results=CATALOGUE, counting_model=True) as lembra:
+        clear = await lembra.say("salva duna", llm=[call("save_movie", title="duna")])
+        await lembra.say("salva inventado", llm=[call("save_movie", title="Inventado")])
+        saved = [(i.title, i.year, i.tmdb_id) for i in await lembra.items()]
+
+    assert saved == [("Duna", 2021, 438631), ("Inventado", None, None)]
+    assert "Max" in clear.text, clear.text
