@@ -327,11 +327,47 @@ def _described_mark(raw: str) -> MarkRequest | None:
     )
 
 
+# "nota 9 pro Duna", "dá nota 8 pra Barbie", "rate Dune 9/10": a rating says it was seen
+_RATE_FOR: Final = re.compile(
+    r"^(?:(?:da|de|dou|dei|daria|coloca|poe|give|i d give|i give)\s+)?(?:(?:uma|a)\s+)?(?:nota|rating)\s+"
+    rf"(?P<score>{_SCORE}(?:\s*(?:/|de|out of)\s*10)?)\s+(?:pro|pra|para o|para a|para|ao|a|to|for)\s+"
+    r"(?P<what>.+)$"
+)
+_RATE_TITLE: Final = re.compile(
+    rf"^(?:rate|rated|avalia|avaliei)\s+(?P<what>.+?)\s+(?:(?:a|as|com|com nota|nota)\s+)?"
+    rf"(?P<score>{_SCORE}(?:\s*(?:/|de|out of)\s*10)?)$"
+)
+
+
+def _rating_only(raw: str) -> MarkRequest | None:
+    said = _Said.of(raw)
+    m = _RATE_FOR.match(said.norm) or _RATE_TITLE.match(said.norm)
+    if m is None:
+        return None
+    score = m.group("score")
+    rating = _rating("nota " + score if "/" not in score and "de" not in score else score)
+    if rating is None:
+        return None
+    found = _with_object(
+        said,
+        said.norm,
+        m.start("what"),
+        m.end("what"),
+        "seen",
+        reading=False,
+        days=0,
+        rating=rating,
+    )
+    return found if found is not None and not found.both else None
+
+
 def read_mark(text: str) -> MarkRequest | None:
     """The mark `text` asks for, or None when it is anything else (or not certainly this)."""
     raw = text.strip()
     if not raw or len(raw) > 300 or raw.startswith("/") or "?" in raw:
         return None
+    if (rated := _rating_only(raw)) is not None:
+        return rated
     if (described := _described_mark(raw)) is not None:
         return described
     opening = _OPENING.match(fold_same_length(raw))  # "ops, ainda não vi Duna"
@@ -534,7 +570,7 @@ _LEFT_PT: Final = re.compile(
     r"(?:\s+(?P<verb>ver|assistir|ler|fazer))?(?:\s+ainda)?(?:\s+(?:da|na)\s+(?:minha\s+)?lista)?$"
 )
 _LEFT_NOUN_PT: Final = re.compile(
-    r"^(?:(?:lista|mostra|me mostra|quero ver)\s+)?(?:(?:os|as|meus|minhas)\s+)?(?P<noun1>"
+    r"^(?:(?:lista|mostra|me mostra|quero ver)\s+)?(?:(?:os|as|meus|minhas|minha\s+lista\s+de)\s+)?(?P<noun1>"
     + _NOUN
     + r")\s+(?:que\s+)?(?:(?:eu\s+)?(?:ainda\s+)?(?:nao\s+(?:vi|assisti|li)|falta(?:m)?\s+(?:ver|assistir|ler))"
     r"|(?:nao vist[oa]s|pendentes|pra ver|para ver|a ver|por ver|nao lid[oa]s|pra ler|para ler))"
@@ -691,6 +727,7 @@ def _read_list(words: str) -> ListRequest | None:
         if types is None:
             return None
         carried = noun is None and verb is None and not reading
+        carried = carried and re.search(r"\b(?:lista|list|watchlist)\b", words) is None
         carried = carried and not (groups.get("see") or groups.get("see2"))
         return ListRequest(asked, types, count=count, period=period, carried=carried)
     return None
@@ -740,7 +777,9 @@ _WHERE: Final = re.compile(
     r"(?:where|how)\s+(?:can|do|could|should)\s+i\s+(?:watch|stream|see|find)|"
     r"where\s+(?:is|s|are)\s+(?P<it>.+?)\s+(?:streaming|available|playing|on)|"
     r"where\s+to\s+(?:watch|stream)|"
-    r"(?:what|which)\s+(?:streaming\s+)?(?:service|platform|streamer)s?\s+(?:has|have|is|carries)"
+    r"(?:what|which)\s+(?:streaming\s+)?(?:service|platform|streamer)s?\s+(?:has|have|is|carries)|"
+    r"(?:what|which)\s+streaming\s+(?:has|have|carries)|"
+    r"(?P<pt2>.+?)\s+(?:passa|ta passando|esta passando|streama|da pra ver|da pra assistir)\s+onde"
     r")\s*(?P<what>.*)$"
 )
 _WHERE_TAIL: Final = re.compile(
@@ -764,6 +803,12 @@ _PAID_ASK: Final = re.compile(
 )
 
 
+_PAID_TITLE: Final = re.compile(
+    r"^(?:e\s+|and\s+)?(?:onde|aonde|where)\s+(?:(?:eu|can|could|do|i|posso|da pra|consigo|que)\s+)*"
+    r"(?:alugar|alugo|comprar|compro|rent|buy)\s+(?P<what>.+)$"
+)
+
+
 def read_where(text: str) -> WhereRequest | None:
     """The title `text` asks where to watch ("onde assistir Duna?", "e o Coringa, onde
     passa?"), or None."""
@@ -773,10 +818,13 @@ def read_where(text: str) -> WhereRequest | None:
     said = _Said.of(raw)
     if _PAID.match(said.norm) is not None or _PAID_ASK.match(said.norm) is not None:
         return WhereRequest(target=Target("pronoun"), paid=True)  # "can i rent it somewhere?"
+    if (rent := _PAID_TITLE.match(said.norm)) is not None:  # "onde alugar Duna?"
+        asked = read_where("onde assistir " + raw[said.at[rent.start("what")] :])
+        return replace(asked, paid=True) if asked is not None and asked.title else None
     m = _WHERE.match(said.norm)
     if m is None:
         return _named_first(raw)
-    group = next((g for g in ("it", "is", "pt") if m.group(g)), "what")
+    group = next((g for g in ("it", "is", "pt", "pt2") if m.group(g)), "what")
     start, end = m.start(group), m.end(group)
     country: str | None = None
     obj = said.norm[start:end]
@@ -844,17 +892,17 @@ _SUGGEST_ASK: Final = re.compile(
     r"(?:o\s+)?(?:que|qual)\s+(?:(?P<noun1>"
     + _NOUN
     + r")\s+)?(?:eu\s+)?(?:(?:posso|devo|vou|poderia)\s+)?"
-    r"(?:vejo|assisto|ver|assistir|maratono|maratonar)|"
+    r"(?:vejo|assisto|ver|assistir|maratono|maratonar|comeco|comecar|comecaria)|"
     r"(?:me\s+)?(?:sugere|sugira|sugerir|sugestao|sugestoes|recomenda|recomende|indica|indique|escolhe|escolha)|"
     r"(?:uma|alguma)\s+(?:sugestao|dica|indicacao)|"
     r"(?:what|which)\s+(?:(?P<noun2>"
     + _NOUN
-    + r")\s+)?(?:should|can|could|do)\s+i\s+(?:watch|see|binge)|"
+    + r")\s+)?(?:should|can|could|do)\s+i\s+(?:watch|see|binge|start)|"
     r"(?:suggest|recommend|pick|choose)(?:\s+me)?|"
     r"(?:any|a)\s+(?:suggestions?|recommendations?|ideas?)|"
     r"(?:i\s+)?(?:want|need|feel like)\s+(?:to\s+watch|something|a|an)|"
     r"(?:quero|queria|to a fim de|estou a fim de|to afim de)\s+(?:ver|assistir|maratonar|algo|alguma|um|uma)|"
-    r"(?P<bare>algo|alguma coisa|algum|alguma|something|anything|uma|um|a|an)"
+    r"(?P<bare>algo|alguma coisa|algum|alguma|something|anything|any|uma|um|a|an)"
     r")(?P<rest>(?:\s+.*)?)$"
 )
 _SHORT: Final = re.compile(
@@ -942,7 +990,8 @@ _SUGGEST_FILLER: Final = frozenset(
     "filme filmes movie movies serie series show shows video videos tv "
     # "o que vc sugere da minha lista?", "what do i have?", "this weekend" (no period filter)
     "voce vc sugere recomenda indica qual quais tem tenho what do have got in need "
-    "fim semana weekend lista list watchlist that s is which are".split()
+    "fim semana weekend lista list watchlist that s is which are first primeiro primeira "
+    "antes next".split()
 )
 
 

@@ -1097,3 +1097,49 @@ async def test_a_planners_bare_save_movie_gets_the_year_and_providers_tmdb_clear
 
     assert saved == [("Duna", 2021, 438631), ("Inventado", None, None)]
     assert "Max" in clear.text, clear.text
+
+
+def test_rent_with_a_title_which_streaming_title_first_and_suggestion_words() -> None:
+    from agent.understanding.watchlist import ListRequest, SuggestRequest, WhereRequest
+
+    for said, title, paid in (
+        ("which streaming has succession?", "succession", False),
+        ("dark passa onde?", "dark", False),
+        ("and where can i rent dune?", "dune", True),
+        ("onde alugar duna?", "duna", True),
+    ):
+        found = read(said)
+        assert isinstance(found, WhereRequest), said
+        assert (found.title, found.paid) == (title, paid), said
+    assert read("minha chave tá onde?") is None
+    for said, item_type in (
+        ("what should i watch first?", None),
+        ("qual série eu começo?", "tv_show"),
+        ("got any horror?", None),
+    ):
+        found = read(said)
+        assert isinstance(found, SuggestRequest), said
+        assert found.type == item_type, said
+    found = read("mostra minha lista de filmes pra ver")
+    assert isinstance(found, ListRequest)
+    assert (found.state, found.types) == ("left", ("movie",))
+
+
+async def test_a_rating_alone_marks_seen_with_it(db: Database) -> None:
+    from agent.understanding.watchlist import MarkRequest
+
+    for said, title, rating in (
+        ("nota 9 pro duna", "duna", 9),
+        ("dá nota 8 pra barbie", "barbie", 8),
+        ("rate dune 9/10", "dune", 9),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title, found.rating) == ("seen", title, rating), said
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+        await lembra.say("nota 9 pro duna")
+        await lembra.say("dá nota 7 pro superbad")
+        rated = {i.title: (i.done, i.rating) for i in await lembra.items()}
+
+    assert rated == {"Duna": (True, 9), "Superbad": (True, 7), "Dark": (False, None)}
