@@ -164,7 +164,11 @@ async def _mark(deps: Deps, turn: Turn, cont: Continuation, state: str) -> Reply
     words = fold(cont.title).split()
     if cont.other or cont.next or cont.period or "?" in (turn.incoming.text or ""):
         return None
-    if not words or len(words) > MAX_TITLE_WORDS or read_reference(cont.rest) is not None:
+    if (ref := read_reference(cont.rest)) is not None:  # "e o 3 tb": that line
+        if ref.action != "show" or not ref.bare:
+            return None
+        return await watching.mark_named(deps, turn, "", state, None, target=ref.target)
+    if not words or len(words) > MAX_TITLE_WORDS:
         return None
     return await watching.mark_named(deps, turn, cont.title, state, cont.type)
 

@@ -41,7 +41,7 @@ from agent.tools.watching import country_of, own_title, where
 from agent.types import Choice, Language, Reply
 from agent.understanding.batches import Batch, PieceType
 from agent.understanding.continuations import read_continuation
-from agent.understanding.references import Target
+from agent.understanding.references import Target, shelf_target
 from agent.understanding.textnorm import fold
 from agent.understanding.watchlist import (
     WATCHABLE,
@@ -83,7 +83,7 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
     turn.facts.apply_rule("watchlist_in_code")
     if isinstance(request, MarkRequest) and request.also_seen:
         return await _swap(deps, turn, request)
-    if isinstance(request, MarkRequest) and request.both:
+    if isinstance(request, MarkRequest) and (request.both or request.every):
         return await _mark_both(deps, turn, request)
     if isinstance(request, MarkRequest):
         return await _mark(deps, turn, request)
@@ -234,12 +234,19 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
 
 
 async def mark_named(
-    deps: Deps, turn: Turn, title: str, state: str, item_type: ItemType | None
+    deps: Deps,
+    turn: Turn,
+    title: str,
+    state: str,
+    item_type: ItemType | None,
+    target: Target | None = None,
 ) -> Reply | None:
-    """ "e Interestelar também" right after a mark: the same mark for this title."""
+    """ "e Interestelar também", "e o 3 tb" right after a mark: the same mark for it."""
     if state not in ("seen", "unseen"):
         return None
     to: MarkState = "seen" if state == "seen" else "unseen"
+    if target is not None:
+        return await _mark(deps, turn, MarkRequest(to, target=target, type=target.type))
     return await _mark(deps, turn, MarkRequest(to, title=title, type=item_type))
 
 
@@ -297,6 +304,18 @@ async def _mark_several(
         return None
     items: list[ItemDoc] = []
     for part in parts:
+        line = shelf_target(part)  # "vi o 1 e o 3": lines of what was just shown
+        if line is not None:
+            entry = _entry(turn, line)
+            one = (
+                None
+                if isinstance(entry, str)
+                else await deps.db.items.get(turn.user_id, entry.item_id)
+            )
+            if one is None or any(i.id == one.id for i in items):
+                return None
+            items.append(one)
+            continue
         found = await resolve(deps, turn, query=part, item_type=request.type, prefer=prefer)
         if isinstance(found, NotFound) and part is parts[-1]:  # "... e barbie this weekend"
             cut = await _named_before(deps, turn, replace(request, title=part))
@@ -308,13 +327,16 @@ async def _mark_several(
 
 
 async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
-    """ "já vi os dois", "watched both": the two items just shown, when two were."""
+    """ "já vi os dois", "watched both": the two items just shown, when two were; "já vi
+    todos": every item just shown, when a few were."""
     current = shelves.shown(turn)
-    if current is None or len(current.entries) != 2:
+    if current is None or not current.entries:
+        return None
+    if len(current.entries) != 2 if request.both else len(current.entries) > MAX_SEVERAL:
         return None
     items = [await deps.db.items.get(turn.user_id, e.item_id) for e in current.entries]
     kept = [i for i in items if i is not None]
-    if len(kept) != 2:
+    if len(kept) != len(current.entries):
         return None
     turn.facts.apply_rule("shelf_reference")
     return await _mark_items(deps, turn, request, kept)
@@ -478,6 +500,7 @@ async def _suggest(deps: Deps, turn: Turn, request: SuggestRequest) -> Reply:
     }
     incode.record(turn, "suggest_from_list", args, outcome)
     turn.tools_executed.append("suggest_from_list")
+    shelves.did(turn, "suggest", request.type or "")  # "ok, vou ver esse" continues no save
     return outcome_reply(turn, outcome)
 
 

@@ -35,7 +35,8 @@ _OWN_VERBS: Final = frozenset(
     """salva salvar salve guarda guardar guarde anota anotar anote adiciona add save keep
     store put apaga apagar apague deleta delete remove remova exclui procura busca find
     search lista list mostra show muda change troca edit corrige fix lembra remind me
-    desfaz undo marca mark""".split()
+    desfaz undo marca mark
+    ver vejo vou vamos assistir assisto quero queria watch watching see going want""".split()
 )
 _TYPES: Final[dict[str, ItemType]] = {
     **dict.fromkeys("filme filmes movie movies film films".split(), "movie"),

@@ -49,6 +49,7 @@ class MarkRequest:
     bare: bool = False  # a verb alone ("assisti agora e amei"): the item in focus, if any
     also_seen: str = ""  # "Duna eu não vi não, só a Ruptura": Ruptura is the one seen
     both: bool = False  # "já vi os dois", "watched both": the two items just shown
+    every: bool = False  # "já vi todos", "seen all of them": every line just shown (a few)
     described: bool = False  # "já liguei pro encanador, marca como feito": words, not a title
 
 
@@ -287,6 +288,13 @@ _BOTH: Final = re.compile(
 )
 
 
+_EVERY: Final = re.compile(
+    r"^(?:todos|todas|(?:todos|todas)\s+(?:eles|elas|esses|essas|os\s+tres|as\s+tres)|all\s+of\s+them|"
+    r"all\s+(?:three|3)|them\s+all|all\s+those)"
+    r"(?:\s+(?:no|na|nos|nas|em|com|ontem|hoje|with|at|on|in|over|last|this|yesterday)\b.*)?$"
+)
+
+
 def _target(obj: str) -> Target | None:
     """A shelf line ("o 2", "esse") or "esse artigo": the one item just named, of that type."""
     found = _PRONOUN_NOUN.match(obj)
@@ -519,6 +527,8 @@ def _with_object(
     if rating is not None and state == "unseen":
         return None  # "ainda não vi, nota 8" makes no sense: not certain
     counted = re.match(r"(?:dois|duas)\b", obj) and re.search(r"\b(?:os|as)\s*$", head[:start])
+    if _EVERY.match(obj) is not None:  # "já vi todos": every line just shown
+        return MarkRequest(state, every=True, days_ago=max(days, days_named(obj)))
     if _BOTH.match(obj) is not None or (counted and _BOTH.match("os " + obj)):
         # "já vi os dois", "watched both", "assistimos os dois": the two just shown
         days = max(days, days_named(obj))
@@ -1272,7 +1282,9 @@ def _spaced(raw: str) -> str:
 
 _CUT: Final = re.compile(
     r"\s*[,;!.]+\s*|\s+-\s+|\s+(?=(?:e|and)\s+(?:eu\s+)?(?:adorei|amei|gostei|curti|odiei|"
-    r"detestei|achei|loved|liked|hated|enjoyed)\b)|\s+(?=" + _COMMENT + r")"
+    r"detestei|achei|loved|liked|hated|enjoyed)\b)|\s+(?="
+    + _COMMENT
+    + r")|\s+(?=(?:mas|but|porem)\s)"
 )
 
 
@@ -1289,6 +1301,8 @@ def _head_and_tail(raw: str, said: _Said) -> tuple[int, str]:
 
 def _is_comment(part: str) -> bool:
     """ "e chorei muito", "and cried": what the user did besides, not another title."""
+    if re.match(r"(?:mas|but|porem)\s", part):
+        return True  # "mas não gostei", "but it was long"
     m = re.match(_COMMENT, part)
     return (
         m is not None and re.match(rf"(?:e|and)\s+(?:eu\s+|i\s+)?(?:{_SEE_VERBS})\b", part) is None

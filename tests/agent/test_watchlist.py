@@ -1143,3 +1143,40 @@ async def test_a_rating_alone_marks_seen_with_it(db: Database) -> None:
         rated = {i.title: (i.done, i.rating) for i in await lembra.items()}
 
     assert rated == {"Duna": (True, 9), "Superbad": (True, 7), "Dark": (False, None)}
+
+
+async def test_lines_and_all_of_what_was_shown_are_marked_and_a_plan_to_watch_saves_nothing(
+    db: Database,
+) -> None:
+    """ "vi o 1 e o 3", "e o 2 tb" after a mark, "já vi todos" over a short list; "ok, vou
+    ver esse" after a suggestion is no request to save anything."""
+    async with watching(db) as lembra:
+        await lembra.say("o que falta ver?")
+        lines = await lembra.say("vi o 1 e o 3")
+        await lembra.say("desfaz")
+        await lembra.say("desfaz")
+        await lembra.say("o que falta ver?")
+        await lembra.say("vi o 1")
+        carried = await lembra.say("e o 2 tb")
+        await lembra.say("me sugere algo")
+        before = len(await lembra.items())
+        await lembra.say("ok, vou ver esse")
+        after = len(await lembra.items())
+        await lembra.say("o que falta ver?")
+        every = await lembra.say("já vi todos")
+        items = await lembra.items()
+
+    assert lines.text.count("✅") == 2, lines.text
+    assert carried.text.startswith("✅"), carried.text
+    assert after == before == 3
+    assert "✅" in every.text, every.text
+    assert all(i.done for i in items)
+
+
+def test_a_but_clause_after_the_title_is_no_part_of_it() -> None:
+    from agent.understanding.watchlist import MarkRequest
+
+    for said in ("assisti duna mas não gostei", "watched dune but it was long"):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert found.title.casefold() == said.split()[1], said
