@@ -595,7 +595,7 @@ _LEFT_EN: Final = re.compile(
     r"haven\s*t\s+i\s+(?P<verb3>seen|watched|read)(?:\s+yet)?|"
     r"(?:do\s+i\s+)?still\s+(?:need|have)\s+to\s+(?P<verb4>watch|see|read)|"
     r"(?:still\s+)?on\s+my\s+(?:watch\s*list|(?:to\s+)?watch\s+list|list\s+to\s+watch|to\s+see\s+list)|"
-    r"(?:still\s+)?(?:unwatched|unseen|unread|not\s+watched|not\s+seen|pending))$"
+    r"(?:still\s+)?(?:unwatched|unseen|unread|not\s+watched|not\s+seen))$"
 )
 _LEFT_NOUN_EN: Final = re.compile(
     r"^(?:(?:list|show me|show)\s+)?(?:(?:my|the)\s+)?(?:(?:unwatched|unseen|unread)\s+(?P<noun1>"
@@ -713,6 +713,8 @@ def _read_list(words: str) -> ListRequest | None:
         if period is not None and asked == "left":
             return None  # "o que falta ver essa semana": not certain
         noun = next((groups[g] for g in ("noun1", "noun2", "noun3") if groups.get(g)), None)
+        if noun is None and "pendente" in words:
+            return None  # "o que está pendente?" may be a question or a reminder: not certain
         verb = next(
             (
                 groups[g]

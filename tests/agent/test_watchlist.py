@@ -1180,3 +1180,10 @@ def test_a_but_clause_after_the_title_is_no_part_of_it() -> None:
         found = read(said)
         assert isinstance(found, MarkRequest), said
         assert found.title.casefold() == said.split()[1], said
+
+
+def test_what_is_pending_is_no_list_by_state() -> None:
+    """ "what is pending?" asks about an open question; "o que está pendente?" may be a
+    reminder: neither is read as the list of what is left to watch."""
+    for said in ("what is pending?", "o que está pendente?", "qual é a pendência?"):
+        assert read(said) is None, said
