@@ -127,11 +127,13 @@ _NOT_A_TITLE: Final = frozenset(
     "tudo todos todas isso isto aquilo ele ela eles elas la lá ali aqui a gente voce vc "
     "a an some something anything nothing everything it that this them those these "
     "what when where how who why my your his her their mais menos muito muita pouco "
-    "porque pq trailer trailers episodio ep primeiro primeira".split()
+    "porque pq trailer trailers episodio ep primeiro primeira nao not".split()
 )
 # what may follow the title: when, a rating, a feeling (never stored as a number)
 _DAYS: Final[dict[str, int]] = {
     "hoje": 0,
+    "hj": 0,
+    "hj a noite": 0,
     "hoje cedo": 0,
     "hoje a noite": 0,
     "agora": 0,
@@ -213,7 +215,7 @@ _COMMENT: Final = (
 # -- marking --------------------------------------------------------------------------------
 
 _LEAD: Final = (
-    r"(?:(?:e|and|pode|podes|can you|could you|please|por favor|pfv|eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
+    r"(?:(?:e|and|pode|podes|can you|could you|please|por favor|pfv|hj|eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
     r"ah|ei|hey|bom|well|acabei de|acabo de|i ve|i have|ive|have|also|tambem|tb)\s+)*"
 )
 _SEE_VERBS: Final = (
@@ -369,11 +371,23 @@ def _rating_only(raw: str) -> MarkRequest | None:
     return found if found is not None and not found.both else None
 
 
+_N_BEFORE: Final = re.compile(
+    r"(?i)(?<!\w)n(?=\s+(?:vi|assisti|li|terminei|vimos|assistimos|acabei)\b)"
+)
+_N_AFTER: Final = re.compile(r"(?i)\b(vi|assisti|li|terminei|vimos|assistimos)\s+n\b(?!')")
+
+
+def _n_as_not(raw: str) -> str:
+    """ "n" is "não" right before or after a see verb (chat shorthand), nowhere else."""
+    return _N_AFTER.sub(r"\1 não", _N_BEFORE.sub("não", raw))
+
+
 def read_mark(text: str) -> MarkRequest | None:
     """The mark `text` asks for, or None when it is anything else (or not certainly this)."""
     raw = text.strip()
     if not raw or len(raw) > 300 or raw.startswith("/") or "?" in raw:
         return None
+    raw = _n_as_not(raw)  # "ainda n vi duna", "duna eu n vi n"
     if (rated := _rating_only(raw)) is not None:
         return rated
     if (described := _described_mark(raw)) is not None:

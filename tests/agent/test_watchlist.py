@@ -1187,3 +1187,21 @@ def test_what_is_pending_is_no_list_by_state() -> None:
     reminder: neither is read as the list of what is left to watch."""
     for said in ("what is pending?", "o que está pendente?", "qual é a pendência?"):
         assert read(said) is None, said
+
+
+def test_n_is_nao_beside_a_see_verb_in_marks_and_hj_is_today() -> None:
+    from agent.understanding.watchlist import MarkRequest
+
+    for said, state, title in (
+        ("ainda n vi duna", "unseen", "duna"),
+        ("duna eu n vi", "unseen", "duna"),
+        ("eu n assisti dark", "unseen", "dark"),
+        ("hj eu vi duna", "seen", "duna"),
+        ("vi duna hj", "seen", "duna"),
+        ("I watched no country for old men", "seen", "no country for old men"),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title) == (state, title), said
+    for said in ("vi n", "n sei se vi duna"):
+        assert not isinstance(read(said), MarkRequest), said
