@@ -297,6 +297,12 @@ _EVERY: Final = re.compile(
 )
 
 
+_PART_OF: Final = re.compile(
+    r"\b(?:season|seasons|temporada|temporadas|episode|episodes|episodio|episodios|ep|eps|"
+    r"capitulo|capitulos|chapter|chapters)\b"
+)
+
+
 def _target(obj: str) -> Target | None:
     """A shelf line ("o 2", "esse") or "esse artigo": the one item just named, of that type."""
     found = _PRONOUN_NOUN.match(obj)
@@ -538,6 +544,8 @@ def _with_object(
     obj = said.norm[start:end].strip()
     if obj in ("de ver", "de assistir", "de ler", "watching", "reading"):
         return None  # "acabei de ver" alone: the bare reading, or the planner's
+    if _PART_OF.search(obj):
+        return None  # "the first season of Dark", "o episódio 3": a part is not the whole
     if rating is not None and state == "unseen":
         return None  # "ainda não vi, nota 8" makes no sense: not certain
     counted = re.match(r"(?:dois|duas)\b", obj) and re.search(r"\b(?:os|as)\s*$", head[:start])

@@ -1205,3 +1205,15 @@ def test_n_is_nao_beside_a_see_verb_in_marks_and_hj_is_today() -> None:
         assert (found.state, found.title) == (state, title), said
     for said in ("vi n", "n sei se vi duna"):
         assert not isinstance(read(said), MarkRequest), said
+
+
+def test_a_season_or_an_episode_is_not_the_whole_show() -> None:
+    from agent.understanding.watchlist import MarkRequest
+
+    for said in (
+        "finished the first season of dark",
+        "terminei a temporada 2 de dark",
+        "vi o episódio 3 de dark",
+    ):
+        assert not isinstance(read(said), MarkRequest), said
+    assert isinstance(read("terminei dark"), MarkRequest)
