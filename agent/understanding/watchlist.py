@@ -216,7 +216,10 @@ _COMMENT: Final = (
 
 _LEAD: Final = (
     r"(?:(?:e|and|pode|podes|can you|could you|please|por favor|pfv|hj|eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
-    r"ah|ei|hey|bom|well|acabei de|acabo de|i ve|i have|ive|have|also|tambem|tb)\s+)*"
+    r"ah|ei|hey|bom|well|acabei de|acabo de|i ve|i have|ive|have|also|tambem|tb|"
+    # who watched with the user: "eu e minha esposa vimos", "my wife and i watched"
+    r"(?:eu|i)\s+(?:e|and)\s+(?:(?:a|o|minha|meu|my|the)\s+)?[a-z]+|"
+    r"(?:(?:a|o|minha|meu|my|the)\s+)?[a-z]+\s+(?:e|and)\s+(?:eu|i))\s+)*"
 )
 _SEE_VERBS: Final = (
     r"vi|assisti(?: a| ao| o| os)?|terminei(?: de (?:ver|assistir))?|acabei(?: de (?:ver|assistir))?|"

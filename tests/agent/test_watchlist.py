@@ -1217,3 +1217,16 @@ def test_a_season_or_an_episode_is_not_the_whole_show() -> None:
     ):
         assert not isinstance(read(said), MarkRequest), said
     assert isinstance(read("terminei dark"), MarkRequest)
+
+
+def test_who_watched_with_the_user_opens_a_mark() -> None:
+    from agent.understanding.watchlist import MarkRequest
+
+    for said, title, days in (
+        ("my wife and i watched barbie", "barbie", 0),
+        ("eu e minha esposa vimos barbie", "barbie", 0),
+        ("minha filha e eu assistimos divertida mente 2 ontem", "divertida mente 2", 1),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.title, found.days_ago) == (title, days), said
