@@ -269,7 +269,11 @@ _OBJECT_FIRST: Final = re.compile(
     r"^(?P<what>(?!(?:eu|e|so|ai|ja|quais|qual|que|o que|quem|onde|quando|como|quant[oa]s|"
     r"lista|listar|mostra|mostrar|me mostra|me fala|me diz|show|list|tell|"
     r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)\s+eu\s+(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
-    r"(?P<verb>vi|assisti|terminei|li)(?(not)(?:\s+nao)?)(?:\s+ainda)?$"
+    r"(?P<verb>vi|assisti|terminei|li)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
+    # "the movie dune i already watched": a title, then who saw it
+    r"^(?P<what_en>(?!(?:i|what|which|who|where|when|how|show|list|tell|all|nothing|none|"
+    r"everything|anything|things|stuff|it|that|this|the one|one|last|first)\b).+?)\s+(?:i|we)\s+"
+    r"(?:ve\s+|have\s+)?(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|finished|read)$"
 )
 _PRONOUN_NOUN: Final = re.compile(
     rf"^(?:(?:esse|essa|este|esta|aquele|aquela|that|this|the|o)\s+(?P<noun>{_NOUN})|"
@@ -460,13 +464,17 @@ def _mark_head(
         )
     if (m := _OBJECT_FIRST.match(head)) is not None:  # "o 1 eu vi", "dark eu não vi não"
         state: MarkState = "unseen" if m.group("not") else "seen"
+        group = "what" if m.group("what") else "what_en"
+        obj = said.norm[offset + m.start(group) : offset + m.end(group)]
+        if group == "what_en" and (obj in _NOUNS or _target(obj) is not None):
+            return None  # "movies i watched", "the last one i watched": a list, not a mark
         return _with_object(
             said,
             head,
-            offset + m.start("what"),
-            offset + m.end("what"),
+            offset + m.start(group),
+            offset + m.end(group),
             state,
-            reading=m.group("verb") == "li",
+            reading=(m.group("verb") or m.group("verb_en")) in ("li", "read"),
             days=days if state == "seen" else 0,
             rating=rating if state == "seen" else None,
         )

@@ -1230,3 +1230,13 @@ def test_who_watched_with_the_user_opens_a_mark() -> None:
         found = read(said)
         assert isinstance(found, MarkRequest), said
         assert (found.title, found.days_ago) == (title, days), said
+
+
+def test_a_title_then_i_watched_is_a_mark_and_a_bare_noun_or_line_never_is() -> None:
+    from agent.understanding.watchlist import MarkRequest
+
+    found = read("the movie dune i already watched")
+    assert isinstance(found, MarkRequest)
+    assert (found.title, found.type) == ("dune", "movie")
+    for said in ("movies watched", "last watched", "the last one i watched", "already watched"):
+        assert not isinstance(read(said), MarkRequest), said  # would mark what is in focus
