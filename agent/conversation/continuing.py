@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent.conversation import deleting, listing, outcomes, pointing
+from agent.conversation import deleting, listing, outcomes, pointing, watching
 from agent.conversation import shelf as shelves
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -72,6 +72,12 @@ async def act(
             reply = await _list(deps, turn, cont, last)
         case "show":
             reply = await _show(deps, turn, cont)
+        case "mark_seen" | "mark_unseen":  # "e Interestelar também" after "já vi Duna"
+            reply = await _mark(deps, turn, cont, last.action.removeprefix("mark_"))
+        case "where":  # "and The Office?" after where-to-watch (issue 44)
+            reply = await _where(deps, turn, cont)
+        case "state_left" | "state_done":  # "e as séries?" after "o que falta ver?"
+            reply = await watching.carried_list(deps, turn, message)
     if reply is not None:
         turn.facts.apply_rule(f"continued:{last.action}")
     return Continued(reply, hint)
@@ -151,6 +157,31 @@ async def _list(deps: Deps, turn: Turn, cont: Continuation, last: shelves.Last) 
     return await listing.list_reply(
         deps, turn, args, window="last_week" if period == "last_week" else None
     )
+
+
+async def _mark(deps: Deps, turn: Turn, cont: Continuation, state: str) -> Reply | None:
+    """ "e Interestelar também", "and Dune too" after a mark: the same mark for that title."""
+    words = fold(cont.title).split()
+    if cont.other or cont.next or cont.period or "?" in (turn.incoming.text or ""):
+        return None
+    if (ref := read_reference(cont.rest)) is not None:  # "e o 3 tb": that line
+        if ref.action != "show" or not ref.bare:
+            return None
+        return await watching.mark_named(deps, turn, "", state, None, target=ref.target)
+    if not words or len(words) > MAX_TITLE_WORDS:
+        return None
+    return await watching.mark_named(deps, turn, cont.title, state, cont.type)
+
+
+async def _where(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:
+    """ "and The Office?", "e a série Dark?" after where-to-watch: where that title streams."""
+    title = cont.title
+    words = fold(title).split()
+    if cont.other or cont.next or cont.period or not words or len(words) > MAX_TITLE_WORDS:
+        return None
+    if read_reference(cont.rest) is not None or re.search(r",|\s(?:e|and|&)\s", title):
+        return None  # "e o 2?" points at a line; "e X e Y?" is two questions: the planner's
+    return await watching.where_named(deps, turn, title, cont.type)
 
 
 async def _show(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:

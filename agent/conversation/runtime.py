@@ -331,6 +331,9 @@ class Runtime:
     async def _list(self, turn: Turn, intent: Intent) -> Reply:
         """`lista`, "quantos vídeos eu tenho?", "o que eu salvei hoje?": `list_items`, in code."""
         message = turn.incoming.text or ""
+        carried = await watching.carried_list(self.deps, turn, message)  # "e as séries?"
+        if carried is not None:
+            return carried
         question = read_question(message)
         if question is not None and question.kind in ("count", "when") and not question.subject:
             args, window = answering.list_request(question)

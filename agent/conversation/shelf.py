@@ -34,6 +34,7 @@ LIST_PER_TYPE = 10
 PREVIEW_EXAMPLES = 3  # the delete-all preview names this many of the oldest items
 SHELF_FORMAT = 2  # part of the key: what the cache holds changes with it
 MAX_ENTRIES = 60  # a shelf keeps at most this many entries (two pages of a typed list)
+MAX_NAMED = 3  # titles off the list the last action named, kept for "salva os dois"
 
 
 # -- the conversation's shelf --------------------------------------------------------------
@@ -60,9 +61,12 @@ class Last:
     action: str  # save, delete, list, count, find, show, edit
     type: str = ""  # the item type it was about, if one
     period: str = ""  # a list's or a count's period, if one
+    # titles it named that are not on the list ("type:title"): what "salva ele" saves
+    named: tuple[str, ...] = ()
 
-    def stored(self) -> list[str]:
-        return [self.action, self.type, self.period]
+    def stored(self) -> list[Any]:
+        core: list[Any] = [self.action, self.type, self.period]
+        return [*core, list(self.named)] if self.named else core
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +119,14 @@ def _parse_entry(raw: Any) -> Entry | None:
 
 
 def _parse_last(raw: Any) -> Last | None:
-    if not isinstance(raw, list | tuple) or len(raw) != 3:
+    if not isinstance(raw, list | tuple) or len(raw) not in (3, 4):
         return None
-    if not all(isinstance(part, str) for part in raw) or not raw[0]:
+    core, named = raw[:3], raw[3] if len(raw) == 4 else []
+    if not all(isinstance(part, str) for part in core) or not core[0]:
         return None
-    return Last(*raw)
+    if not isinstance(named, list) or not all(isinstance(n, str) for n in named):
+        return None
+    return Last(core[0], core[1], core[2], tuple(named[:MAX_NAMED]))
 
 
 def _parse(raw: Any) -> Shown | None:
@@ -212,10 +219,13 @@ def _last(turn: Turn) -> Last | None:
     return current.last if current is not None else None
 
 
-def did(turn: Turn, action: str, item_type: str = "", period: str = "") -> None:
-    """What this turn did, for a next message that continues it (issue 41)."""
+def did(
+    turn: Turn, action: str, item_type: str = "", period: str = "", named: Sequence[str] = ()
+) -> None:
+    """What this turn did, for a next message that continues it (issue 41); `named`: the
+    titles it named that are not on the list, "type:title" (issue 44: "salva os dois")."""
     current = shown(turn)
-    last = Last(action, item_type, period)
+    last = Last(action, item_type, period, tuple(named)[-MAX_NAMED:])
     if current is None:
         _stage(turn, Shown((), None, last))
     elif current.last != last:

@@ -10,6 +10,7 @@ What is shown numbered becomes the shelf, so "vi o 2" and "onde assistir o 1" fo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -18,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from agent.conversation import incode
 from agent.conversation import shelf as shelves
+from agent.conversation.batching import save_batch
 from agent.conversation.pointing import Miss, locate
 from agent.conversation.replies import finish, item_label
 from agent.conversation.turn import Turn
@@ -37,17 +39,24 @@ from agent.tools.marking import MarkTo, mark, resolve, seen_at
 from agent.tools.suggesting import suggest
 from agent.tools.watching import country_of, own_title, where
 from agent.types import Choice, Language, Reply
-from agent.understanding.references import Target
+from agent.understanding.batches import Batch, PieceType
+from agent.understanding.continuations import read_continuation
+from agent.understanding.references import Target, shelf_target
+from agent.understanding.textnorm import fold
 from agent.understanding.watchlist import (
     WATCHABLE,
     ListRequest,
     MarkRequest,
+    MarkState,
     Period,
+    SaveNamed,
+    StateQuestion,
     SuggestRequest,
     WhereRequest,
+    days_named,
     read,
 )
-from storage.documents import DONE_STATE, ItemDoc, ItemType
+from storage.documents import DONE_STATE, ITEM_TYPES, ItemDoc, ItemType
 from storage.ledger import sha256_hex
 
 TOOLS = frozenset({"mark_item", "where_to_watch", "suggest_from_list"})
@@ -55,6 +64,12 @@ BUTTON_PREFIX = "mk:"  # a ✓ button's choice token: `mk:<the shelf's time, bas
 MAX_BUTTONS = 10  # WhatsApp's list rows; Telegram takes them one a row
 PER_TYPE = 10  # lines of each type a list by state shows
 PERIOD_CAP = 1_000  # items marked in a period read at most
+PERIODS = ("today", "yesterday", "this_week", "last_7_days", "this_month")
+MAX_SEVERAL = 5
+MIN_DESCRIBING = 5  # letters a word of a description needs to name an item by itself  # titles one "já vi X, Y e Z" marks at most
+_DAY_WORDS = (
+    r"ontem|hoje|anteontem|semana passada|agora|yesterday|today|last night|last week|tonight"
+)
 
 
 # -- reading a message ----------------------------------------------------------------------
@@ -68,20 +83,79 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
     turn.facts.apply_rule("watchlist_in_code")
     if isinstance(request, MarkRequest) and request.also_seen:
         return await _swap(deps, turn, request)
+    if isinstance(request, MarkRequest) and (request.both or request.every):
+        return await _mark_both(deps, turn, request)
     if isinstance(request, MarkRequest):
         return await _mark(deps, turn, request)
     if isinstance(request, ListRequest):
+        types = request.types
+        last = shelves.last_action(turn)
+        if request.carried and last is not None and last.action.startswith("state_"):
+            # "and how many are left?" after a list of shows: the shows
+            types = next(((t,) for t in ITEM_TYPES if t == last.type), types)
         return await list_by_state(
             deps,
             turn,
             request.state,
-            request.types,
+            types,
             count=request.count,
             period=request.period,
         )
     if isinstance(request, WhereRequest):
         return await _where(deps, turn, request)
+    if isinstance(request, StateQuestion):
+        return await _state_of(deps, turn, request)
+    if isinstance(request, SaveNamed):
+        return await _save_named(deps, turn, request)
     return await _suggest(deps, turn, request)
+
+
+async def _save_named(deps: Deps, turn: Turn, request: SaveNamed) -> Reply | None:
+    """ "salva ele", "add both to my list": the titles the last answer named off the list,
+    saved as the type TMDB found them; None (the planner's) when it named not that many."""
+    last = shelves.last_action(turn)
+    named = list(last.named) if last is not None else []
+    if not named or (request.count == 2 and len(named) != 2):
+        return None
+    chosen = named[-1:] if request.count == 1 else named
+    pieces: list[str] = []
+    types: list[PieceType] = []
+    for one in chosen:
+        kind, _, title = one.partition(":")
+        if kind not in ("movie", "tv_show") or not title:
+            return None
+        pieces.append(title)
+        types.append("movie" if kind == "movie" else "tv_show")
+    return await save_batch(deps, turn, Batch("mixed", tuple(pieces), types=tuple(types)))
+
+
+def _named_off_list(turn: Turn, title: str, item_type: str, *, more: bool) -> tuple[str, ...]:
+    """The titles off the list named so far: this one, after the last answer's when `more`."""
+    last = shelves.last_action(turn)
+    before = [
+        n for n in (last.named if last is not None and more else ()) if n.partition(":")[2] != title
+    ]
+    return (*before, f"{item_type}:{title}")
+
+
+async def _state_of(deps: Deps, turn: Turn, request: StateQuestion) -> Reply | None:
+    """ "is Dune still on my to-watch list?": the item's state as stored, or that it is not
+    on the list; several close ones are the planner's (it may show them)."""
+    lang = turn.language
+    found = await resolve(deps, turn, query=request.title, item_type=request.type, prefer=WATCHABLE)
+    if isinstance(found, NotFound):
+        body = text("state_asked_missing", lang, query=_quoted(request.title))
+        return finish(turn, body, kind="deterministic")
+    if not isinstance(found, ItemDoc):
+        return None
+    shelves.point_at(turn, found)  # "marca como visto", "onde assistir?" name it now
+    state = state_word(found.current_state, lang)
+    if not found.done:
+        body = text("state_asked_left", lang, label=item_label(found), state=state)
+        return finish(turn, body, kind="deterministic")
+    rating = f" · {found.rating}/10" if found.rating is not None else ""
+    body = text("state_asked_done", lang, label=item_label(found), state=state, rating=rating)
+    return finish(turn, body, kind="deterministic")
 
 
 def _entry(turn: Turn, target: Target) -> shelves.Entry | str:
@@ -110,6 +184,8 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
         entry = _entry(turn, request.target)
         if isinstance(entry, str) and request.bare:
             return None  # "assisti agora e amei" with nothing in focus: the planner's
+        if isinstance(entry, str) and (only := await _only_open(deps, turn, request)) is not None:
+            entry = shelves.entry_of(only, 0)  # "vi o vídeo": the one video still to see
         if isinstance(entry, str):
             return _missed(turn, entry)
         turn.facts.apply_rule("shelf_reference")
@@ -124,11 +200,25 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
         )
         args["query"] = request.title
         if isinstance(found, NotFound) and _several(request.title):
-            return None  # "vi duna e tenet": the planner can take both
+            # "já vi coringa e oppenheimer": each a title of the list, or the planner's
+            return await _mark_several(deps, turn, request, prefer)
+        if isinstance(found, NotFound) and request.described:
+            found = await _described(deps, turn, request, prefer)  # "liguei pro encanador"
+        if isinstance(found, NotFound) and (cut := await _named_before(deps, turn, request)):
+            found, request = cut  # "assisti o coringa ontem com meu irmão": Coringa, yesterday
+            args["query"] = request.title
         if isinstance(found, NotFound) and to == "unseen":
             return None  # "desmarca aquele do bolo" also cancels: reminders or the planner
         if not isinstance(found, ItemDoc):
             incode.record(turn, "mark_item", args, found)
+            if isinstance(found, NotFound) and request.type in (None, "movie", "tv_show"):
+                kind = request.type or "movie"  # "ah tá, então salva ele" saves it
+                shelves.did(
+                    turn,
+                    "named",
+                    kind,
+                    named=_named_off_list(turn, request.title, kind, more=False),
+                )
             return outcome_reply(turn, found)
         if to == "unseen" and not found.done:
             return None  # "desmarca o do bolo": nothing to unmark, so a reminder to cancel?
@@ -138,7 +228,26 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     incode.record(turn, "mark_item", args, outcome)
     if isinstance(outcome, Marked) and outcome.changed:
         turn.tools_executed.append("mark_item")
-    return outcome_reply(turn, outcome, days_ago=request.days_ago)
+    reply = outcome_reply(turn, outcome, days_ago=request.days_ago)
+    shelves.did(turn, f"mark_{to}", item.type)  # "e Interestelar também" marks it too
+    return reply
+
+
+async def mark_named(
+    deps: Deps,
+    turn: Turn,
+    title: str,
+    state: str,
+    item_type: ItemType | None,
+    target: Target | None = None,
+) -> Reply | None:
+    """ "e Interestelar também", "e o 3 tb" right after a mark: the same mark for it."""
+    if state not in ("seen", "unseen"):
+        return None
+    to: MarkState = "seen" if state == "seen" else "unseen"
+    if target is not None:
+        return await _mark(deps, turn, MarkRequest(to, target=target, type=target.type))
+    return await _mark(deps, turn, MarkRequest(to, title=title, type=item_type))
 
 
 async def _swap(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
@@ -160,9 +269,135 @@ async def _swap(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     return replace(seen, text="\n".join(lines))
 
 
+async def _only_open(deps: Deps, turn: Turn, request: MarkRequest) -> ItemDoc | None:
+    """ "vi o vídeo" with no video in focus: the user's one video still to see, if one."""
+    target = request.target
+    if target is None or target.kind != "pronoun" or target.type is None or request.state != "seen":
+        return None
+    open_ones = await deps.db.items.list_for(
+        turn.user_id, item_type=target.type, limit=2, not_done=True
+    )
+    return open_ones[0] if len(open_ones) == 1 else None
+
+
 def _several(title: str) -> bool:
     words = f" {title.casefold()} "
     return " e " in words or " and " in words or "," in title
+
+
+_PARTS = re.compile(r"\s*,\s*(?:(?:e|and)\s+)?|\s+(?:e|and|&)\s+", re.IGNORECASE)
+# what may follow a title and say only how it was seen: "com meu irmão", "no cinema ontem"
+_CIRCUMSTANCE = re.compile(
+    r"^(?:com|no|na|nos|nas|em|pelo|pela|num|numa|de novo|outra vez|faz|ha|fds|"
+    r"with|at|in|on|over|during|this|last|again|" + _DAY_WORDS + r")\b",
+    re.IGNORECASE,
+)
+
+
+async def _mark_several(
+    deps: Deps, turn: Turn, request: MarkRequest, prefer: tuple[ItemType, ...]
+) -> Reply | None:
+    """ "já vi coringa e oppenheimer": every part one item of the list, each marked; the
+    planner's when any part is not certainly one item."""
+    parts = [p.strip() for p in _PARTS.split(request.title) if p.strip()]
+    if not 2 <= len(parts) <= MAX_SEVERAL:
+        return None
+    items: list[ItemDoc] = []
+    for part in parts:
+        line = shelf_target(part)  # "vi o 1 e o 3": lines of what was just shown
+        if line is not None:
+            entry = _entry(turn, line)
+            one = (
+                None
+                if isinstance(entry, str)
+                else await deps.db.items.get(turn.user_id, entry.item_id)
+            )
+            if one is None or any(i.id == one.id for i in items):
+                return None
+            items.append(one)
+            continue
+        found = await resolve(deps, turn, query=part, item_type=request.type, prefer=prefer)
+        if isinstance(found, NotFound) and part is parts[-1]:  # "... e barbie this weekend"
+            cut = await _named_before(deps, turn, replace(request, title=part))
+            found, request = cut if cut is not None else (found, request)
+        if not isinstance(found, ItemDoc) or any(i.id == found.id for i in items):
+            return None
+        items.append(found)
+    return await _mark_items(deps, turn, request, items)
+
+
+async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
+    """ "já vi os dois", "watched both": the two items just shown, when two were; "já vi
+    todos": every item just shown, when a few were."""
+    current = shelves.shown(turn)
+    if current is None or not current.entries:
+        return None
+    if len(current.entries) != 2 if request.both else len(current.entries) > MAX_SEVERAL:
+        return None
+    items = [await deps.db.items.get(turn.user_id, e.item_id) for e in current.entries]
+    kept = [i for i in items if i is not None]
+    if len(kept) != len(current.entries):
+        return None
+    turn.facts.apply_rule("shelf_reference")
+    return await _mark_items(deps, turn, request, kept)
+
+
+async def _mark_items(
+    deps: Deps, turn: Turn, request: MarkRequest, items: Sequence[ItemDoc]
+) -> Reply:
+    """Each of `items` marked as `request` says, one reply naming them all."""
+    to: MarkTo = "unseen" if request.state == "unseen" else "seen"
+    at = seen_at(turn.now_ms, request.days_ago)
+    lines: list[str] = []
+    reply: Reply | None = None
+    for item in items:
+        outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at)
+        incode.record(turn, "mark_item", {"item_id": item.id, "state": to}, outcome)
+        if isinstance(outcome, Marked) and outcome.changed:
+            turn.tools_executed.append("mark_item")
+        reply = outcome_reply(turn, outcome, days_ago=request.days_ago)
+        lines += [line for line in reply.text.splitlines() if line not in lines]
+    assert reply is not None
+    shelves.show_items(turn, items)  # "desfaz", "onde assistir o 2" name them now
+    shelves.did(turn, f"mark_{to}")
+    return replace(reply, text="\n".join(lines))
+
+
+async def _described(
+    deps: Deps, turn: Turn, request: MarkRequest, prefer: tuple[ItemType, ...]
+) -> ItemDoc | NotFound:
+    """ "já liguei pro encanador, marca como feito": the one item every distinctive word of
+    the description that finds anything finds (at least one does), else not found."""
+    words = [w for w in fold(request.title).split() if len(w) >= MIN_DESCRIBING and w.isalpha()]
+    hits: set[str] = set()
+    one: ItemDoc | None = None
+    for word in words:
+        found = await resolve(deps, turn, query=word, item_type=request.type, prefer=prefer)
+        if isinstance(found, ItemDoc):
+            hits.add(found.id)
+            one = found
+        elif not isinstance(found, NotFound):
+            return NotFound(request.title)  # a word that names several: not certain
+    return one if one is not None and len(hits) == 1 else NotFound(request.title)
+
+
+async def _named_before(
+    deps: Deps, turn: Turn, request: MarkRequest
+) -> tuple[ItemDoc, MarkRequest] | None:
+    """The longest start of the title that is one item of the list when the rest only says
+    how or when it was seen ("o coringa ontem com meu irmão"); None otherwise."""
+    words = request.title.split()
+    prefer: tuple[ItemType, ...] = ("link", "note") if request.reading else WATCHABLE
+    for cut in range(len(words) - 1, 0, -1):
+        rest = " ".join(words[cut:])
+        if _CIRCUMSTANCE.match(fold(rest)) is None:
+            continue
+        head = " ".join(words[:cut])
+        found = await resolve(deps, turn, query=head, item_type=request.type, prefer=prefer)
+        if isinstance(found, ItemDoc):
+            days = max(request.days_ago, days_named(rest))
+            return found, replace(request, title=head, days_ago=days)
+    return None
 
 
 async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
@@ -190,9 +425,47 @@ async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
         )
     incode.record(turn, "where_to_watch", args, outcome)
     turn.tools_executed.append("where_to_watch")
+    named: tuple[str, ...] = ()
+    if item is None and outcome.found_type is not None:  # "blz, salva os dois" saves these
+        last = shelves.last_action(turn)
+        more = last is not None and last.action == "where"
+        named = _named_off_list(turn, request.title, outcome.found_type, more=more)
+    shelves.did(turn, "where", item.type if item is not None else (request.type or ""), named=named)
     if request.paid and outcome.options is not None:
         return _paid_reply(turn, outcome, outcome.options)
     return outcome_reply(turn, outcome)
+
+
+async def where_named(
+    deps: Deps, turn: Turn, title: str, item_type: ItemType | None
+) -> Reply | None:
+    """ "and The Office?" right after where-to-watch: the same question for this title."""
+    if item_type not in (None, *WATCHABLE):
+        return None
+    return await _where(deps, turn, WhereRequest(title=title, type=item_type))
+
+
+async def list_named(
+    deps: Deps, turn: Turn, state: str, item_type: ItemType | None, period: str
+) -> Reply | None:
+    """ "e as séries?" right after a list by state: the same list for that type."""
+    if state not in ("left", "done") or item_type is None:
+        return None
+    asked: Literal["left", "done"] = "left" if state == "left" else "done"
+    when: Period | None = period if period in PERIODS else None  # type: ignore[assignment]
+    return await list_by_state(deps, turn, asked, (item_type,), period=when)
+
+
+async def carried_list(deps: Deps, turn: Turn, message: str) -> Reply | None:
+    """ "e as séries?" right after a list by state ("o que falta ver?"): that list again, for
+    the type it names; None when the message is no such continuation."""
+    last = shelves.last_action(turn)
+    if last is None or not last.action.startswith("state_"):
+        return None
+    cont = read_continuation(message)
+    if cont is None or cont.title or cont.other or cont.next or cont.period:
+        return None
+    return await list_named(deps, turn, last.action.removeprefix("state_"), cont.type, last.period)
 
 
 def _paid_reply(turn: Turn, outcome: WatchFound, options: WatchOptions) -> Reply:
@@ -227,6 +500,7 @@ async def _suggest(deps: Deps, turn: Turn, request: SuggestRequest) -> Reply:
     }
     incode.record(turn, "suggest_from_list", args, outcome)
     turn.tools_executed.append("suggest_from_list")
+    shelves.did(turn, "suggest", request.type or "")  # "ok, vou ver esse" continues no save
     return outcome_reply(turn, outcome)
 
 
@@ -451,6 +725,8 @@ async def list_by_state(
     """
     lang = turn.language
     turn.facts.apply_rule("user_scope")
+    # "and how many are left?", "e as séries?" carry this list's state and type
+    shelves.did(turn, f"state_{state}", types[0] if len(types) == 1 else "", period or "")
     totals = {t: int(turn.user.counts.get(t, 0)) for t in types}
     reading = all(t == "link" for t in types)
     span = period_range(period, turn.now_ms, _zone(deps, turn)) if period else None

@@ -25,6 +25,8 @@ from agent.understanding.searches import plain_search
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text
 from agent.understanding.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
+from agent.understanding.watchlist import SaveNamed
+from agent.understanding.watchlist import read as read_watchlist
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 _POLITE = r"(?:(?:por\s+favor|pfv|pls|please)[,\s]+)?"
@@ -160,6 +162,8 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         if asks_about_link(message):
             return "enrich_link", {"url": link[1]["url"]}
         return link if asked or _only_links(message) else None
+    if isinstance(read_watchlist(message), SaveNamed):
+        return None  # "salva os dois", "save it": names nothing to save (no note of the words)
     body = _strip(_SAVE, message)
     for pattern, tool in ((_MOVIE, "enrich_movie"), (_TV, "enrich_tv_show")):
         match = pattern.search(body)

@@ -25,6 +25,19 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "{label} já estava marcado como {state}: nada mudou.",
         "en": "{label} was already marked {state}: nothing changed.",
     },
+    # "is Dune still on my to-watch list?", "já vi Duna?": the state, from storage
+    "state_asked_left": {
+        "pt": "{label} está na sua lista, ainda {state}.",
+        "en": "{label} is on your list, still {state}.",
+    },
+    "state_asked_done": {
+        "pt": "{label} está na sua lista, já marcado como {state}{rating}.",
+        "en": "{label} is on your list, already marked {state}{rating}.",
+    },
+    "state_asked_missing": {
+        "pt": "«{query}» não está na sua lista.",
+        "en": "«{query}» is not on your list.",
+    },
     "mark_not_found": {
         "pt": "Não achei «{query}» na sua lista: nada foi marcado.",
         "en": "I did not find «{query}» on your list: nothing was marked.",

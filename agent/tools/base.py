@@ -222,6 +222,7 @@ class WatchFound:
     country: str
     options: WatchOptions | None
     failure: Literal["not_configured", "unavailable", "no_match"] | None = None
+    found_type: Literal["movie", "tv_show"] | None = None  # what TMDB found a title off the list as
 
 
 @dataclass(frozen=True, slots=True)

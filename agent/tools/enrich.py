@@ -30,6 +30,7 @@ from agent.tools.base import (
 )
 from agent.tools.saving import MAX_YEAR, MIN_YEAR, store_item
 from agent.understanding.batches import MAX_BATCH, Run, is_known_title, split_title
+from agent.understanding.kinds import names_a_movie
 from agent.understanding.textnorm import fold
 from agent.understanding.urls import InvalidUrl, is_video_url, parse_user_url
 from config.logging import log_event
@@ -81,6 +82,12 @@ async def _enrich(
         several = await split_by_lookup(ctx, kind, title, found)
         if several is not None:
             return several
+    if kind == "movie" and found == [] and not names_a_movie(ctx.turn.incoming.text or ""):
+        # "save the office": no movie by that name, and the message never said movie; a
+        # show TMDB clearly means by it is saved as the show
+        shows = await lookup(ctx, "tv", title, year)
+        if not isinstance(shows, ServiceError) and clear_candidate(shows, title, year) is not None:
+            return await settle(ctx, "tv", title, year, shows)
     return await settle(ctx, kind, title, year, found)
 
 

@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from agent.errors import ToolFailure
+from agent.errors import ServiceError, ToolFailure
+from agent.services.tmdb import TMDB_LANGUAGE, TmdbCandidate, clear_candidate
 from agent.texts import text
 from agent.tools.base import Failed, Outcome, Saved, Tool, ToolArgs, ToolContext
 from agent.tools.watching import learn_details
@@ -292,25 +293,51 @@ def _unlooked(ctx: ToolContext, tmdb_id: int | None) -> tuple[str, ...]:
 
 
 async def save_movie(ctx: ToolContext, args: SaveMovieArgs) -> Outcome:
-    return await store_item(
-        ctx,
-        "movie",
-        title=args.title,
-        year=args.year,
-        tmdb_id=args.tmdb_id,
-        caveats=_unlooked(ctx, args.tmdb_id),
-    )
+    return await _save_title(ctx, "movie", args.title, args.year, args.tmdb_id)
 
 
 async def save_tv_show(ctx: ToolContext, args: SaveTvShowArgs) -> Outcome:
+    return await _save_title(ctx, "tv_show", args.title, args.year, args.tmdb_id)
+
+
+async def _save_title(
+    ctx: ToolContext, item_type: ItemType, title: str, year: int | None, tmdb_id: int | None
+) -> Outcome:
+    """A movie or show saved as the planner named it; with no TMDB id, the one TMDB clearly
+    means by the title is saved instead (its year, id, runtime, where it streams), as a
+    save in code does. No clear match, or TMDB not answering: saved as given."""
+    chosen = await _clear_match(ctx, item_type, title, year) if tmdb_id is None else None
+    if chosen is not None:
+        ctx.turn.facts.apply_rule("save_when_asked")
+        return await store_item(
+            ctx,
+            item_type,
+            title=chosen.title,
+            year=chosen.year,
+            tmdb_id=chosen.tmdb_id,
+            overview=chosen.overview,
+            enriched=True,
+            original_title=chosen.original_title,
+        )
     return await store_item(
-        ctx,
-        "tv_show",
-        title=args.title,
-        year=args.year,
-        tmdb_id=args.tmdb_id,
-        caveats=_unlooked(ctx, args.tmdb_id),
+        ctx, item_type, title=title, year=year, tmdb_id=tmdb_id, caveats=_unlooked(ctx, tmdb_id)
     )
+
+
+async def _clear_match(
+    ctx: ToolContext, item_type: ItemType, title: str, year: int | None
+) -> TmdbCandidate | None:
+    if not ctx.deps.tmdb.configured:
+        return None
+    language = TMDB_LANGUAGE[ctx.turn.language]
+    kind: Literal["movie", "tv"] = "movie" if item_type == "movie" else "tv"
+    try:
+        found = await ctx.deps.tmdb.search(kind, title, language=language, year=year, limit=10)
+    except ServiceError:
+        ctx.turn.facts.apply_rule("tmdb_unanswered")
+        return None
+    ctx.turn.facts.apply_rule(f"tmdb_language:{language}")
+    return clear_candidate(found, title, year)
 
 
 def _parse_url(ctx: ToolContext, raw: str) -> str | Failed:

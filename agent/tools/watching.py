@@ -120,7 +120,10 @@ async def where(
     options = by_country.get(country) or WatchOptions(country)
     if item is not None:
         await deps.db.items.set_details(item, {"watch": _kept(options, turn.now_ms)})
-    return WatchFound(label, item, country, None if options.empty else options)
+    found_type: Literal["movie", "tv_show"] = "movie" if kind == "movie" else "tv_show"
+    return WatchFound(
+        label, item, country, None if options.empty else options, found_type=found_type
+    )
 
 
 def _failed(

@@ -337,15 +337,20 @@ _NOTE_VERB: Final = re.compile(
     r"^(?:anota|anote|anotar|note(?:\s+down)?|nota|notes?)\b", re.IGNORECASE
 )
 _KIND_NOUNS: Final[dict[str, PieceType]] = {
-    **dict.fromkeys("filme movie film".split(), "movie"),
-    **dict.fromkeys("serie seriado show".split(), "tv_show"),
+    **dict.fromkeys("filme movie film filmes movies films".split(), "movie"),
+    **dict.fromkeys("serie seriado show series seriados shows".split(), "tv_show"),
     **dict.fromkeys("nota note anotacao lembrete".split(), "note"),
     **dict.fromkeys("link site artigo article pagina page".split(), "link"),
     **dict.fromkeys("video".split(), "video"),
 }
-_ARTICLES: Final = r"(?:(?:o|a|um|uma|the|a|an|esse|essa|este|esta|this|that)\s+)?"
+_ARTICLES: Final = (
+    r"(?:(?:o|a|os|as|um|uma|the|a|an|esse|essa|este|esta|esses|essas|this|that|these)\s+)?"
+)
+# a plural one ("e os filmes Barbie e Duna") names several titles of that type
+_PLURAL_KIND: Final = re.compile(r"^(?:filmes|movies|films|series|seriados|tv\s+shows|shows)$")
 _KIND_WORD: Final = (
-    r"(?:filme|movie|film|s[ée]rie(?:\s+de\s+tv)?|seriado|tv\s+show|show|nota|note|anota[çc][ãa]o|"
+    r"(?:filmes|movies|films|s[ée]ries|seriados|tv\s+shows|shows|"
+    r"filme|movie|film|s[ée]rie(?:\s+de\s+tv)?|seriado|tv\s+show|show|nota|note|anota[çc][ãa]o|"
     r"link|site|artigo|article|p[áa]gina|page|v[íi]deo)"
 )
 # " e " / " and " that opens a piece saying what it is: "... e o filme Duna", "... e
@@ -428,6 +433,16 @@ def _mixed(message: str) -> Batch | None:
             typed = _typed_piece(chunk, default)
             if typed is None:
                 return None
+            named = _PIECE_KIND.match(chunk)
+            if named is not None and _PLURAL_KIND.match(fold(named.group("kind"))):
+                # "os filmes Barbie e Duna": each a title of that type
+                tokens = _SOFT.split(typed[1])
+                atoms = [_clean_piece(a) for a in tokens[0::2]]
+                if not all(atoms):
+                    return None
+                run = Run(tuple(atoms), tuple(tokens[1::2]))
+                pieces += [(typed[0], title) for title in known_runs(run)]
+                continue
             pieces.append(typed)
     kinds = {kind for kind, _ in pieces}
     if len(pieces) < 2 or (kinds <= {"movie"} and default == "movie" and first is None):

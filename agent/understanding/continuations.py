@@ -23,7 +23,7 @@ from agent.understanding.vocabulary import ItemType
 MAX_WORDS: Final = 8
 _F: Final = re.IGNORECASE | re.UNICODE
 _LEAD: Final = re.compile(
-    r"^\s*(?:(?:e|and|&|mais|plus|tamb[ée]m|tb|tbm|also|ah|oh|ok|ent[ãa]o|so)[,\s]+)+", _F
+    r"^\s*(?:(?:e|and|&|mais|plus|tamb[ée]m|tb|tbm|also|ah|oh|ok|ent[ãa]o|so)[,.!\s]+)+", _F
 )
 _TAIL: Final = re.compile(
     r"(?:[,\s]+(?:tamb[ée]m|tb|tbm|too|also|as\s+well))+(?:[,\s]+(?:por\s+favor|pfv|please|pls))?"
@@ -35,7 +35,8 @@ _OWN_VERBS: Final = frozenset(
     """salva salvar salve guarda guardar guarde anota anotar anote adiciona add save keep
     store put apaga apagar apague deleta delete remove remova exclui procura busca find
     search lista list mostra show muda change troca edit corrige fix lembra remind me
-    desfaz undo marca mark""".split()
+    desfaz undo marca mark
+    ver vejo vou vamos assistir assisto quero queria watch watching see going want""".split()
 )
 _TYPES: Final[dict[str, ItemType]] = {
     **dict.fromkeys("filme filmes movie movies film films".split(), "movie"),

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
+from agent.understanding.continuations import read_continuation
 from agent.understanding.questions import WINDOWS
 from agent.understanding.references import Target, fold_same_length, shelf_target
 from agent.understanding.textnorm import expand_chat
@@ -47,6 +48,9 @@ class MarkRequest:
     rating: int | None = None  # 0-10, only when given as a number ("nota 8", "8/10")
     bare: bool = False  # a verb alone ("assisti agora e amei"): the item in focus, if any
     also_seen: str = ""  # "Duna eu não vi não, só a Ruptura": Ruptura is the one seen
+    both: bool = False  # "já vi os dois", "watched both": the two items just shown
+    every: bool = False  # "já vi todos", "seen all of them": every line just shown (a few)
+    described: bool = False  # "já liguei pro encanador, marca como feito": words, not a title
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +61,7 @@ class ListRequest:
     types: tuple[ItemType, ...]  # the types asked about, in list order
     count: bool = False  # "quantos...?": a number, not a list
     period: Period | None = None  # "o que eu vi essa semana?": by when it was marked
+    carried: bool = False  # "and how many are left?": no type said, the last list's type
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +86,24 @@ class SuggestRequest:
     binge: bool = False  # "pra maratonar": series, the most seasons first
 
 
-WatchRequest = MarkRequest | ListRequest | WhereRequest | SuggestRequest
+@dataclass(frozen=True, slots=True)
+class StateQuestion:
+    """Whether one title is on the list and in which state: "is Dune still on my to-watch
+    list?", "já vi Duna?"; answered from storage, nothing changes."""
+
+    title: str
+    type: ItemType | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SaveNamed:
+    """ "salva ele", "add both to my list": save the title(s) the last answer named that are
+    not on the list (a where-to-watch, a mark that found nothing); `count` 1 or 2."""
+
+    count: int
+
+
+WatchRequest = MarkRequest | ListRequest | WhereRequest | SuggestRequest | StateQuestion | SaveNamed
 
 
 # -- words --------------------------------------------------------------------------------------
@@ -105,11 +127,13 @@ _NOT_A_TITLE: Final = frozenset(
     "tudo todos todas isso isto aquilo ele ela eles elas la lá ali aqui a gente voce vc "
     "a an some something anything nothing everything it that this them those these "
     "what when where how who why my your his her their mais menos muito muita pouco "
-    "porque pq trailer trailers episodio ep primeiro primeira".split()
+    "porque pq trailer trailers episodio ep primeiro primeira nao not".split()
 )
 # what may follow the title: when, a rating, a feeling (never stored as a number)
 _DAYS: Final[dict[str, int]] = {
     "hoje": 0,
+    "hj": 0,
+    "hj a noite": 0,
     "hoje cedo": 0,
     "hoje a noite": 0,
     "agora": 0,
@@ -141,6 +165,15 @@ _DAYS: Final[dict[str, int]] = {
     "hoje tambem": 0,
     "ontem tambem": 1,
     "ontem tb": 1,
+    # seen again: no other day
+    "de novo": 0,
+    "outra vez": 0,
+    "mais uma vez": 0,
+    "pela segunda vez": 0,
+    "again": 0,
+    "twice": 0,
+    "once again": 0,
+    "for the second time": 0,
 }
 _DAY: Final = "|".join(sorted((re.escape(d) for d in _DAYS), key=len, reverse=True))
 _NUMBER_WORDS: Final[dict[str, int]] = {
@@ -163,21 +196,35 @@ _RATING: Final = re.compile(
 _FEELING: Final = (
     r"(?:e |and )?(?:(?:eu )?(?:adorei|amei|gostei|curti|odiei|detestei|achei|recomendo)|"
     r"muito bom|muito boa|excelente|otimo|otima|incrivel|maravilhoso|top|demais|"
-    r"(?:i )?(?:loved|liked|hated|enjoyed|recommend)|so good|great|amazing|awesome|"
+    r"(?:i |we )?(?:loved|liked|hated|enjoyed|recommend)|so good|great|amazing|awesome|"
+    # someone else's feeling: "as crianças adoraram", "the kids loved it"
+    r"(?:(?:a|o|as|os|the|my|minha|meu|minhas|meus)\s+)?[a-z]+(?:\s+[a-z]+)?\s+"
+    r"(?:adorou|adoraram|amou|amaram|gostou|gostaram|curtiu|curtiram|odiou|odiaram|"
+    r"loved|liked|enjoyed|hated)|"
     r"it was|was great|was good|pretty good|very good|not bad|so so|meh|nice|good|loved it|"
     r"(?:q|que) (?:serie|filme|video|obra)|que delicia|sensacional|perfeito|bom demais|"
     r"muito legal|legal|massa|show)\b.*"
 )
 
+# "e chorei muito", "and cried at the end": a first-person past verb of its own after "e"
+_COMMENT: Final = (
+    r"(?:e|and)\s+(?:eu\s+|i\s+)?(?:[a-z]{2,}ei|dormi|ri|chorei|cried|laughed|fell asleep|slept|"
+    r"cheguei|sai)\b"
+)
+
 # -- marking --------------------------------------------------------------------------------
 
 _LEAD: Final = (
-    r"(?:(?:eu|i|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
-    r"ah|ei|hey|bom|well|acabei de|acabo de|i ve|i have|ive|have|also|tambem|tb)\s+)*"
+    r"(?:(?:e|and|pode|podes|can you|could you|please|por favor|pfv|hj|eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
+    r"ah|ei|hey|bom|well|acabei de|acabo de|i ve|i have|ive|have|also|tambem|tb|"
+    # who watched with the user: "eu e minha esposa vimos", "my wife and i watched"
+    r"(?:eu|i)\s+(?:e|and)\s+(?:(?:a|o|minha|meu|my|the)\s+)?[a-z]+|"
+    r"(?:(?:a|o|minha|meu|my|the)\s+)?[a-z]+\s+(?:e|and)\s+(?:eu|i))\s+)*"
 )
 _SEE_VERBS: Final = (
     r"vi|assisti(?: a| ao| o| os)?|terminei(?: de (?:ver|assistir))?|acabei(?: de (?:ver|assistir))?|"
     r"maratonei|zerei|conclui|finalizei|"
+    r"vimos|assistimos(?: a| ao| o| os)?|terminamos(?: de (?:ver|assistir))?|maratonamos|"
     r"watched|saw|seen|finished(?: watching)?|completed|binged|done with"
 )
 _READ_VERBS: Final = r"li|terminei de ler|acabei de ler|read|finished reading"
@@ -201,7 +248,11 @@ _MARK_AS: Final = re.compile(
     rf"^{_LEAD}(?:{_MARK_VERB})\s+(?:(?P<what>.+?)\s+)?(?:como|as|de|to)\s+"
     rf"(?:(?P<un>{_UNSEEN_WORDS})|(?P<seen>{_SEEN_WORDS}))$"
 )
-_UNMARK: Final = re.compile(r"^(?:desmarca|desmarque|desmarcar|unmark)\s+(?P<what>.+)$")
+_UNMARK: Final = re.compile(
+    r"^(?:(?:desmarca|desmarque|desmarcar|unmark)\s+(?P<what>.+)|"
+    r"(?:tira|tire|remove|remova|take)\s+(?P<what2>.+?)\s+(?:dos|das|from(?:\s+(?:my|the))?)\s+"
+    r"(?:vistos|vistas|assistidos|lidos|feitos|seen|watched|read|done)(?:\s+list)?)$"
+)
 _SAW: Final = re.compile(
     rf"^{_LEAD}(?:(?P<read>{_READ_VERBS})|(?P<see>{_SEE_VERBS}))\s+(?P<what>.+)$"
 )
@@ -211,12 +262,18 @@ _NOT_SAW: Final = re.compile(
 )
 _BARE_SAW: Final = re.compile(
     rf"^{_LEAD}(?:vi|assisti|terminei|acabei de ver|acabei de assistir|maratonei|"
+    r"vimos|assistimos|terminamos|maratonamos|"
     r"watched it|saw it|finished it|binged it|watched|finished)$"
 )
 _OBJECT_FIRST: Final = re.compile(
     r"^(?P<what>(?!(?:eu|e|so|ai|ja|quais|qual|que|o que|quem|onde|quando|como|quant[oa]s|"
+    r"lista|listar|mostra|mostrar|me mostra|me fala|me diz|show|list|tell|"
     r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)\s+eu\s+(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
-    r"(?P<verb>vi|assisti|terminei|li)(?(not)(?:\s+nao)?)(?:\s+ainda)?$"
+    r"(?P<verb>vi|assisti|terminei|li)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
+    # "the movie dune i already watched": a title, then who saw it
+    r"^(?P<what_en>(?!(?:i|what|which|who|where|when|how|show|list|tell|all|nothing|none|"
+    r"everything|anything|things|stuff|it|that|this|the one|one|last|first)\b).+?)\s+(?:i|we)\s+"
+    r"(?:ve\s+|have\s+)?(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|finished|read)$"
 )
 _PRONOUN_NOUN: Final = re.compile(
     rf"^(?:(?:esse|essa|este|esta|aquele|aquela|that|this|the|o)\s+(?P<noun>{_NOUN})|"
@@ -230,6 +287,29 @@ _TYPED: Final = re.compile(
 )
 
 
+_BOTH: Final = re.compile(
+    r"^(?:(?:os|as)\s+(?:dois|duas|2)|ambos|ambas|(?:the|those|these)\s+(?:two|2)|both"
+    r"(?:\s+of\s+(?:them|those|these))?|(?:esses|essas|estes|estas|aqueles|aquelas)\s+(?:dois|duas|2))"
+    r"(?:\s+(?:" + _NOUN + r"))?"
+    # how or when: "assisti os dois no fim de semana", "watched both with my sister"
+    r"(?:\s+(?:no|na|nos|nas|em|com|pelo|pela|de novo|ontem|hoje|anteontem|semana|"
+    r"with|at|on|in|over|during|last|this|yesterday|today|again)\b.*)?$"
+)
+
+
+_EVERY: Final = re.compile(
+    r"^(?:todos|todas|(?:todos|todas)\s+(?:eles|elas|esses|essas|os\s+tres|as\s+tres)|all\s+of\s+them|"
+    r"all\s+(?:three|3)|them\s+all|all\s+those)"
+    r"(?:\s+(?:no|na|nos|nas|em|com|ontem|hoje|with|at|on|in|over|last|this|yesterday)\b.*)?$"
+)
+
+
+_PART_OF: Final = re.compile(
+    r"\b(?:season|seasons|temporada|temporadas|episode|episodes|episodio|episodios|ep|eps|"
+    r"capitulo|capitulos|chapter|chapters)\b"
+)
+
+
 def _target(obj: str) -> Target | None:
     """A shelf line ("o 2", "esse") or "esse artigo": the one item just named, of that type."""
     found = _PRONOUN_NOUN.match(obj)
@@ -238,11 +318,93 @@ def _target(obj: str) -> Target | None:
     return shelf_target(obj)
 
 
+# "já liguei pro encanador, pode marcar como feito": the words before name the item
+_DESCRIBED_THEN_MARK: Final = re.compile(
+    r"^(?P<what>.+?)\s+(?:(?:entao|so|then|e|and)\s+)?(?:(?:pode|podes|can you|please|ja)\s+)?"
+    r"(?:marca|marcar|marque|mark|mark it|marca isso|marca ele|marca ela)\s+(?:como|as)\s+"
+    r"(?:(?P<done>feit[oa]|conclu[ií]d[oa]|done|completed)|(?P<read>lid[oa]|read)|"
+    r"(?P<seen>vist[oa]|assistid[oa]|seen|watched))$"
+)
+_DESCRIBED_LEAD: Final = re.compile(r"^(?:(?:eu|i|ja|already|just|acabei de|finalmente)\s+)+")
+
+
+def _described_mark(raw: str) -> MarkRequest | None:
+    said = _Said.of(raw)
+    m = _DESCRIBED_THEN_MARK.match(said.norm)
+    if m is None or "," not in raw:
+        return None
+    start, end = m.start("what"), m.end("what")
+    lead = _DESCRIBED_LEAD.match(said.norm[start:end])
+    start += lead.end() if lead is not None else 0
+    title = said.title(start, end)
+    if title is None or _target(said.norm[start:end]) is not None:
+        return None
+    clause = raw[: said.at[m.end("what") - 1] + 1]
+    if (said_mark := read_mark(clause)) is not None:  # "vi duna, marca como visto"
+        return said_mark if said_mark.state == "seen" else None
+    item_type: ItemType | None = (
+        "note" if m.group("done") else ("link" if m.group("read") else None)
+    )
+    return MarkRequest(
+        "seen", title=title, type=item_type, reading=item_type is not None, described=True
+    )
+
+
+# "nota 9 pro Duna", "dá nota 8 pra Barbie", "rate Dune 9/10": a rating says it was seen
+_RATE_FOR: Final = re.compile(
+    r"^(?:(?:da|de|dou|dei|daria|coloca|poe|give|i d give|i give)\s+)?(?:(?:uma|a)\s+)?(?:nota|rating)\s+"
+    rf"(?P<score>{_SCORE}(?:\s*(?:/|de|out of)\s*10)?)\s+(?:pro|pra|para o|para a|para|ao|a|to|for)\s+"
+    r"(?P<what>.+)$"
+)
+_RATE_TITLE: Final = re.compile(
+    rf"^(?:rate|rated|avalia|avaliei)\s+(?P<what>.+?)\s+(?:(?:a|as|com|com nota|nota)\s+)?"
+    rf"(?P<score>{_SCORE}(?:\s*(?:/|de|out of)\s*10)?)$"
+)
+
+
+def _rating_only(raw: str) -> MarkRequest | None:
+    said = _Said.of(raw)
+    m = _RATE_FOR.match(said.norm) or _RATE_TITLE.match(said.norm)
+    if m is None:
+        return None
+    score = m.group("score")
+    rating = _rating("nota " + score if "/" not in score and "de" not in score else score)
+    if rating is None:
+        return None
+    found = _with_object(
+        said,
+        said.norm,
+        m.start("what"),
+        m.end("what"),
+        "seen",
+        reading=False,
+        days=0,
+        rating=rating,
+    )
+    return found if found is not None and not found.both else None
+
+
+_N_BEFORE: Final = re.compile(
+    r"(?i)(?<!\w)n(?=\s+(?:vi|assisti|li|terminei|vimos|assistimos|acabei)\b)"
+)
+_N_AFTER: Final = re.compile(r"(?i)\b(vi|assisti|li|terminei|vimos|assistimos)\s+n\b(?!')")
+
+
+def _n_as_not(raw: str) -> str:
+    """ "n" is "não" right before or after a see verb (chat shorthand), nowhere else."""
+    return _N_AFTER.sub(r"\1 não", _N_BEFORE.sub("não", raw))
+
+
 def read_mark(text: str) -> MarkRequest | None:
     """The mark `text` asks for, or None when it is anything else (or not certainly this)."""
     raw = text.strip()
     if not raw or len(raw) > 300 or raw.startswith("/") or "?" in raw:
         return None
+    raw = _n_as_not(raw)  # "ainda n vi duna", "duna eu n vi n"
+    if (rated := _rating_only(raw)) is not None:
+        return rated
+    if (described := _described_mark(raw)) is not None:
+        return described
     opening = _OPENING.match(fold_same_length(raw))  # "ops, ainda não vi Duna"
     raw = raw[opening.end() :] if opening is not None else raw
     said = _Said.of(raw)
@@ -302,13 +464,17 @@ def _mark_head(
         )
     if (m := _OBJECT_FIRST.match(head)) is not None:  # "o 1 eu vi", "dark eu não vi não"
         state: MarkState = "unseen" if m.group("not") else "seen"
+        group = "what" if m.group("what") else "what_en"
+        obj = said.norm[offset + m.start(group) : offset + m.end(group)]
+        if group == "what_en" and (obj in _NOUNS or _target(obj) is not None):
+            return None  # "movies i watched", "the last one i watched": a list, not a mark
         return _with_object(
             said,
             head,
-            offset + m.start("what"),
-            offset + m.end("what"),
+            offset + m.start(group),
+            offset + m.end(group),
             state,
-            reading=m.group("verb") == "li",
+            reading=(m.group("verb") or m.group("verb_en")) in ("li", "read"),
             days=days if state == "seen" else 0,
             rating=rating if state == "seen" else None,
         )
@@ -335,11 +501,12 @@ def _mark_head(
             rating=rating,
         )
     if (m := _UNMARK.match(head)) is not None:
+        group = "what" if m.group("what") else "what2"
         return _with_object(
             said,
             head,
-            offset + m.start("what"),
-            offset + m.end("what"),
+            offset + m.start(group),
+            offset + m.end(group),
             "unseen",
             reading=False,
             days=0,
@@ -386,8 +553,21 @@ def _with_object(
 ) -> MarkRequest | None:
     """The request once its object ("Duna", "o 2", "esse artigo") is read."""
     obj = said.norm[start:end].strip()
+    if obj in ("de ver", "de assistir", "de ler", "watching", "reading"):
+        return None  # "acabei de ver" alone: the bare reading, or the planner's
+    if _PART_OF.search(obj):
+        return None  # "the first season of Dark", "o episódio 3": a part is not the whole
     if rating is not None and state == "unseen":
         return None  # "ainda não vi, nota 8" makes no sense: not certain
+    counted = re.match(r"(?:dois|duas)\b", obj) and re.search(r"\b(?:os|as)\s*$", head[:start])
+    if _EVERY.match(obj) is not None:  # "já vi todos": every line just shown
+        return MarkRequest(state, every=True, days_ago=max(days, days_named(obj)))
+    if _BOTH.match(obj) is not None or (counted and _BOTH.match("os " + obj)):
+        # "já vi os dois", "watched both", "assistimos os dois": the two just shown
+        days = max(days, days_named(obj))
+        return MarkRequest(
+            state, both=True, days_ago=days, rating=rating if state == "seen" else None
+        )
     target = Target("pronoun", 0, _NOUNS[obj]) if obj in _NOUNS else _target(obj)
     if target is not None:  # "o 2", "esse artigo", "assisti o vídeo": the one in focus
         return MarkRequest(
@@ -427,11 +607,13 @@ _LEFT_PT: Final = re.compile(
     + r")|coisas)\s+)?"
     r"(?:que\s+)?(?:eu\s+)?(?:ainda\s+)?(?:"
     r"falta(?:m)?(?:\s+(?:eu|pra eu|para eu|pra mim))?|tenho\s+(?:pra|para|que)|(?:ainda\s+)?tem\s+(?:pra|para)(?=\s+(?:ver|assistir|ler))|"
-    r"nao\s+(?P<nv>vi|assisti|li)|(?:ta|esta|estao|tao)\s+(?:pra|para)|sobrou|sobraram|resta(?:m)?)"
+    r"nao\s+(?P<nv>vi|assisti|li)|(?:ta|esta|estao|tao)\s+(?:pra|para)|sobrou|sobraram|resta(?:m)?|"
+    r"(?:ta|esta|estao|tao)\s+faltando(?:\s+(?:eu|pra eu|para eu|pra mim))?|"
+    r"(?:ta|esta|estao|tao|sao|seguem|continuam)\s+(?:pendentes?|nao vist[oa]s|sem ver))"
     r"(?:\s+(?P<verb>ver|assistir|ler|fazer))?(?:\s+ainda)?(?:\s+(?:da|na)\s+(?:minha\s+)?lista)?$"
 )
 _LEFT_NOUN_PT: Final = re.compile(
-    r"^(?:(?:lista|mostra|me mostra|quero ver)\s+)?(?:(?:os|as|meus|minhas)\s+)?(?P<noun1>"
+    r"^(?:(?:lista|mostra|me mostra|quero ver)\s+)?(?:(?:os|as|meus|minhas|minha\s+lista\s+de)\s+)?(?P<noun1>"
     + _NOUN
     + r")\s+(?:que\s+)?(?:(?:eu\s+)?(?:ainda\s+)?(?:nao\s+(?:vi|assisti|li)|falta(?:m)?\s+(?:ver|assistir|ler))"
     r"|(?:nao vist[oa]s|pendentes|pra ver|para ver|a ver|por ver|nao lid[oa]s|pra ler|para ler))"
@@ -442,9 +624,11 @@ _LEFT_EN: Final = re.compile(
     r"(?:(?:is|s|are)\s+)?(?:"
     r"left(?:\s+(?:to\s+(?P<verb>watch|see|read)|on\s+my\s+(?:list|watchlist)))?|"
     r"(?:do|did)\s+i\s+(?:still\s+)?(?:have\s+)?(?:left\s+)?to\s+(?P<verb2>watch|see|read)|"
+    r"(?:have|ve|do)\s+i\s+(?:still\s+)?(?:got|have)\s+(?:left\s+)?(?:still\s+)?(?:to\s+(?P<verb5>watch|see|read)|left)|"
     r"haven\s*t\s+i\s+(?P<verb3>seen|watched|read)(?:\s+yet)?|"
     r"(?:do\s+i\s+)?still\s+(?:need|have)\s+to\s+(?P<verb4>watch|see|read)|"
-    r"(?:still\s+)?on\s+my\s+(?:watch\s*list|(?:to\s+)?watch\s+list|list\s+to\s+watch|to\s+see\s+list))$"
+    r"(?:still\s+)?on\s+my\s+(?:watch\s*list|(?:to\s+)?watch\s+list|list\s+to\s+watch|to\s+see\s+list)|"
+    r"(?:still\s+)?(?:unwatched|unseen|unread|not\s+watched|not\s+seen))$"
 )
 _LEFT_NOUN_EN: Final = re.compile(
     r"^(?:(?:list|show me|show)\s+)?(?:(?:my|the)\s+)?(?:(?:unwatched|unseen|unread)\s+(?P<noun1>"
@@ -457,9 +641,11 @@ _LEFT_NOUN_EN: Final = re.compile(
 _DONE_PT: Final = re.compile(
     r"^"
     + _LIST_OPENER
-    + r"(?P<q>(?:o\s+)?(?:que|quais|qual)\s+|(?:lista|mostra|me mostra)\s+(?:(?:os|as|meus|minhas)\s+)?)?"
+    + r"(?P<q>(?:(?:lista|mostra|me mostra|me fala|me diz)\s+)?(?:o\s+|tudo\s+)?(?:que|quais|qual)\s+|"
+    r"(?:lista|mostra|me mostra)\s+(?:(?:os|as|meus|minhas)\s+)?)?"
     r"(?:(?:os|as|meus|minhas)\s+)?(?:(?P<noun1>" + _NOUN + r")\s+)?(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
-    r"(?:(?P<see>vi|assisti|terminei)|(?P<read>li))(?P<period>\s+.+)?$"
+    r"(?:(?P<see>vi|assisti|terminei|marquei como vist[oa]s?)|(?P<read>li|marquei como lid[oa]s?))"
+    r"(?P<period>\s+.+)?$"
 )
 _DONE_NOUN_PT: Final = re.compile(
     r"^(?:(?:lista|mostra|me mostra)\s+)?(?:(?:os|as|meus|minhas)\s+)?(?P<noun1>"
@@ -473,6 +659,8 @@ _DONE_EN: Final = re.compile(
     + _NOUN
     + r")\s+)?(?:have|did)\s+i\s+(?:already\s+)?"
     r"(?:(?P<see>seen|watched|watch|see|finished|finish)|(?P<read>read))"
+    r"|(?:show\s+me|list|tell\s+me)\s+what\s+i\s*(?:ve|have)?\s+(?:already\s+)?"
+    r"(?:(?P<see2>seen|watched|finished)|(?P<read2>read))"
     r"|(?:(?:list|show me|show)\s+)?(?:(?:my|the)\s+)?(?:(?:watched|seen|read|finished)\s+(?P<noun2>"
     + _NOUN
     + r")|(?P<noun3>"
@@ -483,18 +671,19 @@ _DONE_EN: Final = re.compile(
 _COUNT_PT: Final = re.compile(
     r"^"
     + _LIST_OPENER
-    + r"quant[oa]s\s+(?P<noun1>"
+    + r"quant[oa]s\s+(?:(?P<noun1>"
     + _NOUN
-    + r"|coisas|itens)\s+(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
-    r"(?:(?P<done>vi|assisti|li|terminei)|(?P<left>falta(?:m)?(?:\s+(?:ver|assistir|ler))?|"
+    + r"|coisas|itens)\s+)?(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
+    r"(?:(?P<done>vi|assisti|li|terminei)|(?P<left>(?:ainda\s+)?falta(?:m)?(?:\s+(?:eu\s+)?(?:ver|assistir|ler))?|"
+    r"(?:ainda\s+)?(?:tem|tenho|ha)\s+(?:(?:na|da)\s+(?:minha\s+)?lista\s+)?(?:pra|para|por|a)\s+(?:ver|assistir|ler)|"
     r"(?:eu\s+)?(?:ainda\s+)?nao\s+(?:vi|assisti|li)))(?P<period>\s+.+)?$"
 )
 _COUNT_EN: Final = re.compile(
     r"^"
     + _LIST_OPENER
-    + r"how\s+many\s+(?P<noun1>"
+    + r"how\s+many\s+(?:(?P<noun1>"
     + _NOUN
-    + r"|things|items)\s+(?:(?P<done>have|did)\s+i\s+"
+    + r"|things|items)\s+)?(?:(?P<done>have|did)\s+i\s+"
     r"(?:already\s+)?(?:seen|watched|watch|see|read|finished|finish)|(?P<left>(?:are\s+)?left"
     r"(?:\s+to\s+(?:watch|see|read))?|(?:do\s+i\s+)?(?:still\s+)?(?:have\s+)?(?:left\s+)?to\s+"
     r"(?:watch|see|read)|haven\s*t\s+i\s+(?:seen|watched|read)))(?P<period>\s+.+)?$"
@@ -557,12 +746,19 @@ def _read_list(words: str) -> ListRequest | None:
         if period is not None and asked == "left":
             return None  # "o que falta ver essa semana": not certain
         noun = next((groups[g] for g in ("noun1", "noun2", "noun3") if groups.get(g)), None)
+        if noun is None and "pendente" in words:
+            return None  # "o que está pendente?" may be a question or a reminder: not certain
         verb = next(
-            (groups[g] for g in ("verb", "verb2", "verb3", "verb4", "nv") if groups.get(g)), None
+            (
+                groups[g]
+                for g in ("verb", "verb2", "verb3", "verb4", "verb5", "nv")
+                if groups.get(g)
+            ),
+            None,
         )
         verb = {"vi": "ver", "assisti": "ver", "li": "ler"}.get(verb or "", verb)
         reading = (
-            bool(groups.get("read"))
+            bool(groups.get("read") or groups.get("read2"))
             or verb in ("ler", "read")
             or (bool(groups.get("done")) and groups["done"] == "li")
         )
@@ -570,12 +766,15 @@ def _read_list(words: str) -> ListRequest | None:
             noun,
             reading=reading,
             watching=verb in ("ver", "assistir", "watch", "see", "seen", "watched")
-            or bool(groups.get("see"))
+            or bool(groups.get("see") or groups.get("see2"))
             or bool(re.search(r"\bwatch", words)),  # "still on my list to watch"
         )
         if types is None:
             return None
-        return ListRequest(asked, types, count=count, period=period)
+        carried = noun is None and verb is None and not reading
+        carried = carried and re.search(r"\b(?:lista|list|watchlist)\b", words) is None
+        carried = carried and not (groups.get("see") or groups.get("see2"))
+        return ListRequest(asked, types, count=count, period=period, carried=carried)
     return None
 
 
@@ -616,10 +815,16 @@ _WHERE: Final = re.compile(
     r"(?:assistir|assisto|ver|vejo|passa|esta passando|ta passando|tem|encontro|achar|acho|streamar)"
     r"(?:\s+(?:a|o)\b)?|"
     r"(?:qual|que)\s+(?:streaming|plataforma|servico)\s+(?:tem|passa)|"
+    r"(?:ta|esta|tem)\s+(?:em|no|na)\s+(?:qual|que|algum|algu?ma)\s+(?:streaming|plataforma|servico)|"
+    r"is\s+(?P<is>.+?)\s+(?:streaming|available|on\s+streaming)(?:\s+(?:anywhere|somewhere|online))|"
+    r"(?P<pt>.+?)\s+(?:tem|ta|esta|passa)\s+(?:em|no|na)\s+(?:algum|alguma|qual|que)\s+"
+    r"(?:streaming|plataforma|servico)|"
     r"(?:where|how)\s+(?:can|do|could|should)\s+i\s+(?:watch|stream|see|find)|"
     r"where\s+(?:is|s|are)\s+(?P<it>.+?)\s+(?:streaming|available|playing|on)|"
     r"where\s+to\s+(?:watch|stream)|"
-    r"(?:what|which)\s+(?:streaming\s+)?(?:service|platform|streamer)s?\s+(?:has|have|is|carries)"
+    r"(?:what|which)\s+(?:streaming\s+)?(?:service|platform|streamer)s?\s+(?:has|have|is|carries)|"
+    r"(?:what|which)\s+streaming\s+(?:has|have|carries)|"
+    r"(?P<pt2>.+?)\s+(?:passa|ta passando|esta passando|streama|da pra ver|da pra assistir)\s+onde"
     r")\s*(?P<what>.*)$"
 )
 _WHERE_TAIL: Final = re.compile(
@@ -635,18 +840,36 @@ _PAID: Final = re.compile(
 )
 
 
+_PAID_ASK: Final = re.compile(
+    r"^(?:(?:where\s+)?(?:can|could)\s+i|is\s+it\s+possible\s+to|da\s+pra|posso|consigo|"
+    r"(?:onde|aonde)\s+(?:eu\s+)?(?:posso|consigo|da\s+pra))\s+(?:rent|buy|alugar|comprar)"
+    r"(?:\s+(?:it|this|that|ele|ela|esse|essa|isso))?"
+    r"(?:\s+(?:somewhere|anywhere|online|em algum lugar|em algum canto))?$"
+)
+
+
+_PAID_TITLE: Final = re.compile(
+    r"^(?:e\s+|and\s+)?(?:onde|aonde|where)\s+(?:(?:eu|can|could|do|i|posso|da pra|consigo|que)\s+)*"
+    r"(?:alugar|alugo|comprar|compro|rent|buy)\s+(?P<what>.+)$"
+)
+
+
 def read_where(text: str) -> WhereRequest | None:
-    """The title `text` asks where to watch ("onde assistir Duna?"), or None."""
+    """The title `text` asks where to watch ("onde assistir Duna?", "e o Coringa, onde
+    passa?"), or None."""
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
     said = _Said.of(raw)
-    if _PAID.match(said.norm) is not None:
-        return WhereRequest(target=Target("pronoun"), paid=True)
+    if _PAID.match(said.norm) is not None or _PAID_ASK.match(said.norm) is not None:
+        return WhereRequest(target=Target("pronoun"), paid=True)  # "can i rent it somewhere?"
+    if (rent := _PAID_TITLE.match(said.norm)) is not None:  # "onde alugar Duna?"
+        asked = read_where("onde assistir " + raw[said.at[rent.start("what")] :])
+        return replace(asked, paid=True) if asked is not None and asked.title else None
     m = _WHERE.match(said.norm)
     if m is None:
-        return None
-    group = "it" if m.group("it") else "what"
+        return _named_first(raw)
+    group = next((g for g in ("it", "is", "pt", "pt2") if m.group(g)), "what")
     start, end = m.start(group), m.end(group)
     country: str | None = None
     obj = said.norm[start:end]
@@ -675,6 +898,36 @@ def read_where(text: str) -> WhereRequest | None:
     return WhereRequest(title=title, type=item_type, country=country)
 
 
+def _named_first(raw: str) -> WhereRequest | None:
+    """ "e a série Dark, tá em qual streaming?", "and Dune, where can I watch it?": the title
+    before the comma, the question after it (with no title of its own)."""
+    head, comma, question = raw.partition(",")
+    if not comma or "," in question:
+        return None
+    asked = read_where(question)
+    if asked is None or asked.title or asked.paid or asked.target != Target("pronoun"):
+        return None
+    said = _Said.of(head)
+    lead = re.match(r"^(?:e|and|what about|how about|e quanto a|e sobre)\s+", said.norm)
+    start = lead.end() if lead is not None else 0
+    obj = said.norm[start:]
+    item_type: ItemType | None = None
+    typed = _TYPED.match(obj)
+    if lead is None and typed is None:
+        return None  # "comprei pipoca, onde passa?": only "e X," or "a série X," names a title
+    if typed is not None:
+        item_type = _NOUNS[typed.group("noun")]
+        start += typed.start("rest")
+    elif (article := re.match(_ARTICLE, obj)) is not None and article.end() < len(obj):
+        start += article.end()  # "e o Coringa": the article is no part of the title
+    if not said.norm[start:].strip() or _target(said.norm[start:]) is not None:
+        return None
+    title = said.title(start, len(said.norm))
+    if title is None:
+        return None
+    return WhereRequest(title=title, type=item_type, country=asked.country)
+
+
 # -- what to watch tonight ----------------------------------------------------------------------
 
 _SUGGEST_ASK: Final = re.compile(
@@ -684,17 +937,17 @@ _SUGGEST_ASK: Final = re.compile(
     r"(?:o\s+)?(?:que|qual)\s+(?:(?P<noun1>"
     + _NOUN
     + r")\s+)?(?:eu\s+)?(?:(?:posso|devo|vou|poderia)\s+)?"
-    r"(?:vejo|assisto|ver|assistir|maratono|maratonar)|"
+    r"(?:vejo|assisto|ver|assistir|maratono|maratonar|comeco|comecar|comecaria)|"
     r"(?:me\s+)?(?:sugere|sugira|sugerir|sugestao|sugestoes|recomenda|recomende|indica|indique|escolhe|escolha)|"
     r"(?:uma|alguma)\s+(?:sugestao|dica|indicacao)|"
     r"(?:what|which)\s+(?:(?P<noun2>"
     + _NOUN
-    + r")\s+)?(?:should|can|could|do)\s+i\s+(?:watch|see|binge)|"
+    + r")\s+)?(?:should|can|could|do)\s+i\s+(?:watch|see|binge|start)|"
     r"(?:suggest|recommend|pick|choose)(?:\s+me)?|"
     r"(?:any|a)\s+(?:suggestions?|recommendations?|ideas?)|"
     r"(?:i\s+)?(?:want|need|feel like)\s+(?:to\s+watch|something|a|an)|"
     r"(?:quero|queria|to a fim de|estou a fim de|to afim de)\s+(?:ver|assistir|maratonar|algo|alguma|um|uma)|"
-    r"(?P<bare>algo|alguma coisa|something|anything|uma|um|a|an)"
+    r"(?P<bare>algo|alguma coisa|algum|alguma|something|anything|any|uma|um|a|an)"
     r")(?P<rest>(?:\s+.*)?)$"
 )
 _SHORT: Final = re.compile(
@@ -782,7 +1035,8 @@ _SUGGEST_FILLER: Final = frozenset(
     "filme filmes movie movies serie series show shows video videos tv "
     # "o que vc sugere da minha lista?", "what do i have?", "this weekend" (no period filter)
     "voce vc sugere recomenda indica qual quais tem tenho what do have got in need "
-    "fim semana weekend lista list watchlist".split()
+    "fim semana weekend lista list watchlist that s is which are first primeiro primeira "
+    "antes next".split()
 )
 
 
@@ -878,8 +1132,131 @@ def genres_of_names(names: list[str] | tuple[str, ...]) -> frozenset[str]:
 
 
 def read(text: str) -> WatchRequest | None:
-    """Whichever watchlist request `text` certainly is, or None."""
-    return read_list(text) or read_where(text) or read_suggest(text) or read_mark(text)
+    """Whichever watchlist request `text` certainly is, or None. A message that opens with
+    words saying nothing by themselves ("blz, deixa quieto.", "never mind.", "also") is read
+    without them."""
+    found = _read_whole(text)
+    if found is None and (rest := _after_opening(text)) is not None:
+        found = _read_whole(rest)
+    if found is None:
+        found = _mark_then_more(text)
+    return found
+
+
+def _mark_then_more(text: str) -> MarkRequest | None:
+    """ "já vi Duna. E Oppenheimer também": a mark, then a sentence adding titles to it."""
+    first, dot, second = text.strip().partition(". ")
+    if not dot or ". " in second:
+        return None
+    marked = read_mark(first)
+    more = read_continuation(second)
+    if marked is None or not marked.title or more is None or not more.title or more.type:
+        return None
+    if more.other or more.next or more.period or shelf_target(more.title) is not None:
+        return None
+    return replace(marked, title=f"{marked.title} e {more.title}")
+
+
+def _read_whole(text: str) -> WatchRequest | None:
+    return (
+        read_save_named(text)
+        or read_list(text)
+        or read_where(text)
+        or read_suggest(text)
+        or read_state_question(text)
+        or read_mark(text)
+    )
+
+
+_SAVE_NAMED: Final = re.compile(
+    r"^(?:(?:entao|so|then|e|and)\s+)?(?:pode\s+|can\s+you\s+|please\s+)?"
+    r"(?:salva|salve|salvar|guarda|guarde|adiciona|adicione|bota|coloca|poe|add|save|put|keep)\s+"
+    r"(?:(?P<one>ele|ela|esse|essa|isso|este|esta|it|that|this|that one|this one)|"
+    r"(?P<two>os dois|as duas|ambos|ambas|both|both of them|the two|them both|eles dois))"
+    r"(?:\s+(?:pra mim|para mim|for me|na minha lista|na lista|a minha lista|on my list|to my list|"
+    r"to the list|to my watchlist|tambem|too|entao|then|please|por favor|pfv|ai))*$"
+)
+
+
+def read_save_named(text: str) -> SaveNamed | None:
+    """ "ah tá, então salva ele", "cool, add both to my list", or None."""
+    raw = text.strip()
+    if not raw or len(raw) > 120 or "?" in raw:
+        return None
+    m = _SAVE_NAMED.match(_Said.of(raw).norm)
+    if m is None:
+        return None
+    return SaveNamed(1 if m.group("one") else 2)
+
+
+# the question, with the title in `what`; a PT statement form ("já vi X") only with "?"
+_ASK_STATE: Final = (
+    # "is X still on my to-watch list?": still, or the to-watch list (bare membership, "is
+    # X on my list?", is a question about saved things, not about the state)
+    re.compile(
+        r"^is\s+(?P<what>.+?)\s+(?:(?:still\s+(?:on|in)\s+(?:my|the)\s+(?:(?:to\s*watch|to\s*see|watch)\s*)?"
+        r"list)|(?:on|in)\s+(?:my|the)\s+(?:to\s*watch|to\s*see|watch)\s*list(?:\s+still)?)$"
+    ),
+    re.compile(
+        r"^(?:have|did)\s+i\s+(?:already\s+|ever\s+)?(?:seen|watched|see|watch|finished|finish)\s+"
+        r"(?P<what>.+?)(?:\s+(?:yet|already))?$"
+    ),
+    re.compile(r"^do\s+i\s+still\s+(?:need|have)\s+to\s+(?:watch|see)\s+(?P<what>.+?)$"),
+    re.compile(
+        r"^(?P<what>.+?)\s+(?:(?:ainda\s+(?:esta|ta)|(?:esta|ta)\s+ainda)\s+na\s+(?:minha\s+)?lista"
+        r"(?:\s+(?:pra|para|de)\s+ver)?|(?:esta|ta)\s+na\s+(?:minha\s+)?lista\s+(?:pra|para|de)\s+ver"
+        r"(?:\s+ainda)?)$"
+    ),
+    re.compile(
+        r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"
+    ),
+    re.compile(r"^(?:ainda\s+)?falta\s+(?:eu\s+)?(?:ver|assistir)\s+(?P<what>.+?)$"),
+)
+
+
+def read_state_question(text: str) -> StateQuestion | None:
+    """The title `text` asks the state of ("já vi Duna?", "is Dune on my list?"), or None."""
+    raw = text.strip()
+    if not raw.endswith("?") or len(raw) > 200 or raw.count("?") > 1:
+        return None
+    said = _Said.of(raw)
+    for pattern in _ASK_STATE:
+        m = pattern.match(said.norm)
+        if m is None:
+            continue
+        start, end = m.start("what"), m.end("what")
+        obj = said.norm[start:end]
+        if _target(obj) is not None or obj in _NOUNS or _when_inside(obj) is not None:
+            return None  # "já vi esse?", "já vi duna ontem?": the planner's
+        item_type: ItemType | None = None
+        typed = _TYPED.match(obj)
+        if typed is not None:
+            item_type = _NOUNS[typed.group("noun")]
+            start += typed.start("rest")
+        title = said.title(start, end)
+        if title is None or _spaced(title) in _DAYS:
+            return None
+        return StateQuestion(title, item_type)
+    return None
+
+
+# words that say nothing by themselves before a request: a dismissal, an interjection, "also"
+_DISCOURSE: Final = re.compile(
+    r"^\s*(?:(?:deixa (?:quieto|pra la|para la|isso)|esquece(?: isso)?|nao importa|tudo bem|"
+    r"ta bom|ah ta|ah ok|beleza|blz|ok|okay|certo|tranquilo|entendi|hmm+|pera|perai|opa|ops|"
+    r"bom|enfim|alem disso|tambem|e tambem|never ?mind|forget (?:it|that)|whatever|"
+    r"fine|cool|alright|all right|got it|i see|oh|ah|well|anyway|also|and also)\b[\s,.;:!-]*)+"
+)
+
+
+def _after_opening(text: str) -> str | None:
+    """`text` after its opening words (as written), or None when it has none or only them."""
+    if len(text) > 300:
+        return None
+    m = _DISCOURSE.match(fold_same_length(text))
+    if m is None or not text[m.end() :].strip():
+        return None
+    return text[m.end() :]
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -940,7 +1317,9 @@ def _spaced(raw: str) -> str:
 
 _CUT: Final = re.compile(
     r"\s*[,;!.]+\s*|\s+-\s+|\s+(?=(?:e|and)\s+(?:eu\s+)?(?:adorei|amei|gostei|curti|odiei|"
-    r"detestei|achei|loved|liked|hated|enjoyed)\b)"
+    r"detestei|achei|loved|liked|hated|enjoyed)\b)|\s+(?="
+    + _COMMENT
+    + r")|\s+(?=(?:mas|but|porem)\s)"
 )
 
 
@@ -953,6 +1332,16 @@ def _head_and_tail(raw: str, said: _Said) -> tuple[int, str]:
         return len(said.norm), ""
     end = next((i for i, pos in enumerate(said.at) if pos >= m.start()), len(said.norm))
     return end, folded[m.end() :]
+
+
+def _is_comment(part: str) -> bool:
+    """ "e chorei muito", "and cried": what the user did besides, not another title."""
+    if re.match(r"(?:mas|but|porem)\s", part):
+        return True  # "mas não gostei", "but it was long"
+    m = re.match(_COMMENT, part)
+    return (
+        m is not None and re.match(rf"(?:e|and)\s+(?:eu\s+|i\s+)?(?:{_SEE_VERBS})\b", part) is None
+    )
 
 
 def _tail_facts(tail: str) -> tuple[int | None, int | None]:
@@ -974,7 +1363,7 @@ def _tail_facts(tail: str) -> tuple[int | None, int | None]:
         if score is not None:
             rating = score
             continue
-        if re.match(_FEELING, part):
+        if re.match(_FEELING, part) or _is_comment(part):
             continue
         return None, None
     return days, rating
@@ -1006,7 +1395,8 @@ def _rating_inside(head: str) -> tuple[str, int | None]:
     )
     if m is None:
         return head, None
-    return head[: m.start()], _rating(m.group(0))
+    kept = re.sub(r"\s+(?:e|and)$", "", head[: m.start()])  # "vi duna e dei nota 8"
+    return kept, _rating(m.group(0))
 
 
 def _when_inside(head: str) -> tuple[str, int] | None:
@@ -1016,3 +1406,9 @@ def _when_inside(head: str) -> tuple[str, int] | None:
     while (m := re.search(rf"\s+(?:{_DAY})$", head)) is not None:
         head, days = head[: m.start()], max(days or 0, _DAYS[m.group(0).strip()])
     return None if days is None else (head, days)
+
+
+def days_named(words: str) -> int:
+    """How many days ago the time words anywhere in `words` say ("no cinema ontem" -> 1)."""
+    spaced = f" {_spaced(words)} "
+    return max((n for day, n in _DAYS.items() if f" {day} " in spaced), default=0)

@@ -144,3 +144,20 @@ async def test_a_piece_past_the_tools_limits_is_refused_not_raised(db: Database)
         assert titles(await lembra.items()) == ["leite"]
         assert "Não salvei (1):" in reply.text
         assert reply.meta.state == "PARTIAL"
+
+
+async def test_a_type_and_then_a_plural_type_save_each_title_as_its_type(db: Database) -> None:
+    """ "salva a série X e os filmes Y e Z": one series, two movies (a plural type noun
+    names several titles), never one series called "X e os filmes Y e Z"."""
+    async with open_lembra(db, tmdb_base_url="https://api.themoviedb.org/3") as lembra:
+        reply = await lembra.say("salva a série round 6 e os filmes barbie e velozes e furiosos")
+        saved = [(i.type, i.title) for i in await lembra.items()]
+        await lembra.say("save the show ted lasso and the movies joker and interstellar")
+        english = [(i.type, i.title) for i in await lembra.items()][3:]
+
+    assert saved == [
+        ("tv_show", "round 6"),
+        ("movie", "barbie"),
+        ("movie", "velozes e furiosos"),
+    ], reply.text
+    assert english == [("tv_show", "ted lasso"), ("movie", "joker"), ("movie", "interstellar")]
