@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent.conversation import deleting, listing, outcomes, pointing
+from agent.conversation import deleting, listing, outcomes, pointing, reminding
 from agent.conversation import shelf as shelves
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -53,8 +53,12 @@ async def act(
     deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], message: str
 ) -> Continued | None:
     """What `message` continuing the last action means, or None when it continues nothing."""
-    cont = read_continuation(message)
     last = shelves.last_action(turn)
+    if last is not None and last.action == "remind":  # "e sexta às 19h de X": another one
+        again = await reminding.continued(deps, turn, message)
+        if again is not None:
+            return Continued(again, None)
+    cont = read_continuation(message)
     if cont is None or last is None or watchlist.read(message) is not None:
         return None  # "maratonei dark tb" marks, "ok what's left now" lists (issue 44)
     hint = HINTS.get(last.action)
