@@ -17,13 +17,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent.conversation import deleting, listing, outcomes, pointing, reminding
+from agent.conversation import deleting, listing, outcomes, pointing, reminding, watching
 from agent.conversation import shelf as shelves
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.planning.step import StepResult
 from agent.tools.base import Failed, Saved, Tool, ToolArgs, ToolContext
 from agent.tools.listing import ListItemsArgs
+from agent.tools.marking import MarkTo
 from agent.tools.several import entry, save_entries
 from agent.types import Reply
 from agent.understanding import watchlist
@@ -76,6 +77,8 @@ async def act(
             reply = await _list(deps, turn, cont, last)
         case "show":
             reply = await _show(deps, turn, cont)
+        case "mark" | "unmark":
+            reply = await _mark(deps, turn, cont, "seen" if last.action == "mark" else "unseen")
     if reply is not None:
         turn.facts.apply_rule(f"continued:{last.action}")
     return Continued(reply, hint)
@@ -155,6 +158,26 @@ async def _list(deps: Deps, turn: Turn, cont: Continuation, last: shelves.Last) 
     return await listing.list_reply(
         deps, turn, args, window="last_week" if period == "last_week" else None
     )
+
+
+async def _mark(deps: Deps, turn: Turn, cont: Continuation, to: MarkTo) -> Reply | None:
+    """ "e o próximo tb", "e o outro também", "e o 3 tb" after a mark: that line marked too."""
+    current = shelves.shown(turn)
+    if current is None or "?" in (turn.incoming.text or ""):
+        return None
+    focus = current.focus
+    found: shelves.Entry | None = None
+    if cont.next and focus is not None and focus.number:
+        found = current.at(focus.number + 1)
+    elif cont.other:
+        others = [e for e in current.entries if focus is None or e.item_id != focus.item_id]
+        found = others[0] if len(others) == 1 else None
+    elif (ref := read_reference(cont.rest)) is not None:
+        located = pointing.locate(current, ref.target)
+        found = None if isinstance(located, pointing.Miss) else located
+    if found is None:
+        return None
+    return await watching.mark_entry(deps, turn, found, to)
 
 
 async def _show(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:

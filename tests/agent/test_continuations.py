@@ -137,3 +137,15 @@ async def test_a_request_of_its_own_after_a_reminder_is_no_reminder(db: Database
         reminders = await db.reminders.for_user(ALICE)
     assert len(reminders) == 1
     assert "ligar pro banco" in asked.text
+
+
+async def test_and_the_next_one_too_after_a_mark_marks_the_next_line(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("salva os filmes Parasita, Oldboy e Memento")
+        await lembra.say("lista meus filmes")
+        await lembra.say("já vi o 1")
+        marked = await lembra.say("e o próximo tb")
+        items = {i.title: i.current_state for i in await lembra.items()}
+        assert lembra.model_calls == 0
+    assert "Oldboy" in marked.text
+    assert items == {"Parasita": "seen", "Oldboy": "seen", "Memento": "to_see"}
