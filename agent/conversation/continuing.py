@@ -17,13 +17,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent.conversation import deleting, listing, outcomes, pointing, watching
+from agent.conversation import deleting, listing, outcomes, pointing, reminding, watching
 from agent.conversation import shelf as shelves
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.planning.step import StepResult
 from agent.tools.base import Failed, Saved, Tool, ToolArgs, ToolContext
 from agent.tools.listing import ListItemsArgs
+from agent.tools.marking import MarkTo
 from agent.tools.several import entry, save_entries
 from agent.types import Reply
 from agent.understanding import watchlist
@@ -53,8 +54,12 @@ async def act(
     deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], message: str
 ) -> Continued | None:
     """What `message` continuing the last action means, or None when it continues nothing."""
-    cont = read_continuation(message)
     last = shelves.last_action(turn)
+    if last is not None and last.action == "remind":  # "e sexta às 19h de X": another one
+        again = await reminding.continued(deps, turn, message)
+        if again is not None:
+            return Continued(again, None)
+    cont = read_continuation(message)
     if cont is None or last is None or watchlist.read(message) is not None:
         return None  # "maratonei dark tb" marks, "ok what's left now" lists (issue 44)
     hint = HINTS.get(last.action)
@@ -73,7 +78,9 @@ async def act(
         case "show":
             reply = await _show(deps, turn, cont)
         case "mark_seen" | "mark_unseen":  # "e Interestelar também" after "já vi Duna"
-            reply = await _mark(deps, turn, cont, last.action.removeprefix("mark_"))
+            reply = await _mark(
+                deps, turn, cont, "seen" if last.action == "mark_seen" else "unseen"
+            )
         case "where":  # "and The Office?" after where-to-watch (issue 44)
             reply = await _where(deps, turn, cont)
         case "state_left" | "state_done":  # "e as séries?" after "o que falta ver?"
@@ -159,11 +166,13 @@ async def _list(deps: Deps, turn: Turn, cont: Continuation, last: shelves.Last) 
     )
 
 
-async def _mark(deps: Deps, turn: Turn, cont: Continuation, state: str) -> Reply | None:
+async def _mark(deps: Deps, turn: Turn, cont: Continuation, state: MarkTo) -> Reply | None:
     """ "e Interestelar também", "and Dune too" after a mark: the same mark for that title."""
     words = fold(cont.title).split()
-    if cont.other or cont.next or cont.period or "?" in (turn.incoming.text or ""):
+    if cont.period or "?" in (turn.incoming.text or ""):
         return None
+    if cont.next or cont.other:  # "e o próximo tb", "e o outro também": that line
+        return await _mark_line(deps, turn, cont, state)
     if (ref := read_reference(cont.rest)) is not None:  # "e o 3 tb": that line
         if ref.action != "show" or not ref.bare:
             return None
@@ -182,6 +191,26 @@ async def _where(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:
     if read_reference(cont.rest) is not None or re.search(r",|\s(?:e|and|&)\s", title):
         return None  # "e o 2?" points at a line; "e X e Y?" is two questions: the planner's
     return await watching.where_named(deps, turn, title, cont.type)
+
+
+async def _mark_line(deps: Deps, turn: Turn, cont: Continuation, to: MarkTo) -> Reply | None:
+    """ "e o próximo tb", "e o outro também" after a mark: that line marked too."""
+    current = shelves.shown(turn)
+    if current is None or "?" in (turn.incoming.text or ""):
+        return None
+    focus = current.focus
+    found: shelves.Entry | None = None
+    if cont.next and focus is not None and focus.number:
+        found = current.at(focus.number + 1)
+    elif cont.other:
+        others = [e for e in current.entries if focus is None or e.item_id != focus.item_id]
+        found = others[0] if len(others) == 1 else None
+    elif (ref := read_reference(cont.rest)) is not None:
+        located = pointing.locate(current, ref.target)
+        found = None if isinstance(located, pointing.Miss) else located
+    if found is None:
+        return None
+    return await watching.mark_entry(deps, turn, found, to)
 
 
 async def _show(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:

@@ -15,7 +15,7 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.planning.offline import offer_for
 from agent.texts import text
-from agent.tools.base import Outcome, Tool, ToolArgs, ToolContext
+from agent.tools.base import Outcome, SaveUnasked, Tool, ToolArgs, ToolContext
 from agent.types import Reply
 from agent.understanding.vocabulary import normalize
 
@@ -54,6 +54,24 @@ PLAIN_YES = frozenset(
         ", "
     )
 )
+
+
+async def ask_to_save(deps: Deps, turn: Turn, unasked: SaveUnasked) -> Reply:
+    """A save the message did not ask for, asked instead of done: the user's yes runs it."""
+    lang = turn.language
+    pending = pendings.OfferSave(
+        tool=unasked.tool,  # type: ignore[arg-type]
+        args_json=json.dumps(unasked.args, ensure_ascii=False),
+    )
+    await pendings.store(deps, turn, pending)
+    return finish(  # a question, never an effect: at most AMBIGUOUS (DESIGN 9.2)
+        turn,
+        text("offer_unasked_save", lang, label=unasked.label or "?"),
+        kind="candidates",
+        choices=[text("offer_save_button", lang), text("confirm_no", lang)],
+        choice_kind="confirm",
+        choice_token=pending.token,
+    )
 
 
 def accepts(message: str) -> bool:

@@ -34,6 +34,7 @@ from agent.tools.base import (
     Replied,
     Saved,
     SavedMany,
+    SaveUnasked,
     Simulated,
     ToolContext,
     Updated,
@@ -131,6 +132,8 @@ async def after_tool(deps: Deps, turn: Turn, result: StepResult, wants_save: boo
         return watching.outcome_reply(turn, outcome)  # DESIGN 11.5
     if isinstance(outcome, Saved):
         return saved_reply(turn, outcome)
+    if isinstance(outcome, SaveUnasked):  # the message asked to save nothing: asked instead
+        return await offers.ask_to_save(deps, turn, outcome)
     if isinstance(outcome, SavedMany):  # several titles in one (issue 26)
         return batching.many_reply(turn, outcome)
     if isinstance(outcome, Clarification):

@@ -77,10 +77,13 @@ class ConfirmForget(_Payload):
 
 
 class OfferSave(_Payload):
-    """ "Guardar como nota?": what the offline planner offers to keep (DESIGN 9.2)."""
+    """ "Guardar como nota?": what the offline planner offers to keep (DESIGN 9.2), or a save
+    the planner chose for a message that asked for none (issue 41)."""
 
     kind: Literal["offer_save"] = "offer_save"
-    tool: Literal["save_note", "save_link", "save_video"]
+    tool: Literal[
+        "save_note", "save_link", "save_video", "save_movie", "save_tv_show", "save_items"
+    ]
     args_json: str
 
 

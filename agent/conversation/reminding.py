@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 
 from agent.conversation import pending as pendings
 from agent.conversation import reminderlook
+from agent.conversation import shelf as shelves
 from agent.conversation.clarifying import matching_option
 from agent.conversation.replies import finish, numbered
 from agent.conversation.rulewords import describe, rule_of, start_of
@@ -31,6 +32,7 @@ from agent.deps import Deps
 from agent.texts import OK_MARK, text
 from agent.trust.ledgering import append_event, digest
 from agent.types import Choice, Language, Reply
+from agent.understanding.continuations import continued_clause
 from agent.understanding.reminders import (
     AskWhen,
     Country,
@@ -150,6 +152,35 @@ async def set_reminder(deps: Deps, turn: Turn, args: str, *, or_note: bool = Fal
     return await schedule(deps, turn, parsed)
 
 
+async def continued(deps: Deps, turn: Turn, message: str) -> Reply | None:
+    """ "e sexta às 19h de X" right after a reminder was set: another reminder, in code.
+
+    The words after the continuation's opening are read by the reminder grammar as if they
+    followed "me lembra" / "remind me"; only a reading with a time and something to remember
+    is set, anything else (a question, words with no time) goes on to be read or planned.
+    """
+    rest = continued_clause(message)
+    if rest is None or "?" in message:
+        return None
+    if any(w in _OWN_REQUEST for w in fold(rest).split()[:2]):
+        return None  # "e lista meus filmes": a request of its own
+    now = _now(deps, turn)
+    month_first, country = reading_for(deps, turn)
+    lead = "remind me" if turn.language == "en" else "me lembra"
+    parsed = parse(f"{lead} {rest}", now, month_first=month_first, country=country)
+    if not isinstance(parsed, SetReminder) or not parsed.what.strip():
+        return None
+    turn.facts.apply_rule("continued:remind")
+    return await schedule(deps, turn, parsed)
+
+
+# a verb that opens a request of its own after "e" / "and": never a reminder's continuation
+_OWN_REQUEST = frozenset(
+    """salva anota guarda add save note apaga delete lista list mostra show cancela cancel
+    muda change desfaz undo procura find""".split()
+)
+
+
 async def schedule(deps: Deps, turn: Turn, parsed: SetReminder) -> Reply:
     """Store the reminder and confirm it with the day and time it chose (and its rule)."""
     lang = turn.language
@@ -176,6 +207,7 @@ async def schedule(deps: Deps, turn: Turn, parsed: SetReminder) -> Reply:
         payload["repeats"] = rule.freq
     await append_event(deps, turn, "reminder_set", payload)
     turn.facts.apply_rule("reminder_in_code")
+    shelves.did(turn, "remind")  # "e sexta às 19h de X" sets another (issue 41)
     when = confirm_when_text(parsed.due.astimezone(now.tzinfo), now, lang)
     what = what_text(reminder, lang)
     if rule is not None:

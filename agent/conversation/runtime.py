@@ -584,6 +584,7 @@ class Runtime:
             wants_save=wants_save,
             llm_intent=llm_intent,
             quotas=self.quotas,
+            consented=answered is not None,  # the user answered the planner's own question
         )
         allowed = self.allowed(turn, llm_intent)
         result = await session.step(allowed=allowed, index=0)

@@ -250,6 +250,19 @@ async def mark_named(
     return await _mark(deps, turn, MarkRequest(to, title=title, type=item_type))
 
 
+async def mark_entry(deps: Deps, turn: Turn, entry: shelves.Entry, to: MarkTo) -> Reply:
+    """A shelf line marked as the last mark did ("e o próximo tb" after "já vi o 1")."""
+    turn.facts.apply_rule("shelf_reference")
+    item = await deps.db.items.get(turn.user_id, entry.item_id)
+    if item is None:
+        return finish(turn, text("already_gone", turn.language), kind="deterministic")
+    outcome = await mark(deps, turn, item, to, rating=None, at_ms=seen_at(turn.now_ms, 0))
+    incode.record(turn, "mark_item", {"item_id": item.id, "state": to}, outcome)
+    if isinstance(outcome, Marked) and outcome.changed:
+        turn.tools_executed.append("mark_item")
+    return outcome_reply(turn, outcome)
+
+
 async def _swap(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     """ "pera, Duna eu não vi não, só a Ruptura": Duna back to unseen, Ruptura seen; the
     planner's when either is not certainly one item of the list."""
@@ -542,6 +555,7 @@ def _marked_reply(turn: Turn, outcome: Marked, days_ago: int) -> Reply:
     lang = turn.language
     item = outcome.item
     shelves.point_at(turn, item)  # "desfaz" / "onde assistir esse" name it now
+    shelves.did(turn, "mark_seen" if item.done else "mark_unseen", item.type)  # "e o próximo tb"
     label = item_label(item)
     state = state_word(item.current_state, lang)
     if not outcome.changed:

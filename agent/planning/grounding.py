@@ -344,11 +344,26 @@ class Grounder:
         self.deps = deps
         self.language = language
         self.conversation = ConversationSources(user_text, messages)
+        self.user_text = user_text
         self.pending: Checked | None = None
 
     async def check(self, tool: str, args: ToolArgs) -> Checked:
-        """Ground every content argument of one call: keep, drop, or refuse the call."""
+        """Ground every content argument of one call: keep, drop, or refuse the call.
+
+        An edit's new values come from this message alone, as the user spelled them
+        (issue 41): the 1.5B model renamed a film "ótimo filme!" on "esse filme é mt bom",
+        and "corrected" Interstelar to itself, one typo from the word the user wrote.
+        """
         checked = judge(args, self.conversation.message, {})
+        if tool in EDITS_FROM_MESSAGE:
+            if checked.args is not None:
+                checked = Checked(
+                    as_written(checked.args, self.user_text), checked.problem, checked.fields
+                )
+            self.pending = checked if checked.problem is None else None
+            if checked.problem is not None:
+                self._count(tool, checked.fields[-1:])
+            return checked
         if any(verdict != "grounded" for _, verdict in checked.fields):
             sources = self.conversation.current()
             confirmed = await self._confirmed(tool, args, sources)
@@ -390,6 +405,36 @@ class Grounder:
             )
         except (ServiceUnavailable, ServiceError):
             return None  # not configured or not answering: nothing is confirmed
+
+
+# tools whose new values are the user's words in this message, never the conversation's
+EDITS_FROM_MESSAGE = frozenset({"update_item"})
+_WRITTEN = re.compile(r"[\w'-]+")
+
+
+def as_written(args: ToolArgs, user_text: str) -> ToolArgs:
+    """`args` with each word of a title or text that is only a typo away from a word of the
+    message replaced by the message's word, as the user wrote it."""
+    written = {fold(w): w for w in _WRITTEN.findall(user_text) if fold(w)}
+    if not written:
+        return args
+    changed: dict[str, str] = {}
+    for name in ("title", "content"):
+        value = getattr(args, name, None)
+        if not isinstance(value, str):
+            continue
+        snapped = _WRITTEN.sub(lambda m: _closest(m.group(0), written), value)
+        if snapped != value:
+            changed[name] = snapped
+    return args.model_copy(update=changed) if changed else args
+
+
+def _closest(word: str, written: Mapping[str, str]) -> str:
+    folded = fold(word)
+    if not folded or folded in written or len(folded) < TYPO_MIN_LENGTH:
+        return word
+    found = process.extractOne(folded, list(written), scorer=OSA.distance, score_cutoff=1)
+    return written[found[0]] if found is not None else word
 
 
 def _same_title(title: str, entry: TmdbCandidate) -> bool:

@@ -60,6 +60,7 @@ from agent.tools.base import (
     Replied,
     Saved,
     SavedMany,
+    SaveUnasked,
     Simulated,
     Suggested,
     Tool,
@@ -112,6 +113,20 @@ def _data(text: str | None, limit: int = 300) -> str | None:
     return None if text is None else data_block(one_line(text, limit))
 
 
+def unasked_save(tool: str, args: ToolArgs) -> SaveUnasked:
+    """The save a message that asked for none would have run, kept to be offered."""
+    values = args.model_dump(exclude_none=True)
+    if tool == "save_items":
+        names = [
+            str(i.get("title") or i.get("content") or i.get("url") or "")
+            for i in values.get("items", [])
+        ]
+        label = ", ".join(n for n in names if n)
+    else:
+        label = str(values.get("title") or values.get("content") or values.get("url") or "")
+    return SaveUnasked(tool=tool, args=values, label=one_line(label, 120))
+
+
 def outcome_payload(outcome: Outcome) -> dict[str, Any]:
     """What the model is told about a tool's result (ids, counts, delimited labels)."""
     from agent.conversation.replies import item_label, titled_label
@@ -123,6 +138,8 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
             "type": outcome.item.type,
             "label": _data(item_label(outcome.item)),
         }
+    if isinstance(outcome, SaveUnasked):
+        return {"status": "not_saved_asked_user", "label": _data(outcome.label)}
     if isinstance(outcome, SavedMany):  # several titles in one request (issue 26)
         return {
             "status": "saved_several",
@@ -286,6 +303,7 @@ class PlanningSession:
         wants_save: bool,
         llm_intent: str,
         quotas: Quotas,
+        consented: bool = False,
     ) -> None:
         self.deps = deps
         self.turn = turn
@@ -295,6 +313,9 @@ class PlanningSession:
         self.wants_save = wants_save
         self.llm_intent = llm_intent
         self.quotas = quotas
+        # a save runs only where the message asked for one, or the user answered a question
+        # the planner asked (`consented`); elsewhere it is offered, never done (issue 41)
+        self.may_save = wants_save or consented
         self.function = planner_function_schema()
         self.refused_or_retried = False
         self.unresolved = False
@@ -435,6 +456,11 @@ class PlanningSession:
             assert validated is not None
             for rule in self.grounder.settle(tool.name):
                 self.turn.facts.apply_rule(rule)
+            if tool.does == "save" and not self.may_save:
+                outcome: Outcome = unasked_save(tool.name, validated)
+                self.turn.facts.apply_rule("save_offered_not_done")
+                self._answer(call, outcome_payload(outcome), name=tool.name)
+                return StepResult("tool", response=response, outcome=outcome, tool=tool.name)
             outcome = await tool.run(ToolContext(self.deps, self.turn, self.wants_save), validated)
             if not isinstance(
                 outcome, Failed | UnknownItem | DeletePreview | DeleteChoice | MarkChoice

@@ -49,6 +49,11 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Quer guardar este link? (sim/não)",
         "en": "Do you want to keep this link? (yes/no)",
     },
+    "offer_unasked_save": {
+        "pt": "Não salvei nada. Quer que eu guarde «{label}»? (sim/não)",
+        "en": "Nothing was saved. Do you want me to keep «{label}»? (yes/no)",
+    },
+    "offer_save_button": {"pt": "Guardar", "en": "Keep it"},
     "offer_note_button": {"pt": "Guardar como nota", "en": "Keep as a note"},
     "offer_link_button": {"pt": "Guardar o link", "en": "Keep the link"},
     "offer_declined": {

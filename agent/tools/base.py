@@ -186,6 +186,16 @@ class Failed:
 
 
 @dataclass(frozen=True, slots=True)
+class SaveUnasked:
+    """A save the planner chose for a message that asks to save nothing: not run, asked
+    ("quer que eu guarde X?"), kept as an offer the user's plain yes takes (issue 41)."""
+
+    tool: str
+    args: dict[str, Any]
+    label: str  # what would be saved, as the offer names it
+
+
+@dataclass(frozen=True, slots=True)
 class Clarification:
     """The planner asks the user one question with 2-5 options; the answer is this call's result."""
 
@@ -249,6 +259,7 @@ class Suggested:
 
 Outcome = (
     Saved
+    | SaveUnasked
     | SavedMany
     | Candidates
     | PageFetched

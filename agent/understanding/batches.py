@@ -277,13 +277,27 @@ def _notes(message: str) -> Batch | None:
     return Batch("notes", tuple(pieces))
 
 
+def _listed(message: str, body: str) -> str:
+    """The body of a list written one item a line, without the request's own line: the
+    message's first line is the request ("add esses filmes pra mim:", "add these pls") when
+    it ends with ":" or when the lines below are bullets and it is not; else `body`."""
+    if "\n" not in message:
+        return body
+    first, rest = message.split("\n", 1)
+    lines = [line for line in rest.split("\n") if line.strip()]
+    bulleted = bool(lines) and all(_BULLET.match(line.strip()) for line in lines)
+    if first.rstrip().endswith(":") or (bulleted and not _BULLET.match(first.strip())):
+        return rest.strip()
+    return body
+
+
 def _titles(message: str) -> Batch | None:
     match = _TITLES.match(message)
     if match is None:
         return None
     noun = fold(match.group("noun"))
     kind: TitleType = "movie" if noun in ("filmes", "movies", "films") else "tv_show"
-    body = _TAIL.sub("", match.group("body")).strip()
+    body = _listed(message, _TAIL.sub("", match.group("body")).strip())
     runs: list[Run] = []
     for part in _HARD.split(body):
         if "\n" in body:  # one title a line: "eduardo e monica" on its line is one title
@@ -298,6 +312,12 @@ def _titles(message: str) -> Batch | None:
     pieces = [piece for run in runs for piece in known_runs(run)]
     if len(pieces) < 2:
         return None
+    if any(_PIECE_KIND.match(p) for p in pieces[1:]):
+        # "os filmes X e Y e a série Z": a piece that says what it is is that
+        typed = [_typed_piece(p, kind) for p in pieces]
+        if all(t is not None for t in typed):
+            kept = [t for t in typed if t is not None]
+            return Batch("mixed", tuple(t for _, t in kept), types=tuple(k for k, _ in kept))
     return Batch("titles", tuple(pieces), item_type=kind, runs=tuple(runs))
 
 
@@ -457,7 +477,7 @@ def _bare_titles(message: str) -> Batch | None:
     head = _HEAD.match(message)
     if head is None or _NOTE_VERB.match(fold(head.group("verb"))):
         return None
-    body = _TAIL.sub("", head.group("body")).strip()
+    body = _listed(message, _TAIL.sub("", head.group("body")).strip())
     if not _HARD.search(body) or extract_urls(body):
         return None  # no commas, lines or bullets: "salva X e Y" is the planner's (or TMDB's)
     runs: list[Run] = []

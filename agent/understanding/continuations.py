@@ -70,6 +70,18 @@ class Continuation:
     period: Window | None = None  # "essa semana", "this week"
 
 
+def continued_clause(text: str) -> str | None:
+    """What follows a continuation's opening word ("e sexta às 19h de X" -> "sexta às 19h de
+    X"), whatever its length; None when `text` opens with none. The caller reads it as the
+    last action would ("me lembra" + it, after a reminder)."""
+    raw = text.strip()
+    lead = _LEAD.match(raw) if raw and len(raw) <= 500 and "\n" not in raw else None
+    if lead is None:
+        return None
+    rest = raw[lead.end() :].strip()
+    return rest or None
+
+
 def read_continuation(text: str) -> Continuation | None:
     """The continuation `text` is, or None when it is a message of its own."""
     raw = text.strip()

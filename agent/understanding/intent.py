@@ -412,6 +412,8 @@ class IntentClassifier:
             return "save"
         if first in DELETE_VERBS:
             return "delete"
+        if _typed_save_verb(first):
+            return "save"  # "slava o filme X": a save verb with one slip of the finger
         has_url = ("://" in stripped or "www." in stripped.lower()) and bool(
             URL_RE.search(stripped)
         )
@@ -530,6 +532,19 @@ def _fillers(phrases: Iterable[str], *, leading: bool) -> _Fillers:
         tuple((n, frozenset(groups[n])) for n in sorted(groups, reverse=True)),
         frozenset(p.split()[0 if leading else -1] for g in groups.values() for p in g),
     )
+
+
+# a save verb typed with one slip ("slava", "slave", "anoat"): long verbs only, so a short
+# word one letter from a verb ("nota"/"nata") is never taken for one
+_LONG_SAVE_VERBS: Final = tuple(v for v in SAVE_VERBS if len(v) >= 5 and " " not in v)
+
+
+def _typed_save_verb(word: str) -> bool:
+    """Whether `word` (5+ letters) is a save verb of 5+ letters with one typo."""
+    if len(word) < 5 or not word.isalpha():
+        return False
+    found = process.extractOne(word, _LONG_SAVE_VERBS, scorer=OSA.distance, score_cutoff=1)
+    return found is not None
 
 
 def _strip_leading(words: list[str], fillers: _Fillers) -> int:

@@ -127,6 +127,8 @@ _FIND: Final = tuple(
         # qual era aquele link da bbc / what was the link about X / cade o video do gato
         rf"^{_LEAD}{_WHAT}\s+{_WAS}{_THAT}{_TYPE}\s+(?:(?:que\s+)?{_I}{_HELD}\s+|{_DID_I}{_HOLD}\s+)?"
         rf"{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
+        # where's that cacio e pepe link / what was the gym note: English puts the subject first
+        rf"^{_LEAD}{_WHAT}\s+{_WAS}(?:that|the|my)\s+(?P<subject>.+?)\s+{_TYPE}{_TAIL_Q}$",
         # which link did I save about X / qual link eu salvei sobre X
         rf"^{_LEAD}{_WHAT}\s+{_TYPE}\s+(?:{_DID_I}{_HOLD}|{_I}{_HELD})\s+{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
         # qual filme do nolan eu salvei / which movie by nolan did i save
@@ -175,7 +177,7 @@ _FILLERS: Final = frozenset(
     salva salvas guardei guardado guardados anotei saved stored kept did do i have
     na no nas nos minha meu minhas meus my in on the a o os as de do da ate agora so far
     ai aqui la total ao todo all in total lista list mesmo save keep store add added got
-    noted there are is temos tens we""".split()
+    noted there are is temos tens we now currently atualmente""".split()
 )
 _LEADING: Final = re.compile(
     r"^(?:(?:o|a|os|as|um|uma|the|an|a|my|meu|minha|meus|minhas|aquele|aquela|that|this|"

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from agent.understanding.continuations import read_continuation
 from storage import Database
-from tests.support.harness import open_lembra
+from tests.support.harness import ALICE, open_lembra
 from tests.support.live import call
 
 NO_TMDB = "https://api.themoviedb.org/3"
@@ -110,3 +110,42 @@ async def test_a_question_after_a_save_is_planned_as_a_question_never_a_save(
         offered = lembra.requests[-1].body["messages"][-2]["content"]
         assert [i.title for i in await lembra.items()] == ["Duna"]
     assert "save_items" not in offered.split("ferramentas:", 1)[-1]
+
+
+async def test_and_another_time_after_a_reminder_sets_another_reminder(db: Database) -> None:
+    # the last action carried: "e <day/time> de X" after a reminder is a reminder, in code
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra quarta de renovar a cnh")
+        second = await lembra.say("e sexta as 19h de comprar o presente da ana")
+        english = await lembra.say("and on saturday at 8am to water the plants", language_hint="en")
+        reminders = await db.reminders.for_user(ALICE)
+        assert lembra.model_calls == 0
+        assert await lembra.items() == []  # never a note
+    assert "19:00" in second.text
+    assert "08:00" in english.text
+    assert sorted(r.text for r in reminders) == [
+        "comprar o presente da ana",
+        "renovar a cnh",
+        "water the plants",
+    ]
+
+
+async def test_a_request_of_its_own_after_a_reminder_is_no_reminder(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra amanhã às 9h de ligar pro banco")
+        asked = await lembra.say("e quais lembretes eu tenho?")
+        reminders = await db.reminders.for_user(ALICE)
+    assert len(reminders) == 1
+    assert "ligar pro banco" in asked.text
+
+
+async def test_and_the_next_one_too_after_a_mark_marks_the_next_line(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("salva os filmes Parasita, Oldboy e Memento")
+        await lembra.say("lista meus filmes")
+        await lembra.say("já vi o 1")
+        marked = await lembra.say("e o próximo tb")
+        items = {i.title: i.current_state for i in await lembra.items()}
+        assert lembra.model_calls == 0
+    assert "Oldboy" in marked.text
+    assert items == {"Parasita": "seen", "Oldboy": "seen", "Memento": "to_see"}

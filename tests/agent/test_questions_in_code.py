@@ -131,3 +131,14 @@ async def test_a_question_the_code_cannot_read_gets_only_search_tools(db: Databa
         "use só estas ferramentas: list_items, list_reminders, log_reasoning,"
         " request_clarification, search_items, suggest_from_list, where_to_watch." in situation
     )
+
+
+async def test_english_names_the_subject_before_the_type_and_now_is_no_subject(
+    lembra: Lembra,
+) -> None:
+    # issue 41: "where's that X link?" searched nothing; "now" was counted as a subject
+    found = await lembra.say("where's that python link?")
+    counted = await lembra.say("how many movies do i have now?")
+    assert found.text.splitlines() == ["Found 1:", "1. https://docs.python.org/3/tutorial/"]
+    assert counted.text == "You have 1 movie."
+    assert lembra.model_calls == 0

@@ -13,6 +13,8 @@ from storage import Database
 from tests.support.harness import ALICE, open_lembra
 from tests.support.live import call
 
+NO_TMDB_41 = "https://api.themoviedb.org/3"
+
 CATALOGUE: dict[str, dict[str, list[dict[str, Any]]]] = {
     "movie": {
         "velozes e furiosos": [
@@ -161,3 +163,26 @@ async def test_a_type_and_then_a_plural_type_save_each_title_as_its_type(db: Dat
         ("movie", "velozes e furiosos"),
     ], reply.text
     assert english == [("tv_show", "ted lasso"), ("movie", "joker"), ("movie", "interstellar")]
+
+
+# -- the line a list follows is the request; a piece that names its type is that (issue 41) --
+
+
+async def test_the_line_a_bulleted_list_follows_is_the_request_not_an_item(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB_41) as lembra:
+        await lembra.say("add these for me pls\n- Heat\n- The Thing")
+        await lembra.say("coloca esses filmes aqui:\nBacurau\nAquarius")
+        items = await lembra.items()
+        assert lembra.model_calls == 0
+    assert sorted(i.title for i in items) == ["Aquarius", "Bacurau", "Heat", "The Thing"]
+
+
+async def test_a_piece_of_a_typed_list_that_names_another_type_is_that_type(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB_41) as lembra:
+        await lembra.say("salva os filmes Parasita e Oldboy e a série Dark")
+        items = await lembra.items()
+    assert sorted((i.type, i.title) for i in items) == [
+        ("movie", "Oldboy"),
+        ("movie", "Parasita"),
+        ("tv_show", "Dark"),
+    ]

@@ -91,3 +91,36 @@ async def test_a_refused_edit_is_said_in_the_users_language_without_field_names(
         for internal in ("content", "title", "note has", "update_item", "1870"):
             assert internal not in reply.text
     assert (await lembra.items())[0].content == "comprar leite"
+
+
+# -- an edit's new values are the user's words in this message (issue 41) ---------------------
+
+
+async def test_a_new_title_not_in_the_message_is_never_set(db: Database) -> None:
+    await seed(db, ["salva o filme o auto da compadecida"])
+    async with open_lembra(db, counting_model=True) as lembra:
+        (movie,) = await lembra.items()
+        await lembra.say("me lembra amanhã às 9h de ver um ótimo filme")  # words said before
+        reply = await lembra.say(
+            "kkkkk esse filme da compadecida é mt bom",
+            llm=[plan(movie.id, title="ótimo filme!")] * 3,
+        )
+        after = next(i for i in await lembra.items() if i.id == movie.id)
+        assert "item_updated" not in await lembra.event_types()
+    assert after.title == movie.title, reply.text
+    assert "Atualizado" not in reply.text, reply.text
+
+
+async def test_a_title_one_typo_from_the_users_word_is_set_as_the_user_wrote_it(
+    db: Database,
+) -> None:
+    await seed(db, ["salva o filme interstelar"])
+    async with open_lembra(db, counting_model=True) as lembra:
+        (movie,) = await lembra.items()
+        reply = await lembra.say(
+            "escrevi errado kkk o nome certo é interestelar",
+            llm=[plan(movie.id, title="Interstelar")],
+        )
+        (after,) = await lembra.items()
+    assert after.title == "interestelar"
+    assert "interestelar" in reply.text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from agent.understanding.reminders.lexicon import fold_same_length
 
@@ -94,7 +94,36 @@ _CANCEL = re.compile(
 )
 
 
+# a change of mind said before the request, and a reason given after it, are not the request:
+# "pensando bem cancela o lembrete do X pq ele remarcou", "on second thought cancel the X one"
+_MIND: Final = re.compile(
+    r"^\s*(?:(?:pensando\s+bem|melhor|ah|oh|e|and|entao|so|ok|on\s+second\s+thought|"
+    r"actually)\s*[,:!.]?\s+)+"
+)
+_REASON: Final = re.compile(
+    r"\s*[,;]?\s+(?:pq|porque|por\s+que|porquê|ja\s+que|que\s+(?:ele|ela|eu)|because|"
+    r"cause|cuz|since|as\s+(?:he|she|i|it))\b.*$"
+)
+
+
 def read_ask(text: str) -> Ask | None:
+    """A question about reminders or a change to one, when the words are certain; a
+    cancel said with a change of mind before it or a reason after it is read without them."""
+    found = _read_ask(text)
+    if found is not None:
+        return found
+    folded = fold_same_length(text)
+    lead = _MIND.match(folded)
+    start = lead.end() if lead else 0
+    reason = _REASON.search(folded, start)
+    end = reason.start() if reason else len(text)
+    if start == 0 and end == len(text):
+        return None
+    found = _read_ask(text[start:end])
+    return found if isinstance(found, CancelAsk) else None
+
+
+def _read_ask(text: str) -> Ask | None:
     """A question about reminders or a change to one, when the words are certain."""
     folded = fold_same_length(text)
     for pattern in _LISTS:

@@ -25,6 +25,11 @@ from agent.understanding.reminders.asks import CancelAsk, ChangeAsk, ListAsk, re
         ("sorry, I meant 9pm", ChangeAsk("", "9pm")),
         ("cancela o do dentista", CancelAsk("dentista")),
         ("cancel the dentist one", CancelAsk("dentist")),
+        # a change of mind before it and a reason after it are not the request (issue 41)
+        ("pensando bem cancela o do contador pq ele remarcou", CancelAsk("contador")),
+        ("on second thought cancel the gym one because it rained", CancelAsk("gym")),
+        ("ah e cancela o lembrete da academia, que eu vou viajar", CancelAsk("academia")),
+        ("pensando bem apaga o inception", None),
         ("apaga o inception", None),
         ("tenho algum filme de terror?", None),
         ("salva inception", None),
