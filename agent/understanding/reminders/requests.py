@@ -174,6 +174,7 @@ _CHATTER = frozenset({
     "instead", "actually", "verdade", "melhor", "entao", "ok", "okay", "sim", "nao", "yes", "no",
     "please", "pf", "pfv", "obrigado", "obrigada", "thanks", "thank", "you", "hmm", "ah", "oi",
     "hey", "isso", "that", "this", "then", "mesmo", "tb", "tambem", "too", "also", "ne", "right",
+    "vlw", "valeu", "blz", "beleza", "show", "cool", "nice", "great", "kkk", "kkkk", "haha",
 })  # fmt: skip
 # "a reunião é em 10 minutos", "the call is at 5": a statement of when, not a request
 _COPULAS = frozenset({"é", "eh", "será", "sera", "foi", "são", "sao", "is", "was", "are", "will",
@@ -231,7 +232,9 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     first, last = words[0], words[-1]
     if any(timed[first : last + 1]):  # "meeting at 5pm with Sam": the time inside the activity
         return None
-    if all_toks[first].text in _NOT_ACTIVITY_START:
+    # chatter read past ("vlw, vou ver hj à noite"): the activity's first word says what it is
+    lead = next((i for i in words if all_toks[i].text not in _CHATTER), first)
+    if all_toks[first].text in _NOT_ACTIVITY_START or all_toks[lead].text in _NOT_ACTIVITY_START:
         return None
     beside = (text_at(all_toks, first - 1), text_at(all_toks, last + 1))
     if any(text[t.start : t.end].lower() in _COPULAS for t in all_toks if t.text in beside) or any(

@@ -86,6 +86,8 @@ def read_rrule(text: str, zone: tzinfo) -> Rule | None:
         return None  # dateutil takes INTERVAL=0 and repeats one instant for ever
     count = parts.pop("COUNT", None)
     until = parts.pop("UNTIL", None)
+    if count is not None and until is not None:
+        return None  # RFC 5545 3.3.10: one end or the other (dateutil deprecates both)
     rule = Rule(";".join(f"{k}={v}" for k, v in parts.items()))
     try:
         if count is not None:

@@ -96,6 +96,9 @@ def test_a_period_and_an_activity_is_asked(message: str) -> None:
         "exclui a 3ª",
         "nightly.jsonl.gz",
         "https://example.com/agenda?dia=15 amanhã 15h",
+        "vlw, vou ver hj a noite",  # a plan of one's own after chatter, not a request
+        "valeu! vamos ao cinema amanhã às 20h",
+        "cool, I'm watching it tomorrow at 8pm",
     ],
 )
 def test_what_is_not_a_reminder_request_stays_what_it_was(message: str) -> None:
