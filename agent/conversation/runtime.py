@@ -55,7 +55,7 @@ from agent.memory import situation as situations
 from agent.memory.frame import ContextFrame, build_frame, request_hash
 from agent.memory.framecache import FrameCache
 from agent.memory.handover import session_idle, write_handover
-from agent.memory.history import situation_before, to_messages
+from agent.memory.history import asked_back_on, situation_before, to_messages
 from agent.memory.narrator import narrate, only_tools
 from agent.memory.tiers import Tiers, drop_oldest_turn
 from agent.planning.backend import ModelBackend, PlannerBackend
@@ -584,7 +584,7 @@ class Runtime:
             wants_save=wants_save,
             llm_intent=llm_intent,
             quotas=self.quotas,
-            consented=answered is not None,  # the user answered the planner's own question
+            consented=answered is not None or self._save_still_asked(turn),
         )
         allowed = self.allowed(turn, llm_intent)
         result = await session.step(allowed=allowed, index=0)
@@ -626,6 +626,17 @@ class Runtime:
         reply = await outcomes.after_step(self.deps, turn, result, wants_save, offline=self.offline)
         return retyping.announce_guess(turn, result, reply) if self.offline else reply
 
+    def _save_still_asked(self, turn: Turn) -> bool:
+        """The user's save is still being served: they answer the choice it left open
+        ("quero o mais antigo") or what the reply to it asked back ("the 1975 one")."""
+        if isinstance(turn.open_pending, pendings.ChooseCandidate | pendings.OfferSave):
+            return True
+        said = turn.asked_back_on
+        if not said:
+            return False
+        intent = self.classifier.classify(said)
+        return intent.action == "llm" and intent.entities.get("intent") == "save"
+
     @staticmethod
     def allowed(turn: Turn, llm_intent: str) -> frozenset[str]:
         """The tools the first planning step may call on this path (the turn's part says so).
@@ -655,6 +666,7 @@ class Runtime:
         """
         settings = self.deps.settings
         frame = await self._frame(turn)
+        turn.asked_back_on = asked_back_on(frame.verbatim)
         told_in = conversation_language(turn, frame.verbatim)
         only = "" if allowed == ALLOWED_FROM_PLAN else only_tools(sorted(allowed), told_in)
         only_parts = (

@@ -75,6 +75,25 @@ def gist(reply: str) -> str:
     return first + (" […]" if rest.strip() else "")
 
 
+def asked_back_on(records: Sequence[MessageDoc]) -> str:
+    """The user's last message, when the turn it began ran no tool and its reply asked a
+    question ("Which year is the Jaws you mean?"); "" otherwise."""
+    turn: list[MessageDoc] = []
+    for record in reversed(records):
+        turn.append(record)
+        if record.role == "human":
+            break
+    else:
+        return ""
+    asked = turn[0].role == "ai" and "?" in turn[0].content
+    acted = any(
+        _args(call.args_json).get("action", "CALL_TOOL") == "CALL_TOOL"
+        for r in turn
+        for call in r.tool_calls
+    )
+    return turn[-1].content if asked and not acted else ""
+
+
 def situation_before(records: Sequence[MessageDoc]) -> tuple[situations.Part, ...] | None:
     """The parts of the last situation `records` show (json_schema history), or None when
     they show none told by parts: the next situation then tells everything."""

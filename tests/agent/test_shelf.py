@@ -95,7 +95,10 @@ async def test_an_edit_shows_in_the_next_list(watched_db: Database, trips: Trips
         await listed(lembra, trips)
         (note,) = await lembra.items()
 
-        await lembra.say("corrige a nota", llm=[edit(note.id, "comprar leite integral")])
+        await lembra.say(
+            "corrige a nota: comprar leite integral",
+            llm=[edit(note.id, "comprar leite integral")],
+        )
 
         text, reads = await listed(lembra, trips)
         assert "comprar leite integral" in text
