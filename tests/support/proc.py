@@ -27,8 +27,11 @@ def run_lembra(
     env: Mapping[str, str] | None = None,
     cwd: Path,
     stdin: str = "",
-    timeout: float = 60,
+    timeout: float = 240,
 ) -> subprocess.CompletedProcess[str]:
+    """`lembra ARGS` to its end. The timeout only catches a hang: a command that takes 2 s
+    alone took over 60 s once on a busy shared CI machine (a fresh interpreter's imports and
+    a database other workers are loading), so it is set far above any honest run."""
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         input=stdin,
