@@ -288,11 +288,12 @@ _OBJECT_FIRST: Final = re.compile(
     r"^(?P<what>(?!(?:eu|e|so|ai|ja|quais|qual|que|o que|quem|onde|quando|como|quant[oa]s|"
     r"lista|listar|mostra|mostrar|me mostra|me fala|me diz|show|list|tell|"
     r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)\s+eu\s+(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
-    r"(?P<verb>vi|assisti|terminei|li)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
+    r"(?P<verb>vi|assisti|terminei|li|maratonei|zerei|conclui|finalizei|vimos|assistimos|"
+    r"terminamos|maratonamos)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
     # "the movie dune i already watched": a title, then who saw it
     r"^(?P<what_en>(?!(?:i|what|which|who|where|when|how|show|list|tell|all|nothing|none|"
     r"everything|anything|things|stuff|it|that|this|the one|one|last|first)\b).+?)\s+(?:i|we)\s+"
-    r"(?:ve\s+|have\s+)?(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|finished|read)$"
+    r"(?:ve\s+|have\s+)?(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|saw|finished|completed|binged|read)$"
 )
 _PRONOUN_NOUN: Final = re.compile(
     rf"^(?:(?:esse|essa|este|esta|aquele|aquela|that|this|the|o)\s+(?P<noun>{_NOUN})|"
@@ -730,7 +731,7 @@ _COUNT_SPLIT: Final = re.compile(r"\s+(?:e|and)\s+(?=(?:quant[oa]s|how\s+many)\b
 _DONE_WORDS: Final = frozenset(
     "vi assisti terminei li vimos assistimos terminamos maratonei marquei vist vistos vistas "
     "visto vista assistidos assistidas lidos lidas feitos feitas concluidos seen watched "
-    "finished read completed done marked watch see finish".split()
+    "finished read completed done marked did".split()
 )
 _LEFT_WORDS: Final = frozenset(
     "falta faltam faltando sobrou sobraram sobra sobram resta restam restando pendente "
@@ -1219,7 +1220,7 @@ _SUGGEST_FILLER: Final = frozenset(
     "pra para for me mim eu i de da do na no o os as the of and e com with que seja "
     "minha my lista list watchlist on in from this essa esta that s is are which "
     "voce you u should can could would do does will posso devo vou poderia deveria "
-    "gente nos we us a pro bom boa good nice legal ai la hein entao so ok hmm tipo to estou "
+    "gente nos we us a pro ai la hein entao so ok hmm tipo to estou "
     "first primeiro primeira antes next coisa thing tv".split()
 )
 # past see verbs and state words: a mark or a list, never a suggestion
@@ -1263,7 +1264,8 @@ def read_suggest(text: str) -> SuggestRequest | None:
     short = binge = False
     said_any = False
     for words in clauses:
-        known = [w for w in words if _suggest_role(w) is not None]
+        # a time word alone does not make a clause a request: "hoje foi puxado, ..."
+        known = [w for w in words if _suggest_role(w) not in (None, "when")]
         unknown = [w for w in words if _suggest_role(w) is None and w not in _SUGGEST_FILLER]
         if unknown and (known or len(words) > 3 or any(w in _NOT_SUGGESTING for w in words)):
             return None  # "o que eu vejo com a Ana?": more than this reader knows
