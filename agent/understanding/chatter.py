@@ -21,7 +21,7 @@ _LAUGHTER: Final = re.compile(
 )
 # politeness only at the edge of a clause ("Please Stand By" is a film)
 _POLITE: Final = (
-    r"(?:pfv+r?|pf|pls|plz|please|por favor|porfa|obg|obrigad[oa]|vlw|valeu|thanks|thx)"
+    r"(?:pfv+r?|pf|pls|plz|please|por favor|porfa|obg|obrigad[oa]|vlw|valeu|thanks|thx|sim|ne)"
 )
 _POLITE_EDGE: Final = re.compile(
     rf"(?:^|(?<=[,;:.!?]))(?P<a>\s*{_POLITE})(?=\s|[,;:.!?]|$)|(?<=\s)(?P<b>{_POLITE}\s*)(?=[,;:.!?]|$)"
@@ -31,8 +31,9 @@ _CHATTER_WORDS: Final = (
     r"opa|ops|oops|epa|ih|ah+|oh+|eita|nossa|pera|peraí|perai|espera|wait|hmm+|hm|uh|"
     r"nao|no|nope|na verdade|actually|alias|sorry|desculpa|desculpe|foi mal|my bad|"
     r"(?:eu\s+)?(?:me\s+)?(?:confundi|enganei|equivoquei)(?:\s+(?:tudo|aqui))?|errei|"
-    r"engano meu|falei errado|escrevi errado|i was wrong|(?:i\s+)?(?:mixed (?:it|them) up|"
-    r"messed up|misspoke)|correction|correcao|ok|okay|blz|beleza|enfim|well|anyway|so|entao"
+    r"(?:foi\s+)?engano(?:\s+meu)?|(?:falei|escrevi|marquei|cliquei|apertei)\s+errado|sem querer|"
+    r"i was wrong|(?:i\s+)?(?:mixed (?:it|them) up|messed up|misspoke|clicked wrong)|"
+    r"by mistake|my mistake|correction|correcao|ok|okay|blz|beleza|enfim|well|anyway|so|entao"
 )
 _CHATTER_CLAUSE: Final = re.compile(rf"^\s*(?:(?:{_CHATTER_WORDS})\s*)+$")
 _CLAUSE: Final = re.compile(r"[^,;:.!?]+")
@@ -50,7 +51,7 @@ def quiet(text: str) -> str:
 
     for m in _LAUGHTER.finditer(folded):
         blank(m.start(), m.end())
-    for m in _POLITE_EDGE.finditer(folded):
+    for m in _POLITE_EDGE.finditer(fold_same_length("".join(keep))):  # "duna sim kkkk"
         group = "a" if m.group("a") is not None else "b"
         blank(m.start(group), m.end(group))
     blanked = "".join(keep)

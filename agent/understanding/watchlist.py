@@ -277,7 +277,7 @@ _SAW: Final = re.compile(
 )
 _NOT_SAW: Final = re.compile(
     rf"^(?:(?:ainda|still)\s+)?(?P<verb>{_NOT_SEEN_VERBS})\s+(?P<what>.+?)"
-    r"(?:\s+(?:ainda|yet|still))?$"
+    r"(?:\s+(?:ainda|yet|still|nao|n))*$"  # "não vi Dark ainda não": the negation echoed
 )
 _BARE_SAW: Final = re.compile(
     rf"^{_LEAD}(?:vi|assisti|terminei|acabei de ver|acabei de assistir|maratonei|"
@@ -984,7 +984,14 @@ SERVICES: Final[dict[str, str]] = {
     "hulu": "Hulu",
 }
 _SERVICE: Final = "|".join(sorted(SERVICES, key=len, reverse=True))
-_ON_SERVICE: Final = rf"(?:na|no|em|on|in|at)\s+(?:(?:a|o|the)\s+)?(?P<svc>{_SERVICE})"
+# "em algum streaming", "on any service": where at all, no service of its own
+_ANY_SERVICE: Final = (
+    r"(?:algum|alguma|qualquer|any|some)\s+(?:streaming|servico|plataforma|streaming service|"
+    r"service|platform)"
+)
+_ON_SERVICE: Final = (
+    rf"(?:na|no|em|on|in|at)\s+(?:(?:a|o|the)\s+)?(?:(?P<svc>{_SERVICE})|{_ANY_SERVICE})"
+)
 # "tem Dark na Netflix?", "Dark tá na Netflix?", "is Dune on Netflix?", "does Max have Dune?"
 _SERVICE_ASK: Final = (
     re.compile(
@@ -1013,7 +1020,7 @@ def _service_question(raw: str) -> WhereRequest | None:
             continue
         start, end = m.start("what"), m.end("what")
         obj = said.norm[start:end]
-        service = SERVICES[m.group("svc")]
+        service = SERVICES[m.group("svc")] if m.group("svc") else ""
         target = _target(obj)
         if target is not None:
             return WhereRequest(target=target, type=target.type, service=service)
@@ -1198,11 +1205,11 @@ _ASKING: Final = frozenset(
     "sugere sugira sugerir sugestao sugestoes recomenda recomende recomendar recomendacao "
     "recomendacoes indica indique indicar indicacao indicacoes dica dicas escolhe escolha "
     "suggest suggestion suggestions recommend recommendation recommendations pick choose "
-    "idea ideas".split()
+    "idea ideas ideia ideias".split()
 )
 _WANTING: Final = frozenset(
     "quero queria preciso afim fim bora vamos rola tem tenho got have want need "
-    "feel like wanna".split()
+    "feel like wanna fala diz manda tell give".split()
 )
 _SOME: Final = frozenset(
     "algo alguma algum alguns algumas something anything some any um uma a an".split()

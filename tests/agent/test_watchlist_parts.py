@@ -236,3 +236,24 @@ async def test_two_titles_and_a_politeness_word_save_two_items(db: Database) -> 
     assert "Tenet" in saved.text, saved.text
     assert "Superbad" in saved.text, saved.text
     assert titles == ["Duna", "Superbad", "Tenet"]
+
+
+def test_an_echoed_negation_and_a_mistake_clause_still_unmark_the_title() -> None:
+    for said, title in (
+        ("n vi duna ainda n, cliquei errado", "duna"),
+        ("não assisti Dark não, foi engano", "Dark"),
+        ("sorry, by mistake. haven't seen dune", "dune"),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title) == ("unseen", title), said
+    affirmed = read("já vi Dark sim kkkk")
+    assert isinstance(affirmed, MarkRequest)
+    assert affirmed.title == "Dark"
+
+
+def test_any_streaming_asks_where_at_all() -> None:
+    for said in ("tem duna em algum streaming?", "is dune on any streaming service?"):
+        found = read(said)
+        assert isinstance(found, WhereRequest), said
+        assert (found.title, found.service) == ("duna" if "tem" in said else "dune", ""), said
