@@ -19,9 +19,10 @@ _LAUGHTER: Final = re.compile(
     r"(?<![\w/])(?:k{2,}|(?:ha){2,}h?|(?:he){2,}|(?:hi){2,}|(?:rs){2,}|lol+|lmao|lmfao|rofl)"
     r"(?![\w/])"
 )
-# politeness only at the edge of a clause ("Please Stand By" is a film)
+# politeness and asides only at the edge of a clause ("Please Stand By" is a film)
 _POLITE: Final = (
-    r"(?:pfv+r?|pf|pls|plz|please|por favor|porfa|obg|obrigad[oa]|vlw|valeu|thanks|thx|sim|ne)"
+    r"(?:pfv+r?|pf|pls|plz|please|por favor|porfa|obg|obrigad[oa]|vlw|valeu|thanks|thx|sim|ne|"
+    r"hein|actually|na verdade|tbh|honestly)"
 )
 _POLITE_EDGE: Final = re.compile(
     rf"(?:^|(?<=[,;:.!?]))(?P<a>\s*{_POLITE})(?=\s|[,;:.!?]|$)|(?<=\s)(?P<b>{_POLITE}\s*)(?=[,;:.!?]|$)"
@@ -33,7 +34,8 @@ _CHATTER_WORDS: Final = (
     r"(?:eu\s+)?(?:me\s+)?(?:confundi|enganei|equivoquei)(?:\s+(?:tudo|aqui))?|errei|"
     r"(?:foi\s+)?engano(?:\s+meu)?|(?:falei|escrevi|marquei|cliquei|apertei)\s+errado|sem querer|"
     r"i was wrong|(?:i\s+)?(?:mixed (?:it|them) up|messed up|misspoke|clicked wrong)|"
-    r"by mistake|my mistake|correction|correcao|ok|okay|blz|beleza|enfim|well|anyway|so|entao"
+    r"by mistake|my mistake|correction|correcao|scratch that|ignore that|ignora(?:\s+isso)?|"
+    r"ok|okay|blz|beleza|enfim|well|anyway|so|entao"
 )
 _CHATTER_CLAUSE: Final = re.compile(rf"^\s*(?:(?:{_CHATTER_WORDS})\s*)+$")
 _CLAUSE: Final = re.compile(r"[^,;:.!?]+")

@@ -608,6 +608,13 @@ def _with_object(
             days_ago=days,
             rating=rating,
         )
+    if state == "seen" and (when := re.match(rf"(?:{_DAY})\s+(?=\S)", obj)) is not None:
+        days = max(days, _DAYS[when.group(0).strip()])  # "vi ontem o Duna"
+        start += when.end()
+        obj = obj[when.end() :]
+        if (article := re.match(r"(?:o|a)\s+(?=\S)", obj)) is not None:
+            start += article.end()  # "assisti ontem o Coringa", as "assisti o Coringa"
+            obj = obj[article.end() :]
     item_type: ItemType | None = None
     typed = _TYPED.match(obj)
     if typed is not None:
@@ -731,7 +738,8 @@ _COUNT_SPLIT: Final = re.compile(r"\s+(?:e|and)\s+(?=(?:quant[oa]s|how\s+many)\b
 _DONE_WORDS: Final = frozenset(
     "vi assisti terminei li vimos assistimos terminamos maratonei marquei vist vistos vistas "
     "visto vista assistidos assistidas lidos lidas feitos feitas concluidos seen watched "
-    "finished read completed done marked did".split()
+    "finished read completed done marked did zerei conclui finalizei maratonamos binged "
+    "saw".split()
 )
 _LEFT_WORDS: Final = frozenset(
     "falta faltam faltando sobrou sobraram sobra sobram resta restam restando pendente "
@@ -746,7 +754,7 @@ _COUNT_FILLER: Final = frozenset(
     "tem tenho ha que that da na minha lista list on my so far ate agora till until now yet "
     "total no em ao todo in of them deles delas me the os as de do from ver assistir ler "
     "watch see read to pra para a por coisas itens things items as como marked marquei "
-    "voce you u e and ok okay entao so then".split()
+    "voce you u e and ok okay entao so then foram foi sao were been".split()
 )
 
 
@@ -931,7 +939,8 @@ _WHERE: Final = re.compile(
     r")\s*(?P<what>.*)$"
 )
 _WHERE_TAIL: Final = re.compile(
-    r"\s+(?:online|de graca|gratis|for free|em streaming|no streaming|streaming|hoje|today|tonight|agora|now)$"
+    r"\s+(?:online|de graca|gratis|for free|em streaming|no streaming|streaming|hoje|today|tonight|agora|now|"
+    r"pra ver|para ver|pra assistir|para assistir|to watch)$"
 )
 
 
@@ -1228,7 +1237,7 @@ _SUGGEST_FILLER: Final = frozenset(
     "minha my lista list watchlist on in from this essa esta that s is are which "
     "voce you u should can could would do does will posso devo vou poderia deveria "
     "gente nos we us a pro ai la hein entao so ok hmm tipo to estou "
-    "first primeiro primeira antes next coisa thing tv".split()
+    "first primeiro primeira antes next coisa thing tv one ones".split()
 )
 # past see verbs and state words: a mark or a list, never a suggestion
 _NOT_SUGGESTING: Final = frozenset(

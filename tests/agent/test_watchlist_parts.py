@@ -257,3 +257,25 @@ def test_any_streaming_asks_where_at_all() -> None:
         found = read(said)
         assert isinstance(found, WhereRequest), said
         assert (found.title, found.service) == ("duna" if "tem" in said else "dune", ""), said
+
+
+def test_asides_at_the_edge_and_a_day_before_the_title_are_no_part_of_it() -> None:
+    for said, state, title, days in (
+        ("I didn't finish dune actually", "unseen", "dune", 0),
+        ("scratch that, i haven't seen dune", "unseen", "dune", 0),
+        ("vi ontem o Duna, top demais", "seen", "Duna", 1),
+        ("assisti anteontem Tenet", "seen", "Tenet", 2),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title, found.days_ago) == (state, title, days), said
+
+
+def test_counts_take_every_see_verb_and_the_passive() -> None:
+    for said, state in (
+        ("quantas séries eu já zerei?", "done"),
+        ("quantos filmes já foram vistos?", "done"),
+    ):
+        found = read(said)
+        assert isinstance(found, ListRequest), said
+        assert (found.state, found.count) == (state, True), said
