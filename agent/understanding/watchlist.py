@@ -13,6 +13,10 @@ what to watch tonight.
 Each reader returns a typed request only when the whole message is that request and
 declines (None) otherwise; the planner, with the same tools, takes what is declined. A
 title is cut from the message as written ("Duna", not "duna"), so a reply can quote it.
+Laughter, politeness and clauses of chatter are read past first (chatter.py), and chat
+shorthand is spelled out ("onde q", "hj"). Suggestions and counts are read by their parts:
+each word an asking word, a see verb, a type, a time, a state or a constraint, or filler;
+one word of none of these declines the message.
 """
 
 from __future__ import annotations
