@@ -88,19 +88,7 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
     if isinstance(request, MarkRequest):
         return await _mark(deps, turn, request)
     if isinstance(request, ListRequest):
-        types = request.types
-        last = shelves.last_action(turn)
-        if request.carried and last is not None and last.action.startswith("state_"):
-            # "and how many are left?" after a list of shows: the shows
-            types = next(((t,) for t in ITEM_TYPES if t == last.type), types)
-        return await list_by_state(
-            deps,
-            turn,
-            request.state,
-            types,
-            count=request.count,
-            period=request.period,
-        )
+        return await _list(deps, turn, request)
     if isinstance(request, WhereRequest):
         return await _where(deps, turn, request)
     if isinstance(request, StateQuestion):
@@ -108,6 +96,24 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
     if isinstance(request, SaveNamed):
         return await _save_named(deps, turn, request)
     return await _suggest(deps, turn, request)
+
+
+async def _list(deps: Deps, turn: Turn, request: ListRequest) -> Reply:
+    """A list or a count by state; "quantos vi e quantos faltam?" answers both counts."""
+    types = request.types
+    last = shelves.last_action(turn)
+    if request.carried and last is not None and last.action.startswith("state_"):
+        # "and how many are left?" after a list of shows: the shows
+        types = next(((t,) for t in ITEM_TYPES if t == last.type), types)
+    reply = await list_by_state(
+        deps, turn, request.state, types, count=request.count, period=request.period
+    )
+    if request.then is None:
+        return reply
+    more = await _list(deps, turn, replace(request.then, types=types, carried=False))
+    lines = reply.text.splitlines()
+    lines += [line for line in more.text.splitlines() if line not in lines]
+    return replace(more, text="\n".join(lines))
 
 
 async def _save_named(deps: Deps, turn: Turn, request: SaveNamed) -> Reply | None:
@@ -446,7 +452,23 @@ async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
     shelves.did(turn, "where", item.type if item is not None else (request.type or ""), named=named)
     if request.paid and outcome.options is not None:
         return _paid_reply(turn, outcome, outcome.options)
-    return outcome_reply(turn, outcome)
+    reply = outcome_reply(turn, outcome)
+    if not request.service or outcome.failure is not None:
+        return reply
+    return replace(reply, text=_on_service(turn, outcome, request.service) + "\n" + reply.text)
+
+
+def _on_service(turn: Turn, outcome: WatchFound, service: str) -> str:
+    """ "tem Dark na Netflix?": whether the service streams it (included, free or with ads)."""
+    wanted = set(fold(service).split())
+    options = outcome.options
+    included = (*options.flatrate, *options.free, *options.ads) if options is not None else ()
+    key = (
+        "where_service_yes"
+        if any(wanted <= set(fold(name).split()) for name in included)
+        else "where_service_no"
+    )
+    return text(key, turn.language, label=outcome.label, service=service, country=outcome.country)
 
 
 async def where_named(

@@ -20,6 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from agent.planning.answer import ModelAnswer
 from agent.planning.backend import PlanHints
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
+from agent.understanding.chatter import quiet
 from agent.understanding.kinds import guessed_title
 from agent.understanding.searches import plain_search
 from agent.understanding.smalltalk import asks_about_link
@@ -164,7 +165,9 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         return link if asked or _only_links(message) else None
     if isinstance(read_watchlist(message), SaveNamed):
         return None  # "salva os dois", "save it": names nothing to save (no note of the words)
-    body = _strip(_SAVE, message)
+    # "add oppenheimer e barbie pfv": laughter and politeness are no part of a title
+    titled = " ".join(quiet(message).split()) or message
+    body = _strip(_SAVE, titled)
     for pattern, tool in ((_MOVIE, "enrich_movie"), (_TV, "enrich_tv_show")):
         match = pattern.search(body)
         if match is None or body[: match.start()].strip(" \t:,-").lower() not in _LEADING_WORDS:
@@ -175,7 +178,7 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
             return tool, {"title": title, **({"year": year} if year else {})}
     # "salva inception": a bare title after a save verb is most likely a movie; the reply
     # says so and how to correct it (issue 34; agent/understanding/kinds.py decides)
-    guessed = guessed_title(message, body) if asked else None
+    guessed = guessed_title(titled, body) if asked else None
     if guessed is not None:
         title, year = _title_and_year(guessed)
         return "enrich_movie", {"title": title, **({"year": year} if year else {})}

@@ -134,6 +134,15 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "{label}: nada para alugar ou comprar no país {country}, segundo o JustWatch (via TMDB).",
         "en": "{label}: nothing to rent or buy in {country}, according to JustWatch (via TMDB).",
     },
+    # "tem Dark na Netflix?": the answer first, then every offer
+    "where_service_yes": {
+        "pt": "Sim: {service} tem {label} ({country}).",
+        "en": "Yes: {label} is on {service} ({country}).",
+    },
+    "where_service_no": {
+        "pt": "{service} não tem {label} ({country}), segundo o JustWatch.",
+        "en": "{label} is not on {service} in {country}, according to JustWatch.",
+    },
     "where_source": {"pt": "Fonte: JustWatch, via TMDB.", "en": "Source: JustWatch, via TMDB."},
     "where_saved": {
         "pt": "Onde assistir ({country}): {offers} (JustWatch, via TMDB)",

@@ -60,7 +60,7 @@ from typing import Any, Final
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA, Levenshtein
 
-from agent.understanding import questions, smalltalk
+from agent.understanding import questions, smalltalk, watchlist
 from agent.understanding.reminders import route as reminder_route
 from agent.understanding.textnorm import expand_chat
 from agent.understanding.vocabulary import (
@@ -232,7 +232,10 @@ class IntentClassifier:
             return self._llm(text, "other", 0)
         if stripped[0] == "/" and (command := self._command(text, stripped)) is not None:
             return command
-        if (routed := reminder_route(stripped)) is not None:  # reminders and undo (DESIGN 9.3, 9.4)
+        routed = reminder_route(stripped)
+        if routed is not None and routed[0] in ("remind", "remind_or_note") and _marks(stripped):
+            routed = None  # "finally finished it, 9/10": a rating, not the 9th of October
+        if routed is not None:  # reminders and undo (DESIGN 9.3, 9.4)
             return Intent(
                 "command", MappingProxyType({"name": routed[0], "args": routed[1]}), 100, text
             )
@@ -631,3 +634,9 @@ def _lines_up(words: list[str], letters: str, alias: _Alias) -> bool:
             if len(target) <= 1 or OSA.distance(word, target, score_cutoff=1) > 1:
                 return False
     return True
+
+
+def _marks(text: str) -> bool:
+    """Whether `text` is certainly a watchlist mark ("já vi Duna, 9/10"): a past the user
+    tells, never a time to be reminded at."""
+    return isinstance(watchlist.read(text), watchlist.MarkRequest)

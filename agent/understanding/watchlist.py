@@ -13,6 +13,10 @@ what to watch tonight.
 Each reader returns a typed request only when the whole message is that request and
 declines (None) otherwise; the planner, with the same tools, takes what is declined. A
 title is cut from the message as written ("Duna", not "duna"), so a reply can quote it.
+Laughter, politeness and clauses of chatter are read past first (chatter.py), and chat
+shorthand is spelled out ("onde q", "hj"). Suggestions and counts are read by their parts:
+each word an asking word, a see verb, a type, a time, a state or a constraint, or filler;
+one word of none of these declines the message.
 """
 
 from __future__ import annotations
@@ -21,10 +25,11 @@ import re
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
+from agent.understanding.chatter import quiet
 from agent.understanding.continuations import read_continuation
 from agent.understanding.questions import WINDOWS
 from agent.understanding.references import Target, fold_same_length, shelf_target
-from agent.understanding.textnorm import expand_chat
+from agent.understanding.textnorm import CHAT_WORDS, expand_chat
 from agent.understanding.vocabulary import ItemType
 
 MarkState = Literal["seen", "unseen"]
@@ -62,6 +67,7 @@ class ListRequest:
     count: bool = False  # "quantos...?": a number, not a list
     period: Period | None = None  # "o que eu vi essa semana?": by when it was marked
     carried: bool = False  # "and how many are left?": no type said, the last list's type
+    then: ListRequest | None = None  # "quantos vi e quantos faltam?": a second count after it
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +79,7 @@ class WhereRequest:
     type: ItemType | None = None
     country: str | None = None  # "no Brasil", "in the US"
     paid: bool = False  # "e pra alugar?": only the rent/buy offers
+    service: str = ""  # "tem Dark na Netflix?": whether this service has it, then the rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,17 +255,33 @@ _MARK_AS: Final = re.compile(
     rf"^{_LEAD}(?:{_MARK_VERB})\s+(?:(?P<what>.+?)\s+)?(?:como|as|de|to)\s+"
     rf"(?:(?P<un>{_UNSEEN_WORDS})|(?P<seen>{_SEEN_WORDS}))$"
 )
+# the seen list named as a place: "dos vistos", "da lista de assistidos", "off my watched list"
+_DONE_PLACE: Final = (
+    r"(?:dos|das|da\s+(?:minha\s+)?lista\s+(?:de|dos|das)|(?:from|off)(?:\s+(?:my|the))?"
+    r"(?:\s+list\s+of)?)\s+(?:vistos|vistas|assistidos|assistidas|lidos|lidas|feitos|feitas|"
+    r"seen|watched|read|done|finished)(?:\s+(?:list|ones))?"
+)
+# the to-see state named as a place: "pra não vistos", "back on my to-watch list"
+_LEFT_PLACE: Final = (
+    r"(?:pra|para|pro|pros|to|on|onto|in|into|na|no|nos|nas|a)\s+(?:(?:a|o|os|as|my|the|minha)\s+)?"
+    r"(?:(?:lista|list)\s+(?:de|dos|das|of|pra|para)\s+)?(?:(?P<unseen>nao vist[oa]s?|"
+    r"nao assistid[oa]s?|nao lid[oa]s?|unseen|unwatched|unread|not seen|not watched)|"
+    r"pendentes?|ver|assistir|ler|to watch|to see|to read|watch|a ver|por ver)"
+    r"(?:\s+(?:list|lista))?"
+)
 _UNMARK: Final = re.compile(
     r"^(?:(?:desmarca|desmarque|desmarcar|unmark)\s+(?P<what>.+)|"
-    r"(?:tira|tire|remove|remova|take)\s+(?P<what2>.+?)\s+(?:dos|das|from(?:\s+(?:my|the))?)\s+"
-    r"(?:vistos|vistas|assistidos|lidos|feitos|seen|watched|read|done)(?:\s+list)?)$"
+    rf"(?:tira|tire|tirar|remove|remova|take)\s+(?P<what2>.+?)\s+{_DONE_PLACE}|"
+    # "volta duna pra não vistos", "put dune back on my to-watch list"
+    r"(?P<verb>volta|voltar|devolve|coloca|coloque|bota|bote|poe|move|put|set)\s+"
+    rf"(?P<what3>.+?)\s+(?P<back>(?:de\s+volta|back)\s+)?{_LEFT_PLACE})$"
 )
 _SAW: Final = re.compile(
     rf"^{_LEAD}(?:(?P<read>{_READ_VERBS})|(?P<see>{_SEE_VERBS}))\s+(?P<what>.+)$"
 )
 _NOT_SAW: Final = re.compile(
     rf"^(?:(?:ainda|still)\s+)?(?P<verb>{_NOT_SEEN_VERBS})\s+(?P<what>.+?)"
-    r"(?:\s+(?:ainda|yet|still))?$"
+    r"(?:\s+(?:ainda|yet|still|nao|n))*$"  # "não vi Dark ainda não": the negation echoed
 )
 _BARE_SAW: Final = re.compile(
     rf"^{_LEAD}(?:vi|assisti|terminei|acabei de ver|acabei de assistir|maratonei|"
@@ -269,11 +292,12 @@ _OBJECT_FIRST: Final = re.compile(
     r"^(?P<what>(?!(?:eu|e|so|ai|ja|quais|qual|que|o que|quem|onde|quando|como|quant[oa]s|"
     r"lista|listar|mostra|mostrar|me mostra|me fala|me diz|show|list|tell|"
     r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)\s+eu\s+(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
-    r"(?P<verb>vi|assisti|terminei|li)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
+    r"(?P<verb>vi|assisti|terminei|li|maratonei|zerei|conclui|finalizei|vimos|assistimos|"
+    r"terminamos|maratonamos)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
     # "the movie dune i already watched": a title, then who saw it
     r"^(?P<what_en>(?!(?:i|what|which|who|where|when|how|show|list|tell|all|nothing|none|"
     r"everything|anything|things|stuff|it|that|this|the one|one|last|first)\b).+?)\s+(?:i|we)\s+"
-    r"(?:ve\s+|have\s+)?(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|finished|read)$"
+    r"(?:ve\s+|have\s+)?(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|saw|finished|completed|binged|read)$"
 )
 _PRONOUN_NOUN: Final = re.compile(
     rf"^(?:(?:esse|essa|este|esta|aquele|aquela|that|this|the|o)\s+(?P<noun>{_NOUN})|"
@@ -422,11 +446,15 @@ def read_mark(text: str) -> MarkRequest | None:
     if days is None:
         return None  # something after the title that is not a time, a rating or a feeling
     head = said.norm[:head_end].rstrip()
-    found = _when_inside(head)
-    if found is not None:  # "assisti duna ontem": the day at the end of the request
-        head, days = found[0], max(days, found[1])
-    head, inner_rating = _rating_inside(head)
-    rating = rating if rating is not None else inner_rating
+    found: tuple[str, int] | None = None
+    while True:  # "vi duna ontem nota 8", "vi duna nota 8 ontem": the day and the rating cut
+        when = _when_inside(head)
+        if when is not None:  # "assisti duna ontem": the day at the end of the request
+            head, days, found = when[0], max(days, when[1]), when
+        head, inner_rating = _rating_inside(head)
+        rating = rating if rating is not None else inner_rating
+        if when is None and inner_rating is None:
+            break
     lead = _INTERJECTION.match(head)  # "ops, ainda não vi Duna"
     offset = lead.end() if lead is not None else 0
     said_more = bool(tail) or found is not None or rating is not None
@@ -501,7 +529,13 @@ def _mark_head(
             rating=rating,
         )
     if (m := _UNMARK.match(head)) is not None:
-        group = "what" if m.group("what") else "what2"
+        group = next(g for g in ("what", "what2", "what3") if m.group(g))
+        if group == "what3" and not (
+            m.group("back")
+            or m.group("unseen")
+            or m.group("verb") in ("volta", "voltar", "devolve")
+        ):
+            return None  # "coloca duna pra ver" may save it: only "back" or "não vistos" unmark
         return _with_object(
             said,
             head,
@@ -578,6 +612,13 @@ def _with_object(
             days_ago=days,
             rating=rating,
         )
+    if state == "seen" and (when := re.match(rf"(?:{_DAY})\s+(?=\S)", obj)) is not None:
+        days = max(days, _DAYS[when.group(0).strip()])  # "vi ontem o Duna"
+        start += when.end()
+        obj = obj[when.end() :]
+        if (article := re.match(r"(?:o|a)\s+(?=\S)", obj)) is not None:
+            start += article.end()  # "assisti ontem o Coringa", as "assisti o Coringa"
+            obj = obj[article.end() :]
     item_type: ItemType | None = None
     typed = _TYPED.match(obj)
     if typed is not None:
@@ -668,26 +709,6 @@ _DONE_EN: Final = re.compile(
     + r")\s+(?:that\s+)?i\s*(?:ve|have)?\s+(?:already\s+)?(?:seen|watched|read|finished)))"
     r"(?P<period>\s+.+)?$"
 )
-_COUNT_PT: Final = re.compile(
-    r"^"
-    + _LIST_OPENER
-    + r"quant[oa]s\s+(?:(?P<noun1>"
-    + _NOUN
-    + r"|coisas|itens)\s+)?(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
-    r"(?:(?P<done>vi|assisti|li|terminei)|(?P<left>(?:ainda\s+)?falta(?:m)?(?:\s+(?:eu\s+)?(?:ver|assistir|ler))?|"
-    r"(?:ainda\s+)?(?:tem|tenho|ha)\s+(?:(?:na|da)\s+(?:minha\s+)?lista\s+)?(?:pra|para|por|a)\s+(?:ver|assistir|ler)|"
-    r"(?:eu\s+)?(?:ainda\s+)?nao\s+(?:vi|assisti|li)))(?P<period>\s+.+)?$"
-)
-_COUNT_EN: Final = re.compile(
-    r"^"
-    + _LIST_OPENER
-    + r"how\s+many\s+(?:(?P<noun1>"
-    + _NOUN
-    + r"|things|items)\s+)?(?:(?P<done>have|did)\s+i\s+"
-    r"(?:already\s+)?(?:seen|watched|watch|see|read|finished|finish)|(?P<left>(?:are\s+)?left"
-    r"(?:\s+to\s+(?:watch|see|read))?|(?:do\s+i\s+)?(?:still\s+)?(?:have\s+)?(?:left\s+)?to\s+"
-    r"(?:watch|see|read)|haven\s*t\s+i\s+(?:seen|watched|read)))(?P<period>\s+.+)?$"
-)
 _LIST_TAIL: Final = re.compile(
     r"\s+(?:da|na|on|from|in)\s+(?:minha|my)\s+(?:lista|list|watchlist)$|\s+(?:ainda|yet|so far|ate agora|agora|now|right now)$"
 )
@@ -703,10 +724,106 @@ def read_list(text: str) -> ListRequest | None:
     words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", said))
     if not words or len(words.split()) > MAX_WORDS:
         return None
+    counted = _read_counts(said)
+    if counted is not None or _COUNT_WORD.match(said):
+        return counted
     found = _read_list(words)
     if found is None and _ON_WATCHLIST.search(said):  # "what's on my watchlist"
         found = _read_list(said)
     return found
+
+
+# -- counts by state, read by their parts -------------------------------------------------------
+
+_COUNT_WORD: Final = re.compile(
+    r"^(?:(?:e|ok|entao|so|and|okay|then|agora|now)\s+)*(?:quant[oa]s|how\s+many)\b"
+)
+_COUNT_SPLIT: Final = re.compile(r"\s+(?:e|and)\s+(?=(?:quant[oa]s|how\s+many)\b)")
+_DONE_WORDS: Final = frozenset(
+    "vi assisti terminei li vimos assistimos terminamos maratonei marquei vist vistos vistas "
+    "visto vista assistidos assistidas lidos lidas feitos feitas concluidos seen watched "
+    "finished read completed done marked did zerei conclui finalizei maratonamos binged "
+    "saw".split()
+)
+_LEFT_WORDS: Final = frozenset(
+    "falta faltam faltando sobrou sobraram sobra sobram resta restam restando pendente "
+    "pendentes left unwatched unseen unread remaining".split()
+)
+_NOT_WORDS: Final = frozenset("nao not haven havent didn didnt never t".split())
+_READING_WORDS: Final = frozenset("li lidos lidas read unread ler".split())
+# "tenho pra ver", "to watch": still to see when no done word is said
+_TO_SEE: Final = re.compile(r"\b(?:pra|para|a|por|to)\s+(?:ver|assistir|ler|watch|see|read)\b")
+_COUNT_FILLER: Final = frozenset(
+    "quantos quantas how many eu ja ainda already still have has ve i do did are is was there "
+    "tem tenho ha que that da na minha lista list on my so far ate agora till until now yet "
+    "total no em ao todo in of them deles delas me the os as de do from ver assistir ler "
+    "watch see read to pra para a por coisas itens things items as como marked marquei "
+    "voce you u e and ok okay entao so then foram foi sao were been".split()
+)
+
+
+def _read_counts(said: str) -> ListRequest | None:
+    """ "quantos filmes eu já vi?", "how many are still unwatched?", "qts vi e qts faltam?":
+    a count word, a state (done, or left: "falta", "not seen", "to watch"), a type, a
+    period, every other word filler; the second of two counts takes the first one's type."""
+    if not _COUNT_WORD.match(said):
+        return None
+    parts = _COUNT_SPLIT.split(said)
+    if len(parts) > 2:
+        return None
+    first = _read_count(parts[0])
+    if first is None or len(parts) == 1:
+        return first
+    second = _read_count(parts[1])
+    if second is None or second.period != first.period:
+        return None
+    if second.carried:
+        second = replace(second, types=first.types, carried=first.carried)
+    return replace(first, then=second)
+
+
+def _read_count(part: str) -> ListRequest | None:
+    words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", part.strip()))
+    period: Period | None = None
+    for phrase in sorted(WINDOWS, key=len, reverse=True):
+        if words.endswith(" " + phrase):
+            window = WINDOWS[phrase]
+            if window == "last_week":
+                return None
+            period = window
+            words = words[: -len(phrase)].strip()
+            break
+    noun: str | None = None
+    done = left = negated = reading = False
+    for word in words.split():
+        if word in _NOUNS or word in ("coisas", "itens", "things", "items"):
+            if noun is not None and noun != word:
+                return None  # "quantos filmes e séries": not one count
+            noun = word
+        elif word in _LEFT_WORDS:
+            left = True
+        elif word in _DONE_WORDS:
+            done = True
+        elif word in _NOT_WORDS:
+            negated = True
+        elif word not in _COUNT_FILLER:
+            return None  # "quantos filmes do Nolan eu vi?": more than a state
+        reading |= word in _READING_WORDS
+    if negated and not done:
+        return None  # "quantos não...": not certain
+    if negated:  # "haven't watched", "não vi": left
+        done, left = False, True
+    if not done and not left and _TO_SEE.search(words):
+        left = True  # "quantos filmes tenho pra ver?"
+    if done == left:
+        return None  # no state, or both in one count: "quantos filmes eu tenho?" is no state's
+    state: ListState = "done" if done else "left"
+    if period is not None and state == "left":
+        return None
+    types = _types_of(noun, reading=reading, watching=not reading)
+    if types is None:
+        return None
+    return ListRequest(state, types, count=True, period=period, carried=noun is None)
 
 
 # "n" is "não" only right before the verb: "quais séries ainda n vi?"
@@ -716,8 +833,6 @@ _ON_WATCHLIST: Final = re.compile(r"\bwatch\s*list$")
 
 def _read_list(words: str) -> ListRequest | None:
     readers: tuple[tuple[re.Pattern[str], ListState | None], ...] = (
-        (_COUNT_PT, None),
-        (_COUNT_EN, None),
         (_LEFT_PT, "left"),
         (_LEFT_NOUN_PT, "left"),
         (_LEFT_EN, "left"),
@@ -828,7 +943,8 @@ _WHERE: Final = re.compile(
     r")\s*(?P<what>.*)$"
 )
 _WHERE_TAIL: Final = re.compile(
-    r"\s+(?:online|de graca|gratis|for free|em streaming|no streaming|streaming|hoje|today|tonight|agora|now)$"
+    r"\s+(?:online|de graca|gratis|for free|em streaming|no streaming|streaming|hoje|today|tonight|agora|now|"
+    r"pra ver|para ver|pra assistir|para assistir|to watch)$"
 )
 
 
@@ -854,12 +970,95 @@ _PAID_TITLE: Final = re.compile(
 )
 
 
+# streaming services as people name them (folded) and as a reply names them
+SERVICES: Final[dict[str, str]] = {
+    "netflix": "Netflix",
+    "prime video": "Prime Video",
+    "amazon prime video": "Prime Video",
+    "amazon prime": "Prime Video",
+    "prime": "Prime Video",
+    "amazon": "Prime Video",
+    "hbo max": "Max",
+    "hbo": "Max",
+    "max": "Max",
+    "disney plus": "Disney Plus",
+    "disney": "Disney Plus",
+    "apple tv plus": "Apple TV+",
+    "apple tv": "Apple TV+",
+    "appletv": "Apple TV+",
+    "globoplay": "Globoplay",
+    "globo play": "Globoplay",
+    "paramount plus": "Paramount Plus",
+    "paramount": "Paramount Plus",
+    "star plus": "Star Plus",
+    "mubi": "MUBI",
+    "crunchyroll": "Crunchyroll",
+    "peacock": "Peacock",
+    "hulu": "Hulu",
+}
+_SERVICE: Final = "|".join(sorted(SERVICES, key=len, reverse=True))
+# "em algum streaming", "on any service": where at all, no service of its own
+_ANY_SERVICE: Final = (
+    r"(?:algum|alguma|qualquer|any|some)\s+(?:streaming|servico|plataforma|streaming service|"
+    r"service|platform)"
+)
+_ON_SERVICE: Final = (
+    rf"(?:na|no|em|on|in|at)\s+(?:(?:a|o|the)\s+)?(?:(?P<svc>{_SERVICE})|{_ANY_SERVICE})"
+)
+# "tem Dark na Netflix?", "Dark tá na Netflix?", "is Dune on Netflix?", "does Max have Dune?"
+_SERVICE_ASK: Final = (
+    re.compile(
+        r"^(?:(?:e|and|so)\s+)?(?:tem|ta|esta|passa|rola|da pra ver|da pra assistir|"
+        r"(?:eu\s+)?(?:consigo|posso)\s+(?:ver|assistir)|is|s|can\s+i\s+(?:watch|stream|see)|"
+        rf"could\s+i\s+(?:watch|stream|see))\s+(?P<what>.+?)\s+(?:streaming\s+)?{_ON_SERVICE}$"
+    ),
+    re.compile(
+        r"^(?:(?:e|and|so)\s+)?(?P<what>.+?)\s+(?:ta|esta|tem|passa|is|s|streams|is streaming)\s+"
+        rf"(?:(?:passando|streaming|disponivel|available)\s+)?{_ON_SERVICE}$"
+    ),
+    re.compile(
+        rf"^(?:(?:e|and|so)\s+)?(?:(?:does|do)\s+)?(?:(?:a|o|the)\s+)?(?P<svc>{_SERVICE})\s+"
+        r"(?:tem|has|have|carries|carry|streams|stream)\s+(?P<what>.+)$"
+    ),
+)
+
+
+def _service_question(raw: str) -> WhereRequest | None:
+    if not raw.rstrip().endswith("?"):
+        return None  # "Dark tá na Netflix": a statement may be news, not a question
+    said = _Said.of(raw)
+    for pattern in _SERVICE_ASK:
+        m = pattern.match(said.norm)
+        if m is None:
+            continue
+        start, end = m.start("what"), m.end("what")
+        obj = said.norm[start:end]
+        service = SERVICES[m.group("svc")] if m.group("svc") else ""
+        target = _target(obj)
+        if target is not None:
+            return WhereRequest(target=target, type=target.type, service=service)
+        item_type: ItemType | None = None
+        typed = _TYPED.match(obj)
+        if typed is not None:
+            item_type = _NOUNS[typed.group("noun")]
+            start += typed.start("rest")
+        elif (article := re.match(r"(?:o|a)\s+", obj)) is not None and article.end() < len(obj):
+            start += article.end()  # "tem o Coringa na Netflix?" ("The Office" keeps its "The")
+        title = said.title(start, end)
+        if title is None:
+            return None
+        return WhereRequest(title=title, type=item_type, service=service)
+    return None
+
+
 def read_where(text: str) -> WhereRequest | None:
     """The title `text` asks where to watch ("onde assistir Duna?", "e o Coringa, onde
     passa?"), or None."""
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
+    if (on_service := _service_question(raw)) is not None:
+        return on_service
     said = _Said.of(raw)
     if _PAID.match(said.norm) is not None or _PAID_ASK.match(said.norm) is not None:
         return WhereRequest(target=Target("pronoun"), paid=True)  # "can i rent it somewhere?"
@@ -930,32 +1129,14 @@ def _named_first(raw: str) -> WhereRequest | None:
 
 # -- what to watch tonight ----------------------------------------------------------------------
 
-_SUGGEST_ASK: Final = re.compile(
-    r"^(?:(?:e|and|so|entao|ok|hmm+)\s+)?(?:(?:got|have|do i have|you got|tem|tenho)\s+)?(?:"
-    r"(?P<noun3>" + _NOUN + r")\s+(?:qual|quais|o que)\s+(?:eu\s+)?(?:tem|tenho)\s+"
-    r"(?:pra|para)\s+(?:ver|assistir|maratonar)|"
-    r"(?:o\s+)?(?:que|qual)\s+(?:(?P<noun1>"
-    + _NOUN
-    + r")\s+)?(?:eu\s+)?(?:(?:posso|devo|vou|poderia)\s+)?"
-    r"(?:vejo|assisto|ver|assistir|maratono|maratonar|comeco|comecar|comecaria)|"
-    r"(?:me\s+)?(?:sugere|sugira|sugerir|sugestao|sugestoes|recomenda|recomende|indica|indique|escolhe|escolha)|"
-    r"(?:uma|alguma)\s+(?:sugestao|dica|indicacao)|"
-    r"(?:what|which)\s+(?:(?P<noun2>"
-    + _NOUN
-    + r")\s+)?(?:should|can|could|do)\s+i\s+(?:watch|see|binge|start)|"
-    r"(?:suggest|recommend|pick|choose)(?:\s+me)?|"
-    r"(?:any|a)\s+(?:suggestions?|recommendations?|ideas?)|"
-    r"(?:i\s+)?(?:want|need|feel like)\s+(?:to\s+watch|something|a|an)|"
-    r"(?:quero|queria|to a fim de|estou a fim de|to afim de)\s+(?:ver|assistir|maratonar|algo|alguma|um|uma)|"
-    r"(?P<bare>algo|alguma coisa|algum|alguma|something|anything|any|uma|um|a|an)"
-    r")(?P<rest>(?:\s+.*)?)$"
-)
-_SHORT: Final = re.compile(
-    r"\b(?:curt[oa]s?|rapid[oa]s?|rapidinh[oa]|short|quick|quickie|pequeno|pequena)\b"
-)
+_SHORT: Final = re.compile(r"\b(?:curt[oa]s?|rapid[oa]s?|short|quick|quickie|pequen[oa]s?)\b")
 _BINGE: Final = re.compile(r"\b(?:maratona|maratonar|maratono|binge|binging|bingeable)\b")
 _MINUTES: Final = re.compile(
-    r"\b(?:menos de|ate|no maximo|max|under|less than|at most|up to|shorter than|below|within)\s+"
+    r"\b(?:menos de|ate|no maximo|max|maximo|under|less than|at most|up to|shorter than|below|"
+    r"within|abaixo de|mais curt[oa]s? (?:que|do que)|"
+    # "nothing longer than 2h", "nada com mais de 2h", "que não passe de 2h"
+    r"(?:nothing|no|not|nada|nao|sem)\s+(?:(?:com|with|that s|that is|que|q)\s+)?"
+    r"(?:longer|more|over|mais|passe|passar|passa|acima)(?:\s+(?:longo|longa|than|de|que|do que))*)\s+"
     r"(?:(?P<h>\d{1,2}|uma|duas|tres|one|two|three|an|a)\s*(?:h|hr|hrs|hora|horas|hour|hours)"
     r"(?:\s*(?:e\s+)?(?P<hm>\d{1,2}|meia)(?:\s*(?:min|minutos|m))?)?(?:\s+and\s+a\s+half)?"
     r"|(?P<m>\d{2,3})\s*(?:min|mins|minutos|minutes|m))\b"
@@ -965,7 +1146,11 @@ _GENRE_WORDS: Final[dict[str, str]] = {
     **dict.fromkeys(
         "comedia comedias comedy comedies engracado engracada funny rir".split(), "comedy"
     ),
-    **dict.fromkeys("leve leves light lighthearted feel-good feelgood tranquilo".split(), "light"),
+    **dict.fromkeys(
+        "leve leves light lighthearted feel-good feelgood tranquilo chill relax relaxar "
+        "descontraido".split(),
+        "light",
+    ),
     **dict.fromkeys("acao action".split(), "action"),
     **dict.fromkeys("aventura aventuras adventure".split(), "adventure"),
     **dict.fromkeys("animacao animacoes desenho animation animated cartoon".split(), "animation"),
@@ -1028,48 +1213,112 @@ _GENRE_NAMES: Final[dict[str, str]] = {
     "historia": "history",
     "history": "history",
 }
-_SUGGEST_FILLER: Final = frozenset(
-    "hoje hj agora today tonight now pra para for me mim eu i de da do na no a o um uma algo "
-    "alguma algum something anything coisa some assistir ver watch see to with com que "
-    "seja of the an and e da minha lista my list from on noite night essa esta this "
-    "filme filmes movie movies serie series show shows video videos tv "
-    # "o que vc sugere da minha lista?", "what do i have?", "this weekend" (no period filter)
-    "voce vc sugere recomenda indica qual quais tem tenho what do have got in need "
-    "fim semana weekend lista list watchlist that s is which are first primeiro primeira "
-    "antes next".split()
+# the parts of a request for something to watch; a word of none of them declines it
+_ASKING: Final = frozenset(
+    "sugere sugira sugerir sugestao sugestoes recomenda recomende recomendar recomendacao "
+    "recomendacoes indica indique indicar indicacao indicacoes dica dicas escolhe escolha "
+    "suggest suggestion suggestions recommend recommendation recommendations pick choose "
+    "idea ideas ideia ideias".split()
 )
+_WANTING: Final = frozenset(
+    "quero queria preciso afim fim bora vamos rola tem tenho got have want need "
+    "feel like wanna fala diz manda tell give".split()
+)
+_SOME: Final = frozenset(
+    "algo alguma algum alguns algumas something anything some any um uma a an".split()
+)
+_ASKING_WHAT: Final = frozenset("que qual quais what which".split())
+_WATCHING: Final = frozenset(
+    "ver vejo veja veria assistir assisto assista assistiria maratonar maratono comecar "
+    "comeco comecaria watch see binge start watching".split()
+)
+_WHEN_WORDS: Final = frozenset(
+    "hoje agora noite tonight tn now rn today fds weekend fim semana mais tarde later "
+    "depois".split()
+)
+_SUGGEST_FILLER: Final = frozenset(
+    "pra para for me mim eu i de da do na no o os as the of and e com with que seja "
+    "minha my lista list watchlist on in from this essa esta that s is are which "
+    "voce you u should can could would do does will posso devo vou poderia deveria "
+    "gente nos we us a pro ai la hein entao so ok hmm tipo to estou "
+    "first primeiro primeira antes next coisa thing tv one ones".split()
+)
+# past see verbs and state words: a mark or a list, never a suggestion
+_NOT_SUGGESTING: Final = frozenset(
+    "vi assisti terminei maratonei li watched seen saw finished read falta faltam "
+    "left unwatched unseen quantos quantas how many".split()
+)
+_DIMINUTIVE: Final = re.compile(r"^(?P<stem>[a-z]{2,})(?:inh|zinh)[oa]s?$")
+
+
+def _as_known(word: str) -> str:
+    """`word`, or the word its diminutive stands for ("curtinho" -> "curto", "levinho" ->
+    "leve", "filminho" -> "filme") when that one is known."""
+    m = _DIMINUTIVE.match(word)
+    if m is None:
+        return word
+    for end in "oae":
+        base = m.group("stem") + end
+        if base in _GENRE_WORDS or base in _NOUNS or _SHORT.fullmatch(base):
+            return base
+    return word
 
 
 def read_suggest(text: str) -> SuggestRequest | None:
-    """The suggestion `text` asks for ("o que eu vejo hoje?", "algo curto"), or None."""
+    """The suggestion `text` asks for ("o que eu vejo hoje?", "algo curtinho pra hj"), or
+    None: read by its parts, an asking word, a see verb or a type, a time, a constraint
+    (short, binge, a genre, at most so long), each word one of these or filler."""
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
     spaced = expand_chat(_Said.of(raw).norm)  # "oq eu vejo hj?"
-    m = _SUGGEST_ASK.match(spaced)
-    if m is None:
-        return None
-    rest = m.group("rest") or ""
-    noun = m.group("noun1") or m.group("noun2") or m.group("noun3")
-    item_type: ItemType | None = _NOUNS.get(noun) if noun else None
-    binge = bool(_BINGE.search(spaced))
-    short = bool(_SHORT.search(rest))
-    max_minutes = _max_minutes(rest)
+    max_minutes = _max_minutes(spaced)
+    clauses = [
+        [_as_known(w) for w in _MINUTES.sub(" ", clause).split()]
+        for clause in re.split(r"[,.;!?]+", expand_chat(_spaced_marks(raw)))
+        if clause.strip()
+    ]
+    asking = wanting = some = what = watching = when = False
+    item_type: ItemType | None = None
     genre_words: list[str] = []
-    left = _MINUTES.sub(" ", _BINGE.sub(" ", _SHORT.sub(" ", rest)))
-    for word in left.split():
-        if word in _NOUNS and item_type is None:
-            item_type = _NOUNS[word]
-        elif word in _GENRE_WORDS:
-            genre_words.append(word)
-        elif word not in _SUGGEST_FILLER and word not in _NOUNS:
+    short = binge = False
+    said_any = False
+    for words in clauses:
+        # a time word alone does not make a clause a request: "hoje foi puxado, ..."
+        known = [w for w in words if _suggest_role(w) not in (None, "when")]
+        unknown = [w for w in words if _suggest_role(w) is None and w not in _SUGGEST_FILLER]
+        if unknown and (known or len(words) > 3 or any(w in _NOT_SUGGESTING for w in words)):
             return None  # "o que eu vejo com a Ana?": more than this reader knows
-    if item_type not in (None, *WATCHABLE):
+        if unknown:
+            continue  # "tô cansado, ...": a clause of its own that asks nothing
+        said_any = True
+        for word in words:
+            role = _suggest_role(word)
+            asking |= role == "ask"
+            wanting |= role == "want"
+            some |= role == "some"
+            what |= role == "what"
+            watching |= role == "watch"
+            when |= role == "when"
+            if role == "type" and item_type is None:
+                item_type = _NOUNS[word]
+            elif role == "genre":
+                genre_words.append(word)
+            short |= role == "short"
+            binge |= role == "binge"
+    if not said_any or item_type not in (None, *WATCHABLE):
         return None
+    constrained = short or binge or bool(max_minutes) or bool(genre_words)
+    sure = (
+        asking
+        or (constrained and (some or wanting or what or watching or when or item_type is not None))
+        or (what and watching)
+        or (watching and (wanting or when) and (some or item_type is not None or when))
+    )
+    if not sure:
+        return None  # "algo", "filme", "quero ver": nothing this reader can pick by
     if binge and item_type is None:
         item_type = "tv_show"
-    if m.group("bare") and not (short or binge or max_minutes or genre_words):
-        return None  # "algo" alone asks for nothing this reader knows
     return SuggestRequest(
         type=item_type,
         max_minutes=max_minutes,
@@ -1077,6 +1326,39 @@ def read_suggest(text: str) -> SuggestRequest | None:
         short=short,
         binge=binge,
     )
+
+
+def _spaced_marks(raw: str) -> str:
+    """`raw` folded as `_Said.norm` is, its clause marks (, . ; ! ?) kept as words' ends."""
+    return " ".join(
+        _spaced(part) + mark for part, mark in re.findall(r"([^,.;!?]*)([,.;!?]*)", raw)
+    )
+
+
+def _suggest_role(word: str) -> str | None:
+    if word in _NOT_SUGGESTING:
+        return None
+    if word in _ASKING:
+        return "ask"
+    if word in _NOUNS:
+        return "type"
+    if word in _GENRE_WORDS:
+        return "genre"
+    if _SHORT.fullmatch(word):
+        return "short"
+    if _BINGE.fullmatch(word):
+        return "binge"
+    if word in _WATCHING:
+        return "watch"
+    if word in _WHEN_WORDS:
+        return "when"
+    if word in _ASKING_WHAT:
+        return "what"
+    if word in _SOME:
+        return "some"
+    if word in _WANTING:
+        return "want"
+    return None
 
 
 def _max_minutes(words: str) -> int | None:
@@ -1134,10 +1416,13 @@ def genres_of_names(names: list[str] | tuple[str, ...]) -> frozenset[str]:
 def read(text: str) -> WatchRequest | None:
     """Whichever watchlist request `text` certainly is, or None. A message that opens with
     words saying nothing by themselves ("blz, deixa quieto.", "never mind.", "also") is read
-    without them."""
-    found = _read_whole(text)
-    if found is None and (rest := _after_opening(text)) is not None:
-        found = _read_whole(rest)
+    without them; laughter, politeness and clauses of chatter ("kkk", "pfv", "opa, me
+    confundi,") are read past wherever they stand (agent/understanding/chatter.py)."""
+    text = quiet(text)
+    rest = _after_opening(text)
+    found = _read_whole(rest) if rest is not None else None
+    if found is None:
+        found = _read_whole(text)
     if found is None:
         found = _mark_then_more(text)
     return found
@@ -1285,7 +1570,7 @@ class _Said:
         while chars and chars[-1] == " ":
             chars.pop()
             at.pop()
-        return cls(raw, "".join(chars), tuple(at))
+        return cls(raw, *_spelled_out("".join(chars), at))
 
     def title(self, start: int, end: int) -> str | None:
         """The title as written where norm[start:end] is, or None when it is no title."""
@@ -1308,6 +1593,24 @@ class _Said:
         if folded in _DAYS or folded in _NOUNS:
             return None
         return title
+
+
+def _spelled_out(norm: str, at: list[int]) -> tuple[str, tuple[int, ...]]:
+    """`norm` with chat shorthand spelled out ("onde q" -> "onde que", "hj" -> "hoje"), each
+    character of an expansion pointing into the shorthand it replaces."""
+    chars: list[str] = []
+    where: list[int] = []
+    for m in re.finditer(r"\S+|\s+", norm):
+        word = m.group()
+        spelled = CHAT_WORDS.get(word)
+        if spelled is None:
+            chars.append(word)
+            where += at[m.start() : m.end()]
+            continue
+        source = at[m.start() : m.end()]
+        chars.append(spelled)
+        where += [source[min(j, len(source) - 1)] for j in range(len(spelled))]
+    return "".join(chars), tuple(where)
 
 
 def _spaced(raw: str) -> str:

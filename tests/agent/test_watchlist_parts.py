@@ -1,0 +1,281 @@
+"""The watchlist read by its parts (issue 44): chatter around a request, suggestions and
+counts by the words that make them, unmarking in other words, "tem X na Netflix?", through
+`Runtime.handle` with the offline planner and the real TMDB client against the fake."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.understanding.chatter import quiet
+from agent.understanding.intent import IntentClassifier
+from agent.understanding.watchlist import (
+    ListRequest,
+    MarkRequest,
+    SuggestRequest,
+    WhereRequest,
+    read,
+)
+from storage import Database
+from tests.agent.test_watchlist import CATALOGUE, item, watching
+from tests.support.harness import ALICE, open_lembra
+
+# -- chatter --------------------------------------------------------------------------------------
+
+
+def test_quiet_blanks_laughter_edge_politeness_and_chatter_clauses_one_char_for_one() -> None:
+    for said, left in (
+        ("kkkkk já vi esse, 8/10", "já vi esse, 8/10"),
+        ("vi esse hahaha nota 7", "vi esse nota 7"),
+        ("pfv desmarca o 3", "desmarca o 3"),
+        ("add coringa e barbie por favor!", "add coringa e barbie !"),
+        ("ih, foi mal, ainda não vi o 2", "ainda não vi o 2"),
+        ("oh wait, my bad. haven't seen it", "haven't seen it"),
+    ):
+        quieted = quiet(said)
+        assert len(quieted) == len(said), said
+        assert " ".join(quieted.split()) == left, said
+    # politeness inside a clause may be a title; chatter alone is left as it is
+    assert quiet("salva please stand by") == "salva please stand by"
+    assert quiet("opa, foi mal") == "opa, foi mal"
+    assert quiet("kkkk") == "kkkk"
+
+
+async def test_a_mark_with_laughter_and_a_rating_marks_the_title_in_focus_and_sets_no_reminder(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("onde passa dark?")
+        marked = await lembra.say("kkkk essa eu já maratonei, 9/10")
+        reminders = await db.reminders.for_user(ALICE)
+        dark = await item(lembra, "Dark")
+    assert "Dark" in marked.text, marked.text
+    assert (dark.done, dark.rating) == (True, 9)
+    assert reminders == []
+
+
+def test_a_rating_after_a_see_verb_is_no_date_to_be_reminded_at() -> None:
+    classifier = IntentClassifier()
+    assert classifier.classify("finally watched it lol, 7/10").action == "llm"
+    assert classifier.classify("ah esse eu terminei kkk 8/10").action == "llm"
+    routed = classifier.classify("dentista 9/10")  # a date still is one
+    assert (routed.action, routed.entities.get("name")) == ("command", "remind_or_note")
+
+
+async def test_a_correction_in_a_clause_of_its_own_unmarks(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("maratonei dark")
+        back = await lembra.say("ops, me enganei, ainda n terminei dark")
+        dark = await item(lembra, "Dark")
+        await lembra.say("já vi duna")
+        english = await lembra.say("oh no, sorry, I haven't actually seen it yet")
+        duna = await item(lembra, "Duna")
+    assert "Dark" in back.text, back.text
+    assert "Duna" in english.text, english.text
+    assert not dark.done
+    assert not duna.done
+
+
+# -- suggestions ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "item_type", "short", "minutes", "genres", "binge"),
+    [
+        ("tem algo curtinho pra ver agr?", None, True, None, (), False),
+        ("sugere uma série pra maratonar pfv", "tv_show", False, None, (), True),
+        ("qual filme eu vejo hj? nada com mais de 2h", "movie", False, 120, (), False),
+        ("anything quick for tonight?", None, True, None, (), False),
+        ("bora ver uma comédia rn", None, False, None, ("comedia",), False),
+        ("hoje foi puxado, quero um filminho leve", "movie", False, None, ("leve",), False),
+        ("need a movie no longer than 90 min", "movie", False, 90, (), False),
+    ],
+)
+def test_a_suggestion_is_read_by_its_parts(
+    said: str,
+    item_type: str | None,
+    short: bool,
+    minutes: int | None,
+    genres: tuple[str, ...],
+    binge: bool,
+) -> None:
+    found = read(said)
+    assert isinstance(found, SuggestRequest), said
+    assert (found.type, found.short, found.max_minutes, found.genre_words, found.binge) == (
+        item_type,
+        short,
+        minutes,
+        genres,
+        binge,
+    ), said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "quero ver duna hj",  # a title: not a pick from the list
+        "o que eu faço hoje?",
+        "me indica um restaurante bom",
+        "vi duna, o que eu vejo hoje?",  # a mark too: the planner's
+        "quero ver",
+        "comédia",
+        "what did i watch tonight?",
+        "filmes com mais de 2h",  # at least so long: not a constraint this reader knows
+        "me recomenda uma série boa",  # a good one anywhere, not a pick from the list
+    ],
+)
+def test_what_is_not_certainly_a_suggestion_is_declined(said: str) -> None:
+    assert not isinstance(read(said), SuggestRequest), said
+
+
+async def test_a_short_suggestion_in_slang_picks_from_the_unseen_items(db: Database) -> None:
+    async with watching(db) as lembra:
+        picked = await lembra.say("vc tem algum filminho curto pra hj?")
+        items = await lembra.items()
+    assert "Superbad" in picked.text, picked.text
+    assert "Duna" not in picked.text.splitlines()[1], picked.text
+    assert len(items) == 3
+
+
+# -- counts ---------------------------------------------------------------------------------------
+
+
+def test_counts_are_read_by_count_state_and_type_words() -> None:
+    for said, state, types in (
+        ("how many movies are still unwatched?", "left", ("movie",)),
+        ("qtas séries eu terminei até agora?", "done", ("tv_show",)),
+        ("quantos filmes eu ainda não vi?", "left", ("movie",)),
+        ("how many shows do i have left to watch?", "left", ("tv_show",)),
+    ):
+        found = read(said)
+        assert isinstance(found, ListRequest), said
+        assert (found.state, found.types, found.count) == (state, types, True), said
+    both = read("qts filmes eu já vi e qts faltam?")
+    assert isinstance(both, ListRequest)
+    assert both.then is not None
+    assert (both.state, both.then.state, both.then.types) == ("done", "left", ("movie",))
+    for said in ("quantos filmes do nolan eu vi?", "quantos filmes eu tenho?"):
+        assert read(said) is None, said
+
+
+async def test_two_counts_in_one_message_answer_both(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+        counted = await lembra.say("quantos filmes eu já assisti e quantos ainda faltam?")
+    assert counted.text == "Você já viu 1 filme.\nFalta ver 1 filme.", counted.text
+
+
+# -- unmarking ------------------------------------------------------------------------------------
+
+
+def test_unmarking_names_the_seen_list_or_the_way_back() -> None:
+    for said in (
+        "tira o duna da lista de assistidos",
+        "volta duna pra não vistos",
+        "coloca duna de volta pra ver",
+        "put dune back on my to-watch list",
+        "take dune off my watched list",
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert found.state == "unseen", said
+    assert read("coloca duna pra ver") is None  # may be a save: not an unmark
+
+
+async def test_taking_a_title_off_the_seen_list_puts_it_back_to_see(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna e superbad")
+        back = await lembra.say("volta o superbad pra lista de não vistos pfv")
+        superbad = await item(lembra, "Superbad")
+        duna = await item(lembra, "Duna")
+    assert "Superbad" in back.text, back.text
+    assert not superbad.done
+    assert duna.done
+
+
+# -- where, on a given service --------------------------------------------------------------------
+
+
+def test_a_service_question_names_the_title_and_the_service() -> None:
+    for said, title, service in (
+        ("tem dark na netflix?", "dark", "Netflix"),
+        ("e o tenet, tá no prime?", None, None),  # the comma form stays the named-first reader's
+        ("superbad tá na netflix?", "superbad", "Netflix"),
+        ("is dune on hbo max?", "dune", "Max"),
+        ("does netflix have dark?", "dark", "Netflix"),
+    ):
+        found = read(said)
+        if title is None:
+            continue
+        assert isinstance(found, WhereRequest), said
+        assert (found.title, found.service) == (title, service), said
+    assert read("dark tá na netflix") is None  # news, not a question
+
+
+async def test_a_service_question_says_yes_or_no_then_where_it_is(db: Database) -> None:
+    async with watching(db) as lembra:
+        yes = await lembra.say("tem dark na netflix?")
+        no = await lembra.say("superbad tá na netflix?")
+        slang = await lembra.say("onde q passa duna?")
+        items = await lembra.items()
+    assert yes.text.startswith("Sim: Netflix tem Dark (2017) (BR)."), yes.text
+    assert no.text.startswith("Netflix não tem Superbad (2007) (BR)"), no.text
+    assert "Apple TV" in no.text  # where it is, after the answer
+    assert "Max" in slang.text, slang.text
+    assert len(items) == 3
+
+
+# -- saving several titles with a politeness word -------------------------------------------------
+
+
+async def test_two_titles_and_a_politeness_word_save_two_items(db: Database) -> None:
+    async with open_lembra(db, tmdb_results=CATALOGUE) as lembra:
+        await lembra.say("salva o filme duna")
+        await lembra.say("o que falta ver?")
+        saved = await lembra.say("add tenet e superbad pfv")
+        titles = sorted(i.title or "" for i in await lembra.items())
+    assert "Tenet" in saved.text, saved.text
+    assert "Superbad" in saved.text, saved.text
+    assert titles == ["Duna", "Superbad", "Tenet"]
+
+
+def test_an_echoed_negation_and_a_mistake_clause_still_unmark_the_title() -> None:
+    for said, title in (
+        ("n vi duna ainda n, cliquei errado", "duna"),
+        ("não assisti Dark não, foi engano", "Dark"),
+        ("sorry, by mistake. haven't seen dune", "dune"),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title) == ("unseen", title), said
+    affirmed = read("já vi Dark sim kkkk")
+    assert isinstance(affirmed, MarkRequest)
+    assert affirmed.title == "Dark"
+
+
+def test_any_streaming_asks_where_at_all() -> None:
+    for said in ("tem duna em algum streaming?", "is dune on any streaming service?"):
+        found = read(said)
+        assert isinstance(found, WhereRequest), said
+        assert (found.title, found.service) == ("duna" if "tem" in said else "dune", ""), said
+
+
+def test_asides_at_the_edge_and_a_day_before_the_title_are_no_part_of_it() -> None:
+    for said, state, title, days in (
+        ("I didn't finish dune actually", "unseen", "dune", 0),
+        ("scratch that, i haven't seen dune", "unseen", "dune", 0),
+        ("vi ontem o Duna, top demais", "seen", "Duna", 1),
+        ("assisti anteontem Tenet", "seen", "Tenet", 2),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title, found.days_ago) == (state, title, days), said
+
+
+def test_counts_take_every_see_verb_and_the_passive() -> None:
+    for said, state in (
+        ("quantas séries eu já zerei?", "done"),
+        ("quantos filmes já foram vistos?", "done"),
+    ):
+        found = read(said)
+        assert isinstance(found, ListRequest), said
+        assert (found.state, found.count) == (state, True), said
