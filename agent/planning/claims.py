@@ -309,8 +309,10 @@ _NARROW_MORE: Final = _set(
 _COPULA: Final = _set("eh sao is are s re")
 _OUTSIDE: Final = _set("fora outside besides alem beyond")
 # what names who made or what a title is about, not an item ("um filme do Nolan")
-_MADE_BY: Final = _set("em por pelo pela by de do da dos das of com starring called named chamado")
-_ABOUT: Final = _set("sobre about regarding mentioning mencionando acerca")
+_MADE_BY: Final = _set("pelo pela by de do da dos das of com starring called named chamado")
+_ABOUT: Final = _set(
+    "sobre about regarding mentioning mentions mention mencionando menciona mencionam fala falam"
+)
 # what is still to see ("só falta X", "only Heat left to watch")
 _LEFT: Final = _set("falta faltam resta restam sobra sobrou sobraram left remaining pendente")
 _TO_SEE: Final = _set("ver assistir watch see ler read")
@@ -908,8 +910,12 @@ class _Reader:
         acts = [
             w
             for k, w in enumerate(words)
-            if w in _LEXICON and not (w in _KEPT_WORDS and _YOU & set(words[max(0, k - 2) : k]))
-        ]  # "the shows you saved" is the list
+            if w in _LEXICON
+            and not (
+                w in _KEPT_WORDS
+                and (_YOU & set(words[max(0, k - 2) : k]) or words[k - 1] in _POSSESSIVE)
+            )
+        ]  # "the shows you saved", "your saved films" are the list
         if not mine or acts or _negated(words, self.language) or _OUTSIDE & said:
             return
         names = [
@@ -1055,12 +1061,13 @@ def _read_clause(
     if said_of_all is not None:
         return [], [said_of_all]
     left = _left(words)
-    if left and not negated and (counts or _ONLY & set(words)) and not _LEXICON.keys() & words:
+    acts = any(not f.endswith("*") for w in words for f, _, _ in _LEXICON.get(w, ()))
+    if left and not negated and (counts or _ONLY & set(words)) and not acts:
         # "Só falta Matrix", "Only Heat is left to watch", "Just one movie left: Heat"
         if counts:
             return [], [Statement("count", count=n, type=t, left=True) for n, t, _ in counts]
         type_ = next((_TYPE_OF[w] for w in words if _TYPE_OF.get(w)), "")
-        names = tuple(_names_in(_object(clause)))
+        names = tuple(_names_in(clause))
         return [], [Statement("member", names, type=type_, complete=True, left=True)]
     lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
     did = any(
@@ -1310,8 +1317,8 @@ def _about(clause: Sequence[Tok], words: Sequence[str], negated: bool) -> Statem
             if words[k] in _PLACE_PREP and _has_place(words[k : k + 4])
         ),
         None,
-    )
-    if place is None and not _FOUND & set(words[:at]):
+    )  # "nada sobre X nas suas notas"; "nothing in your notes mentions X"
+    if place is None and not (_FOUND & set(words[:at]) or _has_place(words[:at])):
         return None  # "não sei nada sobre Nolan": the model's own knowledge
     topic = [
         w
@@ -1319,7 +1326,8 @@ def _about(clause: Sequence[Tok], words: Sequence[str], negated: bool) -> Statem
         for w in (t.name.words if t.name else [t.w])
         if w[:1].isalnum() and w not in _GENERIC
     ]
-    type_ = next((_TYPE_OF[w] for w in words[place or len(words) :] if _TYPE_OF.get(w)), "")
+    where = words[place:] if place else words[:at]
+    type_ = next((_TYPE_OF[w] for w in where if _TYPE_OF.get(w)), "")
     return Statement("absent", (Name(tuple(topic)),), type=type_, topic=True) if topic else None
 
 
@@ -1559,10 +1567,16 @@ def _mentions(item: Stored, words: Sequence[str]) -> bool:
     """Whether an item's words hold every word (a plural or a gender apart: "receitas" names
     "receita"), or its title runs them together ("Tudo Gostoso" in tudogostoso.com.br)."""
     own = {*title_words(item.title), *title_words(item.original_title or "")}
-    stems = {w[:-2] if len(w) > 5 else w for w in own}
-    return all(w in own or len(w) > 4 and w[:-2] in stems for w in words) or "".join(
-        words
-    ) in "".join(title_words(item.title))
+    stems = {_stem(w) for w in own}
+    return all(w in own or _stem(w) in stems for w in words) or "".join(words) in "".join(
+        title_words(item.title)
+    )
+
+
+def _stem(word: str) -> str:
+    """A word without its plural and its last vowel ("receitas", "receita" -> "receit")."""
+    word = word[:-1] if len(word) > 3 and word.endswith("s") else word
+    return word[:-1] if len(word) > 4 and word[-1] in "aoe" else word
 
 
 def _done(item: Stored) -> bool:
