@@ -617,3 +617,97 @@ async def test_counts_in_model_text_are_checked_against_every_item(lembra: Lembr
     assert true.text == "Você tem 3 itens salvos."
     assert false.text.startswith("Não sei dizer de cabeça.")  # after one re-ask
     assert sample(lembra, "false_claim") == 1
+
+
+# -- issue 42, second round: what is left, picks from the list, topics, titles as names ----------
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored"),
+    [
+        # "only X left": X is every item still to see (of its type)
+        ("Só sobrou Alien pra você ver.", "pt", ("movie:Alien", "movie:Duna")),
+        ("The only thing left on your watchlist is Heat.", "en", ("movie:Heat", "movie:Ronin")),
+        ("Restam apenas Dark e Lost.", "pt", ("tv:Dark", "tv:Lost", "tv:Fargo")),
+        ("You've just got Severance remaining.", "en", ("tv:Severance", "tv:Andor")),
+        ("Só falta Matrix.", "pt", ("movie:Matrix@seen", "movie:Duna")),
+        # a pick "from your list" names the list's items
+        ("Pela sua lista, eu começaria por Parasita.", "pt", ("movie:Duna",)),
+        ("Among your saved films, Whiplash is the shortest.", "en", ("movie:Heat",)),
+        ("Dos filmes que você salvou, o melhor é Coringa.", "pt", ("movie:Duna",)),
+        ("Que tal Oppenheimer hoje? Está na sua lista.", "pt", ("movie:Heat",)),
+        # absence and emptiness, by the words of the items
+        ("Your list doesn't have any videos yet.", "en", ("video:How to bake bread",)),
+        ("Nenhum link salvo ainda.", "pt", ("link:https://a.com",)),
+        ("Nothing in your notes mentions the dentist.", "en", ("note:Dentist on Tuesday",)),
+        ("Não há nada sobre receitas nas suas notas.", "pt", ("note:receita de bolo",)),
+        ("I can't find anything about taxes in your list.", "en", ("note:Pay taxes by April",)),
+        ("Não encontrei nada sobre cafe nas suas notas.", "pt", ("note:Comprar café",)),
+        ("I don't see Heat on your list.", "en", ("movie:Heat",)),
+        # titles that open with a possessive or a negation, or hold a comma
+        ("Your list has Hello, My Name Is Doris.", "en", ("movie:Heat",)),
+        ("Sua lista: Amor, Sublime Amor e Duna.", "pt", ("movie:Duna",)),
+        ("Don't Look Up is on your list.", "en", ("movie:Heat",)),
+    ],
+)
+def test_false_statements_of_what_is_left_picked_or_absent_are_refused(
+    message: str, language: str, stored: tuple[str]
+) -> None:
+    assert refused(message, language, *stored)
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored"),
+    [
+        ("Só sobrou Alien pra você ver.", "pt", ("movie:Alien", "movie:Duna@seen")),
+        (
+            "The only thing left on your watchlist is Heat.",
+            "en",
+            ("movie:Heat", "movie:Ronin@seen"),
+        ),
+        ("Pela sua lista, eu começaria por Parasita.", "pt", ("movie:Parasita", "movie:Duna")),
+        (
+            "Among your saved films, Whiplash is the shortest.",
+            "en",
+            ("movie:Whiplash", "movie:Heat"),
+        ),
+        ("Nothing in your notes mentions the dentist.", "en", ("note:buy milk",)),
+        ("Não há nada sobre receitas nas suas notas.", "pt", ("note:comprar pão",)),
+        ("Sua lista: Amor, Sublime Amor e Duna.", "pt", ("movie:Amor, Sublime Amor", "movie:Duna")),
+        ("Don't Look Up is on your list.", "en", ("movie:Don't Look Up",)),
+        # outside the list, said as such; who made it; the model's own knowledge; small talk
+        ("Se quiser algo diferente, Amélie é uma boa — não está na sua lista.", "pt", ()),
+        ("Fora da sua lista, Parasita é uma ótima pedida.", "pt", ("movie:Duna",)),
+        ("Na sua lista tem Tubarão, do Spielberg.", "pt", ("movie:Tubarão",)),
+        ("Your list has Dune, which Denis Villeneuve directed.", "en", ("movie:Dune",)),
+        ("Não sei nada sobre Nolan além dos filmes dele.", "pt", ("note:Nolan",)),
+        ("Você salvou Matrix em janeiro; depois apagou tudo.", "pt", ()),
+        ("Hmm, difícil escolher entre Duna e Matrix, os dois são ótimos.", "pt", ("movie:Duna",)),
+        ("Boa escolha! Parasita ganhou o Oscar de melhor filme.", "pt", ("movie:Parasita",)),
+        ("Nothing beats a good thriller on a Friday night.", "en", ()),
+    ],
+)
+def test_true_statements_of_what_is_left_picked_or_absent_pass(
+    message: str, language: str, stored: tuple[str]
+) -> None:
+    assert not refused(message, language, *stored)
+
+
+async def test_what_is_left_is_checked_against_every_item_still_to_see(lembra: Lembra) -> None:
+    # The check reads the items the text can name, and, when it says what is left, every
+    # item still to see: "só falta X" is false while another one waits.
+    for note in ("comprar pão", "ligar pra tia"):
+        await lembra.say(f"anota: {note}")
+
+    false = await lembra.say(
+        "qual é mais urgente?",
+        llm=[
+            {**RESPOND, "message": "Só falta uma nota: comprar pão."},
+            {**RESPOND, "message": "Não sei dizer de cabeça."},
+        ],
+    )
+    true = await lembra.say("e a outra?", llm=[{**RESPOND, "message": "Faltam 2 notas."}])
+
+    assert false.text.startswith("Não sei dizer de cabeça.")  # after one re-ask
+    assert true.text == "Faltam 2 notas."
+    assert sample(lembra, "false_claim") == 1
