@@ -316,6 +316,10 @@ _ABOUT: Final = _set(
 # what is still to see ("só falta X", "only Heat left to watch")
 _LEFT: Final = _set("falta faltam resta restam sobra sobrou sobraram left remaining pendente")
 _TO_SEE: Final = _set("ver assistir watch see ler read")
+# what "you haven't seen it yet" says besides seeing
+_SEEN_ONLY: Final = frozenset().union(
+    _SEEN, _YOU, _NEGATIONS, _ADVERBS, _REFERRING, _set("e and yet ainda but mas have has")
+)
 _WATCHED: Final = frozenset(("movie", "tv_show", "video"))
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
@@ -567,8 +571,9 @@ def _sentences(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
     for k, tok in enumerate(toks):
         after = toks[k + 1] if k + 1 < len(toks) else None
         title_mark = after is not None and (after.raw[:1].islower() or after.w == "(")
-        if tok.w not in _ENDS or (tok.w in "!?" and title_mark):
-            current += [] if tok.w in _ENDS else [tok]
+        listing = tok.w == ";" and any(t.w == ":" for t in current)  # "Notas: a; b; c"
+        if tok.w not in _ENDS or (tok.w in "!?" and title_mark) or listing:
+            current += [] if tok.w in _ENDS and not listing else [tok]
             continue
         out += [(current, tok.w == "?")] if current else []
         current = []
@@ -1025,7 +1030,11 @@ def _part_name(part: Sequence[Tok]) -> Name | None:
 
 
 def _whole(span: Sequence[Tok]) -> Name:
-    """A span's words as one name ("comprar pão", "a série Dark" -> "dark")."""
+    """A span's words as one name ("comprar pão", "a série Dark" -> "dark"); a name found
+    whole stays whole ("Meu Pai" is no possessive)."""
+    named = [t.name for t in span if t.name is not None]
+    if len(named) == 1 and all(t.name or t.w in _ARTICLES or t.w in _TYPE_OF for t in span):
+        return named[0]
     words = [w for t in span for w in (t.name.words if t.name else [t.w]) if w[:1].isalnum()]
     while words and (words[0] in _ARTICLES or words[0] in _TYPE_OF or words[0] in _POSSESSIVE):
         words = words[1:]
@@ -1062,12 +1071,13 @@ def _read_clause(
         return [], [said_of_all]
     left = _left(words)
     acts = any(not f.endswith("*") for w in words for f, _, _ in _LEXICON.get(w, ()))
-    if left and not negated and (counts or _ONLY & set(words)) and not acts:
+    opens = [w for w in words if w not in _DISCOURSE][:1] in (["falta"], ["faltam"], ["left"])
+    if left and not negated and (counts or _ONLY & set(words) or opens) and not acts:
         # "Só falta Matrix", "Only Heat is left to watch", "Just one movie left: Heat"
         if counts:
             return [], [Statement("count", count=n, type=t, left=True) for n, t, _ in counts]
         type_ = next((_TYPE_OF[w] for w in words if _TYPE_OF.get(w)), "")
-        names = tuple(_names_in(clause))
+        names = tuple(t.name for t in clause if t.name is not None)
         return [], [Statement("member", names, type=type_, complete=True, left=True)]
     lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
     did = any(
@@ -1268,12 +1278,11 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         and all(w in _PLACE_PREP | _PLACE | _POSSESSIVE | _ARTICLES or w in _TYPE_OF for w in tail)
     ):
         return [Statement(kind, tuple(_names_in(head)))]  # "Ok! Bacurau (2019) na sua lista."
-    if (
-        any(w in _SEEN for w in words)
-        and any(t.name for t in clause)
-        and any(w in _YOU for w in words)
-    ):
+    seen = any(w in _SEEN for w in words)
+    if seen and any(t.name for t in clause) and any(w in _YOU for w in words):
         return [Statement("unseen" if negated else "seen", tuple(_names_in(clause)))]
+    if seen and (_YOU | _set("yet ainda")) & set(words) and all(w in _SEEN_ONLY for w in words):
+        return [Statement("unseen" if negated else "seen")]  # "X, e você ainda não viu"
     return []
 
 
@@ -1288,6 +1297,8 @@ def _every(clause: list[Tok], words: list[str]) -> Statement | None:
     types = {_TYPE_OF[w] for w in tail if _TYPE_OF.get(w)}
     if len(types) != 1 or any(_TYPE_OF.get(w) for w in head):
         return None
+    if any(w in _ONLY and (w2 in _NUMBERS or w2.isdigit()) for w, w2 in zip(tail, tail[1:])):
+        return None  # "you have only one series": a count
     type_ = types.pop()
     mine = any(w in _YOU or w in _POSSESSIVE or w in _PLACE or _TYPE_OF.get(w) == "" for w in words)
     if mine and (
@@ -1355,7 +1366,11 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
         for k, w in enumerate(words)
     )  # "nenhum vídeo do X na sua lista", "no links saved yet"
     held = _has_place(words) or kept or any(w in ("ainda", "yet") for w in words)
-    if not ((you and kept or none_of and held) and (nothing or (type_ and plural))):
+    bare = any(
+        w in _NOTHING and words[k + 1 : k + 2] and words[k + 1] in _set("on in na no nas nos em")
+        for k, w in enumerate(words)
+    ) and _has_place(words)  # "nothing on your list yet", "nada nas suas notas"
+    if not ((you and kept or none_of and held or bare) and (nothing or (type_ and plural))):
         return None
     typed = next((k for k, w in enumerate(words) if w in _TYPE_OF), len(words))
     topic = [w for t in clause[typed + 2 :] for w in (t.name.words if t.name else [t.w])]
@@ -1536,6 +1551,8 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
         hits = _matching(name, items, strict=kind == "absent")
         if kind in ("member", "absent") and statement.type and not statement.complete:
             hits = {k for k in hits if items[k].type == statement.type}
+        if statement.left and any(_done(items[k]) for k in hits):
+            return LIST_WRONG.format(what=f"has «{said}» still to see")
         if statement.topic:
             hits = {
                 k

@@ -711,3 +711,40 @@ async def test_what_is_left_is_checked_against_every_item_still_to_see(lembra: L
     assert false.text.startswith("Não sei dizer de cabeça.")  # after one re-ask
     assert true.text == "Faltam 2 notas."
     assert sample(lembra, "false_claim") == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "false"),
+    [
+        # a title found whole keeps its possessive ("Meu Pai") in a listing
+        ("Na sua lista: Eu, Tonya e Meu Pai.", "pt", ("movie:Eu, Tonya", "movie:Meu Pai"), False),
+        ("Na sua lista: Eu, Tonya e Meu Pai.", "pt", ("movie:Eu, Tonya",), True),
+        # "only one X" is a count, not "every item is an X"
+        ("You have only one series: Dark.", "en", ("tv:Dark", "movie:Heat"), False),
+        ("You have only one series: Dark.", "en", ("tv:Dark", "tv:Lost"), True),
+        ("Você tem só uma nota, comprar pão.", "pt", ("note:comprar pão", "movie:Duna"), False),
+        # "not seen yet" said of what the sentence named
+        ("Sim! Duna tá na sua lista, e você ainda não viu.", "pt", ("movie:Duna",), False),
+        ("Sim! Duna tá na sua lista, e você ainda não viu.", "pt", ("movie:Duna@seen",), True),
+        ("You still have Heat and Ronin to watch.", "en", ("movie:Heat", "movie:Ronin@seen"), True),
+        # a listing after ":" goes on across ";"
+        ("Your notes: call mom; buy milk.", "en", ("note:call mom", "note:buy milk"), False),
+        (
+            "Your notes: call mom; buy milk; pay rent.",
+            "en",
+            ("note:call mom", "note:buy milk"),
+            True,
+        ),
+        # "Falta ver X e Y" lists what is left
+        ("Falta ver Duna e Alien.", "pt", ("movie:Duna", "movie:Alien", "movie:Up@seen"), False),
+        ("Falta ver Duna e Alien.", "pt", ("movie:Duna", "movie:Alien", "movie:Up"), True),
+        # nothing on the list
+        ("Nada na sua lista ainda.", "pt", (), False),
+        ("Nada na sua lista ainda.", "pt", ("movie:Duna",), True),
+        ("Não removi nada da sua lista.", "pt", ("movie:Duna",), False),
+    ],
+)
+def test_listings_counts_and_states_are_read_as_said(
+    message: str, language: str, stored: tuple[str], false: bool
+) -> None:
+    assert refused(message, language, *stored) == false
