@@ -1297,7 +1297,10 @@ def _every(clause: list[Tok], words: list[str]) -> Statement | None:
     types = {_TYPE_OF[w] for w in tail if _TYPE_OF.get(w)}
     if len(types) != 1 or any(_TYPE_OF.get(w) for w in head):
         return None
-    if any(w in _ONLY and (w2 in _NUMBERS or w2.isdigit()) for w, w2 in zip(tail, tail[1:])):
+    if any(
+        w in _ONLY and (w2 in _NUMBERS or w2.isdigit())
+        for w, w2 in zip(tail, tail[1:], strict=False)
+    ):
         return None  # "you have only one series": a count
     type_ = types.pop()
     mine = any(w in _YOU or w in _POSSESSIVE or w in _PLACE or _TYPE_OF.get(w) == "" for w in words)

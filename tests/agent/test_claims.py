@@ -748,3 +748,22 @@ def test_listings_counts_and_states_are_read_as_said(
     message: str, language: str, stored: tuple[str], false: bool
 ) -> None:
     assert refused(message, language, *stored) == false
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "false"),
+    [
+        # rules no bench set reaches (an ablation over sets a-g found them unused): kept by test
+        ("Alien faz parte da sua lista.", "pt", ("movie:Duna",), True),
+        ("Duna faz parte da sua lista.", "pt", ("movie:Duna",), False),
+        ("Vou salvá-lo agora.", "pt", (), True),
+        ("Ele será removido.", "pt", (), True),
+        ("Duna is your only movie.", "en", ("movie:Duna", "note:buy milk"), False),
+        ("Duna is your only movie.", "en", ("movie:Duna", "movie:Up"), True),
+        ("Tudo o que você salvar fica guardado.", "pt", (), False),
+    ],
+)
+def test_rules_the_bench_sets_do_not_reach_still_hold(
+    message: str, language: str, stored: tuple[str], false: bool
+) -> None:
+    assert refused(message, language, *stored) == false
