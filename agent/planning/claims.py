@@ -314,7 +314,10 @@ _ABOUT: Final = _set(
     "sobre about regarding mentioning mentions mention mencionando menciona mencionam fala falam"
 )
 # what is still to see ("só falta X", "only Heat left to watch")
-_LEFT: Final = _set("falta faltam resta restam sobra sobrou sobraram left remaining pendente")
+_LEFT: Final = _set(
+    "falta faltam resta restam sobra sobrou sobraram left remaining pendente unwatched unseen"
+)
+_MINE: Final = [[w] for w in ("your", "seu", "sua")]
 _TO_SEE: Final = _set("ver assistir watch see ler read")
 # what "you haven't seen it yet" says besides seeing
 _SEEN_ONLY: Final = frozenset().union(
@@ -1066,13 +1069,14 @@ def _read_clause(
     empty = _about(clause, words, negated) or _emptiness(clause, language)
     counts = _counts(words)
     yours = any(w in _YOU or w in _KEPT_WORDS for w in words) or _has_place(words)
+    yours = yours or words[:1] in (["tem"], ["ha"])  # "Tem 3 filmes", "Há duas notas"
     said_of_all = empty or (None if negated else _every(clause, words))
     if said_of_all is not None:
         return [], [said_of_all]
     left = _left(words)
     acts = any(not f.endswith("*") for w in words for f, _, _ in _LEXICON.get(w, ()))
     opens = [w for w in words if w not in _DISCOURSE][:1] in (["falta"], ["faltam"], ["left"])
-    if left and not negated and (counts or _ONLY & set(words) or opens) and not acts:
+    if left and not negated and (counts or (_ONLY | _ALL) & set(words) or opens) and not acts:
         # "Só falta Matrix", "Only Heat is left to watch", "Just one movie left: Heat"
         if counts:
             return [], [Statement("count", count=n, type=t, left=True) for n, t, _ in counts]
@@ -1390,9 +1394,12 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
     """ "3 itens", "dois filmes e uma nota": how many of which type, and whether words after
     narrow them ("3 filmes do Nolan")."""
     found: list[tuple[int, str, bool]] = []
+    words = [w for w in words if w not in _LEFT]  # "2 unwatched movies", "a movie left"
     for k, w in enumerate(words[:-1]):
         n = int(w) if w.isdigit() and len(w) < 4 else _NUMBERS.get(w)
-        one = w in ("um", "uma", "one") and not (found or any(x in _ONLY for x in words[:k]))
+        # "um filme" is an article; "só um filme", "um filme só", "your one movie" a count
+        only = any(x in _ONLY for x in words[:k]) or words[k + 2 : k + 3] in (["so"], ["only"])
+        one = w in ("um", "uma", "one") and not (found or only or words[k - 1 : k] in _MINE)
         if n is None or words[k + 1] not in _TYPE_OF or one:
             continue
         rest = words[k + 2 : k + 5]

@@ -738,6 +738,14 @@ async def test_what_is_left_is_checked_against_every_item_still_to_see(lembra: L
         # "Falta ver X e Y" lists what is left
         ("Falta ver Duna e Alien.", "pt", ("movie:Duna", "movie:Alien", "movie:Up@seen"), False),
         ("Falta ver Duna e Alien.", "pt", ("movie:Duna", "movie:Alien", "movie:Up"), True),
+        # counts per type, "one" as a count ("um filme só", "your one unwatched movie")
+        ("Você tem cinco filmes e duas séries.", "pt", ("movie:A", "movie:B", "tv:C"), True),
+        ("Tem um filme só: Duna.", "pt", ("movie:Duna", "movie:Up"), True),
+        ("Tem um filme só: Duna.", "pt", ("movie:Duna", "tv:Up"), False),
+        ("Your one unwatched movie is Heat.", "en", ("movie:Heat", "movie:Up"), True),
+        ("Your one unwatched movie is Heat.", "en", ("movie:Heat", "movie:Up@seen"), False),
+        ("Ronin is all that's left.", "en", ("movie:Ronin", "movie:Heat"), True),
+        ("O único filme que falta é Duna.", "pt", ("movie:Duna", "movie:Up@seen"), False),
         # nothing on the list
         ("Nada na sua lista ainda.", "pt", (), False),
         ("Nada na sua lista ainda.", "pt", ("movie:Duna",), True),
