@@ -869,6 +869,8 @@ class _Reader:
             conditional = condition and mark == ","
             for statement in said:
                 rest = [t for c, _ in clauses[n + 1 :] for t in c]
+                if mark == ":" and any(t.name for t in rest) and not any(t.name for t in clause):
+                    statement = replace(statement, names=())  # "tem ficção científica: A e B"
                 if statement.names or mark != ":":
                     self._state(statement, [])
                 elif rest:  # "Encontrei 2 itens na sua lista: A e B": the names follow

@@ -746,6 +746,19 @@ async def test_what_is_left_is_checked_against_every_item_still_to_see(lembra: L
         ("Your one unwatched movie is Heat.", "en", ("movie:Heat", "movie:Up@seen"), False),
         ("Ronin is all that's left.", "en", ("movie:Ronin", "movie:Heat"), True),
         ("O único filme que falta é Duna.", "pt", ("movie:Duna", "movie:Up@seen"), False),
+        # words before ":" describe; the names after it are the items
+        (
+            "Sua lista tem ficção científica de sobra: Duna e Matrix.",
+            "pt",
+            ("movie:Duna", "movie:Matrix"),
+            False,
+        ),
+        (
+            "Sua lista tem ficção científica de sobra: Duna e Alien.",
+            "pt",
+            ("movie:Duna", "movie:Matrix"),
+            True,
+        ),
         # nothing on the list
         ("Nada na sua lista ainda.", "pt", (), False),
         ("Nada na sua lista ainda.", "pt", ("movie:Duna",), True),
