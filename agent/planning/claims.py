@@ -702,6 +702,8 @@ def _kind(
     if form == "done3":  # "você salvou X": history; "X salvou a carreira": a story
         if any(w in _YOU for w in near[-2:]):
             return "history"
+        if before[-1:] in (["ele"], ["ela"], ["eles"], ["elas"]):
+            return None  # "Eles removeram várias cenas": someone else, elsewhere
         return "done" if _ends(near, ("a", "gente")) or not near else None
     if form == "pres3":  # "salvá-lo" folds to "salva lo"
         return (

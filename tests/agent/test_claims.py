@@ -685,6 +685,9 @@ def test_false_statements_of_what_is_left_picked_or_absent_are_refused(
         ("Hmm, difícil escolher entre Duna e Matrix, os dois são ótimos.", "pt", ("movie:Duna",)),
         ("Boa escolha! Parasita ganhou o Oscar de melhor filme.", "pt", ("movie:Parasita",)),
         ("Nothing beats a good thriller on a Friday night.", "en", ()),
+        ("Eles removeram várias cenas na versão do cinema.", "pt", ("movie:Duna",)),
+        ("Sua nota diz: comprar pão.", "pt", ("note:comprar pão",)),
+        ("Of your movies, Matrix is the oldest (1999).", "en", ("movie:Matrix", "movie:Duna")),
     ],
 )
 def test_true_statements_of_what_is_left_picked_or_absent_pass(
