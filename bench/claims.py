@@ -17,7 +17,10 @@ Sets:
   it no longer measures anything. The format, one case a line: {"id", "language": "pt"|"en",
   "kind", "label": "effect_claim"|"false_list"|"true_list"|"no_claim"|"offer", "user",
   "stored": [{"type": movie|tv|video|link|note, "title", "year"?, "original_title"?,
-  "state"?}], "reply"}. bench/claims_e.jsonl and bench/claims_f.jsonl are ours (`--set e`, `--set f`).
+  "state"?}], "reply"}. bench/claims_e.jsonl, bench/claims_f.jsonl and bench/claims_g.jsonl are ours (`--set e`, `--set f`,
+  `--set g`; g, written for issue 42's second round: "only X left", picks "from your list",
+  absence and emptiness by topic, titles that read as clauses, counts per type, true
+  listings and small talk; on the checker before them: 35/56 false caught, 1/56 true refused).
 
 Sets a, b and c were written when model text could follow an effect in its own turn, so
 some of their cases carry this turn's ledger events. By default only the cases with no
@@ -208,13 +211,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
-    parser.add_argument("--set", choices=("a", "b", "c", "d", "e", "f"), default="e")
+    parser.add_argument("--set", choices=("a", "b", "c", "d", "e", "f", "g"), default="e")
     parser.add_argument("--file", type=Path, help="the JSON lines of set d")
     parser.add_argument("--n", type=int, help="cases of each label for sets a, b, c")
     parser.add_argument("--full", action="store_true", help="sets a, b, c: every case, events too")
     parser.add_argument("--show", type=int, default=25, help="misses listed per group")
     args = parser.parse_args()
-    if args.set in ("d", "e", "f"):
+    if args.set in ("d", "e", "f", "g"):
         named = "claims_d_blind.jsonl" if args.set == "d" else f"claims_{args.set}.jsonl"
         cases = from_jsonl(args.file or ROOT / "bench" / named)
     else:

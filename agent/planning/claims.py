@@ -251,7 +251,7 @@ all: todos todas all every everything tudo
 seen: viu vimos assistiu assistimos assisti vi watched seen leu read visto vista vistos assistido
   assistida lido lida
 member_verbs: tem contem inclui includes has have contains holds lists possui
-found: encontrei achei localizei vi found find located spotted
+found: encontrei achei localizei vi vejo found find located spotted see
 kept_words: salvou guardou saved salvo salvos guardado stored ha there
 motion_in: entrou entraram foi foram went goes vai voltou voltaram
 motion_out: saiu sairam sumiu sumiram gone out
@@ -307,6 +307,24 @@ _NARROW_MORE: Final = _set(
     called named matching nome title titulo"""
 )
 _COPULA: Final = _set("eh sao is are s re")
+_OUTSIDE: Final = _set("fora outside besides alem beyond")
+# what names who made or what a title is about, not an item ("um filme do Nolan")
+_MADE_BY: Final = _set("pelo pela by de do da dos das of com starring called named chamado")
+_ABOUT: Final = _set(
+    "sobre about regarding mentioning mentions mention mencionando menciona mencionam fala falam"
+)
+# what is still to see ("só falta X", "only Heat left to watch")
+_LEFT: Final = _set(
+    "falta faltam resta restam sobra sobrou sobraram left remaining pendente unwatched unseen"
+)
+_MINE: Final = [[w] for w in ("your", "seu", "sua")]
+_TO_SEE: Final = _set("ver assistir watch see ler read")
+# what "you haven't seen it yet" says besides seeing
+_SEEN_ONLY: Final = frozenset().union(
+    _SEEN, _YOU, _NEGATIONS, _ADVERBS, _REFERRING, _set("e and yet ainda but mas have has")
+)
+_WATCHED: Final = frozenset(("movie", "tv_show", "video"))
+_TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
 _TRASH: Final = _set("lixo lixeira trash bin")
 _EMPTY: Final = _set("vazia vazio vazias vazios zerada zerado zeradas zerados empty blank")
@@ -402,6 +420,7 @@ class Statement:
     confirms: bool = False  # said with a participle ("Tá salvo!"): naming nothing, it confirms
     refers: bool = True  # naming nothing, its subject points back ("it", "ele", "seu filme")
     topic: bool = False  # absent: no item (of type) mentions the names at all
+    left: bool = False  # of the items still to see ("só falta X", "2 movies left")
 
 
 @dataclass(frozen=True, slots=True)
@@ -555,8 +574,9 @@ def _sentences(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
     for k, tok in enumerate(toks):
         after = toks[k + 1] if k + 1 < len(toks) else None
         title_mark = after is not None and (after.raw[:1].islower() or after.w == "(")
-        if tok.w not in _ENDS or (tok.w in "!?" and title_mark):
-            current += [] if tok.w in _ENDS else [tok]
+        listing = tok.w == ";" and any(t.w == ":" for t in current)  # "Notas: a; b; c"
+        if tok.w not in _ENDS or (tok.w in "!?" and title_mark) or listing:
+            current += [] if tok.w in _ENDS and not listing else [tok]
             continue
         out += [(current, tok.w == "?")] if current else []
         current = []
@@ -682,6 +702,8 @@ def _kind(
     if form == "done3":  # "você salvou X": history; "X salvou a carreira": a story
         if any(w in _YOU for w in near[-2:]):
             return "history"
+        if before[-1:] in (["ele"], ["ela"], ["eles"], ["elas"]):
+            return None  # "Eles removeram várias cenas": someone else, elsewhere
         return "done" if _ends(near, ("a", "gente")) or not near else None
     if form == "pres3":  # "salvá-lo" folds to "salva lo"
         return (
@@ -822,7 +844,8 @@ class _Reader:
         if confirm is not None and words[confirm + 1 : confirm + 2] in (["que"], ["that"]):
             toks, words = toks[confirm + 2 :], words[confirm + 2 :]  # "I can confirm that X is"
         if _offer(words, question):
-            self.offer = True
+            self.offer = True  # "Que tal Heat? Está na sua lista": the next sentence is about it
+            self.antecedent = tuple(t.name for t in toks if t.name is not None) or self.antecedent
             return
         if question and not _tag_question(words):
             # "Matrix? Já está aí sim!": a question names what the next sentence is about
@@ -848,6 +871,8 @@ class _Reader:
             conditional = condition and mark == ","
             for statement in said:
                 rest = [t for c, _ in clauses[n + 1 :] for t in c]
+                if mark == ":" and any(t.name for t in rest) and not any(t.name for t in clause):
+                    statement = replace(statement, names=())  # "tem ficção científica: A e B"
                 if statement.names or mark != ":":
                     self._state(statement, [])
                 elif rest:  # "Encontrei 2 itens na sua lista: A e B": the names follow
@@ -868,6 +893,8 @@ class _Reader:
                 self._state(header, [n for n in names if n.words])
             self.opened = None if toks[colon + 1 :] else header
             return
+        if len(self.effects) == effects and len(self.statements) == statements:
+            self._picked(toks, words)
         if len(self.effects) == effects and _completion(words):
             self.effects.append(("done", ()))
         bare = all(w in _DISCOURSE or w in _ACK_ONLY or w == "§" or w in _TYPE_OF for w in content)
@@ -880,6 +907,36 @@ class _Reader:
         self.last_bare = bare and len(self.statements) == statements
         silent = len(self.effects) == effects and len(self.statements) == statements
         self.unchecked = self.unchecked or (silent and not (bare or noted))
+
+    def _picked(self, toks: list[Tok], words: list[str]) -> None:
+        """A sentence set in the list names the list's items: "Da sua lista, recomendo X", "Of
+        the shows you saved, start with X"; not "X, que não está na sua lista" nor "fora da
+        sua lista, X" (outside it), nor "um filme do Nolan" (who made it), nor "adicionar X à
+        lista" (an act spoken of: its object is not on the list)."""
+        said = set(words)
+        mine = _has_place([w for w in words if w not in ("la", "ai", "there")]) or any(
+            w in _YOU and _KEPT_WORDS & set(words[k + 1 : k + 3]) and _TYPE_OF.keys() & said_before
+            for k, w in enumerate(words)
+            for said_before in [set(words[max(0, k - 4) : k])]
+        )  # "the shows you saved", "os filmes que você salvou"; not "você salvou X em janeiro"
+        acts = [
+            w
+            for k, w in enumerate(words)
+            if w in _LEXICON
+            and not (
+                w in _KEPT_WORDS
+                and (_YOU & set(words[max(0, k - 2) : k]) or words[k - 1] in _POSSESSIVE)
+            )
+        ]  # "the shows you saved", "your saved films" are the list
+        if not mine or acts or _negated(words, self.language) or _OUTSIDE & said:
+            return
+        names = [
+            t.name
+            for k, t in enumerate(toks)
+            if t.name is not None and not (k and toks[k - 1].w in _MADE_BY)
+        ]
+        if names:
+            self._state(Statement("member"), names)
 
     def close(self) -> None:
         """The statement whose names the entries below it listed, once they end."""
@@ -980,7 +1037,11 @@ def _part_name(part: Sequence[Tok]) -> Name | None:
 
 
 def _whole(span: Sequence[Tok]) -> Name:
-    """A span's words as one name ("comprar pão", "a série Dark" -> "dark")."""
+    """A span's words as one name ("comprar pão", "a série Dark" -> "dark"); a name found
+    whole stays whole ("Meu Pai" is no possessive)."""
+    named = [t.name for t in span if t.name is not None]
+    if len(named) == 1 and all(t.name or t.w in _ARTICLES or t.w in _TYPE_OF for t in span):
+        return named[0]
     words = [w for t in span for w in (t.name.words if t.name else [t.w]) if w[:1].isalnum()]
     while words and (words[0] in _ARTICLES or words[0] in _TYPE_OF or words[0] in _POSSESSIVE):
         words = words[1:]
@@ -1009,12 +1070,23 @@ def _read_clause(
     states about the list."""
     words = [t.w for t in clause]
     negated = _negated(words, language)
-    empty = _emptiness(clause, language)
+    empty = _about(clause, words, negated) or _emptiness(clause, language)
     counts = _counts(words)
     yours = any(w in _YOU or w in _KEPT_WORDS for w in words) or _has_place(words)
+    yours = yours or words[:1] in (["tem"], ["ha"])  # "Tem 3 filmes", "Há duas notas"
     said_of_all = empty or (None if negated else _every(clause, words))
     if said_of_all is not None:
         return [], [said_of_all]
+    left = _left(words)
+    acts = any(not f.endswith("*") for w in words for f, _, _ in _LEXICON.get(w, ()))
+    opens = [w for w in words if w not in _DISCOURSE][:1] in (["falta"], ["faltam"], ["left"])
+    if left and not negated and (counts or (_ONLY | _ALL) & set(words) or opens) and not acts:
+        # "Só falta Matrix", "Only Heat is left to watch", "Just one movie left: Heat"
+        if counts:
+            return [], [Statement("count", count=n, type=t, left=True) for n, t, _ in counts]
+        type_ = next((_TYPE_OF[w] for w in words if _TYPE_OF.get(w)), "")
+        names = tuple(t.name for t in clause if t.name is not None)
+        return [], [Statement("member", names, type=type_, complete=True, left=True)]
     lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
     did = any(
         f == "done1"
@@ -1070,6 +1142,14 @@ def _read_clause(
     if said and said[0].kind == "member" and any(w in ("volta", "back") for w in words):
         return [("save", "done")], []  # "Your list now includes X", "Duna está de volta"
     return [], said
+
+
+def _left(words: Sequence[str]) -> bool:
+    """Whether a clause speaks of what is still to see ("falta", "left", "pra ver", "to watch")."""
+    return any(
+        w in _LEFT or w in _TO_SEE and words[k - 1 : k] in (["to"], ["pra"], ["para"])
+        for k, w in enumerate(words)
+    )
 
 
 def _news(words: Sequence[str]) -> str | None:
@@ -1186,8 +1266,8 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
                 return []  # "você tem razão"
             type_ = next((_TYPE_OF[x] for x in words if x in _TYPE_OF), "")
             names = tuple(_names_in(span, loose=_has_place(words)))
-            return [Statement(kind, names, type=type_, complete=only)]
-        if w in _FOUND and _has_place(words[i + 1 :]) and (w != "find" or negated):
+            return [Statement(kind, names, type=type_, complete=only, left=_left(words))]
+        if w in _FOUND and _has_place(words[i + 1 :]) and (w not in ("find", "see") or negated):
             return [Statement(kind, tuple(_names_in(_object(clause[i + 1 :]))))]
     copula = next((k for k, w in enumerate(words) if w in ("eh", "is", "sao", "are")), 0)
     named = [t.name for t in clause[copula + 1 :] if t.name is not None]
@@ -1206,12 +1286,11 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         and all(w in _PLACE_PREP | _PLACE | _POSSESSIVE | _ARTICLES or w in _TYPE_OF for w in tail)
     ):
         return [Statement(kind, tuple(_names_in(head)))]  # "Ok! Bacurau (2019) na sua lista."
-    if (
-        any(w in _SEEN for w in words)
-        and any(t.name for t in clause)
-        and any(w in _YOU for w in words)
-    ):
+    seen = any(w in _SEEN for w in words)
+    if seen and any(t.name for t in clause) and any(w in _YOU for w in words):
         return [Statement("unseen" if negated else "seen", tuple(_names_in(clause)))]
+    if seen and (_YOU | _set("yet ainda")) & set(words) and all(w in _SEEN_ONLY for w in words):
+        return [Statement("unseen" if negated else "seen")]  # "X, e você ainda não viu"
     return []
 
 
@@ -1226,6 +1305,11 @@ def _every(clause: list[Tok], words: list[str]) -> Statement | None:
     types = {_TYPE_OF[w] for w in tail if _TYPE_OF.get(w)}
     if len(types) != 1 or any(_TYPE_OF.get(w) for w in head):
         return None
+    if any(
+        w in _ONLY and (w2 in _NUMBERS or w2.isdigit())
+        for w, w2 in zip(tail, tail[1:], strict=False)
+    ):
+        return None  # "you have only one series": a count
     type_ = types.pop()
     mine = any(w in _YOU or w in _POSSESSIVE or w in _PLACE or _TYPE_OF.get(w) == "" for w in words)
     if mine and (
@@ -1240,6 +1324,33 @@ def _every(clause: list[Tok], words: list[str]) -> Statement | None:
         names = tuple(_names_in(_object(clause[:at]), loose=True))
         return Statement("member", names, type=type_, complete=True) if names else None
     return None
+
+
+def _about(clause: Sequence[Tok], words: Sequence[str], negated: bool) -> Statement | None:
+    """ "Nada sobre pasta nas suas notas", "I couldn't find anything about the plumber in your
+    notes": no item (of the type named) mentions those words."""
+    at = next((k for k, w in enumerate(words) if w in _ABOUT), None)
+    if at is None or not negated:
+        return None
+    place = next(
+        (
+            k
+            for k in range(at + 2, len(words))
+            if words[k] in _PLACE_PREP and _has_place(words[k : k + 4])
+        ),
+        None,
+    )  # "nada sobre X nas suas notas"; "nothing in your notes mentions X"
+    if place is None and not (_FOUND & set(words[:at]) or _has_place(words[:at])):
+        return None  # "não sei nada sobre Nolan": the model's own knowledge
+    topic = [
+        w
+        for t in clause[at + 1 : place]
+        for w in (t.name.words if t.name else [t.w])
+        if w[:1].isalnum() and w not in _GENERIC
+    ]
+    where = words[place:] if place else words[:at]
+    type_ = next((_TYPE_OF[w] for w in where if _TYPE_OF.get(w)), "")
+    return Statement("absent", (Name(tuple(topic)),), type=type_, topic=True) if topic else None
 
 
 def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
@@ -1260,10 +1371,17 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     nothing = any(w in _NOTHING for w in words) or (language == "en" and "no" in words)
     plural = any(w in _TYPE_OF and w.endswith("s") for w in words)
     none_of = any(
-        w in _NOTHING and words[k + 1 : k + 2] and words[k + 1] in _TYPE_OF
+        (w in _NOTHING or w == "no" and language == "en")
+        and words[k + 1 : k + 2]
+        and words[k + 1] in _TYPE_OF
         for k, w in enumerate(words)
-    )  # fmt: skip; "nenhum vídeo do X na sua lista"
-    if not ((you and kept or none_of and _has_place(words)) and (nothing or (type_ and plural))):
+    )  # "nenhum vídeo do X na sua lista", "no links saved yet"
+    held = _has_place(words) or kept or any(w in ("ainda", "yet") for w in words)
+    bare = any(
+        w in _NOTHING and words[k + 1 : k + 2] and words[k + 1] in _set("on in na no nas nos em")
+        for k, w in enumerate(words)
+    ) and _has_place(words)  # "nothing on your list yet", "nada nas suas notas"
+    if not ((you and kept or none_of and held or bare) and (nothing or (type_ and plural))):
         return None
     typed = next((k for k, w in enumerate(words) if w in _TYPE_OF), len(words))
     topic = [w for t in clause[typed + 2 :] for w in (t.name.words if t.name else [t.w])]
@@ -1280,9 +1398,12 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
     """ "3 itens", "dois filmes e uma nota": how many of which type, and whether words after
     narrow them ("3 filmes do Nolan")."""
     found: list[tuple[int, str, bool]] = []
+    words = [w for w in words if w not in _LEFT]  # "2 unwatched movies", "a movie left"
     for k, w in enumerate(words[:-1]):
         n = int(w) if w.isdigit() and len(w) < 4 else _NUMBERS.get(w)
-        one = w in ("um", "uma", "one") and not (found or any(x in _ONLY for x in words[:k]))
+        # "um filme" is an article; "só um filme", "um filme só", "your one movie" a count
+        only = any(x in _ONLY for x in words[:k]) or words[k + 2 : k + 3] in (["so"], ["only"])
+        one = w in ("um", "uma", "one") and not (found or only or words[k - 1 : k] in _MINE)
         if n is None or words[k + 1] not in _TYPE_OF or one:
             continue
         rest = words[k + 2 : k + 5]
@@ -1334,6 +1455,7 @@ class ClaimFacts:
     user_text: str = ""
     shown: tuple[str, ...] = ()
     noting: bool = False  # the output carries a belief delta (seed 000)
+    left_listed: bool = False  # `items` holds every item still to see (None `counts`: it does)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1413,7 +1535,13 @@ def _year(word: str) -> bool:
     return len(word) == 4 and word.isdigit()
 
 
-def _kept(facts: ClaimFacts, type_: str) -> int:
+def _kept(facts: ClaimFacts, type_: str, left: bool = False) -> int | None:
+    """How many items (of `type_`; still to see when `left`) the user has, None if unknown."""
+    if left:
+        if facts.counts is not None and not facts.left_listed:
+            return None
+        types = {type_} if type_ else _WATCHED
+        return sum(1 for i in facts.items if i.type in types and not _done(i))
     if facts.counts is not None:
         return sum(n for t, n in facts.counts.items() if not type_ or t == type_)
     return sum(1 for i in facts.items if not type_ or i.type == type_)
@@ -1429,38 +1557,62 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
         )
     if kind == "count":
         of = f" of type {statement.type}" if statement.type else ""
-        wrong = _kept(facts, statement.type) != statement.count
+        kept = _kept(facts, statement.type, statement.left)
+        wrong = kept is not None and kept != statement.count
         return LIST_WRONG.format(what=f"holds {statement.count} item(s){of}") if wrong else None
     for name in statement.names:
         said = " ".join(name.words)
         hits = _matching(name, items, strict=kind == "absent")
         if kind in ("member", "absent") and statement.type and not statement.complete:
             hits = {k for k in hits if items[k].type == statement.type}
+        if statement.left and any(_done(items[k]) for k in hits):
+            return LIST_WRONG.format(what=f"has «{said}» still to see")
         if statement.topic:
             hits = {
                 k
                 for k, i in enumerate(items)
-                if (not statement.type or i.type == statement.type)
-                and (
-                    set(name.words) <= {*title_words(i.title), *title_words(i.original_title or "")}
-                    or "".join(name.words) in "".join(title_words(i.title))
-                )
-            }  # fmt: skip; "Tudo Gostoso" in tudogostoso.com.br
+                if (not statement.type or i.type == statement.type) and _mentions(i, name.words)
+            }
         if kind == "absent" and hits:
             return LIST_WRONG.format(what=f"lacks «{said}»")
         if kind == "member" and not hits and name.words:
             return LIST_WRONG.format(what=f"holds «{said}»")
         # an item stored before states were kept has the first state of its type (DESIGN 11.5)
-        seen = [items[k].state in ("seen", "read", "done") for k in hits]
+        seen = [_done(items[k]) for k in hits]
         if kind in ("seen", "unseen") and any(s != (kind == "seen") for s in seen):
             return LIST_WRONG.format(what=f"marks «{said}» as {kind}")
     named = (
         {k for n in statement.names for k in _matching(n, items)} if statement.complete else set()
     )
-    typed = {k for k in named if not statement.type or items[k].type == statement.type}
-    if statement.complete and kind == "member" and len(typed) != _kept(facts, statement.type):
+    types = {statement.type} if statement.type else _WATCHED if statement.left else ()
+    typed = {k for k in named if not types or items[k].type in types}
+    if statement.left and any(_done(items[k]) for k in typed):
+        return LIST_WRONG.format(what="has the items named still to see")
+    kept = _kept(facts, statement.type, statement.left)
+    if statement.complete and kind == "member" and kept is not None and len(typed) != kept:
         return LIST_WRONG.format(what="holds only the items named")
     return None
+
+
+def _mentions(item: Stored, words: Sequence[str]) -> bool:
+    """Whether an item's words hold every word (a plural or a gender apart: "receitas" names
+    "receita"), or its title runs them together ("Tudo Gostoso" in tudogostoso.com.br)."""
+    own = {*title_words(item.title), *title_words(item.original_title or "")}
+    stems = {_stem(w) for w in own}
+    return all(w in own or _stem(w) in stems for w in words) or "".join(words) in "".join(
+        title_words(item.title)
+    )
+
+
+def _stem(word: str) -> str:
+    """A word without its plural and its last vowel ("receitas", "receita" -> "receit")."""
+    word = word[:-1] if len(word) > 3 and word.endswith("s") else word
+    return word[:-1] if len(word) > 4 and word[-1] in "aoe" else word
+
+
+def _done(item: Stored) -> bool:
+    """Whether an item is in its type's done state (one stored before states is not)."""
+    return item.state in ("seen", "read", "done")
 
 
 def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
@@ -1535,13 +1687,22 @@ async def check_model_text(
     )
     user = await deps.db.users.get(turn.user_id)
     counts = user.counts if user else {}
+    # "só falta X", "only Heat left": every item still to see, when there are not too many
+    left = any(_left(title_words(t)) for t in texts)
+    to_see = (
+        await deps.db.items.list_for(turn.user_id, not_done=True, limit=_TO_SEE_READ)
+        if left
+        else []
+    )
+    left_listed = left and len(to_see) < _TO_SEE_READ
+    items = list({i.id: i for i in [*items, *to_see]}.values()) if left_listed else items
     stored = tuple(
         Stored(i.type, i.title or i.content or i.url or "", i.original_title, i.year, i.state)
         for i in items
     )
     counted: dict[str, int] = {kind: int(counts.get(kind, 0)) for kind in ITEM_TYPES}
     noting = "belief_updated" in pending
-    facts = ClaimFacts(stored, counted, user_text, shown, noting=noting)
+    facts = ClaimFacts(stored, counted, user_text, shown, noting=noting, left_listed=left_listed)
     verdicts = [judge(text, facts, language) for text in texts]
     problem = next((v.problem for v in verdicts if v.problem is not None), None)
     if problem is not None:

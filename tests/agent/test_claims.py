@@ -617,3 +617,177 @@ async def test_counts_in_model_text_are_checked_against_every_item(lembra: Lembr
     assert true.text == "Você tem 3 itens salvos."
     assert false.text.startswith("Não sei dizer de cabeça.")  # after one re-ask
     assert sample(lembra, "false_claim") == 1
+
+
+# -- issue 42, second round: what is left, picks from the list, topics, titles as names ----------
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored"),
+    [
+        # "only X left": X is every item still to see (of its type)
+        ("Só sobrou Alien pra você ver.", "pt", ("movie:Alien", "movie:Duna")),
+        ("The only thing left on your watchlist is Heat.", "en", ("movie:Heat", "movie:Ronin")),
+        ("Restam apenas Dark e Lost.", "pt", ("tv:Dark", "tv:Lost", "tv:Fargo")),
+        ("You've just got Severance remaining.", "en", ("tv:Severance", "tv:Andor")),
+        ("Só falta Matrix.", "pt", ("movie:Matrix@seen", "movie:Duna")),
+        # a pick "from your list" names the list's items
+        ("Pela sua lista, eu começaria por Parasita.", "pt", ("movie:Duna",)),
+        ("Among your saved films, Whiplash is the shortest.", "en", ("movie:Heat",)),
+        ("Dos filmes que você salvou, o melhor é Coringa.", "pt", ("movie:Duna",)),
+        ("Que tal Oppenheimer hoje? Está na sua lista.", "pt", ("movie:Heat",)),
+        # absence and emptiness, by the words of the items
+        ("Your list doesn't have any videos yet.", "en", ("video:How to bake bread",)),
+        ("Nenhum link salvo ainda.", "pt", ("link:https://a.com",)),
+        ("Nothing in your notes mentions the dentist.", "en", ("note:Dentist on Tuesday",)),
+        ("Não há nada sobre receitas nas suas notas.", "pt", ("note:receita de bolo",)),
+        ("I can't find anything about taxes in your list.", "en", ("note:Pay taxes by April",)),
+        ("Não encontrei nada sobre cafe nas suas notas.", "pt", ("note:Comprar café",)),
+        ("I don't see Heat on your list.", "en", ("movie:Heat",)),
+        # titles that open with a possessive or a negation, or hold a comma
+        ("Your list has Hello, My Name Is Doris.", "en", ("movie:Heat",)),
+        ("Sua lista: Amor, Sublime Amor e Duna.", "pt", ("movie:Duna",)),
+        ("Don't Look Up is on your list.", "en", ("movie:Heat",)),
+    ],
+)
+def test_false_statements_of_what_is_left_picked_or_absent_are_refused(
+    message: str, language: str, stored: tuple[str]
+) -> None:
+    assert refused(message, language, *stored)
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored"),
+    [
+        ("Só sobrou Alien pra você ver.", "pt", ("movie:Alien", "movie:Duna@seen")),
+        (
+            "The only thing left on your watchlist is Heat.",
+            "en",
+            ("movie:Heat", "movie:Ronin@seen"),
+        ),
+        ("Pela sua lista, eu começaria por Parasita.", "pt", ("movie:Parasita", "movie:Duna")),
+        (
+            "Among your saved films, Whiplash is the shortest.",
+            "en",
+            ("movie:Whiplash", "movie:Heat"),
+        ),
+        ("Nothing in your notes mentions the dentist.", "en", ("note:buy milk",)),
+        ("Não há nada sobre receitas nas suas notas.", "pt", ("note:comprar pão",)),
+        ("Sua lista: Amor, Sublime Amor e Duna.", "pt", ("movie:Amor, Sublime Amor", "movie:Duna")),
+        ("Don't Look Up is on your list.", "en", ("movie:Don't Look Up",)),
+        # outside the list, said as such; who made it; the model's own knowledge; small talk
+        ("Se quiser algo diferente, Amélie é uma boa — não está na sua lista.", "pt", ()),
+        ("Fora da sua lista, Parasita é uma ótima pedida.", "pt", ("movie:Duna",)),
+        ("Na sua lista tem Tubarão, do Spielberg.", "pt", ("movie:Tubarão",)),
+        ("Your list has Dune, which Denis Villeneuve directed.", "en", ("movie:Dune",)),
+        ("Não sei nada sobre Nolan além dos filmes dele.", "pt", ("note:Nolan",)),
+        ("Você salvou Matrix em janeiro; depois apagou tudo.", "pt", ()),
+        ("Hmm, difícil escolher entre Duna e Matrix, os dois são ótimos.", "pt", ("movie:Duna",)),
+        ("Boa escolha! Parasita ganhou o Oscar de melhor filme.", "pt", ("movie:Parasita",)),
+        ("Nothing beats a good thriller on a Friday night.", "en", ()),
+        ("Eles removeram várias cenas na versão do cinema.", "pt", ("movie:Duna",)),
+        ("Sua nota diz: comprar pão.", "pt", ("note:comprar pão",)),
+        ("Of your movies, Matrix is the oldest (1999).", "en", ("movie:Matrix", "movie:Duna")),
+    ],
+)
+def test_true_statements_of_what_is_left_picked_or_absent_pass(
+    message: str, language: str, stored: tuple[str]
+) -> None:
+    assert not refused(message, language, *stored)
+
+
+async def test_what_is_left_is_checked_against_every_item_still_to_see(lembra: Lembra) -> None:
+    # The check reads the items the text can name, and, when it says what is left, every
+    # item still to see: "só falta X" is false while another one waits.
+    for note in ("comprar pão", "ligar pra tia"):
+        await lembra.say(f"anota: {note}")
+
+    false = await lembra.say(
+        "qual é mais urgente?",
+        llm=[
+            {**RESPOND, "message": "Só falta uma nota: comprar pão."},
+            {**RESPOND, "message": "Não sei dizer de cabeça."},
+        ],
+    )
+    true = await lembra.say("e a outra?", llm=[{**RESPOND, "message": "Faltam 2 notas."}])
+
+    assert false.text.startswith("Não sei dizer de cabeça.")  # after one re-ask
+    assert true.text == "Faltam 2 notas."
+    assert sample(lembra, "false_claim") == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "false"),
+    [
+        # a title found whole keeps its possessive ("Meu Pai") in a listing
+        ("Na sua lista: Eu, Tonya e Meu Pai.", "pt", ("movie:Eu, Tonya", "movie:Meu Pai"), False),
+        ("Na sua lista: Eu, Tonya e Meu Pai.", "pt", ("movie:Eu, Tonya",), True),
+        # "only one X" is a count, not "every item is an X"
+        ("You have only one series: Dark.", "en", ("tv:Dark", "movie:Heat"), False),
+        ("You have only one series: Dark.", "en", ("tv:Dark", "tv:Lost"), True),
+        ("Você tem só uma nota, comprar pão.", "pt", ("note:comprar pão", "movie:Duna"), False),
+        # "not seen yet" said of what the sentence named
+        ("Sim! Duna tá na sua lista, e você ainda não viu.", "pt", ("movie:Duna",), False),
+        ("Sim! Duna tá na sua lista, e você ainda não viu.", "pt", ("movie:Duna@seen",), True),
+        ("You still have Heat and Ronin to watch.", "en", ("movie:Heat", "movie:Ronin@seen"), True),
+        # a listing after ":" goes on across ";"
+        ("Your notes: call mom; buy milk.", "en", ("note:call mom", "note:buy milk"), False),
+        (
+            "Your notes: call mom; buy milk; pay rent.",
+            "en",
+            ("note:call mom", "note:buy milk"),
+            True,
+        ),
+        # "Falta ver X e Y" lists what is left
+        ("Falta ver Duna e Alien.", "pt", ("movie:Duna", "movie:Alien", "movie:Up@seen"), False),
+        ("Falta ver Duna e Alien.", "pt", ("movie:Duna", "movie:Alien", "movie:Up"), True),
+        # counts per type, "one" as a count ("um filme só", "your one unwatched movie")
+        ("Você tem cinco filmes e duas séries.", "pt", ("movie:A", "movie:B", "tv:C"), True),
+        ("Tem um filme só: Duna.", "pt", ("movie:Duna", "movie:Up"), True),
+        ("Tem um filme só: Duna.", "pt", ("movie:Duna", "tv:Up"), False),
+        ("Your one unwatched movie is Heat.", "en", ("movie:Heat", "movie:Up"), True),
+        ("Your one unwatched movie is Heat.", "en", ("movie:Heat", "movie:Up@seen"), False),
+        ("Ronin is all that's left.", "en", ("movie:Ronin", "movie:Heat"), True),
+        ("O único filme que falta é Duna.", "pt", ("movie:Duna", "movie:Up@seen"), False),
+        # words before ":" describe; the names after it are the items
+        (
+            "Sua lista tem ficção científica de sobra: Duna e Matrix.",
+            "pt",
+            ("movie:Duna", "movie:Matrix"),
+            False,
+        ),
+        (
+            "Sua lista tem ficção científica de sobra: Duna e Alien.",
+            "pt",
+            ("movie:Duna", "movie:Matrix"),
+            True,
+        ),
+        # nothing on the list
+        ("Nada na sua lista ainda.", "pt", (), False),
+        ("Nada na sua lista ainda.", "pt", ("movie:Duna",), True),
+        ("Não removi nada da sua lista.", "pt", ("movie:Duna",), False),
+    ],
+)
+def test_listings_counts_and_states_are_read_as_said(
+    message: str, language: str, stored: tuple[str], false: bool
+) -> None:
+    assert refused(message, language, *stored) == false
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "false"),
+    [
+        # rules no bench set reaches (an ablation over sets a-g found them unused): kept by test
+        ("Alien faz parte da sua lista.", "pt", ("movie:Duna",), True),
+        ("Duna faz parte da sua lista.", "pt", ("movie:Duna",), False),
+        ("Vou salvá-lo agora.", "pt", (), True),
+        ("Ele será removido.", "pt", (), True),
+        ("Duna is your only movie.", "en", ("movie:Duna", "note:buy milk"), False),
+        ("Duna is your only movie.", "en", ("movie:Duna", "movie:Up"), True),
+        ("Tudo o que você salvar fica guardado.", "pt", (), False),
+    ],
+)
+def test_rules_the_bench_sets_do_not_reach_still_hold(
+    message: str, language: str, stored: tuple[str], false: bool
+) -> None:
+    assert refused(message, language, *stored) == false
