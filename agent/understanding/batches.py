@@ -220,8 +220,11 @@ def is_known_title(text: str) -> bool:
     return folded in KNOWN_TITLES or any(folded.startswith(p) for p in KNOWN_PREFIXES)
 
 
-def read_batch(text: str) -> Batch | None:
-    """The several items `text` asks to save, when reading them is unambiguous; else None."""
+def read_batch(text: str, *, split_and: bool = False) -> Batch | None:
+    """The several items `text` asks to save, when reading them is unambiguous; else None.
+
+    `split_and`: no source can join titles back (TMDB is not configured), so a bare "salva
+    X e Y" of title-like pieces is several titles too, well-known titles kept whole."""
     message = clean_text(text)
     if not message or len(message) > 4_000 or message.startswith("/"):
         return None
@@ -230,7 +233,7 @@ def read_batch(text: str) -> Batch | None:
         or _notes(message)
         or _titles(message)
         or _mixed(message)
-        or _bare_titles(message)
+        or _bare_titles(message, split_and=split_and)
     )
 
 
@@ -472,13 +475,15 @@ def _mixed(message: str) -> Batch | None:
     )
 
 
-def _bare_titles(message: str) -> Batch | None:
-    """ "salva Duna, Matrix e Tenet", "put A, B and C on my list": an explicit list of titles."""
+def _bare_titles(message: str, *, split_and: bool = False) -> Batch | None:
+    """ "salva Duna, Matrix e Tenet", "put A, B and C on my list": an explicit list of titles;
+    "salva Duna e Tenet" too when `split_and` (no source to join them back)."""
     head = _HEAD.match(message)
     if head is None or _NOTE_VERB.match(fold(head.group("verb"))):
         return None
     body = _listed(message, _TAIL.sub("", head.group("body")).strip())
-    if not _HARD.search(body) or extract_urls(body):
+    listed = _HARD.search(body) or (split_and and _SOFT.search(body))
+    if not listed or extract_urls(body):
         return None  # no commas, lines or bullets: "salva X e Y" is the planner's (or TMDB's)
     runs: list[Run] = []
     for part in _HARD.split(body):

@@ -121,11 +121,13 @@ _VERBS: Final[dict[Action, str]] = {
 }
 _LEAD: Final = (
     r"(?:(?:por favor|pfv|pf|please|pls|pode|voce pode|vc pode|can you|could you|"
-    r"quero|queria|i want to|i d like to|id like to|e|and|ok|agora|now|entao|so|tb|tambem)\s+)*"
+    r"quero|queria|i want to|i d like to|id like to|e|and|ok|agora|now|entao|so|tb|tambem|"
+    r"actually|na verdade|na real|na vdd|ops|oops|opa|ah|oh|alias|wait|espera|pera|sorry|"
+    r"desculpa)\s+)*"
 )
 _TAIL: Final = (
     r"(?:\s+(?:da lista|na lista|of the list|from the list|on the list|from my list|"
-    r"da minha lista|ai|ae|please|por favor|pfv|pls|pra mim|for me|tambem|too|entao|"
+    r"da minha lista|ai|ae|please|por favor|pfv|pls|pra mim|for me|tambem|tb|tbm|too|entao|"
     r"agora|now|mesmo|then|one|item|opcao|option|como favorito|as a favorite|"
     r"as favorite|nos favoritos|to favorites))*"
 )
