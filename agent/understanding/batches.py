@@ -67,7 +67,9 @@ class Batch:
 
 _F: Final = re.IGNORECASE | re.UNICODE
 _POLITE: Final = (
-    r"(?:(?:por\s+favor|pfv|pls|please|ok|oi|hey|e|and|agora|now|tamb[ée]m|tb|tbm|also)[,!\s]+)*"
+    r"(?:(?:por\s+favor|pfv|pls|please|ok|oi|hey|e|and|agora|now|tamb[ée]m|tb|tbm|tmb|also|"
+    r"(?:can|could|would|will)\s+(?:you|u)|(?:voc[êe]|vc|tu)\s+(?:pode|podia|poderia|consegue))"
+    r"[,!\s]+)*"
 )
 SAVE_VERB_RE: Final = (
     r"(?:salva|salvar|salve|guarda|guardar|guarde|anota|anotar|anote|adiciona|adicionar|"
@@ -93,6 +95,12 @@ _NOTES: Final = re.compile(
     rf"^\s*{_POLITE}(?:anota|anote|anotar|notas|note|notes|"
     rf"(?:salva|salve|guarda|guarde|save|add|keep)\s+(?:(?:as|essas|estas|these|the)\s+)?"
     rf"(?:notas|notes))\s*(?:a[ií]|isso|this|these|isto)?\s*(?::|-|\n)\s*(?P<body>\S.*)$",
+    _F | re.DOTALL,
+)
+# "anota essas duas coisas:\n- X\n- Y": a few words naming the list, then one note a line
+_NOTES_LISTED: Final = re.compile(
+    rf"^\s*{_POLITE}(?:anota|anote|anotar|note(?:\s+down)?)(?:\s+[^\W\d][\w-]*){{1,4}}\s*:\s*\n"
+    rf"\s*(?P<body>\S.*)$",
     _F | re.DOTALL,
 )
 _ASKS_SAVE: Final = re.compile(rf"^\s*{_POLITE}{SAVE_VERB_RE}\b", _F)
@@ -271,7 +279,7 @@ def _clean_piece(piece: str) -> str:
 
 
 def _notes(message: str) -> Batch | None:
-    match = _NOTES.match(message)
+    match = _NOTES.match(message) or _NOTES_LISTED.match(message)
     if match is None:
         return None
     pieces = [p for p in (_clean_piece(x) for x in _NOTE_SPLIT.split(match.group("body"))) if p]

@@ -47,7 +47,9 @@ _FIELDS: Final[dict[str, Field | None]] = {
 _LEAD: Final = (
     r"(?:(?:e|and|ah|oh|ops|opa|oops|epa|alias|actually|btw|by\s+the\s+way|so|entao|sorry|"
     r"desculpa|wait|espera|pera|tipo|na\s+verdade|na\s+real|na\s+vdd|fyi|ok|mas|but|"
-    r"(?:so\s+)?pra\s+constar|just\s+so\s+you\s+know|detalhe|correcao|correction)\s+)*"
+    r"(?:so\s+)?pra\s+constar|just\s+so\s+you\s+know|detalhe|correcao|correction|"
+    r"(?:escrevi|digitei|botei|coloquei)\s+errado|errei|engano\s+meu|my\s+bad|typo|"
+    r"(?:corrige|corrija|correct|fix)(?:\s+(?:isso|that|it))?|k{3,}|(?:ha){2,}|(?:rs)+)\s+)*"
 )
 _TAIL: Final = (
     r"(?:\s+(?:na\s+verdade|na\s+real|na\s+vdd|actually|btw|by\s+the\s+way|tb|tbm|tambem|too|"
@@ -73,9 +75,11 @@ _AFTER_WRONG: Final = (
     r"devia\s+ser|is|it\s+should\s+be))*"
 )
 # "o ano é 1982", "the director is Nolan", "o ano tá errado, é 2010"
+# "o nome certo é X", "the right year is X"
+_RIGHT: Final = r"(?:certo|certa|correto|correta|real|right|correct)"
 _ATTRIBUTE: Final = re.compile(
-    rf"^{_LEAD}{_DET}{_ATTR}{_OF}\s+(?:{_WRONG}{_AFTER_WRONG}|{_COPULA})\s+"
-    rf"(?:(?:o|a|os|as|the)\s+)?(?P<value>\S.*?){_TAIL}",
+    rf"^{_LEAD}{_DET}(?:{_RIGHT}\s+)?{_ATTR}(?:\s+{_RIGHT})?{_OF}\s+"
+    rf"(?:{_WRONG}{_AFTER_WRONG}|{_COPULA})\s+(?:(?:o|a|os|as|the)\s+)?(?P<value>\S.*?){_TAIL}",
     re.DOTALL,
 )
 _ITEM: Final = (
@@ -129,3 +133,57 @@ def said_title(value: str) -> str:
     title = _SPELLING.sub("", value.strip())
     title = _SAID_IS.sub("", title).strip().strip("\"'«»“”").strip()
     return title or value.strip()
+
+
+# "a senha é 1234", "the code is 4417": a value stated for words a note holds
+_STATED: Final = re.compile(
+    rf"^{_LEAD}{_DET}(?:{_RIGHT}\s+)?(?P<subject>[^\W\d]\w*(?:\s+[^\W\d]\w*){{0,2}})"
+    rf"(?:\s+{_RIGHT})?\s+(?:{_WRONG}{_AFTER_WRONG}|{_COPULA})\s+(?P<value>\w+){_TAIL}",
+)
+_NOT_SUBJECTS: Final = frozenset(
+    """isso isto esse essa ele ela it that this there what which who where when quando onde
+    qual quem que o a the e is""".split()
+)
+
+
+def restated(message: str, content: str) -> str | None:
+    """`content` (a note) with the value `message` states for words it holds put in the old
+    value's place: "a senha é 1234" on "senha do wifi 1233" -> "senha do wifi 1234". None
+    unless it is certain: the words are in the note and one word after them has the new
+    value's shape (digits for digits, letters and digits alike)."""
+    raw = message.strip()
+    if not raw or len(raw) > 200 or "?" in raw or "\n" in raw:
+        return None
+    said = _STATED.match(re.sub(r"[^\w\s]", " ", fold_same_length(raw)))
+    if said is None:
+        return None
+    subject = said.group("subject").split()
+    if any(word in _NOT_SUBJECTS or word in _FIELDS for word in subject):
+        return None
+    value = raw[said.start("value") : said.end("value")]
+    spaced = re.sub(r"[^\w\s]", " ", fold_same_length(content))
+    words = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\w+", spaced)]
+    folded = [w for _, _, w in words]
+    at = _after(folded, subject)
+    if at is None:
+        return None
+    alike = [w for w in words[at:] if _shape(w[2]) == _shape(value.lower()) and w[2] != value]
+    if len(alike) != 1:
+        return None
+    start, end, _ = alike[0]
+    return content[:start] + value + content[end:]
+
+
+def _after(words: list[str], subject: list[str]) -> int | None:
+    """The index after the last of `subject`'s words in `words`, all found in order; else None."""
+    at = 0
+    for word in subject:
+        if word not in words[at:]:
+            return None
+        at = words.index(word, at) + 1
+    return at
+
+
+def _shape(word: str) -> str:
+    """Digits as "9", letters as "a": "1233" and "1234" share a shape, "4471" and "abc" do not."""
+    return re.sub(r"[^\W\d]", "a", re.sub(r"\d", "9", word))

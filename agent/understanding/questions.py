@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from agent.understanding.references import fold_same_length
-from agent.understanding.searches import plain_search
+from agent.understanding.searches import plain_search, search_subject
 from agent.understanding.textnorm import expand_chat, fold
 from agent.understanding.vocabulary import ItemType
 
@@ -37,6 +37,8 @@ class SavedQuestion:
     subject: str = ""
     type: ItemType | None = None
     window: Window | None = None
+    # "qual a senha do wifi?": answered in code only when something saved answers it
+    if_found: bool = False
 
 
 _TYPES: Final[dict[str, ItemType]] = {
@@ -158,6 +160,16 @@ _EXISTS: Final = tuple(
         rf"(?:salvo|salva|salvos|salvas|guardado|guardada|anotado|anotada|saved|stored|kept)(?:\s+(?:ai|aqui|ja|already))?$",
     )
 )
+# "qual a senha do wifi?", "what's the garage code?": a saved thing, or a question for the
+# planner (what Lembra has not saved it does not answer with "nothing found")
+_WHAT_IS: Final = re.compile(
+    rf"^{_LEAD}(?:qual(?:\s+(?:e|era|eh|foi))?|quais(?:\s+(?:sao|eram))?|what\s+(?:is|was|s|are)|"
+    rf"whats)\s+(?:o|a|os|as|the|my|meu|minha|meus|minhas)\s+(?P<subject>.+?){_TAIL_Q}$"
+)
+# "qual ano tá salvo o nosferatu?", "what year is the fly saved as?": the item, with its year
+_WHAT_YEAR: Final = re.compile(
+    rf"^{_LEAD}(?:(?:em\s+)?(?:qual|que)|(?:in\s+)?(?:what|which))\s+(?:ano|year)\s+(?P<subject>.+?){_TAIL_Q}$"
+)
 _COUNT: Final = re.compile(r"^(?:e\s+|and\s+)?(?:quantos|quantas|how many|how much)\b(?P<rest>.*)$")
 _RECALL: Final = re.compile(
     r"^(?:e\s+|and\s+|so\s+|entao\s+)?(?:o que era|qual era|o que e|qual e|what was it|what was that|"
@@ -243,6 +255,9 @@ def read_question(text: str) -> SavedQuestion | None:
     plain = plain_search(stripped)
     if plain is not None and plain.query:
         return SavedQuestion("find", plain.query, plain.type)
+    what = (_WHAT_IS.match(words) or _WHAT_YEAR.match(words)) if asked else None
+    if what is not None and (subject := _subject(search_subject(what.group("subject")))):
+        return SavedQuestion("find", _as_written(stripped, subject), if_found=True)
     return None
 
 

@@ -108,7 +108,7 @@ _QUESTION_FILLERS = frozenset(
     does i my any some anything something thing things stuff there about list again
     please por favor pfv mandei mandou enviei enviou passei passou compartilhei coloquei
     botei adicionei ainda lembra lembro sabe sent shared posted added put got still u you
-    your where wheres what whats which do remember know q oq""".split()
+    your where wheres what whats which do remember know q oq ta esta is was are""".split()
 )
 # words left at the ends of a subject once the fillers are out: "do youtube" is "youtube"
 _EDGE_WORDS = frozenset(

@@ -28,15 +28,20 @@ NO_TMDB = "https://api.themoviedb.org/3"
 
 def test_a_fact_names_the_field_it_sets_or_none() -> None:
     year = read_fact("e o ano é 1982")
-    assert year is not None and (year.field, year.value) == ("year", "1982")
+    assert year is not None
+    assert (year.field, year.value) == ("year", "1982")
     of_year = read_fact("it's from 1994 actually")
-    assert of_year is not None and (of_year.field, of_year.value) == ("year", "1994")
+    assert of_year is not None
+    assert (of_year.field, of_year.value) == ("year", "1994")
     wrong = read_fact("o ano tá errado, é 2003")
-    assert wrong is not None and (wrong.field, wrong.value) == ("year", "2003")
+    assert wrong is not None
+    assert (wrong.field, wrong.value) == ("year", "2003")
     title = read_fact("o nome é Interestelar")
-    assert title is not None and (title.field, title.value) == ("title", "Interestelar")
+    assert title is not None
+    assert (title.field, title.value) == ("title", "Interestelar")
     cast = read_fact("a atriz é a Fernanda Torres")
-    assert cast is not None and (cast.field, cast.value) == (None, "Fernanda Torres")
+    assert cast is not None
+    assert (cast.field, cast.value) == (None, "Fernanda Torres")
 
 
 def test_a_question_a_title_or_a_request_states_no_fact() -> None:
@@ -98,7 +103,8 @@ async def test_a_year_stated_after_a_save_edits_that_item(db: Database) -> None:
         english = await lembra.say("it's from 1982 actually")
         items = await lembra.items()
     assert [(i.title, i.year) for i in items] == [("Blade Runner", 1982), ("The Thing", 1982)]
-    assert "1982" in edited.text and "1982" in english.text
+    assert "1982" in edited.text
+    assert "1982" in english.text
 
 
 async def test_a_wrong_year_corrected_in_passing_is_changed(db: Database) -> None:
