@@ -67,7 +67,7 @@ class Batch:
 
 _F: Final = re.IGNORECASE | re.UNICODE
 _POLITE: Final = (
-    r"(?:(?:por\s+favor|pfv|pls|please|ok|oi|hey|e|and|agora|now|tamb[ée]m|tb|tbm|tmb|also|"
+    r"(?:(?:por\s+favor|pfv|pls|please|ok|oi|hey|ah|oh|e|and|agora|now|tamb[ée]m|tb|tbm|tmb|also|"
     r"(?:can|could|would|will)\s+(?:you|u)|(?:voc[êe]|vc|tu)\s+(?:pode|podia|poderia|consegue))"
     r"[,!\s]+)*"
 )
@@ -505,9 +505,22 @@ def _bare_titles(message: str, *, split_and: bool = False) -> Batch | None:
             return None
         runs.append(Run(tuple(atoms), tuple(tokens[1::2])))
     pieces = [piece for run in runs for piece in known_runs(run)]
+    said = _said_type(pieces[-1]) if len(pieces) > 1 else None
+    if said is not None:  # "add mindhunter, it's a series": what the titles are, no title
+        titles = pieces[:-1]
+        if not all(_title_like(p) for p in titles):
+            return None
+        return Batch("mixed", tuple(titles), types=(said,) * len(titles))
     if len(pieces) < 2 or not all(_title_like(p) for p in pieces):
         return None
     return Batch("titles", tuple(pieces), item_type="movie", runs=tuple(runs))
+
+
+def _said_type(piece: str) -> PieceType | None:
+    """The type a piece says the others are ("é uma série", "it's a show"), else None."""
+    from agent.understanding.kinds import correction
+
+    return correction(piece)
 
 
 def _title_like(piece: str) -> bool:

@@ -28,8 +28,10 @@ _LAUGH: Final = r"k{3,}|(?:ha){2,}h?|(?:he){2,}|(?:rs)+|lol|lmao|:\)|:D|;\)"
 # "what did I save again?", "qual era mesmo de novo?": asking a second time changes nothing
 _AGAIN: Final = r"again|de\s+novo|novamente|outra\s+vez"
 _GREETING: Final = (
-    r"oi+|ol[áa]|opa|ei|hey+|hi|hello|bom\s+dia|boa\s+tarde|boa\s+noite|"
-    r"good\s+morning|good\s+afternoon|good\s+evening"
+    r"oi+|ol[áa]|ei|hey+|hi|hello|bom\s+dia|boa\s+tarde|boa\s+noite|"
+    r"good\s+morning|good\s+afternoon|good\s+evening|"
+    # interjections no reader reads: "hmm desfaz", "ugh undo that"
+    r"h+m+|uh+|ugh+|aff+|putz|eita|poxa|xi+"
 )
 _SEP: Final = r"[\s,.;:!?~-]"
 _TAIL: Final = re.compile(

@@ -14,11 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent.understanding.chatter import without_chatter
-from agent.understanding.facts import read_fact, said_title
+from agent.understanding.facts import read_fact, restated, said_title
 from agent.understanding.searches import search_subject
 from storage import Database
 from tests.support.harness import open_lembra
-from tests.support.live import call
+from tests.support.live import call, respond
 
 NO_TMDB = "https://api.themoviedb.org/3"
 
@@ -181,3 +181,74 @@ async def test_a_question_with_filler_searches_its_subject_and_saves_nothing(
     assert "abc123XYZ00" in found.text
     assert "abc123XYZ00" in again.text
     assert len(items) == 1
+
+
+def test_a_value_restated_for_a_note_replaces_the_one_of_its_shape() -> None:
+    assert restated("a senha é 1234 na vdd", "senha do wifi 1233") == "senha do wifi 1234"
+    assert restated("sorry, the combo is 2486", "locker combo 2468") == "locker combo 2486"
+    assert restated("the code is 4417", "call mom") is None  # the words are not in the note
+    assert restated("a senha é 1234", "senha 1233 e pin 4455") is None  # which one: unsure
+    assert restated("a senha é 1234?", "senha 1233") is None  # asked, not stated
+
+
+async def test_a_value_restated_right_after_a_note_edits_it(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: código do portão 7731")
+        reply = await lembra.say("o código é 7713 na vdd")
+        asked = await lembra.say("qual o código do portão?")
+        items = await lembra.items()
+    assert [i.content for i in items] == ["código do portão 7713"]
+    assert "7713" in reply.text
+    assert "7713" in asked.text
+
+
+async def test_what_is_x_is_answered_in_code_only_when_something_saved_answers_it(
+    db: Database,
+) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("anota: senha da academia 5590")
+        found = await lembra.say("qual a senha da academia mesmo?")
+        planned = await lembra.say(
+            "qual a capital da Austrália?",
+            llm=[respond("Canberra.")],
+        )
+    assert "5590" in found.text
+    assert found.meta.llm_calls == 0
+    assert planned.meta.llm_calls == 1  # nothing saved answers it: the planner's, no search
+
+
+async def test_the_year_an_item_is_saved_with_is_shown(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("salva o filme Drive de 2011")
+        reply = await lembra.say("em que ano tá salvo o Drive?")
+    assert "Drive (2011)" in reply.text
+
+
+async def test_several_things_with_their_types_in_words(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("could you save the show Fargo and the movie Heat")
+        await lembra.say("oh and add Mindhunter, it's a series")
+        await lembra.say("salva o filme Bacurau")
+        await lembra.say("e Romeu e Julieta tb")  # a known title: whole, the type saved last
+        await lembra.say("bota tmb a série Irmandade")
+        await lembra.say("anota essas duas coisas:\n- levar o adaptador\n- reservar o hotel")
+        items = await lembra.items()
+    assert sorted((i.type, i.title or i.content or "") for i in items) == [
+        ("movie", "Bacurau"),
+        ("movie", "Heat"),
+        ("movie", "Romeu e Julieta"),
+        ("note", "levar o adaptador"),
+        ("note", "reservar o hotel"),
+        ("tv_show", "Fargo"),
+        ("tv_show", "Irmandade"),
+        ("tv_show", "Mindhunter"),
+    ]
+
+
+async def test_an_interjection_before_undo_is_no_part_of_it(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("save the movie The Fly from 1958")
+        await lembra.say("actually change the year to 1986")
+        await lembra.say("hmm undo that")
+        items = await lembra.items()
+    assert [(i.title, i.year) for i in items] == [("The Fly", 1958)]
