@@ -49,7 +49,8 @@ _LEAD: Final = (
     r"desculpa|wait|espera|pera|tipo|na\s+verdade|na\s+real|na\s+vdd|fyi|ok|mas|but|"
     r"(?:so\s+)?pra\s+constar|just\s+so\s+you\s+know|detalhe|correcao|correction|"
     r"(?:escrevi|digitei|botei|coloquei)\s+errado|errei|engano\s+meu|my\s+bad|typo|"
-    r"(?:corrige|corrija|correct|fix)(?:\s+(?:isso|that|it))?|k{3,}|(?:ha){2,}|(?:rs)+)\s+)*"
+    r"(?:corrige|corrija|corrigindo|conserta|arruma|correct|correcting|fix)(?:\s+(?:isso|that|it))?|"
+    r"k{3,}|(?:ha){2,}|(?:rs)+)\s+)*"
 )
 _TAIL: Final = (
     r"(?:\s+(?:na\s+verdade|na\s+real|na\s+vdd|actually|btw|by\s+the\s+way|tb|tbm|tambem|too|"
@@ -82,6 +83,12 @@ _ATTRIBUTE: Final = re.compile(
     rf"(?:{_WRONG}{_AFTER_WRONG}|{_COPULA})\s+(?:(?:o|a|os|as|the)\s+)?(?P<value>\S.*?){_TAIL}",
     re.DOTALL,
 )
+# "tá errado o ano, é 2019", "wrong year, it's 2019"
+_WRONG_FIRST: Final = re.compile(
+    rf"^{_LEAD}{_WRONG}\s+{_DET}{_ATTR}{_OF}{_AFTER_WRONG}\s+(?:(?:o|a|os|as|the)\s+)?"
+    rf"(?P<value>\S.*?){_TAIL}",
+    re.DOTALL,
+)
 _ITEM: Final = (
     r"(?:(?:o\s+filme|a\s+serie|o\s+seriado|the\s+movie|the\s+film|the\s+show|the\s+series|"
     r"this\s+one|that\s+one|it|ele|ela|isso|esse|essa|this|that)\s+)?"
@@ -104,7 +111,7 @@ def read_fact(text: str) -> Fact | None:
     year = _OF_YEAR.match(spaced)
     if year is not None:
         return Fact("", "year", year.group("value"))
-    said = _ATTRIBUTE.match(spaced)
+    said = _ATTRIBUTE.match(spaced) or _WRONG_FIRST.match(spaced)
     if said is None:
         return None
     attribute = said.group("attr")

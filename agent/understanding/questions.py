@@ -97,6 +97,7 @@ _HOLD: Final = (
 # what one has already saved (never "save", "keep": those ask to save)
 _HELD: Final = (
     r"(?:salvei|salvou|guardei|guardou|anotei|adicionei|coloquei|botei|tenho|temos|"
+    r"mandei|enviei|passei|compartilhei|sent|shared|"
     r"salvo|salvos|salva|salvas|guardado|guardados|guardada|guardadas|anotado|anotados|"
     r"saved|kept|noted|added|stored|have|got|put)"
 )
@@ -316,8 +317,15 @@ _LIST_WHEN: Final = re.compile(
     rf"(?:\s+(?:de|from|do|of))?\s+(?P<rest>.*)$"
 )
 _WHEN: Final = re.compile(
-    rf"^{_LEAD}(?:o que|que|quais|qual|what|which|what did i|what have i|o que foi que)\s+"
-    rf"(?:{_TYPE}\s+)?(?:(?:que\s+)?(?:{_DID_I}{_HOLD}|{_I}{_HELD}))(?:\s+(?P<rest>.*))?$"
+    rf"^{_LEAD}(?:o que|que|quais|qual|what|which|what did i|what have i|o que foi que|"
+    rf"cade|onde (?:esta|ta|estao|foi parar)|where s|wheres|where is|where are)\s+"
+    rf"{_THAT}(?:{_TYPE}\s+)?(?:(?:que\s+)?(?:{_DID_I}{_HOLD}|{_I}(?:te\s+)?{_HELD}))"
+    rf"(?:\s+(?P<rest>.*))?$"
+)
+# "did I save anything this week?", "salvei alguma coisa hoje?": the period's list
+_DID_WHEN: Final = re.compile(
+    rf"^{_LEAD}(?:{_DID_I}{_HOLD}|(?:eu\s+)?(?:ja\s+)?(?:salvei|guardei|anotei|adicionei))\s+"
+    rf"(?:{_SOME}\s+|(?:alguma\s+)?coisa\s+)?(?:{_TYPE}\s+)?(?P<rest>.*)$"
 )
 
 
@@ -325,7 +333,7 @@ def _window(words: str) -> SavedQuestion | None:
     window = _window_in(words)
     if window is None:
         return None
-    match = _WHEN.match(words) or _LIST_WHEN.match(words)
+    match = _WHEN.match(words) or _LIST_WHEN.match(words) or _DID_WHEN.match(words)
     if match is None:
         return None
     rest = (match.group("rest") or "").replace(_window_words(window, words), " ").split()

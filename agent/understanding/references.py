@@ -151,7 +151,7 @@ _FIELDS: Final[dict[str, Field]] = {
     **dict.fromkeys("texto text conteudo content".split(), "text"),
 }
 _FIELD: Final = rf"(?P<field>{'|'.join(_FIELDS)})"
-_TO: Final = r"\s*(?:\s(?:para|pra|por|pro|to|into|as)\s|:|=|->|→)\s*"
+_TO: Final = r"\s*(?:\s(?:para|pra|p|por|pro|to|into|as)\s|:|=|->|→)\s*"  # "p/": para
 
 _ACTION_RES: Final[dict[Action, re.Pattern[str]]] = {
     action: re.compile(rf"^{_LEAD}(?:{verbs})\s+(?:{_REF}){_TAIL}$")
@@ -219,7 +219,7 @@ _CORRECT_YEAR: Final = re.compile(
 # "corrige: a senha é 1234", "fix: Interstellar": the new text of the item just named
 _HEADED_FIX: Final = re.compile(
     r"^(?:(?:na verdade|actually|ops|oops|opa)[,\s]+)?(?:corrige|corrija|corrigir|correcao|"
-    r"fix|correct|correction|errata)\s*:\s*(?P<value>\S.*)$",
+    r"conserta|conserte|arruma|arrume|fix|correct|correction|errata)\s*:\s*(?P<value>\S.*)$",
     re.DOTALL,
 )
 

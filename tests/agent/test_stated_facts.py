@@ -252,3 +252,33 @@ async def test_an_interjection_before_undo_is_no_part_of_it(db: Database) -> Non
         await lembra.say("hmm undo that")
         items = await lembra.items()
     assert [(i.title, i.year) for i in items] == [("The Fly", 1958)]
+
+
+async def test_edits_written_in_passing_or_in_shorthand(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("anota: ligar pro Zé")
+        await lembra.say("lista minhas notas")
+        await lembra.say("altera o 1 p/ ligar pro Zé amanhã cedo")
+        await lembra.say("salva o filme Bacurao de 2018")
+        await lembra.say("conserta: o nome é Bacurau")
+        await lembra.say("tá errado o ano, é 2019")
+        items = await lembra.items()
+    assert [(i.title or i.content, i.year) for i in items] == [
+        ("ligar pro Zé amanhã cedo", None),
+        ("Bacurau", 2019),
+    ]
+
+
+async def test_where_is_what_i_sent_today_and_did_i_save_anything_list_the_period(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: trocar o filtro")
+        await lembra.say("guarda https://youtu.be/xyz12345678")
+        video = await lembra.say("cadê o vídeo q te mandei hj?")
+        week = await lembra.say("did i save anything this week?")
+        items = await lembra.items()
+    assert "xyz12345678" in video.text
+    assert "filtro" not in video.text  # the video asked about, not everything of today
+    assert "trocar o filtro" in week.text
+    assert len(items) == 2
