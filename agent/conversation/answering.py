@@ -50,8 +50,10 @@ async def answer(
             turn.facts.apply_rule("question_in_code")
             return await _when_about(deps, turn, question)
         case "find" | "exists":
-            turn.facts.apply_rule("question_in_code")
-            return await _find(deps, turn, tools, question)
+            reply = await _find(deps, turn, tools, question)
+            if reply is not None:
+                turn.facts.apply_rule("question_in_code")
+            return reply
 
 
 def list_request(question: SavedQuestion) -> tuple[ListItemsArgs, Window | None]:
@@ -75,8 +77,9 @@ async def _search(
     )
     found = await tool.run(ToolContext(deps, turn, wants_save=False), args)
     assert isinstance(found, Found)
-    turn.tools_executed.append("search_items")
-    incode.record(turn, "search_items", args.model_dump(), found)
+    if found.items or not question.if_found:  # else the planner takes the question, unrecorded
+        turn.tools_executed.append("search_items")
+        incode.record(turn, "search_items", args.model_dump(), found)
     return found
 
 
@@ -88,9 +91,11 @@ def _listed(turn: Turn, head: str, items: list[ItemDoc] | tuple[ItemDoc, ...]) -
 
 async def _find(
     deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], question: SavedQuestion
-) -> Reply:
+) -> Reply | None:
     lang = turn.language
     found = await _search(deps, turn, tools, question, limit=10)
+    if not found.items and question.if_found:
+        return None  # "qual a capital da França?": nothing saved answers it, the planner may
     shelves.did(turn, "find", question.type or "")
     subject = one_line(question.subject, 60)
     if not found.items:

@@ -28,6 +28,7 @@ from agent.tools.marking import MarkTo
 from agent.tools.several import entry, save_entries
 from agent.types import Reply
 from agent.understanding import watchlist
+from agent.understanding.batches import is_known_title
 from agent.understanding.continuations import Continuation, read_continuation
 from agent.understanding.kinds import guessed_title
 from agent.understanding.references import read_reference
@@ -98,7 +99,8 @@ async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> R
     if read_reference(cont.rest) is not None:
         return None  # "e o segundo também" points at a line: no title
     words = fold(title).split()
-    if not words or len(words) > MAX_TITLE_WORDS or re.search(r",|\s(?:e|and|&)\s", title):
+    several = re.search(r",|\s(?:e|and|&)\s", title) and not is_known_title(title)
+    if not words or len(words) > MAX_TITLE_WORDS or several:
         return None  # several things, or a sentence: the planner, told it is a save
     item_type: ItemType = cont.type or _TITLED.get(last_type, "movie")
     if cont.type is None and item_type != "note" and guessed_title("salva " + title, title) is None:

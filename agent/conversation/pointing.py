@@ -32,6 +32,7 @@ from agent.tools.base import (
     Updated,
 )
 from agent.types import Reply
+from agent.understanding.facts import read_fact, restated, said_title
 from agent.understanding.references import Reference, Target, read_reference
 from agent.understanding.textnorm import one_line
 from storage.documents import ITEM_TYPES, ItemDoc
@@ -51,10 +52,10 @@ async def act(
     deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], message: str
 ) -> Reply | None:
     """Answer `message` in code when it points at the shelf; None when it does not."""
-    ref = read_reference(message)
+    current = shelves.shown(turn)
+    ref = read_reference(message) or stated(message) or await _restated(deps, turn, message)
     if ref is None:
         return None
-    current = shelves.shown(turn)
     found = locate(current, ref.target)
     if isinstance(found, Miss):
         if found.why == "no_shelf" and ref.bare:
@@ -89,6 +90,29 @@ async def act(
             return await _bookmark(deps, turn, tools, found, ref)
         case "edit":
             return await _edit(deps, turn, tools, found, ref)
+
+
+def stated(message: str) -> Reference | None:
+    """ "e o ano é 1982", "é de 2015 na vdd", "o nome é X": a fact setting a field of the item
+    just named, as the correction of it; None for a fact of no field Lembra keeps."""
+    fact = read_fact(message)
+    if fact is None or fact.field is None:
+        return None
+    return Reference("edit", Target("pronoun"), field=fact.field, value=fact.value, correction=True)
+
+
+async def _restated(deps: Deps, turn: Turn, message: str) -> Reference | None:
+    """ "a senha é 1234" right after saving "senha do wifi 1233": that note with the new
+    value, as a fix of the item the user's last effect touched; None unless certain."""
+    one = shelves.shown(turn)
+    entry = one.single if one is not None else None
+    if entry is None or entry.type != "note":
+        return None
+    item = await deps.db.items.get(turn.user_id, entry.item_id)
+    content = restated(message, item.content or "") if item is not None else None
+    if content is None:
+        return None
+    return Reference("edit", Target("pronoun"), value=content, fix=True)
 
 
 def _previewed(entry: shelves.Entry) -> DeletePreview:
@@ -221,6 +245,8 @@ def edit_fields(item: ItemDoc, ref: Reference) -> dict[str, object] | str:
             return {"year": int(year.group(1))}  # "muda o 2 para 2021"
         if (both := _TITLE_AND_YEAR.match(value)) is not None:
             return {"title": both.group("title"), "year": int(both.group("year"))}
+    if dated and (ref.fix or ref.correction):
+        return {"title": said_title(value)}  # "corrige: é Interestelar, com e"
     return {"title": value}
 
 

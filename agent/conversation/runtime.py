@@ -79,6 +79,8 @@ from agent.trust.budgets import prompt_budget
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
 from agent.understanding.batches import read_batch
+from agent.understanding.chatter import without_chatter
+from agent.understanding.facts import read_fact
 from agent.understanding.intent import Intent, IntentClassifier
 from agent.understanding.language import detect_language, reply_language
 from agent.understanding.questions import read_question
@@ -283,6 +285,10 @@ class Runtime:
                 turn.notes.append(text("pending_dropped", turn.language))
         if turn.incoming.kind == "choice":
             return finish(turn, text("stale_button", turn.language), kind="deterministic")
+        said = without_chatter(turn.incoming.text or "")
+        if said != (turn.incoming.text or ""):  # "salva X e Y pfv": the readers get "salva X e Y"
+            turn.incoming = dataclasses.replace(turn.incoming, text=said)
+            turn.intent = None
         intent = turn.intent or self.classifier.classify(turn.incoming.text or "")
         turn.intent = intent
         return await self._route(turn, intent)
@@ -301,6 +307,8 @@ class Runtime:
                 return continued.reply
             if continued is not None and continued.hint is not None:
                 llm_intent = continued.hint
+            elif read_fact(turn.incoming.text or "") is not None:
+                llm_intent = "fact"  # "o diretor é o Nolan": about the last item, never a new one
             in_code = await self._in_code(turn, llm_intent)
             if in_code is not None:
                 return in_code
@@ -353,11 +361,11 @@ class Runtime:
             reply = await pointing.act(self.deps, turn, self.tools, message)
         if reply is None and llm_intent != "save":  # reminders asked about or changed in words
             reply = await reminding.in_code(self.deps, turn, message)
-        if reply is None and llm_intent != "save":  # a request to save is never a question
+        if reply is None and llm_intent not in ("save", "fact"):  # a save or a fact asks nothing
             reply = await answering.answer(self.deps, turn, self.tools, message)
-        if reply is not None:
+        if reply is not None or llm_intent == "fact":
             return reply
-        batch = read_batch(message)
+        batch = read_batch(message, split_and=not self.deps.tmdb.configured)
         if batch is not None:
             return await batching.save_batch(self.deps, turn, batch)
         return None
@@ -650,6 +658,8 @@ class Runtime:
             return NO_SAVE_TOOLS  # a question about a link never saves it
         if llm_intent == "search":
             return QUESTION_TOOLS
+        if llm_intent == "fact":
+            return NO_SAVE_TOOLS  # a fact about the item just named: changed or asked, never saved
         if llm_intent != "save" and "?" in message:
             return NO_SAVE_TOOLS
         return ALLOWED_FROM_PLAN

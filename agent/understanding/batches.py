@@ -67,7 +67,9 @@ class Batch:
 
 _F: Final = re.IGNORECASE | re.UNICODE
 _POLITE: Final = (
-    r"(?:(?:por\s+favor|pfv|pls|please|ok|oi|hey|e|and|agora|now|tamb[ée]m|tb|tbm|also)[,!\s]+)*"
+    r"(?:(?:por\s+favor|pfv|pls|please|ok|oi|hey|ah|oh|e|and|agora|now|tamb[ée]m|tb|tbm|tmb|also|"
+    r"(?:can|could|would|will)\s+(?:you|u)|(?:voc[êe]|vc|tu)\s+(?:pode|podia|poderia|consegue))"
+    r"[,!\s]+)*"
 )
 SAVE_VERB_RE: Final = (
     r"(?:salva|salvar|salve|guarda|guardar|guarde|anota|anotar|anote|adiciona|adicionar|"
@@ -93,6 +95,12 @@ _NOTES: Final = re.compile(
     rf"^\s*{_POLITE}(?:anota|anote|anotar|notas|note|notes|"
     rf"(?:salva|salve|guarda|guarde|save|add|keep)\s+(?:(?:as|essas|estas|these|the)\s+)?"
     rf"(?:notas|notes))\s*(?:a[ií]|isso|this|these|isto)?\s*(?::|-|\n)\s*(?P<body>\S.*)$",
+    _F | re.DOTALL,
+)
+# "anota essas duas coisas:\n- X\n- Y": a few words naming the list, then one note a line
+_NOTES_LISTED: Final = re.compile(
+    rf"^\s*{_POLITE}(?:anota|anote|anotar|note(?:\s+down)?)(?:\s+[^\W\d][\w-]*){{1,4}}\s*:\s*\n"
+    rf"\s*(?P<body>\S.*)$",
     _F | re.DOTALL,
 )
 _ASKS_SAVE: Final = re.compile(rf"^\s*{_POLITE}{SAVE_VERB_RE}\b", _F)
@@ -220,8 +228,11 @@ def is_known_title(text: str) -> bool:
     return folded in KNOWN_TITLES or any(folded.startswith(p) for p in KNOWN_PREFIXES)
 
 
-def read_batch(text: str) -> Batch | None:
-    """The several items `text` asks to save, when reading them is unambiguous; else None."""
+def read_batch(text: str, *, split_and: bool = False) -> Batch | None:
+    """The several items `text` asks to save, when reading them is unambiguous; else None.
+
+    `split_and`: no source can join titles back (TMDB is not configured), so a bare "salva
+    X e Y" of title-like pieces is several titles too, well-known titles kept whole."""
     message = clean_text(text)
     if not message or len(message) > 4_000 or message.startswith("/"):
         return None
@@ -230,7 +241,7 @@ def read_batch(text: str) -> Batch | None:
         or _notes(message)
         or _titles(message)
         or _mixed(message)
-        or _bare_titles(message)
+        or _bare_titles(message, split_and=split_and)
     )
 
 
@@ -268,7 +279,7 @@ def _clean_piece(piece: str) -> str:
 
 
 def _notes(message: str) -> Batch | None:
-    match = _NOTES.match(message)
+    match = _NOTES.match(message) or _NOTES_LISTED.match(message)
     if match is None:
         return None
     pieces = [p for p in (_clean_piece(x) for x in _NOTE_SPLIT.split(match.group("body"))) if p]
@@ -472,13 +483,15 @@ def _mixed(message: str) -> Batch | None:
     )
 
 
-def _bare_titles(message: str) -> Batch | None:
-    """ "salva Duna, Matrix e Tenet", "put A, B and C on my list": an explicit list of titles."""
+def _bare_titles(message: str, *, split_and: bool = False) -> Batch | None:
+    """ "salva Duna, Matrix e Tenet", "put A, B and C on my list": an explicit list of titles;
+    "salva Duna e Tenet" too when `split_and` (no source to join them back)."""
     head = _HEAD.match(message)
     if head is None or _NOTE_VERB.match(fold(head.group("verb"))):
         return None
     body = _listed(message, _TAIL.sub("", head.group("body")).strip())
-    if not _HARD.search(body) or extract_urls(body):
+    listed = _HARD.search(body) or (split_and and _SOFT.search(body))
+    if not listed or extract_urls(body):
         return None  # no commas, lines or bullets: "salva X e Y" is the planner's (or TMDB's)
     runs: list[Run] = []
     for part in _HARD.split(body):
@@ -492,9 +505,22 @@ def _bare_titles(message: str) -> Batch | None:
             return None
         runs.append(Run(tuple(atoms), tuple(tokens[1::2])))
     pieces = [piece for run in runs for piece in known_runs(run)]
+    said = _said_type(pieces[-1]) if len(pieces) > 1 else None
+    if said is not None:  # "add mindhunter, it's a series": what the titles are, no title
+        titles = pieces[:-1]
+        if not all(_title_like(p) for p in titles):
+            return None
+        return Batch("mixed", tuple(titles), types=(said,) * len(titles))
     if len(pieces) < 2 or not all(_title_like(p) for p in pieces):
         return None
     return Batch("titles", tuple(pieces), item_type="movie", runs=tuple(runs))
+
+
+def _said_type(piece: str) -> PieceType | None:
+    """The type a piece says the others are ("é uma série", "it's a show"), else None."""
+    from agent.understanding.kinds import correction
+
+    return correction(piece)
 
 
 def _title_like(piece: str) -> bool:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from agent.understanding.facts import read_fact
 from agent.understanding.questions import WINDOWS, Window
 from agent.understanding.textnorm import expand_chat, fold
 from agent.understanding.vocabulary import ItemType
@@ -50,6 +51,8 @@ _TYPED_TITLE: Final = re.compile(
     r"tv\s+shows?|shows?|notas?|notes?|v[íi]deos?|links?)\b\s*[:,-]?\s*(?P<title>.*)$",
     _F | re.DOTALL,
 )
+# a typed rest whose title opens with a verb "to be" is a statement ("o filme é ótimo")
+_COPULA: Final = re.compile(r"^(?:e|eh|era|foi|is|was|s|are|ta|esta)\b")
 _OTHER: Final = re.compile(
     r"^(?:(?:o|a|the)\s+)?(?:outro|outra|other)(?:\s+(?:one|item|filme|serie|nota|link))?$"
 )
@@ -92,6 +95,8 @@ def read_continuation(text: str) -> Continuation | None:
     tail = _TAIL.search(rest)
     if lead is None and tail is None:
         return None
+    if read_fact(raw) is not None:
+        return None  # "e o ano é 1982", "and the director is X": a fact about the last item
     rest = (rest[: tail.start()] if tail else rest).strip(" \t,.!?;:")
     folded = expand_chat(fold(rest))
     words = folded.split()
@@ -100,6 +105,8 @@ def read_continuation(text: str) -> Continuation | None:
     typed = _TYPED_TITLE.match(rest)
     item_type = _TYPES.get(fold(typed.group("noun")).split()[-1]) if typed else None
     title = (typed.group("title") if typed else rest).strip(" \t,.!?;:\"'«»")
+    if typed and _COPULA.match(fold(title)):
+        return None  # "e o filme é ótimo" says something of the film, it names none
     return Continuation(
         rest=rest,
         folded=folded,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from agent.understanding.references import fold_same_length
-from agent.understanding.searches import plain_search
+from agent.understanding.searches import plain_search, search_subject
 from agent.understanding.textnorm import expand_chat, fold
 from agent.understanding.vocabulary import ItemType
 
@@ -37,6 +37,8 @@ class SavedQuestion:
     subject: str = ""
     type: ItemType | None = None
     window: Window | None = None
+    # "qual a senha do wifi?": answered in code only when something saved answers it
+    if_found: bool = False
 
 
 _TYPES: Final[dict[str, ItemType]] = {
@@ -95,6 +97,7 @@ _HOLD: Final = (
 # what one has already saved (never "save", "keep": those ask to save)
 _HELD: Final = (
     r"(?:salvei|salvou|guardei|guardou|anotei|adicionei|coloquei|botei|tenho|temos|"
+    r"mandei|enviei|passei|compartilhei|sent|shared|"
     r"salvo|salvos|salva|salvas|guardado|guardados|guardada|guardadas|anotado|anotados|"
     r"saved|kept|noted|added|stored|have|got|put)"
 )
@@ -157,6 +160,16 @@ _EXISTS: Final = tuple(
         rf"(?:{_TYPE}\s+(?:{_ABOUT}\s+)?)?(?P<subject>.+?)\s+"
         rf"(?:salvo|salva|salvos|salvas|guardado|guardada|anotado|anotada|saved|stored|kept)(?:\s+(?:ai|aqui|ja|already))?$",
     )
+)
+# "qual a senha do wifi?", "what's the garage code?": a saved thing, or a question for the
+# planner (what Lembra has not saved it does not answer with "nothing found")
+_WHAT_IS: Final = re.compile(
+    rf"^{_LEAD}(?:qual(?:\s+(?:e|era|eh|foi))?|quais(?:\s+(?:sao|eram))?|what\s+(?:is|was|s|are)|"
+    rf"whats)\s+(?:o|a|os|as|the|my|meu|minha|meus|minhas)\s+(?P<subject>.+?){_TAIL_Q}$"
+)
+# "qual ano tá salvo o nosferatu?", "what year is the fly saved as?": the item, with its year
+_WHAT_YEAR: Final = re.compile(
+    rf"^{_LEAD}(?:(?:em\s+)?(?:qual|que)|(?:in\s+)?(?:what|which))\s+(?:ano|year)\s+(?P<subject>.+?){_TAIL_Q}$"
 )
 _COUNT: Final = re.compile(r"^(?:e\s+|and\s+)?(?:quantos|quantas|how many|how much)\b(?P<rest>.*)$")
 _RECALL: Final = re.compile(
@@ -243,6 +256,9 @@ def read_question(text: str) -> SavedQuestion | None:
     plain = plain_search(stripped)
     if plain is not None and plain.query:
         return SavedQuestion("find", plain.query, plain.type)
+    what = (_WHAT_IS.match(words) or _WHAT_YEAR.match(words)) if asked else None
+    if what is not None and (subject := _subject(search_subject(what.group("subject")))):
+        return SavedQuestion("find", _as_written(stripped, subject), if_found=True)
     return None
 
 
@@ -301,8 +317,15 @@ _LIST_WHEN: Final = re.compile(
     rf"(?:\s+(?:de|from|do|of))?\s+(?P<rest>.*)$"
 )
 _WHEN: Final = re.compile(
-    rf"^{_LEAD}(?:o que|que|quais|qual|what|which|what did i|what have i|o que foi que)\s+"
-    rf"(?:{_TYPE}\s+)?(?:(?:que\s+)?(?:{_DID_I}{_HOLD}|{_I}{_HELD}))(?:\s+(?P<rest>.*))?$"
+    rf"^{_LEAD}(?:o que|que|quais|qual|what|which|what did i|what have i|o que foi que|"
+    rf"cade|onde (?:esta|ta|estao|foi parar)|where s|wheres|where is|where are)\s+"
+    rf"{_THAT}(?:{_TYPE}\s+)?(?:(?:que\s+)?(?:{_DID_I}{_HOLD}|{_I}(?:te\s+)?{_HELD}))"
+    rf"(?:\s+(?P<rest>.*))?$"
+)
+# "did I save anything this week?", "salvei alguma coisa hoje?": the period's list
+_DID_WHEN: Final = re.compile(
+    rf"^{_LEAD}(?:{_DID_I}{_HOLD}|(?:eu\s+)?(?:ja\s+)?(?:salvei|guardei|anotei|adicionei))\s+"
+    rf"(?:{_SOME}\s+|(?:alguma\s+)?coisa\s+)?(?:{_TYPE}\s+)?(?P<rest>.*)$"
 )
 
 
@@ -310,7 +333,7 @@ def _window(words: str) -> SavedQuestion | None:
     window = _window_in(words)
     if window is None:
         return None
-    match = _WHEN.match(words) or _LIST_WHEN.match(words)
+    match = _WHEN.match(words) or _LIST_WHEN.match(words) or _DID_WHEN.match(words)
     if match is None:
         return None
     rest = (match.group("rest") or "").replace(_window_words(window, words), " ").split()

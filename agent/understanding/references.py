@@ -121,11 +121,13 @@ _VERBS: Final[dict[Action, str]] = {
 }
 _LEAD: Final = (
     r"(?:(?:por favor|pfv|pf|please|pls|pode|voce pode|vc pode|can you|could you|"
-    r"quero|queria|i want to|i d like to|id like to|e|and|ok|agora|now|entao|so|tb|tambem)\s+)*"
+    r"quero|queria|i want to|i d like to|id like to|e|and|ok|agora|now|entao|so|tb|tambem|"
+    r"actually|na verdade|na real|na vdd|ops|oops|opa|ah|oh|alias|wait|espera|pera|sorry|"
+    r"desculpa)\s+)*"
 )
 _TAIL: Final = (
     r"(?:\s+(?:da lista|na lista|of the list|from the list|on the list|from my list|"
-    r"da minha lista|ai|ae|please|por favor|pfv|pls|pra mim|for me|tambem|too|entao|"
+    r"da minha lista|ai|ae|please|por favor|pfv|pls|pra mim|for me|tambem|tb|tbm|too|entao|"
     r"agora|now|mesmo|then|one|item|opcao|option|como favorito|as a favorite|"
     r"as favorite|nos favoritos|to favorites))*"
 )
@@ -149,7 +151,7 @@ _FIELDS: Final[dict[str, Field]] = {
     **dict.fromkeys("texto text conteudo content".split(), "text"),
 }
 _FIELD: Final = rf"(?P<field>{'|'.join(_FIELDS)})"
-_TO: Final = r"\s*(?:\s(?:para|pra|por|pro|to|into|as)\s|:|=|->|→)\s*"
+_TO: Final = r"\s*(?:\s(?:para|pra|p|por|pro|to|into|as)\s|:|=|->|→)\s*"  # "p/": para
 
 _ACTION_RES: Final[dict[Action, re.Pattern[str]]] = {
     action: re.compile(rf"^{_LEAD}(?:{verbs})\s+(?:{_REF}){_TAIL}$")
@@ -217,7 +219,7 @@ _CORRECT_YEAR: Final = re.compile(
 # "corrige: a senha é 1234", "fix: Interstellar": the new text of the item just named
 _HEADED_FIX: Final = re.compile(
     r"^(?:(?:na verdade|actually|ops|oops|opa)[,\s]+)?(?:corrige|corrija|corrigir|correcao|"
-    r"fix|correct|correction|errata)\s*:\s*(?P<value>\S.*)$",
+    r"conserta|conserte|arruma|arrume|fix|correct|correction|errata)\s*:\s*(?P<value>\S.*)$",
     re.DOTALL,
 )
 

@@ -96,7 +96,9 @@ def plain_search(text: str) -> PlainSearch | None:
 
 
 # Words of a question about saved things that name nothing saved (issue 41): "tenho algum
-# filme do X salvo aí?" searches for X, never for "X salvo aí".
+# filme do X salvo aí?" searches for X, never for "X salvo aí"; "cadê aquele vídeo do
+# youtube q eu mandei?" for "youtube". Verbs of having, saving or sending, pronouns, question
+# words and fillers; a type noun too, when other words are left (the type is not the subject).
 _QUESTION_FILLERS = frozenset(
     fold(word)
     for word in """salvo salva salvos salvas salvei salvou guardado guardada guardados
@@ -104,17 +106,36 @@ _QUESTION_FILLERS = frozenset(
     algum alguma alguns algumas algo coisa coisas ai aqui la cade aquele aquela aqueles
     aquelas onde qual quais que sobre lista mesmo hein ne saved kept noted have has did
     does i my any some anything something thing things stuff there about list again
-    please por favor pfv""".split()
+    please por favor pfv mandei mandou enviei enviou passei passou compartilhei coloquei
+    botei adicionei ainda lembra lembro sabe sent shared posted added put got still u you
+    your where wheres what whats which do remember know q oq ta esta is was are""".split()
+)
+# words left at the ends of a subject once the fillers are out: "do youtube" is "youtube"
+_EDGE_WORDS = frozenset(
+    """o a os as um uma de do da dos das no na nos nas em sobre pra para com e the an of on
+    in to for from with about that this esse essa isso and s""".split()
 )
 
 
 def search_subject(query: str) -> str:
-    """`query` without the question's own words ("tenho", "salvo", "aí", "anything"), as
-    written; the query itself when nothing else is left (a title made of such words)."""
-    kept = [
-        word
-        for word in query.split()
-        if expand_chat(fold(word)) not in _QUESTION_FILLERS or not fold(word)
-    ]
+    """`query` without the question's own words ("tenho", "salvo", "aí", "anything", "mandei",
+    "where's"), as written; the query itself when nothing else is left (a title made of
+    such words)."""
+    kept = [word for word in query.split() if not _filler(word)]
+    if any(not _typed(word) for word in kept):
+        kept = [word for word in kept if not _typed(word)]
+    while kept and fold(kept[0]) in _EDGE_WORDS:
+        kept = kept[1:]
+    while kept and fold(kept[-1]) in _EDGE_WORDS:
+        kept = kept[:-1]
     subject = " ".join(kept).strip(" \t.,;:!?\"'«»")
     return subject if fold(subject) else query
+
+
+def _filler(word: str) -> bool:
+    parts = expand_chat(fold(word)).split()
+    return bool(parts) and all(p in _QUESTION_FILLERS or p in ("s", "o que") for p in parts)
+
+
+def _typed(word: str) -> bool:
+    return fold(word) in TYPE_WORDS

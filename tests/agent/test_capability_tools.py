@@ -179,7 +179,8 @@ async def test_the_planners_save_items_saves_each_with_tmdb_absent_in_one_reply(
 async def test_a_title_the_message_never_named_is_refused_and_asked_again(db: Database) -> None:
     async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
         reply = await lembra.say(
-            "salva Duna e Matrix pra mim",
+            # no save verb in front: the planner's ("salva Duna e Matrix" is split in code)
+            "quero guardar Duna e Matrix pra ver depois",
             llm=[
                 call(
                     "save_items",

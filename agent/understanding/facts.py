@@ -1,0 +1,196 @@
+"""Facts a message states about the item just saved or named, read in code (issue 41).
+
+"e o ano é 1982", "é de 2015 na vdd", "it's from 1982 actually", "o ano tá errado, é
+2010", "the year is wrong, it's 2010", "o diretor é o Nolan", "the director is Mann btw":
+a statement, not a request. Its shape is general: an attribute of a film, show or note
+(its year, title, director, cast, genre, seasons...) with a copula ("é", "is", "foi",
+"tá errado, é") and a value; or the item itself said to be of a year ("é de 2014",
+"it's from 1982"). A statement never names a new thing to save.
+
+What the attribute is decides what can be done: the year and the title are the item's own
+fields (an edit of the item the conversation is about); anything else (the director, the
+cast) is a field Lembra does not keep, so the message is planned with no save offered.
+A question ("o ano é 1982?") states nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from agent.understanding.references import fold_same_length
+
+Field = Literal["year", "title"]
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    attribute: str  # the attribute as folded ("ano", "director"); "" for the item itself
+    field: Field | None  # the item's own field it sets; None: one Lembra does not keep
+    value: str  # the value as the user wrote it ("1982", "Interestelar", "o Nolan")
+
+
+_FIELDS: Final[dict[str, Field | None]] = {
+    **dict.fromkeys("ano year lancamento release".split(), "year"),
+    **dict.fromkeys("titulo title nome name".split(), "title"),
+    **dict.fromkeys(
+        """diretor diretora direcao director direction ator atriz atores actor actress actors
+        protagonista protagonistas lead star estrela elenco cast genero genre autor autora author
+        roteirista roteiro writer script estudio studio produtora producer pais country idioma
+        lingua language duracao length runtime temporada temporadas season seasons episodio
+        episodios episode episodes trilha soundtrack plataforma platform canal network
+        criador criadora creator""".split(),
+        None,
+    ),
+}
+_LEAD: Final = (
+    r"(?:(?:e|and|ah|oh|ops|opa|oops|epa|alias|actually|btw|by\s+the\s+way|so|entao|sorry|"
+    r"desculpa|wait|espera|pera|tipo|na\s+verdade|na\s+real|na\s+vdd|fyi|ok|mas|but|"
+    r"(?:so\s+)?pra\s+constar|just\s+so\s+you\s+know|detalhe|correcao|correction|"
+    r"(?:escrevi|digitei|botei|coloquei)\s+errado|errei|engano\s+meu|my\s+bad|typo|"
+    r"(?:corrige|corrija|corrigindo|conserta|arruma|correct|correcting|fix)(?:\s+(?:isso|that|it))?|"
+    r"k{3,}|(?:ha){2,}|(?:rs)+)\s+)*"
+)
+_TAIL: Final = (
+    r"(?:\s+(?:na\s+verdade|na\s+real|na\s+vdd|actually|btw|by\s+the\s+way|tb|tbm|tambem|too|"
+    r"viu|ne|blz|mesmo|msm|tipo|i\s+think|eu\s+acho|acho|inclusive|ok))*\s*$"
+)
+_DET: Final = r"(?:(?:o|a|os|as|the|its|seu|sua)\s+)?"
+_ATTR: Final = rf"(?P<attr>{'|'.join(sorted(_FIELDS, key=len, reverse=True))})"
+_OF: Final = (
+    r"(?:\s+(?:dele|dela|disso|do\s+filme|da\s+serie|do\s+seriado|of\s+it|of\s+that|"
+    r"of\s+the\s+(?:movie|film|show|series))\s*)?"
+)
+_COPULA: Final = (
+    r"(?:e|eh|is|s|was|foi|era|sao|are|were|seria|should\s+be|deveria\s+ser|devia\s+ser|"
+    r"tem\s+que\s+ser|has\s+to\s+be|o\s+certo\s+e|o\s+correto\s+e)"
+)
+_WRONG: Final = (
+    r"(?:(?:ta|esta|is|s|ficou|saiu|veio|was)\s+)?(?:errad[oa]|wrong|incorret[oa]|incorrect|"
+    r"trocad[oa])"
+)
+_AFTER_WRONG: Final = (
+    r"(?:\s+(?:na\s+verdade|na\s+real|na\s+vdd|actually|it\s+s|its|it\s+is|e|eh|o\s+certo\s+e|"
+    r"o\s+correto\s+e|the\s+right\s+one\s+is|should\s+be|era\s+pra\s+ser|deveria\s+ser|"
+    r"devia\s+ser|is|it\s+should\s+be))*"
+)
+# "o ano é 1982", "the director is Nolan", "o ano tá errado, é 2010"
+# "o nome certo é X", "the right year is X"
+_RIGHT: Final = r"(?:certo|certa|correto|correta|real|right|correct)"
+_ATTRIBUTE: Final = re.compile(
+    rf"^{_LEAD}{_DET}(?:{_RIGHT}\s+)?{_ATTR}(?:\s+{_RIGHT})?{_OF}\s+"
+    rf"(?:{_WRONG}{_AFTER_WRONG}|{_COPULA})\s+(?:(?:o|a|os|as|the)\s+)?(?P<value>\S.*?){_TAIL}",
+    re.DOTALL,
+)
+# "tá errado o ano, é 2019", "wrong year, it's 2019"
+_WRONG_FIRST: Final = re.compile(
+    rf"^{_LEAD}{_WRONG}\s+{_DET}{_ATTR}{_OF}{_AFTER_WRONG}\s+(?:(?:o|a|os|as|the)\s+)?"
+    rf"(?P<value>\S.*?){_TAIL}",
+    re.DOTALL,
+)
+_ITEM: Final = (
+    r"(?:(?:o\s+filme|a\s+serie|o\s+seriado|the\s+movie|the\s+film|the\s+show|the\s+series|"
+    r"this\s+one|that\s+one|it|ele|ela|isso|esse|essa|this|that)\s+)?"
+)
+# "é de 2014 na real", "it's from 1982 actually", "saiu em 2015"
+_OF_YEAR: Final = re.compile(
+    rf"^{_LEAD}{_ITEM}(?P<cop>e|eh|is|s|was|foi|era|saiu|lancado|lancada|released|came\s+out)"
+    rf"\s+(?:(?:de|do|da|from|of|in|em)\s+)?(?P<value>(?:18|19|20)\d\d){_TAIL}"
+)
+_YEAR: Final = re.compile(r"^(?:18|19|20)\d\d$")
+
+
+def read_fact(text: str) -> Fact | None:
+    """The fact `text` states about the item just named, or None when it states none."""
+    raw = text.strip()
+    if not raw or len(raw) > 200 or "?" in raw or "\n" in raw or raw.startswith("/"):
+        return None
+    # folded one character for one, punctuation as spaces: spans index the message as written
+    spaced = re.sub(r"[^\w\s]", " ", fold_same_length(raw))
+    year = _OF_YEAR.match(spaced)
+    if year is not None:
+        return Fact("", "year", year.group("value"))
+    said = _ATTRIBUTE.match(spaced) or _WRONG_FIRST.match(spaced)
+    if said is None:
+        return None
+    attribute = said.group("attr")
+    field = _FIELDS[attribute]
+    value = raw[said.start("value") : said.end("value")].strip().strip("\"'«»“”")
+    if not value or (field == "year" and not _YEAR.match(value)):
+        return None
+    return Fact(attribute, field, said_title(value) if field == "title" else value)
+
+
+# ", com s", ", with two t's", ", sem acento": how the title is spelled, not part of it
+_SPELLING: Final = re.compile(
+    r"[,;]\s*(?:com|sem|with|without)\s+(?:(?:um|uma|dois|duas|a|an|two|double)\s+)?"
+    r"(?:\w|\w\W?s|acento|accent|hifen|hyphen|espaco|space|maiuscula|capital)\s*[.!]*$",
+    re.IGNORECASE,
+)
+_SAID_IS: Final = re.compile(
+    r"^(?:(?:na verdade|actually)\s+)?(?:é|e|eh|is|it's|its|it is|o certo é|o certo e|o nome é|"
+    r"o nome e|the title is)\s+",
+    re.IGNORECASE,
+)
+
+
+def said_title(value: str) -> str:
+    """A title as corrected in words: "é Interestelar, com e" -> "Interestelar"."""
+    title = _SPELLING.sub("", value.strip())
+    title = _SAID_IS.sub("", title).strip().strip("\"'«»“”").strip()
+    return title or value.strip()
+
+
+# "a senha é 1234", "the code is 4417": a value stated for words a note holds
+_STATED: Final = re.compile(
+    rf"^{_LEAD}{_DET}(?:{_RIGHT}\s+)?(?P<subject>[^\W\d]\w*(?:\s+[^\W\d]\w*){{0,2}})"
+    rf"(?:\s+{_RIGHT})?\s+(?:{_WRONG}{_AFTER_WRONG}|{_COPULA})\s+(?P<value>\w+){_TAIL}",
+)
+_NOT_SUBJECTS: Final = frozenset(
+    """isso isto esse essa ele ela it that this there what which who where when quando onde
+    qual quem que o a the e is""".split()
+)
+
+
+def restated(message: str, content: str) -> str | None:
+    """`content` (a note) with the value `message` states for words it holds put in the old
+    value's place: "a senha é 1234" on "senha do wifi 1233" -> "senha do wifi 1234". None
+    unless it is certain: the words are in the note and one word after them has the new
+    value's shape (digits for digits, letters and digits alike)."""
+    raw = message.strip()
+    if not raw or len(raw) > 200 or "?" in raw or "\n" in raw:
+        return None
+    said = _STATED.match(re.sub(r"[^\w\s]", " ", fold_same_length(raw)))
+    if said is None:
+        return None
+    subject = said.group("subject").split()
+    if any(word in _NOT_SUBJECTS or word in _FIELDS for word in subject):
+        return None
+    value = raw[said.start("value") : said.end("value")]
+    spaced = re.sub(r"[^\w\s]", " ", fold_same_length(content))
+    words = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\w+", spaced)]
+    folded = [w for _, _, w in words]
+    at = _after(folded, subject)
+    if at is None:
+        return None
+    alike = [w for w in words[at:] if _shape(w[2]) == _shape(value.lower()) and w[2] != value]
+    if len(alike) != 1:
+        return None
+    start, end, _ = alike[0]
+    return content[:start] + value + content[end:]
+
+
+def _after(words: list[str], subject: list[str]) -> int | None:
+    """The index after the last of `subject`'s words in `words`, all found in order; else None."""
+    at = 0
+    for word in subject:
+        if word not in words[at:]:
+            return None
+        at = words.index(word, at) + 1
+    return at
+
+
+def _shape(word: str) -> str:
+    """Digits as "9", letters as "a": "1233" and "1234" share a shape, "4471" and "abc" do not."""
+    return re.sub(r"[^\W\d]", "a", re.sub(r"\d", "9", word))
