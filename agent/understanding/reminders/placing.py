@@ -142,6 +142,14 @@ def _relative(when: When, relative: Relative, now: datetime, tz: tzinfo | None) 
     target = _add_months(now, relative.years * 12 + relative.months) + timedelta(days=relative.days)
     if when.clock is None and when.part is None:
         return Due(target) if _future(target, now) else Past(target)
+    if when.clock is None and when.part is not None and when.part.name in ASKED:
+        # "daqui a 3 dias de manhã": that day, at which hour of its morning?
+        asked = tuple(
+            at
+            for hour in ASKED[when.part.name]
+            if _future(at := datetime.combine(target.date(), time(hour), tz), now)
+        )
+        return Ask(asked or _later_today_options(now, when), "vague")
     hour, minute, shift = _times(when, explicit_day=True)[0]
     at = datetime.combine(target.date() + timedelta(days=shift), time(hour, minute), tz)
     return Due(at) if _future(at, now) else Past(at)

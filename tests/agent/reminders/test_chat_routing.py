@@ -3,7 +3,7 @@ with no request verb, is a reminder; a note, a save, a question, a statement or 
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -36,16 +36,16 @@ def test_a_time_and_an_activity_is_a_reminder(message: str, due: str, what: str)
 
 
 @pytest.mark.parametrize(
-    ("message", "due"),
-    [("amanhã de manhã ir ao banco", "2026-01-06 09:00"),
-     ("tomorrow evening call the landlord", "2026-01-06 20:00")],
-)  # fmt: skip
-def test_a_day_and_a_part_of_it_take_the_parts_hour(message: str, due: str) -> None:
-    """DESIGN 10.5: a part of the day beside a day is its conventional hour, said in the reply."""
+    "message", ["amanhã de manhã ir ao banco", "tomorrow evening call the landlord"]
+)
+def test_a_day_and_a_part_of_it_ask_which_hour(message: str) -> None:
+    """docs/reminders.md: a part of the day without a clock is asked, with 2-3 of its hours
+    on that day, never a guessed hour that may be earlier than meant."""
     assert route(message) == ("remind", message)
     parsed = parse(message, NOW)
-    assert isinstance(parsed, SetReminder)
-    assert parsed.due.strftime("%Y-%m-%d %H:%M") == due
+    assert isinstance(parsed, AskWhen)
+    assert 2 <= len(parsed.options) <= 3
+    assert {o.date() for o in parsed.options} == {date(2026, 1, 6)}
 
 
 @pytest.mark.parametrize(
