@@ -9,6 +9,7 @@ occurrence is the rule's first after now, in the user's zone.
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
@@ -152,6 +153,9 @@ def _bound_day(
     """The day named right after "até" / "a partir de" (its words join `spans`), or None."""
     if bound is None:
         return None
+    if (end := _END_OF.match(folded, bound[1])) is not None:  # "até o fim do ano"
+        spans += [bound, end.span()]
+        return _end_of(end.group("unit"), now.date())
     after = " " * bound[1] + folded[bound[1] :]
     when = _first_day(tokenize(_masked(after, spans)), month_first)
     if when is None or not when.spans or when.spans[0][0] - bound[1] > _GLUE_AFTER_BOUND:
@@ -166,6 +170,22 @@ def _bound_day(
         return None
     spans += [bound, *when.spans]  # "até dia 3 de março": every word of the day
     return placed.at.date()
+
+
+# "o fim do ano", "o final deste mês", "the end of the month", "end of year"
+_END_OF = re.compile(
+    r"\s*(?:o\s+|the\s+)?(?:fim|final|end)\s+(?:(?:d[oa]s?|of)\s+(?:(?:este|esta|esse|essa|the"
+    r"|this)\s+)?|dest[ea]\s+|dess[ea]\s+)(?P<unit>ano|mes|semana|year|month|week)\b"
+)
+
+
+def _end_of(unit: str, today: date) -> date:
+    """The last day of this year, month or week (Sunday) that `today` is in."""
+    if unit in ("ano", "year"):
+        return date(today.year, 12, 31)
+    if unit in ("mes", "month"):
+        return date(today.year, today.month, calendar.monthrange(today.year, today.month)[1])
+    return today + timedelta(days=6 - today.weekday())
 
 
 _HOURS_FORM = re.compile(r"\b(?:[0-9]|1[0-2])\s*(?:h|hs|hrs?|horas?)(?:\s*[0-5][0-9])?\b")

@@ -282,15 +282,15 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "daily",
         ),
         (
-            r"\b(?:toda\s+semana|todas\s+as\s+semanas|semanalmente|every\s+week|__ADJ__weekly__END__|once\s+a\s+week|uma\s+vez\s+por\s+semana)\b",
+            r"\b(?:toda\s+semana|todas\s+as\s+semanas|semanalmente|(?:every|each)\s+week|__ADJ__weekly__END__|once\s+a\s+week|uma\s+vez\s+por\s+semana)\b",
             "weekly",
         ),
         (
-            r"\b(?:todo\s+mes|(?:todos|tds)\s+os\s+meses|mensalmente|every\s+month|__ADJ__monthly__END__|once\s+a\s+month|uma\s+vez\s+por\s+mes)\b",
+            r"\b(?:todo\s+mes|(?:todos|tds)\s+os\s+meses|mensalmente|(?:every|each)\s+month|__ADJ__monthly__END__|once\s+a\s+month|uma\s+vez\s+por\s+mes)\b",
             "monthly",
         ),
         (
-            r"\b(?:todo\s+ano|todos\s+os\s+anos|anualmente|every\s+year|__ADJ__yearly__END__|__ADJ__annually__END__|once\s+a\s+year|uma\s+vez\s+por\s+ano)\b",
+            r"\b(?:todo\s+ano|todos\s+os\s+anos|anualmente|(?:every|each)\s+year|__ADJ__yearly__END__|__ADJ__annually__END__|once\s+a\s+year|uma\s+vez\s+por\s+ano)\b",
             "yearly",
         ),
     )
@@ -514,13 +514,17 @@ _CUE = re.compile(
     rf"|anualmente|everyday|{_ADJ}(?:daily|weekly|monthly|biweekly|fortnightly|yearly|annually)"
     r"|proxim[oa]s\s+\d+|next\s+\d+)\b"
 )
+_HOW_OFTEN = r"(?:\d+|duas|tres|quatro|cinco|seis|two|three|four|five|six)"
 # repetition with no rule to read: asked, never set ("de vez em quando", "every now and then")
 _VAGUE = re.compile(
     r"\b(?:de\s+vez\s+em\s+quando|as\s+vezes|com\s+frequencia|frequentemente"
     r"|(?:varias|algumas|umas)\s+vezes\s+(?:por|ao|no)\s+dia|volta\s+e\s+meia"
     r"|every\s+(?:now\s+and\s+then|so\s+often|once\s+in\s+a\s+while)|now\s+and\s+then"
     r"|from\s+time\s+to\s+time|regularly|frequently|periodically|often"
-    r"|(?:several|a\s+few|many)\s+times\s+(?:a|per)\s+day)\b"
+    r"|(?:several|a\s+few|many)\s+times\s+(?:a|per)\s+day"
+    # how often but not which days: "3x por semana", "duas vezes no mês", "twice a week"
+    rf"|{_HOW_OFTEN}\s*(?:x|vezes|times)\s+(?:por|na|no|ao|a|per|every|each)\s+(?:semana|mes|week|month)"
+    r"|twice\s+(?:a|per|every|each)\s+(?:week|month))\b"
 )
 
 
