@@ -27,6 +27,8 @@ _NUMBER_WORDS = {**UNITS, **TENS, "a": 1, "an": 1, "one": 1, "um": 1, "uma": 1}
 
 _PT_DAY = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)(?:[\s-]*feira)?"
 _PT_DAYS_RE = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s(?:[\s-]*feiras)?"
+# one weekday or many: "segunda", "segundas", "segunda-feira", "segundas-feiras"
+_PT_DAY_S = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s?(?:[\s-]*feiras?)?"
 _EN_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thur?s?|fri|sat|sun)\b"
 _EN_DAYS_RE = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s"
 _PT_ITEM = r"(?:(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s?(?:[\s-]*feiras?)?|(?:seg|ter|qua|qui|sex|sab|dom)\b)"
@@ -69,7 +71,7 @@ _ADJ_END = (
 )
 _UNIT = {"dia": "DAILY", "day": "DAILY", "semana": "WEEKLY", "week": "WEEKLY", "mes": "MONTHLY",
          "month": "MONTHLY", "ano": "YEARLY", "year": "YEARLY", "hora": "HOURLY",
-         "hour": "HOURLY", "hr": "HOURLY"}  # fmt: skip
+         "hour": "HOURLY", "hr": "HOURLY", "h": "HOURLY"}  # fmt: skip
 _PARTS: dict[str, PartName] = {"manha": "morning", "morning": "morning", "tarde": "afternoon",
                                "afternoon": "afternoon", "noite": "night", "night": "night",
                                "evening": "night", "nightly": "night"}  # fmt: skip
@@ -190,8 +192,13 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "last_day",
         ),
         (r"\btodo\s+ultimo\s+dia(?:\s+do\s+mes)?", "last_day"),
+        # "todo fim de mês", "todo final do mês": its last day
         (
-            r"\b(?:(?:on\s+)?the\s+last\s+day\s+of\s+(?:every|each)\s+month|every\s+last\s+day\s+of\s+the\s+month|(?:every|each)\s+month\s+on\s+the\s+last\s+day)",
+            r"\b(?:tod[oa]s?|tds?)\s+(?:o\s+|os\s+)?(?:fi(?:m|ns)|finais|final)\s+d[eo]\s+mes(?:es)?\b",
+            "last_day",
+        ),
+        (
+            r"\b(?:(?:on\s+)?(?:the\s+)?last\s+day\s+of\s+(?:every|each)\s+month|every\s+last\s+day\s+of\s+the\s+month|(?:every|each)\s+month\s+on\s+the\s+last\s+day)",
             "last_day",
         ),
         # a day of each year
@@ -218,6 +225,11 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         ),
         (
             rf"\b(?:todo\s+mes|(?:todos|tds)\s+os\s+meses|mensalmente)\s*,?\s+(?:n?o\s+)?dia\s+(?P<d>{_NUM})",
+            "monthday",
+        ),
+        # "todo começo de mês", "todo início do mês": its first day
+        (
+            r"\b(?:tod[oa]s?|tds?)\s+(?:o\s+|os\s+)?(?P<d>comeco|inicio|virada)s?\s+d[eo]\s+mes(?:es)?\b",
             "monthday",
         ),
         (
@@ -255,6 +267,11 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             rf"\bevery\s+(?P<n>{_NUM}|other|second)\s+(?P<u>days?|weeks?|months?|years?|hours?|hrs?)\b",
             "interval",
         ),
+        # "a cada 8h", "de 6 em 6h", "every 4h": hours written as a clock is
+        (
+            rf"\b(?:a\s+cada\s+(?P<n>{_NUM})|de\s+(?P<m>{_NUM})h?\s+em\s+(?P=m)|every\s+(?P<k>{_NUM}))\s*(?P<u>h|hs|hrs?)\b",
+            "interval",
+        ),
         (
             r"\b(?:de\s+hora\s+em\s+hora|a\s+cada\s+hora|toda\s+hora|every\s+hour|__ADJ__hourly__END__)\b",
             "hourly",
@@ -264,7 +281,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "biweekly",
         ),
         # weekdays by name
-        (rf"\b(?:{_EVERY_PT}){_list(_PT_DAY, _PT_DAY + 's?')}", "weekly_days"),
+        (rf"\b(?:{_EVERY_PT}){_list(_PT_DAY_S)}", "weekly_days"),
         (rf"\b(?:as|nas|aos|nos)\s+{_list(_PT_DAYS_RE)}", "weekly_days"),
         (rf"\b(?:every\s+other|every\s+second)\s+{_list(_EN_DAY)}", "weekly_days_other"),
         (rf"\b{_EVERY_EN}{_list(_EN_DAY)}", "weekly_days"),
@@ -273,7 +290,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         (rf"\b{_JOINED_EN}", "weekly_days"),
         # parts of the day, every day
         (
-            r"\b(?:toda\s+(?:a\s+)?(?P<p>manha|tarde|noite)|todas\s+as\s+(?P<q>manhas|tardes|noites)|(?:every|each)\s+(?P<r>morning|afternoon|evening|night)|(?P<s>__ADJ__nightly__END__))\b",
+            r"\b(?:(?:todo|tds?)\s+(?:o\s+)?(?:fim|final)\s+d[eoa]\s+(?P<t>tarde|dia)|(?:at\s+the\s+)?end\s+of\s+(?:every|each)\s+(?P<u>day)|toda\s+(?:a\s+)?(?P<p>manha|tarde|noite)|todas\s+as\s+(?P<q>manhas|tardes|noites)|(?:every|each)\s+(?P<r>morning|afternoon|evening|night)|(?P<s>__ADJ__nightly__END__))\b",
             "daily_part",
         ),
         # plain frequencies
@@ -305,7 +322,7 @@ _DURATION = re.compile(
 _UNTIL = re.compile(r"\b(?:ate|until|till|through|thru|up\s+to|ending(?:\s+on)?)\b")
 _START = re.compile(
     r"\b(?:a\s+partir\s+d[eoa]s?|comecando(?:\s+(?:n[oa]|em|d[eoa]))?|iniciando(?:\s+(?:n[oa]|em))?"
-    r"|starting(?:\s+(?:on|from|this|next))?|beginning(?:\s+(?:on|from))?|from)\b"
+    r"|starting(?:\s+(?:on|from))?|beginning(?:\s+(?:on|from))?|from)\b"
 )
 
 
@@ -342,7 +359,7 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
             case "last_day":
                 parts = {"FREQ": "MONTHLY", "BYMONTHDAY": "-1"}
             case "monthday":
-                day = _number(groups["d"])
+                day = 1 if groups["d"] in ("comeco", "inicio", "virada") else _number(groups["d"])
                 if day is None or not 1 <= day <= 31:
                     continue
                 parts = {"FREQ": "MONTHLY", "BYMONTHDAY": str(day)}
@@ -353,7 +370,7 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
             case "other_day":
                 parts = {"FREQ": "DAILY", "INTERVAL": "2"}
             case "interval":
-                word = groups["n"]
+                word = groups["n"] or groups.get("m") or groups.get("k") or ""
                 n = 2 if word in ("other", "second") else _number(word)
                 unit = re.sub(r"(?:es|s)$", "", groups["u"])
                 freq = _UNIT.get(unit) or _UNIT.get(unit.rstrip("s"))
@@ -376,8 +393,16 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
                 if kind == "weekly_days_other":
                     parts["INTERVAL"] = "2"
             case "daily_part":
-                word = next(g for g in (groups["p"], groups["q"], groups["r"], groups["s"]) if g)
-                part = _PARTS[word.rstrip("s") if word != "nightly" else word]
+                word = (
+                    next(g for g in (groups["p"], groups["q"], groups["r"], groups["s"]) if g)
+                    if not (groups["t"] or groups["u"])
+                    else ""
+                )
+                part = (
+                    _PARTS[word.rstrip("s") if word != "nightly" else word]
+                    if word
+                    else "end_of_day"
+                )
                 parts = {"FREQ": "DAILY"}
             case "daily":
                 parts = {"FREQ": "DAILY"}
@@ -451,7 +476,7 @@ def _also(
         return None
     if parts.get("FREQ") == "WEEKLY":
         m = re.search(
-            rf"\b(?:n[ao]s?|as|aos|on|every)\s+({_list(_PT_DAY + 's?')}|{_list(_EN_DAY + 's?')})",
+            rf"\b(?:n[ao]s?|as|aos|on|every)\s+({_list(_PT_DAY_S)}|{_list(_EN_DAY + 's?')})",
             folded,
         )
         if m is not None and (codes := _day_codes(m.group(1))):
