@@ -237,7 +237,7 @@ def _first_day(toks: tuple[Tok, ...], month_first: bool) -> When | None:
                 if (
                     longer is not None
                     and (longer.day is not None or longer.period is not None)
-                    and (longer.day, longer.period) != (when.day, when.period)
+                    and (longer.clock, longer.part) == (when.clock, when.part)
                 ):
                     goes_on = goes_on or bool(  # the day goes on; a clock after it does not
                         longer.spans and longer.spans[0][1] > when.spans[0][1]

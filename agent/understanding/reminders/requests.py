@@ -376,8 +376,21 @@ _FREQUENCY_WORD = re.compile(
 def _rule_words(folded: str, spans: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     """The spans of a rule that are not part of the task: "every monday ... the weekly report"
     keeps "weekly" in the text when other words say the rule."""
-    rest = tuple(s for s in spans if not _FREQUENCY_WORD.fullmatch(folded[s[0] : s[1]]))
+    rest = tuple(
+        s
+        for s in spans
+        if not _FREQUENCY_WORD.fullmatch(folded[s[0] : s[1]])
+        or any(  # "weekly on sundays": beside the other rule words, it is one of them
+            _touching(folded, s, t) and repeat_cue(folded[t[0] : t[1]]) for t in spans if t != s
+        )
+    )
     return rest if any(repeat_cue(folded[a:b]) for a, b in rest) else spans
+
+
+def _touching(folded: str, one: tuple[int, int], other: tuple[int, int]) -> bool:
+    """Two spans with nothing but spaces and punctuation between them."""
+    between = folded[min(one[1], other[1]) : max(one[0], other[0])]
+    return not re.search(r"\w", between)
 
 
 # words that, beside a time the grammar read, say there was more to it than it read
