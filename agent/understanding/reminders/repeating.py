@@ -60,7 +60,8 @@ _MONTHLY_TAIL = (
     r"(?:de\s+cada|de\s+todo|de\s+todos\s+os|do)\s+mes(?:es)?|of\s+(?:every|each|the)\s+month"
 )
 _NOT_CLOCK = (
-    r"(?!\d)(?!\s*(?:h\b|h\d|hs\b|hrs?\b|horas?\b|:|\.\d|am\b|pm\b|o'?clock|e\s+(?:meia|quinze)))"
+    r"(?!\d)(?!\s*(?:h\b|h\d|hs\b|hrs?\b|horas?\b|:|\.\d|am\b|pm\b|o'?clock|e\s+(?:meia|quinze)"
+    r"|d[ao]\s+(?:manha|tarde|noite|madrugada)\b|in\s+the\s+(?:morning|afternoon|evening)\b))"
 )
 # "daily", "weekly": a frequency only beside the request, not describing the task ("the weekly
 # meeting", "my daily pill")
@@ -215,8 +216,13 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "yearday",
         ),
         # a day of each month
+        # "todo dia 10 e 25", "todo dia 5 e dia 20": several days of each month
         (
-            rf"\b(?:tod[oa]s?|tds?)\s+(?:o\s+|os\s+)?dias?\s+(?P<d>{_NUM})(?:[º°ª]|[oa]\b)?{_NOT_CLOCK}(?!\s+de\s+{_MONTH}\b)(?:\s+(?:{_MONTHLY_TAIL}))?",
+            rf"\b(?:tod[oa]s?|tds?)\s+(?:o\s+|os\s+)?dias?\s+(?P<d>\d{{1,2}}(?:\s*(?:,|e|and)\s*(?:dia\s+)?\d{{1,2}})+){_NOT_CLOCK}(?!\s+de\s+{_MONTH}\b)(?:\s+(?:{_MONTHLY_TAIL}))?",
+            "monthday",
+        ),
+        (
+            rf"\b(?:tod[oa]s?|tds?)\s+(?:o\s+|os\s+)?dias?\s+(?P<d>{_NUM}|primeiro)(?:[º°ª]|[oa]\b)?{_NOT_CLOCK}(?!\s+de\s+{_MONTH}\b)(?:\s+(?:{_MONTHLY_TAIL}))?",
             "monthday",
         ),
         (
@@ -244,6 +250,20 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             r"\bevery\s+(?P<d>\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+the\s+month)?(?!\s+of\s+[a-z])",
             "monthday",
         ),
+        # a run of weekdays: "de terça a sábado", "ter a sáb", "tuesday through saturday"
+        (
+            rf"\b(?:{_EVERY_PT})?(?:de\s+)?(?:(?P<a>{_PT_DAY_S})\s*(?:a|-)\s*(?P<b>{_PT_DAY_S})|(?P<c>seg|ter|qua|qui|sex|sab|dom)\s*(?:a|-)\s*(?P<d>seg|ter|qua|qui|sex|sab|dom)\b)",
+            "day_range",
+        ),
+        (
+            rf"\b(?:every\s+day\s+)?(?:from\s+)?(?P<a>{_EN_ITEM})\s*(?:through|thru|to|-)\s*(?P<b>{_EN_ITEM})",
+            "day_range",
+        ),
+        # every day but one or two: "todo dia menos domingo", "every day except sunday"
+        (
+            rf"\b(?:tod[oa]s?\s+(?:os\s+)?dias?|every\s*day|daily)\s*,?\s+(?:menos|exceto|tirando|fora|except|but)\s+(?:(?:o|a|no|na|on)\s+)?(?P<x>{_PT_ITEM}|{_EN_ITEM}|fi(?:m|ns)\s+de\s+semana|fds|weekends?)(?:{_AND}(?P<y>{_PT_ITEM}|{_EN_ITEM}))?",
+            "all_but",
+        ),
         # working days and weekends
         (
             rf"\b(?:{_EVERY_PT})?(?:n?os\s+|em\s+)?dias?\s+ute(?:is|l)\b|\btodo\s+dia\s+util\b|\bde\s+segunda\s+a\s+sexta(?:[\s-]*feira)?\b|\b(?:de\s+)?seg(?:unda)?\s*(?:a|-)\s*sex(?:ta)?\b",
@@ -254,7 +274,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "weekdays",
         ),
         (
-            rf"\b(?:{_EVERY_PT}(?:fi(?:m|ns)|finais|final)\s+de\s+semana|nos\s+(?:fins|finais)\s+de\s+semana|every\s+weekend|on\s+weekends|weekends)\b",
+            rf"\b(?:{_EVERY_PT}(?:(?:fi(?:m|ns)|finais|final)\s+de\s+semana|fds)|nos\s+fds|nos\s+(?:fins|finais)\s+de\s+semana|every\s+weekend|on\s+weekends|weekends)\b",
             "weekends",
         ),
         # intervals
@@ -359,10 +379,30 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
             case "last_day":
                 parts = {"FREQ": "MONTHLY", "BYMONTHDAY": "-1"}
             case "monthday":
-                day = 1 if groups["d"] in ("comeco", "inicio", "virada") else _number(groups["d"])
-                if day is None or not 1 <= day <= 31:
+                said = groups["d"]
+                read = [
+                    1 if d in ("comeco", "inicio", "virada", "primeiro") else _number(d)
+                    for d in (re.findall(r"\d+", said) if said[0].isdigit() else [said])
+                ]
+                days = sorted({d for d in read if d is not None and 1 <= d <= 31})
+                if not days or len(days) != len(set(read)):
                     continue
-                parts = {"FREQ": "MONTHLY", "BYMONTHDAY": str(day)}
+                parts = {"FREQ": "MONTHLY", "BYMONTHDAY": ",".join(map(str, days))}
+            case "day_range":
+                starts = _day_codes(groups["a"] or groups.get("c") or "")
+                ends = _day_codes(groups["b"] or groups.get("d") or "")
+                if not starts or not ends or starts == ends:
+                    continue
+                a, b = CODES.index(starts[0]), CODES.index(ends[0])
+                run = [CODES[(a + k) % 7] for k in range((b - a) % 7 + 1)]
+                parts = {"FREQ": "WEEKLY", "BYDAY": ",".join(c for c in CODES if c in run)}
+            case "all_but":
+                said = groups["x"] + " " + (groups["y"] or "")
+                left = {"SA", "SU"} if re.search(r"fim|fins|fds|weekend", said) else set()
+                left |= set(_day_codes(said))
+                if not left or len(left) >= 7:
+                    continue
+                parts = {"FREQ": "WEEKLY", "BYDAY": ",".join(c for c in CODES if c not in left)}
             case "weekdays":
                 parts = {"FREQ": "WEEKLY", "BYDAY": "MO,TU,WE,TH,FR"}
             case "weekends":
