@@ -149,6 +149,15 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             rf"\b(?:(?:tod[oa]s?|tds?)\s+(?:o\s+)?|n?o\s+)?(?P<n>primeir[ao]|ultim[ao]|1\s*[oº°])\s+dia\s+util\s+(?:{_MONTHLY_TAIL})",
             "business",
         ),
+        # "todo 5º dia útil", "todo quinto dia útil do mês": the nth working day
+        (
+            rf"\b(?:tod[oa]s?|tds?)\s+(?:o\s+)?(?P<n>{_ORD_PT})\s+dia\s+util(?:\s+(?:{_MONTHLY_TAIL}))?",
+            "business",
+        ),
+        (
+            rf"\b(?:on\s+|every\s+|each\s+)?(?:the\s+)?(?P<n>{_ORD_EN})\s+(?:business|working|work)\s*day\s+of\s+(?:the|every|each)\s+month",
+            "business",
+        ),
         (
             r"\b(?:(?:on|every|each)\s+)?(?:the\s+)?(?P<n>first|last|1st)\s+(?:business|working|work|week)\s*day\s+of\s+(?:the|every|each)\s+month",
             "business",
@@ -363,9 +372,11 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
                     continue
                 parts = {"FREQ": "MONTHLY", "BYDAY": f"{n:+d}{codes[0]}".replace("+", "")}
             case "business":
-                first = groups["n"][0] in "p1f"
+                position = _ordinal(groups["n"])
+                if position is None:
+                    continue
                 parts = {"FREQ": "MONTHLY", "BYDAY": "MO,TU,WE,TH,FR",
-                         "BYSETPOS": "1" if first else "-1"}  # fmt: skip
+                         "BYSETPOS": str(position)}  # fmt: skip
             case "next_n":
                 codes, count = _day_codes(groups["wd"]), _number(groups["c"])
                 if not codes or count is None or not 1 <= count <= 52:
