@@ -104,6 +104,9 @@ def _number(word: str) -> int | None:
     return _NUMBER_WORDS.get(word)
 
 
+_ORD_TAILS = ("st", "nd", "rd", "th")  # "every 3rd day", "every second week", "every fifth day"
+
+
 def _ordinal(word: str) -> int | None:
     word = re.sub(r"\s+", "", word)
     if word and word[0].isdigit():
@@ -248,6 +251,10 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "monthday",
         ),
         (
+            r"\b(?:on\s+)?the\s+(?P<d>\d{1,2}(?:st|nd|rd|th)?(?:\s*(?:,|and)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?)+)\s+of\s+(?:every|each|the)\s+month",
+            "monthday",
+        ),
+        (
             r"\b(?:on\s+)?the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+of\s+(?:every|each)\s+month",
             "monthday",
         ),
@@ -256,7 +263,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "monthday",
         ),
         (
-            r"\bevery\s+(?P<d>\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+the\s+month)?(?!\s+of\s+[a-z])",
+            r"\bevery\s+(?P<d>\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+the\s+month)?(?!\s+of\s+[a-z])(?!\s+(?:days?|weeks?|months?|years?)\b)",
             "monthday",
         ),
         # a run of weekdays: "de terça a sábado", "ter a sáb", "tuesday through saturday"
@@ -268,22 +275,17 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             rf"\b(?:every\s+day\s+)?(?:from\s+)?(?P<a>{_EN_ITEM})\s*(?:through|thru|to|-)\s*(?P<b>{_EN_ITEM})",
             "day_range",
         ),
-        # every day but one or two: "todo dia menos domingo", "every day except sunday"
-        (
-            rf"\b(?:tod[oa]s?\s+(?:os\s+)?dias?|every\s*day|daily)\s*,?\s+(?:menos|exceto|tirando|fora|except|but)\s+(?:(?:o|a|no|na|on)\s+)?(?P<x>{_PT_ITEM}|{_EN_ITEM}|fi(?:m|ns)\s+de\s+semana|fds|weekends?)(?:{_AND}(?P<y>{_PT_ITEM}|{_EN_ITEM}))?",
-            "all_but",
-        ),
         # working days and weekends
         (
             rf"\b(?:{_EVERY_PT})?(?:n?os\s+|em\s+)?dias?\s+ute(?:is|l)\b|\btodo\s+dia\s+util\b|\bde\s+segunda\s+a\s+sexta(?:[\s-]*feira)?\b|\b(?:de\s+)?seg(?:unda)?\s*(?:a|-)\s*sex(?:ta)?\b",
             "weekdays",
         ),
         (
-            r"\b(?:every\s+weekday|(?:on\s+)?weekdays|(?:every\s+day\s+)?(?:from\s+)?monday\s+(?:through|thru|to)\s+friday|mon\s*-\s*fri|(?:every\s+)?work\s*days?|(?:every\s+)?business\s+days?)\b",
+            r"\b(?:(?:every|each)\s+weekday|(?:on\s+)?weekdays|(?:every\s+day\s+)?(?:from\s+)?monday\s+(?:through|thru|to)\s+friday|mon\s*-\s*fri|(?:every\s+)?work\s*days?|(?:every\s+)?business\s+days?)\b",
             "weekdays",
         ),
         (
-            rf"\b(?:{_EVERY_PT}(?:(?:fi(?:m|ns)|finais|final)\s+de\s+semana|fds)|nos\s+fds|nos\s+(?:fins|finais)\s+de\s+semana|every\s+weekend|on\s+weekends|weekends)\b",
+            rf"\b(?:{_EVERY_PT}(?:(?:fi(?:m|ns)|finais|final)\s+de\s+semana|fds)|nos\s+fds|nos\s+(?:fins|finais)\s+de\s+semana|(?:every|each)\s+(?:weekend|wknd)|on\s+weekends|weekends)\b",
             "weekends",
         ),
         # intervals
@@ -293,7 +295,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "interval",
         ),
         (
-            rf"\bevery\s+(?P<n>{_NUM}|other|second)\s+(?P<u>days?|weeks?|months?|years?|hours?|hrs?)\b",
+            rf"\bevery\s+(?P<n>{_NUM}|other|second|third|fourth|fifth|\d{{1,2}}(?:st|nd|rd|th))\s+(?P<u>days?|weeks?|months?|years?|hours?|hrs?)\b",
             "interval",
         ),
         # "a cada 8h", "de 6 em 6h", "every 4h": hours written as a clock is
@@ -355,8 +357,38 @@ _START = re.compile(
 )
 
 
-def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per kind of pattern
+# days left out of a rule: "todo dia menos domingo", "every morning except sundays"
+_EXCEPT = re.compile(
+    rf"\s*,?\s*\b(?:menos|exceto|excepto|tirando|fora|except|but(?:\s+not)?|other\s+than)\s+(?:(?:o|a|os|as|aos|nos|nas|no|na|on)\s+)?"
+    rf"(?P<x>{_PT_ITEM}|{_EN_ITEM}|fi(?:m|ns)\s+de\s+semana|fds|weekends?)(?:{_AND}(?P<y>{_PT_ITEM}|{_EN_ITEM}))?"
+)
+
+
+def read_repeat(folded: str) -> Repeat | None:
     """What repeats in a folded message, or None when nothing certainly does."""
+    left_out = _EXCEPT.search(folded)
+    if left_out is None:
+        return _read_repeat(folded)
+    span = left_out.span()
+    repeat = _read_repeat(folded[: span[0]] + " " * (span[1] - span[0]) + folded[span[1] :])
+    if (
+        repeat is None
+        or repeat.parts["FREQ"] not in ("DAILY", "WEEKLY")
+        or "INTERVAL" in repeat.parts
+    ):
+        return repeat
+    said = left_out.group("x") + " " + (left_out.group("y") or "")
+    out = {"SA", "SU"} if re.search(r"fim|fins|fds|weekend", said) else set()
+    out |= set(_day_codes(said))
+    days = [c for c in CODES if c in repeat.parts.get("BYDAY", ",".join(CODES)).split(",")]
+    kept = [c for c in days if c not in out]
+    if not out or not kept or len(kept) == len(days):
+        return repeat
+    parts = {**repeat.parts, "FREQ": "WEEKLY", "BYDAY": ",".join(kept)}
+    return replace(repeat, parts=parts, spans=(*repeat.spans, span))
+
+
+def _read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per kind of pattern
     for pattern, kind in _PATTERNS:
         m = pattern.search(folded)
         if m is None:
@@ -407,13 +439,6 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
                 a, b = CODES.index(starts[0]), CODES.index(ends[0])
                 run = [CODES[(a + k) % 7] for k in range((b - a) % 7 + 1)]
                 parts = {"FREQ": "WEEKLY", "BYDAY": ",".join(c for c in CODES if c in run)}
-            case "all_but":
-                said = groups["x"] + " " + (groups["y"] or "")
-                left = {"SA", "SU"} if re.search(r"fim|fins|fds|weekend", said) else set()
-                left |= set(_day_codes(said))
-                if not left or len(left) >= 7:
-                    continue
-                parts = {"FREQ": "WEEKLY", "BYDAY": ",".join(c for c in CODES if c not in left)}
             case "weekdays":
                 parts = {"FREQ": "WEEKLY", "BYDAY": "MO,TU,WE,TH,FR"}
             case "weekends":
@@ -422,7 +447,13 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
                 parts = {"FREQ": "DAILY", "INTERVAL": "2"}
             case "interval":
                 word = groups["n"] or groups.get("m") or groups.get("k") or ""
-                n = 2 if word in ("other", "second") else _number(word)
+                n = (
+                    2
+                    if word == "other"
+                    else _ordinal(word)
+                    if word[-2:] in _ORD_TAILS
+                    else _number(word)
+                )
                 unit = re.sub(r"(?:es|s)$", "", groups["u"])
                 freq = _UNIT.get(unit) or _UNIT.get(unit.rstrip("s"))
                 if n is None or freq is None or not 1 <= n <= 366:
