@@ -20,7 +20,7 @@ from typing import Literal
 from rapidfuzz.distance import OSA
 
 from agent.understanding.reminders.asks import ChangeAsk, read_ask
-from agent.understanding.reminders.dates import DayOffset
+from agent.understanding.reminders.dates import Date, DayOffset, NthWeekday
 from agent.understanding.reminders.holidays import Country
 from agent.understanding.reminders.lexicon import Tok, fold_same_length, text_at, tokenize
 from agent.understanding.reminders.placing import (
@@ -271,6 +271,8 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
         return "remind"
     if when.day == DayOffset(0) or (when.day is None and when.relative is None):
         return None  # "estou cansado hoje": today with no time is no reminder to offer
+    if isinstance(when.day, Date | NthWeekday):
+        return "remind"  # a date and a task ("dia 20 pagar a fatura"): asked for by its date
     return "remind_or_note"
 
 
