@@ -357,6 +357,9 @@ def parse(
         # rule words the grammar could not read ("segunda sim, segunda não" unknown): never once
         return AskWhen(what, later_today_options(now), "partial")
     unread = unread_time_words(toks, when.spans, span)
+    if when.clock is not None and (not when.clock.ambiguous or when.part is not None):
+        # "umas 5 da tarde", "like 5pm": about a clock that says its half of the day
+        unread = [t for t in unread if t.text not in _APPROXIMATELY]
     if unread:  # part of the time was left unread: ask rather than set it early
         marks = {toks.index(t) for t in unread}
         marks |= {i - 1 for i in marks if text_at(toks, i - 1) in _ARTICLES}  # "a week from"
@@ -395,6 +398,7 @@ def _touching(folded: str, one: tuple[int, int], other: tuple[int, int]) -> bool
     return not re.search(r"\w", between)
 
 
+_APPROXIMATELY = frozenset({"umas", "uns", "like", "ish"})
 # words that, beside a time the grammar read, say there was more to it than it read
 _LOOKS_LIKE_TIME = frozenset({
     "q", "vem", "dps", "dpois", "depois", "umas", "uns", "like", "end", "fim", "final",
