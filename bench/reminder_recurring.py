@@ -18,8 +18,9 @@ occurrence) or ";count=N"; `text` is the words to remember.
 - text: the reminder's text is the expected text (case and spaces aside); also printed with
   accents aside (a message typed without accents keeps the user's words).
 
-Sets: tests/agent/reminder_recurring_dev.tsv and tests/agent/reminder_recurring_dev2.tsv
-(ours); bench/reminder_recurring_blind.tsv (155 repeating requests) and
+Sets: tests/agent/reminder_recurring_dev.tsv, tests/agent/reminder_recurring_dev2.tsv,
+tests/agent/reminder_recurring_dev3.tsv and tests/agent/reminder_partial_dev.tsv (ours; every
+row right in tests/agent/reminders/test_dev_sets.py); bench/reminder_recurring_blind.tsv (155 repeating requests) and
 bench/reminder_partial_blind.tsv (153 one-off requests with partial or vague times), written
 blind for issue 43, run once (first-run figures in the wave-4 closing note), spent since.
 

@@ -19,10 +19,10 @@ async def test_set_reminder_places_the_phrase_with_the_grammar_and_refuses_an_un
 ) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         reply = await lembra.say(
-            "preciso não esquecer de ligar pro João quinta de manhã",
+            "preciso não esquecer de ligar pro João quinta às 9",
             llm=[
                 call("set_reminder", text="ligar pro João", when="2026-01-08T07:00"),
-                call("set_reminder", text="ligar pro João", phrase="quinta de manhã"),
+                call("set_reminder", text="ligar pro João", phrase="quinta às 9"),
             ],
         )
         assert "08/01 às 09:00" in reply.text

@@ -247,6 +247,8 @@ def _minutes_after_and(toks: tuple[Tok, ...], i: int) -> tuple[int, int]:
     if found is None or not 0 < found[0] < 60:
         return 0, i
     minute, end = found
+    if HOUR_WORDS.match(toks, end) or text_at(toks, end) in (":", "am", "pm"):
+        return 0, i  # "8h e 20h", "às 8 e 20:30": a second clock, not minutes
     if text_at(toks, end) in MINUTE_WORDS:
         end += 1
     return minute, end

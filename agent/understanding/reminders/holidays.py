@@ -28,6 +28,7 @@ class NthOfMonth:
     month: int
     n: int  # -1: the last
     weekday: int  # Monday 0
+    shift: int = 0  # days after that weekday (Black Friday: the day after Thanksgiving)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,8 @@ TABLE: dict[str, dict[str, Rule]] = {
     "fathers_day": {"BR": NthOfMonth(8, 2, 6), "US": NthOfMonth(6, 3, 6), "PT": Fixed(3, 19)},
     "namorados": {"BR": Fixed(6, 12), "PT": Fixed(2, 14), "US": Fixed(2, 14)},
     "thanksgiving": {"US": NthOfMonth(11, 4, 3)},
+    "black_friday": {ANY: NthOfMonth(11, 4, 3, shift=1)},  # kept by that date in BR and PT too
+    "cyber_monday": {ANY: NthOfMonth(11, 4, 3, shift=4)},
     "memorial_day": {"US": NthOfMonth(5, -1, 0)},
     "labor_day_us": {"US": NthOfMonth(9, 1, 0)},
     "mlk_day": {"US": NthOfMonth(1, 3, 0)},
@@ -89,6 +92,7 @@ NAMES = Phrases(
         "sexta feira santa": "good_friday", "sexta santa": "good_friday",
         "sexta feira da paixao": "good_friday", "good friday": "good_friday",
         "carnaval": "carnival", "terca de carnaval": "carnival", "terca feira de carnaval": "carnival",
+        "terca gorda": "carnival", "terca feira gorda": "carnival", "mardi gras": "carnival",
         "quarta de cinzas": "ash_wednesday", "quarta feira de cinzas": "ash_wednesday",
         "ash wednesday": "ash_wednesday",
         "corpus christi": "corpus_christi", "halloween": "halloween", "dia das bruxas": "halloween",
@@ -103,6 +107,7 @@ NAMES = Phrases(
         "dia do pai": "fathers_day", "father's day": "fathers_day", "fathers day": "fathers_day",
         "fathers' day": "fathers_day", "dia dos namorados": "namorados",
         "thanksgiving": "thanksgiving", "thanksgiving day": "thanksgiving",
+        "black friday": "black_friday", "cyber monday": "cyber_monday",
         "memorial day": "memorial_day", "labor day": "labor_day_us", "labour day": "labor_day_us",
         "martin luther king day": "mlk_day", "mlk day": "mlk_day",
         "presidents day": "presidents_day", "presidents' day": "presidents_day",
@@ -195,8 +200,9 @@ def _on(rule: Rule, year: int) -> date | None:
     match rule:
         case Fixed(month, day):
             return date(year, month, day)
-        case NthOfMonth(month, n, weekday):
-            return nth_weekday(year, month, n, weekday)
+        case NthOfMonth(month, n, weekday, shift):
+            found = nth_weekday(year, month, n, weekday)
+            return found + timedelta(days=shift) if found is not None else None
         case FromEaster(days):
             return easter(year) + timedelta(days=days)
     return None

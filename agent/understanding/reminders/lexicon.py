@@ -39,7 +39,9 @@ def fold_same_length(text: str) -> str:
         low = ch.lower()
         low = low if len(low) == 1 else ch
         base = unicodedata.normalize("NFKD", low)
-        out.append(base[0] if base else ch)
+        folded = base[0] if base else ch
+        # a digit int() cannot read ("❶") is no number: every reader takes isdigit() as one
+        out.append("#" if folded.isdigit() and not folded.isascii() else folded)
     return "".join(out).replace("\u2019", "'")
 
 

@@ -22,8 +22,15 @@ DEFAULT_HOUR: dict[PartName, int] = {
     "early": 7, "morning": 9, "lunch": 12, "after_lunch": 14, "afternoon": 15,
     "late_afternoon": 17, "end_of_day": 18, "evening": 19, "night": 20, "dawn": 3,
 }  # fmt: skip
-# parts whose start is not one moment: alone, they get a question with 2-3 times
-ASKED: dict[PartName, tuple[int, ...]] = {"after_lunch": (13, 14, 15)}
+# parts whose start is not one moment: alone, without a clock, they get a question with 2-3
+# times ("amanhã de manhã": 7, 8 or 9?), never a guessed hour (issue 43: readers of "de tarde"
+# mean anything from 13:00 to 17:00, and a guess before theirs is an early reminder); lunch
+# and noon are one moment
+ASKED: dict[PartName, tuple[int, ...]] = {
+    "early": (6, 7, 8), "morning": (7, 8, 9), "after_lunch": (13, 14, 15),
+    "afternoon": (14, 15, 16), "late_afternoon": (16, 17, 18), "end_of_day": (17, 18, 19),
+    "evening": (18, 19, 20), "night": (19, 20, 21), "dawn": (3, 4, 5),
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +71,10 @@ def _forms() -> list[tuple[str, Part]]:
         "early morning",
         "early in the morning",
         "in the early morning",
+        "first thing",
+        "first thing in the morning",
+        "logo pela manha",
+        "logo de manha",
     ):
         forms.append((early, Part("early", strong=early not in ("cedo", "early"))))
     for end in (

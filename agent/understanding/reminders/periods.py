@@ -106,4 +106,8 @@ def read_period(toks: tuple[Tok, ...], i: int) -> tuple[Period, int] | None:
             unit = UNITS.match(toks, few[1])
             if unit is not None:
                 return Period("few", unit=unit[0][0]), unit[1]
+        if text_at(toks, lead[1] - 1) in ("uns", "umas"):  # "daqui a uns dias": how many?
+            unit = UNITS.match(toks, lead[1])
+            if unit is not None:
+                return Period("few", unit=unit[0][0]), unit[1]
     return None

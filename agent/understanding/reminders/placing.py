@@ -142,6 +142,14 @@ def _relative(when: When, relative: Relative, now: datetime, tz: tzinfo | None) 
     target = _add_months(now, relative.years * 12 + relative.months) + timedelta(days=relative.days)
     if when.clock is None and when.part is None:
         return Due(target) if _future(target, now) else Past(target)
+    if when.clock is None and when.part is not None and when.part.name in ASKED:
+        # "daqui a 3 dias de manhã": that day, at which hour of its morning?
+        asked = tuple(
+            at
+            for hour in ASKED[when.part.name]
+            if _future(at := datetime.combine(target.date(), time(hour), tz), now)
+        )
+        return Ask(asked or _later_today_options(now, when), "vague")
     hour, minute, shift = _times(when, explicit_day=True)[0]
     at = datetime.combine(target.date() + timedelta(days=shift), time(hour, minute), tz)
     return Due(at) if _future(at, now) else Past(at)
@@ -347,6 +355,32 @@ def _period_options(when: When, now: datetime) -> tuple[datetime, ...]:  # noqa:
     if len(future) < 2 and period.kind != "year":
         future = sorted({*future, *(d + timedelta(days=7) for d in days)})
     return tuple(_at(d, hour, now, minute) for d in future[:3])
+
+
+def period_days(period: Period, today: date) -> tuple[date, date] | None:
+    """The first and last day of a period of days ("semana que vem", "em dezembro", "this
+    month"), or None for one that is no run of days ("mais tarde")."""
+    match period.kind:
+        case "week":
+            monday = today - timedelta(days=today.weekday()) + timedelta(days=7 * period.offset)
+            return max(monday, today), monday + timedelta(days=6)
+        case "weekend":
+            saturday = today + timedelta(days=(5 - today.weekday()) % 7 + 7 * period.offset)
+            if today.weekday() == 6 and not period.offset:
+                saturday = today - timedelta(days=1)
+            return max(saturday, today), saturday + timedelta(days=1)
+        case "month" | "month_end":
+            year, month = divmod(today.year * 12 + today.month - 1 + period.offset, 12)
+            last = date(year, month + 1, calendar.monthrange(year, month + 1)[1])
+            return max(last.replace(day=1), today), last
+        case "year":
+            year = today.year + period.offset
+            return max(date(year, 1, 1), today), date(year, 12, 31)
+        case "month_name" if period.month is not None:
+            year = today.year if period.month >= today.month else today.year + 1
+            last = date(year, period.month, calendar.monthrange(year, period.month)[1])
+            return max(last.replace(day=1), today), last
+    return None
 
 
 def _same_day(day: date, year: int) -> date:

@@ -9,19 +9,22 @@ occurrence is the rule's first after now, in the user's zone.
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 
-from agent.understanding.reminders.dates import Date, DayOffset
+from agent.understanding.reminders.dates import MONTHS, Date
 from agent.understanding.reminders.holidays import Country
 from agent.understanding.reminders.lexicon import Tok, tokenize
-from agent.understanding.reminders.parts import Part
+from agent.understanding.reminders.parts import ASKED, Part
+from agent.understanding.reminders.periods import Period
 from agent.understanding.reminders.placing import (
     DEFAULT_HOUR_OF_DAY,
     AskReason,
     Due,
     later_today_options,
+    period_days,
     place,
     time_of_day,
 )
@@ -65,8 +68,8 @@ def read_recurring(
     if repeat is None:
         return None
     spans = list(repeat.spans)
-    until_day = _bound_day(folded, repeat.until, spans, now, month_first, country)
-    start_day = _bound_day(folded, repeat.start, spans, now, month_first, country)
+    until_day = _bound_day(folded, repeat.until, spans, now, month_first, country, end=True)
+    start_day = _bound_day(folded, repeat.start, spans, now, month_first, country, end=False)
     rest = _masked(folded, spans + ([trigger] if trigger else []))
     toks = tokenize(rest)
     when = read_when(toks, month_first=month_first) or When()
@@ -94,7 +97,7 @@ def read_recurring(
         return AskStart(None, later_today_options(now), tuple(spans), "partial")
     if clock is None and repeat.part is not None:  # "toda tarde": at what time?
         rule = Rule(";".join(f"{k}={v}" for k, v in parts.items()), count=repeat.count)
-        options = tuple(_next_at(now, hour) for hour in _PART_HOURS[repeat.part])
+        options = tuple(_next_at(now, hour) for hour in ASKED[repeat.part])
         return AskStart(rule, tuple(sorted(options)), tuple(spans), "vague")
     default_time = clock is None and parts["FREQ"] != "HOURLY"
     hour, minute = clock or (DEFAULT_HOUR_OF_DAY, 0)
@@ -148,10 +151,24 @@ def _bound_day(
     now: datetime,
     month_first: bool,
     country: Country | None,
+    *,
+    end: bool,
 ) -> date | None:
-    """The day named right after "até" / "a partir de" (its words join `spans`), or None."""
+    """The day named right after "até" / "a partir de" (its words join `spans`), or None; a
+    period ("até dezembro", "a partir da semana que vem") ends on its last day (`end`) or
+    starts on its first."""
     if bound is None:
         return None
+    if (ends := _END_OF.match(folded, bound[1])) is not None:  # "até o fim do ano"
+        spans += [bound, ends.span()]
+        return _end_of(ends.group("unit"), now.date())
+    if (named := _MONTH_AFTER.match(folded, bound[1])) is not None:  # "até dezembro"
+        word = named.group("month")  # "mar", "set", "out", "ago" are PT words first
+        month = MONTHS.get(word) if word not in ("mar", "set", "out", "ago") else None
+        days = period_days(Period("month_name", month=month), now.date()) if month else None
+        if days is not None:
+            spans += [bound, named.span()]
+            return days[1] if end else days[0]
     after = " " * bound[1] + folded[bound[1] :]
     when = _first_day(tokenize(_masked(after, spans)), month_first)
     if when is None or not when.spans or when.spans[0][0] - bound[1] > _GLUE_AFTER_BOUND:
@@ -159,13 +176,37 @@ def _bound_day(
     if when.day is None and when.period is None:
         return None  # "até as 9h": a time of day, not an end
     if when.period is not None:
-        placed = place(replace(when, period=None, day=DayOffset(0)), now, country=country)
-    else:
-        placed = place(replace(when, clock=None, part=None, zone=None), now, country=country)
+        days = period_days(when.period, now.date())
+        if days is None:
+            return None
+        spans += [(bound[0], when.spans[0][0]), *when.spans]  # "até a semana que vem"
+        return days[1] if end else days[0]
+    placed = place(replace(when, clock=None, part=None, zone=None), now, country=country)
     if not isinstance(placed, Due):
         return None
-    spans += [bound, *when.spans]  # "até dia 3 de março": every word of the day
+    spans += [(bound[0], when.spans[0][0]), *when.spans]  # "até dia 3 de março": every word
     return placed.at.date()
+
+
+# "o fim do ano", "o final deste mês", "the end of the month", "end of year"
+_END_OF = re.compile(
+    r"\s*(?:o\s+|the\s+)?(?:fim|final|end)\s+(?:(?:d[oa]s?|of)\s+(?:(?:este|esta|esse|essa|the"
+    r"|this)\s+)?|dest[ea]\s+|dess[ea]\s+)(?P<unit>ano|mes|semana|year|month|week)\b"
+)
+
+
+_MONTH_AFTER = re.compile(
+    r"\s*(?:(?:o\s+)?(?:mes\s+de\s+)?|(?:the\s+)?(?:end\s+of\s+)?)(?P<month>[a-z]+)\b(?!\s+\d|\s+de\s+\d)"
+)
+
+
+def _end_of(unit: str, today: date) -> date:
+    """The last day of this year, month or week (Sunday) that `today` is in."""
+    if unit in ("ano", "year"):
+        return date(today.year, 12, 31)
+    if unit in ("mes", "month"):
+        return date(today.year, today.month, calendar.monthrange(today.year, today.month)[1])
+    return today + timedelta(days=6 - today.weekday())
 
 
 _HOURS_FORM = re.compile(r"\b(?:[0-9]|1[0-2])\s*(?:h|hs|hrs?|horas?)(?:\s*[0-5][0-9])?\b")
@@ -193,19 +234,18 @@ def _first_day(toks: tuple[Tok, ...], month_first: bool) -> When | None:
                     if size + more <= len(toks)
                     else None
                 )
-                if longer is not None and (longer.day is not None or longer.period is not None):
-                    goes_on = goes_on or bool(
+                if (
+                    longer is not None
+                    and (longer.day is not None or longer.period is not None)
+                    and (longer.clock, longer.part) == (when.clock, when.part)
+                ):
+                    goes_on = goes_on or bool(  # the day goes on; a clock after it does not
                         longer.spans and longer.spans[0][1] > when.spans[0][1]
                     )
             if goes_on:
                 continue  # the day goes on
             return when
     return read_when(toks, month_first=month_first)
-
-
-_PART_HOURS: dict[str, tuple[int, ...]] = {
-    "morning": (7, 8, 9), "afternoon": (14, 15, 16), "night": (19, 20, 21),
-}  # fmt: skip
 
 
 def _next_at(now: datetime, hour: int) -> datetime:

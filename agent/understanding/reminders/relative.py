@@ -45,6 +45,9 @@ LEADS = Phrases(
         "daqui a uns": True, "daqui a umas": True, "em uns": True, "em umas": True,
         "in about": True, "in around": True, "in another": True, "daqui a mais": True,
         "in just": True, "dentro de uns": True, "dentro de umas": True,
+        "daqui uns": True, "daqui umas": True, "in like": True, "in maybe": True,
+        "em mais ou menos": True, "daqui a mais ou menos": True, "daqui mais ou menos": True,
+        "in roughly": True, "in approximately": True, "em aproximadamente": True,
     }
 )  # fmt: skip
 # after an amount: from when it counts, in days from today ("a week from tomorrow": 8 days)

@@ -27,6 +27,8 @@ _NUMBER_WORDS = {**UNITS, **TENS, "a": 1, "an": 1, "one": 1, "um": 1, "uma": 1}
 
 _PT_DAY = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)(?:[\s-]*feira)?"
 _PT_DAYS_RE = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s(?:[\s-]*feiras)?"
+# one weekday or many: "segunda", "segundas", "segunda-feira", "segundas-feiras"
+_PT_DAY_S = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s?(?:[\s-]*feiras?)?"
 _EN_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thur?s?|fri|sat|sun)\b"
 _EN_DAYS_RE = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s"
 _PT_ITEM = r"(?:(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s?(?:[\s-]*feiras?)?|(?:seg|ter|qua|qui|sex|sab|dom)\b)"
@@ -58,7 +60,8 @@ _MONTHLY_TAIL = (
     r"(?:de\s+cada|de\s+todo|de\s+todos\s+os|do)\s+mes(?:es)?|of\s+(?:every|each|the)\s+month"
 )
 _NOT_CLOCK = (
-    r"(?!\d)(?!\s*(?:h\b|h\d|hs\b|hrs?\b|horas?\b|:|\.\d|am\b|pm\b|o'?clock|e\s+(?:meia|quinze)))"
+    r"(?!\d)(?!\s*(?:h\b|h\d|hs\b|hrs?\b|horas?\b|:|\.\d|am\b|pm\b|o'?clock|e\s+(?:meia|quinze)"
+    r"|d[ao]\s+(?:manha|tarde|noite|madrugada)\b|in\s+the\s+(?:morning|afternoon|evening)\b))"
 )
 # "daily", "weekly": a frequency only beside the request, not describing the task ("the weekly
 # meeting", "my daily pill")
@@ -69,7 +72,7 @@ _ADJ_END = (
 )
 _UNIT = {"dia": "DAILY", "day": "DAILY", "semana": "WEEKLY", "week": "WEEKLY", "mes": "MONTHLY",
          "month": "MONTHLY", "ano": "YEARLY", "year": "YEARLY", "hora": "HOURLY",
-         "hour": "HOURLY", "hr": "HOURLY"}  # fmt: skip
+         "hour": "HOURLY", "hr": "HOURLY", "h": "HOURLY"}  # fmt: skip
 _PARTS: dict[str, PartName] = {"manha": "morning", "morning": "morning", "tarde": "afternoon",
                                "afternoon": "afternoon", "noite": "night", "night": "night",
                                "evening": "night", "nightly": "night"}  # fmt: skip
@@ -99,6 +102,9 @@ def _number(word: str) -> int | None:
     if word.isdigit():
         return int(word)
     return _NUMBER_WORDS.get(word)
+
+
+_ORD_TAILS = ("st", "nd", "rd", "th")  # "every 3rd day", "every second week", "every fifth day"
 
 
 def _ordinal(word: str) -> int | None:
@@ -146,6 +152,15 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             rf"\b(?:(?:tod[oa]s?|tds?)\s+(?:o\s+)?|n?o\s+)?(?P<n>primeir[ao]|ultim[ao]|1\s*[oº°])\s+dia\s+util\s+(?:{_MONTHLY_TAIL})",
             "business",
         ),
+        # "todo 5º dia útil", "todo quinto dia útil do mês": the nth working day
+        (
+            rf"\b(?:tod[oa]s?|tds?)\s+(?:o\s+)?(?P<n>{_ORD_PT})\s+dia\s+util(?:\s+(?:{_MONTHLY_TAIL}))?",
+            "business",
+        ),
+        (
+            rf"\b(?:on\s+|every\s+|each\s+)?(?:the\s+)?(?P<n>{_ORD_EN})\s+(?:business|working|work)\s*day\s+of\s+(?:the|every|each)\s+month",
+            "business",
+        ),
         (
             r"\b(?:(?:on|every|each)\s+)?(?:the\s+)?(?P<n>first|last|1st)\s+(?:business|working|work|week)\s*day\s+of\s+(?:the|every|each)\s+month",
             "business",
@@ -190,8 +205,13 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "last_day",
         ),
         (r"\btodo\s+ultimo\s+dia(?:\s+do\s+mes)?", "last_day"),
+        # "todo fim de mês", "todo final do mês": its last day
         (
-            r"\b(?:(?:on\s+)?the\s+last\s+day\s+of\s+(?:every|each)\s+month|every\s+last\s+day\s+of\s+the\s+month|(?:every|each)\s+month\s+on\s+the\s+last\s+day)",
+            r"\b(?:tod[oa]s?|tds?)\s+(?:o\s+|os\s+)?(?:fi(?:m|ns)|finais|final)\s+d[eo]\s+mes(?:es)?\b",
+            "last_day",
+        ),
+        (
+            r"\b(?:(?:on\s+)?(?:the\s+)?last\s+day\s+of\s+(?:every|each)\s+month|every\s+last\s+day\s+of\s+the\s+month|(?:every|each)\s+month\s+on\s+the\s+last\s+day)",
             "last_day",
         ),
         # a day of each year
@@ -208,8 +228,13 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "yearday",
         ),
         # a day of each month
+        # "todo dia 10 e 25", "todo dia 5 e dia 20": several days of each month
         (
-            rf"\b(?:tod[oa]s?|tds?)\s+(?:o\s+|os\s+)?dias?\s+(?P<d>{_NUM})(?:[º°ª]|[oa]\b)?{_NOT_CLOCK}(?!\s+de\s+{_MONTH}\b)(?:\s+(?:{_MONTHLY_TAIL}))?",
+            rf"\b(?:tod[oa]s?|tds?)\s+(?:o\s+|os\s+)?dias?\s+(?P<d>\d{{1,2}}(?:\s*(?:,|e|and)\s*(?:dia\s+)?\d{{1,2}})+){_NOT_CLOCK}(?!\s+de\s+{_MONTH}\b)(?:\s+(?:{_MONTHLY_TAIL}))?",
+            "monthday",
+        ),
+        (
+            rf"\b(?:tod[oa]s?|tds?)\s+(?:o\s+|os\s+)?dias?\s+(?P<d>{_NUM}|primeiro)(?:[º°ª]|[oa]\b)?{_NOT_CLOCK}(?!\s+de\s+{_MONTH}\b)(?:\s+(?:{_MONTHLY_TAIL}))?",
             "monthday",
         ),
         (
@@ -218,6 +243,15 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         ),
         (
             rf"\b(?:todo\s+mes|(?:todos|tds)\s+os\s+meses|mensalmente)\s*,?\s+(?:n?o\s+)?dia\s+(?P<d>{_NUM})",
+            "monthday",
+        ),
+        # "todo começo de mês", "todo início do mês": its first day
+        (
+            r"\b(?:tod[oa]s?|tds?)\s+(?:o\s+|os\s+)?(?P<d>comeco|inicio|virada)s?\s+d[eo]\s+mes(?:es)?\b",
+            "monthday",
+        ),
+        (
+            r"\b(?:on\s+)?the\s+(?P<d>\d{1,2}(?:st|nd|rd|th)?(?:\s*(?:,|and)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?)+)\s+of\s+(?:every|each|the)\s+month",
             "monthday",
         ),
         (
@@ -229,8 +263,17 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "monthday",
         ),
         (
-            r"\bevery\s+(?P<d>\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+the\s+month)?(?!\s+of\s+[a-z])",
+            r"\bevery\s+(?P<d>\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+the\s+month)?(?!\s+of\s+[a-z])(?!\s+(?:days?|weeks?|months?|years?)\b)",
             "monthday",
+        ),
+        # a run of weekdays: "de terça a sábado", "ter a sáb", "tuesday through saturday"
+        (
+            rf"\b(?:{_EVERY_PT})?(?:de\s+)?(?:(?P<a>{_PT_DAY_S})\s*(?:a|-)\s*(?P<b>{_PT_DAY_S})|(?P<c>seg|ter|qua|qui|sex|sab|dom)\s*(?:a|-)\s*(?P<d>seg|ter|qua|qui|sex|sab|dom)\b)",
+            "day_range",
+        ),
+        (
+            rf"\b(?:every\s+day\s+)?(?:from\s+)?(?P<a>{_EN_ITEM})\s*(?:through|thru|to|-)\s*(?P<b>{_EN_ITEM})",
+            "day_range",
         ),
         # working days and weekends
         (
@@ -238,11 +281,11 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "weekdays",
         ),
         (
-            r"\b(?:every\s+weekday|(?:on\s+)?weekdays|(?:every\s+day\s+)?(?:from\s+)?monday\s+(?:through|thru|to)\s+friday|mon\s*-\s*fri|(?:every\s+)?work\s*days?|(?:every\s+)?business\s+days?)\b",
+            r"\b(?:(?:every|each)\s+weekday|(?:on\s+)?weekdays|(?:every\s+day\s+)?(?:from\s+)?monday\s+(?:through|thru|to)\s+friday|mon\s*-\s*fri|(?:every\s+)?work\s*days?|(?:every\s+)?business\s+days?)\b",
             "weekdays",
         ),
         (
-            rf"\b(?:{_EVERY_PT}(?:fi(?:m|ns)|finais|final)\s+de\s+semana|nos\s+(?:fins|finais)\s+de\s+semana|every\s+weekend|on\s+weekends|weekends)\b",
+            rf"\b(?:{_EVERY_PT}(?:(?:fi(?:m|ns)|finais|final)\s+de\s+semana|fds)|nos\s+fds|nos\s+(?:fins|finais)\s+de\s+semana|(?:every|each)\s+(?:weekend|wknd)|on\s+weekends|weekends)\b",
             "weekends",
         ),
         # intervals
@@ -252,7 +295,12 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "interval",
         ),
         (
-            rf"\bevery\s+(?P<n>{_NUM}|other|second)\s+(?P<u>days?|weeks?|months?|years?|hours?|hrs?)\b",
+            rf"\bevery\s+(?P<n>{_NUM}|other|second|third|fourth|fifth|\d{{1,2}}(?:st|nd|rd|th))\s+(?P<u>days?|weeks?|months?|years?|hours?|hrs?)\b",
+            "interval",
+        ),
+        # "a cada 8h", "de 6 em 6h", "every 4h": hours written as a clock is
+        (
+            rf"\b(?:a\s+cada\s+(?P<n>{_NUM})|de\s+(?P<m>{_NUM})h?\s+em\s+(?P=m)|every\s+(?P<k>{_NUM}))\s*(?P<u>h|hs|hrs?)\b",
             "interval",
         ),
         (
@@ -264,7 +312,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "biweekly",
         ),
         # weekdays by name
-        (rf"\b(?:{_EVERY_PT}){_list(_PT_DAY, _PT_DAY + 's?')}", "weekly_days"),
+        (rf"\b(?:{_EVERY_PT}){_list(_PT_DAY_S)}", "weekly_days"),
         (rf"\b(?:as|nas|aos|nos)\s+{_list(_PT_DAYS_RE)}", "weekly_days"),
         (rf"\b(?:every\s+other|every\s+second)\s+{_list(_EN_DAY)}", "weekly_days_other"),
         (rf"\b{_EVERY_EN}{_list(_EN_DAY)}", "weekly_days"),
@@ -273,7 +321,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         (rf"\b{_JOINED_EN}", "weekly_days"),
         # parts of the day, every day
         (
-            r"\b(?:toda\s+(?:a\s+)?(?P<p>manha|tarde|noite)|todas\s+as\s+(?P<q>manhas|tardes|noites)|(?:every|each)\s+(?P<r>morning|afternoon|evening|night)|(?P<s>__ADJ__nightly__END__))\b",
+            r"\b(?:(?:todo|tds?)\s+(?:o\s+)?(?:fim|final)\s+d[eoa]\s+(?P<t>tarde|dia)|(?:at\s+the\s+)?end\s+of\s+(?:every|each)\s+(?P<u>day)|toda\s+(?:a\s+)?(?P<p>manha|tarde|noite)|todas\s+as\s+(?P<q>manhas|tardes|noites)|(?:every|each)\s+(?P<r>morning|afternoon|evening|night)|(?P<s>__ADJ__nightly__END__))\b",
             "daily_part",
         ),
         # plain frequencies
@@ -282,15 +330,15 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "daily",
         ),
         (
-            r"\b(?:toda\s+semana|todas\s+as\s+semanas|semanalmente|every\s+week|__ADJ__weekly__END__|once\s+a\s+week|uma\s+vez\s+por\s+semana)\b",
+            r"\b(?:toda\s+semana|todas\s+as\s+semanas|semanalmente|(?:every|each)\s+week|__ADJ__weekly__END__|once\s+a\s+week|uma\s+vez\s+por\s+semana)\b",
             "weekly",
         ),
         (
-            r"\b(?:todo\s+mes|(?:todos|tds)\s+os\s+meses|mensalmente|every\s+month|__ADJ__monthly__END__|once\s+a\s+month|uma\s+vez\s+por\s+mes)\b",
+            r"\b(?:todo\s+mes|(?:todos|tds)\s+os\s+meses|mensalmente|(?:every|each)\s+month|__ADJ__monthly__END__|once\s+a\s+month|uma\s+vez\s+por\s+mes)\b",
             "monthly",
         ),
         (
-            r"\b(?:todo\s+ano|todos\s+os\s+anos|anualmente|every\s+year|__ADJ__yearly__END__|__ADJ__annually__END__|once\s+a\s+year|uma\s+vez\s+por\s+ano)\b",
+            r"\b(?:todo\s+ano|todos\s+os\s+anos|anualmente|(?:every|each)\s+year|__ADJ__yearly__END__|__ADJ__annually__END__|once\s+a\s+year|uma\s+vez\s+por\s+ano)\b",
             "yearly",
         ),
     )
@@ -305,12 +353,42 @@ _DURATION = re.compile(
 _UNTIL = re.compile(r"\b(?:ate|until|till|through|thru|up\s+to|ending(?:\s+on)?)\b")
 _START = re.compile(
     r"\b(?:a\s+partir\s+d[eoa]s?|comecando(?:\s+(?:n[oa]|em|d[eoa]))?|iniciando(?:\s+(?:n[oa]|em))?"
-    r"|starting(?:\s+(?:on|from|this|next))?|beginning(?:\s+(?:on|from))?|from)\b"
+    r"|starting(?:\s+(?:on|from))?|beginning(?:\s+(?:on|from))?|from)\b"
 )
 
 
-def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per kind of pattern
+# days left out of a rule: "todo dia menos domingo", "every morning except sundays"
+_EXCEPT = re.compile(
+    rf"\s*,?\s*\b(?:menos|exceto|excepto|tirando|fora|except|but(?:\s+not)?|other\s+than)\s+(?:(?:o|a|os|as|aos|nos|nas|no|na|on)\s+)?"
+    rf"(?P<x>{_PT_ITEM}|{_EN_ITEM}|fi(?:m|ns)\s+de\s+semana|fds|weekends?)(?:{_AND}(?P<y>{_PT_ITEM}|{_EN_ITEM}))?"
+)
+
+
+def read_repeat(folded: str) -> Repeat | None:
     """What repeats in a folded message, or None when nothing certainly does."""
+    left_out = _EXCEPT.search(folded)
+    if left_out is None:
+        return _read_repeat(folded)
+    span = left_out.span()
+    repeat = _read_repeat(folded[: span[0]] + " " * (span[1] - span[0]) + folded[span[1] :])
+    if (
+        repeat is None
+        or repeat.parts["FREQ"] not in ("DAILY", "WEEKLY")
+        or "INTERVAL" in repeat.parts
+    ):
+        return repeat
+    said = left_out.group("x") + " " + (left_out.group("y") or "")
+    out = {"SA", "SU"} if re.search(r"fim|fins|fds|weekend", said) else set()
+    out |= set(_day_codes(said))
+    days = [c for c in CODES if c in repeat.parts.get("BYDAY", ",".join(CODES)).split(",")]
+    kept = [c for c in days if c not in out]
+    if not out or not kept or len(kept) == len(days):
+        return repeat
+    parts = {**repeat.parts, "FREQ": "WEEKLY", "BYDAY": ",".join(kept)}
+    return replace(repeat, parts=parts, spans=(*repeat.spans, span))
+
+
+def _read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per kind of pattern
     for pattern, kind in _PATTERNS:
         m = pattern.search(folded)
         if m is None:
@@ -326,9 +404,11 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
                     continue
                 parts = {"FREQ": "MONTHLY", "BYDAY": f"{n:+d}{codes[0]}".replace("+", "")}
             case "business":
-                first = groups["n"][0] in "p1f"
+                position = _ordinal(groups["n"])
+                if position is None:
+                    continue
                 parts = {"FREQ": "MONTHLY", "BYDAY": "MO,TU,WE,TH,FR",
-                         "BYSETPOS": "1" if first else "-1"}  # fmt: skip
+                         "BYSETPOS": str(position)}  # fmt: skip
             case "next_n":
                 codes, count = _day_codes(groups["wd"]), _number(groups["c"])
                 if not codes or count is None or not 1 <= count <= 52:
@@ -342,10 +422,23 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
             case "last_day":
                 parts = {"FREQ": "MONTHLY", "BYMONTHDAY": "-1"}
             case "monthday":
-                day = _number(groups["d"])
-                if day is None or not 1 <= day <= 31:
+                said = groups["d"]
+                read = [
+                    1 if d in ("comeco", "inicio", "virada", "primeiro") else _number(d)
+                    for d in (re.findall(r"\d+", said) if said[0].isdigit() else [said])
+                ]
+                days = sorted({d for d in read if d is not None and 1 <= d <= 31})
+                if not days or len(days) != len(set(read)):
                     continue
-                parts = {"FREQ": "MONTHLY", "BYMONTHDAY": str(day)}
+                parts = {"FREQ": "MONTHLY", "BYMONTHDAY": ",".join(map(str, days))}
+            case "day_range":
+                starts = _day_codes(groups["a"] or groups.get("c") or "")
+                ends = _day_codes(groups["b"] or groups.get("d") or "")
+                if not starts or not ends or starts == ends:
+                    continue
+                a, b = CODES.index(starts[0]), CODES.index(ends[0])
+                run = [CODES[(a + k) % 7] for k in range((b - a) % 7 + 1)]
+                parts = {"FREQ": "WEEKLY", "BYDAY": ",".join(c for c in CODES if c in run)}
             case "weekdays":
                 parts = {"FREQ": "WEEKLY", "BYDAY": "MO,TU,WE,TH,FR"}
             case "weekends":
@@ -353,8 +446,14 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
             case "other_day":
                 parts = {"FREQ": "DAILY", "INTERVAL": "2"}
             case "interval":
-                word = groups["n"]
-                n = 2 if word in ("other", "second") else _number(word)
+                word = groups["n"] or groups.get("m") or groups.get("k") or ""
+                n = (
+                    2
+                    if word == "other"
+                    else _ordinal(word)
+                    if word[-2:] in _ORD_TAILS
+                    else _number(word)
+                )
                 unit = re.sub(r"(?:es|s)$", "", groups["u"])
                 freq = _UNIT.get(unit) or _UNIT.get(unit.rstrip("s"))
                 if n is None or freq is None or not 1 <= n <= 366:
@@ -376,8 +475,16 @@ def read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per ki
                 if kind == "weekly_days_other":
                     parts["INTERVAL"] = "2"
             case "daily_part":
-                word = next(g for g in (groups["p"], groups["q"], groups["r"], groups["s"]) if g)
-                part = _PARTS[word.rstrip("s") if word != "nightly" else word]
+                word = (
+                    next(g for g in (groups["p"], groups["q"], groups["r"], groups["s"]) if g)
+                    if not (groups["t"] or groups["u"])
+                    else ""
+                )
+                part = (
+                    _PARTS[word.rstrip("s") if word != "nightly" else word]
+                    if word
+                    else "end_of_day"
+                )
                 parts = {"FREQ": "DAILY"}
             case "daily":
                 parts = {"FREQ": "DAILY"}
@@ -451,7 +558,7 @@ def _also(
         return None
     if parts.get("FREQ") == "WEEKLY":
         m = re.search(
-            rf"\b(?:n[ao]s?|as|aos|on|every)\s+({_list(_PT_DAY + 's?')}|{_list(_EN_DAY + 's?')})",
+            rf"\b(?:n[ao]s?|as|aos|on|every)\s+({_list(_PT_DAY_S)}|{_list(_EN_DAY + 's?')})",
             folded,
         )
         if m is not None and (codes := _day_codes(m.group(1))):
@@ -514,13 +621,17 @@ _CUE = re.compile(
     rf"|anualmente|everyday|{_ADJ}(?:daily|weekly|monthly|biweekly|fortnightly|yearly|annually)"
     r"|proxim[oa]s\s+\d+|next\s+\d+)\b"
 )
+_HOW_OFTEN = r"(?:\d+|duas|tres|quatro|cinco|seis|two|three|four|five|six)"
 # repetition with no rule to read: asked, never set ("de vez em quando", "every now and then")
 _VAGUE = re.compile(
     r"\b(?:de\s+vez\s+em\s+quando|as\s+vezes|com\s+frequencia|frequentemente"
     r"|(?:varias|algumas|umas)\s+vezes\s+(?:por|ao|no)\s+dia|volta\s+e\s+meia"
     r"|every\s+(?:now\s+and\s+then|so\s+often|once\s+in\s+a\s+while)|now\s+and\s+then"
     r"|from\s+time\s+to\s+time|regularly|frequently|periodically|often"
-    r"|(?:several|a\s+few|many)\s+times\s+(?:a|per)\s+day)\b"
+    r"|(?:several|a\s+few|many)\s+times\s+(?:a|per)\s+day"
+    # how often but not which days: "3x por semana", "duas vezes no mês", "twice a week"
+    rf"|{_HOW_OFTEN}\s*(?:x|vezes|times)\s+(?:por|na|no|ao|a|per|every|each)\s+(?:semana|mes|week|month)"
+    r"|twice\s+(?:a|per|every|each)\s+(?:week|month))\b"
 )
 
 

@@ -20,7 +20,7 @@ from typing import Literal
 from rapidfuzz.distance import OSA
 
 from agent.understanding.reminders.asks import ChangeAsk, read_ask
-from agent.understanding.reminders.dates import DayOffset
+from agent.understanding.reminders.dates import Date, DayOffset, NthWeekday
 from agent.understanding.reminders.holidays import Country
 from agent.understanding.reminders.lexicon import Tok, fold_same_length, text_at, tokenize
 from agent.understanding.reminders.placing import (
@@ -271,6 +271,8 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
         return "remind"
     if when.day == DayOffset(0) or (when.day is None and when.relative is None):
         return None  # "estou cansado hoje": today with no time is no reminder to offer
+    if isinstance(when.day, Date | NthWeekday):
+        return "remind"  # a date and a task ("dia 20 pagar a fatura"): asked for by its date
     return "remind_or_note"
 
 
@@ -355,6 +357,9 @@ def parse(
         # rule words the grammar could not read ("segunda sim, segunda não" unknown): never once
         return AskWhen(what, later_today_options(now), "partial")
     unread = unread_time_words(toks, when.spans, span)
+    if when.clock is not None and (not when.clock.ambiguous or when.part is not None):
+        # "umas 5 da tarde", "like 5pm": about a clock that says its half of the day
+        unread = [t for t in unread if t.text not in _APPROXIMATELY]
     if unread:  # part of the time was left unread: ask rather than set it early
         marks = {toks.index(t) for t in unread}
         marks |= {i - 1 for i in marks if text_at(toks, i - 1) in _ARTICLES}  # "a week from"
@@ -376,10 +381,24 @@ _FREQUENCY_WORD = re.compile(
 def _rule_words(folded: str, spans: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     """The spans of a rule that are not part of the task: "every monday ... the weekly report"
     keeps "weekly" in the text when other words say the rule."""
-    rest = tuple(s for s in spans if not _FREQUENCY_WORD.fullmatch(folded[s[0] : s[1]]))
+    rest = tuple(
+        s
+        for s in spans
+        if not _FREQUENCY_WORD.fullmatch(folded[s[0] : s[1]])
+        or any(  # "weekly on sundays": beside the other rule words, it is one of them
+            _touching(folded, s, t) and repeat_cue(folded[t[0] : t[1]]) for t in spans if t != s
+        )
+    )
     return rest if any(repeat_cue(folded[a:b]) for a, b in rest) else spans
 
 
+def _touching(folded: str, one: tuple[int, int], other: tuple[int, int]) -> bool:
+    """Two spans with nothing but spaces and punctuation between them."""
+    between = folded[min(one[1], other[1]) : max(one[0], other[0])]
+    return not re.search(r"\w", between)
+
+
+_APPROXIMATELY = frozenset({"umas", "uns", "like", "ish"})
 # words that, beside a time the grammar read, say there was more to it than it read
 _LOOKS_LIKE_TIME = frozenset({
     "q", "vem", "dps", "dpois", "depois", "umas", "uns", "like", "end", "fim", "final",

@@ -3,7 +3,7 @@ with no request verb, is a reminder; a note, a save, a question, a statement or 
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -36,16 +36,16 @@ def test_a_time_and_an_activity_is_a_reminder(message: str, due: str, what: str)
 
 
 @pytest.mark.parametrize(
-    ("message", "due"),
-    [("amanhã de manhã ir ao banco", "2026-01-06 09:00"),
-     ("tomorrow evening call the landlord", "2026-01-06 20:00")],
-)  # fmt: skip
-def test_a_day_and_a_part_of_it_take_the_parts_hour(message: str, due: str) -> None:
-    """DESIGN 10.5: a part of the day beside a day is its conventional hour, said in the reply."""
+    "message", ["amanhã de manhã ir ao banco", "tomorrow evening call the landlord"]
+)
+def test_a_day_and_a_part_of_it_ask_which_hour(message: str) -> None:
+    """docs/reminders.md: a part of the day without a clock is asked, with 2-3 of its hours
+    on that day, never a guessed hour that may be earlier than meant."""
     assert route(message) == ("remind", message)
     parsed = parse(message, NOW)
-    assert isinstance(parsed, SetReminder)
-    assert parsed.due.strftime("%Y-%m-%d %H:%M") == due
+    assert isinstance(parsed, AskWhen)
+    assert 2 <= len(parsed.options) <= 3
+    assert {o.date() for o in parsed.options} == {date(2026, 1, 6)}
 
 
 @pytest.mark.parametrize(
@@ -107,12 +107,27 @@ def test_what_is_not_a_reminder_request_stays_what_it_was(message: str) -> None:
 
 @pytest.mark.parametrize(
     "message",
-    ["comprar leite amanhã", "dia 20 pagar a fatura", "15/03 aniversário do Lucas",
-     "jan 20 renew passport", "ligar pro dentista na segunda"],
+    ["comprar leite amanhã", "ligar pro dentista na segunda", "sexta levar o bolo"],
 )  # fmt: skip
 def test_a_day_alone_and_a_task_ask_reminder_or_note(message: str) -> None:
     """A note as much as a reminder: one question (the runtime offers both), never an effect."""
     assert route(message) == ("remind_or_note", message)
+
+
+@pytest.mark.parametrize(
+    ("message", "due"),
+    [("dia 20 renovar o seguro", "2026-01-20 09:00"),
+     ("25/02 aniversário da Bia", "2026-02-25 09:00"),
+     ("mês que vem dia 8 pagar o IPVA", "2026-02-08 09:00"),
+     ("feb 3 renew the car tag", "2026-02-03 09:00"),
+     ("on the 18th pay the gas bill", "2026-01-18 09:00")],
+)  # fmt: skip
+def test_a_date_and_a_task_is_a_reminder_at_nine(message: str, due: str) -> None:
+    """A date is said for a reminder: set at 09:00 of it (the reply says so), not asked."""
+    assert route(message) == ("remind", message)
+    parsed = parse(message, NOW, month_first=True)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.due.strftime("%Y-%m-%d %H:%M") == due
 
 
 @given(st.text(max_size=80))
