@@ -32,7 +32,7 @@ from agent.tools.base import (
     Updated,
 )
 from agent.types import Reply
-from agent.understanding.facts import read_fact, restated, said_title
+from agent.understanding.facts import read_fact, restated, said_title, states_value
 from agent.understanding.references import Reference, Target, read_reference
 from agent.understanding.textnorm import one_line
 from storage.documents import ITEM_TYPES, ItemDoc
@@ -106,7 +106,7 @@ async def _restated(deps: Deps, turn: Turn, message: str) -> Reference | None:
     value, as a fix of the item the user's last effect touched; None unless certain."""
     one = shelves.shown(turn)
     entry = one.single if one is not None else None
-    if entry is None or entry.type != "note":
+    if entry is None or entry.type != "note" or not states_value(message):
         return None
     item = await deps.db.items.get(turn.user_id, entry.item_id)
     content = restated(message, item.content or "") if item is not None else None

@@ -118,6 +118,9 @@ def without_chatter(text: str) -> str:
     cut = _HEAD.sub("", text)
     tail = _TAIL.search(" " + cut)
     if tail is not None:
+        colon = cut.rfind(":")
+        if colon >= 0 and colon >= tail.start() - 1:
+            return text  # "anota: 🎬": what follows the colon is the content, whatever it is
         cut = (" " + cut)[: tail.start()]
     question = "?" if text.rstrip().endswith("?") and not cut.rstrip().endswith("?") else ""
     cut = cut.strip() + question

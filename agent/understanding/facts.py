@@ -153,6 +153,18 @@ _NOT_SUBJECTS: Final = frozenset(
 )
 
 
+def states_value(message: str) -> bool:
+    """Whether `message` has the shape `restated` reads ("a senha é 1234"), read on the message
+    alone, so a note is fetched only for a message that may restate it."""
+    raw = message.strip()
+    if not raw or len(raw) > 200 or "?" in raw or "\n" in raw:
+        return False
+    said = _STATED.match(re.sub(r"[^\w\s]", " ", fold_same_length(raw)))
+    return said is not None and not any(
+        word in _NOT_SUBJECTS or word in _FIELDS for word in said.group("subject").split()
+    )
+
+
 def restated(message: str, content: str) -> str | None:
     """`content` (a note) with the value `message` states for words it holds put in the old
     value's place: "a senha é 1234" on "senha do wifi 1233" -> "senha do wifi 1234". None

@@ -150,7 +150,7 @@ async def test_a_saved_title_reaches_the_next_request_only_inside_a_data_block(
     async with live_runtime(db) as live:
         await live.say(f"salva uma nota: {note}", llm=[call("save_note", content=note)])
         _, report = await live.say(
-            "quero uma sugestão de filme para hoje", llm=[respond("Veja A Origem.")]
+            "me conta uma curiosidade sobre cinema", llm=[respond("O primeiro filme tem 130 anos.")]
         )
     sent = report.requests[0].body["messages"]
     history = [m for m in sent[1:-1] if m["role"] in ("user", "assistant") and m.get("content")]
