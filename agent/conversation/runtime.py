@@ -79,7 +79,7 @@ from agent.trust.budgets import prompt_budget
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
 from agent.understanding.batches import read_batch
-from agent.understanding.chatter import without_chatter
+from agent.understanding.chatter import quiet_clauses, without_chatter
 from agent.understanding.facts import read_fact
 from agent.understanding.intent import Intent, IntentClassifier
 from agent.understanding.language import detect_language, reply_language
@@ -290,6 +290,12 @@ class Runtime:
             turn.incoming = dataclasses.replace(turn.incoming, text=said)
             turn.intent = None
         intent = turn.intent or self.classifier.classify(turn.incoming.text or "")
+        if intent.action == "llm" and (bare := quiet_clauses(said)) != said:
+            # "ops, desfaz, apaguei errado", "wait no, undo that": a command among clauses of
+            # interjections is that command; anything else keeps its words ("opa errei, é 17h")
+            if (plain := self.classifier.classify(bare)).action not in ("llm", "smalltalk"):
+                turn.incoming = dataclasses.replace(turn.incoming, text=bare)
+                intent = plain
         turn.intent = intent
         return await self._route(turn, intent)
 

@@ -37,7 +37,8 @@ _CHATTER_WORDS: Final = (
     r"opa|ops|oops|epa|ih|ah+|oh+|eita|nossa|pera|peraí|perai|espera|wait|hmm+|hm|uh|"
     r"nao|no|nope|na verdade|actually|alias|sorry|desculpa|desculpe|foi mal|my bad|"
     r"(?:eu\s+)?(?:me\s+)?(?:confundi|enganei|equivoquei)(?:\s+(?:tudo|aqui))?|errei|"
-    r"(?:foi\s+)?engano(?:\s+meu)?|(?:falei|escrevi|marquei|cliquei|apertei)\s+errado|sem querer|"
+    r"(?:foi\s+)?engano(?:\s+meu)?|(?:falei|escrevi|marquei|cliquei|apertei|apaguei|salvei|mandei|"
+    r"digitei|coloquei|botei)\s+errado|sem querer|"
     r"i was wrong|(?:i\s+)?(?:mixed (?:it|them) up|messed up|misspoke|clicked wrong)|"
     r"by mistake|my mistake|correction|correcao|scratch that|ignore that|ignora(?:\s+isso)?|"
     r"ok|okay|blz|beleza|enfim|well|anyway|so|entao"
@@ -74,6 +75,24 @@ def quiet(text: str) -> str:
     if not "".join(keep).strip():
         return text
     return "".join(keep)
+
+
+def quiet_clauses(text: str) -> str:
+    """`text` without its clauses of interjections and apologies ("ops, desfaz, apaguei errado"
+    is "desfaz"; "wait no, undo that" is "undo that"), for the runtime's readers; laughter and
+    politeness are left to `without_chatter`, and `text` itself when nothing is cut."""
+    if "\n" in text.strip() or text.lstrip().startswith("/"):
+        return text  # a list a line and commands stay as sent
+    clauses = [m for m in _CLAUSE.finditer(fold_same_length(text)) if m.group().strip()]
+    chatter = [m for m in clauses if _CHATTER_CLAUSE.match(m.group())]
+    if not chatter or len(chatter) == len(clauses):
+        return text
+    keep = list(text)
+    for m in chatter:
+        end = m.end() + (m.end() < len(keep) and keep[m.end()] in ",;:.!")
+        keep[m.start() : end] = [" "] * (end - m.start())
+    cut = re.sub(r"\s+", " ", "".join(keep)).strip().rstrip(",;:")
+    return cut if re.search(r"\w", cut) else text
 
 
 # -- the message's edges (the runtime's cut) ----------------------------------------------

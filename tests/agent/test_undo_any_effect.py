@@ -164,3 +164,32 @@ async def test_undo_of_a_message_that_saved_several_notes_reverts_them_all(live:
     assert len(undone["also_hashes"]) == 2
     assert "Refeito" in (await send(live, update(4, "refaz"))).text
     assert len(await live.db.items.list_for(USER)) == 4
+
+
+@pytest.mark.parametrize(
+    ("said", "cancelled"),
+    [("ops, desfaz, apaguei errado", "comprar pão"), ("wait no, undo that", "comprar pão")],
+)
+async def test_an_undo_among_interjection_clauses_is_that_undo(
+    db: Database, said: str, cancelled: str
+) -> None:
+    """Clauses that only say "oops" or "I got it wrong" around «desfaz» leave the undo: the
+    whole message was offered as a note before, and nothing was undone."""
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: ligar pro banco")
+        await lembra.say("anota: comprar pão")
+        reply = await lembra.say(said)
+        assert cancelled in reply.text
+        assert [i.content for i in await lembra.items()] == ["ligar pro banco"]
+
+
+async def test_a_correction_clause_keeps_its_words_for_the_reader_that_needs_them(
+    db: Database,
+) -> None:
+    """ "opa errei, é às 17h30" right after a reminder moves it: the lead-in is not cut away."""
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra hoje às 16h de buscar a encomenda")
+        reply = await lembra.say("opa errei, é às 17h30")
+        assert "17:30" in reply.text
+        (reminder,) = [r for r in await db.reminders.for_user(ALICE) if r.state == "scheduled"]
+        assert "encomenda" in reminder.text
