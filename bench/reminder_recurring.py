@@ -22,7 +22,11 @@ Sets: tests/agent/reminder_recurring_dev.tsv, tests/agent/reminder_recurring_dev
 tests/agent/reminder_recurring_dev3.tsv and tests/agent/reminder_partial_dev.tsv (ours; every
 row right in tests/agent/reminders/test_dev_sets.py); bench/reminder_recurring_blind.tsv (155 repeating requests) and
 bench/reminder_partial_blind.tsv (153 one-off requests with partial or vague times), written
-blind for issue 43, run once (first-run figures in the wave-4 closing note), spent since.
+blind for issue 43, run once (first-run figures in the wave-4 closing note), spent since;
+bench/reminder_recurring_blind3.tsv (90) and bench/reminder_partial_blind3.tsv (90), written
+blind in wave 6 and run once (first run: repeating as typed 91.1% EN and PT, as `/remind`
+91.1% EN, 93.3% PT; one-offs as typed 80.0% EN, 75.6% PT, as `/remind` 95.6% EN, 86.7% PT;
+0 early in all), spent since.
 
 Run from the repo root: `.venv/bin/python bench/reminder_recurring.py --file PATH.tsv [--show]
 [--as-remind]`; `--as-remind` reads each message as `/remind <message>` does, for sets whose

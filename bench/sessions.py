@@ -29,7 +29,12 @@ runs with its own "tmdb" catalogue when it has one, else with no movie database.
 Held-out files written blind (by people who never read the code; run once, first-run
 figures in the wave-4 closing note, spent since): bench/sessions_blind_understanding.json
 (40 sessions, issue 41), bench/sessions_blind_undo_reminders.json (35, issue 43),
-bench/sessions_blind_watchlist.json (29, with its TMDB catalogue, issue 44).
+bench/sessions_blind_watchlist.json (29, with its TMDB catalogue, issue 44). Wave 6's, written
+the same way and run once with no model (first run in its closing note, spent since):
+bench/sessions_blind3_understanding.json (16), bench/sessions_blind3_watchlist.json (10, with
+its catalogue), bench/sessions_blind3_undo_reminders.json (10). (Wave 5's blind sets were lost
+with the machine they were written on before they were committed; their first-run figures are
+in that wave's note.)
 `--fresh-runtime` builds the runtime again for every message, as one `lembra chat` per
 message does (nothing kept in process between messages).
 
