@@ -211,13 +211,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
-    parser.add_argument("--set", choices=("a", "b", "c", "d", "e", "f", "g"), default="e")
+    parser.add_argument("--set", choices=("a", "b", "c", "d", "e", "f", "g", "h"), default="e")
     parser.add_argument("--file", type=Path, help="the JSON lines of set d")
     parser.add_argument("--n", type=int, help="cases of each label for sets a, b, c")
     parser.add_argument("--full", action="store_true", help="sets a, b, c: every case, events too")
     parser.add_argument("--show", type=int, default=25, help="misses listed per group")
     args = parser.parse_args()
-    if args.set in ("d", "e", "f", "g"):
+    if args.set in ("d", "e", "f", "g", "h"):
         named = "claims_d_blind.jsonl" if args.set == "d" else f"claims_{args.set}.jsonl"
         cases = from_jsonl(args.file or ROOT / "bench" / named)
     else:
