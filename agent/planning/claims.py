@@ -330,6 +330,12 @@ _STATE_DONE: Final = (_SEEN - _set("vi vimos assisti assistimos read")) | _set(
     "vistas assistidos assistidas lidos lidas"
 )
 _STATE_OPEN: Final = _set("unseen unwatched unread pendente pendentes")
+_ENDED: Final = _set("finished terminou terminei terminado terminada terminados terminadas")
+_STILL: Final = _set("ja already ainda still yet sim yes so just")
+_STATE_BEFORE: Final = frozenset().union(
+    _STATE_AUX, _YOU, _POSSESSIVE, _NEGATIONS, _ARTICLES, _HAVE,
+    _set("como as marked marcado marcada marcados marcadas nos nas entre among in"),
+)  # fmt: skip
 _STATE_WORDS: Final = _STATE_AUX | _set("marcado marcada marked como as")
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
@@ -1181,8 +1187,13 @@ def _said_state(words: Sequence[str], negated: bool) -> StatementKind | None:
     """The state words say an item is in: "seen" (done), "unseen" (still to see or read)."""
     if any(w in _STATE_OPEN for w in words) or _left(words):
         return "unseen"
-    if any(w in _STATE_DONE for w in words):
-        return "unseen" if negated else "seen"
+    for k, w in enumerate(words):
+        before = [x for x in words[:k] if x not in _STILL][-1:]
+        # "marcado como visto", "in your watched list"; not "best watched", "deve ser visto"
+        if w in _STATE_DONE and (not before or before[0] in _STATE_BEFORE):
+            return "unseen" if negated else "seen"
+    if negated and any(w in _ENDED for w in words):
+        return "unseen"  # "you haven't finished it", "não terminou"
     return None
 
 
