@@ -20,7 +20,10 @@ Sets:
   "state"?}], "reply"}. bench/claims_e.jsonl, bench/claims_f.jsonl and bench/claims_g.jsonl are ours (`--set e`, `--set f`,
   `--set g`; g, written for issue 42's second round: "only X left", picks "from your list",
   absence and emptiness by topic, titles that read as clauses, counts per type, true
-  listings and small talk; on the checker before them: 35/56 false caught, 1/56 true refused).
+  listings and small talk; on the checker before them: 35/56 false caught, 1/56 true refused;
+  h (`--set h`), an item's state said of it: "X tá nos vistos", "still unwatched", listings
+  headed by a state, picks said unseen, in both states; on the checker before them: 7/26
+  false caught, 4/26 true refused).
 
 Sets a, b and c were written when model text could follow an effect in its own turn, so
 some of their cases carry this turn's ledger events. By default only the cases with no
