@@ -331,6 +331,8 @@ _STATE_DONE: Final = (_SEEN - _set("vi vimos assisti assistimos read")) | _set(
 )
 _STATE_OPEN: Final = _set("unseen unwatched unread pendente pendentes")
 _ENDED: Final = _set("finished terminou terminei terminado terminada terminados terminadas")
+# what opens a clause of its own after "e"/"and": "tá na lista e (você) ainda não viu"
+_NEXT_STATE: Final = _set("ainda still nao not")
 _STILL: Final = _set("ja already ainda still yet sim yes so just")
 _STATE_BEFORE: Final = frozenset().union(
     _STATE_AUX, _YOU, _POSSESSIVE, _NEGATIONS, _ARTICLES, _HAVE,
@@ -611,7 +613,7 @@ def _clauses(sentence: list[Tok], language: str) -> list[tuple[list[Tok], str]]:
         if (
             tok.w in (",", ":", "-", "–", "—", '"')
             or boundary
-            or (tok.w in ("e", "and") and (finite or after in _YOU))  # "... e você não viu"
+            or (tok.w in ("e", "and") and (finite or after in _YOU or after in _NEXT_STATE))
         ):
             out += [(current, tok.w)] if current else []
             current = []
@@ -1170,7 +1172,9 @@ def _read_clause(
             return [], [replace(s, left=True) for s in said]
         return [], [*said, *(Statement("seen", s.names, refers=s.refers) for s in said)]
     names = tuple(t.name for t in clause if t.name is not None)
-    if names or all(w in _STATE_WORDS or w in _STATE_OPEN or w in _SEEN_ONLY for w in words):
+    if names or all(
+        w in _STATE_WORDS or w in _STATE_OPEN or w in _SEEN_ONLY or w in _DONE_AUX for w in words
+    ):
         return [], [Statement(state, names)]  # "Heat is still unseen", "e ainda não assistida"
     return [], []
 
@@ -1190,7 +1194,8 @@ def _said_state(words: Sequence[str], negated: bool) -> StatementKind | None:
     for k, w in enumerate(words):
         before = [x for x in words[:k] if x not in _STILL][-1:]
         # "marcado como visto", "in your watched list"; not "best watched", "deve ser visto"
-        if w in _STATE_DONE and (not before or before[0] in _STATE_BEFORE):
+        said_as = not before or before[0] in _STATE_BEFORE or negated and before[0] in _DONE_AUX
+        if w in _STATE_DONE and said_as:  # "ainda não foi visto"; not "foi visto por milhões"
             return "unseen" if negated else "seen"
     if negated and any(w in _ENDED for w in words):
         return "unseen"  # "you haven't finished it", "não terminou"

@@ -816,6 +816,8 @@ def test_rules_the_bench_sets_do_not_reach_still_hold(
         ),
         ("Vistos até agora: Tár e Up.", "pt", ("movie:Tár", "movie:Up@seen")),
         # a pick said to be unseen
+        ("Sugiro Tár: tá na sua lista e ainda não foi visto.", "pt", ("movie:Tár@seen",)),
+        ("Tár? Ainda não foi visto.", "pt", ("movie:Tár@seen",)),
         ("What about Up? It's waiting on your list, unwatched.", "en", ("movie:Up@seen",)),
         ("Vai de Up — tá na lista e você ainda não viu.", "pt", ("movie:Up@seen",)),
     ],
@@ -846,6 +848,7 @@ def test_a_state_the_item_is_not_in_is_refused(
             "en",
             ("movie:The Fly",),
         ),
+        ("Sugiro Tár: tá na sua lista e ainda não foi visto.", "pt", ("movie:Tár",)),
         # a done word not said as the item's state: the model's own knowledge
         ("Tár is best watched on a big screen.", "en", ("movie:Tár",)),
         ("Tár é um dos filmes mais assistidos do ano.", "pt", ("movie:Tár",)),
