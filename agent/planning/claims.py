@@ -336,7 +336,7 @@ _NEXT_STATE: Final = _set("ainda still nao not")
 _STILL: Final = _set("ja already ainda still yet sim yes so just")
 _STATE_BEFORE: Final = frozenset().union(
     _STATE_AUX, _YOU, _POSSESSIVE, _NEGATIONS, _ARTICLES, _HAVE,
-    _set("como as marked marcado marcada marcados marcadas nos nas entre among in"),
+    _set("como as marked marcado marcada marcados marcadas nos nas entre among in ("),
 )  # fmt: skip
 _STATE_WORDS: Final = _STATE_AUX | _set("marcado marcada marked como as")
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
@@ -1188,18 +1188,19 @@ def _left(words: Sequence[str]) -> bool:
 
 
 def _said_state(words: Sequence[str], negated: bool) -> StatementKind | None:
-    """The state words say an item is in: "seen" (done), "unseen" (still to see or read)."""
-    if any(w in _STATE_OPEN for w in words) or _left(words):
-        return "unseen"
+    """The state words say an item is in: "seen" (done), "unseen" (still to see or read);
+    None when they say both ("uma vista (X) e uma pendente (Y)": which is which, not read)."""
+    still = any(w in _STATE_OPEN for w in words) or _left(words)
+    done = False
     for k, w in enumerate(words):
         before = [x for x in words[:k] if x not in _STILL][-1:]
         # "marcado como visto", "in your watched list"; not "best watched", "deve ser visto"
         said_as = not before or before[0] in _STATE_BEFORE or negated and before[0] in _DONE_AUX
-        if w in _STATE_DONE and said_as:  # "ainda não foi visto"; not "foi visto por milhões"
-            return "unseen" if negated else "seen"
-    if negated and any(w in _ENDED for w in words):
-        return "unseen"  # "you haven't finished it", "não terminou"
-    return None
+        done = done or w in _STATE_DONE and said_as  # "ainda não foi visto"
+    if done and not negated:
+        return None if still else "seen"
+    ended = negated and any(w in _ENDED for w in words)  # "you haven't finished it"
+    return "unseen" if still or done or ended else None
 
 
 def _news(words: Sequence[str]) -> str | None:

@@ -849,6 +849,8 @@ def test_a_state_the_item_is_not_in_is_refused(
             ("movie:The Fly",),
         ),
         ("Sugiro Tár: tá na sua lista e ainda não foi visto.", "pt", ("movie:Tár",)),
+        # each item with its own state in one sentence: not read as one state of both
+        ("Tár (pendente) e Up (visto).", "pt", ("movie:Tár", "movie:Up@seen")),
         # a done word not said as the item's state: the model's own knowledge
         ("Tár is best watched on a big screen.", "en", ("movie:Tár",)),
         ("Tár é um dos filmes mais assistidos do ano.", "pt", ("movie:Tár",)),
