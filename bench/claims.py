@@ -22,7 +22,10 @@ Sets:
   claims caught (84.6%), 6/90 true statements refused (6.7%); spent since. bench/claims_e.jsonl, bench/claims_f.jsonl and bench/claims_g.jsonl are ours (`--set e`, `--set f`,
   `--set g`; g, written for issue 42's second round: "only X left", picks "from your list",
   absence and emptiness by topic, titles that read as clauses, counts per type, true
-  listings and small talk; on the checker before them: 35/56 false caught, 1/56 true refused).
+  listings and small talk; on the checker before them: 35/56 false caught, 1/56 true refused;
+  h (`--set h`), an item's state said of it: "X tá nos vistos", "still unwatched", listings
+  headed by a state, picks said unseen, in both states; on the checker before them: 7/26
+  false caught, 4/26 true refused).
 
 Sets a, b and c were written when model text could follow an effect in its own turn, so
 some of their cases carry this turn's ledger events. By default only the cases with no
@@ -213,13 +216,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
-    parser.add_argument("--set", choices=("a", "b", "c", "d", "e", "f", "g"), default="e")
+    parser.add_argument("--set", choices=("a", "b", "c", "d", "e", "f", "g", "h"), default="e")
     parser.add_argument("--file", type=Path, help="the JSON lines of set d")
     parser.add_argument("--n", type=int, help="cases of each label for sets a, b, c")
     parser.add_argument("--full", action="store_true", help="sets a, b, c: every case, events too")
     parser.add_argument("--show", type=int, default=25, help="misses listed per group")
     args = parser.parse_args()
-    if args.set in ("d", "e", "f", "g"):
+    if args.set in ("d", "e", "f", "g", "h"):
         named = "claims_d_blind.jsonl" if args.set == "d" else f"claims_{args.set}.jsonl"
         cases = from_jsonl(args.file or ROOT / "bench" / named)
     else:

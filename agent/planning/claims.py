@@ -324,6 +324,21 @@ _SEEN_ONLY: Final = frozenset().union(
     _SEEN, _YOU, _NEGATIONS, _ADVERBS, _REFERRING, _set("e and yet ainda but mas have has")
 )
 _WATCHED: Final = frozenset(("movie", "tv_show", "video"))
+# an item's state said of it (DESIGN 11.5): done ("nos vistos", "marked as watched") or still
+# to see ("unwatched", "pra ver", "ainda não assistida"); not "vi"/"read", which say the speaker's act
+_STATE_DONE: Final = (_SEEN - _set("vi vimos assisti assistimos read")) | _set(
+    "vistas assistidos assistidas lidos lidas"
+)
+_STATE_OPEN: Final = _set("unseen unwatched unread pendente pendentes")
+_ENDED: Final = _set("finished terminou terminei terminado terminada terminados terminadas")
+# what opens a clause of its own after "e"/"and": "tá na lista e (você) ainda não viu"
+_NEXT_STATE: Final = _set("ainda still nao not")
+_STILL: Final = _set("ja already ainda still yet sim yes so just")
+_STATE_BEFORE: Final = frozenset().union(
+    _STATE_AUX, _YOU, _POSSESSIVE, _NEGATIONS, _ARTICLES, _HAVE,
+    _set("como as marked marcado marcada marcados marcadas nos nas entre among in ("),
+)  # fmt: skip
+_STATE_WORDS: Final = _STATE_AUX | _set("marcado marcada marked como as")
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
 _TRASH: Final = _set("lixo lixeira trash bin")
@@ -598,7 +613,7 @@ def _clauses(sentence: list[Tok], language: str) -> list[tuple[list[Tok], str]]:
         if (
             tok.w in (",", ":", "-", "–", "—", '"')
             or boundary
-            or (tok.w in ("e", "and") and finite)
+            or (tok.w in ("e", "and") and (finite or after in _YOU or after in _NEXT_STATE))
         ):
             out += [(current, tok.w)] if current else []
             current = []
@@ -870,6 +885,8 @@ class _Reader:
                     self.effects.append((family, tuple(_names_in(clause))))
             conditional = condition and mark == ","
             for statement in said:
+                if mark == ":" and statement.kind in ("seen", "unseen") and not statement.names:
+                    continue  # "Ainda não vistos:" opens a listing, read below
                 rest = [t for c, _ in clauses[n + 1 :] for t in c]
                 if mark == ":" and any(t.name for t in rest) and not any(t.name for t in clause):
                     statement = replace(statement, names=())  # "tem ficção científica: A e B"
@@ -888,7 +905,12 @@ class _Reader:
         )
         if header is not None:
             colon = next(k for k, t in enumerate(toks) if t.w == ":")
-            if toks[colon + 1 :]:  # "Aqui vai: 🎬 Matrix, 📝 comprar pão"
+            counts = _counts([t.w for t in toks[colon + 1 :]])
+            if counts:  # "Contei aqui: 2 séries, somando os vistos e os não vistos": a count
+                for n, type_, narrowed in counts if header.kind == "member" else ():
+                    count = Statement("count", count=n, type=type_, left=header.left)
+                    self._state(count, []) if not narrowed else None
+            elif toks[colon + 1 :]:  # "Aqui vai: 🎬 Matrix, 📝 comprar pão"
                 names = [_whole(p) for p in _parts(toks[colon + 1 :])]
                 self._state(header, [n for n in names if n.words])
             self.opened = None if toks[colon + 1 :] else header
@@ -899,7 +921,8 @@ class _Reader:
             self.effects.append(("done", ()))
         bare = all(w in _DISCOURSE or w in _ACK_ONLY or w == "§" or w in _TYPE_OF for w in content)
         done = any(w in _LEXICON or w in _REMINDER_WORDS or w in _SEEN for w in words)
-        if "✓" in words and (bare or done) and len(self.effects) == effects:
+        stated = any(s.kind in ("seen", "unseen") for s in self.statements[statements:])
+        if "✓" in words and (bare or done) and len(self.effects) == effects and not stated:
             self.effects.append(("done", ()))  # "Matrix ✅", "Planilha lida e séries importadas ✅"
         seen = [w for w in content if w not in _DISCOURSE and w != "§"]
         if seen and all(w in _SEEN for w in seen) and len(self.effects) == effects:
@@ -1141,7 +1164,19 @@ def _read_clause(
     said = [] if story else _list_statement(clause, negated)
     if said and said[0].kind == "member" and any(w in ("volta", "back") for w in words):
         return [("save", "done")], []  # "Your list now includes X", "Duna está de volta"
-    return [], said
+    state = None if story or _CONDITIONS & set(words) else _said_state(words, negated)
+    if state is None or any(s.kind != "member" for s in said):
+        return [], said
+    if said:  # "X continua na sua lista pra ver", "Heat is in your watched list"
+        if state == "unseen":
+            return [], [replace(s, left=True) for s in said]
+        return [], [*said, *(Statement("seen", s.names, refers=s.refers) for s in said)]
+    names = tuple(t.name for t in clause if t.name is not None)
+    if names or all(
+        w in _STATE_WORDS or w in _STATE_OPEN or w in _SEEN_ONLY or w in _DONE_AUX for w in words
+    ):
+        return [], [Statement(state, names)]  # "Heat is still unseen", "e ainda não assistida"
+    return [], []
 
 
 def _left(words: Sequence[str]) -> bool:
@@ -1150,6 +1185,22 @@ def _left(words: Sequence[str]) -> bool:
         w in _LEFT or w in _TO_SEE and words[k - 1 : k] in (["to"], ["pra"], ["para"])
         for k, w in enumerate(words)
     )
+
+
+def _said_state(words: Sequence[str], negated: bool) -> StatementKind | None:
+    """The state words say an item is in: "seen" (done), "unseen" (still to see or read);
+    None when they say both ("uma vista (X) e uma pendente (Y)": which is which, not read)."""
+    still = any(w in _STATE_OPEN for w in words) or _left(words)
+    done = False
+    for k, w in enumerate(words):
+        before = [x for x in words[:k] if x not in _STILL][-1:]
+        # "marcado como visto", "in your watched list"; not "best watched", "deve ser visto"
+        said_as = not before or before[0] in _STATE_BEFORE or negated and before[0] in _DONE_AUX
+        done = done or w in _STATE_DONE and said_as  # "ainda não foi visto"
+    if done and not negated:
+        return None if still else "seen"
+    ended = negated and any(w in _ENDED for w in words)  # "you haven't finished it"
+    return "unseen" if still or done or ended else None
 
 
 def _news(words: Sequence[str]) -> str | None:
@@ -1436,10 +1487,14 @@ def _list_header(sentence: list[Tok], asked_type: str = "") -> Statement | None:
         )
     )  # "Aqui vai:", "Filmes:", "Yes, just two:"; not "Achei 2 filmes com esse nome:"
     you_have = any(w in _YOU for w in head) and any(w in _HAVE or w in _KEPT_WORDS for w in head)
-    if not (_has_place(head) or you_have or presents) or len(head) > 8:
+    # "Ainda não assistidas:", "Movies you've already watched:": of that state
+    state = _said_state(head, any(w in _NEGATIONS and w != "no" for w in head))
+    if not (_has_place(head) or you_have or presents or state) or len(head) > 8:
         return None
     type_ = next((_TYPE_OF[w] for w in head if w in _TYPE_OF), asked_type)
-    return Statement("member", type=type_, complete=any(w in _ONLY | _ALL for w in head))
+    complete = any(w in _ONLY | _ALL for w in head)
+    kind: StatementKind = "seen" if state == "seen" else "member"
+    return Statement(kind, type=type_, complete=complete, left=state == "unseen")
 
 
 # -- judging ---------------------------------------------------------------------------------

@@ -791,3 +791,89 @@ def test_rules_the_bench_sets_do_not_reach_still_hold(
     message: str, language: str, stored: tuple[str], false: bool
 ) -> None:
     assert refused(message, language, *stored) == false
+
+
+# -- an item's state said of it (DESIGN 11.5): checked against the item's state ---------------
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored"),
+    [
+        # done said of an item still to see
+        ("Sim, Tár aparece como assistido.", "pt", ("movie:Tár", "movie:Up@seen")),
+        ("Yup — Tár shows up in your watched movies.", "en", ("movie:Tár", "movie:Up@seen")),
+        ("Claro, Severance já tá entre as vistas.", "pt", ("tv:Severance",)),
+        # still to see said of an item seen
+        ("Nope, Tár is still unwatched.", "en", ("movie:Tár@seen",)),
+        ("Não, Tár segue pendente na sua lista.", "pt", ("movie:Tár@seen",)),
+        ("Your article Rust Tips is still unread.", "en", ("link:Rust Tips@read",)),
+        # a listing headed by a state names items in another state
+        ("Filmes que faltam assistir: Tár e Up.", "pt", ("movie:Tár", "movie:Up@seen")),
+        (
+            "Series you haven't finished watching yet: Severance, Dark.",
+            "en",
+            ("tv:Severance", "tv:Dark@seen"),
+        ),
+        ("Vistos até agora: Tár e Up.", "pt", ("movie:Tár", "movie:Up@seen")),
+        # a pick said to be unseen
+        ("Sugiro Tár: tá na sua lista e ainda não foi visto.", "pt", ("movie:Tár@seen",)),
+        ("Tár? Ainda não foi visto.", "pt", ("movie:Tár@seen",)),
+        ("What about Up? It's waiting on your list, unwatched.", "en", ("movie:Up@seen",)),
+        ("Vai de Up — tá na lista e você ainda não viu.", "pt", ("movie:Up@seen",)),
+    ],
+)
+def test_a_state_the_item_is_not_in_is_refused(
+    message: str, language: str, stored: tuple[str, ...]
+) -> None:
+    assert refused(message, language, *stored)
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored"),
+    [
+        ("Sim, Up aparece como assistido.", "pt", ("movie:Tár", "movie:Up@seen")),
+        # a state statement answering a question is no effect, a ✅ beside it neither
+        ("Yes, Up is marked as watched ✅", "en", ("movie:Up@seen",)),
+        ("Nope, Tár is still unwatched.", "en", ("movie:Tár",)),
+        ("Filmes que faltam assistir: Tár.", "pt", ("movie:Tár", "movie:Up@seen")),
+        ("Vistos até agora: Up.", "pt", ("movie:Tár", "movie:Up@seen")),
+        # a title that opens with an article, picked and said unseen
+        (
+            "Vai de O Iluminado — tá na lista e você ainda não viu.",
+            "pt",
+            ("movie:O Iluminado", "movie:Up@seen"),
+        ),
+        (
+            "What about The Fly? It's on your list and you haven't watched it.",
+            "en",
+            ("movie:The Fly",),
+        ),
+        ("Sugiro Tár: tá na sua lista e ainda não foi visto.", "pt", ("movie:Tár",)),
+        # each item with its own state in one sentence: not read as one state of both
+        ("Tár (pendente) e Up (visto).", "pt", ("movie:Tár", "movie:Up@seen")),
+        # a done word not said as the item's state: the model's own knowledge
+        ("Tár is best watched on a big screen.", "en", ("movie:Tár",)),
+        ("Tár é um dos filmes mais assistidos do ano.", "pt", ("movie:Tár",)),
+        ("Severance deve ser vista em ordem.", "pt", ("tv:Severance",)),
+        # a count after a header is a count, whatever the words after it
+        (
+            "Aqui vai a conta: 3 filmes, vistos e não vistos juntos.",
+            "pt",
+            ("movie:Tár", "movie:Up@seen", "movie:Alien"),
+        ),
+    ],
+)
+def test_a_state_the_item_is_in_passes(
+    message: str, language: str, stored: tuple[str, ...]
+) -> None:
+    assert not refused(message, language, *stored)
+
+
+def test_a_count_after_a_header_is_checked() -> None:
+    assert refused(
+        "Aqui vai a conta: 2 filmes, vistos e não vistos juntos.",
+        "pt",
+        "movie:Tár",
+        "movie:Up@seen",
+        "movie:Alien",
+    )
