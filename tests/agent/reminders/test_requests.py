@@ -94,7 +94,8 @@ def test_a_period_is_routed_as_a_reminder_and_a_question_is_not() -> None:
 def test_a_reminder_request_with_no_time_is_a_reminder_that_asks_when(message: str) -> None:
     assert route(message) == ("remind", message)
     asked = untimed(message, NOW)
-    assert asked.reason == "no_time" and len(asked.options) >= 2
+    assert asked.reason == "no_time"
+    assert len(asked.options) >= 2
 
 
 @pytest.mark.parametrize(
