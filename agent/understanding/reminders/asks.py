@@ -86,14 +86,14 @@ _VERB_CHANGE = (
 )
 _CHANGE = re.compile(
     r"^\s*" + _VERB_CHANGE + r"\s+(?:o\s+|the\s+|my\s+|meu\s+)?(?:lembrete|reminder)\s+"
-    r"(?:d[eoa]s?\s+|about\s+|for\s+|to\s+|of\s+)?(?P<query>.+?)\s+(?:para|pra|pro|to|for)\s+"
+    r"(?:d[eoa]s?\s+|about\s+|for\s+|to\s+|of\s+)?(?P<query>.+?)\s+(?:para|pras?|pros?|to|for)\s+"
     r"(?P<when>.+?)\s*[.!]*\s*$"
 )
 _CHANGE_TAIL = re.compile(  # "muda o do dentista para 10h", "move the dentist one to 10am"
     r"^\s*"
     + _VERB_CHANGE
     + r"\s+(?:o|a|the)\s+(?:d[eoa]s?\s+)?(?P<query>.+?)(?:\s+(?:one|reminder))?\s+"
-    r"(?:para|pra|pro|to)\s+(?P<when>.+?)\s*[.!]*\s*$"
+    r"(?:para|pras?|pros?|to)\s+(?P<when>.+?)\s*[.!]*\s*$"
 )
 # "na verdade às 10", "opa errei, é às 17h30", "actually make it 8pm", "sorry, I meant 9":
 # one or more lead-ins, then words that must all be time (the grammar reads them whole)
@@ -107,9 +107,16 @@ _WORDS = r"[^\s,;](?:(?!\s[-–—]\s)[^,;])*?"
 # "actually make the mom one 8pm", "set the dentist reminder for 10": the reminder named by
 # what it is about, then "one"/"reminder", then the new time
 _CHANGE_ONE = re.compile(
-    r"^\s*(?:" + _RETIME_LEAD + r"\s*[,:!.]?\s*)*(?:" + _VERB_CHANGE + r"|make|put|bota|poe)\s+"
+    r"^\s*(?:(?:" + _RETIME_LEAD + r"|can\s+you|could\s+you|please|pode|por\s+favor)\s*[,:!.]?\s*)*"
+    r"(?:" + _VERB_CHANGE + r"|make|put)\s+"
     r"(?:the|my|o|a)\s+(?P<query>" + _WORDS + r")\s+(?:one|reminder)\s+(?:to\s+|for\s+|at\s+)?"
     r"(?P<when>[^\s].*?)\s*[.!]*\s*$"
+)
+# "bota o do dentista pras 10h": these verbs also put things in lists, so only in this form
+_PUT_ONE = re.compile(
+    r"^\s*(?:bota|bote|poe|ponha|coloca|coloque|joga)\s+(?:o|a)\s+d[eoa]s?\s+(?P<query>"
+    + _WORDS
+    + r")\s+(?:para|pras?|pros?)\s+(?P<when>[^\s].*?)\s*[.!]*\s*$"
 )
 _RETIME = re.compile(
     r"^\s*(?:" + _RETIME_LEAD + r"\s*[,:!.]?\s*)+(?:e\s+|eh\s+|is\s+|it'?s\s+|sera\s+)?"
@@ -142,6 +149,10 @@ _REASON: Final = re.compile(
     r"cause|cuz|since|as\s+(?:he|she|i|it))\b.*$"
 )
 
+# "8pm instead", "10h então": said after the new time, no part of it
+_AFTERWORD: Final = re.compile(
+    r"(?:[\s,]+(?:instead|then|please|pls|entao|então|por\s+favor|pf|pfv|mesmo))+\s*$", re.I
+)
 # a clause of its own after the request: "..., remarcaram", "... - not going anymore"
 _CLAUSE: Final = re.compile(r"\s*[,;]\s+|\s+[-–—]\s+")
 
@@ -176,9 +187,10 @@ def _read_ask(text: str) -> Ask | None:
         if m := pattern.match(folded):
             period = m.group("period")
             return ListAsk(_BY_LETTERS[re.sub(r"\s+", "", period)] if period else None)
-    for pattern in (_CHANGE, _CHANGE_TAIL, _CHANGE_ONE):
+    for pattern in (_CHANGE, _CHANGE_TAIL, _CHANGE_ONE, _PUT_ONE):
         if m := pattern.match(folded):
-            return ChangeAsk(_words(text, m, "query"), _words(text, m, "when"))
+            when = _words(text, m, "when")
+            return ChangeAsk(_words(text, m, "query"), _AFTERWORD.sub("", when) or when)
     if m := _RETIME.match(folded):
         return ChangeAsk("", _words(text, m, "when"))
     if m := _CANCEL.match(folded):

@@ -57,6 +57,10 @@ def test_each_shape(text: str, expected: object) -> None:
         ("on second thought make the haircut one 5pm", ChangeAsk("haircut", "5pm")),
         ("set the vet reminder for friday", ChangeAsk("vet", "friday")),
         ("passa o do cabeleireiro pra quinta", ChangeAsk("cabeleireiro", "quinta")),
+        ("could you make the haircut reminder 6pm instead", ChangeAsk("haircut", "6pm")),
+        ("muda o da faxina pras 15h", ChangeAsk("faxina", "15h")),
+        ("bota o da manicure pras 11h", ChangeAsk("manicure", "11h")),
+        ("bota o filme pra sexta", None),  # a list's verb: only in the "o do X" form
         # a cancel with a clause of its own after it
         ("cancela o da manicure, ela desmarcou", CancelAsk("manicure")),
         ("cancela o lembrete do curso; acabou", CancelAsk("curso")),
