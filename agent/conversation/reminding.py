@@ -722,6 +722,12 @@ def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> d
         moved = due.replace(hour=clock[0], minute=clock[1])
         if moved.timestamp() > now.timestamp():
             return moved
+    if parsed.default_time:
+        # "passa pra amanhã": a day alone keeps the reminder's own time on that day
+        due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
+        kept = parsed.due.replace(hour=due.hour, minute=due.minute)
+        if kept.timestamp() > now.timestamp():
+            return kept
     return parsed.due
 
 

@@ -35,7 +35,7 @@ _SAVE = re.compile(
     _POLITE + r"(?:(?:quero|queria|i\s+want\s+to|pode|can\s+you)\s+)?"
     r"(?:salva|salvar|salve|guarda|guardar|guarde|anota|anotar|anote|adiciona|adicionar|adicione|add|save|store|keep|"
     r"bota|botar|bote|p[õo]e|ponha|coloca|colocar|coloque|joga|jogar|jogue|inclui|incluir|inclua|put|stash|"
-    r"note(?:\s+down)?|remember|me\s+lembra\s+de|lembra(?:r)?\s+de|lembre(?:-me)?\s+de)\b[\s:,-]*"
+    r"note(?:\s+down)?|remember)\b[\s:,-]*"
     # the words people put after the verb: "bota aí tb", "guarda pra mim", "add too"
     r"(?:(?:a[ií]|ae|l[aá]|tb|tbm|tamb[ée]m|pra\s+mim|para\s+mim|for\s+me|too|also|"
     r"na\s+(?:minha\s+)?lista)\b[\s:,-]*)*",

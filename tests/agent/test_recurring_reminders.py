@@ -6,6 +6,8 @@ The clock starts Monday 2026-01-05 10:00 in São Paulo (tests/support/harness.py
 from __future__ import annotations
 
 import json
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from agent.conversation.background import run_due
 from storage import Database
@@ -117,3 +119,70 @@ async def test_export_and_import_carry_the_rule(db: Database) -> None:
         )
         assert "condomínio" in (await lembra.say("desfaz", user=BOB)).text
         assert (await db.reminders.for_user(BOB))[0].state == "cancelled"
+
+
+async def test_a_reminder_asked_with_no_time_asks_when_and_saves_nothing(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        asked = await lembra.say("me lembra de renovar o seguro do carro")
+        assert "✅" not in asked.text
+        assert await db.items.newest(ALICE, 5) == []
+        assert await db.reminders.for_user(ALICE) == []
+        done = await lembra.say("amanhã às 14h")
+        assert "14:00" in done.text
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.text == "renovar o seguro do carro"
+        assert await db.items.newest(ALICE, 5) == []
+        assert lembra.model_calls == 0
+
+
+async def test_a_reminder_named_by_what_it_is_about_is_moved_not_added(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("remind me tomorrow at 9am to call the locksmith")
+        await lembra.say("remind me friday at 6pm to buy a gift")
+        moved = await lembra.say("actually make the locksmith one 11am")
+        assert "11:00" in moved.text
+        await lembra.say("me lembra hoje às 18h de regar as plantas")
+        later = await lembra.say("passa o lembrete das plantas pra amanhã")
+        assert "18:00" in later.text  # a day alone keeps the reminder's own time
+        reminders = await db.reminders.for_user(ALICE)
+        due = {r.text: _local(r.due_at_ms) for r in reminders}
+        assert due == {
+            "call the locksmith": "2026-01-06 11:00",
+            "buy a gift": "2026-01-09 18:00",
+            "regar as plantas": "2026-01-06 18:00",
+        }
+        assert lembra.model_calls == 0
+
+
+async def test_a_day_asked_about_lists_that_days_reminders_or_says_none(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        none = await lembra.say("tenho algo pra amanhã?")
+        assert "não tem lembretes para amanhã" in none.text
+        await lembra.say("me lembra amanhã às 15h de buscar o terno")
+        await lembra.say("me lembra sexta às 10h de pagar o boleto")
+        abbreviated = await lembra.say("tenho algum lembrete amn?")
+        assert "terno" in abbreviated.text
+        assert "boleto" not in abbreviated.text
+        english = await lembra.say("do I have anything tomorrow?")
+        assert "terno" in english.text
+        assert "Nothing found" not in english.text
+        assert lembra.model_calls == 0
+
+
+async def test_a_cancel_with_a_reason_after_it_cancels_that_reminder(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra quarta às 9h da consulta no ortopedista")
+        await lembra.say("me lembra quinta às 20h de ligar pra tia")
+        cancelled = await lembra.say("cancela o do ortopedista, remarcaram")
+        assert "cancelado" in cancelled.text
+        await lembra.say("remind me tomorrow at 7am to go swimming")
+        await lembra.say("cancel the swimming one, pool is closed")
+        still = [r.text for r in await db.reminders.for_user(ALICE) if r.state == "scheduled"]
+        assert still == ["ligar pra tia"]
+        assert lembra.model_calls == 0
+
+
+def _local(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, ZoneInfo("America/Sao_Paulo")).strftime(
+        "%Y-%m-%d %H:%M"
+    )

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from agent.understanding.reminders.dates import DAY_WORDS
 from agent.understanding.reminders.lexicon import fold_same_length
 
 Period = Literal["today", "tomorrow", "this_week", "next_days"]
@@ -39,7 +40,19 @@ _PERIODS: dict[str, Period] = {
     "a semana": "this_week", "os proximos dias": "next_days", "the next few days": "next_days",
     "the next days": "next_days", "proximos dias": "next_days",
 }  # fmt: skip
-_PERIOD = "(?P<period>" + "|".join(sorted(map(re.escape, _PERIODS), key=len, reverse=True)) + ")"
+# the day words of the grammar, chat spellings too ("amn", "hj", "tmrw", "2moro")
+_PERIODS.update({
+    words: ("today" if offset == 0 else "tomorrow")
+    for words, offset in DAY_WORDS.forms()
+    if offset in (0, 1) and words not in _PERIODS
+})  # fmt: skip
+# words of a period may be written apart or together ("2 moro" is how "2moro" tokenizes)
+_PERIOD = (
+    "(?P<period>"
+    + "|".join(r"\s*".join(map(re.escape, p.split())) for p in sorted(_PERIODS, key=len)[::-1])
+    + ")"
+)
+_BY_LETTERS: dict[str, Period] = {re.sub(r"\s+", "", p): v for p, v in _PERIODS.items()}
 _FOR = r"(?:\s+(?:pra|para|de|do|da|for|on|in)?\s*" + _PERIOD + r")?"
 _LISTS = tuple(
     re.compile(r"^\s*(?:e\s+|and\s+)?(?:" + p + r")\s*[?.!]*\s*$")
@@ -54,6 +67,17 @@ _LISTS = tuple(
         r"what\s+reminders\s+(?:do\s+i\s+have|are\s+there)" + _FOR,
         r"(?:what\s+are\s+)?my\s+reminders\s+for\s+" + _PERIOD,
         r"lembretes\s+(?:pra|para|de)\s+" + _PERIOD,
+        # a day's agenda with no reminder word: "tenho algo amanhã?", "o que eu tenho pra hoje?",
+        # "do I have anything tomorrow?", "what do I have today?"
+        r"(?:eu\s+)?(?:tenho|tem)\s+(?:algo|alguma\s+coisa|algum\s+compromisso|compromissos?)"
+        r"(?:\s+(?:marcad[oa]s?|agendad[oa]s?))?\s+(?:pra\s+|para\s+|de\s+|em\s+)?" + _PERIOD,
+        r"(?:o\s+)?(?:que|q|oq)\s+(?:eu\s+)?tenho(?:\s+(?:marcado|agendado|(?:que|pra|para)\s+fazer))?\s+"
+        r"(?:pra\s+|para\s+)?" + _PERIOD,
+        r"(?:do\s+i\s+have|have\s+i\s+got|is\s+there)\s+anything(?:\s+(?:planned|scheduled|on))?"
+        r"\s+(?:for\s+|on\s+)?" + _PERIOD,
+        r"anything\s+(?:for\s+|on\s+)?" + _PERIOD,
+        r"what(?:\s+do\s+i\s+have|\s+have\s+i\s+got|\s+is\s+on|'?s\s+on)(?:\s+to\s+do)?\s+(?:for\s+|on\s+)?"
+        + _PERIOD,
     )
 )
 _VERB_CHANGE = (
@@ -62,14 +86,14 @@ _VERB_CHANGE = (
 )
 _CHANGE = re.compile(
     r"^\s*" + _VERB_CHANGE + r"\s+(?:o\s+|the\s+|my\s+|meu\s+)?(?:lembrete|reminder)\s+"
-    r"(?:d[eoa]s?\s+|about\s+|for\s+|to\s+|of\s+)?(?P<query>.+?)\s+(?:para|pra|pro|to|for)\s+"
+    r"(?:d[eoa]s?\s+|about\s+|for\s+|to\s+|of\s+)?(?P<query>.+?)\s+(?:para|pras?|pros?|to|for)\s+"
     r"(?P<when>.+?)\s*[.!]*\s*$"
 )
 _CHANGE_TAIL = re.compile(  # "muda o do dentista para 10h", "move the dentist one to 10am"
     r"^\s*"
     + _VERB_CHANGE
     + r"\s+(?:o|a|the)\s+(?:d[eoa]s?\s+)?(?P<query>.+?)(?:\s+(?:one|reminder))?\s+"
-    r"(?:para|pra|pro|to)\s+(?P<when>.+?)\s*[.!]*\s*$"
+    r"(?:para|pras?|pros?|to)\s+(?P<when>.+?)\s*[.!]*\s*$"
 )
 # "na verdade às 10", "opa errei, é às 17h30", "actually make it 8pm", "sorry, I meant 9":
 # one or more lead-ins, then words that must all be time (the grammar reads them whole)
@@ -77,6 +101,22 @@ _RETIME_LEAD = (
     r"(?:na\s+verdade|na\s+vdd|alias|melhor|corrigindo|quer\s+dizer|quis\s+dizer|ops+|opa"
     r"|oops|errei|me\s+enganei|foi\s+mal|desculpa|pode\s+ser|muda\s+pra|troca\s+pra"
     r"|actually|sorry|my\s+bad|i\s+meant|make\s+it|change\s+it\s+to|wait|no|nao)"
+)
+# the reminder's words: one clause, never a second one after a comma or a dash
+_WORDS = r"[^\s,;](?:(?!\s[-–—]\s)[^,;])*?"
+# "actually make the mom one 8pm", "set the dentist reminder for 10": the reminder named by
+# what it is about, then "one"/"reminder", then the new time
+_CHANGE_ONE = re.compile(
+    r"^\s*(?:(?:" + _RETIME_LEAD + r"|can\s+you|could\s+you|please|pode|por\s+favor)\s*[,:!.]?\s*)*"
+    r"(?:" + _VERB_CHANGE + r"|make|put)\s+"
+    r"(?:the|my|o|a)\s+(?P<query>" + _WORDS + r")\s+(?:one|reminder)\s+(?:to\s+|for\s+|at\s+)?"
+    r"(?P<when>[^\s].*?)\s*[.!]*\s*$"
+)
+# "bota o do dentista pras 10h": these verbs also put things in lists, so only in this form
+_PUT_ONE = re.compile(
+    r"^\s*(?:bota|bote|poe|ponha|coloca|coloque|joga)\s+(?:o|a)\s+d[eoa]s?\s+(?P<query>"
+    + _WORDS
+    + r")\s+(?:para|pras?|pros?)\s+(?P<when>[^\s].*?)\s*[.!]*\s*$"
 )
 _RETIME = re.compile(
     r"^\s*(?:" + _RETIME_LEAD + r"\s*[,:!.]?\s*)+(?:e\s+|eh\s+|is\s+|it'?s\s+|sera\s+)?"
@@ -87,9 +127,13 @@ _RETIME = re.compile(
 _CANCEL = re.compile(
     r"^\s*(?:(?:cancela|cancele|cancelar|desmarca|desmarque|esquece|esqueca|apaga|tira)"
     r"\s+(?:o|a)\s+(?:lembrete\s+)?d[eoa]s?\s+"
-    r"(?P<query>[^\s].*?)|(?:cancel|drop)\s+the\s+(?P<query_en>[^\s].*?)\s+(?:one|reminder)"
-    r"|(?:cancel|drop|delete|remove)\s+my\s+(?P<query_my>[^\s].*?)\s+reminder"
-    r"|(?:cancel|drop)\s+the\s+one\s+(?:about|for|with)\s+(?P<query_one>[^\s].*?))"
+    r"(?P<query>"
+    + _WORDS
+    + r")|(?:cancel|drop)\s+the\s+(?P<query_en>"
+    + _WORDS
+    + r")\s+(?:one|reminder)"
+    r"|(?:cancel|drop|delete|remove)\s+my\s+(?P<query_my>" + _WORDS + r")\s+reminder"
+    r"|(?:cancel|drop)\s+the\s+one\s+(?:about|for|with)\s+(?P<query_one>" + _WORDS + r"))"
     r"\s*[.!]*\s*$"
 )
 
@@ -105,10 +149,18 @@ _REASON: Final = re.compile(
     r"cause|cuz|since|as\s+(?:he|she|i|it))\b.*$"
 )
 
+# "8pm instead", "10h então": said after the new time, no part of it
+_AFTERWORD: Final = re.compile(
+    r"(?:[\s,]+(?:instead|then|please|pls|entao|então|por\s+favor|pf|pfv|mesmo))+\s*$", re.I
+)
+# a clause of its own after the request: "..., remarcaram", "... - not going anymore"
+_CLAUSE: Final = re.compile(r"\s*[,;]\s+|\s+[-–—]\s+")
+
 
 def read_ask(text: str) -> Ask | None:
     """A question about reminders or a change to one, when the words are certain; a
-    cancel said with a change of mind before it or a reason after it is read without them."""
+    cancel said with a change of mind before it, or a reason or a clause of its own after it,
+    is read without them."""
     found = _read_ask(text)
     if found is not None:
         return found
@@ -116,11 +168,16 @@ def read_ask(text: str) -> Ask | None:
     lead = _MIND.match(folded)
     start = lead.end() if lead else 0
     reason = _REASON.search(folded, start)
-    end = reason.start() if reason else len(text)
-    if start == 0 and end == len(text):
-        return None
-    found = _read_ask(text[start:end])
-    return found if isinstance(found, CancelAsk) else None
+    clause = _CLAUSE.search(folded, start)  # "cancela o do dentista, remarcaram"
+    for end in (reason.start() if reason else len(text), clause.start() if clause else None):
+        if end is None or (start == 0 and end == len(text)):
+            continue
+        found = _read_ask(text[start:end])
+        if isinstance(found, CancelAsk) or (
+            isinstance(found, ChangeAsk) and found.query and end == len(text)
+        ):
+            return found  # "on second thought make the X one 5pm": the X one, moved
+    return None
 
 
 def _read_ask(text: str) -> Ask | None:
@@ -129,10 +186,11 @@ def _read_ask(text: str) -> Ask | None:
     for pattern in _LISTS:
         if m := pattern.match(folded):
             period = m.group("period")
-            return ListAsk(_PERIODS[re.sub(r"\s+", " ", period)] if period else None)
-    for pattern in (_CHANGE, _CHANGE_TAIL):
+            return ListAsk(_BY_LETTERS[re.sub(r"\s+", "", period)] if period else None)
+    for pattern in (_CHANGE, _CHANGE_TAIL, _CHANGE_ONE, _PUT_ONE):
         if m := pattern.match(folded):
-            return ChangeAsk(_words(text, m, "query"), _words(text, m, "when"))
+            when = _words(text, m, "when")
+            return ChangeAsk(_words(text, m, "query"), _AFTERWORD.sub("", when) or when)
     if m := _RETIME.match(folded):
         return ChangeAsk("", _words(text, m, "when"))
     if m := _CANCEL.match(folded):

@@ -107,6 +107,10 @@ class Phrases(Generic[T]):
         self._longest = max((len(k) for k in self._table), default=0)
         self._firsts = frozenset(k[0] for k in self._table)
 
+    def forms(self) -> list[tuple[str, T]]:
+        """Every phrase it matches (chat spellings too), its words joined by one space."""
+        return [(" ".join(words), value) for words, value in self._table.items()]
+
     def match(self, toks: tuple[Tok, ...], i: int) -> tuple[T, int] | None:
         """The value of the longest phrase starting at token `i`, and the index after it."""
         if i >= len(toks) or toks[i].text not in self._firsts:

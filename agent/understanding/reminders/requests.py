@@ -135,7 +135,19 @@ def route(text: str) -> tuple[RouteName, str] | None:
         rest = folded[: span[0]] + " " * (span[1] - span[0]) + folded[span[1] :]
         if read_repeat(rest) or vague_repeat(rest):
             return ("remind", text)
+        if _UNTIMED.match(folded) and "?" not in folded:
+            return ("remind", text)  # "me lembra de pagar o IPVA": asks when, saves nothing
     return None
+
+
+# a request to be reminded of a task with no time in it: the verb, then the task's glue word
+# ("me lembra de X", "remind me to X"); "me lembra que ..." may be a fact to keep, and
+# "lembrete" alone names the thing more than it asks for one
+_UNTIMED = re.compile(
+    r"^\s*" + _FILLER + r"(?:me\s+lembr[ae]|lembr[ae][\s-]*me|lembr[ae]\s+eu|me\s+avis[ae]"
+    r"|avis[ae][\s-]*me|remind\s+me|nao\s+me\s+deixa\s+esquecer|don'?t\s+let\s+me\s+forget"
+    r"|rmd\s+me)\s*[,:]?\s+(?:de|do|da|dos|das|pra|para|to|about|of)\s+\w"
+)
 
 
 _NOT_REMINDER = re.compile(

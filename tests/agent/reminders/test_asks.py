@@ -37,3 +37,37 @@ from agent.understanding.reminders.asks import CancelAsk, ChangeAsk, ListAsk, re
 )
 def test_each_shape(text: str, expected: object) -> None:
     assert read_ask(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a day in chat spelling, and a day's agenda asked with no reminder word
+        ("tem lembrete pra hj?", ListAsk("today")),
+        ("algum lembrete amnh?", None),  # no verb of having: not certain
+        ("tenho lembretes 2moro?", ListAsk("tomorrow")),
+        ("eu tenho alguma coisa marcada pra amanhã?", ListAsk("tomorrow")),
+        ("oq eu tenho pra hoje", ListAsk("today")),
+        ("is there anything planned for tomorrow?", ListAsk("tomorrow")),
+        ("what's on today?", ListAsk("today")),
+        ("what do I have to do tmrw", ListAsk("tomorrow")),
+        ("tenho algo sobre cinema?", None),
+        ("o que eu tenho de filme?", None),
+        # a reminder named by what it is about, then the new time
+        ("on second thought make the haircut one 5pm", ChangeAsk("haircut", "5pm")),
+        ("set the vet reminder for friday", ChangeAsk("vet", "friday")),
+        ("passa o do cabeleireiro pra quinta", ChangeAsk("cabeleireiro", "quinta")),
+        ("could you make the haircut reminder 6pm instead", ChangeAsk("haircut", "6pm")),
+        ("muda o da faxina pras 15h", ChangeAsk("faxina", "15h")),
+        ("bota o da manicure pras 11h", ChangeAsk("manicure", "11h")),
+        ("bota o filme pra sexta", None),  # a list's verb: only in the "o do X" form
+        # a cancel with a clause of its own after it
+        ("cancela o da manicure, ela desmarcou", CancelAsk("manicure")),
+        ("cancela o lembrete do curso; acabou", CancelAsk("curso")),
+        ("drop the yoga one - class got moved", CancelAsk("yoga")),
+        ("cancel my laundry reminder, did it already", CancelAsk("laundry")),
+        ("apaga o duna, já vi", None),  # an item, not a reminder
+    ],
+)
+def test_shapes_people_type(text: str, expected: object) -> None:
+    assert read_ask(text) == expected

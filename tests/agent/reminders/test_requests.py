@@ -72,13 +72,40 @@ def test_spoken_minutes_before_more_of_the_time(
     assert parsed.what == what
 
 
-def test_a_period_is_routed_as_a_reminder_and_a_plain_note_is_not() -> None:
+def test_a_period_is_routed_as_a_reminder_and_a_question_is_not() -> None:
     assert route("me lembra semana que vem de pagar o IPVA") == (
         "remind",
         "me lembra semana que vem de pagar o IPVA",
     )
-    assert route("me lembra de pagar o IPVA") is None
     assert route("lembra do filme que salvei?") is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "me lembra de renovar o seguro do carro",
+        "lembra eu de devolver a furadeira pro vizinho",
+        "me avisa pra trocar o óleo",
+        "remind me to call the vet",
+        "please remind me about the tax form",
+        "não me deixa esquecer de levar o guarda-chuva",
+    ],
+)
+def test_a_reminder_request_with_no_time_is_a_reminder_that_asks_when(message: str) -> None:
+    assert route(message) == ("remind", message)
+    asked = untimed(message, NOW)
+    assert asked.reason == "no_time"
+    assert len(asked.options) >= 2
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["me lembra que a senha do wifi é tigre42", "lembra de mim?", "remind me what I saved"],
+)
+def test_a_fact_or_a_question_after_the_reminder_verb_is_not_an_untimed_reminder(
+    message: str,
+) -> None:
+    assert route(message) is None
 
 
 def test_a_reminder_without_a_time_asks_when() -> None:
