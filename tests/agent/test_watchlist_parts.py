@@ -280,3 +280,21 @@ def test_counts_take_every_see_verb_and_the_passive() -> None:
         found = read(said)
         assert isinstance(found, ListRequest), said
         assert (found.state, found.count) == (state, True), said
+
+
+# -- where a save goes is no part of the title -----------------------------------------------------
+
+
+async def test_where_the_save_goes_before_a_colon_is_no_part_of_the_title(db: Database) -> None:
+    async with open_lembra(db, tmdb_results=CATALOGUE) as lembra:
+        for said in (
+            "add to my list: tenet",
+            "bota o filme na minha lista: superbad",
+            "joga pra lista: duna",
+        ):
+            await lembra.say(said)
+        titles = sorted((i.type, i.title or "") for i in await lembra.items())
+        await lembra.say("salva na minha lista: comprar pão amanhã")
+        notes = [i.content for i in await lembra.items() if i.type == "note"]
+    assert titles == [("movie", "Duna"), ("movie", "Superbad"), ("movie", "Tenet")]
+    assert notes == ["comprar pão amanhã"]
