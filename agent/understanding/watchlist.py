@@ -730,6 +730,8 @@ def read_list(text: str) -> ListRequest | None:
     found = _read_list(words)
     if found is None and _ON_WATCHLIST.search(said):  # "what's on my watchlist"
         found = _read_list(said)
+    if found is None and _LIST_WORD.match(said):
+        found = _read_count(said, count=False)  # "show me what I haven't watched"
     return found
 
 
@@ -782,7 +784,19 @@ def _read_counts(said: str) -> ListRequest | None:
     return replace(first, then=second)
 
 
-def _read_count(part: str) -> ListRequest | None:
+# a list read by its parts, as a count is: an asking or showing word first, then a state
+# said by a word ("left", "falta", "haven't watched"), every other word filler
+_LIST_WORD: Final = re.compile(
+    r"^(?:(?:e|ok|entao|so|and|okay|then|agora|now)\s+)*(?:o que|oq|quais|qual|mostra|mostre|"
+    r"lista|what|whats|which|show|list|anything|any|algum|alguma|tem algum|tem alguma)\b"
+)
+_LIST_FILLER: Final = frozenset(
+    "o que oq quais qual mostra mostre lista what whats which show list anything any algum "
+    "alguma algo something for ones one s tell me ainda".split()
+)
+
+
+def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
     words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", part.strip()))
     period: Period | None = None
     for phrase in sorted(WINDOWS, key=len, reverse=True):
@@ -795,7 +809,9 @@ def _read_count(part: str) -> ListRequest | None:
             break
     noun: str | None = None
     done = left = negated = reading = False
-    for word in words.split():
+    for at, word in enumerate(words.split()):
+        if not count and at == 0 and word in ("show", "list", "lista"):
+            continue  # "show me what...": the verb, not a type
         if word in _NOUNS or word in ("coisas", "itens", "things", "items"):
             if noun is not None and noun != word:
                 return None  # "quantos filmes e séries": not one count
@@ -806,15 +822,15 @@ def _read_count(part: str) -> ListRequest | None:
             done = True
         elif word in _NOT_WORDS:
             negated = True
-        elif word not in _COUNT_FILLER:
+        elif word not in _COUNT_FILLER and (count or word not in _LIST_FILLER):
             return None  # "quantos filmes do Nolan eu vi?": more than a state
         reading |= word in _READING_WORDS
     if negated and not done:
         return None  # "quantos não...": not certain
     if negated:  # "haven't watched", "não vi": left
         done, left = False, True
-    if not done and not left and _TO_SEE.search(words):
-        left = True  # "quantos filmes tenho pra ver?"
+    if not done and not left and count and _TO_SEE.search(words):
+        left = True  # "quantos filmes tenho pra ver?" ("what to watch?" asks for a pick)
     if done == left:
         return None  # no state, or both in one count: "quantos filmes eu tenho?" is no state's
     state: ListState = "done" if done else "left"
@@ -823,7 +839,7 @@ def _read_count(part: str) -> ListRequest | None:
     types = _types_of(noun, reading=reading, watching=not reading)
     if types is None:
         return None
-    return ListRequest(state, types, count=True, period=period, carried=noun is None)
+    return ListRequest(state, types, count=count, period=period, carried=count and noun is None)
 
 
 # "n" is "não" only right before the verb: "quais séries ainda n vi?"

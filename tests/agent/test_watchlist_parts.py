@@ -9,6 +9,7 @@ import pytest
 from agent.understanding.chatter import quiet
 from agent.understanding.intent import IntentClassifier
 from agent.understanding.watchlist import (
+    WATCHABLE,
     ListRequest,
     MarkRequest,
     SuggestRequest,
@@ -298,3 +299,34 @@ async def test_where_the_save_goes_before_a_colon_is_no_part_of_the_title(db: Da
         notes = [i.content for i in await lembra.items() if i.type == "note"]
     assert titles == [("movie", "Duna"), ("movie", "Superbad"), ("movie", "Tenet")]
     assert notes == ["comprar pão amanhã"]
+
+
+# -- lists of what is left, read by their parts ----------------------------------------------------
+
+
+def test_a_list_of_what_is_left_is_read_by_an_asking_word_and_a_state() -> None:
+    for said, state, types in (
+        ("so what's left for me to watch?", "left", WATCHABLE),
+        ("show me the stuff I haven't watched", None, None),  # "stuff": more than a state
+        ("show me what I haven't watched", "left", WATCHABLE),
+        ("any shows I haven't seen yet?", "left", ("tv_show",)),
+        ("tem alguma série que eu ainda não vi?", "left", ("tv_show",)),
+        ("show me what i watched", "done", WATCHABLE),
+        ("what did I watch with Ana?", None, None),
+        ("what to watch?", None, None),  # a pick, not a list
+    ):
+        found = read(said)
+        if state is None:
+            assert not isinstance(found, ListRequest), said
+            continue
+        assert isinstance(found, ListRequest), said
+        assert (found.state, found.types, found.count) == (state, types, False), said
+
+
+async def test_what_i_have_not_seen_lists_only_the_unseen(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+        listed = await lembra.say("anything I haven't watched yet?")
+    assert "Superbad" in listed.text, listed.text
+    assert "Dark" in listed.text, listed.text
+    assert "Duna" not in listed.text, listed.text
