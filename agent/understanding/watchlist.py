@@ -1512,6 +1512,18 @@ _ASK_STATE: Final = (
         r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"
     ),
     re.compile(r"^(?:ainda\s+)?falta\s+(?:eu\s+)?(?:ver|assistir)\s+(?P<what>.+?)$"),
+    # the rating given: the stored state answers it with the rating ("que nota eu dei pro X?",
+    # "what did I rate X?")
+    re.compile(
+        r"^(?:(?:(?:que|qual)\s+nota|quanto\s+de\s+nota)\s+(?:que\s+)?(?:eu\s+)?(?:dei|tinha\s+dado|coloquei|botei)"
+        r"|(?:qual\s+(?:foi\s+|e\s+)?(?:a\s+)?(?:minha\s+)?nota))\s+"
+        r"(?:(?:pr[oa]|para\s+[oa]|a[o]?|em|no|na|de|do|da)\s+)?(?P<what>.+?)(?:\s+(?:mesmo|hein))?$"
+    ),
+    re.compile(
+        r"^(?:(?:what|how)\s+did\s+i\s+(?:rate|score)|what\s+rating\s+did\s+i\s+give|"
+        r"what\s+(?:is|was|s)\s+my\s+(?:rating|score)\s+(?:for|of|on))\s+"
+        r"(?P<what>.+?)(?:\s+(?:again|already|out of 10))?$"
+    ),
 )
 
 

@@ -330,3 +330,20 @@ async def test_what_i_have_not_seen_lists_only_the_unseen(db: Database) -> None:
     assert "Superbad" in listed.text, listed.text
     assert "Dark" in listed.text, listed.text
     assert "Duna" not in listed.text, listed.text
+
+
+# -- the rating given, asked ----------------------------------------------------------------------
+
+
+async def test_asking_the_rating_given_answers_the_stored_rating(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("assisti superbad, 7/10")
+        asked_pt = await lembra.say("qual nota eu tinha dado pro superbad?")
+        asked_en = await lembra.say("how did I rate Superbad again?")
+    assert "7/10" in asked_pt.text, asked_pt.text
+    assert "7/10" in asked_en.text, asked_en.text
+
+
+def test_what_was_given_to_someone_is_no_rating_question() -> None:
+    assert read("quanto eu dei pro joão?") is None
+    assert read("what did I give mom for christmas?") is None
