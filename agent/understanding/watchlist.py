@@ -291,7 +291,8 @@ _BARE_SAW: Final = re.compile(
 _OBJECT_FIRST: Final = re.compile(
     r"^(?P<what>(?!(?:eu|e|so|ai|ja|quais|qual|que|o que|quem|onde|quando|como|quant[oa]s|"
     r"lista|listar|mostra|mostrar|me mostra|me fala|me diz|show|list|tell|"
-    r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)\s+eu\s+(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
+    r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)(?:\s+(?:na verdade|na vdd|alias))?"
+    r"\s+eu\s+(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
     r"(?P<verb>vi|assisti|terminei|li|maratonei|zerei|conclui|finalizei|vimos|assistimos|"
     r"terminamos|maratonamos)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
     # "the movie dune i already watched": a title, then who saw it
@@ -425,6 +426,8 @@ def read_mark(text: str) -> MarkRequest | None:
     if not raw or len(raw) > 300 or raw.startswith("/") or "?" in raw:
         return None
     raw = _n_as_not(raw)  # "ainda n vi duna", "duna eu n vi n"
+    if (said_again := _said_again(raw)) is not None:
+        return said_again
     if (rated := _rating_only(raw)) is not None:
         return rated
     if (described := _described_mark(raw)) is not None:
@@ -462,6 +465,75 @@ def read_mark(text: str) -> MarkRequest | None:
     if also and (request is None or request.state != "unseen"):
         return None  # "só a Y" only follows "X eu não vi"
     return replace(request, also_seen=also) if also and request is not None else request
+
+
+# how often or how much was seen, after the verb: "mil vezes", "todas as temporadas", "twice"
+_HOW_MUCH: Final = (
+    r"(?:(?:umas?|uns|tipo|like|some|about|uns)\s+)?(?:\d+|duas|dois|tres|quatro|cinco|seis|dez|"
+    r"vinte|cem|mil|varias|muitas|zilhoes de|um monte de|a bunch of|a million|a hundred|two|"
+    r"three|four|five|ten|many|several|so many|multiple|a few|a couple of)\s+(?:vezes|times|x)|"
+    r"twice|thrice|(?:todas|todos)\s+(?:as\s+|os\s+)?(?:temporadas|episodios|eps|partes)|"
+    r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:seasons|episodes|eps|parts)|inteir[oa]|tudo|"
+    r"the whole thing|de novo|again|already|ja|too|tambem|rs"  # "rs": a laugh, after the verb
+)
+# the command said again at the end: "pode marcar", "marca como visto", "desmarca pfv"
+_COMMAND_AGAIN: Final = (
+    r"(?:(?:pode|can you|so|entao|ai|just|ja)\s+)*(?P<cmd>marca|marcar|marque|mark|desmarca|"
+    r"desmarcar|desmarque|unmark|tira o visto|tira(?:r)? dos vistos)"
+    r"(?:\s+(?:ele|ela|esse|essa|isso|it|that|this|ai|ae|la))?(?:\s+(?:como|as)\s+"
+    r"(?P<as>visto|vista|assistido|assistida|seen|watched|lido|lida|read|done|feito|nao visto|"
+    r"unseen|unwatched))?"
+)
+_SAID_AGAIN: Final = re.compile(rf"(?:[\s,;.!-]+(?:{_HOW_MUCH}|{_COMMAND_AGAIN}))+[\s.!]*$")
+_SEEN_END: Final = re.compile(
+    r"\b(?:vi|assisti|terminei|maratonei|zerei|vimos|assistimos|watched|seen|saw|finished|binged|"
+    r"esse|essa|ele|ela|it|that|this|ainda|yet)$"
+)
+# a title, then a clause saying it was seen: "Severance, already watched it"
+_TITLE_THEN_SAW: Final = re.compile(
+    r"^(?P<title>[^,;:]+?)\s*[,;:-]\s*(?:(?:i|eu)\s+)?(?:(?:ve|have)\s+)?"
+    r"(?:ja\s+|already\s+|just\s+|finally\s+)?(?P<verb>vi|assisti|terminei|maratonei|watched|seen|"
+    r"saw|finished|binged)(?:\s+(?:it|that|this|this one|that one|esse|essa|ele|ela))?$"
+)
+
+
+def _said_again(raw: str) -> MarkRequest | None:
+    """A mark with how often it was seen or the command said again after it ("Shrek eu já vi
+    mil vezes, pode marcar", "Dark eu já vi todas as temporadas", "Severance, seen it twice
+    already", "Tenet na vdd eu não vi ainda, desmarca"): read without them, when what is left
+    is a mark in the command's direction; a title before a clause that saw "it" is the title."""
+    folded = fold_same_length(raw).lower()
+    m = _SAID_AGAIN.search(folded)
+    cut = raw[: m.start()] if m is not None else raw
+    if m is not None and not cut.strip():
+        return None
+    state: MarkState | None = None
+    for cmd in re.finditer(_COMMAND_AGAIN, m.group() if m is not None else ""):
+        unmark = cmd.group("cmd").startswith(("desmarc", "unmark", "tira")) or (
+            cmd.group("as") or ""
+        ).startswith(("nao", "un"))
+        state = "unseen" if unmark else "seen"
+    seen = _TITLE_THEN_SAW.match(fold_same_length(cut).lower().strip())
+    if seen is not None and state != "unseen":
+        title = cut.strip()[: seen.end("title")]
+        verb = (
+            "vi" if seen.group("verb") in ("vi", "assisti", "terminei", "maratonei") else "watched"
+        )
+        return read_mark(f"{verb} {title}")
+    if m is None or (
+        state is None and _SEEN_END.search(fold_same_length(cut).lower().strip(" ,.!")) is None
+    ):
+        return None  # "vi Twice": how often only after what saw it
+    found = read_mark(cut)
+    if found is None or (state is not None and found.state != state):
+        return None
+    if (
+        found.target is not None
+        and found.target.kind == "pronoun"
+        and _SEEN_END.search(fold_same_length(cut).lower().strip(" ,.!")).group() in _DONE_WORDS
+    ):  # type: ignore[union-attr]
+        return None  # "vi Twice": a verb alone names nothing
+    return found
 
 
 _ONLY: Final = re.compile(

@@ -347,3 +347,29 @@ async def test_asking_the_rating_given_answers_the_stored_rating(db: Database) -
 def test_what_was_given_to_someone_is_no_rating_question() -> None:
     assert read("quanto eu dei pro joão?") is None
     assert read("what did I give mom for christmas?") is None
+
+
+# -- a mark said with how often, or with the command again -----------------------------------------
+
+
+def test_how_often_and_the_command_said_again_are_no_part_of_a_mark() -> None:
+    for said, state, title in (
+        ("Superbad eu já vi umas cinco vezes, pode marcar", "seen", "Superbad"),
+        ("Dark eu já maratonei todas as temporadas", "seen", "Dark"),
+        ("The Office, watched it a bunch of times", "seen", "The Office"),
+        ("Duna na verdade eu ainda não vi, desmarca aí", "unseen", "Duna"),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title) == (state, title), said
+    # the command said again must go the mark's way
+    assert read("Duna eu não vi, marca como visto") is None
+
+
+async def test_a_title_first_mark_with_how_often_marks_that_title(db: Database) -> None:
+    async with watching(db) as lembra:
+        marked = await lembra.say("superbad eu já vi mil vezes kkk marca como visto")
+        superbad = await item(lembra, "Superbad")
+        duna = await item(lembra, "Duna")
+    assert "Superbad" in marked.text, marked.text
+    assert (superbad.done, duna.done) == (True, False)
