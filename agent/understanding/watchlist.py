@@ -291,7 +291,7 @@ _BARE_SAW: Final = re.compile(
 _OBJECT_FIRST: Final = re.compile(
     r"^(?P<what>(?!(?:eu|e|so|ai|ja|quais|qual|que|o que|quem|onde|quando|como|quant[oa]s|"
     r"lista|listar|mostra|mostrar|me mostra|me fala|me diz|show|list|tell|"
-    r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)(?:\s+(?:na verdade|na vdd|alias))?"
+    r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)(?:\s+(?:na verdade|na vdd|na real|alias))?"
     r"\s+eu\s+(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
     r"(?P<verb>vi|assisti|terminei|li|maratonei|zerei|conclui|finalizei|vimos|assistimos|"
     r"terminamos|maratonamos)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
@@ -484,7 +484,7 @@ _COMMAND_AGAIN: Final = (
     r"(?P<as>visto|vista|assistido|assistida|seen|watched|lido|lida|read|done|feito|nao visto|"
     r"unseen|unwatched))?"
 )
-_SAID_AGAIN: Final = re.compile(rf"(?:[\s,;.!-]+(?:{_HOW_MUCH}|{_COMMAND_AGAIN}))+[\s.!]*$")
+_SAID_AGAIN: Final = re.compile(rf"(?:(?:^|[\s,;.!-]+)(?:{_HOW_MUCH}|{_COMMAND_AGAIN}))+[\s.!]*$")
 _SEEN_END: Final = re.compile(
     r"\b(?:vi|assisti|terminei|maratonei|zerei|vimos|assistimos|watched|seen|saw|finished|binged|"
     r"esse|essa|ele|ela|it|that|this|ainda|yet)$"
@@ -497,6 +497,13 @@ _TITLE_THEN_SAW: Final = re.compile(
 )
 
 
+_NOT_SEEN_ALONE: Final = re.compile(
+    r"^(?:(?:i|eu)\s+)?(?:ainda\s+|still\s+|actually\s+|na verdade\s+)?(?:nao|haven.?t|"
+    r"have not|didn.?t|did not|never)(?:\s+(?:vi|assisti|seen|watched|watch|see|it|esse|essa|"
+    r"ele|ela|actually|yet|ainda|nao|na verdade|really|not))*$"
+)
+
+
 def _said_again(raw: str) -> MarkRequest | None:
     """A mark with how often it was seen or the command said again after it ("Shrek eu já vi
     mil vezes, pode marcar", "Dark eu já vi todas as temporadas", "Severance, seen it twice
@@ -505,14 +512,17 @@ def _said_again(raw: str) -> MarkRequest | None:
     folded = fold_same_length(raw).lower()
     m = _SAID_AGAIN.search(folded)
     cut = raw[: m.start()] if m is not None else raw
-    if m is not None and not cut.strip():
-        return None
     state: MarkState | None = None
     for cmd in re.finditer(_COMMAND_AGAIN, m.group() if m is not None else ""):
         unmark = cmd.group("cmd").startswith(("desmarc", "unmark", "tira")) or (
             cmd.group("as") or ""
         ).startswith(("nao", "un"))
         state = "unseen" if unmark else "seen"
+    if m is not None and (
+        not cut.strip() or _NOT_SEEN_ALONE.match(folded[: m.start()].strip(" ,.!"))
+    ):
+        # "desmarca", "I haven't actually, unmark it": the item in focus back to see
+        return MarkRequest("unseen", target=Target("pronoun")) if state == "unseen" else None
     seen = _TITLE_THEN_SAW.match(fold_same_length(cut).lower().strip())
     if seen is not None and state != "unseen":
         title = cut.strip()[: seen.end("title")]

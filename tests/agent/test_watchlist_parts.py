@@ -373,3 +373,25 @@ async def test_a_title_first_mark_with_how_often_marks_that_title(db: Database) 
         duna = await item(lembra, "Duna")
     assert "Superbad" in marked.text, marked.text
     assert (superbad.done, duna.done) == (True, False)
+
+
+# -- an unmark said as a correction, the command at the end ----------------------------------------
+
+
+async def test_a_correction_then_unmark_puts_the_item_in_focus_back(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi superbad")
+        back = await lembra.say(
+            "ugh no, I got it mixed up with another one, I haven't actually, unmark it"
+        )
+        superbad = await item(lembra, "Superbad")
+    assert "Superbad" in back.text, back.text
+    assert superbad.done is False
+
+
+def test_a_bare_unmark_names_the_item_in_focus_and_a_bare_mark_word_nothing() -> None:
+    for said in ("desmarca", "ops, confundi com outra série, desmarca"):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title) == ("unseen", ""), said
+    assert read("marca") is None
