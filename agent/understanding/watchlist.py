@@ -1342,6 +1342,12 @@ _SUGGEST_FILLER: Final = frozenset(
     "first primeiro primeira antes next coisa thing tv one ones".split()
 )
 # past see verbs and state words: a mark or a list, never a suggestion
+# "que eu ainda não vi", "I haven't seen": what a suggestion picks from anyway
+_UNSEEN_SAID: Final = re.compile(
+    r"\b(?:(?:ainda|still)\s+)?(?:nao|n|not|never|haven t|havent|have not|didn t|didnt|did not)\s+"
+    r"(?:(?:ainda|yet|already)\s+)?(?:vi|assisti|seen|watched|watch|see|visto|assistido)"
+    r"(?:\s+(?:ainda|yet|nao))?\b"
+)
 _NOT_SUGGESTING: Final = frozenset(
     "vi assisti terminei maratonei li watched seen saw finished read falta faltam "
     "left unwatched unseen quantos quantas how many".split()
@@ -1372,7 +1378,7 @@ def read_suggest(text: str) -> SuggestRequest | None:
     spaced = expand_chat(_Said.of(raw).norm)  # "oq eu vejo hj?"
     max_minutes = _max_minutes(spaced)
     clauses = [
-        [_as_known(w) for w in _MINUTES.sub(" ", clause).split()]
+        [_as_known(w) for w in _MINUTES.sub(" ", _UNSEEN_SAID.sub(" ", clause)).split()]
         for clause in re.split(r"[,.;!?]+", expand_chat(_spaced_marks(raw)))
         if clause.strip()
     ]
@@ -1385,10 +1391,11 @@ def read_suggest(text: str) -> SuggestRequest | None:
         # a time word alone does not make a clause a request: "hoje foi puxado, ..."
         known = [w for w in words if _suggest_role(w) not in (None, "when")]
         unknown = [w for w in words if _suggest_role(w) is None and w not in _SUGGEST_FILLER]
-        if unknown and (known or len(words) > 3 or any(w in _NOT_SUGGESTING for w in words)):
+        strong = [w for w in known if _suggest_role(w) not in ("want", "some")]
+        if unknown and (strong or any(w in _NOT_SUGGESTING for w in words)):
             return None  # "o que eu vejo com a Ana?": more than this reader knows
         if unknown:
-            continue  # "tô cansado, ...": a clause of its own that asks nothing
+            continue  # "tô mó cansado", "gotta wake up early tmrw": a clause that asks nothing
         said_any = True
         for word in words:
             role = _suggest_role(word)

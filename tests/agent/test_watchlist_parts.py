@@ -123,6 +123,8 @@ def test_a_suggestion_is_read_by_its_parts(
         "what did i watch tonight?",
         "filmes com mais de 2h",  # at least so long: not a constraint this reader knows
         "me recomenda uma série boa",  # a good one anywhere, not a pick from the list
+        "me sugere algo, quero ver com a ana",  # a clause with more than an aside
+        "que comédia eu vi?",  # the seen ones: a list, not a pick
     ],
 )
 def test_what_is_not_certainly_a_suggestion_is_declined(said: str) -> None:
@@ -395,3 +397,27 @@ def test_a_bare_unmark_names_the_item_in_focus_and_a_bare_mark_word_nothing() ->
         assert isinstance(found, MarkRequest), said
         assert (found.state, found.title) == ("unseen", ""), said
     assert read("marca") is None
+
+
+# -- a suggestion beside a clause about mood or tomorrow -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "short", "minutes", "genres"),
+    [
+        ("tô exausta hj, me indica algo curtinho pra ver", True, None, ()),
+        (
+            "any comedy on my list I haven't seen? need a laugh after this week",
+            False,
+            None,
+            ("comedy",),
+        ),
+        ("what should I watch tonight? less than 2 hours, early meeting tmrw", False, 120, ()),
+    ],
+)
+def test_a_clause_about_mood_or_tomorrow_beside_a_suggestion_is_read_past(
+    said: str, short: bool, minutes: int | None, genres: tuple[str, ...]
+) -> None:
+    found = read(said)
+    assert isinstance(found, SuggestRequest), said
+    assert (found.short, found.max_minutes, found.genre_words) == (short, minutes, genres), said
