@@ -1647,7 +1647,10 @@ _DISCOURSE: Final = re.compile(
     r"^\s*(?:(?:deixa (?:quieto|pra la|para la|isso)|esquece(?: isso)?|nao importa|tudo bem|"
     r"ta bom|ah ta|ah ok|beleza|blz|ok|okay|certo|tranquilo|entendi|hmm+|pera|perai|opa|ops|"
     r"bom|enfim|alem disso|tambem|e tambem|never ?mind|forget (?:it|that)|whatever|"
-    r"fine|cool|alright|all right|got it|i see|oh|ah|well|anyway|also|and also)\b[\s,.;:!-]*)+"
+    r"fine|cool|alright|all right|got it|i see|oh|ah|well|anyway|also|and also)\b[\s,.;:!-]*|"
+    # approval of what was just shown, in a clause of its own: "nice, where can I stream it?"
+    r"(?:nice|great|awesome|perfect|sounds good|perfeito|legal|massa|otimo|top|boa|demais)"
+    r"\s*[,.;:!-][\s,.;:!-]*)+"
 )
 
 

@@ -421,3 +421,23 @@ def test_a_clause_about_mood_or_tomorrow_beside_a_suggestion_is_read_past(
     found = read(said)
     assert isinstance(found, SuggestRequest), said
     assert (found.short, found.max_minutes, found.genre_words) == (short, minutes, genres), said
+
+
+# -- approval, then a question about what was just suggested ---------------------------------------
+
+
+async def test_where_after_approving_a_suggestion_is_about_the_suggested_title(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        suggested = await lembra.say("tem alguma comédia pra hoje?")
+        where = await lembra.say("boa! e onde eu vejo?")
+    assert "Superbad" in suggested.text, suggested.text
+    assert "Superbad" in where.text, where.text
+    assert "Apple TV" in where.text, where.text
+
+
+def test_approval_is_read_past_only_in_a_clause_of_its_own() -> None:
+    found = read("top gun eu já vi")
+    assert isinstance(found, MarkRequest)
+    assert found.title == "top gun"
