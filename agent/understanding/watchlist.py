@@ -485,6 +485,9 @@ _COMMAND_AGAIN: Final = (
     r"unseen|unwatched))?"
 )
 _SAID_AGAIN: Final = re.compile(rf"(?:(?:^|[\s,;.!-]+)(?:{_HOW_MUCH}|{_COMMAND_AGAIN}))+[\s.!]*$")
+_ADVERBS_ONLY: Final = re.compile(
+    r"^(?:[\s,;.!-]*\b(?:already|ja|too|tambem|again|de novo)\b)+[\s.!]*$"
+)
 _SEEN_END: Final = re.compile(
     r"\b(?:vi|assisti|terminei|maratonei|zerei|vimos|assistimos|watched|seen|saw|finished|binged|"
     r"esse|essa|ele|ela|it|that|this|ainda|yet)$"
@@ -531,18 +534,18 @@ def _said_again(raw: str) -> MarkRequest | None:
         )
         return read_mark(f"{verb} {title}")
     if m is None or (
-        state is None and _SEEN_END.search(fold_same_length(cut).lower().strip(" ,.!")) is None
+        state is None
+        and _ADVERBS_ONLY.match(m.group()) is None  # "seen #2 already"
+        and _SEEN_END.search(fold_same_length(cut).lower().strip(" ,.!")) is None
     ):
         return None  # "vi Twice": how often only after what saw it
     found = read_mark(cut)
     if found is None or (state is not None and found.state != state):
         return None
-    if (
-        found.target is not None
-        and found.target.kind == "pronoun"
-        and _SEEN_END.search(fold_same_length(cut).lower().strip(" ,.!")).group() in _DONE_WORDS
-    ):  # type: ignore[union-attr]
-        return None  # "vi Twice": a verb alone names nothing
+    end = _SEEN_END.search(fold_same_length(cut).lower().strip(" ,.!"))
+    if found.target is not None and found.target.kind == "pronoun" and end is not None:
+        if end.group() in _DONE_WORDS:
+            return None  # "vi Twice": a verb alone names nothing
     return found
 
 

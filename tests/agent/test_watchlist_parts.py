@@ -441,3 +441,11 @@ def test_approval_is_read_past_only_in_a_clause_of_its_own() -> None:
     found = read("top gun eu já vi")
     assert isinstance(found, MarkRequest)
     assert found.title == "top gun"
+
+
+def test_a_line_by_its_hash_with_already_after_it_is_that_line() -> None:
+    for said in ("seen #2 already", "watched the 2nd one already"):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert found.target is not None, said
+        assert (found.target.kind, found.target.value, found.title) == ("number", 2, ""), said
