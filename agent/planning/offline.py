@@ -31,6 +31,14 @@ from agent.understanding.watchlist import read as read_watchlist
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 _POLITE = r"(?:(?:por\s+favor|pfv|pls|please)[,\s]+)?"
+# where the save goes, never part of the title: "na minha lista", "to my list:", "pra lista:",
+# "on my watchlist", "à fila"
+_DESTINATION = (
+    r"(?:n[ao]|[àa]|pr[ao]|pra\s+a|para\s+a|em|to|on|onto|into|in)\s+(?:(?:minha|meu|my|the|a)\s+)?"
+    r"(?:lista|list|watchlist|watch\s+list|fila|queue)"
+)
+_LEADING_DESTINATION = re.compile(r"\s*" + _DESTINATION + r"\b[\s:,-]*", re.IGNORECASE | re.UNICODE)
+_DESTINATION_COLON = re.compile(r"(" + _DESTINATION + r")\s*:\s*", re.IGNORECASE | re.UNICODE)
 _SAVE = re.compile(
     _POLITE + r"(?:(?:quero|queria|i\s+want\s+to|pode|can\s+you)\s+)?"
     r"(?:salva|salvar|salve|guarda|guardar|guarde|anota|anotar|anote|adiciona|adicionar|adicione|add|save|store|keep|"
@@ -38,7 +46,7 @@ _SAVE = re.compile(
     r"note(?:\s+down)?|remember)\b[\s:,-]*"
     # the words people put after the verb: "bota aí tb", "guarda pra mim", "add too"
     r"(?:(?:a[ií]|ae|l[aá]|tb|tbm|tamb[ée]m|pra\s+mim|para\s+mim|for\s+me|too|also|"
-    r"na\s+(?:minha\s+)?lista)\b[\s:,-]*)*",
+    r"" + _DESTINATION + r")\b[\s:,-]*)*",
     _FLAGS,
 )
 # where the user says the save goes, not part of the title: "na minha lista", "to my list"
@@ -109,7 +117,7 @@ def _named(text: str) -> str:
 
 def _title_and_year(rest: str) -> tuple[str, int | None]:
     """The title after "filme"/"série", articles kept: "the matrix", "A Origem" are whole titles."""
-    rest = _SAVE_TAIL.sub("", rest)
+    rest = _SAVE_TAIL.sub("", _strip(_LEADING_DESTINATION, rest))  # "the movie to my list: Heat"
     match = _YEAR.search(rest)
     if match and rest[: match.start()].strip():
         return _trim(rest[: match.start()]), int(match.group(1))
@@ -187,7 +195,8 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
             return tool, {"title": title, **({"year": year} if year else {})}
     # "salva inception": a bare title after a save verb is most likely a movie; the reply
     # says so and how to correct it (issue 34; agent/understanding/kinds.py decides)
-    guessed = guessed_title(titled, body) if asked else None
+    # "add to my list: Heat": the colon after where it goes does not head a note
+    guessed = guessed_title(_DESTINATION_COLON.sub(r"\1 ", titled), body) if asked else None
     if guessed is not None:
         title, year = _title_and_year(guessed)
         return "enrich_movie", {"title": title, **({"year": year} if year else {})}

@@ -36,10 +36,12 @@ _POLITE_EDGE: Final = re.compile(
 _CHATTER_WORDS: Final = (
     r"opa|ops|oops|epa|ih|ah+|oh+|eita|nossa|pera|peraí|perai|espera|wait|hmm+|hm|uh|"
     r"nao|no|nope|na verdade|actually|alias|sorry|desculpa|desculpe|foi mal|my bad|"
-    r"(?:eu\s+)?(?:me\s+)?(?:confundi|enganei|equivoquei)(?:\s+(?:tudo|aqui))?|errei|"
+    r"(?:eu\s+)?(?:me\s+)?(?:confundi|enganei|equivoquei)(?:\s+(?:tudo|aqui|com\s+outr[oa](?:\s+(?:filme|serie|coisa))?))?|errei|"
     r"(?:foi\s+)?engano(?:\s+meu)?|(?:falei|escrevi|marquei|cliquei|apertei|apaguei|salvei|mandei|"
     r"digitei|coloquei|botei)\s+errado|sem querer|"
-    r"i was wrong|(?:i\s+)?(?:mixed (?:it|them) up|messed up|misspoke|clicked wrong)|"
+    r"i was wrong|(?:i\s+)?(?:mixed (?:it|them) up|messed up|misspoke|clicked wrong|got (?:it|them) mixed up|"
+    r"confused (?:it|them))(?:\s+with\s+(?:another|a different|some other|the other)(?:\s+(?:one|movie|show|title))?)?|"
+    r"wrong one|"
     r"by mistake|my mistake|correction|correcao|scratch that|ignore that|ignora(?:\s+isso)?|"
     r"ok|okay|blz|beleza|enfim|well|anyway|so|entao"
 )

@@ -291,7 +291,8 @@ _BARE_SAW: Final = re.compile(
 _OBJECT_FIRST: Final = re.compile(
     r"^(?P<what>(?!(?:eu|e|so|ai|ja|quais|qual|que|o que|quem|onde|quando|como|quant[oa]s|"
     r"lista|listar|mostra|mostrar|me mostra|me fala|me diz|show|list|tell|"
-    r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)\s+eu\s+(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
+    r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)(?:\s+(?:na verdade|na vdd|na real|alias))?"
+    r"\s+eu\s+(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
     r"(?P<verb>vi|assisti|terminei|li|maratonei|zerei|conclui|finalizei|vimos|assistimos|"
     r"terminamos|maratonamos)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
     # "the movie dune i already watched": a title, then who saw it
@@ -425,6 +426,8 @@ def read_mark(text: str) -> MarkRequest | None:
     if not raw or len(raw) > 300 or raw.startswith("/") or "?" in raw:
         return None
     raw = _n_as_not(raw)  # "ainda n vi duna", "duna eu n vi n"
+    if (said_again := _said_again(raw)) is not None:
+        return said_again
     if (rated := _rating_only(raw)) is not None:
         return rated
     if (described := _described_mark(raw)) is not None:
@@ -462,6 +465,88 @@ def read_mark(text: str) -> MarkRequest | None:
     if also and (request is None or request.state != "unseen"):
         return None  # "só a Y" only follows "X eu não vi"
     return replace(request, also_seen=also) if also and request is not None else request
+
+
+# how often or how much was seen, after the verb: "mil vezes", "todas as temporadas", "twice"
+_HOW_MUCH: Final = (
+    r"(?:(?:umas?|uns|tipo|like|some|about|uns)\s+)?(?:\d+|duas|dois|tres|quatro|cinco|seis|dez|"
+    r"vinte|cem|mil|varias|muitas|zilhoes de|um monte de|a bunch of|a million|a hundred|two|"
+    r"three|four|five|ten|many|several|so many|multiple|a few|a couple of)\s+(?:vezes|times|x)|"
+    r"twice|thrice|(?:todas|todos)\s+(?:as\s+|os\s+)?(?:temporadas|episodios|eps|partes)|"
+    r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:seasons|episodes|eps|parts)|inteir[oa]|tudo|"
+    r"the whole thing|de novo|again|already|ja|too|tambem|rs"  # "rs": a laugh, after the verb
+)
+# the command said again at the end: "pode marcar", "marca como visto", "desmarca pfv"
+_COMMAND_AGAIN: Final = (
+    r"(?:(?:pode|can you|so|entao|ai|just|ja)\s+)*(?P<cmd>marca|marcar|marque|mark|desmarca|"
+    r"desmarcar|desmarque|unmark|tira o visto|tira(?:r)? dos vistos)"
+    r"(?:\s+(?:ele|ela|esse|essa|isso|it|that|this|ai|ae|la))?(?:\s+(?:como|as)\s+"
+    r"(?P<as>visto|vista|assistido|assistida|seen|watched|lido|lida|read|done|feito|nao visto|"
+    r"unseen|unwatched))?"
+)
+_SAID_AGAIN: Final = re.compile(rf"(?:(?:^|[\s,;.!-]+)(?:{_HOW_MUCH}|{_COMMAND_AGAIN}))+[\s.!]*$")
+_ADVERBS_ONLY: Final = re.compile(
+    r"^(?:[\s,;.!-]*\b(?:already|ja|too|tambem|again|de novo)\b)+[\s.!]*$"
+)
+_SEEN_END: Final = re.compile(
+    r"\b(?:vi|assisti|terminei|maratonei|zerei|vimos|assistimos|watched|seen|saw|finished|binged|"
+    r"esse|essa|ele|ela|it|that|this|ainda|yet)$"
+)
+# a title, then a clause saying it was seen: "Severance, already watched it"
+_TITLE_THEN_SAW: Final = re.compile(
+    r"^(?P<title>[^,;:]+?)\s*[,;:-]\s*(?:(?:i|eu)\s+)?(?:(?:ve|have)\s+)?"
+    r"(?:ja\s+|already\s+|just\s+|finally\s+)?(?P<verb>vi|assisti|terminei|maratonei|watched|seen|"
+    r"saw|finished|binged)(?:\s+(?:it|that|this|this one|that one|esse|essa|ele|ela))?$"
+)
+
+
+_NOT_SEEN_ALONE: Final = re.compile(
+    r"^(?:(?:i|eu)\s+)?(?:ainda\s+|still\s+|actually\s+|na verdade\s+)?(?:nao|haven.?t|"
+    r"have not|didn.?t|did not|never)(?:\s+(?:vi|assisti|seen|watched|watch|see|it|esse|essa|"
+    r"ele|ela|actually|yet|ainda|nao|na verdade|really|not))*$"
+)
+
+
+def _said_again(raw: str) -> MarkRequest | None:
+    """A mark with how often it was seen or the command said again after it ("Shrek eu já vi
+    mil vezes, pode marcar", "Dark eu já vi todas as temporadas", "Severance, seen it twice
+    already", "Tenet na vdd eu não vi ainda, desmarca"): read without them, when what is left
+    is a mark in the command's direction; a title before a clause that saw "it" is the title."""
+    folded = fold_same_length(raw).lower()
+    m = _SAID_AGAIN.search(folded)
+    cut = raw[: m.start()] if m is not None else raw
+    state: MarkState | None = None
+    for cmd in re.finditer(_COMMAND_AGAIN, m.group() if m is not None else ""):
+        unmark = cmd.group("cmd").startswith(("desmarc", "unmark", "tira")) or (
+            cmd.group("as") or ""
+        ).startswith(("nao", "un"))
+        state = "unseen" if unmark else "seen"
+    if m is not None and (
+        not cut.strip() or _NOT_SEEN_ALONE.match(folded[: m.start()].strip(" ,.!"))
+    ):
+        # "desmarca", "I haven't actually, unmark it": the item in focus back to see
+        return MarkRequest("unseen", target=Target("pronoun")) if state == "unseen" else None
+    seen = _TITLE_THEN_SAW.match(fold_same_length(cut).lower().strip())
+    if seen is not None and state != "unseen":
+        title = cut.strip()[: seen.end("title")]
+        verb = (
+            "vi" if seen.group("verb") in ("vi", "assisti", "terminei", "maratonei") else "watched"
+        )
+        return read_mark(f"{verb} {title}")
+    if m is None or (
+        state is None
+        and _ADVERBS_ONLY.match(m.group()) is None  # "seen #2 already"
+        and _SEEN_END.search(fold_same_length(cut).lower().strip(" ,.!")) is None
+    ):
+        return None  # "vi Twice": how often only after what saw it
+    found = read_mark(cut)
+    if found is None or (state is not None and found.state != state):
+        return None
+    end = _SEEN_END.search(fold_same_length(cut).lower().strip(" ,.!"))
+    if found.target is not None and found.target.kind == "pronoun" and end is not None:
+        if end.group() in _DONE_WORDS:
+            return None  # "vi Twice": a verb alone names nothing
+    return found
 
 
 _ONLY: Final = re.compile(
@@ -730,6 +815,8 @@ def read_list(text: str) -> ListRequest | None:
     found = _read_list(words)
     if found is None and _ON_WATCHLIST.search(said):  # "what's on my watchlist"
         found = _read_list(said)
+    if found is None and _LIST_WORD.match(said):
+        found = _read_count(said, count=False)  # "show me what I haven't watched"
     return found
 
 
@@ -782,7 +869,19 @@ def _read_counts(said: str) -> ListRequest | None:
     return replace(first, then=second)
 
 
-def _read_count(part: str) -> ListRequest | None:
+# a list read by its parts, as a count is: an asking or showing word first, then a state
+# said by a word ("left", "falta", "haven't watched"), every other word filler
+_LIST_WORD: Final = re.compile(
+    r"^(?:(?:e|ok|entao|so|and|okay|then|agora|now)\s+)*(?:o que|oq|quais|qual|mostra|mostre|"
+    r"lista|what|whats|which|show|list|anything|any|algum|alguma|tem algum|tem alguma)\b"
+)
+_LIST_FILLER: Final = frozenset(
+    "o que oq quais qual mostra mostre lista what whats which show list anything any algum "
+    "alguma algo something for ones one s tell me ainda".split()
+)
+
+
+def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
     words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", part.strip()))
     period: Period | None = None
     for phrase in sorted(WINDOWS, key=len, reverse=True):
@@ -795,7 +894,9 @@ def _read_count(part: str) -> ListRequest | None:
             break
     noun: str | None = None
     done = left = negated = reading = False
-    for word in words.split():
+    for at, word in enumerate(words.split()):
+        if not count and at == 0 and word in ("show", "list", "lista"):
+            continue  # "show me what...": the verb, not a type
         if word in _NOUNS or word in ("coisas", "itens", "things", "items"):
             if noun is not None and noun != word:
                 return None  # "quantos filmes e séries": not one count
@@ -806,15 +907,15 @@ def _read_count(part: str) -> ListRequest | None:
             done = True
         elif word in _NOT_WORDS:
             negated = True
-        elif word not in _COUNT_FILLER:
+        elif word not in _COUNT_FILLER and (count or word not in _LIST_FILLER):
             return None  # "quantos filmes do Nolan eu vi?": more than a state
         reading |= word in _READING_WORDS
     if negated and not done:
         return None  # "quantos não...": not certain
     if negated:  # "haven't watched", "não vi": left
         done, left = False, True
-    if not done and not left and _TO_SEE.search(words):
-        left = True  # "quantos filmes tenho pra ver?"
+    if not done and not left and count and _TO_SEE.search(words):
+        left = True  # "quantos filmes tenho pra ver?" ("what to watch?" asks for a pick)
     if done == left:
         return None  # no state, or both in one count: "quantos filmes eu tenho?" is no state's
     state: ListState = "done" if done else "left"
@@ -823,7 +924,7 @@ def _read_count(part: str) -> ListRequest | None:
     types = _types_of(noun, reading=reading, watching=not reading)
     if types is None:
         return None
-    return ListRequest(state, types, count=True, period=period, carried=noun is None)
+    return ListRequest(state, types, count=count, period=period, carried=count and noun is None)
 
 
 # "n" is "não" only right before the verb: "quais séries ainda n vi?"
@@ -1244,6 +1345,12 @@ _SUGGEST_FILLER: Final = frozenset(
     "first primeiro primeira antes next coisa thing tv one ones".split()
 )
 # past see verbs and state words: a mark or a list, never a suggestion
+# "que eu ainda não vi", "I haven't seen": what a suggestion picks from anyway
+_UNSEEN_SAID: Final = re.compile(
+    r"\b(?:(?:ainda|still)\s+)?(?:nao|n|not|never|haven t|havent|have not|didn t|didnt|did not)\s+"
+    r"(?:(?:ainda|yet|already)\s+)?(?:vi|assisti|seen|watched|watch|see|visto|assistido)"
+    r"(?:\s+(?:ainda|yet|nao))?\b"
+)
 _NOT_SUGGESTING: Final = frozenset(
     "vi assisti terminei maratonei li watched seen saw finished read falta faltam "
     "left unwatched unseen quantos quantas how many".split()
@@ -1274,7 +1381,7 @@ def read_suggest(text: str) -> SuggestRequest | None:
     spaced = expand_chat(_Said.of(raw).norm)  # "oq eu vejo hj?"
     max_minutes = _max_minutes(spaced)
     clauses = [
-        [_as_known(w) for w in _MINUTES.sub(" ", clause).split()]
+        [_as_known(w) for w in _MINUTES.sub(" ", _UNSEEN_SAID.sub(" ", clause)).split()]
         for clause in re.split(r"[,.;!?]+", expand_chat(_spaced_marks(raw)))
         if clause.strip()
     ]
@@ -1287,10 +1394,11 @@ def read_suggest(text: str) -> SuggestRequest | None:
         # a time word alone does not make a clause a request: "hoje foi puxado, ..."
         known = [w for w in words if _suggest_role(w) not in (None, "when")]
         unknown = [w for w in words if _suggest_role(w) is None and w not in _SUGGEST_FILLER]
-        if unknown and (known or len(words) > 3 or any(w in _NOT_SUGGESTING for w in words)):
+        strong = [w for w in known if _suggest_role(w) not in ("want", "some")]
+        if unknown and (strong or any(w in _NOT_SUGGESTING for w in words)):
             return None  # "o que eu vejo com a Ana?": more than this reader knows
         if unknown:
-            continue  # "tô cansado, ...": a clause of its own that asks nothing
+            continue  # "tô mó cansado", "gotta wake up early tmrw": a clause that asks nothing
         said_any = True
         for word in words:
             role = _suggest_role(word)
@@ -1496,6 +1604,18 @@ _ASK_STATE: Final = (
         r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"
     ),
     re.compile(r"^(?:ainda\s+)?falta\s+(?:eu\s+)?(?:ver|assistir)\s+(?P<what>.+?)$"),
+    # the rating given: the stored state answers it with the rating ("que nota eu dei pro X?",
+    # "what did I rate X?")
+    re.compile(
+        r"^(?:(?:(?:que|qual)\s+nota|quanto\s+de\s+nota)\s+(?:que\s+)?(?:eu\s+)?(?:dei|tinha\s+dado|coloquei|botei)"
+        r"|(?:qual\s+(?:foi\s+|e\s+)?(?:a\s+)?(?:minha\s+)?nota))\s+"
+        r"(?:(?:pr[oa]|para\s+[oa]|a[o]?|em|no|na|de|do|da)\s+)?(?P<what>.+?)(?:\s+(?:mesmo|hein))?$"
+    ),
+    re.compile(
+        r"^(?:(?:what|how)\s+did\s+i\s+(?:rate|score)|what\s+rating\s+did\s+i\s+give|"
+        r"what\s+(?:is|was|s)\s+my\s+(?:rating|score)\s+(?:for|of|on))\s+"
+        r"(?P<what>.+?)(?:\s+(?:again|already|out of 10))?$"
+    ),
 )
 
 
@@ -1530,7 +1650,10 @@ _DISCOURSE: Final = re.compile(
     r"^\s*(?:(?:deixa (?:quieto|pra la|para la|isso)|esquece(?: isso)?|nao importa|tudo bem|"
     r"ta bom|ah ta|ah ok|beleza|blz|ok|okay|certo|tranquilo|entendi|hmm+|pera|perai|opa|ops|"
     r"bom|enfim|alem disso|tambem|e tambem|never ?mind|forget (?:it|that)|whatever|"
-    r"fine|cool|alright|all right|got it|i see|oh|ah|well|anyway|also|and also)\b[\s,.;:!-]*)+"
+    r"fine|cool|alright|all right|got it|i see|oh|ah|well|anyway|also|and also)\b[\s,.;:!-]*|"
+    # approval of what was just shown, in a clause of its own: "nice, where can I stream it?"
+    r"(?:nice|great|awesome|perfect|sounds good|perfeito|legal|massa|otimo|top|boa|demais)"
+    r"\s*[,.;:!-][\s,.;:!-]*)+"
 )
 
 

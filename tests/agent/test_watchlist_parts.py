@@ -9,6 +9,7 @@ import pytest
 from agent.understanding.chatter import quiet
 from agent.understanding.intent import IntentClassifier
 from agent.understanding.watchlist import (
+    WATCHABLE,
     ListRequest,
     MarkRequest,
     SuggestRequest,
@@ -122,6 +123,8 @@ def test_a_suggestion_is_read_by_its_parts(
         "what did i watch tonight?",
         "filmes com mais de 2h",  # at least so long: not a constraint this reader knows
         "me recomenda uma série boa",  # a good one anywhere, not a pick from the list
+        "me sugere algo, quero ver com a ana",  # a clause with more than an aside
+        "que comédia eu vi?",  # the seen ones: a list, not a pick
     ],
 )
 def test_what_is_not_certainly_a_suggestion_is_declined(said: str) -> None:
@@ -280,3 +283,169 @@ def test_counts_take_every_see_verb_and_the_passive() -> None:
         found = read(said)
         assert isinstance(found, ListRequest), said
         assert (found.state, found.count) == (state, True), said
+
+
+# -- where a save goes is no part of the title -----------------------------------------------------
+
+
+async def test_where_the_save_goes_before_a_colon_is_no_part_of_the_title(db: Database) -> None:
+    async with open_lembra(db, tmdb_results=CATALOGUE) as lembra:
+        for said in (
+            "add to my list: tenet",
+            "bota o filme na minha lista: superbad",
+            "joga pra lista: duna",
+        ):
+            await lembra.say(said)
+        titles = sorted((i.type, i.title or "") for i in await lembra.items())
+        await lembra.say("salva na minha lista: comprar pão amanhã")
+        notes = [i.content for i in await lembra.items() if i.type == "note"]
+    assert titles == [("movie", "Duna"), ("movie", "Superbad"), ("movie", "Tenet")]
+    assert notes == ["comprar pão amanhã"]
+
+
+# -- lists of what is left, read by their parts ----------------------------------------------------
+
+
+def test_a_list_of_what_is_left_is_read_by_an_asking_word_and_a_state() -> None:
+    for said, state, types in (
+        ("so what's left for me to watch?", "left", WATCHABLE),
+        ("show me the stuff I haven't watched", None, None),  # "stuff": more than a state
+        ("show me what I haven't watched", "left", WATCHABLE),
+        ("any shows I haven't seen yet?", "left", ("tv_show",)),
+        ("tem alguma série que eu ainda não vi?", "left", ("tv_show",)),
+        ("show me what i watched", "done", WATCHABLE),
+        ("what did I watch with Ana?", None, None),
+        ("what to watch?", None, None),  # a pick, not a list
+    ):
+        found = read(said)
+        if state is None:
+            assert not isinstance(found, ListRequest), said
+            continue
+        assert isinstance(found, ListRequest), said
+        assert (found.state, found.types, found.count) == (state, types, False), said
+
+
+async def test_what_i_have_not_seen_lists_only_the_unseen(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+        listed = await lembra.say("anything I haven't watched yet?")
+    assert "Superbad" in listed.text, listed.text
+    assert "Dark" in listed.text, listed.text
+    assert "Duna" not in listed.text, listed.text
+
+
+# -- the rating given, asked ----------------------------------------------------------------------
+
+
+async def test_asking_the_rating_given_answers_the_stored_rating(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("assisti superbad, 7/10")
+        asked_pt = await lembra.say("qual nota eu tinha dado pro superbad?")
+        asked_en = await lembra.say("how did I rate Superbad again?")
+    assert "7/10" in asked_pt.text, asked_pt.text
+    assert "7/10" in asked_en.text, asked_en.text
+
+
+def test_what_was_given_to_someone_is_no_rating_question() -> None:
+    assert read("quanto eu dei pro joão?") is None
+    assert read("what did I give mom for christmas?") is None
+
+
+# -- a mark said with how often, or with the command again -----------------------------------------
+
+
+def test_how_often_and_the_command_said_again_are_no_part_of_a_mark() -> None:
+    for said, state, title in (
+        ("Superbad eu já vi umas cinco vezes, pode marcar", "seen", "Superbad"),
+        ("Dark eu já maratonei todas as temporadas", "seen", "Dark"),
+        ("The Office, watched it a bunch of times", "seen", "The Office"),
+        ("Duna na verdade eu ainda não vi, desmarca aí", "unseen", "Duna"),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title) == (state, title), said
+    # the command said again must go the mark's way
+    assert read("Duna eu não vi, marca como visto") is None
+
+
+async def test_a_title_first_mark_with_how_often_marks_that_title(db: Database) -> None:
+    async with watching(db) as lembra:
+        marked = await lembra.say("superbad eu já vi mil vezes kkk marca como visto")
+        superbad = await item(lembra, "Superbad")
+        duna = await item(lembra, "Duna")
+    assert "Superbad" in marked.text, marked.text
+    assert (superbad.done, duna.done) == (True, False)
+
+
+# -- an unmark said as a correction, the command at the end ----------------------------------------
+
+
+async def test_a_correction_then_unmark_puts_the_item_in_focus_back(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi superbad")
+        back = await lembra.say(
+            "ugh no, I got it mixed up with another one, I haven't actually, unmark it"
+        )
+        superbad = await item(lembra, "Superbad")
+    assert "Superbad" in back.text, back.text
+    assert superbad.done is False
+
+
+def test_a_bare_unmark_names_the_item_in_focus_and_a_bare_mark_word_nothing() -> None:
+    for said in ("desmarca", "ops, confundi com outra série, desmarca"):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.state, found.title) == ("unseen", ""), said
+    assert read("marca") is None
+
+
+# -- a suggestion beside a clause about mood or tomorrow -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "short", "minutes", "genres"),
+    [
+        ("tô exausta hj, me indica algo curtinho pra ver", True, None, ()),
+        (
+            "any comedy on my list I haven't seen? need a laugh after this week",
+            False,
+            None,
+            ("comedy",),
+        ),
+        ("what should I watch tonight? less than 2 hours, early meeting tmrw", False, 120, ()),
+    ],
+)
+def test_a_clause_about_mood_or_tomorrow_beside_a_suggestion_is_read_past(
+    said: str, short: bool, minutes: int | None, genres: tuple[str, ...]
+) -> None:
+    found = read(said)
+    assert isinstance(found, SuggestRequest), said
+    assert (found.short, found.max_minutes, found.genre_words) == (short, minutes, genres), said
+
+
+# -- approval, then a question about what was just suggested ---------------------------------------
+
+
+async def test_where_after_approving_a_suggestion_is_about_the_suggested_title(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        suggested = await lembra.say("tem alguma comédia pra hoje?")
+        where = await lembra.say("boa! e onde eu vejo?")
+    assert "Superbad" in suggested.text, suggested.text
+    assert "Superbad" in where.text, where.text
+    assert "Apple TV" in where.text, where.text
+
+
+def test_approval_is_read_past_only_in_a_clause_of_its_own() -> None:
+    found = read("top gun eu já vi")
+    assert isinstance(found, MarkRequest)
+    assert found.title == "top gun"
+
+
+def test_a_line_by_its_hash_with_already_after_it_is_that_line() -> None:
+    for said in ("seen #2 already", "watched the 2nd one already"):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert found.target is not None, said
+        assert (found.target.kind, found.target.value, found.title) == ("number", 2, ""), said
