@@ -1,0 +1,62 @@
+"""Words around a request that say when or how it is asked, never what about (issue 41).
+
+A blind session set run with no model read "how many films do I have rn?" as a search for
+«rn» and offered "actually remove X" as a note. The phrasings here are new ones.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.understanding.chatter import without_chatter, without_lead_aside
+from storage import Database
+from tests.support.harness import open_lembra
+
+
+def test_a_question_s_now_or_again_is_cut_at_its_end_only() -> None:
+    assert without_chatter("how many shows have I got rn?") == "how many shows have I got?"
+    assert without_chatter("qts vídeos tenho agr?") == "qts vídeos tenho?"
+    assert without_chatter("quantas notas tenho aí msm?") == "quantas notas tenho?"
+    assert without_chatter("what now?") == "what now?"  # nothing would be left to ask
+    assert without_chatter("anota: e agora?") == "anota: e agora?"  # a note's content
+    assert without_chatter("salva o filme Now") == "salva o filme Now"  # no question
+
+
+def test_a_lead_in_is_cut_only_at_the_head_and_never_a_negation() -> None:
+    assert without_lead_aside("ok so erase the gym note") == "erase the gym note"
+    assert without_lead_aside("na real, apaga a nota do pão") == "apaga a nota do pão"
+    assert without_lead_aside("não apaga a nota do pão") == "não apaga a nota do pão"
+    assert without_lead_aside("salva So Long") == "salva So Long"
+
+
+@pytest.mark.parametrize(
+    ("question", "count"),
+    [("how many notes do I have right now?", "2"), ("quantas notas eu tenho agora msm?", "2")],
+)
+async def test_a_count_asked_with_now_counts(db: Database, question: str, count: str) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: levar o lixo")
+        await lembra.say("anota: trocar a resistência")
+        reply = await lembra.say(question)
+        assert count in reply.text
+        assert "«" not in reply.text  # no search for the words of "now"
+
+
+@pytest.mark.parametrize(
+    ("said", "confirm", "gone"),
+    [
+        ("na verdade apaga a nota do lixo", "sim", "levar o lixo"),
+        ("ok so delete the trash note", "yes", "take out the trash"),
+        ("actually, remove the trash note", "yes", "take out the trash"),
+    ],
+)
+async def test_a_command_after_a_lead_in_is_that_command(
+    db: Database, said: str, confirm: str, gone: str
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say(f"anota: {gone}")
+        await lembra.say("anota: trocar a resistência")
+        preview = await lembra.say(said)
+        assert gone in preview.text
+        await lembra.say(confirm)
+        assert [i.content for i in await lembra.items()] == ["trocar a resistência"]
