@@ -60,3 +60,22 @@ async def test_a_command_after_a_lead_in_is_that_command(
         assert gone in preview.text
         await lembra.say(confirm)
         assert [i.content for i in await lembra.items()] == ["trocar a resistência"]
+
+
+@pytest.mark.parametrize(
+    ("said", "listing"),
+    [
+        ("edit #2 to renew the car insurance", "list my notes"),
+        ("muda o item #2 pra renovar o seguro do carro", "lista minhas notas"),
+    ],
+)
+async def test_an_edit_by_a_hash_position_edits_that_line(
+    db: Database, said: str, listing: str
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: levar o lixo")
+        await lembra.say("anota: renovar o seguro")
+        await lembra.say(listing)
+        await lembra.say(said)
+        contents = sorted(i.content or "" for i in await lembra.items())
+        assert contents == ["levar o lixo", said.split(" to ", 1)[-1].split(" pra ", 1)[-1]]
