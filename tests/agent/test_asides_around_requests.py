@@ -79,3 +79,31 @@ async def test_an_edit_by_a_hash_position_edits_that_line(
         await lembra.say(said)
         contents = sorted(i.content or "" for i in await lembra.items())
         assert contents == ["levar o lixo", said.split(" to ", 1)[-1].split(" pra ", 1)[-1]]
+
+
+@pytest.mark.parametrize(
+    ("said", "notes"),
+    [
+        (
+            "duas coisas rapidinho: buscar o terno, pagar o boleto",
+            ["buscar o terno", "pagar o boleto"],
+        ),
+        (
+            "three things: oil the hinge, mail the form and fix the tap",
+            ["fix the tap", "mail the form", "oil the hinge"],
+        ),
+    ],
+)
+async def test_notes_announced_by_their_count_are_that_many_notes(
+    db: Database, said: str, notes: list[str]
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say(said)
+        assert sorted(i.content or "" for i in await lembra.items()) == sorted(notes)
+
+
+def test_a_count_that_does_not_match_the_pieces_reads_no_list() -> None:
+    from agent.understanding.batches import read_batch
+
+    assert read_batch("três coisas: buscar o terno, pagar o boleto") is None
+    assert read_batch("two things I love: rain") is None
