@@ -107,3 +107,38 @@ def test_a_count_that_does_not_match_the_pieces_reads_no_list() -> None:
 
     assert read_batch("três coisas: buscar o terno, pagar o boleto") is None
     assert read_batch("two things I love: rain") is None
+
+
+async def test_the_other_one_after_deleting_one_of_two_alike_items_is_the_alike_one(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: conta do gás de março")
+        await lembra.say("anota: regar as plantas")
+        await lembra.say("anota: conta do gás de abril")
+        await lembra.say("apaga a nota conta do gás de março")
+        await lembra.say("sim")
+        preview = await lembra.say("e a outra tb")
+        assert "abril" in preview.text
+        await lembra.say("sim")
+        assert [i.content for i in await lembra.items()] == ["regar as plantas"]
+
+
+async def test_the_other_one_declines_when_two_items_are_as_alike(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: conta do gás de março")
+        await lembra.say("anota: conta do gás de abril")
+        await lembra.say("anota: conta do gás de maio")
+        await lembra.say("apaga a nota conta do gás de março")
+        await lembra.say("sim")
+        await lembra.say("e a outra tb")
+        await lembra.say("sim")
+        assert len(await lembra.items()) == 2  # nothing guessed
+
+
+@pytest.mark.parametrize("said", ["and the show Hacks too thanks", "e a série Hacks tb né"])
+async def test_a_typed_continuation_with_chatter_after_it_saves(db: Database, said: str) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("salva a série Dark")
+        await lembra.say(said)
+        assert sorted(i.title or "" for i in await lembra.items()) == ["Dark", "Hacks"]
