@@ -142,3 +142,33 @@ async def test_a_typed_continuation_with_chatter_after_it_saves(db: Database, sa
         await lembra.say("salva a série Dark")
         await lembra.say(said)
         assert sorted(i.title or "" for i in await lembra.items()) == ["Dark", "Hacks"]
+
+
+@pytest.mark.parametrize(
+    ("said", "changed"),
+    [
+        ("troca o pin do cofre pra 0427", "pin do cofre: 0427"),
+        ("update the safe pin to 0427", "pin do cofre: 0427"),
+    ],
+)
+async def test_a_note_named_by_its_words_takes_the_new_value(
+    db: Database, said: str, changed: str
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: pin do cofre: 9911")
+        await lembra.say("anota: safe pin 9911")
+        await lembra.say("anota: comprar fita")
+        await lembra.say(said)
+        contents = sorted(i.content or "" for i in await lembra.items())
+        expected = "safe pin 0427" if said.startswith("update") else changed
+        assert expected in contents
+        assert len([c for c in contents if "0427" in c]) == 1
+
+
+async def test_a_change_that_two_notes_could_take_changes_none(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: senha do wifi da sala 1234")
+        await lembra.say("anota: senha do wifi do quarto 5678")
+        await lembra.say("muda a senha do wifi pra 4321")
+        contents = sorted(i.content or "" for i in await lembra.items())
+        assert contents == ["senha do wifi da sala 1234", "senha do wifi do quarto 5678"]
