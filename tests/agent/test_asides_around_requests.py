@@ -172,3 +172,24 @@ async def test_a_change_that_two_notes_could_take_changes_none(db: Database) -> 
         await lembra.say("muda a senha do wifi pra 4321")
         contents = sorted(i.content or "" for i in await lembra.items())
         assert contents == ["senha do wifi da sala 1234", "senha do wifi do quarto 5678"]
+
+
+@pytest.mark.parametrize(
+    "question", ["quem me recomendou o Cais do Porto mesmo?", "who told me about Cais do Porto?"]
+)
+async def test_who_said_something_about_a_thing_is_found_in_the_notes(
+    db: Database, question: str
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: a Bia recomendou o bar Cais do Porto")
+        await lembra.say("anota: comprar fita")
+        reply = await lembra.say(question)
+        assert "Bia" in reply.text
+        assert len(await lembra.items()) == 2  # nothing saved
+
+
+def test_who_asked_of_nothing_saved_reads_no_search() -> None:
+    from agent.understanding.questions import read_question
+
+    assert read_question("who are you?") is None
+    assert read_question("quem é você?") is None
