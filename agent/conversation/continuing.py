@@ -178,7 +178,7 @@ async def _similar(deps: Deps, turn: Turn, gone: shelves.Entry, said: str) -> It
     wanted = words(said)
     kind = gone.type if gone.type in ITEM_TYPES else None
     scored: list[tuple[int, ItemDoc]] = []
-    for item in await deps.db.items.list_for(turn.user_id, item_type=kind):  # type: ignore[arg-type]
+    for item in await deps.db.items.list_for(turn.user_id, item_type=kind):
         if item.id == gone.item_id:
             continue
         have = words(item_label(item))

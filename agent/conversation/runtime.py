@@ -839,7 +839,7 @@ def _reads(intent: Intent) -> bool:
     """Whether a message reads as a request in code: a command, or a kind for the planner
     ("apaga a nota X" is a delete); a search or a plain message is no reading."""
     if intent.action == "llm":
-        return intent.entities.get("intent", "other") != "other"
+        return str(intent.entities.get("intent", "other")) != "other"
     return intent.action not in ("search", "smalltalk")
 
 
