@@ -150,6 +150,8 @@ _QUESTION_TAIL: Final = re.compile(
     r"mesmo|atualmente|no\s+momento|hj\s+em\s+dia|ent[aã]o))+[\s?!.]*$",
     _F,
 )
+# "tem algum filme chamado Now?": a last word that is a name is kept
+_NAMED_LAST: Final = re.compile(r"\b(?:chamad[oa]s?|called|named|titled)\s+\S+\W*$", _F)
 _HEAD: Final = re.compile(
     rf"^\s*(?:(?:{_GREETING}|{_PLEASE})(?:{_SEP})+)+(?=\S)",
     _F,
@@ -170,6 +172,7 @@ def without_chatter(text: str) -> str:
         cut = (" " + cut)[: tail.start()]
     if (
         ":" not in cut
+        and not _NAMED_LAST.search(cut)
         and text.rstrip().endswith("?")
         and (bare := _QUESTION_TAIL.sub("", cut))
         and re.search(r"\w+\W+\w+", bare)

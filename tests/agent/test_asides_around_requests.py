@@ -20,6 +20,7 @@ def test_a_question_s_now_or_again_is_cut_at_its_end_only() -> None:
     assert without_chatter("what now?") == "what now?"  # nothing would be left to ask
     assert without_chatter("anota: e agora?") == "anota: e agora?"  # a note's content
     assert without_chatter("salva o filme Now") == "salva o filme Now"  # no question
+    assert without_chatter("tem algum filme chamado Now?") == "tem algum filme chamado Now?"
 
 
 def test_a_lead_in_is_cut_only_at_the_head_and_never_a_negation() -> None:
