@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from agent.conversation import deleting, listing, outcomes, pointing, reminding, watching
 from agent.conversation import shelf as shelves
+from agent.conversation.replies import item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.planning.step import StepResult
@@ -33,7 +34,7 @@ from agent.understanding.continuations import Continuation, read_continuation
 from agent.understanding.kinds import guessed_title
 from agent.understanding.references import read_reference
 from agent.understanding.textnorm import fold
-from storage.documents import ITEM_TYPES, ItemType
+from storage.documents import ITEM_TYPES, ItemDoc, ItemType
 
 # the planner's hint for a continuation code leaves to it (DESIGN 3.3 llm intents)
 HINTS = {"save": "save", "delete": "delete", "list": "search", "count": "search", "find": "search"}
@@ -128,10 +129,19 @@ async def _delete(
             return None
         gone = current.focus.item_id if current.focus is not None else ""
         others = [e for e in current.entries if e.item_id != gone]
-        if len(others) != 1 or await deps.db.items.get(turn.user_id, others[0].item_id) is None:
+        if len(others) == 1 and await deps.db.items.get(turn.user_id, others[0].item_id):
+            one = others[0]
+            return await deleting.delete_preview(
+                deps, turn, one.item_id, one.label, item_type=one.type
+            )
+        if others or current.focus is None:
             return None
-        one = others[0]
-        return await deleting.delete_preview(deps, turn, one.item_id, one.label, item_type=one.type)
+        similar = await _similar(deps, turn, current.focus, cont.folded)
+        if similar is None:
+            return None
+        return await deleting.delete_preview(
+            deps, turn, similar.id, item_label(similar), item_type=similar.type
+        )
     ref = read_reference(cont.rest)
     if ref is not None:
         found = pointing.locate(current, ref.target)
@@ -148,6 +158,36 @@ async def _delete(
     outcome = await tool.run(ToolContext(deps, turn, wants_save=False), args)
     result = StepResult("tool", outcome=outcome, tool="delete_item")
     return await outcomes.after_tool(deps, turn, result, wants_save=False)
+
+
+_PLAIN = frozenset(
+    """o a os as e de do da dos das the an and of on for to my meu minha outro outra other
+    one item nota note tb too""".split()
+)
+
+
+async def _similar(deps: Deps, turn: Turn, gone: shelves.Entry, said: str) -> ItemDoc | None:
+    """ "e o outro tb" after deleting one of two alike items ("boleto da luz", "boleto da
+    água"): the one item of the same type that shares the most words with the deleted one
+    and holds every word said after "outro"; None when none or several do."""
+
+    def words(text: str) -> set[str]:
+        return {w for w in fold(text).split() if w not in _PLAIN and len(w) > 2}
+
+    named = words(gone.label)
+    wanted = words(said)
+    kind = gone.type if gone.type in ITEM_TYPES else None
+    scored: list[tuple[int, ItemDoc]] = []
+    for item in await deps.db.items.list_for(turn.user_id, item_type=kind):
+        if item.id == gone.item_id:
+            continue
+        have = words(item_label(item))
+        if wanted <= have and (shared := len(named & have)) > 0:
+            scored.append((shared, item))
+    scored.sort(key=lambda pair: -pair[0])
+    if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
+        return None
+    return scored[0][1]
 
 
 async def _list(deps: Deps, turn: Turn, cont: Continuation, last: shelves.Last) -> Reply | None:

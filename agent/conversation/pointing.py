@@ -32,7 +32,14 @@ from agent.tools.base import (
     Updated,
 )
 from agent.types import Reply
-from agent.understanding.facts import read_fact, restated, said_title, states_value
+from agent.understanding.facts import (
+    changed_value,
+    put_value,
+    read_fact,
+    restated,
+    said_title,
+    states_value,
+)
 from agent.understanding.references import Reference, Target, read_reference
 from agent.understanding.textnorm import one_line
 from storage.documents import ITEM_TYPES, ItemDoc
@@ -54,6 +61,8 @@ async def act(
     """Answer `message` in code when it points at the shelf; None when it does not."""
     current = shelves.shown(turn)
     ref = read_reference(message) or stated(message) or await _restated(deps, turn, message)
+    if ref is None and (ref := await _changed(deps, turn, message)) is not None:
+        current = shelves.shown(turn)  # the note it names, now what "it" names
     if ref is None:
         return None
     found = locate(current, ref.target)
@@ -113,6 +122,26 @@ async def _restated(deps: Deps, turn: Turn, message: str) -> Reference | None:
     if content is None:
         return None
     return Reference("edit", Target("pronoun"), value=content, fix=True)
+
+
+async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
+    """ "muda a senha do portão pra 7788" with a note "senha do portão 1234" saved any time:
+    that note with the new value; None unless exactly one note holds those words and one
+    word of the value's shape after them."""
+    asked = changed_value(message)
+    if asked is None:
+        return None
+    subject, value = asked
+    found: list[tuple[ItemDoc, str]] = []
+    for item in await deps.db.items.list_for(turn.user_id, item_type="note"):
+        content = put_value(item.content or "", subject, value)
+        if content is not None:
+            found.append((item, content))
+    if len(found) != 1:
+        return None
+    item, content = found[0]
+    shelves.point_at(turn, item)
+    return Reference("edit", Target("pronoun"), value=content)
 
 
 def _previewed(entry: shelves.Entry) -> DeletePreview:

@@ -79,7 +79,7 @@ from agent.trust.budgets import prompt_budget
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
 from agent.understanding.batches import read_batch
-from agent.understanding.chatter import quiet_clauses, without_chatter
+from agent.understanding.chatter import quiet_clauses, without_chatter, without_lead_aside
 from agent.understanding.facts import read_fact
 from agent.understanding.intent import Intent, IntentClassifier
 from agent.understanding.language import detect_language, reply_language
@@ -294,6 +294,12 @@ class Runtime:
             # "ops, desfaz, apaguei errado", "wait no, undo that": a command among clauses of
             # interjections is that command; anything else keeps its words ("opa errei, é 17h")
             if (plain := self.classifier.classify(bare)).action not in ("llm", "smalltalk"):
+                turn.incoming = dataclasses.replace(turn.incoming, text=bare)
+                intent = plain
+        if (bare := without_lead_aside(said)) != said:
+            # "actually remove X", "na real apaga X": a lead-in before a command is no topic
+            plain = self.classifier.classify(bare)
+            if _reads(plain) and (not _reads(intent) or _kind(plain) == _kind(intent)):
                 turn.incoming = dataclasses.replace(turn.incoming, text=bare)
                 intent = plain
         turn.intent = intent
@@ -827,3 +833,15 @@ def write_in(language: Language, told_in: Language) -> str:
     if told_in == "pt":
         return f"Nesta mensagem, escreva em {name['pt'][language]}."
     return f"For this message, write in {name['en'][language]}."
+
+
+def _reads(intent: Intent) -> bool:
+    """Whether a message reads as a request in code: a command, or a kind for the planner
+    ("apaga a nota X" is a delete); a search or a plain message is no reading."""
+    if intent.action == "llm":
+        return str(intent.entities.get("intent", "other")) != "other"
+    return intent.action not in ("search", "smalltalk")
+
+
+def _kind(intent: Intent) -> str:
+    return str(intent.entities.get("intent", "")) if intent.action == "llm" else intent.action

@@ -239,6 +239,7 @@ def read_batch(text: str, *, split_and: bool = False) -> Batch | None:
     return (
         _links(message)
         or _notes(message)
+        or _counted(message)
         or _titles(message)
         or _mixed(message)
         or _bare_titles(message, split_and=split_and)
@@ -284,6 +285,42 @@ def _notes(message: str) -> Batch | None:
         return None
     pieces = [p for p in (_clean_piece(x) for x in _NOTE_SPLIT.split(match.group("body"))) if p]
     if len(pieces) < 2:
+        return None
+    return Batch("notes", tuple(pieces))
+
+
+_COUNTS: Final[dict[str, int]] = {
+    **dict.fromkeys(("2", "dois", "duas", "two"), 2),
+    **dict.fromkeys(("3", "tres", "três", "three"), 3),
+    **dict.fromkeys(("4", "quatro", "four"), 4),
+    **dict.fromkeys(("5", "cinco", "five"), 5),
+}
+# "duas coisas pfv: A, B", "two notes: A, and B", "3 things to remember: A, B e C"
+_COUNTED: Final = re.compile(
+    rf"^\s*{_POLITE}(?:(?:anota|anote|note|salva|save|add)\s+)?(?:(?:as|the)\s+)?"
+    rf"(?P<count>{'|'.join(_COUNTS)})\s+(?:coisas|notas|tarefas|itens|things|notes|tasks|items)"
+    rf"(?P<aside>(?:\s+[^\W\d][\w-]*){{0,4}})\s*:\s*(?P<body>\S.*)$",
+    _F | re.DOTALL,
+)
+_LAST_AND: Final = re.compile(r"\s+(?:e|and|&)\s+", _F)
+
+
+def _counted(message: str) -> Batch | None:
+    """Notes announced by their count ("duas coisas pfv: marcar dentista, comprar presente"):
+    split on ";" and line breaks, else on commas and a last "e"/"and", and taken only when
+    the pieces are as many as the count said."""
+    match = _COUNTED.match(message)
+    if match is None:
+        return None
+    count = _COUNTS[match.group("count").lower()]
+    body = match.group("body")
+    pieces = [p for p in (_clean_piece(x) for x in _NOTE_SPLIT.split(body)) if p]
+    if len(pieces) != count:
+        pieces = [p for p in (_clean_piece(x) for x in body.split(",")) if p]
+        pieces = [re.sub(r"^(?:e|and|&)\s+", "", p, flags=_F) for p in pieces]
+        if len(pieces) == count - 1 and len(last := _LAST_AND.split(pieces[-1])) == 2:
+            pieces = [*pieces[:-1], *(_clean_piece(p) for p in last)]
+    if len(pieces) != count or not all(pieces):
         return None
     return Batch("notes", tuple(pieces))
 

@@ -3,7 +3,8 @@
 Two cuts, for two kinds of reader:
 - `without_chatter` (the runtime, once per message, before every reader): greetings and
   "please" in front; thanks, "please", laughter, "again" and emojis behind ("salva Coringa e
-  Her pfv", "add Heat and Ronin thx", "what did I save last week again?"). Only at the
+  Her pfv", "add Heat and Ronin thx", "what did I save last week again?"), and a question's "now" ("how many films do I have rn?",
+  "quantas notas tenho aí msm?"). Only at the
   message's edges, never inside it; a message made only of them ("valeu") stays whole, as do
   a list a line and commands. The message is stored as sent; only the readers get the cut.
 - `quiet` (readers that cut spans and must index the message as written, the watchlist's):
@@ -97,6 +98,25 @@ def quiet_clauses(text: str) -> str:
     return cut if re.search(r"\w", cut) else text
 
 
+# a lead-in that only frames what follows ("actually remove X", "na real apaga X", "ok so
+# delete it"); never a negation ("não apaga" is no "apaga")
+_ASIDE_HEAD: Final = re.compile(
+    r"^\s*(?:(?:actually|so|ok|okay|well|anyway|alright|right|na\s+real|na\s+verdade|"
+    r"ent[aã]o|ali[aá]s|enfim|bom|blz|beleza|tipo|ah|oh|ent)(?:[\s,.;:!-])+)+(?=\w)",
+    re.IGNORECASE,
+)
+
+
+def without_lead_aside(text: str) -> str:
+    """`text` without a lead-in that only frames it ("actually remove X" is "remove X");
+    `text` itself when there is none or nothing would be left. The caller keeps the cut only
+    when what is left reads as a command."""
+    if "\n" in text.strip():
+        return text
+    cut = _ASIDE_HEAD.sub("", text)
+    return cut if re.search(r"\w", cut) else text
+
+
 # -- the message's edges (the runtime's cut) ----------------------------------------------
 
 _F: Final = re.IGNORECASE | re.UNICODE
@@ -125,6 +145,15 @@ _TAIL: Final = re.compile(
     rf"(?:{_SEP}|{_EMOJI})*$",
     _F,
 )
+# "how many films do I have rn?", "quantas notas tenho aí msm?": at a question's end, words
+# of "now" and "again" say when or how insistently it is asked, never what about
+_QUESTION_TAIL: Final = re.compile(
+    r"(?:[\s,]+(?:rn|right\s+now|now|then|currently|at\s+the\s+moment|agr|agora|a[ií]|msm|"
+    r"mesmo|atualmente|no\s+momento|hj\s+em\s+dia|ent[aã]o))+[\s?!.]*$",
+    _F,
+)
+# "tem algum filme chamado Now?": a last word that is a name is kept
+_NAMED_LAST: Final = re.compile(r"\b(?:chamad[oa]s?|called|named|titled)\s+\S+\W*$", _F)
 _HEAD: Final = re.compile(
     rf"^\s*(?:(?:{_GREETING}|{_PLEASE})(?:{_SEP})+)+(?=\S)",
     _F,
@@ -143,6 +172,14 @@ def without_chatter(text: str) -> str:
         if colon >= 0 and colon >= tail.start() - 1:
             return text  # "anota: 🎬": what follows the colon is the content, whatever it is
         cut = (" " + cut)[: tail.start()]
+    if (
+        ":" not in cut
+        and not _NAMED_LAST.search(cut)
+        and text.rstrip().endswith("?")
+        and (bare := _QUESTION_TAIL.sub("", cut))
+        and re.search(r"\w+\W+\w+", bare)
+    ):
+        cut = bare
     question = "?" if text.rstrip().endswith("?") and not cut.rstrip().endswith("?") else ""
     cut = cut.strip() + question
     return cut if re.search(r"\w", cut) else text

@@ -27,7 +27,8 @@ _LEAD: Final = re.compile(
     r"^\s*(?:(?:e|and|&|mais|plus|tamb[ée]m|tb|tbm|also|ah|oh|ok|ent[ãa]o|so)[,.!\s]+)+", _F
 )
 _TAIL: Final = re.compile(
-    r"(?:[,\s]+(?:tamb[ée]m|tb|tbm|too|also|as\s+well))+(?:[,\s]+(?:por\s+favor|pfv|please|pls))?"
+    r"(?:[,\s]+(?:tamb[ée]m|tb|tbm|too|also|as\s+well))+(?:[,\s]+(?:por\s+favor|pfvr?|please|pls|plz|n[eé]|viu|blz|ok|hein|valeu|vlw|obg|"
+    r"thanks|thx|tks))*"
     r"\s*[.!?]*\s*$",
     _F,
 )
@@ -53,8 +54,10 @@ _TYPED_TITLE: Final = re.compile(
 )
 # a typed rest whose title opens with a verb "to be" is a statement ("o filme é ótimo")
 _COPULA: Final = re.compile(r"^(?:e|eh|era|foi|is|was|s|are|ta|esta)\b")
+# "o outro", "the other one", "o outro boleto", "a outra nota do dentista": the words after it
+# narrow which
 _OTHER: Final = re.compile(
-    r"^(?:(?:o|a|the)\s+)?(?:outro|outra|other)(?:\s+(?:one|item|filme|serie|nota|link))?$"
+    r"^(?:(?:o|a|the)\s+)?(?:outro|outra|other)(?:\s+(?:one|item))?(?:\s+[^\W\d]\w*){0,3}$"
 )
 _NEXT: Final = re.compile(
     r"^(?:(?:o|a|the)\s+)?(?:proximo|proxima|seguinte|next|next\s+one|following)"
@@ -100,9 +103,11 @@ def read_continuation(text: str) -> Continuation | None:
     rest = (rest[: tail.start()] if tail else rest).strip(" \t,.!?;:")
     folded = expand_chat(fold(rest))
     words = folded.split()
-    if not words or len(words) > MAX_WORDS or not _OWN_VERBS.isdisjoint(words):
-        return None
     typed = _TYPED_TITLE.match(rest)
+    # "the show X": a type noun after its article is no verb ("show", "list")
+    verbs = words[2:] if typed and len(words) > 1 and words[0] in ("the", "a", "an") else words
+    if not words or len(words) > MAX_WORDS or not _OWN_VERBS.isdisjoint(verbs):
+        return None
     item_type = _TYPES.get(fold(typed.group("noun")).split()[-1]) if typed else None
     title = (typed.group("title") if typed else rest).strip(" \t,.!?;:\"'«»")
     if typed and _COPULA.match(fold(title)):

@@ -193,6 +193,47 @@ def restated(message: str, content: str) -> str | None:
     return content[:start] + value + content[end:]
 
 
+# "muda a senha do portão pra 7788", "change the locker code to 9090": words a note holds
+# and the new value for the one word after them of the value's shape
+_CHANGED: Final = re.compile(
+    r"^(?:muda|mude|mudar|troca|troque|trocar|altera|altere|alterar|atualiza|atualize|corrige|"
+    r"corrija|change|update|set|fix)\s+(?:(?:o|a|os|as|the|my|meu|minha)\s+)?"
+    r"(?P<subject>[^\W\d]\w*(?:\s+[^\W\d]\w*){0,3})\s+(?:pra|para|pro|p|to|for)\s+"
+    r"(?P<value>\w+)\s*$"
+)
+_SMALL: Final = frozenset("de do da dos das of for the o a".split())
+
+
+def changed_value(message: str) -> tuple[list[str], str] | None:
+    """The words a note holds and the new value for them, when `message` asks to change
+    them to one word ("muda a senha do portão pra 7788"); else None."""
+    raw = message.strip()
+    if not raw or len(raw) > 120 or "?" in raw or "\n" in raw:
+        return None
+    said = _CHANGED.match(re.sub(r"[^\w\s]", " ", fold_same_length(raw)).strip())
+    if said is None:
+        return None
+    subject = [w for w in said.group("subject").split() if w not in _SMALL]
+    if not subject or any(w in _NOT_SUBJECTS or w in _FIELDS for w in subject):
+        return None
+    return subject, raw[said.start("value") : said.end("value")]
+
+
+def put_value(content: str, subject: list[str], value: str) -> str | None:
+    """`content` with `value` in place of the one word of its shape after `subject`'s words
+    (all in `content`, in order); None unless there is exactly one such word."""
+    spaced = re.sub(r"[^\w\s]", " ", fold_same_length(content))
+    words = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\w+", spaced)]
+    at = _after([w for _, _, w in words], subject)
+    if at is None:
+        return None
+    alike = [w for w in words[at:] if _shape(w[2]) == _shape(value.lower()) and w[2] != value]
+    if len(alike) != 1:
+        return None
+    start, end, _ = alike[0]
+    return content[:start] + value + content[end:]
+
+
 def _after(words: list[str], subject: list[str]) -> int | None:
     """The index after the last of `subject`'s words in `words`, all found in order; else None."""
     at = 0

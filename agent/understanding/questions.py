@@ -167,6 +167,13 @@ _WHAT_IS: Final = re.compile(
     rf"^{_LEAD}(?:qual(?:\s+(?:e|era|eh|foi))?|quais(?:\s+(?:sao|eram))?|what\s+(?:is|was|s|are)|"
     rf"whats)\s+(?:o|a|os|as|the|my|meu|minha|meus|minhas)\s+(?P<subject>.+?){_TAIL_Q}$"
 )
+# "quem me indicou o Mocotó?", "who recommended Piranesi again?": who said something about
+# an item is in what was saved with it (a note): found, or the planner's
+_WHO: Final = re.compile(
+    rf"^{_LEAD}(?:quem|who|whom|com\s+quem|de\s+quem)\s+(?:(?:foi\s+que|que|me|te|nos|lhe)\s+)*"
+    rf"[^\W\d]\w*\s+(?:(?:me|us|to\s+me|pra\s+mim)\s+)?"
+    rf"(?:(?:o|a|os|as|the|that|aquele|aquela|about|sobre|do|da|de)\s+)?(?P<subject>.+?){_TAIL_Q}$"
+)
 # "qual ano tá salvo o nosferatu?", "what year is the fly saved as?": the item, with its year
 _WHAT_YEAR: Final = re.compile(
     rf"^{_LEAD}(?:(?:em\s+)?(?:qual|que)|(?:in\s+)?(?:what|which))\s+(?:ano|year)\s+(?P<subject>.+?){_TAIL_Q}$"
@@ -258,6 +265,9 @@ def read_question(text: str) -> SavedQuestion | None:
         return SavedQuestion("find", plain.query, plain.type)
     what = (_WHAT_IS.match(words) or _WHAT_YEAR.match(words)) if asked else None
     if what is not None and (subject := _subject(search_subject(what.group("subject")))):
+        return SavedQuestion("find", _as_written(stripped, subject), if_found=True)
+    who = _WHO.match(words) if asked else None
+    if who is not None and (subject := _subject(who.group("subject"))):
         return SavedQuestion("find", _as_written(stripped, subject), if_found=True)
     return None
 

@@ -132,7 +132,7 @@ _TAIL: Final = (
     r"as favorite|nos favoritos|to favorites))*"
 )
 _ARTICLE: Final = r"(?:(?:o|a|os|as|the|um|uma|no|na|do|da)\s+)?"
-_NUMBER_LEAD: Final = r"(?:(?:numero|num|nr|n|no|item|opcao|option|number|linha|line|#)\s+)?"
+_NUMBER_LEAD: Final = r"(?:(?:numero|num|nr|n|no|item|opcao|option|number|linha|line)\s+)?(?:#\s*)?"
 _TYPE: Final = rf"(?P<noun>{'|'.join(sorted(_TYPE_NOUNS, key=len, reverse=True))})"
 _ORD: Final = "|".join(
     re.escape(w) for w in sorted([*_ORDINALS, *_ORDINAL_PHRASES], key=len, reverse=True)
