@@ -102,7 +102,7 @@ def quiet_clauses(text: str) -> str:
 # delete it"); never a negation ("não apaga" is no "apaga")
 _ASIDE_HEAD: Final = re.compile(
     r"^\s*(?:(?:actually|so|ok|okay|well|anyway|alright|right|na\s+real|na\s+verdade|"
-    r"ent[aã]o|ali[aá]s|enfim|bom|blz|beleza|tipo|ah|oh|ent)(?:[\s,.;:!-])+)+(?=\w)",
+    r"ent[aã]o|ali[aá]s|enfim|bom|blz|beleza|tipo|ent)(?:[\s,.;:!-])+)+(?=\w)",
     re.IGNORECASE,
 )
 
@@ -169,7 +169,8 @@ def without_chatter(text: str) -> str:
     tail = _TAIL.search(" " + cut)
     if tail is not None:
         colon = cut.rfind(":")
-        if colon >= 0 and colon >= tail.start() - 1:
+        # "anota: 🎬" (a colon closing a word), not an emoticon's ":)"
+        if colon > 0 and cut[colon - 1].isalnum() and colon >= tail.start() - 1:
             return text  # "anota: 🎬": what follows the colon is the content, whatever it is
         cut = (" " + cut)[: tail.start()]
     if (

@@ -75,6 +75,8 @@ def test_chatter_is_cut_at_the_edges_only() -> None:
     assert without_chatter("add Heat and Ronin thx 🙏") == "add Heat and Ronin"
     assert without_chatter("valeu") == "valeu"  # small talk alone stays whole
     assert without_chatter("anota: obrigado à Ana pelo bolo") == "anota: obrigado à Ana pelo bolo"
+    assert without_chatter("anota: 🎬") == "anota: 🎬"  # after a colon, the content itself
+    assert without_chatter("hey, add Parasite please :)") == "add Parasite"  # ":)" is no colon
     lines = "anota:\n- pilha\n- valeu"
     assert without_chatter(lines) == lines  # one item a line: the last line is an item
 
