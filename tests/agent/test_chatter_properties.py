@@ -1,0 +1,26 @@
+"""The cuts the runtime makes on every message (agent/understanding/chatter.py) read outside
+text: whatever it holds, they never raise and never leave a message with words empty."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agent.understanding.chatter import quiet, quiet_clauses, without_chatter, without_lead_aside
+
+_PIECES = st.sampled_from(
+    ["pfv", "valeu", "kkk", ":)", "🎬", "ok,", "ops,", "wait no,", "actually", "anota:", "\n", " "]
+)
+_TEXT = st.lists(st.one_of(st.text(max_size=12), _PIECES), max_size=8).map(" ".join)
+
+
+@given(_TEXT)
+def test_the_cuts_never_raise_and_never_empty_a_message_with_words(text: str) -> None:
+    for cut in (without_chatter, quiet_clauses, without_lead_aside):
+        out = cut(text)
+        assert isinstance(out, str)
+        if re.search(r"\w", text):
+            assert re.search(r"\w", out), (cut.__name__, text, out)
+    assert len(quiet(text)) == len(text)  # same length: spans still index the message
