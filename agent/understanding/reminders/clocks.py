@@ -9,7 +9,7 @@ time; a bare number ("sexta 10") counts only beside a day.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from agent.understanding.reminders.lexicon import HYPHENS, Phrases, Tok, glued, text_at
@@ -75,6 +75,8 @@ class Clock:
     # "meia-noite", "midnight", "24h": beside a day, the end of that day ("amanhã à meia-noite"
     # is the night from tomorrow into the day after), not the 00:00 that starts it
     end_of_day: bool = False
+    # written in hours, "6h", "6h40", "6 horas": PT's 24-hour way of writing a time
+    hours_form: bool = field(default=False, compare=False)
 
     @property
     def ambiguous(self) -> bool:
@@ -209,7 +211,7 @@ def _tail(toks: tuple[Tok, ...], clock: Clock, i: int) -> tuple[Clock, int]:
             i = found_exact[1]
             strong = True
     fixed = clock.fixed and meridiem is None
-    return Clock(clock.hour, clock.minute, meridiem, fixed, strong, clock.end_of_day), i
+    return replace(clock, meridiem=meridiem, fixed=fixed, strong=strong), i
 
 
 def _meridiem(toks: tuple[Tok, ...], i: int) -> tuple[Meridiem, int] | None:
@@ -355,7 +357,7 @@ def _digits(toks: tuple[Tok, ...], i: int, *, dotted: bool = False) -> tuple[Clo
                 end += 2  # "15:23:24": the seconds are read and dropped
             if text_at(toks, end) in MINUTE_WORDS or text_at(toks, end) in ("hs", "h"):
                 end += 1
-            return Clock(hour, int(after), None, fixed), end
+            return Clock(hour, int(after), None, fixed, hours_form=sep == "h"), end
     marked = HOUR_WORDS.match(toks, i + 1)
     if marked is not None:
         end = marked[1]
@@ -363,9 +365,9 @@ def _digits(toks: tuple[Tok, ...], i: int, *, dotted: bool = False) -> tuple[Clo
             minute, end = int(text_at(toks, end)), end + 1  # "15hs30"
             if text_at(toks, end) in MINUTE_WORDS:
                 end += 1
-            return Clock(hour, minute, None, fixed), end
+            return Clock(hour, minute, None, fixed, hours_form=True), end
         minute, end = _minutes_after_and(toks, end)
-        return Clock(hour, minute, None, fixed), end
+        return Clock(hour, minute, None, fixed, hours_form=True), end
     minute, end = _minutes_after_and(toks, i + 1)
     if end > i + 1:
         return Clock(hour, minute, None, fixed), end  # "3 e meia", "15 e 30"

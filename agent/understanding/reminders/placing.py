@@ -25,7 +25,10 @@ from agent.understanding.reminders.reading import When
 from agent.understanding.reminders.relative import Relative
 
 DEFAULT_HOUR_OF_DAY = 9  # "amanhã", "sexta": a day without a time means 09:00
-MORNING_FROM = 7  # beside a day, an ambiguous 7-11 is a.m. and 1-6 p.m.
+# beside a day, an ambiguous 7-11 is a.m. and 1-6 p.m.; written in hours ("amanhã 6h40", PT's
+# 24-hour form) 5-11 is a.m.: a dawn reminder (bus, gym) is plausible, one at 1-4 a.m. is not
+MORNING_FROM = 7
+MORNING_FROM_IN_HOURS = 5
 AskReason = Literal[
     "period",
     "or_note",
@@ -185,7 +188,8 @@ def _clock_times(clock: Clock, *, explicit_day: bool) -> list[tuple[int, int, in
         hour, minute = clock.fixed_time()
         return [(hour, minute, 0)]
     if explicit_day:
-        half: Meridiem = "am" if MORNING_FROM <= clock.hour <= 11 else "pm"
+        morning = MORNING_FROM_IN_HOURS if clock.hours_form else MORNING_FROM
+        half: Meridiem = "am" if morning <= clock.hour <= 11 else "pm"
         return [(*clock.in_half(half), 0)]
     first, second = clock.in_half("am"), clock.in_half("pm")
     return [(*first, 0), (*second, 0)]

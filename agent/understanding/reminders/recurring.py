@@ -80,7 +80,7 @@ def read_recurring(
     if repeat.part is not None and when.clock is not None and when.part is None:
         when = replace(when, part=Part(repeat.part))  # "every night at 10": 22:00
     clock = time_of_day(when)
-    if _hours_form(rest, when) and when.clock is not None and repeat.part is None:
+    if _hours_form(when) and when.clock is not None and repeat.part is None:
         clock = (when.clock.hour, when.clock.minute)  # "todo dia às 6h": 06:00, as written
     second = _second_clock(toks, when, repeat.part)
     if second is not None and clock is not None:
@@ -209,16 +209,17 @@ def _end_of(unit: str, today: date) -> date:
     return today + timedelta(days=6 - today.weekday())
 
 
-_HOURS_FORM = re.compile(r"\b(?:[0-9]|1[0-2])\s*(?:h|hs|hrs?|horas?)(?:\s*[0-5][0-9])?\b")
-
-
-def _hours_form(text: str, when: When) -> bool:
+def _hours_form(when: When) -> bool:
     """A clock written "6h", "6h30", "6 horas" with no part of the day: in PT that is the
     24-hour clock (06:00); a repeating rule keeps it as written."""
     clock = when.clock
-    if clock is None or not clock.ambiguous or clock.meridiem is not None or when.part is not None:
-        return False
-    return any(_HOURS_FORM.search(text[a:b]) for a, b in when.spans)
+    return (
+        clock is not None
+        and clock.hours_form
+        and clock.ambiguous
+        and clock.meridiem is None
+        and when.part is None
+    )
 
 
 def _first_day(toks: tuple[Tok, ...], month_first: bool) -> When | None:

@@ -46,6 +46,11 @@ def test_a_bare_clock_is_the_next_one(text: str, due: str) -> None:
         ("me lembra amanhã às 8 de x", "2026-03-19 08:00"),  # 7-11 beside a day: a.m.
         ("remind me tomorrow at 11 to x", "2026-03-19 11:00"),
         ("remind me tomorrow at 12 to x", "2026-03-19 12:00"),
+        # written in hours (PT's 24-hour form), 5-6 is a dawn time as written
+        ("me lembra amanhã 6h40 de pegar o ônibus", "2026-03-19 06:40"),
+        ("me lembra sexta às 5h academia", "2026-03-20 05:00"),
+        ("me lembra amanhã às 6 horas de x", "2026-03-19 06:00"),
+        ("me lembra sexta às 3h de x", "2026-03-20 15:00"),  # 1-4 a.m. is no one's reminder
     ],
 )
 def test_an_ambiguous_hour_beside_a_day(text: str, due: str) -> None:
