@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import calendar
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Literal
 
@@ -103,7 +103,7 @@ def _place(when: When, now: datetime, country: Country | None, tz: tzinfo | None
     default_time = when.clock is None and when.part is None
     if isinstance(day, Date) and day.invalid:
         return Ask(_invalid_date_options(day, now, times[0]), "invalid_date")
-    if isinstance(day, Date) and day.month is not None and day.weekday is not None:
+    if isinstance(day, Date) and day.weekday is not None:
         if (options := _weekday_mismatch(day, now, times[0], tz)) is not None:
             return Ask(options, "weekday_mismatch")
     if isinstance(day, Holiday):
@@ -429,11 +429,14 @@ def _later_today_options(now: datetime, when: When) -> tuple[datetime, ...]:
 def _weekday_mismatch(
     day: Date, now: datetime, when_time: tuple[int, int, int], tz: tzinfo | None
 ) -> tuple[datetime, ...] | None:
-    """ "segunda, 16 de fevereiro" when the 16th is a Tuesday: that date, or that Monday."""
+    """ "segunda, 16 de fevereiro" or "quarta dia 15" when the next such date is not that
+    weekday: that date, or that weekday beside it, and for a bare day of the month the next
+    one that is that weekday ("sexta dia 13": the next Friday the 13th). Never a date months
+    or a year away without asking."""
     hour, minute, shift = when_time
     future = [
         d
-        for d in _dates(day, now.date())
+        for d in _dates(replace(day, weekday=None), now.date())
         if _future(datetime.combine(d + timedelta(days=shift), time(hour, minute), tz), now)
     ]
     if not future or future[0].weekday() == day.weekday:
@@ -443,6 +446,9 @@ def _weekday_mismatch(
     back = (written.weekday() - day.weekday) % 7
     named = written - timedelta(days=back) if back <= 3 else written + timedelta(days=7 - back)
     options = sorted({written, named})
+    if day.month is None:
+        both = next((d for d in future if d.weekday() == day.weekday), None)
+        options += [both] if both is not None and both not in options else []
     return tuple(
         datetime.combine(d + timedelta(days=shift), time(hour, minute), tz)
         for d in options

@@ -170,6 +170,9 @@ def test_month_first_only_when_asked() -> None:
         ("me lembra dia 31/02 de x", "invalid_date", 2),
         ("remind me on mother's day to x", "holiday", 2),
         ("remind me Mon, Feb 17 to x", "weekday_mismatch", 2),
+        # the nearest 13/01 or 15th is not that weekday: ask, never a date months away
+        ("me lembra quarta 13/03 às 15h de x", "weekday_mismatch", 2),
+        ("remind me wed the 19th at 3pm to x", "weekday_mismatch", 3),
     ],
 )
 def test_a_question_instead_of_a_guess(text: str, reason: str, count: int) -> None:
@@ -291,3 +294,14 @@ def test_a_clock_in_another_zone_is_its_next_occurrence_there() -> None:
     parsed = parse("remind me at 5pm UTC to x", now)
     assert isinstance(parsed, SetReminder)
     assert parsed.due == datetime(2025, 3, 10, 17, 0, tzinfo=UTC)
+
+
+def test_a_weekday_with_a_bare_day_offers_the_next_one_that_is_both() -> None:
+    parsed = parse("me lembra sexta dia 13 de comprar sal grosso", MONDAY_10)
+    assert isinstance(parsed, AskWhen), parsed
+    assert [o.strftime("%a %d/%m") for o in parsed.options] == [
+        "Tue 13/01",
+        "Fri 16/01",
+        "Fri 13/02",
+    ]
+    assert _due("me lembra sexta dia 9 de x", MONDAY_10) == "2026-01-09 09:00"  # it is a Friday
