@@ -42,6 +42,14 @@ async def delete_preview(
     if assessment.decision == "run":  # the risk tolerance let it through (issue 13)
         return deleted_reply(turn, await execute_delete(deps, turn, item_id))
     pending = pendings.ConfirmDeleteItem(item_id=item_id, label=label)
+    waiting = turn.waiting_delete or turn.open_pending
+    if isinstance(waiting, pendings.ConfirmDeleteItem) and item_id not in _ids(waiting):
+        # a deletion asked while another waited for its "sim": one question for both
+        earlier = [pendings.ItemOption(item_id=waiting.item_id, label=waiting.label)]
+        pending.also = [*earlier, *waiting.also]
+        label = _joined([o.label for o in pending.also] + [label], turn.language)
+        dropped = text("pending_dropped", turn.language)
+        turn.notes = [n for n in turn.notes if n != dropped]
     await pendings.store(deps, turn, pending)
     estimate = (
         await _estimate(deps, turn, item_id, score, reversible=assessment.reversible)
@@ -108,6 +116,31 @@ async def _estimate(
 def _expires(deps: Deps, turn: Turn) -> str:
     """How long the preview waits for its "sim", in words, from PENDING_TTL_SECONDS."""
     return duration(deps.settings.pending_ttl_seconds, turn.language)
+
+
+def _ids(pending: pendings.ConfirmDeleteItem) -> set[str]:
+    return {pending.item_id, *(o.item_id for o in pending.also)}
+
+
+def _joined(labels: list[str], language: str) -> str:
+    """ "A, B e C" / "A, B and C"."""
+    last = " e " if language == "pt" else " and "
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + last + labels[-1]
+
+
+async def confirmed(deps: Deps, turn: Turn, pending: pendings.ConfirmDeleteItem) -> Reply:
+    """The "sim" to a deletion: the item, and any asked for while it waited, deleted."""
+    gone: list[str] = []
+    for option in pending.also:
+        outcome = await execute_delete(deps, turn, option.item_id)
+        if isinstance(outcome, Deleted):
+            gone.append(item_label(outcome.item))
+    last = await execute_delete(deps, turn, pending.item_id)
+    if not gone:
+        return deleted_reply(turn, last)
+    gone += [item_label(last.item)] if isinstance(last, Deleted) else []
+    label = _joined(gone, turn.language)
+    return finish(turn, f"{OK_MARK} " + text("deleted", turn.language, label=label), kind="effect")
 
 
 def deleted_reply(turn: Turn, outcome: Deleted | NotFound) -> Reply:

@@ -64,6 +64,9 @@ class ConfirmDeleteItem(_Payload):
     kind: Literal["confirm_delete_item"] = "confirm_delete_item"
     item_id: str
     label: str
+    # deletions asked while this one waited ("apaga a primeira" ... "e a segunda também"):
+    # one "sim" for them all
+    also: list[ItemOption] = Field(default_factory=list)
 
 
 class ConfirmDeleteAll(_Payload):

@@ -41,6 +41,7 @@ from agent.understanding.reminders import (
     SetReminder,
     country_of_zone,
     parse,
+    tells_of_oneself,
     untimed,
 )
 from agent.understanding.reminders.asks import CancelAsk, ListAsk, Period, read_ask
@@ -164,6 +165,8 @@ async def continued(deps: Deps, turn: Turn, message: str) -> Reply | None:
         return None
     if any(w in _OWN_REQUEST for w in fold(rest).split()[:2]):
         return None  # "e lista meus filmes": a request of its own
+    if tells_of_oneself(rest):
+        return None  # "e eu acordei às 5 pra isso kkk": told, not asked
     now = _now(deps, turn)
     month_first, country = reading_for(deps, turn)
     lead = "remind me" if turn.language == "en" else "me lembra"

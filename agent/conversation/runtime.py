@@ -71,7 +71,7 @@ from agent.planning.step import PlanningSession
 from agent.texts import OK_MARK, items_word, text
 from agent.tools import paths, registry
 from agent.tools.base import Found, PageFetched, Reasoned, Saved, Simulated, ToolContext
-from agent.tools.finding import execute_delete, execute_delete_all
+from agent.tools.finding import execute_delete_all
 from agent.tools.listing import ListItemsArgs
 from agent.tools.saving import store_item
 from agent.trust import effects
@@ -283,6 +283,7 @@ class Runtime:
             else:
                 await pendings.clear(self.deps, turn)
                 turn.notes.append(text("pending_dropped", turn.language))
+                turn.waiting_delete = current
         if turn.incoming.kind == "choice":
             return finish(turn, text("stale_button", turn.language), kind="deterministic")
         said = without_chatter(turn.incoming.text or "")
@@ -531,9 +532,7 @@ class Runtime:
         await pendings.take(self.deps, turn)  # kept for this update's re-drive (issue 46)
         turn.facts.apply_rule("explicit_confirmation")
         if isinstance(current, pendings.ConfirmDeleteItem):
-            return deleting.deleted_reply(
-                turn, await execute_delete(self.deps, turn, current.item_id)
-            )
+            return await deleting.confirmed(self.deps, turn, current)
         if isinstance(current, pendings.ConfirmDeleteAll):
             count, kept = await execute_delete_all(self.deps, turn, up_to_seq=current.up_to_seq)
             await self.deps.db.users.update(turn.user_id, {"dream_due": "all_deleted"})

@@ -34,6 +34,9 @@ class Turn:
     forgotten: bool = False  # the user erased their account this turn: persist nothing more  # lines prepended to the reply (e.g. a dropped pending action)
     # a pending action the message did not answer, still open while the planner runs (DESIGN 3.7)
     open_pending: object | None = None
+    # a deletion that waited for its "sim" when another request came: the next preview of a
+    # deletion in this turn asks for both (agent/conversation/deleting.py)
+    waiting_delete: object | None = None
     turn_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     started: float = field(default_factory=time.perf_counter)
     cached_tokens: list[int] = field(default_factory=list)  # per model call, as prompt_tokens

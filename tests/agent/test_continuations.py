@@ -68,6 +68,23 @@ async def test_the_other_one_too_after_a_delete_previews_the_other_one(db: Datab
     assert preview.text.startswith("Apagar pagar a água?")
 
 
+async def test_another_delete_while_one_waits_for_its_yes_asks_for_both(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: pagar a luz")
+        await lembra.say("anota: pagar a água")
+        await lembra.say("anota: pagar o gás")
+        await lembra.say("lista minhas notas")
+        first = await lembra.say("apaga o 1")
+        both = await lembra.say("e o 2 também")  # no "sim" to the first yet
+        assert len(await lembra.items()) == 3  # still a question: nothing deleted
+        done = await lembra.say("sim")
+        left = [i.content for i in await lembra.items()]
+    assert first.text.startswith("Apagar pagar a luz?")
+    assert both.text.startswith("Apagar pagar a luz e pagar a água?")
+    assert done.text == "✅ Apagado: pagar a luz e pagar a água."
+    assert left == ["pagar o gás"]
+
+
 async def test_and_the_one_about_x_too_after_a_delete_previews_it(db: Database) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         await lembra.say("anota: comprar pão", llm=[call("save_note", content="comprar pão")])

@@ -23,6 +23,7 @@ from agent.understanding.reminders.requests import (
     find_trigger,
     parse,
     route,
+    tells_of_oneself,
     untimed,
 )
 
@@ -38,5 +39,6 @@ __all__ = [
     "fold_same_length",
     "parse",
     "route",
+    "tells_of_oneself",
     "untimed",
 ]

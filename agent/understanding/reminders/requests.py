@@ -39,17 +39,24 @@ from agent.understanding.reminders.rules import Rule
 
 RouteName = Literal["remind", "remind_or_note", "reminders", "unremind", "undo", "redo"]
 
-_FILLER = r"(?:(?:por\s+favor|please|pf|pfv|oi|ola|hey|ei|lembra)[\s,!]+)*"
+# politeness before the request: "por favor", "oi", "vc pode", "could you"
+_FILLER = (
+    r"(?:(?:por\s+favor|please|pls|plz|pf|pfv|oi|ola|hey|ei|lembra|pode|podes|poderia|consegue"
+    r"|(?:vc|voce|tu)(?=\s+(?:me|pode|podes|poderia|consegue)\b)|(?:can|could|would|will)\s+you)"
+    r"[\s,!]+)*"
+)
 _TRIGGER = re.compile(
-    r"^\s*" + _FILLER + r"(?:/remind\b|/lembrete\b|me\s+lembr[ae]\b|lembr[ae][\s-]*me\b"
+    r"^\s*" + _FILLER + r"(?:/remind\b|/lembrete\b|me\s+lembr(?:[ae]|ar)\b|lembr[ae][\s-]*me\b"
     r"|me\s+avis[ae]\b|avis[ae][\s-]*me\b|remind\s+me\b|set\s+(?:a\s+)?reminder\b"
     r"|(?:cri[ae]r?|coloca|poe|bota)\s+(?:um\s+)?lembrete\b|lembrete\b|reminder\b"
     r"|lembr[ae]r?(?:\s+eu)?\b|don'?t\s+let\s+me\s+forget\b|nao\s+me\s+deixa\s+esquecer\b"
     r"|rmd\s+me\b)[\s:,-]*"
 )
 _TRIGGER_INSIDE = re.compile(
-    r"\b(?:me\s+lembr[ae]|lembr[ae][\s-]*me|remind\s+me|me\s+avis[ae])\b[\s:,-]*"
+    r"\b(?:me\s+lembr(?:[ae]|ar)|lembr[ae][\s-]*me|remind\s+me|me\s+avis[ae])\b[\s:,-]*"
 )
+_POLITE_BEFORE = re.compile(_FILLER + r"$")
+_SUBJECTS = frozenset({"isso", "isto", "esse", "essa", "that", "this", "it"})
 _LIST = re.compile(
     r"^\s*" + _FILLER + r"(?:/reminders|/lembretes|(?:quais\s+(?:sao\s+)?(?:os\s+)?)?"
     r"(?:(?:lista|listar|mostra|mostrar|ver|veja)\s+)?(?:os\s+|meus\s+|os\s+meus\s+)?lembretes"
@@ -80,7 +87,7 @@ _LEADING_GLUE = re.compile(
 )
 # "a consulta é dia 12": the verb before the time is glue too once the time is cut out
 _TRAILING_GLUE = re.compile(
-    r"(?:[\s,:;.-]|\b(?:de|do|da|pra|para|to|about|e|and|on|at|is|are|was|will\s+be"
+    r"(?:[\s,:;.?!-]|\b(?:de|do|da|pra|para|to|about|e|and|on|at|is|are|was|will\s+be"
     r"|eh|sera|será|sao|são|vai\s+ser)\b|\s(?:é)(?=$|[\s,:;.-]))+$",
     re.I,
 )
@@ -126,7 +133,10 @@ def route(text: str) -> tuple[RouteName, str] | None:
     if cancel := _CANCEL.match(folded):
         return ("unremind", text[cancel.start(1) : cancel.end(1)].strip())
     span = find_trigger(folded)
-    if span is None and (typed := _time_and_activity(text, folded)) is not None:
+    # a reminder verb the reader did not take as the request ("esse cheiro me lembra ...")
+    # says the message is about something else: no reminder read from its time either
+    declined = span is None and _TRIGGER_INSIDE.search(folded) is not None
+    if span is None and not declined and (typed := _time_and_activity(text, folded)) is not None:
         return (typed, text)
     if span is not None:
         toks = tokenize(folded)
@@ -194,6 +204,11 @@ _COPULAS = frozenset({"é", "eh", "será", "sera", "foi", "são", "sao", "is", "
 # a statement anywhere in the activity ("Esqueceram de Mim é perfeito pro Natal")
 _STATES = frozenset({"é", "eh", "is", "are", "was", "were", "será", "foi", "são", "vence",
                      "vencem", "due", "expira", "expires"})  # fmt: skip
+# a verb of something done: PT first-person or third-person past ("acordei", "parou"), EN past
+# (PT anywhere: "Dark ep 3 parei em 20min"; EN first: "pick up the repaired laptop" is a task;
+# as written: "vôlei" is a noun)
+_DONE = re.compile(r"[a-z]{3,}(?:ei|ou)", re.I)
+_DONE_FIRST = re.compile(r"[a-z]{3,}(?:ei|ou)|[a-z]{4,}ed", re.I)
 _YEAR_LIKE = re.compile(r"(?:(?:from|in|of|de|em|do|da)\s+)?(?:19|20)\d\d")
 # a time gone by ("já vi duna ontem"): a one-off reminder is never about the past
 _PAST = re.compile(r"\b(?:ontem|anteontem|yesterday|passad[ao]s?|last|ago|atras)\b")
@@ -249,10 +264,18 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     if all_toks[first].text in _NOT_ACTIVITY_START or all_toks[lead].text in _NOT_ACTIVITY_START:
         return None
     beside = (text_at(all_toks, first - 1), text_at(all_toks, last + 1))
-    if any(text[t.start : t.end].lower() in _COPULAS for t in all_toks if t.text in beside) or any(
-        text[t.start : t.end].lower() in _STATES for t in all_toks[first : last + 1]
+    untimed = [t for i, t in enumerate(all_toks) if not timed[i]]
+    if (
+        any(text[t.start : t.end].lower() in _COPULAS for t in all_toks if t.text in beside)
+        or any(
+            text[t.start : t.end].lower() in _STATES or _DONE.fullmatch(text[t.start : t.end])
+            for t in untimed
+        )
+        or _DONE_FIRST.fullmatch(text[all_toks[lead].start : all_toks[lead].end])
     ):
-        return None  # "a feira é toda sexta", "boleto vence dia 10": when something is
+        # "a feira é toda sexta", "boleto vence dia 10": when something is; "acordei 6h hoje",
+        # "parei Duna em 1h20", "called mom at 5": something done, not a task to be reminded of
+        return None
     if _titled(text):  # "Friday Night Lights": a title, not a task
         return None
     asked = read_ask(folded)
@@ -288,6 +311,16 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     return "remind_or_note"
 
 
+def tells_of_oneself(text: str) -> bool:
+    """Words that tell something done or said of oneself ("eu acordei às 5 pra isso", "I was
+    there at 5"), never a task to be reminded of: a continuation of a reminder declines them."""
+    words = re.findall(r"[^\W\d_]+", text)
+    return bool(words) and (
+        fold_same_length(words[0]).lower() in ("eu", "i", "we", "nos")
+        or any(_DONE.fullmatch(w) for w in words)
+    )
+
+
 def _glued(folded: str, start: int, end: int) -> bool:
     """A time read inside a longer word ("a5a95dd6"): a letter or digit right outside it."""
     while start < end and folded[start].isspace():
@@ -309,13 +342,44 @@ def find_trigger(folded: str) -> tuple[int, int] | None:
     """Where a folded message asks to be reminded: at its start, or after a leading time."""
     if m := _TRIGGER.match(folded):
         return m.span()
-    if m := _TRIGGER_INSIDE.search(folded):
+    if (m := _TRIGGER_INSIDE.search(folded)) and _only_time_before(folded[: m.start()]):
         return m.span()
     return _typo_trigger(folded)
 
 
+def _only_time_before(before: str) -> bool:
+    """What comes before a request verb inside a message is a time or chatter ("amanhã às 9
+    me lembra de X", "ok então me lembra ..."), never a sentence of its own: "isso me lembra
+    que ...", "minha mãe sempre me lembra de ...", "salva X e me lembra ..." (two requests:
+    the planner's) are no reminder request this reader is sure of."""
+    toks = tokenize(before)
+    if toks and toks[-1].text in _SUBJECTS and before[toks[-1].end :].isspace():
+        return False  # "isso me lembra que ...": what reminds is the subject, not a request
+    when = read_when(toks, trigger=_AT_START)
+    repeat, vague = read_repeat(before), vague_repeat(before)
+    spans = (
+        (when.spans if when is not None else ())
+        + (repeat.spans if repeat else ())
+        + ((vague,) if vague else ())
+    )
+    left = " ".join(
+        t.text
+        for t in toks
+        if not any(a <= t.start and t.end <= b for a, b in spans)
+        and t.text not in _CHATTER
+        and t.text not in _BESIDE_TIME
+        and t.text not in ("sempre", "always")  # "sempre depois do almoço me lembra de X"
+        and t.text not in _LOOKS_LIKE_TIME  # "like 5ish remind me": time the parse asks about
+        and not t.text.isdigit()
+        and t.text.isalnum()
+    )
+    return not left or bool(_POLITE_BEFORE.fullmatch(left + " "))
+
+
 _TYPO = re.compile(r"^\s*(?:me\s+(?P<pt>[a-z]{5,8})|(?P<en>[a-z]{5,7})\s+me)\b[\s:,-]*")
 _TYPO_TARGETS = {"pt": ("lembra", "lembre", "avisa", "avise"), "en": ("remind",)}
+# words one edit away that are words of their own: "me lembro" is "I remember", not a request
+_NOT_TYPOS = frozenset({"lembro", "lembrou", "lembram", "aviso", "avisou", "avisam"})
 
 
 def _typo_trigger(folded: str) -> tuple[int, int] | None:
@@ -326,6 +390,8 @@ def _typo_trigger(folded: str) -> tuple[int, int] | None:
         return None
     lang = "pt" if m.group("pt") else "en"
     word = m.group(lang)
+    if word in _NOT_TYPOS:
+        return None
     if any(OSA.distance(word, target) == 1 for target in _TYPO_TARGETS[lang]):
         return m.span()
     return None
@@ -572,4 +638,5 @@ def _what(text: str, spans: tuple[tuple[int, int], ...]) -> str:
     rest = _mask(text, list(spans))
     rest = re.sub(r"\s{2,}", " ", rest).strip()
     rest = _LEADING_GLUE.sub("", rest)
-    return _TRAILING_GLUE.sub("", rest).strip()[:300]
+    rest = _TRAILING_GLUE.sub("", rest).strip()[:300]
+    return rest if re.search(r"\w", rest) else ""  # "me lembra amanhã?": no task said

@@ -99,6 +99,17 @@ def test_a_period_and_an_activity_is_asked(message: str) -> None:
         "vlw, vou ver hj a noite",  # a plan of one's own after chatter, not a request
         "valeu! vamos ao cinema amanhã às 20h",
         "cool, I'm watching it tomorrow at 8pm",
+        # something done or told, with a time in it
+        "levantei 5h hoje, tô morto",
+        "o ônibus atrasou 40min de novo",
+        "Ozark ep 2 pausei em 35min",
+        "toda semana é a mesma correria",
+        "texted Ana at 4 today",
+        # "lembrar" said of something or someone else, or beside another request
+        "esse cheiro me lembra a casa da vó amanhã cedo",
+        "meu chefe sempre me lembra de bater ponto às 9",
+        "anota o nome do filme e me lembra amanhã às 8 de ver",
+        "me lembro que sexta tem show",
     ],
 )
 def test_what_is_not_a_reminder_request_stays_what_it_was(message: str) -> None:

@@ -168,3 +168,26 @@ def test_any_text_is_read_without_raising(text: str, now: datetime, month_first:
         if isinstance(parsed, AskWhen):
             assert parsed.options
             assert all(o.timestamp() > now.timestamp() for o in parsed.options), message
+
+
+@pytest.mark.parametrize(
+    ("message", "what"),
+    [
+        ("vc pode me lembrar quinta às 10 de renovar o seguro?", "renovar o seguro"),
+        ("could you remind me on friday at 4pm to water the plants?", "water the plants"),
+        ("consegue me lembrar amanhã às 7 de levar o lixo", "levar o lixo"),
+        ("sexta às 18h me lembra de buscar a encomenda", "buscar a encomenda"),
+        ("toda segunda às 8h me lembra da planilha", "planilha"),
+    ],
+)
+def test_a_polite_or_timed_lead_before_the_verb_is_still_a_request(message: str, what: str) -> None:
+    assert route(message) is not None
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder), parsed
+    assert parsed.what == what
+
+
+def test_a_reminder_request_with_only_a_question_mark_has_no_task() -> None:
+    parsed = parse("me lembra amanhã?", NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.what == ""
