@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.understanding.chatter import without_chatter, without_lead_aside
+from agent.understanding.chatter import without_asides, without_chatter
 from storage import Database
 from tests.support.harness import open_lembra
 
@@ -24,10 +24,17 @@ def test_a_question_s_now_or_again_is_cut_at_its_end_only() -> None:
 
 
 def test_a_lead_in_is_cut_only_at_the_head_and_never_a_negation() -> None:
-    assert without_lead_aside("ok so erase the gym note") == "erase the gym note"
-    assert without_lead_aside("na real, apaga a nota do pão") == "apaga a nota do pão"
-    assert without_lead_aside("não apaga a nota do pão") == "não apaga a nota do pão"
-    assert without_lead_aside("salva So Long") == "salva So Long"
+    assert without_asides("ok so erase the gym note") == "erase the gym note"
+    assert without_asides("na real, apaga a nota do pão") == "apaga a nota do pão"
+    assert without_asides("não apaga a nota do pão") == "não apaga a nota do pão"
+    assert without_asides("salva So Long") == "salva So Long"
+
+
+def test_clauses_of_interjections_and_a_lead_in_are_cut_in_one_step() -> None:
+    assert without_asides("eita, foi mal, desfaz isso") == "desfaz isso"
+    assert without_asides("hmm no, actually drop the last one") == "drop the last one"
+    assert without_asides("ops, errei") == "ops, errei"  # nothing but chatter: kept whole
+    assert without_asides("anota:\nops, pão") == "anota:\nops, pão"  # a list a line
 
 
 @pytest.mark.parametrize(
