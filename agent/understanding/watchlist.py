@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from agent.understanding.chatter import quiet
 from agent.understanding.continuations import read_continuation
@@ -871,8 +871,6 @@ def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
     if period is not None and state == "left":
         return None
     types = _types_of(noun, reading=reading, watching=not reading)
-    if types is None:
-        return None
     return ListRequest(state, types, count=count, period=period, carried=count and noun is None)
 
 
@@ -881,17 +879,19 @@ _N_NOT: Final = re.compile(r"\b(?P<w>eu|ainda|que) n\s+(?=(?:vi|assisti|li)\b)")
 _ON_WATCHLIST: Final = re.compile(r"\bwatch\s*list$")
 
 
+_LIST_READERS: Final[tuple[tuple[re.Pattern[str], ListState], ...]] = (
+    (_LEFT_PT, "left"),
+    (_LEFT_NOUN_PT, "left"),
+    (_LEFT_EN, "left"),
+    (_LEFT_NOUN_EN, "left"),
+    (_DONE_PT, "done"),
+    (_DONE_NOUN_PT, "done"),
+    (_DONE_EN, "done"),
+)
+
+
 def _read_list(words: str) -> ListRequest | None:
-    readers: tuple[tuple[re.Pattern[str], ListState | None], ...] = (
-        (_LEFT_PT, "left"),
-        (_LEFT_NOUN_PT, "left"),
-        (_LEFT_EN, "left"),
-        (_LEFT_NOUN_EN, "left"),
-        (_DONE_PT, "done"),
-        (_DONE_NOUN_PT, "done"),
-        (_DONE_EN, "done"),
-    )
-    for pattern, state in readers:
+    for pattern, state in _LIST_READERS:
         m = pattern.match(words)
         if m is None:
             continue
@@ -904,46 +904,29 @@ def _read_list(words: str) -> ListRequest | None:
             period = None if window == "last_week" else window
             if period is None:
                 return None  # "filmes que eu vi com a Ana": not a list by state
-        count = state is None
-        asked: ListState = state or ("done" if groups.get("done") else "left")
-        if count and groups.get("left") is None and groups.get("done") is None:
-            return None
-        if period is not None and asked == "left":
-            return None  # "o que falta ver essa semana": not certain
-        noun = next((groups[g] for g in ("noun1", "noun2", "noun3") if groups.get(g)), None)
+        noun = _first(groups, "noun")
         if noun is None and "pendente" in words:
             return None  # "o que está pendente?" may be a question or a reminder: not certain
-        verb = next(
-            (
-                groups[g]
-                for g in ("verb", "verb2", "verb3", "verb4", "verb5", "nv")
-                if groups.get(g)
-            ),
-            None,
-        )
+        verb = _first(groups, "verb") or groups.get("nv")
         verb = {"vi": "ver", "assisti": "ver", "li": "ler"}.get(verb or "", verb)
-        reading = (
-            bool(groups.get("read") or groups.get("read2"))
-            or verb in ("ler", "read")
-            or (bool(groups.get("done")) and groups["done"] == "li")
-        )
+        seeing = _first(groups, "see") is not None
+        reading = _first(groups, "read") is not None or verb in ("ler", "read")
+        watching = verb in ("ver", "assistir", "watch", "see", "seen", "watched") or seeing
         types = _types_of(
-            noun,
-            reading=reading,
-            watching=verb in ("ver", "assistir", "watch", "see", "seen", "watched")
-            or bool(groups.get("see") or groups.get("see2"))
-            or bool(re.search(r"\bwatch", words)),  # "still on my list to watch"
-        )
-        if types is None:
-            return None
-        carried = noun is None and verb is None and not reading
+            noun, reading=reading, watching=watching or bool(re.search(r"\bwatch", words))
+        )  # "still on my list to watch"
+        carried = noun is None and verb is None and not reading and not seeing
         carried = carried and re.search(r"\b(?:lista|list|watchlist)\b", words) is None
-        carried = carried and not (groups.get("see") or groups.get("see2"))
-        return ListRequest(asked, types, count=count, period=period, carried=carried)
+        return ListRequest(state, types, period=period, carried=carried)
     return None
 
 
-def _types_of(noun: str | None, *, reading: bool, watching: bool) -> tuple[ItemType, ...] | None:
+def _first(groups: dict[str, Any], name: str) -> str | None:
+    """The first of a match's groups `name`, `name`2... (or `name`1...) that holds words."""
+    return next((v for k, v in groups.items() if k.startswith(name) and v), None)
+
+
+def _types_of(noun: str | None, *, reading: bool, watching: bool) -> tuple[ItemType, ...]:
     if noun in _NOUNS:
         return (_NOUNS[noun],)
     if noun in ("coisas", "itens", "things", "items"):
@@ -1154,62 +1137,46 @@ _MINUTES: Final = re.compile(
 )
 _HALF: Final = re.compile(r"\b(?:and a half|e meia|e meio)\b")
 _GENRE_WORDS: Final[dict[str, str]] = {
-    **dict.fromkeys(
-        "comedia comedias comedy comedies engracado engracada funny rir".split(), "comedy"
-    ),
-    **dict.fromkeys(
-        "leve leves light lighthearted feel-good feelgood tranquilo chill relax relaxar "
-        "descontraido".split(),
-        "light",
-    ),
-    **dict.fromkeys("acao action".split(), "action"),
-    **dict.fromkeys("aventura aventuras adventure".split(), "adventure"),
-    **dict.fromkeys("animacao animacoes desenho animation animated cartoon".split(), "animation"),
-    **dict.fromkeys("terror horror assustador scary".split(), "horror"),
-    **dict.fromkeys("suspense thriller thrillers".split(), "thriller"),
-    **dict.fromkeys("drama dramas dramatico".split(), "drama"),
-    **dict.fromkeys("romance romances romantico romantica romantic romcom".split(), "romance"),
-    **dict.fromkeys(
-        "documentario documentarios documentary documentaries doc".split(), "documentary"
-    ),
-    **dict.fromkeys("ficcao sci-fi scifi science-fiction".split(), "scifi"),
-    **dict.fromkeys("fantasia fantasy".split(), "fantasy"),
-    **dict.fromkeys("crime policial criminal".split(), "crime"),
-    **dict.fromkeys("misterio mystery".split(), "mystery"),
-    **dict.fromkeys("familia family infantil kids criancas".split(), "family"),
-    **dict.fromkeys("guerra war".split(), "war"),
-    **dict.fromkeys("musical musica music".split(), "music"),
-    **dict.fromkeys("faroeste western".split(), "western"),
-    **dict.fromkeys("historia historico history historical".split(), "history"),
+    word: genre
+    for genre, words in {
+        "comedy": "comedia comedias comedy comedies engracado engracada funny rir",
+        "light": "leve leves light lighthearted feel-good feelgood tranquilo chill relax relaxar "
+        "descontraido",
+        "action": "acao action",
+        "adventure": "aventura aventuras adventure",
+        "animation": "animacao animacoes desenho animation animated cartoon",
+        "horror": "terror horror assustador scary",
+        "thriller": "suspense thriller thrillers",
+        "drama": "drama dramas dramatico",
+        "romance": "romance romances romantico romantica romantic romcom",
+        "documentary": "documentario documentarios documentary documentaries doc",
+        "scifi": "ficcao sci-fi scifi science-fiction",
+        "fantasy": "fantasia fantasy",
+        "crime": "crime policial criminal",
+        "mystery": "misterio mystery",
+        "family": "familia family infantil kids criancas",
+        "war": "guerra war",
+        "music": "musical musica music",
+        "western": "faroeste western",
+        "history": "historia historico history historical",
+    }.items()
+    for word in words.split()
 }
 # genres a mood stands for ("algo leve")
 MOODS: Final[dict[str, frozenset[str]]] = {
     "light": frozenset({"comedy", "animation", "family", "romance"}),
 }
-# words of a TMDB genre name (PT or EN) and the genre each stands for
+# the words of TMDB's genre names (PT or EN) and the genre each stands for
 _GENRE_NAMES: Final[dict[str, str]] = {
-    word: genre
-    for genre, words in {
-        "comedy": "comedia comedy",
-        "action": "acao action",
-        "adventure": "aventura adventure",
-        "animation": "animacao animation",
-        "horror": "terror horror",
-        "thriller": "thriller suspense",
-        "drama": "drama",
-        "romance": "romance",
-        "documentary": "documentario documentary",
-        "scifi": "ficcao science sci",
-        "fantasy": "fantasia fantasy",
-        "crime": "crime",
-        "mystery": "misterio mystery",
-        "family": "familia family kids",
-        "war": "guerra war",
-        "music": "musica music",
-        "western": "faroeste western",
-        "history": "historia history",
-    }.items()
-    for word in words.split()
+    "science": "scifi",  # "Ficção científica", "Science Fiction"
+    "sci": "scifi",
+    **{
+        word: _GENRE_WORDS[word]
+        for word in "comedia comedy acao action aventura adventure animacao animation terror "
+        "horror thriller suspense drama romance documentario documentary ficcao fantasia "
+        "fantasy crime misterio mystery familia family kids guerra war musica music faroeste "
+        "western historia history".split()
+    },
 }
 # the parts of a request for something to watch; a word of none of them declines it
 _ASKING: Final = frozenset(
