@@ -755,8 +755,8 @@ def read_list(text: str) -> ListRequest | None:
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
-    said = expand_chat(_Said.of(raw).norm)  # "oq falta ver?", "qts filmes eu vi?"
-    said = _N_NOT.sub(r"\g<w> nao ", said)  # "quais séries ainda n vi?"
+    # "oq falta ver?", "qts filmes eu vi?", "quais séries ainda n vi?"
+    said = expand_chat(_Said.of(_n_as_not(raw)).norm)
     words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", said))
     if not words or len(words.split()) > MAX_WORDS:
         return None
@@ -874,8 +874,6 @@ def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
     return ListRequest(state, types, count=count, period=period, carried=count and noun is None)
 
 
-# "n" is "não" only right before the verb: "quais séries ainda n vi?"
-_N_NOT: Final = re.compile(r"\b(?P<w>eu|ainda|que) n\s+(?=(?:vi|assisti|li)\b)")
 _ON_WATCHLIST: Final = re.compile(r"\bwatch\s*list$")
 
 
@@ -1050,14 +1048,28 @@ def _service_question(raw: str) -> WhereRequest | None:
         start, end = m.start("what"), m.end("what")
         obj = said.norm[start:end]
         service = SERVICES[m.group("svc")] if m.group("svc") else ""
-        target = _target(obj)
-        if target is not None:
-            return WhereRequest(target=target, type=target.type, service=service)
         # "tem o Coringa na Netflix?" ("The Office" keeps its "The")
-        if (named := _typed_title(said, obj, start, end, r"(?:o|a)\s+")) is None:
-            return None
-        return WhereRequest(title=named[0], type=named[1], service=service)
+        return _where_of(said, obj, start, end, r"(?:o|a)\s+", service=service)
     return None
+
+
+def _where_of(
+    said: _Said,
+    obj: str,
+    start: int,
+    end: int,
+    article: str | None = None,
+    *,
+    country: str | None = None,
+    service: str = "",
+) -> WhereRequest | None:
+    """Where to watch what `obj` (`said.norm[start:end]`) names: a shelf line or a title."""
+    target = _target(obj)
+    if target is not None:
+        return WhereRequest(target=target, type=target.type, country=country, service=service)
+    if (named := _typed_title(said, obj, start, end, article)) is None:
+        return None
+    return WhereRequest(title=named[0], type=named[1], country=country, service=service)
 
 
 def read_where(text: str) -> WhereRequest | None:
@@ -1092,12 +1104,7 @@ def read_where(text: str) -> WhereRequest | None:
     if not obj:
         return WhereRequest(target=Target("pronoun"), country=country)  # "onde assistir?"
     end = start + len(said.norm[start:end].rstrip())
-    target = _target(obj)
-    if target is not None:
-        return WhereRequest(target=target, type=target.type, country=country)
-    if (named := _typed_title(said, obj, start, end)) is None:
-        return None
-    return WhereRequest(title=named[0], type=named[1], country=country)
+    return _where_of(said, obj, start, end, country=country)
 
 
 def _named_first(raw: str) -> WhereRequest | None:
