@@ -1049,27 +1049,18 @@ def _service_question(raw: str) -> WhereRequest | None:
         obj = said.norm[start:end]
         service = SERVICES[m.group("svc")] if m.group("svc") else ""
         # "tem o Coringa na Netflix?" ("The Office" keeps its "The")
-        return _where_of(said, obj, start, end, r"(?:o|a)\s+", service=service)
+        return _where_of(said, obj, (start, end), WhereRequest(service=service), r"(?:o|a)\s+")
     return None
 
 
 def _where_of(
-    said: _Said,
-    obj: str,
-    start: int,
-    end: int,
-    article: str | None = None,
-    *,
-    country: str | None = None,
-    service: str = "",
+    said: _Said, obj: str, span: tuple[int, int], asked: WhereRequest, article: str | None = None
 ) -> WhereRequest | None:
-    """Where to watch what `obj` (`said.norm[start:end]`) names: a shelf line or a title."""
-    target = _target(obj)
-    if target is not None:
-        return WhereRequest(target=target, type=target.type, country=country, service=service)
-    if (named := _typed_title(said, obj, start, end, article)) is None:
-        return None
-    return WhereRequest(title=named[0], type=named[1], country=country, service=service)
+    """`asked` for what `obj` (`said.norm` at `span`) names: a shelf line or a title."""
+    if (target := _target(obj)) is not None:
+        return replace(asked, target=target, type=target.type)
+    named = _typed_title(said, obj, *span, article)
+    return None if named is None else replace(asked, title=named[0], type=named[1])
 
 
 def read_where(text: str) -> WhereRequest | None:
@@ -1104,7 +1095,7 @@ def read_where(text: str) -> WhereRequest | None:
     if not obj:
         return WhereRequest(target=Target("pronoun"), country=country)  # "onde assistir?"
     end = start + len(said.norm[start:end].rstrip())
-    return _where_of(said, obj, start, end, country=country)
+    return _where_of(said, obj, (start, end), WhereRequest(country=country))
 
 
 def _named_first(raw: str) -> WhereRequest | None:
