@@ -79,7 +79,7 @@ from agent.trust.budgets import prompt_budget
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
 from agent.understanding.batches import read_batch
-from agent.understanding.chatter import quiet_clauses, without_chatter, without_lead_aside
+from agent.understanding.chatter import without_asides, without_chatter
 from agent.understanding.facts import read_fact
 from agent.understanding.intent import Intent, IntentClassifier
 from agent.understanding.language import detect_language, reply_language
@@ -291,16 +291,16 @@ class Runtime:
             turn.incoming = dataclasses.replace(turn.incoming, text=said)
             turn.intent = None
         intent = turn.intent or self.classifier.classify(turn.incoming.text or "")
-        if intent.action == "llm" and (bare := quiet_clauses(said)) != said:
-            # "ops, desfaz, apaguei errado", "wait no, undo that": a command among clauses of
-            # interjections is that command; anything else keeps its words ("opa errei, é 17h")
-            if (plain := self.classifier.classify(bare)).action not in ("llm", "smalltalk"):
-                turn.incoming = dataclasses.replace(turn.incoming, text=bare)
-                intent = plain
-        if (bare := without_lead_aside(said)) != said:
-            # "actually remove X", "na real apaga X": a lead-in before a command is no topic
+        if (bare := without_asides(said)) != said:
+            # "ops, desfaz, apaguei errado", "actually remove X": clauses of interjections and
+            # a lead-in around a request are no topic; anything else keeps its words ("opa
+            # errei, é 17h" stays whole for the reader of corrections)
             plain = self.classifier.classify(bare)
-            if _reads(plain) and (not _reads(intent) or _kind(plain) == _kind(intent)):
+            if _reads(plain) and (
+                not _reads(intent)
+                or _kind(plain) == _kind(intent)
+                or (intent.action == "llm" and plain.action != "llm")  # "apaguei" is no delete
+            ):
                 turn.incoming = dataclasses.replace(turn.incoming, text=bare)
                 intent = plain
         turn.intent = intent

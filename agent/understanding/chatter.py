@@ -1,12 +1,15 @@
 """Words around a request that ask nothing, for the readers to read past (issues 41, 44).
 
-Two cuts, for two kinds of reader:
+Three cuts, for three kinds of reader:
 - `without_chatter` (the runtime, once per message, before every reader): greetings and
   "please" in front; thanks, "please", laughter, "again" and emojis behind ("salva Coringa e
   Her pfv", "add Heat and Ronin thx", "what did I save last week again?"), and a question's "now" ("how many films do I have rn?",
   "quantas notas tenho aí msm?"). Only at the
   message's edges, never inside it; a message made only of them ("valeu") stays whole, as do
   a list a line and commands. The message is stored as sent; only the readers get the cut.
+- `without_asides` (the runtime, when what is left reads as a request): clauses of
+  interjections and apologies ("ops, desfaz, apaguei errado") and a lead-in that only frames
+  what follows ("actually remove X").
 - `quiet` (readers that cut spans and must index the message as written, the watchlist's):
   laughter anywhere, politeness at a clause's edge ("Please Stand By" is a film), and whole
   clauses of interjections and apologies ("opa, me confundi, ...", "wait no, ..."), blanked
@@ -80,24 +83,6 @@ def quiet(text: str) -> str:
     return "".join(keep)
 
 
-def quiet_clauses(text: str) -> str:
-    """`text` without its clauses of interjections and apologies ("ops, desfaz, apaguei errado"
-    is "desfaz"; "wait no, undo that" is "undo that"), for the runtime's readers; laughter and
-    politeness are left to `without_chatter`, and `text` itself when nothing is cut."""
-    if "\n" in text.strip() or text.lstrip().startswith("/"):
-        return text  # a list a line and commands stay as sent
-    clauses = [m for m in _CLAUSE.finditer(fold_same_length(text)) if m.group().strip()]
-    chatter = [m for m in clauses if _CHATTER_CLAUSE.match(m.group())]
-    if not chatter or len(chatter) == len(clauses):
-        return text
-    keep = list(text)
-    for m in chatter:
-        end = m.end() + (m.end() < len(keep) and keep[m.end()] in ",;:.!")
-        keep[m.start() : end] = [" "] * (end - m.start())
-    cut = re.sub(r"\s+", " ", "".join(keep)).strip().rstrip(",;:")
-    return cut if re.search(r"\w", cut) else text
-
-
 # a lead-in that only frames what follows ("actually remove X", "na real apaga X", "ok so
 # delete it"); never a negation ("não apaga" is no "apaga")
 _ASIDE_HEAD: Final = re.compile(
@@ -107,13 +92,24 @@ _ASIDE_HEAD: Final = re.compile(
 )
 
 
-def without_lead_aside(text: str) -> str:
-    """`text` without a lead-in that only frames it ("actually remove X" is "remove X");
-    `text` itself when there is none or nothing would be left. The caller keeps the cut only
-    when what is left reads as a command."""
-    if "\n" in text.strip():
-        return text
-    cut = _ASIDE_HEAD.sub("", text)
+def without_asides(text: str) -> str:
+    """`text` without its clauses of interjections and apologies ("ops, desfaz, apaguei
+    errado" is "desfaz"; "wait no, undo that" is "undo that") and without a lead-in that only
+    frames it ("actually remove X" is "remove X"), for the runtime's readers; laughter and
+    politeness are left to `without_chatter`. `text` itself when nothing is cut or nothing
+    would be left; the caller keeps the cut only when what is left reads as a request."""
+    if "\n" in text.strip() or text.lstrip().startswith("/"):
+        return text  # a list a line and commands stay as sent
+    clauses = [m for m in _CLAUSE.finditer(fold_same_length(text)) if m.group().strip()]
+    chatter = [m for m in clauses if _CHATTER_CLAUSE.match(m.group())]
+    cut = text
+    if 0 < len(chatter) < len(clauses):  # something besides chatter is said
+        keep = list(text)
+        for m in chatter:
+            end = m.end() + (m.end() < len(keep) and keep[m.end()] in ",;:.!")
+            keep[m.start() : end] = [" "] * (end - m.start())
+        cut = re.sub(r"\s+", " ", "".join(keep)).strip().rstrip(",;:")
+    cut = _ASIDE_HEAD.sub("", cut)
     return cut if re.search(r"\w", cut) else text
 
 

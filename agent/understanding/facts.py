@@ -156,13 +156,7 @@ _NOT_SUBJECTS: Final = frozenset(
 def states_value(message: str) -> bool:
     """Whether `message` has the shape `restated` reads ("a senha é 1234"), read on the message
     alone, so a note is fetched only for a message that may restate it."""
-    raw = message.strip()
-    if not raw or len(raw) > 200 or "?" in raw or "\n" in raw:
-        return False
-    said = _STATED.match(re.sub(r"[^\w\s]", " ", fold_same_length(raw)))
-    return said is not None and not any(
-        word in _NOT_SUBJECTS or word in _FIELDS for word in said.group("subject").split()
-    )
+    return _stated(message) is not None
 
 
 def restated(message: str, content: str) -> str | None:
@@ -170,6 +164,12 @@ def restated(message: str, content: str) -> str | None:
     value's place: "a senha é 1234" on "senha do wifi 1233" -> "senha do wifi 1234". None
     unless it is certain: the words are in the note and one word after them has the new
     value's shape (digits for digits, letters and digits alike)."""
+    stated = _stated(message)
+    return put_value(content, *stated) if stated is not None else None
+
+
+def _stated(message: str) -> tuple[list[str], str] | None:
+    """The words `message` states a value for and the value ("a senha é 1234"), or None."""
     raw = message.strip()
     if not raw or len(raw) > 200 or "?" in raw or "\n" in raw:
         return None
@@ -179,18 +179,7 @@ def restated(message: str, content: str) -> str | None:
     subject = said.group("subject").split()
     if any(word in _NOT_SUBJECTS or word in _FIELDS for word in subject):
         return None
-    value = raw[said.start("value") : said.end("value")]
-    spaced = re.sub(r"[^\w\s]", " ", fold_same_length(content))
-    words = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\w+", spaced)]
-    folded = [w for _, _, w in words]
-    at = _after(folded, subject)
-    if at is None:
-        return None
-    alike = [w for w in words[at:] if _shape(w[2]) == _shape(value.lower()) and w[2] != value]
-    if len(alike) != 1:
-        return None
-    start, end, _ = alike[0]
-    return content[:start] + value + content[end:]
+    return subject, raw[said.start("value") : said.end("value")]
 
 
 # "muda a senha do portão pra 7788", "change the locker code to 9090": words a note holds

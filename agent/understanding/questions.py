@@ -88,7 +88,8 @@ WINDOWS: Final[dict[str, Window]] = {  # every period word the readers know (fol
     "neste mes": "this_month",
     "this month": "this_month",
 }
-_WINDOW: Final = rf"(?P<window>{'|'.join(sorted(WINDOWS, key=len, reverse=True))})"
+_LONGEST_FIRST: Final = tuple(sorted(WINDOWS, key=len, reverse=True))
+_WINDOW: Final = rf"(?P<window>{'|'.join(_LONGEST_FIRST)})"
 _HOLD: Final = (
     r"(?:salvei|salvou|guardei|guardou|anotei|adicionei|coloquei|botei|tenho|temos|"
     r"salvo|salvos|salva|salvas|guardado|guardados|guardada|guardadas|anotado|anotados|"
@@ -281,10 +282,10 @@ def _count(words: str) -> SavedQuestion | None:
     match = _COUNT.match(words)
     if match is None:
         return None
-    rest = match.group("rest").split()
-    window = _window_in(" ".join(rest))
-    if window is not None:
-        rest = " ".join(rest).replace(_window_words(window, " ".join(rest)), " ").split()
+    said = " ".join(match.group("rest").split())
+    phrase = window_phrase(said)
+    window = WINDOWS[phrase] if phrase is not None else None
+    rest = (said.replace(phrase, " ") if phrase is not None else said).split()
     types = {_TYPES[w] for w in rest if w in _TYPES}
     if len(types) > 1:
         return None
@@ -305,18 +306,13 @@ def _count(words: str) -> SavedQuestion | None:
     return SavedQuestion("count", subject, types.pop() if types else None, window)
 
 
-def _window_in(words: str) -> Window | None:
-    for phrase in sorted(WINDOWS, key=len, reverse=True):
-        if re.search(rf"\b{phrase}\b", words):
-            return WINDOWS[phrase]
-    return None
-
-
-def _window_words(window: Window, words: str) -> str:
-    for phrase in sorted(WINDOWS, key=len, reverse=True):
-        if WINDOWS[phrase] == window and re.search(rf"\b{phrase}\b", words):
+def window_phrase(words: str, *, at_end: bool = False) -> str | None:
+    """The longest period phrase in folded `words` ("essa semana", "last 7 days"), or only
+    one that ends them after another word when `at_end`; None when there is none."""
+    for phrase in _LONGEST_FIRST:
+        if re.search(rf"(?<= ){phrase}$" if at_end else rf"\b{phrase}\b", words):
             return phrase
-    return ""
+    return None
 
 
 # "lista os links de ontem", "show me what I saved this week"
@@ -340,13 +336,14 @@ _DID_WHEN: Final = re.compile(
 
 
 def _window(words: str) -> SavedQuestion | None:
-    window = _window_in(words)
-    if window is None:
+    phrase = window_phrase(words)
+    if phrase is None:
         return None
+    window = WINDOWS[phrase]
     match = _WHEN.match(words) or _LIST_WHEN.match(words) or _DID_WHEN.match(words)
     if match is None:
         return None
-    rest = (match.group("rest") or "").replace(_window_words(window, words), " ").split()
+    rest = (match.group("rest") or "").replace(phrase, " ").split()
     rest = [w for w in rest if w not in _FILLERS]
     kind = _TYPES.get(match.group("type") or "")
     if rest:

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from agent.understanding.chatter import quiet
 from agent.understanding.continuations import read_continuation
-from agent.understanding.questions import WINDOWS
+from agent.understanding.questions import WINDOWS, window_phrase
 from agent.understanding.references import Target, fold_same_length, shelf_target
 from agent.understanding.textnorm import CHAT_WORDS, expand_chat
 from agent.understanding.vocabulary import ItemType
@@ -138,49 +138,24 @@ _NOT_A_TITLE: Final = frozenset(
 )
 # what may follow the title: when, a rating, a feeling (never stored as a number)
 _DAYS: Final[dict[str, int]] = {
-    "hoje": 0,
-    "hj": 0,
-    "hj a noite": 0,
-    "hoje cedo": 0,
-    "hoje a noite": 0,
-    "agora": 0,
-    "agorinha": 0,
-    "today": 0,
-    "tonight": 0,
-    "just now": 0,
-    "this morning": 0,
-    "ontem": 1,
-    "ontem a noite": 1,
-    "ontem de noite": 1,
-    "yesterday": 1,
-    "last night": 1,
-    "anteontem": 2,
-    "antes de ontem": 2,
-    "semana passada": 7,
-    "na semana passada": 7,
-    "last week": 7,
-    "finalmente": 0,
-    "finally": 0,
-    "enfim": 0,
-    "tambem": 0,
-    "tb": 0,
-    "tbm": 0,
-    "too": 0,
-    "also": 0,
-    "as well": 0,
-    "agora tambem": 0,
-    "hoje tambem": 0,
-    "ontem tambem": 1,
-    "ontem tb": 1,
+    **dict.fromkeys(
+        "hoje|hj|hj a noite|hoje cedo|hoje a noite|agora|agorinha|today|tonight|just now|"
+        "this morning|finalmente|finally|enfim|tambem|tb|tbm|too|also|as well|agora tambem|"
+        "hoje tambem".split("|"),
+        0,
+    ),
+    **dict.fromkeys(
+        "ontem|ontem a noite|ontem de noite|yesterday|last night|ontem tambem|ontem tb".split("|"),
+        1,
+    ),
+    **dict.fromkeys(["anteontem", "antes de ontem"], 2),
+    **dict.fromkeys(["semana passada", "na semana passada", "last week"], 7),
     # seen again: no other day
-    "de novo": 0,
-    "outra vez": 0,
-    "mais uma vez": 0,
-    "pela segunda vez": 0,
-    "again": 0,
-    "twice": 0,
-    "once again": 0,
-    "for the second time": 0,
+    **dict.fromkeys(
+        "de novo|outra vez|mais uma vez|pela segunda vez|again|twice|once again|"
+        "for the second time".split("|"),
+        0,
+    ),
 }
 _DAY: Final = "|".join(sorted((re.escape(d) for d in _DAYS), key=len, reverse=True))
 _NUMBER_WORDS: Final[dict[str, int]] = {
@@ -396,16 +371,7 @@ def _rating_only(raw: str) -> MarkRequest | None:
     rating = _rating("nota " + score if "/" not in score and "de" not in score else score)
     if rating is None:
         return None
-    found = _with_object(
-        said,
-        said.norm,
-        m.start("what"),
-        m.end("what"),
-        "seen",
-        reading=False,
-        days=0,
-        rating=rating,
-    )
+    found = _with_object(said, said.norm, m, "what", "seen", rating=rating)
     return found if found is not None and not found.both else None
 
 
@@ -584,9 +550,10 @@ def _mark_head(
         return _with_object(
             said,
             head,
-            offset + m.start(group),
-            offset + m.end(group),
+            m,
+            group,
             state,
+            offset=offset,
             reading=(m.group("verb") or m.group("verb_en")) in ("li", "read"),
             days=days if state == "seen" else 0,
             rating=rating if state == "seen" else None,
@@ -604,14 +571,7 @@ def _mark_head(
                 rating=rating if state == "seen" else None,
             )
         return _with_object(
-            said,
-            head,
-            offset + m.start("what"),
-            offset + m.end("what"),
-            state,
-            reading=reading,
-            days=days,
-            rating=rating,
+            said, head, m, "what", state, offset=offset, reading=reading, days=days, rating=rating
         )
     if (m := _UNMARK.match(head)) is not None:
         group = next(g for g in ("what", "what2", "what3") if m.group(g))
@@ -621,40 +581,16 @@ def _mark_head(
             or m.group("verb") in ("volta", "voltar", "devolve")
         ):
             return None  # "coloca duna pra ver" may save it: only "back" or "não vistos" unmark
-        return _with_object(
-            said,
-            head,
-            offset + m.start(group),
-            offset + m.end(group),
-            "unseen",
-            reading=False,
-            days=0,
-            rating=None,
-        )
+        return _with_object(said, head, m, group, "unseen", offset=offset)
     if (m := _NOT_SAW.match(head)) is not None:
         reading = bool(_READ_WORD.search(m.group("verb")))
-        return _with_object(
-            said,
-            head,
-            offset + m.start("what"),
-            offset + m.end("what"),
-            "unseen",
-            reading=reading,
-            days=0,
-            rating=None,
-        )
+        return _with_object(said, head, m, "what", "unseen", offset=offset, reading=reading)
     if (m := _SAW.match(head)) is not None:
         if re.search(r"\b(?:nao|not|never|n t)\b", head[: m.start("what")]):
             return None
+        reading = bool(m.group("read"))
         return _with_object(
-            said,
-            head,
-            offset + m.start("what"),
-            offset + m.end("what"),
-            "seen",
-            reading=bool(m.group("read")),
-            days=days,
-            rating=rating,
+            said, head, m, "what", "seen", offset=offset, reading=reading, days=days, rating=rating
         )
     return None
 
@@ -662,15 +598,18 @@ def _mark_head(
 def _with_object(
     said: _Said,
     head: str,
-    start: int,
-    end: int,
+    found: re.Match[str],
+    group: str,
     state: MarkState,
     *,
-    reading: bool,
-    days: int,
-    rating: int | None,
+    offset: int = 0,
+    reading: bool = False,
+    days: int = 0,
+    rating: int | None = None,
 ) -> MarkRequest | None:
-    """The request once its object ("Duna", "o 2", "esse artigo") is read."""
+    """The request once its object ("Duna", "o 2", "esse artigo"), `found`'s `group` in
+    `head` (which starts at `offset` of `said.norm`), is read."""
+    start, end = offset + found.start(group), offset + found.end(group)
     obj = said.norm[start:end].strip()
     if obj in ("de ver", "de assistir", "de ler", "watching", "reading"):
         return None  # "acabei de ver" alone: the bare reading, or the planner's
@@ -704,14 +643,9 @@ def _with_object(
         if (article := re.match(r"(?:o|a)\s+(?=\S)", obj)) is not None:
             start += article.end()  # "assisti ontem o Coringa", as "assisti o Coringa"
             obj = obj[article.end() :]
-    item_type: ItemType | None = None
-    typed = _TYPED.match(obj)
-    if typed is not None:
-        item_type = _NOUNS[typed.group("noun")]
-        start += typed.start("rest")
-    title = said.title(start, end)
-    if title is None:
+    if (named := _typed_title(said, obj, start, end)) is None:
         return None
+    title, item_type = named
     return MarkRequest(
         state,
         title=title,
@@ -720,6 +654,23 @@ def _with_object(
         days_ago=days,
         rating=rating,
     )
+
+
+def _typed_title(
+    said: _Said, obj: str, start: int, end: int, article: str | None = None
+) -> tuple[str, ItemType | None] | None:
+    """The title where `said.norm[start:end]` (`obj`) is, and its type when a noun leads it
+    ("o filme Duna", "a série Dark"); a lead matching `article` is no part of the title
+    ("e o Coringa"; "The Office" keeps its "The" unless `article` names it)."""
+    item_type: ItemType | None = None
+    typed = _TYPED.match(obj)
+    if typed is not None:
+        item_type = _NOUNS[typed.group("noun")]
+        start += typed.start("rest")
+    elif article is not None and (lead := re.match(article, obj)) is not None:
+        start += lead.end() if lead.end() < len(obj) else 0
+    title = said.title(start, end)
+    return None if title is None else (title, item_type)
 
 
 # -- lists ----------------------------------------------------------------------------------------
@@ -804,8 +755,8 @@ def read_list(text: str) -> ListRequest | None:
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
-    said = expand_chat(_Said.of(raw).norm)  # "oq falta ver?", "qts filmes eu vi?"
-    said = _N_NOT.sub(r"\g<w> nao ", said)  # "quais séries ainda n vi?"
+    # "oq falta ver?", "qts filmes eu vi?", "quais séries ainda n vi?"
+    said = expand_chat(_Said.of(_n_as_not(raw)).norm)
     words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", said))
     if not words or len(words.split()) > MAX_WORDS:
         return None
@@ -884,14 +835,12 @@ _LIST_FILLER: Final = frozenset(
 def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
     words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", part.strip()))
     period: Period | None = None
-    for phrase in sorted(WINDOWS, key=len, reverse=True):
-        if words.endswith(" " + phrase):
-            window = WINDOWS[phrase]
-            if window == "last_week":
-                return None
-            period = window
-            words = words[: -len(phrase)].strip()
-            break
+    if (phrase := window_phrase(words, at_end=True)) is not None:
+        window = WINDOWS[phrase]
+        if window == "last_week":
+            return None
+        period = window
+        words = words[: -len(phrase)].strip()
     noun: str | None = None
     done = left = negated = reading = False
     for at, word in enumerate(words.split()):
@@ -922,27 +871,25 @@ def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
     if period is not None and state == "left":
         return None
     types = _types_of(noun, reading=reading, watching=not reading)
-    if types is None:
-        return None
     return ListRequest(state, types, count=count, period=period, carried=count and noun is None)
 
 
-# "n" is "não" only right before the verb: "quais séries ainda n vi?"
-_N_NOT: Final = re.compile(r"\b(?P<w>eu|ainda|que) n\s+(?=(?:vi|assisti|li)\b)")
 _ON_WATCHLIST: Final = re.compile(r"\bwatch\s*list$")
 
 
+_LIST_READERS: Final[tuple[tuple[re.Pattern[str], ListState], ...]] = (
+    (_LEFT_PT, "left"),
+    (_LEFT_NOUN_PT, "left"),
+    (_LEFT_EN, "left"),
+    (_LEFT_NOUN_EN, "left"),
+    (_DONE_PT, "done"),
+    (_DONE_NOUN_PT, "done"),
+    (_DONE_EN, "done"),
+)
+
+
 def _read_list(words: str) -> ListRequest | None:
-    readers: tuple[tuple[re.Pattern[str], ListState | None], ...] = (
-        (_LEFT_PT, "left"),
-        (_LEFT_NOUN_PT, "left"),
-        (_LEFT_EN, "left"),
-        (_LEFT_NOUN_EN, "left"),
-        (_DONE_PT, "done"),
-        (_DONE_NOUN_PT, "done"),
-        (_DONE_EN, "done"),
-    )
-    for pattern, state in readers:
+    for pattern, state in _LIST_READERS:
         m = pattern.match(words)
         if m is None:
             continue
@@ -955,46 +902,29 @@ def _read_list(words: str) -> ListRequest | None:
             period = None if window == "last_week" else window
             if period is None:
                 return None  # "filmes que eu vi com a Ana": not a list by state
-        count = state is None
-        asked: ListState = state or ("done" if groups.get("done") else "left")
-        if count and groups.get("left") is None and groups.get("done") is None:
-            return None
-        if period is not None and asked == "left":
-            return None  # "o que falta ver essa semana": not certain
-        noun = next((groups[g] for g in ("noun1", "noun2", "noun3") if groups.get(g)), None)
+        noun = _first(groups, "noun")
         if noun is None and "pendente" in words:
             return None  # "o que está pendente?" may be a question or a reminder: not certain
-        verb = next(
-            (
-                groups[g]
-                for g in ("verb", "verb2", "verb3", "verb4", "verb5", "nv")
-                if groups.get(g)
-            ),
-            None,
-        )
+        verb = _first(groups, "verb") or groups.get("nv")
         verb = {"vi": "ver", "assisti": "ver", "li": "ler"}.get(verb or "", verb)
-        reading = (
-            bool(groups.get("read") or groups.get("read2"))
-            or verb in ("ler", "read")
-            or (bool(groups.get("done")) and groups["done"] == "li")
-        )
+        seeing = _first(groups, "see") is not None
+        reading = _first(groups, "read") is not None or verb in ("ler", "read")
+        watching = verb in ("ver", "assistir", "watch", "see", "seen", "watched") or seeing
         types = _types_of(
-            noun,
-            reading=reading,
-            watching=verb in ("ver", "assistir", "watch", "see", "seen", "watched")
-            or bool(groups.get("see") or groups.get("see2"))
-            or bool(re.search(r"\bwatch", words)),  # "still on my list to watch"
-        )
-        if types is None:
-            return None
-        carried = noun is None and verb is None and not reading
+            noun, reading=reading, watching=watching or bool(re.search(r"\bwatch", words))
+        )  # "still on my list to watch"
+        carried = noun is None and verb is None and not reading and not seeing
         carried = carried and re.search(r"\b(?:lista|list|watchlist)\b", words) is None
-        carried = carried and not (groups.get("see") or groups.get("see2"))
-        return ListRequest(asked, types, count=count, period=period, carried=carried)
+        return ListRequest(state, types, period=period, carried=carried)
     return None
 
 
-def _types_of(noun: str | None, *, reading: bool, watching: bool) -> tuple[ItemType, ...] | None:
+def _first(groups: dict[str, Any], name: str) -> str | None:
+    """The first of a match's groups `name`, `name`2... (or `name`1...) that holds words."""
+    return next((v for k, v in groups.items() if k.startswith(name) and v), None)
+
+
+def _types_of(noun: str | None, *, reading: bool, watching: bool) -> tuple[ItemType, ...]:
     if noun in _NOUNS:
         return (_NOUNS[noun],)
     if noun in ("coisas", "itens", "things", "items"):
@@ -1009,21 +939,16 @@ def _types_of(noun: str | None, *, reading: bool, watching: bool) -> tuple[ItemT
 # -- where to watch -------------------------------------------------------------------------------
 
 _COUNTRIES: Final[dict[str, str]] = {
-    "no brasil": "BR",
-    "in brazil": "BR",
-    "nos eua": "US",
-    "nos estados unidos": "US",
-    "in the us": "US",
-    "in the usa": "US",
-    "in the united states": "US",
-    "in america": "US",
-    "em portugal": "PT",
-    "in portugal": "PT",
-    "no reino unido": "GB",
-    "in the uk": "GB",
-    "in the united kingdom": "GB",
-    "no canada": "CA",
-    "in canada": "CA",
+    **dict.fromkeys(["no brasil", "in brazil"], "BR"),
+    **dict.fromkeys(
+        "nos eua|nos estados unidos|in the us|in the usa|in the united states|in america".split(
+            "|"
+        ),
+        "US",
+    ),
+    **dict.fromkeys(["em portugal", "in portugal"], "PT"),
+    **dict.fromkeys(["no reino unido", "in the uk", "in the united kingdom"], "GB"),
+    **dict.fromkeys(["no canada", "in canada"], "CA"),
 }
 _WHERE: Final = re.compile(
     r"^(?:e\s+|and\s+|so\s+)?(?:"
@@ -1074,28 +999,16 @@ _PAID_TITLE: Final = re.compile(
 # streaming services as people name them (folded) and as a reply names them
 SERVICES: Final[dict[str, str]] = {
     "netflix": "Netflix",
-    "prime video": "Prime Video",
-    "amazon prime video": "Prime Video",
-    "amazon prime": "Prime Video",
-    "prime": "Prime Video",
-    "amazon": "Prime Video",
-    "hbo max": "Max",
-    "hbo": "Max",
-    "max": "Max",
-    "disney plus": "Disney Plus",
-    "disney": "Disney Plus",
-    "apple tv plus": "Apple TV+",
-    "apple tv": "Apple TV+",
-    "appletv": "Apple TV+",
-    "globoplay": "Globoplay",
-    "globo play": "Globoplay",
-    "paramount plus": "Paramount Plus",
-    "paramount": "Paramount Plus",
-    "star plus": "Star Plus",
-    "mubi": "MUBI",
-    "crunchyroll": "Crunchyroll",
-    "peacock": "Peacock",
-    "hulu": "Hulu",
+    **dict.fromkeys(
+        ["prime video", "amazon prime video", "amazon prime", "prime", "amazon"], "Prime Video"
+    ),
+    **dict.fromkeys(["hbo max", "hbo", "max"], "Max"),
+    **dict.fromkeys(["disney plus", "disney"], "Disney Plus"),
+    **dict.fromkeys(["apple tv plus", "apple tv", "appletv"], "Apple TV+"),
+    **dict.fromkeys(["globoplay", "globo play"], "Globoplay"),
+    **dict.fromkeys(["paramount plus", "paramount"], "Paramount Plus"),
+    **{"star plus": "Star Plus", "mubi": "MUBI", "crunchyroll": "Crunchyroll"},
+    **{"peacock": "Peacock", "hulu": "Hulu"},
 }
 _SERVICE: Final = "|".join(sorted(SERVICES, key=len, reverse=True))
 # "em algum streaming", "on any service": where at all, no service of its own
@@ -1135,21 +1048,19 @@ def _service_question(raw: str) -> WhereRequest | None:
         start, end = m.start("what"), m.end("what")
         obj = said.norm[start:end]
         service = SERVICES[m.group("svc")] if m.group("svc") else ""
-        target = _target(obj)
-        if target is not None:
-            return WhereRequest(target=target, type=target.type, service=service)
-        item_type: ItemType | None = None
-        typed = _TYPED.match(obj)
-        if typed is not None:
-            item_type = _NOUNS[typed.group("noun")]
-            start += typed.start("rest")
-        elif (article := re.match(r"(?:o|a)\s+", obj)) is not None and article.end() < len(obj):
-            start += article.end()  # "tem o Coringa na Netflix?" ("The Office" keeps its "The")
-        title = said.title(start, end)
-        if title is None:
-            return None
-        return WhereRequest(title=title, type=item_type, service=service)
+        # "tem o Coringa na Netflix?" ("The Office" keeps its "The")
+        return _where_of(said, obj, (start, end), WhereRequest(service=service), r"(?:o|a)\s+")
     return None
+
+
+def _where_of(
+    said: _Said, obj: str, span: tuple[int, int], asked: WhereRequest, article: str | None = None
+) -> WhereRequest | None:
+    """`asked` for what `obj` (`said.norm` at `span`) names: a shelf line or a title."""
+    if (target := _target(obj)) is not None:
+        return replace(asked, target=target, type=target.type)
+    named = _typed_title(said, obj, *span, article)
+    return None if named is None else replace(asked, title=named[0], type=named[1])
 
 
 def read_where(text: str) -> WhereRequest | None:
@@ -1184,18 +1095,7 @@ def read_where(text: str) -> WhereRequest | None:
     if not obj:
         return WhereRequest(target=Target("pronoun"), country=country)  # "onde assistir?"
     end = start + len(said.norm[start:end].rstrip())
-    target = _target(obj)
-    if target is not None:
-        return WhereRequest(target=target, type=target.type, country=country)
-    item_type: ItemType | None = None
-    typed = _TYPED.match(obj)
-    if typed is not None:
-        item_type = _NOUNS[typed.group("noun")]
-        start += typed.start("rest")
-    title = said.title(start, end)
-    if title is None:
-        return None
-    return WhereRequest(title=title, type=item_type, country=country)
+    return _where_of(said, obj, (start, end), WhereRequest(country=country))
 
 
 def _named_first(raw: str) -> WhereRequest | None:
@@ -1211,21 +1111,12 @@ def _named_first(raw: str) -> WhereRequest | None:
     lead = re.match(r"^(?:e|and|what about|how about|e quanto a|e sobre)\s+", said.norm)
     start = lead.end() if lead is not None else 0
     obj = said.norm[start:]
-    item_type: ItemType | None = None
-    typed = _TYPED.match(obj)
-    if lead is None and typed is None:
+    if lead is None and _TYPED.match(obj) is None:
         return None  # "comprei pipoca, onde passa?": only "e X," or "a série X," names a title
-    if typed is not None:
-        item_type = _NOUNS[typed.group("noun")]
-        start += typed.start("rest")
-    elif (article := re.match(_ARTICLE, obj)) is not None and article.end() < len(obj):
-        start += article.end()  # "e o Coringa": the article is no part of the title
-    if not said.norm[start:].strip() or _target(said.norm[start:]) is not None:
+    named = _typed_title(said, obj, start, len(said.norm), _ARTICLE)  # "e o Coringa"
+    if named is None or _target(_spaced(named[0])) is not None:
         return None
-    title = said.title(start, len(said.norm))
-    if title is None:
-        return None
-    return WhereRequest(title=title, type=item_type, country=asked.country)
+    return WhereRequest(title=named[0], type=named[1], country=asked.country)
 
 
 # -- what to watch tonight ----------------------------------------------------------------------
@@ -1244,75 +1135,46 @@ _MINUTES: Final = re.compile(
 )
 _HALF: Final = re.compile(r"\b(?:and a half|e meia|e meio)\b")
 _GENRE_WORDS: Final[dict[str, str]] = {
-    **dict.fromkeys(
-        "comedia comedias comedy comedies engracado engracada funny rir".split(), "comedy"
-    ),
-    **dict.fromkeys(
-        "leve leves light lighthearted feel-good feelgood tranquilo chill relax relaxar "
-        "descontraido".split(),
-        "light",
-    ),
-    **dict.fromkeys("acao action".split(), "action"),
-    **dict.fromkeys("aventura aventuras adventure".split(), "adventure"),
-    **dict.fromkeys("animacao animacoes desenho animation animated cartoon".split(), "animation"),
-    **dict.fromkeys("terror horror assustador scary".split(), "horror"),
-    **dict.fromkeys("suspense thriller thrillers".split(), "thriller"),
-    **dict.fromkeys("drama dramas dramatico".split(), "drama"),
-    **dict.fromkeys("romance romances romantico romantica romantic romcom".split(), "romance"),
-    **dict.fromkeys(
-        "documentario documentarios documentary documentaries doc".split(), "documentary"
-    ),
-    **dict.fromkeys("ficcao sci-fi scifi science-fiction".split(), "scifi"),
-    **dict.fromkeys("fantasia fantasy".split(), "fantasy"),
-    **dict.fromkeys("crime policial criminal".split(), "crime"),
-    **dict.fromkeys("misterio mystery".split(), "mystery"),
-    **dict.fromkeys("familia family infantil kids criancas".split(), "family"),
-    **dict.fromkeys("guerra war".split(), "war"),
-    **dict.fromkeys("musical musica music".split(), "music"),
-    **dict.fromkeys("faroeste western".split(), "western"),
-    **dict.fromkeys("historia historico history historical".split(), "history"),
+    word: genre
+    for genre, words in {
+        "comedy": "comedia comedias comedy comedies engracado engracada funny rir",
+        "light": "leve leves light lighthearted feel-good feelgood tranquilo chill relax relaxar "
+        "descontraido",
+        "action": "acao action",
+        "adventure": "aventura aventuras adventure",
+        "animation": "animacao animacoes desenho animation animated cartoon",
+        "horror": "terror horror assustador scary",
+        "thriller": "suspense thriller thrillers",
+        "drama": "drama dramas dramatico",
+        "romance": "romance romances romantico romantica romantic romcom",
+        "documentary": "documentario documentarios documentary documentaries doc",
+        "scifi": "ficcao sci-fi scifi science-fiction",
+        "fantasy": "fantasia fantasy",
+        "crime": "crime policial criminal",
+        "mystery": "misterio mystery",
+        "family": "familia family infantil kids criancas",
+        "war": "guerra war",
+        "music": "musical musica music",
+        "western": "faroeste western",
+        "history": "historia historico history historical",
+    }.items()
+    for word in words.split()
 }
 # genres a mood stands for ("algo leve")
 MOODS: Final[dict[str, frozenset[str]]] = {
     "light": frozenset({"comedy", "animation", "family", "romance"}),
 }
-# words of a TMDB genre name (PT or EN) and the genre each stands for
+# the words of TMDB's genre names (PT or EN) and the genre each stands for
 _GENRE_NAMES: Final[dict[str, str]] = {
-    "comedia": "comedy",
-    "comedy": "comedy",
-    "acao": "action",
-    "action": "action",
-    "aventura": "adventure",
-    "adventure": "adventure",
-    "animacao": "animation",
-    "animation": "animation",
-    "terror": "horror",
-    "horror": "horror",
-    "thriller": "thriller",
-    "suspense": "thriller",
-    "drama": "drama",
-    "romance": "romance",
-    "documentario": "documentary",
-    "documentary": "documentary",
-    "ficcao": "scifi",
-    "science": "scifi",
+    "science": "scifi",  # "Ficção científica", "Science Fiction"
     "sci": "scifi",
-    "fantasia": "fantasy",
-    "fantasy": "fantasy",
-    "crime": "crime",
-    "misterio": "mystery",
-    "mystery": "mystery",
-    "familia": "family",
-    "family": "family",
-    "kids": "family",
-    "guerra": "war",
-    "war": "war",
-    "musica": "music",
-    "music": "music",
-    "faroeste": "western",
-    "western": "western",
-    "historia": "history",
-    "history": "history",
+    **{
+        word: _GENRE_WORDS[word]
+        for word in "comedia comedy acao action aventura adventure animacao animation terror "
+        "horror thriller suspense drama romance documentario documentary ficcao fantasia "
+        "fantasy crime misterio mystery familia family kids guerra war musica music faroeste "
+        "western historia history".split()
+    },
 }
 # the parts of a request for something to watch; a word of none of them declines it
 _ASKING: Final = frozenset(
@@ -1633,15 +1495,10 @@ def read_state_question(text: str) -> StateQuestion | None:
         obj = said.norm[start:end]
         if _target(obj) is not None or obj in _NOUNS or _when_inside(obj) is not None:
             return None  # "já vi esse?", "já vi duna ontem?": the planner's
-        item_type: ItemType | None = None
-        typed = _TYPED.match(obj)
-        if typed is not None:
-            item_type = _NOUNS[typed.group("noun")]
-            start += typed.start("rest")
-        title = said.title(start, end)
-        if title is None or _spaced(title) in _DAYS:
+        named = _typed_title(said, obj, start, end)
+        if named is None or _spaced(named[0]) in _DAYS:
             return None
-        return StateQuestion(title, item_type)
+        return StateQuestion(*named)
     return None
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.understanding.chatter import without_chatter, without_lead_aside
+from agent.understanding.chatter import without_asides, without_chatter
 from storage import Database
 from tests.support.harness import open_lembra
 
@@ -23,11 +23,21 @@ def test_a_question_s_now_or_again_is_cut_at_its_end_only() -> None:
     assert without_chatter("tem algum filme chamado Now?") == "tem algum filme chamado Now?"
 
 
-def test_a_lead_in_is_cut_only_at_the_head_and_never_a_negation() -> None:
-    assert without_lead_aside("ok so erase the gym note") == "erase the gym note"
-    assert without_lead_aside("na real, apaga a nota do pão") == "apaga a nota do pão"
-    assert without_lead_aside("não apaga a nota do pão") == "não apaga a nota do pão"
-    assert without_lead_aside("salva So Long") == "salva So Long"
+@pytest.mark.parametrize(
+    ("said", "left"),
+    [
+        ("ok so erase the gym note", "erase the gym note"),  # a lead-in, only at the head
+        ("na real, apaga a nota do pão", "apaga a nota do pão"),
+        ("não apaga a nota do pão", "não apaga a nota do pão"),  # never a negation
+        ("salva So Long", "salva So Long"),
+        ("eita, foi mal, desfaz isso", "desfaz isso"),  # clauses of interjections
+        ("hmm no, actually drop the last one", "drop the last one"),  # both, in one step
+        ("ops, errei", "ops, errei"),  # nothing but chatter: kept whole
+        ("anota:\nops, pão", "anota:\nops, pão"),  # a list a line
+    ],
+)
+def test_asides_around_a_request_are_cut_in_one_step(said: str, left: str) -> None:
+    assert without_asides(said) == left
 
 
 @pytest.mark.parametrize(
