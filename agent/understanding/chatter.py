@@ -22,6 +22,7 @@ import re
 from typing import Final
 
 from agent.understanding.references import fold_same_length
+from agent.understanding.vocabulary import TYPE_WORDS
 
 # laughter is never part of a title: blanked wherever it stands
 _LAUGHTER: Final = re.compile(
@@ -168,7 +169,11 @@ def without_chatter(text: str) -> str:
         # "anota: 🎬" (a colon closing a word), not an emoticon's ":)"
         if colon > 0 and cut[colon - 1].isalnum() and colon >= tail.start() - 1:
             return text  # "anota: 🎬": what follows the colon is the content, whatever it is
-        cut = (" " + cut)[: tail.start()]
+        kept = (" " + cut)[: tail.start()]
+        last = re.findall(r"\w+", fold_same_length(kept).lower())[-1:]
+        # "add the show Cheers", "salva o filme LOL": after a type's word the tail is its title
+        one = last and last[0] in TYPE_WORDS and last[0].removesuffix("s") == last[0]
+        cut = cut if one else kept  # (a plural is a list: "list my movies again")
     if (
         ":" not in cut
         and not _NAMED_LAST.search(cut)

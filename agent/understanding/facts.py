@@ -119,6 +119,8 @@ def read_fact(text: str) -> Fact | None:
     value = raw[said.start("value") : said.end("value")].strip().strip("\"'«»“”")
     if not value or (field == "year" and not _YEAR.match(value)):
         return None
+    if field == "title" and value.islower() and len(value.split()) == 1:
+        return None  # "o título é ótimo", "the title is misleading": an opinion as likely
     return Fact(attribute, field, said_title(value) if field == "title" else value)
 
 
@@ -179,7 +181,10 @@ def _stated(message: str) -> tuple[list[str], str] | None:
     subject = said.group("subject").split()
     if any(word in _NOT_SUBJECTS or word in _FIELDS for word in subject):
         return None
-    return subject, raw[said.start("value") : said.end("value")]
+    value = raw[said.start("value") : said.end("value")]
+    if not any(c.isdigit() for c in value):
+        return None  # "a reunião foi boa": a word of the same length is a comment, not a fix
+    return subject, value
 
 
 # "muda a senha do portão pra 7788", "change the locker code to 9090": words a note holds

@@ -53,6 +53,8 @@ def test_a_question_a_title_or_a_request_states_no_fact() -> None:
         "salva o filme de 2015",
         "o ano é mil",  # a year must be one
         "1982",
+        "o título é péssimo",  # an opinion of the title, not a new one
+        "the name is perfect",
     ):
         assert read_fact(message) is None, message
 
@@ -77,6 +79,10 @@ def test_chatter_is_cut_at_the_edges_only() -> None:
     assert without_chatter("anota: obrigado à Ana pelo bolo") == "anota: obrigado à Ana pelo bolo"
     assert without_chatter("anota: 🎬") == "anota: 🎬"  # after a colon, the content itself
     assert without_chatter("hey, add Parasite please :)") == "add Parasite"  # ":)" is no colon
+    # after a type's word the tail is the title: "Cheers", "LOL", "Again" are titles there
+    assert without_chatter("save the show Cheers") == "save the show Cheers"
+    assert without_chatter("bota o filme LOL") == "bota o filme LOL"
+    assert without_chatter("show my movies again") == "show my movies"  # a plural lists
     lines = "anota:\n- pilha\n- valeu"
     assert without_chatter(lines) == lines  # one item a line: the last line is an item
 
@@ -191,6 +197,9 @@ def test_a_value_restated_for_a_note_replaces_the_one_of_its_shape() -> None:
     assert restated("the code is 4417", "call mom") is None  # the words are not in the note
     assert restated("a senha é 1234", "senha 1233 e pin 4455") is None  # which one: unsure
     assert restated("a senha é 1234?", "senha 1233") is None  # asked, not stated
+    # a word of the same length is a comment: "the call was great" on "call with Dr. Smith"
+    assert restated("a consulta foi ótima", "consulta com dr. Paulo dia 12") is None
+    assert restated("the call was great", "call with Dr. Smith on Friday") is None
 
 
 async def test_a_value_restated_right_after_a_note_edits_it(db: Database) -> None:
