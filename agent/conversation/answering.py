@@ -18,7 +18,7 @@ from agent.deps import Deps
 from agent.texts import text
 from agent.tools.base import Found, Tool, ToolArgs, ToolContext
 from agent.tools.finding import SEARCH_CUTOFF
-from agent.tools.listing import ListItemsArgs, Window, window_bounds, zone_of
+from agent.tools.listing import ListItemsArgs, window_bounds, zone_of
 from agent.tools.matching import search_score
 from agent.types import Reply
 from agent.understanding.questions import SavedQuestion, read_question
@@ -41,8 +41,7 @@ async def answer(
             return await _recall(deps, turn)
         case "count" | "when" if not question.subject:
             turn.facts.apply_rule("question_in_code")
-            args, window = list_request(question)
-            return await listing.list_reply(deps, turn, args, window=window)
+            return await listing.list_reply(deps, turn, list_request(question))
         case "count":
             turn.facts.apply_rule("question_in_code")
             return await _count_about(deps, turn, tools, question)
@@ -56,16 +55,11 @@ async def answer(
             return reply
 
 
-def list_request(question: SavedQuestion) -> tuple[ListItemsArgs, Window | None]:
-    """The `list_items` a count or a period question asks for (and "semana passada", which
-    only code reads)."""
-    window = question.window
-    args = ListItemsArgs(
-        type=question.type,
-        period=None if window == "last_week" else window,
-        count_only=question.kind == "count",
+def list_request(question: SavedQuestion) -> ListItemsArgs:
+    """The `list_items` a count or a period question asks for."""
+    return ListItemsArgs(
+        type=question.type, period=question.window, count_only=question.kind == "count"
     )
-    return args, window if window == "last_week" else None
 
 
 async def _search(

@@ -199,13 +199,11 @@ async def _list(deps: Deps, turn: Turn, cont: Continuation, last: shelves.Last) 
     args = ListItemsArgs.model_validate(
         {
             "type": item_type,
-            "period": None if period == "last_week" else period,
+            "period": period,
             "count_only": last.action == "count",
         }
     )
-    return await listing.list_reply(
-        deps, turn, args, window="last_week" if period == "last_week" else None
-    )
+    return await listing.list_reply(deps, turn, args)
 
 
 async def _mark(deps: Deps, turn: Turn, cont: Continuation, state: MarkTo) -> Reply | None:

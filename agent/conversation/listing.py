@@ -22,19 +22,19 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import DONE_MARK, plural, text, type_heading, type_word
 from agent.tools.base import Listed, ToolContext
-from agent.tools.listing import ListItemsArgs, Window, listed
+from agent.tools.listing import ListItemsArgs, listed
 from agent.types import Language, Reply
 from storage.documents import ITEM_TYPES, ItemType
 
 
 async def list_reply(
-    deps: Deps, turn: Turn, args: ListItemsArgs, *, window: Window | None = None, page: int = 1
+    deps: Deps, turn: Turn, args: ListItemsArgs, *, page: int = 1
 ) -> Reply:
     """Run `list_items` in code (a reader's request) and word its answer.
 
     Like `lista tudo` always was, a deterministic turn: its message and its reply are
     the whole record (the history the model reads stays as short)."""
-    found = await listed(deps, turn, args, window=window, page=page)
+    found = await listed(deps, turn, args, page=page)
     return await listed_reply(ToolContext(deps, turn, wants_save=False), found)
 
 

@@ -357,10 +357,10 @@ class Runtime:
             return carried
         question = read_question(message)
         if question is not None and question.kind in ("count", "when") and not question.subject:
-            args, window = answering.list_request(question)
+            args = answering.list_request(question)
             if args.type is None and intent.entities.get("type") in ITEM_TYPES:
                 args = args.model_copy(update={"type": intent.entities["type"]})
-            return await listing.list_reply(self.deps, turn, args, window=window)
+            return await listing.list_reply(self.deps, turn, args)
         wanted = intent.entities.get("type")
         args = ListItemsArgs(type=wanted if wanted in ITEM_TYPES else None)
         return await listing.list_reply(self.deps, turn, args, page=listing.page_number(message))

@@ -34,9 +34,8 @@ from agent.tools.base import Listed, Outcome, Tool, ToolArgs, ToolContext
 from agent.understanding.vocabulary import type_named
 from storage.documents import DONE_STATE, FIRST_STATE, ITEM_TYPES, ItemDoc, ItemState, ItemType
 
-Period = Literal["today", "yesterday", "this_week", "last_7_days", "this_month"]
-# "semana passada" is read in code only: not a period the tool offers (DESIGN 11.1)
-Window = Period | Literal["last_week"]
+# what code reads, the planner can ask for (DESIGN 11.1): "semana passada" is `last_week`
+Period = Literal["today", "yesterday", "this_week", "last_week", "last_7_days", "this_month"]
 State = ItemState
 LIST_PAGE = 30  # a typed list shows this many a page
 SHOWN = 30  # a period or a state lists this many (the count says how many more)
@@ -68,7 +67,7 @@ def zone_of(deps: Deps, turn: Turn) -> ZoneInfo:
         return ZoneInfo(deps.settings.default_timezone)
 
 
-def window_bounds(now_ms: int, zone: ZoneInfo, window: Window) -> tuple[int, int]:
+def window_bounds(now_ms: int, zone: ZoneInfo, window: Period) -> tuple[int, int]:
     """The period as epoch ms [start, end) in `zone`."""
     now = datetime.fromtimestamp(now_ms / 1000, zone)
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
@@ -94,13 +93,11 @@ async def listed(
     turn: Turn,
     args: ListItemsArgs,
     *,
-    window: Window | None = None,
     page: int = 1,
 ) -> Listed:
-    """What `args` asks for (`window` stands for `args.period` when code read "semana
-    passada"); `page` of a typed list."""
+    """What `args` asks for; `page` of a typed list."""
     turn.facts.apply_rule("user_scope")
-    period: Window | None = window or args.period
+    period = args.period
     if period is None and args.state is None:
         return await _by_counters(deps, turn, args, page)
     if period is None and args.state is not None:

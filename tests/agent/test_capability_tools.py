@@ -121,8 +121,10 @@ def test_list_items_accepts_the_designs_periods_and_states() -> None:
         "to_see",
         True,
     )
+    # what code reads the planner can ask for (DESIGN 11.1): "semana passada" too
+    assert ListItemsArgs.model_validate({"period": "last_week"}).period == "last_week"
     with pytest.raises(ValidationError):
-        ListItemsArgs.model_validate({"period": "last_week"})  # read in code only
+        ListItemsArgs.model_validate({"period": "last_year"})
 
 
 @given(st.dictionaries(st.sampled_from(["type", "title", "year", "url", "content"]), st.text()))
