@@ -27,9 +27,7 @@ from agent.types import Language, Reply
 from storage.documents import ITEM_TYPES, ItemType
 
 
-async def list_reply(
-    deps: Deps, turn: Turn, args: ListItemsArgs, *, page: int = 1
-) -> Reply:
+async def list_reply(deps: Deps, turn: Turn, args: ListItemsArgs, *, page: int = 1) -> Reply:
     """Run `list_items` in code (a reader's request) and word its answer.
 
     Like `lista tudo` always was, a deterministic turn: its message and its reply are

@@ -191,8 +191,9 @@ _NOT_SUBJECT: Final = frozenset(
     salvei salvou guardei anotei salvo tenho that which when where how what who why
     yesterday today week month year saved save kept have it isso isto ele ela aquilo this
     these those them algo something anything tudo everything all nada nothing i eu you
-    voce vc me mim my""".split()
-)
+    voce vc me mim my
+    ou or sem except exceto menos fora vi assisti watched seen visto vista li""".split()
+)  # (the last: "Duna ou Matrix", "sem contar", "que eu já vi": more than a subject to search)
 _FILLERS: Final = frozenset(
     """eu i voce vc you ja already ever tenho tem have has got salvei salvou salvo salvos
     salva salvas guardei guardado guardados anotei saved stored kept did do i have
@@ -210,8 +211,13 @@ _LEADING: Final = re.compile(
 _MAX_SUBJECT_WORDS: Final = 6
 
 
+_OR_NOT: Final = re.compile(r"[\s,]+(?:or not|ou nao)(?=\W*$)")
+
+
 def _words(text: str) -> str:
-    return expand_chat(fold(text))
+    """Folded, chat shorthand spelled out, a closing "or not?" dropped ("did I save X or
+    not?" asks whether X is saved)."""
+    return _OR_NOT.sub("", expand_chat(fold(text)))
 
 
 def _as_written(text: str, subject: str) -> str:

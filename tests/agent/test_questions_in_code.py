@@ -142,3 +142,15 @@ async def test_english_names_the_subject_before_the_type_and_now_is_no_subject(
     assert found.text.splitlines() == ["Found 1:", "1. https://docs.python.org/3/tutorial/"]
     assert counted.text == "You have 1 movie."
     assert lembra.model_calls == 0
+
+
+def test_a_question_that_is_more_than_a_subject_is_left_to_the_planner() -> None:
+    from agent.understanding.questions import read_question
+
+    # two titles, an exclusion, a state: a search of those words would answer wrongly
+    assert read_question("tenho Heat ou Ronin na lista?") is None
+    assert read_question("quantos links eu tenho fora os de receita?") is None
+    assert read_question("how many Kubrick films have I watched?") is None
+    asked = read_question("tenho o Arrival salvo ou nao?")  # "or not" asks the same thing
+    assert asked is not None
+    assert asked.subject == "Arrival"
