@@ -210,7 +210,11 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
             return await _mark_several(deps, turn, request, prefer)
         if isinstance(found, NotFound) and request.described:
             found = await _described(deps, turn, request, prefer)  # "liguei pro encanador"
+        if isinstance(found, ItemDoc) and _UNFINISHED.search(_beyond(request.title, found)):
+            return None  # "vi Duna pela metade": seen only in part
         if isinstance(found, NotFound) and (cut := await _named_before(deps, turn, request)):
+            if cut == "unfinished":
+                return None  # "vi Duna pela metade": not a mark this reader is sure of
             found, request = cut  # "assisti o coringa ontem com meu irmão": Coringa, yesterday
             args["query"] = request.title
         if isinstance(found, NotFound) and to == "unseen":
@@ -305,7 +309,20 @@ def _several(title: str) -> bool:
 
 
 _PARTS = re.compile(r"\s*,\s*(?:(?:e|and)\s+)?|\s+(?:e|and|&)\s+", re.IGNORECASE)
+
+
 # what may follow a title and say only how it was seen: "com meu irmão", "no cinema ontem"
+def _beyond(said: str, item: ItemDoc) -> str:
+    """The words of `said` that are not words of the item's title (folded)."""
+    own = set(fold(item.title or item.content or "").split())
+    return " ".join(w for w in fold(said).split() if w not in own)
+
+
+# seen in part: "pela metade", "até o meio", "só o primeiro episódio"
+_UNFINISHED = re.compile(
+    r"\b(?:metade|meio|half|halfway|middle|parte|part|inicio|comeco|beginning"
+    r"|episodio|ep|episode|temporada|season)\b"
+)
 _CIRCUMSTANCE = re.compile(
     r"^(?:com|no|na|nos|nas|em|pelo|pela|num|numa|de novo|outra vez|faz|ha|fds|"
     r"with|at|in|on|over|during|this|last|again|" + _DAY_WORDS + r")\b",
@@ -338,6 +355,8 @@ async def _mark_several(
         found = await resolve(deps, turn, query=part, item_type=request.type, prefer=prefer)
         if isinstance(found, NotFound) and part is parts[-1]:  # "... e barbie this weekend"
             cut = await _named_before(deps, turn, replace(request, title=part))
+            if cut == "unfinished":
+                return None
             found, request = cut if cut is not None else (found, request)
         if not isinstance(found, ItemDoc) or any(i.id == found.id for i in items):
             return None
@@ -402,9 +421,10 @@ async def _described(
 
 async def _named_before(
     deps: Deps, turn: Turn, request: MarkRequest
-) -> tuple[ItemDoc, MarkRequest] | None:
+) -> tuple[ItemDoc, MarkRequest] | Literal["unfinished"] | None:
     """The longest start of the title that is one item of the list when the rest only says
-    how or when it was seen ("o coringa ontem com meu irmão"); None otherwise."""
+    how or when it was seen ("o coringa ontem com meu irmão"); "unfinished" when the rest
+    says it was seen only in part ("pela metade"); None otherwise."""
     words = request.title.split()
     prefer: tuple[ItemType, ...] = ("link", "note") if request.reading else WATCHABLE
     for cut in range(len(words) - 1, 0, -1):
@@ -413,6 +433,8 @@ async def _named_before(
             continue
         head = " ".join(words[:cut])
         found = await resolve(deps, turn, query=head, item_type=request.type, prefer=prefer)
+        if isinstance(found, ItemDoc) and _UNFINISHED.search(fold(rest)):
+            return "unfinished"
         if isinstance(found, ItemDoc):
             days = max(request.days_ago, days_named(rest))
             return found, replace(request, title=head, days_ago=days)

@@ -386,6 +386,14 @@ def _n_as_not(raw: str) -> str:
     return _N_AFTER.sub(r"\1 não", _N_BEFORE.sub("não", raw))
 
 
+# "mas dormi", "but I fell asleep": seen only in part ("mas não gostei" is still seen)
+_CONTRAST: Final = re.compile(
+    r"^[\s,.;:-]*(?:mas|but|porem|so que)\s+(?:(?:eu|i|a gente|we)\s+)?(?:dormi|cochilei|parei"
+    r"|desisti|larguei|nao terminei|nao acabei|fell asleep|dozed|stopped|quit|gave up"
+    r"|didn\W?t finish|did not finish)\b"
+)
+
+
 def read_mark(text: str) -> MarkRequest | None:
     """The mark `text` asks for, or None when it is anything else (or not certainly this)."""
     raw = text.strip()
@@ -411,6 +419,8 @@ def read_mark(text: str) -> MarkRequest | None:
         if not named or len(named) > MAX_TITLE_WORDS or named[0] in _NOT_A_TITLE:
             return None
         tail = ""
+    if _CONTRAST.match(fold_same_length(tail).lower()):
+        return None  # "vi Duna no cinema mas dormi": seen in part is no certain mark
     days, rating = _tail_facts(tail)
     if days is None:
         return None  # something after the title that is not a time, a rating or a feeling

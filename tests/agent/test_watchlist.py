@@ -1182,6 +1182,19 @@ def test_a_but_clause_after_the_title_is_no_part_of_it() -> None:
         assert found.title.casefold() == said.split()[1], said
 
 
+def test_seen_in_part_is_no_mark_read_in_code() -> None:
+    for said in ("vi Interestelar no sofá mas cochilei", "watched Heat but gave up halfway"):
+        assert read(said) is None, said
+
+
+async def test_a_title_seen_in_part_is_not_marked(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("salva o filme Interestelar")
+        await lembra.say("vi Interestelar até a metade")
+        items = await lembra.items()
+    assert [i.state for i in items] == [None]  # never marked: the type's first, to see
+
+
 def test_what_is_pending_is_no_list_by_state() -> None:
     """ "what is pending?" asks about an open question; "o que está pendente?" may be a
     reminder: neither is read as the list of what is left to watch."""
