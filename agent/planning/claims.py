@@ -282,7 +282,7 @@ other_known: encontrei achei found want quer posso should would here heres consi
   consegui acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
 """))  # fmt: skip
 (
-    _COMPLETION, _PROMISING, _JUST_DID, _PART_OF, _GENERIC_SUBJECT, _OFFER_HEADS,
+    _COMPLETION, _PROMISING, _JUST_DID, _PART_OF, _OFFER_HEADS,
 ) = map(_phrases, _rows("""
 completion: ta feito|missao cumprida|mission accomplished|ja era|ta na mao|deixa comigo|pode deixar|all set|all done
   taken care|consider it|youre all set|on it|will do|ja foi|done deal|tudo certinho|its in
@@ -290,7 +290,6 @@ promising: going to|let me|make sure to|estou indo|vou garantir de
 just_did: acabei de|acabamos de|consegui|conseguimos|pude|managed to|able to|cuidei de|tratei de
   jeito de|questao de|went ahead and|ve gone ahead and
 part_of: faz parte|fazem parte|part of|de volta|back
-generic_subject: tudo que|tudo o que|qualquer|anything you|whatever|everything you|everything youve
 offer_heads: quer que|queres que|deseja que|gostaria que|prefere que|posso|podemos|devo|que tal
   want me|would you like|do you want|should i|shall i|can i|may i|could i|i can|i could
   let me know if|how about|quer|deseja|want|eu posso|gostaria de
@@ -715,8 +714,6 @@ def _kind(
     if form == "done1":
         return "done"
     if form == "done3":  # "você salvou X": history; "X salvou a carreira": a story
-        if any(w in _YOU for w in near[-2:]):
-            return "history"
         if before[-1:] in (["ele"], ["ela"], ["eles"], ["elas"]):
             return None  # "Eles removeram várias cenas": someone else, elsewhere
         return "done" if _ends(near, ("a", "gente")) or not near else None
@@ -1125,8 +1122,6 @@ def _read_clause(
         if any(narrowed for _, _, narrowed in counts):
             return [], []  # "3 filmes do Nolan": which they are, storage cannot tell
         return [], [Statement("count", count=n, type=t) for n, t, _ in counts]
-    if any(_contains(words, p) for p in _GENERIC_SUBJECT):
-        return [], []  # "Tudo o que você salvar fica guardado", "anything you save stays"
     # the first reading, unless an act follows ("the reminder you just set has been undone")
     story, first = False, None
     for i, tok in enumerate(clause):
@@ -1285,8 +1280,6 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
         rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
-        if clause[i].name is not None:
-            continue
         if any(_contains(words[i : i + 2], p) for p in _PART_OF) and _has_place(words[i:]):
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
         said = rest[:1] in (["aqui"], ["salvo"], ["saved"], ["guardado"], ["stored"])
@@ -1311,10 +1304,6 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         yours = any(x in _YOU for x in words[max(0, i - 3) : i])
         if w in _MEMBER_VERBS and i and (_has_place(words[:i]) or yours):
             span = _object(clause[i + 1 :])
-            if any(x in _SEEN for x in words) or not (
-                any(t.name for t in span) or _has_place(words)
-            ):
-                return []  # "você tem razão"
             type_ = next((_TYPE_OF[x] for x in words if x in _TYPE_OF), "")
             names = tuple(_names_in(span, loose=_has_place(words)))
             return [Statement(kind, names, type=type_, complete=only, left=_left(words))]
@@ -1337,11 +1326,6 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         and all(w in _PLACE_PREP | _PLACE | _POSSESSIVE | _ARTICLES or w in _TYPE_OF for w in tail)
     ):
         return [Statement(kind, tuple(_names_in(head)))]  # "Ok! Bacurau (2019) na sua lista."
-    seen = any(w in _SEEN for w in words)
-    if seen and any(t.name for t in clause) and any(w in _YOU for w in words):
-        return [Statement("unseen" if negated else "seen", tuple(_names_in(clause)))]
-    if seen and (_YOU | _set("yet ainda")) & set(words) and all(w in _SEEN_ONLY for w in words):
-        return [Statement("unseen" if negated else "seen")]  # "X, e você ainda não viu"
     return []
 
 
@@ -1391,8 +1375,6 @@ def _about(clause: Sequence[Tok], words: Sequence[str], negated: bool) -> Statem
         ),
         None,
     )  # "nada sobre X nas suas notas"; "nothing in your notes mentions X"
-    if place is None and not (_FOUND & set(words[:at]) or _has_place(words[:at])):
-        return None  # "não sei nada sobre Nolan": the model's own knowledge
     topic = [
         w
         for t in clause[at + 1 : place]
@@ -1641,8 +1623,6 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     )
     types = {statement.type} if statement.type else _WATCHED if statement.left else ()
     typed = {k for k in named if not types or items[k].type in types}
-    if statement.left and any(_done(items[k]) for k in typed):
-        return LIST_WRONG.format(what="has the items named still to see")
     kept = _kept(facts, statement.type, statement.left)
     if statement.complete and kind == "member" and kept is not None and len(typed) != kept:
         return LIST_WRONG.format(what="holds only the items named")
