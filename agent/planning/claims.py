@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import pairwise
 from typing import Final, Literal
 
 from rapidfuzz import fuzz
@@ -363,6 +364,10 @@ _GENERIC: Final = frozenset().union(
     _DONE_AUX, _HAVE, _MEMBER_VERBS, _PLACE_PREP, _ONLY, _ALL, _SEEN, _FOUND, _FUTURE, _TYPE_OF,
     _NUMBERS, _OTHER_GENERIC,
 )  # fmt: skip
+# what stands before a bare participle ("Filme X salvo!", "Lista esvaziada", "Rating saved")
+_BEFORE_BARE: Final = frozenset().union(
+    _DISCOURSE, _ARTICLES, _TYPE_OF, _JOINERS, _PLACE, _FIELDS, _ACTION_NOUNS
+)
 # words a capitalised run does not start with ("Salvei Matrix", "Sure, Added Heat")
 _KNOWN: Final = frozenset().union(PT_WORDS, EN_WORDS, _GENERIC, _LEXICON, _OTHER_KNOWN)
 
@@ -645,6 +650,11 @@ def _names_in(toks: Sequence[Tok], *, loose: bool = False) -> list[Name]:
     return names
 
 
+def _spelled(toks: Iterable[Tok]) -> list[str]:
+    """The words of tokens, a name's own words in its place."""
+    return [w for t in toks for w in (t.name.words if t.name else (t.w,))]
+
+
 def _refers(toks: Sequence[Tok]) -> bool:
     """Whether a subject only points back ("está na sua lista", "ele", "your movie", "it")."""
     return all(t.w in _REFERRING or t.w in _TYPE_OF or t.w in _GENERIC for t in toks)
@@ -672,6 +682,17 @@ def _has_place(words: Sequence[str]) -> bool:
         for k, w in enumerate(words)
     )
     return any(w in _PLACE or w in ("la", "ai", "there") for w in words) or any(typed)
+
+
+def _place_at(words: Sequence[str], start: int = 0) -> int | None:
+    """Where a place the list is named by begins ("Duna | na sua lista")."""
+    at = (k for k in range(start, len(words)) if words[k] in _PLACE_PREP)
+    return next((k for k in at if _has_place(words[k : k + 4])), None)
+
+
+def _type_in(words: Iterable[str], default: str = "") -> str:
+    """The first item type the words name ("filmes" -> movie)."""
+    return next((_TYPE_OF[w] for w in words if _TYPE_OF.get(w)), default)
 
 
 def _effect_at(clause: list[Tok], i: int, sentence: Sequence[str], language: str) -> str | None:
@@ -718,11 +739,8 @@ def _kind(
             return None  # "Eles removeram várias cenas": someone else, elsewhere
         return "done" if _ends(near, ("a", "gente")) or not near else None
     if form == "pres3":  # "salvá-lo" folds to "salva lo"
-        return (
-            "promise"
-            if after[:1] in (["lo"], ["la"], ["los"], ["las"]) and last in _FUTURE
-            else None
-        )
+        promised = last in _FUTURE and after[:1] in (["lo"], ["la"], ["los"], ["las"])
+        return "promise" if promised else None
     if form in ("pp", "past"):
         return _participle(family, form, before, near, after)
     if form in ("inf", "base"):
@@ -778,18 +796,7 @@ def _participle(
         return None  # "os filmes salvos", "3 itens removidos", "your saved items"
     if after[:1] and after[0] in _TYPE_OF:
         return None  # "Saved items show up..."
-    # what stands before a bare participle: discourse, names, a type ("Filme X salvo!")
-    if all(
-        w in _DISCOURSE
-        or w in _ARTICLES
-        or w in _TYPE_OF
-        or w in _JOINERS
-        or w not in _KNOWN
-        or w in _PLACE
-        or w in _FIELDS
-        or w in _ACTION_NOUNS  # "Lista esvaziada", "Rating saved"
-        for w in near
-    ):
+    if all(w in _BEFORE_BARE or w not in _KNOWN for w in near):  # "Lista esvaziada"
         object_ = form == "past" and after[:1] and after[0] in _OBJECT_START
         return None if near and object_ else "done"  # not "Parasite saved the director's career"
     said = _has_place(after[:6]) or after[:1] in (["aqui"], ["here"]) or "successfully" in after
@@ -895,11 +902,8 @@ class _Reader:
                 else:
                     self.opened = statement
             self.antecedent = tuple(t.name for t in clause if t.name is not None) or self.antecedent
-        header = (
-            _list_header(toks, self.asked_type)
-            if len(self.statements) + len(self.effects) == statements + effects
-            else None
-        )
+        quiet = len(self.statements) + len(self.effects) == statements + effects
+        header = _list_header(toks, self.asked_type) if quiet else None
         if header is not None:
             colon = next(k for k, t in enumerate(toks) if t.w == ":")
             counts = _counts([t.w for t in toks[colon + 1 :]])
@@ -951,9 +955,7 @@ class _Reader:
         if not mine or acts or _negated(words, self.language) or _OUTSIDE & said:
             return
         names = [
-            t.name
-            for k, t in enumerate(toks)
-            if t.name is not None and not (k and toks[k - 1].w in _MADE_BY)
+            t.name for k, t in enumerate(toks) if t.name and not (k and toks[k - 1].w in _MADE_BY)
         ]
         if names:
             self._state(Statement("member"), names)
@@ -1021,13 +1023,8 @@ def read(
     acks = all(w in _ACK_ONLY or w in ("✓", "+1") for w in words)
     if not reader.effects and words and acks and (asked or "✓" in words or "+1" in words):
         reader.effects.append(("done", ()))  # "Ok!" to "salva X", "Certo 👍": a confirmation
-    return Reading(
-        tuple(reader.effects),
-        tuple(reader.statements),
-        reader.offer,
-        reader.unchecked,
-        tuple(reader.groups),
-    )
+    effects, statements = tuple(reader.effects), tuple(reader.statements)
+    return Reading(effects, statements, reader.offer, reader.unchecked, tuple(reader.groups))
 
 
 def _parts(toks: Sequence[Tok]) -> list[list[Tok]]:
@@ -1062,7 +1059,7 @@ def _whole(span: Sequence[Tok]) -> Name:
     named = [t.name for t in span if t.name is not None]
     if len(named) == 1 and all(t.name or t.w in _ARTICLES or t.w in _TYPE_OF for t in span):
         return named[0]
-    words = [w for t in span for w in (t.name.words if t.name else [t.w]) if w[:1].isalnum()]
+    words = [w for w in _spelled(span) if w[:1].isalnum()]
     while words and (words[0] in _ARTICLES or words[0] in _TYPE_OF or words[0] in _POSSESSIVE):
         words = words[1:]
     return Name(tuple(words))
@@ -1104,7 +1101,7 @@ def _read_clause(
         # "Só falta Matrix", "Only Heat is left to watch", "Just one movie left: Heat"
         if counts:
             return [], [Statement("count", count=n, type=t, left=True) for n, t, _ in counts]
-        type_ = next((_TYPE_OF[w] for w in words if _TYPE_OF.get(w)), "")
+        type_ = _type_in(words)
         names = tuple(t.name for t in clause if t.name is not None)
         return [], [Statement("member", names, type=type_, complete=True, left=True)]
     lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
@@ -1151,10 +1148,7 @@ def _read_clause(
             seen = any(w in _SEEN for w in words[i + 1 :])
             return [], [Statement("unseen" if no else "seen", names)] if seen else []
         member: StatementKind = "member" if (family == "delete") == no else "absent"
-        bare = all(
-            w in _DISCOURSE or w in _STATE_AUX or w in _ADVERBS or w in _REFERRING
-            for w in words[:i]
-        )
+        bare = set(words[:i]) <= _DISCOURSE | _STATE_AUX | _ADVERBS | _REFERRING
         return [], [Statement(member, names, confirms=bare and not no, refers=_refers(clause[:i]))]
     said = [] if story else _list_statement(clause, negated)
     if said and said[0].kind == "member" and any(w in ("volta", "back") for w in words):
@@ -1254,12 +1248,8 @@ def _news(words: Sequence[str]) -> str | None:
 
 def _object(span: list[Tok]) -> list[Tok]:
     """An object up to where the place begins ("Duna | na sua lista")."""
-    at = (
-        k
-        for k, t in enumerate(span)
-        if t.w in _PLACE_PREP and _has_place([x.w for x in span[k : k + 4]])
-    )
-    return span[: next(at, len(span))]
+    at = _place_at([t.w for t in span])
+    return span[: len(span) if at is None else at]
 
 
 def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
@@ -1269,13 +1259,11 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     only = any(w in _ONLY for w in words)
     kind: StatementKind = "absent" if negated else "member"
     verb = any(w in _MEMBER_VERBS or w in _STATE_AUX for w in words)
+    heard = set(words)
     if (
         verb
-        and any(w in ("sim", "yes") for w in words)
-        and all(
-            w in _MEMBER_VERBS or w in _STATE_AUX or w in _DISCOURSE or w in _REFERRING
-            for w in words
-        )
+        and heard & {"sim", "yes"}
+        and heard <= _MEMBER_VERBS | _STATE_AUX | _DISCOURSE | _REFERRING
     ):
         return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
@@ -1290,21 +1278,15 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             subject = _names_in(_object(clause[:i]), loose=True)
             names = tuple(subject or _names_in(clause[i + 1 :]))
             # "X is in your series", "X está na sua lista de filmes": of that type
-            type_ = next(
-                (
-                    _TYPE_OF[x]
-                    for k, x in enumerate(rest)
-                    if k and rest[k - 1] in _POSSESSIVE | {"de", "of"} and _TYPE_OF.get(x)
-                ),
-                "",
-            )
+            of = (x for k, x in enumerate(rest) if k and rest[k - 1] in _POSSESSIVE | {"de", "of"})
+            type_ = _type_in(of)
             said_kind: StatementKind = "absent" if gone else kind
             refers = _refers(clause[:i])
             return [Statement(said_kind, names, type=type_, complete=only, refers=refers)]
         yours = any(x in _YOU for x in words[max(0, i - 3) : i])
         if w in _MEMBER_VERBS and i and (_has_place(words[:i]) or yours):
             span = _object(clause[i + 1 :])
-            type_ = next((_TYPE_OF[x] for x in words if x in _TYPE_OF), "")
+            type_ = _type_in(words)
             names = tuple(_names_in(span, loose=_has_place(words)))
             return [Statement(kind, names, type=type_, complete=only, left=_left(words))]
         if w in _FOUND and _has_place(words[i + 1 :]) and (w not in ("find", "see") or negated):
@@ -1315,9 +1297,7 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     if copula and named and typed and (only or _has_place(words[:copula])):
         # "Your only movie is X", "Seus filmes são X e Y"
         return [Statement("member", tuple(named), type=_TYPE_OF[typed[0]], complete=only)]
-    place = next(
-        (k for k, w in enumerate(words) if w in _PLACE_PREP and _has_place(words[k : k + 4])), 0
-    )
+    place = _place_at(words) or 0
     head, tail = clause[:place], words[place:]
     if (
         place
@@ -1340,20 +1320,12 @@ def _every(clause: list[Tok], words: list[str]) -> Statement | None:
     types = {_TYPE_OF[w] for w in tail if _TYPE_OF.get(w)}
     if len(types) != 1 or any(_TYPE_OF.get(w) for w in head):
         return None
-    if any(
-        w in _ONLY and (w2 in _NUMBERS or w2.isdigit())
-        for w, w2 in zip(tail, tail[1:], strict=False)
-    ):
+    if any(w in _ONLY and (w2 in _NUMBERS or w2.isdigit()) for w, w2 in pairwise(tail)):
         return None  # "you have only one series": a count
     type_ = types.pop()
     mine = any(w in _YOU or w in _POSSESSIVE or w in _PLACE or _TYPE_OF.get(w) == "" for w in words)
-    if mine and (
-        any(w in _ALL for w in head)
-        or any(w in _ONLY for w in tail[:1])
-        or head[-1:]
-        and head[-1] in _ONLY
-        and any(w in _PLACE for w in head)  # "sua lista só tem"
-    ):
+    only = tail[:1] and tail[0] in _ONLY or head[-1:] and head[-1] in _ONLY and _PLACE & set(head)
+    if mine and (_ALL & set(head) or only):  # "sua lista só tem"
         return Statement("every", type=type_)  # "all your items are notes", "contains only links"
     if words[at] in _COPULA and any(w in _ONLY for w in tail) and mine:
         names = tuple(_names_in(_object(clause[:at]), loose=True))
@@ -1367,29 +1339,17 @@ def _about(clause: Sequence[Tok], words: Sequence[str], negated: bool) -> Statem
     at = next((k for k, w in enumerate(words) if w in _ABOUT), None)
     if at is None or not negated:
         return None
-    place = next(
-        (
-            k
-            for k in range(at + 2, len(words))
-            if words[k] in _PLACE_PREP and _has_place(words[k : k + 4])
-        ),
-        None,
-    )  # "nada sobre X nas suas notas"; "nothing in your notes mentions X"
-    topic = [
-        w
-        for t in clause[at + 1 : place]
-        for w in (t.name.words if t.name else [t.w])
-        if w[:1].isalnum() and w not in _GENERIC
-    ]
+    place = _place_at(words, at + 2)  # "nada sobre X nas suas notas"
+    topic = [w for w in _spelled(clause[at + 1 : place]) if w[:1].isalnum() and w not in _GENERIC]
     where = words[place:] if place else words[:at]
-    type_ = next((_TYPE_OF[w] for w in where if _TYPE_OF.get(w)), "")
+    type_ = _type_in(where)
     return Statement("absent", (Name(tuple(topic)),), type=type_, topic=True) if topic else None
 
 
 def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     """ "Sua lista está vazia", "você ainda não salvou nada", "you have no notes"."""
     words = [t.w for t in clause]
-    type_ = next((_TYPE_OF[w] for w in words if w in _TYPE_OF), "")
+    type_ = _type_in(words)
     negated = _negated(words, language)
     if any(w in _REMINDER_WORDS or w in _NARROW_MORE for w in words):
         return None  # "você não tem lembretes", "não há itens com esse nome": not the list's size
@@ -1417,7 +1377,7 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     if not ((you and kept or none_of and held or bare) and (nothing or (type_ and plural))):
         return None
     typed = next((k for k, w in enumerate(words) if w in _TYPE_OF), len(words))
-    topic = [w for t in clause[typed + 2 :] for w in (t.name.words if t.name else [t.w])]
+    topic = _spelled(clause[typed + 2 :])
     topic = [w for t in clause[typed + 2 :] if t.name for w in t.name.words] or [
         w for w in topic if w not in _GENERIC and w[:1].isalnum()
     ]  # a name whole ("Tudo Gostoso"), else the words that name nothing else
@@ -1443,7 +1403,7 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
         narrowed = bool(rest) and rest[0] in _NARROW and any(x not in _GENERIC for x in rest[1:])
         narrowed = narrowed or any(x in _NARROW_MORE for x in words)  # "3 itens hoje": which?
         # "2 títulos na sua lista de filmes": the type named elsewhere in the clause
-        type_ = _TYPE_OF[words[k + 1]] or next((_TYPE_OF[x] for x in words if _TYPE_OF.get(x)), "")
+        type_ = _TYPE_OF[words[k + 1]] or _type_in(words)
         found.append((n, type_, narrowed))
     return found
 
@@ -1455,25 +1415,16 @@ def _list_header(sentence: list[Tok], asked_type: str = "") -> Statement | None:
         return None
     head = [t.w for t in sentence[:colon] if t.w[:1].isalnum()]
     core = [w for w in head if w not in _DISCOURSE]
+    counted = _TYPE_OF.keys() | _ALL | _ONLY | _ARTICLES | _NUMBERS.keys()
     presents = (
-        any(w in _PRESENTS for w in head)
-        or bool(core)
-        and all(
-            w in _TYPE_OF
-            or w in _ALL
-            or w in _ONLY
-            or w in _ARTICLES
-            or w in _NUMBERS
-            or w.isdigit()
-            for w in core
-        )
+        bool(_PRESENTS & set(head)) or bool(core) and all(w in counted or w.isdigit() for w in core)
     )  # "Aqui vai:", "Filmes:", "Yes, just two:"; not "Achei 2 filmes com esse nome:"
     you_have = any(w in _YOU for w in head) and any(w in _HAVE or w in _KEPT_WORDS for w in head)
     # "Ainda não assistidas:", "Movies you've already watched:": of that state
     state = _said_state(head, any(w in _NEGATIONS and w != "no" for w in head))
     if not (_has_place(head) or you_have or presents or state) or len(head) > 8:
         return None
-    type_ = next((_TYPE_OF[w] for w in head if w in _TYPE_OF), asked_type)
+    type_ = _type_in(head, asked_type)
     complete = any(w in _ONLY | _ALL for w in head)
     kind: StatementKind = "seen" if state == "seen" else "member"
     return Statement(kind, type=type_, complete=complete, left=state == "unseen")
@@ -1605,11 +1556,8 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
         if statement.left and any(_done(items[k]) for k in hits):
             return LIST_WRONG.format(what=f"has «{said}» still to see")
         if statement.topic:
-            hits = {
-                k
-                for k, i in enumerate(items)
-                if (not statement.type or i.type == statement.type) and _mentions(i, name.words)
-            }
+            typed = (k for k, i in enumerate(items) if i.type == (statement.type or i.type))
+            hits = {k for k in typed if _mentions(items[k], name.words)}
         if kind == "absent" and hits:
             return LIST_WRONG.format(what=f"lacks «{said}»")
         if kind == "member" and not hits and name.words:
@@ -1622,9 +1570,9 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
         {k for n in statement.names for k in _matching(n, items)} if statement.complete else set()
     )
     types = {statement.type} if statement.type else _WATCHED if statement.left else ()
-    typed = {k for k in named if not types or items[k].type in types}
+    of_types = {k for k in named if not types or items[k].type in types}
     kept = _kept(facts, statement.type, statement.left)
-    if statement.complete and kind == "member" and kept is not None and len(typed) != kept:
+    if statement.complete and kind == "member" and kept is not None and len(of_types) != kept:
         return LIST_WRONG.format(what="holds only the items named")
     return None
 
@@ -1661,7 +1609,7 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         f in ("base", "inf", "pres3", "subj") for t in _tokens(facts.user_text)[:3]
         for _, f, _ in _LEXICON.get(t.w, ())
     )  # fmt: skip
-    asked_type = next((_TYPE_OF[w] for w in user_words if _TYPE_OF.get(w)), "")
+    asked_type = _type_in(user_words)
     reading = read(
         message, language, titles=titles, referent=referent, noting=facts.noting, asked=asked,
         asked_type=asked_type,
