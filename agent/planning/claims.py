@@ -65,6 +65,8 @@ def _rows(text: str, sep: str = " ") -> list[str]:
     """The values of "name: value" lines; an indented line goes on the one before."""
     rows: list[str] = []
     for line in text.strip("\n").splitlines():
+        if line.startswith("#"):
+            continue
         if line.startswith(" "):
             rows[-1] += sep + line.strip()
         else:
@@ -194,6 +196,7 @@ def _build_lexicon() -> dict[str, tuple[tuple[str, str, str], ...]]:
 
 
 _LEXICON: Final = _build_lexicon()
+_FORMS: Final = {word: {form for _, form, _ in readings} for word, readings in _LEXICON.items()}
 
 # -- small word classes, one a line: "name: words" (an indented line goes on) ----------------
 (
@@ -202,8 +205,9 @@ _LEXICON: Final = _build_lexicon()
     _PROGRESSIVE, _OBJECT_START, _STORY_PLACE, _PLACE, _POSSESSIVE, _NARROW, _ONLY, _ALL, _SEEN,
     _MEMBER_VERBS, _FOUND, _KEPT_WORDS, _MOTION_IN, _MOTION_OUT, _INTO, _LIGHT, _ACTION_NOUNS,
     _FIELDS, _REFERRING, _TAGS, _PLACE_PREP, _TASTE, _BOUNDARY, _JOINERS, _SUBJECT_NEXT,
-    _OTHER_GENERIC,
-    _OTHER_KNOWN,
+    _OTHER_GENERIC, _OTHER_KNOWN, _PRESENTS, _NARROW_MORE, _COPULA, _OUTSIDE, _MADE_BY, _ABOUT,
+    _LEFT, _TO_SEE, _STATE_OPEN, _ENDED, _NEXT_STATE, _STILL, _TRASH, _EMPTY, _ABOUT_LIST,
+    _FINISHED, _GRADES,
 ) = map(_set, _rows("""
 reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping
   notification notificacao aviso
@@ -281,6 +285,29 @@ other_generic: de do da e ou and or of for with com que what which qual quais is
   safely right now mesmo sucesso ainda
 other_known: encontrei achei found want quer posso should would here heres consider listo
   consegui acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
+presents: aqui segue seguem here heres vai falta faltam unwatched pending pendentes
+# what makes a count or a "nothing" about some items only ("salvou 3 itens hoje")
+narrow_more: hoje ontem semana mes today yesterday week month recently recentemente chamado
+  chamada called named matching nome title titulo
+copula: eh sao is are s re
+outside: fora outside besides alem beyond
+# what names who made or what a title is about, not an item ("um filme do Nolan")
+made_by: pelo pela by de do da dos das of com starring called named chamado
+about: sobre about regarding mentioning mentions mention mencionando menciona mencionam fala falam
+# what is still to see ("só falta X", "only Heat left to watch")
+left: falta faltam resta restam sobra sobrou sobraram left remaining pendente unwatched unseen
+to_see: ver assistir watch see ler read
+state_open: unseen unwatched unread pendente pendentes
+ended: finished terminou terminei terminado terminada terminados terminadas
+# what opens a clause of its own after "e"/"and": "tá na lista e (você) ainda não viu"
+next_state: ainda still nao not
+still: ja already ainda still yet sim yes so just
+trash: lixo lixeira trash bin
+empty: vazia vazio vazias vazios zerada zerado zeradas zerados empty blank
+about_list: minha meu meus minhas my tenho have lista list falta vejo assisto assistir ver watch
+  primeiro first recomenda recommend sugere suggest pick
+finished: complete completed concluido concluida done finished feito feita ok
+grades: rating nota score stars estrelas avaliacao
 """))  # fmt: skip
 (
     _COMPLETION, _PROMISING, _JUST_DID, _PART_OF, _OFFER_HEADS,
@@ -300,25 +327,7 @@ _TYPE_OF: Final = {w: kind for kind, words in TYPE_WORDS.items() for w in words}
     _set("itens items coisas things titulos titles item coisa thing titulo title"), ""
 )
 _NUMBERS: Final = {w: n for w, n in UNITS.items() if n <= 12}
-_PRESENTS: Final = _set("aqui segue seguem here heres vai falta faltam unwatched pending pendentes")
-# what makes a count or a "nothing" about some items only ("salvou 3 itens hoje")
-_NARROW_MORE: Final = _set(
-    """hoje ontem semana mes today yesterday week month recently recentemente chamado chamada
-    called named matching nome title titulo"""
-)
-_COPULA: Final = _set("eh sao is are s re")
-_OUTSIDE: Final = _set("fora outside besides alem beyond")
-# what names who made or what a title is about, not an item ("um filme do Nolan")
-_MADE_BY: Final = _set("pelo pela by de do da dos das of com starring called named chamado")
-_ABOUT: Final = _set(
-    "sobre about regarding mentioning mentions mention mencionando menciona mencionam fala falam"
-)
-# what is still to see ("só falta X", "only Heat left to watch")
-_LEFT: Final = _set(
-    "falta faltam resta restam sobra sobrou sobraram left remaining pendente unwatched unseen"
-)
 _MINE: Final = [[w] for w in ("your", "seu", "sua")]
-_TO_SEE: Final = _set("ver assistir watch see ler read")
 # what "you haven't seen it yet" says besides seeing
 _SEEN_ONLY: Final = frozenset().union(
     _SEEN, _YOU, _NEGATIONS, _ADVERBS, _REFERRING, _set("e and yet ainda but mas have has")
@@ -329,11 +338,6 @@ _WATCHED: Final = frozenset(("movie", "tv_show", "video"))
 _STATE_DONE: Final = (_SEEN - _set("vi vimos assisti assistimos read")) | _set(
     "vistas assistidos assistidas lidos lidas"
 )
-_STATE_OPEN: Final = _set("unseen unwatched unread pendente pendentes")
-_ENDED: Final = _set("finished terminou terminei terminado terminada terminados terminadas")
-# what opens a clause of its own after "e"/"and": "tá na lista e (você) ainda não viu"
-_NEXT_STATE: Final = _set("ainda still nao not")
-_STILL: Final = _set("ja already ainda still yet sim yes so just")
 _STATE_BEFORE: Final = frozenset().union(
     _STATE_AUX, _YOU, _POSSESSIVE, _NEGATIONS, _ARTICLES, _HAVE,
     _set("como as marked marcado marcada marcados marcadas nos nas entre among in ("),
@@ -341,14 +345,6 @@ _STATE_BEFORE: Final = frozenset().union(
 _STATE_WORDS: Final = _STATE_AUX | _set("marcado marcada marked como as")
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
-_TRASH: Final = _set("lixo lixeira trash bin")
-_EMPTY: Final = _set("vazia vazio vazias vazios zerada zerado zeradas zerados empty blank")
-_ABOUT_LIST: Final = _set(
-    """minha meu meus minhas my tenho have lista list falta vejo assisto assistir ver watch
-    primeiro first recomenda recommend sugere suggest pick"""
-)
-_FINISHED: Final = _set("complete completed concluido concluida done finished feito feita ok")
-_GRADES: Final = _set("rating nota score stars estrelas avaliacao")
 _TAIL: Final = frozenset().union(
     _PLACE_PREP, _PLACE, _POSSESSIVE, _TYPE_OF, _DISCOURSE, _ADVERBS, _STATE_AUX, _HAVE, _KEPT_WORDS
 )
@@ -535,7 +531,7 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
         run = toks[i:j] if _capital(toks[i]) else []
         first = i == 0 or toks[i - 1].w in _ENDS | {"-", "•", "*", "(", "«", '"', "◆"}
         year = [t.w for t in toks[j : j + 3]][::2] == ["(", ")"] and toks[j + 1].w.isdigit()
-        pp = run and any(f == "pp" for _, f, _ in _LEXICON.get(run[0].w, ()))
+        pp = run and "pp" in _FORMS.get(run[0].w, ())
         whole = len(run) > 1 and (  # "Deleted Scenes is a film", "Adicionado Recentemente (2021)"
             (j < len(toks) and toks[j].w in _SUBJECT_NEXT)
             or (year and pp)
@@ -610,7 +606,7 @@ def _clauses(sentence: list[Tok], language: str) -> list[tuple[list[Tok], str]]:
     for k, tok in enumerate(sentence):
         after = sentence[k + 1].w if k + 1 < len(sentence) else ""
         # "salvei X e apaguei Y", "I saved X and removed Y"; not "the cut removed X and added Y"
-        finite = any(f in ("done1", "past", "pp") for _, f, _ in _LEXICON.get(after, ())) and (
+        finite = _FORMS.get(after, set()) & {"done1", "past", "pp"} and (
             language == "pt" or any(t.w in _I_WE for t in current)
         )
         boundary = tok.w in _BOUNDARY and (tok.w != "so" or language == "en")
@@ -639,11 +635,8 @@ def _names_in(toks: Sequence[Tok], *, loose: bool = False) -> list[Name]:
             names += [tok.name, *([Name(tuple(t.w for t in part))] if part else [])]
             part = []
         elif tok.w in ("e", "and", "ou", "or", "&", ","):
-            names += (
-                [Name(tuple(t.w for t in part))]
-                if part and (loose or any(t.cap for t in part))
-                else []
-            )
+            whole = bool(part) and (loose or any(t.cap for t in part))
+            names += [Name(tuple(t.w for t in part))] if whole else []
             part = []
         elif tok.raw[:1].isalpha() and tok.w not in _KNOWN:
             part.append(tok)
@@ -813,7 +806,7 @@ def _offer(words: Sequence[str], question: bool) -> bool:
         if words[:1] in (["posso"], ["i"], ["eu"], ["podemos"]) and asked and acting:
             return len([w for w in words if w in _TYPE_OF and w.endswith("s")]) < 2
         return _contains(words, ("let", "me", "know", "if")) and acting
-    starts = any(f in ("inf", "base", "pres1") for _, f, _ in _LEXICON.get(words[0], ()))
+    starts = bool(_FORMS.get(words[0], set()) & {"inf", "base", "pres1"})
     return (asked or starts) and (acting or _has_place(words))
 
 
@@ -878,7 +871,7 @@ class _Reader:
             condition = any(t.w in _CONDITIONS for t in clause)
             claims, said = _read_clause(clause, words, self.language)
             able = able or any(_contains([t.w for t in clause], p) for p in _ABLE)
-            if able and not any(f == "done1" for t in clause for _, f, _ in _LEXICON.get(t.w, ())):
+            if able and not any("done1" in _FORMS.get(t.w, ()) for t in clause):
                 claims = []  # "I can save movies, set reminders and search your list"
             for family, kind in claims:
                 if (condition or conditional) and kind == "promise":
@@ -1105,12 +1098,9 @@ def _read_clause(
         names = tuple(t.name for t in clause if t.name is not None)
         return [], [Statement("member", names, type=type_, complete=True, left=True)]
     lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
-    did = any(
-        f == "done1"
-        or (f == "past" and _I_WE & set(words))
-        or (f in ("past", "pp") and [w] == lead)
-        for w in words
-        for _, f, _ in _LEXICON.get(w, ())
+    forms = [_FORMS.get(w, set()) for w in words]
+    did = any("done1" in f or "past" in f and _I_WE & set(words) for f in forms) or any(
+        _FORMS.get(w, set()) & {"past", "pp"} for w in lead
     )
     news = _news(words)
     if news is not None and not negated:
@@ -1170,10 +1160,11 @@ def _read_clause(
 
 def _left(words: Sequence[str]) -> bool:
     """Whether a clause speaks of what is still to see ("falta", "left", "pra ver", "to watch")."""
-    return any(
-        w in _LEFT or w in _TO_SEE and words[k - 1 : k] in (["to"], ["pra"], ["para"])
+    to_see = (
+        w in _TO_SEE and words[k - 1 : k] in (["to"], ["pra"], ["para"])
         for k, w in enumerate(words)
     )
+    return bool(_LEFT & set(words)) or any(to_see)
 
 
 def _said_state(words: Sequence[str], negated: bool) -> StatementKind | None:
@@ -1204,17 +1195,10 @@ def _news(words: Sequence[str]) -> str | None:
         light = w in _LIGHT and (_ACTION_NOUNS & set(near) or any(x.isdigit() for x in near))
         if light or rest[:1] and rest[0] in _FINISHED and (w in _LEXICON or w in _ACTION_NOUNS):
             return "update"  # "Fiz a remoção", "Undo complete", "Import complete", "Sync done"
-        if (
-            w in _REMINDER_WORDS
-            and _set("agenda on ativo") & set(near)
-            or (w in ("get", "receber", "recebe", "receive") and _REMINDER_WORDS & set(near))
-        ):
+        on = w in _REMINDER_WORDS and _set("agenda on ativo") & set(near)
+        if on or w in ("get", "receber", "recebe", "receive") and _REMINDER_WORDS & set(near):
             return "remind"  # "Lembrete na agenda", "Reminder is on", "You'll get a ping"
-        if (
-            (w in _COPULA or w in _REMINDER_WORDS)
-            and rest[:1] == ["in"]
-            and rest[1:2] in ([], ["for"])
-        ):
+        if (w in _COPULA or w in _REMINDER_WORDS) and rest[:2] in (["in"], ["in", "for"]):
             return "save"  # "Heat is in!", "All 25 rows are in", "Reminder's in for Friday"
         if w in ("virou", "viraram", "became") and any(x in _TYPE_OF for x in rest[:2]):
             return "update"  # "Virou nota"
@@ -1225,12 +1209,12 @@ def _news(words: Sequence[str]) -> str | None:
         mine = not i or words[i - 1] in _I_WE or words[i - 1] in ("ve", "ja")
         act = len(w) > 4 and w[-2:] in ("ei", "ed") and w not in _LEXICON and not _READS.match(w)
         rest = words[i + 1 : i + 8]
-        object_ = rest[:1] and (rest[0] in _REFERRING or rest[0] in _OBJECT_START or rest[0] == "§")
+        object_ = rest[:1] and (rest[0] in _REFERRING | _OBJECT_START or rest[0] == "§")
         if (
             mine
             and act
             and object_
-            and (_has_place(rest) or _set("pasta folder topo top") & set(rest))
+            and (_has_place(rest) or _set("pasta folder topo top") & {*rest})
         ):
             return "update"
     # "now" said of the list, an item's field or type: "Your note now reads X", "Heat now has a
@@ -1238,12 +1222,9 @@ def _news(words: Sequence[str]) -> str | None:
     now = any(
         w in ("agora", "now") and words[k - 1 : k] not in (["right"], ["ate"], ["por"], ["for"])
         for k, w in enumerate(words)
-    ) and not any(w in _MODALS for w in words)
-    if now and (
-        _has_place(words) or any(w in _FIELDS or w in _TYPE_OF or w in _GRADES for w in words)
-    ):
-        return "update"
-    return None
+    ) and not _MODALS & set(words)
+    changed = now and (_has_place(words) or (_FIELDS | _TYPE_OF.keys() | _GRADES) & set(words))
+    return "update" if changed else None
 
 
 def _object(span: list[Tok]) -> list[Tok]:
@@ -1606,9 +1587,9 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
     target = _user_target(facts.user_text)
     referent = referent or ([Name(target)] if target else [])
     asked = any(
-        f in ("base", "inf", "pres3", "subj") for t in _tokens(facts.user_text)[:3]
-        for _, f, _ in _LEXICON.get(t.w, ())
-    )  # fmt: skip
+        _FORMS.get(t.w, set()) & {"base", "inf", "pres3", "subj"}
+        for t in _tokens(facts.user_text)[:3]
+    )
     asked_type = _type_in(user_words)
     reading = read(
         message, language, titles=titles, referent=referent, noting=facts.noting, asked=asked,
