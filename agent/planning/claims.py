@@ -145,7 +145,7 @@ save*: lock
 """)
 _EN_IRREGULAR: Final = dict(p.split(":") for p in """kept:keep set:set wrote:write written:write
 took:take taken:take got:get gotten:get stuck:stick threw:throw thrown:throw undid:undo
-undone:undo redid:redo redone:redo put:put""".split())  # fmt: skip
+undone:undo redid:redo redone:redo put:put done:done finished:done sorted:done""".split())  # fmt: skip
 _EN_DOUBLED: Final = _set("pop drop jot log tag pin cancel")
 # what a "*" verb needs after it to be an effect ("took X off", "rolled back")
 _PARTICLES: Final = {v: _set(w.replace(",", " ")) for v, w in (p.split(":") for p in """
@@ -185,12 +185,7 @@ def _build_lexicon() -> dict[str, tuple[tuple[str, str, str], ...]]:
         add(stem + "ing", family, "ger", base)
         if base in _EN_DOUBLED:
             add(base + "ed", family, "past", base)  # "canceled" beside "cancelled"
-    for word, base in [
-        *_EN_IRREGULAR.items(),
-        ("done", "done"),
-        ("finished", "done"),
-        ("sorted", "done"),
-    ]:
+    for word, base in _EN_IRREGULAR.items():
         add(word, _EN.get(base, "done"), "past", base)
     return {word: tuple(readings) for word, readings in out.items()}
 
@@ -855,12 +850,11 @@ class _Reader:
         confirm = next((k for k, w in enumerate(words[:4]) if w[:7] in ("confirm",)), None)
         if confirm is not None and words[confirm + 1 : confirm + 2] in (["que"], ["that"]):
             toks, words = toks[confirm + 2 :], words[confirm + 2 :]  # "I can confirm that X is"
-        if _offer(words, question):
-            self.offer = True  # "Que tal Heat? Está na sua lista": the next sentence is about it
-            self.antecedent = tuple(t.name for t in toks if t.name is not None) or self.antecedent
-            return
-        if question and not _tag_question(words):
-            # "Matrix? Já está aí sim!": a question names what the next sentence is about
+        offer = _offer(words, question)
+        if offer or question and not _tag_question(words):
+            # "Que tal Heat? Está na sua lista", "Matrix? Já está aí sim!": what the next
+            # sentence is about
+            self.offer = self.offer or offer
             self.antecedent = tuple(t.name for t in toks if t.name is not None) or self.antecedent
             return
         effects, statements = len(self.effects), len(self.statements)
@@ -1344,24 +1338,20 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     kept = any(w in _HAVE or w in _KEPT_WORDS or w == "theres" for w in words)
     nothing = any(w in _NOTHING for w in words) or (language == "en" and "no" in words)
     plural = any(w in _TYPE_OF and w.endswith("s") for w in words)
-    none_of = any(
-        (w in _NOTHING or w == "no" and language == "en")
-        and words[k + 1 : k + 2]
-        and words[k + 1] in _TYPE_OF
-        for k, w in enumerate(words)
-    )  # "nenhum vídeo do X na sua lista", "no links saved yet"
+    follows = {words[k + 1] for k, w in enumerate(words[:-1]) if w in _NOTHING}
+    no_en = {words[k + 1] for k, w in enumerate(words[:-1]) if w == "no" and language == "en"}
+    # "nenhum vídeo do X na sua lista", "no links saved yet"
+    none_of = bool((follows | no_en) & _TYPE_OF.keys())
     held = _has_place(words) or kept or any(w in ("ainda", "yet") for w in words)
-    bare = any(
-        w in _NOTHING and words[k + 1 : k + 2] and words[k + 1] in _set("on in na no nas nos em")
-        for k, w in enumerate(words)
-    ) and _has_place(words)  # "nothing on your list yet", "nada nas suas notas"
+    # "nothing on your list yet", "nada nas suas notas"
+    bare = bool(follows & _set("on in na no nas nos em")) and _has_place(words)
     if not ((you and kept or none_of and held or bare) and (nothing or (type_ and plural))):
         return None
     typed = next((k for k, w in enumerate(words) if w in _TYPE_OF), len(words))
-    topic = _spelled(clause[typed + 2 :])
+    # a name whole ("Tudo Gostoso"), else the words that name nothing else
     topic = [w for t in clause[typed + 2 :] if t.name for w in t.name.words] or [
-        w for w in topic if w not in _GENERIC and w[:1].isalnum()
-    ]  # a name whole ("Tudo Gostoso"), else the words that name nothing else
+        w for w in _spelled(clause[typed + 2 :]) if w not in _GENERIC and w[:1].isalnum()
+    ]
     if words[typed + 1 : typed + 2] and words[typed + 1] in _NARROW and topic:
         # "nenhum vídeo do Nolan", "no notes about the plumber": no item of it mentions that
         return Statement("absent", (Name(tuple(topic)),), type=type_, topic=True)
