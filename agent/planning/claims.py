@@ -699,13 +699,11 @@ def _effect_at(clause: list[Tok], i: int, sentence: Sequence[str], language: str
             if not (any(w in needs for w in where) if needs else _has_place(after) or sent):
                 continue
         by = len(clause) > i + 2 and (clause[i + 2].cap or clause[i + 2].name is not None)
-        if after[:1] and (
-            after[0] in ("pelo", "pela", "pelos", "pelas", "by") or (after[0] == "por" and by)
-        ):
+        next_ = after[0] if after else ""
+        if next_ in ("pelo", "pela", "pelos", "pelas", "by") or next_ == "por" and by:
             return "story"  # "foi salvo pelo irmão", "saved by the hero", "dirigido por Walter"
-        elsewhere = _STORY_PLACE | (
-            _set("to into onto on") if family[:4] in ("save", "dele") else set()
-        )
+        onto = _set("to into onto on") if family[:4] in ("save", "dele") else set()
+        elsewhere = _STORY_PLACE | onto
         at = after[:1] and after[0] in elsewhere and after[1:2] and not after[1].isdigit()
         if form in ("pp", "past") and at:  # not "reminded at 9"
             if not _has_place(after[:5]) and after[1] not in _POSSESSIVE:
@@ -743,10 +741,9 @@ def _kind(
         if last in _PROGRESSIVE and not (last == "a" and language == "pt") or not near and soon:
             return "promise"  # "estou salvando", "Salvando Duna na sua lista...", "Adding X now"
         return None
-    if form == "pres1" and (
-        last in ("eu", "ja") or before[-1:] in (["te"], ["lhe"], ["ja"]) or "agora" in after[:3]
-    ):
-        if after and all(w in _TYPE_OF or w in _ARTICLES or w == "e" for w in after):
+    now = last in ("eu", "ja") or before[-1:] in (["te"], ["lhe"], ["ja"]) or "agora" in after[:3]
+    if form == "pres1" and now:
+        if after and set(after) <= _TYPE_OF.keys() | _ARTICLES | {"e"}:
             return None  # "eu salvo filmes, séries e notas": what it can do
         return "promise"  # "eu salvo pra você", "já anoto", "te lembro amanhã"
     return None
@@ -1125,9 +1122,8 @@ def _read_clause(
             return [], []  # "você salvou X em janeiro": the past, which a delete since undoes
         # lower-case words name something unless a possessive opens them ("your data is stored")
         loose = not any(t.w in _POSSESSIVE for t in clause[:i] if t.name is None)
-        names = tuple(
-            _names_in(clause[:i], loose=loose) or _names_in(_object(clause[i + 1 :]), loose=loose)
-        )
+        subject = _names_in(clause[:i], loose=loose)
+        names = tuple(subject or _names_in(_object(clause[i + 1 :]), loose=loose))
         if family == "mark":
             seen = any(w in _SEEN for w in words[i + 1 :])
             return [], [Statement("unseen" if no else "seen", names)] if seen else []
@@ -1145,20 +1141,15 @@ def _read_clause(
             return [], [replace(s, left=True) for s in said]
         return [], [*said, *(Statement("seen", s.names, refers=s.refers) for s in said)]
     names = tuple(t.name for t in clause if t.name is not None)
-    if names or all(
-        w in _STATE_WORDS or w in _STATE_OPEN or w in _SEEN_ONLY or w in _DONE_AUX for w in words
-    ):
+    if names or set(words) <= _STATE_WORDS | _STATE_OPEN | _SEEN_ONLY | _DONE_AUX:
         return [], [Statement(state, names)]  # "Heat is still unseen", "e ainda não assistida"
     return [], []
 
 
 def _left(words: Sequence[str]) -> bool:
     """Whether a clause speaks of what is still to see ("falta", "left", "pra ver", "to watch")."""
-    to_see = (
-        w in _TO_SEE and words[k - 1 : k] in (["to"], ["pra"], ["para"])
-        for k, w in enumerate(words)
-    )
-    return bool(_LEFT & set(words)) or any(to_see)
+    after_to = {w for k, w in enumerate(words) if words[k - 1 : k] in (["to"], ["pra"], ["para"])}
+    return bool(_LEFT & set(words) or _TO_SEE & after_to)
 
 
 def _said_state(words: Sequence[str], negated: bool) -> StatementKind | None:
