@@ -927,15 +927,16 @@ class _Reader:
             for k, w in enumerate(words)
             for said_before in [set(words[max(0, k - 4) : k])]
         )  # "the shows you saved", "os filmes que você salvou"; not "você salvou X em janeiro"
+        # "the shows you saved", "your saved films" are the list
+        owned = [
+            _YOU & {*words[max(0, k - 2) : k]} or words[k - 1] in _POSSESSIVE
+            for k in range(len(words))
+        ]
         acts = [
             w
-            for k, w in enumerate(words)
-            if w in _LEXICON
-            and not (
-                w in _KEPT_WORDS
-                and (_YOU & set(words[max(0, k - 2) : k]) or words[k - 1] in _POSSESSIVE)
-            )
-        ]  # "the shows you saved", "your saved films" are the list
+            for w, o in zip(words, owned, strict=True)
+            if w in _LEXICON and not (w in _KEPT_WORDS and o)
+        ]
         if not mine or acts or _negated(words, self.language) or _OUTSIDE & said:
             return
         names = [
@@ -1195,12 +1196,8 @@ def _news(words: Sequence[str]) -> str | None:
         act = len(w) > 4 and w[-2:] in ("ei", "ed") and w not in _LEXICON and not _READS.match(w)
         rest = words[i + 1 : i + 8]
         object_ = rest[:1] and (rest[0] in _REFERRING | _OBJECT_START or rest[0] == "§")
-        if (
-            mine
-            and act
-            and object_
-            and (_has_place(rest) or _set("pasta folder topo top") & {*rest})
-        ):
+        placed = _has_place(rest) or _set("pasta folder topo top") & {*rest}
+        if mine and act and object_ and placed:
             return "update"
     # "now" said of the list, an item's field or type: "Your note now reads X", "Heat now has a
     # rating of 8", "Dark agora é uma série", "Your list now includes X"
@@ -1226,11 +1223,10 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     kind: StatementKind = "absent" if negated else "member"
     verb = any(w in _MEMBER_VERBS or w in _STATE_AUX for w in words)
     heard = set(words)
-    if (
-        verb
-        and heard & {"sim", "yes"}
-        and heard <= _MEMBER_VERBS | _STATE_AUX | _DISCOURSE | _REFERRING
-    ):
+    answer = (
+        heard & {"sim", "yes"} and heard <= _MEMBER_VERBS | _STATE_AUX | _DISCOURSE | _REFERRING
+    )
+    if verb and answer:
         return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
         rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
@@ -1265,12 +1261,9 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         return [Statement("member", tuple(named), type=_TYPE_OF[typed[0]], complete=only)]
     place = _place_at(words) or 0
     head, tail = clause[:place], words[place:]
-    if (
-        place
-        and any(t.name for t in head)
-        and all(t.name or t.w in _DISCOURSE or t.w in "()" or t.w.isdigit() for t in head)
-        and all(w in _PLACE_PREP | _PLACE | _POSSESSIVE | _ARTICLES or w in _TYPE_OF for w in tail)
-    ):
+    bare = all(t.name or t.w in _DISCOURSE or t.w in "()" or t.w.isdigit() for t in head)
+    placed = set(tail) <= _PLACE_PREP | _PLACE | _POSSESSIVE | _ARTICLES | _TYPE_OF.keys()
+    if place and any(t.name for t in head) and bare and placed:
         return [Statement(kind, tuple(_names_in(head)))]  # "Ok! Bacurau (2019) na sua lista."
     return []
 
@@ -1502,9 +1495,8 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     items, kind = facts.items, statement.kind
     if kind == "every":
         wrong = _kept(facts, statement.type) != _kept(facts, "")
-        return (
-            LIST_WRONG.format(what=f"holds only items of type {statement.type}") if wrong else None
-        )
+        what = f"holds only items of type {statement.type}"
+        return LIST_WRONG.format(what=what) if wrong else None
     if kind == "count":
         of = f" of type {statement.type}" if statement.type else ""
         kept = _kept(facts, statement.type, statement.left)
@@ -1634,11 +1626,9 @@ async def check_model_text(
     counts = user.counts if user else {}
     # "só falta X", "only Heat left": every item still to see, when there are not too many
     left = any(_left(title_words(t)) for t in texts)
-    to_see = (
-        await deps.db.items.list_for(turn.user_id, not_done=True, limit=_TO_SEE_READ)
-        if left
-        else []
-    )
+    to_see = []
+    if left:
+        to_see = await deps.db.items.list_for(turn.user_id, not_done=True, limit=_TO_SEE_READ)
     left_listed = left and len(to_see) < _TO_SEE_READ
     items = list({i.id: i for i in [*items, *to_see]}.values()) if left_listed else items
     stored = tuple(
