@@ -359,6 +359,8 @@ _GENERIC: Final = frozenset().union(
 _BEFORE_BARE: Final = frozenset().union(
     _DISCOURSE, _ARTICLES, _TYPE_OF, _JOINERS, _PLACE, _FIELDS, _ACTION_NOUNS
 )
+_PLACE_WORDS: Final = frozenset().union(_PLACE_PREP, _PLACE, _POSSESSIVE, _ARTICLES, _TYPE_OF)
+_COUNTED: Final = frozenset().union(_TYPE_OF, _ALL, _ONLY, _ARTICLES, _NUMBERS)
 # words a capitalised run does not start with ("Salvei Matrix", "Sure, Added Heat")
 _KNOWN: Final = frozenset().union(PT_WORDS, EN_WORDS, _GENERIC, _LEXICON, _OTHER_KNOWN)
 
@@ -1090,10 +1092,9 @@ def _read_clause(
         names = tuple(t.name for t in clause if t.name is not None)
         return [], [Statement("member", names, type=type_, complete=True, left=True)]
     lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
-    forms = [_FORMS.get(w, set()) for w in words]
-    did = any("done1" in f or "past" in f and _I_WE & set(words) for f in forms) or any(
-        _FORMS.get(w, set()) & {"past", "pp"} for w in lead
-    )
+    forms = {f for w in words for f in _FORMS.get(w, ())}
+    lead_forms = _FORMS.get(lead[0], set()) if lead else set()
+    did = "done1" in forms or "past" in forms and _I_WE & set(words) or lead_forms & {"past", "pp"}
     news = _news(words)
     if news is not None and not negated:
         return [(news, "done")], []  # "Agora sua lista tem 3 itens"
@@ -1149,8 +1150,10 @@ def _read_clause(
 
 def _left(words: Sequence[str]) -> bool:
     """Whether a clause speaks of what is still to see ("falta", "left", "pra ver", "to watch")."""
-    after_to = {w for k, w in enumerate(words) if words[k - 1 : k] in (["to"], ["pra"], ["para"])}
-    return bool(_LEFT & set(words) or _TO_SEE & after_to)
+    return any(
+        w in _LEFT or w in _TO_SEE and words[k - 1 : k] in (["to"], ["pra"], ["para"])
+        for k, w in enumerate(words)
+    )
 
 
 def _said_state(words: Sequence[str], negated: bool) -> StatementKind | None:
@@ -1195,10 +1198,10 @@ def _news(words: Sequence[str]) -> str | None:
         mine = not i or words[i - 1] in _I_WE or words[i - 1] in ("ve", "ja")
         act = len(w) > 4 and w[-2:] in ("ei", "ed") and w not in _LEXICON and not _READS.match(w)
         rest = words[i + 1 : i + 8]
-        object_ = rest[:1] and (rest[0] in _REFERRING | _OBJECT_START or rest[0] == "§")
-        placed = _has_place(rest) or _set("pasta folder topo top") & {*rest}
-        if mine and act and object_ and placed:
-            return "update"
+        object_ = rest[:1] and (rest[0] in _REFERRING or rest[0] in _OBJECT_START or rest[0] == "§")
+        if mine and act and object_:
+            if _has_place(rest) or _set("pasta folder topo top") & {*rest}:
+                return "update"
     # "now" said of the list, an item's field or type: "Your note now reads X", "Heat now has a
     # rating of 8", "Dark agora é uma série", "Your list now includes X"
     now = any(
@@ -1229,6 +1232,8 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     if verb and answer:
         return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
+        if clause[i].name is not None:
+            continue
         rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
         if any(_contains(words[i : i + 2], p) for p in _PART_OF) and _has_place(words[i:]):
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
@@ -1261,9 +1266,8 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         return [Statement("member", tuple(named), type=_TYPE_OF[typed[0]], complete=only)]
     place = _place_at(words) or 0
     head, tail = clause[:place], words[place:]
-    bare = all(t.name or t.w in _DISCOURSE or t.w in "()" or t.w.isdigit() for t in head)
-    placed = set(tail) <= _PLACE_PREP | _PLACE | _POSSESSIVE | _ARTICLES | _TYPE_OF.keys()
-    if place and any(t.name for t in head) and bare and placed:
+    bare = place and all(t.name or t.w in _DISCOURSE or t.w in "()" or t.w.isdigit() for t in head)
+    if bare and any(t.name for t in head) and set(tail) <= _PLACE_WORDS:
         return [Statement(kind, tuple(_names_in(head)))]  # "Ok! Bacurau (2019) na sua lista."
     return []
 
@@ -1370,9 +1374,10 @@ def _list_header(sentence: list[Tok], asked_type: str = "") -> Statement | None:
         return None
     head = [t.w for t in sentence[:colon] if t.w[:1].isalnum()]
     core = [w for w in head if w not in _DISCOURSE]
-    counted = _TYPE_OF.keys() | _ALL | _ONLY | _ARTICLES | _NUMBERS.keys()
     presents = (
-        bool(_PRESENTS & set(head)) or bool(core) and all(w in counted or w.isdigit() for w in core)
+        bool(_PRESENTS & set(head))
+        or bool(core)
+        and all(w in _COUNTED or w.isdigit() for w in core)
     )  # "Aqui vai:", "Filmes:", "Yes, just two:"; not "Achei 2 filmes com esse nome:"
     you_have = any(w in _YOU for w in head) and any(w in _HAVE or w in _KEPT_WORDS for w in head)
     # "Ainda não assistidas:", "Movies you've already watched:": of that state
