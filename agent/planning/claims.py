@@ -1468,9 +1468,8 @@ def _matching(name: Name, items: Sequence[Stored], *, strict: bool = False) -> s
             # a part of a title names it in a note or a link ("comprar pão" of a longer note),
             # never a title's prefix ("Dark" is not "Dark Waters"); "Jaws 2" is not "Jaws"
             part = not strict and len(joined) >= 4 and _contains(own, words)
-            part = part and (
-                item.type in ("note", "link", "video") or not _contains(own[:1], words[:1])
-            )
+            prefix = item.type not in ("note", "link", "video") and own[:1] == words[:1]
+            part = part and not prefix
             typo = not link and fuzz.ratio(joined, " ".join(own)) >= 88
             if own and (
                 own == words or part or typo and numbers == [w for w in own if w.isdigit()]
