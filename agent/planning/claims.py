@@ -929,18 +929,12 @@ class _Reader:
             for k, w in enumerate(words)
             for said_before in [set(words[max(0, k - 4) : k])]
         )  # "the shows you saved", "os filmes que você salvou"; not "você salvou X em janeiro"
-        # "the shows you saved", "your saved films" are the list
-        owned = [
-            _YOU & {*words[max(0, k - 2) : k]} or words[k - 1] in _POSSESSIVE
-            for k in range(len(words))
-        ]
-        acts = [
-            w
-            for w, o in zip(words, owned, strict=True)
-            if w in _LEXICON and not (w in _KEPT_WORDS and o)
-        ]
-        if not mine or acts or _negated(words, self.language) or _OUTSIDE & said:
+        if not mine or _negated(words, self.language) or _OUTSIDE & said:
             return
+        for k, w in enumerate(words):  # "the shows you saved", "your saved films" are the list
+            owned = _YOU & {*words[max(0, k - 2) : k]} or words[k - 1] in _POSSESSIVE
+            if w in _LEXICON and not (w in _KEPT_WORDS and owned):
+                return  # an act spoken of
         names = [
             t.name for k, t in enumerate(toks) if t.name and not (k and toks[k - 1].w in _MADE_BY)
         ]
