@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import pairwise
 from typing import Final, Literal
 
 from rapidfuzz import fuzz
@@ -64,6 +65,8 @@ def _rows(text: str, sep: str = " ") -> list[str]:
     """The values of "name: value" lines; an indented line goes on the one before."""
     rows: list[str] = []
     for line in text.strip("\n").splitlines():
+        if line.startswith("#"):
+            continue
         if line.startswith(" "):
             rows[-1] += sep + line.strip()
         else:
@@ -142,7 +145,7 @@ save*: lock
 """)
 _EN_IRREGULAR: Final = dict(p.split(":") for p in """kept:keep set:set wrote:write written:write
 took:take taken:take got:get gotten:get stuck:stick threw:throw thrown:throw undid:undo
-undone:undo redid:redo redone:redo put:put""".split())  # fmt: skip
+undone:undo redid:redo redone:redo put:put done:done finished:done sorted:done""".split())  # fmt: skip
 _EN_DOUBLED: Final = _set("pop drop jot log tag pin cancel")
 # what a "*" verb needs after it to be an effect ("took X off", "rolled back")
 _PARTICLES: Final = {v: _set(w.replace(",", " ")) for v, w in (p.split(":") for p in """
@@ -182,17 +185,13 @@ def _build_lexicon() -> dict[str, tuple[tuple[str, str, str], ...]]:
         add(stem + "ing", family, "ger", base)
         if base in _EN_DOUBLED:
             add(base + "ed", family, "past", base)  # "canceled" beside "cancelled"
-    for word, base in [
-        *_EN_IRREGULAR.items(),
-        ("done", "done"),
-        ("finished", "done"),
-        ("sorted", "done"),
-    ]:
+    for word, base in _EN_IRREGULAR.items():
         add(word, _EN.get(base, "done"), "past", base)
     return {word: tuple(readings) for word, readings in out.items()}
 
 
 _LEXICON: Final = _build_lexicon()
+_FORMS: Final = {word: {form for _, form, _ in readings} for word, readings in _LEXICON.items()}
 
 # -- small word classes, one a line: "name: words" (an indented line goes on) ----------------
 (
@@ -201,8 +200,9 @@ _LEXICON: Final = _build_lexicon()
     _PROGRESSIVE, _OBJECT_START, _STORY_PLACE, _PLACE, _POSSESSIVE, _NARROW, _ONLY, _ALL, _SEEN,
     _MEMBER_VERBS, _FOUND, _KEPT_WORDS, _MOTION_IN, _MOTION_OUT, _INTO, _LIGHT, _ACTION_NOUNS,
     _FIELDS, _REFERRING, _TAGS, _PLACE_PREP, _TASTE, _BOUNDARY, _JOINERS, _SUBJECT_NEXT,
-    _OTHER_GENERIC,
-    _OTHER_KNOWN,
+    _OTHER_GENERIC, _OTHER_KNOWN, _PRESENTS, _NARROW_MORE, _COPULA, _OUTSIDE, _MADE_BY, _ABOUT,
+    _LEFT, _TO_SEE, _STATE_OPEN, _ENDED, _NEXT_STATE, _STILL, _TRASH, _EMPTY, _ABOUT_LIST,
+    _FINISHED, _GRADES,
 ) = map(_set, _rows("""
 reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping
   notification notificacao aviso
@@ -280,9 +280,32 @@ other_generic: de do da e ou and or of for with com que what which qual quais is
   safely right now mesmo sucesso ainda
 other_known: encontrei achei found want quer posso should would here heres consider listo
   consegui acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
+presents: aqui segue seguem here heres vai falta faltam unwatched pending pendentes
+# what makes a count or a "nothing" about some items only ("salvou 3 itens hoje")
+narrow_more: hoje ontem semana mes today yesterday week month recently recentemente chamado
+  chamada called named matching nome title titulo
+copula: eh sao is are s re
+outside: fora outside besides alem beyond
+# what names who made or what a title is about, not an item ("um filme do Nolan")
+made_by: pelo pela by de do da dos das of com starring called named chamado
+about: sobre about regarding mentioning mentions mention mencionando menciona mencionam fala falam
+# what is still to see ("só falta X", "only Heat left to watch")
+left: falta faltam resta restam sobra sobrou sobraram left remaining pendente unwatched unseen
+to_see: ver assistir watch see ler read
+state_open: unseen unwatched unread pendente pendentes
+ended: finished terminou terminei terminado terminada terminados terminadas
+# what opens a clause of its own after "e"/"and": "tá na lista e (você) ainda não viu"
+next_state: ainda still nao not
+still: ja already ainda still yet sim yes so just
+trash: lixo lixeira trash bin
+empty: vazia vazio vazias vazios zerada zerado zeradas zerados empty blank
+about_list: minha meu meus minhas my tenho have lista list falta vejo assisto assistir ver watch
+  primeiro first recomenda recommend sugere suggest pick
+finished: complete completed concluido concluida done finished feito feita ok
+grades: rating nota score stars estrelas avaliacao
 """))  # fmt: skip
 (
-    _COMPLETION, _PROMISING, _JUST_DID, _PART_OF, _GENERIC_SUBJECT, _OFFER_HEADS,
+    _COMPLETION, _PROMISING, _JUST_DID, _PART_OF, _OFFER_HEADS,
 ) = map(_phrases, _rows("""
 completion: ta feito|missao cumprida|mission accomplished|ja era|ta na mao|deixa comigo|pode deixar|all set|all done
   taken care|consider it|youre all set|on it|will do|ja foi|done deal|tudo certinho|its in
@@ -290,7 +313,6 @@ promising: going to|let me|make sure to|estou indo|vou garantir de
 just_did: acabei de|acabamos de|consegui|conseguimos|pude|managed to|able to|cuidei de|tratei de
   jeito de|questao de|went ahead and|ve gone ahead and
 part_of: faz parte|fazem parte|part of|de volta|back
-generic_subject: tudo que|tudo o que|qualquer|anything you|whatever|everything you|everything youve
 offer_heads: quer que|queres que|deseja que|gostaria que|prefere que|posso|podemos|devo|que tal
   want me|would you like|do you want|should i|shall i|can i|may i|could i|i can|i could
   let me know if|how about|quer|deseja|want|eu posso|gostaria de
@@ -300,25 +322,7 @@ _TYPE_OF: Final = {w: kind for kind, words in TYPE_WORDS.items() for w in words}
     _set("itens items coisas things titulos titles item coisa thing titulo title"), ""
 )
 _NUMBERS: Final = {w: n for w, n in UNITS.items() if n <= 12}
-_PRESENTS: Final = _set("aqui segue seguem here heres vai falta faltam unwatched pending pendentes")
-# what makes a count or a "nothing" about some items only ("salvou 3 itens hoje")
-_NARROW_MORE: Final = _set(
-    """hoje ontem semana mes today yesterday week month recently recentemente chamado chamada
-    called named matching nome title titulo"""
-)
-_COPULA: Final = _set("eh sao is are s re")
-_OUTSIDE: Final = _set("fora outside besides alem beyond")
-# what names who made or what a title is about, not an item ("um filme do Nolan")
-_MADE_BY: Final = _set("pelo pela by de do da dos das of com starring called named chamado")
-_ABOUT: Final = _set(
-    "sobre about regarding mentioning mentions mention mencionando menciona mencionam fala falam"
-)
-# what is still to see ("só falta X", "only Heat left to watch")
-_LEFT: Final = _set(
-    "falta faltam resta restam sobra sobrou sobraram left remaining pendente unwatched unseen"
-)
 _MINE: Final = [[w] for w in ("your", "seu", "sua")]
-_TO_SEE: Final = _set("ver assistir watch see ler read")
 # what "you haven't seen it yet" says besides seeing
 _SEEN_ONLY: Final = frozenset().union(
     _SEEN, _YOU, _NEGATIONS, _ADVERBS, _REFERRING, _set("e and yet ainda but mas have has")
@@ -329,11 +333,6 @@ _WATCHED: Final = frozenset(("movie", "tv_show", "video"))
 _STATE_DONE: Final = (_SEEN - _set("vi vimos assisti assistimos read")) | _set(
     "vistas assistidos assistidas lidos lidas"
 )
-_STATE_OPEN: Final = _set("unseen unwatched unread pendente pendentes")
-_ENDED: Final = _set("finished terminou terminei terminado terminada terminados terminadas")
-# what opens a clause of its own after "e"/"and": "tá na lista e (você) ainda não viu"
-_NEXT_STATE: Final = _set("ainda still nao not")
-_STILL: Final = _set("ja already ainda still yet sim yes so just")
 _STATE_BEFORE: Final = frozenset().union(
     _STATE_AUX, _YOU, _POSSESSIVE, _NEGATIONS, _ARTICLES, _HAVE,
     _set("como as marked marcado marcada marcados marcadas nos nas entre among in ("),
@@ -341,14 +340,6 @@ _STATE_BEFORE: Final = frozenset().union(
 _STATE_WORDS: Final = _STATE_AUX | _set("marcado marcada marked como as")
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
-_TRASH: Final = _set("lixo lixeira trash bin")
-_EMPTY: Final = _set("vazia vazio vazias vazios zerada zerado zeradas zerados empty blank")
-_ABOUT_LIST: Final = _set(
-    """minha meu meus minhas my tenho have lista list falta vejo assisto assistir ver watch
-    primeiro first recomenda recommend sugere suggest pick"""
-)
-_FINISHED: Final = _set("complete completed concluido concluida done finished feito feita ok")
-_GRADES: Final = _set("rating nota score stars estrelas avaliacao")
 _TAIL: Final = frozenset().union(
     _PLACE_PREP, _PLACE, _POSSESSIVE, _TYPE_OF, _DISCOURSE, _ADVERBS, _STATE_AUX, _HAVE, _KEPT_WORDS
 )
@@ -364,6 +355,12 @@ _GENERIC: Final = frozenset().union(
     _DONE_AUX, _HAVE, _MEMBER_VERBS, _PLACE_PREP, _ONLY, _ALL, _SEEN, _FOUND, _FUTURE, _TYPE_OF,
     _NUMBERS, _OTHER_GENERIC,
 )  # fmt: skip
+# what stands before a bare participle ("Filme X salvo!", "Lista esvaziada", "Rating saved")
+_BEFORE_BARE: Final = frozenset().union(
+    _DISCOURSE, _ARTICLES, _TYPE_OF, _JOINERS, _PLACE, _FIELDS, _ACTION_NOUNS
+)
+_PLACE_WORDS: Final = frozenset().union(_PLACE_PREP, _PLACE, _POSSESSIVE, _ARTICLES, _TYPE_OF)
+_COUNTED: Final = frozenset().union(_TYPE_OF, _ALL, _ONLY, _ARTICLES, _NUMBERS)
 # words a capitalised run does not start with ("Salvei Matrix", "Sure, Added Heat")
 _KNOWN: Final = frozenset().union(PT_WORDS, EN_WORDS, _GENERIC, _LEXICON, _OTHER_KNOWN)
 
@@ -531,7 +528,7 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
         run = toks[i:j] if _capital(toks[i]) else []
         first = i == 0 or toks[i - 1].w in _ENDS | {"-", "•", "*", "(", "«", '"', "◆"}
         year = [t.w for t in toks[j : j + 3]][::2] == ["(", ")"] and toks[j + 1].w.isdigit()
-        pp = run and any(f == "pp" for _, f, _ in _LEXICON.get(run[0].w, ()))
+        pp = run and "pp" in _FORMS.get(run[0].w, ())
         whole = len(run) > 1 and (  # "Deleted Scenes is a film", "Adicionado Recentemente (2021)"
             (j < len(toks) and toks[j].w in _SUBJECT_NEXT)
             or (year and pp)
@@ -606,7 +603,7 @@ def _clauses(sentence: list[Tok], language: str) -> list[tuple[list[Tok], str]]:
     for k, tok in enumerate(sentence):
         after = sentence[k + 1].w if k + 1 < len(sentence) else ""
         # "salvei X e apaguei Y", "I saved X and removed Y"; not "the cut removed X and added Y"
-        finite = any(f in ("done1", "past", "pp") for _, f, _ in _LEXICON.get(after, ())) and (
+        finite = _FORMS.get(after, set()) & {"done1", "past", "pp"} and (
             language == "pt" or any(t.w in _I_WE for t in current)
         )
         boundary = tok.w in _BOUNDARY and (tok.w != "so" or language == "en")
@@ -635,15 +632,17 @@ def _names_in(toks: Sequence[Tok], *, loose: bool = False) -> list[Name]:
             names += [tok.name, *([Name(tuple(t.w for t in part))] if part else [])]
             part = []
         elif tok.w in ("e", "and", "ou", "or", "&", ","):
-            names += (
-                [Name(tuple(t.w for t in part))]
-                if part and (loose or any(t.cap for t in part))
-                else []
-            )
+            whole = bool(part) and (loose or any(t.cap for t in part))
+            names += [Name(tuple(t.w for t in part))] if whole else []
             part = []
         elif tok.raw[:1].isalpha() and tok.w not in _KNOWN:
             part.append(tok)
     return names
+
+
+def _spelled(toks: Iterable[Tok]) -> list[str]:
+    """The words of tokens, a name's own words in its place."""
+    return [w for t in toks for w in (t.name.words if t.name else (t.w,))]
 
 
 def _refers(toks: Sequence[Tok]) -> bool:
@@ -675,6 +674,17 @@ def _has_place(words: Sequence[str]) -> bool:
     return any(w in _PLACE or w in ("la", "ai", "there") for w in words) or any(typed)
 
 
+def _place_at(words: Sequence[str], start: int = 0) -> int | None:
+    """Where a place the list is named by begins ("Duna | na sua lista")."""
+    at = (k for k in range(start, len(words)) if words[k] in _PLACE_PREP)
+    return next((k for k in at if _has_place(words[k : k + 4])), None)
+
+
+def _type_in(words: Iterable[str], default: str = "") -> str:
+    """The first item type the words name ("filmes" -> movie)."""
+    return next((_TYPE_OF[w] for w in words if _TYPE_OF.get(w)), default)
+
+
 def _effect_at(clause: list[Tok], i: int, sentence: Sequence[str], language: str) -> str | None:
     """What the effect word at `i` says: "done" (it happened), "promise" (it will), "state"
     (the list holds it), "history" (the user did it), "story" (someone else, elsewhere), None."""
@@ -691,13 +701,11 @@ def _effect_at(clause: list[Tok], i: int, sentence: Sequence[str], language: str
             if not (any(w in needs for w in where) if needs else _has_place(after) or sent):
                 continue
         by = len(clause) > i + 2 and (clause[i + 2].cap or clause[i + 2].name is not None)
-        if after[:1] and (
-            after[0] in ("pelo", "pela", "pelos", "pelas", "by") or (after[0] == "por" and by)
-        ):
+        next_ = after[0] if after else ""
+        if next_ in ("pelo", "pela", "pelos", "pelas", "by") or next_ == "por" and by:
             return "story"  # "foi salvo pelo irmão", "saved by the hero", "dirigido por Walter"
-        elsewhere = _STORY_PLACE | (
-            _set("to into onto on") if family[:4] in ("save", "dele") else set()
-        )
+        onto = _set("to into onto on") if family[:4] in ("save", "dele") else set()
+        elsewhere = _STORY_PLACE | onto
         at = after[:1] and after[0] in elsewhere and after[1:2] and not after[1].isdigit()
         if form in ("pp", "past") and at:  # not "reminded at 9"
             if not _has_place(after[:5]) and after[1] not in _POSSESSIVE:
@@ -715,17 +723,12 @@ def _kind(
     if form == "done1":
         return "done"
     if form == "done3":  # "você salvou X": history; "X salvou a carreira": a story
-        if any(w in _YOU for w in near[-2:]):
-            return "history"
         if before[-1:] in (["ele"], ["ela"], ["eles"], ["elas"]):
             return None  # "Eles removeram várias cenas": someone else, elsewhere
         return "done" if _ends(near, ("a", "gente")) or not near else None
     if form == "pres3":  # "salvá-lo" folds to "salva lo"
-        return (
-            "promise"
-            if after[:1] in (["lo"], ["la"], ["los"], ["las"]) and last in _FUTURE
-            else None
-        )
+        promised = last in _FUTURE and after[:1] in (["lo"], ["la"], ["los"], ["las"])
+        return "promise" if promised else None
     if form in ("pp", "past"):
         return _participle(family, form, before, near, after)
     if form in ("inf", "base"):
@@ -740,10 +743,9 @@ def _kind(
         if last in _PROGRESSIVE and not (last == "a" and language == "pt") or not near and soon:
             return "promise"  # "estou salvando", "Salvando Duna na sua lista...", "Adding X now"
         return None
-    if form == "pres1" and (
-        last in ("eu", "ja") or before[-1:] in (["te"], ["lhe"], ["ja"]) or "agora" in after[:3]
-    ):
-        if after and all(w in _TYPE_OF or w in _ARTICLES or w == "e" for w in after):
+    now = last in ("eu", "ja") or before[-1:] in (["te"], ["lhe"], ["ja"]) or "agora" in after[:3]
+    if form == "pres1" and now:
+        if after and set(after) <= _TYPE_OF.keys() | _ARTICLES | {"e"}:
             return None  # "eu salvo filmes, séries e notas": what it can do
         return "promise"  # "eu salvo pra você", "já anoto", "te lembro amanhã"
     return None
@@ -781,18 +783,7 @@ def _participle(
         return None  # "os filmes salvos", "3 itens removidos", "your saved items"
     if after[:1] and after[0] in _TYPE_OF:
         return None  # "Saved items show up..."
-    # what stands before a bare participle: discourse, names, a type ("Filme X salvo!")
-    if all(
-        w in _DISCOURSE
-        or w in _ARTICLES
-        or w in _TYPE_OF
-        or w in _JOINERS
-        or w not in _KNOWN
-        or w in _PLACE
-        or w in _FIELDS
-        or w in _ACTION_NOUNS  # "Lista esvaziada", "Rating saved"
-        for w in near
-    ):
+    if all(w in _BEFORE_BARE or w not in _KNOWN for w in near):  # "Lista esvaziada"
         object_ = form == "past" and after[:1] and after[0] in _OBJECT_START
         return None if near and object_ else "done"  # not "Parasite saved the director's career"
     said = _has_place(after[:6]) or after[:1] in (["aqui"], ["here"]) or "successfully" in after
@@ -809,7 +800,7 @@ def _offer(words: Sequence[str], question: bool) -> bool:
         if words[:1] in (["posso"], ["i"], ["eu"], ["podemos"]) and asked and acting:
             return len([w for w in words if w in _TYPE_OF and w.endswith("s")]) < 2
         return _contains(words, ("let", "me", "know", "if")) and acting
-    starts = any(f in ("inf", "base", "pres1") for _, f, _ in _LEXICON.get(words[0], ()))
+    starts = bool(_FORMS.get(words[0], set()) & {"inf", "base", "pres1"})
     return (asked or starts) and (acting or _has_place(words))
 
 
@@ -858,12 +849,11 @@ class _Reader:
         confirm = next((k for k, w in enumerate(words[:4]) if w[:7] in ("confirm",)), None)
         if confirm is not None and words[confirm + 1 : confirm + 2] in (["que"], ["that"]):
             toks, words = toks[confirm + 2 :], words[confirm + 2 :]  # "I can confirm that X is"
-        if _offer(words, question):
-            self.offer = True  # "Que tal Heat? Está na sua lista": the next sentence is about it
-            self.antecedent = tuple(t.name for t in toks if t.name is not None) or self.antecedent
-            return
-        if question and not _tag_question(words):
-            # "Matrix? Já está aí sim!": a question names what the next sentence is about
+        offer = _offer(words, question)
+        if offer or question and not _tag_question(words):
+            # "Que tal Heat? Está na sua lista", "Matrix? Já está aí sim!": what the next
+            # sentence is about
+            self.offer = self.offer or offer
             self.antecedent = tuple(t.name for t in toks if t.name is not None) or self.antecedent
             return
         effects, statements = len(self.effects), len(self.statements)
@@ -874,7 +864,7 @@ class _Reader:
             condition = any(t.w in _CONDITIONS for t in clause)
             claims, said = _read_clause(clause, words, self.language)
             able = able or any(_contains([t.w for t in clause], p) for p in _ABLE)
-            if able and not any(f == "done1" for t in clause for _, f, _ in _LEXICON.get(t.w, ())):
+            if able and not any("done1" in _FORMS.get(t.w, ()) for t in clause):
                 claims = []  # "I can save movies, set reminders and search your list"
             for family, kind in claims:
                 if (condition or conditional) and kind == "promise":
@@ -898,11 +888,8 @@ class _Reader:
                 else:
                     self.opened = statement
             self.antecedent = tuple(t.name for t in clause if t.name is not None) or self.antecedent
-        header = (
-            _list_header(toks, self.asked_type)
-            if len(self.statements) + len(self.effects) == statements + effects
-            else None
-        )
+        quiet = len(self.statements) + len(self.effects) == statements + effects
+        header = _list_header(toks, self.asked_type) if quiet else None
         if header is not None:
             colon = next(k for k, t in enumerate(toks) if t.w == ":")
             counts = _counts([t.w for t in toks[colon + 1 :]])
@@ -942,21 +929,14 @@ class _Reader:
             for k, w in enumerate(words)
             for said_before in [set(words[max(0, k - 4) : k])]
         )  # "the shows you saved", "os filmes que você salvou"; not "você salvou X em janeiro"
-        acts = [
-            w
-            for k, w in enumerate(words)
-            if w in _LEXICON
-            and not (
-                w in _KEPT_WORDS
-                and (_YOU & set(words[max(0, k - 2) : k]) or words[k - 1] in _POSSESSIVE)
-            )
-        ]  # "the shows you saved", "your saved films" are the list
-        if not mine or acts or _negated(words, self.language) or _OUTSIDE & said:
+        if not mine or _negated(words, self.language) or _OUTSIDE & said:
             return
+        for k, w in enumerate(words):  # "the shows you saved", "your saved films" are the list
+            owned = _YOU & {*words[max(0, k - 2) : k]} or words[k - 1] in _POSSESSIVE
+            if w in _LEXICON and not (w in _KEPT_WORDS and owned):
+                return  # an act spoken of
         names = [
-            t.name
-            for k, t in enumerate(toks)
-            if t.name is not None and not (k and toks[k - 1].w in _MADE_BY)
+            t.name for k, t in enumerate(toks) if t.name and not (k and toks[k - 1].w in _MADE_BY)
         ]
         if names:
             self._state(Statement("member"), names)
@@ -1024,13 +1004,8 @@ def read(
     acks = all(w in _ACK_ONLY or w in ("✓", "+1") for w in words)
     if not reader.effects and words and acks and (asked or "✓" in words or "+1" in words):
         reader.effects.append(("done", ()))  # "Ok!" to "salva X", "Certo 👍": a confirmation
-    return Reading(
-        tuple(reader.effects),
-        tuple(reader.statements),
-        reader.offer,
-        reader.unchecked,
-        tuple(reader.groups),
-    )
+    effects, statements = tuple(reader.effects), tuple(reader.statements)
+    return Reading(effects, statements, reader.offer, reader.unchecked, tuple(reader.groups))
 
 
 def _parts(toks: Sequence[Tok]) -> list[list[Tok]]:
@@ -1065,7 +1040,7 @@ def _whole(span: Sequence[Tok]) -> Name:
     named = [t.name for t in span if t.name is not None]
     if len(named) == 1 and all(t.name or t.w in _ARTICLES or t.w in _TYPE_OF for t in span):
         return named[0]
-    words = [w for t in span for w in (t.name.words if t.name else [t.w]) if w[:1].isalnum()]
+    words = [w for w in _spelled(span) if w[:1].isalnum()]
     while words and (words[0] in _ARTICLES or words[0] in _TYPE_OF or words[0] in _POSSESSIVE):
         words = words[1:]
     return Name(tuple(words))
@@ -1107,17 +1082,13 @@ def _read_clause(
         # "Só falta Matrix", "Only Heat is left to watch", "Just one movie left: Heat"
         if counts:
             return [], [Statement("count", count=n, type=t, left=True) for n, t, _ in counts]
-        type_ = next((_TYPE_OF[w] for w in words if _TYPE_OF.get(w)), "")
+        type_ = _type_in(words)
         names = tuple(t.name for t in clause if t.name is not None)
         return [], [Statement("member", names, type=type_, complete=True, left=True)]
     lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
-    did = any(
-        f == "done1"
-        or (f == "past" and _I_WE & set(words))
-        or (f in ("past", "pp") and [w] == lead)
-        for w in words
-        for _, f, _ in _LEXICON.get(w, ())
-    )
+    forms = {f for w in words for f in _FORMS.get(w, ())}
+    lead_forms = _FORMS.get(lead[0], set()) if lead else set()
+    did = "done1" in forms or "past" in forms and _I_WE & set(words) or lead_forms & {"past", "pp"}
     news = _news(words)
     if news is not None and not negated:
         return [(news, "done")], []  # "Agora sua lista tem 3 itens"
@@ -1125,8 +1096,6 @@ def _read_clause(
         if any(narrowed for _, _, narrowed in counts):
             return [], []  # "3 filmes do Nolan": which they are, storage cannot tell
         return [], [Statement("count", count=n, type=t) for n, t, _ in counts]
-    if any(_contains(words, p) for p in _GENERIC_SUBJECT):
-        return [], []  # "Tudo o que você salvar fica guardado", "anything you save stays"
     # the first reading, unless an act follows ("the reminder you just set has been undone")
     story, first = False, None
     for i, tok in enumerate(clause):
@@ -1149,17 +1118,13 @@ def _read_clause(
             return [], []  # "você salvou X em janeiro": the past, which a delete since undoes
         # lower-case words name something unless a possessive opens them ("your data is stored")
         loose = not any(t.w in _POSSESSIVE for t in clause[:i] if t.name is None)
-        names = tuple(
-            _names_in(clause[:i], loose=loose) or _names_in(_object(clause[i + 1 :]), loose=loose)
-        )
+        subject = _names_in(clause[:i], loose=loose)
+        names = tuple(subject or _names_in(_object(clause[i + 1 :]), loose=loose))
         if family == "mark":
             seen = any(w in _SEEN for w in words[i + 1 :])
             return [], [Statement("unseen" if no else "seen", names)] if seen else []
         member: StatementKind = "member" if (family == "delete") == no else "absent"
-        bare = all(
-            w in _DISCOURSE or w in _STATE_AUX or w in _ADVERBS or w in _REFERRING
-            for w in words[:i]
-        )
+        bare = set(words[:i]) <= _DISCOURSE | _STATE_AUX | _ADVERBS | _REFERRING
         return [], [Statement(member, names, confirms=bare and not no, refers=_refers(clause[:i]))]
     said = [] if story else _list_statement(clause, negated)
     if said and said[0].kind == "member" and any(w in ("volta", "back") for w in words):
@@ -1172,9 +1137,7 @@ def _read_clause(
             return [], [replace(s, left=True) for s in said]
         return [], [*said, *(Statement("seen", s.names, refers=s.refers) for s in said)]
     names = tuple(t.name for t in clause if t.name is not None)
-    if names or all(
-        w in _STATE_WORDS or w in _STATE_OPEN or w in _SEEN_ONLY or w in _DONE_AUX for w in words
-    ):
+    if names or set(words) <= _STATE_WORDS | _STATE_OPEN | _SEEN_ONLY | _DONE_AUX:
         return [], [Statement(state, names)]  # "Heat is still unseen", "e ainda não assistida"
     return [], []
 
@@ -1215,17 +1178,10 @@ def _news(words: Sequence[str]) -> str | None:
         light = w in _LIGHT and (_ACTION_NOUNS & set(near) or any(x.isdigit() for x in near))
         if light or rest[:1] and rest[0] in _FINISHED and (w in _LEXICON or w in _ACTION_NOUNS):
             return "update"  # "Fiz a remoção", "Undo complete", "Import complete", "Sync done"
-        if (
-            w in _REMINDER_WORDS
-            and _set("agenda on ativo") & set(near)
-            or (w in ("get", "receber", "recebe", "receive") and _REMINDER_WORDS & set(near))
-        ):
+        on = w in _REMINDER_WORDS and _set("agenda on ativo") & set(near)
+        if on or w in ("get", "receber", "recebe", "receive") and _REMINDER_WORDS & set(near):
             return "remind"  # "Lembrete na agenda", "Reminder is on", "You'll get a ping"
-        if (
-            (w in _COPULA or w in _REMINDER_WORDS)
-            and rest[:1] == ["in"]
-            and rest[1:2] in ([], ["for"])
-        ):
+        if (w in _COPULA or w in _REMINDER_WORDS) and rest[:2] in (["in"], ["in", "for"]):
             return "save"  # "Heat is in!", "All 25 rows are in", "Reminder's in for Friday"
         if w in ("virou", "viraram", "became") and any(x in _TYPE_OF for x in rest[:2]):
             return "update"  # "Virou nota"
@@ -1237,34 +1193,23 @@ def _news(words: Sequence[str]) -> str | None:
         act = len(w) > 4 and w[-2:] in ("ei", "ed") and w not in _LEXICON and not _READS.match(w)
         rest = words[i + 1 : i + 8]
         object_ = rest[:1] and (rest[0] in _REFERRING or rest[0] in _OBJECT_START or rest[0] == "§")
-        if (
-            mine
-            and act
-            and object_
-            and (_has_place(rest) or _set("pasta folder topo top") & set(rest))
-        ):
-            return "update"
+        if mine and act and object_:
+            if _has_place(rest) or _set("pasta folder topo top") & {*rest}:
+                return "update"
     # "now" said of the list, an item's field or type: "Your note now reads X", "Heat now has a
     # rating of 8", "Dark agora é uma série", "Your list now includes X"
     now = any(
         w in ("agora", "now") and words[k - 1 : k] not in (["right"], ["ate"], ["por"], ["for"])
         for k, w in enumerate(words)
-    ) and not any(w in _MODALS for w in words)
-    if now and (
-        _has_place(words) or any(w in _FIELDS or w in _TYPE_OF or w in _GRADES for w in words)
-    ):
-        return "update"
-    return None
+    ) and not _MODALS & set(words)
+    changed = now and (_has_place(words) or (_FIELDS | _TYPE_OF.keys() | _GRADES) & set(words))
+    return "update" if changed else None
 
 
 def _object(span: list[Tok]) -> list[Tok]:
     """An object up to where the place begins ("Duna | na sua lista")."""
-    at = (
-        k
-        for k, t in enumerate(span)
-        if t.w in _PLACE_PREP and _has_place([x.w for x in span[k : k + 4]])
-    )
-    return span[: next(at, len(span))]
+    at = _place_at([t.w for t in span])
+    return span[: len(span) if at is None else at]
 
 
 def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
@@ -1274,19 +1219,16 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     only = any(w in _ONLY for w in words)
     kind: StatementKind = "absent" if negated else "member"
     verb = any(w in _MEMBER_VERBS or w in _STATE_AUX for w in words)
-    if (
-        verb
-        and any(w in ("sim", "yes") for w in words)
-        and all(
-            w in _MEMBER_VERBS or w in _STATE_AUX or w in _DISCOURSE or w in _REFERRING
-            for w in words
-        )
-    ):
+    heard = set(words)
+    answer = (
+        heard & {"sim", "yes"} and heard <= _MEMBER_VERBS | _STATE_AUX | _DISCOURSE | _REFERRING
+    )
+    if verb and answer:
         return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
-        rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
         if clause[i].name is not None:
             continue
+        rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
         if any(_contains(words[i : i + 2], p) for p in _PART_OF) and _has_place(words[i:]):
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
         said = rest[:1] in (["aqui"], ["salvo"], ["saved"], ["guardado"], ["stored"])
@@ -1297,25 +1239,15 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             subject = _names_in(_object(clause[:i]), loose=True)
             names = tuple(subject or _names_in(clause[i + 1 :]))
             # "X is in your series", "X está na sua lista de filmes": of that type
-            type_ = next(
-                (
-                    _TYPE_OF[x]
-                    for k, x in enumerate(rest)
-                    if k and rest[k - 1] in _POSSESSIVE | {"de", "of"} and _TYPE_OF.get(x)
-                ),
-                "",
-            )
+            of = (x for k, x in enumerate(rest) if k and rest[k - 1] in _POSSESSIVE | {"de", "of"})
+            type_ = _type_in(of)
             said_kind: StatementKind = "absent" if gone else kind
             refers = _refers(clause[:i])
             return [Statement(said_kind, names, type=type_, complete=only, refers=refers)]
         yours = any(x in _YOU for x in words[max(0, i - 3) : i])
         if w in _MEMBER_VERBS and i and (_has_place(words[:i]) or yours):
             span = _object(clause[i + 1 :])
-            if any(x in _SEEN for x in words) or not (
-                any(t.name for t in span) or _has_place(words)
-            ):
-                return []  # "você tem razão"
-            type_ = next((_TYPE_OF[x] for x in words if x in _TYPE_OF), "")
+            type_ = _type_in(words)
             names = tuple(_names_in(span, loose=_has_place(words)))
             return [Statement(kind, names, type=type_, complete=only, left=_left(words))]
         if w in _FOUND and _has_place(words[i + 1 :]) and (w not in ("find", "see") or negated):
@@ -1326,22 +1258,11 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     if copula and named and typed and (only or _has_place(words[:copula])):
         # "Your only movie is X", "Seus filmes são X e Y"
         return [Statement("member", tuple(named), type=_TYPE_OF[typed[0]], complete=only)]
-    place = next(
-        (k for k, w in enumerate(words) if w in _PLACE_PREP and _has_place(words[k : k + 4])), 0
-    )
+    place = _place_at(words) or 0
     head, tail = clause[:place], words[place:]
-    if (
-        place
-        and any(t.name for t in head)
-        and all(t.name or t.w in _DISCOURSE or t.w in "()" or t.w.isdigit() for t in head)
-        and all(w in _PLACE_PREP | _PLACE | _POSSESSIVE | _ARTICLES or w in _TYPE_OF for w in tail)
-    ):
+    bare = place and all(t.name or t.w in _DISCOURSE or t.w in "()" or t.w.isdigit() for t in head)
+    if bare and any(t.name for t in head) and set(tail) <= _PLACE_WORDS:
         return [Statement(kind, tuple(_names_in(head)))]  # "Ok! Bacurau (2019) na sua lista."
-    seen = any(w in _SEEN for w in words)
-    if seen and any(t.name for t in clause) and any(w in _YOU for w in words):
-        return [Statement("unseen" if negated else "seen", tuple(_names_in(clause)))]
-    if seen and (_YOU | _set("yet ainda")) & set(words) and all(w in _SEEN_ONLY for w in words):
-        return [Statement("unseen" if negated else "seen")]  # "X, e você ainda não viu"
     return []
 
 
@@ -1356,20 +1277,12 @@ def _every(clause: list[Tok], words: list[str]) -> Statement | None:
     types = {_TYPE_OF[w] for w in tail if _TYPE_OF.get(w)}
     if len(types) != 1 or any(_TYPE_OF.get(w) for w in head):
         return None
-    if any(
-        w in _ONLY and (w2 in _NUMBERS or w2.isdigit())
-        for w, w2 in zip(tail, tail[1:], strict=False)
-    ):
+    if any(w in _ONLY and (w2 in _NUMBERS or w2.isdigit()) for w, w2 in pairwise(tail)):
         return None  # "you have only one series": a count
     type_ = types.pop()
     mine = any(w in _YOU or w in _POSSESSIVE or w in _PLACE or _TYPE_OF.get(w) == "" for w in words)
-    if mine and (
-        any(w in _ALL for w in head)
-        or any(w in _ONLY for w in tail[:1])
-        or head[-1:]
-        and head[-1] in _ONLY
-        and any(w in _PLACE for w in head)  # "sua lista só tem"
-    ):
+    only = tail[:1] and tail[0] in _ONLY or head[-1:] and head[-1] in _ONLY and _PLACE & set(head)
+    if mine and (_ALL & set(head) or only):  # "sua lista só tem"
         return Statement("every", type=type_)  # "all your items are notes", "contains only links"
     if words[at] in _COPULA and any(w in _ONLY for w in tail) and mine:
         names = tuple(_names_in(_object(clause[:at]), loose=True))
@@ -1383,31 +1296,17 @@ def _about(clause: Sequence[Tok], words: Sequence[str], negated: bool) -> Statem
     at = next((k for k, w in enumerate(words) if w in _ABOUT), None)
     if at is None or not negated:
         return None
-    place = next(
-        (
-            k
-            for k in range(at + 2, len(words))
-            if words[k] in _PLACE_PREP and _has_place(words[k : k + 4])
-        ),
-        None,
-    )  # "nada sobre X nas suas notas"; "nothing in your notes mentions X"
-    if place is None and not (_FOUND & set(words[:at]) or _has_place(words[:at])):
-        return None  # "não sei nada sobre Nolan": the model's own knowledge
-    topic = [
-        w
-        for t in clause[at + 1 : place]
-        for w in (t.name.words if t.name else [t.w])
-        if w[:1].isalnum() and w not in _GENERIC
-    ]
+    place = _place_at(words, at + 2)  # "nada sobre X nas suas notas"
+    topic = [w for w in _spelled(clause[at + 1 : place]) if w[:1].isalnum() and w not in _GENERIC]
     where = words[place:] if place else words[:at]
-    type_ = next((_TYPE_OF[w] for w in where if _TYPE_OF.get(w)), "")
+    type_ = _type_in(where)
     return Statement("absent", (Name(tuple(topic)),), type=type_, topic=True) if topic else None
 
 
 def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     """ "Sua lista está vazia", "você ainda não salvou nada", "you have no notes"."""
     words = [t.w for t in clause]
-    type_ = next((_TYPE_OF[w] for w in words if w in _TYPE_OF), "")
+    type_ = _type_in(words)
     negated = _negated(words, language)
     if any(w in _REMINDER_WORDS or w in _NARROW_MORE for w in words):
         return None  # "você não tem lembretes", "não há itens com esse nome": not the list's size
@@ -1421,24 +1320,20 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     kept = any(w in _HAVE or w in _KEPT_WORDS or w == "theres" for w in words)
     nothing = any(w in _NOTHING for w in words) or (language == "en" and "no" in words)
     plural = any(w in _TYPE_OF and w.endswith("s") for w in words)
-    none_of = any(
-        (w in _NOTHING or w == "no" and language == "en")
-        and words[k + 1 : k + 2]
-        and words[k + 1] in _TYPE_OF
-        for k, w in enumerate(words)
-    )  # "nenhum vídeo do X na sua lista", "no links saved yet"
+    follows = {words[k + 1] for k, w in enumerate(words[:-1]) if w in _NOTHING}
+    no_en = {words[k + 1] for k, w in enumerate(words[:-1]) if w == "no" and language == "en"}
+    # "nenhum vídeo do X na sua lista", "no links saved yet"
+    none_of = bool((follows | no_en) & _TYPE_OF.keys())
     held = _has_place(words) or kept or any(w in ("ainda", "yet") for w in words)
-    bare = any(
-        w in _NOTHING and words[k + 1 : k + 2] and words[k + 1] in _set("on in na no nas nos em")
-        for k, w in enumerate(words)
-    ) and _has_place(words)  # "nothing on your list yet", "nada nas suas notas"
+    # "nothing on your list yet", "nada nas suas notas"
+    bare = bool(follows & _set("on in na no nas nos em")) and _has_place(words)
     if not ((you and kept or none_of and held or bare) and (nothing or (type_ and plural))):
         return None
     typed = next((k for k, w in enumerate(words) if w in _TYPE_OF), len(words))
-    topic = [w for t in clause[typed + 2 :] for w in (t.name.words if t.name else [t.w])]
+    # a name whole ("Tudo Gostoso"), else the words that name nothing else
     topic = [w for t in clause[typed + 2 :] if t.name for w in t.name.words] or [
-        w for w in topic if w not in _GENERIC and w[:1].isalnum()
-    ]  # a name whole ("Tudo Gostoso"), else the words that name nothing else
+        w for w in _spelled(clause[typed + 2 :]) if w not in _GENERIC and w[:1].isalnum()
+    ]
     if words[typed + 1 : typed + 2] and words[typed + 1] in _NARROW and topic:
         # "nenhum vídeo do Nolan", "no notes about the plumber": no item of it mentions that
         return Statement("absent", (Name(tuple(topic)),), type=type_, topic=True)
@@ -1461,7 +1356,7 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
         narrowed = bool(rest) and rest[0] in _NARROW and any(x not in _GENERIC for x in rest[1:])
         narrowed = narrowed or any(x in _NARROW_MORE for x in words)  # "3 itens hoje": which?
         # "2 títulos na sua lista de filmes": the type named elsewhere in the clause
-        type_ = _TYPE_OF[words[k + 1]] or next((_TYPE_OF[x] for x in words if _TYPE_OF.get(x)), "")
+        type_ = _TYPE_OF[words[k + 1]] or _type_in(words)
         found.append((n, type_, narrowed))
     return found
 
@@ -1474,24 +1369,16 @@ def _list_header(sentence: list[Tok], asked_type: str = "") -> Statement | None:
     head = [t.w for t in sentence[:colon] if t.w[:1].isalnum()]
     core = [w for w in head if w not in _DISCOURSE]
     presents = (
-        any(w in _PRESENTS for w in head)
+        bool(_PRESENTS & set(head))
         or bool(core)
-        and all(
-            w in _TYPE_OF
-            or w in _ALL
-            or w in _ONLY
-            or w in _ARTICLES
-            or w in _NUMBERS
-            or w.isdigit()
-            for w in core
-        )
+        and all(w in _COUNTED or w.isdigit() for w in core)
     )  # "Aqui vai:", "Filmes:", "Yes, just two:"; not "Achei 2 filmes com esse nome:"
     you_have = any(w in _YOU for w in head) and any(w in _HAVE or w in _KEPT_WORDS for w in head)
     # "Ainda não assistidas:", "Movies you've already watched:": of that state
     state = _said_state(head, any(w in _NEGATIONS and w != "no" for w in head))
     if not (_has_place(head) or you_have or presents or state) or len(head) > 8:
         return None
-    type_ = next((_TYPE_OF[w] for w in head if w in _TYPE_OF), asked_type)
+    type_ = _type_in(head, asked_type)
     complete = any(w in _ONLY | _ALL for w in head)
     kind: StatementKind = "seen" if state == "seen" else "member"
     return Statement(kind, type=type_, complete=complete, left=state == "unseen")
@@ -1575,9 +1462,8 @@ def _matching(name: Name, items: Sequence[Stored], *, strict: bool = False) -> s
             # a part of a title names it in a note or a link ("comprar pão" of a longer note),
             # never a title's prefix ("Dark" is not "Dark Waters"); "Jaws 2" is not "Jaws"
             part = not strict and len(joined) >= 4 and _contains(own, words)
-            part = part and (
-                item.type in ("note", "link", "video") or not _contains(own[:1], words[:1])
-            )
+            prefix = item.type not in ("note", "link", "video") and own[:1] == words[:1]
+            part = part and not prefix
             typo = not link and fuzz.ratio(joined, " ".join(own)) >= 88
             if own and (
                 own == words or part or typo and numbers == [w for w in own if w.isdigit()]
@@ -1607,9 +1493,8 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     items, kind = facts.items, statement.kind
     if kind == "every":
         wrong = _kept(facts, statement.type) != _kept(facts, "")
-        return (
-            LIST_WRONG.format(what=f"holds only items of type {statement.type}") if wrong else None
-        )
+        what = f"holds only items of type {statement.type}"
+        return LIST_WRONG.format(what=what) if wrong else None
     if kind == "count":
         of = f" of type {statement.type}" if statement.type else ""
         kept = _kept(facts, statement.type, statement.left)
@@ -1623,11 +1508,8 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
         if statement.left and any(_done(items[k]) for k in hits):
             return LIST_WRONG.format(what=f"has «{said}» still to see")
         if statement.topic:
-            hits = {
-                k
-                for k, i in enumerate(items)
-                if (not statement.type or i.type == statement.type) and _mentions(i, name.words)
-            }
+            typed = (k for k, i in enumerate(items) if i.type == (statement.type or i.type))
+            hits = {k for k in typed if _mentions(items[k], name.words)}
         if kind == "absent" and hits:
             return LIST_WRONG.format(what=f"lacks «{said}»")
         if kind == "member" and not hits and name.words:
@@ -1640,11 +1522,9 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
         {k for n in statement.names for k in _matching(n, items)} if statement.complete else set()
     )
     types = {statement.type} if statement.type else _WATCHED if statement.left else ()
-    typed = {k for k in named if not types or items[k].type in types}
-    if statement.left and any(_done(items[k]) for k in typed):
-        return LIST_WRONG.format(what="has the items named still to see")
+    of_types = {k for k in named if not types or items[k].type in types}
     kept = _kept(facts, statement.type, statement.left)
-    if statement.complete and kind == "member" and kept is not None and len(typed) != kept:
+    if statement.complete and kind == "member" and kept is not None and len(of_types) != kept:
         return LIST_WRONG.format(what="holds only the items named")
     return None
 
@@ -1678,10 +1558,10 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
     target = _user_target(facts.user_text)
     referent = referent or ([Name(target)] if target else [])
     asked = any(
-        f in ("base", "inf", "pres3", "subj") for t in _tokens(facts.user_text)[:3]
-        for _, f, _ in _LEXICON.get(t.w, ())
-    )  # fmt: skip
-    asked_type = next((_TYPE_OF[w] for w in user_words if _TYPE_OF.get(w)), "")
+        _FORMS.get(t.w, set()) & {"base", "inf", "pres3", "subj"}
+        for t in _tokens(facts.user_text)[:3]
+    )
+    asked_type = _type_in(user_words)
     reading = read(
         message, language, titles=titles, referent=referent, noting=facts.noting, asked=asked,
         asked_type=asked_type,
@@ -1744,11 +1624,9 @@ async def check_model_text(
     counts = user.counts if user else {}
     # "só falta X", "only Heat left": every item still to see, when there are not too many
     left = any(_left(title_words(t)) for t in texts)
-    to_see = (
-        await deps.db.items.list_for(turn.user_id, not_done=True, limit=_TO_SEE_READ)
-        if left
-        else []
-    )
+    to_see = []
+    if left:
+        to_see = await deps.db.items.list_for(turn.user_id, not_done=True, limit=_TO_SEE_READ)
     left_listed = left and len(to_see) < _TO_SEE_READ
     items = list({i.id: i for i in [*items, *to_see]}.values()) if left_listed else items
     stored = tuple(
