@@ -15,7 +15,7 @@ Each path runs the tool a planner would (`save_items`' implementation, `delete_i
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agent.conversation import deleting, listing, outcomes, pointing, reminding, watching
 from agent.conversation import shelf as shelves
@@ -64,6 +64,9 @@ async def act(
     cont = read_continuation(message)
     if cont is None or last is None or watchlist.read(message) is not None:
         return None  # "maratonei dark tb" marks, "ok what's left now" lists (issue 44)
+    if last.action == "edit" and cont.title and cont.type is not None:
+        # "e a série X tb" after fixing the year of what was just saved: the save goes on
+        last = replace(last, action="save")
     hint = HINTS.get(last.action)
     if hint == "save" and (cont.period or "?" in message):
         hint = "search"  # "and this week?" after a save asks, it saves nothing

@@ -54,6 +54,19 @@ async def test_and_the_series_too_after_a_save_saves_it_as_a_series(db: Database
     assert movie.meta.llm_calls == 1
 
 
+async def test_a_typed_title_too_after_fixing_the_last_save_saves_it(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("salva o filme Tropa de Elite (2008)")
+        await lembra.say("ops, o ano tá errado, é 2007")
+        series = await lembra.say("e a série Sintonia também")
+        items = await lembra.items()
+    assert [(i.type, i.title, i.year) for i in items] == [
+        ("movie", "Tropa de Elite", 2007),
+        ("tv_show", "Sintonia", None),
+    ]
+    assert series.text.startswith("✅ Salvo: Sintonia")
+
+
 async def test_the_other_one_too_after_a_delete_previews_the_other_one(db: Database) -> None:
     async with open_lembra(db) as lembra:
         await lembra.say("anota: pagar a luz")
