@@ -99,6 +99,10 @@ _OF_YEAR: Final = re.compile(
     rf"\s+(?:(?:de|do|da|from|of|in|em)\s+)?(?P<value>(?:18|19|20)\d\d){_TAIL}"
 )
 _YEAR: Final = re.compile(r"^(?:18|19|20)\d\d$")
+_FIXING: Final = re.compile(
+    r"\b(?:certo|certa|correto|correta|right|correct|errado|errada|wrong|verdade|actually|vdd"
+    r"|real|escrevi|typo|digitei)\b"
+)
 
 
 def read_fact(text: str) -> Fact | None:
@@ -119,8 +123,15 @@ def read_fact(text: str) -> Fact | None:
     value = raw[said.start("value") : said.end("value")].strip().strip("\"'«»“”")
     if not value or (field == "year" and not _YEAR.match(value)):
         return None
-    if field == "title" and value.islower() and len(value.split()) == 1:
-        return None  # "o título é ótimo", "the title is misleading": an opinion as likely
+    if (
+        field == "title"
+        and value.islower()
+        and len(value.split()) == 1
+        and not _FIXING.search(spaced)
+    ):
+        # "o título é ótimo", "the title is misleading": an opinion as likely, unless the
+        # words say it corrects ("o nome certo é interestelar", "wrong name, it's heat")
+        return None
     return Fact(attribute, field, said_title(value) if field == "title" else value)
 
 
