@@ -55,7 +55,7 @@ _MONTH = (
     + ")"
 )
 _EVERY_PT = r"(?:(?:tod[oa]s?|tds?)\s+(?:as\s+|os\s+|a\s+|o\s+)?|a\s+cada\s+|cada\s+)"
-_EVERY_EN = r"(?:every|each)\s+"
+_EVERY_EN = r"(?:every|evry|each)\s+"  # "evry sat": chat's spelling
 _MONTHLY_TAIL = (
     r"(?:de\s+cada|de\s+todo|de\s+todos\s+os|do)\s+mes(?:es)?|of\s+(?:every|each|the)\s+month"
 )
@@ -281,7 +281,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "weekdays",
         ),
         (
-            r"\b(?:(?:every|each)\s+weekday|(?:on\s+)?weekdays|(?:every\s+day\s+)?(?:from\s+)?monday\s+(?:through|thru|to)\s+friday|mon\s*-\s*fri|(?:every\s+)?work\s*days?|(?:every\s+)?business\s+days?)\b",
+            r"\b(?:(?:every|each)\s+weekday|(?:on\s+)?(?:weekdays|wkdays)|(?:every\s+day\s+)?(?:from\s+)?monday\s+(?:through|thru|to)\s+friday|mon\s*-\s*fri|(?:every\s+)?work\s*days?|(?:every\s+)?business\s+days?)\b",
             "weekdays",
         ),
         (
@@ -312,7 +312,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "biweekly",
         ),
         # weekdays by name
-        (rf"\b(?:{_EVERY_PT}){_list(_PT_DAY_S)}", "weekly_days"),
+        (rf"\b(?:{_EVERY_PT}){_list(_PT_ITEM)}", "weekly_days"),  # "toda qua", "todo sáb"
         (rf"\b(?:as|nas|aos|nos)\s+{_list(_PT_DAYS_RE)}", "weekly_days"),
         (rf"\b(?:every\s+other|every\s+second)\s+{_list(_EN_DAY)}", "weekly_days_other"),
         (rf"\b{_EVERY_EN}{_list(_EN_DAY)}", "weekly_days"),

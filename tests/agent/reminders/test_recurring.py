@@ -47,6 +47,10 @@ def first_three(message: str, now: datetime = NOW) -> tuple[str, list[str], str]
         ("remind me every May 5th to call grandma", "FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=5", "2026-05-05 09:00", "call grandma"),
         ("me lembra toda noite às 21h de tomar o remédio", "FREQ=DAILY", "2026-01-05 21:00", "tomar o remédio"),
         ("remind me to drink water every 2 hours", "FREQ=HOURLY;INTERVAL=2", "2026-01-05 12:00", "drink water"),
+        # chat's short weekdays and spellings
+        ("me lembra toda qui 18h de pôr o lixo pra fora", "FREQ=WEEKLY;BYDAY=TH", "2026-01-08 18:00", "pôr o lixo pra fora"),
+        ("remind me evry fri at 5pm to log my hours", "FREQ=WEEKLY;BYDAY=FR", "2026-01-09 17:00", "log my hours"),
+        ("remind me wkdays at 8am to check the mail", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "2026-01-06 08:00", "check the mail"),
     ],
 )  # fmt: skip
 def test_a_repeating_shape_gives_its_rule_first_time_and_text(
