@@ -74,13 +74,19 @@ def describe(rule: Rule, start: datetime, language: Language) -> str:  # noqa: C
                 else text("rule_weeks_on", lang, n=n, days=days)
             )
     elif freq == "MONTHLY":
-        if byday:
-            code = byday[0]
-            nth = int(code[:-2] or "1")
-            index = CODES.index(code[-2:])
-            forms = text(f"rule_nth_{nth}", lang).split("|")
+        if byday:  # "1MO" or "2WE,4WE": the nth weekday(s) of the month, one weekday
+            index = CODES.index(byday[0][-2:])
             feminine = index in _FEMININE
-            ordinal = forms[0] if feminine or len(forms) == 1 else forms[1]
+            ordinals = []
+            for code in byday:
+                forms = text(f"rule_nth_{int(code[:-2] or '1')}", lang).split("|")
+                ordinals.append(forms[0] if feminine or len(forms) == 1 else forms[1])
+            joint = " e " if lang == "pt" else " and "
+            ordinal = (
+                ", ".join(ordinals[:-1]) + joint + ordinals[-1]
+                if len(ordinals) > 1
+                else ordinals[0]
+            )
             every = text("rule_every_f" if feminine else "rule_every_m", lang)
             words = text("rule_nth", lang, every=every, nth=ordinal, day=_day_name(index, lang))
         else:

@@ -186,3 +186,11 @@ def _local(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, ZoneInfo("America/Sao_Paulo")).strftime(
         "%Y-%m-%d %H:%M"
     )
+
+
+async def test_two_weekdays_of_the_month_are_said_in_the_confirmation(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        set_ = await lembra.say("remind me every 2nd and 4th thursday at 6pm to put the bins out")
+        listed = await lembra.say("my reminders")
+    assert "every second and fourth Thursday of the month at 18:00" in set_.text
+    assert "every second and fourth Thursday of the month" in listed.text

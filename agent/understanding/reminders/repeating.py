@@ -46,6 +46,9 @@ _NUM = (
 )  # noqa: E501
 _ORD_PT = r"(?:primeir[ao]|segund[ao]|terceir[ao]|quart[ao]|quint[ao]|penultim[ao]|ultim[ao]|[1-5]\s*[aoº°ª])"
 _ORD_EN = r"(?:first|second|third|fourth|fifth|second\s+to\s+last|last|1st|2nd|3rd|4th|5th)"
+# "2nd and 4th", "primeira e terceira": several ordinals of one weekday
+_ORDS_PT = rf"{_ORD_PT}(?:\s*(?:,|\be\b)\s*{_ORD_PT})*"
+_ORDS_EN = rf"{_ORD_EN}(?:\s*(?:,|\band\b|&)\s*{_ORD_EN})*"
 _ORDINALS = {"primeir": 1, "segund": 2, "terceir": 3, "quart": 4, "quint": 5, "penultim": -2,
              "ultim": -1, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
              "last": -1, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}  # fmt: skip
@@ -181,23 +184,23 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         ),
         # the nth weekday or the last day of each month
         (
-            rf"\b(?:(?:tod[oa]s?|tds?)\s+(?:as\s+|os\s+|a\s+|o\s+)?|(?:n?[ao]s?\s+)?)(?P<n>{_ORD_PT})\s+(?P<wd>{_PT_DAY})\s+(?:{_MONTHLY_TAIL})",
+            rf"\b(?:(?:tod[oa]s?|tds?)\s+(?:as\s+|os\s+|a\s+|o\s+)?|(?:n?[ao]s?\s+)?)(?P<n>{_ORDS_PT})\s+(?P<wd>{_PT_DAY})\s+(?:{_MONTHLY_TAIL})",
             "nth",
         ),
         (
-            rf"\b(?:tod[oa]s?|tds?)\s+(?:as\s+|os\s+|a\s+|o\s+)?(?P<n>{_ORD_PT})\s+(?P<wd>{_PT_DAY})(?:\s+do\s+mes)?",
+            rf"\b(?:tod[oa]s?|tds?)\s+(?:as\s+|os\s+|a\s+|o\s+)?(?P<n>{_ORDS_PT})\s+(?P<wd>{_PT_DAY})(?:\s+do\s+mes)?",
             "nth",
         ),
         (
-            rf"\b(?:every|each)\s+(?:the\s+)?(?P<n>{_ORD_EN})\s+(?P<wd>{_EN_DAY})(?:\s+of\s+(?:the|every|each)\s+month)?",
+            rf"\b(?:every|each)\s+(?:the\s+)?(?P<n>{_ORDS_EN})\s+(?P<wd>{_EN_DAY})(?:\s+of\s+(?:the|every|each)\s+month)?",
             "nth",
         ),
         (
-            rf"\b(?:(?:on|monthly\s+on)\s+)?the\s+(?P<n>{_ORD_EN})\s+(?P<wd>{_EN_DAY})\s+of\s+(?:every|each)\s+month",
+            rf"\b(?:(?:on|monthly\s+on)\s+)?the\s+(?P<n>{_ORDS_EN})\s+(?P<wd>{_EN_DAY})\s+of\s+(?:every|each)\s+month",
             "nth",
         ),
         (
-            rf"\b(?:on\s+)?(?:the\s+)?(?P<n>{_ORD_EN})\s+(?P<wd>{_EN_DAY})\s+of\s+(?:the|every|each)\s+month",
+            rf"\b(?:on\s+)?(?:the\s+)?(?P<n>{_ORDS_EN})\s+(?P<wd>{_EN_DAY})\s+of\s+(?:the|every|each)\s+month",
             "nth",
         ),
         (
@@ -399,10 +402,12 @@ def _read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per k
         groups = m.groupdict()
         match kind:
             case "nth":
-                n, codes = _ordinal(groups["n"]), _day_codes(groups["wd"])
-                if n is None or not codes:
+                ordinals = re.split(r"\s*(?:,|\be\b|\band\b|&)\s*", groups["n"])
+                ns, codes = [_ordinal(w) for w in ordinals], _day_codes(groups["wd"])
+                if None in ns or not codes:
                     continue
-                parts = {"FREQ": "MONTHLY", "BYDAY": f"{n:+d}{codes[0]}".replace("+", "")}
+                byday = ",".join(f"{n:+d}{codes[0]}".replace("+", "") for n in ns if n is not None)
+                parts = {"FREQ": "MONTHLY", "BYDAY": byday}
             case "business":
                 position = _ordinal(groups["n"])
                 if position is None:

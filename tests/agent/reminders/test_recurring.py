@@ -51,6 +51,8 @@ def first_three(message: str, now: datetime = NOW) -> tuple[str, list[str], str]
         ("me lembra toda qui 18h de pôr o lixo pra fora", "FREQ=WEEKLY;BYDAY=TH", "2026-01-08 18:00", "pôr o lixo pra fora"),
         ("remind me evry fri at 5pm to log my hours", "FREQ=WEEKLY;BYDAY=FR", "2026-01-09 17:00", "log my hours"),
         ("remind me wkdays at 8am to check the mail", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "2026-01-06 08:00", "check the mail"),
+        ("remind me every 1st and 3rd tuesday at 7pm to go to choir", "FREQ=MONTHLY;BYDAY=1TU,3TU", "2026-01-06 19:00", "go to choir"),
+        ("me lembra toda segunda e quarta sexta do mês de ir à feira", "FREQ=MONTHLY;BYDAY=2FR,4FR", "2026-01-09 09:00", "ir à feira"),
     ],
 )  # fmt: skip
 def test_a_repeating_shape_gives_its_rule_first_time_and_text(
