@@ -196,7 +196,8 @@ _END_OF = re.compile(
 
 
 _MONTH_AFTER = re.compile(
-    r"\s*(?:(?:o\s+)?(?:mes\s+de\s+)?|(?:the\s+)?(?:end\s+of\s+)?)(?P<month>[a-z]+)\b(?!\s+\d|\s+de\s+\d)"
+    r"\s*(?:(?:o\s+)?(?:(?:fim|final)\s+de\s+)?(?:mes\s+de\s+)?|(?:the\s+)?(?:end\s+of\s+)?)"
+    r"(?P<month>[a-z]+)\b(?!\s+\d|\s+de\s+\d)"
 )
 
 

@@ -76,6 +76,11 @@ def test_until_a_date_and_n_times_end_the_rule() -> None:
     assert isinstance(weeks, SetReminder)
     assert weeks.rule is not None
     assert len(occurrences(weeks.rule, weeks.due, limit=10)) == 4
+    month_end = parse("me lembra toda segunda às 8h até o fim de fevereiro de levar o lixo", NOW)
+    assert isinstance(month_end, SetReminder)
+    assert month_end.rule is not None
+    assert month_end.what == "levar o lixo"
+    assert len(occurrences(month_end.rule, month_end.due, limit=20)) == 7  # Jan 12 .. Feb 23
 
 
 @pytest.mark.parametrize(
