@@ -111,7 +111,7 @@ def without_asides(text: str) -> str:
             keep[m.start() : end] = [" "] * (end - m.start())
         cut = re.sub(r"\s+", " ", "".join(keep)).strip().rstrip(",;:")
     cut = _ASIDE_HEAD.sub("", cut)
-    return cut if re.search(r"\w", cut) else text
+    return cut if re.search(r"[^\W_]", cut) else text  # a letter or digit left, not "_"
 
 
 # -- the message's edges (the runtime's cut) ----------------------------------------------
@@ -184,4 +184,4 @@ def without_chatter(text: str) -> str:
         cut = bare
     question = "?" if text.rstrip().endswith("?") and not cut.rstrip().endswith("?") else ""
     cut = cut.strip() + question
-    return cut if re.search(r"\w", cut) else text
+    return cut if re.search(r"[^\W_]", cut) else text  # a letter or digit left, not "_"
