@@ -276,7 +276,8 @@ def last_saved_question(text: str) -> ItemType | Literal["all"] | None:
     types = {TYPE_NOUNS[w] for w in words if w in TYPE_NOUNS}
     plural = [w for w in words if w in TYPE_NOUNS and w.endswith("s") and w != "series"]
     others = [w for w in words if w not in TYPE_NOUNS and w not in saving]
-    if len(types) > 1 or plural or not all(w in SAVED_FILLERS or w in _ONE_THING for w in others):
+    known = SAVED_FILLERS | _ONE_THING | LAST_ONE
+    if len(types) > 1 or plural or not all(w in known for w in others):
         return None
     return types.pop() if types else "all"
 
