@@ -6,6 +6,9 @@ links -> save_link/save_video, "filme/movie X" -> enrich_movie, "série/show X" 
 enrich_tv_show, "procura/find X" -> search_items, "apaga/delete X" -> delete_item;
 a bare title after a save verb ("salva inception") -> enrich_movie, the type guessed;
 a note only when the message asks to save one (DESIGN 9.2), otherwise nothing.
+A question is never saved: "salva Duna?" plans nothing and `offer_for` asks it back
+("pode salvar o filme Duna?" is a request); a search drops the question's own words,
+and a question about reminders lists them (issue 41).
 """
 
 from __future__ import annotations
