@@ -184,10 +184,6 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         elif "type" not in args:
             return None  # nothing named: said so, never a search for the question's words
         return "search_items", args
-    if _is_question(message):
-        if not _POLITE_ASK.match(message):
-            return None  # "salva Duna?" asks: never saved unasked (`offer_for` asks back)
-        message = message.rstrip(" ?")  # "pode salvar o filme Duna?" asks for the save
     # the classifier hints "save" for any message with a link: only the words count here
     asked = _SAVE.match(message) is not None or (llm_intent == "save" and not extract_urls(message))
     refused = _refused_link(message)
@@ -199,6 +195,10 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         if asks_about_link(message):
             return "enrich_link", {"url": link[1]["url"]}
         return link if asked or _only_links(message) else None
+    if asked and _is_question(message):
+        if not _POLITE_ASK.match(message):
+            return None  # "salva Duna?" asks: never saved unasked (`offer_for` asks back)
+        message = message.rstrip(" ?")  # "pode salvar o filme Duna?" asks for the save
     if isinstance(read_watchlist(message), SaveNamed):
         return None  # "salva os dois", "save it": names nothing to save (no note of the words)
     # "add oppenheimer e barbie pfv": laughter and politeness are no part of a title
