@@ -30,6 +30,7 @@ from agent.understanding.searches import plain_search, search_subject
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
+from agent.understanding.vocabulary import TYPE_WORDS
 from agent.understanding.watchlist import SaveNamed
 from agent.understanding.watchlist import read as read_watchlist
 
@@ -179,6 +180,8 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
             return "list_reminders", _reminder_period([fold(target)])  # "o que tem pra hoje?"
         if fold(target) in WINDOWS or (target and not any(c.isalnum() for c in target)):
             target = ""  # a period alone names nothing to look for
+        if fold(target) in TYPE_WORDS and "type" not in args:
+            args["type"], target = TYPE_WORDS[fold(target)], ""  # "do I have any notes?"
         if target:
             args["query"] = target
         elif "type" not in args:

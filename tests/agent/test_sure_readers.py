@@ -147,6 +147,7 @@ async def test_the_last_thing_saved_is_answered_with_that_one(db: Database) -> N
             "search",
             ("search_items", {"query": "landlord"}),
         ),
+        ("do I have any links?", "search", ("search_items", {"type": "link"})),
         ("guarda Arrival?", "save", None),
         ("anota ligar pro banco?", "save", None),
         ("pode guardar o filme Arrival?", "save", ("enrich_movie", {"title": "Arrival"})),
