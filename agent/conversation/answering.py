@@ -22,8 +22,9 @@ from agent.tools.listing import ListItemsArgs, window_bounds, zone_of
 from agent.tools.matching import search_score
 from agent.types import Reply
 from agent.understanding.questions import SavedQuestion, read_question
+from agent.understanding.smalltalk import last_saved_question
 from agent.understanding.textnorm import one_line
-from storage.documents import ItemDoc
+from storage.documents import ItemDoc, ItemType
 
 WINDOW_READ = 200  # the newest items a "what did I save today?" looks through
 COUNT_READ = 50  # results a count with a subject counts (more is "50+")
@@ -33,6 +34,9 @@ async def answer(
     deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], message: str
 ) -> Reply | None:
     """The answer to a question about saved things, or None when `message` is not one."""
+    last = last_saved_question(message)
+    if last is not None:  # "qual foi o último filme que eu salvei?": that one
+        return await _last_saved(deps, turn, None if last == "all" else last)
     question = read_question(message)
     if question is None:
         return None
@@ -138,6 +142,18 @@ async def _when_about(
     if counting:
         return finish(turn, head.rstrip(":") + ".", kind="effect")
     return _listed(turn, head, items[:30])
+
+
+async def _last_saved(deps: Deps, turn: Turn, item_type: ItemType | None) -> Reply:
+    """The newest item (of `item_type`), in full; none saved says so as the list would."""
+    turn.facts.apply_rule("question_in_code")
+    if item_type is None:
+        found = await deps.db.items.newest(turn.user_id, 1)
+    else:
+        found = await deps.db.items.newest_of_type(turn.user_id, item_type, 1)
+    if not found:
+        return await listing.list_reply(deps, turn, ListItemsArgs(type=item_type))
+    return await pointing.show(deps, turn, shelves.entry_of(found[0], 0))
 
 
 async def _recall(deps: Deps, turn: Turn) -> Reply | None:

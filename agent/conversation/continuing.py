@@ -31,7 +31,7 @@ from agent.types import Reply
 from agent.understanding import watchlist
 from agent.understanding.batches import is_known_title
 from agent.understanding.continuations import Continuation, read_continuation
-from agent.understanding.kinds import guessed_title
+from agent.understanding.kinds import carries_clause, guessed_title, names_person
 from agent.understanding.references import read_reference
 from agent.understanding.textnorm import fold
 from storage.documents import ITEM_TYPES, ItemDoc, ItemType
@@ -72,6 +72,10 @@ async def act(
         hint = "search"  # "and this week?" after a save asks, it saves nothing
     if hint == "save" and (cont.other or cont.next or read_reference(cont.rest) is not None):
         hint = None  # "e o segundo também" points at a line: it names nothing to save
+    if hint == "save" and cont.type is None and _not_a_title(cont.title):
+        # "e a Ana também", "e o Pedro tb adorou": a person, or words with a verb of their
+        # own, is no title to save: the planner reads it with no save asked (issue 41)
+        return Continued(None, None) if last.action == "save" else None
     reply: Reply | None = None
     match last.action:
         case "save":
@@ -93,6 +97,12 @@ async def act(
     if reply is not None:
         turn.facts.apply_rule(f"continued:{last.action}")
     return Continued(reply, hint)
+
+
+def _not_a_title(title: str) -> bool:
+    """Whether a continuation's rest names a person ("a Ana") or says something of its own
+    ("o Pedro tb adorou", "pra ver com a Ana"): no title a save could take."""
+    return names_person(title) or carries_clause(title)
 
 
 async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> Reply | None:

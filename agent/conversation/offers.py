@@ -28,6 +28,9 @@ async def capabilities(deps: Deps, turn: Turn) -> Reply:
     if offer is None:
         return finish(turn, body, kind="deterministic")
     tool, args = offer
+    if tool in ("save_movie", "save_tv_show"):  # "salva Duna?": the title it asked about
+        turn.facts.apply_rule("save_offered_not_done")
+        return await ask_to_save(deps, turn, SaveUnasked(tool, args, str(args.get("title", ""))))
     pending = pendings.OfferSave(tool=tool, args_json=json.dumps(args, ensure_ascii=False))  # type: ignore[arg-type]
     await pendings.store(deps, turn, pending)
     turn.facts.apply_rule("save_offered_not_done")

@@ -6,6 +6,9 @@ links -> save_link/save_video, "filme/movie X" -> enrich_movie, "série/show X" 
 enrich_tv_show, "procura/find X" -> search_items, "apaga/delete X" -> delete_item;
 a bare title after a save verb ("salva inception") -> enrich_movie, the type guessed;
 a note only when the message asks to save one (DESIGN 9.2), otherwise nothing.
+A question is never saved: "salva Duna?" plans nothing and `offer_for` asks it back
+("pode salvar o filme Duna?" is a request); a search drops the question's own words,
+and a question about reminders lists them (issue 41).
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ from agent.planning.backend import PlanHints
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
 from agent.understanding.chatter import quiet
 from agent.understanding.kinds import guessed_title
-from agent.understanding.searches import plain_search
+from agent.understanding.questions import WINDOWS
+from agent.understanding.searches import plain_search, search_subject
 from agent.understanding.smalltalk import asks_about_link
-from agent.understanding.textnorm import clean_text
+from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
+from agent.understanding.vocabulary import TYPE_WORDS
 from agent.understanding.watchlist import SaveNamed
 from agent.understanding.watchlist import read as read_watchlist
 
@@ -157,6 +162,9 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
                 **({"query": plain.query} if plain.query else {}),
                 **({"type": plain.type} if plain.type else {}),
             }
+        words = fold(message).split()
+        if not _REMINDER_WORDS.isdisjoint(words):  # "quantos lembretes eu tenho?"
+            return "list_reminders", _reminder_period(words)
         rest = _strip(_SEARCH, message)
         args: dict[str, Any] = {}
         if _MOVIE.search(rest):
@@ -165,9 +173,19 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         elif _TV.search(rest):
             args["type"] = "tv_show"
             rest = _TV.sub(" ", rest, count=1)
-        target = _named(rest)
+        # "any chance I saved something about taxes?" looks for "taxes": the question's own
+        # words are no subject (agent/understanding/searches.py)
+        target = _named(search_subject(_named(rest))) if _named(rest) else ""
+        if fold(target) in _DAYS and "type" not in args:
+            return "list_reminders", _reminder_period([fold(target)])  # "o que tem pra hoje?"
+        if fold(target) in WINDOWS or (target and not any(c.isalnum() for c in target)):
+            target = ""  # a period alone names nothing to look for
+        if fold(target) in TYPE_WORDS and "type" not in args:
+            args["type"], target = TYPE_WORDS[fold(target)], ""  # "do I have any notes?"
         if target:
             args["query"] = target
+        elif "type" not in args:
+            return None  # nothing named: said so, never a search for the question's words
         return "search_items", args
     # the classifier hints "save" for any message with a link: only the words count here
     asked = _SAVE.match(message) is not None or (llm_intent == "save" and not extract_urls(message))
@@ -180,6 +198,10 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         if asks_about_link(message):
             return "enrich_link", {"url": link[1]["url"]}
         return link if asked or _only_links(message) else None
+    if asked and _is_question(message):
+        if not _POLITE_ASK.match(message):
+            return None  # "salva Duna?" asks: never saved unasked (`offer_for` asks back)
+        message = message.rstrip(" ?")  # "pode salvar o filme Duna?" asks for the save
     if isinstance(read_watchlist(message), SaveNamed):
         return None  # "salva os dois", "save it": names nothing to save (no note of the words)
     # "add oppenheimer e barbie pfv": laughter and politeness are no part of a title
@@ -204,6 +226,27 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
 
 
 _REMIND = re.compile(r"^\W*(?:me\s+)?(?:lembr|remember|remind)", _FLAGS)
+# a question put as a request: "pode salvar o filme X?", "can you add Heat?"
+_POLITE_ASK = re.compile(
+    r"^\W*(?:(?:por\s+favor|pfv|pls|please|oi|hey|hi)[,!\s]+)?(?:(?:voc[êe]|vc|tu)\s+)?"
+    r"(?:pode|podia|poderia|consegue|can|could|would|will)\s+(?:(?:you|u)\s+)?"
+    r"(?:me\s+|por\s+favor\s+|please\s+)?\w",
+    _FLAGS,
+)
+_REMINDER_WORDS = frozenset("lembrete lembretes reminder reminders agenda".split())
+_DAYS: dict[str, str] = {"hoje": "today", "hj": "today", "today": "today"}
+_DAYS |= {"amanha": "tomorrow", "amn": "tomorrow", "tomorrow": "tomorrow"}
+
+
+def _reminder_period(words: list[str]) -> dict[str, Any]:
+    """`list_reminders`' period from a question's words ("lembretes de hoje"), if any."""
+    said = {_DAYS[w] for w in words if w in _DAYS}
+    return {"period": said.pop()} if len(said) == 1 else {}
+
+
+def _is_question(message: str) -> bool:
+    """Whether `message` asks (a "?" outside its links): never a request to save as it is."""
+    return "?" in _URL_TOKEN.sub(" ", message)
 
 
 def asked_to_save(text: str) -> bool:
@@ -248,9 +291,26 @@ def offer_for(text: str) -> tuple[str, dict[str, Any]] | None:
     link = _link_plan(message)
     if link is not None:
         return link
+    if _is_question(message) and asked_to_save(message):
+        # "salva Duna?": the save it names, asked back instead of done
+        planned = plan_offline(message.rstrip(" ?"), "save")
+        if planned is not None and planned[0] in _ASKED_BACK:
+            tool, args = planned
+            return _ASKED_BACK[tool], {
+                k: v for k, v in args.items() if k in ("title", "year", "content")
+            }
+        return None
     if message.rstrip().endswith("?") or not any(c.isalnum() for c in message):
         return None
     return _note_plan(message)
+
+
+# what a question's save is offered as: a pending offer runs a plain save, no lookup
+_ASKED_BACK = {
+    "enrich_movie": "save_movie",
+    "enrich_tv_show": "save_tv_show",
+    "save_note": "save_note",
+}
 
 
 class OfflineBackend:

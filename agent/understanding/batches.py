@@ -561,7 +561,12 @@ def _said_type(piece: str) -> PieceType | None:
 
 
 def _title_like(piece: str) -> bool:
-    """A piece that reads as a title (not a to-do, a kind Lembra does not keep, personal data)."""
-    from agent.understanding.kinds import guessed_title
+    """A piece that reads as a title on its own: not a to-do, a kind Lembra does not keep or
+    personal data, and no words about a title ("Duna pra ver com a Ana", "Heat to watch
+    with Bob") or a person ("o Pedro"): "X e Y" with such a piece is one phrase, the
+    planner's, never a list split on its "e"."""
+    from agent.understanding.kinds import carries_clause, guessed_title, names_person
 
+    if carries_clause(piece) or names_person(piece):
+        return False
     return guessed_title("salva " + piece, piece) is not None

@@ -224,6 +224,8 @@ class IntentClassifier:
 
     def classify(self, text: str) -> Intent:
         """Return the intent of one message; never raises for any str."""
+        if smalltalk.asks_capability(text):  # "vc salva filmes?" asks what Lembra does
+            return Intent("help", EMPTY, 100, text)
         return refine(self._classify(text))
 
     def _classify(self, text: str) -> Intent:

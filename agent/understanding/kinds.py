@@ -109,6 +109,49 @@ def correction(text: str) -> Retype | None:
     return None
 
 
+# Words about a title, never part of one (issue 41): a purpose ("pra ver com a Ana", "to
+# watch with Bob": "pra"/"para" and an infinitive, "to" and a verb of the to-do starters),
+# company ("with my sister", "com minha mãe", "with Ana", "com a Ana"), or a verb of its
+# own after "também"/"too" ("o Pedro tb adorou").
+_WATCH_VERBS = frozenset("see watch rewatch show share discuss try".split())
+_PURPOSE = re.compile(r"\b(?P<prep>pra|para|to)\s+(?P<verb>[a-z]+)\b")
+_INFINITIVE = re.compile(r"^[a-z]{2,}(?:ar|er|ir|or)$")
+_COMPANY = re.compile(
+    r"\b(?:com|with)\s+(?:(?:minha|meu|minhas|meus|nossa|nosso|my|our|his|her|their)\b|"
+    r"(?-i:(?:(?:a|o|as|os)\s+)?[A-ZÀ-Ý][a-zà-ÿ]+(?:\s+(?:e|and)\b|\s*$)))",
+    re.IGNORECASE,
+)
+_ALSO_THEN = re.compile(r"\b(?:tb|tbm|tmb|tambem|too|also)\s+[a-z]")
+# "a Ana", "o Pedro": an article and one capitalised word may as well be a person
+_PERSON = re.compile(r"^(?:a|o|as|os)\s+[A-ZÀ-Ý][a-zà-ÿ]+$")
+
+
+def has_purpose(text: str) -> bool:
+    """Whether `text` says what a title is for ("pra ver com a Ana", "to watch later")."""
+    for match in _PURPOSE.finditer(fold(text)):
+        verb = match.group("verb")
+        if match.group("prep") == "to":
+            if verb in _NOTE_STARTERS or verb in _WATCH_VERBS:
+                return True
+        elif _INFINITIVE.match(verb) or verb in _NOTE_STARTERS:
+            return True
+    return False
+
+
+def carries_clause(text: str) -> bool:
+    """Whether `text` says something about a title besides naming it: what it is for, who it
+    is with, or a verb of its own after "também" ("o Pedro tb adorou"). Such a piece is no
+    title on its own, and a reader splitting "X e Y" into titles declines on it."""
+    folded = fold(text)
+    return has_purpose(text) or bool(_COMPANY.search(text) or _ALSO_THEN.search(folded))
+
+
+def names_person(text: str) -> bool:
+    """Whether `text` is an article and one capitalised word ("a Ana", "o Pedro"): a person
+    as likely as a title, so no reader saves it as one."""
+    return _PERSON.match(text.strip(" \t.,!?;:")) is not None
+
+
 def guessed_title(message: str, body: str) -> str | None:
     """`body` (what follows the save verb of `message`) when it reads like a title, else None.
 
@@ -126,6 +169,8 @@ def guessed_title(message: str, body: str) -> str | None:
         return None
     if first in _POSSESSIVES or any(w in _PERSONAL for w in words):
         return None  # "minha senha ...", "o pix da maria", "reunião amanhã"
+    if has_purpose(title):
+        return None  # "Duna pra ver com a Ana": a title and what it is for, a note
     numbers = [w for w in words if any(c.isdigit() for c in w)]
     if len(numbers) > 1 or any(not w.isdigit() for w in numbers):
         return None  # "Rua das Flores 123 apto 4", "12/05", "hunter2": data, not a title

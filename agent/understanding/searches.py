@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agent.understanding.smalltalk import QUESTION_WORDS
 from agent.understanding.textnorm import clean_text, expand_chat, fold
 from agent.understanding.vocabulary import TYPE_WORDS
 from storage.documents import ItemType
@@ -99,9 +100,10 @@ def plain_search(text: str) -> PlainSearch | None:
 # filme do X salvo aí?" searches for X, never for "X salvo aí"; "cadê aquele vídeo do
 # youtube q eu mandei?" for "youtube". Verbs of having, saving or sending, pronouns, question
 # words and fillers; a type noun too, when other words are left (the type is not the subject).
-_QUESTION_FILLERS = frozenset(
-    fold(word)
-    for word in """salvo salva salvos salvas salvei salvou guardado guardada guardados
+_QUESTION_FILLERS = (
+    frozenset(
+        fold(word)
+        for word in """salvo salva salvos salvas salvei salvou guardado guardada guardados
     guardadas guardei anotado anotada anotei tenho tem temos voce vc eu meu minha meus minhas
     algum alguma alguns algumas algo coisa coisas ai aqui la cade aquele aquela aqueles
     aquelas onde qual quais que sobre lista mesmo hein ne saved kept noted have has did
@@ -109,7 +111,11 @@ _QUESTION_FILLERS = frozenset(
     please por favor pfv mandei mandou enviei enviou passei passou compartilhei coloquei
     botei adicionei ainda lembra lembro sabe sent shared posted added put got still u you
     your where wheres what whats which do remember know q oq ta esta is was are""".split()
-)
+    )
+    | QUESTION_WORDS
+)  # "quantos", "quando", "can", "did": the shared question words
+# the hedges that soften a question ("any chance", "por acaso", "será que"): no subject either
+_HEDGES = frozenset("chance acaso sera talvez maybe perhaps possibly wonder".split())
 # words left at the ends of a subject once the fillers are out: "do youtube" is "youtube"
 _EDGE_WORDS = frozenset(
     """o a os as um uma de do da dos das no na nos nas em sobre pra para com e the an of on
@@ -134,7 +140,9 @@ def search_subject(query: str) -> str:
 
 def _filler(word: str) -> bool:
     parts = expand_chat(fold(word)).split()
-    return bool(parts) and all(p in _QUESTION_FILLERS or p in ("s", "o que") for p in parts)
+    return bool(parts) and all(
+        p in _QUESTION_FILLERS or p in _HEDGES or p in ("s", "o que") for p in parts
+    )
 
 
 def _typed(word: str) -> bool:

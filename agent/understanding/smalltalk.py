@@ -232,12 +232,64 @@ SAVED_FILLERS: Final = _words(
 LIST_NOUNS: Final = _words("lista list")
 
 
+# Verbs a user asks whether Lembra does ("vc salva filmes?", "can you keep links?"); the
+# forms of having saved ("salvou", "saved", "tem") ask about the user's things instead
+CAPABLE_VERBS: Final = _words(
+    """salva salvar guarda guardar anota anotar adiciona adicionar registra registrar lembra
+    lembrar consegue sabe save keep store add remember note track handle support"""
+)
+# "vc salva filmes?" asks what Lembra does when its words are these, a verb and a kind
+_CAPABILITY_WORDS: Final = _words(
+    """voce vc tu you u can could do does will would pode podes poderia consegue sabe e eh
+    tambem tb also too ai aqui here me pra para mim for"""
+)
+# the singular "last" of a question asking for one item ("qual foi o último filme que eu
+# salvei?"): the newest one, not a list
+LAST_ONE: Final = _words("ultimo ultima last latest")
+_ONE_THING: Final = _words("coisa item thing one")
+
+
+def asks_capability(text: str) -> bool:
+    """Whether `text` asks if Lembra can keep a kind of thing ("vc salva filmes?", "can you
+    save links?", "do you store notes?"): no request to list or save anything."""
+    words = expand_chat(" ".join(words_of(text))).split()
+    if "?" not in text or not words or len(words) > MAX_WORDS or ADDRESS.isdisjoint(words):
+        return False
+    kinds = [w for w in words if w in TYPE_NOUNS or w in ("coisas", "things", "lembretes")]
+    verbs = [w for w in words if w in CAPABLE_VERBS]
+    others = [w for w in words if w not in CAPABLE_VERBS and w not in TYPE_NOUNS]
+    plural = all(w.endswith("s") or w == "tv" for w in kinds)
+    return bool(kinds and verbs and plural) and all(
+        w in _CAPABILITY_WORDS or w in ("coisas", "things", "lembretes") for w in others
+    )
+
+
+def last_saved_question(text: str) -> ItemType | Literal["all"] | None:
+    """The type of the one item a question asks for as the last saved ("qual foi o último
+    filme que eu salvei?", "what was the last thing I saved?"; "all" for any type)."""
+    words = expand_chat(" ".join(words_of(text))).split()
+    if "?" not in text or not words or len(words) > MAX_WORDS or LAST_ONE.isdisjoint(words):
+        return None
+    saving = HOLD_VERBS | CAPABLE_VERBS  # "what did I save last?"
+    if saving.isdisjoint(words):
+        return None
+    types = {TYPE_NOUNS[w] for w in words if w in TYPE_NOUNS}
+    plural = [w for w in words if w in TYPE_NOUNS and w.endswith("s") and w != "series"]
+    others = [w for w in words if w not in TYPE_NOUNS and w not in saving]
+    known = SAVED_FILLERS | _ONE_THING | LAST_ONE
+    if len(types) > 1 or plural or not all(w in known for w in others):
+        return None
+    return types.pop() if types else "all"
+
+
 def saved_question_type(text: str) -> ItemType | Literal["all"] | None:
     """The item type a clear question about saved things asks for ("all" for every type)."""
     words = expand_chat(" ".join(words_of(text))).split()  # "qtas series vc tem?"
     question = "?" in text or (bool(words) and words[0] in QUESTION_WORDS)
     if not question or not words or len(words) > MAX_WORDS or _URL.search(text):
         return None
+    if asks_capability(text) or last_saved_question(text) is not None:
+        return None  # "vc salva filmes?" asks what Lembra does; "o último" asks for one
     if HOLD_VERBS.isdisjoint(words) and LIST_NOUNS.isdisjoint(words):
         return None
     types = {TYPE_NOUNS[w] for w in words if w in TYPE_NOUNS}
