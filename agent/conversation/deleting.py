@@ -47,7 +47,7 @@ async def delete_preview(
         # a deletion asked while another waited for its "sim": one question for both
         earlier = [pendings.ItemOption(item_id=waiting.item_id, label=waiting.label)]
         pending.also = [*earlier, *waiting.also]
-        label = _joined([o.label for o in pending.also] + [label], turn.language)
+        label = joined([o.label for o in pending.also] + [label], turn.language)
         dropped = text("pending_dropped", turn.language)
         turn.notes = [n for n in turn.notes if n != dropped]
     await pendings.store(deps, turn, pending)
@@ -122,7 +122,7 @@ def _ids(pending: pendings.ConfirmDeleteItem) -> set[str]:
     return {pending.item_id, *(o.item_id for o in pending.also)}
 
 
-def _joined(labels: list[str], language: str) -> str:
+def joined(labels: list[str], language: str) -> str:
     """ "A, B e C" / "A, B and C"."""
     last = " e " if language == "pt" else " and "
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + last + labels[-1]
@@ -139,7 +139,7 @@ async def confirmed(deps: Deps, turn: Turn, pending: pendings.ConfirmDeleteItem)
     if not gone:
         return deleted_reply(turn, last)
     gone += [item_label(last.item)] if isinstance(last, Deleted) else []
-    label = _joined(gone, turn.language)
+    label = joined(gone, turn.language)
     return finish(turn, f"{OK_MARK} " + text("deleted", turn.language, label=label), kind="effect")
 
 

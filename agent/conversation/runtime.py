@@ -401,11 +401,17 @@ class Runtime:
         """Resolve `current` in code, or return None when the message is unrelated to it."""
         lang = turn.language
         incoming = turn.incoming
-        if incoming.kind == "text" and undoing.asks_undo(
-            self.classifier.classify(incoming.text or "")
+        if incoming.kind == "text" and any(
+            undoing.asks_undo(self.classifier.classify(said))
+            for said in {incoming.text or "", without_asides(without_chatter(incoming.text or ""))}
         ):
-            # «desfaz» while a question is open takes the question back, nothing older (DESIGN 11.3)
+            # «desfaz» while a question is open takes the question back, nothing older (DESIGN
+            # 11.3), also among asides ("ops, desfaz, apaguei errado")
             await pendings.clear(self.deps, turn)
+            if isinstance(current, pendings.ConfirmDeleteItem):  # what stays, by its name
+                labels = [o.label for o in current.also] + [current.label]
+                kept = text("undo_kept_item", lang, label=deleting.joined(labels, lang))
+                return finish(turn, kept, kind="deterministic")
             return finish(turn, text("undo_cancelled_question", lang), kind="deterministic")
         if isinstance(current, pendings.ChooseClarification):
             return await self._clarified(turn, current)

@@ -57,4 +57,8 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Ok, cancelei a pergunta. Nada mais foi desfeito.",
         "en": "OK, I cancelled the question. Nothing else was undone.",
     },
+    "undo_kept_item": {
+        "pt": "Ok, não apago {label}: fica na sua lista. Nada mais foi desfeito.",
+        "en": "OK, I won't delete {label}: it stays on your list. Nothing else was undone.",
+    },
 }

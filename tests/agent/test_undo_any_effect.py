@@ -50,12 +50,25 @@ async def test_undo_during_a_pending_delete_cancels_the_question_only(db: Databa
         preview = await lembra.say("apaga a nota comprar leite")
         assert preview.choice_token is not None
         reply = await lembra.say("desfaz")
-        assert "pergunta" in reply.text
+        assert reply.text.startswith("Ok, não apago comprar leite")  # what stays, named
         assert await lembra.pending() is None
         assert sorted(i.content or "" for i in await lembra.items()) == [
             "comprar leite",
             "ligar pro banco",
         ]
+        assert "undone" not in await lembra.event_types()
+
+
+async def test_an_undo_among_asides_during_a_pending_delete_cancels_the_question(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: trocar o filtro")
+        await lembra.say("anota: pagar o IPTU")
+        await lembra.say("apaga a nota pagar o IPTU")
+        reply = await lembra.say("eita, desfaz, apaguei errado")
+        assert "pagar o IPTU" in reply.text
+        assert len(await lembra.items()) == 2  # the save before it stays too
         assert "undone" not in await lembra.event_types()
 
 
