@@ -33,6 +33,7 @@ from agent.tools.base import (
 )
 from agent.types import Reply
 from agent.understanding.facts import (
+    TYPED,
     changed_value,
     put_value,
     read_fact,
@@ -107,7 +108,8 @@ def stated(message: str) -> Reference | None:
     fact = read_fact(message)
     if fact is None or fact.field is None:
         return None
-    return Reference("edit", Target("pronoun"), field=fact.field, value=fact.value, correction=True)
+    target = Target("pronoun", 0, TYPED.get(fact.attribute))  # "a série é X": the series
+    return Reference("edit", target, field=fact.field, value=fact.value, correction=True)
 
 
 async def _restated(deps: Deps, turn: Turn, message: str) -> Reference | None:
@@ -163,9 +165,9 @@ def locate(shelf: shelves.Shown | None, target: Target) -> shelves.Entry | Miss:
     """The shelf entry `target` names, or why there is none."""
     if target.kind == "pronoun":
         one = shelf.single if shelf is not None else None
-        if one is not None and target.type and one.type and one.type != target.type:
+        if target.type and (one is None or (one.type and one.type != target.type)):
             of_type = shelf.of_type(target.type) if shelf is not None else []
-            one = of_type[0] if len(of_type) == 1 else None
+            one = of_type[0] if len(of_type) == 1 else None  # "a série" among a film and it
         return one if one is not None else Miss("which", shelf)
     if shelf is None or not shelf.entries:
         return Miss("no_shelf")

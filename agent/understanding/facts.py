@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from agent.understanding.references import fold_same_length
+from agent.understanding.vocabulary import ItemType
 
 Field = Literal["year", "title"]
 
@@ -34,6 +35,8 @@ class Fact:
 _FIELDS: Final[dict[str, Field | None]] = {
     **dict.fromkeys("ano year lancamento release".split(), "year"),
     **dict.fromkeys("titulo title nome name".split(), "title"),
+    # "ah escrevi errado, a série é Irmandade": the item of that type named again, as a fix
+    **dict.fromkeys("filme movie film serie seriado show series".split(), "title"),
     **dict.fromkeys(
         """diretor diretora direcao director direction ator atriz atores actor actress actors
         protagonista protagonistas lead star estrela elenco cast genero genre autor autora author
@@ -99,6 +102,10 @@ _OF_YEAR: Final = re.compile(
     rf"\s+(?:(?:de|do|da|from|of|in|em)\s+)?(?P<value>(?:18|19|20)\d\d){_TAIL}"
 )
 _YEAR: Final = re.compile(r"^(?:18|19|20)\d\d$")
+TYPED: Final[dict[str, ItemType]] = {
+    **dict.fromkeys("filme movie film".split(), "movie"),
+    **dict.fromkeys("serie seriado show series".split(), "tv_show"),
+}
 _FIXING: Final = re.compile(
     r"\b(?:certo|certa|correto|correta|right|correct|errado|errada|wrong|verdade|actually|vdd"
     r"|real|escrevi|typo|digitei)\b"
@@ -123,6 +130,8 @@ def read_fact(text: str) -> Fact | None:
     value = raw[said.start("value") : said.end("value")].strip().strip("\"'«»“”")
     if not value or (field == "year" and not _YEAR.match(value)):
         return None
+    if attribute in TYPED and not _FIXING.search(spaced):
+        return None  # "o filme é muito bom": said of the film, no fix of its title
     if (
         field == "title"
         and value.islower()

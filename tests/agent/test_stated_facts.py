@@ -203,6 +203,17 @@ def test_a_value_restated_for_a_note_replaces_the_one_of_its_shape() -> None:
     assert restated("the call was great", "call with Dr. Smith on Friday") is None
 
 
+async def test_a_typed_title_fixed_in_passing_edits_that_item_of_two(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("salva a série Sucesion e o filme Tár")
+        fixed = await lembra.say("digitei errado, a série é Succession")
+        opinion = await lembra.say("o filme é bem longo")  # said of it, no fix
+        items = await lembra.items()
+    assert fixed.text.startswith("✅ Atualizado: Succession")
+    assert sorted((i.type, i.title) for i in items) == [("movie", "Tár"), ("tv_show", "Succession")]
+    assert "Atualizado" not in opinion.text
+
+
 async def test_a_value_restated_right_after_a_note_edits_it(db: Database) -> None:
     async with open_lembra(db) as lembra:
         await lembra.say("anota: código do portão 7731")
