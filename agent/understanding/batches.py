@@ -464,6 +464,7 @@ def _typed_piece(piece: str, default: PieceType) -> tuple[PieceType, str] | None
             rest = rest.replace(url, " ")
         named = _PIECE_KIND.match(rest.strip())
         leftover = named.group("rest") if named else _PIECE_VERB.sub(r"\g<rest>", rest.strip())
+        leftover = re.sub(_FILL + r"$", "", _TAIL.sub("", " " + leftover).strip() + " ")
         if len(urls) > 1 or fold(leftover).strip():
             return None  # a link with words of its own: the planner reads it
         return ("video" if is_video_url(urls[0]) else "link"), urls[0]

@@ -186,3 +186,14 @@ async def test_a_piece_of_a_typed_list_that_names_another_type_is_that_type(db: 
         ("movie", "Parasita"),
         ("tv_show", "Dark"),
     ]
+
+
+def test_a_note_and_a_link_asked_with_too_are_two_pieces() -> None:
+    from agent.understanding.batches import read_batch
+
+    batch = read_batch("anota levar o RG na consulta e guarda esse link tbm https://example.org/rg")
+    assert batch is not None
+    assert batch.types == ("note", "link")
+    assert batch.pieces == ("levar o RG na consulta", "https://example.org/rg")
+    # words of its own beside the address are the planner's to read
+    assert read_batch("anota X e salva esse link sobre receitas https://example.org/r") is None
