@@ -209,6 +209,7 @@ _STATES = frozenset({"é", "eh", "is", "are", "was", "were", "será", "foi", "s�
 # as written: "vôlei" is a noun)
 _DONE = re.compile(r"[a-z]{3,}(?:ei|ou)", re.I)
 _DONE_FIRST = re.compile(r"[a-z]{3,}(?:ei|ou)|[a-z]{4,}ed", re.I)
+_RATING = re.compile(r"(?:10|[0-9])(?:[.,]5)?\s*/\s*10")
 _YEAR_LIKE = re.compile(r"(?:(?:from|in|of|de|em|do|da)\s+)?(?:19|20)\d\d")
 # a time gone by ("já vi duna ontem"): a one-off reminder is never about the past
 _PAST = re.compile(r"\b(?:ontem|anteontem|yesterday|passad[ao]s?|last|ago|atras)\b")
@@ -241,6 +242,7 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
         spans += when.spans
     if not spans or (repeating is None and _PAST.search(folded)):
         return None
+    rating_like = len(spans) == 1 and _RATING.fullmatch(folded[spans[0][0] : spans[0][1]].strip())
     if any(_glued(folded, a, b) for a, b in spans):  # "a5a95dd6", "3ª": letters stuck to it
         return None
     all_toks = tokenize(folded)
@@ -306,8 +308,9 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
         return "remind"
     if when.day == DayOffset(0) or (when.day is None and when.relative is None):
         return None  # "estou cansado hoje": today with no time is no reminder to offer
-    if isinstance(when.day, Date | NthWeekday):
+    if isinstance(when.day, Date | NthWeekday) and not rating_like:
         return "remind"  # a date and a task ("dia 20 pagar a fatura"): asked for by its date
+    # "Dune 9/10" may be a rating as well as the 9th of October: one question, no effect
     return "remind_or_note"
 
 

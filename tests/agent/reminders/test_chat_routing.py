@@ -118,7 +118,8 @@ def test_what_is_not_a_reminder_request_stays_what_it_was(message: str) -> None:
 
 @pytest.mark.parametrize(
     "message",
-    ["comprar leite amanhã", "ligar pro dentista na segunda", "sexta levar o bolo"],
+    ["comprar leite amanhã", "ligar pro dentista na segunda", "sexta levar o bolo",
+     "Oppenheimer 8/10", "Severance 9.5/10"],  # a rating as much as a date
 )  # fmt: skip
 def test_a_day_alone_and_a_task_ask_reminder_or_note(message: str) -> None:
     """A note as much as a reminder: one question (the runtime offers both), never an effect."""
