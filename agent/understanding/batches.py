@@ -68,6 +68,7 @@ class Batch:
 _F: Final = re.IGNORECASE | re.UNICODE
 _POLITE: Final = (
     r"(?:(?:por\s+favor|pfv|pls|please|ok|oi|hey|ah|oh|e|and|agora|now|tamb[ée]m|tb|tbm|tmb|also|"
+    r"quero|queria|gostaria\s+de|i\s+want\s+to|i\s+wanna|i\s+d\s+like\s+to|i.d\s+like\s+to|"
     r"(?:can|could|would|will)\s+(?:you|u)|(?:voc[êe]|vc|tu)\s+(?:pode|podia|poderia|consegue))"
     r"[,!\s]+)*"
 )
@@ -78,7 +79,7 @@ SAVE_VERB_RE: Final = (
     r"bookmark)"
 )
 _FILL: Final = (
-    r"(?:(?:a[ií]|ae|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|l[aá]|"
+    r"(?:(?:a[ií]|ae|pfv|pls|please|por\s+favor|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|l[aá]|"
     r"na\s+(?:minha\s+)?lista|on\s+my\s+list)[,:\s]+)*"
 )
 _PLURAL: Final = (
@@ -489,14 +490,15 @@ def _mixed(message: str) -> Batch | None:
         return None
     default: PieceType = "note" if _NOTE_VERB.match(fold(head.group("verb"))) else "movie"
     boundary = _VERB_BOUNDARY if default == "note" else _TYPED_BOUNDARY
-    if not boundary.search(head.group("body")):
+    lines = "\n" in head.group("body").strip()  # one piece a line, each saying what it is
+    if not boundary.search(head.group("body")) and not lines:
         return None
     pieces: list[tuple[PieceType, str]] = []
     body = head.group("body")
     first = _PIECE_KIND.match(body)  # the first piece says what it is
     for part in _HARD.split(body):
         for chunk in boundary.split(part):
-            chunk = _GLUE.sub("", chunk.strip())  # ", e anota ...": the "e" joins, it is no text
+            chunk = _GLUE.sub("", _BULLET.sub("", chunk.strip()))  # ", e anota ...", "- "
             if not chunk:
                 continue
             typed = _typed_piece(chunk, default)
@@ -514,6 +516,12 @@ def _mixed(message: str) -> Batch | None:
                 continue
             pieces.append(typed)
     kinds = {kind for kind, _ in pieces}
+    if lines and not all(
+        _PIECE_KIND.match(_BULLET.sub("", p.strip())) or extract_urls(p)
+        for p in head.group("body").strip().split("\n")
+        if p.strip()
+    ):
+        return None  # lines that do not each say what they are: the lines' reading
     if len(pieces) < 2 or (kinds <= {"movie"} and default == "movie" and first is None):
         return None  # untyped titles only: the titles' reading (TMDB may join them)
     return Batch(

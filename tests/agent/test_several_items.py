@@ -197,3 +197,22 @@ def test_a_note_and_a_link_asked_with_too_are_two_pieces() -> None:
     assert batch.pieces == ("levar o RG na consulta", "https://example.org/rg")
     # words of its own beside the address are the planner's to read
     assert read_batch("anota X e salva esse link sobre receitas https://example.org/r") is None
+
+
+def test_one_typed_piece_a_line_is_one_item_each() -> None:
+    from agent.understanding.batches import read_batch
+
+    lines = read_batch("guarda aí:\n- filme Aquarius\n- série Sintonia\n- nota: ligar pro síndico")
+    assert lines is not None
+    assert lines.pieces == ("Aquarius", "Sintonia", "ligar pro síndico")
+    assert lines.types == ("movie", "tv_show", "note")
+    wished = read_batch("queria salvar o filme Her e a série Fleabag")
+    assert wished is not None
+    assert wished.types == ("movie", "tv_show")
+    notes = read_batch("anota:\n- pilha\n- valeu")  # untyped lines after a note verb: notes
+    assert notes is not None
+    assert (notes.kind, notes.pieces) == ("notes", ("pilha", "valeu"))
+    # lines that do not each say what they are keep their own reading
+    untyped = read_batch("salva:\nDuna\nTenet")
+    assert untyped is not None
+    assert untyped.kind == "titles"

@@ -13,13 +13,14 @@ of it is cut from what is left: the thing to remember, with its accents.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 from rapidfuzz.distance import OSA
 
 from agent.understanding.reminders.asks import ChangeAsk, read_ask
+from agent.understanding.reminders.clocks import Clock
 from agent.understanding.reminders.dates import Date, DayOffset, NthWeekday
 from agent.understanding.reminders.holidays import Country
 from agent.understanding.reminders.lexicon import Tok, fold_same_length, text_at, tokenize
@@ -359,11 +360,12 @@ def _only_time_before(before: str) -> bool:
     if toks and toks[-1].text in _SUBJECTS and before[toks[-1].end :].isspace():
         return False  # "isso me lembra que ...": what reminds is the subject, not a request
     when = read_when(toks, trigger=_AT_START)
-    repeat, vague = read_repeat(before), vague_repeat(before)
+    repeat, vague, same = read_repeat(before), vague_repeat(before), _SAME_TIME.search(before)
     spans = (
         (when.spans if when is not None else ())
         + (repeat.spans if repeat else ())
         + ((vague,) if vague else ())
+        + ((same.span(),) if same else ())  # "amanhã nesse mesmo horário me lembra de X"
     )
     left = " ".join(
         t.text
@@ -424,6 +426,11 @@ def parse(
     when = read_when(toks, trigger=trigger, month_first=month_first)
     if when is None:
         return None
+    same = _SAME_TIME.search(folded)
+    if same is not None and when.clock is None and when.part is None and when.day is not None:
+        # "amanhã nesse mesmo horário", "same time tomorrow": the day at now's clock
+        clock = Clock(now.hour, now.minute, None, fixed=True)
+        when = replace(when, clock=clock, spans=(*when.spans, same.span()))
     what = _what(text, ((span,) if span else ()) + when.spans)
     try:
         placed = place(when, now, country=country)
@@ -480,11 +487,15 @@ def _touching(folded: str, one: tuple[int, int], other: tuple[int, int]) -> bool
 
 
 _APPROXIMATELY = frozenset({"umas", "uns", "like", "ish"})
+_SAME_TIME = re.compile(
+    r"\b(?:(?:n?ess[ae]|n?est[ae]|n?a|n?o)\s+)?(?:mesm[oa]\s+(?:horario|hora)|(?:horario|hora)"
+    r"\s+de\s+(?:hoje|agora))\b|\b(?:(?:at\s+)?(?:the\s+)?same\s+time|this\s+time)\b"
+)
 # words that, beside a time the grammar read, say there was more to it than it read
 _LOOKS_LIKE_TIME = frozenset({
     "q", "vem", "dps", "dpois", "depois", "umas", "uns", "like", "end", "fim", "final",
     "week", "semana", "from", "black", "cyber", "proxima", "proximo", "next", "ish",
-    "antes", "before", "after", "ate", "until", "till",
+    "antes", "before", "after", "ate", "until", "till", "horario", "same",
 })  # fmt: skip
 
 

@@ -191,3 +191,21 @@ def test_a_reminder_request_with_only_a_question_mark_has_no_task() -> None:
     parsed = parse("me lembra amanhã?", NOW)
     assert isinstance(parsed, SetReminder)
     assert parsed.what == ""
+
+
+def test_the_same_time_on_another_day_is_nows_clock_on_that_day() -> None:
+    for message, due, what in (
+        (
+            "amanhã no mesmo horário me lembra de tomar o antibiótico",
+            "2026-03-19 14:20",
+            "tomar o antibiótico",
+        ),
+        (
+            "remind me same time on friday to water the plants",
+            "2026-03-20 14:20",
+            "water the plants",
+        ),
+    ):
+        parsed = parse(message, NOW)
+        assert isinstance(parsed, SetReminder), message
+        assert (parsed.due.strftime("%Y-%m-%d %H:%M"), parsed.what) == (due, what)
