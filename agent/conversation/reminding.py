@@ -15,6 +15,7 @@ Portugal), else the question.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -48,6 +49,7 @@ from agent.understanding.reminders.asks import CancelAsk, ListAsk, Period, read_
 from agent.understanding.reminders.lexicon import fold_same_length, tokenize
 from agent.understanding.reminders.placing import time_of_day
 from agent.understanding.reminders.reading import read_when
+from agent.understanding.reminders.requests import SAME_TIME
 from agent.understanding.reminders.rules import Rule, first_from, next_after, read_rrule
 from agent.understanding.textnorm import fold, one_line
 from storage.documents import ReminderDoc
@@ -713,6 +715,17 @@ def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> d
     Only words that are all time: "às 10", "amanhã às 9h"; never a message with more in it.
     """
     now = _now(deps, turn)
+    due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
+    if (shift := _SHIFT.fullmatch(fold(words).strip(" .!"))) is not None:
+        # "uma hora mais tarde", "30 min earlier": from the reminder's own time
+        amount = _AMOUNTS.get(shift.group("n")) or float(shift.group("n") or 1)
+        unit = 60 if shift.group("unit").startswith("h") else 1
+        sign = -1 if shift.group("dir") in ("mais cedo", "antes", "earlier", "before") else 1
+        moved = due + timedelta(minutes=sign * amount * unit)
+        return moved if moved.timestamp() > now.timestamp() else None
+    same = SAME_TIME.search(fold_same_length(words))
+    if same is not None:  # "sexta, mesmo horário": the reminder's own time on that day
+        words = (words[: same.start()] + words[same.end() :]).strip(" ,")
     month_first, country = reading_for(deps, turn)
     parsed = parse(f"me lembra {words}", now, month_first=month_first, country=country)
     if not isinstance(parsed, SetReminder) or parsed.what or parsed.rule is not None:
@@ -732,6 +745,14 @@ def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> d
         if kept.timestamp() > now.timestamp():
             return kept
     return parsed.due
+
+
+_SHIFT = re.compile(
+    r"(?:(?P<n>\d+|uma?|duas|dois|meia|an?|one|two|half\s+an?)\s+)?(?P<unit>horas?|h|hours?|hrs?"
+    r"|minutos?|min|mins|minutes?)\s+(?P<dir>mais\s+tarde|depois|later|mais\s+cedo|antes|earlier)"
+)
+_AMOUNTS = {"um": 1.0, "uma": 1.0, "a": 1.0, "an": 1.0, "one": 1.0, "dois": 2.0, "duas": 2.0,
+            "two": 2.0, "meia": 0.5, "half a": 0.5, "half an": 0.5}  # fmt: skip
 
 
 async def _just_set(deps: Deps, turn: Turn, scheduled: list[ReminderDoc]) -> ReminderDoc | None:

@@ -154,6 +154,27 @@ async def test_a_reminder_named_by_what_it_is_about_is_moved_not_added(db: Datab
         assert lembra.model_calls == 0
 
 
+async def test_a_reminder_moved_by_an_amount_or_to_a_day_at_the_same_time(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra amanhã às 16h de buscar o exame")
+        await lembra.say("remind me friday at 8am to renew the parking permit")
+        await lembra.say("me lembra quinta às 19h da aula de inglês")
+        later = await lembra.say("o do exame passa pra meia hora mais tarde")
+        same = await lembra.say("bump it to saturday, same time")  # the one just moved
+        day = await lembra.say("e a da aula de inglês vai pra sexta, mesmo horário")
+        reminders = await db.reminders.for_user(ALICE)
+        due = {r.text: _local(r.due_at_ms) for r in reminders}
+    assert "16:30" in later.text
+    assert "16:30" in same.text
+    assert "19:00" in day.text
+    assert due == {
+        "buscar o exame": "2026-01-10 16:30",
+        "renew the parking permit": "2026-01-09 08:00",
+        "aula de inglês": "2026-01-09 19:00",
+    }
+    assert lembra.model_calls == 0
+
+
 async def test_a_day_asked_about_lists_that_days_reminders_or_says_none(db: Database) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         none = await lembra.say("tenho algo pra amanhã?")

@@ -100,7 +100,8 @@ _CHANGE_TAIL = re.compile(  # "muda o do dentista para 10h", "move the dentist o
 _RETIME_LEAD = (
     r"(?:na\s+verdade|na\s+vdd|alias|melhor|corrigindo|quer\s+dizer|quis\s+dizer|ops+|opa"
     r"|oops|errei|me\s+enganei|foi\s+mal|desculpa|pode\s+ser|muda\s+pra|troca\s+pra"
-    r"|actually|sorry|my\s+bad|i\s+meant|make\s+it|change\s+it\s+to|wait|no|nao)"
+    r"|actually|sorry|my\s+bad|i\s+meant|make\s+it|change\s+it\s+to|wait|no|nao"
+    r"|(?:push|move|bump)\s+it\s+(?:to|till|until)|(?:passa|joga|adia)\s+(?:pra|para))"
 )
 # the reminder's words: one clause, never a second one after a comma or a dash
 _WORDS = r"[^\s,;](?:(?!\s[-–—]\s)[^,;])*?"
@@ -117,6 +118,12 @@ _PUT_ONE = re.compile(
     r"^\s*(?:bota|bote|poe|ponha|coloca|coloque|joga)\s+(?:o|a)\s+d[eoa]s?\s+(?P<query>"
     + _WORDS
     + r")\s+(?:para|pras?|pros?)\s+(?P<when>[^\s].*?)\s*[.!]*\s*$"
+)
+# "o do dentista passa pra uma hora mais tarde", "e o da mãe joga pra quarta": the reminder
+# named first, then a verb of moving and the new time
+_MOVED = re.compile(
+    r"^\s*(?:(?:e|and)\s+)?(?:o|a)\s+(?:lembrete\s+)?d[eoa]s?\s+(?P<query>" + _WORDS + r")\s+"
+    r"(?:passa|fica|vai|joga|muda|move|vira)\s+(?:pra|para|pro|pras)\s+(?P<when>[^\s].*?)\s*[.!]*\s*$"
 )
 _RETIME = re.compile(
     r"^\s*(?:" + _RETIME_LEAD + r"\s*[,:!.]?\s*)+(?:e\s+|eh\s+|is\s+|it'?s\s+|sera\s+)?"
@@ -187,7 +194,7 @@ def _read_ask(text: str) -> Ask | None:
         if m := pattern.match(folded):
             period = m.group("period")
             return ListAsk(_BY_LETTERS[re.sub(r"\s+", "", period)] if period else None)
-    for pattern in (_CHANGE, _CHANGE_TAIL, _CHANGE_ONE, _PUT_ONE):
+    for pattern in (_CHANGE, _CHANGE_TAIL, _CHANGE_ONE, _PUT_ONE, _MOVED):
         if m := pattern.match(folded):
             when = _words(text, m, "when")
             return ChangeAsk(_words(text, m, "query"), _AFTERWORD.sub("", when) or when)

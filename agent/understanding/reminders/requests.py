@@ -360,7 +360,7 @@ def _only_time_before(before: str) -> bool:
     if toks and toks[-1].text in _SUBJECTS and before[toks[-1].end :].isspace():
         return False  # "isso me lembra que ...": what reminds is the subject, not a request
     when = read_when(toks, trigger=_AT_START)
-    repeat, vague, same = read_repeat(before), vague_repeat(before), _SAME_TIME.search(before)
+    repeat, vague, same = read_repeat(before), vague_repeat(before), SAME_TIME.search(before)
     spans = (
         (when.spans if when is not None else ())
         + (repeat.spans if repeat else ())
@@ -426,7 +426,7 @@ def parse(
     when = read_when(toks, trigger=trigger, month_first=month_first)
     if when is None:
         return None
-    same = _SAME_TIME.search(folded)
+    same = SAME_TIME.search(folded)
     if same is not None and when.clock is None and when.part is None and when.day is not None:
         # "amanhã nesse mesmo horário", "same time tomorrow": the day at now's clock
         clock = Clock(now.hour, now.minute, None, fixed=True)
@@ -487,7 +487,7 @@ def _touching(folded: str, one: tuple[int, int], other: tuple[int, int]) -> bool
 
 
 _APPROXIMATELY = frozenset({"umas", "uns", "like", "ish"})
-_SAME_TIME = re.compile(
+SAME_TIME = re.compile(
     r"\b(?:(?:n?ess[ae]|n?est[ae]|n?a|n?o)\s+)?(?:mesm[oa]\s+(?:horario|hora)|(?:horario|hora)"
     r"\s+de\s+(?:hoje|agora))\b|\b(?:(?:at\s+)?(?:the\s+)?same\s+time|this\s+time)\b"
 )
