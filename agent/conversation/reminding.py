@@ -45,7 +45,14 @@ from agent.understanding.reminders import (
     tells_of_oneself,
     untimed,
 )
-from agent.understanding.reminders.asks import CancelAsk, ListAsk, Period, read_ask
+from agent.understanding.reminders.asks import (
+    CancelAsk,
+    ChangeAsk,
+    ListAsk,
+    Period,
+    read_ask,
+    without_afterwords,
+)
 from agent.understanding.reminders.lexicon import fold_same_length, tokenize
 from agent.understanding.reminders.placing import time_of_day
 from agent.understanding.reminders.reading import read_when
@@ -675,6 +682,12 @@ async def change(
     return finish(turn, f"{OK_MARK} " + text("reminder_changed", lang, label=label), kind="effect")
 
 
+def moves_one(message: str) -> bool:
+    """Whether `message` moves a reminder ("actually push it to 10pm"), whatever else its
+    words may hint (a "push" reads like a save)."""
+    return isinstance(read_ask(message), ChangeAsk)
+
+
 async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
     """Questions about reminders and changes to them read in code where sure (issue 43)."""
     asked = read_ask(message)
@@ -725,7 +738,7 @@ def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> d
         return moved if moved.timestamp() > now.timestamp() else None
     same = SAME_TIME.search(fold_same_length(words))
     if same is not None:  # "sexta, mesmo horário": the reminder's own time on that day
-        words = (words[: same.start()] + words[same.end() :]).strip(" ,")
+        words = without_afterwords((words[: same.start()] + words[same.end() :]).strip(" ,"))
     month_first, country = reading_for(deps, turn)
     parsed = parse(f"me lembra {words}", now, month_first=month_first, country=country)
     if not isinstance(parsed, SetReminder) or parsed.what or parsed.rule is not None:

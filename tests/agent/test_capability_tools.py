@@ -182,7 +182,7 @@ async def test_a_title_the_message_never_named_is_refused_and_asked_again(db: Da
     async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
         reply = await lembra.say(
             # no save verb in front: the planner's ("salva Duna e Matrix" is split in code)
-            "quero guardar Duna e Matrix pra ver depois",
+            "me ajuda a guardar Duna e Matrix pra ver depois",
             llm=[
                 call(
                     "save_items",

@@ -175,6 +175,23 @@ async def test_a_reminder_moved_by_an_amount_or_to_a_day_at_the_same_time(db: Da
     assert lembra.model_calls == 0
 
 
+async def test_a_reminder_just_set_is_pushed_or_moved_with_afterwords(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("remind me today at 9pm to defrost the fish")
+        pushed = await lembra.say("actually push it to 9:45pm")  # "push" reads like a save
+        await lembra.say("me lembra sexta às 10h de levar o gato no vet")
+        moved = await lembra.say("ops, é na quinta na vdd, mesmo horário")
+        reminders = await db.reminders.for_user(ALICE)
+        items = await lembra.items()
+    assert "21:45" in pushed.text
+    assert "10:00" in moved.text
+    assert {r.text: _local(r.due_at_ms) for r in reminders} == {
+        "defrost the fish": "2026-01-05 21:45",
+        "levar o gato no vet": "2026-01-08 10:00",
+    }
+    assert items == []  # nothing saved
+
+
 async def test_a_day_asked_about_lists_that_days_reminders_or_says_none(db: Database) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         none = await lembra.say("tenho algo pra amanhã?")

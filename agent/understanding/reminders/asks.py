@@ -158,8 +158,17 @@ _REASON: Final = re.compile(
 
 # "8pm instead", "10h então": said after the new time, no part of it
 _AFTERWORD: Final = re.compile(
-    r"(?:[\s,]+(?:instead|then|please|pls|entao|então|por\s+favor|pf|pfv|mesmo))+\s*$", re.I
+    r"(?:[\s,]+(?:instead|then|please|pls|entao|então|por\s+favor|pf|pfv|mesmo|na\s+vdd"
+    r"|na\s+verdade|na\s+real|actually))+\s*$",
+    re.I,
 )
+
+
+def without_afterwords(when: str) -> str:
+    """The new time without words said after it ("quinta na vdd" -> "quinta")."""
+    return _AFTERWORD.sub("", when) or when
+
+
 # a clause of its own after the request: "..., remarcaram", "... - not going anymore"
 _CLAUSE: Final = re.compile(r"\s*[,;]\s+|\s+[-–—]\s+")
 
