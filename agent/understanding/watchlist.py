@@ -1656,10 +1656,28 @@ def _tail_facts(tail: str) -> tuple[int | None, int | None]:
         if score is not None:
             rating = score
             continue
-        if re.match(_FEELING, part) or _is_comment(part):
+        if re.match(_FEELING, part) or _is_comment(part) or _aside(part):
             continue
         return None, None
     return days, rating
+
+
+# in a clause after the mark, what makes it more than a comment: a request, a "not", another
+# viewing ("chorei demais", "achei sensacional", "masterpiece", "q final" are comments)
+_MORE_THAN_COMMENT: Final = re.compile(
+    r"\b(?:salva|salve|guarda|anota|apaga|deleta|remove|tira|marca|desmarca|lembra|lista|mostra"
+    r"|procura|busca|save|add|delete|mark|unmark|remind|list|show|find|search|nao|n|not|never"
+    r"|nunca|ainda|yet|also|tambem|tb|too|e|and|onde|where|qual|which|quanto|quantos|how)\b"
+)
+
+
+def _aside(part: str) -> bool:
+    """A short clause said about the title just marked, asking nothing and naming no other."""
+    return (
+        len(part.split()) <= 6
+        and not _MORE_THAN_COMMENT.search(part)
+        and (re.search(_SEE_VERBS, part) is None)
+    )
 
 
 def said_rating(text: str) -> int | None:

@@ -1182,6 +1182,22 @@ def test_a_but_clause_after_the_title_is_no_part_of_it() -> None:
         assert found.title.casefold() == said.split()[1], said
 
 
+def test_a_short_comment_after_the_mark_is_no_part_of_it() -> None:
+    for said, title in (
+        ("assisti Fargo, que roteiro", "fargo"),
+        ("terminei the bear!!! chorei litros", "the bear"),
+        ("watched Heat, what a shootout", "heat"),
+        ("watched Heat, where can I see the sequel", None),  # it asks: not read in code
+    ):
+        found = read(said)
+        if title is None:
+            assert found is None, said
+            continue
+        assert found is not None, said
+        assert found.title.casefold() == title, said
+    assert read("já vi Duna, apaga ele") is None  # a request after it: the planner's
+
+
 def test_seen_in_part_is_no_mark_read_in_code() -> None:
     for said in ("vi Interestelar no sofá mas cochilei", "watched Heat but gave up halfway"):
         assert read(said) is None, said
