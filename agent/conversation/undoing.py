@@ -124,6 +124,11 @@ async def undo(deps: Deps, turn: Turn, args: str = "") -> Reply:
     receipt = _receipt(turn)
     if receipt is not None:  # this update's undo already ran: answer as it did
         return done_reply(turn, receipt)
+    if turn.open_pending is not None or turn.waiting_delete is not None:
+        # a question was open when this message came ("não, desfaz, mudei de ideia" after
+        # "apaga tudo?"): the undo takes the question back, nothing older (DESIGN 11.3)
+        await pendings.clear(deps, turn)
+        return finish(turn, text("undo_cancelled_question", lang), kind="deterministic")
     events = await _recent(deps, turn)
     group = last_effect(events)
     if not group:

@@ -206,3 +206,18 @@ async def test_a_correction_clause_keeps_its_words_for_the_reader_that_needs_the
         assert "17:30" in reply.text
         (reminder,) = [r for r in await db.reminders.for_user(ALICE) if r.state == "scheduled"]
         assert "encomenda" in reminder.text
+
+
+async def test_a_planned_undo_while_a_question_is_open_takes_the_question_back(
+    db: Database,
+) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("anota: trocar a resistência do chuveiro")
+        await lembra.say("guarda https://example.org/bolo-de-fuba")
+        await lembra.say("apaga tudo")
+        assert await lembra.pending() is not None
+        reply = await lembra.say("hmm pensei melhor, volta isso", llm=[call("undo_last")])
+        assert await lembra.pending() is None
+        assert len(await lembra.items()) == 2  # nothing deleted, the save before it kept
+        assert "undone" not in await lembra.event_types()
+    assert "pergunta" in reply.text
