@@ -17,7 +17,9 @@ Sets:
   it no longer measures anything. The format, one case a line: {"id", "language": "pt"|"en",
   "kind", "label": "effect_claim"|"false_list"|"true_list"|"no_claim"|"offer", "user",
   "stored": [{"type": movie|tv|video|link|note, "title", "year"?, "original_title"?,
-  "state"?}], "reply"}. bench/claims_blind3.jsonl (300 replies, wave 6, same format, `--set d
+  "state"?}], "reply"}. bench/claims_blind4.jsonl (430 replies, wave 8, first run on 586c2f9:
+  231/279 false claims caught (82.8%), 10/129 true statements refused (7.8%); spent since).
+  bench/claims_blind3.jsonl (300 replies, wave 6, same format, `--set d
   --file bench/claims_blind3.jsonl`) was written the same way and run once: 165/195 false
   claims caught (84.6%), 6/90 true statements refused (6.7%); spent since. bench/claims_e.jsonl, bench/claims_f.jsonl and bench/claims_g.jsonl are ours (`--set e`, `--set f`,
   `--set g`; g, written for issue 42's second round: "only X left", picks "from your list",

@@ -26,7 +26,10 @@ blind for issue 43, run once (first-run figures in the wave-4 closing note), spe
 bench/reminder_recurring_blind3.tsv (90) and bench/reminder_partial_blind3.tsv (90), written
 blind in wave 6 and run once (first run: repeating as typed 91.1% EN and PT, as `/remind`
 91.1% EN, 93.3% PT; one-offs as typed 80.0% EN, 75.6% PT, as `/remind` 95.6% EN, 86.7% PT;
-0 early in all), spent since.
+0 early in all), spent since; bench/reminder_recurring_blind4.tsv (100) and
+bench/reminder_partial_blind4.tsv (112), written blind in wave 8 and run once on 586c2f9
+(repeating as typed 79.2% EN, 84.6% PT, as `/remind` 85.4% EN, 88.5% PT, 0 early; one-offs
+as typed 90.7% EN, 86.2% PT, as `/remind` 92.6% EN, 91.4% PT, 1 early), spent since.
 
 Run from the repo root: `.venv/bin/python bench/reminder_recurring.py --file PATH.tsv [--show]
 [--as-remind]`; `--as-remind` reads each message as `/remind <message>` does, for sets whose

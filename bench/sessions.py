@@ -32,7 +32,11 @@ figures in the wave-4 closing note, spent since): bench/sessions_blind_understan
 bench/sessions_blind_watchlist.json (29, with its TMDB catalogue, issue 44). Wave 6's, written
 the same way and run once with no model (first run in its closing note, spent since):
 bench/sessions_blind3_understanding.json (16), bench/sessions_blind3_watchlist.json (10, with
-its catalogue), bench/sessions_blind3_undo_reminders.json (10). (Wave 5's blind sets were lost
+its catalogue), bench/sessions_blind3_undo_reminders.json (10). Wave 8's, the same way, run once on
+586c2f9 (first run in that wave's closing note: no model 18/42, 3/24, 13/25; local 1.5B 29/42,
+5/24, 14/25), spent since: bench/sessions_blind4_understanding.json (42),
+bench/sessions_blind4_watchlist.json (24, with its catalogue), bench/sessions_blind4_undo_reminders.json
+(25). (Wave 5's blind sets were lost
 with the machine they were written on before they were committed; their first-run figures are
 in that wave's note.)
 `--fresh-runtime` builds the runtime again for every message, as one `lembra chat` per
