@@ -197,7 +197,8 @@ _END_OF = re.compile(
 
 _MONTH_AFTER = re.compile(
     r"\s*(?:(?:o\s+)?(?:(?:fim|final)\s+de\s+)?(?:mes\s+de\s+)?|(?:the\s+)?(?:end\s+of\s+)?)"
-    r"(?P<month>[a-z]+)\b(?!\s+\d|\s+de\s+\d)"
+    # a month's name, so "end of" is never read as one ("until end of feb")
+    rf"(?P<month>{'|'.join(sorted(MONTHS, key=len, reverse=True))})\b(?!\s+\d|\s+de\s+\d)"
 )
 
 

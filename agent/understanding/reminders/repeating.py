@@ -262,7 +262,8 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "monthday",
         ),
         (
-            r"\b(?:every\s+month|monthly)\s*,?\s+on\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?",
+            r"\b(?:every\s+month|monthly)\s*,?\s+on\s+the\s+(?P<d>\d{1,2}(?:st|nd|rd|th)?"
+            r"(?:\s*(?:,|and|&)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?)*)",
             "monthday",
         ),
         (
@@ -629,13 +630,16 @@ _CUE = re.compile(
 _HOW_OFTEN = r"(?:\d+|duas|tres|quatro|cinco|seis|two|three|four|five|six)"
 # repetition with no rule to read: asked, never set ("de vez em quando", "every now and then")
 _VAGUE = re.compile(
-    r"\b(?:de\s+vez\s+em\s+quando|as\s+vezes|com\s+frequencia|frequentemente"
+    r"\b(?:de\s+vez\s+em\s+(?:quando|qdo|qnd|qndo)|as\s+vezes|com\s+frequencia|frequentemente"
+    r"|every\s+(?:few|couple\s+of|couple)\s+(?:days|weeks|hours)|a\s+cada\s+(?:uns|alguns)\s+dias"
     r"|(?:varias|algumas|umas)\s+vezes\s+(?:por|ao|no)\s+dia|volta\s+e\s+meia"
     r"|every\s+(?:now\s+and\s+then|so\s+often|once\s+in\s+a\s+while)|now\s+and\s+then"
     r"|from\s+time\s+to\s+time|regularly|frequently|periodically|often"
     r"|(?:several|a\s+few|many)\s+times\s+(?:a|per)\s+day"
     # how often but not which days: "3x por semana", "duas vezes no mês", "twice a week"
     rf"|{_HOW_OFTEN}\s*(?:x|vezes|times)\s+(?:por|na|no|ao|a|per|every|each)\s+(?:semana|mes|week|month)"
+    # how many times a day, but not at what times: "3 times a day", "3x ao dia" (twice is read)
+    r"|(?:[3-9]|three|four|five|six|tres|quatro|cinco|seis)\s*(?:x|vezes|times)\s+(?:por|ao|a|per)\s+(?:dia|day)"
     r"|twice\s+(?:a|per|every|each)\s+(?:week|month))\b"
 )
 

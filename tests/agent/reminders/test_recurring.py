@@ -53,6 +53,7 @@ def first_three(message: str, now: datetime = NOW) -> tuple[str, list[str], str]
         ("remind me wkdays at 8am to check the mail", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "2026-01-06 08:00", "check the mail"),
         ("remind me every 1st and 3rd tuesday at 7pm to go to choir", "FREQ=MONTHLY;BYDAY=1TU,3TU", "2026-01-06 19:00", "go to choir"),
         ("me lembra toda segunda e quarta sexta do mês de ir à feira", "FREQ=MONTHLY;BYDAY=2FR,4FR", "2026-01-09 09:00", "ir à feira"),
+        ("remind me every month on the 10th and 25th at 8am to pay the card", "FREQ=MONTHLY;BYMONTHDAY=10,25", "2026-01-10 08:00", "pay the card"),
     ],
 )  # fmt: skip
 def test_a_repeating_shape_gives_its_rule_first_time_and_text(
@@ -81,6 +82,11 @@ def test_until_a_date_and_n_times_end_the_rule() -> None:
     assert month_end.rule is not None
     assert month_end.what == "levar o lixo"
     assert len(occurrences(month_end.rule, month_end.due, limit=20)) == 7  # Jan 12 .. Feb 23
+    english = parse("remind me every monday at 8 until end of feb to take out the trash", NOW)
+    assert isinstance(english, SetReminder)
+    assert english.rule is not None
+    assert english.what == "take out the trash"
+    assert len(occurrences(english.rule, english.due, limit=20)) == 7
 
 
 @pytest.mark.parametrize(
@@ -261,3 +267,17 @@ def test_holidays_named_by_a_weekday_are_their_date_not_that_weekday(
     assert isinstance(parsed, SetReminder), parsed
     assert parsed.due.strftime("%Y-%m-%d %H:%M") == due
     assert parsed.what in ("pagar", "pay")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "de vez em qdo me lembra de alongar",
+        "remind me every couple of days to call grandma",
+        "4 times a day remind me to drink water",
+    ],
+)
+def test_how_often_without_a_rule_to_read_is_asked(message: str) -> None:
+    asked = parse(message, NOW)
+    assert isinstance(asked, AskWhen), asked
+    assert asked.reason == "vague"
