@@ -450,7 +450,10 @@ _HOW_MUCH: Final = (
     r"three|four|five|ten|many|several|so many|multiple|a few|a couple of)\s+(?:vezes|times|x)|"
     r"twice|thrice|(?:todas|todos)\s+(?:as\s+|os\s+)?(?:temporadas|episodios|eps|partes)|"
     r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:seasons|episodes|eps|parts)|inteir[oa]|tudo|"
-    r"the whole thing|de novo|again|already|ja|too|tambem|rs"  # "rs": a laugh, after the verb
+    r"the whole thing|de novo|again|already|ja|too|tambem|rs|"  # "rs": a laugh, after the verb
+    # when or how surely, after the verb: "já vi faz tempo", "eu vi na vdd", "ages ago"
+    r"faz (?:um )?tempo|faz tempao|ha (?:muito )?tempo|na vdd|na verdade|na real|ages ago|"
+    r"a long time ago|years ago|anos atras|finally|enfim"
 )
 # the command said again at the end: "pode marcar", "marca como visto", "desmarca pfv"
 _COMMAND_AGAIN: Final = (

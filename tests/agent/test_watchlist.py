@@ -1198,6 +1198,16 @@ def test_a_short_comment_after_the_mark_is_no_part_of_it() -> None:
     assert read("já vi Duna, apaga ele") is None  # a request after it: the planner's
 
 
+def test_when_or_how_surely_after_the_verb_is_no_part_of_the_title() -> None:
+    for said, title in (
+        ("Carol eu já vi faz tempo", "carol"),
+        ("Tár eu vi na real", "tár"),
+    ):
+        found = read(said)
+        assert found is not None, said
+        assert found.title.casefold() == title, said
+
+
 def test_seen_in_part_is_no_mark_read_in_code() -> None:
     for said in ("vi Interestelar no sofá mas cochilei", "watched Heat but gave up halfway"):
         assert read(said) is None, said
