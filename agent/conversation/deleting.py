@@ -9,7 +9,7 @@ from agent.conversation.replies import confirm_choices, finish, item_label
 from agent.conversation.shelf import PREVIEW_EXAMPLES, kept_shelf
 from agent.conversation.turn import Turn
 from agent.deps import Deps
-from agent.texts import OK_MARK, items_word, text, type_word
+from agent.texts import OK_MARK, items_word, joined, text, type_word
 from agent.texts.durations import duration
 from agent.tools import estimating
 from agent.tools.base import Deleted, NotFound
@@ -47,7 +47,7 @@ async def delete_preview(
         # a deletion asked while another waited for its "sim": one question for both
         earlier = [pendings.ItemOption(item_id=waiting.item_id, label=waiting.label)]
         pending.also = [*earlier, *waiting.also]
-        label = joined([o.label for o in pending.also] + [label], turn.language)
+        label = joined([*(o.label for o in pending.also), label], turn.language)
         dropped = text("pending_dropped", turn.language)
         turn.notes = [n for n in turn.notes if n != dropped]
     await pendings.store(deps, turn, pending)
@@ -120,12 +120,6 @@ def _expires(deps: Deps, turn: Turn) -> str:
 
 def _ids(pending: pendings.ConfirmDeleteItem) -> set[str]:
     return {pending.item_id, *(o.item_id for o in pending.also)}
-
-
-def joined(labels: list[str], language: str) -> str:
-    """ "A, B e C" / "A, B and C"."""
-    last = " e " if language == "pt" else " and "
-    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + last + labels[-1]
 
 
 async def confirmed(deps: Deps, turn: Turn, pending: pendings.ConfirmDeleteItem) -> Reply:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agent.texts import text
+from agent.texts import joined, text
 from agent.texts.explaining import TEXTS as WORDS
 from agent.types import Language
 
@@ -53,7 +53,7 @@ def why_text(meta: Mapping[str, Any], language: Language) -> str:
     belief = meta.get("belief") or {}
     if float(belief.get("delta") or 0):  # seed 000: a taste noted, told without its figures
         parts.append(text("why_belief_noted", language))
-    done = _joined(parts, language)
+    done = joined(parts, language)
     lines.append(
         text("why_done", language, done=done) if done else text("why_nothing_done", language)
     )
@@ -94,10 +94,3 @@ def _receipt(receipt: str, language: Language) -> str:
     """ "item_saved:<hash>" -> "item salvo" (the hash is for `--show-meta` and `lembra ledger`)."""
     event = receipt.partition(":")[0]
     return text(f"event_{event}" if f"event_{event}" in WORDS else "event_other", language)
-
-
-def _joined(parts: Sequence[str], language: Language) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    last = " e " if language == "pt" else " and "
-    return ", ".join(parts[:-1]) + last + parts[-1]

@@ -761,7 +761,7 @@ def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> d
 
 
 _SHIFT = re.compile(
-    r"(?:(?P<n>\d+|uma?|duas|dois|meia|an?|one|two|half\s+an?)\s+)?(?P<unit>horas?|h|hours?|hrs?"
+    r"(?:(?P<n>\d{1,3}|uma?|duas|dois|meia|an?|one|two|half\s+an?)\s+)?(?P<unit>horas?|h|hours?|hrs?"
     r"|minutos?|min|mins|minutes?)\s+(?P<dir>mais\s+tarde|depois|later|mais\s+cedo|antes|earlier)"
 )
 _AMOUNTS = {"um": 1.0, "uma": 1.0, "a": 1.0, "an": 1.0, "one": 1.0, "dois": 2.0, "duas": 2.0,

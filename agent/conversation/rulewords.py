@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from agent.texts import text
+from agent.texts import joined, text
 from agent.types import Language
 from agent.understanding.reminders.repeating import CODES
 from agent.understanding.reminders.rules import Rule
@@ -40,12 +40,7 @@ def _days(codes: list[str], language: Language) -> tuple[str, bool]:
     """ "segunda e quarta", and whether the first is feminine (PT "toda" / "todo")."""
     indexes = [CODES.index(c[-2:]) for c in codes if c[-2:] in CODES]
     names = [_day_name(i, language) for i in indexes]
-    joined = (
-        names[0]
-        if len(names) == 1
-        else ", ".join(names[:-1]) + f" {text('rule_and', language)} " + names[-1]
-    )
-    return joined, bool(indexes) and indexes[0] in _FEMININE
+    return joined(names, language), bool(indexes) and indexes[0] in _FEMININE
 
 
 def describe(rule: Rule, start: datetime, language: Language) -> str:  # noqa: C901
@@ -81,12 +76,7 @@ def describe(rule: Rule, start: datetime, language: Language) -> str:  # noqa: C
             for code in byday:
                 forms = text(f"rule_nth_{int(code[:-2] or '1')}", lang).split("|")
                 ordinals.append(forms[0] if feminine or len(forms) == 1 else forms[1])
-            joint = " e " if lang == "pt" else " and "
-            ordinal = (
-                ", ".join(ordinals[:-1]) + joint + ordinals[-1]
-                if len(ordinals) > 1
-                else ordinals[0]
-            )
+            ordinal = joined(ordinals, lang)
             every = text("rule_every_f" if feminine else "rule_every_m", lang)
             words = text("rule_nth", lang, every=every, nth=ordinal, day=_day_name(index, lang))
         else:

@@ -68,7 +68,7 @@ from agent.planning.prompt import (
 )
 from agent.planning.schema import planner_function_schema
 from agent.planning.step import PlanningSession
-from agent.texts import OK_MARK, items_word, text
+from agent.texts import OK_MARK, items_word, joined, text
 from agent.tools import paths, registry
 from agent.tools.base import Found, PageFetched, Reasoned, Saved, Simulated, ToolContext
 from agent.tools.finding import execute_delete_all
@@ -410,7 +410,7 @@ class Runtime:
             await pendings.clear(self.deps, turn)
             if isinstance(current, pendings.ConfirmDeleteItem):  # what stays, by its name
                 labels = [o.label for o in current.also] + [current.label]
-                kept = text("undo_kept_item", lang, label=deleting.joined(labels, lang))
+                kept = text("undo_kept_item", lang, label=joined(labels, lang))
                 return finish(turn, kept, kind="deterministic")
             return finish(turn, text("undo_cancelled_question", lang), kind="deterministic")
         if isinstance(current, pendings.ChooseClarification):

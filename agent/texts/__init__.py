@@ -11,6 +11,7 @@ the helpers every area shares: `text`, `plural` and the item type names.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from agent.texts import (
@@ -166,6 +167,13 @@ def plural(count: int, noun: str, language: Language, *, with_count: bool = True
 def has_text(key: str) -> bool:
     """Whether `key` is a text of the catalog (a failure's reason may name one)."""
     return key in _TEXTS
+
+
+def joined(parts: Sequence[str], language: Language) -> str:
+    """ "A, B e C" / "A, B and C"; one part alone as it is."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " " + text("rule_and", language) + " " + parts[-1]
 
 
 def items_word(count: int, language: Language) -> str:

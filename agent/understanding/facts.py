@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from agent.understanding.references import fold_same_length
-from agent.understanding.vocabulary import ItemType
+from agent.understanding.vocabulary import TYPE_WORDS, ItemType
 
 Field = Literal["year", "title"]
 
@@ -32,11 +32,15 @@ class Fact:
     value: str  # the value as the user wrote it ("1982", "Interestelar", "o Nolan")
 
 
+# a type's word, singular, names the item of that type ("a série é X"), typed as the list reads it
+TYPED: Final[dict[str, ItemType]] = {
+    w: TYPE_WORDS[w] for w in "filme movie film serie seriado show series".split()
+}
 _FIELDS: Final[dict[str, Field | None]] = {
     **dict.fromkeys("ano year lancamento release".split(), "year"),
     **dict.fromkeys("titulo title nome name".split(), "title"),
     # "ah escrevi errado, a série é Irmandade": the item of that type named again, as a fix
-    **dict.fromkeys("filme movie film serie seriado show series".split(), "title"),
+    **dict.fromkeys(TYPED, "title"),
     **dict.fromkeys(
         """diretor diretora direcao director direction ator atriz atores actor actress actors
         protagonista protagonistas lead star estrela elenco cast genero genre autor autora author
@@ -102,10 +106,6 @@ _OF_YEAR: Final = re.compile(
     rf"\s+(?:(?:de|do|da|from|of|in|em)\s+)?(?P<value>(?:18|19|20)\d\d){_TAIL}"
 )
 _YEAR: Final = re.compile(r"^(?:18|19|20)\d\d$")
-TYPED: Final[dict[str, ItemType]] = {
-    **dict.fromkeys("filme movie film".split(), "movie"),
-    **dict.fromkeys("serie seriado show series".split(), "tv_show"),
-}
 _FIXING: Final = re.compile(
     r"\b(?:certo|certa|correto|correta|right|correct|errado|errada|wrong|verdade|actually|vdd"
     r"|real|escrevi|typo|digitei)\b"

@@ -192,6 +192,17 @@ async def test_a_reminder_just_set_is_pushed_or_moved_with_afterwords(db: Databa
     assert items == []  # nothing saved
 
 
+async def test_a_move_by_an_impossible_amount_changes_nothing_and_does_not_fail(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra amanhã às 16h de buscar o exame")
+        reply = await lembra.say("o do exame passa pra 99999999999 horas mais tarde")
+        (kept,) = await db.reminders.for_user(ALICE)
+    assert reply.meta.state != "FAIL"
+    assert _local(kept.due_at_ms) == "2026-01-06 16:00"
+
+
 async def test_a_day_asked_about_lists_that_days_reminders_or_says_none(db: Database) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         none = await lembra.say("tenho algo pra amanhã?")

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from agent.conversation.batching import save_batch
 from agent.conversation.turn import Turn
 from agent.types import Incoming
@@ -216,3 +219,17 @@ def test_one_typed_piece_a_line_is_one_item_each() -> None:
     untyped = read_batch("salva:\nDuna\nTenet")
     assert untyped is not None
     assert untyped.kind == "titles"
+
+
+@given(
+    st.sampled_from(
+        ["salva:\n", "bota na lista:\n- ", "quero guardar ", "anota X e salva esse link tb "]
+    ),
+    st.lists(st.text(max_size=30), max_size=5),
+    st.sampled_from(["\n", "\n- ", " e o filme ", " https://example.org/a "]),
+)
+def test_reading_typed_lines_never_raises(head: str, parts: list[str], sep: str) -> None:
+    from agent.understanding.batches import read_batch
+
+    read_batch(head + sep.join(parts))
+    read_batch(head + sep.join(parts), split_and=True)

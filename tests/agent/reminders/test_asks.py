@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agent.understanding.reminders.asks import CancelAsk, ChangeAsk, ListAsk, read_ask
+from agent.understanding.reminders.requests import tells_of_oneself
 
 
 @pytest.mark.parametrize(
@@ -71,3 +74,17 @@ def test_each_shape(text: str, expected: object) -> None:
 )
 def test_shapes_people_type(text: str, expected: object) -> None:
     assert read_ask(text) == expected
+
+
+@given(
+    st.sampled_from(["o do ", "e a da ", "push it to ", "ops, é ", "muda o lembrete do ", ""]),
+    st.text(max_size=60),
+    st.sampled_from([" passa pra ", " joga pra ", ", mesmo horário", " same time", ""]),
+    st.text(max_size=40),
+)
+def test_reading_a_move_or_a_question_never_raises(
+    head: str, middle: str, verb: str, tail: str
+) -> None:
+    said = head + middle + verb + tail
+    read_ask(said)
+    tells_of_oneself(said)
