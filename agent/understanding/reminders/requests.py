@@ -70,9 +70,22 @@ _CANCEL = re.compile(
     r"|cancel|delete|remove)\s+(?:o\s+|a\s+|the\s+|my\s+|meu\s+)?(?:lembrete|reminder)\s*"
     r"(?:n(?:umero|o|º|°)?\.?\s*|#|number\s+)?(.*?)\s*[.!]*\s*$"
 )
-_UNDO = re.compile(
-    r"^\s*(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras|undo\s+(?:that|it|last)"
-    r"|desfaz(?:er)?\s+(?:isso|isto|o\s+ultimo|a\s+ultima|essa|esse))\s*[.!]*\s*$"
+# «desfaz» with what it names ("desfaz esse último", "undo the last one", "desfaz pfv")
+_UNDO_HEAD = (
+    r"^\s*(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras)"
+    r"(?:\s+(?:isso|isto|esse|essa|este|esta|o|a|ai|ae|ultim[oa]|last|that|it|the|this|one"
+    r"|coisa|thing|pfv|pf|pls|please|por\s+favor|agora|now|ja|rapidinho|de\s+novo))*"
+)
+_UNDO = re.compile(_UNDO_HEAD + r"\s*[.!]*\s*$")
+# «desfaz» and why: "desfaz pfv, minha irmã q vai levar", "undo that, wrong one"; a reason
+# asks nothing more, so anything that reads as another request or takes the undo back
+# ("desfaz, não, deixa") is the planner's
+_UNDO_BECAUSE = re.compile(_UNDO_HEAD + r"\s*[,;:.!-]+\s*(?P<why>\S.*)$")
+_NOT_A_REASON = re.compile(
+    r"\b(?:salv|anot|apag|lembr|remind|mud[ae]|troc|add|save|delet|remov|cancel|marc|mark|bot[ae]"
+    r"|coloc|adicion|guard|edit|renome|renam|list|mostr|show|desfaz|undo|refaz|redo|deix[ae]"
+    r"|esquec|never\s*mind|nao\s+(?:precisa|faz|espera)|don'?t\s+(?:undo|bother)|no\s+wait"
+    r"|keep\s+it|cancel)",
 )
 _REDO = re.compile(
     r"^\s*(?:/redo|/refazer|refaz(?:er)?|refaca|redo|redo\s+(?:that|it)|refaz(?:er)?\s+(?:isso|isto))"
@@ -125,7 +138,11 @@ ReminderParse = SetReminder | PastTime | AskWhen
 def route(text: str) -> tuple[RouteName, str] | None:
     """The reminder or undo command a message is, with its arguments, or None."""
     folded = fold_same_length(text)
-    if _UNDO.match(folded):
+    if _UNDO.match(folded) or (
+        (why := _UNDO_BECAUSE.match(folded)) is not None
+        and not _NOT_A_REASON.search(why.group("why"))
+        and "?" not in why.group("why")
+    ):
         return ("undo", "")
     if _REDO.match(folded):
         return ("redo", "")
