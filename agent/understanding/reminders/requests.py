@@ -461,6 +461,13 @@ def parse(
     if repeat_cue(_mask(folded, list(((span,) if span else ()) + when.spans))):
         # rule words the grammar could not read ("segunda sim, segunda não" unknown): never once
         return AskWhen(what, later_today_options(now), "partial")
+    start = min((a for a, _ in when.spans), default=0)
+    if when.spans and (_DEADLINE.search(folded[:start]) or _DEADLINE_HEAD.match(folded[start:])):
+        # "até sexta", "by friday", "antes das 17h": a deadline, not the moment to remind;
+        # when only the deadline itself is still ahead, that is the time
+        ahead = timedelta(hours=1) if when.clock is not None else timedelta(days=1)
+        if placed.at - ahead > now:
+            return AskWhen(what, (placed.at - ahead, placed.at), "partial")
     unread = unread_time_words(toks, when.spans, span)
     if when.clock is not None and (not when.clock.ambiguous or when.part is not None):
         # "umas 5 da tarde", "like 5pm": about a clock that says its half of the day
@@ -478,6 +485,9 @@ def parse(
     return SetReminder(what, placed.at, placed.default_time, placed.zone)
 
 
+_BY = r"(?:ate|by|antes\s+d[eoa]s?|before|no\s+maximo)"
+_DEADLINE = re.compile(rf"\b{_BY}\s*$")
+_DEADLINE_HEAD = re.compile(rf"{_BY}\b")
 _FREQUENCY_WORD = re.compile(
     r"(?:daily|weekly|monthly|yearly|diari[oa]s?|semana(?:l|is)|mensa(?:l|is)|anua(?:l|is))"
 )
