@@ -176,8 +176,8 @@ _NOT_SUBJECTS: Final = frozenset(
 
 
 def states_value(message: str) -> bool:
-    """Whether `message` has the shape `restated` reads ("a senha é 1234"), read on the message
-    alone, so a note is fetched only for a message that may restate it."""
+    """Whether `message` has the shape `restated` reads ("a senha é 1234", "errei, é 1243"),
+    read on the message alone, so a note is fetched only for a message that may restate it."""
     return _stated(message) is not None
 
 
@@ -190,12 +190,26 @@ def restated(message: str, content: str) -> str | None:
     return put_value(content, *stated) if stated is not None else None
 
 
+# "errei, é girassol23", "wait no, it's 3170", "é 1243 na vdd": a value alone, said of the
+# note just saved; the one word of its shape there is the one it replaces
+_BARE_VALUE: Final = re.compile(
+    r"^(?:(?:errei|ops|opa|oops|wait|no|nao|sorry|desculpa|na\s+verdade|na\s+vdd|actually|"
+    r"correcao|correction|pera)\s+)*(?:e|eh|it\s*s|its|is|era|ta|sera|o\s+certo\s+e)\s+"
+    r"(?P<value>\w+)(?:\s+(?:na\s+verdade|na\s+vdd|actually|mesmo|sorry))*\s*$"
+)
+
+
 def _stated(message: str) -> tuple[list[str], str] | None:
     """The words `message` states a value for and the value ("a senha é 1234"), or None."""
     raw = message.strip()
     if not raw or len(raw) > 200 or "?" in raw or "\n" in raw:
         return None
-    said = _STATED.match(re.sub(r"[^\w\s]", " ", fold_same_length(raw)))
+    spaced = re.sub(r"[^\w\s]", " ", fold_same_length(raw))
+    bare = _BARE_VALUE.match(" ".join(spaced.split()))
+    if bare is not None and any(c.isdigit() for c in bare.group("value")):
+        value = bare.group("value")  # as written: "é Girassol23" keeps its capital
+        return [], next((w for w in re.findall(r"\w+", raw) if fold_same_length(w) == value), value)
+    said = _STATED.match(spaced)
     if said is None:
         return None
     subject = said.group("subject").split()

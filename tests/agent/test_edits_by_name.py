@@ -99,3 +99,36 @@ async def test_update_item_refuses_the_request_copied_into_the_title(db: Databas
 def test_the_edit_readers_never_raise(said: str) -> None:
     renamed(said)
     swapped(said)
+
+
+@pytest.mark.parametrize(
+    ("note", "said", "now"),
+    [
+        ("anota: código do cadeado 4812", "opa, é 4821", "código do cadeado 4821"),
+        ("note: bike lock 5520", "sorry, it's 5502", "bike lock 5502"),
+        (
+            "anota: wifi do escritório: Cafe2024",
+            "é Cafe2025 na vdd",
+            "wifi do escritório: Cafe2025",
+        ),
+    ],
+)
+async def test_a_value_alone_right_after_a_note_fixes_that_note(
+    db: Database, note: str, said: str, now: str
+) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say(note)
+        before = lembra.model_calls
+        reply = await lembra.say(said)
+        assert now in reply.text
+        assert [i.content for i in await lembra.items()] == [now]
+        assert lembra.model_calls == before
+
+
+async def test_a_value_alone_with_two_of_its_shape_in_the_note_is_not_guessed(
+    db: Database,
+) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("anota: portão 1234, alarme 5678")
+        await lembra.say("é 4321")
+        assert [i.content for i in await lembra.items()] == ["portão 1234, alarme 5678"]
