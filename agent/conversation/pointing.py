@@ -31,18 +31,22 @@ from agent.tools.base import (
     UnknownItem,
     Updated,
 )
+from agent.tools.finding import find_items
 from agent.types import Reply
 from agent.understanding.facts import (
     TYPED,
     changed_value,
     put_value,
     read_fact,
+    renamed,
     restated,
     said_title,
     states_value,
+    swap_in,
+    swapped,
 )
 from agent.understanding.references import Reference, Target, read_reference
-from agent.understanding.textnorm import one_line
+from agent.understanding.textnorm import fold, one_line
 from storage.documents import ITEM_TYPES, ItemDoc
 
 
@@ -62,8 +66,11 @@ async def act(
     """Answer `message` in code when it points at the shelf; None when it does not."""
     current = shelves.shown(turn)
     ref = read_reference(message) or stated(message) or await _restated(deps, turn, message)
-    if ref is None and (ref := await _changed(deps, turn, message)) is not None:
-        current = shelves.shown(turn)  # the note it names, now what "it" names
+    if ref is None and (
+        (ref := await _changed(deps, turn, message)) is not None
+        or (ref := await _renamed(deps, turn, message)) is not None
+    ):
+        current = shelves.shown(turn)  # the item it names, now what "it" names
     if ref is None:
         return None
     found = locate(current, ref.target)
@@ -127,16 +134,21 @@ async def _restated(deps: Deps, turn: Turn, message: str) -> Reference | None:
 
 
 async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
-    """ "muda a senha do portão pra 7788" with a note "senha do portão 1234" saved any time:
-    that note with the new value; None unless exactly one note holds those words and one
-    word of the value's shape after them."""
+    """ "muda a senha do portão pra 7788" with a note "senha do portão 1234" saved any time,
+    or "na nota do churrasco troca linguiça por picanha": that note with the new value; None
+    unless exactly one note holds those words (and one word of the value's shape after them,
+    or the words to swap once)."""
     asked = changed_value(message)
-    if asked is None:
+    swap = swapped(message) if asked is None else None
+    if asked is None and swap is None:
         return None
-    subject, value = asked
     found: list[tuple[ItemDoc, str]] = []
     for item in await deps.db.items.list_for(turn.user_id, item_type="note"):
-        content = put_value(item.content or "", subject, value)
+        if asked is not None:
+            content = put_value(item.content or "", *asked)
+        else:
+            assert swap is not None
+            content = swap_in(item.content or "", swap)
         if content is not None:
             found.append((item, content))
     if len(found) != 1:
@@ -144,6 +156,30 @@ async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
     item, content = found[0]
     shelves.point_at(turn, item)
     return Reference("edit", Target("pronoun"), value=content)
+
+
+async def _renamed(deps: Deps, turn: Turn, message: str) -> Reference | None:
+    """ "muda o ano do Scarface pra 1932", "rename the show X to Y": the one item titled so,
+    with the new title or year; None unless exactly one item has that title."""
+    asked = renamed(message)
+    if asked is None:
+        return None
+    wanted = _bare_title(asked.name)
+    found = await find_items(deps.db, turn.user_id, asked.name)
+    named = [i for i in found if i.type != "note" and _bare_title(i.title or "") == wanted]
+    if len(named) != 1:
+        return None
+    shelves.point_at(turn, named[0])
+    return Reference("edit", Target("pronoun"), field=asked.field, value=asked.value)
+
+
+def _bare_title(title: str) -> str:
+    """A title folded, without a leading article ("The Office" is "office")."""
+    words = fold(title).split()
+    return " ".join(words[1:] if len(words) > 1 and words[0] in _ARTICLES else words)
+
+
+_ARTICLES = frozenset("o a os as the an um uma".split())
 
 
 def _previewed(entry: shelves.Entry) -> DeletePreview:

@@ -558,10 +558,25 @@ async def ask_scope(deps: Deps, turn: Turn, target: ReminderDoc) -> Reply:
     )
 
 
-_SCOPE_ALL = frozenset({"todos", "todas", "tudo", "all", "all of them", "every one", "todos eles"})
-_SCOPE_NEXT = frozenset({"so o proximo", "o proximo", "proximo", "so esse", "only the next",
-                         "the next", "next", "next one", "only the next one", "so o de hoje",
-                         "so o proximo mesmo"})  # fmt: skip
+# the answer's words: one side named, whatever is said around it ("todos, pode cancelar",
+# "só o de amanhã", "just the next one please"); both sides or neither is no answer
+_SCOPE_ALL = frozenset("todos todas tudo all every everything sempre inteiro whole".split())
+_SCOPE_NEXT = frozenset("proximo proxima next esse essa este esta hoje amanha today tomorrow "
+                        "primeiro first unico single".split())  # fmt: skip
+_SCOPE_FILLER = frozenset(
+    "so somente apenas o a os as de da do dos das pode podes cancela cancelar cancel it them "
+    "sim yes ok okay pfv pf pls please por favor the one ones of just only eles elas mesmo "
+    "go ahead can you blz beleza isso that".split()
+)
+
+
+def scope_said(said: str) -> int | None:
+    """0 for "only the next", 1 for "all", None when the words say neither or both."""
+    words = set(re.findall(r"[a-z]+", fold(said)))
+    if not words or words - _SCOPE_ALL - _SCOPE_NEXT - _SCOPE_FILLER:
+        return None
+    every, next_ = bool(words & _SCOPE_ALL), bool(words & _SCOPE_NEXT)
+    return None if every == next_ else 1 if every else 0
 
 
 async def answer_scope(deps: Deps, turn: Turn, current: pendings.ChooseCancelScope) -> Reply | None:
@@ -579,8 +594,7 @@ async def answer_scope(deps: Deps, turn: Turn, current: pendings.ChooseCancelSco
     elif intent is not None and intent.action == "select" and "index" in intent.entities:
         index = int(intent.entities["index"])
     else:
-        said = " ".join(fold(incoming.text or "").split())
-        index = 1 if said in _SCOPE_ALL else 0 if said in _SCOPE_NEXT else None
+        index = scope_said(incoming.text or "")
     if index is None:
         return None
     if index not in (0, 1, -1):

@@ -37,6 +37,14 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Não entendi o que mudar: diga o novo texto, título ou ano.",
         "en": "I did not get what to change: say the new text, title or year.",
     },
+    "edit_request_words": {
+        "pt": "Não entendi o que mudar: diga o novo texto, título ou ano.",
+        "en": "I did not get what to change: say the new text, title or year.",
+    },
+    "edit_other_type": {
+        "pt": "Não encontrei esse item entre os seus: diga o nome dele como está na lista.",
+        "en": "I did not find that item among yours: say its name as it is on your list.",
+    },
     "failure_reason_empty_note": {"pt": "a nota está vazia.", "en": "the note is empty."},
     "failure_reason_not_found": {
         "pt": "não encontrei esse item entre os seus.",

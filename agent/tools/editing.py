@@ -15,7 +15,8 @@ from pydantic import Field, model_validator
 from agent.errors import ToolFailure
 from agent.tools.base import Failed, Outcome, Tool, ToolArgs, ToolContext, UnknownItem, Updated
 from agent.trust.ledgering import append_event
-from agent.understanding.textnorm import clean_text
+from agent.understanding.textnorm import clean_text, fold
+from agent.understanding.vocabulary import TYPE_WORDS
 from storage.documents import ItemDoc
 
 TITLED = frozenset({"movie", "tv_show", "video", "link"})
@@ -26,6 +27,10 @@ _WHY = {
     "edit_no_year": "only movies and TV shows have a year",
     "edit_year_invalid": "a year is four digits, 1870-2100",
     "edit_invalid": "nothing to change: give the new text, title or year",
+    "edit_request_words": "the new value must be only the new title or text, never the words "
+    "of the request",
+    "edit_other_type": "the message names another kind of item than this one: find the item "
+    "it names, or ask",
 }
 
 
@@ -53,6 +58,10 @@ def _changes(item: ItemDoc, args: UpdateItemArgs, said: str) -> dict[str, object
     `content` is its title; "o ano" / "the year" sent as a title is the year.
     """
     title, content, year = args.title, args.content, args.year
+    if not _may_name(item, said, args):
+        return "edit_other_type"
+    if _holds_request(item, args):
+        return "edit_request_words"
     if item.type == "note" and title is not None and content is None:
         title, content = None, title  # a note's "title" is its text
     elif item.type in TITLED and content is not None and title is None:
@@ -75,6 +84,29 @@ def _changes(item: ItemDoc, args: UpdateItemArgs, said: str) -> dict[str, object
     if not any(fields.values()):
         return "edit_invalid"
     return fields
+
+
+def _may_name(item: ItemDoc, said: str, args: UpdateItemArgs) -> bool:
+    """False when the message names kinds of item and this item's is none of them ("na nota
+    do churrasco troca ..." never edits a film); words of the new values do not count."""
+    new_words = set(fold(f"{args.title or ''} {args.content or ''}").split())
+    named = {TYPE_WORDS[w] for w in fold(said).split() if w in TYPE_WORDS and w not in new_words}
+    return not named or item.type in named
+
+
+_EDIT_VERBS = frozenset(
+    """troca trocar troque muda mudar mude altera alterar altere corrige corrigir corrija renomeia
+    renomear substitui substituir substitua atualiza atualizar change rename replace edit update
+    fix swap""".split()
+)
+
+
+def _holds_request(item: ItemDoc, args: UpdateItemArgs) -> bool:
+    """Whether the new value carries a verb of editing the old one lacks: the request copied
+    into the title ("Na nota do churrasco troca linguiça por picanha")."""
+    new_words = set(fold(f"{args.title or ''} {args.content or ''}").split())
+    old_words = set(fold(f"{item.title or ''} {item.content or ''}").split())
+    return bool((new_words - old_words) & _EDIT_VERBS)
 
 
 async def update_item(ctx: ToolContext, args: UpdateItemArgs) -> Outcome:

@@ -176,8 +176,8 @@ _NOT_SUBJECTS: Final = frozenset(
 
 
 def states_value(message: str) -> bool:
-    """Whether `message` has the shape `restated` reads ("a senha é 1234"), read on the message
-    alone, so a note is fetched only for a message that may restate it."""
+    """Whether `message` has the shape `restated` reads ("a senha é 1234", "errei, é 1243"),
+    read on the message alone, so a note is fetched only for a message that may restate it."""
     return _stated(message) is not None
 
 
@@ -190,12 +190,26 @@ def restated(message: str, content: str) -> str | None:
     return put_value(content, *stated) if stated is not None else None
 
 
+# "errei, é girassol23", "wait no, it's 3170", "é 1243 na vdd": a value alone, said of the
+# note just saved; the one word of its shape there is the one it replaces
+_BARE_VALUE: Final = re.compile(
+    r"^(?:(?:errei|ops|opa|oops|wait|no|nao|sorry|desculpa|na\s+verdade|na\s+vdd|actually|"
+    r"correcao|correction|pera)\s+)*(?:e|eh|it\s*s|its|is|era|ta|sera|o\s+certo\s+e)\s+"
+    r"(?P<value>\w+)(?:\s+(?:na\s+verdade|na\s+vdd|actually|mesmo|sorry))*\s*$"
+)
+
+
 def _stated(message: str) -> tuple[list[str], str] | None:
     """The words `message` states a value for and the value ("a senha é 1234"), or None."""
     raw = message.strip()
     if not raw or len(raw) > 200 or "?" in raw or "\n" in raw:
         return None
-    said = _STATED.match(re.sub(r"[^\w\s]", " ", fold_same_length(raw)))
+    spaced = re.sub(r"[^\w\s]", " ", fold_same_length(raw))
+    bare = _BARE_VALUE.match(" ".join(spaced.split()))
+    if bare is not None and any(c.isdigit() for c in bare.group("value")):
+        value = bare.group("value")  # as written: "é Girassol23" keeps its capital
+        return [], next((w for w in re.findall(r"\w+", raw) if fold_same_length(w) == value), value)
+    said = _STATED.match(spaced)
     if said is None:
         return None
     subject = said.group("subject").split()
@@ -261,3 +275,103 @@ def _after(words: list[str], subject: list[str]) -> int | None:
 def _shape(word: str) -> str:
     """Digits as "9", letters as "a": "1233" and "1234" share a shape, "4471" and "abc" do not."""
     return re.sub(r"[^\W\d]", "a", re.sub(r"\d", "9", word))
+
+
+# "na nota do churrasco troca linguiça por picanha", "in the bbq note replace ribs with wings",
+# "troca 14 por 21": words of a note swapped for others; where, when said, narrows the note
+_IN_NOTE: Final = (
+    r"(?:(?:na|in\s+the|on\s+the)\s+nota\s+(?:d[aoe]s?\s+|sobre\s+)?(?P<where>[^,:]+?)"
+    r"|(?:in|on)\s+the\s+(?P<where_en>[^,:]+?)\s+note)"
+)
+_SWAP: Final = re.compile(
+    rf"^(?:{_IN_NOTE}[\s,:]+)?(?:troca|troque|trocar|substitui|substitua|substituir|replace|swap)"
+    r"\s+(?P<old>[^,:;]+?)\s+(?:por|pel[oa]s?|with|for)\s+(?P<new>[^,:;]+?)\s*[.!]*$"
+)
+
+
+_PRONOUNS: Final = frozenset("it this that isso isto esse essa este esta ele ela o a".split())
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    old: str  # as the user wrote it
+    new: str
+    where: list[str]  # folded words the note must also hold
+
+
+def swapped(message: str) -> Swap | None:
+    """The words to swap in a note ("troca linguiça por picanha"), or None."""
+    raw = message.strip()
+    if not raw or len(raw) > 160 or "?" in raw or "\n" in raw:
+        return None
+    said = _SWAP.match(fold_same_length(raw))
+    if said is None:
+        return None
+    where = said.group("where") or said.group("where_en") or ""
+    old, new = (raw[said.start(g) : said.end(g)].strip(" \"'«»") for g in ("old", "new"))
+    if not old or not new or fold_same_length(old).lower() in _PRONOUNS:
+        return None  # "replace it with X": which words "it" are is the planner's
+    return Swap(old, new, [w for w in re.findall(r"\w+", where) if w not in _SMALL])
+
+
+def swap_in(content: str, swap: Swap) -> str | None:
+    """`content` with `swap.old` (whole words, accents and case aside) replaced by `swap.new`,
+    when it holds it exactly once and every word of `swap.where`; else None."""
+    folded = fold_same_length(content)
+    words = set(re.findall(r"\w+", folded))
+    if not all(w in words for w in swap.where):
+        return None
+    old = re.escape(fold_same_length(swap.old)).replace("\\ ", r"\s+")
+    found = list(re.finditer(rf"(?<!\w){old}(?!\w)", folded))
+    if len(found) != 1:
+        return None
+    return content[: found[0].start()] + swap.new + content[found[0].end() :]
+
+
+# "muda o ano do Scarface pra 1932", "renomeia The Office pra The Office US", "change
+# Nosferatu's year to 1922", "rename the show X to Y": an item named by its title, a field
+_KIND_WORD: Final = r"(?:(?:o|a|the)\s+)?(?:filme|serie|video|link|movie|film|show|series)\s+"
+_RENAMES: Final = tuple(
+    re.compile(p)
+    for p in (
+        r"^(?:muda|mude|mudar|altera|altere|troca|troque|corrige|corrija)\s+(?:o\s+)?"
+        r"(?P<field>ano|nome|titulo)\s+d[aoe]s?\s+(?:" + _KIND_WORD + r")?(?P<name>.+?)\s+"
+        r"(?:pra|para|pro)\s+(?P<value>.+?)\s*[.!]*$",
+        r"^(?:renomeia|renomeie|renomear)\s+(?:" + _KIND_WORD + r"|(?:o|a)\s+)?(?P<name>.+?)\s+"
+        r"(?:pra|para|como)\s+(?P<value>.+?)\s*[.!]*$",
+        r"^(?:change|set|fix|update)\s+(?:the\s+)?(?P<field>year|title|name)\s+of\s+(?:"
+        + _KIND_WORD
+        + r")?(?P<name>.+?)\s+to\s+(?P<value>.+?)\s*[.!]*$",
+        r"^(?:change|set|fix|update)\s+(?:" + _KIND_WORD + r")?(?P<name>.+?)'?s\s+"
+        r"(?P<field>year|title|name)\s+to\s+(?P<value>.+?)\s*[.!]*$",
+        r"^rename\s+(?:" + _KIND_WORD + r")?(?P<name>.+?)\s+(?:to|as)\s+(?P<value>.+?)\s*[.!]*$",
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Renamed:
+    name: str  # the item's title as the user wrote it
+    field: Literal["year", "title"]
+    value: str
+
+
+def renamed(message: str) -> Renamed | None:
+    """The title or year asked for an item named by its title, or None."""
+    raw = message.strip()
+    if not raw or len(raw) > 160 or "?" in raw or "\n" in raw:
+        return None
+    folded = fold_same_length(raw).replace("\u2019", "'")
+    for pattern in _RENAMES:
+        said = pattern.match(folded)
+        if said is None:
+            continue
+        field = said.groupdict().get("field")
+        name, value = (raw[said.start(g) : said.end(g)].strip(" \"'«»") for g in ("name", "value"))
+        if not name or not value or fold_same_length(name).lower() in _PRONOUNS:
+            return None
+        year = field in ("ano", "year")
+        if year and not re.fullmatch(r"\d{4}", value):
+            return None
+        return Renamed(name, "year" if year else "title", value)
+    return None

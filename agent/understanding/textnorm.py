@@ -133,6 +133,9 @@ CHAT_WORDS: dict[str, str] = {
     "2day": "today",
     "tmrw": "tomorrow",
     "tmr": "tomorrow",
+    "vid": "video",
+    "vids": "videos",
+    "vidz": "videos",
 }
 
 

@@ -273,6 +273,7 @@ def test_chat_shorthand_reaches_the_deterministic_labels() -> None:
     assert dict(classify("qts filmes tenho").entities) == {"type": "movie"}
     assert dict(classify("o q eu salvei hj").entities) == {"period": "today"}
     assert classify("td bem?").action == "smalltalk"
+    assert dict(classify("how many vids do i have").entities) == {"type": "video"}
 
 
 @pytest.mark.parametrize(

@@ -207,12 +207,45 @@ def _read_ask(text: str) -> Ask | None:
         if m := pattern.match(folded):
             when = _words(text, m, "when")
             return ChangeAsk(_words(text, m, "query"), _AFTERWORD.sub("", when) or when)
+    if (period := _agenda(folded)) is not None:
+        return ListAsk(None if period == "any" else period)
     if m := _RETIME.match(folded):
         return ChangeAsk("", _words(text, m, "when"))
     if m := _CANCEL.match(folded):
         group = next(g for g in ("query", "query_en", "query_my", "query_one") if m.group(g))
         return CancelAsk(_words(text, m, group))
     return None
+
+
+# a question about the agenda in any word order ("tenho oq marcado essa semana?", "anything
+# scheduled for me tomorrow?"): a word of the agenda, a period at most, nothing of the list
+_AGENDA: Final = frozenset(
+    """lembrete lembretes reminder reminders marcado marcada marcados agendado agendados
+    compromisso compromissos agenda planned scheduled appointments appointment""".split()
+)
+_NOT_AGENDA: Final = re.compile(
+    r"\b(?:filmes?|series?|notas?|links?|videos?|vids?|movies?|films?|shows?|notes?|salv\w*|"
+    r"sav\w*|apag\w*|delet\w*|cancel\w*|muda\w*|chang\w*|move|lembra\s+de|remind\s+me|"
+    r"me\s+lembra|visto|vi|seen|watch\w*|assist\w*)\b"
+)
+_QUESTION_HEAD: Final = re.compile(
+    r"^(?:e\s+|and\s+)?(?:tenho|tem|ha|quais|qual|que|q|oq|o\s+que|do|does|is|are|what|whats|any|"
+    r"anything)\b"
+)
+
+
+def _agenda(folded: str) -> Period | Literal["any"] | None:
+    said = folded.strip()
+    if not (said.endswith("?") or _QUESTION_HEAD.match(said)) or len(said) > 80:
+        return None
+    words = re.findall(r"\w+", said)
+    if _AGENDA.isdisjoint(words) or _NOT_AGENDA.search(said):
+        return None
+    found = [m for m in re.finditer(_PERIOD, said) if re.match(r"\b", said[m.start() :])]
+    periods = {_BY_LETTERS[re.sub(r"\s+", "", m.group("period"))] for m in found}
+    if len(periods) > 1:
+        return None
+    return periods.pop() if periods else "any"
 
 
 def _words(text: str, m: re.Match[str], group: str) -> str:

@@ -95,9 +95,11 @@ def read_recurring(
     if repeat_cue(_masked(folded, spans + ([trigger] if trigger else []))):
         # rule words the reading left ("todo dia às 8h e toda sexta"): ask, never a partial rule
         return AskStart(None, later_today_options(now), tuple(spans), "partial")
-    if clock is None and repeat.part is not None:  # "toda tarde": at what time?
+    # "toda tarde", "todo dia bem cedinho": a part of the day and no clock, at what time?
+    vague = repeat.part or (when.part.name if when.part and when.clock is None else None)
+    if vague is not None and (clock is None or when.clock is None):
         rule = Rule(";".join(f"{k}={v}" for k, v in parts.items()), count=repeat.count)
-        options = tuple(_next_at(now, hour) for hour in ASKED[repeat.part])
+        options = tuple(_next_at(now, hour) for hour in ASKED[vague])
         return AskStart(rule, tuple(sorted(options)), tuple(spans), "vague")
     default_time = clock is None and parts["FREQ"] != "HOURLY"
     hour, minute = clock or (DEFAULT_HOUR_OF_DAY, 0)

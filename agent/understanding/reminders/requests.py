@@ -70,9 +70,22 @@ _CANCEL = re.compile(
     r"|cancel|delete|remove)\s+(?:o\s+|a\s+|the\s+|my\s+|meu\s+)?(?:lembrete|reminder)\s*"
     r"(?:n(?:umero|o|º|°)?\.?\s*|#|number\s+)?(.*?)\s*[.!]*\s*$"
 )
-_UNDO = re.compile(
-    r"^\s*(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras|undo\s+(?:that|it|last)"
-    r"|desfaz(?:er)?\s+(?:isso|isto|o\s+ultimo|a\s+ultima|essa|esse))\s*[.!]*\s*$"
+# «desfaz» with what it names ("desfaz esse último", "undo the last one", "desfaz pfv")
+_UNDO_HEAD = (
+    r"^\s*(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras)"
+    r"(?:\s+(?:isso|isto|esse|essa|este|esta|o|a|ai|ae|ultim[oa]|last|that|it|the|this|one"
+    r"|coisa|thing|pfv|pf|pls|please|por\s+favor|agora|now|ja|rapidinho|de\s+novo))*"
+)
+_UNDO = re.compile(_UNDO_HEAD + r"\s*[.!]*\s*$")
+# «desfaz» and why: "desfaz pfv, minha irmã q vai levar", "undo that, wrong one"; a reason
+# asks nothing more, so anything that reads as another request or takes the undo back
+# ("desfaz, não, deixa") is the planner's
+_UNDO_BECAUSE = re.compile(_UNDO_HEAD + r"\s*[,;:.!-]+\s*(?P<why>\S.*)$")
+_NOT_A_REASON = re.compile(
+    r"\b(?:salv|anot|apag|lembr|remind|mud[ae]|troc|add|save|delet|remov|cancel|marc|mark|bot[ae]"
+    r"|coloc|adicion|guard|edit|renome|renam|list|mostr|show|desfaz|undo|refaz|redo|deix[ae]"
+    r"|esquec|never\s*mind|nao\s+(?:precisa|faz|espera)|don'?t\s+(?:undo|bother)|no\s+wait"
+    r"|keep\s+it|cancel)",
 )
 _REDO = re.compile(
     r"^\s*(?:/redo|/refazer|refaz(?:er)?|refaca|redo|redo\s+(?:that|it)|refaz(?:er)?\s+(?:isso|isto))"
@@ -125,7 +138,11 @@ ReminderParse = SetReminder | PastTime | AskWhen
 def route(text: str) -> tuple[RouteName, str] | None:
     """The reminder or undo command a message is, with its arguments, or None."""
     folded = fold_same_length(text)
-    if _UNDO.match(folded):
+    if _UNDO.match(folded) or (
+        (why := _UNDO_BECAUSE.match(folded)) is not None
+        and not _NOT_A_REASON.search(why.group("why"))
+        and "?" not in why.group("why")
+    ):
         return ("undo", "")
     if _REDO.match(folded):
         return ("redo", "")
@@ -444,6 +461,13 @@ def parse(
     if repeat_cue(_mask(folded, list(((span,) if span else ()) + when.spans))):
         # rule words the grammar could not read ("segunda sim, segunda não" unknown): never once
         return AskWhen(what, later_today_options(now), "partial")
+    start = min((a for a, _ in when.spans), default=0)
+    if when.spans and (_DEADLINE.search(folded[:start]) or _DEADLINE_HEAD.match(folded[start:])):
+        # "até sexta", "by friday", "antes das 17h": a deadline, not the moment to remind;
+        # when only the deadline itself is still ahead, that is the time
+        ahead = timedelta(hours=1) if when.clock is not None else timedelta(days=1)
+        if placed.at - ahead > now:
+            return AskWhen(what, (placed.at - ahead, placed.at), "partial")
     unread = unread_time_words(toks, when.spans, span)
     if when.clock is not None and (not when.clock.ambiguous or when.part is not None):
         # "umas 5 da tarde", "like 5pm": about a clock that says its half of the day
@@ -461,6 +485,9 @@ def parse(
     return SetReminder(what, placed.at, placed.default_time, placed.zone)
 
 
+_BY = r"(?:ate|by|antes\s+d[eoa]s?|before|no\s+maximo)"
+_DEADLINE = re.compile(rf"\b{_BY}\s*$")
+_DEADLINE_HEAD = re.compile(rf"{_BY}\b")
 _FREQUENCY_WORD = re.compile(
     r"(?:daily|weekly|monthly|yearly|diari[oa]s?|semana(?:l|is)|mensa(?:l|is)|anua(?:l|is))"
 )

@@ -47,7 +47,7 @@ def test_each_shape(text: str, expected: object) -> None:
     [
         # a day in chat spelling, and a day's agenda asked with no reminder word
         ("tem lembrete pra hj?", ListAsk("today")),
-        ("algum lembrete amnh?", None),  # no verb of having: not certain
+        ("algum lembrete amnh?", ListAsk("tomorrow")),  # an agenda word and a period
         ("tenho lembretes 2moro?", ListAsk("tomorrow")),
         ("eu tenho alguma coisa marcada pra amanhã?", ListAsk("tomorrow")),
         ("oq eu tenho pra hoje", ListAsk("today")),
@@ -88,3 +88,19 @@ def test_reading_a_move_or_a_question_never_raises(
     said = head + middle + verb + tail
     read_ask(said)
     tells_of_oneself(said)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("tenho oq agendado pra amanhã?", ListAsk("tomorrow")),
+        ("anything planned for me today?", ListAsk("today")),
+        ("e na agenda essa semana, o que tem?", ListAsk("this_week")),
+        ("meus compromissos?", ListAsk()),
+        ("tenho alguma série marcada como vista?", None),  # the list, not the agenda
+        ("tenho lembrete hoje ou amanhã?", None),  # two periods: the planner's
+        ("o jogo tá marcado pra amanhã", None),  # a statement
+    ],
+)
+def test_an_agenda_question_is_read_in_any_word_order(text: str, expected: object) -> None:
+    assert read_ask(text) == expected

@@ -209,3 +209,31 @@ def test_the_same_time_on_another_day_is_nows_clock_on_that_day() -> None:
         parsed = parse(message, NOW)
         assert isinstance(parsed, SetReminder), message
         assert (parsed.due.strftime("%Y-%m-%d %H:%M"), parsed.what) == (due, what)
+
+
+@pytest.mark.parametrize(
+    ("message", "first", "last"),
+    [
+        # NOW is Wednesday 18/03 14:20: a deadline asks, the day before or the day itself
+        ("me lembra até segunda de renovar o seguro", "2026-03-22 09:00", "2026-03-23 09:00"),
+        ("by saturday remind me to return the drill", "2026-03-20 09:00", "2026-03-21 09:00"),
+        (
+            "me lembra antes das 18h de tirar a roupa do varal",
+            "2026-03-18 17:00",
+            "2026-03-18 18:00",
+        ),
+    ],
+)
+def test_a_deadline_asks_instead_of_reminding_at_the_deadline(
+    message: str, first: str, last: str
+) -> None:
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, AskWhen)
+    shown = [o.strftime("%Y-%m-%d %H:%M") for o in parsed.options]
+    assert (shown[0], shown[-1]) == (first, last)
+
+
+def test_ate_naming_a_place_is_no_deadline() -> None:
+    parsed = parse("me lembra sexta de ir até a padaria", NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.what == "ir até a padaria"

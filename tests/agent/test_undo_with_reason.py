@@ -1,0 +1,96 @@
+"""«desfaz» said with why, and "all or only the next?" answered in a sentence (issue 43).
+
+A blind session set run with no model offered to keep "desfaz pfv, minha irmã q vai levar"
+as a note and left the reminder set; "todos, pode cancelar" got the same offer. The phrasings
+here are new ones.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agent.conversation.reminding import scope_said
+from agent.understanding.reminders.requests import route
+from storage import Database
+from tests.support.harness import ALICE, open_lembra
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "desfaz esse último",
+        "desfaz aí, o Pedro que vai buscar",
+        "desfaz, era pra ser na terça",
+        "undo that, my mistake with the day",
+        "undo the last one",
+        "desfaz isso pfv, já resolvi",
+    ],
+)
+def test_undo_with_a_reason_after_it_is_an_undo(said: str) -> None:
+    assert route(said) == ("undo", "")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "desfaz, não, deixa assim",  # taken back
+        "desfaz e salva o filme Duna",  # a second request
+        "desfaz, e anota: pão",
+        "undo that, no wait keep it",
+        "desfaz o quê?",
+        "desfaz a mala amanhã às 9h",  # a reminder about unpacking, not an undo
+    ],
+)
+def test_undo_words_that_ask_more_or_take_it_back_are_no_bare_undo(said: str) -> None:
+    assert route(said) != ("undo", "")
+
+
+async def test_a_reminder_set_then_undone_with_a_reason_is_gone(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("anota: comprar ração")
+        await lembra.say("me lembra amanhã às 8h de levar a gata na vacina")
+        before = lembra.model_calls
+        reply = await lembra.say("ops, desfaz pfv, meu irmão que vai levar")
+        assert "vacina" in reply.text
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.state == "cancelled"
+        assert [i.content for i in await lembra.items()] == ["comprar ração"]  # kept
+        assert lembra.model_calls == before
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("todas, pode cancelar", 1),
+        ("all of them please", 1),
+        ("só o de amanhã", 0),
+        ("just the next one", 0),
+        ("todos menos o próximo", None),  # both sides: no answer
+        ("sim", None),
+        ("cancela o do gás", None),
+    ],
+)
+def test_all_or_only_the_next_is_read_from_the_words(said: str, expected: int | None) -> None:
+    assert scope_said(said) == expected
+
+
+async def test_a_repeating_reminder_cancelled_with_a_sentence_answer(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra toda terça às 7h de colocar o lixo reciclável")
+        asked = await lembra.say("cancela o do lixo")
+        assert "Só o próximo" in asked.text
+        done = await lembra.say("todos, pode cancelar")
+        assert "cancelado" in done.text
+        assert (await db.reminders.for_user(ALICE))[0].state == "cancelled"
+        back = await lembra.say("eita, desfaz, ainda preciso dele")
+        assert "lixo" in back.text
+        assert (await db.reminders.for_user(ALICE))[0].state == "scheduled"
+        assert lembra.model_calls == 0
+
+
+@given(st.text(max_size=80))
+def test_the_undo_and_scope_readers_never_raise(said: str) -> None:
+    route(said)
+    scope_said(said)
