@@ -22,11 +22,13 @@ from agent.conversation import shelf as shelves
 from agent.conversation.batching import save_batch
 from agent.conversation.pointing import Miss, locate
 from agent.conversation.replies import finish, item_label
+from agent.conversation.said import said_reply
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.services.tmdb import OFFER_KINDS, WatchOptions
 from agent.texts import DONE_MARK, OK_MARK, plural, text, type_heading
 from agent.tools.base import (
+    Found,
     MarkChoice,
     Marked,
     NotFound,
@@ -146,9 +148,15 @@ def _named_off_list(turn: Turn, title: str, item_type: str, *, more: bool) -> tu
 
 async def _state_of(deps: Deps, turn: Turn, request: StateQuestion) -> Reply | None:
     """ "is Dune still on my to-watch list?": the item's state as stored, or that it is not
-    on the list; several close ones are the planner's (it may show them)."""
+    on the list; several close ones are the planner's (it may show them). "What did I
+    rate Dune?": what the marks kept of it, when it is one item of the list."""
     lang = turn.language
     found = await resolve(deps, turn, query=request.title, item_type=request.type, prefer=WATCHABLE)
+    if request.opinion:
+        if not isinstance(found, ItemDoc) or found.type not in (*WATCHABLE, "link"):
+            return None  # "o que eu achei da reunião?": a search, the planner's
+        incode.record(turn, "what_i_said", {"query": request.title}, Found(None, (found,)))
+        return said_reply(deps, turn, found)
     if isinstance(found, NotFound):
         body = text("state_asked_missing", lang, query=_quoted(request.title))
         return finish(turn, body, kind="deterministic")
@@ -217,8 +225,10 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
                 return None  # "vi Duna pela metade": not a mark this reader is sure of
             found, request = cut  # "assisti o coringa ontem com meu irmão": Coringa, yesterday
             args["query"] = request.title
-        if isinstance(found, NotFound) and to == "unseen":
-            return None  # "desmarca aquele do bolo" also cancels: reminders or the planner
+        if isinstance(found, NotFound) and (to == "unseen" or request.anchored):
+            # "desmarca aquele do bolo" also cancels: reminders or the planner; a loose
+            # reading ("X já vi") is certain only of a title on the list
+            return None
         if not isinstance(found, ItemDoc):
             incode.record(turn, "mark_item", args, found)
             if isinstance(found, NotFound) and request.type in (None, "movie", "tv_show"):
@@ -250,6 +260,8 @@ async def mark_named(
     state: str,
     item_type: ItemType | None,
     target: Target | None = None,
+    *,
+    rating: int | None = None,
 ) -> Reply | None:
     """ "e Interestelar também", "e o 3 tb" right after a mark: the same mark for it."""
     if state not in ("seen", "unseen"):
@@ -257,7 +269,7 @@ async def mark_named(
     to: MarkState = "seen" if state == "seen" else "unseen"
     if target is not None:
         return await _mark(deps, turn, MarkRequest(to, target=target, type=target.type))
-    return await _mark(deps, turn, MarkRequest(to, title=title, type=item_type))
+    return await _mark(deps, turn, MarkRequest(to, title=title, type=item_type, rating=rating))
 
 
 async def mark_entry(deps: Deps, turn: Turn, entry: shelves.Entry, to: MarkTo) -> Reply:

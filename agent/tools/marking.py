@@ -24,6 +24,7 @@ from agent.tools.base import (
     Marked,
     NotFound,
     Outcome,
+    Replied,
     Tool,
     ToolArgs,
     ToolContext,
@@ -159,6 +160,30 @@ async def mark_item(ctx: ToolContext, args: MarkItemArgs) -> Outcome:
     return await mark(deps, turn, found, args.state, rating=rating)
 
 
+class WhatISaidArgs(ToolArgs):
+    item_id: str | None = Field(default=None, min_length=1, max_length=64)
+    query: str | None = Field(default=None, min_length=1, max_length=200)
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Self:
+        if (self.item_id is None) == (self.query is None):
+            raise ValueError("give exactly one of item_id or query")
+        return self
+
+
+async def what_i_said(ctx: ToolContext, args: WhatISaidArgs) -> Outcome:
+    """The rating and seen date the user's marks kept of one of their items, phrased by the
+    same code as the in-code answer ("what rating did I give Dune?")."""
+    from agent.conversation.said import said_reply
+
+    found = await resolve(
+        ctx.deps, ctx.turn, item_id=args.item_id, query=args.query, prefer=WATCHABLE
+    )
+    if not isinstance(found, ItemDoc):
+        return found
+    return Replied(said_reply(ctx.deps, ctx.turn, found), "answered")
+
+
 MARK_TOOLS: tuple[Tool[ToolArgs], ...] = (
     Tool(
         "mark_item",
@@ -168,5 +193,13 @@ MARK_TOOLS: tuple[Tool[ToolArgs], ...] = (
         mark_item,
         {"query": "dune", "state": "seen"},
         facts=frozenset({"rating"}),  # a number the user gave, or none
+    ),
+    Tool(
+        "what_i_said",
+        WhatISaidArgs,
+        "read",
+        "The rating and seen date kept of one of the user's items.",
+        what_i_said,
+        {"query": "dune"},
     ),
 )

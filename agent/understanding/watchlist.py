@@ -56,6 +56,9 @@ class MarkRequest:
     both: bool = False  # "já vi os dois", "watched both": the two items just shown
     every: bool = False  # "já vi todos", "seen all of them": every line just shown (a few)
     described: bool = False  # "já liguei pro encanador, marca como feito": words, not a title
+    # read loosely ("Duna já vi", "o que eu vi foi Duna"): certain only when the title is
+    # one item of the user's list; the planner's otherwise
+    anchored: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,7 @@ class StateQuestion:
 
     title: str
     type: ItemType | None = None
+    opinion: bool = False  # "what did I rate Dune?", "o que eu achei de Duna?": what was said
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +255,13 @@ _UNMARK: Final = re.compile(
     r"(?P<verb>volta|voltar|devolve|coloca|coloque|bota|bote|poe|move|put|set)\s+"
     rf"(?P<what3>.+?)\s+(?P<back>(?:de\s+volta|back)\s+)?{_LEFT_PLACE})$"
 )
+# the seen mark taken off: "tira o visto dele", "tira o visto de Duna", "remove the check from it"
+_UNCHECK: Final = re.compile(
+    r"^(?:tira|tire|tirar|remove|remova|take)\s+(?:o\s+|a\s+|the\s+)?(?:visto|check|checkmark|tick|"
+    r"marca(?:cao)?\s+de\s+vist[oa]|seen\s+mark|watched\s+mark)(?:\s+(?:off|away))?"
+    r"(?:\s+(?P<pro>dele|dela|desse|dessa|disso|deste|desta|from\s+it|off\s+it|from\s+that)"
+    r"|\s+(?:de|do|da|from|off)\s+(?P<what>.+))?$"
+)
 _SAW: Final = re.compile(
     rf"^{_LEAD}(?:(?P<read>{_READ_VERBS})|(?P<see>{_SEE_VERBS}))\s+(?P<what>.+)$"
 )
@@ -267,13 +278,28 @@ _OBJECT_FIRST: Final = re.compile(
     r"^(?P<what>(?!(?:eu|e|so|ai|ja|quais|qual|que|o que|quem|onde|quando|como|quant[oa]s|"
     r"lista|listar|mostra|mostrar|me mostra|me fala|me diz|show|list|tell|"
     r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)(?:\s+(?:na verdade|na vdd|na real|alias))?"
-    r"\s+eu\s+(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
+    r"\s+(?P<eu>eu\s+)?(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
     r"(?P<verb>vi|assisti|terminei|li|maratonei|zerei|conclui|finalizei|vimos|assistimos|"
     r"terminamos|maratonamos)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
     # "the movie dune i already watched": a title, then who saw it
     r"^(?P<what_en>(?!(?:i|what|which|who|where|when|how|show|list|tell|all|nothing|none|"
     r"everything|anything|things|stuff|it|that|this|the one|one|last|first)\b).+?)\s+(?:i|we)\s+"
     r"(?:ve\s+|have\s+)?(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|saw|finished|completed|binged|read)$"
+)
+# a cleft: "o que eu terminei foi Duna", "foi Duna que eu vi", "it was Dune I watched",
+# "what I actually watched was Dune"; certain only when the title is one item of the list
+_CLEFT_VERB: Final = (
+    r"(?:ja\s+|actually\s+|really\s+|just\s+)?(?:vi|assisti|terminei|acabei|maratonei|vimos|"
+    r"assistimos|terminamos|tinha visto|tinha assistido|watched|saw|seen|finished|binged|"
+    r"had seen|had watched)"
+)
+_CLEFT: Final = re.compile(
+    r"^(?:(?:o|a|aquele|aquela)\s+(?:(?:" + _NOUN + r")\s+)?que|o que|what|the one|the one that|"
+    r"the (?:movie|film|show|series|one)(?:\s+that)?)\s+(?:eu|a gente|nos|i|we)\s+"
+    + _CLEFT_VERB
+    + r"\s+(?:foi|era|e|was|is)\s+(?P<what>.+)$|"
+    r"^(?:foi|era|it was|it s|it is|twas)\s+(?P<what2>.+?)\s+(?:(?:o\s+)?que\s+(?:eu|a gente|nos)"
+    r"|(?:that\s+|which\s+)?(?:i|we))\s+" + _CLEFT_VERB + r"$"
 )
 _PRONOUN_NOUN: Final = re.compile(
     rf"^(?:(?:esse|essa|este|esta|aquele|aquela|that|this|the|o)\s+(?P<noun>{_NOUN})|"
@@ -432,7 +458,9 @@ def read_mark(text: str) -> MarkRequest | None:
             head, days, found = when[0], max(days, when[1]), when
         head, inner_rating = _rating_inside(head)
         rating = rating if rating is not None else inner_rating
-        if when is None and inner_rating is None:
+        how = _HOW_MUCH_END.search(head)  # "Duna eu já vi na vdd", "vi Duna faz tempo"
+        head = head[: how.start()] if how is not None else head
+        if when is None and inner_rating is None and how is None:
             break
     lead = _INTERJECTION.match(head)  # "ops, ainda não vi Duna"
     offset = lead.end() if lead is not None else 0
@@ -455,11 +483,13 @@ _HOW_MUCH: Final = (
     r"faz (?:um )?tempo|faz tempao|ha (?:muito )?tempo|na vdd|na verdade|na real|ages ago|"
     r"a long time ago|years ago|anos atras|finally|enfim"
 )
+_HOW_MUCH_END: Final = re.compile(rf"(?<=\S)\s+(?:{_HOW_MUCH})$")
 # the command said again at the end: "pode marcar", "marca como visto", "desmarca pfv"
 _COMMAND_AGAIN: Final = (
     r"(?:(?:pode|can you|so|entao|ai|just|ja)\s+)*(?P<cmd>marca|marcar|marque|mark|desmarca|"
     r"desmarcar|desmarque|unmark|tira o visto|tira(?:r)? dos vistos)"
-    r"(?:\s+(?:ele|ela|esse|essa|isso|it|that|this|ai|ae|la))?(?:\s+(?:como|as)\s+"
+    r"(?:\s+(?:ele|ela|esse|essa|isso|dele|dela|desse|dessa|disso|it|that|this|ai|ae|la))?"
+    r"(?:\s+(?:como|as)\s+"
     r"(?P<as>visto|vista|assistido|assistida|seen|watched|lido|lida|read|done|feito|nao visto|"
     r"unseen|unwatched))?"
 )
@@ -554,13 +584,17 @@ def _mark_head(
         return MarkRequest(
             "seen", target=Target("pronoun"), days_ago=days, rating=rating, bare=True
         )
+    if (m := _CLEFT.match(head)) is not None:
+        group = "what" if m.group("what") else "what2"
+        found = _with_object(said, head, m, group, "seen", offset=offset, days=days, rating=rating)
+        return replace(found, anchored=True) if found is not None and found.title else None
     if (m := _OBJECT_FIRST.match(head)) is not None:  # "o 1 eu vi", "dark eu não vi não"
         state: MarkState = "unseen" if m.group("not") else "seen"
         group = "what" if m.group("what") else "what_en"
         obj = said.norm[offset + m.start(group) : offset + m.end(group)]
         if group == "what_en" and (obj in _NOUNS or _target(obj) is not None):
             return None  # "movies i watched", "the last one i watched": a list, not a mark
-        return _with_object(
+        found = _with_object(
             said,
             head,
             m,
@@ -571,6 +605,10 @@ def _mark_head(
             days=days if state == "seen" else 0,
             rating=rating if state == "seen" else None,
         )
+        if found is None or group == "what_en" or m.group("eu"):
+            return found
+        # "Duna já vi": no "eu" says who saw it, so only a title of the list is certain
+        return replace(found, anchored=True) if found.title else None
     if (m := _MARK_AS.match(head)) is not None:
         state = "unseen" if m.group("un") else "seen"
         reading = bool(_READ_WORD.search(m.group("un") or m.group("seen") or ""))
@@ -586,6 +624,10 @@ def _mark_head(
         return _with_object(
             said, head, m, "what", state, offset=offset, reading=reading, days=days, rating=rating
         )
+    if (m := _UNCHECK.match(head)) is not None:
+        if m.group("what") is None:
+            return MarkRequest("unseen", target=Target("pronoun"))
+        return _with_object(said, head, m, "what", "unseen", offset=offset)
     if (m := _UNMARK.match(head)) is not None:
         group = next(g for g in ("what", "what2", "what3") if m.group(g))
         if group == "what3" and not (
@@ -1479,8 +1521,10 @@ _ASK_STATE: Final = (
         r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"
     ),
     re.compile(r"^(?:ainda\s+)?falta\s+(?:eu\s+)?(?:ver|assistir)\s+(?P<what>.+?)$"),
-    # the rating given: the stored state answers it with the rating ("que nota eu dei pro X?",
-    # "what did I rate X?")
+)
+# what the user said of an item: its rating, seen date, or that nothing was kept ("que nota eu
+# dei pro X?", "what did I rate X?", "o que eu achei de X?"); a question without its "?"
+_ASK_OPINION: Final = (
     re.compile(
         r"^(?:(?:(?:que|qual)\s+nota|quanto\s+de\s+nota)\s+(?:que\s+)?(?:eu\s+)?(?:dei|tinha\s+dado|coloquei|botei)"
         r"|(?:qual\s+(?:foi\s+|e\s+)?(?:a\s+)?(?:minha\s+)?nota))\s+"
@@ -1491,27 +1535,40 @@ _ASK_STATE: Final = (
         r"what\s+(?:is|was|s)\s+my\s+(?:rating|score)\s+(?:for|of|on))\s+"
         r"(?P<what>.+?)(?:\s+(?:again|already|out of 10))?$"
     ),
+    re.compile(
+        r"^(?:(?:what|how)\s+did\s+i\s+(?:think|say|feel|find)\s+(?:of|about)|"
+        r"how\s+did\s+i\s+(?:like|find)|what\s+did\s+i\s+(?:make|think)\s+of)\s+"
+        r"(?P<what>.+?)(?:\s+(?:again|then|back then))?$"
+    ),
+    re.compile(
+        r"^(?:o\s+)?que\s+(?:que\s+)?(?:eu\s+)?(?:tinha\s+|tinha\s+me\s+)?(?:achei|achado|"
+        r"falei|falado|disse|dito|comentei|comentado)\s+"
+        r"(?:de|do|da|dos|das|sobre(?:\s+[oa])?)\s+(?P<what>.+?)(?:\s+(?:mesmo|hein|ne))?$"
+    ),
 )
 
 
 def read_state_question(text: str) -> StateQuestion | None:
     """The title `text` asks the state of ("já vi Duna?", "is Dune on my list?"), or None."""
     raw = text.strip()
-    if not raw.endswith("?") or len(raw) > 200 or raw.count("?") > 1:
+    if len(raw) > 200 or raw.count("?") > 1 or "?" in raw.rstrip("?"):
         return None
     said = _Said.of(raw)
-    for pattern in _ASK_STATE:
-        m = pattern.match(said.norm)
+    norm = re.sub(r"^(?:e|and|so|entao)\s+", "", said.norm)  # "e o que eu achei de X?"
+    offset = len(said.norm) - len(norm)
+    asked = (*_ASK_STATE, *_ASK_OPINION) if raw.endswith("?") else _ASK_OPINION
+    for pattern in asked:
+        m = pattern.match(norm)
         if m is None:
             continue
-        start, end = m.start("what"), m.end("what")
+        start, end = offset + m.start("what"), offset + m.end("what")
         obj = said.norm[start:end]
         if _target(obj) is not None or obj in _NOUNS or _when_inside(obj) is not None:
             return None  # "já vi esse?", "já vi duna ontem?": the planner's
         named = _typed_title(said, obj, start, end)
         if named is None or _spaced(named[0]) in _DAYS:
             return None
-        return StateQuestion(*named)
+        return StateQuestion(*named, opinion=pattern in _ASK_OPINION)
     return None
 
 
@@ -1687,6 +1744,28 @@ def said_rating(text: str) -> int | None:
     """The 0-10 rating `text` gives as a number ("nota 8", "8/10", "nota dez"), or None:
     "adorei" / "loved it" is no number."""
     return _rating(_Said.of(text).norm)
+
+
+_SEEING: Final = re.compile(
+    rf"\b(?:{_SEE_VERBS}|{_READ_VERBS}|{_SEEN_WORDS}|desmarca\w*|unmark\w*)\b|\bnota\s+{_SCORE}\b"
+)
+
+
+def speaks_of_seeing(text: str) -> bool:
+    """Whether `text` says something was seen, read or rated ("Duna eu vi", "nota 8",
+    "unmark it"), so marking may be what it asks."""
+    return _SEEING.search(_Said.of(text[:300]).norm) is not None
+
+
+def rating_after(text: str) -> tuple[str, int | None]:
+    """`text` without a last clause that only gives a rating ("Duna tb, nota 9" ->
+    ("Duna tb", 9)); `text` as it is and None when it ends in no such clause."""
+    head, comma, last = text.rstrip(" .!").rpartition(",")
+    part = _Said.of(last).norm
+    m = _RATING.search(f" {part} ") if comma and head.strip() else None
+    if m is None or m.group(0).strip() != part:
+        return text, None
+    return head, _rating(part)
 
 
 def _rating(part: str) -> int | None:
