@@ -1,8 +1,8 @@
 """What the user's marks kept of one item (issue 44): "what rating did I give Dune?", "o que
 eu achei de Duna?", answered in code and by the planner's `what_i_said` with one phrasing.
 
-Only what was stored is said: the rating the user gave as a number and when it was marked
-seen; a comment ("achei sensacional") is not kept, so none is invented.
+Only what was stored is said: the rating the user gave as a number, what they said of it
+when marking it ("achei sensacional", as written) and when it was marked seen.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ _WATCHED = ("movie", "tv_show", "video")
 
 
 def said_reply(deps: Deps, turn: Turn, item: ItemDoc) -> Reply:
-    """The rating and seen date kept of `item`, or that no rating was kept."""
+    """The rating, comment and seen date kept of `item`, or that none was kept."""
     lang = turn.language
     shelves.point_at(turn, item)  # "tira o visto dele", "onde assistir?" name it now
     state = text(f"state_{item.current_state}", lang)
@@ -34,8 +34,11 @@ def said_reply(deps: Deps, turn: Turn, item: ItemDoc) -> Reply:
         at = datetime.fromtimestamp(item.state_at_ms / 1000, tz=_zone(deps, turn))
         day = at.strftime("%d/%m") if lang == "pt" else at.strftime("%b %d").replace(" 0", " ")
         when = text("said_when" if item.type in _WATCHED else "said_when_done", lang, day=day)
+    said = text("said_comment", lang, comment=item.comment) if item.comment else ""
     if item.rating is not None:
-        body = text("said_rated", lang, rating=item.rating, label=label, when=when)
+        body = text("said_rated", lang, rating=item.rating, label=label, when=when, comment=said)
+    elif item.comment:
+        body = text("said_commented", lang, label=label, when=when, comment=item.comment)
     else:
         body = text("said_unrated", lang, label=label, state=state, when=when)
     return finish(turn, body, kind="deterministic")

@@ -67,6 +67,7 @@ MAX_BUTTONS = 10  # WhatsApp's list rows; Telegram takes them one a row
 PER_TYPE = 10  # lines of each type a list by state shows
 PERIOD_CAP = 1_000  # items marked in a period read at most
 PERIODS = ("today", "yesterday", "this_week", "last_7_days", "this_month")
+RECENT_SAVE_MS = 30 * 60 * 1000  # saves this close count as one conversation's
 MAX_SEVERAL = 5
 MIN_DESCRIBING = 5  # letters a word of a description needs to name an item by itself  # titles one "já vi X, Y e Z" marks at most
 _DAY_WORDS = (
@@ -244,8 +245,9 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
             return None  # "desmarca o do bolo": nothing to unmark, so a reminder to cancel?
         item = found
     at = seen_at(turn.now_ms, request.days_ago)
-    outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at)
-    incode.record(turn, "mark_item", args, outcome)
+    comment = request.comment or None
+    outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at, comment=comment)
+    incode.record(turn, "mark_item", {**args, "comment": comment}, outcome)
     if isinstance(outcome, Marked) and outcome.changed:
         turn.tools_executed.append("mark_item")
     reply = outcome_reply(turn, outcome, days_ago=request.days_ago)
@@ -380,6 +382,9 @@ async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
     """ "já vi os dois", "watched both": the two items just shown, when two were; "já vi
     todos": every item just shown, when a few were."""
     current = shelves.shown(turn)
+    if request.both and (saved := await _saved_two(deps, turn, current)) is not None:
+        turn.facts.apply_rule("shelf_reference")
+        return await _mark_items(deps, turn, request, saved)
     if current is None or not current.entries:
         return None
     if len(current.entries) != 2 if request.both else len(current.entries) > MAX_SEVERAL:
@@ -390,6 +395,22 @@ async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
         return None
     turn.facts.apply_rule("shelf_reference")
     return await _mark_items(deps, turn, request, kept)
+
+
+async def _saved_two(deps: Deps, turn: Turn, current: shelves.Shown | None) -> list[ItemDoc] | None:
+    """ "já vi os dois" after two saves in a row ("salva X", "e Y tb"): the user's two newest
+    items, when the last action saved, one of them is in focus and both are this
+    conversation's (saved minutes ago); None otherwise."""
+    last = shelves.last_action(turn)
+    if last is None or last.action != "save" or (current is not None and len(current.entries) > 1):
+        return None
+    two = await deps.db.items.newest(turn.user_id, 2)
+    focus = current.focus if current is not None else None
+    if len(two) != 2 or focus is None or focus.item_id not in {i.id for i in two}:
+        return None
+    if any(turn.now_ms - i.created_at_ms > RECENT_SAVE_MS for i in two):
+        return None
+    return list(reversed(two))
 
 
 async def _mark_items(

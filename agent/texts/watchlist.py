@@ -36,8 +36,13 @@ TEXTS: dict[str, dict[Language, str]] = {
     },
     # "what rating did I give Dune?", "o que eu achei de Duna?": what the user's marks kept
     "said_rated": {
-        "pt": "Você deu nota {rating}/10 a {label}{when}.",
-        "en": "You gave {label} {rating}/10{when}.",
+        "pt": "Você deu nota {rating}/10 a {label}{when}{comment}.",
+        "en": "You gave {label} {rating}/10{when}{comment}.",
+    },
+    "said_comment": {"pt": " e disse: «{comment}»", "en": " and said: «{comment}»"},
+    "said_commented": {
+        "pt": "Sobre {label}{when}, você disse: «{comment}».",
+        "en": "Of {label}{when}, you said: «{comment}».",
     },
     "said_unrated": {
         "pt": "{label} está marcado como {state}{when}, sem nota: não guardei o que você achou.",

@@ -32,6 +32,7 @@ from agent.tools.base import (
 )
 from agent.tools.finding import DELETE_CUTOFF, UNIQUE_MARGIN, find_named
 from agent.trust.ledgering import append_event
+from agent.understanding.textnorm import fold
 from agent.understanding.watchlist import WATCHABLE, said_rating
 from storage.documents import DONE_STATE, FIRST_STATE, ItemDoc, ItemType, done_key_of
 
@@ -45,6 +46,7 @@ class MarkItemArgs(ToolArgs):
     query: str | None = Field(default=None, min_length=1, max_length=200)
     state: MarkTo
     rating: int | None = Field(default=None, ge=0, le=10)
+    comment: str | None = Field(default=None, min_length=1, max_length=200)
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Self:
@@ -103,13 +105,19 @@ async def mark(
     *,
     rating: int | None = None,
     at_ms: int | None = None,
+    comment: str | None = None,
 ) -> Marked | UnknownItem:
-    """Put `item` in its done state (seen, read, done) or back in its first; record it."""
+    """Put `item` in its done state (seen, read, done) or back in its first; record it.
+    A rating or a comment ("loved it") given with it is kept with the state."""
     target = FIRST_STATE[item.type] if to == "unseen" else DONE_STATE[item.type]
     before = item.current_state
     if to == "unseen":
-        rating = None
-    unchanged = target == before and (rating is None or rating == item.rating)
+        rating = comment = None
+    unchanged = (
+        target == before
+        and (rating is None or rating == item.rating)
+        and (not comment or comment == item.comment)
+    )
     if unchanged:
         return Marked(item, before, changed=False)
     done = target == DONE_STATE[item.type]
@@ -118,6 +126,7 @@ async def mark(
         "state_at_ms": (at_ms or turn.now_ms) if done else None,
         "done_key": done_key_of(turn.user_id, item.type) if done else None,
         "rating": rating if done and rating is not None else (item.rating if done else None),
+        "comment": comment if done and comment else (item.comment if done else None),
     }
     snapshot = f"mark:{turn.turn_id}:{item.id}"  # the item as it was, for undo
     await deps.db.snapshots.keep(turn.user_id, snapshot, [item], turn.now_ms)
@@ -153,11 +162,21 @@ async def mark_item(ctx: ToolContext, args: MarkItemArgs) -> Outcome:
     if rating is not None and said_rating(turn.incoming.text or "") != rating:
         rating = None  # a number the user did not give is never stored (issue 44)
         turn.facts.apply_rule("ungrounded:rating")
+    comment = args.comment
+    if comment is not None and not _said_in(comment, turn.incoming.text or ""):
+        comment = None  # a comment is the user's own words, never the model's
+        turn.facts.apply_rule("ungrounded:comment")
     prefer: tuple[ItemType, ...] = ("link",) if args.state == "done" else WATCHABLE
     found = await resolve(deps, turn, item_id=args.item_id, query=args.query, prefer=prefer)
     if not isinstance(found, ItemDoc):
         return found
-    return await mark(deps, turn, found, args.state, rating=rating)
+    return await mark(deps, turn, found, args.state, rating=rating, comment=comment)
+
+
+def _said_in(words: str, message: str) -> bool:
+    """Whether every word of `words` is a word of the user's message (folded)."""
+    said = set(fold(message).split())
+    return bool(fold(words).split()) and all(w in said for w in fold(words).split())
 
 
 class WhatISaidArgs(ToolArgs):
@@ -192,7 +211,7 @@ MARK_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Mark an item seen/read/done, or unseen.",
         mark_item,
         {"query": "dune", "state": "seen"},
-        facts=frozenset({"rating"}),  # a number the user gave, or none
+        facts=frozenset({"rating", "comment"}),  # what the user gave, or none
     ),
     Tool(
         "what_i_said",

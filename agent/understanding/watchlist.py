@@ -51,6 +51,7 @@ class MarkRequest:
     reading: bool = False  # "li", "read": a link (or a note) is meant before a movie
     days_ago: int = 0  # "ontem": when it was seen
     rating: int | None = None  # 0-10, only when given as a number ("nota 8", "8/10")
+    comment: str = ""  # what the user said of it, as written ("achei sensacional", "loved it")
     bare: bool = False  # a verb alone ("assisti agora e amei"): the item in focus, if any
     also_seen: str = ""  # "Duna eu não vi não, só a Ruptura": Ruptura is the one seen
     both: bool = False  # "já vi os dois", "watched both": the two items just shown
@@ -289,7 +290,8 @@ _OBJECT_FIRST: Final = re.compile(
 # a cleft: "o que eu terminei foi Duna", "foi Duna que eu vi", "it was Dune I watched",
 # "what I actually watched was Dune"; certain only when the title is one item of the list
 _CLEFT_VERB: Final = (
-    r"(?:ja\s+|actually\s+|really\s+|just\s+)?(?:vi|assisti|terminei|acabei|maratonei|vimos|"
+    r"(?:ja\s+|actually\s+|really\s+|just\s+)?(?:vi|assisti|terminei|acabei|maratonei|vimos|viu|"
+    r"assistiu|terminou|"
     r"assistimos|terminamos|tinha visto|tinha assistido|watched|saw|seen|finished|binged|"
     r"had seen|had watched)"
 )
@@ -448,6 +450,7 @@ def read_mark(text: str) -> MarkRequest | None:
     if _CONTRAST.match(fold_same_length(tail).lower()):
         return None  # "vi Duna no cinema mas dormi": seen in part is no certain mark
     days, rating = _tail_facts(tail)
+    comment = _comment(tail, raw[len(raw) - len(tail) :]) if tail else ""
     if days is None:
         return None  # something after the title that is not a time, a rating or a feeling
     head = said.norm[:head_end].rstrip()
@@ -468,6 +471,8 @@ def read_mark(text: str) -> MarkRequest | None:
     request = _mark_head(said, head[offset:], offset, days=days, rating=rating, bare=said_more)
     if also and (request is None or request.state != "unseen"):
         return None  # "só a Y" only follows "X eu não vi"
+    if request is not None and comment and request.state == "seen":
+        request = replace(request, comment=comment)
     return replace(request, also_seen=also) if also and request is not None else request
 
 
@@ -1695,6 +1700,21 @@ def _is_comment(part: str) -> bool:
     return (
         m is not None and re.match(rf"(?:e|and)\s+(?:eu\s+|i\s+)?(?:{_SEE_VERBS})\b", part) is None
     )
+
+
+MAX_COMMENT: Final = 200
+
+
+def _comment(tail: str, raw_tail: str) -> str:
+    """What the user felt, as written, of the clauses after a mark ("achei sensacional",
+    "loved it"); "" when none is a feeling or a comment of their own."""
+    kept: list[str] = []
+    for m in re.finditer(r"[^,;!.]+", tail):
+        part = _Said.of(m.group()).norm
+        if part and part not in _DAYS and _rating(part) is None:
+            if re.match(_FEELING, part) or _is_comment(part):
+                kept.append(raw_tail[m.start() : m.end()].strip(" -"))
+    return ", ".join(k for k in kept if k)[:MAX_COMMENT]
 
 
 def _tail_facts(tail: str) -> tuple[int | None, int | None]:
