@@ -19,6 +19,7 @@ from agent.understanding.watchlist import (
     speaks_of_seeing,
 )
 from storage import Database
+from tests.agent.test_importfile import SentFile
 from tests.agent.test_watchlist import BELIEF, item, watching
 
 # -- the readers ----------------------------------------------------------------------------
@@ -258,3 +259,17 @@ async def test_a_rating_written_into_a_title_is_refused_and_the_mark_is_made_ins
         told = json.dumps([m.content for m in await lembra.messages() if m.role == "tool"])
         assert "call mark_item" in told
         assert "no part of a title" in told
+
+
+async def test_export_and_import_carry_what_was_said(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("vi duna ontem, nota 9, achei incrível")
+        exported = await lembra.say("/export")
+        assert exported.attachment is not None
+        sent = SentFile(exported.attachment.data, exported.attachment.filename)
+        await lembra.handle(sent.incoming("cli:bob"))
+        await lembra.say("sim", user="cli:bob")
+        duna = next(i for i in await lembra.items("cli:bob") if i.title == "Duna")
+        assert (duna.rating, duna.comment) == (9, "achei incrível")
+        said = await lembra.say("o que eu achei de duna?", user="cli:bob")
+        assert "«achei incrível»" in said.text
