@@ -33,7 +33,9 @@ def said_reply(deps: Deps, turn: Turn, item: ItemDoc) -> Reply:
     if item.state_at_ms:
         at = datetime.fromtimestamp(item.state_at_ms / 1000, tz=_zone(deps, turn))
         day = at.strftime("%d/%m") if lang == "pt" else at.strftime("%b %d").replace(" 0", " ")
-        when = text("said_when" if item.type in _WATCHED else "said_when_done", lang, day=day)
+        # "(visto em 05/01)" unless the sentence already says it is seen
+        seen = item.type in _WATCHED and (item.rating is not None or bool(item.comment))
+        when = text("said_when" if seen else "said_when_done", lang, day=day)
     said = text("said_comment", lang, comment=item.comment) if item.comment else ""
     if item.rating is not None:
         body = text("said_rated", lang, rating=item.rating, label=label, when=when, comment=said)

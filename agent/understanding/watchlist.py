@@ -299,7 +299,7 @@ _CLEFT: Final = re.compile(
     r"^(?:(?:o|a|aquele|aquela)\s+(?:(?:" + _NOUN + r")\s+)?que|o que|what|the one|the one that|"
     r"the (?:movie|film|show|series|one)(?:\s+that)?)\s+(?:eu|a gente|nos|i|we)\s+"
     + _CLEFT_VERB
-    + r"\s+(?:foi|era|e|was|is)\s+(?P<what>.+)$|"
+    + rf"(?:\s+(?:{_DAY}))?\s+(?:foi|era|e|was|is)\s+(?P<what>.+)$|"
     r"^(?:foi|era|it was|it s|it is|twas)\s+(?P<what2>.+?)\s+(?:(?:o\s+)?que\s+(?:eu|a gente|nos)"
     r"|(?:that\s+|which\s+)?(?:i|we))\s+" + _CLEFT_VERB + r"$"
 )
@@ -428,6 +428,8 @@ def read_mark(text: str) -> MarkRequest | None:
     if not raw or len(raw) > 300 or raw.startswith("/") or "?" in raw:
         return None
     raw = _n_as_not(raw)  # "ainda n vi duna", "duna eu n vi n"
+    if (flipped := _title_then_saw(raw)) is not None:
+        return flipped
     if (said_again := _said_again(raw)) is not None:
         return said_again
     if (rated := _rating_only(raw)) is not None:
@@ -451,8 +453,10 @@ def read_mark(text: str) -> MarkRequest | None:
         return None  # "vi Duna no cinema mas dormi": seen in part is no certain mark
     days, rating = _tail_facts(tail)
     comment = _comment(tail, raw[len(raw) - len(tail) :]) if tail else ""
-    if days is None:
+    why_not = days is None and _WHY_UNSEEN.search(_spaced(tail)) is not None
+    if days is None and not why_not:
         return None  # something after the title that is not a time, a rating or a feeling
+    days = days or 0
     head = said.norm[:head_end].rstrip()
     found: tuple[str, int] | None = None
     while True:  # "vi duna ontem nota 8", "vi duna nota 8 ontem": the day and the rating cut
@@ -471,11 +475,20 @@ def read_mark(text: str) -> MarkRequest | None:
     request = _mark_head(said, head[offset:], offset, days=days, rating=rating, bare=said_more)
     if also and (request is None or request.state != "unseen"):
         return None  # "só a Y" only follows "X eu não vi"
+    if why_not and (request is None or request.state != "unseen"):
+        return None  # "never finished it" only explains an unmark
     if request is not None and comment and request.state == "seen":
         request = replace(request, comment=comment)
     return replace(request, also_seen=also) if also and request is not None else request
 
 
+# why an item goes back to see, after the unmark: "i never finished it", "confundi com outro"
+_WHY_UNSEEN: Final = re.compile(
+    r"^(?:(?:mas|but|pq|porque|because|since)\s+)?(?:(?:eu|i|we|a gente)\s+)?(?:(?:nunca|never|nao|"
+    r"didn t|did not|havent|haven t|have not|not)\s+(?:(?:actually|really|realmente)\s+)?"
+    r"(?:vi|terminei|acabei|assisti|seen|finished|watched|finish|watch|see)|dormi|cochilei|"
+    r"fell asleep|confundi|mixed|misclicked|errei|wrong one|engano)\b"
+)
 # how often or how much was seen, after the verb: "mil vezes", "todas as temporadas", "twice"
 _HOW_MUCH: Final = (
     r"(?:(?:umas?|uns|tipo|like|some|about|uns)\s+)?(?:\d+|duas|dois|tres|quatro|cinco|seis|dez|"
@@ -485,8 +498,9 @@ _HOW_MUCH: Final = (
     r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:seasons|episodes|eps|parts)|inteir[oa]|tudo|"
     r"the whole thing|de novo|again|already|ja|too|tambem|rs|"  # "rs": a laugh, after the verb
     # when or how surely, after the verb: "já vi faz tempo", "eu vi na vdd", "ages ago"
-    r"faz (?:um )?tempo|faz tempao|ha (?:muito )?tempo|na vdd|na verdade|na real|ages ago|"
-    r"a long time ago|years ago|anos atras|finally|enfim"
+    r"(?:faz|ha) (?:um |muito )?(?:tempo|tempao)|(?:faz|ha) (?:uns |muitos )?anos|"
+    r"na vdd|na verdade|na real|ages ago|a while ago|a while back|long ago|a long time ago|"
+    r"years ago|anos atras|finally|enfim"
 )
 _HOW_MUCH_END: Final = re.compile(rf"(?<=\S)\s+(?:{_HOW_MUCH})$")
 # the command said again at the end: "pode marcar", "marca como visto", "desmarca pfv"
@@ -510,8 +524,22 @@ _SEEN_END: Final = re.compile(
 _TITLE_THEN_SAW: Final = re.compile(
     r"^(?P<title>[^,;:]+?)\s*[,;:-]\s*(?:(?:i|eu)\s+)?(?:(?:ve|have)\s+)?"
     r"(?:ja\s+|already\s+|just\s+|finally\s+)?(?P<verb>vi|assisti|terminei|maratonei|watched|seen|"
-    r"saw|finished|binged)(?:\s+(?:it|that|this|this one|that one|esse|essa|ele|ela))?$"
+    r"saw|finished|binged)(?:\s+(?:it|that|this|this one|that one|esse|essa|ele|ela))?"
+    r"(?P<rest>[\s,;.!-].*)?$"
 )
+
+
+def _title_then_saw(raw: str) -> MarkRequest | None:
+    """A title, then a clause saying it was seen, and how or when ("Severance, already
+    watched it", "dune, watched it last night, 9/10"): read as "watched <title> ..."."""
+    text = raw.strip()
+    seen = _TITLE_THEN_SAW.match(fold_same_length(text).lower())
+    if seen is None:
+        return None
+    verb = "vi" if seen.group("verb") in ("vi", "assisti", "terminei", "maratonei") else "watched"
+    rest = text[seen.start("rest") :] if seen.group("rest") else ""
+    found = read_mark(f"{verb} {text[: seen.end('title')]}{rest}")
+    return found if found is None or found.state == "seen" else None
 
 
 _NOT_SEEN_ALONE: Final = re.compile(
@@ -540,13 +568,6 @@ def _said_again(raw: str) -> MarkRequest | None:
     ):
         # "desmarca", "I haven't actually, unmark it": the item in focus back to see
         return MarkRequest("unseen", target=Target("pronoun")) if state == "unseen" else None
-    seen = _TITLE_THEN_SAW.match(fold_same_length(cut).lower().strip())
-    if seen is not None and state != "unseen":
-        title = cut.strip()[: seen.end("title")]
-        verb = (
-            "vi" if seen.group("verb") in ("vi", "assisti", "terminei", "maratonei") else "watched"
-        )
-        return read_mark(f"{verb} {title}")
     if m is None or (
         state is None
         and _ADVERBS_ONLY.match(m.group()) is None  # "seen #2 already"
@@ -569,11 +590,12 @@ _ONLY: Final = re.compile(
 
 
 _OPENING: Final = re.compile(
-    r"^(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|alias|actually|wait|espera|oh|pois e|"
+    r"^(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|na vdd|na real|alias|actually|wait|espera|"
+    r"oh|pois e|"
     r"entao|so|ok|okay|boa|pera|peraí|perai|show|nice|legal|beleza|blz|cool)\b[\s,!.:;-]+"
 )
 _INTERJECTION: Final = re.compile(
-    r"^(?:(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|alias|actually|wait|espera|oh|hmm+|"
+    r"^(?:(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|na real|alias|actually|wait|espera|oh|hmm+|"
     r"pois e|entao|so|ok|okay)\s+)+"
 )
 
@@ -591,6 +613,7 @@ def _mark_head(
         )
     if (m := _CLEFT.match(head)) is not None:
         group = "what" if m.group("what") else "what2"
+        days = max(days, days_named(head[: m.start(group)]))  # "o que eu vi ontem foi X"
         found = _with_object(said, head, m, group, "seen", offset=offset, days=days, rating=rating)
         return replace(found, anchored=True) if found is not None and found.title else None
     if (m := _OBJECT_FIRST.match(head)) is not None:  # "o 1 eu vi", "dark eu não vi não"
@@ -1536,13 +1559,14 @@ _ASK_OPINION: Final = (
         r"(?:(?:pr[oa]|para\s+[oa]|a[o]?|em|no|na|de|do|da)\s+)?(?P<what>.+?)(?:\s+(?:mesmo|hein))?$"
     ),
     re.compile(
-        r"^(?:(?:what|how)\s+did\s+i\s+(?:rate|score)|what\s+rating\s+did\s+i\s+give|"
-        r"what\s+(?:is|was|s)\s+my\s+(?:rating|score)\s+(?:for|of|on))\s+"
+        r"^(?:(?:wh?at|how)\s+did\s+i\s+(?:rate|score)|wh?at\s+rating\s+did\s+i\s+give"
+        r"(?:\s+(?:to|for))?|wh?at\s+(?:is|was|s)\s+my\s+(?:rating|score)\s+(?:for|of|on))\s+"
         r"(?P<what>.+?)(?:\s+(?:again|already|out of 10))?$"
     ),
     re.compile(
-        r"^(?:(?:what|how)\s+did\s+i\s+(?:think|say|feel|find)\s+(?:of|about)|"
-        r"how\s+did\s+i\s+(?:like|find)|what\s+did\s+i\s+(?:make|think)\s+of)\s+"
+        r"^(?:(?:wh?at|how)\s+did\s+i\s+(?:think|say|feel|find)\s+(?:of|about)|"
+        r"how\s+did\s+i\s+(?:like|find)|wh?at\s+did\s+i\s+(?:make|think)\s+of|"
+        r"did\s+i\s+(?:like|enjoy|love))\s+"
         r"(?P<what>.+?)(?:\s+(?:again|then|back then))?$"
     ),
     re.compile(

@@ -33,6 +33,9 @@ from tests.agent.test_watchlist import BELIEF, item, watching
         ("Duna já assisti há muito tempo", "Duna", None),
         ("tenet eu vi na real, dei nota 9", "tenet", 9),
         ("Tenet i watched ages ago, 6/10", "Tenet", 6),
+        ("Duna eu ja assisti faz um tempao, nota 8", "Duna", 8),
+        ("dark, watched it last night, 9/10", "dark", 9),
+        ("superbad - ja vi, nota 6", "superbad", 6),
     ],
 )
 def test_a_title_first_mark_reads_past_how_long_ago_and_keeps_the_rating(
@@ -52,6 +55,7 @@ def test_a_title_first_mark_reads_past_how_long_ago_and_keeps_the_rating(
         ("it was tenet I watched", "tenet"),
         ("what i actually saw was Superbad", "Superbad"),
         ("the one we finished was dark", "dark"),
+        ("oq eu vi ontem foi duna", "duna"),
     ],
 )
 def test_a_cleft_names_the_title_seen_and_is_sure_only_of_a_title_on_the_list(
@@ -86,12 +90,34 @@ def test_taking_the_seen_mark_off_unmarks(said: str, title: str) -> None:
         ("e oq eu tinha achado de duna?", "duna"),
         ("que nota eu dei pra Tenet mesmo", "Tenet"),
         ("o que eu falei do superbad", "superbad"),
+        ("wat rating did i give to tenet", "tenet"),
+        ("did i like dark?", "dark"),
     ],
 )
 def test_asking_what_was_said_of_a_title_is_read_with_or_without_its_question_mark(
     said: str, title: str
 ) -> None:
     assert read(said) == StateQuestion(title, opinion=True)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "unmark tenet, i never finished it",
+        "desmarca tenet, nunca terminei",
+        "na real tenet eu nao vi, confundi",
+        "actually unmark tenet, i fell asleep halfway thru lol",
+    ],
+)
+def test_an_unmark_with_why_it_was_not_seen_unmarks(said: str) -> None:
+    found = read(said)
+    assert isinstance(found, MarkRequest)
+    assert (found.state, found.title) == ("unseen", "tenet")
+
+
+def test_why_it_was_not_seen_explains_only_an_unmark() -> None:
+    assert read("vi tenet, nunca terminei") is None
+    assert read("desmarca tenet, salva duna") is None
 
 
 def test_what_is_no_question_of_opinion_is_left_alone() -> None:
