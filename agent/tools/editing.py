@@ -88,13 +88,18 @@ _MARK_IN_TITLE = re.compile(
 _RENAMES = re.compile(r"\b(?:t[ií]tulo|title|renomei\w*|rename\w*|nome|name)\b", re.IGNORECASE)
 
 
+def marks_a_title(title: str) -> bool:
+    """Whether `title` ends in a rating or a seen mark ("Whiplash - Nota 8", "Dark (visto)")."""
+    return _MARK_IN_TITLE.search(title[-200:]) is not None
+
+
 def check_not_a_mark(ctx: ToolContext, args: UpdateItemArgs) -> str | None:
     """Invalid output when the new title or text adds a rating or a seen mark to the item's
     name ("Whiplash - Nota 8"): that is `mark_item`'s job, and a title keeps no rating; the
     model is told which call to make instead. A user who asks to rename it so is obeyed."""
     said = ctx.turn.incoming.text or ""
     written = [t for t in (args.title, args.content) if t]
-    if _RENAMES.search(said) or not any(_MARK_IN_TITLE.search(t) for t in written):
+    if _RENAMES.search(said) or not any(marks_a_title(t) for t in written):
         return None
     rating = said_rating(said)
     also = f', "rating": {rating}' if rating is not None else ""

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agent.tools.editing import marks_a_title
 from agent.understanding.watchlist import (
     MarkRequest,
     StateQuestion,
@@ -162,6 +163,32 @@ def test_the_new_readers_never_raise(first: str, shape: str, last: str) -> None:
     read(first + shape + last)
     rating_after(first + shape + last)
     speaks_of_seeing(first + shape + last)
+
+
+@pytest.mark.parametrize(
+    ("title", "marked"),
+    [
+        ("Whiplash (2014) - Nota 8", True),
+        ("Duna 8/10", True),
+        ("Dark (visto)", True),
+        ("Tenet - watched", True),
+        ("Duna ✅", True),
+        ("Nunca Visto", False),
+        ("Nota de Rodapé", False),
+        ("Blade Runner 2049", False),
+        ("Se7en", False),
+    ],
+)
+def test_a_rating_or_a_seen_mark_at_the_end_of_a_title_is_told_apart(
+    title: str, marked: bool
+) -> None:
+    assert marks_a_title(title) is marked
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_the_title_guard_never_raises(title: str) -> None:
+    marks_a_title(title)
 
 
 # -- in a conversation --------------------------------------------------------------------------
