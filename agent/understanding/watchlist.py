@@ -539,7 +539,10 @@ def _title_then_saw(raw: str) -> MarkRequest | None:
     verb = "vi" if seen.group("verb") in ("vi", "assisti", "terminei", "maratonei") else "watched"
     rest = text[seen.start("rest") :] if seen.group("rest") else ""
     found = read_mark(f"{verb} {text[: seen.end('title')]}{rest}")
-    return found if found is None or found.state == "seen" else None
+    if found is None or found.state != "seen":
+        return None
+    # with more after it ("comprar pão, vi que acabou"), only a title on the list is certain
+    return replace(found, anchored=True) if rest.strip() and found.title else found
 
 
 _NOT_SEEN_ALONE: Final = re.compile(

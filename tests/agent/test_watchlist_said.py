@@ -211,6 +211,9 @@ async def test_a_loose_mark_of_a_title_not_on_the_list_marks_nothing_in_code(db:
             reply.meta.tools_executed
         )
         assert all(not i.done for i in await lembra.items())
+        for said in ("comprar pão, vi que acabou", "o que eu vi foi incrível"):
+            other = await lembra.say(said)
+            assert "nada foi marcado" not in other.text, said  # no title of the list: not a mark
 
 
 async def test_a_cleft_after_an_undo_marks_the_title_meant(db: Database) -> None:
