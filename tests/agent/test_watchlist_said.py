@@ -11,6 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agent.planning.structured import first_step_tools
+from agent.tools import registry
 from agent.tools.editing import marks_a_title
 from agent.understanding.watchlist import (
     MarkRequest,
@@ -132,6 +134,14 @@ def test_a_rating_clause_is_cut_from_a_continuation_only_when_it_is_all_the_clau
     assert rating_after("and dark too, 8/10.") == ("and dark too", 8)
     assert rating_after("Tenet tb, nota fiscal") == ("Tenet tb, nota fiscal", None)
     assert rating_after("nota 9") == ("nota 9", None)
+
+
+def test_a_message_that_speaks_of_seeing_keeps_the_mark_tool_on_the_first_step() -> None:
+    tools = list(registry().values())
+    said = "whiplash eu ja vi faz tempo, nota 8"
+    for hint in ("search", "delete", "save"):
+        assert first_step_tools(hint, said, tools) is None  # every tool, mark_item among them
+    assert "mark_item" not in (first_step_tools("search", "procura leite", tools) or set())
 
 
 def test_seeing_words_are_told_apart_from_saves_and_searches() -> None:
