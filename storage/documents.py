@@ -160,6 +160,7 @@ class ItemDoc(StoredModel):
     state: ItemState | None = None
     state_at_ms: int | None = None
     rating: int | None = None  # 0-10, as the user gave it
+    comment: str | None = None  # what the user said of it when marking it ("loved it"), as said
     done_key: str | None = None
     # what TMDB told when it was enriched (agent/tools/watching.py): minutes (a movie's
     # runtime, an episode's for a show), genre names in the user's language, seasons

@@ -61,6 +61,9 @@ async def act(
         again = await reminding.continued(deps, turn, message)
         if again is not None:
             return Continued(again, None)
+    rating: int | None = None
+    if last is not None and last.action == "mark_seen":  # "e Duna tb, nota 9": rated too
+        message, rating = watchlist.rating_after(message)
     cont = read_continuation(message)
     if cont is None or last is None or watchlist.read(message) is not None:
         return None  # "maratonei dark tb" marks, "ok what's left now" lists (issue 44)
@@ -88,7 +91,7 @@ async def act(
             reply = await _show(deps, turn, cont)
         case "mark_seen" | "mark_unseen":  # "e Interestelar também" after "já vi Duna"
             reply = await _mark(
-                deps, turn, cont, "seen" if last.action == "mark_seen" else "unseen"
+                deps, turn, cont, "seen" if last.action == "mark_seen" else "unseen", rating
             )
         case "where":  # "and The Office?" after where-to-watch (issue 44)
             reply = await _where(deps, turn, cont)
@@ -219,8 +222,11 @@ async def _list(deps: Deps, turn: Turn, cont: Continuation, last: shelves.Last) 
     return await listing.list_reply(deps, turn, args)
 
 
-async def _mark(deps: Deps, turn: Turn, cont: Continuation, state: MarkTo) -> Reply | None:
-    """ "e Interestelar também", "and Dune too" after a mark: the same mark for that title."""
+async def _mark(
+    deps: Deps, turn: Turn, cont: Continuation, state: MarkTo, rating: int | None = None
+) -> Reply | None:
+    """ "e Interestelar também", "and Dune too" after a mark: the same mark for that title
+    ("Dune too, 9/10": with that rating)."""
     words = fold(cont.title).split()
     if cont.period or "?" in (turn.incoming.text or ""):
         return None
@@ -232,7 +238,7 @@ async def _mark(deps: Deps, turn: Turn, cont: Continuation, state: MarkTo) -> Re
         return await watching.mark_named(deps, turn, "", state, None, target=ref.target)
     if not words or len(words) > MAX_TITLE_WORDS:
         return None
-    return await watching.mark_named(deps, turn, cont.title, state, cont.type)
+    return await watching.mark_named(deps, turn, cont.title, state, cont.type, rating=rating)
 
 
 async def _where(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:

@@ -193,7 +193,7 @@ def _entry_from_record(record: Any) -> pendings.ImportEntry | None:
         return None
     fields = (
         *("type", "title", "year", "tmdb_id", "url", "description", "content", "overview"),
-        *("rating", "runtime_min", "seasons"),
+        *("rating", "comment", "runtime_min", "seasons"),
     )
     source_id = record.get("_id")
     try:
@@ -235,7 +235,7 @@ def _state_of(record: dict[str, Any]) -> dict[str, Any]:
         "state": state,
         "state_at_ms": at if done else None,
         "genres": tuple(g.strip()[:40] for g in kept if g.strip()),
-    } | ({} if done else {"rating": None})
+    } | ({} if done else {"rating": None, "comment": None})
 
 
 def _seen_at(value: Any) -> int | None:
@@ -419,6 +419,7 @@ async def confirm(deps: Deps, turn: Turn, current: pendings.ConfirmImport) -> Re
                     ("runtime_min", entry.runtime_min),
                     ("genres", list(entry.genres)),
                     ("seasons", entry.seasons),
+                    ("comment", entry.comment),
                 )
                 if v
             },

@@ -116,6 +116,7 @@ class ImportEntry(BaseModel):
     state: ItemState | None = None
     state_at_ms: int | None = Field(default=None, ge=0)
     rating: int | None = Field(default=None, ge=0, le=10)
+    comment: str | None = Field(default=None, max_length=200)  # what the user said marking it
     runtime_min: int | None = Field(default=None, ge=1, le=100_000)
     genres: tuple[str, ...] = Field(default=(), max_length=8)
     seasons: int | None = Field(default=None, ge=1, le=1_000)

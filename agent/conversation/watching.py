@@ -22,11 +22,13 @@ from agent.conversation import shelf as shelves
 from agent.conversation.batching import save_batch
 from agent.conversation.pointing import Miss, locate
 from agent.conversation.replies import finish, item_label
+from agent.conversation.said import said_reply
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.services.tmdb import OFFER_KINDS, WatchOptions
 from agent.texts import DONE_MARK, OK_MARK, plural, text, type_heading
 from agent.tools.base import (
+    Found,
     MarkChoice,
     Marked,
     NotFound,
@@ -65,6 +67,7 @@ MAX_BUTTONS = 10  # WhatsApp's list rows; Telegram takes them one a row
 PER_TYPE = 10  # lines of each type a list by state shows
 PERIOD_CAP = 1_000  # items marked in a period read at most
 PERIODS = ("today", "yesterday", "this_week", "last_7_days", "this_month")
+RECENT_SAVE_MS = 30 * 60 * 1000  # saves this close count as one conversation's
 MAX_SEVERAL = 5
 MIN_DESCRIBING = 5  # letters a word of a description needs to name an item by itself  # titles one "já vi X, Y e Z" marks at most
 _DAY_WORDS = (
@@ -146,9 +149,15 @@ def _named_off_list(turn: Turn, title: str, item_type: str, *, more: bool) -> tu
 
 async def _state_of(deps: Deps, turn: Turn, request: StateQuestion) -> Reply | None:
     """ "is Dune still on my to-watch list?": the item's state as stored, or that it is not
-    on the list; several close ones are the planner's (it may show them)."""
+    on the list; several close ones are the planner's (it may show them). "What did I
+    rate Dune?": what the marks kept of it, when it is one item of the list."""
     lang = turn.language
     found = await resolve(deps, turn, query=request.title, item_type=request.type, prefer=WATCHABLE)
+    if request.opinion:
+        if not isinstance(found, ItemDoc) or found.type not in (*WATCHABLE, "link"):
+            return None  # "o que eu achei da reunião?": a search, the planner's
+        incode.record(turn, "what_i_said", {"query": request.title}, Found(None, (found,)))
+        return said_reply(deps, turn, found)
     if isinstance(found, NotFound):
         body = text("state_asked_missing", lang, query=_quoted(request.title))
         return finish(turn, body, kind="deterministic")
@@ -217,8 +226,10 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
                 return None  # "vi Duna pela metade": not a mark this reader is sure of
             found, request = cut  # "assisti o coringa ontem com meu irmão": Coringa, yesterday
             args["query"] = request.title
-        if isinstance(found, NotFound) and to == "unseen":
-            return None  # "desmarca aquele do bolo" also cancels: reminders or the planner
+        if isinstance(found, NotFound) and (to == "unseen" or request.anchored):
+            # "desmarca aquele do bolo" also cancels: reminders or the planner; a loose
+            # reading ("X já vi") is certain only of a title on the list
+            return None
         if not isinstance(found, ItemDoc):
             incode.record(turn, "mark_item", args, found)
             if isinstance(found, NotFound) and request.type in (None, "movie", "tv_show"):
@@ -234,8 +245,9 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
             return None  # "desmarca o do bolo": nothing to unmark, so a reminder to cancel?
         item = found
     at = seen_at(turn.now_ms, request.days_ago)
-    outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at)
-    incode.record(turn, "mark_item", args, outcome)
+    comment = request.comment or None
+    outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at, comment=comment)
+    incode.record(turn, "mark_item", {**args, "comment": comment}, outcome)
     if isinstance(outcome, Marked) and outcome.changed:
         turn.tools_executed.append("mark_item")
     reply = outcome_reply(turn, outcome, days_ago=request.days_ago)
@@ -250,6 +262,8 @@ async def mark_named(
     state: str,
     item_type: ItemType | None,
     target: Target | None = None,
+    *,
+    rating: int | None = None,
 ) -> Reply | None:
     """ "e Interestelar também", "e o 3 tb" right after a mark: the same mark for it."""
     if state not in ("seen", "unseen"):
@@ -257,7 +271,7 @@ async def mark_named(
     to: MarkState = "seen" if state == "seen" else "unseen"
     if target is not None:
         return await _mark(deps, turn, MarkRequest(to, target=target, type=target.type))
-    return await _mark(deps, turn, MarkRequest(to, title=title, type=item_type))
+    return await _mark(deps, turn, MarkRequest(to, title=title, type=item_type, rating=rating))
 
 
 async def mark_entry(deps: Deps, turn: Turn, entry: shelves.Entry, to: MarkTo) -> Reply:
@@ -368,6 +382,9 @@ async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
     """ "já vi os dois", "watched both": the two items just shown, when two were; "já vi
     todos": every item just shown, when a few were."""
     current = shelves.shown(turn)
+    if request.both and (saved := await _saved_two(deps, turn, current)) is not None:
+        turn.facts.apply_rule("shelf_reference")
+        return await _mark_items(deps, turn, request, saved)
     if current is None or not current.entries:
         return None
     if len(current.entries) != 2 if request.both else len(current.entries) > MAX_SEVERAL:
@@ -378,6 +395,22 @@ async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
         return None
     turn.facts.apply_rule("shelf_reference")
     return await _mark_items(deps, turn, request, kept)
+
+
+async def _saved_two(deps: Deps, turn: Turn, current: shelves.Shown | None) -> list[ItemDoc] | None:
+    """ "já vi os dois" after two saves in a row ("salva X", "e Y tb"): the user's two newest
+    items, when the last action saved, one of them is in focus and both are this
+    conversation's (saved minutes ago); None otherwise."""
+    last = shelves.last_action(turn)
+    if last is None or last.action != "save" or (current is not None and len(current.entries) > 1):
+        return None
+    two = await deps.db.items.newest(turn.user_id, 2)
+    focus = current.focus if current is not None else None
+    if len(two) != 2 or focus is None or focus.item_id not in {i.id for i in two}:
+        return None
+    if any(turn.now_ms - i.created_at_ms > RECENT_SAVE_MS for i in two):
+        return None
+    return list(reversed(two))
 
 
 async def _mark_items(

@@ -36,6 +36,7 @@ ToolName = Literal[
     "mark_item",  # DESIGN 11.1: the watchlist (issue 44)
     "where_to_watch",
     "suggest_from_list",
+    "what_i_said",  # issue 44: the rating and seen date kept of one item
 ]
 TOOL_NAMES: tuple[str, ...] = ToolName.__args__  # type: ignore[attr-defined]
 PLANNER_FUNCTION_NAME = "plan"

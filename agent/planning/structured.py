@@ -34,7 +34,7 @@ from agent.understanding.searches import plain_search
 from agent.understanding.textnorm import fold
 from agent.understanding.urls import extract_urls
 from agent.understanding.vocabulary import TYPE_WORDS
-from agent.understanding.watchlist import said_rating
+from agent.understanding.watchlist import said_rating, speaks_of_seeing
 
 # A critical tool is never the model's to call (the runtime deletes everything itself):
 # leaving it out of the schema makes the pipeline violation impossible where the server
@@ -139,8 +139,8 @@ def first_step_tools(
     llm_intent: str, text: str, tools: Iterable[Tool[ToolArgs]]
 ) -> frozenset[str] | None:
     """The tools a first planning step may name for this reading of `text`, or None for all."""
-    if _NAMES_A_CLOSED_TOOL.search(text):
-        return None
+    if _NAMES_A_CLOSED_TOOL.search(text) or speaks_of_seeing(text):
+        return None  # "X eu já vi, nota 8" read as a search still needs mark_item (issue 44)
     listed = list(tools)
     if llm_intent == "search" and plain_search(text) is not None:
         return paths.of_kinds(listed, paths.PLAIN_SEARCH)

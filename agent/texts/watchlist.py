@@ -34,6 +34,26 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "{label} está na sua lista, já marcado como {state}{rating}.",
         "en": "{label} is on your list, already marked {state}{rating}.",
     },
+    # "what rating did I give Dune?", "o que eu achei de Duna?": what the user's marks kept
+    "said_rated": {
+        "pt": "Você deu nota {rating}/10 a {label}{when}{comment}.",
+        "en": "You gave {label} {rating}/10{when}{comment}.",
+    },
+    "said_comment": {"pt": " e disse: «{comment}»", "en": " and said: «{comment}»"},
+    "said_commented": {
+        "pt": "Sobre {label}{when}, você disse: «{comment}».",
+        "en": "Of {label}{when}, you said: «{comment}».",
+    },
+    "said_unrated": {
+        "pt": "{label} está marcado como {state}{when}, sem nota: não guardei o que você achou.",
+        "en": "{label} is marked {state}{when}, with no rating: I kept nothing of what you thought.",
+    },
+    "said_left": {
+        "pt": "{label} ainda está {state} na sua lista: nenhuma nota guardada.",
+        "en": "{label} is still {state} on your list: no rating kept.",
+    },
+    "said_when": {"pt": " (visto em {day})", "en": " (seen on {day})"},
+    "said_when_done": {"pt": " (em {day})", "en": " (on {day})"},
     "state_asked_missing": {
         "pt": "«{query}» não está na sua lista.",
         "en": "«{query}» is not on your list.",

@@ -17,6 +17,7 @@ from agent.tools.base import Failed, Outcome, Tool, ToolArgs, ToolContext, Unkno
 from agent.trust.ledgering import append_event
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.vocabulary import TYPE_WORDS
+from agent.understanding.watchlist import said_rating
 from storage.documents import ItemDoc
 
 TITLED = frozenset({"movie", "tv_show", "video", "link"})
@@ -109,6 +110,37 @@ def _holds_request(item: ItemDoc, args: UpdateItemArgs) -> bool:
     return bool((new_words - old_words) & _EDIT_VERBS)
 
 
+# a mark written into a title: "Whiplash (2014) - Nota 8", "Duna 8/10", "Dark (visto)"
+_MARK_IN_TITLE = re.compile(
+    r"(?:(?:^|[\s\-–—:|,;(\[]+)(?:(?:nota|rating|rated|score)\s*:?\s*\d{1,2}(?:[.,]5)?"
+    r"(?:\s*/\s*10)?|\d{1,2}(?:[.,]5)?\s*/\s*10)|\s*[\-–—:|,;(\[]\s*(?:vist[oa]|assistid[oa]|"
+    r"seen|watched|lid[oa]|read|done|feito)|\s*(?:\u2713|\u2714\ufe0f?|\u2705))[\s)\].!]*$",
+    re.IGNORECASE,
+)
+_RENAMES = re.compile(r"\b(?:t[ií]tulo|title|renomei\w*|rename\w*|nome|name)\b", re.IGNORECASE)
+
+
+def marks_a_title(title: str) -> bool:
+    """Whether `title` ends in a rating or a seen mark ("Whiplash - Nota 8", "Dark (visto)")."""
+    return _MARK_IN_TITLE.search(title[-200:]) is not None
+
+
+def check_not_a_mark(ctx: ToolContext, args: UpdateItemArgs) -> str | None:
+    """Invalid output when the new title or text adds a rating or a seen mark to the item's
+    name ("Whiplash - Nota 8"): that is `mark_item`'s job, and a title keeps no rating; the
+    model is told which call to make instead. A user who asks to rename it so is obeyed."""
+    said = ctx.turn.incoming.text or ""
+    written = [t for t in (args.title, args.content) if t]
+    if _RENAMES.search(said) or not any(marks_a_title(t) for t in written):
+        return None
+    rating = said_rating(said)
+    also = f', "rating": {rating}' if rating is not None else ""
+    return (
+        "a rating or a seen mark is no part of a title: leave the title as it is and call "
+        f'mark_item {{"item_id": "{args.item_id}", "state": "seen"{also}}}'
+    )
+
+
 async def update_item(ctx: ToolContext, args: UpdateItemArgs) -> Outcome:
     return await apply_update(ctx, args)
 
@@ -153,5 +185,6 @@ EDIT_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "(movie, show) or content (note). Only fields the user asked to change.",
         update_item,
         {"item_id": "<id of the item>", "title": "The Matrix Reloaded"},
+        check=check_not_a_mark,
     ),
 )

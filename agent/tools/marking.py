@@ -24,6 +24,7 @@ from agent.tools.base import (
     Marked,
     NotFound,
     Outcome,
+    Replied,
     Tool,
     ToolArgs,
     ToolContext,
@@ -31,6 +32,7 @@ from agent.tools.base import (
 )
 from agent.tools.finding import DELETE_CUTOFF, UNIQUE_MARGIN, find_named
 from agent.trust.ledgering import append_event
+from agent.understanding.textnorm import fold
 from agent.understanding.watchlist import WATCHABLE, said_rating
 from storage.documents import DONE_STATE, FIRST_STATE, ItemDoc, ItemType, done_key_of
 
@@ -44,6 +46,7 @@ class MarkItemArgs(ToolArgs):
     query: str | None = Field(default=None, min_length=1, max_length=200)
     state: MarkTo
     rating: int | None = Field(default=None, ge=0, le=10)
+    comment: str | None = Field(default=None, min_length=1, max_length=200)
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Self:
@@ -102,13 +105,19 @@ async def mark(
     *,
     rating: int | None = None,
     at_ms: int | None = None,
+    comment: str | None = None,
 ) -> Marked | UnknownItem:
-    """Put `item` in its done state (seen, read, done) or back in its first; record it."""
+    """Put `item` in its done state (seen, read, done) or back in its first; record it.
+    A rating or a comment ("loved it") given with it is kept with the state."""
     target = FIRST_STATE[item.type] if to == "unseen" else DONE_STATE[item.type]
     before = item.current_state
     if to == "unseen":
-        rating = None
-    unchanged = target == before and (rating is None or rating == item.rating)
+        rating = comment = None
+    unchanged = (
+        target == before
+        and (rating is None or rating == item.rating)
+        and (not comment or comment == item.comment)
+    )
     if unchanged:
         return Marked(item, before, changed=False)
     done = target == DONE_STATE[item.type]
@@ -117,6 +126,7 @@ async def mark(
         "state_at_ms": (at_ms or turn.now_ms) if done else None,
         "done_key": done_key_of(turn.user_id, item.type) if done else None,
         "rating": rating if done and rating is not None else (item.rating if done else None),
+        "comment": comment if done and comment else (item.comment if done else None),
     }
     snapshot = f"mark:{turn.turn_id}:{item.id}"  # the item as it was, for undo
     await deps.db.snapshots.keep(turn.user_id, snapshot, [item], turn.now_ms)
@@ -152,11 +162,45 @@ async def mark_item(ctx: ToolContext, args: MarkItemArgs) -> Outcome:
     if rating is not None and said_rating(turn.incoming.text or "") != rating:
         rating = None  # a number the user did not give is never stored (issue 44)
         turn.facts.apply_rule("ungrounded:rating")
+    comment = args.comment
+    if comment is not None and not _said_in(comment, turn.incoming.text or ""):
+        comment = None  # a comment is the user's own words, never the model's
+        turn.facts.apply_rule("ungrounded:comment")
     prefer: tuple[ItemType, ...] = ("link",) if args.state == "done" else WATCHABLE
     found = await resolve(deps, turn, item_id=args.item_id, query=args.query, prefer=prefer)
     if not isinstance(found, ItemDoc):
         return found
-    return await mark(deps, turn, found, args.state, rating=rating)
+    return await mark(deps, turn, found, args.state, rating=rating, comment=comment)
+
+
+def _said_in(words: str, message: str) -> bool:
+    """Whether every word of `words` is a word of the user's message (folded)."""
+    said = set(fold(message).split())
+    return bool(fold(words).split()) and all(w in said for w in fold(words).split())
+
+
+class WhatISaidArgs(ToolArgs):
+    item_id: str | None = Field(default=None, min_length=1, max_length=64)
+    query: str | None = Field(default=None, min_length=1, max_length=200)
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Self:
+        if (self.item_id is None) == (self.query is None):
+            raise ValueError("give exactly one of item_id or query")
+        return self
+
+
+async def what_i_said(ctx: ToolContext, args: WhatISaidArgs) -> Outcome:
+    """The rating and seen date the user's marks kept of one of their items, phrased by the
+    same code as the in-code answer ("what rating did I give Dune?")."""
+    from agent.conversation.said import said_reply
+
+    found = await resolve(
+        ctx.deps, ctx.turn, item_id=args.item_id, query=args.query, prefer=WATCHABLE
+    )
+    if not isinstance(found, ItemDoc):
+        return found
+    return Replied(said_reply(ctx.deps, ctx.turn, found), "answered")
 
 
 MARK_TOOLS: tuple[Tool[ToolArgs], ...] = (
@@ -167,6 +211,14 @@ MARK_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "Mark an item seen/read/done, or unseen.",
         mark_item,
         {"query": "dune", "state": "seen"},
-        facts=frozenset({"rating"}),  # a number the user gave, or none
+        facts=frozenset({"rating", "comment"}),  # what the user gave, or none
+    ),
+    Tool(
+        "what_i_said",
+        WhatISaidArgs,
+        "read",
+        "The rating and seen date kept of one of the user's items.",
+        what_i_said,
+        {"query": "dune"},
     ),
 )

@@ -110,7 +110,8 @@ class NewItem:
     state: ItemState | None = None  # an import's seen/read/done (DESIGN 11.5)
     state_at_ms: int | None = None
     rating: int | None = None
-    details: Mapping[str, object] | None = None  # what TMDB told: runtime_min, genres, seasons
+    # what TMDB told (runtime_min, genres, seasons); an import's comment on a seen item
+    details: Mapping[str, object] | None = None
     learn: bool = True  # False: ask TMDB nothing more (an import of hundreds of titles)
 
 

@@ -51,11 +51,15 @@ class MarkRequest:
     reading: bool = False  # "li", "read": a link (or a note) is meant before a movie
     days_ago: int = 0  # "ontem": when it was seen
     rating: int | None = None  # 0-10, only when given as a number ("nota 8", "8/10")
+    comment: str = ""  # what the user said of it, as written ("achei sensacional", "loved it")
     bare: bool = False  # a verb alone ("assisti agora e amei"): the item in focus, if any
     also_seen: str = ""  # "Duna eu não vi não, só a Ruptura": Ruptura is the one seen
     both: bool = False  # "já vi os dois", "watched both": the two items just shown
     every: bool = False  # "já vi todos", "seen all of them": every line just shown (a few)
     described: bool = False  # "já liguei pro encanador, marca como feito": words, not a title
+    # read loosely ("Duna já vi", "o que eu vi foi Duna"): certain only when the title is
+    # one item of the user's list; the planner's otherwise
+    anchored: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +104,7 @@ class StateQuestion:
 
     title: str
     type: ItemType | None = None
+    opinion: bool = False  # "what did I rate Dune?", "o que eu achei de Duna?": what was said
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +256,13 @@ _UNMARK: Final = re.compile(
     r"(?P<verb>volta|voltar|devolve|coloca|coloque|bota|bote|poe|move|put|set)\s+"
     rf"(?P<what3>.+?)\s+(?P<back>(?:de\s+volta|back)\s+)?{_LEFT_PLACE})$"
 )
+# the seen mark taken off: "tira o visto dele", "tira o visto de Duna", "remove the check from it"
+_UNCHECK: Final = re.compile(
+    r"^(?:tira|tire|tirar|remove|remova|take)\s+(?:o\s+|a\s+|the\s+)?(?:visto|check|checkmark|tick|"
+    r"marca(?:cao)?\s+de\s+vist[oa]|seen\s+mark|watched\s+mark)(?:\s+(?:off|away))?"
+    r"(?:\s+(?P<pro>dele|dela|desse|dessa|disso|deste|desta|from\s+it|off\s+it|from\s+that)"
+    r"|\s+(?:de|do|da|from|off)\s+(?P<what>.+))?$"
+)
 _SAW: Final = re.compile(
     rf"^{_LEAD}(?:(?P<read>{_READ_VERBS})|(?P<see>{_SEE_VERBS}))\s+(?P<what>.+)$"
 )
@@ -267,13 +279,29 @@ _OBJECT_FIRST: Final = re.compile(
     r"^(?P<what>(?!(?:eu|e|so|ai|ja|quais|qual|que|o que|quem|onde|quando|como|quant[oa]s|"
     r"lista|listar|mostra|mostrar|me mostra|me fala|me diz|show|list|tell|"
     r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)(?:\s+(?:na verdade|na vdd|na real|alias))?"
-    r"\s+eu\s+(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
+    r"\s+(?P<eu>eu\s+)?(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
     r"(?P<verb>vi|assisti|terminei|li|maratonei|zerei|conclui|finalizei|vimos|assistimos|"
     r"terminamos|maratonamos)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
     # "the movie dune i already watched": a title, then who saw it
     r"^(?P<what_en>(?!(?:i|what|which|who|where|when|how|show|list|tell|all|nothing|none|"
     r"everything|anything|things|stuff|it|that|this|the one|one|last|first)\b).+?)\s+(?:i|we)\s+"
     r"(?:ve\s+|have\s+)?(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|saw|finished|completed|binged|read)$"
+)
+# a cleft: "o que eu terminei foi Duna", "foi Duna que eu vi", "it was Dune I watched",
+# "what I actually watched was Dune"; certain only when the title is one item of the list
+_CLEFT_VERB: Final = (
+    r"(?:ja\s+|actually\s+|really\s+|just\s+)?(?:vi|assisti|terminei|acabei|maratonei|vimos|viu|"
+    r"assistiu|terminou|"
+    r"assistimos|terminamos|tinha visto|tinha assistido|watched|saw|seen|finished|binged|"
+    r"had seen|had watched)"
+)
+_CLEFT: Final = re.compile(
+    r"^(?:(?:o|a|aquele|aquela)\s+(?:(?:" + _NOUN + r")\s+)?que|o que|what|the one|the one that|"
+    r"the (?:movie|film|show|series|one)(?:\s+that)?)\s+(?:eu|a gente|nos|i|we)\s+"
+    + _CLEFT_VERB
+    + rf"(?:\s+(?:{_DAY}))?\s+(?:foi|era|e|was|is)\s+(?P<what>.+)$|"
+    r"^(?:foi|era|it was|it s|it is|twas)\s+(?P<what2>.+?)\s+(?:(?:o\s+)?que\s+(?:eu|a gente|nos)"
+    r"|(?:that\s+|which\s+)?(?:i|we))\s+" + _CLEFT_VERB + r"$"
 )
 _PRONOUN_NOUN: Final = re.compile(
     rf"^(?:(?:esse|essa|este|esta|aquele|aquela|that|this|the|o)\s+(?P<noun>{_NOUN})|"
@@ -400,6 +428,8 @@ def read_mark(text: str) -> MarkRequest | None:
     if not raw or len(raw) > 300 or raw.startswith("/") or "?" in raw:
         return None
     raw = _n_as_not(raw)  # "ainda n vi duna", "duna eu n vi n"
+    if (flipped := _title_then_saw(raw)) is not None:
+        return flipped
     if (said_again := _said_again(raw)) is not None:
         return said_again
     if (rated := _rating_only(raw)) is not None:
@@ -422,8 +452,11 @@ def read_mark(text: str) -> MarkRequest | None:
     if _CONTRAST.match(fold_same_length(tail).lower()):
         return None  # "vi Duna no cinema mas dormi": seen in part is no certain mark
     days, rating = _tail_facts(tail)
-    if days is None:
+    comment = _comment(tail, raw[len(raw) - len(tail) :]) if tail else ""
+    why_not = days is None and _WHY_UNSEEN.search(_spaced(tail)) is not None
+    if days is None and not why_not:
         return None  # something after the title that is not a time, a rating or a feeling
+    days = days or 0
     head = said.norm[:head_end].rstrip()
     found: tuple[str, int] | None = None
     while True:  # "vi duna ontem nota 8", "vi duna nota 8 ontem": the day and the rating cut
@@ -432,7 +465,9 @@ def read_mark(text: str) -> MarkRequest | None:
             head, days, found = when[0], max(days, when[1]), when
         head, inner_rating = _rating_inside(head)
         rating = rating if rating is not None else inner_rating
-        if when is None and inner_rating is None:
+        how = _HOW_MUCH_END.search(head)  # "Duna eu já vi na vdd", "vi Duna faz tempo"
+        head = head[: how.start()] if how is not None else head
+        if when is None and inner_rating is None and how is None:
             break
     lead = _INTERJECTION.match(head)  # "ops, ainda não vi Duna"
     offset = lead.end() if lead is not None else 0
@@ -440,9 +475,20 @@ def read_mark(text: str) -> MarkRequest | None:
     request = _mark_head(said, head[offset:], offset, days=days, rating=rating, bare=said_more)
     if also and (request is None or request.state != "unseen"):
         return None  # "só a Y" only follows "X eu não vi"
+    if why_not and (request is None or request.state != "unseen"):
+        return None  # "never finished it" only explains an unmark
+    if request is not None and comment and request.state == "seen":
+        request = replace(request, comment=comment)
     return replace(request, also_seen=also) if also and request is not None else request
 
 
+# why an item goes back to see, after the unmark: "i never finished it", "confundi com outro"
+_WHY_UNSEEN: Final = re.compile(
+    r"^(?:(?:mas|but|pq|porque|because|since)\s+)?(?:(?:eu|i|we|a gente)\s+)?(?:(?:nunca|never|nao|"
+    r"didn t|did not|havent|haven t|have not|not)\s+(?:(?:actually|really|realmente)\s+)?"
+    r"(?:vi|terminei|acabei|assisti|seen|finished|watched|finish|watch|see)|dormi|cochilei|"
+    r"fell asleep|confundi|mixed|misclicked|errei|wrong one|engano)\b"
+)
 # how often or how much was seen, after the verb: "mil vezes", "todas as temporadas", "twice"
 _HOW_MUCH: Final = (
     r"(?:(?:umas?|uns|tipo|like|some|about|uns)\s+)?(?:\d+|duas|dois|tres|quatro|cinco|seis|dez|"
@@ -452,14 +498,17 @@ _HOW_MUCH: Final = (
     r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:seasons|episodes|eps|parts)|inteir[oa]|tudo|"
     r"the whole thing|de novo|again|already|ja|too|tambem|rs|"  # "rs": a laugh, after the verb
     # when or how surely, after the verb: "já vi faz tempo", "eu vi na vdd", "ages ago"
-    r"faz (?:um )?tempo|faz tempao|ha (?:muito )?tempo|na vdd|na verdade|na real|ages ago|"
-    r"a long time ago|years ago|anos atras|finally|enfim"
+    r"(?:faz|ha) (?:um |muito )?(?:tempo|tempao)|(?:faz|ha) (?:uns |muitos )?anos|"
+    r"na vdd|na verdade|na real|ages ago|a while ago|a while back|long ago|a long time ago|"
+    r"years ago|anos atras|finally|enfim"
 )
+_HOW_MUCH_END: Final = re.compile(rf"(?<=\S)\s+(?:{_HOW_MUCH})$")
 # the command said again at the end: "pode marcar", "marca como visto", "desmarca pfv"
 _COMMAND_AGAIN: Final = (
     r"(?:(?:pode|can you|so|entao|ai|just|ja)\s+)*(?P<cmd>marca|marcar|marque|mark|desmarca|"
     r"desmarcar|desmarque|unmark|tira o visto|tira(?:r)? dos vistos)"
-    r"(?:\s+(?:ele|ela|esse|essa|isso|it|that|this|ai|ae|la))?(?:\s+(?:como|as)\s+"
+    r"(?:\s+(?:ele|ela|esse|essa|isso|dele|dela|desse|dessa|disso|it|that|this|ai|ae|la))?"
+    r"(?:\s+(?:como|as)\s+"
     r"(?P<as>visto|vista|assistido|assistida|seen|watched|lido|lida|read|done|feito|nao visto|"
     r"unseen|unwatched))?"
 )
@@ -475,8 +524,25 @@ _SEEN_END: Final = re.compile(
 _TITLE_THEN_SAW: Final = re.compile(
     r"^(?P<title>[^,;:]+?)\s*[,;:-]\s*(?:(?:i|eu)\s+)?(?:(?:ve|have)\s+)?"
     r"(?:ja\s+|already\s+|just\s+|finally\s+)?(?P<verb>vi|assisti|terminei|maratonei|watched|seen|"
-    r"saw|finished|binged)(?:\s+(?:it|that|this|this one|that one|esse|essa|ele|ela))?$"
+    r"saw|finished|binged)(?:\s+(?:it|that|this|this one|that one|esse|essa|ele|ela))?"
+    r"(?P<rest>[\s,;.!-].*)?$"
 )
+
+
+def _title_then_saw(raw: str) -> MarkRequest | None:
+    """A title, then a clause saying it was seen, and how or when ("Severance, already
+    watched it", "dune, watched it last night, 9/10"): read as "watched <title> ..."."""
+    text = raw.strip()
+    seen = _TITLE_THEN_SAW.match(fold_same_length(text).lower())
+    if seen is None:
+        return None
+    verb = "vi" if seen.group("verb") in ("vi", "assisti", "terminei", "maratonei") else "watched"
+    rest = text[seen.start("rest") :] if seen.group("rest") else ""
+    found = read_mark(f"{verb} {text[: seen.end('title')]}{rest}")
+    if found is None or found.state != "seen":
+        return None
+    # with more after it ("comprar pão, vi que acabou"), only a title on the list is certain
+    return replace(found, anchored=True) if rest.strip() and found.title else found
 
 
 _NOT_SEEN_ALONE: Final = re.compile(
@@ -505,13 +571,6 @@ def _said_again(raw: str) -> MarkRequest | None:
     ):
         # "desmarca", "I haven't actually, unmark it": the item in focus back to see
         return MarkRequest("unseen", target=Target("pronoun")) if state == "unseen" else None
-    seen = _TITLE_THEN_SAW.match(fold_same_length(cut).lower().strip())
-    if seen is not None and state != "unseen":
-        title = cut.strip()[: seen.end("title")]
-        verb = (
-            "vi" if seen.group("verb") in ("vi", "assisti", "terminei", "maratonei") else "watched"
-        )
-        return read_mark(f"{verb} {title}")
     if m is None or (
         state is None
         and _ADVERBS_ONLY.match(m.group()) is None  # "seen #2 already"
@@ -534,11 +593,12 @@ _ONLY: Final = re.compile(
 
 
 _OPENING: Final = re.compile(
-    r"^(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|alias|actually|wait|espera|oh|pois e|"
+    r"^(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|na vdd|na real|alias|actually|wait|espera|"
+    r"oh|pois e|"
     r"entao|so|ok|okay|boa|pera|peraí|perai|show|nice|legal|beleza|blz|cool)\b[\s,!.:;-]+"
 )
 _INTERJECTION: Final = re.compile(
-    r"^(?:(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|alias|actually|wait|espera|oh|hmm+|"
+    r"^(?:(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|na real|alias|actually|wait|espera|oh|hmm+|"
     r"pois e|entao|so|ok|okay)\s+)+"
 )
 
@@ -554,13 +614,18 @@ def _mark_head(
         return MarkRequest(
             "seen", target=Target("pronoun"), days_ago=days, rating=rating, bare=True
         )
+    if (m := _CLEFT.match(head)) is not None:
+        group = "what" if m.group("what") else "what2"
+        days = max(days, days_named(head[: m.start(group)]))  # "o que eu vi ontem foi X"
+        found = _with_object(said, head, m, group, "seen", offset=offset, days=days, rating=rating)
+        return replace(found, anchored=True) if found is not None and found.title else None
     if (m := _OBJECT_FIRST.match(head)) is not None:  # "o 1 eu vi", "dark eu não vi não"
         state: MarkState = "unseen" if m.group("not") else "seen"
         group = "what" if m.group("what") else "what_en"
         obj = said.norm[offset + m.start(group) : offset + m.end(group)]
         if group == "what_en" and (obj in _NOUNS or _target(obj) is not None):
             return None  # "movies i watched", "the last one i watched": a list, not a mark
-        return _with_object(
+        found = _with_object(
             said,
             head,
             m,
@@ -571,6 +636,10 @@ def _mark_head(
             days=days if state == "seen" else 0,
             rating=rating if state == "seen" else None,
         )
+        if found is None or group == "what_en" or m.group("eu"):
+            return found
+        # "Duna já vi": no "eu" says who saw it, so only a title of the list is certain
+        return replace(found, anchored=True) if found.title else None
     if (m := _MARK_AS.match(head)) is not None:
         state = "unseen" if m.group("un") else "seen"
         reading = bool(_READ_WORD.search(m.group("un") or m.group("seen") or ""))
@@ -586,6 +655,10 @@ def _mark_head(
         return _with_object(
             said, head, m, "what", state, offset=offset, reading=reading, days=days, rating=rating
         )
+    if (m := _UNCHECK.match(head)) is not None:
+        if m.group("what") is None:
+            return MarkRequest("unseen", target=Target("pronoun"))
+        return _with_object(said, head, m, "what", "unseen", offset=offset)
     if (m := _UNMARK.match(head)) is not None:
         group = next(g for g in ("what", "what2", "what3") if m.group(g))
         if group == "what3" and not (
@@ -1479,17 +1552,30 @@ _ASK_STATE: Final = (
         r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"
     ),
     re.compile(r"^(?:ainda\s+)?falta\s+(?:eu\s+)?(?:ver|assistir)\s+(?P<what>.+?)$"),
-    # the rating given: the stored state answers it with the rating ("que nota eu dei pro X?",
-    # "what did I rate X?")
+)
+# what the user said of an item: its rating, seen date, or that nothing was kept ("que nota eu
+# dei pro X?", "what did I rate X?", "o que eu achei de X?"); a question without its "?"
+_ASK_OPINION: Final = (
     re.compile(
         r"^(?:(?:(?:que|qual)\s+nota|quanto\s+de\s+nota)\s+(?:que\s+)?(?:eu\s+)?(?:dei|tinha\s+dado|coloquei|botei)"
         r"|(?:qual\s+(?:foi\s+|e\s+)?(?:a\s+)?(?:minha\s+)?nota))\s+"
         r"(?:(?:pr[oa]|para\s+[oa]|a[o]?|em|no|na|de|do|da)\s+)?(?P<what>.+?)(?:\s+(?:mesmo|hein))?$"
     ),
     re.compile(
-        r"^(?:(?:what|how)\s+did\s+i\s+(?:rate|score)|what\s+rating\s+did\s+i\s+give|"
-        r"what\s+(?:is|was|s)\s+my\s+(?:rating|score)\s+(?:for|of|on))\s+"
+        r"^(?:(?:wh?at|how)\s+did\s+i\s+(?:rate|score)|wh?at\s+rating\s+did\s+i\s+give"
+        r"(?:\s+(?:to|for))?|wh?at\s+(?:is|was|s)\s+my\s+(?:rating|score)\s+(?:for|of|on))\s+"
         r"(?P<what>.+?)(?:\s+(?:again|already|out of 10))?$"
+    ),
+    re.compile(
+        r"^(?:(?:wh?at|how)\s+did\s+i\s+(?:think|say|feel|find)\s+(?:of|about)|"
+        r"how\s+did\s+i\s+(?:like|find)|wh?at\s+did\s+i\s+(?:make|think)\s+of|"
+        r"did\s+i\s+(?:like|enjoy|love))\s+"
+        r"(?P<what>.+?)(?:\s+(?:again|then|back then))?$"
+    ),
+    re.compile(
+        r"^(?:o\s+)?que\s+(?:que\s+)?(?:eu\s+)?(?:tinha\s+|tinha\s+me\s+)?(?:achei|achado|"
+        r"falei|falado|disse|dito|comentei|comentado)\s+"
+        r"(?:de|do|da|dos|das|sobre(?:\s+[oa])?)\s+(?P<what>.+?)(?:\s+(?:mesmo|hein|ne))?$"
     ),
 )
 
@@ -1497,21 +1583,24 @@ _ASK_STATE: Final = (
 def read_state_question(text: str) -> StateQuestion | None:
     """The title `text` asks the state of ("já vi Duna?", "is Dune on my list?"), or None."""
     raw = text.strip()
-    if not raw.endswith("?") or len(raw) > 200 or raw.count("?") > 1:
+    if len(raw) > 200 or raw.count("?") > 1 or "?" in raw.rstrip("?"):
         return None
     said = _Said.of(raw)
-    for pattern in _ASK_STATE:
-        m = pattern.match(said.norm)
+    norm = re.sub(r"^(?:e|and|so|entao)\s+", "", said.norm)  # "e o que eu achei de X?"
+    offset = len(said.norm) - len(norm)
+    asked = (*_ASK_STATE, *_ASK_OPINION) if raw.endswith("?") else _ASK_OPINION
+    for pattern in asked:
+        m = pattern.match(norm)
         if m is None:
             continue
-        start, end = m.start("what"), m.end("what")
+        start, end = offset + m.start("what"), offset + m.end("what")
         obj = said.norm[start:end]
         if _target(obj) is not None or obj in _NOUNS or _when_inside(obj) is not None:
             return None  # "já vi esse?", "já vi duna ontem?": the planner's
         named = _typed_title(said, obj, start, end)
         if named is None or _spaced(named[0]) in _DAYS:
             return None
-        return StateQuestion(*named)
+        return StateQuestion(*named, opinion=pattern in _ASK_OPINION)
     return None
 
 
@@ -1640,6 +1729,21 @@ def _is_comment(part: str) -> bool:
     )
 
 
+MAX_COMMENT: Final = 200
+
+
+def _comment(tail: str, raw_tail: str) -> str:
+    """What the user felt, as written, of the clauses after a mark ("achei sensacional",
+    "loved it"); "" when none is a feeling or a comment of their own."""
+    kept: list[str] = []
+    for m in re.finditer(r"[^,;!.]+", tail):
+        part = _Said.of(m.group()).norm
+        if part and part not in _DAYS and _rating(part) is None:
+            if re.match(_FEELING, part) or _is_comment(part):
+                kept.append(raw_tail[m.start() : m.end()].strip(" -"))
+    return ", ".join(k for k in kept if k)[:MAX_COMMENT]
+
+
 def _tail_facts(tail: str) -> tuple[int | None, int | None]:
     """(days ago, rating) from what follows the request; days None when it says more."""
     days = 0
@@ -1687,6 +1791,28 @@ def said_rating(text: str) -> int | None:
     """The 0-10 rating `text` gives as a number ("nota 8", "8/10", "nota dez"), or None:
     "adorei" / "loved it" is no number."""
     return _rating(_Said.of(text).norm)
+
+
+_SEEING: Final = re.compile(
+    rf"\b(?:{_SEE_VERBS}|{_READ_VERBS}|{_SEEN_WORDS}|desmarca\w*|unmark\w*)\b|\bnota\s+{_SCORE}\b"
+)
+
+
+def speaks_of_seeing(text: str) -> bool:
+    """Whether `text` says something was seen, read or rated ("Duna eu vi", "nota 8",
+    "unmark it"), so marking may be what it asks."""
+    return _SEEING.search(_Said.of(text[:300]).norm) is not None
+
+
+def rating_after(text: str) -> tuple[str, int | None]:
+    """`text` without a last clause that only gives a rating ("Duna tb, nota 9" ->
+    ("Duna tb", 9)); `text` as it is and None when it ends in no such clause."""
+    head, comma, last = text.rstrip(" .!").rpartition(",")
+    part = _Said.of(last).norm
+    m = _RATING.search(f" {part} ") if comma and head.strip() else None
+    if m is None or m.group(0).strip() != part:
+        return text, None
+    return head, _rating(part)
 
 
 def _rating(part: str) -> int | None:

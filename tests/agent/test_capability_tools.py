@@ -78,6 +78,7 @@ def test_the_json_schema_and_first_steps_follow_the_kinds() -> None:
             "request_clarification",
             "where_to_watch",  # the watchlist's questions (issue 44) read too
             "suggest_from_list",
+            "what_i_said",
         }
     )
 

@@ -59,9 +59,10 @@ DESIGN_TOOLS: dict[str, tuple[set[str], str]] = {
     "undo_last": (set(), "low"),
     "save_items": ({"items"}, "low"),  # DESIGN 11.1
     "list_items": ({"type", "period", "state", "count_only"}, "read"),  # DESIGN 11.1
-    "mark_item": ({"item_id", "query", "state", "rating"}, "low"),  # DESIGN 11.1
+    "mark_item": ({"item_id", "query", "state", "rating", "comment"}, "low"),  # DESIGN 11.1
     "where_to_watch": ({"item_id", "title", "country"}, "read"),
     "suggest_from_list": ({"type", "max_minutes", "genre_words"}, "read"),
+    "what_i_said": ({"item_id", "query"}, "read"),  # issue 44: the rating kept of one item
 }
 REQUIRED = {
     "update_item": {"item_id"},
