@@ -20,6 +20,7 @@ from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import ServiceError
+from agent.services.tmdb import clear_candidate
 from agent.texts import OK_MARK, plural, text
 from agent.tools.base import (
     Candidates,
@@ -42,14 +43,34 @@ from storage.documents import ItemDoc, ItemType
 
 async def save_batch(deps: Deps, turn: Turn, batch: Batch) -> Reply:
     """Store every piece of `batch` (through `save_items`' implementation) and say what became of each."""
-    turn.facts.apply_rule("several_items_in_code")
     ctx = ToolContext(deps, turn, wants_save=True)
+    titles = await _titles(ctx, batch) if batch.kind == "titles" else []
+    return await _store(ctx, batch, titles)
+
+
+async def save_if_settled(deps: Deps, turn: Turn, batch: Batch) -> Reply | None:
+    """`save_batch`, or None when the titles were split only on "e" / "and" and TMDB does not
+    clearly know each part ("salva X e Y" naming one title TMDB lacks): the planner's."""
+    ctx = ToolContext(deps, turn, wants_save=True)
+    titles = await _titles(ctx, batch) if batch.kind == "titles" else []
+    if batch.confirm and not (
+        len(titles) > 1
+        and all(
+            isinstance(found, list) and clear_candidate(found, title, None) is not None
+            for title, found in titles
+        )
+    ):
+        return None
+    return await _store(ctx, batch, titles)
+
+
+async def _store(ctx: ToolContext, batch: Batch, titles: list[tuple[str, Lookup]]) -> Reply:
+    turn = ctx.turn
+    turn.facts.apply_rule("several_items_in_code")
     entries: list[Entry | tuple[str, Failed]] = []
     left_out = 0
     if batch.kind == "titles":
-        kind: Literal["movie", "tv"] = "movie" if batch.item_type == "movie" else "tv"
-        item_type: ItemType = "movie" if kind == "movie" else "tv_show"
-        titles = await _titles(ctx, kind, batch)
+        item_type: ItemType = "movie" if batch.item_type == "movie" else "tv_show"
         for title, found in titles[:MAX_BATCH]:
             made = make_entry(item_type, title, found=found)
             entries.append((title, made) if isinstance(made, Failed) else made)
@@ -77,10 +98,9 @@ def _spec_of(one: Entry | tuple[str, Failed]) -> dict[str, object]:
     return one.spec.model_dump(exclude_none=True)
 
 
-async def _titles(
-    ctx: ToolContext, kind: Literal["movie", "tv"], batch: Batch
-) -> list[tuple[str, Lookup]]:
+async def _titles(ctx: ToolContext, batch: Batch) -> list[tuple[str, Lookup]]:
     """The titles of `batch`, joined back where TMDB knows the longer run, with their lookups."""
+    kind: Literal["movie", "tv"] = "movie" if batch.item_type == "movie" else "tv"
     seen: dict[str, Lookup] = {}
     out: list[tuple[str, Lookup]] = []
     for run in batch.runs:

@@ -63,6 +63,9 @@ class Batch:
     item_type: TitleType | None = None
     runs: tuple[Run, ...] = ()  # titles: the same text, joinable by a lookup
     types: tuple[PieceType, ...] = ()  # mixed: each piece's type, in order
+    # titles split only on "e" / "and" with a source at hand: a split only when the source
+    # knows every part (agent/conversation/batching.py), else the planner's
+    confirm: bool = False
 
 
 _F: Final = re.IGNORECASE | re.UNICODE
@@ -76,7 +79,7 @@ SAVE_VERB_RE: Final = (
     r"(?:salva|salvar|salve|guarda|guardar|guarde|anota|anotar|anote|adiciona|adicionar|"
     r"adicione|bota|botar|bote|p[õo]e|p[õo]r|ponha|coloca|colocar|coloque|joga|jogar|jogue|"
     r"inclui|incluir|inclua|registra|registrar|add|save|store|keep|put|stash|note(?:\s+down)?|"
-    r"bookmark)"
+    r"jot(?:\s+down)?|bookmark)"
 )
 _FILL: Final = (
     r"(?:(?:a[ií]|ae|pfv|pls|please|por\s+favor|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|l[aá]|"
@@ -84,12 +87,17 @@ _FILL: Final = (
 )
 _PLURAL: Final = (
     r"(?:(?:os|as|these|the|both|esses|essas|estes|estas|seguintes|following|dois|duas|"
-    r"tr[eê]s|two|three|meus|minhas|my)\s+)*"
+    r"tr[eê]s|two|three|meus|minhas|my|uns|umas|alguns|algumas|some|a\s+few|few|mais|more)\s+)*"
     r"(?P<noun>filmes|movies|films|s[ée]ries|seriados|tv\s+shows|shows|series)\b"
 )
+# politeness between the noun and the colon opening the list: "add these movies pls: A, B"
+# (only before a colon: a title may open with "too" or "aí")
+_NOUN_FILL: Final = (
+    r"(?:(?:\s+(?:pls|plz|please|pfv|por\s+favor|pra\s+mim|para\s+mim|for\s+me|a[ií]|ae|aqui|"
+    r"here|tb|tbm|tamb[ée]m|too|also))*\s*[:-]|(?:\s+(?:tamb[ée]m|too|also))?\s*,?)"
+)
 _TITLES: Final = re.compile(
-    rf"^\s*{_POLITE}{SAVE_VERB_RE}\s+{_FILL}{_PLURAL}(?:\s+(?:tamb[ée]m|too|also))?"
-    rf"\s*[:,-]?\s*(?P<body>\S.*)$",
+    rf"^\s*{_POLITE}{SAVE_VERB_RE}\s+{_FILL}{_PLURAL}{_NOUN_FILL}\s*(?P<body>\S.*)$",
     _F | re.DOTALL,
 )
 _NOTES: Final = re.compile(
@@ -105,13 +113,45 @@ _NOTES_LISTED: Final = re.compile(
     _F | re.DOTALL,
 )
 _ASKS_SAVE: Final = re.compile(rf"^\s*{_POLITE}{SAVE_VERB_RE}\b", _F)
-_TAIL: Final = re.compile(
-    r"(?:[\s,]+(?:na\s+(?:minha\s+)?lista|[àa]\s+(?:minha\s+)?lista|"
-    r"pra\s+(?:eu\s+)?(?:ver|assistir)\s+depois|para\s+(?:eu\s+)?(?:ver|assistir)\s+depois|"
-    r"(?:to|on|in)\s+(?:my|the)\s+(?:list|watchlist)|for\s+later|to\s+watch\s+later|pra\s+mim|"
-    r"para\s+mim|for\s+me|tamb[ée]m|too|also|please|por\s+favor|pfv|a[ií]))+\s*[.!]*\s*$",
-    _F,
+# where the save goes, after the last item: "na minha lista", "to my watchlist", and a list
+# of a type, which types the items ("to my shows", "nas minhas séries", "na lista de filmes")
+_LIST_TYPE: Final = r"s[ée]ries|seriados|shows|tv\s+shows|filmes|movies|films"
+_DESTINATION: Final = (
+    r"(?:n[ao]s?|[àa]s?|pr[ao]s?|pra\s+a|para\s+a|em|to|on|onto|into|in)\s+(?:"
+    r"(?:(?:minha|meu|my|the|a|o)\s+)?(?:lista|list|watchlist|watch\s+list|fila|queue)"
+    rf"(?:\s+(?:de|of)\s+(?P<of>{_LIST_TYPE}))?|"
+    rf"(?:minhas|meus|my)\s+(?P<own>{_LIST_TYPE})(?:\s+(?:list|lista))?)"
 )
+# what the whole request is for, after the last item: "pra eu ver", "to watch this weekend"
+_PURPOSE: Final = (
+    r"(?:pra|para|p/)\s+(?:(?:eu|mim|a\s+gente|gente|n[oó]s)\s+)?"
+    r"(?:ver|assistir|maratonar|rever|ler|olhar)(?:\s+(?:depois|mais\s+tarde|hoje|hj|amanh[ãa]|"
+    r"logo|no\s+fds|no\s+fim\s+de\s+semana|de\s+noite|[àa]\s+noite|com\s+calma|um\s+dia))?|"
+    r"to\s+(?:watch|see|binge|read)(?:\s+(?:later|tonight|soon|sometime|this\s+weekend|"
+    r"someday))?|for\s+later|for\s+the\s+weekend|for\s+tonight"
+)
+_TAIL_WORD: Final = (
+    rf"{_DESTINATION}|{_PURPOSE}|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|"
+    r"please|pls|plz|por\s+favor|pfv|a[ií]|ae|l[aá]"
+)
+_TAIL: Final = re.compile(rf"(?:[\s,]+(?:{_TAIL_WORD}))+\s*[.!]*\s*$", _F)
+_DESTINATION_RE: Final = re.compile(_DESTINATION, _F)
+
+
+def cut_tail(body: str) -> tuple[str, TitleType | None]:
+    """`body` without where the save goes and what it is for, and the type that says the
+    items are ("to my shows": TV shows), if it says one."""
+    tail = _TAIL.search(body)
+    if tail is None:
+        return body, None
+    said: TitleType | None = None
+    for match in _DESTINATION_RE.finditer(tail.group()):
+        noun = match.group("of") or match.group("own")
+        if noun:
+            said = "movie" if fold(noun) in ("filmes", "movies", "films") else "tv_show"
+    return body[: tail.start()], said
+
+
 _HARD: Final = re.compile(r"\s*(?:[,;\n]|\s\+\s)\s*")
 _SOFT: Final = re.compile(r"(\s+(?:e|and|&)\s+|\s*&\s*)", _F)
 _NOTE_SPLIT: Final = re.compile(r"\s*(?:;|\n)\s*")
@@ -237,6 +277,7 @@ def read_batch(text: str, *, split_and: bool = False) -> Batch | None:
     message = clean_text(text)
     if not message or len(message) > 4_000 or message.startswith("/"):
         return None
+    message = _reframed(message)
     return (
         _links(message)
         or _notes(message)
@@ -346,9 +387,10 @@ def _titles(message: str) -> Batch | None:
         return None
     noun = fold(match.group("noun"))
     kind: TitleType = "movie" if noun in ("filmes", "movies", "films") else "tv_show"
-    body = _listed(message, _TAIL.sub("", match.group("body")).strip())
+    body = _listed(message, cut_tail(match.group("body"))[0].strip())
     runs: list[Run] = []
     for part in _HARD.split(body):
+        part = _GLUE.sub("", part.strip())  # "A and B, plus the show C"
         if "\n" in body:  # one title a line: "eduardo e monica" on its line is one title
             runs += [Run((_clean_piece(part),), ())] if _clean_piece(part) else []
             continue
@@ -403,7 +445,7 @@ def split_title(title: str) -> tuple[Run, ...] | None:
 # -- several things that say what they are, or a list of bare titles (issue 41) -----------
 
 _NOTE_VERB: Final = re.compile(
-    r"^(?:anota|anote|anotar|note(?:\s+down)?|nota|notes?)\b", re.IGNORECASE
+    r"^(?:anota|anote|anotar|note(?:\s+down)?|jot(?:\s+down)?|nota|notes?)\b", re.IGNORECASE
 )
 _KIND_NOUNS: Final[dict[str, PieceType]] = {
     **dict.fromkeys("filme movie film filmes movies films".split(), "movie"),
@@ -424,16 +466,22 @@ _KIND_WORD: Final = (
 )
 # " e " / " and " that opens a piece saying what it is: "... e o filme Duna", "... e
 # guarda esse link https://...", "... and https://..."
+# a new sentence too, when it names a kind or an address: "jot down: X. also save this link <url>"
+_SENTENCE: Final = (
+    rf"[.;!]\s+(?:(?:e|and|also|tamb[ée]m|tb|tbm|plus)\s+)*(?=(?:{SAVE_VERB_RE}\s+{_FILL})?"
+    rf"{_ARTICLES}{_KIND_WORD}\b|(?:{SAVE_VERB_RE}\s+{_FILL})?(?:https?://|www\.))"
+)
 _TYPED_BOUNDARY: Final = re.compile(
     rf"\s+(?:e|and|&|mais|plus)\s+(?=(?:{SAVE_VERB_RE}\s+)?{_ARTICLES}{_KIND_WORD}\b|"
-    rf"{SAVE_VERB_RE}\b|https?://|www\.)",
+    rf"{SAVE_VERB_RE}\b|https?://|www\.)|{_SENTENCE}",
     _F,
 )
 # after a note verb only a verb of its own or an address opens another piece: "anota que
 # preciso ver a série Dark e o filme Duna" is one note
 _VERB_BOUNDARY: Final = re.compile(
     rf"\s+(?:e|and|&|mais|plus)\s+(?={SAVE_VERB_RE}\b|"
-    rf"(?:{_ARTICLES}(?:link|site|v[íi]deo|page|p[áa]gina)\s*[:,-]?\s*)?(?:https?://|www\.))",
+    rf"(?:{_ARTICLES}(?:link|site|v[íi]deo|page|p[áa]gina)\s*[:,-]?\s*)?(?:https?://|www\.))|"
+    rf"{_SENTENCE}",
     _F,
 )
 _HEAD: Final = re.compile(
@@ -535,12 +583,14 @@ def _bare_titles(message: str, *, split_and: bool = False) -> Batch | None:
     head = _HEAD.match(message)
     if head is None or _NOTE_VERB.match(fold(head.group("verb"))):
         return None
-    body = _listed(message, _TAIL.sub("", head.group("body")).strip())
-    listed = _HARD.search(body) or (split_and and _SOFT.search(body))
-    if not listed or extract_urls(body):
-        return None  # no commas, lines or bullets: "salva X e Y" is the planner's (or TMDB's)
+    body, destined = cut_tail(head.group("body"))
+    body = _listed(message, body.strip())
+    hard = _HARD.search(body) is not None
+    if not (hard or _SOFT.search(body)) or extract_urls(body):
+        return None
     runs: list[Run] = []
     for part in _HARD.split(body):
+        part = _GLUE.sub("", part.strip())  # "A, B, and C", "A and B, plus C"
         if "\n" in body:  # one title a line (bullets or not): its "e" is the title's
             if _clean_piece(part):
                 runs.append(Run((_clean_piece(part),), ()))
@@ -559,7 +609,50 @@ def _bare_titles(message: str, *, split_and: bool = False) -> Batch | None:
         return Batch("mixed", tuple(titles), types=(said,) * len(titles))
     if len(pieces) < 2 or not all(_title_like(p) for p in pieces):
         return None
-    return Batch("titles", tuple(pieces), item_type="movie", runs=tuple(runs))
+    # "salva X e Y": several titles without a source to join them back; with one, only
+    # when it knows every part ("velozes e furiosos" stays one)
+    confirm = not hard and not split_and
+    return Batch(
+        "titles", tuple(pieces), item_type=destined or "movie", runs=tuple(runs), confirm=confirm
+    )
+
+
+# "quero ver esses filmes: A, B e C. salva aí": the request closes the message, or a wish
+# to watch heads the list (a list to watch is a list to keep)
+_CLOSING_SAVE: Final = re.compile(
+    rf"^(?P<rest>.*?\S)\s*[.!;,]+\s*{_POLITE}(?P<verb>{SAVE_VERB_RE})"
+    r"(?:\s+(?:a[ií]|ae|l[aá]|tudo|todos|todas|eles|elas|them|these|those|all|it|pra\s+mim|"
+    r"para\s+mim|for\s+me|pls|plz|please|pfv|por\s+favor|tb|tbm|pf|pra\s+ver|na\s+lista|"
+    r"(?:to|on)\s+my\s+list))*\s*[.!]*\s*$",
+    _F | re.DOTALL,
+)
+_WISH_HEAD: Final = re.compile(
+    rf"^\s*{_POLITE}(?:(?:want\s+to|wanna)\s+)?(?:(?:ver|assistir|rever|maratonar|watch|see|binge)\s+)?"
+    rf"{_PLURAL}"
+    r"(?:\s+(?:pra|para|to)\s+(?:ver|assistir|maratonar|watch|see|binge))?"
+    r"(?:\s+(?:pls|plz|please|pfv|por\s+favor|a[ií]|aqui|here))*\s*:\s*(?P<body>\S.*)$",
+    _F | re.DOTALL,
+)
+
+
+def _reframed(message: str) -> str:
+    """`message` as "<verb> <noun>: <list>" when its list of typed titles is asked to be
+    kept at its end or after a wish to watch; else `message` itself."""
+    if "?" in message or _ASKS_SAVE.match(message):
+        return message
+    closing = _CLOSING_SAVE.match(message)
+    rest, verb = (closing["rest"], closing["verb"]) if closing else (message, "salva")
+    wish = _WISH_HEAD.match(rest)
+    if wish is None or (closing is None and not _POLITE_WISH.match(rest)):
+        return message
+    return f"{verb} {wish['noun']}: {wish['body']}"
+
+
+_POLITE_WISH: Final = re.compile(
+    r"^\s*(?:\w+[,!\s]+){0,2}?(?:quero|queria|i\s+want\s+to|i\s+wanna|wanna|want\s+to)\s+"
+    r"(?:ver|assistir|rever|maratonar|watch|see|binge)\b",
+    _F,
+)
 
 
 def _said_type(piece: str) -> PieceType | None:
