@@ -81,9 +81,19 @@ SAVE_VERB_RE: Final = (
     r"inclui|incluir|inclua|registra|registrar|add|save|store|keep|put|stash|note(?:\s+down)?|"
     r"jot(?:\s+down)?|bookmark)"
 )
+# where the save goes, after the last item: "na minha lista", "to my watchlist", and a list
+# of a type, which types the items ("to my shows", "nas minhas séries", "na lista de filmes")
+_LIST_TYPE: Final = r"s[ée]ries|seriados|shows|tv\s+shows|filmes|movies|films"
+_DESTINATION: Final = (
+    r"(?:n[ao]s?|[àá]s?|a(?=\s+minha)|pr[ao]s?|pra\s+a|para\s+a|em|to|on|onto|into|in)\s+(?:"
+    r"(?:(?:minha|meu|my|the|a|o)\s+)?(?:lista|list|watchlist|watch\s+list|fila|queue)"
+    rf"(?:\s+(?:de|of)\s+(?P<of>{_LIST_TYPE}))?|"
+    rf"(?:minhas|meus|my)\s+(?P<own>{_LIST_TYPE})(?:\s+(?:list|lista))?)"
+)
 _FILL: Final = (
     r"(?:(?:a[ií]|ae|pfv|pls|please|por\s+favor|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|l[aá]|"
-    r"na\s+(?:minha\s+)?lista|on\s+my\s+list)[,:\s]+)*"
+    + _DESTINATION.replace("(?P<of>", "(?:").replace("(?P<own>", "(?:")
+    + r")[,:\s]+)*"
 )
 _PLURAL: Final = (
     r"(?:(?:os|as|these|the|both|esses|essas|estes|estas|seguintes|following|dois|duas|"
@@ -113,18 +123,10 @@ _NOTES_LISTED: Final = re.compile(
     _F | re.DOTALL,
 )
 _ASKS_SAVE: Final = re.compile(rf"^\s*{_POLITE}{SAVE_VERB_RE}\b", _F)
-# where the save goes, after the last item: "na minha lista", "to my watchlist", and a list
-# of a type, which types the items ("to my shows", "nas minhas séries", "na lista de filmes")
-_LIST_TYPE: Final = r"s[ée]ries|seriados|shows|tv\s+shows|filmes|movies|films"
-_DESTINATION: Final = (
-    r"(?:n[ao]s?|[àa]s?|pr[ao]s?|pra\s+a|para\s+a|em|to|on|onto|into|in)\s+(?:"
-    r"(?:(?:minha|meu|my|the|a|o)\s+)?(?:lista|list|watchlist|watch\s+list|fila|queue)"
-    rf"(?:\s+(?:de|of)\s+(?P<of>{_LIST_TYPE}))?|"
-    rf"(?:minhas|meus|my)\s+(?P<own>{_LIST_TYPE})(?:\s+(?:list|lista))?)"
-)
 # what the whole request is for, after the last item: "pra eu ver", "to watch this weekend"
 _PURPOSE: Final = (
-    r"(?:pra|para|p/)\s+(?:(?:eu|mim|a\s+gente|gente|n[oó]s)\s+)?"
+    r"(?:(?:que\s+)?(?:eu\s+)?(?:quero|queria|vou|i\s+want\s+to|i\s+wanna|want\s+to|wanna|"
+    r"i\s+m\s+gonna|gonna)\s+|(?:pra|para|p/)\s+(?:(?:eu|mim|a\s+gente|gente|n[oó]s)\s+)?)"
     r"(?:ver|assistir|maratonar|rever|ler|olhar)(?:\s+(?:depois|mais\s+tarde|hoje|hj|amanh[ãa]|"
     r"logo|no\s+fds|no\s+fim\s+de\s+semana|de\s+noite|[àa]\s+noite|com\s+calma|um\s+dia))?|"
     r"to\s+(?:watch|see|binge|read)(?:\s+(?:later|tonight|soon|sometime|this\s+weekend|"
@@ -144,12 +146,17 @@ def cut_tail(body: str) -> tuple[str, TitleType | None]:
     tail = _TAIL.search(body)
     if tail is None:
         return body, None
+    return body[: tail.start()], _destined(tail.group())
+
+
+def _destined(text: str) -> TitleType | None:
+    """The type of the list `text` sends things to ("nas minhas séries", "to my movies")."""
     said: TitleType | None = None
-    for match in _DESTINATION_RE.finditer(tail.group()):
+    for match in _DESTINATION_RE.finditer(text):
         noun = match.group("of") or match.group("own")
         if noun:
             said = "movie" if fold(noun) in ("filmes", "movies", "films") else "tv_show"
-    return body[: tail.start()], said
+    return said
 
 
 _HARD: Final = re.compile(r"\s*(?:[,;\n]|\s\+\s)\s*")
@@ -584,6 +591,7 @@ def _bare_titles(message: str, *, split_and: bool = False) -> Batch | None:
     if head is None or _NOTE_VERB.match(fold(head.group("verb"))):
         return None
     body, destined = cut_tail(head.group("body"))
+    destined = destined or _destined(message[: head.start("body")])
     body = _listed(message, body.strip())
     hard = _HARD.search(body) is not None
     if not (hard or _SOFT.search(body)) or extract_urls(body):

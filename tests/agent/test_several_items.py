@@ -288,7 +288,7 @@ def test_a_list_that_says_its_type_types_every_title(message: str, item_type: st
     [
         "save Fargo and Barry, theyre shows",
         "salva Dark e Barry, são séries",
-        "guarda Dark, Barry e Fargo, as tres sao series",
+        "guarda Dark, Barry e Fargo, os tres sao series",
     ],
 )
 def test_a_type_said_at_the_end_of_a_list_types_its_titles(message: str) -> None:
