@@ -51,7 +51,9 @@ _SAVE = re.compile(
     r"bota|botar|bote|p[õo]e|ponha|coloca|colocar|coloque|joga|jogar|jogue|inclui|incluir|inclua|put|stash|"
     r"note(?:\s+down)?|remember)\b[\s:,-]*"
     # the words people put after the verb: "bota aí tb", "guarda pra mim", "add too"
-    r"(?:(?:a[ií]|ae|l[aá]|tb|tbm|tamb[ée]m|pra\s+mim|para\s+mim|for\s+me|too|also|"
+    r"(?:(?:a[ií]|ae|l[aá]|tb|tbm|tamb[ée]m|pra\s+mim|para\s+mim|for\s+me|"
+    # "too"/"also" right after the verb open a title ("add Too Late") unless more follows
+    r"(?:too|also)(?=\s*[,:]|\s+(?:the|a|an|these|this|that|my)\b)|"
     r"" + _DESTINATION + r")\b[\s:,-]*)*",
     _FLAGS,
 )

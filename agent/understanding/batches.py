@@ -91,7 +91,9 @@ _DESTINATION: Final = (
     rf"(?:minhas|meus|my)\s+(?P<own>{_LIST_TYPE})(?:\s+(?:list|lista))?)"
 )
 _FILL: Final = (
-    r"(?:(?:a[ií]|ae|pfv|pls|please|por\s+favor|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|l[aá]|"
+    # "too"/"also" right after the verb open a title ("add Too Late") unless more follows
+    r"(?:(?:a[ií]|ae|pfv|pls|please|por\s+favor|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|l[aá]|"
+    r"(?:too|also)(?=\s*[,:]|\s+(?:the|a|an|these|this|that|my)\b)|"
     + _DESTINATION.replace("(?P<of>", "(?:").replace("(?P<own>", "(?:")
     + r")[,:\s]+)*"
 )

@@ -400,3 +400,43 @@ def test_reading_framed_lists_never_raises(
     read_batch(message)
     read_batch(message, split_and=True)
     cut_tail(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "pieces"),
+    [
+        ("salva tb ainda estou aqui e bacurau", ("ainda estou aqui", "bacurau")),
+        (
+            "e salva ainda estou aqui, bacurau e aquarius",
+            ("ainda estou aqui", "bacurau", "aquarius"),
+        ),
+        ("add now you see me and tenet to my list", ("now you see me", "tenet")),
+    ],
+)
+def test_a_title_opening_with_an_adverb_keeps_it(message: str, pieces: tuple[str, ...]) -> None:
+    from agent.understanding.chatter import without_chatter
+
+    batch = read_batch(without_chatter(message), split_and=True)
+    assert batch is not None
+    assert batch.pieces == pieces
+    # "too" right after the verb may open a title: never cut, and "too late" is not split
+    assert read_batch("add too late and heat", split_and=True) is None
+
+
+async def test_words_after_a_comma_tmdb_knows_nothing_of_are_said_about_the_title(
+    db: Database,
+) -> None:
+    catalogue = {
+        "movie": {
+            **CATALOGUE["movie"],
+            "crazy, stupid, love": [
+                {"id": 50646, "title": "Crazy, Stupid, Love.", "release_date": "2011-07-29"}
+            ],
+        }
+    }
+    async with open_lembra(db, tmdb_results=catalogue) as lembra:
+        await lembra.say("salva o filme matrix, me indicaram mt")
+        await lembra.say("save the movie crazy, stupid, love")
+        await lembra.say("salva o filme blorfo, dizem que é bom")  # TMDB knows neither part
+        items = await lembra.items()
+    assert titles(items) == ["Matrix", "Crazy, Stupid, Love.", "blorfo, dizem que é bom"]
