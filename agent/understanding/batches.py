@@ -32,6 +32,7 @@ from typing import Final, Literal
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import extract_urls, is_video_url
+from agent.understanding.vocabulary import save_verb_typo
 
 MAX_BATCH: Final = 10
 BatchKind = Literal["links", "notes", "titles", "mixed"]
@@ -136,7 +137,7 @@ _PURPOSE: Final = (
 )
 _TAIL_WORD: Final = (
     rf"{_DESTINATION}|{_PURPOSE}|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|"
-    r"please|pls|plz|por\s+favor|pfv|a[ií]|ae|l[aá]"
+    r"please|pls|plz|por\s+favor|pfv|pfvr|pf|a[ií]|ae|l[aá]"
 )
 _TAIL: Final = re.compile(rf"(?:[\s,]+(?:{_TAIL_WORD}))+\s*[.!]*\s*$", _F)
 _DESTINATION_RE: Final = re.compile(_DESTINATION, _F)
@@ -286,7 +287,7 @@ def read_batch(text: str, *, split_and: bool = False) -> Batch | None:
     message = clean_text(text)
     if not message or len(message) > 4_000 or message.startswith("/"):
         return None
-    message = _reframed(message)
+    message = _reframed(_as_asked(message))
     return (
         _links(message)
         or _notes(message)
@@ -643,6 +644,27 @@ _WISH_HEAD: Final = re.compile(
     r"(?:\s+(?:pls|plz|please|pfv|por\s+favor|a[ií]|aqui|here))*\s*:\s*(?P<body>\S.*)$",
     _F | re.DOTALL,
 )
+
+
+# a request put as a question: "can you put A and B on my list?", "pode salvar A e B?"
+_POLITE_ASK: Final = re.compile(
+    r"^\s*(?:(?:oi|hey|hi|por\s+favor|pfv|pls|please)[,!\s]+)?(?:(?:voc[êe]|vc|tu)\s+)?"
+    r"(?:pode|podia|poderia|consegue|can|could|would|will)\s+(?:(?:you|u)\s+)?"
+    rf"(?:me\s+|por\s+favor\s+|please\s+)?{SAVE_VERB_RE}\b",
+    _F,
+)
+
+
+def _as_asked(message: str) -> str:
+    """`message` with its save verb's one slip undone ("slava": "salva") and without the "?"
+    of a request put as a question."""
+    first, _, rest = message.partition(" ")
+    verb = save_verb_typo(fold(first))
+    if verb is not None and rest:
+        message = f"{verb} {rest}"
+    if message.rstrip().endswith("?") and _POLITE_ASK.match(message):
+        message = message.rstrip(" ?")
+    return message
 
 
 def _reframed(message: str) -> str:

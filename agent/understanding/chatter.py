@@ -126,7 +126,7 @@ _THANKS: Final = (
     r"valeu|vlw|vlws|obg|obgd|obgda|obrigad[oa]|brigad[oa]|agrade[cç]o|"
     r"thanks|thank\s+you|thx|tks|tnx|cheers|much\s+appreciated"
 )
-_PLEASE: Final = r"por\s+favor|pfv|pfvr|plis|pls|plz|please|se\s+puder|if\s+you\s+can"
+_PLEASE: Final = r"por\s+favor|pfv|pfvr|pf|plis|pls|plz|please|se\s+puder|if\s+you\s+can"
 _LAUGH: Final = r"k{3,}|(?:ha){2,}h?|(?:he){2,}|(?:rs)+|lol|lmao|:\)|:D|;\)"
 # "what did I save again?", "qual era mesmo de novo?": asking a second time changes nothing
 _AGAIN: Final = r"again|de\s+novo|novamente|outra\s+vez"

@@ -89,9 +89,11 @@ _SEVERAL = (
     rf"(?:{_BOTH}\s+)?{_KIND}",
     rf"^{_LEAD}(?:{_BOTH})\s+{_KIND}",
 )
-_SEVERAL_RE = tuple(re.compile(pattern + _NOT_ANOTHER + "$") for pattern in _SEVERAL)
+# "são séries na vdd", "it's a show actually": said after it, the same correction
+_AFTER = r"(?:\s+(?:na verdade|na real|actually|then|entao|mesmo|ne|tb|tambem|too))*"
+_SEVERAL_RE = tuple(re.compile(pattern + _NOT_ANOTHER + _AFTER + "$") for pattern in _SEVERAL)
 _CORRECTIONS = _SEVERAL_RE + tuple(
-    re.compile(pattern + _NOT_ANOTHER + "$")
+    re.compile(pattern + _NOT_ANOTHER + _AFTER + "$")
     for pattern in (
         # é uma série / na verdade era um filme / isso é nota
         rf"^{_LEAD}(?:(?:isso|esse|essa|ele|ela|este|esta)\s+)?(?:e|eh|era)\s+"

@@ -217,6 +217,8 @@ async def test_with_a_model_the_correction_is_code_and_drops_tmdb_facts(db: Data
         ("sao series", "tv_show"),
         ("os dois são filmes", "movie"),
         ("both are notes", "note"),
+        ("sao series na vdd", "tv_show"),
+        ("it's a show actually", "tv_show"),
         ("é uma série incrível", None),
         ("qual série é essa?", None),
         ("salva a série dark", None),

@@ -258,6 +258,10 @@ def test_reading_typed_lines_never_raises(head: str, parts: list[str], sep: str)
             ("Heat", "Ronin", "Tenet"),
         ),
         ("queria ver essas series: Dark, Barry e Fargo", ("Dark", "Barry", "Fargo")),
+        ("poe na lista pra mim Duna, Tenet e Amnesia pf", ("Duna", "Tenet", "Amnesia")),
+        ("slava Duna, Tenet e Amnesia", ("Duna", "Tenet", "Amnesia")),  # the verb's slip
+        ("can you put Fargo and Barry on my shows list?", ("Fargo", "Barry")),  # asked
+        ("vc pode salvar Duna e Tenet?", ("Duna", "Tenet")),
     ],
 )
 def test_where_a_list_goes_and_what_it_is_for_are_no_part_of_its_titles(
