@@ -669,15 +669,33 @@ def _as_asked(message: str) -> str:
 
 def _reframed(message: str) -> str:
     """`message` as "<verb> <noun>: <list>" when its list of typed titles is asked to be
-    kept at its end or after a wish to watch; else `message` itself."""
+    kept at its end or after a wish to watch; as "<verb> <list>" when only where the list
+    goes asks it ("Heat e Ronin na minha lista", "A, B and C to my watchlist"); else
+    `message` itself."""
     if "?" in message or _ASKS_SAVE.match(message):
         return message
     closing = _CLOSING_SAVE.match(message)
     rest, verb = (closing["rest"], closing["verb"]) if closing else (message, "salva")
     wish = _WISH_HEAD.match(rest)
-    if wish is None or (closing is None and not _POLITE_WISH.match(rest)):
-        return message
-    return f"{verb} {wish['noun']}: {wish['body']}"
+    if wish is not None and (closing is not None or _POLITE_WISH.match(rest)):
+        return f"{verb} {wish['noun']}: {wish['body']}"
+    tail = _TAIL.search(message)
+    if (
+        tail is not None
+        and (_DESTINATION_RE.search(tail.group()) or _LATER.search(tail.group()))
+        and _HARD_OR_SOFT.search(message[: tail.start()])
+    ):
+        return f"salva {message}"
+    return message
+
+
+_HARD_OR_SOFT: Final = re.compile(r",|;|\s(?:e|and|&)\s", _F)
+# "pra ver depois", "to watch later": a request to keep, like where it goes
+_LATER: Final = re.compile(
+    r"(?:pra|para)\s+(?:eu\s+)?(?:ver|assistir|ler)\s+depois|to\s+(?:watch|read)\s+later|"
+    r"for\s+later",
+    _F,
+)
 
 
 _POLITE_WISH: Final = re.compile(

@@ -262,6 +262,9 @@ def test_reading_typed_lines_never_raises(head: str, parts: list[str], sep: str)
         ("slava Duna, Tenet e Amnesia", ("Duna", "Tenet", "Amnesia")),  # the verb's slip
         ("can you put Fargo and Barry on my shows list?", ("Fargo", "Barry")),  # asked
         ("vc pode salvar Duna e Tenet?", ("Duna", "Tenet")),
+        # no verb: where the list goes asks it
+        ("Heat, Ronin e Tenet na minha lista", ("Heat", "Ronin", "Tenet")),
+        ("Dune and Arrival to watch later", ("Dune", "Arrival")),
     ],
 )
 def test_where_a_list_goes_and_what_it_is_for_are_no_part_of_its_titles(
@@ -309,6 +312,8 @@ def test_a_type_said_at_the_end_of_a_list_types_its_titles(message: str) -> None
         "quero ver esses filmes: quais eu tenho?",  # a question
         "comprei pão, leite e ovos. salva",  # no type said: the planner's
         "quero ver o filme Duna",
+        "heat, ronin, tenet",  # nothing asks to keep them
+        "heat e ronin, quero ver",
     ],
 )
 def test_a_list_nobody_asked_to_keep_is_not_a_batch(message: str) -> None:
