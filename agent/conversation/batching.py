@@ -53,25 +53,25 @@ async def save_if_settled(deps: Deps, turn: Turn, batch: Batch) -> Reply | None:
     clearly know each part ("salva X e Y" naming one title TMDB lacks): the planner's."""
     ctx = ToolContext(deps, turn, wants_save=True)
     titles = await _titles(ctx, batch) if batch.kind == "titles" else []
-    if batch.confirm and not (
-        len(titles) > 1
-        and all(
-            isinstance(found, list) and clear_candidate(found, title, None) is not None
-            for title, found in titles
-        )
-    ):
+    if batch.confirm and not (len(titles) > 1 and all(_clear(t, found) for t, found, _ in titles)):
         return None
     return await _store(ctx, batch, titles)
 
 
-async def _store(ctx: ToolContext, batch: Batch, titles: list[tuple[str, Lookup]]) -> Reply:
+def _clear(title: str, found: Lookup) -> bool:
+    return isinstance(found, list) and clear_candidate(found, title, None) is not None
+
+
+_Title = tuple[str, Lookup, ItemType]  # a title, its lookup, the type it is saved as
+
+
+async def _store(ctx: ToolContext, batch: Batch, titles: list[_Title]) -> Reply:
     turn = ctx.turn
     turn.facts.apply_rule("several_items_in_code")
     entries: list[Entry | tuple[str, Failed]] = []
     left_out = 0
     if batch.kind == "titles":
-        item_type: ItemType = "movie" if batch.item_type == "movie" else "tv_show"
-        for title, found in titles[:MAX_BATCH]:
+        for title, found, item_type in titles[:MAX_BATCH]:
             made = make_entry(item_type, title, found=found)
             entries.append((title, made) if isinstance(made, Failed) else made)
         left_out = max(0, len(titles) - MAX_BATCH)
@@ -98,8 +98,25 @@ def _spec_of(one: Entry | tuple[str, Failed]) -> dict[str, object]:
     return one.spec.model_dump(exclude_none=True)
 
 
-async def _titles(ctx: ToolContext, batch: Batch) -> list[tuple[str, Lookup]]:
-    """The titles of `batch`, joined back where TMDB knows the longer run, with their lookups."""
+async def _titles(ctx: ToolContext, batch: Batch) -> list[_Title]:
+    """The titles of `batch`, joined back where TMDB knows the longer run, with their lookups
+    and types: a title whose type no word said, no movie has and TMDB clearly knows as a show
+    is that show (as `enrich_movie` decides for one title)."""
+    found_as = await _looked_up(ctx, batch)
+    if not batch.guessed or batch.item_type != "movie":
+        return [(title, found, batch.item_type or "movie") for title, found in found_as]
+    out: list[_Title] = []
+    for title, found in found_as:
+        if found == []:  # no movie by that name: a show TMDB clearly means by it (as one save)
+            shows = await lookup(ctx, "tv", title, None)
+            if _clear(title, shows):
+                out.append((title, shows, "tv_show"))
+                continue
+        out.append((title, found, "movie"))
+    return out
+
+
+async def _looked_up(ctx: ToolContext, batch: Batch) -> list[tuple[str, Lookup]]:
     kind: Literal["movie", "tv"] = "movie" if batch.item_type == "movie" else "tv"
     seen: dict[str, Lookup] = {}
     out: list[tuple[str, Lookup]] = []

@@ -88,7 +88,7 @@ async def retype(deps: Deps, turn: Turn, kind: Retype) -> Reply:
         changed = [item for item in outcomes if isinstance(item, ItemDoc)]
         reasons = [reason for reason in outcomes if isinstance(reason, str)]
         if not changed:
-            return finish(turn, reasons[-1], kind="deterministic")
+            return finish(turn, "\n".join(dict.fromkeys(reasons)), kind="deterministic")
         labels = joined([item_label(item) for item in changed], lang)
         kinds = text(f"kinds_{kind}", lang)
         body = f"{OK_MARK} " + text("retyped_several", lang, kinds=kinds, labels=labels)

@@ -20,8 +20,8 @@ TEXTS: dict[str, dict[Language, str]] = {
     "kinds_tv_show": {"pt": "séries", "en": "TV shows"},
     "kinds_note": {"pt": "notas", "en": "notes"},
     "retyped_several": {
-        "pt": "Agora são {kinds}: {labels}. («desfaz» volta atrás, um de cada vez)",
-        "en": "Now they are {kinds}: {labels}. («undo» reverts them one at a time)",
+        "pt": "Agora são {kinds}: {labels}. («desfaz» volta atrás)",
+        "en": "Now they are {kinds}: {labels}. («undo» reverts it)",
     },
     "retype_same": {
         "pt": "{label} já está salvo como {kind}.",

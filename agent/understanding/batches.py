@@ -67,6 +67,7 @@ class Batch:
     # titles split only on "e" / "and" with a source at hand: a split only when the source
     # knows every part (agent/conversation/batching.py), else the planner's
     confirm: bool = False
+    guessed: bool = False  # titles: no word said their type (a source may know it)
 
 
 _F: Final = re.IGNORECASE | re.UNICODE
@@ -624,7 +625,12 @@ def _bare_titles(message: str, *, split_and: bool = False) -> Batch | None:
     # when it knows every part ("velozes e furiosos" stays one)
     confirm = not hard and not split_and
     return Batch(
-        "titles", tuple(pieces), item_type=destined or "movie", runs=tuple(runs), confirm=confirm
+        "titles",
+        tuple(pieces),
+        item_type=destined or "movie",
+        runs=tuple(runs),
+        confirm=confirm,
+        guessed=destined is None,
     )
 
 

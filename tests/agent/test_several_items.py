@@ -449,3 +449,17 @@ async def test_words_after_a_comma_tmdb_knows_nothing_of_are_said_about_the_titl
         await lembra.say("salva o filme blorfo, dizem que é bom")  # TMDB knows neither part
         items = await lembra.items()
     assert titles(items) == ["Matrix", "Crazy, Stupid, Love.", "blorfo, dizem que é bom"]
+
+
+async def test_an_untyped_title_tmdb_knows_only_as_a_show_is_saved_as_that_show(
+    db: Database,
+) -> None:
+    catalogue = {
+        "movie": CATALOGUE["movie"],
+        "tv": {"fargo": [{"id": 60622, "name": "Fargo", "first_air_date": "2014-04-15"}]},
+    }
+    async with open_lembra(db, tmdb_results=catalogue) as lembra:
+        reply = await lembra.say("salva matrix e fargo")
+        items = await lembra.items()
+    assert [(i.type, i.title) for i in items] == [("movie", "Matrix"), ("tv_show", "Fargo")]
+    assert "2. Fargo (2014)" in reply.text
