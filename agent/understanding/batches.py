@@ -300,7 +300,7 @@ def read_batch(text: str, *, split_and: bool = False) -> Batch | None:
 
 
 _ONE_NOTE: Final = re.compile(
-    rf"^\s*{_POLITE}(?:anota|anote|anotar|nota|note|notes)\s*(?:a[ií])?\s*:\s*(?P<body>\S.*)$",
+    rf"^\s*{_POLITE}(?:anota|anote|anotar|nota|note|notes|jot(?:\s+down)?|write\s+down|(?:make|take)\s+a\s+note)\s*(?:a[ií])?\s*:\s*(?P<body>\S.*)$",
     _F | re.DOTALL,
 )
 
