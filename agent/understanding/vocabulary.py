@@ -345,7 +345,7 @@ SAVE_VERBS: Final = frozenset(
         """salva, salvar, salve, guarda, guardar, guarde, anota, anotar, anote, registra,
         registrar, registre, adiciona, adicionar, adicione, add, save, store, keep, bookmark,
         remember, note, nota, lembrete, memoriza, memorizar, bota, botar, bote, poe, ponha,
-        coloca, colocar, coloque, joga, jogar, jogue, inclui, incluir, inclua, put, stash"""
+        coloca, colocar, coloque, joga, jogar, jogue, inclui, incluir, inclua, put, stash, jot"""
     )
 )
 # "the office pra ver depois", "duna na minha lista": a save said at the end (issue 26)

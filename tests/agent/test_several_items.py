@@ -468,7 +468,7 @@ async def test_an_untyped_title_tmdb_knows_only_as_a_show_is_saved_as_that_show(
 async def test_the_words_asking_for_a_note_are_no_part_of_it(db: Database) -> None:
     async with open_lembra(db, tmdb_base_url=NO_TMDB_41) as lembra:
         await lembra.say("make a note: bike lock code is 4412")
-        await lembra.say("jot down call the vet about the cat")
+        await lembra.say("jot down call the vet about the cat")  # no colon either
         items = await lembra.items()
     assert [(i.type, i.content) for i in items] == [
         ("note", "bike lock code is 4412"),
