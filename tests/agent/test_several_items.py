@@ -392,12 +392,15 @@ async def test_one_title_sent_to_a_list_keeps_only_its_title(db: Database) -> No
 
 @given(
     st.sampled_from(
-        ["quero ver esses filmes: ", "add these movies pls: ", "salva ", "put ", "jot down: "]
+        [
+            *("quero ver esses filmes: ", "add these movies pls: ", "salva ", "put "),
+            *("jot down: ", "slava ", "can you put ", "", "make a note: "),
+        ]
     ),
     st.lists(st.text(max_size=20), max_size=5),
     st.sampled_from([", ", " e ", " and ", ". also save this link "]),
     st.sampled_from(
-        ["", " to my shows", " pra eu ver", ". salva ai", ", theyre shows", " na lista"]
+        ["", " to my shows", " pra eu ver", ". salva ai", ", theyre shows", " na lista", "?"]
     ),
 )
 def test_reading_framed_lists_never_raises(
@@ -405,10 +408,17 @@ def test_reading_framed_lists_never_raises(
 ) -> None:
     from agent.understanding.batches import cut_tail
 
+    from agent.planning.offline import plan_offline
+    from agent.understanding.textnorm import fold
+    from agent.understanding.vocabulary import save_verb_typo
+
     message = head + sep.join(parts) + tail
     read_batch(message)
     read_batch(message, split_and=True)
     cut_tail(message)
+    plan_offline(message, "save")
+    for word in fold(message).split()[:3]:
+        save_verb_typo(word)
 
 
 @pytest.mark.parametrize(
