@@ -11,8 +11,11 @@ from hypothesis import strategies as st
 
 from agent.conversation.batching import save_batch
 from agent.conversation.turn import Turn
+from agent.planning.offline import plan_offline
 from agent.types import Incoming
-from agent.understanding.batches import Batch, read_batch
+from agent.understanding.batches import Batch, cut_tail, read_batch
+from agent.understanding.textnorm import fold
+from agent.understanding.vocabulary import save_verb_typo
 from storage import Database
 from tests.support.harness import ALICE, open_lembra
 from tests.support.live import call
@@ -406,12 +409,6 @@ async def test_one_title_sent_to_a_list_keeps_only_its_title(db: Database) -> No
 def test_reading_framed_lists_never_raises(
     head: str, parts: list[str], sep: str, tail: str
 ) -> None:
-    from agent.understanding.batches import cut_tail
-
-    from agent.planning.offline import plan_offline
-    from agent.understanding.textnorm import fold
-    from agent.understanding.vocabulary import save_verb_typo
-
     message = head + sep.join(parts) + tail
     read_batch(message)
     read_batch(message, split_and=True)
