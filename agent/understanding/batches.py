@@ -32,7 +32,7 @@ from typing import Final, Literal
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import extract_urls, is_video_url
-from agent.understanding.vocabulary import save_verb_typo
+from agent.understanding.vocabulary import DELETE_VERBS, SEARCH_VERBS, save_verb_typo
 
 MAX_BATCH: Final = 10
 BatchKind = Literal["links", "notes", "titles", "mixed"]
@@ -686,13 +686,29 @@ def _reframed(message: str) -> str:
     if wish is not None and (closing is not None or _POLITE_WISH.match(rest)):
         return f"{verb} {wish['noun']}: {wish['body']}"
     tail = _TAIL.search(message)
+    listed = message[: tail.start()] if tail is not None else ""
     if (
         tail is not None
         and (_DESTINATION_RE.search(tail.group()) or _LATER.search(tail.group()))
-        and _HARD_OR_SOFT.search(message[: tail.start()])
+        and _HARD_OR_SOFT.search(listed)
+        and _CLAUSE_WORDS.isdisjoint(fold(listed).split())
     ):
         return f"salva {message}"
     return message
+
+
+# with no verb asking, a list says nothing else: a verb, a person or a negation in it makes
+# it a sentence ("apaga A e B na lista", "A e B já estão na lista", "I watched A and B")
+_CLAUSE_WORDS: Final = (
+    DELETE_VERBS
+    | SEARCH_VERBS
+    | frozenset(
+        """tem tenho temos tinha ta esta estao estou sao era eram foi is are was were be have has
+    had ja already vi vimos assisti assistimos terminei watched saw seen finished eu i me you
+    voce vc ele ela eles elas we nos my meu minha meus minhas nao not no nunca never marca
+    mark quero queria want acho think""".split()
+    )
+)
 
 
 _HARD_OR_SOFT: Final = re.compile(r",|;|\s(?:e|and|&)\s", _F)

@@ -317,6 +317,12 @@ def test_a_type_said_at_the_end_of_a_list_types_its_titles(message: str) -> None
         "quero ver o filme Duna",
         "heat, ronin, tenet",  # nothing asks to keep them
         "heat e ronin, quero ver",
+        # a destination with no verb asks nothing when the list is a sentence
+        "apaga Heat e Ronin na minha lista",
+        "Heat e Ronin ja estao na lista",
+        "I watched heat and ronin on my list",
+        "procura heat e ronin na lista",
+        "tem Heat e Ronin na minha lista",
     ],
 )
 def test_a_list_nobody_asked_to_keep_is_not_a_batch(message: str) -> None:
