@@ -20,6 +20,7 @@ from agent.conversation.replies import finish
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import ServiceError
+from agent.services.tmdb import clear_candidate
 from agent.texts import OK_MARK, plural, text
 from agent.tools.base import (
     Candidates,
@@ -42,15 +43,35 @@ from storage.documents import ItemDoc, ItemType
 
 async def save_batch(deps: Deps, turn: Turn, batch: Batch) -> Reply:
     """Store every piece of `batch` (through `save_items`' implementation) and say what became of each."""
-    turn.facts.apply_rule("several_items_in_code")
     ctx = ToolContext(deps, turn, wants_save=True)
+    titles = await _titles(ctx, batch) if batch.kind == "titles" else []
+    return await _store(ctx, batch, titles)
+
+
+async def save_if_settled(deps: Deps, turn: Turn, batch: Batch) -> Reply | None:
+    """`save_batch`, or None when the titles were split only on "e" / "and" and TMDB does not
+    clearly know each part ("salva X e Y" naming one title TMDB lacks): the planner's."""
+    ctx = ToolContext(deps, turn, wants_save=True)
+    titles = await _titles(ctx, batch) if batch.kind == "titles" else []
+    if batch.confirm and not (len(titles) > 1 and all(_clear(t, found) for t, found, _ in titles)):
+        return None
+    return await _store(ctx, batch, titles)
+
+
+def _clear(title: str, found: Lookup) -> bool:
+    return isinstance(found, list) and clear_candidate(found, title, None) is not None
+
+
+_Title = tuple[str, Lookup, ItemType]  # a title, its lookup, the type it is saved as
+
+
+async def _store(ctx: ToolContext, batch: Batch, titles: list[_Title]) -> Reply:
+    turn = ctx.turn
+    turn.facts.apply_rule("several_items_in_code")
     entries: list[Entry | tuple[str, Failed]] = []
     left_out = 0
     if batch.kind == "titles":
-        kind: Literal["movie", "tv"] = "movie" if batch.item_type == "movie" else "tv"
-        item_type: ItemType = "movie" if kind == "movie" else "tv_show"
-        titles = await _titles(ctx, kind, batch)
-        for title, found in titles[:MAX_BATCH]:
+        for title, found, item_type in titles[:MAX_BATCH]:
             made = make_entry(item_type, title, found=found)
             entries.append((title, made) if isinstance(made, Failed) else made)
         left_out = max(0, len(titles) - MAX_BATCH)
@@ -77,10 +98,26 @@ def _spec_of(one: Entry | tuple[str, Failed]) -> dict[str, object]:
     return one.spec.model_dump(exclude_none=True)
 
 
-async def _titles(
-    ctx: ToolContext, kind: Literal["movie", "tv"], batch: Batch
-) -> list[tuple[str, Lookup]]:
-    """The titles of `batch`, joined back where TMDB knows the longer run, with their lookups."""
+async def _titles(ctx: ToolContext, batch: Batch) -> list[_Title]:
+    """The titles of `batch`, joined back where TMDB knows the longer run, with their lookups
+    and types: a title whose type no word said, no movie has and TMDB clearly knows as a show
+    is that show (as `enrich_movie` decides for one title)."""
+    found_as = await _looked_up(ctx, batch)
+    if not batch.guessed or batch.item_type != "movie":
+        return [(title, found, batch.item_type or "movie") for title, found in found_as]
+    out: list[_Title] = []
+    for title, found in found_as:
+        if found == []:  # no movie by that name: a show TMDB clearly means by it (as one save)
+            shows = await lookup(ctx, "tv", title, None)
+            if _clear(title, shows):
+                out.append((title, shows, "tv_show"))
+                continue
+        out.append((title, found, "movie"))
+    return out
+
+
+async def _looked_up(ctx: ToolContext, batch: Batch) -> list[tuple[str, Lookup]]:
+    kind: Literal["movie", "tv"] = "movie" if batch.item_type == "movie" else "tv"
     seen: dict[str, Lookup] = {}
     out: list[tuple[str, Lookup]] = []
     for run in batch.runs:

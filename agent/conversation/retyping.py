@@ -16,16 +16,17 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish, item_label, titled_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.planning.step import StepResult
-from agent.texts import OK_MARK, text
+from agent.texts import OK_MARK, joined, text
 from agent.tools.base import Saved
 from agent.tools.saving import dedup_key
 from agent.trust.ledgering import append_event
 from agent.types import Reply
-from agent.understanding.kinds import Retype, correction, names_a_movie
+from agent.understanding.kinds import Retype, correction, names_a_movie, of_several
 from agent.understanding.textnorm import one_line
 from storage.documents import ItemDoc, LedgerDoc
 from storage.errors import DuplicateKey
@@ -77,35 +78,57 @@ def announce_guess(turn: Turn, result: StepResult, reply: Reply) -> Reply:
 
 
 async def retype(deps: Deps, turn: Turn, kind: Retype) -> Reply:
-    """Change the type of the user's last saved item to `kind`."""
+    """Change the type of the user's last saved item to `kind`; of every item the last
+    message saved when the correction speaks of several ("são séries", "they're shows")."""
     lang = turn.language
     turn.facts.apply_rule("type_corrected_in_code")
+    several = await _last_several(deps, turn) if of_several(turn.incoming.text or "") else []
+    if len(several) > 1:
+        outcomes = [await _retype_one(deps, turn, item, kind) for item in several]
+        changed = [item for item in outcomes if isinstance(item, ItemDoc)]
+        reasons = [reason for reason in outcomes if isinstance(reason, str)]
+        if not changed:
+            return finish(turn, "\n".join(dict.fromkeys(reasons)), kind="deterministic")
+        labels = joined([item_label(item) for item in changed], lang)
+        kinds = text(f"kinds_{kind}", lang)
+        body = f"{OK_MARK} " + text("retyped_several", lang, kinds=kinds, labels=labels)
+        if reasons:  # some were that type already, or could not change: said below
+            body += "\n" + "\n".join(dict.fromkeys(reasons))
+        return finish(turn, body, kind="effect")
     item = await _last_saved(deps, turn)
     if item is None:
         return finish(turn, text("retype_nothing", lang), kind="deterministic")
+    done = await _retype_one(deps, turn, item, kind)
+    if isinstance(done, str):
+        return finish(turn, done, kind="deterministic")
+    body = f"{OK_MARK} " + text(
+        "retyped", lang, kind=text(f"kind_{kind}", lang), label=item_label(done)
+    )
+    return finish(turn, body, kind="effect")
+
+
+async def _retype_one(deps: Deps, turn: Turn, item: ItemDoc, kind: Retype) -> ItemDoc | str:
+    """`item` made a `kind` (one `item_updated` event, undoable), or why not, said."""
+    lang = turn.language
     label = item_label(item)
     kind_word = text(f"kind_{kind}", lang)
     if item.type == kind:
-        return finish(
-            turn, text("retype_same", lang, label=label, kind=kind_word), kind="deterministic"
-        )
+        return text("retype_same", lang, label=label, kind=kind_word)
     if item.type not in RETYPABLE:
-        return finish(turn, text("retype_not_possible", lang, label=label), kind="deterministic")
+        return text("retype_not_possible", lang, label=label)
     fields = _fields(item, kind)
     if fields is None:
-        return finish(turn, text("retype_too_long", lang), kind="deterministic")
+        return text("retype_too_long", lang)
     if await deps.db.items.find_by_dedup(turn.user_id, str(fields["dedup_key"])) is not None:
-        body = text("retype_duplicate", lang, label=label, kind=kind_word)
-        return finish(turn, body, kind="deterministic")
+        return text("retype_duplicate", lang, label=label, kind=kind_word)
     batch = f"retype:{turn.turn_id}:{item.id}"
     await deps.db.snapshots.keep(turn.user_id, batch, [item], turn.now_ms)
     try:
         changed = await deps.db.items.update_fields(turn.user_id, item.id, fields, turn.now_ms)
     except DuplicateKey:  # saved as that type meanwhile
-        body = text("retype_duplicate", lang, label=label, kind=kind_word)
-        return finish(turn, body, kind="deterministic")
+        return text("retype_duplicate", lang, label=label, kind=kind_word)
     if changed is None:
-        return finish(turn, text("retype_nothing", lang), kind="deterministic")
+        return text("retype_nothing", lang)
     await deps.db.users.move_count(turn.user_id, item.type, kind)
     payload = {
         "item_id": item.id,
@@ -115,8 +138,7 @@ async def retype(deps: Deps, turn: Turn, kind: Retype) -> Reply:
         "snapshot": batch,
     }
     await append_event(deps, turn, "item_updated", payload)
-    body = f"{OK_MARK} " + text("retyped", lang, kind=kind_word, label=item_label(changed))
-    return finish(turn, body, kind="effect")
+    return changed
 
 
 def undoable(event: LedgerDoc) -> bool:
@@ -128,6 +150,25 @@ async def last_effect_on(deps: Deps, turn: Turn, item_id: str) -> bool:
     """Whether the user's newest effect (within the session's idle time) saved or changed `item_id`."""
     item = await _last_saved(deps, turn)
     return item is not None and item.id == item_id
+
+
+async def _last_several(deps: Deps, turn: Turn) -> list[ItemDoc]:
+    """The items the user's newest saves put on the list just shown (a batch: "salva X e Y"),
+    when those saves are the user's newest effects; else none."""
+    since = turn.now_ms - deps.settings.handover_idle_minutes * 60_000
+    events = await deps.db.ledger.events_in(turn.user_id, since, turn.now_ms)
+    shelf = shelves.shown(turn)
+    listed = {entry.item_id for entry in shelf.entries} if shelf is not None else set()
+    ids: list[str] = []
+    for event in reversed(events):
+        if event.type not in _EFFECTS:
+            continue
+        item_id = str(event.payload.get("item_id", ""))
+        if event.type != "item_saved" or item_id not in listed:
+            break
+        ids.append(item_id)
+    items = [await deps.db.items.get(turn.user_id, item_id) for item_id in reversed(ids)]
+    return [item for item in items if item is not None]
 
 
 async def _last_saved(deps: Deps, turn: Turn) -> ItemDoc | None:

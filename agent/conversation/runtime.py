@@ -380,7 +380,7 @@ class Runtime:
             return reply
         batch = read_batch(message, split_and=not self.deps.tmdb.configured)
         if batch is not None:
-            return await batching.save_batch(self.deps, turn, batch)
+            return await batching.save_if_settled(self.deps, turn, batch)
         return None
 
     def _to_planner(self, turn: Turn, intent: Intent | None) -> bool:

@@ -23,6 +23,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from agent.planning.answer import ModelAnswer
 from agent.planning.backend import PlanHints
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
+from agent.understanding.batches import cut_tail
 from agent.understanding.chatter import quiet
 from agent.understanding.kinds import guessed_title
 from agent.understanding.questions import WINDOWS
@@ -48,9 +49,11 @@ _SAVE = re.compile(
     _POLITE + r"(?:(?:quero|queria|i\s+want\s+to|pode|can\s+you)\s+)?"
     r"(?:salva|salvar|salve|guarda|guardar|guarde|anota|anotar|anote|adiciona|adicionar|adicione|add|save|store|keep|"
     r"bota|botar|bote|p[õo]e|ponha|coloca|colocar|coloque|joga|jogar|jogue|inclui|incluir|inclua|put|stash|"
-    r"note(?:\s+down)?|remember)\b[\s:,-]*"
+    r"note(?:\s+down)?|jot(?:\s+down)?|write\s+down|(?:make|take)\s+a\s+note|remember)\b[\s:,-]*"
     # the words people put after the verb: "bota aí tb", "guarda pra mim", "add too"
-    r"(?:(?:a[ií]|ae|l[aá]|tb|tbm|tamb[ée]m|pra\s+mim|para\s+mim|for\s+me|too|also|"
+    r"(?:(?:a[ií]|ae|l[aá]|tb|tbm|tamb[ée]m|pra\s+mim|para\s+mim|for\s+me|"
+    # "too"/"also" right after the verb open a title ("add Too Late") unless more follows
+    r"(?:too|also)(?=\s*[,:]|\s+(?:the|a|an|these|this|that|my)\b)|"
     r"" + _DESTINATION + r")\b[\s:,-]*)*",
     _FLAGS,
 )
@@ -218,10 +221,18 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
     # "salva inception": a bare title after a save verb is most likely a movie; the reply
     # says so and how to correct it (issue 34; agent/understanding/kinds.py decides)
     # "add to my list: Heat": the colon after where it goes does not head a note
-    guessed = guessed_title(_DESTINATION_COLON.sub(r"\1 ", titled), body) if asked else None
+    # "put X on my watchlist", "add X to my shows": where it goes is no part of the title
+    untailed, said = cut_tail(titled)
+    untailed = untailed.rstrip(" ,") or titled
+    guessed = (
+        guessed_title(_DESTINATION_COLON.sub(r"\1 ", untailed), _strip(_SAVE, untailed))
+        if asked
+        else None
+    )
     if guessed is not None:
         title, year = _title_and_year(guessed)
-        return "enrich_movie", {"title": title, **({"year": year} if year else {})}
+        tool = "enrich_tv_show" if said == "tv_show" else "enrich_movie"
+        return tool, {"title": title, **({"year": year} if year else {})}
     return _note_plan(message) if asked else None
 
 

@@ -16,6 +16,13 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Agora é {kind}: {label}. («desfaz» volta atrás)",
         "en": "Now it is a {kind}: {label}. («undo» reverts it)",
     },
+    "kinds_movie": {"pt": "filmes", "en": "movies"},
+    "kinds_tv_show": {"pt": "séries", "en": "TV shows"},
+    "kinds_note": {"pt": "notas", "en": "notes"},
+    "retyped_several": {
+        "pt": "Agora são {kinds}: {labels}. («desfaz» volta atrás)",
+        "en": "Now they are {kinds}: {labels}. («undo» reverts it)",
+    },
     "retype_same": {
         "pt": "{label} já está salvo como {kind}.",
         "en": "{label} is already saved as a {kind}.",

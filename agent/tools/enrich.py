@@ -82,6 +82,13 @@ async def _enrich(
         several = await split_by_lookup(ctx, kind, title, found)
         if several is not None:
             return several
+    if found == [] and ctx.wants_save and "," in title:
+        # "o filme aftersun, me indicaram": TMDB knows no title with the words after the
+        # comma and clearly knows the one before it: those words were said about it
+        head = title.split(",", 1)[0].strip()
+        known = await lookup(ctx, kind, head, year) if head else found
+        if not isinstance(known, ServiceError) and clear_candidate(known, head, year) is not None:
+            return await settle(ctx, kind, head, year, known)
     if kind == "movie" and found == [] and not names_a_movie(ctx.turn.incoming.text or ""):
         # "save the office": no movie by that name, and the message never said movie; a
         # show TMDB clearly means by it is saved as the show

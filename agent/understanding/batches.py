@@ -32,6 +32,7 @@ from typing import Final, Literal
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import extract_urls, is_video_url
+from agent.understanding.vocabulary import DELETE_VERBS, SEARCH_VERBS, save_verb_typo
 
 MAX_BATCH: Final = 10
 BatchKind = Literal["links", "notes", "titles", "mixed"]
@@ -63,6 +64,10 @@ class Batch:
     item_type: TitleType | None = None
     runs: tuple[Run, ...] = ()  # titles: the same text, joinable by a lookup
     types: tuple[PieceType, ...] = ()  # mixed: each piece's type, in order
+    # titles split only on "e" / "and" with a source at hand: a split only when the source
+    # knows every part (agent/conversation/batching.py), else the planner's
+    confirm: bool = False
+    guessed: bool = False  # titles: no word said their type (a source may know it)
 
 
 _F: Final = re.IGNORECASE | re.UNICODE
@@ -76,20 +81,37 @@ SAVE_VERB_RE: Final = (
     r"(?:salva|salvar|salve|guarda|guardar|guarde|anota|anotar|anote|adiciona|adicionar|"
     r"adicione|bota|botar|bote|p[õo]e|p[õo]r|ponha|coloca|colocar|coloque|joga|jogar|jogue|"
     r"inclui|incluir|inclua|registra|registrar|add|save|store|keep|put|stash|note(?:\s+down)?|"
-    r"bookmark)"
+    r"jot(?:\s+down)?|bookmark)"
+)
+# where the save goes, after the last item: "na minha lista", "to my watchlist", and a list
+# of a type, which types the items ("to my shows", "nas minhas séries", "na lista de filmes")
+_LIST_TYPE: Final = r"s[ée]ries|seriados|shows|tv\s+shows|filmes|movies|films"
+_DESTINATION: Final = (
+    r"(?:n[ao]s?|[àá]s?|a(?=\s+minha)|pr[ao]s?|pra\s+a|para\s+a|em|to|on|onto|into|in)\s+(?:"
+    r"(?:(?:minha|meu|my|the|a|o)\s+)?(?:lista|list|watchlist|watch\s+list|fila|queue)"
+    rf"(?:\s+(?:de|of)\s+(?P<of>{_LIST_TYPE}))?|"
+    rf"(?:minhas|meus|my)\s+(?P<own>{_LIST_TYPE})(?:\s+(?:list|lista))?)"
 )
 _FILL: Final = (
-    r"(?:(?:a[ií]|ae|pfv|pls|please|por\s+favor|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|l[aá]|"
-    r"na\s+(?:minha\s+)?lista|on\s+my\s+list)[,:\s]+)*"
+    # "too"/"also" right after the verb open a title ("add Too Late") unless more follows
+    r"(?:(?:a[ií]|ae|pfv|pls|please|por\s+favor|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|l[aá]|"
+    r"(?:too|also)(?=\s*[,:]|\s+(?:the|a|an|these|this|that|my)\b)|"
+    + _DESTINATION.replace("(?P<of>", "(?:").replace("(?P<own>", "(?:")
+    + r")[,:\s]+)*"
 )
 _PLURAL: Final = (
     r"(?:(?:os|as|these|the|both|esses|essas|estes|estas|seguintes|following|dois|duas|"
-    r"tr[eê]s|two|three|meus|minhas|my)\s+)*"
+    r"tr[eê]s|two|three|meus|minhas|my|uns|umas|alguns|algumas|some|a\s+few|few|mais|more)\s+)*"
     r"(?P<noun>filmes|movies|films|s[ée]ries|seriados|tv\s+shows|shows|series)\b"
 )
+# politeness between the noun and the colon opening the list: "add these movies pls: A, B"
+# (only before a colon: a title may open with "too" or "aí")
+_NOUN_FILL: Final = (
+    r"(?:(?:\s+(?:pls|plz|please|pfv|por\s+favor|pra\s+mim|para\s+mim|for\s+me|a[ií]|ae|aqui|"
+    r"here|tb|tbm|tamb[ée]m|too|also))*\s*[:-]|(?:\s+(?:tamb[ée]m|too|also))?\s*,?)"
+)
 _TITLES: Final = re.compile(
-    rf"^\s*{_POLITE}{SAVE_VERB_RE}\s+{_FILL}{_PLURAL}(?:\s+(?:tamb[ée]m|too|also))?"
-    rf"\s*[:,-]?\s*(?P<body>\S.*)$",
+    rf"^\s*{_POLITE}{SAVE_VERB_RE}\s+{_FILL}{_PLURAL}{_NOUN_FILL}\s*(?P<body>\S.*)$",
     _F | re.DOTALL,
 )
 _NOTES: Final = re.compile(
@@ -105,13 +127,42 @@ _NOTES_LISTED: Final = re.compile(
     _F | re.DOTALL,
 )
 _ASKS_SAVE: Final = re.compile(rf"^\s*{_POLITE}{SAVE_VERB_RE}\b", _F)
-_TAIL: Final = re.compile(
-    r"(?:[\s,]+(?:na\s+(?:minha\s+)?lista|[àa]\s+(?:minha\s+)?lista|"
-    r"pra\s+(?:eu\s+)?(?:ver|assistir)\s+depois|para\s+(?:eu\s+)?(?:ver|assistir)\s+depois|"
-    r"(?:to|on|in)\s+(?:my|the)\s+(?:list|watchlist)|for\s+later|to\s+watch\s+later|pra\s+mim|"
-    r"para\s+mim|for\s+me|tamb[ée]m|too|also|please|por\s+favor|pfv|a[ií]))+\s*[.!]*\s*$",
-    _F,
+# what the whole request is for, after the last item: "pra eu ver", "to watch this weekend"
+_PURPOSE: Final = (
+    r"(?:(?:que\s+)?(?:eu\s+)?(?:quero|queria|vou|i\s+want\s+to|i\s+wanna|want\s+to|wanna|"
+    r"i\s+m\s+gonna|gonna)\s+|(?:pra|para|p/)\s+(?:(?:eu|mim|a\s+gente|gente|n[oó]s)\s+)?)"
+    r"(?:ver|assistir|maratonar|rever|ler|olhar)(?:\s+(?:depois|mais\s+tarde|hoje|hj|amanh[ãa]|"
+    r"logo|no\s+fds|no\s+fim\s+de\s+semana|de\s+noite|[àa]\s+noite|com\s+calma|um\s+dia))?|"
+    r"to\s+(?:watch|see|binge|read)(?:\s+(?:later|tonight|soon|sometime|this\s+weekend|"
+    r"someday))?|for\s+later|for\s+the\s+weekend|for\s+tonight"
 )
+_TAIL_WORD: Final = (
+    rf"{_DESTINATION}|{_PURPOSE}|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|"
+    r"please|pls|plz|por\s+favor|pfv|pfvr|pf|a[ií]|ae|l[aá]"
+)
+_TAIL: Final = re.compile(rf"(?:[\s,]+(?:{_TAIL_WORD}))+\s*[.!]*\s*$", _F)
+_DESTINATION_RE: Final = re.compile(_DESTINATION, _F)
+
+
+def cut_tail(body: str) -> tuple[str, TitleType | None]:
+    """`body` without where the save goes and what it is for, and the type that says the
+    items are ("to my shows": TV shows), if it says one."""
+    tail = _TAIL.search(body)
+    if tail is None:
+        return body, None
+    return body[: tail.start()], _destined(tail.group())
+
+
+def _destined(text: str) -> TitleType | None:
+    """The type of the list `text` sends things to ("nas minhas séries", "to my movies")."""
+    said: TitleType | None = None
+    for match in _DESTINATION_RE.finditer(text):
+        noun = match.group("of") or match.group("own")
+        if noun:
+            said = "movie" if fold(noun) in ("filmes", "movies", "films") else "tv_show"
+    return said
+
+
 _HARD: Final = re.compile(r"\s*(?:[,;\n]|\s\+\s)\s*")
 _SOFT: Final = re.compile(r"(\s+(?:e|and|&)\s+|\s*&\s*)", _F)
 _NOTE_SPLIT: Final = re.compile(r"\s*(?:;|\n)\s*")
@@ -237,6 +288,7 @@ def read_batch(text: str, *, split_and: bool = False) -> Batch | None:
     message = clean_text(text)
     if not message or len(message) > 4_000 or message.startswith("/"):
         return None
+    message = _reframed(_as_asked(message))
     return (
         _links(message)
         or _notes(message)
@@ -248,7 +300,7 @@ def read_batch(text: str, *, split_and: bool = False) -> Batch | None:
 
 
 _ONE_NOTE: Final = re.compile(
-    rf"^\s*{_POLITE}(?:anota|anote|anotar|nota|note|notes)\s*(?:a[ií])?\s*:\s*(?P<body>\S.*)$",
+    rf"^\s*{_POLITE}(?:anota|anote|anotar|nota|note|notes|jot(?:\s+down)?|write\s+down|(?:make|take)\s+a\s+note)\s*(?:a[ií])?\s*:\s*(?P<body>\S.*)$",
     _F | re.DOTALL,
 )
 
@@ -346,9 +398,10 @@ def _titles(message: str) -> Batch | None:
         return None
     noun = fold(match.group("noun"))
     kind: TitleType = "movie" if noun in ("filmes", "movies", "films") else "tv_show"
-    body = _listed(message, _TAIL.sub("", match.group("body")).strip())
+    body = _listed(message, cut_tail(match.group("body"))[0].strip())
     runs: list[Run] = []
     for part in _HARD.split(body):
+        part = _GLUE.sub("", part.strip())  # "A and B, plus the show C"
         if "\n" in body:  # one title a line: "eduardo e monica" on its line is one title
             runs += [Run((_clean_piece(part),), ())] if _clean_piece(part) else []
             continue
@@ -403,7 +456,7 @@ def split_title(title: str) -> tuple[Run, ...] | None:
 # -- several things that say what they are, or a list of bare titles (issue 41) -----------
 
 _NOTE_VERB: Final = re.compile(
-    r"^(?:anota|anote|anotar|note(?:\s+down)?|nota|notes?)\b", re.IGNORECASE
+    r"^(?:anota|anote|anotar|note(?:\s+down)?|jot(?:\s+down)?|nota|notes?)\b", re.IGNORECASE
 )
 _KIND_NOUNS: Final[dict[str, PieceType]] = {
     **dict.fromkeys("filme movie film filmes movies films".split(), "movie"),
@@ -424,16 +477,22 @@ _KIND_WORD: Final = (
 )
 # " e " / " and " that opens a piece saying what it is: "... e o filme Duna", "... e
 # guarda esse link https://...", "... and https://..."
+# a new sentence too, when it names a kind or an address: "jot down: X. also save this link <url>"
+_SENTENCE: Final = (
+    rf"[.;!]\s+(?:(?:e|and|also|tamb[ée]m|tb|tbm|plus)\s+)*(?=(?:{SAVE_VERB_RE}\s+{_FILL})?"
+    rf"{_ARTICLES}{_KIND_WORD}\b|(?:{SAVE_VERB_RE}\s+{_FILL})?(?:https?://|www\.))"
+)
 _TYPED_BOUNDARY: Final = re.compile(
     rf"\s+(?:e|and|&|mais|plus)\s+(?=(?:{SAVE_VERB_RE}\s+)?{_ARTICLES}{_KIND_WORD}\b|"
-    rf"{SAVE_VERB_RE}\b|https?://|www\.)",
+    rf"{SAVE_VERB_RE}\b|https?://|www\.)|{_SENTENCE}",
     _F,
 )
 # after a note verb only a verb of its own or an address opens another piece: "anota que
 # preciso ver a série Dark e o filme Duna" is one note
 _VERB_BOUNDARY: Final = re.compile(
     rf"\s+(?:e|and|&|mais|plus)\s+(?={SAVE_VERB_RE}\b|"
-    rf"(?:{_ARTICLES}(?:link|site|v[íi]deo|page|p[áa]gina)\s*[:,-]?\s*)?(?:https?://|www\.))",
+    rf"(?:{_ARTICLES}(?:link|site|v[íi]deo|page|p[áa]gina)\s*[:,-]?\s*)?(?:https?://|www\.))|"
+    rf"{_SENTENCE}",
     _F,
 )
 _HEAD: Final = re.compile(
@@ -535,12 +594,15 @@ def _bare_titles(message: str, *, split_and: bool = False) -> Batch | None:
     head = _HEAD.match(message)
     if head is None or _NOTE_VERB.match(fold(head.group("verb"))):
         return None
-    body = _listed(message, _TAIL.sub("", head.group("body")).strip())
-    listed = _HARD.search(body) or (split_and and _SOFT.search(body))
-    if not listed or extract_urls(body):
-        return None  # no commas, lines or bullets: "salva X e Y" is the planner's (or TMDB's)
+    body, destined = cut_tail(head.group("body"))
+    destined = destined or _destined(message[: head.start("body")])
+    body = _listed(message, body.strip())
+    hard = _HARD.search(body) is not None
+    if not (hard or _SOFT.search(body)) or extract_urls(body):
+        return None
     runs: list[Run] = []
     for part in _HARD.split(body):
+        part = _GLUE.sub("", part.strip())  # "A, B, and C", "A and B, plus C"
         if "\n" in body:  # one title a line (bullets or not): its "e" is the title's
             if _clean_piece(part):
                 runs.append(Run((_clean_piece(part),), ()))
@@ -559,7 +621,110 @@ def _bare_titles(message: str, *, split_and: bool = False) -> Batch | None:
         return Batch("mixed", tuple(titles), types=(said,) * len(titles))
     if len(pieces) < 2 or not all(_title_like(p) for p in pieces):
         return None
-    return Batch("titles", tuple(pieces), item_type="movie", runs=tuple(runs))
+    # "salva X e Y": several titles without a source to join them back; with one, only
+    # when it knows every part ("velozes e furiosos" stays one)
+    confirm = not hard and not split_and
+    return Batch(
+        "titles",
+        tuple(pieces),
+        item_type=destined or "movie",
+        runs=tuple(runs),
+        confirm=confirm,
+        guessed=destined is None,
+    )
+
+
+# "quero ver esses filmes: A, B e C. salva aí": the request closes the message, or a wish
+# to watch heads the list (a list to watch is a list to keep)
+_CLOSING_SAVE: Final = re.compile(
+    rf"^(?P<rest>.*?\S)\s*[.!;,]+\s*{_POLITE}(?P<verb>{SAVE_VERB_RE})"
+    r"(?:\s+(?:a[ií]|ae|l[aá]|tudo|todos|todas|eles|elas|them|these|those|all|it|pra\s+mim|"
+    r"para\s+mim|for\s+me|pls|plz|please|pfv|por\s+favor|tb|tbm|pf|pra\s+ver|na\s+lista|"
+    r"(?:to|on)\s+my\s+list))*\s*[.!]*\s*$",
+    _F | re.DOTALL,
+)
+_WISH_HEAD: Final = re.compile(
+    rf"^\s*{_POLITE}(?:(?:want\s+to|wanna)\s+)?(?:(?:ver|assistir|rever|maratonar|watch|see|binge)\s+)?"
+    rf"{_PLURAL}"
+    r"(?:\s+(?:pra|para|to)\s+(?:ver|assistir|maratonar|watch|see|binge))?"
+    r"(?:\s+(?:pls|plz|please|pfv|por\s+favor|a[ií]|aqui|here))*\s*:\s*(?P<body>\S.*)$",
+    _F | re.DOTALL,
+)
+
+
+# a request put as a question: "can you put A and B on my list?", "pode salvar A e B?"
+_POLITE_ASK: Final = re.compile(
+    r"^\s*(?:(?:oi|hey|hi|por\s+favor|pfv|pls|please)[,!\s]+)?(?:(?:voc[êe]|vc|tu)\s+)?"
+    r"(?:pode|podia|poderia|consegue|can|could|would|will)\s+(?:(?:you|u)\s+)?"
+    rf"(?:me\s+|por\s+favor\s+|please\s+)?{SAVE_VERB_RE}\b",
+    _F,
+)
+
+
+def _as_asked(message: str) -> str:
+    """`message` with its save verb's one slip undone ("slava": "salva") and without the "?"
+    of a request put as a question."""
+    first, _, rest = message.partition(" ")
+    verb = save_verb_typo(fold(first))
+    if verb is not None and rest:
+        message = f"{verb} {rest}"
+    if message.rstrip().endswith("?") and _POLITE_ASK.match(message):
+        message = message.rstrip(" ?")
+    return message
+
+
+def _reframed(message: str) -> str:
+    """`message` as "<verb> <noun>: <list>" when its list of typed titles is asked to be
+    kept at its end or after a wish to watch; as "<verb> <list>" when only where the list
+    goes asks it ("Heat e Ronin na minha lista", "A, B and C to my watchlist"); else
+    `message` itself."""
+    if "?" in message or _ASKS_SAVE.match(message):
+        return message
+    closing = _CLOSING_SAVE.match(message)
+    rest, verb = (closing["rest"], closing["verb"]) if closing else (message, "salva")
+    wish = _WISH_HEAD.match(rest)
+    if wish is not None and (closing is not None or _POLITE_WISH.match(rest)):
+        return f"{verb} {wish['noun']}: {wish['body']}"
+    tail = _TAIL.search(message)
+    listed = message[: tail.start()] if tail is not None else ""
+    if (
+        tail is not None
+        and (_DESTINATION_RE.search(tail.group()) or _LATER.search(tail.group()))
+        and _HARD_OR_SOFT.search(listed)
+        and _CLAUSE_WORDS.isdisjoint(fold(listed).split())
+    ):
+        return f"salva {message}"
+    return message
+
+
+# with no verb asking, a list says nothing else: a verb, a person or a negation in it makes
+# it a sentence ("apaga A e B na lista", "A e B já estão na lista", "I watched A and B")
+_CLAUSE_WORDS: Final = (
+    DELETE_VERBS
+    | SEARCH_VERBS
+    | frozenset(
+        """tem tenho temos tinha ta esta estao estou sao era eram foi is are was were be have has
+    had ja already vi vimos assisti assistimos terminei watched saw seen finished eu i me you
+    voce vc ele ela eles elas we nos my meu minha meus minhas nao not no nunca never marca
+    mark quero queria want acho think""".split()
+    )
+)
+
+
+_HARD_OR_SOFT: Final = re.compile(r",|;|\s(?:e|and|&)\s", _F)
+# "pra ver depois", "to watch later": a request to keep, like where it goes
+_LATER: Final = re.compile(
+    r"(?:pra|para)\s+(?:eu\s+)?(?:ver|assistir|ler)\s+depois|to\s+(?:watch|read)\s+later|"
+    r"for\s+later",
+    _F,
+)
+
+
+_POLITE_WISH: Final = re.compile(
+    r"^\s*(?:\w+[,!\s]+){0,2}?(?:quero|queria|i\s+want\s+to|i\s+wanna|wanna|want\s+to)\s+"
+    r"(?:ver|assistir|rever|maratonar|watch|see|binge)\b",
+    _F,
+)
 
 
 def _said_type(piece: str) -> PieceType | None:

@@ -22,7 +22,7 @@ import re
 from typing import Final
 
 from agent.understanding.references import fold_same_length
-from agent.understanding.vocabulary import TYPE_WORDS
+from agent.understanding.vocabulary import SAVE_VERBS, TYPE_WORDS
 
 # laughter is never part of a title: blanked wherever it stands
 _LAUGHTER: Final = re.compile(
@@ -126,7 +126,7 @@ _THANKS: Final = (
     r"valeu|vlw|vlws|obg|obgd|obgda|obrigad[oa]|brigad[oa]|agrade[cç]o|"
     r"thanks|thank\s+you|thx|tks|tnx|cheers|much\s+appreciated"
 )
-_PLEASE: Final = r"por\s+favor|pfv|pfvr|plis|pls|plz|please|se\s+puder|if\s+you\s+can"
+_PLEASE: Final = r"por\s+favor|pfv|pfvr|pf|plis|pls|plz|please|se\s+puder|if\s+you\s+can"
 _LAUGH: Final = r"k{3,}|(?:ha){2,}h?|(?:he){2,}|(?:rs)+|lol|lmao|:\)|:D|;\)"
 # "what did I save again?", "qual era mesmo de novo?": asking a second time changes nothing
 _AGAIN: Final = r"again|de\s+novo|novamente|outra\s+vez"
@@ -157,12 +157,24 @@ _HEAD: Final = re.compile(
 )
 
 
+# "ah e salva tb o filme X", "and also add Y": before a save verb of its own, an opening
+# interjection or "and" carries nothing (the verb says what to do)
+_LEAD_TO_VERB: Final = re.compile(
+    r"^\s*(?:(?:ah+|oh+|ent[aã]o|and|e|also|tb|tbm|tamb[eé]m|plus|mais|so|ok)(?:[\s,.;!-])+)+"
+    r"(?=(?P<verb>[^\W\d_]+)\b)",
+    _F,
+)
+
+
 def without_chatter(text: str) -> str:
     """`text` without greetings and "please" in front, thanks, "please", laughter, "again"
     and emojis behind; `text` itself when nothing is cut or nothing would be left."""
     if not text or "\n" in text.strip() or text.lstrip().startswith("/"):
         return text  # a list a line (its last line is an item) and commands stay as sent
     cut = _HEAD.sub("", text)
+    lead = _LEAD_TO_VERB.match(cut)
+    if lead is not None and fold_same_length(lead["verb"]).lower() in SAVE_VERBS:
+        cut = cut[lead.end() :]
     tail = _TAIL.search(" " + cut)
     if tail is not None:
         colon = cut.rfind(":")

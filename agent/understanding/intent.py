@@ -135,6 +135,7 @@ from agent.understanding.vocabulary import (
     Label,
     LlmIntent,
     normalize,
+    save_verb_typo,
     split_phrases,
 )
 
@@ -539,17 +540,9 @@ def _fillers(phrases: Iterable[str], *, leading: bool) -> _Fillers:
     )
 
 
-# a save verb typed with one slip ("slava", "slave", "anoat"): long verbs only, so a short
-# word one letter from a verb ("nota"/"nata") is never taken for one
-_LONG_SAVE_VERBS: Final = tuple(v for v in SAVE_VERBS if len(v) >= 5 and " " not in v)
-
-
 def _typed_save_verb(word: str) -> bool:
     """Whether `word` (5+ letters) is a save verb of 5+ letters with one typo."""
-    if len(word) < 5 or not word.isalpha():
-        return False
-    found = process.extractOne(word, _LONG_SAVE_VERBS, scorer=OSA.distance, score_cutoff=1)
-    return found is not None
+    return save_verb_typo(word) is not None
 
 
 def _strip_leading(words: list[str], fillers: _Fillers) -> int:

@@ -67,15 +67,33 @@ _LEAD = (
     r"my bad|wait|espera|epa)\s+)*"
 )
 _KINDS: dict[Retype, str] = {
-    "movie": r"filme|film|movie",
-    "tv_show": r"serie(?:\s+de\s+tv)?|seriado|programa\s+de\s+tv|tv\s+show|show|tv\s+series|series",
-    "note": r"nota|anotacao|note",
+    "movie": r"filmes?|films?|movies?",
+    "tv_show": (
+        r"series(?:\s+de\s+tv)?|serie(?:\s+de\s+tv)?|seriados?|programas?\s+de\s+tv|tv\s+shows?|"
+        r"shows?|tv\s+series"
+    ),
+    "note": r"notas?|anotacao|anotacoes|notes?",
 }
 _ANY_KIND = "|".join(_KINDS.values())
 _KIND = "(?P<kind>" + _ANY_KIND + ")"
-_NOT_ANOTHER = r"(?:\s+(?:e\s+)?(?:nao|not)\s+(?:(?:um|uma|a|an)\s+)?(?:" + _ANY_KIND + "))?"
-_CORRECTIONS = tuple(
-    re.compile(pattern + _NOT_ANOTHER + "$")
+_NOT_ANOTHER = (
+    r"(?:\s+(?:e\s+)?(?:nao|not)\s+(?:(?:um|uma|uns|umas|a|an)\s+)?(?:" + _ANY_KIND + "))?"
+)
+# what several things just saved are said to be: "são séries", "os dois são filmes", "theyre
+# shows", "they're both series", "both are notes"
+_BOTH = r"(?:os dois|as duas|ambos|ambas|todos|todas|tudo|os tres|as tres|both|all|all of them)"
+_SEVERAL = (
+    rf"^{_LEAD}(?:(?:eles|elas|esses|essas|estes|estas|{_BOTH})\s+)?(?:sao|eram)\s+"
+    rf"(?:{_BOTH}\s+)?(?:(?:uns|umas)\s+)?{_KIND}",
+    rf"^{_LEAD}(?:they re|theyre|they are|they were|those are|these are|{_BOTH} are)\s+"
+    rf"(?:{_BOTH}\s+)?{_KIND}",
+    rf"^{_LEAD}(?:{_BOTH})\s+{_KIND}",
+)
+# "são séries na vdd", "it's a show actually": said after it, the same correction
+_AFTER = r"(?:\s+(?:na verdade|na real|actually|then|entao|mesmo|ne|tb|tambem|too))*"
+_SEVERAL_RE = tuple(re.compile(pattern + _NOT_ANOTHER + _AFTER + "$") for pattern in _SEVERAL)
+_CORRECTIONS = _SEVERAL_RE + tuple(
+    re.compile(pattern + _NOT_ANOTHER + _AFTER + "$")
     for pattern in (
         # é uma série / na verdade era um filme / isso é nota
         rf"^{_LEAD}(?:(?:isso|esse|essa|ele|ela|este|esta)\s+)?(?:e|eh|era)\s+"
@@ -107,6 +125,12 @@ def correction(text: str) -> Retype | None:
             said = match.group("kind")
             return next(k for k, words in _KINDS.items() if re.fullmatch(words, said))
     return None
+
+
+def of_several(text: str) -> bool:
+    """Whether a correction speaks of several things ("são séries", "they're shows")."""
+    folded = expand_chat(fold(text))
+    return len(folded) <= 80 and any(p.match(folded) for p in _SEVERAL_RE)
 
 
 # Words about a title, never part of one (issue 41): a purpose ("pra ver com a Ana", "to

@@ -11,6 +11,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
 from agent.understanding.textnorm import fold
 
 Label = Literal[
@@ -342,7 +345,7 @@ SAVE_VERBS: Final = frozenset(
         """salva, salvar, salve, guarda, guardar, guarde, anota, anotar, anote, registra,
         registrar, registre, adiciona, adicionar, adicione, add, save, store, keep, bookmark,
         remember, note, nota, lembrete, memoriza, memorizar, bota, botar, bote, poe, ponha,
-        coloca, colocar, coloque, joga, jogar, jogue, inclui, incluir, inclua, put, stash"""
+        coloca, colocar, coloque, joga, jogar, jogue, inclui, incluir, inclua, put, stash, jot"""
     )
 )
 # "the office pra ver depois", "duna na minha lista": a save said at the end (issue 26)
@@ -362,6 +365,20 @@ SAVE_STARTS: Final = tuple(
         dont forget, do not forget, take note"""
     )
 )
+# a save verb typed with one slip ("slava", "slave", "anoat"): long verbs only, so a short
+# word one letter from a verb ("nota"/"nata") is never taken for one
+_LONG_SAVE_VERBS: Final = tuple(sorted(v for v in SAVE_VERBS if len(v) >= 5 and " " not in v))
+
+
+def save_verb_typo(word: str) -> str | None:
+    """The save verb of 5+ letters that `word` (5+ letters, not a verb itself) is with one
+    typo ("slava": "salva"), else None."""
+    if len(word) < 5 or not word.isalpha() or word in SAVE_VERBS:
+        return None
+    found = process.extractOne(word, _LONG_SAVE_VERBS, scorer=OSA.distance, score_cutoff=1)
+    return str(found[0]) if found is not None else None
+
+
 DELETE_VERBS: Final = DELETE_VERB_FORMS | frozenset(
     split_phrases("esquece, esqueca, esquecer, tira, tirar, tire, forget, discard, drop")
 )

@@ -11,7 +11,10 @@ from hypothesis import strategies as st
 from agent.understanding.chatter import quiet, without_asides, without_chatter
 
 _PIECES = st.sampled_from(
-    ["pfv", "valeu", "kkk", ":)", "🎬", "ok,", "ops,", "wait no,", "actually", "anota:", "\n", " "]
+    [
+        *("pfv", "valeu", "kkk", ":)", "🎬", "ok,", "ops,", "wait no,", "actually", "anota:"),
+        *("\n", " ", "ah e", "and also", "salva", "add", "e"),
+    ]
 )
 _TEXT = st.lists(st.one_of(st.text(max_size=12), _PIECES), max_size=8).map(" ".join)
 
@@ -24,3 +27,12 @@ def test_the_cuts_never_raise_and_never_empty_a_message_with_words(text: str) ->
         if re.search(r"\w", text):
             assert re.search(r"\w", out), (cut.__name__, text, out)
     assert len(quiet(text)) == len(text)  # same length: spans still index the message
+
+
+def test_an_opening_and_before_a_save_verb_is_cut_and_elsewhere_kept() -> None:
+    assert without_chatter("ah e salva tb o filme Heat") == "salva tb o filme Heat"
+    assert without_chatter("and also add Fargo pls") == "add Fargo"
+    assert without_chatter("e bota tb Aquarius") == "bota tb Aquarius"
+    # no verb of its own: a continuation, read as one ("e o Aquarius tb")
+    assert without_chatter("e o Aquarius tb") == "e o Aquarius tb"
+    assert without_chatter("ah e a série Dark") == "ah e a série Dark"

@@ -207,7 +207,6 @@ def test_several_items_are_read(message: str, kind: str, pieces: tuple[str, ...]
     [
         "salva o filme velozes e furiosos",  # singular: one title
         "salva os filmes velozes e furiosos",  # plural, but a known title
-        "salva matrix e interestelar",  # no noun: the planner decides what it is
         "anota: comprar leite, pão e ovos",  # a note keeps its commas and "e"
         "o que é https://a.com e https://b.com?",  # a question about links saves nothing
         "salva os filmes matrix",
@@ -215,6 +214,18 @@ def test_several_items_are_read(message: str, kind: str, pieces: tuple[str, ...]
 )
 def test_one_item_or_none_is_not_a_batch(message: str) -> None:
     assert read_batch(message) is None
+
+
+def test_titles_split_only_on_e_wait_for_a_source_to_confirm_them() -> None:
+    """ "salva matrix e interestelar": with TMDB at hand, several titles only when TMDB knows
+    each part (agent/conversation/batching.py), else the planner's; without it, several."""
+    sourced = read_batch("salva matrix e interestelar")
+    assert sourced is not None
+    assert sourced.confirm
+    unsourced = read_batch("salva matrix e interestelar", split_and=True)
+    assert unsourced is not None
+    assert not unsourced.confirm
+    assert unsourced.pieces == ("matrix", "interestelar")
 
 
 def test_a_long_list_is_read_whole_and_cut_later() -> None:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from agent.texts import text
 from agent.trust.audit import audit_user
-from agent.understanding.kinds import correction, guessed_title
+from agent.understanding.kinds import correction, guessed_title, of_several
 from storage import Database
 from tests.support.harness import ALICE, Lembra, open_lembra
 from tests.support.live import call, live_runtime
@@ -212,6 +212,13 @@ async def test_with_a_model_the_correction_is_code_and_drops_tmdb_facts(db: Data
         ("it's a show", "tv_show"),
         ("actually it is a TV series", "tv_show"),
         ("make it a note", "note"),
+        ("theyre shows", "tv_show"),
+        ("they're both series", "tv_show"),
+        ("sao series", "tv_show"),
+        ("os dois são filmes", "movie"),
+        ("both are notes", "note"),
+        ("sao series na vdd", "tv_show"),
+        ("it's a show actually", "tv_show"),
         ("é uma série incrível", None),
         ("qual série é essa?", None),
         ("salva a série dark", None),
@@ -228,5 +235,36 @@ def test_corrections_are_read_in_code(message: str, kind: str | None) -> None:
 @given(st.text(max_size=120), st.text(max_size=120))
 def test_reading_kinds_never_raises(message: str, body: str) -> None:
     correction(message)
+    of_several(message)
+    of_several("sao " + message)
     guessed_title(message, body)
     guessed_title(message + body, body)
+
+
+# -- a type said of several things just saved (issue 41) -------------------------------------
+
+
+async def test_a_type_said_of_several_just_saved_changes_each_of_them(db: Database) -> None:
+    async with open_lembra(db, **DEFAULT) as lembra:
+        await lembra.say("save Fargo and Barry")
+        english = await lembra.say("theyre shows")
+        await lembra.say("salva Dark, Sintonia e Irmandade")
+        portuguese = await lembra.say("todas sao series")
+        kinds = await _types(lembra)
+        listed = await lembra.say("lista meus filmes")
+
+    assert english.text.startswith("✅ Now they are TV shows: Fargo and Barry.")
+    assert portuguese.text.startswith("✅ Agora são séries: Dark, Sintonia e Irmandade.")
+    assert {kind for kind, _ in kinds} == {"tv_show"}
+    assert listed.text == text("list_empty_type", "pt", type="filmes")
+
+
+async def test_several_said_after_one_save_changes_that_one(db: Database) -> None:
+    async with open_lembra(db, **DEFAULT) as lembra:
+        await lembra.say("salva Heat e Ronin")
+        await lembra.say("salva inception")
+        reply = await lembra.say("são séries")
+        kinds = await _types(lembra)
+
+    assert reply.text.startswith("✅ Agora é série: inception.")
+    assert kinds == [("movie", "Heat"), ("movie", "Ronin"), ("tv_show", "inception")]

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from agent.conversation.batching import save_batch
 from agent.conversation.turn import Turn
+from agent.planning.offline import plan_offline
 from agent.types import Incoming
-from agent.understanding.batches import Batch
+from agent.understanding.batches import Batch, cut_tail, read_batch
+from agent.understanding.textnorm import fold
+from agent.understanding.vocabulary import save_verb_typo
 from storage import Database
 from tests.support.harness import ALICE, open_lembra
 from tests.support.live import call
@@ -233,3 +237,253 @@ def test_reading_typed_lines_never_raises(head: str, parts: list[str], sep: str)
 
     read_batch(head + sep.join(parts))
     read_batch(head + sep.join(parts), split_and=True)
+
+
+# -- what frames a list is no part of its titles; a type said of the list types it (issue 41) --
+
+
+@pytest.mark.parametrize(
+    ("message", "pieces"),
+    [
+        ("guarda Duna, Tenet e Amnesia pra gente ver no fds", ("Duna", "Tenet", "Amnesia")),
+        ("bota Heat, Ronin e Collateral na minha lista pfv", ("Heat", "Ronin", "Collateral")),
+        (
+            "put Heat, Ronin and Collateral on my watchlist for later",
+            ("Heat", "Ronin", "Collateral"),
+        ),
+        ("add Heat, Ronin, and Sicario to watch this weekend", ("Heat", "Ronin", "Sicario")),
+        ("add these films plz: Heat, Ronin", ("Heat", "Ronin")),
+        ("salva esses filmes pfv: Duna, Tenet", ("Duna", "Tenet")),
+        ("quero guardar umas series: Dark, Barry e Fargo", ("Dark", "Barry", "Fargo")),
+        ("quero assistir esses filmes: Heat, Ronin e Tenet. guarda ai", ("Heat", "Ronin", "Tenet")),
+        (
+            "want to watch these movies: Heat, Ronin and Tenet. save them pls",
+            ("Heat", "Ronin", "Tenet"),
+        ),
+        ("queria ver essas series: Dark, Barry e Fargo", ("Dark", "Barry", "Fargo")),
+        ("poe na lista pra mim Duna, Tenet e Amnesia pf", ("Duna", "Tenet", "Amnesia")),
+        ("slava Duna, Tenet e Amnesia", ("Duna", "Tenet", "Amnesia")),  # the verb's slip
+        ("can you put Fargo and Barry on my shows list?", ("Fargo", "Barry")),  # asked
+        ("vc pode salvar Duna e Tenet?", ("Duna", "Tenet")),
+        # no verb: where the list goes asks it
+        ("Heat, Ronin e Tenet na minha lista", ("Heat", "Ronin", "Tenet")),
+        ("Dune and Arrival to watch later", ("Dune", "Arrival")),
+    ],
+)
+def test_where_a_list_goes_and_what_it_is_for_are_no_part_of_its_titles(
+    message: str, pieces: tuple[str, ...]
+) -> None:
+    batch = read_batch(message, split_and=True)
+    assert batch is not None
+    assert batch.pieces == pieces
+
+
+@pytest.mark.parametrize(
+    ("message", "item_type"),
+    [
+        ("add Fargo, Barry and Atlanta to my shows", "tv_show"),
+        ("coloca Dark, Sintonia e Irmandade nas minhas series", "tv_show"),
+        ("salva Heat e Ronin na lista de filmes", "movie"),
+        ("queria ver essas séries: Dark e Barry", "tv_show"),
+    ],
+)
+def test_a_list_that_says_its_type_types_every_title(message: str, item_type: str) -> None:
+    batch = read_batch(message, split_and=True)
+    assert batch is not None
+    assert (batch.kind, batch.item_type) == ("titles", item_type)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "save Fargo and Barry, theyre shows",
+        "salva Dark e Barry, são séries",
+        "guarda Dark, Barry e Fargo, os tres sao series",
+    ],
+)
+def test_a_type_said_at_the_end_of_a_list_types_its_titles(message: str) -> None:
+    batch = read_batch(message, split_and=True)
+    assert batch is not None
+    assert set(batch.types) == {"tv_show"}
+    assert len(batch.pieces) == len(batch.types) >= 2
+    assert not any("show" in p or "serie" in p for p in batch.pieces)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "quero ver esses filmes: quais eu tenho?",  # a question
+        "comprei pão, leite e ovos. salva",  # no type said: the planner's
+        "quero ver o filme Duna",
+        "heat, ronin, tenet",  # nothing asks to keep them
+        "heat e ronin, quero ver",
+        # a destination with no verb asks nothing when the list is a sentence
+        "apaga Heat e Ronin na minha lista",
+        "Heat e Ronin ja estao na lista",
+        "I watched heat and ronin on my list",
+        "procura heat e ronin na lista",
+        "tem Heat e Ronin na minha lista",
+    ],
+)
+def test_a_list_nobody_asked_to_keep_is_not_a_batch(message: str) -> None:
+    assert read_batch(message, split_and=True) is None
+
+
+def test_a_note_and_a_link_in_two_sentences_are_two_items() -> None:
+    for message, note in (
+        (
+            "jot down: call the plumber. also save this link https://example.org/p",
+            "call the plumber",
+        ),
+        (
+            "anota: ligar pro encanador. salva tb esse link https://example.org/p",
+            "ligar pro encanador",
+        ),
+    ):
+        batch = read_batch(message)
+        assert batch is not None
+        assert (batch.pieces, batch.types) == ((note, "https://example.org/p"), ("note", "link"))
+    # a second sentence naming no kind and no address stays in the note
+    one = read_batch("anota: o filme é bom. salva depois")
+    assert one is None
+
+
+def test_a_piece_after_plus_says_its_own_type() -> None:
+    batch = read_batch("save the movies Heat and Ronin, plus the show Fargo")
+    assert batch is not None
+    assert tuple(zip(batch.types, batch.pieces, strict=True)) == (
+        ("movie", "Heat"),
+        ("movie", "Ronin"),
+        ("tv_show", "Fargo"),
+    )
+
+
+async def test_titles_split_on_and_are_saved_when_tmdb_knows_each(db: Database) -> None:
+    """With TMDB: "X and Y" is two titles only when TMDB clearly knows each; a known whole
+    ("tom e jerry") or a part it does not know goes to the planner (the model here)."""
+    async with open_lembra(db, tmdb_results=CATALOGUE, counting_model=True) as lembra:
+        both = await lembra.say("add matrix and interestelar to my list pls")
+        assert lembra.model_calls == 0
+        await lembra.say("salva matrix e blorfo")  # "blorfo": TMDB knows nothing of it
+        assert lembra.model_calls > 0
+        items = await lembra.items()
+    assert "2. Interestelar (2014)" in both.text
+    assert titles(items)[:2] == ["Matrix", "Interestelar"]  # then whatever the planner did
+
+
+async def test_without_tmdb_a_list_to_my_shows_is_saved_as_shows(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB_41) as lembra:
+        await lembra.say("add Fargo and Barry to my shows")
+        await lembra.say("salva Tenet, Duna e Amnesia pra eu ver")
+        items = await lembra.items()
+        assert lembra.model_calls == 0
+    assert [(i.type, i.title) for i in items] == [
+        ("tv_show", "Fargo"),
+        ("tv_show", "Barry"),
+        ("movie", "Tenet"),
+        ("movie", "Duna"),
+        ("movie", "Amnesia"),
+    ]
+
+
+async def test_one_title_sent_to_a_list_keeps_only_its_title(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB_41) as lembra:
+        await lembra.say("put the green knight on my watchlist")
+        await lembra.say("add severance to my shows")
+        await lembra.say("ah e salva tb o filme Heat")  # an opening "ah e" asks nothing
+        items = await lembra.items()
+    assert [(i.type, i.title) for i in items] == [
+        ("movie", "the green knight"),
+        ("tv_show", "severance"),
+        ("movie", "Heat"),
+    ]
+
+
+@given(
+    st.sampled_from(
+        [
+            *("quero ver esses filmes: ", "add these movies pls: ", "salva ", "put "),
+            *("jot down: ", "slava ", "can you put ", "", "make a note: "),
+        ]
+    ),
+    st.lists(st.text(max_size=20), max_size=5),
+    st.sampled_from([", ", " e ", " and ", ". also save this link "]),
+    st.sampled_from(
+        ["", " to my shows", " pra eu ver", ". salva ai", ", theyre shows", " na lista", "?"]
+    ),
+)
+def test_reading_framed_lists_never_raises(
+    head: str, parts: list[str], sep: str, tail: str
+) -> None:
+    message = head + sep.join(parts) + tail
+    read_batch(message)
+    read_batch(message, split_and=True)
+    cut_tail(message)
+    plan_offline(message, "save")
+    for word in fold(message).split()[:3]:
+        save_verb_typo(word)
+
+
+@pytest.mark.parametrize(
+    ("message", "pieces"),
+    [
+        ("salva tb ainda estou aqui e bacurau", ("ainda estou aqui", "bacurau")),
+        (
+            "e salva ainda estou aqui, bacurau e aquarius",
+            ("ainda estou aqui", "bacurau", "aquarius"),
+        ),
+        ("add now you see me and tenet to my list", ("now you see me", "tenet")),
+    ],
+)
+def test_a_title_opening_with_an_adverb_keeps_it(message: str, pieces: tuple[str, ...]) -> None:
+    from agent.understanding.chatter import without_chatter
+
+    batch = read_batch(without_chatter(message), split_and=True)
+    assert batch is not None
+    assert batch.pieces == pieces
+    # "too" right after the verb may open a title: never cut, and "too late" is not split
+    assert read_batch("add too late and heat", split_and=True) is None
+
+
+async def test_words_after_a_comma_tmdb_knows_nothing_of_are_said_about_the_title(
+    db: Database,
+) -> None:
+    catalogue = {
+        "movie": {
+            **CATALOGUE["movie"],
+            "crazy, stupid, love": [
+                {"id": 50646, "title": "Crazy, Stupid, Love.", "release_date": "2011-07-29"}
+            ],
+        }
+    }
+    async with open_lembra(db, tmdb_results=catalogue) as lembra:
+        await lembra.say("salva o filme matrix, me indicaram mt")
+        await lembra.say("save the movie crazy, stupid, love")
+        await lembra.say("salva o filme blorfo, dizem que é bom")  # TMDB knows neither part
+        items = await lembra.items()
+    assert titles(items) == ["Matrix", "Crazy, Stupid, Love.", "blorfo, dizem que é bom"]
+
+
+async def test_an_untyped_title_tmdb_knows_only_as_a_show_is_saved_as_that_show(
+    db: Database,
+) -> None:
+    catalogue = {
+        "movie": CATALOGUE["movie"],
+        "tv": {"fargo": [{"id": 60622, "name": "Fargo", "first_air_date": "2014-04-15"}]},
+    }
+    async with open_lembra(db, tmdb_results=catalogue) as lembra:
+        reply = await lembra.say("salva matrix e fargo")
+        items = await lembra.items()
+    assert [(i.type, i.title) for i in items] == [("movie", "Matrix"), ("tv_show", "Fargo")]
+    assert "2. Fargo (2014)" in reply.text
+
+
+async def test_the_words_asking_for_a_note_are_no_part_of_it(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB_41) as lembra:
+        await lembra.say("make a note: bike lock code is 4412")
+        await lembra.say("jot down call the vet about the cat")  # no colon either
+        items = await lembra.items()
+    assert [(i.type, i.content) for i in items] == [
+        ("note", "bike lock code is 4412"),
+        ("note", "call the vet about the cat"),
+    ]
