@@ -220,7 +220,7 @@ _CHATTER = frozenset({
 _COPULAS = frozenset({"é", "eh", "será", "sera", "foi", "são", "sao", "is", "was", "are", "will",
                       "fica", "vai", "começa", "comeca", "starts", "vence", "vencem", "due", "expira", "expires"})  # fmt: skip
 # a statement anywhere in the activity ("Esqueceram de Mim é perfeito pro Natal")
-_STATES = frozenset({"é", "eh", "is", "are", "was", "were", "será", "foi", "são", "vence",
+_STATES = frozenset({"é", "eh", "is", "are", "was", "were", "será", "sera", "foi", "são", "sao", "vence",
                      "vencem", "due", "expira", "expires"})  # fmt: skip
 # a verb of something done: PT first-person or third-person past ("acordei", "parou"), EN past
 # (PT anywhere: "Dark ep 3 parei em 20min"; EN first: "pick up the repaired laptop" is a task;

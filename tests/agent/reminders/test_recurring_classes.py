@@ -99,7 +99,8 @@ def test_a_message_led_by_a_repetition_routes_as_a_reminder(message: str) -> Non
 @pytest.mark.parametrize(
     "message",
     ["anota: toda sexta tem feira", "salva toda sexta às 18h pagar a diarista",
-     "anota: reunião segunda 10h", "a feira é toda sexta", "busca o que salvei toda sexta"],
+     "anota: reunião segunda 10h", "a feira é toda sexta", "busca o que salvei toda sexta",
+     "as tres sao series", "as 2 sao filmes"],  # a statement typed without accents
 )  # fmt: skip
 def test_a_note_or_a_save_that_mentions_a_repetition_stays_what_it_was(message: str) -> None:
     assert route(message) is None
