@@ -229,6 +229,14 @@ _CHANGED: Final = re.compile(
     r"(?P<subject>[^\W\d]\w*(?:\s+[^\W\d]\w*){0,3})\s+(?:pra|para|pro|p|to|for)\s+"
     r"(?P<value>\w+)\s*$"
 )
+# "o codigo do portão mudou pra 7720, atualiza la na nota", "the gym code is now 4411": the
+# words first, a new value with a digit (a statement, so only a value of that shape)
+_CHANGED_SAID: Final = re.compile(
+    r"^(?:(?:o|a|os|as|the|my|meu|minha)\s+)?(?P<subject>[^\W\d]\w*(?:\s+[^\W\d]\w*){0,3})\s+"
+    r"(?:mudou\s+(?:pra|para|pro)|agora\s+e|changed\s+to|is\s+now|now\s+is)\s+(?P<value>\w*\d\w*)"
+    r"(?:\s+(?:atualiza|atualize|update|corrige|muda|troca|fix)(?:\s+(?:la|ai|isso|it|that))?"
+    r"(?:\s+(?:na|the|in\s+the|on\s+the)\s+(?:nota|note))?)?\s*$"
+)
 _SMALL: Final = frozenset("de do da dos das of for the o a".split())
 
 
@@ -238,7 +246,8 @@ def changed_value(message: str) -> tuple[list[str], str] | None:
     raw = message.strip()
     if not raw or len(raw) > 120 or "?" in raw or "\n" in raw:
         return None
-    said = _CHANGED.match(re.sub(r"[^\w\s]", " ", fold_same_length(raw)).strip())
+    spaced = re.sub(r"[^\w\s]", " ", fold_same_length(raw)).strip()
+    said = _CHANGED.match(spaced) or _CHANGED_SAID.match(spaced)
     if said is None:
         return None
     subject = [w for w in said.group("subject").split() if w not in _SMALL]

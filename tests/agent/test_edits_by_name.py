@@ -132,3 +132,21 @@ async def test_a_value_alone_with_two_of_its_shape_in_the_note_is_not_guessed(
         await lembra.say("anota: portão 1234, alarme 5678")
         await lembra.say("é 4321")
         assert [i.content for i in await lembra.items()] == ["portão 1234, alarme 5678"]
+
+
+@pytest.mark.parametrize(
+    ("note", "said", "now"),
+    [
+        ("anota: senha do alarme 3390", "a senha do alarme mudou pra 3391, atualiza aí", "senha do alarme 3391"),
+        ("note: storage unit code 7001", "the storage unit code is now 7010", "storage unit code 7010"),
+    ],
+)  # fmt: skip
+async def test_a_changed_value_said_subject_first_updates_the_note_any_time(
+    db: Database, note: str, said: str, now: str
+) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_results={}) as lembra:
+        await lembra.say(note)
+        await lembra.say("salva o filme Heat")  # the note is no longer the last thing saved
+        reply = await lembra.say(said)
+        assert now in reply.text
+        assert now in [i.content for i in await lembra.items()]
