@@ -45,6 +45,8 @@ from agent.understanding.references import read_reference
         ("renomeia o último: Matrix Reloaded", "edit", "ordinal", -1),
         ("na verdade é o de 2021", "edit", "pronoun", 0),
         ("actually it's the 2021 one", "edit", "pronoun", 0),
+        ("pera, é o de 1972 na verdade", "edit", "pronoun", 0),  # the aside said after it too
+        ("errei, it's the 1995 one then", "edit", "pronoun", 0),
         ("exclui a 3ª", "delete", "number", 3),
         ("detalhes do 2", "show", "number", 2),
     ],
