@@ -33,6 +33,7 @@ from agent.understanding.batches import is_known_title
 from agent.understanding.continuations import Continuation, read_continuation
 from agent.understanding.kinds import carries_clause, guessed_title, names_person
 from agent.understanding.references import read_reference
+from agent.understanding.reminders.asks import ListAsk, read_ask
 from agent.understanding.textnorm import fold
 from storage.documents import ITEM_TYPES, ItemDoc, ItemType
 
@@ -67,6 +68,12 @@ async def act(
     cont = read_continuation(message)
     if cont is None or last is None or watchlist.read(message) is not None:
         return None  # "maratonei dark tb" marks, "ok what's left now" lists (issue 44)
+    if last.action == "reminders":  # "e amanhã?" after "o que tenho hoje?": that day's
+        asked = read_ask(f"tenho lembretes {cont.rest.strip(' ?')}?")
+        if not isinstance(asked, ListAsk) or asked.period is None:
+            return None
+        turn.facts.apply_rule("continued:reminders")
+        return Continued(await reminding.list_reminders(deps, turn, asked.period), None)
     if last.action == "edit" and cont.title and cont.type is not None:
         # "e a série X tb" after fixing the year of what was just saved: the save goes on
         last = replace(last, action="save")

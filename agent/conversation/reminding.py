@@ -478,6 +478,7 @@ def _label(reminder: ReminderDoc, now: datetime, language: Language) -> str:
 async def list_reminders(deps: Deps, turn: Turn, period: Period | None = None) -> Reply:
     """The open reminders, numbered soonest first; with `period`, only those due in it."""
     lang = turn.language
+    shelves.did(turn, "reminders", period=period or "")  # "e amanhã?" asks another period
     if period is None:
         lines = await list_lines(deps, turn)
         if not lines:

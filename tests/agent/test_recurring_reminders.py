@@ -243,3 +243,19 @@ async def test_two_weekdays_of_the_month_are_said_in_the_confirmation(db: Databa
         listed = await lembra.say("my reminders")
     assert "every second and fourth Thursday of the month at 18:00" in set_.text
     assert "every second and fourth Thursday of the month" in listed.text
+
+
+async def test_another_period_asked_after_a_reminder_question_lists_that_period(
+    db: Database,
+) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra hoje às 20h de regar a horta")
+        await lembra.say("me lembra amanhã às 7h de levar o carro na revisão")
+        today = await lembra.say("tenho lembrete hoje?")
+        assert "horta" in today.text
+        assert "revisão" not in today.text
+        before = lembra.model_calls
+        tomorrow = await lembra.say("e amanhã?")
+        assert "revisão" in tomorrow.text
+        assert "horta" not in tomorrow.text
+        assert lembra.model_calls == before
