@@ -36,10 +36,12 @@ from agent.types import Reply
 from agent.understanding.facts import (
     TYPED,
     changed_value,
+    holds_words,
     put_value,
     read_fact,
     renamed,
     restated,
+    rewritten,
     said_title,
     states_value,
     swap_in,
@@ -140,15 +142,18 @@ async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
     or the words to swap once)."""
     asked = changed_value(message)
     swap = swapped(message) if asked is None else None
-    if asked is None and swap is None:
+    whole = rewritten(message) if asked is None and swap is None else None
+    if asked is None and swap is None and whole is None:
         return None
     found: list[tuple[ItemDoc, str]] = []
     for item in await deps.db.items.list_for(turn.user_id, item_type="note"):
+        content: str | None = None
         if asked is not None:
             content = put_value(item.content or "", *asked)
-        else:
-            assert swap is not None
+        elif swap is not None:
             content = swap_in(item.content or "", swap)
+        elif whole is not None and holds_words(item.content or "", whole[0]):
+            content = whole[1]  # "change the dinner note to say ...": its whole new text
         if content is not None:
             found.append((item, content))
     if len(found) != 1:

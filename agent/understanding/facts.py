@@ -384,3 +384,40 @@ def renamed(message: str) -> Renamed | None:
             return None
         return Renamed(name, "year" if year else "title", value)
     return None
+
+
+# "change the dinner note to say X", "muda a nota do condomínio: X", "update my note about the
+# trip to read: X": a note named by its words and its whole new text
+_REWRITES: Final = tuple(
+    re.compile(p)
+    for p in (
+        r"^(?:change|update|edit|rewrite|fix)\s+(?:the|my)\s+(?P<where>[^:]+?)\s+note\s+to\s+"
+        r"(?:say|read)\s*:?\s+(?P<new>\S.*)$",
+        r"^(?:change|update|edit|rewrite|fix)\s+(?:the|my)\s+note\s+(?:about|on|for|with)\s+"
+        r"(?P<where>[^:]+?)\s+to\s+(?:say|read)\s*:?\s+(?P<new>\S.*)$",
+        r"^(?:muda|mude|altera|altere|atualiza|atualize|edita|edite|corrige|corrija|reescreve)\s+"
+        r"a\s+nota\s+(?:d[aoe]s?\s+|sobre\s+(?:o\s+|a\s+)?)(?P<where>[^:]+?)\s*"
+        r"(?::|,?\s+(?:pra|para)\s+(?:ficar|dizer)\s*:?)\s*(?P<new>\S.*)$",
+    )
+)
+
+
+def rewritten(message: str) -> tuple[list[str], str] | None:
+    """The words naming a note and its whole new text, or None."""
+    raw = message.strip()
+    if not raw or len(raw) > 600 or "\n" in raw:
+        return None
+    folded = fold_same_length(raw)
+    for pattern in _REWRITES:
+        said = pattern.match(folded)
+        if said is not None:
+            where = [w for w in re.findall(r"\w+", said.group("where")) if w not in _SMALL]
+            new = raw[said.start("new") :].strip()
+            return (where, new) if where and new else None
+    return None
+
+
+def holds_words(content: str, words: list[str]) -> bool:
+    """Whether every one of `words` (folded) is a word of `content`."""
+    held = set(re.findall(r"\w+", fold_same_length(content)))
+    return all(w in held for w in words)

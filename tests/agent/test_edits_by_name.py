@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent.understanding.facts import renamed, swapped
+from agent.understanding.facts import renamed, rewritten, swapped
 from storage import Database
 from tests.agent.test_update_item import plan
 from tests.support.harness import open_lembra, seed
@@ -99,6 +99,7 @@ async def test_update_item_refuses_the_request_copied_into_the_title(db: Databas
 def test_the_edit_readers_never_raise(said: str) -> None:
     renamed(said)
     swapped(said)
+    rewritten(said)
 
 
 @pytest.mark.parametrize(
@@ -150,3 +151,20 @@ async def test_a_changed_value_said_subject_first_updates_the_note_any_time(
         reply = await lembra.say(said)
         assert now in reply.text
         assert now in [i.content for i in await lembra.items()]
+
+
+async def test_a_note_named_by_its_words_takes_its_whole_new_text(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("anota: consulta da Lia dia 3 às 10h")
+        await lembra.say("note: pick up the cake saturday")
+        reply = await lembra.say("update the cake note to say pick up the cake sunday morning")
+        assert "sunday morning" in reply.text
+        pt = await lembra.say("muda a nota da consulta: consulta da Lia dia 4 às 11h")
+        assert "dia 4 às 11h" in pt.text
+        assert sorted(i.content or "" for i in await lembra.items()) == [
+            "consulta da Lia dia 4 às 11h",
+            "pick up the cake sunday morning",
+        ]
+        before = lembra.model_calls
+        await lembra.say("muda a nota do dentista: amanhã")  # no such note: not guessed
+        assert lembra.model_calls > before

@@ -188,7 +188,7 @@ _NOT_REMINDER = re.compile(
 # a request of the product's own at the start: "me recomenda", "change the title to ...",
 # a suggestion ("sugere um filme pra hoje à noite", "algo curto pra hoje à noite")
 _NOT_REMINDER_FIRST = re.compile(
-    r"^\s*(?:me|change|edit|rename|correct|fix|mark|sugere|sugira|sugerir|recomenda|recomende"
+    r"^\s*(?:me|change|edit|rename|correct|fix|mark|update|rewrite|sugere|sugira|sugerir|recomenda|recomende"
     r"|indica|indique|suggest|recommend|algo|something|anything|qualquer|any"
     # greetings and wishes: "boa noite, até amanhã", "feliz natal", "see you later"
     r"|boa\s+(?:noite|tarde|semana|viagem|sorte)|bom\s+(?:dia|fim|final|descanso)|boas\s+festas"
