@@ -801,15 +801,19 @@ _LEFT_WORDS: Final = frozenset(
     "pendentes left unwatched unseen unread remaining".split()
 )
 _NOT_WORDS: Final = frozenset("nao not haven havent didn didnt never t".split())
+# "preciso ver", "still need to watch", "tenho que ver": what is still owed is what is left
+_OWED_WORDS: Final = frozenset("preciso precisa precisam need needs gotta must".split())
 _READING_WORDS: Final = frozenset("li lidos lidas read unread ler".split())
 # "tenho pra ver", "to watch": still to see when no done word is said
-_TO_SEE: Final = re.compile(r"\b(?:pra|para|a|por|to)\s+(?:ver|assistir|ler|watch|see|read)\b")
+_TO_SEE: Final = re.compile(r"\b(?:pra|para|a|por|to|que)\s+(?:ver|assistir|ler|watch|see|read)\b")
+_SEE_WORD: Final = re.compile(r"\b(?:ver|assistir|ler|watch|see|read)\b")
 _COUNT_FILLER: Final = frozenset(
     "quantos quantas how many eu ja ainda already still have has ve i do did are is was there "
     "tem tenho ha que that da na minha lista list on my so far ate agora till until now yet "
     "total no em ao todo in of them deles delas me the os as de do from ver assistir ler "
     "watch see read to pra para a por coisas itens things items as como marked marquei "
-    "voce you u e and ok okay entao so then foram foi sao were been".split()
+    "voce you u e and ok okay entao so then foram foi sao were been am got esta estao ta tao "
+    "with".split()
 )
 
 
@@ -855,7 +859,7 @@ def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
         period = window
         words = words[: -len(phrase)].strip()
     noun: str | None = None
-    done = left = negated = reading = False
+    done = left = negated = reading = owed = False
     for at, word in enumerate(words.split()):
         if not count and at == 0 and word in ("show", "list", "lista"):
             continue  # "show me what...": the verb, not a type
@@ -869,14 +873,18 @@ def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
             done = True
         elif word in _NOT_WORDS:
             negated = True
+        elif word in _OWED_WORDS:
+            owed = True
         elif word not in _COUNT_FILLER and (count or word not in _LIST_FILLER):
             return None  # "quantos filmes do Nolan eu vi?": more than a state
         reading |= word in _READING_WORDS
     if negated and not done:
         return None  # "quantos não...": not certain
+    if noun is None and "pendente" in words:
+        return None  # "o que está pendente?" may be a question or a reminder: not certain
     if negated:  # "haven't watched", "não vi": left
         done, left = False, True
-    if not done and not left and count and _TO_SEE.search(words):
+    if not done and not left and count and (_TO_SEE.search(words) or owed and _SEE_WORD.search(words)):
         left = True  # "quantos filmes tenho pra ver?" ("what to watch?" asks for a pick)
     if done == left:
         return None  # no state, or both in one count: "quantos filmes eu tenho?" is no state's
@@ -1076,10 +1084,38 @@ def _where_of(
     return None if named is None else replace(asked, title=named[0], type=named[1])
 
 
+# a clause that only says the question saves nothing: "não precisa salvar", "só
+# curiosidade", "just asking, don't add it"
+_NO_SAVE: Final = re.compile(
+    r"^(?:(?:mas|but|e|and|ok|so|only|pfv|pls|please)\s+)*(?:"
+    r"(?:(?:eu\s+)?(?:nao|n|no|not|dont|don t|do not|never)\s+(?:(?:precisa|precisa de|tem que|"
+    r"quero|vou|need to|want to|wanna|gonna|pode|vai)\s+)?|no need to\s+|sem\s+)"
+    r"(?:salvar|salva|salve|salvo|guardar|guarda|guarde|adicionar|adiciona|adicione|anotar|anota|"
+    r"anote|botar|bota|bote|colocar|coloca|coloque|por|poe|add|save|keep|put|list|store)"
+    r"(?:\s+(?:(?:ele|ela|isso|esse|essa|nada|nao|n|ainda|it|that|this|anything|yet|"
+    r"(?:na|a|to|on|in)\s+(?:minha\s+|my\s+|the\s+)?(?:lista|list|watchlist))))*|"
+    r"(?:(?:e|is|it s|its|foi)\s+)?(?:so|just|only|apenas|by)?\s*(?:pra saber|para saber|"
+    r"perguntando|curiosidade|por curiosidade|uma pergunta|asking|curious|wondering|"
+    r"out of curiosity|a question|checking|pergunta)|no need to add|no need to save|no need"
+    r")$"
+)
+
+
+def _without_no_save(raw: str) -> str:
+    """`raw` without the clauses at its end that only say nothing is to be saved."""
+    while True:
+        m = re.search(r"[,;.!?]\s*([^,;.!?]+?)[\s,;.!?]*$", raw)
+        if m is None or _NO_SAVE.match(_spaced(m.group(1))) is None:
+            return raw
+        raw = raw[: m.start(1)].rstrip()
+        raw = raw.rstrip(",;") if not raw.endswith("?") else raw
+
+
 def read_where(text: str) -> WhereRequest | None:
     """The title `text` asks where to watch ("onde assistir Duna?", "e o Coringa, onde
-    passa?"), or None."""
-    raw = text.strip()
+    passa?"), or None; a clause saying nothing is to be saved ("só curiosidade, não salva")
+    is no part of it."""
+    raw = _without_no_save(text.strip())
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
     if (on_service := _service_question(raw)) is not None:
@@ -1151,7 +1187,7 @@ _GENRE_WORDS: Final[dict[str, str]] = {
     word: genre
     for genre, words in {
         "comedy": "comedia comedias comedy comedies engracado engracada funny rir",
-        "light": "leve leves light lighthearted feel-good feelgood tranquilo chill relax relaxar "
+        "light": "leve leves light lighthearted feel_good feelgood tranquilo chill relax relaxar "
         "descontraido",
         "action": "acao action",
         "adventure": "aventura aventuras adventure",
@@ -1161,9 +1197,9 @@ _GENRE_WORDS: Final[dict[str, str]] = {
         "drama": "drama dramas dramatico",
         "romance": "romance romances romantico romantica romantic romcom",
         "documentary": "documentario documentarios documentary documentaries doc",
-        "scifi": "ficcao sci-fi scifi science-fiction",
+        "scifi": "ficcao ficcao_cientifica sci_fi scifi science_fiction",
         "fantasy": "fantasia fantasy",
-        "crime": "crime policial criminal",
+        "crime": "crime policial criminal true_crime",
         "mystery": "misterio mystery",
         "family": "familia family infantil kids criancas",
         "war": "guerra war",
@@ -1198,7 +1234,7 @@ _ASKING: Final = frozenset(
 )
 _WANTING: Final = frozenset(
     "quero queria preciso afim fim bora vamos rola tem tenho got have want need "
-    "feel like wanna fala diz manda tell give".split()
+    "feel like wanna fala diz manda tell give gimme mood craving".split()
 )
 _SOME: Final = frozenset(
     "algo alguma algum alguns algumas something anything some any um uma a an".split()
@@ -1217,7 +1253,7 @@ _SUGGEST_FILLER: Final = frozenset(
     "minha my lista list watchlist on in from this essa esta that s is are which "
     "voce you u should can could would do does will posso devo vou poderia deveria "
     "gente nos we us a pro ai la hein entao so ok hmm tipo to estou "
-    "first primeiro primeira antes next coisa thing tv one ones".split()
+    "first primeiro primeira antes next coisa thing tv one ones im".split()
 )
 # past see verbs and state words: a mark or a list, never a suggestion
 # "que eu ainda não vi", "I haven't seen": what a suggestion picks from anyway
@@ -1249,14 +1285,20 @@ def _as_known(word: str) -> str:
 def read_suggest(text: str) -> SuggestRequest | None:
     """The suggestion `text` asks for ("o que eu vejo hoje?", "algo curtinho pra hj"), or
     None: read by its parts, an asking word, a see verb or a type, a time, a constraint
-    (short, binge, a genre, at most so long), each word one of these or filler."""
+    (short, binge, a genre, at most so long), each word one of these or filler. A message
+    that asks for a pick from the user's own list ("... what do you suggest from my list?")
+    is read past a few words of no part (a mood, an adjective) wherever they stand."""
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
     spaced = expand_chat(_Said.of(raw).norm)  # "oq eu vejo hj?"
     max_minutes = _max_minutes(spaced)
+    own_list = _OWN_LIST.search(spaced) is not None
     clauses = [
-        [_as_known(w) for w in _MINUTES.sub(" ", _UNSEEN_SAID.sub(" ", clause)).split()]
+        [
+            _as_known(w)
+            for w in _genre_phrases(_MINUTES.sub(" ", _UNSEEN_SAID.sub(" ", clause))).split()
+        ]
         for clause in re.split(r"[,.;!?]+", expand_chat(_spaced_marks(raw)))
         if clause.strip()
     ]
@@ -1265,15 +1307,19 @@ def read_suggest(text: str) -> SuggestRequest | None:
     genre_words: list[str] = []
     short = binge = False
     said_any = False
+    passed: list[str] = []  # words of no part read past in a pick from the own list
     for words in clauses:
         # a time word alone does not make a clause a request: "hoje foi puxado, ..."
         known = [w for w in words if _suggest_role(w) not in (None, "when")]
         unknown = [w for w in words if _suggest_role(w) is None and w not in _SUGGEST_FILLER]
         strong = [w for w in known if _suggest_role(w) not in ("want", "some")]
-        if unknown and (strong or any(w in _NOT_SUGGESTING for w in words)):
+        if unknown and any(w in _NOT_SUGGESTING for w in words):
+            return None  # "vi duna, o que eu vejo hoje?": a mark or a count too
+        if unknown and strong and not own_list:
             return None  # "o que eu vejo com a Ana?": more than this reader knows
-        if unknown:
+        if unknown and not strong:
             continue  # "tô mó cansado", "gotta wake up early tmrw": a clause that asks nothing
+        passed += unknown
         said_any = True
         for word in words:
             role = _suggest_role(word)
@@ -1289,7 +1335,7 @@ def read_suggest(text: str) -> SuggestRequest | None:
                 genre_words.append(word)
             short |= role == "short"
             binge |= role == "binge"
-    if not said_any or item_type not in (None, *WATCHABLE):
+    if not said_any or item_type not in (None, *WATCHABLE) or len(passed) > MAX_PASSED:
         return None
     constrained = short or binge or bool(max_minutes) or bool(genre_words)
     sure = (
@@ -1298,6 +1344,10 @@ def read_suggest(text: str) -> SuggestRequest | None:
         or (what and watching)
         or (watching and (wanting or when) and (some or item_type is not None or when))
     )
+    if passed:  # read past words: only a request for a pick of something to watch
+        sure = sure and (asking or what or wanting) and (
+            constrained or watching or item_type is not None
+        )
     if not sure:
         return None  # "algo", "filme", "quero ver": nothing this reader can pick by
     if binge and item_type is None:
@@ -1309,6 +1359,23 @@ def read_suggest(text: str) -> SuggestRequest | None:
         short=short,
         binge=binge,
     )
+
+
+# "da minha lista", "from my list", "on my watchlist": a pick from what the user saved
+_OWN_LIST: Final = re.compile(
+    r"\b(?:(?:da|na|dessa|nessa)\s+(?:minha\s+)?lista|(?:from|on|off|in)\s+(?:my|the)\s+"
+    r"(?:watch\s*)?list|(?:from|on|in)\s+my\s+watchlist)\b"
+)
+MAX_PASSED: Final = 4
+# genre names of two words, one token each ("ficção científica", "sci-fi", "feel good")
+_GENRE_PHRASES: Final = re.compile(
+    r"\b(?:ficcao cientifica|science fiction|sci fi|feel good|true crime)\b"
+)
+
+
+def _genre_phrases(words: str) -> str:
+    """`words` with each genre name of two words joined into one ("sci fi" -> "sci_fi")."""
+    return _GENRE_PHRASES.sub(lambda m: m.group(0).replace(" ", "_"), words)
 
 
 def _spaced_marks(raw: str) -> str:
@@ -1457,7 +1524,7 @@ def read_save_named(text: str) -> SaveNamed | None:
     return SaveNamed(1 if m.group("one") else 2)
 
 
-# the question, with the title in `what`; a PT statement form ("já vi X") only with "?"
+# the question, with the title in `what`
 _ASK_STATE: Final = (
     # "is X still on my to-watch list?": still, or the to-watch list (bare membership, "is
     # X on my list?", is a question about saved things, not about the state)
@@ -1470,15 +1537,6 @@ _ASK_STATE: Final = (
         r"(?P<what>.+?)(?:\s+(?:yet|already))?$"
     ),
     re.compile(r"^do\s+i\s+still\s+(?:need|have)\s+to\s+(?:watch|see)\s+(?P<what>.+?)$"),
-    re.compile(
-        r"^(?P<what>.+?)\s+(?:(?:ainda\s+(?:esta|ta)|(?:esta|ta)\s+ainda)\s+na\s+(?:minha\s+)?lista"
-        r"(?:\s+(?:pra|para|de)\s+ver)?|(?:esta|ta)\s+na\s+(?:minha\s+)?lista\s+(?:pra|para|de)\s+ver"
-        r"(?:\s+ainda)?)$"
-    ),
-    re.compile(
-        r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"
-    ),
-    re.compile(r"^(?:ainda\s+)?falta\s+(?:eu\s+)?(?:ver|assistir)\s+(?P<what>.+?)$"),
     # the rating given: the stored state answers it with the rating ("que nota eu dei pro X?",
     # "what did I rate X?")
     re.compile(
@@ -1494,13 +1552,30 @@ _ASK_STATE: Final = (
 )
 
 
+# forms a statement also has ("X ainda está na lista", "já vi X", "falta ver X"): a question
+# only with its "?"
+_STATED_STATE: Final = (
+    re.compile(
+        r"^(?P<what>.+?)\s+(?:(?:ainda\s+(?:esta|ta)|(?:esta|ta)\s+ainda)\s+na\s+(?:minha\s+)?lista"
+        r"(?:\s+(?:pra|para|de)\s+ver)?|(?:esta|ta)\s+na\s+(?:minha\s+)?lista\s+(?:pra|para|de)\s+ver"
+        r"(?:\s+ainda)?)$"
+    ),
+    re.compile(
+        r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"
+    ),
+    re.compile(r"^(?:ainda\s+)?falta\s+(?:eu\s+)?(?:ver|assistir)\s+(?P<what>.+?)$"),
+)
+
+
 def read_state_question(text: str) -> StateQuestion | None:
-    """The title `text` asks the state of ("já vi Duna?", "is Dune on my list?"), or None."""
+    """The title `text` asks the state of ("já vi Duna?", "is Dune on my list?"), or None.
+    A question said as a statement ("já vi Duna", a mark) needs its "?"; one that opens
+    with a question's own words ("what rating did I give Dune") does not."""
     raw = text.strip()
-    if not raw.endswith("?") or len(raw) > 200 or raw.count("?") > 1:
+    if len(raw) > 200 or raw.count("?") > 1 or "?" in raw[:-1]:
         return None
     said = _Said.of(raw)
-    for pattern in _ASK_STATE:
+    for pattern in (*_ASK_STATE, *(_STATED_STATE if raw.endswith("?") else ())):
         m = pattern.match(said.norm)
         if m is None:
             continue
