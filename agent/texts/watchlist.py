@@ -179,8 +179,8 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "Your list has no movies, shows or videos to suggest.",
     },
     "suggest_nothing_unseen": {
-        "pt": "Você já viu tudo o que está na sua lista: nada para sugerir.",
-        "en": "You have seen everything on your list: nothing to suggest.",
+        "pt": "Você já viu todos os filmes, séries e vídeos da sua lista: nada para sugerir.",
+        "en": "You have seen every movie, show and video on your list: nothing to suggest.",
     },
     "suggest_nothing_fits": {
         "pt": "Nada na sua lista combina com isso ({count} para ver).",

@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from rapidfuzz.distance import OSA
+
 from agent.understanding.chatter import quiet
 from agent.understanding.continuations import read_continuation
 from agent.understanding.questions import WINDOWS, window_phrase
@@ -813,7 +815,7 @@ _COUNT_FILLER: Final = frozenset(
     "total no em ao todo in of them deles delas me the os as de do from ver assistir ler "
     "watch see read to pra para a por coisas itens things items as como marked marquei "
     "voce you u e and ok okay entao so then foram foi sao were been am got esta estao ta tao "
-    "with".split()
+    "with for finish terminar acabar".split()
 )
 
 
@@ -860,9 +862,10 @@ def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
         words = words[: -len(phrase)].strip()
     noun: str | None = None
     done = left = negated = reading = owed = False
-    for at, word in enumerate(words.split()):
-        if not count and at == 0 and word in ("show", "list", "lista"):
+    for at, said_word in enumerate(words.split()):
+        if not count and at == 0 and said_word in ("show", "list", "lista"):
             continue  # "show me what...": the verb, not a type
+        word = _spelled_right(said_word)
         if word in _NOUNS or word in ("coisas", "itens", "things", "items"):
             if noun is not None and noun != word:
                 return None  # "quantos filmes e séries": not one count
@@ -884,7 +887,12 @@ def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
         return None  # "o que está pendente?" may be a question or a reminder: not certain
     if negated:  # "haven't watched", "não vi": left
         done, left = False, True
-    if not done and not left and count and (_TO_SEE.search(words) or owed and _SEE_WORD.search(words)):
+    if (
+        not done
+        and not left
+        and count
+        and (_TO_SEE.search(words) or owed and _SEE_WORD.search(words))
+    ):
         left = True  # "quantos filmes tenho pra ver?" ("what to watch?" asks for a pick)
     if done == left:
         return None  # no state, or both in one count: "quantos filmes eu tenho?" is no state's
@@ -893,6 +901,19 @@ def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
         return None
     types = _types_of(noun, reading=reading, watching=not reading)
     return ListRequest(state, types, count=count, period=period, carried=count and noun is None)
+
+
+_COUNT_KNOWN: Final = tuple(sorted({*_NOUNS, *_LEFT_WORDS, *_DONE_WORDS}))
+_COUNT_FILLER_WORDS: Final = _COUNT_FILLER | _LIST_FILLER
+
+
+def _spelled_right(word: str) -> str:
+    """`word`, or the one type or state word it misspells by a letter ("asisti", "flimes",
+    "watchd"): only for words of 5 letters or more, and only when one word is that close."""
+    if len(word) < 5 or word in _COUNT_FILLER_WORDS or word in _COUNT_KNOWN:
+        return word
+    near = [k for k in _COUNT_KNOWN if abs(len(k) - len(word)) <= 1 and OSA.distance(k, word) <= 1]
+    return near[0] if len(near) == 1 else word
 
 
 _ON_WATCHLIST: Final = re.compile(r"\bwatch\s*list$")
@@ -1088,15 +1109,17 @@ def _where_of(
 # curiosidade", "just asking, don't add it"
 _NO_SAVE: Final = re.compile(
     r"^(?:(?:mas|but|e|and|ok|so|only|pfv|pls|please)\s+)*(?:"
-    r"(?:(?:eu\s+)?(?:nao|n|no|not|dont|don t|do not|never)\s+(?:(?:precisa|precisa de|tem que|"
-    r"quero|vou|need to|want to|wanna|gonna|pode|vai)\s+)?|no need to\s+|sem\s+)"
-    r"(?:salvar|salva|salve|salvo|guardar|guarda|guarde|adicionar|adiciona|adicione|anotar|anota|"
-    r"anote|botar|bota|bote|colocar|coloca|coloque|por|poe|add|save|keep|put|list|store)"
+    r"(?:(?:eu\s+|i\s+)?(?:nao|n|no|not|dont|don t|do not|never|nem|sem|without|no need to)\s+"
+    r"(?:(?:precisa|precisa de|tem que|quero|vou|need to|want to|wanna|gonna|pode|vai|am|m|"
+    r"estou|to|ta)\s+)?"
+    r"(?:(?:salv|guard|adicion|anot|bot|coloc)(?:ar|a|e|o|ando)|coloque|por|poe|pondo|"
+    r"add|adding|save|saving|keep|keeping|put|putting|list|listing|store|storing))"
     r"(?:\s+(?:(?:ele|ela|isso|esse|essa|nada|nao|n|ainda|it|that|this|anything|yet|"
     r"(?:na|a|to|on|in)\s+(?:minha\s+|my\s+|the\s+)?(?:lista|list|watchlist))))*|"
-    r"(?:(?:e|is|it s|its|foi)\s+)?(?:so|just|only|apenas|by)?\s*(?:pra saber|para saber|"
-    r"perguntando|curiosidade|por curiosidade|uma pergunta|asking|curious|wondering|"
-    r"out of curiosity|a question|checking|pergunta)|no need to add|no need to save|no need"
+    r"(?:(?:e|is|it s|its|foi|i m|im|i was|eu)\s+)?(?:so|just|only|apenas|by)?\s*(?:pra saber|"
+    r"para saber|queria saber|quero saber|perguntando|curiosidade|por curiosidade|"
+    r"uma pergunta|asking|curious|wondering|out of curiosity|a question|checking|pergunta)|"
+    r"no need"
     r")$"
 )
 
@@ -1239,13 +1262,13 @@ _WANTING: Final = frozenset(
 _SOME: Final = frozenset(
     "algo alguma algum alguns algumas something anything some any um uma a an".split()
 )
-_ASKING_WHAT: Final = frozenset("que qual quais what which".split())
+_ASKING_WHAT: Final = frozenset("que qual quais what whats which".split())
 _WATCHING: Final = frozenset(
     "ver vejo veja veria assistir assisto assista assistiria maratonar maratono comecar "
     "comeco comecaria watch see binge start watching".split()
 )
 _WHEN_WORDS: Final = frozenset(
-    "hoje agora noite tonight tn now rn today fds weekend fim semana mais tarde later "
+    "hoje agora noite tonight tonite 2nite tn now rn today fds weekend fim semana mais tarde later "
     "depois".split()
 )
 _SUGGEST_FILLER: Final = frozenset(
@@ -1345,8 +1368,10 @@ def read_suggest(text: str) -> SuggestRequest | None:
         or (watching and (wanting or when) and (some or item_type is not None or when))
     )
     if passed:  # read past words: only a request for a pick of something to watch
-        sure = sure and (asking or what or wanting) and (
-            constrained or watching or item_type is not None
+        sure = (
+            sure
+            and (asking or what or wanting)
+            and (constrained or watching or item_type is not None)
         )
     if not sure:
         return None  # "algo", "filme", "quero ver": nothing this reader can pick by
