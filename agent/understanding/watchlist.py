@@ -14,16 +14,17 @@ Each reader returns a typed request only when the whole message is that request 
 declines (None) otherwise; the planner, with the same tools, takes what is declined. A
 title is cut from the message as written ("Duna", not "duna"), so a reply can quote it.
 Laughter, politeness and clauses of chatter are read past first (chatter.py), and chat
-shorthand is spelled out ("onde q", "hj"). Suggestions and counts are read by their parts:
-each word an asking word, a see verb, a type, a time, a state or a constraint, or filler;
-one word of none of these declines the message.
+shorthand is spelled out ("onde q", "hj"). Suggestions, lists by state and counts are read
+by their parts: each word an asking word, a see verb, a type, a time, a state or a
+constraint, or filler; one word of none of these declines the message (a pick asked from
+"my list" reads past a few).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from rapidfuzz.distance import OSA
 
@@ -690,76 +691,6 @@ def _typed_title(
 
 # -- lists ----------------------------------------------------------------------------------------
 
-_LIST_OPENER: Final = r"(?:(?:e|ok|entao|so|and|okay|then)\s+)?(?:(?:agora|now)\s+)?"
-_LEFT_PT: Final = re.compile(
-    r"^"
-    + _LIST_OPENER
-    + r"(?:(?:lista|mostra|me mostra)\s+(?:o|os|as)\s+que|(?:(?:lista|mostra|me mostra)\s+)?(?:o\s+)?(?:que|quais|qual))\s+(?:(?:(?P<noun1>"
-    + _NOUN
-    + r")|coisas)\s+)?"
-    r"(?:que\s+)?(?:eu\s+)?(?:ainda\s+)?(?:"
-    r"falta(?:m)?(?:\s+(?:eu|pra eu|para eu|pra mim))?|tenho\s+(?:pra|para|que)|(?:ainda\s+)?tem\s+(?:pra|para)(?=\s+(?:ver|assistir|ler))|"
-    r"nao\s+(?P<nv>vi|assisti|li)|(?:ta|esta|estao|tao)\s+(?:pra|para)|sobrou|sobraram|resta(?:m)?|"
-    r"(?:ta|esta|estao|tao)\s+faltando(?:\s+(?:eu|pra eu|para eu|pra mim))?|"
-    r"(?:ta|esta|estao|tao|sao|seguem|continuam)\s+(?:pendentes?|nao vist[oa]s|sem ver))"
-    r"(?:\s+(?P<verb>ver|assistir|ler|fazer))?(?:\s+ainda)?(?:\s+(?:da|na)\s+(?:minha\s+)?lista)?$"
-)
-_LEFT_NOUN_PT: Final = re.compile(
-    r"^(?:(?:lista|mostra|me mostra|quero ver)\s+)?(?:(?:os|as|meus|minhas|minha\s+lista\s+de)\s+)?(?P<noun1>"
-    + _NOUN
-    + r")\s+(?:que\s+)?(?:(?:eu\s+)?(?:ainda\s+)?(?:nao\s+(?:vi|assisti|li)|falta(?:m)?\s+(?:ver|assistir|ler))"
-    r"|(?:nao vist[oa]s|pendentes|pra ver|para ver|a ver|por ver|nao lid[oa]s|pra ler|para ler))"
-    r"(?:\s+ainda)?$"
-)
-_LEFT_EN: Final = re.compile(
-    r"^" + _LIST_OPENER + r"(?:what|which)\s+(?:(?P<noun1>" + _NOUN + r")\s+)?"
-    r"(?:(?:is|s|are)\s+)?(?:"
-    r"left(?:\s+(?:to\s+(?P<verb>watch|see|read)|on\s+my\s+(?:list|watchlist)))?|"
-    r"(?:do|did)\s+i\s+(?:still\s+)?(?:have\s+)?(?:left\s+)?to\s+(?P<verb2>watch|see|read)|"
-    r"(?:have|ve|do)\s+i\s+(?:still\s+)?(?:got|have)\s+(?:left\s+)?(?:still\s+)?(?:to\s+(?P<verb5>watch|see|read)|left)|"
-    r"haven\s*t\s+i\s+(?P<verb3>seen|watched|read)(?:\s+yet)?|"
-    r"(?:do\s+i\s+)?still\s+(?:need|have)\s+to\s+(?P<verb4>watch|see|read)|"
-    r"(?:still\s+)?on\s+my\s+(?:watch\s*list|(?:to\s+)?watch\s+list|list\s+to\s+watch|to\s+see\s+list)|"
-    r"(?:still\s+)?(?:unwatched|unseen|unread|not\s+watched|not\s+seen))$"
-)
-_LEFT_NOUN_EN: Final = re.compile(
-    r"^(?:(?:list|show me|show)\s+)?(?:(?:my|the)\s+)?(?:(?:unwatched|unseen|unread)\s+(?P<noun1>"
-    + _NOUN
-    + r")|(?P<noun2>"
-    + _NOUN
-    + r")\s+(?:that\s+)?i\s+(?:still\s+)?(?:haven\s*t|have\s+not)\s+(?:seen|watched|read)(?:\s+yet)?"
-    r"|(?P<noun3>" + _NOUN + r")\s+(?:left\s+)?to\s+(?:watch|see|read)|my\s+watch\s*list)$"
-)
-_DONE_PT: Final = re.compile(
-    r"^"
-    + _LIST_OPENER
-    + r"(?P<q>(?:(?:lista|mostra|me mostra|me fala|me diz)\s+)?(?:o\s+|tudo\s+)?(?:que|quais|qual)\s+|"
-    r"(?:lista|mostra|me mostra)\s+(?:(?:os|as|meus|minhas)\s+)?)?"
-    r"(?:(?:os|as|meus|minhas)\s+)?(?:(?P<noun1>" + _NOUN + r")\s+)?(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
-    r"(?:(?P<see>vi|assisti|terminei|marquei como vist[oa]s?)|(?P<read>li|marquei como lid[oa]s?))"
-    r"(?P<period>\s+.+)?$"
-)
-_DONE_NOUN_PT: Final = re.compile(
-    r"^(?:(?:lista|mostra|me mostra)\s+)?(?:(?:os|as|meus|minhas)\s+)?(?P<noun1>"
-    + _NOUN
-    + r")\s+(?:vist[oa]s|assistid[oa]s|lid[oa]s|feit[oa]s|conclu[ií]d[oa]s)(?P<period>\s+.+)?$"
-)
-_DONE_EN: Final = re.compile(
-    r"^"
-    + _LIST_OPENER
-    + r"(?:(?:what|which)\s+(?:(?P<noun1>"
-    + _NOUN
-    + r")\s+)?(?:have|did)\s+i\s+(?:already\s+)?"
-    r"(?:(?P<see>seen|watched|watch|see|finished|finish)|(?P<read>read))"
-    r"|(?:show\s+me|list|tell\s+me)\s+what\s+i\s*(?:ve|have)?\s+(?:already\s+)?"
-    r"(?:(?P<see2>seen|watched|finished)|(?P<read2>read))"
-    r"|(?:(?:list|show me|show)\s+)?(?:(?:my|the)\s+)?(?:(?:watched|seen|read|finished)\s+(?P<noun2>"
-    + _NOUN
-    + r")|(?P<noun3>"
-    + _NOUN
-    + r")\s+(?:that\s+)?i\s*(?:ve|have)?\s+(?:already\s+)?(?:seen|watched|read|finished)))"
-    r"(?P<period>\s+.+)?$"
-)
 _LIST_TAIL: Final = re.compile(
     r"\s+(?:da|na|on|from|in)\s+(?:minha|my)\s+(?:lista|list|watchlist)$|\s+(?:ainda|yet|so far|ate agora|agora|now|right now)$"
 )
@@ -778,12 +709,9 @@ def read_list(text: str) -> ListRequest | None:
     counted = _read_counts(said)
     if counted is not None or _COUNT_WORD.match(said):
         return counted
-    found = _read_list(words)
-    if found is None and _ON_WATCHLIST.search(said):  # "what's on my watchlist"
-        found = _read_list(said)
-    if found is None and _LIST_WORD.match(said):
-        found = _read_count(said, count=False)  # "show me what I haven't watched"
-    return found
+    if _LIST_WORD.match(said) or _TYPE_FIRST.match(said):
+        return _read_count(said, count=False)  # "show me what I haven't watched"
+    return None
 
 
 # -- counts by state, read by their parts -------------------------------------------------------
@@ -809,6 +737,12 @@ _READING_WORDS: Final = frozenset("li lidos lidas read unread ler".split())
 # "tenho pra ver", "to watch": still to see when no done word is said
 _TO_SEE: Final = re.compile(r"\b(?:pra|para|a|por|to|que)\s+(?:ver|assistir|ler|watch|see|read)\b")
 _SEE_WORD: Final = re.compile(r"\b(?:ver|assistir|ler|watch|see|read)\b")
+_SEEING: Final = re.compile(
+    r"\b(?:ver|assistir|watch|see|vi|assisti|terminei|vimos|assistimos|maratonei|watched|seen|"
+    r"saw|finished|binged|vist[oa]s?|assistid[oa]s?|unwatched|unseen|watch\s*list)\b"
+)
+_OWNED: Final = re.compile(r"\b(?:tem|tenho|ha|have|got|still|lista|list|watchlist)\b")
+_LISTED: Final = re.compile(r"\b(?:lista|list|watchlist)\b")
 _COUNT_FILLER: Final = frozenset(
     "quantos quantas how many eu ja ainda already still have has ve i do did are is was there "
     "tem tenho ha que that da na minha lista list on my so far ate agora till until now yet "
@@ -847,11 +781,20 @@ _LIST_WORD: Final = re.compile(
 )
 _LIST_FILLER: Final = frozenset(
     "o que oq quais qual mostra mostre lista what whats which show list anything any algum "
-    "alguma algo something for ones one s tell me ainda".split()
+    "alguma algo something for ones one s tell me ainda meus minhas my".split()
 )
+# a list said by its type first: "filmes que eu já vi", "séries vistas", "my unwatched shows"
+_TYPE_FIRST: Final = re.compile(
+    r"^(?:(?:lista|mostra|me mostra|show me|show|list)\s+)?(?:(?:os|as|meus|minhas|my|the)\s+)?"
+    r"(?:(?:watched|seen|finished|unwatched|unseen|unread|read)\s+)?(?:" + _NOUN + r")\b"
+)
+# "what's on my watchlist?": the list to watch is what is left
+_WATCHLIST: Final = re.compile(r"\bwatch\s*list\b")
 
 
 def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
+    """A count (or with `count` False a list) read by its parts: an asking word, a state, a
+    type, a period at the end, every other word filler; None when a word is of none."""
     words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", part.strip()))
     period: Period | None = None
     if (phrase := window_phrase(words, at_end=True)) is not None:
@@ -887,10 +830,14 @@ def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
         return None  # "o que está pendente?" may be a question or a reminder: not certain
     if negated:  # "haven't watched", "não vi": left
         done, left = False, True
+    if not done and _WATCHLIST.search(part):
+        left = True  # "what's on my watchlist?", "any shows on my watch list"
+    # "o que tem pra ver?", "still on my list to watch", "séries pra ver"
+    owned = count or _OWNED.search(words) is not None or _TYPE_FIRST.match(part) is not None
     if (
         not done
         and not left
-        and count
+        and owned
         and (_TO_SEE.search(words) or owed and _SEE_WORD.search(words))
     ):
         left = True  # "quantos filmes tenho pra ver?" ("what to watch?" asks for a pick)
@@ -899,8 +846,12 @@ def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
     state: ListState = "done" if done else "left"
     if period is not None and state == "left":
         return None
-    types = _types_of(noun, reading=reading, watching=not reading)
-    return ListRequest(state, types, count=count, period=period, carried=count and noun is None)
+    seeing = _SEEING.search(part) is not None
+    # "what's left?" lists what is left of every kind (links to read too); a count of it
+    # carries the last list's type
+    types = _types_of(noun, reading=reading, watching=count and not reading or seeing)
+    carried = noun is None and (count or not (seeing or reading or _LISTED.search(part)))
+    return ListRequest(state, types, count=count, period=period, carried=carried)
 
 
 _COUNT_KNOWN: Final = tuple(sorted({*_NOUNS, *_LEFT_WORDS, *_DONE_WORDS}))
@@ -914,56 +865,6 @@ def _spelled_right(word: str) -> str:
         return word
     near = [k for k in _COUNT_KNOWN if abs(len(k) - len(word)) <= 1 and OSA.distance(k, word) <= 1]
     return near[0] if len(near) == 1 else word
-
-
-_ON_WATCHLIST: Final = re.compile(r"\bwatch\s*list$")
-
-
-_LIST_READERS: Final[tuple[tuple[re.Pattern[str], ListState], ...]] = (
-    (_LEFT_PT, "left"),
-    (_LEFT_NOUN_PT, "left"),
-    (_LEFT_EN, "left"),
-    (_LEFT_NOUN_EN, "left"),
-    (_DONE_PT, "done"),
-    (_DONE_NOUN_PT, "done"),
-    (_DONE_EN, "done"),
-)
-
-
-def _read_list(words: str) -> ListRequest | None:
-    for pattern, state in _LIST_READERS:
-        m = pattern.match(words)
-        if m is None:
-            continue
-        groups = m.groupdict()
-        if pattern is _DONE_PT and not (groups.get("q") or groups.get("noun1")):
-            continue  # "vi", "li": no question, no list
-        period: Period | None = None
-        if groups.get("period"):
-            window = WINDOWS.get(groups["period"].strip())
-            period = None if window == "last_week" else window
-            if period is None:
-                return None  # "filmes que eu vi com a Ana": not a list by state
-        noun = _first(groups, "noun")
-        if noun is None and "pendente" in words:
-            return None  # "o que está pendente?" may be a question or a reminder: not certain
-        verb = _first(groups, "verb") or groups.get("nv")
-        verb = {"vi": "ver", "assisti": "ver", "li": "ler"}.get(verb or "", verb)
-        seeing = _first(groups, "see") is not None
-        reading = _first(groups, "read") is not None or verb in ("ler", "read")
-        watching = verb in ("ver", "assistir", "watch", "see", "seen", "watched") or seeing
-        types = _types_of(
-            noun, reading=reading, watching=watching or bool(re.search(r"\bwatch", words))
-        )  # "still on my list to watch"
-        carried = noun is None and verb is None and not reading and not seeing
-        carried = carried and re.search(r"\b(?:lista|list|watchlist)\b", words) is None
-        return ListRequest(state, types, period=period, carried=carried)
-    return None
-
-
-def _first(groups: dict[str, Any], name: str) -> str | None:
-    """The first of a match's groups `name`, `name`2... (or `name`1...) that holds words."""
-    return next((v for k, v in groups.items() if k.startswith(name) and v), None)
 
 
 def _types_of(noun: str | None, *, reading: bool, watching: bool) -> tuple[ItemType, ...]:

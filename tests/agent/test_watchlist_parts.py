@@ -694,3 +694,34 @@ def test_a_count_reads_a_state_or_type_word_misspelled_by_a_letter() -> None:
         assert isinstance(found, ListRequest), said
         assert (found.state, found.types, found.count) == (state, types, True), said
     assert read("how many movies have i seen with karen") is None  # a name is no typo
+
+
+def test_a_watch_state_is_never_the_topic_of_a_count_about_saved_things() -> None:
+    from agent.understanding.questions import read_question
+
+    for said in (
+        "how many movies do i still need to watch with karen",
+        "quantos filmes faltam com a ana",
+    ):
+        asked = read_question(said)
+        assert asked is None or not asked.subject, said
+    topic = read_question("quantos filmes sobre guerra eu tenho?")
+    assert topic is not None
+    assert topic.subject == "guerra"
+
+
+def test_lists_by_state_are_read_by_their_parts_type_first_too() -> None:
+    for said, state, types in (
+        ("séries vistas", "done", ("tv_show",)),
+        ("meus filmes ja assistidos", "done", ("movie",)),
+        ("my unwatched shows", "left", ("tv_show",)),
+        ("videos que faltam ver", "left", ("video",)),
+        ("links q nao li", "left", ("link",)),
+        ("what's on my watch list?", "left", WATCHABLE),
+        ("series pra ver", "left", ("tv_show",)),
+    ):
+        found = read(said)
+        assert isinstance(found, ListRequest), said
+        assert (found.state, found.types, found.count) == (state, types, False), said
+    for said in ("filmes que eu vi com a ana", "filme duna", "what to watch?"):
+        assert not isinstance(read(said), ListRequest), said
