@@ -1096,15 +1096,26 @@ def _named_first(raw: str) -> WhereRequest | None:
 
 _SHORT: Final = re.compile(r"\b(?:curt[oa]s?|rapid[oa]s?|short|quick|quickie|pequen[oa]s?)\b")
 _BINGE: Final = re.compile(r"\b(?:maratona|maratonar|maratono|binge|binging|bingeable)\b")
+# a length: "2h", "1h30", "duas horas e meia", "an hour and a half", "90 min"
+_LENGTH: Final = (
+    r"(?:(?P<h>\d{1,2}|uma|duas|tres|one|two|three|an|a)\s*(?:h|hr|hrs|hora|horas|hour|hours)"
+    r"(?:\s*(?:e\s+)?(?P<hm>\d{1,2}|meia)(?:\s*(?:min|minutos|m))?)?(?:\s+and\s+a\s+half)?"
+    r"|(?P<m>\d{2,3})\s*(?:min|mins|minutos|minutes|m))"
+)
+# at most so long, the limit said before the length, or after it ("2 horas no máximo"), or
+# as the time there is ("tenho 1 hora livre", "I only have 90 min")
 _MINUTES: Final = re.compile(
-    r"\b(?:menos de|ate|no maximo|max|maximo|under|less than|at most|up to|shorter than|below|"
+    r"\b(?:(?:menos de|ate|no maximo|max|maximo|under|less than|at most|up to|shorter than|below|"
     r"within|abaixo de|mais curt[oa]s? (?:que|do que)|"
     # "nothing longer than 2h", "nada com mais de 2h", "que não passe de 2h"
     r"(?:nothing|no|not|nada|nao|sem)\s+(?:(?:com|with|that s|that is|que|q)\s+)?"
-    r"(?:longer|more|over|mais|passe|passar|passa|acima)(?:\s+(?:longo|longa|than|de|que|do que))*)\s+"
-    r"(?:(?P<h>\d{1,2}|uma|duas|tres|one|two|three|an|a)\s*(?:h|hr|hrs|hora|horas|hour|hours)"
-    r"(?:\s*(?:e\s+)?(?P<hm>\d{1,2}|meia)(?:\s*(?:min|minutos|m))?)?(?:\s+and\s+a\s+half)?"
-    r"|(?P<m>\d{2,3})\s*(?:min|mins|minutos|minutes|m))\b"
+    r"(?:longer|more|over|mais|passe|passar|passa|acima)(?:\s+(?:longo|longa|than|de|que|do que))*|"
+    r"(?:(?:so|only|just)\s+)?(?:tenho|temos|have|ve got|got)(?:\s+(?:so|only|just))?)\s+"
+    + _LENGTH
+    + r"(?:\s+(?:livre|livres|free|to spare|sobrando))?"
+    r"|"
+    + _LENGTH.replace("?P<", "?P<after_")
+    + r"\s+(?:no maximo|no max|max|tops|at most|or less|ou menos|no mais))\b"
 )
 _HALF: Final = re.compile(r"\b(?:and a half|e meia|e meio)\b")
 _GENRE_WORDS: Final[dict[str, str]] = {
@@ -1341,12 +1352,13 @@ def _max_minutes(words: str) -> int | None:
     m = _MINUTES.search(words)
     if m is None:
         return None
-    if m.group("m"):
-        return int(m.group("m"))
+    at = "after_" if m.group("h") is None and m.group("m") is None else ""
+    if m.group(f"{at}m"):
+        return int(m.group(f"{at}m"))
     hours = {"uma": 1, "one": 1, "an": 1, "a": 1, "duas": 2, "two": 2, "tres": 3, "three": 3}
-    h = m.group("h")
+    h = m.group(f"{at}h")
     total = 60 * (int(h) if h.isdigit() else hours[h])
-    extra = m.group("hm")
+    extra = m.group(f"{at}hm")
     if extra:
         total += 30 if extra == "meia" else int(extra)
     elif _HALF.search(m.group(0)):

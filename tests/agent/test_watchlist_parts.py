@@ -518,6 +518,9 @@ async def test_counts_and_seen_lists_follow_the_marks_of_the_same_session(db: Da
         ("me indica uma ficcao cientifica da minha lista", None, ("ficcao_cientifica",), None),
         ("hj quero algo com menos de 2h, qual da lista?", None, (), 120),
         ("tonite i want smth scary, any pick from my watchlist?", None, ("scary",), None),
+        ("2 horas no maximo, o que eu vejo?", None, (), 120),
+        ("tenho 1 hora livre, qual filme da lista eu vejo", "movie", (), 60),
+        ("i only have 90 min, what should i watch", None, (), 90),
     ],
 )
 def test_a_pick_from_the_own_list_reads_its_genre_type_and_length_wherever_they_stand(
