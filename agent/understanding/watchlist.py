@@ -903,8 +903,10 @@ _WHERE: Final = re.compile(
     r"is\s+(?P<is>.+?)\s+(?:streaming|available|on\s+streaming)(?:\s+(?:anywhere|somewhere|online))|"
     r"(?P<pt>.+?)\s+(?:tem|ta|esta|passa)\s+(?:em|no|na)\s+(?:algum|alguma|qual|que)\s+"
     r"(?:streaming|plataforma|servico)|"
-    r"(?:where|how)\s+(?:can|do|could|should)\s+i\s+(?:watch|stream|see|find)|"
-    r"where\s+(?:is|s|are)\s+(?P<it>.+?)\s+(?:streaming|available|playing|on)|"
+    r"(?:where|how)\s+(?:(?:can|do|could|should)\s+i|i\s+(?:can|could|should))\s+(?:watch|stream|see|find)|"
+    r"where\s+(?:is|s|are|does|do)\s+(?P<it>.+?)\s+(?:streaming|available|playing|on|stream|play)|"
+    # asked about asking: "(any idea) where Dune is streaming"
+    r"where\s+(?P<told>.+?)\s+(?:is|s|are)\s+(?:streaming|available|playing|on)|"
     r"where\s+to\s+(?:watch|stream)|"
     r"(?:what|which)\s+(?:streaming\s+)?(?:service|platform|streamer)s?\s+(?:has|have|is|carries)|"
     r"(?:what|which)\s+streaming\s+(?:has|have|carries)|"
@@ -1021,7 +1023,7 @@ _NO_SAVE: Final = re.compile(
     r"para saber|queria saber|quero saber|perguntando|curiosidade|por curiosidade|"
     r"uma pergunta|asking|curious|wondering|out of curiosity|a question|checking|pergunta)|"
     r"no need"
-    r")$"
+    r")(?:\s+(?:mesmo|ne|hein|viu|ok|tambem|too|lol))*$"
 )
 
 
@@ -1035,11 +1037,22 @@ def _without_no_save(raw: str) -> str:
         raw = raw.rstrip(",;") if not raw.endswith("?") else raw
 
 
+# a question asked about asking: "sabe onde passa X?", "do you know where I can watch X"
+_ASKED_ABOUT: Final = re.compile(
+    r"^(?:(?:e|and|so|ok)\s+)?(?:(?:voce|vc|tu)\s+)?(?:sabe|saberia|sabes)(?:\s+me\s+(?:dizer|falar))?\s+|"
+    r"^(?:(?:e|and|so|ok)\s+)?(?:(?:do|would)\s+you\s+know|(?:can|could)\s+you\s+tell\s+me|"
+    r"any\s+idea|me\s+(?:diz|fala|conta))\s+(?=onde|aonde|where|em\s+qual|qual|which|what)"
+)
+
+
 def read_where(text: str) -> WhereRequest | None:
     """The title `text` asks where to watch ("onde assistir Duna?", "e o Coringa, onde
     passa?"), or None; a clause saying nothing is to be saved ("só curiosidade, não salva")
-    is no part of it."""
+    and a frame around the question ("sabe onde...", "do you know where...") are no part
+    of it."""
     raw = _without_no_save(text.strip())
+    if (frame := _ASKED_ABOUT.match(fold_same_length(raw))) is not None:
+        raw = raw[frame.end() :]
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
     if (on_service := _service_question(raw)) is not None:
@@ -1053,7 +1066,7 @@ def read_where(text: str) -> WhereRequest | None:
     m = _WHERE.match(said.norm)
     if m is None:
         return _named_first(raw)
-    group = next((g for g in ("it", "is", "pt", "pt2") if m.group(g)), "what")
+    group = next((g for g in ("it", "told", "is", "pt", "pt2") if m.group(g)), "what")
     start, end = m.start(group), m.end(group)
     country: str | None = None
     obj = said.norm[start:end]
@@ -1074,9 +1087,10 @@ def read_where(text: str) -> WhereRequest | None:
 def _named_first(raw: str) -> WhereRequest | None:
     """ "e a série Dark, tá em qual streaming?", "and Dune, where can I watch it?": the title
     before the comma, the question after it (with no title of its own)."""
-    head, comma, question = raw.partition(",")
-    if not comma or "," in question:
+    parts = re.match(r"^([^,?]*)[,?]\s*([^,]+)$", raw)  # "e Dark? onde passa?" too
+    if parts is None:
         return None
+    head, question = parts.groups()
     asked = read_where(question)
     if asked is None or asked.title or asked.paid or asked.target != Target("pronoun"):
         return None

@@ -728,3 +728,23 @@ def test_lists_by_state_are_read_by_their_parts_type_first_too() -> None:
         assert (found.state, found.types, found.count) == (state, types, False), said
     for said in ("filmes que eu vi com a ana", "filme duna", "what to watch?"):
         assert not isinstance(read(said), ListRequest), said
+
+
+def test_a_where_question_asked_about_asking_or_after_its_title_names_the_title() -> None:
+    for said, title in (
+        ("sabe onde passa succession? só curiosidade msm", "succession"),
+        ("do you know where i can watch dune", "dune"),
+        ("any idea where dune is streaming?", "dune"),
+        ("e succession? onde passa?", "succession"),
+        ("where does succession stream", "succession"),
+        ("vc sabe qual streaming tem duna?", "duna"),
+    ):
+        found = read(said)
+        assert isinstance(found, WhereRequest), said
+        assert found.title == title, said
+    for said in (
+        "sabe se duna é bom?",
+        "sabe onde fica o shopping?",
+        "comprei pipoca? onde passa?",
+    ):
+        assert not isinstance(read(said), WhereRequest), said
