@@ -1178,6 +1178,7 @@ _GENRE_NAMES: Final[dict[str, str]] = {
 _ASKING: Final = frozenset(
     "sugere sugira sugerir sugestao sugestoes recomenda recomende recomendar recomendacao "
     "recomendacoes indica indique indicar indicacao indicacoes dica dicas escolhe escolha "
+    "escolher decidir decide "
     "suggest suggestion suggestions recommend recommendation recommendations pick choose "
     "idea ideas ideia ideias".split()
 )
@@ -1194,7 +1195,8 @@ _WATCHING: Final = frozenset(
     "comeco comecaria watch see binge start watching".split()
 )
 _WHEN_WORDS: Final = frozenset(
-    "hoje agora noite tonight tonite 2nite tn now rn today fds weekend fim semana mais tarde later "
+    "hoje agora noite night tonight tonite 2nite tn now rn today fds weekend fim semana mais "
+    "tarde later "
     "depois".split()
 )
 _SUGGEST_FILLER: Final = frozenset(
@@ -1324,8 +1326,20 @@ _GENRE_PHRASES: Final = re.compile(
 )
 
 
+# not knowing what to pick asks for a pick: "não sei o que ver", "idk what to watch", "help
+# me choose", "me ajuda a escolher"
+_UNDECIDED: Final = re.compile(
+    r"\b(?:(?:eu\s+)?nao\s+sei|(?:i\s+)?(?:don t|dont|do not)\s+know|idk|no\s+idea|"
+    r"(?:i\s+)?can t\s+decide|(?:i\s+)?cant\s+decide|nao\s+consigo\s+(?:decidir|escolher)|"
+    r"(?:me\s+)?ajuda(?:\s+a)?|help\s+me)"
+    r"(?=\s+(?:o\s+que|oq|que|qual|what|which|escolher|decidir|pick|choose|decide)\b)"
+)
+
+
 def _genre_phrases(words: str) -> str:
-    """`words` with each genre name of two words joined into one ("sci fi" -> "sci_fi")."""
+    """`words` with each genre name of two words joined into one ("sci fi" -> "sci_fi"),
+    and not knowing what to pick said as the asking word it is."""
+    words = _UNDECIDED.sub(" sugere ", words)
     return _GENRE_PHRASES.sub(lambda m: m.group(0).replace(" ", "_"), words)
 
 

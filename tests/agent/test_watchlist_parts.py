@@ -521,6 +521,9 @@ async def test_counts_and_seen_lists_follow_the_marks_of_the_same_session(db: Da
         ("2 horas no maximo, o que eu vejo?", None, (), 120),
         ("tenho 1 hora livre, qual filme da lista eu vejo", "movie", (), 60),
         ("i only have 90 min, what should i watch", None, (), 90),
+        ("nao sei o que ver hj, alguma ideia?", None, (), None),
+        ("help me pick a movie from my list", "movie", (), None),
+        ("i cant decide what to watch tonight", None, (), None),
     ],
 )
 def test_a_pick_from_the_own_list_reads_its_genre_type_and_length_wherever_they_stand(
@@ -538,6 +541,8 @@ def test_a_pick_from_the_own_list_reads_its_genre_type_and_length_wherever_they_
         "me recomenda uma série boa",  # a good one anywhere: not a pick from the list
         "vi duna da minha lista, qual eu vejo agora?",  # a mark too
         "what did i save from my list tonight?",
+        "nao sei o que fazer hoje",  # not knowing what to do is no pick from the list
+        "não sei que filme eu vi",
     ],
 )
 def test_words_of_no_part_are_read_past_only_in_a_pick_of_something_to_watch(said: str) -> None:
