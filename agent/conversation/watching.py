@@ -681,7 +681,8 @@ def _suggested_reply(turn: Turn, outcome: Suggested) -> Reply:
     lines: list[str] = []
     if outcome.instead_of is not None:  # "a series to binge" when only movies are unseen
         what = plural(2, outcome.instead_of, lang, with_count=False)
-        lines.append(text("suggest_none_of_type", lang, what=what))
+        key = "suggest_none_of_type" if outcome.instead_because == "unseen" else "suggest_none_fit"
+        lines.append(text(key, lang, what=what))
     if not outcome.picks:
         if outcome.waiting:  # what could not be checked (saved without TMDB), named
             return _unchecked_reply(turn, outcome, lines)

@@ -203,6 +203,10 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Não há {what} para ver na sua lista.",
         "en": "There are no {what} left to watch on your list.",
     },
+    "suggest_none_fit": {
+        "pt": "Entre {what} para ver, nada combina com isso.",
+        "en": "None of the {what} left to watch fits that.",
+    },
     "suggest_heading_instead": {
         "pt": "Do resto da sua lista, para ver:",
         "en": "From the rest of your list, to watch:",

@@ -259,8 +259,10 @@ class Suggested:
     unchecked: int = 0  # how many such items there are (`waiting` names the first few)
     # what `waiting` lacks: "genre", "length" (both when both were asked and unknown)
     unknown: tuple[Literal["genre", "length"], ...] = ()
-    # the type asked for that has nothing unseen: the picks are of the other types
+    # the type asked for that has nothing unseen ("unseen") or nothing that fits ("fits"):
+    # the picks (or why none) are of the other types
     instead_of: ItemType | None = None
+    instead_because: Literal["unseen", "fits"] = "unseen"
 
 
 Outcome = (

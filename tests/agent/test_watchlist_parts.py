@@ -753,3 +753,16 @@ def test_a_where_question_asked_about_asking_or_after_its_title_names_the_title(
         "comprei pipoca? onde passa?",
     ):
         assert not isinstance(read(said), WhereRequest), said
+
+
+async def test_a_type_none_of_which_fits_offers_what_fits_among_the_others(db: Database) -> None:
+    async with watching(db) as lembra:
+        comedy_show = await lembra.say("gimme a comedy show for tonight from my list")
+        scary = await lembra.say("algo de terror pra hoje?")
+    lines = comedy_show.text.splitlines()
+    assert lines[0] == "None of the shows left to watch fits that.", comedy_show.text
+    assert lines[1:] == [
+        "From the rest of your list, to watch:",
+        "1. Superbad (2007) — Comédia, 1h53",
+    ]
+    assert scary.text.startswith("Nada na sua lista combina"), scary.text
