@@ -776,7 +776,7 @@ def _read_counts(said: str) -> ListRequest | None:
 # a list read by its parts, as a count is: an asking or showing word first, then a state
 # said by a word ("left", "falta", "haven't watched"), every other word filler
 _LIST_WORD: Final = re.compile(
-    r"^(?:(?:e|ok|entao|so|and|okay|then|agora|now)\s+)*(?:o que|oq|quais|qual|mostra|mostre|"
+    r"^(?:(?:e|ok|entao|so|and|okay|then|agora|now)\s+)*(?:o que|oq|que|quais|qual|mostra|mostre|"
     r"lista|what|whats|which|show|list|anything|any|algum|alguma|tem algum|tem alguma)\b"
 )
 _LIST_FILLER: Final = frozenset(

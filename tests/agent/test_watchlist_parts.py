@@ -727,6 +727,7 @@ def test_lists_by_state_are_read_by_their_parts_type_first_too() -> None:
         ("links q nao li", "left", ("link",)),
         ("what's on my watch list?", "left", WATCHABLE),
         ("series pra ver", "left", ("tv_show",)),
+        ("que filmes ainda estao na lista pra ver?", "left", ("movie",)),
     ):
         found = read(said)
         assert isinstance(found, ListRequest), said
