@@ -767,3 +767,22 @@ async def test_a_type_none_of_which_fits_offers_what_fits_among_the_others(db: D
         "1. Superbad (2007) — Comédia, 1h53",
     ]
     assert scary.text.startswith("Nada na sua lista combina"), scary.text
+
+
+async def test_a_title_off_the_list_is_the_show_of_that_name_before_a_film_with_its_words(
+    db: Database,
+) -> None:
+    dark_waters = {
+        "id": 552178,
+        "title": "O Preço da Verdade",
+        "original_title": "Dark Waters",
+        "release_date": "2019-11-22",
+        "providers": {"BR": {"rent": ["Apple TV"]}},
+    }
+    catalogue = {"movie": {"dark": [dark_waters]}, "tv": CATALOGUE["tv"]}
+    async with open_lembra(db, tmdb_results=catalogue) as lembra:
+        where = await lembra.say("sabe onde passa dark? só curiosidade")
+        items = await lembra.items()
+    assert where.text.startswith("Onde assistir Dark (2017) (BR):"), where.text
+    assert "Netflix" in where.text, where.text
+    assert items == []
