@@ -1215,7 +1215,11 @@ _UNSEEN_SAID: Final = re.compile(
 )
 _NOT_SUGGESTING: Final = frozenset(
     "vi assisti terminei maratonei li watched seen saw finished read falta faltam "
-    "left unwatched unseen quantos quantas how many".split()
+    "left unwatched unseen quantos quantas how many "
+    # a change to the list: "tira a comédia da minha lista", "add a comedy to my list"
+    "tira tirar tire remove remover remova apaga apagar apague deleta deletar delete salva "
+    "salvar salve save add adiciona adicionar adicione guarda guardar marca marcar mark "
+    "desmarca unmark move mover troca trocar edita editar muda mudar".split()
 )
 _DIMINUTIVE: Final = re.compile(r"^(?P<stem>[a-z]{2,})(?:inh|zinh)[oa]s?$")
 

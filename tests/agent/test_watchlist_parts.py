@@ -542,6 +542,8 @@ def test_a_pick_from_the_own_list_reads_its_genre_type_and_length_wherever_they_
         "vi duna da minha lista, qual eu vejo agora?",  # a mark too
         "what did i save from my list tonight?",
         "nao sei o que fazer hoje",  # not knowing what to do is no pick from the list
+        "quero tirar a comédia da minha lista",  # a change to the list
+        "apaga o filme de terror da minha lista",
         "não sei que filme eu vi",
     ],
 )
