@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent.understanding.chatter import quiet
+from agent.understanding.questions import read_question
 from agent.understanding.intent import IntentClassifier
 from agent.understanding.watchlist import (
     WATCHABLE,
@@ -666,6 +667,10 @@ def test_a_rating_question_needs_no_question_mark_a_statement_does() -> None:
             "and ",
             "what rating did i give ",
             "which ",
+            "sabe onde passa ",
+            "nao sei o que ver ",
+            "e ",
+            "séries ",
         ]
     ),
     st.text(max_size=40),
@@ -680,6 +685,10 @@ def test_a_rating_question_needs_no_question_mark_a_statement_does() -> None:
             " ficção científica hj",
             " still need to watch",
             "? só curiosidade.",
+            " 2 horas no maximo",
+            ", tenho 1 hora livre",
+            "? onde passa?",
+            " que eu ja asisti",
         ]
     ),
 )
@@ -690,6 +699,7 @@ def test_the_question_readers_never_raise(head: str, middle: str, tail: str) -> 
     read_suggest(said)
     read_where(said)
     read_state_question(said)
+    read_question(said)
     genres_of_words(said.split())
 
 
@@ -707,7 +717,6 @@ def test_a_count_reads_a_state_or_type_word_misspelled_by_a_letter() -> None:
 
 
 def test_a_watch_state_is_never_the_topic_of_a_count_about_saved_things() -> None:
-    from agent.understanding.questions import read_question
 
     for said in (
         "how many movies do i still need to watch with karen",
