@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent.understanding.chatter import quiet
-from agent.understanding.questions import read_question
 from agent.understanding.intent import IntentClassifier
+from agent.understanding.questions import read_question
 from agent.understanding.watchlist import (
     WATCHABLE,
     ListRequest,
