@@ -1522,6 +1522,11 @@ _ASK_STATE: Final = (
 )
 
 
+_WONDER: Final = re.compile(
+    r"^(?:sera\s+que|sabe\s+se|voce\s+sabe\s+se|vc\s+sabe\s+se|i\s+wonder\s+if|"
+    r"do\s+you\s+know\s+if|(?:can|could)\s+you\s+check\s+if)\s+"
+)
+_OR_NOT: Final = re.compile(r"\s+(?:ou\s+nao|or\s+not)$")
 # forms a statement also has ("X ainda está na lista", "já vi X", "falta ver X"): a question
 # only with its "?"
 _STATED_STATE: Final = (
@@ -1534,6 +1539,18 @@ _STATED_STATE: Final = (
         r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"
     ),
     re.compile(r"^(?:ainda\s+)?falta\s+(?:eu\s+)?(?:ver|assistir)\s+(?P<what>.+?)$"),
+    re.compile(
+        r"^(?:i\s+)?(?:already\s+)?(?:saw|watched|seen|finished)\s+(?P<what>.+?)(?:\s+already)?$"
+    ),
+    # "já marquei X como visto?", "X tá marcado como visto?", "is X marked as watched?"
+    re.compile(r"^(?:eu\s+)?(?:ja\s+)?marquei\s+(?P<what>.+?)\s+como\s+(?:vist[oa]|assistid[oa])$"),
+    re.compile(
+        r"^(?P<what>.+?)\s+(?:ta|esta|ja\s+ta|ja\s+esta)\s+(?:marcad[oa]\s+)?como\s+"
+        r"(?:vist[oa]|assistid[oa])$"
+    ),
+    re.compile(
+        r"^(?:is|did\s+i\s+mark)\s+(?P<what>.+?)\s+(?:marked\s+)?(?:as\s+)?(?:seen|watched)$"
+    ),
 )
 
 
@@ -1541,16 +1558,22 @@ def read_state_question(text: str) -> StateQuestion | None:
     """The title `text` asks the state of ("já vi Duna?", "is Dune on my list?"), or None.
     A question said as a statement ("já vi Duna", a mark) needs its "?"; one that opens
     with a question's own words ("what rating did I give Dune") does not."""
-    raw = text.strip()
-    if len(raw) > 200 or raw.count("?") > 1 or "?" in raw[:-1]:
+    raw = re.sub(r"\?+$", "?", text.strip())  # "já vi o urso??"
+    if len(raw) > 200 or "?" in raw[:-1]:
         return None
     said = _Said.of(raw)
+    norm = said.norm
+    # "será que eu já vi X?", "X ou não?": the question said around it
+    lead = _WONDER.match(norm)
+    at = lead.end() if lead is not None else 0
+    tail = _OR_NOT.search(norm)
+    norm = " " * at + norm[at : tail.start() if tail is not None else len(norm)]
     for pattern in (*_ASK_STATE, *(_STATED_STATE if raw.endswith("?") else ())):
-        m = pattern.match(said.norm)
+        m = pattern.match(norm[at:])
         if m is None:
             continue
-        start, end = m.start("what"), m.end("what")
-        obj = said.norm[start:end]
+        start, end = at + m.start("what"), at + m.end("what")
+        obj = norm[start:end]
         if _target(obj) is not None or obj in _NOUNS or _when_inside(obj) is not None:
             return None  # "já vi esse?", "já vi duna ontem?": the planner's
         named = _typed_title(said, obj, start, end)

@@ -797,3 +797,32 @@ async def test_a_title_off_the_list_is_the_show_of_that_name_before_a_film_with_
     assert where.text.startswith("Onde assistir Dark (2017) (BR):"), where.text
     assert "Netflix" in where.text, where.text
     assert items == []
+
+
+def test_whether_a_title_is_seen_is_read_in_the_ways_people_ask_it() -> None:
+    for said, title in (
+        ("eu já vi duna ou não?", "duna"),
+        ("será que eu já vi duna?", "duna"),
+        ("duna ta marcado como visto?", "duna"),
+        ("is dune marked as watched?", "dune"),
+        ("i already saw dune?", "dune"),
+        ("ja vi dark??", "dark"),
+    ):
+        found = read(said)
+        assert isinstance(found, StateQuestion), said
+        assert found.title == title, said
+    assert isinstance(read("i already saw dune"), MarkRequest)  # no "?": a mark
+    assert read("sera que chove amanha?") is None
+
+
+async def test_asking_whether_a_title_is_seen_answers_from_storage_and_changes_nothing(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna, nota 8")
+        seen = await lembra.say("será que eu já vi duna?")
+        left = await lembra.say("superbad ta marcado como visto?")
+        items = {i.title: i.done for i in await lembra.items()}
+    assert seen.text == "Duna (2021) está na sua lista, já marcado como visto · 8/10.", seen.text
+    assert left.text == "Superbad (2007) está na sua lista, ainda para ver.", left.text
+    assert items == {"Duna": True, "Superbad": False, "Dark": False}
