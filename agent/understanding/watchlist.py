@@ -776,11 +776,12 @@ def _read_counts(said: str) -> ListRequest | None:
 # a list read by its parts, as a count is: an asking or showing word first, then a state
 # said by a word ("left", "falta", "haven't watched"), every other word filler
 _LIST_WORD: Final = re.compile(
-    r"^(?:(?:e|ok|entao|so|and|okay|then|agora|now)\s+)*(?:o que|oq|que|quais|qual|mostra|mostre|"
-    r"lista|what|whats|which|show|list|anything|any|algum|alguma|tem algum|tem alguma)\b"
+    r"^(?:(?:e|ok|entao|so|and|okay|then|agora|now)\s+)*(?:o que|oq|que|quais|qual|"
+    r"(?:me\s+)?(?:mostra|mostre|lista|fala|diz)|what|whats|which|show|list|tell me|anything|any|"
+    r"algum|alguma|tem algum|tem alguma)\b"
 )
 _LIST_FILLER: Final = frozenset(
-    "o que oq quais qual mostra mostre lista what whats which show list anything any algum "
+    "o que oq quais qual mostra mostre lista fala diz what whats which show list anything any algum "
     "alguma algo something for ones one s tell me ainda meus minhas my".split()
 )
 # a list said by its type first: "filmes que eu já vi", "séries vistas", "my unwatched shows"

@@ -739,6 +739,8 @@ def test_lists_by_state_are_read_by_their_parts_type_first_too() -> None:
         ("what's on my watch list?", "left", WATCHABLE),
         ("series pra ver", "left", ("tv_show",)),
         ("que filmes ainda estao na lista pra ver?", "left", ("movie",)),
+        ("me diz quais filmes eu ja vi", "done", ("movie",)),
+        ("me mostra o que eu já terminei", "done", WATCHABLE),
     ):
         found = read(said)
         assert isinstance(found, ListRequest), said
