@@ -899,6 +899,14 @@ _WHERE: Final = re.compile(
     r"(?:onde|aonde|em que lugar|em qual (?:streaming|plataforma|servico))\s+(?:(?:eu|da|posso|consigo|tem|que|pra|para)\s+)*"
     r"(?:assistir|assisto|ver|vejo|passa|esta passando|ta passando|tem|encontro|achar|acho|streamar)"
     r"(?:\s+(?:a|o)\b)?|"
+    r"em\s+(?:qual|que)\s+(?:streaming|plataforma|servico)\s+(?:ta|esta)(?:\s+(?:a|o)\b)?|"
+    # "dá pra ver Duna em algum lugar?", "tem Duna pra assistir online?"
+    r"(?:da pra|consigo|posso|tem como)\s+(?:ver|assistir|streamar)\s+(?P<anyw>.+?)\s+"
+    r"(?:em algum lugar|em algum canto|online|em algum streaming|por ai)|"
+    r"tem\s+(?P<anyw2>.+?)\s+(?:pra|para)\s+(?:ver|assistir)\s+(?:online|em algum lugar|em streaming)|"
+    # "what app is Dune on?"
+    r"(?:what|which)\s+(?:app|service|platform|streaming service|streamer)\s+(?:is|s)\s+"
+    r"(?P<app>.+?)\s+on|"
     r"(?:qual|que)\s+(?:streaming|plataforma|servico)\s+(?:tem|passa)|"
     r"(?:ta|esta|tem)\s+(?:em|no|na)\s+(?:qual|que|algum|algu?ma)\s+(?:streaming|plataforma|servico)|"
     r"is\s+(?P<is>.+?)\s+(?:streaming|available|on\s+streaming)(?:\s+(?:anywhere|somewhere|online))|"
@@ -1067,7 +1075,8 @@ def read_where(text: str) -> WhereRequest | None:
     m = _WHERE.match(said.norm)
     if m is None:
         return _named_first(raw)
-    group = next((g for g in ("it", "told", "is", "pt", "pt2") if m.group(g)), "what")
+    named = ("it", "told", "is", "pt", "pt2", "anyw", "anyw2", "app")
+    group = next((g for g in named if m.group(g)), "what")
     start, end = m.start(group), m.end(group)
     country: str | None = None
     obj = said.norm[start:end]

@@ -757,6 +757,10 @@ def test_a_where_question_asked_about_asking_or_after_its_title_names_the_title(
         ("e succession? onde passa?", "succession"),
         ("where does succession stream", "succession"),
         ("vc sabe qual streaming tem duna?", "duna"),
+        ("dá pra ver duna em algum lugar?", "duna"),
+        ("tem duna pra assistir online?", "duna"),
+        ("em qual plataforma tá duna?", "duna"),
+        ("what app is dune on?", "dune"),
     ):
         found = read(said)
         assert isinstance(found, WhereRequest), said
@@ -765,6 +769,7 @@ def test_a_where_question_asked_about_asking_or_after_its_title_names_the_title(
         "sabe se duna é bom?",
         "sabe onde fica o shopping?",
         "comprei pipoca? onde passa?",
+        "onde ta o controle?",
     ):
         assert not isinstance(read(said), WhereRequest), said
 
