@@ -23,6 +23,7 @@ constraint, or filler; one word of none of these declines the message (a pick as
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
@@ -859,13 +860,24 @@ _COUNT_KNOWN: Final = tuple(sorted({*_NOUNS, *_LEFT_WORDS, *_DONE_WORDS}))
 _COUNT_FILLER_WORDS: Final = _COUNT_FILLER | _LIST_FILLER
 
 
-def _spelled_right(word: str) -> str:
-    """`word`, or the one type or state word it misspells by a letter ("asisti", "flimes",
-    "watchd"): only for words of 5 letters or more, and only when one word is that close."""
-    if len(word) < 5 or word in _COUNT_FILLER_WORDS or word in _COUNT_KNOWN:
+def _count_part(word: str) -> str:
+    """What a count's word says: its type, or the state."""
+    return _NOUNS.get(word) or ("left" if word in _LEFT_WORDS else "done")
+
+
+def _spelled_right(
+    word: str,
+    known: tuple[str, ...] = _COUNT_KNOWN,
+    filler: frozenset[str] = _COUNT_FILLER_WORDS,
+    part: Callable[[str], object] = _count_part,
+) -> str:
+    """`word`, or the `known` word it misspells by a letter ("asisti", "flimes", "watchd",
+    "comdy", "recomend"): only for words of 5 letters or more, and only when every word
+    that close says the same (`part`)."""
+    if len(word) < 5 or word in filler or word in known:
         return word
-    near = [k for k in _COUNT_KNOWN if abs(len(k) - len(word)) <= 1 and OSA.distance(k, word) <= 1]
-    return near[0] if len(near) == 1 else word
+    near = [k for k in known if abs(len(k) - len(word)) <= 1 and OSA.distance(k, word) <= 1]
+    return near[0] if near and len({part(k) for k in near}) == 1 else word
 
 
 def _types_of(noun: str | None, *, reading: bool, watching: bool) -> tuple[ItemType, ...]:
@@ -1231,6 +1243,16 @@ _NOT_SUGGESTING: Final = frozenset(
     "salvar salve save add adiciona adicionar adicione guarda guardar marca marcar mark "
     "desmarca unmark move mover troca trocar edita editar muda mudar".split()
 )
+# the words a pick is asked with, for reading them misspelled by a letter ("recomend",
+# "comdy", "asisto"): of 6 letters or more ("acaso" is no "acao"), never a state word (a
+# misspelled "assisti" is no "assisto")
+_SUGGEST_KNOWN: Final = tuple(
+    sorted(
+        w
+        for w in {*_ASKING, *_NOUNS, *_GENRE_WORDS, *_WATCHING, *_WANTING, "tonight", "weekend"}
+        if len(w) >= 6 and w not in _NOT_SUGGESTING
+    )
+)
 _DIMINUTIVE: Final = re.compile(r"^(?P<stem>[a-z]{2,})(?:inh|zinh)[oa]s?$")
 
 
@@ -1261,7 +1283,7 @@ def read_suggest(text: str) -> SuggestRequest | None:
     own_list = _OWN_LIST.search(spaced) is not None
     clauses = [
         [
-            _as_known(w)
+            _as_known(_spelled_right(w, _SUGGEST_KNOWN, _SUGGEST_FILLER, _suggest_part))
             for w in _genre_phrases(_MINUTES.sub(" ", _UNSEEN_SAID.sub(" ", clause))).split()
         ]
         for clause in re.split(r"[,.;!?]+", expand_chat(_spaced_marks(raw)))
@@ -1362,6 +1384,11 @@ def _spaced_marks(raw: str) -> str:
     return " ".join(
         _spaced(part) + mark for part, mark in re.findall(r"([^,.;!?]*)([,.;!?]*)", raw)
     )
+
+
+def _suggest_part(word: str) -> object:
+    """What a pick's word says: its role, and the type or genre it names."""
+    return (_suggest_role(word), _NOUNS.get(word), _GENRE_WORDS.get(word))
 
 
 def _suggest_role(word: str) -> str | None:

@@ -525,6 +525,8 @@ async def test_counts_and_seen_lists_follow_the_marks_of_the_same_session(db: Da
         ("nao sei o que ver hj, alguma ideia?", None, (), None),
         ("help me pick a movie from my list", "movie", (), None),
         ("i cant decide what to watch tonight", None, (), None),
+        ("recomend me a comdy from my list", None, ("comedy",), None),
+        ("qual filme eu asisto hoje?", "movie", (), None),
     ],
 )
 def test_a_pick_from_the_own_list_reads_its_genre_type_and_length_wherever_they_stand(
@@ -545,6 +547,7 @@ def test_a_pick_from_the_own_list_reads_its_genre_type_and_length_wherever_they_
         "nao sei o que fazer hoje",  # not knowing what to do is no pick from the list
         "quero tirar a comédia da minha lista",  # a change to the list
         "apaga o filme de terror da minha lista",
+        "tem algum filme por acaso pra hoje?",  # "acaso" is no misspelled "ação"
         "não sei que filme eu vi",
     ],
 )
