@@ -711,27 +711,28 @@ def _minutes(minutes: int) -> str:
 
 def _suggested_reply(turn: Turn, outcome: Suggested) -> Reply:
     lang = turn.language
+    lines: list[str] = []
+    if outcome.instead_of is not None:  # "a series to binge" when only movies are unseen
+        what = plural(2, outcome.instead_of, lang, with_count=False)
+        key = "suggest_none_of_type" if outcome.instead_because == "unseen" else "suggest_none_fit"
+        lines.append(text(key, lang, what=what))
     if not outcome.picks:
-        key = {
-            "nothing_unseen": "suggest_nothing_unseen",
-            "nothing_fits": "suggest_nothing_fits",
-            "no_details": "suggest_no_details",
-        }[outcome.none_because or "nothing_fits"]
-        if outcome.none_because == "nothing_unseen" and not any(
+        if outcome.waiting:  # what could not be checked (saved without TMDB), named
+            return _unchecked_reply(turn, outcome, lines)
+        key = (
+            "suggest_nothing_fits"
+            if outcome.none_because == "nothing_fits"
+            else "suggest_nothing_unseen"
+        )
+        if key == "suggest_nothing_unseen" and not any(
             turn.user.counts.get(t, 0) for t in WATCHABLE
         ):
             key = "suggest_nothing_saved"
-        if outcome.waiting:  # saved without TMDB: which are unseen, not "I can't choose"
-            entries = shelves.show_items(turn, list(outcome.waiting))
-            lines = [text("suggest_no_details_list", lang, count=outcome.unseen)]
-            lines += [f"{e.number}. {e.label}" for e in entries]
-            if outcome.unseen > len(entries):
-                lines.append(text("saved_in_more", lang, count=outcome.unseen - len(entries)))
-            reply = finish(turn, "\n".join(lines), kind="deterministic")
-            return with_mark_buttons(turn, reply, entries)
-        return finish(turn, text(key, lang, count=outcome.unseen), kind="deterministic")
+        lines.append(text(key, lang, count=outcome.unseen))
+        return finish(turn, "\n".join(lines), kind="deterministic")
+    heading = "suggest_heading_instead" if outcome.instead_of is not None else "suggest_heading"
+    lines.append(text(heading, lang))
     entries = shelves.show_items(turn, [p.item for p in outcome.picks])
-    lines = [text("suggest_heading", lang)]
     for entry, pick in zip(entries, outcome.picks, strict=True):
         why: list[str] = [g.lower() if lang == "pt" else g for g in pick.genres]
         if pick.minutes and pick.item.type == "tv_show":
@@ -745,6 +746,30 @@ def _suggested_reply(turn: Turn, outcome: Suggested) -> Reply:
             why.append(text("suggest_oldest", lang))
         reason = f" — {', '.join(why)}" if why else ""
         lines.append(f"{entry.number}. {entry.label}{reason}")
+    reply = finish(turn, "\n".join(lines), kind="deterministic")
+    return with_mark_buttons(turn, reply, entries)
+
+
+def _unchecked_reply(turn: Turn, outcome: Suggested, lines: list[str]) -> Reply:
+    """Nothing known fits, and these could not be checked: what is unknown, then them."""
+    lang = turn.language
+    unknown = set(outcome.unknown)
+    what = text(
+        "suggest_unknown_both"
+        if unknown == {"genre", "length"}
+        else "suggest_unknown_genre"
+        if unknown == {"genre"}
+        else "suggest_unknown_length",
+        lang,
+    )
+    head = text("suggest_unchecked", lang, what=what, count=outcome.unchecked)
+    if (checked := outcome.unseen - outcome.unchecked) > 0:
+        head = text("suggest_checked_none", lang, count=checked) + " " + head
+    lines.append(head)
+    entries = shelves.show_items(turn, list(outcome.waiting))
+    lines += [f"{e.number}. {e.label}" for e in entries]
+    if outcome.unchecked > len(entries):
+        lines.append(text("saved_in_more", lang, count=outcome.unchecked - len(entries)))
     reply = finish(turn, "\n".join(lines), kind="deterministic")
     return with_mark_buttons(turn, reply, entries)
 

@@ -199,20 +199,37 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "Your list has no movies, shows or videos to suggest.",
     },
     "suggest_nothing_unseen": {
-        "pt": "Você já viu tudo o que está na sua lista: nada para sugerir.",
-        "en": "You have seen everything on your list: nothing to suggest.",
+        "pt": "Você já viu todos os filmes, séries e vídeos da sua lista: nada para sugerir.",
+        "en": "You have seen every movie, show and video on your list: nothing to suggest.",
     },
     "suggest_nothing_fits": {
         "pt": "Nada na sua lista combina com isso ({count} para ver).",
         "en": "Nothing on your list fits that ({count} left to watch).",
     },
-    "suggest_no_details": {
-        "pt": "Não sei a duração nem o gênero dos itens para ver ({count}, salvos sem TMDB): não consigo escolher por isso.",
-        "en": "I don't know the length or genre of the items left to watch ({count}, saved without TMDB): I can't choose by that.",
+    # a filter the items saved without TMDB cannot be checked on: said, with the items
+    "suggest_unchecked": {
+        "pt": "Não sei {what} destes itens para ver (salvos sem TMDB), então não consigo conferir se combinam ({count}):",
+        "en": "I don't know {what} of these items left to watch (saved without TMDB), so I can't check whether they fit ({count}):",
     },
-    "suggest_no_details_list": {
-        "pt": "Não sei a duração nem o gênero dos itens para ver (salvos sem TMDB), então não escolho por isso. Estes faltam ver ({count}):",
-        "en": "I don't know the length or genre of the items left to watch (saved without TMDB), so I can't choose by that. These are left to watch ({count}):",
+    "suggest_unknown_genre": {"pt": "o gênero", "en": "the genre"},
+    "suggest_unknown_length": {"pt": "a duração", "en": "the length"},
+    "suggest_unknown_both": {"pt": "a duração nem o gênero", "en": "the length or genre"},
+    "suggest_checked_none": {
+        "pt": "Dos que eu sei, nenhum combina ({count}).",
+        "en": "Of those I know about, none fits ({count}).",
+    },
+    # a type asked for with nothing unseen: the other types' unseen items instead
+    "suggest_none_of_type": {
+        "pt": "Não há {what} para ver na sua lista.",
+        "en": "There are no {what} left to watch on your list.",
+    },
+    "suggest_none_fit": {
+        "pt": "Entre {what} para ver, nada combina com isso.",
+        "en": "None of the {what} left to watch fits that.",
+    },
+    "suggest_heading_instead": {
+        "pt": "Do resto da sua lista, para ver:",
+        "en": "From the rest of your list, to watch:",
     },
     # /pais
     "country_set": {

@@ -18,7 +18,7 @@ from agent.errors import ToolFailure
 from agent.services.tmdb import TmdbCandidate, WatchOptions
 from agent.toolkinds import Kind, Risk
 from agent.types import Reply
-from storage.documents import ItemDoc, MemoryDoc
+from storage.documents import ItemDoc, ItemType, MemoryDoc
 
 if TYPE_CHECKING:
     from agent.trust.estimates import Estimate
@@ -253,8 +253,16 @@ class Suggested:
     picks: tuple[Pick, ...]
     unseen: int  # unseen items looked at
     none_because: Literal["nothing_unseen", "nothing_fits", "no_details"] | None = None
-    # "no_details": the unseen items, oldest first, said rather than "I can't choose"
+    # "no_details": the unseen items the request could not be checked on (no genres, no
+    # runtime: saved without TMDB), oldest first, said rather than "I can't choose"
     waiting: tuple[ItemDoc, ...] = ()
+    unchecked: int = 0  # how many such items there are (`waiting` names the first few)
+    # what `waiting` lacks: "genre", "length" (both when both were asked and unknown)
+    unknown: tuple[Literal["genre", "length"], ...] = ()
+    # the type asked for that has nothing unseen ("unseen") or nothing that fits ("fits"):
+    # the picks (or why none) are of the other types
+    instead_of: ItemType | None = None
+    instead_because: Literal["unseen", "fits"] = "unseen"
 
 
 Outcome = (

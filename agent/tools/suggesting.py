@@ -11,6 +11,7 @@ nothing that fits, is said as such: never a title from elsewhere.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Literal
 
 from pydantic import Field
@@ -48,44 +49,93 @@ async def suggest(
     short: bool = False,
     binge: bool = False,
 ) -> Suggested:
-    """Up to three unseen items of the user's list that fit, each with what makes it fit."""
+    """Up to three unseen items of the user's list that fit, each with what makes it fit.
+
+    A type asked for with nothing unseen ("a series to binge" when every unseen item is a
+    movie), or none of it fitting ("a comedy show" when only movies are comedies), picks
+    from the other types, saying so (`instead_of`); items a filter cannot be checked on (no
+    genres, no runtime) are named as such, never counted as not fitting."""
     turn.facts.apply_rule("user_scope")
     turn.facts.apply_rule("suggest_from_own_list")
     short = short or any(is_short_word(w) for w in words)
     binge = binge or any(is_binge_word(w) for w in words)
     if binge and item_type is None:
         item_type = "tv_show"
-    types = (item_type,) if item_type in WATCHABLE else WATCHABLE
+    wanted = genres_of_words(list(words))
+    if item_type not in WATCHABLE:
+        unseen = await _unseen(deps, turn, WATCHABLE)
+        if not unseen:
+            return Suggested((), 0, none_because="nothing_unseen")
+        return _choose(unseen, wanted, max_minutes, short=short, binge=binge)
+    asked = await _unseen(deps, turn, (item_type,))
+    found = _choose(asked, wanted, max_minutes, short=short, binge=binge) if asked else None
+    if found is not None and (found.picks or found.none_because == "no_details"):
+        return found  # what could not be checked is said, not "nothing of it fits"
+    # nothing of that type to watch, or nothing of it fits: the other types', said so
+    others = await _unseen(deps, turn, tuple(t for t in WATCHABLE if t != item_type))
+    instead = _choose(others, wanted, max_minutes, short=short, binge=binge) if others else None
+    why: Literal["unseen", "fits"] = "fits" if asked else "unseen"
+    if instead is not None and (instead.picks or found is None):
+        return replace(instead, instead_of=item_type, instead_because=why)
+    return found or Suggested((), 0, none_because="nothing_unseen")
+
+
+def _choose(
+    unseen: list[ItemDoc],
+    wanted: frozenset[str],
+    max_minutes: int | None,
+    *,
+    short: bool,
+    binge: bool,
+) -> Suggested:
+    """Up to three of `unseen` that fit, or why none does (`unseen` is not empty)."""
+    timed = short or max_minutes is not None
+    fits: list[Pick] = []
+    unchecked: list[ItemDoc] = []
+    for item in unseen:
+        pick = _fit(item, wanted, max_minutes, timed=short)
+        if pick is not None:
+            fits.append(pick)
+        elif (wanted and not item.genres) or (timed and item.runtime_min is None):
+            unchecked.append(item)  # might fit: what the filter needs is not known
+    if not fits:
+        if not unchecked:
+            return Suggested((), len(unseen), none_because="nothing_fits")
+        unknown: list[Literal["genre", "length"]] = []
+        if wanted and any(not i.genres for i in unchecked):
+            unknown.append("genre")
+        if timed and any(i.runtime_min is None for i in unchecked):
+            unknown.append("length")
+        oldest = tuple(sorted(unchecked, key=lambda i: i.seq)[:MAX_WAITING])
+        return Suggested(
+            (),
+            len(unseen),
+            none_because="no_details",
+            waiting=oldest,
+            unchecked=len(unchecked),
+            unknown=tuple(unknown),
+        )
+    if binge:
+        fits.sort(key=lambda p: (-(p.seasons or 0), p.item.seq))
+    elif timed:
+        fits.sort(key=lambda p: (p.minutes or 0, p.item.seq))  # the shortest first
+    else:
+        fits.sort(key=lambda p: (-len(p.genres), p.item.seq))
+    picks = fits[:MAX_PICKS]
+    if not (wanted or timed or binge):
+        picks = [Pick(p.item, p.genres, p.minutes, p.seasons, oldest=True) for p in picks]
+    return Suggested(tuple(picks), len(unseen))
+
+
+async def _unseen(deps: Deps, turn: Turn, types: Sequence[ItemType]) -> list[ItemDoc]:
+    """The user's unseen items of `types`, the oldest first within each type."""
     unseen: list[ItemDoc] = []
     for each in types:
         if turn.user.counts.get(each, 0):
             unseen += await deps.db.items.list_for(
                 turn.user_id, item_type=each, limit=READ_PER_TYPE, not_done=True
             )
-    if not unseen:
-        return Suggested((), 0, none_because="nothing_unseen")
-    wanted = genres_of_words(list(words))
-    fits: list[Pick] = []
-    for item in unseen:
-        pick = _fit(item, wanted, max_minutes, timed=short)
-        if pick is not None:
-            fits.append(pick)
-    if not fits:
-        known = any(i.runtime_min or i.genres for i in unseen)
-        if known:
-            return Suggested((), len(unseen), none_because="nothing_fits")
-        oldest = tuple(sorted(unseen, key=lambda i: i.seq)[:MAX_WAITING])
-        return Suggested((), len(unseen), none_because="no_details", waiting=oldest)
-    if binge:
-        fits.sort(key=lambda p: (-(p.seasons or 0), p.item.seq))
-    elif short or max_minutes is not None:
-        fits.sort(key=lambda p: (p.minutes or 0, p.item.seq))  # the shortest first
-    else:
-        fits.sort(key=lambda p: (-len(p.genres), p.item.seq))
-    picks = fits[:MAX_PICKS]
-    if not (wanted or max_minutes or short or binge):
-        picks = [Pick(p.item, p.genres, p.minutes, p.seasons, oldest=True) for p in picks]
-    return Suggested(tuple(picks), len(unseen))
+    return unseen
 
 
 def _fit(

@@ -26,6 +26,7 @@ from agent.errors import ServiceError, ServiceNotConfigured
 from agent.services.tmdb import (
     TMDB_LANGUAGE,
     WATCH_TTL_MS,
+    TmdbCandidate,
     TmdbKind,
     WatchOptions,
     clear_candidate,
@@ -33,6 +34,7 @@ from agent.services.tmdb import (
 from agent.tools.base import Outcome, Tool, ToolArgs, ToolContext, UnknownItem, WatchFound
 from agent.tools.finding import DELETE_CUTOFF, find_named
 from agent.types import Language
+from agent.understanding.textnorm import fold
 from config.logging import log_event
 from storage.documents import ItemDoc, ItemType
 
@@ -140,17 +142,25 @@ def _kept(options: WatchOptions, now_ms: int) -> dict[str, object]:
 async def _lookup(
     deps: Deps, turn: Turn, title: str, kind: TmdbKind | None
 ) -> tuple[TmdbKind, int, str] | None:
-    """The title TMDB means by `title`: a clear match, else its first result (movies first
-    when no kind is known, then shows)."""
+    """The title TMDB means by `title`: a clear match (a movie's before a show's when no
+    kind is known), else the first result (movies first, then shows)."""
     language = TMDB_LANGUAGE[turn.language]
     kinds: tuple[TmdbKind, ...] = (kind,) if kind else ("movie", "tv")
+    first: tuple[TmdbKind, TmdbCandidate] | None = None
     for each in kinds:
         found = await deps.tmdb.search(each, title, language=language, limit=10, now_ms=turn.now_ms)
         if not found:
             continue
-        best = clear_candidate(found, title, None) or found[0]
-        return each, best.tmdb_id, titled_label(best.title, best.year)
-    return None
+        wanted = fold(title)
+        named = [c for c in found if wanted in (fold(c.title), fold(c.original_title or ""))]
+        if named:  # "slow horses": the show of that name, not a film with the words in it
+            best = clear_candidate(named, title, None) or named[0]
+            return each, best.tmdb_id, titled_label(best.title, best.year)
+        first = first or (each, clear_candidate(found, title, None) or found[0])
+    if first is None:
+        return None
+    each, best = first
+    return each, best.tmdb_id, titled_label(best.title, best.year)
 
 
 async def learn_details(deps: Deps, turn: Turn, item: ItemDoc) -> tuple[ItemDoc, WatchFound | None]:

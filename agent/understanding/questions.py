@@ -192,8 +192,10 @@ _NOT_SUBJECT: Final = frozenset(
     yesterday today week month year saved save kept have it isso isto ele ela aquilo this
     these those them algo something anything tudo everything all nada nothing i eu you
     voce vc me mim my
-    ou or sem except exceto menos fora vi assisti watched seen visto vista li""".split()
-)  # (the last: "Duna ou Matrix", "sem contar", "que eu já vi": more than a subject to search)
+    ou or sem except exceto menos fora vi assisti watched seen visto vista li
+    watch assistir falta faltam left unwatched unseen""".split()
+)  # (the last: "Duna ou Matrix", "sem contar", "que eu já vi", "still need to watch": more
+# than a subject to search, a state the watchlist's readers answer)
 _FILLERS: Final = frozenset(
     """eu i voce vc you ja already ever tenho tem have has got salvei salvou salvo salvos
     salva salvas guardei guardado guardados anotei saved stored kept did do i have

@@ -14,16 +14,20 @@ Each reader returns a typed request only when the whole message is that request 
 declines (None) otherwise; the planner, with the same tools, takes what is declined. A
 title is cut from the message as written ("Duna", not "duna"), so a reply can quote it.
 Laughter, politeness and clauses of chatter are read past first (chatter.py), and chat
-shorthand is spelled out ("onde q", "hj"). Suggestions and counts are read by their parts:
-each word an asking word, a see verb, a type, a time, a state or a constraint, or filler;
-one word of none of these declines the message.
+shorthand is spelled out ("onde q", "hj"). Suggestions, lists by state and counts are read
+by their parts: each word an asking word, a see verb, a type, a time, a state or a
+constraint, or filler; one word of none of these declines the message (a pick asked from
+"my list" reads past a few).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Final, Literal
+from typing import Final, Literal
+
+from rapidfuzz.distance import OSA
 
 from agent.understanding.chatter import quiet
 from agent.understanding.continuations import read_continuation
@@ -761,76 +765,6 @@ def _typed_title(
 
 # -- lists ----------------------------------------------------------------------------------------
 
-_LIST_OPENER: Final = r"(?:(?:e|ok|entao|so|and|okay|then)\s+)?(?:(?:agora|now)\s+)?"
-_LEFT_PT: Final = re.compile(
-    r"^"
-    + _LIST_OPENER
-    + r"(?:(?:lista|mostra|me mostra)\s+(?:o|os|as)\s+que|(?:(?:lista|mostra|me mostra)\s+)?(?:o\s+)?(?:que|quais|qual))\s+(?:(?:(?P<noun1>"
-    + _NOUN
-    + r")|coisas)\s+)?"
-    r"(?:que\s+)?(?:eu\s+)?(?:ainda\s+)?(?:"
-    r"falta(?:m)?(?:\s+(?:eu|pra eu|para eu|pra mim))?|tenho\s+(?:pra|para|que)|(?:ainda\s+)?tem\s+(?:pra|para)(?=\s+(?:ver|assistir|ler))|"
-    r"nao\s+(?P<nv>vi|assisti|li)|(?:ta|esta|estao|tao)\s+(?:pra|para)|sobrou|sobraram|resta(?:m)?|"
-    r"(?:ta|esta|estao|tao)\s+faltando(?:\s+(?:eu|pra eu|para eu|pra mim))?|"
-    r"(?:ta|esta|estao|tao|sao|seguem|continuam)\s+(?:pendentes?|nao vist[oa]s|sem ver))"
-    r"(?:\s+(?P<verb>ver|assistir|ler|fazer))?(?:\s+ainda)?(?:\s+(?:da|na)\s+(?:minha\s+)?lista)?$"
-)
-_LEFT_NOUN_PT: Final = re.compile(
-    r"^(?:(?:lista|mostra|me mostra|quero ver)\s+)?(?:(?:os|as|meus|minhas|minha\s+lista\s+de)\s+)?(?P<noun1>"
-    + _NOUN
-    + r")\s+(?:que\s+)?(?:(?:eu\s+)?(?:ainda\s+)?(?:nao\s+(?:vi|assisti|li)|falta(?:m)?\s+(?:ver|assistir|ler))"
-    r"|(?:nao vist[oa]s|pendentes|pra ver|para ver|a ver|por ver|nao lid[oa]s|pra ler|para ler))"
-    r"(?:\s+ainda)?$"
-)
-_LEFT_EN: Final = re.compile(
-    r"^" + _LIST_OPENER + r"(?:what|which)\s+(?:(?P<noun1>" + _NOUN + r")\s+)?"
-    r"(?:(?:is|s|are)\s+)?(?:"
-    r"left(?:\s+(?:to\s+(?P<verb>watch|see|read)|on\s+my\s+(?:list|watchlist)))?|"
-    r"(?:do|did)\s+i\s+(?:still\s+)?(?:have\s+)?(?:left\s+)?to\s+(?P<verb2>watch|see|read)|"
-    r"(?:have|ve|do)\s+i\s+(?:still\s+)?(?:got|have)\s+(?:left\s+)?(?:still\s+)?(?:to\s+(?P<verb5>watch|see|read)|left)|"
-    r"haven\s*t\s+i\s+(?P<verb3>seen|watched|read)(?:\s+yet)?|"
-    r"(?:do\s+i\s+)?still\s+(?:need|have)\s+to\s+(?P<verb4>watch|see|read)|"
-    r"(?:still\s+)?on\s+my\s+(?:watch\s*list|(?:to\s+)?watch\s+list|list\s+to\s+watch|to\s+see\s+list)|"
-    r"(?:still\s+)?(?:unwatched|unseen|unread|not\s+watched|not\s+seen))$"
-)
-_LEFT_NOUN_EN: Final = re.compile(
-    r"^(?:(?:list|show me|show)\s+)?(?:(?:my|the)\s+)?(?:(?:unwatched|unseen|unread)\s+(?P<noun1>"
-    + _NOUN
-    + r")|(?P<noun2>"
-    + _NOUN
-    + r")\s+(?:that\s+)?i\s+(?:still\s+)?(?:haven\s*t|have\s+not)\s+(?:seen|watched|read)(?:\s+yet)?"
-    r"|(?P<noun3>" + _NOUN + r")\s+(?:left\s+)?to\s+(?:watch|see|read)|my\s+watch\s*list)$"
-)
-_DONE_PT: Final = re.compile(
-    r"^"
-    + _LIST_OPENER
-    + r"(?P<q>(?:(?:lista|mostra|me mostra|me fala|me diz)\s+)?(?:o\s+|tudo\s+)?(?:que|quais|qual)\s+|"
-    r"(?:lista|mostra|me mostra)\s+(?:(?:os|as|meus|minhas)\s+)?)?"
-    r"(?:(?:os|as|meus|minhas)\s+)?(?:(?P<noun1>" + _NOUN + r")\s+)?(?:que\s+)?(?:eu\s+)?(?:ja\s+)?"
-    r"(?:(?P<see>vi|assisti|terminei|marquei como vist[oa]s?)|(?P<read>li|marquei como lid[oa]s?))"
-    r"(?P<period>\s+.+)?$"
-)
-_DONE_NOUN_PT: Final = re.compile(
-    r"^(?:(?:lista|mostra|me mostra)\s+)?(?:(?:os|as|meus|minhas)\s+)?(?P<noun1>"
-    + _NOUN
-    + r")\s+(?:vist[oa]s|assistid[oa]s|lid[oa]s|feit[oa]s|conclu[ií]d[oa]s)(?P<period>\s+.+)?$"
-)
-_DONE_EN: Final = re.compile(
-    r"^"
-    + _LIST_OPENER
-    + r"(?:(?:what|which)\s+(?:(?P<noun1>"
-    + _NOUN
-    + r")\s+)?(?:have|did)\s+i\s+(?:already\s+)?"
-    r"(?:(?P<see>seen|watched|watch|see|finished|finish)|(?P<read>read))"
-    r"|(?:show\s+me|list|tell\s+me)\s+what\s+i\s*(?:ve|have)?\s+(?:already\s+)?"
-    r"(?:(?P<see2>seen|watched|finished)|(?P<read2>read))"
-    r"|(?:(?:list|show me|show)\s+)?(?:(?:my|the)\s+)?(?:(?:watched|seen|read|finished)\s+(?P<noun2>"
-    + _NOUN
-    + r")|(?P<noun3>"
-    + _NOUN
-    + r")\s+(?:that\s+)?i\s*(?:ve|have)?\s+(?:already\s+)?(?:seen|watched|read|finished)))"
-    r"(?P<period>\s+.+)?$"
-)
 _LIST_TAIL: Final = re.compile(
     r"\s+(?:da|na|on|from|in)\s+(?:minha|my)\s+(?:lista|list|watchlist)$|\s+(?:ainda|yet|so far|ate agora|agora|now|right now)$"
 )
@@ -849,12 +783,9 @@ def read_list(text: str) -> ListRequest | None:
     counted = _read_counts(said)
     if counted is not None or _COUNT_WORD.match(said):
         return counted
-    found = _read_list(words)
-    if found is None and _ON_WATCHLIST.search(said):  # "what's on my watchlist"
-        found = _read_list(said)
-    if found is None and _LIST_WORD.match(said):
-        found = _read_count(said, count=False)  # "show me what I haven't watched"
-    return found
+    if _LIST_WORD.match(said) or _TYPE_FIRST.match(said):
+        return _read_count(said, count=False)  # "show me what I haven't watched"
+    return None
 
 
 # -- counts by state, read by their parts -------------------------------------------------------
@@ -874,15 +805,25 @@ _LEFT_WORDS: Final = frozenset(
     "pendentes left unwatched unseen unread remaining".split()
 )
 _NOT_WORDS: Final = frozenset("nao not haven havent didn didnt never t".split())
+# "preciso ver", "still need to watch", "tenho que ver": what is still owed is what is left
+_OWED_WORDS: Final = frozenset("preciso precisa precisam need needs gotta must".split())
 _READING_WORDS: Final = frozenset("li lidos lidas read unread ler".split())
 # "tenho pra ver", "to watch": still to see when no done word is said
-_TO_SEE: Final = re.compile(r"\b(?:pra|para|a|por|to)\s+(?:ver|assistir|ler|watch|see|read)\b")
+_TO_SEE: Final = re.compile(r"\b(?:pra|para|a|por|to|que)\s+(?:ver|assistir|ler|watch|see|read)\b")
+_SEE_WORD: Final = re.compile(r"\b(?:ver|assistir|ler|watch|see|read)\b")
+_ABOUT_SEEING: Final = re.compile(
+    r"\b(?:ver|assistir|watch|see|vi|assisti|terminei|vimos|assistimos|maratonei|watched|seen|"
+    r"saw|finished|binged|vist[oa]s?|assistid[oa]s?|unwatched|unseen|watch\s*list)\b"
+)
+_OWNED: Final = re.compile(r"\b(?:tem|tenho|ha|have|got|still|lista|list|watchlist)\b")
+_LISTED: Final = re.compile(r"\b(?:lista|list|watchlist)\b")
 _COUNT_FILLER: Final = frozenset(
     "quantos quantas how many eu ja ainda already still have has ve i do did are is was there "
     "tem tenho ha que that da na minha lista list on my so far ate agora till until now yet "
     "total no em ao todo in of them deles delas me the os as de do from ver assistir ler "
     "watch see read to pra para a por coisas itens things items as como marked marquei "
-    "voce you u e and ok okay entao so then foram foi sao were been".split()
+    "voce you u e and ok okay entao so then foram foi sao were been am got esta estao ta tao "
+    "with for finish terminar acabar".split()
 )
 
 
@@ -909,16 +850,26 @@ def _read_counts(said: str) -> ListRequest | None:
 # a list read by its parts, as a count is: an asking or showing word first, then a state
 # said by a word ("left", "falta", "haven't watched"), every other word filler
 _LIST_WORD: Final = re.compile(
-    r"^(?:(?:e|ok|entao|so|and|okay|then|agora|now)\s+)*(?:o que|oq|quais|qual|mostra|mostre|"
-    r"lista|what|whats|which|show|list|anything|any|algum|alguma|tem algum|tem alguma)\b"
+    r"^(?:(?:e|ok|entao|so|and|okay|then|agora|now)\s+)*(?:o que|oq|que|quais|qual|"
+    r"(?:me\s+)?(?:mostra|mostre|lista|fala|diz)|what|whats|which|show|list|tell me|anything|any|"
+    r"algum|alguma|tem algum|tem alguma)\b"
 )
 _LIST_FILLER: Final = frozenset(
-    "o que oq quais qual mostra mostre lista what whats which show list anything any algum "
-    "alguma algo something for ones one s tell me ainda".split()
+    "o que oq quais qual mostra mostre lista fala diz what whats which show list anything any algum "
+    "alguma algo something for ones one s tell me ainda meus minhas my".split()
 )
+# a list said by its type first: "filmes que eu já vi", "séries vistas", "my unwatched shows"
+_TYPE_FIRST: Final = re.compile(
+    r"^(?:(?:lista|mostra|me mostra|show me|show|list)\s+)?(?:(?:os|as|meus|minhas|my|the)\s+)?"
+    r"(?:(?:watched|seen|finished|unwatched|unseen|unread|read)\s+)?(?:" + _NOUN + r")\b"
+)
+# "what's on my watchlist?": the list to watch is what is left
+_WATCHLIST: Final = re.compile(r"\bwatch\s*list\b")
 
 
 def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
+    """A count (or with `count` False a list) read by its parts: an asking word, a state, a
+    type, a period at the end, every other word filler; None when a word is of none."""
     words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", part.strip()))
     period: Period | None = None
     if (phrase := window_phrase(words, at_end=True)) is not None:
@@ -928,10 +879,11 @@ def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
         period = window
         words = words[: -len(phrase)].strip()
     noun: str | None = None
-    done = left = negated = reading = False
-    for at, word in enumerate(words.split()):
-        if not count and at == 0 and word in ("show", "list", "lista"):
+    done = left = negated = reading = owed = False
+    for at, said_word in enumerate(words.split()):
+        if not count and at == 0 and said_word in ("show", "list", "lista"):
             continue  # "show me what...": the verb, not a type
+        word = _spelled_right(said_word)
         if word in _NOUNS or word in ("coisas", "itens", "things", "items"):
             if noun is not None and noun != word:
                 return None  # "quantos filmes e séries": not one count
@@ -942,72 +894,63 @@ def _read_count(part: str, *, count: bool = True) -> ListRequest | None:
             done = True
         elif word in _NOT_WORDS:
             negated = True
+        elif word in _OWED_WORDS:
+            owed = True
         elif word not in _COUNT_FILLER and (count or word not in _LIST_FILLER):
             return None  # "quantos filmes do Nolan eu vi?": more than a state
         reading |= word in _READING_WORDS
     if negated and not done:
         return None  # "quantos não...": not certain
+    if noun is None and "pendente" in words:
+        return None  # "o que está pendente?" may be a question or a reminder: not certain
     if negated:  # "haven't watched", "não vi": left
         done, left = False, True
-    if not done and not left and count and _TO_SEE.search(words):
+    if not done and _WATCHLIST.search(part):
+        left = True  # "what's on my watchlist?", "any shows on my watch list"
+    # "o que tem pra ver?", "still on my list to watch", "séries pra ver"
+    owned = count or _OWNED.search(words) is not None or _TYPE_FIRST.match(part) is not None
+    if (
+        not done
+        and not left
+        and owned
+        and (_TO_SEE.search(words) or owed and _SEE_WORD.search(words))
+    ):
         left = True  # "quantos filmes tenho pra ver?" ("what to watch?" asks for a pick)
     if done == left:
         return None  # no state, or both in one count: "quantos filmes eu tenho?" is no state's
     state: ListState = "done" if done else "left"
     if period is not None and state == "left":
         return None
-    types = _types_of(noun, reading=reading, watching=not reading)
-    return ListRequest(state, types, count=count, period=period, carried=count and noun is None)
+    seeing = _ABOUT_SEEING.search(part) is not None
+    # "what's left?" lists what is left of every kind (links to read too); a count of it
+    # carries the last list's type
+    types = _types_of(noun, reading=reading, watching=count and not reading or seeing)
+    carried = noun is None and (count or not (seeing or reading or _LISTED.search(part)))
+    return ListRequest(state, types, count=count, period=period, carried=carried)
 
 
-_ON_WATCHLIST: Final = re.compile(r"\bwatch\s*list$")
+_COUNT_KNOWN: Final = tuple(sorted({*_NOUNS, *_LEFT_WORDS, *_DONE_WORDS}))
+_COUNT_FILLER_WORDS: Final = _COUNT_FILLER | _LIST_FILLER
 
 
-_LIST_READERS: Final[tuple[tuple[re.Pattern[str], ListState], ...]] = (
-    (_LEFT_PT, "left"),
-    (_LEFT_NOUN_PT, "left"),
-    (_LEFT_EN, "left"),
-    (_LEFT_NOUN_EN, "left"),
-    (_DONE_PT, "done"),
-    (_DONE_NOUN_PT, "done"),
-    (_DONE_EN, "done"),
-)
+def _count_part(word: str) -> str:
+    """What a count's word says: its type, or the state."""
+    return _NOUNS.get(word) or ("left" if word in _LEFT_WORDS else "done")
 
 
-def _read_list(words: str) -> ListRequest | None:
-    for pattern, state in _LIST_READERS:
-        m = pattern.match(words)
-        if m is None:
-            continue
-        groups = m.groupdict()
-        if pattern is _DONE_PT and not (groups.get("q") or groups.get("noun1")):
-            continue  # "vi", "li": no question, no list
-        period: Period | None = None
-        if groups.get("period"):
-            window = WINDOWS.get(groups["period"].strip())
-            period = None if window == "last_week" else window
-            if period is None:
-                return None  # "filmes que eu vi com a Ana": not a list by state
-        noun = _first(groups, "noun")
-        if noun is None and "pendente" in words:
-            return None  # "o que está pendente?" may be a question or a reminder: not certain
-        verb = _first(groups, "verb") or groups.get("nv")
-        verb = {"vi": "ver", "assisti": "ver", "li": "ler"}.get(verb or "", verb)
-        seeing = _first(groups, "see") is not None
-        reading = _first(groups, "read") is not None or verb in ("ler", "read")
-        watching = verb in ("ver", "assistir", "watch", "see", "seen", "watched") or seeing
-        types = _types_of(
-            noun, reading=reading, watching=watching or bool(re.search(r"\bwatch", words))
-        )  # "still on my list to watch"
-        carried = noun is None and verb is None and not reading and not seeing
-        carried = carried and re.search(r"\b(?:lista|list|watchlist)\b", words) is None
-        return ListRequest(state, types, period=period, carried=carried)
-    return None
-
-
-def _first(groups: dict[str, Any], name: str) -> str | None:
-    """The first of a match's groups `name`, `name`2... (or `name`1...) that holds words."""
-    return next((v for k, v in groups.items() if k.startswith(name) and v), None)
+def _spelled_right(
+    word: str,
+    known: tuple[str, ...] = _COUNT_KNOWN,
+    filler: frozenset[str] = _COUNT_FILLER_WORDS,
+    part: Callable[[str], object] = _count_part,
+) -> str:
+    """`word`, or the `known` word it misspells by a letter ("asisti", "flimes", "watchd",
+    "comdy", "recomend"): only for words of 5 letters or more, and only when every word
+    that close says the same (`part`)."""
+    if len(word) < 5 or word in filler or word in known:
+        return word
+    near = [k for k in known if abs(len(k) - len(word)) <= 1 and OSA.distance(k, word) <= 1]
+    return near[0] if near and len({part(k) for k in near}) == 1 else word
 
 
 def _types_of(noun: str | None, *, reading: bool, watching: bool) -> tuple[ItemType, ...]:
@@ -1041,13 +984,23 @@ _WHERE: Final = re.compile(
     r"(?:onde|aonde|em que lugar|em qual (?:streaming|plataforma|servico))\s+(?:(?:eu|da|posso|consigo|tem|que|pra|para)\s+)*"
     r"(?:assistir|assisto|ver|vejo|passa|esta passando|ta passando|tem|encontro|achar|acho|streamar)"
     r"(?:\s+(?:a|o)\b)?|"
+    r"em\s+(?:qual|que)\s+(?:streaming|plataforma|servico)\s+(?:ta|esta)(?:\s+(?:a|o)\b)?|"
+    # "dá pra ver Duna em algum lugar?", "tem Duna pra assistir online?"
+    r"(?:da pra|consigo|posso|tem como)\s+(?:ver|assistir|streamar)\s+(?P<anyw>.+?)\s+"
+    r"(?:em algum lugar|em algum canto|online|em algum streaming|por ai)|"
+    r"tem\s+(?P<anyw2>.+?)\s+(?:pra|para)\s+(?:ver|assistir)\s+(?:online|em algum lugar|em streaming)|"
+    # "what app is Dune on?"
+    r"(?:what|which)\s+(?:app|service|platform|streaming service|streamer)\s+(?:is|s)\s+"
+    r"(?P<app>.+?)\s+on|"
     r"(?:qual|que)\s+(?:streaming|plataforma|servico)\s+(?:tem|passa)|"
     r"(?:ta|esta|tem)\s+(?:em|no|na)\s+(?:qual|que|algum|algu?ma)\s+(?:streaming|plataforma|servico)|"
     r"is\s+(?P<is>.+?)\s+(?:streaming|available|on\s+streaming)(?:\s+(?:anywhere|somewhere|online))|"
     r"(?P<pt>.+?)\s+(?:tem|ta|esta|passa)\s+(?:em|no|na)\s+(?:algum|alguma|qual|que)\s+"
     r"(?:streaming|plataforma|servico)|"
-    r"(?:where|how)\s+(?:can|do|could|should)\s+i\s+(?:watch|stream|see|find)|"
-    r"where\s+(?:is|s|are)\s+(?P<it>.+?)\s+(?:streaming|available|playing|on)|"
+    r"(?:where|how)\s+(?:(?:can|do|could|should)\s+i|i\s+(?:can|could|should))\s+(?:watch|stream|see|find)|"
+    r"where\s+(?:is|s|are|does|do)\s+(?P<it>.+?)\s+(?:streaming|available|playing|on|stream|play)|"
+    # asked about asking: "(any idea) where Dune is streaming"
+    r"where\s+(?P<told>.+?)\s+(?:is|s|are)\s+(?:streaming|available|playing|on)|"
     r"where\s+to\s+(?:watch|stream)|"
     r"(?:what|which)\s+(?:streaming\s+)?(?:service|platform|streamer)s?\s+(?:has|have|is|carries)|"
     r"(?:what|which)\s+streaming\s+(?:has|have|carries)|"
@@ -1149,10 +1102,51 @@ def _where_of(
     return None if named is None else replace(asked, title=named[0], type=named[1])
 
 
+# a clause that only says the question saves nothing: "não precisa salvar", "só
+# curiosidade", "just asking, don't add it"
+_NO_SAVE: Final = re.compile(
+    r"^(?:(?:mas|but|e|and|ok|so|only|pfv|pls|please)\s+)*(?:"
+    r"(?:(?:eu\s+|i\s+)?(?:nao|n|no|not|dont|don t|do not|never|nem|sem|without|no need to)\s+"
+    r"(?:(?:precisa|precisa de|tem que|quero|vou|need to|want to|wanna|gonna|pode|vai|am|m|"
+    r"estou|to|ta)\s+)?"
+    r"(?:(?:salv|guard|adicion|anot|bot|coloc)(?:ar|a|e|o|ando)|coloque|por|poe|pondo|"
+    r"add|adding|save|saving|keep|keeping|put|putting|list|listing|store|storing))"
+    r"(?:\s+(?:(?:ele|ela|isso|esse|essa|nada|nao|n|ainda|it|that|this|anything|yet|"
+    r"(?:na|a|to|on|in)\s+(?:minha\s+|my\s+|the\s+)?(?:lista|list|watchlist))))*|"
+    r"(?:(?:e|is|it s|its|foi|i m|im|i was|eu)\s+)?(?:so|just|only|apenas|by)?\s*(?:pra saber|"
+    r"para saber|queria saber|quero saber|perguntando|curiosidade|por curiosidade|"
+    r"uma pergunta|asking|curious|wondering|out of curiosity|a question|checking|pergunta)|"
+    r"no need"
+    r")(?:\s+(?:mesmo|ne|hein|viu|ok|tambem|too|lol))*$"
+)
+
+
+def _without_no_save(raw: str) -> str:
+    """`raw` without the clauses at its end that only say nothing is to be saved."""
+    while True:
+        m = re.search(r"[,;.!?]\s*([^,;.!?]+?)[\s,;.!?]*$", raw)
+        if m is None or _NO_SAVE.match(_spaced(m.group(1))) is None:
+            return raw
+        raw = raw[: m.start(1)].rstrip()
+        raw = raw.rstrip(",;") if not raw.endswith("?") else raw
+
+
+# a question asked about asking: "sabe onde passa X?", "do you know where I can watch X"
+_ASKED_ABOUT: Final = re.compile(
+    r"^(?:(?:e|and|so|ok)\s+)?(?:(?:voce|vc|tu)\s+)?(?:sabe|saberia|sabes)(?:\s+me\s+(?:dizer|falar))?\s+|"
+    r"^(?:(?:e|and|so|ok)\s+)?(?:(?:do|would)\s+you\s+know|(?:can|could)\s+you\s+tell\s+me|"
+    r"any\s+idea|me\s+(?:diz|fala|conta))\s+(?=onde|aonde|where|em\s+qual|qual|which|what)"
+)
+
+
 def read_where(text: str) -> WhereRequest | None:
     """The title `text` asks where to watch ("onde assistir Duna?", "e o Coringa, onde
-    passa?"), or None."""
-    raw = text.strip()
+    passa?"), or None; a clause saying nothing is to be saved ("só curiosidade, não salva")
+    and a frame around the question ("sabe onde...", "do you know where...") are no part
+    of it."""
+    raw = _without_no_save(text.strip())
+    if (frame := _ASKED_ABOUT.match(fold_same_length(raw))) is not None:
+        raw = raw[frame.end() :]
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
     if (on_service := _service_question(raw)) is not None:
@@ -1166,7 +1160,8 @@ def read_where(text: str) -> WhereRequest | None:
     m = _WHERE.match(said.norm)
     if m is None:
         return _named_first(raw)
-    group = next((g for g in ("it", "is", "pt", "pt2") if m.group(g)), "what")
+    named = ("it", "told", "is", "pt", "pt2", "anyw", "anyw2", "app")
+    group = next((g for g in named if m.group(g)), "what")
     start, end = m.start(group), m.end(group)
     country: str | None = None
     obj = said.norm[start:end]
@@ -1187,9 +1182,10 @@ def read_where(text: str) -> WhereRequest | None:
 def _named_first(raw: str) -> WhereRequest | None:
     """ "e a série Dark, tá em qual streaming?", "and Dune, where can I watch it?": the title
     before the comma, the question after it (with no title of its own)."""
-    head, comma, question = raw.partition(",")
-    if not comma or "," in question:
+    parts = re.match(r"^([^,?]*)[,?]\s*([^,]+)$", raw)  # "e Dark? onde passa?" too
+    if parts is None:
         return None
+    head, question = parts.groups()
     asked = read_where(question)
     if asked is None or asked.title or asked.paid or asked.target != Target("pronoun"):
         return None
@@ -1209,22 +1205,33 @@ def _named_first(raw: str) -> WhereRequest | None:
 
 _SHORT: Final = re.compile(r"\b(?:curt[oa]s?|rapid[oa]s?|short|quick|quickie|pequen[oa]s?)\b")
 _BINGE: Final = re.compile(r"\b(?:maratona|maratonar|maratono|binge|binging|bingeable)\b")
+# a length: "2h", "1h30", "duas horas e meia", "an hour and a half", "90 min"
+_LENGTH: Final = (
+    r"(?:(?P<h>\d{1,2}|uma|duas|tres|one|two|three|an|a)\s*(?:h|hr|hrs|hora|horas|hour|hours)"
+    r"(?:\s*(?:e\s+)?(?P<hm>\d{1,2}|meia)(?:\s*(?:min|minutos|m))?)?(?:\s+and\s+a\s+half)?"
+    r"|(?P<m>\d{2,3})\s*(?:min|mins|minutos|minutes|m))"
+)
+# at most so long, the limit said before the length, or after it ("2 horas no máximo"), or
+# as the time there is ("tenho 1 hora livre", "I only have 90 min")
 _MINUTES: Final = re.compile(
-    r"\b(?:menos de|ate|no maximo|max|maximo|under|less than|at most|up to|shorter than|below|"
+    r"\b(?:(?:menos de|ate|no maximo|max|maximo|under|less than|at most|up to|shorter than|below|"
     r"within|abaixo de|mais curt[oa]s? (?:que|do que)|"
     # "nothing longer than 2h", "nada com mais de 2h", "que não passe de 2h"
     r"(?:nothing|no|not|nada|nao|sem)\s+(?:(?:com|with|that s|that is|que|q)\s+)?"
-    r"(?:longer|more|over|mais|passe|passar|passa|acima)(?:\s+(?:longo|longa|than|de|que|do que))*)\s+"
-    r"(?:(?P<h>\d{1,2}|uma|duas|tres|one|two|three|an|a)\s*(?:h|hr|hrs|hora|horas|hour|hours)"
-    r"(?:\s*(?:e\s+)?(?P<hm>\d{1,2}|meia)(?:\s*(?:min|minutos|m))?)?(?:\s+and\s+a\s+half)?"
-    r"|(?P<m>\d{2,3})\s*(?:min|mins|minutos|minutes|m))\b"
+    r"(?:longer|more|over|mais|passe|passar|passa|acima)(?:\s+(?:longo|longa|than|de|que|do que))*|"
+    r"(?:(?:so|only|just)\s+)?(?:tenho|temos|have|ve got|got)(?:\s+(?:so|only|just))?)\s+"
+    + _LENGTH
+    + r"(?:\s+(?:livre|livres|free|to spare|sobrando))?"
+    r"|"
+    + _LENGTH.replace("?P<", "?P<after_")
+    + r"\s+(?:no maximo|no max|max|tops|at most|or less|ou menos|no mais))\b"
 )
 _HALF: Final = re.compile(r"\b(?:and a half|e meia|e meio)\b")
 _GENRE_WORDS: Final[dict[str, str]] = {
     word: genre
     for genre, words in {
         "comedy": "comedia comedias comedy comedies engracado engracada funny rir",
-        "light": "leve leves light lighthearted feel-good feelgood tranquilo chill relax relaxar "
+        "light": "leve leves light lighthearted feel_good feelgood tranquilo chill relax relaxar "
         "descontraido",
         "action": "acao action",
         "adventure": "aventura aventuras adventure",
@@ -1234,9 +1241,9 @@ _GENRE_WORDS: Final[dict[str, str]] = {
         "drama": "drama dramas dramatico",
         "romance": "romance romances romantico romantica romantic romcom",
         "documentary": "documentario documentarios documentary documentaries doc",
-        "scifi": "ficcao sci-fi scifi science-fiction",
+        "scifi": "ficcao ficcao_cientifica sci_fi scifi science_fiction",
         "fantasy": "fantasia fantasy",
-        "crime": "crime policial criminal",
+        "crime": "crime policial criminal true_crime",
         "mystery": "misterio mystery",
         "family": "familia family infantil kids criancas",
         "war": "guerra war",
@@ -1266,23 +1273,25 @@ _GENRE_NAMES: Final[dict[str, str]] = {
 _ASKING: Final = frozenset(
     "sugere sugira sugerir sugestao sugestoes recomenda recomende recomendar recomendacao "
     "recomendacoes indica indique indicar indicacao indicacoes dica dicas escolhe escolha "
+    "escolher decidir decide "
     "suggest suggestion suggestions recommend recommendation recommendations pick choose "
     "idea ideas ideia ideias".split()
 )
 _WANTING: Final = frozenset(
     "quero queria preciso afim fim bora vamos rola tem tenho got have want need "
-    "feel like wanna fala diz manda tell give".split()
+    "feel like wanna fala diz manda tell give gimme mood craving".split()
 )
 _SOME: Final = frozenset(
     "algo alguma algum alguns algumas something anything some any um uma a an".split()
 )
-_ASKING_WHAT: Final = frozenset("que qual quais what which".split())
+_ASKING_WHAT: Final = frozenset("que qual quais what whats which".split())
 _WATCHING: Final = frozenset(
     "ver vejo veja veria assistir assisto assista assistiria maratonar maratono comecar "
     "comeco comecaria watch see binge start watching".split()
 )
 _WHEN_WORDS: Final = frozenset(
-    "hoje agora noite tonight tn now rn today fds weekend fim semana mais tarde later "
+    "hoje agora noite night tonight tonite 2nite tn now rn today fds weekend fim semana mais "
+    "tarde later "
     "depois".split()
 )
 _SUGGEST_FILLER: Final = frozenset(
@@ -1290,7 +1299,7 @@ _SUGGEST_FILLER: Final = frozenset(
     "minha my lista list watchlist on in from this essa esta that s is are which "
     "voce you u should can could would do does will posso devo vou poderia deveria "
     "gente nos we us a pro ai la hein entao so ok hmm tipo to estou "
-    "first primeiro primeira antes next coisa thing tv one ones".split()
+    "first primeiro primeira antes next coisa thing tv one ones im".split()
 )
 # past see verbs and state words: a mark or a list, never a suggestion
 # "que eu ainda não vi", "I haven't seen": what a suggestion picks from anyway
@@ -1301,7 +1310,21 @@ _UNSEEN_SAID: Final = re.compile(
 )
 _NOT_SUGGESTING: Final = frozenset(
     "vi assisti terminei maratonei li watched seen saw finished read falta faltam "
-    "left unwatched unseen quantos quantas how many".split()
+    "left unwatched unseen quantos quantas how many "
+    # a change to the list: "tira a comédia da minha lista", "add a comedy to my list"
+    "tira tirar tire remove remover remova apaga apagar apague deleta deletar delete salva "
+    "salvar salve save add adiciona adicionar adicione guarda guardar marca marcar mark "
+    "desmarca unmark move mover troca trocar edita editar muda mudar".split()
+)
+# the words a pick is asked with, for reading them misspelled by a letter ("recomend",
+# "comdy", "asisto"): of 6 letters or more ("acaso" is no "acao"), never a state word (a
+# misspelled "assisti" is no "assisto")
+_SUGGEST_KNOWN: Final = tuple(
+    sorted(
+        w
+        for w in {*_ASKING, *_NOUNS, *_GENRE_WORDS, *_WATCHING, *_WANTING, "tonight", "weekend"}
+        if len(w) >= 6 and w not in _NOT_SUGGESTING
+    )
 )
 _DIMINUTIVE: Final = re.compile(r"^(?P<stem>[a-z]{2,})(?:inh|zinh)[oa]s?$")
 
@@ -1322,14 +1345,20 @@ def _as_known(word: str) -> str:
 def read_suggest(text: str) -> SuggestRequest | None:
     """The suggestion `text` asks for ("o que eu vejo hoje?", "algo curtinho pra hj"), or
     None: read by its parts, an asking word, a see verb or a type, a time, a constraint
-    (short, binge, a genre, at most so long), each word one of these or filler."""
+    (short, binge, a genre, at most so long), each word one of these or filler. A message
+    that asks for a pick from the user's own list ("... what do you suggest from my list?")
+    is read past a few words of no part (a mood, an adjective) wherever they stand."""
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
     spaced = expand_chat(_Said.of(raw).norm)  # "oq eu vejo hj?"
     max_minutes = _max_minutes(spaced)
+    own_list = _OWN_LIST.search(spaced) is not None
     clauses = [
-        [_as_known(w) for w in _MINUTES.sub(" ", _UNSEEN_SAID.sub(" ", clause)).split()]
+        [
+            _as_known(_spelled_right(w, _SUGGEST_KNOWN, _SUGGEST_FILLER, _suggest_part))
+            for w in _genre_phrases(_MINUTES.sub(" ", _UNSEEN_SAID.sub(" ", clause))).split()
+        ]
         for clause in re.split(r"[,.;!?]+", expand_chat(_spaced_marks(raw)))
         if clause.strip()
     ]
@@ -1338,15 +1367,19 @@ def read_suggest(text: str) -> SuggestRequest | None:
     genre_words: list[str] = []
     short = binge = False
     said_any = False
+    passed: list[str] = []  # words of no part read past in a pick from the own list
     for words in clauses:
         # a time word alone does not make a clause a request: "hoje foi puxado, ..."
         known = [w for w in words if _suggest_role(w) not in (None, "when")]
         unknown = [w for w in words if _suggest_role(w) is None and w not in _SUGGEST_FILLER]
         strong = [w for w in known if _suggest_role(w) not in ("want", "some")]
-        if unknown and (strong or any(w in _NOT_SUGGESTING for w in words)):
+        if unknown and any(w in _NOT_SUGGESTING for w in words):
+            return None  # "vi duna, o que eu vejo hoje?": a mark or a count too
+        if unknown and strong and not own_list:
             return None  # "o que eu vejo com a Ana?": more than this reader knows
-        if unknown:
+        if unknown and not strong:
             continue  # "tô mó cansado", "gotta wake up early tmrw": a clause that asks nothing
+        passed += unknown
         said_any = True
         for word in words:
             role = _suggest_role(word)
@@ -1362,7 +1395,7 @@ def read_suggest(text: str) -> SuggestRequest | None:
                 genre_words.append(word)
             short |= role == "short"
             binge |= role == "binge"
-    if not said_any or item_type not in (None, *WATCHABLE):
+    if not said_any or item_type not in (None, *WATCHABLE) or len(passed) > MAX_PASSED:
         return None
     constrained = short or binge or bool(max_minutes) or bool(genre_words)
     sure = (
@@ -1371,6 +1404,12 @@ def read_suggest(text: str) -> SuggestRequest | None:
         or (what and watching)
         or (watching and (wanting or when) and (some or item_type is not None or when))
     )
+    if passed:  # read past words: only a request for a pick of something to watch
+        sure = (
+            sure
+            and (asking or what or wanting)
+            and (constrained or watching or item_type is not None)
+        )
     if not sure:
         return None  # "algo", "filme", "quero ver": nothing this reader can pick by
     if binge and item_type is None:
@@ -1384,11 +1423,45 @@ def read_suggest(text: str) -> SuggestRequest | None:
     )
 
 
+# "da minha lista", "from my list", "on my watchlist": a pick from what the user saved
+_OWN_LIST: Final = re.compile(
+    r"\b(?:(?:da|na|dessa|nessa)\s+(?:minha\s+)?lista|(?:from|on|off|in)\s+(?:my|the)\s+"
+    r"(?:watch\s*)?list|(?:from|on|in)\s+my\s+watchlist)\b"
+)
+MAX_PASSED: Final = 4
+# genre names of two words, one token each ("ficção científica", "sci-fi", "feel good")
+_GENRE_PHRASES: Final = re.compile(
+    r"\b(?:ficcao cientifica|science fiction|sci fi|feel good|true crime)\b"
+)
+
+
+# not knowing what to pick asks for a pick: "não sei o que ver", "idk what to watch", "help
+# me choose", "me ajuda a escolher"
+_UNDECIDED: Final = re.compile(
+    r"\b(?:(?:eu\s+)?nao\s+sei|(?:i\s+)?(?:don t|dont|do not)\s+know|idk|no\s+idea|"
+    r"(?:i\s+)?can t\s+decide|(?:i\s+)?cant\s+decide|nao\s+consigo\s+(?:decidir|escolher)|"
+    r"(?:me\s+)?ajuda(?:\s+a)?|help\s+me)"
+    r"(?=\s+(?:o\s+que|oq|que|qual|what|which|escolher|decidir|pick|choose|decide)\b)"
+)
+
+
+def _genre_phrases(words: str) -> str:
+    """`words` with each genre name of two words joined into one ("sci fi" -> "sci_fi"),
+    and not knowing what to pick said as the asking word it is."""
+    words = _UNDECIDED.sub(" sugere ", words)
+    return _GENRE_PHRASES.sub(lambda m: m.group(0).replace(" ", "_"), words)
+
+
 def _spaced_marks(raw: str) -> str:
     """`raw` folded as `_Said.norm` is, its clause marks (, . ; ! ?) kept as words' ends."""
     return " ".join(
         _spaced(part) + mark for part, mark in re.findall(r"([^,.;!?]*)([,.;!?]*)", raw)
     )
+
+
+def _suggest_part(word: str) -> object:
+    """What a pick's word says: its role, and the type or genre it names."""
+    return (_suggest_role(word), _NOUNS.get(word), _GENRE_WORDS.get(word))
 
 
 def _suggest_role(word: str) -> str | None:
@@ -1421,12 +1494,13 @@ def _max_minutes(words: str) -> int | None:
     m = _MINUTES.search(words)
     if m is None:
         return None
-    if m.group("m"):
-        return int(m.group("m"))
+    at = "after_" if m.group("h") is None and m.group("m") is None else ""
+    if m.group(f"{at}m"):
+        return int(m.group(f"{at}m"))
     hours = {"uma": 1, "one": 1, "an": 1, "a": 1, "duas": 2, "two": 2, "tres": 3, "three": 3}
-    h = m.group("h")
+    h = m.group(f"{at}h")
     total = 60 * (int(h) if h.isdigit() else hours[h])
-    extra = m.group("hm")
+    extra = m.group(f"{at}hm")
     if extra:
         total += 30 if extra == "meia" else int(extra)
     elif _HALF.search(m.group(0)):
@@ -1530,7 +1604,7 @@ def read_save_named(text: str) -> SaveNamed | None:
     return SaveNamed(1 if m.group("one") else 2)
 
 
-# the question, with the title in `what`; a PT statement form ("já vi X") only with "?"
+# the question, with the title in `what`
 _ASK_STATE: Final = (
     # "is X still on my to-watch list?": still, or the to-watch list (bare membership, "is
     # X on my list?", is a question about saved things, not about the state)
@@ -1543,15 +1617,6 @@ _ASK_STATE: Final = (
         r"(?P<what>.+?)(?:\s+(?:yet|already))?$"
     ),
     re.compile(r"^do\s+i\s+still\s+(?:need|have)\s+to\s+(?:watch|see)\s+(?P<what>.+?)$"),
-    re.compile(
-        r"^(?P<what>.+?)\s+(?:(?:ainda\s+(?:esta|ta)|(?:esta|ta)\s+ainda)\s+na\s+(?:minha\s+)?lista"
-        r"(?:\s+(?:pra|para|de)\s+ver)?|(?:esta|ta)\s+na\s+(?:minha\s+)?lista\s+(?:pra|para|de)\s+ver"
-        r"(?:\s+ainda)?)$"
-    ),
-    re.compile(
-        r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"
-    ),
-    re.compile(r"^(?:ainda\s+)?falta\s+(?:eu\s+)?(?:ver|assistir)\s+(?P<what>.+?)$"),
 )
 # what the user said of an item: its rating, seen date, or that nothing was kept ("que nota eu
 # dei pro X?", "what did I rate X?", "o que eu achei de X?"); a question without its "?"
@@ -1580,21 +1645,61 @@ _ASK_OPINION: Final = (
 )
 
 
+_WONDER: Final = re.compile(
+    r"^(?:sera\s+que|sabe\s+se|voce\s+sabe\s+se|vc\s+sabe\s+se|i\s+wonder\s+if|"
+    r"do\s+you\s+know\s+if|(?:can|could)\s+you\s+check\s+if)\s+"
+)
+_OR_NOT: Final = re.compile(r"\s+(?:ou\s+nao|or\s+not)$")
+# forms a statement also has ("X ainda está na lista", "já vi X", "falta ver X"): a question
+# only with its "?"
+_STATED_STATE: Final = (
+    re.compile(
+        r"^(?P<what>.+?)\s+(?:(?:ainda\s+(?:esta|ta)|(?:esta|ta)\s+ainda)\s+na\s+(?:minha\s+)?lista"
+        r"(?:\s+(?:pra|para|de)\s+ver)?|(?:esta|ta)\s+na\s+(?:minha\s+)?lista\s+(?:pra|para|de)\s+ver"
+        r"(?:\s+ainda)?)$"
+    ),
+    re.compile(
+        r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"
+    ),
+    re.compile(r"^(?:ainda\s+)?falta\s+(?:eu\s+)?(?:ver|assistir)\s+(?P<what>.+?)$"),
+    re.compile(
+        r"^(?:i\s+)?(?:already\s+)?(?:saw|watched|seen|finished)\s+(?P<what>.+?)(?:\s+already)?$"
+    ),
+    # "já marquei X como visto?", "X tá marcado como visto?", "is X marked as watched?"
+    re.compile(r"^(?:eu\s+)?(?:ja\s+)?marquei\s+(?P<what>.+?)\s+como\s+(?:vist[oa]|assistid[oa])$"),
+    re.compile(
+        r"^(?P<what>.+?)\s+(?:ta|esta|ja\s+ta|ja\s+esta)\s+(?:marcad[oa]\s+)?como\s+"
+        r"(?:vist[oa]|assistid[oa])$"
+    ),
+    re.compile(
+        r"^(?:is|did\s+i\s+mark)\s+(?P<what>.+?)\s+(?:marked\s+)?(?:as\s+)?(?:seen|watched)$"
+    ),
+)
+
+
 def read_state_question(text: str) -> StateQuestion | None:
-    """The title `text` asks the state of ("já vi Duna?", "is Dune on my list?"), or None."""
-    raw = text.strip()
-    if len(raw) > 200 or raw.count("?") > 1 or "?" in raw.rstrip("?"):
+    """The title `text` asks the state of ("já vi Duna?", "is Dune on my list?") or what the
+    user said of it ("o que eu achei de X?"), or None. A question said as a statement ("já vi
+    Duna", a mark) needs its "?"; one that opens with a question's own words ("what rating did
+    I give Dune") does not."""
+    raw = re.sub(r"\?+$", "?", text.strip())  # "já vi o urso??"
+    if len(raw) > 200 or "?" in raw[:-1]:
         return None
     said = _Said.of(raw)
-    norm = re.sub(r"^(?:e|and|so|entao)\s+", "", said.norm)  # "e o que eu achei de X?"
-    offset = len(said.norm) - len(norm)
-    asked = (*_ASK_STATE, *_ASK_OPINION) if raw.endswith("?") else _ASK_OPINION
-    for pattern in asked:
-        m = pattern.match(norm)
+    norm = said.norm
+    opening = re.match(r"(?:e|and|so|entao)\s+", norm)  # "e o que eu achei de X?"
+    at = opening.end() if opening is not None else 0
+    # "será que eu já vi X?", "X ou não?": the question said around it
+    lead = _WONDER.match(norm[at:])
+    at += lead.end() if lead is not None else 0
+    tail = _OR_NOT.search(norm)
+    norm = " " * at + norm[at : tail.start() if tail is not None else len(norm)]
+    for pattern in (*_ASK_STATE, *_ASK_OPINION, *(_STATED_STATE if raw.endswith("?") else ())):
+        m = pattern.match(norm[at:])
         if m is None:
             continue
-        start, end = offset + m.start("what"), offset + m.end("what")
-        obj = said.norm[start:end]
+        start, end = at + m.start("what"), at + m.end("what")
+        obj = norm[start:end]
         if _target(obj) is not None or obj in _NOUNS or _when_inside(obj) is not None:
             return None  # "já vi esse?", "já vi duna ontem?": the planner's
         named = _typed_title(said, obj, start, end)

@@ -311,7 +311,7 @@ async def test_suggestions_come_only_from_the_unseen_items_with_why(db: Database
         assert "Nada na sua lista combina" in none.text
         await lembra.say("vi o superbad")
         await lembra.say("terminei dark")
-        assert "já viu tudo" in (await lembra.say("o que eu vejo hoje?")).text
+        assert "já viu todos" in (await lembra.say("o que eu vejo hoje?")).text
 
 
 # -- the planner's tools ----------------------------------------------------------------------

@@ -5,16 +5,25 @@ counts by the words that make them, unmarking in other words, "tem X na Netflix?
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from agent.understanding.chatter import quiet
 from agent.understanding.intent import IntentClassifier
+from agent.understanding.questions import read_question
 from agent.understanding.watchlist import (
     WATCHABLE,
     ListRequest,
     MarkRequest,
+    StateQuestion,
     SuggestRequest,
     WhereRequest,
+    genres_of_words,
     read,
+    read_list,
+    read_state_question,
+    read_suggest,
+    read_where,
 )
 from storage import Database
 from tests.agent.test_watchlist import CATALOGUE, item, watching
@@ -449,3 +458,381 @@ def test_a_line_by_its_hash_with_already_after_it_is_that_line() -> None:
         assert isinstance(found, MarkRequest), said
         assert found.target is not None, said
         assert (found.target.kind, found.target.value, found.title) == ("number", 2, ""), said
+
+
+# -- questions about the watchlist, wave 9: counts, seen lists, picks, where off the list ---------
+
+
+def test_what_is_still_owed_is_counted_as_left() -> None:
+    for said, state, types in (
+        ("how many movies do i still need to watch", "left", ("movie",)),
+        ("quantos filmes eu ainda preciso ver?", "left", ("movie",)),
+        ("qntos filmes tenho que ver ainda", "left", ("movie",)),
+        ("how many films have i got left", "left", ("movie",)),
+        ("how many shows am i done with?", "done", ("tv_show",)),
+        ("quantas séries ainda estão pra ver", "left", ("tv_show",)),
+    ):
+        found = read(said)
+        assert isinstance(found, ListRequest), said
+        assert (found.state, found.types, found.count) == (state, types, True), said
+    for said in ("quantos filmes eu preciso?", "how many movies do i need to buy"):
+        assert read(said) is None, said
+
+
+async def test_counts_and_seen_lists_follow_the_marks_of_the_same_session(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+        left_en = await lembra.say("how many movies do i still need to watch")
+        left_pt = await lembra.say("qts filmes eu ainda preciso assistir?")
+        seen_en = await lembra.say("which movies have i seen")
+        seen_pt = await lembra.say("quais filmes eu ja vi?")
+        await lembra.say("terminei dark")
+        shows = await lembra.say("quantas series eu ja terminei")
+        shows_left = await lembra.say("e quantas faltam?")
+    assert left_en.text == "1 movie left to watch.", left_en.text
+    assert left_pt.text == "Falta ver 1 filme.", left_pt.text
+    assert "Duna" in seen_en.text, seen_en.text
+    assert "Superbad" not in seen_en.text, seen_en.text
+    assert "Duna" in seen_pt.text, seen_pt.text
+    assert "Superbad" not in seen_pt.text, seen_pt.text
+    assert shows.text == "Você já viu 1 série.", shows.text
+    assert shows_left.text == "Falta ver 0 séries.", shows_left.text
+
+
+@pytest.mark.parametrize(
+    ("said", "item_type", "genres", "minutes"),
+    [
+        (
+            "im in the mood for a comedy tonight, what do u suggest from my list",
+            None,
+            ("comedy",),
+            None,
+        ),
+        ("gimme a funny show for tonight from my list", "tv_show", ("funny",), None),
+        (
+            "bora ver uma comedia hj a noite, qual vc indica da minha lista?",
+            None,
+            ("comedia",),
+            None,
+        ),
+        ("what's a good sci-fi movie on my list to watch tonight?", "movie", ("sci_fi",), None),
+        ("me indica uma ficcao cientifica da minha lista", None, ("ficcao_cientifica",), None),
+        ("hj quero algo com menos de 2h, qual da lista?", None, (), 120),
+        ("tonite i want smth scary, any pick from my watchlist?", None, ("scary",), None),
+        ("2 horas no maximo, o que eu vejo?", None, (), 120),
+        ("tenho 1 hora livre, qual filme da lista eu vejo", "movie", (), 60),
+        ("i only have 90 min, what should i watch", None, (), 90),
+        ("nao sei o que ver hj, alguma ideia?", None, (), None),
+        ("help me pick a movie from my list", "movie", (), None),
+        ("i cant decide what to watch tonight", None, (), None),
+        ("recomend me a comdy from my list", None, ("comedy",), None),
+        ("qual filme eu asisto hoje?", "movie", (), None),
+    ],
+)
+def test_a_pick_from_the_own_list_reads_its_genre_type_and_length_wherever_they_stand(
+    said: str, item_type: str | None, genres: tuple[str, ...], minutes: int | None
+) -> None:
+    found = read(said)
+    assert isinstance(found, SuggestRequest), said
+    assert (found.type, found.genre_words, found.max_minutes) == (item_type, genres, minutes), said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "me indica um restaurante bom da minha lista",  # nothing to watch in it
+        "me recomenda uma série boa",  # a good one anywhere: not a pick from the list
+        "vi duna da minha lista, qual eu vejo agora?",  # a mark too
+        "what did i save from my list tonight?",
+        "nao sei o que fazer hoje",  # not knowing what to do is no pick from the list
+        "quero tirar a comédia da minha lista",  # a change to the list
+        "apaga o filme de terror da minha lista",
+        "tem algum filme por acaso pra hoje?",  # "acaso" is no misspelled "ação"
+        "não sei que filme eu vi",
+    ],
+)
+def test_words_of_no_part_are_read_past_only_in_a_pick_of_something_to_watch(said: str) -> None:
+    assert not isinstance(read(said), SuggestRequest), said
+
+
+async def test_a_genre_said_in_either_language_picks_by_tmdb_genre_names(db: Database) -> None:
+    async with watching(db) as lembra:
+        comedy = await lembra.say(
+            "im in the mood for a comedy tonight, what do u suggest from my list"
+        )
+        comedia = await lembra.say(
+            "bora ver uma comedia hj a noite, qual vc indica da minha lista?"
+        )
+        scifi = await lembra.say("algum sci-fi pra hoje?")
+        short = await lembra.say("hj quero algo com menos de 2h, qual da lista?")
+    assert "Superbad" in comedy.text, comedy.text
+    assert "Duna" not in comedy.text, comedy.text
+    assert "Superbad" in comedia.text, comedia.text
+    assert "Duna" not in comedia.text, comedia.text
+    assert "Duna" in scifi.text, scifi.text
+    assert "Superbad" not in scifi.text, scifi.text
+    assert "Superbad" in short.text, short.text
+    assert "Duna" not in short.text, short.text
+
+
+async def test_a_type_with_nothing_unseen_offers_the_unseen_of_the_other_types(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("maratonei dark")
+        binge = await lembra.say("need a series to binge this weekend, which one from my list?")
+        pt = await lembra.say("me indica uma série pra hoje")
+    assert "seen everything" not in binge.text, binge.text
+    assert binge.text.startswith("There are no shows left to watch on your list."), binge.text
+    assert "Duna" in binge.text, binge.text
+    assert "Superbad" in binge.text, binge.text
+    assert pt.text.startswith("Não há séries para ver na sua lista."), pt.text
+    assert "Duna" in pt.text, pt.text
+
+
+async def test_a_genre_no_item_can_be_checked_on_is_said_with_the_items_it_could_be(
+    db: Database,
+) -> None:
+    no_tmdb = "https://api.themoviedb.org/3"  # its public host with no key: "not configured"
+    async with open_lembra(db, tmdb_base_url=no_tmdb) as lembra:
+        await lembra.say("salva o filme duna")
+        await lembra.say("salva o filme superbad")
+        unknown = await lembra.say("me indica uma comédia da minha lista")
+    assert "Nada na sua lista combina" not in unknown.text, unknown.text
+    assert unknown.text.splitlines() == [
+        "Não sei o gênero destes itens para ver (salvos sem TMDB), então não consigo conferir se"
+        " combinam (2):",
+        "1. duna",
+        "2. superbad",
+    ]
+
+
+async def test_items_known_not_to_fit_and_items_not_known_are_told_apart(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("salva o filme o auto da compadecida")  # not on TMDB: saved as written
+        await lembra.say("já vi superbad")
+        reply = await lembra.say("what comedy should i watch tonight from my list?")
+    lines = reply.text.splitlines()
+    assert lines[0].startswith("Of those I know about, none fits (2)."), reply.text
+    assert "the genre" in lines[0], reply.text
+    assert lines[1:] == ["1. o auto da compadecida"], reply.text
+
+
+async def test_where_a_title_off_the_list_streams_is_answered_and_nothing_is_saved(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        before = len(await lembra.items())
+        english = await lembra.say("and tenet, where's that on? just asking, dont add it")
+        portuguese = await lembra.say("onde passa tenet? nao precisa salvar")
+        curious = await lembra.say("where can i stream tenet, just curious")
+        after = await lembra.items()
+    for reply in (english, portuguese, curious):  # Tenet streams in BR only
+        assert "Tenet (2020)" in reply.text, reply.text
+        assert "JustWatch" in reply.text, reply.text
+    assert "Prime Video" in portuguese.text, portuguese.text
+    assert len(after) == before
+    assert "Tenet" not in {i.title for i in after}
+
+
+def test_a_clause_saying_nothing_is_to_be_saved_is_no_part_of_the_title() -> None:
+    for said, title in (
+        ("onde assistir dark? não salva", "dark"),
+        ("where can i stream severance? dont save it pls", "severance"),
+        ("onde vejo duna? só pra saber, não precisa adicionar na lista", "duna"),
+        ("where's the bear streaming? no need to add it", "the bear"),
+        ("where can i watch oppenheimer? not saving it", "oppenheimer"),
+        ("onde passa oppenheimer? so queria saber", "oppenheimer"),
+        ("where can i find dune online, not adding it to my list", "dune"),
+    ):
+        found = read(said)
+        assert isinstance(found, WhereRequest), said
+        assert found.title == title, said
+
+
+def test_a_rating_question_needs_no_question_mark_a_statement_does() -> None:
+    asked = read("what rating did i give dune")
+    assert isinstance(asked, StateQuestion)
+    assert asked.title == "dune"
+    assert isinstance(read("já vi duna"), MarkRequest)
+    assert isinstance(read("já vi duna?"), StateQuestion)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(
+        [
+            "how many ",
+            "quantos ",
+            "gimme a ",
+            "im in the mood for ",
+            "onde passa ",
+            "and ",
+            "what rating did i give ",
+            "which ",
+            "sabe onde passa ",
+            "nao sei o que ver ",
+            "e ",
+            "séries ",
+        ]
+    ),
+    st.text(max_size=40),
+    st.sampled_from(
+        [
+            "",
+            " from my list",
+            " da minha lista?",
+            "? nao precisa salvar",
+            ", where's that on? just asking, dont add it",
+            " sci-fi tonight",
+            " ficção científica hj",
+            " still need to watch",
+            "? só curiosidade.",
+            " 2 horas no maximo",
+            ", tenho 1 hora livre",
+            "? onde passa?",
+            " que eu ja asisti",
+        ]
+    ),
+)
+def test_the_question_readers_never_raise(head: str, middle: str, tail: str) -> None:
+    said = head + middle + tail
+    read(said)
+    read_list(said)
+    read_suggest(said)
+    read_where(said)
+    read_state_question(said)
+    read_question(said)
+    genres_of_words(said.split())
+
+
+def test_a_count_reads_a_state_or_type_word_misspelled_by_a_letter() -> None:
+    for said, state, types in (
+        ("quantos filmes eu ja asisti", "done", ("movie",)),
+        ("how many flims have i watchd", "done", ("movie",)),
+        ("how many series do i have left to finish", "left", ("tv_show",)),
+        ("how many movies are left for me", "left", ("movie",)),
+    ):
+        found = read(said)
+        assert isinstance(found, ListRequest), said
+        assert (found.state, found.types, found.count) == (state, types, True), said
+    assert read("how many movies have i seen with karen") is None  # a name is no typo
+
+
+def test_a_watch_state_is_never_the_topic_of_a_count_about_saved_things() -> None:
+
+    for said in (
+        "how many movies do i still need to watch with karen",
+        "quantos filmes faltam com a ana",
+    ):
+        asked = read_question(said)
+        assert asked is None or not asked.subject, said
+    topic = read_question("quantos filmes sobre guerra eu tenho?")
+    assert topic is not None
+    assert topic.subject == "guerra"
+
+
+def test_lists_by_state_are_read_by_their_parts_type_first_too() -> None:
+    for said, state, types in (
+        ("séries vistas", "done", ("tv_show",)),
+        ("meus filmes ja assistidos", "done", ("movie",)),
+        ("my unwatched shows", "left", ("tv_show",)),
+        ("videos que faltam ver", "left", ("video",)),
+        ("links q nao li", "left", ("link",)),
+        ("what's on my watch list?", "left", WATCHABLE),
+        ("series pra ver", "left", ("tv_show",)),
+        ("que filmes ainda estao na lista pra ver?", "left", ("movie",)),
+        ("me diz quais filmes eu ja vi", "done", ("movie",)),
+        ("me mostra o que eu já terminei", "done", WATCHABLE),
+    ):
+        found = read(said)
+        assert isinstance(found, ListRequest), said
+        assert (found.state, found.types, found.count) == (state, types, False), said
+    for said in ("filmes que eu vi com a ana", "filme duna", "what to watch?"):
+        assert not isinstance(read(said), ListRequest), said
+
+
+def test_a_where_question_asked_about_asking_or_after_its_title_names_the_title() -> None:
+    for said, title in (
+        ("sabe onde passa succession? só curiosidade msm", "succession"),
+        ("do you know where i can watch dune", "dune"),
+        ("any idea where dune is streaming?", "dune"),
+        ("e succession? onde passa?", "succession"),
+        ("where does succession stream", "succession"),
+        ("vc sabe qual streaming tem duna?", "duna"),
+        ("dá pra ver duna em algum lugar?", "duna"),
+        ("tem duna pra assistir online?", "duna"),
+        ("em qual plataforma tá duna?", "duna"),
+        ("what app is dune on?", "dune"),
+    ):
+        found = read(said)
+        assert isinstance(found, WhereRequest), said
+        assert found.title == title, said
+    for said in (
+        "sabe se duna é bom?",
+        "sabe onde fica o shopping?",
+        "comprei pipoca? onde passa?",
+        "onde ta o controle?",
+    ):
+        assert not isinstance(read(said), WhereRequest), said
+
+
+async def test_a_type_none_of_which_fits_offers_what_fits_among_the_others(db: Database) -> None:
+    async with watching(db) as lembra:
+        comedy_show = await lembra.say("gimme a comedy show for tonight from my list")
+        scary = await lembra.say("algo de terror pra hoje?")
+    lines = comedy_show.text.splitlines()
+    assert lines[0] == "None of the shows left to watch fits that.", comedy_show.text
+    assert lines[1:] == [
+        "From the rest of your list, to watch:",
+        "1. Superbad (2007) — Comédia, 1h53",
+    ]
+    assert scary.text.startswith("Nada na sua lista combina"), scary.text
+
+
+async def test_a_title_off_the_list_is_the_show_of_that_name_before_a_film_with_its_words(
+    db: Database,
+) -> None:
+    dark_waters = {
+        "id": 552178,
+        "title": "O Preço da Verdade",
+        "original_title": "Dark Waters",
+        "release_date": "2019-11-22",
+        "providers": {"BR": {"rent": ["Apple TV"]}},
+    }
+    catalogue = {"movie": {"dark": [dark_waters]}, "tv": CATALOGUE["tv"]}
+    async with open_lembra(db, tmdb_results=catalogue) as lembra:
+        where = await lembra.say("sabe onde passa dark? só curiosidade")
+        items = await lembra.items()
+    assert where.text.startswith("Onde assistir Dark (2017) (BR):"), where.text
+    assert "Netflix" in where.text, where.text
+    assert items == []
+
+
+def test_whether_a_title_is_seen_is_read_in_the_ways_people_ask_it() -> None:
+    for said, title in (
+        ("eu já vi duna ou não?", "duna"),
+        ("será que eu já vi duna?", "duna"),
+        ("duna ta marcado como visto?", "duna"),
+        ("is dune marked as watched?", "dune"),
+        ("i already saw dune?", "dune"),
+        ("ja vi dark??", "dark"),
+    ):
+        found = read(said)
+        assert isinstance(found, StateQuestion), said
+        assert found.title == title, said
+    assert isinstance(read("i already saw dune"), MarkRequest)  # no "?": a mark
+    assert read("sera que chove amanha?") is None
+
+
+async def test_asking_whether_a_title_is_seen_answers_from_storage_and_changes_nothing(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna, nota 8")
+        seen = await lembra.say("será que eu já vi duna?")
+        left = await lembra.say("superbad ta marcado como visto?")
+        items = {i.title: i.done for i in await lembra.items()}
+    assert seen.text == "Duna (2021) está na sua lista, já marcado como visto · 8/10.", seen.text
+    assert left.text == "Superbad (2007) está na sua lista, ainda para ver.", left.text
+    assert items == {"Duna": True, "Superbad": False, "Dark": False}
