@@ -292,7 +292,9 @@ async def test_a_failing_section_gives_the_minimal_narrative(db: Database, corru
         frame = await frame_now(live)
         # written behind the runtime's back (no ledger event): seen once the cached sections lapse
         live.clock.advance(30)
-        reply, report = await live.say("me ajuda a decidir o que ver", llm=[respond("Uma nota.")])
+        reply, report = await live.say(
+            "qual a diferença entre série e minissérie?", llm=[respond("Uma nota.")]
+        )
         degraded = sample(live, "lembra_frame_degraded_total")
 
     assert frame.degraded

@@ -125,11 +125,13 @@ async def test_a_question_the_code_cannot_read_gets_only_search_tools(db: Databa
         "request_clarification",
         "where_to_watch",
         "suggest_from_list",
+        "what_i_said",
         None,
     }
     assert (
         "use só estas ferramentas: list_items, list_reminders, log_reasoning,"
-        " request_clarification, search_items, suggest_from_list, where_to_watch." in situation
+        " request_clarification, search_items, suggest_from_list, what_i_said,"
+        " where_to_watch." in situation
     )
 
 
