@@ -202,7 +202,7 @@ _FORMS: Final = {word: {form for _, form, _ in readings} for word, readings in _
     _FIELDS, _REFERRING, _TAGS, _PLACE_PREP, _TASTE, _BOUNDARY, _JOINERS, _SUBJECT_NEXT,
     _OTHER_GENERIC, _OTHER_KNOWN, _PRESENTS, _NARROW_MORE, _COPULA, _OUTSIDE, _MADE_BY, _ABOUT,
     _LEFT, _TO_SEE, _STATE_OPEN, _ENDED, _NEXT_STATE, _STILL, _TRASH, _EMPTY, _ABOUT_LIST,
-    _FINISHED, _GRADES,
+    _FINISHED, _GRADES, _ALL_OF_IT, _THATS,
 ) = map(_set, _rows("""
 reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping
   notification notificacao aviso
@@ -303,6 +303,9 @@ about_list: minha meu meus minhas my tenho have lista list falta vejo assisto as
   primeiro first recomenda recommend sugere suggest pick
 finished: complete completed concluido concluida done finished feito feita ok
 grades: rating nota score stars estrelas avaliacao
+# after a listing, what says it named every item: "só isso", "that's all", "nada mais"
+all_of_it: isso tudo it all esses essas those these else mais
+thats: so eh e ai mesmo por enquanto that thats s is only just for now nada nothing pronto ok
 """))  # fmt: skip
 (
     _COMPLETION, _PROMISING, _JUST_DID, _PART_OF, _OFFER_HEADS,
@@ -325,7 +328,12 @@ _NUMBERS: Final = {w: n for w, n in UNITS.items() if n <= 12}
 _MINE: Final = [[w] for w in ("your", "seu", "sua")]
 # what "you haven't seen it yet" says besides seeing
 _SEEN_ONLY: Final = frozenset().union(
-    _SEEN, _YOU, _NEGATIONS, _ADVERBS, _REFERRING, _set("e and yet ainda but mas have has")
+    _SEEN,
+    _YOU,
+    _NEGATIONS,
+    _ADVERBS,
+    _REFERRING,
+    _set("e and yet ainda but mas have has que which"),
 )
 _WATCHED: Final = frozenset(("movie", "tv_show", "video"))
 # an item's state said of it (DESIGN 11.5): done ("nos vistos", "marked as watched") or still
@@ -338,6 +346,7 @@ _STATE_BEFORE: Final = frozenset().union(
     _set("como as marked marcado marcada marcados marcadas nos nas entre among in ("),
 )  # fmt: skip
 _STATE_WORDS: Final = _STATE_AUX | _set("marcado marcada marked como as")
+_STATES: Final = _SEEN | _STATE_OPEN | _STATE_DONE  # words that say an item's state
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
 _TAIL: Final = frozenset().union(
@@ -433,6 +442,7 @@ class Statement:
     refers: bool = True  # naming nothing, its subject points back ("it", "ele", "seu filme")
     topic: bool = False  # absent: no item (of type) mentions the names at all
     left: bool = False  # of the items still to see ("só falta X", "2 movies left")
+    done: bool = False  # a count of the items seen or read ("you've seen 2 of your movies")
 
 
 @dataclass(frozen=True, slots=True)
@@ -602,6 +612,9 @@ def _clauses(sentence: list[Tok], language: str) -> list[tuple[list[Tok], str]]:
     current: list[Tok] = []
     for k, tok in enumerate(sentence):
         after = sentence[k + 1].w if k + 1 < len(sentence) else ""
+        then = sentence[k + 2].w if k + 2 < len(sentence) else ""
+        # "you haven't seen it and it's great": a clause of its own
+        another = after in _REFERRING and then in _COPULA
         # "salvei X e apaguei Y", "I saved X and removed Y"; not "the cut removed X and added Y"
         finite = _FORMS.get(after, set()) & {"done1", "past", "pp"} and (
             language == "pt" or any(t.w in _I_WE for t in current)
@@ -610,7 +623,10 @@ def _clauses(sentence: list[Tok], language: str) -> list[tuple[list[Tok], str]]:
         if (
             tok.w in (",", ":", "-", "–", "—", '"')
             or boundary
-            or (tok.w in ("e", "and") and (finite or after in _YOU or after in _NEXT_STATE))
+            or (
+                tok.w in ("e", "and")
+                and (finite or another or after in _YOU or after in _NEXT_STATE)
+            )
         ):
             out += [(current, tok.w)] if current else []
             current = []
@@ -822,6 +838,7 @@ class _Reader:
         self.groups: list[tuple[tuple[Name, ...], str]] = []
         self.entries: list[Name] = []  # the names of the list entries read in a row
         self.listed: list[Name] = []  # the names listed under `opened`
+        self.listing: int | None = None  # the last listing's statement: "Só isso!" completes it
 
     def line(self, toks: list[Tok], entry: bool) -> None:
         ends = [k for k, t in enumerate(toks) if t.w in ("(", "-", "–", "—", ":", ",", ".")]
@@ -846,6 +863,9 @@ class _Reader:
             )
             return
         self.said += 1
+        if self.listing is not None and _thats_all(content):  # "Seus filmes: A, B. Só isso!"
+            self.statements[self.listing] = replace(self.statements[self.listing], complete=True)
+            return
         confirm = next((k for k, w in enumerate(words[:4]) if w[:7] in ("confirm",)), None)
         if confirm is not None and words[confirm + 1 : confirm + 2] in (["que"], ["that"]):
             toks, words = toks[confirm + 2 :], words[confirm + 2 :]  # "I can confirm that X is"
@@ -900,6 +920,7 @@ class _Reader:
             elif toks[colon + 1 :]:  # "Aqui vai: 🎬 Matrix, 📝 comprar pão"
                 names = [_whole(p) for p in _parts(toks[colon + 1 :])]
                 self._state(header, [n for n in names if n.words])
+                self.listing = len(self.statements) - 1
             self.opened = None if toks[colon + 1 :] else header
             return
         if len(self.effects) == effects and len(self.statements) == statements:
@@ -945,6 +966,7 @@ class _Reader:
         """The statement whose names the entries below it listed, once they end."""
         if self.opened is not None and self.listed:
             self._state(self.opened, self.listed)
+            self.listing = len(self.statements) - 1
         self.opened, self.listed = None, []
 
     def flush(self) -> None:
@@ -1046,6 +1068,13 @@ def _whole(span: Sequence[Tok]) -> Name:
     return Name(tuple(words))
 
 
+def _thats_all(words: Sequence[str]) -> bool:
+    """ "Só isso!", "É isso", "That's all", "Só esses dois", "Nada mais": what was listed is
+    every item."""
+    said = set(words)
+    return bool(said & _ALL_OF_IT) and said <= _ALL_OF_IT | _THATS | _NUMBERS.keys()
+
+
 def _tag_question(words: Sequence[str]) -> bool:
     """ "Salvei X, tá?": a last clause that only asks for agreement."""
     tail = words[len(words) - words[::-1].index(",") :] if "," in words else []
@@ -1068,6 +1097,9 @@ def _read_clause(
     states about the list."""
     words = [t.w for t in clause]
     negated = _negated(words, language)
+    state_counts = _state_counts(words, negated, language)
+    if state_counts:
+        return [], state_counts
     empty = _about(clause, words, negated) or _emptiness(clause, language)
     counts = _counts(words)
     yours = any(w in _YOU or w in _KEPT_WORDS for w in words) or _has_place(words)
@@ -1140,6 +1172,43 @@ def _read_clause(
     if names or set(words) <= _STATE_WORDS | _STATE_OPEN | _SEEN_ONLY | _DONE_AUX:
         return [], [Statement(state, names)]  # "Heat is still unseen", "e ainda não assistida"
     return [], []
+
+
+def _state_counts(words: Sequence[str], negated: bool, language: str) -> list[Statement]:
+    """How many items of a type are seen or still to see, said of the user's list: "you've
+    watched all your movies", "não falta nada pra ver" (none still to see), "all your shows are
+    unwatched" (none seen), "você já viu 3 filmes", "you've seen two of your movies"."""
+    said = set(words)
+    mine = _I_WE & said or any("done1" in _FORMS.get(w, ()) for w in words)
+    if "§" in said or mine or _CONDITIONS & said or _NARROW_MORE & said:
+        return []  # "X is all that's left", "não marquei nada", "se você já viu todos"
+    typed = [k for k, w in enumerate(words) if _TYPE_OF.get(w) is not None]
+    if typed and words[typed[0] + 1 : typed[0] + 2] and words[typed[0] + 1] in _NARROW:
+        return []  # "todos os filmes do Nolan": which they are, storage cannot tell
+    type_ = _type_in(words)
+    seen = any(w in _SEEN for w in words)
+    still = any(w in _STATE_OPEN for w in words) or _left(words)
+    every = bool(_ALL & said)
+    none = bool(_NOTHING & said) or "any" in said or (language == "en" and "no" in said)
+    yours = bool(_YOU & said) or _has_place(words) or (language == "pt" and seen)
+    if seen and not still and yours:
+        if every and not negated:  # "você já viu todos os seus filmes"
+            return [Statement("count", type=type_, left=True)]
+        if negated and none:  # "you haven't watched any of your movies"
+            return [Statement("count", type=type_, done=True)]
+        number = next(
+            (_NUMBERS.get(w, int(w) if w.isdigit() and len(w) < 4 else None) for w in words
+             if w in _NUMBERS or w.isdigit()),
+            None,
+        )  # fmt: skip
+        counted = number is not None and (typed or _has_place(words))
+        if counted and not negated and not every:  # "você já viu 3 filmes"
+            return [Statement("count", count=number or 0, type=type_, done=True)]
+    if still and not seen and (every and not negated or none and negated):
+        # "all your shows are unwatched"; "nothing left to watch", "não falta nada pra ver"
+        done = every and not negated
+        return [Statement("count", type=type_, left=not done, done=done)]
+    return []
 
 
 def _left(words: Sequence[str]) -> bool:
@@ -1476,13 +1545,18 @@ def _year(word: str) -> bool:
     return len(word) == 4 and word.isdigit()
 
 
-def _kept(facts: ClaimFacts, type_: str, left: bool = False) -> int | None:
-    """How many items (of `type_`; still to see when `left`) the user has, None if unknown."""
-    if left:
+def _kept(facts: ClaimFacts, type_: str, left: bool = False, done: bool = False) -> int | None:
+    """How many items (of `type_`; still to see when `left`, seen or read when `done`) the
+    user has, None if unknown."""
+    if left or done:
         if facts.counts is not None and not facts.left_listed:
             return None
         types = {type_} if type_ else _WATCHED
-        return sum(1 for i in facts.items if i.type in types and not _done(i))
+        still = sum(1 for i in facts.items if i.type in types and not _done(i))
+        if left:
+            return still
+        every = (_kept(facts, t) or 0 for t in types)
+        return sum(every) - still
     if facts.counts is not None:
         return sum(n for t, n in facts.counts.items() if not type_ or t == type_)
     return sum(1 for i in facts.items if not type_ or i.type == type_)
@@ -1497,9 +1571,11 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
         return LIST_WRONG.format(what=what) if wrong else None
     if kind == "count":
         of = f" of type {statement.type}" if statement.type else ""
-        kept = _kept(facts, statement.type, statement.left)
+        kept = _kept(facts, statement.type, statement.left, statement.done)
         wrong = kept is not None and kept != statement.count
-        return LIST_WRONG.format(what=f"holds {statement.count} item(s){of}") if wrong else None
+        state = " still to see" if statement.left else " seen or read" if statement.done else ""
+        what = f"holds {statement.count} item(s){of}{state}"
+        return LIST_WRONG.format(what=what) if wrong else None
     for name in statement.names:
         said = " ".join(name.words)
         hits = _matching(name, items, strict=kind == "absent")
@@ -1523,8 +1599,13 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     )
     types = {statement.type} if statement.type else _WATCHED if statement.left else ()
     of_types = {k for k in named if not types or items[k].type in types}
-    kept = _kept(facts, statement.type, statement.left)
-    if statement.complete and kind == "member" and kept is not None and len(of_types) != kept:
+    kept = _kept(facts, statement.type, statement.left, kind == "seen")
+    if (
+        statement.complete
+        and kind in ("member", "seen")
+        and kept is not None
+        and len(of_types) != kept
+    ):
         return LIST_WRONG.format(what="holds only the items named")
     return None
 
@@ -1622,8 +1703,8 @@ async def check_model_text(
     )
     user = await deps.db.users.get(turn.user_id)
     counts = user.counts if user else {}
-    # "só falta X", "only Heat left": every item still to see, when there are not too many
-    left = any(_left(title_words(t)) for t in texts)
+    # "só falta X", "you've seen 2 of your movies": every item still to see, if not too many
+    left = any(_left(w) or _STATES & {*w} for w in map(title_words, texts))
     to_see = []
     if left:
         to_see = await deps.db.items.list_for(turn.user_id, not_done=True, limit=_TO_SEE_READ)

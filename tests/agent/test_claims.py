@@ -877,3 +877,76 @@ def test_a_count_after_a_header_is_checked() -> None:
         "movie:Up@seen",
         "movie:Alien",
     )
+
+
+# -- issue 42, third round: the state of the list as a whole ------------------------------------
+
+WATCHING = ("movie:Heat@seen", "movie:Ronin", "movie:Alien", "tv:Dark@seen", "tv:Fargo")
+ALL_SEEN = ("movie:Heat@seen", "movie:Ronin@seen", "tv:Dark@seen")
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "false"),
+    [
+        # "that's all" after a listing: the listing names every item of it
+        ("Seus filmes:\n- Heat\n- Ronin\n\nSó isso!", "pt", WATCHING, True),
+        ("Seus filmes:\n- Heat\n- Ronin\n- Alien\n\nSó isso!", "pt", WATCHING, False),
+        ("Your movies:\n1. Heat\n2. Alien\n\nThat's it.", "en", WATCHING, True),
+        ("Your movies:\n1. Heat\n2. Alien\n3. Ronin\n\nThat's all!", "en", WATCHING, False),
+        ("Pra ver: Ronin. É isso!", "pt", WATCHING, True),
+        ("Pra ver: Ronin, Alien e Fargo. É isso!", "pt", WATCHING, False),
+        # everything seen, nothing left, none seen
+        ("You've watched all your movies!", "en", WATCHING, True),
+        ("You've watched all your movies!", "en", ALL_SEEN, False),
+        ("Você já assistiu tudo que salvou!", "pt", WATCHING, True),
+        ("Você já assistiu tudo que salvou!", "pt", ALL_SEEN, False),
+        ("Nothing left to watch, you're all caught up!", "en", WATCHING, True),
+        ("Nothing left to watch, you're all caught up!", "en", ALL_SEEN, False),
+        ("Não falta nada pra ver!", "pt", WATCHING, True),
+        ("All your shows are unwatched.", "en", WATCHING, True),
+        ("All your shows are unwatched.", "en", ("tv:Dark", "tv:Fargo", "movie:Heat@seen"), False),
+        ("You haven't watched any of your movies yet.", "en", WATCHING, True),
+        ("You haven't watched any of your shows yet.", "en", ("tv:Dark", "movie:Heat@seen"), False),
+        ("Não marquei nada como visto por enquanto.", "pt", WATCHING, False),
+        # how many are seen
+        ("You've seen 2 of your movies.", "en", WATCHING, True),
+        ("You've seen one of your movies.", "en", WATCHING, False),
+        ("Você já viu 3 filmes.", "pt", WATCHING, True),
+        ("Você já viu dois títulos: Heat e Dark.", "pt", WATCHING, False),
+        # a pick said to be unseen
+        ("Da sua lista, recomendo Heat, que você ainda não viu.", "pt", WATCHING, True),
+        ("Da sua lista, recomendo Ronin, que você ainda não viu.", "pt", WATCHING, False),
+        ("From your list, try Heat — you haven't watched it and it's great.", "en", WATCHING, True),
+        (
+            "From your list, try Alien — you haven't watched it and it's great.",
+            "en",
+            WATCHING,
+            False,
+        ),
+        # named items, and what the speaker did, are no state of the whole list
+        ("Ronin and Alien are both still unwatched.", "en", WATCHING, False),
+        ("Se você já viu todos os seus filmes, posso sugerir outros.", "pt", WATCHING, False),
+    ],
+)
+def test_the_state_of_the_whole_list_is_checked(
+    message: str, language: str, stored: tuple[str, ...], false: bool
+) -> None:
+    assert refused(message, language, *stored) == false
+
+
+async def test_a_seen_count_is_checked_against_every_item_still_to_see(lembra: Lembra) -> None:
+    # Only the items a text names are read, so "you've seen all of them" is judged by the
+    # items still to see, read when the text speaks of states.
+    for title in ("Heat", "Ronin"):
+        await lembra.say(f"anota: {title}")
+
+    false = await lembra.say(
+        "já li tudo?",
+        llm=[
+            {**RESPOND, "message": "Você já leu todas as suas notas!"},
+            {**RESPOND, "message": "Não sei dizer de cabeça."},
+        ],
+    )
+
+    assert false.text.startswith("Não sei dizer de cabeça.")  # after one re-ask
+    assert sample(lembra, "false_claim") == 1
