@@ -370,6 +370,8 @@ _BEFORE_BARE: Final = frozenset().union(
 )
 _PLACE_WORDS: Final = frozenset().union(_PLACE_PREP, _PLACE, _POSSESSIVE, _ARTICLES, _TYPE_OF)
 _COUNTED: Final = frozenset().union(_TYPE_OF, _ALL, _ONLY, _ARTICLES, _NUMBERS)
+# what a count said alone may hold besides: "Três links no total", "One movie, watched or not"
+_TOTAL: Final = _COUNTED | _DISCOURSE | _set("in total no ao todo em juntos together or ou not nao")
 # words a capitalised run does not start with ("Salvei Matrix", "Sure, Added Heat")
 _KNOWN: Final = frozenset().union(PT_WORDS, EN_WORDS, _GENERIC, _LEXICON, _OTHER_KNOWN)
 
@@ -595,7 +597,9 @@ def _sentences(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
     current: list[Tok] = []
     for k, tok in enumerate(toks):
         after = toks[k + 1] if k + 1 < len(toks) else None
-        title_mark = after is not None and (after.raw[:1].islower() or after.w == "(")
+        title_mark = (
+            after is not None and after.name is None and (after.raw[:1].islower() or after.w == "(")
+        )
         listing = tok.w == ";" and any(t.w == ":" for t in current)  # "Notas: a; b; c"
         if tok.w not in _ENDS or (tok.w in "!?" and title_mark) or listing:
             current += [] if tok.w in _ENDS and not listing else [tok]
@@ -741,6 +745,8 @@ def _kind(
     if form == "done3":  # "você salvou X": history; "X salvou a carreira": a story
         if before[-1:] in (["ele"], ["ela"], ["eles"], ["elas"]):
             return None  # "Eles removeram várias cenas": someone else, elsewhere
+        if after[:1] in (["sim"], ["yes"]):
+            return None  # "Salvou sim!": yes, the user did
         return "done" if _ends(near, ("a", "gente")) or not near else None
     if form == "pres3":  # "salvá-lo" folds to "salva lo"
         promised = last in _FUTURE and after[:1] in (["lo"], ["la"], ["los"], ["las"])
@@ -772,6 +778,8 @@ def _participle(
 ) -> str | None:
     """What a participle says ("foi salvo", "está salvo", "Salvo!", "you have X saved")."""
     last = near[-1] if near else ""
+    if after[:2] in (["como", "§"], ["as", "§"]):
+        return "state"  # "salvo como *Se Beber, Não Case!*": the name it is kept by
     if family == "done":
         well = last in ("bem", "well", "muito") or after[:1] in (["pra"], ["para"], ["to"])
         return None if well else "done"  # not "bem feito", "pronto para assistir", "well done"
@@ -934,7 +942,10 @@ class _Reader:
             self.effects.append(("done", ()))  # "Matrix ✅", "Planilha lida e séries importadas ✅"
         seen = [w for w in content if w not in _DISCOURSE and w != "§"]
         if seen and all(w in _SEEN for w in seen) and len(self.effects) == effects:
-            self.effects.append(("mark", ()))  # "Matrix visto ✔️", "Heat — seen!"
+            if not set(seen) <= _set("viu assistiu leu"):  # not "Já viu sim!", said of the user
+                self.effects.append(("mark", ()))  # "Matrix visto ✔️", "Heat — seen!"
+            elif len(self.statements) == statements:
+                self._state(Statement("seen"), [])
         self.last_bare = bare and len(self.statements) == statements
         silent = len(self.effects) == effects and len(self.statements) == statements
         self.unchecked = self.unchecked or (silent and not (bare or noted))
@@ -1116,7 +1127,8 @@ def _read_clause(
             return [], [Statement("count", count=n, type=t, left=True) for n, t, _ in counts]
         type_ = _type_in(words)
         names = tuple(t.name for t in clause if t.name is not None)
-        return [], [Statement("member", names, type=type_, complete=True, left=True)]
+        answer = not names and _set("sim yes") & set(words)  # "Falta sim!": of what was named
+        return [], [Statement("member", names, type=type_, complete=not answer, left=True)]
     lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
     forms = {f for w in words for f in _FORMS.get(w, ())}
     lead_forms = _FORMS.get(lead[0], set()) if lead else set()
@@ -1124,7 +1136,14 @@ def _read_clause(
     news = _news(words)
     if news is not None and not negated:
         return [(news, "done")], []  # "Agora sua lista tem 3 itens"
-    if counts and yours and not negated and not did and not any(w in _FOUND for w in words):
+    either = _set("or ou") & set(words)
+    alone = all(w in _TOTAL or w.isdigit() or either and w in _SEEN for w in words)
+    if (
+        counts
+        and (yours and not negated or alone)
+        and not did
+        and not any(w in _FOUND for w in words)
+    ):
         if any(narrowed for _, _, narrowed in counts):
             return [], []  # "3 filmes do Nolan": which they are, storage cannot tell
         return [], [Statement("count", count=n, type=t) for n, t, _ in counts]
@@ -1152,8 +1171,9 @@ def _read_clause(
         loose = not any(t.w in _POSSESSIVE for t in clause[:i] if t.name is None)
         subject = _names_in(clause[:i], loose=loose)
         names = tuple(subject or _names_in(_object(clause[i + 1 :]), loose=loose))
-        if family == "mark":
+        if family == "mark":  # "marcado como visto", "marked as not watched"
             seen = any(w in _SEEN for w in words[i + 1 :])
+            no = no or _negated(words[i + 1 :], language)
             return [], [Statement("unseen" if no else "seen", names)] if seen else []
         member: StatementKind = "member" if (family == "delete") == no else "absent"
         bare = set(words[:i]) <= _DISCOURSE | _STATE_AUX | _ADVERBS | _REFERRING
@@ -1513,7 +1533,7 @@ def _user_target(user_text: str) -> tuple[str, ...]:
     words = next((m.group(1).split() for m in matches if m and m.group(1).strip()), [])
     if len(words) > 1 and words[0] in _TYPE_OF:  # "o vídeo do Porta dos Fundos"
         words = words[2:] if words[1] in _NARROW and len(words) > 2 else words[1:]
-    return tuple(words)
+    return () if all(w in _TYPE_OF for w in words) else tuple(words)  # "tenho filme salvo?"
 
 
 def _matching(name: Name, items: Sequence[Stored], *, strict: bool = False) -> set[int]:

@@ -950,3 +950,34 @@ async def test_a_seen_count_is_checked_against_every_item_still_to_see(lembra: L
 
     assert false.text.startswith("Não sei dizer de cabeça.")  # after one re-ask
     assert sample(lembra, "false_claim") == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "user", "false"),
+    [
+        # a short answer before a title ends there: the title is no part of "ainda não"
+        ("Ainda não! Ronin tá na sua lista pra ver.", "pt", WATCHING, "já vi ronin?", False),
+        ("Not yet! Alien is still on your watchlist.", "en", WATCHING, "did i see alien", False),
+        ("Nope! Fargo is still on your list to watch.", "en", WATCHING, "did i see fargo", False),
+        # "marked as not watched": the negation after the verb
+        ("It's still marked as not watched.", "en", WATCHING, "did i watch ronin", False),
+        ("It's still marked as not watched.", "en", WATCHING, "did i watch heat", True),
+        # "Já viu sim!", "Salvou sim!": yes, the user did; not an effect
+        ("Já assistiu sim!", "pt", WATCHING, "já vi heat?", False),
+        ("Já assistiu sim!", "pt", WATCHING, "já vi ronin?", True),
+        ("Salvou sim! Está como Heat.", "pt", WATCHING, "salvei heat?", False),
+        ("Tem sim, salvo como Fargo, e ainda não visto.", "pt", WATCHING, "tenho fargo?", False),
+        ("Falta sim! Ronin ainda tá pra ver.", "pt", WATCHING, "falta ver ronin?", False),
+        # the type the user asked about is no title
+        ("Nenhuma nota salva! Só filmes por aqui.", "pt", ALL_SEEN, "tenho nota salva?", False),
+        # a count said alone
+        ("Dois filmes no total.", "pt", WATCHING, "quantos filmes?", True),
+        ("Três filmes no total.", "pt", WATCHING, "quantos filmes?", False),
+        ("Three shows in total, watched or not.", "en", WATCHING, "count my shows", True),
+        ("Two shows in total, watched or not.", "en", WATCHING, "count my shows", False),
+    ],
+)
+def test_short_answers_about_what_the_user_named(
+    message: str, language: str, stored: tuple[str, ...], user: str, false: bool
+) -> None:
+    assert refused(message, language, *stored, user=user) == false
