@@ -333,7 +333,8 @@ _SEEN_ONLY: Final = frozenset().union(
     _NEGATIONS,
     _ADVERBS,
     _REFERRING,
-    _set("e and yet ainda but mas have has que which"),
+    _set("e and yet ainda but mas have has que which")
+    | _set("dos das dentre entre of among the ones those"),
 )
 _WATCHED: Final = frozenset(("movie", "tv_show", "video"))
 # an item's state said of it (DESIGN 11.5): done ("nos vistos", "marked as watched") or still
@@ -584,10 +585,20 @@ def _lines(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
         if current and current[0].w.isdigit() and current[1:2] and current[1].w in (".", ")"):
             entry, current = True, current[1:]
         current = current[1:] if entry else current  # an emoji stays only opening an entry
-        current = [t for k, t in enumerate(current) if t.w != "◆" or current[k - 1].w == ","]
+        # "Mondays are rough 😩 Hang in there": an emoji between sentences ends the first
+        current = [
+            t if t.w != "◆" or current[k - 1].w == "," else Tok(".", ".")
+            for k, t in enumerate(current)
+            if t.w != "◆" or current[k - 1].w == "," or _ends_at(current, k)
+        ]
         out += [(current, entry)] if current else []
         current = []
     return out
+
+
+def _ends_at(toks: Sequence[Tok], k: int) -> bool:
+    """Whether the emoji at `k` ends a sentence: a word before it, a capital after."""
+    return 0 < k < len(toks) - 1 and toks[k - 1].raw[:1].isalnum() and toks[k + 1].cap
 
 
 def _sentences(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
@@ -908,7 +919,10 @@ class _Reader:
                 rest = [t for c, _ in clauses[n + 1 :] for t in c]
                 if mark == ":" and any(t.name for t in rest) and not any(t.name for t in clause):
                     statement = replace(statement, names=())  # "tem ficção científica: A e B"
-                if statement.names or mark != ":":
+                ahead = [t.name for t in rest if t.name] if n == 0 and mark == "," else []
+                if statement.kind in ("seen", "unseen") and not statement.names and ahead:
+                    self._state(statement, ahead)  # "Dos que você não viu, sugiro X"
+                elif statement.names or mark != ":":
                     self._state(statement, [])
                 elif rest:  # "Encontrei 2 itens na sua lista: A e B": the names follow
                     self._state(statement, _names_in(rest, loose=True))
@@ -1112,6 +1126,7 @@ def _read_clause(
     if state_counts:
         return [], state_counts
     empty = _about(clause, words, negated) or _emptiness(clause, language)
+    empty = empty or _none_of(clause, language)
     counts = _counts(words)
     yours = any(w in _YOU or w in _KEPT_WORDS for w in words) or _has_place(words)
     yours = yours or words[:1] in (["tem"], ["ha"])  # "Tem 3 filmes", "Há duas notas"
@@ -1262,7 +1277,8 @@ def _news(words: Sequence[str]) -> str | None:
         rest, near = words[i + 1 : i + 6], words[i + 1 : i + 4]
         if w in _MOTION_IN and _has_place(rest) and rest[:1] and rest[0] in _INTO:
             return "save"
-        if w in _MOTION_OUT and _has_place(rest) or w in _MOTION_IN and _TRASH & set(near):
+        listed = _has_place([x for x in rest if x not in ("there", "la", "ai")])  # "out there"
+        if w in _MOTION_OUT and listed or w in _MOTION_IN and _TRASH & set(near):
             return "delete"  # "X saiu da lista", "Heat foi pro lixo"
         light = w in _LIGHT and (_ACTION_NOUNS & set(near) or any(x.isdigit() for x in near))
         if light or rest[:1] and rest[0] in _FINISHED and (w in _LEXICON or w in _ACTION_NOUNS):
@@ -1392,6 +1408,16 @@ def _about(clause: Sequence[Tok], words: Sequence[str], negated: bool) -> Statem
     return Statement("absent", (Name(tuple(topic)),), type=type_, topic=True) if topic else None
 
 
+def _none_of(clause: Sequence[Tok], language: str) -> Statement | None:
+    """ "Nada de O Urso por aqui", "no Heat saved": the name is not on the list."""
+    for k, tok in enumerate(clause[:-1]):
+        after = clause[k + 1 : k + 3]
+        of = after[1:] if after[0].w in ("de", "do", "da", "of") else after[:1]
+        if (tok.w in _NOTHING or tok.w == "no" and language == "en") and of and of[0].name:
+            return Statement("absent", (of[0].name,))
+    return None
+
+
 def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     """ "Sua lista está vazia", "você ainda não salvou nada", "you have no notes"."""
     words = [t.w for t in clause]
@@ -1416,6 +1442,9 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     held = _has_place(words) or kept or any(w in ("ainda", "yet") for w in words)
     # "nothing on your list yet", "nada nas suas notas"
     bare = bool(follows & _set("on in na no nas nos em")) and _has_place(words)
+    # "Nothing saved yet", "Nada salvo ainda"; not "nada foi salvo" (this turn)
+    alone = set(words) <= _NOTHING | _KEPT_WORDS | _GENERIC and not _DONE_AUX & set(words)
+    bare = bare or kept and alone and bool(_set("yet ainda") & set(words))
     if not ((you and kept or none_of and held or bare) and (nothing or (type_ and plural))):
         return None
     typed = next((k for k, w in enumerate(words) if w in _TYPE_OF), len(words))

@@ -981,3 +981,31 @@ def test_short_answers_about_what_the_user_named(
     message: str, language: str, stored: tuple[str, ...], user: str, false: bool
 ) -> None:
     assert refused(message, language, *stored, user=user) == false
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "false"),
+    [
+        # "nada de X", "no X saved": X is not on the list
+        ("Nada de Ronin por aqui.", "pt", WATCHING, True),
+        ("Nada de Duna por aqui.", "pt", WATCHING, False),
+        ("Nope, no Fargo saved.", "en", WATCHING, True),
+        ("Nope, no Lost saved.", "en", WATCHING, False),
+        # nothing saved yet; not "nothing was saved" (this turn)
+        ("Nothing saved yet!", "en", WATCHING, True),
+        ("Nothing saved yet!", "en", (), False),
+        ("Não achei Duna; nada foi salvo.", "pt", WATCHING, False),
+        # a state said first, of the names after it
+        ("Dos que você ainda não viu, sugiro Heat.", "pt", WATCHING, True),
+        ("Dos que você ainda não viu, sugiro Alien.", "pt", WATCHING, False),
+        ("Among the ones you haven't watched, try Dark.", "en", WATCHING, True),
+        ("Among the ones you haven't watched, try Fargo.", "en", WATCHING, False),
+        # an emoji between two sentences ends the first
+        ("Segunda-feira é difícil 😩 Força aí!", "pt", WATCHING, False),
+        ("Rainy days are the worst 🌧️ Stay dry out there!", "en", WATCHING, False),
+    ],
+)
+def test_absence_by_nothing_and_states_said_first(
+    message: str, language: str, stored: tuple[str, ...], false: bool
+) -> None:
+    assert refused(message, language, *stored) == false
