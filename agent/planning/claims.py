@@ -874,6 +874,10 @@ class _Reader:
             self.sentence(sentence, question)
 
     def sentence(self, toks: list[Tok], question: bool) -> None:
+        dash = next((k for k, t in enumerate(toks) if t.w in ("—", "–")), 0) if question else 0
+        if dash:  # "X isn't on your list — want to look it up?": a statement, then a question
+            self.sentence(toks[:dash], False)
+            toks = toks[dash + 1 :]
         words = [t.w for t in toks]
         content = [w for w in words if w[:1].isalnum() or w == "§"]
         if not content:  # a "✅" alone confirms what the sentence before only named
@@ -1350,7 +1354,8 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             refers = _refers(clause[:i])
             return [Statement(said_kind, names, type=type_, complete=only, refers=refers)]
         yours = any(x in _YOU for x in words[max(0, i - 3) : i])
-        if w in _MEMBER_VERBS and i and (_has_place(words[:i]) or yours):
+        there = w in ("tem", "ha") and _place_at(words, i + 1)  # "(não) tem X na sua lista"
+        if w in _MEMBER_VERBS and (i and (_has_place(words[:i]) or yours) or there):
             span = _object(clause[i + 1 :])
             type_ = _type_in(words)
             names = tuple(_names_in(span, loose=_has_place(words)))
@@ -1497,7 +1502,9 @@ def _list_header(sentence: list[Tok], asked_type: str = "") -> Statement | None:
     if not (_has_place(head) or you_have or presents or state) or len(head) > 8:
         return None
     type_ = _type_in(head, asked_type)
-    complete = any(w in _ONLY | _ALL for w in head)
+    # "Seus links:", "Your shows:": the user's items of a type, every one of them
+    whole = bool(core) and set(core) <= _POSSESSIVE | _TYPE_OF.keys() | _PLACE | _KEPT_WORDS
+    complete = whole and bool(_POSSESSIVE & set(core)) or any(w in _ONLY | _ALL for w in head)
     kind: StatementKind = "seen" if state == "seen" else "member"
     return Statement(kind, type=type_, complete=complete, left=state == "unseen")
 
@@ -1628,7 +1635,7 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     for name in statement.names:
         said = " ".join(name.words)
         hits = _matching(name, items, strict=kind == "absent")
-        if kind in ("member", "absent") and statement.type and not statement.complete:
+        if kind in ("member", "absent") and statement.type:
             hits = {k for k in hits if items[k].type == statement.type}
         if statement.left and any(_done(items[k]) for k in hits):
             return LIST_WRONG.format(what=f"has «{said}» still to see")

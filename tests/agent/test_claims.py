@@ -1009,3 +1009,27 @@ def test_absence_by_nothing_and_states_said_first(
     message: str, language: str, stored: tuple[str, ...], false: bool
 ) -> None:
     assert refused(message, language, *stored) == false
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "user", "false"),
+    [
+        # "(não) tem X na sua lista": the place after the object
+        ("Não tem esse filme na sua lista.", "pt", WATCHING, "tenho ronin?", True),
+        ("Não tem esse filme na sua lista.", "pt", WATCHING, "tenho duna?", False),
+        ("Tem Ronin na sua lista, sim.", "pt", WATCHING, "", False),
+        ("Tem Duna na sua lista, sim.", "pt", WATCHING, "", True),
+        # a statement before a dash is no part of the question after it
+        ("Alien isn't on your list — should I look it up?", "en", WATCHING, "", True),
+        ("Dune isn't on your list — should I look it up?", "en", WATCHING, "", False),
+        # "Your shows:" names every show, each one a show
+        ("Suas séries:\n- Dark\n- Fargo", "pt", WATCHING, "", False),
+        ("Suas séries:\n- Dark", "pt", WATCHING, "", True),
+        ("Your shows: Dark, Fargo and Heat.", "en", WATCHING, "", True),
+        ("Some of your movies: Heat and Alien.", "en", WATCHING, "", False),
+    ],
+)
+def test_places_dashes_and_headers(
+    message: str, language: str, stored: tuple[str, ...], user: str, false: bool
+) -> None:
+    assert refused(message, language, *stored, user=user) == false
