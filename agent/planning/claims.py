@@ -348,6 +348,7 @@ _STATE_BEFORE: Final = frozenset().union(
 )  # fmt: skip
 _STATE_WORDS: Final = _STATE_AUX | _set("marcado marcada marked como as")
 _STATES: Final = _SEEN | _STATE_OPEN | _STATE_DONE  # words that say an item's state
+_STATES_LEFT: Final = _STATES | _LEFT | _TO_SEE
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
 _TAIL: Final = frozenset().union(
@@ -365,6 +366,7 @@ _GENERIC: Final = frozenset().union(
     _DONE_AUX, _HAVE, _MEMBER_VERBS, _PLACE_PREP, _ONLY, _ALL, _SEEN, _FOUND, _FUTURE, _TYPE_OF,
     _NUMBERS, _OTHER_GENERIC,
 )  # fmt: skip
+_NOTHING_KEPT: Final = _NOTHING | _KEPT_WORDS | _GENERIC  # "Nothing saved yet"
 # what stands before a bare participle ("Filme X salvo!", "Lista esvaziada", "Rating saved")
 _BEFORE_BARE: Final = frozenset().union(
     _DISCOURSE, _ARTICLES, _TYPE_OF, _JOINERS, _PLACE, _FIELDS, _ACTION_NOUNS
@@ -1218,6 +1220,8 @@ def _state_counts(words: Sequence[str], negated: bool, language: str) -> list[St
     watched all your movies", "não falta nada pra ver" (none still to see), "all your shows are
     unwatched" (none seen), "você já viu 3 filmes", "you've seen two of your movies"."""
     said = set(words)
+    if not said & _STATES_LEFT:
+        return []
     mine = _I_WE & said or any("done1" in _FORMS.get(w, ()) for w in words)
     if "§" in said or mine or _CONDITIONS & said or _NARROW_MORE & said:
         return []  # "X is all that's left", "não marquei nada", "se você já viu todos"
@@ -1281,8 +1285,8 @@ def _news(words: Sequence[str]) -> str | None:
         rest, near = words[i + 1 : i + 6], words[i + 1 : i + 4]
         if w in _MOTION_IN and _has_place(rest) and rest[:1] and rest[0] in _INTO:
             return "save"
-        listed = _has_place([x for x in rest if x not in ("there", "la", "ai")])  # "out there"
-        if w in _MOTION_OUT and listed or w in _MOTION_IN and _TRASH & set(near):
+        out = w in _MOTION_OUT and _has_place([x for x in rest if x not in ("there", "la", "ai")])
+        if out or w in _MOTION_IN and _TRASH & set(near):  # not "out there"
             return "delete"  # "X saiu da lista", "Heat foi pro lixo"
         light = w in _LIGHT and (_ACTION_NOUNS & set(near) or any(x.isdigit() for x in near))
         if light or rest[:1] and rest[0] in _FINISHED and (w in _LEXICON or w in _ACTION_NOUNS):
@@ -1416,10 +1420,11 @@ def _about(clause: Sequence[Tok], words: Sequence[str], negated: bool) -> Statem
 def _none_of(clause: Sequence[Tok], language: str) -> Statement | None:
     """ "Nada de O Urso por aqui", "no Heat saved": the name is not on the list."""
     for k, tok in enumerate(clause[:-1]):
-        after = clause[k + 1 : k + 3]
-        of = after[1:] if after[0].w in ("de", "do", "da", "of") else after[:1]
-        if (tok.w in _NOTHING or tok.w == "no" and language == "en") and of and of[0].name:
-            return Statement("absent", (of[0].name,))
+        if tok.w in _NOTHING or tok.w == "no" and language == "en":
+            after = clause[k + 1 : k + 3]
+            of = after[1:] if after[0].w in ("de", "do", "da", "of") else after[:1]
+            if of and of[0].name:
+                return Statement("absent", (of[0].name,))
     return None
 
 
@@ -1448,8 +1453,8 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     # "nothing on your list yet", "nada nas suas notas"
     bare = bool(follows & _set("on in na no nas nos em")) and _has_place(words)
     # "Nothing saved yet", "Nada salvo ainda"; not "nada foi salvo" (this turn)
-    alone = set(words) <= _NOTHING | _KEPT_WORDS | _GENERIC and not _DONE_AUX & set(words)
-    bare = bare or kept and alone and bool(_set("yet ainda") & set(words))
+    alone = kept and set(words) <= _NOTHING_KEPT and not _DONE_AUX & set(words)
+    bare = bare or alone and bool(_set("yet ainda") & set(words))
     if not ((you and kept or none_of and held or bare) and (nothing or (type_ and plural))):
         return None
     typed = next((k for k, w in enumerate(words) if w in _TYPE_OF), len(words))
