@@ -304,7 +304,7 @@ about_list: minha meu meus minhas my tenho have lista list falta vejo assisto as
 finished: complete completed concluido concluida done finished feito feita ok
 grades: rating nota score stars estrelas avaliacao
 # after a listing, what says it named every item: "só isso", "that's all", "nada mais"
-all_of_it: isso tudo it all esses essas those these else mais
+all_of_it: isso tudo it all esses essas those these else mais everything todos todas both ambos
 thats: so eh e ai mesmo por enquanto that thats s is only just for now nada nothing pronto ok
 """))  # fmt: skip
 (

@@ -894,6 +894,8 @@ ALL_SEEN = ("movie:Heat@seen", "movie:Ronin@seen", "tv:Dark@seen")
         ("Your movies:\n1. Heat\n2. Alien\n\nThat's it.", "en", WATCHING, True),
         ("Your movies:\n1. Heat\n2. Alien\n3. Ronin\n\nThat's all!", "en", WATCHING, False),
         ("Pra ver: Ronin. É isso!", "pt", WATCHING, True),
+        ("Still to watch: Ronin and Fargo. That's everything!", "en", WATCHING, True),
+        ("Still to watch: Ronin, Alien and Fargo. That's everything!", "en", WATCHING, False),
         ("Pra ver: Ronin, Alien e Fargo. É isso!", "pt", WATCHING, False),
         # everything seen, nothing left, none seen
         ("You've watched all your movies!", "en", WATCHING, True),
