@@ -8,7 +8,8 @@ re-ask, a false negative a user's trust). The one exception is the output's own 
 (seed 000): "Anotado: você gosta de terror" is true once that delta is stored.
 
 What it says of the user's list is checked against storage: membership, absence, counts per
-type, emptiness, every item a listing names, "só"/"only" and "todos"/"all", seen or not.
+type, emptiness, every item a listing names, "só"/"only" and "todos"/"all" ("só isso" after a
+listing), an item seen or not, how many are seen or still to see ("you've watched them all").
 Titles are found first, as opaque spans (stored and original titles, titles shown this turn,
 the user's own words, quotations, "Title (1999)", capitalised runs), so a title is never read
 as a clause: "Não Me Abandone Jamais foi salvo" is a claim, a comma inside a title splits no
