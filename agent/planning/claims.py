@@ -1340,8 +1340,6 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     if verb and answer:
         return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
-        if clause[i].name is not None:
-            continue
         rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
         if any(_contains(words[i : i + 2], p) for p in _PART_OF) and _has_place(words[i:]):
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
