@@ -8,7 +8,8 @@ re-ask, a false negative a user's trust). The one exception is the output's own 
 (seed 000): "Anotado: você gosta de terror" is true once that delta is stored.
 
 What it says of the user's list is checked against storage: membership, absence, counts per
-type, emptiness, every item a listing names, "só"/"only" and "todos"/"all", seen or not.
+type, emptiness, every item a listing names, "só"/"only" and "todos"/"all" ("só isso" after a
+listing), an item seen or not, how many are seen or still to see ("you've watched them all").
 Titles are found first, as opaque spans (stored and original titles, titles shown this turn,
 the user's own words, quotations, "Title (1999)", capitalised runs), so a title is never read
 as a clause: "Não Me Abandone Jamais foi salvo" is a claim, a comma inside a title splits no
@@ -202,7 +203,7 @@ _FORMS: Final = {word: {form for _, form, _ in readings} for word, readings in _
     _FIELDS, _REFERRING, _TAGS, _PLACE_PREP, _TASTE, _BOUNDARY, _JOINERS, _SUBJECT_NEXT,
     _OTHER_GENERIC, _OTHER_KNOWN, _PRESENTS, _NARROW_MORE, _COPULA, _OUTSIDE, _MADE_BY, _ABOUT,
     _LEFT, _TO_SEE, _STATE_OPEN, _ENDED, _NEXT_STATE, _STILL, _TRASH, _EMPTY, _ABOUT_LIST,
-    _FINISHED, _GRADES,
+    _FINISHED, _GRADES, _ALL_OF_IT, _THATS,
 ) = map(_set, _rows("""
 reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping
   notification notificacao aviso
@@ -303,6 +304,9 @@ about_list: minha meu meus minhas my tenho have lista list falta vejo assisto as
   primeiro first recomenda recommend sugere suggest pick
 finished: complete completed concluido concluida done finished feito feita ok
 grades: rating nota score stars estrelas avaliacao
+# after a listing, what says it named every item: "só isso", "that's all", "nada mais"
+all_of_it: isso tudo it all esses essas those these else mais everything todos todas both ambos
+thats: so eh e ai mesmo por enquanto that thats s is only just for now nada nothing pronto ok
 """))  # fmt: skip
 (
     _COMPLETION, _PROMISING, _JUST_DID, _PART_OF, _OFFER_HEADS,
@@ -325,7 +329,13 @@ _NUMBERS: Final = {w: n for w, n in UNITS.items() if n <= 12}
 _MINE: Final = [[w] for w in ("your", "seu", "sua")]
 # what "you haven't seen it yet" says besides seeing
 _SEEN_ONLY: Final = frozenset().union(
-    _SEEN, _YOU, _NEGATIONS, _ADVERBS, _REFERRING, _set("e and yet ainda but mas have has")
+    _SEEN,
+    _YOU,
+    _NEGATIONS,
+    _ADVERBS,
+    _REFERRING,
+    _set("e and yet ainda but mas have has que which")
+    | _set("dos das dentre entre of among the ones those"),
 )
 _WATCHED: Final = frozenset(("movie", "tv_show", "video"))
 # an item's state said of it (DESIGN 11.5): done ("nos vistos", "marked as watched") or still
@@ -338,6 +348,8 @@ _STATE_BEFORE: Final = frozenset().union(
     _set("como as marked marcado marcada marcados marcadas nos nas entre among in ("),
 )  # fmt: skip
 _STATE_WORDS: Final = _STATE_AUX | _set("marcado marcada marked como as")
+_STATES: Final = _SEEN | _STATE_OPEN | _STATE_DONE  # words that say an item's state
+_STATES_LEFT: Final = _STATES | _LEFT | _TO_SEE
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
 _TAIL: Final = frozenset().union(
@@ -355,12 +367,15 @@ _GENERIC: Final = frozenset().union(
     _DONE_AUX, _HAVE, _MEMBER_VERBS, _PLACE_PREP, _ONLY, _ALL, _SEEN, _FOUND, _FUTURE, _TYPE_OF,
     _NUMBERS, _OTHER_GENERIC,
 )  # fmt: skip
+_NOTHING_KEPT: Final = _NOTHING | _KEPT_WORDS | _GENERIC  # "Nothing saved yet"
 # what stands before a bare participle ("Filme X salvo!", "Lista esvaziada", "Rating saved")
 _BEFORE_BARE: Final = frozenset().union(
     _DISCOURSE, _ARTICLES, _TYPE_OF, _JOINERS, _PLACE, _FIELDS, _ACTION_NOUNS
 )
 _PLACE_WORDS: Final = frozenset().union(_PLACE_PREP, _PLACE, _POSSESSIVE, _ARTICLES, _TYPE_OF)
 _COUNTED: Final = frozenset().union(_TYPE_OF, _ALL, _ONLY, _ARTICLES, _NUMBERS)
+# what a count said alone may hold besides: "Três links no total", "One movie, watched or not"
+_TOTAL: Final = _COUNTED | _DISCOURSE | _set("in total no ao todo em juntos together or ou not nao")
 # words a capitalised run does not start with ("Salvei Matrix", "Sure, Added Heat")
 _KNOWN: Final = frozenset().union(PT_WORDS, EN_WORDS, _GENERIC, _LEXICON, _OTHER_KNOWN)
 
@@ -433,6 +448,7 @@ class Statement:
     refers: bool = True  # naming nothing, its subject points back ("it", "ele", "seu filme")
     topic: bool = False  # absent: no item (of type) mentions the names at all
     left: bool = False  # of the items still to see ("só falta X", "2 movies left")
+    done: bool = False  # a count of the items seen or read ("you've seen 2 of your movies")
 
 
 @dataclass(frozen=True, slots=True)
@@ -572,10 +588,20 @@ def _lines(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
         if current and current[0].w.isdigit() and current[1:2] and current[1].w in (".", ")"):
             entry, current = True, current[1:]
         current = current[1:] if entry else current  # an emoji stays only opening an entry
-        current = [t for k, t in enumerate(current) if t.w != "◆" or current[k - 1].w == ","]
+        # "Mondays are rough 😩 Hang in there": an emoji between sentences ends the first
+        current = [
+            t if t.w != "◆" or current[k - 1].w == "," else Tok(".", ".")
+            for k, t in enumerate(current)
+            if t.w != "◆" or current[k - 1].w == "," or _ends_at(current, k)
+        ]
         out += [(current, entry)] if current else []
         current = []
     return out
+
+
+def _ends_at(toks: Sequence[Tok], k: int) -> bool:
+    """Whether the emoji at `k` ends a sentence: a word before it, a capital after."""
+    return 0 < k < len(toks) - 1 and toks[k - 1].raw[:1].isalnum() and toks[k + 1].cap
 
 
 def _sentences(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
@@ -585,7 +611,9 @@ def _sentences(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
     current: list[Tok] = []
     for k, tok in enumerate(toks):
         after = toks[k + 1] if k + 1 < len(toks) else None
-        title_mark = after is not None and (after.raw[:1].islower() or after.w == "(")
+        title_mark = (
+            after is not None and after.name is None and (after.raw[:1].islower() or after.w == "(")
+        )
         listing = tok.w == ";" and any(t.w == ":" for t in current)  # "Notas: a; b; c"
         if tok.w not in _ENDS or (tok.w in "!?" and title_mark) or listing:
             current += [] if tok.w in _ENDS and not listing else [tok]
@@ -602,6 +630,9 @@ def _clauses(sentence: list[Tok], language: str) -> list[tuple[list[Tok], str]]:
     current: list[Tok] = []
     for k, tok in enumerate(sentence):
         after = sentence[k + 1].w if k + 1 < len(sentence) else ""
+        then = sentence[k + 2].w if k + 2 < len(sentence) else ""
+        # "you haven't seen it and it's great": a clause of its own
+        another = after in _REFERRING and then in _COPULA
         # "salvei X e apaguei Y", "I saved X and removed Y"; not "the cut removed X and added Y"
         finite = _FORMS.get(after, set()) & {"done1", "past", "pp"} and (
             language == "pt" or any(t.w in _I_WE for t in current)
@@ -610,7 +641,10 @@ def _clauses(sentence: list[Tok], language: str) -> list[tuple[list[Tok], str]]:
         if (
             tok.w in (",", ":", "-", "–", "—", '"')
             or boundary
-            or (tok.w in ("e", "and") and (finite or after in _YOU or after in _NEXT_STATE))
+            or (
+                tok.w in ("e", "and")
+                and (finite or another or after in _YOU or after in _NEXT_STATE)
+            )
         ):
             out += [(current, tok.w)] if current else []
             current = []
@@ -725,6 +759,8 @@ def _kind(
     if form == "done3":  # "você salvou X": history; "X salvou a carreira": a story
         if before[-1:] in (["ele"], ["ela"], ["eles"], ["elas"]):
             return None  # "Eles removeram várias cenas": someone else, elsewhere
+        if after[:1] in (["sim"], ["yes"]):
+            return None  # "Salvou sim!": yes, the user did
         return "done" if _ends(near, ("a", "gente")) or not near else None
     if form == "pres3":  # "salvá-lo" folds to "salva lo"
         promised = last in _FUTURE and after[:1] in (["lo"], ["la"], ["los"], ["las"])
@@ -756,6 +792,8 @@ def _participle(
 ) -> str | None:
     """What a participle says ("foi salvo", "está salvo", "Salvo!", "you have X saved")."""
     last = near[-1] if near else ""
+    if after[:2] in (["como", "§"], ["as", "§"]):
+        return "state"  # "salvo como *Se Beber, Não Case!*": the name it is kept by
     if family == "done":
         well = last in ("bem", "well", "muito") or after[:1] in (["pra"], ["para"], ["to"])
         return None if well else "done"  # not "bem feito", "pronto para assistir", "well done"
@@ -822,6 +860,7 @@ class _Reader:
         self.groups: list[tuple[tuple[Name, ...], str]] = []
         self.entries: list[Name] = []  # the names of the list entries read in a row
         self.listed: list[Name] = []  # the names listed under `opened`
+        self.listing: int | None = None  # the last listing's statement: "Só isso!" completes it
 
     def line(self, toks: list[Tok], entry: bool) -> None:
         ends = [k for k, t in enumerate(toks) if t.w in ("(", "-", "–", "—", ":", ",", ".")]
@@ -838,6 +877,10 @@ class _Reader:
             self.sentence(sentence, question)
 
     def sentence(self, toks: list[Tok], question: bool) -> None:
+        dash = next((k for k, t in enumerate(toks) if t.w in ("—", "–")), 0) if question else 0
+        if dash:  # "X isn't on your list — want to look it up?": a statement, then a question
+            self.sentence(toks[:dash], False)
+            toks = toks[dash + 1 :]
         words = [t.w for t in toks]
         content = [w for w in words if w[:1].isalnum() or w == "§"]
         if not content:  # a "✅" alone confirms what the sentence before only named
@@ -846,6 +889,9 @@ class _Reader:
             )
             return
         self.said += 1
+        if self.listing is not None and _thats_all(content):  # "Seus filmes: A, B. Só isso!"
+            self.statements[self.listing] = replace(self.statements[self.listing], complete=True)
+            return
         confirm = next((k for k, w in enumerate(words[:4]) if w[:7] in ("confirm",)), None)
         if confirm is not None and words[confirm + 1 : confirm + 2] in (["que"], ["that"]):
             toks, words = toks[confirm + 2 :], words[confirm + 2 :]  # "I can confirm that X is"
@@ -880,7 +926,10 @@ class _Reader:
                 rest = [t for c, _ in clauses[n + 1 :] for t in c]
                 if mark == ":" and any(t.name for t in rest) and not any(t.name for t in clause):
                     statement = replace(statement, names=())  # "tem ficção científica: A e B"
-                if statement.names or mark != ":":
+                ahead = [t.name for t in rest if t.name] if n == 0 and mark == "," else []
+                if statement.kind in ("seen", "unseen") and not statement.names and ahead:
+                    self._state(statement, ahead)  # "Dos que você não viu, sugiro X"
+                elif statement.names or mark != ":":
                     self._state(statement, [])
                 elif rest:  # "Encontrei 2 itens na sua lista: A e B": the names follow
                     self._state(statement, _names_in(rest, loose=True))
@@ -900,6 +949,7 @@ class _Reader:
             elif toks[colon + 1 :]:  # "Aqui vai: 🎬 Matrix, 📝 comprar pão"
                 names = [_whole(p) for p in _parts(toks[colon + 1 :])]
                 self._state(header, [n for n in names if n.words])
+                self.listing = len(self.statements) - 1
             self.opened = None if toks[colon + 1 :] else header
             return
         if len(self.effects) == effects and len(self.statements) == statements:
@@ -913,7 +963,10 @@ class _Reader:
             self.effects.append(("done", ()))  # "Matrix ✅", "Planilha lida e séries importadas ✅"
         seen = [w for w in content if w not in _DISCOURSE and w != "§"]
         if seen and all(w in _SEEN for w in seen) and len(self.effects) == effects:
-            self.effects.append(("mark", ()))  # "Matrix visto ✔️", "Heat — seen!"
+            if not set(seen) <= _set("viu assistiu leu"):  # not "Já viu sim!", said of the user
+                self.effects.append(("mark", ()))  # "Matrix visto ✔️", "Heat — seen!"
+            elif len(self.statements) == statements:
+                self._state(Statement("seen"), [])
         self.last_bare = bare and len(self.statements) == statements
         silent = len(self.effects) == effects and len(self.statements) == statements
         self.unchecked = self.unchecked or (silent and not (bare or noted))
@@ -945,6 +998,7 @@ class _Reader:
         """The statement whose names the entries below it listed, once they end."""
         if self.opened is not None and self.listed:
             self._state(self.opened, self.listed)
+            self.listing = len(self.statements) - 1
         self.opened, self.listed = None, []
 
     def flush(self) -> None:
@@ -1046,6 +1100,13 @@ def _whole(span: Sequence[Tok]) -> Name:
     return Name(tuple(words))
 
 
+def _thats_all(words: Sequence[str]) -> bool:
+    """ "Só isso!", "É isso", "That's all", "Só esses dois", "Nada mais": what was listed is
+    every item."""
+    said = set(words)
+    return bool(said & _ALL_OF_IT) and said <= _ALL_OF_IT | _THATS | _NUMBERS.keys()
+
+
 def _tag_question(words: Sequence[str]) -> bool:
     """ "Salvei X, tá?": a last clause that only asks for agreement."""
     tail = words[len(words) - words[::-1].index(",") :] if "," in words else []
@@ -1068,7 +1129,11 @@ def _read_clause(
     states about the list."""
     words = [t.w for t in clause]
     negated = _negated(words, language)
+    state_counts = _state_counts(words, negated, language)
+    if state_counts:
+        return [], state_counts
     empty = _about(clause, words, negated) or _emptiness(clause, language)
+    empty = empty or _none_of(clause, language)
     counts = _counts(words)
     yours = any(w in _YOU or w in _KEPT_WORDS for w in words) or _has_place(words)
     yours = yours or words[:1] in (["tem"], ["ha"])  # "Tem 3 filmes", "Há duas notas"
@@ -1084,7 +1149,8 @@ def _read_clause(
             return [], [Statement("count", count=n, type=t, left=True) for n, t, _ in counts]
         type_ = _type_in(words)
         names = tuple(t.name for t in clause if t.name is not None)
-        return [], [Statement("member", names, type=type_, complete=True, left=True)]
+        answer = not names and _set("sim yes") & set(words)  # "Falta sim!": of what was named
+        return [], [Statement("member", names, type=type_, complete=not answer, left=True)]
     lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
     forms = {f for w in words for f in _FORMS.get(w, ())}
     lead_forms = _FORMS.get(lead[0], set()) if lead else set()
@@ -1092,7 +1158,14 @@ def _read_clause(
     news = _news(words)
     if news is not None and not negated:
         return [(news, "done")], []  # "Agora sua lista tem 3 itens"
-    if counts and yours and not negated and not did and not any(w in _FOUND for w in words):
+    either = _set("or ou") & set(words)
+    alone = all(w in _TOTAL or w.isdigit() or either and w in _SEEN for w in words)
+    if (
+        counts
+        and (yours and not negated or alone)
+        and not did
+        and not any(w in _FOUND for w in words)
+    ):
         if any(narrowed for _, _, narrowed in counts):
             return [], []  # "3 filmes do Nolan": which they are, storage cannot tell
         return [], [Statement("count", count=n, type=t) for n, t, _ in counts]
@@ -1120,8 +1193,9 @@ def _read_clause(
         loose = not any(t.w in _POSSESSIVE for t in clause[:i] if t.name is None)
         subject = _names_in(clause[:i], loose=loose)
         names = tuple(subject or _names_in(_object(clause[i + 1 :]), loose=loose))
-        if family == "mark":
+        if family == "mark":  # "marcado como visto", "marked as not watched"
             seen = any(w in _SEEN for w in words[i + 1 :])
+            no = no or _negated(words[i + 1 :], language)
             return [], [Statement("unseen" if no else "seen", names)] if seen else []
         member: StatementKind = "member" if (family == "delete") == no else "absent"
         bare = set(words[:i]) <= _DISCOURSE | _STATE_AUX | _ADVERBS | _REFERRING
@@ -1140,6 +1214,45 @@ def _read_clause(
     if names or set(words) <= _STATE_WORDS | _STATE_OPEN | _SEEN_ONLY | _DONE_AUX:
         return [], [Statement(state, names)]  # "Heat is still unseen", "e ainda não assistida"
     return [], []
+
+
+def _state_counts(words: Sequence[str], negated: bool, language: str) -> list[Statement]:
+    """How many items of a type are seen or still to see, said of the user's list: "you've
+    watched all your movies", "não falta nada pra ver" (none still to see), "all your shows are
+    unwatched" (none seen), "você já viu 3 filmes", "you've seen two of your movies"."""
+    said = set(words)
+    if not said & _STATES_LEFT:
+        return []
+    mine = _I_WE & said or any("done1" in _FORMS.get(w, ()) for w in words)
+    if "§" in said or mine or _CONDITIONS & said or _NARROW_MORE & said:
+        return []  # "X is all that's left", "não marquei nada", "se você já viu todos"
+    typed = [k for k, w in enumerate(words) if _TYPE_OF.get(w) is not None]
+    if typed and words[typed[0] + 1 : typed[0] + 2] and words[typed[0] + 1] in _NARROW:
+        return []  # "todos os filmes do Nolan": which they are, storage cannot tell
+    type_ = _type_in(words)
+    seen = any(w in _SEEN for w in words)
+    still = any(w in _STATE_OPEN for w in words) or _left(words)
+    every = bool(_ALL & said)
+    none = bool(_NOTHING & said) or "any" in said or (language == "en" and "no" in said)
+    yours = bool(_YOU & said) or _has_place(words) or (language == "pt" and seen)
+    if seen and not still and yours:
+        if every and not negated:  # "você já viu todos os seus filmes"
+            return [Statement("count", type=type_, left=True)]
+        if negated and none:  # "you haven't watched any of your movies"
+            return [Statement("count", type=type_, done=True)]
+        number = next(
+            (_NUMBERS.get(w, int(w) if w.isdigit() and len(w) < 4 else None) for w in words
+             if w in _NUMBERS or w.isdigit()),
+            None,
+        )  # fmt: skip
+        counted = number is not None and (typed or _has_place(words))
+        if counted and not negated and not every:  # "você já viu 3 filmes"
+            return [Statement("count", count=number or 0, type=type_, done=True)]
+    if still and not seen and (every and not negated or none and negated):
+        # "all your shows are unwatched"; "nothing left to watch", "não falta nada pra ver"
+        done = every and not negated
+        return [Statement("count", type=type_, left=not done, done=done)]
+    return []
 
 
 def _left(words: Sequence[str]) -> bool:
@@ -1173,7 +1286,8 @@ def _news(words: Sequence[str]) -> str | None:
         rest, near = words[i + 1 : i + 6], words[i + 1 : i + 4]
         if w in _MOTION_IN and _has_place(rest) and rest[:1] and rest[0] in _INTO:
             return "save"
-        if w in _MOTION_OUT and _has_place(rest) or w in _MOTION_IN and _TRASH & set(near):
+        out = w in _MOTION_OUT and _has_place([x for x in rest if x not in ("there", "la", "ai")])
+        if out or w in _MOTION_IN and _TRASH & set(near):  # not "out there"
             return "delete"  # "X saiu da lista", "Heat foi pro lixo"
         light = w in _LIGHT and (_ACTION_NOUNS & set(near) or any(x.isdigit() for x in near))
         if light or rest[:1] and rest[0] in _FINISHED and (w in _LEXICON or w in _ACTION_NOUNS):
@@ -1226,8 +1340,6 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     if verb and answer:
         return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
-        if clause[i].name is not None:
-            continue
         rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
         if any(_contains(words[i : i + 2], p) for p in _PART_OF) and _has_place(words[i:]):
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
@@ -1245,7 +1357,8 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             refers = _refers(clause[:i])
             return [Statement(said_kind, names, type=type_, complete=only, refers=refers)]
         yours = any(x in _YOU for x in words[max(0, i - 3) : i])
-        if w in _MEMBER_VERBS and i and (_has_place(words[:i]) or yours):
+        there = w in ("tem", "ha") and _place_at(words, i + 1)  # "(não) tem X na sua lista"
+        if w in _MEMBER_VERBS and (i and (_has_place(words[:i]) or yours) or there):
             span = _object(clause[i + 1 :])
             type_ = _type_in(words)
             names = tuple(_names_in(span, loose=_has_place(words)))
@@ -1303,6 +1416,17 @@ def _about(clause: Sequence[Tok], words: Sequence[str], negated: bool) -> Statem
     return Statement("absent", (Name(tuple(topic)),), type=type_, topic=True) if topic else None
 
 
+def _none_of(clause: Sequence[Tok], language: str) -> Statement | None:
+    """ "Nada de O Urso por aqui", "no Heat saved": the name is not on the list."""
+    for k, tok in enumerate(clause[:-1]):
+        if tok.w in _NOTHING or tok.w == "no" and language == "en":
+            after = clause[k + 1 : k + 3]
+            of = after[1:] if after[0].w in ("de", "do", "da", "of") else after[:1]
+            if of and of[0].name:
+                return Statement("absent", (of[0].name,))
+    return None
+
+
 def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     """ "Sua lista está vazia", "você ainda não salvou nada", "you have no notes"."""
     words = [t.w for t in clause]
@@ -1327,6 +1451,9 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     held = _has_place(words) or kept or any(w in ("ainda", "yet") for w in words)
     # "nothing on your list yet", "nada nas suas notas"
     bare = bool(follows & _set("on in na no nas nos em")) and _has_place(words)
+    # "Nothing saved yet", "Nada salvo ainda"; not "nada foi salvo" (this turn)
+    alone = kept and set(words) <= _NOTHING_KEPT and not _DONE_AUX & set(words)
+    bare = bare or alone and bool(_set("yet ainda") & set(words))
     if not ((you and kept or none_of and held or bare) and (nothing or (type_ and plural))):
         return None
     typed = next((k for k, w in enumerate(words) if w in _TYPE_OF), len(words))
@@ -1379,7 +1506,9 @@ def _list_header(sentence: list[Tok], asked_type: str = "") -> Statement | None:
     if not (_has_place(head) or you_have or presents or state) or len(head) > 8:
         return None
     type_ = _type_in(head, asked_type)
-    complete = any(w in _ONLY | _ALL for w in head)
+    # "Seus links:", "Your shows:": the user's items of a type, every one of them
+    whole = bool(core) and set(core) <= _POSSESSIVE | _TYPE_OF.keys() | _PLACE | _KEPT_WORDS
+    complete = whole and bool(_POSSESSIVE & set(core)) or any(w in _ONLY | _ALL for w in head)
     kind: StatementKind = "seen" if state == "seen" else "member"
     return Statement(kind, type=type_, complete=complete, left=state == "unseen")
 
@@ -1444,7 +1573,7 @@ def _user_target(user_text: str) -> tuple[str, ...]:
     words = next((m.group(1).split() for m in matches if m and m.group(1).strip()), [])
     if len(words) > 1 and words[0] in _TYPE_OF:  # "o vídeo do Porta dos Fundos"
         words = words[2:] if words[1] in _NARROW and len(words) > 2 else words[1:]
-    return tuple(words)
+    return () if all(w in _TYPE_OF for w in words) else tuple(words)  # "tenho filme salvo?"
 
 
 def _matching(name: Name, items: Sequence[Stored], *, strict: bool = False) -> set[int]:
@@ -1476,13 +1605,18 @@ def _year(word: str) -> bool:
     return len(word) == 4 and word.isdigit()
 
 
-def _kept(facts: ClaimFacts, type_: str, left: bool = False) -> int | None:
-    """How many items (of `type_`; still to see when `left`) the user has, None if unknown."""
-    if left:
+def _kept(facts: ClaimFacts, type_: str, left: bool = False, done: bool = False) -> int | None:
+    """How many items (of `type_`; still to see when `left`, seen or read when `done`) the
+    user has, None if unknown."""
+    if left or done:
         if facts.counts is not None and not facts.left_listed:
             return None
         types = {type_} if type_ else _WATCHED
-        return sum(1 for i in facts.items if i.type in types and not _done(i))
+        still = sum(1 for i in facts.items if i.type in types and not _done(i))
+        if left:
+            return still
+        every = (_kept(facts, t) or 0 for t in types)
+        return sum(every) - still
     if facts.counts is not None:
         return sum(n for t, n in facts.counts.items() if not type_ or t == type_)
     return sum(1 for i in facts.items if not type_ or i.type == type_)
@@ -1497,13 +1631,15 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
         return LIST_WRONG.format(what=what) if wrong else None
     if kind == "count":
         of = f" of type {statement.type}" if statement.type else ""
-        kept = _kept(facts, statement.type, statement.left)
+        kept = _kept(facts, statement.type, statement.left, statement.done)
         wrong = kept is not None and kept != statement.count
-        return LIST_WRONG.format(what=f"holds {statement.count} item(s){of}") if wrong else None
+        state = " still to see" if statement.left else " seen or read" if statement.done else ""
+        what = f"holds {statement.count} item(s){of}{state}"
+        return LIST_WRONG.format(what=what) if wrong else None
     for name in statement.names:
         said = " ".join(name.words)
         hits = _matching(name, items, strict=kind == "absent")
-        if kind in ("member", "absent") and statement.type and not statement.complete:
+        if kind in ("member", "absent") and statement.type:
             hits = {k for k in hits if items[k].type == statement.type}
         if statement.left and any(_done(items[k]) for k in hits):
             return LIST_WRONG.format(what=f"has «{said}» still to see")
@@ -1523,8 +1659,13 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     )
     types = {statement.type} if statement.type else _WATCHED if statement.left else ()
     of_types = {k for k in named if not types or items[k].type in types}
-    kept = _kept(facts, statement.type, statement.left)
-    if statement.complete and kind == "member" and kept is not None and len(of_types) != kept:
+    kept = _kept(facts, statement.type, statement.left, kind == "seen")
+    if (
+        statement.complete
+        and kind in ("member", "seen")
+        and kept is not None
+        and len(of_types) != kept
+    ):
         return LIST_WRONG.format(what="holds only the items named")
     return None
 
@@ -1622,8 +1763,8 @@ async def check_model_text(
     )
     user = await deps.db.users.get(turn.user_id)
     counts = user.counts if user else {}
-    # "só falta X", "only Heat left": every item still to see, when there are not too many
-    left = any(_left(title_words(t)) for t in texts)
+    # "só falta X", "you've seen 2 of your movies": every item still to see, if not too many
+    left = any(_left(w) or _STATES & {*w} for w in map(title_words, texts))
     to_see = []
     if left:
         to_see = await deps.db.items.list_for(turn.user_id, not_done=True, limit=_TO_SEE_READ)

@@ -877,3 +877,161 @@ def test_a_count_after_a_header_is_checked() -> None:
         "movie:Up@seen",
         "movie:Alien",
     )
+
+
+# -- issue 42, third round: the state of the list as a whole ------------------------------------
+
+WATCHING = ("movie:Heat@seen", "movie:Ronin", "movie:Alien", "tv:Dark@seen", "tv:Fargo")
+ALL_SEEN = ("movie:Heat@seen", "movie:Ronin@seen", "tv:Dark@seen")
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "false"),
+    [
+        # "that's all" after a listing: the listing names every item of it
+        ("Seus filmes:\n- Heat\n- Ronin\n\nSó isso!", "pt", WATCHING, True),
+        ("Seus filmes:\n- Heat\n- Ronin\n- Alien\n\nSó isso!", "pt", WATCHING, False),
+        ("Your movies:\n1. Heat\n2. Alien\n\nThat's it.", "en", WATCHING, True),
+        ("Your movies:\n1. Heat\n2. Alien\n3. Ronin\n\nThat's all!", "en", WATCHING, False),
+        ("Pra ver: Ronin. É isso!", "pt", WATCHING, True),
+        ("Still to watch: Ronin and Fargo. That's everything!", "en", WATCHING, True),
+        ("Still to watch: Ronin, Alien and Fargo. That's everything!", "en", WATCHING, False),
+        ("Pra ver: Ronin, Alien e Fargo. É isso!", "pt", WATCHING, False),
+        # everything seen, nothing left, none seen
+        ("You've watched all your movies!", "en", WATCHING, True),
+        ("You've watched all your movies!", "en", ALL_SEEN, False),
+        ("Você já assistiu tudo que salvou!", "pt", WATCHING, True),
+        ("Você já assistiu tudo que salvou!", "pt", ALL_SEEN, False),
+        ("Nothing left to watch, you're all caught up!", "en", WATCHING, True),
+        ("Nothing left to watch, you're all caught up!", "en", ALL_SEEN, False),
+        ("Não falta nada pra ver!", "pt", WATCHING, True),
+        ("All your shows are unwatched.", "en", WATCHING, True),
+        ("All your shows are unwatched.", "en", ("tv:Dark", "tv:Fargo", "movie:Heat@seen"), False),
+        ("You haven't watched any of your movies yet.", "en", WATCHING, True),
+        ("You haven't watched any of your shows yet.", "en", ("tv:Dark", "movie:Heat@seen"), False),
+        ("Não marquei nada como visto por enquanto.", "pt", WATCHING, False),
+        # how many are seen
+        ("You've seen 2 of your movies.", "en", WATCHING, True),
+        ("You've seen one of your movies.", "en", WATCHING, False),
+        ("Você já viu 3 filmes.", "pt", WATCHING, True),
+        ("Você já viu dois títulos: Heat e Dark.", "pt", WATCHING, False),
+        # a pick said to be unseen
+        ("Da sua lista, recomendo Heat, que você ainda não viu.", "pt", WATCHING, True),
+        ("Da sua lista, recomendo Ronin, que você ainda não viu.", "pt", WATCHING, False),
+        ("From your list, try Heat — you haven't watched it and it's great.", "en", WATCHING, True),
+        (
+            "From your list, try Alien — you haven't watched it and it's great.",
+            "en",
+            WATCHING,
+            False,
+        ),
+        # named items, and what the speaker did, are no state of the whole list
+        ("Ronin and Alien are both still unwatched.", "en", WATCHING, False),
+        ("Se você já viu todos os seus filmes, posso sugerir outros.", "pt", WATCHING, False),
+    ],
+)
+def test_the_state_of_the_whole_list_is_checked(
+    message: str, language: str, stored: tuple[str, ...], false: bool
+) -> None:
+    assert refused(message, language, *stored) == false
+
+
+async def test_a_seen_count_is_checked_against_every_item_still_to_see(lembra: Lembra) -> None:
+    # Only the items a text names are read, so "you've seen all of them" is judged by the
+    # items still to see, read when the text speaks of states.
+    for title in ("Heat", "Ronin"):
+        await lembra.say(f"anota: {title}")
+
+    false = await lembra.say(
+        "já li tudo?",
+        llm=[
+            {**RESPOND, "message": "Você já leu todas as suas notas!"},
+            {**RESPOND, "message": "Não sei dizer de cabeça."},
+        ],
+    )
+
+    assert false.text.startswith("Não sei dizer de cabeça.")  # after one re-ask
+    assert sample(lembra, "false_claim") == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "user", "false"),
+    [
+        # a short answer before a title ends there: the title is no part of "ainda não"
+        ("Ainda não! Ronin tá na sua lista pra ver.", "pt", WATCHING, "já vi ronin?", False),
+        ("Not yet! Alien is still on your watchlist.", "en", WATCHING, "did i see alien", False),
+        ("Nope! Fargo is still on your list to watch.", "en", WATCHING, "did i see fargo", False),
+        # "marked as not watched": the negation after the verb
+        ("It's still marked as not watched.", "en", WATCHING, "did i watch ronin", False),
+        ("It's still marked as not watched.", "en", WATCHING, "did i watch heat", True),
+        # "Já viu sim!", "Salvou sim!": yes, the user did; not an effect
+        ("Já assistiu sim!", "pt", WATCHING, "já vi heat?", False),
+        ("Já assistiu sim!", "pt", WATCHING, "já vi ronin?", True),
+        ("Salvou sim! Está como Heat.", "pt", WATCHING, "salvei heat?", False),
+        ("Tem sim, salvo como Fargo, e ainda não visto.", "pt", WATCHING, "tenho fargo?", False),
+        ("Falta sim! Ronin ainda tá pra ver.", "pt", WATCHING, "falta ver ronin?", False),
+        # the type the user asked about is no title
+        ("Nenhuma nota salva! Só filmes por aqui.", "pt", ALL_SEEN, "tenho nota salva?", False),
+        # a count said alone
+        ("Dois filmes no total.", "pt", WATCHING, "quantos filmes?", True),
+        ("Três filmes no total.", "pt", WATCHING, "quantos filmes?", False),
+        ("Three shows in total, watched or not.", "en", WATCHING, "count my shows", True),
+        ("Two shows in total, watched or not.", "en", WATCHING, "count my shows", False),
+    ],
+)
+def test_short_answers_about_what_the_user_named(
+    message: str, language: str, stored: tuple[str, ...], user: str, false: bool
+) -> None:
+    assert refused(message, language, *stored, user=user) == false
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "false"),
+    [
+        # "nada de X", "no X saved": X is not on the list
+        ("Nada de Ronin por aqui.", "pt", WATCHING, True),
+        ("Nada de Duna por aqui.", "pt", WATCHING, False),
+        ("Nope, no Fargo saved.", "en", WATCHING, True),
+        ("Nope, no Lost saved.", "en", WATCHING, False),
+        # nothing saved yet; not "nothing was saved" (this turn)
+        ("Nothing saved yet!", "en", WATCHING, True),
+        ("Nothing saved yet!", "en", (), False),
+        ("Não achei Duna; nada foi salvo.", "pt", WATCHING, False),
+        # a state said first, of the names after it
+        ("Dos que você ainda não viu, sugiro Heat.", "pt", WATCHING, True),
+        ("Dos que você ainda não viu, sugiro Alien.", "pt", WATCHING, False),
+        ("Among the ones you haven't watched, try Dark.", "en", WATCHING, True),
+        ("Among the ones you haven't watched, try Fargo.", "en", WATCHING, False),
+        # an emoji between two sentences ends the first
+        ("Segunda-feira é difícil 😩 Força aí!", "pt", WATCHING, False),
+        ("Rainy days are the worst 🌧️ Stay dry out there!", "en", WATCHING, False),
+    ],
+)
+def test_absence_by_nothing_and_states_said_first(
+    message: str, language: str, stored: tuple[str, ...], false: bool
+) -> None:
+    assert refused(message, language, *stored) == false
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "user", "false"),
+    [
+        # "(não) tem X na sua lista": the place after the object
+        ("Não tem esse filme na sua lista.", "pt", WATCHING, "tenho ronin?", True),
+        ("Não tem esse filme na sua lista.", "pt", WATCHING, "tenho duna?", False),
+        ("Tem Ronin na sua lista, sim.", "pt", WATCHING, "", False),
+        ("Tem Duna na sua lista, sim.", "pt", WATCHING, "", True),
+        # a statement before a dash is no part of the question after it
+        ("Alien isn't on your list — should I look it up?", "en", WATCHING, "", True),
+        ("Dune isn't on your list — should I look it up?", "en", WATCHING, "", False),
+        # "Your shows:" names every show, each one a show
+        ("Suas séries:\n- Dark\n- Fargo", "pt", WATCHING, "", False),
+        ("Suas séries:\n- Dark", "pt", WATCHING, "", True),
+        ("Your shows: Dark, Fargo and Heat.", "en", WATCHING, "", True),
+        ("Some of your movies: Heat and Alien.", "en", WATCHING, "", False),
+    ],
+)
+def test_places_dashes_and_headers(
+    message: str, language: str, stored: tuple[str, ...], user: str, false: bool
+) -> None:
+    assert refused(message, language, *stored, user=user) == false
