@@ -58,7 +58,9 @@ class SearchItemsArgs(ToolArgs):
     limit: int | None = Field(default=None, ge=1, le=50)
 
 
-class DeleteItemArgs(ToolArgs):
+class OneItemArgs(ToolArgs):
+    """One of the user's items, by its id or by words that name it: exactly one of the two."""
+
     item_id: str | None = Field(default=None, min_length=1, max_length=64)
     query: str | None = Field(default=None, min_length=1, max_length=200)
 
@@ -67,6 +69,10 @@ class DeleteItemArgs(ToolArgs):
         if (self.item_id is None) == (self.query is None):
             raise ValueError("give exactly one of item_id or query")
         return self
+
+
+class DeleteItemArgs(OneItemArgs):
+    pass
 
 
 class DeleteAllArgs(ToolArgs):

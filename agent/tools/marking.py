@@ -30,7 +30,7 @@ from agent.tools.base import (
     ToolContext,
     UnknownItem,
 )
-from agent.tools.finding import DELETE_CUTOFF, UNIQUE_MARGIN, find_named
+from agent.tools.finding import DELETE_CUTOFF, UNIQUE_MARGIN, OneItemArgs, find_named
 from agent.trust.ledgering import append_event
 from agent.understanding.textnorm import fold
 from agent.understanding.watchlist import WATCHABLE, said_rating
@@ -179,15 +179,8 @@ def _said_in(words: str, message: str) -> bool:
     return bool(fold(words).split()) and all(w in said for w in fold(words).split())
 
 
-class WhatISaidArgs(ToolArgs):
-    item_id: str | None = Field(default=None, min_length=1, max_length=64)
-    query: str | None = Field(default=None, min_length=1, max_length=200)
-
-    @model_validator(mode="after")
-    def _exactly_one(self) -> Self:
-        if (self.item_id is None) == (self.query is None):
-            raise ValueError("give exactly one of item_id or query")
-        return self
+class WhatISaidArgs(OneItemArgs):
+    pass
 
 
 async def what_i_said(ctx: ToolContext, args: WhatISaidArgs) -> Outcome:
