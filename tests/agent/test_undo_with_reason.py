@@ -26,6 +26,8 @@ from tests.support.harness import ALICE, open_lembra
         "undo that, my mistake with the day",
         "undo the last one",
         "desfaz isso pfv, já resolvi",
+        "wait undo that, wrong day",  # an interjection before it
+        "não, desfaz",
     ],
 )
 def test_undo_with_a_reason_after_it_is_an_undo(said: str) -> None:
@@ -41,6 +43,8 @@ def test_undo_with_a_reason_after_it_is_an_undo(said: str) -> None:
         "undo that, no wait keep it",
         "desfaz o quê?",
         "desfaz a mala amanhã às 9h",  # a reminder about unpacking, not an undo
+        "não desfaz",  # a negation is no interjection
+        "no undo",
     ],
 )
 def test_undo_words_that_ask_more_or_take_it_back_are_no_bare_undo(said: str) -> None:

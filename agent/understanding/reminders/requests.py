@@ -72,7 +72,10 @@ _CANCEL = re.compile(
 )
 # «desfaz» with what it names ("desfaz esse último", "undo the last one", "desfaz pfv")
 _UNDO_HEAD = (
-    r"^\s*(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras)"
+    # interjections before it; "não"/"no" only as a clause of its own ("não desfaz" is no undo)
+    r"^\s*(?:(?:wait|ops|oops|opa|ah|eita|hmm+|ugh|pera|espera|ih|actually|na\s+verdade"
+    r"|na\s+vdd)[\s,!.]+|(?:no|nao)\s*[,!.]+\s*)*(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo"
+    r"|volta\s+atras)"
     r"(?:\s+(?:isso|isto|esse|essa|este|esta|o|a|ai|ae|ultim[oa]|last|that|it|the|this|one"
     r"|coisa|thing|pfv|pf|pls|please|por\s+favor|agora|now|ja|rapidinho|de\s+novo))*"
 )
