@@ -12,7 +12,7 @@ for "adorei" is dropped, never stored.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Self
+from typing import Final, Literal, Self
 
 from pydantic import Field, model_validator
 
@@ -86,7 +86,7 @@ async def resolve(
         if kept:
             hits = kept
     if not hits:
-        return NotFound(query)
+        return await _said_after(deps, turn, query) or NotFound(query)
     exact = [item for score, item in hits if score >= 100]
     if len(exact) == 1:
         return exact[0]
@@ -95,6 +95,39 @@ async def resolve(
         return hits[0][1]
     tied = exact if len(exact) > 1 else [item for _, item in hits]
     return MarkChoice(query, tuple(tied[:MAX_CHOICES]))
+
+
+async def _said_after(deps: Deps, turn: Turn, query: str) -> ItemDoc | None:
+    """ "past lives omg", "booksmart tho", "dune 2 in imax": a title on the list with a word
+    or two said after it, or its number as a digit ("Dune: Part Two"); the only item the
+    words name, else None."""
+    words = query.split()
+    for cut in (0, 1, 2):
+        if len(words) - cut < 1:
+            break
+        for shorter in _spelled(words[: len(words) - cut]) if cut or len(words) > 1 else ():
+            hits = await find_named(
+                deps.db, turn.user_id, shorter, DELETE_CUTOFF, type_counts=turn.user.counts
+            )
+            if len(hits) == 1:  # the only item those words name
+                return hits[0][1]
+    return None
+
+
+_SPELLED: Final = {
+    "2": ("two", "dois", "ii"), "3": ("three", "tres", "iii"), "4": ("four", "quatro", "iv"),
+    "5": ("five", "cinco"), "6": ("six", "seis"),
+}  # fmt: skip
+
+
+def _spelled(words: list[str]) -> list[str]:
+    """`words` as written, then with their one number as a digit spelled out ("dune two")."""
+    joined = " ".join(words)
+    at = [i for i, w in enumerate(words) if w in _SPELLED]
+    if len(at) != 1:
+        return [joined]
+    i = at[0]
+    return [joined, *(" ".join([*words[:i], form, *words[i + 1 :]]) for form in _SPELLED[words[i]])]
 
 
 async def mark(
