@@ -14,7 +14,7 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Final, Literal
 from zoneinfo import ZoneInfo
 
 from agent.conversation import incode
@@ -452,6 +452,9 @@ async def _described(
     return one if one is not None and len(hits) == 1 else NotFound(request.title)
 
 
+_JOINERS: Final = frozenset("e and & ou or nem nor mais plus".split())
+
+
 async def _named_before(
     deps: Deps, turn: Turn, request: MarkRequest
 ) -> tuple[ItemDoc, MarkRequest] | Literal["unfinished"] | None:
@@ -462,7 +465,10 @@ async def _named_before(
     prefer: tuple[ItemType, ...] = ("link", "note") if request.reading else WATCHABLE
     for cut in range(len(words) - 1, 0, -1):
         rest = " ".join(words[cut:])
-        if _CIRCUMSTANCE.match(fold(rest)) is None:
+        # how or when it was seen, or a word or two said after the title ("past lives omg",
+        # "booksmart tho", "dune 2 in imax"); never a second title ("duna e superbad")
+        said_after = len(words) - cut <= 2 and _JOINERS.isdisjoint(fold(rest).split())
+        if _CIRCUMSTANCE.match(fold(rest)) is None and not said_after:
             continue
         head = " ".join(words[:cut])
         found = await resolve(deps, turn, query=head, item_type=request.type, prefer=prefer)

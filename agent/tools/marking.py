@@ -86,7 +86,7 @@ async def resolve(
         if kept:
             hits = kept
     if not hits:
-        return await _said_after(deps, turn, query) or NotFound(query)
+        return await _spelled_out(deps, turn, query) or NotFound(query)
     exact = [item for score, item in hits if score >= 100]
     if len(exact) == 1:
         return exact[0]
@@ -97,20 +97,15 @@ async def resolve(
     return MarkChoice(query, tuple(tied[:MAX_CHOICES]))
 
 
-async def _said_after(deps: Deps, turn: Turn, query: str) -> ItemDoc | None:
-    """ "past lives omg", "booksmart tho", "dune 2 in imax": a title on the list with a word
-    or two said after it, or its number as a digit ("Dune: Part Two"); the only item the
-    words name, else None."""
-    words = query.split()
-    for cut in (0, 1, 2):
-        if len(words) - cut < 1:
-            break
-        for shorter in _spelled(words[: len(words) - cut]) if cut or len(words) > 1 else ():
-            hits = await find_named(
-                deps.db, turn.user_id, shorter, DELETE_CUTOFF, type_counts=turn.user.counts
-            )
-            if len(hits) == 1:  # the only item those words name
-                return hits[0][1]
+async def _spelled_out(deps: Deps, turn: Turn, query: str) -> ItemDoc | None:
+    """ "dune 2" for "Dune: Part Two", "creed 2" for "Creed II": the only item the words name
+    with their one number spelled, else None."""
+    for spelled in _spelled(query.split())[1:]:
+        hits = await find_named(
+            deps.db, turn.user_id, spelled, DELETE_CUTOFF, type_counts=turn.user.counts
+        )
+        if len(hits) == 1:
+            return hits[0][1]
     return None
 
 

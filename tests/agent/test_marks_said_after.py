@@ -35,7 +35,7 @@ async def test_a_number_said_as_a_digit_names_the_spelled_title(db: Database) ->
 
 async def test_a_shorter_name_two_items_share_marks_neither(db: Database) -> None:
     async with open_lembra(db, tmdb_results={}) as lembra:
-        await lembra.say("salva o filme Alien")
         await lembra.say("salva o filme Alien Romulus")
+        await lembra.say("salva o filme Alien Covenant")
         await lembra.say("vi alien uau")
         assert set((await _states(lembra)).values()) == {"to_see"}
