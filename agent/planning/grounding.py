@@ -26,6 +26,7 @@ from rapidfuzz.distance import OSA
 
 from agent.deps import Deps
 from agent.errors import ServiceError, ServiceUnavailable
+from agent.planning.offline import plan_offline
 from agent.planning.schema import PLANNER_FUNCTION_NAME
 from agent.services.tmdb import TmdbCandidate, TmdbKind
 from agent.tools.base import ToolArgs
@@ -368,6 +369,8 @@ class Grounder:
             sources = self.conversation.current()
             confirmed = await self._confirmed(tool, args, sources)
             checked = judge(args, sources, confirmed, said=self.conversation.said)
+        if checked.problem is None and checked.args is not None and tool in WHOLE_TITLED:
+            checked = Checked(whole_title(checked.args, self.user_text), None, checked.fields)
         if checked.problem is not None:
             self._count(tool, checked.fields[-1:])  # only the refused field: the retry counts anew
             self.pending = None
@@ -427,6 +430,34 @@ def as_written(args: ToolArgs, user_text: str) -> ToolArgs:
         if snapped != value:
             changed[name] = snapped
     return args.model_copy(update=changed) if changed else args
+
+
+def whole_title(args: ToolArgs, user_text: str) -> ToolArgs:
+    """`args` with the words the model dropped from the front of the title put back: "salva
+    tb ainda estou aqui" saved as "estou aqui" by the 1.5B model. The reference is the title
+    the offline reading takes from the message; only a strict tail of it is extended."""
+    planned = plan_offline(user_text, "save")
+    said = planned[1].get("title") or planned[1].get("content") if planned else None
+    if not isinstance(said, str):
+        return args
+    whole = fold(said).split()
+    if len(whole) != len(said.split()):
+        return args  # punctuation made words of its own: no word-for-word reference
+    for name in ("title", "content"):
+        value = getattr(args, name, None)
+        kept = fold(value).split() if isinstance(value, str) else []
+        if kept and len(kept) < len(whole) <= MAX_WHOLE_WORDS and whole[-len(kept) :] == kept:
+            front = said.split()[
+                : len(whole) - len(kept)
+            ]  # as written; the rest as the model had it
+            return args.model_copy(update={name: " ".join([*front, str(value)])})
+    return args
+
+
+MAX_WHOLE_WORDS = 8
+WHOLE_TITLED = frozenset(
+    {"save_movie", "save_tv_show", "save_note"}
+)  # a link's title is its page's
 
 
 def _closest(word: str, written: Mapping[str, str]) -> str:

@@ -327,3 +327,21 @@ async def test_stored_items_hold_only_facts_of_their_sources(db: Database) -> No
             assert confirmed or str(item.year) in heard
         title_words = [w for w in _fold(item.title or "") if w not in {"o", "a"}]
         assert all(_backed(w, heard, item.title or "", whole) for w in title_words)
+
+
+def test_words_the_model_dropped_from_the_front_of_a_title_are_put_back() -> None:
+    from agent.planning.grounding import whole_title
+
+    # the 1.5B model saved "salva tb ainda estou aqui" as "estou aqui"
+    cut = whole_title(SaveNoteArgs(content="estou aqui"), "salva tb ainda estou aqui")
+    assert isinstance(cut, SaveNoteArgs)
+    assert cut.content == "ainda estou aqui"
+    movie = whole_title(SaveMovieArgs(title="Rua do Medo"), "save the movie Nunca rua do medo")
+    assert isinstance(movie, SaveMovieArgs)
+    assert movie.title == "Nunca Rua do Medo"  # the model's spelling of the words it kept
+    # a title the model wrote whole, or with words that are not a tail of the message's, stays
+    assert whole_title(SaveMovieArgs(title="Duna"), "salva o filme Duna") == SaveMovieArgs(
+        title="Duna"
+    )
+    odd = SaveNoteArgs(content="estou lá")
+    assert whole_title(odd, "salva tb ainda estou aqui") == odd
