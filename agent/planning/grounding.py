@@ -33,6 +33,7 @@ from agent.tools.base import ToolArgs
 from agent.understanding.datafence import CLOSE, OPEN
 from agent.understanding.textnorm import one_line
 from agent.understanding.urls import InvalidUrl, extract_urls, normalize_url
+from agent.understanding.vocabulary import SAVE_VERBS, TYPE_WORDS, save_verb_typo
 
 Verdict = Literal["grounded", "dropped", "reasked"]
 Kind = Literal["url", "some_word", "all_words", "year", "tmdb_id", "user_words"]
@@ -447,11 +448,28 @@ def whole_title(args: ToolArgs, user_text: str) -> ToolArgs:
         value = getattr(args, name, None)
         kept = fold(value).split() if isinstance(value, str) else []
         if kept and len(kept) < len(whole) <= MAX_WHOLE_WORDS and whole[-len(kept) :] == kept:
-            front = said.split()[
-                : len(whole) - len(kept)
-            ]  # as written; the rest as the model had it
-            return args.model_copy(update={name: " ".join([*front, str(value)])})
+            # the words put back as written; the rest as the model had it
+            front = said.split()[: len(whole) - len(kept)]
+            if len(front) <= MAX_PUT_BACK and not any(map(_no_title_front, front)):
+                return args.model_copy(update={name: " ".join([*front, str(value)])})
     return args
+
+
+def _no_title_front(word: str) -> bool:
+    """A word the offline reading may have left before a title that is none of it: a save verb
+    (with a slip), an article, a type's word, laughter."""
+    folded = fold(word)
+    return (
+        folded in SAVE_VERBS
+        or save_verb_typo(folded) is not None
+        or folded in TYPE_WORDS
+        or folded in STOPWORDS
+        or _LAUGH.fullmatch(folded) is not None
+    )
+
+
+MAX_PUT_BACK = 2
+_LAUGH = re.compile(r"k{2,}|(?:ha){2,}h?|(?:rs){2,}|lol+")
 
 
 MAX_WHOLE_WORDS = 8

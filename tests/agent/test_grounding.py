@@ -345,3 +345,8 @@ def test_words_the_model_dropped_from_the_front_of_a_title_are_put_back() -> Non
     )
     odd = SaveNoteArgs(content="estou lá")
     assert whole_title(odd, "salva tb ainda estou aqui") == odd
+    # what an offline reading may leave before a title is never put back: laughter, a verb
+    laughed = SaveNoteArgs(content="Não posso perder")
+    assert whole_title(laughed, "anota kkkk Não posso perder") == laughed
+    slipped = SaveMovieArgs(title="tropa de elite 2")
+    assert whole_title(slipped, "slava o filme tropa de elite 2") == slipped
