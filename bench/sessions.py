@@ -849,6 +849,8 @@ def item_spec(spec: str) -> tuple[str, set[str], int | None, str | None]:
     kind, want, *rest = spec.split(":")
     year = rest[0].strip() if rest else ""
     state = rest[1].strip() if len(rest) > 1 else ""
+    if year and not year.isdigit() and not state:
+        year, state = "", year  # "movie:dune:seen": a state with no year before it
     return ITEM_KINDS.get(kind, kind), words(want), int(year) if year else None, state or None
 
 
