@@ -131,8 +131,8 @@ _LAUGH: Final = r"k{3,}|(?:ha){2,}h?|(?:he){2,}|(?:rs)+|lol|lmao|:\)|:D|;\)"
 # "what did I save again?", "qual era mesmo de novo?": asking a second time changes nothing
 _AGAIN: Final = r"again|de\s+novo|novamente|outra\s+vez"
 _GREETING: Final = (
-    r"oi+|ol[áa]|ei|hey+|hi|hello|bom\s+dia|boa\s+tarde|boa\s+noite|"
-    r"good\s+morning|good\s+afternoon|good\s+evening|"
+    r"oi+|ol[áa]+|ei+|hey+|hi+|hello+|bom\s+dia+|boa\s+tarde+|boa\s+noite+|"
+    r"good\s+morning+|good\s+afternoon+|good\s+evening+|"
     # interjections no reader reads: "hmm desfaz", "ugh undo that"
     r"h+m+|uh+|ugh+|aff+|putz|eita|poxa|xi+"
 )
@@ -151,8 +151,16 @@ _QUESTION_TAIL: Final = re.compile(
 )
 # "tem algum filme chamado Now?": a last word that is a name is kept
 _NAMED_LAST: Final = re.compile(r"\b(?:chamad[oa]s?|called|named|titled)\s+\S+\W*$", _F)
+# a clause of its own before the request that only approves, thanks or changes the subject
+# ("cool thx.", "show. ah, ...", "mudando de assunto, ...", "btw"): cut when a mark closes it
+_ASIDE_LEAD: Final = (
+    r"(?:(?:cool|nice|great|awesome|perfect|sweet|perfeito|[oó]timo|show|massa|legal|top|boa|"
+    r"blz|beleza|ok|okay|certo|ah|oh|ufa|"
+    rf"{_THANKS}|mudando\s+de\s+assunto|outra\s+coisa|por\s+falar\s+nisso|by\s+the\s+way|btw|"
+    r"changing\s+the\s+subject|anyway|enfim|ali[aá]s)\s*)+[.,!;:]+"
+)
 _HEAD: Final = re.compile(
-    rf"^\s*(?:(?:{_GREETING}|{_PLEASE})(?:{_SEP})+)+(?=\S)",
+    rf"^\s*(?:(?:{_GREETING}|{_PLEASE})(?:{_SEP})+|{_ASIDE_LEAD}\s*|(?:btw|by\s+the\s+way)\s+)+(?=\S)",
     _F,
 )
 

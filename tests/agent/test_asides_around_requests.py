@@ -204,3 +204,21 @@ def test_who_asked_of_nothing_saved_reads_no_search() -> None:
 
     assert read_question("who are you?") is None
     assert read_question("quem é você?") is None
+
+
+@pytest.mark.parametrize(
+    ("said", "left"),
+    [
+        ("boa tardee! anota: levar o cachorro no banho", "anota: levar o cachorro no banho"),
+        ("nice, thanks. list my shows", "list my shows"),
+        ("outra coisa, quantos links eu tenho?", "quantos links eu tenho?"),
+        ("by the way delete the gym note", "delete the gym note"),
+        ("show me my notes", "show me my notes"),  # a verb, no clause of its own
+        ("Top Gun, salva esse filme", "Top Gun, salva esse filme"),  # a title, not approval
+        ("valeu!", "valeu!"),  # nothing but chatter: kept whole
+    ],
+)
+def test_a_clause_that_only_greets_thanks_or_changes_the_subject_is_cut(
+    said: str, left: str
+) -> None:
+    assert without_chatter(said) == left
