@@ -1009,7 +1009,7 @@ _WHERE: Final = re.compile(
 )
 _WHERE_TAIL: Final = re.compile(
     r"\s+(?:online|de graca|gratis|for free|em streaming|no streaming|streaming|hoje|today|tonight|agora|now|"
-    r"pra ver|para ver|pra assistir|para assistir|to watch)$"
+    r"pra ver|para ver|pra assistir|para assistir|to watch|aqui|here|around here|por aqui)$"
 )
 
 
@@ -1117,7 +1117,8 @@ _NO_SAVE: Final = re.compile(
     r"para saber|queria saber|quero saber|perguntando|curiosidade|por curiosidade|"
     r"uma pergunta|asking|curious|wondering|out of curiosity|a question|checking|pergunta)|"
     r"no need"
-    r")(?:\s+(?:mesmo|ne|hein|viu|ok|tambem|too|lol))*$"
+    r")(?:\s+(?:mesmo|ne|hein|viu|ok|tambem|too|lol|tho|though|pls|please|thanks|thx|"
+    r"por enquanto|for now|yet|ainda))*$"
 )
 
 
@@ -1145,6 +1146,11 @@ def read_where(text: str) -> WhereRequest | None:
     and a frame around the question ("sabe onde...", "do you know where...") are no part
     of it."""
     raw = _without_no_save(text.strip())
+    if "?" in raw.rstrip("?"):  # "where's X on? just asking": the question, before what follows
+        first = raw[: raw.index("?") + 1]
+        asked = read_where(first) if not _without_no_save(raw[len(first) :]).strip() else None
+        if asked is not None and (asked.title or asked.target):
+            return asked
     if (frame := _ASKED_ABOUT.match(fold_same_length(raw))) is not None:
         raw = raw[frame.end() :]
     if not raw or len(raw) > 200 or raw.startswith("/"):
@@ -1173,6 +1179,8 @@ def read_where(text: str) -> WhereRequest | None:
     while (tail := _WHERE_TAIL.search(said.norm[start:end].rstrip())) is not None:
         end = start + tail.start()
     obj = said.norm[start:end].strip()
+    if obj in ("e", "and"):
+        obj = ""  # "e passa onde?": "e" joins it to what came before, it names nothing
     if not obj:
         return WhereRequest(target=Target("pronoun"), country=country)  # "onde assistir?"
     end = start + len(said.norm[start:end].rstrip())

@@ -836,3 +836,20 @@ async def test_asking_whether_a_title_is_seen_answers_from_storage_and_changes_n
     assert seen.text == "Duna (2021) está na sua lista, já marcado como visto · 8/10.", seen.text
     assert left.text == "Superbad (2007) está na sua lista, ainda para ver.", left.text
     assert items == {"Duna": True, "Superbad": False, "Dark": False}
+
+
+@pytest.mark.parametrize(
+    ("said", "title", "pronoun"),
+    [
+        ("where can i stream arrival? not saving it tho", "arrival", False),
+        ("onde dá pra ver o iluminado aqui?", "o iluminado", False),
+        ("e passa onde?", "", True),  # the title in focus
+        ("onde passa e o vento levou?", "e o vento levou", False),  # a title opening with "e"
+    ],
+)
+def test_where_reads_the_question_before_what_follows_and_no_place_word(
+    said: str, title: str, pronoun: bool
+) -> None:
+    asked = read_where(said)
+    assert asked is not None
+    assert (asked.title.lower(), asked.target is not None) == (title, pronoun)
