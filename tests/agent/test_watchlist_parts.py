@@ -842,7 +842,7 @@ async def test_asking_whether_a_title_is_seen_answers_from_storage_and_changes_n
     ("said", "title", "pronoun"),
     [
         ("where can i stream arrival? not saving it tho", "arrival", False),
-        ("onde dá pra ver o iluminado aqui?", "o iluminado", False),
+        ("onde dá pra ver o iluminado aqui?", "iluminado", False),  # the article aside
         ("e passa onde?", "", True),  # the title in focus
         ("onde passa e o vento levou?", "e o vento levou", False),  # a title opening with "e"
     ],
