@@ -227,7 +227,21 @@ class IntentClassifier:
         """Return the intent of one message; never raises for any str."""
         if smalltalk.asks_capability(text):  # "vc salva filmes?" asks what Lembra does
             return Intent("help", EMPTY, 100, text)
-        return refine(self._classify(text))
+        intent = refine(self._classify(text))
+        if intent.action == "llm" and (last := _last_clause(text)) is not None:
+            # "na real quero começar do zero, apaga tudo": why, then the command; only
+            # «apaga tudo», which shows what it would delete and waits for "sim" anyway
+            said = self._classify(last)
+            before = self._classify(text[: text.rindex(last)])
+            says_why = before.action != "llm" or before.entities.get("intent") == "other"
+            if (
+                said.action == "delete_all"
+                and before.action in ("llm", "smalltalk", "greeting")
+                and says_why
+                and not _has_negation(normalize(text).split() or [""])
+            ):
+                return Intent("delete_all", said.entities, said.score, text)
+        return intent
 
     def _classify(self, text: str) -> Intent:
         stripped = text.strip()
@@ -610,6 +624,14 @@ def _without_page(args: str) -> str:
 
 def _starts_question(words: list[str]) -> bool:
     return words[0] in QUESTION_STARTS or " ".join(words[:2]) in QUESTION_PAIRS
+
+
+def _last_clause(text: str) -> str | None:
+    """The clause after the message's last comma, period or semicolon, when there is one."""
+    if len(text) > 300 or "\n" in text.strip():
+        return None
+    parts = [p for p in re.split(r"[,.;!]+", text) if p.strip()]
+    return parts[-1].strip() if len(parts) > 1 else None
 
 
 def _has_negation(words: list[str]) -> bool:

@@ -222,3 +222,24 @@ def test_a_clause_that_only_greets_thanks_or_changes_the_subject_is_cut(
     said: str, left: str
 ) -> None:
     assert without_chatter(said) == left
+
+
+@pytest.mark.parametrize(
+    "said", ["cansei dessa bagunça, apaga tudo", "my list is a mess, delete everything"]
+)
+async def test_delete_all_after_why_asks_then_deletes(db: Database, said: str) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: comprar pão")
+        preview = await lembra.say(said)
+        assert "comprar pão" in preview.text  # what would go, before anything goes
+        assert len(await lembra.items()) == 1
+        await lembra.say("sim" if "apaga" in said else "yes")
+        assert await lembra.items() == []
+
+
+async def test_a_second_request_before_delete_all_is_not_read_as_why(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: comprar pão")
+        await lembra.say("salva o filme Duna, apaga tudo")
+        await lembra.say("sim")
+        assert "comprar pão" in [i.content for i in await lembra.items()]  # nothing deleted
