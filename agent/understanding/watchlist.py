@@ -426,8 +426,41 @@ _CONTRAST: Final = re.compile(
 )
 
 
+# words that ask again for the mark the sentence already says ("esse eu já vi, pode marcar",
+# "seen that one already, mark it", "so esqueci de marcar"), or frame it ("na vdd", "tho")
+_MARK_AGAIN: Final = re.compile(
+    r"(?:[\s,.;!]+|^)(?:(?:pode|podes|can\s+you|pls|please|so|s[oó]|eu|i|just)\s+)*"
+    r"(?:(?:esqueci|forgot)\s+(?:de\s+|to\s+)?)?"
+    r"(?:marca(?:r|)?|marque|mark(?:\s+it)?|coloca(?:r)?|put\s+it|bota(?:r)?|poe|p[oõ]e)"
+    r"(?:\s+(?:ai|a[ií]|ele|ela|eles|elas|os\s+dois|as\s+duas|both|them|it|la|l[aá]))?"
+    r"(?:\s+(?:como|as)\s+(?:vist[oa]s?|assistid[oa]s?|seen|watched))?(?=[\s,.;!]|$)",
+    re.IGNORECASE,
+)
+_FRAME_WORDS: Final = re.compile(
+    r"(?:[\s,]+(?:na\s+vdd|na\s+verdade|na\s+real|tho|though|lol|kk+|haha+))+(?=[\s,.;!]|$)",
+    re.IGNORECASE,
+)
+# what the list just shown is called before naming from it: "desses", "dos que salvei,"
+_FROM_THOSE: Final = re.compile(
+    r"^(?:desses|dessas|destes|destas|dos\s+que\s+(?:eu\s+)?salvei|of\s+those|from\s+(?:those|my\s+list))"
+    r"\s*,?\s*",
+    re.IGNORECASE,
+)
+
+
 def read_mark(text: str) -> MarkRequest | None:
-    """The mark `text` asks for, or None when it is anything else (or not certainly this)."""
+    """The mark `text` asks for, or None when it is anything else (or not certainly this).
+    Words asking again for the mark it says ("pode marcar", "mark it") are read past."""
+    found = _read_mark(text)
+    if found is not None or len(text) > 300:
+        return found
+    bare = _FROM_THOSE.sub("", _FRAME_WORDS.sub("", _MARK_AGAIN.sub("", text.strip())))
+    bare = re.sub(r"\s*[,;.]\s*(?=[,;.]|$)", "", bare).strip(" ,;.")
+    again = _read_mark(bare) if bare and bare != text.strip() else None
+    return again if again is not None and again.state == "seen" else None  # never "não vi, marca"
+
+
+def _read_mark(text: str) -> MarkRequest | None:
     raw = text.strip()
     if not raw or len(raw) > 300 or raw.startswith("/") or "?" in raw:
         return None

@@ -39,3 +39,25 @@ async def test_a_shorter_name_two_items_share_marks_neither(db: Database) -> Non
         await lembra.say("salva o filme Alien Covenant")
         await lembra.say("vi alien uau")
         assert set((await _states(lembra)).values()) == {"to_see"}
+
+
+async def test_a_mark_asked_again_in_the_same_message_is_read_past(db: Database) -> None:
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("salva o filme Aquarius")
+        reply = await lembra.say("esse eu já assisti na real kkk, pode marcar aí, nota 7")
+        assert "Aquarius" in reply.text
+        (item,) = await lembra.items()
+        assert (item.current_state, item.rating) == ("seen", 7)
+
+
+async def test_both_seen_with_i_forgot_to_mark_marks_both(db: Database) -> None:
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("save the movies Zodiac and Heat")
+        await lembra.say("i've seen both actually, just forgot to mark them")
+        assert {i.current_state for i in await lembra.items()} == {"seen"}
+
+
+def test_a_mark_asked_against_what_was_said_is_no_mark() -> None:
+    from agent.understanding.watchlist import read_mark
+
+    assert read_mark("esse eu não vi ainda, marca como visto") is None
