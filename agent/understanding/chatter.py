@@ -177,8 +177,12 @@ _LEAD_TO_VERB: Final = re.compile(
 def without_chatter(text: str) -> str:
     """`text` without greetings and "please" in front, thanks, "please", laughter, "again"
     and emojis behind; `text` itself when nothing is cut or nothing would be left."""
-    if not text or "\n" in text.strip() or text.lstrip().startswith("/"):
-        return text  # a list a line (its last line is an item) and commands stay as sent
+    if not text or text.lstrip().startswith("/"):
+        return text  # commands stay as sent
+    if "\n" in text.strip():  # a list a line: only a greeting opening its first line goes
+        first, rest = text.lstrip().split("\n", 1)
+        head = _HEAD.sub("", first)
+        return f"{head}\n{rest}" if head.strip() and head != first else text
     cut = _HEAD.sub("", text)
     lead = _LEAD_TO_VERB.match(cut)
     if lead is not None and fold_same_length(lead["verb"]).lower() in SAVE_VERBS:

@@ -216,6 +216,8 @@ def test_who_asked_of_nothing_saved_reads_no_search() -> None:
         ("show me my notes", "show me my notes"),  # a verb, no clause of its own
         ("Top Gun, salva esse filme", "Top Gun, salva esse filme"),  # a title, not approval
         ("valeu!", "valeu!"),  # nothing but chatter: kept whole
+        ("oii! anota:\npão\nleite", "anota:\npão\nleite"),  # a list a line: its first line's
+        ("anota:\nbom dia pra vó\nleite", "anota:\nbom dia pra vó\nleite"),  # an item
     ],
 )
 def test_a_clause_that_only_greets_thanks_or_changes_the_subject_is_cut(
