@@ -149,7 +149,7 @@ _CANCEL = re.compile(
 # "pensando bem cancela o lembrete do X pq ele remarcou", "on second thought cancel the X one"
 _MIND: Final = re.compile(
     r"^\s*(?:(?:pensando\s+bem|melhor|ah|oh|e|and|entao|so|ok|on\s+second\s+thought|"
-    r"actually)\s*[,:!.]?\s+)+"
+    r"actually|nvm|never\s*mind|wait)\s*[,:!.]?\s+)+"
 )
 _REASON: Final = re.compile(
     r"\s*[,;]?\s+(?:pq|porque|por\s+que|porquê|ja\s+que|que\s+(?:ele|ela|eu)|because|"

@@ -32,6 +32,7 @@ from agent.understanding.reminders.requests import tells_of_oneself
         ("pensando bem cancela o do contador pq ele remarcou", CancelAsk("contador")),
         ("on second thought cancel the gym one because it rained", CancelAsk("gym")),
         ("ah e cancela o lembrete da academia, que eu vou viajar", CancelAsk("academia")),
+        ("nvm cancel the pharmacy one, got it already", CancelAsk("pharmacy")),
         ("pensando bem apaga o inception", None),
         ("apaga o inception", None),
         ("tenho algum filme de terror?", None),
