@@ -68,6 +68,8 @@ async def act(
     """Answer `message` in code when it points at the shelf; None when it does not."""
     current = shelves.shown(turn)
     ref = read_reference(message) or stated(message) or await _restated(deps, turn, message)
+    if ref is None and (why := _said_why(message)) is not None:
+        ref = why  # "já liguei pro encanador, pode apagar essa": why, then the deletion
     if ref is None and (
         (ref := await _changed(deps, turn, message)) is not None
         or (ref := await _renamed(deps, turn, message)) is not None
@@ -109,6 +111,27 @@ async def act(
             return await _bookmark(deps, turn, tools, found, ref)
         case "edit":
             return await _edit(deps, turn, tools, found, ref)
+
+
+def _said_why(message: str) -> Reference | None:
+    """The deletion a message's last clause asks for after clauses saying why ("já liguei
+    pro encanador, pode apagar essa"): only a deletion, which asks "sim" before it deletes."""
+    parts = [p for p in re.split(r"[,.;!]+", message) if p.strip()]
+    if len(parts) < 2 or len(message) > 300:
+        return None
+    ref = read_reference(parts[-1].strip())
+    if ref is None or ref.action != "delete" or ref.target.kind != "pronoun":
+        return None
+    before = " ".join(parts[:-1])
+    return ref if read_reference(before) is None and _ANOTHER.search(fold(before)) is None else None
+
+
+# a request in the clauses before ("salva X, apaga essa"): two requests, the planner's
+_ANOTHER = re.compile(
+    r"\b(?:salv\w*|anot\w*|sav\w*|add|adiciona\w*|guard\w*|lembr\w*|remind\w*|muda\w*|"
+    r"chang\w*|marca\w*|mark\w*|list\w*|mostra\w*|show|busca\w*|procura\w*|find|search|"
+    r"nao|not|don'?t|dont)\b"
+)
 
 
 def stated(message: str) -> Reference | None:

@@ -313,7 +313,18 @@ def offer_for(text: str) -> tuple[str, dict[str, Any]] | None:
         return None
     if message.rstrip().endswith("?") or not any(c.isalnum() for c in message):
         return None
+    if _ASKS_A_CHANGE.search(fold(message)):
+        return None  # "já liguei, pode apagar essa", "na verdade é X": a request, never a note
     return _note_plan(message)
+
+
+# a verb of changing, deleting, showing or correcting what is kept: the message asks for
+# something the rules did not read, and keeping it as a note would answer the wrong thing
+_ASKS_A_CHANGE = re.compile(
+    r"\b(?:apag\w*|delet\w*|remov\w*|exclu\w*|cancel\w*|desfaz\w*|undo|muda\w*|troca\w*|"
+    r"chang\w*|edit\w*|renam\w*|renomei\w*|desmarc\w*|unmark\w*|corrig\w*|corrij\w*|"
+    r"mostra\w*|lista\w*|show|list|na\s+verdade|na\s+vdd|actually|i\s+meant|quis\s+dizer)\b"
+)
 
 
 # what a question's save is offered as: a pending offer runs a plain save, no lookup

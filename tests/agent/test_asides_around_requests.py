@@ -245,3 +245,28 @@ async def test_a_second_request_before_delete_all_is_not_read_as_why(db: Databas
         await lembra.say("salva o filme Duna, apaga tudo")
         await lembra.say("sim")
         assert "comprar pão" in [i.content for i in await lembra.items()]  # nothing deleted
+
+
+@pytest.mark.parametrize(
+    ("said", "confirm"),
+    [("já paguei a conta, pode apagar essa", "sim"), ("paid it already, delete that one", "yes")],
+)
+async def test_a_deletion_after_why_previews_the_item_in_focus(
+    db: Database, said: str, confirm: str
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: comprar sabão")
+        await lembra.say("anota: pagar a conta de luz")
+        preview = await lembra.say(said)
+        assert "pagar a conta de luz" in preview.text
+        await lembra.say(confirm)
+        assert [i.content for i in await lembra.items()] == ["comprar sabão"]
+
+
+async def test_an_unread_request_is_never_offered_as_a_note(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: comprar sabão")
+        reply = await lembra.say("na verdade era outra coisa, troca tudo aquilo")
+        assert "nota?" not in reply.text
+        await lembra.say("sim")
+        assert [i.content for i in await lembra.items()] == ["comprar sabão"]
