@@ -443,7 +443,11 @@ class IntentClassifier:
             and not (has_url and URL_RE.match(stripped))
         ):
             head = normalize(headed.group(1)).split()
-            if len(head) <= 4 and not (len(head) == 1 and head[0] in SEARCH_VERBS):
+            if (
+                len(head) <= 4
+                and not (len(head) == 1 and head[0] in SEARCH_VERBS)
+                and _EDIT_HEAD.isdisjoint(head)  # "muda essa nota pra: X" edits, saves nothing
+            ):
                 return "save"  # "lista de compras: leite", "ideia: app de receitas"
         if first in SEARCH_VERBS or phrase.startswith(SEARCH_STARTS):
             return "search"
@@ -624,6 +628,13 @@ def _without_page(args: str) -> str:
 
 def _starts_question(words: list[str]) -> bool:
     return words[0] in QUESTION_STARTS or " ".join(words[:2]) in QUESTION_PAIRS
+
+
+_EDIT_HEAD = frozenset(
+    """muda mude mudar troca troque trocar altera altere alterar corrige corrija corrigir edita
+    edite editar atualiza atualize apaga apague deleta remove change edit update fix delete
+    rename renomeia""".split()
+)
 
 
 def _last_clause(text: str) -> str | None:

@@ -230,6 +230,8 @@ def read_reference(text: str) -> Reference | None:
     raw = text.strip()
     if not raw or len(raw) > 500 or raw.startswith("/"):
         return None
+    # "muda essa nota pra: X": the colon after "pra"/"to" only opens the new value
+    raw = re.sub(r"(?i)\b(pra|para|to)\s*:\s*(?=\S)", r"\1 ", raw, count=1)
     edit = _read_edit(raw)
     if edit is not None:
         return edit

@@ -168,3 +168,11 @@ async def test_a_note_named_by_its_words_takes_its_whole_new_text(db: Database) 
         before = lembra.model_calls
         await lembra.say("muda a nota do dentista: amanhã")  # no such note: not guessed
         assert lembra.model_calls > before
+
+
+async def test_a_note_edited_with_a_colon_is_edited_not_saved_again(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: levar o guarda-chuva")
+        reply = await lembra.say("muda essa nota pra: levar o guarda-chuva e a capa")
+        assert "e a capa" in reply.text
+        assert [i.content for i in await lembra.items()] == ["levar o guarda-chuva e a capa"]

@@ -7,6 +7,9 @@ here are new ones.
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,6 +18,8 @@ from agent.conversation.reminding import scope_said
 from agent.understanding.reminders.requests import route
 from storage import Database
 from tests.support.harness import ALICE, open_lembra
+
+ZONE = ZoneInfo("America/Sao_Paulo")
 
 
 @pytest.mark.parametrize(
@@ -28,6 +33,8 @@ from tests.support.harness import ALICE, open_lembra
         "desfaz isso pfv, já resolvi",
         "wait undo that, wrong day",  # an interjection before it
         "não, desfaz",
+        "poxa, não era pra ter apagado, desfaz",  # why, then the undo
+        "não, desfaz, deixa como estava",  # "deixa como estava" is the undo's own reason
     ],
 )
 def test_undo_with_a_reason_after_it_is_an_undo(said: str) -> None:
@@ -45,6 +52,7 @@ def test_undo_with_a_reason_after_it_is_an_undo(said: str) -> None:
         "desfaz a mala amanhã às 9h",  # a reminder about unpacking, not an undo
         "não desfaz",  # a negation is no interjection
         "no undo",
+        "salva o filme Duna, desfaz",  # a request before it: two requests
     ],
 )
 def test_undo_words_that_ask_more_or_take_it_back_are_no_bare_undo(said: str) -> None:
@@ -98,3 +106,14 @@ async def test_a_repeating_reminder_cancelled_with_a_sentence_answer(db: Databas
 def test_the_undo_and_scope_readers_never_raise(said: str) -> None:
     route(said)
     scope_said(said)
+
+
+async def test_a_reminder_moved_with_bota_then_undone_is_back_at_its_time(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra quinta 10h de levar o notebook no conserto")
+        moved = await lembra.say("na vdd bota às 14h")
+        assert "14:00" in moved.text
+        back = await lembra.say("não, desfaz, deixa como estava")
+        assert "notebook" in back.text
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert datetime.fromtimestamp(reminder.due_at_ms / 1000, ZONE).hour == 10

@@ -101,7 +101,8 @@ _RETIME_LEAD = (
     r"(?:na\s+verdade|na\s+vdd|alias|melhor|corrigindo|quer\s+dizer|quis\s+dizer|ops+|opa"
     r"|oops|errei|me\s+enganei|foi\s+mal|desculpa|pode\s+ser|muda\s+pra|troca\s+pra"
     r"|actually|sorry|my\s+bad|i\s+meant|make\s+it|change\s+it\s+to|wait|no|nao"
-    r"|(?:push|move|bump)\s+it\s+(?:to|till|until)|(?:passa|joga|adia)\s+(?:pra|para))"
+    r"|(?:push|move|bump)\s+it\s+(?:to|till|until)|(?:passa|joga|adia)\s+(?:pra|para)"
+    r"|(?:bota|coloca|poe|p[oõ]e|deixa)\s+(?:pra|para|pras|pro|as|às|a)(?=\s))"
 )
 # the reminder's words: one clause, never a second one after a comma or a dash
 _WORDS = r"[^\s,;](?:(?!\s[-–—]\s)[^,;])*?"

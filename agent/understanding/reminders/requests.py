@@ -86,9 +86,15 @@ _UNDO = re.compile(_UNDO_HEAD + r"\s*[.!]*\s*$")
 _UNDO_BECAUSE = re.compile(_UNDO_HEAD + r"\s*[,;:.!-]+\s*(?P<why>\S.*)$")
 _NOT_A_REASON = re.compile(
     r"\b(?:salv|anot|apag|lembr|remind|mud[ae]|troc|add|save|delet|remov|cancel|marc|mark|bot[ae]"
-    r"|coloc|adicion|guard|edit|renome|renam|list|mostr|show|desfaz|undo|refaz|redo|deix[ae]"
+    r"|coloc|adicion|guard|edit|renome|renam|list|mostr|show|desfaz|undo|refaz|redo"
+    r"|deix[ae](?!\s+(?:como|do\s+jeito\s+que)\s+(?:tava|estava|era|antes))"
     r"|esquec|never\s*mind|nao\s+(?:precisa|faz|espera)|don'?t\s+(?:undo|bother)|no\s+wait"
     r"|keep\s+it|cancel)",
+)
+# a request in the clauses before an undo makes two requests: the planner's
+_MADE_BEFORE = re.compile(
+    r"\b(?:salv|anot|sav|add|adicion|guard|lembr|remind|muda|chang|marc|mark|list|mostr|show"
+    r"|busc|procur|find|search|refaz|redo)\w*|\?"
 )
 _REDO = re.compile(
     r"^\s*(?:/redo|/refazer|refaz(?:er)?|refaca|redo|redo\s+(?:that|it)|refaz(?:er)?\s+(?:isso|isto))"
@@ -147,6 +153,9 @@ def route(text: str) -> tuple[RouteName, str] | None:
         and "?" not in why.group("why")
     ):
         return ("undo", "")
+    last = re.split(r"[,.;!]+", folded.rstrip(" .!"))
+    if len(last) > 1 and _UNDO.match(last[-1]) and not _MADE_BEFORE.search(" ".join(last[:-1])):
+        return ("undo", "")  # "eita não era pra apagar não, desfaz": why, then the undo
     if _REDO.match(folded):
         return ("redo", "")
     if _LIST.match(folded):
