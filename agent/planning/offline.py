@@ -32,7 +32,7 @@ from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
 from agent.understanding.vocabulary import TYPE_WORDS
-from agent.understanding.watchlist import SaveNamed
+from agent.understanding.watchlist import SaveNamed, speaks_of_seeing
 from agent.understanding.watchlist import read as read_watchlist
 
 _FLAGS = re.IGNORECASE | re.UNICODE
@@ -313,8 +313,8 @@ def offer_for(text: str) -> tuple[str, dict[str, Any]] | None:
         return None
     if message.rstrip().endswith("?") or not any(c.isalnum() for c in message):
         return None
-    if _ASKS_A_CHANGE.search(fold(message)):
-        return None  # "já liguei, pode apagar essa", "na verdade é X": a request, never a note
+    if _ASKS_A_CHANGE.search(fold(message)) or speaks_of_seeing(message):
+        return None  # "pode apagar essa", "na verdade é X", "esse eu já vi": never a note
     return _note_plan(message)
 
 

@@ -268,5 +268,7 @@ async def test_an_unread_request_is_never_offered_as_a_note(db: Database) -> Non
         await lembra.say("anota: comprar sabão")
         reply = await lembra.say("na verdade era outra coisa, troca tudo aquilo")
         assert "nota?" not in reply.text
+        seen = await lembra.say("aquele do tubarão eu vi sim, nota 7")  # a mark it cannot place
+        assert "nota?" not in seen.text
         await lembra.say("sim")
         assert [i.content for i in await lembra.items()] == ["comprar sabão"]
