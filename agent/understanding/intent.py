@@ -497,8 +497,9 @@ def _grammar() -> Iterator[tuple[str, Label, Mapping[str, Any]]]:
             yield form, "list_all", entities
     for plural, item_type in TYPES_EN:
         entities = typed.setdefault(item_type, MappingProxyType({"type": item_type}))
-        forms = [t.format(p=plural) for t in LIST_TYPED_EN]
-        alone = [t.format(p=plural) for t in LIST_TYPED_ALONE_EN]
+        one = plural if plural.endswith("series") else plural.removesuffix("s")  # "movie list"
+        forms = [t.format(p=plural, one=one) for t in LIST_TYPED_EN]
+        alone = [t.format(p=plural, one=one) for t in LIST_TYPED_ALONE_EN]
         for form in (*forms, *alone, *(f"{v} {f}" for v in LIST_VERBS_EN for f in forms)):
             yield form, "list_all", entities
 

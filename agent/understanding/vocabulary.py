@@ -217,7 +217,8 @@ LIST_ALONE_PT: Final = split_phrases(
 LIST_TYPED_PT: Final = split_phrases(
     """{p}, {my} {p}, {the} {p}, {the} {my} {p}, {all} {the} {p}, {all} {the} {my} {p},
     {my} {p} {saved}, {the} {p} {saved}, {p} {saved}, {the} {p} que eu salvei,
-    {p} que eu salvei, {all} {the} {p} que eu salvei, {the} {p} que salvei"""
+    {p} que eu salvei, {all} {the} {p} que eu salvei, {the} {p} que salvei,
+    minha lista de {p}, a minha lista de {p}, a lista de {p}, lista de {p}"""
 )
 LIST_TYPED_ALONE_PT: Final = split_phrases(
     """quais {p} eu salvei, quais {p} salvei, quais {p} eu tenho, quais {p} eu tenho {saved},
@@ -237,7 +238,7 @@ LIST_ALONE_EN: Final = split_phrases(
 )
 LIST_TYPED_EN: Final = split_phrases(
     "{p}, my {p}, all my {p}, all {p}, the {p}, all the {p}, my saved {p}, saved {p}, "
-    "{p} i saved, the {p} i saved"
+    "{p} i saved, the {p} i saved, my {one} list, the {one} list, my list of {p}, {one} list"
 )
 LIST_TYPED_ALONE_EN: Final = split_phrases(
     """which {p} did i save, what {p} did i save, what {p} do i have, which {p} do i have,

@@ -287,6 +287,8 @@ def test_chat_shorthand_reaches_the_deterministic_labels() -> None:
     assert dict(classify("o q eu salvei hj").entities) == {"period": "today"}
     assert classify("td bem?").action == "smalltalk"
     assert dict(classify("how many vids do i have").entities) == {"type": "video"}
+    assert dict(classify("show me my note list").entities) == {"type": "note"}  # "X list"
+    assert dict(classify("mostra minha lista de séries").entities) == {"type": "tv_show"}
 
 
 @pytest.mark.parametrize(
