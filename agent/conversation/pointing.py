@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import ValidationError
 
@@ -49,6 +49,7 @@ from agent.understanding.facts import (
 )
 from agent.understanding.references import Reference, Target, read_reference
 from agent.understanding.textnorm import fold, one_line
+from agent.understanding.vocabulary import ANOTHER_REQUEST
 from storage.documents import ITEM_TYPES, ItemDoc
 
 
@@ -123,15 +124,13 @@ def _said_why(message: str) -> Reference | None:
     if ref is None or ref.action != "delete" or ref.target.kind != "pronoun":
         return None
     before = " ".join(parts[:-1])
-    return ref if read_reference(before) is None and _ANOTHER.search(fold(before)) is None else None
+    if read_reference(before) is not None or ANOTHER_REQUEST.search(fold(before)):
+        return None  # "salva X, apaga essa": two requests, the planner's
+    return None if _NEGATED.search(fold(before)) else ref
 
 
-# a request in the clauses before ("salva X, apaga essa"): two requests, the planner's
-_ANOTHER = re.compile(
-    r"\b(?:salv\w*|anot\w*|sav\w*|add|adiciona\w*|guard\w*|lembr\w*|remind\w*|muda\w*|"
-    r"chang\w*|marca\w*|mark\w*|list\w*|mostra\w*|show|busca\w*|procura\w*|find|search|"
-    r"nao|not|don'?t|dont)\b"
-)
+# a negation before a deletion ("não, não apaga essa") takes it back: no reason for it
+_NEGATED: Final = re.compile(r"\b(?:nao|not|don'?t|dont)\b")
 
 
 def stated(message: str) -> Reference | None:

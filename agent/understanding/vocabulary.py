@@ -455,3 +455,12 @@ def type_named(value: Any) -> Any:
         return value
     folded = fold(value)
     return _TYPE_ALIASES.get(folded.replace(" ", "_")) or TYPE_WORDS.get(folded) or value
+
+
+# a clause asking Lembra for something of its own (save, note, remind, change, mark, list,
+# find, redo): said before a command that reads alone ("salva X, desfaz", "salva X, apaga
+# essa"), the message makes two requests and no reader takes only the last one
+ANOTHER_REQUEST: Final = re.compile(
+    r"\b(?:salv|anot|sav|add|adicion|guard|lembr|remind|muda|chang|marc|mark|list|mostr|show"
+    r"|busc|procur|find|search|refaz|redo)\w*|\?"
+)

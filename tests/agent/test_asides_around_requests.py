@@ -7,6 +7,8 @@ A blind session set run with no model read "how many films do I have rn?" as a s
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agent.understanding.chatter import without_asides, without_chatter
 from storage import Database
@@ -272,3 +274,14 @@ async def test_an_unread_request_is_never_offered_as_a_note(db: Database) -> Non
         assert "nota?" not in seen.text
         await lembra.say("sim")
         assert [i.content for i in await lembra.items()] == ["comprar sabão"]
+
+
+@given(st.text(max_size=120))
+def test_the_why_then_request_readers_never_raise(said: str) -> None:
+    from agent.conversation.pointing import _said_why
+    from agent.planning.offline import offer_for
+    from agent.understanding.intent import IntentClassifier
+
+    _said_why(said)
+    offer_for(said)
+    IntentClassifier().classify(said)

@@ -350,3 +350,16 @@ def test_words_the_model_dropped_from_the_front_of_a_title_are_put_back() -> Non
     assert whole_title(laughed, "anota kkkk Não posso perder") == laughed
     slipped = SaveMovieArgs(title="tropa de elite 2")
     assert whole_title(slipped, "slava o filme tropa de elite 2") == slipped
+
+
+@given(st.text(max_size=60), st.text(max_size=120))
+@settings(max_examples=200, deadline=None)
+def test_putting_back_dropped_words_never_raises(title: str, said: str) -> None:
+    from agent.planning.grounding import whole_title
+
+    for model, field in ((SaveMovieArgs, "title"), (SaveNoteArgs, "content")):
+        try:
+            args = model.model_validate({field: title})
+        except ValueError:
+            continue  # no call a model could make: the schema refuses it first
+        assert isinstance(whole_title(args, said), model)

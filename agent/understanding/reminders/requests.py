@@ -37,6 +37,7 @@ from agent.understanding.reminders.recurring import AskStart, read_recurring
 from agent.understanding.reminders.relative import Relative
 from agent.understanding.reminders.repeating import read_repeat, repeat_cue, vague_repeat
 from agent.understanding.reminders.rules import Rule
+from agent.understanding.vocabulary import ANOTHER_REQUEST
 
 RouteName = Literal["remind", "remind_or_note", "reminders", "unremind", "undo", "redo"]
 
@@ -90,11 +91,6 @@ _NOT_A_REASON = re.compile(
     r"|deix[ae](?!\s+(?:como|do\s+jeito\s+que)\s+(?:tava|estava|era|antes))"
     r"|esquec|never\s*mind|nao\s+(?:precisa|faz|espera)|don'?t\s+(?:undo|bother)|no\s+wait"
     r"|keep\s+it|cancel)",
-)
-# a request in the clauses before an undo makes two requests: the planner's
-_MADE_BEFORE = re.compile(
-    r"\b(?:salv|anot|sav|add|adicion|guard|lembr|remind|muda|chang|marc|mark|list|mostr|show"
-    r"|busc|procur|find|search|refaz|redo)\w*|\?"
 )
 _REDO = re.compile(
     r"^\s*(?:/redo|/refazer|refaz(?:er)?|refaca|redo|redo\s+(?:that|it)|refaz(?:er)?\s+(?:isso|isto))"
@@ -154,7 +150,7 @@ def route(text: str) -> tuple[RouteName, str] | None:
     ):
         return ("undo", "")
     last = re.split(r"[,.;!]+", folded.rstrip(" .!"))
-    if len(last) > 1 and _UNDO.match(last[-1]) and not _MADE_BEFORE.search(" ".join(last[:-1])):
+    if len(last) > 1 and _UNDO.match(last[-1]) and not ANOTHER_REQUEST.search(" ".join(last[:-1])):
         return ("undo", "")  # "eita não era pra apagar não, desfaz": why, then the undo
     if _REDO.match(folded):
         return ("redo", "")
