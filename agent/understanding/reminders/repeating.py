@@ -188,7 +188,8 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "nth",
         ),
         (
-            rf"\b(?:tod[oa]s?|tds?)\s+(?:as\s+|os\s+|a\s+|o\s+)?(?P<n>{_ORDS_PT})\s+(?P<wd>{_PT_DAY})(?:\s+do\s+mes)?",
+            # a weekday after it is a list, not an ordinal: "toda segunda quarta e sexta"
+            rf"\b(?:tod[oa]s?|tds?)\s+(?:as\s+|os\s+|a\s+|o\s+)?(?P<n>{_ORDS_PT})\s+(?P<wd>{_PT_DAY})(?:\s+do\s+mes|(?!(?:{_AND}|\s+){_PT_ITEM}))",
             "nth",
         ),
         (
@@ -316,7 +317,8 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
             "biweekly",
         ),
         # weekdays by name
-        (rf"\b(?:{_EVERY_PT}){_list(_PT_ITEM)}", "weekly_days"),  # "toda qua", "todo sáb"
+        # "toda qua", "todo sáb", "toda segunda quarta e sexta" (a list typed without commas)
+        (rf"\b(?:{_EVERY_PT})(?:{_PT_ITEM})(?:(?:{_AND}|\s+)(?:{_PT_ITEM}))*", "weekly_days"),
         (rf"\b(?:as|nas|aos|nos)\s+{_list(_PT_DAYS_RE)}", "weekly_days"),
         (rf"\b(?:every\s+other|every\s+second)\s+{_list(_EN_DAY)}", "weekly_days_other"),
         (rf"\b{_EVERY_EN}{_list(_EN_DAY)}", "weekly_days"),
