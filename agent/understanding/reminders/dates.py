@@ -59,10 +59,8 @@ DayPiece = DayOffset | Weekday | Date | NthWeekday
 
 DAY_WORDS = Phrases(
     {
-        "hoje": 0, "hj": 0, "today": 0, "amanha": 1, "amnh": 1, "amn": 1, "amnha": 1, "amanhan": 1,
-        "tomorrow": 1,
-        "tmrw": 1, "tmr": 1, "tomorow": 1, "2moro": 1, "2morrow": 1, "2morow": 1, "2mrw": 1,
-        "tmw": 1, "tomoro": 1, "tommorow": 1, "tommorrow": 1, "tomorrows": 1,
+        # chat spellings of amanhã/tomorrow come from CHAT_FORMS: "dps de amn", "day after tmrw"
+        "hoje": 0, "hj": 0, "today": 0, "amanha": 1, "tomorrow": 1, "tomorrows": 1,
         "depois de amanha": 2, "depois d amanha": 2, "day after tomorrow": 2,
         "the day after tomorrow": 2, "ontem": -1, "yesterday": -1, "anteontem": -2,
         "antes de ontem": -2, "day before yesterday": -2, "the day before yesterday": -2,

@@ -77,13 +77,20 @@ def phrase_words(phrase: str) -> tuple[str, ...]:
 
 
 # how chat spells a phrase's words ("quarta q vem", "dps de amanhã"): each matches too
-CHAT_FORMS: dict[str, tuple[str, ...]] = {"que": ("q",), "depois": ("dps", "dpois")}
+CHAT_FORMS: dict[str, tuple[str, ...]] = {
+    "que": ("q",),
+    "depois": ("dps", "dpois"),
+    "amanha": ("amn", "amnh", "amnha", "amanhan"),
+    "tomorrow": ("tmrw", "tmr", "tmw", "2moro", "2morrow", "2morow", "2mrw", "tomorow", "tomoro",
+                 "tommorow", "tommorrow"),
+}  # fmt: skip
 
 
 def _chat_forms(words: tuple[str, ...]) -> list[tuple[str, ...]]:
     forms: list[tuple[str, ...]] = [()]
     for word in words:
-        forms = [(*f, w) for f in forms for w in (word, *CHAT_FORMS.get(word, ()))]
+        spelled = [(word,), *(phrase_words(w) for w in CHAT_FORMS.get(word, ()))]
+        forms = [(*f, *w) for f in forms for w in spelled]
     return forms
 
 
