@@ -419,8 +419,13 @@ def read_day_of_month(toks: tuple[Tok, ...], i: int) -> tuple[Date, int] | None:
         if lead is not None and lead[1] == i + 1 and not day[1]:
             return None  # "the 20" is not a day; "on the 20" is
         following = text_at(toks, day[2])
-        if following.isalpha() and following not in _DAY_FOLLOWERS and text_at(toks, i) != "on":
-            return None  # "the 3rd chapter"; "on the 15th pay the bill" is a day
+        if (
+            following.isalpha()
+            and following not in _DAY_FOLLOWERS
+            and text_at(toks, i) != "on"
+            and not _after_weekday(toks, i)
+        ):
+            return None  # "the 3rd chapter"; "on the 15th pay", "thursday the 17th pay": a day
         return Date(day[0]), day[2]
     start = lead[1]
     day = _day_number(toks, start)
