@@ -33,7 +33,7 @@ from agent.understanding.chatter import quiet
 from agent.understanding.continuations import read_continuation
 from agent.understanding.questions import WINDOWS, window_phrase
 from agent.understanding.references import Target, fold_same_length, shelf_target
-from agent.understanding.textnorm import CHAT_WORDS, expand_chat
+from agent.understanding.textnorm import CHAT_WORDS, expand_chat, fold
 from agent.understanding.vocabulary import ItemType
 
 MarkState = Literal["seen", "unseen"]
@@ -109,6 +109,7 @@ class StateQuestion:
     title: str
     type: ItemType | None = None
     opinion: bool = False  # "what did I rate Dune?", "o que eu achei de Duna?": what was said
+    target: Target | None = None  # "qual nota eu dei pra ele?": the item just talked about
 
 
 @dataclass(frozen=True, slots=True)
@@ -1220,6 +1221,34 @@ def read_where(text: str) -> WhereRequest | None:
     return _where_of(said, obj, (start, end), WhereRequest(country=country))
 
 
+# right after a where-to-watch answer, the same question asked short: "and where's X?",
+# "e onde tá o X?", "where is X streaming?": the words after the question's own
+_WHERE_SHORT: Final = re.compile(
+    r"^(?:(?:e|and|so|ok|ah)\s+)*(?:where\s+(?:is|s|are|about)|wheres|"
+    r"(?:onde|aonde)(?:\s+(?:que|q))?(?:\s+(?:ta|esta|fica|tem|passa|acho|encontro))?)\s+"
+    r"(?P<what>.+?)(?:\s+(?:streaming|playing|available|on|passando|disponivel|mesmo|again|then|"
+    r"tho|now|hoje|agora|ai|la))*$"
+)
+
+
+def read_where_after(text: str) -> WhereRequest | None:
+    """The where-to-watch question `text` asks right after a where-to-watch answer: any
+    `read_where` reads, or one asked short ("and where's X?"), its object a title stripped
+    of the question's words or a pronoun for the title just shown; None otherwise."""
+    asked = read_where(text)
+    if asked is not None:
+        return asked
+    raw = text.strip().rstrip("?!. ")
+    if not raw or len(raw) > 120 or "?" in raw:
+        return None
+    said = _Said.of(raw)
+    m = _WHERE_SHORT.match(said.norm)
+    if m is None:
+        return None
+    start, end = m.span("what")
+    return _where_of(said, said.norm[start:end], (start, end), WhereRequest(), _ARTICLE)
+
+
 def _named_first(raw: str) -> WhereRequest | None:
     """ "e a série Dark, tá em qual streaming?", "and Dune, where can I watch it?": the title
     before the comma, the question after it (with no title of its own)."""
@@ -1620,6 +1649,7 @@ def _read_whole(text: str) -> WatchRequest | None:
         or read_where(text)
         or read_suggest(text)
         or read_state_question(text)
+        or read_said(text)
         or read_mark(text)
     )
 
@@ -1748,6 +1778,110 @@ def read_state_question(text: str) -> StateQuestion | None:
             return None
         return StateQuestion(*named, opinion=pattern in _ASK_OPINION)
     return None
+
+
+# "what did I say about X?" read by its parts: a question word, the user (or a first-person
+# verb), a word of saying, thinking or rating, then what it was said of
+_SAID_ASKING: Final = frozenset(
+    "que qual quais quanto quanta como what wat wht whats how which did do".split()
+)
+_SAID_OPINION: Final = frozenset(
+    "achei achado falei falado disse dito comentei comentado pensei pensado escrevi escrito "
+    "nota notas dei dado avaliei avaliado coloquei botei opiniao "
+    "say said think thought feel felt write wrote rate rated rating score scored give gave "
+    "like liked enjoy enjoyed find found opinion review".split()
+)
+_SAID_PERSON: Final = frozenset(
+    "eu i me mim my minha meu achei falei disse comentei pensei escrevi dei avaliei coloquei "
+    "botei".split()
+)
+# frame words around the question: "você lembra o que eu...", "do you remember what I..."
+_SAID_FRAME: Final = frozenset(
+    "o a e foi era is was s tinha had have has mesmo entao you voce vc tu lembra lembro "
+    "remember recall sabe know diz fala tell again".split()
+)
+_SAID_OF: Final = frozenset(
+    "de do da dos das sobre pro pra pros pras para ao no na em about of for to on".split()
+)
+_SAID_DIRECT: Final = frozenset(
+    "give gave rate rated score scored like liked enjoy enjoyed".split()
+)
+_SAID_TAIL: Final = frozenset(
+    "mesmo again hein ne then back ai la lol haha rs pls please pfv agora out 10 de novo".split()
+)
+_SAID_OPENING: Final = frozenset("e and so ah oh hey btw entao ok mas but alias tipo hmm".split())
+_SAID_CLAUSES: Final = re.compile(r"[?!.;,]+")
+_OTHER_REQUEST: Final = re.compile(
+    r"\b(?:salv|anot|sav|add|adicion|guard|lembr|remind|muda|chang|marc|mark|list|mostr|show"
+    r"|busc|procur|find|search|refaz|redo|apag|delet|remov|tira|desfaz|undo)\w*"
+)
+
+
+def read_said(text: str) -> StateQuestion | None:
+    """What the user said of one item, asked by its parts ("o que eu tinha achado do X
+    mesmo? minha irmã quer saber", "what did i say about X again?", "qual nota eu dei pra
+    ele?"): the title as written, or the item just talked about for a pronoun; None unless
+    one clause is that question and any other is a short aside asking for nothing."""
+    raw = text.strip()
+    if not raw or len(raw) > 200:
+        return None
+    found: StateQuestion | None = None
+    for clause in _SAID_CLAUSES.split(raw):
+        if not clause.strip():
+            continue
+        asked = _said_clause(clause)
+        if asked is not None and found is None:
+            found = asked
+            continue
+        words = fold(clause).split()
+        if asked is not None or (
+            len(words) > 1 and (_OTHER_REQUEST.search(" ".join(words)) or len(words) > 6)
+        ):
+            return None  # two questions, or a request besides: the planner's
+    return found
+
+
+def _said_clause(clause: str) -> StateQuestion | None:
+    said = _Said.of(clause)
+    words = said.norm.split()
+    at = 0
+    while at < len(words) and words[at] in _SAID_OPENING:
+        at += 1
+    asking = person = opinion = False
+    start = -1
+    for i in range(at, len(words)):
+        word = words[i]
+        known = word in _SAID_ASKING or word in _SAID_OPINION or word in _SAID_PERSON
+        if opinion and word in _SAID_OF:
+            start = i + 1  # "... achei do X", "... said about X"
+            break
+        if not known and word not in _SAID_FRAME:
+            if opinion and words[i - 1] in _SAID_DIRECT:
+                start = i  # "what rating did i give X"
+            break
+        asking = asking or (word in _SAID_ASKING and not opinion)
+        person = person or word in _SAID_PERSON
+        opinion = opinion or word in _SAID_OPINION
+    if start < 0 or not (asking and person and opinion):
+        return None
+    end = len(words)
+    while end > start and words[end - 1] in _SAID_TAIL:
+        end -= 1
+    obj = " ".join(words[start:end])
+    if not obj or end - start > MAX_TITLE_WORDS or obj in _DAYS or obj in _NOUNS:
+        return None
+    if (target := _target(obj)) is not None:
+        return StateQuestion("", target.type, opinion=True, target=target)
+    if obj in ("dele", "dela", "disso", "desse", "dessa", "him", "her"):
+        return StateQuestion("", None, opinion=True, target=Target("pronoun"))
+    offsets = [m.start() for m in re.finditer(r"\S+", said.norm)]
+    begin, finish = offsets[start], offsets[end - 1] + len(words[end - 1])
+    typed = _TYPED.match(obj)
+    item_type = _NOUNS[typed.group("noun")] if typed is not None else None
+    if typed is not None:
+        begin += typed.start("rest")
+    title = said.raw[said.at[begin] : said.at[finish - 1] + 1].strip()
+    return StateQuestion(title, item_type, opinion=True) if title else None
 
 
 # words that say nothing by themselves before a request: a dismissal, an interjection, "also"
