@@ -144,11 +144,12 @@ async def offer_seen(
             seen_at_ms=seen_at_ms,
         )
     )
+    # "salva ele" names it too (and, while the offer is open, takes it)
+    shelves.did(turn, "named", pending.item_type, named=(f"{pending.item_type}:{pending.title}",))
     await pendings.store(deps, turn, pending)
     lang = turn.language
     label = titled_label(pending.title, pending.year)
     rated = text("offer_seen_rating", lang, rating=rating) if rating is not None else ""
-    shelves.did(turn, "named", pending.item_type, named=(f"{pending.item_type}:{pending.title}",))
     return finish(  # a question, never an effect (DESIGN 9.2)
         turn,
         text("offer_seen", lang, label=label, rating=rated),

@@ -1246,7 +1246,8 @@ def read_where_after(text: str) -> WhereRequest | None:
     if m is None:
         return None
     start, end = m.span("what")
-    return _where_of(said, said.norm[start:end], (start, end), WhereRequest(), _ARTICLE)
+    # "e onde tá o Coringa?" ("The Bear" keeps its "The")
+    return _where_of(said, said.norm[start:end], (start, end), WhereRequest(), r"(?:o|a)\s+")
 
 
 def _named_first(raw: str) -> WhereRequest | None:
@@ -1787,10 +1788,13 @@ _SAID_ASKING: Final = frozenset(
 )
 _SAID_OPINION: Final = frozenset(
     "achei achado falei falado disse dito comentei comentado pensei pensado escrevi escrito "
-    "nota notas dei dado avaliei avaliado coloquei botei opiniao "
-    "say said think thought feel felt write wrote rate rated rating score scored give gave "
+    "nota notas avaliei avaliado opiniao "
+    "say said think thought feel felt write wrote rate rated rating score scored "
     "like liked enjoy enjoyed find found opinion review".split()
 )
+# giving is a rating only beside a rating's word: "quanto eu dei pro João?" is money
+_SAID_GIVING: Final = frozenset("dei dado coloquei botei give gave".split())
+_SAID_RATING: Final = frozenset("nota notas rating score".split())
 _SAID_PERSON: Final = frozenset(
     "eu i me mim my minha meu achei falei disse comentei pensei escrevi dei avaliei coloquei "
     "botei".split()
@@ -1826,10 +1830,11 @@ def read_said(text: str) -> StateQuestion | None:
     if not raw or len(raw) > 200:
         return None
     found: StateQuestion | None = None
+    rated = not _SAID_RATING.isdisjoint(fold(raw).split())  # "quanto eu dei pra ela, de nota?"
     for clause in _SAID_CLAUSES.split(raw):
         if not clause.strip():
             continue
-        asked = _said_clause(clause)
+        asked = _said_clause(clause, rated=rated)
         if asked is not None and found is None:
             found = asked
             continue
@@ -1841,7 +1846,7 @@ def read_said(text: str) -> StateQuestion | None:
     return found
 
 
-def _said_clause(clause: str) -> StateQuestion | None:
+def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
     said = _Said.of(clause)
     words = said.norm.split()
     at = 0
@@ -1851,7 +1856,12 @@ def _said_clause(clause: str) -> StateQuestion | None:
     start = -1
     for i in range(at, len(words)):
         word = words[i]
-        known = word in _SAID_ASKING or word in _SAID_OPINION or word in _SAID_PERSON
+        known = (
+            word in _SAID_ASKING
+            or word in _SAID_OPINION
+            or word in _SAID_PERSON
+            or word in _SAID_GIVING
+        )
         if opinion and word in _SAID_OF:
             start = i + 1  # "... achei do X", "... said about X"
             break
@@ -1861,7 +1871,7 @@ def _said_clause(clause: str) -> StateQuestion | None:
             break
         asking = asking or (word in _SAID_ASKING and not opinion)
         person = person or word in _SAID_PERSON
-        opinion = opinion or word in _SAID_OPINION
+        opinion = opinion or word in _SAID_OPINION or (rated and word in _SAID_GIVING)
     if start < 0 or not (asking and person and opinion):
         return None
     end = len(words)
