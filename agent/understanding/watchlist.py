@@ -1182,9 +1182,12 @@ def read_where(text: str) -> WhereRequest | None:
     raw = _without_no_save(text.strip())
     if "?" in raw.rstrip("?"):  # "where's X on? just asking": the question, before what follows
         first = raw[: raw.index("?") + 1]
-        asked = read_where(first) if not _without_no_save(raw[len(first) :]).strip() else None
+        after = _without_no_save(raw[len(first) :]).strip()
+        asked = read_where(first)
         if asked is not None and (asked.title or asked.target):
-            return asked
+            # "onde passa Duna? minha mãe quer ver": a remark after the question asks
+            # nothing; "onde passa Duna? e salva ele" asks more: the planner's
+            return asked if not after or is_aside(after) else None
     if (frame := _ASKED_ABOUT.match(fold_same_length(raw))) is not None:
         raw = raw[frame.end() :]
     if not raw or len(raw) > 200 or raw.startswith("/"):
@@ -1814,11 +1817,29 @@ _SAID_TAIL: Final = frozenset(
     "mesmo again hein ne then back ai la lol haha rs pls please pfv agora out 10 de novo".split()
 )
 _SAID_OPENING: Final = frozenset("e and so ah oh hey btw entao ok mas but alias tipo hmm".split())
-_SAID_CLAUSES: Final = re.compile(r"[?!.;,]+")
+_SAID_CLAUSES: Final = re.compile(r"([?!.;,]+)")
 _OTHER_REQUEST: Final = re.compile(
     r"\b(?:salv|anot|sav|add|adicion|guard|lembr|remind|muda|chang|marc|mark|list|mostr|show"
     r"|busc|procur|find|search|refaz|redo|apag|delet|remov|tira|desfaz|undo)\w*"
 )
+
+
+_QUESTION_WORDS: Final = frozenset(
+    "onde aonde where what whats qual quais quando when how como quem who which why porque "
+    "pq quanto quantos quantas tem ta is are do does did can could".split()
+)
+
+
+def is_aside(said: str) -> bool:
+    """Whether `said`, said beside a question, is a short remark that asks nothing itself
+    ("minha irmã quer saber", "my sister wants to see it"): no question, no request."""
+    words = fold(said).split()
+    return (
+        "?" not in said
+        and len(words) <= 8
+        and (not words or words[0] not in _QUESTION_WORDS)
+        and (len(words) <= 1 or _OTHER_REQUEST.search(" ".join(words)) is None)
+    )
 
 
 def read_said(text: str) -> StateQuestion | None:
@@ -1831,7 +1852,8 @@ def read_said(text: str) -> StateQuestion | None:
         return None
     found: StateQuestion | None = None
     rated = not _SAID_RATING.isdisjoint(fold(raw).split())  # "quanto eu dei pra ela, de nota?"
-    for clause in _SAID_CLAUSES.split(raw):
+    parts = _SAID_CLAUSES.split(raw)
+    for clause, mark in zip(parts[::2], [*parts[1::2], ""], strict=True):
         if not clause.strip():
             continue
         asked = _said_clause(clause, rated=rated)
@@ -1839,9 +1861,9 @@ def read_said(text: str) -> StateQuestion | None:
             found = asked
             continue
         words = fold(clause).split()
-        if asked is not None or (
-            len(words) > 1 and (_OTHER_REQUEST.search(" ".join(words)) or len(words) > 6)
-        ):
+        # a second question ("... ? onde passa?"), not a word or two asked after ("de nota?")
+        question = "?" in mark and (len(words) > 2 or not _QUESTION_WORDS.isdisjoint(words))
+        if asked is not None or question or not is_aside(clause):
             return None  # two questions, or a request besides: the planner's
     return found
 

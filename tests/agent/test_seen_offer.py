@@ -15,7 +15,13 @@ from hypothesis import strategies as st
 from agent.conversation.offers import takes_seen
 from agent.types import Incoming
 from agent.understanding.references import Target
-from agent.understanding.watchlist import StateQuestion, read, read_said, read_where_after
+from agent.understanding.watchlist import (
+    StateQuestion,
+    read,
+    read_said,
+    read_where,
+    read_where_after,
+)
 from storage import Database
 from tests.agent.test_watchlist import CATALOGUE, DAY_MS, item
 from tests.support.harness import Lembra, open_lembra
@@ -86,6 +92,8 @@ def test_what_was_said_is_read_by_its_parts(said: str, title: str, target: Targe
         "o que eu achei",  # said of nothing
         "o que eu falei ontem",  # a day is no title
         "qual nota o imdb deu pra duna?",
+        "o que eu achei de duna? e onde passa?",  # two questions
+        "quanto eu dei pro joão?",  # money, not a rating
     ],
 )
 def test_what_is_not_certainly_that_question_is_declined(said: str) -> None:
@@ -108,6 +116,22 @@ def test_a_where_question_asked_short_reads_its_object(
     found = read_where_after(said)
     assert found is not None
     assert (found.title, found.target) == (title, target)
+
+
+@pytest.mark.parametrize(
+    ("said", "title"),
+    [
+        ("onde passa o coringa? minha mãe quer ver hoje", "coringa"),
+        ("where can I watch Tenet? my brother keeps talking about it", "Tenet"),
+        ("onde passa duna? e salva ele", None),  # a request after the question
+        ("where's dune on? when did it come out?", None),  # a second question
+    ],
+)
+def test_a_remark_after_a_where_question_is_read_past_and_a_request_is_not(
+    said: str, title: str | None
+) -> None:
+    found = read_where(said)
+    assert (found.title if found is not None else None) == title
 
 
 @pytest.mark.parametrize(
