@@ -249,7 +249,11 @@ async def _mark(
 
 
 async def _where(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:
-    """ "and The Office?", "e a série Dark?" after where-to-watch: where that title streams."""
+    """ "and The Office?", "e a série Dark?" after where-to-watch: where that title streams;
+    "and where's X?" asks it of X (the question's own words are no part of the title)."""
+    asked = watchlist.read_where_after(cont.rest)
+    if asked is not None and (asked.title or asked.target is not None):
+        return await watching.where_asked(deps, turn, asked)
     title = cont.title
     words = fold(title).split()
     if cont.other or cont.next or cont.period or not words or len(words) > MAX_TITLE_WORDS:

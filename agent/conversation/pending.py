@@ -90,6 +90,22 @@ class OfferSave(_Payload):
     args_json: str
 
 
+class OfferSeen(_Payload):
+    """ "vi X ontem, nota 8" when X is not on the list (issue 44): "X isn't on your list. Save
+    it as seen?"; the user's yes saves it seen, with the rating, comment and day said."""
+
+    kind: Literal["offer_seen"] = "offer_seen"
+    item_type: Literal["movie", "tv_show"]
+    title: str = Field(max_length=500)
+    year: int | None = None
+    tmdb_id: int | None = None
+    original_title: str | None = Field(default=None, max_length=500)
+    overview: str = Field(default="", max_length=4000)
+    rating: int | None = Field(default=None, ge=0, le=10)
+    comment: str = Field(default="", max_length=200)
+    seen_at_ms: int
+
+
 class ConfirmUndoAll(_Payload):
     """`desfaz` after `apaga tudo`: restore the snapshot batch once the user says "sim"."""
 
@@ -197,6 +213,7 @@ Pending = Annotated[
     | ConfirmDeleteAll
     | ConfirmForget
     | OfferSave
+    | OfferSeen
     | ConfirmUndoAll
     | ConfirmImport
     | ChooseClarification
@@ -211,6 +228,7 @@ Confirmation = (
     | ConfirmDeleteAll
     | ConfirmForget
     | OfferSave
+    | OfferSeen
     | ConfirmUndoAll
     | ConfirmImport
     | ConfirmClearMemory

@@ -276,7 +276,7 @@ class Runtime:
             if reply is not None:
                 return reply
             turn.answers_pending = False  # unrelated to the question: the message stands alone
-            if isinstance(current, pendings.OfferSave):
+            if isinstance(current, pendings.OfferSave | pendings.OfferSeen):
                 await pendings.clear(self.deps, turn)  # an offer lapses quietly
             elif self._to_planner(turn, turn.intent):
                 turn.open_pending = current  # the frame shows it; a tool the planner runs drops it
@@ -449,6 +449,10 @@ class Runtime:
                 await pendings.clear(self.deps, turn)
                 return finish(turn, text("offer_declined", lang), kind="deterministic")
             return None  # anything else is a new message; the offer lapses quietly
+        if isinstance(current, pendings.OfferSeen) and intent.action not in ("confirm", "deny"):
+            if offers.takes_seen(incoming.text or ""):  # "pode sim, salva como visto"
+                return await self._confirm(turn, current)
+            return None  # anything else is a new message; the offer lapses quietly
         if not pendings.is_choice(current):
             if intent.action == "confirm" and "?" in (incoming.text or ""):
                 # "sim?", "certo?": a question is not the explicit confirmation a deletion needs
@@ -551,6 +555,11 @@ class Runtime:
             if isinstance(outcome, Saved) and outcome.created:
                 turn.tools_executed.append(current.tool)
             return outcomes.saved_reply(turn, outcome)
+        if isinstance(current, pendings.OfferSeen):
+            seen = await offers.save_seen(self.deps, turn, current)
+            if not isinstance(seen, Saved):
+                return outcomes.saved_reply(turn, seen)  # why it could not be saved
+            return offers.seen_reply(turn, current, seen)
         if isinstance(current, pendings.ConfirmUndoAll):
             return await undoing.confirm_restore_all(self.deps, turn, current)
         if isinstance(current, pendings.ConfirmImport):
@@ -565,6 +574,8 @@ class Runtime:
         key = "kept_account" if isinstance(current, pendings.ConfirmForget) else "kept_everything"
         if isinstance(current, pendings.OfferSave):
             key = "offer_declined"
+        if isinstance(current, pendings.OfferSeen):
+            key = "offer_seen_declined"
         if isinstance(current, pendings.ConfirmUndoAll):
             key = "undo_kept"
         if isinstance(current, pendings.ConfirmImport):

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Final, Literal
 from zoneinfo import ZoneInfo
 
-from agent.conversation import incode
+from agent.conversation import incode, offers
 from agent.conversation import shelf as shelves
 from agent.conversation.batching import save_batch
 from agent.conversation.pointing import Miss, locate
@@ -152,8 +152,14 @@ async def _state_of(deps: Deps, turn: Turn, request: StateQuestion) -> Reply | N
     on the list; several close ones are the planner's (it may show them). "What did I
     rate Dune?": what the marks kept of it, when it is one item of the list."""
     lang = turn.language
+    if request.target is not None:
+        return await _said_of_line(deps, turn, request.target)
     found = await resolve(deps, turn, query=request.title, item_type=request.type, prefer=WATCHABLE)
     if request.opinion:
+        if isinstance(found, NotFound):
+            # what was said is kept only on the list: never a TMDB lookup
+            body = text("said_missing", lang, query=_quoted(request.title))
+            return finish(turn, body, kind="deterministic")
         if not isinstance(found, ItemDoc) or found.type not in (*WATCHABLE, "link"):
             return None  # "o que eu achei da reunião?": a search, the planner's
         incode.record(turn, "what_i_said", {"query": request.title}, Found(None, (found,)))
@@ -171,6 +177,20 @@ async def _state_of(deps: Deps, turn: Turn, request: StateQuestion) -> Reply | N
     rating = f" · {found.rating}/10" if found.rating is not None else ""
     body = text("state_asked_done", lang, label=item_label(found), state=state, rating=rating)
     return finish(turn, body, kind="deterministic")
+
+
+async def _said_of_line(deps: Deps, turn: Turn, target: Target) -> Reply:
+    """ "qual nota eu dei pra ele?": what the user said of the item just talked about (or of
+    that line of the list just shown)."""
+    entry = _entry(turn, target)
+    if isinstance(entry, str):
+        return _missed(turn, entry)
+    turn.facts.apply_rule("shelf_reference")
+    item = await deps.db.items.get(turn.user_id, entry.item_id)
+    if item is None:
+        return finish(turn, text("already_gone", turn.language), kind="deterministic")
+    incode.record(turn, "what_i_said", {"item_id": item.id}, Found(None, (item,)))
+    return said_reply(deps, turn, item)
 
 
 def _entry(turn: Turn, target: Target) -> shelves.Entry | str:
@@ -216,7 +236,10 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
         args["query"] = request.title
         if isinstance(found, NotFound) and _several(request.title):
             # "já vi coringa e oppenheimer": each a title of the list, or the planner's
-            return await _mark_several(deps, turn, request, prefer)
+            several = await _mark_several(deps, turn, request, prefer)
+            if several is not None:
+                return several
+            return await _offer_seen(deps, turn, request, args, found)
         if isinstance(found, NotFound) and request.described:
             found = await _described(deps, turn, request, prefer)  # "liguei pro encanador"
         if isinstance(found, ItemDoc) and _UNFINISHED.search(_beyond(request.title, found)):
@@ -230,6 +253,10 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
             # "desmarca aquele do bolo" also cancels: reminders or the planner; a loose
             # reading ("X já vi") is certain only of a title on the list
             return None
+        if isinstance(found, NotFound) and (
+            offered := await _offer_seen(deps, turn, request, args, found)
+        ):
+            return offered  # "vi X ontem, nota 8", X not on the list: save it as seen?
         if not isinstance(found, ItemDoc):
             incode.record(turn, "mark_item", args, found)
             if isinstance(found, NotFound) and request.type in (None, "movie", "tv_show"):
@@ -253,6 +280,29 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     reply = outcome_reply(turn, outcome, days_ago=request.days_ago)
     shelves.did(turn, f"mark_{to}", item.type)  # "e Interestelar também" marks it too
     return reply
+
+
+async def _offer_seen(
+    deps: Deps, turn: Turn, request: MarkRequest, args: dict[str, object], found: NotFound
+) -> Reply | None:
+    """A title said seen that is not on the list, offered to be saved as seen with what was
+    said of it (agent/conversation/offers.py); None when the title is not certain."""
+    if request.state != "seen" or request.reading or request.described or request.target:
+        return None
+    if request.type not in (None, "movie", "tv_show"):
+        return None
+    offered = await offers.offer_seen(
+        deps,
+        turn,
+        title=request.title,
+        item_type=request.type,
+        rating=request.rating,
+        comment=request.comment,
+        seen_at_ms=seen_at(turn.now_ms, request.days_ago),
+    )
+    if offered is not None:
+        incode.record(turn, "mark_item", args, found)
+    return offered
 
 
 async def mark_named(
@@ -530,6 +580,11 @@ def _on_service(turn: Turn, outcome: WatchFound, service: str) -> str:
         else "where_service_no"
     )
     return text(key, turn.language, label=outcome.label, service=service, country=outcome.country)
+
+
+async def where_asked(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
+    """ "and where's X?" right after where-to-watch: that question, read in full."""
+    return await _where(deps, turn, request)
 
 
 async def where_named(

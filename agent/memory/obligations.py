@@ -41,6 +41,8 @@ def describe(pending: pendings.Pending, expires_at_ms: int, zone: tzinfo) -> dic
         lapse = "nothing_erased"
     elif isinstance(pending, pendings.OfferSave):
         lapse = "nothing_saved"  # the offered text itself stays out of the frame
+    elif isinstance(pending, pendings.OfferSeen):
+        lapse, subject = "nothing_saved", titled_label(pending.title, pending.year)
     elif isinstance(pending, pendings.ConfirmUndoAll):
         lapse, subject = "nothing_restored", str(pending.count)
     elif isinstance(pending, pendings.ConfirmImport):
@@ -78,6 +80,7 @@ _KIND_PT = {
     "confirm_forget": "a confirmação (sim/não) para apagar todos os dados da conta",
     "confirm_undo_all": "a confirmação (sim/não) para trazer de volta os itens apagados",
     "confirm_import": "a confirmação (sim/não) para importar itens",
+    "offer_seen": "a confirmação (sim/não) para salvar um título como visto",
     "choose_clarification": "a resposta à minha pergunta",
     "confirm_clear_memory": "a confirmação (sim/não) para apagar minhas notas e marcadores",
     "choose_reminder_time": "o dia e a hora de um lembrete",
@@ -90,6 +93,7 @@ _KIND_EN = {
     "confirm_forget": "the confirmation (yes/no) to erase all the account's data",
     "confirm_undo_all": "the confirmation (yes/no) to bring the deleted items back",
     "confirm_import": "the confirmation (yes/no) to import items",
+    "offer_seen": "the confirmation (yes/no) to save a title as seen",
     "choose_clarification": "the answer to my question",
     "confirm_clear_memory": "the confirmation (yes/no) to delete my notes and bookmarks",
     "choose_reminder_time": "the day and time of a reminder",

@@ -52,6 +52,10 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "{label} ainda está {state} na sua lista: nenhuma nota guardada.",
         "en": "{label} is still {state} on your list: no rating kept.",
     },
+    "said_missing": {
+        "pt": "«{query}» não está na sua lista: não guardei nota nem comentário dele.",
+        "en": "«{query}» is not on your list: I kept no rating or comment of it.",
+    },
     "said_when": {"pt": " (visto em {day})", "en": " (seen on {day})"},
     "said_when_done": {"pt": " (em {day})", "en": " (on {day})"},
     "state_asked_missing": {
@@ -61,6 +65,18 @@ TEXTS: dict[str, dict[Language, str]] = {
     "mark_not_found": {
         "pt": "Não achei «{query}» na sua lista: nada foi marcado.",
         "en": "I did not find «{query}» on your list: nothing was marked.",
+    },
+    # a title said seen that is not on the list: offered, saved seen on the user's yes
+    "offer_seen": {
+        "pt": "{label} não está na sua lista. Quer que eu salve como visto{rating}? (sim/não)",
+        "en": "{label} isn't on your list. Save it as seen{rating}? (yes/no)",
+    },
+    "offer_seen_declined": {"pt": "Ok, não salvei nada.", "en": "OK, nothing was saved."},
+    "offer_seen_rating": {"pt": ", com nota {rating}", "en": ", rating {rating}"},
+    "offer_seen_button": {"pt": "Salvar como visto", "en": "Save as seen"},
+    "offer_seen_saved": {
+        "pt": "Salvei {label} como visto.",
+        "en": "Saved {label} as seen.",
     },
     "mark_choose": {
         "pt": "Mais de um item combina com «{query}». Qual? Diga «vi o 1», «vi o 2»...",

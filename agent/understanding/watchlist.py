@@ -33,7 +33,7 @@ from agent.understanding.chatter import quiet
 from agent.understanding.continuations import read_continuation
 from agent.understanding.questions import WINDOWS, window_phrase
 from agent.understanding.references import Target, fold_same_length, shelf_target
-from agent.understanding.textnorm import CHAT_WORDS, expand_chat
+from agent.understanding.textnorm import CHAT_WORDS, expand_chat, fold
 from agent.understanding.vocabulary import ItemType
 
 MarkState = Literal["seen", "unseen"]
@@ -109,6 +109,7 @@ class StateQuestion:
     title: str
     type: ItemType | None = None
     opinion: bool = False  # "what did I rate Dune?", "o que eu achei de Duna?": what was said
+    target: Target | None = None  # "qual nota eu dei pra ele?": the item just talked about
 
 
 @dataclass(frozen=True, slots=True)
@@ -1181,9 +1182,12 @@ def read_where(text: str) -> WhereRequest | None:
     raw = _without_no_save(text.strip())
     if "?" in raw.rstrip("?"):  # "where's X on? just asking": the question, before what follows
         first = raw[: raw.index("?") + 1]
-        asked = read_where(first) if not _without_no_save(raw[len(first) :]).strip() else None
+        after = _without_no_save(raw[len(first) :]).strip()
+        asked = read_where(first)
         if asked is not None and (asked.title or asked.target):
-            return asked
+            # "onde passa Duna? minha mãe quer ver": a remark after the question asks
+            # nothing; "onde passa Duna? e salva ele" asks more: the planner's
+            return asked if not after or is_aside(after) else None
     if (frame := _ASKED_ABOUT.match(fold_same_length(raw))) is not None:
         raw = raw[frame.end() :]
     if not raw or len(raw) > 200 or raw.startswith("/"):
@@ -1218,6 +1222,35 @@ def read_where(text: str) -> WhereRequest | None:
         return WhereRequest(target=Target("pronoun"), country=country)  # "onde assistir?"
     end = start + len(said.norm[start:end].rstrip())
     return _where_of(said, obj, (start, end), WhereRequest(country=country))
+
+
+# right after a where-to-watch answer, the same question asked short: "and where's X?",
+# "e onde tá o X?", "where is X streaming?": the words after the question's own
+_WHERE_SHORT: Final = re.compile(
+    r"^(?:(?:e|and|so|ok|ah)\s+)*(?:where\s+(?:is|s|are|about)|wheres|"
+    r"(?:onde|aonde)(?:\s+(?:que|q))?(?:\s+(?:ta|esta|fica|tem|passa|acho|encontro))?)\s+"
+    r"(?P<what>.+?)(?:\s+(?:streaming|playing|available|on|passando|disponivel|mesmo|again|then|"
+    r"tho|now|hoje|agora|ai|la))*$"
+)
+
+
+def read_where_after(text: str) -> WhereRequest | None:
+    """The where-to-watch question `text` asks right after a where-to-watch answer: any
+    `read_where` reads, or one asked short ("and where's X?"), its object a title stripped
+    of the question's words or a pronoun for the title just shown; None otherwise."""
+    asked = read_where(text)
+    if asked is not None:
+        return asked
+    raw = text.strip().rstrip("?!. ")
+    if not raw or len(raw) > 120 or "?" in raw:
+        return None
+    said = _Said.of(raw)
+    m = _WHERE_SHORT.match(said.norm)
+    if m is None:
+        return None
+    start, end = m.span("what")
+    # "e onde tá o Coringa?" ("The Bear" keeps its "The")
+    return _where_of(said, said.norm[start:end], (start, end), WhereRequest(), r"(?:o|a)\s+")
 
 
 def _named_first(raw: str) -> WhereRequest | None:
@@ -1620,6 +1653,7 @@ def _read_whole(text: str) -> WatchRequest | None:
         or read_where(text)
         or read_suggest(text)
         or read_state_question(text)
+        or read_said(text)
         or read_mark(text)
     )
 
@@ -1748,6 +1782,138 @@ def read_state_question(text: str) -> StateQuestion | None:
             return None
         return StateQuestion(*named, opinion=pattern in _ASK_OPINION)
     return None
+
+
+# "what did I say about X?" read by its parts: a question word, the user (or a first-person
+# verb), a word of saying, thinking or rating, then what it was said of
+_SAID_ASKING: Final = frozenset(
+    "que qual quais quanto quanta como what wat wht whats how which did do".split()
+)
+_SAID_OPINION: Final = frozenset(
+    "achei achado falei falado disse dito comentei comentado pensei pensado escrevi escrito "
+    "nota notas avaliei avaliado opiniao "
+    "say said think thought feel felt write wrote rate rated rating score scored "
+    "like liked enjoy enjoyed find found opinion review".split()
+)
+# giving is a rating only beside a rating's word: "quanto eu dei pro João?" is money
+_SAID_GIVING: Final = frozenset("dei dado coloquei botei give gave".split())
+_SAID_RATING: Final = frozenset("nota notas rating score".split())
+_SAID_PERSON: Final = frozenset(
+    "eu i me mim my minha meu achei falei disse comentei pensei escrevi dei avaliei coloquei "
+    "botei".split()
+)
+# frame words around the question: "você lembra o que eu...", "do you remember what I..."
+_SAID_FRAME: Final = frozenset(
+    "o a e foi era is was s tinha had have has mesmo entao you voce vc tu lembra lembro "
+    "remember recall sabe know diz fala tell again".split()
+)
+_SAID_OF: Final = frozenset(
+    "de do da dos das sobre pro pra pros pras para ao no na em about of for to on".split()
+)
+_SAID_DIRECT: Final = frozenset(
+    "give gave rate rated score scored like liked enjoy enjoyed".split()
+)
+_SAID_TAIL: Final = frozenset(
+    "mesmo again hein ne then back ai la lol haha rs pls please pfv agora out 10 de novo".split()
+)
+_SAID_OPENING: Final = frozenset("e and so ah oh hey btw entao ok mas but alias tipo hmm".split())
+_SAID_CLAUSES: Final = re.compile(r"([?!.;,]+)")
+_OTHER_REQUEST: Final = re.compile(
+    r"\b(?:salv|anot|sav|add|adicion|guard|lembr|remind|muda|chang|marc|mark|list|mostr|show"
+    r"|busc|procur|find|search|refaz|redo|apag|delet|remov|tira|desfaz|undo)\w*"
+)
+
+
+_QUESTION_WORDS: Final = frozenset(
+    "onde aonde where what whats qual quais quando when how como quem who which why porque "
+    "pq quanto quantos quantas tem ta is are do does did can could".split()
+)
+
+
+def is_aside(said: str) -> bool:
+    """Whether `said`, said beside a question, is a short remark that asks nothing itself
+    ("minha irmã quer saber", "my sister wants to see it"): no question, no request."""
+    words = fold(said).split()
+    return (
+        "?" not in said
+        and len(words) <= 8
+        and (not words or words[0] not in _QUESTION_WORDS)
+        and (len(words) <= 1 or _OTHER_REQUEST.search(" ".join(words)) is None)
+    )
+
+
+def read_said(text: str) -> StateQuestion | None:
+    """What the user said of one item, asked by its parts ("o que eu tinha achado do X
+    mesmo? minha irmã quer saber", "what did i say about X again?", "qual nota eu dei pra
+    ele?"): the title as written, or the item just talked about for a pronoun; None unless
+    one clause is that question and any other is a short aside asking for nothing."""
+    raw = text.strip()
+    if not raw or len(raw) > 200:
+        return None
+    found: StateQuestion | None = None
+    rated = not _SAID_RATING.isdisjoint(fold(raw).split())  # "quanto eu dei pra ela, de nota?"
+    parts = _SAID_CLAUSES.split(raw)
+    for clause, mark in zip(parts[::2], [*parts[1::2], ""], strict=True):
+        if not clause.strip():
+            continue
+        asked = _said_clause(clause, rated=rated)
+        if asked is not None and found is None:
+            found = asked
+            continue
+        words = fold(clause).split()
+        # a second question ("... ? onde passa?"), not a word or two asked after ("de nota?")
+        question = "?" in mark and (len(words) > 2 or not _QUESTION_WORDS.isdisjoint(words))
+        if asked is not None or question or not is_aside(clause):
+            return None  # two questions, or a request besides: the planner's
+    return found
+
+
+def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
+    said = _Said.of(clause)
+    words = said.norm.split()
+    at = 0
+    while at < len(words) and words[at] in _SAID_OPENING:
+        at += 1
+    asking = person = opinion = False
+    start = -1
+    for i in range(at, len(words)):
+        word = words[i]
+        known = (
+            word in _SAID_ASKING
+            or word in _SAID_OPINION
+            or word in _SAID_PERSON
+            or word in _SAID_GIVING
+        )
+        if opinion and word in _SAID_OF:
+            start = i + 1  # "... achei do X", "... said about X"
+            break
+        if not known and word not in _SAID_FRAME:
+            if opinion and words[i - 1] in _SAID_DIRECT:
+                start = i  # "what rating did i give X"
+            break
+        asking = asking or (word in _SAID_ASKING and not opinion)
+        person = person or word in _SAID_PERSON
+        opinion = opinion or word in _SAID_OPINION or (rated and word in _SAID_GIVING)
+    if start < 0 or not (asking and person and opinion):
+        return None
+    end = len(words)
+    while end > start and words[end - 1] in _SAID_TAIL:
+        end -= 1
+    obj = " ".join(words[start:end])
+    if not obj or end - start > MAX_TITLE_WORDS or obj in _DAYS or obj in _NOUNS:
+        return None
+    if (target := _target(obj)) is not None:
+        return StateQuestion("", target.type, opinion=True, target=target)
+    if obj in ("dele", "dela", "disso", "desse", "dessa", "him", "her"):
+        return StateQuestion("", None, opinion=True, target=Target("pronoun"))
+    offsets = [m.start() for m in re.finditer(r"\S+", said.norm)]
+    begin, finish = offsets[start], offsets[end - 1] + len(words[end - 1])
+    typed = _TYPED.match(obj)
+    item_type = _NOUNS[typed.group("noun")] if typed is not None else None
+    if typed is not None:
+        begin += typed.start("rest")
+    title = said.raw[said.at[begin] : said.at[finish - 1] + 1].strip()
+    return StateQuestion(title, item_type, opinion=True) if title else None
 
 
 # words that say nothing by themselves before a request: a dismissal, an interjection, "also"
