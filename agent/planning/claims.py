@@ -865,6 +865,21 @@ class _Reader:
     def line(self, toks: list[Tok], entry: bool) -> None:
         ends = [k for k, t in enumerate(toks) if t.w in ("(", "-", "–", "—", ":", ",", ".")]
         head = toks[: ends[0]] if ends else toks
+        tail = [t.w for t in toks[ends[0] + 1 :] if t.w[:1].isalnum()] if ends else []
+        typed = [t.w for t in head if t.w[:1].isalnum()]
+        if len(typed) == 1 and _TYPE_OF.get(typed[0]) and len(tail) == 1 and _number(tail[0]):
+            # "- 🎬 Filmes: 2", "• Movies — 7": a count of the type
+            count = Statement("count", count=_number(tail[0]) or 0, type=_TYPE_OF[typed[0]])
+            self.statements.append(count)
+            return
+        named = any(t.name for t in head) and all(t.name or t.w in "✓◆" for t in head)
+        state = _entry_state(tail) if named else None
+        if state is not None:  # "- Se7en (not yet)", "✅ Adeus, Lenin! — visto": its state
+            names = tuple(t.name for t in head if t.name)
+            self.statements.append(Statement(state, names))
+            self.listed += list(names) if self.opened is not None else []
+            self.entries += [] if self.opened is not None else list(names)
+            return
         if entry and self.opened is not None:  # "- Up (2009) — salvo": the entry's name
             self.listed += _names_in(head, loose=True) or [_whole(head)]
             return
@@ -1098,6 +1113,20 @@ def _whole(span: Sequence[Tok]) -> Name:
     while words and (words[0] in _ARTICLES or words[0] in _TYPE_OF or words[0] in _POSSESSIVE):
         words = words[1:]
     return Name(tuple(words))
+
+
+def _number(word: str) -> int | None:
+    return int(word) if word.isdigit() and len(word) < 4 else _NUMBERS.get(word)
+
+
+def _entry_state(words: Sequence[str]) -> StatementKind | None:
+    """The state a list entry's tail gives its item: "(not yet)", "— visto", "(watched)"."""
+    if not words or not set(words) <= _STATES_LEFT | _SEEN_ONLY | _STATE_WORDS | _INTO:
+        return None
+    negated = _negated(words, "en")
+    if negated and set(words) <= _NEGATIONS | _STILL:
+        return "unseen"  # "(not yet)", "— ainda não"
+    return _said_state(words, negated)
 
 
 def _thats_all(words: Sequence[str]) -> bool:
