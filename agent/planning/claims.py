@@ -375,7 +375,9 @@ _BEFORE_BARE: Final = frozenset().union(
 _PLACE_WORDS: Final = frozenset().union(_PLACE_PREP, _PLACE, _POSSESSIVE, _ARTICLES, _TYPE_OF)
 _COUNTED: Final = frozenset().union(_TYPE_OF, _ALL, _ONLY, _ARTICLES, _NUMBERS)
 # what a count said alone may hold besides: "Três links no total", "One movie, watched or not"
-_TOTAL: Final = _COUNTED | _DISCOURSE | _set("in total no ao todo em juntos together or ou not nao")
+_TOTAL: Final = (
+    _COUNTED | _DISCOURSE | _COPULA | _set("in total no ao todo em juntos together or ou nao not")
+)
 # words a capitalised run does not start with ("Salvei Matrix", "Sure, Added Heat")
 _KNOWN: Final = frozenset().union(PT_WORDS, EN_WORDS, _GENERIC, _LEXICON, _OTHER_KNOWN)
 
@@ -1259,11 +1261,13 @@ def _state_counts(words: Sequence[str], negated: bool, language: str) -> list[St
     if typed and words[typed[0] + 1 : typed[0] + 2] and words[typed[0] + 1] in _NARROW:
         return []  # "todos os filmes do Nolan": which they are, storage cannot tell
     type_ = _type_in(words)
-    seen = any(w in _SEEN for w in words)
+    seen = any(w in _SEEN or w in _STATE_DONE for w in words)
     still = any(w in _STATE_OPEN for w in words) or _left(words)
+    # "Three movies marked as watched", "três séries vistas": a count right before its type
+    counted = any(_number(w) is not None and _TYPE_OF.get(x) for w, x in pairwise(words))
     every = bool(_ALL & said)
     none = bool(_NOTHING & said) or "any" in said or (language == "en" and "no" in said)
-    yours = bool(_YOU & said) or _has_place(words) or (language == "pt" and seen)
+    yours = bool(_YOU & said) or _has_place(words) or (language == "pt" or counted) and seen
     if seen and not still and yours:
         if every and not negated:  # "você já viu todos os seus filmes"
             return [Statement("count", type=type_, left=True)]
