@@ -296,7 +296,7 @@ to_see: ver assistir watch see ler read
 state_open: unseen unwatched unread pendente pendentes
 ended: finished terminou terminei terminado terminada terminados terminadas
 # what opens a clause of its own after "e"/"and": "tá na lista e (você) ainda não viu"
-next_state: ainda still nao not
+next_state: ainda still nao not nunca never
 still: ja already ainda still yet sim yes so just
 trash: lixo lixeira trash bin
 empty: vazia vazio vazias vazios zerada zerado zeradas zerados empty blank
@@ -1218,6 +1218,9 @@ def _read_clause(
             return [(family, "done")], []  # "Lembrete marcado", "your reminder is set"
         if kind == "state" and not no and family in ("undo", "update", "import", "delete"):
             return [(family, "done")], []  # "Tá refeito!", "It's deleted", "Your list is cleared"
+        if kind == "history" and family == "save":  # "you saved X", "vc não salvou X"
+            names = tuple(_names_in(_object(clause[i + 1 :])) or _names_in(clause[:i]))
+            return [], [Statement("absent" if no else "member", names, refers=False)]
         if kind == "history" or family not in ("save", "note", "delete", "mark"):
             return [], []  # "você salvou X em janeiro": the past, which a delete since undoes
         # lower-case words name something unless a possessive opens them ("your data is stored")
