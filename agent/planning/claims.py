@@ -264,7 +264,7 @@ action_nouns: remocao exclusao alteracao atualizacao inclusao correcao edicao re
 fields: ano titulo nome tipo year title name type
 referring: ele ela eles elas isso esse essa este esta aquele aquela it they this that these those
   both ambos ambas os dois as duas one
-tags: ta ok okay certo ne beleza blz viu right alright sim
+tags: ta ok okay certo ne beleza blz viu right alright sim bora partiu
 place_prep: na no nas nos em entre dentro pra para pro a ao aos in on into onto to among from off
   da do
 taste: gosta gosto gostar prefere preferencia curte ama odeia detesta adora like likes love loves
@@ -1401,6 +1401,14 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             return [Statement(kind, names, type=type_, complete=only, left=_left(words))]
         if w in _FOUND and _has_place(words[i + 1 :]) and (w not in ("find", "see") or negated):
             return [Statement(kind, tuple(_names_in(_object(clause[i + 1 :]))))]
+    for k, w in enumerate(words[:-3]):  # "É uma das suas séries", "It's one of your shows"
+        if (
+            w in _COPULA
+            and words[k + 1] in ("um", "uma", "one")
+            and _has_place(words[k + 2 : k + 5])
+        ):
+            names = tuple(_names_in(clause[:k]))
+            return [Statement("member", names, type=_type_in(words[k + 2 :]), refers=not names)]
     copula = next((k for k, w in enumerate(words) if w in ("eh", "is", "sao", "are")), 0)
     named = [t.name for t in clause[copula + 1 :] if t.name is not None]
     typed = [w for w in words[:copula] if w in _TYPE_OF]
