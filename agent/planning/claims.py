@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import pairwise
+from itertools import pairwise, takewhile
 from typing import Final, Literal
 
 from rapidfuzz import fuzz
@@ -205,7 +205,7 @@ _FORMS: Final = {word: {form for _, form, _ in readings} for word, readings in _
     _LEFT, _TO_SEE, _STATE_OPEN, _ENDED, _NEXT_STATE, _STILL, _TRASH, _EMPTY, _ABOUT_LIST,
     _FINISHED, _GRADES, _ALL_OF_IT, _THATS,
 ) = map(_set, _rows("""
-reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping
+reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping nudge
   notification notificacao aviso
 articles: o a os as um uma the an
 negations: nao nunca nem jamais nada nenhum nenhuma ninguem not never no nothing none nobody
@@ -293,7 +293,7 @@ about: sobre about regarding mentioning mentions mention mencionando menciona me
 # what is still to see ("só falta X", "only Heat left to watch")
 left: falta faltam resta restam sobra sobrou sobraram left remaining pendente unwatched unseen
 to_see: ver assistir watch see ler read
-state_open: unseen unwatched unread pendente pendentes
+state_open: unseen unwatched unread pendente pendentes waiting esperando aguardando
 ended: finished terminou terminei terminado terminada terminados terminadas
 # what opens a clause of its own after "e"/"and": "tá na lista e (você) ainda não viu"
 next_state: ainda still nao not nunca never
@@ -350,6 +350,7 @@ _STATE_BEFORE: Final = frozenset().union(
 _STATE_WORDS: Final = _STATE_AUX | _set("marcado marcada marked como as")
 _STATES: Final = _SEEN | _STATE_OPEN | _STATE_DONE  # words that say an item's state
 _STATES_LEFT: Final = _STATES | _LEFT | _TO_SEE
+_RESULTS: Final = _set("results result resultado resultados match matches sign sinal rastro")
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
 _TAIL: Final = frozenset().union(
@@ -818,12 +819,12 @@ def _participle(
         return "state" if have and ("§" in near or family == "save") else "history"
     if subject or have:  # "I saved", "I've added"; "you have X saved"
         return "done" if subject else "state" if family == "save" else None
-    described = near[-2:-1] and near[-2] in _ARTICLES | _POSSESSIVE
+    described = near[-2:-1] and (near[-2] in _ARTICLES | _POSSESSIVE or _number(near[-2]))
     if last in _TYPE_OF and described or last in _POSSESSIVE | _set("the os as o a"):
         return None  # "os filmes salvos", "3 itens removidos", "your saved items"
     if after[:1] and after[0] in _TYPE_OF:
         return None  # "Saved items show up..."
-    if all(w in _BEFORE_BARE or w not in _KNOWN for w in near):  # "Lista esvaziada"
+    if all(w in _BEFORE_BARE or w not in _KNOWN or w == "s" for w in near):  # "Lista esvaziada"
         object_ = form == "past" and after[:1] and after[0] in _OBJECT_START
         return None if near and object_ else "done"  # not "Parasite saved the director's career"
     said = _has_place(after[:6]) or after[:1] in (["aqui"], ["here"]) or "successfully" in after
@@ -1245,7 +1246,8 @@ def _read_clause(
             return [], [replace(s, left=True) for s in said]
         return [], [*said, *(Statement("seen", s.names, refers=s.refers) for s in said)]
     names = tuple(t.name for t in clause if t.name is not None)
-    if names or set(words) <= _STATE_WORDS | _STATE_OPEN | _SEEN_ONLY | _DONE_AUX:
+    said_first = list(takewhile(lambda w: w in _STATE_WORDS | _STILL | _STATE_OPEN, words))
+    if names or set(words) <= _STATE_WORDS | _STATE_OPEN | _SEEN_ONLY | _DONE_AUX or said_first:
         return [], [Statement(state, names)]  # "Heat is still unseen", "e ainda não assistida"
     return [], []
 
@@ -1328,7 +1330,7 @@ def _news(words: Sequence[str]) -> str | None:
         light = w in _LIGHT and (_ACTION_NOUNS & set(near) or any(x.isdigit() for x in near))
         if light or rest[:1] and rest[0] in _FINISHED and (w in _LEXICON or w in _ACTION_NOUNS):
             return "update"  # "Fiz a remoção", "Undo complete", "Import complete", "Sync done"
-        on = w in _REMINDER_WORDS and _set("agenda on ativo") & set(near)
+        on = w in _REMINDER_WORDS and _set("agenda on ativo off desligado desativado") & set(near)
         if on or w in ("get", "receber", "recebe", "receive") and _REMINDER_WORDS & set(near):
             return "remind"  # "Lembrete na agenda", "Reminder is on", "You'll get a ping"
         if (w in _COPULA or w in _REMINDER_WORDS) and rest[:2] in (["in"], ["in", "for"]):
@@ -1464,8 +1466,10 @@ def _none_of(clause: Sequence[Tok], language: str) -> Statement | None:
     """ "Nada de O Urso por aqui", "no Heat saved": the name is not on the list."""
     for k, tok in enumerate(clause[:-1]):
         if tok.w in _NOTHING or tok.w == "no" and language == "en":
-            after = clause[k + 1 : k + 3]
-            of = after[1:] if after[0].w in ("de", "do", "da", "of") else after[:1]
+            after = clause[k + 1 : k + 4]
+            if after[0].w in _RESULTS:  # "No results for X", "nenhum resultado pra X"
+                after = after[1:]
+            of = after[1:] if after[0].w in _NARROW | _INTO else after[:1]
             if of and of[0].name:
                 return Statement("absent", (of[0].name,))
     return None
