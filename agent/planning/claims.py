@@ -377,7 +377,10 @@ _PLACE_WORDS: Final = frozenset().union(_PLACE_PREP, _PLACE, _POSSESSIVE, _ARTIC
 _COUNTED: Final = frozenset().union(_TYPE_OF, _ALL, _ONLY, _ARTICLES, _NUMBERS)
 # what a count said alone may hold besides: "Três links no total", "One movie, watched or not"
 _TOTAL: Final = (
-    _COUNTED | _DISCOURSE | _COPULA | _set("in total no ao todo em juntos together or ou nao not")
+    _COUNTED
+    | _DISCOURSE
+    | _COPULA
+    | _set("in total no ao todo em juntos together or ou nao not ate so far")
 )
 # words a capitalised run does not start with ("Salvei Matrix", "Sure, Added Heat")
 _KNOWN: Final = frozenset().union(PT_WORDS, EN_WORDS, _GENERIC, _LEXICON, _OTHER_KNOWN)
@@ -764,6 +767,8 @@ def _kind(
             return None  # "Eles removeram várias cenas": someone else, elsewhere
         if after[:1] in (["sim"], ["yes"]):
             return None  # "Salvou sim!": yes, the user did
+        if near[-1:] and near[-1] in _YOU:
+            return "history"  # "você salvou X", "vc salvou e nunca viu"
         return "done" if _ends(near, ("a", "gente")) or not near else None
     if form == "pres3":  # "salvá-lo" folds to "salva lo"
         promised = last in _FUTURE and after[:1] in (["lo"], ["la"], ["los"], ["las"])
@@ -1465,7 +1470,8 @@ def _about(clause: Sequence[Tok], words: Sequence[str], negated: bool) -> Statem
 def _none_of(clause: Sequence[Tok], language: str) -> Statement | None:
     """ "Nada de O Urso por aqui", "no Heat saved": the name is not on the list."""
     for k, tok in enumerate(clause[:-1]):
-        if tok.w in _NOTHING or tok.w == "no" and language == "en":
+        results = tok.w == "sem" and clause[k + 1].w in _RESULTS  # "sem resultados pra X"
+        if tok.w in _NOTHING or tok.w == "no" and language == "en" or results:
             after = clause[k + 1 : k + 4]
             if after[0].w in _RESULTS:  # "No results for X", "nenhum resultado pra X"
                 after = after[1:]
