@@ -58,8 +58,14 @@ def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-def _phrases(text: str) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(p.split()) for p in text.split("|"))
+def _phrases(text: str) -> tuple[str, ...]:
+    return tuple(f" {p.strip()} " for p in text.split("|"))
+
+
+def _said(words: Sequence[str], phrases: Iterable[str], *, end: bool = False) -> bool:
+    """Whether the words hold one of the phrases (at their end, when `end`)."""
+    text = f" {' '.join(words)} "
+    return any(text.endswith(p) if end else p in text for p in phrases)
 
 
 def _rows(text: str, sep: str = " ") -> list[str]:
@@ -410,6 +416,7 @@ _ENDS: Final = frozenset(".!?;\n…")
 _QUOTES: Final = {"«": "»", "“": "”", '"': '"', "'": "'"}
 
 
+@lru_cache(maxsize=4096)
 def title_words(title: str) -> tuple[str, ...]:
     return tuple(fold_word(w) for w in _WORDS.findall(title))
 
@@ -455,6 +462,7 @@ class Statement:
     topic: bool = False  # absent: no item (of type) mentions the names at all
     left: bool = False  # of the items still to see ("só falta X", "2 movies left")
     done: bool = False  # a count of the items seen or read ("you've seen 2 of your movies")
+    past: bool = False  # "you saved X": unless the text says it was deleted since
 
 
 @dataclass(frozen=True, slots=True)
@@ -776,9 +784,9 @@ def _kind(
     if form in ("pp", "past"):
         return _participle(family, form, before, near, after)
     if form in ("inf", "base"):
-        if last in _FUTURE or any(_ends(before, p) for p in _PROMISING):
+        if last in _FUTURE or _said(before, _PROMISING, end=True):
             return "promise"
-        return "done" if any(_ends(before, p) for p in _JUST_DID) else None
+        return "done" if _said(before, _JUST_DID, end=True) else None
     if form == "fut":
         return None if any(w in _YOU for w in near[-2:]) else "promise"
     if form == "ger":
@@ -841,7 +849,7 @@ def _offer(words: Sequence[str], question: bool) -> bool:
     acting = any(w in _LEXICON or _READS.match(w) for w in words)
     if acting and any(w in _WISH for w in words) and any(w in ("se", "caso", "if") for w in words):
         return True
-    asked = any(_contains(words, head) for head in _OFFER_HEADS)
+    asked = _said(words, _OFFER_HEADS)
     if not question:
         if words[:1] in (["posso"], ["i"], ["eu"], ["podemos"]) and asked and acting:
             return len([w for w in words if w in _TYPE_OF and w.endswith("s")]) < 2
@@ -932,7 +940,7 @@ class _Reader:
         for n, (clause, mark) in enumerate(clauses):
             condition = any(t.w in _CONDITIONS for t in clause)
             claims, said = _read_clause(clause, words, self.language)
-            able = able or any(_contains([t.w for t in clause], p) for p in _ABLE)
+            able = able or _said([t.w for t in clause], _ABLE)
             if able and not any("done1" in _FORMS.get(t.w, ()) for t in clause):
                 claims = []  # "I can save movies, set reminders and search your list"
             for family, kind in claims:
@@ -1154,9 +1162,7 @@ def _completion(words: Sequence[str]) -> bool:
     """ "Tá na mão", "All set", "Consider it done", "Já era": something was carried out."""
     if any(w in _PRESENTING for w in words) or _negated(words, "pt"):
         return False
-    return any(_contains(words, p) for p in _COMPLETION) and not _contains(
-        words, ("ja", "era", "hora")
-    )
+    return _said(words, _COMPLETION) and not _contains(words, ("ja", "era", "hora"))
 
 
 def _read_clause(
@@ -1226,7 +1232,7 @@ def _read_clause(
             return [(family, "done")], []  # "Tá refeito!", "It's deleted", "Your list is cleared"
         if kind == "history" and family == "save":  # "you saved X", "vc não salvou X"
             names = tuple(_names_in(_object(clause[i + 1 :])) or _names_in(clause[:i]))
-            return [], [Statement("absent" if no else "member", names, refers=False)]
+            return [], [Statement("absent" if no else "member", names, refers=False, past=True)]
         if kind == "history" or family not in ("save", "note", "delete", "mark"):
             return [], []  # "você salvou X em janeiro": the past, which a delete since undoes
         # lower-case words name something unless a possessive opens them ("your data is stored")
@@ -1384,7 +1390,7 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
         rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
-        if any(_contains(words[i : i + 2], p) for p in _PART_OF) and _has_place(words[i:]):
+        if _said(words[i : i + 2], _PART_OF) and _has_place(words[i:]):
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
         said = rest[:1] in (["aqui"], ["salvo"], ["saved"], ["guardado"], ["stored"])
         if (w in _STATE_AUX or w in ("was", "were")) and (
@@ -1765,7 +1771,9 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         family, names = reading.effects[0]
         said = family + (f": «{' '.join(names[0].words)}»" if names else "")
         return Verdict(EFFECT_CLAIMED.format(what=said), offer=reading.offer)
-    problem = next((p for p in map(_problem, reading.statements, [facts] * 99) if p), None)
+    deleted = any(f == "delete" for w in title_words(message) for f, _, _ in _LEXICON.get(w, ()))
+    statements = [s for s in reading.statements if not (s.past and deleted)]
+    problem = next((p for p in map(_problem, statements, [facts] * 99) if p), None)
     about = any(w in _ABOUT_LIST for w in user_words)  # the user asks about their things
     for names, how in reading.groups if problem is None else ():
         hits = [bool(_matching(n, facts.items)) for n in names]
