@@ -897,11 +897,12 @@ class _Reader:
             self.entries += [] if self.opened is not None else list(names)
             return
         if entry and self.opened is not None:  # "- Up (2009) — salvo": the entry's name
-            self.listed += _names_in(head, loose=True) or [_whole(head)]
+            self.listed += [n for n in _names_in(head, loose=True) or [_whole(head)] if n.words]
             return
         self.close()
-        if entry and head[:1]:  # "1. Heat\n2. Ronin", "📝 comprar pão\n📝 pagar luz"
-            self.entries.append(head[0].name if head[0].name else _whole(head))
+        name = head[0].name or _whole(head) if entry and head[:1] else None
+        if name is not None and name.words:  # "1. Heat\n2. Ronin", "📝 comprar pão\n📝 pagar luz"
+            self.entries.append(name)
         else:
             self.flush()
         for sentence, question in _sentences(toks):
@@ -978,7 +979,10 @@ class _Reader:
                     count = Statement("count", count=n, type=type_, left=header.left)
                     self._state(count, []) if not narrowed else None
             elif toks[colon + 1 :]:  # "Aqui vai: 🎬 Matrix, 📝 comprar pão"
-                names = [_whole(p) for p in _parts(toks[colon + 1 :])]
+                parts = _parts(toks[colon + 1 :])
+                names = [_whole(p) for p in parts if not _thats_all([t.w for t in p])]
+                if len(names) < len(parts):  # "Dark and Lost — nothing else": every one
+                    header = replace(header, complete=True)
                 self._state(header, [n for n in names if n.words])
                 self.listing = len(self.statements) - 1
             self.opened = None if toks[colon + 1 :] else header
@@ -1481,7 +1485,7 @@ def _none_of(clause: Sequence[Tok], language: str) -> Statement | None:
             after = clause[k + 1 : k + 4]
             if after[0].w in _RESULTS:  # "No results for X", "nenhum resultado pra X"
                 after = after[1:]
-            of = after[1:] if after[0].w in _NARROW | _INTO else after[:1]
+            of = after[1:] if after[0].w in _NARROW | _INTO | {"for"} else after[:1]
             if of and of[0].name:
                 return Statement("absent", (of[0].name,))
     return None
@@ -1502,6 +1506,7 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
         return None  # "eu não tenho nada salvo" is not the list
     you = any(w in _YOU or w in ("there", "theres", "ha") for w in words) or _has_place(words)
     kept = any(w in _HAVE or w in _KEPT_WORDS or w == "theres" for w in words)
+    here = kept or bool(_set("here aqui") & set(words))  # "Nothing here yet!"
     nothing = any(w in _NOTHING for w in words) or (language == "en" and "no" in words)
     plural = any(w in _TYPE_OF and w.endswith("s") for w in words)
     follows = {words[k + 1] for k, w in enumerate(words[:-1]) if w in _NOTHING}
@@ -1512,7 +1517,7 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     # "nothing on your list yet", "nada nas suas notas"
     bare = bool(follows & _set("on in na no nas nos em")) and _has_place(words)
     # "Nothing saved yet", "Nada salvo ainda"; not "nada foi salvo" (this turn)
-    alone = kept and set(words) <= _NOTHING_KEPT and not _DONE_AUX & set(words)
+    alone = here and set(words) <= _NOTHING_KEPT and not _DONE_AUX & set(words)
     bare = bare or alone and bool(_set("yet ainda") & set(words))
     if not ((you and kept or none_of and held or bare) and (nothing or (type_ and plural))):
         return None
@@ -1563,12 +1568,14 @@ def _list_header(sentence: list[Tok], asked_type: str = "") -> Statement | None:
     you_have = any(w in _YOU for w in head) and any(w in _HAVE or w in _KEPT_WORDS for w in head)
     # "Ainda não assistidas:", "Movies you've already watched:": of that state
     state = _said_state(head, any(w in _NEGATIONS and w != "no" for w in head))
-    if not (_has_place(head) or you_have or presents or state) or len(head) > 8:
+    every = _thats_all(head)  # "That's everything:", "É tudo:"
+    if not (_has_place(head) or you_have or presents or state or every) or len(head) > 8:
         return None
     type_ = _type_in(head, asked_type)
     # "Seus links:", "Your shows:": the user's items of a type, every one of them
     whole = bool(core) and set(core) <= _POSSESSIVE | _TYPE_OF.keys() | _PLACE | _KEPT_WORDS
     complete = whole and bool(_POSSESSIVE & set(core)) or any(w in _ONLY | _ALL for w in head)
+    complete = complete or every
     kind: StatementKind = "seen" if state == "seen" else "member"
     return Statement(kind, type=type_, complete=complete, left=state == "unseen")
 
