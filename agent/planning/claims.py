@@ -283,7 +283,7 @@ subject_next: eh is was are were foi era sao fica has have had doesnt didnt isnt
 other_generic: de do da e ou and or of for with com que what which qual quais isso esse essa
   este aquele aquela it its they them one ones yet still here there hoje today ontem yesterday
   semana week mes month ano year desde since ago atras too tudo everything nome title titulo sim
-  yes nao no ver assistir ha mais more longer anymore algum alguma any some ai aqui la garantido
+  yes nao no ver assistir ha mais more longer anymore algum alguma any some ai aqui la garantido else
   safely right now mesmo sucesso ainda
 other_known: encontrei achei found want quer posso should would here heres consider listo
   consegui acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
@@ -964,7 +964,9 @@ class _Reader:
                 elif statement.names or mark != ":":
                     self._state(statement, [])
                 elif rest:  # "Encontrei 2 itens na sua lista: A e B": the names follow
-                    self._state(statement, _names_in(rest, loose=True))
+                    every = _thats_all([t.w for t in clauses[-1][0]])
+                    complete = statement.complete or every  # "A and B — nothing else"
+                    self._state(replace(statement, complete=complete), _names_in(rest, loose=True))
                     return
                 else:
                     self.opened = statement
@@ -1130,7 +1132,9 @@ def _whole(span: Sequence[Tok]) -> Name:
     if len(named) == 1 and all(t.name or t.w in _ARTICLES or t.w in _TYPE_OF for t in span):
         return named[0]
     words = [w for w in _spelled(span) if w[:1].isalnum()]
-    while words and (words[0] in _ARTICLES or words[0] in _TYPE_OF or words[0] in _POSSESSIVE):
+    while words and (
+        words[0] in _ARTICLES or words[0] in _TYPE_OF or words[0] in _POSSESSIVE | _ONLY
+    ):
         words = words[1:]
     return Name(tuple(words))
 
@@ -1715,7 +1719,7 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
             hits = {k for k in typed if _mentions(items[k], name.words)}
         if kind == "absent" and hits:
             return LIST_WRONG.format(what=f"lacks «{said}»")
-        if kind == "member" and not hits and name.words:
+        if kind in ("member", "unseen") and not hits and name.words:  # "X, ainda não visto"
             return LIST_WRONG.format(what=f"holds «{said}»")
         # an item stored before states were kept has the first state of its type (DESIGN 11.5)
         seen = [_done(items[k]) for k in hits]

@@ -1072,6 +1072,14 @@ def test_places_dashes_and_headers(
         ("You'll get a nudge on Friday.", "en", (), "", False),
         ("Ronin's rating changed to 9.", "en", ("movie:Ronin",), "", False),
         ("Hoje: 2 filmes salvos.", "pt", ("movie:Heat", "movie:Ran"), "", True),
+        # listings said complete, emptiness, an item said unseen is said kept
+        ("That's everything: just Heat 🎬", "en", ("movie:Heat", "movie:Ran"), "", False),
+        ("That's everything: just Heat 🎬", "en", ("movie:Heat",), "", True),
+        ("Your full list of shows: Dark and Lost — nothing else.", "en", ("tv:Dark", "tv:Lost"), "", True),
+        ("Your full list of shows: Dark and Lost — nothing else.", "en", ("tv:Dark", "tv:Lost", "tv:Fargo"), "", False),
+        ("Nada aqui ainda! Me manda um filme.", "pt", ("movie:Heat",), "", False),
+        ("Encontrei: **Ronin** (1998) — filme, ainda não visto", "pt", ("movie:Heat",), "", False),
+        ("Encontrei: **Ronin** (1998) — filme, ainda não visto", "pt", ("movie:Ronin",), "", True),
     ],
 )  # fmt: skip
 def test_wave10_states_counts_and_effects(
