@@ -1288,20 +1288,16 @@ def _state_counts(words: Sequence[str], negated: bool, language: str) -> list[St
     seen = any(w in _SEEN or w in _STATE_DONE for w in words)
     still = any(w in _STATE_OPEN for w in words) or _left(words)
     # "Three movies marked as watched", "três séries vistas": a count right before its type
-    counted = any(_number(w) is not None and _TYPE_OF.get(x) for w, x in pairwise(words))
+    before_type = any(_number(w) is not None and _TYPE_OF.get(x) for w, x in pairwise(words))
     every = bool(_ALL & said)
     none = bool(_NOTHING & said) or "any" in said or (language == "en" and "no" in said)
-    yours = bool(_YOU & said) or _has_place(words) or (language == "pt" or counted) and seen
+    yours = bool(_YOU & said) or _has_place(words) or (language == "pt" or before_type) and seen
     if seen and not still and yours:
         if every and not negated:  # "você já viu todos os seus filmes"
             return [Statement("count", type=type_, left=True)]
         if negated and none:  # "you haven't watched any of your movies"
             return [Statement("count", type=type_, done=True)]
-        number = next(
-            (_NUMBERS.get(w, int(w) if w.isdigit() and len(w) < 4 else None) for w in words
-             if w in _NUMBERS or w.isdigit()),
-            None,
-        )  # fmt: skip
+        number = next((n for n in map(_number, words) if n is not None), None)
         counted = number is not None and (typed or _has_place(words))
         if counted and not negated and not every:  # "você já viu 3 filmes"
             return [Statement("count", count=number or 0, type=type_, done=True)]
@@ -1542,7 +1538,7 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
     found: list[tuple[int, str, bool]] = []
     words = [w for w in words if w not in _LEFT]  # "2 unwatched movies", "a movie left"
     for k, w in enumerate(words[:-1]):
-        n = int(w) if w.isdigit() and len(w) < 4 else _NUMBERS.get(w)
+        n = _number(w)
         # "um filme" is an article; "só um filme", "um filme só", "your one movie" a count
         only = any(x in _ONLY for x in words[:k]) or words[k + 2 : k + 3] in (["so"], ["only"])
         one = w in ("um", "uma", "one") and not (found or only or words[k - 1 : k] in _MINE)
