@@ -58,14 +58,14 @@ def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-def _phrases(text: str) -> tuple[str, ...]:
-    return tuple(f" {p.strip()} " for p in text.split("|"))
+def _phrases(text: str) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(f" {p.strip()} ") for p in text.split("|")))
 
 
-def _said(words: Sequence[str], phrases: Iterable[str], *, end: bool = False) -> bool:
+def _said(words: Sequence[str], phrases: re.Pattern[str], *, end: bool = False) -> bool:
     """Whether the words hold one of the phrases (at their end, when `end`)."""
     text = f" {' '.join(words)} "
-    return any(text.endswith(p) if end else p in text for p in phrases)
+    return bool(re.search(f"(?:{phrases.pattern})$" if end else phrases, text))
 
 
 def _rows(text: str, sep: str = " ") -> list[str]:
@@ -410,6 +410,7 @@ _TOKEN: Final = re.compile(
     r"|[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff]"
 )
 _WORDS: Final = re.compile(_WORD_RE)
+_URL_RE: Final = re.compile(_URL)
 _MARKS: Final = {**dict.fromkeys("✅✔☑✓", "✓"), **dict.fromkeys("‘’", "'"), "\U0001f44d": "+1"}
 _MARKS["\U0001f44c"] = "+1"
 _ENDS: Final = frozenset(".!?;\n…")
@@ -483,7 +484,7 @@ Title = tuple[tuple[str, ...], tuple[int, ...]]  # a title's words, the stored i
 def _tokens(text: str) -> list[Tok]:
     out: list[Tok] = []
     for raw in _TOKEN.findall(text):
-        if re.match(_URL, raw):  # a link is a name, whole
+        if _URL_RE.match(raw):  # a link is a name, whole
             out.append(Tok("§", raw, name=Name(title_words(raw))))
         elif raw in _MARKS or not raw[0].isalnum():  # another emoji is "◆"
             out.append(Tok(_MARKS.get(raw, "◆" if raw >= "\u2600" else raw), raw))
