@@ -284,6 +284,7 @@ other_generic: de do da e ou and or of for with com que what which qual quais is
   este aquele aquela it its they them one ones yet still here there hoje today ontem yesterday
   semana week mes month ano year desde since ago atras too tudo everything nome title titulo sim
   yes nao no ver assistir ha mais more longer anymore algum alguma any some ai aqui la garantido else
+  pm
   safely right now mesmo sucesso ainda
 other_known: encontrei achei found want quer posso should would here heres consider listo
   consegui acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
@@ -1062,6 +1063,8 @@ class _Reader:
 
     def _state(self, statement: Statement, names: Sequence[Name]) -> None:
         names = tuple(names) or statement.names
+        if statement.complete and statement.left and not statement.type:  # "Faltam A e B"
+            statement = replace(statement, type=self.asked_type)  # of the type asked about
         if not names and statement.kind not in ("count", "every"):
             names = (self.antecedent or self.referent) if statement.refers else ()
             if not names:  # "Tá salvo!" naming nothing is a confirmation
@@ -1298,7 +1301,10 @@ def _state_counts(words: Sequence[str], negated: bool, language: str) -> list[St
             return [Statement("count", type=type_, left=True)]
         if negated and none:  # "you haven't watched any of your movies"
             return [Statement("count", type=type_, done=True)]
-        number = next((n for n in map(_number, words) if n is not None), None)
+        # "Das suas 5 séries você viu 3": the number after the seeing, else the first one
+        at = next(k for k, w in enumerate(words) if w in _SEEN or w in _STATE_DONE)
+        numbers = [n for n in map(_number, [*words[at:], *words[:at]]) if n is not None]
+        number = numbers[0] if numbers else None
         counted = number is not None and (typed or _has_place(words))
         if counted and not negated and not every:  # "você já viu 3 filmes"
             return [Statement("count", count=number or 0, type=type_, done=True)]

@@ -1080,6 +1080,11 @@ def test_places_dashes_and_headers(
         ("Nada aqui ainda! Me manda um filme.", "pt", ("movie:Heat",), "", False),
         ("Encontrei: **Ronin** (1998) — filme, ainda não visto", "pt", ("movie:Heat",), "", False),
         ("Encontrei: **Ronin** (1998) — filme, ainda não visto", "pt", ("movie:Ronin",), "", True),
+        # the number after the seeing is the count seen; what is left, of the type asked about
+        ("Dos seus 3 filmes você viu 2: Heat e Ran.", "pt", ("movie:Heat@seen", "movie:Ran@seen", "movie:Up"), "", True),
+        ("Dos seus 3 filmes você viu 1.", "pt", ("movie:Heat@seen", "movie:Ran@seen", "movie:Up"), "", False),
+        ("Só falta Up.", "pt", ("movie:Heat@seen", "movie:Up", "tv:Dark"), "quais filmes faltam?", True),
+        ("Só falta Up.", "pt", ("movie:Heat", "movie:Up", "tv:Dark"), "quais filmes faltam?", False),
     ],
 )  # fmt: skip
 def test_wave10_states_counts_and_effects(
