@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import pairwise
+from itertools import pairwise, takewhile
 from typing import Final, Literal
 
 from rapidfuzz import fuzz
@@ -58,8 +58,14 @@ def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-def _phrases(text: str) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(p.split()) for p in text.split("|"))
+def _phrases(text: str) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(f" {p.strip()} ") for p in text.split("|")))
+
+
+def _said(words: Sequence[str], phrases: re.Pattern[str], *, end: bool = False) -> bool:
+    """Whether the words hold one of the phrases (at their end, when `end`)."""
+    text = f" {' '.join(words)} "
+    return bool(re.search(f"(?:{phrases.pattern})$" if end else phrases, text))
 
 
 def _rows(text: str, sep: str = " ") -> list[str]:
@@ -205,7 +211,7 @@ _FORMS: Final = {word: {form for _, form, _ in readings} for word, readings in _
     _LEFT, _TO_SEE, _STATE_OPEN, _ENDED, _NEXT_STATE, _STILL, _TRASH, _EMPTY, _ABOUT_LIST,
     _FINISHED, _GRADES, _ALL_OF_IT, _THATS,
 ) = map(_set, _rows("""
-reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping
+reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping nudge
   notification notificacao aviso
 articles: o a os as um uma the an
 negations: nao nunca nem jamais nada nenhum nenhuma ninguem not never no nothing none nobody
@@ -264,7 +270,7 @@ action_nouns: remocao exclusao alteracao atualizacao inclusao correcao edicao re
 fields: ano titulo nome tipo year title name type
 referring: ele ela eles elas isso esse essa este esta aquele aquela it they this that these those
   both ambos ambas os dois as duas one
-tags: ta ok okay certo ne beleza blz viu right alright sim
+tags: ta ok okay certo ne beleza blz viu right alright sim bora partiu
 place_prep: na no nas nos em entre dentro pra para pro a ao aos in on into onto to among from off
   da do
 taste: gosta gosto gostar prefere preferencia curte ama odeia detesta adora like likes love loves
@@ -277,7 +283,8 @@ subject_next: eh is was are were foi era sao fica has have had doesnt didnt isnt
 other_generic: de do da e ou and or of for with com que what which qual quais isso esse essa
   este aquele aquela it its they them one ones yet still here there hoje today ontem yesterday
   semana week mes month ano year desde since ago atras too tudo everything nome title titulo sim
-  yes nao no ver assistir ha mais more longer anymore algum alguma any some ai aqui la garantido
+  yes nao no ver assistir ha mais more longer anymore algum alguma any some ai aqui la garantido else
+  pm
   safely right now mesmo sucesso ainda
 other_known: encontrei achei found want quer posso should would here heres consider listo
   consegui acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
@@ -293,10 +300,10 @@ about: sobre about regarding mentioning mentions mention mencionando menciona me
 # what is still to see ("só falta X", "only Heat left to watch")
 left: falta faltam resta restam sobra sobrou sobraram left remaining pendente unwatched unseen
 to_see: ver assistir watch see ler read
-state_open: unseen unwatched unread pendente pendentes
+state_open: unseen unwatched unread pendente pendentes waiting esperando aguardando
 ended: finished terminou terminei terminado terminada terminados terminadas
 # what opens a clause of its own after "e"/"and": "tá na lista e (você) ainda não viu"
-next_state: ainda still nao not
+next_state: ainda still nao not nunca never
 still: ja already ainda still yet sim yes so just
 trash: lixo lixeira trash bin
 empty: vazia vazio vazias vazios zerada zerado zeradas zerados empty blank
@@ -350,6 +357,7 @@ _STATE_BEFORE: Final = frozenset().union(
 _STATE_WORDS: Final = _STATE_AUX | _set("marcado marcada marked como as")
 _STATES: Final = _SEEN | _STATE_OPEN | _STATE_DONE  # words that say an item's state
 _STATES_LEFT: Final = _STATES | _LEFT | _TO_SEE
+_RESULTS: Final = _set("results result resultado resultados match matches sign sinal rastro")
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
 _TAIL: Final = frozenset().union(
@@ -375,7 +383,12 @@ _BEFORE_BARE: Final = frozenset().union(
 _PLACE_WORDS: Final = frozenset().union(_PLACE_PREP, _PLACE, _POSSESSIVE, _ARTICLES, _TYPE_OF)
 _COUNTED: Final = frozenset().union(_TYPE_OF, _ALL, _ONLY, _ARTICLES, _NUMBERS)
 # what a count said alone may hold besides: "Três links no total", "One movie, watched or not"
-_TOTAL: Final = _COUNTED | _DISCOURSE | _set("in total no ao todo em juntos together or ou not nao")
+_TOTAL: Final = (
+    _COUNTED
+    | _DISCOURSE
+    | _COPULA
+    | _set("in total no ao todo em juntos together or ou nao not ate so far")
+)
 # words a capitalised run does not start with ("Salvei Matrix", "Sure, Added Heat")
 _KNOWN: Final = frozenset().union(PT_WORDS, EN_WORDS, _GENERIC, _LEXICON, _OTHER_KNOWN)
 
@@ -398,12 +411,14 @@ _TOKEN: Final = re.compile(
     r"|[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff]"
 )
 _WORDS: Final = re.compile(_WORD_RE)
+_URL_RE: Final = re.compile(_URL)
 _MARKS: Final = {**dict.fromkeys("✅✔☑✓", "✓"), **dict.fromkeys("‘’", "'"), "\U0001f44d": "+1"}
 _MARKS["\U0001f44c"] = "+1"
 _ENDS: Final = frozenset(".!?;\n…")
 _QUOTES: Final = {"«": "»", "“": "”", '"': '"', "'": "'"}
 
 
+@lru_cache(maxsize=4096)
 def title_words(title: str) -> tuple[str, ...]:
     return tuple(fold_word(w) for w in _WORDS.findall(title))
 
@@ -449,6 +464,7 @@ class Statement:
     topic: bool = False  # absent: no item (of type) mentions the names at all
     left: bool = False  # of the items still to see ("só falta X", "2 movies left")
     done: bool = False  # a count of the items seen or read ("you've seen 2 of your movies")
+    past: bool = False  # "you saved X": unless the text says it was deleted since
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,7 +485,7 @@ Title = tuple[tuple[str, ...], tuple[int, ...]]  # a title's words, the stored i
 def _tokens(text: str) -> list[Tok]:
     out: list[Tok] = []
     for raw in _TOKEN.findall(text):
-        if re.match(_URL, raw):  # a link is a name, whole
+        if _URL_RE.match(raw):  # a link is a name, whole
             out.append(Tok("§", raw, name=Name(title_words(raw))))
         elif raw in _MARKS or not raw[0].isalnum():  # another emoji is "◆"
             out.append(Tok(_MARKS.get(raw, "◆" if raw >= "\u2600" else raw), raw))
@@ -761,6 +777,8 @@ def _kind(
             return None  # "Eles removeram várias cenas": someone else, elsewhere
         if after[:1] in (["sim"], ["yes"]):
             return None  # "Salvou sim!": yes, the user did
+        if near[-1:] and near[-1] in _YOU:
+            return "history"  # "você salvou X", "vc salvou e nunca viu"
         return "done" if _ends(near, ("a", "gente")) or not near else None
     if form == "pres3":  # "salvá-lo" folds to "salva lo"
         promised = last in _FUTURE and after[:1] in (["lo"], ["la"], ["los"], ["las"])
@@ -768,9 +786,9 @@ def _kind(
     if form in ("pp", "past"):
         return _participle(family, form, before, near, after)
     if form in ("inf", "base"):
-        if last in _FUTURE or any(_ends(before, p) for p in _PROMISING):
+        if last in _FUTURE or _said(before, _PROMISING, end=True):
             return "promise"
-        return "done" if any(_ends(before, p) for p in _JUST_DID) else None
+        return "done" if _said(before, _JUST_DID, end=True) else None
     if form == "fut":
         return None if any(w in _YOU for w in near[-2:]) else "promise"
     if form == "ger":
@@ -816,12 +834,12 @@ def _participle(
         return "state" if have and ("§" in near or family == "save") else "history"
     if subject or have:  # "I saved", "I've added"; "you have X saved"
         return "done" if subject else "state" if family == "save" else None
-    described = near[-2:-1] and near[-2] in _ARTICLES | _POSSESSIVE
+    described = near[-2:-1] and (near[-2] in _ARTICLES | _POSSESSIVE or _number(near[-2]))
     if last in _TYPE_OF and described or last in _POSSESSIVE | _set("the os as o a"):
         return None  # "os filmes salvos", "3 itens removidos", "your saved items"
     if after[:1] and after[0] in _TYPE_OF:
         return None  # "Saved items show up..."
-    if all(w in _BEFORE_BARE or w not in _KNOWN for w in near):  # "Lista esvaziada"
+    if all(w in _BEFORE_BARE or w not in _KNOWN or w == "s" for w in near):  # "Lista esvaziada"
         object_ = form == "past" and after[:1] and after[0] in _OBJECT_START
         return None if near and object_ else "done"  # not "Parasite saved the director's career"
     said = _has_place(after[:6]) or after[:1] in (["aqui"], ["here"]) or "successfully" in after
@@ -833,7 +851,7 @@ def _offer(words: Sequence[str], question: bool) -> bool:
     acting = any(w in _LEXICON or _READS.match(w) for w in words)
     if acting and any(w in _WISH for w in words) and any(w in ("se", "caso", "if") for w in words):
         return True
-    asked = any(_contains(words, head) for head in _OFFER_HEADS)
+    asked = _said(words, _OFFER_HEADS)
     if not question:
         if words[:1] in (["posso"], ["i"], ["eu"], ["podemos"]) and asked and acting:
             return len([w for w in words if w in _TYPE_OF and w.endswith("s")]) < 2
@@ -865,12 +883,28 @@ class _Reader:
     def line(self, toks: list[Tok], entry: bool) -> None:
         ends = [k for k, t in enumerate(toks) if t.w in ("(", "-", "–", "—", ":", ",", ".")]
         head = toks[: ends[0]] if ends else toks
+        tail = [t.w for t in toks[ends[0] + 1 :] if t.w[:1].isalnum()] if ends else []
+        typed = [t.w for t in head if t.w[:1].isalnum()]
+        if len(typed) == 1 and _TYPE_OF.get(typed[0]) and len(tail) == 1 and _number(tail[0]):
+            # "- 🎬 Filmes: 2", "• Movies — 7": a count of the type
+            count = Statement("count", count=_number(tail[0]) or 0, type=_TYPE_OF[typed[0]])
+            self.statements.append(count)
+            return
+        named = any(t.name for t in head) and all(t.name or t.w in "✓◆" for t in head)
+        state = _entry_state(tail) if named else None
+        if state is not None:  # "- Se7en (not yet)", "✅ Adeus, Lenin! — visto": its state
+            names = tuple(t.name for t in head if t.name)
+            self.statements.append(Statement(state, names))
+            self.listed += list(names) if self.opened is not None else []
+            self.entries += [] if self.opened is not None else list(names)
+            return
         if entry and self.opened is not None:  # "- Up (2009) — salvo": the entry's name
-            self.listed += _names_in(head, loose=True) or [_whole(head)]
+            self.listed += [n for n in _names_in(head, loose=True) or [_whole(head)] if n.words]
             return
         self.close()
-        if entry and head[:1]:  # "1. Heat\n2. Ronin", "📝 comprar pão\n📝 pagar luz"
-            self.entries.append(head[0].name if head[0].name else _whole(head))
+        name = head[0].name or _whole(head) if entry and head[:1] else None
+        if name is not None and name.words:  # "1. Heat\n2. Ronin", "📝 comprar pão\n📝 pagar luz"
+            self.entries.append(name)
         else:
             self.flush()
         for sentence, question in _sentences(toks):
@@ -909,7 +943,7 @@ class _Reader:
         for n, (clause, mark) in enumerate(clauses):
             condition = any(t.w in _CONDITIONS for t in clause)
             claims, said = _read_clause(clause, words, self.language)
-            able = able or any(_contains([t.w for t in clause], p) for p in _ABLE)
+            able = able or _said([t.w for t in clause], _ABLE)
             if able and not any("done1" in _FORMS.get(t.w, ()) for t in clause):
                 claims = []  # "I can save movies, set reminders and search your list"
             for family, kind in claims:
@@ -932,7 +966,9 @@ class _Reader:
                 elif statement.names or mark != ":":
                     self._state(statement, [])
                 elif rest:  # "Encontrei 2 itens na sua lista: A e B": the names follow
-                    self._state(statement, _names_in(rest, loose=True))
+                    every = _thats_all([t.w for t in clauses[-1][0]])
+                    complete = statement.complete or every  # "A and B — nothing else"
+                    self._state(replace(statement, complete=complete), _names_in(rest, loose=True))
                     return
                 else:
                     self.opened = statement
@@ -947,7 +983,10 @@ class _Reader:
                     count = Statement("count", count=n, type=type_, left=header.left)
                     self._state(count, []) if not narrowed else None
             elif toks[colon + 1 :]:  # "Aqui vai: 🎬 Matrix, 📝 comprar pão"
-                names = [_whole(p) for p in _parts(toks[colon + 1 :])]
+                parts = _parts(toks[colon + 1 :])
+                names = [_whole(p) for p in parts if not _thats_all([t.w for t in p])]
+                if len(names) < len(parts):  # "Dark and Lost — nothing else": every one
+                    header = replace(header, complete=True)
                 self._state(header, [n for n in names if n.words])
                 self.listing = len(self.statements) - 1
             self.opened = None if toks[colon + 1 :] else header
@@ -1024,6 +1063,8 @@ class _Reader:
 
     def _state(self, statement: Statement, names: Sequence[Name]) -> None:
         names = tuple(names) or statement.names
+        if statement.complete and statement.left and not statement.type:  # "Faltam A e B"
+            statement = replace(statement, type=self.asked_type)  # of the type asked about
         if not names and statement.kind not in ("count", "every"):
             names = (self.antecedent or self.referent) if statement.refers else ()
             if not names:  # "Tá salvo!" naming nothing is a confirmation
@@ -1095,9 +1136,25 @@ def _whole(span: Sequence[Tok]) -> Name:
     if len(named) == 1 and all(t.name or t.w in _ARTICLES or t.w in _TYPE_OF for t in span):
         return named[0]
     words = [w for w in _spelled(span) if w[:1].isalnum()]
-    while words and (words[0] in _ARTICLES or words[0] in _TYPE_OF or words[0] in _POSSESSIVE):
+    while words and (
+        words[0] in _ARTICLES or words[0] in _TYPE_OF or words[0] in _POSSESSIVE | _ONLY
+    ):
         words = words[1:]
     return Name(tuple(words))
+
+
+def _number(word: str) -> int | None:
+    return int(word) if word.isdigit() and len(word) < 4 else _NUMBERS.get(word)
+
+
+def _entry_state(words: Sequence[str]) -> StatementKind | None:
+    """The state a list entry's tail gives its item: "(not yet)", "— visto", "(watched)"."""
+    if not words or not set(words) <= _STATES_LEFT | _SEEN_ONLY | _STATE_WORDS | _INTO:
+        return None
+    negated = _negated(words, "en")
+    if negated and set(words) <= _NEGATIONS | _STILL:
+        return "unseen"  # "(not yet)", "— ainda não"
+    return _said_state(words, negated)
 
 
 def _thats_all(words: Sequence[str]) -> bool:
@@ -1117,9 +1174,7 @@ def _completion(words: Sequence[str]) -> bool:
     """ "Tá na mão", "All set", "Consider it done", "Já era": something was carried out."""
     if any(w in _PRESENTING for w in words) or _negated(words, "pt"):
         return False
-    return any(_contains(words, p) for p in _COMPLETION) and not _contains(
-        words, ("ja", "era", "hora")
-    )
+    return _said(words, _COMPLETION) and not _contains(words, ("ja", "era", "hora"))
 
 
 def _read_clause(
@@ -1187,6 +1242,9 @@ def _read_clause(
             return [(family, "done")], []  # "Lembrete marcado", "your reminder is set"
         if kind == "state" and not no and family in ("undo", "update", "import", "delete"):
             return [(family, "done")], []  # "Tá refeito!", "It's deleted", "Your list is cleared"
+        if kind == "history" and family == "save":  # "you saved X", "vc não salvou X"
+            names = tuple(_names_in(_object(clause[i + 1 :])) or _names_in(clause[:i]))
+            return [], [Statement("absent" if no else "member", names, refers=False, past=True)]
         if kind == "history" or family not in ("save", "note", "delete", "mark"):
             return [], []  # "você salvou X em janeiro": the past, which a delete since undoes
         # lower-case words name something unless a possessive opens them ("your data is stored")
@@ -1211,7 +1269,8 @@ def _read_clause(
             return [], [replace(s, left=True) for s in said]
         return [], [*said, *(Statement("seen", s.names, refers=s.refers) for s in said)]
     names = tuple(t.name for t in clause if t.name is not None)
-    if names or set(words) <= _STATE_WORDS | _STATE_OPEN | _SEEN_ONLY | _DONE_AUX:
+    said_first = list(takewhile(lambda w: w in _STATE_WORDS | _STILL | _STATE_OPEN, words))
+    if names or set(words) <= _STATE_WORDS | _STATE_OPEN | _SEEN_ONLY | _DONE_AUX or said_first:
         return [], [Statement(state, names)]  # "Heat is still unseen", "e ainda não assistida"
     return [], []
 
@@ -1230,21 +1289,22 @@ def _state_counts(words: Sequence[str], negated: bool, language: str) -> list[St
     if typed and words[typed[0] + 1 : typed[0] + 2] and words[typed[0] + 1] in _NARROW:
         return []  # "todos os filmes do Nolan": which they are, storage cannot tell
     type_ = _type_in(words)
-    seen = any(w in _SEEN for w in words)
+    seen = any(w in _SEEN or w in _STATE_DONE for w in words)
     still = any(w in _STATE_OPEN for w in words) or _left(words)
+    # "Three movies marked as watched", "três séries vistas": a count right before its type
+    before_type = any(_number(w) is not None and _TYPE_OF.get(x) for w, x in pairwise(words))
     every = bool(_ALL & said)
     none = bool(_NOTHING & said) or "any" in said or (language == "en" and "no" in said)
-    yours = bool(_YOU & said) or _has_place(words) or (language == "pt" and seen)
+    yours = bool(_YOU & said) or _has_place(words) or (language == "pt" or before_type) and seen
     if seen and not still and yours:
         if every and not negated:  # "você já viu todos os seus filmes"
             return [Statement("count", type=type_, left=True)]
         if negated and none:  # "you haven't watched any of your movies"
             return [Statement("count", type=type_, done=True)]
-        number = next(
-            (_NUMBERS.get(w, int(w) if w.isdigit() and len(w) < 4 else None) for w in words
-             if w in _NUMBERS or w.isdigit()),
-            None,
-        )  # fmt: skip
+        # "Das suas 5 séries você viu 3": the number after the seeing, else the first one
+        at = next(k for k, w in enumerate(words) if w in _SEEN or w in _STATE_DONE)
+        numbers = [n for n in map(_number, [*words[at:], *words[:at]]) if n is not None]
+        number = numbers[0] if numbers else None
         counted = number is not None and (typed or _has_place(words))
         if counted and not negated and not every:  # "você já viu 3 filmes"
             return [Statement("count", count=number or 0, type=type_, done=True)]
@@ -1292,7 +1352,7 @@ def _news(words: Sequence[str]) -> str | None:
         light = w in _LIGHT and (_ACTION_NOUNS & set(near) or any(x.isdigit() for x in near))
         if light or rest[:1] and rest[0] in _FINISHED and (w in _LEXICON or w in _ACTION_NOUNS):
             return "update"  # "Fiz a remoção", "Undo complete", "Import complete", "Sync done"
-        on = w in _REMINDER_WORDS and _set("agenda on ativo") & set(near)
+        on = w in _REMINDER_WORDS and _set("agenda on ativo off desligado desativado") & set(near)
         if on or w in ("get", "receber", "recebe", "receive") and _REMINDER_WORDS & set(near):
             return "remind"  # "Lembrete na agenda", "Reminder is on", "You'll get a ping"
         if (w in _COPULA or w in _REMINDER_WORDS) and rest[:2] in (["in"], ["in", "for"]):
@@ -1341,7 +1401,7 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
         rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
-        if any(_contains(words[i : i + 2], p) for p in _PART_OF) and _has_place(words[i:]):
+        if _said(words[i : i + 2], _PART_OF) and _has_place(words[i:]):
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
         said = rest[:1] in (["aqui"], ["salvo"], ["saved"], ["guardado"], ["stored"])
         if (w in _STATE_AUX or w in ("was", "were")) and (
@@ -1365,6 +1425,14 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             return [Statement(kind, names, type=type_, complete=only, left=_left(words))]
         if w in _FOUND and _has_place(words[i + 1 :]) and (w not in ("find", "see") or negated):
             return [Statement(kind, tuple(_names_in(_object(clause[i + 1 :]))))]
+    for k, w in enumerate(words[:-3]):  # "É uma das suas séries", "It's one of your shows"
+        if (
+            w in _COPULA
+            and words[k + 1] in ("um", "uma", "one")
+            and _has_place(words[k + 2 : k + 5])
+        ):
+            names = tuple(_names_in(clause[:k]))
+            return [Statement("member", names, type=_type_in(words[k + 2 :]), refers=not names)]
     copula = next((k for k, w in enumerate(words) if w in ("eh", "is", "sao", "are")), 0)
     named = [t.name for t in clause[copula + 1 :] if t.name is not None]
     typed = [w for w in words[:copula] if w in _TYPE_OF]
@@ -1419,9 +1487,12 @@ def _about(clause: Sequence[Tok], words: Sequence[str], negated: bool) -> Statem
 def _none_of(clause: Sequence[Tok], language: str) -> Statement | None:
     """ "Nada de O Urso por aqui", "no Heat saved": the name is not on the list."""
     for k, tok in enumerate(clause[:-1]):
-        if tok.w in _NOTHING or tok.w == "no" and language == "en":
-            after = clause[k + 1 : k + 3]
-            of = after[1:] if after[0].w in ("de", "do", "da", "of") else after[:1]
+        results = tok.w == "sem" and clause[k + 1].w in _RESULTS  # "sem resultados pra X"
+        if tok.w in _NOTHING or tok.w == "no" and language == "en" or results:
+            after = clause[k + 1 : k + 4]
+            if after[0].w in _RESULTS:  # "No results for X", "nenhum resultado pra X"
+                after = after[1:]
+            of = after[1:] if after[0].w in _NARROW | _INTO | {"for"} else after[:1]
             if of and of[0].name:
                 return Statement("absent", (of[0].name,))
     return None
@@ -1442,6 +1513,7 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
         return None  # "eu não tenho nada salvo" is not the list
     you = any(w in _YOU or w in ("there", "theres", "ha") for w in words) or _has_place(words)
     kept = any(w in _HAVE or w in _KEPT_WORDS or w == "theres" for w in words)
+    here = kept or bool(_set("here aqui") & set(words))  # "Nothing here yet!"
     nothing = any(w in _NOTHING for w in words) or (language == "en" and "no" in words)
     plural = any(w in _TYPE_OF and w.endswith("s") for w in words)
     follows = {words[k + 1] for k, w in enumerate(words[:-1]) if w in _NOTHING}
@@ -1452,7 +1524,7 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     # "nothing on your list yet", "nada nas suas notas"
     bare = bool(follows & _set("on in na no nas nos em")) and _has_place(words)
     # "Nothing saved yet", "Nada salvo ainda"; not "nada foi salvo" (this turn)
-    alone = kept and set(words) <= _NOTHING_KEPT and not _DONE_AUX & set(words)
+    alone = here and set(words) <= _NOTHING_KEPT and not _DONE_AUX & set(words)
     bare = bare or alone and bool(_set("yet ainda") & set(words))
     if not ((you and kept or none_of and held or bare) and (nothing or (type_ and plural))):
         return None
@@ -1473,7 +1545,7 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
     found: list[tuple[int, str, bool]] = []
     words = [w for w in words if w not in _LEFT]  # "2 unwatched movies", "a movie left"
     for k, w in enumerate(words[:-1]):
-        n = int(w) if w.isdigit() and len(w) < 4 else _NUMBERS.get(w)
+        n = _number(w)
         # "um filme" is an article; "só um filme", "um filme só", "your one movie" a count
         only = any(x in _ONLY for x in words[:k]) or words[k + 2 : k + 3] in (["so"], ["only"])
         one = w in ("um", "uma", "one") and not (found or only or words[k - 1 : k] in _MINE)
@@ -1503,12 +1575,14 @@ def _list_header(sentence: list[Tok], asked_type: str = "") -> Statement | None:
     you_have = any(w in _YOU for w in head) and any(w in _HAVE or w in _KEPT_WORDS for w in head)
     # "Ainda não assistidas:", "Movies you've already watched:": of that state
     state = _said_state(head, any(w in _NEGATIONS and w != "no" for w in head))
-    if not (_has_place(head) or you_have or presents or state) or len(head) > 8:
+    every = _thats_all(head)  # "That's everything:", "É tudo:"
+    if not (_has_place(head) or you_have or presents or state or every) or len(head) > 8:
         return None
     type_ = _type_in(head, asked_type)
     # "Seus links:", "Your shows:": the user's items of a type, every one of them
     whole = bool(core) and set(core) <= _POSSESSIVE | _TYPE_OF.keys() | _PLACE | _KEPT_WORDS
     complete = whole and bool(_POSSESSIVE & set(core)) or any(w in _ONLY | _ALL for w in head)
+    complete = complete or every
     kind: StatementKind = "seen" if state == "seen" else "member"
     return Statement(kind, type=type_, complete=complete, left=state == "unseen")
 
@@ -1648,7 +1722,7 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
             hits = {k for k in typed if _mentions(items[k], name.words)}
         if kind == "absent" and hits:
             return LIST_WRONG.format(what=f"lacks «{said}»")
-        if kind == "member" and not hits and name.words:
+        if kind in ("member", "unseen") and not hits and name.words:  # "X, ainda não visto"
             return LIST_WRONG.format(what=f"holds «{said}»")
         # an item stored before states were kept has the first state of its type (DESIGN 11.5)
         seen = [_done(items[k]) for k in hits]
@@ -1711,7 +1785,9 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         family, names = reading.effects[0]
         said = family + (f": «{' '.join(names[0].words)}»" if names else "")
         return Verdict(EFFECT_CLAIMED.format(what=said), offer=reading.offer)
-    problem = next((p for p in map(_problem, reading.statements, [facts] * 99) if p), None)
+    deleted = any(f == "delete" for w in title_words(message) for f, _, _ in _LEXICON.get(w, ()))
+    statements = [s for s in reading.statements if not (s.past and deleted)]
+    problem = next((p for p in map(_problem, statements, [facts] * 99) if p), None)
     about = any(w in _ABOUT_LIST for w in user_words)  # the user asks about their things
     for names, how in reading.groups if problem is None else ():
         hits = [bool(_matching(n, facts.items)) for n in names]

@@ -1035,3 +1035,59 @@ def test_places_dashes_and_headers(
     message: str, language: str, stored: tuple[str, ...], user: str, false: bool
 ) -> None:
     assert refused(message, language, *stored, user=user) == false
+
+
+# -- the blind wave-10 classes (issue 42), in phrasings of our own ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "user", "true"),
+    [
+        # a list entry's state is that item's state, not a mark
+        ("- Heat (still unwatched)\n- Ronin (watched)", "en", ("movie:Heat", "movie:Ronin@seen"), "", True),
+        ("- Heat (still unwatched)\n- Ronin (watched)", "en", ("movie:Heat@seen", "movie:Ronin@seen"), "", False),
+        ("Seus filmes:\n🍿 Coringa — já visto\n🍿 Her — pra ver", "pt", ("movie:Coringa@seen", "movie:Her"), "", True),
+        ("Seus filmes:\n🍿 Coringa — já visto\n🍿 Her — pra ver", "pt", ("movie:Coringa", "movie:Her"), "", False),
+        # a breakdown line is a count of its type
+        ("Resumo:\n• Séries: 2\n• Notas: 1", "pt", ("tv:Dark", "tv:Lost", "note:pão"), "", True),
+        ("Resumo:\n• Séries: 3\n• Notas: 1", "pt", ("tv:Dark", "tv:Lost", "note:pão"), "", False),
+        ("Breakdown:\n- Links — 4", "en", ("link:a", "link:b"), "", False),
+        # counts of seen items, a count after a copula
+        ("Two shows marked as seen so far.", "en", ("tv:Dark@seen", "tv:Lost"), "", False),
+        ("Two shows marked as seen so far.", "en", ("tv:Dark@seen", "tv:Lost@seen"), "", True),
+        ("Até agora são quatro filmes.", "pt", ("movie:Heat", "movie:Ran"), "", False),
+        # "you saved X", "you haven't saved X"
+        ("Nope, you haven't saved Ronin.", "en", ("movie:Ronin",), "", False),
+        ("Você salvou Ronin, sim.", "pt", ("movie:Heat",), "", False),
+        # one of your shows, said of what was named before
+        ("Vai de Dark! É uma das suas séries.", "pt", ("tv:Lost",), "", False),
+        ("Vai de Dark! É uma das suas séries.", "pt", ("tv:Dark",), "", True),
+        ("Try Dark. It's one of your shows you haven't seen yet.", "en", ("tv:Dark@seen",), "", False),
+        # an item's state said after its name, "No results for X"
+        ("Lost is still waiting on your list.", "en", ("tv:Lost@seen",), "", False),
+        ("From your list: Lost! Still unwatched and pretty tense.", "en", ("tv:Lost@seen",), "", False),
+        ('Sem resultados para "Ronin" na sua lista.', "pt", ("movie:Ronin",), "", False),
+        # effects said without the usual verbs
+        ("Every alarm is off now.", "en", (), "", False),
+        ("You'll get a nudge on Friday.", "en", (), "", False),
+        ("Ronin's rating changed to 9.", "en", ("movie:Ronin",), "", False),
+        ("Hoje: 2 filmes salvos.", "pt", ("movie:Heat", "movie:Ran"), "", True),
+        # listings said complete, emptiness, an item said unseen is said kept
+        ("That's everything: just Heat 🎬", "en", ("movie:Heat", "movie:Ran"), "", False),
+        ("That's everything: just Heat 🎬", "en", ("movie:Heat",), "", True),
+        ("Your full list of shows: Dark and Lost — nothing else.", "en", ("tv:Dark", "tv:Lost"), "", True),
+        ("Your full list of shows: Dark and Lost — nothing else.", "en", ("tv:Dark", "tv:Lost", "tv:Fargo"), "", False),
+        ("Nada aqui ainda! Me manda um filme.", "pt", ("movie:Heat",), "", False),
+        ("Encontrei: **Ronin** (1998) — filme, ainda não visto", "pt", ("movie:Heat",), "", False),
+        ("Encontrei: **Ronin** (1998) — filme, ainda não visto", "pt", ("movie:Ronin",), "", True),
+        # the number after the seeing is the count seen; what is left, of the type asked about
+        ("Dos seus 3 filmes você viu 2: Heat e Ran.", "pt", ("movie:Heat@seen", "movie:Ran@seen", "movie:Up"), "", True),
+        ("Dos seus 3 filmes você viu 1.", "pt", ("movie:Heat@seen", "movie:Ran@seen", "movie:Up"), "", False),
+        ("Só falta Up.", "pt", ("movie:Heat@seen", "movie:Up", "tv:Dark"), "quais filmes faltam?", True),
+        ("Só falta Up.", "pt", ("movie:Heat", "movie:Up", "tv:Dark"), "quais filmes faltam?", False),
+    ],
+)  # fmt: skip
+def test_wave10_states_counts_and_effects(
+    message: str, language: str, stored: tuple[str, ...], user: str, true: bool
+) -> None:
+    assert (judge(message, facts(*stored, user=user), language).problem is None) == true
