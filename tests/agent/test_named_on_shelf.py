@@ -107,3 +107,13 @@ def test_reading_a_name_never_raises_whatever_the_text(text: str) -> None:
     shelves.show_items(turn, [_movie("a" * 32, "Blade Runner 2049"), _movie("b" * 32, "Coco")])
     found = shelves.named_on_shelf(turn, text)
     assert found in (None, "a" * 32, "b" * 32)
+
+
+def test_a_word_for_the_item_just_talked_about_takes_the_focus() -> None:
+    turn = _turn("oops, mark it as not seen")
+    shelves.show_items(turn, [_movie("b" * 32, "Coco")])
+    assert shelves.named_on_shelf(turn, "oops, mark it as not seen") == "b" * 32
+    assert shelves.named_on_shelf(turn, "oops, mark as not seen") is None
+    two = _turn("x")
+    shelves.show_items(two, [_movie("a" * 32, "Blade Runner 2049"), _movie("b" * 32, "Coco")])
+    assert shelves.named_on_shelf(two, "mark it as not seen") is None  # no one item in focus
