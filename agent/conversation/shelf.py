@@ -21,12 +21,14 @@ Two things live here, both on the user document:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from agent.conversation.replies import item_label
 from agent.conversation.turn import Turn
+from agent.understanding.textnorm import fold
 from storage.documents import ITEM_TYPES, ItemDoc, UserDoc
 from storage.pending import pending_key, pending_slot
 
@@ -36,6 +38,8 @@ SHELF_FORMAT = 2  # part of the key: what the cache holds changes with it
 MAX_ENTRIES = 60  # a shelf keeps at most this many entries (two pages of a typed list)
 MAX_NAMED = 3  # titles off the list the last action named, kept for "salva os dois"
 
+
+_YEAR_AFTER = re.compile(r"\s*\(\d{4}\)\s*$")
 
 # -- the conversation's shelf --------------------------------------------------------------
 
@@ -177,6 +181,38 @@ def shelf_ids(turn: Turn) -> frozenset[str]:
         if shelf is not None
         for entry in (*shelf.entries, *((shelf.focus,) if shelf.focus else ()))
     )
+
+
+# words that name the one item the last reply was about, as the situation tells the model
+_ONE_ITEM_WORDS = re.compile(
+    r"\b(?:it|that one|this one|ele|ela|dele|dela|nele|nela|esse|essa|este|esta|desse|dessa)\b"
+)
+
+
+def named_on_shelf(turn: Turn, text: str) -> str | None:
+    """The full id of the one item on the shelf `text` names, or None.
+
+    By its whole title ("and coco too" when the last list showed Coco), when exactly one
+    line's title is in the message; titles under four letters ("It", "Up") are never read
+    from running text. Else by a word for the one item just talked about ("mark it as not
+    seen"), when the shelf has one (its focus, or its only line)."""
+    said = f" {' '.join(fold(text).replace('#', ' ').split())} "
+    named: set[str] = set()
+    singles: set[str] = set()
+    for shelf in (_kept(turn), shown(turn)):
+        if shelf is None:
+            continue
+        if shelf.single is not None:
+            singles.add(shelf.single.item_id)
+        for entry in (*shelf.entries, *((shelf.focus,) if shelf.focus else ())):
+            title = " ".join(fold(_YEAR_AFTER.sub("", entry.label)).split())
+            if sum(c.isalpha() for c in title) >= 4 and f" {title} " in said:
+                named.add(entry.item_id)
+    if named:
+        return named.pop() if len(named) == 1 else None
+    if len(singles) == 1 and _ONE_ITEM_WORDS.search(said):
+        return singles.pop()
+    return None
 
 
 def expand_ids(value: Any, ids: frozenset[str]) -> Any:

@@ -377,6 +377,7 @@ class PlanningSession:
                 # an item's handle on the shelf (the situation shows 8 of its 32 digits)
                 # is that item's id: the tool gets the full one
                 args = shelves.expand_ids(response.args or {}, shelves.shelf_ids(self.turn))
+                args = self._named_item(self.tools[str(response.tool)], args)
                 checked = validate_args(self.tools[str(response.tool)], args, self._other_fields)
                 if isinstance(checked, str):
                     problem = checked
@@ -594,6 +595,19 @@ class PlanningSession:
                 turn_id=self.turn.turn_id,
             )
         )
+
+    def _named_item(self, tool: Tool[ToolArgs], args: dict[str, Any]) -> dict[str, Any]:
+        """A one-item tool called with neither `item_id` nor `query` ("and coco too" ->
+        mark_item with no item): the item is the one line of the shelf the user's message
+        names by its whole title, when exactly one does; otherwise the step is refused and
+        re-asked as before. A small model drops the reference more often than it errs in it."""
+        fields = tool.args_model.model_fields
+        if "item_id" not in fields or "query" not in fields:
+            return args
+        if args.get("item_id") is not None or args.get("query") is not None:
+            return args
+        named = shelves.named_on_shelf(self.turn, self.turn.incoming.text or "")
+        return args if named is None else {**args, "item_id": named}
 
     async def _violation(self, call: PlannerCall, response: PlannerResponse) -> StepResult:
         """delete_all_memories (or any tool not allowed on this path): FAIL now, on the record."""
