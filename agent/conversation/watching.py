@@ -794,6 +794,8 @@ def _suggested_reply(turn: Turn, outcome: Suggested) -> Reply:
     heading = "suggest_heading_instead" if outcome.instead_of is not None else "suggest_heading"
     lines.append(text(heading, lang))
     entries = shelves.show_items(turn, [p.item for p in outcome.picks])
+    # the first pick is the answer: "esse eu já vi", "where's it streaming?" name it
+    shelves.point_at(turn, outcome.picks[0].item)
     for entry, pick in zip(entries, outcome.picks, strict=True):
         why: list[str] = [g.lower() if lang == "pt" else g for g in pick.genres]
         if pick.minutes and pick.item.type == "tv_show":

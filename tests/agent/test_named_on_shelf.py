@@ -117,3 +117,16 @@ def test_a_word_for_the_item_just_talked_about_takes_the_focus() -> None:
     two = _turn("x")
     shelves.show_items(two, [_movie("a" * 32, "Blade Runner 2049"), _movie("b" * 32, "Coco")])
     assert shelves.named_on_shelf(two, "mark it as not seen") is None  # no one item in focus
+
+
+async def test_esse_after_a_pick_of_several_is_the_first_pick(db: Database) -> None:
+    async with watching(db) as lembra:
+        tonight = await lembra.say("o que eu vejo hoje?")
+        lines = tonight.text.splitlines()
+        assert lines[2].startswith("2. ")  # several picks
+        first = lines[1].removeprefix("1. ").split(" (")[0]
+        marked = await lembra.say("esse eu já vi na real, pode marcar, nota 7")
+
+        assert first in marked.text
+        picked = await item(lembra, first)
+        assert (picked.current_state, picked.rating) == ("seen", 7)
