@@ -401,15 +401,31 @@ class Runtime:
         """Resolve `current` in code, or return None when the message is unrelated to it."""
         lang = turn.language
         incoming = turn.incoming
-        if incoming.kind == "text" and any(
-            undoing.asks_undo(self.classifier.classify(said))
+        undos = [
+            intent
             for said in {incoming.text or "", without_asides(without_chatter(incoming.text or ""))}
-        ):
+            if incoming.kind == "text"
+            and undoing.asks_undo(intent := self.classifier.classify(said))
+        ]
+        if undos:
             # «desfaz» while a question is open takes the question back, nothing older (DESIGN
-            # 11.3), also among asides ("ops, desfaz, apaguei errado")
+            # 11.3), also among asides ("ops, desfaz, apaguei errado"); a «desfaz» that names
+            # an effect ("não apaga. desfaz o último que eu salvei") undoes that one too
             await pendings.clear(self.deps, turn)
-            if isinstance(current, pendings.ConfirmDeleteItem):  # what stays, by its name
-                labels = [o.label for o in current.also] + [current.label]
+            named = next((str(i.entities.get("args", "")) for i in undos if undoing.names(i)), "")
+            labels = (
+                [o.label for o in current.also] + [current.label]
+                if isinstance(current, pendings.ConfirmDeleteItem)  # what stays, by its name
+                else []
+            )
+            if named:
+                turn.notes.append(
+                    text("undo_kept_item_short", lang, label=joined(labels, lang))
+                    if labels
+                    else text("undo_question_dropped", lang)
+                )
+                return await undoing.undo(self.deps, turn, named)
+            if labels:
                 kept = text("undo_kept_item", lang, label=joined(labels, lang))
                 return finish(turn, kept, kind="deterministic")
             return finish(turn, text("undo_cancelled_question", lang), kind="deterministic")
