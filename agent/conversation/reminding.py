@@ -46,6 +46,7 @@ from agent.understanding.reminders import (
     untimed,
 )
 from agent.understanding.reminders.asks import (
+    WEEKDAYS,
     CancelAsk,
     ChangeAsk,
     ListAsk,
@@ -505,6 +506,9 @@ def period_bounds(period: Period, now: datetime) -> tuple[int, int]:
     days = {"today": (0, 1), "tomorrow": (1, 2), "next_days": (0, 4)}
     if period == "this_week":
         first, last = 0, 7 - now.weekday()
+    elif period in WEEKDAYS:  # the next such day, today when it is today
+        first = (WEEKDAYS.index(period) - now.weekday()) % 7
+        last = first + 1
     else:
         first, last = days[period]
     begin = max(now, today + timedelta(days=first)) if first == 0 else today + timedelta(days=first)

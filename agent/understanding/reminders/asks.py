@@ -13,7 +13,11 @@ from typing import Final, Literal
 from agent.understanding.reminders.dates import DAY_WORDS
 from agent.understanding.reminders.lexicon import fold_same_length
 
-Period = Literal["today", "tomorrow", "this_week", "next_days"]
+Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+Period = Literal["today", "tomorrow", "this_week", "next_days"] | Weekday
+WEEKDAYS: Final[tuple[Weekday, ...]] = (
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +49,20 @@ _PERIODS.update({
     words: ("today" if offset == 0 else "tomorrow")
     for words, offset in DAY_WORDS.forms()
     if offset in (0, 1) and words not in _PERIODS
+})  # fmt: skip
+# a weekday's agenda ("tenho algo pra quinta?", "anything on friday?"): its next such day
+_PERIODS.update({
+    words: WEEKDAYS[day]
+    for day, names in enumerate((
+        ("segunda", "segunda-feira", "segunda feira", "monday"),
+        ("terca", "terca-feira", "terca feira", "tuesday"),
+        ("quarta", "quarta-feira", "quarta feira", "wednesday"),
+        ("quinta", "quinta-feira", "quinta feira", "thursday"),
+        ("sexta", "sexta-feira", "sexta feira", "friday"),
+        ("sabado", "saturday"),
+        ("domingo", "sunday"),
+    ))
+    for words in names
 })  # fmt: skip
 # words of a period may be written apart or together ("2 moro" is how "2moro" tokenizes)
 _PERIOD = (
