@@ -118,7 +118,10 @@ def handlers(deps: Deps) -> dict[str, Handler]:
         return await set_reminder(deps, turn, args)
 
     async def remind_or_note(turn: Turn, args: str) -> Reply:
-        return await set_reminder(deps, turn, args, or_note=True)
+        # "and friday to pick up X" right after a reminder was set: another one, not a note
+        last = shelves.last_action(turn)
+        again = last is not None and last.action == "remind" and continued_clause(args) is not None
+        return await set_reminder(deps, turn, args, or_note=not again)
 
     async def reminders(turn: Turn, args: str) -> Reply:
         return await list_reminders(deps, turn)
@@ -584,6 +587,9 @@ def scope_said(said: str) -> int | None:
     return None if every == next_ else 1 if every else 0
 
 
+_YES_FIRST = re.compile(r"^(?:sim|yes|yep|yeah|ok|okay|claro|isso)\b(?!\s+(?:nao|no)\b)")
+
+
 async def answer_scope(deps: Deps, turn: Turn, current: pendings.ChooseCancelScope) -> Reply | None:
     """The answer to "only the next or all?": a button, "1"/"2", or the words; None otherwise."""
     lang = turn.language
@@ -593,6 +599,10 @@ async def answer_scope(deps: Deps, turn: Turn, current: pendings.ChooseCancelSco
         if incoming.choice_token != current.token or incoming.choice is None:
             return finish(turn, text("stale_button", lang), kind="deterministic")
         index = incoming.choice
+    elif (intent is not None and intent.action == "confirm") or _YES_FIRST.match(
+        fold(incoming.text or "")
+    ):
+        index = 1  # "sim, pode cancelar", "yes cancel it": the cancel asked for, all of it
     elif intent is not None and intent.action in ("cancel", "deny"):
         await pendings.clear(deps, turn)
         return finish(turn, text("cancelled", lang), kind="deterministic")

@@ -294,8 +294,12 @@ class Runtime:
         if (bare := without_asides(said)) != said:
             # "ops, desfaz, apaguei errado", "actually remove X": clauses of interjections and
             # a lead-in around a request are no topic; anything else keeps its words ("opa
-            # errei, é 17h" stays whole for the reader of corrections)
+            # errei, é 17h" stays whole for the reader of corrections), and so does a change
+            # to a reminder ("na verdade coloca 18h": "coloca 18h" would be a new one)
             plain = self.classifier.classify(bare)
+            sets_one = plain.action == "command" and plain.entities.get("name") in SETS_REMINDER
+            if sets_one and reminding.moves_one(said):
+                plain = intent
             if _reads(plain) and (
                 not _reads(intent)
                 or _kind(plain) == _kind(intent)
@@ -854,6 +858,9 @@ def write_in(language: Language, told_in: Language) -> str:
     if told_in == "pt":
         return f"Nesta mensagem, escreva em {name['pt'][language]}."
     return f"For this message, write in {name['en'][language]}."
+
+
+SETS_REMINDER = frozenset({"remind", "remind_or_note"})
 
 
 def _reads(intent: Intent) -> bool:
