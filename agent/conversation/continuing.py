@@ -30,7 +30,7 @@ from agent.tools.several import entry, save_entries
 from agent.types import Reply
 from agent.understanding import watchlist
 from agent.understanding.batches import is_known_title
-from agent.understanding.continuations import Continuation, read_continuation
+from agent.understanding.continuations import Continuation, read_continuation, title_and_year
 from agent.understanding.kinds import carries_clause, guessed_title, names_person
 from agent.understanding.references import read_reference
 from agent.understanding.reminders.asks import ListAsk, read_ask
@@ -117,7 +117,7 @@ def _not_a_title(title: str) -> bool:
 
 async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> Reply | None:
     """ "e a série X tb": the title saved as the type it names, or the type saved last."""
-    title = cont.title
+    title, year = title_and_year(cont.title)  # "e o filme X, o de 2024"
     if cont.other or cont.next or cont.period or "?" in (turn.incoming.text or ""):
         return None
     if read_reference(cont.rest) is not None:
@@ -129,7 +129,7 @@ async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> R
     item_type: ItemType = cont.type or _TITLED.get(last_type, "movie")
     if cont.type is None and item_type != "note" and guessed_title("salva " + title, title) is None:
         return None  # "e comprar pão também" is no title
-    made = entry(item_type, title)
+    made = entry(item_type, title, year=year if item_type in ("movie", "tv_show") else None)
     if isinstance(made, Failed):
         return None
     ctx = ToolContext(deps, turn, wants_save=True)
