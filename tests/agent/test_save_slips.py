@@ -7,6 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agent.understanding.chatter import without_asides
 from agent.understanding.continuations import title_and_year
 from agent.understanding.vocabulary import save_typos_fixed
 from storage import Database
@@ -43,3 +44,14 @@ def test_the_slip_readers_never_raise(text: str) -> None:
     save_typos_fixed("sav the " + text)
     title_and_year(text)
     title_and_year(text + ", the 2024 one")
+
+
+async def test_a_save_after_now_is_that_save_and_agora_sim_confirms_nothing(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("ufa, agora guarda o filme Aftersun")
+        await lembra.say("and now save the show Slow Horses")
+        saved = sorted((i.type, i.title) for i in await lembra.items())
+        assert saved == [("movie", "Aftersun"), ("tv_show", "Slow Horses")]
+        assert without_asides("agora sim") == "agora sim"
