@@ -4,6 +4,10 @@ while a title with a comma stays whole."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.conversation import continuing
 from agent.planning.offline import plan_offline
 from storage import Database
 from tests.support.harness import open_lembra
@@ -43,3 +47,11 @@ def test_a_title_with_a_comma_stays_whole() -> None:
         "delete_item",
         {"query": "Crouching Tiger, Hidden Dragon"},
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["e esse vídeo tb ", "and this one too ", "e ", ""]), st.text(max_size=80))
+def test_the_link_and_reason_readers_never_raise(lead: str, rest: str) -> None:
+    continuing._one_link(lead + rest)
+    continuing._one_link(lead + "https://example.org/" + rest)
+    plan_offline("delete the " + rest + ", they " + rest, "delete")
