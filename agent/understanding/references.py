@@ -229,7 +229,7 @@ _HEADED_FIX: Final = re.compile(
 # the item just saved should have had, said alone after a lead that corrects (a reason after it)
 _SAID_INSTEAD: Final = re.compile(
     r"^(?:(?:na verdade|na real|na vdd|alias|opa|ops|oops|nao|no|actually|sorry|desculpa|"
-    r"errei|me enganei|my bad|wait|pera|ih)\s+)+(?:(?:e|eh|era|it s|its|it is|it was"
+    r"errei|me enganei|my bad|wait|pera|ih)\s+)+(?:(?P<cop>e|eh|era|it s|its|it is|it was"
     r"|(?P<said>i meant|quis dizer|eu quis dizer))\s+)?"
     r"(?P<value>[^\W_][^,;]*?)\s*(?:[,;].*)?$"
     r"|^(?:(?:na verdade|actually|ops|oops|sorry)\s+)*(?:i meant|quis dizer|eu quis dizer)\s+"
@@ -286,6 +286,13 @@ def _corrected_title(raw: str) -> Reference | None:
     meant = group == "meant" or bool(said.groupdict().get("said"))
     if not meant and not value[0].isupper() and not value[0].isdigit():
         return None  # "na verdade é ótimo": an opinion as likely as a title written lowercase
+    if should is None and not meant and not said.groupdict().get("cop"):
+        # no "é"/"it's": only words written as a title ("ops, Heat"), never a sentence
+        # ("no Netflix tem", "opa Pedro chegou")
+        if any(len(w) > 3 and not (w[0].isupper() or w[0].isdigit()) for w in value.split()):
+            return None
+        if fold_same_length(raw).lstrip().startswith(("no ", "nao ")):
+            return None  # "no X" is "on X" as likely as "no, X"
     if should is not None:
         return Reference("edit", _target(should), field="title", value=value, correction=True)
     return Reference(

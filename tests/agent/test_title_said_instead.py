@@ -72,3 +72,14 @@ async def test_a_notes_value_changed_through_a_demonstrative_with_a_reason(db: D
 def test_the_correction_readers_never_raise(lead: str, rest: str) -> None:
     read_reference(lead + rest)
     changed_value(lead + rest)
+
+
+def test_a_sentence_after_a_lead_is_no_title() -> None:
+    for said in (
+        "No Netflix tem",
+        "opa Pedro chegou",
+        "ih Marina ligou agora",
+        "na verdade é ótimo",
+    ):
+        assert read_reference(said) is None, said
+    assert read_reference("ops, Heat") is not None
