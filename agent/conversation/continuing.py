@@ -30,11 +30,17 @@ from agent.tools.several import entry, save_entries
 from agent.types import Reply
 from agent.understanding import watchlist
 from agent.understanding.batches import is_known_title
-from agent.understanding.continuations import Continuation, read_continuation
+from agent.understanding.continuations import (
+    Continuation,
+    continued_clause,
+    read_continuation,
+    title_and_year,
+)
 from agent.understanding.kinds import carries_clause, guessed_title, names_person
 from agent.understanding.references import read_reference
 from agent.understanding.reminders.asks import ListAsk, read_ask
 from agent.understanding.textnorm import fold
+from agent.understanding.urls import extract_urls, is_video_url
 from storage.documents import ITEM_TYPES, ItemDoc, ItemType
 
 # the planner's hint for a continuation code leaves to it (DESIGN 3.3 llm intents)
@@ -62,6 +68,14 @@ async def act(
         again = await reminding.continued(deps, turn, message)
         if again is not None:
             return Continued(again, None)
+    if last is not None and last.action == "save" and (link := _one_link(message)) is not None:
+        made = entry("video" if is_video_url(link) else "link", link)  # "e esse vídeo tb <url>"
+        if not isinstance(made, Failed):
+            many = await save_entries(ToolContext(deps, turn, wants_save=True), [made])
+            outcome = many.results[0][1]
+            if isinstance(outcome, Saved | Failed):
+                turn.facts.apply_rule("continued:save")
+                return Continued(outcomes.saved_reply(turn, outcome), None)
     rating: int | None = None
     if last is not None and last.action == "mark_seen":  # "e Duna tb, nota 9": rated too
         message, rating = watchlist.rating_after(message)
@@ -115,9 +129,27 @@ def _not_a_title(title: str) -> bool:
     return names_person(title) or carries_clause(title)
 
 
+_LINK_WORDS = frozenset(
+    """esse essa este esta isso this that these those o a the um uma an video videos vídeo
+    vídeos link links site artigo article post page pagina página aqui here tb tbm tambem
+    também too also mais more one""".split()
+)
+
+
+def _one_link(message: str) -> str | None:
+    """The one address a continuation adds ("e esse vídeo tb <url>", "and this one too <url>"),
+    when the words beside it only point at it; else None."""
+    rest = continued_clause(message)
+    urls = extract_urls(rest) if rest is not None else []
+    if rest is None or len(urls) != 1:
+        return None
+    words = re.findall(r"[^\W\d_]+", re.sub(r"\S*://\S+|www\.\S+", " ", rest).lower())
+    return urls[0] if set(words) <= _LINK_WORDS else None
+
+
 async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> Reply | None:
     """ "e a série X tb": the title saved as the type it names, or the type saved last."""
-    title = cont.title
+    title, year = title_and_year(cont.title)  # "e o filme X, o de 2024"
     if cont.other or cont.next or cont.period or "?" in (turn.incoming.text or ""):
         return None
     if read_reference(cont.rest) is not None:
@@ -129,7 +161,7 @@ async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> R
     item_type: ItemType = cont.type or _TITLED.get(last_type, "movie")
     if cont.type is None and item_type != "note" and guessed_title("salva " + title, title) is None:
         return None  # "e comprar pão também" is no title
-    made = entry(item_type, title)
+    made = entry(item_type, title, year=year if item_type in ("movie", "tv_show") else None)
     if isinstance(made, Failed):
         return None
     ctx = ToolContext(deps, turn, wants_save=True)

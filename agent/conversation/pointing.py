@@ -10,6 +10,7 @@ A number the shelf does not have gets a plain reply ("A lista tinha 3 itens").
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -69,8 +70,12 @@ async def act(
     """Answer `message` in code when it points at the shelf; None when it does not."""
     current = shelves.shown(turn)
     ref = read_reference(message) or stated(message) or await _restated(deps, turn, message)
+    said_why = False
     if ref is None and (why := _said_why(message)) is not None:
-        ref = why  # "já liguei pro encanador, pode apagar essa": why, then the deletion
+        ref, said_why = (
+            why,
+            True,
+        )  # "já liguei pro encanador, pode apagar essa": why, then the deletion
     if ref is None and (
         (ref := await _changed(deps, turn, message)) is not None
         or (ref := await _renamed(deps, turn, message)) is not None
@@ -79,6 +84,9 @@ async def act(
     if ref is None:
         return None
     found = locate(current, ref.target)
+    if isinstance(found, Miss) and said_why and found.shelf is not None:
+        # "essa" among several lines: the one the reason names ("já liguei pro encanador")
+        found = _named_by(found.shelf.entries, message) or found
     if isinstance(found, Miss):
         if found.why == "no_shelf" and ref.bare:
             return None  # "1" with nothing shown: the caller's (a stray choice, or a title)
@@ -127,6 +135,20 @@ def _said_why(message: str) -> Reference | None:
     if read_reference(before) is not None or ANOTHER_REQUEST.search(fold(before)):
         return None  # "salva X, apaga essa": two requests, the planner's
     return None if _NEGATED.search(fold(before)) else ref
+
+
+def _named_by(entries: Sequence[shelves.Entry], message: str) -> shelves.Entry | None:
+    """The one line whose words the clauses before the request share most ("já liguei pro
+    encanador" names "ligar pro encanador": a word of 4 letters or more, its first 5 alike);
+    None when none or several do."""
+    before = " ".join(re.split(r"[,.;!]+", message)[:-1])
+    said = {w[:5] for w in fold(before).split() if len(w) >= 4}
+    scores = [
+        (len(said & {w[:5] for w in fold(e.label).split() if len(w) >= 4}), e) for e in entries
+    ]
+    best = max((score for score, _ in scores), default=0)
+    named = [e for score, e in scores if score == best]
+    return named[0] if best > 0 and len(named) == 1 else None
 
 
 # a negation before a deletion ("não, não apaga essa") takes it back: no reason for it

@@ -46,6 +46,7 @@ from agent.understanding.reminders import (
     untimed,
 )
 from agent.understanding.reminders.asks import (
+    WEEKDAYS,
     CancelAsk,
     ChangeAsk,
     ListAsk,
@@ -117,7 +118,10 @@ def handlers(deps: Deps) -> dict[str, Handler]:
         return await set_reminder(deps, turn, args)
 
     async def remind_or_note(turn: Turn, args: str) -> Reply:
-        return await set_reminder(deps, turn, args, or_note=True)
+        # "and friday to pick up X" right after a reminder was set: another one, not a note
+        last = shelves.last_action(turn)
+        again = last is not None and last.action == "remind" and continued_clause(args) is not None
+        return await set_reminder(deps, turn, args, or_note=not again)
 
     async def reminders(turn: Turn, args: str) -> Reply:
         return await list_reminders(deps, turn)
@@ -505,6 +509,9 @@ def period_bounds(period: Period, now: datetime) -> tuple[int, int]:
     days = {"today": (0, 1), "tomorrow": (1, 2), "next_days": (0, 4)}
     if period == "this_week":
         first, last = 0, 7 - now.weekday()
+    elif period in WEEKDAYS:  # the next such day, today when it is today
+        first = (WEEKDAYS.index(period) - now.weekday()) % 7
+        last = first + 1
     else:
         first, last = days[period]
     begin = max(now, today + timedelta(days=first)) if first == 0 else today + timedelta(days=first)
@@ -580,6 +587,9 @@ def scope_said(said: str) -> int | None:
     return None if every == next_ else 1 if every else 0
 
 
+_YES_FIRST = re.compile(r"^(?:sim|yes|yep|yeah|ok|okay|claro|isso)\b(?!\s+(?:nao|no)\b)")
+
+
 async def answer_scope(deps: Deps, turn: Turn, current: pendings.ChooseCancelScope) -> Reply | None:
     """The answer to "only the next or all?": a button, "1"/"2", or the words; None otherwise."""
     lang = turn.language
@@ -589,6 +599,10 @@ async def answer_scope(deps: Deps, turn: Turn, current: pendings.ChooseCancelSco
         if incoming.choice_token != current.token or incoming.choice is None:
             return finish(turn, text("stale_button", lang), kind="deterministic")
         index = incoming.choice
+    elif (intent is not None and intent.action == "confirm") or _YES_FIRST.match(
+        fold(incoming.text or "")
+    ):
+        index = 1  # "sim, pode cancelar", "yes cancel it": the cancel asked for, all of it
     elif intent is not None and intent.action in ("cancel", "deny"):
         await pendings.clear(deps, turn)
         return finish(turn, text("cancelled", lang), kind="deterministic")

@@ -87,6 +87,7 @@ from agent.understanding.questions import read_question
 from agent.understanding.references import read_reference
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
+from agent.understanding.vocabulary import save_typos_fixed
 from storage import roundtrips
 from storage.documents import ITEM_TYPES, UserDoc
 from storage.messages import NewMessage
@@ -286,7 +287,7 @@ class Runtime:
                 turn.waiting_delete = current
         if turn.incoming.kind == "choice":
             return finish(turn, text("stale_button", turn.language), kind="deterministic")
-        said = without_chatter(turn.incoming.text or "")
+        said = save_typos_fixed(without_chatter(turn.incoming.text or ""))  # "sav the seris X"
         if said != (turn.incoming.text or ""):  # "salva X e Y pfv": the readers get "salva X e Y"
             turn.incoming = dataclasses.replace(turn.incoming, text=said)
             turn.intent = None
@@ -294,8 +295,12 @@ class Runtime:
         if (bare := without_asides(said)) != said:
             # "ops, desfaz, apaguei errado", "actually remove X": clauses of interjections and
             # a lead-in around a request are no topic; anything else keeps its words ("opa
-            # errei, é 17h" stays whole for the reader of corrections)
+            # errei, é 17h" stays whole for the reader of corrections), and so does a change
+            # to a reminder ("na verdade coloca 18h": "coloca 18h" would be a new one)
             plain = self.classifier.classify(bare)
+            sets_one = plain.action == "command" and plain.entities.get("name") in SETS_REMINDER
+            if sets_one and reminding.moves_one(said):
+                plain = intent
             if _reads(plain) and (
                 not _reads(intent)
                 or _kind(plain) == _kind(intent)
@@ -401,15 +406,31 @@ class Runtime:
         """Resolve `current` in code, or return None when the message is unrelated to it."""
         lang = turn.language
         incoming = turn.incoming
-        if incoming.kind == "text" and any(
-            undoing.asks_undo(self.classifier.classify(said))
+        undos = [
+            intent
             for said in {incoming.text or "", without_asides(without_chatter(incoming.text or ""))}
-        ):
+            if incoming.kind == "text"
+            and undoing.asks_undo(intent := self.classifier.classify(said))
+        ]
+        if undos:
             # «desfaz» while a question is open takes the question back, nothing older (DESIGN
-            # 11.3), also among asides ("ops, desfaz, apaguei errado")
+            # 11.3), also among asides ("ops, desfaz, apaguei errado"); a «desfaz» that names
+            # an effect ("não apaga. desfaz o último que eu salvei") undoes that one too
             await pendings.clear(self.deps, turn)
-            if isinstance(current, pendings.ConfirmDeleteItem):  # what stays, by its name
-                labels = [o.label for o in current.also] + [current.label]
+            named = next((str(i.entities.get("args", "")) for i in undos if undoing.names(i)), "")
+            labels = (
+                [o.label for o in current.also] + [current.label]
+                if isinstance(current, pendings.ConfirmDeleteItem)  # what stays, by its name
+                else []
+            )
+            if named:
+                turn.notes.append(
+                    text("undo_kept_item_short", lang, label=joined(labels, lang))
+                    if labels
+                    else text("undo_question_dropped", lang)
+                )
+                return await undoing.undo(self.deps, turn, named)
+            if labels:
                 kept = text("undo_kept_item", lang, label=joined(labels, lang))
                 return finish(turn, kept, kind="deterministic")
             return finish(turn, text("undo_cancelled_question", lang), kind="deterministic")
@@ -849,6 +870,9 @@ def write_in(language: Language, told_in: Language) -> str:
     if told_in == "pt":
         return f"Nesta mensagem, escreva em {name['pt'][language]}."
     return f"For this message, write in {name['en'][language]}."
+
+
+SETS_REMINDER = frozenset({"remind", "remind_or_note"})
 
 
 def _reads(intent: Intent) -> bool:

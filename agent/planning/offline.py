@@ -113,6 +113,16 @@ _TYPE_NOUN = re.compile(
 )
 
 
+# a clause after a comma that says why (a subject and what happened), never part of a title
+_REASON = re.compile(
+    r"^\s*(?:they|i|i'?ve|i'?m|it'?s|we|he|she|eu|ele|ela|eles|elas|a\s+gente|ja|já|nao|não|pq"
+    r"|porque|because|since|cause|cuz|trocaram|mudaram|mudou|acabou|changed|done|finished)\b",
+    _FLAGS,
+)
+# "the gym one", "the dentist one": what names it is before "one"
+_ONE_SUFFIX = re.compile(r"^(?P<what>(?:the|that|this)\s+\S.*?)\s+one\s*$", _FLAGS)
+
+
 def _target(text: str) -> str:
     return _ARTICLE.sub("", text.strip(" \t.!?;:,")).strip(" \t.!?;:,")
 
@@ -157,7 +167,11 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
     if not message:
         return None
     if llm_intent == "delete":
-        target = _named(_strip(_DELETE, message))
+        named = _strip(_DELETE, message)
+        first, _, why = named.partition(",")  # "delete the gym one, they changed it": why
+        # a reason after a comma is no part of it ("Crouching Tiger, Hidden Dragon" stays whole)
+        what = first if first.strip() and _REASON.match(why) else named
+        target = _named(_ONE_SUFFIX.sub(r"\g<what>", what))
         return ("delete_item", {"query": target}) if target else None
     if llm_intent == "search":
         if (plain := plain_search(message)) is not None:  # "did I save anything about X?"

@@ -70,4 +70,11 @@ TEXTS: dict[str, dict[Language, str]] = {
     "reminder_period_tomorrow": {"pt": "para amanhã", "en": "for tomorrow"},
     "reminder_period_this_week": {"pt": "para esta semana", "en": "for this week"},
     "reminder_period_next_days": {"pt": "para os próximos dias", "en": "for the next days"},
+    "reminder_period_monday": {"pt": "para segunda", "en": "for Monday"},
+    "reminder_period_tuesday": {"pt": "para terça", "en": "for Tuesday"},
+    "reminder_period_wednesday": {"pt": "para quarta", "en": "for Wednesday"},
+    "reminder_period_thursday": {"pt": "para quinta", "en": "for Thursday"},
+    "reminder_period_friday": {"pt": "para sexta", "en": "for Friday"},
+    "reminder_period_saturday": {"pt": "para sábado", "en": "for Saturday"},
+    "reminder_period_sunday": {"pt": "para domingo", "en": "for Sunday"},
 }

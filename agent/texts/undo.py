@@ -57,6 +57,22 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Ok, cancelei a pergunta. Nada mais foi desfeito.",
         "en": "OK, I cancelled the question. Nothing else was undone.",
     },
+    "undo_question_dropped": {
+        "pt": "Ok, cancelei a pergunta.",
+        "en": "OK, I cancelled the question.",
+    },
+    "undo_kept_item_short": {
+        "pt": "Ok, não apago {label}.",
+        "en": "OK, I won't delete {label}.",
+    },
+    "undo_named_nothing": {
+        "pt": "Não achei isso entre o que você fez nas últimas 24 horas: nada foi desfeito.",
+        "en": "I found nothing like that among what you did in the last 24 hours: nothing was undone.",
+    },
+    "undo_reminder_back_to": {
+        "pt": "Desfeito: o lembrete «{label}» voltou a ser como era: {when}.",
+        "en": "Undone: the reminder “{label}” is back as it was: {when}.",
+    },
     "undo_kept_item": {
         "pt": "Ok, não apago {label}: fica na sua lista. Nada mais foi desfeito.",
         "en": "OK, I won't delete {label}: it stays on your list. Nothing else was undone.",

@@ -88,11 +88,14 @@ def invalid(why: str) -> Failed:
     return Failed(ToolFailure("INVALID_ARGUMENT", "validation", why, "rephrase"))
 
 
-def entry(item_type: ItemType, text: str, *, found: Lookup | None = None) -> Entry | Failed:
+def entry(
+    item_type: ItemType, text: str, *, found: Lookup | None = None, year: int | None = None
+) -> Entry | Failed:
     """An entry for `text` (a title, an address or a note's text) of `item_type`."""
     field = {"note": "content", "movie": "title", "tv_show": "title"}.get(item_type, "url")
+    dated = {"year": year} if year is not None and field == "title" else {}
     try:
-        spec = ItemSpec.model_validate({"type": item_type, field: text})
+        spec = ItemSpec.model_validate({"type": item_type, field: text, **dated})
     except ValidationError:
         return invalid(f"{item_type}: arguments refused")
     return Entry(spec, text, found)

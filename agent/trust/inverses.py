@@ -378,4 +378,5 @@ class Plan(BaseModel):
     of_seq: int
     swap: Swap
     label: str  # what the reply names, in the words the user saw
+    when: str = ""  # a reminder moved back: its time again, in words ("em 07/01 às 15:00")
     update_id: str | None = None

@@ -652,6 +652,21 @@ _WISH_HEAD: Final = re.compile(
 )
 
 
+# a heading naming the titles' type, a few words of its own at most, then the list
+_NOUN_HEADED: Final = re.compile(
+    r"^\s*(?:(?:os|as|my|meus|minhas|uns|umas|some|mais|more)\s+)?"
+    r"(?P<noun>filmes|movies|films|s[ée]ries|seriados|tv\s+shows|shows)"
+    r"(?P<words>(?:\s+[^\W\d][\w'’-]*){0,5})\s*:\s*(?P<body>\S.*)$",
+    _F | re.DOTALL,
+)
+# words of a heading that tell of titles seen or not wanted: no list to keep
+_HEADING_SAYS: Final = frozenset(
+    """vi vimos assisti assistimos terminei terminados vistos vistas watched saw seen finished
+    nao not never nunca odiei odeio hated hate ruins bad worst piores apaga apagar delete
+    remove tira""".split()
+)
+
+
 # a request put as a question: "can you put A and B on my list?", "pode salvar A e B?"
 _POLITE_ASK: Final = re.compile(
     r"^\s*(?:(?:oi|hey|hi|por\s+favor|pfv|pls|please)[,!\s]+)?(?:(?:voc[êe]|vc|tu)\s+)?"
@@ -680,6 +695,11 @@ def _reframed(message: str) -> str:
     `message` itself."""
     if "?" in message or _ASKS_SAVE.match(message):
         return message
+    headed = _NOUN_HEADED.match(message)
+    if headed is not None and _HEADING_SAYS.isdisjoint(fold(headed["words"]).split()):
+        # "shows to watch: A, B, C", "films my sister recommended:\nA\nB": a list headed by
+        # what its titles are is a list to keep
+        return f"salva {headed['noun']}: {headed['body']}"
     closing = _CLOSING_SAVE.match(message)
     rest, verb = (closing["rest"], closing["verb"]) if closing else (message, "salva")
     wish = _WISH_HEAD.match(rest)

@@ -88,7 +88,9 @@ def quiet(text: str) -> str:
 # delete it"); never a negation ("não apaga" is no "apaga")
 _ASIDE_HEAD: Final = re.compile(
     r"^\s*(?:(?:actually|so|ok|okay|well|anyway|alright|right|na\s+real|na\s+verdade|"
-    r"ent[aã]o|ali[aá]s|enfim|bom|blz|beleza|tipo|ent)(?:[\s,.;:!-])+)+(?=\w)",
+    r"ent[aã]o|ali[aá]s|enfim|bom|blz|beleza|tipo|ent"
+    # "agora salva X", "now save X": before a verb, never "agora sim" (a word of 4 letters on)
+    r"|(?:e\s+|and\s+)?(?:agora|now)(?=[\s,.;:!-]+\w{4}))(?:[\s,.;:!-])+)+(?=\w)",
     re.IGNORECASE,
 )
 

@@ -121,3 +121,22 @@ def read_continuation(text: str) -> Continuation | None:
         next=bool(_NEXT.match(folded)),
         period=WINDOWS.get(folded.removeprefix("e ").removeprefix("and ")),
     )
+
+
+# "Nosferatu, the 2024 one", "Nosferatu de 2024", "Nosferatu (2024)", "Duna, o de 2021": the
+# title and the year that picks which one
+_DATED: Final = re.compile(
+    r"^(?P<title>.*?[^\s,(])\s*(?:,\s*(?:the|o|a)\s+(?P<y1>(?:18|19|20)\d\d)(?:\s+(?:one|version|versao))?"
+    r"|,?\s+(?:the\s+one\s+|o\s+|a\s+)?(?:de|from|of)\s+(?P<y2>(?:18|19|20)\d\d)(?:\s+(?:one|version))?"
+    r"|\s*\((?P<y3>(?:18|19|20)\d\d)\))\s*[.!]*$",
+    _F,
+)
+
+
+def title_and_year(title: str) -> tuple[str, int | None]:
+    """`title` without the year phrase that ends it, and that year (None when there is none)."""
+    dated = _DATED.match(title.strip())
+    if dated is None:
+        return title, None
+    year = dated.group("y1") or dated.group("y2") or dated.group("y3")
+    return dated.group("title").strip(), int(year)

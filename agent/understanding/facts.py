@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from agent.understanding.references import fold_same_length
-from agent.understanding.vocabulary import TYPE_WORDS, ItemType
+from agent.understanding.vocabulary import ANOTHER_REQUEST, TYPE_WORDS, ItemType
 
 Field = Literal["year", "title"]
 
@@ -225,7 +225,8 @@ def _stated(message: str) -> tuple[list[str], str] | None:
 # and the new value for the one word after them of the value's shape
 _CHANGED: Final = re.compile(
     r"^(?:muda|mude|mudar|troca|troque|trocar|altera|altere|alterar|atualiza|atualize|corrige|"
-    r"corrija|change|update|set|fix)\s+(?:(?:o|a|os|as|the|my|meu|minha)\s+)?"
+    r"corrija|change|update|set|fix)\s+"
+    r"(?:(?:o|a|os|as|the|my|meu|minha|essa|esse|esta|este|this|that)\s+)?"
     r"(?P<subject>[^\W\d]\w*(?:\s+[^\W\d]\w*){0,3})\s+(?:pra|para|pro|p|to|for)\s+"
     r"(?P<value>\w+)\s*$"
 )
@@ -246,6 +247,9 @@ def changed_value(message: str) -> tuple[list[str], str] | None:
     raw = message.strip()
     if not raw or len(raw) > 120 or "?" in raw or "\n" in raw:
         return None
+    first, _, why = raw.partition(",")
+    if why.strip() and not ANOTHER_REQUEST.search(fold_same_length(why)):
+        raw = first.strip()  # "muda essa senha pra X, trocaram": why, not part of the value
     spaced = re.sub(r"[^\w\s]", " ", fold_same_length(raw)).strip()
     said = _CHANGED.match(spaced) or _CHANGED_SAID.match(spaced)
     if said is None:

@@ -225,6 +225,81 @@ _HEADED_FIX: Final = re.compile(
 )
 
 
+# "na verdade é Severance, me confundi", "actually it's Heat, sorry", "i meant Arrival": the title
+# the item just saved should have had, said alone after a lead that corrects (a reason after it)
+_SAID_INSTEAD: Final = re.compile(
+    r"^(?:(?:na verdade|na real|na vdd|alias|opa|ops|oops|nao|no|actually|sorry|desculpa|"
+    r"errei|me enganei|my bad|wait|pera|ih)\s+)+(?:(?P<cop>e|eh|era|it s|its|it is|it was"
+    r"|(?P<said>i meant|quis dizer|eu quis dizer))\s+)?"
+    r"(?P<value>[^\W_][^,;]*?)\s*(?:[,;].*)?$"
+    r"|^(?:(?:na verdade|actually|ops|oops|sorry)\s+)*(?:i meant|quis dizer|eu quis dizer)\s+"
+    r"(?P<meant>[^\W_][^,;]*?)\s*(?:[,;].*)?$",
+    re.DOTALL,
+)
+# "actually the second one should be The Insider, not Ronin", "o segundo era pra ser Fogo
+# Contra Fogo": a line of the shelf and the title it should have
+_SHOULD_BE: Final = re.compile(
+    rf"^{_LEAD}(?:{_REF})\s+(?:should be|should have been|was meant to be|was supposed to be|"
+    r"deveria ser|devia ser|era pra ser|era para ser|tem que ser|is actually|e na verdade|"
+    r"e na vdd)\s+(?P<value>[^\W_][^,;]*?)"
+    r"(?:\s*[,;]?\s*(?:not|nao|e nao|and not|instead of|em vez de|no lugar de)\s+[^,;]+)?"
+    r"\s*(?:[,;].*)?$",
+    re.DOTALL,
+)
+_NOT_A_TITLE: Final = re.compile(
+    r"^(?:um|uma|o de|a de|the one|de|from|in|em|pra|para|to|at|as|so|just|isso|that|this|it)\b"
+    rf"|\b(?:{'|'.join(_TYPE_NOUNS)})\b|^\d[\dh:.\s]*(?:h|am|pm|min)?$"
+)
+
+
+def _squeezed(raw: str) -> tuple[str, list[int]]:
+    """`_spaced(raw)` with each run of spaces as one, and where each character was in `raw`."""
+    spaced = _spaced(raw)
+    chars: list[str] = []
+    at: list[int] = []
+    for i, ch in enumerate(spaced):
+        if ch.isspace() and (not chars or chars[-1] == " "):
+            continue
+        chars.append(" " if ch.isspace() else ch)
+        at.append(i)
+    while chars and chars[-1] == " ":
+        chars.pop()
+        at.pop()
+    return "".join(chars), at
+
+
+def _corrected_title(raw: str) -> Reference | None:
+    """The title the item just saved (or a shelf line) should have, said as a correction."""
+    if "?" in raw:
+        return None  # a question corrects nothing
+    spaced, at = _squeezed(raw)
+    should = _SHOULD_BE.match(spaced)
+    said = should or _SAID_INSTEAD.match(spaced)
+    if said is None:
+        return None
+    group = next(g for g in ("value", "meant") if said.groupdict().get(g))
+    value = raw[at[said.start(group)] : at[said.end(group) - 1] + 1]
+    value = re.split(r"[,;]", value)[0].strip(" \"'«»“”.!")  # ", me confundi": why, not the title
+    folded = fold_same_length(value)
+    if not value or len(value.split()) > 8 or _NOT_A_TITLE.search(folded):
+        return None
+    meant = group == "meant" or bool(said.groupdict().get("said"))
+    if not meant and not value[0].isupper() and not value[0].isdigit():
+        return None  # "na verdade é ótimo": an opinion as likely as a title written lowercase
+    if should is None and not meant and not said.groupdict().get("cop"):
+        # no "é"/"it's": only words written as a title ("ops, Heat"), never a sentence
+        # ("no Netflix tem", "opa Pedro chegou")
+        if any(len(w) > 3 and not (w[0].isupper() or w[0].isdigit()) for w in value.split()):
+            return None
+        if fold_same_length(raw).lstrip().startswith(("no ", "nao ")):
+            return None  # "no X" is "on X" as likely as "no, X"
+    if should is not None:
+        return Reference("edit", _target(should), field="title", value=value, correction=True)
+    return Reference(
+        "edit", Target("pronoun"), field="title", value=value, correction=True, fix=True
+    )
+
+
 def read_reference(text: str) -> Reference | None:
     """The shelf reference `text` is, or None when it is anything else."""
     raw = text.strip()
@@ -255,6 +330,8 @@ def read_reference(text: str) -> Reference | None:
     if year is not None:
         said = year.group("year") or year.group("year_en")
         return Reference("edit", Target("pronoun"), field="year", value=said, correction=True)
+    if (instead := _corrected_title(raw)) is not None:
+        return instead
     for action, pattern in _ACTION_RES.items():
         match = pattern.match(words)
         if match is not None:

@@ -380,6 +380,58 @@ def save_verb_typo(word: str) -> str | None:
     return str(found[0]) if found is not None else None
 
 
+# the type nouns a save names after its verb, to read back from one slip ("seris", "movei"),
+# by the type each names
+_TYPE_NOUN_KINDS: Final = {
+    **dict.fromkeys("filme filmes movie movies film films".split(), "movie"),
+    **dict.fromkeys("serie series seriado seriados show shows".split(), "tv_show"),
+    **dict.fromkeys("video videos".split(), "video"),
+    **dict.fromkeys("link links".split(), "link"),
+    **dict.fromkeys("nota notas note notes".split(), "note"),
+}
+_TYPE_NOUN_FORMS: Final = tuple(sorted(_TYPE_NOUN_KINDS))
+_SAVE_HEAD: Final = re.compile(
+    r"^(?P<verb>[^\W\d_]{3,12})\s+(?P<art>(?:o|a|os|as|um|uma|the|an?|my|meu|minha)\s+)?"
+    r"(?P<noun>[^\W\d_]{5,10})(?=\s+\S)",
+    re.IGNORECASE,
+)
+
+
+def save_typos_fixed(text: str) -> str:
+    """`text` with one slip in its save verb and in the type noun after it read back ("sav the
+    seris Arcane": "save the series Arcane"), only when both are a save and a type, one edit
+    away at most and the noun not a word of its own; else `text` itself."""
+    head = _SAVE_HEAD.match(text)
+    if head is None:
+        return text
+    verb, noun = head.group("verb"), head.group("noun")
+    fixed_noun = _one_slip(noun.lower(), _TYPE_NOUN_FORMS)
+    fixed_verb = (
+        verb.lower() if verb.lower() in SAVE_VERBS else _one_slip(verb.lower(), _SAVE_FORMS)
+    )
+    if (
+        fixed_noun is None
+        or fixed_verb is None
+        or (fixed_noun == noun.lower() and fixed_verb == verb.lower())
+    ):
+        return text
+    return f"{fixed_verb} {head.group('art') or ''}{fixed_noun}{text[head.end() :]}"
+
+
+_SAVE_FORMS: Final = tuple(sorted(v for v in SAVE_VERBS if len(v) >= 4 and " " not in v))
+
+
+def _one_slip(word: str, forms: tuple[str, ...]) -> str | None:
+    """The one form `word` is, itself or with one edit after the same first letter ("have"
+    is no "save")."""
+    if word in forms:
+        return word
+    found = [f for f in forms if f[0] == word[0] and OSA.distance(word, f, score_cutoff=1) <= 1]
+    if len({_TYPE_NOUN_KINDS.get(f, f) for f in found}) != 1:
+        return None  # none, or forms of different things
+    return min(found, key=lambda f: (f[-1] != word[-1], len(f) != len(word)))  # "seris": "series"
+
+
 DELETE_VERBS: Final = DELETE_VERB_FORMS | frozenset(
     split_phrases("esquece, esqueca, esquecer, tira, tirar, tire, forget, discard, drop")
 )

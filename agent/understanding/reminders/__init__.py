@@ -20,10 +20,12 @@ from agent.understanding.reminders.requests import (
     ReminderParse,
     RouteName,
     SetReminder,
+    UndoTarget,
     find_trigger,
     parse,
     route,
     tells_of_oneself,
+    undo_target,
     untimed,
 )
 
@@ -40,5 +42,7 @@ __all__ = [
     "parse",
     "route",
     "tells_of_oneself",
+    "UndoTarget",
+    "undo_target",
     "untimed",
 ]

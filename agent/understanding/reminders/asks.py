@@ -13,7 +13,11 @@ from typing import Final, Literal
 from agent.understanding.reminders.dates import DAY_WORDS
 from agent.understanding.reminders.lexicon import fold_same_length
 
-Period = Literal["today", "tomorrow", "this_week", "next_days"]
+Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+Period = Literal["today", "tomorrow", "this_week", "next_days"] | Weekday
+WEEKDAYS: Final[tuple[Weekday, ...]] = (
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +49,20 @@ _PERIODS.update({
     words: ("today" if offset == 0 else "tomorrow")
     for words, offset in DAY_WORDS.forms()
     if offset in (0, 1) and words not in _PERIODS
+})  # fmt: skip
+# a weekday's agenda ("tenho algo pra quinta?", "anything on friday?"): its next such day
+_PERIODS.update({
+    words: WEEKDAYS[day]
+    for day, names in enumerate((
+        ("segunda", "segunda-feira", "segunda feira", "monday"),
+        ("terca", "terca-feira", "terca feira", "tuesday"),
+        ("quarta", "quarta-feira", "quarta feira", "wednesday"),
+        ("quinta", "quinta-feira", "quinta feira", "thursday"),
+        ("sexta", "sexta-feira", "sexta feira", "friday"),
+        ("sabado", "saturday"),
+        ("domingo", "sunday"),
+    ))
+    for words in names
 })  # fmt: skip
 # words of a period may be written apart or together ("2 moro" is how "2moro" tokenizes)
 _PERIOD = (
@@ -126,6 +144,12 @@ _MOVED = re.compile(
     r"^\s*(?:(?:e|and)\s+)?(?:o|a)\s+(?:lembrete\s+)?d[eoa]s?\s+(?P<query>" + _WORDS + r")\s+"
     r"(?:passa|fica|vai|joga|muda|move|vira)\s+(?:pra|para|pro|pras)\s+(?P<when>[^\s].*?)\s*[.!]*\s*$"
 )
+# "na vdd bota 17h", "actually put it at 5pm": after a lead of its own, a verb that puts the
+# reminder at the time that follows
+_PUT_FIRST = re.compile(
+    r"^(?:bota|bote|coloca|coloque|poe|ponha|deixa|deixe|marca|marque|put\s+it|set\s+it"
+    r"|make\s+it|move\s+it|push\s+it|have\s+it)(?:\s+(?:pra|para|pro|pras|as|a|at|to|for|on))?\s+"
+)
 _RETIME = re.compile(
     r"^\s*(?:" + _RETIME_LEAD + r"\s*[,:!.]?\s*)+(?:e\s+|eh\s+|is\s+|it'?s\s+|sera\s+)?"
     r"(?P<when>.+?)\s*[.!]*\s*$"
@@ -134,10 +158,10 @@ _RETIME = re.compile(
 # words in that form only ("apaga o inception" deletes an item, never a reminder)
 _CANCEL = re.compile(
     r"^\s*(?:(?:cancela|cancele|cancelar|desmarca|desmarque|esquece|esqueca|apaga|tira)"
-    r"\s+(?:o|a)\s+(?:lembrete\s+)?d[eoa]s?\s+"
+    r"\s+(?:(?:so|somente|apenas)\s+)?(?:o|a)\s+(?:lembrete\s+)?d[eoa]s?\s+"
     r"(?P<query>"
     + _WORDS
-    + r")|(?:cancel|drop)\s+the\s+(?P<query_en>"
+    + r")|(?:cancel|drop)\s+(?:(?:just|only)\s+)?the\s+(?P<query_en>"
     + _WORDS
     + r")\s+(?:one|reminder)"
     r"|(?:cancel|drop|delete|remove)\s+my\s+(?P<query_my>" + _WORDS + r")\s+reminder"
@@ -211,7 +235,9 @@ def _read_ask(text: str) -> Ask | None:
     if (period := _agenda(folded)) is not None:
         return ListAsk(None if period == "any" else period)
     if m := _RETIME.match(folded):
-        return ChangeAsk("", _words(text, m, "when"))
+        when = _words(text, m, "when")
+        put = _PUT_FIRST.match(fold_same_length(when))
+        return ChangeAsk("", when[put.end() :] if put and put.end() < len(when) else when)
     if m := _CANCEL.match(folded):
         group = next(g for g in ("query", "query_en", "query_my", "query_one") if m.group(g))
         return CancelAsk(_words(text, m, group))

@@ -350,7 +350,9 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     )
 ]
 _COUNT = re.compile(
-    rf"\b(?:(?:por|durante)\s+)?(?P<n>{_NUM})(?:\s+(?:vezes|times)|(?<=\d)\s*x)\b(?!\s+(?:por|ao|a|per)\b)|\b(?:for\s+)?(?P<m>{_NUM})\s+times\b(?!\s+(?:a|per)\b)"
+    # "só 10 vezes", "only 5 times": the word that limits the count is the count's too
+    rf"\b(?:(?:so|somente|apenas|only|just)\s+)?(?:(?:por|durante)\s+)?(?P<n>{_NUM})(?:\s+(?:vezes|times)|(?<=\d)\s*x)\b(?!\s+(?:por|ao|a|per)\b)"
+    rf"|\b(?:(?:so|somente|apenas|only|just)\s+)?(?:for\s+)?(?P<m>{_NUM})\s+times\b(?!\s+(?:a|per)\b)"
 )
 _DURATION = re.compile(
     rf"\b(?:(?:por|durante)\s+(?:(?:os|as)\s+)?(?:proxim[oa]s\s+)?|(?:n?os|pel[oa]s)\s+proxim[oa]s\s+|for\s+(?:the\s+next\s+)?)"

@@ -92,6 +92,70 @@ _NOT_A_REASON = re.compile(
     r"|esquec|never\s*mind|nao\s+(?:precisa|faz|espera)|don'?t\s+(?:undo|bother)|no\s+wait"
     r"|keep\s+it|cancel)",
 )
+# «desfaz» naming what it undoes (issue 43): the last save ("desfaz o último que eu salvei",
+# "undo my last save") or what it was about ("desfaz o do Thor", "undo the passport one");
+# a clause of its own after others that ask nothing ("não, não apaga. desfaz o ...")
+_UNDO_NAMED = re.compile(
+    r"^\s*(?:(?:e|and|so|just|then|entao|mas|but|agora|now|pode|please|pls)\s+)*"
+    r"(?:desfaz(?:er)?|desfaca|undo)\s+(?P<target>.+?)"
+    r"(?:\s+(?:tb|tbm|tambem|too|also|pfv|pf|pls|please|por\s+favor))*\s*[.!]*\s*$"
+)
+_SAVED_WORD = r"(?:salvei|salvo|save|saved|added|adicionei|guardei|anotei|botei|coloquei)"
+_LAST_SAVE = re.compile(
+    r"^(?:(?:o|a|the|my|meu|minha)\s+)?(?:ultim[oa]|last)\s+(?:(?:coisa|thing|item|one)\s+)?"
+    r"(?:(?:q|que|that|which)\s+)?(?:(?:eu|i)\s+)?" + _SAVED_WORD + r"$"
+    r"|^(?:(?:o|what)\s+)?(?:q|que|what)?\s*(?:(?:eu|i)\s+)?"
+    + _SAVED_WORD
+    + r"\s+(?:por\s+)?(?:ultimo|last)$"
+)
+_ABOUT = re.compile(
+    r"^(?:(?:o|a|os|as|the)\s+)?(?:lembrete\s+|reminder\s+|item\s+)?"
+    r"(?:d[oa]s?|de|sobre|about|for|of)\s+(?P<about>\S.*)$"
+    r"|^the\s+(?P<one>\S.*?)\s+(?:one|reminder|thing)$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UndoTarget:
+    """What a «desfaz» names: its last save (`saves`), or an effect on something `about`."""
+
+    saves: bool = False
+    about: str = ""
+
+
+def undo_target(args: str) -> UndoTarget | None:
+    """The target `route` kept in an undo's arguments, or None (the last effect, whatever it was)."""
+    folded = fold_same_length(args).strip()
+    if not folded or folded in _UNDO_PLAIN_OBJECTS:
+        return None
+    if _LAST_SAVE.match(folded):
+        return UndoTarget(saves=True)
+    about = _ABOUT.match(folded)
+    if about is None:
+        return None
+    words = (about.group("about") or about.group("one") or "").strip(" ,.!")
+    return UndoTarget(about=words) if re.search(r"[^\W\d_]{2}", words) else None
+
+
+# what a plain «desfaz» names (the last effect): never a target of its own
+_UNDO_PLAIN_OBJECTS = frozenset({"isso", "isto", "that", "it", "this", "o ultimo", "the last one"})
+
+
+def _named_undo(folded: str) -> str | None:
+    """The target words of a «desfaz» that names one, alone or after clauses that ask nothing
+    else ("não, não apaga. desfaz o último que eu salvei"), or None."""
+    clauses = [c for c in re.split(r"[,.;!]+", folded) if c.strip()]
+    for start in range(len(clauses)):
+        named = _UNDO_NAMED.match(" ".join(clauses[start:]))
+        if named is None:
+            continue
+        if start and ANOTHER_REQUEST.search(" ".join(clauses[:start])):
+            return None
+        target = named.group("target")
+        return target if undo_target(target) is not None else None
+    return None
+
+
 _REDO = re.compile(
     r"^\s*(?:/redo|/refazer|refaz(?:er)?|refaca|redo|redo\s+(?:that|it)|refaz(?:er)?\s+(?:isso|isto))"
     r"\s*[.!]*\s*$"
@@ -143,6 +207,8 @@ ReminderParse = SetReminder | PastTime | AskWhen
 def route(text: str) -> tuple[RouteName, str] | None:
     """The reminder or undo command a message is, with its arguments, or None."""
     folded = fold_same_length(text)
+    if (target := _named_undo(folded)) is not None:
+        return ("undo", target)
     if _UNDO.match(folded) or (
         (why := _UNDO_BECAUSE.match(folded)) is not None
         and not _NOT_A_REASON.search(why.group("why"))

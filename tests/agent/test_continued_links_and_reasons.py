@@ -1,0 +1,57 @@
+"""After a save, "e esse vídeo tb <url>" / "and this one too <url>" saves that address (it was
+offered as a note); "delete the X one, <why>" deletes X, the reason no part of what is named,
+while a title with a comma stays whole."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.conversation import continuing
+from agent.planning.offline import plan_offline
+from storage import Database
+from tests.support.harness import open_lembra
+
+
+async def test_an_address_added_after_a_save_is_saved_by_its_kind(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("salva o filme Aftersun")
+        await lembra.say("e esse vídeo aqui tb https://youtu.be/dQw4w9WgXcQ")
+        await lembra.say("and this one too https://example.org/essay")
+        kinds = sorted((i.type, i.url or "") for i in await lembra.items() if i.url)
+        assert kinds == [
+            ("link", "https://example.org/essay"),
+            ("video", "https://youtu.be/dQw4w9WgXcQ"),
+        ]
+
+
+async def test_words_beside_an_address_that_say_more_leave_it_to_the_planner(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("salva o filme Aftersun")
+        await lembra.say("e apaga esse https://example.org/essay")
+        assert [i.type for i in await lembra.items()] == ["movie"]
+
+
+async def test_a_delete_with_a_reason_after_it_names_the_item_only(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("note: wifi at the cabin is pinecone77")
+        await lembra.say("note: buy sunscreen")
+        preview = await lembra.say("delete the cabin one, we sold it")
+        assert "wifi at the cabin" in preview.text
+        await lembra.say("yes")
+        assert [i.content for i in await lembra.items()] == ["buy sunscreen"]
+
+
+def test_a_title_with_a_comma_stays_whole() -> None:
+    assert plan_offline("delete Crouching Tiger, Hidden Dragon", "delete") == (
+        "delete_item",
+        {"query": "Crouching Tiger, Hidden Dragon"},
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["e esse vídeo tb ", "and this one too ", "e ", ""]), st.text(max_size=80))
+def test_the_link_and_reason_readers_never_raise(lead: str, rest: str) -> None:
+    continuing._one_link(lead + rest)
+    continuing._one_link(lead + "https://example.org/" + rest)
+    plan_offline("delete the " + rest + ", they " + rest, "delete")

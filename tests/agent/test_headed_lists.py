@@ -1,0 +1,56 @@
+"""Lists headed by what their titles are (issue 41): "séries pra ver no feriado: A, B, C" or
+"movies my dad loves:" and one title a line are several typed items, not one note; a heading
+that tells of titles seen keeps nothing as a list. And a reason before "apaga essa" names the
+line it is about among several."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.understanding.batches import read_batch
+from storage import Database
+from tests.support.harness import open_lembra
+
+
+async def test_a_heading_of_shows_and_a_comma_list_saves_each_show(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("séries pra ver no feriado: Mare of Easttown, Dark, Fleabag")
+        saved = sorted((i.type, i.title) for i in await lembra.items())
+        assert saved == [
+            ("tv_show", "Dark"),
+            ("tv_show", "Fleabag"),
+            ("tv_show", "Mare of Easttown"),
+        ]
+        assert "3" in (await lembra.say("quantas séries eu tenho?")).text
+
+
+async def test_a_heading_of_movies_and_one_title_a_line_saves_each_movie(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("movies my dad loves:\nThe Sting\nChinatown\nNetwork")
+        saved = sorted((i.type, i.title) for i in await lembra.items())
+        assert saved == [("movie", "Chinatown"), ("movie", "Network"), ("movie", "The Sting")]
+
+
+def test_a_heading_of_titles_seen_is_no_list_to_keep() -> None:
+    assert read_batch("filmes que assisti em janeiro: Duna, Tenet, Heat") is None
+    assert read_batch("shows i never finished: Lost, Dexter") is None
+
+
+async def test_a_reason_names_the_line_a_bare_delete_is_about(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota:\npagar a luz\ncomprar ração\nbuscar a encomenda nos correios")
+        preview = await lembra.say("já busquei a encomenda, pode apagar essa")
+        assert "buscar a encomenda nos correios" in preview.text
+        await lembra.say("sim")
+        contents = sorted(i.content or "" for i in await lembra.items())
+        assert contents == ["comprar ração", "pagar a luz"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["shows to watch: ", "filmes ", "movies my mom likes:\n", ""]),
+    st.text(max_size=80),
+)
+def test_the_list_reader_never_raises(lead: str, rest: str) -> None:
+    read_batch(lead + rest)

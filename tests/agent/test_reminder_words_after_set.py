@@ -1,0 +1,65 @@
+"""Reminders changed in words right after they are set (issue 43): a put verb before the new
+time moves it ("na verdade coloca 18h"), "and saturday to X" after one is another one (no
+reminder-or-note question), "só N vezes" is the count (not the text), "cancela só o do X"
+names it, and a "sim, pode cancelar" to "only the next or all?" cancels it all."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.understanding.reminders.asks import read_ask
+from storage import Database
+from tests.support.harness import ALICE, open_lembra
+
+
+async def test_a_put_verb_after_a_correction_moves_the_reminder_just_set(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra quinta 10h de levar o notebook no conserto")
+        reply = await lembra.say("na verdade coloca 18h")
+        assert "18:00" in reply.text
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.text == "levar o notebook no conserto"
+
+
+async def test_in_english_put_it_at_moves_it(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("remind me thursday at 10am to return the library books")
+        await lembra.say("actually put it at 4pm")
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.text == "return the library books"
+        assert "16:00" in (await lembra.say("what reminders do i have")).text
+
+
+async def test_a_day_and_a_task_after_a_reminder_is_another_reminder(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("remind me tomorrow at 9am to email the landlord")
+        reply = await lembra.say("and saturday to water the garden")
+        assert "water the garden" in reply.text
+        assert "note" not in reply.text.lower()
+        assert await lembra.pending() is None
+        texts = sorted(r.text for r in await db.reminders.for_user(ALICE))
+        assert texts == ["email the landlord", "water the garden"]
+
+
+async def test_only_n_times_is_the_count_and_only_the_one_names_it(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra toda terça 20h de pôr o lixo pra fora")
+        await lembra.say("e todo dia as 7h de tomar a vitamina, só 5 vezes")
+        texts = sorted(r.text for r in await db.reminders.for_user(ALICE))
+        assert texts == ["pôr o lixo pra fora", "tomar a vitamina"]
+        asked = await lembra.say("cancela só o da vitamina")
+        assert "tomar a vitamina" in asked.text
+        done = await lembra.say("sim, pode cancelar")
+        assert "tomar a vitamina" in done.text
+        states = {r.text: r.state for r in await db.reminders.for_user(ALICE)}
+        assert states == {"pôr o lixo pra fora": "scheduled", "tomar a vitamina": "cancelled"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["na verdade ", "actually ", "cancela só o ", "cancel just the "]),
+    st.text(max_size=40),
+)
+def test_the_change_readers_never_raise(lead: str, rest: str) -> None:
+    read_ask(lead + rest)

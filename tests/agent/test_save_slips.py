@@ -1,0 +1,57 @@
+"""A save with one slip in its verb and type noun ("sav the seris X", "salva o filem X") is
+that save, typed; a continuation naming which year ("e o filme X, o de 2019") saves the
+title with that year. A word one edit from a save verb but another word ("have") is not one."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.understanding.chatter import without_asides
+from agent.understanding.continuations import title_and_year
+from agent.understanding.vocabulary import save_typos_fixed
+from storage import Database
+from tests.support.harness import open_lembra
+
+
+async def test_a_save_with_slips_in_verb_and_noun_saves_the_typed_title(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("svae the movei Past Lives")
+        await lembra.say("salva a seriee Succession")
+        saved = sorted((i.type, i.title) for i in await lembra.items())
+        assert saved == [("movie", "Past Lives"), ("tv_show", "Succession")]
+
+
+async def test_a_continuation_naming_the_year_saves_it_with_that_year(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("salva o filme Duna")
+        await lembra.say("e o filme Suspiria, o de 2018")
+        await lembra.say("and the movie Solaris (1972)")
+        dated = sorted((i.title, i.year) for i in await lembra.items() if i.year)
+        assert dated == [("Solaris", 1972), ("Suspiria", 2018)]
+
+
+def test_other_words_near_a_save_verb_stay_as_written() -> None:
+    assert save_typos_fixed("have the series ended?") == "have the series ended?"
+    assert save_typos_fixed("safe the movie Heat") == "save the movie Heat"
+    assert save_typos_fixed("salva o filme Duna") == "salva o filme Duna"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_the_slip_readers_never_raise(text: str) -> None:
+    save_typos_fixed(text)
+    save_typos_fixed("sav the " + text)
+    title_and_year(text)
+    title_and_year(text + ", the 2024 one")
+
+
+async def test_a_save_after_now_is_that_save_and_agora_sim_confirms_nothing(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("ufa, agora guarda o filme Aftersun")
+        await lembra.say("and now save the show Slow Horses")
+        saved = sorted((i.type, i.title) for i in await lembra.items())
+        assert saved == [("movie", "Aftersun"), ("tv_show", "Slow Horses")]
+        assert without_asides("agora sim") == "agora sim"
