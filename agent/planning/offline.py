@@ -25,7 +25,7 @@ from agent.planning.backend import PlanHints
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
 from agent.understanding.batches import cut_tail
 from agent.understanding.chatter import quiet
-from agent.understanding.kinds import guessed_title
+from agent.understanding.kinds import guessed_title, only_reference
 from agent.understanding.questions import WINDOWS
 from agent.understanding.searches import plain_search, search_subject
 from agent.understanding.smalltalk import asks_about_link
@@ -238,6 +238,8 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
     # "put X on my watchlist", "add X to my shows": where it goes is no part of the title
     untailed, said = cut_tail(titled)
     untailed = untailed.rstrip(" ,") or titled
+    if only_reference(_strip(_SAVE, untailed)):
+        return None  # "ah, salva ele pra eu rever": neither a title nor a note; the model's
     guessed = (
         guessed_title(_DESTINATION_COLON.sub(r"\1 ", untailed), _strip(_SAVE, untailed))
         if asked

@@ -176,6 +176,19 @@ def names_person(text: str) -> bool:
     return _PERSON.match(text.strip(" \t.,!?;:")) is not None
 
 
+# words that point at something said before: never a title on their own ("salva ele")
+_REFERENCES = frozenset(
+    "ele ela eles elas esse essa esses essas isso este esta isto aquele aquela aquilo "
+    "it this that them those these one".split()
+)
+
+
+def only_reference(words: str) -> bool:
+    """Whether `words` only point at something said before ("ele", "that one")."""
+    folded = fold(words).strip(" \t.!?;:,").split()
+    return bool(folded) and all(w in _REFERENCES for w in folded)
+
+
 def guessed_title(message: str, body: str) -> str | None:
     """`body` (what follows the save verb of `message`) when it reads like a title, else None.
 
@@ -191,6 +204,8 @@ def guessed_title(message: str, body: str) -> str | None:
     first = next((w for w in words if w not in _ARTICLES), words[0])
     if first in _NOTE_STARTERS or first in _OTHER_KINDS or _TIME.search(title):
         return None
+    if only_reference(title):
+        return None  # "salva ele pra eu rever": what "ele" names was said before, not here
     if first in _POSSESSIVES or any(w in _PERSONAL for w in words):
         return None  # "minha senha ...", "o pix da maria", "reunião amanhã"
     if has_purpose(title):

@@ -463,3 +463,16 @@ async def test_a_word_that_only_looks_like_yes_deletes_nothing(
     kept = {item.content for item in await lembra.items()}
     assert {"comprar leite", "ligar pro dentista"} <= kept  # the offline planner saved the word
     assert "all_deleted" not in await lembra.event_types()
+
+
+@pytest.mark.parametrize(
+    "said", ["ah, salva ele pra eu rever", "salva isso", "save that one pls", "guarda esse aí"]
+)
+async def test_a_save_of_only_a_pronoun_saves_neither_a_title_nor_a_note(
+    lembra: Lembra, said: str
+) -> None:
+    await lembra.say("quem dirigiu o filme Cidade de Deus?")
+    reply = await lembra.say(said)
+
+    assert await lembra.items() == []
+    assert "✅" not in reply.text
