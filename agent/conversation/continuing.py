@@ -66,7 +66,11 @@ async def act(
     if last is not None and last.action == "mark_seen":  # "e Duna tb, nota 9": rated too
         message, rating = watchlist.rating_after(message)
     cont = read_continuation(message)
-    if cont is None or last is None or watchlist.read(message) is not None:
+    read = watchlist.read(message)
+    if isinstance(read, watchlist.MarkRequest) and read.carried and last is not None:
+        # "e o corra tb, mas esse só nota 6" carries a mark, and only a mark (watching.py)
+        read = read if last.action in ("mark_seen", "mark_unseen") else None
+    if cont is None or last is None or read is not None:
         return None  # "maratonei dark tb" marks, "ok what's left now" lists (issue 44)
     if last.action == "reminders":  # "e amanhã?" after "o que tenho hoje?": that day's
         asked = read_ask(f"tenho lembretes {cont.rest.strip(' ?')}?")

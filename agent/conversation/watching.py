@@ -86,6 +86,8 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
     turn.facts.apply_rule("watchlist_in_code")
     if isinstance(request, MarkRequest) and request.also_seen:
         return await _swap(deps, turn, request)
+    if isinstance(request, MarkRequest) and (request.refs or request.carried):
+        return await _mark_refs(deps, turn, request)
     if isinstance(request, MarkRequest) and (request.both or request.every):
         return await _mark_both(deps, turn, request)
     if isinstance(request, MarkRequest):
@@ -196,6 +198,9 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     args: dict[str, object] = {"state": to, "rating": request.rating}
     item: ItemDoc | None = None
     if request.target is not None:
+        last = shelves.last_action(turn)
+        if request.target.kind == "pronoun" and last is not None and last.named:
+            return None  # "put it as watched" after a title off the list: that title's
         entry = _entry(turn, request.target)
         if isinstance(entry, str) and request.bare:
             return None  # "assisti agora e amei" with nothing in focus: the planner's
@@ -397,6 +402,63 @@ async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
     return await _mark_items(deps, turn, request, kept)
 
 
+async def _mark_refs(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
+    """ "o primeiro e o último eu já vi", "desses já vi X, Y e Z", "and coco too, no score"
+    after a mark: every reference one item of the list or a line just shown, each marked,
+    one reply; the planner's when any is not certain, or a continuation follows no mark."""
+    state = request.state
+    if request.carried:
+        last = shelves.last_action(turn)
+        if last is None or last.action not in ("mark_seen", "mark_unseen"):
+            return None
+        state = "seen" if last.action == "mark_seen" else "unseen"
+        if state == "unseen" and (request.rating is not None or request.comment):
+            return None
+    prefer: tuple[ItemType, ...] = ("link", "note") if request.reading else WATCHABLE
+    items: list[ItemDoc] = []
+    for ref in request.refs:
+        found = await _referred(deps, turn, ref, request.type, prefer)
+        if found is None:
+            return None
+        for one in found:
+            if any(i.id == one.id for i in items) or (state == "unseen" and not one.done):
+                return None  # named twice, or nothing to unmark: not a mark this is sure of
+            items.append(one)
+    if not items:
+        return None
+    if any(isinstance(ref, Target) for ref in request.refs):
+        turn.facts.apply_rule("shelf_reference")
+    return await _mark_items(deps, turn, replace(request, state=state), items)
+
+
+async def _referred(
+    deps: Deps,
+    turn: Turn,
+    ref: str | Target,
+    item_type: ItemType | None,
+    prefer: tuple[ItemType, ...],
+) -> list[ItemDoc] | None:
+    """The items one reference names: a line just shown, or a title of the list (titles
+    joined by "e" when the whole is none); None when it names none certainly."""
+    if isinstance(ref, Target):
+        entry = _entry(turn, ref)
+        one = None if isinstance(entry, str) else await deps.db.items.get(turn.user_id, entry.item_id)
+        return [one] if one is not None else None
+    found = await resolve(deps, turn, query=ref, item_type=item_type, prefer=prefer)
+    if isinstance(found, ItemDoc):
+        return [found]
+    parts = [p.strip() for p in _PARTS.split(ref) if p.strip()]
+    if not isinstance(found, NotFound) or len(parts) < 2:
+        return None
+    items: list[ItemDoc] = []
+    for part in parts:
+        each = await resolve(deps, turn, query=part, item_type=item_type, prefer=prefer)
+        if not isinstance(each, ItemDoc):
+            return None
+        items.append(each)
+    return items
+
+
 async def _saved_two(deps: Deps, turn: Turn, current: shelves.Shown | None) -> list[ItemDoc] | None:
     """ "já vi os dois" after two saves in a row ("salva X", "e Y tb"): the user's two newest
     items, when the last action saved, one of them is in focus and both are this
@@ -421,9 +483,13 @@ async def _mark_items(
     at = seen_at(turn.now_ms, request.days_ago)
     lines: list[str] = []
     reply: Reply | None = None
+    comment = request.comment or None
     for item in items:
-        outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at)
-        incode.record(turn, "mark_item", {"item_id": item.id, "state": to}, outcome)
+        outcome = await mark(
+            deps, turn, item, to, rating=request.rating, at_ms=at, comment=comment
+        )
+        args = {"item_id": item.id, "state": to, "rating": request.rating, "comment": comment}
+        incode.record(turn, "mark_item", args, outcome)
         if isinstance(outcome, Marked) and outcome.changed:
             turn.tools_executed.append("mark_item")
         reply = outcome_reply(turn, outcome, days_ago=request.days_ago)
@@ -484,6 +550,9 @@ async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
     item: ItemDoc | None = None
     args: dict[str, object] = {"country": request.country}
     if request.target is not None:
+        last = shelves.last_action(turn)
+        if request.target.kind == "pronoun" and last is not None and last.named:
+            return None  # "put it as watched" after a title off the list: that title's
         entry = _entry(turn, request.target)
         if isinstance(entry, str) and request.paid:
             return None  # "e pra alugar?" with no title in focus: the planner's
@@ -739,6 +808,8 @@ def _suggested_reply(turn: Turn, outcome: Suggested) -> Reply:
     heading = "suggest_heading_instead" if outcome.instead_of is not None else "suggest_heading"
     lines.append(text(heading, lang))
     entries = shelves.show_items(turn, [p.item for p in outcome.picks])
+    top = entries[0]  # the pick: "esse eu já vi" after "algo curtinho?" names it
+    shelves.point(turn, top.item_id, top.label, top.type)
     for entry, pick in zip(entries, outcome.picks, strict=True):
         why: list[str] = [g.lower() if lang == "pt" else g for g in pick.genres]
         if pick.minutes and pick.item.type == "tv_show":
