@@ -442,7 +442,9 @@ async def _referred(
     joined by "e" when the whole is none); None when it names none certainly."""
     if isinstance(ref, Target):
         entry = _entry(turn, ref)
-        one = None if isinstance(entry, str) else await deps.db.items.get(turn.user_id, entry.item_id)
+        one = (
+            None if isinstance(entry, str) else await deps.db.items.get(turn.user_id, entry.item_id)
+        )
         return [one] if one is not None else None
     found = await resolve(deps, turn, query=ref, item_type=item_type, prefer=prefer)
     if isinstance(found, ItemDoc):
@@ -485,9 +487,7 @@ async def _mark_items(
     reply: Reply | None = None
     comment = request.comment or None
     for item in items:
-        outcome = await mark(
-            deps, turn, item, to, rating=request.rating, at_ms=at, comment=comment
-        )
+        outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at, comment=comment)
         args = {"item_id": item.id, "state": to, "rating": request.rating, "comment": comment}
         incode.record(turn, "mark_item", args, outcome)
         if isinstance(outcome, Marked) and outcome.changed:

@@ -174,6 +174,7 @@ async def mark(
         "from": before,
         "rated": rating is not None,
         "snapshot": snapshot,
+        "turn": turn.turn_id,  # the marks of one message are one effect, with or without an update
     }
     await append_event(deps, turn, "item_marked", payload)
     return Marked(after, before, changed=True)

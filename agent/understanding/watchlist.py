@@ -939,6 +939,8 @@ def _clause(part: str) -> _Clause | None:
     if _UNRATED.match(norm):
         return _Clause(unrated=True)
     marked = _read_mark(part) or _set_mark(said)
+    if marked is not None and marked.state == "seen" and _NEGATION.search(norm):
+        return None  # "vi tenet, nunca terminei": not a mark this reader is sure of
     if marked is not None:
         if marked.both or marked.every:
             return _Clause(mark=marked)
@@ -955,12 +957,16 @@ def _clause(part: str) -> _Clause | None:
         return _Clause(refs=refs, carried=True) if refs else None
     if re.search(r"\s(?:e|and|&)\s", f" {norm} ") and len(norm.split()) <= MAX_TITLE_WORDS:
         # "parasita e dark", after "já vi interestelar,": the list goes on
-        refs = _refs_of(said, 0, len(norm))
+        how = _HOW_MUCH_END.search(norm)  # "ronin and heat already"
+        refs = _refs_of(said, 0, how.start() if how is not None else len(norm))
         if refs and all(isinstance(r, str) for r in refs):
             return _Clause(refs=refs, listed=True)
-    if _SEEING.search(norm):
-        return None  # a verb of seeing this reader could not place
+    if _SEEING.search(norm) or re.match(r"(?:so|apenas|somente|only)\s+(?:o|a|the)\s", norm):
+        return None  # a verb of seeing this reader could not place; "só a Y" (a swap)
     return _Clause(aside=part.strip(" -"))
+
+
+_NEGATION: Final = re.compile(r"\b(?:nao|nunca|never|not|didn t|haven t|n t)\b")
 
 
 _TOO: Final = re.compile(r"\b(?:tb|tbm|tambem|too|also|as well)\b")
@@ -970,7 +976,9 @@ def _clause_rating(norm: str) -> int | None:
     """The rating a clause gives with nothing but hedges beside it ("7/10 i think", "i'd
     say 8", "mas esse só nota 6"), or None."""
     words = norm.split()
-    scores = [w for w in words if re.fullmatch(r"(?:10|[0-9])(?:/10)?|" + "|".join(_NUMBER_WORDS), w)]
+    scores = [
+        w for w in words if re.fullmatch(r"(?:10|[0-9])(?:/10)?|" + "|".join(_NUMBER_WORDS), w)
+    ]
     if len(scores) != 1:
         return None
     rest = [w for w in words if w != scores[0] and w not in ("10", "de", "em", "out", "of")]
@@ -1004,25 +1012,28 @@ def _set_mark(said: _Said) -> MarkRequest | None:
     refs = _refs_of(said, start, end)
     if len(refs) >= 2:
         return MarkRequest(state, refs=refs)
-    # one title the single readers declined ("i saw la la land ages ago"): certain only as
-    # one item of the list
+    # one title the single readers declined only for its first word ("i saw la la land
+    # ages ago"): certain only as one item of the list
     title = _loose_title(said, start, end)
     return MarkRequest(state, title=title, anchored=True) if title else None
 
 
 _NOT_A_SUBJECT: Final = frozenset(
     "ele ela eles elas it that this isso isto aquilo them those these um uma a an algo "
-    "something que what nada nothing tudo everything".split()
+    "something que what nada nothing tudo everything nao not nunca never".split()
 )
 
 
 def _loose_title(said: _Said, start: int, end: int) -> str:
-    """The words at `said.norm[start:end]` as written, when they may be a title of two words
-    or more that starts with a small word ("La La Land", "It Follows"); "" otherwise."""
+    """The words at `said.norm[start:end]` as written, when they are a title of two words or
+    more but for a first word that also stands alone as a small word ("La La Land"): that
+    word never a pronoun, no other word a small one, a noun or a part ("season"); else ""."""
     words = said.norm[start:end].split()
     if not 2 <= len(words) <= MAX_TITLE_WORDS or words[0] in _NOT_A_SUBJECT:
         return ""
-    if all(w in _NOT_A_TITLE or w in _NOUNS for w in words):
+    if words[0] not in _NOT_A_TITLE or _PART_OF.search(said.norm[start:end]):
+        return ""
+    if any(w != words[0] and (w in _NOT_A_TITLE or w in _NOUNS) for w in words[1:]):
         return ""
     piece = said.norm[start:end]
     first = start + len(piece) - len(piece.lstrip())
@@ -1040,8 +1051,8 @@ def _refs_of(said: _Said, start: int, end: int) -> tuple[str | Target, ...]:
     cuts = [0, *[b for pair in bounds for b in pair], len(piece)]
     for left, right in zip(cuts[::2], cuts[1::2], strict=True):
         part = piece[left:right].strip()
-        if not part:
-            return ()
+        if not part or _SEEING.search(part):
+            return ()  # "duna e terminei dark": a second mark of its own
         line = shelf_target(part)
         if line is not None and not (line.kind == "number" and line.value > MAX_LINE):
             refs.append(line)
