@@ -31,6 +31,7 @@ from agent.tools.base import (
     Found,
     MarkChoice,
     Marked,
+    MarkedMany,
     NotFound,
     Outcome,
     Suggested,
@@ -677,6 +678,11 @@ def outcome_reply(turn: Turn, outcome: Outcome, *, days_ago: int = 0) -> Reply:
     lang = turn.language
     if isinstance(outcome, Marked):
         return _marked_reply(turn, outcome, days_ago)
+    if isinstance(outcome, MarkedMany):  # one reply naming every item
+        replies = [_marked_reply(turn, one, days_ago) for one in outcome.marks]
+        lines = [line for reply in replies for line in reply.text.splitlines()]
+        shelves.show_items(turn, [one.item for one in outcome.marks])  # "desfaz", "o 2"
+        return replace(replies[-1], text="\n".join(dict.fromkeys(lines)))
     if isinstance(outcome, MarkChoice):
         turn.facts.ambiguity = "unresolved"
         entries = shelves.show_items(turn, outcome.items)

@@ -135,3 +135,60 @@ def test_the_clause_reader_never_raises(text: str) -> None:
 )
 def test_the_clause_reader_never_raises_on_its_own_words(words: list[str]) -> None:
     read_mark_clauses(" ".join(words))
+
+
+# -- the planner's mark_item with a list ------------------------------------------------------
+
+BELIEF = {"key": "answer.confidence", "guessed": 1.0, "delta": 0}
+
+
+def _marking(args: dict[str, object]) -> dict[str, object]:
+    return {
+        "action": "CALL_TOOL",
+        "tool": "mark_item",
+        "args": args,
+        "message": None,
+        "belief": BELIEF,
+    }
+
+
+async def test_the_planner_marks_several_names_in_one_call_and_one_undo(db: Database) -> None:
+    async with open_lembra(db, tmdb_results={}, counting_model=True) as lembra:
+        await lembra.say("save the movies Heat, Ronin and Collateral")
+        step = _marking({"query": ["heat", "collateral"], "state": "seen", "rating": 8})
+        reply = await lembra.say("honestly heat and collateral are both done, rating 8", llm=[step])
+        assert "Heat" in reply.text
+        assert "Collateral" in reply.text
+        states = await _states(lembra)
+        assert states["Heat"] == states["Collateral"] == ("seen", 8)
+        assert states["Ronin"] == ("to_see", None)
+        await lembra.say("desfaz")
+        assert {s for s, _ in (await _states(lembra)).values()} == {"to_see"}
+
+
+async def test_a_name_off_the_list_in_the_planners_list_marks_nothing(db: Database) -> None:
+    async with open_lembra(db, tmdb_results={}, counting_model=True) as lembra:
+        await lembra.say("save the movies Heat and Ronin")
+        step = _marking({"query": ["heat", "casablanca"], "state": "seen"})
+        await lembra.say("heat and casablanca are watched by now", llm=[step])
+        assert {s for s, _ in (await _states(lembra)).values()} == {"to_see"}
+
+
+def test_the_tool_takes_a_few_names_at_most() -> None:
+    from pydantic import ValidationError
+
+    from agent.tools.marking import MAX_MARKED, MarkItemArgs
+
+    many = MarkItemArgs.model_validate({"query": ["a", "b"], "state": "seen"})
+    assert many.named() == [(None, "a"), (None, "b")]
+    for bad in (
+        {"query": [f"t{i}" for i in range(MAX_MARKED + 1)], "state": "seen"},
+        {"query": [], "state": "seen"},
+        {"query": ["a"], "item_id": ["b"], "state": "seen"},
+        {"query": [""], "state": "seen"},
+    ):
+        try:
+            MarkItemArgs.model_validate(bad)
+        except ValidationError:
+            continue
+        raise AssertionError(bad)
