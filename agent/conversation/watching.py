@@ -222,7 +222,7 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
         args["query"] = request.title
         if isinstance(found, NotFound) and _several(request.title):
             # "já vi coringa e oppenheimer": each a title of the list, or the planner's
-            return await _mark_several(deps, turn, request, prefer)
+            return await _mark_several(deps, turn, request)
         if isinstance(found, NotFound) and request.described:
             found = await _described(deps, turn, request, prefer)  # "liguei pro encanador"
         if isinstance(found, ItemDoc) and _UNFINISHED.search(_beyond(request.title, found)):
@@ -350,38 +350,13 @@ _CIRCUMSTANCE = re.compile(
 )
 
 
-async def _mark_several(
-    deps: Deps, turn: Turn, request: MarkRequest, prefer: tuple[ItemType, ...]
-) -> Reply | None:
-    """ "já vi coringa e oppenheimer": every part one item of the list, each marked; the
-    planner's when any part is not certainly one item."""
+async def _mark_several(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
+    """ "já vi coringa e oppenheimer", "vi o 1 e o 3": each part a reference (_mark_refs)."""
     parts = [p.strip() for p in _PARTS.split(request.title) if p.strip()]
     if not 2 <= len(parts) <= MAX_SEVERAL:
         return None
-    items: list[ItemDoc] = []
-    for part in parts:
-        line = shelf_target(part)  # "vi o 1 e o 3": lines of what was just shown
-        if line is not None:
-            entry = _entry(turn, line)
-            one = (
-                None
-                if isinstance(entry, str)
-                else await deps.db.items.get(turn.user_id, entry.item_id)
-            )
-            if one is None or any(i.id == one.id for i in items):
-                return None
-            items.append(one)
-            continue
-        found = await resolve(deps, turn, query=part, item_type=request.type, prefer=prefer)
-        if isinstance(found, NotFound) and part is parts[-1]:  # "... e barbie this weekend"
-            cut = await _named_before(deps, turn, replace(request, title=part))
-            if cut == "unfinished":
-                return None
-            found, request = cut if cut is not None else (found, request)
-        if not isinstance(found, ItemDoc) or any(i.id == found.id for i in items):
-            return None
-        items.append(found)
-    return await _mark_items(deps, turn, request, items)
+    refs = tuple(shelf_target(part) or part for part in parts)
+    return await _mark_refs(deps, turn, replace(request, title="", refs=refs))
 
 
 async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
@@ -419,6 +394,12 @@ async def _mark_refs(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
     items: list[ItemDoc] = []
     for ref in request.refs:
         found = await _referred(deps, turn, ref, request.type, prefer)
+        if found is None and isinstance(ref, str) and ref is request.refs[-1]:
+            # "... e barbie this weekend": the words after the last title say when or how
+            cut = await _named_before(deps, turn, replace(request, title=ref, refs=()))
+            if cut is None or cut == "unfinished":
+                return None
+            found, request = [cut[0]], replace(cut[1], title="", refs=request.refs)
         if found is None:
             return None
         for one in found:
