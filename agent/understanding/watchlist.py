@@ -820,7 +820,8 @@ _HEDGES: Final = frozenset(
     "mas but e and esse essa este esta ele ela it this that one so just only eu i d id would "
     "acho que think guess maybe say diria dou daria dei give gave an a uma um nota rating score "
     "tipo like uns umas about around tho though mais ou menos or de pra pro for to sure prob "
-    "probably talvez uns yeah sim well hmm".split()
+    "probably talvez uns yeah sim well hmm pros pras todos todas dois duas both each all ambos "
+    "ambas cada".split()
 )
 _UNRATED: Final = re.compile(
     r"^(?:(?:mas|but|e|and|so|just)\s+)?(?:no|sem|without|nao|nada de)\s+(?:(?:vou\s+)?(?:dar\s+)?)?"
@@ -851,6 +852,9 @@ class _Clause:
     unrated: bool = False
     listed: bool = False  # titles alone, joined by "e"/"and": the end of a list
     aside: str = ""  # the user's own words, as written
+    # a mark that names several before its verb ("barbie e oppenheimer já vi"): the short
+    # clauses before it are the start of that list ("duna, barbie e oppenheimer já vi")
+    leads: bool = False
 
 
 def read_mark_clauses(text: str) -> MarkRequest | None:
@@ -876,6 +880,7 @@ def _joined(clauses: list[_Clause]) -> MarkRequest | None:
     carried = not marks and any(c.carried for c in clauses)
     if len(states) > 1 or (not marks and not carried):
         return None
+    clauses = _list_heads(clauses)
     refs: list[str | Target] = []
     named = False  # a clause named titles or lines, so a pronoun beside them repeats them
     for at, clause in enumerate(clauses):
@@ -920,6 +925,26 @@ def _joined(clauses: list[_Clause]) -> MarkRequest | None:
     return replace(common, refs=tuple(refs))
 
 
+def _list_heads(clauses: list[_Clause]) -> list[_Clause]:
+    """`clauses` with the short asides right before a mark that leads with several titles
+    made titles of that list."""
+    kept = list(clauses)
+    for at, clause in enumerate(kept):
+        if not clause.leads:
+            continue
+        before = at - 1
+        while before >= 0 and kept[before].aside and _short(kept[before].aside):
+            kept[before] = _Clause(refs=(kept[before].aside,), listed=True)
+            before -= 1
+        if before < at - 1:  # the list's first title starts it
+            kept[before + 1] = replace(kept[before + 1], listed=False)
+    return kept
+
+
+def _short(words: str) -> bool:
+    return len(_spaced(words).split()) <= MAX_TITLE_WORDS
+
+
 def _names(clause: _Clause) -> bool:
     return bool(clause.refs) and not _only_pronoun(clause.refs)
 
@@ -948,7 +973,13 @@ def _clause(part: str) -> _Clause | None:
         refs = marked.refs or ((ref,) if ref is not None else (marked.title,))
         if marked.also_seen or marked.described:
             return None
-        return _Clause(mark=replace(marked, refs=()), refs=refs, rating=marked.rating)
+        first = _spaced(refs[0]) if refs and isinstance(refs[0], str) else ""
+        leads = (
+            bool(first)
+            and norm.startswith(first)
+            and (len(refs) > 1 or " e " in f" {first} " or " and " in f" {first} ")
+        )
+        return _Clause(mark=replace(marked, refs=()), refs=refs, rating=marked.rating, leads=leads)
     if _REQUEST.search(norm) or len(norm.split()) > MAX_ASIDE_WORDS:
         return None
     more = read_continuation(part)

@@ -192,3 +192,10 @@ def test_the_tool_takes_a_few_names_at_most() -> None:
         except ValidationError:
             continue
         raise AssertionError(bad)
+
+
+async def test_a_list_said_before_its_verb_is_marked_whole(db: Database) -> None:
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("salva os filmes Aftersun, Tár e Nope")
+        await lembra.say("aftersun, tár e nope eu já vi, nota 8 pra todos")
+        assert set((await _states(lembra)).values()) == {("seen", 8)}
