@@ -831,7 +831,11 @@ _UNRATED: Final = re.compile(
 _REQUEST: Final = re.compile(
     r"\b(?:salva|salve|salvar|guarda|anota|apaga|apague|deleta|remove|lembra|lembre|lista|"
     r"mostra|procura|busca|onde|quanto|quantos|quantas|qual|quais|save|add|delete|remind|list|"
-    r"show|find|search|where|which|how many|what)\b"
+    r"show|find|search|where|how many|manda|envia|send|muda|troca|edita|edit|change|"
+    r"cancela|cancel|desfaz|undo|sugere|suggest|recomenda|recommend|indica|compra|buy)\b"
+    # an imperative to the bot: "me passa o link", "me diz"; "send me", "give me" ("me
+    # enganei", "me confundi" are no request)
+    r"|\bme\s+(?:\w*[ae]|diz)\b|\b(?:send|give|get|tell)\s+me\b"
 )
 _SET_VERB: Final = re.compile(
     r"^(?P<what>.+?)\s+(?:(?:eu|a gente|nos|i|we)\s+)?(?:(?P<not>(?:ainda\s+)?nao)\s+)?"
@@ -2217,6 +2221,7 @@ def _aside(part: str) -> bool:
     return (
         len(part.split()) <= 6
         and not _MORE_THAN_COMMENT.search(part)
+        and not _REQUEST.search(part)
         and (re.search(_SEE_VERBS, part) is None)
     )
 

@@ -199,3 +199,13 @@ async def test_a_list_said_before_its_verb_is_marked_whole(db: Database) -> None
         await lembra.say("salva os filmes Aftersun, Tár e Nope")
         await lembra.say("aftersun, tár e nope eu já vi, nota 8 pra todos")
         assert set((await _states(lembra)).values()) == {("seen", 8)}
+
+
+def test_a_second_request_beside_a_mark_is_no_aside() -> None:
+    for said in (
+        "vi heat, me manda o trailer",
+        "watched heat, send me the ronin link",
+        "e o ronin tb, me lembra amanhã",
+    ):
+        assert read(said) is None, said
+    assert read("hmm, me enganei, ronin eu ainda não vi. desmarca") is not None
