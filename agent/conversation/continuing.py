@@ -62,9 +62,6 @@ async def act(
         again = await reminding.continued(deps, turn, message)
         if again is not None:
             return Continued(again, None)
-    rating: int | None = None
-    if last is not None and last.action == "mark_seen":  # "e Duna tb, nota 9": rated too
-        message, rating = watchlist.rating_after(message)
     cont = read_continuation(message)
     read = watchlist.read(message)
     if isinstance(read, watchlist.MarkRequest) and read.carried and last is not None:
@@ -100,9 +97,9 @@ async def act(
             reply = await _list(deps, turn, cont, last)
         case "show":
             reply = await _show(deps, turn, cont)
-        case "mark_seen" | "mark_unseen":  # "e Interestelar também" after "já vi Duna"
-            reply = await _mark(
-                deps, turn, cont, "seen" if last.action == "mark_seen" else "unseen", rating
+        case "mark_seen" | "mark_unseen":  # "e o próximo tb" (a title or a line: watching.py)
+            reply = await _mark_line(
+                deps, turn, cont, "seen" if last.action == "mark_seen" else "unseen"
             )
         case "where":  # "and The Office?" after where-to-watch (issue 44)
             reply = await _where(deps, turn, cont)
@@ -233,25 +230,6 @@ async def _list(deps: Deps, turn: Turn, cont: Continuation, last: shelves.Last) 
     return await listing.list_reply(deps, turn, args)
 
 
-async def _mark(
-    deps: Deps, turn: Turn, cont: Continuation, state: MarkTo, rating: int | None = None
-) -> Reply | None:
-    """ "e Interestelar também", "and Dune too" after a mark: the same mark for that title
-    ("Dune too, 9/10": with that rating)."""
-    words = fold(cont.title).split()
-    if cont.period or "?" in (turn.incoming.text or ""):
-        return None
-    if cont.next or cont.other:  # "e o próximo tb", "e o outro também": that line
-        return await _mark_line(deps, turn, cont, state)
-    if (ref := read_reference(cont.rest)) is not None:  # "e o 3 tb": that line
-        if ref.action != "show" or not ref.bare:
-            return None
-        return await watching.mark_named(deps, turn, "", state, None, target=ref.target)
-    if not words or len(words) > MAX_TITLE_WORDS:
-        return None
-    return await watching.mark_named(deps, turn, cont.title, state, cont.type, rating=rating)
-
-
 async def _where(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:
     """ "and The Office?", "e a série Dark?" after where-to-watch: where that title streams."""
     title = cont.title
@@ -266,7 +244,7 @@ async def _where(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:
 async def _mark_line(deps: Deps, turn: Turn, cont: Continuation, to: MarkTo) -> Reply | None:
     """ "e o próximo tb", "e o outro também" after a mark: that line marked too."""
     current = shelves.shown(turn)
-    if current is None or "?" in (turn.incoming.text or ""):
+    if current is None or cont.period or "?" in (turn.incoming.text or ""):
         return None
     focus = current.focus
     found: shelves.Entry | None = None

@@ -50,7 +50,6 @@ from agent.understanding.watchlist import (
     WATCHABLE,
     ListRequest,
     MarkRequest,
-    MarkState,
     Period,
     SaveNamed,
     StateQuestion,
@@ -259,25 +258,6 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     reply = outcome_reply(turn, outcome, days_ago=request.days_ago)
     shelves.did(turn, f"mark_{to}", item.type)  # "e Interestelar também" marks it too
     return reply
-
-
-async def mark_named(
-    deps: Deps,
-    turn: Turn,
-    title: str,
-    state: str,
-    item_type: ItemType | None,
-    target: Target | None = None,
-    *,
-    rating: int | None = None,
-) -> Reply | None:
-    """ "e Interestelar também", "e o 3 tb" right after a mark: the same mark for it."""
-    if state not in ("seen", "unseen"):
-        return None
-    to: MarkState = "seen" if state == "seen" else "unseen"
-    if target is not None:
-        return await _mark(deps, turn, MarkRequest(to, target=target, type=target.type))
-    return await _mark(deps, turn, MarkRequest(to, title=title, type=item_type, rating=rating))
 
 
 async def mark_entry(deps: Deps, turn: Turn, entry: shelves.Entry, to: MarkTo) -> Reply:

@@ -859,6 +859,7 @@ class _Clause:
     # a mark that names several before its verb ("barbie e oppenheimer já vi"): the short
     # clauses before it are the start of that list ("duna, barbie e oppenheimer já vi")
     leads: bool = False
+    type: ItemType | None = None  # "e a série Dark tb": the type a continuation names
 
 
 def read_mark_clauses(text: str) -> MarkRequest | None:
@@ -895,7 +896,8 @@ def _joined(clauses: list[_Clause]) -> MarkRequest | None:
     if named:
         refs = [r for r in refs if not (isinstance(r, Target) and r.kind == "pronoun")]
     ratings = {c.rating for c in clauses if c.rating is not None}
-    if len(ratings) > 1 or len(refs) > MAX_REFS:
+    types = {c.type for c in clauses if c.type is not None}
+    if len(ratings) > 1 or len(types) > 1 or len(refs) > MAX_REFS:
         return None
     rating = next(iter(ratings), None)
     base = marks[0] if marks else MarkRequest("seen")
@@ -915,6 +917,7 @@ def _joined(clauses: list[_Clause]) -> MarkRequest | None:
         rated = None
     common = MarkRequest(
         state,
+        type=next(iter(types), base.type),
         days_ago=days,
         rating=rated,
         comment=comment if state == "seen" else "",
@@ -925,7 +928,7 @@ def _joined(clauses: list[_Clause]) -> MarkRequest | None:
         one = refs[0]
         if isinstance(one, Target):
             return replace(common, target=one, type=one.type)
-        return replace(common, title=one, type=base.type, anchored=True)
+        return replace(common, title=one, anchored=True)
     return replace(common, refs=tuple(refs))
 
 
@@ -984,12 +987,13 @@ def _clause(part: str) -> _Clause | None:
             and (len(refs) > 1 or " e " in f" {first} " or " and " in f" {first} ")
         )
         return _Clause(mark=replace(marked, refs=()), refs=refs, rating=marked.rating, leads=leads)
+    more = read_continuation(part)  # no verb of its own ("and the show X too" names a type)
+    if more is not None and _TOO.search(norm) and not (more.other or more.next or more.period):
+        rest = _Said.of(more.title if more.type else more.rest)  # "e a série Dark tb": Dark
+        refs = _refs_of(rest, 0, len(rest.norm))
+        return _Clause(refs=refs, carried=True, type=more.type) if refs else None
     if _REQUEST.search(norm) or len(norm.split()) > MAX_ASIDE_WORDS:
         return None
-    more = read_continuation(part)
-    if more is not None and _TOO.search(norm) and not (more.other or more.next or more.period):
-        refs = _refs_of(_Said.of(more.rest), 0, len(_Said.of(more.rest).norm))
-        return _Clause(refs=refs, carried=True) if refs else None
     if re.search(r"\s(?:e|and|&)\s", f" {norm} ") and len(norm.split()) <= MAX_TITLE_WORDS:
         # "parasita e dark", after "já vi interestelar,": the list goes on
         how = _HOW_MUCH_END.search(norm)  # "ronin and heat already"
@@ -2241,17 +2245,6 @@ def speaks_of_seeing(text: str) -> bool:
     """Whether `text` says something was seen, read or rated ("Duna eu vi", "nota 8",
     "unmark it"), so marking may be what it asks."""
     return _SEEING.search(_Said.of(text[:300]).norm) is not None
-
-
-def rating_after(text: str) -> tuple[str, int | None]:
-    """`text` without a last clause that only gives a rating ("Duna tb, nota 9" ->
-    ("Duna tb", 9)); `text` as it is and None when it ends in no such clause."""
-    head, comma, last = text.rstrip(" .!").rpartition(",")
-    part = _Said.of(last).norm
-    m = _RATING.search(f" {part} ") if comma and head.strip() else None
-    if m is None or m.group(0).strip() != part:
-        return text, None
-    return head, _rating(part)
 
 
 def _rating(part: str) -> int | None:
