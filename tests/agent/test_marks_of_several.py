@@ -209,3 +209,13 @@ def test_a_second_request_beside_a_mark_is_no_aside() -> None:
     ):
         assert read(said) is None, said
     assert read("hmm, me enganei, ronin eu ainda não vi. desmarca") is not None
+
+
+def test_each_name_of_a_list_must_be_the_users() -> None:
+    from agent.planning.grounding import FieldRule, Sources, grounded
+
+    sources = Sources()
+    sources.add("i watched heat and ronin")
+    rule = FieldRule("query", "some_word", False)
+    assert grounded(rule, ["heat", "ronin"], sources)
+    assert not grounded(rule, ["heat", "casablanca"], sources)
