@@ -355,7 +355,7 @@ async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
     if len(kept) != len(current.entries):
         return None
     turn.facts.apply_rule("shelf_reference")
-    return await _mark_items(deps, turn, request, kept)
+    return await _mark_items(deps, turn, request, kept, shelve=False)
 
 
 async def _mark_refs(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
@@ -388,9 +388,11 @@ async def _mark_refs(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
             items.append(one)
     if not items:
         return None
-    if any(isinstance(ref, Target) for ref in request.refs):
+    lines = any(isinstance(ref, Target) for ref in request.refs)
+    if lines:
         turn.facts.apply_rule("shelf_reference")
-    return await _mark_items(deps, turn, replace(request, state=state), items)
+    # lines of a list leave the list shown ("o 2 e o 3", then "e o 4 tb"); titles become it
+    return await _mark_items(deps, turn, replace(request, state=state), items, shelve=not lines)
 
 
 async def _referred(
@@ -440,9 +442,10 @@ async def _saved_two(deps: Deps, turn: Turn, current: shelves.Shown | None) -> l
 
 
 async def _mark_items(
-    deps: Deps, turn: Turn, request: MarkRequest, items: Sequence[ItemDoc]
+    deps: Deps, turn: Turn, request: MarkRequest, items: Sequence[ItemDoc], *, shelve: bool = True
 ) -> Reply:
-    """Each of `items` marked as `request` says, one reply naming them all."""
+    """Each of `items` marked as `request` says, one reply naming them all; with `shelve`,
+    they become what "o 2" and "desfaz" name."""
     to: MarkTo = "unseen" if request.state == "unseen" else "seen"
     at = seen_at(turn.now_ms, request.days_ago)
     lines: list[str] = []
@@ -457,7 +460,8 @@ async def _mark_items(
         reply = outcome_reply(turn, outcome, days_ago=request.days_ago)
         lines += [line for line in reply.text.splitlines() if line not in lines]
     assert reply is not None
-    shelves.show_items(turn, items)  # "desfaz", "onde assistir o 2" name them now
+    if shelve:
+        shelves.show_items(turn, items)  # "onde assistir o 2" names them now
     shelves.did(turn, f"mark_{to}")
     return replace(reply, text="\n".join(lines))
 

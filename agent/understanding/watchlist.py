@@ -1051,6 +1051,8 @@ def _set_mark(said: _Said) -> MarkRequest | None:
     refs = _refs_of(said, start, end)
     if len(refs) >= 2:
         return MarkRequest(state, refs=refs)
+    if refs and isinstance(refs[0], Target) and refs[0].kind == "pronoun":
+        return MarkRequest(state, target=refs[0])  # "this one i've seen already"
     # one title the single readers declined only for its first word ("i saw la la land
     # ages ago"): certain only as one item of the list
     title = _loose_title(said, start, end)

@@ -219,3 +219,23 @@ def test_each_name_of_a_list_must_be_the_users() -> None:
     rule = FieldRule("query", "some_word", False)
     assert grounded(rule, ["heat", "ronin"], sources)
     assert not grounded(rule, ["heat", "casablanca"], sources)
+
+
+async def test_lines_marked_leave_the_list_shown_for_the_next_line(db: Database) -> None:
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("save the movies Heat, Ronin, Collateral and Thief")
+        await lembra.say("show my movies")
+        await lembra.say("i've seen the first and the last")
+        more = await lembra.say("watched 2 and 3 too")
+        assert "Ronin" in more.text
+        assert "Collateral" in more.text
+        assert {s for s, _ in (await _states(lembra)).values()} == {"seen"}
+
+
+async def test_this_one_after_a_pick_in_english(db: Database) -> None:
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("save the movies Heat and Ronin")
+        picked = await lembra.say("what should i watch tonight?")
+        top = picked.text.splitlines()[1].split(". ", 1)[1].split(" —")[0]
+        await lembra.say("this one i've seen already, 9/10")
+        assert (await _states(lembra))[top] == ("seen", 9)
