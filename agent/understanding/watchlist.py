@@ -814,7 +814,8 @@ def _typed_title(
 MAX_CLAUSES: Final = 6
 MAX_REFS: Final = 5
 MAX_ASIDE_WORDS: Final = 10
-_CLAUSE: Final = re.compile(r"[^,;.!]+")
+# a clause ends at punctuation, or before "mas" / "but" ("e dark tb mas sem nota")
+_CLAUSE: Final = re.compile(r"(?:[^,;.!\s]|\s(?!\s*(?:mas|but|porem|porém)\s))+", re.IGNORECASE)
 # words that may stand beside a rating: "mas esse só nota 6", "7/10 i think", "i'd say 8"
 _HEDGES: Final = frozenset(
     "mas but e and esse essa este esta ele ela it this that one so just only eu i d id would "
@@ -966,6 +967,8 @@ def _clause(part: str) -> _Clause | None:
     norm = said.norm
     if not norm:
         return _Clause()
+    if _CONTRAST.match(norm):
+        return None  # "mas dormi", "but i gave up": seen only in part is no certain mark
     if (rated := _clause_rating(norm)) is not None:
         return _Clause(rating=rated)
     if _UNRATED.match(norm):

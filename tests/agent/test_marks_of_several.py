@@ -239,3 +239,18 @@ async def test_this_one_after_a_pick_in_english(db: Database) -> None:
         top = picked.text.splitlines()[1].split(". ", 1)[1].split(" —")[0]
         await lembra.say("this one i've seen already, 9/10")
         assert (await _states(lembra))[top] == ("seen", 9)
+
+
+async def test_a_continuation_with_but_no_score_then_an_unmark(db: Database) -> None:
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("salva as séries Dark e Ozark")
+        await lembra.say("terminei ozark ontem, nota 9")
+        await lembra.say("e dark tb mas sem nota")
+        assert (await _states(lembra))["Dark"] == ("seen", None)
+        await lembra.say("opa, errei, dark eu ainda não vi não. desmarca")
+        assert await _states(lembra) == {"Dark": ("to_see", None), "Ozark": ("seen", 9)}
+
+
+def test_seen_only_in_part_is_no_mark_by_clauses() -> None:
+    for said in ("e dark tb mas dormi no meio", "and heat too, but i gave up halfway"):
+        assert read(said) is None, said
