@@ -906,12 +906,13 @@ def _joined(clauses: list[_Clause]) -> MarkRequest | None:
     if rating is not None and state == "unseen":
         return None
     if any(m.both or m.every for m in marks):
-        if len(marks) > 1 and named or refs and named:
+        if named:
             return None  # "os dois" beside titles: not one reading
         return replace(base, rating=rating if rating is not None else base.rating)
     if not refs:
         return None
-    comment = ", ".join(c.aside for c in clauses if c.aside)[:MAX_COMMENT]
+    said = [m.comment for m in marks if m.comment] + [c.aside for c in clauses if c.aside]
+    comment = ", ".join(said)[:MAX_COMMENT]
     days = max((m.days_ago for m in marks), default=0)
     rated = rating if rating is not None else base.rating
     if any(c.unrated for c in clauses):
