@@ -412,14 +412,15 @@ async def _referred(
         return [one] if one is not None else None
     found = await resolve(deps, turn, query=ref, item_type=item_type, prefer=prefer)
     if isinstance(found, ItemDoc):
-        return [found]
+        # "já vi dark" never names a note ("e as séries dark e the office tb", saved as one)
+        return [found] if found.type in prefer or found.type == "link" else None
     parts = [p.strip() for p in _PARTS.split(ref) if p.strip()]
     if not isinstance(found, NotFound) or len(parts) < 2:
         return None
     items: list[ItemDoc] = []
     for part in parts:
         each = await resolve(deps, turn, query=part, item_type=item_type, prefer=prefer)
-        if not isinstance(each, ItemDoc):
+        if not isinstance(each, ItemDoc) or not (each.type in prefer or each.type == "link"):
             return None
         items.append(each)
     return items

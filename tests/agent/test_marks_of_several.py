@@ -254,3 +254,12 @@ async def test_a_continuation_with_but_no_score_then_an_unmark(db: Database) -> 
 def test_seen_only_in_part_is_no_mark_by_clauses() -> None:
     for said in ("e dark tb mas dormi no meio", "and heat too, but i gave up halfway"):
         assert read(said) is None, said
+
+
+async def test_a_see_verb_never_marks_a_note_among_several(db: Database) -> None:
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("salva os filmes Aftersun e Nope")
+        await lembra.say("anota: ver a série Severance com a Bia")
+        await lembra.say("desses já vi aftersun, nope e severance")
+        items = await lembra.items()
+        assert not any(i.done for i in items)
