@@ -76,11 +76,12 @@ async def act(
             if isinstance(outcome, Saved | Failed):
                 turn.facts.apply_rule("continued:save")
                 return Continued(outcomes.saved_reply(turn, outcome), None)
-    rating: int | None = None
-    if last is not None and last.action == "mark_seen":  # "e Duna tb, nota 9": rated too
-        message, rating = watchlist.rating_after(message)
     cont = read_continuation(message)
-    if cont is None or last is None or watchlist.read(message) is not None:
+    read = watchlist.read(message)
+    if isinstance(read, watchlist.MarkRequest) and read.carried and last is not None:
+        # "e o corra tb, mas esse só nota 6" carries a mark, and only a mark (watching.py)
+        read = read if last.action in ("mark_seen", "mark_unseen") else None
+    if cont is None or last is None or read is not None:
         return None  # "maratonei dark tb" marks, "ok what's left now" lists (issue 44)
     if last.action == "reminders":  # "e amanhã?" after "o que tenho hoje?": that day's
         asked = read_ask(f"tenho lembretes {cont.rest.strip(' ?')}?")
@@ -110,9 +111,9 @@ async def act(
             reply = await _list(deps, turn, cont, last)
         case "show":
             reply = await _show(deps, turn, cont)
-        case "mark_seen" | "mark_unseen":  # "e Interestelar também" after "já vi Duna"
-            reply = await _mark(
-                deps, turn, cont, "seen" if last.action == "mark_seen" else "unseen", rating
+        case "mark_seen" | "mark_unseen":  # "e o próximo tb" (a title or a line: watching.py)
+            reply = await _mark_line(
+                deps, turn, cont, "seen" if last.action == "mark_seen" else "unseen"
             )
         case "where":  # "and The Office?" after where-to-watch (issue 44)
             reply = await _where(deps, turn, cont)
@@ -261,25 +262,6 @@ async def _list(deps: Deps, turn: Turn, cont: Continuation, last: shelves.Last) 
     return await listing.list_reply(deps, turn, args)
 
 
-async def _mark(
-    deps: Deps, turn: Turn, cont: Continuation, state: MarkTo, rating: int | None = None
-) -> Reply | None:
-    """ "e Interestelar também", "and Dune too" after a mark: the same mark for that title
-    ("Dune too, 9/10": with that rating)."""
-    words = fold(cont.title).split()
-    if cont.period or "?" in (turn.incoming.text or ""):
-        return None
-    if cont.next or cont.other:  # "e o próximo tb", "e o outro também": that line
-        return await _mark_line(deps, turn, cont, state)
-    if (ref := read_reference(cont.rest)) is not None:  # "e o 3 tb": that line
-        if ref.action != "show" or not ref.bare:
-            return None
-        return await watching.mark_named(deps, turn, "", state, None, target=ref.target)
-    if not words or len(words) > MAX_TITLE_WORDS:
-        return None
-    return await watching.mark_named(deps, turn, cont.title, state, cont.type, rating=rating)
-
-
 async def _where(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:
     """ "and The Office?", "e a série Dark?" after where-to-watch: where that title streams;
     "and where's X?" asks it of X (the question's own words are no part of the title)."""
@@ -298,7 +280,7 @@ async def _where(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:
 async def _mark_line(deps: Deps, turn: Turn, cont: Continuation, to: MarkTo) -> Reply | None:
     """ "e o próximo tb", "e o outro também" after a mark: that line marked too."""
     current = shelves.shown(turn)
-    if current is None or "?" in (turn.incoming.text or ""):
+    if current is None or cont.period or "?" in (turn.incoming.text or ""):
         return None
     focus = current.focus
     found: shelves.Entry | None = None

@@ -69,14 +69,20 @@ def _group(events: Sequence[LedgerDoc], newest: int, cancelled: set[str]) -> lis
     """The newest effect's events: every undoable one its update recorded (an import's items,
     notes and reminders, a message that saved several things)."""
     head = events[newest]
-    update = head.payload.get("update_id")
+    update = _update_of(head)
     group = [head]
     for event in reversed(events[:newest]):
-        if update is None or event.payload.get("update_id") != update:
+        if update is None or _update_of(event) != update:
             break
         if event.type in UNDOABLE and event.hash not in cancelled:
             group.insert(0, event)
     return group
+
+
+def _update_of(event: LedgerDoc) -> object:
+    """The message an event came from: its update, or the turn that recorded it (a mark)."""
+    update = event.payload.get("update_id")
+    return update if update is not None else event.payload.get("turn")
 
 
 async def _swap(deps: Deps, turn: Turn, group: list[LedgerDoc]) -> inverses.Swap | None:

@@ -31,6 +31,7 @@ from agent.tools.base import (
     Found,
     MarkChoice,
     Marked,
+    MarkedMany,
     NotFound,
     Outcome,
     Suggested,
@@ -49,7 +50,6 @@ from agent.understanding.watchlist import (
     WATCHABLE,
     ListRequest,
     MarkRequest,
-    MarkState,
     Period,
     SaveNamed,
     StateQuestion,
@@ -86,6 +86,8 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
     turn.facts.apply_rule("watchlist_in_code")
     if isinstance(request, MarkRequest) and request.also_seen:
         return await _swap(deps, turn, request)
+    if isinstance(request, MarkRequest) and (request.refs or request.carried):
+        return await _mark_refs(deps, turn, request)
     if isinstance(request, MarkRequest) and (request.both or request.every):
         return await _mark_both(deps, turn, request)
     if isinstance(request, MarkRequest):
@@ -216,6 +218,9 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     args: dict[str, object] = {"state": to, "rating": request.rating}
     item: ItemDoc | None = None
     if request.target is not None:
+        last = shelves.last_action(turn)
+        if request.target.kind == "pronoun" and last is not None and last.named:
+            return None  # "put it as watched" after a title off the list: that title's
         entry = _entry(turn, request.target)
         if isinstance(entry, str) and request.bare:
             return None  # "assisti agora e amei" with nothing in focus: the planner's
@@ -236,7 +241,7 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
         args["query"] = request.title
         if isinstance(found, NotFound) and _several(request.title):
             # "já vi coringa e oppenheimer": each a title of the list, or the planner's
-            several = await _mark_several(deps, turn, request, prefer)
+            several = await _mark_several(deps, turn, request)
             if several is not None:
                 return several
             return await _offer_seen(deps, turn, request, args, found)
@@ -303,25 +308,6 @@ async def _offer_seen(
     if offered is not None:
         incode.record(turn, "mark_item", args, found)
     return offered
-
-
-async def mark_named(
-    deps: Deps,
-    turn: Turn,
-    title: str,
-    state: str,
-    item_type: ItemType | None,
-    target: Target | None = None,
-    *,
-    rating: int | None = None,
-) -> Reply | None:
-    """ "e Interestelar também", "e o 3 tb" right after a mark: the same mark for it."""
-    if state not in ("seen", "unseen"):
-        return None
-    to: MarkState = "seen" if state == "seen" else "unseen"
-    if target is not None:
-        return await _mark(deps, turn, MarkRequest(to, target=target, type=target.type))
-    return await _mark(deps, turn, MarkRequest(to, title=title, type=item_type, rating=rating))
 
 
 async def mark_entry(deps: Deps, turn: Turn, entry: shelves.Entry, to: MarkTo) -> Reply:
@@ -394,38 +380,13 @@ _CIRCUMSTANCE = re.compile(
 )
 
 
-async def _mark_several(
-    deps: Deps, turn: Turn, request: MarkRequest, prefer: tuple[ItemType, ...]
-) -> Reply | None:
-    """ "já vi coringa e oppenheimer": every part one item of the list, each marked; the
-    planner's when any part is not certainly one item."""
+async def _mark_several(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
+    """ "já vi coringa e oppenheimer", "vi o 1 e o 3": each part a reference (_mark_refs)."""
     parts = [p.strip() for p in _PARTS.split(request.title) if p.strip()]
     if not 2 <= len(parts) <= MAX_SEVERAL:
         return None
-    items: list[ItemDoc] = []
-    for part in parts:
-        line = shelf_target(part)  # "vi o 1 e o 3": lines of what was just shown
-        if line is not None:
-            entry = _entry(turn, line)
-            one = (
-                None
-                if isinstance(entry, str)
-                else await deps.db.items.get(turn.user_id, entry.item_id)
-            )
-            if one is None or any(i.id == one.id for i in items):
-                return None
-            items.append(one)
-            continue
-        found = await resolve(deps, turn, query=part, item_type=request.type, prefer=prefer)
-        if isinstance(found, NotFound) and part is parts[-1]:  # "... e barbie this weekend"
-            cut = await _named_before(deps, turn, replace(request, title=part))
-            if cut == "unfinished":
-                return None
-            found, request = cut if cut is not None else (found, request)
-        if not isinstance(found, ItemDoc) or any(i.id == found.id for i in items):
-            return None
-        items.append(found)
-    return await _mark_items(deps, turn, request, items)
+    refs = tuple(shelf_target(part) or part for part in parts)
+    return await _mark_refs(deps, turn, replace(request, title="", refs=refs))
 
 
 async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
@@ -444,7 +405,75 @@ async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
     if len(kept) != len(current.entries):
         return None
     turn.facts.apply_rule("shelf_reference")
-    return await _mark_items(deps, turn, request, kept)
+    return await _mark_items(deps, turn, request, kept, shelve=False)
+
+
+async def _mark_refs(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
+    """ "o primeiro e o último eu já vi", "desses já vi X, Y e Z", "and coco too, no score"
+    after a mark: every reference one item of the list or a line just shown, each marked,
+    one reply; the planner's when any is not certain, or a continuation follows no mark."""
+    state = request.state
+    if request.carried:
+        last = shelves.last_action(turn)
+        if last is None or last.action not in ("mark_seen", "mark_unseen"):
+            return None
+        state = "seen" if last.action == "mark_seen" else "unseen"
+        if state == "unseen" and (request.rating is not None or request.comment):
+            return None
+    prefer: tuple[ItemType, ...] = ("link", "note") if request.reading else WATCHABLE
+    items: list[ItemDoc] = []
+    for ref in request.refs:
+        found = await _referred(deps, turn, ref, request.type, prefer)
+        if found is None and isinstance(ref, str) and ref is request.refs[-1]:
+            # "... e barbie this weekend": the words after the last title say when or how
+            cut = await _named_before(deps, turn, replace(request, title=ref, refs=()))
+            if cut is None or cut == "unfinished":
+                return None
+            found, request = [cut[0]], replace(cut[1], title="", refs=request.refs)
+        if found is None:
+            return None
+        for one in found:
+            if any(i.id == one.id for i in items) or (state == "unseen" and not one.done):
+                return None  # named twice, or nothing to unmark: not a mark this is sure of
+            items.append(one)
+    if not items:
+        return None
+    lines = any(isinstance(ref, Target) for ref in request.refs)
+    if lines:
+        turn.facts.apply_rule("shelf_reference")
+    # lines of a list leave the list shown ("o 2 e o 3", then "e o 4 tb"); titles become it
+    return await _mark_items(deps, turn, replace(request, state=state), items, shelve=not lines)
+
+
+async def _referred(
+    deps: Deps,
+    turn: Turn,
+    ref: str | Target,
+    item_type: ItemType | None,
+    prefer: tuple[ItemType, ...],
+) -> list[ItemDoc] | None:
+    """The items one reference names: a line just shown, or a title of the list (titles
+    joined by "e" when the whole is none); None when it names none certainly."""
+    if isinstance(ref, Target):
+        entry = _entry(turn, ref)
+        one = (
+            None if isinstance(entry, str) else await deps.db.items.get(turn.user_id, entry.item_id)
+        )
+        return [one] if one is not None else None
+    found = await resolve(deps, turn, query=ref, item_type=item_type, prefer=prefer)
+    if isinstance(found, ItemDoc):
+        # "já vi dark" never names a note ("e as séries dark e the office tb", saved as one)
+        return [found] if found.type in prefer or found.type == "link" else None
+    parts = [p.strip() for p in _PARTS.split(ref) if p.strip()]
+    if not isinstance(found, NotFound) or len(parts) < 2:
+        return None
+    items: list[ItemDoc] = []
+    for part in parts:
+        each = await resolve(deps, turn, query=part, item_type=item_type, prefer=prefer)
+        if not isinstance(each, ItemDoc) or not (each.type in prefer or each.type == "link"):
+            return None
+        items.append(each)
+    return items
 
 
 async def _saved_two(deps: Deps, turn: Turn, current: shelves.Shown | None) -> list[ItemDoc] | None:
@@ -464,22 +493,26 @@ async def _saved_two(deps: Deps, turn: Turn, current: shelves.Shown | None) -> l
 
 
 async def _mark_items(
-    deps: Deps, turn: Turn, request: MarkRequest, items: Sequence[ItemDoc]
+    deps: Deps, turn: Turn, request: MarkRequest, items: Sequence[ItemDoc], *, shelve: bool = True
 ) -> Reply:
-    """Each of `items` marked as `request` says, one reply naming them all."""
+    """Each of `items` marked as `request` says, one reply naming them all; with `shelve`,
+    they become what "o 2" and "desfaz" name."""
     to: MarkTo = "unseen" if request.state == "unseen" else "seen"
     at = seen_at(turn.now_ms, request.days_ago)
     lines: list[str] = []
     reply: Reply | None = None
+    comment = request.comment or None
     for item in items:
-        outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at)
-        incode.record(turn, "mark_item", {"item_id": item.id, "state": to}, outcome)
+        outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at, comment=comment)
+        args = {"item_id": item.id, "state": to, "rating": request.rating, "comment": comment}
+        incode.record(turn, "mark_item", args, outcome)
         if isinstance(outcome, Marked) and outcome.changed:
             turn.tools_executed.append("mark_item")
         reply = outcome_reply(turn, outcome, days_ago=request.days_ago)
         lines += [line for line in reply.text.splitlines() if line not in lines]
     assert reply is not None
-    shelves.show_items(turn, items)  # "desfaz", "onde assistir o 2" name them now
+    if shelve:
+        shelves.show_items(turn, items)  # "onde assistir o 2" names them now
     shelves.did(turn, f"mark_{to}")
     return replace(reply, text="\n".join(lines))
 
@@ -534,6 +567,9 @@ async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
     item: ItemDoc | None = None
     args: dict[str, object] = {"country": request.country}
     if request.target is not None:
+        last = shelves.last_action(turn)
+        if request.target.kind == "pronoun" and last is not None and last.named:
+            return None  # "put it as watched" after a title off the list: that title's
         entry = _entry(turn, request.target)
         if isinstance(entry, str) and request.paid:
             return None  # "e pra alugar?" with no title in focus: the planner's
@@ -663,6 +699,11 @@ def outcome_reply(turn: Turn, outcome: Outcome, *, days_ago: int = 0) -> Reply:
     lang = turn.language
     if isinstance(outcome, Marked):
         return _marked_reply(turn, outcome, days_ago)
+    if isinstance(outcome, MarkedMany):  # one reply naming every item
+        replies = [_marked_reply(turn, one, days_ago) for one in outcome.marks]
+        lines = [line for reply in replies for line in reply.text.splitlines()]
+        shelves.show_items(turn, [one.item for one in outcome.marks])  # "desfaz", "o 2"
+        return replace(replies[-1], text="\n".join(dict.fromkeys(lines)))
     if isinstance(outcome, MarkChoice):
         turn.facts.ambiguity = "unresolved"
         entries = shelves.show_items(turn, outcome.items)
@@ -794,8 +835,8 @@ def _suggested_reply(turn: Turn, outcome: Suggested) -> Reply:
     heading = "suggest_heading_instead" if outcome.instead_of is not None else "suggest_heading"
     lines.append(text(heading, lang))
     entries = shelves.show_items(turn, [p.item for p in outcome.picks])
-    # the first pick is the answer: "esse eu já vi", "where's it streaming?" name it
-    shelves.point_at(turn, outcome.picks[0].item)
+    top = entries[0]  # the pick: "esse eu já vi" after "algo curtinho?" names it
+    shelves.point(turn, top.item_id, top.label, top.type)
     for entry, pick in zip(entries, outcome.picks, strict=True):
         why: list[str] = [g.lower() if lang == "pt" else g for g in pick.genres]
         if pick.minutes and pick.item.type == "tv_show":

@@ -258,7 +258,9 @@ def missing_words(value: str, sources: Sources) -> list[str]:
 
 
 def grounded(rule: FieldRule, value: Any, sources: Sources) -> bool:
-    """Whether one argument value is backed by the sources."""
+    """Whether one argument value is backed by the sources (a list: each of its values)."""
+    if isinstance(value, list):  # mark_item's several names: each one the user's
+        return bool(value) and all(grounded(rule, one, sources) for one in value)
     if rule.kind == "url":
         normalized = _normalized(str(value))
         if normalized is None:  # not a link we take: the tool says why, if the user wrote it

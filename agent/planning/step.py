@@ -52,6 +52,7 @@ from agent.tools.base import (
     Listed,
     MarkChoice,
     Marked,
+    MarkedMany,
     NotFound,
     Outcome,
     PageFetched,
@@ -222,6 +223,14 @@ def outcome_payload(outcome: Outcome) -> dict[str, Any]:
             "state": outcome.item.current_state,
             "label": _data(item_label(outcome.item)),
         }
+    if isinstance(outcome, MarkedMany):
+        return {
+            "status": "marked",
+            "items": [
+                {"label": _data(item_label(m.item)), "state": m.item.current_state}
+                for m in outcome.marks
+            ],
+        }
     if isinstance(outcome, MarkChoice):
         return {
             "status": "awaiting_choice",
@@ -280,6 +289,8 @@ def shown_titles(outcome: Outcome) -> list[str]:
         return [label for _, label, _ in outcome.entries]
     if isinstance(outcome, Marked):
         return [outcome.item.title or ""]
+    if isinstance(outcome, MarkedMany):
+        return [m.item.title or "" for m in outcome.marks]
     if isinstance(outcome, MarkChoice):
         return [i.title or "" for i in outcome.items]
     if isinstance(outcome, WatchFound):

@@ -213,6 +213,13 @@ class Marked:
 
 
 @dataclass(frozen=True, slots=True)
+class MarkedMany:
+    """Several items marked by one `mark_item` call, each as its own mark would be."""
+
+    marks: tuple[Marked, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MarkChoice:
     """Several items answer to the name given to mark: the user says which."""
 
@@ -286,6 +293,7 @@ Outcome = (
     | Replied
     | Listed
     | Marked
+    | MarkedMany
     | MarkChoice
     | WatchFound
     | Suggested

@@ -12,7 +12,7 @@ for "adorei" is dropped, never stored.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Literal, Self
+from typing import Annotated, Final, Literal, Self
 
 from pydantic import Field, model_validator
 
@@ -22,6 +22,7 @@ from agent.deps import Deps
 from agent.tools.base import (
     MarkChoice,
     Marked,
+    MarkedMany,
     NotFound,
     Outcome,
     Replied,
@@ -41,9 +42,18 @@ MAX_CHOICES = 8
 DAY_MS = 24 * 3600 * 1000
 
 
+MAX_MARKED = 5  # items one call marks at most ("já vi X, Y e Z")
+ItemId = Annotated[str, Field(min_length=1, max_length=64)]
+Query = Annotated[str, Field(min_length=1, max_length=200)]
+
+
 class MarkItemArgs(ToolArgs):
-    item_id: str | None = Field(default=None, min_length=1, max_length=64)
-    query: str | None = Field(default=None, min_length=1, max_length=200)
+    """One item, or a few (a list of ids or of names), and the state they all take."""
+
+    item_id: ItemId | Annotated[list[ItemId], Field(min_length=1, max_length=MAX_MARKED)] | None = (
+        None
+    )
+    query: Query | Annotated[list[Query], Field(min_length=1, max_length=MAX_MARKED)] | None = None
     state: MarkTo
     rating: int | None = Field(default=None, ge=0, le=10)
     comment: str | None = Field(default=None, min_length=1, max_length=200)
@@ -53,6 +63,15 @@ class MarkItemArgs(ToolArgs):
         if (self.item_id is None) == (self.query is None):
             raise ValueError("give exactly one of item_id or query")
         return self
+
+    def named(self) -> list[tuple[str | None, str | None]]:
+        """Each item the call names, as (item_id, query)."""
+        if self.item_id is not None:
+            ids = [self.item_id] if isinstance(self.item_id, str) else self.item_id
+            return [(one, None) for one in ids]
+        assert self.query is not None
+        queries = [self.query] if isinstance(self.query, str) else self.query
+        return [(None, one) for one in queries]
 
 
 Resolved = ItemDoc | NotFound | UnknownItem | MarkChoice
@@ -174,6 +193,7 @@ async def mark(
         "from": before,
         "rated": rating is not None,
         "snapshot": snapshot,
+        "turn": turn.turn_id,  # the marks of one message are one effect, with or without an update
     }
     await append_event(deps, turn, "item_marked", payload)
     return Marked(after, before, changed=True)
@@ -195,10 +215,20 @@ async def mark_item(ctx: ToolContext, args: MarkItemArgs) -> Outcome:
         comment = None  # a comment is the user's own words, never the model's
         turn.facts.apply_rule("ungrounded:comment")
     prefer: tuple[ItemType, ...] = ("link",) if args.state == "done" else WATCHABLE
-    found = await resolve(deps, turn, item_id=args.item_id, query=args.query, prefer=prefer)
-    if not isinstance(found, ItemDoc):
-        return found
-    return await mark(deps, turn, found, args.state, rating=rating, comment=comment)
+    items: list[ItemDoc] = []
+    for item_id, query in args.named():
+        found = await resolve(deps, turn, item_id=item_id, query=query, prefer=prefer)
+        if not isinstance(found, ItemDoc):
+            return found  # nothing is marked until every name is one item
+        if all(found.id != i.id for i in items):
+            items.append(found)
+    marks: list[Marked] = []
+    for item in items:
+        marked = await mark(deps, turn, item, args.state, rating=rating, comment=comment)
+        if not isinstance(marked, Marked):
+            return marked
+        marks.append(marked)
+    return marks[0] if len(marks) == 1 else MarkedMany(tuple(marks))
 
 
 def _said_in(words: str, message: str) -> bool:
@@ -229,7 +259,7 @@ MARK_TOOLS: tuple[Tool[ToolArgs], ...] = (
         "mark_item",
         MarkItemArgs,
         "low",
-        "Mark an item seen/read/done, or unseen.",
+        "Mark items seen/read/done, or unseen.",
         mark_item,
         {"query": "dune", "state": "seen"},
         facts=frozenset({"rating", "comment"}),  # what the user gave, or none

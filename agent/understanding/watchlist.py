@@ -64,6 +64,11 @@ class MarkRequest:
     # read loosely ("Duna já vi", "o que eu vi foi Duna"): certain only when the title is
     # one item of the user's list; the planner's otherwise
     anchored: bool = False
+    # several references, each a title as written or a shelf line ("o primeiro e o último",
+    # "interestelar, parasita e dark", "e o corra tb" after a mark): every one must name one
+    # item for the mark to be certain
+    refs: tuple[str | Target, ...] = ()
+    carried: bool = False  # no verb ("and coco too"): the state of the mark just made
 
 
 @dataclass(frozen=True, slots=True)
@@ -795,6 +800,317 @@ def _typed_title(
         start += lead.end() if lead.end() < len(obj) else 0
     title = said.title(start, end)
     return None if title is None else (title, item_type)
+
+
+# -- a mark read by its clauses -------------------------------------------------------------
+#
+# "desses já vi interestelar, parasita e dark", "o primeiro e o último eu já vi", "e o corra
+# tb, mas esse só nota 6", "i saw la la land ages ago, 7/10 i think, the ending wrecked me",
+# "oops, i was thinking of another one. mark it as not seen": each clause is a mark (a verb
+# and what it names), a continuation of the last mark ("and coco too"), a rating ("i'd say
+# 8", "no score"), the rest of a list of titles ("parasita e dark"), or a few words of the
+# user's own (a feeling, a reason); one clause of none of these, a question or a second
+# request declines the whole message.
+
+MAX_CLAUSES: Final = 6
+MAX_REFS: Final = 5
+MAX_ASIDE_WORDS: Final = 10
+# a clause ends at punctuation, or before "mas" / "but" ("e dark tb mas sem nota")
+_CLAUSE: Final = re.compile(r"(?:[^,;.!\s]|\s(?!\s*(?:mas|but|porem|porém)\s))+", re.IGNORECASE)
+# words that may stand beside a rating: "mas esse só nota 6", "7/10 i think", "i'd say 8"
+_HEDGES: Final = frozenset(
+    "mas but e and esse essa este esta ele ela it this that one so just only eu i d id would "
+    "acho que think guess maybe say diria dou daria dei give gave an a uma um nota rating score "
+    "tipo like uns umas about around tho though mais ou menos or de pra pro for to sure prob "
+    "probably talvez uns yeah sim well hmm pros pras todos todas dois duas both each all ambos "
+    "ambas cada".split()
+)
+_UNRATED: Final = re.compile(
+    r"^(?:(?:mas|but|e|and|so|just)\s+)?(?:no|sem|without|nao|nada de)\s+(?:(?:vou\s+)?(?:dar\s+)?)?"
+    r"(?:a\s+)?(?:score|nota|rating|grade|numero|number)(?:\s+(?:pra|for)\s+(?:ele|ela|it|this))?$"
+)
+# words of another request: a clause with one is no aside of a mark
+_REQUEST: Final = re.compile(
+    r"\b(?:salva|salve|salvar|guarda|anota|apaga|apague|deleta|remove|lembra|lembre|lista|"
+    r"mostra|procura|busca|onde|quanto|quantos|quantas|qual|quais|save|add|delete|remind|list|"
+    r"show|find|search|where|how many|manda|envia|send|muda|troca|edita|edit|change|"
+    r"cancela|cancel|desfaz|undo|sugere|suggest|recomenda|recommend|indica|compra|buy)\b"
+    # an imperative to the bot: "me passa o link", "me diz"; "send me", "give me" ("me
+    # enganei", "me confundi" are no request)
+    r"|\bme\s+(?:\w*[ae]|diz)\b|\b(?:send|give|get|tell)\s+me\b"
+)
+_SET_VERB: Final = re.compile(
+    r"^(?P<what>.+?)\s+(?:(?:eu|a gente|nos|i|we)\s+)?(?:(?P<not>(?:ainda\s+)?nao)\s+)?"
+    r"(?:ja\s+|already\s+|ve\s+|have\s+)*(?P<verb>" + _SEE_VERBS + r")(?:\s+(?:nao|ainda|yet))*$"
+    r"|^(?:(?:eu|a gente|nos|i|we)\s+)?(?:ja\s+|already\s+|ve\s+|have\s+)*(?P<verb2>"
+    + _SEE_VERBS
+    + r")\s+(?P<what2>.+)$"
+)
+_JOINED: Final = re.compile(r"\s*,\s*(?:(?:e|and)\s+)?|\s+(?:e|and|&)\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class _Clause:
+    mark: MarkRequest | None = None  # a mark with what it names
+    refs: tuple[str | Target, ...] = ()  # what a mark or a continuation names
+    carried: bool = False  # a continuation: no verb of its own
+    rating: int | None = None
+    unrated: bool = False
+    listed: bool = False  # titles alone, joined by "e"/"and": the end of a list
+    aside: str = ""  # the user's own words, as written
+    # a mark that names several before its verb ("barbie e oppenheimer já vi"): the short
+    # clauses before it are the start of that list ("duna, barbie e oppenheimer já vi")
+    leads: bool = False
+    type: ItemType | None = None  # "e a série Dark tb": the type a continuation names
+
+
+def read_mark_clauses(text: str) -> MarkRequest | None:
+    """The mark `text` asks for when read clause by clause (above), or None."""
+    raw = _FROM_THOSE.sub("", text.strip())
+    if not raw or len(raw) > 300 or "?" in raw or raw.startswith("/"):
+        return None
+    raw = _n_as_not(raw)
+    pieces = [m for m in _CLAUSE.finditer(raw) if m.group().strip()]
+    if not 1 <= len(pieces) <= MAX_CLAUSES:
+        return None
+    clauses = [_clause(m.group().strip()) for m in pieces]
+    if any(c is None for c in clauses):
+        return None
+    return _joined([c for c in clauses if c is not None])
+
+
+def _joined(clauses: list[_Clause]) -> MarkRequest | None:
+    """One mark from its clauses: their states agree, every reference said once, the rating
+    and the user's words kept; None when there is no mark or more than one reading."""
+    marks = [c.mark for c in clauses if c.mark is not None]
+    states = {m.state for m in marks}
+    carried = not marks and any(c.carried for c in clauses)
+    if len(states) > 1 or (not marks and not carried):
+        return None
+    clauses = _list_heads(clauses)
+    refs: list[str | Target] = []
+    named = False  # a clause named titles or lines, so a pronoun beside them repeats them
+    for at, clause in enumerate(clauses):
+        if clause.listed and not (refs and at > 0 and _names(clauses[at - 1])):
+            return None  # "parasita e dark" only ends a list a mark began
+        refs += [r for r in clause.refs if r not in refs]
+        named |= clause.refs != () and not _only_pronoun(clause.refs)
+    if named:
+        refs = [r for r in refs if not (isinstance(r, Target) and r.kind == "pronoun")]
+    ratings = {c.rating for c in clauses if c.rating is not None}
+    types = {c.type for c in clauses if c.type is not None}
+    if len(ratings) > 1 or len(types) > 1 or len(refs) > MAX_REFS:
+        return None
+    rating = next(iter(ratings), None)
+    base = marks[0] if marks else MarkRequest("seen")
+    state = base.state
+    if rating is not None and state == "unseen":
+        return None
+    if any(m.both or m.every for m in marks):
+        if named:
+            return None  # "os dois" beside titles: not one reading
+        return replace(base, rating=rating if rating is not None else base.rating)
+    if not refs:
+        return None
+    said = [m.comment for m in marks if m.comment] + [c.aside for c in clauses if c.aside]
+    comment = ", ".join(said)[:MAX_COMMENT]
+    days = max((m.days_ago for m in marks), default=0)
+    rated = rating if rating is not None else base.rating
+    if any(c.unrated for c in clauses):
+        rated = None
+    common = MarkRequest(
+        state,
+        type=next(iter(types), base.type),
+        days_ago=days,
+        rating=rated,
+        comment=comment if state == "seen" else "",
+        carried=carried,
+        reading=base.reading,
+    )
+    if len(refs) == 1 and not carried:
+        one = refs[0]
+        if isinstance(one, Target):
+            return replace(common, target=one, type=one.type)
+        return replace(common, title=one, anchored=True)
+    return replace(common, refs=tuple(refs))
+
+
+def _list_heads(clauses: list[_Clause]) -> list[_Clause]:
+    """`clauses` with the short asides right before a mark that leads with several titles
+    made titles of that list."""
+    kept = list(clauses)
+    for at, clause in enumerate(kept):
+        if not clause.leads:
+            continue
+        before = at - 1
+        while before >= 0 and kept[before].aside and _short(kept[before].aside):
+            kept[before] = _Clause(refs=(kept[before].aside,), listed=True)
+            before -= 1
+        if before < at - 1:  # the list's first title starts it
+            kept[before + 1] = replace(kept[before + 1], listed=False)
+    return kept
+
+
+def _short(words: str) -> bool:
+    return len(_spaced(words).split()) <= MAX_TITLE_WORDS
+
+
+def _names(clause: _Clause) -> bool:
+    return bool(clause.refs) and not _only_pronoun(clause.refs)
+
+
+def _only_pronoun(refs: tuple[str | Target, ...]) -> bool:
+    return all(isinstance(r, Target) and r.kind == "pronoun" for r in refs)
+
+
+def _clause(part: str) -> _Clause | None:
+    """What one clause of a mark is (see above), or None when it is none of these."""
+    said = _Said.of(part)
+    norm = said.norm
+    if not norm:
+        return _Clause()
+    if _CONTRAST.match(norm):
+        return None  # "mas dormi", "but i gave up": seen only in part is no certain mark
+    if (rated := _clause_rating(norm)) is not None:
+        return _Clause(rating=rated)
+    if _UNRATED.match(norm):
+        return _Clause(unrated=True)
+    marked = _read_mark(part) or _set_mark(said)
+    if marked is not None and marked.state == "seen" and _NEGATION.search(norm):
+        return None  # "vi tenet, nunca terminei": not a mark this reader is sure of
+    if marked is not None:
+        if marked.both or marked.every:
+            return _Clause(mark=marked)
+        ref: str | Target | None = marked.target if marked.target is not None else None
+        refs = marked.refs or ((ref,) if ref is not None else (marked.title,))
+        if marked.also_seen or marked.described:
+            return None
+        first = _spaced(refs[0]) if refs and isinstance(refs[0], str) else ""
+        leads = (
+            bool(first)
+            and norm.startswith(first)
+            and (len(refs) > 1 or " e " in f" {first} " or " and " in f" {first} ")
+        )
+        return _Clause(mark=replace(marked, refs=()), refs=refs, rating=marked.rating, leads=leads)
+    more = read_continuation(part)  # no verb of its own ("and the show X too" names a type)
+    if more is not None and _TOO.search(norm) and not (more.other or more.next or more.period):
+        rest = _Said.of(more.title if more.type else more.rest)  # "e a série Dark tb": Dark
+        refs = _refs_of(rest, 0, len(rest.norm))
+        return _Clause(refs=refs, carried=True, type=more.type) if refs else None
+    if _REQUEST.search(norm) or len(norm.split()) > MAX_ASIDE_WORDS:
+        return None
+    if re.search(r"\s(?:e|and|&)\s", f" {norm} ") and len(norm.split()) <= MAX_TITLE_WORDS:
+        # "parasita e dark", after "já vi interestelar,": the list goes on
+        how = _HOW_MUCH_END.search(norm)  # "ronin and heat already"
+        refs = _refs_of(said, 0, how.start() if how is not None else len(norm))
+        if refs and all(isinstance(r, str) for r in refs):
+            return _Clause(refs=refs, listed=True)
+    if _SEEING.search(norm) or re.match(r"(?:so|apenas|somente|only)\s+(?:o|a|the)\s", norm):
+        return None  # a verb of seeing this reader could not place; "só a Y" (a swap)
+    return _Clause(aside=part.strip(" -"))
+
+
+_NEGATION: Final = re.compile(r"\b(?:nao|nunca|never|not|didn t|haven t|n t)\b")
+
+
+_TOO: Final = re.compile(r"\b(?:tb|tbm|tambem|too|also|as well)\b")
+
+
+def _clause_rating(norm: str) -> int | None:
+    """The rating a clause gives with nothing but hedges beside it ("7/10 i think", "i'd
+    say 8", "mas esse só nota 6"), or None."""
+    words = norm.split()
+    scores = [
+        w for w in words if re.fullmatch(r"(?:10|[0-9])(?:/10)?|" + "|".join(_NUMBER_WORDS), w)
+    ]
+    if len(scores) != 1:
+        return None
+    rest = [w for w in words if w != scores[0] and w not in ("10", "de", "em", "out", "of")]
+    if any(w not in _HEDGES for w in rest):
+        return None
+    score = scores[0]
+    value = _NUMBER_WORDS.get(score)
+    return value if value is not None else int(score.split("/")[0])
+
+
+def _set_mark(said: _Said) -> MarkRequest | None:
+    """A mark of a set the single readers leave: "o primeiro e o último eu já vi", "vi o 1
+    e o 3", "e os dois eu já vi na real"."""
+    norm = said.norm
+    lead = re.match(r"(?:(?:e|and|ah|oh|so|entao)\s+)+", norm)
+    offset = lead.end() if lead is not None else 0
+    head = norm[offset:]
+    how = _HOW_MUCH_END.search(head)
+    head = head[: how.start()] if how is not None else head
+    m = _SET_VERB.match(head)
+    if m is None:
+        return None
+    group = "what" if m.group("what") else "what2"
+    state: MarkState = "unseen" if m.group("not") else "seen"
+    start, end = offset + m.start(group), offset + m.end(group)
+    obj = norm[start:end]
+    if _BOTH.match(obj) is not None:
+        return MarkRequest(state, both=True)
+    if _EVERY.match(obj) is not None:
+        return MarkRequest(state, every=True)
+    refs = _refs_of(said, start, end)
+    if len(refs) >= 2:
+        return MarkRequest(state, refs=refs)
+    if refs and isinstance(refs[0], Target) and refs[0].kind == "pronoun":
+        return MarkRequest(state, target=refs[0])  # "this one i've seen already"
+    # one title the single readers declined only for its first word ("i saw la la land
+    # ages ago"): certain only as one item of the list
+    title = _loose_title(said, start, end)
+    return MarkRequest(state, title=title, anchored=True) if title else None
+
+
+_NOT_A_SUBJECT: Final = frozenset(
+    "ele ela eles elas it that this isso isto aquilo them those these um uma a an algo "
+    "something que what nada nothing tudo everything nao not nunca never".split()
+)
+
+
+def _loose_title(said: _Said, start: int, end: int) -> str:
+    """The words at `said.norm[start:end]` as written, when they are a title of two words or
+    more but for a first word that also stands alone as a small word ("La La Land"): that
+    word never a pronoun, no other word a small one, a noun or a part ("season"); else ""."""
+    words = said.norm[start:end].split()
+    if not 2 <= len(words) <= MAX_TITLE_WORDS or words[0] in _NOT_A_SUBJECT:
+        return ""
+    if words[0] not in _NOT_A_TITLE or _PART_OF.search(said.norm[start:end]):
+        return ""
+    if any(w != words[0] and (w in _NOT_A_TITLE or w in _NOUNS) for w in words[1:]):
+        return ""
+    piece = said.norm[start:end]
+    first = start + len(piece) - len(piece.lstrip())
+    last = start + len(piece.rstrip())
+    return said.raw[said.at[first] : said.at[last - 1] + 1].strip()
+
+
+def _refs_of(said: _Said, start: int, end: int) -> tuple[str | Target, ...]:
+    """The references `said.norm[start:end]` joins with commas, "e", "and": shelf lines
+    ("o primeiro", "o 3", "esse") and titles as written; () when one part is neither."""
+    refs: list[str | Target] = []
+    at = start
+    piece = said.norm[start:end]
+    bounds = [(m.start(), m.end()) for m in _JOINED.finditer(piece)]
+    cuts = [0, *[b for pair in bounds for b in pair], len(piece)]
+    for left, right in zip(cuts[::2], cuts[1::2], strict=True):
+        part = piece[left:right].strip()
+        if not part or _SEEING.search(part):
+            return ()  # "duna e terminei dark": a second mark of its own
+        line = shelf_target(part)
+        if line is not None and not (line.kind == "number" and line.value > MAX_LINE):
+            refs.append(line)
+            continue
+        title = said.title(at + left, at + right)
+        if title is None:
+            return ()
+        refs.append(title)
+    return tuple(refs)
+
+
+MAX_LINE: Final = 99  # a bigger number is a title ("1917")
 
 
 # -- lists ----------------------------------------------------------------------------------------
@@ -1628,22 +1944,8 @@ def read(text: str) -> WatchRequest | None:
     if found is None:
         found = _read_whole(text)
     if found is None:
-        found = _mark_then_more(text)
+        found = read_mark_clauses(text)
     return found
-
-
-def _mark_then_more(text: str) -> MarkRequest | None:
-    """ "já vi Duna. E Oppenheimer também": a mark, then a sentence adding titles to it."""
-    first, dot, second = text.strip().partition(". ")
-    if not dot or ". " in second:
-        return None
-    marked = read_mark(first)
-    more = read_continuation(second)
-    if marked is None or not marked.title or more is None or not more.title or more.type:
-        return None
-    if more.other or more.next or more.period or shelf_target(more.title) is not None:
-        return None
-    return replace(marked, title=f"{marked.title} e {more.title}")
 
 
 def _read_whole(text: str) -> WatchRequest | None:
@@ -2095,6 +2397,7 @@ def _aside(part: str) -> bool:
     return (
         len(part.split()) <= 6
         and not _MORE_THAN_COMMENT.search(part)
+        and not _REQUEST.search(part)
         and (re.search(_SEE_VERBS, part) is None)
     )
 
@@ -2114,17 +2417,6 @@ def speaks_of_seeing(text: str) -> bool:
     """Whether `text` says something was seen, read or rated ("Duna eu vi", "nota 8",
     "unmark it"), so marking may be what it asks."""
     return _SEEING.search(_Said.of(text[:300]).norm) is not None
-
-
-def rating_after(text: str) -> tuple[str, int | None]:
-    """`text` without a last clause that only gives a rating ("Duna tb, nota 9" ->
-    ("Duna tb", 9)); `text` as it is and None when it ends in no such clause."""
-    head, comma, last = text.rstrip(" .!").rpartition(",")
-    part = _Said.of(last).norm
-    m = _RATING.search(f" {part} ") if comma and head.strip() else None
-    if m is None or m.group(0).strip() != part:
-        return text, None
-    return head, _rating(part)
 
 
 def _rating(part: str) -> int | None:

@@ -17,7 +17,6 @@ from agent.tools.editing import marks_a_title
 from agent.understanding.watchlist import (
     MarkRequest,
     StateQuestion,
-    rating_after,
     read,
     speaks_of_seeing,
 )
@@ -130,10 +129,15 @@ def test_what_is_no_question_of_opinion_is_left_alone() -> None:
 
 
 def test_a_rating_clause_is_cut_from_a_continuation_only_when_it_is_all_the_clause_says() -> None:
-    assert rating_after("Tenet tb, nota 9") == ("Tenet tb", 9)
-    assert rating_after("and dark too, 8/10.") == ("and dark too", 8)
-    assert rating_after("Tenet tb, nota fiscal") == ("Tenet tb, nota fiscal", None)
-    assert rating_after("nota 9") == ("nota 9", None)
+    for said, title, rating in (
+        ("Tenet tb, nota 9", "Tenet", 9),
+        ("and dark too, 8/10.", "dark", 8),
+        ("Tenet tb, nota fiscal", "Tenet", None),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.carried, found.refs, found.rating) == (True, (title,), rating), said
+    assert not isinstance(read("nota 9"), MarkRequest)
 
 
 def test_a_message_that_speaks_of_seeing_keeps_the_mark_tool_on_the_first_step() -> None:
@@ -171,7 +175,6 @@ def test_seeing_words_are_told_apart_from_saves_and_searches() -> None:
 )
 def test_the_new_readers_never_raise(first: str, shape: str, last: str) -> None:
     read(first + shape + last)
-    rating_after(first + shape + last)
     speaks_of_seeing(first + shape + last)
 
 
