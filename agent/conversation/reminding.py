@@ -574,7 +574,7 @@ _SCOPE_NEXT = frozenset("proximo proxima next esse essa este esta hoje amanha to
 _SCOPE_FILLER = frozenset(
     "so somente apenas o a os as de da do dos das pode podes cancela cancelar cancel it them "
     "sim yes ok okay pfv pf pls please por favor the one ones of just only eles elas mesmo "
-    "go ahead can you blz beleza isso that".split()
+    "go ahead can you blz beleza isso that nao no".split()
 )
 
 
@@ -587,7 +587,11 @@ def scope_said(said: str) -> int | None:
     return None if every == next_ else 1 if every else 0
 
 
-_YES_FIRST = re.compile(r"^(?:sim|yes|yep|yeah|ok|okay|claro|isso)\b(?!\s+(?:nao|no)\b)")
+_YES_FIRST = re.compile(r"^(?:sim|yes|yep|yeah|ok|okay|claro|isso)\b")
+# a yes-word with a no beside it is no yes: "claro que não", "ok, deixa pra lá", "nvm"
+_NEGATED = re.compile(
+    r"\b(?:nao|no|not|nope|nah|deixa|esquece|nevermind|nvm|dont|don't|cancela\s+nada)\b"
+)
 
 
 async def answer_scope(deps: Deps, turn: Turn, current: pendings.ChooseCancelScope) -> Reply | None:
@@ -599,17 +603,20 @@ async def answer_scope(deps: Deps, turn: Turn, current: pendings.ChooseCancelSco
         if incoming.choice_token != current.token or incoming.choice is None:
             return finish(turn, text("stale_button", lang), kind="deterministic")
         index = incoming.choice
-    elif (intent is not None and intent.action == "confirm") or _YES_FIRST.match(
-        fold(incoming.text or "")
+    elif (said := scope_said(incoming.text or "")) is not None:
+        index = said  # "ok, só o próximo", "yes, just the next one": the side named wins
+    elif not _NEGATED.search(fold(incoming.text or "")) and (
+        (intent is not None and intent.action == "confirm")
+        or _YES_FIRST.match(fold(incoming.text or ""))
     ):
         index = 1  # "sim, pode cancelar", "yes cancel it": the cancel asked for, all of it
-    elif intent is not None and intent.action in ("cancel", "deny"):
-        await pendings.clear(deps, turn)
+    elif (intent is not None and intent.action in ("cancel", "deny")) or _NEGATED.search(
+        fold(incoming.text or "")
+    ):
+        await pendings.clear(deps, turn)  # "ok, deixa pra lá", "claro que não"
         return finish(turn, text("cancelled", lang), kind="deterministic")
     elif intent is not None and intent.action == "select" and "index" in intent.entities:
         index = int(intent.entities["index"])
-    else:
-        index = scope_said(incoming.text or "")
     if index is None:
         return None
     if index not in (0, 1, -1):

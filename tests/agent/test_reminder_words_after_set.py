@@ -63,3 +63,22 @@ async def test_only_n_times_is_the_count_and_only_the_one_names_it(db: Database)
 )
 def test_the_change_readers_never_raise(lead: str, rest: str) -> None:
     read_ask(lead + rest)
+
+
+async def test_a_yes_word_before_the_side_named_takes_that_side_and_a_no_cancels_nothing(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra de tomar remédio todo dia às 8h")
+        for answer, state in (
+            ("ok, só o próximo", "scheduled"),  # skipped once, still repeating
+            ("yes, just the next one", "scheduled"),
+            ("ok, deixa pra lá", "scheduled"),
+            ("claro que não", "scheduled"),
+            ("não, só o próximo", "scheduled"),
+        ):
+            await lembra.say("cancela o lembrete do remédio")
+            await lembra.say(answer)
+            (reminder,) = await db.reminders.for_user(ALICE)
+            assert reminder.state == state, answer
+            assert await lembra.pending() is None, answer
