@@ -176,3 +176,11 @@ async def test_a_note_edited_with_a_colon_is_edited_not_saved_again(db: Database
         reply = await lembra.say("muda essa nota pra: levar o guarda-chuva e a capa")
         assert "e a capa" in reply.text
         assert [i.content for i in await lembra.items()] == ["levar o guarda-chuva e a capa"]
+
+
+async def test_a_new_value_with_a_comma_inside_never_keeps_half_of_it(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: senha do wifi é abc,123")
+        await lembra.say("muda essa senha pra xyz,789")
+        (note,) = [i.content for i in await lembra.items()]
+        assert note in ("senha do wifi é abc,123", "senha do wifi é xyz,789")
