@@ -184,8 +184,15 @@ def shelf_ids(turn: Turn) -> frozenset[str]:
 
 
 # words that name the one item the last reply was about, as the situation tells the model
+# ("este"/"esta" are not among them: folded, "está" is "esta")
 _ONE_ITEM_WORDS = re.compile(
-    r"\b(?:it|that one|this one|ele|ela|dele|dela|nele|nela|esse|essa|este|esta|desse|dessa)\b"
+    r"\b(?:it|that one|this one|ele|ela|dele|dela|nele|nela|esse|essa|desse|dessa)\b"
+)
+# "superbad não, o outro": a no beside a name may leave that item out, so nothing is read
+_NEGATION = re.compile(r"\b(?:nao|n|no|not|nem|nunca|never|except|menos|sem)\b")
+# ... unless the no is the state asked for: "mark it as not seen", "ainda não vi"
+_NOT_SEEN = re.compile(
+    r"\b(?:nao|n|not)\s+(?:yet\s+)?(?:seen|watched|visto|vista|vi|assisti|assistido|lido|read)\b"
 )
 
 
@@ -195,8 +202,11 @@ def named_on_shelf(turn: Turn, text: str) -> str | None:
     By its whole title ("and coco too" when the last list showed Coco), when exactly one
     line's title is in the message; titles under four letters ("It", "Up") are never read
     from running text. Else by a word for the one item just talked about ("mark it as not
-    seen"), when the shelf has one (its focus, or its only line)."""
+    seen"), when the shelf has one (its focus, or its only line). A message with a no in it
+    reads nothing: the item named may be the one left out."""
     said = f" {' '.join(fold(text).replace('#', ' ').split())} "
+    if _NEGATION.search(_NOT_SEEN.sub(" ", said)):
+        return None
     named: set[str] = set()
     singles: set[str] = set()
     for shelf in (_kept(turn), shown(turn)):

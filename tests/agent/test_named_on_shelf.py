@@ -130,3 +130,15 @@ async def test_esse_after_a_pick_of_several_is_the_first_pick(db: Database) -> N
         assert first in marked.text
         picked = await item(lembra, first)
         assert (picked.current_state, picked.rating) == ("seen", 7)
+
+
+def test_a_no_beside_a_name_reads_nothing_but_not_seen_is_the_state() -> None:
+    turn = _turn("x")
+    shelves.show_items(turn, [_movie("a" * 32, "Blade Runner 2049"), _movie("b" * 32, "Coco")])
+    assert shelves.named_on_shelf(turn, "coco não, o outro eu já vi") is None
+    assert shelves.named_on_shelf(turn, "not coco, the other one") is None
+    assert shelves.named_on_shelf(turn, "mark coco as not seen") == "b" * 32
+    one = _turn("x")
+    shelves.show_items(one, [_movie("b" * 32, "Coco")])
+    assert shelves.named_on_shelf(one, "qual filme está em cartaz hoje") is None  # "está"
+    assert shelves.named_on_shelf(one, "ainda não vi esse") == "b" * 32
