@@ -114,6 +114,7 @@ async def offer_seen(
     rating: int | None,
     comment: str,
     seen_at_ms: int,
+    joined: bool = False,
 ) -> Reply | None:
     """ "vi X ontem, nota 8" when X is not on the list: "X (year) is not on your list. Save
     it as seen, rating 8?", held until the user's yes. The title is TMDB's when TMDB clearly
@@ -121,8 +122,8 @@ async def offer_seen(
     is certain (the caller says nothing was marked)."""
     kind = item_type if item_type in ("movie", "tv_show") else None
     found = await _known_title(deps, turn, title, kind)
-    if found is None and (kind is None or deps.tmdb.configured):
-        return None
+    if found is None and (kind is None or joined or deps.tmdb.configured):
+        return None  # `joined`: "Heat and Ronin" may be two titles; only TMDB makes it one
     pending = (
         pendings.OfferSeen(
             item_type=kind or "movie",

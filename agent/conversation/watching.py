@@ -244,7 +244,7 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
             several = await _mark_several(deps, turn, request)
             if several is not None:
                 return several
-            return await _offer_seen(deps, turn, request, args, found)
+            return await _offer_seen(deps, turn, request, args, found, joined=True)
         if isinstance(found, NotFound) and request.described:
             found = await _described(deps, turn, request, prefer)  # "liguei pro encanador"
         if isinstance(found, ItemDoc) and _UNFINISHED.search(_beyond(request.title, found)):
@@ -288,7 +288,13 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
 
 
 async def _offer_seen(
-    deps: Deps, turn: Turn, request: MarkRequest, args: dict[str, object], found: NotFound
+    deps: Deps,
+    turn: Turn,
+    request: MarkRequest,
+    args: dict[str, object],
+    found: NotFound,
+    *,
+    joined: bool = False,
 ) -> Reply | None:
     """A title said seen that is not on the list, offered to be saved as seen with what was
     said of it (agent/conversation/offers.py); None when the title is not certain."""
@@ -304,6 +310,7 @@ async def _offer_seen(
         rating=request.rating,
         comment=request.comment,
         seen_at_ms=seen_at(turn.now_ms, request.days_ago),
+        joined=joined,
     )
     if offered is not None:
         incode.record(turn, "mark_item", args, found)

@@ -273,6 +273,14 @@ async def test_without_tmdb_only_a_typed_title_is_offered(db: Database) -> None:
         assert (days.type, days.current_state, days.rating) == ("movie", "seen", 9)
 
 
+async def test_without_tmdb_two_titles_joined_are_never_offered_as_one(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        said = await lembra.say("watched the movies heat and ronin last night")
+        assert "heat and ronin" not in said.text.lower()
+        await lembra.say("yes")
+        assert await lembra.items() == []
+
+
 # -- what the user said, and where-to-watch asked short -------------------------------------
 
 
