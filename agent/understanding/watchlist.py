@@ -2112,6 +2112,8 @@ _SAID_FRAME: Final = frozenset(
 _SAID_OF: Final = frozenset(
     "de do da dos das sobre pro pra pros pras para ao no na em about of for to on".split()
 )
+# said TO someone is not said OF an item: "o que eu falei pro João?" (a rating is given to it)
+_SAID_TO: Final = frozenset("pro pra pros pras para ao to for".split())
 _SAID_DIRECT: Final = frozenset(
     "give gave rate rated score scored like liked enjoy enjoyed".split()
 )
@@ -2176,7 +2178,7 @@ def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
     at = 0
     while at < len(words) and words[at] in _SAID_OPENING:
         at += 1
-    asking = person = opinion = False
+    asking = person = opinion = gave = False
     start = -1
     for i in range(at, len(words)):
         word = words[i]
@@ -2186,8 +2188,8 @@ def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
             or word in _SAID_PERSON
             or word in _SAID_GIVING
         )
-        if opinion and word in _SAID_OF:
-            start = i + 1  # "... achei do X", "... said about X"
+        if opinion and word in _SAID_OF and (word not in _SAID_TO or gave or rated):
+            start = i + 1  # "... achei do X", "... said about X", "... dei pra ele"
             break
         if not known and word not in _SAID_FRAME:
             if opinion and words[i - 1] in _SAID_DIRECT:
@@ -2196,6 +2198,7 @@ def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
         asking = asking or (word in _SAID_ASKING and not opinion)
         person = person or word in _SAID_PERSON
         opinion = opinion or word in _SAID_OPINION or (rated and word in _SAID_GIVING)
+        gave = gave or word in _SAID_GIVING
     if start < 0 or not (asking and person and opinion):
         return None
     end = len(words)

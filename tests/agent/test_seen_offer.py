@@ -94,6 +94,8 @@ def test_what_was_said_is_read_by_its_parts(said: str, title: str, target: Targe
         "qual nota o imdb deu pra duna?",
         "o que eu achei de duna? e onde passa?",  # two questions
         "quanto eu dei pro joão?",  # money, not a rating
+        "o que eu falei pro João?",  # said to someone, not of an item
+        "what did i say to my boss yesterday?",
     ],
 )
 def test_what_is_not_certainly_that_question_is_declined(said: str) -> None:
