@@ -205,8 +205,10 @@ _FEELING: Final = (
 
 # "e chorei muito", "and cried at the end": a first-person past verb of its own after "e"
 _COMMENT: Final = (
-    r"(?:e|and)\s+(?:eu\s+|i\s+)?(?:[a-z]{2,}ei|dormi|ri|chorei|cried|laughed|fell asleep|slept|"
-    r"cheguei|sai)\b"
+    r"(?:(?:e|and)\s+(?:eu\s+|i\s+)?(?:[a-z]{2,}ei|dormi|ri|chorei|cried|laughed|fell asleep|slept|"
+    r"cheguei|sai)"
+    # a clause of its own that is what the film did to the user: "chorei muito", "cried a lot"
+    r"|(?:eu\s+|i\s+)?(?:chorei|ri|cried|laughed)(?:\s+[a-z]+){0,4}$)\b"
 )
 
 # -- marking --------------------------------------------------------------------------------

@@ -309,3 +309,12 @@ async def test_where_asked_short_after_a_where_answer_asks_it_of_that_title(
         reply = await lembra.say("and where's the bear?")
         assert "The Bear" in reply.text
         assert "Hulu" in reply.text
+
+
+async def test_what_was_felt_after_the_rating_is_kept_with_the_offered_save(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("vi o filme Duna ontem, nota 8, chorei muito")
+        await lembra.say("pode salvar")
+        said = await lembra.say("o que eu achei de Duna?")
+        assert "8/10" in said.text
+        assert "chorei muito" in said.text
