@@ -247,9 +247,12 @@ def changed_value(message: str) -> tuple[list[str], str] | None:
     raw = message.strip()
     if not raw or len(raw) > 120 or "?" in raw or "\n" in raw:
         return None
-    first, _, why = raw.partition(",")
+    # "muda essa senha pra X, trocaram": a comma, a space and a word start why, not part of
+    # the value ("pra abc,123" is one value)
+    cut = re.search(r",\s+(?=[^\W\d_])", raw)
+    why = raw[cut.end() :] if cut else ""
     if why.strip() and not ANOTHER_REQUEST.search(fold_same_length(why)):
-        raw = first.strip()  # "muda essa senha pra X, trocaram": why, not part of the value
+        raw = raw[: cut.start()].strip() if cut else raw
     spaced = re.sub(r"[^\w\s]", " ", fold_same_length(raw)).strip()
     said = _CHANGED.match(spaced) or _CHANGED_SAID.match(spaced)
     if said is None:
