@@ -105,6 +105,8 @@ async def act(
             return _missed(turn, ref, found)
     if ref.correction and found.type not in ("movie", "tv_show"):
         return None  # "é o de 2021" about a note or a link: the planner has the conversation
+    if ref.instead_of and not _titled(found.label, ref.instead_of):
+        return None  # "era pra ser Ronin, não Matrix" where the line is Heat: not this line
     if ref.fix and not await retyping.last_effect_on(deps, turn, found.item_id):
         return None  # "corrige: 17h" after a reminder is not about the item: the planner's
     turn.facts.apply_rule("shelf_reference")
@@ -120,6 +122,13 @@ async def act(
             return await _bookmark(deps, turn, tools, found, ref)
         case "edit":
             return await _edit(deps, turn, tools, found, ref)
+
+
+def _titled(label: str, title: str) -> bool:
+    """Whether the line `label` ("Heat (1995)") is the title `title` the user named."""
+    shown = fold(label)
+    named = fold(title)
+    return bool(named) and (shown == named or re.sub(r" \d{4}$", "", shown) == named)
 
 
 def _said_why(message: str) -> Reference | None:

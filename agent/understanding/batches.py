@@ -659,11 +659,18 @@ _NOUN_HEADED: Final = re.compile(
     r"(?P<words>(?:\s+[^\W\d][\w'’-]*){0,5})\s*:\s*(?P<body>\S.*)$",
     _F | re.DOTALL,
 )
+# words of a heading that tell of titles to watch: a list to keep ("to watch", "pra ver no
+# feriado", "que quero ver", "for later", "recommended")
+_HEADING_WANTS: Final = re.compile(
+    r"\b(?:to\s+(?:watch|see|binge)|(?:pra|para)\s+(?:ver|assistir|maratonar|rever|depois)|"
+    r"(?:quero|queria|want\s+to|wanna)\s+(?:ver|assistir|watch|see)|for\s+later|"
+    r"recommend\w*|recomend\w*)\b"
+)
 # words of a heading that tell of titles seen or not wanted: no list to keep
 _HEADING_SAYS: Final = frozenset(
     """vi vimos assisti assistimos terminei terminados vistos vistas watched saw seen finished
     nao not never nunca odiei odeio hated hate ruins bad worst piores apaga apagar delete
-    remove tira""".split()
+    remove tira didn don doesn won wasn""".split()
 )
 
 
@@ -696,9 +703,14 @@ def _reframed(message: str) -> str:
     if "?" in message or _ASKS_SAVE.match(message):
         return message
     headed = _NOUN_HEADED.match(message)
-    if headed is not None and _HEADING_SAYS.isdisjoint(fold(headed["words"]).split()):
+    heading = fold(headed["words"]) if headed is not None else ""
+    if headed is not None and (
+        not heading
+        or (_HEADING_WANTS.search(heading) and _HEADING_SAYS.isdisjoint(heading.split()))
+    ):
         # "shows to watch: A, B, C", "films my sister recommended:\nA\nB": a list headed by
-        # what its titles are is a list to keep
+        # what its titles are, alone or wanted, is a list to keep; any other heading ("movies
+        # I loved this year", "filmes que a Ana já viu") tells of them
         return f"salva {headed['noun']}: {headed['body']}"
     closing = _CLOSING_SAVE.match(message)
     rest, verb = (closing["rest"], closing["verb"]) if closing else (message, "salva")

@@ -47,6 +47,8 @@ class Reference:
     correction: bool = False
     # "corrige: X": the new text of the item the user's last effect saved or changed
     fix: bool = False
+    # "devia ser X, não Y": the title the corrected line has now; it must be Y or nothing changes
+    instead_of: str = ""
 
 
 _ORDINALS: Final[dict[str, int]] = {
@@ -246,6 +248,14 @@ _SHOULD_BE: Final = re.compile(
     r"\s*(?:[,;].*)?$",
     re.DOTALL,
 )
+# ", não Carol", "not Ronin": the title a correction takes back, said after the new one
+_NEGATED_CLAUSE: Final = re.compile(
+    r"^\s*(?:e nao|and not|not|nao|nem|nor|instead of|em vez de|no lugar de)\s+(?:(?:e|eh|is|o|a|the)\s+)?"
+    r"(?P<title>\S.*?)\s*$",
+    re.DOTALL,
+)
+# "não é Heat, é Ronin", "it isn't Heat": the lead denies the title that follows it
+_DENIED: Final = re.compile(r"\b(?:nao|not)\s+(?:e|eh|era|seria|is|was)\b|\b(?:isn|wasn)\b")
 _NOT_A_TITLE: Final = re.compile(
     r"^(?:um|uma|o de|a de|the one|de|from|in|em|pra|para|to|at|as|so|just|isso|that|this|it)\b"
     rf"|\b(?:{'|'.join(_TYPE_NOUNS)})\b|^\d[\dh:.\s]*(?:h|am|pm|min)?$"
@@ -278,10 +288,18 @@ def _corrected_title(raw: str) -> Reference | None:
     if said is None:
         return None
     group = next(g for g in ("value", "meant") if said.groupdict().get(g))
-    value = raw[at[said.start(group)] : at[said.end(group) - 1] + 1]
-    value = re.split(r"[,;]", value)[0].strip(" \"'«»“”.!")  # ", me confundi": why, not the title
+    if _DENIED.search(fold_same_length(raw[: at[said.start(group)]])):
+        return None  # "na verdade não é Heat, é Ronin": the title said is the one it is not
+    start = at[said.start(group)]
+    said_alone = re.split(r"[,;]", raw[start : at[said.end(group) - 1] + 1])[0]
+    value = said_alone.strip(" \"'«»“”.!")  # ", me confundi": why, not the title
     folded = fold_same_length(value)
     if not value or len(value.split()) > 8 or _NOT_A_TITLE.search(folded):
+        return None
+    if value[0].isupper() and not (value.split()[-1][0].isupper() or value[-1].isdigit()):
+        return None  # "Netflix now", "Heat é bom": a sentence goes on after the title
+    instead = _instead_of(raw[start + len(said_alone) :])
+    if instead is None:
         return None
     meant = group == "meant" or bool(said.groupdict().get("said"))
     if not meant and not value[0].isupper() and not value[0].isdigit():
@@ -294,10 +312,32 @@ def _corrected_title(raw: str) -> Reference | None:
         if fold_same_length(raw).lstrip().startswith(("no ", "nao ")):
             return None  # "no X" is "on X" as likely as "no, X"
     if should is not None:
-        return Reference("edit", _target(should), field="title", value=value, correction=True)
+        target = _target(should)
+        return Reference(
+            "edit", target, field="title", value=value, correction=True, instead_of=instead
+        )
     return Reference(
-        "edit", Target("pronoun"), field="title", value=value, correction=True, fix=True
+        "edit",
+        Target("pronoun"),
+        field="title",
+        value=value,
+        correction=True,
+        fix=True,
+        instead_of=instead,
     )
+
+
+def _instead_of(tail: str) -> str | None:
+    """The title the clauses after a corrected title take back ("..., não Carol"), "" when
+    they name none; None when they deny more than one."""
+    clauses = [c for c in re.split(r"[,;]", tail) if c.strip()]
+    denied = [(c, m) for c in clauses if (m := _NEGATED_CLAUSE.match(fold_same_length(c)))]
+    if len(denied) > 1:
+        return None
+    if not denied:
+        return ""
+    clause, match = denied[0]
+    return clause[match.start("title") :].strip(" \"'«»“”.!")
 
 
 def read_reference(text: str) -> Reference | None:

@@ -371,10 +371,28 @@ SAVE_STARTS: Final = tuple(
 _LONG_SAVE_VERBS: Final = tuple(sorted(v for v in SAVE_VERBS if len(v) >= 5 and " " not in v))
 
 
+# endings of a verb's other forms ("salvei", "guardou", "saved", "keeps", "noting"): a save
+# verb said in one of them is that word, never a slip of the command
+_ENDINGS: Final = "ei ou amos aram ando endo indo ado ada ados adas ed d s es ing".split()
+
+
+def inflected_save_verb(word: str) -> bool:
+    """Whether `word` is a save verb in another form than a command ("salvei", "coloquei",
+    "saved", "keeps"): a stem of a save verb and an ending."""
+    for ending in _ENDINGS:
+        stem = word[: -len(ending)]
+        if not word.endswith(ending) or len(stem) < 3:
+            continue
+        stem = re.sub(r"qu$", "c", re.sub(r"gu$", "g", stem))  # "coloquei": "coloca"
+        if any(verb.startswith(stem) for verb in SAVE_VERBS):
+            return True
+    return False
+
+
 def save_verb_typo(word: str) -> str | None:
-    """The save verb of 5+ letters that `word` (5+ letters, not a verb itself) is with one
-    typo ("slava": "salva"), else None."""
-    if len(word) < 5 or not word.isalpha() or word in SAVE_VERBS:
+    """The save verb of 5+ letters that `word` (5+ letters, not a verb itself nor one in
+    another form) is with one typo ("slava": "salva"), else None."""
+    if len(word) < 5 or not word.isalpha() or word in SAVE_VERBS or inflected_save_verb(word):
         return None
     found = process.extractOne(word, _LONG_SAVE_VERBS, scorer=OSA.distance, score_cutoff=1)
     return str(found[0]) if found is not None else None
@@ -400,20 +418,18 @@ _SAVE_HEAD: Final = re.compile(
 def save_typos_fixed(text: str) -> str:
     """`text` with one slip in its save verb and in the type noun after it read back ("sav the
     seris Arcane": "save the series Arcane"), only when both are a save and a type, one edit
-    away at most and the noun not a word of its own; else `text` itself."""
+    away at most and the noun not a word of its own; else `text` itself. A verb slip is read
+    back only beside a noun slip ("safe the movie", "sabe a série" are words of their own); a
+    save verb in another form ("salvei", "saved") is no slip, nor an accent ("serie")."""
     head = _SAVE_HEAD.match(text)
     if head is None:
         return text
-    verb, noun = head.group("verb"), head.group("noun")
-    fixed_noun = _one_slip(noun.lower(), _TYPE_NOUN_FORMS)
-    fixed_verb = (
-        verb.lower() if verb.lower() in SAVE_VERBS else _one_slip(verb.lower(), _SAVE_FORMS)
-    )
-    if (
-        fixed_noun is None
-        or fixed_verb is None
-        or (fixed_noun == noun.lower() and fixed_verb == verb.lower())
-    ):
+    verb, noun = fold(head.group("verb")), fold(head.group("noun"))
+    if inflected_save_verb(verb) and verb not in SAVE_VERBS:
+        return text
+    fixed_noun = _one_slip(noun, _TYPE_NOUN_FORMS)
+    fixed_verb = verb if verb in SAVE_VERBS else _one_slip(verb, _SAVE_FORMS)
+    if fixed_noun is None or fixed_verb is None or fixed_noun == noun:
         return text
     return f"{fixed_verb} {head.group('art') or ''}{fixed_noun}{text[head.end() :]}"
 

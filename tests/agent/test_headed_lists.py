@@ -27,7 +27,7 @@ async def test_a_heading_of_shows_and_a_comma_list_saves_each_show(db: Database)
 
 async def test_a_heading_of_movies_and_one_title_a_line_saves_each_movie(db: Database) -> None:
     async with open_lembra(db) as lembra:
-        await lembra.say("movies my dad loves:\nThe Sting\nChinatown\nNetwork")
+        await lembra.say("movies for later:\nThe Sting\nChinatown\nNetwork")
         saved = sorted((i.type, i.title) for i in await lembra.items())
         assert saved == [("movie", "Chinatown"), ("movie", "Network"), ("movie", "The Sting")]
 
@@ -35,6 +35,15 @@ async def test_a_heading_of_movies_and_one_title_a_line_saves_each_movie(db: Dat
 def test_a_heading_of_titles_seen_is_no_list_to_keep() -> None:
     assert read_batch("filmes que assisti em janeiro: Duna, Tenet, Heat") is None
     assert read_batch("shows i never finished: Lost, Dexter") is None
+
+
+async def test_a_heading_telling_of_the_titles_saves_none_to_watch(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("filmes que meu pai adorou: Tubarão, Rocky")
+        await lembra.say("shows we abandoned halfway: Westworld, Ozark")
+        await lembra.say("movies my kids didn't enjoy: Elemental, Wish")
+        titled = [i for i in await lembra.items() if i.type in ("movie", "tv_show")]
+        assert titled == []
 
 
 async def test_a_reason_names_the_line_a_bare_delete_is_about(db: Database) -> None:

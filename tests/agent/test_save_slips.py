@@ -33,8 +33,20 @@ async def test_a_continuation_naming_the_year_saves_it_with_that_year(db: Databa
 
 def test_other_words_near_a_save_verb_stay_as_written() -> None:
     assert save_typos_fixed("have the series ended?") == "have the series ended?"
-    assert save_typos_fixed("safe the movie Heat") == "save the movie Heat"
+    assert save_typos_fixed("safe the movie Heat") == "safe the movie Heat"  # a word of its own
     assert save_typos_fixed("salva o filme Duna") == "salva o filme Duna"
+
+
+async def test_a_save_verb_in_the_past_saves_nothing_with_the_words_after_it(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("stored the movie Tenet two days ago")
+        await lembra.say("anotei a série Severance semana passada")
+        await lembra.say("já coloquei o filme Aftersun hoje cedo")
+        await lembra.say("adding the show Severance later")
+        titled = [i.title for i in await lembra.items() if i.type in ("movie", "tv_show")]
+        assert titled == []
 
 
 @settings(max_examples=300, deadline=None)

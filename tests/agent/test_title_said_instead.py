@@ -83,3 +83,32 @@ def test_a_sentence_after_a_lead_is_no_title() -> None:
     ):
         assert read_reference(said) is None, said
     assert read_reference("ops, Heat") is not None
+
+
+async def test_a_sentence_or_a_denial_after_a_save_renames_nothing(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("save the movie Gravity")
+        await lembra.say("actually it's on Prime now, not Hulu")
+        await lembra.say("oops, Gravity was amazing")
+        await lembra.say("salva o filme Coringa")
+        await lembra.say("na real não é Coringa, é Batman")
+        titles = sorted(i.title or "" for i in await lembra.items())
+        assert titles == ["Coringa", "Gravity"]
+
+
+async def test_a_line_said_to_replace_a_title_it_does_not_have_stays(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("salva os filmes Tár e Carol")
+        await lembra.say("lista meus filmes")
+        await lembra.say("o primeiro devia ser Todd, não Her")
+        await lembra.say("actually it's Arrival, not Contact")
+        titles = sorted(i.title or "" for i in await lembra.items())
+        assert titles == ["Carol", "Tár"]
+
+
+async def test_the_title_it_replaces_named_after_the_new_one_renames(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("save the movie Contact")
+        await lembra.say("actually it's Arrival, not Contact")
+        (item,) = await lembra.items()
+        assert item.title == "Arrival"

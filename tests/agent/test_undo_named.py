@@ -61,6 +61,19 @@ async def test_an_undo_naming_an_older_reminder_undoes_that_one(db: Database) ->
         }
 
 
+async def test_a_reason_after_the_named_undo_is_no_part_of_what_it_names(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra amanhã às 8h de buscar o bolo na padaria")
+        await lembra.say("me lembra sábado às 20h de ir no aniversário do Léo")
+        reply = await lembra.say("desfaz o da padaria, já encomendaram outro")
+        assert "padaria" in reply.text
+        states = {r.text: r.state for r in await db.reminders.for_user(ALICE)}
+        assert states == {
+            "buscar o bolo na padaria": "cancelled",
+            "ir no aniversário do Léo": "scheduled",
+        }
+
+
 async def test_an_undo_naming_nothing_done_undoes_nothing(db: Database) -> None:
     async with open_lembra(db) as lembra:
         await lembra.say("anota: comprar pilhas")

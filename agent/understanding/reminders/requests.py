@@ -142,14 +142,16 @@ _UNDO_PLAIN_OBJECTS = frozenset({"isso", "isto", "that", "it", "this", "o ultimo
 
 
 def _named_undo(folded: str) -> str | None:
-    """The target words of a «desfaz» that names one, alone or after clauses that ask nothing
-    else ("não, não apaga. desfaz o último que eu salvei"), or None."""
+    """The target words of a «desfaz» that names one, alone or between clauses that ask
+    nothing else ("não, não apaga. desfaz o último que eu salvei", "desfaz o da Maria, ela
+    cancelou": the reason is no part of the target), or None."""
     clauses = [c for c in re.split(r"[,.;!]+", folded) if c.strip()]
     for start in range(len(clauses)):
-        named = _UNDO_NAMED.match(" ".join(clauses[start:]))
+        named = _UNDO_NAMED.match(clauses[start])
         if named is None:
             continue
-        if start and ANOTHER_REQUEST.search(" ".join(clauses[:start])):
+        around = clauses[:start] + clauses[start + 1 :]
+        if around and ANOTHER_REQUEST.search(" ".join(around)):
             return None
         target = named.group("target")
         return target if undo_target(target) is not None else None
