@@ -148,14 +148,19 @@ DELETE_ALL_OBJECTS_PT: Final = split_phrases(
     """tudo, tudo que eu salvei, tudo o que eu salvei, tudo que salvei, tudo que eu tenho,
     tudo salvo, tudo mesmo, todas as minhas memorias, todas as memorias, minhas memorias,
     as memorias, todos os meus itens, todos os itens, meus itens, os itens, todos os meus dados,
-    todos os dados, meus dados, os dados, todas as minhas coisas, minhas coisas"""
+    todos os dados, meus dados, os dados, todas as minhas coisas, minhas coisas,
+    minha lista, a minha lista, minha lista toda, minha lista inteira, a lista toda,
+    a lista inteira, toda a lista, toda a minha lista, toda minha lista, tudo da lista,
+    tudo da minha lista, tudo na minha lista, tudo que ta na lista, tudo que esta na lista"""
 )
 DELETE_ALL_VERBS_EN: Final = split_phrases("delete, erase, wipe, clear, remove, purge, reset")
 DELETE_ALL_OBJECTS_EN: Final = split_phrases(
     """everything, all, it all, all of it, all my data, my data, all data, all the data,
     all of my data, all my memories, my memories, all memories, all of my memories,
     all my items, my items, all items, all of my items, all my stuff, my stuff,
-    everything i saved, everything i have"""
+    everything i saved, everything i have, my list, my whole list, the whole list,
+    my entire list, the entire list, my full list, everything on my list, everything on the list,
+    everything in my list"""
 )
 
 # (plural, gender, type); the gender picks meus/minhas, os/as, todos/todas, salvos/salvas

@@ -169,6 +169,8 @@ def delete_all_phrases() -> Iterator[str]:
         "apague todas as minhas memórias", "apaga todos os meus itens", "delete everything",
         "delete all", "erase everything", "wipe all my data", "/delete_all",
         "/delete_all@LembraBot", "Apaga tudo!", "por favor, apaga tudo", "apga tudo",
+        "apaga tudo da minha lista", "limpa minha lista inteira", "wipe my whole list",
+        "clear my list",
     ],
 )  # fmt: skip
 def test_delete_all_examples(classifier: IntentClassifier, text: str) -> None:
@@ -182,6 +184,7 @@ def test_delete_all_examples(classifier: IntentClassifier, text: str) -> None:
         "apaga tudo sobre inception", "apaga tudo isso do inception", "apaga todas as notas",
         "delete all my notes", "apaga tudo de 2010", "apaga tudo menos os filmes",
         "apaga todas as minhas séries", "wipe all my links", "esquece o inception",
+        "apaga minha lista de filmes", "delete the list of groceries",
     ],
 )  # fmt: skip
 def test_a_delete_naming_a_target_goes_to_the_planner_as_delete(
