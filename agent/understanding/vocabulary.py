@@ -479,7 +479,8 @@ SEARCH_QUESTION_WORDS: Final = frozenset(
 HOW_WORDS: Final = frozenset(("como", "how"))
 LONGEST_START: Final = max(len(p.split()) for p in SAVE_STARTS + SEARCH_STARTS)
 URL_RE: Final = re.compile(r"https?://\S|\bwww\.\S", re.IGNORECASE)
-HEADED_NOTE_RE: Final = re.compile(r"^\s*([^:\n]{1,40}?)\s*:\s*\S")  # "ideia: app de receitas"
+# "ideia: app de receitas"; a colon between two digits is a clock ("4:30"), never a heading
+HEADED_NOTE_RE: Final = re.compile(r"^\s*([^:\n]{1,40}?)\s*(?:(?<!\d):|:(?!\d))\s*\S")
 
 COMMAND_RE: Final = re.compile(
     r"^/([A-Za-z0-9_]+)(?:@[A-Za-z0-9_]+)?[?!.]*(?:\s+(.*))?$", re.DOTALL

@@ -476,3 +476,11 @@ async def test_a_save_of_only_a_pronoun_saves_neither_a_title_nor_a_note(
 
     assert await lembra.items() == []
     assert "✅" not in reply.text
+
+
+@pytest.mark.parametrize("said", ["4:30", "14:00", "às 16:45"])
+async def test_a_clock_alone_is_never_saved_as_a_headed_note(lembra: Lembra, said: str) -> None:
+    reply = await lembra.say(said)
+
+    assert await lembra.items() == []
+    assert "✅" not in reply.text
