@@ -32,6 +32,9 @@ ZONE = ZoneInfo("America/Sao_Paulo")
         "undo the last one",
         "desfaz isso pfv, já resolvi",
         "wait undo that, wrong day",  # an interjection before it
+        "oh wait undo, i still need it",  # two of them
+        "xi desfaz, as ferias so comecam semana q vem",  # a reason with time words in it
+        "putz, desfaz",
         "não, desfaz",
         "poxa, não era pra ter apagado, desfaz",  # why, then the undo
         "não, desfaz, deixa como estava",  # "deixa como estava" is the undo's own reason

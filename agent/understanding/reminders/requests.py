@@ -74,7 +74,8 @@ _CANCEL = re.compile(
 # «desfaz» with what it names ("desfaz esse último", "undo the last one", "desfaz pfv")
 _UNDO_HEAD = (
     # interjections before it; "não"/"no" only as a clause of its own ("não desfaz" is no undo)
-    r"^\s*(?:(?:wait|ops|oops|opa|ah|eita|hmm+|ugh|pera|espera|ih|actually|na\s+verdade"
+    r"^\s*(?:(?:wait|ops|oops|whoops|opa|ah|oh|eita|hmm+|ugh|argh|pera|espera|ih|xi|vixe|vish"
+    r"|putz|aff|nossa|shoot|dang|actually|na\s+verdade"
     r"|na\s+vdd)[\s,!.]+|(?:no|nao)\s*[,!.]+\s*)*(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo"
     r"|volta\s+atras)"
     r"(?:\s+(?:isso|isto|esse|essa|este|esta|o|a|ai|ae|ultim[oa]|last|that|it|the|this|one"
