@@ -195,6 +195,8 @@ class ChooseReminderTime(_Payload):
     what: str
     options_ms: list[int]
     context: str = ""  # the period asked about ("semana que vem"), read again with the answer
+    # the context is a part of a day ("amanhã de manhã"): read again with a bare clock only
+    clock_only: bool = False
     rule: str | None = None  # a repeating reminder's RRULE: the option chosen is its first day
     note: str = ""  # typed with no request verb: the last choice keeps the message as a note
 

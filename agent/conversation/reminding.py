@@ -311,6 +311,7 @@ async def ask_when(deps: Deps, turn: Turn, asked: AskWhen, *, note: str = "") ->
         what=asked.what,
         options_ms=[int(o.timestamp() * 1000) for o in asked.options],
         context=asked.context,
+        clock_only=asked.reason == "vague",
         rule=asked.rule.full() if asked.rule else None,
         note=note,
     )
@@ -334,6 +335,16 @@ async def ask_when(deps: Deps, turn: Turn, asked: AskWhen, *, note: str = "") ->
         choice_kind="pick",
         choice_token=pending.token,
     )
+
+
+_WEEKDAY_ORDINAL = re.compile(
+    r"^\s*(?:na\s+|a\s+)?(?:segunda|quarta|quinta)(?:[\s-]*feira)?\s*[.!]*$"
+)
+# "7h30", "às 8", "at 7:15 am": a time of day and nothing else
+_BARE_CLOCK = re.compile(
+    r"^\s*(?:(?:as|a|at|la\s+pelas|pelas)\s+)?\d{1,2}(?:[:h.]\d{2})?\s*(?:h|hs|hrs|horas|am|pm)?"
+    r"\s*[.!]*\s*$"
+)
 
 
 async def answer_time(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) -> Reply | None:
@@ -388,13 +399,16 @@ def _chosen_index(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) 
     intent = turn.intent
     if turn.incoming.kind == "choice":
         return turn.incoming.choice
-    if intent is not None and intent.action == "select" and "index" in intent.entities:
-        return int(intent.entities["index"])
     said = turn.incoming.text or ""
     now = _now(deps, turn)
     labels = [confirm_when_text(o, now, turn.language) for o in _options(deps, turn, current)]
     if current.note:
         labels.append(text("offer_note_button", turn.language))
+    # "quarta" is an ordinal and a weekday: beside options named by weekday, the weekday
+    if _WEEKDAY_ORDINAL.match(fold(said)) and (named := matching_option(said, labels)) is not None:
+        return named
+    if intent is not None and intent.action == "select" and "index" in intent.entities:
+        return int(intent.entities["index"])
     return matching_option(said, labels) if said else None
 
 
@@ -437,7 +451,9 @@ def _read_answer(
         return None
     now = _now(deps, turn)
     month_first, country = reading_for(deps, turn)
-    if current.context:  # "quarta" to "semana que vem": that week's Wednesday
+    # "quarta" to "semana que vem": that week's Wednesday; "7h30" to "amanhã de manhã": 07:30
+    # tomorrow (a bare clock only: an answer naming its own day is read alone)
+    if current.context and (not current.clock_only or _BARE_CLOCK.match(fold(said))):
         within = parse(f"{said} {current.context}", now, month_first=month_first, country=country)
         if isinstance(within, SetReminder):
             return within

@@ -82,3 +82,29 @@ async def test_a_yes_word_before_the_side_named_takes_that_side_and_a_no_cancels
             (reminder,) = await db.reminders.for_user(ALICE)
             assert reminder.state == state, answer
             assert await lembra.pending() is None, answer
+
+
+async def test_a_bare_clock_answers_a_part_of_a_day_on_that_day(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("amanhã de manhã me lembra de levar o carro na revisão")
+        set_ = await lembra.say("7h30")
+        assert "07:30" in set_.text
+        await lembra.say("me lembra amanhã à tarde de ligar pro banco")
+        await lembra.say("as 3")
+        await lembra.say("me lembra amanhã de manhã de ligar pra mãe")
+        await lembra.say("quinta 10h")  # its own day: read alone
+        due = {r.text: r.due_at_ms for r in await db.reminders.for_user(ALICE)}
+    hours = {t: (ms - lembra.clock.ms()) / 3_600_000 for t, ms in due.items()}
+    # the clock starts Monday 10:00 in America/Sao_Paulo
+    assert hours["levar o carro na revisão"] == 21.5  # tomorrow 07:30
+    assert hours["ligar pro banco"] == 29  # tomorrow 15:00
+    assert hours["ligar pra mãe"] == 72  # Thursday 10:00
+
+
+async def test_a_weekday_that_is_also_an_ordinal_picks_that_weekday(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra semana que vem de pagar o iptu")
+        reply = await lembra.say("quarta")
+        assert "14/01" in reply.text
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.state == "scheduled"

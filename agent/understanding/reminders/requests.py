@@ -531,7 +531,14 @@ def parse(
     except (OverflowError, ValueError):  # past the calendar's edge ("31/12/2200 às 2 da noite")
         return AskWhen(what, later_today_options(now), "invalid_date")
     if isinstance(placed, Ask):
-        context = " ".join(text[a:b] for a, b in when.spans) if placed.reason == "period" else ""
+        # "semana que vem" (a period), "amanhã de manhã" (a part of a day): read again with
+        # the answer, so "quarta" is that week's and "7h30" that morning's
+        spans = " ".join(text[a:b] for a, b in when.spans)
+        context = (
+            spans
+            if placed.reason == "period" or (placed.reason == "vague" and when.part is not None)
+            else ""
+        )
         return AskWhen(what, placed.options, placed.reason, context)
     if isinstance(placed, Past):
         return PastTime(placed.at)
