@@ -203,14 +203,16 @@ GENDER: Final = {
     "f": {"my": "minhas", "the": "as", "all": "todas", "saved": "salvas"},
 }
 LIST_VERBS_PT: Final = split_phrases(
-    "lista, listar, liste, mostra, mostrar, mostre, exibe, exibir, exiba, ver, veja"
+    "lista, listar, liste, mostra, mostrar, mostre, exibe, exibir, exiba, ver, veja, me mostra, "
+    "me mostre, me lista, me passa, manda"
 )
 LIST_OBJECTS_PT: Final = split_phrases(
     """tudo, tudo que eu salvei, tudo o que eu salvei, tudo que salvei, tudo salvo,
     tudo que eu tenho, todos os itens, todos os meus itens, meus itens, os itens,
     minhas memorias, todas as minhas memorias, todas as memorias, as memorias, minhas coisas,
     minha lista, o que eu salvei, o que eu tenho, o que eu tenho salvo, o que tem salvo,
-    meus salvos"""
+    meus salvos, a lista, a minha lista, minha lista toda, a lista toda, a lista inteira,
+    minha lista inteira, toda a lista, toda minha lista"""
 )
 LIST_ALONE_PT: Final = split_phrases(
     """lista, listar, liste, meus itens, minhas memorias, minhas coisas, tudo que eu salvei,
@@ -234,12 +236,14 @@ LIST_TYPED_ALONE_PT: Final = split_phrases(
 LIST_VERBS_EN: Final = split_phrases("list, show, show me, display, see, view")
 LIST_OBJECTS_EN: Final = split_phrases(
     """everything, all, all items, all my items, my items, my stuff, all my stuff, my memories,
-    all my memories, everything i saved, everything i have, what i saved, what i have"""
+    all my memories, everything i saved, everything i have, what i saved, what i have, my list,
+    the list, my whole list, the whole list, my full list, my entire list"""
 )
 LIST_ALONE_EN: Final = split_phrases(
     """list, what did i save, what have i saved, what do i have, what do i have saved,
     what did you save, what have you saved, my items, my stuff, my memories, all my items,
-    all my stuff, everything i saved"""
+    all my stuff, everything i saved, my list, whats on my list, what is on my list,
+    whats in my list"""
 )
 LIST_TYPED_EN: Final = split_phrases(
     "{p}, my {p}, all my {p}, all {p}, the {p}, all the {p}, my saved {p}, saved {p}, "

@@ -359,7 +359,13 @@ def test_list_all_carries_the_item_type(
     assert classify(classifier, text) == ("list_all", {"type": item_type})
 
 
-@pytest.mark.parametrize("text", ["lista tudo", "/list", "/list whatever", "what did I save?"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "lista tudo", "/list", "/list whatever", "what did I save?", "me mostra a lista aí",
+        "show me my list", "whats on my list", "manda a lista", "show me the whole list pls",
+    ],
+)  # fmt: skip
 def test_list_all_without_a_type_has_no_entities(classifier: IntentClassifier, text: str) -> None:
     assert classify(classifier, text) == ("list_all", {})
 
