@@ -415,8 +415,16 @@ def _titles(message: str) -> Batch | None:
     if len(pieces) < 2:
         return None
     if any(_PIECE_KIND.match(p) for p in pieces[1:]):
-        # "os filmes X e Y e a série Z": a piece that says what it is is that
-        typed = [_typed_piece(p, kind) for p in pieces]
+        # "os filmes X e Y e a série Z": a piece that says what it is is that; after a
+        # plural ("e as séries The Office e o Urso") the pieces that say nothing are of it
+        typed: list[tuple[PieceType, str] | None] = []
+        current: PieceType = kind
+        for p in pieces:
+            named = _PIECE_KIND.match(p)
+            one = _typed_piece(p, current)
+            if one is not None and named and _PLURAL_KIND.match(fold(named.group("kind"))):
+                current = one[0]
+            typed.append(one)
         if all(t is not None for t in typed):
             kept = [t for t in typed if t is not None]
             return Batch("mixed", tuple(t for _, t in kept), types=tuple(k for k, _ in kept))
@@ -763,7 +771,17 @@ def _said_type(piece: str) -> PieceType | None:
     """The type a piece says the others are ("é uma série", "it's a show"), else None."""
     from agent.understanding.kinds import correction
 
+    plural = _PLURAL_NOUN.match(fold(piece).strip(" .!"))  # "A, B and C, tv shows"
+    if plural is not None:
+        return _kind_of(plural.group("noun").split()[-1])  # "tv shows": shows
     return correction(piece)
+
+
+# a plural type noun alone, as the last piece of a list: what the titles before it are
+_PLURAL_NOUN: Final = re.compile(
+    r"^(?:(?:all|both|as|os|todas?|todos|sao|they\s*re|they\s+are|are|all\s+of\s+them)\s+)?"
+    r"(?P<noun>filmes|movies|films|series|seriados|shows|tv\s+shows|tv\s+series)$"
+)
 
 
 def _title_like(piece: str) -> bool:

@@ -487,3 +487,37 @@ async def test_the_words_asking_for_a_note_are_no_part_of_it(db: Database) -> No
         ("note", "bike lock code is 4412"),
         ("note", "call the vet about the cat"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "pieces", "types"),
+    [
+        (
+            "salva os filmes oppenheimer e interestelar e as series the office e o urso",
+            ("oppenheimer", "interestelar", "the office", "o urso"),
+            ("movie", "movie", "tv_show", "tv_show"),  # "o urso" is one more of the series
+        ),
+        (
+            "salva os filmes duna e matrix e a serie dark e o filme heat",
+            ("duna", "matrix", "dark", "heat"),
+            ("movie", "movie", "tv_show", "movie"),
+        ),
+        (
+            "add only murders in the building, ted lasso and abbott elementary, tv shows",
+            ("only murders in the building", "ted lasso", "abbott elementary"),
+            ("tv_show", "tv_show", "tv_show"),  # the type said last is no title
+        ),
+        (
+            "save heat, ronin and collateral, all movies",
+            ("heat", "ronin", "collateral"),
+            ("movie", "movie", "movie"),
+        ),
+    ],
+)
+def test_a_plural_type_types_the_titles_after_it_and_a_type_said_last_types_them_all(
+    said: str, pieces: tuple[str, ...], types: tuple[str, ...]
+) -> None:
+    batch = read_batch(said)
+    assert batch is not None
+    assert batch.pieces == pieces
+    assert batch.types == types
