@@ -156,11 +156,15 @@ _DAYS: Final[dict[str, int]] = {
     **dict.fromkeys(
         "hoje|hj|hj a noite|hoje cedo|hoje a noite|agora|agorinha|today|tonight|just now|"
         "this morning|finalmente|finally|enfim|tambem|tb|tbm|too|also|as well|agora tambem|"
-        "hoje tambem".split("|"),
+        "hoje tambem|hj cedo|de madrugada|hj de madrugada|hoje de madrugada|hj de manha|"
+        "hoje de manha|hj de tarde|hoje de tarde|hj a tarde|hoje a tarde|hj de noite|"
+        "hoje de noite|this afternoon|this evening|earlier today|earlier".split("|"),
         0,
     ),
     **dict.fromkeys(
-        "ontem|ontem a noite|ontem de noite|yesterday|last night|ontem tambem|ontem tb".split("|"),
+        "ontem|ontem a noite|ontem de noite|yesterday|last night|ontem tambem|ontem tb|"
+        "ontem de manha|ontem a tarde|ontem de tarde|ontem de madrugada|yesterday morning|"
+        "yesterday afternoon|yesterday evening".split("|"),
         1,
     ),
     **dict.fromkeys(["anteontem", "antes de ontem"], 2),

@@ -853,3 +853,22 @@ def test_where_reads_the_question_before_what_follows_and_no_place_word(
     asked = read_where(said)
     assert asked is not None
     assert (asked.title.lower(), asked.target is not None) == (title, pronoun)
+
+
+@pytest.mark.parametrize(
+    ("said", "title", "days"),
+    [
+        ("assisti parasita hj de madrugada, nota 9", "parasita", 0),
+        ("watched dune yesterday afternoon, 8/10", "dune", 1),
+        ("vi duna ontem de madrugada", "duna", 1),
+        ("terminei dark hoje a tarde", "dark", 0),
+    ],
+)
+def test_a_part_of_the_day_after_the_title_is_when_it_was_seen_not_the_title(
+    said: str, title: str, days: int
+) -> None:
+    from agent.understanding.watchlist import read_mark
+
+    read = read_mark(said)
+    assert read is not None
+    assert (read.title, read.days_ago) == (title, days)
