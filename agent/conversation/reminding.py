@@ -740,6 +740,12 @@ def moves_one(message: str) -> bool:
     return isinstance(read_ask(message), ChangeAsk)
 
 
+def asks_agenda(message: str) -> bool:
+    """Whether `message` asks what reminders there are ("o que eu tenho hoje?"), whatever
+    list its words may hint."""
+    return isinstance(read_ask(message), ListAsk)
+
+
 async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
     """Questions about reminders and changes to them read in code where sure (issue 43)."""
     asked = read_ask(message)

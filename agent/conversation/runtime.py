@@ -357,6 +357,10 @@ class Runtime:
     async def _list(self, turn: Turn, intent: Intent) -> Reply:
         """`lista`, "quantos vídeos eu tenho?", "o que eu salvei hoje?": `list_items`, in code."""
         message = turn.incoming.text or ""
+        if reminding.asks_agenda(message):  # "o que eu tenho hoje?": the day's reminders
+            agenda = await reminding.in_code(self.deps, turn, message)
+            if agenda is not None:
+                return agenda
         carried = await watching.carried_list(self.deps, turn, message)  # "e as séries?"
         if carried is not None:
             return carried

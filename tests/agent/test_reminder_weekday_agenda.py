@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import get_args
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,3 +48,35 @@ async def test_in_english_an_empty_weekday_says_so(db: Database) -> None:
 def test_the_agenda_reader_never_raises(lead: str, rest: str) -> None:
     asked = read_ask(lead + rest + "?")
     assert not isinstance(asked, ListAsk) or asked.period is None or asked.period in PERIODS
+
+
+@pytest.mark.parametrize(
+    ("said", "period"),
+    [
+        ("o q eu tenho essa semana?", "this_week"),
+        ("o que eu tenho hoje?", "today"),
+        ("what do i have today?", "today"),
+        ("what do i have this week?", "this_week"),
+        ("whats on for tomorrow?", "tomorrow"),
+    ],
+)
+def test_what_the_user_has_on_a_day_is_the_agenda(said: str, period: str) -> None:
+    assert read_ask(said) == ListAsk(period=period)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "said", ["o que eu tenho salvo hoje?", "o que eu salvei essa semana?", "what did i save today?"]
+)
+def test_what_was_saved_on_a_day_is_no_agenda(said: str) -> None:
+    assert read_ask(said) is None
+
+
+async def test_what_the_user_has_this_week_lists_the_reminders(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra quinta 10h de pagar o condomínio")
+        await lembra.say("salva o filme Heat")
+        week = await lembra.say("o q eu tenho essa semana?")
+        assert "pagar o condomínio" in week.text
+        assert "Heat" not in week.text
+        saved = await lembra.say("o que eu salvei essa semana?")
+        assert "Heat" in saved.text

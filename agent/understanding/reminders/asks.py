@@ -261,12 +261,25 @@ _QUESTION_HEAD: Final = re.compile(
 )
 
 
+# "o que eu tenho hoje?", "what do i have this week?": what the user has on a day is the
+# agenda when no word of the list is said (those are "o que eu salvei hoje?")
+_WHAT_I_HAVE: Final = re.compile(
+    r"^(?:e\s+|and\s+)?(?:o\s+que|oq|o\s+q|que|q|what|whats|what\s+s)\s+(?:(?:eu|i)\s+)?"
+    r"(?:tenho|tem|have|do\s+i\s+have|have\s+i\s+got|ve\s+i\s+got|i\s+got|got|s\s+on|is\s+on"
+    r"|on)\b(?:\s+(?:(?:going\s+)?on|for\s+me|pra\s+mim|marcado))?\s+(?:pra\s+|para\s+|for\s+|on\s+)?"
+    + _PERIOD
+    + r"\s*\??$"
+)
+
+
 def _agenda(folded: str) -> Period | Literal["any"] | None:
     said = folded.strip()
     if not (said.endswith("?") or _QUESTION_HEAD.match(said)) or len(said) > 80:
         return None
     words = re.findall(r"\w+", said)
-    if _AGENDA.isdisjoint(words) or _NOT_AGENDA.search(said):
+    if _NOT_AGENDA.search(said):
+        return None
+    if _AGENDA.isdisjoint(words) and not _WHAT_I_HAVE.match(said):
         return None
     found = [m for m in re.finditer(_PERIOD, said) if re.match(r"\b", said[m.start() :])]
     periods = {_BY_LETTERS[re.sub(r"\s+", "", m.group("period"))] for m in found}
