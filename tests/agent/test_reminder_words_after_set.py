@@ -108,3 +108,14 @@ async def test_a_weekday_that_is_also_an_ordinal_picks_that_weekday(db: Database
         assert "14/01" in reply.text
         (reminder,) = await db.reminders.for_user(ALICE)
         assert reminder.state == "scheduled"
+
+
+async def test_a_change_of_mind_then_a_put_verb_moves_the_reminder_and_makes_no_new_one(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra amanhã às 9h de ligar pro banco")
+        moved = await lembra.say("pensando bem, bota pras 7h")
+        assert "07:00" in moved.text
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.text == "ligar pro banco"
