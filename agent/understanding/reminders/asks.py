@@ -116,8 +116,10 @@ _CHANGE_TAIL = re.compile(  # "muda o do dentista para 10h", "move the dentist o
 # "na verdade às 10", "opa errei, é às 17h30", "actually make it 8pm", "sorry, I meant 9":
 # one or more lead-ins, then words that must all be time (the grammar reads them whole)
 _RETIME_LEAD = (
-    r"(?:na\s+verdade|na\s+vdd|pensando\s+bem|on\s+second\s+thought|alias|melhor|corrigindo"
-    r"|quer\s+dizer|quis\s+dizer|ops+|opa"
+    r"(?:na\s+verdade|na\s+vdd|alias|melhor|corrigindo|quer\s+dizer|quis\s+dizer|ops+|opa"
+    # a change of mind only before a verb that puts the time: "pensando bem, bota pras 7h"
+    r"|(?:pensando\s+bem|on\s+second\s+thought)(?=[\s,]+(?:bota|coloca|poe|p[oõ]e|deixa|passa|joga"
+    r"|adia|make|push|move|bump)\b)"
     r"|oops|errei|me\s+enganei|foi\s+mal|desculpa|pode\s+ser|muda\s+pra|troca\s+pra"
     r"|actually|sorry|my\s+bad|i\s+meant|make\s+it|change\s+it\s+to|wait|no|nao"
     r"|(?:push|move|bump)\s+it\s+(?:to|till|until)|(?:passa|joga|adia)\s+(?:pra|para)"
