@@ -36,7 +36,12 @@ its catalogue), bench/sessions_blind3_undo_reminders.json (10). Wave 8's, the sa
 586c2f9 (first run in that wave's closing note: no model 18/42, 3/24, 13/25; local 1.5B 29/42,
 5/24, 14/25), spent since: bench/sessions_blind4_understanding.json (42),
 bench/sessions_blind4_watchlist.json (24, with its catalogue), bench/sessions_blind4_undo_reminders.json
-(25). (Wave 5's blind sets were lost
+(25). Wave 9's, run once on 809a33f (no model 17/30, 6/26, 16/26; local 1.5B 24/30, 8/26,
+20/26): bench/sessions_blind5_understanding.json (30), bench/sessions_blind5_watchlist.json (26),
+bench/sessions_blind5_undo_reminders.json (26). Wave 10's, run once on 397d89e (no model 18/30,
+9/30, 7/26; local 1.5B 22/30, 15/30, 10/26): bench/sessions_blind6_understanding.json (30),
+bench/sessions_blind6_watchlist.json (30, with its catalogue),
+bench/sessions_blind6_undo_reminders.json (26); all spent since. (Wave 5's blind sets were lost
 with the machine they were written on before they were committed; their first-run figures are
 in that wave's note.)
 `--fresh-runtime` builds the runtime again for every message, as one `lembra chat` per
