@@ -35,6 +35,8 @@ ZONE = ZoneInfo("America/Sao_Paulo")
         "oh wait undo, i still need it",  # two of them
         "xi desfaz, as ferias so comecam semana q vem",  # a reason with time words in it
         "putz, desfaz",
+        "eita desfaz, apaguei sem querer kkk",  # what the user did is why, not a request
+        "undo, deleted it by mistake",
         "não, desfaz",
         "poxa, não era pra ter apagado, desfaz",  # why, then the undo
         "não, desfaz, deixa como estava",  # "deixa como estava" is the undo's own reason
@@ -60,6 +62,30 @@ def test_undo_with_a_reason_after_it_is_an_undo(said: str) -> None:
 )
 def test_undo_words_that_ask_more_or_take_it_back_are_no_bare_undo(said: str) -> None:
     assert route(said) != ("undo", "")
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("refaz pfv, era pra ficar sim", ("redo", "")),
+        ("redo that, i need it", ("redo", "")),
+        ("refaz, e salva o filme Duna", None),  # a second request
+        ("desfaz, e anota: pão", None),
+    ],
+)
+def test_a_redo_takes_a_reason_as_an_undo_does(said: str, expected: object) -> None:
+    assert route(said) == expected
+
+
+async def test_a_note_undone_then_redone_with_a_reason_is_back(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: lista do churras - carvão, linguiça e gelo")
+        await lembra.say("desfaz")
+        redone = await lembra.say("refaz pfv, era pra ficar sim")
+        assert "Refeito" in redone.text
+        assert [i.content for i in await lembra.items()] == [
+            "lista do churras - carvão, linguiça e gelo"
+        ]
 
 
 async def test_a_reminder_set_then_undone_with_a_reason_is_gone(db: Database) -> None:

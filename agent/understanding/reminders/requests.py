@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import Final, Literal
 
 from rapidfuzz.distance import OSA
 
@@ -163,6 +163,20 @@ _REDO = re.compile(
     r"^\s*(?:/redo|/refazer|refaz(?:er)?|refaca|redo|redo\s+(?:that|it)|refaz(?:er)?\s+(?:isso|isto))"
     r"\s*[.!]*\s*$"
 )
+_REDO_BECAUSE = re.compile(
+    r"^\s*(?:(?:ops|opa|ah|oh|eita|xi|pera|wait|actually|na\s+verdade|na\s+vdd)[\s,!.]+)*"
+    r"(?:/redo|/refazer|refaz(?:er)?|refaca|redo)(?:\s+(?:isso|isto|that|it|pfv|pf|pls|please"
+    r"|por\s+favor))*\s*[,;:.!-]+\s*(?P<why>\S.*)$"
+)
+# what the user did, said as why ("apaguei sem querer", "deleted it by mistake"): no request
+_DID: Final = re.compile(r"\b[a-z]+(?:ei|ed)\b")
+
+
+def _is_reason(why: str) -> bool:
+    """Whether the words after an undo or a redo only say why (no request, no question)."""
+    return "?" not in why and not _NOT_A_REASON.search(_DID.sub(" ", why))
+
+
 _PT_GLUE = r"(?:de|do|da|que|pra|para|pro|sobre|e)\b"
 _EN_GLUE = r"(?:to|about|that|of|for|and)\b"
 # "de", "pra mim:", "to", "that": glue words of one language ("to do the exam" keeps "do")
@@ -213,16 +227,16 @@ def route(text: str) -> tuple[RouteName, str] | None:
     if (target := _named_undo(folded)) is not None:
         return ("undo", target)
     if _UNDO.match(folded) or (
-        (why := _UNDO_BECAUSE.match(folded)) is not None
-        and not _NOT_A_REASON.search(why.group("why"))
-        and "?" not in why.group("why")
+        (why := _UNDO_BECAUSE.match(folded)) is not None and _is_reason(why.group("why"))
     ):
         return ("undo", "")
     last = re.split(r"[,.;!]+", folded.rstrip(" .!"))
     if len(last) > 1 and _UNDO.match(last[-1]) and not ANOTHER_REQUEST.search(" ".join(last[:-1])):
         return ("undo", "")  # "eita não era pra apagar não, desfaz": why, then the undo
-    if _REDO.match(folded):
-        return ("redo", "")
+    if _REDO.match(folded) or (
+        (why := _REDO_BECAUSE.match(folded)) is not None and _is_reason(why.group("why"))
+    ):
+        return ("redo", "")  # "refaz pfv, era pra ficar sim"
     if _LIST.match(folded):
         return ("reminders", "")
     if cancel := _CANCEL.match(folded):
