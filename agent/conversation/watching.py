@@ -187,10 +187,9 @@ async def _said_of_line(deps: Deps, turn: Turn, target: Target) -> Reply:
     entry = _entry(turn, target)
     if isinstance(entry, str):
         return _missed(turn, entry)
-    turn.facts.apply_rule("shelf_reference")
-    item = await deps.db.items.get(turn.user_id, entry.item_id)
-    if item is None:
-        return finish(turn, text("already_gone", turn.language), kind="deterministic")
+    item = await _shelf_item(deps, turn, entry)
+    if not isinstance(item, ItemDoc):
+        return item
     incode.record(turn, "what_i_said", {"item_id": item.id}, Found(None, (item,)))
     return said_reply(deps, turn, item)
 
@@ -203,6 +202,15 @@ def _entry(turn: Turn, target: Target) -> shelves.Entry | str:
     if found.why == "out_of_range":
         return "shelf_out_of_range"
     return "shelf_none" if found.why == "no_shelf" else "shelf_which_none"
+
+
+async def _shelf_item(deps: Deps, turn: Turn, entry: shelves.Entry) -> ItemDoc | Reply:
+    """The item a shelf line names, or the reply that it is gone since it was shown."""
+    turn.facts.apply_rule("shelf_reference")
+    item = await deps.db.items.get(turn.user_id, entry.item_id)
+    if item is None:
+        return finish(turn, text("already_gone", turn.language), kind="deterministic")
+    return item
 
 
 def _missed(turn: Turn, key: str) -> Reply:
@@ -228,10 +236,10 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
             entry = shelves.entry_of(only, 0)  # "vi o vídeo": the one video still to see
         if isinstance(entry, str):
             return _missed(turn, entry)
-        turn.facts.apply_rule("shelf_reference")
-        item = await deps.db.items.get(turn.user_id, entry.item_id)
-        if item is None:
-            return finish(turn, text("already_gone", turn.language), kind="deterministic")
+        shelved = await _shelf_item(deps, turn, entry)
+        if not isinstance(shelved, ItemDoc):
+            return shelved
+        item = shelved
         args["item_id"] = item.id
     else:
         prefer: tuple[ItemType, ...] = ("link", "note") if request.reading else WATCHABLE
@@ -319,10 +327,9 @@ async def _offer_seen(
 
 async def mark_entry(deps: Deps, turn: Turn, entry: shelves.Entry, to: MarkTo) -> Reply:
     """A shelf line marked as the last mark did ("e o próximo tb" after "já vi o 1")."""
-    turn.facts.apply_rule("shelf_reference")
-    item = await deps.db.items.get(turn.user_id, entry.item_id)
-    if item is None:
-        return finish(turn, text("already_gone", turn.language), kind="deterministic")
+    item = await _shelf_item(deps, turn, entry)
+    if not isinstance(item, ItemDoc):
+        return item
     outcome = await mark(deps, turn, item, to, rating=None, at_ms=seen_at(turn.now_ms, 0))
     incode.record(turn, "mark_item", {"item_id": item.id, "state": to}, outcome)
     if isinstance(outcome, Marked) and outcome.changed:
@@ -582,10 +589,10 @@ async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
             return None  # "e pra alugar?" with no title in focus: the planner's
         if isinstance(entry, str):
             return _missed(turn, entry)
-        turn.facts.apply_rule("shelf_reference")
-        item = await deps.db.items.get(turn.user_id, entry.item_id)
-        if item is None:
-            return finish(turn, text("already_gone", turn.language), kind="deterministic")
+        shelved = await _shelf_item(deps, turn, entry)
+        if not isinstance(shelved, ItemDoc):
+            return shelved
+        item = shelved
     else:
         item = await own_title(deps, turn, request.title, request.type)
     if item is not None:
