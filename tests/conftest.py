@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from agent.tools.candidates import word_source
 from storage import Database
@@ -16,6 +17,11 @@ from tests.support.netguard import loopback_only
 from tests.support.servers import RunningServer, start_nx, start_secantus
 
 REAL_MONGODB_URI = os.environ.get("LEMBRA_TEST_MONGODB_URI")
+
+# Property tests assert what a reader does, never how fast: Hypothesis's default 200 ms deadline
+# per example fails on a busy shared machine (speed lives in bench/).
+settings.register_profile("lembra", deadline=None)
+settings.load_profile("lembra")
 
 
 @pytest.fixture(autouse=True)

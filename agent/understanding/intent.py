@@ -289,6 +289,7 @@ class IntentClassifier:
             and (len(core_words) > 1 or len(core) >= FUZZY_MIN_ONE_WORD)
             and len(core) <= FUZZY_MAX_CHARS
             and all(self._near_vocabulary(w) for w in core_words)
+            and not _chat_word(core_words)
         ):
             allow_delete_all = not (is_question or _has_negation(words))
             accepted, score = self._fuzzy_match(core, core_words, allow_delete_all)
@@ -502,6 +503,12 @@ def _grammar() -> Iterator[tuple[str, Label, Mapping[str, Any]]]:
         alone = [t.format(p=plural, one=one) for t in LIST_TYPED_ALONE_EN]
         for form in (*forms, *alone, *(f"{v} {f}" for v in LIST_VERBS_EN for f in forms)):
             yield form, "list_all", entities
+
+
+def _chat_word(words: list[str]) -> bool:
+    """Whether a one-word message is a word of small talk in its own right ("show", "top",
+    "massa"): no typo of a command ("show" is no "shows": "show, vlw" thanks)."""
+    return len(words) == 1 and words[0] in smalltalk.ACK | smalltalk.PRAISE | smalltalk.THANKS
 
 
 def refine(intent: Intent) -> Intent:

@@ -105,7 +105,7 @@ ACTION: Final = _words(
     registra adiciona add save saved store keep remember note notes nota notas apaga apagar
     apague deleta delete remove remova exclui esquece forget procura procurar busca buscar
     encontra encontrar pesquisa find search look lista listar list mostra
-    filme filmes movie movies film films serie series seriado show shows video videos link
+    filme filmes movie movies film films serie series seriado shows video videos link
     links site url lembrete lembrar lembre remind reminder reminders lembretes tenho
     desfaz undo comandos commands bota bote poe coloca coloque joga jogue put stash"""
 )
@@ -140,7 +140,7 @@ def smalltalk_kind(text: str) -> SmallTalkKind | None:
     if _URL.search(stripped) or any(c.isdigit() for c in stripped) or "/" == stripped[0]:
         return None
     words = words_of(stripped)
-    if not words or len(words) > MAX_WORDS or not ACTION.isdisjoint(words):
+    if not words or len(words) > MAX_WORDS or not ACTION.isdisjoint(words) or _shows(words):
         return None
     laughing = [w for w in words if LAUGH.match(w)]
     rest = [w for w in words if not LAUGH.match(w)]
@@ -170,6 +170,15 @@ def smalltalk_kind(text: str) -> SmallTalkKind | None:
     if not JOKE.isdisjoint(words) and len(words) <= 6:
         return "question"
     return None
+
+
+def _shows(words: list[str]) -> bool:
+    """Whether "show" asks to be shown something ("show me", "show all"), where a Brazilian
+    "show, vlw" / "show de bola" is praise."""
+    return any(w == "show" and nxt in _SHOWN for w, nxt in zip(words, [*words[1:], ""]))
+
+
+_SHOWN: Final = _words("me us my all everything the what")
 
 
 GREET_HEADS: Final = _words(

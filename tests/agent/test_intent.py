@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.understanding.intent import Intent, IntentClassifier
+from agent.understanding.intent import Intent, IntentClassifier, refine
 from agent.understanding.smalltalk import SmallTalkKind
 from agent.understanding.vocabulary import (
     DELETE_ALL_OBJECTS_EN,
@@ -278,6 +278,24 @@ def test_a_question_about_deleting_everything_gets_help(
 )
 def test_common_typos_are_understood(classifier: IntentClassifier, text: str, action: str) -> None:
     assert classifier.classify(text).action == action
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("show, vlw", "smalltalk"),  # Brazilian praise, not a typo of "shows"
+        ("show de bola, obrigado", "smalltalk"),
+        ("show!", "smalltalk"),
+        ("massa", "smalltalk"),
+        ("shows", "list_all"),
+        ("show me my list", "list_all"),
+        ("filmse", "list_all"),
+    ],
+)
+def test_a_word_of_small_talk_is_never_read_as_a_typo_of_a_command(
+    classifier: IntentClassifier, text: str, action: str
+) -> None:
+    assert refine(classifier.classify(text)).action == action
 
 
 def test_a_fuzzy_hit_scores_its_similarity(classifier: IntentClassifier) -> None:
