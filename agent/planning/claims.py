@@ -1174,7 +1174,7 @@ def _completion(words: Sequence[str]) -> bool:
     """ "Tá na mão", "All set", "Consider it done", "Já era": something was carried out."""
     if any(w in _PRESENTING for w in words) or _negated(words, "pt"):
         return False
-    return _said(words, _COMPLETION) and not _contains(words, ("ja", "era", "hora"))
+    return _said(words, _COMPLETION) and not re.search(r"\bja (?:era hora|foi [a-z])", " ".join(words))
 
 
 def _read_clause(
