@@ -528,7 +528,7 @@ def _known_at(
         while (
             k < len(toks)
             and n < len(words)
-            and (toks[k].w == words[n] or n and toks[k].w in ",:-–—!?()")
+            and (toks[k].w == words[n] or n and toks[k].w in ",:-–—!?().…")
         ):
             n, k = n + (toks[k].w == words[n]), k + 1
         if n < len(words) or (len(words) == 1 and words[0] in _KNOWN and not toks[i].cap):
