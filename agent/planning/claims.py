@@ -408,7 +408,7 @@ _URL: Final = r"(?:https?://|www\.)\S+?(?=[.,;:!?)»”\"']*(?:\s|$))"
 _TOKEN: Final = re.compile(
     _URL + "|" + _WORD_RE + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
     r"|(?<![^\W_])['‘’]|['‘’](?![^\W_])"  # a single quote, not an apostrophe inside a word
-    r"|[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff]"
+    r"|[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff](?:\u200d[\U0001f300-\U0001faff\u2600-\u27bf])*"
 )
 _WORDS: Final = re.compile(_WORD_RE)
 _URL_RE: Final = re.compile(_URL)
@@ -420,7 +420,7 @@ _QUOTES: Final = {"«": "»", "“": "”", '"': '"', "'": "'"}
 
 @lru_cache(maxsize=4096)
 def title_words(title: str) -> tuple[str, ...]:
-    return tuple(fold_word(w) for w in _WORDS.findall(title))
+    return tuple("eh" if w in ("é", "É") else fold_word(w) for w in _WORDS.findall(title))
 
 
 @dataclass(frozen=True, slots=True)
