@@ -1242,6 +1242,9 @@ def _read_clause(
             return [(family, "done")], []  # "Lembrete marcado", "your reminder is set"
         if kind == "state" and not no and family in ("undo", "update", "import", "delete"):
             return [(family, "done")], []  # "Tá refeito!", "It's deleted", "Your list is cleared"
+        you = next((k for k in range(1, i) if words[k] in _YOU), 0)
+        if kind in ("state", "history") and you and words[you - 1] in ("que", "what", "which"):
+            return [], []  # "o que vc tem salvo", "what you saved": which ones, not that one is
         if kind == "history" and family == "save":  # "you saved X", "vc não salvou X"
             names = tuple(_names_in(_object(clause[i + 1 :])) or _names_in(clause[:i]))
             return [], [Statement("absent" if no else "member", names, refers=False, past=True)]
