@@ -1406,9 +1406,9 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
         if _said(words[i : i + 2], _PART_OF) and _has_place(words[i:]):
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
-        said = rest[:1] in (["aqui"], ["salvo"], ["saved"], ["guardado"], ["stored"])
+        said = rest[:1] and rest[0] in _set("aqui salvo saved guardado stored la ai there")
         if (w in _STATE_AUX or w in ("was", "were")) and (
-            _has_place(rest[:6]) or said or (not rest and words[i - 1 : i] == ["ja"])
+            _has_place([x for x in rest[:6] if x not in ("la", "ai", "there")]) or said or (not rest and words[i - 1 : i] == ["ja"])
         ):
             gone = any(x in ("mais", "longer", "anymore", "off", "fora") for x in words)
             subject = _names_in(_object(clause[:i]), loose=True)
