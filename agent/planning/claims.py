@@ -1414,7 +1414,7 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             subject = _names_in(_object(clause[:i]), loose=True)
             names = tuple(subject or _names_in(clause[i + 1 :]))
             # "X is in your series", "X está na sua lista de filmes": of that type
-            of = (x for k, x in enumerate(rest) if k and rest[k - 1] in _POSSESSIVE | {"de", "of"})
+            of = (x for k, x in enumerate(rest) if k and rest[k - 1] in _POSSESSIVE | _ONLY | {"de", "of"})
             type_ = _type_in(of)
             said_kind: StatementKind = "absent" if gone else kind
             refers = _refers(clause[:i])
