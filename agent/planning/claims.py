@@ -905,6 +905,8 @@ class _Reader:
         name = head[0].name or _whole(head) if entry and head[:1] else None
         if name is not None and name.words:  # "1. Heat\n2. Ronin", "📝 comprar pão\n📝 pagar luz"
             self.entries.append(name)
+            if named and len(head) == len(toks):
+                return  # "- Cidade de Deus ✅": an entry, marked
         else:
             self.flush()
         for sentence, question in _sentences(toks):
