@@ -250,7 +250,7 @@ object_start: the a an his her their its my our this that these those him them u
 story_place: em no na nos nas in at do da dos das from apos depois after during
 place: lista listas listinha biblioteca colecao acervo watchlist list lists library collection
   pile queue fila
-  salvos favoritos favorites favourites
+  salvos salvas favoritos favorites favourites
 possessive: seu sua seus suas teu tua teus tuas your my minha meu meus minhas
 narrow: do da de dos das by from with com que that of sobre about
 only: so somente apenas only just unico unica unicos single sole
@@ -945,6 +945,8 @@ class _Reader:
         for n, (clause, mark) in enumerate(clauses):
             condition = any(t.w in _CONDITIONS for t in clause)
             claims, said = _read_clause(clause, words, self.language)
+            if mark == ":" and n == len(clauses) - 1 and _heading([t.w for t in clause]):
+                claims = []  # "**Séries salvas:**" heads a listing of what is kept
             able = able or _said([t.w for t in clause], _ABLE)
             if able and not any("done1" in _FORMS.get(t.w, ()) for t in clause):
                 claims = []  # "I can save movies, set reminders and search your list"
@@ -1164,6 +1166,13 @@ def _thats_all(words: Sequence[str]) -> bool:
     every item."""
     said = set(words)
     return bool(said & _ALL_OF_IT) and said <= _ALL_OF_IT | _THATS | _NUMBERS.keys()
+
+
+def _heading(words: Sequence[str]) -> bool:
+    """ "Séries salvas", "Seus filmes guardados": the kept items of a type, said as a heading."""
+    acts = any(_FORMS.get(w, set()) & {"done1", "fut", "ger", "past"} for w in words)
+    plural = any(w in _TYPE_OF and w.endswith("s") for w in words)
+    return plural and _has_place(words) and not acts
 
 
 def _tag_question(words: Sequence[str]) -> bool:
