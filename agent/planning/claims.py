@@ -1562,7 +1562,7 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
         n = _number(w)
         # "um filme" is an article; "só um filme", "um filme só", "your one movie" a count
         only = any(x in _ONLY for x in words[:k]) or words[k + 2 : k + 3] in (["so"], ["only"])
-        one = w in ("um", "uma", "one") and not (found or only or words[k - 1 : k] in _MINE)
+        one = w in ("um", "uma") and not (found or only or words[k - 1 : k] in _MINE)
         if n is None or words[k + 1] not in _TYPE_OF or one:
             continue
         rest = words[k + 2 : k + 5]
