@@ -106,7 +106,7 @@ update: transform
 _PT_ER_IR: Final = _families("""
 delete: remov:e exclu:i
 save: inclu:i inser:i
-update: corrig:i substitu:i
+update: corrig:i substitu:i mov:e
 remind: defin:i
 undo: revert:e
 save*: garant:i
@@ -242,7 +242,7 @@ state_aux: esta estao ta tao estava estavam fica ficam continua continuam perman
   segue seguem consta constam is are s re remains remain stays stay its thats sits isnt
   arent wasnt werent
 have: have has had ve tem tenho temos possui
-future: vou vamos vai vao irei iremos will ll gonna shall ill youll
+future: vou vamos vai vao irei iremos will ll gonna shall ill youll wont
 modals: pode podem deve devem precisa precisam can could should must may might would cannot cant
 progressive: estou to tou estamos am m are re im
 object_start: the a an his her their its my our this that these those him them us o os as um uma
@@ -1247,8 +1247,8 @@ def _read_clause(
     for i, kind in [first] if first else []:
         family = _LEXICON[words[i]][0][0].rstrip("*")
         no = _negated(words[:i], language) or bool(_NOTHING & set(words[i + 1 : i + 2]))
-        if kind in ("done", "promise"):
-            return ([] if no else [(family, kind)]), []
+        if kind in ("done", "promise"):  # "I won't remind you": a reminder cancelled
+            return ([] if no and (family, kind) != ("remind", "promise") else [(family, kind)]), []
         if family == "remind" and not any(w in _YOU for w in words[:i]):
             return [(family, "done")], []  # "Lembrete marcado", "your reminder is set"
         if kind == "state" and not no and family in ("undo", "update", "import", "delete"):
