@@ -230,7 +230,7 @@ ack_only: ok okay certo beleza blz claro combinado entendido entendi fechado fec
   show legal tranquilo sure got it gotcha roger that thing alright cool great perfect noted
   will do on bora partiu demorou deixa comigo pode deixar boa you
 presenting: aqui segue seguem here heres encontrei achei found below abaixo veja
-adverbs: ja agora tambem so apenas mesmo bem devidamente duly certinho direitinho corretamente
+adverbs: ja agora tambem so apenas mesmo bem mais devidamente duly certinho direitinho corretamente
   entao finalmente ainda just already also now successfully safely correctly properly all
   both finally indeed really still went gone go ahead and te me lhe o a os as lo la los las
   it them this that isso isto ele ela eles elas sim yes ok again
