@@ -92,7 +92,7 @@ def _families(text: str) -> dict[str, str]:
 # marks a verb that is an effect only with its place or particle ("joguei X na lista").
 _PT_AR: Final = _families("""
 save: salv guard adicion acrescent coloc cadastr armazen grav bot arquiv
-save*: jog mand tac lanc
+save*: jog mand tac lanc pass
 note: anot registr memoriz
 delete: apag delet elimin limp esvazi retir tir zer
 update: atualiz alter edit renome mud troc modific ajust reclassific
