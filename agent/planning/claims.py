@@ -565,7 +565,7 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
             (j < len(toks) and toks[j].w in _SUBJECT_NEXT)
             or (year and pp)
             or run[0].w in _NEGATIONS
-            or (run[1].w in _JOINERS - _ARTICLES and not run[1].cap)
+            or (run[1].w in _JOINERS - _ARTICLES and not run[1].cap and not _acts_on(run))
         )
         # "Her (2013)", "Taken (2008)": a title by its year; not "Salvei Matrix (1999)"
         known = (set() if len(run) == 1 else _LEXICON) if year else _KNOWN
@@ -583,6 +583,11 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
 
 
 _JOINS: Final = _JOINERS | {"s"}  # "Schindler's List"
+
+
+def _acts_on(run: Sequence[Tok]) -> bool:
+    """ "Rescheduled to Wednesday", "Movido pra sexta": an act and where, no title."""
+    return run[0].w in _LEXICON and run[1].w in _INTO
 
 
 def _capital(tok: Tok) -> bool:
