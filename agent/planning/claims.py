@@ -795,7 +795,7 @@ def _kind(
             return "promise"
         return "done" if _said(before, _JUST_DID, end=True) else None
     if form == "fut":
-        return None if any(w in _YOU for w in near[-2:]) else "promise"
+        return "promise"
     if form == "ger":
         soon = _contains(after, ("for", "you")) or _contains(after, ("pra", "voce"))
         soon = soon or _has_place(after) or any(w in ("agora", "now") for w in after)
@@ -830,7 +830,7 @@ def _participle(
     if last in ("sera", "serao"):
         return "promise"
     if any(w in ("deixei", "deixamos", "deixo", "deixar") for w in before):
-        return "promise" if any(w in _FUTURE for w in before) else "done"  # "deixei X salvo"
+        return "done"  # "deixei X salvo"
     if last in _STATE_AUX:
         return "done" if any(w in ("agora", "now") for w in before[-4:]) else "state"
     subject = [w for w in near if w in _I_WE or w in _YOU]
@@ -847,8 +847,7 @@ def _participle(
     if all(w in _BEFORE_BARE or w not in _KNOWN or w == "s" for w in near):  # "Lista esvaziada"
         object_ = form == "past" and after[:1] and after[0] in _OBJECT_START
         return None if near and object_ else "done"  # not "Parasite saved the director's career"
-    said = _has_place(after[:6]) or after[:1] in (["aqui"], ["here"]) or "successfully" in after
-    return "done" if said or _contains(after, ("com", "sucesso")) else None
+    return None
 
 
 def _offer(words: Sequence[str], question: bool) -> bool:
@@ -1009,12 +1008,6 @@ class _Reader:
         stated = any(s.kind in ("seen", "unseen") for s in self.statements[statements:])
         if "✓" in words and (bare or done) and len(self.effects) == effects and not stated:
             self.effects.append(("done", ()))  # "Matrix ✅", "Planilha lida e séries importadas ✅"
-        seen = [w for w in content if w not in _DISCOURSE and w != "§"]
-        if seen and all(w in _SEEN for w in seen) and len(self.effects) == effects:
-            if not set(seen) <= _set("viu assistiu leu"):  # not "Já viu sim!", said of the user
-                self.effects.append(("mark", ()))  # "Matrix visto ✔️", "Heat — seen!"
-            elif len(self.statements) == statements:
-                self._state(Statement("seen"), [])
         self.last_bare = bare and len(self.statements) == statements
         silent = len(self.effects) == effects and len(self.statements) == statements
         self.unchecked = self.unchecked or (silent and not (bare or noted))
