@@ -985,12 +985,7 @@ class _Reader:
         header = _list_header(toks, self.asked_type) if quiet else None
         if header is not None:
             colon = next(k for k, t in enumerate(toks) if t.w == ":")
-            counts = _counts([t.w for t in toks[colon + 1 :]])
-            if counts:  # "Contei aqui: 2 séries, somando os vistos e os não vistos": a count
-                for n, type_, narrowed in counts if header.kind == "member" else ():
-                    count = Statement("count", count=n, type=type_, left=header.left)
-                    self._state(count, []) if not narrowed else None
-            elif toks[colon + 1 :]:  # "Aqui vai: 🎬 Matrix, 📝 comprar pão"
+            if toks[colon + 1 :]:  # "Aqui vai: 🎬 Matrix, 📝 comprar pão"
                 parts = _parts(toks[colon + 1 :])
                 names = [_whole(p) for p in parts if not _thats_all([t.w for t in p])]
                 if len(names) < len(parts):  # "Dark and Lost — nothing else": every one
@@ -1183,7 +1178,9 @@ def _completion(words: Sequence[str]) -> bool:
     """ "Tá na mão", "All set", "Consider it done", "Já era": something was carried out."""
     if any(w in _PRESENTING for w in words) or _negated(words, "pt"):
         return False
-    return _said(words, _COMPLETION) and not re.search(r"\bja (?:era hora|foi [a-z])", " ".join(words))
+    return _said(words, _COMPLETION) and not re.search(
+        r"\bja (?:era hora|foi [a-z])", " ".join(words)
+    )
 
 
 def _read_clause(
@@ -1240,8 +1237,6 @@ def _read_clause(
         story = story or kind == "story"
         if tok.name is None and kind not in (None, "story") and (first is None or kind in _ACTS):
             first = (i, kind)
-            if kind in _ACTS:
-                break
     for i, kind in [first] if first else []:
         family = _LEXICON[words[i]][0][0].rstrip("*")
         no = _negated(words[:i], language) or bool(_NOTHING & set(words[i + 1 : i + 2]))
@@ -1292,8 +1287,6 @@ def _state_counts(words: Sequence[str], negated: bool, language: str) -> list[St
     watched all your movies", "não falta nada pra ver" (none still to see), "all your shows are
     unwatched" (none seen), "você já viu 3 filmes", "you've seen two of your movies"."""
     said = set(words)
-    if not said & _STATES_LEFT:
-        return []
     mine = _I_WE & said or any("done1" in _FORMS.get(w, ()) for w in words)
     if "§" in said or mine or _CONDITIONS & said or _NARROW_MORE & said:
         return []  # "X is all that's left", "não marquei nada", "se você já viu todos"
@@ -1417,17 +1410,21 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
         said = rest[:1] and rest[0] in _set("aqui salvo saved guardado stored la ai there")
         if (w in _STATE_AUX or w in ("was", "were")) and (
-            _has_place([x for x in rest[:6] if x not in ("la", "ai", "there")]) or said or (not rest and words[i - 1 : i] == ["ja"])
+            _has_place([x for x in rest[:6] if x not in ("la", "ai", "there")])
+            or said
+            or (not rest and words[i - 1 : i] == ["ja"])
         ):
-            gone = any(x in ("mais", "longer", "anymore", "off", "fora") for x in words)
             subject = _names_in(_object(clause[:i]), loose=True)
             names = tuple(subject or _names_in(clause[i + 1 :]))
             # "X is in your series", "X está na sua lista de filmes": of that type
-            of = (x for k, x in enumerate(rest) if k and rest[k - 1] in _POSSESSIVE | _ONLY | {"de", "of"})
+            of = (
+                x
+                for k, x in enumerate(rest)
+                if k and rest[k - 1] in _POSSESSIVE | _ONLY | {"de", "of"}
+            )
             type_ = _type_in(of)
-            said_kind: StatementKind = "absent" if gone else kind
             refers = _refers(clause[:i])
-            return [Statement(said_kind, names, type=type_, complete=only, refers=refers)]
+            return [Statement(kind, names, type=type_, complete=only, refers=refers)]
         yours = any(x in _YOU for x in words[max(0, i - 3) : i])
         there = w in ("tem", "ha") and _place_at(words, i + 1)  # "(não) tem X na sua lista"
         if w in _MEMBER_VERBS and (i and (_has_place(words[:i]) or yours) or there):
@@ -1477,9 +1474,6 @@ def _every(clause: list[Tok], words: list[str]) -> Statement | None:
     only = tail[:1] and tail[0] in _ONLY or head[-1:] and head[-1] in _ONLY and _PLACE & set(head)
     if mine and (_ALL & set(head) or only):  # "sua lista só tem"
         return Statement("every", type=type_)  # "all your items are notes", "contains only links"
-    if words[at] in _COPULA and any(w in _ONLY for w in tail) and mine:
-        names = tuple(_names_in(_object(clause[:at]), loose=True))
-        return Statement("member", names, type=type_, complete=True) if names else None
     return None
 
 
