@@ -190,8 +190,6 @@ def _build_lexicon() -> dict[str, tuple[tuple[str, str, str], ...]]:
         add(base, family, "base", base)
         add(base[:-1] + "ied" if base.endswith("y") else stem + "ed", family, "past", base)
         add(stem + "ing", family, "ger", base)
-        if base in _EN_DOUBLED:
-            add(base + "ed", family, "past", base)  # "canceled" beside "cancelled"
     for word, base in _EN_IRREGULAR.items():
         add(word, _EN.get(base, "done"), "past", base)
     return {word: tuple(readings) for word, readings in out.items()}
@@ -899,8 +897,7 @@ class _Reader:
         if state is not None:  # "- Se7en (not yet)", "✅ Adeus, Lenin! — visto": its state
             names = tuple(t.name for t in head if t.name)
             self.statements.append(Statement(state, names))
-            self.listed += list(names) if self.opened is not None else []
-            self.entries += [] if self.opened is not None else list(names)
+            self.entries += list(names)
             return
         if entry and self.opened is not None:  # "- Up (2009) — salvo": the entry's name
             self.listed += [n for n in _names_in(head, loose=True) or [_whole(head)] if n.words]
@@ -1146,8 +1143,6 @@ def _number(word: str) -> int | None:
 
 def _entry_state(words: Sequence[str]) -> StatementKind | None:
     """The state a list entry's tail gives its item: "(not yet)", "— visto", "(watched)"."""
-    if not words or not set(words) <= _STATES_LEFT | _SEEN_ONLY | _STATE_WORDS | _INTO:
-        return None
     negated = _negated(words, "en")
     if negated and set(words) <= _NEGATIONS | _STILL:
         return "unseen"  # "(not yet)", "— ainda não"
