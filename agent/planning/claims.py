@@ -346,7 +346,7 @@ _WATCHED: Final = frozenset(("movie", "tv_show", "video"))
 # an item's state said of it (DESIGN 11.5): done ("nos vistos", "marked as watched") or still
 # to see ("unwatched", "pra ver", "ainda não assistida"); not "vi"/"read", which say the speaker's act
 _STATE_DONE: Final = (_SEEN - _set("vi vimos assisti assistimos read")) | _set(
-    "vistas assistidos assistidas lidos lidas"
+    "vistas assistidos assistidas lidos lidas concluidas concluidos"
 )
 _STATE_BEFORE: Final = frozenset().union(
     _STATE_AUX, _YOU, _POSSESSIVE, _NEGATIONS, _ARTICLES, _HAVE,
@@ -354,7 +354,6 @@ _STATE_BEFORE: Final = frozenset().union(
 )  # fmt: skip
 _STATE_WORDS: Final = _STATE_AUX | _set("marcado marcada marked como as")
 _STATES: Final = _SEEN | _STATE_OPEN | _STATE_DONE  # words that say an item's state
-_STATES_LEFT: Final = _STATES | _LEFT | _TO_SEE
 _RESULTS: Final = _set("results result resultado resultados match matches sign sinal rastro")
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
@@ -710,10 +709,6 @@ def _contains(words: Sequence[str], phrase: Sequence[str]) -> bool:
     return any(tuple(words[i : i + n]) == phrase for i in range(len(words) - n + 1))
 
 
-def _ends(words: Sequence[str], phrase: Sequence[str]) -> bool:
-    return len(words) >= len(phrase) and tuple(words[-len(phrase) :]) == tuple(phrase)
-
-
 def _negated(words: Sequence[str], language: str) -> bool:
     return any(w in _NEGATIONS and not (w == "no" and language == "pt") for w in words)
 
@@ -782,7 +777,7 @@ def _kind(
             return None  # "Salvou sim!": yes, the user did
         if near[-1:] and near[-1] in _YOU:
             return "history"  # "você salvou X", "vc salvou e nunca viu"
-        return "done" if _ends(near, ("a", "gente")) or not near else None
+        return "done" if near[-2:] == ["a", "gente"] or not near else None
     if form == "pres3":  # "salvá-lo" folds to "salva lo"
         promised = last in _FUTURE and after[:1] in (["lo"], ["la"], ["los"], ["las"])
         return "promise" if promised else None
