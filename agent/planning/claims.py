@@ -558,11 +558,15 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
         first = i == 0 or toks[i - 1].w in _ENDS | {"-", "•", "*", "(", "«", '"', "◆"}
         year = [t.w for t in toks[j : j + 3]][::2] == ["(", ")"] and toks[j + 1].w.isdigit()
         pp = run and "pp" in _FORMS.get(run[0].w, ())
-        whole = len(run) > 1 and (  # "Deleted Scenes is a film", "Adicionado Recentemente (2021)"
-            (j < len(toks) and toks[j].w in _SUBJECT_NEXT)
-            or (year and pp)
-            or run[0].w in _NEGATIONS
-            or (run[1].w in _JOINERS - _ARTICLES and not run[1].cap and not _acts_on(run))
+        whole = (
+            len(run) > 1
+            and not _acts_on(run)
+            and (  # "Deleted Scenes is a film", "Adicionado Recentemente (2021)"
+                (j < len(toks) and toks[j].w in _SUBJECT_NEXT)
+                or (year and pp)
+                or run[0].w in _NEGATIONS
+                or (run[1].w in _JOINERS - _ARTICLES and not run[1].cap)
+            )
         )
         # "Her (2013)", "Taken (2008)": a title by its year; not "Salvei Matrix (1999)"
         known = (set() if len(run) == 1 else _LEXICON) if year else _KNOWN
@@ -583,8 +587,10 @@ _JOINS: Final = _JOINERS | {"s"}  # "Schindler's List"
 
 
 def _acts_on(run: Sequence[Tok]) -> bool:
-    """ "Rescheduled to Wednesday", "Movido pra sexta": an act and where, no title."""
-    return run[0].w in _LEXICON and run[1].w in _INTO
+    """ "Rescheduled to Wednesday", "Nada de Ruptura": an act and where, or "none of", no title."""
+    return (
+        run[0].w in _LEXICON and run[1].w in _INTO or run[0].w in _NOTHING and run[1].w in _NARROW
+    )
 
 
 def _capital(tok: Tok) -> bool:
@@ -719,7 +725,7 @@ def _has_place(words: Sequence[str]) -> bool:
         w in _POSSESSIVE and any(x in _TYPE_OF for x in words[k + 1 : k + 3])
         for k, w in enumerate(words)
     )
-    return any(w in _PLACE or w in ("la", "ai", "there") for w in words) or any(typed)
+    return any(w in _PLACE or w in ("la", "ai", "there", "aqui") for w in words) or any(typed)
 
 
 def _place_at(words: Sequence[str], start: int = 0) -> int | None:
