@@ -95,22 +95,20 @@ save: salv guard adicion acrescent coloc cadastr armazen grav bot arquiv
 save*: jog mand tac lanc pass
 note: anot registr memoriz
 delete: apag delet elimin limp esvazi retir tir zer
-update: atualiz alter edit renome mud troc modific ajust reclassific
+update: atualiz alter edit renome mud troc modific ajust reclassific transform
 mark: marc desmarc avali favorit fix
 remind: agend program remarc adi cancel configur cri confirm envi lembr avis ativ
 undo: restaur recuper
 undo*: volt
 import: import export sincroniz
-update: transform
 """)
 _PT_ER_IR: Final = _families("""
 delete: remov:e exclu:i
 save: inclu:i inser:i
-update: corrig:i substitu:i mov:e
+update: corrig:i substitu:i mov:e convert:e
 remind: defin:i
 undo: revert:e
 save*: garant:i
-update: convert:e
 """)
 # irregular forms, "family form: words"
 _PT_IRREGULAR: Final = {
@@ -134,7 +132,7 @@ done pp: finalizado finalizada resolvido resolvida""".splitlines()
 }
 _EN: Final = _families("""
 save: save add store log keep track insert register
-save*: put pop stick throw
+save*: put pop stick throw lock
 note: note record remember memorize memorise
 note*: jot write
 delete: delete remove erase wipe purge clear
@@ -148,7 +146,6 @@ remind*: set
 undo: undo redo revert restore
 undo*: roll
 import: import export sync
-save*: lock
 """)
 _EN_IRREGULAR: Final = dict(p.split(":") for p in """kept:keep set:set wrote:write written:write
 took:take taken:take got:get gotten:get stuck:stick threw:throw thrown:throw undid:undo
@@ -209,36 +206,34 @@ _FORMS: Final = {word: {form for _, form, _ in readings} for word, readings in _
     _LEFT, _TO_SEE, _STATE_OPEN, _ENDED, _NEXT_STATE, _STILL, _TRASH, _EMPTY, _ABOUT_LIST,
     _FINISHED, _GRADES, _ALL_OF_IT, _THATS,
 ) = map(_set, _rows("""
-reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping nudge
-  notification notificacao aviso
+reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping
+  nudge notification notificacao aviso
 articles: o a os as um uma the an
 negations: nao nunca nem jamais nada nenhum nenhuma ninguem not never no nothing none nobody
-  neither nor cannot dont didnt doesnt isnt arent wasnt werent havent hasnt hadnt cant
-  couldnt wont wouldnt shouldnt aint unable failed falhei falhou without
+  neither nor cannot dont didnt doesnt isnt arent wasnt werent havent hasnt hadnt cant couldnt wont
+  wouldnt shouldnt aint unable failed falhei falhou without
 nothing: nada nothing none nenhum nenhuma anything
 conditions: se caso quando assim logo depois if once when whenever unless until reply say type
   confirm responda responde diga digite confirme basta
 wish: quiser quiserem preferir desejar want like wish prefer
 discourse: pronto ok okay certo beleza blz perfeito otimo show sim claro boa legal combinado
-  entendido entendi fechado fechou tranquilo ta e and also tambem aqui here now agora ja
-  already just done great sure alright perfect yes yep yeah right good cool nice excelente
-  successfully voila tudo so then entao well alias que bem consider got it listo prontinho
-  ✓ +1
+  entendido entendi fechado fechou tranquilo ta e and also tambem aqui here now agora ja already
+  just done great sure alright perfect yes yep yeah right good cool nice excelente successfully
+  voila tudo so then entao well alias que bem consider got it listo prontinho ✓ +1
 ack_only: ok okay certo beleza blz claro combinado entendido entendi fechado fechou perfeito otimo
-  show legal tranquilo sure got it gotcha roger that thing alright cool great perfect noted
-  will do on bora partiu demorou deixa comigo pode deixar boa you
+  show legal tranquilo sure got it gotcha roger that thing alright cool great perfect noted will do
+  on bora partiu demorou deixa comigo pode deixar boa you
 presenting: aqui segue seguem here heres encontrei achei found below abaixo veja
 adverbs: ja agora tambem so apenas mesmo bem mais devidamente duly certinho direitinho corretamente
-  entao finalmente ainda just already also now successfully safely correctly properly all
-  both finally indeed really still went gone go ahead and te me lhe o a os as lo la los las
-  it them this that isso isto ele ela eles elas sim yes ok again
+  entao finalmente ainda just already also now successfully safely correctly properly all both
+  finally indeed really still went gone go ahead and te me lhe o a os as lo la los las it them this
+  that isso isto ele ela eles elas sim yes ok again
 i_we: i we eu ive weve ill well im id gente
 you: voce voces vc vcs tu you youve youre
 done_aux: foi foram fora ficou ficaram sido acabou was were been got gets
 state_aux: esta estao ta tao estava estavam fica ficam continua continuam permanece permanecem
-  aparece aparecem appear appears
-  segue seguem consta constam is are s re remains remain stays stay its thats sits isnt
-  arent wasnt werent
+  aparece aparecem appear appears segue seguem consta constam is are s re remains remain stays stay
+  its thats sits isnt arent wasnt werent
 have: have has had ve tem tenho temos possui
 future: vou vamos vai vao irei iremos will ll gonna shall ill youll wont
 modals: pode podem deve devem precisa precisam can could should must may might would cannot cant
@@ -246,9 +241,8 @@ progressive: estou to tou estamos am m are re im
 object_start: the a an his her their its my our this that these those him them us o os as um uma
   seu sua
 story_place: em no na nos nas in at do da dos das from apos depois after during
-place: lista listas listinha biblioteca colecao acervo watchlist list lists library collection
-  pile queue fila
-  salvos salvas favoritos favorites favourites
+place: lista listas listinha biblioteca colecao acervo watchlist list lists library collection pile
+  queue fila salvos salvas favoritos favorites favourites
 possessive: seu sua seus suas teu tua teus tuas your my minha meu meus minhas
 narrow: do da de dos das by from with com que that of sobre about
 only: so somente apenas only just unico unica unicos single sole
@@ -263,8 +257,8 @@ motion_out: saiu sairam sumiu sumiram gone out
 into: pra para pro pros pras a ao aos na no nos para into to onto in on
 light: fiz fizemos realizei efetuei made did performed dei gave
 action_nouns: remocao exclusao alteracao atualizacao inclusao correcao edicao registro cadastro
-  importacao insercao adicao mudanca troca change update removal deletion edit changes
-  nota anotacao note rating estrelas stars
+  importacao insercao adicao mudanca troca change update removal deletion edit changes nota
+  anotacao note rating estrelas stars
 fields: ano titulo nome tipo year title name type
 referring: ele ela eles elas isso esse essa este esta aquele aquela it they this that these those
   both ambos ambas os dois as duas one
@@ -274,22 +268,21 @@ place_prep: na no nas nos em entre dentro pra para pro a ao aos in on into onto 
 taste: gosta gosto gostar prefere preferencia curte ama odeia detesta adora like likes love loves
   prefer prefers preference enjoy hate hates taste into
 boundary: mas porem contudo entretanto but however although though so entao
-joiners: de da do das dos e o a os as um uma em no na sem pelo pela of the an and by in on with to for at
-  from
+joiners: de da do das dos e o a os as um uma em no na sem pelo pela of the an and by in on with to
+  for at from
 subject_next: eh is was are were foi era sao fica has have had doesnt didnt isnt wasnt nao not will
   can could would tem teve ganhou won stars ran came fala conta tells
-other_generic: de do da e ou and or of for with com que what which qual quais isso esse essa
-  este aquele aquela it its they them one ones yet still here there hoje today ontem yesterday
-  semana week mes month ano year desde since ago atras too tudo everything nome title titulo sim
-  yes nao no ver assistir ha mais more longer anymore algum alguma any some ai aqui la garantido else
-  pm
+other_generic: de do da e ou and or of for with com que what which qual quais isso esse essa este
+  aquele aquela it its they them one ones yet still here there hoje today ontem yesterday semana
+  week mes month ano year desde since ago atras too tudo everything nome title titulo sim yes nao
+  no ver assistir ha mais more longer anymore algum alguma any some ai aqui la garantido else pm
   safely right now mesmo sucesso ainda
-other_known: encontrei achei found want quer posso should would here heres consider listo
-  consegui acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
+other_known: encontrei achei found want quer posso should would here heres consider listo consegui
+  acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
 presents: aqui segue seguem here heres vai falta faltam unwatched pending pendentes
 # what makes a count or a "nothing" about some items only ("salvou 3 itens hoje")
-narrow_more: hoje ontem semana mes today yesterday week month recently recentemente chamado
-  chamada called named matching nome title titulo
+narrow_more: hoje ontem semana mes today yesterday week month recently recentemente chamado chamada
+  called named matching nome title titulo
 copula: eh sao is are s re
 outside: fora outside besides alem beyond
 # what names who made or what a title is about, not an item ("um filme do Nolan")
