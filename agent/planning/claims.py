@@ -257,7 +257,7 @@ motion_out: saiu sairam sumiu sumiram gone out
 into: pra para pro pros pras a ao aos na no nos para into to onto in on
 light: fiz fizemos realizei efetuei made did performed dei gave
 action_nouns: remocao exclusao alteracao atualizacao inclusao correcao edicao registro cadastro
-  importacao insercao adicao mudanca troca change update removal deletion edit changes nota
+  importacao insercao adicao mudanca troca change update removal deletion edit changes rename nota
   anotacao note rating estrelas stars
 fields: ano titulo nome tipo year title name type
 referring: ele ela eles elas isso esse essa este esta aquele aquela it they this that these those
