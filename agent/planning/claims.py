@@ -251,7 +251,7 @@ seen: viu vimos assistiu assistimos assisti vi watched seen leu read visto vista
   assistida lido lida
 member_verbs: tem contem inclui includes has have contains holds lists possui
 found: encontrei achei localizei vi vejo found find located spotted see
-kept_words: salvou guardou saved salvo salvos guardado stored ha there
+kept_words: salvou guardou saved salvo salvos salva salvas guardado stored ha there
 motion_in: entrou entraram foi foram went goes vai voltou voltaram
 motion_out: saiu sairam sumiu sumiram gone out
 into: pra para pro pros pras a ao aos na no nos para into to onto in on
