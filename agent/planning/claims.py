@@ -1205,6 +1205,7 @@ def _read_clause(
     forms = {f for w in words for f in _FORMS.get(w, ())}
     lead_forms = _FORMS.get(lead[0], set()) if lead else set()
     did = "done1" in forms or "past" in forms and _I_WE & set(words) or lead_forms & {"past", "pp"}
+    did = did or any(x in _DONE_AUX and "pp" in _FORMS.get(w, ()) for x, w in pairwise(words))
     news = _news(words)
     if news is not None and not negated:
         return [(news, "done")], []  # "Agora sua lista tem 3 itens"
