@@ -551,9 +551,14 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
         first = i == 0 or toks[i - 1].w in _ENDS | {"-", "•", "*", "(", "«", '"', "◆"}
         year = [t.w for t in toks[j : j + 3]][::2] == ["(", ")"] and toks[j + 1].w.isdigit()
         pp = run and "pp" in _FORMS.get(run[0].w, ())
+        # "Rescheduled to Wednesday", "Nada de Ruptura": an act and where, "none of", no title
+        two = [t.w for t in run[:2]]
+        acts = two[1:] and (
+            two[0] in _LEXICON and two[1] in _INTO or two[0] in _NOTHING and two[1] in _NARROW
+        )
         whole = (
             len(run) > 1
-            and not _acts_on(run)
+            and not acts
             and (  # "Deleted Scenes is a film", "Adicionado Recentemente (2021)"
                 (j < len(toks) and toks[j].w in _SUBJECT_NEXT)
                 or (year and pp)
@@ -577,13 +582,6 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
 
 
 _JOINS: Final = _JOINERS | {"s"}  # "Schindler's List"
-
-
-def _acts_on(run: Sequence[Tok]) -> bool:
-    """ "Rescheduled to Wednesday", "Nada de Ruptura": an act and where, or "none of", no title."""
-    return (
-        run[0].w in _LEXICON and run[1].w in _INTO or run[0].w in _NOTHING and run[1].w in _NARROW
-    )
 
 
 def _capital(tok: Tok) -> bool:
@@ -1204,8 +1202,10 @@ def _read_clause(
     lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
     forms = {f for w in words for f in _FORMS.get(w, ())}
     lead_forms = _FORMS.get(lead[0], set()) if lead else set()
+    # "Suas 2 notas foram apagadas": a deletion, no count
+    passive = {x for x, w in pairwise(words) if x in _DONE_AUX and "pp" in _FORMS.get(w, ())}
     did = "done1" in forms or "past" in forms and _I_WE & set(words) or lead_forms & {"past", "pp"}
-    did = did or any(x in _DONE_AUX and "pp" in _FORMS.get(w, ()) for x, w in pairwise(words))
+    did = did or passive
     news = _news(words)
     if news is not None and not negated:
         return [(news, "done")], []  # "Agora sua lista tem 3 itens"
@@ -1471,7 +1471,8 @@ def _about(clause: Sequence[Tok], words: Sequence[str], negated: bool) -> Statem
     """ "Nada sobre pasta nas suas notas", "I couldn't find anything about the plumber in your
     notes": no item (of the type named) mentions those words."""
     at = next((k for k, w in enumerate(words) if w in _ABOUT), None)
-    if at is None or not negated:
+    reminds = any(f == "remind" for w in words[: at or 0] for f, _, _ in _LEXICON.get(w, ()))
+    if at is None or not negated or reminds:  # "I won't remind you about X": no absence
         return None
     place = _place_at(words, at + 2)  # "nada sobre X nas suas notas"
     topic = [w for w in _spelled(clause[at + 1 : place]) if w[:1].isalnum() and w not in _GENERIC]
