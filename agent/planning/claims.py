@@ -92,25 +92,23 @@ def _families(text: str) -> dict[str, str]:
 # marks a verb that is an effect only with its place or particle ("joguei X na lista").
 _PT_AR: Final = _families("""
 save: salv guard adicion acrescent coloc cadastr armazen grav bot arquiv
-save*: jog mand tac lanc
+save*: jog mand tac lanc pass
 note: anot registr memoriz
 delete: apag delet elimin limp esvazi retir tir zer
-update: atualiz alter edit renome mud troc modific ajust reclassific
+update: atualiz alter edit renome mud troc modific ajust reclassific transform
 mark: marc desmarc avali favorit fix
 remind: agend program remarc adi cancel configur cri confirm envi lembr avis ativ
 undo: restaur recuper
 undo*: volt
 import: import export sincroniz
-update: transform
 """)
 _PT_ER_IR: Final = _families("""
 delete: remov:e exclu:i
 save: inclu:i inser:i
-update: corrig:i substitu:i
+update: corrig:i substitu:i mov:e convert:e
 remind: defin:i
 undo: revert:e
 save*: garant:i
-update: convert:e
 """)
 # irregular forms, "family form: words"
 _PT_IRREGULAR: Final = {
@@ -134,7 +132,7 @@ done pp: finalizado finalizada resolvido resolvida""".splitlines()
 }
 _EN: Final = _families("""
 save: save add store log keep track insert register
-save*: put pop stick throw
+save*: put pop stick throw lock
 note: note record remember memorize memorise
 note*: jot write
 delete: delete remove erase wipe purge clear
@@ -148,7 +146,6 @@ remind*: set
 undo: undo redo revert restore
 undo*: roll
 import: import export sync
-save*: lock
 """)
 _EN_IRREGULAR: Final = dict(p.split(":") for p in """kept:keep set:set wrote:write written:write
 took:take taken:take got:get gotten:get stuck:stick threw:throw thrown:throw undid:undo
@@ -190,8 +187,6 @@ def _build_lexicon() -> dict[str, tuple[tuple[str, str, str], ...]]:
         add(base, family, "base", base)
         add(base[:-1] + "ied" if base.endswith("y") else stem + "ed", family, "past", base)
         add(stem + "ing", family, "ger", base)
-        if base in _EN_DOUBLED:
-            add(base + "ed", family, "past", base)  # "canceled" beside "cancelled"
     for word, base in _EN_IRREGULAR.items():
         add(word, _EN.get(base, "done"), "past", base)
     return {word: tuple(readings) for word, readings in out.items()}
@@ -211,46 +206,43 @@ _FORMS: Final = {word: {form for _, form, _ in readings} for word, readings in _
     _LEFT, _TO_SEE, _STATE_OPEN, _ENDED, _NEXT_STATE, _STILL, _TRASH, _EMPTY, _ABOUT_LIST,
     _FINISHED, _GRADES, _ALL_OF_IT, _THATS,
 ) = map(_set, _rows("""
-reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping nudge
-  notification notificacao aviso
+reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping
+  nudge notification notificacao aviso
 articles: o a os as um uma the an
 negations: nao nunca nem jamais nada nenhum nenhuma ninguem not never no nothing none nobody
-  neither nor cannot dont didnt doesnt isnt arent wasnt werent havent hasnt hadnt cant
-  couldnt wont wouldnt shouldnt aint unable failed falhei falhou without
+  neither nor cannot dont didnt doesnt isnt arent wasnt werent havent hasnt hadnt cant couldnt wont
+  wouldnt shouldnt aint unable failed falhei falhou without
 nothing: nada nothing none nenhum nenhuma anything
 conditions: se caso quando assim logo depois if once when whenever unless until reply say type
   confirm responda responde diga digite confirme basta
 wish: quiser quiserem preferir desejar want like wish prefer
 discourse: pronto ok okay certo beleza blz perfeito otimo show sim claro boa legal combinado
-  entendido entendi fechado fechou tranquilo ta e and also tambem aqui here now agora ja
-  already just done great sure alright perfect yes yep yeah right good cool nice excelente
-  successfully voila tudo so then entao well alias que bem consider got it listo prontinho
-  ✓ +1
+  entendido entendi fechado fechou tranquilo ta e and also tambem aqui here now agora ja already
+  just done great sure alright perfect yes yep yeah right good cool nice excelente successfully
+  voila tudo so then entao well alias que bem consider got it listo prontinho ✓ +1
 ack_only: ok okay certo beleza blz claro combinado entendido entendi fechado fechou perfeito otimo
-  show legal tranquilo sure got it gotcha roger that thing alright cool great perfect noted
-  will do on bora partiu demorou deixa comigo pode deixar boa you
+  show legal tranquilo sure got it gotcha roger that thing alright cool great perfect noted will do
+  on bora partiu demorou deixa comigo pode deixar boa you
 presenting: aqui segue seguem here heres encontrei achei found below abaixo veja
-adverbs: ja agora tambem so apenas mesmo bem devidamente duly certinho direitinho corretamente
-  entao finalmente ainda just already also now successfully safely correctly properly all
-  both finally indeed really still went gone go ahead and te me lhe o a os as lo la los las
-  it them this that isso isto ele ela eles elas sim yes ok again
+adverbs: ja agora tambem so apenas mesmo bem mais devidamente duly certinho direitinho corretamente
+  entao finalmente ainda just already also now successfully safely correctly properly all both
+  finally indeed really still went gone go ahead and te me lhe o a os as lo la los las it them this
+  that isso isto ele ela eles elas sim yes ok again
 i_we: i we eu ive weve ill well im id gente
 you: voce voces vc vcs tu you youve youre
 done_aux: foi foram fora ficou ficaram sido acabou was were been got gets
 state_aux: esta estao ta tao estava estavam fica ficam continua continuam permanece permanecem
-  aparece aparecem appear appears
-  segue seguem consta constam is are s re remains remain stays stay its thats sits isnt
-  arent wasnt werent
+  aparece aparecem appear appears segue seguem consta constam is are s re remains remain stays stay
+  its thats sits isnt arent wasnt werent
 have: have has had ve tem tenho temos possui
-future: vou vamos vai vao irei iremos will ll gonna shall ill youll
+future: vou vamos vai vao irei iremos will ll gonna shall ill youll wont
 modals: pode podem deve devem precisa precisam can could should must may might would cannot cant
 progressive: estou to tou estamos am m are re im
 object_start: the a an his her their its my our this that these those him them us o os as um uma
   seu sua
 story_place: em no na nos nas in at do da dos das from apos depois after during
-place: lista listas listinha biblioteca colecao acervo watchlist list lists library collection
-  pile queue fila
-  salvos favoritos favorites favourites
+place: lista listas listinha biblioteca colecao acervo watchlist list lists library collection pile
+  queue fila salvos salvas favoritos favorites favourites
 possessive: seu sua seus suas teu tua teus tuas your my minha meu meus minhas
 narrow: do da de dos das by from with com que that of sobre about
 only: so somente apenas only just unico unica unicos single sole
@@ -259,14 +251,14 @@ seen: viu vimos assistiu assistimos assisti vi watched seen leu read visto vista
   assistida lido lida
 member_verbs: tem contem inclui includes has have contains holds lists possui
 found: encontrei achei localizei vi vejo found find located spotted see
-kept_words: salvou guardou saved salvo salvos guardado stored ha there
+kept_words: salvou guardou saved salvo salvos salva salvas guardado stored ha there
 motion_in: entrou entraram foi foram went goes vai voltou voltaram
 motion_out: saiu sairam sumiu sumiram gone out
 into: pra para pro pros pras a ao aos na no nos para into to onto in on
 light: fiz fizemos realizei efetuei made did performed dei gave
 action_nouns: remocao exclusao alteracao atualizacao inclusao correcao edicao registro cadastro
-  importacao insercao adicao mudanca troca change update removal deletion edit changes
-  nota anotacao note rating estrelas stars
+  importacao insercao adicao mudanca troca change update removal deletion edit changes rename nota
+  anotacao note rating estrelas stars
 fields: ano titulo nome tipo year title name type
 referring: ele ela eles elas isso esse essa este esta aquele aquela it they this that these those
   both ambos ambas os dois as duas one
@@ -276,22 +268,21 @@ place_prep: na no nas nos em entre dentro pra para pro a ao aos in on into onto 
 taste: gosta gosto gostar prefere preferencia curte ama odeia detesta adora like likes love loves
   prefer prefers preference enjoy hate hates taste into
 boundary: mas porem contudo entretanto but however although though so entao
-joiners: de da do das dos e o a os as um uma em no na sem pelo pela of the an and by in on with to for at
-  from
+joiners: de da do das dos e o a os as um uma em no na sem pelo pela of the an and by in on with to
+  for at from
 subject_next: eh is was are were foi era sao fica has have had doesnt didnt isnt wasnt nao not will
   can could would tem teve ganhou won stars ran came fala conta tells
-other_generic: de do da e ou and or of for with com que what which qual quais isso esse essa
-  este aquele aquela it its they them one ones yet still here there hoje today ontem yesterday
-  semana week mes month ano year desde since ago atras too tudo everything nome title titulo sim
-  yes nao no ver assistir ha mais more longer anymore algum alguma any some ai aqui la garantido else
-  pm
+other_generic: de do da e ou and or of for with com que what which qual quais isso esse essa este
+  aquele aquela it its they them one ones yet still here there hoje today ontem yesterday semana
+  week mes month ano year desde since ago atras too tudo everything nome title titulo sim yes nao
+  no ver assistir ha mais more longer anymore algum alguma any some ai aqui la garantido else pm
   safely right now mesmo sucesso ainda
-other_known: encontrei achei found want quer posso should would here heres consider listo
-  consegui acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
+other_known: encontrei achei found want quer posso should would here heres consider listo consegui
+  acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
 presents: aqui segue seguem here heres vai falta faltam unwatched pending pendentes
 # what makes a count or a "nothing" about some items only ("salvou 3 itens hoje")
-narrow_more: hoje ontem semana mes today yesterday week month recently recentemente chamado
-  chamada called named matching nome title titulo
+narrow_more: hoje ontem semana mes today yesterday week month recently recentemente chamado chamada
+  called named matching nome title titulo
 copula: eh sao is are s re
 outside: fora outside besides alem beyond
 # what names who made or what a title is about, not an item ("um filme do Nolan")
@@ -348,7 +339,7 @@ _WATCHED: Final = frozenset(("movie", "tv_show", "video"))
 # an item's state said of it (DESIGN 11.5): done ("nos vistos", "marked as watched") or still
 # to see ("unwatched", "pra ver", "ainda não assistida"); not "vi"/"read", which say the speaker's act
 _STATE_DONE: Final = (_SEEN - _set("vi vimos assisti assistimos read")) | _set(
-    "vistas assistidos assistidas lidos lidas"
+    "vistas assistidos assistidas lidos lidas concluidas concluidos"
 )
 _STATE_BEFORE: Final = frozenset().union(
     _STATE_AUX, _YOU, _POSSESSIVE, _NEGATIONS, _ARTICLES, _HAVE,
@@ -356,7 +347,6 @@ _STATE_BEFORE: Final = frozenset().union(
 )  # fmt: skip
 _STATE_WORDS: Final = _STATE_AUX | _set("marcado marcada marked como as")
 _STATES: Final = _SEEN | _STATE_OPEN | _STATE_DONE  # words that say an item's state
-_STATES_LEFT: Final = _STATES | _LEFT | _TO_SEE
 _RESULTS: Final = _set("results result resultado resultados match matches sign sinal rastro")
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
@@ -408,7 +398,7 @@ _URL: Final = r"(?:https?://|www\.)\S+?(?=[.,;:!?)»”\"']*(?:\s|$))"
 _TOKEN: Final = re.compile(
     _URL + "|" + _WORD_RE + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
     r"|(?<![^\W_])['‘’]|['‘’](?![^\W_])"  # a single quote, not an apostrophe inside a word
-    r"|[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff]"
+    r"|[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff](?:\u200d[\U0001f300-\U0001faff\u2600-\u27bf])*"
 )
 _WORDS: Final = re.compile(_WORD_RE)
 _URL_RE: Final = re.compile(_URL)
@@ -420,7 +410,7 @@ _QUOTES: Final = {"«": "»", "“": "”", '"': '"', "'": "'"}
 
 @lru_cache(maxsize=4096)
 def title_words(title: str) -> tuple[str, ...]:
-    return tuple(fold_word(w) for w in _WORDS.findall(title))
+    return tuple("eh" if w in ("é", "É") else fold_word(w) for w in _WORDS.findall(title))
 
 
 @dataclass(frozen=True, slots=True)
@@ -528,7 +518,7 @@ def _known_at(
         while (
             k < len(toks)
             and n < len(words)
-            and (toks[k].w == words[n] or n and toks[k].w in ",:-–—!?()")
+            and (toks[k].w == words[n] or n and toks[k].w in ",:-–—!?().…")
         ):
             n, k = n + (toks[k].w == words[n]), k + 1
         if n < len(words) or (len(words) == 1 and words[0] in _KNOWN and not toks[i].cap):
@@ -561,11 +551,20 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
         first = i == 0 or toks[i - 1].w in _ENDS | {"-", "•", "*", "(", "«", '"', "◆"}
         year = [t.w for t in toks[j : j + 3]][::2] == ["(", ")"] and toks[j + 1].w.isdigit()
         pp = run and "pp" in _FORMS.get(run[0].w, ())
-        whole = len(run) > 1 and (  # "Deleted Scenes is a film", "Adicionado Recentemente (2021)"
-            (j < len(toks) and toks[j].w in _SUBJECT_NEXT)
-            or (year and pp)
-            or run[0].w in _NEGATIONS
-            or (run[1].w in _JOINERS - _ARTICLES and not run[1].cap)
+        # "Rescheduled to Wednesday", "Nada de Ruptura": an act and where, "none of", no title
+        two = [t.w for t in run[:2]]
+        acts = two[1:] and (
+            two[0] in _LEXICON and two[1] in _INTO or two[0] in _NOTHING and two[1] in _NARROW
+        )
+        whole = (
+            len(run) > 1
+            and not acts
+            and (  # "Deleted Scenes is a film", "Adicionado Recentemente (2021)"
+                (j < len(toks) and toks[j].w in _SUBJECT_NEXT)
+                or (year and pp)
+                or run[0].w in _NEGATIONS
+                or (run[1].w in _JOINERS - _ARTICLES and not run[1].cap)
+            )
         )
         # "Her (2013)", "Taken (2008)": a title by its year; not "Salvei Matrix (1999)"
         known = (set() if len(run) == 1 else _LEXICON) if year else _KNOWN
@@ -707,10 +706,6 @@ def _contains(words: Sequence[str], phrase: Sequence[str]) -> bool:
     return any(tuple(words[i : i + n]) == phrase for i in range(len(words) - n + 1))
 
 
-def _ends(words: Sequence[str], phrase: Sequence[str]) -> bool:
-    return len(words) >= len(phrase) and tuple(words[-len(phrase) :]) == tuple(phrase)
-
-
 def _negated(words: Sequence[str], language: str) -> bool:
     return any(w in _NEGATIONS and not (w == "no" and language == "pt") for w in words)
 
@@ -721,7 +716,7 @@ def _has_place(words: Sequence[str]) -> bool:
         w in _POSSESSIVE and any(x in _TYPE_OF for x in words[k + 1 : k + 3])
         for k, w in enumerate(words)
     )
-    return any(w in _PLACE or w in ("la", "ai", "there") for w in words) or any(typed)
+    return any(w in _PLACE or w in ("la", "ai", "there", "aqui") for w in words) or any(typed)
 
 
 def _place_at(words: Sequence[str], start: int = 0) -> int | None:
@@ -779,7 +774,7 @@ def _kind(
             return None  # "Salvou sim!": yes, the user did
         if near[-1:] and near[-1] in _YOU:
             return "history"  # "você salvou X", "vc salvou e nunca viu"
-        return "done" if _ends(near, ("a", "gente")) or not near else None
+        return "done" if near[-2:] == ["a", "gente"] or not near else None
     if form == "pres3":  # "salvá-lo" folds to "salva lo"
         promised = last in _FUTURE and after[:1] in (["lo"], ["la"], ["los"], ["las"])
         return "promise" if promised else None
@@ -790,7 +785,7 @@ def _kind(
             return "promise"
         return "done" if _said(before, _JUST_DID, end=True) else None
     if form == "fut":
-        return None if any(w in _YOU for w in near[-2:]) else "promise"
+        return "promise"
     if form == "ger":
         soon = _contains(after, ("for", "you")) or _contains(after, ("pra", "voce"))
         soon = soon or _has_place(after) or any(w in ("agora", "now") for w in after)
@@ -825,7 +820,7 @@ def _participle(
     if last in ("sera", "serao"):
         return "promise"
     if any(w in ("deixei", "deixamos", "deixo", "deixar") for w in before):
-        return "promise" if any(w in _FUTURE for w in before) else "done"  # "deixei X salvo"
+        return "done"  # "deixei X salvo"
     if last in _STATE_AUX:
         return "done" if any(w in ("agora", "now") for w in before[-4:]) else "state"
     subject = [w for w in near if w in _I_WE or w in _YOU]
@@ -842,8 +837,7 @@ def _participle(
     if all(w in _BEFORE_BARE or w not in _KNOWN or w == "s" for w in near):  # "Lista esvaziada"
         object_ = form == "past" and after[:1] and after[0] in _OBJECT_START
         return None if near and object_ else "done"  # not "Parasite saved the director's career"
-    said = _has_place(after[:6]) or after[:1] in (["aqui"], ["here"]) or "successfully" in after
-    return "done" if said or _contains(after, ("com", "sucesso")) else None
+    return None
 
 
 def _offer(words: Sequence[str], question: bool) -> bool:
@@ -895,8 +889,7 @@ class _Reader:
         if state is not None:  # "- Se7en (not yet)", "✅ Adeus, Lenin! — visto": its state
             names = tuple(t.name for t in head if t.name)
             self.statements.append(Statement(state, names))
-            self.listed += list(names) if self.opened is not None else []
-            self.entries += [] if self.opened is not None else list(names)
+            self.entries += list(names)
             return
         if entry and self.opened is not None:  # "- Up (2009) — salvo": the entry's name
             self.listed += [n for n in _names_in(head, loose=True) or [_whole(head)] if n.words]
@@ -905,6 +898,8 @@ class _Reader:
         name = head[0].name or _whole(head) if entry and head[:1] else None
         if name is not None and name.words:  # "1. Heat\n2. Ronin", "📝 comprar pão\n📝 pagar luz"
             self.entries.append(name)
+            if named and len(head) == len(toks):
+                return  # "- Cidade de Deus ✅": an entry, marked
         else:
             self.flush()
         for sentence, question in _sentences(toks):
@@ -943,6 +938,8 @@ class _Reader:
         for n, (clause, mark) in enumerate(clauses):
             condition = any(t.w in _CONDITIONS for t in clause)
             claims, said = _read_clause(clause, words, self.language)
+            if mark == ":" and n == len(clauses) - 1 and _heading([t.w for t in clause]):
+                claims = []  # "**Séries salvas:**" heads a listing of what is kept
             able = able or _said([t.w for t in clause], _ABLE)
             if able and not any("done1" in _FORMS.get(t.w, ()) for t in clause):
                 claims = []  # "I can save movies, set reminders and search your list"
@@ -977,12 +974,7 @@ class _Reader:
         header = _list_header(toks, self.asked_type) if quiet else None
         if header is not None:
             colon = next(k for k, t in enumerate(toks) if t.w == ":")
-            counts = _counts([t.w for t in toks[colon + 1 :]])
-            if counts:  # "Contei aqui: 2 séries, somando os vistos e os não vistos": a count
-                for n, type_, narrowed in counts if header.kind == "member" else ():
-                    count = Statement("count", count=n, type=type_, left=header.left)
-                    self._state(count, []) if not narrowed else None
-            elif toks[colon + 1 :]:  # "Aqui vai: 🎬 Matrix, 📝 comprar pão"
+            if toks[colon + 1 :]:  # "Aqui vai: 🎬 Matrix, 📝 comprar pão"
                 parts = _parts(toks[colon + 1 :])
                 names = [_whole(p) for p in parts if not _thats_all([t.w for t in p])]
                 if len(names) < len(parts):  # "Dark and Lost — nothing else": every one
@@ -1000,12 +992,6 @@ class _Reader:
         stated = any(s.kind in ("seen", "unseen") for s in self.statements[statements:])
         if "✓" in words and (bare or done) and len(self.effects) == effects and not stated:
             self.effects.append(("done", ()))  # "Matrix ✅", "Planilha lida e séries importadas ✅"
-        seen = [w for w in content if w not in _DISCOURSE and w != "§"]
-        if seen and all(w in _SEEN for w in seen) and len(self.effects) == effects:
-            if not set(seen) <= _set("viu assistiu leu"):  # not "Já viu sim!", said of the user
-                self.effects.append(("mark", ()))  # "Matrix visto ✔️", "Heat — seen!"
-            elif len(self.statements) == statements:
-                self._state(Statement("seen"), [])
         self.last_bare = bare and len(self.statements) == statements
         silent = len(self.effects) == effects and len(self.statements) == statements
         self.unchecked = self.unchecked or (silent and not (bare or noted))
@@ -1149,8 +1135,6 @@ def _number(word: str) -> int | None:
 
 def _entry_state(words: Sequence[str]) -> StatementKind | None:
     """The state a list entry's tail gives its item: "(not yet)", "— visto", "(watched)"."""
-    if not words or not set(words) <= _STATES_LEFT | _SEEN_ONLY | _STATE_WORDS | _INTO:
-        return None
     negated = _negated(words, "en")
     if negated and set(words) <= _NEGATIONS | _STILL:
         return "unseen"  # "(not yet)", "— ainda não"
@@ -1164,6 +1148,13 @@ def _thats_all(words: Sequence[str]) -> bool:
     return bool(said & _ALL_OF_IT) and said <= _ALL_OF_IT | _THATS | _NUMBERS.keys()
 
 
+def _heading(words: Sequence[str]) -> bool:
+    """ "Séries salvas", "Seus filmes guardados": the kept items of a type, said as a heading."""
+    acts = any(_FORMS.get(w, set()) & {"done1", "fut", "ger", "past"} for w in words)
+    plural = any(w in _TYPE_OF and w.endswith("s") for w in words)
+    return plural and _has_place(words) and not acts
+
+
 def _tag_question(words: Sequence[str]) -> bool:
     """ "Salvei X, tá?": a last clause that only asks for agreement."""
     tail = words[len(words) - words[::-1].index(",") :] if "," in words else []
@@ -1174,7 +1165,9 @@ def _completion(words: Sequence[str]) -> bool:
     """ "Tá na mão", "All set", "Consider it done", "Já era": something was carried out."""
     if any(w in _PRESENTING for w in words) or _negated(words, "pt"):
         return False
-    return _said(words, _COMPLETION) and not _contains(words, ("ja", "era", "hora"))
+    return _said(words, _COMPLETION) and not re.search(
+        r"\bja (?:era hora|foi [a-z])", " ".join(words)
+    )
 
 
 def _read_clause(
@@ -1209,7 +1202,10 @@ def _read_clause(
     lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
     forms = {f for w in words for f in _FORMS.get(w, ())}
     lead_forms = _FORMS.get(lead[0], set()) if lead else set()
+    # "Suas 2 notas foram apagadas": a deletion, no count
+    passive = {x for x, w in pairwise(words) if x in _DONE_AUX and "pp" in _FORMS.get(w, ())}
     did = "done1" in forms or "past" in forms and _I_WE & set(words) or lead_forms & {"past", "pp"}
+    did = did or passive
     news = _news(words)
     if news is not None and not negated:
         return [(news, "done")], []  # "Agora sua lista tem 3 itens"
@@ -1231,17 +1227,18 @@ def _read_clause(
         story = story or kind == "story"
         if tok.name is None and kind not in (None, "story") and (first is None or kind in _ACTS):
             first = (i, kind)
-            if kind in _ACTS:
-                break
     for i, kind in [first] if first else []:
         family = _LEXICON[words[i]][0][0].rstrip("*")
         no = _negated(words[:i], language) or bool(_NOTHING & set(words[i + 1 : i + 2]))
-        if kind in ("done", "promise"):
-            return ([] if no else [(family, kind)]), []
+        if kind in ("done", "promise"):  # "I won't remind you": a reminder cancelled
+            return ([] if no and (family, kind) != ("remind", "promise") else [(family, kind)]), []
         if family == "remind" and not any(w in _YOU for w in words[:i]):
             return [(family, "done")], []  # "Lembrete marcado", "your reminder is set"
         if kind == "state" and not no and family in ("undo", "update", "import", "delete"):
             return [(family, "done")], []  # "Tá refeito!", "It's deleted", "Your list is cleared"
+        you = next((k for k in range(1, i) if words[k] in _YOU), 0)
+        if kind in ("state", "history") and you and words[you - 1] in ("que", "what", "which"):
+            return [], []  # "o que vc tem salvo", "what you saved": which ones, not that one is
         if kind == "history" and family == "save":  # "you saved X", "vc não salvou X"
             names = tuple(_names_in(_object(clause[i + 1 :])) or _names_in(clause[:i]))
             return [], [Statement("absent" if no else "member", names, refers=False, past=True)]
@@ -1280,8 +1277,6 @@ def _state_counts(words: Sequence[str], negated: bool, language: str) -> list[St
     watched all your movies", "não falta nada pra ver" (none still to see), "all your shows are
     unwatched" (none seen), "você já viu 3 filmes", "you've seen two of your movies"."""
     said = set(words)
-    if not said & _STATES_LEFT:
-        return []
     mine = _I_WE & said or any("done1" in _FORMS.get(w, ()) for w in words)
     if "§" in said or mine or _CONDITIONS & said or _NARROW_MORE & said:
         return []  # "X is all that's left", "não marquei nada", "se você já viu todos"
@@ -1403,19 +1398,23 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
         rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
         if _said(words[i : i + 2], _PART_OF) and _has_place(words[i:]):
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
-        said = rest[:1] in (["aqui"], ["salvo"], ["saved"], ["guardado"], ["stored"])
+        said = rest[:1] and rest[0] in _set("aqui salvo saved guardado stored la ai there")
         if (w in _STATE_AUX or w in ("was", "were")) and (
-            _has_place(rest[:6]) or said or (not rest and words[i - 1 : i] == ["ja"])
+            _has_place([x for x in rest[:6] if x not in ("la", "ai", "there")])
+            or said
+            or (not rest and words[i - 1 : i] == ["ja"])
         ):
-            gone = any(x in ("mais", "longer", "anymore", "off", "fora") for x in words)
             subject = _names_in(_object(clause[:i]), loose=True)
             names = tuple(subject or _names_in(clause[i + 1 :]))
             # "X is in your series", "X está na sua lista de filmes": of that type
-            of = (x for k, x in enumerate(rest) if k and rest[k - 1] in _POSSESSIVE | {"de", "of"})
+            of = (
+                x
+                for k, x in enumerate(rest)
+                if k and rest[k - 1] in _POSSESSIVE | _ONLY | {"de", "of"}
+            )
             type_ = _type_in(of)
-            said_kind: StatementKind = "absent" if gone else kind
             refers = _refers(clause[:i])
-            return [Statement(said_kind, names, type=type_, complete=only, refers=refers)]
+            return [Statement(kind, names, type=type_, complete=only, refers=refers)]
         yours = any(x in _YOU for x in words[max(0, i - 3) : i])
         there = w in ("tem", "ha") and _place_at(words, i + 1)  # "(não) tem X na sua lista"
         if w in _MEMBER_VERBS and (i and (_has_place(words[:i]) or yours) or there):
@@ -1465,9 +1464,6 @@ def _every(clause: list[Tok], words: list[str]) -> Statement | None:
     only = tail[:1] and tail[0] in _ONLY or head[-1:] and head[-1] in _ONLY and _PLACE & set(head)
     if mine and (_ALL & set(head) or only):  # "sua lista só tem"
         return Statement("every", type=type_)  # "all your items are notes", "contains only links"
-    if words[at] in _COPULA and any(w in _ONLY for w in tail) and mine:
-        names = tuple(_names_in(_object(clause[:at]), loose=True))
-        return Statement("member", names, type=type_, complete=True) if names else None
     return None
 
 
@@ -1475,7 +1471,8 @@ def _about(clause: Sequence[Tok], words: Sequence[str], negated: bool) -> Statem
     """ "Nada sobre pasta nas suas notas", "I couldn't find anything about the plumber in your
     notes": no item (of the type named) mentions those words."""
     at = next((k for k, w in enumerate(words) if w in _ABOUT), None)
-    if at is None or not negated:
+    reminds = any(f == "remind" for w in words[: at or 0] for f, _, _ in _LEXICON.get(w, ()))
+    if at is None or not negated or reminds:  # "I won't remind you about X": no absence
         return None
     place = _place_at(words, at + 2)  # "nada sobre X nas suas notas"
     topic = [w for w in _spelled(clause[at + 1 : place]) if w[:1].isalnum() and w not in _GENERIC]
@@ -1548,7 +1545,7 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
         n = _number(w)
         # "um filme" is an article; "só um filme", "um filme só", "your one movie" a count
         only = any(x in _ONLY for x in words[:k]) or words[k + 2 : k + 3] in (["so"], ["only"])
-        one = w in ("um", "uma", "one") and not (found or only or words[k - 1 : k] in _MINE)
+        one = w in ("um", "uma") and not (found or only or words[k - 1 : k] in _MINE)
         if n is None or words[k + 1] not in _TYPE_OF or one:
             continue
         rest = words[k + 2 : k + 5]

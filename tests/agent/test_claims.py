@@ -1091,3 +1091,43 @@ def test_wave10_states_counts_and_effects(
     message: str, language: str, stored: tuple[str, ...], user: str, true: bool
 ) -> None:
     assert (judge(message, facts(*stored, user=user), language).problem is None) == true
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "true"),
+    [
+        # a heading that names the kept items of a type heads a listing, checked against storage
+        ("**Filmes salvos:**\n- Heat\n- Ronin", "pt", ("movie:Heat", "movie:Ronin", "note:pagar luz"), True),
+        ("**Filmes salvos:**\n- Heat\n- Ronin", "pt", ("movie:Heat",), False),
+        ("Tudo aqui 👇\n- Heat ✅\n- Ronin", "pt", ("movie:Heat@seen", "movie:Ronin"), True),
+        # titles are read whole: "...", "é" inside them, "São Paulo" is no list
+        ("Sim, Eu Nunca... está na sua lista.", "pt", ("tv:Eu Nunca...",), True),
+        ("Sim, A Mãe é Boa está na sua lista.", "pt", ("movie:A Mãe é Boa",), True),
+        ("Lisbon is an hour behind Rome, so it's 9 PM there.", "en", (), True),
+        ("Nada de Ronin por aqui.", "pt", ("movie:Heat",), True),
+        ("Nada de Ronin por aqui.", "pt", ("movie:Ronin",), False),
+        # "já foi visto" is a state; "o que você tem salvo" says which, not that
+        ("Sim, Ronin (1998) está na sua lista e já foi visto.", "pt", ("movie:Ronin@seen",), True),
+        ("Olhando o que você tem salvo, eu começaria por Heat.", "pt", ("movie:Heat",), True),
+        ("Just Heat, that's your only movie.", "en", ("movie:Heat", "note:buy milk"), True),
+        ("Just Heat, that's your only movie.", "en", ("movie:Heat", "movie:Ran"), False),
+        # counts and states said bare
+        ("Zero links por aqui 🙂", "pt", ("link:Promo de fone",), False),
+        ("There's one movie on your list.", "en", ("movie:Heat", "movie:Ronin"), False),
+        ("There's one movie on your list.", "en", ("movie:Heat", "note:buy milk"), True),
+        ("Todas as suas notas estão concluídas.", "pt", ("note:pagar luz", "note:pão@done"), False),
+        ("Nenhum vídeo salvo, só filmes.", "pt", ("video:Aula 1", "movie:Heat"), False),
+        # effects: a reminder moved or cancelled, a deletion said with a count
+        ("Okay, I won't remind you about the dentist.", "en", (), False),
+        ("Não vou mais te lembrar do boleto.", "pt", (), False),
+        ("Lembrete movido pra sexta.", "pt", (), False),
+        ("Passei o lembrete pra segunda às 8h.", "pt", (), False),
+        ("Postponed to Monday at 10.", "en", (), False),
+        ("Seus 2 vídeos foram apagados.", "pt", ("video:Aula 1", "video:Aula 2"), False),
+        ("Rename undone.", "en", ("note:wifi",), False),
+    ],
+)  # fmt: skip
+def test_wave11_titles_headings_and_bare_counts(
+    message: str, language: str, stored: tuple[str, ...], true: bool
+) -> None:
+    assert (judge(message, facts(*stored), language).problem is None) == true
