@@ -228,7 +228,8 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     if request.target is not None:
         last = shelves.last_action(turn)
         if request.target.kind == "pronoun" and last is not None and last.named:
-            return None  # "put it as watched" after a title off the list: that title's
+            # "já vi esse, nota 9" after "onde passa X?", X off the list: save X as seen?
+            return await _offer_named(deps, turn, request, last.named)
         entry = _entry(turn, request.target)
         if isinstance(entry, str) and request.bare:
             return None  # "assisti agora e amei" with nothing in focus: the planner's
@@ -310,19 +311,45 @@ async def _offer_seen(
         return None
     if request.type not in (None, "movie", "tv_show"):
         return None
-    offered = await offers.offer_seen(
-        deps,
-        turn,
-        title=request.title,
-        item_type=request.type,
-        rating=request.rating,
-        comment=request.comment,
-        seen_at_ms=seen_at(turn.now_ms, request.days_ago),
-        joined=joined,
-    )
+    offered: Reply | None = None
+    words = request.title.split()
+    # the whole title, then its longest start whose rest only says when or how it was seen
+    # ("sinners last weekend", "weapons on friday with my sister")
+    for cut in range(len(words), 0, -1):
+        rest = " ".join(words[cut:])
+        if rest and _CIRCUMSTANCE.match(fold(rest)) is None:
+            continue
+        offered = await offers.offer_seen(
+            deps,
+            turn,
+            title=" ".join(words[:cut]),
+            item_type=request.type,
+            rating=request.rating,
+            comment=request.comment,
+            seen_at_ms=seen_at(turn.now_ms, max(request.days_ago, days_named(rest))),
+            joined=joined,
+        )
+        if offered is not None or joined:
+            break
     if offered is not None:
         incode.record(turn, "mark_item", args, found)
     return offered
+
+
+async def _offer_named(
+    deps: Deps, turn: Turn, request: MarkRequest, named: Sequence[str]
+) -> Reply | None:
+    """ "esse eu já vi" right after an answer that named one title off the list: that title
+    offered to be saved as seen; None (the planner's) when it named several or unmarks."""
+    if len(named) != 1 or request.state != "seen":
+        return None
+    kind, _, title = named[0].partition(":")
+    if not title or kind not in ("movie", "tv_show"):
+        return None
+    args: dict[str, object] = {"state": "seen", "rating": request.rating, "query": title}
+    said: ItemType = "movie" if kind == "movie" else "tv_show"
+    typed = replace(request, title=title, type=said, target=None)
+    return await _offer_seen(deps, turn, typed, args, NotFound(title))
 
 
 async def mark_entry(deps: Deps, turn: Turn, entry: shelves.Entry, to: MarkTo) -> Reply:

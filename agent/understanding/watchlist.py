@@ -29,6 +29,7 @@ from typing import Final, Literal
 
 from rapidfuzz.distance import OSA
 
+from agent.understanding.batches import cut_tail
 from agent.understanding.chatter import quiet
 from agent.understanding.continuations import read_continuation
 from agent.understanding.questions import WINDOWS, window_phrase
@@ -641,15 +642,14 @@ _ONLY: Final = re.compile(
 )
 
 
-_OPENING: Final = re.compile(
-    r"^(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|na vdd|na real|alias|actually|wait|espera|"
-    r"oh|pois e|"
-    r"entao|so|ok|okay|boa|pera|peraí|perai|show|nice|legal|beleza|blz|cool)\b[\s,!.:;-]+"
+# what opens a message before the mark without being part of it: "ops, ainda não vi Duna",
+# "ah mas esse eu já vi", "wait, I did see it"
+_OPENING_WORDS: Final = (
+    r"ops|opa|oops|epa|ih|ah|nossa|na verdade|na vdd|na real|alias|actually|wait|espera|oh|"
+    r"hmm+|pois e|entao|so|ok|okay|boa|pera|perai|show|nice|legal|beleza|blz|cool|mas|but"
 )
-_INTERJECTION: Final = re.compile(
-    r"^(?:(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|na real|alias|actually|wait|espera|oh|hmm+|"
-    r"pois e|entao|so|ok|okay)\s+)+"
-)
+_OPENING: Final = re.compile(rf"^(?:{_OPENING_WORDS})\b[\s,!.:;-]+")
+_INTERJECTION: Final = re.compile(rf"^(?:(?:{_OPENING_WORDS})\s+)+")
 
 
 def _mark_head(
@@ -1967,12 +1967,11 @@ def _read_whole(text: str) -> WatchRequest | None:
 
 
 _SAVE_NAMED: Final = re.compile(
-    r"^(?:(?:entao|so|then|e|and)\s+)?(?:pode\s+|can\s+you\s+|please\s+)?"
+    rf"^(?:(?:{_OPENING_WORDS}|e|and|then)\s+)*(?:pode\s+|can\s+you\s+|please\s+)?"
     r"(?:salva|salve|salvar|guarda|guarde|adiciona|adicione|bota|coloca|poe|add|save|put|keep)\s+"
     r"(?:(?P<one>ele|ela|esse|essa|isso|este|esta|it|that|this|that one|this one)|"
     r"(?P<two>os dois|as duas|ambos|ambas|both|both of them|the two|them both|eles dois))"
-    r"(?:\s+(?:pra mim|para mim|for me|na minha lista|na lista|a minha lista|on my list|to my list|"
-    r"to the list|to my watchlist|tambem|too|entao|then|please|por favor|pfv|ai))*$"
+    r"(?P<rest>(?:\s+\S+)*)$"
 )
 
 
@@ -1982,8 +1981,8 @@ def read_save_named(text: str) -> SaveNamed | None:
     if not raw or len(raw) > 120 or "?" in raw:
         return None
     m = _SAVE_NAMED.match(_Said.of(raw).norm)
-    if m is None:
-        return None
+    if m is None or cut_tail(m.group("rest"))[0].strip():
+        return None  # only where it goes and politeness may follow ("to my shows", "pfv")
     return SaveNamed(1 if m.group("one") else 2)
 
 
@@ -2362,9 +2361,19 @@ def _comment(tail: str, raw_tail: str) -> str:
     for m in re.finditer(r"[^,;!.]+", tail):
         part = _Said.of(m.group()).norm
         if part and part not in _DAYS and _rating(part) is None:
-            if re.match(_FEELING, part) or _is_comment(part):
+            # a feeling, a clause of the user's own, or a short one said of the title ("the
+            # music scene was insane", "final absurdo"); never when or where it was seen
+            said_of = _aside(part) and not _WHEN_OR_WHERE.match(part) and len(part) > 3
+            if re.match(_FEELING, part) or _is_comment(part) or said_of:
                 kept.append(raw_tail[m.start() : m.end()].strip(" -"))
     return ", ".join(k for k in kept if k)[:MAX_COMMENT]
+
+
+_WHEN_OR_WHERE: Final = re.compile(
+    r"(?:com|no|na|nos|nas|em|pelo|pela|num|numa|de novo|outra vez|faz|ha|fds|with|at|in|on|"
+    r"over|during|this|last|again|ontem|hoje|anteontem|yesterday|today|tonight|btw|tipo|"
+    r"sem nota|no score|no rating)\b"
+)
 
 
 def _tail_facts(tail: str) -> tuple[int | None, int | None]:
