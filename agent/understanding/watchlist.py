@@ -1136,6 +1136,8 @@ def read_list(text: str) -> ListRequest | None:
     words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", said))
     if not words or len(words.split()) > MAX_WORDS:
         return None
+    if (asked_last := _COUNT_LAST.search(said)) is not None:  # "e séries vistas, quantas?"
+        said = f"{asked_last.group('count')} {said[: asked_last.start()]}"
     counted = _read_counts(said)
     if counted is not None or _COUNT_WORD.match(said):
         return counted
@@ -1149,6 +1151,7 @@ def read_list(text: str) -> ListRequest | None:
 _COUNT_WORD: Final = re.compile(
     r"^(?:(?:e|ok|entao|so|and|okay|then|agora|now)\s+)*(?:quant[oa]s|how\s+many)\b"
 )
+_COUNT_LAST: Final = re.compile(r"\s+(?P<count>quant[oa]s|how\s+many)$")
 _COUNT_SPLIT: Final = re.compile(r"\s+(?:e|and)\s+(?=(?:quant[oa]s|how\s+many)\b)")
 _DONE_WORDS: Final = frozenset(
     "vi assisti terminei li vimos assistimos terminamos maratonei marquei vist vistos vistas "
@@ -1157,7 +1160,7 @@ _DONE_WORDS: Final = frozenset(
     "saw".split()
 )
 _LEFT_WORDS: Final = frozenset(
-    "falta faltam faltando sobrou sobraram sobra sobram resta restam restando pendente "
+    "falta faltam faltando sobrou sobraram sobra sobram sobrando resta restam restando pendente "
     "pendentes left unwatched unseen unread remaining".split()
 )
 _NOT_WORDS: Final = frozenset("nao not haven havent didn didnt never t".split())
@@ -1179,7 +1182,7 @@ _COUNT_FILLER: Final = frozenset(
     "total no em ao todo in of them deles delas me the os as de do from ver assistir ler "
     "watch see read to pra para a por coisas itens things items as como marked marquei "
     "voce you u e and ok okay entao so then foram foi sao were been am got esta estao ta tao "
-    "with for finish terminar acabar".split()
+    "with for finish terminar acabar ficou ficaram fica ficam".split()
 )
 
 
@@ -1599,7 +1602,10 @@ def _named_first(raw: str) -> WhereRequest | None:
 
 # -- what to watch tonight ----------------------------------------------------------------------
 
-_SHORT: Final = re.compile(r"\b(?:curt[oa]s?|rapid[oa]s?|short|quick|quickie|pequen[oa]s?)\b")
+_SHORT: Final = re.compile(
+    r"\b(?:curt[oa]s?|rapid[oa]s?|short|shorter|shortest|quick|quicker|quickest|quickie|"
+    r"pequen[oa]s?|menor)\b"
+)
 _BINGE: Final = re.compile(r"\b(?:maratona|maratonar|maratono|binge|binging|bingeable)\b")
 # a length: "2h", "1h30", "duas horas e meia", "an hour and a half", "90 min"
 _LENGTH: Final = (
@@ -1694,7 +1700,7 @@ _SUGGEST_FILLER: Final = frozenset(
     "pra para for me mim eu i de da do na no o os as the of and e com with que seja "
     "minha my lista list watchlist on in from this essa esta that s is are which "
     "voce you u should can could would do does will posso devo vou poderia deveria "
-    "gente nos we us a pro ai la hein entao so ok hmm tipo to estou "
+    "gente nos we us a pro ai la hein entao so ok then hmm tipo to estou "
     "first primeiro primeira antes next coisa thing tv one ones im".split()
 )
 # past see verbs and state words: a mark or a list, never a suggestion
@@ -1703,6 +1709,8 @@ _UNSEEN_SAID: Final = re.compile(
     r"\b(?:(?:ainda|still)\s+)?(?:nao|n|not|never|haven t|havent|have not|didn t|didnt|did not)\s+"
     r"(?:(?:ainda|yet|already)\s+)?(?:vi|assisti|seen|watched|watch|see|visto|assistido)"
     r"(?:\s+(?:ainda|yet|nao))?\b"
+    # "the shortest one left", "a comédia que falta": what is left is what a pick is from
+    r"|\b(?:que\s+)?(?:falta|faltam|faltando|sobrou|sobraram|resta|restam|left|remaining)\b"
 )
 _NOT_SUGGESTING: Final = frozenset(
     "vi assisti terminei maratonei li watched seen saw finished read falta faltam "

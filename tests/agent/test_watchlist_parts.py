@@ -872,3 +872,19 @@ def test_a_part_of_the_day_after_the_title_is_when_it_was_seen_not_the_title(
     read = read_mark(said)
     assert read is not None
     assert (read.title, read.days_ago) == (title, days)
+
+
+def test_a_list_question_reads_past_how_the_rest_stayed_and_a_count_asked_last() -> None:
+    # issue 44: "qual serie ficou faltando entao?", "e series vistas, qtas?"
+    from agent.understanding.watchlist import ListRequest, read
+
+    assert read("e qual filme ficou sobrando?") == ListRequest("left", ("movie",))
+    assert read("filmes que eu já vi, quantos?") == ListRequest("done", ("movie",), count=True)
+
+
+def test_the_shortest_left_is_a_pick_of_the_shortest_unseen() -> None:
+    from agent.understanding.watchlist import SuggestRequest, read
+
+    assert read("so which is the quickest one left?") == SuggestRequest(short=True)
+    assert read("e qual o filme mais curto que resta?") == SuggestRequest(type="movie", short=True)
+    assert read("quantos restam?") != SuggestRequest(short=True)
