@@ -479,11 +479,32 @@ async def _mark_refs(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
             items.append(one)
     if not items:
         return None
+    ratings = _each_rating(request, items)
+    if ratings is None:
+        return None  # a rating said of a title that is not one item marked: not certain
     lines = any(isinstance(ref, Target) for ref in request.refs)
     if lines:
         turn.facts.apply_rule("shelf_reference")
     # lines of a list leave the list shown ("o 2 e o 3", then "e o 4 tb"); titles become it
-    return await _mark_items(deps, turn, replace(request, state=state), items, shelve=not lines)
+    return await _mark_items(
+        deps, turn, replace(request, state=state), items, shelve=not lines, ratings=ratings
+    )
+
+
+def _words_of(title: str | None) -> str:
+    return re.sub(r"\W+", " ", fold(title or "")).strip()
+
+
+def _each_rating(request: MarkRequest, items: Sequence[ItemDoc]) -> dict[str, int | None] | None:
+    """The rating of each item when the message gave one per title ("barbie (7) e anora (8)"):
+    each title said names exactly one of `items`; {} when no rating was said per title."""
+    ratings: dict[str, int | None] = {}
+    for said, rating in request.each:
+        owners = [i for i in items if f" {said} " in f" {_words_of(i.title)} "]
+        if len(owners) != 1 or owners[0].id in ratings:
+            return None
+        ratings[owners[0].id] = rating
+    return ratings
 
 
 async def _referred(
@@ -534,18 +555,25 @@ async def _saved_two(deps: Deps, turn: Turn, current: shelves.Shown | None) -> l
 
 
 async def _mark_items(
-    deps: Deps, turn: Turn, request: MarkRequest, items: Sequence[ItemDoc], *, shelve: bool = True
+    deps: Deps,
+    turn: Turn,
+    request: MarkRequest,
+    items: Sequence[ItemDoc],
+    *,
+    shelve: bool = True,
+    ratings: dict[str, int | None] | None = None,
 ) -> Reply:
-    """Each of `items` marked as `request` says, one reply naming them all; with `shelve`,
-    they become what "o 2" and "desfaz" name."""
+    """Each of `items` marked as `request` says (with its own rating from `ratings`), one reply
+    naming them all; with `shelve`, they become what "o 2" and "desfaz" name."""
     to: MarkTo = "unseen" if request.state == "unseen" else "seen"
     at = seen_at(turn.now_ms, request.days_ago)
     lines: list[str] = []
     reply: Reply | None = None
     comment = request.comment or None
     for item in items:
-        outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at, comment=comment)
-        args = {"item_id": item.id, "state": to, "rating": request.rating, "comment": comment}
+        rating = ratings[item.id] if ratings and item.id in ratings else request.rating
+        outcome = await mark(deps, turn, item, to, rating=rating, at_ms=at, comment=comment)
+        args = {"item_id": item.id, "state": to, "rating": rating, "comment": comment}
         incode.record(turn, "mark_item", args, outcome)
         if isinstance(outcome, Marked) and outcome.changed:
             turn.tools_executed.append("mark_item")

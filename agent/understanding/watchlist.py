@@ -70,6 +70,9 @@ class MarkRequest:
     # item for the mark to be certain
     refs: tuple[str | Target, ...] = ()
     carried: bool = False  # no verb ("and coco too"): the state of the mark just made
+    # a rating said of each title ("barbie (7) e anora (8)", "X gets a 9, Y no score"): the
+    # title as said, folded, and its rating (None: "no score")
+    each: tuple[tuple[str, int | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1947,12 +1950,97 @@ def genres_of_names(names: list[str] | tuple[str, ...]) -> frozenset[str]:
 # -- the message as a whole -----------------------------------------------------------------------
 
 
+# a rating said of one title: "barbie (7)", "ted lasso gets a 9", "anora nota 8", "abbott no
+# score"; `t` runs back to the clause's start or the last rating
+_EACH_RATED: Final = re.compile(
+    rf"(?P<t>[a-z0-9][^,;.()!?]*?)\s*(?:"
+    rf"\(\s*(?P<a>{_SCORE})\s*(?:/\s*10)?\s*\)|"
+    rf"\s(?:gets|got|get|ganha|ganhou|leva|levou|fica com|ficou com)\s+(?:(?:a|an|um|uma|nota)\s+)*"
+    rf"(?P<b>{_SCORE})(?:\s*/\s*10)?|"
+    rf"\s(?:nota\s+)(?P<c>{_SCORE})(?:\s*/\s*10)?|"
+    rf"\s(?P<d>(?:10|[0-9]))\s*/\s*10|"
+    rf"\s(?P<none>no score|sem nota|no rating|nota nenhuma|unrated))"
+    r"(?=\s*(?:[,;.!]|\s(?:e|and|&)\s|$))"
+)
+# a clause saying another title is not seen yet: "conclave ainda não", "not dune yet"
+_NOT_YET: Final = re.compile(
+    r"(?:^|(?<=[,;.!]))\s*(?:(?:e|and|mas|but)\s+)?[a-z0-9][^,;.!?]*?\s(?:ainda\s+nao|ainda\s+n|"
+    r"not\s+yet|nao\s+ainda)\s*(?=[,;.!]|$)"
+)
+
+
+def read_each_rated(text: str) -> MarkRequest | None:
+    """A mark of several titles with a rating said of each ("já vi barbie (7) e anora (8)",
+    "watched A and B. A gets a 9, B no score"): read without the ratings, every rating then
+    one of the titles marked; None when any is not certainly one of them."""
+    raw = text.strip()
+    folded = fold_same_length(raw).lower()
+    found = list(_EACH_RATED.finditer(folded))
+    if len(found) < 2 or len(raw) > 300 or "?" in raw:
+        return None  # one rating is the mark's own ("vi duna e dei nota 8")
+    kept = list(raw)
+
+    def blank(start: int, end: int) -> None:
+        kept[start:end] = " " * (end - start)
+
+    each: list[tuple[str, int | None]] = []
+    after = 0  # where the last rating ended
+    for m in found:
+        title = re.sub(r"^(?:e|and|&)\s+", "", _spaced(m["t"]))
+        said = m["a"] or m["b"] or m["c"] or m["d"]
+        each.append((title, None if said is None else _rating(f"nota {said}")))
+        before = folded[: m.start()].rstrip()
+        starts = (
+            not before
+            or before[-1] in ",;.!"
+            or (
+                after > 0
+                and re.fullmatch(r"\s*(?:[,;]|(?:e|and|&))?\s*", folded[after : m.start()])
+            )
+            is not None
+        )
+        # "A gets a 9" after A was marked: the whole clause goes; else only its rating
+        whole = starts and f" {title} " in f" {_spaced(folded[: m.start()])} "
+        blank(m.start() if whole else m.end("t"), m.end())
+        after = m.end()
+    for m in _NOT_YET.finditer(fold_same_length("".join(kept)).lower()):
+        blank(m.start(), m.end())  # "conclave ainda não": nothing to change
+    rest = re.sub(r"\s*([,;.!])(?:\s*[,;.!])+", r"\1", "".join(kept))
+    rest = re.sub(r"\s+", " ", re.sub(r"(?:\s*[,;.!])+\s*$", "", rest)).strip()
+    mark = _read_whole(rest) or read_mark_clauses(rest)
+    if not isinstance(mark, MarkRequest) or mark.state != "seen" or mark.target is not None:
+        return None
+    refs = [r for r in (mark.refs or _PARTS_SPLIT.split(mark.title)) if isinstance(r, str)]
+    named = [_spaced(r) for r in refs if r.strip()]
+    rated: list[tuple[str, int | None]] = []
+    for title, rating in each:
+        owners = [n for n in named if f" {title} ".endswith(f" {n} ")]
+        if len(owners) != 1 or any(o == owners[0] for o, _ in rated):
+            return None  # a rating of no title marked, or of one twice
+        rated.append((owners[0], rating))
+    if len(named) < 2:
+        return None
+    return replace(mark, each=tuple(rated), comment="", rating=None)
+
+
+def _rated_several(text: str) -> bool:
+    """Whether `text` gives two ratings or more, each after words of its own."""
+    return len(_EACH_RATED.findall(fold_same_length(text.strip()).lower())) >= 2
+
+
+_PARTS_SPLIT: Final = re.compile(r"\s*(?:,|;|\s(?:e|and|&)\s)\s*")
+
+
 def read(text: str) -> WatchRequest | None:
     """Whichever watchlist request `text` certainly is, or None. A message that opens with
     words saying nothing by themselves ("blz, deixa quieto.", "never mind.", "also") is read
     without them; laughter, politeness and clauses of chatter ("kkk", "pfv", "opa, me
     confundi,") are read past wherever they stand (agent/understanding/chatter.py)."""
     text = quiet(text)
+    if (rated := read_each_rated(text)) is not None:
+        return rated
+    if _rated_several(text):
+        return None  # two ratings not certainly of two titles: the planner's
     rest = _after_opening(text)
     found = _read_whole(rest) if rest is not None else None
     if found is None:
