@@ -222,7 +222,7 @@ _COMMENT: Final = (
 # -- marking --------------------------------------------------------------------------------
 
 _LEAD: Final = (
-    r"(?:(?:e|and|pode|podes|can you|could you|please|por favor|pfv|hj|eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
+    r"(?:(?:e|and|pode|podes|can you|could you|please|por favor|pfv|hj|eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|actually|really|"
     r"ah|ei|hey|bom|well|acabei de|acabo de|i ve|i have|ive|have|also|tambem|tb|"
     # who watched with the user: "eu e minha esposa vimos", "my wife and i watched"
     r"(?:eu|i)\s+(?:e|and)\s+(?:(?:a|o|minha|meu|my|the)\s+)?[a-z]+|"
@@ -304,8 +304,8 @@ _OBJECT_FIRST: Final = re.compile(
     r"terminamos|maratonamos)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
     # "the movie dune i already watched": a title, then who saw it
     r"^(?P<what_en>(?!(?:i|what|which|who|where|when|how|show|list|tell|all|nothing|none|"
-    r"everything|anything|things|stuff|it|that|this|the one|one|last|first)\b).+?)\s+(?:i|we)\s+"
-    r"(?:ve\s+|have\s+)?(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|saw|finished|completed|binged|read)$"
+    r"everything|anything|things|stuff|it|that|this|the one|one|last|first)\b).+?)\s+(?:(?:i|we)\s+"
+    r"(?:ve\s+|have\s+)?|ive\s+)(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|saw|finished|completed|binged|read)$"
 )
 # a cleft: "o que eu terminei foi Duna", "foi Duna que eu vi", "it was Dune I watched",
 # "what I actually watched was Dune"; certain only when the title is one item of the list
@@ -548,8 +548,8 @@ _HOW_MUCH: Final = (
     r"vinte|cem|mil|varias|muitas|zilhoes de|um monte de|a bunch of|a million|a hundred|two|"
     r"three|four|five|ten|many|several|so many|multiple|a few|a couple of)\s+(?:vezes|times|x)|"
     r"twice|thrice|(?:todas|todos)\s+(?:as\s+|os\s+)?(?:temporadas|episodios|eps|partes)|"
-    r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:seasons|episodes|eps|parts)|inteir[oa]|tudo|"
-    r"the whole thing|de novo|again|already|ja|too|tambem|rs|"  # "rs": a laugh, after the verb
+    r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:seasons|episodes|eps|parts)|inteir(?:inh)?[oa]|tudo|"
+    r"the whole thing|de novo|again|already|ja|too|tambem|rs|tho|though|"  # "rs": a laugh
     # when or how surely, after the verb: "já vi faz tempo", "eu vi na vdd", "ages ago"
     r"(?:faz|ha) (?:um |muito )?(?:tempo|tempao)|(?:faz|ha) (?:uns |muitos )?anos|"
     r"na vdd|na verdade|na real|ages ago|a while ago|a while back|long ago|a long time ago|"
@@ -2180,6 +2180,8 @@ def read_state_question(text: str) -> StateQuestion | None:
         obj = norm[start:end]
         if _target(obj) is not None or obj in _NOUNS or _when_inside(obj) is not None:
             return None  # "já vi esse?", "já vi duna ontem?": the planner's
+        if set(obj.split()) <= _SAID_PERSON | _SAID_GIVING:
+            return None  # "qual nota eu coloquei?": no title, the question's own words
         named = _typed_title(said, obj, start, end)
         if named is None or _spaced(named[0]) in _DAYS:
             return None
@@ -2300,6 +2302,10 @@ def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
         person = person or word in _SAID_PERSON
         opinion = opinion or word in _SAID_OPINION or (rated and word in _SAID_GIVING)
         gave = gave or word in _SAID_GIVING
+    else:
+        if rated and asking and person and opinion and words[-1] in _SAID_GIVING:
+            # "e que nota eu dei?": the rating of the item just talked about
+            return StateQuestion("", None, opinion=True, target=Target("pronoun"))
     if start < 0 or not (asking and person and opinion):
         return None
     end = len(words)

@@ -888,3 +888,30 @@ def test_the_shortest_left_is_a_pick_of_the_shortest_unseen() -> None:
     assert read("so which is the quickest one left?") == SuggestRequest(short=True)
     assert read("e qual o filme mais curto que resta?") == SuggestRequest(type="movie", short=True)
     assert read("quantos restam?") != SuggestRequest(short=True)
+
+
+def test_marks_read_past_words_that_only_colour_them() -> None:
+    # issue 44: "the office eu ja vi inteirinha", "palm springs ive seen tho", "i actually saw X"
+    from agent.understanding.watchlist import MarkRequest, read
+
+    for said, title, rating in (
+        ("dark eu maratonei inteirinha, nota 9", "dark", 9),
+        ("heat ive watched tho", "heat", None),
+        ("ok i actually watched ronin yesterday, 6/10", "ronin", 6),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.title, found.rating) == (title, rating), said
+
+
+def test_a_rating_question_with_no_title_asks_of_the_item_in_focus() -> None:
+    from agent.understanding.references import Target
+    from agent.understanding.watchlist import StateQuestion, read
+
+    asked = read("e que nota eu tinha dado?")
+    assert asked is None or asked == StateQuestion("", opinion=True, target=Target("pronoun"))
+    assert read("e q nota eu dei?") == StateQuestion("", opinion=True, target=Target("pronoun"))
+    assert read("e qual nota eu coloquei?") == StateQuestion(
+        "", opinion=True, target=Target("pronoun")
+    )
+    assert read("o que eu disse?") is None  # said of what? not certain
