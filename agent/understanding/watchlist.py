@@ -631,6 +631,8 @@ def _said_again(raw: str) -> MarkRequest | None:
     ):
         return None  # "vi Twice": how often only after what saw it
     found = read_mark(cut)
+    if found is None and state == "unseen":
+        found = _topic_unmarked(cut)  # "succession eu só vi a 1a temporada, desmarca ela"
     if found is None or (state is not None and found.state != state):
         return None
     end = _SEEN_END.search(fold_same_length(cut).lower().strip(" ,.!"))
@@ -638,6 +640,24 @@ def _said_again(raw: str) -> MarkRequest | None:
         if end.group() in _DONE_WORDS:
             return None  # "vi Twice": a verb alone names nothing
     return found
+
+
+# a title said first, then what the user did of it: "succession eu só vi a 1a temporada"
+_TOPIC_FIRST: Final = re.compile(r"^(?P<t>[^,;:]+?)\s+(?:eu|i|a gente|we)\s+\S")
+
+
+def _topic_unmarked(cut: str) -> MarkRequest | None:
+    """The title a reason opens with, before an unmark said after it ("Dark eu larguei no
+    meio, desmarca"): certain only as one item of the list."""
+    text = cut.strip(" ,.;!")
+    m = _TOPIC_FIRST.match(fold_same_length(text).lower())
+    if m is None:
+        return None
+    title = text[: m.end("t")].strip()
+    words = _spaced(title).split()
+    if not words or len(words) > MAX_TITLE_WORDS or words[0] in _NOT_A_TITLE:
+        return None
+    return MarkRequest("unseen", title=title, anchored=True)
 
 
 _ONLY: Final = re.compile(

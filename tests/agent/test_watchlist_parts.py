@@ -915,3 +915,12 @@ def test_a_rating_question_with_no_title_asks_of_the_item_in_focus() -> None:
         "", opinion=True, target=Target("pronoun")
     )
     assert read("o que eu disse?") is None  # said of what? not certain
+
+
+def test_an_unmark_after_a_reason_that_opens_with_the_title_unmarks_that_title() -> None:
+    from agent.understanding.watchlist import MarkRequest, read
+
+    assert read("the bear eu parei no meio, desmarca ela") == MarkRequest(
+        "unseen", title="the bear", anchored=True
+    )
+    assert read("dark eu vi sim, desmarca") is None  # seen, then unmark: not one reading
