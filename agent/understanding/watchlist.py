@@ -222,7 +222,7 @@ _COMMENT: Final = (
 # -- marking --------------------------------------------------------------------------------
 
 _LEAD: Final = (
-    r"(?:(?:e|and|pode|podes|can you|could you|please|por favor|pfv|hj|eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|actually|really|"
+    r"(?:(?:e|and|pode|podes|can you|could you|please|por favor|pfv|hj|eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|anteontem|yesterday|so|just|entao|ok|pronto|actually|really|"
     r"ah|ei|hey|bom|well|acabei de|acabo de|i ve|i have|ive|have|also|tambem|tb|"
     # who watched with the user: "eu e minha esposa vimos", "my wife and i watched"
     r"(?:eu|i)\s+(?:e|and)\s+(?:(?:a|o|minha|meu|my|the)\s+)?[a-z]+|"
@@ -747,6 +747,7 @@ def _mark_head(
         if re.search(r"\b(?:nao|not|never|n t)\b", head[: m.start("what")]):
             return None
         reading = bool(m.group("read"))
+        days = max(days, days_named(head[: m.start("what")]))  # "ontem vi X"
         return _with_object(
             said, head, m, "what", "seen", offset=offset, reading=reading, days=days, rating=rating
         )

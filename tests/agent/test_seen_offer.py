@@ -361,3 +361,19 @@ async def test_it_after_a_where_answer_is_saved_where_the_user_says(db: Database
         assert "The Bear" in saved.text
         bear = await item(lembra, "The Bear")
         assert (bear.type, bear.current_state) == ("tv_show", "to_see")
+
+
+async def test_a_slip_in_a_title_off_the_list_is_offered_as_tmdb_spells_it(db: Database) -> None:
+    # issue 44: "ontem vi openheimer, nota 9" found nothing; the offer names TMDB's title,
+    # so the user sees what was understood before saying yes
+    slipped = {
+        "movie": {**WITH_UNSAVED["movie"], "dias perfeitso": [PERFECT_DAYS]},
+        "tv": WITH_UNSAVED["tv"],
+    }
+    async with open_lembra(db, tmdb_results=slipped) as lembra:
+        asked = await lembra.say("anteontem vi dias perfeitso, nota 8")
+        assert "Dias Perfeitos (2023)" in asked.text
+        await lembra.say("pode sim")
+        days = await item(lembra, "Dias Perfeitos")
+        assert (days.current_state, days.rating) == ("seen", 8)
+        assert days.state_at_ms == lembra.clock.ms() - 2 * DAY_MS
