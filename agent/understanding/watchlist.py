@@ -173,6 +173,14 @@ _DAYS: Final[dict[str, int]] = {
     ),
     **dict.fromkeys(["anteontem", "antes de ontem"], 2),
     **dict.fromkeys(["semana passada", "na semana passada", "last week"], 7),
+    # further back, when only roughly said: the seen date is as rough as what was said
+    **dict.fromkeys(
+        "no fds|no fim de semana|fds passado|fim de semana passado|last weekend|"
+        "over the weekend|this weekend|on the weekend".split("|"),
+        2,
+    ),
+    **dict.fromkeys(["mes passado", "no mes passado", "last month"], 30),
+    **dict.fromkeys(["ano passado", "no ano passado", "last year"], 365),
     # seen again: no other day
     **dict.fromkeys(
         "de novo|outra vez|mais uma vez|pela segunda vez|again|twice|once again|"
@@ -695,7 +703,10 @@ def _mark_head(
         state: MarkState = "unseen" if m.group("not") else "seen"
         group = "what" if m.group("what") else "what_en"
         obj = said.norm[offset + m.start(group) : offset + m.end(group)]
-        if group == "what_en" and (obj in _NOUNS or _target(obj) is not None):
+        target = _target(obj)
+        if group == "what_en" and (
+            obj in _NOUNS or (target is not None and not re.match(r"(?:number|no|#)\s*\d", obj))
+        ):
             return None  # "movies i watched", "the last one i watched": a list, not a mark
         found = _with_object(
             said,

@@ -924,3 +924,16 @@ def test_an_unmark_after_a_reason_that_opens_with_the_title_unmarks_that_title()
         "unseen", title="the bear", anchored=True
     )
     assert read("dark eu vi sim, desmarca") is None  # seen, then unmark: not one reading
+
+
+def test_a_line_number_said_first_in_english_is_marked_and_rough_days_are_read() -> None:
+    from agent.understanding.references import Target
+    from agent.understanding.watchlist import MarkRequest, read
+
+    found = read("number 3 i binged last month, 7/10")
+    assert isinstance(found, MarkRequest)
+    assert (found.target, found.days_ago, found.rating) == (Target("number", 3), 30, 7)
+    assert read("the last one i watched") is None  # a list question, not a mark
+    weekend = read("vi heat no fim de semana")
+    assert isinstance(weekend, MarkRequest)
+    assert (weekend.title, weekend.days_ago) == ("heat", 2)
