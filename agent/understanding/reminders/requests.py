@@ -171,7 +171,10 @@ _REDO_BECAUSE = re.compile(
     r"|por\s+favor))*\s*[,;:.!-]+\s*(?P<why>\S.*)$"
 )
 # what the user did, said as why ("apaguei sem querer", "deleted it by mistake"): no request
-_DID: Final = re.compile(r"\b[a-z]+(?:ei|ed)\b")
+_DID: Final = re.compile(
+    # what was done, not asked: "apaguei", "deleted it", "nem queria ter salvo", "should've saved"
+    r"\b[a-z]+(?:ei|ed)\b|\b(?:ter|tinha|tenho|have|had|has|ve)\s+[a-z]+\b"
+)
 
 
 def _is_reason(why: str) -> bool:
