@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 from agent.conversation import deleting, listing, outcomes, pointing, reminding, watching
 from agent.conversation import shelf as shelves
+from agent.conversation.batching import save_if_settled
 from agent.conversation.replies import item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -29,7 +30,7 @@ from agent.tools.marking import MarkTo
 from agent.tools.several import entry, save_entries
 from agent.types import Reply
 from agent.understanding import watchlist
-from agent.understanding.batches import is_known_title
+from agent.understanding.batches import is_known_title, read_batch
 from agent.understanding.continuations import (
     Continuation,
     continued_clause,
@@ -148,6 +149,11 @@ def _one_link(message: str) -> str | None:
     return urls[0] if set(words) <= _LINK_WORDS else None
 
 
+_PLURAL_TYPE = re.compile(
+    r"^(?:(?:os|as|the|these|esses|essas)\s+)?(?:filmes|series|seriados|movies|shows|tv\s+shows)\b"
+)
+
+
 async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> Reply | None:
     """ "e a série X tb": the title saved as the type it names, or the type saved last."""
     title, year = title_and_year(cont.title)  # "e o filme X, o de 2024"
@@ -157,6 +163,13 @@ async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> R
         return None  # "e o segundo também" points at a line: no title
     words = fold(title).split()
     several = re.search(r",|\s(?:e|and|&)\s", title) and not is_known_title(title)
+    if several and _PLURAL_TYPE.match(fold(cont.rest)):
+        # "e as séries Dark e The Office tb": several titles of the type named, saved as
+        # "salva as séries Dark e The Office" would be
+        batch = read_batch(f"salva {cont.rest}", split_and=not deps.tmdb.configured)
+        settled = await save_if_settled(deps, turn, batch) if batch is not None else None
+        if settled is not None:
+            return settled
     if not words or len(words) > MAX_TITLE_WORDS or several:
         return None  # several things, or a sentence: the planner, told it is a save
     item_type: ItemType = cont.type or _TITLED.get(last_type, "movie")

@@ -12,7 +12,10 @@ the rating, comment and day said, "não" saves nothing.
 from __future__ import annotations
 
 import json
+import re
 from typing import Final, Literal
+
+from rapidfuzz.distance import OSA
 
 from agent.conversation import pending as pendings
 from agent.conversation import shelf as shelves
@@ -185,12 +188,21 @@ async def _known_title(
 
 
 def _names(candidate: TmdbCandidate, title: str) -> bool:
-    """Whether every word said is a word of the candidate's title (or its original title)."""
-    said = set(fold(title).split()) - {"o", "a", "the"}
-    return any(
-        said <= set(fold(name).split())
-        for name in (candidate.title, candidate.original_title or "")
-    )
+    """Whether every word said is a word of the candidate's title (or its original title),
+    a word of 5 letters or more allowed one slip ("openheimer": Oppenheimer); the offer
+    that follows names TMDB's title, so the user sees what was understood before a yes."""
+    said = set(re.sub(r"[^\w\s]", " ", fold(title)).split()) - {"o", "a", "the"}
+    for name in (candidate.title, candidate.original_title or ""):
+        words = re.sub(r"[^\w\s]", " ", fold(name)).split()
+        if said and all(
+            w in words or (len(w) >= MIN_SLIP and any(OSA.distance(w, n) <= 1 for n in words))
+            for w in said
+        ):
+            return True
+    return False
+
+
+MIN_SLIP: Final = 5
 
 
 _SEEN_YES: Final = frozenset(

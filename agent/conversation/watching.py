@@ -228,7 +228,8 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     if request.target is not None:
         last = shelves.last_action(turn)
         if request.target.kind == "pronoun" and last is not None and last.named:
-            return None  # "put it as watched" after a title off the list: that title's
+            # "já vi esse, nota 9" after "onde passa X?", X off the list: save X as seen?
+            return await _offer_named(deps, turn, request, last.named)
         entry = _entry(turn, request.target)
         if isinstance(entry, str) and request.bare:
             return None  # "assisti agora e amei" with nothing in focus: the planner's
@@ -310,19 +311,45 @@ async def _offer_seen(
         return None
     if request.type not in (None, "movie", "tv_show"):
         return None
-    offered = await offers.offer_seen(
-        deps,
-        turn,
-        title=request.title,
-        item_type=request.type,
-        rating=request.rating,
-        comment=request.comment,
-        seen_at_ms=seen_at(turn.now_ms, request.days_ago),
-        joined=joined,
-    )
+    offered: Reply | None = None
+    words = request.title.split()
+    # the whole title, then its longest start whose rest only says when or how it was seen
+    # ("sinners last weekend", "weapons on friday with my sister")
+    for cut in range(len(words), 0, -1):
+        rest = " ".join(words[cut:])
+        if rest and _CIRCUMSTANCE.match(fold(rest)) is None:
+            continue
+        offered = await offers.offer_seen(
+            deps,
+            turn,
+            title=" ".join(words[:cut]),
+            item_type=request.type,
+            rating=request.rating,
+            comment=request.comment,
+            seen_at_ms=seen_at(turn.now_ms, max(request.days_ago, days_named(rest))),
+            joined=joined,
+        )
+        if offered is not None or joined:
+            break
     if offered is not None:
         incode.record(turn, "mark_item", args, found)
     return offered
+
+
+async def _offer_named(
+    deps: Deps, turn: Turn, request: MarkRequest, named: Sequence[str]
+) -> Reply | None:
+    """ "esse eu já vi" right after an answer that named one title off the list: that title
+    offered to be saved as seen; None (the planner's) when it named several or unmarks."""
+    if len(named) != 1 or request.state != "seen":
+        return None
+    kind, _, title = named[0].partition(":")
+    if not title or kind not in ("movie", "tv_show"):
+        return None
+    args: dict[str, object] = {"state": "seen", "rating": request.rating, "query": title}
+    said: ItemType = "movie" if kind == "movie" else "tv_show"
+    typed = replace(request, title=title, type=said, target=None)
+    return await _offer_seen(deps, turn, typed, args, NotFound(title))
 
 
 async def mark_entry(deps: Deps, turn: Turn, entry: shelves.Entry, to: MarkTo) -> Reply:
@@ -452,11 +479,32 @@ async def _mark_refs(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
             items.append(one)
     if not items:
         return None
+    ratings = _each_rating(request, items)
+    if ratings is None:
+        return None  # a rating said of a title that is not one item marked: not certain
     lines = any(isinstance(ref, Target) for ref in request.refs)
     if lines:
         turn.facts.apply_rule("shelf_reference")
     # lines of a list leave the list shown ("o 2 e o 3", then "e o 4 tb"); titles become it
-    return await _mark_items(deps, turn, replace(request, state=state), items, shelve=not lines)
+    return await _mark_items(
+        deps, turn, replace(request, state=state), items, shelve=not lines, ratings=ratings
+    )
+
+
+def _words_of(title: str | None) -> str:
+    return re.sub(r"\W+", " ", fold(title or "")).strip()
+
+
+def _each_rating(request: MarkRequest, items: Sequence[ItemDoc]) -> dict[str, int | None] | None:
+    """The rating of each item when the message gave one per title ("barbie (7) e anora (8)"):
+    each title said names exactly one of `items`; {} when no rating was said per title."""
+    ratings: dict[str, int | None] = {}
+    for said, rating in request.each:
+        owners = [i for i in items if f" {said} " in f" {_words_of(i.title)} "]
+        if len(owners) != 1 or owners[0].id in ratings:
+            return None
+        ratings[owners[0].id] = rating
+    return ratings
 
 
 async def _referred(
@@ -507,18 +555,25 @@ async def _saved_two(deps: Deps, turn: Turn, current: shelves.Shown | None) -> l
 
 
 async def _mark_items(
-    deps: Deps, turn: Turn, request: MarkRequest, items: Sequence[ItemDoc], *, shelve: bool = True
+    deps: Deps,
+    turn: Turn,
+    request: MarkRequest,
+    items: Sequence[ItemDoc],
+    *,
+    shelve: bool = True,
+    ratings: dict[str, int | None] | None = None,
 ) -> Reply:
-    """Each of `items` marked as `request` says, one reply naming them all; with `shelve`,
-    they become what "o 2" and "desfaz" name."""
+    """Each of `items` marked as `request` says (with its own rating from `ratings`), one reply
+    naming them all; with `shelve`, they become what "o 2" and "desfaz" name."""
     to: MarkTo = "unseen" if request.state == "unseen" else "seen"
     at = seen_at(turn.now_ms, request.days_ago)
     lines: list[str] = []
     reply: Reply | None = None
     comment = request.comment or None
     for item in items:
-        outcome = await mark(deps, turn, item, to, rating=request.rating, at_ms=at, comment=comment)
-        args = {"item_id": item.id, "state": to, "rating": request.rating, "comment": comment}
+        rating = ratings[item.id] if ratings and item.id in ratings else request.rating
+        outcome = await mark(deps, turn, item, to, rating=rating, at_ms=at, comment=comment)
+        args = {"item_id": item.id, "state": to, "rating": rating, "comment": comment}
         incode.record(turn, "mark_item", args, outcome)
         if isinstance(outcome, Marked) and outcome.changed:
             turn.tools_executed.append("mark_item")

@@ -373,7 +373,8 @@ class Grounder:
             confirmed = await self._confirmed(tool, args, sources)
             checked = judge(args, sources, confirmed, said=self.conversation.said)
         if checked.problem is None and checked.args is not None and tool in WHOLE_TITLED:
-            checked = Checked(whole_title(checked.args, self.user_text), None, checked.fields)
+            titled = undecorated(whole_title(checked.args, self.user_text), self.user_text)
+            checked = Checked(titled, None, checked.fields)
         if checked.problem is not None:
             self._count(tool, checked.fields[-1:])  # only the refused field: the retry counts anew
             self.pending = None
@@ -455,6 +456,28 @@ def whole_title(args: ToolArgs, user_text: str) -> ToolArgs:
             if len(front) <= MAX_PUT_BACK and not any(map(_no_title_front, front)):
                 return args.model_copy(update={name: " ".join([*front, str(value)])})
     return args
+
+
+# what the runtime writes after a title in its replies, never part of it: "The Pitt (2025)
+# (US)" is a where-to-watch heading, not a title to save
+_LABEL_TAIL = re.compile(r"(?:\s*\((?P<year>(?:19|20)\d\d)\)|\s*\([A-Z]{2}\))+\s*$")
+
+
+def undecorated(args: ToolArgs, user_text: str) -> ToolArgs:
+    """`args` without a reply's label copied after the title ("(2025)", "(US)"), unless the
+    user wrote it; the year it held kept as the year."""
+    title = getattr(args, "title", None)
+    found = _LABEL_TAIL.search(title) if isinstance(title, str) else None
+    if title is None or found is None or found.start() == 0 or found.group().strip() in user_text:
+        return args
+    update: dict[str, Any] = {"title": title[: found.start()].rstrip()}
+    if (
+        found.group("year")
+        and "year" in type(args).model_fields
+        and getattr(args, "year", None) is None
+    ):
+        update["year"] = int(found.group("year"))
+    return args.model_copy(update=update)
 
 
 def _no_title_front(word: str) -> bool:

@@ -73,7 +73,8 @@ _SEARCH = re.compile(
 )
 _DELETE = re.compile(
     _POLITE
-    + r"(?:apaga(?:r)?|apague|deleta(?:r)?|delete|remove(?:r)?|remova|exclui(?:r)?|exclua|esquece(?:r)?|forget|erase)\b[\s:,-]*",
+    + r"(?:apaga(?:r)?|apague|deleta(?:r)?|delete|remove(?:r)?|remova|exclui(?:r)?|exclua|esquece(?:r)?|forget|erase"
+    r"|tira(?:r)?|tire|take\s+(?:off|out))\b[\s:,-]*",
     _FLAGS,
 )
 _ARTICLE = re.compile(
@@ -116,7 +117,9 @@ _TYPE_NOUN = re.compile(
 # a clause after a comma that says why (a subject and what happened), never part of a title
 _REASON = re.compile(
     r"^\s*(?:they|i|i'?ve|i'?m|it'?s|we|he|she|eu|ele|ela|eles|elas|a\s+gente|ja|já|nao|não|pq"
-    r"|porque|because|since|cause|cuz|trocaram|mudaram|mudou|acabou|changed|done|finished)\b",
+    r"|porque|because|since|cause|cuz|trocaram|mudaram|mudou|acabou|changed|done|finished"
+    # what the user did, said as why: "desisti dele", "já vi", "gave up on it"
+    r"|\w{3,}ei|desisti|perdi|vi|assisti|gave\s+up|lost\s+interest|hated|didn'?t|don'?t)\b",
     _FLAGS,
 )
 # "the gym one", "the dentist one": what names it is before "one"

@@ -90,13 +90,14 @@ _DESTINATION: Final = (
     r"(?:n[ao]s?|[àá]s?|a(?=\s+minha)|pr[ao]s?|pra\s+a|para\s+a|em|to|on|onto|into|in)\s+(?:"
     r"(?:(?:minha|meu|my|the|a|o)\s+)?(?:lista|list|watchlist|watch\s+list|fila|queue)"
     rf"(?:\s+(?:de|of)\s+(?P<of>{_LIST_TYPE}))?|"
-    rf"(?:minhas|meus|my)\s+(?P<own>{_LIST_TYPE})(?:\s+(?:list|lista))?)"
+    rf"(?:minhas|meus|my)\s+(?P<own>{_LIST_TYPE})(?:\s+(?:list|lista))?|"
+    r"(?:my|the)\s+(?P<one>movie|film|show|tv\s+show|series)\s+(?:list|watchlist|queue))"
 )
 _FILL: Final = (
     # "too"/"also" right after the verb open a title ("add Too Late") unless more follows
     r"(?:(?:a[ií]|ae|pfv|pls|please|por\s+favor|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|l[aá]|"
     r"(?:too|also)(?=\s*[,:]|\s+(?:the|a|an|these|this|that|my)\b)|"
-    + _DESTINATION.replace("(?P<of>", "(?:").replace("(?P<own>", "(?:")
+    + _DESTINATION.replace("(?P<of>", "(?:").replace("(?P<own>", "(?:").replace("(?P<one>", "(?:")
     + r")[,:\s]+)*"
 )
 _PLURAL: Final = (
@@ -131,7 +132,7 @@ _ASKS_SAVE: Final = re.compile(rf"^\s*{_POLITE}{SAVE_VERB_RE}\b", _F)
 _PURPOSE: Final = (
     r"(?:(?:que\s+)?(?:eu\s+)?(?:quero|queria|vou|i\s+want\s+to|i\s+wanna|want\s+to|wanna|"
     r"i\s+m\s+gonna|gonna)\s+|(?:pra|para|p/)\s+(?:(?:eu|mim|a\s+gente|gente|n[oó]s)\s+)?)"
-    r"(?:ver|assistir|maratonar|rever|ler|olhar)(?:\s+(?:depois|mais\s+tarde|hoje|hj|amanh[ãa]|"
+    r"(?:ver|assistir|maratonar|rever|ler|olhar)(?:\s+(?:depois|dps|mais\s+tarde|hoje|hj|amanh[ãa]|"
     r"logo|no\s+fds|no\s+fim\s+de\s+semana|de\s+noite|[àa]\s+noite|com\s+calma|um\s+dia))?|"
     r"to\s+(?:watch|see|binge|read)(?:\s+(?:later|tonight|soon|sometime|this\s+weekend|"
     r"someday))?|for\s+later|for\s+the\s+weekend|for\s+tonight"
@@ -157,9 +158,13 @@ def _destined(text: str) -> TitleType | None:
     """The type of the list `text` sends things to ("nas minhas séries", "to my movies")."""
     said: TitleType | None = None
     for match in _DESTINATION_RE.finditer(text):
-        noun = match.group("of") or match.group("own")
+        noun = match.group("of") or match.group("own") or match.group("one")
         if noun:
-            said = "movie" if fold(noun) in ("filmes", "movies", "films") else "tv_show"
+            said = (
+                "movie"
+                if fold(noun) in ("filmes", "movies", "films", "movie", "film")
+                else "tv_show"
+            )
     return said
 
 
@@ -288,7 +293,7 @@ def read_batch(text: str, *, split_and: bool = False) -> Batch | None:
     message = clean_text(text)
     if not message or len(message) > 4_000 or message.startswith("/"):
         return None
-    message = _reframed(_as_asked(message))
+    message = _reframed(_unheaded(_as_asked(message)))
     return (
         _links(message)
         or _notes(message)
@@ -514,6 +519,7 @@ _PIECE_KIND: Final = re.compile(
     rf"^(?:{SAVE_VERB_RE}\s+{_FILL})?{_ARTICLES}(?P<kind>{_KIND_WORD})\b\s*[:,-]?\s*(?P<rest>.*)$",
     _F | re.DOTALL,
 )
+_KIND_AFTER: Final = re.compile(rf"^(?P<rest>.*\S)\s*\(\s*(?P<kind>{_KIND_WORD})\s*\)$", _F)
 _GLUE: Final = re.compile(r"^(?:(?:e|and|&|mais|plus|tamb[ée]m|also)\s+)+", _F)
 _PIECE_VERB: Final = re.compile(rf"^{SAVE_VERB_RE}\s+{_FILL}(?P<rest>.*)$", _F | re.DOTALL)
 
@@ -536,6 +542,11 @@ def _typed_piece(piece: str, default: PieceType) -> tuple[PieceType, str] | None
         if len(urls) > 1 or fold(leftover).strip():
             return None  # a link with words of its own: the planner reads it
         return ("video" if is_video_url(urls[0]) else "link"), urls[0]
+    after = _KIND_AFTER.match(piece)  # "andor (show)", "duna (filme)"
+    if after is not None:
+        kind = _kind_of(after.group("kind"))
+        text = _clean_piece(_TAIL.sub("", after.group("rest")))
+        return (kind, text) if kind in ("movie", "tv_show") and text else None
     named = _PIECE_KIND.match(piece)
     if named is not None:
         kind = _kind_of(named.group("kind"))
@@ -558,7 +569,11 @@ def _mixed(message: str) -> Batch | None:
     default: PieceType = "note" if _NOTE_VERB.match(fold(head.group("verb"))) else "movie"
     boundary = _VERB_BOUNDARY if default == "note" else _TYPED_BOUNDARY
     lines = "\n" in head.group("body").strip()  # one piece a line, each saying what it is
-    if not boundary.search(head.group("body")) and not lines:
+    typed_parts = all(  # "filme A, série B", "A (show), B (show)": each part says its kind
+        _PIECE_KIND.match(_GLUE.sub("", part.strip())) or _KIND_AFTER.match(part.strip())
+        for part in _HARD.split(head.group("body"))
+    )
+    if not boundary.search(head.group("body")) and not lines and not typed_parts:
         return None
     pieces: list[tuple[PieceType, str]] = []
     body = head.group("body")
@@ -623,8 +638,8 @@ def _bare_titles(message: str, *, split_and: bool = False) -> Batch | None:
     pieces = [piece for run in runs for piece in known_runs(run)]
     said = _said_type(pieces[-1]) if len(pieces) > 1 else None
     if said is not None:  # "add mindhunter, it's a series": what the titles are, no title
-        titles = pieces[:-1]
-        if not all(_title_like(p) for p in titles):
+        titles = [cut_tail(p)[0].strip() for p in pieces[:-1]]  # "arcane on my watchlist"
+        if not all(titles) or not all(_title_like(p) for p in titles):
             return None
         return Batch("mixed", tuple(titles), types=(said,) * len(titles))
     if len(pieces) < 2 or not all(_title_like(p) for p in pieces):
@@ -689,6 +704,48 @@ _POLITE_ASK: Final = re.compile(
     rf"(?:me\s+|por\s+favor\s+|please\s+)?{SAVE_VERB_RE}\b",
     _F,
 )
+
+
+# a save verb, a few words, a colon, the list: "anota esses filmes pra eu ver dps: A, B",
+# "add to my list: A (show), B", "salva pra mim: filme A, série B"
+_HEADED: Final = re.compile(
+    rf"^\s*{_POLITE}(?P<verb>{SAVE_VERB_RE})\s+(?P<head>[^:\n,]{{1,80}}?)\s*:\s*(?P<body>\S.*)$",
+    _F | re.DOTALL,
+)
+_HEAD_NOUN: Final = re.compile(
+    r"\b(?P<noun>filmes|movies|films|series|seriados|tv\s+shows|shows)\b"
+)
+# the words a request's heading is made of besides its type, where it goes and what for
+_HEADING_WORDS: Final = frozenset(
+    """os as esses essas estes estas these those the my meus minhas seguintes following
+    alguns algumas some uns umas mais more aqui here ai ae pls plz please pfv mim me for
+    tb tbm tambem too also la""".split()
+)
+
+
+def _unheaded(message: str) -> str:
+    """`message` without the heading of its list: before the colon a save request says its
+    type, where the items go and what for ("pra eu ver dps", "to my list"), never a title;
+    "<verb> <plural noun>: <list>" when it says a type, else "<verb>: <list>"."""
+    match = _HEADED.match(message)
+    if match is None:
+        return message
+    head = fold(match["head"])
+    typed = _destined(head)
+    rest = _TAIL.sub("", " " + head)  # where it goes and what for, at the heading's end
+    rest = _DESTINATION_RE.sub(" ", rest)
+    noun = _HEAD_NOUN.search(rest)
+    words = _HEAD_NOUN.sub(" ", rest).split()
+    if not set(words) <= _HEADING_WORDS or (rest == " " + head and not words):
+        return message  # a word of its own ("o que a Ana disse:") or nothing to cut
+    listed = message[match.end("head") :]  # ": A, B", ":\n- A\n- B"
+    if noun is not None:
+        return f"{match['verb']} {noun['noun']}{listed}"
+    if typed is not None:
+        return f"{match['verb']} {'filmes' if typed == 'movie' else 'series'}{listed}"
+    if _NOTE_VERB.match(fold(match["verb"])):
+        return message  # "anota pra mim: X, Y" is a note's
+    return f"{match['verb']}{listed}"
 
 
 def _as_asked(message: str) -> str:

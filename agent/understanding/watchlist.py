@@ -29,6 +29,7 @@ from typing import Final, Literal
 
 from rapidfuzz.distance import OSA
 
+from agent.understanding.batches import cut_tail
 from agent.understanding.chatter import quiet
 from agent.understanding.continuations import read_continuation
 from agent.understanding.questions import WINDOWS, window_phrase
@@ -69,6 +70,9 @@ class MarkRequest:
     # item for the mark to be certain
     refs: tuple[str | Target, ...] = ()
     carried: bool = False  # no verb ("and coco too"): the state of the mark just made
+    # a rating said of each title ("barbie (7) e anora (8)", "X gets a 9, Y no score"): the
+    # title as said, folded, and its rating (None: "no score")
+    each: tuple[tuple[str, int | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +173,14 @@ _DAYS: Final[dict[str, int]] = {
     ),
     **dict.fromkeys(["anteontem", "antes de ontem"], 2),
     **dict.fromkeys(["semana passada", "na semana passada", "last week"], 7),
+    # further back, when only roughly said: the seen date is as rough as what was said
+    **dict.fromkeys(
+        "no fds|no fim de semana|fds passado|fim de semana passado|last weekend|"
+        "over the weekend|this weekend|on the weekend".split("|"),
+        2,
+    ),
+    **dict.fromkeys(["mes passado", "no mes passado", "last month"], 30),
+    **dict.fromkeys(["ano passado", "no ano passado", "last year"], 365),
     # seen again: no other day
     **dict.fromkeys(
         "de novo|outra vez|mais uma vez|pela segunda vez|again|twice|once again|"
@@ -218,7 +230,7 @@ _COMMENT: Final = (
 # -- marking --------------------------------------------------------------------------------
 
 _LEAD: Final = (
-    r"(?:(?:e|and|pode|podes|can you|could you|please|por favor|pfv|hj|eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|so|just|entao|ok|pronto|"
+    r"(?:(?:e|and|pode|podes|can you|could you|please|por favor|pfv|hj|eu|i|we|nos|ja|already|finalmente|finally|enfim|hoje|ontem|anteontem|yesterday|so|just|entao|ok|pronto|actually|really|"
     r"ah|ei|hey|bom|well|acabei de|acabo de|i ve|i have|ive|have|also|tambem|tb|"
     # who watched with the user: "eu e minha esposa vimos", "my wife and i watched"
     r"(?:eu|i)\s+(?:e|and)\s+(?:(?:a|o|minha|meu|my|the)\s+)?[a-z]+|"
@@ -300,8 +312,8 @@ _OBJECT_FIRST: Final = re.compile(
     r"terminamos|maratonamos)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
     # "the movie dune i already watched": a title, then who saw it
     r"^(?P<what_en>(?!(?:i|what|which|who|where|when|how|show|list|tell|all|nothing|none|"
-    r"everything|anything|things|stuff|it|that|this|the one|one|last|first)\b).+?)\s+(?:i|we)\s+"
-    r"(?:ve\s+|have\s+)?(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|saw|finished|completed|binged|read)$"
+    r"everything|anything|things|stuff|it|that|this|the one|one|last|first)\b).+?)\s+(?:(?:i|we)\s+"
+    r"(?:ve\s+|have\s+)?|ive\s+)(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|saw|finished|completed|binged|read)$"
 )
 # a cleft: "o que eu terminei foi Duna", "foi Duna que eu vi", "it was Dune I watched",
 # "what I actually watched was Dune"; certain only when the title is one item of the list
@@ -544,8 +556,8 @@ _HOW_MUCH: Final = (
     r"vinte|cem|mil|varias|muitas|zilhoes de|um monte de|a bunch of|a million|a hundred|two|"
     r"three|four|five|ten|many|several|so many|multiple|a few|a couple of)\s+(?:vezes|times|x)|"
     r"twice|thrice|(?:todas|todos)\s+(?:as\s+|os\s+)?(?:temporadas|episodios|eps|partes)|"
-    r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:seasons|episodes|eps|parts)|inteir[oa]|tudo|"
-    r"the whole thing|de novo|again|already|ja|too|tambem|rs|"  # "rs": a laugh, after the verb
+    r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:seasons|episodes|eps|parts)|inteir(?:inh)?[oa]|tudo|"
+    r"the whole thing|de novo|again|already|ja|too|tambem|rs|tho|though|"  # "rs": a laugh
     # when or how surely, after the verb: "já vi faz tempo", "eu vi na vdd", "ages ago"
     r"(?:faz|ha) (?:um |muito )?(?:tempo|tempao)|(?:faz|ha) (?:uns |muitos )?anos|"
     r"na vdd|na verdade|na real|ages ago|a while ago|a while back|long ago|a long time ago|"
@@ -627,6 +639,8 @@ def _said_again(raw: str) -> MarkRequest | None:
     ):
         return None  # "vi Twice": how often only after what saw it
     found = read_mark(cut)
+    if found is None and state == "unseen":
+        found = _topic_unmarked(cut)  # "succession eu só vi a 1a temporada, desmarca ela"
     if found is None or (state is not None and found.state != state):
         return None
     end = _SEEN_END.search(fold_same_length(cut).lower().strip(" ,.!"))
@@ -636,20 +650,37 @@ def _said_again(raw: str) -> MarkRequest | None:
     return found
 
 
+# a title said first, then what the user did of it: "succession eu só vi a 1a temporada"
+_TOPIC_FIRST: Final = re.compile(r"^(?P<t>[^,;:]+?)\s+(?:eu|i|a gente|we)\s+\S")
+
+
+def _topic_unmarked(cut: str) -> MarkRequest | None:
+    """The title a reason opens with, before an unmark said after it ("Dark eu larguei no
+    meio, desmarca"): certain only as one item of the list."""
+    text = cut.strip(" ,.;!")
+    m = _TOPIC_FIRST.match(fold_same_length(text).lower())
+    if m is None:
+        return None
+    title = text[: m.end("t")].strip()
+    words = _spaced(title).split()
+    if not words or len(words) > MAX_TITLE_WORDS or words[0] in _NOT_A_TITLE:
+        return None
+    return MarkRequest("unseen", title=title, anchored=True)
+
+
 _ONLY: Final = re.compile(
     r"^(?:so|apenas|somente|only|just)\s+(?:(?:o|a|the)\s+)?(?P<y>[^,;!?]+?)[\s.!]*$"
 )
 
 
-_OPENING: Final = re.compile(
-    r"^(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|na vdd|na real|alias|actually|wait|espera|"
-    r"oh|pois e|"
-    r"entao|so|ok|okay|boa|pera|peraí|perai|show|nice|legal|beleza|blz|cool)\b[\s,!.:;-]+"
+# what opens a message before the mark without being part of it: "ops, ainda não vi Duna",
+# "ah mas esse eu já vi", "wait, I did see it"
+_OPENING_WORDS: Final = (
+    r"ops|opa|oops|epa|ih|ah|nossa|na verdade|na vdd|na real|alias|actually|wait|espera|oh|"
+    r"hmm+|pois e|entao|so|ok|okay|boa|pera|perai|show|nice|legal|beleza|blz|cool|mas|but"
 )
-_INTERJECTION: Final = re.compile(
-    r"^(?:(?:ops|opa|oops|epa|ih|ah|nossa|na verdade|na real|alias|actually|wait|espera|oh|hmm+|"
-    r"pois e|entao|so|ok|okay)\s+)+"
-)
+_OPENING: Final = re.compile(rf"^(?:{_OPENING_WORDS})\b[\s,!.:;-]+")
+_INTERJECTION: Final = re.compile(rf"^(?:(?:{_OPENING_WORDS})\s+)+")
 
 
 def _mark_head(
@@ -672,7 +703,10 @@ def _mark_head(
         state: MarkState = "unseen" if m.group("not") else "seen"
         group = "what" if m.group("what") else "what_en"
         obj = said.norm[offset + m.start(group) : offset + m.end(group)]
-        if group == "what_en" and (obj in _NOUNS or _target(obj) is not None):
+        target = _target(obj)
+        if group == "what_en" and (
+            obj in _NOUNS or (target is not None and not re.match(r"(?:number|no|#)\s*\d", obj))
+        ):
             return None  # "movies i watched", "the last one i watched": a list, not a mark
         found = _with_object(
             said,
@@ -724,6 +758,7 @@ def _mark_head(
         if re.search(r"\b(?:nao|not|never|n t)\b", head[: m.start("what")]):
             return None
         reading = bool(m.group("read"))
+        days = max(days, days_named(head[: m.start("what")]))  # "ontem vi X"
         return _with_object(
             said, head, m, "what", "seen", offset=offset, reading=reading, days=days, rating=rating
         )
@@ -1136,6 +1171,8 @@ def read_list(text: str) -> ListRequest | None:
     words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", said))
     if not words or len(words.split()) > MAX_WORDS:
         return None
+    if (asked_last := _COUNT_LAST.search(said)) is not None:  # "e séries vistas, quantas?"
+        said = f"{asked_last.group('count')} {said[: asked_last.start()]}"
     counted = _read_counts(said)
     if counted is not None or _COUNT_WORD.match(said):
         return counted
@@ -1149,6 +1186,7 @@ def read_list(text: str) -> ListRequest | None:
 _COUNT_WORD: Final = re.compile(
     r"^(?:(?:e|ok|entao|so|and|okay|then|agora|now)\s+)*(?:quant[oa]s|how\s+many)\b"
 )
+_COUNT_LAST: Final = re.compile(r"\s+(?P<count>quant[oa]s|how\s+many)$")
 _COUNT_SPLIT: Final = re.compile(r"\s+(?:e|and)\s+(?=(?:quant[oa]s|how\s+many)\b)")
 _DONE_WORDS: Final = frozenset(
     "vi assisti terminei li vimos assistimos terminamos maratonei marquei vist vistos vistas "
@@ -1157,7 +1195,7 @@ _DONE_WORDS: Final = frozenset(
     "saw".split()
 )
 _LEFT_WORDS: Final = frozenset(
-    "falta faltam faltando sobrou sobraram sobra sobram resta restam restando pendente "
+    "falta faltam faltando sobrou sobraram sobra sobram sobrando resta restam restando pendente "
     "pendentes left unwatched unseen unread remaining".split()
 )
 _NOT_WORDS: Final = frozenset("nao not haven havent didn didnt never t".split())
@@ -1179,7 +1217,7 @@ _COUNT_FILLER: Final = frozenset(
     "total no em ao todo in of them deles delas me the os as de do from ver assistir ler "
     "watch see read to pra para a por coisas itens things items as como marked marquei "
     "voce you u e and ok okay entao so then foram foi sao were been am got esta estao ta tao "
-    "with for finish terminar acabar".split()
+    "with for finish terminar acabar ficou ficaram fica ficam".split()
 )
 
 
@@ -1599,7 +1637,10 @@ def _named_first(raw: str) -> WhereRequest | None:
 
 # -- what to watch tonight ----------------------------------------------------------------------
 
-_SHORT: Final = re.compile(r"\b(?:curt[oa]s?|rapid[oa]s?|short|quick|quickie|pequen[oa]s?)\b")
+_SHORT: Final = re.compile(
+    r"\b(?:curt[oa]s?|rapid[oa]s?|short|shorter|shortest|quick|quicker|quickest|quickie|"
+    r"pequen[oa]s?|menor)\b"
+)
 _BINGE: Final = re.compile(r"\b(?:maratona|maratonar|maratono|binge|binging|bingeable)\b")
 # a length: "2h", "1h30", "duas horas e meia", "an hour and a half", "90 min"
 _LENGTH: Final = (
@@ -1694,7 +1735,7 @@ _SUGGEST_FILLER: Final = frozenset(
     "pra para for me mim eu i de da do na no o os as the of and e com with que seja "
     "minha my lista list watchlist on in from this essa esta that s is are which "
     "voce you u should can could would do does will posso devo vou poderia deveria "
-    "gente nos we us a pro ai la hein entao so ok hmm tipo to estou "
+    "gente nos we us a pro ai la hein entao so ok then hmm tipo to estou "
     "first primeiro primeira antes next coisa thing tv one ones im".split()
 )
 # past see verbs and state words: a mark or a list, never a suggestion
@@ -1703,6 +1744,8 @@ _UNSEEN_SAID: Final = re.compile(
     r"\b(?:(?:ainda|still)\s+)?(?:nao|n|not|never|haven t|havent|have not|didn t|didnt|did not)\s+"
     r"(?:(?:ainda|yet|already)\s+)?(?:vi|assisti|seen|watched|watch|see|visto|assistido)"
     r"(?:\s+(?:ainda|yet|nao))?\b"
+    # "the shortest one left", "a comédia que falta": what is left is what a pick is from
+    r"|\b(?:que\s+)?(?:falta|faltam|faltando|sobrou|sobraram|resta|restam|left|remaining)\b"
 )
 _NOT_SUGGESTING: Final = frozenset(
     "vi assisti terminei maratonei li watched seen saw finished read falta faltam "
@@ -1939,12 +1982,97 @@ def genres_of_names(names: list[str] | tuple[str, ...]) -> frozenset[str]:
 # -- the message as a whole -----------------------------------------------------------------------
 
 
+# a rating said of one title: "barbie (7)", "ted lasso gets a 9", "anora nota 8", "abbott no
+# score"; `t` runs back to the clause's start or the last rating
+_EACH_RATED: Final = re.compile(
+    rf"(?P<t>[a-z0-9][^,;.()!?]*?)\s*(?:"
+    rf"\(\s*(?P<a>{_SCORE})\s*(?:/\s*10)?\s*\)|"
+    rf"\s(?:gets|got|get|ganha|ganhou|leva|levou|fica com|ficou com)\s+(?:(?:a|an|um|uma|nota)\s+)*"
+    rf"(?P<b>{_SCORE})(?:\s*/\s*10)?|"
+    rf"\s(?:nota\s+)(?P<c>{_SCORE})(?:\s*/\s*10)?|"
+    rf"\s(?P<d>(?:10|[0-9]))\s*/\s*10|"
+    rf"\s(?P<none>no score|sem nota|no rating|nota nenhuma|unrated))"
+    r"(?=\s*(?:[,;.!]|\s(?:e|and|&)\s|$))"
+)
+# a clause saying another title is not seen yet: "conclave ainda não", "not dune yet"
+_NOT_YET: Final = re.compile(
+    r"(?:^|(?<=[,;.!]))\s*(?:(?:e|and|mas|but)\s+)?[a-z0-9][^,;.!?]*?\s(?:ainda\s+nao|ainda\s+n|"
+    r"not\s+yet|nao\s+ainda)\s*(?=[,;.!]|$)"
+)
+
+
+def read_each_rated(text: str) -> MarkRequest | None:
+    """A mark of several titles with a rating said of each ("já vi barbie (7) e anora (8)",
+    "watched A and B. A gets a 9, B no score"): read without the ratings, every rating then
+    one of the titles marked; None when any is not certainly one of them."""
+    raw = text.strip()
+    folded = fold_same_length(raw).lower()
+    found = list(_EACH_RATED.finditer(folded))
+    if len(found) < 2 or len(raw) > 300 or "?" in raw:
+        return None  # one rating is the mark's own ("vi duna e dei nota 8")
+    kept = list(raw)
+
+    def blank(start: int, end: int) -> None:
+        kept[start:end] = " " * (end - start)
+
+    each: list[tuple[str, int | None]] = []
+    after = 0  # where the last rating ended
+    for m in found:
+        title = re.sub(r"^(?:e|and|&)\s+", "", _spaced(m["t"]))
+        said = m["a"] or m["b"] or m["c"] or m["d"]
+        each.append((title, None if said is None else _rating(f"nota {said}")))
+        before = folded[: m.start()].rstrip()
+        starts = (
+            not before
+            or before[-1] in ",;.!"
+            or (
+                after > 0
+                and re.fullmatch(r"\s*(?:[,;]|(?:e|and|&))?\s*", folded[after : m.start()])
+            )
+            is not None
+        )
+        # "A gets a 9" after A was marked: the whole clause goes; else only its rating
+        whole = starts and f" {title} " in f" {_spaced(folded[: m.start()])} "
+        blank(m.start() if whole else m.end("t"), m.end())
+        after = m.end()
+    for m in _NOT_YET.finditer(fold_same_length("".join(kept)).lower()):
+        blank(m.start(), m.end())  # "conclave ainda não": nothing to change
+    rest = re.sub(r"\s*([,;.!])(?:\s*[,;.!])+", r"\1", "".join(kept))
+    rest = re.sub(r"\s+", " ", re.sub(r"(?:\s*[,;.!])+\s*$", "", rest)).strip()
+    mark = _read_whole(rest) or read_mark_clauses(rest)
+    if not isinstance(mark, MarkRequest) or mark.state != "seen" or mark.target is not None:
+        return None
+    refs = [r for r in (mark.refs or _PARTS_SPLIT.split(mark.title)) if isinstance(r, str)]
+    named = [_spaced(r) for r in refs if r.strip()]
+    rated: list[tuple[str, int | None]] = []
+    for title, rating in each:
+        owners = [n for n in named if f" {title} ".endswith(f" {n} ")]
+        if len(owners) != 1 or any(o == owners[0] for o, _ in rated):
+            return None  # a rating of no title marked, or of one twice
+        rated.append((owners[0], rating))
+    if len(named) < 2:
+        return None
+    return replace(mark, each=tuple(rated), comment="", rating=None)
+
+
+def _rated_several(text: str) -> bool:
+    """Whether `text` gives two ratings or more, each after words of its own."""
+    return len(_EACH_RATED.findall(fold_same_length(text.strip()).lower())) >= 2
+
+
+_PARTS_SPLIT: Final = re.compile(r"\s*(?:,|;|\s(?:e|and|&)\s)\s*")
+
+
 def read(text: str) -> WatchRequest | None:
     """Whichever watchlist request `text` certainly is, or None. A message that opens with
     words saying nothing by themselves ("blz, deixa quieto.", "never mind.", "also") is read
     without them; laughter, politeness and clauses of chatter ("kkk", "pfv", "opa, me
     confundi,") are read past wherever they stand (agent/understanding/chatter.py)."""
     text = quiet(text)
+    if (rated := read_each_rated(text)) is not None:
+        return rated
+    if _rated_several(text):
+        return None  # two ratings not certainly of two titles: the planner's
     rest = _after_opening(text)
     found = _read_whole(rest) if rest is not None else None
     if found is None:
@@ -1967,12 +2095,11 @@ def _read_whole(text: str) -> WatchRequest | None:
 
 
 _SAVE_NAMED: Final = re.compile(
-    r"^(?:(?:entao|so|then|e|and)\s+)?(?:pode\s+|can\s+you\s+|please\s+)?"
+    rf"^(?:(?:{_OPENING_WORDS}|e|and|then)\s+)*(?:pode\s+|can\s+you\s+|please\s+)?"
     r"(?:salva|salve|salvar|guarda|guarde|adiciona|adicione|bota|coloca|poe|add|save|put|keep)\s+"
     r"(?:(?P<one>ele|ela|esse|essa|isso|este|esta|it|that|this|that one|this one)|"
     r"(?P<two>os dois|as duas|ambos|ambas|both|both of them|the two|them both|eles dois))"
-    r"(?:\s+(?:pra mim|para mim|for me|na minha lista|na lista|a minha lista|on my list|to my list|"
-    r"to the list|to my watchlist|tambem|too|entao|then|please|por favor|pfv|ai))*$"
+    r"(?P<rest>(?:\s+\S+)*)$"
 )
 
 
@@ -1982,8 +2109,8 @@ def read_save_named(text: str) -> SaveNamed | None:
     if not raw or len(raw) > 120 or "?" in raw:
         return None
     m = _SAVE_NAMED.match(_Said.of(raw).norm)
-    if m is None:
-        return None
+    if m is None or cut_tail(m.group("rest"))[0].strip():
+        return None  # only where it goes and politeness may follow ("to my shows", "pfv")
     return SaveNamed(1 if m.group("one") else 2)
 
 
@@ -2085,6 +2212,8 @@ def read_state_question(text: str) -> StateQuestion | None:
         obj = norm[start:end]
         if _target(obj) is not None or obj in _NOUNS or _when_inside(obj) is not None:
             return None  # "já vi esse?", "já vi duna ontem?": the planner's
+        if set(obj.split()) <= _SAID_PERSON | _SAID_GIVING:
+            return None  # "qual nota eu coloquei?": no title, the question's own words
         named = _typed_title(said, obj, start, end)
         if named is None or _spaced(named[0]) in _DAYS:
             return None
@@ -2205,6 +2334,10 @@ def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
         person = person or word in _SAID_PERSON
         opinion = opinion or word in _SAID_OPINION or (rated and word in _SAID_GIVING)
         gave = gave or word in _SAID_GIVING
+    else:
+        if rated and asking and person and opinion and words[-1] in _SAID_GIVING:
+            # "e que nota eu dei?": the rating of the item just talked about
+            return StateQuestion("", None, opinion=True, target=Target("pronoun"))
     if start < 0 or not (asking and person and opinion):
         return None
     end = len(words)
@@ -2362,9 +2495,19 @@ def _comment(tail: str, raw_tail: str) -> str:
     for m in re.finditer(r"[^,;!.]+", tail):
         part = _Said.of(m.group()).norm
         if part and part not in _DAYS and _rating(part) is None:
-            if re.match(_FEELING, part) or _is_comment(part):
+            # a feeling, a clause of the user's own, or a short one said of the title ("the
+            # music scene was insane", "final absurdo"); never when or where it was seen
+            said_of = _aside(part) and not _WHEN_OR_WHERE.match(part) and len(part) > 3
+            if re.match(_FEELING, part) or _is_comment(part) or said_of:
                 kept.append(raw_tail[m.start() : m.end()].strip(" -"))
     return ", ".join(k for k in kept if k)[:MAX_COMMENT]
+
+
+_WHEN_OR_WHERE: Final = re.compile(
+    r"(?:com|no|na|nos|nas|em|pelo|pela|num|numa|de novo|outra vez|faz|ha|fds|with|at|in|on|"
+    r"over|during|this|last|again|ontem|hoje|anteontem|yesterday|today|tonight|btw|tipo|"
+    r"sem nota|no score|no rating)\b"
+)
 
 
 def _tail_facts(tail: str) -> tuple[int | None, int | None]:

@@ -179,3 +179,18 @@ async def test_and_the_next_one_too_after_a_mark_marks_the_next_line(db: Databas
         assert lembra.model_calls == 0
     assert "Oldboy" in marked.text
     assert items == {"Parasita": "seen", "Oldboy": "seen", "Memento": "to_see"}
+
+
+async def test_and_the_shows_a_and_b_too_after_a_save_saves_each_show(db: Database) -> None:
+    # issue 44: "e as series dark e the office tb" was saved as one note by the planner
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("salva os filmes Heat e Ronin")
+        shows = await lembra.say("e as séries Fargo e Lost também")
+        items = await lembra.items()
+    assert sorted((i.type, i.title) for i in items) == [
+        ("movie", "Heat"),
+        ("movie", "Ronin"),
+        ("tv_show", "Fargo"),
+        ("tv_show", "Lost"),
+    ]
+    assert shows.meta.llm_calls == 0

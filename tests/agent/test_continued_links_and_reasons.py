@@ -55,3 +55,15 @@ def test_the_link_and_reason_readers_never_raise(lead: str, rest: str) -> None:
     continuing._one_link(lead + rest)
     continuing._one_link(lead + "https://example.org/" + rest)
     plan_offline("delete the " + rest + ", they " + rest, "delete")
+
+
+def test_a_removal_with_what_the_user_did_as_why_names_the_item_only() -> None:
+    # issue 44: "tira o barbie, desisti dele" searched for the whole phrase
+    assert plan_offline("tira o heat, cansei de esperar", "delete") == (
+        "delete_item",
+        {"query": "heat"},
+    )
+    assert plan_offline("remove dune, gave up on it", "delete") == (
+        "delete_item",
+        {"query": "dune"},
+    )

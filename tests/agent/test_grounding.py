@@ -363,3 +363,13 @@ def test_putting_back_dropped_words_never_raises(title: str, said: str) -> None:
         except ValueError:
             continue  # no call a model could make: the schema refuses it first
         assert isinstance(whole_title(args, said), model)
+
+
+def test_a_replys_label_copied_after_a_title_is_no_part_of_it() -> None:
+    # issue 44: the 1.5B model saved "The Pitt (2025) (US)", the where-to-watch heading
+    from agent.planning.grounding import undecorated
+
+    copied = undecorated(SaveMovieArgs(title="Dias Perfeitos (2023) (BR)"), "salva esse aí")
+    assert (copied.title, copied.year) == ("Dias Perfeitos", 2023)
+    said = undecorated(SaveMovieArgs(title="Blade Runner (1982)"), "salva Blade Runner (1982)")
+    assert said.title == "Blade Runner (1982)"  # the user wrote it: theirs to keep

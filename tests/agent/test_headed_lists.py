@@ -63,3 +63,45 @@ async def test_a_reason_names_the_line_a_bare_delete_is_about(db: Database) -> N
 )
 def test_the_list_reader_never_raises(lead: str, rest: str) -> None:
     read_batch(lead + rest)
+
+
+async def test_words_between_the_save_verb_and_the_colon_are_never_part_of_a_title(
+    db: Database,
+) -> None:
+    # issue 44: "anota esses filmes pra eu ver dps: barbie, ..." saved "pra eu ver dps: barbie"
+    async with open_lembra(db) as lembra:
+        await lembra.say("guarda essas séries pra maratonar depois: Lost, Fargo, Dexter")
+        await lembra.say("put on my watchlist pls: Heat, Ronin")
+        saved = sorted((i.type, i.title) for i in await lembra.items())
+        assert saved == [
+            ("movie", "Heat"),
+            ("movie", "Ronin"),
+            ("tv_show", "Dexter"),
+            ("tv_show", "Fargo"),
+            ("tv_show", "Lost"),
+        ]
+
+
+def test_each_part_of_a_list_may_say_its_own_type() -> None:
+    batch = read_batch("bota na lista: serie fargo, filme heat, filme ronin")
+    assert batch is not None
+    assert (batch.pieces, batch.types) == (
+        ("fargo", "heat", "ronin"),
+        ("tv_show", "movie", "movie"),
+    )
+    batch = read_batch("save to my list: lost (show), heat (movie)")
+    assert batch is not None
+    assert (batch.pieces, batch.types) == (("lost", "heat"), ("tv_show", "movie"))
+
+
+def test_where_the_titles_go_is_cut_from_them_wherever_the_type_is_said() -> None:
+    batch = read_batch("put fargo on my list, it's a series")
+    assert batch is not None
+    assert (batch.pieces, batch.types) == (("fargo",), ("tv_show",))
+    batch = read_batch("put heat and ronin on my movie list", split_and=True)
+    assert batch is not None
+    assert (batch.pieces, batch.item_type) == (("heat", "ronin"), "movie")
+
+
+def test_a_note_keeps_the_heading_of_its_own() -> None:
+    assert read_batch("anota o que a Ana falou: comprar pão, ligar pro Zé") is None

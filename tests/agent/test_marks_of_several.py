@@ -263,3 +263,34 @@ async def test_a_see_verb_never_marks_a_note_among_several(db: Database) -> None
         await lembra.say("desses já vi aftersun, nope e severance")
         items = await lembra.items()
         assert not any(i.done for i in items)
+
+
+async def test_a_rating_said_of_each_title_is_kept_for_that_title(db: Database) -> None:
+    # issue 44: "ja vi barbie (7) e anora (8), conclave ainda nao" went to the planner and
+    # "X gets a 9, Y no score" kept no rating
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("salva os filmes Aftersun, Tár e Nope")
+        reply = await lembra.say("assisti aftersun (10) e nope (6), tár ainda não")
+        assert "Aftersun" in reply.text
+        assert "Nope" in reply.text
+        states = await _states(lembra)
+        assert states == {"Aftersun": ("seen", 10), "Nope": ("seen", 6), "Tár": ("to_see", None)}
+
+
+async def test_a_rating_per_title_in_a_clause_of_its_own(db: Database) -> None:
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("save the movies Heat, Ronin and Collateral")
+        await lembra.say("finished heat and collateral. collateral got an 8, heat no rating")
+        states = await _states(lembra)
+        assert states == {
+            "Heat": ("seen", None),
+            "Collateral": ("seen", 8),
+            "Ronin": ("to_see", None),
+        }
+
+
+async def test_two_ratings_not_each_of_a_title_marked_mark_nothing_in_code(db: Database) -> None:
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("save the movies Heat and Ronin")
+        await lembra.say("watched heat, heat 8/10 and casablanca 9/10")
+        assert {s for s, _ in (await _states(lembra)).values()} == {"to_see"}

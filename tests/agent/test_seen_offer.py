@@ -318,3 +318,62 @@ async def test_what_was_felt_after_the_rating_is_kept_with_the_offered_save(db: 
         said = await lembra.say("o que eu achei de Duna?")
         assert "8/10" in said.text
         assert "chorei muito" in said.text
+
+
+async def test_when_and_with_whom_after_a_title_off_the_list_are_no_part_of_it(
+    db: Database,
+) -> None:
+    # issue 44: "i watched sinners last weekend" looked up «sinners last weekend»
+    async with watching(db) as lembra:
+        asked = await lembra.say("watched perfect days over the holidays with my mom, 8/10")
+        assert "Perfect Days" in asked.text or "Dias Perfeitos" in asked.text
+        assert asked.choice_kind == "confirm"
+        await lembra.say("sure, go ahead")
+        days = await item(lembra, "Dias Perfeitos")
+        assert (days.current_state, days.rating) == ("seen", 8)
+
+
+async def test_a_short_remark_after_the_rating_is_kept_and_answered_later(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("vi superbad ontem, nota 7, trilha sonora impecável")
+        said = await lembra.say("o que eu achei do superbad?")
+        assert "trilha sonora impecável" in said.text
+
+
+async def test_that_one_after_a_where_answer_off_the_list_is_offered_as_seen(
+    db: Database,
+) -> None:
+    # issue 44: "ja vi esse, nota 9" after "onde passa o urso?" (not saved) went nowhere
+    async with watching(db) as lembra:
+        await lembra.say("onde passa dias perfeitos?")
+        asked = await lembra.say("hmm mas esse eu já assisti, 9/10")
+        assert "Dias Perfeitos (2023)" in asked.text
+        assert asked.choice_kind == "confirm"
+        await lembra.say("isso, pode salvar")
+        days = await item(lembra, "Dias Perfeitos")
+        assert (days.current_state, days.rating) == ("seen", 9)
+
+
+async def test_it_after_a_where_answer_is_saved_where_the_user_says(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("where can i watch the bear?")
+        saved = await lembra.say("nice, put it on my shows list")
+        assert "The Bear" in saved.text
+        bear = await item(lembra, "The Bear")
+        assert (bear.type, bear.current_state) == ("tv_show", "to_see")
+
+
+async def test_a_slip_in_a_title_off_the_list_is_offered_as_tmdb_spells_it(db: Database) -> None:
+    # issue 44: "ontem vi openheimer, nota 9" found nothing; the offer names TMDB's title,
+    # so the user sees what was understood before saying yes
+    slipped = {
+        "movie": {**WITH_UNSAVED["movie"], "dias perfeitso": [PERFECT_DAYS]},
+        "tv": WITH_UNSAVED["tv"],
+    }
+    async with open_lembra(db, tmdb_results=slipped) as lembra:
+        asked = await lembra.say("anteontem vi dias perfeitso, nota 8")
+        assert "Dias Perfeitos (2023)" in asked.text
+        await lembra.say("pode sim")
+        days = await item(lembra, "Dias Perfeitos")
+        assert (days.current_state, days.rating) == ("seen", 8)
+        assert days.state_at_ms == lembra.clock.ms() - 2 * DAY_MS

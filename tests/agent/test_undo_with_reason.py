@@ -146,3 +146,17 @@ async def test_a_reminder_moved_with_bota_then_undone_is_back_at_its_time(db: Da
         assert "notebook" in back.text
         (reminder,) = await db.reminders.for_user(ALICE)
         assert datetime.fromtimestamp(reminder.due_at_ms / 1000, ZONE).hour == 10
+
+
+def test_an_english_no_after_an_interjection_opens_an_undo() -> None:
+    # issue 44: "wait no undo that, it was my kid watching not me lol" went to the planner
+    assert route("oh no undo that, my brother was using my phone") == ("undo", "")
+    assert route("no undo that") != ("undo", "")  # "no" alone first: not certain
+    assert route("ops não desfaz") != ("undo", "")  # "não desfaz" is "don't undo"
+
+
+def test_what_the_user_had_done_said_as_why_is_a_reason() -> None:
+    # issue 44: "desfaz de novo pfv, na vdd nem queria ter salvo" went to the planner
+    assert route("desfaz pfv, eu nem devia ter anotado isso") == ("undo", "")
+    assert route("undo it, i should never have added that") == ("undo", "")
+    assert route("desfaz e anota outra coisa") != ("undo", "")

@@ -872,3 +872,68 @@ def test_a_part_of_the_day_after_the_title_is_when_it_was_seen_not_the_title(
     read = read_mark(said)
     assert read is not None
     assert (read.title, read.days_ago) == (title, days)
+
+
+def test_a_list_question_reads_past_how_the_rest_stayed_and_a_count_asked_last() -> None:
+    # issue 44: "qual serie ficou faltando entao?", "e series vistas, qtas?"
+    from agent.understanding.watchlist import ListRequest, read
+
+    assert read("e qual filme ficou sobrando?") == ListRequest("left", ("movie",))
+    assert read("filmes que eu já vi, quantos?") == ListRequest("done", ("movie",), count=True)
+
+
+def test_the_shortest_left_is_a_pick_of_the_shortest_unseen() -> None:
+    from agent.understanding.watchlist import SuggestRequest, read
+
+    assert read("so which is the quickest one left?") == SuggestRequest(short=True)
+    assert read("e qual o filme mais curto que resta?") == SuggestRequest(type="movie", short=True)
+    assert read("quantos restam?") != SuggestRequest(short=True)
+
+
+def test_marks_read_past_words_that_only_colour_them() -> None:
+    # issue 44: "the office eu ja vi inteirinha", "palm springs ive seen tho", "i actually saw X"
+    from agent.understanding.watchlist import MarkRequest, read
+
+    for said, title, rating in (
+        ("dark eu maratonei inteirinha, nota 9", "dark", 9),
+        ("heat ive watched tho", "heat", None),
+        ("ok i actually watched ronin yesterday, 6/10", "ronin", 6),
+    ):
+        found = read(said)
+        assert isinstance(found, MarkRequest), said
+        assert (found.title, found.rating) == (title, rating), said
+
+
+def test_a_rating_question_with_no_title_asks_of_the_item_in_focus() -> None:
+    from agent.understanding.references import Target
+    from agent.understanding.watchlist import StateQuestion, read
+
+    asked = read("e que nota eu tinha dado?")
+    assert asked is None or asked == StateQuestion("", opinion=True, target=Target("pronoun"))
+    assert read("e q nota eu dei?") == StateQuestion("", opinion=True, target=Target("pronoun"))
+    assert read("e qual nota eu coloquei?") == StateQuestion(
+        "", opinion=True, target=Target("pronoun")
+    )
+    assert read("o que eu disse?") is None  # said of what? not certain
+
+
+def test_an_unmark_after_a_reason_that_opens_with_the_title_unmarks_that_title() -> None:
+    from agent.understanding.watchlist import MarkRequest, read
+
+    assert read("the bear eu parei no meio, desmarca ela") == MarkRequest(
+        "unseen", title="the bear", anchored=True
+    )
+    assert read("dark eu vi sim, desmarca") is None  # seen, then unmark: not one reading
+
+
+def test_a_line_number_said_first_in_english_is_marked_and_rough_days_are_read() -> None:
+    from agent.understanding.references import Target
+    from agent.understanding.watchlist import MarkRequest, read
+
+    found = read("number 3 i binged last month, 7/10")
+    assert isinstance(found, MarkRequest)
+    assert (found.target, found.days_ago, found.rating) == (Target("number", 3), 30, 7)
+    assert read("the last one i watched") is None  # a list question, not a mark
+    weekend = read("vi heat no fim de semana")
+    assert isinstance(weekend, MarkRequest)
+    assert (weekend.title, weekend.days_ago) == ("heat", 2)

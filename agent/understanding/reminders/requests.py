@@ -76,7 +76,9 @@ _UNDO_HEAD = (
     # interjections before it; "não"/"no" only as a clause of its own ("não desfaz" is no undo)
     r"^\s*(?:(?:wait|ops|oops|whoops|opa|ah|oh|eita|hmm+|ugh|argh|pera|espera|ih|xi|vixe|vish"
     r"|putz|aff|nossa|shoot|dang|actually|na\s+verdade"
-    r"|na\s+vdd)[\s,!.]+|(?:no|nao)\s*[,!.]+\s*)*(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo"
+    # English "no" after an interjection is one too: "wait no undo that", "oh no undo it"
+    r"|na\s+vdd)[\s,!.]+|(?:no|nao)\s*[,!.]+\s*|(?<=\w[\s,!.])no\s+(?=undo\b))*"
+    r"(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo"
     r"|volta\s+atras)"
     r"(?:\s+(?:isso|isto|esse|essa|este|esta|o|a|ai|ae|ultim[oa]|last|that|it|the|this|one"
     r"|coisa|thing|pfv|pf|pls|please|por\s+favor|agora|now|ja|rapidinho|de\s+novo))*"
@@ -169,7 +171,10 @@ _REDO_BECAUSE = re.compile(
     r"|por\s+favor))*\s*[,;:.!-]+\s*(?P<why>\S.*)$"
 )
 # what the user did, said as why ("apaguei sem querer", "deleted it by mistake"): no request
-_DID: Final = re.compile(r"\b[a-z]+(?:ei|ed)\b")
+_DID: Final = re.compile(
+    # what was done, not asked: "apaguei", "deleted it", "nem queria ter salvo", "should've saved"
+    r"\b[a-z]+(?:ei|ed)\b|\b(?:ter|tinha|tenho|have|had|has|ve)\s+[a-z]+\b"
+)
 
 
 def _is_reason(why: str) -> bool:
