@@ -51,13 +51,14 @@ from agent.understanding.reminders.asks import (
     ChangeAsk,
     ListAsk,
     Period,
+    WhenAsk,
     read_ask,
     without_afterwords,
 )
 from agent.understanding.reminders.lexicon import fold_same_length, tokenize
 from agent.understanding.reminders.placing import time_of_day
 from agent.understanding.reminders.reading import read_when
-from agent.understanding.reminders.requests import SAME_TIME
+from agent.understanding.reminders.requests import SAME_TIME, only_says_why
 from agent.understanding.reminders.rules import Rule, first_from, next_after, read_rrule
 from agent.understanding.textnorm import fold, one_line
 from storage.documents import ReminderDoc
@@ -583,24 +584,33 @@ async def ask_scope(deps: Deps, turn: Turn, target: ReminderDoc) -> Reply:
 
 
 # the answer's words: one side named, whatever is said around it ("todos, pode cancelar",
-# "só o de amanhã", "just the next one please"); both sides or neither is no answer
+# "só o de amanhã", "just the next one please"), and clauses that only say why ("só o dessa
+# semana, a quadra tá fechada"); both sides or neither is no answer
 _SCOPE_ALL = frozenset("todos todas tudo all every everything sempre inteiro whole".split())
 _SCOPE_NEXT = frozenset("proximo proxima next esse essa este esta hoje amanha today tomorrow "
-                        "primeiro first unico single".split())  # fmt: skip
+                        "primeiro first unico single dessa desta desse deste vez time "
+                        "semana week".split())  # fmt: skip
 _SCOPE_FILLER = frozenset(
     "so somente apenas o a os as de da do dos das pode podes cancela cancelar cancel it them "
     "sim yes ok okay pfv pf pls please por favor the one ones of just only eles elas mesmo "
-    "go ahead can you blz beleza isso that nao no".split()
+    "go ahead can you blz beleza isso that nao no this".split()
 )
 
 
 def scope_said(said: str) -> int | None:
     """0 for "only the next", 1 for "all", None when the words say neither or both."""
-    words = set(re.findall(r"[a-z]+", fold(said)))
-    if not words or words - _SCOPE_ALL - _SCOPE_NEXT - _SCOPE_FILLER:
+    sides: set[int] = set()
+    reasons: list[str] = []
+    for clause in (fold(c) for c in re.split(r"[,.;!]+", said)):
+        words = set(re.findall(r"[a-z]+", clause))
+        if words - _SCOPE_ALL - _SCOPE_NEXT - _SCOPE_FILLER:
+            reasons.append(clause)
+            continue
+        sides |= {1} if words & _SCOPE_ALL else set()
+        sides |= {0} if words & _SCOPE_NEXT else set()
+    if len(sides) != 1 or (reasons and not only_says_why(" ".join(reasons))):
         return None
-    every, next_ = bool(words & _SCOPE_ALL), bool(words & _SCOPE_NEXT)
-    return None if every == next_ else 1 if every else 0
+    return sides.pop()
 
 
 _YES_FIRST = re.compile(r"^(?:sim|yes|yep|yeah|ok|okay|claro|isso)\b")
@@ -758,6 +768,12 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
         [] if reminderlook.none_open(turn) else await deps.db.reminders.open_for(turn.user_id)
     )
     scheduled = [r for r in reminders if r.state == "scheduled"]
+    if isinstance(asked, WhenAsk):
+        found = find(scheduled, asked.query)
+        if found is None:
+            return None  # not a reminder this user has: the planner reads it
+        turn.facts.apply_rule("reminder_in_code")
+        return finish(turn, _label(found, _now(deps, turn), turn.language), kind="deterministic")
     if isinstance(asked, CancelAsk):
         found = find(scheduled, asked.query)
         if found is None:
@@ -859,8 +875,18 @@ def _pick(reminders: list[ReminderDoc], args: str) -> ReminderDoc | None:
     words = [w for w in fold(wanted).split() if w not in _GLUE]
     if not words:
         return None
-    matching = [r for r in reminders if all(w in fold(r.text).split() for w in words)]
+    matching = [r for r in reminders if all(_has_word(fold(r.text).split(), w) for w in words)]
     return matching[0] if len(matching) == 1 else None
+
+
+def _has_word(words: list[str], wanted: str) -> bool:
+    """`wanted` among `words`, or a form of one of them: one the stem of the other, 4 letters
+    or more ("planning" for "plan the week", "plantas" for "regar a planta")."""
+    return any(
+        w == wanted
+        or (min(len(w), len(wanted)) >= 4 and (w.startswith(wanted) or wanted.startswith(w)))
+        for w in words
+    )
 
 
 _GLUE = frozenset({"de", "do", "da", "o", "a", "about", "to", "the", "for", "pra", "para"})

@@ -36,7 +36,12 @@ class CancelAsk:
     query: str
 
 
-Ask = ListAsk | ChangeAsk | CancelAsk
+@dataclass(frozen=True, slots=True)
+class WhenAsk:
+    query: str  # words of the reminder's text: "quando é o próximo do futebol?"
+
+
+Ask = ListAsk | ChangeAsk | CancelAsk | WhenAsk
 
 _PERIODS: dict[str, Period] = {
     "hoje": "today", "today": "today", "amanha": "tomorrow", "tomorrow": "tomorrow",
@@ -235,6 +240,8 @@ def _read_ask(text: str) -> Ask | None:
         if m := pattern.match(folded):
             when = _words(text, m, "when")
             return ChangeAsk(_words(text, m, "query"), _AFTERWORD.sub("", when) or when)
+    if m := _WHEN.match(folded):
+        return WhenAsk(_words(text, m, "query"))
     if (period := _agenda(folded)) is not None:
         return ListAsk(None if period == "any" else period)
     if m := _RETIME.match(folded):
@@ -245,6 +252,16 @@ def _read_ask(text: str) -> Ask | None:
         group = next(g for g in ("query", "query_en", "query_my", "query_one") if m.group(g))
         return CancelAsk(_words(text, m, group))
     return None
+
+
+# "quando é o próximo do futebol?", "qnd é o lembrete da Ju?", "when's my dentist reminder?",
+# "when is the next gym one?": when a reminder named by its words falls
+_WHEN: Final = re.compile(
+    r"^\s*(?:e\s+|and\s+)?(?:quando|qnd|qdo|qndo|when)(?:\s+(?:e|eh|é|sera|vai\s+ser|is|s|will\s+be)|'s)\s+"
+    r"(?:(?:o|a|the|my|meu|minha)\s+)?(?:(?:proxim[oa]|next)\s+)?(?:lembrete\s+)?"
+    r"(?:(?:d[eoa]s?|about|for|of)\s+)?(?P<query>" + _WORDS + r")"
+    r"(?:\s+(?:one|reminder|lembrete))?\s*\??\s*$"
+)
 
 
 # a question about the agenda in any word order ("tenho oq marcado essa semana?", "anything
@@ -267,9 +284,10 @@ _QUESTION_HEAD: Final = re.compile(
 # "o que eu tenho hoje?", "what do i have this week?": what the user has on a day is the
 # agenda when no word of the list is said (those are "o que eu salvei hoje?")
 _WHAT_I_HAVE: Final = re.compile(
-    r"^(?:e\s+|and\s+)?(?:o\s+que|oq|o\s+q|que|q|what|whats|what\s+s)\s+(?:(?:eu|i)\s+)?"
+    r"^(?:e\s+|and\s+)?(?:o\s+que|oq|o\s+q|que|q|what|what'?s|what\s+s)\s+(?:(?:eu|i)\s+)?"
     r"(?:tenho|tem|have|do\s+i\s+have|have\s+i\s+got|ve\s+i\s+got|i\s+got|got|s\s+on|is\s+on"
-    r"|on)\b(?:\s+(?:(?:going\s+)?on|for\s+me|pra\s+mim|marcado))?\s+(?:pra\s+|para\s+|for\s+|on\s+)?"
+    r"|on|s\s+left|is\s+left|left|falta|s\s+coming\s+up|is\s+coming\s+up|coming\s+up|s\s+next|is\s+next)\b"
+    r"(?:\s+(?:(?:going\s+)?on|for\s+me|pra\s+mim|marcado))?\s+(?:pra\s+|para\s+|for\s+|on\s+)?"
     + _PERIOD
     + r"\s*\??$"
 )

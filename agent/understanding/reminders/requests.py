@@ -71,15 +71,30 @@ _CANCEL = re.compile(
     r"|cancel|delete|remove)\s+(?:o\s+|a\s+|the\s+|my\s+|meu\s+)?(?:lembrete|reminder)\s*"
     r"(?:n(?:umero|o|º|°)?\.?\s*|#|number\s+)?(.*?)\s*[.!]*\s*$"
 )
+# what comes before «desfaz» / «refaz»: interjections; "não"/"no" only as a clause of its own
+# ("não desfaz" is no undo)
+_INTERJECTIONS = (
+    r"^\s*(?:(?:wait|ops|oops|whoops|opa|ah|oh|eita|hmm+|ugh|argh|pera|espera|ih|xi|vixe|vish"
+    r"|putz|aff|nossa|shoot|dang|nah|actually|na\s+verdade|na\s+vdd)[\s,!.]+"
+    r"|(?:no|nao)\s*[,!.]+\s*)*"
+)
+# what may follow the verb and still name only the last effect: pointing words, the effect
+# said as a noun ("a mudança", "the edit", "o que eu fiz"), "again"/"too", politeness
+_LAST_EFFECT = (
+    r"(?:\s+(?:isso|isto|esse|essa|este|esta|o|a|ai|ae|la|ultim[oa]|last|that|it|the|this|one"
+    r"|coisa|thing|pfv|pf|pls|please|por\s+favor|agora|now|ja|rapidinho|de\s+novo|again"
+    r"|mais\s+uma(?:\s+vez)?|one\s+more(?:\s+time)?|too|also|tb|tbm|tambem|mudanca|change"
+    r"|edicao|edit|alteracao|troca|(?:o\s+|what\s+)?(?:q|que)?\s*(?:eu\s+|i\s+)?"
+    r"(?:acabei\s+de\s+fazer|fiz|just\s+did|did)))*"
+)
 # «desfaz» with what it names ("desfaz esse último", "undo the last one", "desfaz pfv")
 _UNDO_HEAD = (
-    # interjections before it; "não"/"no" only as a clause of its own ("não desfaz" is no undo)
-    r"^\s*(?:(?:wait|ops|oops|whoops|opa|ah|oh|eita|hmm+|ugh|argh|pera|espera|ih|xi|vixe|vish"
-    r"|putz|aff|nossa|shoot|dang|actually|na\s+verdade"
-    r"|na\s+vdd)[\s,!.]+|(?:no|nao)\s*[,!.]+\s*)*(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo"
-    r"|volta\s+atras)"
-    r"(?:\s+(?:isso|isto|esse|essa|este|esta|o|a|ai|ae|ultim[oa]|last|that|it|the|this|one"
-    r"|coisa|thing|pfv|pf|pls|please|por\s+favor|agora|now|ja|rapidinho|de\s+novo))*"
+    _INTERJECTIONS
+    + r"(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras"
+    # a cancel of what the user just did is its undo ("cancela o que eu fiz")
+    + r"|(?:cancel[ae]?|revert[ea]?)(?=\s+(?:o\s+|what\s+)?(?:q|que)?\s*(?:eu|i)\s+"
+    + r"(?:acabei\s+de\s+fazer|fiz|just\s+did|did)\s*[,.!]*\s*$))"
+    + _LAST_EFFECT
 )
 _UNDO = re.compile(_UNDO_HEAD + r"\s*[.!]*\s*$")
 # «desfaz» and why: "desfaz pfv, minha irmã q vai levar", "undo that, wrong one"; a reason
@@ -89,9 +104,9 @@ _UNDO_BECAUSE = re.compile(_UNDO_HEAD + r"\s*[,;:.!-]+\s*(?P<why>\S.*)$")
 _NOT_A_REASON = re.compile(
     r"\b(?:salv|anot|apag|lembr|remind|mud[ae]|troc|add|save|delet|remov|cancel|marc|mark|bot[ae]"
     r"|coloc|adicion|guard|edit|renome|renam|list|mostr|show|desfaz|undo|refaz|redo"
-    r"|deix[ae](?!\s+(?:como|do\s+jeito\s+que)\s+(?:tava|estava|era|antes))"
+    r"|deix[ae](?![^,.;]*\b(?:msm|mesmo|(?:como|do\s+jeito\s+que)\s+(?:tava|estava|era|antes)))"
     r"|esquec|never\s*mind|nao\s+(?:precisa|faz|espera)|don'?t\s+(?:undo|bother)|no\s+wait"
-    r"|keep\s+it|cancel)",
+    r"|keep|mantem|manter|mantenha|cancel)",
 )
 # «desfaz» naming what it undoes (issue 43): the last save ("desfaz o último que eu salvei",
 # "undo my last save") or what it was about ("desfaz o do Thor", "undo the passport one");
@@ -127,7 +142,7 @@ class UndoTarget:
 def undo_target(args: str) -> UndoTarget | None:
     """The target `route` kept in an undo's arguments, or None (the last effect, whatever it was)."""
     folded = fold_same_length(args).strip()
-    if not folded or folded in _UNDO_PLAIN_OBJECTS:
+    if not folded or re.fullmatch(_LAST_EFFECT, " " + folded):
         return None
     if _LAST_SAVE.match(folded):
         return UndoTarget(saves=True)
@@ -136,10 +151,6 @@ def undo_target(args: str) -> UndoTarget | None:
         return None
     words = (about.group("about") or about.group("one") or "").strip(" ,.!")
     return UndoTarget(about=words) if re.search(r"[^\W\d_]{2}", words) else None
-
-
-# what a plain «desfaz» names (the last effect): never a target of its own
-_UNDO_PLAIN_OBJECTS = frozenset({"isso", "isto", "that", "it", "this", "o ultimo", "the last one"})
 
 
 def _named_undo(folded: str) -> str | None:
@@ -159,20 +170,14 @@ def _named_undo(folded: str) -> str | None:
     return None
 
 
-_REDO = re.compile(
-    r"^\s*(?:/redo|/refazer|refaz(?:er)?|refaca|redo|redo\s+(?:that|it)|refaz(?:er)?\s+(?:isso|isto))"
-    r"\s*[.!]*\s*$"
-)
-_REDO_BECAUSE = re.compile(
-    r"^\s*(?:(?:ops|opa|ah|oh|eita|xi|pera|wait|actually|na\s+verdade|na\s+vdd)[\s,!.]+)*"
-    r"(?:/redo|/refazer|refaz(?:er)?|refaca|redo)(?:\s+(?:isso|isto|that|it|pfv|pf|pls|please"
-    r"|por\s+favor))*\s*[,;:.!-]+\s*(?P<why>\S.*)$"
-)
+_REDO_HEAD = _INTERJECTIONS + r"(?:/redo|/refazer|refaz(?:er)?|refaca|redo)" + _LAST_EFFECT
+_REDO = re.compile(_REDO_HEAD + r"\s*[.!]*\s*$")
+_REDO_BECAUSE = re.compile(_REDO_HEAD + r"\s*[,;:.!-]+\s*(?P<why>\S.*)$")
 # what the user did, said as why ("apaguei sem querer", "deleted it by mistake"): no request
 _DID: Final = re.compile(r"\b[a-z]+(?:ei|ed)\b")
 
 
-def _is_reason(why: str) -> bool:
+def only_says_why(why: str) -> bool:
     """Whether the words after an undo or a redo only say why (no request, no question)."""
     return "?" not in why and not _NOT_A_REASON.search(_DID.sub(" ", why))
 
@@ -227,14 +232,14 @@ def route(text: str) -> tuple[RouteName, str] | None:
     if (target := _named_undo(folded)) is not None:
         return ("undo", target)
     if _UNDO.match(folded) or (
-        (why := _UNDO_BECAUSE.match(folded)) is not None and _is_reason(why.group("why"))
+        (why := _UNDO_BECAUSE.match(folded)) is not None and only_says_why(why.group("why"))
     ):
         return ("undo", "")
     last = re.split(r"[,.;!]+", folded.rstrip(" .!"))
     if len(last) > 1 and _UNDO.match(last[-1]) and not ANOTHER_REQUEST.search(" ".join(last[:-1])):
         return ("undo", "")  # "eita não era pra apagar não, desfaz": why, then the undo
     if _REDO.match(folded) or (
-        (why := _REDO_BECAUSE.match(folded)) is not None and _is_reason(why.group("why"))
+        (why := _REDO_BECAUSE.match(folded)) is not None and only_says_why(why.group("why"))
     ):
         return ("redo", "")  # "refaz pfv, era pra ficar sim"
     if _LIST.match(folded):

@@ -1,0 +1,111 @@
+"""Undo and redo said with what they undo in words, "only the next or all?" answered with a
+reason, a reminder asked about by what it is about (issue 43).
+
+The spent blind wave-10 undo/reminders set ran with no model found "desfaz mais uma vez",
+"desfaz a mudança, deixa 8h msm", "nah redo it", "cancela o que eu fiz", "só o dessa semana,
+a quadra tá fechada", "cancel the planning reminder" and "qnd é o próximo do futebol?" read
+as nothing. The phrasings here are new ones.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.conversation.reminding import scope_said
+from agent.understanding.reminders.asks import ListAsk, WhenAsk, read_ask
+from agent.understanding.reminders.requests import route
+from storage import Database
+from tests.support.harness import ALICE, open_lembra
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("desfaz de novo", "undo"),  # «de novo» is again, never an item about «novo»
+        ("undo it again", "undo"),
+        ("desfaz mais uma", "undo"),
+        ("desfaz a alteração, tava melhor antes", "undo"),
+        ("undo the edit", "undo"),
+        ("undo what i just did", "undo"),
+        ("cancela o que eu acabei de fazer", "undo"),
+        ("hmm desfaz tb", "undo"),
+        ("desfaz, deixa às 9 mesmo", "undo"),  # "deixa ... mesmo" keeps it as it was: why
+        ("nah, redo that", "redo"),
+        ("ah não, refaz isso, era pra ficar", "redo"),
+        ("redo again", "redo"),
+    ],
+)
+def test_undo_and_redo_naming_the_last_effect_in_words(said: str, expected: str) -> None:
+    assert route(said) == (expected, "")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "cancela o que eu fiz no filme",  # names something else: not the last effect
+        "desfaz, deixa eu pensar",  # asks for something else
+        "refaz, e me lembra às 9h",
+    ],
+)
+def test_undo_words_with_more_in_them_are_no_bare_undo(said: str) -> None:
+    assert route(said) not in (("undo", ""), ("redo", ""))
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("só o de amanhã, vou viajar", 0),
+        ("só essa vez, é feriado", 0),
+        ("just this week, the gym is closed", 0),
+        ("todos, mudei de academia", 1),
+        ("all of them, i moved", 1),
+        ("ok, só o próximo", 0),
+        ("todos, e me lembra de ligar pra Ana", None),  # a second request
+        ("all, but keep the next", None),
+    ],
+)
+def test_all_or_only_the_next_with_a_reason_beside_it(said: str, expected: int | None) -> None:
+    assert scope_said(said) == expected
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("quando é o próximo da natação?", WhenAsk("natação")),
+        ("qdo é o lembrete do aluguel?", WhenAsk("aluguel")),
+        ("when's the yoga one?", WhenAsk("yoga")),
+        ("what's left today?", ListAsk("today")),
+        ("o que falta amanhã?", ListAsk("tomorrow")),
+        ("what's coming up this week?", ListAsk("this_week")),
+    ],
+)
+def test_questions_about_a_reminder_or_a_period(said: str, expected: object) -> None:
+    assert read_ask(said) == expected
+
+
+async def test_a_repeating_reminder_named_by_another_form_of_its_word(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra toda terça às 7h de ir pra natação")
+        await lembra.say("every friday at 6pm remind me of swim practice")
+        when = await lembra.say("quando é o próximo da natação?")
+        assert "07:00" in when.text
+        asked = await lembra.say("cancel the swimming reminder")
+        assert "swim practice" in asked.text
+        done = await lembra.say("só o dessa semana, vou viajar")
+        assert "natação" not in done.text
+        states = {r.text: r.state for r in await db.reminders.for_user(ALICE)}
+        assert states == {"ir pra natação": "scheduled", "swim practice": "scheduled"}
+        assert lembra.model_calls == 0
+
+
+async def test_undo_then_redo_said_in_words_restores_the_mark(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("salva o filme Aquarius")
+        await lembra.say("já vi aquarius, nota 7")
+        before = lembra.model_calls
+        await lembra.say("undo what i just did")
+        redone = await lembra.say("nah, redo that, i did see it")
+        assert "Aquarius" in redone.text
+        (item,) = await lembra.items()
+        assert item.state == "seen"
+        assert lembra.model_calls == before
