@@ -9,11 +9,14 @@ as nothing. The phrasings here are new ones.
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 import pytest
 
 from agent.conversation.reminding import scope_said
 from agent.understanding.reminders.asks import ListAsk, WhenAsk, read_ask
-from agent.understanding.reminders.requests import route
+from agent.understanding.reminders.requests import SetReminder, parse, route
 from storage import Database
 from tests.support.harness import ALICE, open_lembra
 
@@ -109,3 +112,60 @@ async def test_undo_then_redo_said_in_words_restores_the_mark(db: Database) -> N
         (item,) = await lembra.items()
         assert item.state == "seen"
         assert lembra.model_calls == before
+
+
+NOW = datetime(2026, 1, 5, 10, 0, tzinfo=ZoneInfo("America/Sao_Paulo"))  # a Monday
+
+
+@pytest.mark.parametrize(
+    ("said", "first", "rrule"),
+    [
+        # a plural day after the interval ("on fridays") is the rule's day, not left unread
+        ("remind me every 2 weeks on tuesdays at 8am to water the ferns", (1, 6, 8),
+         "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU"),
+        ("remind me biweekly on thursdays at 6pm to call grandma", (1, 8, 18),
+         "FREQ=WEEKLY;INTERVAL=2;BYDAY=TH"),
+        # the first occurrence named: a start day, never "one" read as 1 o'clock
+        ("every other wednesday at 7pm remind me of book club, first one next wednesday",
+         (1, 14, 19), "FREQ=WEEKLY;BYDAY=WE;INTERVAL=2"),
+        ("me lembra a cada duas semanas na quinta às 20h do pôquer, o primeiro é nessa quinta",
+         (1, 8, 20), "FREQ=WEEKLY;INTERVAL=2;BYDAY=TH"),
+    ],
+)  # fmt: skip
+def test_every_other_week_on_a_day_with_its_first_one(
+    said: str, first: tuple[int, int, int], rrule: str
+) -> None:
+    parsed = parse(said, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.rule is not None
+    assert parsed.rule.rrule == rrule
+    month, day, hour = first
+    assert parsed.due == NOW.replace(month=month, day=day, hour=hour)
+    assert "one" not in parsed.what.split()
+    assert "primeiro" not in parsed.what
+
+
+@pytest.mark.parametrize(
+    ("said", "what", "due"),
+    [
+        # a rule with its start or end day, then the request verb
+        ("every monday at 7am starting jan 19 remind me to take out the recycling",
+         "take out the recycling", (1, 19, 7)),
+        ("toda terça às 19h, começando dia 13, me lembra do inglês", "inglês", (1, 13, 19)),
+        ("every day at 8am until jan 9, remind me to water the seedlings",
+         "water the seedlings", (1, 6, 8)),
+        # no request verb: a noun after «de» is no verb in the past, thanks after the task
+        ("toda sexta 21h aula de balé", "aula de balé", (1, 9, 21)),
+        ("every day at 10pm floss until jan 20 thx", "floss", (1, 5, 22)),
+    ],
+)  # fmt: skip
+def test_a_rule_said_before_the_request_or_with_no_verb(
+    said: str, what: str, due: tuple[int, int, int]
+) -> None:
+    assert route(said) == ("remind", said)
+    parsed = parse(said, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.rule is not None
+    assert parsed.what.removesuffix(" thx") == what
+    month, day, hour = due
+    assert parsed.due == NOW.replace(month=month, day=day, hour=hour)

@@ -30,6 +30,8 @@ _PT_DAYS_RE = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s(?:[\s-]*fe
 # one weekday or many: "segunda", "segundas", "segunda-feira", "segundas-feiras"
 _PT_DAY_S = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s?(?:[\s-]*feiras?)?"
 _EN_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thur?s?|fri|sat|sun)\b"
+# a day name that may be plural ("on fridays"): the name's own word end comes after the s
+_EN_DAY_S = _EN_DAY.removesuffix(r"\b") + r"s?\b"
 _EN_DAYS_RE = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s"
 _PT_ITEM = r"(?:(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s?(?:[\s-]*feiras?)?|(?:seg|ter|qua|qui|sex|sab|dom)\b)"
 _EN_ITEM = r"(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|mon|tues?|wed|thur?s?|fri|sat|sun)\b"
@@ -361,7 +363,10 @@ _DURATION = re.compile(
 _UNTIL = re.compile(r"\b(?:ate|until|till|through|thru|up\s+to|ending(?:\s+on)?)\b")
 _START = re.compile(
     r"\b(?:a\s+partir\s+d[eoa]s?|comecando(?:\s+(?:n[oa]|em|d[eoa]))?|iniciando(?:\s+(?:n[oa]|em))?"
-    r"|starting(?:\s+(?:on|from))?|beginning(?:\s+(?:on|from))?|from)\b"
+    r"|starting(?:\s+(?:on|from))?|beginning(?:\s+(?:on|from))?|from"
+    # the first occurrence named: "first one this friday", "o primeiro é nessa sexta"
+    r"|(?:the\s+)?first\s+(?:one|reminder)(?:\s+(?:is|will\s+be|on))?"
+    r"|(?:o|a)\s+primeir[oa](?:\s+(?:lembrete\s+)?(?:e|eh|sera|vai\s+ser|fica))?(?:\s+(?:n[oa]|em))?)\b"
 )
 
 
@@ -568,7 +573,7 @@ def _also(
         return None
     if parts.get("FREQ") == "WEEKLY":
         m = re.search(
-            rf"\b(?:n[ao]s?|as|aos|on|every)\s+({_list(_PT_DAY_S)}|{_list(_EN_DAY + 's?')})",
+            rf"\b(?:n[ao]s?|as|aos|on|every)\s+({_list(_PT_DAY_S)}|{_list(_EN_DAY_S)})",
             folded,
         )
         if m is not None and (codes := _day_codes(m.group(1))):

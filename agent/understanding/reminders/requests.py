@@ -308,7 +308,7 @@ _NOT_ACTIVITY_START = frozenset({
 })  # fmt: skip
 _CHATTER = frozenset({
     "instead", "actually", "verdade", "melhor", "entao", "ok", "okay", "sim", "nao", "yes", "no",
-    "please", "pf", "pfv", "obrigado", "obrigada", "thanks", "thank", "you", "hmm", "ah", "oi",
+    "please", "pf", "pfv", "pls", "plz", "thx", "obrigado", "obrigada", "thanks", "thank", "you", "hmm", "ah", "oi",
     "hey", "isso", "that", "this", "then", "mesmo", "tb", "tambem", "too", "also", "ne", "right",
     "vlw", "valeu", "blz", "beleza", "show", "cool", "nice", "great", "kkk", "kkkk", "haha",
 })  # fmt: skip
@@ -321,6 +321,8 @@ _STATES = frozenset({"é", "eh", "is", "are", "was", "were", "será", "sera", "f
 # a verb of something done: PT first-person or third-person past ("acordei", "parou"), EN past
 # (PT anywhere: "Dark ep 3 parei em 20min"; EN first: "pick up the repaired laptop" is a task;
 # as written: "vôlei" is a noun)
+# a word after these is a noun ("jogo de vôlei"), never a verb in the past
+_OF: Final = frozenset({"de", "do", "da", "dos", "das", "o", "a", "os", "as", "of", "the"})
 _DONE = re.compile(r"[a-z]{3,}(?:ei|ou)", re.I)
 _DONE_FIRST = re.compile(r"[a-z]{3,}(?:ei|ou)|[a-z]{4,}ed", re.I)
 _RATING = re.compile(r"(?:10|[0-9])(?:[.,]5)?\s*/\s*10")
@@ -372,6 +374,8 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     ]
     if not any(all_toks[i].text.isalpha() and all_toks[i].text not in _CHATTER for i in words):
         return None  # "no, at 10 instead", "ok amanhã então": nothing to remember
+    while all_toks[words[-1]].text in _CHATTER:  # "..., pls", "... vlw": said after the task
+        words.pop()
     first, last = words[0], words[-1]
     if any(timed[first : last + 1]):  # "meeting at 5pm with Sam": the time inside the activity
         return None
@@ -380,12 +384,13 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     if all_toks[first].text in _NOT_ACTIVITY_START or all_toks[lead].text in _NOT_ACTIVITY_START:
         return None
     beside = (text_at(all_toks, first - 1), text_at(all_toks, last + 1))
-    untimed = [t for i, t in enumerate(all_toks) if not timed[i]]
     if (
         any(text[t.start : t.end].lower() in _COPULAS for t in all_toks if t.text in beside)
         or any(
-            text[t.start : t.end].lower() in _STATES or _DONE.fullmatch(text[t.start : t.end])
-            for t in untimed
+            text[t.start : t.end].lower() in _STATES
+            or (_DONE.fullmatch(text[t.start : t.end]) and text_at(all_toks, i - 1) not in _OF)
+            for i, t in enumerate(all_toks)
+            if not timed[i]
         )
         or _DONE_FIRST.fullmatch(text[all_toks[lead].start : all_toks[lead].end])
     ):
@@ -474,12 +479,16 @@ def _only_time_before(before: str) -> bool:
         return False  # "isso me lembra que ...": what reminds is the subject, not a request
     when = read_when(toks, trigger=_AT_START)
     repeat, vague, same = read_repeat(before), vague_repeat(before), SAME_TIME.search(before)
+    bounds = tuple(b for b in (repeat.start, repeat.until) if b is not None) if repeat else ()
     spans = (
         (when.spans if when is not None else ())
         + (repeat.spans if repeat else ())
+        + bounds  # "every day at 5pm starting feb 1 remind me": the start's day is read next
         + ((vague,) if vague else ())
         + ((same.span(),) if same else ())  # "amanhã nesse mesmo horário me lembra de X"
     )
+    if bounds and (day := read_when(tokenize(_mask(before, list(spans))))) is not None:
+        spans += day.spans  # the day a start or an end names
     left = " ".join(
         t.text
         for t in toks
