@@ -16,7 +16,7 @@ import pytest
 
 from agent.conversation.reminding import scope_said
 from agent.understanding.reminders.asks import ListAsk, WhenAsk, read_ask
-from agent.understanding.reminders.requests import SetReminder, parse, route
+from agent.understanding.reminders.requests import AskWhen, SetReminder, parse, route
 from storage import Database
 from tests.support.harness import ALICE, open_lembra
 
@@ -169,3 +169,46 @@ def test_a_rule_said_before_the_request_or_with_no_verb(
     assert parsed.what.removesuffix(" thx") == what
     month, day, hour = due
     assert parsed.due == NOW.replace(month=month, day=day, hour=hour)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["boa tardee, me lembra às 17h de regar a horta", "good evening! remind me at 5pm to water"],
+)
+def test_a_greeting_before_the_request(said: str) -> None:
+    assert route(said) == ("remind", said)
+    parsed = parse(said, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.due == NOW.replace(hour=17)
+    assert not {"tarde", "tardee", "evening"} & set(parsed.what.split())
+
+
+@pytest.mark.parametrize(
+    ("said", "options"),
+    [
+        ("me lembra umas 4 de buscar o bolo", ((1, 5, 16), (1, 6, 4))),
+        ("remind me like 9 to lock the garage", ((1, 5, 21), (1, 6, 9))),
+    ],
+)
+def test_about_an_hour_of_no_day_is_asked_never_set(
+    said: str, options: tuple[tuple[int, int, int], ...]
+) -> None:
+    assert route(said) == ("remind", said)
+    parsed = parse(said, NOW)
+    assert isinstance(parsed, AskWhen)
+    assert parsed.options == tuple(NOW.replace(month=m, day=d, hour=h) for m, d, h in options)
+    assert not {"umas", "like", "4", "9"} & set(parsed.what.split())
+
+
+async def test_about_an_hour_answered_then_undone_and_redone(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        asked = await lembra.say("oi, me lembra umas 5 de tirar a roupa do varal")
+        assert "17:00" in asked.text
+        await lembra.say("17h")
+        await lembra.say("cancela o que eu fiz")
+        assert [r.state for r in await db.reminders.for_user(ALICE)] == ["cancelled"]
+        await lembra.say("ah não, refaz")
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.state == "scheduled"
+        assert reminder.text == "tirar a roupa do varal"
+        assert lembra.model_calls == 0

@@ -43,7 +43,8 @@ RouteName = Literal["remind", "remind_or_note", "reminders", "unremind", "undo",
 
 # politeness before the request: "por favor", "oi", "vc pode", "could you"
 _FILLER = (
-    r"(?:(?:por\s+favor|please|pls|plz|pf|pfv|oi|ola|hey|ei|lembra|pode|podes|poderia|consegue"
+    r"(?:(?:por\s+favor|please|pls|plz|pf|pfv|oi+|ola+|hey|ei|hi+|hello+|lembra|pode|podes|poderia"
+    r"|consegue|bo[am]+\s+(?:dia+|tarde+|noite+)|good\s+(?:morning|afternoon|evening)"
     r"|(?:vc|voce|tu)(?=\s+(?:me|pode|podes|poderia|consegue)\b)|(?:can|could|would|will)\s+you)"
     r"[\s,!]+)*"
 )
@@ -261,6 +262,8 @@ def route(text: str) -> tuple[RouteName, str] | None:
             return ("remind", text)
         if _UNTIMED.match(folded) and "?" not in folded:
             return ("remind", text)  # "me lembra de pagar o IPVA": asks when, saves nothing
+        if _about_an_hour(text, toks, span, _REFERENCE) is not None:
+            return ("remind", text)  # "me lembra umas 3 de X": asks which 3
     return None
 
 
@@ -547,7 +550,7 @@ def parse(
     trigger = _token_range(toks, span) if span else _AT_START
     when = read_when(toks, trigger=trigger, month_first=month_first)
     if when is None:
-        return None
+        return _about_an_hour(text, toks, span, now)
     same = SAME_TIME.search(folded)
     if same is not None and when.clock is None and when.part is None and when.day is not None:
         # "amanhã nesse mesmo horário", "same time tomorrow": the day at now's clock
@@ -595,6 +598,42 @@ def parse(
         options = partial_options(placed, when, [t.text for t in unread], now)
         return AskWhen(what, options, "partial")
     return SetReminder(what, placed.at, placed.default_time, placed.zone)
+
+
+# "umas 3", "like 4": about an hour with nothing else of time; the number says no half of the
+# day, and "umas" may count things ("umas 3 camisas"): asked, never set
+_ABOUT_HOUR = re.compile(r"^(?:umas|uns|like|about|around)\s+(?:(?:as|a|at)\s+)?(\d{1,2})$")
+_AFTER_ABOUT = frozenset({"", "de", "da", "do", "pra", "para", "to", "e", "and", ",", ".", "!"})
+
+
+def _about_an_hour(
+    text: str, toks: tuple[Tok, ...], span: tuple[int, int] | None, now: datetime
+) -> AskWhen | None:
+    """A reminder at about an hour of no day ("me lembra umas 3 de X"): which one, asked."""
+    for i in range(len(toks) - 1):
+        for size in (2, 3):
+            words = " ".join(t.text for t in toks[i : i + size])
+            found = _ABOUT_HOUR.match(words)
+            if found is None or text_at(toks, i + size) not in _AFTER_ABOUT:
+                continue
+            hour = int(found.group(1))
+            if not 1 <= hour <= 12:
+                return None
+            base = now.replace(minute=0, second=0, microsecond=0)
+            hours = (hour % 12 + 12, hour % 12) if hour <= 11 else (12, 0)
+            options = sorted(
+                o
+                for o in (
+                    *(base.replace(hour=h) for h in hours),
+                    *(base.replace(hour=h) + timedelta(days=1) for h in hours),
+                )
+                if o.timestamp() > now.timestamp()
+            )[:2]
+            spans = ((toks[i].start, toks[i + size - 1].end),)
+            return AskWhen(
+                _what(text, ((span,) if span else ()) + spans), tuple(options), "partial"
+            )
+    return None
 
 
 _BY = r"(?:ate|by|antes\s+d[eoa]s?|before|no\s+maximo)"
