@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agent.conversation.reminding import scope_said
+from agent.understanding.facts import rewritten, swapped
 from agent.understanding.reminders.asks import ListAsk, WhenAsk, read_ask
 from agent.understanding.reminders.requests import AskWhen, SetReminder, parse, route
 from storage import Database
@@ -212,3 +213,46 @@ async def test_about_an_hour_answered_then_undone_and_redone(db: Database) -> No
         assert reminder.state == "scheduled"
         assert reminder.text == "tirar a roupa do varal"
         assert lembra.model_calls == 0
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("altera a nota da viagem, troca sábado por domingo", ("sábado", "domingo", ["viagem"])),
+        ("edit the packing note, swap sandals for boots", ("sandals", "boots", ["packing"])),
+    ],
+)
+def test_an_edit_verb_names_the_note_of_a_swap(
+    said: str, expected: tuple[str, str, list[str]]
+) -> None:
+    got = swapped(said)
+    assert got is not None
+    assert (got.old, got.new, got.where) == expected
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("muda a nota da farmácia pra comprar dipirona e soro", (["farmacia"], "comprar dipirona e soro")),
+        ("muda a nota do Duna pra 9", None),  # a rating, never a note's text
+        ("muda a nota da festa pra sábado", None),  # one word: a day as well as a text
+    ],
+)  # fmt: skip
+def test_a_note_rewritten_with_pra_takes_words_only(
+    said: str, expected: tuple[list[str], str] | None
+) -> None:
+    assert rewritten(said) == expected
+
+
+async def test_a_note_edited_in_words_then_undone(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("anota: viagem pra serra - sair sábado cedo")
+        await lembra.say("anota: comprar protetor solar")
+        before = lembra.model_calls
+        edited = await lembra.say("altera a nota da viagem, troca sábado por domingo")
+        assert "domingo" in edited.text
+        undone = await lembra.say("desfaz a alteração")
+        assert "sábado" in undone.text
+        notes = sorted(i.content or "" for i in await lembra.items())
+        assert notes == ["comprar protetor solar", "viagem pra serra - sair sábado cedo"]
+        assert lembra.model_calls == before
