@@ -168,7 +168,8 @@ async def set_reminder(deps: Deps, turn: Turn, args: str, *, or_note: bool = Fal
 
 
 async def continued(deps: Deps, turn: Turn, message: str) -> Reply | None:
-    """ "e sexta às 19h de X" right after a reminder was set: another reminder, in code.
+    """ "e sexta às 19h de X" right after a reminder was set: another reminder, in code (or
+    the question of when, for a time that is not one moment).
 
     The words after the continuation's opening are read by the reminder grammar as if they
     followed "me lembra" / "remind me"; only a reading with a time and something to remember
@@ -185,9 +186,11 @@ async def continued(deps: Deps, turn: Turn, message: str) -> Reply | None:
     month_first, country = reading_for(deps, turn)
     lead = "remind me" if turn.language == "en" else "me lembra"
     parsed = parse(f"{lead} {rest}", now, month_first=month_first, country=country)
-    if not isinstance(parsed, SetReminder) or not parsed.what.strip():
+    if not isinstance(parsed, SetReminder | AskWhen) or not parsed.what.strip():
         return None
     turn.facts.apply_rule("continued:remind")
+    if isinstance(parsed, AskWhen):  # "and sometime this afternoon to X": which time, asked
+        return await ask_when(deps, turn, parsed)
     return await schedule(deps, turn, parsed)
 
 
@@ -341,11 +344,17 @@ async def ask_when(deps: Deps, turn: Turn, asked: AskWhen, *, note: str = "") ->
 _WEEKDAY_ORDINAL = re.compile(
     r"^\s*(?:na\s+|a\s+)?(?:segunda|quarta|quinta)(?:[\s-]*feira)?\s*[.!]*$"
 )
-# "7h30", "às 8", "at 7:15 am": a time of day and nothing else
-_BARE_CLOCK = re.compile(
-    r"^\s*(?:(?:as|a|at|la\s+pelas|pelas)\s+)?\d{1,2}(?:[:h.]\d{2})?\s*(?:h|hs|hrs|horas|am|pm)?"
-    r"\s*[.!]*\s*$"
-)
+
+
+def _bare_clock(said: str) -> bool:
+    """ "7h30", "às 8", "3 e meia", "at 7:15 am": a time of day and nothing else."""
+    toks = tokenize(fold_same_length(said))
+    when = read_when(toks)
+    if when is None or when.clock is None or when.has_day or when.part is not None:
+        return False
+    return not "".join(
+        t.text for t in toks if not any(a <= t.start and t.end <= b for a, b in when.spans)
+    ).strip(" .!")
 
 
 async def answer_time(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) -> Reply | None:
@@ -454,7 +463,7 @@ def _read_answer(
     month_first, country = reading_for(deps, turn)
     # "quarta" to "semana que vem": that week's Wednesday; "7h30" to "amanhã de manhã": 07:30
     # tomorrow (a bare clock only: an answer naming its own day is read alone)
-    if current.context and (not current.clock_only or _BARE_CLOCK.match(fold(said))):
+    if current.context and (not current.clock_only or _bare_clock(said)):
         within = parse(f"{said} {current.context}", now, month_first=month_first, country=country)
         if isinstance(within, SetReminder):
             return within

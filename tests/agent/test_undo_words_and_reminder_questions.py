@@ -256,3 +256,16 @@ async def test_a_note_edited_in_words_then_undone(db: Database) -> None:
         notes = sorted(i.content or "" for i in await lembra.items())
         assert notes == ["comprar protetor solar", "viagem pra serra - sair sábado cedo"]
         assert lembra.model_calls == before
+
+
+async def test_a_continuation_with_a_vague_time_asks_then_takes_the_answer(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra amanhã às 9h de ligar pro contador")
+        asked = await lembra.say("e em algum momento amanhã à tarde de passar no correio")
+        assert "correio" in asked.text
+        assert "15:00" in asked.text
+        await lembra.say("3 e meia")
+        due = {r.text: r.due_at_ms for r in await db.reminders.for_user(ALICE)}
+        assert set(due) == {"ligar pro contador", "passar no correio"}
+        assert due["passar no correio"] - due["ligar pro contador"] == 6.5 * 3600 * 1000
+        assert lembra.model_calls == 0

@@ -788,12 +788,14 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
 # "around", "first thing"): left alone once the time is cut, they are no part of the task
 _ORPHAN = frozenset({
     "starting", "beginning", "comecando", "partir", "primeira", "primeiro", "first", "thing",
+    "sometime", "anytime", "algum", "alguma", "momento",
     "around", "sempre", "todo", "toda", "todos", "todas", "tds", "every", "each", "cada", "last",
     "daqui", "like", "ish", "umas", "uns", "volta", "semana", "semanas", "mes", "meses", "dias",
     "days", "weeks", "finais", "final", "fim", "ultimo", "ultima", "proximo", "proxima", "ate",
 })  # fmt: skip
 _ORPHAN_GLUE = frozenset({"a", "de", "do", "da", "dos", "das", "o", "os", "as", "nos", "nas",
-                          "no", "na", "of", "the", "por", "at", "from", "in", "on", "pelas"})  # fmt: skip
+                          "no", "na", "of", "the", "por", "at", "from", "in", "on", "pelas",
+                          "em"})  # fmt: skip
 
 
 def _orphans(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
