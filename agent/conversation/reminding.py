@@ -51,6 +51,7 @@ from agent.understanding.reminders.asks import (
     ChangeAsk,
     ListAsk,
     Period,
+    SkipAsk,
     WhenAsk,
     read_ask,
     without_afterwords,
@@ -777,6 +778,12 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
         [] if reminderlook.none_open(turn) else await deps.db.reminders.open_for(turn.user_id)
     )
     scheduled = [r for r in reminders if r.state == "scheduled"]
+    if isinstance(asked, SkipAsk):
+        skipped = await _skipped(deps, turn, asked, [r for r in scheduled if r.rule])
+        if skipped is None:
+            return None  # which one is a guess: the planner reads it
+        turn.facts.apply_rule("reminder_in_code")
+        return await cancel(deps, turn, skipped, "next")
     if isinstance(asked, WhenAsk):
         found = find(scheduled, asked.query)
         if found is None:
@@ -803,6 +810,21 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
         return None
     turn.facts.apply_rule("reminder_in_code")
     return await change(deps, turn, target, due=due)
+
+
+async def _skipped(
+    deps: Deps, turn: Turn, asked: SkipAsk, repeating: list[ReminderDoc]
+) -> ReminderDoc | None:
+    """The one repeating reminder a skip names: by its words, by the day of its next
+    occurrence, else the one just set or the only one."""
+    if asked.query:
+        return find(repeating, asked.query)
+    if asked.day is not None:
+        start, end = period_bounds(asked.day, _now(deps, turn))
+        on_day = [r for r in repeating if start <= r.due_at_ms < end]
+        return on_day[0] if len(on_day) == 1 else None
+    just = await _just_set(deps, turn, repeating)
+    return just or (repeating[0] if len(repeating) == 1 else None)
 
 
 def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> datetime | None:

@@ -16,7 +16,7 @@ import pytest
 
 from agent.conversation.reminding import scope_said
 from agent.understanding.facts import rewritten, swapped
-from agent.understanding.reminders.asks import ListAsk, WhenAsk, read_ask
+from agent.understanding.reminders.asks import ListAsk, SkipAsk, WhenAsk, read_ask
 from agent.understanding.reminders.requests import AskWhen, SetReminder, parse, route
 from storage import Database
 from tests.support.harness import ALICE, open_lembra
@@ -269,3 +269,27 @@ async def test_a_continuation_with_a_vague_time_asks_then_takes_the_answer(db: D
         assert set(due) == {"ligar pro contador", "passar no correio"}
         assert due["passar no correio"] - due["ligar pro contador"] == 6.5 * 3600 * 1000
         assert lembra.model_calls == 0
+
+
+async def test_skipping_the_next_occurrence_in_words(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("toda segunda e quarta às 18h me lembra do inglês")
+        await lembra.say("every day at 8am remind me to walk the dog")
+        before = {r.text: r.due_at_ms for r in await db.reminders.for_user(ALICE)}
+        skipped = await lembra.say("pula o próximo do inglês, vou viajar")
+        assert "inglês" in skipped.text
+        await lembra.say("skip tomorrow's, i'm away")  # the one due tomorrow: the dog's
+        after = {r.text: r for r in await db.reminders.for_user(ALICE)}
+        assert all(r.state == "scheduled" for r in after.values())
+        assert after["inglês"].due_at_ms > before["inglês"]
+        day = 24 * 3600 * 1000
+        assert after["walk the dog"].due_at_ms == before["walk the dog"] + day
+        assert lembra.model_calls == 0
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["pula essa parte", "skip tomorrow, and remind me friday at 9", "pula o de amanhã?"],
+)
+def test_a_skip_is_read_only_alone_or_with_a_reason(said: str) -> None:
+    assert not isinstance(read_ask(said), SkipAsk)

@@ -12,6 +12,7 @@ from typing import Final, Literal
 
 from agent.understanding.reminders.dates import DAY_WORDS
 from agent.understanding.reminders.lexicon import fold_same_length
+from agent.understanding.vocabulary import ANOTHER_REQUEST
 
 Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 Period = Literal["today", "tomorrow", "this_week", "next_days"] | Weekday
@@ -41,7 +42,15 @@ class WhenAsk:
     query: str  # words of the reminder's text: "quando é o próximo do futebol?"
 
 
-Ask = ListAsk | ChangeAsk | CancelAsk | WhenAsk
+@dataclass(frozen=True, slots=True)
+class SkipAsk:
+    """Only the next occurrence of a repeating reminder is cancelled ("pula o de amanhã")."""
+
+    query: str  # words of the reminder's text, or "" for the one the day or the context names
+    day: Literal["today", "tomorrow"] | None = None  # the occurrence named by its day
+
+
+Ask = ListAsk | ChangeAsk | CancelAsk | WhenAsk | SkipAsk
 
 _PERIODS: dict[str, Period] = {
     "hoje": "today", "today": "today", "amanha": "tomorrow", "tomorrow": "tomorrow",
@@ -229,6 +238,39 @@ def read_ask(text: str) -> Ask | None:
     return None
 
 
+# "pula só o de amanhã", "skip tomorrow's", "skip the next gym one", "pula o próximo do inglês":
+# a skip verb, the occurrence (its day or "next"), the reminder's words at most
+_SKIP: Final = re.compile(
+    r"^\s*(?:(?:pode|can\s+you|please|pls)\s+)?(?:pula|pule|pular|skip|salta)\s+"
+    r"(?:(?:so|somente|apenas|just|only)\s+)?(?:(?:o|a|the)\s+)?"
+    r"(?:(?:d[eoa]\s+)?(?P<day>hoje|hj|amanha|amn|today|tomorrow)(?:'?s)?|proxim[oa]|next)"
+    r"(?:\s+(?:one|reminder|lembrete))?"
+    r"(?:\s+(?:d[eoa]s?|of|for)\s+(?P<query>" + _WORDS + r")|\s+(?P<query_en>" + _WORDS + r")"
+    r"\s+(?:one|reminder))?\s*[.!]*\s*$"
+)
+_SKIP_DAYS: Final[dict[str, Literal["today", "tomorrow"]]] = {
+    "hoje": "today", "hj": "today", "today": "today",
+    "amanha": "tomorrow", "amn": "tomorrow", "tomorrow": "tomorrow",
+}  # fmt: skip
+
+
+def _skipped(folded: str, text: str) -> SkipAsk | None:
+    """A skip said in one clause, the others only telling why ("amanhã não vou poder, pula só o
+    de amanhã, o resto mantém"); another request beside it is the planner's."""
+    bounds = [m.span() for m in re.finditer(r"[^,;.!]+", folded)]
+    for start, end in bounds:
+        m = _SKIP.match(folded[start:end])
+        if m is None:
+            continue
+        others = " ".join(folded[a:b] for a, b in bounds if (a, b) != (start, end))
+        if ANOTHER_REQUEST.search(others):
+            return None
+        group = "query" if m.group("query") else "query_en"
+        query = text[start + m.start(group) : start + m.end(group)] if m.group(group) else ""
+        return SkipAsk(query.strip(), _SKIP_DAYS.get(m.group("day") or ""))
+    return None
+
+
 def _read_ask(text: str) -> Ask | None:
     """A question about reminders or a change to one, when the words are certain."""
     folded = fold_same_length(text)
@@ -242,6 +284,8 @@ def _read_ask(text: str) -> Ask | None:
             return ChangeAsk(_words(text, m, "query"), _AFTERWORD.sub("", when) or when)
     if m := _WHEN.match(folded):
         return WhenAsk(_words(text, m, "query"))
+    if (skip := _skipped(folded, text)) is not None:
+        return skip
     if (period := _agenda(folded)) is not None:
         return ListAsk(None if period == "any" else period)
     if m := _RETIME.match(folded):
