@@ -42,6 +42,7 @@ from agent.understanding.reminders import (
     SetReminder,
     country_of_zone,
     parse,
+    same_time_task,
     tells_of_oneself,
     untimed,
 )
@@ -187,6 +188,13 @@ async def continued(deps: Deps, turn: Turn, message: str) -> Reply | None:
     month_first, country = reading_for(deps, turn)
     lead = "remind me" if turn.language == "en" else "me lembra"
     parsed = parse(f"{lead} {rest}", now, month_first=month_first, country=country)
+    if parsed is None and (task := same_time_task(rest)) is not None:
+        # "e de comprar as velas tb, mesmo horário": at the time of the one just set
+        scheduled = await deps.db.reminders.open_for(turn.user_id)
+        last = await _just_set(deps, turn, [r for r in scheduled if r.state == "scheduled"])
+        if last is None or last.rule:
+            return None
+        parsed = SetReminder(task, datetime.fromtimestamp(last.due_at_ms / 1000, now.tzinfo))
     if not isinstance(parsed, SetReminder | AskWhen) or not parsed.what.strip():
         return None
     turn.facts.apply_rule("continued:remind")

@@ -17,7 +17,13 @@ import pytest
 from agent.conversation.reminding import scope_said
 from agent.understanding.facts import rewritten, swapped
 from agent.understanding.reminders.asks import ListAsk, SkipAsk, WhenAsk, read_ask
-from agent.understanding.reminders.requests import AskWhen, SetReminder, parse, route
+from agent.understanding.reminders.requests import (
+    AskWhen,
+    SetReminder,
+    parse,
+    route,
+    same_time_task,
+)
 from storage import Database
 from tests.support.harness import ALICE, open_lembra
 
@@ -293,3 +299,27 @@ async def test_skipping_the_next_occurrence_in_words(db: Database) -> None:
 )
 def test_a_skip_is_read_only_alone_or_with_a_reason(said: str) -> None:
     assert not isinstance(read_ask(said), SkipAsk)
+
+
+async def test_a_second_reminder_at_the_same_time_as_the_one_just_set(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra sábado às 10h de levar o carro na revisão")
+        also = await lembra.say("e de calibrar os pneus tbm, no mesmo horário")
+        assert "calibrar os pneus" in also.text
+        due = {r.text: r.due_at_ms for r in await db.reminders.for_user(ALICE)}
+        assert due == {
+            "levar o carro na revisão": due["levar o carro na revisão"],
+            "calibrar os pneus": due["levar o carro na revisão"],
+        }
+        assert lembra.model_calls == 0
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("to pick up the cake as well, same time", "pick up the cake"),
+        ("sexta, mesmo horário", None),  # a time of its own: a move, not a second reminder
+    ],
+)
+def test_the_task_said_with_same_time(said: str, expected: str | None) -> None:
+    assert same_time_task(said) == expected

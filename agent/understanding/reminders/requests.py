@@ -764,6 +764,25 @@ def partial_options(
     return tuple(future[:3])
 
 
+_ALSO_END = re.compile(r"(?:[\s,]+(?:tb|tbm|tambem|too|also|as\s+well))+\s*$")
+
+
+def same_time_task(text: str) -> str | None:
+    """The task of a reminder asked for at the same time as another one, with no other time
+    word ("de comprar as velas tb, mesmo horário", "to buy candles too, same time"), or None."""
+    folded = fold_same_length(text)
+    same = SAME_TIME.search(folded)
+    if same is None:
+        return None
+    span = find_trigger(folded)
+    cut = [same.span(), *([span] if span else [])]
+    if read_when(tokenize(_mask(folded, cut)), trigger=_AT_START) is not None:
+        return None  # another time beside it ("sexta, mesmo horário"): read as a time
+    what = _what(text, tuple(cut))
+    also = _ALSO_END.search(fold_same_length(what))
+    return (what[: also.start()] if also else what).strip() or None
+
+
 def untimed(text: str, now: datetime) -> AskWhen:
     """A reminder that names no time ("/remind pagar a conta"): ask when, with choices."""
     span = find_trigger(fold_same_length(text))
