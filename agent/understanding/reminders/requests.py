@@ -772,9 +772,11 @@ def same_time_task(text: str) -> str | None:
     word ("de comprar as velas tb, mesmo horário", "to buy candles too, same time"), or None."""
     folded = fold_same_length(text)
     same = SAME_TIME.search(folded)
-    if same is None:
-        return None
+    if same is None or read_ask(text) is not None:
+        return None  # "e a do inglês vai pra sexta, mesmo horário": a move
     span = find_trigger(folded)
+    if span is None and not re.match(r"\s*(?:de|do|da|pra|para|to|about|of)\b", folded):
+        return None  # a task goes on from "me lembra" / "remind me" with its glue word
     cut = [same.span(), *([span] if span else [])]
     if read_when(tokenize(_mask(folded, cut)), trigger=_AT_START) is not None:
         return None  # another time beside it ("sexta, mesmo horário"): read as a time
