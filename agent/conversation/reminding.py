@@ -912,6 +912,9 @@ def _pick(reminders: list[ReminderDoc], args: str) -> ReminderDoc | None:
         index = int(wanted) - 1
         return reminders[index] if 0 <= index < len(reminders) else None
     words = [w for w in fold(wanted).split() if w not in _GLUE]
+    # "the time of the dentist reminder", "a hora do lembrete do dentista": words about the
+    # reminder itself name none of them
+    words = [w for w in words if w not in _ABOUT_REMINDER] or words
     if not words:
         return None
     matching = [r for r in reminders if all(_has_word(fold(r.text).split(), w) for w in words)]
@@ -929,6 +932,9 @@ def _has_word(words: list[str], wanted: str) -> bool:
 
 
 _GLUE = frozenset({"de", "do", "da", "o", "a", "about", "to", "the", "for", "pra", "para"})
+_ABOUT_REMINDER = frozenset(
+    "lembrete lembretes reminder reminders hora horario time of one my meu minha".split()
+)
 
 
 async def set_timezone(deps: Deps, turn: Turn, args: str) -> Reply:

@@ -323,3 +323,14 @@ async def test_a_second_reminder_at_the_same_time_as_the_one_just_set(db: Databa
 )
 def test_the_task_said_with_same_time(said: str, expected: str | None) -> None:
     assert same_time_task(said) == expected
+
+
+async def test_a_reminder_moved_by_the_time_of_what_it_is_about(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("remind me thursday at 10am to call the plumber")
+        await lembra.say("me lembra sexta às 9h da consulta")
+        moved = await lembra.say("change the time of the plumber reminder to 4pm")
+        assert "16:00" in moved.text
+        again = await lembra.say("muda o horário do lembrete da consulta pra 11h")
+        assert "11:00" in again.text
+        assert lembra.model_calls == 0
