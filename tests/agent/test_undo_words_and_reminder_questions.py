@@ -334,3 +334,20 @@ async def test_a_reminder_moved_by_the_time_of_what_it_is_about(db: Database) ->
         again = await lembra.say("muda o horário do lembrete da consulta pra 11h")
         assert "11:00" in again.text
         assert lembra.model_calls == 0
+
+
+@pytest.mark.parametrize(
+    ("said", "first"),
+    [
+        # said on a Monday: the next Mondays start as "próxima segunda" does, next week
+        ("nas próximas 3 segundas às 20h me lembra da terapia", (1, 12, 20)),
+        ("for the next 2 mondays at 9pm remind me to prep lunches", (1, 12, 21)),
+        ("nos próximos 2 domingos às 8h me lembra da corrida", (1, 11, 8)),  # not today anyway
+    ],
+)
+def test_the_next_n_weekdays_never_start_today(said: str, first: tuple[int, int, int]) -> None:
+    parsed = parse(said, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.rule is not None
+    month, day, hour = first
+    assert parsed.due == NOW.replace(month=month, day=day, hour=hour)

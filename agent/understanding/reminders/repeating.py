@@ -96,6 +96,7 @@ class Repeat:
     start: tuple[int, int] | None = None  # "a partir de", "starting": a start day may follow
     needs_day: bool = False  # "toda semana", "todo mês" with no day: which day is asked
     twice: bool = False  # "2 vezes por dia", "twice a day": two times of day are needed
+    upcoming: bool = False  # "nas próximas 4 segundas": as "próxima segunda", never today
 
     @property
     def rrule(self) -> str:
@@ -524,7 +525,7 @@ def _read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per k
         _absorb_frequency(folded, parts, spans)
         bounded = _with_bounds(folded, Repeat(parts, tuple(spans), part, needs_day=needs_day))
         if kind == "next_n":
-            return replace(bounded, count=_number(groups["c"]))
+            return replace(bounded, count=_number(groups["c"]), upcoming=True)
         if kind == "daily" and re.search(r"vezes|twice", m.group(0)):
             return replace(bounded, twice=True)
         return bounded
