@@ -544,6 +544,9 @@ def period_bounds(period: Period, now: datetime) -> tuple[int, int]:
     days = {"today": (0, 1), "tomorrow": (1, 2), "next_days": (0, 4)}
     if period == "this_week":
         first, last = 0, 7 - now.weekday()
+    elif period == "next_week":
+        first = 7 - now.weekday()
+        last = first + 7
     elif period in WEEKDAYS:  # the next such day, today when it is today
         first = (WEEKDAYS.index(period) - now.weekday()) % 7
         last = first + 1

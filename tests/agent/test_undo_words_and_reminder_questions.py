@@ -351,3 +351,13 @@ def test_the_next_n_weekdays_never_start_today(said: str, first: tuple[int, int,
     assert parsed.rule is not None
     month, day, hour = first
     assert parsed.due == NOW.replace(month=month, day=day, hour=hour)
+
+
+async def test_next_week_s_reminders_are_listed_apart_from_this_week_s(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra sexta às 10h de levar o notebook pro conserto")
+        await lembra.say("remind me on jan 14 at 3pm to renew the car insurance")
+        listed = await lembra.say("tenho algo marcado pra semana que vem?")
+        assert "car insurance" in listed.text
+        assert "notebook" not in listed.text
+        assert lembra.model_calls == 0

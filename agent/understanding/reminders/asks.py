@@ -15,7 +15,7 @@ from agent.understanding.reminders.lexicon import fold_same_length
 from agent.understanding.vocabulary import ANOTHER_REQUEST
 
 Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-Period = Literal["today", "tomorrow", "this_week", "next_days"] | Weekday
+Period = Literal["today", "tomorrow", "this_week", "next_week", "next_days"] | Weekday
 WEEKDAYS: Final[tuple[Weekday, ...]] = (
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
 )  # fmt: skip
@@ -56,6 +56,8 @@ _PERIODS: dict[str, Period] = {
     "hoje": "today", "today": "today", "amanha": "tomorrow", "tomorrow": "tomorrow",
     "essa semana": "this_week", "esta semana": "this_week", "this week": "this_week",
     "a semana": "this_week", "os proximos dias": "next_days", "the next few days": "next_days",
+    "semana que vem": "next_week", "semana q vem": "next_week", "proxima semana": "next_week",
+    "a semana que vem": "next_week", "next week": "next_week",
     "the next days": "next_days", "proximos dias": "next_days",
 }  # fmt: skip
 # the day words of the grammar, chat spellings too ("amn", "hj", "tmrw", "2moro")
