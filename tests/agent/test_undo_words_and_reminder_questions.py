@@ -43,6 +43,13 @@ from tests.support.harness import ALICE, open_lembra
         ("nah, redo that", "redo"),
         ("ah não, refaz isso, era pra ficar", "redo"),
         ("redo again", "redo"),
+        ("desfaz aquilo pfv", "undo"),
+        ("undo my last action", "undo"),
+        ("take it back", "undo"),
+        ("ctrl z", "undo"),
+        ("poderia desfazer isso?", "undo"),  # a request said as a question
+        ("could you redo that?", "redo"),
+        ("refaz o que eu desfiz", "redo"),
     ],
 )
 def test_undo_and_redo_naming_the_last_effect_in_words(said: str, expected: str) -> None:
@@ -55,6 +62,8 @@ def test_undo_and_redo_naming_the_last_effect_in_words(said: str, expected: str)
         "cancela o que eu fiz no filme",  # names something else: not the last effect
         "desfaz, deixa eu pensar",  # asks for something else
         "refaz, e me lembra às 9h",
+        "reverse the order of my list",
+        "volta",
     ],
 )
 def test_undo_words_with_more_in_them_are_no_bare_undo(said: str) -> None:

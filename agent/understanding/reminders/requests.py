@@ -76,7 +76,8 @@ _CANCEL = re.compile(
 # ("não desfaz" is no undo)
 _INTERJECTIONS = (
     r"^\s*(?:(?:wait|ops|oops|whoops|opa|ah|oh|eita|hmm+|ugh|argh|pera|espera|ih|xi|vixe|vish"
-    r"|putz|aff|nossa|shoot|dang|nah|actually|na\s+verdade|na\s+vdd)[\s,!.]+"
+    r"|putz|aff|nossa|shoot|dang|nah|actually|na\s+verdade|na\s+vdd|pode|podes|poderia|consegue"
+    r"|can\s+you|could\s+you|please|pls|por\s+favor)[\s,!.]+"
     r"|(?:no|nao)\s*[,!.]+\s*)*"
 )
 # what may follow the verb and still name only the last effect: pointing words, the effect
@@ -85,19 +86,24 @@ _LAST_EFFECT = (
     r"(?:\s+(?:isso|isto|esse|essa|este|esta|o|a|ai|ae|la|ultim[oa]|last|that|it|the|this|one"
     r"|coisa|thing|pfv|pf|pls|please|por\s+favor|agora|now|ja|rapidinho|de\s+novo|again"
     r"|mais\s+uma(?:\s+vez)?|one\s+more(?:\s+time)?|too|also|tb|tbm|tambem|mudanca|change"
-    r"|edicao|edit|alteracao|troca|(?:o\s+|what\s+)?(?:q|que)?\s*(?:eu\s+|i\s+)?"
-    r"(?:acabei\s+de\s+fazer|fiz|just\s+did|did)))*"
+    r"|edicao|edit|alteracao|troca|aquilo|acao|action|step|passo|my|minha|meu|undo|desfeito"
+    r"|(?:o\s+|what\s+)?(?:q|que)?\s*(?:eu\s+|i\s+)?"
+    r"(?:acabei\s+de\s+fazer|fiz|desfiz|just\s+did|did|undid)))*"
 )
 # «desfaz» with what it names ("desfaz esse último", "undo the last one", "desfaz pfv")
 _UNDO_HEAD = (
     _INTERJECTIONS
-    + r"(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras"
+    + r"(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras|ctrl\s*[+-]?\s*z|reverse"
+    + r"|revert|take\s+(?:that|it)\s+back"
     # a cancel of what the user just did is its undo ("cancela o que eu fiz")
-    + r"|(?:cancel[ae]?|revert[ea]?)(?=\s+(?:o\s+|what\s+)?(?:q|que)?\s*(?:eu|i)\s+"
+    + r"|(?:cancel[ae]?|volta)(?=\s+(?:o\s+|what\s+)?(?:q|que)?\s*(?:eu|i)\s+"
     + r"(?:acabei\s+de\s+fazer|fiz|just\s+did|did)\s*[,.!]*\s*$))"
     + _LAST_EFFECT
 )
 _UNDO = re.compile(_UNDO_HEAD + r"\s*[.!]*\s*$")
+_POLITE_QUESTION = re.compile(
+    r"^\s*(?:pode|podes|poderia|consegue|can\s+you|could\s+you)\b.*\?\s*$"
+)
 # «desfaz» and why: "desfaz pfv, minha irmã q vai levar", "undo that, wrong one"; a reason
 # asks nothing more, so anything that reads as another request or takes the undo back
 # ("desfaz, não, deixa") is the planner's
@@ -232,15 +238,17 @@ def route(text: str) -> tuple[RouteName, str] | None:
     folded = fold_same_length(text)
     if (target := _named_undo(folded)) is not None:
         return ("undo", target)
-    if _UNDO.match(folded) or (
-        (why := _UNDO_BECAUSE.match(folded)) is not None and only_says_why(why.group("why"))
+    # "pode desfazer?", "can you undo that?": a request said as a question
+    said = folded.rstrip(" ?") if _POLITE_QUESTION.match(folded) else folded
+    if _UNDO.match(said) or (
+        (why := _UNDO_BECAUSE.match(said)) is not None and only_says_why(why.group("why"))
     ):
         return ("undo", "")
-    last = re.split(r"[,.;!]+", folded.rstrip(" .!"))
+    last = re.split(r"[,.;!]+", said.rstrip(" .!"))
     if len(last) > 1 and _UNDO.match(last[-1]) and not ANOTHER_REQUEST.search(" ".join(last[:-1])):
         return ("undo", "")  # "eita não era pra apagar não, desfaz": why, then the undo
-    if _REDO.match(folded) or (
-        (why := _REDO_BECAUSE.match(folded)) is not None and only_says_why(why.group("why"))
+    if _REDO.match(said) or (
+        (why := _REDO_BECAUSE.match(said)) is not None and only_says_why(why.group("why"))
     ):
         return ("redo", "")  # "refaz pfv, era pra ficar sim"
     if _LIST.match(folded):
