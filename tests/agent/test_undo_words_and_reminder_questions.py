@@ -370,3 +370,18 @@ async def test_next_week_s_reminders_are_listed_apart_from_this_week_s(db: Datab
         assert "car insurance" in listed.text
         assert "notebook" not in listed.text
         assert lembra.model_calls == 0
+
+
+async def test_a_reminder_cancelled_as_the_reminding_that_should_stop(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("toda terça às 18h me lembra da academia")
+        await lembra.say("remind me friday at 2pm about the dentist")
+        asked = await lembra.say("para de me lembrar da academia")
+        assert "academia" in asked.text
+        await lembra.say("todos")
+        done = await lembra.say("i don't need the dentist reminder anymore")
+        assert "dentist" in done.text
+        assert {r.state for r in await db.reminders.for_user(ALICE)} == {"cancelled"}
+        listed = await lembra.say("show me tomorrow's reminders")
+        assert "tomorrow" in listed.text
+        assert lembra.model_calls == 0

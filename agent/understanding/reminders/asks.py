@@ -100,7 +100,11 @@ _LISTS = tuple(
         r"any\s+reminders" + _FOR,
         r"what\s+reminders\s+(?:do\s+i\s+have|are\s+there)" + _FOR,
         r"(?:what\s+are\s+)?my\s+reminders\s+for\s+" + _PERIOD,
-        r"lembretes\s+(?:pra|para|de)\s+" + _PERIOD,
+        r"(?:(?:mostra|mostre|mostrar|lista|liste|listar|ver|show|list|see)\s+(?:me\s+)?)?"
+        r"(?:os\s+|meus\s+|os\s+meus\s+|my\s+|the\s+)?(?:lembretes|reminders)\s+"
+        r"(?:pra|para|de|da|do|for|of)\s+" + _PERIOD,
+        # "show me tomorrow's reminders", "today's reminders"
+        r"(?:(?:show|list|see)\s+(?:me\s+)?(?:my\s+)?)?" + _PERIOD + r"'?s?\s+reminders",
         # a day's agenda with no reminder word: "tenho algo amanhã?", "o que eu tenho pra hoje?",
         # "do I have anything tomorrow?", "what do I have today?"
         r"(?:eu\s+)?(?:tenho|tem)\s+(?:algo|alguma\s+coisa|algum\s+compromisso|compromissos?)"
@@ -186,6 +190,20 @@ _CANCEL = re.compile(
     r"|(?:cancel|drop|delete|remove)\s+my\s+(?P<query_my>" + _WORDS + r")\s+reminder"
     r"|(?:cancel|drop)\s+the\s+one\s+(?:about|for|with)\s+(?P<query_one>" + _WORDS + r"))"
     r"\s*[.!]*\s*$"
+)
+
+
+# "para de me lembrar da academia", "não precisa mais me lembrar do X", "stop reminding me
+# about the gym", "i don't need the gym reminder anymore", "never mind the dentist reminder":
+# a cancel said as the reminding that should stop
+_STOP: Final = re.compile(
+    r"^\s*(?:(?:(?:para|pare|parar)\s+de|(?:nao\s+)?precisa\s+(?:mais\s+)?(?:nao\s+)?|nao\s+precisa"
+    r"\s+(?:mais\s+)?)\s*(?:me\s+)?lembrar(?:\s+mais)?\s+(?:d[eoa]s?|de)\s+(?P<q>" + _WORDS + r")"
+    r"|(?:stop|quit)\s+reminding\s+me\s+(?:about|of|to)\s+(?P<q_en>" + _WORDS + r")"
+    r"|no\s+need\s+to\s+remind\s+me\s+(?:about|of|to)\s+(?P<q_no>" + _WORDS + r")"
+    r"|(?:never\s*mind|nvm|forget)\s+(?:about\s+)?(?:the|my)\s+(?P<q_nm>" + _WORDS + r")\s+reminder"
+    r"|i\s+don'?t\s+need\s+(?:the|my)\s+(?P<q_dn>" + _WORDS + r")\s+reminder)"
+    r"(?:\s+(?:anymore|any\s+more|mais))?\s*[.!]*\s*$"
 )
 
 
@@ -280,6 +298,9 @@ def _read_ask(text: str) -> Ask | None:
         if m := pattern.match(folded):
             period = m.group("period")
             return ListAsk(_BY_LETTERS[re.sub(r"\s+", "", period)] if period else None)
+    if m := _STOP.match(folded):
+        group = next(g for g in ("q", "q_en", "q_no", "q_nm", "q_dn") if m.group(g))
+        return CancelAsk(_words(text, m, group))
     for pattern in (_CHANGE, _CHANGE_TAIL, _CHANGE_ONE, _PUT_ONE, _MOVED):
         if m := pattern.match(folded):
             when = _words(text, m, "when")
