@@ -845,7 +845,7 @@ def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> d
     """
     now = _now(deps, turn)
     due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
-    if (shift := _SHIFT.fullmatch(fold(words).strip(" .!"))) is not None:
+    if shift := _SHIFT.fullmatch(_DIRECTION_FIRST.sub(_direction_last, fold(words).strip(" .!"))):
         # "uma hora mais tarde", "30 min earlier": from the reminder's own time
         amount = _AMOUNTS.get(shift.group("n")) or float(shift.group("n") or 1)
         unit = 60 if shift.group("unit").startswith("h") else 1
@@ -880,6 +880,14 @@ _SHIFT = re.compile(
     r"(?:(?P<n>\d{1,3}|uma?|duas|dois|meia|an?|one|two|half\s+an?)\s+)?(?P<unit>horas?|h|hours?|hrs?"
     r"|minutos?|min|mins|minutes?)\s+(?P<dir>mais\s+tarde|depois|later|mais\s+cedo|antes|earlier)"
 )
+# "back an hour", "up 30 min": the direction said first ("push it back an hour" is later)
+_DIRECTION_FIRST = re.compile(r"^(?P<dir>back|up)\s+(?:by\s+)?(?P<rest>.+)$")
+
+
+def _direction_last(m: re.Match[str]) -> str:
+    return m.group("rest") + (" later" if m.group("dir") == "back" else " earlier")
+
+
 _AMOUNTS = {"um": 1.0, "uma": 1.0, "a": 1.0, "an": 1.0, "one": 1.0, "dois": 2.0, "duas": 2.0,
             "two": 2.0, "meia": 0.5, "half a": 0.5, "half an": 0.5}  # fmt: skip
 

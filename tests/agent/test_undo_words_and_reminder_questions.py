@@ -385,3 +385,17 @@ async def test_a_reminder_cancelled_as_the_reminding_that_should_stop(db: Databa
         listed = await lembra.say("show me tomorrow's reminders")
         assert "tomorrow" in listed.text
         assert lembra.model_calls == 0
+
+
+async def test_a_reminder_pushed_back_or_moved_up_by_an_amount(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("remind me tomorrow at 3pm to call the bank")
+        back = await lembra.say("push it back an hour")
+        assert "16:00" in back.text
+        await lembra.say("remind me friday at 9am about the gym")
+        up = await lembra.say("move the gym one up 30 min")
+        assert "08:30" in up.text
+        later = await lembra.say("push it 15 minutes later")  # the one just moved
+        assert "08:45" in later.text
+        assert len(await db.reminders.for_user(ALICE)) == 2  # moved, never a new one
+        assert lembra.model_calls == 0

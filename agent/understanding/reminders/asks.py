@@ -143,6 +143,8 @@ _RETIME_LEAD = (
     r"|oops|errei|me\s+enganei|foi\s+mal|desculpa|pode\s+ser|muda\s+pra|troca\s+pra"
     r"|actually|sorry|my\s+bad|i\s+meant|make\s+it|change\s+it\s+to|wait|no|nao"
     r"|(?:push|move|bump)\s+it\s+(?:to|till|until)|(?:passa|joga|adia)\s+(?:pra|para)"
+    # "push it back an hour", "move it 30 min later": an amount from its own time follows
+    r"|(?:push|move|bump)\s+it(?=\s+(?:back|up|\S+\s+(?:hours?|h|hrs?|min|mins|minutes?)\b))"
     r"|(?:bota|coloca|poe|p[oõ]e|deixa)\s+(?:pra|para|pras|pro|as|às|a)(?=\s))"
 )
 # the reminder's words: one clause, never a second one after a comma or a dash
