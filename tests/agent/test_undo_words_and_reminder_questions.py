@@ -399,3 +399,19 @@ async def test_a_reminder_pushed_back_or_moved_up_by_an_amount(db: Database) -> 
         assert "08:45" in later.text
         assert len(await db.reminders.for_user(ALICE)) == 2  # moved, never a new one
         assert lembra.model_calls == 0
+
+
+@pytest.mark.parametrize(
+    ("said", "what"),
+    [
+        ("e me lembra tb de levar o lixo às 21h", "levar o lixo"),
+        ("ah, and remind me at 9pm to lock the shed", "lock the shed"),
+        ("also remind me at 9pm to lock the shed too", "lock the shed too"),
+    ],
+)
+def test_a_continuation_s_opening_is_no_part_of_the_task(said: str, what: str) -> None:
+    assert route(said) == ("remind", said)
+    parsed = parse(said, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.what == what
+    assert parsed.due == NOW.replace(hour=21)

@@ -44,6 +44,8 @@ RouteName = Literal["remind", "remind_or_note", "reminders", "unremind", "undo",
 # politeness before the request: "por favor", "oi", "vc pode", "could you"
 _FILLER = (
     r"(?:(?:por\s+favor|please|pls|plz|pf|pfv|oi+|ola+|hey|ei|hi+|hello+|lembra|pode|podes|poderia"
+    # a continuation's opening ("e me lembra", "ah, and remind me", "also remind me")
+    r"|e|and|also|ah|oh|ok|okay|entao|tb|tbm|tambem"
     r"|consegue|bo[am]+\s+(?:dia+|tarde+|noite+)|good\s+(?:morning|afternoon|evening)"
     r"|(?:vc|voce|tu)(?=\s+(?:me|pode|podes|poderia|consegue)\b)|(?:can|could|would|will)\s+you)"
     r"[\s,!]+)*"
@@ -193,7 +195,8 @@ _PT_GLUE = r"(?:de|do|da|que|pra|para|pro|sobre|e)\b"
 _EN_GLUE = r"(?:to|about|that|of|for|and)\b"
 # "de", "pra mim:", "to", "that": glue words of one language ("to do the exam" keeps "do")
 _LEADING_GLUE = re.compile(
-    r"^(?:[\s,:;.-]|(?:pra|para|pro)\s+mim\b|for\s+me\b|lembrar\b|remember\b)*"
+    r"^(?:[\s,:;.-]|(?:pra|para|pro)\s+mim\b|for\s+me\b|lembrar\b|remember\b"
+    r"|(?:tamb[eé]m|tbm|tb|also|too)\b)*"
     rf"(?:{_PT_GLUE}(?:\s+{_PT_GLUE})*|{_EN_GLUE}(?:\s+{_EN_GLUE})*)?[\s,:;.-]*",
     re.I,
 )
