@@ -50,6 +50,8 @@ from tests.support.harness import ALICE, open_lembra
         ("poderia desfazer isso?", "undo"),  # a request said as a question
         ("could you redo that?", "redo"),
         ("refaz o que eu desfiz", "redo"),
+        ("volta como estava", "undo"),
+        ("não, volta, deixa como nota mesmo", "undo"),  # "volta" with how it was
     ],
 )
 def test_undo_and_redo_naming_the_last_effect_in_words(said: str, expected: str) -> None:
@@ -64,6 +66,7 @@ def test_undo_and_redo_naming_the_last_effect_in_words(said: str, expected: str)
         "refaz, e me lembra às 9h",
         "reverse the order of my list",
         "volta",
+        "volta, deixa eu ver",
     ],
 )
 def test_undo_words_with_more_in_them_are_no_bare_undo(said: str) -> None:
@@ -415,3 +418,15 @@ def test_a_continuation_s_opening_is_no_part_of_the_task(said: str, what: str) -
     assert isinstance(parsed, SetReminder)
     assert parsed.what == what
     assert parsed.due == NOW.replace(hour=21)
+
+
+async def test_a_retype_taken_back_with_volta(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_results={}) as lembra:
+        await lembra.say("salva Severance")
+        await lembra.say("é uma série")
+        before = lembra.model_calls
+        back = await lembra.say("não, volta, deixa como filme mesmo")
+        assert "Severance" in back.text
+        (item,) = await lembra.items()
+        assert item.type == "movie"
+        assert lembra.model_calls == before

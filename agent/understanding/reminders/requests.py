@@ -89,6 +89,7 @@ _LAST_EFFECT = (
     r"|coisa|thing|pfv|pf|pls|please|por\s+favor|agora|now|ja|rapidinho|de\s+novo|again"
     r"|mais\s+uma(?:\s+vez)?|one\s+more(?:\s+time)?|too|also|tb|tbm|tambem|mudanca|change"
     r"|edicao|edit|alteracao|troca|aquilo|acao|action|step|passo|my|minha|meu|undo|desfeito"
+    r"|(?:como|do\s+jeito\s+que|ao\s+que|pro\s+que)\s+(?:tava|estava|era)(?:\s+antes)?"
     r"|(?:o\s+|what\s+)?(?:q|que)?\s*(?:eu\s+|i\s+)?"
     r"(?:acabei\s+de\s+fazer|fiz|desfiz|just\s+did|did|undid)))*"
 )
@@ -97,6 +98,9 @@ _UNDO_HEAD = (
     _INTERJECTIONS
     + r"(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras|ctrl\s*[+-]?\s*z|reverse"
     + r"|revert|take\s+(?:that|it)\s+back"
+    # "volta" back to how it was ("volta como tava", "não, volta, deixa como filme msm")
+    + r"|volta(?=\s*[,.!]+\s*deix[ae]\b|\s+(?:como|do\s+jeito\s+que|ao\s+que|pro\s+que)\s+"
+    + r"(?:tava|estava|era)\b)"
     # a cancel of what the user just did is its undo ("cancela o que eu fiz")
     + r"|(?:cancel[ae]?|volta)(?=\s+(?:o\s+|what\s+)?(?:q|que)?\s*(?:eu|i)\s+"
     + r"(?:acabei\s+de\s+fazer|fiz|just\s+did|did)\s*[,.!]*\s*$))"
