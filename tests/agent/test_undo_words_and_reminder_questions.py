@@ -16,6 +16,7 @@ import pytest
 
 from agent.conversation.reminding import scope_said
 from agent.understanding.facts import rewritten, swapped
+from agent.understanding.kinds import correction
 from agent.understanding.reminders.asks import ListAsk, SkipAsk, WhenAsk, read_ask
 from agent.understanding.reminders.requests import (
     AskWhen,
@@ -430,3 +431,15 @@ async def test_a_retype_taken_back_with_volta(db: Database) -> None:
         (item,) = await lembra.items()
         assert item.type == "movie"
         assert lembra.model_calls == before
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("muda pra nota, é uma receita", "note"),
+        ("make it a show, it has 3 seasons", "tv_show"),
+        ("muda pra série, e salva Dark", None),  # a second request
+    ],
+)
+def test_a_type_correction_with_a_reason_after_it(said: str, expected: str | None) -> None:
+    assert correction(said) == expected
