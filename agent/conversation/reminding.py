@@ -42,6 +42,7 @@ from agent.understanding.reminders import (
     SetReminder,
     country_of_zone,
     parse,
+    same_time_task,
     tells_of_oneself,
     untimed,
 )
@@ -51,13 +52,15 @@ from agent.understanding.reminders.asks import (
     ChangeAsk,
     ListAsk,
     Period,
+    SkipAsk,
+    WhenAsk,
     read_ask,
     without_afterwords,
 )
 from agent.understanding.reminders.lexicon import fold_same_length, tokenize
 from agent.understanding.reminders.placing import time_of_day
 from agent.understanding.reminders.reading import read_when
-from agent.understanding.reminders.requests import SAME_TIME
+from agent.understanding.reminders.requests import SAME_TIME, only_says_why
 from agent.understanding.reminders.rules import Rule, first_from, next_after, read_rrule
 from agent.understanding.textnorm import fold, one_line
 from storage.documents import ReminderDoc
@@ -167,7 +170,8 @@ async def set_reminder(deps: Deps, turn: Turn, args: str, *, or_note: bool = Fal
 
 
 async def continued(deps: Deps, turn: Turn, message: str) -> Reply | None:
-    """ "e sexta às 19h de X" right after a reminder was set: another reminder, in code.
+    """ "e sexta às 19h de X" right after a reminder was set: another reminder, in code (or
+    the question of when, for a time that is not one moment).
 
     The words after the continuation's opening are read by the reminder grammar as if they
     followed "me lembra" / "remind me"; only a reading with a time and something to remember
@@ -184,9 +188,18 @@ async def continued(deps: Deps, turn: Turn, message: str) -> Reply | None:
     month_first, country = reading_for(deps, turn)
     lead = "remind me" if turn.language == "en" else "me lembra"
     parsed = parse(f"{lead} {rest}", now, month_first=month_first, country=country)
-    if not isinstance(parsed, SetReminder) or not parsed.what.strip():
+    if parsed is None and (task := same_time_task(rest)) is not None:
+        # "e de comprar as velas tb, mesmo horário": at the time of the one just set
+        scheduled = await deps.db.reminders.open_for(turn.user_id)
+        last = await _just_set(deps, turn, [r for r in scheduled if r.state == "scheduled"])
+        if last is None or last.rule:
+            return None
+        parsed = SetReminder(task, datetime.fromtimestamp(last.due_at_ms / 1000, now.tzinfo))
+    if not isinstance(parsed, SetReminder | AskWhen) or not parsed.what.strip():
         return None
     turn.facts.apply_rule("continued:remind")
+    if isinstance(parsed, AskWhen):  # "and sometime this afternoon to X": which time, asked
+        return await ask_when(deps, turn, parsed)
     return await schedule(deps, turn, parsed)
 
 
@@ -340,11 +353,17 @@ async def ask_when(deps: Deps, turn: Turn, asked: AskWhen, *, note: str = "") ->
 _WEEKDAY_ORDINAL = re.compile(
     r"^\s*(?:na\s+|a\s+)?(?:segunda|quarta|quinta)(?:[\s-]*feira)?\s*[.!]*$"
 )
-# "7h30", "às 8", "at 7:15 am": a time of day and nothing else
-_BARE_CLOCK = re.compile(
-    r"^\s*(?:(?:as|a|at|la\s+pelas|pelas)\s+)?\d{1,2}(?:[:h.]\d{2})?\s*(?:h|hs|hrs|horas|am|pm)?"
-    r"\s*[.!]*\s*$"
-)
+
+
+def _bare_clock(said: str) -> bool:
+    """ "7h30", "às 8", "3 e meia", "at 7:15 am": a time of day and nothing else."""
+    toks = tokenize(fold_same_length(said))
+    when = read_when(toks)
+    if when is None or when.clock is None or when.has_day or when.part is not None:
+        return False
+    return not "".join(
+        t.text for t in toks if not any(a <= t.start and t.end <= b for a, b in when.spans)
+    ).strip(" .!")
 
 
 async def answer_time(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) -> Reply | None:
@@ -453,7 +472,7 @@ def _read_answer(
     month_first, country = reading_for(deps, turn)
     # "quarta" to "semana que vem": that week's Wednesday; "7h30" to "amanhã de manhã": 07:30
     # tomorrow (a bare clock only: an answer naming its own day is read alone)
-    if current.context and (not current.clock_only or _BARE_CLOCK.match(fold(said))):
+    if current.context and (not current.clock_only or _bare_clock(said)):
         within = parse(f"{said} {current.context}", now, month_first=month_first, country=country)
         if isinstance(within, SetReminder):
             return within
@@ -525,6 +544,9 @@ def period_bounds(period: Period, now: datetime) -> tuple[int, int]:
     days = {"today": (0, 1), "tomorrow": (1, 2), "next_days": (0, 4)}
     if period == "this_week":
         first, last = 0, 7 - now.weekday()
+    elif period == "next_week":
+        first = 7 - now.weekday()
+        last = first + 7
     elif period in WEEKDAYS:  # the next such day, today when it is today
         first = (WEEKDAYS.index(period) - now.weekday()) % 7
         last = first + 1
@@ -583,24 +605,33 @@ async def ask_scope(deps: Deps, turn: Turn, target: ReminderDoc) -> Reply:
 
 
 # the answer's words: one side named, whatever is said around it ("todos, pode cancelar",
-# "só o de amanhã", "just the next one please"); both sides or neither is no answer
+# "só o de amanhã", "just the next one please"), and clauses that only say why ("só o dessa
+# semana, a quadra tá fechada"); both sides or neither is no answer
 _SCOPE_ALL = frozenset("todos todas tudo all every everything sempre inteiro whole".split())
 _SCOPE_NEXT = frozenset("proximo proxima next esse essa este esta hoje amanha today tomorrow "
-                        "primeiro first unico single".split())  # fmt: skip
+                        "primeiro first unico single dessa desta desse deste vez time "
+                        "semana week".split())  # fmt: skip
 _SCOPE_FILLER = frozenset(
     "so somente apenas o a os as de da do dos das pode podes cancela cancelar cancel it them "
     "sim yes ok okay pfv pf pls please por favor the one ones of just only eles elas mesmo "
-    "go ahead can you blz beleza isso that nao no".split()
+    "go ahead can you blz beleza isso that nao no this".split()
 )
 
 
 def scope_said(said: str) -> int | None:
     """0 for "only the next", 1 for "all", None when the words say neither or both."""
-    words = set(re.findall(r"[a-z]+", fold(said)))
-    if not words or words - _SCOPE_ALL - _SCOPE_NEXT - _SCOPE_FILLER:
+    sides: set[int] = set()
+    reasons: list[str] = []
+    for clause in (fold(c) for c in re.split(r"[,.;!]+", said)):
+        words = set(re.findall(r"[a-z]+", clause))
+        if words - _SCOPE_ALL - _SCOPE_NEXT - _SCOPE_FILLER:
+            reasons.append(clause)
+            continue
+        sides |= {1} if words & _SCOPE_ALL else set()
+        sides |= {0} if words & _SCOPE_NEXT else set()
+    if len(sides) != 1 or (reasons and not only_says_why(" ".join(reasons))):
         return None
-    every, next_ = bool(words & _SCOPE_ALL), bool(words & _SCOPE_NEXT)
-    return None if every == next_ else 1 if every else 0
+    return sides.pop()
 
 
 _YES_FIRST = re.compile(r"^(?:sim|yes|yep|yeah|ok|okay|claro|isso)\b")
@@ -758,6 +789,18 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
         [] if reminderlook.none_open(turn) else await deps.db.reminders.open_for(turn.user_id)
     )
     scheduled = [r for r in reminders if r.state == "scheduled"]
+    if isinstance(asked, SkipAsk):
+        skipped = await _skipped(deps, turn, asked, [r for r in scheduled if r.rule])
+        if skipped is None:
+            return None  # which one is a guess: the planner reads it
+        turn.facts.apply_rule("reminder_in_code")
+        return await cancel(deps, turn, skipped, "next")
+    if isinstance(asked, WhenAsk):
+        found = find(scheduled, asked.query)
+        if found is None:
+            return None  # not a reminder this user has: the planner reads it
+        turn.facts.apply_rule("reminder_in_code")
+        return finish(turn, _label(found, _now(deps, turn), turn.language), kind="deterministic")
     if isinstance(asked, CancelAsk):
         found = find(scheduled, asked.query)
         if found is None:
@@ -780,6 +823,21 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
     return await change(deps, turn, target, due=due)
 
 
+async def _skipped(
+    deps: Deps, turn: Turn, asked: SkipAsk, repeating: list[ReminderDoc]
+) -> ReminderDoc | None:
+    """The one repeating reminder a skip names: by its words, by the day of its next
+    occurrence, else the one just set or the only one."""
+    if asked.query:
+        return find(repeating, asked.query)
+    if asked.day is not None:
+        start, end = period_bounds(asked.day, _now(deps, turn))
+        on_day = [r for r in repeating if start <= r.due_at_ms < end]
+        return on_day[0] if len(on_day) == 1 else None
+    just = await _just_set(deps, turn, repeating)
+    return just or (repeating[0] if len(repeating) == 1 else None)
+
+
 def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> datetime | None:
     """A new time in the user's words, read by the grammar; a clock alone keeps the day.
 
@@ -787,7 +845,7 @@ def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> d
     """
     now = _now(deps, turn)
     due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
-    if (shift := _SHIFT.fullmatch(fold(words).strip(" .!"))) is not None:
+    if shift := _SHIFT.fullmatch(_DIRECTION_FIRST.sub(_direction_last, fold(words).strip(" .!"))):
         # "uma hora mais tarde", "30 min earlier": from the reminder's own time
         amount = _AMOUNTS.get(shift.group("n")) or float(shift.group("n") or 1)
         unit = 60 if shift.group("unit").startswith("h") else 1
@@ -822,6 +880,14 @@ _SHIFT = re.compile(
     r"(?:(?P<n>\d{1,3}|uma?|duas|dois|meia|an?|one|two|half\s+an?)\s+)?(?P<unit>horas?|h|hours?|hrs?"
     r"|minutos?|min|mins|minutes?)\s+(?P<dir>mais\s+tarde|depois|later|mais\s+cedo|antes|earlier)"
 )
+# "back an hour", "up 30 min": the direction said first ("push it back an hour" is later)
+_DIRECTION_FIRST = re.compile(r"^(?P<dir>back|up)\s+(?:by\s+)?(?P<rest>.+)$")
+
+
+def _direction_last(m: re.Match[str]) -> str:
+    return m.group("rest") + (" later" if m.group("dir") == "back" else " earlier")
+
+
 _AMOUNTS = {"um": 1.0, "uma": 1.0, "a": 1.0, "an": 1.0, "one": 1.0, "dois": 2.0, "duas": 2.0,
             "two": 2.0, "meia": 0.5, "half a": 0.5, "half an": 0.5}  # fmt: skip
 
@@ -857,13 +923,29 @@ def _pick(reminders: list[ReminderDoc], args: str) -> ReminderDoc | None:
         index = int(wanted) - 1
         return reminders[index] if 0 <= index < len(reminders) else None
     words = [w for w in fold(wanted).split() if w not in _GLUE]
+    # "the time of the dentist reminder", "a hora do lembrete do dentista": words about the
+    # reminder itself name none of them
+    words = [w for w in words if w not in _ABOUT_REMINDER] or words
     if not words:
         return None
-    matching = [r for r in reminders if all(w in fold(r.text).split() for w in words)]
+    matching = [r for r in reminders if all(_has_word(fold(r.text).split(), w) for w in words)]
     return matching[0] if len(matching) == 1 else None
 
 
+def _has_word(words: list[str], wanted: str) -> bool:
+    """`wanted` among `words`, or a form of one of them: one the stem of the other, 4 letters
+    or more ("planning" for "plan the week", "plantas" for "regar a planta")."""
+    return any(
+        w == wanted
+        or (min(len(w), len(wanted)) >= 4 and (w.startswith(wanted) or wanted.startswith(w)))
+        for w in words
+    )
+
+
 _GLUE = frozenset({"de", "do", "da", "o", "a", "about", "to", "the", "for", "pra", "para"})
+_ABOUT_REMINDER = frozenset(
+    "lembrete lembretes reminder reminders hora horario time of one my meu minha".split()
+)
 
 
 async def set_timezone(deps: Deps, turn: Turn, args: str) -> Reply:

@@ -69,6 +69,7 @@ TEXTS: dict[str, dict[Language, str]] = {
     "reminder_period_today": {"pt": "para hoje", "en": "for today"},
     "reminder_period_tomorrow": {"pt": "para amanhã", "en": "for tomorrow"},
     "reminder_period_this_week": {"pt": "para esta semana", "en": "for this week"},
+    "reminder_period_next_week": {"pt": "para a semana que vem", "en": "for next week"},
     "reminder_period_next_days": {"pt": "para os próximos dias", "en": "for the next days"},
     "reminder_period_monday": {"pt": "para segunda", "en": "for Monday"},
     "reminder_period_tuesday": {"pt": "para terça", "en": "for Tuesday"},

@@ -295,9 +295,14 @@ def _shape(word: str) -> str:
 
 # "na nota do churrasco troca linguiça por picanha", "in the bbq note replace ribs with wings",
 # "troca 14 por 21": words of a note swapped for others; where, when said, narrows the note
+_EDIT_VERB: Final = (
+    r"(?:muda|mude|altera|altere|atualiza|atualize|edita|edite|corrige|corrija|mexe|mexa)"
+)
+# the note the swap is in: "na nota do X", "edita a nota do X,", "in the X note", "edit the X note:"
 _IN_NOTE: Final = (
-    r"(?:(?:na|in\s+the|on\s+the)\s+nota\s+(?:d[aoe]s?\s+|sobre\s+)?(?P<where>[^,:]+?)"
-    r"|(?:in|on)\s+the\s+(?P<where_en>[^,:]+?)\s+note)"
+    rf"(?:(?:(?:{_EDIT_VERB}\s+)?n?a|in\s+the|on\s+the)\s+nota\s+(?:d[aoe]s?\s+|sobre\s+)?"
+    r"(?P<where>[^,:]+?)"
+    r"|(?:(?:in|on)\s+the|(?:edit|change|update|fix)\s+(?:the|my))\s+(?P<where_en>[^,:]+?)\s+note)"
 )
 _SWAP: Final = re.compile(
     rf"^(?:{_IN_NOTE}[\s,:]+)?(?:troca|troque|trocar|substitui|substitua|substituir|replace|swap)"
@@ -405,6 +410,10 @@ _REWRITES: Final = tuple(
         r"^(?:muda|mude|altera|altere|atualiza|atualize|edita|edite|corrige|corrija|reescreve)\s+"
         r"a\s+nota\s+(?:d[aoe]s?\s+|sobre\s+(?:o\s+|a\s+)?)(?P<where>[^:]+?)\s*"
         r"(?::|,?\s+(?:pra|para)\s+(?:ficar|dizer)\s*:?)\s*(?P<new>\S.*)$",
+        # "muda a nota do encanador pra ligar pro eletricista": words, never a rating ("pra 9")
+        r"^(?:muda|mude|altera|altere|atualiza|atualize|troca|troque)\s+a\s+nota\s+"
+        r"(?:d[aoe]s?\s+|sobre\s+(?:o\s+|a\s+)?)(?P<where>[^:,]+?)\s+(?:pra|para)\s+"
+        r"(?P<new>[^\W\d_]{2,}\S*\s+\S.*)$",
     )
 )
 

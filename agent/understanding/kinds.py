@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from agent.understanding.reminders.requests import only_says_why
 from agent.understanding.textnorm import expand_chat, fold
 
 Retype = Literal["movie", "tv_show", "note"]
@@ -119,6 +120,14 @@ def correction(text: str) -> Retype | None:
     folded = expand_chat(fold(text))  # "na vdd é série"
     if not folded or len(folded) > 80 or text.rstrip().endswith("?"):
         return None
+    found = _corrected(folded)
+    first, _, why = text.partition(",")
+    if found is None and why.strip() and only_says_why(fold(why)):
+        found = _corrected(expand_chat(fold(first)))  # "muda pra série, quero a minissérie"
+    return found
+
+
+def _corrected(folded: str) -> Retype | None:
     for pattern in _CORRECTIONS:
         match = pattern.match(folded)
         if match is not None:

@@ -12,9 +12,10 @@ from typing import Final, Literal
 
 from agent.understanding.reminders.dates import DAY_WORDS
 from agent.understanding.reminders.lexicon import fold_same_length
+from agent.understanding.vocabulary import ANOTHER_REQUEST
 
 Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-Period = Literal["today", "tomorrow", "this_week", "next_days"] | Weekday
+Period = Literal["today", "tomorrow", "this_week", "next_week", "next_days"] | Weekday
 WEEKDAYS: Final[tuple[Weekday, ...]] = (
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
 )  # fmt: skip
@@ -36,12 +37,27 @@ class CancelAsk:
     query: str
 
 
-Ask = ListAsk | ChangeAsk | CancelAsk
+@dataclass(frozen=True, slots=True)
+class WhenAsk:
+    query: str  # words of the reminder's text: "quando é o próximo do futebol?"
+
+
+@dataclass(frozen=True, slots=True)
+class SkipAsk:
+    """Only the next occurrence of a repeating reminder is cancelled ("pula o de amanhã")."""
+
+    query: str  # words of the reminder's text, or "" for the one the day or the context names
+    day: Literal["today", "tomorrow"] | None = None  # the occurrence named by its day
+
+
+Ask = ListAsk | ChangeAsk | CancelAsk | WhenAsk | SkipAsk
 
 _PERIODS: dict[str, Period] = {
     "hoje": "today", "today": "today", "amanha": "tomorrow", "tomorrow": "tomorrow",
     "essa semana": "this_week", "esta semana": "this_week", "this week": "this_week",
     "a semana": "this_week", "os proximos dias": "next_days", "the next few days": "next_days",
+    "semana que vem": "next_week", "semana q vem": "next_week", "proxima semana": "next_week",
+    "a semana que vem": "next_week", "next week": "next_week",
     "the next days": "next_days", "proximos dias": "next_days",
 }  # fmt: skip
 # the day words of the grammar, chat spellings too ("amn", "hj", "tmrw", "2moro")
@@ -84,7 +100,11 @@ _LISTS = tuple(
         r"any\s+reminders" + _FOR,
         r"what\s+reminders\s+(?:do\s+i\s+have|are\s+there)" + _FOR,
         r"(?:what\s+are\s+)?my\s+reminders\s+for\s+" + _PERIOD,
-        r"lembretes\s+(?:pra|para|de)\s+" + _PERIOD,
+        r"(?:(?:mostra|mostre|mostrar|lista|liste|listar|ver|show|list|see)\s+(?:me\s+)?)?"
+        r"(?:os\s+|meus\s+|os\s+meus\s+|my\s+|the\s+)?(?:lembretes|reminders)\s+"
+        r"(?:pra|para|de|da|do|for|of)\s+" + _PERIOD,
+        # "show me tomorrow's reminders", "today's reminders"
+        r"(?:(?:show|list|see)\s+(?:me\s+)?(?:my\s+)?)?" + _PERIOD + r"'?s?\s+reminders",
         # a day's agenda with no reminder word: "tenho algo amanhã?", "o que eu tenho pra hoje?",
         # "do I have anything tomorrow?", "what do I have today?"
         r"(?:eu\s+)?(?:tenho|tem)\s+(?:algo|alguma\s+coisa|algum\s+compromisso|compromissos?)"
@@ -123,6 +143,8 @@ _RETIME_LEAD = (
     r"|oops|errei|me\s+enganei|foi\s+mal|desculpa|pode\s+ser|muda\s+pra|troca\s+pra"
     r"|actually|sorry|my\s+bad|i\s+meant|make\s+it|change\s+it\s+to|wait|no|nao"
     r"|(?:push|move|bump)\s+it\s+(?:to|till|until)|(?:passa|joga|adia)\s+(?:pra|para)"
+    # "push it back an hour", "move it 30 min later": an amount from its own time follows
+    r"|(?:push|move|bump)\s+it(?=\s+(?:back|up|\S+\s+(?:hours?|h|hrs?|min|mins|minutes?)\b))"
     r"|(?:bota|coloca|poe|p[oõ]e|deixa)\s+(?:pra|para|pras|pro|as|às|a)(?=\s))"
 )
 # the reminder's words: one clause, never a second one after a comma or a dash
@@ -170,6 +192,20 @@ _CANCEL = re.compile(
     r"|(?:cancel|drop|delete|remove)\s+my\s+(?P<query_my>" + _WORDS + r")\s+reminder"
     r"|(?:cancel|drop)\s+the\s+one\s+(?:about|for|with)\s+(?P<query_one>" + _WORDS + r"))"
     r"\s*[.!]*\s*$"
+)
+
+
+# "para de me lembrar da academia", "não precisa mais me lembrar do X", "stop reminding me
+# about the gym", "i don't need the gym reminder anymore", "never mind the dentist reminder":
+# a cancel said as the reminding that should stop
+_STOP: Final = re.compile(
+    r"^\s*(?:(?:(?:para|pare|parar)\s+de|(?:nao\s+)?precisa\s+(?:mais\s+)?(?:nao\s+)?|nao\s+precisa"
+    r"\s+(?:mais\s+)?)\s*(?:me\s+)?lembrar(?:\s+mais)?\s+(?:d[eoa]s?|de)\s+(?P<q>" + _WORDS + r")"
+    r"|(?:stop|quit)\s+reminding\s+me\s+(?:about|of|to)\s+(?P<q_en>" + _WORDS + r")"
+    r"|no\s+need\s+to\s+remind\s+me\s+(?:about|of|to)\s+(?P<q_no>" + _WORDS + r")"
+    r"|(?:never\s*mind|nvm|forget)\s+(?:about\s+)?(?:the|my)\s+(?P<q_nm>" + _WORDS + r")\s+reminder"
+    r"|i\s+don'?t\s+need\s+(?:the|my)\s+(?P<q_dn>" + _WORDS + r")\s+reminder)"
+    r"(?:\s+(?:anymore|any\s+more|mais))?\s*[.!]*\s*$"
 )
 
 
@@ -224,6 +260,39 @@ def read_ask(text: str) -> Ask | None:
     return None
 
 
+# "pula só o de amanhã", "skip tomorrow's", "skip the next gym one", "pula o próximo do inglês":
+# a skip verb, the occurrence (its day or "next"), the reminder's words at most
+_SKIP: Final = re.compile(
+    r"^\s*(?:(?:pode|can\s+you|please|pls)\s+)?(?:pula|pule|pular|skip|salta)\s+"
+    r"(?:(?:so|somente|apenas|just|only)\s+)?(?:(?:o|a|the)\s+)?"
+    r"(?:(?:d[eoa]\s+)?(?P<day>hoje|hj|amanha|amn|today|tomorrow)(?:'?s)?|proxim[oa]|next)"
+    r"(?:\s+(?:one|reminder|lembrete))?"
+    r"(?:\s+(?:d[eoa]s?|of|for)\s+(?P<query>" + _WORDS + r")|\s+(?P<query_en>" + _WORDS + r")"
+    r"\s+(?:one|reminder))?\s*[.!]*\s*$"
+)
+_SKIP_DAYS: Final[dict[str, Literal["today", "tomorrow"]]] = {
+    "hoje": "today", "hj": "today", "today": "today",
+    "amanha": "tomorrow", "amn": "tomorrow", "tomorrow": "tomorrow",
+}  # fmt: skip
+
+
+def _skipped(folded: str, text: str) -> SkipAsk | None:
+    """A skip said in one clause, the others only telling why ("amanhã não vou poder, pula só o
+    de amanhã, o resto mantém"); another request beside it is the planner's."""
+    bounds = [m.span() for m in re.finditer(r"[^,;.!]+", folded)]
+    for start, end in bounds:
+        m = _SKIP.match(folded[start:end])
+        if m is None:
+            continue
+        others = " ".join(folded[a:b] for a, b in bounds if (a, b) != (start, end))
+        if ANOTHER_REQUEST.search(others):
+            return None
+        group = "query" if m.group("query") else "query_en"
+        query = text[start + m.start(group) : start + m.end(group)] if m.group(group) else ""
+        return SkipAsk(query.strip(), _SKIP_DAYS.get(m.group("day") or ""))
+    return None
+
+
 def _read_ask(text: str) -> Ask | None:
     """A question about reminders or a change to one, when the words are certain."""
     folded = fold_same_length(text)
@@ -231,10 +300,17 @@ def _read_ask(text: str) -> Ask | None:
         if m := pattern.match(folded):
             period = m.group("period")
             return ListAsk(_BY_LETTERS[re.sub(r"\s+", "", period)] if period else None)
+    if m := _STOP.match(folded):
+        group = next(g for g in ("q", "q_en", "q_no", "q_nm", "q_dn") if m.group(g))
+        return CancelAsk(_words(text, m, group))
     for pattern in (_CHANGE, _CHANGE_TAIL, _CHANGE_ONE, _PUT_ONE, _MOVED):
         if m := pattern.match(folded):
             when = _words(text, m, "when")
             return ChangeAsk(_words(text, m, "query"), _AFTERWORD.sub("", when) or when)
+    if m := _WHEN.match(folded):
+        return WhenAsk(_words(text, m, "query"))
+    if (skip := _skipped(folded, text)) is not None:
+        return skip
     if (period := _agenda(folded)) is not None:
         return ListAsk(None if period == "any" else period)
     if m := _RETIME.match(folded):
@@ -245,6 +321,16 @@ def _read_ask(text: str) -> Ask | None:
         group = next(g for g in ("query", "query_en", "query_my", "query_one") if m.group(g))
         return CancelAsk(_words(text, m, group))
     return None
+
+
+# "quando é o próximo do futebol?", "qnd é o lembrete da Ju?", "when's my dentist reminder?",
+# "when is the next gym one?": when a reminder named by its words falls
+_WHEN: Final = re.compile(
+    r"^\s*(?:e\s+|and\s+)?(?:quando|qnd|qdo|qndo|when)(?:\s+(?:e|eh|é|sera|vai\s+ser|is|s|will\s+be)|'s)\s+"
+    r"(?:(?:o|a|the|my|meu|minha)\s+)?(?:(?:proxim[oa]|next)\s+)?(?:lembrete\s+)?"
+    r"(?:(?:d[eoa]s?|about|for|of)\s+)?(?P<query>" + _WORDS + r")"
+    r"(?:\s+(?:one|reminder|lembrete))?\s*\??\s*$"
+)
 
 
 # a question about the agenda in any word order ("tenho oq marcado essa semana?", "anything
@@ -267,9 +353,10 @@ _QUESTION_HEAD: Final = re.compile(
 # "o que eu tenho hoje?", "what do i have this week?": what the user has on a day is the
 # agenda when no word of the list is said (those are "o que eu salvei hoje?")
 _WHAT_I_HAVE: Final = re.compile(
-    r"^(?:e\s+|and\s+)?(?:o\s+que|oq|o\s+q|que|q|what|whats|what\s+s)\s+(?:(?:eu|i)\s+)?"
+    r"^(?:e\s+|and\s+)?(?:o\s+que|oq|o\s+q|que|q|what|what'?s|what\s+s)\s+(?:(?:eu|i)\s+)?"
     r"(?:tenho|tem|have|do\s+i\s+have|have\s+i\s+got|ve\s+i\s+got|i\s+got|got|s\s+on|is\s+on"
-    r"|on)\b(?:\s+(?:(?:going\s+)?on|for\s+me|pra\s+mim|marcado))?\s+(?:pra\s+|para\s+|for\s+|on\s+)?"
+    r"|on|s\s+left|is\s+left|left|falta|s\s+coming\s+up|is\s+coming\s+up|coming\s+up|s\s+next|is\s+next)\b"
+    r"(?:\s+(?:(?:going\s+)?on|for\s+me|pra\s+mim|marcado))?\s+(?:pra\s+|para\s+|for\s+|on\s+)?"
     + _PERIOD
     + r"\s*\??$"
 )

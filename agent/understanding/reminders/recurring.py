@@ -130,6 +130,10 @@ def read_recurring(
     if open_day:
         return AskStart(rule, _starts(rule, now, hour, minute), tuple(spans))
     first = first_from(rule, provisional, now)
+    if first is not None and repeat.upcoming and first.date() == now.date():
+        # "nas próximas 4 segundas" said on a Monday: from next Monday, as "próxima segunda"
+        tomorrow = datetime.combine(now.date() + timedelta(days=1), time(hour, minute), zone)
+        first = first_from(rule, tomorrow, now)
     if first is None:
         return None
     if repeat.duration is not None:

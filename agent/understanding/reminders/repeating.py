@@ -30,6 +30,8 @@ _PT_DAYS_RE = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s(?:[\s-]*fe
 # one weekday or many: "segunda", "segundas", "segunda-feira", "segundas-feiras"
 _PT_DAY_S = r"(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s?(?:[\s-]*feiras?)?"
 _EN_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thur?s?|fri|sat|sun)\b"
+# a day name that may be plural ("on fridays"): the name's own word end comes after the s
+_EN_DAY_S = _EN_DAY.removesuffix(r"\b") + r"s?\b"
 _EN_DAYS_RE = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s"
 _PT_ITEM = r"(?:(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s?(?:[\s-]*feiras?)?|(?:seg|ter|qua|qui|sex|sab|dom)\b)"
 _EN_ITEM = r"(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|mon|tues?|wed|thur?s?|fri|sat|sun)\b"
@@ -94,6 +96,7 @@ class Repeat:
     start: tuple[int, int] | None = None  # "a partir de", "starting": a start day may follow
     needs_day: bool = False  # "toda semana", "todo mês" with no day: which day is asked
     twice: bool = False  # "2 vezes por dia", "twice a day": two times of day are needed
+    upcoming: bool = False  # "nas próximas 4 segundas": as "próxima segunda", never today
 
     @property
     def rrule(self) -> str:
@@ -361,7 +364,10 @@ _DURATION = re.compile(
 _UNTIL = re.compile(r"\b(?:ate|until|till|through|thru|up\s+to|ending(?:\s+on)?)\b")
 _START = re.compile(
     r"\b(?:a\s+partir\s+d[eoa]s?|comecando(?:\s+(?:n[oa]|em|d[eoa]))?|iniciando(?:\s+(?:n[oa]|em))?"
-    r"|starting(?:\s+(?:on|from))?|beginning(?:\s+(?:on|from))?|from)\b"
+    r"|starting(?:\s+(?:on|from))?|beginning(?:\s+(?:on|from))?|from"
+    # the first occurrence named: "first one this friday", "o primeiro é nessa sexta"
+    r"|(?:the\s+)?first\s+(?:one|reminder)(?:\s+(?:is|will\s+be|on))?"
+    r"|(?:o|a)\s+primeir[oa](?:\s+(?:lembrete\s+)?(?:e|eh|sera|vai\s+ser|fica))?(?:\s+(?:n[oa]|em))?)\b"
 )
 
 
@@ -519,7 +525,7 @@ def _read_repeat(folded: str) -> Repeat | None:  # noqa: C901 - one branch per k
         _absorb_frequency(folded, parts, spans)
         bounded = _with_bounds(folded, Repeat(parts, tuple(spans), part, needs_day=needs_day))
         if kind == "next_n":
-            return replace(bounded, count=_number(groups["c"]))
+            return replace(bounded, count=_number(groups["c"]), upcoming=True)
         if kind == "daily" and re.search(r"vezes|twice", m.group(0)):
             return replace(bounded, twice=True)
         return bounded
@@ -568,7 +574,7 @@ def _also(
         return None
     if parts.get("FREQ") == "WEEKLY":
         m = re.search(
-            rf"\b(?:n[ao]s?|as|aos|on|every)\s+({_list(_PT_DAY_S)}|{_list(_EN_DAY + 's?')})",
+            rf"\b(?:n[ao]s?|as|aos|on|every)\s+({_list(_PT_DAY_S)}|{_list(_EN_DAY_S)})",
             folded,
         )
         if m is not None and (codes := _day_codes(m.group(1))):

@@ -43,7 +43,10 @@ RouteName = Literal["remind", "remind_or_note", "reminders", "unremind", "undo",
 
 # politeness before the request: "por favor", "oi", "vc pode", "could you"
 _FILLER = (
-    r"(?:(?:por\s+favor|please|pls|plz|pf|pfv|oi|ola|hey|ei|lembra|pode|podes|poderia|consegue"
+    r"(?:(?:por\s+favor|please|pls|plz|pf|pfv|oi+|ola+|hey|ei|hi+|hello+|lembra|pode|podes|poderia"
+    # a continuation's opening ("e me lembra", "ah, and remind me", "also remind me")
+    r"|e|and|also|ah|oh|ok|okay|entao|tb|tbm|tambem"
+    r"|consegue|bo[am]+\s+(?:dia+|tarde+|noite+)|good\s+(?:morning|afternoon|evening)"
     r"|(?:vc|voce|tu)(?=\s+(?:me|pode|podes|poderia|consegue)\b)|(?:can|could|would|will)\s+you)"
     r"[\s,!]+)*"
 )
@@ -71,19 +74,43 @@ _CANCEL = re.compile(
     r"|cancel|delete|remove)\s+(?:o\s+|a\s+|the\s+|my\s+|meu\s+)?(?:lembrete|reminder)\s*"
     r"(?:n(?:umero|o|º|°)?\.?\s*|#|number\s+)?(.*?)\s*[.!]*\s*$"
 )
+# what comes before «desfaz» / «refaz»: interjections; "não"/"no" only as a clause of its own
+# ("não desfaz" is no undo)
+_INTERJECTIONS = (
+    r"^\s*(?:(?:wait|ops|oops|whoops|opa|ah|oh|eita|hmm+|ugh|argh|pera|espera|ih|xi|vixe|vish"
+    r"|putz|aff|nossa|shoot|dang|nah|actually|na\s+verdade|na\s+vdd|pode|podes|poderia|consegue"
+    r"|can\s+you|could\s+you|please|pls|por\s+favor)[\s,!.]+"
+    # English "no" after an interjection is one too: "wait no undo that", "oh no undo it"
+    r"|(?:no|nao)\s*[,!.]+\s*|(?<=\w[\s,!.])no\s+(?=undo\b))*"
+)
+# what may follow the verb and still name only the last effect: pointing words, the effect
+# said as a noun ("a mudança", "the edit", "o que eu fiz"), "again"/"too", politeness
+_LAST_EFFECT = (
+    r"(?:\s+(?:isso|isto|esse|essa|este|esta|o|a|ai|ae|la|ultim[oa]|last|that|it|the|this|one"
+    r"|coisa|thing|pfv|pf|pls|please|por\s+favor|agora|now|ja|rapidinho|de\s+novo|again"
+    r"|mais\s+uma(?:\s+vez)?|one\s+more(?:\s+time)?|too|also|tb|tbm|tambem|mudanca|change"
+    r"|edicao|edit|alteracao|troca|aquilo|acao|action|step|passo|my|minha|meu|undo|desfeito"
+    r"|(?:como|do\s+jeito\s+que|ao\s+que|pro\s+que)\s+(?:tava|estava|era)(?:\s+antes)?"
+    r"|(?:o\s+|what\s+)?(?:q|que)?\s*(?:eu\s+|i\s+)?"
+    r"(?:acabei\s+de\s+fazer|fiz|desfiz|just\s+did|did|undid)))*"
+)
 # «desfaz» with what it names ("desfaz esse último", "undo the last one", "desfaz pfv")
 _UNDO_HEAD = (
-    # interjections before it; "não"/"no" only as a clause of its own ("não desfaz" is no undo)
-    r"^\s*(?:(?:wait|ops|oops|whoops|opa|ah|oh|eita|hmm+|ugh|argh|pera|espera|ih|xi|vixe|vish"
-    r"|putz|aff|nossa|shoot|dang|actually|na\s+verdade"
-    # English "no" after an interjection is one too: "wait no undo that", "oh no undo it"
-    r"|na\s+vdd)[\s,!.]+|(?:no|nao)\s*[,!.]+\s*|(?<=\w[\s,!.])no\s+(?=undo\b))*"
-    r"(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo"
-    r"|volta\s+atras)"
-    r"(?:\s+(?:isso|isto|esse|essa|este|esta|o|a|ai|ae|ultim[oa]|last|that|it|the|this|one"
-    r"|coisa|thing|pfv|pf|pls|please|por\s+favor|agora|now|ja|rapidinho|de\s+novo))*"
+    _INTERJECTIONS
+    + r"(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras|ctrl\s*[+-]?\s*z|reverse"
+    + r"|revert|take\s+(?:that|it)\s+back"
+    # "volta" back to how it was ("volta como tava", "não, volta, deixa como filme msm")
+    + r"|volta(?=\s*[,.!]+\s*deix[ae]\b|\s+(?:como|do\s+jeito\s+que|ao\s+que|pro\s+que)\s+"
+    + r"(?:tava|estava|era)\b)"
+    # a cancel of what the user just did is its undo ("cancela o que eu fiz")
+    + r"|(?:cancel[ae]?|volta)(?=\s+(?:o\s+|what\s+)?(?:q|que)?\s*(?:eu|i)\s+"
+    + r"(?:acabei\s+de\s+fazer|fiz|just\s+did|did)\s*[,.!]*\s*$))"
+    + _LAST_EFFECT
 )
 _UNDO = re.compile(_UNDO_HEAD + r"\s*[.!]*\s*$")
+_POLITE_QUESTION = re.compile(
+    r"^\s*(?:pode|podes|poderia|consegue|can\s+you|could\s+you)\b.*\?\s*$"
+)
 # «desfaz» and why: "desfaz pfv, minha irmã q vai levar", "undo that, wrong one"; a reason
 # asks nothing more, so anything that reads as another request or takes the undo back
 # ("desfaz, não, deixa") is the planner's
@@ -91,9 +118,9 @@ _UNDO_BECAUSE = re.compile(_UNDO_HEAD + r"\s*[,;:.!-]+\s*(?P<why>\S.*)$")
 _NOT_A_REASON = re.compile(
     r"\b(?:salv|anot|apag|lembr|remind|mud[ae]|troc|add|save|delet|remov|cancel|marc|mark|bot[ae]"
     r"|coloc|adicion|guard|edit|renome|renam|list|mostr|show|desfaz|undo|refaz|redo"
-    r"|deix[ae](?!\s+(?:como|do\s+jeito\s+que)\s+(?:tava|estava|era|antes))"
+    r"|deix[ae](?![^,.;]*\b(?:msm|mesmo|(?:como|do\s+jeito\s+que)\s+(?:tava|estava|era|antes)))"
     r"|esquec|never\s*mind|nao\s+(?:precisa|faz|espera)|don'?t\s+(?:undo|bother)|no\s+wait"
-    r"|keep\s+it|cancel)",
+    r"|keep|mantem|manter|mantenha|cancel)",
 )
 # «desfaz» naming what it undoes (issue 43): the last save ("desfaz o último que eu salvei",
 # "undo my last save") or what it was about ("desfaz o do Thor", "undo the passport one");
@@ -129,7 +156,7 @@ class UndoTarget:
 def undo_target(args: str) -> UndoTarget | None:
     """The target `route` kept in an undo's arguments, or None (the last effect, whatever it was)."""
     folded = fold_same_length(args).strip()
-    if not folded or folded in _UNDO_PLAIN_OBJECTS:
+    if not folded or re.fullmatch(_LAST_EFFECT, " " + folded):
         return None
     if _LAST_SAVE.match(folded):
         return UndoTarget(saves=True)
@@ -138,10 +165,6 @@ def undo_target(args: str) -> UndoTarget | None:
         return None
     words = (about.group("about") or about.group("one") or "").strip(" ,.!")
     return UndoTarget(about=words) if re.search(r"[^\W\d_]{2}", words) else None
-
-
-# what a plain «desfaz» names (the last effect): never a target of its own
-_UNDO_PLAIN_OBJECTS = frozenset({"isso", "isto", "that", "it", "this", "o ultimo", "the last one"})
 
 
 def _named_undo(folded: str) -> str | None:
@@ -161,15 +184,9 @@ def _named_undo(folded: str) -> str | None:
     return None
 
 
-_REDO = re.compile(
-    r"^\s*(?:/redo|/refazer|refaz(?:er)?|refaca|redo|redo\s+(?:that|it)|refaz(?:er)?\s+(?:isso|isto))"
-    r"\s*[.!]*\s*$"
-)
-_REDO_BECAUSE = re.compile(
-    r"^\s*(?:(?:ops|opa|ah|oh|eita|xi|pera|wait|actually|na\s+verdade|na\s+vdd)[\s,!.]+)*"
-    r"(?:/redo|/refazer|refaz(?:er)?|refaca|redo)(?:\s+(?:isso|isto|that|it|pfv|pf|pls|please"
-    r"|por\s+favor))*\s*[,;:.!-]+\s*(?P<why>\S.*)$"
-)
+_REDO_HEAD = _INTERJECTIONS + r"(?:/redo|/refazer|refaz(?:er)?|refaca|redo)" + _LAST_EFFECT
+_REDO = re.compile(_REDO_HEAD + r"\s*[.!]*\s*$")
+_REDO_BECAUSE = re.compile(_REDO_HEAD + r"\s*[,;:.!-]+\s*(?P<why>\S.*)$")
 # what the user did, said as why ("apaguei sem querer", "deleted it by mistake"): no request
 _DID: Final = re.compile(
     # what was done, not asked: "apaguei", "deleted it", "nem queria ter salvo", "should've saved"
@@ -177,7 +194,7 @@ _DID: Final = re.compile(
 )
 
 
-def _is_reason(why: str) -> bool:
+def only_says_why(why: str) -> bool:
     """Whether the words after an undo or a redo only say why (no request, no question)."""
     return "?" not in why and not _NOT_A_REASON.search(_DID.sub(" ", why))
 
@@ -186,7 +203,8 @@ _PT_GLUE = r"(?:de|do|da|que|pra|para|pro|sobre|e)\b"
 _EN_GLUE = r"(?:to|about|that|of|for|and)\b"
 # "de", "pra mim:", "to", "that": glue words of one language ("to do the exam" keeps "do")
 _LEADING_GLUE = re.compile(
-    r"^(?:[\s,:;.-]|(?:pra|para|pro)\s+mim\b|for\s+me\b|lembrar\b|remember\b)*"
+    r"^(?:[\s,:;.-]|(?:pra|para|pro)\s+mim\b|for\s+me\b|lembrar\b|remember\b"
+    r"|(?:tamb[eé]m|tbm|tb|also|too)\b)*"
     rf"(?:{_PT_GLUE}(?:\s+{_PT_GLUE})*|{_EN_GLUE}(?:\s+{_EN_GLUE})*)?[\s,:;.-]*",
     re.I,
 )
@@ -231,15 +249,17 @@ def route(text: str) -> tuple[RouteName, str] | None:
     folded = fold_same_length(text)
     if (target := _named_undo(folded)) is not None:
         return ("undo", target)
-    if _UNDO.match(folded) or (
-        (why := _UNDO_BECAUSE.match(folded)) is not None and _is_reason(why.group("why"))
+    # "pode desfazer?", "can you undo that?": a request said as a question
+    said = folded.rstrip(" ?") if _POLITE_QUESTION.match(folded) else folded
+    if _UNDO.match(said) or (
+        (why := _UNDO_BECAUSE.match(said)) is not None and only_says_why(why.group("why"))
     ):
         return ("undo", "")
-    last = re.split(r"[,.;!]+", folded.rstrip(" .!"))
+    last = re.split(r"[,.;!]+", said.rstrip(" .!"))
     if len(last) > 1 and _UNDO.match(last[-1]) and not ANOTHER_REQUEST.search(" ".join(last[:-1])):
         return ("undo", "")  # "eita não era pra apagar não, desfaz": why, then the undo
-    if _REDO.match(folded) or (
-        (why := _REDO_BECAUSE.match(folded)) is not None and _is_reason(why.group("why"))
+    if _REDO.match(said) or (
+        (why := _REDO_BECAUSE.match(said)) is not None and only_says_why(why.group("why"))
     ):
         return ("redo", "")  # "refaz pfv, era pra ficar sim"
     if _LIST.match(folded):
@@ -261,6 +281,8 @@ def route(text: str) -> tuple[RouteName, str] | None:
             return ("remind", text)
         if _UNTIMED.match(folded) and "?" not in folded:
             return ("remind", text)  # "me lembra de pagar o IPVA": asks when, saves nothing
+        if _about_an_hour(text, toks, span, _REFERENCE) is not None:
+            return ("remind", text)  # "me lembra umas 3 de X": asks which 3
     return None
 
 
@@ -308,7 +330,7 @@ _NOT_ACTIVITY_START = frozenset({
 })  # fmt: skip
 _CHATTER = frozenset({
     "instead", "actually", "verdade", "melhor", "entao", "ok", "okay", "sim", "nao", "yes", "no",
-    "please", "pf", "pfv", "obrigado", "obrigada", "thanks", "thank", "you", "hmm", "ah", "oi",
+    "please", "pf", "pfv", "pls", "plz", "thx", "obrigado", "obrigada", "thanks", "thank", "you", "hmm", "ah", "oi",
     "hey", "isso", "that", "this", "then", "mesmo", "tb", "tambem", "too", "also", "ne", "right",
     "vlw", "valeu", "blz", "beleza", "show", "cool", "nice", "great", "kkk", "kkkk", "haha",
 })  # fmt: skip
@@ -321,6 +343,8 @@ _STATES = frozenset({"é", "eh", "is", "are", "was", "were", "será", "sera", "f
 # a verb of something done: PT first-person or third-person past ("acordei", "parou"), EN past
 # (PT anywhere: "Dark ep 3 parei em 20min"; EN first: "pick up the repaired laptop" is a task;
 # as written: "vôlei" is a noun)
+# a word after these is a noun ("jogo de vôlei"), never a verb in the past
+_OF: Final = frozenset({"de", "do", "da", "dos", "das", "o", "a", "os", "as", "of", "the"})
 _DONE = re.compile(r"[a-z]{3,}(?:ei|ou)", re.I)
 _DONE_FIRST = re.compile(r"[a-z]{3,}(?:ei|ou)|[a-z]{4,}ed", re.I)
 _RATING = re.compile(r"(?:10|[0-9])(?:[.,]5)?\s*/\s*10")
@@ -372,6 +396,8 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     ]
     if not any(all_toks[i].text.isalpha() and all_toks[i].text not in _CHATTER for i in words):
         return None  # "no, at 10 instead", "ok amanhã então": nothing to remember
+    while all_toks[words[-1]].text in _CHATTER:  # "..., pls", "... vlw": said after the task
+        words.pop()
     first, last = words[0], words[-1]
     if any(timed[first : last + 1]):  # "meeting at 5pm with Sam": the time inside the activity
         return None
@@ -380,12 +406,13 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     if all_toks[first].text in _NOT_ACTIVITY_START or all_toks[lead].text in _NOT_ACTIVITY_START:
         return None
     beside = (text_at(all_toks, first - 1), text_at(all_toks, last + 1))
-    untimed = [t for i, t in enumerate(all_toks) if not timed[i]]
     if (
         any(text[t.start : t.end].lower() in _COPULAS for t in all_toks if t.text in beside)
         or any(
-            text[t.start : t.end].lower() in _STATES or _DONE.fullmatch(text[t.start : t.end])
-            for t in untimed
+            text[t.start : t.end].lower() in _STATES
+            or (_DONE.fullmatch(text[t.start : t.end]) and text_at(all_toks, i - 1) not in _OF)
+            for i, t in enumerate(all_toks)
+            if not timed[i]
         )
         or _DONE_FIRST.fullmatch(text[all_toks[lead].start : all_toks[lead].end])
     ):
@@ -474,12 +501,16 @@ def _only_time_before(before: str) -> bool:
         return False  # "isso me lembra que ...": what reminds is the subject, not a request
     when = read_when(toks, trigger=_AT_START)
     repeat, vague, same = read_repeat(before), vague_repeat(before), SAME_TIME.search(before)
+    bounds = tuple(b for b in (repeat.start, repeat.until) if b is not None) if repeat else ()
     spans = (
         (when.spans if when is not None else ())
         + (repeat.spans if repeat else ())
+        + bounds  # "every day at 5pm starting feb 1 remind me": the start's day is read next
         + ((vague,) if vague else ())
         + ((same.span(),) if same else ())  # "amanhã nesse mesmo horário me lembra de X"
     )
+    if bounds and (day := read_when(tokenize(_mask(before, list(spans))))) is not None:
+        spans += day.spans  # the day a start or an end names
     left = " ".join(
         t.text
         for t in toks
@@ -538,7 +569,7 @@ def parse(
     trigger = _token_range(toks, span) if span else _AT_START
     when = read_when(toks, trigger=trigger, month_first=month_first)
     if when is None:
-        return None
+        return _about_an_hour(text, toks, span, now)
     same = SAME_TIME.search(folded)
     if same is not None and when.clock is None and when.part is None and when.day is not None:
         # "amanhã nesse mesmo horário", "same time tomorrow": the day at now's clock
@@ -586,6 +617,42 @@ def parse(
         options = partial_options(placed, when, [t.text for t in unread], now)
         return AskWhen(what, options, "partial")
     return SetReminder(what, placed.at, placed.default_time, placed.zone)
+
+
+# "umas 3", "like 4": about an hour with nothing else of time; the number says no half of the
+# day, and "umas" may count things ("umas 3 camisas"): asked, never set
+_ABOUT_HOUR = re.compile(r"^(?:umas|uns|like|about|around)\s+(?:(?:as|a|at)\s+)?(\d{1,2})$")
+_AFTER_ABOUT = frozenset({"", "de", "da", "do", "pra", "para", "to", "e", "and", ",", ".", "!"})
+
+
+def _about_an_hour(
+    text: str, toks: tuple[Tok, ...], span: tuple[int, int] | None, now: datetime
+) -> AskWhen | None:
+    """A reminder at about an hour of no day ("me lembra umas 3 de X"): which one, asked."""
+    for i in range(len(toks) - 1):
+        for size in (2, 3):
+            words = " ".join(t.text for t in toks[i : i + size])
+            found = _ABOUT_HOUR.match(words)
+            if found is None or text_at(toks, i + size) not in _AFTER_ABOUT:
+                continue
+            hour = int(found.group(1))
+            if not 1 <= hour <= 12:
+                return None
+            base = now.replace(minute=0, second=0, microsecond=0)
+            hours = (hour % 12 + 12, hour % 12) if hour <= 11 else (12, 0)
+            options = sorted(
+                o
+                for o in (
+                    *(base.replace(hour=h) for h in hours),
+                    *(base.replace(hour=h) + timedelta(days=1) for h in hours),
+                )
+                if o.timestamp() > now.timestamp()
+            )[:2]
+            spans = ((toks[i].start, toks[i + size - 1].end),)
+            return AskWhen(
+                _what(text, ((span,) if span else ()) + spans), tuple(options), "partial"
+            )
+    return None
 
 
 _BY = r"(?:ate|by|antes\s+d[eoa]s?|before|no\s+maximo)"
@@ -716,6 +783,27 @@ def partial_options(
     return tuple(future[:3])
 
 
+_ALSO_END = re.compile(r"(?:[\s,]+(?:tb|tbm|tambem|too|also|as\s+well))+\s*$")
+
+
+def same_time_task(text: str) -> str | None:
+    """The task of a reminder asked for at the same time as another one, with no other time
+    word ("de comprar as velas tb, mesmo horário", "to buy candles too, same time"), or None."""
+    folded = fold_same_length(text)
+    same = SAME_TIME.search(folded)
+    if same is None or read_ask(text) is not None:
+        return None  # "e a do inglês vai pra sexta, mesmo horário": a move
+    span = find_trigger(folded)
+    if span is None and not re.match(r"\s*(?:de|do|da|pra|para|to|about|of)\b", folded):
+        return None  # a task goes on from "me lembra" / "remind me" with its glue word
+    cut = [same.span(), *([span] if span else [])]
+    if read_when(tokenize(_mask(folded, cut)), trigger=_AT_START) is not None:
+        return None  # another time beside it ("sexta, mesmo horário"): read as a time
+    what = _what(text, tuple(cut))
+    also = _ALSO_END.search(fold_same_length(what))
+    return (what[: also.start()] if also else what).strip() or None
+
+
 def untimed(text: str, now: datetime) -> AskWhen:
     """A reminder that names no time ("/remind pagar a conta"): ask when, with choices."""
     span = find_trigger(fold_same_length(text))
@@ -740,12 +828,14 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
 # "around", "first thing"): left alone once the time is cut, they are no part of the task
 _ORPHAN = frozenset({
     "starting", "beginning", "comecando", "partir", "primeira", "primeiro", "first", "thing",
+    "sometime", "anytime", "algum", "alguma", "momento",
     "around", "sempre", "todo", "toda", "todos", "todas", "tds", "every", "each", "cada", "last",
     "daqui", "like", "ish", "umas", "uns", "volta", "semana", "semanas", "mes", "meses", "dias",
     "days", "weeks", "finais", "final", "fim", "ultimo", "ultima", "proximo", "proxima", "ate",
 })  # fmt: skip
 _ORPHAN_GLUE = frozenset({"a", "de", "do", "da", "dos", "das", "o", "os", "as", "nos", "nas",
-                          "no", "na", "of", "the", "por", "at", "from", "in", "on", "pelas"})  # fmt: skip
+                          "no", "na", "of", "the", "por", "at", "from", "in", "on", "pelas",
+                          "em"})  # fmt: skip
 
 
 def _orphans(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
