@@ -18,6 +18,7 @@ is small talk; a message naming anything to save, find or delete never is.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -175,7 +176,7 @@ def smalltalk_kind(text: str) -> SmallTalkKind | None:
 def _shows(words: list[str]) -> bool:
     """Whether "show" asks to be shown something ("show me", "show all"), where a Brazilian
     "show, vlw" / "show de bola" is praise."""
-    return any(w == "show" and nxt in _SHOWN for w, nxt in zip(words, [*words[1:], ""]))
+    return any(w == "show" and nxt in _SHOWN for w, nxt in pairwise([*words, ""]))
 
 
 _SHOWN: Final = _words("me us my all everything the what")
