@@ -18,9 +18,9 @@ is small talk; a message naming anything to save, find or delete never is.
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 import unicodedata
 from collections.abc import Mapping
+from itertools import pairwise
 from types import MappingProxyType
 from typing import Final, Literal
 
