@@ -87,7 +87,7 @@ from agent.understanding.questions import read_question
 from agent.understanding.references import read_reference
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
-from agent.understanding.vocabulary import save_typos_fixed
+from agent.understanding.vocabulary import plain_save_head
 from storage import roundtrips
 from storage.documents import ITEM_TYPES, UserDoc
 from storage.messages import NewMessage
@@ -287,7 +287,9 @@ class Runtime:
                 turn.waiting_delete = current
         if turn.incoming.kind == "choice":
             return finish(turn, text("stale_button", turn.language), kind="deterministic")
-        said = save_typos_fixed(without_chatter(turn.incoming.text or ""))  # "sav the seris X"
+        said = plain_save_head(
+            without_chatter(turn.incoming.text or "")
+        )  # "mas slava tb a série X"
         if said != (turn.incoming.text or ""):  # "salva X e Y pfv": the readers get "salva X e Y"
             turn.incoming = dataclasses.replace(turn.incoming, text=said)
             turn.intent = None

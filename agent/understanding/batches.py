@@ -131,7 +131,7 @@ _ASKS_SAVE: Final = re.compile(rf"^\s*{_POLITE}{SAVE_VERB_RE}\b", _F)
 _PURPOSE: Final = (
     r"(?:(?:que\s+)?(?:eu\s+)?(?:quero|queria|vou|i\s+want\s+to|i\s+wanna|want\s+to|wanna|"
     r"i\s+m\s+gonna|gonna)\s+|(?:pra|para|p/)\s+(?:(?:eu|mim|a\s+gente|gente|n[oó]s)\s+)?)"
-    r"(?:ver|assistir|maratonar|rever|ler|olhar)(?:\s+(?:depois|mais\s+tarde|hoje|hj|amanh[ãa]|"
+    r"(?:ver|assistir|maratonar|rever|ler|olhar)(?:\s+(?:depois|dps|mais\s+tarde|hoje|hj|amanh[ãa]|"
     r"logo|no\s+fds|no\s+fim\s+de\s+semana|de\s+noite|[àa]\s+noite|com\s+calma|um\s+dia))?|"
     r"to\s+(?:watch|see|binge|read)(?:\s+(?:later|tonight|soon|sometime|this\s+weekend|"
     r"someday))?|for\s+later|for\s+the\s+weekend|for\s+tonight"
