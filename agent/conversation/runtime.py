@@ -367,14 +367,17 @@ class Runtime:
         if carried is not None:
             return carried
         question = read_question(message)
+        several = tuple(intent.entities.get("types", ()))  # "q filmes e séries eu tenho?"
         if question is not None and question.kind in ("count", "when") and not question.subject:
             args = answering.list_request(question)
             if args.type is None and intent.entities.get("type") in ITEM_TYPES:
                 args = args.model_copy(update={"type": intent.entities["type"]})
-            return await listing.list_reply(self.deps, turn, args)
+            only = question.types or several
+            return await listing.list_reply(self.deps, turn, args, only=only)
         wanted = intent.entities.get("type")
         args = ListItemsArgs(type=wanted if wanted in ITEM_TYPES else None)
-        return await listing.list_reply(self.deps, turn, args, page=listing.page_number(message))
+        page = listing.page_number(message)
+        return await listing.list_reply(self.deps, turn, args, page=page, only=several)
 
     async def _in_code(self, turn: Turn, llm_intent: str) -> Reply | None:
         """What code answers before any planner (issue 26): a reference to the shelf ("apaga o

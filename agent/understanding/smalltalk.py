@@ -282,8 +282,9 @@ def last_saved_question(text: str) -> ItemType | Literal["all"] | None:
     return types.pop() if types else "all"
 
 
-def saved_question_type(text: str) -> ItemType | Literal["all"] | None:
-    """The item type a clear question about saved things asks for ("all" for every type)."""
+def saved_question_types(text: str) -> tuple[ItemType, ...] | None:
+    """The item types a clear question about saved things asks for, in the order said (none
+    for every type; "q filmes e séries eu tenho?" asks for two)."""
     words = expand_chat(" ".join(words_of(text))).split()  # "qtas series vc tem?"
     question = "?" in text or (bool(words) and words[0] in QUESTION_WORDS)
     if not question or not words or len(words) > MAX_WORDS or _URL.search(text):
@@ -292,16 +293,19 @@ def saved_question_type(text: str) -> ItemType | Literal["all"] | None:
         return None  # "vc salva filmes?" asks what Lembra does; "o último" asks for one
     if HOLD_VERBS.isdisjoint(words) and LIST_NOUNS.isdisjoint(words):
         return None
-    types = {TYPE_NOUNS[w] for w in words if w in TYPE_NOUNS}
-    if len(types) > 1:
+    types = tuple(dict.fromkeys(TYPE_NOUNS[w] for w in words if w in TYPE_NOUNS))
+    joined = len(types) > 1 and not _AND.isdisjoint(words)
+    if len(types) > 1 and not joined:
         return None
     others = [w for w in words if w not in TYPE_NOUNS and w not in HOLD_VERBS]
-    if not all(w in SAVED_FILLERS for w in others):
+    if not all(w in SAVED_FILLERS or (joined and w in _AND) for w in others):
         return None  # "qual filme do Nolan eu salvei?" names a title: a search
-    if not types:
-        # "o que eu tenho salvo?": only with a word asking what, never "tenho?"
-        return "all" if {"que", "what", "quais", "qual"} & set(others) else None
-    return types.pop()
+    if not types and not {"que", "what", "quais", "qual"} & set(others):
+        return None  # "o que eu tenho salvo?": only with a word asking what, never "tenho?"
+    return types
+
+
+_AND: Final = _words("e and")
 
 
 def asks_about_link(text: str) -> bool:

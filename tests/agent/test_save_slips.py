@@ -82,3 +82,12 @@ async def test_a_save_said_among_fillers_and_slips_saves_what_it_names(db: Datab
             ("tv_show", "Fargo"),
             ("tv_show", "Mindhunter"),
         ]
+
+
+async def test_a_type_word_and_a_title_alone_save_it_without_tmdb(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url="https://api.themoviedb.org/3") as lembra:
+        await lembra.say("série Mare of Easttown")
+        await lembra.say("filme do Nolan")  # a description, no title: nothing saved
+        await lembra.say("movie night tomorrow")
+        saved = sorted((i.type, i.title) for i in await lembra.items())
+        assert saved == [("tv_show", "Mare of Easttown")]
