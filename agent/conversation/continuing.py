@@ -17,7 +17,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from agent.conversation import deleting, listing, outcomes, pointing, reminding, watching
+from agent.conversation import (
+    deleting,
+    listing,
+    outcomes,
+    pointing,
+    reminding,
+    retyping,
+    watching,
+)
 from agent.conversation import shelf as shelves
 from agent.conversation.replies import item_label
 from agent.conversation.turn import Turn
@@ -115,6 +123,8 @@ async def act(
             reply = await _mark_line(
                 deps, turn, cont, "seen" if last.action == "mark_seen" else "unseen"
             )
+        case "retype":  # "e o outro tb" after "o Dark é uma série"
+            reply = await _retype_line(deps, turn, cont, last.type)
         case "where":  # "and The Office?" after where-to-watch (issue 44)
             reply = await _where(deps, turn, cont)
         case "state_left" | "state_done":  # "e as séries?" after "o que falta ver?"
@@ -279,22 +289,37 @@ async def _where(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:
 
 async def _mark_line(deps: Deps, turn: Turn, cont: Continuation, to: MarkTo) -> Reply | None:
     """ "e o próximo tb", "e o outro também" after a mark: that line marked too."""
+    found = _line(turn, cont)
+    return await watching.mark_entry(deps, turn, found, to) if found is not None else None
+
+
+async def _retype_line(deps: Deps, turn: Turn, cont: Continuation, kind: str) -> Reply | None:
+    """ "e o outro tb", "the last one too" after a type correction: that line retyped too."""
+    found = _line(turn, cont)
+    item = await deps.db.items.get(turn.user_id, found.item_id) if found is not None else None
+    retype = retyping.kind_of(kind)
+    if item is None or retype is None:
+        return None
+    return await retyping.retype_item(deps, turn, item, retype)
+
+
+def _line(turn: Turn, cont: Continuation) -> shelves.Entry | None:
+    """The line of the list just shown a continuation points at: the next after the one
+    talked about, the one other line, or a line it numbers ("o 2", "the last one"); None
+    when it points at none for sure."""
     current = shelves.shown(turn)
     if current is None or cont.period or "?" in (turn.incoming.text or ""):
         return None
     focus = current.focus
-    found: shelves.Entry | None = None
     if cont.next and focus is not None and focus.number:
-        found = current.at(focus.number + 1)
-    elif cont.other:
+        return current.at(focus.number + 1)
+    if cont.other:
         others = [e for e in current.entries if focus is None or e.item_id != focus.item_id]
-        found = others[0] if len(others) == 1 else None
-    elif (ref := read_reference(cont.rest)) is not None:
+        return others[0] if len(others) == 1 else None
+    if (ref := read_reference(cont.rest)) is not None:
         located = pointing.locate(current, ref.target)
-        found = None if isinstance(located, pointing.Miss) else located
-    if found is None:
-        return None
-    return await watching.mark_entry(deps, turn, found, to)
+        return None if isinstance(located, pointing.Miss) else located
+    return None
 
 
 async def _show(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:

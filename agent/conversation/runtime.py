@@ -316,8 +316,10 @@ class Runtime:
     async def _route(self, turn: Turn, intent: Intent) -> Reply:
         lang = turn.language
         action = intent.action
-        if action == "llm" and (kind := retyping.asked_type(turn)) is not None:
-            return await retyping.retype(self.deps, turn, kind)  # "é uma série", in code
+        if action == "llm" and (asked := retyping.asked_type(turn)) is not None:
+            retyped = await retyping.retype(self.deps, turn, asked)  # "é uma série", in code
+            if retyped is not None:
+                return retyped
         if action == "llm" or (action == "select" and not self._bare_choice_number(turn)):
             # "1984" may well be a film: a select with nothing pending is the planner's.
             llm_intent = str(intent.entities.get("intent", "other")) if action == "llm" else "other"
