@@ -202,8 +202,12 @@ def test_a_note_and_a_link_asked_with_too_are_two_pieces() -> None:
     assert batch is not None
     assert batch.types == ("note", "link")
     assert batch.pieces == ("levar o RG na consulta", "https://example.org/rg")
-    # words of its own beside the address are the planner's to read
-    assert read_batch("anota X e salva esse link sobre receitas https://example.org/r") is None
+    # what the link is about, said after its kind, is its description; more is the planner's
+    about = read_batch("anota X e salva esse link sobre receitas https://example.org/r")
+    assert about is not None
+    assert about.pieces == ("X", "https://example.org/r")
+    assert about.about == ("", "receitas")
+    assert read_batch("anota X e salva esse link, vou ler amanhã https://example.org/r") is None
 
 
 def test_one_typed_piece_a_line_is_one_item_each() -> None:
