@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Final
 
 from agent.conversation import (
     deleting,
@@ -26,11 +27,13 @@ from agent.conversation import (
     retyping,
     watching,
 )
+from agent.conversation import pending as pendings
 from agent.conversation import shelf as shelves
-from agent.conversation.replies import item_label
+from agent.conversation.replies import finish, item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.planning.step import StepResult
+from agent.texts import text
 from agent.tools.base import Failed, Saved, Tool, ToolArgs, ToolContext
 from agent.tools.listing import ListItemsArgs
 from agent.tools.marking import MarkTo
@@ -190,16 +193,26 @@ async def _delete(
     if "?" in (turn.incoming.text or ""):
         return None  # a question is no request to delete
     current = shelves.shown(turn)
+    if (several := await _lines(deps, turn, cont.rest)) is not None:
+        # "o segundo e o outro tb", "the first and the third too": one question for them all
+        *also, last = several
+        options = [pendings.ItemOption(item_id=e.item_id, label=e.label) for e in also]
+        return await deleting.delete_preview(
+            deps, turn, last.item_id, last.label, item_type=last.type, also=options
+        )
     if cont.other:
         if current is None:
             return None
         gone = current.focus.item_id if current.focus is not None else ""
         others = [e for e in current.entries if e.item_id != gone]
-        if len(others) == 1 and await deps.db.items.get(turn.user_id, others[0].item_id):
-            one = others[0]
+        alive = [e for e in others if await deps.db.items.get(turn.user_id, e.item_id)]
+        if len(alive) == 1:
+            one = alive[0]
             return await deleting.delete_preview(
                 deps, turn, one.item_id, one.label, item_type=one.type
             )
+        if len(alive) > 1 and _OTHER_ONE.match(cont.folded):
+            return _which(turn, alive)  # "e o outro tb" among several: asked, never guessed
         if others or current.focus is None:
             return None
         similar = await _similar(deps, turn, current.focus, cont.folded)
@@ -224,6 +237,61 @@ async def _delete(
     outcome = await tool.run(ToolContext(deps, turn, wants_save=False), args)
     result = StepResult("tool", outcome=outcome, tool="delete_item")
     return await outcomes.after_tool(deps, turn, result, wants_save=False)
+
+
+def _which(turn: Turn, entries: list[shelves.Entry]) -> Reply:
+    """Which of `entries` a continuation means, asked with their numbers."""
+    turn.facts.apply_rule("shelf_reference_unresolved")
+    lines = [f"{e.number}. {e.label}" for e in sorted(entries, key=lambda e: e.number)]
+    return finish(
+        turn, "\n".join([text("shelf_which", turn.language), *lines]), kind="deterministic"
+    )
+
+
+_JOINED: Final = re.compile(r"\s*,\s*|\s+(?:e|and|&)\s+")
+
+
+async def _lines(deps: Deps, turn: Turn, rest: str) -> list[shelves.Entry] | None:
+    """The lines of the list just shown that a rest of several references names ("o segundo
+    e o outro", "the first and the third"), each still saved; None unless every part names
+    one line for sure ("o outro": the one line left besides the others named and the one
+    talked about)."""
+    parts = [p for p in _JOINED.split(rest.strip()) if p.strip()]
+    current = shelves.shown(turn)
+    if len(parts) < 2 or current is None:
+        return None
+    named: list[shelves.Entry] = []
+    others = 0
+    for part in parts:
+        if _OTHER_ONE.match(fold(part)):
+            others += 1
+            continue
+        ref = read_reference(part)
+        if ref is None or ref.target.kind not in ("ordinal", "number"):
+            return None
+        found = pointing.locate(current, ref.target)
+        if isinstance(found, pointing.Miss):
+            return None
+        named.append(found)
+    if others:
+        gone = {e.item_id for e in named} | (
+            {current.focus.item_id} if current.focus is not None else set()
+        )
+        left = [e for e in current.entries if e.item_id not in gone]
+        left = [e for e in left if await deps.db.items.get(turn.user_id, e.item_id)]
+        if others != 1 or len(left) != 1:
+            return None
+        named += left
+    ids = [e.item_id for e in named]
+    if len(set(ids)) != len(ids):
+        return None
+    for e in named:
+        if await deps.db.items.get(turn.user_id, e.item_id) is None:
+            return None
+    return named
+
+
+_OTHER_ONE: Final = re.compile(r"^(?:(?:o|a|the)\s+)?(?:outro|outra|other)(?:\s+one)?$")
 
 
 _PLAIN = frozenset(
