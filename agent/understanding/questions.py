@@ -181,7 +181,10 @@ _WHO: Final = re.compile(
 _WHAT_YEAR: Final = re.compile(
     rf"^{_LEAD}(?:(?:em\s+)?(?:qual|que)|(?:in\s+)?(?:what|which))\s+(?:ano|year)\s+(?P<subject>.+?){_TAIL_Q}$"
 )
-_COUNT: Final = re.compile(r"^(?:e\s+|and\s+)?(?:quantos|quantas|how many|how much)\b(?P<rest>.*)$")
+_COUNT: Final = re.compile(
+    r"^(?:e\s+|and\s+|tambem\s+)?(?:(?:voce|vc|tu|eu)\s+)?(?:(?:tem|tenho|sabe)\s+)?"
+    r"(?:quantos|quantas|how many|how much)\b(?P<rest>.*)$"
+)
 _RECALL: Final = re.compile(
     r"^(?:e\s+|and\s+|so\s+|entao\s+)?(?:o que era|qual era|o que e|qual e|what was it|what was that|"
     r"what is it|which was it|which one was it|qual era ele|o que era isso|qual foi)"

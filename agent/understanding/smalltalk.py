@@ -226,7 +226,7 @@ SAVED_FILLERS: Final = _words(
     tudo lista mesmo entao hein what which how many do did i you my the so far already have
     has there here all of any is are were was list me show por favor please que ultimo
     ultimos ultima ultimas last recent recentes mostra quero ver see algum alguma alguns
-    algumas nenhum nenhuma on in s whats"""
+    algumas nenhum nenhuma on in s whats tambem also too coisas coisa itens items things stuff"""
 )
 # "tem alguma série na minha lista?" holds through the list, without a verb of saving
 LIST_NOUNS: Final = _words("lista list")

@@ -175,3 +175,14 @@ async def test_a_question_naming_two_types_answers_each_of_them(lembra: Lembra) 
     ]
     assert none.text == "You have 1 item: 1 note, 0 shows."
     assert lembra.model_calls == 0
+
+
+async def test_a_count_asked_after_who_has_it_and_an_also_are_still_the_list(
+    lembra: Lembra,
+) -> None:
+    counted = await lembra.say("vc sabe qtas coisas eu salvei?")
+    also = await lembra.say("tb tenho vídeo?")
+
+    assert counted.text == "Você tem 5 itens: 1 nota, 1 filme, 1 vídeo, 2 links."
+    assert also.text.splitlines()[0] == "Vídeos (1):"
+    assert lembra.model_calls == 0
