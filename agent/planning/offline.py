@@ -74,16 +74,9 @@ _ARTICLE = re.compile(
 _NOTE_NOUN = re.compile(r"(?:(?:a|uma|the|an)\s+)?(?:nota|note)\b[\s:,-]*", _FLAGS)
 _MOVIE = re.compile(r"\b(?:filme|movie|film)\b[\s:,-]*", _FLAGS)
 _TV = re.compile(r"\b(?:s[ée]rie|series|tv\s+show|show|programa)\b[\s:,-]*", _FLAGS)
-# what may stand between the save verb and "filme"/"série": articles, and "também" ("coloca
-# tmb a série X", "add also the show X")
-_LEADING_WORDS = frozenset(
-    {"", "o", "a", "um", "uma", "the", "an", "esse", "este", "this"}
-    | {
-        f"{also} {article}".strip()
-        for also in ("tb", "tbm", "tmb", "tambem", "também", "also", "too")
-        for article in ("", "o", "a", "um", "uma", "the", "an")
-    }
-)
+# what may stand between the save verb and "filme"/"série": an article ("também" and the
+# like were cut before: vocabulary.plain_save_head)
+_LEADING_WORDS = frozenset({"", "o", "a", "um", "uma", "the", "an", "esse", "este", "this"})
 _YEAR = re.compile(
     r"[\s(,-]*(?:\b(?:de|do|da|from|of|in)\s+)?\(?\b(1[89]\d\d|20\d\d|2100)\b\)?\s*$",
     _FLAGS,

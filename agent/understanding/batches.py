@@ -105,11 +105,10 @@ _PLURAL: Final = (
     r"tr[eê]s|two|three|meus|minhas|my|uns|umas|alguns|algumas|some|a\s+few|few|mais|more)\s+)*"
     r"(?P<noun>filmes|movies|films|s[ée]ries|seriados|tv\s+shows|shows|series)\b"
 )
-# politeness between the noun and the colon opening the list: "add these movies pls: A, B"
-# (only before a colon: a title may open with "too" or "aí")
+# where the list is, between the noun and the colon opening it: "add these movies here: A, B"
+# (politeness there is cut before any reader: vocabulary.plain_save_head)
 _NOUN_FILL: Final = (
-    r"(?:(?:\s+(?:pls|plz|please|pfv|por\s+favor|pra\s+mim|para\s+mim|for\s+me|a[ií]|ae|aqui|"
-    r"here|tb|tbm|tamb[ée]m|too|also))*\s*[:-]|(?:\s+(?:tamb[ée]m|too|also))?\s*,?)"
+    r"(?:(?:\s+(?:aqui|here|a[ií]|ae))*\s*[:-]|(?:\s+(?:tamb[ée]m|too|also))?\s*,?)"
 )
 _TITLES: Final = re.compile(
     rf"^\s*{_POLITE}{SAVE_VERB_RE}\s+{_FILL}{_PLURAL}{_NOUN_FILL}\s*(?P<body>\S.*)$",
