@@ -107,9 +107,7 @@ _PLURAL: Final = (
 )
 # where the list is, between the noun and the colon opening it: "add these movies here: A, B"
 # (politeness there is cut before any reader: vocabulary.plain_save_head)
-_NOUN_FILL: Final = (
-    r"(?:(?:\s+(?:aqui|here|a[ií]|ae))*\s*[:-]|(?:\s+(?:tamb[ée]m|too|also))?\s*,?)"
-)
+_NOUN_FILL: Final = r"(?:(?:\s+(?:aqui|here|a[ií]|ae))*\s*[:-]|(?:\s+(?:tamb[ée]m|too|also))?\s*,?)"
 _TITLES: Final = re.compile(
     rf"^\s*{_POLITE}{SAVE_VERB_RE}\s+{_FILL}{_PLURAL}{_NOUN_FILL}\s*(?P<body>\S.*)$",
     _F | re.DOTALL,
