@@ -45,7 +45,7 @@ async def answer(
             return await _recall(deps, turn)
         case "count" | "when" if not question.subject:
             turn.facts.apply_rule("question_in_code")
-            return await listing.list_reply(deps, turn, list_request(question))
+            return await listing.list_reply(deps, turn, list_request(question), only=question.types)
         case "count":
             turn.facts.apply_rule("question_in_code")
             return await _count_about(deps, turn, tools, question)

@@ -77,8 +77,9 @@ async def _store(ctx: ToolContext, batch: Batch, titles: list[_Title]) -> Reply:
         left_out = max(0, len(titles) - MAX_BATCH)
     else:
         types = batch.types or tuple(_piece_type(batch, piece) for piece in batch.pieces)
-        for piece, typed in list(zip(batch.pieces, types, strict=True))[:MAX_BATCH]:
-            made = make_entry(typed, piece)
+        abouts = batch.about or ("",) * len(batch.pieces)
+        for piece, typed, about in list(zip(batch.pieces, types, abouts, strict=True))[:MAX_BATCH]:
+            made = make_entry(typed, piece, about=about)
             entries.append((piece, made) if isinstance(made, Failed) else made)
         left_out = max(0, len(batch.pieces) - MAX_BATCH)
     many = await save_entries(ctx, entries, left_out=left_out)

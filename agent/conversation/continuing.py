@@ -16,14 +16,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Final
 
-from agent.conversation import deleting, listing, outcomes, pointing, reminding, watching
+from agent.conversation import (
+    deleting,
+    listing,
+    outcomes,
+    pointing,
+    reminding,
+    retyping,
+    watching,
+)
+from agent.conversation import pending as pendings
 from agent.conversation import shelf as shelves
 from agent.conversation.batching import save_if_settled
-from agent.conversation.replies import item_label
+from agent.conversation.replies import finish, item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.planning.step import StepResult
+from agent.texts import text
 from agent.tools.base import Failed, Saved, Tool, ToolArgs, ToolContext
 from agent.tools.listing import ListItemsArgs
 from agent.tools.marking import MarkTo
@@ -116,6 +127,8 @@ async def act(
             reply = await _mark_line(
                 deps, turn, cont, "seen" if last.action == "mark_seen" else "unseen"
             )
+        case "retype":  # "e o outro tb" after "o Dark é uma série"
+            reply = await _retype_line(deps, turn, cont, last.type)
         case "where":  # "and The Office?" after where-to-watch (issue 44)
             reply = await _where(deps, turn, cont)
         case "state_left" | "state_done":  # "e as séries?" after "o que falta ver?"
@@ -193,16 +206,26 @@ async def _delete(
     if "?" in (turn.incoming.text or ""):
         return None  # a question is no request to delete
     current = shelves.shown(turn)
+    if (several := await _lines(deps, turn, cont.rest)) is not None:
+        # "o segundo e o outro tb", "the first and the third too": one question for them all
+        *also, last = several
+        options = [pendings.ItemOption(item_id=e.item_id, label=e.label) for e in also]
+        return await deleting.delete_preview(
+            deps, turn, last.item_id, last.label, item_type=last.type, also=options
+        )
     if cont.other:
         if current is None:
             return None
         gone = current.focus.item_id if current.focus is not None else ""
         others = [e for e in current.entries if e.item_id != gone]
-        if len(others) == 1 and await deps.db.items.get(turn.user_id, others[0].item_id):
-            one = others[0]
+        alive = [e for e in others if await deps.db.items.get(turn.user_id, e.item_id)]
+        if len(alive) == 1:
+            one = alive[0]
             return await deleting.delete_preview(
                 deps, turn, one.item_id, one.label, item_type=one.type
             )
+        if len(alive) > 1 and _OTHER_ONE.match(cont.folded):
+            return _which(turn, alive)  # "e o outro tb" among several: asked, never guessed
         if others or current.focus is None:
             return None
         similar = await _similar(deps, turn, current.focus, cont.folded)
@@ -227,6 +250,61 @@ async def _delete(
     outcome = await tool.run(ToolContext(deps, turn, wants_save=False), args)
     result = StepResult("tool", outcome=outcome, tool="delete_item")
     return await outcomes.after_tool(deps, turn, result, wants_save=False)
+
+
+def _which(turn: Turn, entries: list[shelves.Entry]) -> Reply:
+    """Which of `entries` a continuation means, asked with their numbers."""
+    turn.facts.apply_rule("shelf_reference_unresolved")
+    lines = [f"{e.number}. {e.label}" for e in sorted(entries, key=lambda e: e.number)]
+    return finish(
+        turn, "\n".join([text("shelf_which", turn.language), *lines]), kind="deterministic"
+    )
+
+
+_JOINED: Final = re.compile(r"\s*,\s*|\s+(?:e|and|&)\s+")
+
+
+async def _lines(deps: Deps, turn: Turn, rest: str) -> list[shelves.Entry] | None:
+    """The lines of the list just shown that a rest of several references names ("o segundo
+    e o outro", "the first and the third"), each still saved; None unless every part names
+    one line for sure ("o outro": the one line left besides the others named and the one
+    talked about)."""
+    parts = [p for p in _JOINED.split(rest.strip()) if p.strip()]
+    current = shelves.shown(turn)
+    if len(parts) < 2 or current is None:
+        return None
+    named: list[shelves.Entry] = []
+    others = 0
+    for part in parts:
+        if _OTHER_ONE.match(fold(part)):
+            others += 1
+            continue
+        ref = read_reference(part)
+        if ref is None or ref.target.kind not in ("ordinal", "number"):
+            return None
+        found = pointing.locate(current, ref.target)
+        if isinstance(found, pointing.Miss):
+            return None
+        named.append(found)
+    if others:
+        gone = {e.item_id for e in named} | (
+            {current.focus.item_id} if current.focus is not None else set()
+        )
+        left = [e for e in current.entries if e.item_id not in gone]
+        left = [e for e in left if await deps.db.items.get(turn.user_id, e.item_id)]
+        if others != 1 or len(left) != 1:
+            return None
+        named += left
+    ids = [e.item_id for e in named]
+    if len(set(ids)) != len(ids):
+        return None
+    for e in named:
+        if await deps.db.items.get(turn.user_id, e.item_id) is None:
+            return None
+    return named
+
+
+_OTHER_ONE: Final = re.compile(r"^(?:(?:o|a|the)\s+)?(?:outro|outra|other)(?:\s+one)?$")
 
 
 _PLAIN = frozenset(
@@ -292,22 +370,37 @@ async def _where(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:
 
 async def _mark_line(deps: Deps, turn: Turn, cont: Continuation, to: MarkTo) -> Reply | None:
     """ "e o próximo tb", "e o outro também" after a mark: that line marked too."""
+    found = _line(turn, cont)
+    return await watching.mark_entry(deps, turn, found, to) if found is not None else None
+
+
+async def _retype_line(deps: Deps, turn: Turn, cont: Continuation, kind: str) -> Reply | None:
+    """ "e o outro tb", "the last one too" after a type correction: that line retyped too."""
+    found = _line(turn, cont)
+    item = await deps.db.items.get(turn.user_id, found.item_id) if found is not None else None
+    retype = retyping.kind_of(kind)
+    if item is None or retype is None:
+        return None
+    return await retyping.retype_item(deps, turn, item, retype)
+
+
+def _line(turn: Turn, cont: Continuation) -> shelves.Entry | None:
+    """The line of the list just shown a continuation points at: the next after the one
+    talked about, the one other line, or a line it numbers ("o 2", "the last one"); None
+    when it points at none for sure."""
     current = shelves.shown(turn)
     if current is None or cont.period or "?" in (turn.incoming.text or ""):
         return None
     focus = current.focus
-    found: shelves.Entry | None = None
     if cont.next and focus is not None and focus.number:
-        found = current.at(focus.number + 1)
-    elif cont.other:
+        return current.at(focus.number + 1)
+    if cont.other:
         others = [e for e in current.entries if focus is None or e.item_id != focus.item_id]
-        found = others[0] if len(others) == 1 else None
-    elif (ref := read_reference(cont.rest)) is not None:
+        return others[0] if len(others) == 1 else None
+    if (ref := read_reference(cont.rest)) is not None:
         located = pointing.locate(current, ref.target)
-        found = None if isinstance(located, pointing.Miss) else located
-    if found is None:
-        return None
-    return await watching.mark_entry(deps, turn, found, to)
+        return None if isinstance(located, pointing.Miss) else located
+    return None
 
 
 async def _show(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from agent.conversation import pending as pendings
 from agent.conversation import riskgate
 from agent.conversation import shelf as shelves
@@ -26,8 +28,10 @@ async def delete_preview(
     *,
     item_type: str = "",
     score: float | None = None,
+    also: Sequence[pendings.ItemOption] = (),
 ) -> Reply:
-    """Hold one item's deletion for an explicit confirmation (DESIGN 3.2); nothing is deleted.
+    """Hold one item's deletion (and those of `also`, asked in the same message) for an
+    explicit confirmation (DESIGN 3.2); nothing is deleted.
 
     `score`: how surely the planner's target is the one meant (the matcher's; 100 when
     named by id), shown in the preview's estimate with the similar items that stay. None
@@ -39,17 +43,18 @@ async def delete_preview(
     assessment, limits = await riskgate.assess_delete(deps, turn)
     if assessment.decision == "block":
         return riskgate.refused(turn, assessment, limits, label)
-    if assessment.decision == "run":  # the risk tolerance let it through (issue 13)
+    if assessment.decision == "run" and not also:  # the risk tolerance let it through (issue 13)
         return deleted_reply(turn, await execute_delete(deps, turn, item_id))
-    pending = pendings.ConfirmDeleteItem(item_id=item_id, label=label)
+    pending = pendings.ConfirmDeleteItem(item_id=item_id, label=label, also=list(also))
     waiting = turn.waiting_delete or turn.open_pending
     if isinstance(waiting, pendings.ConfirmDeleteItem) and item_id not in _ids(waiting):
         # a deletion asked while another waited for its "sim": one question for both
         earlier = [pendings.ItemOption(item_id=waiting.item_id, label=waiting.label)]
-        pending.also = [*earlier, *waiting.also]
-        label = joined([*(o.label for o in pending.also), label], turn.language)
+        pending.also = [*earlier, *waiting.also, *also]
         dropped = text("pending_dropped", turn.language)
         turn.notes = [n for n in turn.notes if n != dropped]
+    if pending.also:
+        label = joined([*(o.label for o in pending.also), label], turn.language)
     await pendings.store(deps, turn, pending)
     estimate = (
         await _estimate(deps, turn, item_id, score, reversible=assessment.reversible)

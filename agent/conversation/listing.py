@@ -27,13 +27,30 @@ from agent.types import Language, Reply
 from storage.documents import ITEM_TYPES, ItemType
 
 
-async def list_reply(deps: Deps, turn: Turn, args: ListItemsArgs, *, page: int = 1) -> Reply:
-    """Run `list_items` in code (a reader's request) and word its answer.
+async def list_reply(
+    deps: Deps,
+    turn: Turn,
+    args: ListItemsArgs,
+    *,
+    page: int = 1,
+    only: tuple[ItemType, ...] = (),
+) -> Reply:
+    """Run `list_items` in code (a reader's request) and word its answer; `only` keeps the
+    types a question asked for together ("q filmes e séries eu tenho?"), as `lista tudo`
+    shows them.
 
     Like `lista tudo` always was, a deterministic turn: its message and its reply are
     the whole record (the history the model reads stays as short)."""
     found = await listed(deps, turn, args, page=page)
-    return await listed_reply(ToolContext(deps, turn, wants_save=False), found)
+    if only:
+        by_type: dict[str, int] = {t: n for t, n in found.by_type.items() if t in only}
+        found = replace(
+            found,
+            total=sum(by_type.values()),
+            by_type=by_type,
+            entries=tuple(e for e in found.entries if e[2] in only),
+        )
+    return await listed_reply(ToolContext(deps, turn, wants_save=False), found, only=only)
 
 
 def kind_words(item_type: str | None, count: int, lang: Language) -> str:
@@ -49,17 +66,20 @@ def _breakdown(found: Listed, lang: Language) -> str:
     return " (" + ", ".join(f"{type_word(t, lang)}: {n}" for t, n in ordered) + ")"
 
 
-async def listed_reply(ctx: ToolContext, found: Listed) -> Reply:
-    """What the user reads for `found`: a count, a list by type, or what a period or state holds."""
+async def listed_reply(
+    ctx: ToolContext, found: Listed, *, only: tuple[ItemType, ...] = ()
+) -> Reply:
+    """What the user reads for `found`: a count, a list by type, or what a period or state
+    holds; of the types in `only`, when given, each counted even at none."""
     turn, lang = ctx.turn, ctx.turn.language
     if found.total or found.period:  # "and this week?" asks it again
         action = "count" if found.count_only else "list"
         shelves.did(turn, action, found.type or "", found.period or "")
     if found.period is None and found.state is None:
         if found.count_only:
-            return _count(turn, found)
+            return _count(turn, found, only)
         if found.type is None:
-            return await _everything(ctx, found)
+            return await _everything(ctx, found, reminders=not only)
         return await _one_type(ctx, found)
     what = kind_words(found.type, found.total, lang)
     when = text(f"window_{found.period}", lang) if found.period else ""
@@ -91,11 +111,12 @@ async def listed_reply(ctx: ToolContext, found: Listed) -> Reply:
     return finish(turn, "\n".join(lines), kind="deterministic")
 
 
-def _count(turn: Turn, found: Listed) -> Reply:
+def _count(turn: Turn, found: Listed, only: tuple[ItemType, ...] = ()) -> Reply:
     lang = turn.language
     body = text("count_have", lang, what=kind_words(found.type, found.total, lang))
-    breakdown = ", ".join(kind_words(t, n, lang) for t, n in found.by_type.items())
-    if found.type is None and len(found.by_type) > 1:
+    counts = {t: found.by_type.get(t, 0) for t in only} if only else found.by_type
+    breakdown = ", ".join(kind_words(t, n, lang) for t, n in counts.items())
+    if found.type is None and len(counts) > 1:
         body = body.rstrip(".") + f": {breakdown}."
     return finish(turn, body, kind="deterministic")
 
@@ -151,10 +172,11 @@ def _heading(item_type: ItemType, count: int, found: Listed, lang: Language) -> 
     return watching.typed_heading(item_type, count, done, lang)
 
 
-async def _everything(ctx: ToolContext, found: Listed) -> Reply:
+async def _everything(ctx: ToolContext, found: Listed, *, reminders: bool = True) -> Reply:
     turn, lang = ctx.turn, ctx.turn.language
     if found.total == 0:
-        body = "\n".join([text("list_empty", lang), *await reminder_section(ctx.deps, turn)])
+        listed = await reminder_section(ctx.deps, turn) if reminders else []
+        body = "\n".join([text("list_empty", lang), *listed])
         return finish(turn, body, kind="deterministic")
     lines = [text("list_header", lang, count=found.total)]
     numbered: list[shelves.Entry] = []
@@ -176,7 +198,8 @@ async def _everything(ctx: ToolContext, found: Listed) -> Reply:
                 )
             )
     shelves.show(turn, numbered)
-    lines += await reminder_section(ctx.deps, turn)
+    if reminders:
+        lines += await reminder_section(ctx.deps, turn)
     return finish(turn, "\n".join(lines), kind="deterministic")
 
 

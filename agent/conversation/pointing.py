@@ -365,11 +365,10 @@ def edit_fields(item: ItemDoc, ref: Reference) -> dict[str, object] | str:
         return {"year": int(year.group(1))} if year else "edit_year_invalid"
     if item.type == "note":
         return {"content": value}
-    if dated and ref.field is None:
-        if (year := _YEAR_ONLY.match(value)) is not None:
-            return {"year": int(year.group(1))}  # "muda o 2 para 2021"
-        if (both := _TITLE_AND_YEAR.match(value)) is not None:
-            return {"title": both.group("title"), "year": int(both.group("year"))}
+    if dated and ref.field is None and (year := _YEAR_ONLY.match(value)) is not None:
+        return {"year": int(year.group(1))}  # "muda o 2 para 2021"
+    if dated and ref.field in (None, "title") and (both := _TITLE_AND_YEAR.match(value)):
+        return {"title": both.group("title"), "year": int(both.group("year"))}  # "X (2007)"
     if dated and (ref.fix or ref.correction):
         return {"title": said_title(value)}  # "corrige: é Interestelar, com e"
     return {"title": value}

@@ -14,7 +14,8 @@ note a title (its "(2010)" the year again, so the dedup key is the one it had).
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import cast, get_args
 
 from agent.conversation import shelf as shelves
 from agent.conversation.replies import finish, item_label, titled_label
@@ -26,8 +27,14 @@ from agent.tools.base import Saved
 from agent.tools.saving import dedup_key
 from agent.trust.ledgering import append_event
 from agent.types import Reply
-from agent.understanding.kinds import Retype, correction, names_a_movie, of_several
-from agent.understanding.textnorm import one_line
+from agent.understanding.kinds import (
+    Retype,
+    correction,
+    named_correction,
+    names_a_movie,
+    of_several,
+)
+from agent.understanding.textnorm import fold, one_line
 from storage.documents import ItemDoc, LedgerDoc
 from storage.errors import DuplicateKey
 
@@ -53,9 +60,30 @@ _EFFECTS = frozenset(
 )
 
 
-def asked_type(turn: Turn) -> Retype | None:
-    """The type the message corrects the last save to ("é uma série"), or None."""
-    return correction(turn.incoming.text or "") if turn.incoming.kind == "text" else None
+@dataclass(frozen=True, slots=True)
+class Asked:
+    kind: Retype
+    name: str = ""  # the title the correction names ("o Dark é uma série"), folded
+
+
+def asked_type(turn: Turn) -> Asked | None:
+    """The type the message corrects the last save, or the title it names, to ("é uma
+    série", "o Dark na vdd é uma série"), or None."""
+    if turn.incoming.kind != "text":
+        return None
+    said = turn.incoming.text or ""
+    if (kind := correction(said)) is not None:
+        return Asked(kind)
+    named = named_correction(said)
+    return Asked(named[1], named[0]) if named is not None else None
+
+
+def kind_of(word: str) -> Retype | None:
+    """`word` (a type a shelf kept) as a type a correction can make, or None."""
+    for kind in get_args(Retype):
+        if word == kind:
+            return cast(Retype, kind)
+    return None
 
 
 def announce_guess(turn: Turn, result: StepResult, reply: Reply) -> Reply:
@@ -77,10 +105,18 @@ def announce_guess(turn: Turn, result: StepResult, reply: Reply) -> Reply:
     return replace(reply, text=guessed.text, meta=guessed.meta)
 
 
-async def retype(deps: Deps, turn: Turn, kind: Retype) -> Reply:
-    """Change the type of the user's last saved item to `kind`; of every item the last
-    message saved when the correction speaks of several ("são séries", "they're shows")."""
-    lang = turn.language
+async def retype(deps: Deps, turn: Turn, asked: Asked) -> Reply | None:
+    """Change the type of the user's last saved item to `asked.kind`, or of the one recent
+    save `asked.name` names (None, for the planner, when it names none or several); of
+    every item the last message saved when the correction speaks of several ("são séries",
+    "they're shows")."""
+    lang, kind = turn.language, asked.kind
+    if asked.name:
+        named = await _recent_named(deps, turn, asked.name)
+        if named is None:
+            return None  # "o Dark é uma série" with no Dark just saved: not sure which
+        turn.facts.apply_rule("type_corrected_in_code")
+        return await retype_item(deps, turn, named, kind)
     turn.facts.apply_rule("type_corrected_in_code")
     several = await _last_several(deps, turn) if of_several(turn.incoming.text or "") else []
     if len(several) > 1:
@@ -98,13 +134,50 @@ async def retype(deps: Deps, turn: Turn, kind: Retype) -> Reply:
     item = await _last_saved(deps, turn)
     if item is None:
         return finish(turn, text("retype_nothing", lang), kind="deterministic")
+    return await retype_item(deps, turn, item, kind)
+
+
+async def retype_item(deps: Deps, turn: Turn, item: ItemDoc, kind: Retype) -> Reply:
+    """`item` made a `kind`, said; the shelf keeps it as the one talked about, and the
+    retype as the last action ("e o outro tb", "the last one too" carry it)."""
+    lang = turn.language
     done = await _retype_one(deps, turn, item, kind)
     if isinstance(done, str):
         return finish(turn, done, kind="deterministic")
+    shelves.point_at(turn, done)
+    shelves.did(turn, "retype", kind)
     body = f"{OK_MARK} " + text(
         "retyped", lang, kind=text(f"kind_{kind}", lang), label=item_label(done)
     )
     return finish(turn, body, kind="effect")
+
+
+async def _recent_named(deps: Deps, turn: Turn, name: str) -> ItemDoc | None:
+    """The one item on the list just shown, or else saved this session, whose title is
+    `name` (folded, articles aside); None when none or several are."""
+    wanted = _bare(name)
+    shelf = shelves.shown(turn)
+    ids = [e.item_id for e in shelf.entries] if shelf is not None else []
+    since = turn.now_ms - deps.settings.handover_idle_minutes * 60_000
+    events = await deps.db.ledger.events_in(turn.user_id, since, turn.now_ms)
+    ids += [str(e.payload.get("item_id", "")) for e in reversed(events) if e.type == "item_saved"]
+    found: dict[str, ItemDoc] = {}
+    for item_id in dict.fromkeys(ids):
+        item = await deps.db.items.get(turn.user_id, item_id) if item_id else None
+        if item is not None and item.type in RETYPABLE and _bare(item_label(item)) == wanted:
+            found[item.id] = item
+        elif item is not None and item.title and _bare(item.title) == wanted:
+            found[item.id] = item
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _bare(title: str) -> str:
+    """A title folded without its leading article or its year, for comparing what is said."""
+    words = fold(_LABEL_YEAR.sub(r"\g<title>", title)).split()
+    return " ".join(words[1:] if len(words) > 1 and words[0] in _ARTICLES else words)
+
+
+_ARTICLES = frozenset("o a os as the um uma an".split())
 
 
 async def _retype_one(deps: Deps, turn: Turn, item: ItemDoc, kind: Retype) -> ItemDoc | str:

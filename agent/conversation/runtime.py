@@ -87,7 +87,7 @@ from agent.understanding.questions import read_question
 from agent.understanding.references import read_reference
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
-from agent.understanding.vocabulary import save_typos_fixed
+from agent.understanding.vocabulary import plain_save_head
 from storage import roundtrips
 from storage.documents import ITEM_TYPES, UserDoc
 from storage.messages import NewMessage
@@ -287,7 +287,9 @@ class Runtime:
                 turn.waiting_delete = current
         if turn.incoming.kind == "choice":
             return finish(turn, text("stale_button", turn.language), kind="deterministic")
-        said = save_typos_fixed(without_chatter(turn.incoming.text or ""))  # "sav the seris X"
+        said = plain_save_head(
+            without_chatter(turn.incoming.text or "")
+        )  # "mas slava tb a série X"
         if said != (turn.incoming.text or ""):  # "salva X e Y pfv": the readers get "salva X e Y"
             turn.incoming = dataclasses.replace(turn.incoming, text=said)
             turn.intent = None
@@ -314,8 +316,10 @@ class Runtime:
     async def _route(self, turn: Turn, intent: Intent) -> Reply:
         lang = turn.language
         action = intent.action
-        if action == "llm" and (kind := retyping.asked_type(turn)) is not None:
-            return await retyping.retype(self.deps, turn, kind)  # "é uma série", in code
+        if action == "llm" and (asked := retyping.asked_type(turn)) is not None:
+            retyped = await retyping.retype(self.deps, turn, asked)  # "é uma série", in code
+            if retyped is not None:
+                return retyped
         if action == "llm" or (action == "select" and not self._bare_choice_number(turn)):
             # "1984" may well be a film: a select with nothing pending is the planner's.
             llm_intent = str(intent.entities.get("intent", "other")) if action == "llm" else "other"
@@ -365,14 +369,17 @@ class Runtime:
         if carried is not None:
             return carried
         question = read_question(message)
+        several = tuple(intent.entities.get("types", ()))  # "q filmes e séries eu tenho?"
         if question is not None and question.kind in ("count", "when") and not question.subject:
             args = answering.list_request(question)
             if args.type is None and intent.entities.get("type") in ITEM_TYPES:
                 args = args.model_copy(update={"type": intent.entities["type"]})
-            return await listing.list_reply(self.deps, turn, args)
+            only = question.types or several
+            return await listing.list_reply(self.deps, turn, args, only=only)
         wanted = intent.entities.get("type")
         args = ListItemsArgs(type=wanted if wanted in ITEM_TYPES else None)
-        return await listing.list_reply(self.deps, turn, args, page=listing.page_number(message))
+        page = listing.page_number(message)
+        return await listing.list_reply(self.deps, turn, args, page=page, only=several)
 
     async def _in_code(self, turn: Turn, llm_intent: str) -> Reply | None:
         """What code answers before any planner (issue 26): a reference to the shelf ("apaga o

@@ -57,14 +57,6 @@ _SAVE = re.compile(
     r"" + _DESTINATION + r")\b[\s:,-]*)*",
     _FLAGS,
 )
-# where the user says the save goes, not part of the title: "na minha lista", "to my list"
-_SAVE_TAIL = re.compile(
-    r"(?:[\s,]+(?:na\s+(?:minha\s+)?lista|[àa]\s+(?:minha\s+)?lista|"
-    r"pra\s+(?:eu\s+)?(?:ver|assistir|ler)\s+depois|para\s+(?:eu\s+)?(?:ver|assistir|ler)\s+depois|"
-    r"(?:to|on)\s+(?:my|the)\s+(?:list|watchlist)|for\s+later|to\s+(?:watch|read)\s+later|"
-    r"pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|too|also|a[ií]))+\s*[.!]*\s*$",
-    _FLAGS,
-)
 _SEARCH = re.compile(
     _POLITE
     + r"(?:procura(?:r)?|busca(?:r)?|acha(?:r)?|encontra(?:r)?|pesquisa(?:r)?|find|search(?:\s+for)?|look\s+(?:for|up)|"
@@ -83,16 +75,9 @@ _ARTICLE = re.compile(
 _NOTE_NOUN = re.compile(r"(?:(?:a|uma|the|an)\s+)?(?:nota|note)\b[\s:,-]*", _FLAGS)
 _MOVIE = re.compile(r"\b(?:filme|movie|film)\b[\s:,-]*", _FLAGS)
 _TV = re.compile(r"\b(?:s[ée]rie|series|tv\s+show|show|programa)\b[\s:,-]*", _FLAGS)
-# what may stand between the save verb and "filme"/"série": articles, and "também" ("coloca
-# tmb a série X", "add also the show X")
-_LEADING_WORDS = frozenset(
-    {"", "o", "a", "um", "uma", "the", "an", "esse", "este", "this"}
-    | {
-        f"{also} {article}".strip()
-        for also in ("tb", "tbm", "tmb", "tambem", "também", "also", "too")
-        for article in ("", "o", "a", "um", "uma", "the", "an")
-    }
-)
+# what may stand between the save verb and "filme"/"série": an article ("também" and the
+# like were cut before: vocabulary.plain_save_head)
+_LEADING_WORDS = frozenset({"", "o", "a", "um", "uma", "the", "an", "esse", "este", "this"})
 _YEAR = re.compile(
     r"[\s(,-]*(?:\b(?:de|do|da|from|of|in)\s+)?\(?\b(1[89]\d\d|20\d\d|2100)\b\)?\s*$",
     _FLAGS,
@@ -138,7 +123,7 @@ def _named(text: str) -> str:
 
 def _title_and_year(rest: str) -> tuple[str, int | None]:
     """The title after "filme"/"série", articles kept: "the matrix", "A Origem" are whole titles."""
-    rest = _SAVE_TAIL.sub("", _strip(_LEADING_DESTINATION, rest))  # "the movie to my list: Heat"
+    rest = cut_tail(_strip(_LEADING_DESTINATION, rest))[0]  # "the movie to my list: Heat"
     match = _YEAR.search(rest)
     if match and rest[: match.start()].strip():
         return _trim(rest[: match.start()]), int(match.group(1))

@@ -89,13 +89,20 @@ def invalid(why: str) -> Failed:
 
 
 def entry(
-    item_type: ItemType, text: str, *, found: Lookup | None = None, year: int | None = None
+    item_type: ItemType,
+    text: str,
+    *,
+    found: Lookup | None = None,
+    year: int | None = None,
+    about: str = "",
 ) -> Entry | Failed:
-    """An entry for `text` (a title, an address or a note's text) of `item_type`."""
+    """An entry for `text` (a title, an address or a note's text) of `item_type`; `about`,
+    what a link or video was said to be about, its description."""
     field = {"note": "content", "movie": "title", "tv_show": "title"}.get(item_type, "url")
     dated = {"year": year} if year is not None and field == "title" else {}
+    described = {"title": about} if about and field == "url" else {}
     try:
-        spec = ItemSpec.model_validate({"type": item_type, field: text, **dated})
+        spec = ItemSpec.model_validate({"type": item_type, field: text, **dated, **described})
     except ValidationError:
         return invalid(f"{item_type}: arguments refused")
     return Entry(spec, text, found)
@@ -127,7 +134,9 @@ async def _save_one(ctx: ToolContext, one: Entry) -> Outcome:
             case "video":
                 return await save_video(ctx, SaveVideoArgs(url=spec.url or "", title=spec.title))
             case "link":
-                return await save_link(ctx, SaveLinkArgs(url=spec.url or ""))
+                return await save_link(
+                    ctx, SaveLinkArgs(url=spec.url or "", description=spec.title)
+                )
     except ValidationError:
         return invalid(f"{spec.type}: arguments refused")
     kind: Literal["movie", "tv"] = "movie" if spec.type == "movie" else "tv"

@@ -68,6 +68,7 @@ class Batch:
     # knows every part (agent/conversation/batching.py), else the planner's
     confirm: bool = False
     guessed: bool = False  # titles: no word said their type (a source may know it)
+    about: tuple[str, ...] = ()  # mixed: what each link is said to be about ("" for none)
 
 
 _F: Final = re.IGNORECASE | re.UNICODE
@@ -105,12 +106,9 @@ _PLURAL: Final = (
     r"tr[eê]s|two|three|meus|minhas|my|uns|umas|alguns|algumas|some|a\s+few|few|mais|more)\s+)*"
     r"(?P<noun>filmes|movies|films|s[ée]ries|seriados|tv\s+shows|shows|series)\b"
 )
-# politeness between the noun and the colon opening the list: "add these movies pls: A, B"
-# (only before a colon: a title may open with "too" or "aí")
-_NOUN_FILL: Final = (
-    r"(?:(?:\s+(?:pls|plz|please|pfv|por\s+favor|pra\s+mim|para\s+mim|for\s+me|a[ií]|ae|aqui|"
-    r"here|tb|tbm|tamb[ée]m|too|also))*\s*[:-]|(?:\s+(?:tamb[ée]m|too|also))?\s*,?)"
-)
+# where the list is, between the noun and the colon opening it: "add these movies here: A, B"
+# (politeness there is cut before any reader: vocabulary.plain_save_head)
+_NOUN_FILL: Final = r"(?:(?:\s+(?:aqui|here|a[ií]|ae))*\s*[:-]|(?:\s+(?:tamb[ée]m|too|also))?\s*,?)"
 _TITLES: Final = re.compile(
     rf"^\s*{_POLITE}{SAVE_VERB_RE}\s+{_FILL}{_PLURAL}{_NOUN_FILL}\s*(?P<body>\S.*)$",
     _F | re.DOTALL,
@@ -338,13 +336,27 @@ def _clean_piece(piece: str) -> str:
 
 
 def _notes(message: str) -> Batch | None:
+    """Notes a line (or after ";"); after a plural "notas"/"notes" and a colon, a list with
+    commas too ("salva as notas: comprar pilha, pagar o iptu")."""
     match = _NOTES.match(message) or _NOTES_LISTED.match(message)
     if match is None:
         return None
     pieces = [p for p in (_clean_piece(x) for x in _NOTE_SPLIT.split(match.group("body"))) if p]
+    head = fold(message[: match.start("body")]).split()
+    if len(pieces) == 1 and ("notas" in head or "notes" in head):
+        pieces = _comma_pieces(pieces[0])
     if len(pieces) < 2:
         return None
     return Batch("notes", tuple(pieces))
+
+
+def _comma_pieces(body: str) -> list[str]:
+    """`body` split on commas and a last "e"/"and" after them ("A, B e C")."""
+    pieces = [p for p in (_clean_piece(x) for x in body.split(",")) if p]
+    pieces = [re.sub(r"^(?:e|and|&)\s+", "", p, flags=_F) for p in pieces]
+    if len(pieces) > 1 and len(last := _LAST_AND.split(pieces[-1])) == 2:
+        pieces = [*pieces[:-1], *(_clean_piece(p) for p in last)]
+    return pieces
 
 
 _COUNTS: Final[dict[str, int]] = {
@@ -374,10 +386,7 @@ def _counted(message: str) -> Batch | None:
     body = match.group("body")
     pieces = [p for p in (_clean_piece(x) for x in _NOTE_SPLIT.split(body)) if p]
     if len(pieces) != count:
-        pieces = [p for p in (_clean_piece(x) for x in body.split(",")) if p]
-        pieces = [re.sub(r"^(?:e|and|&)\s+", "", p, flags=_F) for p in pieces]
-        if len(pieces) == count - 1 and len(last := _LAST_AND.split(pieces[-1])) == 2:
-            pieces = [*pieces[:-1], *(_clean_piece(p) for p in last)]
+        pieces = _comma_pieces(body)
     if len(pieces) != count or not all(pieces):
         return None
     return Batch("notes", tuple(pieces))
@@ -529,17 +538,35 @@ def _kind_of(word: str) -> PieceType | None:
     return _KIND_NOUNS.get(folded[0]) if folded else None
 
 
+# what a link is about, said after its kind ("esse link da oficina", "the link about taxes"):
+# a few words after a preposition, nothing asked of their own
+_DESCRIBED: Final = re.compile(
+    r"^(?:da|do|de|das|dos|sobre|about|from|of|on|for|pra|para|que|q|that|which)"
+    r"(?:\s+[^\W\d]\w*){1,4}$"
+)
+
+
+def link_about(piece: str) -> str | None:
+    """What a piece with one link says the link is about ("esse link da oficina <url>": "da
+    oficina"; "" when nothing), or None when its words say more than that."""
+    rest = piece
+    for url in extract_urls(piece):
+        rest = rest.replace(url, " ")
+    named = _PIECE_KIND.match(rest.strip())
+    leftover = named.group("rest") if named else _PIECE_VERB.sub(r"\g<rest>", rest.strip())
+    leftover = re.sub(_FILL + r"$", "", _TAIL.sub("", " " + leftover).strip() + " ").strip()
+    if not fold(leftover).strip():
+        return ""
+    if named is None or not _DESCRIBED.match(fold(leftover)):
+        return None
+    return leftover.split(None, 1)[1]  # "da oficina": what it is about is "oficina"
+
+
 def _typed_piece(piece: str, default: PieceType) -> tuple[PieceType, str] | None:
     """What one piece is and its text: a link by its address, a kind it names, else `default`."""
     urls = extract_urls(piece)
     if urls:
-        rest = piece
-        for url in urls:
-            rest = rest.replace(url, " ")
-        named = _PIECE_KIND.match(rest.strip())
-        leftover = named.group("rest") if named else _PIECE_VERB.sub(r"\g<rest>", rest.strip())
-        leftover = re.sub(_FILL + r"$", "", _TAIL.sub("", " " + leftover).strip() + " ")
-        if len(urls) > 1 or fold(leftover).strip():
+        if len(urls) > 1 or link_about(piece) is None:
             return None  # a link with words of its own: the planner reads it
         return ("video" if is_video_url(urls[0]) else "link"), urls[0]
     after = _KIND_AFTER.match(piece)  # "andor (show)", "duna (filme)"
@@ -558,7 +585,12 @@ def _typed_piece(piece: str, default: PieceType) -> tuple[PieceType, str] | None
     if verb is not None and _NOTE_VERB.match(fold(piece)):
         default = "note"  # "... e anota pagar a luz"
     text = _clean_piece(_TAIL.sub("", verb.group("rest") if verb else piece))
+    if default == "note":
+        text = _SAID_THAT.sub("", text)  # "anota que preciso X": the note is "preciso X"
     return (default, text) if text else None
+
+
+_SAID_THAT: Final = re.compile(r"^(?:que|q|that)\s+(?=\S)", _F)
 
 
 def _mixed(message: str) -> Batch | None:
@@ -576,6 +608,7 @@ def _mixed(message: str) -> Batch | None:
     if not boundary.search(head.group("body")) and not lines and not typed_parts:
         return None
     pieces: list[tuple[PieceType, str]] = []
+    abouts: dict[int, str] = {}
     body = head.group("body")
     first = _PIECE_KIND.match(body)  # the first piece says what it is
     for part in _HARD.split(body):
@@ -596,6 +629,8 @@ def _mixed(message: str) -> Batch | None:
                 run = Run(tuple(atoms), tuple(tokens[1::2]))
                 pieces += [(typed[0], title) for title in known_runs(run)]
                 continue
+            if typed[0] in ("link", "video"):  # "esse link da oficina <url>": what it is about
+                abouts[len(pieces)] = link_about(chunk) or ""
             pieces.append(typed)
     kinds = {kind for kind, _ in pieces}
     if lines and not all(
@@ -606,8 +641,12 @@ def _mixed(message: str) -> Batch | None:
         return None  # lines that do not each say what they are: the lines' reading
     if len(pieces) < 2 or (kinds <= {"movie"} and default == "movie" and first is None):
         return None  # untyped titles only: the titles' reading (TMDB may join them)
+    about = tuple(abouts.get(i, "") for i in range(len(pieces)))
     return Batch(
-        "mixed", tuple(text for _, text in pieces), types=tuple(kind for kind, _ in pieces)
+        "mixed",
+        tuple(text for _, text in pieces),
+        types=tuple(kind for kind, _ in pieces),
+        about=about if any(about) else (),
     )
 
 

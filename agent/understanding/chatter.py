@@ -22,7 +22,7 @@ import re
 from typing import Final
 
 from agent.understanding.references import fold_same_length
-from agent.understanding.vocabulary import SAVE_VERBS, TYPE_WORDS
+from agent.understanding.vocabulary import TYPE_WORDS
 
 # laughter is never part of a title: blanked wherever it stands
 _LAUGHTER: Final = re.compile(
@@ -167,15 +167,6 @@ _HEAD: Final = re.compile(
 )
 
 
-# "ah e salva tb o filme X", "and also add Y": before a save verb of its own, an opening
-# interjection or "and" carries nothing (the verb says what to do)
-_LEAD_TO_VERB: Final = re.compile(
-    r"^\s*(?:(?:ah+|oh+|ent[aã]o|and|e|also|tb|tbm|tamb[eé]m|plus|mais|so|ok)(?:[\s,.;!-])+)+"
-    r"(?=(?P<verb>[^\W\d_]+)\b)",
-    _F,
-)
-
-
 def without_chatter(text: str) -> str:
     """`text` without greetings and "please" in front, thanks, "please", laughter, "again"
     and emojis behind; `text` itself when nothing is cut or nothing would be left."""
@@ -186,9 +177,6 @@ def without_chatter(text: str) -> str:
         head = _HEAD.sub("", first)
         return f"{head}\n{rest}" if head.strip() and head != first else text
     cut = _HEAD.sub("", text)
-    lead = _LEAD_TO_VERB.match(cut)
-    if lead is not None and fold_same_length(lead["verb"]).lower() in SAVE_VERBS:
-        cut = cut[lead.end() :]
     tail = _TAIL.search(" " + cut)
     if tail is not None:
         colon = cut.rfind(":")

@@ -228,13 +228,14 @@ _CHANGED: Final = re.compile(
     r"corrija|change|update|set|fix)\s+"
     r"(?:(?:o|a|os|as|the|my|meu|minha|essa|esse|esta|este|this|that)\s+)?"
     r"(?P<subject>[^\W\d]\w*(?:\s+[^\W\d]\w*){0,3})\s+(?:pra|para|pro|p|to|for)\s+"
-    r"(?P<value>\w+)\s*$"
+    r"(?P<value>\w+(?:[-./]\w+)*)\s*$"
 )
 # "o codigo do portão mudou pra 7720, atualiza la na nota", "the gym code is now 4411": the
 # words first, a new value with a digit (a statement, so only a value of that shape)
 _CHANGED_SAID: Final = re.compile(
     r"^(?:(?:o|a|os|as|the|my|meu|minha)\s+)?(?P<subject>[^\W\d]\w*(?:\s+[^\W\d]\w*){0,3})\s+"
-    r"(?:mudou\s+(?:pra|para|pro)|agora\s+e|changed\s+to|is\s+now|now\s+is)\s+(?P<value>\w*\d\w*)"
+    r"(?:mudou\s+(?:pra|para|pro)|agora\s+e|changed\s+to|is\s+now|now\s+is)\s+"
+    r"(?P<value>\w*\d\w*(?:[-./]\w+)*)"
     r"(?:\s+(?:atualiza|atualize|update|corrige|muda|troca|fix)(?:\s+(?:la|ai|isso|it|that))?"
     r"(?:\s+(?:na|the|in\s+the|on\s+the)\s+(?:nota|note))?)?\s*$"
 )
@@ -253,7 +254,7 @@ def changed_value(message: str) -> tuple[list[str], str] | None:
     why = raw[cut.end() :] if cut else ""
     if why.strip() and not ANOTHER_REQUEST.search(fold_same_length(why)):
         raw = raw[: cut.start()].strip() if cut else raw
-    spaced = re.sub(r"[^\w\s]", " ", fold_same_length(raw)).strip()
+    spaced = _spaced_values(fold_same_length(raw)).strip()
     said = _CHANGED.match(spaced) or _CHANGED_SAID.match(spaced)
     if said is None:
         return None
@@ -266,8 +267,8 @@ def changed_value(message: str) -> tuple[list[str], str] | None:
 def put_value(content: str, subject: list[str], value: str) -> str | None:
     """`content` with `value` in place of the one word of its shape after `subject`'s words
     (all in `content`, in order); None unless there is exactly one such word."""
-    spaced = re.sub(r"[^\w\s]", " ", fold_same_length(content))
-    words = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\w+", spaced)]
+    spaced = _spaced_values(fold_same_length(content))
+    words = [(m.start(), m.end(), m.group()) for m in _VALUE_WORD.finditer(spaced)]
     at = _after([w for _, _, w in words], subject)
     if at is None:
         return None
@@ -276,6 +277,16 @@ def put_value(content: str, subject: list[str], value: str) -> str | None:
         return None
     start, end, _ = alike[0]
     return content[:start] + value + content[end:]
+
+
+# a value is one word with what joins its parts inside it ("98888-1234", "12/05", "v1.2")
+_VALUE_WORD: Final = re.compile(r"\w+(?:[-./]\w+)*")
+_EDGE_MARK: Final = re.compile(r"(?!(?<=\w)[-./](?=\w))[^\w\s]")
+
+
+def _spaced_values(text: str) -> str:
+    """`text` with its punctuation as spaces, one for one, but what joins a value's parts."""
+    return _EDGE_MARK.sub(" ", text)
 
 
 def _after(words: list[str], subject: list[str]) -> int | None:
@@ -289,8 +300,9 @@ def _after(words: list[str], subject: list[str]) -> int | None:
 
 
 def _shape(word: str) -> str:
-    """Digits as "9", letters as "a": "1233" and "1234" share a shape, "4471" and "abc" do not."""
-    return re.sub(r"[^\W\d]", "a", re.sub(r"\d", "9", word))
+    """Digits as "9", letters as "a", what joins parts left out: "1233", "1234" and "12-34"
+    share a shape, "4471" and "abc" do not."""
+    return re.sub(r"[^\W\d]", "a", re.sub(r"\d", "9", re.sub(r"[-./]", "", word)))
 
 
 # "na nota do churrasco troca linguiça por picanha", "in the bbq note replace ribs with wings",

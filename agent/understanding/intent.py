@@ -450,6 +450,8 @@ class IntentClassifier:
                 and _EDIT_HEAD.isdisjoint(head)  # "muda essa nota pra: X" edits, saves nothing
             ):
                 return "save"  # "lista de compras: leite", "ideia: app de receitas"
+        if not is_question and _names_a_title(words, stripped):
+            return "save"  # "filme Os Normais", "tv show Shogun": a label and what it labels
         if first in SEARCH_VERBS or phrase.startswith(SEARCH_STARTS):
             return "search"
         if is_question and not SEARCH_QUESTION_WORDS.isdisjoint(words):
@@ -528,9 +530,15 @@ def refine(intent: Intent) -> Intent:
         if asked_when.type is not None:
             period_entities["type"] = asked_when.type
         return Intent("list_all", MappingProxyType(period_entities), 100, text)
-    asked = smalltalk.saved_question_type(text)
+    asked = smalltalk.saved_question_types(text)
     if asked is not None:
-        entities = EMPTY if asked == "all" else MappingProxyType({"type": asked})
+        entities = (
+            MappingProxyType({"types": asked})  # "q filmes e séries eu tenho?"
+            if len(asked) > 1
+            else MappingProxyType({"type": asked[0]})
+            if asked
+            else EMPTY
+        )
         return Intent("list_all", entities, 100, text)
     if kind is not None:
         return Intent("smalltalk", MappingProxyType({"kind": kind}), 100, text)
@@ -643,6 +651,28 @@ _EDIT_HEAD = frozenset(
     edite editar atualiza atualize apaga apague deleta remove change edit update fix delete
     rename renomeia""".split()
 )
+
+
+# a title's type said alone in front of it ("filme Os Normais"), as a headed "filme: X" is;
+# never before a word that makes it a description ("filme do Nolan", "show de hoje")
+_TITLE_HEADS: Final = frozenset(split_phrases("filme, movie, film, serie, seriado, show, tv show"))
+_DESCRIBED_BY: Final = frozenset(
+    split_phrases(
+        """de, do, da, dos, das, sobre, com, que, pra, para, no, na, em, about, of, with, that,
+        for, by, on, in, from, is, e, and"""
+    )
+)
+
+
+def _names_a_title(words: list[str], said: str) -> bool:
+    """Whether `words` are a title's type and then the title, written as one ("série Dark",
+    "tv show Shogun"; "movie night tomorrow" is no title)."""
+    for n in (2, 1):
+        if " ".join(words[:n]) in _TITLE_HEADS and len(words) > n:
+            written = said.split()
+            title = written[n] if len(written) > n else ""
+            return words[n] not in _DESCRIBED_BY and (title[:1].isupper() or title[:1].isdigit())
+    return False
 
 
 def _last_clause(text: str) -> str | None:

@@ -17,7 +17,7 @@ Both read the accent-, case- and punctuation-folded text (`fold`).
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Final, Literal
 
 from agent.understanding.reminders.requests import only_says_why
 from agent.understanding.textnorm import expand_chat, fold
@@ -134,6 +134,30 @@ def _corrected(folded: str) -> Retype | None:
             said = match.group("kind")
             return next(k for k, words in _KINDS.items() if re.fullmatch(words, said))
     return None
+
+
+# "o Dark na vdd é uma série", "fleabag is actually a show": the title named, then what it is
+_NAMED: Final = re.compile(
+    rf"^{_LEAD}(?:(?:o|a|the)\s+)?(?P<name>[^\s].{{0,60}}?)\s+"
+    r"(?:(?:na verdade|na real|actually|really|tb|tambem|also)\s+)?(?:e|eh|era|is|was|s)\s+"
+    r"(?:(?:actually|really|na verdade|na real)\s+)?(?:(?:um|uma|a|an)\s+)?"
+    rf"{_KIND}{_NOT_ANOTHER}{_AFTER}$"
+)
+
+
+def named_correction(text: str) -> tuple[str, Retype] | None:
+    """The title a correction names and the type it says that title is ("o Dark na vdd é
+    uma série": ("dark", "tv_show")), folded; None for anything else, a pronoun ("isso é
+    uma série" is `correction`'s) or a question."""
+    folded = expand_chat(fold(text))
+    if not folded or len(folded) > 80 or text.rstrip().endswith("?"):
+        return None
+    match = _NAMED.match(folded)
+    if match is None or only_reference(match.group("name")):
+        return None
+    said = match.group("kind")
+    kind = next(k for k, words in _KINDS.items() if re.fullmatch(words, said))
+    return match.group("name"), kind
 
 
 def of_several(text: str) -> bool:

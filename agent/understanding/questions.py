@@ -39,6 +39,8 @@ class SavedQuestion:
     window: Window | None = None
     # "qual a senha do wifi?": answered in code only when something saved answers it
     if_found: bool = False
+    # "quantos filmes e quantas séries?": several types asked at once (`type` is then None)
+    types: tuple[ItemType, ...] = ()
 
 
 _TYPES: Final[dict[str, ItemType]] = {
@@ -179,7 +181,10 @@ _WHO: Final = re.compile(
 _WHAT_YEAR: Final = re.compile(
     rf"^{_LEAD}(?:(?:em\s+)?(?:qual|que)|(?:in\s+)?(?:what|which))\s+(?:ano|year)\s+(?P<subject>.+?){_TAIL_Q}$"
 )
-_COUNT: Final = re.compile(r"^(?:e\s+|and\s+)?(?:quantos|quantas|how many|how much)\b(?P<rest>.*)$")
+_COUNT: Final = re.compile(
+    r"^(?:e\s+|and\s+|tambem\s+)?(?:(?:voce|vc|tu|eu)\s+)?(?:(?:tem|tenho|sabe)\s+)?"
+    r"(?:quantos|quantas|how many|how much)\b(?P<rest>.*)$"
+)
 _RECALL: Final = re.compile(
     r"^(?:e\s+|and\s+|so\s+|entao\s+)?(?:o que era|qual era|o que e|qual e|what was it|what was that|"
     r"what is it|which was it|which one was it|qual era ele|o que era isso|qual foi)"
@@ -294,9 +299,10 @@ def _count(words: str) -> SavedQuestion | None:
     phrase = window_phrase(said)
     window = WINDOWS[phrase] if phrase is not None else None
     rest = (said.replace(phrase, " ") if phrase is not None else said).split()
-    types = {_TYPES[w] for w in rest if w in _TYPES}
-    if len(types) > 1:
-        return None
+    types = tuple(dict.fromkeys(_TYPES[w] for w in rest if w in _TYPES))
+    several = len(types) > 1
+    if several and {"e", "and"}.isdisjoint(rest):
+        return None  # "quantos filmes ou séries" is no question of each
     subject_words: list[str] = []
     about = False
     for w in rest:
@@ -305,13 +311,17 @@ def _count(words: str) -> SavedQuestion | None:
             continue
         if w in _TYPES or w in _ALL_NOUNS or w in _FILLERS:
             continue
+        if several and w in ("e", "and", "quantos", "quantas", "how", "many"):
+            continue  # "quantos filmes e quantas séries"
         subject_words.append(w)
     if subject_words and not about:
         return None  # "quantos anos você tem?" asks nothing about the items
     subject = _subject(" ".join(subject_words)) if subject_words else ""
-    if subject is None:
+    if subject is None or (several and subject):
         return None
-    return SavedQuestion("count", subject, types.pop() if types else None, window)
+    if several:
+        return SavedQuestion("count", window=window, types=types)
+    return SavedQuestion("count", subject, types[0] if types else None, window)
 
 
 def window_phrase(words: str, *, at_end: bool = False) -> str | None:

@@ -238,12 +238,15 @@ _SAID_INSTEAD: Final = re.compile(
     r"(?P<meant>[^\W_][^,;]*?)\s*(?:[,;].*)?$",
     re.DOTALL,
 )
+_IN_FACT: Final = r"(?:na verdade|na vdd|na real|actually|really|in fact)"
+_IS: Final = r"(?:e|eh|era|is|was|s)"
 # "actually the second one should be The Insider, not Ronin", "o segundo era pra ser Fogo
 # Contra Fogo": a line of the shelf and the title it should have
 _SHOULD_BE: Final = re.compile(
     rf"^{_LEAD}(?:{_REF})\s+(?:should be|should have been|was meant to be|was supposed to be|"
-    r"deveria ser|devia ser|era pra ser|era para ser|tem que ser|is actually|e na verdade|"
-    r"e na vdd)\s+(?P<value>[^\W_][^,;]*?)"
+    r"deveria ser|devia ser|era pra ser|era para ser|tem que ser|"
+    # "is actually", "na vdd é": a plain "is" corrects only beside a word that says so
+    rf"{_IN_FACT}\s+{_IS}|{_IS}\s+{_IN_FACT})\s+(?P<value>[^\W_][^,;]*?)"
     r"(?:\s*[,;]?\s*(?:not|nao|e nao|and not|instead of|em vez de|no lugar de)\s+[^,;]+)?"
     r"\s*(?:[,;].*)?$",
     re.DOTALL,
@@ -290,13 +293,15 @@ def _corrected_title(raw: str) -> Reference | None:
     group = next(g for g in ("value", "meant") if said.groupdict().get(g))
     if _DENIED.search(fold_same_length(raw[: at[said.start(group)]])):
         return None  # "na verdade não é Heat, é Ronin": the title said is the one it is not
-    start = at[said.start(group)]
-    said_alone = re.split(r"[,;]", raw[start : at[said.end(group) - 1] + 1])[0]
+    start, end = at[said.start(group)], at[said.end(group) - 1] + 1
+    end += raw[end : end + 1] == ")"  # "Zodiac (2007)": the year's closing mark is the value's
+    said_alone = re.split(r"[,;]", raw[start:end])[0]
     value = said_alone.strip(" \"'«»“”.!")  # ", me confundi": why, not the title
     folded = fold_same_length(value)
     if not value or len(value.split()) > 8 or _NOT_A_TITLE.search(folded):
         return None
-    if value[0].isupper() and not (value.split()[-1][0].isupper() or value[-1].isdigit()):
+    last = value.split()[-1].strip("()")
+    if value[0].isupper() and not (last[:1].isupper() or last[-1:].isdigit()):
         return None  # "Netflix now", "Heat é bom": a sentence goes on after the title
     instead = _instead_of(raw[start + len(said_alone) :])
     if instead is None:

@@ -236,7 +236,7 @@ SAVED_FILLERS: Final = _words(
     tudo lista mesmo entao hein what which how many do did i you my the so far already have
     has there here all of any is are were was list me show por favor please que ultimo
     ultimos ultima ultimas last recent recentes mostra quero ver see algum alguma alguns
-    algumas nenhum nenhuma on in s whats"""
+    algumas nenhum nenhuma on in s whats tambem also too coisas coisa itens items things stuff"""
 )
 # "tem alguma série na minha lista?" holds through the list, without a verb of saving
 LIST_NOUNS: Final = _words("lista list")
@@ -292,8 +292,9 @@ def last_saved_question(text: str) -> ItemType | Literal["all"] | None:
     return types.pop() if types else "all"
 
 
-def saved_question_type(text: str) -> ItemType | Literal["all"] | None:
-    """The item type a clear question about saved things asks for ("all" for every type)."""
+def saved_question_types(text: str) -> tuple[ItemType, ...] | None:
+    """The item types a clear question about saved things asks for, in the order said (none
+    for every type; "q filmes e séries eu tenho?" asks for two)."""
     words = expand_chat(" ".join(words_of(text))).split()  # "qtas series vc tem?"
     question = "?" in text or (bool(words) and words[0] in QUESTION_WORDS)
     if not question or not words or len(words) > MAX_WORDS or _URL.search(text):
@@ -302,16 +303,19 @@ def saved_question_type(text: str) -> ItemType | Literal["all"] | None:
         return None  # "vc salva filmes?" asks what Lembra does; "o último" asks for one
     if HOLD_VERBS.isdisjoint(words) and LIST_NOUNS.isdisjoint(words):
         return None
-    types = {TYPE_NOUNS[w] for w in words if w in TYPE_NOUNS}
-    if len(types) > 1:
+    types = tuple(dict.fromkeys(TYPE_NOUNS[w] for w in words if w in TYPE_NOUNS))
+    joined = len(types) > 1 and not _AND.isdisjoint(words)
+    if len(types) > 1 and not joined:
         return None
     others = [w for w in words if w not in TYPE_NOUNS and w not in HOLD_VERBS]
-    if not all(w in SAVED_FILLERS for w in others):
+    if not all(w in SAVED_FILLERS or (joined and w in _AND) for w in others):
         return None  # "qual filme do Nolan eu salvei?" names a title: a search
-    if not types:
-        # "o que eu tenho salvo?": only with a word asking what, never "tenho?"
-        return "all" if {"que", "what", "quais", "qual"} & set(others) else None
-    return types.pop()
+    if not types and not {"que", "what", "quais", "qual"} & set(others):
+        return None  # "o que eu tenho salvo?": only with a word asking what, never "tenho?"
+    return types
+
+
+_AND: Final = _words("e and")
 
 
 def asks_about_link(text: str) -> bool:

@@ -14,7 +14,7 @@ from typing import Any, Final, Literal
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from agent.understanding.textnorm import fold
+from agent.understanding.textnorm import CHAT_WORDS, fold
 
 Label = Literal[
     "delete_all",
@@ -417,30 +417,128 @@ _TYPE_NOUN_KINDS: Final = {
     **dict.fromkeys("nota notas note notes".split(), "note"),
 }
 _TYPE_NOUN_FORMS: Final = tuple(sorted(_TYPE_NOUN_KINDS))
-_SAVE_HEAD: Final = re.compile(
-    r"^(?P<verb>[^\W\d_]{3,12})\s+(?P<art>(?:o|a|os|as|um|uma|the|an?|my|meu|minha)\s+)?"
-    r"(?P<noun>[^\W\d_]{5,10})(?=\s+\S)",
-    re.IGNORECASE,
+# what stands before a save verb and asks nothing of its own ("mas salva", "hey can u save",
+# "e tb guarda"); the modals only when the message asks no question ("pode salvar X?" may ask
+# what Lembra does)
+_MODALS: Final = frozenset(
+    split_phrases(
+        """eu gostaria de, i would like to, gostaria de, voce poderia, voce pode, vc pode,
+        eu quero, eu queria, eu preciso, can you, could you, would you, will you, i want to,
+        id like to, i need to, pode, poderia, quero, queria, wanna, preciso, consegue"""
+    )
 )
+_LEADS: Final = (frozenset(LEADING_FILLERS) - _MODALS) | frozenset(
+    split_phrases("mas, porem, but, then, dai, also, tambem, plus, ah, oh, hey")
+)
+# said between the verb and what it saves, asking nothing: "salva tb a série", "add pls: X"
+_BETWEEN: Final = frozenset(
+    split_phrases(
+        """tambem, also, too, ai, ae, la, pra mim, para mim, for me, please, por favor, pfv,
+        pf, plz"""
+    )
+)
+# the words that point at what is saved ("these movies", "as séries"), read back from one
+# slip when 4 letters or more ("thes movies")
+_POINTERS: Final = frozenset(
+    split_phrases(
+        """o, a, os, as, um, uma, the, an, my, meu, minha, meus, minhas, these, those, this,
+        esses, essas, estes, estas, esse, essa, este, esta"""
+    )
+)
+_LONG_POINTERS: Final = tuple(sorted(p for p in _POINTERS if len(p) >= 4))  # slips read
+_WORD: Final = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_GAP: Final = re.compile(r"[\s,.!-]*")  # what may part the head's words ("mas, salva")
 
 
-def save_typos_fixed(text: str) -> str:
-    """`text` with one slip in its save verb and in the type noun after it read back ("sav the
-    seris Arcane": "save the series Arcane"), only when both are a save and a type, one edit
-    away at most and the noun not a word of its own; else `text` itself. A verb slip is read
-    back only beside a noun slip ("safe the movie", "sabe a série" are words of their own); a
-    save verb in another form ("salvei", "saved") is no slip, nor an accent ("serie")."""
-    head = _SAVE_HEAD.match(text)
-    if head is None:
+def plain_save_head(text: str) -> str:
+    """`text` with the head of its save request said plainly: what asks nothing before the
+    verb cut ("mas salva", "hey can u save"), the verb read back from one slip ("slava"), the
+    words between it and what it saves cut ("salva tb a série", "save these movies pls: X"),
+    and one slip in the pointer and type noun read back ("sav thes seris X"); `text` itself
+    when it opens no save. A short verb slip is read back only beside a noun slip ("safe the
+    movie", "sabe a série" are words of their own); a save verb in another form ("salvei",
+    "saved") is no slip, nor an accent ("serie")."""
+    words = [(fold(m.group()).replace(" ", ""), m) for m in _WORD.finditer(text[:300])]
+    chat = [CHAT_WORDS.get(w, w) for w, _ in words]
+    leads = _LEADS if "?" in text else _LEADS | _MODALS
+    at = _phrases(chat, words, text, 0, leads)
+    if at >= len(words):
         return text
-    verb, noun = fold(head.group("verb")), fold(head.group("noun"))
-    if inflected_save_verb(verb) and verb not in SAVE_VERBS:
+    said, verb_match = words[at]
+    verb = said if said in SAVE_VERBS else save_verb_typo(said)
+    short_slip = (
+        None if verb is not None else _one_slip(said, _SAVE_FORMS) if len(said) >= 3 else None
+    )
+    if verb is None and (short_slip is None or inflected_save_verb(said)):
         return text
-    fixed_noun = _one_slip(noun, _TYPE_NOUN_FORMS)
-    fixed_verb = verb if verb in SAVE_VERBS else _one_slip(verb, _SAVE_FORMS)
-    if fixed_noun is None or fixed_verb is None or fixed_noun == noun:
-        return text
-    return f"{fixed_verb} {head.group('art') or ''}{fixed_noun}{text[head.end() :]}"
+    after = _phrases(chat, words, text, at + 1, _BETWEEN)
+    pointer = noun = None
+    if after < len(words) and _parted(text, words, after - 1, after):
+        said = words[after][0]
+        pointer = said if said in _POINTERS else None
+        slipped_pointer = False
+        if pointer is None and len(said) >= 4 and after + 1 < len(words):
+            nxt = words[after + 1][0]  # "thes movies": a slip only before a type's noun
+            slipped_pointer = _one_slip(nxt, _TYPE_NOUN_FORMS) is not None and any(
+                OSA.distance(said, p, score_cutoff=1) <= 1 for p in _LONG_POINTERS
+            )
+        at_noun = after + (pointer is not None or slipped_pointer)  # a slipped one only points
+        if at_noun < len(words) and _parted(text, words, at_noun - 1, at_noun):
+            said = words[at_noun][0]
+            noun = said if said in _TYPE_NOUN_KINDS else None
+            if noun is None and 5 <= len(said) <= 10:
+                noun = _one_slip(said, _TYPE_NOUN_FORMS)
+            if noun is not None and noun != said and verb is None:
+                verb = short_slip  # "svae the movei": both slipped, one request
+        if noun is None and pointer is not None and pointer not in _LONG_POINTERS:
+            pointer = None  # "salva o Dark": the article is the title's business
+    slipped = verb != words[at][0]
+    if verb is None or (slipped and noun is None and pointer is None and ":" not in text):
+        return text  # "salsa e cebolinha": a slip of the verb before nothing a save names
+    head = [verb, *(p for p in (pointer, noun) if p is not None)]
+    if noun is not None:
+        last = at_noun
+        end = _phrases(chat, words, text, last + 1, _BETWEEN)
+        rest = text[words[end - 1][1].end() :] if end > last + 1 else text[words[last][1].end() :]
+    elif pointer is not None:
+        rest = text[words[after][1].end() :]
+    else:
+        rest = text[verb_match.end() :]
+    if not rest.strip(" \t,.;!-"):
+        return text  # "mas salva", "hey save it": nothing said after the head to read
+    plain = " ".join(head) + (rest if rest[:1] in (":", " ") else " " + rest.lstrip(" ,.!-"))
+    return text if fold(plain) == fold(text) else plain
+
+
+def _phrases(
+    chat: list[str],
+    words: list[tuple[str, re.Match[str]]],
+    text: str,
+    at: int,
+    phrases: frozenset[str],
+) -> int:
+    """The index of the first word from `at` on that no phrase of `phrases` covers, each
+    parted from the last by spaces or light punctuation only."""
+    while at < len(words):
+        for n in (4, 3, 2, 1):
+            if (
+                at + n <= len(words)
+                and " ".join(chat[at : at + n]) in phrases
+                and all(_parted(text, words, i - 1, i) for i in range(max(at, 1), at + n))
+            ):
+                at += n
+                break
+        else:
+            return at
+    return at
+
+
+def _parted(text: str, words: list[tuple[str, re.Match[str]]], before: int, at: int) -> bool:
+    """Whether word `at` follows word `before` across spaces or light punctuation only."""
+    if before < 0:
+        return True
+    gap = text[words[before][1].end() : words[at][1].start()]
+    return _GAP.fullmatch(gap) is not None
 
 
 _SAVE_FORMS: Final = tuple(sorted(v for v in SAVE_VERBS if len(v) >= 4 and " " not in v))

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent.understanding.chatter import quiet, without_asides, without_chatter
+from agent.understanding.vocabulary import plain_save_head
 
 _PIECES = st.sampled_from(
     [
@@ -21,7 +22,7 @@ _TEXT = st.lists(st.one_of(st.text(max_size=12), _PIECES), max_size=8).map(" ".j
 
 @given(_TEXT)
 def test_the_cuts_never_raise_and_never_empty_a_message_with_words(text: str) -> None:
-    for cut in (without_chatter, without_asides):
+    for cut in (without_chatter, without_asides, plain_save_head):
         out = cut(text)
         assert isinstance(out, str)
         if re.search(r"\w", text):
@@ -30,9 +31,13 @@ def test_the_cuts_never_raise_and_never_empty_a_message_with_words(text: str) ->
 
 
 def test_an_opening_and_before_a_save_verb_is_cut_and_elsewhere_kept() -> None:
-    assert without_chatter("ah e salva tb o filme Heat") == "salva tb o filme Heat"
-    assert without_chatter("and also add Fargo pls") == "add Fargo"
-    assert without_chatter("e bota tb Aquarius") == "bota tb Aquarius"
+    def read(text: str) -> str:
+        return plain_save_head(without_chatter(text))
+
+    assert read("ah e salva tb o filme Heat") == "salva o filme Heat"
+    assert read("and also add Fargo pls") == "add Fargo"
+    assert read("e bota tb Aquarius") == "bota tb Aquarius"
+    assert read("porém guarde aí a série Mindhunter") == "guarde a serie Mindhunter"
     # no verb of its own: a continuation, read as one ("e o Aquarius tb")
-    assert without_chatter("e o Aquarius tb") == "e o Aquarius tb"
-    assert without_chatter("ah e a série Dark") == "ah e a série Dark"
+    assert read("e o Aquarius tb") == "e o Aquarius tb"
+    assert read("ah e a série Dark") == "ah e a série Dark"

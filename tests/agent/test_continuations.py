@@ -194,3 +194,34 @@ async def test_and_the_shows_a_and_b_too_after_a_save_saves_each_show(db: Databa
         ("tv_show", "Lost"),
     ]
     assert shows.meta.llm_calls == 0
+
+
+async def test_the_other_one_among_several_is_asked_never_deleted(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("guarda as séries: Dark, Ozark, Lost")
+        await lembra.say("apaga a Lost")
+        await lembra.say("sim")
+        asked = await lembra.say("e a outra tb")
+        await lembra.say("sim")
+        left = sorted(i.title or "" for i in await lembra.items())
+    assert asked.text.splitlines()[1:] == ["1. Dark (2017)", "2. Ozark"]
+    assert left == ["Dark", "Ozark"]
+
+
+async def test_several_lines_named_in_a_continuation_are_one_question(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: pagar a luz")
+        await lembra.say("anota: pagar a água")
+        await lembra.say("anota: pagar o gás")
+        await lembra.say("anota: pagar o iptu")
+        await lembra.say("lista minhas notas")
+        await lembra.say("apaga a terceira")
+        await lembra.say("sim")
+        both = await lembra.say("o primeiro e o outro também")  # the other: not one left
+        assert len(await lembra.items()) == 3
+        three = await lembra.say("a primeira, a segunda e a quarta tb")
+        assert len(await lembra.items()) == 3  # a question: nothing deleted yet
+        await lembra.say("sim")
+        assert await lembra.items() == []
+    assert not both.text.startswith("Apagar")
+    assert three.text.startswith("Apagar ")

@@ -184,3 +184,24 @@ async def test_a_new_value_with_a_comma_inside_never_keeps_half_of_it(db: Databa
         await lembra.say("muda essa senha pra xyz,789")
         (note,) = [i.content for i in await lembra.items()]
         assert note in ("senha do wifi é abc,123", "senha do wifi é xyz,789")
+
+
+async def test_a_value_with_a_hyphen_or_slash_is_changed_whole(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: celular da diarista Rita 98765-4321")
+        await lembra.say("anota: vencimento do seguro 12/08")
+        await lembra.say("troca o celular da diarista pra 91234-0000")
+        await lembra.say("muda o vencimento do seguro para 15/09")
+        notes = sorted(i.content or "" for i in await lembra.items())
+        assert notes == ["celular da diarista Rita 91234-0000", "vencimento do seguro 15/09"]
+
+
+async def test_a_line_of_the_list_is_retitled_by_its_position_and_a_word_of_correction(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("salva esses filmes: Zodiac, Se7en, Alien")
+        await lembra.say("o terceiro na real é Aliens")
+        await lembra.say("the first one is actually Zodiac (2007)")
+        titles = sorted((i.title, i.year) for i in await lembra.items())
+        assert titles == [("Aliens", None), ("Se7en", None), ("Zodiac", 2007)]

@@ -105,3 +105,30 @@ def test_where_the_titles_go_is_cut_from_them_wherever_the_type_is_said() -> Non
 
 def test_a_note_keeps_the_heading_of_its_own() -> None:
     assert read_batch("anota o que a Ana falou: comprar pão, ligar pro Zé") is None
+
+
+async def test_notes_named_in_the_plural_split_on_commas_and_one_note_stays_whole(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("guarda essas notas: ligar pro síndico, trocar a lâmpada e regar a horta")
+        await lembra.say("anota: arroz, feijão e farinha")
+        notes = sorted(i.content or "" for i in await lembra.items())
+        assert notes == [
+            "arroz, feijão e farinha",
+            "ligar pro síndico",
+            "regar a horta",
+            "trocar a lâmpada",
+        ]
+
+
+async def test_a_note_and_a_link_said_with_what_it_is_about_are_two_items(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say(
+            "anota que tenho que pagar o condomínio e guarda o link do boleto https://banco.example.com/b/77"
+        )
+        saved = sorted((i.type, i.description or i.label) for i in await lembra.items())
+        assert saved == [
+            ("link", "boleto"),
+            ("note", "tenho que pagar o condomínio"),
+        ]

@@ -156,3 +156,33 @@ def test_a_question_that_is_more_than_a_subject_is_left_to_the_planner() -> None
     asked = read_question("tenho o Arrival salvo ou nao?")  # "or not" asks the same thing
     assert asked is not None
     assert asked.subject == "Arrival"
+
+
+async def test_a_question_naming_two_types_answers_each_of_them(lembra: Lembra) -> None:
+    counted = await lembra.say("qtos links e quantas notas vc tem aí?")
+    listed = await lembra.say("quais vídeos e notas eu tenho?")
+    none = await lembra.say("how many notes and shows do I have?")
+
+    assert counted.text == "Você tem 3 itens: 2 links, 1 nota."
+    assert listed.text.splitlines() == [
+        "Seus itens (2):",
+        "",
+        "Notas (1):",
+        "1. comprar leite",
+        "",
+        "Vídeos (1):",
+        "2. esse vídeo — https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+    ]
+    assert none.text == "You have 1 item: 1 note, 0 shows."
+    assert lembra.model_calls == 0
+
+
+async def test_a_count_asked_after_who_has_it_and_an_also_are_still_the_list(
+    lembra: Lembra,
+) -> None:
+    counted = await lembra.say("vc sabe qtas coisas eu salvei?")
+    also = await lembra.say("tb tenho vídeo?")
+
+    assert counted.text == "Você tem 5 itens: 1 nota, 1 filme, 1 vídeo, 2 links."
+    assert also.text.splitlines()[0] == "Vídeos (1):"
+    assert lembra.model_calls == 0

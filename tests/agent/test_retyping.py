@@ -268,3 +268,26 @@ async def test_several_said_after_one_save_changes_that_one(db: Database) -> Non
 
     assert reply.text.startswith("✅ Agora é série: inception.")
     assert kinds == [("movie", "Heat"), ("movie", "Ronin"), ("tv_show", "inception")]
+
+
+async def test_a_correction_naming_a_title_retypes_that_one_and_then_the_line_pointed_at(
+    db: Database,
+) -> None:
+    async with open_lembra(db, **DEFAULT) as lembra:
+        await lembra.say("salva esses filmes: Mindhunter, Zodiac, Chernobyl")
+        named = await lembra.say("hmm o Mindhunter na real é uma série")
+        await lembra.say("e o último também")
+        await lembra.say("wait, Zodiac is a note")
+        kinds = sorted(await _types(lembra))
+
+    assert named.text.startswith("✅ ")
+    assert kinds == [("note", "Zodiac"), ("tv_show", "Chernobyl"), ("tv_show", "Mindhunter")]
+
+
+async def test_a_correction_naming_nothing_just_saved_changes_nothing(db: Database) -> None:
+    async with open_lembra(db, **DEFAULT) as lembra:
+        await lembra.say("salva os filmes Dark e Ozark")
+        await lembra.say("o Lost na verdade é uma série")
+        kinds = sorted(await _types(lembra))
+
+    assert kinds == [("movie", "Dark"), ("movie", "Ozark")]

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from agent.understanding.chatter import without_asides
 from agent.understanding.continuations import title_and_year
-from agent.understanding.vocabulary import save_typos_fixed
+from agent.understanding.vocabulary import plain_save_head
 from storage import Database
 from tests.support.harness import open_lembra
 
@@ -32,9 +32,9 @@ async def test_a_continuation_naming_the_year_saves_it_with_that_year(db: Databa
 
 
 def test_other_words_near_a_save_verb_stay_as_written() -> None:
-    assert save_typos_fixed("have the series ended?") == "have the series ended?"
-    assert save_typos_fixed("safe the movie Heat") == "safe the movie Heat"  # a word of its own
-    assert save_typos_fixed("salva o filme Duna") == "salva o filme Duna"
+    assert plain_save_head("have the series ended?") == "have the series ended?"
+    assert plain_save_head("safe the movie Heat") == "safe the movie Heat"  # a word of its own
+    assert plain_save_head("salva o filme Duna") == "salva o filme Duna"
 
 
 async def test_a_save_verb_in_the_past_saves_nothing_with_the_words_after_it(
@@ -52,8 +52,8 @@ async def test_a_save_verb_in_the_past_saves_nothing_with_the_words_after_it(
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60))
 def test_the_slip_readers_never_raise(text: str) -> None:
-    save_typos_fixed(text)
-    save_typos_fixed("sav the " + text)
+    plain_save_head(text)
+    plain_save_head("sav the " + text)
     title_and_year(text)
     title_and_year(text + ", the 2024 one")
 
@@ -67,3 +67,27 @@ async def test_a_save_after_now_is_that_save_and_agora_sim_confirms_nothing(
         saved = sorted((i.type, i.title) for i in await lembra.items())
         assert saved == [("movie", "Aftersun"), ("tv_show", "Slow Horses")]
         assert without_asides("agora sim") == "agora sim"
+
+
+async def test_a_save_said_among_fillers_and_slips_saves_what_it_names(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("porém guarda tb a série Mindhunter pra ver dps")
+        await lembra.say("hey could u add thse movies pls: Alien, Aliens and Prometheus")
+        await lembra.say("anotaa aí a série Fargo")
+        saved = sorted((i.type, i.title) for i in await lembra.items())
+        assert saved == [
+            ("movie", "Alien"),
+            ("movie", "Aliens"),
+            ("movie", "Prometheus"),
+            ("tv_show", "Fargo"),
+            ("tv_show", "Mindhunter"),
+        ]
+
+
+async def test_a_type_word_and_a_title_alone_save_it_without_tmdb(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url="https://api.themoviedb.org/3") as lembra:
+        await lembra.say("série Mare of Easttown")
+        await lembra.say("filme do Nolan")  # a description, no title: nothing saved
+        await lembra.say("movie night tomorrow")
+        saved = sorted((i.type, i.title) for i in await lembra.items())
+        assert saved == [("tv_show", "Mare of Easttown")]

@@ -15,7 +15,7 @@ from agent.planning.offline import plan_offline
 from agent.types import Incoming
 from agent.understanding.batches import Batch, cut_tail, read_batch
 from agent.understanding.textnorm import fold
-from agent.understanding.vocabulary import save_verb_typo
+from agent.understanding.vocabulary import plain_save_head, save_verb_typo
 from storage import Database
 from tests.support.harness import ALICE, open_lembra
 from tests.support.live import call
@@ -202,8 +202,12 @@ def test_a_note_and_a_link_asked_with_too_are_two_pieces() -> None:
     assert batch is not None
     assert batch.types == ("note", "link")
     assert batch.pieces == ("levar o RG na consulta", "https://example.org/rg")
-    # words of its own beside the address are the planner's to read
-    assert read_batch("anota X e salva esse link sobre receitas https://example.org/r") is None
+    # what the link is about, said after its kind, is its description; more is the planner's
+    about = read_batch("anota X e salva esse link sobre receitas https://example.org/r")
+    assert about is not None
+    assert about.pieces == ("X", "https://example.org/r")
+    assert about.about == ("", "receitas")
+    assert read_batch("anota X e salva esse link, vou ler amanhã https://example.org/r") is None
 
 
 def test_one_typed_piece_a_line_is_one_item_each() -> None:
@@ -273,7 +277,7 @@ def test_reading_typed_lines_never_raises(head: str, parts: list[str], sep: str)
 def test_where_a_list_goes_and_what_it_is_for_are_no_part_of_its_titles(
     message: str, pieces: tuple[str, ...]
 ) -> None:
-    batch = read_batch(message, split_and=True)
+    batch = read_batch(plain_save_head(message), split_and=True)  # as the runtime reads it
     assert batch is not None
     assert batch.pieces == pieces
 
