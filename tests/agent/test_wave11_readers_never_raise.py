@@ -1,0 +1,38 @@
+"""The readers this wave added read whatever a user types and never raise (issues 41, 43, 44).
+
+Each takes the raw text of a message (or the words after a verb); whatever the text, the
+answer is a reading or None, never an exception that would turn a message into an error.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agent.understanding.batches import link_about
+from agent.understanding.kinds import named_correction
+from agent.understanding.reminders.requests import only_says_why, same_time_task
+from agent.understanding.smalltalk import saved_question_types, smalltalk_kind
+from agent.understanding.vocabulary import plain_save_head
+from agent.understanding.watchlist import read_each_rated
+
+# words the readers look for, so the text reaches past their first guard
+_WORDS = st.sampled_from(
+    "salva slava anota filme série serie show shows vlw o a e tb dark na vdd é uma is actually "
+    "a movie mesmo horário same time de comprar velas já vi assisti watched nota 7 (8) gets "
+    "no score sem nota link https://x.example/a sobre da q quantos filmes séries eu tenho ? , . :"
+    " desfaz apaguei porque sem querer".split()
+)
+_TEXT = st.one_of(st.text(max_size=80), st.lists(_WORDS, max_size=14).map(" ".join))
+
+
+@given(_TEXT)
+def test_the_new_readers_never_raise_whatever_the_text(text: str) -> None:
+    link_about(text)
+    named_correction(text)
+    only_says_why(text)
+    same_time_task(text)
+    saved_question_types(text)
+    smalltalk_kind(text)
+    plain_save_head(text)
+    read_each_rated(text)
