@@ -554,6 +554,8 @@ def parse(
     `month_first`: read 4/5 as April 5 (en-US); `country`: whose holidays to use.
     """
     folded = fold_same_length(text)
+    if (corrected := _self_corrected(text, folded)) is not None:
+        return parse(corrected, now, month_first=month_first, country=country)
     toks = tokenize(folded)
     span = find_trigger(folded)
     repeating = read_recurring(text, folded, span, now, month_first=month_first, country=country)
@@ -617,6 +619,34 @@ def parse(
         options = partial_options(placed, when, [t.text for t in unread], now)
         return AskWhen(what, options, "partial")
     return SetReminder(what, placed.at, placed.default_time, placed.zone)
+
+
+# a time taken back in the same message: "quinta 20h, não pera, sexta 20h", "thursday 8pm??
+# no wait friday", "às 9h, quer dizer, 10h"
+_TAKEN_BACK = re.compile(
+    r"[\s,.!?;-]+(?:(?:no|nao)[\s,.!]*(?:wait|pera|espera|peraí|perai)|wait[\s,.!]+no|i\s+mean"
+    r"|quer\s+dizer|ou\s+melhor|or\s+rather|(?:no|nao)[\s,.!]+(?:na\s+verdade|actually))"
+    r"[\s,.!?;:-]+"
+)
+
+
+def _self_corrected(text: str, folded: str) -> str | None:
+    """`text` without a time the user took back before the one meant ("thursday 8pm?? no wait
+    friday 8pm, game night" is "friday 8pm, game night"): the time said right before the words
+    that take it back is dropped with them. None unless the words after them say a whole time
+    again, a day with or without its clock ("às 9h, quer dizer, 10h" is left to the reading,
+    which asks when part of it stays unread)."""
+    taken = _TAKEN_BACK.search(folded)
+    if taken is None:
+        return None
+    before = read_when(tokenize(folded[: taken.start()]), trigger=_AT_START)
+    after = read_when(tokenize(folded[taken.end() :]), trigger=_AT_START)
+    if before is None or after is None or not before.spans or after.day is None:
+        return None  # only a whole time said again replaces one ("não, 10h" may keep the day)
+    start, end = min(a for a, _ in before.spans), max(b for _, b in before.spans)
+    if folded[end : taken.start()].strip(" ,.!?;:-"):
+        return None  # words between the time and the taking back: not the time taken back
+    return (text[:start] + text[taken.end() :]).strip()
 
 
 # "umas 3", "like 4": about an hour with nothing else of time; the number says no half of the

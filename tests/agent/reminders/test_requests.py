@@ -237,3 +237,42 @@ def test_ate_naming_a_place_is_no_deadline() -> None:
     parsed = parse("me lembra sexta de ir até a padaria", NOW)
     assert isinstance(parsed, SetReminder)
     assert parsed.what == "ir até a padaria"
+
+
+@pytest.mark.parametrize(
+    ("message", "due", "what"),
+    [
+        # NOW is Wednesday 2026-03-18 14:20
+        ("thursday 8pm?? no wait friday 8pm, poker night", "2026-03-20 20:00", "poker night"),
+        (
+            "me lembra quinta 20h, não pera, sexta 19h de levar o bolo",
+            "2026-03-20 19:00",
+            "levar o bolo",
+        ),
+        (
+            "remind me on friday, wait no, saturday at 3pm to water the ferns",
+            "2026-03-21 15:00",
+            "water the ferns",
+        ),
+        (
+            "me lembra sexta 10h ou melhor sábado 11h de lavar o carro",
+            "2026-03-21 11:00",
+            "lavar o carro",
+        ),
+    ],
+)
+def test_a_time_taken_back_in_the_same_message_gives_way_to_the_one_said_after(
+    message: str, due: str, what: str
+) -> None:
+    # the first reading was the earlier day: a reminder set then would come before the one meant
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.due.strftime("%Y-%m-%d %H:%M") == due
+    assert parsed.what == what
+
+
+def test_words_between_a_time_and_a_correction_keep_the_time() -> None:
+    # "não, na verdade sexta" after the task takes back nothing it can place: no time dropped
+    parsed = parse("me lembra quinta 9h de ligar pro joão, não, na verdade, de ligar pra ana", NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.due.strftime("%Y-%m-%d %H:%M") == "2026-03-19 09:00"
