@@ -279,6 +279,9 @@ class IntentClassifier:
                 return Intent("select", choice, 100, text)
             if (hit := self._exact.get(core)) is not None:
                 return _from_alias(hit, text, 100, is_question=is_question)
+        only = " ".join(w for w in core_words if w not in _ONLY)
+        if only != core and (hit := self._exact.get(only)) is not None and hit.label == "list_all":
+            return Intent(hit.label, hit.entities, 100, text)  # "mostra só as séries"
         if (compound := self._compound(core_words)) is not None:
             return Intent(compound, EMPTY, 100, text)
         if len(core_words) == 1 and (hit := self._squeezed.get(_squeeze(core))) is not None:
@@ -505,6 +508,10 @@ def _grammar() -> Iterator[tuple[str, Label, Mapping[str, Any]]]:
         alone = [t.format(p=plural, one=one) for t in LIST_TYPED_ALONE_EN]
         for form in (*forms, *alone, *(f"{v} {f}" for v in LIST_VERBS_EN for f in forms)):
             yield form, "list_all", entities
+
+
+# "só", "only": a list of one type asks no less for them ("me mostra só as séries")
+_ONLY: Final = frozenset({"so", "apenas", "somente", "only", "just"})
 
 
 def _chat_word(words: list[str]) -> bool:

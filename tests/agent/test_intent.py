@@ -298,6 +298,25 @@ def test_a_word_of_small_talk_is_never_read_as_a_typo_of_a_command(
     assert refine(classifier.classify(text)).action == action
 
 
+@pytest.mark.parametrize(
+    ("text", "item_type"),
+    [
+        ("me mostra só as séries", "tv_show"),
+        ("lista apenas os vídeos", "video"),
+        ("show me just my movies", "movie"),
+        ("list only the notes", "note"),
+    ],
+)
+def test_only_a_type_is_still_a_list_of_that_type(
+    classifier: IntentClassifier, text: str, item_type: str
+) -> None:
+    assert classify(classifier, text) == ("list_all", {"type": item_type})
+
+
+def test_only_before_a_delete_is_no_list(classifier: IntentClassifier) -> None:
+    assert classifier.classify("apaga só as notas").action != "list_all"
+
+
 def test_a_fuzzy_hit_scores_its_similarity(classifier: IntentClassifier) -> None:
     typo = classifier.classify("lsita tudo")
     exact = classifier.classify("lista tudo")
