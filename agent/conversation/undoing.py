@@ -32,6 +32,7 @@ from storage.documents import ItemDoc, LedgerDoc, MemoryDoc, ReminderDoc
 
 WINDOW_MS = 24 * 3600 * 1000
 UNDOABLE = frozenset(inverses.INVERSES) - {"undone"}
+_EDITED = ("item_updated", "reminder_changed")  # what "desfaz a mudança" names
 NAMED_REACH = 20  # how far back a «desfaz» naming its target looks (DESIGN 11.3 asks for 10)
 
 
@@ -135,8 +136,8 @@ async def _named_effect(
     `about` in the name its undo would give), with its swap; ([], None) when none is."""
     wanted = set(fold(target.about).split())
     for group in itertools.islice(_effects(events), NAMED_REACH):
-        if target.saves:
-            if group[-1].type == "item_saved":
+        if target.saves or target.edits:
+            if group[-1].type in (_EDITED if target.edits else ("item_saved",)):
                 return group, await _swap(deps, turn, group)
             continue
         swap = await _swap(deps, turn, group)

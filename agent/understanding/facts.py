@@ -422,9 +422,11 @@ _REWRITES: Final = tuple(
         r"^(?:muda|mude|altera|altere|atualiza|atualize|edita|edite|corrige|corrija|reescreve)\s+"
         r"a\s+nota\s+(?:d[aoe]s?\s+|sobre\s+(?:o\s+|a\s+)?)(?P<where>[^:]+?)\s*"
         r"(?::|,?\s+(?:pra|para)\s+(?:ficar|dizer)\s*:?)\s*(?P<new>\S.*)$",
-        # "muda a nota do encanador pra ligar pro eletricista": words, never a rating ("pra 9")
+        # "muda a nota do encanador pra ligar pro eletricista": words, never a rating ("pra 9",
+        # "pra oito e meio")
         r"^(?:muda|mude|altera|altere|atualiza|atualize|troca|troque)\s+a\s+nota\s+"
         r"(?:d[aoe]s?\s+|sobre\s+(?:o\s+|a\s+)?)(?P<where>[^:,]+?)\s+(?:pra|para)\s+"
+        r"(?!(?:zero|um|uma|dois|duas|tres|quatro|cinco|seis|sete|oito|nove|dez)\b)"
         r"(?P<new>[^\W\d_]{2,}\S*\s+\S.*)$",
     )
 )

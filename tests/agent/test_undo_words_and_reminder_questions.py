@@ -17,13 +17,15 @@ import pytest
 from agent.conversation.reminding import scope_said
 from agent.understanding.facts import rewritten, swapped
 from agent.understanding.kinds import correction
-from agent.understanding.reminders.asks import ListAsk, SkipAsk, WhenAsk, read_ask
+from agent.understanding.reminders.asks import CancelAsk, ListAsk, SkipAsk, WhenAsk, read_ask
 from agent.understanding.reminders.requests import (
     AskWhen,
     SetReminder,
+    UndoTarget,
     parse,
     route,
     same_time_task,
+    undo_target,
 )
 from storage import Database
 from tests.support.harness import ALICE, open_lembra
@@ -35,8 +37,6 @@ from tests.support.harness import ALICE, open_lembra
         ("desfaz de novo", "undo"),  # «de novo» is again, never an item about «novo»
         ("undo it again", "undo"),
         ("desfaz mais uma", "undo"),
-        ("desfaz a alteração, tava melhor antes", "undo"),
-        ("undo the edit", "undo"),
         ("undo what i just did", "undo"),
         ("cancela o que eu acabei de fazer", "undo"),
         ("hmm desfaz tb", "undo"),
@@ -57,6 +57,31 @@ from tests.support.harness import ALICE, open_lembra
 )
 def test_undo_and_redo_naming_the_last_effect_in_words(said: str, expected: str) -> None:
     assert route(said) == (expected, "")
+
+
+@pytest.mark.parametrize(
+    "said", ["desfaz a alteração, tava melhor antes", "undo the edit", "desfaz a troca"]
+)
+def test_an_undo_naming_an_edit_names_the_last_edit(said: str) -> None:
+    name, args = route(said) or ("", "")
+    assert name == "undo"
+    assert undo_target(args) == UndoTarget(edits=True)
+
+
+async def test_undo_the_change_undoes_the_last_edit_not_a_later_save(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: comprar linguiça")
+        await lembra.say("na nota do comprar troca linguiça por picanha")
+        await lembra.say("salva o filme Duna")
+        undone = await lembra.say("desfaz a troca")
+        kept = sorted((i.type, i.content or i.title or "") for i in await lembra.items())
+        none = await lembra.say("save the movie Alien")
+        none = await lembra.say("undo the edit")  # no edit left to undo: nothing is
+        after = sorted((i.type, i.content or i.title or "") for i in await lembra.items())
+    assert "linguiça" in undone.text
+    assert kept == [("movie", "Duna"), ("note", "comprar linguiça")]
+    assert after == [("movie", "Alien"), ("movie", "Duna"), ("note", "comprar linguiça")]
+    assert "nothing was undone" in none.text
 
 
 @pytest.mark.parametrize(
@@ -443,3 +468,24 @@ async def test_a_retype_taken_back_with_volta(db: Database) -> None:
 )
 def test_a_type_correction_with_a_reason_after_it(said: str, expected: str | None) -> None:
     assert correction(said) == expected
+
+
+@pytest.mark.parametrize(
+    "said", ["desfaz, não, deixa assim mesmo", "volta, deixa assim msm", "undo that, no, wait"]
+)
+def test_an_undo_taken_back_in_the_same_message_is_no_undo(said: str) -> None:
+    assert route(said) is None
+
+
+def test_asking_to_be_reminded_cancels_nothing() -> None:
+    for said in ("precisa me lembrar do dentista", "precisa lembrar da academia!"):
+        assert not isinstance(read_ask(said), CancelAsk)
+    assert isinstance(read_ask("não precisa mais me lembrar do dentista"), CancelAsk)
+
+
+def test_a_rating_said_in_words_never_rewrites_a_note() -> None:
+    assert rewritten("muda a nota da Barbie pra oito e meio") is None
+    assert rewritten("muda a nota do encanador pra ligar pro eletricista") == (
+        ["encanador"],
+        "ligar pro eletricista",
+    )

@@ -199,8 +199,9 @@ _CANCEL = re.compile(
 # about the gym", "i don't need the gym reminder anymore", "never mind the dentist reminder":
 # a cancel said as the reminding that should stop
 _STOP: Final = re.compile(
-    r"^\s*(?:(?:(?:para|pare|parar)\s+de|(?:nao\s+)?precisa\s+(?:mais\s+)?(?:nao\s+)?|nao\s+precisa"
-    r"\s+(?:mais\s+)?)\s*(?:me\s+)?lembrar(?:\s+mais)?\s+(?:d[eoa]s?|de)\s+(?P<q>" + _WORDS + r")"
+    # "precisa" only negated: "precisa me lembrar do X" asks to be reminded, no stop
+    r"^\s*(?:(?:(?:para|pare|parar)\s+de|nao\s+precisa\s+(?:mais\s+)?|precisa\s+(?:mais\s+)?nao"
+    r"\s+)\s*(?:me\s+)?lembrar(?:\s+mais)?\s+(?:d[eoa]s?|de)\s+(?P<q>" + _WORDS + r")"
     r"|(?:stop|quit)\s+reminding\s+me\s+(?:about|of|to)\s+(?P<q_en>" + _WORDS + r")"
     r"|no\s+need\s+to\s+remind\s+me\s+(?:about|of|to)\s+(?P<q_no>" + _WORDS + r")"
     r"|(?:never\s*mind|nvm|forget)\s+(?:about\s+)?(?:the|my)\s+(?P<q_nm>" + _WORDS + r")\s+reminder"

@@ -85,11 +85,14 @@ _INTERJECTIONS = (
 )
 # what may follow the verb and still name only the last effect: pointing words, the effect
 # said as a noun ("a mudança", "the edit", "o que eu fiz"), "again"/"too", politeness
+# the effect said as an edit ("desfaz a mudança", "undo the edit"): the last edit, not any effect
+_EDITS = r"mudanca|change|edicao|edit|alteracao|troca"
 _LAST_EFFECT = (
     r"(?:\s+(?:isso|isto|esse|essa|este|esta|o|a|ai|ae|la|ultim[oa]|last|that|it|the|this|one"
     r"|coisa|thing|pfv|pf|pls|please|por\s+favor|agora|now|ja|rapidinho|de\s+novo|again"
-    r"|mais\s+uma(?:\s+vez)?|one\s+more(?:\s+time)?|too|also|tb|tbm|tambem|mudanca|change"
-    r"|edicao|edit|alteracao|troca|aquilo|acao|action|step|passo|my|minha|meu|undo|desfeito"
+    r"|mais\s+uma(?:\s+vez)?|one\s+more(?:\s+time)?|too|also|tb|tbm|tambem|"
+    + _EDITS
+    + r"|aquilo|acao|action|step|passo|my|minha|meu|undo|desfeito"
     r"|(?:como|do\s+jeito\s+que|ao\s+que|pro\s+que)\s+(?:tava|estava|era)(?:\s+antes)?"
     r"|(?:o\s+|what\s+)?(?:q|que)?\s*(?:eu\s+|i\s+)?"
     r"(?:acabei\s+de\s+fazer|fiz|desfiz|just\s+did|did|undid)))*"
@@ -97,7 +100,7 @@ _LAST_EFFECT = (
 # «desfaz» with what it names ("desfaz esse último", "undo the last one", "desfaz pfv")
 _UNDO_HEAD = (
     _INTERJECTIONS
-    + r"(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras|ctrl\s*[+-]?\s*z|reverse"
+    + r"(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras|ctrl\s*[+-]?\s*z"
     + r"|revert|take\s+(?:that|it)\s+back"
     # "volta" back to how it was ("volta como tava", "não, volta, deixa como filme msm")
     + r"|volta(?=\s*[,.!]+\s*deix[ae]\b|\s+(?:como|do\s+jeito\s+que|ao\s+que|pro\s+que)\s+"
@@ -118,7 +121,11 @@ _UNDO_BECAUSE = re.compile(_UNDO_HEAD + r"\s*[,;:.!-]+\s*(?P<why>\S.*)$")
 _NOT_A_REASON = re.compile(
     r"\b(?:salv|anot|apag|lembr|remind|mud[ae]|troc|add|save|delet|remov|cancel|marc|mark|bot[ae]"
     r"|coloc|adicion|guard|edit|renome|renam|list|mostr|show|desfaz|undo|refaz|redo"
-    r"|deix[ae](?![^,.;]*\b(?:msm|mesmo|(?:como|do\s+jeito\s+que)\s+(?:tava|estava|era|antes)))"
+    # "deixa 8h msm" keeps the old value (a reason); "deixa assim (mesmo)" keeps it all (no undo)
+    r"|deix[ae](?:\s+(?:assim|quieto|como\s+(?:esta|ta))\b"
+    r"|(?![^,.;]*\b(?:msm|mesmo|(?:como|do\s+jeito\s+que)\s+(?:tava|estava|era|antes))))"
+    # a "não," of its own takes the request back ("desfaz, não, ...")
+    r"|(?:nao|no)\s*(?:[,.;!]|$)"
     r"|esquec|never\s*mind|nao\s+(?:precisa|faz|espera)|don'?t\s+(?:undo|bother)|no\s+wait"
     r"|keep|mantem|manter|mantenha|cancel)",
 )
@@ -151,13 +158,16 @@ class UndoTarget:
 
     saves: bool = False
     about: str = ""
+    edits: bool = False  # "desfaz a mudança": the last edit (an item's or a reminder's)
 
 
 def undo_target(args: str) -> UndoTarget | None:
     """The target `route` kept in an undo's arguments, or None (the last effect, whatever it was)."""
     folded = fold_same_length(args).strip()
-    if not folded or re.fullmatch(_LAST_EFFECT, " " + folded):
+    if not folded:
         return None
+    if re.fullmatch(_LAST_EFFECT, " " + folded):
+        return UndoTarget(edits=True) if re.search(rf"\b(?:{_EDITS})\b", folded) else None
     if _LAST_SAVE.match(folded):
         return UndoTarget(saves=True)
     about = _ABOUT.match(folded)
