@@ -186,6 +186,8 @@ def _build_lexicon() -> dict[str, tuple[tuple[str, str, str], ...]]:
         stem = base[:-1] if base.endswith("e") else base + base[-1] if base in _EN_DOUBLED else base
         add(base, family, "base", base)
         add(base[:-1] + "ied" if base.endswith("y") else stem + "ed", family, "past", base)
+        if base in _EN_DOUBLED:
+            add(base + "ed", family, "past", base)  # US "canceled" beside "cancelled"
         add(stem + "ing", family, "ger", base)
     for word, base in _EN_IRREGULAR.items():
         add(word, _EN.get(base, "done"), "past", base)

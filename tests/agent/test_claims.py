@@ -1125,6 +1125,8 @@ def test_wave10_states_counts_and_effects(
         ("Postponed to Monday at 10.", "en", (), False),
         ("Seus 2 vídeos foram apagados.", "pt", ("video:Aula 1", "video:Aula 2"), False),
         ("Rename undone.", "en", ("note:wifi",), False),
+        ("I canceled your dentist reminder.", "en", (), False),  # US spelling
+        ("I cancelled your dentist reminder.", "en", (), False),
     ],
 )  # fmt: skip
 def test_wave11_titles_headings_and_bare_counts(
