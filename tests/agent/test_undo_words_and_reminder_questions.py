@@ -489,3 +489,11 @@ def test_a_rating_said_in_words_never_rewrites_a_note() -> None:
         ["encanador"],
         "ligar pro eletricista",
     )
+
+
+def test_about_a_number_inside_the_task_counts_things_and_is_kept() -> None:
+    now = datetime(2026, 11, 9, 10, 0, tzinfo=ZoneInfo("America/Sao_Paulo"))
+    assert parse("me lembra de levar umas 2 de chocolate pra Ana", now) is None  # asks when
+    asked = parse("me lembra de ligar pro joão umas 3", now)
+    assert isinstance(asked, AskWhen)
+    assert asked.what == "ligar pro joão"

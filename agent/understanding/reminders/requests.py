@@ -668,12 +668,17 @@ _AFTER_ABOUT = frozenset({"", "de", "da", "do", "pra", "para", "to", "e", "and",
 def _about_an_hour(
     text: str, toks: tuple[Tok, ...], span: tuple[int, int] | None, now: datetime
 ) -> AskWhen | None:
-    """A reminder at about an hour of no day ("me lembra umas 3 de X"): which one, asked."""
+    """A reminder at about an hour of no day ("me lembra umas 3 de X", "me lembra de X umas 3"):
+    which one, asked. Only right after the request verb or at the end: inside the task
+    ("levar umas 2 de chocolate") it counts things."""
+    first = next((k for k, t in enumerate(toks) if span is None or t.start >= span[1]), len(toks))
     for i in range(len(toks) - 1):
         for size in (2, 3):
             words = " ".join(t.text for t in toks[i : i + size])
             found = _ABOUT_HOUR.match(words)
             if found is None or text_at(toks, i + size) not in _AFTER_ABOUT:
+                continue
+            if i != first and i + size < len(toks) and text_at(toks, i + size) not in ".!,":
                 continue
             hour = int(found.group(1))
             if not 1 <= hour <= 12:
