@@ -174,11 +174,11 @@ _DAYS: Final[dict[str, int]] = {
     **dict.fromkeys(["anteontem", "antes de ontem"], 2),
     **dict.fromkeys(["semana passada", "na semana passada", "last week"], 7),
     # further back, when only roughly said: the seen date is as rough as what was said
+    # the weekend in progress or just gone: a day back is inside it from Saturday to Monday
     **dict.fromkeys(
-        "no fds|no fim de semana|fds passado|fim de semana passado|last weekend|"
-        "over the weekend|this weekend|on the weekend".split("|"),
-        2,
+        "no fds|no fim de semana|over the weekend|this weekend|on the weekend".split("|"), 1
     ),
+    **dict.fromkeys("fds passado|fim de semana passado|last weekend".split("|"), 2),
     **dict.fromkeys(["mes passado", "no mes passado", "last month"], 30),
     **dict.fromkeys(["ano passado", "no ano passado", "last year"], 365),
     # seen again: no other day

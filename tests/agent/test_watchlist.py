@@ -1279,3 +1279,10 @@ def test_a_title_then_i_watched_is_a_mark_and_a_bare_noun_or_line_never_is() -> 
     assert (found.title, found.type) == ("dune", "movie")
     for said in ("movies watched", "last watched", "the last one i watched", "already watched"):
         assert not isinstance(read(said), MarkRequest), said  # would mark what is in focus
+
+
+def test_a_weekend_seen_date_falls_inside_a_weekend_just_gone() -> None:
+    # a day back is Saturday or Sunday when told on Sunday or Monday: never the Friday before
+    for said, days_ago in (("vi Duna no fds", 1), ("watched dune over the weekend", 1)):
+        found = read(said)
+        assert found is not None and getattr(found, "days_ago", None) == days_ago, said
