@@ -1285,4 +1285,5 @@ def test_a_weekend_seen_date_falls_inside_a_weekend_just_gone() -> None:
     # a day back is Saturday or Sunday when told on Sunday or Monday: never the Friday before
     for said, days_ago in (("vi Duna no fds", 1), ("watched dune over the weekend", 1)):
         found = read(said)
-        assert found is not None and getattr(found, "days_ago", None) == days_ago, said
+        assert found is not None, said
+        assert getattr(found, "days_ago", None) == days_ago, said
