@@ -497,3 +497,13 @@ def test_about_a_number_inside_the_task_counts_things_and_is_kept() -> None:
     asked = parse("me lembra de ligar pro joão umas 3", now)
     assert isinstance(asked, AskWhen)
     assert asked.what == "ligar pro joão"
+
+
+async def test_move_it_up_in_hours_moves_the_reminder_just_set_and_sets_none(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("remind me to call mom tomorrow at 9am")
+        moved = await lembra.say("move it up 2 hrs")
+        listed = await lembra.say("what reminders do i have?")
+    assert "07:00" in moved.text
+    assert "call mom" in listed.text
+    assert "move it" not in listed.text

@@ -318,6 +318,8 @@ _NOT_REMINDER = re.compile(
 _NOT_REMINDER_FIRST = re.compile(
     r"^\s*(?:me|change|edit|rename|correct|fix|mark|update|rewrite|sugere|sugira|sugerir|recomenda|recomende"
     r"|indica|indique|suggest|recommend|algo|something|anything|qualquer|any"
+    # a reminder moved ("move it up 2 hrs", "push it back an hour"): never a new one's task
+    r"|(?:move|push|bump)\s+it"
     # greetings and wishes: "boa noite, até amanhã", "feliz natal", "see you later"
     r"|boa\s+(?:noite|tarde|semana|viagem|sorte)|bom\s+(?:dia|fim|final|descanso)|boas\s+festas"
     r"|feliz|felizes|merry|happy\s+(?:new|birthday|holidays|easter|christmas|thanksgiving)"
