@@ -906,8 +906,14 @@ class _Reader:
             self.sentence(sentence, question)
 
     def sentence(self, toks: list[Tok], question: bool) -> None:
-        dash = next((k for k, t in enumerate(toks) if t.w in ("—", "–")), 0) if question else 0
-        if dash:  # "X isn't on your list — want to look it up?": a statement, then a question
+        words = [t.w for t in toks]
+        # "X isn't on your list — want to look it up?", "Tem 4 séries, quer ver?": a
+        # statement, then a question
+        cut = (
+            k for k, w in enumerate(words) if w in "—–" or w == "," and _offer(words[k + 1 :], True)
+        )
+        dash = next(cut, 0) if question else 0
+        if dash and not _offer(words[:dash], True):
             self.sentence(toks[:dash], False)
             toks = toks[dash + 1 :]
         words = [t.w for t in toks]
@@ -1395,7 +1401,7 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     if verb and answer:
         return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
-        rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
+        rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS | _NEGATIONS or x in "la ai"]
         if _said(words[i : i + 2], _PART_OF) and _has_place(words[i:]):
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
         said = rest[:1] and rest[0] in _set("aqui salvo saved guardado stored la ai there")
@@ -1416,7 +1422,8 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             refers = _refers(clause[:i])
             return [Statement(kind, names, type=type_, complete=only, refers=refers)]
         yours = any(x in _YOU for x in words[max(0, i - 3) : i])
-        there = w in ("tem", "ha") and _place_at(words, i + 1)  # "(não) tem X na sua lista"
+        # "(não) tem X na sua lista", "não tem X aqui"
+        there = w in ("tem", "ha") and (_place_at(words, i + 1) or words[-1] in ("aqui", "ai"))
         if w in _MEMBER_VERBS and (i and (_has_place(words[:i]) or yours) or there):
             span = _object(clause[i + 1 :])
             type_ = _type_in(words)
@@ -1489,7 +1496,7 @@ def _none_of(clause: Sequence[Tok], language: str) -> Statement | None:
             after = clause[k + 1 : k + 4]
             if after[0].w in _RESULTS:  # "No results for X", "nenhum resultado pra X"
                 after = after[1:]
-            of = after[1:] if after[0].w in _NARROW | _INTO | {"for"} else after[:1]
+            of = after[1:] if after[0].w in _NARROW | _INTO | _MADE_BY | {"for"} else after[:1]
             if of and of[0].name:
                 return Statement("absent", (of[0].name,))
     return None
