@@ -377,7 +377,9 @@ _TOTAL: Final = (
     _COUNTED
     | _DISCOURSE
     | _COPULA
-    | _set("in total no ao todo em juntos together or ou nao not ate so far")
+    | _set(
+        "in total no ao todo em juntos together or ou nao not ate so far i count conto be d that"
+    )
 )
 # words a capitalised run does not start with ("Salvei Matrix", "Sure, Added Heat")
 _KNOWN: Final = frozenset().union(PT_WORDS, EN_WORDS, _GENERIC, _LEXICON, _OTHER_KNOWN)
@@ -1197,6 +1199,10 @@ def _read_clause(
     left = _left(words)
     acts = any(not f.endswith("*") for w in words for f, _, _ in _LEXICON.get(w, ()))
     opens = [w for w in words if w not in _DISCOURSE][:1] in (["falta"], ["faltam"], ["left"])
+    # "São 3 pendentes (filmes + séries)": a number before what is left, of the types named
+    types = {_TYPE_OF[w] for w in words if _TYPE_OF.get(w)}
+    counts = counts or [(n, "" if len(types) > 1 else _type_in(words), False)
+                        for w, x in pairwise(words) if x in _LEFT and (n := _number(w)) is not None]  # fmt: skip
     if left and not negated and (counts or (_ONLY | _ALL) & set(words) or opens) and not acts:
         # "Só falta Matrix", "Only Heat is left to watch", "Just one movie left: Heat"
         if counts:
@@ -1221,7 +1227,7 @@ def _read_clause(
         counts
         and (yours and not negated or alone)
         and not did
-        and not any(w in _FOUND for w in words)
+        and not (any(w in _FOUND for w in words) and not _has_place(words))
     ):
         if any(narrowed for _, _, narrowed in counts):
             return [], []  # "3 filmes do Nolan": which they are, storage cannot tell
