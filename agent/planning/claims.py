@@ -1201,8 +1201,9 @@ def _read_clause(
     opens = [w for w in words if w not in _DISCOURSE][:1] in (["falta"], ["faltam"], ["left"])
     # "São 3 pendentes (filmes + séries)": a number before what is left, of the types named
     types = {_TYPE_OF[w] for w in words if _TYPE_OF.get(w)}
-    counts = counts or [(n, "" if len(types) > 1 else _type_in(words), False)
-                        for w, x in pairwise(words) if x in _LEFT and (n := _number(w)) is not None]  # fmt: skip
+    left_n = [(n, "" if len(types) > 1 else _type_in(words), False) for w, x in pairwise(words)
+              if x in _LEFT | _STATE_OPEN and (n := _number(w)) is not None]  # fmt: skip
+    counts, left = counts or left_n, left or bool(left_n)
     if left and not negated and (counts or (_ONLY | _ALL) & set(words) or opens) and not acts:
         # "Só falta Matrix", "Only Heat is left to watch", "Just one movie left: Heat"
         if counts:
