@@ -291,7 +291,7 @@ about: sobre about regarding mentioning mentions mention mencionando menciona me
 # what is still to see ("só falta X", "only Heat left to watch")
 left: falta faltam resta restam sobra sobrou sobraram left remaining pendente unwatched unseen
 to_see: ver assistir watch see ler read
-state_open: unseen unwatched unread pendente pendentes waiting esperando aguardando
+state_open: unseen unwatched unread pending pendente pendentes waiting esperando aguardando
 ended: finished terminou terminei terminado terminada terminados terminadas
 # what opens a clause of its own after "e"/"and": "tá na lista e (você) ainda não viu"
 next_state: ainda still nao not nunca never
@@ -715,7 +715,7 @@ def _negated(words: Sequence[str], language: str) -> bool:
 def _has_place(words: Sequence[str]) -> bool:
     """Whether the words name the list ("na sua lista", "your movies", "your 3 movies", "lá")."""
     typed = (
-        w in _POSSESSIVE and any(x in _TYPE_OF for x in words[k + 1 : k + 3])
+        w in _POSSESSIVE and any(x in _TYPE_OF or x in _STATE_OPEN for x in words[k + 1 : k + 3])
         for k, w in enumerate(words)
     )
     return any(w in _PLACE or w in ("la", "ai", "there", "aqui") for w in words) or any(typed)
@@ -1015,7 +1015,9 @@ class _Reader:
             for k, w in enumerate(words)
             for said_before in [set(words[max(0, k - 4) : k])]
         )  # "the shows you saved", "os filmes que você salvou"; not "você salvou X em janeiro"
-        if not mine or _negated(words, self.language) or _OUTSIDE & said:
+        negated = _negated(words, self.language)
+        left = _said_state(words, negated) == "unseen"  # "Da sua lista, que você não viu, X"
+        if not mine or negated and not left or _OUTSIDE & said:
             return
         for k, w in enumerate(words):  # "the shows you saved", "your saved films" are the list
             owned = _YOU & {*words[max(0, k - 2) : k]} or words[k - 1] in _POSSESSIVE
@@ -1025,7 +1027,7 @@ class _Reader:
             t.name for k, t in enumerate(toks) if t.name and not (k and toks[k - 1].w in _MADE_BY)
         ]
         if names:
-            self._state(Statement("member"), names)
+            self._state(Statement("member", left=left), names)
 
     def close(self) -> None:
         """The statement whose names the entries below it listed, once they end."""
