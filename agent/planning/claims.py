@@ -125,6 +125,7 @@ undo subj: desfaca refaca desfacam refacam
 import done1: trouxe trouxemos
 undo inf: desfazer refazer
 delete pp: limpo limpa limpos limpas
+remind pp: ativo ativa
 done pp: feito feita feitos feitas feitinho pronto prontinho prontissimo concluido concluida
 done pp: finalizado finalizada resolvido resolvida""".splitlines()
     )
@@ -350,6 +351,8 @@ _STATES: Final = _SEEN | _STATE_OPEN | _STATE_DONE  # words that say an item's s
 _RESULTS: Final = _set("results result resultado resultados match matches sign sinal rastro")
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
+# a reminder shown as a card ("⏰ Lembrete: academia\n📅 amanhã às 7h"): one was set
+_CARD: Final = re.compile(r"^\W*(?:lembrete|reminder|alarme|alarm)\W*:", re.I | re.M)
 _TAIL: Final = frozenset().union(
     _PLACE_PREP, _PLACE, _POSSESSIVE, _TYPE_OF, _DISCOURSE, _ADVERBS, _STATE_AUX, _HAVE, _KEPT_WORDS
 )
@@ -1095,6 +1098,8 @@ def read(
     acks = all(w in _ACK_ONLY or w in ("✓", "+1") for w in words)
     if not reader.effects and words and acks and (asked or "✓" in words or "+1" in words):
         reader.effects.append(("done", ()))  # "Ok!" to "salva X", "Certo 👍": a confirmation
+    if _CARD.search(message):
+        reader.effects.append(("remind", ()))
     effects, statements = tuple(reader.effects), tuple(reader.statements)
     return Reading(effects, statements, reader.offer, reader.unchecked, tuple(reader.groups))
 
@@ -1214,6 +1219,8 @@ def _read_clause(
         names = tuple(t.name for t in clause if t.name is not None)
         answer = not names and _set("sim yes") & set(words)  # "Falta sim!": of what was named
         return [], [Statement("member", names, type=type_, complete=not answer, left=True)]
+    if words[:1] in (["bye"], ["tchau"], ["adeus"]) and clause[1:2] and clause[1].name:
+        return [("delete", "done")], []  # "Bye Heat 👋": a farewell to an item
     lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
     forms = {f for w in words for f in _FORMS.get(w, ())}
     lead_forms = _FORMS.get(lead[0], set()) if lead else set()
