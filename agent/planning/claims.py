@@ -616,6 +616,11 @@ def _lines(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
         ]
         out += [(current, entry)] if current else []
         current = []
+    for (line, entry), (_, next_entry) in pairwise(out):  # "Seus filmes 👇\n- Heat": a heading
+        typed = all(t.w in _TYPE_OF or not t.w[:1].isalnum() for t in line)  # "▶️ **Videos**"
+        line += (
+            [Tok(":", ":")] if next_entry and not (entry or typed or line[-1].w in ":.!?") else []
+        )
     return out
 
 
