@@ -292,7 +292,7 @@ about: sobre about regarding mentioning mentions mention mencionando menciona me
 # what is still to see ("só falta X", "only Heat left to watch")
 left: falta faltam resta restam sobra sobrou sobraram left remaining pendente unwatched unseen
 to_see: ver assistir watch see ler read
-state_open: unseen unwatched unread pending pendente pendentes waiting esperando aguardando
+state_open: unseen unwatched unread pending queue fila pendente pendentes waiting esperando aguardando
 ended: finished terminou terminei terminado terminada terminados terminadas
 # what opens a clause of its own after "e"/"and": "tá na lista e (você) ainda não viu"
 next_state: ainda still nao not nunca never
