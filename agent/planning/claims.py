@@ -934,7 +934,8 @@ class _Reader:
             )
             return
         self.said += 1
-        if self.listing is not None and _thats_all(content):  # "Seus filmes: A, B. Só isso!"
+        first = [w for w in takewhile(lambda w: w != ",", words) if w in content]
+        if self.listing is not None and _thats_all(first):  # "Seus filmes: A, B. Só isso!"
             self.statements[self.listing] = replace(self.statements[self.listing], complete=True)
             return
         confirm = next((k for k, w in enumerate(words[:4]) if w[:7] in ("confirm",)), None)
@@ -1067,6 +1068,7 @@ class _Reader:
 
     def _state(self, statement: Statement, names: Sequence[Name]) -> None:
         names = tuple(names) or statement.names
+        borrowed = not names  # "Heat? Já vi": the names said before
         if statement.complete and statement.left and not statement.type:  # "Faltam A e B"
             statement = replace(statement, type=self.asked_type)  # of the type asked about
         if not names and statement.kind not in ("count", "every"):
@@ -1075,7 +1077,7 @@ class _Reader:
                 self.effects += [("save", ())] if statement.confirms else []
                 self.unchecked = self.unchecked or not statement.confirms
                 return
-        self.statements.append(replace(statement, names=names))
+        self.statements.append(replace(statement, names=names, refers=borrowed))
 
 
 def read(
@@ -1747,7 +1749,13 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
             hits = {k for k in typed if _mentions(items[k], name.words)}
         if kind == "absent" and hits:
             return LIST_WRONG.format(what=f"lacks «{said}»")
-        if kind in ("member", "unseen") and not hits and name.words:  # "X, ainda não visto"
+        # "X, ainda não visto", "Vistos:\n- X": X is on the list
+        if (
+            kind != "absent"
+            and not hits
+            and name.words
+            and not (kind == "seen" and statement.refers)
+        ):
             return LIST_WRONG.format(what=f"holds «{said}»")
         # an item stored before states were kept has the first state of its type (DESIGN 11.5)
         seen = [_done(items[k]) for k in hits]
