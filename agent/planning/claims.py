@@ -380,9 +380,7 @@ _TOTAL: Final = (
     _COUNTED
     | _DISCOURSE
     | _COPULA
-    | _set(
-        "in total no ao todo em juntos together or ou nao not ate so far i count conto be d that"
-    )
+    | _set("in total no ao todo em juntos together or ou nao not ate so far i count be d that")
 )
 # words a capitalised run does not start with ("Salvei Matrix", "Sure, Added Heat")
 _KNOWN: Final = frozenset().union(PT_WORDS, EN_WORDS, _GENERIC, _LEXICON, _OTHER_KNOWN)
@@ -618,9 +616,7 @@ def _lines(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
         current = []
     for (line, entry), (_, next_entry) in pairwise(out):  # "Seus filmes 👇\n- Heat": a heading
         typed = all(t.w in _TYPE_OF or not t.w[:1].isalnum() for t in line)  # "▶️ **Videos**"
-        line += (
-            [Tok(":", ":")] if next_entry and not (entry or typed or line[-1].w in ":.!?") else []
-        )
+        line += [Tok(":", ":")] * (next_entry and not (entry or typed or line[-1].w in ":.!?"))
     return out
 
 
@@ -917,8 +913,8 @@ class _Reader:
 
     def sentence(self, toks: list[Tok], question: bool) -> None:
         words = [t.w for t in toks]
-        # "X isn't on your list — want to look it up?", "Tem 4 séries, quer ver?": a
-        # statement, then a question
+        # "X isn't on your list — want to look it up?", "Tem 4 séries, quer ver?": a statement,
+        # then a question
         cut = (
             k for k, w in enumerate(words) if w in "—–" or w == "," and _offer(words[k + 1 :], True)
         )
@@ -1424,7 +1420,9 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     if verb and answer:
         return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
-        rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS | _NEGATIONS or x in "la ai"]
+        rest = [
+            x for x in words[i + 1 : i + 8] if x not in _ADVERBS | _NEGATIONS or x in ("la", "ai")
+        ]
         if _said(words[i : i + 2], _PART_OF) and _has_place(words[i:]):
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
         said = rest[:1] and rest[0] in _set("aqui salvo saved guardado stored la ai there")
@@ -1749,13 +1747,8 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
             hits = {k for k in typed if _mentions(items[k], name.words)}
         if kind == "absent" and hits:
             return LIST_WRONG.format(what=f"lacks «{said}»")
-        # "X, ainda não visto", "Vistos:\n- X": X is on the list
-        if (
-            kind != "absent"
-            and not hits
-            and name.words
-            and not (kind == "seen" and statement.refers)
-        ):
+        said_seen = kind == "seen" and statement.refers  # "Heat? Já vi": not said to be stored
+        if kind != "absent" and not hits and name.words and not said_seen:  # "Vistos: X"
             return LIST_WRONG.format(what=f"holds «{said}»")
         # an item stored before states were kept has the first state of its type (DESIGN 11.5)
         seen = [_done(items[k]) for k in hits]
