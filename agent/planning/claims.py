@@ -1028,9 +1028,10 @@ class _Reader:
             owned = _YOU & {*words[max(0, k - 2) : k]} or words[k - 1] in _POSSESSIVE
             if w in _LEXICON and not (w in _KEPT_WORDS and owned):
                 return  # an act spoken of
-        names = [
-            t.name for k, t in enumerate(toks) if t.name and not (k and toks[k - 1].w in _MADE_BY)
-        ]
+        # "um filme do Nolan" names who made it; "vai de Heat", "I'd go with X" pick X
+        go = _MOTION_IN | _set("ir iria go")
+        made = [k + 1 for k, t in enumerate(toks) if t.w in _MADE_BY and toks[k - 1].w not in go]
+        names = [t.name for k, t in enumerate(toks) if t.name and k not in made]
         if names:
             self._state(Statement("member", left=left), names)
 
