@@ -277,7 +277,7 @@ other_generic: de do da e ou and or of for with com que what which qual quais is
   aquele aquela it its they them one ones yet still here there hoje today ontem yesterday semana
   week mes month ano year desde since ago atras too tudo everything nome title titulo sim yes nao
   no ver assistir ha mais more longer anymore algum alguma any some ai aqui la garantido else pm
-  safely right now mesmo sucesso ainda
+  safely right now mesmo sucesso ainda overall
 other_known: encontrei achei found want quer posso should would here heres consider listo consegui
   acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
 presents: aqui segue seguem here heres vai falta faltam unwatched pending pendentes
@@ -1569,7 +1569,9 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
     """ "3 itens", "dois filmes e uma nota": how many of which type, and whether words after
     narrow them ("3 filmes do Nolan")."""
     found: list[tuple[int, str, bool]] = []
-    words = [w for w in words if w not in _LEFT]  # "2 unwatched movies", "a movie left"
+    words = [
+        w for w in words if w not in _LEFT | _KEPT_WORDS
+    ]  # "2 unwatched movies", "5 saved items"
     for k, w in enumerate(words[:-1]):
         n = _number(w)
         # "um filme" is an article; "só um filme", "um filme só", "your one movie" a count
