@@ -1569,9 +1569,8 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
     """ "3 itens", "dois filmes e uma nota": how many of which type, and whether words after
     narrow them ("3 filmes do Nolan")."""
     found: list[tuple[int, str, bool]] = []
-    words = [
-        w for w in words if w not in _LEFT | _KEPT_WORDS
-    ]  # "2 unwatched movies", "5 saved items"
+    # "2 unwatched movies", "5 saved items"
+    words = [w for w in words if w not in _LEFT | _KEPT_WORDS]
     for k, w in enumerate(words[:-1]):
         n = _number(w)
         # "um filme" is an article; "só um filme", "um filme só", "your one movie" a count
