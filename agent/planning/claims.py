@@ -125,6 +125,7 @@ undo subj: desfaca refaca desfacam refacam
 import done1: trouxe trouxemos
 undo inf: desfazer refazer
 delete pp: limpo limpa limpos limpas
+remind pp: ativo ativa
 done pp: feito feita feitos feitas feitinho pronto prontinho prontissimo concluido concluida
 done pp: finalizado finalizada resolvido resolvida""".splitlines()
     )
@@ -278,7 +279,7 @@ other_generic: de do da e ou and or of for with com que what which qual quais is
   aquele aquela it its they them one ones yet still here there hoje today ontem yesterday semana
   week mes month ano year desde since ago atras too tudo everything nome title titulo sim yes nao
   no ver assistir ha mais more longer anymore algum alguma any some ai aqui la garantido else pm
-  safely right now mesmo sucesso ainda
+  safely right now mesmo sucesso ainda overall
 other_known: encontrei achei found want quer posso should would here heres consider listo consegui
   acabei pude tratei cuidei dei fiz managed went let sure great okay ok deixei deixamos
 presents: aqui segue seguem here heres vai falta faltam unwatched pending pendentes
@@ -293,7 +294,7 @@ about: sobre about regarding mentioning mentions mention mencionando menciona me
 # what is still to see ("só falta X", "only Heat left to watch")
 left: falta faltam resta restam sobra sobrou sobraram left remaining pendente unwatched unseen
 to_see: ver assistir watch see ler read
-state_open: unseen unwatched unread pendente pendentes waiting esperando aguardando
+state_open: unseen unwatched unread pending queue fila pendente pendentes waiting esperando aguardando
 ended: finished terminou terminei terminado terminada terminados terminadas
 # what opens a clause of its own after "e"/"and": "tá na lista e (você) ainda não viu"
 next_state: ainda still nao not nunca never
@@ -352,6 +353,8 @@ _STATES: Final = _SEEN | _STATE_OPEN | _STATE_DONE  # words that say an item's s
 _RESULTS: Final = _set("results result resultado resultados match matches sign sinal rastro")
 _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; more: not checked
 _ACTS: Final = ("done", "promise")
+# a reminder shown as a card ("⏰ Lembrete: academia\n📅 amanhã às 7h"): one was set
+_CARD: Final = re.compile(r"^\W*(?:lembrete|reminder|alarme|alarm)\W*:", re.I | re.M)
 _TAIL: Final = frozenset().union(
     _PLACE_PREP, _PLACE, _POSSESSIVE, _TYPE_OF, _DISCOURSE, _ADVERBS, _STATE_AUX, _HAVE, _KEPT_WORDS
 )
@@ -379,7 +382,7 @@ _TOTAL: Final = (
     _COUNTED
     | _DISCOURSE
     | _COPULA
-    | _set("in total no ao todo em juntos together or ou nao not ate so far")
+    | _set("in total no ao todo em juntos together or ou nao not ate so far i count be d that")
 )
 # words a capitalised run does not start with ("Salvei Matrix", "Sure, Added Heat")
 _KNOWN: Final = frozenset().union(PT_WORDS, EN_WORDS, _GENERIC, _LEXICON, _OTHER_KNOWN)
@@ -613,6 +616,9 @@ def _lines(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
         ]
         out += [(current, entry)] if current else []
         current = []
+    for (line, entry), (_, next_entry) in pairwise(out):  # "Seus filmes 👇\n- Heat": a heading
+        typed = all(t.w in _TYPE_OF or not t.w[:1].isalnum() for t in line)  # "▶️ **Videos**"
+        line += [Tok(":", ":")] * (next_entry and not (entry or typed or line[-1].w in ":.!?"))
     return out
 
 
@@ -715,7 +721,7 @@ def _negated(words: Sequence[str], language: str) -> bool:
 def _has_place(words: Sequence[str]) -> bool:
     """Whether the words name the list ("na sua lista", "your movies", "your 3 movies", "lá")."""
     typed = (
-        w in _POSSESSIVE and any(x in _TYPE_OF for x in words[k + 1 : k + 3])
+        w in _POSSESSIVE and any(x in _TYPE_OF or x in _STATE_OPEN for x in words[k + 1 : k + 3])
         for k, w in enumerate(words)
     )
     return any(w in _PLACE or w in ("la", "ai", "there", "aqui") for w in words) or any(typed)
@@ -908,8 +914,14 @@ class _Reader:
             self.sentence(sentence, question)
 
     def sentence(self, toks: list[Tok], question: bool) -> None:
-        dash = next((k for k, t in enumerate(toks) if t.w in ("—", "–")), 0) if question else 0
-        if dash:  # "X isn't on your list — want to look it up?": a statement, then a question
+        words = [t.w for t in toks]
+        # "X isn't on your list — want to look it up?", "Tem 4 séries, quer ver?": a statement,
+        # then a question
+        cut = (
+            k for k, w in enumerate(words) if w in "—–" or w == "," and _offer(words[k + 1 :], True)
+        )
+        dash = next(cut, 0) if question else 0
+        if dash and not _offer(words[:dash], True):
             self.sentence(toks[:dash], False)
             toks = toks[dash + 1 :]
         words = [t.w for t in toks]
@@ -920,7 +932,8 @@ class _Reader:
             )
             return
         self.said += 1
-        if self.listing is not None and _thats_all(content):  # "Seus filmes: A, B. Só isso!"
+        first = [w for w in takewhile(lambda w: w != ",", words) if w in content]
+        if self.listing is not None and _thats_all(first):  # "Seus filmes: A, B. Só isso!"
             self.statements[self.listing] = replace(self.statements[self.listing], complete=True)
             return
         confirm = next((k for k, w in enumerate(words[:4]) if w[:7] in ("confirm",)), None)
@@ -1009,17 +1022,20 @@ class _Reader:
             for k, w in enumerate(words)
             for said_before in [set(words[max(0, k - 4) : k])]
         )  # "the shows you saved", "os filmes que você salvou"; not "você salvou X em janeiro"
-        if not mine or _negated(words, self.language) or _OUTSIDE & said:
+        negated = _negated(words, self.language)
+        left = _said_state(words, negated) == "unseen"  # "Da sua lista, que você não viu, X"
+        if not mine or negated and not left or _OUTSIDE & said:
             return
         for k, w in enumerate(words):  # "the shows you saved", "your saved films" are the list
             owned = _YOU & {*words[max(0, k - 2) : k]} or words[k - 1] in _POSSESSIVE
             if w in _LEXICON and not (w in _KEPT_WORDS and owned):
                 return  # an act spoken of
-        names = [
-            t.name for k, t in enumerate(toks) if t.name and not (k and toks[k - 1].w in _MADE_BY)
-        ]
+        # "um filme do Nolan" names who made it; "vai de Heat", "I'd go with X" pick X
+        go = _MOTION_IN | _set("ir iria go")
+        made = [k + 1 for k, t in enumerate(toks) if t.w in _MADE_BY and toks[k - 1].w not in go]
+        names = [t.name for k, t in enumerate(toks) if t.name and k not in made]
         if names:
-            self._state(Statement("member"), names)
+            self._state(Statement("member", left=left), names)
 
     def close(self) -> None:
         """The statement whose names the entries below it listed, once they end."""
@@ -1051,6 +1067,7 @@ class _Reader:
 
     def _state(self, statement: Statement, names: Sequence[Name]) -> None:
         names = tuple(names) or statement.names
+        borrowed = not names  # "Heat? Já vi": the names said before
         if statement.complete and statement.left and not statement.type:  # "Faltam A e B"
             statement = replace(statement, type=self.asked_type)  # of the type asked about
         if not names and statement.kind not in ("count", "every"):
@@ -1059,7 +1076,7 @@ class _Reader:
                 self.effects += [("save", ())] if statement.confirms else []
                 self.unchecked = self.unchecked or not statement.confirms
                 return
-        self.statements.append(replace(statement, names=names))
+        self.statements.append(replace(statement, names=names, refers=borrowed))
 
 
 def read(
@@ -1087,6 +1104,8 @@ def read(
     acks = all(w in _ACK_ONLY or w in ("✓", "+1") for w in words)
     if not reader.effects and words and acks and (asked or "✓" in words or "+1" in words):
         reader.effects.append(("done", ()))  # "Ok!" to "salva X", "Certo 👍": a confirmation
+    if _CARD.search(message):
+        reader.effects.append(("remind", ()))
     effects, statements = tuple(reader.effects), tuple(reader.statements)
     return Reading(effects, statements, reader.offer, reader.unchecked, tuple(reader.groups))
 
@@ -1193,6 +1212,11 @@ def _read_clause(
     left = _left(words)
     acts = any(not f.endswith("*") for w in words for f, _, _ in _LEXICON.get(w, ()))
     opens = [w for w in words if w not in _DISCOURSE][:1] in (["falta"], ["faltam"], ["left"])
+    # "São 3 pendentes (filmes + séries)": a number before what is left, of the types named
+    types = {_TYPE_OF[w] for w in words if _TYPE_OF.get(w)}
+    left_n = [(n, "" if len(types) > 1 else _type_in(words), False) for w, x in pairwise(words)
+              if x in _LEFT | _STATE_OPEN and (n := _number(w)) is not None]  # fmt: skip
+    counts, left = counts or left_n, left or bool(left_n)
     if left and not negated and (counts or (_ONLY | _ALL) & set(words) or opens) and not acts:
         # "Só falta Matrix", "Only Heat is left to watch", "Just one movie left: Heat"
         if counts:
@@ -1201,6 +1225,8 @@ def _read_clause(
         names = tuple(t.name for t in clause if t.name is not None)
         answer = not names and _set("sim yes") & set(words)  # "Falta sim!": of what was named
         return [], [Statement("member", names, type=type_, complete=not answer, left=True)]
+    if words[:1] in (["bye"], ["tchau"], ["adeus"]) and clause[1:2] and clause[1].name:
+        return [("delete", "done")], []  # "Bye Heat 👋": a farewell to an item
     lead = [w for w in words if w not in _DISCOURSE][:1]  # "Imported 30 films from ..."
     forms = {f for w in words for f in _FORMS.get(w, ())}
     lead_forms = _FORMS.get(lead[0], set()) if lead else set()
@@ -1217,7 +1243,7 @@ def _read_clause(
         counts
         and (yours and not negated or alone)
         and not did
-        and not any(w in _FOUND for w in words)
+        and not (any(w in _FOUND for w in words) and not _has_place(words))
     ):
         if any(narrowed for _, _, narrowed in counts):
             return [], []  # "3 filmes do Nolan": which they are, storage cannot tell
@@ -1397,7 +1423,9 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     if verb and answer:
         return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
-        rest = [x for x in words[i + 1 : i + 8] if x not in _ADVERBS or x in ("la", "ai")]
+        rest = [
+            x for x in words[i + 1 : i + 8] if x not in _ADVERBS | _NEGATIONS or x in ("la", "ai")
+        ]
         if _said(words[i : i + 2], _PART_OF) and _has_place(words[i:]):
             return [Statement("member", tuple(_names_in(clause[:i])))]  # "X faz parte da lista"
         said = rest[:1] and rest[0] in _set("aqui salvo saved guardado stored la ai there")
@@ -1418,7 +1446,8 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             refers = _refers(clause[:i])
             return [Statement(kind, names, type=type_, complete=only, refers=refers)]
         yours = any(x in _YOU for x in words[max(0, i - 3) : i])
-        there = w in ("tem", "ha") and _place_at(words, i + 1)  # "(não) tem X na sua lista"
+        # "(não) tem X na sua lista", "não tem X aqui"
+        there = w in ("tem", "ha") and (_place_at(words, i + 1) or words[-1] in ("aqui", "ai"))
         if w in _MEMBER_VERBS and (i and (_has_place(words[:i]) or yours) or there):
             span = _object(clause[i + 1 :])
             type_ = _type_in(words)
@@ -1491,7 +1520,7 @@ def _none_of(clause: Sequence[Tok], language: str) -> Statement | None:
             after = clause[k + 1 : k + 4]
             if after[0].w in _RESULTS:  # "No results for X", "nenhum resultado pra X"
                 after = after[1:]
-            of = after[1:] if after[0].w in _NARROW | _INTO | {"for"} else after[:1]
+            of = after[1:] if after[0].w in _NARROW | _INTO | _MADE_BY | {"for"} else after[:1]
             if of and of[0].name:
                 return Statement("absent", (of[0].name,))
     return None
@@ -1542,7 +1571,8 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
     """ "3 itens", "dois filmes e uma nota": how many of which type, and whether words after
     narrow them ("3 filmes do Nolan")."""
     found: list[tuple[int, str, bool]] = []
-    words = [w for w in words if w not in _LEFT]  # "2 unwatched movies", "a movie left"
+    # "2 unwatched movies", "5 saved items"
+    words = [w for w in words if w not in _LEFT | _KEPT_WORDS]
     for k, w in enumerate(words[:-1]):
         n = _number(w)
         # "um filme" is an article; "só um filme", "um filme só", "your one movie" a count
@@ -1721,7 +1751,8 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
             hits = {k for k in typed if _mentions(items[k], name.words)}
         if kind == "absent" and hits:
             return LIST_WRONG.format(what=f"lacks «{said}»")
-        if kind in ("member", "unseen") and not hits and name.words:  # "X, ainda não visto"
+        said_seen = kind == "seen" and statement.refers  # "Heat? Já vi": not said to be stored
+        if kind != "absent" and not hits and name.words and not said_seen:  # "Vistos: X"
             return LIST_WRONG.format(what=f"holds «{said}»")
         # an item stored before states were kept has the first state of its type (DESIGN 11.5)
         seen = [_done(items[k]) for k in hits]

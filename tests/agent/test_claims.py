@@ -1133,3 +1133,38 @@ def test_wave11_titles_headings_and_bare_counts(
     message: str, language: str, stored: tuple[str, ...], true: bool
 ) -> None:
     assert (judge(message, facts(*stored), language).problem is None) == true
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "true"),
+    [
+        # a count said by who counts it, or before an offer in the same question
+        ("I count three shows.", "en", ("tv:Dark", "tv:Lost"), False),
+        ("I count two shows.", "en", ("tv:Dark", "tv:Lost"), True),
+        ("Você tem 3 filmes guardados, quer ver quais?", "pt", ("movie:Heat",), False),
+        ("Você tem 1 filme guardado, quer ver qual?", "pt", ("movie:Heat",), True),
+        ("Faltam 2 pendentes (filmes e séries).", "pt", ("movie:Heat", "tv:Dark", "movie:Up"), False),
+        ("Faltam 3 pendentes (filmes e séries).", "pt", ("movie:Heat", "tv:Dark", "movie:Up"), True),
+        # absence said with "there"/"aqui", a name called
+        ("Sorry, Ronin is not there.", "en", ("movie:Ronin",), False),
+        ("Sorry, Ronin is not there.", "en", ("movie:Heat",), True),
+        ("Não tem Ronin aqui.", "pt", ("movie:Ronin",), False),
+        ("Nothing called Ronin on your list.", "en", ("movie:Ronin",), False),
+        # a pick from what is still to see; the queue
+        ("Dos seus pendentes, vai de Heat!", "pt", ("movie:Heat@seen", "movie:Up"), False),
+        ("Dos seus pendentes, vai de Up!", "pt", ("movie:Heat@seen", "movie:Up"), True),
+        ("Your queue:\n- Up", "en", ("movie:Heat@seen", "movie:Up"), True),
+        # a heading without a colon over entries; seen entries must be stored
+        ("Seus filmes 👇\n- Heat\n- Ronin", "pt", ("movie:Heat",), False),
+        ("Seus filmes 👇\n- Heat", "pt", ("movie:Heat",), True),
+        ("Watched ✅\n- Heat\n- Ronin", "en", ("movie:Heat@seen",), False),
+        # effects said as a card or a farewell
+        ("⏰ Reminder: dentist\n📅 Friday 9am", "en", (), False),
+        ("Tchau Ronin 👋", "pt", ("movie:Ronin",), False),
+        ("Seu lembrete de sexta tá ativo.", "pt", (), False),
+    ],
+)  # fmt: skip
+def test_wave12_counts_absence_picks_and_cards(
+    message: str, language: str, stored: tuple[str, ...], true: bool
+) -> None:
+    assert (judge(message, facts(*stored), language).problem is None) == true
