@@ -435,18 +435,20 @@ async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
     todos": every item just shown, when a few were."""
     current = shelves.shown(turn)
     if request.both and (saved := await _saved_two(deps, turn, current)) is not None:
+        if (ratings := _each_rating(request, saved)) is None:
+            return None
         turn.facts.apply_rule("shelf_reference")
-        return await _mark_items(deps, turn, request, saved)
+        return await _mark_items(deps, turn, request, saved, ratings=ratings)
     if current is None or not current.entries:
         return None
     if len(current.entries) != 2 if request.both else len(current.entries) > MAX_SEVERAL:
         return None
     items = [await deps.db.items.get(turn.user_id, e.item_id) for e in current.entries]
     kept = [i for i in items if i is not None]
-    if len(kept) != len(current.entries):
+    if len(kept) != len(current.entries) or (ratings := _each_rating(request, kept)) is None:
         return None
     turn.facts.apply_rule("shelf_reference")
-    return await _mark_items(deps, turn, request, kept, shelve=False)
+    return await _mark_items(deps, turn, request, kept, shelve=False, ratings=ratings)
 
 
 async def _mark_refs(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
@@ -497,11 +499,14 @@ def _words_of(title: str | None) -> str:
 
 def _each_rating(request: MarkRequest, items: Sequence[ItemDoc]) -> dict[str, int | None] | None:
     """The rating of each item when the message gave one per title ("barbie (7) e anora (8)"):
-    each title said names exactly one of `items`; {} when no rating was said per title."""
+    each title said names exactly one of `items`, and the number is no part of its title
+    ("toy story 3"); {} when no rating was said per title."""
     ratings: dict[str, int | None] = {}
     for said, rating in request.each:
         owners = [i for i in items if f" {said} " in f" {_words_of(i.title)} "]
         if len(owners) != 1 or owners[0].id in ratings:
+            return None
+        if f" {said} {rating} " in f" {_words_of(owners[0].title)} ":
             return None
         ratings[owners[0].id] = rating
     return ratings

@@ -349,14 +349,16 @@ _BOTH: Final = re.compile(
     r"(?:\s+(?:" + _NOUN + r"))?"
     # how or when: "assisti os dois no fim de semana", "watched both with my sister"
     r"(?:\s+(?:no|na|nos|nas|em|com|pelo|pela|de novo|ontem|hoje|anteontem|semana|"
-    r"with|at|on|in|over|during|last|this|yesterday|today|again)\b.*)?$"
+    r"with|at|on|in|over|during|last|this|yesterday|today|again|now|agora|ja|already|"
+    r"finally|finalmente|enfim)\b.*)?$"
 )
 
 
 _EVERY: Final = re.compile(
     r"^(?:todos|todas|(?:todos|todas)\s+(?:eles|elas|esses|essas|os\s+tres|as\s+tres)|all\s+of\s+them|"
     r"all\s+(?:three|3)|them\s+all|all\s+those)"
-    r"(?:\s+(?:no|na|nos|nas|em|com|ontem|hoje|with|at|on|in|over|last|this|yesterday)\b.*)?$"
+    r"(?:\s+(?:no|na|nos|nas|em|com|ontem|hoje|with|at|on|in|over|last|this|yesterday|now|"
+    r"agora|ja|already|finally|finalmente|enfim)\b.*)?$"
 )
 
 
@@ -2055,6 +2057,69 @@ def read_each_rated(text: str) -> MarkRequest | None:
     return replace(mark, each=tuple(rated), comment="", rating=None)
 
 
+# one title and its rating, as a whole part of a list of them: "batman 9", "ruptura nota 10",
+# "succession: 7/10", and the number first: "8 pro la la land", "a 9 for whiplash"
+_PAIR_AFTER: Final = re.compile(
+    r"^(?P<t>[a-z0-9].*?)\s*(?::|-|=)?\s+(?:(?:nota|gets|got|ganha|leva|a|an)\s+)*"
+    r"(?P<n>10|[0-9])(?:\s*/\s*10)?$"
+)
+_PAIR_BEFORE: Final = re.compile(
+    r"^(?:(?:nota|dei|gave|a|an|um)\s+)*(?P<n>10|[0-9])(?:\s*/\s*10)?\s+"
+    r"(?:pro|pra|para|pros|pras|p|for|to|no|na|ao)\s+(?P<t>[a-z0-9].*)$"
+)
+_PAIR_PARTS: Final = re.compile(r"\s*(?:[,;.!]+|\s(?:e|and|&)\s)\s*")
+_NO_TITLE: Final = frozenset("nota rating score dei gave a an o the um uma e and eu i".split())
+
+
+def _pair(part: str) -> tuple[str, int] | None:
+    """ "batman 9" or "8 pro la la land": the title and its rating, or None."""
+    m = _PAIR_BEFORE.match(part) or _PAIR_AFTER.match(part)
+    if m is None:
+        return None
+    title = _spaced(re.sub(r"^(?:(?:o|a|the)\s+)", "", m["t"].strip()))
+    if not title or all(w in _NO_TITLE for w in title.split()) or len(title.split()) > 9:
+        return None
+    return title, int(m["n"])
+
+
+def _rated_tail(text: str) -> MarkRequest | None:
+    """A mark followed by a list of its titles, each with a rating ("seen both now! batman 9,
+    the last of us 8", "já vi os dois, 8 pro X e 9 pro Y"): the mark read from the words
+    before the list, with each rating; None unless the list holds two ratings or more and
+    the words before it are a seen mark."""
+    raw = text.strip()
+    if len(raw) > 300 or "?" in raw:
+        return None
+    folded = fold_same_length(raw).lower()
+    cuts = [(0, 0), *((m.start(), m.end()) for m in _PAIR_PARTS.finditer(folded))]
+    each: list[tuple[str, int | None]] = []
+    start = len(folded)
+    for i in range(len(cuts) - 1, -1, -1):
+        end = cuts[i + 1][0] if i + 1 < len(cuts) else len(folded)
+        part = folded[cuts[i][1] : end].strip()
+        if not part and i == len(cuts) - 1:
+            continue  # a closing "!"
+        found = _pair(part)
+        if found is None:
+            break
+        each.insert(0, found)
+        start = cuts[i][0]
+    titles = [t for t, _ in each]
+    if len(each) < 2 or len(set(titles)) != len(titles) or start == 0:
+        return None
+    mark = _read_whole(raw[:start]) or read_mark_clauses(raw[:start])
+    if not isinstance(mark, MarkRequest) or mark.state != "seen" or mark.target is not None:
+        return None
+    if mark.rating is not None or mark.each:
+        return None  # a rating said twice over: not certain which counts
+    if not (mark.both or mark.every):
+        refs = [r for r in (mark.refs or _PARTS_SPLIT.split(mark.title)) if isinstance(r, str)]
+        named = [f" {_spaced(r)} " for r in refs if r.strip()]
+        if len(named) < 2 or any(sum(f" {t} " in n for n in named) != 1 for t in titles):
+            return None  # a rating of no title marked: the planner's
+    return replace(mark, each=tuple(each), comment="", rating=None)
+
+
 def _rated_several(text: str) -> bool:
     """Whether `text` gives two ratings or more, each after words of its own."""
     return len(_EACH_RATED.findall(fold_same_length(text.strip()).lower())) >= 2
@@ -2069,7 +2134,7 @@ def read(text: str) -> WatchRequest | None:
     without them; laughter, politeness and clauses of chatter ("kkk", "pfv", "opa, me
     confundi,") are read past wherever they stand (agent/understanding/chatter.py)."""
     text = quiet(text)
-    if (rated := read_each_rated(text)) is not None:
+    if (rated := read_each_rated(text) or _rated_tail(text)) is not None:
         return rated
     if _rated_several(text):
         return None  # two ratings not certainly of two titles: the planner's
