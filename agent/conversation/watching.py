@@ -149,6 +149,11 @@ def _named_off_list(turn: Turn, title: str, item_type: str, *, more: bool) -> tu
     return (*before, f"{item_type}:{title}")
 
 
+async def state_asked(deps: Deps, turn: Turn, request: StateQuestion) -> Reply | None:
+    """The answer to `request` asked as a continuation ("e pra Ruptura?"), or None."""
+    return await _state_of(deps, turn, request)
+
+
 async def _state_of(deps: Deps, turn: Turn, request: StateQuestion) -> Reply | None:
     """ "is Dune still on my to-watch list?": the item's state as stored, or that it is not
     on the list; several close ones are the planner's (it may show them). "What did I
@@ -158,6 +163,8 @@ async def _state_of(deps: Deps, turn: Turn, request: StateQuestion) -> Reply | N
         return await _said_of_line(deps, turn, request.target)
     found = await resolve(deps, turn, query=request.title, item_type=request.type, prefer=WATCHABLE)
     if request.opinion:
+        if request.anchored and not isinstance(found, ItemDoc):
+            return None  # "quanto eu dei pro João?": no item of the list, no rating asked
         if isinstance(found, NotFound):
             # what was said is kept only on the list: never a TMDB lookup
             body = text("said_missing", lang, query=_quoted(request.title))

@@ -119,6 +119,9 @@ class StateQuestion:
     type: ItemType | None = None
     opinion: bool = False  # "what did I rate Dune?", "o que eu achei de Duna?": what was said
     target: Target | None = None  # "qual nota eu dei pra ele?": the item just talked about
+    # "quanto eu dei pra X?" with no word of rating: a rating only when X is one item of the
+    # list ("quanto eu dei pro João?" is money, the planner's)
+    anchored: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -2364,6 +2367,9 @@ def read_said(text: str) -> StateQuestion | None:
         if asked is not None and found is None:
             found = asked
             continue
+        if asked is not None and found is not None and asked.target == Target("pronoun"):
+            # "o que eu achei de X? e que nota dei?": the same item asked twice over
+            continue
         words = fold(clause).split()
         # a second question ("... ? onde passa?"), not a word or two asked after ("de nota?")
         question = "?" in mark and (len(words) > 2 or not _QUESTION_WORDS.isdisjoint(words))
@@ -2378,7 +2384,7 @@ def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
     at = 0
     while at < len(words) and words[at] in _SAID_OPENING:
         at += 1
-    asking = person = opinion = gave = False
+    asking = person = opinion = gave = said_of = False
     start = -1
     for i in range(at, len(words)):
         word = words[i]
@@ -2397,7 +2403,8 @@ def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
             break
         asking = asking or (word in _SAID_ASKING and not opinion)
         person = person or word in _SAID_PERSON
-        opinion = opinion or word in _SAID_OPINION or (rated and word in _SAID_GIVING)
+        said_of = said_of or word in _SAID_OPINION or (rated and word in _SAID_GIVING)
+        opinion = opinion or word in _SAID_OPINION or word in _SAID_GIVING
         gave = gave or word in _SAID_GIVING
     else:
         if rated and asking and person and opinion and words[-1] in _SAID_GIVING:
@@ -2411,9 +2418,12 @@ def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
     obj = " ".join(words[start:end])
     if not obj or end - start > MAX_TITLE_WORDS or obj in _DAYS or obj in _NOUNS:
         return None
-    if (target := _target(obj)) is not None:
+    if not said_of:  # "quanto eu dei pra X?": a rating only if X is one item of the list
+        if _target(obj) is not None or obj.split()[0] in _SAID_PERSON | _SAID_GIVING:
+            return None
+    elif (target := _target(obj)) is not None:
         return StateQuestion("", target.type, opinion=True, target=target)
-    if obj in ("dele", "dela", "disso", "desse", "dessa", "him", "her"):
+    elif obj in ("dele", "dela", "disso", "desse", "dessa", "him", "her"):
         return StateQuestion("", None, opinion=True, target=Target("pronoun"))
     offsets = [m.start() for m in re.finditer(r"\S+", said.norm)]
     begin, finish = offsets[start], offsets[end - 1] + len(words[end - 1])
@@ -2422,7 +2432,7 @@ def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
     if typed is not None:
         begin += typed.start("rest")
     title = said.raw[said.at[begin] : said.at[finish - 1] + 1].strip()
-    return StateQuestion(title, item_type, opinion=True) if title else None
+    return StateQuestion(title, item_type, opinion=True, anchored=not said_of) if title else None
 
 
 # words that say nothing by themselves before a request: a dismissal, an interjection, "also"

@@ -284,6 +284,31 @@ async def test_what_was_said_of_a_title_is_answered_from_what_was_kept(db: Datab
         assert [i for i in await lembra.items() if i.title == "Duna" and i.done] == []
 
 
+async def test_how_much_was_given_asks_the_rating_only_of_an_item_of_the_list(
+    db: Database,
+) -> None:
+    # issue 44 (blind wave-11): "quanto eu dei pra X?", then "e pra Y?", and "o que eu achei
+    # de X? e que nota dei?" went to the planner
+    async with watching(db) as lembra:
+        await lembra.say("assisti duna, nota 6")
+        await lembra.say("ja vi superbad, nota 9, achei bobo")
+        six = await lembra.say("quanto eu dei pro duna mesmo?")
+        assert "6/10" in six.text
+        nine = await lembra.say("e pro superbad?")
+        assert "9/10" in nine.text
+        both = await lembra.say("o que eu achei do superbad? e que nota eu dei?")
+        assert "bobo" in both.text
+        assert "9/10" in both.text
+        money = await lembra.say("quanto eu dei pro Joaquim no aniversário?")
+        assert "/10" not in money.text
+
+
+def test_giving_without_a_word_of_rating_asks_only_of_an_item_of_the_list() -> None:
+    assert read("quanto eu dei pro tenet?") == StateQuestion("tenet", opinion=True, anchored=True)
+    assert read("que nota eu dei pro tenet?") == StateQuestion("tenet", opinion=True)
+    assert read("o que eu dei pra ela?") is None
+
+
 async def test_the_planner_reaches_what_was_said_through_a_read_only_tool(db: Database) -> None:
     async with watching(db, counting_model=True) as lembra:
         await lembra.say("assisti duna, nota 9")
