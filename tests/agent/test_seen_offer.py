@@ -93,13 +93,18 @@ def test_what_was_said_is_read_by_its_parts(said: str, title: str, target: Targe
         "o que eu falei ontem",  # a day is no title
         "qual nota o imdb deu pra duna?",
         "o que eu achei de duna? e onde passa?",  # two questions
-        "quanto eu dei pro joão?",  # money, not a rating
         "o que eu falei pro João?",  # said to someone, not of an item
         "what did i say to my boss yesterday?",
     ],
 )
 def test_what_is_not_certainly_that_question_is_declined(said: str) -> None:
     assert read_said(said) is None
+
+
+def test_giving_said_without_a_rating_word_is_a_rating_only_of_an_item_of_the_list() -> None:
+    asked = read_said("quanto eu dei pro joão?")  # money unless João is an item of the list
+    assert asked is not None
+    assert asked.anchored
 
 
 @pytest.mark.parametrize(
