@@ -312,11 +312,14 @@ _OBJECT_FIRST: Final = re.compile(
     r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)(?:\s+(?:na verdade|na vdd|na real|alias))?"
     r"\s+(?P<eu>eu\s+)?(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
     r"(?P<verb>vi|assisti|terminei|li|maratonei|zerei|conclui|finalizei|vimos|assistimos|"
-    r"terminamos|maratonamos)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
+    r"terminamos|maratonamos)(?(not)(?:\s+nao)?)(?:\s+ainda)?"
+    # where or with whom: "esse eu já vi no cinema", "dark eu vi com meu pai"
+    r"(?(not)|(?:\s+(?:no|na|nos|nas|com|pelo|pela)\s+\S+(?:\s+\S+){0,3})?)$|"
     # "the movie dune i already watched": a title, then who saw it
     r"^(?P<what_en>(?!(?:i|what|which|who|where|when|how|show|list|tell|all|nothing|none|"
     r"everything|anything|things|stuff|it|that|this|the one|one|last|first)\b).+?)\s+(?:(?:i|we)\s+"
-    r"(?:ve\s+|have\s+)?|ive\s+)(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|saw|finished|completed|binged|read)$"
+    r"(?:ve\s+|have\s+)?|ive\s+)(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|saw|finished|completed|binged|read)"
+    r"(?:\s+(?:in|at|with|on)\s+\S+(?:\s+\S+){0,3})?$"
 )
 # a cleft: "o que eu terminei foi Duna", "foi Duna que eu vi", "it was Dune I watched",
 # "what I actually watched was Dune"; certain only when the title is one item of the list
@@ -354,6 +357,13 @@ _BOTH: Final = re.compile(
     r"(?:\s+(?:no|na|nos|nas|em|com|pelo|pela|de novo|ontem|hoje|anteontem|semana|"
     r"with|at|on|in|over|during|last|this|yesterday|today|again|now|agora|ja|already|"
     r"finally|finalmente|enfim)\b.*)?$"
+)
+
+
+# the item in focus, then how or where it was seen: "esse no cinema", "it with my dad"
+_POINTED_HOW: Final = re.compile(
+    r"^(?P<what>\S+(?:\s+\S+)?)\s+(?:no|na|nos|nas|em|com|pelo|pela|de novo|ontem|hoje|"
+    r"anteontem|with|at|on|in|over|during|last|yesterday|today|again)\b.*$"
 )
 
 
@@ -802,6 +812,10 @@ def _with_object(
             state, both=True, days_ago=days, rating=rating if state == "seen" else None
         )
     target = Target("pronoun", 0, _NOUNS[obj]) if obj in _NOUNS else _target(obj)
+    if target is None and (how := _POINTED_HOW.match(obj)) is not None:
+        pointed = _target(how.group("what"))  # "vi esse no cinema", "saw it with my dad"
+        target = pointed if pointed is not None and pointed.kind == "pronoun" else None
+        days = max(days, days_named(obj)) if target is not None else days
     if target is not None:  # "o 2", "esse artigo", "assisti o vídeo": the one in focus
         return MarkRequest(
             state,

@@ -367,3 +367,21 @@ async def test_export_and_import_carry_what_was_said(db: Database) -> None:
         assert (duna.rating, duna.comment) == (9, "achei incrível")
         said = await lembra.say("o que eu achei de duna?", user="cli:bob")
         assert "«achei incrível»" in said.text
+
+
+async def test_the_item_just_named_seen_somewhere_is_marked(db: Database) -> None:
+    # issue 44 (blind wave-11): "esse eu já vi no cinema na vdd. nota 10" after where-to-watch
+    async with watching(db) as lembra:
+        await lembra.say("onde assistir superbad?")
+        marked = await lembra.say("opa, esse eu vi com a minha irmã. nota 7")
+        assert "Superbad" in marked.text
+        await lembra.say("onde passa duna?")
+        await lembra.say("i saw it at the drive-in, 8/10")
+        rated = {i.title: (i.done, i.rating) for i in await lembra.items()}
+        assert rated["Superbad"] == (True, 7)
+        assert rated["Duna"] == (True, 8)
+
+
+def test_where_it_was_not_seen_is_no_mark_of_it() -> None:
+    found = read("dark eu nao vi na tv")
+    assert not (isinstance(found, MarkRequest) and found.state == "unseen")
