@@ -165,7 +165,8 @@ def _one_link(message: str) -> str | None:
 
 
 _PLURAL_TYPE = re.compile(
-    r"^(?:(?:os|as|the|these|esses|essas)\s+)?(?:filmes|series|seriados|movies|shows|tv\s+shows)\b"
+    r"^(?:(?:os|as|the|these|esses|essas)\s+)?(?:filmes|series|seriados|movies|films|shows|"
+    r"tv\s+shows)\b"
 )
 
 
