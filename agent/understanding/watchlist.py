@@ -720,9 +720,12 @@ def _mark_head(
         obj = said.norm[offset + m.start(group) : offset + m.end(group)]
         target = _target(obj)
         if group == "what_en" and (
-            obj in _NOUNS or (target is not None and not re.match(r"(?:number|no|#)\s*\d", obj))
+            obj in _NOUNS
+            or (target is not None and not bare and not re.match(r"(?:number|no|#)\s*\d", obj))
         ):
-            return None  # "movies i watched", "the last one i watched": a list, not a mark
+            # "movies i watched", "the last one i watched": a list, not a mark (with a rating
+            # or a clause after it, "the 2nd one ive seen, 8/10" marks)
+            return None
         found = _with_object(
             said,
             head,

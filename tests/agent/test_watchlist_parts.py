@@ -934,6 +934,9 @@ def test_a_line_number_said_first_in_english_is_marked_and_rough_days_are_read()
     assert isinstance(found, MarkRequest)
     assert (found.target, found.days_ago, found.rating) == (Target("number", 3), 30, 7)
     assert read("the last one i watched") is None  # a list question, not a mark
+    rated = read("the third one i've seen, gave it a 6")  # with a rating it marks that line
+    assert isinstance(rated, MarkRequest)
+    assert (rated.target, rated.rating) == (Target("ordinal", 3), 6)
     weekend = read("vi heat no fim de semana")
     assert isinstance(weekend, MarkRequest)
     assert (weekend.title, weekend.days_ago) == ("heat", 2)
