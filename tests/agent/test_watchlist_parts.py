@@ -355,9 +355,11 @@ async def test_asking_the_rating_given_answers_the_stored_rating(db: Database) -
     assert "7/10" in asked_en.text, asked_en.text
 
 
-def test_what_was_given_to_someone_is_no_rating_question() -> None:
-    assert read("quanto eu dei pro joão?") is None
-    assert read("what did I give mom for christmas?") is None
+def test_what_was_given_to_someone_is_a_rating_question_only_of_an_item_of_the_list() -> None:
+    # read as anchored: answered only when the words name one item of the list
+    for said in ("quanto eu dei pro joão?", "what did I give mom for christmas?"):
+        found = read(said)
+        assert found is None or (isinstance(found, StateQuestion) and found.anchored)
 
 
 # -- a mark said with how often, or with the command again -----------------------------------------

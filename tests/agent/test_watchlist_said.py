@@ -385,3 +385,10 @@ async def test_the_item_just_named_seen_somewhere_is_marked(db: Database) -> Non
 def test_where_it_was_not_seen_is_no_mark_of_it() -> None:
     found = read("dark eu nao vi na tv")
     assert not (isinstance(found, MarkRequest) and found.state == "unseen")
+
+
+async def test_what_was_given_to_someone_off_the_list_is_no_rating_answer(db: Database) -> None:
+    async with watching(db) as lembra:
+        reply = await lembra.say("what did I give mom for christmas?")
+        assert "/10" not in reply.text
+        assert "isn't on your list" not in reply.text
