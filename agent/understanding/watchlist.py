@@ -2257,6 +2257,12 @@ _STATED_STATE: Final = (
         r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"
     ),
     re.compile(r"^(?:ainda\s+)?falta\s+(?:eu\s+)?(?:ver|assistir)\s+(?P<what>.+?)$"),
+    # "e round 6 ainda tá faltando né?", "X continua pra ver?", "is X still left?"
+    re.compile(
+        r"^(?P<what>.+?)\s+(?:ainda\s+)?(?:ta|esta|continua|segue|fica)\s+(?:ainda\s+)?"
+        r"(?:faltando|pendente|(?:pra|para)\s+ver)(?:\s+(?:ver|ainda|ne|ne\s+nao))*$"
+    ),
+    re.compile(r"^(?:is|are)\s+(?P<what>.+?)\s+still\s+(?:left|unwatched|unseen|to\s+watch)$"),
     re.compile(
         r"^(?:i\s+)?(?:already\s+)?(?:saw|watched|seen|finished)\s+(?P<what>.+?)(?:\s+already)?$"
     ),

@@ -392,3 +392,15 @@ async def test_what_was_given_to_someone_off_the_list_is_no_rating_answer(db: Da
         reply = await lembra.say("what did I give mom for christmas?")
         assert "/10" not in reply.text
         assert "isn't on your list" not in reply.text
+
+
+async def test_whether_a_title_is_still_left_is_answered_from_its_state(db: Database) -> None:
+    # issue 44 (blind wave-11): "e round 6 ainda tá faltando né?" went to the planner
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+        left = await lembra.say("e superbad continua pendente né?")
+        assert "Superbad" in left.text
+        assert "para ver" in left.text
+        seen = await lembra.say("is duna still left?")
+        assert "Duna" in seen.text
+        assert [i.title for i in await lembra.items() if i.done] == ["Duna"]
