@@ -2148,6 +2148,32 @@ def _rated_several(text: str) -> bool:
 _PARTS_SPLIT: Final = re.compile(r"\s*(?:,|;|\s(?:e|and|&)\s)\s*")
 
 
+# the type a question is asked of, said first: "e dos filmes, qual eu não vi?", "and of the
+# shows, which is the shortest?"
+_SCOPE_FIRST: Final = re.compile(
+    r"^(?:(?:e|and|ah|so|entao)\s+)?(?:dos|das|entre\s+(?:os|as)|(?:of|from|among)\s+(?:the|my)|"
+    r"out\s+of\s+(?:the|my))\s+(?P<noun>filmes|series|seriados|videos|movies|films|shows|"
+    r"tv\s+shows)\s*[,:;-]\s*(?P<rest>.+)$"
+)
+
+
+def _scoped(text: str) -> WatchRequest | None:
+    """A list or pick asked of the type said first ("e dos filmes, qual eu não vi ainda?"):
+    the question read without it, for that type only; None when it is no such question or
+    names another type itself."""
+    said = fold_same_length(text.strip()).lower()
+    m = _SCOPE_FIRST.match(said)
+    if m is None or len(said) > 200:
+        return None
+    kind = _NOUNS[m["noun"].split()[-1]]
+    asked = _read_whole(text.strip()[m.start("rest") :])
+    if isinstance(asked, ListRequest) and set(asked.types) >= {kind}:
+        return replace(asked, types=(kind,), carried=False)
+    if isinstance(asked, SuggestRequest) and asked.type in (None, kind):
+        return replace(asked, type=kind)
+    return None
+
+
 def read(text: str) -> WatchRequest | None:
     """Whichever watchlist request `text` certainly is, or None. A message that opens with
     words saying nothing by themselves ("blz, deixa quieto.", "never mind.", "also") is read
@@ -2164,7 +2190,7 @@ def read(text: str) -> WatchRequest | None:
         found = _read_whole(text)
     if found is None:
         found = read_mark_clauses(text)
-    return found
+    return found if found is not None else _scoped(text)
 
 
 def _read_whole(text: str) -> WatchRequest | None:

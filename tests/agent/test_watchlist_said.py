@@ -404,3 +404,27 @@ async def test_whether_a_title_is_still_left_is_answered_from_its_state(db: Data
         seen = await lembra.say("is duna still left?")
         assert "Duna" in seen.text
         assert [i.title for i in await lembra.items() if i.done] == ["Duna"]
+
+
+async def test_the_type_said_before_a_list_question_narrows_it(db: Database) -> None:
+    # issue 44 (blind wave-11): "e dos filmes, qual eu não vi ainda?" searched «nao vi»
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+        left = await lembra.say("e das séries, quais faltam ainda?")
+        assert "Dark" in left.text
+        assert "Superbad" not in left.text
+        seen = await lembra.say("and out of the movies, which ones have i watched?")
+        assert "Duna" in seen.text
+        assert "Superbad" not in seen.text
+
+
+def test_a_type_said_before_a_question_of_another_type_is_not_read() -> None:
+    assert read("dos filmes, quais séries eu vi?") is None
+    assert read("dos filmes, salva o duna") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_the_scoped_question_reader_never_raises(text: str) -> None:
+    read("e dos filmes, " + text)
+    read("and of the shows: " + text)
