@@ -23,6 +23,7 @@ from agent.understanding.watchlist import (
 from storage import Database
 from tests.agent.test_importfile import SentFile
 from tests.agent.test_watchlist import BELIEF, item, watching
+from tests.support.harness import ALICE
 
 # -- the readers ----------------------------------------------------------------------------
 
@@ -428,3 +429,17 @@ def test_a_type_said_before_a_question_of_another_type_is_not_read() -> None:
 def test_the_scoped_question_reader_never_raises(text: str) -> None:
     read("e dos filmes, " + text)
     read("and of the shows: " + text)
+
+
+async def test_a_pick_for_tonight_after_how_one_feels_is_a_pick_never_a_reminder(
+    db: Database,
+) -> None:
+    # issue 44 (blind wave-11): "to morto de cansado, me indica algo curtinho pra ver hj a
+    # noite" asked when to remind
+    async with watching(db) as lembra:
+        picked = await lembra.say("tô exausta hoje, me sugere algo rapidinho pra ver mais tarde")
+        assert picked.choice_kind != "time"
+        assert "Superbad" in picked.text or "Duna" in picked.text or "Dark" in picked.text
+        assert await db.reminders.for_user(ALICE) == []
+        await lembra.say("me lembra de ver um filme hoje às 21h")
+        assert len(await db.reminders.for_user(ALICE)) == 1
