@@ -1767,7 +1767,9 @@ _UNSEEN_SAID: Final = re.compile(
     r"(?:(?:ainda|yet|already)\s+)?(?:vi|assisti|seen|watched|watch|see|visto|assistido)"
     r"(?:\s+(?:ainda|yet|nao))?\b"
     # "the shortest one left", "a comédia que falta": what is left is what a pick is from
-    r"|\b(?:que\s+)?(?:falta|faltam|faltando|sobrou|sobraram|resta|restam|left|remaining)\b"
+    # ("qual dos que sobraram é o mais curto?", "which of the ones left is shortest")
+    r"|\b(?:(?:dos|das|of\s+the\s+ones|of\s+those|among\s+the\s+ones)\s+)?(?:que\s+)?"
+    r"(?:falta|faltam|faltando|sobrou|sobraram|resta|restam|left|remaining)\b"
 )
 _NOT_SUGGESTING: Final = frozenset(
     "vi assisti terminei maratonei li watched seen saw finished read falta faltam "

@@ -17,6 +17,7 @@ from agent.tools.editing import marks_a_title
 from agent.understanding.watchlist import (
     MarkRequest,
     StateQuestion,
+    SuggestRequest,
     read,
     speaks_of_seeing,
 )
@@ -443,3 +444,11 @@ async def test_a_pick_for_tonight_after_how_one_feels_is_a_pick_never_a_reminder
         assert await db.reminders.for_user(ALICE) == []
         await lembra.say("me lembra de ver um filme hoje às 21h")
         assert len(await db.reminders.for_user(ALICE)) == 1
+
+
+def test_a_pick_among_the_ones_left_is_a_pick() -> None:
+    # issue 44 (blind wave-11): "qual dos q sobraram é o mais curto?" went to the planner
+    for said in ("e das que faltam, qual a mais curta?", "which of the ones left is shortest?"):
+        found = read(said)
+        assert isinstance(found, SuggestRequest)
+        assert found.short
