@@ -131,6 +131,8 @@ async def act(
             reply = await _retype_line(deps, turn, cont, last.type)
         case "where":  # "and The Office?" after where-to-watch (issue 44)
             reply = await _where(deps, turn, cont)
+        case "said":  # "e pra Ruptura?" after "quanto eu dei pra Succession?"
+            reply = await _said(deps, turn, cont)
         case "state_left" | "state_done":  # "e as séries?" after "o que falta ver?"
             reply = await watching.carried_list(deps, turn, message)
     if reply is not None:
@@ -163,7 +165,8 @@ def _one_link(message: str) -> str | None:
 
 
 _PLURAL_TYPE = re.compile(
-    r"^(?:(?:os|as|the|these|esses|essas)\s+)?(?:filmes|series|seriados|movies|shows|tv\s+shows)\b"
+    r"^(?:(?:os|as|the|these|esses|essas)\s+)?(?:filmes|series|seriados|movies|films|shows|"
+    r"tv\s+shows)\b"
 )
 
 
@@ -366,6 +369,22 @@ async def _where(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:
     if read_reference(cont.rest) is not None or re.search(r",|\s(?:e|and|&)\s", title):
         return None  # "e o 2?" points at a line; "e X e Y?" is two questions: the planner's
     return await watching.where_named(deps, turn, title, cont.type)
+
+
+_SAID_OF = re.compile(r"^(?:(?:pr[oa]s?|para|de|d[oa]s?|for|to|about|of|on)\s+)?")
+
+
+async def _said(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:
+    """ "e pra Ruptura?", "and for Heat?" after what the user said of one item: the same
+    question of the title named, when it is one item of the list."""
+    title = _SAID_OF.sub("", fold(cont.title).strip(), count=1)
+    words = title.split()
+    if cont.other or cont.next or cont.period or not words or len(words) > MAX_TITLE_WORDS:
+        return None
+    if read_reference(cont.rest) is not None or re.search(r",|\s(?:e|and|&)\s", title):
+        return None  # "e o 2?" points at a line; "e X e Y?" is two questions: the planner's
+    asked = watchlist.StateQuestion(title, cont.type, opinion=True, anchored=True)
+    return await watching.state_asked(deps, turn, asked)
 
 
 async def _mark_line(deps: Deps, turn: Turn, cont: Continuation, to: MarkTo) -> Reply | None:

@@ -31,6 +31,7 @@ from agent.tools.saving import store_item
 from agent.types import Reply
 from agent.understanding.textnorm import fold
 from agent.understanding.vocabulary import ItemType, normalize
+from agent.understanding.watchlist import said_rating
 
 
 async def capabilities(deps: Deps, turn: Turn) -> Reply:
@@ -225,10 +226,33 @@ _SEEN_VERBS: Final = frozenset(
 )
 
 
+# a rating said with the yes: "sim pode salvar, nota 10 pra ele", "yes, gave it a 9"
+_YES_RATING: Final = re.compile(
+    r"\b(?:(?:com|with|e|and|dei|gave|give|i\s+gave)\s+)?(?:(?:it|ele|ela)\s+)?"
+    r"(?:(?:nota|rating|score|a|an|um)\s+)*(?:10|[0-9])(?:\s*/\s*10)?"
+    r"(?:\s+(?:pra|pro|para|for|to)\s+(?:ele|ela|esse|essa|it|this|that|this one|that one))?\b"
+)
+
+
+def yes_rating(message: str) -> int | None:
+    """The rating a yes to the seen offer gives ("sim, nota 10 pra ele"), or None."""
+    said = message.lower().replace(",", " ")
+    found = list(_YES_RATING.finditer(said))
+    if (
+        len(found) != 1
+        or said_rating(found[0].group()) is None
+        and not re.search(r"(?:nota|rating|score|/\s*10|gave|dei)", found[0].group())
+    ):
+        return None
+    return int(re.search(r"10|[0-9]", found[0].group()).group())  # type: ignore[union-attr]
+
+
 def takes_seen(message: str) -> bool:
     """Whether `message` says yes to saving the offered title as seen: a yes ("sim", "yeah,
-    go ahead"), the save said again ("salva como visto", "put it as watched"), or both; any
-    other word (a rating changed, another title) is not this yes."""
+    go ahead"), the save said again ("salva como visto", "put it as watched"), or both, with
+    one rating at most ("nota 10 pra ele"); any other word (another title) is not this yes."""
+    if yes_rating(message) is not None:
+        message = _YES_RATING.sub(" ", message.lower().replace(",", " "))
     words = normalize(message).replace(",", " ").split()
     if not words or len(words) > 12:
         return False

@@ -483,6 +483,8 @@ class Runtime:
             return None  # anything else is a new message; the offer lapses quietly
         if isinstance(current, pendings.OfferSeen) and intent.action not in ("confirm", "deny"):
             if offers.takes_seen(incoming.text or ""):  # "pode sim, salva como visto"
+                if (rating := offers.yes_rating(incoming.text or "")) is not None:
+                    current = current.model_copy(update={"rating": rating})  # "nota 10 pra ele"
                 return await self._confirm(turn, current)
             return None  # anything else is a new message; the offer lapses quietly
         if not pendings.is_choice(current):

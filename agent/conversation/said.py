@@ -25,6 +25,7 @@ def said_reply(deps: Deps, turn: Turn, item: ItemDoc) -> Reply:
     """The rating, comment and seen date kept of `item`, or that none was kept."""
     lang = turn.language
     shelves.point_at(turn, item)  # "tira o visto dele", "onde assistir?" name it now
+    shelves.did(turn, "said", item.type)  # "e pra Y?": the same question of Y
     state = text(f"state_{item.current_state}", lang)
     label = item_label(item)
     if not item.done:

@@ -149,6 +149,11 @@ def _named_off_list(turn: Turn, title: str, item_type: str, *, more: bool) -> tu
     return (*before, f"{item_type}:{title}")
 
 
+async def state_asked(deps: Deps, turn: Turn, request: StateQuestion) -> Reply | None:
+    """The answer to `request` asked as a continuation ("e pra Ruptura?"), or None."""
+    return await _state_of(deps, turn, request)
+
+
 async def _state_of(deps: Deps, turn: Turn, request: StateQuestion) -> Reply | None:
     """ "is Dune still on my to-watch list?": the item's state as stored, or that it is not
     on the list; several close ones are the planner's (it may show them). "What did I
@@ -158,6 +163,8 @@ async def _state_of(deps: Deps, turn: Turn, request: StateQuestion) -> Reply | N
         return await _said_of_line(deps, turn, request.target)
     found = await resolve(deps, turn, query=request.title, item_type=request.type, prefer=WATCHABLE)
     if request.opinion:
+        if request.anchored and not isinstance(found, ItemDoc):
+            return None  # "quanto eu dei pro João?": no item of the list, no rating asked
         if isinstance(found, NotFound):
             # what was said is kept only on the list: never a TMDB lookup
             body = text("said_missing", lang, query=_quoted(request.title))
@@ -435,18 +442,20 @@ async def _mark_both(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
     todos": every item just shown, when a few were."""
     current = shelves.shown(turn)
     if request.both and (saved := await _saved_two(deps, turn, current)) is not None:
+        if (ratings := _each_rating(request, saved)) is None:
+            return None
         turn.facts.apply_rule("shelf_reference")
-        return await _mark_items(deps, turn, request, saved)
+        return await _mark_items(deps, turn, request, saved, ratings=ratings)
     if current is None or not current.entries:
         return None
     if len(current.entries) != 2 if request.both else len(current.entries) > MAX_SEVERAL:
         return None
     items = [await deps.db.items.get(turn.user_id, e.item_id) for e in current.entries]
     kept = [i for i in items if i is not None]
-    if len(kept) != len(current.entries):
+    if len(kept) != len(current.entries) or (ratings := _each_rating(request, kept)) is None:
         return None
     turn.facts.apply_rule("shelf_reference")
-    return await _mark_items(deps, turn, request, kept, shelve=False)
+    return await _mark_items(deps, turn, request, kept, shelve=False, ratings=ratings)
 
 
 async def _mark_refs(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
@@ -497,11 +506,14 @@ def _words_of(title: str | None) -> str:
 
 def _each_rating(request: MarkRequest, items: Sequence[ItemDoc]) -> dict[str, int | None] | None:
     """The rating of each item when the message gave one per title ("barbie (7) e anora (8)"):
-    each title said names exactly one of `items`; {} when no rating was said per title."""
+    each title said names exactly one of `items`, and the number is no part of its title
+    ("toy story 3"); {} when no rating was said per title."""
     ratings: dict[str, int | None] = {}
     for said, rating in request.each:
         owners = [i for i in items if f" {said} " in f" {_words_of(i.title)} "]
         if len(owners) != 1 or owners[0].id in ratings:
+            return None
+        if f" {said} {rating} " in f" {_words_of(owners[0].title)} ":
             return None
         ratings[owners[0].id] = rating
     return ratings

@@ -52,6 +52,19 @@ _TYPED_TITLE: Final = re.compile(
     r"tv\s+shows?|shows?|notas?|notes?|v[íi]deos?|links?)\b\s*[:,-]?\s*(?P<title>.*)$",
     _F | re.DOTALL,
 )
+# the type said after the title: "and breaking bad, the series", "e dark (a série)"
+_TYPE_AFTER: Final = re.compile(
+    r"^(?P<title>.*?[^\s,(-])\s*(?:,|-|\()\s*(?:(?:o|a|the|an?)\s+)?(?P<noun>filme|movie|film|"
+    r"s[ée]ries?|seriado|tv\s+show|show)\s*\)?$",
+    _F,
+)
+# why it is saved, after the "too": "e o filme X tb, pra ver com as crianças", "and Y too, for
+# the weekend": no part of the title, no verb of the message's own
+_WHY_AFTER: Final = re.compile(
+    r"(?:[,\s]+(?:tamb[ée]m|tb|tbm|too|also))\s*(?P<why>,\s*(?:pra|para|pro|to|for)\s+"
+    r"[^,.;!?]{1,60}[.!]*)\s*$",
+    _F,
+)
 # a typed rest whose title opens with a verb "to be" is a statement ("o filme é ótimo")
 _COPULA: Final = re.compile(r"^(?:e|eh|era|foi|is|was|s|are|ta|esta)\b")
 # "o outro", "the other one", "o outro boleto", "a outra nota do dentista": the words after it
@@ -95,6 +108,8 @@ def read_continuation(text: str) -> Continuation | None:
         return None
     lead = _LEAD.match(raw)
     rest = raw[lead.end() :] if lead else raw
+    if (why := _WHY_AFTER.search(rest)) is not None:
+        rest = rest[: why.start("why")]
     tail = _TAIL.search(rest)
     if lead is None and tail is None:
         return None
@@ -106,10 +121,16 @@ def read_continuation(text: str) -> Continuation | None:
     typed = _TYPED_TITLE.match(rest)
     # "the show X": a type noun after its article is no verb ("show", "list")
     verbs = words[2:] if typed and len(words) > 1 and words[0] in ("the", "a", "an") else words
+    after = None if typed else _TYPE_AFTER.match(rest.strip(" \t,.!?;:\"'«»"))
+    if after is not None:  # "and fargo, the show": the type noun after it is no verb either
+        verbs = expand_chat(fold(after.group("title"))).split()
     if not words or len(words) > MAX_WORDS or not _OWN_VERBS.isdisjoint(verbs):
         return None
     item_type = _TYPES.get(fold(typed.group("noun")).split()[-1]) if typed else None
     title = (typed.group("title") if typed else rest).strip(" \t,.!?;:\"'«»")
+    if after is not None:
+        item_type = _TYPES.get(fold(after.group("noun")).split()[-1])
+        title = after.group("title")
     if typed and _COPULA.match(fold(title)):
         return None  # "e o filme é ótimo" says something of the film, it names none
     return Continuation(

@@ -251,7 +251,9 @@ class IntentClassifier:
             return command
         routed = reminder_route(stripped)
         if routed is not None and routed[0] in ("remind", "remind_or_note") and _marks(stripped):
-            routed = None  # "finally finished it, 9/10": a rating, not the 9th of October
+            # "finally finished it, 9/10": a rating, not the 9th of October; "me indica algo
+            # curto pra ver hj à noite": a pick from the list for tonight, no reminder
+            routed = None
         if routed is not None:  # reminders and undo (DESIGN 9.3, 9.4)
             return Intent(
                 "command", MappingProxyType({"name": routed[0], "args": routed[1]}), 100, text
@@ -710,6 +712,7 @@ def _lines_up(words: list[str], letters: str, alias: _Alias) -> bool:
 
 
 def _marks(text: str) -> bool:
-    """Whether `text` is certainly a watchlist mark ("já vi Duna, 9/10"): a past the user
-    tells, never a time to be reminded at."""
-    return isinstance(watchlist.read(text), watchlist.MarkRequest)
+    """Whether `text` is certainly a watchlist mark ("já vi Duna, 9/10"), a past the user
+    tells, or a pick from the list ("me indica algo pra ver hoje à noite"): never a time to
+    be reminded at."""
+    return isinstance(watchlist.read(text), watchlist.MarkRequest | watchlist.SuggestRequest)

@@ -518,8 +518,11 @@ def _phrases(
     phrases: frozenset[str],
 ) -> int:
     """The index of the first word from `at` on that no phrase of `phrases` covers, each
-    parted from the last by spaces or light punctuation only."""
+    parted from the last by spaces or light punctuation only. A word said twice in a row
+    starts a title, not a filler ("salva o filme la la land")."""
     while at < len(words):
+        if at + 1 < len(words) and chat[at] == chat[at + 1]:
+            return at
         for n in (4, 3, 2, 1):
             if (
                 at + n <= len(words)

@@ -119,6 +119,9 @@ class StateQuestion:
     type: ItemType | None = None
     opinion: bool = False  # "what did I rate Dune?", "o que eu achei de Duna?": what was said
     target: Target | None = None  # "qual nota eu dei pra ele?": the item just talked about
+    # "quanto eu dei pra X?" with no word of rating: a rating only when X is one item of the
+    # list ("quanto eu dei pro João?" is money, the planner's)
+    anchored: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,11 +312,14 @@ _OBJECT_FIRST: Final = re.compile(
     r"tudo|todos|todas|nenhum|nenhuma|nada|isso|aquilo)\b).+?)(?:\s+(?:na verdade|na vdd|na real|alias))?"
     r"\s+(?P<eu>eu\s+)?(?:(?P<not>(?:ainda\s+)?nao)\s+)?(?:ja\s+)?"
     r"(?P<verb>vi|assisti|terminei|li|maratonei|zerei|conclui|finalizei|vimos|assistimos|"
-    r"terminamos|maratonamos)(?(not)(?:\s+nao)?)(?:\s+ainda)?$|"
+    r"terminamos|maratonamos)(?(not)(?:\s+nao)?)(?:\s+ainda)?"
+    # where or with whom: "esse eu já vi no cinema", "dark eu vi com meu pai"
+    r"(?(not)|(?:\s+(?:no|na|nos|nas|com|pelo|pela)\s+\S+(?:\s+\S+){0,3})?)$|"
     # "the movie dune i already watched": a title, then who saw it
     r"^(?P<what_en>(?!(?:i|what|which|who|where|when|how|show|list|tell|all|nothing|none|"
     r"everything|anything|things|stuff|it|that|this|the one|one|last|first)\b).+?)\s+(?:(?:i|we)\s+"
-    r"(?:ve\s+|have\s+)?|ive\s+)(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|saw|finished|completed|binged|read)$"
+    r"(?:ve\s+|have\s+)?|ive\s+)(?:already\s+|just\s+|finally\s+)?(?P<verb_en>watched|seen|saw|finished|completed|binged|read)"
+    r"(?:\s+(?:in|at|with|on)\s+\S+(?:\s+\S+){0,3})?$"
 )
 # a cleft: "o que eu terminei foi Duna", "foi Duna que eu vi", "it was Dune I watched",
 # "what I actually watched was Dune"; certain only when the title is one item of the list
@@ -349,14 +355,23 @@ _BOTH: Final = re.compile(
     r"(?:\s+(?:" + _NOUN + r"))?"
     # how or when: "assisti os dois no fim de semana", "watched both with my sister"
     r"(?:\s+(?:no|na|nos|nas|em|com|pelo|pela|de novo|ontem|hoje|anteontem|semana|"
-    r"with|at|on|in|over|during|last|this|yesterday|today|again)\b.*)?$"
+    r"with|at|on|in|over|during|last|this|yesterday|today|again|now|agora|ja|already|"
+    r"finally|finalmente|enfim)\b.*)?$"
+)
+
+
+# the item in focus, then how or where it was seen: "esse no cinema", "it with my dad"
+_POINTED_HOW: Final = re.compile(
+    r"^(?P<what>\S+(?:\s+\S+)?)\s+(?:no|na|nos|nas|em|com|pelo|pela|de novo|ontem|hoje|"
+    r"anteontem|with|at|on|in|over|during|last|yesterday|today|again)\b.*$"
 )
 
 
 _EVERY: Final = re.compile(
     r"^(?:todos|todas|(?:todos|todas)\s+(?:eles|elas|esses|essas|os\s+tres|as\s+tres)|all\s+of\s+them|"
     r"all\s+(?:three|3)|them\s+all|all\s+those)"
-    r"(?:\s+(?:no|na|nos|nas|em|com|ontem|hoje|with|at|on|in|over|last|this|yesterday)\b.*)?$"
+    r"(?:\s+(?:no|na|nos|nas|em|com|ontem|hoje|with|at|on|in|over|last|this|yesterday|now|"
+    r"agora|ja|already|finally|finalmente|enfim)\b.*)?$"
 )
 
 
@@ -705,9 +720,12 @@ def _mark_head(
         obj = said.norm[offset + m.start(group) : offset + m.end(group)]
         target = _target(obj)
         if group == "what_en" and (
-            obj in _NOUNS or (target is not None and not re.match(r"(?:number|no|#)\s*\d", obj))
+            obj in _NOUNS
+            or (target is not None and not bare and not re.match(r"(?:number|no|#)\s*\d", obj))
         ):
-            return None  # "movies i watched", "the last one i watched": a list, not a mark
+            # "movies i watched", "the last one i watched": a list, not a mark (with a rating
+            # or a clause after it, "the 2nd one ive seen, 8/10" marks)
+            return None
         found = _with_object(
             said,
             head,
@@ -797,6 +815,10 @@ def _with_object(
             state, both=True, days_ago=days, rating=rating if state == "seen" else None
         )
     target = Target("pronoun", 0, _NOUNS[obj]) if obj in _NOUNS else _target(obj)
+    if target is None and (how := _POINTED_HOW.match(obj)) is not None:
+        pointed = _target(how.group("what"))  # "vi esse no cinema", "saw it with my dad"
+        target = pointed if pointed is not None and pointed.kind == "pronoun" else None
+        days = max(days, days_named(obj)) if target is not None else days
     if target is not None:  # "o 2", "esse artigo", "assisti o vídeo": the one in focus
         return MarkRequest(
             state,
@@ -1745,7 +1767,9 @@ _UNSEEN_SAID: Final = re.compile(
     r"(?:(?:ainda|yet|already)\s+)?(?:vi|assisti|seen|watched|watch|see|visto|assistido)"
     r"(?:\s+(?:ainda|yet|nao))?\b"
     # "the shortest one left", "a comédia que falta": what is left is what a pick is from
-    r"|\b(?:que\s+)?(?:falta|faltam|faltando|sobrou|sobraram|resta|restam|left|remaining)\b"
+    # ("qual dos que sobraram é o mais curto?", "which of the ones left is shortest")
+    r"|\b(?:(?:dos|das|of\s+the\s+ones|of\s+those|among\s+the\s+ones)\s+)?(?:que\s+)?"
+    r"(?:falta|faltam|faltando|sobrou|sobraram|resta|restam|left|remaining)\b"
 )
 _NOT_SUGGESTING: Final = frozenset(
     "vi assisti terminei maratonei li watched seen saw finished read falta faltam "
@@ -2055,6 +2079,69 @@ def read_each_rated(text: str) -> MarkRequest | None:
     return replace(mark, each=tuple(rated), comment="", rating=None)
 
 
+# one title and its rating, as a whole part of a list of them: "batman 9", "ruptura nota 10",
+# "succession: 7/10", and the number first: "8 pro la la land", "a 9 for whiplash"
+_PAIR_AFTER: Final = re.compile(
+    r"^(?P<t>[a-z0-9].*?)\s*(?::|-|=)?\s+(?:(?:nota|gets|got|ganha|leva|a|an)\s+)*"
+    r"(?P<n>10|[0-9])(?:\s*/\s*10)?$"
+)
+_PAIR_BEFORE: Final = re.compile(
+    r"^(?:(?:nota|dei|gave|a|an|um)\s+)*(?P<n>10|[0-9])(?:\s*/\s*10)?\s+"
+    r"(?:pro|pra|para|pros|pras|p|for|to|no|na|ao)\s+(?P<t>[a-z0-9].*)$"
+)
+_PAIR_PARTS: Final = re.compile(r"\s*(?:[,;.!]+|\s(?:e|and|&)\s)\s*")
+_NO_TITLE: Final = frozenset("nota rating score dei gave a an o the um uma e and eu i".split())
+
+
+def _pair(part: str) -> tuple[str, int] | None:
+    """ "batman 9" or "8 pro la la land": the title and its rating, or None."""
+    m = _PAIR_BEFORE.match(part) or _PAIR_AFTER.match(part)
+    if m is None:
+        return None
+    title = _spaced(re.sub(r"^(?:(?:o|a|the)\s+)", "", m["t"].strip()))
+    if not title or all(w in _NO_TITLE for w in title.split()) or len(title.split()) > 9:
+        return None
+    return title, int(m["n"])
+
+
+def _rated_tail(text: str) -> MarkRequest | None:
+    """A mark followed by a list of its titles, each with a rating ("seen both now! batman 9,
+    the last of us 8", "já vi os dois, 8 pro X e 9 pro Y"): the mark read from the words
+    before the list, with each rating; None unless the list holds two ratings or more and
+    the words before it are a seen mark."""
+    raw = text.strip()
+    if len(raw) > 300 or "?" in raw:
+        return None
+    folded = fold_same_length(raw).lower()
+    cuts = [(0, 0), *((m.start(), m.end()) for m in _PAIR_PARTS.finditer(folded))]
+    each: list[tuple[str, int | None]] = []
+    start = len(folded)
+    for i in range(len(cuts) - 1, -1, -1):
+        end = cuts[i + 1][0] if i + 1 < len(cuts) else len(folded)
+        part = folded[cuts[i][1] : end].strip()
+        if not part and i == len(cuts) - 1:
+            continue  # a closing "!"
+        found = _pair(part)
+        if found is None:
+            break
+        each.insert(0, found)
+        start = cuts[i][0]
+    titles = [t for t, _ in each]
+    if len(each) < 2 or len(set(titles)) != len(titles) or start == 0:
+        return None
+    mark = _read_whole(raw[:start]) or read_mark_clauses(raw[:start])
+    if not isinstance(mark, MarkRequest) or mark.state != "seen" or mark.target is not None:
+        return None
+    if mark.rating is not None or mark.each:
+        return None  # a rating said twice over: not certain which counts
+    if not (mark.both or mark.every):
+        refs = [r for r in (mark.refs or _PARTS_SPLIT.split(mark.title)) if isinstance(r, str)]
+        named = [f" {_spaced(r)} " for r in refs if r.strip()]
+        if len(named) < 2 or any(sum(f" {t} " in n for n in named) != 1 for t in titles):
+            return None  # a rating of no title marked: the planner's
+    return replace(mark, each=tuple(each), comment="", rating=None)
+
+
 def _rated_several(text: str) -> bool:
     """Whether `text` gives two ratings or more, each after words of its own."""
     return len(_EACH_RATED.findall(fold_same_length(text.strip()).lower())) >= 2
@@ -2063,13 +2150,39 @@ def _rated_several(text: str) -> bool:
 _PARTS_SPLIT: Final = re.compile(r"\s*(?:,|;|\s(?:e|and|&)\s)\s*")
 
 
+# the type a question is asked of, said first: "e dos filmes, qual eu não vi?", "and of the
+# shows, which is the shortest?"
+_SCOPE_FIRST: Final = re.compile(
+    r"^(?:(?:e|and|ah|so|entao)\s+)?(?:dos|das|entre\s+(?:os|as)|(?:of|from|among)\s+(?:the|my)|"
+    r"out\s+of\s+(?:the|my))\s+(?P<noun>filmes|series|seriados|videos|movies|films|shows|"
+    r"tv\s+shows)\s*[,:;-]\s*(?P<rest>.+)$"
+)
+
+
+def _scoped(text: str) -> WatchRequest | None:
+    """A list or pick asked of the type said first ("e dos filmes, qual eu não vi ainda?"):
+    the question read without it, for that type only; None when it is no such question or
+    names another type itself."""
+    said = fold_same_length(text.strip()).lower()
+    m = _SCOPE_FIRST.match(said)
+    if m is None or len(said) > 200:
+        return None
+    kind = _NOUNS[m["noun"].split()[-1]]
+    asked = _read_whole(text.strip()[m.start("rest") :])
+    if isinstance(asked, ListRequest) and set(asked.types) >= {kind}:
+        return replace(asked, types=(kind,), carried=False)
+    if isinstance(asked, SuggestRequest) and asked.type in (None, kind):
+        return replace(asked, type=kind)
+    return None
+
+
 def read(text: str) -> WatchRequest | None:
     """Whichever watchlist request `text` certainly is, or None. A message that opens with
     words saying nothing by themselves ("blz, deixa quieto.", "never mind.", "also") is read
     without them; laughter, politeness and clauses of chatter ("kkk", "pfv", "opa, me
     confundi,") are read past wherever they stand (agent/understanding/chatter.py)."""
     text = quiet(text)
-    if (rated := read_each_rated(text)) is not None:
+    if (rated := read_each_rated(text) or _rated_tail(text)) is not None:
         return rated
     if _rated_several(text):
         return None  # two ratings not certainly of two titles: the planner's
@@ -2079,7 +2192,7 @@ def read(text: str) -> WatchRequest | None:
         found = _read_whole(text)
     if found is None:
         found = read_mark_clauses(text)
-    return found
+    return found if found is not None else _scoped(text)
 
 
 def _read_whole(text: str) -> WatchRequest | None:
@@ -2172,6 +2285,12 @@ _STATED_STATE: Final = (
         r"^(?:eu\s+)?(?:ja\s+)?(?:vi|assisti(?:\s+a|\s+o)?|terminei)\s+(?P<what>.+?)(?:\s+ja)?$"
     ),
     re.compile(r"^(?:ainda\s+)?falta\s+(?:eu\s+)?(?:ver|assistir)\s+(?P<what>.+?)$"),
+    # "e round 6 ainda tá faltando né?", "X continua pra ver?", "is X still left?"
+    re.compile(
+        r"^(?P<what>.+?)\s+(?:ainda\s+)?(?:ta|esta|continua|segue|fica)\s+(?:ainda\s+)?"
+        r"(?:faltando|pendente|(?:pra|para)\s+ver)(?:\s+(?:ver|ainda|ne|ne\s+nao))*$"
+    ),
+    re.compile(r"^(?:is|are)\s+(?P<what>.+?)\s+still\s+(?:left|unwatched|unseen|to\s+watch)$"),
     re.compile(
         r"^(?:i\s+)?(?:already\s+)?(?:saw|watched|seen|finished)\s+(?P<what>.+?)(?:\s+already)?$"
     ),
@@ -2299,6 +2418,9 @@ def read_said(text: str) -> StateQuestion | None:
         if asked is not None and found is None:
             found = asked
             continue
+        if asked is not None and found is not None and asked.target == Target("pronoun"):
+            # "o que eu achei de X? e que nota dei?": the same item asked twice over
+            continue
         words = fold(clause).split()
         # a second question ("... ? onde passa?"), not a word or two asked after ("de nota?")
         question = "?" in mark and (len(words) > 2 or not _QUESTION_WORDS.isdisjoint(words))
@@ -2313,7 +2435,7 @@ def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
     at = 0
     while at < len(words) and words[at] in _SAID_OPENING:
         at += 1
-    asking = person = opinion = gave = False
+    asking = person = opinion = gave = said_of = False
     start = -1
     for i in range(at, len(words)):
         word = words[i]
@@ -2332,7 +2454,8 @@ def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
             break
         asking = asking or (word in _SAID_ASKING and not opinion)
         person = person or word in _SAID_PERSON
-        opinion = opinion or word in _SAID_OPINION or (rated and word in _SAID_GIVING)
+        said_of = said_of or word in _SAID_OPINION or (rated and word in _SAID_GIVING)
+        opinion = opinion or word in _SAID_OPINION or word in _SAID_GIVING
         gave = gave or word in _SAID_GIVING
     else:
         if rated and asking and person and opinion and words[-1] in _SAID_GIVING:
@@ -2346,9 +2469,12 @@ def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
     obj = " ".join(words[start:end])
     if not obj or end - start > MAX_TITLE_WORDS or obj in _DAYS or obj in _NOUNS:
         return None
-    if (target := _target(obj)) is not None:
+    if not said_of:  # "quanto eu dei pra X?": a rating only if X is one item of the list
+        if _target(obj) is not None or obj.split()[0] in _SAID_PERSON | _SAID_GIVING:
+            return None
+    elif (target := _target(obj)) is not None:
         return StateQuestion("", target.type, opinion=True, target=target)
-    if obj in ("dele", "dela", "disso", "desse", "dessa", "him", "her"):
+    elif obj in ("dele", "dela", "disso", "desse", "dessa", "him", "her"):
         return StateQuestion("", None, opinion=True, target=Target("pronoun"))
     offsets = [m.start() for m in re.finditer(r"\S+", said.norm)]
     begin, finish = offsets[start], offsets[end - 1] + len(words[end - 1])
@@ -2357,7 +2483,7 @@ def _said_clause(clause: str, *, rated: bool) -> StateQuestion | None:
     if typed is not None:
         begin += typed.start("rest")
     title = said.raw[said.at[begin] : said.at[finish - 1] + 1].strip()
-    return StateQuestion(title, item_type, opinion=True) if title else None
+    return StateQuestion(title, item_type, opinion=True, anchored=not said_of) if title else None
 
 
 # words that say nothing by themselves before a request: a dismissal, an interjection, "also"

@@ -225,3 +225,31 @@ async def test_several_lines_named_in_a_continuation_are_one_question(db: Databa
         assert await lembra.items() == []
     assert not both.text.startswith("Apagar")
     assert three.text.startswith("Apagar ")
+
+
+async def test_a_save_continued_with_its_type_after_or_why_after_saves_typed(db: Database) -> None:
+    # issue 44 (blind wave-11): "and breaking bad, the series", "and the films X and Y too",
+    # "e o filme X tb, pra ver c as crianças" were saved as notes or not at all
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("salva o filme Heat")
+        await lembra.say("and fargo, the show")
+        await lembra.say("and the films Ronin and Thief too")
+        await lembra.say("e o filme Tron tb, pra ver com meu sobrinho")
+        items = await lembra.items()
+    assert sorted((i.type, i.title) for i in items) == [
+        ("movie", "Heat"),
+        ("movie", "Ronin"),
+        ("movie", "Thief"),
+        ("movie", "Tron"),
+        ("tv_show", "fargo"),
+    ]
+
+
+def test_why_or_the_type_after_a_continuation_is_no_part_of_its_title() -> None:
+    typed = read_continuation("e lost (a série)")
+    assert typed is not None
+    assert (typed.type, typed.title) == ("tv_show", "lost")
+    why = read_continuation("and heat too, for the weekend")
+    assert why is not None
+    assert why.title == "heat"
+    assert read_continuation("e o joão foi ver o filme tb, pra ver") is None

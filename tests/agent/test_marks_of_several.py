@@ -294,3 +294,36 @@ async def test_two_ratings_not_each_of_a_title_marked_mark_nothing_in_code(db: D
         await lembra.say("save the movies Heat and Ronin")
         await lembra.say("watched heat, heat 8/10 and casablanca 9/10")
         assert {s for s, _ in (await _states(lembra)).values()} == {"to_see"}
+
+
+async def test_a_list_of_titles_each_with_its_number_after_the_mark(db: Database) -> None:
+    # issue 44 (blind wave-11): "seen both now! X 9, Y 8" and "já vi os dois! 8 pro X e 9 pro
+    # Y" marked nothing; "terminei A e B. A nota 10, B 7" gave both the 10
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("salva as séries Fargo e Girls")
+        await lembra.say("lista minhas séries")
+        await lembra.say("vi as duas já! 6 pra fargo e 9 pra girls")
+        assert await _states(lembra) == {"Fargo": ("seen", 6), "Girls": ("seen", 9)}
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("save the movies Heat, Ronin and Collateral")
+        await lembra.say("watched heat and ronin last night. heat: 9, ronin 5/10")
+        states = await _states(lembra)
+        assert states["Heat"] == ("seen", 9)
+        assert states["Ronin"] == ("seen", 5)
+        assert states["Collateral"] == ("to_see", None)
+
+
+async def test_a_number_that_is_part_of_a_title_is_no_rating(db: Database) -> None:
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("save the movies Toy Story 3 and Alien 3")
+        await lembra.say("list my movies")
+        await lembra.say("watched both, toy story 3, alien 3")
+        assert {r for _, r in (await _states(lembra)).values()} == {None}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=80))
+def test_the_rated_list_reader_never_raises(text: str) -> None:
+    read(text)
+    read("seen both! " + text + " 9, x 8")
+    read("ja vi os dois, 8 pro " + text)

@@ -37,6 +37,11 @@ def test_other_words_near_a_save_verb_stay_as_written() -> None:
     assert plain_save_head("salva o filme Duna") == "salva o filme Duna"
 
 
+def test_a_word_said_twice_after_the_verb_opens_the_title_and_is_kept() -> None:
+    assert plain_save_head("salva a série la la lua e dark") == "salva a série la la lua e dark"
+    assert plain_save_head("salva tb a série Dark") == "salva a serie Dark"
+
+
 async def test_a_save_verb_in_the_past_saves_nothing_with_the_words_after_it(
     db: Database,
 ) -> None:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.conversation.offers import takes_seen
+from agent.conversation.offers import takes_seen, yes_rating
 from agent.types import Incoming
 from agent.understanding.references import Target
 from agent.understanding.watchlist import (
@@ -93,13 +93,18 @@ def test_what_was_said_is_read_by_its_parts(said: str, title: str, target: Targe
         "o que eu falei ontem",  # a day is no title
         "qual nota o imdb deu pra duna?",
         "o que eu achei de duna? e onde passa?",  # two questions
-        "quanto eu dei pro joão?",  # money, not a rating
         "o que eu falei pro João?",  # said to someone, not of an item
         "what did i say to my boss yesterday?",
     ],
 )
 def test_what_is_not_certainly_that_question_is_declined(said: str) -> None:
     assert read_said(said) is None
+
+
+def test_giving_said_without_a_rating_word_is_a_rating_only_of_an_item_of_the_list() -> None:
+    asked = read_said("quanto eu dei pro joão?")  # money unless João is an item of the list
+    assert asked is not None
+    assert asked.anchored
 
 
 @pytest.mark.parametrize(
@@ -377,3 +382,30 @@ async def test_a_slip_in_a_title_off_the_list_is_offered_as_tmdb_spells_it(db: D
         days = await item(lembra, "Dias Perfeitos")
         assert (days.current_state, days.rating) == ("seen", 8)
         assert days.state_at_ms == lembra.clock.ms() - 2 * DAY_MS
+
+
+async def test_a_yes_that_gives_the_rating_saves_it_with_that_rating(db: Database) -> None:
+    # issue 44 (blind wave-11): "sim pode salvar, nota 10 pra ele" saved a note «10 pra ele»
+    async with watching(db) as lembra:
+        await lembra.say("ontem vi dias perfeitos, que lindo")
+        saved = await lembra.say("pode sim, dei 9 pra ele")
+        assert "Dias Perfeitos" in saved.text
+        assert "9/10" in saved.text
+        rated = [i for i in await lembra.items() if i.title == "Dias Perfeitos"]
+        assert [(i.done, i.rating) for i in rated] == [(True, 9)]
+        assert not [i for i in await lembra.items() if i.type == "note"]
+
+
+def test_a_yes_with_two_ratings_or_another_title_is_not_this_yes() -> None:
+    assert takes_seen("yes, 7/10")
+    assert yes_rating("yes, 7/10") == 7
+    assert not takes_seen("sim, nota 8 e nota 9")
+    assert not takes_seen("sim, e salva o duna nota 8")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_the_yes_readers_never_raise(text: str) -> None:
+    takes_seen(text)
+    yes_rating(text)
+    yes_rating("sim, nota " + text)

@@ -355,9 +355,11 @@ async def test_asking_the_rating_given_answers_the_stored_rating(db: Database) -
     assert "7/10" in asked_en.text, asked_en.text
 
 
-def test_what_was_given_to_someone_is_no_rating_question() -> None:
-    assert read("quanto eu dei pro joão?") is None
-    assert read("what did I give mom for christmas?") is None
+def test_what_was_given_to_someone_is_a_rating_question_only_of_an_item_of_the_list() -> None:
+    # read as anchored: answered only when the words name one item of the list
+    for said in ("quanto eu dei pro joão?", "what did I give mom for christmas?"):
+        found = read(said)
+        assert found is None or (isinstance(found, StateQuestion) and found.anchored)
 
 
 # -- a mark said with how often, or with the command again -----------------------------------------
@@ -934,6 +936,9 @@ def test_a_line_number_said_first_in_english_is_marked_and_rough_days_are_read()
     assert isinstance(found, MarkRequest)
     assert (found.target, found.days_ago, found.rating) == (Target("number", 3), 30, 7)
     assert read("the last one i watched") is None  # a list question, not a mark
+    rated = read("the third one i've seen, gave it a 6")  # with a rating it marks that line
+    assert isinstance(rated, MarkRequest)
+    assert (rated.target, rated.rating) == (Target("ordinal", 3), 6)
     weekend = read("vi heat no fim de semana")
     assert isinstance(weekend, MarkRequest)
     assert (weekend.title, weekend.days_ago) == ("heat", 2)

@@ -17,12 +17,14 @@ from agent.tools.editing import marks_a_title
 from agent.understanding.watchlist import (
     MarkRequest,
     StateQuestion,
+    SuggestRequest,
     read,
     speaks_of_seeing,
 )
 from storage import Database
 from tests.agent.test_importfile import SentFile
 from tests.agent.test_watchlist import BELIEF, item, watching
+from tests.support.harness import ALICE
 
 # -- the readers ----------------------------------------------------------------------------
 
@@ -284,6 +286,31 @@ async def test_what_was_said_of_a_title_is_answered_from_what_was_kept(db: Datab
         assert [i for i in await lembra.items() if i.title == "Duna" and i.done] == []
 
 
+async def test_how_much_was_given_asks_the_rating_only_of_an_item_of_the_list(
+    db: Database,
+) -> None:
+    # issue 44 (blind wave-11): "quanto eu dei pra X?", then "e pra Y?", and "o que eu achei
+    # de X? e que nota dei?" went to the planner
+    async with watching(db) as lembra:
+        await lembra.say("assisti duna, nota 6")
+        await lembra.say("ja vi superbad, nota 9, achei bobo")
+        six = await lembra.say("quanto eu dei pro duna mesmo?")
+        assert "6/10" in six.text
+        nine = await lembra.say("e pro superbad?")
+        assert "9/10" in nine.text
+        both = await lembra.say("o que eu achei do superbad? e que nota eu dei?")
+        assert "bobo" in both.text
+        assert "9/10" in both.text
+        money = await lembra.say("quanto eu dei pro Joaquim no aniversário?")
+        assert "/10" not in money.text
+
+
+def test_giving_without_a_word_of_rating_asks_only_of_an_item_of_the_list() -> None:
+    assert read("quanto eu dei pro tenet?") == StateQuestion("tenet", opinion=True, anchored=True)
+    assert read("que nota eu dei pro tenet?") == StateQuestion("tenet", opinion=True)
+    assert read("o que eu dei pra ela?") is None
+
+
 async def test_the_planner_reaches_what_was_said_through_a_read_only_tool(db: Database) -> None:
     async with watching(db, counting_model=True) as lembra:
         await lembra.say("assisti duna, nota 9")
@@ -342,3 +369,86 @@ async def test_export_and_import_carry_what_was_said(db: Database) -> None:
         assert (duna.rating, duna.comment) == (9, "achei incrível")
         said = await lembra.say("o que eu achei de duna?", user="cli:bob")
         assert "«achei incrível»" in said.text
+
+
+async def test_the_item_just_named_seen_somewhere_is_marked(db: Database) -> None:
+    # issue 44 (blind wave-11): "esse eu já vi no cinema na vdd. nota 10" after where-to-watch
+    async with watching(db) as lembra:
+        await lembra.say("onde assistir superbad?")
+        marked = await lembra.say("opa, esse eu vi com a minha irmã. nota 7")
+        assert "Superbad" in marked.text
+        await lembra.say("onde passa duna?")
+        await lembra.say("i saw it at the drive-in, 8/10")
+        rated = {i.title: (i.done, i.rating) for i in await lembra.items()}
+        assert rated["Superbad"] == (True, 7)
+        assert rated["Duna"] == (True, 8)
+
+
+def test_where_it_was_not_seen_is_no_mark_of_it() -> None:
+    found = read("dark eu nao vi na tv")
+    assert not (isinstance(found, MarkRequest) and found.state == "unseen")
+
+
+async def test_what_was_given_to_someone_off_the_list_is_no_rating_answer(db: Database) -> None:
+    async with watching(db) as lembra:
+        reply = await lembra.say("what did I give mom for christmas?")
+        assert "/10" not in reply.text
+        assert "isn't on your list" not in reply.text
+
+
+async def test_whether_a_title_is_still_left_is_answered_from_its_state(db: Database) -> None:
+    # issue 44 (blind wave-11): "e round 6 ainda tá faltando né?" went to the planner
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+        left = await lembra.say("e superbad continua pendente né?")
+        assert "Superbad" in left.text
+        assert "para ver" in left.text
+        seen = await lembra.say("is duna still left?")
+        assert "Duna" in seen.text
+        assert [i.title for i in await lembra.items() if i.done] == ["Duna"]
+
+
+async def test_the_type_said_before_a_list_question_narrows_it(db: Database) -> None:
+    # issue 44 (blind wave-11): "e dos filmes, qual eu não vi ainda?" searched «nao vi»
+    async with watching(db) as lembra:
+        await lembra.say("já vi duna")
+        left = await lembra.say("e das séries, quais faltam ainda?")
+        assert "Dark" in left.text
+        assert "Superbad" not in left.text
+        seen = await lembra.say("and out of the movies, which ones have i watched?")
+        assert "Duna" in seen.text
+        assert "Superbad" not in seen.text
+
+
+def test_a_type_said_before_a_question_of_another_type_is_not_read() -> None:
+    assert read("dos filmes, quais séries eu vi?") is None
+    assert read("dos filmes, salva o duna") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_the_scoped_question_reader_never_raises(text: str) -> None:
+    read("e dos filmes, " + text)
+    read("and of the shows: " + text)
+
+
+async def test_a_pick_for_tonight_after_how_one_feels_is_a_pick_never_a_reminder(
+    db: Database,
+) -> None:
+    # issue 44 (blind wave-11): "to morto de cansado, me indica algo curtinho pra ver hj a
+    # noite" asked when to remind
+    async with watching(db) as lembra:
+        picked = await lembra.say("tô exausta hoje, me sugere algo rapidinho pra ver mais tarde")
+        assert picked.choice_kind != "time"
+        assert "Superbad" in picked.text or "Duna" in picked.text or "Dark" in picked.text
+        assert await db.reminders.for_user(ALICE) == []
+        await lembra.say("me lembra de ver um filme hoje às 21h")
+        assert len(await db.reminders.for_user(ALICE)) == 1
+
+
+def test_a_pick_among_the_ones_left_is_a_pick() -> None:
+    # issue 44 (blind wave-11): "qual dos q sobraram é o mais curto?" went to the planner
+    for said in ("e das que faltam, qual a mais curta?", "which of the ones left is shortest?"):
+        found = read(said)
+        assert isinstance(found, SuggestRequest)
+        assert found.short
