@@ -107,6 +107,13 @@ _REASON = re.compile(
     r"|\w{3,}ei|desisti|perdi|vi|assisti|gave\s+up|lost\s+interest|hated|didn'?t|don'?t)\b",
     _FLAGS,
 )
+# where it is taken from, never part of what is named: "from my list", "da minha lista"
+_FROM_LIST = re.compile(
+    r"\s+(?:from|off|out\s+of|d[ao]s?)\s+(?:(?:minha|meu|minhas|meus|my|the|a|o)\s+)?"
+    r"(?:lista|list|watchlist|watch\s+list|fila|queue|coisas|itens|items|stuff|things)"
+    r"(?:\s+(?:de|of)\s+\w+)?[\s.!]*$",
+    _FLAGS,
+)
 # "the gym one", "the dentist one": what names it is before "one"
 _ONE_SUFFIX = re.compile(r"^(?P<what>(?:the|that|this)\s+\S.*?)\s+one\s*$", _FLAGS)
 
@@ -159,7 +166,7 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         first, _, why = named.partition(",")  # "delete the gym one, they changed it": why
         # a reason after a comma is no part of it ("Crouching Tiger, Hidden Dragon" stays whole)
         what = first if first.strip() and _REASON.match(why) else named
-        target = _named(_ONE_SUFFIX.sub(r"\g<what>", what))
+        target = _named(_ONE_SUFFIX.sub(r"\g<what>", _FROM_LIST.sub("", what)))
         return ("delete_item", {"query": target}) if target else None
     if llm_intent == "search":
         if (plain := plain_search(message)) is not None:  # "did I save anything about X?"

@@ -67,3 +67,19 @@ def test_a_removal_with_what_the_user_did_as_why_names_the_item_only() -> None:
         "delete_item",
         {"query": "dune"},
     )
+
+
+def test_the_list_an_item_is_taken_from_is_no_part_of_its_name() -> None:
+    assert plan_offline("remove Severance from the watch list", "delete") == (
+        "delete_item",
+        {"query": "Severance"},
+    )
+    assert plan_offline("remove o Bacurau da minha lista", "delete") == (
+        "delete_item",
+        {"query": "Bacurau"},
+    )
+    # a title that holds the word is whole when nothing follows it
+    assert plan_offline("apaga o filme Lista de Schindler", "delete") == (
+        "delete_item",
+        {"query": "Lista de Schindler"},
+    )
