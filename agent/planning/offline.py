@@ -70,7 +70,9 @@ _DELETE = re.compile(
     _FLAGS,
 )
 _ARTICLE = re.compile(
-    r"^(?:(?:o|a|os|as|um|uma|the|a|an|meu|minha|meus|minhas|my|aquele|aquela|that)\s+)+", _FLAGS
+    r"^(?:(?:o|a|os|as|um|uma|the|a|an|meu|minha|meus|minhas|my|aquele|aquela|that|esse|essa|"
+    r"este|esta|this)\s+)+",
+    _FLAGS,
 )
 _NOTE_NOUN = re.compile(r"(?:(?:a|uma|the|an)\s+)?(?:nota|note)\b[\s:,-]*", _FLAGS)
 _MOVIE = re.compile(r"\b(?:filme|movie|film)\b[\s:,-]*", _FLAGS)
@@ -107,6 +109,8 @@ _REASON = re.compile(
     r"|\w{3,}ei|desisti|perdi|vi|assisti|gave\s+up|lost\s+interest|hated|didn'?t|don'?t)\b",
     _FLAGS,
 )
+# where a clause ends: a stop, a semicolon or a comma before a space
+_CLAUSE_CUT = re.compile(r"[,.;!]+\s+")
 # where it is taken from, never part of what is named: "from my list", "da minha lista"
 _FROM_LIST = re.compile(
     r"\s+(?:from|off|out\s+of|d[ao]s?)\s+(?:(?:minha|meu|minhas|meus|my|the|a|o)\s+)?"
@@ -162,6 +166,9 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
     if not message:
         return None
     if llm_intent == "delete":
+        last = _CLAUSE_CUT.split(message)[-1]
+        if _DELETE.match(message) is None and _DELETE.match(last) is not None:
+            message = last  # "nem precisa mais, a tia leva o bolo. apaga a nota do bolo": why first
         named = _strip(_DELETE, message)
         first, _, why = named.partition(",")  # "delete the gym one, they changed it": why
         # a reason after a comma is no part of it ("Crouching Tiger, Hidden Dragon" stays whole)

@@ -42,6 +42,18 @@ async def test_a_delete_with_a_reason_after_it_names_the_item_only(db: Database)
         assert [i.content for i in await lembra.items()] == ["buy sunscreen"]
 
 
+async def test_a_deletion_after_a_reason_deletes_what_it_names(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: comprar vela de aniversário")
+        await lembra.say("anota: levar o carro na revisão")
+        preview = await lembra.say("não vai ter mais festa, cancelaram. tira a nota da vela")
+        await lembra.say("sim")
+        kept = await lembra.say("nem pensar, não apaga a do carro")
+        assert preview.text.startswith("Apagar comprar vela de aniversário?")
+        assert "Apagar" not in kept.text
+        assert [i.content for i in await lembra.items()] == ["levar o carro na revisão"]
+
+
 def test_a_title_with_a_comma_stays_whole() -> None:
     assert plan_offline("delete Crouching Tiger, Hidden Dragon", "delete") == (
         "delete_item",
