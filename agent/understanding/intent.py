@@ -452,7 +452,8 @@ class IntentClassifier:
         ):
             head = normalize(headed.group(1)).split()
             if (
-                len(head) <= 4
+                # "outra coisa pra anotar, separado: X": a longer head that says to save
+                (len(head) <= 4 or (len(head) <= 8 and not SAVE_VERBS.isdisjoint(head)))
                 and not (len(head) == 1 and head[0] in SEARCH_VERBS)
                 and _EDIT_HEAD.isdisjoint(head)  # "muda essa nota pra: X" edits, saves nothing
             ):
