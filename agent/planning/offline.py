@@ -25,13 +25,13 @@ from agent.planning.backend import PlanHints
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
 from agent.understanding.batches import cut_tail
 from agent.understanding.chatter import quiet
-from agent.understanding.kinds import guessed_title, only_reference
+from agent.understanding.kinds import correction, guessed_title, only_reference
 from agent.understanding.questions import WINDOWS
 from agent.understanding.searches import plain_search, search_subject
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
-from agent.understanding.vocabulary import TYPE_WORDS
+from agent.understanding.vocabulary import TYPE_WORDS, plain_save_head
 from agent.understanding.watchlist import SaveNamed, speaks_of_seeing
 from agent.understanding.watchlist import read as read_watchlist
 
@@ -141,6 +141,13 @@ def _title_and_year(rest: str) -> tuple[str, int | None]:
     return _trim(rest), None
 
 
+def _typed_after(text: str) -> tuple[str, str] | None:
+    """ "salva Moonlight, é filme": the one title and the type said after it, or None."""
+    said, _, clause = text.rpartition(",")
+    typed = correction(clause) if said.strip() and "," not in said else None
+    return (said.rstrip(), typed) if typed in ("movie", "tv_show") else None
+
+
 def _trim(text: str) -> str:
     return text.strip(" \t.!?;:,")
 
@@ -238,9 +245,9 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
     # says so and how to correct it (issue 34; agent/understanding/kinds.py decides)
     # "add to my list: Heat": the colon after where it goes does not head a note
     # "put X on my watchlist", "add X to my shows": where it goes is no part of the title
-    untailed, said = cut_tail(titled)
+    untailed, said = _typed_after(titled) or cut_tail(titled)
     untailed = untailed.rstrip(" ,") or titled
-    if only_reference(_strip(_SAVE, untailed)):
+    if only_reference(_strip(_SAVE, plain_save_head(untailed))):
         return None  # "ah, salva ele pra eu rever": neither a title nor a note; the model's
     guessed = (
         guessed_title(_DESTINATION_COLON.sub(r"\1 ", untailed), _strip(_SAVE, untailed))
@@ -333,6 +340,8 @@ def offer_for(text: str) -> tuple[str, dict[str, Any]] | None:
         return None
     if _ASKS_A_CHANGE.search(fold(message)) or speaks_of_seeing(message):
         return None  # "pode apagar essa", "na verdade é X", "esse eu já vi": never a note
+    if only_reference(_strip(_SAVE, plain_save_head(" ".join(quiet(message).split()) or message))):
+        return None  # "entao salva ele tb, é filme": what "ele" is, a note of it would not say
     return _note_plan(message)
 
 

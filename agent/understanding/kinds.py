@@ -237,9 +237,17 @@ _REFERENCES = frozenset(
 
 
 def only_reference(words: str) -> bool:
-    """Whether `words` only point at something said before ("ele", "that one")."""
+    """Whether `words` only point at something said before ("ele", "that one"), its type
+    said after a comma or not ("ele tb, é filme")."""
+    said, _, typed = words.rpartition(",")
+    if said.strip() and correction(typed) is not None:
+        words = said
     folded = fold(words).strip(" \t.!?;:,").split()
-    return bool(folded) and all(w in _REFERENCES for w in folded)
+    pointed = [w for w in folded if w not in _ALSO]  # "ele tb", "that one too"
+    return bool(pointed) and all(w in _REFERENCES for w in pointed)
+
+
+_ALSO: Final = frozenset("tb tbm tambem too also entao so agora now".split())
 
 
 def guessed_title(message: str, body: str) -> str | None:

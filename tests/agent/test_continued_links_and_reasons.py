@@ -95,3 +95,13 @@ def test_the_list_an_item_is_taken_from_is_no_part_of_its_name() -> None:
         "delete_item",
         {"query": "Lista de Schindler"},
     )
+
+
+def test_a_type_said_after_a_comma_types_the_title_and_a_pronoun_stays_the_planners() -> None:
+    assert plan_offline("guarda Oldboy, é filme", "save") == ("enrich_movie", {"title": "Oldboy"})
+    assert plan_offline("add Taskmaster, it's a show", "save") == (
+        "enrich_tv_show",
+        {"title": "Taskmaster"},
+    )
+    # "ela" is what was said before: no title, no note of the words
+    assert plan_offline("então guarda ela também, é série", "save") is None
