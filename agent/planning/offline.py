@@ -81,7 +81,13 @@ _TV = re.compile(r"\b(?:s[ée]rie|series|tv\s+show|show|programa)\b[\s:,-]*", _F
 # like were cut before: vocabulary.plain_save_head)
 _LEADING_WORDS = frozenset({"", "o", "a", "um", "uma", "the", "an", "esse", "este", "this"})
 _YEAR = re.compile(
-    r"[\s(,-]*(?:\b(?:de|do|da|from|of|in)\s+)?\(?\b(1[89]\d\d|20\d\d|2100)\b\)?\s*$",
+    r"[\s(,-]*(?:\b(?:de|do|da|from|of|in)\s+)?\(?\b(?P<year>1[89]\d\d|20\d\d|2100)\b\)?\s*$",
+    _FLAGS,
+)
+# ", o de 2024", ", the 2021 one", ", the one from 1979": which one, by its year, after a comma
+_THE_ONE_OF = re.compile(
+    r",\s*(?:o|a|the)\s+(?:(?:one|vers[aã]o|version|filme|movie)\s+)?(?:(?:de|do|da|from|of|in)\s+)?"
+    r"(?P<year>1[89]\d\d|20\d\d|2100)(?:\s+(?:one|version|vers[aã]o))?\s*$",
     _FLAGS,
 )
 # Written as a link but not one we take: any "scheme://..." and script schemes.
@@ -135,9 +141,9 @@ def _named(text: str) -> str:
 def _title_and_year(rest: str) -> tuple[str, int | None]:
     """The title after "filme"/"série", articles kept: "the matrix", "A Origem" are whole titles."""
     rest = cut_tail(_strip(_LEADING_DESTINATION, rest))[0]  # "the movie to my list: Heat"
-    match = _YEAR.search(rest)
+    match = _THE_ONE_OF.search(rest) or _YEAR.search(rest)
     if match and rest[: match.start()].strip():
-        return _trim(rest[: match.start()]), int(match.group(1))
+        return _trim(rest[: match.start()]), int(match.group("year"))
     return _trim(rest), None
 
 

@@ -314,3 +314,15 @@ def test_a_request_to_fix_is_cut_only_after_what_says_the_fix() -> None:
     assert without_fix_request("é série, arruma aí") == "é série"
     assert without_fix_request("arruma aí") == "arruma aí"  # nothing said before it
     assert without_fix_request("Fix It Felix, fix that") == "Fix It Felix"
+
+
+async def test_which_one_by_its_year_is_read_on_a_save_and_on_a_correction(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url="https://api.themoviedb.org/3") as lembra:
+        saved = await lembra.say("guarda o filme Suspiria, o de 1977")
+        fixed = await lembra.say("ih me enganei, queria o de 2018")
+        en = await lembra.say("add the movie Solaris, the 2002 one")
+        items = await lembra.items()
+    assert saved.text.startswith("✅ Salvo: Suspiria (1977)")
+    assert fixed.text.startswith("✅ Atualizado: Suspiria (2018)")
+    assert en.text.startswith("✅ Saved: Solaris (2002)")
+    assert sorted((i.title, i.year) for i in items) == [("Solaris", 2002), ("Suspiria", 2018)]
