@@ -70,10 +70,10 @@ _DELETE = re.compile(
     _FLAGS,
 )
 _ARTICLE = re.compile(
-    r"^(?:(?:o|a|os|as|um|uma|the|a|an|meu|minha|meus|minhas|my|aquele|aquela|that|esse|essa|"
-    r"este|esta|this)\s+)+",
-    _FLAGS,
+    r"^(?:(?:o|a|os|as|um|uma|the|a|an|meu|minha|meus|minhas|my|aquele|aquela|that)\s+)+", _FLAGS
 )
+# what points at an item named after it: "apaga essa nota do bolo" names the note by "bolo"
+_POINTER = re.compile(r"^(?:(?:esse|essa|este|esta|this)\s+)+", _FLAGS)
 _NOTE_NOUN = re.compile(r"(?:(?:a|uma|the|an)\s+)?(?:nota|note)\b[\s:,-]*", _FLAGS)
 _MOVIE = re.compile(r"\b(?:filme|movie|film)\b[\s:,-]*", _FLAGS)
 _TV = re.compile(r"\b(?:s[ée]rie|series|tv\s+show|show|programa)\b[\s:,-]*", _FLAGS)
@@ -134,7 +134,7 @@ def _target(text: str) -> str:
 
 def _named(text: str) -> str:
     """What a delete or search names: "a nota do leite" -> "leite", "o filme inception" -> "inception"."""
-    target = _target(text)
+    target = _target(_POINTER.sub("", text.strip()))
     return _target(_TYPE_NOUN.sub("", target)) or target
 
 
