@@ -37,6 +37,7 @@ from agent.types import Reply
 from agent.understanding.facts import (
     TYPED,
     changed_value,
+    given_back,
     holds_words,
     put_value,
     read_fact,
@@ -175,14 +176,18 @@ def stated(message: str) -> Reference | None:
 
 
 async def _restated(deps: Deps, turn: Turn, message: str) -> Reference | None:
-    """ "a senha é 1234" right after saving "senha do wifi 1233": that note with the new
-    value, as a fix of the item the user's last effect touched; None unless certain."""
+    """ "a senha é 1234" right after saving "senha do wifi 1233", or "é 2301 e não 2310"
+    on a note holding 2310: that note with the new value, as a fix of the item the user's last effect touched; None unless certain."""
     one = shelves.shown(turn)
     entry = one.single if one is not None else None
-    if entry is None or entry.type != "note" or not states_value(message):
+    if entry is None or entry.type != "note":
+        return None
+    if not states_value(message) and not any(c.isdigit() for c in message):
         return None
     item = await deps.db.items.get(turn.user_id, entry.item_id)
-    content = restated(message, item.content or "") if item is not None else None
+    if item is None:
+        return None
+    content = restated(message, item.content or "") or given_back(message, item.content or "")
     if content is None:
         return None
     return Reference("edit", Target("pronoun"), value=content, fix=True)

@@ -25,13 +25,13 @@ from agent.planning.backend import PlanHints
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
 from agent.understanding.batches import cut_tail
 from agent.understanding.chatter import quiet
-from agent.understanding.kinds import guessed_title, only_reference
+from agent.understanding.kinds import correction, guessed_title, only_reference
 from agent.understanding.questions import WINDOWS
 from agent.understanding.searches import plain_search, search_subject
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
-from agent.understanding.vocabulary import TYPE_WORDS
+from agent.understanding.vocabulary import TYPE_WORDS, plain_save_head
 from agent.understanding.watchlist import SaveNamed, speaks_of_seeing
 from agent.understanding.watchlist import read as read_watchlist
 
@@ -72,6 +72,8 @@ _DELETE = re.compile(
 _ARTICLE = re.compile(
     r"^(?:(?:o|a|os|as|um|uma|the|a|an|meu|minha|meus|minhas|my|aquele|aquela|that)\s+)+", _FLAGS
 )
+# what points at an item named after it: "apaga essa nota do bolo" names the note by "bolo"
+_POINTER = re.compile(r"^(?:(?:esse|essa|este|esta|this)\s+)+", _FLAGS)
 _NOTE_NOUN = re.compile(r"(?:(?:a|uma|the|an)\s+)?(?:nota|note)\b[\s:,-]*", _FLAGS)
 _MOVIE = re.compile(r"\b(?:filme|movie|film)\b[\s:,-]*", _FLAGS)
 _TV = re.compile(r"\b(?:s[ée]rie|series|tv\s+show|show|programa)\b[\s:,-]*", _FLAGS)
@@ -79,7 +81,13 @@ _TV = re.compile(r"\b(?:s[ée]rie|series|tv\s+show|show|programa)\b[\s:,-]*", _F
 # like were cut before: vocabulary.plain_save_head)
 _LEADING_WORDS = frozenset({"", "o", "a", "um", "uma", "the", "an", "esse", "este", "this"})
 _YEAR = re.compile(
-    r"[\s(,-]*(?:\b(?:de|do|da|from|of|in)\s+)?\(?\b(1[89]\d\d|20\d\d|2100)\b\)?\s*$",
+    r"[\s(,-]*(?:\b(?:de|do|da|from|of|in)\s+)?\(?\b(?P<year>1[89]\d\d|20\d\d|2100)\b\)?\s*$",
+    _FLAGS,
+)
+# ", o de 2024", ", the 2021 one", ", the one from 1979": which one, by its year, after a comma
+_THE_ONE_OF = re.compile(
+    r",\s*(?:o|a|the)\s+(?:(?:one|vers[aã]o|version|filme|movie)\s+)?(?:(?:de|do|da|from|of|in)\s+)?"
+    r"(?P<year>1[89]\d\d|20\d\d|2100)(?:\s+(?:one|version|vers[aã]o))?\s*$",
     _FLAGS,
 )
 # Written as a link but not one we take: any "scheme://..." and script schemes.
@@ -107,6 +115,15 @@ _REASON = re.compile(
     r"|\w{3,}ei|desisti|perdi|vi|assisti|gave\s+up|lost\s+interest|hated|didn'?t|don'?t)\b",
     _FLAGS,
 )
+# where a clause ends: a stop, a semicolon or a comma before a space
+_CLAUSE_CUT = re.compile(r"[,.;!]+\s+")
+# where it is taken from, never part of what is named: "from my list", "da minha lista"
+_FROM_LIST = re.compile(
+    r"\s+(?:from|off|out\s+of|d[ao]s?)\s+(?:(?:minha|meu|minhas|meus|my|the|a|o)\s+)?"
+    r"(?:lista|list|watchlist|watch\s+list|fila|queue|coisas|itens|items|stuff|things)"
+    r"(?:\s+(?:de|of)\s+\w+)?[\s.!]*$",
+    _FLAGS,
+)
 # "the gym one", "the dentist one": what names it is before "one"
 _ONE_SUFFIX = re.compile(r"^(?P<what>(?:the|that|this)\s+\S.*?)\s+one\s*$", _FLAGS)
 
@@ -117,17 +134,24 @@ def _target(text: str) -> str:
 
 def _named(text: str) -> str:
     """What a delete or search names: "a nota do leite" -> "leite", "o filme inception" -> "inception"."""
-    target = _target(text)
+    target = _target(_POINTER.sub("", text.strip()))
     return _target(_TYPE_NOUN.sub("", target)) or target
 
 
 def _title_and_year(rest: str) -> tuple[str, int | None]:
     """The title after "filme"/"série", articles kept: "the matrix", "A Origem" are whole titles."""
     rest = cut_tail(_strip(_LEADING_DESTINATION, rest))[0]  # "the movie to my list: Heat"
-    match = _YEAR.search(rest)
+    match = _THE_ONE_OF.search(rest) or _YEAR.search(rest)
     if match and rest[: match.start()].strip():
-        return _trim(rest[: match.start()]), int(match.group(1))
+        return _trim(rest[: match.start()]), int(match.group("year"))
     return _trim(rest), None
+
+
+def _typed_after(text: str) -> tuple[str, str] | None:
+    """ "salva Moonlight, é filme": the one title and the type said after it, or None."""
+    said, _, clause = text.rpartition(",")
+    typed = correction(clause) if said.strip() and "," not in said else None
+    return (said.rstrip(), typed) if typed in ("movie", "tv_show") else None
 
 
 def _trim(text: str) -> str:
@@ -155,11 +179,14 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
     if not message:
         return None
     if llm_intent == "delete":
+        last = _CLAUSE_CUT.split(message)[-1]
+        if _DELETE.match(message) is None and _DELETE.match(last) is not None:
+            message = last  # "nem precisa mais, a tia leva o bolo. apaga a nota do bolo": why first
         named = _strip(_DELETE, message)
         first, _, why = named.partition(",")  # "delete the gym one, they changed it": why
         # a reason after a comma is no part of it ("Crouching Tiger, Hidden Dragon" stays whole)
         what = first if first.strip() and _REASON.match(why) else named
-        target = _named(_ONE_SUFFIX.sub(r"\g<what>", what))
+        target = _named(_ONE_SUFFIX.sub(r"\g<what>", _FROM_LIST.sub("", what)))
         return ("delete_item", {"query": target}) if target else None
     if llm_intent == "search":
         if (plain := plain_search(message)) is not None:  # "did I save anything about X?"
@@ -224,9 +251,9 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
     # says so and how to correct it (issue 34; agent/understanding/kinds.py decides)
     # "add to my list: Heat": the colon after where it goes does not head a note
     # "put X on my watchlist", "add X to my shows": where it goes is no part of the title
-    untailed, said = cut_tail(titled)
+    untailed, said = _typed_after(titled) or cut_tail(titled)
     untailed = untailed.rstrip(" ,") or titled
-    if only_reference(_strip(_SAVE, untailed)):
+    if only_reference(_strip(_SAVE, plain_save_head(untailed))):
         return None  # "ah, salva ele pra eu rever": neither a title nor a note; the model's
     guessed = (
         guessed_title(_DESTINATION_COLON.sub(r"\1 ", untailed), _strip(_SAVE, untailed))
@@ -319,6 +346,8 @@ def offer_for(text: str) -> tuple[str, dict[str, Any]] | None:
         return None
     if _ASKS_A_CHANGE.search(fold(message)) or speaks_of_seeing(message):
         return None  # "pode apagar essa", "na verdade é X", "esse eu já vi": never a note
+    if only_reference(_strip(_SAVE, plain_save_head(" ".join(quiet(message).split()) or message))):
+        return None  # "entao salva ele tb, é filme": what "ele" is, a note of it would not say
     return _note_plan(message)
 
 

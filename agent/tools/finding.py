@@ -35,6 +35,7 @@ from agent.tools.candidates import candidates, named_words, off_loop, query_word
 from agent.tools.matching import (
     TYPE_WORDS,
     closeness,
+    host_pieces,
     item_words,
     search_score,
     without_own_type,
@@ -111,6 +112,8 @@ def score_item(item: ItemDoc, query: str) -> float:
         if kept == named:
             best = max(best, 99.0)
         tokens = set(value.split())
+        if item.url and value == fold(item.url):
+            tokens |= host_pieces(item.url)  # "the ars technica one" names arstechnica.com
         if all(w in tokens for w in words):
             best = max(best, 95.0)  # every word of the query is a word of the item
         elif all(w in tokens for w in named):

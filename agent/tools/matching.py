@@ -1,7 +1,7 @@
 """How well a search names an item (DESIGN 9.2): folded words, one typo per word.
 
 The item's words are its title, original title (TMDB `original_title`), year, note
-content, link title and description, the words of its URL and the words naming its type. Each word of the query
+content, link title and description, the words of its URL (and those its site's name joins: "theverge.com" holds "verge") and the words naming its type. Each word of the query
 must be found among them: exactly, as the start of a longer word, or one edit away
 (a long enough word, same first letter). Cut-offs are tuned on the labelled set in
 tests/agent/search_recall.tsv.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Final
+from urllib.parse import urlsplit
 
 from rapidfuzz.distance import OSA
 
@@ -26,6 +27,7 @@ PREFIX: Final = 0.9
 ONE_TYPO: Final = 0.85
 MIN_PREFIX: Final = 4  # "incep" finds "inception"; "in" finds nothing
 MIN_TYPO: Final = 5  # "matrx" is "matrix"; "park" is not "dark"
+MIN_PIECE: Final = 3  # "ars" of "arstechnica.com"; never "t" or "he" of "theverge.com"
 STOPWORDS: Final = frozenset(
     """o a os as um uma de do da dos das e em no na nos nas the an of and in on to my meu
     minha meus minhas com for with sobre about que""".split()
@@ -52,10 +54,29 @@ def item_words(item: ItemDoc) -> frozenset[str]:
     if item.url:
         # "wiki/Alan_Turing": a path's underscores separate words as its hyphens do
         words.update(w for w in fold(item.url.replace("_", " ")).split() if w not in URL_NOISE)
+        words.update(host_pieces(item.url))
     if item.year:
         words.add(str(item.year))
     words.update(TYPE_WORDS.get(item.type, ()))
     return frozenset(words)
+
+
+def host_pieces(url: str) -> set[str]:
+    """The words a site's name may join: "theverge.com" holds "the" and "verge", and
+    "arstechnica.com" "ars" and "technica". With no dictionary to say where one word
+    ends, each cut that leaves MIN_PIECE letters or more on both sides is taken."""
+    try:
+        host = urlsplit(url if "://" in url else f"//{url}").hostname or ""
+    except ValueError:  # "http://[::1": no site name to read
+        return set()
+    labels = fold(host.replace(".", " ")).split()
+    pieces: set[str] = set()
+    for label in labels[:-1] if len(labels) > 1 else labels:  # the last one is a country or kind
+        if label in URL_NOISE:
+            continue
+        for cut in range(MIN_PIECE, len(label) - MIN_PIECE + 1):
+            pieces.update((label[:cut], label[cut:]))
+    return pieces
 
 
 def word_score(wanted: str, words: frozenset[str]) -> float:

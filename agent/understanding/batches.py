@@ -104,7 +104,9 @@ _FILL: Final = (
 _PLURAL: Final = (
     r"(?:(?:os|as|these|the|both|esses|essas|estes|estas|seguintes|following|dois|duas|"
     r"tr[eê]s|two|three|meus|minhas|my|uns|umas|alguns|algumas|some|a\s+few|few|mais|more)\s+)*"
-    r"(?P<noun>filmes|movies|films|s[ée]ries|seriados|tv\s+shows|shows|series)\b"
+    r"(?P<noun>filmes|movies|films|s[ée]ries|seriados|tv\s+shows|shows|series"
+    # "os filme X e Y": a plural said by its article alone, the noun's "s" dropped
+    r"|(?:(?<=\bos\s)|(?<=\besses\s)|(?<=\bmeus\s))filme|(?:(?<=\bas\s)|(?<=\bessas\s)|(?<=\bminhas\s))s[ée]rie)\b"
 )
 # where the list is, between the noun and the colon opening it: "add these movies here: A, B"
 # (politeness there is cut before any reader: vocabulary.plain_save_head)
@@ -143,9 +145,15 @@ _TAIL: Final = re.compile(rf"(?:[\s,]+(?:{_TAIL_WORD}))+\s*[.!]*\s*$", _F)
 _DESTINATION_RE: Final = re.compile(_DESTINATION, _F)
 
 
+# why the user saves, after the last item and a comma: a word that says so, in lower case
+# (a title after a comma is one more item: ", Que Horas Ela Volta")
+_WHY: Final = re.compile(r",\s+(?:q|que|pq|porque|pois|because|since|cause|cuz|coz)\s+[^,;\n]*$")
+
+
 def cut_tail(body: str) -> tuple[str, TitleType | None]:
     """`body` without where the save goes and what it is for, and the type that says the
     items are ("to my shows": TV shows), if it says one."""
+    body = _WHY.sub("", body)  # ", q o pessoal falou bem": why, after the last item
     tail = _TAIL.search(body)
     if tail is None:
         return body, None
@@ -411,7 +419,7 @@ def _titles(message: str) -> Batch | None:
     if match is None:
         return None
     noun = fold(match.group("noun"))
-    kind: TitleType = "movie" if noun in ("filmes", "movies", "films") else "tv_show"
+    kind: TitleType = "movie" if noun in ("filmes", "movies", "films", "filme") else "tv_show"
     body = _listed(message, cut_tail(match.group("body"))[0].strip())
     runs: list[Run] = []
     for part in _HARD.split(body):

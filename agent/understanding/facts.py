@@ -83,8 +83,8 @@ _AFTER_WRONG: Final = (
     r"devia\s+ser|is|it\s+should\s+be))*"
 )
 # "o ano é 1982", "the director is Nolan", "o ano tá errado, é 2010"
-# "o nome certo é X", "the right year is X"
-_RIGHT: Final = r"(?:certo|certa|correto|correta|real|right|correct)"
+# "o nome certo é X", "the right year is X", "the new code is X"
+_RIGHT: Final = r"(?:certo|certa|correto|correta|real|right|correct|novo|nova|new)"
 _ATTRIBUTE: Final = re.compile(
     rf"^{_LEAD}{_DET}(?:{_RIGHT}\s+)?{_ATTR}(?:\s+{_RIGHT})?{_OF}\s+"
     rf"(?:{_WRONG}{_AFTER_WRONG}|{_COPULA})\s+(?:(?:o|a|os|as|the)\s+)?(?P<value>\S.*?){_TAIL}",
@@ -200,10 +200,34 @@ _BARE_VALUE: Final = re.compile(
 
 
 def _stated(message: str) -> tuple[list[str], str] | None:
-    """The words `message` states a value for and the value ("a senha é 1234"), or None."""
+    """The words `message` states a value for and the value ("a senha é 1234"), or None.
+
+    Said among other clauses ("they changed it, the new code is 8193. update that note"),
+    the one clause that states a value is read, when no other one asks for something else
+    (a save, a reminder, a list) or states a second value."""
     raw = message.strip()
     if not raw or len(raw) > 200 or "?" in raw or "\n" in raw:
         return None
+    clauses = [c for c in _CLAUSE_CUT.split(raw) if c.strip()]
+    if len(clauses) == 1:
+        return _stated_alone(raw)
+    read = [said for c in clauses if (said := _stated_alone(c)) is not None]
+    if len(read) != 1 or _ASKS_ELSE.search(fold_same_length(raw)):
+        return None
+    return read[0]
+
+
+# a clause ends at a comma, a full stop or a semicolon before a space (never inside "1.5",
+# "98888-1234" or "12,50")
+_CLAUSE_CUT: Final = re.compile(r"[,.;!]+\s+")
+# a request of another kind among the clauses: the message is more than a fix of the value
+_ASKS_ELSE: Final = re.compile(
+    r"\b(?:salv|anot|sav|add|adicion|guard|lembr|remind|marc|mark|list|mostr|show|busc|procur"
+    r"|find|search|apag|delet|remov)\w*"
+)
+
+
+def _stated_alone(raw: str) -> tuple[list[str], str] | None:
     spaced = re.sub(r"[^\w\s]", " ", fold_same_length(raw))
     bare = _BARE_VALUE.match(" ".join(spaced.split()))
     if bare is not None and any(c.isdigit() for c in bare.group("value")):
@@ -451,3 +475,44 @@ def holds_words(content: str, words: list[str]) -> bool:
     """Whether every one of `words` (folded) is a word of `content`."""
     held = set(re.findall(r"\w+", fold_same_length(content)))
     return all(w in held for w in words)
+
+
+# "o final é 2301 e não 2310", "it's 8193 not 4471", "2301 em vez de 2310": a value said
+# with the one it takes the place of; which is which the note says (the one it holds)
+_TAKEN_BACK: Final = re.compile(
+    r"\b(?:nao|not|instead|em\s+vez|no\s+lugar|ao\s+inves|errad\w*|wrong|typo|digitei|escrevi)\b"
+)
+
+
+def given_back(message: str, content: str) -> str | None:
+    """`content` (a note) with the value `message` gives in place of another it holds:
+    the message has two values of one shape, with digits, and a word that takes one back
+    ("não", "not", "instead of", "errado"); the note holds exactly one of them, once, as a
+    whole word. None unless all of that holds, or when the message asks for anything else."""
+    raw = message.strip()
+    if not raw or len(raw) > 200 or "?" in raw or "\n" in raw:
+        return None
+    folded = fold_same_length(raw)
+    if not _TAKEN_BACK.search(folded) or _ASKS_ELSE.search(folded):
+        return None
+    values: list[str] = [
+        v for v in _VALUE_WORD.findall(_spaced_values(raw)) if any(c.isdigit() for c in v)
+    ]
+    if len(values) != 2 or _shape(values[0].lower()) != _shape(values[1].lower()):
+        return None
+    held = [v for v in values if _held_once(content, v)]
+    if len(held) != 1 or any(_whole_word(content, v) for v in values if v not in held):
+        return None
+    old = held[0]
+    new = values[1] if old == values[0] else values[0]
+    found = _whole_word(content, old)
+    return content[: found[0].start()] + new + content[found[0].end() :]
+
+
+def _whole_word(content: str, value: str) -> list[re.Match[str]]:
+    """Where `value` is in `content`, not as part of a longer word or number."""
+    return list(re.finditer(rf"(?<![\w]){re.escape(value)}(?![\w])", content, re.IGNORECASE))
+
+
+def _held_once(content: str, value: str) -> bool:
+    return len(_whole_word(content, value)) == 1

@@ -338,6 +338,10 @@ class IntentClassifier:
     def _delete_guard(self, text: str, words: list[str], *, is_question: bool) -> Intent | None:
         if DELETE_VERB_FORMS.isdisjoint(words):
             return None
+        if self._deleted_last(text.strip()) == "delete":
+            return (
+                None  # a clause saying why, negated or not ("nem precisa mais"), then the deletion
+            )
         if _has_negation(words):
             rest = words[1:] if words[0] in NEGATIONS_FIRST else words
             if all(w in REFUSAL_WORDS or w in DELETE_VERB_FORMS or w in NEGATIONS for w in rest):
@@ -433,7 +437,7 @@ class IntentClassifier:
         if phrase.startswith(SAVE_STARTS):
             return "save"
         if first in NEGATIONS or first in NEGATIONS_FIRST or first in HOW_WORDS:
-            return "other"
+            return self._deleted_last(stripped)
         if first in SAVE_VERBS:
             return "save"
         if first in DELETE_VERBS:
@@ -450,7 +454,8 @@ class IntentClassifier:
         ):
             head = normalize(headed.group(1)).split()
             if (
-                len(head) <= 4
+                # "outra coisa pra anotar, separado: X": a longer head that says to save
+                (len(head) <= 4 or (len(head) <= 8 and not SAVE_VERBS.isdisjoint(head)))
                 and not (len(head) == 1 and head[0] in SEARCH_VERBS)
                 and _EDIT_HEAD.isdisjoint(head)  # "muda essa nota pra: X" edits, saves nothing
             ):
@@ -463,13 +468,28 @@ class IntentClassifier:
             return "search"
         if not is_question and (" " + " ".join(words)).endswith(SAVE_TAILS):
             return "save"  # "the office pra ver depois"
-        return "save" if has_url else "other"
+        if has_url:
+            return "save"
+        return self._deleted_last(stripped)
+
+    def _deleted_last(self, stripped: str) -> LlmIntent:
+        """ "ah nem precisa mais, a tia leva o bolo. apaga essa nota": why first, then the
+        deletion (which asks "sim" before it deletes); "other" for anything else."""
+        last = _CLAUSE_CUT.split(stripped)[-1]
+        tail = normalize(last).split() if last != stripped else []
+        tail = tail[_strip_leading(tail, self._leading) :] if tail else tail
+        if not tail or tail[0] not in DELETE_VERBS or _has_negation(tail):
+            return "other"
+        return "delete"
 
     def _llm(self, text: str, hint: LlmIntent, score: int) -> Intent:
         return Intent("llm", self._hints[hint], score, text)
 
 
 # --- helpers ---
+
+# where a clause ends: a stop, a semicolon or a comma before a space
+_CLAUSE_CUT: Final = re.compile(r"[,.;!]+\s+")
 
 
 def _grammar() -> Iterator[tuple[str, Label, Mapping[str, Any]]]:

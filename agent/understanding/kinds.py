@@ -65,13 +65,13 @@ _MOVIE_WORDS = frozenset("filme filmes movie movies film films".split())
 
 _LEAD = (
     r"(?:(?:nao|no|na verdade|na real|actually|opa|ops|oops|ah|sorry|desculpa|errei|engano meu|"
-    r"my bad|wait|espera|epa)\s+)*"
+    r"my bad|wait|espera|epa|foi mal|mals|kk+|haha+|rs)\s+)*"
 )
 _KINDS: dict[Retype, str] = {
     "movie": r"filmes?|films?|movies?",
     "tv_show": (
         r"series(?:\s+de\s+tv)?|serie(?:\s+de\s+tv)?|seriados?|programas?\s+de\s+tv|tv\s+shows?|"
-        r"shows?|tv\s+series"
+        r"shows?|tv\s+series|minisseries?|miniseries|mini\s+series|minisserie"
     ),
     "note": r"notas?|anotacao|anotacoes|notes?",
 }
@@ -117,6 +117,7 @@ def correction(text: str) -> Retype | None:
 
     A question ("é uma série?") asks about the item: it changes nothing.
     """
+    text = without_fix_request(text)
     folded = expand_chat(fold(text))  # "na vdd é série"
     if not folded or len(folded) > 80 or text.rstrip().endswith("?"):
         return None
@@ -125,6 +126,24 @@ def correction(text: str) -> Retype | None:
     if found is None and why.strip() and only_says_why(fold(why)):
         found = _corrected(expand_chat(fold(first)))  # "muda pra série, quero a minissérie"
     return found
+
+
+# "..., arruma aí", "... fix that", "corrige isso pfv": a last clause asking for the fix the
+# rest of the message says
+_FIX_REQUEST: Final = re.compile(
+    r"[,.;!]+\s*(?:(?:pode|can\s+you|please|pls|pfv|so|just)\s+)?(?:arruma|arrume|conserta|"
+    r"conserte|corrige|corrija|ajeita|ajusta|atualiza|fix|correct|update)"
+    r"(?:\s+(?:a[ií]|ae|l[aá]|isso|isto|that|it|this|pra\s+mim|for\s+me|please|pls|pfv|"
+    r"por\s+favor|ent[aã]o|then))*\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
+
+
+def without_fix_request(text: str) -> str:
+    """`text` without a last clause that only asks for the fix the rest says ("na vdd Dark
+    é série, não filme. arruma aí" says it all before "arruma aí")."""
+    cut = _FIX_REQUEST.search(text)
+    return text[: cut.start()] if cut is not None and text[: cut.start()].strip() else text
 
 
 def _corrected(folded: str) -> Retype | None:
@@ -149,6 +168,7 @@ def named_correction(text: str) -> tuple[str, Retype] | None:
     """The title a correction names and the type it says that title is ("o Dark na vdd é
     uma série": ("dark", "tv_show")), folded; None for anything else, a pronoun ("isso é
     uma série" is `correction`'s) or a question."""
+    text = without_fix_request(text)
     folded = expand_chat(fold(text))
     if not folded or len(folded) > 80 or text.rstrip().endswith("?"):
         return None
@@ -217,9 +237,17 @@ _REFERENCES = frozenset(
 
 
 def only_reference(words: str) -> bool:
-    """Whether `words` only point at something said before ("ele", "that one")."""
+    """Whether `words` only point at something said before ("ele", "that one"), its type
+    said after a comma or not ("ele tb, é filme")."""
+    said, _, typed = words.rpartition(",")
+    if said.strip() and correction(typed) is not None:
+        words = said
     folded = fold(words).strip(" \t.!?;:,").split()
-    return bool(folded) and all(w in _REFERENCES for w in folded)
+    pointed = [w for w in folded if w not in _ALSO]  # "ele tb", "that one too"
+    return bool(pointed) and all(w in _REFERENCES for w in pointed)
+
+
+_ALSO: Final = frozenset("tb tbm tambem too also entao so agora now".split())
 
 
 def guessed_title(message: str, body: str) -> str | None:

@@ -164,11 +164,13 @@ _EXISTS: Final = tuple(
         rf"(?:salvo|salva|salvos|salvas|guardado|guardada|anotado|anotada|saved|stored|kept)(?:\s+(?:ai|aqui|ja|already))?$",
     )
 )
-# "qual a senha do wifi?", "what's the garage code?": a saved thing, or a question for the
+# "qual a senha do wifi?", "what's the garage code?", "what's Ana's phone?" (whose it is
+# belongs to the subject: "ana phone"): a saved thing, or a question for the
 # planner (what Lembra has not saved it does not answer with "nothing found")
 _WHAT_IS: Final = re.compile(
     rf"^{_LEAD}(?:qual(?:\s+(?:e|era|eh|foi))?|quais(?:\s+(?:sao|eram))?|what\s+(?:is|was|s|are)|"
-    rf"whats)\s+(?:o|a|os|as|the|my|meu|minha|meus|minhas)\s+(?P<subject>.+?){_TAIL_Q}$"
+    rf"whats)\s+(?:(?:o|a|os|as|the|my|meu|minha|meus|minhas)|(?P<owner>[^\W\d]\w*)\s+s)\s+"
+    rf"(?P<subject>.+?){_TAIL_Q}$"
 )
 # "quem me indicou o Mocotó?", "who recommended Piranesi again?": who said something about
 # an item is in what was saved with it (a note): found, or the planner's
@@ -278,12 +280,18 @@ def read_question(text: str) -> SavedQuestion | None:
     if plain is not None and plain.query:
         return SavedQuestion("find", plain.query, plain.type)
     what = (_WHAT_IS.match(words) or _WHAT_YEAR.match(words)) if asked else None
-    if what is not None and (subject := _subject(search_subject(what.group("subject")))):
+    if what is not None and (subject := _subject(search_subject(_owned(what)))):
         return SavedQuestion("find", _as_written(stripped, subject), if_found=True)
     who = _WHO.match(words) if asked else None
     if who is not None and (subject := _subject(who.group("subject"))):
         return SavedQuestion("find", _as_written(stripped, subject), if_found=True)
     return None
+
+
+def _owned(what: re.Match[str]) -> str:
+    """The subject of a "what is ..." question with whose it is, if said ("ana phone")."""
+    owner = what.groupdict().get("owner")
+    return f"{owner} {what.group('subject')}" if owner else what.group("subject")
 
 
 _QUESTION_STARTS: Final = frozenset(

@@ -211,8 +211,9 @@ def _target(match: re.Match[str]) -> Target:
 
 _CORRECT_YEAR: Final = re.compile(
     r"^(?:(?:na verdade|na real|na vdd|alias|opa|ops|oops|nao|no|actually|sorry|desculpa|wait|"
-    r"espera|pera|perai|errei|ih|e|and|so|entao)\s+)*(?:(?:e|era|sera|it s|its|it is|it was|it should be|"
-    r"i meant|eu quis dizer|quis dizer)\s+)?(?:(?:o|a|the)\s+(?:(?:one|filme|serie|movie|show|"
+    r"espera|pera|perai|errei|ih|e|and|so|entao|me confundi|confundi|me enganei|my bad)\s+)*"
+    r"(?:(?:e|era|sera|it s|its|it is|it was|it should be|"
+    r"i meant|eu quis dizer|quis dizer|(?:eu\s+)?(?:quero|queria)|i want|i wanted)\s+)?(?:(?:o|a|the)\s+(?:(?:one|filme|serie|movie|show|"
     r"versao|version)\s+)?(?:de|do|da|from|of|in)\s+(?P<year>\d{4})|the\s+(?P<year_en>\d{4})\s+"
     r"(?:one|version|movie|show|film))(?:\s+(?:one|version|versao|mesmo|na verdade|na vdd|"
     r"na real|actually|then|entao))*$"

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent.tools.finding import score_item
-from agent.tools.matching import closeness
+from agent.tools.matching import closeness, host_pieces
 from storage import Database
 from storage.documents import ITEM_TYPES, ItemDoc, ItemType
 from tests.support.harness import open_lembra, seed
@@ -96,3 +96,23 @@ def test_scoring_any_name_against_any_item_never_raises(
     )
     assert 0 <= score_item(item, query) <= 100
     assert closeness(item, query) >= 0
+
+
+async def test_a_link_is_named_by_the_words_its_site_joins(db: Database) -> None:
+    await seed(
+        db,
+        ["https://www.mercadolivre.com.br/ofertas", "https://www.tastyrecipes.com/pie"],
+    )
+    async with open_lembra(db, counting_model=True) as lembra:
+        found = await lembra.say("find the recipes link")
+        preview = await lembra.say(
+            "apaga o do mercado livre", llm=[call("delete_item", query="mercado livre")]
+        )
+        assert found.text.splitlines() == ["Found 1:", "1. https://www.tastyrecipes.com/pie"]
+        assert preview.text.startswith("Apagar https://www.mercadolivre.com.br/ofertas?")
+
+
+@given(st.text(max_size=80))
+def test_reading_any_link_for_its_site_words_never_raises(url: str) -> None:
+    pieces = host_pieces(url)
+    assert all(len(piece) >= 3 for piece in pieces)

@@ -42,6 +42,18 @@ async def test_a_delete_with_a_reason_after_it_names_the_item_only(db: Database)
         assert [i.content for i in await lembra.items()] == ["buy sunscreen"]
 
 
+async def test_a_deletion_after_a_reason_deletes_what_it_names(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: comprar vela de aniversário")
+        await lembra.say("anota: levar o carro na revisão")
+        preview = await lembra.say("não vai ter mais festa, cancelaram. tira a nota da vela")
+        await lembra.say("sim")
+        kept = await lembra.say("nem pensar, não apaga a do carro")
+        assert preview.text.startswith("Apagar comprar vela de aniversário?")
+        assert "Apagar" not in kept.text
+        assert [i.content for i in await lembra.items()] == ["levar o carro na revisão"]
+
+
 def test_a_title_with_a_comma_stays_whole() -> None:
     assert plan_offline("delete Crouching Tiger, Hidden Dragon", "delete") == (
         "delete_item",
@@ -67,3 +79,29 @@ def test_a_removal_with_what_the_user_did_as_why_names_the_item_only() -> None:
         "delete_item",
         {"query": "dune"},
     )
+
+
+def test_the_list_an_item_is_taken_from_is_no_part_of_its_name() -> None:
+    assert plan_offline("remove Severance from the watch list", "delete") == (
+        "delete_item",
+        {"query": "Severance"},
+    )
+    assert plan_offline("remove o Bacurau da minha lista", "delete") == (
+        "delete_item",
+        {"query": "Bacurau"},
+    )
+    # a title that holds the word is whole when nothing follows it
+    assert plan_offline("apaga o filme Lista de Schindler", "delete") == (
+        "delete_item",
+        {"query": "Lista de Schindler"},
+    )
+
+
+def test_a_type_said_after_a_comma_types_the_title_and_a_pronoun_stays_the_planners() -> None:
+    assert plan_offline("guarda Oldboy, é filme", "save") == ("enrich_movie", {"title": "Oldboy"})
+    assert plan_offline("add Taskmaster, it's a show", "save") == (
+        "enrich_tv_show",
+        {"title": "Taskmaster"},
+    )
+    # "ela" is what was said before: no title, no note of the words
+    assert plan_offline("então guarda ela também, é série", "save") is None

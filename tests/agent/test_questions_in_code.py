@@ -186,3 +186,18 @@ async def test_a_count_asked_after_who_has_it_and_an_also_are_still_the_list(
     assert counted.text == "Você tem 5 itens: 1 nota, 1 filme, 1 vídeo, 2 links."
     assert also.text.splitlines()[0] == "Vídeos (1):"
     assert lembra.model_calls == 0
+
+
+async def test_whose_thing_is_asked_for_finds_the_note_that_says_whose(db: Database) -> None:
+    await seed(db, ["note: Marco's wifi password is tangerine77", "note: gym wifi is open"])
+    async with open_lembra(db, counting_model=True) as lembra:
+        found = await lembra.say("what's marco's wifi password?")
+        assert found.text.splitlines() == ["Found 1:", "1. Marco's wifi password is tangerine77"]
+        assert lembra.model_calls == 0
+
+
+def test_a_whose_question_with_no_thing_named_is_left_to_the_planner() -> None:
+    from agent.understanding.questions import read_question
+
+    assert read_question("what's it's name?") is None
+    assert read_question("what's Tom's?") is None

@@ -291,3 +291,38 @@ async def test_a_correction_naming_nothing_just_saved_changes_nothing(db: Databa
         kinds = sorted(await _types(lembra))
 
     assert kinds == [("movie", "Dark"), ("movie", "Ozark")]
+
+
+async def test_a_retype_said_between_an_apology_and_a_request_to_fix_it(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url="https://api.themoviedb.org/3") as lembra:
+        await lembra.say("salva o filme Chernobyl")
+        pt = await lembra.say("foi mal, Chernobyl é minissérie, não filme. conserta isso pfv")
+        await lembra.say("add the show Amadeus")
+        en = await lembra.say("my bad, Amadeus is a movie. can you fix it")
+        items = await lembra.items()
+    assert pt.text.startswith("✅ Agora é série: Chernobyl")
+    assert en.text.startswith("✅ Now it is a movie: Amadeus")
+    assert sorted((i.type, i.title) for i in items) == [
+        ("movie", "Amadeus"),
+        ("tv_show", "Chernobyl"),
+    ]
+
+
+def test_a_request_to_fix_is_cut_only_after_what_says_the_fix() -> None:
+    from agent.understanding.kinds import without_fix_request
+
+    assert without_fix_request("é série, arruma aí") == "é série"
+    assert without_fix_request("arruma aí") == "arruma aí"  # nothing said before it
+    assert without_fix_request("Fix It Felix, fix that") == "Fix It Felix"
+
+
+async def test_which_one_by_its_year_is_read_on_a_save_and_on_a_correction(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url="https://api.themoviedb.org/3") as lembra:
+        saved = await lembra.say("guarda o filme Suspiria, o de 1977")
+        fixed = await lembra.say("ih me enganei, queria o de 2018")
+        en = await lembra.say("add the movie Solaris, the 2002 one")
+        items = await lembra.items()
+    assert saved.text.startswith("✅ Salvo: Suspiria (1977)")
+    assert fixed.text.startswith("✅ Atualizado: Suspiria (2018)")
+    assert en.text.startswith("✅ Saved: Solaris (2002)")
+    assert sorted((i.title, i.year) for i in items) == [("Solaris", 2002), ("Suspiria", 2018)]

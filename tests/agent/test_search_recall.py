@@ -64,6 +64,8 @@ ITEMS: dict[str, tuple[ItemType, dict[str, object]]] = {
         "link",
         {"url": "https://github.com/pallets/flask", "description": "a micro framework"},
     ),
+    "hackernews": ("link", {"url": "https://news.ycombinator.com/item?id=4242"}),
+    "mercadolivre": ("link", {"url": "https://www.mercadolivre.com.br/ofertas"}),
     "bolo": (
         "video",
         {"url": "https://www.youtube.com/watch?v=abc123", "title": "Receita de bolo de cenoura"},

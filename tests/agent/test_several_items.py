@@ -93,6 +93,26 @@ async def test_without_tmdb_each_title_is_saved_as_written_with_the_caveat(db: D
         assert "TMDB" in reply.text  # the caveat names the cause
 
 
+async def test_a_list_said_casually_keeps_only_its_titles(db: Database) -> None:
+    # a vocative before the verb, a plural said by its article, why after a comma
+    async with open_lembra(db, tmdb_base_url="https://api.themoviedb.org/3") as lembra:
+        await lembra.say("cara, bota aí as serie Ozark e Narcos, pq todo mundo comenta")
+        await lembra.say("vei salva os filme Heat, Que Horas Ela Volta")
+        items = await lembra.items()
+        assert sorted((i.type, i.title) for i in items) == [
+            ("movie", "Heat"),
+            ("movie", "Que Horas Ela Volta"),
+            ("tv_show", "Narcos"),
+            ("tv_show", "Ozark"),
+        ]
+
+
+def test_why_after_the_last_title_is_cut_only_when_it_reads_as_why() -> None:
+    assert cut_tail("Heat e Ronin, q a Ana indicou")[0] == "Heat e Ronin"
+    assert cut_tail("Heat and Ronin, because Mann is great")[0] == "Heat and Ronin"
+    assert cut_tail("Heat, Que Horas Ela Volta")[0] == "Heat, Que Horas Ela Volta"
+
+
 async def test_notes_split_on_semicolons_and_lines_only(db: Database) -> None:
     async with open_lembra(db) as lembra:
         await lembra.say("anota: comprar leite, pão e ovos; ligar pro João")

@@ -14,7 +14,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from agent.understanding.chatter import without_chatter
-from agent.understanding.facts import read_fact, restated, said_title
+from agent.understanding.facts import given_back, read_fact, restated, said_title
 from agent.understanding.searches import search_subject
 from storage import Database
 from tests.support.harness import open_lembra
@@ -203,6 +203,35 @@ def test_a_value_restated_for_a_note_replaces_the_one_of_its_shape() -> None:
     assert restated("the call was great", "call with Dr. Smith on Friday") is None
 
 
+def test_a_value_given_back_among_clauses_or_for_another_is_read_only_when_sure() -> None:
+    # the one clause that states a value, among clauses that ask nothing else
+    assert restated("mudaram, a nova senha é 5521. corrige ai", "senha do alarme 1290") == (
+        "senha do alarme 5521"
+    )
+    assert restated("ok, the pin is 1111, the code is 2222", "pin 0000 code 9999") is None
+    assert restated("a senha é 5521, salva o filme Heat", "senha 1290") is None
+    # a value said with the one it replaces: which is which, the note says
+    assert (
+        given_back("errei, é 40-12 e não 40-21", "portão bloco B 40-21") == "portão bloco B 40-12"
+    )
+    assert given_back("the room is 314 not 341", "hotel room 341, floor 3") == (
+        "hotel room 314, floor 3"
+    )
+    assert given_back("troquei: 0922 no lugar de 0299", "pin 0299") == "pin 0922"
+    assert given_back("é 2301 e não 2310", "tel 2301 ou 2310") is None  # holds both
+    assert given_back("é 2301 e não 2310", "tel 2013") is None  # holds neither
+    assert given_back("é 2301 e 2310", "tel 2310") is None  # nothing is taken back
+    assert given_back("é 23 e não 2310", "tel 2310") is None  # not one shape
+    assert given_back("não é 2310, é 2301? anota", "tel 2310") is None
+
+
+@given(st.text(max_size=300), st.text(max_size=120))
+@example("é 1 e não 2", "x 2")
+def test_giving_a_value_back_never_raises(message: str, content: str) -> None:
+    given_back(message, content)
+    restated(message, content)
+
+
 async def test_a_typed_title_fixed_in_passing_edits_that_item_of_two(db: Database) -> None:
     async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
         await lembra.say("salva a série Sucesion e o filme Tár")
@@ -223,6 +252,17 @@ async def test_a_value_restated_right_after_a_note_edits_it(db: Database) -> Non
     assert [i.content for i in items] == ["código do portão 7713"]
     assert "7713" in reply.text
     assert "7713" in asked.text
+
+
+async def test_a_number_given_back_for_the_one_in_the_note_just_saved_edits_it(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: vaga do carro no prédio G2-118")
+        reply = await lembra.say("ih escrevi errado, é G2-181 e não G2-118")
+        items = await lembra.items()
+    assert [i.content for i in items] == ["vaga do carro no prédio G2-181"]
+    assert "G2-181" in reply.text
 
 
 async def test_what_is_x_is_answered_in_code_only_when_something_saved_answers_it(

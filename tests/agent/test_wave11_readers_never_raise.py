@@ -9,8 +9,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent.understanding.batches import link_about
-from agent.understanding.kinds import named_correction
+from agent.tools.matching import host_pieces
+from agent.understanding.batches import cut_tail, link_about
+from agent.understanding.facts import given_back, restated
+from agent.understanding.kinds import correction, named_correction, without_fix_request
 from agent.understanding.reminders.requests import only_says_why, same_time_task
 from agent.understanding.smalltalk import saved_question_types, smalltalk_kind
 from agent.understanding.vocabulary import plain_save_head
@@ -21,7 +23,8 @@ _WORDS = st.sampled_from(
     "salva slava anota filme série serie show shows vlw o a e tb dark na vdd é uma is actually "
     "a movie mesmo horário same time de comprar velas já vi assisti watched nota 7 (8) gets "
     "no score sem nota link https://x.example/a sobre da q quantos filmes séries eu tenho ? , . :"
-    " desfaz apaguei porque sem querer".split()
+    " desfaz apaguei porque sem querer arruma aí fix that foi mal kkk minissérie miniseries 2301"
+    " 2310 não not new code is, q pq https://www.theverge.com/x".split()
 )
 _TEXT = st.one_of(st.text(max_size=80), st.lists(_WORDS, max_size=14).map(" ".join))
 
@@ -30,6 +33,12 @@ _TEXT = st.one_of(st.text(max_size=80), st.lists(_WORDS, max_size=14).map(" ".jo
 def test_the_new_readers_never_raise_whatever_the_text(text: str) -> None:
     link_about(text)
     named_correction(text)
+    correction(text)
+    without_fix_request(text)
+    given_back(text, "code 2310 at the gate")
+    restated(text, "code 2310 at the gate")
+    cut_tail(text)
+    host_pieces(text)
     only_says_why(text)
     same_time_task(text)
     saved_question_types(text)
