@@ -174,12 +174,16 @@ def smalltalk_kind(text: str) -> SmallTalkKind | None:
 
 
 def _shows(words: list[str]) -> bool:
-    """Whether "show" asks to be shown something ("show me", "show all"), where a Brazilian
-    "show, vlw" / "show de bola" is praise."""
-    return any(w == "show" and nxt in _SHOWN for w, nxt in pairwise([*words, ""]))
+    """Whether "show" asks to be shown something ("show me", "show all") or is a TV show ("it's
+    a show"), where a Brazilian "show, vlw" / "show de bola" is praise."""
+    return any(
+        (w == "show" and nxt in _SHOWN) or (nxt == "show" and w in _ARTICLE)
+        for w, nxt in pairwise([*words, ""])
+    )
 
 
 _SHOWN: Final = _words("me us my all everything the what")
+_ARTICLE: Final = _words("a an the um uma this that")
 
 
 GREET_HEADS: Final = _words(
