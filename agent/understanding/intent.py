@@ -62,6 +62,7 @@ from rapidfuzz.distance import OSA, Levenshtein
 
 from agent.understanding import questions, smalltalk, watchlist
 from agent.understanding.reminders import route as reminder_route
+from agent.understanding.reminders.requests import only_says_why
 from agent.understanding.textnorm import expand_chat
 from agent.understanding.vocabulary import (
     CANCEL,
@@ -272,6 +273,8 @@ class IntentClassifier:
         hit = self._exact.get(norm)
         if hit is not None:
             return _from_alias(hit, text, 100, is_question=is_question)
+        if (wiped := self._delete_all_because(stripped, words, is_question)) is not None:
+            return wiped
         if (guarded := self._delete_guard(text, words, is_question=is_question)) is not None:
             return guarded
         core_words = self._strip_fillers(words)
@@ -362,6 +365,21 @@ class IntentClassifier:
             else:
                 break
         return words[_strip_leading(words[:end], self._leading) : end]
+
+    def _delete_all_because(self, said: str, words: list[str], is_question: bool) -> Intent | None:
+        """ "actually wipe everything, i wanna start fresh": a delete-all clause and only why
+        after it is that delete-all (which asks before it runs)."""
+        head, comma, why = said.partition(",")
+        if not comma or is_question or _has_negation(words) or not why.strip():
+            return None
+        core = " ".join(self._strip_fillers(expand_chat(normalize(head)).split()))
+        hit = self._exact.get(core)
+        reason = normalize(why)
+        if hit is None or hit.label != "delete_all" or _NARROWS.search(reason):
+            return None
+        if not only_says_why(reason):
+            return None
+        return Intent("delete_all", hit.entities, 100, said)
 
     def _compound(self, words: list[str]) -> Label | None:
         """The label of a message made of one-word aliases of one label ("sim claro", "yeah sure")."""
@@ -532,6 +550,11 @@ def _grammar() -> Iterator[tuple[str, Label, Mapping[str, Any]]]:
             yield form, "list_all", entities
 
 
+# words after a delete-all that narrow it ("apaga tudo, menos os filmes"): no reason, never all
+_NARROWS: Final = re.compile(
+    r"\b(?:menos|exceto|fora|except|but|besides|other|only|so|apenas|somente|just|keep|mantem"
+    r"|manter|deixa|leave|sem|without|nao|not|no|dont)\b"
+)
 # "só", "only": a list of one type asks no less for them ("me mostra só as séries")
 _ONLY: Final = frozenset({"so", "apenas", "somente", "only", "just"})
 

@@ -317,6 +317,23 @@ def test_only_before_a_delete_is_no_list(classifier: IntentClassifier) -> None:
     assert classifier.classify("apaga só as notas").action != "list_all"
 
 
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("actually wipe everything, i wanna start fresh", "delete_all"),  # asks before it runs
+        ("apaga tudo, cansei dessa bagunça", "delete_all"),
+        ("apaga tudo, menos os filmes", "llm"),  # narrowed: never everything
+        ("wipe everything, except the notes", "llm"),
+        ("delete everything, then save dune", "llm"),  # another request
+        ("não, apaga tudo não, quero ver antes", "llm"),  # negated: never a delete-all
+    ],
+)
+def test_a_delete_all_with_only_why_after_it_is_that_delete_all(
+    classifier: IntentClassifier, text: str, action: str
+) -> None:
+    assert refine(classifier.classify(text)).action == action
+
+
 def test_a_fuzzy_hit_scores_its_similarity(classifier: IntentClassifier) -> None:
     typo = classifier.classify("lsita tudo")
     exact = classifier.classify("lista tudo")
