@@ -941,4 +941,4 @@ def test_a_line_number_said_first_in_english_is_marked_and_rough_days_are_read()
     assert (rated.target, rated.rating) == (Target("ordinal", 3), 6)
     weekend = read("vi heat no fim de semana")
     assert isinstance(weekend, MarkRequest)
-    assert (weekend.title, weekend.days_ago) == ("heat", 2)
+    assert (weekend.title, weekend.days_ago) == ("heat", 1)  # the weekend just gone: a day back
