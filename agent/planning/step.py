@@ -76,6 +76,7 @@ from agent.trust.blocks import blocks_for
 from agent.trust.ledgering import append_event
 from agent.trust.quotas import Quotas
 from agent.types import BeliefView
+from agent.understanding.questions import only_asks
 from agent.understanding.textnorm import data_block, one_line
 from storage.documents import ToolCallRecord
 from storage.messages import NewMessage
@@ -406,6 +407,19 @@ class PlanningSession:
                 if check is not None:
                     context = ToolContext(self.deps, self.turn, self.wants_save)
                     problem = check(context, validated)
+            if (
+                problem is None
+                and response is not None
+                and response.action == "CALL_TOOL"
+                and self.tools[str(response.tool)].writes
+                and only_asks(self.grounder.user_text)
+            ):
+                # a question that asks for no act changes nothing (the 1.5B model marked a
+                # title seen on "e round 6 ainda tá faltando?"): answer it or ask
+                problem = (
+                    "the user asked a question and asked for no change: answer it with a "
+                    "read tool or RESPOND, or ask with request_clarification; change nothing"
+                )
             verdict: beliefs.BeliefVerdict | None = None
             if problem is None and response is not None:
                 # Only an otherwise valid output reaches the belief contract; its delta is

@@ -380,3 +380,23 @@ def _window(words: str) -> SavedQuestion | None:
             return None
         return SavedQuestion("when", subject, kind, window)
     return SavedQuestion("when", "", kind, window)
+
+
+# a word that asks for something to be done: a request verb, or asking politely for one
+_ASKS_TO_DO: Final = re.compile(
+    r"\b(?:salv|guard|anot|apag|delet|exclu|remov|tir[ae]|marc|desmarc|mud[ae]|troc|edit|corrig"
+    r"|renome|bot[ae]|coloc|adicion|lembr|cancel|desfa|refa|pod[ei]|poderia|consegu|tem\s+como"
+    r"|da\s+pra|save|add|delete|remove|mark|unmark|change|edit|rename|fix|put|remind|set|cancel"
+    r"|undo|redo|can|could|would|will|please|pls|pfv|por\s+favor|keep|store|track|move|push)",
+)
+_URLS: Final = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+
+
+def only_asks(text: str) -> bool:
+    """Whether `text` is a question that asks for nothing to be done ("e round 6 ainda tá
+    faltando?", "did I rate ted lasso?"): it ends in "?" and no word of it asks for an act
+    ("salva X?", "pode marcar?" and "can you add it?" ask for one)."""
+    said = _URLS.sub(" ", text).strip()
+    if not said.rstrip(" \t\n.!)").endswith("?"):
+        return False
+    return _ASKS_TO_DO.search(fold(said)) is None

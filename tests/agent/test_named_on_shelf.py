@@ -142,3 +142,40 @@ def test_a_no_beside_a_name_reads_nothing_but_not_seen_is_the_state() -> None:
     shelves.show_items(one, [_movie("b" * 32, "Coco")])
     assert shelves.named_on_shelf(one, "qual filme está em cartaz hoje") is None  # "está"
     assert shelves.named_on_shelf(one, "ainda não vi esse") == "b" * 32
+
+
+async def test_a_question_that_asks_for_no_act_marks_nothing_whatever_the_model_plans(
+    db: Database,
+) -> None:
+    # blind wave 11: the 1.5B model marked a title seen on "e round 6 ainda tá faltando né?"
+    async with watching(db, counting_model=True) as lembra:
+        await lembra.say("lista meus filmes")
+        asked = await lembra.say(
+            "e o superbad, será que ainda falta eu ver mesmo?",
+            llm=[_mark(query="superbad"), NOOP],
+        )
+        still = (await item(lembra, "Superbad")).current_state
+        marked = await lembra.say("superbad eu já vi, pode marcar?", llm=[_mark(query="superbad")])
+
+        assert asked.meta.llm_calls == 2  # the write refused, asked again
+        assert still != "seen"
+        assert "Superbad (2007)" in marked.text
+        assert (await item(lembra, "Superbad")).current_state == "seen"
+
+
+def test_only_a_question_with_no_word_of_an_act_only_asks() -> None:
+    from agent.understanding.questions import only_asks
+
+    assert only_asks("e o superbad, será que ainda falta eu ver mesmo?")
+    assert only_asks("did i rate ted lasso?")
+    assert not only_asks("salva Duna?")  # a save said as a question asks for it
+    assert not only_asks("can you mark it as seen?")
+    assert not only_asks("vi duna ontem, nota 8")  # no question
+
+
+@given(st.text(max_size=80))
+@settings(max_examples=200)
+def test_reading_whether_a_message_only_asks_never_raises(text: str) -> None:
+    from agent.understanding.questions import only_asks
+
+    assert isinstance(only_asks(text), bool)
