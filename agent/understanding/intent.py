@@ -372,7 +372,12 @@ class IntentClassifier:
         head, comma, why = said.partition(",")
         if not comma or is_question or _has_negation(words) or not why.strip():
             return None
-        core = " ".join(self._strip_fillers(expand_chat(normalize(head)).split()))
+        lead = expand_chat(normalize(head)).split()
+        while lead[:1] and lead[0] in _TAKING_BACK:  # "actually wipe everything, ..."
+            lead = lead[1:]
+        if not lead:
+            return None
+        core = " ".join(self._strip_fillers(lead))
         hit = self._exact.get(core)
         reason = normalize(why)
         if hit is None or hit.label != "delete_all" or _NARROWS.search(reason):
@@ -550,6 +555,7 @@ def _grammar() -> Iterator[tuple[str, Label, Mapping[str, Any]]]:
             yield form, "list_all", entities
 
 
+_TAKING_BACK: Final = frozenset({"actually", "na", "verdade", "vdd", "alias", "enfim"})
 # words after a delete-all that narrow it ("apaga tudo, menos os filmes"): no reason, never all
 _NARROWS: Final = re.compile(
     r"\b(?:menos|exceto|fora|except|but|besides|other|only|so|apenas|somente|just|keep|mantem"

@@ -340,7 +340,7 @@ LEADING_FILLERS: Final = split_phrases(
     eu queria, eu preciso, por favor, bom dia, boa tarde, boa noite, can you, could you,
     would you, will you, i want to, id like to, i need to, e ai, pfv, pf, pls, plz, please, oi,
     ola, ei, hey, hi, hello, opa, pode, poderia, quero, queria, wanna, me, agora, now, entao, so,
-    e, and, just, preciso, ah, oh, sim, ok, okay, yes, ta, beleza, actually, na verdade, na vdd,
+    e, and, just, preciso, ah, oh, sim, ok, okay, yes, ta, beleza,
     mano, mana, cara, bro, brother, vei, veio, amigo, amiga, dude, man, mate"""
 )
 TRAILING_FILLERS: Final = split_phrases(
