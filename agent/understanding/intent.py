@@ -342,9 +342,8 @@ class IntentClassifier:
         if DELETE_VERB_FORMS.isdisjoint(words):
             return None
         if self._deleted_last(text.strip()) == "delete":
-            return (
-                None  # a clause saying why, negated or not ("nem precisa mais"), then the deletion
-            )
+            # a clause saying why, negated or not ("nem precisa mais"), then the deletion
+            return None
         if _has_negation(words):
             rest = words[1:] if words[0] in NEGATIONS_FIRST else words
             if all(w in REFUSAL_WORDS or w in DELETE_VERB_FORMS or w in NEGATIONS for w in rest):
@@ -382,9 +381,7 @@ class IntentClassifier:
         reason = normalize(why)
         if hit is None or hit.label != "delete_all" or _NARROWS.search(reason):
             return None
-        if not only_says_why(reason):
-            return None
-        return Intent("delete_all", hit.entities, 100, said)
+        return Intent("delete_all", hit.entities, 100, said) if only_says_why(reason) else None
 
     def _compound(self, words: list[str]) -> Label | None:
         """The label of a message made of one-word aliases of one label ("sim claro", "yeah sure")."""
