@@ -204,7 +204,8 @@ async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
     if asked is None and swap is None and whole is None:
         return None
     found: list[tuple[ItemDoc, str]] = []
-    for item in await deps.db.items.list_for(turn.user_id, item_type="note"):
+    notes = await deps.db.items.list_for(turn.user_id, item_type="note")
+    for item in notes:
         content: str | None = None
         if asked is not None:
             content = put_value(item.content or "", *asked)
@@ -214,6 +215,10 @@ async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
             content = whole[1]  # "change the dinner note to say ...": its whole new text
         if content is not None:
             found.append((item, content))
+    if not found and swap is not None and swap.where:
+        # "in the packing note" of a note "pack charger, ...": its name said in another form
+        swaps = ((i, swap_in(i.content or "", swap, loose=True)) for i in notes)
+        found = [(item, content) for item, content in swaps if content is not None]
     if len(found) != 1:
         return None
     item, content = found[0]

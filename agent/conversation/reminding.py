@@ -62,6 +62,7 @@ from agent.understanding.reminders.placing import time_of_day
 from agent.understanding.reminders.reading import read_when
 from agent.understanding.reminders.requests import SAME_TIME, only_says_why
 from agent.understanding.reminders.rules import Rule, first_from, next_after, read_rrule
+from agent.understanding.reminders.shifting import Shift, read_shift
 from agent.understanding.textnorm import fold, one_line
 from storage.documents import ReminderDoc
 from storage.snapshots import State
@@ -768,7 +769,7 @@ async def change(
 def moves_one(message: str) -> bool:
     """Whether `message` moves a reminder ("actually push it to 10pm"), whatever else its
     words may hint (a "push" reads like a save)."""
-    return isinstance(read_ask(message), ChangeAsk)
+    return isinstance(read_ask(message), ChangeAsk | Shift)
 
 
 def asks_agenda(message: str) -> bool:
@@ -816,6 +817,8 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
     )
     if target is None:
         return None
+    if isinstance(asked, Shift):
+        return await _shift(deps, turn, target, asked)
     due = _read_new_time(deps, turn, asked.when, target)
     if due is None:
         return None
@@ -838,6 +841,31 @@ async def _skipped(
     return just or (repeating[0] if len(repeating) == 1 else None)
 
 
+async def _shift(deps: Deps, turn: Turn, target: ReminderDoc, asked: Shift) -> Reply | None:
+    """A reminder moved by an amount from its own time; which way is asked when the words do
+    not say ("move it 1 hour"). A repeating one is the planner's: the next or every one?"""
+    if target.rule:
+        return None
+    turn.facts.apply_rule("reminder_in_code")
+    now = _now(deps, turn)
+    due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
+    step = timedelta(seconds=asked.seconds)
+    if asked.later is not None:
+        return await change(deps, turn, target, due=due + step if asked.later else due - step)
+    lang = turn.language
+    body = text(
+        "reminder_shift_way",
+        lang,
+        what=what_text(target, lang),
+        when=confirm_when_text(due, now, lang),
+        amount=asked.amount,
+        later=when_text(due + step, now, lang),
+        earlier=when_text(due - step, now, lang),
+    )
+    turn.facts.ambiguity = "unresolved"
+    return finish(turn, body, kind="deterministic")
+
+
 def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> datetime | None:
     """A new time in the user's words, read by the grammar; a clock alone keeps the day.
 
@@ -845,12 +873,11 @@ def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> d
     """
     now = _now(deps, turn)
     due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
-    if shift := _SHIFT.fullmatch(_DIRECTION_FIRST.sub(_direction_last, fold(words).strip(" .!"))):
-        # "uma hora mais tarde", "30 min earlier": from the reminder's own time
-        amount = _AMOUNTS.get(shift.group("n")) or float(shift.group("n") or 1)
-        unit = 60 if shift.group("unit").startswith("h") else 1
-        sign = -1 if shift.group("dir") in ("mais cedo", "antes", "earlier", "before") else 1
-        moved = due + timedelta(minutes=sign * amount * unit)
+    shift = read_shift(words)
+    if shift is not None and shift.later is not None and not shift.query:
+        # "uma hora mais tarde", "back an hour": from the reminder's own time
+        step = timedelta(seconds=shift.seconds)
+        moved = due + step if shift.later else due - step
         return moved if moved.timestamp() > now.timestamp() else None
     same = SAME_TIME.search(fold_same_length(words))
     if same is not None:  # "sexta, mesmo horário": the reminder's own time on that day
@@ -874,22 +901,6 @@ def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> d
         if kept.timestamp() > now.timestamp():
             return kept
     return parsed.due
-
-
-_SHIFT = re.compile(
-    r"(?:(?P<n>\d{1,3}|uma?|duas|dois|meia|an?|one|two|half\s+an?)\s+)?(?P<unit>horas?|h|hours?|hrs?"
-    r"|minutos?|min|mins|minutes?)\s+(?P<dir>mais\s+tarde|depois|later|mais\s+cedo|antes|earlier)"
-)
-# "back an hour", "up 30 min": the direction said first ("push it back an hour" is later)
-_DIRECTION_FIRST = re.compile(r"^(?P<dir>back|up)\s+(?:by\s+)?(?P<rest>.+)$")
-
-
-def _direction_last(m: re.Match[str]) -> str:
-    return m.group("rest") + (" later" if m.group("dir") == "back" else " earlier")
-
-
-_AMOUNTS = {"um": 1.0, "uma": 1.0, "a": 1.0, "an": 1.0, "one": 1.0, "dois": 2.0, "duas": 2.0,
-            "two": 2.0, "meia": 0.5, "half a": 0.5, "half an": 0.5}  # fmt: skip
 
 
 async def _just_set(deps: Deps, turn: Turn, scheduled: list[ReminderDoc]) -> ReminderDoc | None:

@@ -66,6 +66,10 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Esse horário ({when}) já passou. Diga um horário futuro, por exemplo: me lembra amanhã às 9h de ligar pro médico.",
         "en": "That time ({when}) has passed. Give a future time, for example: remind me tomorrow at 9am to call the doctor.",
     },
+    "reminder_shift_way": {
+        "pt": "Mais tarde ou mais cedo? «{what}» está {when}.\nDiga «{amount} mais tarde» ({later}) ou «{amount} mais cedo» ({earlier}).",
+        "en": "Later or earlier? “{what}” is {when}.\nSay «{amount} later» ({later}) or «{amount} earlier» ({earlier}).",
+    },
     "reminder_due": {"pt": "Lembrete: {what}", "en": "Reminder: {what}"},
     "reminder_due_late": {
         "pt": "Lembrete (era para {when}): {what}",

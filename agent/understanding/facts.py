@@ -346,6 +346,14 @@ _SWAP: Final = re.compile(
 )
 
 
+def same_stem(a: str, b: str) -> bool:
+    """Whether two words differ only in an ending ("pack", "packing"; "viagem", "viagens"):
+    the shorter, but for its last letter, of at least four letters, begins the longer."""
+    short, long = sorted((a, b), key=len)
+    stem = short if len(short) <= 4 else short[:-1]
+    return len(stem) >= 4 and long.startswith(stem)
+
+
 _PRONOUNS: Final = frozenset("it this that isso isto esse essa este esta ele ela o a".split())
 
 
@@ -371,12 +379,13 @@ def swapped(message: str) -> Swap | None:
     return Swap(old, new, [w for w in re.findall(r"\w+", where) if w not in _SMALL])
 
 
-def swap_in(content: str, swap: Swap) -> str | None:
+def swap_in(content: str, swap: Swap, *, loose: bool = False) -> str | None:
     """`content` with `swap.old` (whole words, accents and case aside) replaced by `swap.new`,
-    when it holds it exactly once and every word of `swap.where`; else None."""
+    when it holds it exactly once and every word of `swap.where` (`loose`: or a word of the
+    same stem, "packing" for "pack"); else None."""
     folded = fold_same_length(content)
     words = set(re.findall(r"\w+", folded))
-    if not all(w in words for w in swap.where):
+    if not all(w in words or (loose and any(same_stem(w, x) for x in words)) for w in swap.where):
         return None
     old = re.escape(fold_same_length(swap.old)).replace("\\ ", r"\s+")
     found = list(re.finditer(rf"(?<!\w){old}(?!\w)", folded))

@@ -12,6 +12,7 @@ from typing import Final, Literal
 
 from agent.understanding.reminders.dates import DAY_WORDS
 from agent.understanding.reminders.lexicon import fold_same_length
+from agent.understanding.reminders.shifting import Shift, read_shift
 from agent.understanding.vocabulary import ANOTHER_REQUEST
 
 Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -50,7 +51,7 @@ class SkipAsk:
     day: Literal["today", "tomorrow"] | None = None  # the occurrence named by its day
 
 
-Ask = ListAsk | ChangeAsk | CancelAsk | WhenAsk | SkipAsk
+Ask = ListAsk | ChangeAsk | CancelAsk | WhenAsk | SkipAsk | Shift
 
 _PERIODS: dict[str, Period] = {
     "hoje": "today", "today": "today", "amanha": "tomorrow", "tomorrow": "tomorrow",
@@ -241,7 +242,9 @@ _CLAUSE: Final = re.compile(r"\s*[,;]\s+|\s+[-–—]\s+")
 def read_ask(text: str) -> Ask | None:
     """A question about reminders or a change to one, when the words are certain; a
     cancel said with a change of mind before it, or a reason or a clause of its own after it,
-    is read without them."""
+    is read without them; a move by an amount ("atrasa meia hora") is a `Shift`."""
+    if (shift := read_shift(text)) is not None:
+        return shift
     found = _read_ask(text)
     if found is not None:
         return found

@@ -114,7 +114,7 @@ def read_relative(toks: tuple[Tok, ...], i: int) -> tuple[Relative, int] | None:
     past = PAST_LEADS.match(toks, i)
     lead = past or LEADS.match(toks, i)
     start = lead[1] if lead else i
-    found = _amounts(toks, start)
+    found = read_amount(toks, start)
     if found is None:
         return None
     total, end = found
@@ -128,7 +128,7 @@ def read_relative(toks: tuple[Tok, ...], i: int) -> tuple[Relative, int] | None:
     return total, end
 
 
-def _amounts(toks: tuple[Tok, ...], i: int) -> tuple[Relative, int] | None:
+def read_amount(toks: tuple[Tok, ...], i: int) -> tuple[Relative, int] | None:
     """ "2 horas e 15 minutos", "1h30", "1 hour 30 minutes": one amount or several added."""
     first = _amount(toks, i)
     if first is None:

@@ -37,6 +37,7 @@ from agent.understanding.reminders.recurring import AskStart, read_recurring
 from agent.understanding.reminders.relative import Relative
 from agent.understanding.reminders.repeating import read_repeat, repeat_cue, vague_repeat
 from agent.understanding.reminders.rules import Rule
+from agent.understanding.reminders.shifting import read_shift
 from agent.understanding.vocabulary import ANOTHER_REQUEST
 
 RouteName = Literal["remind", "remind_or_note", "reminders", "unremind", "undo", "redo"]
@@ -77,11 +78,12 @@ _CANCEL = re.compile(
 # what comes before «desfaz» / «refaz»: interjections; "não"/"no" only as a clause of its own
 # ("não desfaz" is no undo)
 _INTERJECTIONS = (
-    r"^\s*(?:(?:wait|ops|oops|whoops|opa|ah|oh|eita|hmm+|ugh|argh|pera|espera|ih|xi|vixe|vish"
+    # a letter held long is the same word ("aaah", "opaaa", "eitaaa", "nãooo")
+    r"^\s*(?:(?:wait|o+ps+|o+o+ps+|whoops|opa+|a+h+|o+h+|eita+|hmm+|ugh|argh|pera+|espera|ih|xi|vixe|vish"
     r"|putz|aff|nossa|shoot|dang|nah|actually|na\s+verdade|na\s+vdd|pode|podes|poderia|consegue"
     r"|can\s+you|could\s+you|please|pls|por\s+favor)[\s,!.]+"
     # English "no" after an interjection is one too: "wait no undo that", "oh no undo it"
-    r"|(?:no|nao)\s*[,!.]+\s*|(?<=\w[\s,!.])no\s+(?=undo\b))*"
+    r"|(?:no+|nao+)\s*[,!.]+\s*|(?<=\w[\s,!.])no\s+(?=undo\b))*"
 )
 # what may follow the verb and still name only the last effect: pointing words, the effect
 # said as a noun ("a mudança", "the edit", "o que eu fiz"), "again"/"too", politeness
@@ -102,7 +104,9 @@ _UNDO_HEAD = (
     _INTERJECTIONS
     + r"(?:/undo|/desfazer|desfaz(?:er)?|desfaca|undo|volta\s+atras|ctrl\s*[+-]?\s*z"
     + r"|revert|take\s+(?:that|it)\s+back"
-    # "volta" back to how it was ("volta como tava", "não, volta, deixa como filme msm")
+    # "volta" back to how it was ("volta como tava", "não, volta, deixa como filme msm"), or
+    # with only a word pointing at what was just done ("volta isso", "volta aquilo")
+    + r"|volta(?=\s+(?:isso|isto|aquilo)\b)"
     + r"|volta(?=\s*[,.!]+\s*deix[ae]\b|\s+(?:como|do\s+jeito\s+que|ao\s+que|pro\s+que)\s+"
     + r"(?:tava|estava|era)\b)"
     # a cancel of what the user just did is its undo ("cancela o que eu fiz")
@@ -274,6 +278,8 @@ def route(text: str) -> tuple[RouteName, str] | None:
         return ("redo", "")  # "refaz pfv, era pra ficar sim"
     if _LIST.match(folded):
         return ("reminders", "")
+    if read_shift(text) is not None:
+        return None  # "adianta 1h", "push it 2 hours": a reminder moved, never a new one
     if cancel := _CANCEL.match(folded):
         return ("unremind", text[cancel.start(1) : cancel.end(1)].strip())
     span = find_trigger(folded)
