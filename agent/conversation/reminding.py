@@ -530,13 +530,27 @@ async def list_reminders(deps: Deps, turn: Turn, period: Period | None = None) -
     reminders = (
         [] if reminderlook.none_open(turn) else await deps.db.reminders.open_for(turn.user_id)
     )
-    inside = [r for r in reminders if start <= r.due_at_ms < end]
+    inside = [r for r in reminders if _falls_in(r, start, end)]
     named = text(f"reminder_period_{period}", lang)
     if not inside:
         return finish(turn, text("reminders_none_period", lang, period=named), kind="deterministic")
     lines = [_label(r, now, lang) for r in inside]
     body = text("reminders_header_period", lang, period=named, count=len(lines))
     return finish(turn, body + "\n" + numbered(lines), kind="deterministic")
+
+
+def _falls_in(reminder: ReminderDoc, start_ms: int, end_ms: int) -> bool:
+    """Whether the reminder is due in the span: its next time, or for a repeating one any
+    occurrence ("every day at 10pm until friday" falls tomorrow too)."""
+    if start_ms <= reminder.due_at_ms < end_ms:
+        return True
+    rule = rule_of(reminder)
+    if rule is None or reminder.state != "scheduled" or reminder.due_at_ms >= end_ms:
+        return False
+    first = start_of(reminder)
+    after = datetime.fromtimestamp(max(start_ms, reminder.due_at_ms) / 1000 - 0.001, first.tzinfo)
+    later = next_after(rule, first, after)
+    return later is not None and start_ms <= int(later.timestamp() * 1000) < end_ms
 
 
 def period_bounds(period: Period, now: datetime) -> tuple[int, int]:
@@ -564,6 +578,10 @@ async def cancel_reminder(deps: Deps, turn: Turn, args: str) -> Reply:
     if not reminders:
         return finish(turn, text("reminders_none", lang), kind="deterministic")
     target = _pick(reminders, args)
+    asked = read_ask(turn.incoming.text or "") if target is None else None
+    if isinstance(asked, CancelAsk):
+        # "cancela o lembrete das plantas, comprei um regador": the reason names nothing
+        target = find([r for r in reminders if r.state == "scheduled"], asked.query)
     if target is None:
         key = (
             "reminder_cancel_which"
@@ -681,6 +699,7 @@ async def cancel(deps: Deps, turn: Turn, target: ReminderDoc, scope: str) -> Rep
     """Cancel a reminder (or only its next occurrence), undoably: its state before is kept."""
     lang = turn.language
     now = _now(deps, turn)
+    shelves.did(turn, "remind")  # "qual o próximo então?" asks about reminders
     batch = await _keep(deps, turn, target, "rcancel")
     rule = rule_of(target)
     following = None
@@ -734,6 +753,7 @@ async def change(
     """Move, reword or re-rule a scheduled reminder, undoably (`reminder_changed`)."""
     lang = turn.language
     now = _now(deps, turn)
+    shelves.did(turn, "remind")
     fields: dict[str, object] = {}
     if what is not None and what.strip():
         fields["text"] = one_line(what, 300)
@@ -797,7 +817,7 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
         turn.facts.apply_rule("reminder_in_code")
         return await cancel(deps, turn, skipped, "next")
     if isinstance(asked, WhenAsk):
-        found = find(scheduled, asked.query)
+        found = find(scheduled, asked.query) if asked.query else _next_one(turn, asked, scheduled)
         if found is None:
             return None  # not a reminder this user has: the planner reads it
         turn.facts.apply_rule("reminder_in_code")
@@ -824,6 +844,16 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
         return None
     turn.facts.apply_rule("reminder_in_code")
     return await change(deps, turn, target, due=due)
+
+
+def _next_one(turn: Turn, asked: WhenAsk, scheduled: list[ReminderDoc]) -> ReminderDoc | None:
+    """The soonest reminder, for "qual o próximo lembrete?", or for "qual o próximo?" right
+    after reminders were set, listed or changed (else "the next" may be a film to watch)."""
+    last = shelves.last_action(turn)
+    talked_of = last is not None and last.action in ("remind", "reminders")
+    if not scheduled or not (asked.reminder_said or talked_of):
+        return None
+    return min(scheduled, key=lambda r: r.due_at_ms)
 
 
 async def _skipped(

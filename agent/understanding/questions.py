@@ -147,6 +147,15 @@ _FIND: Final = tuple(
         # tem alguma coisa sobre X? / have I got anything on X? / is there a note about X?
         rf"^{_LEAD}(?:tem|tinha|there s|theres|is there|have i got|got)\s+{_SOME}\s+"
         rf"(?:{_TYPE}\s+)?{_ABOUT}\s+(?P<subject>.+?)(?:\s+(?:ai|aqui|salvo|salva|saved))?{_TAIL_Q}$",
+        # como tá a nota do notebook / o que diz a nota da festa / o que tem na nota do mercado:
+        # how a saved thing reads now (after an edit, an undo)
+        rf"^{_LEAD}(?:como|(?:o\s+)?(?:que|q)|oq)\s+(?:(?:diz|tem|fala|(?:esta|ta)\s+escrito)\s+n?|{_WAS})"
+        rf"{_THAT}{_TYPE}\s+{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
+        # what does the packing note say / how does the trip note look now / what's in the X note
+        rf"^{_LEAD}(?:what|how)\s+does\s+(?:that|the|my)\s+(?P<subject>.+?)\s+{_TYPE}\s+"
+        rf"(?:say|look|read)(?:\s+like)?(?:\s+(?:now|then))?{_TAIL_Q}$",
+        rf"^{_LEAD}(?:what\s+s|whats|what\s+is)\s+(?:in|on)\s+(?:that|the|my)\s+"
+        rf"(?P<subject>.+?)\s+{_TYPE}(?:\s+(?:now|then))?{_TAIL_Q}$",
         # me mostra o link da bbc / show me the note about the gym / acha o video do gato
         rf"^{_LEAD}(?:me\s+)?(?:mostra|mostre|show(?:\s+me)?|acha|ache|busca|procura|find|get)\s+"
         rf"{_THAT}{_TYPE}\s+{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",

@@ -14,7 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent.understanding.facts import same_stem, swap_in, swapped
-from agent.understanding.reminders.asks import ChangeAsk, read_ask
+from agent.understanding.questions import read_question
+from agent.understanding.reminders.asks import ChangeAsk, SkipAsk, WhenAsk, read_ask
 from agent.understanding.reminders.requests import route
 from agent.understanding.reminders.shifting import Shift, read_shift
 from storage import Database
@@ -165,7 +166,8 @@ _WORDS = st.sampled_from(
     "atrasa adianta empurra antecipa posterga push move bring pull bump delay it o do da the "
     "one reminder lembrete back up forward out pra frente mais tarde mais cedo later earlier "
     "1h 10h 30 min meia hora uma e meia an hour half 2 dias week mês em by de mais ? , pfv "
-    "please nota note swap troca por for".split()
+    "please nota note swap troca por for como ta diz what does say qual o proximo cancela so "
+    "dessa quarta sexta's que horas ficou".split()
 )
 _TEXT = st.one_of(st.text(max_size=80), st.lists(_WORDS, max_size=14).map(" ".join))
 
@@ -174,7 +176,68 @@ _TEXT = st.one_of(st.text(max_size=80), st.lists(_WORDS, max_size=14).map(" ".jo
 def test_the_shift_and_swap_readers_never_raise(text: str) -> None:
     read_shift(text)
     read_ask(text)
+    read_question(text)
     swap = swapped(text)
     if swap is not None:
         swap_in(text, swap, loose=True)
     same_stem(text, text[:5])
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("a que horas ficou o lembrete do pediatra?", WhenAsk("pediatra")),
+        ("what time is the haircut one now?", WhenAsk("haircut")),
+        ("e qual é o próximo lembrete?", WhenAsk("", reminder_said=True)),
+        ("qual o próximo então?", WhenAsk("", reminder_said=False)),
+        ("desmarca só o desta sexta, feriado", SkipAsk("", "friday")),
+        ("cancel only sunday's yoga one", SkipAsk("yoga", "sunday")),
+    ],
+)
+def test_questions_and_skips_read_in_code(said: str, expected: object) -> None:
+    assert read_ask(said) == expected
+
+
+def test_a_question_of_how_a_note_reads_now_finds_it() -> None:
+    for said, subject in [
+        ("e como tá a nota da mudança?", "mudança"),
+        ("o que tem na nota do churrasco?", "churrasco"),
+        ("what does the garage note say now?", "garage"),
+    ]:
+        found = read_question(said)
+        assert found is not None
+        assert (found.kind, found.subject, found.type) == ("find", subject, "note")
+    assert read_question("como tá o trânsito?") is None
+
+
+async def test_one_day_of_a_repeating_reminder_cancelled_then_the_next_asked(
+    db: Database,
+) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra toda terça e quinta às 7h de levar o lixo reciclável")
+        skipped = await lembra.say("cancela só o dessa terça, a coleta não passa. o resto fica")
+        assert "lixo" in skipped.text
+        (kept,) = await db.reminders.for_user(ALICE)
+        assert kept.state == "scheduled"
+        nxt = await lembra.say("e qual o próximo agora?")
+        assert "08/01" in nxt.text  # Thursday's, Tuesday's skipped
+        assert lembra.model_calls == 0
+
+
+async def test_a_cancel_with_its_reason_and_a_day_listing_a_repeating_one(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("remind me every day at 9pm to stretch until sunday")
+        await lembra.say("me lembra amanhã às 11h de pagar o condomínio")
+        tomorrow = await lembra.say("what's on for tomorrow?")
+        assert "stretch" in tomorrow.text  # today's next, tomorrow's too
+        assert "condom" in tomorrow.text
+        asked = await lembra.say("cancela o lembrete do condomínio, já paguei pelo app")
+        assert "condom" in asked.text
+        states = {r.text: r.state for r in await db.reminders.for_user(ALICE)}
+        assert states["pagar o condomínio"] == "cancelled"
+        assert lembra.model_calls == 0
+
+
+def test_an_amount_past_any_calendar_is_no_move() -> None:
+    assert read_shift("atrasa 99999999999 horas") is None
+    assert read_shift("99999999999 hours later") is None

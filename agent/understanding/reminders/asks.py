@@ -40,7 +40,8 @@ class CancelAsk:
 
 @dataclass(frozen=True, slots=True)
 class WhenAsk:
-    query: str  # words of the reminder's text: "quando é o próximo do futebol?"
+    query: str  # words of the reminder's text: "quando é o próximo do futebol?"; "": the next
+    reminder_said: bool = True  # False: "qual o próximo?", about reminders only in their context
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ class SkipAsk:
     """Only the next occurrence of a repeating reminder is cancelled ("pula o de amanhã")."""
 
     query: str  # words of the reminder's text, or "" for the one the day or the context names
-    day: Literal["today", "tomorrow"] | None = None  # the occurrence named by its day
+    day: Literal["today", "tomorrow"] | Weekday | None = None  # the occurrence named by its day
 
 
 Ask = ListAsk | ChangeAsk | CancelAsk | WhenAsk | SkipAsk | Shift
@@ -264,19 +265,35 @@ def read_ask(text: str) -> Ask | None:
     return None
 
 
+_WEEKDAY_WORDS: Final[dict[str, Weekday]] = {
+    word: day
+    for day, words in zip(
+        WEEKDAYS,
+        ("segunda monday", "terca tuesday", "quarta wednesday", "quinta thursday",
+         "sexta friday", "sabado saturday", "domingo sunday"),
+        strict=True,
+    )
+    for word in words.split()
+}  # fmt: skip
 # "pula só o de amanhã", "skip tomorrow's", "skip the next gym one", "pula o próximo do inglês":
 # a skip verb, the occurrence (its day or "next"), the reminder's words at most
 _SKIP: Final = re.compile(
-    r"^\s*(?:(?:pode|can\s+you|please|pls)\s+)?(?:pula|pule|pular|skip|salta)\s+"
-    r"(?:(?:so|somente|apenas|just|only)\s+)?(?:(?:o|a|the)\s+)?"
-    r"(?:(?:d[eoa]\s+)?(?P<day>hoje|hj|amanha|amn|today|tomorrow)(?:'?s)?|proxim[oa]|next)"
+    r"^\s*(?:(?:pode|can\s+you|please|pls)\s+)?(?:(?:pula|pule|pular|skip|salta)\s+"
+    r"(?:(?:so|somente|apenas|just|only)\s+)?"
+    # a cancel of only one day's ("cancela só o dessa quarta", "cancel just this friday's")
+    r"|(?:cancela|cancele|desmarca|desmarque|cancel|drop)\s+(?:so|somente|apenas|just|only)\s+)"
+    r"(?:(?:o|a|the)\s+)?"
+    r"(?:(?:(?:d[eoa]|dess[ae]|dest[ae]|this|on)\s+)?(?P<day>hoje|hj|amanha|amn|today|tomorrow|"
+    + "|".join(_WEEKDAY_WORDS)
+    + r")(?:'?s)?|proxim[oa]|next)"
     r"(?:\s+(?:one|reminder|lembrete))?"
     r"(?:\s+(?:d[eoa]s?|of|for)\s+(?P<query>" + _WORDS + r")|\s+(?P<query_en>" + _WORDS + r")"
     r"\s+(?:one|reminder))?\s*[.!]*\s*$"
 )
-_SKIP_DAYS: Final[dict[str, Literal["today", "tomorrow"]]] = {
+_SKIP_DAYS: Final[dict[str, Literal["today", "tomorrow"] | Weekday]] = {
     "hoje": "today", "hj": "today", "today": "today",
     "amanha": "tomorrow", "amn": "tomorrow", "tomorrow": "tomorrow",
+    **_WEEKDAY_WORDS,
 }  # fmt: skip
 
 
@@ -311,6 +328,8 @@ def _read_ask(text: str) -> Ask | None:
         if m := pattern.match(folded):
             when = _words(text, m, "when")
             return ChangeAsk(_words(text, m, "query"), _AFTERWORD.sub("", when) or when)
+    if m := _NEXT.match(folded):
+        return WhenAsk("", reminder_said=bool(m.group("said") or m.group("said_en")))
     if m := _WHEN.match(folded):
         return WhenAsk(_words(text, m, "query"))
     if (skip := _skipped(folded, text)) is not None:
@@ -330,10 +349,23 @@ def _read_ask(text: str) -> Ask | None:
 # "quando é o próximo do futebol?", "qnd é o lembrete da Ju?", "when's my dentist reminder?",
 # "when is the next gym one?": when a reminder named by its words falls
 _WHEN: Final = re.compile(
-    r"^\s*(?:e\s+|and\s+)?(?:quando|qnd|qdo|qndo|when)(?:\s+(?:e|eh|é|sera|vai\s+ser|is|s|will\s+be)|'s)\s+"
+    r"^\s*(?:e\s+|and\s+)?(?:(?:quando|qnd|qdo|qndo|when)(?:\s+(?:e|eh|é|sera|vai\s+ser|is|s|will\s+be)|'s)"
+    # "que horas ficou o do contador?", "what time is the vet one now?": its time after a change
+    r"|(?:(?:a\s+)?(?:que|q)\s+horas?|what\s+time)\s+(?:ficou|fica|e|eh|sera|vai\s+ser|is|s)"
+    r")\s+"
     r"(?:(?:o|a|the|my|meu|minha)\s+)?(?:(?:proxim[oa]|next)\s+)?(?:lembrete\s+)?"
     r"(?:(?:d[eoa]s?|about|for|of)\s+)?(?P<query>" + _WORDS + r")"
-    r"(?:\s+(?:one|reminder|lembrete))?\s*\??\s*$"
+    r"(?:\s+(?:one|reminder|lembrete))?(?:\s+(?:agora|now|entao|then))?\s*\??\s*$"
+)
+
+
+# "qual o próximo lembrete?", "e qual é o próximo então?", "what's my next reminder?", "when's
+# the next one then?": the soonest reminder (without the word, only after reminders were talked of)
+_NEXT: Final = re.compile(
+    r"^\s*(?:e\s+|and\s+|ok\s+|entao\s+|so\s+)?(?:(?:qual|quando|qnd|qdo)(?:\s+(?:e|eh|é|sera|vai\s+ser))?"
+    r"\s+(?:o\s+|meu\s+|o\s+meu\s+)?proximo(?:\s+(?P<said>lembrete))?"
+    r"|(?:what|when)(?:'s|\s+s|\s+is)\s+(?:my\s+|the\s+)?next(?:\s+one|\s+(?P<said_en>reminder))?)"
+    r"(?:\s+(?:entao|agora|then|now))?\s*\??\s*$"
 )
 
 

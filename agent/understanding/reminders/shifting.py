@@ -157,8 +157,8 @@ def _rest(
     if amount is None:
         return None
     moved, after = amount
-    if moved.months or moved.years:
-        return None  # a month is no fixed amount: the planner reads it
+    if moved.months or moved.years or not moved.within_reach:
+        return None  # a month is no fixed amount, a million hours none at all
     words = text[toks[i].start : toks[after - 1].end]
     i = after
     if particle is None and (particle := _PARTICLES.match(toks, i)) is not None:
