@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from agent.understanding.facts import same_stem, swap_in, swapped
 from agent.understanding.questions import read_question
 from agent.understanding.reminders.asks import ChangeAsk, SkipAsk, WhenAsk, read_ask
+from agent.understanding.reminders.lexicon import fold_same_length
+from agent.understanding.reminders.repeating import read_repeat
 from agent.understanding.reminders.requests import route
 from agent.understanding.reminders.shifting import Shift, read_shift
 from storage import Database
@@ -241,3 +243,16 @@ async def test_a_cancel_with_its_reason_and_a_day_listing_a_repeating_one(db: Da
 def test_an_amount_past_any_calendar_is_no_move() -> None:
     assert read_shift("atrasa 99999999999 horas") is None
     assert read_shift("99999999999 hours later") is None
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        ("ter qui e sab às 18h aula de inglês", "FREQ=WEEKLY;BYDAY=TU,TH,SA"),
+        ("tue thu and sat at 6pm piano", "FREQ=WEEKLY;BYDAY=TU,TH,SA"),
+    ],
+)
+def test_short_weekday_names_joined_by_spaces_and_an_and_are_all_read(said: str, rule: str) -> None:
+    found = read_repeat(fold_same_length(said))
+    assert found is not None
+    assert found.rrule == rule

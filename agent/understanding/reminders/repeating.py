@@ -39,8 +39,8 @@ _AND = r"\s*(?:,|\be\b|\band\b|&|/)\s*(?:(?:as|nas|aos|nos|a|o|on)\s+)?"
 # two or more weekdays joined ("terças e quintas", "seg, qua e sex", "mon wed fri"): each week
 _PT_SHORT_RE = r"(?:seg|ter|qua|qui|sex|sab|dom)\b"
 _EN_SHORT_RE = r"(?:mon|tues?|wed|thur?s?|fri|sat|sun)\b"
-_JOINED_PT = rf"(?:{_PT_ITEM}(?:{_AND}{_PT_ITEM})+|{_PT_SHORT_RE}(?:\s+{_PT_SHORT_RE})+)"
-_JOINED_EN = rf"(?:{_EN_ITEM}(?:{_AND}{_EN_ITEM})+|{_EN_SHORT_RE}(?:\s+{_EN_SHORT_RE})+)"
+_JOINED_PT = rf"(?:{_PT_ITEM}(?:{_AND}{_PT_ITEM})+|{_PT_SHORT_RE}(?:(?:{_AND}|\s+){_PT_SHORT_RE})+)"
+_JOINED_EN = rf"(?:{_EN_ITEM}(?:{_AND}{_EN_ITEM})+|{_EN_SHORT_RE}(?:(?:{_AND}|\s+){_EN_SHORT_RE})+)"
 _NUM = (
     r"(?:\d{1,3}|"
     + "|".join(sorted((w for w in _NUMBER_WORDS if len(w) > 1), key=len, reverse=True))
