@@ -18,10 +18,10 @@ from agent.understanding.questions import read_question
 from agent.understanding.reminders.asks import ChangeAsk, SkipAsk, WhenAsk, read_ask
 from agent.understanding.reminders.lexicon import fold_same_length
 from agent.understanding.reminders.repeating import read_repeat
-from agent.understanding.reminders.requests import route
+from agent.understanding.reminders.requests import AskWhen, parse, route
 from agent.understanding.reminders.shifting import Shift, read_shift
 from storage import Database
-from tests.support.harness import ALICE, open_lembra
+from tests.support.harness import ALICE, START, open_lembra
 
 HOUR = 3600
 
@@ -256,3 +256,21 @@ def test_short_weekday_names_joined_by_spaces_and_an_and_are_all_read(said: str,
     found = read_repeat(fold_same_length(said))
     assert found is not None
     assert found.rrule == rule
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "me lembra qualquer dia desses de trocar o filtro da geladeira",
+        "remind me one of these days to back up the laptop",
+    ],
+)
+def test_a_day_not_yet_chosen_is_asked_never_set(said: str) -> None:
+    assert route(said) == ("remind", said)
+    asked = parse(said, START)
+    assert isinstance(asked, AskWhen)
+    assert all(option > START for option in asked.options)
+
+
+def test_a_day_not_yet_chosen_outside_a_request_is_no_reminder() -> None:
+    assert route("qualquer dia desses eu passo aí") is None

@@ -82,6 +82,10 @@ PERIODS = Phrases(
         "the end of the day": _p("end_of_day"), "by the end of the day": _p("end_of_day"),
         "by end of day": _p("end_of_day"), "at the end of the day": _p("end_of_day"),
         "eod": _p("end_of_day"), "by eod": _p("end_of_day"),
+        # a day not yet chosen: which day is asked, from the days left this week (issue 43)
+        "um dia desses": _p("week"), "qualquer dia": _p("week"), "qualquer dia desses": _p("week"),
+        "algum dia desses": _p("week"), "one of these days": _p("week"),
+        "some day this week": _p("week"), "any day now": _p("week"),
     }
 )  # fmt: skip
 _MONTH_LEADS = Phrases({"em": True, "in": True, "no mes de": True, "in the month of": True,
