@@ -873,9 +873,7 @@ async def _skipped(
 
 async def _shift(deps: Deps, turn: Turn, target: ReminderDoc, asked: Shift) -> Reply | None:
     """A reminder moved by an amount from its own time; which way is asked when the words do
-    not say ("move it 1 hour"). A repeating one is the planner's: the next or every one?"""
-    if target.rule:
-        return None
+    not say ("move it 1 hour"). A repeating one moves as a whole, as with a new time."""
     turn.facts.apply_rule("reminder_in_code")
     now = _now(deps, turn)
     due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)

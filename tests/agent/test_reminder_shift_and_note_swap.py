@@ -274,3 +274,14 @@ def test_a_day_not_yet_chosen_is_asked_never_set(said: str) -> None:
 
 def test_a_day_not_yet_chosen_outside_a_request_is_no_reminder() -> None:
     assert route("qualquer dia desses eu passo aí") is None
+
+
+async def test_a_repeating_reminder_moved_by_an_amount_moves_as_a_whole(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra toda quarta às 19h do inglês")
+        moved = await lembra.say("atrasa o do inglês em 15 min")
+        assert "19:15" in moved.text
+        assert "quarta" in moved.text
+        (kept,) = await db.reminders.for_user(ALICE)
+        assert kept.rule
+        assert lembra.model_calls == 0
