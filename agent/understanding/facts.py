@@ -338,12 +338,22 @@ _EDIT_VERB: Final = (
 _IN_NOTE: Final = (
     rf"(?:(?:(?:{_EDIT_VERB}\s+)?n?a|in\s+the|on\s+the)\s+nota\s+(?:d[aoe]s?\s+|sobre\s+)?"
     r"(?P<where>[^,:]+?)"
-    r"|(?:(?:in|on)\s+the|(?:edit|change|update|fix)\s+(?:the|my))\s+(?P<where_en>[^,:]+?)\s+note)"
+    r"|(?:(?:in|on)\s+(?:the|my)|(?:edit|change|update|fix)\s+(?:the|my))\s+(?P<where_en>[^,:]+?)"
+    r"\s+note)"
+)
+# the note said after the swap: "troca X por Y na nota do Z", "swap X for Y in the Z note"
+_IN_NOTE_AFTER: Final = (
+    r"(?:[\s,]+(?:n?a|in\s+the|on\s+the|in\s+my)\s+nota\s+(?:d[aoe]s?\s+|sobre\s+)?"
+    r"(?P<where_after>[^,:]+?)"
+    r"|[\s,]+(?:in|on)\s+(?:the|my)\s+(?P<where_after_en>[^,:]+?)\s+note"
+    r"|[\s,]+(?:n?a|in\s+(?:the|my)|on\s+the)\s+(?:nota|note))"
 )
 _SWAP: Final = re.compile(
     rf"^(?:{_IN_NOTE}[\s,:]+)?(?:troca|troque|trocar|substitui|substitua|substituir|replace|swap)"
-    r"\s+(?P<old>[^,:;]+?)\s+(?:por|pel[oa]s?|with|for)\s+(?P<new>[^,:;]+?)\s*[.!]*$"
+    r"\s+(?P<old>[^,:;]+?)\s+(?:por|pel[oa]s?|with|for)\s+(?P<new>[^,:;]+?)"
+    rf"(?:{_IN_NOTE_AFTER})?\s*[.!]*$"
 )
+_WHERE: Final = ("where", "where_en", "where_after", "where_after_en")
 
 
 def same_stem(a: str, b: str) -> bool:
@@ -372,7 +382,7 @@ def swapped(message: str) -> Swap | None:
     said = _SWAP.match(fold_same_length(raw))
     if said is None:
         return None
-    where = said.group("where") or said.group("where_en") or ""
+    where = next((said.group(g) for g in _WHERE if said.group(g)), "")
     old, new = (raw[said.start(g) : said.end(g)].strip(" \"'«»") for g in ("old", "new"))
     if not old or not new or fold_same_length(old).lower() in _PRONOUNS:
         return None  # "replace it with X": which words "it" are is the planner's

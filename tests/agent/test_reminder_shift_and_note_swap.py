@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent.understanding.facts import same_stem, swap_in, swapped
+from agent.understanding.facts import Swap, same_stem, swap_in, swapped
 from agent.understanding.questions import read_question
 from agent.understanding.reminders.asks import ChangeAsk, SkipAsk, WhenAsk, read_ask
 from agent.understanding.reminders.lexicon import fold_same_length
@@ -285,3 +285,23 @@ async def test_a_repeating_reminder_moved_by_an_amount_moves_as_a_whole(db: Data
         (kept,) = await db.reminders.for_user(ALICE)
         assert kept.rule
         assert lembra.model_calls == 0
+
+
+@pytest.mark.parametrize(
+    ("said", "old", "new", "where"),
+    [
+        ("troca açúcar por mel na nota da receita", "açúcar", "mel", ["receita"]),
+        (
+            "replace the blue tape with duct tape in my garage note",
+            "the blue tape",
+            "duct tape",
+            ["garage"],
+        ),
+        ("swap tuesday for thursday in the note", "tuesday", "thursday", []),
+        ("in my gift note, swap socks for a scarf", "socks", "a scarf", ["gift"]),
+    ],
+)
+def test_the_note_of_a_swap_said_after_it_is_no_part_of_the_new_words(
+    said: str, old: str, new: str, where: list[str]
+) -> None:
+    assert swapped(said) == Swap(old, new, where)
