@@ -27,13 +27,13 @@ from agent.understanding.batches import cut_tail
 from agent.understanding.chatter import quiet
 from agent.understanding.kinds import correction, guessed_title, only_reference
 from agent.understanding.questions import WINDOWS
+from agent.understanding.references import read_reference
 from agent.understanding.searches import plain_search, search_subject
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
 from agent.understanding.vocabulary import TYPE_WORDS, plain_save_head
-from agent.understanding.watchlist import SaveNamed, speaks_of_seeing
-from agent.understanding.watchlist import read as read_watchlist
+from agent.understanding.watchlist import speaks_of_seeing
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 _POLITE = r"(?:(?:por\s+favor|pfv|pls|please)[,\s]+)?"
@@ -234,7 +234,7 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         if not _POLITE_ASK.match(message):
             return None  # "salva Duna?" asks: never saved unasked (`offer_for` asks back)
         message = message.rstrip(" ?")  # "pode salvar o filme Duna?" asks for the save
-    if isinstance(read_watchlist(message), SaveNamed):
+    if (ref := read_reference(message)) is not None and ref.action == "save":
         return None  # "salva os dois", "save it": names nothing to save (no note of the words)
     # "add oppenheimer e barbie pfv": laughter and politeness are no part of a title
     titled = " ".join(quiet(message).split()) or message
