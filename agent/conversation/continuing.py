@@ -180,7 +180,11 @@ _PLURAL_TYPE = re.compile(
 async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> Reply | None:
     """ "e a série X tb": the title saved as the type it names, or the type saved last."""
     title, year = title_and_year(cont.title)  # "e o filme X, o de 2024"
-    if cont.other or cont.next or cont.period or "?" in (turn.incoming.text or ""):
+    if "?" in (turn.incoming.text or ""):
+        return None
+    if cont.other and _OTHER_ONE.match(cont.folded):
+        return await pointing.save_other_named(deps, turn)  # the other title named
+    if cont.other or cont.next or cont.period:
         return None
     if (ref := read_reference(cont.rest)) is not None:
         # "e o segundo também" after "salva o primeiro": what was named, else no title

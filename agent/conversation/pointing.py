@@ -166,6 +166,29 @@ async def save_named(deps: Deps, turn: Turn, target: Target) -> Reply | None:
         chosen = named[-1:]  # the one the last answer named
     else:
         chosen = []
+    return await _save_chosen(deps, turn, target, chosen, named)
+
+
+async def save_other_named(deps: Deps, turn: Turn) -> Reply | None:
+    """ "e o outro também" after "salva o primeiro" of two titles named: the one title named
+    that is not saved yet; None when none or several are left."""
+    last = shelves.last_action(turn)
+    named = list(last.named) if last is not None else []
+    left = []
+    for one in named:
+        title = one.partition(":")[2]
+        found = await find_items(deps.db, turn.user_id, title)
+        if not any(_bare_title(i.title or "") == _bare_title(title) for i in found):
+            left.append(one)
+    return (
+        await _save_chosen(deps, turn, Target("pronoun"), left, named) if len(left) == 1 else None
+    )
+
+
+async def _save_chosen(
+    deps: Deps, turn: Turn, target: Target, chosen: list[str], named: list[str]
+) -> Reply | None:
+    """The titles `chosen` ("type:title") saved, of the type `target` says if it says one."""
     pieces: list[str] = []
     types: list[PieceType] = []
     for one in chosen:

@@ -116,3 +116,14 @@ async def test_send_it_again_shows_the_note_just_saved(db: Database) -> None:
         await lembra.say("anota: código do portão 4471")
         again = await lembra.say("me manda essa nota de novo")
     assert "4471" in again.text
+
+
+async def test_the_other_one_is_the_title_named_that_is_not_saved_yet(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say(
+            "my cousin mentioned two shows: Severance and Slow Horses. add the first one"
+        )
+        other = await lembra.say("and the other one too")
+        items = sorted((i.type, i.title) for i in await lembra.items())
+    assert "Slow Horses" in other.text
+    assert items == [("tv_show", "Severance"), ("tv_show", "Slow Horses")]
