@@ -336,8 +336,11 @@ class Runtime:
                 return in_code
             planned = await self.plan(turn, llm_intent)
             if not turn.tools_executed and (named := named_titles(turn.incoming.text or "")):
-                # "quem dirigiu o filme Cidade de Deus?" changed nothing: "salva ele" saves it
-                shelves.did(turn, "named", named=tuple(f"{k}:{t}" for k, t in named))
+                # "quem dirigiu o filme Cidade de Deus?" changed nothing: "salva ele" saves
+                # it, and what the conversation last did stays ("e o X tb" after a save)
+                last = shelves.last_action(turn) or shelves.Last("named")
+                titles = tuple(f"{k}:{t}" for k, t in named)
+                shelves.did(turn, last.action, last.type, last.period, named=titles)
             return planned
         turn.facts.apply_rule("deterministic_intent")
         match action:

@@ -127,3 +127,15 @@ async def test_the_other_one_is_the_title_named_that_is_not_saved_yet(db: Databa
         items = sorted((i.type, i.title) for i in await lembra.items())
     assert "Slow Horses" in other.text
     assert items == [("tv_show", "Severance"), ("tv_show", "Slow Horses")]
+
+
+async def test_a_question_naming_a_title_keeps_the_save_a_continuation_carries(
+    db: Database,
+) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("salva o filme Heat")
+        await lembra.say("quem dirigiu o filme Ronin?")
+        carried = await lembra.say("e o filme Collateral tb")
+        titles = sorted(i.title or "" for i in await lembra.items())
+    assert "Collateral" in carried.text
+    assert titles == ["Collateral", "Heat"]
