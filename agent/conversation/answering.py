@@ -94,9 +94,11 @@ async def _find(
     found = await _search(deps, turn, tools, question, limit=10)
     if not found.items and question.if_found:
         return None  # "qual a capital da França?": nothing saved answers it, the planner may
-    shelves.did(turn, "find", question.type or "")
     subject = one_line(question.subject, 60)
-    if not found.items:
+    if found.items:
+        shelves.did(turn, "find", question.type or "")
+    else:
+        shelves.found_nothing(turn, subject, question.type or "")
         key = "exists_no" if question.kind == "exists" else "find_none"
         return finish(turn, text(key, lang, query=subject), kind="effect")
     if question.kind == "exists":

@@ -89,6 +89,13 @@ async def act(
                 turn.facts.apply_rule("continued:save")
                 return Continued(outcomes.saved_reply(turn, outcome), None)
     cont = read_continuation(message)
+    rating: int | None = None
+    if last is not None and last.action == "mark_seen":
+        # "and the next one too, that one was a 7": the continuation, then its rating
+        head, _, said = message.rpartition(",")
+        rating = watchlist.said_rating(said) if head.strip() else None
+        rated = read_continuation(head) if rating is not None else None
+        cont, rating = (rated, rating) if rated is not None else (cont, None)
     read = watchlist.read(message)
     if isinstance(read, watchlist.MarkRequest) and read.carried and last is not None:
         # "e o corra tb, mas esse só nota 6" carries a mark, and only a mark (watching.py)
@@ -125,7 +132,7 @@ async def act(
             reply = await _show(deps, turn, cont)
         case "mark_seen" | "mark_unseen":  # "e o próximo tb" (a title or a line: watching.py)
             reply = await _mark_line(
-                deps, turn, cont, "seen" if last.action == "mark_seen" else "unseen"
+                deps, turn, cont, "seen" if last.action == "mark_seen" else "unseen", rating
             )
         case "retype":  # "e o outro tb" after "o Dark é uma série"
             reply = await _retype_line(deps, turn, cont, last.type)
@@ -173,10 +180,15 @@ _PLURAL_TYPE = re.compile(
 async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> Reply | None:
     """ "e a série X tb": the title saved as the type it names, or the type saved last."""
     title, year = title_and_year(cont.title)  # "e o filme X, o de 2024"
-    if cont.other or cont.next or cont.period or "?" in (turn.incoming.text or ""):
+    if "?" in (turn.incoming.text or ""):
         return None
-    if read_reference(cont.rest) is not None:
-        return None  # "e o segundo também" points at a line: no title
+    if cont.other and _OTHER_ONE.match(cont.folded):
+        return await pointing.save_other_named(deps, turn)  # the other title named
+    if cont.other or cont.next or cont.period:
+        return None
+    if (ref := read_reference(cont.rest)) is not None:
+        # "e o segundo também" after "salva o primeiro": what was named, else no title
+        return await pointing.save_named(deps, turn, ref.target)
     words = fold(title).split()
     several = re.search(r",|\s(?:e|and|&)\s", title) and not is_known_title(title)
     if several and _PLURAL_TYPE.match(fold(cont.rest)):
@@ -387,10 +399,14 @@ async def _said(deps: Deps, turn: Turn, cont: Continuation) -> Reply | None:
     return await watching.state_asked(deps, turn, asked)
 
 
-async def _mark_line(deps: Deps, turn: Turn, cont: Continuation, to: MarkTo) -> Reply | None:
+async def _mark_line(
+    deps: Deps, turn: Turn, cont: Continuation, to: MarkTo, rating: int | None
+) -> Reply | None:
     """ "e o próximo tb", "e o outro também" after a mark: that line marked too."""
     found = _line(turn, cont)
-    return await watching.mark_entry(deps, turn, found, to) if found is not None else None
+    if found is None:
+        return None
+    return await watching.mark_entry(deps, turn, found, to, rating=rating)
 
 
 async def _retype_line(deps: Deps, turn: Turn, cont: Continuation, kind: str) -> Reply | None:

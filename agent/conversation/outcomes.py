@@ -275,6 +275,7 @@ def found_reply(turn: Turn, outcome: Found) -> Reply:
     """List the items a search found, or say it found none."""
     lang = turn.language
     if not outcome.items:
+        shelves.found_nothing(turn, one_line(outcome.query or "", 60))
         body = (
             text("search_none", lang, query=one_line(outcome.query, 60))
             if outcome.query

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from agent.conversation import deleting, incode, memorycmd, retyping
 from agent.conversation import shelf as shelves
+from agent.conversation.batching import save_batch
 from agent.conversation.replies import finish, item_label
 from agent.conversation.turn import Turn
 from agent.deps import Deps
@@ -34,6 +35,7 @@ from agent.tools.base import (
 )
 from agent.tools.finding import find_items
 from agent.types import Reply
+from agent.understanding.batches import Batch, PieceType
 from agent.understanding.facts import (
     TYPED,
     changed_value,
@@ -49,7 +51,7 @@ from agent.understanding.facts import (
     swap_in,
     swapped,
 )
-from agent.understanding.references import Reference, Target, read_reference
+from agent.understanding.references import Reference, Target, named_titles, read_reference
 from agent.understanding.textnorm import fold, one_line
 from agent.understanding.vocabulary import ANOTHER_REQUEST
 from storage.documents import ITEM_TYPES, ItemDoc
@@ -71,6 +73,14 @@ async def act(
     """Answer `message` in code when it points at the shelf; None when it does not."""
     current = shelves.shown(turn)
     ref = read_reference(message) or stated(message) or await _restated(deps, turn, message)
+    if ref is None and (said := _said_then_saved(message)) is not None:
+        # "two films, Past Lives and Aftersun. save the first one": what the message named
+        ref, named = said
+        shelves.did(turn, "named", named=named)
+    if ref is not None and ref.action == "save":
+        return await save_named(deps, turn, ref.target)
+    if ref is not None and ref.target.kind == "both":
+        return None  # "os dois" names the two things only a save reads
     said_why = False
     if ref is None and (why := _said_why(message)) is not None:
         ref, said_why = (
@@ -123,6 +133,79 @@ async def act(
             return await _bookmark(deps, turn, tools, found, ref)
         case "edit":
             return await _edit(deps, turn, tools, found, ref)
+        case "save":  # saved above: a save points at titles named off the list, not a line
+            return None
+
+
+def _said_then_saved(message: str) -> tuple[Reference, tuple[str, ...]] | None:
+    """A save of something named earlier in the same message ("me indicaram dois filmes, A e
+    B. salva o primeiro") and the titles named before it ("type:title"); None otherwise."""
+    parts = [p for p in re.split(r"(?<=[.!;])\s+|\n+", message.strip()) if p.strip()]
+    if len(parts) < 2:
+        return None
+    ref = read_reference(parts[-1])
+    if ref is None or ref.action != "save":
+        return None
+    named = named_titles(" ".join(parts[:-1]))
+    return (ref, tuple(f"{kind}:{title}" for kind, title in named)) if named else None
+
+
+async def save_named(deps: Deps, turn: Turn, target: Target) -> Reply | None:
+    """ "salva ele", "save the first one", "add both", "e o segundo tb" after a save: the
+    titles the last reply or the user's last message named off the list, saved as the type
+    they were named with (or the type said now); None (the planner's) when the reference
+    does not pick them for sure: nothing named, an ordinal past them, a type unknown."""
+    last = shelves.last_action(turn)
+    named = list(last.named) if last is not None else []
+    if target.kind == "both":
+        chosen = named if len(named) == 2 else []
+    elif target.kind == "ordinal":
+        index = target.value - 1 if target.value > 0 else target.value
+        chosen = [named[index]] if -len(named) <= index < len(named) else []
+    elif target.kind == "pronoun":
+        chosen = named[-1:]  # the one the last answer named
+    else:
+        chosen = []
+    return await _save_chosen(deps, turn, target, chosen, named)
+
+
+async def save_other_named(deps: Deps, turn: Turn) -> Reply | None:
+    """ "e o outro também" after "salva o primeiro" of two titles named: the one title named
+    that is not saved yet; None when none or several are left."""
+    last = shelves.last_action(turn)
+    named = list(last.named) if last is not None else []
+    left = []
+    for one in named:
+        title = one.partition(":")[2]
+        found = await find_items(deps.db, turn.user_id, title)
+        if not any(_bare_title(i.title or "") == _bare_title(title) for i in found):
+            left.append(one)
+    return (
+        await _save_chosen(deps, turn, Target("pronoun"), left, named) if len(left) == 1 else None
+    )
+
+
+async def _save_chosen(
+    deps: Deps, turn: Turn, target: Target, chosen: list[str], named: list[str]
+) -> Reply | None:
+    """The titles `chosen` ("type:title") saved, of the type `target` says if it says one."""
+    pieces: list[str] = []
+    types: list[PieceType] = []
+    for one in chosen:
+        kind, _, title = one.partition(":")
+        kind = target.type or kind
+        if kind not in ("movie", "tv_show", "note") or not title:
+            return None
+        pieces.append(title)
+        types.append("movie" if kind == "movie" else "tv_show" if kind == "tv_show" else "note")
+    if not pieces:
+        return None
+    turn.facts.apply_rule("shelf_reference")
+    reply = await save_batch(deps, turn, Batch("mixed", tuple(pieces), types=tuple(types)))
+    # "e o segundo também": the titles named stay there to point at
+    kept = shelves.last_action(turn)
+    shelves.did(turn, "save", kept.type if kept is not None else "", named=tuple(named))
+    return reply
 
 
 def _titled(label: str, title: str) -> bool:

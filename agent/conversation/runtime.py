@@ -84,7 +84,7 @@ from agent.understanding.facts import read_fact
 from agent.understanding.intent import Intent, IntentClassifier
 from agent.understanding.language import detect_language, reply_language
 from agent.understanding.questions import read_question
-from agent.understanding.references import read_reference
+from agent.understanding.references import named_titles, read_reference
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.vocabulary import plain_save_head
@@ -334,7 +334,14 @@ class Runtime:
             in_code = await self._in_code(turn, llm_intent)
             if in_code is not None:
                 return in_code
-            return await self.plan(turn, llm_intent)
+            planned = await self.plan(turn, llm_intent)
+            if not turn.tools_executed and (named := named_titles(turn.incoming.text or "")):
+                # "quem dirigiu o filme Cidade de Deus?" changed nothing: "salva ele" saves
+                # it, and what the conversation last did stays ("e o X tb" after a save)
+                last = shelves.last_action(turn) or shelves.Last("named")
+                titles = tuple(f"{k}:{t}" for k, t in named)
+                shelves.did(turn, last.action, last.type, last.period, named=titles)
+            return planned
         turn.facts.apply_rule("deterministic_intent")
         match action:
             case "delete_all":

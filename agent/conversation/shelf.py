@@ -65,8 +65,15 @@ class Last:
     action: str  # save, delete, list, count, find, show, edit
     type: str = ""  # the item type it was about, if one
     period: str = ""  # a list's or a count's period, if one
-    # titles it named that are not on the list ("type:title"): what "salva ele" saves
+    # titles it named off the list ("type:title", the type "" when unknown): what "salva ele"
+    # and "save the first one" save (agent/conversation/pointing.py `save_named`)
     named: tuple[str, ...] = ()
+
+    @property
+    def off_list(self) -> tuple[str, ...]:
+        """The titles named that are still off the list: none once the last action saved
+        them (they stay in `named` for "e o segundo tb")."""
+        return () if self.action == "save" else self.named
 
     def stored(self) -> list[Any]:
         core: list[Any] = [self.action, self.type, self.period]
@@ -276,6 +283,17 @@ def did(
         _stage(turn, Shown((), None, last))
     elif current.last != last:
         _stage(turn, Shown(current.entries, current.focus, last))
+
+
+MAX_NAMED_WORDS = 6  # a query longer than this is no title "salva ele" could save
+
+
+def found_nothing(turn: Turn, query: str, item_type: str = "") -> None:
+    """A search for `query` found nothing: "salva ele" now names what was asked about
+    ("e Moonlight, tenho?" -> "então salva ele, é filme")."""
+    title = " ".join(query.split())
+    named = (f"{item_type}:{title}",) if title and len(title.split()) <= MAX_NAMED_WORDS else ()
+    did(turn, "find", item_type, named=named)
 
 
 def last_action(turn: Turn) -> Last | None:

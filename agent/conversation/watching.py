@@ -19,7 +19,6 @@ from zoneinfo import ZoneInfo
 
 from agent.conversation import incode, offers
 from agent.conversation import shelf as shelves
-from agent.conversation.batching import save_batch
 from agent.conversation.pointing import Miss, locate
 from agent.conversation.replies import finish, item_label
 from agent.conversation.said import said_reply
@@ -42,7 +41,6 @@ from agent.tools.marking import MarkTo, mark, resolve, seen_at
 from agent.tools.suggesting import suggest
 from agent.tools.watching import country_of, own_title, where
 from agent.types import Choice, Language, Reply
-from agent.understanding.batches import Batch, PieceType
 from agent.understanding.continuations import read_continuation
 from agent.understanding.references import Target, shelf_target
 from agent.understanding.textnorm import fold
@@ -51,7 +49,6 @@ from agent.understanding.watchlist import (
     ListRequest,
     MarkRequest,
     Period,
-    SaveNamed,
     StateQuestion,
     SuggestRequest,
     WhereRequest,
@@ -98,8 +95,6 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
         return await _where(deps, turn, request)
     if isinstance(request, StateQuestion):
         return await _state_of(deps, turn, request)
-    if isinstance(request, SaveNamed):
-        return await _save_named(deps, turn, request)
     return await _suggest(deps, turn, request)
 
 
@@ -119,25 +114,6 @@ async def _list(deps: Deps, turn: Turn, request: ListRequest) -> Reply:
     lines = reply.text.splitlines()
     lines += [line for line in more.text.splitlines() if line not in lines]
     return replace(more, text="\n".join(lines))
-
-
-async def _save_named(deps: Deps, turn: Turn, request: SaveNamed) -> Reply | None:
-    """ "salva ele", "add both to my list": the titles the last answer named off the list,
-    saved as the type TMDB found them; None (the planner's) when it named not that many."""
-    last = shelves.last_action(turn)
-    named = list(last.named) if last is not None else []
-    if not named or (request.count == 2 and len(named) != 2):
-        return None
-    chosen = named[-1:] if request.count == 1 else named
-    pieces: list[str] = []
-    types: list[PieceType] = []
-    for one in chosen:
-        kind, _, title = one.partition(":")
-        if kind not in ("movie", "tv_show") or not title:
-            return None
-        pieces.append(title)
-        types.append("movie" if kind == "movie" else "tv_show")
-    return await save_batch(deps, turn, Batch("mixed", tuple(pieces), types=tuple(types)))
 
 
 def _named_off_list(turn: Turn, title: str, item_type: str, *, more: bool) -> tuple[str, ...]:
@@ -234,9 +210,9 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     item: ItemDoc | None = None
     if request.target is not None:
         last = shelves.last_action(turn)
-        if request.target.kind == "pronoun" and last is not None and last.named:
+        if request.target.kind == "pronoun" and last is not None and last.off_list:
             # "já vi esse, nota 9" after "onde passa X?", X off the list: save X as seen?
-            return await _offer_named(deps, turn, request, last.named)
+            return await _offer_named(deps, turn, request, last.off_list)
         entry = _entry(turn, request.target)
         if isinstance(entry, str) and request.bare:
             return None  # "assisti agora e amei" with nothing in focus: the planner's
@@ -359,13 +335,17 @@ async def _offer_named(
     return await _offer_seen(deps, turn, typed, args, NotFound(title))
 
 
-async def mark_entry(deps: Deps, turn: Turn, entry: shelves.Entry, to: MarkTo) -> Reply:
-    """A shelf line marked as the last mark did ("e o próximo tb" after "já vi o 1")."""
+async def mark_entry(
+    deps: Deps, turn: Turn, entry: shelves.Entry, to: MarkTo, *, rating: int | None = None
+) -> Reply:
+    """A shelf line marked as the last mark did ("e o próximo tb" after "já vi o 1"), with
+    the rating said of it ("and the next one too, that one was a 7")."""
     item = await _shelf_item(deps, turn, entry)
     if not isinstance(item, ItemDoc):
         return item
-    outcome = await mark(deps, turn, item, to, rating=None, at_ms=seen_at(turn.now_ms, 0))
-    incode.record(turn, "mark_item", {"item_id": item.id, "state": to}, outcome)
+    rating = rating if to == "seen" else None
+    outcome = await mark(deps, turn, item, to, rating=rating, at_ms=seen_at(turn.now_ms, 0))
+    incode.record(turn, "mark_item", {"item_id": item.id, "state": to, "rating": rating}, outcome)
     if isinstance(outcome, Marked) and outcome.changed:
         turn.tools_executed.append("mark_item")
     return outcome_reply(turn, outcome)
@@ -649,7 +629,7 @@ async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
     args: dict[str, object] = {"country": request.country}
     if request.target is not None:
         last = shelves.last_action(turn)
-        if request.target.kind == "pronoun" and last is not None and last.named:
+        if request.target.kind == "pronoun" and last is not None and last.off_list:
             return None  # "put it as watched" after a title off the list: that title's
         entry = _entry(turn, request.target)
         if isinstance(entry, str) and request.paid:

@@ -25,15 +25,15 @@ from agent.planning.backend import PlanHints
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
 from agent.understanding.batches import cut_tail
 from agent.understanding.chatter import quiet
-from agent.understanding.kinds import correction, guessed_title, only_reference
+from agent.understanding.kinds import correction, guessed_title
 from agent.understanding.questions import WINDOWS
+from agent.understanding.references import read_reference
 from agent.understanding.searches import plain_search, search_subject
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.urls import InvalidUrl, extract_urls, is_video_url, parse_user_url
-from agent.understanding.vocabulary import TYPE_WORDS, plain_save_head
-from agent.understanding.watchlist import SaveNamed, speaks_of_seeing
-from agent.understanding.watchlist import read as read_watchlist
+from agent.understanding.vocabulary import TYPE_WORDS
+from agent.understanding.watchlist import speaks_of_seeing
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 _POLITE = r"(?:(?:por\s+favor|pfv|pls|please)[,\s]+)?"
@@ -234,7 +234,7 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         if not _POLITE_ASK.match(message):
             return None  # "salva Duna?" asks: never saved unasked (`offer_for` asks back)
         message = message.rstrip(" ?")  # "pode salvar o filme Duna?" asks for the save
-    if isinstance(read_watchlist(message), SaveNamed):
+    if (ref := read_reference(message)) is not None and ref.action == "save":
         return None  # "salva os dois", "save it": names nothing to save (no note of the words)
     # "add oppenheimer e barbie pfv": laughter and politeness are no part of a title
     titled = " ".join(quiet(message).split()) or message
@@ -253,8 +253,6 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
     # "put X on my watchlist", "add X to my shows": where it goes is no part of the title
     untailed, said = _typed_after(titled) or cut_tail(titled)
     untailed = untailed.rstrip(" ,") or titled
-    if only_reference(_strip(_SAVE, plain_save_head(untailed))):
-        return None  # "ah, salva ele pra eu rever": neither a title nor a note; the model's
     guessed = (
         guessed_title(_DESTINATION_COLON.sub(r"\1 ", untailed), _strip(_SAVE, untailed))
         if asked
@@ -346,7 +344,7 @@ def offer_for(text: str) -> tuple[str, dict[str, Any]] | None:
         return None
     if _ASKS_A_CHANGE.search(fold(message)) or speaks_of_seeing(message):
         return None  # "pode apagar essa", "na verdade é X", "esse eu já vi": never a note
-    if only_reference(_strip(_SAVE, plain_save_head(" ".join(quiet(message).split()) or message))):
+    if (ref := read_reference(message)) is not None and ref.action == "save":
         return None  # "entao salva ele tb, é filme": what "ele" is, a note of it would not say
     return _note_plan(message)
 

@@ -7,7 +7,9 @@ reference to a line of the conversation's shelf (agent/conversation/shelf.py). A
 reference is a display number ("o 2", "#2", "número 2", "item 2", "a nota 2"), an ordinal
 ("a segunda", "the third one", "o último", "a penúltima nota"), or a word naming the one
 item the last reply was about ("esse", "ele", "isso", "it", "that one"). A bare
-reference ("o 2", "the last one") is read as "show".
+reference ("o 2", "the last one") is read as "show". A save ("salva ele", "save the first
+one", "add both", "salva ele tb, é filme") points instead at titles named off the list, by
+the last reply or the user's last message (`named_titles` reads a message's).
 
 The whole message must be the request: "apaga o 2 e o 3" or "apaga a nota do dentista"
 are not references (the planner, or the search, takes them). An edit needs its new value
@@ -21,10 +23,13 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from agent.understanding.batches import cut_tail, read_batch
+from agent.understanding.kinds import correction
 from agent.understanding.vocabulary import ItemType
 
-Action = Literal["delete", "show", "bookmark", "edit"]
-TargetKind = Literal["number", "ordinal", "pronoun"]
+Action = Literal["delete", "show", "bookmark", "edit", "save"]
+# "both": the two things just named ("salva os dois", "add both"); only a save reads it
+TargetKind = Literal["number", "ordinal", "pronoun", "both"]
 Field = Literal["year", "title", "text"]
 
 
@@ -108,6 +113,7 @@ _VERBS: Final[dict[Action, str]] = {
     ),
     "show": (
         r"(?:me )?mostr[ae]r?|(?:me )?mostre|abr[ae]|abrir|ver|veja|exib[ae]r?|exiba|"
+        r"(?:me )?mand[ae]|(?:me )?envi[ae]|send(?: me)?|resend|"
         r"(?:me )?(?:fala|conta|diz) (?:d?[oa]|sobre o|sobre a)|detalhes d[oa]|"
         r"show(?: me)?|open|see|view|display|details of|details for|tell me about|"
         r"o que e|o que era|qual e|qual era|what s|whats|what is|what was"
@@ -116,13 +122,19 @@ _VERBS: Final[dict[Action, str]] = {
         r"marc[ae]r?|marque|favorit[ae]r?|favorite|favourite|bookmark|star|pin|"
         r"guarda (?:como|nos) (?:favorito|favoritos|marcador|marcadores)"
     ),
+    # a save points only at titles named off the list (agent/conversation/pointing.py)
+    "save": (
+        r"salv[ae]r?|guard[ae]r?|guarde|adicion[ae]r?|adicione|bot[ae]r?|coloc[ae]r?|coloque|"
+        r"poe|add|save|put|keep|store"
+    ),
     "edit": (
         r"mud[ae]r?|alter[ae]r?|altere|troc[ae]r?|troque|corrig[ei]r?|corrija|renomei[ae]|"
         r"renomear|edit[ae]r?|atualiz[ae]r?|atualize|change|rename|edit|update|fix|correct|set"
     ),
 }
 _LEAD: Final = (
-    r"(?:(?:por favor|pfv|pf|please|pls|pode|voce pode|vc pode|can you|could you|"
+    r"(?:(?:por favor|pfv|pf|please|pls|pode|voce pode|vc pode|can you|could you|cool|nice|great|"
+    r"beleza|blz|legal|massa|show|ah ta|ata|hmm|hm|yeah|then|"
     r"quero|queria|i want to|i d like to|id like to|e|and|ok|agora|now|entao|so|tb|tambem|"
     r"actually|na verdade|na real|na vdd|ops|oops|opa|ah|oh|alias|wait|espera|pera|sorry|"
     r"desculpa)\s+)*"
@@ -131,7 +143,7 @@ _TAIL: Final = (
     r"(?:\s+(?:da lista|na lista|of the list|from the list|on the list|from my list|"
     r"da minha lista|ai|ae|please|por favor|pfv|pls|pra mim|for me|tambem|tb|tbm|too|entao|"
     r"agora|now|mesmo|then|one|item|opcao|option|como favorito|as a favorite|"
-    r"as favorite|nos favoritos|to favorites))*"
+    r"as favorite|nos favoritos|to favorites|de novo|again|outra vez|once more))*"
 )
 _ARTICLE: Final = r"(?:(?:o|a|os|as|the|um|uma|no|na|do|da)\s+)?"
 _NUMBER_LEAD: Final = r"(?:(?:numero|num|nr|n|no|item|opcao|option|number|linha|line)\s+)?(?:#\s*)?"
@@ -158,8 +170,13 @@ _TO: Final = r"\s*(?:\s(?:para|pra|p|por|pro|to|into|as)\s|:|=|->|→)\s*"  # "p
 _ACTION_RES: Final[dict[Action, re.Pattern[str]]] = {
     action: re.compile(rf"^{_LEAD}(?:{verbs})\s+(?:{_REF}){_TAIL}$")
     for action, verbs in _VERBS.items()
-    if action != "edit"
+    if action not in ("edit", "save")
 }
+_BOTH: Final = (
+    r"(?P<both>(?:os|as)\s+(?:dois|duas|2)|ambos|ambas|both(?:\s+of\s+them)?|(?:the|those)\s+two|"
+    r"them\s+both|eles\s+dois|elas\s+duas)"
+)
+_SAVE: Final = re.compile(rf"^{_LEAD}(?:{_VERBS['save']})\s+(?:{_BOTH}|{_REF}){_TAIL}$")
 _BARE: Final = re.compile(rf"^{_LEAD}(?:{_REF}){_TAIL}$")
 _EDIT: Final = re.compile(
     rf"^{_LEAD}(?:{_VERBS['edit']})\s+(?:(?:o|a|the)\s+)?(?:{_FIELD}\s+(?:d[oae]s?|of|for|on)\s+)?"
@@ -351,6 +368,8 @@ def read_reference(text: str) -> Reference | None:
     raw = text.strip()
     if not raw or len(raw) > 500 or raw.startswith("/"):
         return None
+    if (save := _read_save(raw)) is not None:
+        return save
     # "muda essa nota pra: X": the colon after "pra"/"to" only opens the new value
     raw = re.sub(r"(?i)\b(pra|para|to)\s*:\s*(?=\S)", r"\1 ", raw, count=1)
     edit = _read_edit(raw)
@@ -389,6 +408,72 @@ def read_reference(text: str) -> Reference | None:
     if match is not None and not match.group("pron"):  # "isso" alone is no request
         return Reference("show", _target(match), bare=True)
     return None
+
+
+def _read_save(raw: str) -> Reference | None:
+    """ "salva ele", "save the first one", "add both", "salva ele tb, é filme", "salva ele pra
+    eu rever": a save of something named before, with the type said after a comma, if one;
+    None for anything else (a question saves nothing)."""
+    if "?" in raw:
+        return None
+    said, _, typed = raw.rpartition(",")
+    said_type = correction(typed) if said.strip() else None
+    body = cut_tail(said if said_type is not None else raw)[0]  # "pra eu rever", "na lista"
+    match = _SAVE.match(_words(body))
+    if match is None:
+        return None
+    if match.group("both"):
+        return Reference("save", Target("both", 2, said_type))
+    target = _target(match)
+    if target.kind == "number":
+        return None  # "salva o 300" names a title as likely as a line
+    return Reference("save", Target(target.kind, target.value, said_type or target.type))
+
+
+def named_titles(text: str) -> tuple[tuple[ItemType, str], ...]:
+    """The titles `text` names with their type, in order: "two films, Past Lives and
+    Aftersun", "os filmes A e B", "o filme Cidade de Deus", "the show Severance"; empty when
+    it names none for sure (a title must be written as one: capitalised or a number)."""
+    raw = text.strip()
+    if not raw or len(raw) > 500:
+        return ()
+    plural = _PLURAL_NAMED.search(raw)
+    if plural is not None:
+        listed = _LIST_END.split(raw[plural.start() :])[0]
+        batch = read_batch("salva " + listed, split_and=True)
+        if batch is not None and batch.kind == "titles" and batch.item_type is not None:
+            kind = batch.item_type
+            return tuple((kind, p) for p in batch.pieces if _written_as_title(p))
+        return ()
+    found: list[tuple[ItemType, str]] = []
+    for one in _ONE_NAMED.finditer(raw):
+        title = _SENTENCE_END.split(one.group("title"))[0].strip(" \"'«»“”")
+        if _written_as_title(title) and len(title.split()) <= 8:
+            found.append((_TYPE_NOUNS[fold_same_length(one.group("noun")).lower()], title))
+    return tuple(found)
+
+
+_PLURAL_NAMED: Final = re.compile(
+    r"(?i)\b(?:(?:dois|duas|tres|três|two|three|uns|umas|some|os|as|these|the)\s+)?"
+    r"(?:filmes|films|movies|s[ée]ries|shows)\s*[:,]"
+)
+_ONE_NAMED: Final = re.compile(
+    r"(?i)\b(?:o|a|the|um|uma|a|an)\s+(?P<noun>filme|film|movie|s[ée]rie|show)\s+"
+    r"(?P<title>[^\W_][^?!;\n]*)"
+)
+_LIST_END: Final = re.compile(r"\s*(?:[?!;\n]|\.(?:\s|$))")
+_SENTENCE_END: Final = re.compile(r"\s*(?:[?!;\n]|\.(?:\s|$)|,\s)")
+
+
+def _written_as_title(piece: str) -> bool:
+    """Whether `piece` is written as a title: every word of four letters or more capitalised
+    (or a number), so "Severance is great" is a sentence, not a title."""
+    words = piece.split()
+    return (
+        bool(words)
+        and all(w[0].isupper() or w[0].isdigit() for w in words if len(w) > 3)
+        and (words[0][0].isupper() or words[0][0].isdigit())
+    )
 
 
 def shelf_target(text: str) -> Target | None:

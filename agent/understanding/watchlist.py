@@ -29,7 +29,6 @@ from typing import Final, Literal
 
 from rapidfuzz.distance import OSA
 
-from agent.understanding.batches import cut_tail
 from agent.understanding.chatter import quiet
 from agent.understanding.continuations import read_continuation
 from agent.understanding.questions import WINDOWS, window_phrase
@@ -124,15 +123,7 @@ class StateQuestion:
     anchored: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class SaveNamed:
-    """ "salva ele", "add both to my list": save the title(s) the last answer named that are
-    not on the list (a where-to-watch, a mark that found nothing); `count` 1 or 2."""
-
-    count: int
-
-
-WatchRequest = MarkRequest | ListRequest | WhereRequest | SuggestRequest | StateQuestion | SaveNamed
+WatchRequest = MarkRequest | ListRequest | WhereRequest | SuggestRequest | StateQuestion
 
 
 # -- words --------------------------------------------------------------------------------------
@@ -207,7 +198,10 @@ _SCORE: Final = rf"(?:10|[0-9](?:[.,]5)?|{'|'.join(_NUMBER_WORDS)})"
 _RATING: Final = re.compile(
     rf"(?:^|\s)(?:(?:dei|dou|daria|i d give it|i gave it|gave it|give it|rated it|rate it|"
     rf"rating|nota)\s+(?:(?:nota|a)\s+)?(?P<a>{_SCORE})(?:\s*(?:/|de|out of|em)\s*10)?"
-    rf"|(?P<b>{_SCORE})\s*(?:/|de|out of|em)\s*10)(?:\s|$)"
+    rf"|(?P<b>{_SCORE})\s*(?:/|de|out of|em)\s*10"
+    # "that one was a 7", "esse foi um 8": a score said of the item alone, the clause's end
+    rf"|^\s*(?:(?:that|this|it|esse|essa|ele|ela)(?:\s+one)?\s+(?:was|s|is|foi|e|eh|levou|got)"
+    rf"\s+(?:(?:a|an|um|uma|nota)\s+)?(?P<c>{_SCORE})\s*$))(?:\s|$)"
 )
 _FEELING: Final = (
     r"(?:e |and )?(?:(?:eu )?(?:adorei|amei|gostei|curti|odiei|detestei|achei|recomendo)|"
@@ -2197,34 +2191,13 @@ def read(text: str) -> WatchRequest | None:
 
 def _read_whole(text: str) -> WatchRequest | None:
     return (
-        read_save_named(text)
-        or read_list(text)
+        read_list(text)
         or read_where(text)
         or read_suggest(text)
         or read_state_question(text)
         or read_said(text)
         or read_mark(text)
     )
-
-
-_SAVE_NAMED: Final = re.compile(
-    rf"^(?:(?:{_OPENING_WORDS}|e|and|then)\s+)*(?:pode\s+|can\s+you\s+|please\s+)?"
-    r"(?:salva|salve|salvar|guarda|guarde|adiciona|adicione|bota|coloca|poe|add|save|put|keep)\s+"
-    r"(?:(?P<one>ele|ela|esse|essa|isso|este|esta|it|that|this|that one|this one)|"
-    r"(?P<two>os dois|as duas|ambos|ambas|both|both of them|the two|them both|eles dois))"
-    r"(?P<rest>(?:\s+\S+)*)$"
-)
-
-
-def read_save_named(text: str) -> SaveNamed | None:
-    """ "ah tá, então salva ele", "cool, add both to my list", or None."""
-    raw = text.strip()
-    if not raw or len(raw) > 120 or "?" in raw:
-        return None
-    m = _SAVE_NAMED.match(_Said.of(raw).norm)
-    if m is None or cut_tail(m.group("rest"))[0].strip():
-        return None  # only where it goes and politeness may follow ("to my shows", "pfv")
-    return SaveNamed(1 if m.group("one") else 2)
 
 
 # the question, with the title in `what`
@@ -2701,7 +2674,7 @@ def _rating(part: str) -> int | None:
     m = _RATING.search(f" {part} ")
     if m is None:
         return None
-    said = m.group("a") or m.group("b")
+    said = m.group("a") or m.group("b") or m.group("c")
     value = _NUMBER_WORDS.get(said)
     if value is None:
         value = round(float(said.replace(",", ".")))

@@ -922,11 +922,11 @@ async def test_salva_os_dois_after_asking_where_saves_the_titles_asked_about(db:
 
 
 async def test_salva_os_dois_with_nothing_named_off_the_list_saves_no_text(db: Database) -> None:
-    from agent.understanding.watchlist import SaveNamed
+    from agent.understanding.references import Reference, Target, read_reference
 
-    assert read("cool, add both to my list") == SaveNamed(2)
-    assert read("salva ele?") is None
-    assert read("salva duna") is None
+    assert read_reference("cool, add both to my list") == Reference("save", Target("both", 2))
+    assert read_reference("salva ele?") is None
+    assert read_reference("salva duna") is None
     async with watching(db) as lembra:
         await lembra.say("onde assistir duna?")  # on the list: nothing off it was named
         await lembra.say("salva os dois")

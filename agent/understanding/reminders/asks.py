@@ -185,7 +185,9 @@ _RETIME = re.compile(
 # words in that form only ("apaga o inception" deletes an item, never a reminder)
 _CANCEL = re.compile(
     r"^\s*(?:(?:cancela|cancele|cancelar|desmarca|desmarque|esquece|esqueca|apaga|tira)"
-    r"\s+(?:(?:so|somente|apenas)\s+)?(?:o|a)\s+(?:lembrete\s+)?d[eoa]s?\s+"
+    # "aquele da cnh", "esse do dentista": a demonstrative points as the article does
+    r"\s+(?:(?:so|somente|apenas)\s+)?(?:o|a|aquele|aquela|esse|essa|este|esta)\s+"
+    r"(?:lembrete\s+)?d[eoa]s?\s+"
     r"(?P<query>"
     + _WORDS
     + r")|(?:cancel|drop)\s+(?:(?:just|only)\s+)?the\s+(?P<query_en>"
