@@ -208,3 +208,30 @@ async def test_a_save_that_points_never_saves_its_own_words(
         await lembra.say(save)
         titles = [i.title or "" for i in await lembra.items()]
     assert not any(t.startswith(("ele", "os dois")) for t in titles)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "w13 review: reminding._shift keeps a weekly rule's weekday when the move crosses "
+        "midnight: 'toda quarta às 0h30' moved 'adianta 1 hora' becomes 'toda quarta às "
+        "23:30', ringing 23 hours later instead of one hour earlier; 'toda quarta às 23h' "
+        "moved 2 hours later skips to the Wednesday after next"
+    ),
+)
+@pytest.mark.parametrize(
+    ("setup", "move", "delta_ms"),
+    [
+        ("me lembra toda quarta às 0h30 de tomar remédio", "adianta 1 hora", -HOUR_MS),
+        ("me lembra toda quarta às 23h de pôr o lixo pra fora", "atrasa 2 horas", 2 * HOUR_MS),
+    ],
+)
+async def test_a_weekly_reminder_moved_across_midnight_moves_by_the_amount(
+    db: Database, setup: str, move: str, delta_ms: int
+) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say(setup)
+        (before,) = await db.reminders.for_user(ALICE)
+        await lembra.say(move)
+        (after,) = await db.reminders.for_user(ALICE)
+    assert after.due_at_ms == before.due_at_ms + delta_ms
