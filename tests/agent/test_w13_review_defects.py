@@ -269,3 +269,21 @@ async def test_a_move_continued_never_sets_a_new_reminder(db: Database) -> None:
         await lembra.say("e o do dentista pras 12h também")
         texts = sorted(r.text for r in await db.reminders.for_user(ALICE))
     assert texts == ["dentista", "ligar pra mãe"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "w13 review: shifting.read_shift reads no 'também'/'tb' after the amount, so 'e "
+        "atrasa o do dentista 1 hora também' is no move: the reminder grammar sets a new "
+        "reminder 'atrasa o do dentista também' at 01:00 and the dentist's stays at 10:00"
+    ),
+)
+async def test_a_move_said_with_too_moves_and_sets_nothing_new(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra amanhã às 9h de ligar pra mãe")
+        await lembra.say("me lembra amanhã às 10h do dentista")
+        await lembra.say("atrasa o da mãe 1 hora")
+        await lembra.say("e atrasa o do dentista 1 hora também")
+        texts = sorted(r.text for r in await db.reminders.for_user(ALICE))
+    assert texts == ["dentista", "ligar pra mãe"]
