@@ -287,3 +287,30 @@ async def test_a_move_said_with_too_moves_and_sets_nothing_new(db: Database) -> 
         await lembra.say("e atrasa o do dentista 1 hora também")
         texts = sorted(r.text for r in await db.reminders.for_user(ALICE))
     assert texts == ["dentista", "ligar pra mãe"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "w13 review, a regression: reminding._read_new_time now reads an amount from the "
+        "reminder's own time with shifting.read_shift, whose directions lack 'depois' and "
+        "'antes' (the deleted _SHIFT had them): 'muda pra 30 minutos depois' moves tomorrow's "
+        "09:00 reminder to 30 minutes from now, today; 'pra meia hora antes' no longer moves"
+    ),
+)
+@pytest.mark.parametrize(
+    ("move", "delta_ms"),
+    [
+        ("muda pra 30 minutos depois", HOUR_MS // 2),
+        ("muda o da mãe pra meia hora antes", -HOUR_MS // 2),
+    ],
+)
+async def test_a_new_time_said_as_an_amount_before_or_after_counts_from_the_reminder(
+    db: Database, move: str, delta_ms: int
+) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("me lembra amanhã às 9h de ligar pra mãe")
+        (before,) = await db.reminders.for_user(ALICE)
+        await lembra.say(move)
+        (after,) = await db.reminders.for_user(ALICE)
+    assert after.due_at_ms == before.due_at_ms + delta_ms
