@@ -31,6 +31,7 @@ from agent.planning.schema import PLANNER_FUNCTION_NAME
 from agent.services.tmdb import TmdbCandidate, TmdbKind
 from agent.tools.base import ToolArgs
 from agent.understanding.datafence import CLOSE, OPEN
+from agent.understanding.questions import asks_how_many
 from agent.understanding.textnorm import one_line
 from agent.understanding.urls import InvalidUrl, extract_urls, normalize_url
 from agent.understanding.vocabulary import SAVE_VERBS, TYPE_WORDS, save_verb_typo
@@ -374,7 +375,12 @@ class Grounder:
             checked = judge(args, sources, confirmed, said=self.conversation.said)
         if checked.problem is None and checked.args is not None and tool in WHOLE_TITLED:
             titled = undecorated(whole_title(checked.args, self.user_text), self.user_text)
+            titled = whole_note(titled, self.user_text) if tool == "save_note" else titled
             checked = Checked(titled, None, checked.fields)
+        if checked.problem is None and checked.args is not None:
+            checked = Checked(
+                listed_unless_counted(checked.args, self.user_text), None, checked.fields
+            )
         if checked.problem is not None:
             self._count(tool, checked.fields[-1:])  # only the refused field: the retry counts anew
             self.pending = None
@@ -456,6 +462,37 @@ def whole_title(args: ToolArgs, user_text: str) -> ToolArgs:
             if len(front) <= MAX_PUT_BACK and not any(map(_no_title_front, front)):
                 return args.model_copy(update={name: " ".join([*front, str(value)])})
     return args
+
+
+def listed_unless_counted(args: ToolArgs, user_text: str) -> ToolArgs:
+    """`args` asking for a list where they ask for a count (`count_only`) the message never
+    asked for: the 1.5B model answered "me mostra só as séries" and "e de links?" with a
+    number. A list says how many too; a count shows none of the items."""
+    if getattr(args, "count_only", False) is True and not asks_how_many(user_text):
+        return args.model_copy(update={"count_only": False})
+    return args
+
+
+def whole_note(args: ToolArgs, user_text: str) -> ToolArgs:
+    """A note with the words the model dropped from its front put back: "anota o tel do
+    encanador seu Jorge: (11) 97744-2310" saved as the number alone by the 1.5B model, which
+    loses what the note is about. The reference is the note the offline reading takes from
+    the message; a strict tail of it is extended unless the words before it ask to save
+    ("outra coisa pra anotar, separado: endereço ..."): those are the request, not the note."""
+    content = getattr(args, "content", None)
+    planned = plan_offline(user_text, "save")
+    said = planned[1].get("content") if planned and planned[0] == "save_note" else None
+    if not isinstance(content, str) or not isinstance(said, str):
+        return args
+    kept = content.strip()
+    if not kept or len(kept) >= len(said) or not said.casefold().endswith(kept.casefold()):
+        return args
+    front = said[: len(said) - len(kept)]
+    if front[-1:].isalnum() and kept[:1].isalnum():
+        return args  # the tail starts inside a word
+    if any(f in SAVE_VERBS or save_verb_typo(f) is not None for f in fold(front).split()):
+        return args
+    return args.model_copy(update={"content": said})
 
 
 # what the runtime writes after a title in its replies, never part of it: "The Pitt (2025)

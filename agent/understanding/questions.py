@@ -400,3 +400,16 @@ def only_asks(text: str) -> bool:
     if not said.rstrip(" \t\n.!)").endswith("?"):
         return False
     return _ASKS_TO_DO.search(fold(said)) is None
+
+
+# a word that asks for a number: "quantos", "qnts", "how many", "count", "total"
+_HOW_MANY: Final = re.compile(
+    r"\b(?:quant[oa]s?|q(?:ua)?n?t[oa]?s|qt[oa]s|how\s+many|how\s+much|number\s+of|"
+    r"numero\s+de|total|count|conta[rs]?|conte)\b"
+)
+
+
+def asks_how_many(text: str) -> bool:
+    """Whether `text` asks how many ("quantos filmes?", "qnts series tenho", "how many notes",
+    "conta minhas notas"); "me lista só as séries" and "e de links?" ask for no number."""
+    return _HOW_MANY.search(fold(_URLS.sub(" ", text))) is not None

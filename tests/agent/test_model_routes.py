@@ -1,0 +1,183 @@
+"""Where routing a message to the model did worse than code (issue 41, blind wave 11).
+
+Each test scripts the wrong route the 1.5B model took and asserts what the user sees:
+
+- a tool that cannot run is not offered: without TMDB, a lookup that is not a save can only
+  answer "TMDB is not configured", and the model took it for a search of the user's notes;
+- a note keeps what it is about: the model saved "anota o tel do encanador: <number>" as
+  the number alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.planning.grounding import whole_note
+from agent.planning.structured import step_tools
+from agent.tools import paths, registry
+from agent.tools.saving import SaveNoteArgs
+from storage import Database
+from tests.support.harness import open_lembra
+from tests.support.live import call
+
+NO_TMDB = "https://api.themoviedb.org/3"  # its public host with no key: "not configured"
+LOOKUPS = {"enrich_movie", "enrich_tv_show"}
+
+
+def _schema(body: dict[str, Any]) -> dict[str, Any]:
+    schema: dict[str, Any] = body["response_format"]["json_schema"]["schema"]
+    return schema
+
+
+# -- a tool that cannot run is not offered ------------------------------------------------------
+
+
+async def test_without_tmdb_a_question_about_a_note_is_never_offered_a_lookup(
+    db: Database,
+) -> None:
+    async with open_lembra(
+        db, counting_model=True, tmdb_base_url=NO_TMDB, llm_output_mode="json_schema"
+    ) as lembra:
+        await lembra.say("anota: a Carla mudou pra Rua das Flores 10, Recife")
+        first = lembra.model_calls
+        reply = await lembra.say(
+            "carla moved, what was her new address again?",
+            llm=[call("search_items", query="carla")],
+        )
+        offered = step_tools(_schema(lembra.requests[first].body))
+
+    assert not LOOKUPS & offered
+    assert "search_items" in offered
+    assert "Rua das Flores 10" in reply.text
+    assert "TMDB" not in reply.text
+
+
+async def test_with_tmdb_configured_the_lookups_are_offered(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, llm_output_mode="json_schema") as lembra:
+        await lembra.say("anota: a Carla mudou pra Rua das Flores 10, Recife")
+        first = lembra.model_calls
+        await lembra.say(
+            "carla moved, what was her new address again?",
+            llm=[call("search_items", query="carla")],
+        )
+        offered = step_tools(_schema(lembra.requests[first].body))
+    assert LOOKUPS <= offered
+
+
+async def test_a_lookup_named_anyway_is_asked_again_and_the_note_is_found(db: Database) -> None:
+    """A server that does not enforce the schema let the model name the lookup: the step is
+    refused with what to call instead, and the user gets their note, not "TMDB is not
+    configured"."""
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("anota: a Carla mudou pra Rua das Flores 10, Recife")
+        reply = await lembra.say(
+            "hmm carla moved, remind me where to",
+            llm=[
+                call("enrich_movie", title="carla moved"),
+                call("search_items", query="carla"),
+            ],
+        )
+        events = await lembra.event_types()
+
+    assert "Rua das Flores 10" in reply.text
+    assert "TMDB" not in reply.text
+    assert reply.meta.tools_executed == ("search_items",)
+    assert "pipeline_violation" not in events  # a tool that cannot run is no violation
+
+
+def test_only_the_tools_that_need_a_missing_service_are_left_out() -> None:
+    tools = list(registry().values())
+    assert paths.runnable(tools, frozenset({"tmdb"})) == paths.plannable(tools) - LOOKUPS
+    assert paths.runnable(tools, frozenset()) == paths.plannable(tools)
+    # a save as written and where-to-watch (which says TMDB is missing) still run
+    assert {"save_movie", "save_tv_show", "where_to_watch"} <= paths.runnable(
+        tools, frozenset({"tmdb"})
+    )
+
+
+# -- a note keeps what it is about ----------------------------------------------------------------
+
+
+async def test_a_note_saved_as_its_value_alone_keeps_what_it_is_about(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        reply = await lembra.say(
+            "anota aí o código do portão do prédio da Bia: 4590#",
+            llm=[call("save_note", content="4590#")],
+        )
+        found = await lembra.say("qual o código do portão da bia?")
+        items = await lembra.items()
+
+    assert reply.meta.llm_calls == 1  # the model's save, not an in-code reading
+    assert [i.content for i in items] == ["o código do portão do prédio da Bia: 4590#"]
+    assert "portão do prédio da Bia" in reply.text
+    assert "4590#" in found.text
+
+
+async def test_the_words_that_ask_to_save_stay_out_of_the_note(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        reply = await lembra.say(
+            "mais uma pra guardar, à parte: wifi do escritório é cafe2024",
+            llm=[call("save_note", content="wifi do escritório é cafe2024")],
+        )
+        items = await lembra.items()
+    assert [i.content for i in items] == ["wifi do escritório é cafe2024"], reply.text
+
+
+def test_a_note_put_back_whole_only_from_a_strict_tail_of_the_message() -> None:
+    said = "anota o tel do encanador seu Jorge: (11) 97744-2310"
+    assert whole_note(SaveNoteArgs(content="(11) 97744-2310"), said).content == (
+        "o tel do encanador seu Jorge: (11) 97744-2310"
+    )
+    # not a tail (the model reworded it), or cut inside a word: kept as the model had it
+    assert whole_note(SaveNoteArgs(content="Jorge 97744-2310"), said).content == (
+        "Jorge 97744-2310"
+    )
+    assert whole_note(SaveNoteArgs(content="7744-2310"), said).content == "7744-2310"
+
+
+@given(st.text(max_size=80), st.text(max_size=40))
+@settings(max_examples=200)
+def test_putting_a_note_back_whole_never_raises(message: str, content: str) -> None:
+    if content.strip():
+        assert whole_note(SaveNoteArgs(content=content.strip()[:4000]), message).content
+
+
+# -- a list asked for is a list --------------------------------------------------------------------
+
+
+async def test_a_list_asked_for_is_listed_when_the_model_asks_for_a_count(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("salva a série Mindhunter")
+        await lembra.say("salva a série Fargo")
+        shown = await lembra.say(
+            "bora ver, me traz aí só as séries",
+            llm=[call("list_items", type="tv_show", count_only=True)],
+        )
+        counted = await lembra.say(
+            "me diz o total de séries guardadas",
+            llm=[call("list_items", type="tv_show", count_only=True)],
+        )
+
+    assert shown.meta.llm_calls >= 1 and counted.meta.llm_calls >= 1  # the model's route
+    assert "Mindhunter" in shown.text and "Fargo" in shown.text
+    assert "2" in counted.text and "Fargo" not in counted.text  # a number asked: a number
+
+
+def test_a_number_is_asked_only_by_a_word_of_counting() -> None:
+    from agent.understanding.questions import asks_how_many
+
+    for asked in ("qnts filmes eu tenho", "how many shows?", "conta minhas notas", "qts links"):
+        assert asks_how_many(asked), asked
+    for listed in ("me mostra só as series", "e de links?", "what shows do I have?"):
+        assert not asks_how_many(listed), listed
+
+
+@given(st.text(max_size=120))
+@settings(max_examples=200)
+def test_reading_whether_a_message_asks_how_many_never_raises(text: str) -> None:
+    from agent.understanding.questions import asks_how_many
+
+    assert isinstance(asks_how_many(text), bool)
