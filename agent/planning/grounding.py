@@ -345,8 +345,17 @@ def judge(
 class Grounder:
     """Checks one planning session's tool calls; the verdict of the call that runs is settled."""
 
-    def __init__(self, deps: Deps, user_text: str, language: str, messages: list[BaseMessage]):
+    def __init__(
+        self,
+        deps: Deps,
+        user_text: str,
+        language: str,
+        messages: list[BaseMessage],
+        *,
+        user_id: str = "",
+    ):
         self.deps = deps
+        self.user_id = user_id  # whose item an edit names
         self.language = language
         self.conversation = ConversationSources(user_text, messages)
         self.user_text = user_text
@@ -361,6 +370,8 @@ class Grounder:
         """
         checked = judge(args, self.conversation.message, {})
         if tool in EDITS_FROM_MESSAGE:
+            if any(verdict != "grounded" for _, verdict in checked.fields):
+                checked = judge(args, await self._with_edited_item(args), {})
             if checked.args is not None:
                 checked = Checked(
                     as_written(checked.args, self.user_text), checked.problem, checked.fields
@@ -387,6 +398,20 @@ class Grounder:
         else:
             self.pending = checked
         return checked
+
+    async def _with_edited_item(self, args: ToolArgs) -> Sources:
+        """The message and the text of the item an edit names: the words an edit keeps come
+        from the item ("in the packing note swap sunscreen for umbrella" is the note with
+        one word changed; the 1.5B model's whole new text was refused for the kept words)."""
+        sources = Sources()
+        sources.add(self.user_text)
+        item_id = getattr(args, "item_id", None)
+        if isinstance(item_id, str) and self.user_id:
+            item = await self.deps.db.items.get(self.user_id, item_id)
+            for said in (item.title, item.content) if item is not None else ():
+                if said:
+                    sources.add(said)
+        return sources
 
     def settle(self, tool: str) -> tuple[str, ...]:
         """Count the checked call that is about to run; the rules it adds to the turn."""

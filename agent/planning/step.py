@@ -332,7 +332,9 @@ class PlanningSession:
         self.function = planner_function_schema()
         self.refused_or_retried = False
         self.unresolved = False
-        self.grounder = Grounder(deps, turn.incoming.text or "", turn.language, messages)
+        self.grounder = Grounder(
+            deps, turn.incoming.text or "", turn.language, messages, user_id=turn.user_id
+        )
         self.shown: list[str] = []  # titles this turn's tool results showed (DESIGN 10.2)
         self.allowed_now: frozenset[str] | None = None
         # what the model may name: the tools that can run with the services configured

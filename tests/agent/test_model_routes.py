@@ -184,3 +184,43 @@ def test_reading_whether_a_message_asks_how_many_never_raises(text: str) -> None
     from agent.understanding.questions import asks_how_many
 
     assert isinstance(asks_how_many(text), bool)
+
+
+# -- an edit keeps the words of the item it changes ---------------------------------------------------
+
+
+async def test_an_edit_that_swaps_one_word_of_a_note_keeps_the_rest(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("anota: levar pro churrasco carvão, gelo e farofa")
+        note = (await lembra.items())[0]
+        # the model names a note's new text as its `title` (update_item reads it as the text)
+        reply = await lembra.say(
+            "na nota do churrasco tira a farofa e põe vinagrete no lugar",
+            llm=[
+                call(
+                    "update_item",
+                    item_id=note.id,
+                    title="levar pro churrasco carvão, gelo e vinagrete",
+                )
+            ],
+        )
+        items = await lembra.items()
+
+    assert [i.content for i in items] == ["levar pro churrasco carvão, gelo e vinagrete"]
+    assert "vinagrete" in reply.text
+
+
+async def test_an_edit_still_never_takes_words_from_nowhere(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("anota: levar pro churrasco carvão, gelo e farofa")
+        note = (await lembra.items())[0]
+        await lembra.say(
+            "na nota do churrasco tira a farofa e põe vinagrete no lugar",
+            llm=[
+                call("update_item", item_id=note.id, title="levar cerveja e picanha"),
+                call("update_item", item_id=note.id, title="levar cerveja e picanha"),
+                call("update_item", item_id=note.id, title="levar cerveja e picanha"),
+            ],
+        )
+        items = await lembra.items()
+    assert [i.content for i in items] == ["levar pro churrasco carvão, gelo e farofa"]
