@@ -337,10 +337,13 @@ class PlanningSession:
         )
         self.shown: list[str] = []  # titles this turn's tool results showed (DESIGN 10.2)
         self.allowed_now: frozenset[str] | None = None
-        # what the model may name: the tools that can run with the services configured
-        # (paths.runnable; the offline rules are code and fall back themselves)
+        # what the model may name: the tools that can do their job with the services
+        # configured (paths.runnable). On a save a lookup saves as written without TMDB, and
+        # the offline rules are code that falls back itself: both keep every tool.
         self.runnable = (
-            paths.runnable(tools.values(), deps.unconfigured) if backend.calls_model else None
+            paths.runnable(tools.values(), deps.unconfigured)
+            if backend.calls_model and not wants_save
+            else None
         )
 
     # -- the step ---------------------------------------------------------------------------

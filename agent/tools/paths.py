@@ -11,9 +11,9 @@ A tool added to the registry is offered where its kind belongs, with no list to 
   that hint can need (`FIRST_STEP`), so a small model cannot bookmark a "keep <url>" or
   search on a delete; later steps, after a tool's result, get the path's whole set.
 
-Whatever the path, a tool that needs an outside service the operator has not configured
-(`Tool.needs`) is not offered to the model: without TMDB a lookup that is not a save can
-only answer "TMDB is not configured", and the 1.5B model took the lookup for a search
+Whatever the path but a save, a tool that needs an outside service the operator has not
+configured (`Tool.needs`) is not offered to the model: without TMDB a lookup that is not a
+save can only answer "TMDB is not configured" (on a save it saves as written), and the 1.5B model took the lookup for a search
 ("what's sarah's address again?"), a retype ("it's a miniseries, fix that") or a year
 changed ("quero o de 1922"). The tools that remain do each of those without it.
 """
