@@ -365,6 +365,11 @@ def _window(words: str) -> SavedQuestion | None:
     phrase = window_phrase(words)
     if phrase is None:
         return None
+    # the period said first ("e ontem, salvei alguma coisa?", "and this week, what did I
+    # save?") is read where the question would say it, at its end
+    fronted = re.match(rf"^((?:(?:e|and|so|entao)\s+)?){re.escape(phrase)}\s+(\S.*)$", words)
+    if fronted is not None:
+        words = f"{fronted.group(1)}{fronted.group(2)} {phrase}"
     window = WINDOWS[phrase]
     match = _WHEN.match(words) or _LIST_WHEN.match(words) or _DID_WHEN.match(words)
     if match is None:

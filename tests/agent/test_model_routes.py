@@ -224,3 +224,34 @@ async def test_an_edit_still_never_takes_words_from_nowhere(db: Database) -> Non
         )
         items = await lembra.items()
     assert [i.content for i in items] == ["levar pro churrasco carvão, gelo e farofa"]
+
+
+# -- a period said first is still a period question -------------------------------------------------
+
+
+async def test_a_period_said_first_is_answered_in_code_not_left_to_the_model(
+    db: Database,
+) -> None:
+    """The 1.5B model answered "e ontem, salvei alguma coisa?" with NOOP ("nothing to do")."""
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("anota: trocar o filtro da geladeira")
+        lembra.clock.advance(24 * 3600)
+        await lembra.say("salva a série Ripley")
+        before = lembra.model_calls
+        pt = await lembra.say("e ontem, guardei alguma coisa?")
+        en = await lembra.say("and yesterday, did i save anything?")
+
+    assert lembra.model_calls == before
+    assert "trocar o filtro da geladeira" in pt.text
+    assert "Ripley" not in pt.text
+    assert "trocar o filtro da geladeira" in en.text
+
+
+def test_a_fronted_period_is_read_only_before_a_question_of_its_own() -> None:
+    from agent.understanding.questions import read_question
+
+    asked = read_question("this week, what did i save?")
+    assert asked is not None
+    assert asked.window == "this_week"
+    assert read_question("hoje vi um filme ótimo") is None
+    assert read_question("hoje eu salvei o link do bolo?") is None
