@@ -77,7 +77,7 @@ from agent.trust.blocks import blocks_for
 from agent.trust.ledgering import append_event
 from agent.trust.quotas import Quotas
 from agent.types import BeliefView
-from agent.understanding.questions import only_asks
+from agent.understanding.questions import asks_to_save, only_asks
 from agent.understanding.textnorm import data_block, one_line
 from storage.documents import ToolCallRecord
 from storage.messages import NewMessage
@@ -328,7 +328,8 @@ class PlanningSession:
         self.quotas = quotas
         # a save runs only where the message asked for one, or the user answered a question
         # the planner asked (`consented`); elsewhere it is offered, never done (issue 41)
-        self.may_save = wants_save or consented
+        # ("... Past Lives and Aftersun. save the first one": the request is its own sentence)
+        self.may_save = wants_save or consented or asks_to_save(turn.incoming.text or "")
         self.function = planner_function_schema()
         self.refused_or_retried = False
         self.unresolved = False

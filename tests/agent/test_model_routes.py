@@ -255,3 +255,45 @@ def test_a_fronted_period_is_read_only_before_a_question_of_its_own() -> None:
     assert asked.window == "this_week"
     assert read_question("hoje vi um filme ótimo") is None
     assert read_question("hoje eu salvei o link do bolo?") is None
+
+
+# -- a save asked in a sentence of its own is a save asked ---------------------------------------------
+
+
+async def test_a_save_asked_after_a_sentence_of_context_is_done_not_offered(db: Database) -> None:
+    """The 1.5B model saved the right film on "... Past Lives and Aftersun. save the first
+    one"; the message's opening words read as no save, and the save became a question."""
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        saved = await lembra.say(
+            "my sister told me about two films, Anora and Conclave. add the second one",
+            llm=[call("save_movie", title="Conclave")],
+        )
+        told = await lembra.say(
+            "my sister told me about Anora, she loved it",
+            llm=[call("save_movie", title="Anora")],
+        )
+        items = await lembra.items()
+
+    assert saved.meta.llm_calls == 1  # the model's save
+    assert [i.title for i in items] == ["Conclave"]
+    assert "Conclave" in saved.text
+    assert "Anora" in told.text  # offered, not saved: nothing asked for it
+    assert told.meta.state == "AMBIGUOUS"
+
+
+def test_a_save_is_asked_by_a_sentence_that_opens_with_a_verb_of_saving() -> None:
+    from agent.understanding.questions import asks_to_save
+
+    assert asks_to_save("me indicaram Anora e Conclave. salva o segundo")
+    assert asks_to_save("ok, pode guardar esse")
+    assert not asks_to_save("nota 8 pra ele")  # a rating
+    assert not asks_to_save("what did i save yesterday?")
+    assert not asks_to_save("vou salvar depois")
+
+
+@given(st.text(max_size=200))
+@settings(max_examples=200)
+def test_reading_whether_a_message_asks_to_save_never_raises(text: str) -> None:
+    from agent.understanding.questions import asks_to_save
+
+    assert isinstance(asks_to_save(text), bool)
