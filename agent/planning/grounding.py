@@ -35,6 +35,7 @@ from agent.understanding.questions import asks_how_many
 from agent.understanding.textnorm import one_line
 from agent.understanding.urls import InvalidUrl, extract_urls, normalize_url
 from agent.understanding.vocabulary import SAVE_VERBS, TYPE_WORDS, save_verb_typo
+from storage.documents import ItemDoc
 
 Verdict = Literal["grounded", "dropped", "reasked"]
 Kind = Literal["url", "some_word", "all_words", "year", "tmdb_id", "user_words"]
@@ -370,8 +371,11 @@ class Grounder:
         """
         checked = judge(args, self.conversation.message, {})
         if tool in EDITS_FROM_MESSAGE:
-            if any(verdict != "grounded" for _, verdict in checked.fields):
-                checked = judge(args, await self._with_edited_item(args), {})
+            item = await self._edited_item(args)
+            if item is not None and any(verdict != "grounded" for _, verdict in checked.fields):
+                checked = judge(args, self._with_text_of(item), {})
+            if checked.args is not None and item is not None and unchanged(checked.args, item):
+                checked = Checked(None, _UNCHANGED, checked.fields)
             if checked.args is not None:
                 checked = Checked(
                     as_written(checked.args, self.user_text), checked.problem, checked.fields
@@ -399,18 +403,21 @@ class Grounder:
             self.pending = checked
         return checked
 
-    async def _with_edited_item(self, args: ToolArgs) -> Sources:
+    async def _edited_item(self, args: ToolArgs) -> ItemDoc | None:
+        item_id = getattr(args, "item_id", None)
+        if not isinstance(item_id, str) or not self.user_id:
+            return None
+        return await self.deps.db.items.get(self.user_id, item_id)
+
+    def _with_text_of(self, item: ItemDoc) -> Sources:
         """The message and the text of the item an edit names: the words an edit keeps come
         from the item ("in the packing note swap sunscreen for umbrella" is the note with
         one word changed; the 1.5B model's whole new text was refused for the kept words)."""
         sources = Sources()
         sources.add(self.user_text)
-        item_id = getattr(args, "item_id", None)
-        if isinstance(item_id, str) and self.user_id:
-            item = await self.deps.db.items.get(self.user_id, item_id)
-            for said in (item.title, item.content) if item is not None else ():
-                if said:
-                    sources.add(said)
+        for said in (item.title, item.content):
+            if said:
+                sources.add(said)
         return sources
 
     def settle(self, tool: str) -> tuple[str, ...]:
@@ -487,6 +494,23 @@ def whole_title(args: ToolArgs, user_text: str) -> ToolArgs:
             if len(front) <= MAX_PUT_BACK and not any(map(_no_title_front, front)):
                 return args.model_copy(update={name: " ".join([*front, str(value)])})
     return args
+
+
+_UNCHANGED = (
+    "those are the item's current values: nothing would change. Give the new value the "
+    "message says, for the item the message names"
+)
+
+
+def unchanged(args: ToolArgs, item: ItemDoc) -> bool:
+    """Whether an edit's new values are the item's own (the 1.5B model "updated" the note
+    saved last to its own text on "in the packing note swap sunscreen for umbrella")."""
+    current = {fold(t) for t in (item.title, item.content) if t}
+    texts = [v for v in (getattr(args, "title", None), getattr(args, "content", None)) if v]
+    year = getattr(args, "year", None)
+    if not texts and year is None:
+        return False
+    return all(fold(str(t)) in current for t in texts) and year in (None, item.year)
 
 
 def listed_unless_counted(args: ToolArgs, user_text: str) -> ToolArgs:

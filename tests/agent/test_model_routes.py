@@ -297,3 +297,26 @@ def test_reading_whether_a_message_asks_to_save_never_raises(text: str) -> None:
     from agent.understanding.questions import asks_to_save
 
     assert isinstance(asks_to_save(text), bool)
+
+
+async def test_an_edit_that_changes_nothing_is_asked_again_and_the_named_note_changes(
+    db: Database,
+) -> None:
+    """The 1.5B model "updated" the note saved last to its own text on "in the packing note
+    swap sunscreen for umbrella": the user was told "Updated", and «undo» undid nothing."""
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("note: bring towel, sandals, sunscreen")
+        await lembra.say("note: call grandma on sunday")
+        towel, grandma = sorted(await lembra.items(), key=lambda i: i.content or "")
+        reply = await lembra.say(
+            "on the beach note swap sandals for flip-flops",
+            llm=[
+                call("update_item", item_id=grandma.id, content="call grandma on sunday"),
+                call("update_item", item_id=towel.id, content="bring towel, flip-flops, sunscreen"),
+            ],
+        )
+        items = sorted(i.content or "" for i in await lembra.items())
+
+    assert items == ["bring towel, flip-flops, sunscreen", "call grandma on sunday"]
+    assert "flip-flops" in reply.text
+    assert reply.meta.llm_calls == 2
