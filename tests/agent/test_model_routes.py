@@ -320,3 +320,23 @@ async def test_an_edit_that_changes_nothing_is_asked_again_and_the_named_note_ch
     assert items == ["bring towel, flip-flops, sunscreen", "call grandma on sunday"]
     assert "flip-flops" in reply.text
     assert reply.meta.llm_calls == 2
+
+
+async def test_the_other_one_too_after_a_save_is_saved_by_the_planner_not_offered(
+    db: Database,
+) -> None:
+    """After "... Past Lives and Aftersun. save the first one", "actually the second one too"
+    names nothing code can save; the 1.5B model saved Aftersun and the save became a question."""
+    async with open_lembra(db, counting_model=True, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say(
+            "my sister told me about two films, Anora and Conclave. add the first one",
+            llm=[call("save_movie", title="Anora")],
+        )
+        reply = await lembra.say(
+            "oh and the second one too", llm=[call("save_movie", title="Conclave")]
+        )
+        titles = sorted(i.title or "" for i in await lembra.items())
+
+    assert titles == ["Anora", "Conclave"]
+    assert "Conclave" in reply.text
+    assert reply.meta.state != "AMBIGUOUS"
