@@ -20,6 +20,7 @@ from agent.services.links import LinkFetcher
 from agent.services.tmdb import TmdbClient
 from agent.services.transcribe import Transcriber
 from agent.tokens import TokenCounter
+from agent.toolkinds import Service
 from agent.trust.inflight import InFlight
 from agent.trust.tally import UsageTally
 from config.settings import Settings
@@ -55,6 +56,11 @@ class Deps:
     def is_admin(self, user_id: str) -> bool:
         """Admin power is decided here, by namespaced numeric id, never by a prompt."""
         return user_id in self.settings.admins
+
+    @property
+    def unconfigured(self) -> frozenset[Service]:
+        """The outside services a tool may need (`Tool.needs`) that the operator left unset."""
+        return frozenset() if self.tmdb.configured else frozenset({"tmdb"})
 
     @property
     def model_name(self) -> str:

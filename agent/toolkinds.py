@@ -1,4 +1,5 @@
-"""What a tool declares of itself: its risk level (`Risk`) and what it does (`Kind`).
+"""What a tool declares of itself: its risk level (`Risk`), what it does (`Kind`) and the
+outside service it cannot work without (`Service`).
 
 A leaf: it imports nothing from agent/, so the risk policy (agent/trust/risk.py), the
 planning paths (agent/tools/paths.py) and the tools themselves (agent/tools/base.py)
@@ -16,3 +17,6 @@ Risk = Literal["low", "read", "high", "critical"]
 # ask (a question back), note (the assistant's memory), mark (a bookmark), check (a dry
 # run of an effect), meta (a note for /why).
 Kind = Literal["save", "lookup", "read", "change", "delete", "ask", "note", "mark", "check", "meta"]
+# An outside service a tool cannot do its job without: not configured, the tool is not
+# offered to the model (agent/tools/paths.py `runnable`).
+Service = Literal["tmdb"]

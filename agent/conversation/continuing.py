@@ -114,8 +114,9 @@ async def act(
     hint = HINTS.get(last.action)
     if hint == "save" and (cont.period or "?" in message):
         hint = "search"  # "and this week?" after a save asks, it saves nothing
-    if hint == "save" and (cont.other or cont.next or read_reference(cont.rest) is not None):
-        hint = None  # "e o segundo também" points at a line: it names nothing to save
+    # "the second one too", "e o outro também" after a save name nothing code can save: the
+    # planner resolves which, still a save the user asked for (issue 41: the 1.5B model
+    # saved the right film and the save, read as unasked, became a question)
     if hint == "save" and cont.type is None and _not_a_title(cont.title):
         # "e a Ana também", "e o Pedro tb adorou": a person, or words with a verb of their
         # own, is no title to save: the planner reads it with no save asked (issue 41)

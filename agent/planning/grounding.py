@@ -31,9 +31,11 @@ from agent.planning.schema import PLANNER_FUNCTION_NAME
 from agent.services.tmdb import TmdbCandidate, TmdbKind
 from agent.tools.base import ToolArgs
 from agent.understanding.datafence import CLOSE, OPEN
+from agent.understanding.questions import asks_how_many
 from agent.understanding.textnorm import one_line
 from agent.understanding.urls import InvalidUrl, extract_urls, normalize_url
 from agent.understanding.vocabulary import SAVE_VERBS, TYPE_WORDS, save_verb_typo
+from storage.documents import ItemDoc
 
 Verdict = Literal["grounded", "dropped", "reasked"]
 Kind = Literal["url", "some_word", "all_words", "year", "tmdb_id", "user_words"]
@@ -344,8 +346,17 @@ def judge(
 class Grounder:
     """Checks one planning session's tool calls; the verdict of the call that runs is settled."""
 
-    def __init__(self, deps: Deps, user_text: str, language: str, messages: list[BaseMessage]):
+    def __init__(
+        self,
+        deps: Deps,
+        user_text: str,
+        language: str,
+        messages: list[BaseMessage],
+        *,
+        user_id: str = "",
+    ):
         self.deps = deps
+        self.user_id = user_id  # whose item an edit names
         self.language = language
         self.conversation = ConversationSources(user_text, messages)
         self.user_text = user_text
@@ -360,6 +371,11 @@ class Grounder:
         """
         checked = judge(args, self.conversation.message, {})
         if tool in EDITS_FROM_MESSAGE:
+            item = await self._edited_item(args)
+            if item is not None and any(verdict != "grounded" for _, verdict in checked.fields):
+                checked = judge(args, self._with_text_of(item), {})
+            if checked.args is not None and item is not None and unchanged(checked.args, item):
+                checked = Checked(None, _UNCHANGED, checked.fields)
             if checked.args is not None:
                 checked = Checked(
                     as_written(checked.args, self.user_text), checked.problem, checked.fields
@@ -374,13 +390,35 @@ class Grounder:
             checked = judge(args, sources, confirmed, said=self.conversation.said)
         if checked.problem is None and checked.args is not None and tool in WHOLE_TITLED:
             titled = undecorated(whole_title(checked.args, self.user_text), self.user_text)
+            titled = whole_note(titled, self.user_text) if tool == "save_note" else titled
             checked = Checked(titled, None, checked.fields)
+        if checked.problem is None and checked.args is not None:
+            checked = Checked(
+                listed_unless_counted(checked.args, self.user_text), None, checked.fields
+            )
         if checked.problem is not None:
             self._count(tool, checked.fields[-1:])  # only the refused field: the retry counts anew
             self.pending = None
         else:
             self.pending = checked
         return checked
+
+    async def _edited_item(self, args: ToolArgs) -> ItemDoc | None:
+        item_id = getattr(args, "item_id", None)
+        if not isinstance(item_id, str) or not self.user_id:
+            return None
+        return await self.deps.db.items.get(self.user_id, item_id)
+
+    def _with_text_of(self, item: ItemDoc) -> Sources:
+        """The message and the text of the item an edit names: the words an edit keeps come
+        from the item ("in the packing note swap sunscreen for umbrella" is the note with
+        one word changed; the 1.5B model's whole new text was refused for the kept words)."""
+        sources = Sources()
+        sources.add(self.user_text)
+        for said in (item.title, item.content):
+            if said:
+                sources.add(said)
+        return sources
 
     def settle(self, tool: str) -> tuple[str, ...]:
         """Count the checked call that is about to run; the rules it adds to the turn."""
@@ -456,6 +494,54 @@ def whole_title(args: ToolArgs, user_text: str) -> ToolArgs:
             if len(front) <= MAX_PUT_BACK and not any(map(_no_title_front, front)):
                 return args.model_copy(update={name: " ".join([*front, str(value)])})
     return args
+
+
+_UNCHANGED = (
+    "those are the item's current values: nothing would change. Give the new value the "
+    "message says, for the item the message names"
+)
+
+
+def unchanged(args: ToolArgs, item: ItemDoc) -> bool:
+    """Whether an edit's new values are the item's own (the 1.5B model "updated" the note
+    saved last to its own text on "in the packing note swap sunscreen for umbrella")."""
+    current = {fold(t) for t in (item.title, item.content) if t}
+    texts = [v for v in (getattr(args, "title", None), getattr(args, "content", None)) if v]
+    year = getattr(args, "year", None)
+    if not texts and year is None:
+        return False
+    return all(fold(str(t)) in current for t in texts) and year in (None, item.year)
+
+
+def listed_unless_counted(args: ToolArgs, user_text: str) -> ToolArgs:
+    """`args` asking for a list where they ask for a count (`count_only`) the message never
+    asked for: the 1.5B model answered "me mostra só as séries" and "e de links?" with a
+    number. A list says how many too; a count shows none of the items."""
+    if getattr(args, "count_only", False) is True and not asks_how_many(user_text):
+        return args.model_copy(update={"count_only": False})
+    return args
+
+
+def whole_note(args: ToolArgs, user_text: str) -> ToolArgs:
+    """A note with the words the model dropped from its front put back: "anota o tel do
+    encanador seu Jorge: (11) 97744-2310" saved as the number alone by the 1.5B model, which
+    loses what the note is about. The reference is the note the offline reading takes from
+    the message; a strict tail of it is extended unless the words before it ask to save
+    ("outra coisa pra anotar, separado: endereço ..."): those are the request, not the note."""
+    content = getattr(args, "content", None)
+    planned = plan_offline(user_text, "save")
+    said = planned[1].get("content") if planned and planned[0] == "save_note" else None
+    if not isinstance(content, str) or not isinstance(said, str):
+        return args
+    kept = content.strip()
+    if not kept or len(kept) >= len(said) or not said.casefold().endswith(kept.casefold()):
+        return args
+    front = said[: len(said) - len(kept)]
+    if front[-1:].isalnum() and kept[:1].isalnum():
+        return args  # the tail starts inside a word
+    if any(f in SAVE_VERBS or save_verb_typo(f) is not None for f in fold(front).split()):
+        return args
+    return args.model_copy(update={"content": said})
 
 
 # what the runtime writes after a title in its replies, never part of it: "The Pitt (2025)

@@ -42,6 +42,7 @@ from agent.planning.validation import (
 )
 from agent.planning.wire import STEP_TEXT
 from agent.texts import text
+from agent.tools import paths
 from agent.tools.base import (
     Candidates,
     Clarification,
@@ -76,7 +77,7 @@ from agent.trust.blocks import blocks_for
 from agent.trust.ledgering import append_event
 from agent.trust.quotas import Quotas
 from agent.types import BeliefView
-from agent.understanding.questions import only_asks
+from agent.understanding.questions import asks_to_save, only_asks
 from agent.understanding.textnorm import data_block, one_line
 from storage.documents import ToolCallRecord
 from storage.messages import NewMessage
@@ -327,13 +328,24 @@ class PlanningSession:
         self.quotas = quotas
         # a save runs only where the message asked for one, or the user answered a question
         # the planner asked (`consented`); elsewhere it is offered, never done (issue 41)
-        self.may_save = wants_save or consented
+        # ("... Past Lives and Aftersun. save the first one": the request is its own sentence)
+        self.may_save = wants_save or consented or asks_to_save(turn.incoming.text or "")
         self.function = planner_function_schema()
         self.refused_or_retried = False
         self.unresolved = False
-        self.grounder = Grounder(deps, turn.incoming.text or "", turn.language, messages)
+        self.grounder = Grounder(
+            deps, turn.incoming.text or "", turn.language, messages, user_id=turn.user_id
+        )
         self.shown: list[str] = []  # titles this turn's tool results showed (DESIGN 10.2)
         self.allowed_now: frozenset[str] | None = None
+        # what the model may name: the tools that can do their job with the services
+        # configured (paths.runnable). On a save a lookup saves as written without TMDB, and
+        # the offline rules are code that falls back itself: both keep every tool.
+        self.runnable = (
+            paths.runnable(tools.values(), deps.unconfigured)
+            if backend.calls_model and not wants_save
+            else None
+        )
 
     # -- the step ---------------------------------------------------------------------------
 
@@ -342,7 +354,8 @@ class PlanningSession:
     ) -> StepResult:
         """Plan one step. `phrasing`: the step only phrases results already read, so running
         out of retries raises no block (the runtime phrases them itself)."""
-        self.allowed_now = allowed  # a constrained output names only these (PlanHints)
+        # a constrained output names only these (PlanHints)
+        self.allowed_now = allowed if self.runnable is None else allowed & self.runnable
         belief_step = beliefs.BeliefStep()
         retries_left = MAX_RETRIES
         first_attempt = True
@@ -385,6 +398,8 @@ class PlanningSession:
             validated: ToolArgs | None = None
             if problem is None and response is not None:
                 problem = control_characters(response)
+            if problem is None and response is not None and response.action == "CALL_TOOL":
+                problem = self._unrunnable(str(response.tool))
             if problem is None and response is not None and response.action == "CALL_TOOL":
                 # an item's handle on the shelf (the situation shows 8 of its 32 digits)
                 # is that item's id: the tool gets the full one
@@ -633,6 +648,17 @@ class PlanningSession:
             return args
         named = shelves.named_on_shelf(self.turn, self.turn.incoming.text or "")
         return args if named is None else {**args, "item_id": named}
+
+    def _unrunnable(self, name: str) -> str | None:
+        """Invalid output when the tool needs a service that is not configured (a server that
+        does not enforce the schema let the model name it): what to call instead."""
+        if self.runnable is None or name in self.runnable:
+            return None
+        return (
+            f"{name} cannot run: {self.tools[name].needs} is not configured. Save a title as "
+            "the user wrote it (save_movie, save_tv_show), find their items (search_items), "
+            "correct one (update_item)"
+        )
 
     async def _violation(self, call: PlannerCall, response: PlannerResponse) -> StepResult:
         """delete_all_memories (or any tool not allowed on this path): FAIL now, on the record."""

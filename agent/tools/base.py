@@ -16,7 +16,7 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.errors import ToolFailure
 from agent.services.tmdb import TmdbCandidate, WatchOptions
-from agent.toolkinds import Kind, Risk
+from agent.toolkinds import Kind, Risk, Service
 from agent.types import Reply
 from storage.documents import ItemDoc, ItemType, MemoryDoc
 
@@ -317,6 +317,9 @@ class Tool(Generic[A]):
     # optional arguments that are facts a source states (a year, an id): left out of a
     # first step's grammar when the message gives no value for them (DESIGN 9.6)
     facts: frozenset[str] = frozenset()
+    # the outside service without which the tool has nothing to give the user (a TMDB
+    # lookup that is not a save); not configured, the model is not offered the tool
+    needs: Service | None = None
 
     @property
     def does(self) -> Kind:

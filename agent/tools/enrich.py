@@ -257,6 +257,7 @@ ENRICH_TOOLS: tuple[Tool[ToolArgs], ...] = (
         {"title": "inception"},
         kind="lookup",
         facts=frozenset({"year"}),
+        needs="tmdb",
     ),
     Tool(
         "enrich_tv_show",
@@ -267,6 +268,7 @@ ENRICH_TOOLS: tuple[Tool[ToolArgs], ...] = (
         {"title": "dark", "year": 2017},
         kind="lookup",
         facts=frozenset({"year"}),
+        needs="tmdb",
     ),
     Tool(
         "enrich_link",

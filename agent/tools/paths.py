@@ -10,13 +10,19 @@ A tool added to the registry is offered where its kind belongs, with no list to 
 - the first step of a message the classifier hinted (save, search, delete): the kinds
   that hint can need (`FIRST_STEP`), so a small model cannot bookmark a "keep <url>" or
   search on a delete; later steps, after a tool's result, get the path's whole set.
+
+Whatever the path but a save, a tool that needs an outside service the operator has not
+configured (`Tool.needs`) is not offered to the model: without TMDB a lookup that is not a
+save can only answer "TMDB is not configured" (on a save it saves as written), and the 1.5B model took the lookup for a search
+("what's sarah's address again?"), a retype ("it's a miniseries, fix that") or a year
+changed ("quero o de 1922"). The tools that remain do each of those without it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from agent.toolkinds import Kind
+from agent.toolkinds import Kind, Service
 from agent.tools.base import Tool, ToolArgs
 
 Tools = Iterable[Tool[ToolArgs]]
@@ -66,6 +72,15 @@ def first_step(hint: str, tools: Tools) -> frozenset[str] | None:
     """The tools a first step of a message hinted `hint` may name, or None for all."""
     kinds = FIRST_STEP.get(hint)
     return None if kinds is None else of_kinds(tools, kinds)
+
+
+def runnable(tools: Tools, missing: frozenset[Service]) -> frozenset[str]:
+    """The plannable tools that can do their job without the `missing` services."""
+    return frozenset(
+        t.name
+        for t in tools
+        if t.risk != "critical" and (t.needs is None or t.needs not in missing)
+    )
 
 
 def facts(tools: Tools) -> dict[str, frozenset[str]]:

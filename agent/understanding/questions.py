@@ -24,7 +24,7 @@ from typing import Final, Literal
 from agent.understanding.references import fold_same_length
 from agent.understanding.searches import plain_search, search_subject
 from agent.understanding.textnorm import expand_chat, fold
-from agent.understanding.vocabulary import ItemType
+from agent.understanding.vocabulary import SAVE_VERBS, ItemType
 
 Kind = Literal["find", "exists", "count", "when", "recall"]
 # the periods of `list_items` (agent/tools/listing.py), and "semana passada"
@@ -374,6 +374,11 @@ def _window(words: str) -> SavedQuestion | None:
     phrase = window_phrase(words)
     if phrase is None:
         return None
+    # the period said first ("e ontem, salvei alguma coisa?", "and this week, what did I
+    # save?") is read where the question would say it, at its end
+    fronted = re.match(rf"^((?:(?:e|and|so|entao)\s+)?){re.escape(phrase)}\s+(\S.*)$", words)
+    if fronted is not None:
+        words = f"{fronted.group(1)}{fronted.group(2)} {phrase}"
     window = WINDOWS[phrase]
     match = _WHEN.match(words) or _LIST_WHEN.match(words) or _DID_WHEN.match(words)
     if match is None:
@@ -409,3 +414,41 @@ def only_asks(text: str) -> bool:
     if not said.rstrip(" \t\n.!)").endswith("?"):
         return False
     return _ASKS_TO_DO.search(fold(said)) is None
+
+
+# a word that asks for a number: "quantos", "qnts", "how many", "count", "total"
+_HOW_MANY: Final = re.compile(
+    r"\b(?:quant[oa]s?|q(?:ua)?n?t[oa]?s|qt[oa]s|how\s+many|how\s+much|number\s+of|"
+    r"numero\s+de|total|count|conta[rs]?|conte)\b"
+)
+
+
+def asks_how_many(text: str) -> bool:
+    """Whether `text` asks how many ("quantos filmes?", "qnts series tenho", "how many notes",
+    "conta minhas notas"); "me lista só as séries" and "e de links?" ask for no number."""
+    return _HOW_MANY.search(fold(_URLS.sub(" ", text))) is not None
+
+
+# what may open a request before its verb: "e", "então", "pode", "please"
+_BEFORE_VERB: Final = frozenset(
+    "e and entao so then ah oh ok okay pode please pls pfv por favor can you just so".split()
+)
+# a save verb that opens a sentence asks to save; a rating ("nota 8"), a reminder or a
+# memory of the user is no save of an item
+_NOT_A_SAVE: Final = frozenset(
+    {"nota", "lembrete", "remember", "bookmark", "memoriza", "memorizar"}
+)
+_SENTENCES: Final = re.compile(r"[.!?;\n]+")
+
+
+def asks_to_save(text: str) -> bool:
+    """Whether a sentence of `text` opens with a verb of saving ("a friend recommended two
+    films, Past Lives and Aftersun. save the first one"): the user asked for the save, where
+    the message's opening words say something else."""
+    for sentence in _SENTENCES.split(_URLS.sub(" ", text[:2_000])):
+        words = fold(sentence).split()
+        while words and words[0] in _BEFORE_VERB:
+            words = words[1:]
+        if words and words[0] in SAVE_VERBS and words[0] not in _NOT_A_SAVE:
+            return True
+    return False
