@@ -157,6 +157,8 @@ async def save_named(deps: Deps, turn: Turn, target: Target) -> Reply | None:
     does not pick them for sure: nothing named, an ordinal past them, a type unknown."""
     last = shelves.last_action(turn)
     named = list(last.named) if last is not None else []
+    if named:
+        shelves.keep_named(turn)  # a save asked back ("filme ou série?") still points at them
     if target.kind == "both":
         chosen = named if len(named) == 2 else []
     elif target.kind == "ordinal":

@@ -84,7 +84,7 @@ from agent.understanding.facts import read_fact
 from agent.understanding.intent import Intent, IntentClassifier
 from agent.understanding.language import detect_language, reply_language
 from agent.understanding.questions import read_question
-from agent.understanding.references import named_titles, read_reference
+from agent.understanding.references import named_titles, read_reference, saves_it
 from agent.understanding.smalltalk import asks_about_link
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.vocabulary import plain_save_head
@@ -457,7 +457,10 @@ class Runtime:
         if isinstance(current, pendings.ChooseReminderTime):  # a reminder's time (issue 36)
             if incoming.kind == "text":
                 turn.intent = self.classifier.classify(incoming.text or "")
-            if reminding.chose_note(self.deps, turn, current):  # a reminder, or only a note
+            # a reminder, or only a note: "keep it" takes the note offered
+            if reminding.chose_note(self.deps, turn, current) or (
+                current.note and saves_it(incoming.text or "")
+            ):
                 await pendings.clear(self.deps, turn)
                 return await noting.keep_note(self.deps, turn, self.tools, current.note)
             return await reminding.answer_time(self.deps, turn, current)
@@ -483,6 +486,8 @@ class Runtime:
         if intent.action == "cancel" or (intent.action == "deny" and pendings.is_choice(current)):
             await pendings.clear(self.deps, turn)
             return finish(turn, text("cancelled", lang), kind="deterministic")
+        if isinstance(current, pendings.OfferSave) and saves_it(incoming.text or ""):
+            return await self._confirm(turn, current)  # "save that": what the offer keeps
         if isinstance(current, pendings.OfferSave) and not offers.accepts(incoming.text or ""):
             if intent.action in ("confirm", "deny"):
                 await pendings.clear(self.deps, turn)
@@ -854,6 +859,7 @@ class Runtime:
         if tally.due(turn.now_ms):
             await tally.flush(db.usage)
         opening = not turn.user.session_open
+        shelves.forget_named(turn)  # titles named count for the next message only
         shelf = shelves.take_staged(turn)  # what this turn showed, numbered (DESIGN 10.1)
         answer = answers.to_keep(turn, reply)  # what a re-drive of this update answers
         if opening or shelf or answer or turn.now_ms - turn.user.last_seen_at_ms >= TOUCH_EVERY_MS:

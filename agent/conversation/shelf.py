@@ -279,6 +279,7 @@ def did(
     titles it named that are not on the list, "type:title" (issue 44: "salva os dois")."""
     current = shown(turn)
     last = Last(action, item_type, period, tuple(named)[-MAX_NAMED:])
+    turn.named_now = turn.named_now or bool(named)
     if current is None:
         _stage(turn, Shown((), None, last))
     elif current.last != last:
@@ -290,10 +291,28 @@ MAX_NAMED_WORDS = 6  # a query longer than this is no title "salva ele" could sa
 
 def found_nothing(turn: Turn, query: str, item_type: str = "") -> None:
     """A search for `query` found nothing: "salva ele" now names what was asked about
-    ("e Moonlight, tenho?" -> "então salva ele, é filme")."""
+    ("e Moonlight, tenho?" -> "então salva ele, é filme"). A subject searched in the notes
+    or the links ("tenho nota sobre o dentista?") is no title: nothing is named then."""
     title = " ".join(query.split())
-    named = (f"{item_type}:{title}",) if title and len(title.split()) <= MAX_NAMED_WORDS else ()
+    is_title = item_type in ("", "movie", "tv_show") and len(title.split()) <= MAX_NAMED_WORDS
+    named = (f"{item_type}:{title}",) if title and is_title else ()
     did(turn, "find", item_type, named=named)
+
+
+def keep_named(turn: Turn) -> None:
+    """This turn pointed at the titles named ("salva ele" asked back which type): the next
+    message may point at them still."""
+    turn.named_now = True
+
+
+def forget_named(turn: Turn) -> None:
+    """At the end of a turn that named no title: the titles an earlier turn named are
+    forgotten, so "salva isso" after a reply about something else never saves them."""
+    current = shown(turn)
+    last = current.last if current is not None else None
+    if turn.named_now or current is None or last is None or not last.named:
+        return
+    _stage(turn, Shown(current.entries, current.focus, Last(last.action, last.type, last.period)))
 
 
 def last_action(turn: Turn) -> Last | None:

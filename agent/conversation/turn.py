@@ -49,6 +49,8 @@ class Turn:
     # the conversation's shelf as this turn leaves it, to be written (agent/conversation/shelf.py)
     shelf_change: dict[str, Any] | None = None
     shelf_written: bool = False  # the staged shelf is already written (with a pending action)
+    # the turn named titles off the list (shelf.did): only the next message may point at them
+    named_now: bool = False
     # the user's last message, when the reply to it saved nothing and asked back (runtime.plan)
     asked_back_on: str = ""
     # the planner's `log_reasoning` note, shown by /why and never re-sent to it (issue 31)

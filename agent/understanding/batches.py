@@ -135,7 +135,8 @@ _PURPOSE: Final = (
     r"(?:ver|assistir|maratonar|rever|ler|olhar)(?:\s+(?:depois|dps|mais\s+tarde|hoje|hj|amanh[ãa]|"
     r"logo|no\s+fds|no\s+fim\s+de\s+semana|de\s+noite|[àa]\s+noite|com\s+calma|um\s+dia))?|"
     r"to\s+(?:watch|see|binge|read)(?:\s+(?:later|tonight|soon|sometime|this\s+weekend|"
-    r"someday))?|for\s+later|for\s+the\s+weekend|for\s+tonight"
+    r"someday))?|for\s+later|for\s+the\s+weekend|for\s+tonight|"
+    r"(?:pra|para|p/)\s+(?:depois|dps|mais\s+tarde)"
 )
 _TAIL_WORD: Final = (
     rf"{_DESTINATION}|{_PURPOSE}|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|"

@@ -410,6 +410,13 @@ def read_reference(text: str) -> Reference | None:
     return None
 
 
+def saves_it(text: str) -> bool:
+    """Whether `text` is a save of "it" and nothing more ("save that", "keep it", "só guarda
+    isso"): the yes to an offer to keep the message the last reply made."""
+    ref = _read_save(text.strip()) if len(text) <= 500 else None
+    return ref is not None and ref.target.kind == "pronoun" and ref.target.type is None
+
+
 def _read_save(raw: str) -> Reference | None:
     """ "salva ele", "save the first one", "add both", "salva ele tb, é filme", "salva ele pra
     eu rever": a save of something named before, with the type said after a comma, if one;
@@ -417,9 +424,14 @@ def _read_save(raw: str) -> Reference | None:
     if "?" in raw:
         return None
     said, _, typed = raw.rpartition(",")
-    said_type = correction(typed) if said.strip() else None
+    said_type: ItemType | None = correction(typed) if said.strip() else None
     body = cut_tail(said if said_type is not None else raw)[0]  # "pra eu rever", "na lista"
-    match = _SAVE.match(_words(body))
+    words = _words(body)
+    saved_as = _SAVED_AS.search(words)  # "salva os dois como filme": the type, not a title
+    if saved_as is not None:
+        words = words[: saved_as.start()]
+        said_type = said_type or _TYPE_NOUNS[saved_as.group("as")]
+    match = _SAVE.match(cut_tail(words)[0])
     if match is None:
         return None
     if match.group("both"):
@@ -428,6 +440,12 @@ def _read_save(raw: str) -> Reference | None:
     if target.kind == "number":
         return None  # "salva o 300" names a title as likely as a line
     return Reference("save", Target(target.kind, target.value, said_type or target.type))
+
+
+# "como filme", "as a show": the type a save is made as, said after what it points at
+_SAVED_AS: Final = re.compile(
+    r"\s+(?:como|as)\s+(?:(?:um|uma|a|an)\s+)?(?P<as>filmes?|films?|movies?|series?|shows?|notas?|notes?)$"
+)
 
 
 def named_titles(text: str) -> tuple[tuple[ItemType, str], ...]:

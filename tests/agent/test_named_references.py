@@ -19,7 +19,8 @@ NO_TMDB = "https://api.themoviedb.org/3"
 _WORDS = st.sampled_from(
     "salva guarda add save put it ele ela esse essa os dois both the first one segunda o 2 "
     "tb too , é filme it's a movie série pra eu ver later . ? two films filmes Dark e and "
-    "Ruptura The Bear: o filme a série that one was an 8 foi um 7 manda de novo again".split()
+    "Ruptura The Bear: o filme a série that one was an 8 foi um 7 manda de novo again como "
+    "as a filmes shows nota pra depois dps for later mais tarde".split()
 )
 _TEXT = st.one_of(st.text(max_size=100), st.lists(_WORDS, max_size=16).map(" ".join))
 
@@ -43,6 +44,18 @@ def test_a_save_reads_what_it_points_at_and_the_type_said_after_it() -> None:
     assert read_reference("salvo ela?") is None
     assert read_reference("salva o 1917") is None
     assert read_reference("salva Gravidade") is None
+
+
+def test_a_save_reads_a_purpose_and_a_type_said_after_what_it_points_at() -> None:
+    # "pra depois" is what the save is for, "como série" the type: neither is a title
+    assert read_reference("bota ela pra mais tarde") == Reference("save", Target("pronoun"))
+    assert read_reference("adiciona as duas como séries") == Reference(
+        "save", Target("both", 2, "tv_show")
+    )
+    assert read_reference("put it on the list as a movie") == Reference(
+        "save", Target("pronoun", 0, "movie")
+    )
+    assert read_reference("salva como filme o Ronin") is None
 
 
 def test_titles_are_named_only_where_they_are_written_as_titles() -> None:
@@ -139,3 +152,42 @@ async def test_a_question_naming_a_title_keeps_the_save_a_continuation_carries(
         titles = sorted(i.title or "" for i in await lembra.items())
     assert "Collateral" in carried.text
     assert titles == ["Collateral", "Heat"]
+
+
+async def test_titles_named_count_only_for_the_next_message(db: Database) -> None:
+    # a reply about something else in between: "guarda isso" no longer means the series
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("quem criou a série Dark?")
+        await lembra.say("meus lembretes")
+        await lembra.say("guarda isso")
+        titles = [i.title for i in await lembra.items()]
+    assert "Dark" not in titles
+
+
+async def test_titles_named_just_before_are_saved_as_the_type_said(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("um colega falou bem de duas séries: Dark e Severance")
+        await lembra.say("adiciona as duas como séries pra depois")
+        items = await lembra.items()
+    assert sorted((i.type, i.title) for i in items) == [
+        ("tv_show", "Dark"),
+        ("tv_show", "Severance"),
+    ]
+
+
+async def test_a_link_search_that_found_nothing_names_nothing_to_save(db: Database) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("tenho algum link sobre receita de bolo?")
+        await lembra.say("guarda isso")
+        assert await lembra.items() == []
+
+
+async def test_save_that_after_an_offer_to_keep_the_message_keeps_the_message(
+    db: Database,
+) -> None:
+    async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
+        await lembra.say("quem fez a série Dark?")
+        await lembra.say("a senha do wifi da casa da vó é girafa123")  # offered as a note
+        await lembra.say("guarda isso então")
+        items = [(i.type, i.content) for i in await lembra.items()]
+    assert items == [("note", "a senha do wifi da casa da vó é girafa123")]

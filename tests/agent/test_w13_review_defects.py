@@ -15,14 +15,6 @@ HOUR_MS = 3600 * 1000
 DAY_MS = 24 * HOUR_MS
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: a title a question named turns ago stays in the shelf's `named` "
-        "(runtime.py keeps it after the plan) and pointing.save_named saves it for 'save "
-        "that' even after the bot offered to keep a different message as a note"
-    ),
-)
 @pytest.mark.parametrize(
     ("asked", "said", "answer"),
     [
@@ -146,14 +138,6 @@ async def test_the_answer_to_later_or_earlier_moves_the_reminder(
     assert after.due_at_ms == kept.due_at_ms + 3 * HOUR_MS or "?" in reply.text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: answering._find records the subject of a search that found nothing as "
-        "a named 'note:' (shelf.found_nothing), and pointing._save_chosen saves it: 'salva "
-        "isso' writes a note reading only 'dentista'"
-    ),
-)
 async def test_save_it_after_a_note_search_found_nothing_writes_no_note_of_the_subject(
     db: Database,
 ) -> None:
@@ -185,14 +169,6 @@ async def test_cancel_only_tomorrows_never_skips_a_daily_one_beside_a_one_off(
     assert (kept.state, kept.due_at_ms) == ("scheduled", daily.due_at_ms)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review (also before the merge): references._read_save cuts no 'pra depois' "
-        "and reads no 'como filme' after 'os dois', so the offline planner saves the "
-        "pointing words themselves as a movie ('ele pra depois', 'os dois como filme')"
-    ),
-)
 @pytest.mark.parametrize(
     ("named", "save"),
     [
