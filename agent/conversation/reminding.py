@@ -699,7 +699,8 @@ async def cancel(deps: Deps, turn: Turn, target: ReminderDoc, scope: str) -> Rep
     """Cancel a reminder (or only its next occurrence), undoably: its state before is kept."""
     lang = turn.language
     now = _now(deps, turn)
-    shelves.did(turn, "remind")  # "qual o próximo então?" asks about reminders
+    # "qual o próximo então?" asks about reminders; "and the 3pm one too" cancels, never sets
+    shelves.did(turn, "unremind")
     batch = await _keep(deps, turn, target, "rcancel")
     rule = rule_of(target)
     following = None
@@ -753,7 +754,7 @@ async def change(
     """Move, reword or re-rule a scheduled reminder, undoably (`reminder_changed`)."""
     lang = turn.language
     now = _now(deps, turn)
-    shelves.did(turn, "remind")
+    shelves.did(turn, "rechange")  # "e o do dentista pras 12h também" moves, never sets
     fields: dict[str, object] = {}
     if what is not None and what.strip():
         fields["text"] = one_line(what, 300)
@@ -850,7 +851,7 @@ def _next_one(turn: Turn, asked: WhenAsk, scheduled: list[ReminderDoc]) -> Remin
     """The soonest reminder, for "qual o próximo lembrete?", or for "qual o próximo?" right
     after reminders were set, listed or changed (else "the next" may be a film to watch)."""
     last = shelves.last_action(turn)
-    talked_of = last is not None and last.action in ("remind", "reminders")
+    talked_of = last is not None and last.action in ("remind", "reminders", "unremind", "rechange")
     if not scheduled or not (asked.reminder_said or talked_of):
         return None
     return min(scheduled, key=lambda r: r.due_at_ms)

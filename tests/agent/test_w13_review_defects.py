@@ -42,14 +42,6 @@ async def test_a_save_after_an_offer_never_saves_a_title_named_turns_before(
     assert "Ronin" not in titles
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: reminding.cancel now records did('remind'), so 'and the 10am one too' "
-        "after a cancel is read by reminding.continued as another reminder to set ('the one "
-        "too' at 10:00) instead of a second cancel; before the merge nothing was set"
-    ),
-)
 async def test_a_cancel_continued_never_sets_a_new_reminder(db: Database) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         await lembra.say("remind me tomorrow at 9am to call mom")
@@ -251,15 +243,6 @@ async def test_what_time_is_it_is_no_question_about_a_reminder(db: Database) -> 
     assert "post office" not in reply.text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: reminding.change now records did('remind'), so 'e o do dentista pras "
-        "12h também' after a move is read by reminding.continued as a new reminder ('o do "
-        "dentista pras também' at 12:00) instead of a second move; before the merge nothing "
-        "was set"
-    ),
-)
 async def test_a_move_continued_never_sets_a_new_reminder(db: Database) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         await lembra.say("me lembra amanhã às 9h de ligar pra mãe")
@@ -271,14 +254,6 @@ async def test_a_move_continued_never_sets_a_new_reminder(db: Database) -> None:
     assert texts == ["dentista", "ligar pra mãe"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: shifting.read_shift reads no 'também'/'tb' after the amount, so 'e "
-        "atrasa o do dentista 1 hora também' is no move: the reminder grammar sets a new "
-        "reminder 'atrasa o do dentista também' at 01:00 and the dentist's stays at 10:00"
-    ),
-)
 async def test_a_move_said_with_too_moves_and_sets_nothing_new(db: Database) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         await lembra.say("me lembra amanhã às 9h de ligar pra mãe")
@@ -289,15 +264,6 @@ async def test_a_move_said_with_too_moves_and_sets_nothing_new(db: Database) -> 
     assert texts == ["dentista", "ligar pra mãe"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review, a regression: reminding._read_new_time now reads an amount from the "
-        "reminder's own time with shifting.read_shift, whose directions lack 'depois' and "
-        "'antes' (the deleted _SHIFT had them): 'muda pra 30 minutos depois' moves tomorrow's "
-        "09:00 reminder to 30 minutes from now, today; 'pra meia hora antes' no longer moves"
-    ),
-)
 @pytest.mark.parametrize(
     ("move", "delta_ms"),
     [

@@ -85,10 +85,15 @@ _PARTICLES: Final = Phrases[Way](
 )  # fmt: skip
 _BEFORE_AMOUNT: Final = frozenset("em by de mais for another outra outros umas uns about".split())
 _DIRECTIONS: Final = Phrases[Way](
-    {"mais tarde": _LATER, "later": _LATER, "mais cedo": _EARLIER, "earlier": _EARLIER}
-)
+    {
+        "mais tarde": _LATER, "later": _LATER, "depois": _LATER, "after": _LATER,
+        "mais cedo": _EARLIER, "earlier": _EARLIER, "antes": _EARLIER, "before": _EARLIER,
+    }
+)  # fmt: skip
 _AFTERWORDS: Final = Phrases(
-    dict.fromkeys("pfv pf pls please por favor entao then ai instead".split(), True)
+    dict.fromkeys(
+        "pfv pf pls please por favor entao then ai instead tambem tb tbm too also".split(), True
+    )
 )
 # "10h", "9h30": an amount written as a clock is read as one only with its way said
 _CLOCK_LIKE: Final = re.compile(r"\d{1,2}\s*h(?:\s*\d{2})?")
