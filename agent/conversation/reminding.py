@@ -812,11 +812,11 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
     )
     scheduled = [r for r in reminders if r.state == "scheduled"]
     if isinstance(asked, SkipAsk):
-        skipped = await _skipped(deps, turn, asked, [r for r in scheduled if r.rule])
+        skipped = await _skipped(deps, turn, asked, scheduled)
         if skipped is None:
             return None  # which one is a guess: the planner reads it
         turn.facts.apply_rule("reminder_in_code")
-        return await cancel(deps, turn, skipped, "next")
+        return await cancel(deps, turn, skipped, "next" if skipped.rule else "all")
     if isinstance(asked, WhenAsk):
         found = find(scheduled, asked.query) if asked.query else _next_one(turn, asked, scheduled)
         if found is None:
@@ -858,15 +858,20 @@ def _next_one(turn: Turn, asked: WhenAsk, scheduled: list[ReminderDoc]) -> Remin
 
 
 async def _skipped(
-    deps: Deps, turn: Turn, asked: SkipAsk, repeating: list[ReminderDoc]
+    deps: Deps, turn: Turn, asked: SkipAsk, scheduled: list[ReminderDoc]
 ) -> ReminderDoc | None:
-    """The one repeating reminder a skip names: by its words, by the day of its next
-    occurrence, else the one just set or the only one."""
+    """The one reminder a skip names: a repeating one by its words; by the day, the only
+    reminder that day (a one-off beside repeating ones is the one meant: "cancela só o de
+    amanhã"); else the repeating one just set or the only one."""
+    repeating = [r for r in scheduled if r.rule]
     if asked.query:
         return find(repeating, asked.query)
     if asked.day is not None:
         start, end = period_bounds(asked.day, _now(deps, turn))
-        on_day = [r for r in repeating if start <= r.due_at_ms < end]
+        on_day = [r for r in scheduled if start <= r.due_at_ms < end]
+        one_off = [r for r in on_day if not r.rule]
+        if one_off:
+            return one_off[0] if len(one_off) == 1 else None
         return on_day[0] if len(on_day) == 1 else None
     just = await _just_set(deps, turn, repeating)
     return just or (repeating[0] if len(repeating) == 1 else None)

@@ -156,14 +156,6 @@ async def test_save_it_after_a_note_search_found_nothing_writes_no_note_of_the_s
     assert contents == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: asks._SKIP now reads 'cancela só o de amanhã' as a skip, and "
-        "reminding._skipped looks only at repeating reminders: with a one-off reminder "
-        "tomorrow and a daily one, tomorrow's daily medicine is skipped, unasked"
-    ),
-)
 async def test_cancel_only_tomorrows_never_skips_a_daily_one_beside_a_one_off(
     db: Database,
 ) -> None:
@@ -229,13 +221,6 @@ async def test_a_weekly_reminder_moved_across_midnight_moves_by_the_amount(
     assert after.due_at_ms == before.due_at_ms + delta_ms
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: asks._WHEN now reads 'what time is <words>' as a reminder's time, and "
-        "'what time is it?' finds a reminder whose text holds 'it' ('pick it up ...')"
-    ),
-)
 async def test_what_time_is_it_is_no_question_about_a_reminder(db: Database) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         await lembra.say("remind me tomorrow at 5pm to pick it up at the post office")

@@ -353,8 +353,9 @@ def _read_ask(text: str) -> Ask | None:
 _WHEN: Final = re.compile(
     r"^\s*(?:e\s+|and\s+)?(?:(?:quando|qnd|qdo|qndo|when)(?:\s+(?:e|eh|é|sera|vai\s+ser|is|s|will\s+be)|'s)"
     # "que horas ficou o do contador?", "what time is the vet one now?": its time after a change
+    # (with its subject said: "what time is it?" asks the clock, no reminder)
     r"|(?:(?:a\s+)?(?:que|q)\s+horas?|what\s+time)\s+(?:ficou|fica|e|eh|sera|vai\s+ser|is|s)"
-    r")\s+"
+    r"(?=\s+(?:o|a|the|my|meu|minha|lembrete|reminder)\s))\s+"
     r"(?:(?:o|a|the|my|meu|minha)\s+)?(?:(?:proxim[oa]|next)\s+)?(?:lembrete\s+)?"
     r"(?:(?:d[eoa]s?|about|for|of)\s+)?(?P<query>" + _WORDS + r")"
     r"(?:\s+(?:one|reminder|lembrete))?(?:\s+(?:agora|now|entao|then))?\s*\??\s*$"
