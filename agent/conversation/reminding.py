@@ -824,6 +824,8 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
         turn.facts.apply_rule("reminder_in_code")
         return finish(turn, _label(found, _now(deps, turn), turn.language), kind="deterministic")
     if isinstance(asked, CancelAsk):
+        if asked.items_too and _items_shown(turn):
+            return None  # "apaga essa da academia" after the notes were listed: a note's
         found = find(scheduled, asked.query)
         if found is None:
             return None  # not a reminder this user has: the planner reads it
@@ -847,11 +849,22 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
     return await change(deps, turn, target, due=due)
 
 
+_REMINDER_ACTIONS = frozenset({"remind", "reminders", "unremind", "rechange"})
+
+
+def _items_shown(turn: Turn) -> bool:
+    """Whether the last thing the conversation showed is a list of items, not reminders."""
+    last = shelves.last_action(turn)
+    current = shelves.shown(turn)
+    shown_items = current is not None and bool(current.entries)
+    return shown_items and (last is None or last.action not in _REMINDER_ACTIONS)
+
+
 def _next_one(turn: Turn, asked: WhenAsk, scheduled: list[ReminderDoc]) -> ReminderDoc | None:
     """The soonest reminder, for "qual o próximo lembrete?", or for "qual o próximo?" right
     after reminders were set, listed or changed (else "the next" may be a film to watch)."""
     last = shelves.last_action(turn)
-    talked_of = last is not None and last.action in ("remind", "reminders", "unremind", "rechange")
+    talked_of = last is not None and last.action in _REMINDER_ACTIONS
     if not scheduled or not (asked.reminder_said or talked_of):
         return None
     return min(scheduled, key=lambda r: r.due_at_ms)

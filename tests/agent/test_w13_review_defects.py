@@ -53,15 +53,6 @@ async def test_a_cancel_continued_never_sets_a_new_reminder(db: Database) -> Non
     assert texts == ["call mom", "pick up the suit"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: asks._CANCEL now takes a demonstrative ('essa da X'), so 'apaga essa "
-        "da academia' right after the notes were listed cancels the reminder 'ir na "
-        "academia' with no question, instead of the note shown (before: a confirmed delete "
-        "of the note)"
-    ),
-)
 async def test_delete_this_one_after_a_notes_listing_leaves_the_reminder(db: Database) -> None:
     async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
         await lembra.say("me lembra amanhã às 7h de ir na academia")

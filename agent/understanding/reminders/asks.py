@@ -36,6 +36,9 @@ class ChangeAsk:
 @dataclass(frozen=True, slots=True)
 class CancelAsk:
     query: str
+    # said with a verb that deletes items too ("apaga essa da academia") and no reminder
+    # word: a note just listed may be the one meant
+    items_too: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,10 +187,10 @@ _RETIME = re.compile(
 # "cancela o do dentista", "cancel the dentist one": a cancel verb and the reminder named by its
 # words in that form only ("apaga o inception" deletes an item, never a reminder)
 _CANCEL = re.compile(
-    r"^\s*(?:(?:cancela|cancele|cancelar|desmarca|desmarque|esquece|esqueca|apaga|tira)"
+    r"^\s*(?:(?:cancela|cancele|cancelar|desmarca|desmarque|esquece|esqueca|(?P<erase>apaga|tira))"
     # "aquele da cnh", "esse do dentista": a demonstrative points as the article does
     r"\s+(?:(?:so|somente|apenas)\s+)?(?:o|a|aquele|aquela|esse|essa|este|esta)\s+"
-    r"(?:lembrete\s+)?d[eoa]s?\s+"
+    r"(?P<reminder>lembrete\s+)?d[eoa]s?\s+"
     r"(?P<query>"
     + _WORDS
     + r")|(?:cancel|drop)\s+(?:(?:just|only)\s+)?the\s+(?P<query_en>"
@@ -344,7 +347,8 @@ def _read_ask(text: str) -> Ask | None:
         return ChangeAsk("", when[put.end() :] if put and put.end() < len(when) else when)
     if m := _CANCEL.match(folded):
         group = next(g for g in ("query", "query_en", "query_my", "query_one") if m.group(g))
-        return CancelAsk(_words(text, m, group))
+        items_too = bool(m.group("erase")) and not m.group("reminder")
+        return CancelAsk(_words(text, m, group), items_too)
     return None
 
 
