@@ -61,7 +61,13 @@ from agent.understanding.reminders.lexicon import fold_same_length, tokenize
 from agent.understanding.reminders.placing import time_of_day
 from agent.understanding.reminders.reading import read_when
 from agent.understanding.reminders.requests import SAME_TIME, only_says_why
-from agent.understanding.reminders.rules import Rule, first_from, next_after, read_rrule
+from agent.understanding.reminders.rules import (
+    Rule,
+    days_moved,
+    first_from,
+    next_after,
+    read_rrule,
+)
 from agent.understanding.reminders.shifting import Shift, read_shift
 from agent.understanding.textnorm import fold, one_line
 from storage.documents import ReminderDoc
@@ -842,6 +848,10 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
         return None
     if isinstance(asked, Shift):
         return await _shift(deps, turn, target, asked)
+    shift = read_shift(asked.when)
+    if shift is not None and shift.later is not None and not shift.query:
+        # "pra uma hora mais tarde", "back an hour": from the reminder's own time
+        return await _shift(deps, turn, target, shift)
     due = _read_new_time(deps, turn, asked.when, target)
     if due is None:
         return None
@@ -898,7 +908,7 @@ async def _shift(deps: Deps, turn: Turn, target: ReminderDoc, asked: Shift) -> R
     due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
     step = timedelta(seconds=asked.seconds)
     if asked.later is not None:
-        return await change(deps, turn, target, due=due + step if asked.later else due - step)
+        return await _move_by(deps, turn, target, due + step if asked.later else due - step)
     lang = turn.language
     body = text(
         "reminder_shift_way",
@@ -913,19 +923,37 @@ async def _shift(deps: Deps, turn: Turn, target: ReminderDoc, asked: Shift) -> R
     return finish(turn, body, kind="deterministic")
 
 
+async def _move_by(deps: Deps, turn: Turn, target: ReminderDoc, due: datetime) -> Reply:
+    """The reminder moved to `due` from its own time; a repeating one moved past midnight (or
+    by days) moves its rule's days with it ("toda quarta às 0h30" an hour earlier rings on
+    Tuesdays at 23:30), or nothing changes and the new day is asked."""
+    rule = rule_of(target)
+    now = _now(deps, turn)
+    was = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
+    days = (due.astimezone(now.tzinfo).date() - was.date()).days
+    if rule is None or not days:
+        return await change(deps, turn, target, due=due)
+    moved = days_moved(rule, days)
+    if moved is not None:
+        return await change(deps, turn, target, due=due, rule=moved)
+    lang = turn.language
+    body = text(
+        "reminder_shift_rule_kept",
+        lang,
+        what=what_text(target, lang),
+        rule=describe(rule, start_of(target).astimezone(now.tzinfo), lang),
+        when=when_text(due, now, lang),
+    )
+    turn.facts.ambiguity = "unresolved"
+    return finish(turn, body, kind="deterministic")
+
+
 def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> datetime | None:
     """A new time in the user's words, read by the grammar; a clock alone keeps the day.
 
     Only words that are all time: "às 10", "amanhã às 9h"; never a message with more in it.
     """
     now = _now(deps, turn)
-    due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
-    shift = read_shift(words)
-    if shift is not None and shift.later is not None and not shift.query:
-        # "uma hora mais tarde", "back an hour": from the reminder's own time
-        step = timedelta(seconds=shift.seconds)
-        moved = due + step if shift.later else due - step
-        return moved if moved.timestamp() > now.timestamp() else None
     same = SAME_TIME.search(fold_same_length(words))
     if same is not None:  # "sexta, mesmo horário": the reminder's own time on that day
         words = without_afterwords((words[: same.start()] + words[same.end() :]).strip(" ,"))

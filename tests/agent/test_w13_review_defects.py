@@ -63,14 +63,6 @@ async def test_delete_this_one_after_a_notes_listing_leaves_the_reminder(db: Dat
     assert reminder.state == "scheduled"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: reminding._shift moves a weekly reminder by days through change(), "
-        "which keeps the rule's weekday: 'atrasa 2 dias' leaves it on Wednesdays and drops "
-        "the next occurrence (a week later), replying it was changed"
-    ),
-)
 async def test_a_weekly_reminder_moved_by_days_never_skips_its_next_occurrence(
     db: Database,
 ) -> None:
@@ -82,14 +74,6 @@ async def test_a_weekly_reminder_moved_by_days_never_skips_its_next_occurrence(
     assert after.due_at_ms - before.due_at_ms != 7 * DAY_MS
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: reminding._shift on a weekly reminder, 'adianta 1 dia': change() puts "
-        "the rule's first Wednesday back, nothing moves, and the reply is 'Não achei esse "
-        "lembrete.' (or, on the live clock, a false 'Lembrete mudado: toda quarta às 07:00')"
-    ),
-)
 async def test_a_weekly_reminder_moved_a_day_earlier_moves_or_says_it_did_not(
     db: Database,
 ) -> None:
@@ -185,15 +169,6 @@ async def test_a_save_that_points_never_saves_its_own_words(
     assert not any(t.startswith(("ele", "os dois")) for t in titles)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: reminding._shift keeps a weekly rule's weekday when the move crosses "
-        "midnight: 'toda quarta às 0h30' moved 'adianta 1 hora' becomes 'toda quarta às "
-        "23:30', ringing 23 hours later instead of one hour earlier; 'toda quarta às 23h' "
-        "moved 2 hours later skips to the Wednesday after next"
-    ),
-)
 @pytest.mark.parametrize(
     ("setup", "move", "delta_ms"),
     [
