@@ -390,6 +390,8 @@ async def answer_time(deps: Deps, turn: Turn, current: pendings.ChooseReminderTi
         return await _take_option(deps, turn, current, index)
     if intent is not None and intent.action not in ("llm", "select"):
         return None  # a command, a new reminder, help: the question is dropped
+    if current.moves:
+        return None  # no side named: the message is read on its own, nothing new is set
     parsed = _read_answer(deps, turn, current)
     if parsed is None:
         return None  # another request: the question is dropped
@@ -427,15 +429,31 @@ def _chosen_index(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) 
         return turn.incoming.choice
     said = turn.incoming.text or ""
     now = _now(deps, turn)
-    labels = [confirm_when_text(o, now, turn.language) for o in _options(deps, turn, current)]
-    if current.note:
-        labels.append(text("offer_note_button", turn.language))
+    labels = _labels(turn, current, _options(deps, turn, current), now)
     # "quarta" is an ordinal and a weekday: beside options named by weekday, the weekday
     if _WEEKDAY_ORDINAL.match(fold(said)) and (named := matching_option(said, labels)) is not None:
         return named
     if intent is not None and intent.action == "select" and "index" in intent.entities:
         return int(intent.entities["index"])
     return matching_option(said, labels) if said else None
+
+
+def _labels(
+    turn: Turn, current: pendings.ChooseReminderTime, options: list[datetime], now: datetime
+) -> list[str]:
+    """The options as the question shows them: times, or a move's "Later: …", "Earlier: …"."""
+    lang = turn.language
+    if current.moves and len(options) == 2:
+        return [
+            text(key, lang, when=confirm_when_text(o, now, lang))
+            for key, o in zip(
+                ("reminder_shift_later", "reminder_shift_earlier"), options, strict=True
+            )
+        ]
+    labels = [confirm_when_text(o, now, lang) for o in options]
+    if current.note:
+        labels.append(text("offer_note_button", lang))
+    return labels
 
 
 def chose_note(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) -> bool:
@@ -463,6 +481,11 @@ async def _take_option(
     if options[index].timestamp() <= now.timestamp():  # the question waited past that time
         when = when_text(options[index], now, lang)
         return finish(turn, text("reminder_past", lang, when=when), kind="deterministic")
+    if current.moves:  # "Later or earlier?": the reminder asked about moves
+        target = await deps.db.reminders.get(turn.user_id, current.moves)
+        if target is None or target.state != "scheduled":
+            return finish(turn, text("reminder_not_found", lang), kind="deterministic")
+        return await _move_by(deps, turn, target, options[index])
     rule = _pending_rule(deps, turn, current)
     first = first_from(rule, options[index], now) if rule is not None else options[index]
     return await schedule(deps, turn, SetReminder(current.what, first or options[index], rule=rule))
@@ -919,8 +942,24 @@ async def _shift(deps: Deps, turn: Turn, target: ReminderDoc, asked: Shift) -> R
         later=when_text(due + step, now, lang),
         earlier=when_text(due - step, now, lang),
     )
+    # the answer ("later", "mais cedo", "2", a button) moves it: a question kept as a
+    # reminder's time question whose options are the two moves
+    options = [due + step, due - step]
+    pending = pendings.ChooseReminderTime(
+        what=target.text,
+        options_ms=[int(o.timestamp() * 1000) for o in options],
+        moves=target.id,
+    )
+    await pendings.store(deps, turn, pending)
     turn.facts.ambiguity = "unresolved"
-    return finish(turn, body, kind="deterministic")
+    return finish(
+        turn,
+        body,
+        kind="candidates",
+        choices=_labels(turn, pending, options, now),
+        choice_kind="pick",
+        choice_token=pending.token,
+    )
 
 
 async def _move_by(deps: Deps, turn: Turn, target: ReminderDoc, due: datetime) -> Reply:

@@ -86,13 +86,6 @@ async def test_a_weekly_reminder_moved_a_day_earlier_moves_or_says_it_did_not(
     assert after.due_at_ms != before.due_at_ms or "?" in reply.text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: reminding._shift asks 'Later or earlier?' but keeps no pending "
-        "question: the answer 'later' gets 'Got it.' and the reminder does not move"
-    ),
-)
 @pytest.mark.parametrize(
     ("setup", "move", "answer"),
     [

@@ -175,7 +175,10 @@ def days_moved(rule: Rule, days: int) -> Rule | None:
         moved = [_WEEKDAY_CODES[(_WEEKDAY_CODES.index(c) + days) % 7] for c in codes]
         parts["BYDAY"] = ",".join(moved)
     if "BYMONTHDAY" in parts:
-        monthdays = [int(d) + days for d in parts["BYMONTHDAY"].split(",")]
+        said = parts["BYMONTHDAY"].split(",")
+        if not all(d.isdigit() for d in said):
+            return None  # "-1": counted from the month's end
+        monthdays = [int(d) + days for d in said]
         if any(not 1 <= d <= 28 for d in monthdays):
             return None  # past a month's end, or counted from it
         parts["BYMONTHDAY"] = ",".join(str(d) for d in monthdays)
