@@ -176,17 +176,23 @@ async def set_reminder(deps: Deps, turn: Turn, args: str, *, or_note: bool = Fal
     return await schedule(deps, turn, parsed)
 
 
-async def continued(deps: Deps, turn: Turn, message: str) -> Reply | None:
+async def continued(deps: Deps, turn: Turn, message: str, *, after: str = "remind") -> Reply | None:
     """ "e sexta às 19h de X" right after a reminder was set: another reminder, in code (or
     the question of when, for a time that is not one moment).
 
     The words after the continuation's opening are read by the reminder grammar as if they
     followed "me lembra" / "remind me"; only a reading with a time and something to remember
     is set, anything else (a question, words with no time) goes on to be read or planned.
+    After a change or a cancel (`after`), words that point at a reminder ("and the 3pm one
+    too", "e o do dentista pras 12h também") continue that, and set nothing.
     """
     rest = continued_clause(message)
     if rest is None or "?" in message:
         return None
+    if after != "remind" and _POINTS_AT_ONE.match(fold(rest)):
+        return None
+    if read_ask(message) is not None:
+        return None  # "e atrasa o do dentista 1 hora tb": a move (or a question) of its own
     if any(w in _OWN_REQUEST for w in fold(rest).split()[:2]):
         return None  # "e lista meus filmes": a request of its own
     if tells_of_oneself(rest):
@@ -204,12 +210,21 @@ async def continued(deps: Deps, turn: Turn, message: str) -> Reply | None:
         parsed = SetReminder(task, datetime.fromtimestamp(last.due_at_ms / 1000, now.tzinfo))
     if not isinstance(parsed, SetReminder | AskWhen) or not parsed.what.strip():
         return None
+    if after != "remind":
+        scheduled = await deps.db.reminders.open_for(turn.user_id)
+        if find([r for r in scheduled if r.state == "scheduled"], parsed.what) is not None:
+            return None  # "e o da mãe pras 11h tb": a reminder there is, never a new one
     turn.facts.apply_rule("continued:remind")
     if isinstance(parsed, AskWhen):  # "and sometime this afternoon to X": which time, asked
         return await ask_when(deps, turn, parsed)
     return await schedule(deps, turn, parsed)
 
 
+# "o do dentista", "a das 10h", "the 3pm one", "that one", "aquele": a reminder pointed at
+_POINTS_AT_ONE = re.compile(
+    r"^(?:(?:o|a|os|as)\s+(?:lembretes?\s+)?d[eoa]s?\b|(?:the|that|this)\b(?:\s+\S+){0,3}?"
+    r"\s+(?:one|reminder)\b|(?:that|this)\s+one\b|aquel[ea]s?\b|ess[ea]s?\b)"
+)
 # a verb that opens a request of its own after "e" / "and": never a reminder's continuation
 _OWN_REQUEST = frozenset(
     """salva anota guarda add save note apaga delete lista list mostra show cancela cancel
@@ -390,8 +405,9 @@ async def answer_time(deps: Deps, turn: Turn, current: pendings.ChooseReminderTi
         return await _take_option(deps, turn, current, index)
     if intent is not None and intent.action not in ("llm", "select"):
         return None  # a command, a new reminder, help: the question is dropped
-    if current.moves:
-        return None  # no side named: the message is read on its own, nothing new is set
+    if current.moves:  # no side named: the question is dropped, the message read on its own
+        await pendings.clear(deps, turn)
+        return None
     parsed = _read_answer(deps, turn, current)
     if parsed is None:
         return None  # another request: the question is dropped
