@@ -887,7 +887,7 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
         return None
     if isinstance(asked, Shift):
         return await _shift(deps, turn, target, asked)
-    shift = read_shift(asked.when)
+    shift = read_shift(asked.when, moved=True)
     if shift is not None and shift.later is not None and not shift.query:
         # "pra uma hora mais tarde", "back an hour": from the reminder's own time
         return await _shift(deps, turn, target, shift)

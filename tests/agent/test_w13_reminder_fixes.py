@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from agent.understanding.reminders.asks import WhenAsk, read_ask
 from agent.understanding.reminders.rules import Rule, days_moved
+from agent.understanding.reminders.shifting import Shift
 from storage import Database
 from tests.support.harness import ALICE, open_lembra
 
@@ -106,3 +107,8 @@ _VALUE = st.text(alphabet="MOTUWEFRSAH0123456789,+-=", max_size=12)
 def test_moving_a_rules_days_never_raises(parts: list[tuple[str, str]] | str, days: int) -> None:
     rrule = parts if isinstance(parts, str) else ";".join(f"{k}={v}" for k, v in parts)
     days_moved(Rule(rrule), days)
+
+
+@pytest.mark.parametrize("said", ["e 1 hora antes também", "meia hora antes", "20 min after"])
+def test_an_amount_before_or_after_with_no_verb_moves_nothing(said: str) -> None:
+    assert read_ask(said) is None or not isinstance(read_ask(said), Shift)
