@@ -76,8 +76,9 @@ async def act(
 ) -> Continued | None:
     """What `message` continuing the last action means, or None when it continues nothing."""
     last = shelves.last_action(turn)
-    if last is not None and last.action == "remind":  # "e sexta às 19h de X": another one
-        again = await reminding.continued(deps, turn, message)
+    if last is not None and last.action in ("remind", "rechange", "unremind"):
+        # "e sexta às 19h de X": another one (never one the change or cancel pointed on to)
+        again = await reminding.continued(deps, turn, message, after=last.action)
         if again is not None:
             return Continued(again, None)
     if last is not None and last.action == "save" and (link := _one_link(message)) is not None:

@@ -198,6 +198,9 @@ class ChooseReminderTime(_Payload):
     # the context is a part of a day ("amanhã de manhã"): read again with a bare clock only
     clock_only: bool = False
     rule: str | None = None  # a repeating reminder's RRULE: the option chosen is its first day
+    # a reminder's id: "Later or earlier?" for a move by an amount; the option chosen moves
+    # that reminder (later, earlier), nothing new is set
+    moves: str = ""
     note: str = ""  # typed with no request verb: the last choice keeps the message as a note
 
 

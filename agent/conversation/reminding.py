@@ -61,7 +61,13 @@ from agent.understanding.reminders.lexicon import fold_same_length, tokenize
 from agent.understanding.reminders.placing import time_of_day
 from agent.understanding.reminders.reading import read_when
 from agent.understanding.reminders.requests import SAME_TIME, only_says_why
-from agent.understanding.reminders.rules import Rule, first_from, next_after, read_rrule
+from agent.understanding.reminders.rules import (
+    Rule,
+    days_moved,
+    first_from,
+    next_after,
+    read_rrule,
+)
 from agent.understanding.reminders.shifting import Shift, read_shift
 from agent.understanding.textnorm import fold, one_line
 from storage.documents import ReminderDoc
@@ -170,17 +176,23 @@ async def set_reminder(deps: Deps, turn: Turn, args: str, *, or_note: bool = Fal
     return await schedule(deps, turn, parsed)
 
 
-async def continued(deps: Deps, turn: Turn, message: str) -> Reply | None:
+async def continued(deps: Deps, turn: Turn, message: str, *, after: str = "remind") -> Reply | None:
     """ "e sexta às 19h de X" right after a reminder was set: another reminder, in code (or
     the question of when, for a time that is not one moment).
 
     The words after the continuation's opening are read by the reminder grammar as if they
     followed "me lembra" / "remind me"; only a reading with a time and something to remember
     is set, anything else (a question, words with no time) goes on to be read or planned.
+    After a change or a cancel (`after`), words that point at a reminder ("and the 3pm one
+    too", "e o do dentista pras 12h também") continue that, and set nothing.
     """
     rest = continued_clause(message)
     if rest is None or "?" in message:
         return None
+    if after != "remind" and _POINTS_AT_ONE.match(fold(rest)):
+        return None
+    if read_ask(message) is not None:
+        return None  # "e atrasa o do dentista 1 hora tb": a move (or a question) of its own
     if any(w in _OWN_REQUEST for w in fold(rest).split()[:2]):
         return None  # "e lista meus filmes": a request of its own
     if tells_of_oneself(rest):
@@ -198,12 +210,21 @@ async def continued(deps: Deps, turn: Turn, message: str) -> Reply | None:
         parsed = SetReminder(task, datetime.fromtimestamp(last.due_at_ms / 1000, now.tzinfo))
     if not isinstance(parsed, SetReminder | AskWhen) or not parsed.what.strip():
         return None
+    if after != "remind":
+        scheduled = await deps.db.reminders.open_for(turn.user_id)
+        if find([r for r in scheduled if r.state == "scheduled"], parsed.what) is not None:
+            return None  # "e o da mãe pras 11h tb": a reminder there is, never a new one
     turn.facts.apply_rule("continued:remind")
     if isinstance(parsed, AskWhen):  # "and sometime this afternoon to X": which time, asked
         return await ask_when(deps, turn, parsed)
     return await schedule(deps, turn, parsed)
 
 
+# "o do dentista", "a das 10h", "the 3pm one", "that one", "aquele": a reminder pointed at
+_POINTS_AT_ONE = re.compile(
+    r"^(?:(?:o|a|os|as)\s+(?:lembretes?\s+)?d[eoa]s?\b|(?:the|that|this)\b(?:\s+\S+){0,3}?"
+    r"\s+(?:one|reminder)\b|(?:that|this)\s+one\b|aquel[ea]s?\b|ess[ea]s?\b)"
+)
 # a verb that opens a request of its own after "e" / "and": never a reminder's continuation
 _OWN_REQUEST = frozenset(
     """salva anota guarda add save note apaga delete lista list mostra show cancela cancel
@@ -384,6 +405,9 @@ async def answer_time(deps: Deps, turn: Turn, current: pendings.ChooseReminderTi
         return await _take_option(deps, turn, current, index)
     if intent is not None and intent.action not in ("llm", "select"):
         return None  # a command, a new reminder, help: the question is dropped
+    if current.moves:  # no side named: the question is dropped, the message read on its own
+        await pendings.clear(deps, turn)
+        return None
     parsed = _read_answer(deps, turn, current)
     if parsed is None:
         return None  # another request: the question is dropped
@@ -421,15 +445,31 @@ def _chosen_index(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) 
         return turn.incoming.choice
     said = turn.incoming.text or ""
     now = _now(deps, turn)
-    labels = [confirm_when_text(o, now, turn.language) for o in _options(deps, turn, current)]
-    if current.note:
-        labels.append(text("offer_note_button", turn.language))
+    labels = _labels(turn, current, _options(deps, turn, current), now)
     # "quarta" is an ordinal and a weekday: beside options named by weekday, the weekday
     if _WEEKDAY_ORDINAL.match(fold(said)) and (named := matching_option(said, labels)) is not None:
         return named
     if intent is not None and intent.action == "select" and "index" in intent.entities:
         return int(intent.entities["index"])
     return matching_option(said, labels) if said else None
+
+
+def _labels(
+    turn: Turn, current: pendings.ChooseReminderTime, options: list[datetime], now: datetime
+) -> list[str]:
+    """The options as the question shows them: times, or a move's "Later: …", "Earlier: …"."""
+    lang = turn.language
+    if current.moves and len(options) == 2:
+        return [
+            text(key, lang, when=confirm_when_text(o, now, lang))
+            for key, o in zip(
+                ("reminder_shift_later", "reminder_shift_earlier"), options, strict=True
+            )
+        ]
+    labels = [confirm_when_text(o, now, lang) for o in options]
+    if current.note:
+        labels.append(text("offer_note_button", lang))
+    return labels
 
 
 def chose_note(deps: Deps, turn: Turn, current: pendings.ChooseReminderTime) -> bool:
@@ -457,6 +497,11 @@ async def _take_option(
     if options[index].timestamp() <= now.timestamp():  # the question waited past that time
         when = when_text(options[index], now, lang)
         return finish(turn, text("reminder_past", lang, when=when), kind="deterministic")
+    if current.moves:  # "Later or earlier?": the reminder asked about moves
+        target = await deps.db.reminders.get(turn.user_id, current.moves)
+        if target is None or target.state != "scheduled":
+            return finish(turn, text("reminder_not_found", lang), kind="deterministic")
+        return await _move_by(deps, turn, target, options[index])
     rule = _pending_rule(deps, turn, current)
     first = first_from(rule, options[index], now) if rule is not None else options[index]
     return await schedule(deps, turn, SetReminder(current.what, first or options[index], rule=rule))
@@ -699,7 +744,8 @@ async def cancel(deps: Deps, turn: Turn, target: ReminderDoc, scope: str) -> Rep
     """Cancel a reminder (or only its next occurrence), undoably: its state before is kept."""
     lang = turn.language
     now = _now(deps, turn)
-    shelves.did(turn, "remind")  # "qual o próximo então?" asks about reminders
+    # "qual o próximo então?" asks about reminders; "and the 3pm one too" cancels, never sets
+    shelves.did(turn, "unremind")
     batch = await _keep(deps, turn, target, "rcancel")
     rule = rule_of(target)
     following = None
@@ -753,7 +799,7 @@ async def change(
     """Move, reword or re-rule a scheduled reminder, undoably (`reminder_changed`)."""
     lang = turn.language
     now = _now(deps, turn)
-    shelves.did(turn, "remind")
+    shelves.did(turn, "rechange")  # "e o do dentista pras 12h também" moves, never sets
     fields: dict[str, object] = {}
     if what is not None and what.strip():
         fields["text"] = one_line(what, 300)
@@ -811,11 +857,11 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
     )
     scheduled = [r for r in reminders if r.state == "scheduled"]
     if isinstance(asked, SkipAsk):
-        skipped = await _skipped(deps, turn, asked, [r for r in scheduled if r.rule])
+        skipped = await _skipped(deps, turn, asked, scheduled)
         if skipped is None:
             return None  # which one is a guess: the planner reads it
         turn.facts.apply_rule("reminder_in_code")
-        return await cancel(deps, turn, skipped, "next")
+        return await cancel(deps, turn, skipped, "next" if skipped.rule else "all")
     if isinstance(asked, WhenAsk):
         found = find(scheduled, asked.query) if asked.query else _next_one(turn, asked, scheduled)
         if found is None:
@@ -823,6 +869,8 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
         turn.facts.apply_rule("reminder_in_code")
         return finish(turn, _label(found, _now(deps, turn), turn.language), kind="deterministic")
     if isinstance(asked, CancelAsk):
+        if asked.items_too and _items_shown(turn):
+            return None  # "apaga essa da academia" after the notes were listed: a note's
         found = find(scheduled, asked.query)
         if found is None:
             return None  # not a reminder this user has: the planner reads it
@@ -839,6 +887,10 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
         return None
     if isinstance(asked, Shift):
         return await _shift(deps, turn, target, asked)
+    shift = read_shift(asked.when, moved=True)
+    if shift is not None and shift.later is not None and not shift.query:
+        # "pra uma hora mais tarde", "back an hour": from the reminder's own time
+        return await _shift(deps, turn, target, shift)
     due = _read_new_time(deps, turn, asked.when, target)
     if due is None:
         return None
@@ -846,26 +898,42 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
     return await change(deps, turn, target, due=due)
 
 
+_REMINDER_ACTIONS = frozenset({"remind", "reminders", "unremind", "rechange"})
+
+
+def _items_shown(turn: Turn) -> bool:
+    """Whether the last thing the conversation showed is a list of items, not reminders."""
+    last = shelves.last_action(turn)
+    current = shelves.shown(turn)
+    shown_items = current is not None and bool(current.entries)
+    return shown_items and (last is None or last.action not in _REMINDER_ACTIONS)
+
+
 def _next_one(turn: Turn, asked: WhenAsk, scheduled: list[ReminderDoc]) -> ReminderDoc | None:
     """The soonest reminder, for "qual o próximo lembrete?", or for "qual o próximo?" right
     after reminders were set, listed or changed (else "the next" may be a film to watch)."""
     last = shelves.last_action(turn)
-    talked_of = last is not None and last.action in ("remind", "reminders")
+    talked_of = last is not None and last.action in _REMINDER_ACTIONS
     if not scheduled or not (asked.reminder_said or talked_of):
         return None
     return min(scheduled, key=lambda r: r.due_at_ms)
 
 
 async def _skipped(
-    deps: Deps, turn: Turn, asked: SkipAsk, repeating: list[ReminderDoc]
+    deps: Deps, turn: Turn, asked: SkipAsk, scheduled: list[ReminderDoc]
 ) -> ReminderDoc | None:
-    """The one repeating reminder a skip names: by its words, by the day of its next
-    occurrence, else the one just set or the only one."""
+    """The one reminder a skip names: a repeating one by its words; by the day, the only
+    reminder that day (a one-off beside repeating ones is the one meant: "cancela só o de
+    amanhã"); else the repeating one just set or the only one."""
+    repeating = [r for r in scheduled if r.rule]
     if asked.query:
         return find(repeating, asked.query)
     if asked.day is not None:
         start, end = period_bounds(asked.day, _now(deps, turn))
-        on_day = [r for r in repeating if start <= r.due_at_ms < end]
+        on_day = [r for r in scheduled if start <= r.due_at_ms < end]
+        one_off = [r for r in on_day if not r.rule]
+        if one_off:
+            return one_off[0] if len(one_off) == 1 else None
         return on_day[0] if len(on_day) == 1 else None
     just = await _just_set(deps, turn, repeating)
     return just or (repeating[0] if len(repeating) == 1 else None)
@@ -879,7 +947,7 @@ async def _shift(deps: Deps, turn: Turn, target: ReminderDoc, asked: Shift) -> R
     due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
     step = timedelta(seconds=asked.seconds)
     if asked.later is not None:
-        return await change(deps, turn, target, due=due + step if asked.later else due - step)
+        return await _move_by(deps, turn, target, due + step if asked.later else due - step)
     lang = turn.language
     body = text(
         "reminder_shift_way",
@@ -889,6 +957,47 @@ async def _shift(deps: Deps, turn: Turn, target: ReminderDoc, asked: Shift) -> R
         amount=asked.amount,
         later=when_text(due + step, now, lang),
         earlier=when_text(due - step, now, lang),
+    )
+    # the answer ("later", "mais cedo", "2", a button) moves it: a question kept as a
+    # reminder's time question whose options are the two moves
+    options = [due + step, due - step]
+    pending = pendings.ChooseReminderTime(
+        what=target.text,
+        options_ms=[int(o.timestamp() * 1000) for o in options],
+        moves=target.id,
+    )
+    await pendings.store(deps, turn, pending)
+    turn.facts.ambiguity = "unresolved"
+    return finish(
+        turn,
+        body,
+        kind="candidates",
+        choices=_labels(turn, pending, options, now),
+        choice_kind="pick",
+        choice_token=pending.token,
+    )
+
+
+async def _move_by(deps: Deps, turn: Turn, target: ReminderDoc, due: datetime) -> Reply:
+    """The reminder moved to `due` from its own time; a repeating one moved past midnight (or
+    by days) moves its rule's days with it ("toda quarta às 0h30" an hour earlier rings on
+    Tuesdays at 23:30), or nothing changes and the new day is asked."""
+    rule = rule_of(target)
+    now = _now(deps, turn)
+    was = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
+    days = (due.astimezone(now.tzinfo).date() - was.date()).days
+    if rule is None or not days:
+        return await change(deps, turn, target, due=due)
+    moved = days_moved(rule, days)
+    if moved is not None:
+        return await change(deps, turn, target, due=due, rule=moved)
+    lang = turn.language
+    body = text(
+        "reminder_shift_rule_kept",
+        lang,
+        what=what_text(target, lang),
+        rule=describe(rule, start_of(target).astimezone(now.tzinfo), lang),
+        when=when_text(due, now, lang),
     )
     turn.facts.ambiguity = "unresolved"
     return finish(turn, body, kind="deterministic")
@@ -900,13 +1009,6 @@ def _read_new_time(deps: Deps, turn: Turn, words: str, target: ReminderDoc) -> d
     Only words that are all time: "às 10", "amanhã às 9h"; never a message with more in it.
     """
     now = _now(deps, turn)
-    due = datetime.fromtimestamp(target.due_at_ms / 1000, now.tzinfo)
-    shift = read_shift(words)
-    if shift is not None and shift.later is not None and not shift.query:
-        # "uma hora mais tarde", "back an hour": from the reminder's own time
-        step = timedelta(seconds=shift.seconds)
-        moved = due + step if shift.later else due - step
-        return moved if moved.timestamp() > now.timestamp() else None
     same = SAME_TIME.search(fold_same_length(words))
     if same is not None:  # "sexta, mesmo horário": the reminder's own time on that day
         words = without_afterwords((words[: same.start()] + words[same.end() :]).strip(" ,"))

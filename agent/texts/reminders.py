@@ -70,6 +70,12 @@ TEXTS: dict[str, dict[Language, str]] = {
         "pt": "Mais tarde ou mais cedo? «{what}» está {when}.\nDiga «{amount} mais tarde» ({later}) ou «{amount} mais cedo» ({earlier}).",
         "en": "Later or earlier? “{what}” is {when}.\nSay «{amount} later» ({later}) or «{amount} earlier» ({earlier}).",
     },
+    "reminder_shift_later": {"pt": "Mais tarde: {when}", "en": "Later: {when}"},
+    "reminder_shift_earlier": {"pt": "Mais cedo: {when}", "en": "Earlier: {when}"},
+    "reminder_shift_rule_kept": {
+        "pt": "Não mudei nada: «{what}» se repete ({rule}) e a nova hora ({when}) cai em outro dia. Qual o novo dia e horário?",
+        "en": "I changed nothing: “{what}” repeats ({rule}) and the new time ({when}) falls on another day. What new day and time?",
+    },
     "reminder_due": {"pt": "Lembrete: {what}", "en": "Reminder: {what}"},
     "reminder_due_late": {
         "pt": "Lembrete (era para {when}): {what}",

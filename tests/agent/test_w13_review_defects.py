@@ -34,14 +34,6 @@ async def test_a_save_after_an_offer_never_saves_a_title_named_turns_before(
     assert "Ronin" not in titles
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: reminding.cancel now records did('remind'), so 'and the 10am one too' "
-        "after a cancel is read by reminding.continued as another reminder to set ('the one "
-        "too' at 10:00) instead of a second cancel; before the merge nothing was set"
-    ),
-)
 async def test_a_cancel_continued_never_sets_a_new_reminder(db: Database) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         await lembra.say("remind me tomorrow at 9am to call mom")
@@ -53,15 +45,6 @@ async def test_a_cancel_continued_never_sets_a_new_reminder(db: Database) -> Non
     assert texts == ["call mom", "pick up the suit"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: asks._CANCEL now takes a demonstrative ('essa da X'), so 'apaga essa "
-        "da academia' right after the notes were listed cancels the reminder 'ir na "
-        "academia' with no question, instead of the note shown (before: a confirmed delete "
-        "of the note)"
-    ),
-)
 async def test_delete_this_one_after_a_notes_listing_leaves_the_reminder(db: Database) -> None:
     async with open_lembra(db, tmdb_base_url=NO_TMDB) as lembra:
         await lembra.say("me lembra amanhã às 7h de ir na academia")
@@ -72,14 +55,6 @@ async def test_delete_this_one_after_a_notes_listing_leaves_the_reminder(db: Dat
     assert reminder.state == "scheduled"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: reminding._shift moves a weekly reminder by days through change(), "
-        "which keeps the rule's weekday: 'atrasa 2 dias' leaves it on Wednesdays and drops "
-        "the next occurrence (a week later), replying it was changed"
-    ),
-)
 async def test_a_weekly_reminder_moved_by_days_never_skips_its_next_occurrence(
     db: Database,
 ) -> None:
@@ -91,14 +66,6 @@ async def test_a_weekly_reminder_moved_by_days_never_skips_its_next_occurrence(
     assert after.due_at_ms - before.due_at_ms != 7 * DAY_MS
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: reminding._shift on a weekly reminder, 'adianta 1 dia': change() puts "
-        "the rule's first Wednesday back, nothing moves, and the reply is 'Não achei esse "
-        "lembrete.' (or, on the live clock, a false 'Lembrete mudado: toda quarta às 07:00')"
-    ),
-)
 async def test_a_weekly_reminder_moved_a_day_earlier_moves_or_says_it_did_not(
     db: Database,
 ) -> None:
@@ -111,13 +78,6 @@ async def test_a_weekly_reminder_moved_a_day_earlier_moves_or_says_it_did_not(
     assert after.due_at_ms != before.due_at_ms or "?" in reply.text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: reminding._shift asks 'Later or earlier?' but keeps no pending "
-        "question: the answer 'later' gets 'Got it.' and the reminder does not move"
-    ),
-)
 @pytest.mark.parametrize(
     ("setup", "move", "answer"),
     [
@@ -148,14 +108,6 @@ async def test_save_it_after_a_note_search_found_nothing_writes_no_note_of_the_s
     assert contents == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: asks._SKIP now reads 'cancela só o de amanhã' as a skip, and "
-        "reminding._skipped looks only at repeating reminders: with a one-off reminder "
-        "tomorrow and a daily one, tomorrow's daily medicine is skipped, unasked"
-    ),
-)
 async def test_cancel_only_tomorrows_never_skips_a_daily_one_beside_a_one_off(
     db: Database,
 ) -> None:
@@ -186,15 +138,6 @@ async def test_a_save_that_points_never_saves_its_own_words(
     assert not any(t.startswith(("ele", "os dois")) for t in titles)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: reminding._shift keeps a weekly rule's weekday when the move crosses "
-        "midnight: 'toda quarta às 0h30' moved 'adianta 1 hora' becomes 'toda quarta às "
-        "23:30', ringing 23 hours later instead of one hour earlier; 'toda quarta às 23h' "
-        "moved 2 hours later skips to the Wednesday after next"
-    ),
-)
 @pytest.mark.parametrize(
     ("setup", "move", "delta_ms"),
     [
@@ -213,13 +156,6 @@ async def test_a_weekly_reminder_moved_across_midnight_moves_by_the_amount(
     assert after.due_at_ms == before.due_at_ms + delta_ms
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: asks._WHEN now reads 'what time is <words>' as a reminder's time, and "
-        "'what time is it?' finds a reminder whose text holds 'it' ('pick it up ...')"
-    ),
-)
 async def test_what_time_is_it_is_no_question_about_a_reminder(db: Database) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         await lembra.say("remind me tomorrow at 5pm to pick it up at the post office")
@@ -227,15 +163,6 @@ async def test_what_time_is_it_is_no_question_about_a_reminder(db: Database) -> 
     assert "post office" not in reply.text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: reminding.change now records did('remind'), so 'e o do dentista pras "
-        "12h também' after a move is read by reminding.continued as a new reminder ('o do "
-        "dentista pras também' at 12:00) instead of a second move; before the merge nothing "
-        "was set"
-    ),
-)
 async def test_a_move_continued_never_sets_a_new_reminder(db: Database) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         await lembra.say("me lembra amanhã às 9h de ligar pra mãe")
@@ -247,14 +174,6 @@ async def test_a_move_continued_never_sets_a_new_reminder(db: Database) -> None:
     assert texts == ["dentista", "ligar pra mãe"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review: shifting.read_shift reads no 'também'/'tb' after the amount, so 'e "
-        "atrasa o do dentista 1 hora também' is no move: the reminder grammar sets a new "
-        "reminder 'atrasa o do dentista também' at 01:00 and the dentist's stays at 10:00"
-    ),
-)
 async def test_a_move_said_with_too_moves_and_sets_nothing_new(db: Database) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         await lembra.say("me lembra amanhã às 9h de ligar pra mãe")
@@ -265,15 +184,6 @@ async def test_a_move_said_with_too_moves_and_sets_nothing_new(db: Database) -> 
     assert texts == ["dentista", "ligar pra mãe"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w13 review, a regression: reminding._read_new_time now reads an amount from the "
-        "reminder's own time with shifting.read_shift, whose directions lack 'depois' and "
-        "'antes' (the deleted _SHIFT had them): 'muda pra 30 minutos depois' moves tomorrow's "
-        "09:00 reminder to 30 minutes from now, today; 'pra meia hora antes' no longer moves"
-    ),
-)
 @pytest.mark.parametrize(
     ("move", "delta_ms"),
     [

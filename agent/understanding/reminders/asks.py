@@ -36,6 +36,9 @@ class ChangeAsk:
 @dataclass(frozen=True, slots=True)
 class CancelAsk:
     query: str
+    # said with a verb that deletes items too ("apaga essa da academia") and no reminder
+    # word: a note just listed may be the one meant
+    items_too: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,10 +187,10 @@ _RETIME = re.compile(
 # "cancela o do dentista", "cancel the dentist one": a cancel verb and the reminder named by its
 # words in that form only ("apaga o inception" deletes an item, never a reminder)
 _CANCEL = re.compile(
-    r"^\s*(?:(?:cancela|cancele|cancelar|desmarca|desmarque|esquece|esqueca|apaga|tira)"
+    r"^\s*(?:(?:cancela|cancele|cancelar|desmarca|desmarque|esquece|esqueca|(?P<erase>apaga|tira))"
     # "aquele da cnh", "esse do dentista": a demonstrative points as the article does
     r"\s+(?:(?:so|somente|apenas)\s+)?(?:o|a|aquele|aquela|esse|essa|este|esta)\s+"
-    r"(?:lembrete\s+)?d[eoa]s?\s+"
+    r"(?P<reminder>lembrete\s+)?d[eoa]s?\s+"
     r"(?P<query>"
     + _WORDS
     + r")|(?:cancel|drop)\s+(?:(?:just|only)\s+)?the\s+(?P<query_en>"
@@ -344,7 +347,8 @@ def _read_ask(text: str) -> Ask | None:
         return ChangeAsk("", when[put.end() :] if put and put.end() < len(when) else when)
     if m := _CANCEL.match(folded):
         group = next(g for g in ("query", "query_en", "query_my", "query_one") if m.group(g))
-        return CancelAsk(_words(text, m, group))
+        items_too = bool(m.group("erase")) and not m.group("reminder")
+        return CancelAsk(_words(text, m, group), items_too)
     return None
 
 
@@ -353,8 +357,9 @@ def _read_ask(text: str) -> Ask | None:
 _WHEN: Final = re.compile(
     r"^\s*(?:e\s+|and\s+)?(?:(?:quando|qnd|qdo|qndo|when)(?:\s+(?:e|eh|é|sera|vai\s+ser|is|s|will\s+be)|'s)"
     # "que horas ficou o do contador?", "what time is the vet one now?": its time after a change
+    # (with its subject said: "what time is it?" asks the clock, no reminder)
     r"|(?:(?:a\s+)?(?:que|q)\s+horas?|what\s+time)\s+(?:ficou|fica|e|eh|sera|vai\s+ser|is|s)"
-    r")\s+"
+    r"(?=\s+(?:o|a|the|my|meu|minha|lembrete|reminder)\s))\s+"
     r"(?:(?:o|a|the|my|meu|minha)\s+)?(?:(?:proxim[oa]|next)\s+)?(?:lembrete\s+)?"
     r"(?:(?:d[eoa]s?|about|for|of)\s+)?(?P<query>" + _WORDS + r")"
     r"(?:\s+(?:one|reminder|lembrete))?(?:\s+(?:agora|now|entao|then))?\s*\??\s*$"

@@ -158,6 +158,33 @@ def next_after(rule: Rule, start: datetime, after: datetime) -> datetime | None:
     return None
 
 
+_WEEKDAY_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+
+
+def days_moved(rule: Rule, days: int) -> Rule | None:
+    """The rule with its days moved by `days` ("toda quarta às 0h30" an hour earlier rings
+    on Tuesdays at 23:30), or None when its days cannot simply move (a month's last day, a
+    nth weekday, a month named): the caller asks rather than guess."""
+    parts = rule.parts()
+    if not days or parts.keys() & {"BYMONTH", "BYSETPOS", "BYHOUR"}:
+        return rule if not days else None
+    if "BYDAY" in parts:
+        codes = parts["BYDAY"].split(",")
+        if any(code not in _WEEKDAY_CODES for code in codes):
+            return None  # "1MO", "-1FR": the nth weekday of a month
+        moved = [_WEEKDAY_CODES[(_WEEKDAY_CODES.index(c) + days) % 7] for c in codes]
+        parts["BYDAY"] = ",".join(moved)
+    if "BYMONTHDAY" in parts:
+        said = parts["BYMONTHDAY"].split(",")
+        if not all(d.isdigit() for d in said):
+            return None  # "-1": counted from the month's end
+        monthdays = [int(d) + days for d in said]
+        if any(not 1 <= d <= 28 for d in monthdays):
+            return None  # past a month's end, or counted from it
+        parts["BYMONTHDAY"] = ",".join(str(d) for d in monthdays)
+    return replace(rule, rrule=";".join(f"{k}={v}" for k, v in parts.items()))
+
+
 def first_from(rule: Rule, provisional: datetime, now: datetime) -> datetime | None:
     """The first occurrence after `now` of `rule` read from `provisional` (its wall time and
     phase): the start a new reminder is stored with."""

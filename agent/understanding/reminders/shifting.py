@@ -85,10 +85,18 @@ _PARTICLES: Final = Phrases[Way](
 )  # fmt: skip
 _BEFORE_AMOUNT: Final = frozenset("em by de mais for another outra outros umas uns about".split())
 _DIRECTIONS: Final = Phrases[Way](
-    {"mais tarde": _LATER, "later": _LATER, "mais cedo": _EARLIER, "earlier": _EARLIER}
-)
+    {
+        "mais tarde": _LATER, "later": _LATER, "depois": _LATER, "after": _LATER,
+        "mais cedo": _EARLIER, "earlier": _EARLIER, "antes": _EARLIER, "before": _EARLIER,
+    }
+)  # fmt: skip
+# alone, "1 hora antes" may ask for another reminder before this one: these move a reminder
+# only after a verb of moving ("muda pra 30 minutos depois")
+_AFTER_A_VERB: Final = frozenset("depois antes after before".split())
 _AFTERWORDS: Final = Phrases(
-    dict.fromkeys("pfv pf pls please por favor entao then ai instead".split(), True)
+    dict.fromkeys(
+        "pfv pf pls please por favor entao then ai instead tambem tb tbm too also".split(), True
+    )
 )
 # "10h", "9h30": an amount written as a clock is read as one only with its way said
 _CLOCK_LIKE: Final = re.compile(r"\d{1,2}\s*h(?:\s*\d{2})?")
@@ -98,8 +106,9 @@ _TIME_LEADS: Final = frozenset("para pra pras pro as a to till until at for on e
 _FORWARD_IS_EARLIER: Final = frozenset({"bring", "pull"})
 
 
-def read_shift(text: str) -> Shift | None:
-    """The reminder moved by an amount from its own time, or None."""
+def read_shift(text: str, *, moved: bool = False) -> Shift | None:
+    """The reminder moved by an amount from its own time, or None; `moved`: the words follow
+    a verb of moving the caller read ("30 minutos depois" after "muda pra")."""
     folded = fold_same_length(text)
     toks = tokenize(folded)
     i = _skip_leads(toks, 0)
@@ -115,6 +124,8 @@ def read_shift(text: str) -> Shift | None:
         query, seconds, amount, ways, end = found
         if verb is None and not any(w in ("later", "earlier") for w in ways):
             return None  # no verb: only "meia hora mais tarde", "back an hour", its way said
+        if verb is None and not moved and any(t.text in _AFTER_A_VERB for t in toks):
+            return None  # "e 1 hora antes também": maybe another reminder, before this one
         said: list[Way | None] = [way_of_verb, *ways]
         if "either" in ways[:1]:
             # "bring it forward" is earlier; "push it forward" is read both ways: the verb's
