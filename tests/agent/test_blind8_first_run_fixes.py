@@ -53,7 +53,8 @@ async def test_a_change_of_mind_before_a_deletion_asks_to_delete(db: Database) -
         await lembra.say("sim")
         left = await lembra.items()
 
-    assert "Os Normais" in asked.text and "sim/não" in asked.text
+    assert "Os Normais" in asked.text
+    assert "sim/não" in asked.text
     assert [i.title for i in kept] == ["Os Normais"]  # nothing goes before the "sim"
     assert left == []
 
@@ -67,5 +68,6 @@ async def test_a_typed_save_with_a_holiday_in_its_title_is_a_save_not_a_reminder
         items = await lembra.items()
 
     assert [(i.type, i.year) for i in items] == [("movie", 1972)]
-    assert "Inconfidentes" in saved.text and "lembrar" not in saved.text
+    assert "Inconfidentes" in saved.text
+    assert "lembrar" not in saved.text
     assert "08:00" in task.text  # a verb that puts things somewhere, with no typed item: a task
