@@ -36,7 +36,8 @@ from agent.understanding.vocabulary import TYPE_WORDS
 from agent.understanding.watchlist import speaks_of_seeing
 
 _FLAGS = re.IGNORECASE | re.UNICODE
-_POLITE = r"(?:(?:por\s+favor|pfv|pls|please)[,\s]+)?"
+# said before the request, asking nothing: "pfv apaga X", "pensando bem tira X da lista"
+_POLITE = r"(?:(?:por\s+favor|pfv|pls|please|pensando\s+bem|on\s+second\s+thoughts?)[,\s]+)?"
 # where the save goes, never part of the title: "na minha lista", "to my list:", "pra lista:",
 # "on my watchlist", "à fila"
 _DESTINATION = (

@@ -284,6 +284,8 @@ class IntentClassifier:
                 return Intent("select", choice, 100, text)
             if (hit := self._exact.get(core)) is not None:
                 return _from_alias(hit, text, 100, is_question=is_question)
+        if (everything := self._everything_scoped(core_words)) is not None:
+            return _from_alias(everything, text, 100, is_question=is_question)
         only = " ".join(w for w in core_words if w not in _ONLY)
         if only != core and (hit := self._exact.get(only)) is not None and hit.label == "list_all":
             return Intent(hit.label, hit.entities, 100, text)  # "mostra só as séries"
@@ -382,6 +384,16 @@ class IntentClassifier:
         if hit is None or hit.label != "delete_all" or _NARROWS.search(reason):
             return None
         return Intent("delete_all", hit.entities, 100, said) if only_says_why(reason) else None
+
+    def _everything_scoped(self, words: list[str]) -> _Alias | None:
+        """ "apaga tudo q eu tenho salvo aqui", "wipe everything i've got saved": a delete-all
+        whose "everything" is followed only by words that say where it is kept."""
+        if len(words) < 3 or words[1] not in _EVERYTHING_HEADS:
+            return None
+        hit = self._exact.get(f"{words[0]} {words[1]}")
+        if hit is None or hit.label != "delete_all" or not _SCOPE_OF_ALL.issuperset(words[2:]):
+            return None
+        return hit
 
     def _compound(self, words: list[str]) -> Label | None:
         """The label of a message made of one-word aliases of one label ("sim claro", "yeah sure")."""
@@ -557,6 +569,13 @@ _TAKING_BACK: Final = frozenset({"actually", "na", "verdade", "vdd", "alias", "e
 _NARROWS: Final = re.compile(
     r"\b(?:menos|exceto|fora|except|but|besides|other|only|so|apenas|somente|just|keep|mantem"
     r"|manter|deixa|leave|sem|without|nao|not|no|dont)\b"
+)
+# after "tudo"/"everything", words that only say where it is kept ("tudo q eu tenho salvo aqui")
+_EVERYTHING_HEADS: Final = frozenset({"tudo", "everything"})
+_SCOPE_OF_ALL: Final = frozenset(
+    """o que eu tenho tem temos salvo salvos salvas salvei guardei guardado guardados anotei aqui
+    ai ae la na no da do nessa neste nesse minha meu minhas meus lista listas i ive have saved
+    stored got on in my the list lists here there that""".split()
 )
 # "só", "only": a list of one type asks no less for them ("me mostra só as séries")
 _ONLY: Final = frozenset({"so", "apenas", "somente", "only", "just"})

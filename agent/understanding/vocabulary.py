@@ -341,7 +341,8 @@ LEADING_FILLERS: Final = split_phrases(
     would you, will you, i want to, id like to, i need to, e ai, pfv, pf, pls, plz, please, oi,
     ola, ei, hey, hi, hello, opa, pode, poderia, quero, queria, wanna, me, agora, now, entao, so,
     e, and, just, preciso, ah, oh, sim, ok, okay, yes, ta, beleza,
-    mano, mana, cara, bro, brother, vei, veio, amigo, amiga, dude, man, mate"""
+    mano, mana, cara, bro, brother, vei, veio, amigo, amiga, dude, man, mate, pensando bem,
+    on second thought, on second thoughts"""
 )
 TRAILING_FILLERS: Final = split_phrases(
     """por favor, pra mim, para mim, for me, thank you, pfv, pf, pls, plz, please, agora,

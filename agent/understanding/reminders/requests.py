@@ -317,6 +317,12 @@ _NOT_REMINDER = re.compile(
     r"|save|search|find|delete|list|show|marca|marque|mark|bookmark|muda|mude|altera|corrige"
     r"|troca|edita|exclui|exclua|remove|remova|tira|deleta|cancela|cancelar|cancel|desmarca"
     r"|adia|adiar)\b|\b(?:nota|note)\s*:|\bnote\s+(?:that|this|down)\b"
+    # a verb that also puts things somewhere, saving a typed item: "adiciona o filme O Relojoeiro
+    # de Tiradentes" (no holiday), "put the movie X on friday's list" ("bota o lixo pra fora
+    # amanhã 8h" stays a task)
+    r"|\b(?:adiciona|adicione|add|bota|bote|coloca|coloque|poe|ponha|inclui|inclua|put)\s+"
+    r"(?:(?:o|a|os|as|um|uma|the|an|esse|essa|this|that)\s+)?"
+    r"(?:filmes?|series?|seriados?|movies?|films?|shows?|documentarios?|videos?|links?)\b"
     r"|\b(?:remember|lembra|lembre|saiba|sabia)\s+(?:that|que)\b|[?]|https?:|www\.|[a-z]\.[a-z]"
 )
 # a request of the product's own at the start: "me recomenda", "change the title to ...",

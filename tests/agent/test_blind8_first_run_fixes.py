@@ -1,0 +1,73 @@
+"""What the wave-13 blind first run showed the in-code readers missing, in words of our own:
+a delete-all whose "everything" says where it is kept, a change of mind before a deletion,
+and a typed save whose title holds a holiday's name."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.understanding.intent import IntentClassifier
+from storage import Database
+from tests.support.harness import open_lembra
+
+
+@pytest.fixture(scope="module")
+def classifier() -> IntentClassifier:
+    return IntentClassifier()
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "limpa tudo que eu tenho guardado aqui",
+        "apaga tudo q tenho salvo na lista",
+        "erase everything i have stored",
+        "wipe everything ive got saved here",
+    ],
+)
+def test_everything_followed_by_where_it_is_kept_is_a_delete_all(
+    classifier: IntentClassifier, said: str
+) -> None:
+    assert classifier.classify(said).action == "delete_all"
+
+
+@pytest.mark.parametrize(
+    ("said", "not_action"),
+    [
+        ("apaga tudo da lista do mercado", "delete_all"),  # one note's contents, not the list
+        ("nao apaga tudo que eu tenho salvo", "delete_all"),
+        ("apaga tudo que eu tenho salvo?", "delete_all"),  # a question about how: help
+    ],
+)
+def test_a_narrower_or_negated_or_asked_everything_is_no_delete_all(
+    classifier: IntentClassifier, said: str, not_action: str
+) -> None:
+    assert classifier.classify(said).action != not_action
+
+
+async def test_a_change_of_mind_before_a_deletion_asks_to_delete(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("salva a série Os Normais")
+        asked = await lembra.say("pensando bem, tira os normais da lista")
+        kept = await lembra.items()
+        await lembra.say("sim")
+        left = await lembra.items()
+
+    assert "Os Normais" in asked.text
+    assert "sim/não" in asked.text
+    assert [i.title for i in kept] == ["Os Normais"]  # nothing goes before the "sim"
+    assert left == []
+
+
+async def test_a_typed_save_with_a_holiday_in_its_title_is_a_save_not_a_reminder(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        saved = await lembra.say("adiciona o filme Os Inconfidentes de Tiradentes, de 1972")
+        task = await lembra.say("bota o lixo pra fora amanhã 8h")
+        items = await lembra.items()
+
+    assert [(i.type, i.year) for i in items] == [("movie", 1972)]
+    assert "Inconfidentes" in saved.text
+    assert "lembrar" not in saved.text
+    assert "08:00" in task.text  # a verb that puts things somewhere, with no typed item: a task
