@@ -94,7 +94,7 @@ async def test_the_next_reminders_are_in_the_frame_with_a_handle_the_tools_take(
         (soon, _later) = await db.reminders.for_user(ALICE)
         handle = soon.id[:8]
         await lembra.say(
-            "desmarca aquele do bolo", llm=[call("cancel_reminder", reminder_id=handle)]
+            "o aviso do bolo pode sumir", llm=[call("cancel_reminder", reminder_id=handle)]
         )
         sent = json.dumps(lembra.requests[-1].body, ensure_ascii=False)
         told = sent[sent.index("Lembretes:") :].split("\\n", 1)[0]
