@@ -39,11 +39,14 @@ from agent.understanding.batches import Batch, PieceType
 from agent.understanding.facts import (
     TYPED,
     changed_value,
+    corrected_value,
     given_back,
     holds_words,
+    note_value,
     put_value,
     read_fact,
     renamed,
+    replace_alike,
     restated,
     rewritten,
     said_title,
@@ -72,7 +75,11 @@ async def act(
 ) -> Reply | None:
     """Answer `message` in code when it points at the shelf; None when it does not."""
     current = shelves.shown(turn)
-    ref = read_reference(message) or stated(message) or await _restated(deps, turn, message)
+    ref = read_reference(message) or stated(message)
+    if ref is None or ref.correction or ref.bare:
+        # "actually it's 555-0134", "ops, é 181" right after a note: a value of the note,
+        # not its title nor line 181
+        ref = await _restated(deps, turn, message) or ref
     if ref is None and (said := _said_then_saved(message)) is not None:
         # "two films, Past Lives and Aftersun. save the first one": what the message named
         ref, named = said
@@ -98,6 +105,9 @@ async def act(
     if isinstance(found, Miss) and said_why and found.shelf is not None:
         # "essa" among several lines: the one the reason names ("já liguei pro encanador")
         found = _named_by(found.shelf.entries, message) or found
+    if isinstance(found, Miss) and found.why == "which" and ref.field == "year" and ref.correction:
+        # "ops o ano é 2011" right after a list was saved: the year of the last one saved
+        found = await _last_saved_line(deps, turn, found)
     if isinstance(found, Miss):
         if found.why == "no_shelf" and ref.bare:
             return None  # "1" with nothing shown: the caller's (a stray choice, or a title)
@@ -260,9 +270,24 @@ def stated(message: str) -> Reference | None:
     return Reference("edit", target, field=fact.field, value=fact.value, correction=True)
 
 
+async def _last_saved_line(deps: Deps, turn: Turn, missed: Miss) -> shelves.Entry | Miss:
+    """The line of the list the user's last message saved that their newest save put there,
+    a film or a show; `missed` when the list was shown since or the newest effect saved
+    nothing on it."""
+    last = shelves.last_action(turn)
+    if last is None or last.action != "save":
+        return missed  # a list shown since: which line is meant is the planner's
+    item = await retyping.last_saved(deps, turn)
+    entries = missed.shelf.entries if missed.shelf is not None else []
+    line = next((e for e in entries if item is not None and e.item_id == item.id), None)
+    return line if line is not None and line.type in ("movie", "tv_show") else missed
+
+
 async def _restated(deps: Deps, turn: Turn, message: str) -> Reference | None:
-    """ "a senha é 1234" right after saving "senha do wifi 1233", or "é 2301 e não 2310"
-    on a note holding 2310: that note with the new value, as a fix of the item the user's last effect touched; None unless certain."""
+    """ "a senha é 1234" right after saving "senha do wifi 1233", "é 2301 e não 2310" on a
+    note holding 2310, or "opa, é apto 12" on "apto 21" (the one value of the new one's
+    shape): that note with the new value, as a fix of the item the user's last effect
+    touched; None unless certain."""
     one = shelves.shown(turn)
     entry = one.single if one is not None else None
     if entry is None or entry.type != "note":
@@ -272,7 +297,10 @@ async def _restated(deps: Deps, turn: Turn, message: str) -> Reference | None:
     item = await deps.db.items.get(turn.user_id, entry.item_id)
     if item is None:
         return None
-    content = restated(message, item.content or "") or given_back(message, item.content or "")
+    note = item.content or ""
+    content = restated(message, note) or given_back(message, note)
+    if content is None and (value := corrected_value(message)) is not None:
+        content = replace_alike(note, value)  # "opa, é apto 12 na vdd" on "apto 21"
     if content is None:
         return None
     return Reference("edit", Target("pronoun"), value=content, fix=True)
@@ -286,7 +314,8 @@ async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
     asked = changed_value(message)
     swap = swapped(message) if asked is None else None
     whole = rewritten(message) if asked is None and swap is None else None
-    if asked is None and swap is None and whole is None:
+    valued = note_value(message) if asked is None and swap is None and whole is None else None
+    if asked is None and swap is None and whole is None and valued is None:
         return None
     found: list[tuple[ItemDoc, str]] = []
     notes = await deps.db.items.list_for(turn.user_id, item_type="note")
@@ -298,6 +327,8 @@ async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
             content = swap_in(item.content or "", swap)
         elif whole is not None and holds_words(item.content or "", whole[0]):
             content = whole[1]  # "change the dinner note to say ...": its whole new text
+        elif valued is not None and holds_words(item.content or "", valued[0]):
+            content = replace_alike(item.content or "", valued[1])  # "the alarm note to K#42"
         if content is not None:
             found.append((item, content))
     if not found and swap is not None and swap.where:

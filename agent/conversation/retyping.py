@@ -33,6 +33,7 @@ from agent.understanding.kinds import (
     named_correction,
     names_a_movie,
     of_several,
+    placed_correction,
 )
 from agent.understanding.textnorm import fold, one_line
 from storage.documents import ItemDoc, LedgerDoc
@@ -64,6 +65,7 @@ _EFFECTS = frozenset(
 class Asked:
     kind: Retype
     name: str = ""  # the title the correction names ("o Dark é uma série"), folded
+    place: int = 0  # the line of the last save it names ("o terceiro é série"); -1 the last
 
 
 def asked_type(turn: Turn) -> Asked | None:
@@ -74,6 +76,8 @@ def asked_type(turn: Turn) -> Asked | None:
     said = turn.incoming.text or ""
     if (kind := correction(said)) is not None:
         return Asked(kind)
+    if (placed := placed_correction(said)) is not None:
+        return Asked(placed[1], place=placed[0])
     named = named_correction(said)
     return Asked(named[1], named[0]) if named is not None else None
 
@@ -117,6 +121,13 @@ async def retype(deps: Deps, turn: Turn, asked: Asked) -> Reply | None:
             return None  # "o Dark é uma série" with no Dark just saved: not sure which
         turn.facts.apply_rule("type_corrected_in_code")
         return await retype_item(deps, turn, named, kind)
+    if asked.place:
+        several = await _last_several(deps, turn)
+        index = asked.place - 1 if asked.place > 0 else asked.place
+        if not -len(several) <= index < len(several):
+            return None  # "o terceiro" with no third line just saved: the planner's
+        turn.facts.apply_rule("type_corrected_in_code")
+        return await retype_item(deps, turn, several[index], kind)
     turn.facts.apply_rule("type_corrected_in_code")
     several = await _last_several(deps, turn) if of_several(turn.incoming.text or "") else []
     if len(several) > 1:
@@ -131,7 +142,7 @@ async def retype(deps: Deps, turn: Turn, asked: Asked) -> Reply | None:
         if reasons:  # some were that type already, or could not change: said below
             body += "\n" + "\n".join(dict.fromkeys(reasons))
         return finish(turn, body, kind="effect")
-    item = await _last_saved(deps, turn)
+    item = await last_saved(deps, turn)
     if item is None:
         return finish(turn, text("retype_nothing", lang), kind="deterministic")
     return await retype_item(deps, turn, item, kind)
@@ -221,7 +232,7 @@ def undoable(event: LedgerDoc) -> bool:
 
 async def last_effect_on(deps: Deps, turn: Turn, item_id: str) -> bool:
     """Whether the user's newest effect (within the session's idle time) saved or changed `item_id`."""
-    item = await _last_saved(deps, turn)
+    item = await last_saved(deps, turn)
     return item is not None and item.id == item_id
 
 
@@ -244,7 +255,7 @@ async def _last_several(deps: Deps, turn: Turn) -> list[ItemDoc]:
     return [item for item in items if item is not None]
 
 
-async def _last_saved(deps: Deps, turn: Turn) -> ItemDoc | None:
+async def last_saved(deps: Deps, turn: Turn) -> ItemDoc | None:
     """The item of the user's newest effect when that effect saved (or retyped) it, recently."""
     since = turn.now_ms - deps.settings.handover_idle_minutes * 60_000
     events = await deps.db.ledger.events_in(turn.user_id, since, turn.now_ms)

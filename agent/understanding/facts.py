@@ -535,3 +535,110 @@ def _whole_word(content: str, value: str) -> list[re.Match[str]]:
 
 def _held_once(content: str, value: str) -> bool:
     return len(_whole_word(content, value)) == 1
+
+
+# "opa, é apto 12 na vdd", "corrige, é 18/07", "oops it's suite 4C", "actually its 555-0198,
+# i flipped two digits": a word that says the message corrects, and one value (a word with a
+# digit); which value of the note it replaces is the one of its shape (`replace_alike`)
+_CORRECTING: Final = re.compile(
+    r"\b(?:corrige|corrija|corrigindo|correcao|correction|errei|errad[oa]|wrong|opa|ops|oops|"
+    r"epa|na\s+verdade|na\s+vdd|na\s+real|actually|certo|certa|correto|correta|right|correct|"
+    r"swapped|flipped|switched|mixed\s+up|trocad[oa]s?|troquei|inverti|invertid[oa]s?|typo|"
+    r"digitei|escrevi|enganei|engano|my\s+bad|meant|quis\s+dizer)\b"
+)
+# a value with what joins its parts inside it ("18/07", "555-0198", "Kiwi#42", "17:30")
+_VALUE_TOKEN: Final = re.compile(r"\w+(?:[-./#:]\w+)*")
+
+
+def corrected_value(message: str) -> str | None:
+    """The one value (a word with a digit, as written) a correction says ("opa, é apto 12
+    na vdd" -> "12"); None without a word that says it corrects, with no value or several,
+    or when the message asks for something else (a save, a reminder, a search)."""
+    raw = message.strip()
+    if not raw or len(raw) > 200 or "?" in raw or "\n" in raw:
+        return None
+    folded = fold_same_length(raw)
+    if not _CORRECTING.search(folded) or _ASKS_ELSE.search(folded):
+        return None
+    values = [v for v in _VALUE_TOKEN.findall(raw) if any(c.isdigit() for c in v)]
+    return values[0] if len(values) == 1 else None
+
+
+def replace_alike(content: str, value: str) -> str | None:
+    """`content` with `value` in place of the one value of its shape there: the same
+    sequence of digits, letters and separators ("17/08" for "18/07", "3C" for "4C"), or
+    one edit away; of several, the one of the very same length in each part, then the one
+    nearest. None when none or several qualify, or `content` holds `value` already."""
+    new = value.lower()
+    found = [
+        m
+        for m in _VALUE_TOKEN.finditer(content)
+        if any(c.isdigit() for c in m.group()) and m.group().lower() != new
+    ]
+    if any(m.group().lower() == new for m in _VALUE_TOKEN.finditer(content)):
+        return None
+    alike = [
+        m for m in found if _runs(m.group()) == _runs(value) or _distance(m.group(), value) <= 1
+    ]
+    if len(alike) > 1:
+        alike = [m for m in alike if _classes(m.group()) == _classes(value)] or alike
+    if len(alike) > 1:
+        near = min(_distance(m.group(), value) for m in alike)
+        alike = [m for m in alike if _distance(m.group(), value) == near]
+    if len(alike) != 1:
+        return None
+    one = alike[0]
+    return content[: one.start()] + value + content[one.end() :]
+
+
+def _classes(word: str) -> str:
+    """Each character as its class: "9" a digit, "a" a letter, "-" a separator."""
+    return re.sub(r"[^\W\d_]", "a", re.sub(r"\d", "9", re.sub(r"[\W_]", "-", word)))
+
+
+def _runs(word: str) -> str:
+    """The classes of `word`'s parts, a run of one class as one: "Kiwi#42" is "a-9"."""
+    return re.sub(r"(.)\1+", r"\1", _classes(word))
+
+
+def _distance(a: str, b: str) -> int:
+    """Edits (a letter in, out, changed, or two side by side swapped) from `a` to `b`,
+    case aside."""
+    a, b = a.lower(), b.lower()
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][len(b)]
+
+
+# "update the alarm note to Kiwi#42", "edit the locker note, the code is 6610 now", "atualiza
+# a nota do cadeado: 4471", "corrige a nota da garagem, é B12": a note named by its words
+# and one new value (`replace_alike` puts it in place of the one of its shape)
+_NOTE_NAMED: Final = re.compile(
+    r"^(?:(?:update|edit|change|fix|correct)\s+(?:the\s+|my\s+)?(?P<en>[^\W\d]+(?:\s+[^\W\d]+)?)"
+    r"\s+note|(?:atualiza|atualize|edita|edite|muda|mude|altera|altere|corrige|corrija|troca|"
+    r"troque|arruma|arrume)\s+(?:a\s+|minha\s+)?nota\s+(?:d[aoe]s?\s+|sobre\s+(?:o\s+|a\s+)?)?"
+    r"(?P<pt>[^\W\d]+))(?P<rest>[\s,:;].*)$"
+)
+
+
+def note_value(message: str) -> tuple[list[str], str] | None:
+    """The words naming a note and the one new value said for it ("update the alarm note to
+    Kiwi#42": (["alarm"], "Kiwi#42")); None without exactly one value (a word with a digit)."""
+    raw = message.strip()
+    if not raw or len(raw) > 160 or "?" in raw or "\n" in raw:
+        return None
+    said = _NOTE_NAMED.match(fold_same_length(raw))
+    if said is None:
+        return None
+    where = [w for w in (said.group("en") or said.group("pt")).split() if w not in _SMALL]
+    rest = raw[said.start("rest") :]
+    values = [v for v in _VALUE_TOKEN.findall(rest) if any(c.isdigit() for c in v)]
+    if not where or len(values) != 1 or _ASKS_ELSE.search(fold_same_length(rest)):
+        return None
+    return where, values[0]

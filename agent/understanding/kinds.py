@@ -65,7 +65,7 @@ _MOVIE_WORDS = frozenset("filme filmes movie movies film films".split())
 
 _LEAD = (
     r"(?:(?:nao|no|na verdade|na real|actually|opa|ops|oops|ah|sorry|desculpa|errei|engano meu|"
-    r"my bad|wait|espera|epa|foi mal|mals|kk+|haha+|rs)\s+)*"
+    r"my bad|wait|espera|pera|perai|epa|foi mal|mals|kk+|haha+|rs)\s+)*"
 )
 _KINDS: dict[Retype, str] = {
     "movie": r"filmes?|films?|movies?",
@@ -77,8 +77,10 @@ _KINDS: dict[Retype, str] = {
 }
 _ANY_KIND = "|".join(_KINDS.values())
 _KIND = "(?P<kind>" + _ANY_KIND + ")"
+# "não filme", "n filme", "actually, not a show": the type it is not
 _NOT_ANOTHER = (
-    r"(?:\s+(?:e\s+)?(?:nao|not)\s+(?:(?:um|uma|uns|umas|a|an)\s+)?(?:" + _ANY_KIND + "))?"
+    r"(?:(?:\s+(?:na verdade|na real|na vdd|actually|mesmo))*\s+(?:e\s+)?(?:nao|not|n)\s+"
+    r"(?:(?:um|uma|uns|umas|a|an)\s+)?(?:" + _ANY_KIND + "))?"
 )
 # what several things just saved are said to be: "são séries", "os dois são filmes", "theyre
 # shows", "they're both series", "both are notes"
@@ -153,6 +155,38 @@ def _corrected(folded: str) -> Retype | None:
             said = match.group("kind")
             return next(k for k, words in _KINDS.items() if re.fullmatch(words, said))
     return None
+
+
+# "o terceiro é série", "the second one is a movie actually": a line of the last save named
+# by its place ("-1": the last), then what it is
+_PLACES: Final = {
+    **dict.fromkeys(("primeiro", "primeira", "first", "1o", "1a", "1st"), 1),
+    **dict.fromkeys(("segundo", "segunda", "second", "2o", "2a", "2nd"), 2),
+    **dict.fromkeys(("terceiro", "terceira", "third", "3o", "3a", "3rd"), 3),
+    **dict.fromkeys(("quarto", "quarta", "fourth", "4o", "4a", "4th"), 4),
+    **dict.fromkeys(("quinto", "quinta", "fifth", "5o", "5a", "5th"), 5),
+    **dict.fromkeys(("ultimo", "ultima", "last"), -1),
+}
+_PLACED: Final = re.compile(
+    rf"^(?P<lead>{_LEAD})(?:(?:o|a|the)\s+)?(?P<place>{'|'.join(_PLACES)})"
+    r"(?:\s+(?:one|item|title|titulo|da lista|on the list|of them|deles|delas))?\s+"
+    r"(?:(?:na verdade|na real|na vdd|actually|really)\s+)?(?P<cop>e|eh|era|is|was|s)\s+"
+)
+
+
+def placed_correction(text: str) -> tuple[int, Retype] | None:
+    """The place of a line of the last save a correction names and the type it says that
+    line is ("the third one is a movie actually, not a show": (3, "movie")), else None."""
+    text = without_fix_request(text)
+    folded = expand_chat(fold(text))
+    if not folded or len(folded) > 80 or text.rstrip().endswith("?"):
+        return None
+    said = _PLACED.match(folded)
+    if said is None:
+        return None
+    # the line said as "it": "the third one is a movie" reads as "it is a movie"
+    kind = _corrected(f"{said.group('lead')}it is {folded[said.end() :]}")
+    return (_PLACES[said.group("place")], kind) if kind is not None else None
 
 
 # "o Dark na vdd é uma série", "fleabag is actually a show": the title named, then what it is
