@@ -566,9 +566,9 @@ def corrected_value(message: str) -> str | None:
 
 def replace_alike(content: str, value: str) -> str | None:
     """`content` with `value` in place of the one value of its shape there: the same
-    sequence of digits, letters and separators ("17/08" for "18/07", "3C" for "4C"), or
-    one edit away; of several, the one of the very same length in each part, then the one
-    nearest. None when none or several qualify, or `content` holds `value` already."""
+    sequence of digits, letters and separators ("17/08" for "18/07", "3C" for "4C", a word
+    of any length for a word), or one edit away (of four characters or more); of several, the one of the very same
+    length in each part, then the one nearest. None when none or several qualify, or `content` holds `value` already."""
     new = value.lower()
     found = [
         m
@@ -577,9 +577,7 @@ def replace_alike(content: str, value: str) -> str | None:
     ]
     if any(m.group().lower() == new for m in _VALUE_TOKEN.finditer(content)):
         return None
-    alike = [
-        m for m in found if _runs(m.group()) == _runs(value) or _distance(m.group(), value) <= 1
-    ]
+    alike = [m for m in found if _runs(m.group()) == _runs(value) or _one_edit(m.group(), value)]
     if len(alike) > 1:
         alike = [m for m in alike if _classes(m.group()) == _classes(value)] or alike
     if len(alike) > 1:
@@ -591,14 +589,21 @@ def replace_alike(content: str, value: str) -> str | None:
     return content[: one.start()] + value + content[one.end() :]
 
 
+def _one_edit(old: str, new: str) -> bool:
+    """Whether a value of four characters or more is one edit from another ("1234", "12345");
+    a shorter one is another value ("1" is not "21")."""
+    return min(len(old), len(new)) >= 4 and _distance(old, new) <= 1
+
+
 def _classes(word: str) -> str:
     """Each character as its class: "9" a digit, "a" a letter, "-" a separator."""
     return re.sub(r"[^\W\d_]", "a", re.sub(r"\d", "9", re.sub(r"[\W_]", "-", word)))
 
 
 def _runs(word: str) -> str:
-    """The classes of `word`'s parts, a run of one class as one: "Kiwi#42" is "a-9"."""
-    return re.sub(r"(.)\1+", r"\1", _classes(word))
+    """The classes of `word`'s characters, a run of letters as one: "Kiwi#42" is "a-99",
+    as "Mango#17" is; "21" is not "1" (a number of another length is another number)."""
+    return re.sub(r"a+", "a", _classes(word))
 
 
 def _distance(a: str, b: str) -> int:

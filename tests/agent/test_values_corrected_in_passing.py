@@ -129,6 +129,8 @@ async def test_a_year_right_after_a_list_is_saved_is_the_last_ones(db: Database)
 def test_several_values_of_the_shape_are_left_to_the_planner() -> None:
     assert replace_alike("mesa 12, cadeira 14", "13") is None
     assert replace_alike("apto 21 bloco 3", "12") == "apto 12 bloco 3"
+    assert replace_alike("vaga 21", "1") is None  # another length: another number
+    assert replace_alike("alarm Mango#17", "Kiwi#42") == "alarm Kiwi#42"
     assert corrected_value("é 12 e 14 na vdd") is None
     assert corrected_value("salva 12 na verdade") is None
     assert note_value("update the gym note") is None
