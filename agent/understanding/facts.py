@@ -176,7 +176,7 @@ _NOT_SUBJECTS: Final = frozenset(
 
 
 def states_value(message: str) -> bool:
-    """Whether `message` has the shape `restated` reads ("a senha é 1234", "errei, é 1243"),
+    """Whether `message` has the shape `restated` reads ("a senha é 1234", "the pin is 4417"),
     read on the message alone, so a note is fetched only for a message that may restate it."""
     return _stated(message) is not None
 
@@ -188,15 +188,6 @@ def restated(message: str, content: str) -> str | None:
     value's shape (digits for digits, letters and digits alike)."""
     stated = _stated(message)
     return put_value(content, *stated) if stated is not None else None
-
-
-# "errei, é girassol23", "wait no, it's 3170", "é 1243 na vdd": a value alone, said of the
-# note just saved; the one word of its shape there is the one it replaces
-_BARE_VALUE: Final = re.compile(
-    r"^(?:(?:errei|ops|opa|oops|wait|no|nao|sorry|desculpa|na\s+verdade|na\s+vdd|actually|"
-    r"correcao|correction|pera)\s+)*(?:e|eh|it\s*s|its|is|era|ta|sera|o\s+certo\s+e)\s+"
-    r"(?P<value>\w+)(?:\s+(?:na\s+verdade|na\s+vdd|actually|mesmo|sorry))*\s*$"
-)
 
 
 def _stated(message: str) -> tuple[list[str], str] | None:
@@ -229,10 +220,6 @@ _ASKS_ELSE: Final = re.compile(
 
 def _stated_alone(raw: str) -> tuple[list[str], str] | None:
     spaced = re.sub(r"[^\w\s]", " ", fold_same_length(raw))
-    bare = _BARE_VALUE.match(" ".join(spaced.split()))
-    if bare is not None and any(c.isdigit() for c in bare.group("value")):
-        value = bare.group("value")  # as written: "é Girassol23" keeps its capital
-        return [], next((w for w in re.findall(r"\w+", raw) if fold_same_length(w) == value), value)
     said = _STATED.match(spaced)
     if said is None:
         return None
@@ -544,7 +531,14 @@ _CORRECTING: Final = re.compile(
     r"\b(?:corrige|corrija|corrigindo|correcao|correction|errei|errad[oa]|wrong|opa|ops|oops|"
     r"epa|na\s+verdade|na\s+vdd|na\s+real|actually|certo|certa|correto|correta|right|correct|"
     r"swapped|flipped|switched|mixed\s+up|trocad[oa]s?|troquei|inverti|invertid[oa]s?|typo|"
-    r"digitei|escrevi|enganei|engano|my\s+bad|meant|quis\s+dizer)\b"
+    r"digitei|escrevi|enganei|engano|my\s+bad|meant|quis\s+dizer|sorry|desculpa|wait|pera|"
+    r"perai)\b"
+)
+# "wait no, it's 3170", "é 1243": a value alone after a copula is a correction too
+_BARE_VALUE: Final = re.compile(
+    r"^(?:(?:errei|ops|opa|oops|wait|no|nao|sorry|desculpa|na\s+verdade|na\s+vdd|actually|"
+    r"correcao|correction|pera)\s+)*(?:e|eh|it\s*s|its|is|era|ta|sera|o\s+certo\s+e)\s+"
+    r"\w+(?:\s+\w+)?(?:\s+(?:na\s+verdade|na\s+vdd|actually|mesmo|sorry))*\s*$"
 )
 # a value with what joins its parts inside it ("18/07", "555-0198", "Kiwi#42", "17:30")
 _VALUE_TOKEN: Final = re.compile(r"\w+(?:[-./#:]\w+)*")
@@ -558,7 +552,8 @@ def corrected_value(message: str) -> str | None:
     if not raw or len(raw) > 200 or "?" in raw or "\n" in raw:
         return None
     folded = fold_same_length(raw)
-    if not _CORRECTING.search(folded) or _ASKS_ELSE.search(folded):
+    bare = _BARE_VALUE.match(" ".join(re.sub(r"[^\w\s]", " ", folded).split()))
+    if not (_CORRECTING.search(folded) or bare) or _ASKS_ELSE.search(folded):
         return None
     values = [v for v in _VALUE_TOKEN.findall(raw) if any(c.isdigit() for c in v)]
     return values[0] if len(values) == 1 else None
@@ -567,8 +562,9 @@ def corrected_value(message: str) -> str | None:
 def replace_alike(content: str, value: str) -> str | None:
     """`content` with `value` in place of the one value of its shape there: the same
     sequence of digits, letters and separators ("17/08" for "18/07", "3C" for "4C", a word
-    of any length for a word), or one edit away (of four characters or more); of several, the one of the very same
-    length in each part, then the one nearest. None when none or several qualify, or `content` holds `value` already."""
+    of any length for a word), or one edit away (values of four characters or more); of
+    several, the one of the very same length in each part, then the one two edits away or
+    fewer. None when none or several qualify, or `content` holds `value` already."""
     new = value.lower()
     found = [
         m
@@ -580,9 +576,8 @@ def replace_alike(content: str, value: str) -> str | None:
     alike = [m for m in found if _runs(m.group()) == _runs(value) or _one_edit(m.group(), value)]
     if len(alike) > 1:
         alike = [m for m in alike if _classes(m.group()) == _classes(value)] or alike
-    if len(alike) > 1:
-        near = min(_distance(m.group(), value) for m in alike)
-        alike = [m for m in alike if _distance(m.group(), value) == near]
+    if len(alike) > 1:  # of several, the one a slip of two edits or fewer away, if one is
+        alike = [m for m in alike if _distance(m.group(), value) <= 2]
     if len(alike) != 1:
         return None
     one = alike[0]
