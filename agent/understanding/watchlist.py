@@ -592,10 +592,20 @@ _SEEN_END: Final = re.compile(
 )
 # a title, then a clause saying it was seen: "Severance, already watched it"
 _TITLE_THEN_SAW: Final = re.compile(
-    r"^(?P<title>[^,;:]+?)\s*[,;:-]\s*(?:(?:i|eu)\s+)?(?:(?:ve|have)\s+)?"
+    r"^(?P<title>[^,;:]+?)(?:\s*[,;:-]\s*(?:(?:i|eu)\s+)?|\s+(?P<who>i|eu|a gente|we)\s+)(?:(?:ve|have)\s+)?"
     r"(?:ja\s+|already\s+|just\s+|finally\s+)?(?P<verb>vi|assisti|terminei|maratonei|watched|seen|"
     r"saw|finished|binged)(?:\s+(?:it|that|this|this one|that one|esse|essa|ele|ela))?"
     r"(?P<rest>[\s,;.!-].*)?$"
+)
+
+
+_QUESTION_FIRST: Final = re.compile(
+    r"(?:o que|oq|que|qual|quais|quant[oa]s|quem|quando|onde|what|which|who|when|where|how)\b"
+)
+_JOINED_CLAUSE: Final = re.compile(r"^(?:e|and)\s+(?=\S)")
+_TITLE_SAW: Final = re.compile(
+    r"^(?P<title>[^,;:]+?)\s+(?:ja\s+|already\s+|just\s+|finally\s+)?(?P<verb>vi|assisti|"
+    r"terminei|maratonei|watched|saw|finished|binged)(?P<rest>[\s,;.!-].*)?$"
 )
 
 
@@ -603,7 +613,14 @@ def _title_then_saw(raw: str) -> MarkRequest | None:
     """A title, then a clause saying it was seen, and how or when ("Severance, already
     watched it", "dune, watched it last night, 9/10"): read as "watched <title> ..."."""
     text = raw.strip()
-    seen = _TITLE_THEN_SAW.match(fold_same_length(text).lower())
+    # "..., e o X eu vi ontem", "and X I watched last night": a clause after another mark
+    joined = _JOINED_CLAUSE.match(fold_same_length(text).lower())
+    if joined is not None:
+        text = text[joined.end() :]
+    folded = fold_same_length(text).lower()
+    seen = _TITLE_THEN_SAW.match(folded)
+    if seen is None and joined is not None:
+        seen = _TITLE_SAW.match(folded)  # "e o X vi sábado": the verb right after the title
     if seen is None:
         return None
     verb = "vi" if seen.group("verb") in ("vi", "assisti", "terminei", "maratonei") else "watched"
@@ -611,8 +628,15 @@ def _title_then_saw(raw: str) -> MarkRequest | None:
     found = read_mark(f"{verb} {text[: seen.end('title')]}{rest}")
     if found is None or found.state != "seen":
         return None
-    # with more after it ("comprar pão, vi que acabou"), only a title on the list is certain
-    return replace(found, anchored=True) if rest.strip() and found.title else found
+    # with more after it ("comprar pão, vi que acabou") or no comma ("o X eu vi sábado"),
+    # only a title on the list is certain
+    loose = seen.groupdict().get("who") is not None or joined is not None
+    if loose and (not found.title or _QUESTION_FIRST.match(seen.group("title"))):
+        # "ontem eu vi", "the last one i watched": no title before the verb; "quais
+        # desses eu vi": a question
+        return None
+    certain = not rest.strip() and not loose
+    return replace(found, anchored=True) if found.title and not certain else found
 
 
 _NOT_SEEN_ALONE: Final = re.compile(
@@ -1184,6 +1208,7 @@ def read_list(text: str) -> ListRequest | None:
         return None
     # "oq falta ver?", "qts filmes eu vi?", "quais séries ainda n vi?"
     said = expand_chat(_Said.of(_n_as_not(raw)).norm)
+    said, rated = _without_rating_ask(said)
     words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", said))
     if not words or len(words.split()) > MAX_WORDS:
         return None
@@ -1193,8 +1218,34 @@ def read_list(text: str) -> ListRequest | None:
     if counted is not None or _COUNT_WORD.match(said):
         return counted
     if _LIST_WORD.match(said) or _TYPE_FIRST.match(said):
-        return _read_count(said, count=False)  # "show me what I haven't watched"
+        listed = _read_count(said, count=False)  # "show me what I haven't watched"
+        # the ratings asked beside a list are on the list of what was seen, not of what is left
+        return None if rated and (listed is None or listed.state != "done") else listed
     return None
+
+
+# a second question asking the ratings given ("e que nota dei pra cada um", "and how did
+# I rate them", "com as notas"): the seen list shows them, so it asks nothing more
+_RATING_ASK: Final = re.compile(r"\s+(?:e|and|com|with|plus|mais)\s+(?P<ask>.+)$")
+_RATING_WORDS: Final = frozenset("nota notas rate rated rating ratings score scores".split())
+_RATING_FILLER: Final = frozenset(
+    "que qual quais quanto how what which did do i eu dei deu gave give them it each cada um uma "
+    "one pra para a o as os the my minhas minha meus suas sua their de of to for foi was were "
+    "tinha had que q".split()
+)
+
+
+def _without_rating_ask(said: str) -> tuple[str, bool]:
+    """`said` without a last clause that only asks the ratings given, and whether it had one."""
+    m = _RATING_ASK.search(said)
+    while m is not None:
+        words = m.group("ask").split()
+        if any(w in _RATING_WORDS for w in words) and all(
+            w in _RATING_WORDS or w in _RATING_FILLER for w in words
+        ):
+            return said[: m.start()], True
+        m = _RATING_ASK.search(said, m.start() + 1)
+    return said, False
 
 
 # -- counts by state, read by their parts -------------------------------------------------------
@@ -1414,6 +1465,12 @@ _WHERE: Final = re.compile(
     r"where\s+to\s+(?:watch|stream)|"
     r"(?:what|which)\s+(?:streaming\s+)?(?:service|platform|streamer)s?\s+(?:has|have|is|carries)|"
     r"(?:what|which)\s+streaming\s+(?:has|have|carries)|"
+    # "tem algum lugar pra ver X?", "tem onde assistir X?", "is there anywhere to watch X?"
+    r"(?:tem|existe|ha|conhece)\s+(?:(?:algum|alguma|um|uma)\s+)?(?:lugar|onde|canto|site|app|"
+    r"aplicativo|streaming|plataforma|servico)\s+(?:(?:pra|para|que|de|onde|em que|aonde|eu|da)\s+)*"
+    r"(?:ver|assistir|assisto|vejo|veja|assista|passa|passe|tenha|tem|streamar)|"
+    r"is\s+there\s+(?:(?:any|a|some)\s+)?(?:where|place|anywhere|somewhere|site|app|service|"
+    r"platform)\s+(?:(?:to|that|i|can|could|where|has|with)\s+)*(?:watch|stream|see|find|has)|"
     r"(?P<pt2>.+?)\s+(?:passa|ta passando|esta passando|streama|da pra ver|da pra assistir)\s+onde"
     r")\s*(?P<what>.*)$"
 )

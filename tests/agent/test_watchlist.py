@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.understanding.watchlist import read
+from agent.understanding.watchlist import MarkRequest, WhereRequest, read
 from storage import Database
 from storage.documents import ItemDoc
 from tests.agent.test_importfile import SentFile
@@ -1287,3 +1287,69 @@ def test_a_weekend_seen_date_falls_inside_a_weekend_just_gone() -> None:
         found = read(said)
         assert found is not None, said
         assert getattr(found, "days_ago", None) == days_ago, said
+
+
+# -- questions and marks in other words (issue 41/44) -------------------------------------------
+
+
+async def test_a_list_of_what_was_seen_asked_with_its_ratings_shows_them(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("vi duna, nota 9")
+        await lembra.say("assisti superbad, nota 5")
+
+        asked = await lembra.say("me diz os filmes que eu vi e quais notas eu dei")
+
+        assert asked.text == "Já vistos (2):\n1. Duna (2021) · 9/10\n2. Superbad (2007) · 5/10"
+        english = await lembra.say("what movies did i see, and what ratings did i give them?")
+        assert "Duna (2021) · 9/10" in english.text
+        assert "Superbad (2007) · 5/10" in english.text
+        # what is left has no ratings to ask: the planner's, not a list read in code
+        assert read("quais filmes faltam e que nota dei?") is None
+
+
+async def test_two_titles_marked_in_one_message_each_in_its_own_words(db: Database) -> None:
+    async with watching(db) as lembra:
+        reply = await lembra.say("acabei a série dark, e o superbad eu vi semana passada")
+
+        assert "Dark (2017)" in reply.text
+        assert "Superbad (2007)" in reply.text
+        assert (await item(lembra, "Dark")).current_state == "seen"
+        assert (await item(lembra, "Superbad")).current_state == "seen"
+        assert (await item(lembra, "Duna")).current_state != "seen"
+
+
+async def test_a_title_then_i_saw_it_without_a_comma_marks_only_what_is_on_the_list(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("superbad eu assisti ontem, nota 7")
+        superbad = await item(lembra, "Superbad")
+        assert (superbad.current_state, superbad.rating) == ("seen", 7)
+
+        before = await lembra.items()
+        await lembra.say("o poderoso chefão eu vi ontem")
+        assert await lembra.items() == before
+    for asked in ("quais desses eu já assisti", "ontem eu vi", "the last one i watched"):
+        assert not isinstance(read(asked), MarkRequest), asked
+
+
+async def test_is_there_somewhere_to_watch_asks_where(db: Database) -> None:
+    async with watching(db) as lembra:
+        reply = await lembra.say("existe algum lugar onde eu veja duna?")
+
+        assert reply.text.startswith("Onde assistir Duna (2021) (BR):")
+        assert reply.meta.tools_executed == ("where_to_watch",)
+    assert isinstance(read("is there anywhere i can stream dark?"), WhereRequest)
+    assert read("tem lugar pra guardar as coisas?") is None
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.sampled_from(["", "e ", "and ", "quais filmes vi ", "o X eu ", "X i "]),
+    st.text(max_size=40),
+    st.sampled_from(["", " e que nota dei", " and how did i rate them", " vi ontem", "?"]),
+)
+def test_the_rating_ask_and_title_first_readers_never_raise(
+    head: str, middle: str, tail: str
+) -> None:
+    read(head + middle + tail)
