@@ -17,7 +17,8 @@ from datetime import datetime, timedelta
 from typing import Final, Literal
 from zoneinfo import ZoneInfo
 
-from agent.conversation import incode, offers
+from agent.conversation import deleting, incode, offers
+from agent.conversation import pending as pendings
 from agent.conversation import shelf as shelves
 from agent.conversation.pointing import Miss, locate
 from agent.conversation.replies import finish, item_label
@@ -27,6 +28,7 @@ from agent.deps import Deps
 from agent.services.tmdb import OFFER_KINDS, WatchOptions
 from agent.texts import DONE_MARK, OK_MARK, plural, text, type_heading
 from agent.tools.base import (
+    DeletePreview,
     Found,
     MarkChoice,
     Marked,
@@ -63,6 +65,7 @@ BUTTON_PREFIX = "mk:"  # a ✓ button's choice token: `mk:<the shelf's time, bas
 MAX_BUTTONS = 10  # WhatsApp's list rows; Telegram takes them one a row
 PER_TYPE = 10  # lines of each type a list by state shows
 PERIOD_CAP = 1_000  # items marked in a period read at most
+DROP_CAP = 20  # seen items one "tira os que eu já vi" previews for its "sim"
 PERIODS = ("today", "yesterday", "this_week", "last_7_days", "this_month")
 RECENT_SAVE_MS = 30 * 60 * 1000  # saves this close count as one conversation's
 MAX_SEVERAL = 5
@@ -89,6 +92,8 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
         return await _mark_both(deps, turn, request)
     if isinstance(request, MarkRequest):
         return await _mark(deps, turn, request)
+    if isinstance(request, ListRequest) and request.drop:
+        return await _drop_seen(deps, turn, request)
     if isinstance(request, ListRequest):
         return await _list(deps, turn, request)
     if isinstance(request, WhereRequest):
@@ -114,6 +119,25 @@ async def _list(deps: Deps, turn: Turn, request: ListRequest) -> Reply:
     lines = reply.text.splitlines()
     lines += [line for line in more.text.splitlines() if line not in lines]
     return replace(more, text="\n".join(lines))
+
+
+async def _drop_seen(deps: Deps, turn: Turn, request: ListRequest) -> Reply | None:
+    """ "tira da lista os que eu já vi": the seen items of the types asked, held for one
+    "sim" like any deletion; none seen says so; more than a preview can name is the
+    planner's."""
+    seen: list[ItemDoc] = []
+    for item_type in request.types:
+        seen += await deps.db.items.done_recently(turn.user_id, item_type, DROP_CAP + 1)
+    if not seen:
+        return await list_by_state(deps, turn, "done", request.types)
+    if len(seen) > DROP_CAP:
+        return None
+    first, *rest = seen
+    also = [pendings.ItemOption(item_id=i.id, label=item_label(i)) for i in rest]
+    incode.record(turn, "delete_item", {"item_id": first.id}, DeletePreview(first, implicit=False))
+    return await deleting.delete_preview(
+        deps, turn, first.id, item_label(first), item_type=first.type, also=also
+    )
 
 
 def _named_off_list(turn: Turn, title: str, item_type: str, *, more: bool) -> tuple[str, ...]:

@@ -84,6 +84,7 @@ class ListRequest:
     period: Period | None = None  # "o que eu vi essa semana?": by when it was marked
     carried: bool = False  # "and how many are left?": no type said, the last list's type
     then: ListRequest | None = None  # "quantos vi e quantos faltam?": a second count after it
+    drop: bool = False  # "tira da lista os que eu já vi": those listed deleted (after a "sim")
 
 
 @dataclass(frozen=True, slots=True)
@@ -1248,6 +1249,40 @@ def _without_rating_ask(said: str) -> tuple[str, bool]:
     return said, False
 
 
+# "tira da lista os que eu já vi", "remove the ones I've watched from my list": a deletion
+# of what a list of the seen would show, said by a verb of removing and that list's words
+_DROP_VERB: Final = re.compile(
+    r"^(?:(?:e|ok|entao|so|and|now|agora|pode|por favor|please|pls|pfv)\s+)*(?:"
+    r"tira|tirar|tire|remove|remover|remova|apaga|apagar|apague|exclui|excluir|exclua|deleta|"
+    r"deletar|delete|limpa|limpar|clear|drop|get rid of|take|cut)\s+(?:out\s+|off\s+)?"
+    r"(?P<rest>.+)$"
+)
+_OFF_LIST: Final = re.compile(
+    r"\s*\b(?:da|na|of|off|from|on)\s+(?:(?:a|minha|my|the)\s+)?(?:lista|list|watchlist)\b\s*"
+)
+_ALL_WORDS: Final = re.compile(r"\b(?:tudo|todos|todas|todo|toda|everything|all|of)\b")
+
+
+def read_drop_seen(text: str) -> ListRequest | None:
+    """The deletion of the seen (read) items `text` asks for ("tira da lista os que eu já
+    vi"), as the list of them to delete, or None; what is left is never read as one."""
+    raw = text.strip()
+    if not raw or len(raw) > 160 or raw.startswith("/"):
+        return None
+    said = expand_chat(_Said.of(_n_as_not(raw)).norm)
+    m = _DROP_VERB.match(said)
+    if m is None:
+        return None
+    rest = _OFF_LIST.sub(" ", f" {m.group('rest')} ")
+    words = " ".join(_ALL_WORDS.sub(" ", rest).split())
+    if len(words.split()) < 2:
+        return None  # "apaga vi": no list named
+    listed = _read_count(words, count=False)
+    if listed is None or listed.state != "done" or listed.period is not None:
+        return None
+    return replace(listed, carried=False, drop=True)
+
+
 # -- counts by state, read by their parts -------------------------------------------------------
 
 _COUNT_WORD: Final = re.compile(
@@ -2249,6 +2284,7 @@ def read(text: str) -> WatchRequest | None:
 def _read_whole(text: str) -> WatchRequest | None:
     return (
         read_list(text)
+        or read_drop_seen(text)
         or read_where(text)
         or read_suggest(text)
         or read_state_question(text)

@@ -11,7 +11,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.understanding.watchlist import MarkRequest, WhereRequest, read
+from agent.understanding.watchlist import (
+    ListRequest,
+    MarkRequest,
+    WhereRequest,
+    read,
+    read_drop_seen,
+)
 from storage import Database
 from storage.documents import ItemDoc
 from tests.agent.test_importfile import SentFile
@@ -1353,3 +1359,35 @@ def test_the_rating_ask_and_title_first_readers_never_raise(
     head: str, middle: str, tail: str
 ) -> None:
     read(head + middle + tail)
+
+
+async def test_removing_the_seen_ones_asks_first_then_deletes_only_them(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("vi duna ontem")
+        await lembra.say("maratonei dark")
+
+        preview = await lembra.say("pode limpar da minha lista tudo que eu já assisti")
+
+        assert "Dark (2017)" in preview.text
+        assert "Duna (2021)" in preview.text
+        assert "Superbad" not in preview.text
+        assert len(await lembra.items()) == 3  # nothing deleted before the "sim"
+        await lembra.say("sim")
+        assert [i.title for i in await lembra.items()] == ["Superbad"]
+
+        none = await lembra.say("get rid of the shows i've finished")
+        assert "TV shows" in none.text or "show" in none.text
+        assert [i.title for i in await lembra.items()] == ["Superbad"]
+    for asked in ("tira os que eu não vi", "apaga vi", "tira da lista os que vi essa semana"):
+        found = read(asked)
+        assert not (isinstance(found, ListRequest) and found.drop), asked
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.sampled_from(["tira ", "remove ", "apaga da lista ", "get rid of "]),
+    st.text(max_size=40),
+    st.sampled_from(["", " que eu já vi", " i've watched", " from my list"]),
+)
+def test_the_drop_the_seen_reader_never_raises(head: str, middle: str, tail: str) -> None:
+    read_drop_seen(head + middle + tail)
