@@ -92,6 +92,8 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
         return await _mark_both(deps, turn, request)
     if isinstance(request, MarkRequest):
         return await _mark(deps, turn, request)
+    if isinstance(request, ListRequest) and request.only:
+        return await _only_one(deps, turn, request)
     if isinstance(request, ListRequest) and request.drop:
         return await _drop_seen(deps, turn, request)
     if isinstance(request, ListRequest):
@@ -119,6 +121,33 @@ async def _list(deps: Deps, turn: Turn, request: ListRequest) -> Reply:
     lines = reply.text.splitlines()
     lines += [line for line in more.text.splitlines() if line not in lines]
     return replace(more, text="\n".join(lines))
+
+
+async def _only_one(deps: Deps, turn: Turn, request: ListRequest) -> Reply:
+    """ "so Dark is the only one I haven't watched?": yes or no, then the list that shows
+    it; the title asked is the line whose title its words contain."""
+    found: list[ItemDoc] = []
+    for item_type in request.types:  # two of the state say "no" already
+        if request.state == "left":
+            found += await deps.db.items.list_for(
+                turn.user_id, item_type=item_type, limit=2, not_done=True
+            )
+        else:
+            found += await deps.db.items.done_recently(turn.user_id, item_type, 2)
+    asked = f" {_spaced_words(request.only)} "
+    named = [i for i in found if f" {_spaced_words(i.title)} " in asked]
+    reply = await list_by_state(deps, turn, request.state, request.types)
+    if len(found) == 1 and named:
+        key = "only_yes"
+    elif named:
+        key = "only_no_more"
+    else:
+        key = "only_no_other"
+    return replace(reply, text=text(key, turn.language) + "\n" + reply.text)
+
+
+def _spaced_words(words: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", fold(words).lower()).split())
 
 
 async def _drop_seen(deps: Deps, turn: Turn, request: ListRequest) -> Reply | None:

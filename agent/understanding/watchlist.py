@@ -85,6 +85,7 @@ class ListRequest:
     carried: bool = False  # "and how many are left?": no type said, the last list's type
     then: ListRequest | None = None  # "quantos vi e quantos faltam?": a second count after it
     drop: bool = False  # "tira da lista os que eu já vi": those listed deleted (after a "sim")
+    only: str = ""  # "então Dark é o único que falta?": the title asked to be the only one
 
 
 @dataclass(frozen=True, slots=True)
@@ -1283,6 +1284,37 @@ def read_drop_seen(text: str) -> ListRequest | None:
     return replace(listed, carried=False, drop=True)
 
 
+# "então Dark é o único que eu não vi?", "so Dune is the only one left?": a title, "the only
+# one", then the words of a list by state
+_ONLY_ONE: Final = re.compile(
+    r"^(?:(?:e|entao|so|and|ok|then|ah|quer dizer que|so then)\s+)*(?P<what>.+?)\s+"
+    r"(?:e|eh|is|s|era|was|fica|ficou)\s+(?:(?:o|a|the)\s+)?(?:unic[oa]|only|ultim[oa]|last)"
+    r"(?:\s+(?:one|thing|item|(?P<noun>filme|serie|movie|show|video|link)))?\s+(?P<rest>.+)$"
+)
+
+
+_POINTING: Final = frozenset("isso esse essa ele ela it that this he she they".split())
+
+
+def read_only_one(text: str) -> ListRequest | None:
+    """The yes-or-no question whether a title is the only one in a state ("so X is the only
+    one I haven't watched?"), as the list of that state with the title asked, or None."""
+    raw = text.strip()
+    if not raw.endswith("?") or len(raw) > 160 or raw.startswith("/"):
+        return None
+    said = expand_chat(_Said.of(_n_as_not(raw)).norm)
+    m = _ONLY_ONE.match(said)
+    if m is None or len(m.group("what").split()) > MAX_TITLE_WORDS:
+        return None
+    what = m.group("what")
+    if _QUESTION_FIRST.match(what) or what in _POINTING:
+        return None  # "qual é o único...": a question of its own; "ele": no title
+    listed = _read_count(f"o que {m.group('noun') or ''} {m.group('rest')}", count=False)
+    if listed is None or listed.period is not None:
+        return None
+    return replace(listed, carried=False, only=what)
+
+
 # -- counts by state, read by their parts -------------------------------------------------------
 
 _COUNT_WORD: Final = re.compile(
@@ -2285,6 +2317,7 @@ def _read_whole(text: str) -> WatchRequest | None:
     return (
         read_list(text)
         or read_drop_seen(text)
+        or read_only_one(text)
         or read_where(text)
         or read_suggest(text)
         or read_state_question(text)

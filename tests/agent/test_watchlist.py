@@ -17,6 +17,7 @@ from agent.understanding.watchlist import (
     WhereRequest,
     read,
     read_drop_seen,
+    read_only_one,
 )
 from storage import Database
 from storage.documents import ItemDoc
@@ -1391,3 +1392,29 @@ async def test_removing_the_seen_ones_asks_first_then_deletes_only_them(db: Data
 )
 def test_the_drop_the_seen_reader_never_raises(head: str, middle: str, tail: str) -> None:
     read_drop_seen(head + middle + tail)
+
+
+async def test_is_it_the_only_one_left_answers_yes_or_no_with_the_list(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já assisti superbad")
+
+        two = await lembra.say("entao a série dark é a única que eu ainda não vi?")
+        assert two.text.startswith("Não, tem mais.\nFalta ver (2):")
+
+        await lembra.say("vi duna semana passada")
+        one = await lembra.say("so dark's the only one left to watch?")
+        assert one.text == "Yes, just that one.\nLeft to watch (1):\n1. Dark (2017)"
+        other = await lembra.say("so superbad is the last movie I haven't seen?")
+        assert other.text.startswith("No, that one isn't on it.")
+    for asked in ("qual é o único que falta?", "ele é o único que não vi?", "dark é o único?"):
+        assert read(asked) is None, asked
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.sampled_from(["", "so ", "então "]),
+    st.text(max_size=40),
+    st.sampled_from([" é o único que não vi?", " is the only one left?", "?"]),
+)
+def test_the_only_one_reader_never_raises(head: str, middle: str, tail: str) -> None:
+    read_only_one(head + middle + tail)
