@@ -51,6 +51,7 @@ from agent.understanding.watchlist import (
     ListRequest,
     MarkRequest,
     Period,
+    RatingCompare,
     StateQuestion,
     SuggestRequest,
     WhereRequest,
@@ -65,6 +66,7 @@ BUTTON_PREFIX = "mk:"  # a ✓ button's choice token: `mk:<the shelf's time, bas
 MAX_BUTTONS = 10  # WhatsApp's list rows; Telegram takes them one a row
 PER_TYPE = 10  # lines of each type a list by state shows
 PERIOD_CAP = 1_000  # items marked in a period read at most
+COMPARE_CAP = 50  # items one "qual ganhou nota maior?" compares at most
 DROP_CAP = 20  # seen items one "tira os que eu já vi" previews for its "sim"
 PERIODS = ("today", "yesterday", "this_week", "last_7_days", "this_month")
 RECENT_SAVE_MS = 30 * 60 * 1000  # saves this close count as one conversation's
@@ -92,6 +94,8 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
         return await _mark_both(deps, turn, request)
     if isinstance(request, MarkRequest):
         return await _mark(deps, turn, request)
+    if isinstance(request, RatingCompare):
+        return await _compare_ratings(deps, turn, request)
     if isinstance(request, ListRequest) and request.only:
         return await _only_one(deps, turn, request)
     if isinstance(request, ListRequest) and request.drop:
@@ -123,6 +127,42 @@ async def _list(deps: Deps, turn: Turn, request: ListRequest) -> Reply:
     return replace(more, text="\n".join(lines))
 
 
+async def _compare_ratings(deps: Deps, turn: Turn, request: RatingCompare) -> Reply | None:
+    """ "dos dois, qual ganhou nota maior?": of the items just shown (or every seen item of
+    the type named), the one rated highest (lowest), then the others with theirs; nothing
+    shown to compare is the planner's."""
+    lang = turn.language
+    if request.type is not None:
+        items = await deps.db.items.done_recently(turn.user_id, request.type, COMPARE_CAP)
+    else:
+        current = shelves.shown(turn)
+        entries = current.entries if current is not None else ()
+        if not 2 <= len(entries) <= COMPARE_CAP:
+            return None
+        got = [await deps.db.items.get(turn.user_id, e.item_id) for e in entries]
+        items = [i for i in got if i is not None]
+    if not items:
+        return await list_by_state(deps, turn, "done", (request.type or "movie",))
+    rated = sorted(
+        (i for i in items if i.rating is not None),
+        key=lambda i: i.rating or 0,
+        reverse=request.highest,
+    )
+    if not rated:
+        labels = ", ".join(item_label(i) for i in items)
+        return finish(turn, text("rated_none", lang, labels=labels), kind="deterministic")
+    top = rated[0]
+    shelves.point_at(turn, top)  # "e onde passa ele?": the one named
+    key = "rated_highest" if request.highest else "rated_lowest"
+    lines = [text(key, lang, label=f"{item_label(top)} · {top.rating}/10")]
+    for item in [*rated[1:], *(i for i in items if i.rating is None)]:
+        lines.append(
+            f"• {item_label(item)} · "
+            + (f"{item.rating}/10" if item.rating is not None else text("unrated", lang))
+        )
+    return finish(turn, "\n".join(lines), kind="deterministic")
+
+
 async def _only_one(deps: Deps, turn: Turn, request: ListRequest) -> Reply:
     """ "so Dark is the only one I haven't watched?": yes or no, then the list that shows
     it; the title asked is the line whose title its words contain."""
@@ -135,7 +175,7 @@ async def _only_one(deps: Deps, turn: Turn, request: ListRequest) -> Reply:
         else:
             found += await deps.db.items.done_recently(turn.user_id, item_type, 2)
     asked = f" {_spaced_words(request.only)} "
-    named = [i for i in found if f" {_spaced_words(i.title)} " in asked]
+    named = [i for i in found if f" {_spaced_words(i.title or '')} " in asked]
     reply = await list_by_state(deps, turn, request.state, request.types)
     if len(found) == 1 and named:
         key = "only_yes"

@@ -125,7 +125,18 @@ class StateQuestion:
     anchored: bool = False
 
 
-WatchRequest = MarkRequest | ListRequest | WhereRequest | SuggestRequest | StateQuestion
+@dataclass(frozen=True, slots=True)
+class RatingCompare:
+    """Which of the items just shown got the highest (or lowest) rating: "dos dois, qual
+    ganhou nota maior?", "which one did I rate lower?"."""
+
+    highest: bool = True
+    type: ItemType | None = None  # "qual filme tem a maior nota?": of all the seen of it
+
+
+WatchRequest = (
+    MarkRequest | ListRequest | WhereRequest | SuggestRequest | StateQuestion | RatingCompare
+)
 
 
 # -- words --------------------------------------------------------------------------------------
@@ -1315,6 +1326,49 @@ def read_only_one(text: str) -> ListRequest | None:
     return replace(listed, carried=False, only=what)
 
 
+# a comparison of ratings, read by its parts: an asking word, a rating word, a word of more or
+# less, every other word filler ("dos dois, qual ganhou nota maior?", "which did I rate higher?")
+_COMPARE_ASK: Final = frozenset("qual quem which whats what".split())
+_COMPARE_RATING: Final = frozenset("nota notas rate rated rating score scored".split())
+_COMPARE_UP: Final = frozenset("maior melhor alta higher highest better best top".split())
+_COMPARE_DOWN: Final = frozenset("menor pior baixa lower lowest worse worst menos less".split())
+_COMPARE_FILLER: Final = frozenset(
+    "mais more most e entao so and ok dos das desses dessas destes destas entre esses essas estes estas os as "
+    "o a um uma dois duas tres of the two three those these them between one ones eu i did do "
+    "dei deu teve ganhou levou tirou recebeu tem tinha ficou com got get gave give had has have "
+    "is was foi de do da que mais is s ai la among my minha minhas meus".split()
+)
+
+
+_COMPARE_KNOWN: Final = (
+    _COMPARE_ASK | _COMPARE_RATING | _COMPARE_UP | _COMPARE_DOWN | _COMPARE_FILLER
+)
+
+
+def read_rating_compare(text: str) -> RatingCompare | None:
+    """Which item just shown was rated higher (or lower), or None."""
+    raw = text.strip()
+    if not raw or len(raw) > 120 or raw.startswith("/"):
+        return None
+    words = expand_chat(_Said.of(raw).norm).split()
+    if not words or len(words) > 14:
+        return None
+    asked = rated = up = down = False
+    nouns: set[ItemType] = set()
+    for word in words:
+        asked |= word in _COMPARE_ASK
+        rated |= word in _COMPARE_RATING
+        up |= word in _COMPARE_UP
+        down |= word in _COMPARE_DOWN
+        if word in _NOUNS and _NOUNS[word] in WATCHABLE:
+            nouns.add(_NOUNS[word])
+        elif word not in _COMPARE_KNOWN:
+            return None  # "qual nota maior do Nolan?": more than a comparison of those shown
+    if not (asked and rated) or up == down or len(nouns) > 1:
+        return None  # no comparison, or both ways at once
+    return RatingCompare(highest=up, type=next(iter(nouns), None))
+
+
 # -- counts by state, read by their parts -------------------------------------------------------
 
 _COUNT_WORD: Final = re.compile(
@@ -2318,6 +2372,7 @@ def _read_whole(text: str) -> WatchRequest | None:
         read_list(text)
         or read_drop_seen(text)
         or read_only_one(text)
+        or read_rating_compare(text)
         or read_where(text)
         or read_suggest(text)
         or read_state_question(text)

@@ -18,6 +18,7 @@ from agent.understanding.watchlist import (
     read,
     read_drop_seen,
     read_only_one,
+    read_rating_compare,
 )
 from storage import Database
 from storage.documents import ItemDoc
@@ -1418,3 +1419,29 @@ async def test_is_it_the_only_one_left_answers_yes_or_no_with_the_list(db: Datab
 )
 def test_the_only_one_reader_never_raises(head: str, middle: str, tail: str) -> None:
     read_only_one(head + middle + tail)
+
+
+async def test_which_of_those_shown_got_the_higher_rating_is_answered_from_the_marks(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("assisti duna, nota 6")
+        await lembra.say("vi superbad, 9/10")
+        await lembra.say("o que eu já vi?")
+
+        higher = await lembra.say("desses, qual levou a nota mais alta?")
+        assert higher.text == "A maior nota: Superbad (2007) · 9/10.\n• Duna (2021) · 6/10"
+        lower = await lembra.say("which movie did I rate worst?")
+        assert lower.text.startswith("Rated lowest: Duna (2021) · 6/10.")
+    for asked in ("qual a nota?", "qual nota maior do nolan?", "qual filme ou série ganhou mais?"):
+        assert read_rating_compare(asked) is None, asked
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.sampled_from(["qual ", "which ", "dos dois, "]),
+    st.text(max_size=30),
+    st.sampled_from([" nota maior?", " rated higher?", ""]),
+)
+def test_the_rating_compare_reader_never_raises(head: str, middle: str, tail: str) -> None:
+    read_rating_compare(head + middle + tail)
