@@ -1445,3 +1445,19 @@ async def test_which_of_those_shown_got_the_higher_rating_is_answered_from_the_m
 )
 def test_the_rating_compare_reader_never_raises(head: str, middle: str, tail: str) -> None:
     read_rating_compare(head + middle + tail)
+
+
+async def test_a_type_asked_again_after_a_period_answer_narrows_that_answer(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("salva https://example.com/old-article")
+        lembra.clock.advance(3 * 24 * 3600)
+        await lembra.say("salva https://example.com/new-article")
+        await lembra.say("what did I save today?")
+
+        links = await lembra.say("e link, qual foi?")
+
+        assert "new-article" in links.text
+        assert "old-article" not in links.text
+        assert "search_items" not in links.meta.tools_executed
