@@ -578,7 +578,7 @@ _HOW_MUCH: Final = (
     r"vinte|cem|mil|varias|muitas|zilhoes de|um monte de|a bunch of|a million|a hundred|two|"
     r"three|four|five|ten|many|several|so many|multiple|a few|a couple of)\s+(?:vezes|times|x)|"
     r"twice|thrice|(?:todas|todos)\s+(?:as\s+|os\s+)?(?:temporadas|episodios|eps|partes)|"
-    r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:seasons|episodes|eps|parts)|inteir(?:inh)?[oa]|tudo|"
+    r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:seasons|episodes|eps|parts)|inteir(?:inh)?[oa]|tod(?:inh)?[oa]|tudo|"
     r"the whole thing|de novo|again|already|ja|too|tambem|rs|tho|though|"  # "rs": a laugh
     # when or how surely, after the verb: "já vi faz tempo", "eu vi na vdd", "ages ago"
     r"(?:faz|ha) (?:um |muito )?(?:tempo|tempao)|(?:faz|ha) (?:uns |muitos )?anos|"
@@ -1026,7 +1026,29 @@ def _joined(clauses: list[_Clause]) -> MarkRequest | None:
         if isinstance(one, Target):
             return replace(common, target=one, type=one.type)
         return replace(common, title=one, anchored=True)
+    if rating is not None and (each := _rated_before_too(clauses, rating)):
+        return replace(common, refs=tuple(refs), rating=None, each=each)
     return replace(common, refs=tuple(refs))
+
+
+_ARTICLE: Final = re.compile(r"^(?:o|a|os|as|the)\s+")
+
+
+def _rated_before_too(clauses: list[_Clause], rating: int) -> tuple[tuple[str, int | None], ...]:
+    """ "vi X, nota 7. e o Y também": the rating is of the titles said before it, the ones
+    added after it by "também" have none; () when the clauses are not that."""
+    at = max(n for n, c in enumerate(clauses) if c.rating is not None)
+    after = [c for c in clauses[at + 1 :] if c.refs]
+    if not after or not all(c.carried for c in after):
+        return ()
+    before = [r for c in clauses[:at] for r in c.refs]
+    later = [r for c in after for r in c.refs]
+    if not before or not all(isinstance(r, str) for r in [*before, *later]):
+        return ()
+    return tuple(
+        [(_ARTICLE.sub("", _spaced(str(r))), rating) for r in before]
+        + [(_ARTICLE.sub("", _spaced(str(r))), None) for r in later]
+    )
 
 
 def _list_heads(clauses: list[_Clause]) -> list[_Clause]:

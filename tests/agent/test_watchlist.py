@@ -1461,3 +1461,16 @@ async def test_a_type_asked_again_after_a_period_answer_narrows_that_answer(
         assert "new-article" in links.text
         assert "old-article" not in links.text
         assert "search_items" not in links.meta.tools_executed
+
+
+async def test_a_rating_said_before_an_and_that_one_too_stays_with_its_own_title(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        reply = await lembra.say("assisti dark todinha, 8/10. e o superbad também")
+
+        assert "Dark (2017)" in reply.text
+        assert "Superbad (2007)" in reply.text
+        dark, superbad = await item(lembra, "Dark"), await item(lembra, "Superbad")
+        assert (dark.current_state, dark.rating) == ("seen", 8)
+        assert (superbad.current_state, superbad.rating) == ("seen", None)  # none was given
