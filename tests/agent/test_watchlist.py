@@ -1474,3 +1474,12 @@ async def test_a_rating_said_before_an_and_that_one_too_stays_with_its_own_title
         dark, superbad = await item(lembra, "Dark"), await item(lembra, "Superbad")
         assert (dark.current_state, dark.rating) == ("seen", 8)
         assert (superbad.current_state, superbad.rating) == ("seen", None)  # none was given
+
+
+async def test_a_question_without_its_question_mark_still_drops_its_now(db: Database) -> None:
+    async with watching(db) as lembra:
+        listed = await lembra.say("so what's on my list rn")
+
+        assert listed.text.startswith("Your items (3):")
+        left = await lembra.say("o que eu ainda tenho pra assistir agora")
+        assert left.text.startswith("Falta ver (3):")
