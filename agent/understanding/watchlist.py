@@ -615,6 +615,11 @@ _TITLE_THEN_SAW: Final = re.compile(
 _QUESTION_FIRST: Final = re.compile(
     r"(?:o que|oq|que|qual|quais|quant[oa]s|quem|quando|onde|what|which|who|when|where|how)\b"
 )
+# "foi X que eu vi", "the one we finished was X": a cleft, whose title is read elsewhere
+_CLEFT_PART: Final = re.compile(
+    r"^\s*(?:foi|era|e|it|the one|the thing|aquele|aquela)\s|\s(?:que|q|that|which)\s+$|"
+    r"\s(?:was|is|foi|era|e)\s"
+)
 _JOINED_CLAUSE: Final = re.compile(r"^(?:e|and)\s+(?=\S)")
 _TITLE_SAW: Final = re.compile(
     r"^(?P<title>[^,;:]+?)\s+(?:ja\s+|already\s+|just\s+|finally\s+)?(?P<verb>vi|assisti|"
@@ -644,7 +649,11 @@ def _title_then_saw(raw: str) -> MarkRequest | None:
     # with more after it ("comprar pão, vi que acabou") or no comma ("o X eu vi sábado"),
     # only a title on the list is certain
     loose = seen.groupdict().get("who") is not None or joined is not None
-    if loose and (not found.title or _QUESTION_FIRST.match(seen.group("title"))):
+    if loose and (
+        not found.title
+        or _QUESTION_FIRST.match(seen.group("title"))
+        or _CLEFT_PART.search(f" {seen.group('title')} {rest} ")
+    ):
         # "ontem eu vi", "the last one i watched": no title before the verb; "quais
         # desses eu vi": a question
         return None
