@@ -1040,7 +1040,7 @@ def _joined(clauses: list[_Clause]) -> MarkRequest | None:
     return replace(common, refs=tuple(refs))
 
 
-_ARTICLE: Final = re.compile(r"^(?:o|a|os|as|the)\s+")
+_ARTICLE_FIRST: Final = re.compile(r"^(?:o|a|os|as|the)\s+")
 
 
 def _rated_before_too(clauses: list[_Clause], rating: int) -> tuple[tuple[str, int | None], ...]:
@@ -1054,10 +1054,13 @@ def _rated_before_too(clauses: list[_Clause], rating: int) -> tuple[tuple[str, i
     later = [r for c in after for r in c.refs]
     if not before or not all(isinstance(r, str) for r in [*before, *later]):
         return ()
-    return tuple(
-        [(_ARTICLE.sub("", _spaced(str(r))), rating) for r in before]
-        + [(_ARTICLE.sub("", _spaced(str(r))), None) for r in later]
-    )
+    rated: list[tuple[str, int | None]] = [(_untitled(r), rating) for r in before]
+    return tuple(rated + [(_untitled(r), None) for r in later])
+
+
+def _untitled(ref: str | Target) -> str:
+    """A title as `_each_rating` finds it: spaced words, no article first."""
+    return _ARTICLE_FIRST.sub("", _spaced(str(ref)))
 
 
 def _list_heads(clauses: list[_Clause]) -> list[_Clause]:
