@@ -17,7 +17,8 @@ from datetime import datetime, timedelta
 from typing import Final, Literal
 from zoneinfo import ZoneInfo
 
-from agent.conversation import incode, offers
+from agent.conversation import deleting, incode, offers
+from agent.conversation import pending as pendings
 from agent.conversation import shelf as shelves
 from agent.conversation.pointing import Miss, locate
 from agent.conversation.replies import finish, item_label
@@ -27,6 +28,7 @@ from agent.deps import Deps
 from agent.services.tmdb import OFFER_KINDS, WatchOptions
 from agent.texts import DONE_MARK, OK_MARK, plural, text, type_heading
 from agent.tools.base import (
+    DeletePreview,
     Found,
     MarkChoice,
     Marked,
@@ -49,6 +51,7 @@ from agent.understanding.watchlist import (
     ListRequest,
     MarkRequest,
     Period,
+    RatingCompare,
     StateQuestion,
     SuggestRequest,
     WhereRequest,
@@ -63,6 +66,8 @@ BUTTON_PREFIX = "mk:"  # a ✓ button's choice token: `mk:<the shelf's time, bas
 MAX_BUTTONS = 10  # WhatsApp's list rows; Telegram takes them one a row
 PER_TYPE = 10  # lines of each type a list by state shows
 PERIOD_CAP = 1_000  # items marked in a period read at most
+COMPARE_CAP = 50  # items one "qual ganhou nota maior?" compares at most
+DROP_CAP = 20  # seen items one "tira os que eu já vi" previews for its "sim"
 PERIODS = ("today", "yesterday", "this_week", "last_7_days", "this_month")
 RECENT_SAVE_MS = 30 * 60 * 1000  # saves this close count as one conversation's
 MAX_SEVERAL = 5
@@ -89,6 +94,12 @@ async def answer(deps: Deps, turn: Turn, message: str) -> Reply | None:
         return await _mark_both(deps, turn, request)
     if isinstance(request, MarkRequest):
         return await _mark(deps, turn, request)
+    if isinstance(request, RatingCompare):
+        return await _compare_ratings(deps, turn, request)
+    if isinstance(request, ListRequest) and request.only:
+        return await _only_one(deps, turn, request)
+    if isinstance(request, ListRequest) and request.drop:
+        return await _drop_seen(deps, turn, request)
     if isinstance(request, ListRequest):
         return await _list(deps, turn, request)
     if isinstance(request, WhereRequest):
@@ -114,6 +125,88 @@ async def _list(deps: Deps, turn: Turn, request: ListRequest) -> Reply:
     lines = reply.text.splitlines()
     lines += [line for line in more.text.splitlines() if line not in lines]
     return replace(more, text="\n".join(lines))
+
+
+async def _compare_ratings(deps: Deps, turn: Turn, request: RatingCompare) -> Reply | None:
+    """ "dos dois, qual ganhou nota maior?": of the items just shown (or every seen item of
+    the type named), the one rated highest (lowest), then the others with theirs; nothing
+    shown to compare is the planner's."""
+    lang = turn.language
+    if request.type is not None:
+        items = await deps.db.items.done_recently(turn.user_id, request.type, COMPARE_CAP)
+    else:
+        current = shelves.shown(turn)
+        entries = current.entries if current is not None else ()
+        if not 2 <= len(entries) <= COMPARE_CAP:
+            return None
+        got = [await deps.db.items.get(turn.user_id, e.item_id) for e in entries]
+        items = [i for i in got if i is not None]
+    if not items:
+        return await list_by_state(deps, turn, "done", (request.type or "movie",))
+    rated = sorted(
+        (i for i in items if i.rating is not None),
+        key=lambda i: i.rating or 0,
+        reverse=request.highest,
+    )
+    if not rated:
+        labels = ", ".join(item_label(i) for i in items)
+        return finish(turn, text("rated_none", lang, labels=labels), kind="deterministic")
+    top = rated[0]
+    shelves.point_at(turn, top)  # "e onde passa ele?": the one named
+    key = "rated_highest" if request.highest else "rated_lowest"
+    lines = [text(key, lang, label=f"{item_label(top)} · {top.rating}/10")]
+    for item in [*rated[1:], *(i for i in items if i.rating is None)]:
+        lines.append(
+            f"• {item_label(item)} · "
+            + (f"{item.rating}/10" if item.rating is not None else text("unrated", lang))
+        )
+    return finish(turn, "\n".join(lines), kind="deterministic")
+
+
+async def _only_one(deps: Deps, turn: Turn, request: ListRequest) -> Reply:
+    """ "so Dark is the only one I haven't watched?": yes or no, then the list that shows
+    it; the title asked is the line whose title its words contain."""
+    found: list[ItemDoc] = []
+    for item_type in request.types:  # two of the state say "no" already
+        if request.state == "left":
+            found += await deps.db.items.list_for(
+                turn.user_id, item_type=item_type, limit=2, not_done=True
+            )
+        else:
+            found += await deps.db.items.done_recently(turn.user_id, item_type, 2)
+    asked = f" {_spaced_words(request.only)} "
+    named = [i for i in found if f" {_spaced_words(i.title or '')} " in asked]
+    reply = await list_by_state(deps, turn, request.state, request.types)
+    if len(found) == 1 and named:
+        key = "only_yes"
+    elif named:
+        key = "only_no_more"
+    else:
+        key = "only_no_other"
+    return replace(reply, text=text(key, turn.language) + "\n" + reply.text)
+
+
+def _spaced_words(words: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", fold(words).lower()).split())
+
+
+async def _drop_seen(deps: Deps, turn: Turn, request: ListRequest) -> Reply | None:
+    """ "tira da lista os que eu já vi": the seen items of the types asked, held for one
+    "sim" like any deletion; none seen says so; more than a preview can name is the
+    planner's."""
+    seen: list[ItemDoc] = []
+    for item_type in request.types:
+        seen += await deps.db.items.done_recently(turn.user_id, item_type, DROP_CAP + 1)
+    if not seen:
+        return await list_by_state(deps, turn, "done", request.types)
+    if len(seen) > DROP_CAP:
+        return None
+    first, *rest = seen
+    also = [pendings.ItemOption(item_id=i.id, label=item_label(i)) for i in rest]
+    incode.record(turn, "delete_item", {"item_id": first.id}, DeletePreview(first, implicit=False))
+    return await deleting.delete_preview(
+        deps, turn, first.id, item_label(first), item_type=first.type, also=also
+    )
 
 
 def _named_off_list(turn: Turn, title: str, item_type: str, *, more: bool) -> tuple[str, ...]:

@@ -89,6 +89,18 @@ TEXTS: dict[str, dict[Language, str]] = {
     },
     # lists by state
     "left_heading": {"pt": "Falta ver ({count}):", "en": "Left to watch ({count}):"},
+    # "então X é o único que falta?": the yes or no, then the list that says why
+    # "dos dois, qual ganhou nota maior?"
+    "rated_highest": {"pt": "A maior nota: {label}.", "en": "Rated highest: {label}."},
+    "rated_lowest": {"pt": "A menor nota: {label}.", "en": "Rated lowest: {label}."},
+    "rated_none": {
+        "pt": "Nenhum deles tem nota: {labels}.",
+        "en": "None of them has a rating: {labels}.",
+    },
+    "unrated": {"pt": "sem nota", "en": "no rating"},
+    "only_yes": {"pt": "Sim, só esse.", "en": "Yes, just that one."},
+    "only_no_more": {"pt": "Não, tem mais.", "en": "No, there are more."},
+    "only_no_other": {"pt": "Não, esse não está nela.", "en": "No, that one isn't on it."},
     "left_heading_link": {"pt": "Falta ler ({count}):", "en": "Left to read ({count}):"},
     "done_heading": {"pt": "Já vistos ({count}):", "en": "Seen ({count}):"},
     "done_heading_link": {"pt": "Já lidos ({count}):", "en": "Read ({count}):"},

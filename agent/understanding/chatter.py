@@ -151,6 +151,11 @@ _QUESTION_TAIL: Final = re.compile(
     r"mesmo|atualmente|no\s+momento|hj\s+em\s+dia|ent[aã]o))+[\s?!.]*$",
     _F,
 )
+# a question said without its "?" ("so what's on my list rn"): its question word first
+_ASKED_FIRST: Final = re.compile(
+    r"^\s*(?:(?:so|and|ok|e|entao|ah)[\s,]+)*(?:what|what\W?s|which|how\s+many|o\s+que|oq|"
+    r"quais|quantos|quantas)\b"
+)
 # "tem algum filme chamado Now?": a last word that is a name is kept
 _NAMED_LAST: Final = re.compile(r"\b(?:chamad[oa]s?|called|named|titled)\s+\S+\W*$", _F)
 # a clause of its own before the request that only approves, thanks or changes the subject
@@ -191,7 +196,7 @@ def without_chatter(text: str) -> str:
     if (
         ":" not in cut
         and not _NAMED_LAST.search(cut)
-        and text.rstrip().endswith("?")
+        and (text.rstrip().endswith("?") or _ASKED_FIRST.match(fold_same_length(cut).lower()))
         and (bare := _QUESTION_TAIL.sub("", cut))
         and re.search(r"\w+\W+\w+", bare)
     ):

@@ -32,6 +32,13 @@ _TAIL: Final = re.compile(
     r"\s*[.!?]*\s*$",
     _F,
 )
+# the question asked again after what a continuation names: "e link, qual foi?", "and the
+# movies, which ones?"
+_WHICH_AFTER: Final = re.compile(
+    r"\s*,\s*(?:qual|quais|which|what)(?:\s+(?:foi|foram|era|eram|e|é|sao|são|one|ones|was|"
+    r"were|are|is|it|they|mesmo|then|entao|então))*\s*[.!?]*\s*$",
+    _F,
+)
 # a verb of its own makes the message a request of its own, not a continuation
 _OWN_VERBS: Final = frozenset(
     """salva salvar salve guarda guardar guarde anota anotar anote adiciona add save keep
@@ -116,6 +123,8 @@ def read_continuation(text: str) -> Continuation | None:
     if read_fact(raw) is not None:
         return None  # "e o ano é 1982", "and the director is X": a fact about the last item
     rest = (rest[: tail.start()] if tail else rest).strip(" \t,.!?;:")
+    if (asked := _WHICH_AFTER.search(rest)) is not None and asked.start() > 0:
+        rest = rest[: asked.start()]  # "e link, qual foi?": the same question, of links
     folded = expand_chat(fold(rest))
     words = folded.split()
     typed = _TYPED_TITLE.match(rest)

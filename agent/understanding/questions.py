@@ -115,6 +115,7 @@ _THAT: Final = (
 _WAS: Final = r"(?:(?:era|e|foi|eram|sao|esta|estao|ta|fica|ficou|is|was|were|s|re)\s+)?"
 _WHAT: Final = r"(?:qual|quais|que|which|what|whats|cade|onde|where|wheres|where s)"
 _SOME: Final = r"(?:algo|alguma coisa|algum|alguma|um|uma|something|anything|a|an|some)"
+_ANY: Final = r"(?:algo|alguma coisa|algum|alguma|something|anything|any)"  # asked, never "a"
 _TAIL_Q: Final = (
     r"(?:\s+(?:o que era|qual era|qual e|o que e|what was it|what was that|which was it|"
     r"which one was it|where is it|wheres it|onde esta|onde ta|cade|mesmo|ne|hein|"
@@ -363,10 +364,12 @@ _WHEN: Final = re.compile(
     rf"{_THAT}(?:{_TYPE}\s+)?(?:(?:que\s+)?(?:{_DID_I}{_HOLD}|{_I}(?:te\s+)?{_HELD}))"
     rf"(?:\s+(?P<rest>.*))?$"
 )
-# "did I save anything this week?", "salvei alguma coisa hoje?": the period's list
+# "did I save anything this week?", "salvei alguma coisa hoje?", "saved anything today?",
+# "anything new this week?", "any links yesterday?": the period's list
 _DID_WHEN: Final = re.compile(
-    rf"^{_LEAD}(?:{_DID_I}{_HOLD}|(?:eu\s+)?(?:ja\s+)?(?:salvei|guardei|anotei|adicionei))\s+"
-    rf"(?:{_SOME}\s+|(?:alguma\s+)?coisa\s+)?(?:{_TYPE}\s+)?(?P<rest>.*)$"
+    rf"^{_LEAD}(?:(?:{_DID_I}{_HOLD}|(?:eu\s+)?(?:ja\s+)?(?:salvei|guardei|anotei|adicionei))\s+"
+    rf"(?:{_SOME}\s+|(?:alguma\s+)?coisa\s+)?|(?:saved|added|stored|kept|noted)\s+{_ANY}\s+|"
+    rf"{_ANY}\s+(?:new|novo|nova|novos|novas)\s+)(?:{_TYPE}\s+)?(?P<rest>.*)$"
 )
 
 

@@ -84,6 +84,8 @@ class ListRequest:
     period: Period | None = None  # "o que eu vi essa semana?": by when it was marked
     carried: bool = False  # "and how many are left?": no type said, the last list's type
     then: ListRequest | None = None  # "quantos vi e quantos faltam?": a second count after it
+    drop: bool = False  # "tira da lista os que eu já vi": those listed deleted (after a "sim")
+    only: str = ""  # "então Dark é o único que falta?": the title asked to be the only one
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +125,18 @@ class StateQuestion:
     anchored: bool = False
 
 
-WatchRequest = MarkRequest | ListRequest | WhereRequest | SuggestRequest | StateQuestion
+@dataclass(frozen=True, slots=True)
+class RatingCompare:
+    """Which of the items just shown got the highest (or lowest) rating: "dos dois, qual
+    ganhou nota maior?", "which one did I rate lower?"."""
+
+    highest: bool = True
+    type: ItemType | None = None  # "qual filme tem a maior nota?": of all the seen of it
+
+
+WatchRequest = (
+    MarkRequest | ListRequest | WhereRequest | SuggestRequest | StateQuestion | RatingCompare
+)
 
 
 # -- words --------------------------------------------------------------------------------------
@@ -565,7 +578,7 @@ _HOW_MUCH: Final = (
     r"vinte|cem|mil|varias|muitas|zilhoes de|um monte de|a bunch of|a million|a hundred|two|"
     r"three|four|five|ten|many|several|so many|multiple|a few|a couple of)\s+(?:vezes|times|x)|"
     r"twice|thrice|(?:todas|todos)\s+(?:as\s+|os\s+)?(?:temporadas|episodios|eps|partes)|"
-    r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:seasons|episodes|eps|parts)|inteir(?:inh)?[oa]|tudo|"
+    r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:seasons|episodes|eps|parts)|inteir(?:inh)?[oa]|tod(?:inh)?[oa]|tudo|"
     r"the whole thing|de novo|again|already|ja|too|tambem|rs|tho|though|"  # "rs": a laugh
     # when or how surely, after the verb: "já vi faz tempo", "eu vi na vdd", "ages ago"
     r"(?:faz|ha) (?:um |muito )?(?:tempo|tempao)|(?:faz|ha) (?:uns |muitos )?anos|"
@@ -592,10 +605,25 @@ _SEEN_END: Final = re.compile(
 )
 # a title, then a clause saying it was seen: "Severance, already watched it"
 _TITLE_THEN_SAW: Final = re.compile(
-    r"^(?P<title>[^,;:]+?)\s*[,;:-]\s*(?:(?:i|eu)\s+)?(?:(?:ve|have)\s+)?"
+    r"^(?P<title>[^,;:]+?)(?:\s*[,;:-]\s*(?:(?:i|eu)\s+)?|\s+(?P<who>i|eu|a gente|we)\s+)(?:(?:ve|have)\s+)?"
     r"(?:ja\s+|already\s+|just\s+|finally\s+)?(?P<verb>vi|assisti|terminei|maratonei|watched|seen|"
     r"saw|finished|binged)(?:\s+(?:it|that|this|this one|that one|esse|essa|ele|ela))?"
     r"(?P<rest>[\s,;.!-].*)?$"
+)
+
+
+_QUESTION_FIRST: Final = re.compile(
+    r"(?:o que|oq|que|qual|quais|quant[oa]s|quem|quando|onde|what|which|who|when|where|how)\b"
+)
+# "foi X que eu vi", "the one we finished was X": a cleft, whose title is read elsewhere
+_CLEFT_PART: Final = re.compile(
+    r"^\s*(?:foi|era|e|it|the one|the thing|aquele|aquela)\s|\s(?:que|q|that|which)\s+$|"
+    r"\s(?:was|is|foi|era|e)\s"
+)
+_JOINED_CLAUSE: Final = re.compile(r"^(?:e|and)\s+(?=\S)")
+_TITLE_SAW: Final = re.compile(
+    r"^(?P<title>[^,;:]+?)\s+(?:ja\s+|already\s+|just\s+|finally\s+)?(?P<verb>vi|assisti|"
+    r"terminei|maratonei|watched|saw|finished|binged)(?P<rest>[\s,;.!-].*)?$"
 )
 
 
@@ -603,7 +631,14 @@ def _title_then_saw(raw: str) -> MarkRequest | None:
     """A title, then a clause saying it was seen, and how or when ("Severance, already
     watched it", "dune, watched it last night, 9/10"): read as "watched <title> ..."."""
     text = raw.strip()
-    seen = _TITLE_THEN_SAW.match(fold_same_length(text).lower())
+    # "..., e o X eu vi ontem", "and X I watched last night": a clause after another mark
+    joined = _JOINED_CLAUSE.match(fold_same_length(text).lower())
+    if joined is not None:
+        text = text[joined.end() :]
+    folded = fold_same_length(text).lower()
+    seen = _TITLE_THEN_SAW.match(folded)
+    if seen is None and joined is not None:
+        seen = _TITLE_SAW.match(folded)  # "e o X vi sábado": the verb right after the title
     if seen is None:
         return None
     verb = "vi" if seen.group("verb") in ("vi", "assisti", "terminei", "maratonei") else "watched"
@@ -611,8 +646,19 @@ def _title_then_saw(raw: str) -> MarkRequest | None:
     found = read_mark(f"{verb} {text[: seen.end('title')]}{rest}")
     if found is None or found.state != "seen":
         return None
-    # with more after it ("comprar pão, vi que acabou"), only a title on the list is certain
-    return replace(found, anchored=True) if rest.strip() and found.title else found
+    # with more after it ("comprar pão, vi que acabou") or no comma ("o X eu vi sábado"),
+    # only a title on the list is certain
+    loose = seen.groupdict().get("who") is not None or joined is not None
+    if loose and (
+        not found.title
+        or _QUESTION_FIRST.match(seen.group("title"))
+        or _CLEFT_PART.search(f" {seen.group('title')} {rest} ")
+    ):
+        # "ontem eu vi", "the last one i watched": no title before the verb; "quais
+        # desses eu vi": a question
+        return None
+    certain = not rest.strip() and not loose
+    return replace(found, anchored=True) if found.title and not certain else found
 
 
 _NOT_SEEN_ALONE: Final = re.compile(
@@ -989,7 +1035,32 @@ def _joined(clauses: list[_Clause]) -> MarkRequest | None:
         if isinstance(one, Target):
             return replace(common, target=one, type=one.type)
         return replace(common, title=one, anchored=True)
+    if rating is not None and (each := _rated_before_too(clauses, rating)):
+        return replace(common, refs=tuple(refs), rating=None, each=each)
     return replace(common, refs=tuple(refs))
+
+
+_ARTICLE_FIRST: Final = re.compile(r"^(?:o|a|os|as|the)\s+")
+
+
+def _rated_before_too(clauses: list[_Clause], rating: int) -> tuple[tuple[str, int | None], ...]:
+    """ "vi X, nota 7. e o Y também": the rating is of the titles said before it, the ones
+    added after it by "também" have none; () when the clauses are not that."""
+    at = max(n for n, c in enumerate(clauses) if c.rating is not None)
+    after = [c for c in clauses[at + 1 :] if c.refs]
+    if not after or not all(c.carried for c in after):
+        return ()
+    before = [r for c in clauses[:at] for r in c.refs]
+    later = [r for c in after for r in c.refs]
+    if not before or not all(isinstance(r, str) for r in [*before, *later]):
+        return ()
+    rated: list[tuple[str, int | None]] = [(_untitled(r), rating) for r in before]
+    return tuple(rated + [(_untitled(r), None) for r in later])
+
+
+def _untitled(ref: str | Target) -> str:
+    """A title as `_each_rating` finds it: spaced words, no article first."""
+    return _ARTICLE_FIRST.sub("", _spaced(str(ref)))
 
 
 def _list_heads(clauses: list[_Clause]) -> list[_Clause]:
@@ -1184,6 +1255,7 @@ def read_list(text: str) -> ListRequest | None:
         return None
     # "oq falta ver?", "qts filmes eu vi?", "quais séries ainda n vi?"
     said = expand_chat(_Said.of(_n_as_not(raw)).norm)
+    said, rated = _without_rating_ask(said)
     words = _LIST_TAIL.sub("", _LIST_TAIL.sub("", said))
     if not words or len(words.split()) > MAX_WORDS:
         return None
@@ -1193,8 +1265,142 @@ def read_list(text: str) -> ListRequest | None:
     if counted is not None or _COUNT_WORD.match(said):
         return counted
     if _LIST_WORD.match(said) or _TYPE_FIRST.match(said):
-        return _read_count(said, count=False)  # "show me what I haven't watched"
+        listed = _read_count(said, count=False)  # "show me what I haven't watched"
+        # the ratings asked beside a list are on the list of what was seen, not of what is left
+        return None if rated and (listed is None or listed.state != "done") else listed
     return None
+
+
+# a second question asking the ratings given ("e que nota dei pra cada um", "and how did
+# I rate them", "com as notas"): the seen list shows them, so it asks nothing more
+_RATING_ASK: Final = re.compile(r"\s+(?:e|and|com|with|plus|mais)\s+(?P<ask>.+)$")
+_RATING_WORDS: Final = frozenset("nota notas rate rated rating ratings score scores".split())
+_RATING_FILLER: Final = frozenset(
+    "que qual quais quanto how what which did do i eu dei deu gave give them it each cada um uma "
+    "one pra para a o as os the my minhas minha meus suas sua their de of to for foi was were "
+    "tinha had que q".split()
+)
+
+
+def _without_rating_ask(said: str) -> tuple[str, bool]:
+    """`said` without a last clause that only asks the ratings given, and whether it had one."""
+    m = _RATING_ASK.search(said)
+    while m is not None:
+        words = m.group("ask").split()
+        if any(w in _RATING_WORDS for w in words) and all(
+            w in _RATING_WORDS or w in _RATING_FILLER for w in words
+        ):
+            return said[: m.start()], True
+        m = _RATING_ASK.search(said, m.start() + 1)
+    return said, False
+
+
+# "tira da lista os que eu já vi", "remove the ones I've watched from my list": a deletion
+# of what a list of the seen would show, said by a verb of removing and that list's words
+_DROP_VERB: Final = re.compile(
+    r"^(?:(?:e|ok|entao|so|and|now|agora|pode|por favor|please|pls|pfv)\s+)*(?:"
+    r"tira|tirar|tire|remove|remover|remova|apaga|apagar|apague|exclui|excluir|exclua|deleta|"
+    r"deletar|delete|limpa|limpar|clear|drop|get rid of|take|cut)\s+(?:out\s+|off\s+)?"
+    r"(?P<rest>.+)$"
+)
+_OFF_LIST: Final = re.compile(
+    r"\s*\b(?:da|na|of|off|from|on)\s+(?:(?:a|minha|my|the)\s+)?(?:lista|list|watchlist)\b\s*"
+)
+_ALL_WORDS: Final = re.compile(r"\b(?:tudo|todos|todas|todo|toda|everything|all|of)\b")
+
+
+def read_drop_seen(text: str) -> ListRequest | None:
+    """The deletion of the seen (read) items `text` asks for ("tira da lista os que eu já
+    vi"), as the list of them to delete, or None; what is left is never read as one."""
+    raw = text.strip()
+    if not raw or len(raw) > 160 or raw.startswith("/"):
+        return None
+    said = expand_chat(_Said.of(_n_as_not(raw)).norm)
+    m = _DROP_VERB.match(said)
+    if m is None:
+        return None
+    rest = _OFF_LIST.sub(" ", f" {m.group('rest')} ")
+    words = " ".join(_ALL_WORDS.sub(" ", rest).split())
+    if len(words.split()) < 2:
+        return None  # "apaga vi": no list named
+    listed = _read_count(words, count=False)
+    if listed is None or listed.state != "done" or listed.period is not None:
+        return None
+    return replace(listed, carried=False, drop=True)
+
+
+# "então Dark é o único que eu não vi?", "so Dune is the only one left?": a title, "the only
+# one", then the words of a list by state
+_ONLY_ONE: Final = re.compile(
+    r"^(?:(?:e|entao|so|and|ok|then|ah|quer dizer que|so then)\s+)*(?P<what>.+?)\s+"
+    r"(?:e|eh|is|s|era|was|fica|ficou)\s+(?:(?:o|a|the)\s+)?(?:unic[oa]|only|ultim[oa]|last)"
+    r"(?:\s+(?:one|thing|item|(?P<noun>filme|serie|movie|show|video|link)))?\s+(?P<rest>.+)$"
+)
+
+
+_POINTING: Final = frozenset("isso esse essa ele ela it that this he she they".split())
+
+
+def read_only_one(text: str) -> ListRequest | None:
+    """The yes-or-no question whether a title is the only one in a state ("so X is the only
+    one I haven't watched?"), as the list of that state with the title asked, or None."""
+    raw = text.strip()
+    if not raw.endswith("?") or len(raw) > 160 or raw.startswith("/"):
+        return None
+    said = expand_chat(_Said.of(_n_as_not(raw)).norm)
+    m = _ONLY_ONE.match(said)
+    if m is None or len(m.group("what").split()) > MAX_TITLE_WORDS:
+        return None
+    what = m.group("what")
+    if _QUESTION_FIRST.match(what) or what in _POINTING:
+        return None  # "qual é o único...": a question of its own; "ele": no title
+    listed = _read_count(f"o que {m.group('noun') or ''} {m.group('rest')}", count=False)
+    if listed is None or listed.period is not None:
+        return None
+    return replace(listed, carried=False, only=what)
+
+
+# a comparison of ratings, read by its parts: an asking word, a rating word, a word of more or
+# less, every other word filler ("dos dois, qual ganhou nota maior?", "which did I rate higher?")
+_COMPARE_ASK: Final = frozenset("qual quem which whats what".split())
+_COMPARE_RATING: Final = frozenset("nota notas rate rated rating score scored".split())
+_COMPARE_UP: Final = frozenset("maior melhor alta higher highest better best top".split())
+_COMPARE_DOWN: Final = frozenset("menor pior baixa lower lowest worse worst menos less".split())
+_COMPARE_FILLER: Final = frozenset(
+    "mais more most e entao so and ok dos das desses dessas destes destas entre esses essas estes estas os as "
+    "o a um uma dois duas tres of the two three those these them between one ones eu i did do "
+    "dei deu teve ganhou levou tirou recebeu tem tinha ficou com got get gave give had has have "
+    "is was foi de do da que mais is s ai la among my minha minhas meus".split()
+)
+
+
+_COMPARE_KNOWN: Final = (
+    _COMPARE_ASK | _COMPARE_RATING | _COMPARE_UP | _COMPARE_DOWN | _COMPARE_FILLER
+)
+
+
+def read_rating_compare(text: str) -> RatingCompare | None:
+    """Which item just shown was rated higher (or lower), or None."""
+    raw = text.strip()
+    if not raw or len(raw) > 120 or raw.startswith("/"):
+        return None
+    words = expand_chat(_Said.of(raw).norm).split()
+    if not words or len(words) > 14:
+        return None
+    asked = rated = up = down = False
+    nouns: set[ItemType] = set()
+    for word in words:
+        asked |= word in _COMPARE_ASK
+        rated |= word in _COMPARE_RATING
+        up |= word in _COMPARE_UP
+        down |= word in _COMPARE_DOWN
+        if word in _NOUNS and _NOUNS[word] in WATCHABLE:
+            nouns.add(_NOUNS[word])
+        elif word not in _COMPARE_KNOWN:
+            return None  # "qual nota maior do Nolan?": more than a comparison of those shown
+    if not (asked and rated) or up == down or len(nouns) > 1:
+        return None  # no comparison, or both ways at once
+    return RatingCompare(highest=up, type=next(iter(nouns), None))
 
 
 # -- counts by state, read by their parts -------------------------------------------------------
@@ -1414,6 +1620,12 @@ _WHERE: Final = re.compile(
     r"where\s+to\s+(?:watch|stream)|"
     r"(?:what|which)\s+(?:streaming\s+)?(?:service|platform|streamer)s?\s+(?:has|have|is|carries)|"
     r"(?:what|which)\s+streaming\s+(?:has|have|carries)|"
+    # "tem algum lugar pra ver X?", "tem onde assistir X?", "is there anywhere to watch X?"
+    r"(?:tem|existe|ha|conhece)\s+(?:(?:algum|alguma|um|uma)\s+)?(?:lugar|onde|canto|site|app|"
+    r"aplicativo|streaming|plataforma|servico)\s+(?:(?:pra|para|que|de|onde|em que|aonde|eu|da)\s+)*"
+    r"(?:ver|assistir|assisto|vejo|veja|assista|passa|passe|tenha|tem|streamar)|"
+    r"is\s+there\s+(?:(?:any|a|some)\s+)?(?:where|place|anywhere|somewhere|site|app|service|"
+    r"platform)\s+(?:(?:to|that|i|can|could|where|has|with)\s+)*(?:watch|stream|see|find|has)|"
     r"(?P<pt2>.+?)\s+(?:passa|ta passando|esta passando|streama|da pra ver|da pra assistir)\s+onde"
     r")\s*(?P<what>.*)$"
 )
@@ -2192,6 +2404,9 @@ def read(text: str) -> WatchRequest | None:
 def _read_whole(text: str) -> WatchRequest | None:
     return (
         read_list(text)
+        or read_drop_seen(text)
+        or read_only_one(text)
+        or read_rating_compare(text)
         or read_where(text)
         or read_suggest(text)
         or read_state_question(text)

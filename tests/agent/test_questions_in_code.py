@@ -201,3 +201,17 @@ def test_a_whose_question_with_no_thing_named_is_left_to_the_planner() -> None:
 
     assert read_question("what's it's name?") is None
     assert read_question("what's Tom's?") is None
+
+
+async def test_a_period_asked_without_its_verb_or_with_new_lists_that_period(
+    lembra: Lembra,
+) -> None:
+    saved = await lembra.say("saved anything this week?")
+    novo = await lembra.say("algo novo hoje?")
+    links = await lembra.say("added any links today?")
+
+    assert saved.text.startswith("You saved 5 items (")
+    assert saved.text.splitlines()[0].endswith(") this week:")
+    assert novo.text.startswith("Você salvou 5 itens (")
+    assert links.text.splitlines()[0] == "You saved 2 links today:"
+    assert lembra.model_calls == 0  # in code, not a search for "week"

@@ -11,7 +11,15 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.understanding.watchlist import read
+from agent.understanding.watchlist import (
+    ListRequest,
+    MarkRequest,
+    WhereRequest,
+    read,
+    read_drop_seen,
+    read_only_one,
+    read_rating_compare,
+)
 from storage import Database
 from storage.documents import ItemDoc
 from tests.agent.test_importfile import SentFile
@@ -1287,3 +1295,191 @@ def test_a_weekend_seen_date_falls_inside_a_weekend_just_gone() -> None:
         found = read(said)
         assert found is not None, said
         assert getattr(found, "days_ago", None) == days_ago, said
+
+
+# -- questions and marks in other words (issue 41/44) -------------------------------------------
+
+
+async def test_a_list_of_what_was_seen_asked_with_its_ratings_shows_them(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("vi duna, nota 9")
+        await lembra.say("assisti superbad, nota 5")
+
+        asked = await lembra.say("me diz os filmes que eu vi e quais notas eu dei")
+
+        assert asked.text == "Já vistos (2):\n1. Duna (2021) · 9/10\n2. Superbad (2007) · 5/10"
+        english = await lembra.say("what movies did i see, and what ratings did i give them?")
+        assert "Duna (2021) · 9/10" in english.text
+        assert "Superbad (2007) · 5/10" in english.text
+        # what is left has no ratings to ask: the planner's, not a list read in code
+        assert read("quais filmes faltam e que nota dei?") is None
+
+
+async def test_two_titles_marked_in_one_message_each_in_its_own_words(db: Database) -> None:
+    async with watching(db) as lembra:
+        reply = await lembra.say("acabei a série dark, e o superbad eu vi semana passada")
+
+        assert "Dark (2017)" in reply.text
+        assert "Superbad (2007)" in reply.text
+        assert (await item(lembra, "Dark")).current_state == "seen"
+        assert (await item(lembra, "Superbad")).current_state == "seen"
+        assert (await item(lembra, "Duna")).current_state != "seen"
+
+
+async def test_a_title_then_i_saw_it_without_a_comma_marks_only_what_is_on_the_list(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("superbad eu assisti ontem, nota 7")
+        superbad = await item(lembra, "Superbad")
+        assert (superbad.current_state, superbad.rating) == ("seen", 7)
+
+        before = await lembra.items()
+        await lembra.say("o poderoso chefão eu vi ontem")
+        assert await lembra.items() == before
+    for asked in ("quais desses eu já assisti", "ontem eu vi", "the last one i watched"):
+        assert not isinstance(read(asked), MarkRequest), asked
+
+
+async def test_is_there_somewhere_to_watch_asks_where(db: Database) -> None:
+    async with watching(db) as lembra:
+        reply = await lembra.say("existe algum lugar onde eu veja duna?")
+
+        assert reply.text.startswith("Onde assistir Duna (2021) (BR):")
+        assert reply.meta.tools_executed == ("where_to_watch",)
+    assert isinstance(read("is there anywhere i can stream dark?"), WhereRequest)
+    assert read("tem lugar pra guardar as coisas?") is None
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.sampled_from(["", "e ", "and ", "quais filmes vi ", "o X eu ", "X i "]),
+    st.text(max_size=40),
+    st.sampled_from(["", " e que nota dei", " and how did i rate them", " vi ontem", "?"]),
+)
+def test_the_rating_ask_and_title_first_readers_never_raise(
+    head: str, middle: str, tail: str
+) -> None:
+    read(head + middle + tail)
+
+
+async def test_removing_the_seen_ones_asks_first_then_deletes_only_them(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("vi duna ontem")
+        await lembra.say("maratonei dark")
+
+        preview = await lembra.say("pode limpar da minha lista tudo que eu já assisti")
+
+        assert "Dark (2017)" in preview.text
+        assert "Duna (2021)" in preview.text
+        assert "Superbad" not in preview.text
+        assert len(await lembra.items()) == 3  # nothing deleted before the "sim"
+        await lembra.say("sim")
+        assert [i.title for i in await lembra.items()] == ["Superbad"]
+
+        none = await lembra.say("get rid of the shows i've finished")
+        assert "TV shows" in none.text or "show" in none.text
+        assert [i.title for i in await lembra.items()] == ["Superbad"]
+    for asked in ("tira os que eu não vi", "apaga vi", "tira da lista os que vi essa semana"):
+        found = read(asked)
+        assert not (isinstance(found, ListRequest) and found.drop), asked
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.sampled_from(["tira ", "remove ", "apaga da lista ", "get rid of "]),
+    st.text(max_size=40),
+    st.sampled_from(["", " que eu já vi", " i've watched", " from my list"]),
+)
+def test_the_drop_the_seen_reader_never_raises(head: str, middle: str, tail: str) -> None:
+    read_drop_seen(head + middle + tail)
+
+
+async def test_is_it_the_only_one_left_answers_yes_or_no_with_the_list(db: Database) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("já assisti superbad")
+
+        two = await lembra.say("entao a série dark é a única que eu ainda não vi?")
+        assert two.text.startswith("Não, tem mais.\nFalta ver (2):")
+
+        await lembra.say("vi duna semana passada")
+        one = await lembra.say("so dark's the only one left to watch?")
+        assert one.text == "Yes, just that one.\nLeft to watch (1):\n1. Dark (2017)"
+        other = await lembra.say("so superbad is the last movie I haven't seen?")
+        assert other.text.startswith("No, that one isn't on it.")
+    for asked in ("qual é o único que falta?", "ele é o único que não vi?", "dark é o único?"):
+        assert read(asked) is None, asked
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.sampled_from(["", "so ", "então "]),
+    st.text(max_size=40),
+    st.sampled_from([" é o único que não vi?", " is the only one left?", "?"]),
+)
+def test_the_only_one_reader_never_raises(head: str, middle: str, tail: str) -> None:
+    read_only_one(head + middle + tail)
+
+
+async def test_which_of_those_shown_got_the_higher_rating_is_answered_from_the_marks(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("assisti duna, nota 6")
+        await lembra.say("vi superbad, 9/10")
+        await lembra.say("o que eu já vi?")
+
+        higher = await lembra.say("desses, qual levou a nota mais alta?")
+        assert higher.text == "A maior nota: Superbad (2007) · 9/10.\n• Duna (2021) · 6/10"
+        lower = await lembra.say("which movie did I rate worst?")
+        assert lower.text.startswith("Rated lowest: Duna (2021) · 6/10.")
+    for asked in ("qual a nota?", "qual nota maior do nolan?", "qual filme ou série ganhou mais?"):
+        assert read_rating_compare(asked) is None, asked
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.sampled_from(["qual ", "which ", "dos dois, "]),
+    st.text(max_size=30),
+    st.sampled_from([" nota maior?", " rated higher?", ""]),
+)
+def test_the_rating_compare_reader_never_raises(head: str, middle: str, tail: str) -> None:
+    read_rating_compare(head + middle + tail)
+
+
+async def test_a_type_asked_again_after_a_period_answer_narrows_that_answer(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        await lembra.say("salva https://example.com/old-article")
+        lembra.clock.advance(3 * 24 * 3600)
+        await lembra.say("salva https://example.com/new-article")
+        await lembra.say("what did I save today?")
+
+        links = await lembra.say("e link, qual foi?")
+
+        assert "new-article" in links.text
+        assert "old-article" not in links.text
+        assert "search_items" not in links.meta.tools_executed
+
+
+async def test_a_rating_said_before_an_and_that_one_too_stays_with_its_own_title(
+    db: Database,
+) -> None:
+    async with watching(db) as lembra:
+        reply = await lembra.say("assisti dark todinha, 8/10. e o superbad também")
+
+        assert "Dark (2017)" in reply.text
+        assert "Superbad (2007)" in reply.text
+        dark, superbad = await item(lembra, "Dark"), await item(lembra, "Superbad")
+        assert (dark.current_state, dark.rating) == ("seen", 8)
+        assert (superbad.current_state, superbad.rating) == ("seen", None)  # none was given
+
+
+async def test_a_question_without_its_question_mark_still_drops_its_now(db: Database) -> None:
+    async with watching(db) as lembra:
+        listed = await lembra.say("so what's on my list rn")
+
+        assert listed.text.startswith("Your items (3):")
+        left = await lembra.say("o que eu ainda tenho pra assistir agora")
+        assert left.text.startswith("Falta ver (3):")
