@@ -649,6 +649,12 @@ def _title_then_saw(raw: str) -> MarkRequest | None:
     # with more after it ("comprar pão, vi que acabou") or no comma ("o X eu vi sábado"),
     # only a title on the list is certain
     loose = seen.groupdict().get("who") is not None or joined is not None
+    if (
+        loose
+        and (object_after := read_mark(f"{verb}{rest}")) is not None
+        and (object_after.both or object_after.refs or object_after.every or object_after.target)
+    ):
+        return None  # "kkk na real eu já vi as duas": what was seen comes after the verb
     if loose and (
         not found.title
         or _QUESTION_FIRST.match(seen.group("title"))

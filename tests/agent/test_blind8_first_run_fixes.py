@@ -71,3 +71,24 @@ async def test_a_typed_save_with_a_holiday_in_its_title_is_a_save_not_a_reminder
     assert "Inconfidentes" in saved.text
     assert "lembrar" not in saved.text
     assert "08:00" in task.text  # a verb that puts things somewhere, with no typed item: a task
+
+
+def test_a_title_before_eu_vi_defers_when_what_was_seen_follows_the_verb() -> None:
+    """A title before "eu vi" ("superbad eu vi ontem") must not swallow an aside when what was
+    seen comes after the verb ("kkk na real eu já vi as duas"): another reader reads that."""
+    from agent.understanding.watchlist import read_mark, read_mark_clauses
+
+    assert read_mark_clauses("kkk na real eu ja vi as duas, so esqueci de marcar") is None
+    assert read_mark_clauses("lol eu vi os dois") is None
+    titled = read_mark_clauses("superbad eu assisti ontem, nota 8")
+    assert titled is not None
+    assert (titled.title, titled.rating, titled.days_ago) == ("superbad", 8, 1)
+
+
+async def test_both_seen_after_an_aside_marks_both(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("salva as séries Fleabag e The Crown")
+        await lembra.say("kkk na real eu ja vi as duas, so esqueci de marcar")
+        items = await lembra.items()
+
+    assert sorted((i.title, i.state) for i in items) == [("Fleabag", "seen"), ("The Crown", "seen")]
