@@ -652,7 +652,7 @@ def _title_then_saw(raw: str) -> MarkRequest | None:
     if (
         loose
         and (object_after := read_mark(f"{verb}{rest}")) is not None
-        and (object_after.both or object_after.refs or object_after.every or object_after.target)
+        and (object_after.both or object_after.refs or object_after.every)
     ):
         return None  # "kkk na real eu já vi as duas": what was seen comes after the verb
     if loose and (

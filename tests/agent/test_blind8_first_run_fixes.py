@@ -76,7 +76,7 @@ async def test_a_typed_save_with_a_holiday_in_its_title_is_a_save_not_a_reminder
 def test_a_title_before_eu_vi_defers_when_what_was_seen_follows_the_verb() -> None:
     """A title before "eu vi" ("superbad eu vi ontem") must not swallow an aside when what was
     seen comes after the verb ("kkk na real eu já vi as duas"): another reader reads that."""
-    from agent.understanding.watchlist import read_mark, read_mark_clauses
+    from agent.understanding.watchlist import read_mark_clauses
 
     assert read_mark_clauses("kkk na real eu ja vi as duas, so esqueci de marcar") is None
     assert read_mark_clauses("lol eu vi os dois") is None
