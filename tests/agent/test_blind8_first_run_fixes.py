@@ -92,3 +92,27 @@ async def test_both_seen_after_an_aside_marks_both(db: Database) -> None:
         items = await lembra.items()
 
     assert sorted((i.title, i.state) for i in items) == [("Fleabag", "seen"), ("The Crown", "seen")]
+
+
+def test_an_hour_form_after_whole_days_is_that_days_clock_not_more_hours() -> None:
+    """ "daqui uma semana, 14h" set a reminder 14 hours from now (a week early): the days
+    and "14h" were added as one amount."""
+    from agent.understanding.reminders.lexicon import tokenize
+    from agent.understanding.reminders.relative import Relative, read_relative
+
+    def amount(said: str) -> Relative | None:
+        read = read_relative(tokenize(said), 0)
+        return read[0] if read else None
+
+    assert amount("daqui uma semana, 15h, renovar o seguro") == Relative(days=7)
+    assert amount("daqui 3 dias 8h") == Relative(days=3)
+    assert amount("daqui 2 dias e 3h") == Relative(seconds=3 * 3600, days=2)  # "e": a sum
+    assert amount("em 2 horas, 15 minutos") == Relative(seconds=2 * 3600 + 15 * 60)
+
+
+async def test_a_week_from_now_at_an_hour_is_set_that_day(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        reply = await lembra.say("me lembra daqui uma semana, 15h, de renovar o seguro")
+
+    assert "15:00" in reply.text
+    assert "12/01" in reply.text

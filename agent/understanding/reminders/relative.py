@@ -135,8 +135,11 @@ def read_amount(toks: tuple[Tok, ...], i: int) -> tuple[Relative, int] | None:
         return None
     total, end = first
     while True:
-        j = end + (text_at(toks, end) in AND or text_at(toks, end) == ",")
+        joined = text_at(toks, end) in AND
+        j = end + (joined or text_at(toks, end) == ",")
         more = _amount(toks, j)
+        if more is not None and not joined and _clock_after_days(total, toks, j):
+            return total, end  # "daqui uma semana, 14h": that day at 14:00, not 14 hours more
         if more is None:
             # "1h30", "uma hora e 15": the minutes of an hour amount written without a unit
             word = text_at(toks, end)
@@ -150,6 +153,18 @@ def read_amount(toks: tuple[Tok, ...], i: int) -> tuple[Relative, int] | None:
                     end = minutes[1]
             return total, end
         total, end = _add(total, more[0]), more[1]
+
+
+def _clock_after_days(total: Relative, toks: tuple[Tok, ...], i: int) -> bool:
+    """Whether the amount at `i` is PT's hour form ("14h", "9h30") right after an amount of
+    whole days or more: a clock on that day, never hours added to them."""
+    whole_days = total.seconds == 0 and bool(total.days or total.months or total.years)
+    return (
+        whole_days
+        and text_at(toks, i).isdigit()
+        and text_at(toks, i + 1) == "h"
+        and glued(toks, i + 1)
+    )
 
 
 def _amount(toks: tuple[Tok, ...], i: int) -> tuple[Relative, int] | None:
