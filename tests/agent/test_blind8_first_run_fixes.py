@@ -116,3 +116,13 @@ async def test_a_week_from_now_at_an_hour_is_set_that_day(db: Database) -> None:
 
     assert "15:00" in reply.text
     assert "12/01" in reply.text
+
+
+@pytest.mark.parametrize(
+    "said", ["rs na real eu já vi as duas", "a gente assistiu e eu li as 3 partes ontem"]
+)
+def test_something_seen_or_done_is_no_reminder_of_its_clock_like_words(said: str) -> None:
+    """ "as duas" is also "at two": after "vi"/"li" the message says what was done."""
+    from agent.understanding.reminders import route
+
+    assert route(said) is None

@@ -362,6 +362,10 @@ _CHATTER = frozenset({
 _COPULAS = frozenset({"é", "eh", "será", "sera", "foi", "são", "sao", "is", "was", "are", "will",
                       "fica", "vai", "começa", "comeca", "starts", "vence", "vencem", "due", "expira", "expires"})  # fmt: skip
 # a statement anywhere in the activity ("Esqueceram de Mim é perfeito pro Natal")
+# past forms the "-ei/-ou" shape misses, said anywhere ("rs na real eu já vi as duas": both
+# films seen, not a reminder at 2 o'clock)
+_DONE_WORDS = frozenset({"vi", "vimos", "li", "lemos", "assisti", "assistimos", "fiz", "fizemos",
+                         "fui", "fomos", "tive", "watched", "saw", "finished", "did", "went"})  # fmt: skip
 _STATES = frozenset({"é", "eh", "is", "are", "was", "were", "será", "sera", "foi", "são", "sao", "vence",
                      "vencem", "due", "expira", "expires"})  # fmt: skip
 # a verb of something done: PT first-person or third-person past ("acordei", "parou"), EN past
@@ -434,6 +438,7 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
         any(text[t.start : t.end].lower() in _COPULAS for t in all_toks if t.text in beside)
         or any(
             text[t.start : t.end].lower() in _STATES
+            or t.text in _DONE_WORDS
             or (_DONE.fullmatch(text[t.start : t.end]) and text_at(all_toks, i - 1) not in _OF)
             for i, t in enumerate(all_toks)
             if not timed[i]
