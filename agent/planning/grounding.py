@@ -384,6 +384,10 @@ class Grounder:
             if checked.problem is not None:
                 self._count(tool, checked.fields[-1:])
             return checked
+        if tool in _ONE_TYPE_ACTS and (other := await self._other_type_named(args)) is not None:
+            self._count(tool, checked.fields[-1:])
+            self.pending = None
+            return Checked(None, other, checked.fields)
         if any(verdict != "grounded" for _, verdict in checked.fields):
             sources = self.conversation.current()
             confirmed = await self._confirmed(tool, args, sources)
@@ -408,6 +412,32 @@ class Grounder:
         if not isinstance(item_id, str) or not self.user_id:
             return None
         return await self.deps.db.items.get(self.user_id, item_id)
+
+    async def _other_type_named(self, args: ToolArgs) -> str | None:
+        """Why a call on items by id is refused: the message names a film and the item is a
+        series (or the reverse) whose title it does not name. On "e o filme do oppenhaimer eu
+        já vi, nota 9" the 1.5B model marked the series just shown, not the misspelt film."""
+        ids = getattr(args, "item_id", None)
+        said = _TYPE_SAID.keys() & set(fold(self.user_text).split())
+        kinds = {_TYPE_SAID[w] for w in said}
+        if not ids or not self.user_id or len(kinds) != 1:
+            return None
+        (kind,) = kinds
+        words = set(fold(self.user_text).split())
+        for item_id in [ids] if isinstance(ids, str) else ids:
+            item = await self.deps.db.items.get(self.user_id, item_id)
+            if (
+                item is not None
+                and item.type in ("movie", "tv_show")
+                and item.type != kind
+                and words.isdisjoint(w for w in fold(item.title or "").split() if len(w) > 2)
+            ):
+                return (
+                    f"the message names a {'film' if kind == 'movie' else 'series'} and "
+                    f"«{one_line(item.title or '', 40)}» is not one, nor named in it: give the "
+                    "item the message names, by its words in `query`"
+                )
+        return None
 
     def _with_text_of(self, item: ItemDoc) -> Sources:
         """The message and the text of the item an edit names: the words an edit keeps come
@@ -454,6 +484,14 @@ class Grounder:
 
 # tools whose new values are the user's words in this message, never the conversation's
 EDITS_FROM_MESSAGE = frozenset({"update_item"})
+# calls on items by id checked against the type the message names ("o filme do X")
+_ONE_TYPE_ACTS = frozenset(
+    {"mark_item", "delete_item"}
+)  # not an edit: a retype names the other type
+_TYPE_SAID: dict[str, str] = {
+    **dict.fromkeys(("filme", "filmes", "movie", "movies", "film", "films"), "movie"),
+    **dict.fromkeys(("serie", "series", "seriado", "seriados"), "tv_show"),
+}
 _WRITTEN = re.compile(r"[\w'-]+")
 
 

@@ -9,6 +9,7 @@ import pytest
 from agent.understanding.intent import IntentClassifier
 from storage import Database
 from tests.support.harness import open_lembra
+from tests.support.live import call
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +127,25 @@ def test_something_seen_or_done_is_no_reminder_of_its_clock_like_words(said: str
     from agent.understanding.reminders import route
 
     assert route(said) is None
+
+
+async def test_a_mark_by_id_of_a_series_when_the_message_names_a_film_is_asked_again(
+    db: Database,
+) -> None:
+    """On "e o filme do oppenhaimer eu já vi, nota 9" the 1.5B model marked the series just
+    shown (by its handle), not the misspelt film the message names: refused, then re-asked."""
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("salva o filme Oppenheimer")
+        await lembra.say("salva a série The Last of Us")
+        series = next(i for i in await lembra.items() if i.type == "tv_show")
+        reply = await lembra.say(
+            "aquele filme do oppenhaimer, vi no cinema com a Ana",
+            llm=[
+                call("mark_item", state="seen", item_id=series.id[:8]),
+                call("mark_item", state="seen", query="oppenhaimer"),
+            ],
+        )
+        states = {i.title: i.state for i in await lembra.items()}
+
+    assert states == {"Oppenheimer": "seen", "The Last of Us": None}
+    assert "Oppenheimer" in reply.text
