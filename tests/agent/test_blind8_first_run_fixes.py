@@ -149,3 +149,14 @@ async def test_a_mark_by_id_of_a_series_when_the_message_names_a_film_is_asked_a
 
     assert states == {"Oppenheimer": "seen", "The Last of Us": None}
     assert "Oppenheimer" in reply.text
+
+
+async def test_a_repeating_reminder_at_lunch_is_set_at_noon_not_a_crash(db: Database) -> None:
+    """Hypothesis found "me lembra todo dia LUNCH" raising KeyError: lunch, one moment of the
+    day, had no hours to ask between; "todo dia no almoço" crashed the turn the same way."""
+    async with open_lembra(db) as lembra:
+        pt = await lembra.say("me lembra todo dia no almoço de tomar o remédio")
+        en = await lembra.say("remind me every day at lunch to take my pills")
+
+    assert "12:00" in pt.text
+    assert "12:00" in en.text

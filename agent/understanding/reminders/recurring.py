@@ -17,7 +17,7 @@ from datetime import date, datetime, time, timedelta
 from agent.understanding.reminders.dates import MONTHS, Date
 from agent.understanding.reminders.holidays import Country
 from agent.understanding.reminders.lexicon import Tok, tokenize
-from agent.understanding.reminders.parts import ASKED, Part
+from agent.understanding.reminders.parts import ASKED, DEFAULT_HOUR, Part
 from agent.understanding.reminders.periods import Period
 from agent.understanding.reminders.placing import (
     DEFAULT_HOUR_OF_DAY,
@@ -97,7 +97,9 @@ def read_recurring(
         return AskStart(None, later_today_options(now), tuple(spans), "partial")
     # "toda tarde", "todo dia bem cedinho": a part of the day and no clock, at what time?
     vague = repeat.part or (when.part.name if when.part and when.clock is None else None)
-    if vague is not None and (clock is None or when.clock is None):
+    if vague is not None and vague not in ASKED and (clock is None or when.clock is None):
+        clock = (DEFAULT_HOUR[vague], 0)  # "todo dia no almoço": lunch is one moment, 12:00
+    elif vague is not None and (clock is None or when.clock is None):
         rule = Rule(";".join(f"{k}={v}" for k, v in parts.items()), count=repeat.count)
         options = tuple(_next_at(now, hour) for hour in ASKED[vague])
         return AskStart(rule, tuple(sorted(options)), tuple(spans), "vague")
