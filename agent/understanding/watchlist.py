@@ -603,11 +603,13 @@ _SEEN_END: Final = re.compile(
     r"\b(?:vi|assisti|terminei|maratonei|zerei|vimos|assistimos|watched|seen|saw|finished|binged|"
     r"esse|essa|ele|ela|it|that|this|ainda|yet)$"
 )
+# the verbs of a title said before them ("Severance, already watched it", "o X eu vi")
+_SEEN_VERBS = r"vi|assisti|terminei|maratonei|watched|saw|finished|binged"
 # a title, then a clause saying it was seen: "Severance, already watched it"
 _TITLE_THEN_SAW: Final = re.compile(
     r"^(?P<title>[^,;:]+?)(?:\s*[,;:-]\s*(?:(?:i|eu)\s+)?|\s+(?P<who>i|eu|a gente|we)\s+)(?:(?:ve|have)\s+)?"
-    r"(?:ja\s+|already\s+|just\s+|finally\s+)?(?P<verb>vi|assisti|terminei|maratonei|watched|seen|"
-    r"saw|finished|binged)(?:\s+(?:it|that|this|this one|that one|esse|essa|ele|ela))?"
+    rf"(?:ja\s+|already\s+|just\s+|finally\s+)?(?P<verb>{_SEEN_VERBS}|seen)"
+    r"(?:\s+(?:it|that|this|this one|that one|esse|essa|ele|ela))?"
     r"(?P<rest>[\s,;.!-].*)?$"
 )
 
@@ -622,8 +624,8 @@ _CLEFT_PART: Final = re.compile(
 )
 _JOINED_CLAUSE: Final = re.compile(r"^(?:e|and)\s+(?=\S)")
 _TITLE_SAW: Final = re.compile(
-    r"^(?P<title>[^,;:]+?)\s+(?:ja\s+|already\s+|just\s+|finally\s+)?(?P<verb>vi|assisti|"
-    r"terminei|maratonei|watched|saw|finished|binged)(?P<rest>[\s,;.!-].*)?$"
+    r"^(?P<title>[^,;:]+?)\s+(?:ja\s+|already\s+|just\s+|finally\s+)?"
+    rf"(?P<verb>{_SEEN_VERBS})(?P<rest>[\s,;.!-].*)?$"
 )
 
 
