@@ -51,7 +51,7 @@ LIST_WRONG: Final = (
     "your message says the user's list {what}, but the stored items say otherwise: say only "
     "what the stored items and this turn's tool results show"
 )
-StatementKind = Literal["member", "absent", "count", "every", "seen", "unseen"]
+StatementKind = Literal["member", "absent", "count", "every", "seen", "unseen", "year"]
 
 
 def _set(words: str) -> frozenset[str]:
@@ -295,6 +295,7 @@ about: sobre about regarding mentioning mentions mention mencionando menciona me
 left: falta faltam resta restam sobra sobrou sobraram left remaining pendente unwatched unseen
 to_see: ver assistir watch see ler read
 state_open: unseen unwatched unread pending queue fila pendente pendentes waiting esperando aguardando
+  open aberto aberta abertos abertas
 ended: finished terminou terminei terminado terminada terminados terminadas
 # what opens a clause of its own after "e"/"and": "tá na lista e (você) ainda não viu"
 next_state: ainda still nao not nunca never
@@ -451,7 +452,7 @@ class Statement:
 
     kind: StatementKind
     names: tuple[Name, ...] = ()
-    count: int = 0
+    count: int = 0  # how many; of "year", the year said
     type: str = ""  # an item type, "" for any
     complete: bool = False  # "só", "only", "todos", "all": the names are every item (of type)
     confirms: bool = False  # said with a participle ("Tá salvo!"): naming nothing, it confirms
@@ -721,7 +722,7 @@ def _negated(words: Sequence[str], language: str) -> bool:
 def _has_place(words: Sequence[str]) -> bool:
     """Whether the words name the list ("na sua lista", "your movies", "your 3 movies", "lá")."""
     typed = (
-        w in _POSSESSIVE and any(x in _TYPE_OF or x in _STATE_OPEN for x in words[k + 1 : k + 3])
+        w in _POSSESSIVE and any(x in _TYPE_OF or x in _STATE_OPEN for x in words[k + 1 : k + 4])
         for k, w in enumerate(words)
     )
     return any(w in _PLACE or w in ("la", "ai", "there", "aqui") for w in words) or any(typed)
@@ -872,6 +873,7 @@ class _Reader:
         self.asked_type = asked_type  # the item type the user asked about
         self.effects: list[tuple[str, tuple[Name, ...]]] = []
         self.statements: list[Statement] = []
+        self.years: list[Statement] = []  # kept apart: they say nothing of what the list holds
         self.offer = self.unchecked = False
         self.antecedent: tuple[Name, ...] = ()
         self.opened: Statement | None = None  # a statement whose names the lines below list
@@ -966,6 +968,7 @@ class _Reader:
                 else:
                     self.effects.append((family, tuple(_names_in(clause))))
             conditional = condition and mark == ","
+            self._year(clause)
             for statement in said:
                 if mark == ":" and statement.kind in ("seen", "unseen") and not statement.names:
                     continue  # "Ainda não vistos:" opens a listing, read below
@@ -1037,6 +1040,19 @@ class _Reader:
         if names:
             self._state(Statement("member", left=left), names)
 
+    def _year(self, clause: list[Tok]) -> None:
+        """ "X é de 2002", "Heat (1995)": the year of the one title a clause names; not "salvou
+        X em 2023" (when it was saved)."""
+        words = [t.w for t in clause]
+        named = [t.name for t in clause if t.name is not None]
+        years = [
+            int(w)
+            for k, w in enumerate(words)
+            if _year(w) and 1870 < int(w) < 2100 and words[k - 1] not in ("em", "in", "desde")
+        ]
+        if len(named) == 1 and years:
+            self.years.append(Statement("year", tuple(named), count=years[0]))
+
     def close(self) -> None:
         """The statement whose names the entries below it listed, once they end."""
         if self.opened is not None and self.listed:
@@ -1106,7 +1122,7 @@ def read(
         reader.effects.append(("done", ()))  # "Ok!" to "salva X", "Certo 👍": a confirmation
     if _CARD.search(message):
         reader.effects.append(("remind", ()))
-    effects, statements = tuple(reader.effects), tuple(reader.statements)
+    effects, statements = tuple(reader.effects), (*reader.statements, *reader.years)
     return Reading(effects, statements, reader.offer, reader.unchecked, tuple(reader.groups))
 
 
@@ -1278,7 +1294,7 @@ def _read_clause(
         names = tuple(subject or _names_in(_object(clause[i + 1 :]), loose=loose))
         if family == "mark":  # "marcado como visto", "marked as not watched"
             seen = any(w in _SEEN for w in words[i + 1 :])
-            no = no or _negated(words[i + 1 :], language)
+            no = no or _negated(words[i + 1 :], language) or _left(words[i + 1 :])
             return [], [Statement("unseen" if no else "seen", names)] if seen else []
         member: StatementKind = "member" if (family == "delete") == no else "absent"
         bare = set(words[:i]) <= _DISCOURSE | _STATE_AUX | _ADVERBS | _REFERRING
@@ -1447,8 +1463,8 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             return [Statement(kind, names, type=type_, complete=only, refers=refers)]
         yours = any(x in _YOU for x in words[max(0, i - 3) : i])
         # "(não) tem X na sua lista", "não tem X aqui"
-        there = w in ("tem", "ha") and (_place_at(words, i + 1) or words[-1] in ("aqui", "ai"))
-        if w in _MEMBER_VERBS and (i and (_has_place(words[:i]) or yours) or there):
+        there = w in ("tem", "ha", "tenho") and (_place_at(words, i + 1) or words[-1] in ("aqui", "ai"))
+        if (w in _MEMBER_VERBS or there) and (i and (_has_place(words[:i]) or yours) or there):
             span = _object(clause[i + 1 :])
             type_ = _type_in(words)
             names = tuple(_names_in(span, loose=_has_place(words)))
@@ -1704,6 +1720,14 @@ def _matching(name: Name, items: Sequence[Stored], *, strict: bool = False) -> s
     return hits
 
 
+def _named_by(words: Sequence[str], items: Sequence[Stored]) -> list[Name]:
+    """The one stored item the user's own words point at ("is the dentist note done",
+    "did i watch the lofi one"), when every word that names an item names that one."""
+    own = [w for w in words if len(w) > 2 and w not in _GENERIC and w not in _LEXICON]
+    hits = {k for w in own for k, item in enumerate(items) if _mentions(item, [w])}
+    return [Name(title_words(items[k].title), (k,)) for k in hits] if len(hits) == 1 else []
+
+
 def _year(word: str) -> bool:
     return len(word) == 4 and word.isdigit()
 
@@ -1728,6 +1752,11 @@ def _kept(facts: ClaimFacts, type_: str, left: bool = False, done: bool = False)
 def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     """Why a statement about the list is false, or None when storage backs it."""
     items, kind = facts.items, statement.kind
+    if kind == "year":
+        years = {items[k].year for k in _matching(statement.names[0], items, strict=True)}
+        wrong = years and None not in years and statement.count not in years
+        said = " ".join(statement.names[0].words)
+        return LIST_WRONG.format(what=f"dates «{said}» to {statement.count}") if wrong else None
     if kind == "every":
         wrong = _kept(facts, statement.type) != _kept(facts, "")
         what = f"holds only items of type {statement.type}"
@@ -1801,7 +1830,7 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
     user_words = title_words(facts.user_text)
     referent = [Name(w, i) for w, i in titles if i and _contains(user_words, w)][:1]
     target = _user_target(facts.user_text)
-    referent = referent or ([Name(target)] if target else [])
+    referent = referent or ([Name(target)] if target else []) or _named_by(user_words, facts.items)
     asked = any(
         _FORMS.get(t.w, set()) & {"base", "inf", "pres3", "subj"}
         for t in _tokens(facts.user_text)[:3]
