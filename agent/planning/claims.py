@@ -1222,7 +1222,7 @@ def _read_clause(
     counts = _counts(words)
     yours = any(w in _YOU or w in _KEPT_WORDS for w in words) or _has_place(words)
     yours = yours or words[:1] in (["tem"], ["ha"])  # "Tem 3 filmes", "Há duas notas"
-    said_of_all = empty or (None if negated else _every(clause, words))
+    said_of_all = empty or (None if negated else _every(clause, words, sentence))
     if said_of_all is not None:
         return [], [said_of_all]
     left = _left(words)
@@ -1469,7 +1469,9 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             type_ = _type_in(words)
             names = tuple(_names_in(span, loose=_has_place(words)))
             return [Statement(kind, names, type=type_, complete=only, left=_left(words))]
-        if w in _FOUND and _has_place(words[i + 1 :]) and (w not in ("find", "see") or negated):
+        # "não achei X (salvo)": nowhere else named, found or not is of the list
+        kept = set(words[i + 1 :]) <= _KEPT_WORDS | _PLACE_WORDS | _ADVERBS | {"§"} and negated
+        if w in _FOUND and (_has_place(words[i + 1 :]) or kept) and (w not in ("find", "see") or negated):
             return [Statement(kind, tuple(_names_in(_object(clause[i + 1 :]))))]
     for k, w in enumerate(words[:-3]):  # "É uma das suas séries", "It's one of your shows"
         if (
@@ -1493,23 +1495,28 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     return []
 
 
-def _every(clause: list[Tok], words: list[str]) -> Statement | None:
+def _every(clause: list[Tok], words: list[str], sentence: Sequence[str]) -> Statement | None:
     """What a clause says of every item's type: "todos os seus itens são filmes", "your
     list contains only links" (every item is of one type); "X is your only note", "X is the
     sole series on your list" (X is the one item of its type)."""
     at = next((k for k, w in enumerate(words) if w in _COPULA or w in _MEMBER_VERBS), None)
-    if at is None:
-        return None
-    head, tail = words[:at], words[at + 1 :]
+    head, tail = (words[:at], words[at + 1 :]) if at is not None else ([], words)
     types = {_TYPE_OF[w] for w in tail if _TYPE_OF.get(w)}
-    if len(types) != 1 or any(_TYPE_OF.get(w) for w in head):
+    if len(types) != 1 or any(_TYPE_OF.get(w) for w in head) or "§" in words:
         return None
     if any(w in _ONLY and (w2 in _NUMBERS or w2.isdigit()) for w, w2 in pairwise(tail)):
         return None  # "you have only one series": a count
-    type_ = types.pop()
+    type_ = next(iter(types))
     mine = any(w in _YOU or w in _POSSESSIVE or w in _PLACE or _TYPE_OF.get(w) == "" for w in words)
-    only = tail[:1] and tail[0] in _ONLY or head[-1:] and head[-1] in _ONLY and _PLACE & set(head)
-    if mine and (_ALL & set(head) or only):  # "sua lista só tem"
+    # "só tem filmes", "is movies only", "só séries mesmo"; not "só séries, notas e um link"
+    plural = {w for w in tail if _TYPE_OF.get(w) and w.endswith("s")}
+    only = any(w in _ONLY and plural & {*tail[k - 1 : k], *tail[k + 1 : k + 2]}
+               for k, w in enumerate(tail)) or head[-1:] and head[-1] in _ONLY and _PLACE & set(head)  # fmt: skip
+    start = next((k for k in range(len(sentence)) if sentence[k : k + len(words)] == words), 0)
+    after = list(takewhile(lambda w: w not in _NEGATIONS, sentence[start:]))  # "— no notes"
+    only = only and {_TYPE_OF[w] for w in after if _TYPE_OF.get(w)} == types
+    bare = at is None and set(words) <= _ONLY | _TYPE_OF.keys() | _DISCOURSE | _ADVERBS
+    if (mine or bare) and (_ALL & set(head) or only):
         return Statement("every", type=type_)  # "all your items are notes", "contains only links"
     return None
 
