@@ -356,6 +356,10 @@ _TO_SEE_READ: Final = 200  # items still to see read to check "só falta X"; mor
 _ACTS: Final = ("done", "promise")
 # a reminder shown as a card ("⏰ Lembrete: academia\n📅 amanhã às 7h"): one was set
 _CARD: Final = re.compile(r"^\W*(?:lembrete|reminder|alarme|alarm)\W*:", re.I | re.M)
+# "Lembrete mensal todo dia 10 às 09:00", "Reminder locked in for Wed at 9 AM": one was set
+_CLOCK: Final = re.compile(
+    r"\b(?:lembrete|reminder|alarme|alarm)\b.*?\b\d{1,2}(?::\d\d|h\d*\b|\s?[ap]\.?m\b)", re.I
+)
 _TAIL: Final = frozenset().union(
     _PLACE_PREP, _PLACE, _POSSESSIVE, _TYPE_OF, _DISCOURSE, _ADVERBS, _STATE_AUX, _HAVE, _KEPT_WORDS
 )
@@ -832,6 +836,8 @@ def _participle(
         return "done"  # "deixei X salvo"
     if last in _STATE_AUX:
         return "done" if any(w in ("agora", "now") for w in before[-4:]) else "state"
+    if last in _POSSESSIVE:
+        return None  # "I couldn't find it in your saved movies"
     subject = [w for w in near if w in _I_WE or w in _YOU]
     have = any(w in _HAVE or w in ("got", "youve", "tinha") for w in near)
     if subject and subject[-1] in _YOU:
@@ -1120,7 +1126,7 @@ def read(
     acks = all(w in _ACK_ONLY or w in ("✓", "+1") for w in words)
     if not reader.effects and words and acks and (asked or "✓" in words or "+1" in words):
         reader.effects.append(("done", ()))  # "Ok!" to "salva X", "Certo 👍": a confirmation
-    if _CARD.search(message):
+    if _CARD.search(message) or any(map(_reminder_set, re.split(r"[.!\n]", message))):
         reader.effects.append(("remind", ()))
     effects, statements = tuple(reader.effects), (*reader.statements, *reader.years)
     return Reading(effects, statements, reader.offer, reader.unchecked, tuple(reader.groups))
@@ -1190,6 +1196,13 @@ def _heading(words: Sequence[str]) -> bool:
     acts = any(_FORMS.get(w, set()) & {"done1", "fut", "ger", "past"} for w in words)
     plural = any(w in _TYPE_OF and w.endswith("s") for w in words)
     return plural and _has_place(words) and not acts
+
+
+def _reminder_set(sentence: str) -> bool:
+    """A sentence that gives a reminder its time, not asking, offering or denying."""
+    words = title_words(sentence)
+    held = _NEGATIONS | _CONDITIONS | _MODALS | _WISH | _FUTURE | _HAVE  # "você tem um lembrete"
+    return bool(_CLOCK.search(sentence)) and "?" not in sentence and not held & set(words)
 
 
 def _tag_question(words: Sequence[str]) -> bool:
