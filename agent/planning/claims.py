@@ -822,6 +822,7 @@ def _participle(
         return "state"  # "salvo como *Se Beber, Não Case!*": the name it is kept by
     if family == "done":
         well = last in ("bem", "well", "muito") or after[:1] in (["pra"], ["para"], ["to"])
+        well = well or last in _TYPE_OF  # "um dos melhores filmes já feitos"
         return None if well else "done"  # not "bem feito", "pronto para assistir", "well done"
     if last in _DONE_AUX:
         return "done"
@@ -880,7 +881,7 @@ class _Reader:
         self.effects: list[tuple[str, tuple[Name, ...]]] = []
         self.statements: list[Statement] = []
         self.years: list[Statement] = []  # kept apart: they say nothing of what the list holds
-        self.offer = self.unchecked = False
+        self.offer = self.unchecked = self.others = False
         self.antecedent: tuple[Name, ...] = ()
         self.opened: Statement | None = None  # a statement whose names the lines below list
         self.last_bare = False  # the last sentence only named things: a "✅" after it confirms
@@ -904,7 +905,7 @@ class _Reader:
         state = _entry_state(tail) if named else None
         if state is not None:  # "- Se7en (not yet)", "✅ Adeus, Lenin! — visto": its state
             names = tuple(t.name for t in head if t.name)
-            self.statements.append(Statement(state, names))
+            self.statements.append(Statement(state, names, refers=False))
             self.entries += list(names)
             return
         if entry and self.opened is not None:  # "- Up (2009) — salvo": the entry's name
@@ -940,6 +941,7 @@ class _Reader:
             )
             return
         self.said += 1
+        self.others = bool(_set("outras outros others rest resto demais") & set(words))
         first = [w for w in takewhile(lambda w: w != ",", words) if w in content]
         if self.listing is not None and _thats_all(first):  # "Seus filmes: A, B. Só isso!"
             self.statements[self.listing] = replace(self.statements[self.listing], complete=True)
@@ -1089,7 +1091,8 @@ class _Reader:
 
     def _state(self, statement: Statement, names: Sequence[Name]) -> None:
         names = tuple(names) or statement.names
-        borrowed = not names  # "Heat? Já vi": the names said before
+        borrowed = not names  # "Heat? Já vi": the names said before; not "as outras você viu"
+        statement = replace(statement, refers=statement.refers and not self.others)
         if statement.complete and statement.left and not statement.type:  # "Faltam A e B"
             statement = replace(statement, type=self.asked_type)  # of the type asked about
         if not names and statement.kind not in ("count", "every"):
@@ -1181,6 +1184,8 @@ def _entry_state(words: Sequence[str]) -> StatementKind | None:
     negated = _negated(words, "en")
     if negated and set(words) <= _NEGATIONS | _STILL:
         return "unseen"  # "(not yet)", "— ainda não"
+    if words and set(words) <= _FINISHED:
+        return "seen"  # "(done)", "— concluída"
     return _said_state(words, negated)
 
 
