@@ -465,6 +465,7 @@ class Statement:
     left: bool = False  # of the items still to see ("só falta X", "2 movies left")
     done: bool = False  # a count of the items seen or read ("you've seen 2 of your movies")
     past: bool = False  # "you saved X": unless the text says it was deleted since
+    least: bool = False  # a count of some of them ("3 vídeos do YouTube"): at least that many
 
 
 @dataclass(frozen=True, slots=True)
@@ -907,6 +908,7 @@ class _Reader:
             names = tuple(t.name for t in head if t.name)
             self.statements.append(Statement(state, names, refers=False))
             self.entries += list(names)
+            self.listed += list(names) if self.opened is not None else []
             return
         if entry and self.opened is not None:  # "- Up (2009) — salvo": the entry's name
             self.listed += [n for n in _names_in(head, loose=True) or [_whole(head)] if n.words]
@@ -1272,16 +1274,15 @@ def _read_clause(
     if news is not None and not negated:
         return [(news, "done")], []  # "Agora sua lista tem 3 itens"
     either = _set("or ou") & set(words)
-    alone = all(w in _TOTAL or w.isdigit() or either and w in _SEEN for w in words)
+    alone = all(w in _TOTAL or w in _NOTHING or w.isdigit() or either and w in _SEEN for w in words)
     if (
         counts
         and (yours and not negated or alone)
         and not did
         and not (any(w in _FOUND for w in words) and not _has_place(words))
     ):
-        if any(narrowed for _, _, narrowed in counts):
-            return [], []  # "3 filmes do Nolan": which they are, storage cannot tell
-        return [], [Statement("count", count=n, type=t) for n, t, _ in counts]
+        # "3 filmes do Nolan": which they are, storage cannot tell; at least that many
+        return [], [Statement("count", count=n, type=t, least=least) for n, t, least in counts]
     # the first reading, unless an act follows ("the reminder you just set has been undone")
     story, first = False, None
     for i, tok in enumerate(clause):
@@ -1343,7 +1344,8 @@ def _state_counts(words: Sequence[str], negated: bool, language: str) -> list[St
     if "§" in said or mine or _CONDITIONS & said or _NARROW_MORE & said:
         return []  # "X is all that's left", "não marquei nada", "se você já viu todos"
     typed = [k for k, w in enumerate(words) if _TYPE_OF.get(w) is not None]
-    if typed and words[typed[0] + 1 : typed[0] + 2] and words[typed[0] + 1] in _NARROW:
+    of = words[typed[0] + 1 : typed[0] + 4] if typed else []
+    if of and of[0] in _NARROW and not _has_place(of):
         return []  # "todos os filmes do Nolan": which they are, storage cannot tell
     type_ = _type_in(words)
     seen = any(w in _SEEN or w in _STATE_DONE for w in words)
@@ -1615,10 +1617,11 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
     # "2 unwatched movies", "5 saved items"
     words = [w for w in words if w not in _LEFT | _KEPT_WORDS]
     for k, w in enumerate(words[:-1]):
-        n = _number(w)
+        n = 0 if w in ("nenhum", "nenhuma") else _number(w)  # "Cinco filmes e nenhuma série"
         # "um filme" is an article; "só um filme", "um filme só", "your one movie" a count
         only = any(x in _ONLY for x in words[:k]) or words[k + 2 : k + 3] in (["so"], ["only"])
         one = w in ("um", "uma") and not (found or only or words[k - 1 : k] in _MINE)
+        one = one and "§" in words[k:]  # "Você tem um filme salvo" counts
         if n is None or words[k + 1] not in _TYPE_OF or one:
             continue
         rest = words[k + 2 : k + 5]
@@ -1789,7 +1792,7 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     if kind == "count":
         of = f" of type {statement.type}" if statement.type else ""
         kept = _kept(facts, statement.type, statement.left, statement.done)
-        wrong = kept is not None and kept != statement.count
+        wrong = kept is not None and (kept < statement.count if statement.least else kept != statement.count)
         state = " still to see" if statement.left else " seen or read" if statement.done else ""
         what = f"holds {statement.count} item(s){of}{state}"
         return LIST_WRONG.format(what=what) if wrong else None
