@@ -960,6 +960,7 @@ class _Reader:
             return
         effects, statements = len(self.effects), len(self.statements)
         self.group(toks)
+        self._year(toks)
         clauses = _clauses(toks, self.language)
         conditional = noted = able = False
         for n, (clause, mark) in enumerate(clauses):
@@ -978,7 +979,6 @@ class _Reader:
                 else:
                     self.effects.append((family, tuple(_names_in(clause))))
             conditional = condition and mark == ","
-            self._year(clause)
             for statement in said:
                 if mark == ":" and statement.kind in ("seen", "unseen") and not statement.names:
                     continue  # "Ainda não vistos:" opens a listing, read below
@@ -1050,17 +1050,18 @@ class _Reader:
         if names:
             self._state(Statement("member", left=left), names)
 
-    def _year(self, clause: list[Tok]) -> None:
-        """ "X é de 2002", "Heat (1995)": the year of the one title a clause names; not "salvou
-        X em 2023" (when it was saved)."""
-        words = [t.w for t in clause]
-        named = [t.name for t in clause if t.name is not None]
+    def _year(self, toks: list[Tok]) -> None:
+        """ "X é de 2002", "Heat (1995)": the year of the one title a sentence names; not
+        "salvou X em 2023" (when it was saved)."""
+        words = [t.w for t in toks]
+        named = [t.name for t in toks if t.name is not None]
+        kept = _LEXICON.keys() | _KEPT_WORDS | {"desde", "since"}
         years = [
             int(w)
             for k, w in enumerate(words)
-            if _year(w) and 1870 < int(w) < 2100 and words[k - 1] not in ("em", "in", "desde")
+            if _year(w) and 1870 < int(w) < 2100 and not kept & {*words[k - 2 : k]}
         ]
-        if len(named) == 1 and years:
+        if len(named) == 1 and len(years) == 1:  # not "lançada entre 2017 e 2020"
             self.years.append(Statement("year", tuple(named), count=years[0]))
 
     def close(self) -> None:
@@ -1781,7 +1782,9 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     """Why a statement about the list is false, or None when storage backs it."""
     items, kind = facts.items, statement.kind
     if kind == "year":
-        years = {items[k].year for k in _matching(statement.names[0], items, strict=True)}
+        hits = _matching(statement.names[0], items, strict=True)
+        # a series runs over years ("encerrada em 2023"): a film's one year is checked
+        years = {items[k].year for k in hits if items[k].type != "tv_show"}
         wrong = years and None not in years and statement.count not in years
         said = " ".join(statement.names[0].words)
         return LIST_WRONG.format(what=f"dates «{said}» to {statement.count}") if wrong else None

@@ -27,14 +27,16 @@ RESPOND = {"action": "RESPOND", "tool": None, "args": None, "belief": BELIEF}
 
 def facts(*stored: str, user: str = "", noting: bool = False) -> ClaimFacts:
     """Facts as the runtime builds them: "movie:Matrix", "note:comprar pão", "tv:Dark@seen",
-    "movie:A Origem=Inception" (an original title)."""
+    "movie:A Origem=Inception" (an original title), "movie:Heat#1995" (its year)."""
     items = []
     for row in stored:
         kind, _, rest = row.partition(":")
+        rest, _, year = rest.partition("#")
         title, _, original = rest.partition("=")
         title, _, state = title.partition("@")
         kind = "tv_show" if kind == "tv" else kind
-        items.append(Stored(kind, title, original or None, state=state or None))
+        stored_year = int(year) if year else None
+        items.append(Stored(kind, title, original or None, stored_year, state or None))
     return ClaimFacts(items=tuple(items), user_text=user, noting=noting)
 
 
@@ -140,7 +142,7 @@ def test_titles_are_never_read_as_clauses(message: str, language: str, stored: t
         ("Your data is stored securely.", "en", ()),
         ("De nada! 😊", "pt", ()),
         # which of the stored films are Spielberg's, storage cannot tell
-        ("Você tem 2 filmes do Spielberg salvos.", "pt", ("movie:Tubarão",)),
+        ("Você tem 2 filmes do Spielberg salvos.", "pt", ("movie:Tubarão", "movie:E.T.")),
     ],
 )
 def test_what_claims_no_effect_passes(message: str, language: str, stored: tuple[str]) -> None:
@@ -1168,3 +1170,46 @@ def test_wave12_counts_absence_picks_and_cards(
     message: str, language: str, stored: tuple[str, ...], true: bool
 ) -> None:
     assert (judge(message, facts(*stored), language).problem is None) == true
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "user", "true"),
+    [
+        # a year said of a stored title, its translated title too
+        ("Ronin, o que você guardou, saiu em 2001.", "pt", ("movie:Ronin#1998",), "", False),
+        ("Ronin, o que você guardou, saiu em 1998.", "pt", ("movie:Ronin#1998",), "", True),
+        ("Your copy of The Host dates from 2013.", "en", ("movie:O Hospedeiro=The Host#2006",), "", False),
+        ("Your copy of The Host dates from 2006.", "en", ("movie:O Hospedeiro=The Host#2006",), "", True),
+        # a note said open or done, a link said still to read, named by one of the user's words
+        ("Nope, that one is still open.", "en", ("note:renew the passport@done",), "passport note finished?", False),
+        ("Ainda tá em aberto, sim.", "pt", ("note:trocar o pneu@done",), "a nota do pneu ta feita?", False),
+        ("It's still marked to read.", "en", ("link:Zig allocators guide@read",), "did i read the zig guide", False),
+        # every item of one type, said without a verb or with "only" after the type
+        ("Só filmes mesmo, mais nada.", "pt", ("movie:Heat", "note:pão"), "só tenho filme?", False),
+        ("Só filmes mesmo, mais nada.", "pt", ("movie:Heat", "movie:Up"), "só tenho filme?", True),
+        ("Yep, your list is shows only.", "en", ("tv:Dark", "link:x.com"), "", False),
+        ("Yep, your list is shows only.", "en", ("tv:Dark", "tv:Lost"), "", True),
+        ("Só séries, notas e um link.", "pt", ("tv:Dark", "note:pão", "link:x.com"), "", True),
+        # absence by a translated title, with no place named
+        ("Não localizei Parasite, foi mal.", "pt", ("movie:Parasita=Parasite",), "tem parasite?", False),
+        ("Couldn't find Coco in your saved movies.", "en", ("movie:Coco",), "", False),
+        # counts in words, and a narrowed count no more than the items of its type
+        ("Quatro séries e nenhum filme.", "pt", ("tv:Dark", "movie:Heat"), "", False),
+        ("Uma série e nenhum filme.", "pt", ("tv:Dark",), "", True),
+        ("You've got 2 videos from that channel.", "en", ("video:lofi mix",), "", False),
+        ("Você tem uma nota salva.", "pt", (), "", False),
+        # a reminder given its time is one set; a stored one stated is not
+        ("Fechado: lembrete toda segunda às 8h pra academia.", "pt", (), "", False),
+        ("Reminder's in for Monday at 7 pm, dentist.", "en", (), "", False),
+        ("Você tem um lembrete amanhã às 10h.", "pt", (), "", True),
+        # what the others are, an entry's done state, a film "ever made"
+        ("Só resta Up! Os outros você já viu.", "pt", ("movie:Up", "movie:Heat@seen"), "o que falta ver", True),
+        ("1. renew the passport (done)\n2. buy stamps", "en", ("note:renew the passport@done", "note:buy stamps"), "my notes", True),
+        ("1. renew the passport (done)\n2. buy stamps", "en", ("note:renew the passport", "note:buy stamps"), "my notes", False),
+        ("É uma das maiores séries já feitas.", "pt", ("tv:Dark",), "", True),
+    ],
+)  # fmt: skip
+def test_wave13_years_states_only_counts_and_reminders(
+    message: str, language: str, stored: tuple[str, ...], user: str, true: bool
+) -> None:
+    assert (judge(message, facts(*stored, user=user), language).problem is None) == true
