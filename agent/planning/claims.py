@@ -1484,15 +1484,17 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
             return [Statement(kind, names, type=type_, complete=only, refers=refers)]
         yours = any(x in _YOU for x in words[max(0, i - 3) : i])
         # "(não) tem X na sua lista", "não tem X aqui"
-        there = w in ("tem", "ha", "tenho") and (_place_at(words, i + 1) or words[-1] in ("aqui", "ai"))
+        here = _place_at(words, i + 1) or words[-1] in ("aqui", "ai")
+        there = w in ("tem", "ha", "tenho") and here
         if (w in _MEMBER_VERBS or there) and (i and (_has_place(words[:i]) or yours) or there):
             span = _object(clause[i + 1 :])
             type_ = _type_in(words)
             names = tuple(_names_in(span, loose=_has_place(words)))
             return [Statement(kind, names, type=type_, complete=only, left=_left(words))]
         # "não achei X (salvo)": nowhere else named, found or not is of the list
-        kept = set(words[i + 1 :]) <= _KEPT_WORDS | _PLACE_WORDS | _ADVERBS | {"§"} and negated
-        if w in _FOUND and (_has_place(words[i + 1 :]) or kept) and (w not in ("find", "see") or negated):
+        kept = negated and set(words[i + 1 :]) <= _KEPT_WORDS | _PLACE_WORDS | _ADVERBS | {"§"}
+        found = w in _FOUND and (_has_place(words[i + 1 :]) or kept)
+        if found and (w not in ("find", "see") or negated):
             return [Statement(kind, tuple(_names_in(_object(clause[i + 1 :]))))]
     for k, w in enumerate(words[:-3]):  # "É uma das suas séries", "It's one of your shows"
         if (
@@ -1622,7 +1624,8 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
         # "um filme" is an article; "só um filme", "um filme só", "your one movie" a count
         only = any(x in _ONLY for x in words[:k]) or words[k + 2 : k + 3] in (["so"], ["only"])
         one = w in ("um", "uma") and not (found or only or words[k - 1 : k] in _MINE)
-        one = one and "§" in words[k:]  # "Você tem um filme salvo" counts
+        # "Você tem um filme salvo", "Contei: uma série" count; not "você salvou uma nota"
+        one = one and ("§" in words[k:] or not _HAVE & set(words) and _LEXICON.keys() & set(words))
         if n is None or words[k + 1] not in _TYPE_OF or one:
             continue
         rest = words[k + 2 : k + 5]
@@ -1795,7 +1798,8 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
     if kind == "count":
         of = f" of type {statement.type}" if statement.type else ""
         kept = _kept(facts, statement.type, statement.left, statement.done)
-        wrong = kept is not None and (kept < statement.count if statement.least else kept != statement.count)
+        more = kept is not None and kept > statement.count and not statement.least
+        wrong = kept is not None and kept < statement.count or more
         state = " still to see" if statement.left else " seen or read" if statement.done else ""
         what = f"holds {statement.count} item(s){of}{state}"
         return LIST_WRONG.format(what=what) if wrong else None
