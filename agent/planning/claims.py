@@ -1533,12 +1533,12 @@ def _every(clause: list[Tok], words: list[str], sentence: Sequence[str]) -> Stat
     mine = any(w in _YOU or w in _POSSESSIVE or w in _PLACE or _TYPE_OF.get(w) == "" for w in words)
     # "só tem filmes", "is movies only", "só séries mesmo"; not "só séries, notas e um link"
     plural = {w for w in tail if _TYPE_OF.get(w) and w.endswith("s")}
-    only = any(w in _ONLY and plural & {*tail[k - 1 : k], *tail[k + 1 : k + 2]}
+    only = any(w in _ONLY | _ALL and plural & {*tail[k - 1 : k], *tail[k + 1 : k + 2]}
                for k, w in enumerate(tail)) or head[-1:] and head[-1] in _ONLY and _PLACE & set(head)  # fmt: skip
     start = next((k for k in range(len(sentence)) if sentence[k : k + len(words)] == words), 0)
     after = list(takewhile(lambda w: w not in _NEGATIONS, sentence[start:]))  # "— no notes"
     only = only and {_TYPE_OF[w] for w in after if _TYPE_OF.get(w)} == types
-    bare = at is None and set(words) <= _ONLY | _TYPE_OF.keys() | _DISCOURSE | _ADVERBS
+    bare = at is None and set(words) <= _ONLY | _TYPE_OF.keys() | _DISCOURSE | _ADVERBS | _THATS
     if (mine or bare) and (_ALL & set(head) or only):
         return Statement("every", type=type_)  # "all your items are notes", "contains only links"
     return None
