@@ -1538,7 +1538,7 @@ def _every(clause: list[Tok], words: list[str], sentence: Sequence[str]) -> Stat
     start = next((k for k in range(len(sentence)) if sentence[k : k + len(words)] == words), 0)
     after = list(takewhile(lambda w: w not in _NEGATIONS, sentence[start:]))  # "— no notes"
     only = only and {_TYPE_OF[w] for w in after if _TYPE_OF.get(w)} == types
-    bare = at is None and set(words) <= _ONLY | _TYPE_OF.keys() | _DISCOURSE | _ADVERBS | _THATS
+    bare = at is None and set(words) <= _ONLY | _TYPE_OF.keys() | _DISCOURSE | _ADVERBS
     if (mine or bare) and (_ALL & set(head) or only):
         return Statement("every", type=type_)  # "all your items are notes", "contains only links"
     return None
