@@ -360,6 +360,9 @@ _CARD: Final = re.compile(r"^\W*(?:lembrete|reminder|alarme|alarm)\W*:", re.I | 
 _CLOCK: Final = re.compile(
     r"\b(?:lembrete|reminder|alarme|alarm)\b.*?\b\d{1,2}(?::\d\d|h\d*\b|\s?[ap]\.?m\b)", re.I
 )
+_SAVED_WHEN: Final = frozenset().union(
+    _LEXICON, _KEPT_WORDS, ("desde", "since")
+)  # "salvou em 2023"
 _TAIL: Final = frozenset().union(
     _PLACE_PREP, _PLACE, _POSSESSIVE, _TYPE_OF, _DISCOURSE, _ADVERBS, _STATE_AUX, _HAVE, _KEPT_WORDS
 )
@@ -1055,11 +1058,10 @@ class _Reader:
         "salvou X em 2023" (when it was saved)."""
         words = [t.w for t in toks]
         named = [t.name for t in toks if t.name is not None]
-        kept = _LEXICON.keys() | _KEPT_WORDS | {"desde", "since"}
         years = [
             int(w)
             for k, w in enumerate(words)
-            if _year(w) and 1870 < int(w) < 2100 and not kept & {*words[k - 2 : k]}
+            if _year(w) and 1870 < int(w) < 2100 and not _SAVED_WHEN & {*words[k - 2 : k]}
         ]
         if len(named) == 1 and len(years) == 1:  # not "lançada entre 2017 e 2020"
             self.years.append(Statement("year", tuple(named), count=years[0]))
@@ -1208,9 +1210,10 @@ def _heading(words: Sequence[str]) -> bool:
 
 def _reminder_set(sentence: str) -> bool:
     """A sentence that gives a reminder its time, not asking, offering or denying."""
-    words = title_words(sentence)
+    if "?" in sentence or not _CLOCK.search(sentence):
+        return False
     held = _NEGATIONS | _CONDITIONS | _MODALS | _WISH | _FUTURE | _HAVE  # "você tem um lembrete"
-    return bool(_CLOCK.search(sentence)) and "?" not in sentence and not held & set(words)
+    return not held & set(title_words(sentence))
 
 
 def _tag_question(words: Sequence[str]) -> bool:
@@ -1625,7 +1628,9 @@ def _counts(words: Sequence[str]) -> list[tuple[int, str, bool]]:
         only = any(x in _ONLY for x in words[:k]) or words[k + 2 : k + 3] in (["so"], ["only"])
         one = w in ("um", "uma") and not (found or only or words[k - 1 : k] in _MINE)
         # "Você tem um filme salvo", "Contei: uma série" count; not "você salvou uma nota"
-        one = one and ("§" in words[k:] or not _HAVE & set(words) and _LEXICON.keys() & set(words))
+        one = one and (
+            "§" in words[k:] or not _HAVE & set(words) and bool(_LEXICON.keys() & set(words))
+        )
         if n is None or words[k + 1] not in _TYPE_OF or one:
             continue
         rest = words[k + 2 : k + 5]
@@ -1756,7 +1761,7 @@ def _named_by(words: Sequence[str], items: Sequence[Stored]) -> list[Name]:
     """The one stored item the user's own words point at ("is the dentist note done",
     "did i watch the lofi one"), when every word that names an item names that one."""
     own = [w for w in words if len(w) > 2 and w not in _GENERIC and w not in _LEXICON]
-    hits = {k for w in own for k, item in enumerate(items) if _mentions(item, [w])}
+    hits = {k for k, item in enumerate(items) if own and any(_mentions(item, [w]) for w in own)}
     return [Name(title_words(items[k].title), (k,)) for k in hits] if len(hits) == 1 else []
 
 
@@ -1841,11 +1846,14 @@ def _problem(statement: Statement, facts: ClaimFacts) -> str | None:
 def _mentions(item: Stored, words: Sequence[str]) -> bool:
     """Whether an item's words hold every word (a plural or a gender apart: "receitas" names
     "receita"), or its title runs them together ("Tudo Gostoso" in tudogostoso.com.br)."""
-    own = {*title_words(item.title), *title_words(item.original_title or "")}
-    stems = {_stem(w) for w in own}
-    return all(w in own or _stem(w) in stems for w in words) or "".join(words) in "".join(
-        title_words(item.title)
-    )
+    own, stems, joined = _item_words(item.title, item.original_title)
+    return all(w in own or _stem(w) in stems for w in words) or "".join(words) in joined
+
+
+@lru_cache(maxsize=4096)
+def _item_words(title: str, original: str | None) -> tuple[frozenset[str], frozenset[str], str]:
+    own = frozenset((*title_words(title), *title_words(original or "")))
+    return own, frozenset(map(_stem, own)), "".join(title_words(title))
 
 
 def _stem(word: str) -> str:
