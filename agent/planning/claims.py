@@ -1761,7 +1761,14 @@ def _named_by(words: Sequence[str], items: Sequence[Stored]) -> list[Name]:
     """The one stored item the user's own words point at ("is the dentist note done",
     "did i watch the lofi one"), when every word that names an item names that one."""
     own = [w for w in words if len(w) > 2 and w not in _GENERIC and w not in _LEXICON]
-    hits = {k for k, item in enumerate(items) if own and any(_mentions(item, [w]) for w in own)}
+    stems = {_stem(w) for w in own}
+    hits = {
+        k
+        for k, (words_, stems_, joined) in enumerate(
+            _item_words(i.title, i.original_title) for i in items
+        )
+        if own and (words_.intersection(own) or stems_ & stems or any(w in joined for w in own))
+    }
     return [Name(title_words(items[k].title), (k,)) for k in hits] if len(hits) == 1 else []
 
 
