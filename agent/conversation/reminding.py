@@ -877,7 +877,7 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
         turn.facts.apply_rule("reminder_in_code")
         return (
             await ask_scope(deps, turn, found)
-            if found.rule
+            if found.rule and not asked.every  # "de vez", "for good": all, no question
             else await cancel(deps, turn, found, "all")
         )
     target = (

@@ -19,7 +19,7 @@ from typing import Final, Literal
 
 from rapidfuzz.distance import OSA
 
-from agent.understanding.reminders.asks import ChangeAsk, read_ask
+from agent.understanding.reminders.asks import ChangeAsk, read_ask, read_retime
 from agent.understanding.reminders.clocks import Clock
 from agent.understanding.reminders.dates import Date, DayOffset, NthWeekday
 from agent.understanding.reminders.holidays import Country
@@ -79,7 +79,8 @@ _CANCEL = re.compile(
 # ("não desfaz" is no undo)
 _INTERJECTIONS = (
     # a letter held long is the same word ("aaah", "opaaa", "eitaaa", "nãooo")
-    r"^\s*(?:(?:wait|o+ps+|o+o+ps+|whoops|opa+|a+h+|o+h+|eita+|hmm+|ugh|argh|pera+|espera|ih|xi|vixe|vish"
+    # "ai não, refaz": «ai» said as a sigh
+    r"^\s*(?:(?:wait|o+ps+|o+o+ps+|whoops|opa+|a+h+|a+i+|o+h+|eita+|hmm+|ugh|argh|pera+|espera|ih|xi|vixe|vish"
     r"|putz|aff|nossa|shoot|dang|nah|actually|na\s+verdade|na\s+vdd|pode|podes|poderia|consegue"
     r"|can\s+you|could\s+you|please|pls|por\s+favor)[\s,!.]+"
     # English "no" after an interjection is one too: "wait no undo that", "oh no undo it"
@@ -130,7 +131,8 @@ _NOT_A_REASON = re.compile(
     r"|(?![^,.;]*\b(?:msm|mesmo|(?:como|do\s+jeito\s+que)\s+(?:tava|estava|era|antes))))"
     # a "não," of its own takes the request back ("desfaz, não, ...")
     r"|(?:nao|no)\s*(?:[,.;!]|$)"
-    r"|esquec|never\s*mind|nao\s+(?:precisa|faz|espera)|don'?t\s+(?:undo|bother)|no\s+wait"
+    # "não precisa" takes the request back; "não precisava" says why ("a nota tb não precisava")
+    r"|esquec|never\s*mind|nao\s+(?:precisa|faz|espera)\b|don'?t\s+(?:undo|bother)|no\s+wait"
     r"|keep|mantem|manter|mantenha|cancel)",
 )
 # «desfaz» naming what it undoes (issue 43): the last save ("desfaz o último que eu salvei",
@@ -278,8 +280,10 @@ def route(text: str) -> tuple[RouteName, str] | None:
         return ("redo", "")  # "refaz pfv, era pra ficar sim"
     if _LIST.match(folded):
         return ("reminders", "")
-    if read_shift(text) is not None:
-        return None  # "adianta 1h", "push it 2 hours": a reminder moved, never a new one
+    if read_shift(text) is not None or read_retime(text) is not None:
+        # "adianta 1h", "push it 2 hours", "o do aluguel pode ser às 8h", "16h tá bom": a
+        # reminder moved (or a time question answered), never a new one about "tá bom"
+        return None
     if cancel := _CANCEL.match(folded):
         return ("unremind", text[cancel.start(1) : cancel.end(1)].strip())
     span = find_trigger(folded)
