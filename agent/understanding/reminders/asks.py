@@ -465,12 +465,13 @@ def _words(text: str, m: re.Match[str], group: str) -> str:
 # and its pointing words ("16h tá bom", "pode ser 10h então", "8pm works", "ops, é 17h30,
 # muda aí", "make it 9 instead")
 _RETIME_FILLER: Final = frozenset(
-    """na no vdd verdade real alias ops opa oops errei ah oh ai actually sorry wait hmm entao
-    then instead pls please pf pfv por favor ok okay ta bom boa blz beleza fechado perfeito
-    pode ser serve works work fine good great sounds perfect is it its s that this e eh fica
-    ficou melhor mesmo msm ne sim yes yeah yep sure muda mude mudar troca troque passa passe
-    coloca coloque bota bote poe deixa deixe joga move change make set put push corrige corrija
-    la isso isto it pra para pro pras to at as a o for on in em vai ser will be then""".split()
+    """na no vdd verdade real alias ops opa oops errei foi mal desculpa desculpe bad ah oh ai
+    actually sorry wait hmm entao then instead pls please pf pfv por favor ok okay ta bom boa
+    blz beleza fechado perfeito pode ser serve works work fine good great sounds perfect is it
+    its s that this e eh fica ficou melhor mesmo msm ne sim yes yeah yep sure muda mude mudar
+    troca troque passa passe coloca coloque bota bote poe deixa deixe joga move change make set
+    put push corrige corrija la isso isto it pra para pro pras to at as a o for on in em vai
+    will be""".split()
 )
 _PT_OF: Final = frozenset({"do", "da", "de", "dos", "das"})
 # a reason said after the time ("é 17h30 q ela sai"): no part of the reminder's words
