@@ -177,16 +177,6 @@ _MOVED = re.compile(
     r"^\s*(?:(?:e|and)\s+)?(?:o|a)\s+(?:lembrete\s+)?d[eoa]s?\s+(?P<query>" + _WORDS + r")\s+"
     r"(?:passa|fica|vai|joga|muda|move|vira)\s+(?:pra|para|pro|pras)\s+(?P<when>[^\s].*?)\s*[.!]*\s*$"
 )
-# "na vdd bota 17h", "actually put it at 5pm": after a lead of its own, a verb that puts the
-# reminder at the time that follows
-_PUT_FIRST = re.compile(
-    r"^(?:bota|bote|coloca|coloque|poe|ponha|deixa|deixe|marca|marque|put\s+it|set\s+it"
-    r"|make\s+it|move\s+it|push\s+it|have\s+it)(?:\s+(?:pra|para|pro|pras|as|a|at|to|for|on))?\s+"
-)
-_RETIME = re.compile(
-    r"^\s*(?:" + _RETIME_LEAD + r"\s*[,:!.]?\s*)+(?:e\s+|eh\s+|is\s+|it'?s\s+|sera\s+)?"
-    r"(?P<when>.+?)\s*[.!]*\s*$"
-)
 # said after the reminder's words, for good: "de vez", "pra sempre", "for good", "all of them"
 _FOR_GOOD_WORDS = (
     r"(?:de\s+vez|(?:de\s+)?uma\s+vez\s+por\s+todas|pra\s+sempre|para\s+sempre|for\s+good"
@@ -377,10 +367,6 @@ def _read_ask(text: str) -> Ask | None:
         return ListAsk(None if period == "any" else period)
     if (retimed := read_retime(text)) is not None:
         return retimed
-    if m := _RETIME.match(folded):
-        when = _words(text, m, "when")
-        put = _PUT_FIRST.match(fold_same_length(when))
-        return ChangeAsk("", when[put.end() :] if put and put.end() < len(when) else when)
     if m := _CANCEL.match(folded):
         group = next(g for g in ("query", "query_en", "query_my", "query_one") if m.group(g))
         items_too = bool(m.group("erase")) and not m.group("reminder")
@@ -468,10 +454,11 @@ _RETIME_FILLER: Final = frozenset(
     """na no vdd verdade real alias ops opa oops errei foi mal desculpa desculpe bad ah oh ai
     actually sorry wait hmm entao then instead pls please pf pfv por favor ok okay ta bom boa
     blz beleza fechado perfeito pode ser serve works work fine good great sounds perfect is it
-    its s that this e eh fica ficou melhor mesmo msm ne sim yes yeah yep sure muda mude mudar
-    troca troque passa passe coloca coloque bota bote poe deixa deixe joga move change make set
-    put push corrige corrija la isso isto it pra para pro pras to at as a o for on in em vai
-    will be""".split()
+    its it's s that this e eh sera fica ficou melhor mesmo msm ne sim yes yeah yep sure muda
+    mude mudar troca troque passa passe coloca coloque bota bote poe deixa deixe joga adia adie
+    move change make set put push bump corrige corrija la isso isto it pra para pro pras to at
+    as a o for on in em vai will be till until me enganei quis quer dizer corrigindo i meant my
+    pensando bem second thought marca marque ponha have""".split()
 )
 _PT_OF: Final = frozenset({"do", "da", "de", "dos", "das"})
 # a reason said after the time ("é 17h30 q ela sai"): no part of the reminder's words

@@ -19,7 +19,7 @@ from typing import Final, Literal
 
 from rapidfuzz.distance import OSA
 
-from agent.understanding.reminders.asks import ChangeAsk, read_ask, read_retime
+from agent.understanding.reminders.asks import read_ask, read_retime
 from agent.understanding.reminders.clocks import Clock
 from agent.understanding.reminders.dates import Date, DayOffset, NthWeekday
 from agent.understanding.reminders.holidays import Country
@@ -454,13 +454,8 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
         return None
     if _titled(text):  # "Friday Night Lights": a title, not a task
         return None
-    asked = read_ask(folded)
-    if asked is not None and (
-        not isinstance(asked, ChangeAsk)
-        or asked.query
-        or all_toks[last].end <= len(folded) - len(asked.when.rstrip(" ?.!"))
-    ):
-        return None  # "na verdade às 10": a change to the reminder just set
+    if read_ask(folded) is not None:
+        return None  # "o do dentista passa pra 10h": a change to a reminder, a question
     # a day alone before "o dia depois de amanhã"'s article is a title more than a task
     if repeating is not None or when is None:
         return "remind"
