@@ -47,6 +47,7 @@ from agent.understanding.reminders import (
     untimed,
 )
 from agent.understanding.reminders.asks import (
+    SAME_TIME,
     WEEKDAYS,
     CancelAsk,
     ChangeAsk,
@@ -60,7 +61,7 @@ from agent.understanding.reminders.asks import (
 from agent.understanding.reminders.lexicon import fold_same_length, tokenize
 from agent.understanding.reminders.placing import time_of_day
 from agent.understanding.reminders.reading import read_when
-from agent.understanding.reminders.requests import SAME_TIME, only_says_why
+from agent.understanding.reminders.requests import only_says_why
 from agent.understanding.reminders.rules import (
     Rule,
     days_moved,

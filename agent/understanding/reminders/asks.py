@@ -460,6 +460,11 @@ _RETIME_FILLER: Final = frozenset(
     as a o for on in em vai will be till until me enganei quis quer dizer corrigindo i meant my
     pensando bem second thought marca marque ponha have""".split()
 )
+# "amanhã nesse mesmo horário", "saturday, same time": the reminder's own time on that day
+SAME_TIME = re.compile(
+    r"\b(?:(?:n?ess[ae]|n?est[ae]|n?a|n?o)\s+)?(?:mesm[oa]\s+(?:horario|hora)|(?:horario|hora)"
+    r"\s+de\s+(?:hoje|agora))\b|\b(?:(?:at\s+)?(?:the\s+)?same\s+time|this\s+time)\b"
+)
 _PT_OF: Final = frozenset({"do", "da", "de", "dos", "das"})
 # a reason said after the time ("é 17h30 q ela sai"): no part of the reminder's words
 _RETIME_REASON: Final = re.compile(r"\b(?:q|que|pq|porque|because|since|cause|cuz)\s[^,;.!]*")
@@ -472,20 +477,30 @@ def read_retime(text: str) -> ChangeAsk | None:
     "8pm works"): a change of that reminder (or of the one just set), never a new one whose
     text is "tá bom". None when any other word is said."""
     folded = fold_same_length(text)
-    when = read_when(tokenize(folded))
+    # "sábado, mesmo horário": the day moves, the time stays (as the day alone says)
+    same = SAME_TIME.search(folded)
+    rest = SAME_TIME.sub(_blank, folded)
+    # the grammar reads the time without the words said after it ("na quinta na vdd")
+    said = rest.rstrip(" ,.;!")
+    after = _AFTERWORD.search(said)
+    when = read_when(tokenize(said[: after.start()] if after else said))
     if when is None or not when.spans or (when.clock is None and not when.has_day):
         return None
     start, end = min(a for a, _ in when.spans), max(b for _, b in when.spans)
-    rest = folded[:start] + " " * (end - start) + folded[end:]
+    rest = rest[:start] + " " * (end - start) + rest[end:]
     if _VERBS_OF_MOVING.search(rest):
-        rest = _RETIME_REASON.sub(lambda m: " " * len(m.group()), rest)
+        rest = _RETIME_REASON.sub(_blank, rest)
     words = list(_RETIME_WORD.finditer(rest))
     named = _named_reminder([w.group() for w in words])
-    if named is None or not words:  # a time alone ("16h") may be a new one's, or an answer
+    if named is None or not (words or same):  # a time alone ("16h"): a new one's, or an answer
         return None
     first, last = named
     query = text[words[first].start() : words[last - 1].end()] if last > first else ""
     return ChangeAsk(query.strip(), text[start:end].strip())
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
 
 
 _VERBS_OF_MOVING: Final = re.compile(

@@ -19,7 +19,7 @@ from typing import Final, Literal
 
 from rapidfuzz.distance import OSA
 
-from agent.understanding.reminders.asks import read_ask, read_retime
+from agent.understanding.reminders.asks import SAME_TIME, read_ask, read_retime
 from agent.understanding.reminders.clocks import Clock
 from agent.understanding.reminders.dates import Date, DayOffset, NthWeekday
 from agent.understanding.reminders.holidays import Country
@@ -747,10 +747,6 @@ def _touching(folded: str, one: tuple[int, int], other: tuple[int, int]) -> bool
 
 
 _APPROXIMATELY = frozenset({"umas", "uns", "like", "ish"})
-SAME_TIME = re.compile(
-    r"\b(?:(?:n?ess[ae]|n?est[ae]|n?a|n?o)\s+)?(?:mesm[oa]\s+(?:horario|hora)|(?:horario|hora)"
-    r"\s+de\s+(?:hoje|agora))\b|\b(?:(?:at\s+)?(?:the\s+)?same\s+time|this\s+time)\b"
-)
 # words that, beside a time the grammar read, say there was more to it than it read
 _LOOKS_LIKE_TIME = frozenset({
     "q", "vem", "dps", "dpois", "depois", "umas", "uns", "like", "end", "fim", "final",
