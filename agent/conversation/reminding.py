@@ -47,6 +47,7 @@ from agent.understanding.reminders import (
     untimed,
 )
 from agent.understanding.reminders.asks import (
+    SAME_TIME,
     WEEKDAYS,
     CancelAsk,
     ChangeAsk,
@@ -60,7 +61,7 @@ from agent.understanding.reminders.asks import (
 from agent.understanding.reminders.lexicon import fold_same_length, tokenize
 from agent.understanding.reminders.placing import time_of_day
 from agent.understanding.reminders.reading import read_when
-from agent.understanding.reminders.requests import SAME_TIME, only_says_why
+from agent.understanding.reminders.requests import only_says_why
 from agent.understanding.reminders.rules import (
     Rule,
     days_moved,
@@ -877,7 +878,7 @@ async def in_code(deps: Deps, turn: Turn, message: str) -> Reply | None:
         turn.facts.apply_rule("reminder_in_code")
         return (
             await ask_scope(deps, turn, found)
-            if found.rule
+            if found.rule and not asked.every  # "de vez", "for good": all, no question
             else await cancel(deps, turn, found, "all")
         )
     target = (

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from agent.understanding.reminders.dates import DAY_WORDS
-from agent.understanding.reminders.lexicon import fold_same_length
+from agent.understanding.reminders.lexicon import fold_same_length, tokenize
+from agent.understanding.reminders.reading import read_when
 from agent.understanding.reminders.shifting import Shift, read_shift
 from agent.understanding.vocabulary import ANOTHER_REQUEST
 
@@ -39,6 +40,8 @@ class CancelAsk:
     # said with a verb that deletes items too ("apaga essa da academia") and no reminder
     # word: a note just listed may be the one meant
     items_too: bool = False
+    # "cancela o da academia de vez", "cancel the gym one for good": every occurrence, unasked
+    every: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,15 +177,10 @@ _MOVED = re.compile(
     r"^\s*(?:(?:e|and)\s+)?(?:o|a)\s+(?:lembrete\s+)?d[eoa]s?\s+(?P<query>" + _WORDS + r")\s+"
     r"(?:passa|fica|vai|joga|muda|move|vira)\s+(?:pra|para|pro|pras)\s+(?P<when>[^\s].*?)\s*[.!]*\s*$"
 )
-# "na vdd bota 17h", "actually put it at 5pm": after a lead of its own, a verb that puts the
-# reminder at the time that follows
-_PUT_FIRST = re.compile(
-    r"^(?:bota|bote|coloca|coloque|poe|ponha|deixa|deixe|marca|marque|put\s+it|set\s+it"
-    r"|make\s+it|move\s+it|push\s+it|have\s+it)(?:\s+(?:pra|para|pro|pras|as|a|at|to|for|on))?\s+"
-)
-_RETIME = re.compile(
-    r"^\s*(?:" + _RETIME_LEAD + r"\s*[,:!.]?\s*)+(?:e\s+|eh\s+|is\s+|it'?s\s+|sera\s+)?"
-    r"(?P<when>.+?)\s*[.!]*\s*$"
+# said after the reminder's words, for good: "de vez", "pra sempre", "for good", "all of them"
+_FOR_GOOD_WORDS = (
+    r"(?:de\s+vez|(?:de\s+)?uma\s+vez\s+por\s+todas|pra\s+sempre|para\s+sempre|for\s+good"
+    r"|todos|todas|completamente|all\s+of\s+them|altogether|completely|entirely|permanently)"
 )
 # "cancela o do dentista", "cancel the dentist one": a cancel verb and the reminder named by its
 # words in that form only ("apaga o inception" deletes an item, never a reminder)
@@ -198,7 +196,7 @@ _CANCEL = re.compile(
     + r")\s+(?:one|reminder)"
     r"|(?:cancel|drop|delete|remove)\s+my\s+(?P<query_my>" + _WORDS + r")\s+reminder"
     r"|(?:cancel|drop)\s+the\s+one\s+(?:about|for|with)\s+(?P<query_one>" + _WORDS + r"))"
-    r"\s*[.!]*\s*$"
+    r"(?P<good>\s+" + _FOR_GOOD_WORDS + r")?\s*[.!]*\s*$"
 )
 
 
@@ -302,21 +300,47 @@ _SKIP_DAYS: Final[dict[str, Literal["today", "tomorrow"] | Weekday]] = {
 }  # fmt: skip
 
 
+# a clause: up to a mark, or up to a connective that leads to the request ("amanhã ele vai
+# no veterinário então cancela só o de amanhã", "i'm paying early, so cancel just the next")
+_SKIP_CONNECTIVE = r"(?:entao|dai|por\s+isso|so|then|therefore)\s+(?=cancel|pul|skip|drop|desmarc)"
+_SKIP_CLAUSE: Final = re.compile(
+    r"(?:" + _SKIP_CONNECTIVE + r")?(?:[^,;.!\s]|\s(?!" + _SKIP_CONNECTIVE + r"))+"
+)
+_SKIP_LEAD: Final = re.compile(_SKIP_CONNECTIVE)
+
+
 def _skipped(folded: str, text: str) -> SkipAsk | None:
     """A skip said in one clause, the others only telling why ("amanhã não vou poder, pula só o
     de amanhã, o resto mantém"); another request beside it is the planner's."""
-    bounds = [m.span() for m in re.finditer(r"[^,;.!]+", folded)]
-    for start, end in bounds:
+    bounds = [m.span() for m in _SKIP_CLAUSE.finditer(folded)]
+    for clause, end in bounds:
+        lead = _SKIP_LEAD.match(folded, clause, end)
+        start = lead.end() if lead else clause
         m = _SKIP.match(folded[start:end])
         if m is None:
             continue
-        others = " ".join(folded[a:b] for a, b in bounds if (a, b) != (start, end))
+        others = " ".join(folded[a:b] for a, b in bounds if (a, b) != (clause, end))
         if ANOTHER_REQUEST.search(others):
             return None
         group = "query" if m.group("query") else "query_en"
         query = text[start + m.start(group) : start + m.end(group)] if m.group(group) else ""
         return SkipAsk(query.strip(), _SKIP_DAYS.get(m.group("day") or ""))
     return None
+
+
+# said after the reminder's words, for good: "de vez", "pra sempre", "for good", "all of them"
+_FOR_GOOD: Final = re.compile(r"\s+" + _FOR_GOOD_WORDS + r"\s*$")
+
+
+def _cancel_ask(text: str, m: re.Match[str], group: str, items_too: bool) -> CancelAsk:
+    """The cancel `m` read, its words for good ("de vez") no part of the reminder's words."""
+    words = _words(text, m, group)
+    every = _FOR_GOOD.search(fold_same_length(words))
+    if every is None or every.start() == 0:
+        return CancelAsk(
+            words, items_too, every="good" in m.re.groupindex and bool(m.group("good"))
+        )
+    return CancelAsk(words[: every.start()].strip(), items_too, every=True)
 
 
 def _read_ask(text: str) -> Ask | None:
@@ -328,7 +352,7 @@ def _read_ask(text: str) -> Ask | None:
             return ListAsk(_BY_LETTERS[re.sub(r"\s+", "", period)] if period else None)
     if m := _STOP.match(folded):
         group = next(g for g in ("q", "q_en", "q_no", "q_nm", "q_dn") if m.group(g))
-        return CancelAsk(_words(text, m, group))
+        return _cancel_ask(text, m, group, items_too=False)
     for pattern in (_CHANGE, _CHANGE_TAIL, _CHANGE_ONE, _PUT_ONE, _MOVED):
         if m := pattern.match(folded):
             when = _words(text, m, "when")
@@ -341,14 +365,12 @@ def _read_ask(text: str) -> Ask | None:
         return skip
     if (period := _agenda(folded)) is not None:
         return ListAsk(None if period == "any" else period)
-    if m := _RETIME.match(folded):
-        when = _words(text, m, "when")
-        put = _PUT_FIRST.match(fold_same_length(when))
-        return ChangeAsk("", when[put.end() :] if put and put.end() < len(when) else when)
+    if (retimed := read_retime(text)) is not None:
+        return retimed
     if m := _CANCEL.match(folded):
         group = next(g for g in ("query", "query_en", "query_my", "query_one") if m.group(g))
         items_too = bool(m.group("erase")) and not m.group("reminder")
-        return CancelAsk(_words(text, m, group), items_too)
+        return _cancel_ask(text, m, group, items_too)
     return None
 
 
@@ -423,3 +445,106 @@ def _agenda(folded: str) -> Period | Literal["any"] | None:
 
 def _words(text: str, m: re.Match[str], group: str) -> str:
     return text[m.start(group) : m.end(group)].strip()
+
+
+# words that, beside a time, ask nothing of their own: lead-ins, agreement, a verb of moving
+# and its pointing words ("16h tá bom", "pode ser 10h então", "8pm works", "ops, é 17h30,
+# muda aí", "make it 9 instead")
+_RETIME_FILLER: Final = frozenset(
+    """na no vdd verdade real alias ops opa oops errei foi mal desculpa desculpe bad ah oh ai
+    actually sorry wait hmm entao then instead pls please pf pfv por favor ok okay ta bom boa
+    blz beleza fechado perfeito pode ser serve works work fine good great sounds perfect is it
+    its it's s that this e eh sera fica ficou melhor mesmo msm ne sim yes yeah yep sure muda
+    mude mudar troca troque passa passe coloca coloque bota bote poe deixa deixe joga adia adie
+    move change make set put push bump corrige corrija la isso isto it pra para pro pras to at
+    as a o for on in em vai will be till until me enganei quis quer dizer corrigindo i meant my
+    pensando bem second thought marca marque ponha have""".split()
+)
+# "amanhã nesse mesmo horário", "saturday, same time": the reminder's own time on that day
+SAME_TIME = re.compile(
+    r"\b(?:(?:n?ess[ae]|n?est[ae]|n?a|n?o)\s+)?(?:mesm[oa]\s+(?:horario|hora)|(?:horario|hora)"
+    r"\s+de\s+(?:hoje|agora))\b|\b(?:(?:at\s+)?(?:the\s+)?same\s+time|this\s+time)\b"
+)
+_PT_OF: Final = frozenset({"do", "da", "de", "dos", "das"})
+# a reason said after the time ("é 17h30 q ela sai"): no part of the reminder's words
+_RETIME_REASON: Final = re.compile(r"\b(?:q|que|pq|porque|because|since|cause|cuz)\s[^,;.!]*")
+_RETIME_WORD: Final = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def read_retime(text: str) -> ChangeAsk | None:
+    """A time and, beside it, only a reminder named by what it is about ("na vdd o do aluguel
+    pode ser às 8h", "the gym one 7am instead") or words that ask nothing ("16h tá bom",
+    "8pm works"): a change of that reminder (or of the one just set), never a new one whose
+    text is "tá bom". None when any other word is said."""
+    folded = fold_same_length(text)
+    # "sábado, mesmo horário": the day moves, the time stays (as the day alone says)
+    same = SAME_TIME.search(folded)
+    rest = SAME_TIME.sub(_blank, folded)
+    # the grammar reads the time without the words said after it ("na quinta na vdd")
+    said = rest.rstrip(" ,.;!")
+    after = _AFTERWORD.search(said)
+    when = read_when(tokenize(said[: after.start()] if after else said))
+    if when is None or not when.spans or (when.clock is None and not when.has_day):
+        return None
+    start, end = min(a for a, _ in when.spans), max(b for _, b in when.spans)
+    rest = rest[:start] + " " * (end - start) + rest[end:]
+    if _VERBS_OF_MOVING.search(rest):
+        rest = _RETIME_REASON.sub(_blank, rest)
+    words = list(_RETIME_WORD.finditer(rest))
+    named = _named_reminder([w.group() for w in words])
+    if named is None or not (words or same):  # a time alone ("16h"): a new one's, or an answer
+        return None
+    first, last = named
+    query = text[words[first].start() : words[last - 1].end()] if last > first else ""
+    return ChangeAsk(query.strip(), text[start:end].strip())
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
+
+
+_VERBS_OF_MOVING: Final = re.compile(
+    r"\b(?:muda|mude|troca|troque|passa|passe|corrige|corrija|change|move|make|fix)\b"
+)
+
+
+def _named_reminder(words: list[str]) -> tuple[int, int] | None:
+    """The word range of the reminder named ("o do aluguel", "the gym one"), (0, 0) when none
+    is named, or None when a word beside it asks something else."""
+    named: tuple[int, int] | None = None
+    i = 0
+    while i < len(words):
+        found = None if named is not None else _pt_named(words, i) or _en_named(words, i)
+        if found is not None:
+            named = found
+            i = found[1] + (words[i] in ("the", "my"))  # past "one"/"reminder" too
+            continue
+        if words[i] not in _RETIME_FILLER:
+            return None
+        i += 1
+    return named or (0, 0)
+
+
+def _pt_named(words: list[str], i: int) -> tuple[int, int] | None:
+    """ "o do aluguel", "a da mãe", "o lembrete do dentista" at `i`: its words up to a filler."""
+    said = words[i : i + 3]
+    if said[:1] not in (["o"], ["a"]) or len(said) < 2:
+        return None
+    if said[1] in _PT_OF:
+        first = i + 2
+    elif said[1] == "lembrete" and said[2:] and said[2] in _PT_OF:
+        first = i + 3
+    else:
+        return None
+    last = first
+    while last < len(words) and words[last] not in _RETIME_FILLER:
+        last += 1
+    return (first, last) if last > first else None
+
+
+def _en_named(words: list[str], i: int) -> tuple[int, int] | None:
+    """ "the gym one", "my rent reminder" at `i`: the words between."""
+    if words[i] not in ("the", "my"):
+        return None
+    last = next((j for j in range(i + 1, len(words)) if words[j] in ("one", "reminder")), i + 1)
+    return (i + 1, last) if last > i + 1 else None

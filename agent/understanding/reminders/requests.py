@@ -19,7 +19,7 @@ from typing import Final, Literal
 
 from rapidfuzz.distance import OSA
 
-from agent.understanding.reminders.asks import ChangeAsk, read_ask
+from agent.understanding.reminders.asks import SAME_TIME, read_ask, read_retime
 from agent.understanding.reminders.clocks import Clock
 from agent.understanding.reminders.dates import Date, DayOffset, NthWeekday
 from agent.understanding.reminders.holidays import Country
@@ -79,7 +79,8 @@ _CANCEL = re.compile(
 # ("não desfaz" is no undo)
 _INTERJECTIONS = (
     # a letter held long is the same word ("aaah", "opaaa", "eitaaa", "nãooo")
-    r"^\s*(?:(?:wait|o+ps+|o+o+ps+|whoops|opa+|a+h+|o+h+|eita+|hmm+|ugh|argh|pera+|espera|ih|xi|vixe|vish"
+    # "ai não, refaz": «ai» said as a sigh
+    r"^\s*(?:(?:wait|o+ps+|o+o+ps+|whoops|opa+|a+h+|a+i+|o+h+|eita+|hmm+|ugh|argh|pera+|espera|ih|xi|vixe|vish"
     r"|putz|aff|nossa|shoot|dang|nah|actually|na\s+verdade|na\s+vdd|pode|podes|poderia|consegue"
     r"|can\s+you|could\s+you|please|pls|por\s+favor)[\s,!.]+"
     # English "no" after an interjection is one too: "wait no undo that", "oh no undo it"
@@ -130,7 +131,8 @@ _NOT_A_REASON = re.compile(
     r"|(?![^,.;]*\b(?:msm|mesmo|(?:como|do\s+jeito\s+que)\s+(?:tava|estava|era|antes))))"
     # a "não," of its own takes the request back ("desfaz, não, ...")
     r"|(?:nao|no)\s*(?:[,.;!]|$)"
-    r"|esquec|never\s*mind|nao\s+(?:precisa|faz|espera)|don'?t\s+(?:undo|bother)|no\s+wait"
+    # "não precisa" takes the request back; "não precisava" says why ("a nota tb não precisava")
+    r"|esquec|never\s*mind|nao\s+(?:precisa|faz|espera)\b|don'?t\s+(?:undo|bother)|no\s+wait"
     r"|keep|mantem|manter|mantenha|cancel)",
 )
 # «desfaz» naming what it undoes (issue 43): the last save ("desfaz o último que eu salvei",
@@ -278,8 +280,10 @@ def route(text: str) -> tuple[RouteName, str] | None:
         return ("redo", "")  # "refaz pfv, era pra ficar sim"
     if _LIST.match(folded):
         return ("reminders", "")
-    if read_shift(text) is not None:
-        return None  # "adianta 1h", "push it 2 hours": a reminder moved, never a new one
+    if read_shift(text) is not None or read_retime(text) is not None:
+        # "adianta 1h", "push it 2 hours", "o do aluguel pode ser às 8h", "16h tá bom": a
+        # reminder moved (or a time question answered), never a new one about "tá bom"
+        return None
     if cancel := _CANCEL.match(folded):
         return ("unremind", text[cancel.start(1) : cancel.end(1)].strip())
     span = find_trigger(folded)
@@ -450,13 +454,8 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
         return None
     if _titled(text):  # "Friday Night Lights": a title, not a task
         return None
-    asked = read_ask(folded)
-    if asked is not None and (
-        not isinstance(asked, ChangeAsk)
-        or asked.query
-        or all_toks[last].end <= len(folded) - len(asked.when.rstrip(" ?.!"))
-    ):
-        return None  # "na verdade às 10": a change to the reminder just set
+    if read_ask(folded) is not None:
+        return None  # "o do dentista passa pra 10h": a change to a reminder, a question
     # a day alone before "o dia depois de amanhã"'s article is a title more than a task
     if repeating is not None or when is None:
         return "remind"
@@ -748,10 +747,6 @@ def _touching(folded: str, one: tuple[int, int], other: tuple[int, int]) -> bool
 
 
 _APPROXIMATELY = frozenset({"umas", "uns", "like", "ish"})
-SAME_TIME = re.compile(
-    r"\b(?:(?:n?ess[ae]|n?est[ae]|n?a|n?o)\s+)?(?:mesm[oa]\s+(?:horario|hora)|(?:horario|hora)"
-    r"\s+de\s+(?:hoje|agora))\b|\b(?:(?:at\s+)?(?:the\s+)?same\s+time|this\s+time)\b"
-)
 # words that, beside a time the grammar read, say there was more to it than it read
 _LOOKS_LIKE_TIME = frozenset({
     "q", "vem", "dps", "dpois", "depois", "umas", "uns", "like", "end", "fim", "final",
