@@ -559,6 +559,20 @@ def corrected_value(message: str) -> str | None:
     return values[0] if len(values) == 1 else None
 
 
+def naming_overlap(message: str, content: str) -> int:
+    """How many words of four letters or more `message` shares with `content` (the first
+    five letters alike: "rastreio", "rastreamento"), leaving out words that say the message
+    corrects and words with digits (the values): how surely a correction names that note
+    ("o codigo do rastreio ta errado" names "codigo de rastreio do tenis: QB...")."""
+    said = {
+        w[:5]
+        for w in re.findall(r"[^\W\d_]{4,}", fold_same_length(message))
+        if not _CORRECTING.fullmatch(w)
+    }
+    held = {w[:5] for w in re.findall(r"[^\W\d_]{4,}", fold_same_length(content))}
+    return len(said & held)
+
+
 def replace_alike(content: str, value: str) -> str | None:
     """`content` with `value` in place of the one value of its shape there: the same
     sequence of digits, letters and separators ("17/08" for "18/07", "3C" for "4C", a word
@@ -633,9 +647,22 @@ def note_value(message: str) -> tuple[list[str], str] | None:
     raw = message.strip()
     if not raw or len(raw) > 160 or "?" in raw or "\n" in raw:
         return None
-    said = _NOTE_NAMED.match(fold_same_length(raw))
+    folded = fold_same_length(raw)
+    # "they changed it lol, update the wifi note to X": the request may follow why, in a
+    # clause of its own, when the clauses before it ask for nothing else
+    starts = [0, *(cut.end() for cut in _CLAUSE_CUT.finditer(folded))]
+    at, said = next(
+        (
+            (at, m)
+            for at in starts
+            if (m := _NOTE_NAMED.match(folded[at:])) is not None
+            and not _ASKS_ELSE.search(folded[:at])
+        ),
+        (0, None),
+    )
     if said is None:
         return None
+    raw = raw[at:]
     where = [w for w in (said.group("en") or said.group("pt")).split() if w not in _SMALL]
     rest = raw[said.start("rest") :]
     values = [v for v in _VALUE_TOKEN.findall(rest) if any(c.isdigit() for c in v)]
