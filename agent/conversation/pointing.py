@@ -38,10 +38,13 @@ from agent.types import Reply
 from agent.understanding.batches import Batch, PieceType
 from agent.understanding.facts import (
     TYPED,
+    ListEdit,
     changed_value,
     corrected_value,
     given_back,
     holds_words,
+    list_edit,
+    list_edited,
     naming_overlap,
     note_value,
     put_value,
@@ -356,8 +359,11 @@ async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
     swap = swapped(message) if asked is None else None
     whole = rewritten(message) if asked is None and swap is None else None
     valued = note_value(message) if asked is None and swap is None and whole is None else None
-    if asked is None and swap is None and whole is None and valued is None:
+    listed = list_edit(message) if asked is None and swap is None and whole is None else None
+    if asked is None and swap is None and whole is None and valued is None and listed is None:
         return None
+    if listed is not None and not listed.where:
+        return await _list_note_edited(deps, turn, listed)  # "e acrescenta banana"
     found: list[tuple[ItemDoc, str]] = []
     notes = await deps.db.items.list_for(turn.user_id, item_type="note")
     for item in notes:
@@ -370,6 +376,8 @@ async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
             content = whole[1]  # "change the dinner note to say ...": its whole new text
         elif valued is not None and holds_words(item.content or "", valued[0]):
             content = replace_alike(item.content or "", valued[1])  # "the alarm note to K#42"
+        elif listed is not None and holds_words(item.content or "", listed.where, loose=True):
+            content = list_edited(item.content or "", listed)  # "tira o café da lista do X"
         if content is not None:
             found.append((item, content))
     if not found and swap is not None and swap.where:
@@ -381,6 +389,19 @@ async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
     item, content = found[0]
     shelves.point_at(turn, item)
     return Reference("edit", Target("pronoun"), value=content)
+
+
+async def _list_note_edited(deps: Deps, turn: Turn, listed: ListEdit) -> Reference | None:
+    """ "e acrescenta banana", "cross off milk" with no note named: the list note the
+    conversation just saved or changed; None when its last action touched no note."""
+    last = shelves.last_action(turn)
+    one = shelves.shown(turn)
+    entry = one.single if one is not None else None
+    if entry is None or entry.type != "note" or last is None or last.action not in ("save", "edit"):
+        return None
+    item = await deps.db.items.get(turn.user_id, entry.item_id)
+    content = list_edited(item.content or "", listed) if item is not None else None
+    return Reference("edit", Target("pronoun"), value=content) if content is not None else None
 
 
 async def _renamed(deps: Deps, turn: Turn, message: str) -> Reference | None:

@@ -44,7 +44,8 @@ _OWN_VERBS: Final = frozenset(
     """salva salvar salve guarda guardar guarde anota anotar anote adiciona add save keep
     store put apaga apagar apague deleta delete remove remova exclui procura busca find
     search lista list mostra show muda change troca edit corrige fix lembra remind me
-    desfaz undo marca mark
+    desfaz undo marca mark acrescenta acrescente inclui inclua tira tire risca risque poe
+    bota coloca include append
     ver vejo vou vamos assistir assisto quero queria watch watching see going want""".split()
 )
 _TYPES: Final[dict[str, ItemType]] = {

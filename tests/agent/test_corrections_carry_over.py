@@ -6,7 +6,17 @@ save. Each declines (the planner's) when it is not sure."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from agent.understanding.facts import (
+    ListEdit,
+    corrected_value,
+    list_edit,
+    list_edited,
+    naming_overlap,
+    note_value,
+)
 from storage import Database
 from tests.support.harness import open_lembra
 
@@ -129,3 +139,83 @@ async def test_a_note_named_after_a_clause_saying_why_takes_the_new_value(db: Da
         "buy oat milk",
         "garage door pin is Melon#40",
     ]
+
+
+async def test_a_list_note_takes_a_swap_an_addition_and_a_removal(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: feira de sábado: tomate, alface, cebola e ovos")
+        await lembra.say("na nota da feira troca a alface por rúcula")
+        await lembra.say("e põe batata tb")
+        await lembra.say("tira a cebola da lista da feira")
+        items = await lembra.items()
+
+    assert [i.content for i in items] == ["feira de sábado: tomate, rúcula, ovos e batata"]
+
+
+async def test_an_addition_to_a_list_named_by_its_words_is_written_as_the_list(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("note: packing list: charger, socks and adapter")
+        await lembra.say("note: call the bank")
+        await lembra.say("add sunscreen to the packing list")
+        items = await lembra.items()
+
+    assert sorted(i.content or "" for i in items) == [
+        "call the bank",
+        "packing list: charger, socks, adapter and sunscreen",
+    ]
+
+
+def test_a_list_one_per_line_keeps_its_bullets() -> None:
+    added = list_edit("add sunscreen to the packing list")
+    taken = list_edit("cross off socks")
+    assert added is not None
+    assert taken is not None
+    assert list_edited("packing list:\n- charger\n- socks", added) == (
+        "packing list:\n- charger\n- socks\n- sunscreen"
+    )
+    assert list_edited("1. charger\n2. socks\n3. hat", added) == (
+        "1. charger\n2. socks\n3. hat\n4. sunscreen"
+    )
+    assert list_edited("packing list:\n- charger\n- socks", taken) == "packing list:\n- charger"
+
+
+async def test_an_addition_after_a_film_was_saved_is_no_list_edit(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: feira: tomate, alface e ovos")
+        await lembra.say("salva o filme Rio Escuro")
+        await lembra.say("e acrescenta banana")
+        items = await lembra.items()
+
+    assert "feira: tomate, alface e ovos" in [i.content for i in items]
+
+
+def test_list_edits_decline_what_names_an_item_or_a_save() -> None:
+    assert list_edit("adiciona o filme Duna") is None
+    assert list_edit("apaga o leite") is None  # an item to delete as likely
+    assert list_edit("add it") is None
+    assert list_edit("tira o café da lista?") is None
+    edit = list_edit("tira o café")
+    assert edit is not None
+    assert list_edited("arroz e feijão", edit) is None  # not on the list: nothing changes
+    assert list_edited("ligar pro banco amanhã cedo", edit) is None  # no list
+
+
+_LIST_WORDS = st.sampled_from(
+    "e acrescenta põe tira risca add cross off na nota da lista do mercado to the list from "
+    "o a leite café , : - \n 12 Kiwi#42 ? filme it banana ovos".split(" ")
+)
+_LIST_TEXT = st.one_of(st.text(max_size=80), st.lists(_LIST_WORDS, max_size=14).map(" ".join))
+
+
+@given(_LIST_TEXT, _LIST_TEXT)
+def test_the_edit_readers_never_raise(message: str, content: str) -> None:
+    edit = list_edit(message)
+    if edit is not None:
+        list_edited(content, edit)
+    list_edited(content, ListEdit("remove", ("leite",), []))
+    list_edited(content, ListEdit("add", ("ovos", "pão"), []))
+    naming_overlap(message, content)
+    note_value(message)
+    corrected_value(message)
