@@ -52,7 +52,7 @@ _FIELDS: Final[dict[str, Field | None]] = {
     ),
 }
 _LEAD: Final = (
-    r"(?:(?:e|and|ah|oh|ops|opa|oops|epa|alias|actually|btw|by\s+the\s+way|so|entao|sorry|"
+    r"(?:(?:e|and|nao|no|ah|oh|ops|opa|oops|epa|alias|actually|btw|by\s+the\s+way|so|entao|sorry|"
     r"desculpa|wait|espera|pera|tipo|na\s+verdade|na\s+real|na\s+vdd|fyi|ok|mas|but|"
     r"(?:so\s+)?pra\s+constar|just\s+so\s+you\s+know|detalhe|correcao|correction|"
     r"(?:escrevi|digitei|botei|coloquei)\s+errado|errei|engano\s+meu|my\s+bad|typo|"
@@ -100,12 +100,19 @@ _ITEM: Final = (
     r"(?:(?:o\s+filme|a\s+serie|o\s+seriado|the\s+movie|the\s+film|the\s+show|the\s+series|"
     r"this\s+one|that\s+one|it|ele|ela|isso|esse|essa|this|that)\s+)?"
 )
+# ", não 2015", "not 2008", "instead of 2008": the year a correction takes back
+_YEAR_TAKEN_BACK: Final = (
+    r"(?:e\s+)?(?:nao|not|instead\s+of|em\s+vez\s+de|no\s+lugar\s+de)\s+(?:(?:de|from)\s+)?"
+    r"(?:18|19|20)\d\d"
+)
 # "é de 2014 na real", "it's from 1982 actually", "saiu em 2015"
 _OF_YEAR: Final = re.compile(
     rf"^{_LEAD}{_ITEM}(?P<cop>e|eh|is|s|was|foi|era|saiu|lancado|lancada|released|came\s+out)"
-    rf"\s+(?:(?:de|do|da|from|of|in|em)\s+)?(?P<value>(?:18|19|20)\d\d){_TAIL}"
+    rf"\s+(?:(?:de|do|da|from|of|in|em)\s+)?(?P<value>(?:18|19|20)\d\d)"
+    rf"(?:\s+{_YEAR_TAKEN_BACK})?{_TAIL}"
 )
 _YEAR: Final = re.compile(r"^(?:18|19|20)\d\d$")
+_YEAR_BACK_CUT: Final = re.compile(r"[\s,;]+(?:e\s+)?(?:nao|not|instead\s+of|em\s+vez\s+de)\s+")
 _FIXING: Final = re.compile(
     r"\b(?:certo|certa|correto|correta|right|correct|errado|errada|wrong|verdade|actually|vdd"
     r"|real|escrevi|typo|digitei)\b"
@@ -128,6 +135,8 @@ def read_fact(text: str) -> Fact | None:
     attribute = said.group("attr")
     field = _FIELDS[attribute]
     value = raw[said.start("value") : said.end("value")].strip().strip("\"'«»“”")
+    if field == "year":  # "o ano certo é 2016, não 2015": the year taken back is no value
+        value = _YEAR_BACK_CUT.split(fold_same_length(value), maxsplit=1)[0].strip(" ,")
     if not value or (field == "year" and not _YEAR.match(value)):
         return None
     if attribute in TYPED and not _FIXING.search(spaced):

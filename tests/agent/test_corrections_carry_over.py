@@ -27,6 +27,8 @@ from tests.support.harness import open_lembra
         ("hang on, it's 1999 not 1998", 1999),
         ("opa, é 2001 e não 1998", 2001),
         ("na verdade é 2003", 2003),
+        ("não, o ano certo é 2004", 2004),
+        ("é de 2005, não 1998", 2005),
     ],
 )
 async def test_a_year_said_as_a_correction_fixes_the_year_never_the_title(
