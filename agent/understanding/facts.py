@@ -717,6 +717,9 @@ _LIST_EDIT: Final = {
     )
     for op, verbs in _LIST_VERBS.items()
 }
+_LIST_WHEN: Final = re.compile(
+    r"\b(?:\d{1,2}\s*(?:h|hs|am|pm)|\d{1,2}:\d\d|amanha|hoje|tomorrow|today|tonight)\b"
+)
 _LIST_NOUNS: Final = frozenset("nota lista note list".split())
 _LIST_ARTICLE: Final = re.compile(r"^(?:o|a|os|as|the|um|uma|some)\s+", re.IGNORECASE)
 
@@ -744,6 +747,8 @@ def list_edit(message: str) -> ListEdit | None:
         if not where_said and op == "remove" and not _LIST_REMOVE_ALONE.match(said.group("verb")):
             return None  # "apaga o leite" with no list named: an item to delete as likely
         what = raw[said.start("what") : said.end("what")]
+        if _ASKS_ELSE.search(fold_same_length(what)) or _LIST_WHEN.search(fold_same_length(what)):
+            return None  # "bota um lembrete amanhã", "add a reminder at 9": another request
         parts = [
             _LIST_ARTICLE.sub("", p.strip(" \"'«»“”."))
             for p in re.split(r",\s*|\s+(?:e|and)\s+", what)

@@ -198,6 +198,8 @@ def test_list_edits_decline_what_names_an_item_or_a_save() -> None:
     assert list_edit("apaga o leite") is None  # an item to delete as likely
     assert list_edit("add it") is None
     assert list_edit("tira o café da lista?") is None
+    assert list_edit("bota um lembrete amanhã") is None  # a reminder, not an element
+    assert list_edit("add a reminder at 9pm") is None
     edit = list_edit("tira o café")
     assert edit is not None
     assert list_edited("arroz e feijão", edit) is None  # not on the list: nothing changes
