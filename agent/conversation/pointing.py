@@ -38,10 +38,14 @@ from agent.types import Reply
 from agent.understanding.batches import Batch, PieceType
 from agent.understanding.facts import (
     TYPED,
+    ListEdit,
     changed_value,
     corrected_value,
     given_back,
     holds_words,
+    list_edit,
+    list_edited,
+    naming_overlap,
     note_value,
     put_value,
     read_fact,
@@ -79,7 +83,9 @@ async def act(
     if ref is None or ref.correction or ref.bare:
         # "actually it's 555-0134", "ops, é 181" right after a note: a value of the note,
         # not its title nor line 181
-        ref = await _restated(deps, turn, message) or ref
+        restated_ref = await _restated(deps, turn, message)
+        if restated_ref is not None:
+            ref, current = restated_ref, shelves.shown(turn)  # the note it names, now "it"
     if ref is None and (said := _said_then_saved(message)) is not None:
         # "two films, Past Lives and Aftersun. save the first one": what the message named
         ref, named = said
@@ -126,7 +132,7 @@ async def act(
             return _missed(turn, ref, found)
     if ref.correction and found.type not in ("movie", "tv_show"):
         return None  # "é o de 2021" about a note or a link: the planner has the conversation
-    if ref.instead_of and not _titled(found.label, ref.instead_of):
+    if ref.instead_of and not _was(found.label, ref):
         return None  # "era pra ser Ronin, não Matrix" where the line is Heat: not this line
     if ref.fix and not await retyping.last_effect_on(deps, turn, found.item_id):
         return None  # "corrige: 17h" after a reminder is not about the item: the planner's
@@ -220,6 +226,14 @@ async def _save_chosen(
     return reply
 
 
+def _was(label: str, ref: Reference) -> bool:
+    """Whether the line `label` has what `ref` takes back: its title, or its year when the
+    year is corrected ("it's 2010 not 2008" on "Midnight Ferry (2008)")."""
+    if ref.field == "year":
+        return label.endswith(f"({ref.instead_of})")
+    return _titled(label, ref.instead_of)
+
+
 def _titled(label: str, title: str) -> bool:
     """Whether the line `label` ("Heat (1995)") is the title `title` the user named."""
     shown = fold(label)
@@ -287,12 +301,17 @@ async def _restated(deps: Deps, turn: Turn, message: str) -> Reference | None:
     """ "a senha é 1234" right after saving "senha do wifi 1233", "é 2301 e não 2310" on a
     note holding 2310, or "opa, é apto 12" on "apto 21" (the one value of the new one's
     shape): that note with the new value, as a fix of the item the user's last effect
-    touched; None unless certain."""
+    touched; or, when the correction's words name another note that holds a value of that
+    shape ("o codigo do rastreio ta errado, o certo é QB...56BR" after two notes), that
+    one. None unless certain."""
+    if not states_value(message) and not any(c.isdigit() for c in message):
+        return None
+    named = await _named_note_fixed(deps, turn, message)
+    if named is not None:
+        return named
     one = shelves.shown(turn)
     entry = one.single if one is not None else None
     if entry is None or entry.type != "note":
-        return None
-    if not states_value(message) and not any(c.isdigit() for c in message):
         return None
     item = await deps.db.items.get(turn.user_id, entry.item_id)
     if item is None:
@@ -306,6 +325,31 @@ async def _restated(deps: Deps, turn: Turn, message: str) -> Reference | None:
     return Reference("edit", Target("pronoun"), value=content, fix=True)
 
 
+async def _named_note_fixed(deps: Deps, turn: Turn, message: str) -> Reference | None:
+    """The note a correction names by its words ("o codigo do rastreio ta errado, o certo é
+    X") with the corrected value in place of the one of its shape; None unless exactly one
+    note, of those that take the value, shares the most words with the message."""
+    value = corrected_value(message)
+    if value is None:
+        return None
+    notes = await deps.db.items.list_for(turn.user_id, item_type="note")
+    fits = [
+        (naming_overlap(message, item.content or ""), item, content)
+        for item in notes
+        if (
+            content := given_back(message, item.content or "")
+            or replace_alike(item.content or "", value)
+        )
+    ]
+    best = max((score for score, _, _ in fits), default=0)
+    named = [(item, content) for score, item, content in fits if score == best]
+    if best == 0 or len(named) != 1:
+        return None
+    item, content = named[0]
+    shelves.point_at(turn, item)
+    return Reference("edit", Target("pronoun"), value=content)
+
+
 async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
     """ "muda a senha do portão pra 7788" with a note "senha do portão 1234" saved any time,
     or "na nota do churrasco troca linguiça por picanha": that note with the new value; None
@@ -315,8 +359,11 @@ async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
     swap = swapped(message) if asked is None else None
     whole = rewritten(message) if asked is None and swap is None else None
     valued = note_value(message) if asked is None and swap is None and whole is None else None
-    if asked is None and swap is None and whole is None and valued is None:
+    listed = list_edit(message) if asked is None and swap is None and whole is None else None
+    if asked is None and swap is None and whole is None and valued is None and listed is None:
         return None
+    if listed is not None and not listed.where:
+        return await _list_note_edited(deps, turn, listed)  # "e acrescenta banana"
     found: list[tuple[ItemDoc, str]] = []
     notes = await deps.db.items.list_for(turn.user_id, item_type="note")
     for item in notes:
@@ -329,6 +376,8 @@ async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
             content = whole[1]  # "change the dinner note to say ...": its whole new text
         elif valued is not None and holds_words(item.content or "", valued[0]):
             content = replace_alike(item.content or "", valued[1])  # "the alarm note to K#42"
+        elif listed is not None and holds_words(item.content or "", listed.where, loose=True):
+            content = list_edited(item.content or "", listed)  # "tira o café da lista do X"
         if content is not None:
             found.append((item, content))
     if not found and swap is not None and swap.where:
@@ -340,6 +389,19 @@ async def _changed(deps: Deps, turn: Turn, message: str) -> Reference | None:
     item, content = found[0]
     shelves.point_at(turn, item)
     return Reference("edit", Target("pronoun"), value=content)
+
+
+async def _list_note_edited(deps: Deps, turn: Turn, listed: ListEdit) -> Reference | None:
+    """ "e acrescenta banana", "cross off milk" with no note named: the list note the
+    conversation just saved or changed; None when its last action touched no note."""
+    last = shelves.last_action(turn)
+    one = shelves.shown(turn)
+    entry = one.single if one is not None else None
+    if entry is None or entry.type != "note" or last is None or last.action not in ("save", "edit"):
+        return None
+    item = await deps.db.items.get(turn.user_id, entry.item_id)
+    content = list_edited(item.content or "", listed) if item is not None else None
+    return Reference("edit", Target("pronoun"), value=content) if content is not None else None
 
 
 async def _renamed(deps: Deps, turn: Turn, message: str) -> Reference | None:

@@ -376,6 +376,9 @@ class Grounder:
                 checked = judge(args, self._with_text_of(item), {})
             if checked.args is not None and item is not None and unchanged(checked.args, item):
                 checked = Checked(None, _UNCHANGED, checked.fields)
+            if checked.args is not None and item is not None:
+                damage = damaged(checked.args, item, self.user_text)
+                checked = checked if damage is None else Checked(None, damage, checked.fields)
             if checked.args is not None:
                 checked = Checked(
                     as_written(checked.args, self.user_text), checked.problem, checked.fields
@@ -549,6 +552,46 @@ def unchanged(args: ToolArgs, item: ItemDoc) -> bool:
     if not texts and year is None:
         return False
     return all(fold(str(t)) in current for t in texts) and year in (None, item.year)
+
+
+_YEAR_WORD = re.compile(r"(?:18|19|20)\d\d")
+# "2011 não 2010", "2010 not 2008", "2010 instead of 2008": words that take a value back
+_TAKING_BACK = frozenset("nao not no instead of em vez de no lugar e and".split())
+_NAMES_FIELD = re.compile(r"\b(?:ano|year|titulo|title|nome|name)\b")
+
+
+def damaged(args: ToolArgs, item: ItemDoc, user_text: str) -> str | None:
+    """Why an edit's new text would damage the item, or None: a title made of years ("2010
+    not 2008" on "wait, it's 2010 not 2008"), or a text that keeps some of the item's words
+    and drops others the message never named (the 1.5B model answered "e acrescenta banana"
+    with the list minus its heading and one element). A text made only of the message's
+    words is a rewrite the message said in full, and is let through."""
+    note = item.type == "note"
+    first, second = ("content", "title") if note else ("title", "content")
+    new = getattr(args, first, None) or getattr(args, second, None)
+    old = item.content if note else item.title
+    if not isinstance(new, str) or not old:
+        return None
+    new_words = set(_content_words(new))
+    dated = new_words - _TAKING_BACK
+    years_only = bool(dated) and all(_YEAR_WORD.fullmatch(w) for w in dated)
+    if not note and years_only and not _NAMES_FIELD.search(fold(user_text)):
+        # "o ano é 2016" sent as a title is taken as the year by the tool; "o nome é 1917"
+        # names a title; anything else with a year is the year, never the title
+        return (
+            "a year is never a title: put the year the message says in `year` and leave `title` out"
+        )
+    said = set(_content_words(user_text))
+    old_words = _content_words(old)
+    dropped = [w for w in old_words if w not in new_words and w not in said]
+    kept = [w for w in new_words if w in old_words and w not in said]
+    if not dropped or not kept:
+        return None
+    shown = ", ".join(repr(one_line(w, 30)) for w in dict.fromkeys(dropped))
+    return (
+        f"the new text drops words of the item the message does not change ({shown}): keep "
+        "the item's whole text and change only what the message says"
+    )
 
 
 def listed_unless_counted(args: ToolArgs, user_text: str) -> ToolArgs:

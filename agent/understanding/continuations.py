@@ -44,7 +44,8 @@ _OWN_VERBS: Final = frozenset(
     """salva salvar salve guarda guardar guarde anota anotar anote adiciona add save keep
     store put apaga apagar apague deleta delete remove remova exclui procura busca find
     search lista list mostra show muda change troca edit corrige fix lembra remind me
-    desfaz undo marca mark
+    desfaz undo marca mark acrescenta acrescente inclui inclua tira tire risca risque poe
+    bota coloca include append
     ver vejo vou vamos assistir assisto quero queria watch watching see going want""".split()
 )
 _TYPES: Final[dict[str, ItemType]] = {
@@ -70,6 +71,12 @@ _TYPE_AFTER: Final = re.compile(
 _WHY_AFTER: Final = re.compile(
     r"(?:[,\s]+(?:tamb[ée]m|tb|tbm|too|also))\s*(?P<why>,\s*(?:pra|para|pro|to|for)\s+"
     r"[^,.;!?]{1,60}[.!]*)\s*$",
+    _F,
+)
+# the year said after the "too": "e o filme X tb, 2009", "and Y too, from 1997"
+_YEAR_AFTER_TAIL: Final = re.compile(
+    r"(?:[,\s]+(?:tamb[ée]m|tb|tbm|too|also|as\s+well))+\s*,?\s*(?:(?:de|from|of)\s+)?"
+    r"(?P<year>(?:18|19|20)\d\d)\s*[.!]*\s*$",
     _F,
 )
 # a typed rest whose title opens with a verb "to be" is a statement ("o filme é ótimo")
@@ -117,8 +124,11 @@ def read_continuation(text: str) -> Continuation | None:
     rest = raw[lead.end() :] if lead else raw
     if (why := _WHY_AFTER.search(rest)) is not None:
         rest = rest[: why.start("why")]
+    dated_tail = _YEAR_AFTER_TAIL.search(rest)
+    if dated_tail is not None:  # "and the film X too, 1997": the year is the title's
+        rest = f"{rest[: dated_tail.start()]}, {dated_tail.group('year')}"
     tail = _TAIL.search(rest)
-    if lead is None and tail is None:
+    if lead is None and tail is None and dated_tail is None:
         return None
     if read_fact(raw) is not None:
         return None  # "e o ano é 1982", "and the director is X": a fact about the last item
@@ -158,7 +168,7 @@ def read_continuation(text: str) -> Continuation | None:
 _DATED: Final = re.compile(
     r"^(?P<title>.*?[^\s,(])\s*(?:,\s*(?:the|o|a)\s+(?P<y1>(?:18|19|20)\d\d)(?:\s+(?:one|version|versao))?"
     r"|,?\s+(?:the\s+one\s+|o\s+|a\s+)?(?:de|from|of)\s+(?P<y2>(?:18|19|20)\d\d)(?:\s+(?:one|version))?"
-    r"|\s*\((?P<y3>(?:18|19|20)\d\d)\))\s*[.!]*$",
+    r"|\s*\((?P<y3>(?:18|19|20)\d\d)\)|\s*,\s*(?P<y4>(?:18|19|20)\d\d))\s*[.!]*$",
     _F,
 )
 
@@ -168,5 +178,5 @@ def title_and_year(title: str) -> tuple[str, int | None]:
     dated = _DATED.match(title.strip())
     if dated is None:
         return title, None
-    year = dated.group("y1") or dated.group("y2") or dated.group("y3")
+    year = dated.group("y1") or dated.group("y2") or dated.group("y3") or dated.group("y4")
     return dated.group("title").strip(), int(year)

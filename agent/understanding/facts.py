@@ -52,7 +52,7 @@ _FIELDS: Final[dict[str, Field | None]] = {
     ),
 }
 _LEAD: Final = (
-    r"(?:(?:e|and|ah|oh|ops|opa|oops|epa|alias|actually|btw|by\s+the\s+way|so|entao|sorry|"
+    r"(?:(?:e|and|nao|no|ah|oh|ops|opa|oops|epa|alias|actually|btw|by\s+the\s+way|so|entao|sorry|"
     r"desculpa|wait|espera|pera|tipo|na\s+verdade|na\s+real|na\s+vdd|fyi|ok|mas|but|"
     r"(?:so\s+)?pra\s+constar|just\s+so\s+you\s+know|detalhe|correcao|correction|"
     r"(?:escrevi|digitei|botei|coloquei)\s+errado|errei|engano\s+meu|my\s+bad|typo|"
@@ -100,12 +100,19 @@ _ITEM: Final = (
     r"(?:(?:o\s+filme|a\s+serie|o\s+seriado|the\s+movie|the\s+film|the\s+show|the\s+series|"
     r"this\s+one|that\s+one|it|ele|ela|isso|esse|essa|this|that)\s+)?"
 )
+# ", não 2015", "not 2008", "instead of 2008": the year a correction takes back
+_YEAR_TAKEN_BACK: Final = (
+    r"(?:e\s+)?(?:nao|not|instead\s+of|em\s+vez\s+de|no\s+lugar\s+de)\s+(?:(?:de|from)\s+)?"
+    r"(?:18|19|20)\d\d"
+)
 # "é de 2014 na real", "it's from 1982 actually", "saiu em 2015"
 _OF_YEAR: Final = re.compile(
     rf"^{_LEAD}{_ITEM}(?P<cop>e|eh|is|s|was|foi|era|saiu|lancado|lancada|released|came\s+out)"
-    rf"\s+(?:(?:de|do|da|from|of|in|em)\s+)?(?P<value>(?:18|19|20)\d\d){_TAIL}"
+    rf"\s+(?:(?:de|do|da|from|of|in|em)\s+)?(?P<value>(?:18|19|20)\d\d)"
+    rf"(?:\s+{_YEAR_TAKEN_BACK})?{_TAIL}"
 )
 _YEAR: Final = re.compile(r"^(?:18|19|20)\d\d$")
+_YEAR_BACK_CUT: Final = re.compile(r"[\s,;]+(?:e\s+)?(?:nao|not|instead\s+of|em\s+vez\s+de)\s+")
 _FIXING: Final = re.compile(
     r"\b(?:certo|certa|correto|correta|right|correct|errado|errada|wrong|verdade|actually|vdd"
     r"|real|escrevi|typo|digitei)\b"
@@ -128,6 +135,8 @@ def read_fact(text: str) -> Fact | None:
     attribute = said.group("attr")
     field = _FIELDS[attribute]
     value = raw[said.start("value") : said.end("value")].strip().strip("\"'«»“”")
+    if field == "year":  # "o ano certo é 2016, não 2015": the year taken back is no value
+        value = _YEAR_BACK_CUT.split(fold_same_length(value), maxsplit=1)[0].strip(" ,")
     if not value or (field == "year" and not _YEAR.match(value)):
         return None
     if attribute in TYPED and not _FIXING.search(spaced):
@@ -386,6 +395,12 @@ def swap_in(content: str, swap: Swap, *, loose: bool = False) -> str | None:
         return None
     old = re.escape(fold_same_length(swap.old)).replace("\\ ", r"\s+")
     found = list(re.finditer(rf"(?<!\w){old}(?!\w)", folded))
+    bare = _LIST_ARTICLE.sub("", swap.old)
+    if not found and bare != swap.old:
+        # "troca o leite por iogurte" on "arroz, leite e café": the article is the message's
+        return swap_in(
+            content, Swap(bare, _LIST_ARTICLE.sub("", swap.new), swap.where), loose=loose
+        )
     if len(found) != 1:
         return None
     return content[: found[0].start()] + swap.new + content[found[0].end() :]
@@ -477,10 +492,11 @@ def rewritten(message: str) -> tuple[list[str], str] | None:
     return None
 
 
-def holds_words(content: str, words: list[str]) -> bool:
-    """Whether every one of `words` (folded) is a word of `content`."""
+def holds_words(content: str, words: list[str], *, loose: bool = False) -> bool:
+    """Whether every one of `words` (folded) is a word of `content` (`loose`: or a word of
+    the same stem, "compras" for "compra")."""
     held = set(re.findall(r"\w+", fold_same_length(content)))
-    return all(w in held for w in words)
+    return all(w in held or (loose and any(same_stem(w, h) for h in held)) for w in words)
 
 
 # "o final é 2301 e não 2310", "it's 8193 not 4471", "2301 em vez de 2310": a value said
@@ -559,6 +575,20 @@ def corrected_value(message: str) -> str | None:
     return values[0] if len(values) == 1 else None
 
 
+def naming_overlap(message: str, content: str) -> int:
+    """How many words of four letters or more `message` shares with `content` (the first
+    five letters alike: "rastreio", "rastreamento"), leaving out words that say the message
+    corrects and words with digits (the values): how surely a correction names that note
+    ("o codigo do rastreio ta errado" names "codigo de rastreio do tenis: QB...")."""
+    said = {
+        w[:5]
+        for w in re.findall(r"[^\W\d_]{4,}", fold_same_length(message))
+        if not _CORRECTING.fullmatch(w)
+    }
+    held = {w[:5] for w in re.findall(r"[^\W\d_]{4,}", fold_same_length(content))}
+    return len(said & held)
+
+
 def replace_alike(content: str, value: str) -> str | None:
     """`content` with `value` in place of the one value of its shape there: the same
     sequence of digits, letters and separators ("17/08" for "18/07", "3C" for "4C", a word
@@ -633,12 +663,179 @@ def note_value(message: str) -> tuple[list[str], str] | None:
     raw = message.strip()
     if not raw or len(raw) > 160 or "?" in raw or "\n" in raw:
         return None
-    said = _NOTE_NAMED.match(fold_same_length(raw))
+    folded = fold_same_length(raw)
+    # "they changed it lol, update the wifi note to X": the request may follow why, in a
+    # clause of its own, when the clauses before it ask for nothing else
+    starts = [0, *(cut.end() for cut in _CLAUSE_CUT.finditer(folded))]
+    at, said = next(
+        (
+            (at, m)
+            for at in starts
+            if (m := _NOTE_NAMED.match(folded[at:])) is not None
+            and not _ASKS_ELSE.search(folded[:at])
+        ),
+        (0, None),
+    )
     if said is None:
         return None
+    raw = raw[at:]
     where = [w for w in (said.group("en") or said.group("pt")).split() if w not in _SMALL]
     rest = raw[said.start("rest") :]
     values = [v for v in _VALUE_TOKEN.findall(rest) if any(c.isdigit() for c in v)]
     if not where or len(values) != 1 or _ASKS_ELSE.search(fold_same_length(rest)):
         return None
     return where, values[0]
+
+
+# "e acrescenta banana", "na lista do mercado põe ovos", "add eggs to the shopping list",
+# "tira o café da nota do mercado", "cross off milk": an element added to or taken off a
+# note written as a list ("lista do mercado: arroz, feijão e café", or one per line)
+_LIST_VERBS: Final[dict[Literal["add", "remove"], str]] = {
+    "add": (
+        r"acrescenta|acrescente|adiciona|adicione|inclui|inclua|coloca|coloque|bota|bote|poe|"
+        r"add|include|append|put"
+    ),
+    "remove": (
+        r"tira|tire|retira|retire|risca|risque|remove|remova|exclui|exclua|apaga|apague|"
+        r"take\s+off|take\s+out|cross\s+off|strike|drop|delete"
+    ),
+}
+# the removals a message may ask with no note named: "apaga X", "delete X" name an item too
+_LIST_REMOVE_ALONE: Final = re.compile(r"^(?:tira|tire|retira|retire|risca|risque|take|cross)\b")
+_LIST_LEAD: Final = r"(?:(?:e|and|also|tambem|tb|tbm|ah|ok|entao|so|agora|now|pfv|please)\s+)*"
+_LIST_IN: Final = r"(?:n?a|n?o|d[ao]|to|on|in|into|from|off|of)\s+(?:(?:a|the|my|minha)\s+)?"
+_LIST_NAMED: Final = (
+    r"(?:[^\W\d]+\s+){0,3}?(?:nota|lista|note|list)(?:\s+(?:d[aeo]s?|of|for)\s+[^\W\d]+"
+    r"(?:\s+[^\W\d]+)?)?"
+)
+_LIST_EDIT: Final = {
+    op: re.compile(
+        rf"^{_LIST_LEAD}(?:{_LIST_IN}(?P<where_first>{_LIST_NAMED})[\s,:]+)?"
+        rf"(?P<verb>{verbs})\s+(?:(?:tambem|tb|also)\s+)?(?P<what>[^\W_].*?)"
+        rf"(?:\s+{_LIST_IN}(?P<where>{_LIST_NAMED}))?"
+        r"(?:\s+(?:tambem|tb|tbm|too|also|pfv|please|por\s+favor))*\s*[.!]*$"
+    )
+    for op, verbs in _LIST_VERBS.items()
+}
+_LIST_WHEN: Final = re.compile(
+    r"\b(?:\d{1,2}\s*(?:h|hs|am|pm)|\d{1,2}:\d\d|amanha|hoje|tomorrow|today|tonight)\b"
+)
+_LIST_NOUNS: Final = frozenset("nota lista note list".split())
+_LIST_ARTICLE: Final = re.compile(r"^(?:o|a|os|as|the|um|uma|some)\s+", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class ListEdit:
+    op: Literal["add", "remove"]
+    what: tuple[str, ...]  # the elements as written ("banana"; "ovos", "pão")
+    where: list[str]  # folded words naming the note ("mercado"); empty: the note just touched
+
+
+def list_edit(message: str) -> ListEdit | None:
+    """The elements `message` adds to or takes off a list note, and the words naming it;
+    None for anything else (a typed thing, a link, a question, a long phrase)."""
+    raw = message.strip()
+    if not raw or len(raw) > 160 or "?" in raw or "\n" in raw or "://" in raw:
+        return None
+    folded = fold_same_length(raw)
+    for op, pattern in _LIST_EDIT.items():
+        said = pattern.match(folded)
+        if said is None:
+            continue
+        where_said = said.group("where") or said.group("where_first") or ""
+        where = [w for w in where_said.split() if w not in _SMALL and w not in _LIST_NOUNS]
+        if not where_said and op == "remove" and not _LIST_REMOVE_ALONE.match(said.group("verb")):
+            return None  # "apaga o leite" with no list named: an item to delete as likely
+        what = raw[said.start("what") : said.end("what")]
+        if _ASKS_ELSE.search(fold_same_length(what)) or _LIST_WHEN.search(fold_same_length(what)):
+            return None  # "bota um lembrete amanhã", "add a reminder at 9": another request
+        parts = [
+            _LIST_ARTICLE.sub("", p.strip(" \"'«»“”."))
+            for p in re.split(r",\s*|\s+(?:e|and)\s+", what)
+        ]
+        if not parts or any(not p or len(p.split()) > 4 for p in parts):
+            return None
+        if any(fold_same_length(p).split()[0] in TYPED or p.lower() in _PRONOUNS for p in parts):
+            return None  # "adiciona o filme X", "add it": a save or the planner's
+        return ListEdit(op, tuple(parts), where)
+    return None
+
+
+_LIST_BULLET: Final = re.compile(r"^(?P<bullet>\s*(?:[-•*·]|\d+[.)])?\s*)(?P<text>.*)$")
+_LIST_HEAD: Final = re.compile(r"^(?P<head>[^:\n,]{1,60}:\s*)(?=\S)")
+_LIST_LAST_AND: Final = re.compile(r"\s+(?P<conj>e|and|&)\s+(?=\S)(?!.*\s(?:e|and|&)\s)")
+
+
+def list_edited(content: str, edit: ListEdit) -> str | None:
+    """`content` (a note written as a list) with `edit`'s elements added at the end or taken
+    off, written the way the list is (one per line with its bullet, or "a, b e c"); None when
+    it is no list, an element to take off is not in it once, or one to add is there already."""
+    lines = [line for line in content.splitlines() if line.strip()]
+    bulleted = len(lines) == 2 and re.match(r"\s*(?:[-•*·]|\d+[.)])", lines[1]) is not None
+    if len(lines) >= 3 or bulleted:
+        return _lines_edited(lines, edit)
+    if len(lines) != 1:
+        return None
+    head_said = _LIST_HEAD.match(lines[0])
+    head = head_said.group("head") if head_said else ""
+    body = lines[0][len(head) :].rstrip(" .")
+    conj_said = _LIST_LAST_AND.search(body)
+    conj = conj_said.group("conj") if conj_said else ""
+    pieces = [p.strip() for p in body.split(",")]
+    if conj_said is not None:
+        last = pieces.pop()
+        cut = _LIST_LAST_AND.search(last)
+        if cut is None:
+            return None
+        pieces += [last[: cut.start()].strip(), last[cut.end() :].strip()]
+    if len(pieces) < 2 or any(not p or len(p.split()) > 5 for p in pieces):
+        return None
+    edited = _elements_edited(pieces, edit)
+    if edited is None:
+        return None
+    if not conj or len(edited) < 2:
+        return head + ", ".join(edited)
+    return head + ", ".join(edited[:-1]) + f" {conj} " + edited[-1]
+
+
+def _lines_edited(lines: list[str], edit: ListEdit) -> str | None:
+    said = [_LIST_BULLET.match(line) for line in lines]
+    texts = [m.group("text").strip() if m else line for m, line in zip(said, lines, strict=True)]
+    head = [lines[0]] if texts[0].endswith(":") else []
+    items = lines[len(head) :]
+    edited = _elements_edited(texts[len(head) :], edit)
+    if edited is None:
+        return None
+    if edit.op == "remove":
+        kept = [
+            line for line, text in zip(items, texts[len(head) :], strict=True) if text in edited
+        ]
+        return "\n".join(head + kept)
+    last = said[-1]
+    bullet = last.group("bullet") if last else ""
+    numbered = re.match(r"^(\s*)(\d+)([.)]\s*)$", bullet)
+    added = []
+    for n, one in enumerate(edited[len(items) :], start=1):
+        mark = (
+            f"{numbered.group(1)}{int(numbered.group(2)) + n}{numbered.group(3)}"
+            if numbered
+            else bullet
+        )
+        added.append(mark + one)
+    return "\n".join(lines + added)
+
+
+def _elements_edited(elements: list[str], edit: ListEdit) -> list[str] | None:
+    folded = [_LIST_ARTICLE.sub("", fold_same_length(e)) for e in elements]
+    if edit.op == "add":
+        if any(fold_same_length(w) in folded for w in edit.what):
+            return None  # already on the list: nothing to add
+        return [*elements, *edit.what]
+    kept = list(elements)
+    for one in edit.what:
+        at = [i for i, f in enumerate(folded) if f == fold_same_length(one)]
+        if len(at) != 1:
+            return None
+        kept[at[0]] = ""
+    left = [e for e in kept if e]
+    return left or None

@@ -94,19 +94,22 @@ _SEVERAL = (
 )
 # "são séries na vdd", "it's a show actually": said after it, the same correction
 _AFTER = r"(?:\s+(?:na verdade|na real|actually|then|entao|mesmo|ne|tb|tambem|too))*"
+# "é na verdade uma série", "it's actually a movie", "esse também é série": said beside the verb
+_IN_FACT_KIND = r"(?:(?:na verdade|na real|na vdd|actually|really|mesmo|tambem|tb|tbm|also)\s+)?"
 _SEVERAL_RE = tuple(re.compile(pattern + _NOT_ANOTHER + _AFTER + "$") for pattern in _SEVERAL)
 _CORRECTIONS = _SEVERAL_RE + tuple(
     re.compile(pattern + _NOT_ANOTHER + _AFTER + "$")
     for pattern in (
         # é uma série / na verdade era um filme / isso é nota
-        rf"^{_LEAD}(?:(?:isso|esse|essa|ele|ela|este|esta)\s+)?(?:e|eh|era)\s+"
+        rf"^{_LEAD}(?:(?:isso|esse|essa|ele|ela|este|esta)\s+{_IN_FACT_KIND})?(?:e|eh|era)\s+"
+        rf"{_IN_FACT_KIND}"
         rf"(?:(?:um|uma)\s+)?{_KIND}",
         # muda para série / salva como nota / troca pra filme
         rf"^{_LEAD}(?:muda|mude|mudar|troca|troque|trocar|salva|salve|guarda|guarde|marca|"
         rf"marque)\s+(?:(?:isso|ele|ela)\s+)?(?:para|pra|como)\s+(?:(?:um|uma)\s+)?{_KIND}",
         # it's a show / that is a movie / actually it was a note
         rf"^{_LEAD}(?:it s|its|it is|it was|that s|thats|that is|that was|this is)\s+"
-        rf"(?:(?:a|an)\s+)?{_KIND}",
+        rf"{_IN_FACT_KIND}(?:(?:a|an|um|uma)\s+)?{_KIND}",
         # make it a note / save it as a show / change that to a movie
         rf"^{_LEAD}(?:make|change|save|mark|turn|keep)\s+(?:it|that|this)\s+"
         rf"(?:(?:into|to|as)\s+)?(?:(?:a|an)\s+)?{_KIND}",

@@ -249,7 +249,7 @@ _HEADED_FIX: Final = re.compile(
 # the item just saved should have had, said alone after a lead that corrects (a reason after it)
 _SAID_INSTEAD: Final = re.compile(
     r"^(?:(?:na verdade|na real|na vdd|alias|opa|ops|oops|nao|no|actually|sorry|desculpa|"
-    r"errei|me enganei|my bad|wait|pera|ih)\s+)+(?:(?P<cop>e|eh|era|it s|its|it is|it was"
+    r"errei|me enganei|my bad|wait|hang on|hold on|pera|ih)\s+)+(?:(?P<cop>e|eh|era|it s|its|it is|it was"
     r"|(?P<said>i meant|quis dizer|eu quis dizer))\s+)?"
     r"(?P<value>[^\W_][^,;]*?)\s*(?:[,;].*)?$"
     r"|^(?:(?:na verdade|actually|ops|oops|sorry)\s+)*(?:i meant|quis dizer|eu quis dizer)\s+"
@@ -281,6 +281,12 @@ _NOT_A_TITLE: Final = re.compile(
     r"^(?:um|uma|o de|a de|the one|de|from|in|em|pra|para|to|at|as|so|just|isso|that|this|it)\b"
     rf"|\b(?:{'|'.join(_TYPE_NOUNS)})\b|^\d[\dh:.\s]*(?:h|am|pm|min)?$"
 )
+
+
+_INLINE_NOT_CORRECTION: Final = re.compile(
+    r"(?i)\s+(?:e\s+n[aã]o|and\s+not|not|n[aã]o|instead\s+of|em\s+vez\s+de|no\s+lugar\s+de)\s+"
+)
+_YEAR_CORRECTED: Final = re.compile(r"(?:18|19|20)\d\d")
 
 
 def _squeezed(raw: str) -> tuple[str, list[int]]:
@@ -315,6 +321,23 @@ def _corrected_title(raw: str) -> Reference | None:
     end += raw[end : end + 1] == ")"  # "Zodiac (2007)": the year's closing mark is the value's
     said_alone = re.split(r"[,;]", raw[start:end])[0]
     value = said_alone.strip(" \"'«»“”.!")  # ", me confundi": why, not the title
+    # "it's 2010 not 2008", "é Ronin e não Heat": the one taken back said in the same clause
+    value, *taken_back = _INLINE_NOT_CORRECTION.split(value, maxsplit=1)
+    value = value.strip(" \"'«»“”.!")
+    if _YEAR_CORRECTED.fullmatch(value):
+        # a year is a year, never a title: "wait, it's 2010 not 2008" fixes the year
+        back = taken_back[0].strip(" .!") if taken_back else ""
+        if back and not _YEAR_CORRECTED.fullmatch(back):
+            return None
+        return Reference(
+            "edit",
+            Target("pronoun"),
+            field="year",
+            value=value,
+            correction=True,
+            fix=True,
+            instead_of=back,
+        )
     folded = fold_same_length(value)
     if not value or len(value.split()) > 8 or _NOT_A_TITLE.search(folded):
         return None
@@ -322,8 +345,9 @@ def _corrected_title(raw: str) -> Reference | None:
     if value[0].isupper() and not (last[:1].isupper() or last[-1:].isdigit()):
         return None  # "Netflix now", "Heat é bom": a sentence goes on after the title
     instead = _instead_of(raw[start + len(said_alone) :])
-    if instead is None:
+    if instead is None or (taken_back and instead):
         return None
+    instead = instead or (taken_back[0].strip(" \"'«»“”.!") if taken_back else "")
     meant = group == "meant" or bool(said.groupdict().get("said"))
     if not meant and not value[0].isupper() and not value[0].isdigit():
         return None  # "na verdade é ótimo": an opinion as likely as a title written lowercase
