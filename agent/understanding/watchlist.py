@@ -1014,8 +1014,8 @@ def _joined(clauses: list[_Clause]) -> MarkRequest | None:
             return None  # "parasita e dark" only ends a list a mark began
         refs += [r for r in clause.refs if r not in refs]
         named |= clause.refs != () and not _only_pronoun(clause.refs)
-    if named:
-        refs = [r for r in refs if not (isinstance(r, Target) and r.kind == "pronoun")]
+    if named:  # "esse" beside titles repeats one; "o filme" names one of its type
+        refs = [r for r in refs if not (isinstance(r, Target) and r.kind == "pronoun" and not r.type)]
     ratings = {c.rating for c in clauses if c.rating is not None}
     types = {c.type for c in clauses if c.type is not None}
     if len(ratings) > 1 or len(types) > 1 or len(refs) > MAX_REFS:
@@ -1068,10 +1068,11 @@ def _rated_before_too(clauses: list[_Clause], rating: int) -> tuple[tuple[str, i
         return ()
     before = [r for c in clauses[:at] for r in c.refs]
     later = [r for c in after for r in c.refs]
-    if not before or not all(isinstance(r, str) for r in [*before, *later]):
+    if not before or not all(isinstance(r, str) for r in before):
         return ()
     rated: list[tuple[str, int | None]] = [(_untitled(r), rating) for r in before]
-    return tuple(rated + [(_untitled(r), None) for r in later])
+    # "e o filme tb" after them: a line in view, marked with no rating (none is given)
+    return tuple(rated + [(_untitled(r), None) for r in later if isinstance(r, str)])
 
 
 def _untitled(ref: str | Target) -> str:
@@ -1136,9 +1137,15 @@ def _clause(part: str) -> _Clause | None:
             and (len(refs) > 1 or " e " in f" {first} " or " and " in f" {first} ")
         )
         return _Clause(mark=replace(marked, refs=()), refs=refs, rating=marked.rating, leads=leads)
-    more = read_continuation(part)  # no verb of its own ("and the show X too" names a type)
+    # no verb of its own ("and the show X too" names a type), or the seeing said after the
+    # "too" ("e o filme tb já vi")
+    saw_after = _SAW_AFTER_TOO.search(fold_same_length(part).lower())
+    more = read_continuation(part[: saw_after.start("saw")] if saw_after is not None else part)
     if more is not None and _TOO.search(norm) and not (more.other or more.next or more.period):
         rest = _Said.of(more.title if more.type else more.rest)  # "e a série Dark tb": Dark
+        if more.type is not None and not rest.norm:
+            # "e o filme tb": the film in view, beside the titles named
+            return _Clause(refs=(Target("pronoun", 0, more.type),), carried=True)
         refs = _refs_of(rest, 0, len(rest.norm))
         return _Clause(refs=refs, carried=True, type=more.type) if refs else None
     if _REQUEST.search(norm) or len(norm.split()) > MAX_ASIDE_WORDS:
@@ -1154,6 +1161,10 @@ def _clause(part: str) -> _Clause | None:
     return _Clause(aside=part.strip(" -"))
 
 
+_SAW_AFTER_TOO: Final = re.compile(
+    r"\b(?:tb|tbm|tambem|too|also)(?P<saw>\s+(?:(?:eu|i)\s+)?(?:ja\s+|already\s+)?"
+    r"(?:vi|assisti|terminei|maratonei|watched|seen|saw|finished))\s*$"
+)
 _NEGATION: Final = re.compile(r"\b(?:nao|nunca|never|not|didn t|haven t|n t)\b")
 
 
@@ -2043,7 +2054,8 @@ def read_suggest(text: str) -> SuggestRequest | None:
     None: read by its parts, an asking word, a see verb or a type, a time, a constraint
     (short, binge, a genre, at most so long), each word one of these or filler. A message
     that asks for a pick from the user's own list ("... what do you suggest from my list?")
-    is read past a few words of no part (a mood, an adjective) wherever they stand."""
+    or in so many words ("qual você sugere?") is read past a few words of no part (a mood,
+    an adjective) wherever they stand."""
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
@@ -2064,6 +2076,9 @@ def read_suggest(text: str) -> SuggestRequest | None:
     short = binge = False
     said_any = False
     passed: list[str] = []  # words of no part read past in a pick from the own list
+    # a pick asked in so many words ("qual você sugere?", "any recommendation?") is read past
+    # a few words of no part as a pick from the own list is ("... antes de dormir")
+    picked = own_list or any(_suggest_role(w) == "ask" for words in clauses for w in words)
     for words in clauses:
         # a time word alone does not make a clause a request: "hoje foi puxado, ..."
         known = [w for w in words if _suggest_role(w) not in (None, "when")]
@@ -2071,7 +2086,7 @@ def read_suggest(text: str) -> SuggestRequest | None:
         strong = [w for w in known if _suggest_role(w) not in ("want", "some")]
         if unknown and any(w in _NOT_SUGGESTING for w in words):
             return None  # "vi duna, o que eu vejo hoje?": a mark or a count too
-        if unknown and strong and not own_list:
+        if unknown and strong and not picked:
             return None  # "o que eu vejo com a Ana?": more than this reader knows
         if unknown and not strong:
             continue  # "tô mó cansado", "gotta wake up early tmrw": a clause that asks nothing

@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 from agent.understanding.chatter import without_asides, without_remark
 from agent.understanding.continuations import read_continuation
 from agent.understanding.references import Target, read_reference
-from agent.understanding.watchlist import ListRequest, MarkRequest, read, read_where
+from agent.understanding.watchlist import (
+    ListRequest,
+    MarkRequest,
+    SuggestRequest,
+    read,
+    read_where,
+)
 from storage import Database
 from tests.support.harness import open_lembra
 
@@ -161,6 +167,43 @@ def test_a_remark_is_parted_from_what_follows_it() -> None:
         "guarda mesmo assim",
     )
     assert without_remark("guarda mesmo assim") is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "terminei dark, nota 8. e o filme também já assisti",
+        "watched dark, 8/10, and the movie too",
+    ],
+)
+def test_the_type_named_too_beside_a_rated_title_is_the_one_in_view(said: str) -> None:
+    asked = read(said)
+    assert isinstance(asked, MarkRequest)
+    assert asked.refs == ("dark", Target("pronoun", 0, "movie"))
+    assert asked.each == (("dark", 8),)  # the film gets no rating: none was given for it
+
+
+async def test_a_rated_title_and_the_film_just_saved_too_are_both_marked(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("salva a série Dark")
+        await lembra.say("salva também o filme The Matrix")
+        await lembra.say("terminei dark, nota 8. e o filme também já assisti")
+        items = {i.title: (i.state, i.rating) for i in await lembra.items()}
+
+    assert items == {"Dark": ("seen", 8), "The Matrix": ("seen", None)}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "tô morta de sono, queria uma série curtinha pra ver no ônibus, o que você indica?",
+        "long day at work, want a short movie before bed, any recommendation?",
+    ],
+)
+def test_a_pick_asked_in_so_many_words_reads_past_a_few_words(said: str) -> None:
+    asked = read(said)
+    assert isinstance(asked, SuggestRequest)
+    assert asked.short
 
 
 @settings(max_examples=300, deadline=None)
