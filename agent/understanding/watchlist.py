@@ -1015,7 +1015,9 @@ def _joined(clauses: list[_Clause]) -> MarkRequest | None:
         refs += [r for r in clause.refs if r not in refs]
         named |= clause.refs != () and not _only_pronoun(clause.refs)
     if named:  # "esse" beside titles repeats one; "o filme" names one of its type
-        refs = [r for r in refs if not (isinstance(r, Target) and r.kind == "pronoun" and not r.type)]
+        refs = [
+            r for r in refs if not (isinstance(r, Target) and r.kind == "pronoun" and not r.type)
+        ]
     ratings = {c.rating for c in clauses if c.rating is not None}
     types = {c.type for c in clauses if c.type is not None}
     if len(ratings) > 1 or len(types) > 1 or len(refs) > MAX_REFS:
