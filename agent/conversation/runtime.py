@@ -919,9 +919,12 @@ def _reads(intent: Intent) -> bool:
 
 
 def _asks_nothing(intent: Intent, said: str) -> bool:
-    """Whether a sentence asks nothing: no request, no watchlist mark or question, no fact."""
+    """Whether a sentence asks nothing and names nothing the next may point at: no request,
+    no watchlist mark or question, no fact, no title ("a friend recommended two films, Past
+    Lives and Aftersun. save the first one" saves from the first sentence)."""
     return (
         not _reads(intent)
+        and not named_titles(said)
         and watchlist.read(said) is None
         and read_question(said) is None
         and read_fact(said) is None

@@ -389,6 +389,10 @@ class Grounder:
             self._count(tool, checked.fields[-1:])
             self.pending = None
             return Checked(None, held, checked.fields)
+        if tool == "mark_item" and (plural := _plural_missed(args, self.user_text)):
+            self._count(tool, checked.fields[-1:])
+            self.pending = None
+            return Checked(None, plural, checked.fields)
         if tool in _ONE_TYPE_ACTS and (other := await self._other_type_named(args)) is not None:
             self._count(tool, checked.fields[-1:])
             self.pending = None
@@ -562,6 +566,34 @@ EDITS_FROM_MESSAGE = frozenset({"update_item"})
 _ONE_TYPE_ACTS = frozenset(
     {"mark_item", "delete_item"}
 )  # not an edit: a retype names the other type
+# how many items a plural reference names: "as duas", "both", "all three" (not "os dois
+# primeiros episódios", one item's parts)
+_PLURAL_SAID = re.compile(
+    r"\b(?:(?P<two>os dois|as duas|ambos|ambas|both|the two|them both|those two|eles dois|"
+    r"elas duas)|(?P<three>os tres|as tres|all three|the three|those three|todos os tres|"
+    r"todas as tres))\b(?!\s+(?:primeir|ultim|episod|temporad|partes|episode|season|"
+    r"part|times|vezes|hours|horas))"
+)
+
+
+def _plural_missed(args: ToolArgs, user_text: str) -> str | None:
+    """Why a call on items is refused: the message names two or three items ("já vi as
+    duas", "watched all three") and the call names another number of them (the 1.5B model
+    marked one of "as duas")."""
+    said = _PLURAL_SAID.search(fold(user_text))
+    if said is None:
+        return None
+    wanted = 2 if said.group("two") else 3
+    named = [v for v in (getattr(args, "item_id", None), getattr(args, "query", None)) if v]
+    given = sum(len(v) if isinstance(v, list) else 1 for v in named)
+    if given in (0, wanted):
+        return None
+    return (
+        f"the message names {wanted} items («{said.group()}»), and the call names {given}: give "
+        f"the {wanted} items it means (the ones just shown), each by its id"
+    )
+
+
 _TYPE_SAID: dict[str, str] = {
     **dict.fromkeys(("filme", "filmes", "movie", "movies", "film", "films"), "movie"),
     **dict.fromkeys(("serie", "series", "seriado", "seriados"), "tv_show"),

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.planning.grounding import _holds_request_verb, fold
+from agent.planning.grounding import _holds_request_verb, _plural_missed, fold
+from agent.tools.marking import MarkItemArgs
 from storage import Database
 from tests.support.harness import open_lembra
 from tests.support.live import call
@@ -87,3 +88,44 @@ def test_a_title_holds_the_request_verb_only_when_the_message_has_none_outside_i
 @given(st.text(max_size=80), st.text(max_size=120))
 def test_the_request_verb_check_never_raises(title: str, message: str) -> None:
     assert isinstance(_holds_request_verb(fold(title), fold(message)), bool)
+
+
+async def test_a_mark_of_one_item_when_the_message_names_two_is_asked_again(
+    db: Database,
+) -> None:
+    """ "as duas" names two items: the model's mark of one of them is refused, and its next
+    call, both, is what runs."""
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("salva o filme The Matrix")
+        await lembra.say("salva a série Dark")
+        ids = [i.id for i in await lembra.items()]
+        await lembra.say(
+            "aquelas duas coisas que salvei agora: pois é, já era, vi as duas",
+            llm=[
+                call("mark_item", item_id=ids[0], state="seen"),
+                call("mark_item", item_id=ids, state="seen"),
+            ],
+        )
+        states = {i.title: i.state for i in await lembra.items()}
+
+    assert states == {"The Matrix": "seen", "Dark": "seen"}
+
+
+@pytest.mark.parametrize(
+    ("said", "ids", "refused"),
+    [
+        ("rs eu já vi os dois", ["a"], True),
+        ("finished all three last week", ["a", "b"], True),
+        ("watched both", ["a", "b"], False),
+        ("vi os dois primeiros episódios de dark", ["a"], False),  # one item's parts
+    ],
+)
+def test_a_plural_reference_wants_as_many_items(said: str, ids: list[str], refused: bool) -> None:
+    args = MarkItemArgs(item_id=ids if len(ids) > 1 else ids[0], state="seen")
+    assert (_plural_missed(args, said) is not None) is refused
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=120))
+def test_the_plural_check_never_raises(said: str) -> None:
+    _plural_missed(MarkItemArgs(query="x", state="seen"), said)
