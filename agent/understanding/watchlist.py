@@ -1990,6 +1990,7 @@ _SOME: Final = frozenset(
     "algo alguma algum alguns algumas something anything some any um uma a an".split()
 )
 _ASKING_WHAT: Final = frozenset("que qual quais what whats which".split())
+_WHICH_ONE: Final = frozenset("qual quais which".split())  # one of a set: the user's own
 _WATCHING: Final = frozenset(
     "ver vejo veja veria assistir assisto assista assistiria maratonar maratono comecar "
     "comeco comecaria watch see binge start watching".split()
@@ -2056,7 +2057,7 @@ def read_suggest(text: str) -> SuggestRequest | None:
     None: read by its parts, an asking word, a see verb or a type, a time, a constraint
     (short, binge, a genre, at most so long), each word one of these or filler. A message
     that asks for a pick from the user's own list ("... what do you suggest from my list?")
-    or in so many words ("qual você sugere?") is read past a few words of no part (a mood,
+    or as which one ("qual você sugere?") is read past a few words of no part (a mood,
     an adjective) wherever they stand."""
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
@@ -2078,9 +2079,12 @@ def read_suggest(text: str) -> SuggestRequest | None:
     short = binge = False
     said_any = False
     passed: list[str] = []  # words of no part read past in a pick from the own list
-    # a pick asked in so many words ("qual você sugere?", "any recommendation?") is read past
+    # which one is asked to be picked ("qual você sugere?", "which do you recommend?"): read past
     # a few words of no part as a pick from the own list is ("... antes de dormir")
-    picked = own_list or any(_suggest_role(w) == "ask" for words in clauses for w in words)
+    picked = own_list or any(
+        not _WHICH_ONE.isdisjoint(words) and any(_suggest_role(w) == "ask" for w in words)
+        for words in clauses
+    )
     for words in clauses:
         # a time word alone does not make a clause a request: "hoje foi puxado, ..."
         known = [w for w in words if _suggest_role(w) not in (None, "when")]

@@ -196,8 +196,8 @@ async def test_a_rated_title_and_the_film_just_saved_too_are_both_marked(db: Dat
 @pytest.mark.parametrize(
     "said",
     [
-        "tô morta de sono, queria uma série curtinha pra ver no ônibus, o que você indica?",
-        "long day at work, want a short movie before bed, any recommendation?",
+        "tô morta de sono, queria uma série curtinha pra ver no ônibus, qual você indica?",
+        "long day at work, want a short movie before bed, which do you recommend?",
     ],
 )
 def test_a_pick_asked_in_so_many_words_reads_past_a_few_words(said: str) -> None:
