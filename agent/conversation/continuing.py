@@ -124,6 +124,10 @@ async def act(
         return Continued(None, None) if last.action == "save" else None
     reply: Reply | None = None
     match last.action:
+        case "save" if last.named and "?" in message:
+            # "and what about the show X?" after saving the title a where-to-watch answer
+            # named: the question asked before the save, of X
+            reply = await _where(deps, turn, cont)
         case "save":
             reply = await _save(deps, turn, cont, last.type)
         case "delete":

@@ -78,8 +78,9 @@ from agent.trust import effects
 from agent.trust.budgets import prompt_budget
 from agent.trust.quotas import Quotas
 from agent.types import Incoming, Language, Reply
+from agent.understanding import watchlist
 from agent.understanding.batches import read_batch
-from agent.understanding.chatter import without_asides, without_chatter
+from agent.understanding.chatter import without_asides, without_chatter, without_remark
 from agent.understanding.facts import read_fact
 from agent.understanding.intent import Intent, IntentClassifier
 from agent.understanding.language import detect_language, reply_language
@@ -309,6 +310,14 @@ class Runtime:
                 or (intent.action == "llm" and plain.action != "llm")  # "apaguei" is no delete
             ):
                 turn.incoming = dataclasses.replace(turn.incoming, text=bare)
+                intent = plain
+        if not _reads(intent) and (parted := without_remark(turn.incoming.text or "")):
+            # "hmm só alugando né. salva mesmo assim": a first sentence that asks nothing (no
+            # request, no mark, no question) before one that reads as a request
+            first, rest = parted
+            plain = self.classifier.classify(rest)
+            if _reads(plain) and _asks_nothing(self.classifier.classify(first), first):
+                turn.incoming = dataclasses.replace(turn.incoming, text=rest)
                 intent = plain
         turn.intent = intent
         return await self._route(turn, intent)
@@ -907,6 +916,19 @@ def _reads(intent: Intent) -> bool:
     if intent.action == "llm":
         return str(intent.entities.get("intent", "other")) != "other"
     return intent.action not in ("search", "smalltalk")
+
+
+def _asks_nothing(intent: Intent, said: str) -> bool:
+    """Whether a sentence asks nothing and names nothing the next may point at: no request,
+    no watchlist mark or question, no fact, no title ("a friend recommended two films, Past
+    Lives and Aftersun. save the first one" saves from the first sentence)."""
+    return (
+        not _reads(intent)
+        and not named_titles(said)
+        and watchlist.read(said) is None
+        and read_question(said) is None
+        and read_fact(said) is None
+    )
 
 
 def _kind(intent: Intent) -> str:

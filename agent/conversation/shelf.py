@@ -247,6 +247,8 @@ def expand_ids(value: Any, ids: frozenset[str]) -> Any:
 
 
 def _expanded(item_id: Any, ids: frozenset[str]) -> Any:
+    if isinstance(item_id, list):  # mark_item's several items: each a handle
+        return [_expanded(one, ids) for one in item_id]
     if not isinstance(item_id, str) or len(item_id) != HANDLE_LENGTH:
         return item_id
     matching = {full for full in ids if full.startswith(item_id.lower())}

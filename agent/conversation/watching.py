@@ -743,6 +743,17 @@ async def _where(deps: Deps, turn: Turn, request: WhereRequest) -> Reply | None:
         outcome = await where(
             deps, turn, title=request.title, item_type=request.type, country=request.country
         )
+        if outcome.failure == "no_match" and request.whole:
+            # "onde passa Ainda Estou Aqui?": the words cut as "here" were the title's
+            whole = await where(
+                deps, turn, title=request.whole, item_type=request.type, country=request.country
+            )
+            if whole.failure is None:
+                request, outcome, args["title"] = (
+                    replace(request, title=request.whole),
+                    whole,
+                    request.whole,
+                )
     incode.record(turn, "where_to_watch", args, outcome)
     turn.tools_executed.append("where_to_watch")
     named: tuple[str, ...] = ()

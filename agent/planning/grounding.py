@@ -35,6 +35,7 @@ from agent.understanding.questions import asks_how_many
 from agent.understanding.textnorm import one_line
 from agent.understanding.urls import InvalidUrl, extract_urls, normalize_url
 from agent.understanding.vocabulary import SAVE_VERBS, TYPE_WORDS, save_verb_typo
+from agent.understanding.watchlist import marks_a_title
 from storage.documents import ItemDoc
 
 Verdict = Literal["grounded", "dropped", "reasked"]
@@ -387,6 +388,14 @@ class Grounder:
             if checked.problem is not None:
                 self._count(tool, checked.fields[-1:])
             return checked
+        if (held := await self._request_in_title(tool, args)) is not None:
+            self._count(tool, checked.fields[-1:])
+            self.pending = None
+            return Checked(None, held, checked.fields)
+        if tool == "mark_item" and (plural := _plural_missed(args, self.user_text)):
+            self._count(tool, checked.fields[-1:])
+            self.pending = None
+            return Checked(None, plural, checked.fields)
         if tool in _ONE_TYPE_ACTS and (other := await self._other_type_named(args)) is not None:
             self._count(tool, checked.fields[-1:])
             self.pending = None
@@ -442,6 +451,41 @@ class Grounder:
                 )
         return None
 
+    async def _request_in_title(self, tool: str, args: ToolArgs) -> str | None:
+        """Why a call is refused: a title to save (or a mark's name) carries a rating or a
+        seen mark ("Succession - Nota 9.00") or the request's own verb ("Ne. Salva mesmo
+        assim q um dia eu vejo", saved as a film by the 1.5B model on "hmm só alugando né.
+        salva mesmo assim"). A title TMDB knows word for word ("Save the Last Dance") is a
+        title still. An edit's new title is `update_item`'s own check (tools/editing.py)."""
+        for kind, title in _titles_of(tool, args):
+            if marks_a_title(title):
+                return (
+                    f"«{one_line(title, 60)}» holds a rating or a seen mark, which is no part "
+                    "of a title: give the title alone; a rating goes in mark_item's `rating`"
+                )
+            said = fold(title)
+            if _holds_request_verb(said, fold(self.user_text)) and not await self._tmdb_knows(
+                kind, said
+            ):
+                return (
+                    f"«{one_line(title, 60)}» is the user's request, not a title: give the title "
+                    "the message or the conversation names (a title just shown is named by it), "
+                    "or answer with a message"
+                )
+        return None
+
+    async def _tmdb_knows(self, kind: TmdbKind | None, folded: str) -> bool:
+        """Whether TMDB holds a title of exactly these (folded) words."""
+        if kind is None or not self.deps.tmdb.configured:
+            return False
+        try:
+            found = await self.deps.tmdb.search(
+                kind, folded, language=_TMDB_LANGUAGE.get(self.language, "en-US"), limit=5
+            )
+        except (ServiceUnavailable, ServiceError):
+            return False
+        return any(folded in (fold(c.title), fold(c.original_title or "")) for c in found)
+
     def _with_text_of(self, item: ItemDoc) -> Sources:
         """The message and the text of the item an edit names: the words an edit keeps come
         from the item ("in the packing note swap sunscreen for umbrella" is the note with
@@ -485,12 +529,74 @@ class Grounder:
             return None  # not configured or not answering: nothing is confirmed
 
 
+# the verbs a request to save, mark or delete opens with: in a title only as a title's word
+_REQUEST_VERBS = SAVE_VERBS | frozenset(
+    "marca marcar marque mark desmarca desmarcar unmark apaga apagar apague deleta delete".split()
+)
+_TITLE_KINDS: dict[str, TmdbKind] = {"movie": "movie", "tv_show": "tv"}
+
+
+def _titles_of(tool: str, args: ToolArgs) -> list[tuple[TmdbKind | None, str]]:
+    """The titles (with their TMDB kind) and mark names a call writes or looks up."""
+    if tool in _TMDB_KIND:
+        return [(_TMDB_KIND[tool], str(getattr(args, "title", "") or ""))]
+    if tool == "mark_item":
+        query = getattr(args, "query", None)
+        return [(None, q) for q in ([query] if isinstance(query, str) else query or [])]
+    specs = getattr(args, "items", None) if tool == "save_items" else None
+    return [
+        (_TITLE_KINDS.get(str(getattr(spec, "type", ""))), str(spec.title))
+        for spec in specs or []
+        if getattr(spec, "title", None) and getattr(spec, "type", None) in _TITLE_KINDS
+    ]
+
+
+def _holds_request_verb(title: str, message: str) -> bool:
+    """Whether the (folded) title holds the message's request verb: a verb of saving or
+    marking in it, and none in the message outside it."""
+    words = title.split()
+    if not any(w in _REQUEST_VERBS for w in words):
+        return False
+    outside = message.replace(title, " ") if title in message else message
+    if title not in message:
+        return True  # not the user's words as written, and a verb in it: the model's
+    return not any(w in _REQUEST_VERBS for w in outside.split())
+
+
 # tools whose new values are the user's words in this message, never the conversation's
 EDITS_FROM_MESSAGE = frozenset({"update_item"})
 # calls on items by id checked against the type the message names ("o filme do X")
 _ONE_TYPE_ACTS = frozenset(
     {"mark_item", "delete_item"}
 )  # not an edit: a retype names the other type
+# how many items a plural reference names: "as duas", "both", "all three" (not "os dois
+# primeiros episódios", one item's parts)
+_PLURAL_SAID = re.compile(
+    r"\b(?:(?P<two>os dois|as duas|ambos|ambas|both|the two|them both|those two|eles dois|"
+    r"elas duas)|(?P<three>os tres|as tres|all three|the three|those three|todos os tres|"
+    r"todas as tres))\b(?!\s+(?:primeir|ultim|episod|temporad|partes|episode|season|"
+    r"part|times|vezes|hours|horas))"
+)
+
+
+def _plural_missed(args: ToolArgs, user_text: str) -> str | None:
+    """Why a call on items is refused: the message names two or three items ("já vi as
+    duas", "watched all three") and the call names another number of them (the 1.5B model
+    marked one of "as duas")."""
+    said = _PLURAL_SAID.search(fold(user_text))
+    if said is None:
+        return None
+    wanted = 2 if said.group("two") else 3
+    named = [v for v in (getattr(args, "item_id", None), getattr(args, "query", None)) if v]
+    given = sum(len(v) if isinstance(v, list) else 1 for v in named)
+    if given in (0, wanted):
+        return None
+    return (
+        f"the message names {wanted} items («{said.group()}»), and the call names {given}: give "
+        f"the {wanted} items it means (the ones just shown), each by its id"
+    )
+
+
 _TYPE_SAID: dict[str, str] = {
     **dict.fromkeys(("filme", "filmes", "movie", "movies", "film", "films"), "movie"),
     **dict.fromkeys(("serie", "series", "seriado", "seriados"), "tv_show"),

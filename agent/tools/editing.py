@@ -17,7 +17,7 @@ from agent.tools.base import Failed, Outcome, Tool, ToolArgs, ToolContext, Unkno
 from agent.trust.ledgering import append_event
 from agent.understanding.textnorm import clean_text, fold
 from agent.understanding.vocabulary import TYPE_WORDS
-from agent.understanding.watchlist import said_rating
+from agent.understanding.watchlist import marks_a_title, said_rating
 from storage.documents import ItemDoc
 
 TITLED = frozenset({"movie", "tv_show", "video", "link"})
@@ -110,19 +110,7 @@ def _holds_request(item: ItemDoc, args: UpdateItemArgs) -> bool:
     return bool((new_words - old_words) & _EDIT_VERBS)
 
 
-# a mark written into a title: "Whiplash (2014) - Nota 8", "Duna 8/10", "Dark (visto)"
-_MARK_IN_TITLE = re.compile(
-    r"(?:(?:^|[\s\-–—:|,;(\[]+)(?:(?:nota|rating|rated|score)\s*:?\s*\d{1,2}(?:[.,]5)?"
-    r"(?:\s*/\s*10)?|\d{1,2}(?:[.,]5)?\s*/\s*10)|\s*[\-–—:|,;(\[]\s*(?:vist[oa]|assistid[oa]|"
-    r"seen|watched|lid[oa]|read|done|feito)|\s*(?:\u2713|\u2714\ufe0f?|\u2705))[\s)\].!]*$",
-    re.IGNORECASE,
-)
 _RENAMES = re.compile(r"\b(?:t[ií]tulo|title|renomei\w*|rename\w*|nome|name)\b", re.IGNORECASE)
-
-
-def marks_a_title(title: str) -> bool:
-    """Whether `title` ends in a rating or a seen mark ("Whiplash - Nota 8", "Dark (visto)")."""
-    return _MARK_IN_TITLE.search(title[-200:]) is not None
 
 
 def check_not_a_mark(ctx: ToolContext, args: UpdateItemArgs) -> str | None:

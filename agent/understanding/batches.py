@@ -136,7 +136,10 @@ _PURPOSE: Final = (
     r"logo|no\s+fds|no\s+fim\s+de\s+semana|de\s+noite|[àa]\s+noite|com\s+calma|um\s+dia))?|"
     r"to\s+(?:watch|see|binge|read)(?:\s+(?:later|tonight|soon|sometime|this\s+weekend|"
     r"someday))?|for\s+later|for\s+the\s+weekend|for\s+tonight|"
-    r"(?:pra|para|p/)\s+(?:depois|dps|mais\s+tarde)"
+    r"(?:pra|para|p/)\s+(?:depois|dps|mais\s+tarde)|"
+    # "q um dia eu vejo", "que depois eu assisto": when it will be seen, said as a promise
+    r"(?:q|que)\s+(?:(?:um|qualquer)\s+dia\s+|depois\s+|dps\s+|mais\s+tarde\s+)?(?:eu\s+)?"
+    r"(?:vejo|assisto|leio)(?:\s+(?:depois|dps|um\s+dia|qualquer\s+dia))?"
 )
 _TAIL_WORD: Final = (
     rf"{_DESTINATION}|{_PURPOSE}|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|too|also|"

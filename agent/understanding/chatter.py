@@ -9,7 +9,8 @@ Three cuts, for three kinds of reader:
   a list a line and commands. The message is stored as sent; only the readers get the cut.
 - `without_asides` (the runtime, when what is left reads as a request): clauses of
   interjections and apologies ("ops, desfaz, apaguei errado") and a lead-in that only frames
-  what follows ("actually remove X").
+  what follows ("actually remove X"), and a reason after a comma ("tira ele, não quero
+  guardar"); `without_remark` parts a first sentence from the request after it.
 - `quiet` (readers that cut spans and must index the message as written, the watchlist's):
   laughter anywhere, politeness at a clause's edge ("Please Stand By" is a film), and whole
   clauses of interjections and apologies ("opa, me confundi, ...", "wait no, ..."), blanked
@@ -95,6 +96,27 @@ _ASIDE_HEAD: Final = re.compile(
 )
 
 
+# why, after the request and a comma, asking nothing: "..., não quero guardar não", "..., I
+# don't need it anymore", "..., pq já vi"
+_REASON_TAIL: Final = re.compile(
+    r"[,;]\s*(?:(?:mas|but)\s+)?(?:(?:(?:eu|i)\s+)?(?:nao|n|dont|don.t|do not|no longer)\s+"
+    r"(?:quero|queria|preciso|vou|want|need|wanna)|pq|porque|because|since|cause|cuz)\b"
+    r"[^,;:.!?]*[.!\s]*$"
+)
+# a remark ended by a full stop before the request: "hmm só alugando né. salva mesmo assim"
+_REMARK_FIRST: Final = re.compile(r"^[^.!?]+[.!]+\s+(?=\S)")
+
+
+def without_remark(text: str) -> tuple[str, str] | None:
+    """The sentence `text` opens with and what follows it, when it opens with one ended by a
+    full stop ("hmm só alugando né. salva mesmo assim"); the caller keeps the rest only when
+    the first asks nothing and the rest reads as a request."""
+    m = _REMARK_FIRST.match(text) if "\n" not in text.strip() else None
+    if m is None or not text[m.end() :].strip():
+        return None
+    return text[: m.end()].strip().rstrip(".!"), text[m.end() :].strip()
+
+
 def without_asides(text: str) -> str:
     """`text` without its clauses of interjections and apologies ("ops, desfaz, apaguei
     errado" is "desfaz"; "wait no, undo that" is "undo that") and without a lead-in that only
@@ -113,6 +135,8 @@ def without_asides(text: str) -> str:
             keep[m.start() : end] = [" "] * (end - m.start())
         cut = re.sub(r"\s+", " ", "".join(keep)).strip().rstrip(",;:")
     cut = _ASIDE_HEAD.sub("", cut)
+    if (reason := _REASON_TAIL.search(fold_same_length(cut))) is not None and reason.start() > 0:
+        cut = cut[: reason.start()].rstrip()  # "tira ele da lista, não quero guardar não"
     return cut if re.search(r"[^\W_]", cut) else text  # a letter or digit left, not "_"
 
 

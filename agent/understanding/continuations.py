@@ -24,7 +24,9 @@ from agent.understanding.vocabulary import ItemType
 MAX_WORDS: Final = 8
 _F: Final = re.IGNORECASE | re.UNICODE
 _LEAD: Final = re.compile(
-    r"^\s*(?:(?:e|and|&|mais|plus|tamb[ée]m|tb|tbm|also|ah|oh|ok|ent[ãa]o|so)[,.!\s]+)+", _F
+    r"^\s*(?:(?:e|and|&|mais|plus|tamb[ée]m|tb|tbm|also|ah|oh|ok|ent[ãa]o|so|what\s+about|"
+    r"how\s+about|quanto\s+(?:a|ao|à))[,.!\s]+)+",
+    _F,
 )
 _TAIL: Final = re.compile(
     r"(?:[,\s]+(?:tamb[ée]m|tb|tbm|too|also|as\s+well))+(?:[,\s]+(?:por\s+favor|pfvr?|please|pls|plz|n[eé]|viu|blz|ok|hein|valeu|vlw|obg|"

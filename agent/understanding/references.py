@@ -176,7 +176,15 @@ _BOTH: Final = (
     r"(?P<both>(?:os|as)\s+(?:dois|duas|2)|ambos|ambas|both(?:\s+of\s+them)?|(?:the|those)\s+two|"
     r"them\s+both|eles\s+dois|elas\s+duas)"
 )
-_SAVE: Final = re.compile(rf"^{_LEAD}(?:{_VERBS['save']})\s+(?:{_BOTH}|{_REF}){_TAIL}$")
+# what a save says of what was just named when it names nothing: "salva mesmo assim", "add it
+# anyway": "it", the title shown
+_ANYWAY: Final = (
+    r"mesmo assim|assim mesmo|anyway|anyways|de qualquer jeito|de qualquer forma|all the same|"
+    r"even so"
+)
+_SAVE: Final = re.compile(
+    rf"^{_LEAD}(?:{_VERBS['save']})\s+(?:{_BOTH}|(?:{_REF})(?:\s+(?:{_ANYWAY}))?|{_ANYWAY}){_TAIL}$"
+)
 _BARE: Final = re.compile(rf"^{_LEAD}(?:{_REF}){_TAIL}$")
 _EDIT: Final = re.compile(
     rf"^{_LEAD}(?:{_VERBS['edit']})\s+(?:(?:o|a|the)\s+)?(?:{_FIELD}\s+(?:d[oae]s?|of|for|on)\s+)?"

@@ -98,6 +98,9 @@ class WhereRequest:
     country: str | None = None  # "no Brasil", "in the US"
     paid: bool = False  # "e pra alugar?": only the rent/buy offers
     service: str = ""  # "tem Dark na Netflix?": whether this service has it, then the rest
+    # the title with the place or time words cut from its end put back ("onde passa Ainda
+    # Estou Aqui?"): looked up when the cut title finds nothing
+    whole: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -589,8 +592,12 @@ _HOW_MUCH_END: Final = re.compile(rf"(?<=\S)\s+(?:{_HOW_MUCH})$")
 # the command said again at the end: "pode marcar", "marca como visto", "desmarca pfv"
 _COMMAND_AGAIN: Final = (
     r"(?:(?:pode|can you|so|entao|ai|just|ja)\s+)*(?P<cmd>marca|marcar|marque|mark|desmarca|"
-    r"desmarcar|desmarque|unmark|tira o visto|tira(?:r)? dos vistos)"
+    r"desmarcar|desmarque|unmark|tira o visto|tira(?:r)? dos vistos|volta|voltar|volte|"
+    r"(?:bota|poe|coloca|put)(?=\s+(?:\w+\s+)?(?:de volta|back)\b))"
     r"(?:\s+(?:ele|ela|esse|essa|isso|dele|dela|desse|dessa|disso|it|that|this|ai|ae|la))?"
+    # back where the unseen are: "volta ele pra lista", "put it back on my list"
+    r"(?:\s+(?:de volta|back))?(?:\s+(?:pra|para|pro|na|a|on|to|in|onto)\s+(?:a\s+|minha\s+|"
+    r"my\s+|the\s+)?(?:lista|list|watchlist|watch list|fila|queue))?"
     r"(?:\s+(?:como|as)\s+"
     r"(?P<as>visto|vista|assistido|assistida|seen|watched|lido|lida|read|done|feito|nao visto|"
     r"unseen|unwatched))?"
@@ -623,6 +630,7 @@ _CLEFT_PART: Final = re.compile(
     r"\s(?:was|is|foi|era|e)\s"
 )
 _JOINED_CLAUSE: Final = re.compile(r"^(?:e|and)\s+(?=\S)")
+_SUBJECTS: Final = frozenset("i eu we a gente nos ele ela he she they eles elas".split())
 _TITLE_SAW: Final = re.compile(
     r"^(?P<title>[^,;:]+?)\s+(?:ja\s+|already\s+|just\s+|finally\s+)?"
     rf"(?P<verb>{_SEEN_VERBS})(?P<rest>[\s,;.!-].*)?$"
@@ -641,8 +649,8 @@ def _title_then_saw(raw: str) -> MarkRequest | None:
     seen = _TITLE_THEN_SAW.match(folded)
     if seen is None and joined is not None:
         seen = _TITLE_SAW.match(folded)  # "e o X vi sábado": the verb right after the title
-    if seen is None:
-        return None
+    if seen is None or seen.group("title").strip() in _SUBJECTS:
+        return None  # "and i already saw X": the subject, no title, is before the verb
     verb = "vi" if seen.group("verb") in ("vi", "assisti", "terminei", "maratonei") else "watched"
     rest = text[seen.start("rest") :] if seen.group("rest") else ""
     found = read_mark(f"{verb} {text[: seen.end('title')]}{rest}")
@@ -686,9 +694,9 @@ def _said_again(raw: str) -> MarkRequest | None:
     cut = raw[: m.start()] if m is not None else raw
     state: MarkState | None = None
     for cmd in re.finditer(_COMMAND_AGAIN, m.group() if m is not None else ""):
-        unmark = cmd.group("cmd").startswith(("desmarc", "unmark", "tira")) or (
-            cmd.group("as") or ""
-        ).startswith(("nao", "un"))
+        unmark = cmd.group("cmd").startswith(
+            ("desmarc", "unmark", "tira", "volt", "bota", "poe", "coloca", "put")
+        ) or (cmd.group("as") or "").startswith(("nao", "un"))
         state = "unseen" if unmark else "seen"
     if m is not None and (
         not cut.strip() or _NOT_SEEN_ALONE.match(folded[: m.start()].strip(" ,.!"))
@@ -1006,8 +1014,10 @@ def _joined(clauses: list[_Clause]) -> MarkRequest | None:
             return None  # "parasita e dark" only ends a list a mark began
         refs += [r for r in clause.refs if r not in refs]
         named |= clause.refs != () and not _only_pronoun(clause.refs)
-    if named:
-        refs = [r for r in refs if not (isinstance(r, Target) and r.kind == "pronoun")]
+    if named:  # "esse" beside titles repeats one; "o filme" names one of its type
+        refs = [
+            r for r in refs if not (isinstance(r, Target) and r.kind == "pronoun" and not r.type)
+        ]
     ratings = {c.rating for c in clauses if c.rating is not None}
     types = {c.type for c in clauses if c.type is not None}
     if len(ratings) > 1 or len(types) > 1 or len(refs) > MAX_REFS:
@@ -1060,10 +1070,11 @@ def _rated_before_too(clauses: list[_Clause], rating: int) -> tuple[tuple[str, i
         return ()
     before = [r for c in clauses[:at] for r in c.refs]
     later = [r for c in after for r in c.refs]
-    if not before or not all(isinstance(r, str) for r in [*before, *later]):
+    if not before or not all(isinstance(r, str) for r in before):
         return ()
     rated: list[tuple[str, int | None]] = [(_untitled(r), rating) for r in before]
-    return tuple(rated + [(_untitled(r), None) for r in later])
+    # "e o filme tb" after them: a line in view, marked with no rating (none is given)
+    return tuple(rated + [(_untitled(r), None) for r in later if isinstance(r, str)])
 
 
 def _untitled(ref: str | Target) -> str:
@@ -1128,9 +1139,15 @@ def _clause(part: str) -> _Clause | None:
             and (len(refs) > 1 or " e " in f" {first} " or " and " in f" {first} ")
         )
         return _Clause(mark=replace(marked, refs=()), refs=refs, rating=marked.rating, leads=leads)
-    more = read_continuation(part)  # no verb of its own ("and the show X too" names a type)
+    # no verb of its own ("and the show X too" names a type), or the seeing said after the
+    # "too" ("e o filme tb já vi")
+    saw_after = _SAW_AFTER_TOO.search(fold_same_length(part).lower())
+    more = read_continuation(part[: saw_after.start("saw")] if saw_after is not None else part)
     if more is not None and _TOO.search(norm) and not (more.other or more.next or more.period):
         rest = _Said.of(more.title if more.type else more.rest)  # "e a série Dark tb": Dark
+        if more.type is not None and not rest.norm:
+            # "e o filme tb": the film in view, beside the titles named
+            return _Clause(refs=(Target("pronoun", 0, more.type),), carried=True)
         refs = _refs_of(rest, 0, len(rest.norm))
         return _Clause(refs=refs, carried=True, type=more.type) if refs else None
     if _REQUEST.search(norm) or len(norm.split()) > MAX_ASIDE_WORDS:
@@ -1146,6 +1163,10 @@ def _clause(part: str) -> _Clause | None:
     return _Clause(aside=part.strip(" -"))
 
 
+_SAW_AFTER_TOO: Final = re.compile(
+    r"\b(?:tb|tbm|tambem|too|also)(?P<saw>\s+(?:(?:eu|i)\s+)?(?:ja\s+|already\s+)?"
+    r"(?:vi|assisti|terminei|maratonei|watched|seen|saw|finished))\s*$"
+)
 _NEGATION: Final = re.compile(r"\b(?:nao|nunca|never|not|didn t|haven t|n t)\b")
 
 
@@ -1290,14 +1311,20 @@ _RATING_FILLER: Final = frozenset(
 )
 
 
+_GIVING_ASK: Final = frozenset("dei deu give gave".split())
+_ASKED_HOW: Final = frozenset("que qual quais quanto what which how".split())
+
+
 def _without_rating_ask(said: str) -> tuple[str, bool]:
     """`said` without a last clause that only asks the ratings given, and whether it had one."""
     m = _RATING_ASK.search(said)
     while m is not None:
         words = m.group("ask").split()
-        if any(w in _RATING_WORDS for w in words) and all(
-            w in _RATING_WORDS or w in _RATING_FILLER for w in words
-        ):
+        # "what did I give them?", "quanto eu dei pra cada?": a giving asked is a rating
+        asked = any(w in _RATING_WORDS for w in words) or (
+            not _GIVING_ASK.isdisjoint(words) and not _ASKED_HOW.isdisjoint(words)
+        )
+        if asked and all(w in _RATING_WORDS or w in _RATING_FILLER for w in words):
             return said[: m.start()], True
         m = _RATING_ASK.search(said, m.start() + 1)
     return said, False
@@ -1809,6 +1836,7 @@ def read_where(text: str) -> WhereRequest | None:
             country = code
             end -= len(phrase)
             break
+    uncut = start + len(said.norm[start:end].rstrip())
     while (tail := _WHERE_TAIL.search(said.norm[start:end].rstrip())) is not None:
         end = start + tail.start()
     obj = said.norm[start:end].strip()
@@ -1817,7 +1845,11 @@ def read_where(text: str) -> WhereRequest | None:
     if not obj:
         return WhereRequest(target=Target("pronoun"), country=country)  # "onde assistir?"
     end = start + len(said.norm[start:end].rstrip())
-    return _where_of(said, obj, (start, end), WhereRequest(country=country))
+    asked = _where_of(said, obj, (start, end), WhereRequest(country=country))
+    if asked is None or not asked.title or uncut == end:
+        return asked
+    whole = _where_of(said, said.norm[start:uncut], (start, uncut), asked)
+    return replace(asked, whole=whole.title) if whole is not None and whole.title else asked
 
 
 # right after a where-to-watch answer, the same question asked short: "and where's X?",
@@ -1958,6 +1990,7 @@ _SOME: Final = frozenset(
     "algo alguma algum alguns algumas something anything some any um uma a an".split()
 )
 _ASKING_WHAT: Final = frozenset("que qual quais what whats which".split())
+_WHICH_ONE: Final = frozenset("qual quais which".split())  # one of a set: the user's own
 _WATCHING: Final = frozenset(
     "ver vejo veja veria assistir assisto assista assistiria maratonar maratono comecar "
     "comeco comecaria watch see binge start watching".split()
@@ -2024,7 +2057,8 @@ def read_suggest(text: str) -> SuggestRequest | None:
     None: read by its parts, an asking word, a see verb or a type, a time, a constraint
     (short, binge, a genre, at most so long), each word one of these or filler. A message
     that asks for a pick from the user's own list ("... what do you suggest from my list?")
-    is read past a few words of no part (a mood, an adjective) wherever they stand."""
+    or as which one ("qual você sugere?") is read past a few words of no part (a mood,
+    an adjective) wherever they stand."""
     raw = text.strip()
     if not raw or len(raw) > 200 or raw.startswith("/"):
         return None
@@ -2045,6 +2079,12 @@ def read_suggest(text: str) -> SuggestRequest | None:
     short = binge = False
     said_any = False
     passed: list[str] = []  # words of no part read past in a pick from the own list
+    # which one is asked to be picked ("qual você sugere?", "which do you recommend?"): read past
+    # a few words of no part as a pick from the own list is ("... antes de dormir")
+    picked = own_list or any(
+        not _WHICH_ONE.isdisjoint(words) and any(_suggest_role(w) == "ask" for w in words)
+        for words in clauses
+    )
     for words in clauses:
         # a time word alone does not make a clause a request: "hoje foi puxado, ..."
         known = [w for w in words if _suggest_role(w) not in (None, "when")]
@@ -2052,7 +2092,7 @@ def read_suggest(text: str) -> SuggestRequest | None:
         strong = [w for w in known if _suggest_role(w) not in ("want", "some")]
         if unknown and any(w in _NOT_SUGGESTING for w in words):
             return None  # "vi duna, o que eu vejo hoje?": a mark or a count too
-        if unknown and strong and not own_list:
+        if unknown and strong and not picked:
             return None  # "o que eu vejo com a Ana?": more than this reader knows
         if unknown and not strong:
             continue  # "tô mó cansado", "gotta wake up early tmrw": a clause that asks nothing
@@ -2874,6 +2914,20 @@ def _aside(part: str) -> bool:
         and not _REQUEST.search(part)
         and (re.search(_SEE_VERBS, part) is None)
     )
+
+
+# a mark written into a title: "Whiplash (2014) - Nota 8", "Nota 9.00", "Duna 8/10", "Dark (visto)"
+_MARK_IN_TITLE: Final = re.compile(
+    r"(?:(?:^|[\s\-–—:|,;(\[]+)(?:(?:nota|rating|rated|score)\s*:?\s*\d{1,2}(?:[.,]\d{1,2})?"
+    r"(?:\s*/\s*10)?|\d{1,2}(?:[.,]\d{1,2})?\s*/\s*10)|\s*[\-–—:|,;(\[]\s*(?:vist[oa]|assistid[oa]|"
+    r"seen|watched|lid[oa]|read|done|feito)|\s*(?:\u2713|\u2714\ufe0f?|\u2705))[\s)\].!]*$",
+    re.IGNORECASE,
+)
+
+
+def marks_a_title(title: str) -> bool:
+    """Whether `title` ends in a rating or a seen mark ("Whiplash - Nota 8", "Dark (visto)")."""
+    return _MARK_IN_TITLE.search(title[-200:]) is not None
 
 
 def said_rating(text: str) -> int | None:

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from agent.planning.structured import first_step_tools
 from agent.tools import registry
-from agent.tools.editing import marks_a_title
 from agent.understanding.watchlist import (
     MarkRequest,
     StateQuestion,
     SuggestRequest,
+    marks_a_title,
     read,
     speaks_of_seeing,
 )
@@ -185,6 +185,7 @@ def test_the_new_readers_never_raise(first: str, shape: str, last: str) -> None:
     [
         ("Whiplash (2014) - Nota 8", True),
         ("Duna 8/10", True),
+        ("O Menino e a Garça (2023) - Nota 9.00", True),
         ("Dark (visto)", True),
         ("Tenet - watched", True),
         ("Duna ✅", True),
