@@ -479,10 +479,15 @@ _ASKED_OPENING: Final = re.compile(
 )
 # a word that asks for an effect ("pode apagar o X?", "salva X?"): never only a question
 _ASKED_EFFECT: Final = re.compile(
-    r"\b(?:salv[ae]r?|guard[ae]r?|anot[ae]r?|apag|delet|exclu|remov|tir[ae]r?\b|marc[ae]r?\b|"
-    r"desmarc|mud[ae]r?\b|troc|edit|corrig|renome|bot[ae]r?\b|coloc|adicion|cancel|desfa|refa|"
-    r"save|add|delete|remove|mark|unmark|change|rename|fix|put|set|cancel|undo|redo|keep|"
-    r"store|track|move|push|update|atualiz)"
+    r"\b(?:salv|guard|anot|apag|delet|exclu|remov|desmarc|troc|corrig|renome|coloc|adicion|"
+    r"cancel|desfa|refa|atualiz|edit|(?:tir|marc|mud|bot)(?:a|e|ar|ou|ei)\b|"
+    r"(?:save|add|delete|remove|mark|unmark|change|rename|fix|put|set|undo|redo|keep|store|"
+    r"track|move|push|update)(?:s|d|ed|ing)?\b)"
+)
+# what was done before, asked about ("o que eu salvei", "the one I saved"): no effect asked
+_ASKED_HELD_FORMS: Final = re.compile(
+    r"\b(?:salvei|salvou|salvo|salvos|salvas|guardei|guardou|guardado|guardados|anotei|anotou|"
+    r"anotado|anotados|adicionei|coloquei|botei|saved|kept|stored|added|noted|put)\b"
 )
 # words that ask and point but name nothing: function words, question words, the verbs of
 # asking and having, chat shorthand's meanings, times of no item
@@ -513,7 +518,7 @@ def asked_words(text: str) -> AskedWords | None:
     if not stripped or len(stripped) > 200 or stripped.startswith("/") or "://" in stripped:
         return None
     words = _words(stripped)
-    if not words or _ASKED_EFFECT.search(words):
+    if not words or _ASKED_EFFECT.search(_ASKED_HELD_FORMS.sub(" ", words)):
         return None
     if not stripped.rstrip(" \t\n.!)").endswith("?") and not _ASKED_OPENING.match(words):
         return None
@@ -556,7 +561,8 @@ def read_over_shown(text: str) -> OverShown | None:
     if not stripped or len(stripped) > 120 or "://" in stripped:
         return None
     words = _words(stripped)
-    if len(words.split()) > _OVER_SHOWN_MAX_WORDS or _ASKED_EFFECT.search(words):
+    effect = _ASKED_EFFECT.search(_ASKED_HELD_FORMS.sub(" ", words))
+    if len(words.split()) > _OVER_SHOWN_MAX_WORDS or effect:
         return None
     if _SHOWN_LIST.search(words) is None:
         return None
