@@ -67,11 +67,10 @@ async def answer(
             turn.facts.apply_rule("question_in_code")
             return await _when_about(deps, turn, question)
         case "find" | "exists":
-            reply = await _find(deps, turn, tools, question)
+            asked = asked_words(message) if question.kind == "find" else None
+            reply = await _find(deps, turn, tools, question, asked)
             if reply is not None:
                 turn.facts.apply_rule("question_in_code")
-            elif (asked := asked_words(message)) is not None:  # "qual o tel do encanador?"
-                reply = await _named_by_words(deps, turn, tools, asked)
             return reply
 
 
@@ -147,10 +146,20 @@ def _listed(turn: Turn, head: str, items: list[ItemDoc] | tuple[ItemDoc, ...]) -
 
 
 async def _find(
-    deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], question: SavedQuestion
+    deps: Deps,
+    turn: Turn,
+    tools: dict[str, Tool[ToolArgs]],
+    question: SavedQuestion,
+    asked: AskedWords | None,
 ) -> Reply | None:
+    """What a search for the question's subject finds; when it finds nothing, what the
+    question's words name (`asked`: "cadê o telefone do Dave?" finds Dave's note)."""
     lang = turn.language
     found = await _search(deps, turn, tools, question, limit=10)
+    if not found.items and asked is not None:
+        named = await _named_by_words(deps, turn, tools, asked)
+        if named is not None:
+            return named
     if not found.items and question.if_found:
         return None  # "qual a capital da França?": nothing saved answers it, the planner may
     subject = one_line(question.subject, 60)

@@ -504,7 +504,7 @@ _ASKED_NOISE: Final = frozenset(
     again still now rn pls please plz por favor obrigado obrigada valeu thanks thx ty ok
     hey oi ei e and so ah oh saved kept stored noted lembrete hoje amanha ontem today
     tomorrow yesterday aquele aquela that one coisa thing something anything algo
-    again tb tambem too also""".split()
+    again tb tambem too also ta tao estao estava fica ficou ficava""".split()
 )
 _ASKED_MAX_WORDS: Final = 4  # words left to name the thing: more is a question of its own
 
