@@ -98,13 +98,16 @@ async def _named_by_words(
     """The saved thing a question names by its words ("me passa o numero do encanador"), in
     full, so its value shows; None (the planner's, or the offer) when the words do not name one.
 
-    A word no item holds ("numero", "again") says what is wanted, not which item: it is left
-    out, as long as the words some item holds are at least half of them. The items found are
+    After an opening that asks for something had ("me passa", "whats"), a word no item holds
+    ("numero", "again") says what is wanted, not which item: it is left out, as long as the
+    words some item holds are at least half of them. After a bare "?" every word must be
+    held ("inception é bom?" asks an opinion; "leite?" names the note). The items found are
     those holding every such word, through the search tool (one implementation).
     """
     items = await naming_any(deps.db, turn.user_id, asked.words)
     known = [w for w in asked.words if any(word_score(w, item_words(i)) for i in items)]
-    if not known or 2 * len(known) < len(asked.words):
+    wanted = len(asked.words) if not asked.opened else (len(asked.words) + 1) // 2
+    if not known or len(known) < wanted:
         return None
     question = SavedQuestion("find", " ".join(known), asked.type, if_found=True)
     found = await _search(deps, turn, tools, question, limit=10)

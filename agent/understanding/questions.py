@@ -466,13 +466,17 @@ class AskedWords:
 
     words: tuple[str, ...]
     type: ItemType | None = None
+    # opened by words that ask for something had ("me passa", "whats"), not only by a "?":
+    # then a word no item holds may say what is wanted ("numero"); after a bare "?" it may
+    # be the question itself ("inception é bom?")
+    opened: bool = False
 
 
 # what opens a request for something the user has (PT/EN): "me passa", "qual é", "cadê",
 # "what's", "where's", "do I have", "tell me"
 _ASKED_OPENING: Final = re.compile(
     r"^(?:(?:e|and|ei|hey|oi|so|entao|ah|oh|ok|ty|thanks|valeu|obrigad[oa])\s+)*"
-    r"(?:(?:me|pra mim)\s+(?:passa|passe|manda|mande|envia|diz|diga|fala|fale|lembra|da|de)|"
+    r"(?:(?:me|pra mim)\s+(?:passa|passe|manda|mande|envia|diz|diga|fala|fale|da|de)|"
     r"qual|quais|cade|onde|where|wheres|what|whats|which|"
     r"do\s+(?:i|we|you)\s+(?:have|still\s+have)|have\s+i\s+got|tell\s+me|give\s+me|send\s+me|"
     r"remind\s+me\s+(?:of|what))\b"
@@ -504,7 +508,9 @@ _ASKED_NOISE: Final = frozenset(
     again still now rn pls please plz por favor obrigado obrigada valeu thanks thx ty ok
     hey oi ei e and so ah oh saved kept stored noted lembrete hoje amanha ontem today
     tomorrow yesterday aquele aquela that one coisa thing something anything algo
-    again tb tambem too also ta tao estao estava fica ficou ficava""".split()
+    again tb tambem too also ta tao estao estava fica ficou ficava algum alguma alguns algumas
+    any some quantos quantas many much sobre daquele daquela desses dessas deles delas those
+    among lista list mais more can could should would will""".split()
 )
 _ASKED_MAX_WORDS: Final = 4  # words left to name the thing: more is a question of its own
 
@@ -520,7 +526,8 @@ def asked_words(text: str) -> AskedWords | None:
     words = _words(stripped)
     if not words or _ASKED_EFFECT.search(_ASKED_HELD_FORMS.sub(" ", words)):
         return None
-    if not stripped.rstrip(" \t\n.!)").endswith("?") and not _ASKED_OPENING.match(words):
+    opened = _ASKED_OPENING.match(words) is not None
+    if not opened and not stripped.rstrip(" \t\n.!)").endswith("?"):
         return None
     kinds = [_TYPES[w] for w in words.split() if w in _TYPES]
     named = [
@@ -531,7 +538,7 @@ def asked_words(text: str) -> AskedWords | None:
     named = list(dict.fromkeys(named))
     if not named or len(named) > _ASKED_MAX_WORDS or len(set(kinds)) > 1:
         return None
-    return AskedWords(tuple(named), kinds[0] if kinds else None)
+    return AskedWords(tuple(named), kinds[0] if kinds else None, opened=opened)
 
 
 @dataclass(frozen=True, slots=True)
