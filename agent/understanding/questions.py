@@ -510,7 +510,7 @@ _ASKED_NOISE: Final = frozenset(
     tomorrow yesterday aquele aquela that one coisa thing something anything algo
     again tb tambem too also ta tao estao estava fica ficou ficava algum alguma alguns algumas
     any some quantos quantas many much sobre daquele daquela desses dessas deles delas those
-    among lista list mais more can could should would will""".split()
+    among mais more can could should would will""".split()
 )
 _ASKED_MAX_WORDS: Final = 4  # words left to name the thing: more is a question of its own
 
