@@ -109,15 +109,22 @@ async def _named_by_words(
     wanted = len(asked.words) if not asked.opened else (len(asked.words) + 1) // 2
     if not known or len(known) < wanted:
         return None
-    question = SavedQuestion("find", " ".join(known), asked.type, if_found=True)
+    # a word left out asks for a value a note keeps ("o numero do encanador"); of a film or a
+    # show it asks what was never saved ("os streamings de duna", "quem dirigiu X")
+    kind = asked.type if len(known) == len(asked.words) else "note"
+    if asked.type not in (None, kind):
+        return None
+    question = SavedQuestion("find", " ".join(known), kind, if_found=True)
     found = await _search(deps, turn, tools, question, limit=10)
-    if not found.items:
+    # (a search by type finds any type when that one has nothing: only the type asked counts)
+    held = [i for i in found.items if kind is None or i.type == kind]
+    if not held:
         return None
     turn.facts.apply_rule("question_in_code")
-    if len(found.items) == 1:
-        return await pointing.show(deps, turn, shelves.entry_of(found.items[0], 0))
-    shelves.did(turn, "find", asked.type or "")
-    return _listed(turn, text("search_found", turn.language, count=len(found.items)), found.items)
+    if len(held) == 1:
+        return await pointing.show(deps, turn, shelves.entry_of(held[0], 0))
+    shelves.did(turn, "find", kind or "")
+    return _listed(turn, text("search_found", turn.language, count=len(held)), held)
 
 
 def list_request(question: SavedQuestion) -> ListItemsArgs:
