@@ -17,11 +17,19 @@ from agent.conversation.turn import Turn
 from agent.deps import Deps
 from agent.texts import text
 from agent.tools.base import Found, Tool, ToolArgs, ToolContext
+from agent.tools.candidates import naming_any
 from agent.tools.finding import SEARCH_CUTOFF
 from agent.tools.listing import ListItemsArgs, window_bounds, zone_of
-from agent.tools.matching import search_score
+from agent.tools.matching import item_words, search_score, word_score
 from agent.types import Reply
-from agent.understanding.questions import SavedQuestion, read_question
+from agent.understanding.questions import (
+    AskedWords,
+    OverShown,
+    SavedQuestion,
+    asked_words,
+    read_over_shown,
+    read_question,
+)
 from agent.understanding.smalltalk import last_saved_question
 from agent.understanding.textnorm import one_line
 from storage.documents import ItemDoc, ItemType
@@ -34,12 +42,18 @@ async def answer(
     deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], message: str
 ) -> Reply | None:
     """The answer to a question about saved things, or None when `message` is not one."""
+    over = read_over_shown(message)
+    if over is not None:  # "desses, qual é série?", "how many videos is that?"
+        reply = await _over_shown(deps, turn, over)
+        if reply is not None:
+            return reply
     last = last_saved_question(message)
     if last is not None:  # "qual foi o último filme que eu salvei?": that one
         return await _last_saved(deps, turn, None if last == "all" else last)
     question = read_question(message)
     if question is None:
-        return None
+        asked = asked_words(message)
+        return await _named_by_words(deps, turn, tools, asked) if asked is not None else None
     match question.kind:
         case "recall":
             return await _recall(deps, turn)
@@ -53,10 +67,64 @@ async def answer(
             turn.facts.apply_rule("question_in_code")
             return await _when_about(deps, turn, question)
         case "find" | "exists":
-            reply = await _find(deps, turn, tools, question)
+            asked = asked_words(message) if question.kind == "find" else None
+            reply = await _find(deps, turn, tools, question, asked)
             if reply is not None:
                 turn.facts.apply_rule("question_in_code")
             return reply
+
+
+async def _over_shown(deps: Deps, turn: Turn, over: OverShown) -> Reply | None:
+    """The items of one type in the list just shown, or how many there are; None when no
+    list of two or more was shown (the question is then about the whole list, elsewhere)."""
+    current = shelves.shown(turn)
+    if current is None or len(current.entries) < 2:
+        return None
+    kept = sorted(current.of_type(over.type), key=lambda e: e.number)
+    items = {i.id: i for i in await deps.db.items.get_many(turn.user_id, [e.item_id for e in kept])}
+    still = [items[e.item_id] for e in kept if e.item_id in items]
+    turn.facts.apply_rule("question_in_code")
+    lang = turn.language
+    what = kind_words(over.type, len(still), lang)
+    if over.count or not still:
+        return finish(turn, text("shown_count", lang, what=what), kind="deterministic")
+    shelves.did(turn, "find", over.type)
+    return _listed(turn, text("shown_of_type", lang, what=what), still)
+
+
+async def _named_by_words(
+    deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], asked: AskedWords
+) -> Reply | None:
+    """The saved thing a question names by its words ("me passa o numero do encanador"), in
+    full, so its value shows; None (the planner's, or the offer) when the words do not name one.
+
+    After an opening that asks for something had ("me passa", "whats"), a word no item holds
+    ("numero", "again") says what is wanted, not which item: it is left out, as long as the
+    words some item holds are at least half of them. After a bare "?" every word must be
+    held ("inception é bom?" asks an opinion; "leite?" names the note). The items found are
+    those holding every such word, through the search tool (one implementation).
+    """
+    items = await naming_any(deps.db, turn.user_id, asked.words)
+    known = [w for w in asked.words if any(word_score(w, item_words(i)) for i in items)]
+    wanted = len(asked.words) if not asked.opened else (len(asked.words) + 1) // 2
+    if not known or len(known) < wanted:
+        return None
+    # a word left out asks for a value a note keeps ("o numero do encanador"); of a film or a
+    # show it asks what was never saved ("os streamings de duna", "quem dirigiu X")
+    kind = asked.type if len(known) == len(asked.words) else "note"
+    if asked.type not in (None, kind):
+        return None
+    question = SavedQuestion("find", " ".join(known), kind, if_found=True)
+    found = await _search(deps, turn, tools, question, limit=10)
+    # (a search by type finds any type when that one has nothing: only the type asked counts)
+    held = [i for i in found.items if kind is None or i.type == kind]
+    if not held:
+        return None
+    turn.facts.apply_rule("question_in_code")
+    if len(held) == 1:
+        return await pointing.show(deps, turn, shelves.entry_of(held[0], 0))
+    shelves.did(turn, "find", kind or "")
+    return _listed(turn, text("search_found", turn.language, count=len(held)), held)
 
 
 def list_request(question: SavedQuestion) -> ListItemsArgs:
@@ -88,10 +156,20 @@ def _listed(turn: Turn, head: str, items: list[ItemDoc] | tuple[ItemDoc, ...]) -
 
 
 async def _find(
-    deps: Deps, turn: Turn, tools: dict[str, Tool[ToolArgs]], question: SavedQuestion
+    deps: Deps,
+    turn: Turn,
+    tools: dict[str, Tool[ToolArgs]],
+    question: SavedQuestion,
+    asked: AskedWords | None,
 ) -> Reply | None:
+    """What a search for the question's subject finds; when it finds nothing, what the
+    question's words name (`asked`: "cadê o telefone do Dave?" finds Dave's note)."""
     lang = turn.language
     found = await _search(deps, turn, tools, question, limit=10)
+    if not found.items and asked is not None:
+        named = await _named_by_words(deps, turn, tools, asked)
+        if named is not None:
+            return named
     if not found.items and question.if_found:
         return None  # "qual a capital da França?": nothing saved answers it, the planner may
     subject = one_line(question.subject, 60)

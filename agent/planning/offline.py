@@ -303,10 +303,10 @@ def _link_plan(message: str) -> tuple[str, dict[str, Any]] | None:
             url = parse_user_url(raw).url
         except InvalidUrl:
             continue
-        rest = _target(_strip(_SAVE, message.replace(raw, " ")))
         if is_video_url(url):
+            rest = _target(_strip(_SAVE, message.replace(raw, " ")))
             return "save_video", {"url": url, **({"title": rest} if rest else {})}
-        return "save_link", {"url": url, **({"description": rest} if rest else {})}
+        return "save_link", {"url": url}  # what the message says of it: `save_link` keeps it
     return None
 
 

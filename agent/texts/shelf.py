@@ -24,6 +24,9 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "Which item do you mean? Say its name, or send «list» and say its number.",
     },
     "recall_list": {"pt": "Era esta a lista:", "en": "This was the list:"},
+    # a question over the list just shown (issue 41): "desses, qual é série?"
+    "shown_count": {"pt": "Desses, {what}.", "en": "Of those, {what}."},
+    "shown_of_type": {"pt": "Desses, {what}:", "en": "Of those, {what}:"},
     # edits
     "edit_no_year": {
         "pt": "Só filmes e séries têm ano; esse item não tem.",

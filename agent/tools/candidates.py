@@ -36,6 +36,7 @@ from agent.tools.matching import (
     TYPE_WORDS,
     URL_NOISE,
     item_words,
+    stems,
     word_score,
 )
 from agent.understanding.textnorm import fold
@@ -142,8 +143,9 @@ def shards_for(wanted: str) -> frozenset[str]:
 
 
 def neighbours(wanted: str, listed: Collection[str]) -> frozenset[str]:
-    """`wanted` and the listed words `word_score` finds for it (a prefix, or one typo)."""
-    found = {wanted}
+    """`wanted`, its stems (read exactly, like `wanted`) and the listed words `word_score`
+    finds for it (a prefix, or one typo)."""
+    found = {wanted, *stems(wanted)}
     if len(wanted) >= MIN_PREFIX:
         found.update(w for w in listed if w.startswith(wanted))
     if len(wanted) >= MIN_TYPO:
@@ -151,7 +153,9 @@ def neighbours(wanted: str, listed: Collection[str]) -> frozenset[str]:
             wanted, list(listed), scorer=OSA.distance, score_cutoff=1, limit=None
         )
         found.update(str(match[0]) for match in close)
-    return frozenset(w for w in found if w == wanted or word_score(wanted, frozenset((w,))))
+    return frozenset(
+        w for w in found if w == wanted or w in stems(wanted) or word_score(wanted, frozenset((w,)))
+    )
 
 
 def types_named(wanted: str) -> tuple[ItemType, ...]:

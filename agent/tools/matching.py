@@ -2,8 +2,10 @@
 
 The item's words are its title, original title (TMDB `original_title`), year, note
 content, link title and description, the words of its URL (and those its site's name joins: "theverge.com" holds "verge") and the words naming its type. Each word of the query
-must be found among them: exactly, as the start of a longer word, or one edit away
-(a long enough word, same first letter). Cut-offs are tuned on the labelled set in
+must be found among them: exactly, as the start of a longer word, one edit away
+(a long enough word, same first letter), or by its stem: each word also stands for its
+Portuguese and English Snowball stems, so "planta" finds "plantar", "running" the "run" of
+"runnerslab.io" and "daves" "Dave" (issue 41). Cut-offs are tuned on the labelled set in
 tests/agent/search_recall.tsv.
 
 Among items of the same score the closest comes first (issue 26): the one whose title
@@ -14,9 +16,11 @@ Among items of the same score the closest comes first (issue 26): the one whose 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final
 from urllib.parse import urlsplit
 
+import snowballstemmer
 from rapidfuzz.distance import OSA
 
 from agent.understanding.textnorm import fold
@@ -25,6 +29,13 @@ from storage.documents import ItemDoc
 EXACT: Final = 1.0
 PREFIX: Final = 0.9
 ONE_TYPO: Final = 0.85
+SAME_STEM: Final = 0.85  # "plantar" for "planta": as close as a typo
+MIN_STEMMED: Final = 4  # shorter words are not stemmed ("vai", "run")
+# A stem stands for its word only when it cuts an ending, not a derivation: "plantar" ->
+# "plant" (Portuguese, 2 letters cut), "running" -> "run" (English, 4); not "papelaria" ->
+# "papel" or "equipamento" -> "equip", and no Portuguese stem shorter than 4 ("bola" and
+# "bolo" are both "bol"). Tuned on tests/agent/search_recall.tsv.
+STEM_RULES: Final = {"portuguese": (4, 3), "english": (3, 4)}  # shortest stem, most cut
 MIN_PREFIX: Final = 4  # "incep" finds "inception"; "in" finds nothing
 MIN_TYPO: Final = 5  # "matrx" is "matrix"; "park" is not "dark"
 MIN_PIECE: Final = 3  # "ars" of "arstechnica.com"; never "t" or "he" of "theverge.com"
@@ -44,8 +55,28 @@ TYPE_WORDS: Final[dict[str, frozenset[str]]] = {
 }
 
 
+@lru_cache(maxsize=1)
+def _stemmers() -> dict[str, snowballstemmer.Stemmer]:
+    return {language: snowballstemmer.stemmer(language) for language in STEM_RULES}
+
+
+@lru_cache(maxsize=50_000)
+def stems(word: str) -> frozenset[str]:
+    """The Portuguese and English stems of a folded `word` that cut only an ending
+    ("plantar" -> "plant", "running" -> "run"); none for short words and words with digits."""
+    if len(word) < MIN_STEMMED or not word.isalpha():
+        return frozenset()
+    found: set[str] = set()
+    for language, stemmer in _stemmers().items():
+        shortest, most_cut = STEM_RULES[language]
+        stem = stemmer.stemWord(word)
+        if stem != word and len(stem) >= shortest and len(word) - len(stem) <= most_cut:
+            found.add(stem)
+    return frozenset(found)
+
+
 def item_words(item: ItemDoc) -> frozenset[str]:
-    """Every folded word a search may match for `item`."""
+    """Every folded word a search may match for `item`, and their stems."""
     values = [item.title, item.original_title, item.content, item.description]
     words: set[str] = set()
     for value in values:
@@ -57,6 +88,7 @@ def item_words(item: ItemDoc) -> frozenset[str]:
         words.update(host_pieces(item.url))
     if item.year:
         words.add(str(item.year))
+    words.update({s for w in words for s in stems(w)})
     words.update(TYPE_WORDS.get(item.type, ()))
     return frozenset(words)
 
@@ -83,7 +115,7 @@ def word_score(wanted: str, words: frozenset[str]) -> float:
     """The best match of one query word among an item's words (0 when none)."""
     if wanted in words:
         return EXACT
-    best = 0.0
+    best = SAME_STEM if not stems(wanted).isdisjoint(words) else 0.0
     for word in words:
         if len(wanted) >= MIN_PREFIX and word.startswith(wanted):
             best = max(best, PREFIX)
@@ -138,7 +170,7 @@ def closeness(item: ItemDoc, query: str) -> int:
         if not value:
             continue
         words = [w for w in fold(value).split() if w not in STOPWORDS]
-        field = frozenset(words)
+        field = frozenset(words).union(*(stems(w) for w in words))
         for asked in (wanted, named):
             if all(word_score(w, field) for w in asked):
                 best = min(best, max(0, len(words) - len(asked)))

@@ -17,7 +17,14 @@ from agent.trust import effects
 from agent.trust.confidence import evaluate
 from agent.trust.ledgering import digest
 from agent.understanding.textnorm import clean_text, fold
-from agent.understanding.urls import InvalidUrl, is_video_url, normalize_url, parse_user_url
+from agent.understanding.urls import (
+    InvalidUrl,
+    extract_urls,
+    is_video_url,
+    normalize_url,
+    parse_user_url,
+    said_about_link,
+)
 from storage.documents import DONE_STATE, ItemDoc, ItemState, ItemType, done_key_of
 
 MIN_YEAR, MAX_YEAR = 1870, 2100
@@ -354,14 +361,18 @@ def _parse_url(ctx: ToolContext, raw: str) -> str | Failed:
     return parsed.url
 
 
-async def save_video(ctx: ToolContext, args: SaveVideoArgs) -> Outcome:
+async def store_video(
+    ctx: ToolContext, args: SaveVideoArgs, *, about: str | None = None
+) -> Outcome:
+    """A video saved with what the arguments give (and `about` as its description)."""
     url = _parse_url(ctx, args.url)
     if isinstance(url, Failed):
         return url
-    return await store_item(ctx, "video", url=url, title=args.title)
+    return await store_item(ctx, "video", url=url, title=args.title, description=about)
 
 
-async def save_link(ctx: ToolContext, args: SaveLinkArgs) -> Outcome:
+async def store_link(ctx: ToolContext, args: SaveLinkArgs) -> Outcome:
+    """A link saved with what the arguments give, and nothing else."""
     url = _parse_url(ctx, args.url)
     if isinstance(url, Failed):
         return url
@@ -369,6 +380,33 @@ async def save_link(ctx: ToolContext, args: SaveLinkArgs) -> Outcome:
         ctx.turn.facts.apply_rule("video_url_as_video")
         return await store_item(ctx, "video", url=url, title=None, description=args.description)
     return await store_item(ctx, "link", url=url, description=args.description)
+
+
+def said_with(ctx: ToolContext, raw_url: str) -> str | None:
+    """What the user's message says the one link it holds is about ("guarda esse link sobre
+    como plantar manjericão <url>"), when that link is `raw_url` (issue 41): kept as the
+    link's description, so its words find it."""
+    message = ctx.turn.incoming.text or ""
+    links = extract_urls(message[:2_000])
+    if len(links) != 1:
+        return None
+    try:
+        if parse_user_url(links[0]).url != parse_user_url(raw_url).url:
+            return None
+    except InvalidUrl:
+        return None
+    return said_about_link(message)
+
+
+async def save_video(ctx: ToolContext, args: SaveVideoArgs) -> Outcome:
+    return await store_video(ctx, args, about=None if args.title else said_with(ctx, args.url))
+
+
+async def save_link(ctx: ToolContext, args: SaveLinkArgs) -> Outcome:
+    if args.description:
+        return await store_link(ctx, args)
+    about = said_with(ctx, args.url)
+    return await store_link(ctx, args.model_copy(update={"description": about}))
 
 
 SAVE_TOOLS: tuple[Tool[ToolArgs], ...] = (

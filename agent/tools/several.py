@@ -28,9 +28,9 @@ from agent.tools.saving import (
     SaveLinkArgs,
     SaveNoteArgs,
     SaveVideoArgs,
-    save_link,
     save_note,
-    save_video,
+    store_link,
+    store_video,
 )
 from agent.understanding.vocabulary import type_named
 from storage.documents import ItemType
@@ -132,9 +132,9 @@ async def _save_one(ctx: ToolContext, one: Entry) -> Outcome:
             case "note":
                 return await save_note(ctx, SaveNoteArgs(content=spec.content or ""))
             case "video":
-                return await save_video(ctx, SaveVideoArgs(url=spec.url or "", title=spec.title))
+                return await store_video(ctx, SaveVideoArgs(url=spec.url or "", title=spec.title))
             case "link":
-                return await save_link(
+                return await store_link(
                     ctx, SaveLinkArgs(url=spec.url or "", description=spec.title)
                 )
     except ValidationError:

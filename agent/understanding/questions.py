@@ -369,7 +369,9 @@ _WHEN: Final = re.compile(
 _DID_WHEN: Final = re.compile(
     rf"^{_LEAD}(?:(?:{_DID_I}{_HOLD}|(?:eu\s+)?(?:ja\s+)?(?:salvei|guardei|anotei|adicionei))\s+"
     rf"(?:{_SOME}\s+|(?:alguma\s+)?coisa\s+)?|(?:saved|added|stored|kept|noted)\s+{_ANY}\s+|"
-    rf"{_ANY}\s+(?:new|novo|nova|novos|novas)\s+)(?:{_TYPE}\s+)?(?P<rest>.*)$"
+    rf"{_ANY}\s+(?:new|novo|nova|novos|novas)\s+|"
+    # "anything I saved this week?", "alguma coisa que eu salvei hoje?"
+    rf"{_ANY}\s+(?:(?:que|that)\s+)?(?:eu|i)\s+{_HELD}\s+)(?:{_TYPE}\s+)?(?P<rest>.*)$"
 )
 
 
@@ -455,3 +457,126 @@ def asks_to_save(text: str) -> bool:
         if words and words[0] in SAVE_VERBS and words[0] not in _NOT_A_SAVE:
             return True
     return False
+
+
+@dataclass(frozen=True, slots=True)
+class AskedWords:
+    """A question that names something by its words alone ("me passa o numero do
+    encanador", "whats daves number again"): the words that may name it, and the type named."""
+
+    words: tuple[str, ...]
+    type: ItemType | None = None
+    # opened by words that ask for something had ("me passa", "whats"), not only by a "?":
+    # then a word no item holds may say what is wanted ("numero"); after a bare "?" it may
+    # be the question itself ("inception é bom?")
+    opened: bool = False
+
+
+# what opens a request for something the user has (PT/EN): "me passa", "qual é", "cadê",
+# "what's", "where's", "do I have", "tell me"
+_ASKED_OPENING: Final = re.compile(
+    r"^(?:(?:e|and|ei|hey|oi|so|entao|ah|oh|ok|ty|thanks|valeu|obrigad[oa])\s+)*"
+    r"(?:(?:me|pra mim)\s+(?:passa|passe|manda|mande|envia|diz|diga|fala|fale|da|de)|"
+    r"qual|quais|cade|onde|where|wheres|what|whats|which|"
+    r"do\s+(?:i|we|you)\s+(?:have|still\s+have)|have\s+i\s+got|tell\s+me|give\s+me|send\s+me|"
+    r"remind\s+me\s+(?:of|what))\b"
+)
+# a word that asks for an effect ("pode apagar o X?", "salva X?"): never only a question
+_ASKED_EFFECT: Final = re.compile(
+    r"\b(?:salv|guard|anot|apag|delet|exclu|remov|desmarc|troc|corrig|renome|coloc|adicion|"
+    r"cancel|desfa|refa|atualiz|edit|(?:tir|marc|mud|bot)(?:a|e|ar|ou|ei)\b|"
+    r"(?:save|add|delete|remove|mark|unmark|change|rename|fix|put|set|undo|redo|keep|store|"
+    r"track|move|push|update)(?:s|d|ed|ing)?\b)"
+)
+# what was done before, asked about ("o que eu salvei", "the one I saved"): no effect asked
+_ASKED_HELD_FORMS: Final = re.compile(
+    r"\b(?:salvei|salvou|salvo|salvos|salvas|guardei|guardou|guardado|guardados|anotei|anotou|"
+    r"anotado|anotados|adicionei|coloquei|botei|saved|kept|stored|added|noted|put)\b"
+)
+# words that ask and point but name nothing: function words, question words, the verbs of
+# asking and having, chat shorthand's meanings, times of no item
+_ASKED_NOISE: Final = frozenset(
+    """o a os as um uma uns umas de do da dos das e em no na nos nas ao aos pra para pro por
+    com sem que qual quais quem onde cade como quando quanto porque pq se eu me mim meu minha
+    meus minhas voce vc tu te seu sua seus suas ele ela eles elas isso isto esse essa este
+    esta aquele aquela aquilo ai aqui la ja ainda mesmo mesma de novo agora entao ne hein
+    la passa passe manda mande envia diz diga fala fale mostra mostre lembra da de tem tenho
+    temos tinha era e eh foi sao salvo salva salvos salvas salvei guardei anotei guardado
+    anotado the a an of and or in on at to for from with by about my your his her our their
+    me i you we it this that these those there here what whats which where wheres who how
+    when is are was were s re do does did have has had got get give tell send show remind
+    again still now rn pls please plz por favor obrigado obrigada valeu thanks thx ty ok
+    hey oi ei e and so ah oh saved kept stored noted lembrete hoje amanha ontem today
+    tomorrow yesterday aquele aquela that one coisa thing something anything algo
+    again tb tambem too also ta tao estao estava fica ficou ficava algum alguma alguns algumas
+    any some quantos quantas many much sobre daquele daquela desses dessas deles delas those
+    among mais more can could should would will""".split()
+)
+_ASKED_MAX_WORDS: Final = 4  # words left to name the thing: more is a question of its own
+
+
+def asked_words(text: str) -> AskedWords | None:
+    """The words a question names a saved thing by, when `text` is only a question for
+    something the user has (a "?" or an opening like "me passa", "whats", "do i have") and
+    asks for no effect; None otherwise. "numero", "number" and the like are noise here:
+    they say what is wanted, not which item holds it."""
+    stripped = text.strip()
+    if not stripped or len(stripped) > 200 or stripped.startswith("/") or "://" in stripped:
+        return None
+    words = _words(stripped)
+    if not words or _ASKED_EFFECT.search(_ASKED_HELD_FORMS.sub(" ", words)):
+        return None
+    opened = _ASKED_OPENING.match(words) is not None
+    if not opened and not stripped.rstrip(" \t\n.!)").endswith("?"):
+        return None
+    kinds = [_TYPES[w] for w in words.split() if w in _TYPES]
+    named = [
+        w
+        for w in words.split()
+        if w not in _ASKED_NOISE and w not in _TYPES and w not in _ALL_NOUNS and len(w) > 1
+    ]
+    named = list(dict.fromkeys(named))
+    if not named or len(named) > _ASKED_MAX_WORDS or len(set(kinds)) > 1:
+        return None
+    return AskedWords(tuple(named), kinds[0] if kinds else None, opened=opened)
+
+
+@dataclass(frozen=True, slots=True)
+class OverShown:
+    """A question over the list just shown ("desses, qual é série?", "how many videos is
+    that?"): the type it keeps, and whether it asks how many."""
+
+    type: ItemType
+    count: bool
+
+
+# words that point back at the list just shown: "desses", "of those", "is that", "entre eles"
+_SHOWN_LIST: Final = re.compile(
+    r"\b(?:desses|dessas|destes|destas|deles|delas|daqueles|daquelas|entre\s+(?:eles|elas|esses|"
+    r"essas)|(?:dessa|desta|nessa|nesta|na)\s+lista|(?:of|among)\s+(?:those|these|them)|"
+    r"(?:in|on)\s+(?:that|this|the)\s+list|(?:is|are|was|were)\s+(?:that|those|these|there)|"
+    r"ai\s+(?:nessa|na)\s+lista|ali|ai\s+em\s+cima|up\s+there|above)\b"
+)
+_OVER_SHOWN_MAX_WORDS: Final = 10
+_SHOWN_ASKS: Final = re.compile(r"\b(?:qual|quais|quem|which|what|whats|how|cade|where)\b")
+
+
+def read_over_shown(text: str) -> OverShown | None:
+    """The type (and count) a question over the list just shown asks about; None when the
+    message does not point back at a list, names no single type, or asks for an effect."""
+    stripped = text.strip()
+    if not stripped or len(stripped) > 120 or "://" in stripped:
+        return None
+    words = _words(stripped)
+    effect = _ASKED_EFFECT.search(_ASKED_HELD_FORMS.sub(" ", words))
+    if len(words.split()) > _OVER_SHOWN_MAX_WORDS or effect:
+        return None
+    if _SHOWN_LIST.search(words) is None:
+        return None
+    kinds = {_TYPES[w] for w in words.split() if w in _TYPES}
+    if len(kinds) != 1:
+        return None
+    asks = "?" in stripped or _SHOWN_ASKS.search(words) or asks_how_many(stripped)
+    if not asks and not re.match(r"^(?:e\s+|and\s+)?(?:so\s+)?(?:os|as|the|only|so)\b", words):
+        return None
+    return OverShown(kinds.pop(), count=asks_how_many(stripped))

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import unicodedata
 from dataclasses import dataclass
+from typing import Final
 from urllib.parse import SplitResult, parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 MAX_URL_CHARS = 2_048
@@ -317,3 +319,55 @@ def _youtube_id(host: str, parts: SplitResult) -> str | None:
     if len(segments) == 2 and segments[0] in {"shorts", "live", "embed"}:
         return segments[1]
     return None
+
+
+# Words around a link that say nothing of what it is about: the request, pointers, the kind
+# of page, "too"; what is left ("sobre como plantar manjericão", "about sourdough starters")
+# is the link's description (issue 41)
+_LINK_FRAME_WORDS: Final = frozenset(
+    """salva salvar salve guarda guardar guarde anota anotar anote adiciona adicionar adicione
+    bota botar bote poe coloca coloque manda registra add save store keep put stash bookmark
+    jot note down here aqui ai isso isto esse essa este esta aquele aquela o a os as um uma
+    the a an this that these those my meu minha one ones e and tb tbm tambem too also pra
+    para mim me for please pls pfv por favor link links site sites pagina page artigo
+    artigos article articles post materia reportagem texto video videos tutorial blog
+    sobre de do da dos das about on of com with novo nova new outro outra another ai ae la
+    ok valeu obrigado thanks thx ler ver assistir depois later read watch mais tarde""".split()
+)
+_LINK_WORD: Final = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_MAX_ABOUT_CHARS: Final = 300
+
+
+def said_about_link(text: str) -> str | None:
+    """What a message holding exactly one link says the link is about ("guarda esse link
+    sobre como plantar manjericão em vaso <url>" -> "como plantar manjericão em vaso"), or
+    None when it holds several links or says nothing of it ("and this one <url>")."""
+    links = extract_urls(text[:2_000])
+    if len(links) != 1:
+        return None
+    before, _, after = text[:2_000].partition(links[0])
+    said = [s for s in (_without_frame(before), _without_frame(after)) if s]
+    if len(said) != 1:  # words on both sides: which are about the link is not certain
+        return None
+    return said[0][:_MAX_ABOUT_CHARS].strip() or None
+
+
+def _without_frame(part: str) -> str:
+    """`part` without the frame words at its edges ("" when nothing else is in it)."""
+    words = list(_LINK_WORD.finditer(part))
+
+    def frame(match: re.Match[str]) -> bool:
+        folded = _fold_word(match.group())
+        return folded in _LINK_FRAME_WORDS or folded.isdigit()
+
+    start, end = 0, len(words)
+    while start < end and frame(words[start]):
+        start += 1
+    while end > start and frame(words[end - 1]):
+        end -= 1
+    return part[words[start].start() : words[end - 1].end()] if start < end else ""
+
+
+def _fold_word(word: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))

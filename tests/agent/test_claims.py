@@ -562,8 +562,10 @@ async def test_text_the_runtime_cannot_check_is_never_scored_100(lembra: Lembra)
     await lembra.say("anota: comprar leite sem lactose")
     opinion = await lembra.say("matrix é bom?", llm=[{**RESPOND, "message": "É um clássico."}])
     opinion_why = await lembra.say("/why")
+    # (a bare "leite?" names the note by its word: answered in code with it, issue 41)
     checked = await lembra.say(
-        "leite?", llm=[{**RESPOND, "message": "Sua nota comprar leite sem lactose está salva."}]
+        "leite faz bem?",
+        llm=[{**RESPOND, "message": "Sua nota comprar leite sem lactose está salva."}],
     )
     checked_why = await lembra.say("/why")
 
