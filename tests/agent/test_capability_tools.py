@@ -334,7 +334,8 @@ async def test_a_wrong_words_correction_in_code_edits_only_the_item_just_saved(
     assert notes == ["a senha do wifi é 1234"]  # "corrige: 10h" after a reminder is no edit
     # it moves the reminder just set, in code (a time beside a correction word asks nothing)
     assert later.meta.llm_calls == 0
-    assert "10:00" in later.text and "trocar a senha" in later.text
+    assert "10:00" in later.text
+    assert "trocar a senha" in later.text
 
 
 NOOP = {"action": "NOOP", "tool": None, "args": None, "message": None, "belief": BELIEF}
