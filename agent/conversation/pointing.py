@@ -397,9 +397,16 @@ async def _list_note_edited(deps: Deps, turn: Turn, listed: ListEdit) -> Referen
     last = shelves.last_action(turn)
     one = shelves.shown(turn)
     entry = one.single if one is not None else None
+    item: ItemDoc | None
     if entry is None or entry.type != "note" or last is None or last.action not in ("save", "edit"):
-        return None
-    item = await deps.db.items.get(turn.user_id, entry.item_id)
+        if not listed.pointed:
+            return None
+        newest = await deps.db.items.newest_of_type(turn.user_id, "note", 1)  # "that note"
+        item = newest[0] if newest else None
+        if item is not None:
+            shelves.point_at(turn, item)
+    else:
+        item = await deps.db.items.get(turn.user_id, entry.item_id)
     content = list_edited(item.content or "", listed) if item is not None else None
     return Reference("edit", Target("pronoun"), value=content) if content is not None else None
 

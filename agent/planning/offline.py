@@ -25,6 +25,7 @@ from agent.planning.backend import PlanHints
 from agent.planning.schema import PLANNER_FUNCTION_NAME, Belief, PlannerResponse
 from agent.understanding.batches import cut_tail
 from agent.understanding.chatter import quiet
+from agent.understanding.facts import list_edit
 from agent.understanding.kinds import correction, guessed_title
 from agent.understanding.questions import WINDOWS
 from agent.understanding.references import read_reference
@@ -75,6 +76,7 @@ _ARTICLE = re.compile(
 )
 # what points at an item named after it: "apaga essa nota do bolo" names the note by "bolo"
 _POINTER = re.compile(r"^(?:(?:esse|essa|este|esta|this)\s+)+", _FLAGS)
+_A_NOTE_NAMED = re.compile(r"\b(?:nota|note)\b")
 _NOTE_NOUN = re.compile(r"(?:(?:a|uma|the|an)\s+)?(?:nota|note)\b[\s:,-]*", _FLAGS)
 _MOVIE = re.compile(r"\b(?:filme|movie|film)\b[\s:,-]*", _FLAGS)
 _TV = re.compile(r"\b(?:s[ée]rie|series|tv\s+show|show|programa)\b[\s:,-]*", _FLAGS)
@@ -237,6 +239,8 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         message = message.rstrip(" ?")  # "pode salvar o filme Duna?" asks for the save
     if (ref := read_reference(message)) is not None and ref.action == "save":
         return None  # "salva os dois", "save it": names nothing to save (no note of the words)
+    if list_edit(message) is not None and _A_NOTE_NAMED.search(fold(message)):
+        return None  # "add swimsuit to that note": an edit of a note, never a thing to save
     # "add oppenheimer e barbie pfv": laughter and politeness are no part of a title
     titled = " ".join(quiet(message).split()) or message
     body = _strip(_SAVE, titled)

@@ -10,7 +10,7 @@ batches (`agent.trust.inverses.restore_kept`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Self
+from typing import Final, Self
 
 from pydantic import Field, model_validator
 from rapidfuzz import fuzz
@@ -230,7 +230,8 @@ async def delete_item(ctx: ToolContext, args: DeleteItemArgs) -> Outcome:
         ctx.deps.db, turn.user_id, args.query, DELETE_CUTOFF, type_counts=turn.user.counts
     )
     if not hits:
-        return NotFound(args.query)
+        latest = await _latest_of_type_named(ctx.deps.db, turn.user_id, args.query)
+        return DeletePreview(latest, implicit=True) if latest else NotFound(args.query)
     exact = [item for score, item in hits if score >= 100]
     if len(exact) == 1:
         return DeletePreview(exact[0], implicit=False)
@@ -243,6 +244,29 @@ async def delete_item(ctx: ToolContext, args: DeleteItemArgs) -> Outcome:
     # what is still tied is the user's to choose (issue 26)
     candidates = exact if len(exact) > 1 else [item for _, item in hits]
     return DeleteChoice(args.query, tuple(candidates[:MAX_DELETE_CHOICES]))
+
+
+# a query that is one thing's type and a word pointing at it ("that note", "essa série",
+# "o link"): the newest item of that type, the one just spoken of (the deletion still asks)
+_ONE_OF_TYPE: Final[Mapping[str, ItemType]] = {
+    **dict.fromkeys(("filme", "movie", "film"), "movie"),
+    **dict.fromkeys(("serie", "seriado", "show"), "tv_show"),
+    **dict.fromkeys(("nota", "anotacao", "note"), "note"),
+    "video": "video",
+    "link": "link",
+}
+_POINTING_AT_ONE: Final = frozenset(
+    "o a the that this esse essa este esta aquele aquela ultimo ultima last latest".split()
+)
+
+
+async def _latest_of_type_named(db: Database, user_id: str, query: str) -> ItemDoc | None:
+    """The newest item of the one type `query` names with nothing else; None otherwise."""
+    words = [w for w in fold(query).split() if w not in _POINTING_AT_ONE]
+    if len(words) != 1 or words[0] not in _ONE_OF_TYPE:
+        return None
+    newest = await db.items.newest_of_type(user_id, _ONE_OF_TYPE[words[0]], 1)
+    return newest[0] if newest else None
 
 
 def _closest_alone(hits: Sequence[tuple[float, ItemDoc]], query: str) -> bool:

@@ -703,7 +703,10 @@ _LIST_VERBS: Final[dict[Literal["add", "remove"], str]] = {
 # the removals a message may ask with no note named: "apaga X", "delete X" name an item too
 _LIST_REMOVE_ALONE: Final = re.compile(r"^(?:tira|tire|retira|retire|risca|risque|take|cross)\b")
 _LIST_LEAD: Final = r"(?:(?:e|and|also|tambem|tb|tbm|ah|ok|entao|so|agora|now|pfv|please)\s+)*"
-_LIST_IN: Final = r"(?:n?a|n?o|d[ao]|to|on|in|into|from|off|of)\s+(?:(?:a|the|my|minha)\s+)?"
+_LIST_IN: Final = (  # "na lista", "to that note", "nessa nota": the one just touched if unnamed
+    r"(?:(?:n?a|n?o|d[ao]|to|on|in|into|from|off|of)\s+"
+    r"(?:(?:a|the|my|minha|that|this|essa|esta)\s+)?|[nd]ess?[ae]\s+|[nd]est[ae]\s+)"
+)
 _LIST_NAMED: Final = (
     r"(?:[^\W\d]+\s+){0,3}?(?:nota|lista|note|list)(?:\s+(?:d[aeo]s?|of|for)\s+[^\W\d]+"
     r"(?:\s+[^\W\d]+)?)?"
@@ -729,6 +732,7 @@ class ListEdit:
     op: Literal["add", "remove"]
     what: tuple[str, ...]  # the elements as written ("banana"; "ovos", "pão")
     where: list[str]  # folded words naming the note ("mercado"); empty: the note just touched
+    pointed: bool = False  # "to that note", "nessa nota": a note pointed at, named by nothing
 
 
 def list_edit(message: str) -> ListEdit | None:
@@ -757,12 +761,15 @@ def list_edit(message: str) -> ListEdit | None:
             return None
         if any(fold_same_length(p).split()[0] in TYPED or p.lower() in _PRONOUNS for p in parts):
             return None  # "adiciona o filme X", "add it": a save or the planner's
-        return ListEdit(op, tuple(parts), where)
+        # "that note" points at a note; "essa lista" after a film may be the films
+        pointed = not where and not {"nota", "note"}.isdisjoint(where_said.split())
+        return ListEdit(op, tuple(parts), where, pointed=pointed)
     return None
 
 
 _LIST_BULLET: Final = re.compile(r"^(?P<bullet>\s*(?:[-•*·]|\d+[.)])?\s*)(?P<text>.*)$")
-_LIST_HEAD: Final = re.compile(r"^(?P<head>[^:\n,]{1,60}:\s*)(?=\S)")
+# "lista do mercado: a, b", "packing list for the trip - a, b": the list's name before it
+_LIST_HEAD: Final = re.compile(r"^(?P<head>[^:\n,]{1,60}?(?::|\s[-–—]\s)\s*)(?=\S)")
 _LIST_LAST_AND: Final = re.compile(r"\s+(?P<conj>e|and|&)\s+(?=\S)(?!.*\s(?:e|and|&)\s)")
 
 

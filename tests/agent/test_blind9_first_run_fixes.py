@@ -1,0 +1,75 @@
+"""What the wave-15 blind first run showed, in words of our own: a note pointed at by its
+type after something else was saved ("delete that note", "add X to that note") is the
+newest note, never a literal search for "note" and never a new item; a list named with a
+dash before its elements takes additions like one named with a colon."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agent.understanding.facts import list_edit, list_edited
+from storage import Database
+from tests.support.harness import open_lembra
+
+
+async def test_delete_that_note_after_a_show_was_saved_asks_about_the_newest_note(
+    db: Database,
+) -> None:
+    async with open_lembra(db, language="en") as lembra:
+        await lembra.say("note: the electrician comes friday at noon")
+        await lembra.say("also save the show Slow Horses")
+        asked = await lembra.say("he called it off, delete that note")
+        kept = await lembra.items()
+        await lembra.say("yes")
+        left = await lembra.items()
+
+    assert "electrician" in asked.text
+    assert len(kept) == 2  # nothing goes before the "yes"
+    assert [i.title for i in left] == ["Slow Horses"]
+
+
+async def test_a_type_word_alone_never_deletes_when_nothing_of_that_type_exists(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("salva a série Slow Horses")
+        reply = await lembra.say("apaga esse link")
+        items = await lembra.items()
+
+    assert [i.title for i in items] == ["Slow Horses"]
+    assert "sim/não" not in reply.text
+
+
+async def test_adding_to_that_note_edits_the_newest_note_and_saves_nothing(
+    db: Database,
+) -> None:
+    async with open_lembra(db, language="en") as lembra:
+        await lembra.say("note: camping gear - tent, stove, lantern")
+        await lembra.say("save the movie Into the Wild")
+        edited = await lembra.say("add bug spray to that note too")
+        items = await lembra.items()
+
+    assert "bug spray" in edited.text
+    notes = [i.content for i in items if i.type == "note"]
+    assert notes == ["camping gear - tent, stove, lantern, bug spray"]
+    assert len(items) == 2  # no movie called "bug spray to that note"
+
+
+def test_a_list_named_before_a_dash_keeps_its_name() -> None:
+    edit = list_edit("acrescenta pilhas nessa nota")
+    assert edit is not None
+    assert edit.pointed
+    assert list_edited("mala da praia - toalha, chinelo e protetor", edit) == (
+        "mala da praia - toalha, chinelo, protetor e pilhas"
+    )
+    plain = list_edit("acrescenta pilhas nessa lista")  # "this list" may be the films'
+    assert plain is not None
+    assert not plain.pointed
+
+
+@given(st.text(max_size=80), st.text(max_size=80))
+def test_list_edits_never_raise(message: str, content: str) -> None:
+    edit = list_edit(message)
+    if edit is not None:
+        list_edited(content, edit)
