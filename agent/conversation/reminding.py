@@ -1258,12 +1258,25 @@ def _message_times(deps: Deps, turn: Turn) -> list[datetime]:
     return []
 
 
+# the words without which a message asks for no repetition: a model's `rule` needs one
+_ASKS_REPEAT = re.compile(
+    r"\b(?:tod[oa]s?|cada|every\w*|daily|weekly|monthly|yearly|annually|diari\w*|semana\w+|"
+    r"mensa\w+|anua\w+|sempre|always|repet\w*|repeat\w*|weekdays?|uteis|fds|weekends?|"
+    r"fins?|vezes|times|\d+\s*x)\b"
+)
+
+
 def tool_time_problem(
     deps: Deps, turn: Turn, when: str | None, phrase: str | None, rule: str | None
 ) -> str | None:
     """Why a model-given time or rule cannot be placed (invalid output, 3.1), or None."""
     if rule is not None and read_rrule(rule, zone_of(deps, turn.user.timezone)) is None:
         return "argument `rule` is not an RRULE a reminder can use (FREQ=DAILY|WEEKLY|MONTHLY|..."
+    if rule is not None and not _ASKS_REPEAT.search(fold(turn.incoming.text or "")):
+        return (  # "me lembra de ver ele hj às 20h" set as every day at 20:00 (wave-15 run)
+            "argument `rule`: the user's message asks for no repetition; leave `rule` out "
+            "for a one-off reminder"
+        )
     if phrase is not None and _phrase(deps, turn, phrase) is None:
         return (
             "argument `phrase` names no time the reminder grammar can read: pass the user's own "

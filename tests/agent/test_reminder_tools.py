@@ -32,12 +32,33 @@ async def test_set_reminder_places_the_phrase_with_the_grammar_and_refuses_an_un
         assert "`when` is not the time the user's message states" in refusal
 
 
+async def test_a_rule_the_message_never_asked_for_is_refused_and_the_reminder_set_once(
+    db: Database,
+) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        reply = await lembra.say(
+            "quero que você me cutuque pra começar o filme hoje às 21h",
+            llm=[
+                call(
+                    "set_reminder", text="começar o filme", phrase="hoje às 21h", rule="FREQ=DAILY"
+                ),
+                call("set_reminder", text="começar o filme", phrase="hoje às 21h"),
+            ],
+        )
+        (reminder,) = await db.reminders.for_user(ALICE)
+        refusal = lembra.requests[-1].body["messages"][-1]["content"]
+    assert reminder.rule is None
+    assert "21:00" in reply.text
+    assert "todo dia" not in reply.text
+    assert "asks for no repetition" in refusal
+
+
 async def test_a_repeating_reminder_by_rule_then_listed_changed_and_cancelled(
     db: Database,
 ) -> None:
     async with open_lembra(db, counting_model=True) as lembra:
         await lembra.say(
-            "quero um aviso pra regar as plantas às 7h",
+            "quero um aviso pra regar as plantas às 7h, segunda e quinta, sempre",
             llm=[
                 call(
                     "set_reminder",
