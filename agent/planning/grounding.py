@@ -392,6 +392,10 @@ class Grounder:
             self._count(tool, checked.fields[-1:])
             self.pending = None
             return Checked(None, held, checked.fields)
+        if tool == "mark_item" and (episode := _an_episode_only(args, self.user_text)):
+            self._count(tool, checked.fields[-1:])
+            self.pending = None
+            return Checked(None, episode, checked.fields)
         if tool == "mark_item" and (plural := _plural_missed(args, self.user_text)):
             self._count(tool, checked.fields[-1:])
             self.pending = None
@@ -577,6 +581,27 @@ _PLURAL_SAID = re.compile(
     r"todas as tres))\b(?!\s+(?:primeir|ultim|episod|temporad|partes|episode|season|"
     r"part|times|vezes|hours|horas))"
 )
+
+
+# an episode watched is no series seen ("vi o primeiro episódio ontem", the 1.5B model
+# marked the series on the wave-15 run), unless the words say it was the last or all of them
+_EPISODE_SAID = re.compile(r"\b(?:eps?|episodios?|episodes?|capitulos?)\b")
+_ALL_EPISODES = re.compile(
+    r"\b(?:ultimo|ultima|last|final|finale|todos|todas|all|every|termin\w*|acabei|finished|zerei)\b"
+)
+
+
+def _an_episode_only(args: ToolArgs, user_text: str) -> str | None:
+    """Why marking a series seen is refused: the message speaks of an episode of it."""
+    said = fold(user_text)
+    if getattr(args, "state", None) != "seen" or not _EPISODE_SAID.search(said):
+        return None
+    if _ALL_EPISODES.search(said):
+        return None
+    return (
+        "the message speaks of watching an episode, not of having seen the whole series: "
+        "mark nothing; answer the user"
+    )
 
 
 def _plural_missed(args: ToolArgs, user_text: str) -> str | None:

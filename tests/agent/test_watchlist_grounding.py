@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.planning.grounding import _holds_request_verb, _plural_missed, fold
+from agent.planning.grounding import _an_episode_only, _holds_request_verb, _plural_missed, fold
 from agent.tools.marking import MarkItemArgs
 from storage import Database
 from tests.support.harness import open_lembra
-from tests.support.live import call
+from tests.support.live import call, respond
 
 
 async def test_a_mark_whose_name_carries_the_rating_is_refused(db: Database) -> None:
@@ -129,3 +129,31 @@ def test_a_plural_reference_wants_as_many_items(said: str, ids: list[str], refus
 @given(st.text(max_size=120))
 def test_the_plural_check_never_raises(said: str) -> None:
     _plural_missed(MarkItemArgs(query="x", state="seen"), said)
+
+
+async def test_an_episode_watched_never_marks_the_series_seen(db: Database) -> None:
+    """The model marked the series after "I watched the first episode": refused, and its
+    next step, an answer, changes nothing."""
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("salva a série Slow Horses")
+        reply = await lembra.say(
+            "assisti o ep 1 ontem, curti demais",
+            llm=[
+                call("mark_item", query="Slow Horses", state="seen"),
+                respond("Que bom que curtiu! Quando terminar, me avisa."),
+            ],
+        )
+        finished = await lembra.say(
+            "terminei slow horses, vi o último episódio hoje",
+            llm=[call("mark_item", query="Slow Horses", state="seen")],
+        )
+        items = await lembra.items()
+
+    assert "curtiu" in reply.text
+    assert "Slow Horses" in finished.text
+    assert [(i.title, i.state) for i in items] == [("Slow Horses", "seen")]
+
+
+@given(st.text(max_size=80))
+def test_the_episode_check_never_raises(message: str) -> None:
+    _an_episode_only(MarkItemArgs(query="x", state="seen"), message)
