@@ -5,12 +5,14 @@ dash before its elements takes additions like one named with a colon."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from agent.understanding.facts import list_edit, list_edited
+from agent.understanding.reminders.asks import read_retime
 from storage import Database
-from tests.support.harness import open_lembra
+from tests.support.harness import ALICE, open_lembra
 
 
 async def test_delete_that_note_after_a_show_was_saved_asks_about_the_newest_note(
@@ -73,3 +75,35 @@ def test_list_edits_never_raise(message: str, content: str) -> None:
     edit = list_edit(message)
     if edit is not None:
         list_edited(content, edit)
+
+
+@pytest.mark.parametrize(
+    ("said", "when"),
+    [
+        ("ah passa p 15h, a reunião atrasou", "15h"),
+        ("make it 6pm, the store closes late", "6pm"),
+        ("eita, mudaram pra sexta, mesmo horario", "sexta"),
+    ],
+)
+def test_a_new_time_with_a_why_after_a_comma_changes_the_reminder(said: str, when: str) -> None:
+    asked = read_retime(said)
+    assert asked is not None
+    assert asked.when == when
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["passa p 15h, e cancela o do dentista", "15h, comprar pão", "make it 6pm, and remind me at 9"],
+)
+def test_another_request_after_the_comma_is_no_change(said: str) -> None:
+    assert read_retime(said) is None
+
+
+async def test_moving_the_reminder_just_set_with_a_why_after_it(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("me lembra amanhã 11h de ligar pro contador")
+        moved = await lembra.say("ah passa p 15h, ele pediu pra adiar")
+        reminders = await db.reminders.for_user(ALICE)
+
+    assert "15:00" in moved.text
+    assert [r.text for r in reminders] == ["ligar pro contador"]

@@ -458,7 +458,7 @@ _RETIME_FILLER: Final = frozenset(
     mude mudar troca troque passa passe coloca coloque bota bote poe deixa deixe joga adia adie
     move change make set put push bump corrige corrija la isso isto it pra para pro pras to at
     as a o for on in em vai will be till until me enganei quis quer dizer corrigindo i meant my
-    pensando bem second thought marca marque ponha have""".split()
+    pensando bem second thought marca marque ponha have p pro ih eita mudaram mudou changed moved""".split()
 )
 # "amanhã nesse mesmo horário", "saturday, same time": the reminder's own time on that day
 SAME_TIME = re.compile(
@@ -475,7 +475,27 @@ def read_retime(text: str) -> ChangeAsk | None:
     """A time and, beside it, only a reminder named by what it is about ("na vdd o do aluguel
     pode ser às 8h", "the gym one 7am instead") or words that ask nothing ("16h tá bom",
     "8pm works"): a change of that reminder (or of the one just set), never a new one whose
-    text is "tá bom". None when any other word is said."""
+    text is "tá bom". None when any other word is said; a last clause after a comma that
+    only says why ("muda p 14h, ele pediu pra adiar") is read past."""
+    asked = _read_retime(text)
+    cut = text.rfind(",")
+    while asked is None and cut > 0:
+        why = fold_same_length(text[cut + 1 :])
+        if _RETIME_ASKS_ELSE.search(why) or read_when(tokenize(why)) is not None:
+            return None  # "muda p 14h, e cancela o do dentista": another request after it
+        asked = _read_retime(text[:cut])
+        cut = text.rfind(",", 0, cut)
+    return asked
+
+
+# what a clause after the new time may not say for it to be read past as the why
+_RETIME_ASKS_ELSE: Final = re.compile(
+    r"\b(?:lembr\w*|remind\w*|cancel\w*|apag\w*|delet\w*|salv\w*|save|anot\w*|note|"
+    r"desfaz|undo|muda|mude|change|move|marc\w*|mark|tamb[eé]m|tb|too|also|e\s+o|e\s+a)\b"
+)
+
+
+def _read_retime(text: str) -> ChangeAsk | None:
     folded = fold_same_length(text)
     # "sábado, mesmo horário": the day moves, the time stays (as the day alone says)
     same = SAME_TIME.search(folded)
