@@ -683,12 +683,27 @@ _SCOPE_FILLER = frozenset(
 )
 
 
-def scope_said(said: str) -> int | None:
-    """0 for "only the next", 1 for "all", None when the words say neither or both."""
+# phrases that name a side whatever their words: "pode tirar de vez", "keep the rest"
+_SCOPE_ALL_SAID = re.compile(
+    r"\b(?:de\s+vez|pra\s+sempre|para\s+sempre|for\s+good|forever|completely|altogether)\b"
+)
+_SCOPE_NEXT_SAID = re.compile(
+    r"\b(?:keep|mant[eé]m|mantenha|deixa|deixe)\s+(?:the\s+|os\s+|as\s+)?"
+    r"(?:rest|others|other\s+ones|outros|outras|resto|demais)\b"
+)
+
+
+def scope_said(said: str, about: str = "") -> int | None:
+    """0 for "only the next", 1 for "all", None when the words say neither or both; the
+    words of the reminder itself (`about`: "todos os do lixo") say nothing else."""
     sides: set[int] = set()
     reasons: list[str] = []
+    own = set(re.findall(r"[a-z]+", fold(about)))
     for clause in (fold(c) for c in re.split(r"[,.;!]+", said)):
-        words = set(re.findall(r"[a-z]+", clause))
+        if _SCOPE_ALL_SAID.search(clause) or _SCOPE_NEXT_SAID.search(clause):
+            sides |= {1} if _SCOPE_ALL_SAID.search(clause) else {0}
+            continue
+        words = set(re.findall(r"[a-z]+", clause)) - own - {"s"}  # "this week's"
         if words - _SCOPE_ALL - _SCOPE_NEXT - _SCOPE_FILLER:
             reasons.append(clause)
             continue
@@ -706,6 +721,12 @@ _NEGATED = re.compile(
 )
 
 
+async def _about(deps: Deps, turn: Turn, current: pendings.ChooseCancelScope) -> str:
+    """What the reminder asked about says: its words are no reason beside a side."""
+    target = await deps.db.reminders.get(turn.user_id, current.reminder_id)
+    return target.text if target is not None else ""
+
+
 async def answer_scope(deps: Deps, turn: Turn, current: pendings.ChooseCancelScope) -> Reply | None:
     """The answer to "only the next or all?": a button, "1"/"2", or the words; None otherwise."""
     lang = turn.language
@@ -715,7 +736,7 @@ async def answer_scope(deps: Deps, turn: Turn, current: pendings.ChooseCancelSco
         if incoming.choice_token != current.token or incoming.choice is None:
             return finish(turn, text("stale_button", lang), kind="deterministic")
         index = incoming.choice
-    elif (said := scope_said(incoming.text or "")) is not None:
+    elif (said := scope_said(incoming.text or "", await _about(deps, turn, current))) is not None:
         index = said  # "ok, só o próximo", "yes, just the next one": the side named wins
     elif not _NEGATED.search(fold(incoming.text or "")) and (
         (intent is not None and intent.action == "confirm")

@@ -163,8 +163,11 @@ _GREETING: Final = (
     r"h+m+|uh+|ugh+|aff+|putz|eita|poxa|xi+"
 )
 _SEP: Final = r"[\s,.;:!?~-]"
+# "buscar o passaporte na PF": after "na"/"da"/"no"... "PF" is a place (Polícia Federal)
+_NOT_A_PLACE: Final = r"(?<!\bna\s)(?<!\bno\s)(?<!\bda\s)(?<!\bdo\s)(?<!\bem\s)(?<!\bpela\s)"
 _TAIL: Final = re.compile(
-    rf"(?:(?:{_SEP}|{_EMOJI})+(?:(?:{_THANKS}|{_PLEASE}|{_LAUGH}|{_AGAIN})(?=\W|$)|{_EMOJI}+))+"
+    rf"(?:(?:{_SEP}|{_EMOJI})+(?:(?:{_THANKS}|{_NOT_A_PLACE}(?:{_PLEASE})|{_LAUGH}|{_AGAIN})(?=\W|$)"
+    rf"|{_EMOJI}+))+"
     rf"(?:{_SEP}|{_EMOJI})*$",
     _F,
 )

@@ -107,3 +107,44 @@ async def test_moving_the_reminder_just_set_with_a_why_after_it(db: Database) ->
 
     assert "15:00" in moved.text
     assert [r.text for r in reminders] == ["ligar pro contador"]
+
+
+async def test_the_scope_answer_may_name_the_reminder_and_say_for_good(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("toda terça às 19h me lembra do curso de inglês")
+        asked = await lembra.say("cancela o do curso")
+        done = await lembra.say("todos os do curso, pode tirar de vez")
+        left = [r for r in await db.reminders.for_user(ALICE) if r.state == "scheduled"]
+
+    assert "todos" in asked.text.lower()
+    assert "curso de inglês" in done.text
+    assert left == []
+
+
+async def test_keep_the_rest_skips_only_the_next(db: Database) -> None:
+    async with open_lembra(db, language="en") as lembra:
+        await lembra.say("every tuesday at 7pm remind me about choir")
+        first = (await db.reminders.for_user(ALICE))[0].due_at_ms
+        await lembra.say("cancel the choir one, I'm travelling")
+        await lembra.say("just this week's, keep the rest")
+        left = [r for r in await db.reminders.for_user(ALICE) if r.state == "scheduled"]
+
+    assert len(left) == 1
+    assert left[0].due_at_ms > first  # the series goes on, from the week after
+
+
+@pytest.mark.parametrize(
+    ("said", "task"),
+    [
+        ("me lembra sexta às 10h de pegar o documento na PF", "pegar o documento na PF"),
+        ("me lembra sexta às 10h de pegar o documento, pf", "pegar o documento"),
+        ("ah e sexta às 10h me lembra do aniversário do Léo", "aniversário do Léo"),
+    ],
+)
+async def test_a_reminder_keeps_its_task_and_drops_only_what_asks(
+    db: Database, said: str, task: str
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say(said)
+        (reminder,) = await db.reminders.for_user(ALICE)
+    assert reminder.text == task

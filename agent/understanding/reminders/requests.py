@@ -220,7 +220,9 @@ _EN_GLUE = r"(?:to|about|that|of|for|and)\b"
 # "de", "pra mim:", "to", "that": glue words of one language ("to do the exam" keeps "do")
 _LEADING_GLUE = re.compile(
     r"^(?:[\s,:;.-]|(?:pra|para|pro)\s+mim\b|for\s+me\b|lembrar\b|remember\b"
-    r"|(?:tamb[eé]m|tbm|tb|also|too)\b)*"
+    r"|(?:tamb[eé]m|tbm|tb|also|too)\b"
+    # an interjection before the time ("ah e dia 20 às 10h me lembra do niver"): no task
+    r"|(?:ah+|oh+|opa|eita|ok|okay|ent[aã]o)\b(?=[\s,]+(?:e|and|de|do|da|to|about)\b))*"
     rf"(?:{_PT_GLUE}(?:\s+{_PT_GLUE})*|{_EN_GLUE}(?:\s+{_EN_GLUE})*)?[\s,:;.-]*",
     re.I,
 )
