@@ -151,7 +151,12 @@ _DESTINATION_RE: Final = re.compile(_DESTINATION, _F)
 
 # why the user saves, after the last item and a comma: a word that says so, in lower case
 # (a title after a comma is one more item: ", Que Horas Ela Volta")
-_WHY: Final = re.compile(r",\s+(?:q|que|pq|porque|pois|because|since|cause|cuz|coz)\s+[^,;\n]*$")
+_WHY: Final = re.compile(
+    r",\s+(?:q|que|pq|porque|pois|because|since|cause|cuz|coz"
+    # a remark in the first person: ", quero ver com meu pai", ", vou fazer o barbenheimer"
+    r"|(?:eu\s+|i\s+)?(?:quero|queria|vou|preciso|tô|tava|bora|vamos|gonna|wanna|want|need"
+    r"|i'?m|i'?ll|we'?re|we'?ll))\s+[^,;\n]*$"
+)
 
 
 def cut_tail(body: str) -> tuple[str, TitleType | None]:

@@ -148,3 +148,21 @@ async def test_a_reminder_keeps_its_task_and_drops_only_what_asks(
         await lembra.say(said)
         (reminder,) = await db.reminders.for_user(ALICE)
     assert reminder.text == task
+
+
+@pytest.mark.parametrize(
+    ("said", "titles"),
+    [
+        ("salva os filmes Central do Brasil e Cidade de Deus, quero ver com a minha mãe",
+         ["Central do Brasil", "Cidade de Deus"]),
+        ("add the movies Heat and Ronin, gonna watch them on sunday", ["Heat", "Ronin"]),
+        ("salva os filmes up, eu robô e her", ["up", "eu robô", "her"]),  # a title, not a remark
+    ],
+)  # fmt: skip
+async def test_a_first_person_remark_after_the_list_is_no_item(
+    db: Database, said: str, titles: list[str]
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say(said)
+        items = await lembra.items()
+    assert sorted(i.title or "" for i in items) == sorted(titles)
