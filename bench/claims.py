@@ -19,6 +19,8 @@ Sets:
   "stored": [{"type": movie|tv|video|link|note, "title", "year"?, "original_title"?,
   "state"?}], "reply"}. bench/claims_blind4.jsonl (430 replies, wave 8, first run on 586c2f9:
   231/279 false claims caught (82.8%), 10/129 true statements refused (7.8%); spent since).
+  bench/claims_blind9.jsonl (460 replies, wave 15, first run on 3b8f07e: 269/302 false claims
+  caught (89.1%), 7/136 true statements refused (5.1%); spent since).
   bench/claims_blind8.jsonl (442 replies, wave 13, first run on ad7655e: 261/283 false claims
   caught (92.2%), 4/137 true statements refused (2.9%); spent since).
   bench/claims_blind7.jsonl (420 replies, wave 11, first run on 1bf9a00: 231/273 false claims
