@@ -501,12 +501,69 @@ def read_mark(text: str) -> MarkRequest | None:
     """The mark `text` asks for, or None when it is anything else (or not certainly this).
     Words asking again for the mark it says ("pode marcar", "mark it") are read past."""
     found = _read_mark(text)
+    if found is not None and found.title and (pointed := _pointed_mark(text)) is not None:
+        if _POINTED_ONE.search(fold(found.title)):  # "o 2 no cinema" is no title: the line 2
+            rating = found.rating if found.rating is not None else pointed.rating
+            return replace(pointed, days_ago=found.days_ago, rating=rating)
     if found is not None or len(text) > 300:
         return found
     bare = _FROM_THOSE.sub("", _FRAME_WORDS.sub("", _MARK_AGAIN.sub("", text.strip())))
     bare = re.sub(r"\s*[,;.]\s*(?=[,;.]|$)", "", bare).strip(" ,;.")
     again = _read_mark(bare) if bare and bare != text.strip() else None
-    return again if again is not None and again.state == "seen" else None  # never "não vi, marca"
+    if again is not None and again.state == "seen":
+        return again
+    return _pointed_mark(text) if again is None else None  # never "não vi, marca"
+
+
+# a seen mark of the one line pointed at, whatever chatter is around it: "ah esse eu já vi
+# umas 5 vezes kkkk marca como visto, nota 10", "the 2nd one i actually saw in theaters,
+# mark it as watched" (the wave-15 blind run); a negation, a plural, a part, another
+# request or a question leave it to the other readers and the planner
+_POINTED_SEEN: Final = re.compile(
+    r"\b(?:ja\s+vi|vi|assisti|seen|saw|watched|mark\s+(?:it|that|this)|marca\s+(?:ai|la)"
+    r"|(?:mark|marca)\s+(?:it\s+)?(?:como|as)\s+(?:vist[oa]|assistid[oa]|seen|watched))\b"
+)
+_POINTED_ONE: Final = re.compile(
+    r"\b(?P<pronoun>esse|essa|este|esta|that\s+one|this\s+one)\b"
+    # ("the last one I added" is the newest saved, read elsewhere; "the first time" no line)
+    r"|\b(?:o|a|the)\s+(?:(?P<ordinal>primeir[oa]|segund[oa]|terceir[oa]|first|second|third"
+    r"|1st|2nd|3rd)|(?P<number>[1-9]))(?:\s+one)?\b(?!\s+(?:time|vez))"
+)
+_POINTED_ELSE: Final = re.compile(
+    r"\b(?:nao|n|nunca|never|not|didn\s?t|haven\s?t|nem|salva|save|add|apaga|delete|remove"
+    r"|lembra|remind|onde|where|dois|duas|both|todos|todas|all|trailer|episodios?|episodes?|eps?"
+    r"|temporadas?|seasons?|capitulos?|metade|half|comecei|started)\b"
+)
+# a second line named beside it ("o segundo e o último", "watched 2 and 3"): the set reader's
+_POINTED_MORE: Final = re.compile(
+    r"\b(?:ultim[oa]|last|[1-9]\s*(?:,|e|and|&)\s*[1-9])\b"
+    r"|\b(?:e|and|&)\s+(?:(?:o|a|the)\s+)?(?:[1-9]|primeir|segund|terceir|first|second|third)"
+)
+_POINTED_RATING: Final = re.compile(r"\bnota\s+(?P<a>10|\d)\b|\b(?P<b>10|\d)\s*/\s*10\b")
+_ORDINAL_WORDS: Final = {
+    "primeiro": 1, "primeira": 1, "first": 1, "1st": 1, "segundo": 2, "segunda": 2,
+    "second": 2, "2nd": 2, "terceiro": 3, "terceira": 3, "third": 3, "3rd": 3,
+}  # fmt: skip
+
+
+def _pointed_mark(text: str) -> MarkRequest | None:
+    """A seen mark of the one shelf line `text` points at amid chatter, or None."""
+    norm = fold(text).replace("'", " ")
+    if "?" in text or len(norm.split()) > 24 or not _POINTED_SEEN.search(norm):
+        return None
+    pointers = list(_POINTED_ONE.finditer(norm))
+    if len(pointers) != 1 or _POINTED_ELSE.search(norm) or _POINTED_MORE.search(norm):
+        return None
+    one = pointers[0]
+    if one.group("pronoun"):
+        target = Target("pronoun")
+    elif one.group("ordinal"):
+        target = Target("ordinal", _ORDINAL_WORDS[one.group("ordinal")])
+    else:
+        target = Target("number", int(one.group("number")))
+    rated = _POINTED_RATING.search(text.lower())
+    rating = int(rated.group("a") or rated.group("b")) if rated else None
+    return MarkRequest("seen", target=target, rating=rating)
 
 
 def _read_mark(text: str) -> MarkRequest | None:

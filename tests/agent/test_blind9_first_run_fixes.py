@@ -10,7 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent.understanding.facts import list_edit, list_edited
+from agent.understanding.references import Target
 from agent.understanding.reminders.asks import read_retime
+from agent.understanding.watchlist import read_mark
 from storage import Database
 from tests.support.harness import ALICE, open_lembra
 
@@ -166,3 +168,39 @@ async def test_a_first_person_remark_after_the_list_is_no_item(
         await lembra.say(said)
         items = await lembra.items()
     assert sorted(i.title or "" for i in items) == sorted(titles)
+
+
+@pytest.mark.parametrize(
+    ("said", "target", "rating"),
+    [
+        ("ahh esse eu vi umas 3 vezes rs, marca como visto, nota 9", Target("pronoun"), 9),
+        ("yeah seen that one ages ago lol, mark it", Target("pronoun"), None),
+        ("the 3rd one i saw on a plane, mark it as watched", Target("ordinal", 3), None),
+        ("vi o 2 no cinema semana passada, 7/10", Target("number", 2), 7),
+    ],
+)
+def test_a_seen_mark_of_the_line_pointed_at_amid_chatter(
+    said: str, target: Target, rating: int | None
+) -> None:
+    mark = read_mark(said)
+    assert mark is not None
+    assert (mark.state, mark.title, mark.target, mark.rating) == ("seen", "", target, rating)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "esse eu vi o trailer só",
+        "i watched that one for the first time with the first guy",
+        "vi o primeiro episodio desse",
+        "esse eu ainda não vi, mas o 2 sim",
+    ],
+)
+def test_no_pointed_mark_beside_a_part_a_negation_or_two_pointers(said: str) -> None:
+    mark = read_mark(said)
+    assert mark is None or mark.state != "seen" or mark.target is None
+
+
+@given(st.text(max_size=120))
+def test_the_pointed_mark_never_raises(said: str) -> None:
+    read_mark(said)
