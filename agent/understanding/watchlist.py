@@ -524,7 +524,7 @@ _POINTED_SEEN: Final = re.compile(
     r"|(?:mark|marca)\s+(?:it\s+)?(?:como|as)\s+(?:vist[oa]|assistid[oa]|seen|watched))\b"
 )
 _POINTED_ONE: Final = re.compile(
-    r"\b(?P<pronoun>esse|essa|este|esta|that\s+one|this\s+one)\b"
+    r"\b(?P<pronoun>esse|essa|este|that\s+one|this\s+one)\b"  # no "esta": folded "está"
     # ("the last one I added" is the newest saved, read elsewhere; "the first time" no line)
     r"|\b(?:o|a|the)\s+(?:(?P<ordinal>primeir[oa]|segund[oa]|terceir[oa]|first|second|third"
     r"|1st|2nd|3rd)|(?P<number>[1-9]))(?:\s+one)?\b(?!\s+(?:time|vez))"

@@ -204,3 +204,8 @@ def test_no_pointed_mark_beside_a_part_a_negation_or_two_pointers(said: str) -> 
 @given(st.text(max_size=120))
 def test_the_pointed_mark_never_raises(said: str) -> None:
     read_mark(said)
+
+
+def test_esta_folded_from_esta_with_an_accent_points_at_nothing() -> None:
+    mark = read_mark("vi que está na netflix, marca ai")
+    assert mark is None or mark.target is None
