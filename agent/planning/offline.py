@@ -76,6 +76,11 @@ _ARTICLE = re.compile(
 )
 # what points at an item named after it: "apaga essa nota do bolo" names the note by "bolo"
 _POINTER = re.compile(r"^(?:(?:esse|essa|este|esta|this)\s+)+", _FLAGS)
+_POINTED_TYPE = re.compile(
+    r"\b(?:that|this|esse|essa|este|esta|aquele|aquela)\s+(?:nota|note|filme|movie|film|s[ée]rie"
+    r"|show|v[íi]deo|link)\b",
+    _FLAGS,
+)
 _A_NOTE_NAMED = re.compile(r"\b(?:nota|note)\b")
 _NOTE_NOUN = re.compile(r"(?:(?:a|uma|the|an)\s+)?(?:nota|note)\b[\s:,-]*", _FLAGS)
 _MOVIE = re.compile(r"\b(?:filme|movie|film)\b[\s:,-]*", _FLAGS)
@@ -190,6 +195,8 @@ def plan_offline(text: str, llm_intent: str) -> tuple[str, dict[str, Any]] | Non
         # a reason after a comma is no part of it ("Crouching Tiger, Hidden Dragon" stays whole)
         what = first if first.strip() and _REASON.match(why) else named
         target = _named(_ONE_SUFFIX.sub(r"\g<what>", _FROM_LIST.sub("", what)))
+        if (pointed := _POINTED_TYPE.search(what)) is not None and fold(target) in TYPE_WORDS:
+            target = pointed.group()  # "delete that note": the newest note, never one named "note"
         return ("delete_item", {"query": target}) if target else None
     if llm_intent == "search":
         if (plain := plain_search(message)) is not None:  # "did I save anything about X?"

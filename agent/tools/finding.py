@@ -226,12 +226,13 @@ async def delete_item(ctx: ToolContext, args: DeleteItemArgs) -> Outcome:
         item = await ctx.deps.db.items.get(turn.user_id, args.item_id)
         return DeletePreview(item, implicit=False) if item else UnknownItem(args.item_id)
     assert args.query is not None
+    if (latest := await _latest_of_type_named(ctx.deps.db, turn.user_id, args.query)) is not None:
+        return DeletePreview(latest, implicit=True)  # "that note": never "That Thing You Do"
     hits = await find_named(
         ctx.deps.db, turn.user_id, args.query, DELETE_CUTOFF, type_counts=turn.user.counts
     )
     if not hits:
-        latest = await _latest_of_type_named(ctx.deps.db, turn.user_id, args.query)
-        return DeletePreview(latest, implicit=True) if latest else NotFound(args.query)
+        return NotFound(args.query)
     exact = [item for score, item in hits if score >= 100]
     if len(exact) == 1:
         return DeletePreview(exact[0], implicit=False)
@@ -256,14 +257,16 @@ _ONE_OF_TYPE: Final[Mapping[str, ItemType]] = {
     "link": "link",
 }
 _POINTING_AT_ONE: Final = frozenset(
-    "o a the that this esse essa este esta aquele aquela ultimo ultima last latest".split()
+    "that this esse essa este esta aquele aquela ultimo ultima last latest".split()
 )
 
 
 async def _latest_of_type_named(db: Database, user_id: str, query: str) -> ItemDoc | None:
-    """The newest item of the one type `query` names with nothing else; None otherwise."""
-    words = [w for w in fold(query).split() if w not in _POINTING_AT_ONE]
-    if len(words) != 1 or words[0] not in _ONE_OF_TYPE:
+    """The newest item of the one type `query` points at with nothing else ("that note");
+    None otherwise (the type word alone, "a nota", names nothing in particular)."""
+    said = [w for w in fold(query).split() if w not in ("o", "a", "the")]
+    words = [w for w in said if w not in _POINTING_AT_ONE]
+    if len(words) != 1 or words[0] not in _ONE_OF_TYPE or len(said) == 1:
         return None
     newest = await db.items.newest_of_type(user_id, _ONE_OF_TYPE[words[0]], 1)
     return newest[0] if newest else None

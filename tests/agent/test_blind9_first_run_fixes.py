@@ -209,3 +209,12 @@ def test_the_pointed_mark_never_raises(said: str) -> None:
 def test_esta_folded_from_esta_with_an_accent_points_at_nothing() -> None:
     mark = read_mark("vi que está na netflix, marca ai")
     assert mark is None or mark.target is None
+
+
+async def test_that_note_is_never_a_title_holding_that(db: Database) -> None:
+    async with open_lembra(db, language="en") as lembra:
+        await lembra.say("note: pick up the cake at noon")
+        await lembra.say("save the movie That Thing You Do")
+        asked = await lembra.say("delete that note")
+    assert "cake" in asked.text
+    assert "Thing" not in asked.text
