@@ -524,10 +524,10 @@ _POINTED_SEEN: Final = re.compile(
     r"|(?:mark|marca)\s+(?:it\s+)?(?:como|as)\s+(?:vist[oa]|assistid[oa]|seen|watched))\b"
 )
 _POINTED_ONE: Final = re.compile(
-    r"\b(?P<pronoun>esse|essa|este|that\s+one|this\s+one)\b"  # no "esta": folded "está"
+    r"\b(?:esse|essa|este|that\s+one|this\s+one)\b"  # no "esta": folded "está"
     # ("the last one I added" is the newest saved, read elsewhere; "the first time" no line)
-    r"|\b(?:o|a|the)\s+(?:(?P<ordinal>primeir[oa]|segund[oa]|terceir[oa]|first|second|third"
-    r"|1st|2nd|3rd)|(?P<number>[1-9]))(?:\s+one)?\b(?!\s+(?:time|vez))"
+    r"|\b(?:o|a|the)\s+(?:primeir[oa]|segund[oa]|terceir[oa]|first|second|third|1st|2nd|3rd"
+    r"|[1-9])(?:\s+one)?\b(?!\s+(?:time|vez))"
 )
 _POINTED_ELSE: Final = re.compile(
     r"\b(?:nao|n|nunca|never|not|didn\s?t|haven\s?t|nem|salva|save|add|apaga|delete|remove"
@@ -540,10 +540,6 @@ _POINTED_MORE: Final = re.compile(
     r"|\b(?:e|and|&)\s+(?:(?:o|a|the)\s+)?(?:[1-9]|primeir|segund|terceir|first|second|third)"
 )
 _POINTED_RATING: Final = re.compile(r"\bnota\s+(?P<a>10|\d)\b|\b(?P<b>10|\d)\s*/\s*10\b")
-_ORDINAL_WORDS: Final = {
-    "primeiro": 1, "primeira": 1, "first": 1, "1st": 1, "segundo": 2, "segunda": 2,
-    "second": 2, "2nd": 2, "terceiro": 3, "terceira": 3, "third": 3, "3rd": 3,
-}  # fmt: skip
 
 
 def _pointed_mark(text: str) -> MarkRequest | None:
@@ -554,13 +550,9 @@ def _pointed_mark(text: str) -> MarkRequest | None:
     pointers = list(_POINTED_ONE.finditer(norm))
     if len(pointers) != 1 or _POINTED_ELSE.search(norm) or _POINTED_MORE.search(norm):
         return None
-    one = pointers[0]
-    if one.group("pronoun"):
-        target = Target("pronoun")
-    elif one.group("ordinal"):
-        target = Target("ordinal", _ORDINAL_WORDS[one.group("ordinal")])
-    else:
-        target = Target("number", int(one.group("number")))
+    target = shelf_target(pointers[0].group())  # "esse", "o segundo", "the 2nd one"
+    if target is None:
+        return None
     rated = _POINTED_RATING.search(text.lower())
     rating = int(rated.group("a") or rated.group("b")) if rated else None
     return MarkRequest("seen", target=target, rating=rating)

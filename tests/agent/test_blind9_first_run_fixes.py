@@ -175,7 +175,7 @@ async def test_a_first_person_remark_after_the_list_is_no_item(
     [
         ("ahh esse eu vi umas 3 vezes rs, marca como visto, nota 9", Target("pronoun"), 9),
         ("yeah seen that one ages ago lol, mark it", Target("pronoun"), None),
-        ("the 3rd one i saw on a plane, mark it as watched", Target("ordinal", 3), None),
+        ("the third one i saw on a plane, mark it as watched", Target("ordinal", 3), None),
         ("vi o 2 no cinema semana passada, 7/10", Target("number", 2), 7),
     ],
 )
