@@ -212,10 +212,6 @@ class LedgerRepo:
         docs = await self._c.find({"stream": stream}, sort=[("seq", 1)])
         return [LedgerDoc.model_validate(d) for d in docs]
 
-    async def events_since(self, stream: str, after_seq: int) -> list[LedgerDoc]:
-        docs = await self._c.find({"stream": stream, "seq": {"$gt": after_seq}}, sort=[("seq", 1)])
-        return [LedgerDoc.model_validate(d) for d in docs]
-
     async def events_in(self, stream: str, from_ts: int, to_ts: int) -> list[LedgerDoc]:
         """Events of `stream` with `from_ts <= ts <= to_ts`, in order."""
         docs = await self._c.find({"stream": stream, "ts": {"$gte": from_ts, "$lte": to_ts}})

@@ -126,9 +126,6 @@ class RemindersRepo:
         fields = {"state": "scheduled", "wake_at_ms": None, "held": True, "updated_at_ms": now_ms}
         return await self._from_claim(reminder, fields)
 
-    async def held_for(self, user_id: str) -> list[ReminderDoc]:
-        return [r for r in await self.open_for(user_id) if r.held and r.state == "scheduled"]
-
     async def cancel(self, user_id: str, reminder: ReminderDoc, now_ms: int) -> bool:
         """Cancel a scheduled reminder of `user_id` (one already being sent is not stopped)."""
         if reminder.user_id != user_id:

@@ -74,11 +74,6 @@ class FrameCache:
         while len(self._entries) > self.max_entries:
             self._entries.popitem(last=False)
 
-    def invalidate(self, user_id: str) -> None:
-        """Forget every entry of `user_id` (their model memory changed without a ledger event)."""
-        for key in [k for k in self._entries if k[0] == user_id]:
-            del self._entries[key]
-
 
 class ConstitutionMemo:
     """The constitution in force, kept for the risk policy's thresholds (issue 26).

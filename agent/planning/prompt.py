@@ -152,23 +152,6 @@ def _compact(spec: Mapping[str, object], defs: Mapping[str, object]) -> str:
 _SHORT_TYPES = {"string": "str", "integer": "int", "boolean": "bool", "number": "num"}
 
 
-def build_system_prompt(
-    *,
-    tools: Sequence[Tool[ToolArgs]],
-    beliefs: Mapping[str, float],
-    language: str,
-    constitution: str = DEFAULT_CONSTITUTION,
-    situation: str | None = None,
-    json_output: bool = False,
-) -> str:
-    """The whole system text in one piece: the stable rules, then what is remembered."""
-    return (
-        stable_prompt(tools=tools, constitution=constitution, json_output=json_output)
-        + "\n\n"
-        + memory_prompt(beliefs=beliefs, language=language, memory=situation)
-    )
-
-
 def example_line(message: str, output: Mapping[str, object]) -> str:
     """One example: the user's message and the step it gets, on one line, compact."""
     step = json.dumps(

@@ -192,12 +192,6 @@ _POINTING = frozenset(
 )
 
 
-def strict_object(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """A pydantic object schema in strict form: every property required, optional ones nullable."""
-    defs = dict(schema.get("$defs") or {})
-    return _strict(schema, defs)
-
-
 def object_variants(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
     """A pydantic object schema as strict alternatives: one per subset of its optional properties.
 

@@ -43,10 +43,6 @@ class ChatSerializer:
         entry = self._chats.get(key)
         return entry[1][0] if entry is not None else 0
 
-    @property
-    def active_chats(self) -> int:
-        return len(self._chats)
-
 
 @dataclass
 class BackgroundTasks:

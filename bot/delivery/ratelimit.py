@@ -63,7 +63,3 @@ class SlidingWindowLimiter:
         idle = [k for k, w in self._users.items() if now_s - w.hits[-1] >= self.window_s]
         for key in idle:
             del self._users[key]
-
-    @property
-    def tracked_users(self) -> int:
-        return len(self._users)
