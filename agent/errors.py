@@ -4,7 +4,6 @@
     ├── ConfigError
     ├── StorageError ─ DatabaseUnavailable, DuplicateKey, EmbeddedServerError
     └── AgentError
-        ├── ToolError            a tool refused or failed; carries a structured ToolFailure
         ├── ServiceError         an outside HTTP service failed (TMDB, a linked page)
         │   ├── ServiceUnavailable   timeout, 5xx, connection refused: "retry later"
         │   ├── ServiceNotConfigured no key, or the key refused: the operator's to fix
@@ -52,12 +51,6 @@ class ToolFailure:
 
 class AgentError(LembraError):
     """Base of runtime, planner, tool and service failures."""
-
-
-class ToolError(AgentError):
-    def __init__(self, failure: ToolFailure) -> None:
-        super().__init__(f"{failure.code}: {failure.message}")
-        self.failure = failure
 
 
 class ServiceError(AgentError):

@@ -17,8 +17,6 @@ from agent.texts import text
 from agent.types import Language
 from storage.documents import ConstitutionDoc
 
-USAGE = "/constitution [<text> | set <json> | rollback]"
-
 
 async def constitution_command(
     deps: Deps, args: str, admin_id: str, *, language: Language = "en"

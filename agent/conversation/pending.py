@@ -228,16 +228,6 @@ Pending = Annotated[
     Field(discriminator="kind"),
 ]
 Choice_ = ChooseCandidate | ChooseDelete
-Confirmation = (
-    ConfirmDeleteItem
-    | ConfirmDeleteAll
-    | ConfirmForget
-    | OfferSave
-    | OfferSeen
-    | ConfirmUndoAll
-    | ConfirmImport
-    | ConfirmClearMemory
-)
 
 _ADAPTER: TypeAdapter[Pending] = TypeAdapter(Pending)
 

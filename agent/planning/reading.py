@@ -26,7 +26,6 @@ from agent.planning.schema import PLANNER_FUNCTION_NAME, PlannerResponse
 from agent.planning.wire import STEP_TEXT
 
 ContentForm = Literal["bare", "fenced", "tagged"]
-CONTENT_FORMS: tuple[ContentForm, ...] = ("bare", "fenced", "tagged")
 REPEATED_LINES = 8  # one line this many times in a row is a loop, not an answer
 _FENCED = re.compile(r"```(?:json)?[ \t]*\n?(?P<body>.*?)\n?[ \t]*```", re.DOTALL | re.IGNORECASE)
 _TAGGED = re.compile(r"<tool_call>(?P<body>.*?)</tool_call>", re.DOTALL)
