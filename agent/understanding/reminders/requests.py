@@ -602,6 +602,7 @@ def parse(
     when = read_when(toks, trigger=trigger, month_first=month_first)
     if when is None:
         return _about_an_hour(text, toks, span, now)
+    when = _clock_said_again(folded, when)
     same = SAME_TIME.search(folded)
     if same is not None and when.clock is None and when.part is None and when.day is not None:
         # "amanhã nesse mesmo horário", "same time tomorrow": the day at now's clock
@@ -677,6 +678,55 @@ def _self_corrected(text: str, folded: str) -> str | None:
     if folded[end : taken.start()].strip(" ,.!?;:-"):
         return None  # words between the time and the taking back: not the time taken back
     return (text[:start] + text[taken.end() :]).strip()
+
+
+# a clock taken back at the message's end: "às 15h, na vdd 16h", "at 3pm, actually 4pm",
+# "amanhã às 9h de X, não, às 10h"
+_CLOCK_TAKEN_BACK = re.compile(
+    r"(?:[\s,.!?;-]+(?:na\s+(?:vdd|verdade|real)|actually|i\s+mean|quer\s+dizer|digo"
+    r"|ou\s+melhor|or\s+rather|make\s+it|(?:no|nao)[\s,.!]+(?:wait|pera|espera|perai"
+    r"|na\s+verdade|actually)|wait[\s,.!]+no)"
+    # a no alone takes back only as a clause of its own: "às 9h, não, 10h" ("dizer não 10")
+    r"|\s*[,.!?;-]\s*(?:no|nao))[\s,.!?;:-]+"
+)
+_CLOCK_GLUE = frozenset({"as", "a", "at", "pras", "pra", "para", "for", "the", "no", "nao", "."})
+
+
+def _clock_said_again(folded: str, when: When) -> When:
+    """`when` with its clock replaced by one said again right after words taking it back
+    ("me lembra de pagar a conta às 15h, na vdd 16h", "at 3pm, actually 4pm, to call mom",
+    "amanhã às 3 da tarde, na verdade 4": 16:00, never the 15:00 taken back with "16h" left
+    in the task). `when` itself unless a clock alone (or a bare hour, read as the first
+    clock was) follows those words and `when`'s clock was said before them."""
+    if when.clock is None or not when.spans:
+        return when
+    for taken in reversed(list(_CLOCK_TAKEN_BACK.finditer(folded))):
+        if max(b for _, b in when.spans) > taken.start():
+            continue
+        rest = _mask(folded, [(0, taken.end())])
+        toks = tokenize(rest)
+        while toks and toks[0].text in _CLOCK_GLUE:
+            toks = toks[1:]
+        if not toks:
+            return when
+        again = read_when(toks, trigger=_AT_START)
+        if again is not None and min(a for a, _ in again.spans) == toks[0].start:
+            if again.clock is None or again.has_day or again.period is not None:
+                return when  # a day said again is `_self_corrected`'s
+            if again.zone is not None or again.part is not None:
+                return when
+            clock, spans = again.clock, again.spans
+        elif toks[0].text.isdigit() and int(toks[0].text) <= 23 and not _clock_shaped(toks, 0):
+            if len(toks) > 1 and toks[1].text not in (",", ";", "."):
+                return when  # "na vdd 4 pães" counts; "4:30" / "4.5" are no bare hour
+            hour = int(toks[0].text)
+            clock = replace(when.clock, hour=hour, minute=0) if hour <= 12 else Clock(hour)
+            spans = ((toks[0].start, toks[0].end),)
+        else:
+            return when
+        said = (taken.start(), toks[0].start)  # the words taking it back, "às" after them
+        return replace(when, clock=clock, spans=(*when.spans, said, *spans))
+    return when
 
 
 # "umas 3", "like 4": about an hour with nothing else of time; the number says no half of the
