@@ -99,11 +99,22 @@ async def test_a_day_and_a_task_typed_in_chat_ask_reminder_or_note(db: Database)
             ("note", "comprar leite amanhã")
         ]
         assert await db.reminders.for_user(ALICE) == []
-        again = await lembra.say("sexta pagar a fatura")
+        again = await lembra.say("pagar a fatura na sexta")
         reminded = await lembra.press(0, token=again.choice_token)
         assert "09/01 às 09:00" in reminded.text
         (reminder,) = await db.reminders.for_user(ALICE)
         assert reminder.text == "pagar a fatura"
+        assert lembra.model_calls == 0
+
+
+async def test_a_day_then_a_task_typed_in_chat_set_a_reminder(db: Database) -> None:
+    """ "sexta pagar a fatura": the day first, then what to do on it: no question asked."""
+    async with open_lembra(db, counting_model=True) as lembra:
+        reply = await lembra.say("sexta pagar a fatura")
+        assert "09/01 às 09:00" in reply.text, reply.text
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.text == "pagar a fatura"
+        assert await lembra.items() == []
         assert lembra.model_calls == 0
 
 

@@ -481,8 +481,40 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
         return None  # "estou cansado hoje": today with no time is no reminder to offer
     if isinstance(when.day, Date | NthWeekday) and not rating_like:
         return "remind"  # a date and a task ("dia 20 pagar a fatura"): asked for by its date
+    if not any(timed[first:]) and _task_verb(all_toks, first):
+        return "remind"  # a day, then what to do on it ("sexta pagar o boleto", "friday pay rent")
     # "Dune 9/10" may be a rating as well as the 9th of October: one question, no effect
     return "remind_or_note"
+
+
+# a verb a to-do starts with: PT in the infinitive ("pagar", "levar", "ir"); EN bare verbs
+_PT_INFINITIVE = re.compile(r"[a-z]{2,}(?:ar|er|ir)|ir|ler|ver|dar|por|repor|ter")
+_EN_TASK_VERBS = frozenset("""
+    buy call pay book send email text fix pick get make do read watch clean check finish start
+    write ask tell take go visit renew return cancel schedule bring drop submit file order wash
+    feed water walk meet see mail print sign charge change move pack cook bake wrap collect
+    renew refill review prepare practice study finish clean confirm remind update upload
+""".split())  # fmt: skip
+
+
+# what follows a PT infinitive opening a to-do ("pagar o boleto", "ir ao banco", "ligar pra
+# mãe"), never a noun's ("celular novo", "mulher do João", "lugar marcado")
+_AFTER_INFINITIVE = frozenset("""
+    o a os as um uma uns umas ao aos pro pra pros pras para no na nos nas com em meu minha
+    meus minhas seu sua seus suas nosso nossa todo toda todos todas esse essa isso aquele la
+""".split())  # fmt: skip
+
+
+def _task_verb(toks: tuple[Tok, ...], i: int) -> bool:
+    """Whether the word at `i` opens a to-do: "pay", "call", or a PT infinitive with its
+    object or place after it ("pagar o boleto", "ir ao banco") or alone at the end."""
+    word = toks[i].text
+    if word in _EN_TASK_VERBS:
+        return True
+    after = text_at(toks, i + 1)
+    return _PT_INFINITIVE.fullmatch(word) is not None and (
+        i + 1 >= len(toks) or after in _AFTER_INFINITIVE
+    )
 
 
 def tells_of_oneself(text: str) -> bool:
@@ -639,6 +671,8 @@ def parse(
     if when.clock is not None and (not when.clock.ambiguous or when.part is not None):
         # "umas 5 da tarde", "like 5pm": about a clock that says its half of the day
         unread = [t for t in unread if t.text not in _APPROXIMATELY]
+    if when.clock is not None or when.part is not None:
+        unread = [t for t in unread if t.text not in _ANY_TIME_OF]
     if unread:  # part of the time was left unread: ask rather than set it early
         marks = {toks.index(t) for t in unread}
         marks |= {i - 1 for i in marks if text_at(toks, i - 1) in _ARTICLES}  # "a week from"
@@ -803,8 +837,10 @@ _APPROXIMATELY = frozenset({"umas", "uns", "like", "ish"})
 _LOOKS_LIKE_TIME = frozenset({
     "q", "vem", "dps", "dpois", "depois", "umas", "uns", "like", "end", "fim", "final",
     "week", "semana", "from", "black", "cyber", "proxima", "proximo", "next", "ish",
-    "antes", "before", "after", "ate", "until", "till", "horario", "same",
+    "antes", "before", "after", "ate", "until", "till", "horario", "same", "sometime", "anytime",
 })  # fmt: skip
+# "sometime tomorrow": any time of that day, asked; beside a clock or a part, nothing more
+_ANY_TIME_OF = frozenset({"sometime", "anytime"})
 
 
 def _bare_number(toks: tuple[Tok, ...], i: int) -> bool:
@@ -886,6 +922,8 @@ def partial_options(
             options.append(day + timedelta(days=1))
         elif word in ("end", "fim", "final"):
             options += [day.replace(hour=17, minute=0), day.replace(hour=18, minute=0)]
+        elif word in _ANY_TIME_OF:
+            options += [day.replace(hour=h, minute=0) for h in (9, 14, 19)]
         elif word in ("black", "cyber"):
             options += [day + timedelta(days=7 * k) for k in (1, 2)]
     future = sorted({o for o in options if o.timestamp() > now.timestamp()})

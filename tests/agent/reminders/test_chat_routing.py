@@ -118,12 +118,41 @@ def test_what_is_not_a_reminder_request_stays_what_it_was(message: str) -> None:
 
 @pytest.mark.parametrize(
     "message",
-    ["comprar leite amanhã", "ligar pro dentista na segunda", "sexta levar o bolo",
+    ["comprar leite amanhã", "ligar pro dentista na segunda", "amanhã dentista",
+     "segunda celular novo", "quinta aniversário do Leo", "tomorrow bar with friends",
      "Oppenheimer 8/10", "Severance 9.5/10"],  # a rating as much as a date
 )  # fmt: skip
 def test_a_day_alone_and_a_task_ask_reminder_or_note(message: str) -> None:
     """A note as much as a reminder: one question (the runtime offers both), never an effect."""
     assert route(message) == ("remind_or_note", message)
+
+
+@pytest.mark.parametrize(
+    ("message", "due", "what"),
+    [("sexta levar o bolo", "2026-01-09 09:00", "levar o bolo"),
+     ("quarta ir ao cartório", "2026-01-07 09:00", "ir ao cartório"),
+     ("depois de amanhã devolver a furadeira pro Zé", "2026-01-07 09:00",
+      "devolver a furadeira pro Zé"),
+     ("sábado malhar", "2026-01-10 09:00", "malhar"),
+     ("thursday water the ferns", "2026-01-08 09:00", "water the ferns"),
+     ("next tuesday bring the cake", "2026-01-13 09:00", "bring the cake")],
+)  # fmt: skip
+def test_a_day_then_what_to_do_on_it_is_a_reminder_at_nine(
+    message: str, due: str, what: str
+) -> None:
+    """The day first and a verb of a to-do after it: the day's reminder, no question."""
+    assert route(message) == ("remind", message)
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert (parsed.due.strftime("%Y-%m-%d %H:%M"), parsed.what) == (due, what)
+
+
+def test_any_time_of_a_day_is_asked() -> None:
+    """ "sometime tomorrow": the day is said, the time left open: asked, never 09:00 set."""
+    parsed = parse("tomorrow sometime call the vet", NOW)
+    assert isinstance(parsed, AskWhen)
+    assert [o.hour for o in parsed.options] == [9, 14, 19]
+    assert parsed.what == "call the vet"
 
 
 @pytest.mark.parametrize(
