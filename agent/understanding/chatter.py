@@ -189,7 +189,7 @@ _NAMED_LAST: Final = re.compile(r"\b(?:chamad[oa]s?|called|named|titled)\s+\S+\W
 # ("cool thx.", "show. ah, ...", "mudando de assunto, ...", "btw"): cut when a mark closes it
 _ASIDE_LEAD: Final = (
     r"(?:(?:cool|nice|great|awesome|perfect|sweet|perfeito|[oó]timo|show|massa|legal|top|boa|"
-    r"blz|beleza|ok|okay|certo|ah|oh|ufa|"
+    r"blz|beleza|ok|okay|certo|ah|oh|ufa|fechou|combinado|bora|sounds\s+good|"
     rf"{_THANKS}|mudando\s+de\s+assunto|outra\s+coisa|por\s+falar\s+nisso|by\s+the\s+way|btw|"
     r"changing\s+the\s+subject|anyway|enfim|ali[aá]s)\s*)+[.,!;:]+"
 )

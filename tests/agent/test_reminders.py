@@ -223,3 +223,32 @@ async def test_the_console_shows_reminders_due_since_the_last_message(db: Databa
         reply = await lembra.say("lista tudo")
         assert reply.text.startswith("Lembrete: olhar o forno")
         assert "olhar o forno" not in (await lembra.say("oi")).text
+
+
+async def test_a_reminder_about_the_item_in_view_names_it(db: Database) -> None:
+    """ "me lembra de assistir ele amanhã às 21h" right after saving a film: the film's title
+    is the reminder's text, not "ele"; a person pointed at ("ligar pra ele") stays as said."""
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("salva o filme Central do Brasil")
+        saved_with = lembra.model_calls  # the save may ask the model; the reminders never do
+        watch = await lembra.say("me lembra de assistir ele amanhã às 21h")
+        assert "assistir Central do Brasil" in watch.text, watch.text
+        call = await lembra.say("me lembra de ligar pra ele amanhã às 10h")
+        assert "ligar pra ele" in call.text, call.text
+        reminded_with = lembra.model_calls
+        await lembra.say("anota: trocar o filtro da água")
+        noted_with = lembra.model_calls
+        about = await lembra.say("remind me about it on friday at 6pm")
+        assert "trocar o filtro da água" in about.text, about.text
+        texts = sorted(r.text for r in await db.reminders.for_user(ALICE))
+    assert texts == ["assistir Central do Brasil", "ligar pra ele", "trocar o filtro da água"]
+    assert (reminded_with, lembra.model_calls) == (saved_with, noted_with)
+
+
+async def test_a_word_for_one_of_several_items_stays_as_said(db: Database) -> None:
+    """Two films just saved: "ver ele" names neither for sure, so the words are kept."""
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("salva os filmes Bacurau e Aquarius")
+        reply = await lembra.say("fechou, me lembra de ver ele sábado às 20h")
+        (reminder,) = await db.reminders.for_user(ALICE)
+    assert reminder.text == "ver ele", reply.text
