@@ -305,6 +305,8 @@ def route(text: str) -> tuple[RouteName, str] | None:
             return ("remind", text)  # "me lembra de pagar o IPVA": asks when, saves nothing
         if _about_an_hour(text, toks, span, _REFERENCE) is not None:
             return ("remind", text)  # "me lembra umas 3 de X": asks which 3
+        if _unread_clock(text, toks, span, _REFERENCE) is not None:
+            return ("remind", text)  # "me lembra às 25h de X": asks when
     return None
 
 
@@ -321,8 +323,8 @@ _UNTIMED = re.compile(
 _NOT_REMINDER = re.compile(
     r"\b(?:anota|anote|salva|salve|guarda|guarde|busca|procura|apaga|deleta|lista|mostra"
     r"|save|search|find|delete|list|show|marca|marque|mark|bookmark|muda|mude|altera|corrige"
-    r"|troca|edita|exclui|exclua|remove|remova|tira|deleta|cancela|cancelar|cancel|desmarca"
-    r"|adia|adiar)\b|\b(?:nota|note)\s*:|\bnote\s+(?:that|this|down)\b"
+    r"|troca|edita|exclui|exclua|remove|remova|tira|deleta|cancela|desmarca"
+    r"|adia|adiar)\b(?!-)|\b(?:nota|note)\s*:|\bnote\s+(?:that|this|down)\b"
     # a verb that also puts things somewhere, saving a typed item: "adiciona o filme O Relojoeiro
     # de Tiradentes" (no holiday), "put the movie X on friday's list" ("bota o lixo pra fora
     # amanhã 8h" stays a task)
@@ -330,6 +332,13 @@ _NOT_REMINDER = re.compile(
     r"(?:(?:o|a|os|as|um|uma|the|an|esse|essa|this|that)\s+)?"
     r"(?:filmes?|series?|seriados?|movies?|films?|shows?|documentarios?|videos?|links?)\b"
     r"|\b(?:remember|lembra|lembre|saiba|sabia)\s+(?:that|que)\b|[?]|https?:|www\.|[a-z]\.[a-z]"
+)
+# "cancelar" / "cancel" is a reminder's cancel unless a day comes first and a thing of the
+# world follows it ("fim do mês cancelar a academia", "end of the month cancel netflix")
+_CANCEL_VERB = re.compile(r"\b(?:cancelar|cancel)\b")
+_POINTS_AT_REMINDER = re.compile(
+    r"\b(?:lembretes?|reminders?|alarmes?|alarms?|one|ones|aquele|aquela|esse|essa|isso|it|that"
+    r"|this)\b|\b(?:o|a|os|as)\s+(?:d[oa]s?|de)\b"
 )
 # a request of the product's own at the start: "me recomenda", "change the title to ...",
 # a suggestion ("sugere um filme pra hoje à noite", "algo curto pra hoje à noite")
@@ -402,6 +411,7 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     product (save, note, search, delete, list) is in it and it is no question or statement."""
     if _NOT_REMINDER.search(folded) or _NOT_REMINDER_FIRST.match(folded):
         return None
+    cancel = _CANCEL_VERB.search(folded)
     try:
         repeating = read_recurring(folded, folded, None, _REFERENCE)
     except (OverflowError, ValueError):
@@ -412,6 +422,9 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     when = read_when(tokenize(_mask(folded, spans)), trigger=_AT_START)
     if when is not None:
         spans += when.spans
+    unread_clock = not spans and when is None and _UNREAD_CLOCK_FIRST.match(folded)
+    if unread_clock:
+        spans = [unread_clock.span()]  # "às 25h desligar o forno": a clock, asked (never set)
     if not spans or (repeating is None and _PAST.search(folded)):
         return None
     rating_like = len(spans) == 1 and _RATING.fullmatch(folded[spans[0][0] : spans[0][1]].strip())
@@ -435,6 +448,13 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     first, last = words[0], words[-1]
     if any(timed[first : last + 1]):  # "meeting at 5pm with Sam": the time inside the activity
         return None
+    day_then_task = not any(timed[first:]) and _task_verb(all_toks, first)
+    if cancel is not None and (
+        not day_then_task
+        or all_toks[first].text != cancel.group()
+        or _POINTS_AT_REMINDER.search(folded[all_toks[first].start :])
+    ):
+        return None  # "cancel the 3pm one", "amanhã cancelar o lembrete": a reminder's cancel
     # chatter read past ("vlw, vou ver hj à noite"): the activity's first word says what it is
     lead = next((i for i in words if all_toks[i].text not in _CHATTER), first)
     if all_toks[first].text in _NOT_ACTIVITY_START or all_toks[lead].text in _NOT_ACTIVITY_START:
@@ -459,6 +479,8 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     if read_ask(folded) is not None:
         return None  # "o do dentista passa pra 10h": a change to a reminder, a question
     # a day alone before "o dia depois de amanhã"'s article is a title more than a task
+    if unread_clock and not day_then_task:
+        return None  # a clock the grammar cannot read is asked about only before a to-do
     if repeating is not None or when is None:
         return "remind"
     if when.relative == Relative():  # "look now": no time to wait for
@@ -475,18 +497,20 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     lead = next(i for i, t in enumerate(all_toks) if not timed[i] and t.text.isalpha())
     if all_toks[lead].text in _ARTICLE_FIRST:
         return None
-    if when.period is not None or (when.part is not None and when.has_day):
-        return "remind"
+    if when.period is not None or (when.part is not None and (when.has_day or day_then_task)):
+        return "remind"  # a period, or a part of the day ("de tarde passar no banco"): asked
     if when.day == DayOffset(0) or (when.day is None and when.relative is None):
         return None  # "estou cansado hoje": today with no time is no reminder to offer
     if isinstance(when.day, Date | NthWeekday) and not rating_like:
         return "remind"  # a date and a task ("dia 20 pagar a fatura"): asked for by its date
-    if not any(timed[first:]) and _task_verb(all_toks, first):
+    if day_then_task:
         return "remind"  # a day, then what to do on it ("sexta pagar o boleto", "friday pay rent")
     # "Dune 9/10" may be a rating as well as the 9th of October: one question, no effect
     return "remind_or_note"
 
 
+# a clock the grammar could not read, first in a message: "às 25h", "at 13pm", "9h75"
+_UNREAD_CLOCK_FIRST = re.compile(r"^\s*(?:(?:as|at|a)\s+)?\d{1,2}(?:h\d{0,2}|:\d{2}|\s*[ap]m)\b")
 # a verb a to-do starts with: PT in the infinitive ("pagar", "levar", "ir"); EN bare verbs
 _PT_INFINITIVE = re.compile(r"[a-z]{2,}(?:ar|er|ir)|ir|ler|ver|dar|por|repor|ter")
 _EN_TASK_VERBS = frozenset("""
@@ -633,7 +657,7 @@ def parse(
     trigger = _token_range(toks, span) if span else _AT_START
     when = read_when(toks, trigger=trigger, month_first=month_first)
     if when is None:
-        return _about_an_hour(text, toks, span, now)
+        return _about_an_hour(text, toks, span, now) or _unread_clock(text, toks, span, now)
     when = _clock_said_again(folded, when)
     same = SAME_TIME.search(folded)
     if same is not None and when.clock is None and when.part is None and when.day is not None:
@@ -761,6 +785,23 @@ def _clock_said_again(folded: str, when: When) -> When:
         said = (taken.start(), toks[0].start)  # the words taking it back, "às" after them
         return replace(when, clock=clock, spans=(*when.spans, said, *spans))
     return when
+
+
+def _unread_clock(
+    text: str, toks: tuple[Tok, ...], span: tuple[int, int] | None, now: datetime
+) -> AskWhen | None:
+    """A clock the grammar cannot read and nothing else of time ("me lembra às 25h de
+    desligar o forno", "at 13pm call the insurance guy"): asked, never set."""
+    shaped = [i for i in range(len(toks)) if _clock_shaped(toks, i)]
+    if len(shaped) != 1:
+        return None
+    i = shaped[0]
+    marks = [j for j in range(i, min(i + 4, len(toks))) if j == i or not toks[j].spaced]
+    if text_at(toks, i - 1) in ("as", "at", "a"):
+        marks.insert(0, i - 1)
+    words = tuple((toks[j].start, toks[j].end) for j in marks)
+    what = _what(text, ((span,) if span else ()) + words)
+    return AskWhen(what, later_today_options(now), "partial")
 
 
 # "umas 3", "like 4": about an hour with nothing else of time; the number says no half of the

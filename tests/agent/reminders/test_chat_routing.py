@@ -219,3 +219,37 @@ def test_typed_in_chat_it_is_the_same_reminder_as_asked_for(
     assert isinstance(asked, SetReminder), asked
     assert typed.due == asked.due
     assert typed.what == task
+
+
+@pytest.mark.parametrize(
+    ("message", "what"),
+    [("de manhã levar o lixo pra fora", "levar o lixo pra fora"),
+     ("fim do mês renovar o seguro do carro", "renovar o seguro do carro"),
+     ("mês que vem cancelar o plano do celular", "cancelar o plano do celular"),
+     ("this weekend cancel the gym membership", "cancel the gym membership"),
+     ("às 26h fechar a janela", "fechar a janela"),
+     ("at 14pm water the garden", "water the garden")],
+)  # fmt: skip
+def test_a_vague_or_unreadable_time_then_a_task_is_asked(message: str, what: str) -> None:
+    """A part of the day, a period or a clock that does not exist, then a to-do: the
+    reminder's question, never a time guessed (nor the message left unread)."""
+    assert route(message) == ("remind", message)
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, AskWhen)
+    assert parsed.what == what
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["cancel the 3pm one", "amanhã cancelar o lembrete das 10h", "sexta cancelar esse",
+     "guarda-chuva amanhã"],
+)  # fmt: skip
+def test_a_cancel_of_a_reminder_is_never_a_new_one(message: str) -> None:
+    routed = route(message)
+    assert routed is None or routed[0] != "remind"
+
+
+def test_a_request_with_a_clock_that_does_not_exist_asks() -> None:
+    parsed = parse("me lembra às 27h de tirar a roupa do varal", NOW)
+    assert isinstance(parsed, AskWhen)
+    assert parsed.what == "tirar a roupa do varal"
