@@ -93,7 +93,7 @@ _EDITS = r"mudanca|change|edicao|edit|alteracao|troca"
 _LAST_EFFECT = (
     r"(?:\s+(?:isso|isto|esse|essa|este|esta|o|a|ai|ae|la|ultim[oa]|last|that|it|the|this|one"
     r"|coisa|thing|pfv|pf|pls|please|por\s+favor|agora|now|ja|rapidinho|de\s+novo|again"
-    r"|mais\s+uma(?:\s+vez)?|one\s+more(?:\s+time)?|too|also|tb|tbm|tambem|"
+    r"|mais\s+uma?(?:\s+vez)?|one\s+more(?:\s+time)?|too|also|tb|tbm|tambem|"
     + _EDITS
     + r"|aquilo|acao|action|step|passo|my|minha|meu|undo|desfeito"
     r"|(?:como|do\s+jeito\s+que|ao\s+que|pro\s+que)\s+(?:tava|estava|era)(?:\s+antes)?"
@@ -124,7 +124,9 @@ _POLITE_QUESTION = re.compile(
 # ("desfaz, não, deixa") is the planner's
 _UNDO_BECAUSE = re.compile(_UNDO_HEAD + r"\s*[,;:.!-]+\s*(?P<why>\S.*)$")
 _NOT_A_REASON = re.compile(
-    r"\b(?:salv|anot|apag|lembr|remind|mud[ae]|troc|add|save|delet|remov|cancel|marc|mark|bot[ae]"
+    # "lembrete" / "reminder" as a noun may say why ("I'll just go without a reminder")
+    r"\b(?:salv|anot|apag|lembr(?!etes?\b)|remind(?!ers?\b)|set\b|cri[ae]r?\b|mud[ae]|troc|add"
+    r"|save|delet|remov|cancel|marc|mark|bot[ae]"
     r"|coloc|adicion|guard|edit|renome|renam|list|mostr|show|desfaz|undo|refaz|redo"
     # "deixa 8h msm" keeps the old value (a reason); "deixa assim (mesmo)" keeps it all (no undo)
     r"|deix[ae](?:\s+(?:assim|quieto|como\s+(?:esta|ta))\b"
