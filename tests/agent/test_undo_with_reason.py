@@ -41,6 +41,8 @@ ZONE = ZoneInfo("America/Sao_Paulo")
         "poxa, não era pra ter apagado, desfaz",  # why, then the undo
         "não, desfaz, deixa como estava",  # "deixa como estava" is the undo's own reason
         "desfaz mais um",  # one more, the one before
+        "xi mudei de ideia rsrs desfaz",  # a change of mind and laughter before it
+        "changed my mind haha, undo",
         "undo that one too, I don't need a reminder for it after all",  # the noun says why
         "desfaz, o lembrete nem era pra hoje",
     ],

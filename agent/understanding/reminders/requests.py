@@ -82,7 +82,10 @@ _INTERJECTIONS = (
     # "ai não, refaz": «ai» said as a sigh
     r"^\s*(?:(?:wait|o+ps+|o+o+ps+|whoops|opa+|a+h+|a+i+|o+h+|eita+|hmm+|ugh|argh|pera+|espera|ih|xi|vixe|vish"
     r"|putz|aff|nossa|shoot|dang|nah|actually|na\s+verdade|na\s+vdd|pode|podes|poderia|consegue"
-    r"|can\s+you|could\s+you|please|pls|por\s+favor)[\s,!.]+"
+    r"|can\s+you|could\s+you|please|pls|por\s+favor"
+    # a change of mind said, and laughter: "aff mudei de ideia kkkk desfaz"
+    r"|mudei\s+de\s+ideia|changed\s+my\s+mind|pensando\s+bem|on\s+second\s+thought"
+    r"|k{3,}|(?:ha){2,}h?|(?:rs){2,}|lol)[\s,!.]+"
     # English "no" after an interjection is one too: "wait no undo that", "oh no undo it"
     r"|(?:no+|nao+)\s*[,!.]+\s*|(?<=\w[\s,!.])no\s+(?=undo\b))*"
 )
