@@ -253,3 +253,15 @@ def test_a_request_with_a_clock_that_does_not_exist_asks() -> None:
     parsed = parse("me lembra às 27h de tirar a roupa do varal", NOW)
     assert isinstance(parsed, AskWhen)
     assert parsed.what == "tirar a roupa do varal"
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["antes do almoço levar o carro no lava-jato", "remind me tomorrow before lunch to call Bea"],
+)
+def test_before_lunch_asks_among_the_late_morning_hours(message: str) -> None:
+    """ "before lunch": 10:00 or 11:00 of that day, asked; never a guess, never later than noon."""
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, AskWhen)
+    assert {o.hour for o in parsed.options} <= {10, 11}
+    assert all(o > NOW for o in parsed.options)
