@@ -254,12 +254,20 @@ _VERBS_OF: dict[str, frozenset[str]] = {
     "link": frozenset("ler ver abrir olhar read open check see finish terminar".split()),
 }
 _KIND_OF = {"movie": "watch", "tv_show": "watch", "video": "watch", "link": "link"}
+# a type word said with the pointer must be the item's ("aquele vídeo" is never a link saved)
+_TYPE_SAID = {"filme": "movie", "movie": "movie", "serie": "tv_show", "series": "tv_show",
+              "show": "tv_show", "video": "video", "link": "link"}  # fmt: skip
 _NOT = re.compile(r"\b(?:nao|not|no|nem|never|nunca|don'?t)\b")
 
 
-def with_item_named(turn: Turn, what: str) -> str:
-    """`item_named` for the item in view of this turn's conversation."""
-    return item_named(what, shelves.in_view(turn))
+async def with_item_named(deps: Deps, turn: Turn, what: str) -> str:
+    """`item_named` for the item in view of this turn's conversation, while it is stored
+    (an item undone or deleted since is named by nothing)."""
+    entry = shelves.in_view(turn)
+    named = item_named(what, entry)
+    if entry is None or named == what:
+        return what
+    return named if await deps.db.items.get(turn.user_id, entry.item_id) else what
 
 
 def item_named(what: str, entry: shelves.Entry | None) -> str:
@@ -271,11 +279,15 @@ def item_named(what: str, entry: shelves.Entry | None) -> str:
     if entry is None or _NOT.search(folded):
         return what
     title = shelves.bare_label(entry)
-    if _OF_ITEM.match(folded):
-        return title
+    if (whole := _OF_ITEM.match(folded)) is not None:
+        typed = [w for w in whole.group().split() if w in _TYPE_SAID]
+        return title if all(_TYPE_SAID[w] == entry.type for w in typed) else what
     said = _VERB_ITEM.match(folded)
     kind = _KIND_OF.get(entry.type)
     if said is None or kind is None or said.group("verb") not in _VERBS_OF[kind]:
+        return what
+    typed = said.group("item").split()[1:]
+    if typed and _TYPE_SAID.get(typed[0], entry.type) != entry.type:
         return what
     return f"{what[: said.start('item')]}{title}{what[said.end('item') :]}"
 
@@ -284,7 +296,7 @@ async def schedule(deps: Deps, turn: Turn, parsed: SetReminder) -> Reply:
     """Store the reminder and confirm it with the day and time it chose (and its rule)."""
     lang = turn.language
     now = _now(deps, turn)
-    parsed = replace(parsed, what=with_item_named(turn, parsed.what))
+    parsed = replace(parsed, what=await with_item_named(deps, turn, parsed.what))
     due_ms = int(parsed.due.timestamp() * 1000)
     rule = parsed.rule
     reminder = ReminderDoc(
@@ -388,7 +400,7 @@ async def ask_when(deps: Deps, turn: Turn, asked: AskWhen, *, note: str = "") ->
     with `note`, a last choice keeps that message as a note instead."""
     lang = turn.language
     now = _now(deps, turn)
-    asked = replace(asked, what=with_item_named(turn, asked.what))
+    asked = replace(asked, what=await with_item_named(deps, turn, asked.what))
     labels = [
         confirm_when_text(option.astimezone(now.tzinfo), now, lang) for option in asked.options
     ]

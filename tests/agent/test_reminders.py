@@ -252,3 +252,21 @@ async def test_a_word_for_one_of_several_items_stays_as_said(db: Database) -> No
         reply = await lembra.say("fechou, me lembra de ver ele sábado às 20h")
         (reminder,) = await db.reminders.for_user(ALICE)
     assert reminder.text == "ver ele", reply.text
+
+
+async def test_an_item_undone_or_of_another_type_is_not_the_one_named(db: Database) -> None:
+    """The item in view was undone, or the words name another type ("aquele vídeo" while a
+    link is in view): the reminder keeps the user's words."""
+    async with open_lembra(db) as lembra:
+        await lembra.say("salva o filme Aquarius")
+        await lembra.say("desfaz")
+        await lembra.say("me lembra de ver ele amanhã às 20h")
+        await lembra.say("https://example.com/receita-de-bolo")
+        await lembra.say("me lembra de ver aquele vídeo sexta às 21h")
+        await lembra.say("remind me to read it on saturday at 10am")
+        texts = sorted(r.text for r in await db.reminders.for_user(ALICE))
+    assert texts == [
+        "read https://example.com/receita-de-bolo",
+        "ver aquele vídeo",
+        "ver ele",
+    ]
