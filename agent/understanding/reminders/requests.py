@@ -13,6 +13,7 @@ of it is cut from what is left: the thing to remember, with its accents.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Final, Literal
@@ -453,7 +454,9 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     first, last = words[0], words[-1]
     if any(timed[first : last + 1]):  # "meeting at 5pm with Sam": the time inside the activity
         return None
-    day_then_task = not any(timed[first:]) and _task_verb(all_toks, first)
+    day_then_task = not any(timed[first:]) and _task_verb(
+        all_toks, first, lambda j: j < len(all_toks) and text[all_toks[j].start].isupper()
+    )
     if cancel is not None and (
         not day_then_task
         or all_toks[first].text != cancel.group()
@@ -534,15 +537,20 @@ _AFTER_INFINITIVE = frozenset("""
 """.split())  # fmt: skip
 
 
-def _task_verb(toks: tuple[Tok, ...], i: int) -> bool:
+def _task_verb(
+    toks: tuple[Tok, ...], i: int, capitalized: Callable[[int], bool] | None = None
+) -> bool:
     """Whether the word at `i` opens a to-do: "pay", "call", or a PT infinitive with its
-    object or place after it ("pagar o boleto", "ir ao banco") or alone at the end."""
+    object or place after it ("pagar o boleto", "ir ao banco", "assistir Duna": a name, as
+    `capitalized` tells of a token) or alone at the end."""
     word = toks[i].text
     if word in _EN_TASK_VERBS:
         return True
     after = text_at(toks, i + 1)
     return _PT_INFINITIVE.fullmatch(word) is not None and (
-        i + 1 >= len(toks) or after in _AFTER_INFINITIVE
+        i + 1 >= len(toks)
+        or after in _AFTER_INFINITIVE
+        or (capitalized is not None and capitalized(i + 1))
     )
 
 
@@ -752,7 +760,9 @@ _CLOCK_TAKEN_BACK = re.compile(
     # a no alone takes back only as a clause of its own: "às 9h, não, 10h" ("dizer não 10")
     r"|\s*[,.!?;-]\s*(?:no|nao))[\s,.!?;:-]+"
 )
-_CLOCK_GLUE = frozenset({"as", "a", "at", "pras", "pra", "para", "for", "the", "no", "nao", "."})
+# what may stand between those words and the clock ("actually make it 6", "na vdd deixa pras 16h")
+_CLOCK_GLUE = frozenset({"as", "a", "at", "pras", "pra", "para", "for", "the", "no", "nao", ".",
+                         ",", "make", "it", "deixa", "coloca", "bota", "poe", "muda", "passa"})  # fmt: skip
 
 
 def _clock_said_again(folded: str, when: When) -> When:

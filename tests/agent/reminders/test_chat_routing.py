@@ -134,6 +134,7 @@ def test_a_day_alone_and_a_task_ask_reminder_or_note(message: str) -> None:
      ("depois de amanhã devolver a furadeira pro Zé", "2026-01-07 09:00",
       "devolver a furadeira pro Zé"),
      ("sábado malhar", "2026-01-10 09:00", "malhar"),
+     ("domingo assistir Duna com a Bia", "2026-01-11 09:00", "assistir Duna com a Bia"),
      ("thursday water the ferns", "2026-01-08 09:00", "water the ferns"),
      ("next tuesday bring the cake", "2026-01-13 09:00", "bring the cake")],
 )  # fmt: skip

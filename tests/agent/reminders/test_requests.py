@@ -282,6 +282,10 @@ def test_a_time_taken_back_in_the_same_message_gives_way_to_the_one_said_after(
         ("sexta às 9h consulta, não, às 11h", "2026-03-20 11:00", "consulta"),
         ("me lembra amanhã às 2 da tarde de buscar a Bia, na verdade 3", "2026-03-19 15:00",
          "buscar a Bia"),
+        ("remind me at 4pm, actually make it 6, to walk the dog", "2026-03-18 18:00",
+         "walk the dog"),
+        ("me lembra amanhã às 15h de ligar pro Zé, na vdd deixa pras 16h", "2026-03-19 16:00",
+         "ligar pro Zé"),
     ],
 )  # fmt: skip
 def test_a_clock_taken_back_gives_way_to_the_one_said_after(
