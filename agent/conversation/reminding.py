@@ -233,10 +233,70 @@ _OWN_REQUEST = frozenset(
 )
 
 
+# a word standing for the one item in view, as a verb's object ("ver ele", "watch it") or
+# as all there is to remember ("disso", "about it"); a type word may follow "esse"/"that"
+_ITEM_WORD = (
+    r"(?:ele|ela|it|(?:esse|essa|aquele|aquela|this|that)(?:\s+(?:filme|serie|video|link|movie|"
+    r"show|series|one))?)"
+)
+_OF_ITEM = re.compile(
+    rf"^\s*(?:(?:(?:about|of)\s+)?{_ITEM_WORD}|isso|isto|disso|dele|dela|desse|dessa|daquele|daquela|"
+    r"(?:de|do|da)\s+(?:esse|essa|aquele|aquela)\s+(?:filme|serie|video|link)|this one|that one)"
+    r"\s*[.!]*\s*$"
+)
+_VERB_ITEM = re.compile(rf"^\s*(?P<verb>[a-z]+)\s+(?P<item>{_ITEM_WORD})(?=\s|[,.!]|$)")
+# verbs whose object is the item itself: what one does with a title or a link
+_VERBS_OF: dict[str, frozenset[str]] = {
+    "watch": frozenset(
+        """ver assistir rever reassistir terminar comecar continuar maratonar watch see start
+        finish rewatch continue begin""".split()
+    ),
+    "link": frozenset("ler ver abrir olhar read open check see finish terminar".split()),
+}
+_KIND_OF = {"movie": "watch", "tv_show": "watch", "video": "watch", "link": "link"}
+# a type word said with the pointer must be the item's ("aquele vídeo" is never a link saved)
+_TYPE_SAID = {"filme": "movie", "movie": "movie", "serie": "tv_show", "series": "tv_show",
+              "show": "tv_show", "video": "video", "link": "link"}  # fmt: skip
+_NOT = re.compile(r"\b(?:nao|not|no|nem|never|nunca|don'?t)\b")
+
+
+async def with_item_named(deps: Deps, turn: Turn, what: str) -> str:
+    """`item_named` for the item in view of this turn's conversation, while it is stored
+    (an item undone or deleted since is named by nothing)."""
+    entry = shelves.in_view(turn)
+    named = item_named(what, entry)
+    if entry is None or named == what:
+        return what
+    return named if await deps.db.items.get(turn.user_id, entry.item_id) else what
+
+
+def item_named(what: str, entry: shelves.Entry | None) -> str:
+    """`what` with a word pointing at the item in view replaced by its title ("me lembra de
+    ver ele hj às 20h" right after a suggestion is "ver Divertida Mente 2"); `what` as said
+    when no single item is in view, the word may point at anything else ("ligar pra ele",
+    "buscar ela no aeroporto") or a no is in it."""
+    folded = fold_same_length(what).lower()
+    if entry is None or _NOT.search(folded):
+        return what
+    title = shelves.bare_label(entry)
+    if (whole := _OF_ITEM.match(folded)) is not None:
+        typed = [w for w in whole.group().split() if w in _TYPE_SAID]
+        return title if all(_TYPE_SAID[w] == entry.type for w in typed) else what
+    said = _VERB_ITEM.match(folded)
+    kind = _KIND_OF.get(entry.type)
+    if said is None or kind is None or said.group("verb") not in _VERBS_OF[kind]:
+        return what
+    typed = said.group("item").split()[1:]
+    if typed and _TYPE_SAID.get(typed[0], entry.type) != entry.type:
+        return what
+    return f"{what[: said.start('item')]}{title}{what[said.end('item') :]}"
+
+
 async def schedule(deps: Deps, turn: Turn, parsed: SetReminder) -> Reply:
     """Store the reminder and confirm it with the day and time it chose (and its rule)."""
     lang = turn.language
     now = _now(deps, turn)
+    parsed = replace(parsed, what=await with_item_named(deps, turn, parsed.what))
     due_ms = int(parsed.due.timestamp() * 1000)
     rule = parsed.rule
     reminder = ReminderDoc(
@@ -340,6 +400,7 @@ async def ask_when(deps: Deps, turn: Turn, asked: AskWhen, *, note: str = "") ->
     with `note`, a last choice keeps that message as a note instead."""
     lang = turn.language
     now = _now(deps, turn)
+    asked = replace(asked, what=await with_item_named(deps, turn, asked.what))
     labels = [
         confirm_when_text(option.astimezone(now.tzinfo), now, lang) for option in asked.options
     ]

@@ -232,6 +232,22 @@ def named_on_shelf(turn: Turn, text: str) -> str | None:
     return None
 
 
+def in_view(turn: Turn) -> Entry | None:
+    """The one item the conversation is about ("ele", "it", "esse" name it): the single of the
+    shelf kept and of the one staged, when they agree; None when there are two or none."""
+    singles = {
+        shelf.single.item_id: shelf.single
+        for shelf in (_kept(turn), shown(turn))
+        if shelf is not None and shelf.single is not None
+    }
+    return next(iter(singles.values())) if len(singles) == 1 else None
+
+
+def bare_label(entry: Entry) -> str:
+    """The entry's title as shown, without the year after it ("Duna (2021)" is "Duna")."""
+    return _YEAR_AFTER.sub("", entry.label).strip()
+
+
 def expand_ids(value: Any, ids: frozenset[str]) -> Any:
     """`value` (a step's arguments, as the model wrote them) with every `item_id` that is
     the handle of exactly one of `ids` made that full id. Anything else is left as it is:

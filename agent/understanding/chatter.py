@@ -89,6 +89,7 @@ def quiet(text: str) -> str:
 # delete it"); never a negation ("não apaga" is no "apaga")
 _ASIDE_HEAD: Final = re.compile(
     r"^\s*(?:(?:actually|so|ok|okay|well|anyway|alright|right|na\s+real|na\s+verdade|"
+    r"pensando\s+bem|on\s+second\s+thought|second\s+thought|"
     r"ent[aã]o|ali[aá]s|enfim|bom|blz|beleza|tipo|ent"
     # "agora salva X", "now save X": before a verb, never "agora sim" (a word of 4 letters on)
     r"|(?:e\s+|and\s+)?(?:agora|now)(?=[\s,.;:!-]+\w{4}))(?:[\s,.;:!-])+)+(?=\w)",
@@ -100,7 +101,9 @@ _ASIDE_HEAD: Final = re.compile(
 # don't need it anymore", "..., pq já vi"
 _REASON_TAIL: Final = re.compile(
     r"[,;]\s*(?:(?:mas|but)\s+)?(?:(?:(?:eu|i)\s+)?(?:nao|n|dont|don.t|do not|no longer)\s+"
-    r"(?:quero|queria|preciso|vou|want|need|wanna)|pq|porque|because|since|cause|cuz)\b"
+    # a taste said of oneself: "não curto mt terror", "não gosto dele", "don't like horror"
+    r"(?:quero|queria|preciso|vou|want|need|wanna|curto|gosto|aguento|like|care|dig)"
+    r"|pq|porque|because|since|cause|cuz)\b"
     r"[^,;:.!?]*[.!\s]*$"
 )
 # a remark ended by a full stop before the request: "hmm só alugando né. salva mesmo assim"
@@ -189,7 +192,7 @@ _NAMED_LAST: Final = re.compile(r"\b(?:chamad[oa]s?|called|named|titled)\s+\S+\W
 # ("cool thx.", "show. ah, ...", "mudando de assunto, ...", "btw"): cut when a mark closes it
 _ASIDE_LEAD: Final = (
     r"(?:(?:cool|nice|great|awesome|perfect|sweet|perfeito|[oó]timo|show|massa|legal|top|boa|"
-    r"blz|beleza|ok|okay|certo|ah|oh|ufa|"
+    r"blz|beleza|ok|okay|certo|ah|oh|ufa|fechou|combinado|bora|sounds\s+good|"
     rf"{_THANKS}|mudando\s+de\s+assunto|outra\s+coisa|por\s+falar\s+nisso|by\s+the\s+way|btw|"
     r"changing\s+the\s+subject|anyway|enfim|ali[aá]s)\s*)+[.,!;:]+"
 )

@@ -36,6 +36,8 @@ def test_a_question_s_now_or_again_is_cut_at_its_end_only() -> None:
         ("hmm no, actually drop the last one", "drop the last one"),  # both, in one step
         ("ops, errei", "ops, errei"),  # nothing but chatter: kept whole
         ("anota:\nops, pão", "anota:\nops, pão"),  # a list a line
+        ("pensando bem tira a série Dark, não curto suspense", "tira a série Dark"),
+        ("on second thought delete the horror one, I don't like gore", "delete the horror one"),
     ],
 )
 def test_asides_around_a_request_are_cut_in_one_step(said: str, left: str) -> None:

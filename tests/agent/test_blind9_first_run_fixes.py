@@ -85,6 +85,8 @@ def test_list_edits_never_raise(message: str, content: str) -> None:
         ("ah passa p 15h, a reunião atrasou", "15h"),
         ("make it 6pm, the store closes late", "6pm"),
         ("eita, mudaram pra sexta, mesmo horario", "sexta"),
+        ("melhor 6h45, a van chega cedo", "6h45"),  # a part of the day only tells why
+        ("make it 7am, traffic is bad in the morning", "7am"),
     ],
 )
 def test_a_new_time_with_a_why_after_a_comma_changes_the_reminder(said: str, when: str) -> None:
@@ -95,7 +97,12 @@ def test_a_new_time_with_a_why_after_a_comma_changes_the_reminder(said: str, whe
 
 @pytest.mark.parametrize(
     "said",
-    ["passa p 15h, e cancela o do dentista", "15h, comprar pão", "make it 6pm, and remind me at 9"],
+    [
+        "passa p 15h, e cancela o do dentista",
+        "15h, comprar pão",
+        "make it 6pm, and remind me at 9",
+        "melhor 7h, amanhã às 9 a reunião",
+    ],
 )
 def test_another_request_after_the_comma_is_no_change(said: str) -> None:
     assert read_retime(said) is None

@@ -99,11 +99,22 @@ async def test_a_day_and_a_task_typed_in_chat_ask_reminder_or_note(db: Database)
             ("note", "comprar leite amanhã")
         ]
         assert await db.reminders.for_user(ALICE) == []
-        again = await lembra.say("sexta pagar a fatura")
+        again = await lembra.say("pagar a fatura na sexta")
         reminded = await lembra.press(0, token=again.choice_token)
         assert "09/01 às 09:00" in reminded.text
         (reminder,) = await db.reminders.for_user(ALICE)
         assert reminder.text == "pagar a fatura"
+        assert lembra.model_calls == 0
+
+
+async def test_a_day_then_a_task_typed_in_chat_set_a_reminder(db: Database) -> None:
+    """ "sexta pagar a fatura": the day first, then what to do on it: no question asked."""
+    async with open_lembra(db, counting_model=True) as lembra:
+        reply = await lembra.say("sexta pagar a fatura")
+        assert "09/01 às 09:00" in reply.text, reply.text
+        (reminder,) = await db.reminders.for_user(ALICE)
+        assert reminder.text == "pagar a fatura"
+        assert await lembra.items() == []
         assert lembra.model_calls == 0
 
 
@@ -212,3 +223,50 @@ async def test_the_console_shows_reminders_due_since_the_last_message(db: Databa
         reply = await lembra.say("lista tudo")
         assert reply.text.startswith("Lembrete: olhar o forno")
         assert "olhar o forno" not in (await lembra.say("oi")).text
+
+
+async def test_a_reminder_about_the_item_in_view_names_it(db: Database) -> None:
+    """ "me lembra de assistir ele amanhã às 21h" right after saving a film: the film's title
+    is the reminder's text, not "ele"; a person pointed at ("ligar pra ele") stays as said."""
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("salva o filme Central do Brasil")
+        saved_with = lembra.model_calls  # the save may ask the model; the reminders never do
+        watch = await lembra.say("me lembra de assistir ele amanhã às 21h")
+        assert "assistir Central do Brasil" in watch.text, watch.text
+        call = await lembra.say("me lembra de ligar pra ele amanhã às 10h")
+        assert "ligar pra ele" in call.text, call.text
+        reminded_with = lembra.model_calls
+        await lembra.say("anota: trocar o filtro da água")
+        noted_with = lembra.model_calls
+        about = await lembra.say("remind me about it on friday at 6pm")
+        assert "trocar o filtro da água" in about.text, about.text
+        texts = sorted(r.text for r in await db.reminders.for_user(ALICE))
+    assert texts == ["assistir Central do Brasil", "ligar pra ele", "trocar o filtro da água"]
+    assert (reminded_with, lembra.model_calls) == (saved_with, noted_with)
+
+
+async def test_a_word_for_one_of_several_items_stays_as_said(db: Database) -> None:
+    """Two films just saved: "ver ele" names neither for sure, so the words are kept."""
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("salva os filmes Bacurau e Aquarius")
+        reply = await lembra.say("fechou, me lembra de ver ele sábado às 20h")
+        (reminder,) = await db.reminders.for_user(ALICE)
+    assert reminder.text == "ver ele", reply.text
+
+
+async def test_an_item_undone_or_of_another_type_is_not_the_one_named(db: Database) -> None:
+    """The item in view was undone, or the words name another type ("aquele vídeo" while a
+    link is in view): the reminder keeps the user's words."""
+    async with open_lembra(db) as lembra:
+        await lembra.say("salva o filme Aquarius")
+        await lembra.say("desfaz")
+        await lembra.say("me lembra de ver ele amanhã às 20h")
+        await lembra.say("https://example.com/receita-de-bolo")
+        await lembra.say("me lembra de ver aquele vídeo sexta às 21h")
+        await lembra.say("remind me to read it on saturday at 10am")
+        texts = sorted(r.text for r in await db.reminders.for_user(ALICE))
+    assert texts == [
+        "read https://example.com/receita-de-bolo",
+        "ver aquele vídeo",
+        "ver ele",
+    ]

@@ -40,6 +40,11 @@ ZONE = ZoneInfo("America/Sao_Paulo")
         "não, desfaz",
         "poxa, não era pra ter apagado, desfaz",  # why, then the undo
         "não, desfaz, deixa como estava",  # "deixa como estava" is the undo's own reason
+        "desfaz mais um",  # one more, the one before
+        "xi mudei de ideia rsrs desfaz",  # a change of mind and laughter before it
+        "changed my mind haha, undo",
+        "undo that one too, I don't need a reminder for it after all",  # the noun says why
+        "desfaz, o lembrete nem era pra hoje",
     ],
 )
 def test_undo_with_a_reason_after_it_is_an_undo(said: str) -> None:
@@ -58,6 +63,8 @@ def test_undo_with_a_reason_after_it_is_an_undo(said: str) -> None:
         "não desfaz",  # a negation is no interjection
         "no undo",
         "salva o filme Duna, desfaz",  # a request before it: two requests
+        "undo that, and set a reminder for friday",  # a request of its own after it
+        "desfaz, cria um lembrete pra amanhã",
     ],
 )
 def test_undo_words_that_ask_more_or_take_it_back_are_no_bare_undo(said: str) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agent.conversation.reminding import item_named
+from agent.conversation.shelf import Entry
 from agent.tools.matching import host_pieces
 from agent.understanding.batches import cut_tail, link_about
 from agent.understanding.facts import given_back, restated
@@ -24,7 +26,8 @@ _WORDS = st.sampled_from(
     "a movie mesmo horário same time de comprar velas já vi assisti watched nota 7 (8) gets "
     "no score sem nota link https://x.example/a sobre da q quantos filmes séries eu tenho ? , . :"
     " desfaz apaguei porque sem querer arruma aí fix that foi mal kkk minissérie miniseries 2301"
-    " 2310 não not new code is, q pq https://www.theverge.com/x".split()
+    " 2310 não not new code is, q pq https://www.theverge.com/x ver ele watch it disso about"
+    " essa série".split()
 )
 _TEXT = st.one_of(st.text(max_size=80), st.lists(_WORDS, max_size=14).map(" ".join))
 
@@ -45,3 +48,10 @@ def test_the_new_readers_never_raise_whatever_the_text(text: str) -> None:
     smalltalk_kind(text)
     plain_save_head(text)
     read_each_rated(text)
+
+
+@given(_TEXT, st.sampled_from(["movie", "tv_show", "video", "link", "note", ""]))
+def test_a_reminder_text_pointing_at_the_item_in_view_never_raises(text: str, kind: str) -> None:
+    """The words of a reminder, read for a word that names the item in view (issue 43)."""
+    named = item_named(text, Entry(1, "a" * 32, "Duna (2021)", kind))
+    assert named == text or "Duna" in named

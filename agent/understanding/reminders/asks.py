@@ -481,7 +481,11 @@ def read_retime(text: str) -> ChangeAsk | None:
     cut = text.rfind(",")
     while asked is None and cut > 0:
         why = fold_same_length(text[cut + 1 :])
-        if _RETIME_ASKS_ELSE.search(why) or read_when(tokenize(why)) is not None:
+        other = read_when(tokenize(why))
+        # a part of the day in the why only tells it ("..., o caminhão passa cedo")
+        if _RETIME_ASKS_ELSE.search(why) or (
+            other is not None and (other.clock is not None or other.has_day)
+        ):
             return None  # "muda p 14h, e cancela o do dentista": another request after it
         asked = _read_retime(text[:cut])
         cut = text.rfind(",", 0, cut)

@@ -15,11 +15,11 @@ from agent.understanding.reminders.clocks import Clock
 from agent.understanding.reminders.lexicon import Phrases, Tok
 
 PartName = Literal[
-    "early", "morning", "lunch", "after_lunch", "afternoon", "late_afternoon", "end_of_day",
-    "evening", "night", "dawn",
+    "early", "morning", "before_lunch", "lunch", "after_lunch", "afternoon", "late_afternoon",
+    "end_of_day", "evening", "night", "dawn",
 ]  # fmt: skip
 DEFAULT_HOUR: dict[PartName, int] = {
-    "early": 7, "morning": 9, "lunch": 12, "after_lunch": 14, "afternoon": 15,
+    "early": 7, "morning": 9, "before_lunch": 11, "lunch": 12, "after_lunch": 14, "afternoon": 15,
     "late_afternoon": 17, "end_of_day": 18, "evening": 19, "night": 20, "dawn": 3,
 }  # fmt: skip
 # parts whose start is not one moment: alone, without a clock, they get a question with 2-3
@@ -27,7 +27,7 @@ DEFAULT_HOUR: dict[PartName, int] = {
 # mean anything from 13:00 to 17:00, and a guess before theirs is an early reminder); lunch
 # and noon are one moment
 ASKED: dict[PartName, tuple[int, ...]] = {
-    "early": (6, 7, 8), "morning": (7, 8, 9), "after_lunch": (13, 14, 15),
+    "early": (6, 7, 8), "morning": (7, 8, 9), "before_lunch": (10, 11), "after_lunch": (13, 14, 15),
     "afternoon": (14, 15, 16), "late_afternoon": (16, 17, 18), "end_of_day": (17, 18, 19),
     "evening": (18, 19, 20), "night": (19, 20, 21), "dawn": (3, 4, 5),
 }  # fmt: skip
@@ -101,6 +101,8 @@ def _forms() -> list[tuple[str, Part]]:
         forms.append((lunch, Part("lunch", strong=lunch not in ("lunch", "almoco"))))
     for after in ("depois do almoco", "apos o almoco", "after lunch", "after lunchtime"):
         forms.append((after, Part("after_lunch")))
+    for before in ("antes do almoco", "before lunch", "before lunchtime"):
+        forms.append((before, Part("before_lunch")))
     soft: tuple[tuple[str, PartName], ...] = (
         ("tardinha", "late_afternoon"),
         ("noitinha", "evening"),
@@ -137,7 +139,7 @@ def clock_in_part(clock: Clock, part: Part) -> tuple[int, int, int]:
         return hour, minute, 0
     hour = clock.hour
     match part.name:
-        case "morning" | "dawn" | "early":
+        case "morning" | "dawn" | "early" | "before_lunch":
             return hour, clock.minute, 0
         case "lunch":
             return (hour, clock.minute, 0) if hour >= 10 else (hour + 12, clock.minute, 0)

@@ -356,6 +356,11 @@ _COUNT = re.compile(
     # "só 10 vezes", "only 5 times": the word that limits the count is the count's too
     rf"\b(?:(?:so|somente|apenas|only|just)\s+)?(?:(?:por|durante)\s+)?(?P<n>{_NUM})(?:\s+(?:vezes|times)|(?<=\d)\s*x)\b(?!\s+(?:por|ao|a|per)\b)"
     rf"|\b(?:(?:so|somente|apenas|only|just)\s+)?(?:for\s+)?(?P<m>{_NUM})\s+times\b(?!\s+(?:a|per)\b)"
+    # what is counted named: "for the next 4 sessions", "nas próximas 6 aulas"
+    rf"|\b(?:(?:for|over)\s+)?(?:the\s+)?next\s+(?P<k>{_NUM})\s+"
+    r"(?:sessions?|classes?|lessons?|occurrences?|meetings?)\b"
+    rf"|\b(?:n?as|pelas|por|durante)\s+(?:as\s+)?proximas\s+(?P<j>{_NUM})\s+"
+    r"(?:sessoes|aulas|vezes|ocorrencias|reunioes)\b"
 )
 _DURATION = re.compile(
     rf"\b(?:(?:por|durante)\s+(?:(?:os|as)\s+)?(?:proxim[oa]s\s+)?|(?:n?os|pel[oa]s)\s+proxim[oa]s\s+|for\s+(?:the\s+next\s+)?)"
@@ -364,6 +369,8 @@ _DURATION = re.compile(
 _UNTIL = re.compile(r"\b(?:ate|until|till|through|thru|up\s+to|ending(?:\s+on)?)\b")
 _START = re.compile(
     r"\b(?:a\s+partir\s+d[eoa]s?|comecando(?:\s+(?:n[oa]|em|d[eoa]))?|iniciando(?:\s+(?:n[oa]|em))?"
+    # "começa amanhã", "starts monday": the start said as a statement after the rule
+    r"|(?:(?:que\s+)?(?:comeca|inicia)|(?:it\s+)?(?:starts|begins))(?:\s+(?:n[oa]|em|on))?"
     r"|starting(?:\s+(?:on|from))?|beginning(?:\s+(?:on|from))?|from"
     # the first occurrence named: "first one this friday", "o primeiro é nessa sexta"
     r"|(?:the\s+)?first\s+(?:one|reminder)(?:\s+(?:is|will\s+be|on))?"
@@ -595,7 +602,7 @@ def _with_bounds(folded: str, repeat: Repeat) -> Repeat:
     spans = list(repeat.spans)
     count = duration = until = start = None
     if (m := _COUNT.search(folded)) is not None:
-        count = _number(m.group("n") or m.group("m"))
+        count = _number(m.group("n") or m.group("m") or m.group("k") or m.group("j"))
         spans.append(m.span())
     elif (m := _DURATION.search(folded)) is not None:
         amount = _number(m.group("n"))

@@ -13,6 +13,7 @@ of it is cut from what is left: the thing to remember, with its accents.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Final, Literal
@@ -82,7 +83,10 @@ _INTERJECTIONS = (
     # "ai não, refaz": «ai» said as a sigh
     r"^\s*(?:(?:wait|o+ps+|o+o+ps+|whoops|opa+|a+h+|a+i+|o+h+|eita+|hmm+|ugh|argh|pera+|espera|ih|xi|vixe|vish"
     r"|putz|aff|nossa|shoot|dang|nah|actually|na\s+verdade|na\s+vdd|pode|podes|poderia|consegue"
-    r"|can\s+you|could\s+you|please|pls|por\s+favor)[\s,!.]+"
+    r"|can\s+you|could\s+you|please|pls|por\s+favor"
+    # a change of mind said, and laughter: "aff mudei de ideia kkkk desfaz"
+    r"|mudei\s+de\s+ideia|changed\s+my\s+mind|pensando\s+bem|on\s+second\s+thought"
+    r"|k{3,}|(?:ha){2,}h?|(?:rs){2,}|lol)[\s,!.]+"
     # English "no" after an interjection is one too: "wait no undo that", "oh no undo it"
     r"|(?:no+|nao+)\s*[,!.]+\s*|(?<=\w[\s,!.])no\s+(?=undo\b))*"
 )
@@ -93,7 +97,7 @@ _EDITS = r"mudanca|change|edicao|edit|alteracao|troca"
 _LAST_EFFECT = (
     r"(?:\s+(?:isso|isto|esse|essa|este|esta|o|a|ai|ae|la|ultim[oa]|last|that|it|the|this|one"
     r"|coisa|thing|pfv|pf|pls|please|por\s+favor|agora|now|ja|rapidinho|de\s+novo|again"
-    r"|mais\s+uma(?:\s+vez)?|one\s+more(?:\s+time)?|too|also|tb|tbm|tambem|"
+    r"|mais\s+uma?(?:\s+vez)?|one\s+more(?:\s+time)?|too|also|tb|tbm|tambem|"
     + _EDITS
     + r"|aquilo|acao|action|step|passo|my|minha|meu|undo|desfeito"
     r"|(?:como|do\s+jeito\s+que|ao\s+que|pro\s+que)\s+(?:tava|estava|era)(?:\s+antes)?"
@@ -124,7 +128,9 @@ _POLITE_QUESTION = re.compile(
 # ("desfaz, não, deixa") is the planner's
 _UNDO_BECAUSE = re.compile(_UNDO_HEAD + r"\s*[,;:.!-]+\s*(?P<why>\S.*)$")
 _NOT_A_REASON = re.compile(
-    r"\b(?:salv|anot|apag|lembr|remind|mud[ae]|troc|add|save|delet|remov|cancel|marc|mark|bot[ae]"
+    # "lembrete" / "reminder" as a noun may say why ("I'll just go without a reminder")
+    r"\b(?:salv|anot|apag|lembr(?!etes?\b)|remind(?!ers?\b)|set\b|cri[ae]r?\b|mud[ae]|troc|add"
+    r"|save|delet|remov|cancel|marc|mark|bot[ae]"
     r"|coloc|adicion|guard|edit|renome|renam|list|mostr|show|desfaz|undo|refaz|redo"
     # "deixa 8h msm" keeps the old value (a reason); "deixa assim (mesmo)" keeps it all (no undo)
     r"|deix[ae](?:\s+(?:assim|quieto|como\s+(?:esta|ta))\b"
@@ -305,6 +311,8 @@ def route(text: str) -> tuple[RouteName, str] | None:
             return ("remind", text)  # "me lembra de pagar o IPVA": asks when, saves nothing
         if _about_an_hour(text, toks, span, _REFERENCE) is not None:
             return ("remind", text)  # "me lembra umas 3 de X": asks which 3
+        if _unread_clock(text, toks, span, _REFERENCE) is not None:
+            return ("remind", text)  # "me lembra às 25h de X": asks when
     return None
 
 
@@ -321,8 +329,8 @@ _UNTIMED = re.compile(
 _NOT_REMINDER = re.compile(
     r"\b(?:anota|anote|salva|salve|guarda|guarde|busca|procura|apaga|deleta|lista|mostra"
     r"|save|search|find|delete|list|show|marca|marque|mark|bookmark|muda|mude|altera|corrige"
-    r"|troca|edita|exclui|exclua|remove|remova|tira|deleta|cancela|cancelar|cancel|desmarca"
-    r"|adia|adiar)\b|\b(?:nota|note)\s*:|\bnote\s+(?:that|this|down)\b"
+    r"|troca|edita|exclui|exclua|remove|remova|tira|deleta|cancela|desmarca"
+    r"|adia|adiar)\b(?!-)|\b(?:nota|note)\s*:|\bnote\s+(?:that|this|down)\b"
     # a verb that also puts things somewhere, saving a typed item: "adiciona o filme O Relojoeiro
     # de Tiradentes" (no holiday), "put the movie X on friday's list" ("bota o lixo pra fora
     # amanhã 8h" stays a task)
@@ -330,6 +338,13 @@ _NOT_REMINDER = re.compile(
     r"(?:(?:o|a|os|as|um|uma|the|an|esse|essa|this|that)\s+)?"
     r"(?:filmes?|series?|seriados?|movies?|films?|shows?|documentarios?|videos?|links?)\b"
     r"|\b(?:remember|lembra|lembre|saiba|sabia)\s+(?:that|que)\b|[?]|https?:|www\.|[a-z]\.[a-z]"
+)
+# "cancelar" / "cancel" is a reminder's cancel unless a day comes first and a thing of the
+# world follows it ("fim do mês cancelar a academia", "end of the month cancel netflix")
+_CANCEL_VERB = re.compile(r"\b(?:cancelar|cancel)\b")
+_POINTS_AT_REMINDER = re.compile(
+    r"\b(?:lembretes?|reminders?|alarmes?|alarms?|one|ones|aquele|aquela|esse|essa|isso|it|that"
+    r"|this)\b|\b(?:o|a|os|as)\s+(?:d[oa]s?|de)\b"
 )
 # a request of the product's own at the start: "me recomenda", "change the title to ...",
 # a suggestion ("sugere um filme pra hoje à noite", "algo curto pra hoje à noite")
@@ -402,6 +417,7 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     product (save, note, search, delete, list) is in it and it is no question or statement."""
     if _NOT_REMINDER.search(folded) or _NOT_REMINDER_FIRST.match(folded):
         return None
+    cancel = _CANCEL_VERB.search(folded)
     try:
         repeating = read_recurring(folded, folded, None, _REFERENCE)
     except (OverflowError, ValueError):
@@ -412,6 +428,9 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     when = read_when(tokenize(_mask(folded, spans)), trigger=_AT_START)
     if when is not None:
         spans += when.spans
+    unread_clock = not spans and when is None and _UNREAD_CLOCK_FIRST.match(folded)
+    if unread_clock:
+        spans = [unread_clock.span()]  # "às 25h desligar o forno": a clock, asked (never set)
     if not spans or (repeating is None and _PAST.search(folded)):
         return None
     rating_like = len(spans) == 1 and _RATING.fullmatch(folded[spans[0][0] : spans[0][1]].strip())
@@ -435,6 +454,15 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     first, last = words[0], words[-1]
     if any(timed[first : last + 1]):  # "meeting at 5pm with Sam": the time inside the activity
         return None
+    day_then_task = not any(timed[first:]) and _task_verb(
+        all_toks, first, lambda j: j < len(all_toks) and text[all_toks[j].start].isupper()
+    )
+    if cancel is not None and (
+        not day_then_task
+        or all_toks[first].text != cancel.group()
+        or _POINTS_AT_REMINDER.search(folded[all_toks[first].start :])
+    ):
+        return None  # "cancel the 3pm one", "amanhã cancelar o lembrete": a reminder's cancel
     # chatter read past ("vlw, vou ver hj à noite"): the activity's first word says what it is
     lead = next((i for i in words if all_toks[i].text not in _CHATTER), first)
     if all_toks[first].text in _NOT_ACTIVITY_START or all_toks[lead].text in _NOT_ACTIVITY_START:
@@ -459,6 +487,8 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     if read_ask(folded) is not None:
         return None  # "o do dentista passa pra 10h": a change to a reminder, a question
     # a day alone before "o dia depois de amanhã"'s article is a title more than a task
+    if unread_clock and not day_then_task:
+        return None  # a clock the grammar cannot read is asked about only before a to-do
     if repeating is not None or when is None:
         return "remind"
     if when.relative == Relative():  # "look now": no time to wait for
@@ -475,14 +505,53 @@ def _time_and_activity(text: str, folded: str) -> RouteName | None:  # noqa: C90
     lead = next(i for i, t in enumerate(all_toks) if not timed[i] and t.text.isalpha())
     if all_toks[lead].text in _ARTICLE_FIRST:
         return None
-    if when.period is not None or (when.part is not None and when.has_day):
-        return "remind"
+    if when.period is not None or (when.part is not None and (when.has_day or day_then_task)):
+        return "remind"  # a period, or a part of the day ("de tarde passar no banco"): asked
     if when.day == DayOffset(0) or (when.day is None and when.relative is None):
         return None  # "estou cansado hoje": today with no time is no reminder to offer
     if isinstance(when.day, Date | NthWeekday) and not rating_like:
         return "remind"  # a date and a task ("dia 20 pagar a fatura"): asked for by its date
+    if day_then_task:
+        return "remind"  # a day, then what to do on it ("sexta pagar o boleto", "friday pay rent")
     # "Dune 9/10" may be a rating as well as the 9th of October: one question, no effect
     return "remind_or_note"
+
+
+# a clock the grammar could not read, first in a message: "às 25h", "at 13pm", "9h75"
+_UNREAD_CLOCK_FIRST = re.compile(r"^\s*(?:(?:as|at|a)\s+)?\d{1,2}(?:h\d{0,2}|:\d{2}|\s*[ap]m)\b")
+# a verb a to-do starts with: PT in the infinitive ("pagar", "levar", "ir"); EN bare verbs
+_PT_INFINITIVE = re.compile(r"[a-z]{2,}(?:ar|er|ir)|ir|ler|ver|dar|por|repor|ter")
+_EN_TASK_VERBS = frozenset("""
+    buy call pay book send email text fix pick get make do read watch clean check finish start
+    write ask tell take go visit renew return cancel schedule bring drop submit file order wash
+    feed water walk meet see mail print sign charge change move pack cook bake wrap collect
+    renew refill review prepare practice study finish clean confirm remind update upload
+""".split())  # fmt: skip
+
+
+# what follows a PT infinitive opening a to-do ("pagar o boleto", "ir ao banco", "ligar pra
+# mãe"), never a noun's ("celular novo", "mulher do João", "lugar marcado")
+_AFTER_INFINITIVE = frozenset("""
+    o a os as um uma uns umas ao aos pro pra pros pras para no na nos nas com em meu minha
+    meus minhas seu sua seus suas nosso nossa todo toda todos todas esse essa isso aquele la
+""".split())  # fmt: skip
+
+
+def _task_verb(
+    toks: tuple[Tok, ...], i: int, capitalized: Callable[[int], bool] | None = None
+) -> bool:
+    """Whether the word at `i` opens a to-do: "pay", "call", or a PT infinitive with its
+    object or place after it ("pagar o boleto", "ir ao banco", "assistir Duna": a name, as
+    `capitalized` tells of a token) or alone at the end."""
+    word = toks[i].text
+    if word in _EN_TASK_VERBS:
+        return True
+    after = text_at(toks, i + 1)
+    return _PT_INFINITIVE.fullmatch(word) is not None and (
+        i + 1 >= len(toks)
+        or after in _AFTER_INFINITIVE
+        or (capitalized is not None and capitalized(i + 1))
+    )
 
 
 def tells_of_oneself(text: str) -> bool:
@@ -601,7 +670,8 @@ def parse(
     trigger = _token_range(toks, span) if span else _AT_START
     when = read_when(toks, trigger=trigger, month_first=month_first)
     if when is None:
-        return _about_an_hour(text, toks, span, now)
+        return _about_an_hour(text, toks, span, now) or _unread_clock(text, toks, span, now)
+    when = _clock_said_again(folded, when)
     same = SAME_TIME.search(folded)
     if same is not None and when.clock is None and when.part is None and when.day is not None:
         # "amanhã nesse mesmo horário", "same time tomorrow": the day at now's clock
@@ -638,6 +708,8 @@ def parse(
     if when.clock is not None and (not when.clock.ambiguous or when.part is not None):
         # "umas 5 da tarde", "like 5pm": about a clock that says its half of the day
         unread = [t for t in unread if t.text not in _APPROXIMATELY]
+    if when.clock is not None or when.part is not None:
+        unread = [t for t in unread if t.text not in _ANY_TIME_OF]
     if unread:  # part of the time was left unread: ask rather than set it early
         marks = {toks.index(t) for t in unread}
         marks |= {i - 1 for i in marks if text_at(toks, i - 1) in _ARTICLES}  # "a week from"
@@ -677,6 +749,74 @@ def _self_corrected(text: str, folded: str) -> str | None:
     if folded[end : taken.start()].strip(" ,.!?;:-"):
         return None  # words between the time and the taking back: not the time taken back
     return (text[:start] + text[taken.end() :]).strip()
+
+
+# a clock taken back at the message's end: "às 15h, na vdd 16h", "at 3pm, actually 4pm",
+# "amanhã às 9h de X, não, às 10h"
+_CLOCK_TAKEN_BACK = re.compile(
+    r"(?:[\s,.!?;-]+(?:na\s+(?:vdd|verdade|real)|actually|i\s+mean|quer\s+dizer|digo"
+    r"|ou\s+melhor|or\s+rather|make\s+it|(?:no|nao)[\s,.!]+(?:wait|pera|espera|perai"
+    r"|na\s+verdade|actually)|wait[\s,.!]+no)"
+    # a no alone takes back only as a clause of its own: "às 9h, não, 10h" ("dizer não 10")
+    r"|\s*[,.!?;-]\s*(?:no|nao))[\s,.!?;:-]+"
+)
+# what may stand between those words and the clock ("actually make it 6", "na vdd deixa pras 16h")
+_CLOCK_GLUE = frozenset({"as", "a", "at", "pras", "pra", "para", "for", "the", "no", "nao", ".",
+                         ",", "make", "it", "deixa", "coloca", "bota", "poe", "muda", "passa"})  # fmt: skip
+
+
+def _clock_said_again(folded: str, when: When) -> When:
+    """`when` with its clock replaced by one said again right after words taking it back
+    ("me lembra de pagar a conta às 15h, na vdd 16h", "at 3pm, actually 4pm, to call mom",
+    "amanhã às 3 da tarde, na verdade 4": 16:00, never the 15:00 taken back with "16h" left
+    in the task). `when` itself unless a clock alone (or a bare hour, read as the first
+    clock was) follows those words and `when`'s clock was said before them."""
+    if when.clock is None or not when.spans:
+        return when
+    for taken in reversed(list(_CLOCK_TAKEN_BACK.finditer(folded))):
+        if max(b for _, b in when.spans) > taken.start():
+            continue
+        rest = _mask(folded, [(0, taken.end())])
+        toks = tokenize(rest)
+        while toks and toks[0].text in _CLOCK_GLUE:
+            toks = toks[1:]
+        if not toks:
+            return when
+        again = read_when(toks, trigger=_AT_START)
+        if again is not None and min(a for a, _ in again.spans) == toks[0].start:
+            if again.clock is None or again.has_day or again.period is not None:
+                return when  # a day said again is `_self_corrected`'s
+            if again.zone is not None or again.part is not None:
+                return when
+            clock, spans = again.clock, again.spans
+        elif toks[0].text.isdigit() and int(toks[0].text) <= 23 and not _clock_shaped(toks, 0):
+            if len(toks) > 1 and toks[1].text not in (",", ";", "."):
+                return when  # "na vdd 4 pães" counts; "4:30" / "4.5" are no bare hour
+            hour = int(toks[0].text)
+            clock = replace(when.clock, hour=hour, minute=0) if hour <= 12 else Clock(hour)
+            spans = ((toks[0].start, toks[0].end),)
+        else:
+            return when
+        said = (taken.start(), toks[0].start)  # the words taking it back, "às" after them
+        return replace(when, clock=clock, spans=(*when.spans, said, *spans))
+    return when
+
+
+def _unread_clock(
+    text: str, toks: tuple[Tok, ...], span: tuple[int, int] | None, now: datetime
+) -> AskWhen | None:
+    """A clock the grammar cannot read and nothing else of time ("me lembra às 25h de
+    desligar o forno", "at 13pm call the insurance guy"): asked, never set."""
+    shaped = [i for i in range(len(toks)) if _clock_shaped(toks, i)]
+    if len(shaped) != 1:
+        return None
+    i = shaped[0]
+    marks = [j for j in range(i, min(i + 4, len(toks))) if j == i or not toks[j].spaced]
+    if text_at(toks, i - 1) in ("as", "at", "a"):
+        marks.insert(0, i - 1)
+    words = tuple((toks[j].start, toks[j].end) for j in marks)
+    what = _what(text, ((span,) if span else ()) + words)
+    return AskWhen(what, later_today_options(now), "partial")
 
 
 # "umas 3", "like 4": about an hour with nothing else of time; the number says no half of the
@@ -753,8 +893,10 @@ _APPROXIMATELY = frozenset({"umas", "uns", "like", "ish"})
 _LOOKS_LIKE_TIME = frozenset({
     "q", "vem", "dps", "dpois", "depois", "umas", "uns", "like", "end", "fim", "final",
     "week", "semana", "from", "black", "cyber", "proxima", "proximo", "next", "ish",
-    "antes", "before", "after", "ate", "until", "till", "horario", "same",
+    "antes", "before", "after", "ate", "until", "till", "horario", "same", "sometime", "anytime",
 })  # fmt: skip
+# "sometime tomorrow": any time of that day, asked; beside a clock or a part, nothing more
+_ANY_TIME_OF = frozenset({"sometime", "anytime"})
 
 
 def _bare_number(toks: tuple[Tok, ...], i: int) -> bool:
@@ -836,6 +978,8 @@ def partial_options(
             options.append(day + timedelta(days=1))
         elif word in ("end", "fim", "final"):
             options += [day.replace(hour=17, minute=0), day.replace(hour=18, minute=0)]
+        elif word in _ANY_TIME_OF:
+            options += [day.replace(hour=h, minute=0) for h in (9, 14, 19)]
         elif word in ("black", "cyber"):
             options += [day + timedelta(days=7 * k) for k in (1, 2)]
     future = sorted({o for o in options if o.timestamp() > now.timestamp()})

@@ -118,12 +118,42 @@ def test_what_is_not_a_reminder_request_stays_what_it_was(message: str) -> None:
 
 @pytest.mark.parametrize(
     "message",
-    ["comprar leite amanhã", "ligar pro dentista na segunda", "sexta levar o bolo",
+    ["comprar leite amanhã", "ligar pro dentista na segunda", "amanhã dentista",
+     "segunda celular novo", "quinta aniversário do Leo", "tomorrow bar with friends",
      "Oppenheimer 8/10", "Severance 9.5/10"],  # a rating as much as a date
 )  # fmt: skip
 def test_a_day_alone_and_a_task_ask_reminder_or_note(message: str) -> None:
     """A note as much as a reminder: one question (the runtime offers both), never an effect."""
     assert route(message) == ("remind_or_note", message)
+
+
+@pytest.mark.parametrize(
+    ("message", "due", "what"),
+    [("sexta levar o bolo", "2026-01-09 09:00", "levar o bolo"),
+     ("quarta ir ao cartório", "2026-01-07 09:00", "ir ao cartório"),
+     ("depois de amanhã devolver a furadeira pro Zé", "2026-01-07 09:00",
+      "devolver a furadeira pro Zé"),
+     ("sábado malhar", "2026-01-10 09:00", "malhar"),
+     ("domingo assistir Duna com a Bia", "2026-01-11 09:00", "assistir Duna com a Bia"),
+     ("thursday water the ferns", "2026-01-08 09:00", "water the ferns"),
+     ("next tuesday bring the cake", "2026-01-13 09:00", "bring the cake")],
+)  # fmt: skip
+def test_a_day_then_what_to_do_on_it_is_a_reminder_at_nine(
+    message: str, due: str, what: str
+) -> None:
+    """The day first and a verb of a to-do after it: the day's reminder, no question."""
+    assert route(message) == ("remind", message)
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert (parsed.due.strftime("%Y-%m-%d %H:%M"), parsed.what) == (due, what)
+
+
+def test_any_time_of_a_day_is_asked() -> None:
+    """ "sometime tomorrow": the day is said, the time left open: asked, never 09:00 set."""
+    parsed = parse("tomorrow sometime call the vet", NOW)
+    assert isinstance(parsed, AskWhen)
+    assert [o.hour for o in parsed.options] == [9, 14, 19]
+    assert parsed.what == "call the vet"
 
 
 @pytest.mark.parametrize(
@@ -190,3 +220,49 @@ def test_typed_in_chat_it_is_the_same_reminder_as_asked_for(
     assert isinstance(asked, SetReminder), asked
     assert typed.due == asked.due
     assert typed.what == task
+
+
+@pytest.mark.parametrize(
+    ("message", "what"),
+    [("de manhã levar o lixo pra fora", "levar o lixo pra fora"),
+     ("fim do mês renovar o seguro do carro", "renovar o seguro do carro"),
+     ("mês que vem cancelar o plano do celular", "cancelar o plano do celular"),
+     ("this weekend cancel the gym membership", "cancel the gym membership"),
+     ("às 26h fechar a janela", "fechar a janela"),
+     ("at 14pm water the garden", "water the garden")],
+)  # fmt: skip
+def test_a_vague_or_unreadable_time_then_a_task_is_asked(message: str, what: str) -> None:
+    """A part of the day, a period or a clock that does not exist, then a to-do: the
+    reminder's question, never a time guessed (nor the message left unread)."""
+    assert route(message) == ("remind", message)
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, AskWhen)
+    assert parsed.what == what
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["cancel the 3pm one", "amanhã cancelar o lembrete das 10h", "sexta cancelar esse",
+     "guarda-chuva amanhã"],
+)  # fmt: skip
+def test_a_cancel_of_a_reminder_is_never_a_new_one(message: str) -> None:
+    routed = route(message)
+    assert routed is None or routed[0] != "remind"
+
+
+def test_a_request_with_a_clock_that_does_not_exist_asks() -> None:
+    parsed = parse("me lembra às 27h de tirar a roupa do varal", NOW)
+    assert isinstance(parsed, AskWhen)
+    assert parsed.what == "tirar a roupa do varal"
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["antes do almoço levar o carro no lava-jato", "remind me tomorrow before lunch to call Bea"],
+)
+def test_before_lunch_asks_among_the_late_morning_hours(message: str) -> None:
+    """ "before lunch": 10:00 or 11:00 of that day, asked; never a guess, never later than noon."""
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, AskWhen)
+    assert {o.hour for o in parsed.options} <= {10, 11}
+    assert all(o > NOW for o in parsed.options)

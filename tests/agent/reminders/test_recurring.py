@@ -281,3 +281,33 @@ def test_how_often_without_a_rule_to_read_is_asked(message: str) -> None:
     asked = parse(message, NOW)
     assert isinstance(asked, AskWhen), asked
     assert asked.reason == "vague"
+
+
+@pytest.mark.parametrize(
+    ("message", "count"),
+    [("toda quinta 18h aula de francês, nas próximas 5 aulas", 5),
+     ("every tuesday at 7pm choir, for the next 3 sessions", 3)],
+)  # fmt: skip
+def test_a_count_of_what_repeats_named_ends_the_rule(message: str, count: int) -> None:
+    """ "for the next 3 sessions": as many occurrences as that, then no more."""
+    assert route(message) == ("remind", message)
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.rule is not None
+    assert parsed.rule.count == count
+
+
+@pytest.mark.parametrize(
+    ("message", "first", "what"),
+    [("toda sexta 20h pôquer com a galera, começa semana que vem", "2026-01-16 20:00",
+      "pôquer com a galera"),
+     ("every monday at 7am swim practice, starts on the 19th", "2026-01-19 07:00",
+      "swim practice")],
+)  # fmt: skip
+def test_a_start_said_as_a_statement_after_the_rule_starts_it(
+    message: str, first: str, what: str
+) -> None:
+    """ "começa semana que vem" after the rule: its first day, never words of the task."""
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert (parsed.due.strftime("%Y-%m-%d %H:%M"), parsed.what) == (first, what)

@@ -271,6 +271,42 @@ def test_a_time_taken_back_in_the_same_message_gives_way_to_the_one_said_after(
     assert parsed.what == what
 
 
+@pytest.mark.parametrize(
+    ("message", "due", "what"),
+    [
+        # NOW is Wednesday 2026-03-18 14:20; the clock taken back was the earlier one
+        ("me lembra de regar as plantas às 17h, na vdd 18h", "2026-03-18 18:00", "regar as plantas"),
+        ("me lembra às 16h, quer dizer 17h, de ligar pro síndico", "2026-03-18 17:00",
+         "ligar pro síndico"),
+        ("remind me at 4pm, actually 5pm, to feed the fish", "2026-03-18 17:00", "feed the fish"),
+        ("sexta às 9h consulta, não, às 11h", "2026-03-20 11:00", "consulta"),
+        ("me lembra amanhã às 2 da tarde de buscar a Bia, na verdade 3", "2026-03-19 15:00",
+         "buscar a Bia"),
+        ("remind me at 4pm, actually make it 6, to walk the dog", "2026-03-18 18:00",
+         "walk the dog"),
+        ("me lembra amanhã às 15h de ligar pro Zé, na vdd deixa pras 16h", "2026-03-19 16:00",
+         "ligar pro Zé"),
+    ],
+)  # fmt: skip
+def test_a_clock_taken_back_gives_way_to_the_one_said_after(
+    message: str, due: str, what: str
+) -> None:
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert (parsed.due.strftime("%Y-%m-%d %H:%M"), parsed.what) == (due, what)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["me lembra amanhã às 9h de dizer não 10 vezes", "me lembra às 17h de comprar pão, na real 4 pães",
+     "remind me at 5pm to tell him no 6pm is too late"],
+)  # fmt: skip
+def test_a_no_or_a_count_inside_the_task_keeps_the_clock(message: str) -> None:
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.due.hour in (9, 17)
+
+
 def test_words_between_a_time_and_a_correction_keep_the_time() -> None:
     # "não, na verdade sexta" after the task takes back nothing it can place: no time dropped
     parsed = parse("me lembra quinta 9h de ligar pro joão, não, na verdade, de ligar pra ana", NOW)
