@@ -878,10 +878,12 @@ class _Reader:
     """Reads a text sentence by sentence, keeping what earlier ones named."""
 
     def __init__(
-        self, language: str, referent: Sequence[Name], noting: bool, asked_type: str = ""
-    ) -> None:
+        self, language: str, referent: Sequence[Name], noting: bool, asked_type: str = "",
+        frame: str = "",
+    ) -> None:  # fmt: skip
         self.language, self.referent, self.noting = language, tuple(referent), noting
         self.asked_type = asked_type  # the item type the user asked about
+        self.frame = frame  # what the user's question asks (`_frame`)
         self.effects: list[tuple[str, tuple[Name, ...]]] = []
         self.statements: list[Statement] = []
         self.years: list[Statement] = []  # kept apart: they say nothing of what the list holds
@@ -1025,7 +1027,28 @@ class _Reader:
             self.effects.append(("done", ()))  # "Matrix ✅", "Planilha lida e séries importadas ✅"
         self.last_bare = bare and len(self.statements) == statements
         silent = len(self.effects) == effects and len(self.statements) == statements
+        if silent and self._answered(toks):
+            return
         self.unchecked = self.unchecked or (silent and not (bare or noted))
+
+    def _answered(self, toks: list[Tok]) -> bool:
+        """A sentence of names only answers the question the user asked: to "o que falta
+        ver?" / "which have I seen?" / "how many movies?", "Just Heat." or "Heat and Drive."
+        says those items are the ones still to see / seen / of the type (every one, with
+        "só"/"just")."""
+        named = [t.name for t in toks if t.name is not None]
+        rest = [t.w for t in toks if t.name is None and t.w[:1].isalnum()]
+        joins = _DISCOURSE | _ONLY | _ARTICLES | _set("e and ou or one um uma ones")
+        asked = self.frame in ("left", "seen", "count") and self.said == 1  # the reply's start
+        if not asked or not named or not set(rest) <= joins | _NUMBERS.keys():
+            return False
+        names = [n for n in map(_part_name, _parts(toks)) if n is not None] or named
+        only = bool(_ONLY & set(rest))
+        kind: StatementKind = "seen" if self.frame == "seen" else "member"
+        left = self.frame == "left"
+        statement = Statement(kind, type=self.asked_type, complete=only, left=left, refers=False)
+        self._state(statement, names)
+        return True
 
     def _picked(self, toks: list[Tok], words: list[str]) -> None:
         """A sentence set in the list names the list's items: "Da sua lista, recomendo X", "Of
@@ -1118,12 +1141,13 @@ def read(
     noting: bool = False,
     asked: bool = False,
     asked_type: str = "",
+    frame: str = "",
 ) -> Reading:
     """What a text claims, states about the list and offers, and whether some of it cannot
     be checked. `titles` are found first; `referent` is what the user's message named ("Sim,
     está na sua lista" is about it); `noting`: the output carries a belief delta; `asked`:
     the user asked for an effect, so a bare "Ok!" answers that it was done."""
-    reader = _Reader(language, referent, noting, asked_type)
+    reader = _Reader(language, referent, noting, asked_type, frame)
     keycaps = re.sub(r"(\d)\ufe0f?\u20e3", r"\1.", without_data_tags(message))  # "1️⃣ Matrix"
     toks = _mask(_tokens(keycaps), titles)
     for line, entry in _lines(toks):
@@ -1772,6 +1796,82 @@ def _named_by(words: Sequence[str], items: Sequence[Stored]) -> list[Name]:
     return [Name(title_words(items[k].title), (k,)) for k in hits] if len(hits) == 1 else []
 
 
+# what a user's question asks, by its words: whether the list is empty, what is still to
+# see, which are seen, whether one item is seen or done, how many or which of a type
+_SEEN_ASKED: Final = _SEEN | _set("li lemos assistimos terminei acabei finished done")
+_HOW_MANY: Final = _set("quantos quantas quais qual which what whats many")
+
+
+def _names_whole(words: Sequence[str], title: Sequence[str]) -> bool:
+    """Whether the words hold a title, not followed by a number ("Alien 3" is not "Alien")."""
+    n = len(title)
+    return (
+        any(
+            tuple(words[i : i + n]) == tuple(title)
+            and not (words[i + n : i + n + 1] and words[i + n].isdigit())
+            for i in range(len(words) - n + 1)
+        )
+        if title and title[0] in words
+        else False
+    )
+
+
+def _frame(user_words: Sequence[str]) -> str:
+    """What the user's question asks: "empty" ("minha lista tá vazia?"), "left" ("o que falta
+    ver?", "links i haven't read"), "seen" ("which ones have I seen?"), "done" ("já vi
+    Duna?", "já liguei pra tia?"), "count" ("how many movies?"), "is" ("tenho X?"), "" (no
+    question about the list)."""
+    said = set(user_words)
+    seen = bool(_SEEN_ASKED & said) or any(
+        w == "ja" and x.endswith("ei") for w, x in pairwise(user_words)
+    )
+    which = bool(_HOW_MANY & said) or _contains(user_words, ("o", "que"))
+    if _EMPTY & said:
+        return "empty"
+    if _left(user_words) or _STATE_OPEN & said or seen and _negated(user_words, "en"):
+        return "left"
+    if seen:
+        return "seen" if which else "done"
+    if which:
+        return "count"
+    asks = user_words[:1] and user_words[0] in _set("tenho tem is are do does have ta esta")
+    return "is" if asks or _has_place(user_words) else ""
+
+
+_YES: Final = _set("sim yes yep yeah yup yess claro tem ta esta is it does do has have")
+_NO_MORE: Final = _set("ainda yet still n nope nah ne")
+
+
+def _answer(
+    message: str, frame: str, referent: Sequence[Name], type_: str, named: bool
+) -> Statement | None:
+    """A reply opening with "sim"/"não" ("Tá sim", "N tem não", "Not yet", "Nope") answers
+    the user's question: of what it named (its membership, or whether it is seen or done),
+    or of the list ("Tá sim" to "minha lista tá vazia?")."""
+    toks = _tokens(message)
+    first = list(takewhile(lambda t: t.raw[:1].isalnum(), toks))
+    words = [t.w for t in first]
+    if not words or not set(words) <= _YES | _NEGATIONS | _NO_MORE | _DISCOURSE - {"e", "and"}:
+        return None
+    no = _negated(words, "en") or "n" in words or "nope" in words or "nah" in words
+    if frame == "empty":
+        return None if no else Statement("count", type=type_)
+    described = (
+        referent[:1] and not referent[0].items and _GENERIC - _ARTICLES & {*referent[0].words}
+    )
+    if not referent or described or len(referent) > 1:
+        return None  # "tenho algum filme do Nolan?": which one is asked, not one item
+    if frame == "is" and not named:
+        return (
+            Statement("absent", tuple(referent), topic=True)
+            if no
+            else Statement("member", tuple(referent), refers=False)
+        )
+    if frame == "done":
+        return Statement("unseen" if no else "seen", tuple(referent), refers=True)
+    return None
+
+
 def _year(word: str) -> bool:
     return len(word) == 4 and word.isdigit()
 
@@ -1878,7 +1978,7 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
     """The verdict on one model text in a turn with no effect."""
     titles = _titles(facts)
     user_words = title_words(facts.user_text)
-    referent = [Name(w, i) for w, i in titles if i and _contains(user_words, w)][:1]
+    referent = [Name(w, i) for w, i in titles if i and _names_whole(user_words, w)][:1]
     target = _user_target(facts.user_text)
     referent = referent or ([Name(target)] if target else []) or _named_by(user_words, facts.items)
     asked = any(
@@ -1886,10 +1986,15 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         for t in _tokens(facts.user_text)[:3]
     )
     asked_type = _type_in(user_words)
+    frame = _frame(user_words)
     reading = read(
         message, language, titles=titles, referent=referent, noting=facts.noting, asked=asked,
-        asked_type=asked_type,
+        asked_type=asked_type, frame=frame,
     )  # fmt: skip
+    named = any(s.names and s.kind in ("member", "absent") for s in reading.statements)
+    answer = _answer(message, frame, referent, asked_type, named)
+    if answer is not None and not reading.effects:
+        reading = replace(reading, statements=(answer, *reading.statements))
     if reading.effects:
         family, names = reading.effects[0]
         said = family + (f": «{' '.join(names[0].words)}»" if names else "")
