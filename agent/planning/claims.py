@@ -340,6 +340,7 @@ _SEEN_ONLY: Final = frozenset().union(
     | _set("dos das dentre entre of among the ones those"),
 )
 _WATCHED: Final = frozenset(("movie", "tv_show", "video"))
+_USER_SAW: Final = _set("viu assistiu leu")  # the user's own act ("você já viu")
 # an item's state said of it (DESIGN 11.5): done ("nos vistos", "marked as watched") or still
 # to see ("unwatched", "pra ver", "ainda não assistida"); not "vi"/"read", which say the speaker's act
 _STATE_DONE: Final = (_SEEN - _set("vi vimos assisti assistimos read")) | _set(
@@ -409,9 +410,12 @@ def fold_word(raw: str) -> str:
 _WORD_RE: Final = r"[^\W_]+(?:['’](?!(?i:s|re|ll|ve|m|d)\b)[^\W_]+)*|(?<=['’])(?i:s|re|ll|ve|m|d)\b"
 _URL: Final = r"(?:https?://|www\.)\S+?(?=[.,;:!?)»”\"']*(?:\s|$))"
 _TOKEN: Final = re.compile(
-    _URL + "|" + _WORD_RE + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
+    _URL
+    + "|"
+    + _WORD_RE
+    + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*/](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
     r"|(?<![^\W_])['‘’]|['‘’](?![^\W_])"  # a single quote, not an apostrophe inside a word
-    r"|[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff](?:\u200d[\U0001f300-\U0001faff\u2600-\u27bf])*"
+    r"|[\U0001f300-\U0001faff\u2300-\u23ff\u25a0-\u27bf\u2b00-\u2bff](?:\u200d[\U0001f300-\U0001faff\u2600-\u27bf])*"
 )
 _WORDS: Final = re.compile(_WORD_RE)
 _URL_RE: Final = re.compile(_URL)
@@ -492,7 +496,7 @@ def _tokens(text: str) -> list[Tok]:
         if _URL_RE.match(raw):  # a link is a name, whole
             out.append(Tok("§", raw, name=Name(title_words(raw))))
         elif raw in _MARKS or not raw[0].isalnum():  # another emoji is "◆"
-            out.append(Tok(_MARKS.get(raw, "◆" if raw >= "\u2600" else raw), raw))
+            out.append(Tok(_MARKS.get(raw, "◆" if raw >= "\u2300" else raw), raw))
         else:  # "é" is no "e" ("and")
             out.append(Tok("eh" if raw in ("é", "É") else fold_word(raw), raw, raw[0].isupper()))
     return out
@@ -532,7 +536,7 @@ def _known_at(
         while (
             k < len(toks)
             and n < len(words)
-            and (toks[k].w == words[n] or n and toks[k].w in ",:-–—!?().…")
+            and (toks[k].w == words[n] or n and toks[k].w in ",:-–—!?().…/")
         ):
             n, k = n + (toks[k].w == words[n]), k + 1
         if n < len(words) or (len(words) == 1 and words[0] in _KNOWN and not toks[i].cap):
@@ -697,7 +701,7 @@ def _names_in(toks: Sequence[Tok], *, loose: bool = False) -> list[Name]:
         if tok.name is not None:  # "tem amnésia e Deixa Ela Entrar": every part is an entry
             names += [tok.name, *([Name(tuple(t.w for t in part))] if part else [])]
             part = []
-        elif tok.w in ("e", "and", "ou", "or", "&", ","):
+        elif tok.w in ("e", "and", "ou", "or", "&", ",", "/"):
             whole = bool(part) and (loose or any(t.cap for t in part))
             names += [Name(tuple(t.w for t in part))] if whole else []
             part = []
@@ -979,6 +983,18 @@ class _Reader:
             for family, kind in claims:
                 if (condition or conditional) and kind == "promise":
                     continue  # "quando você confirmar, eu removo X"
+                cwords = {t.w for t in clause}
+                mine = _I_WE & cwords or any("done1" in _FORMS.get(w, ()) for w in cwords)
+                if (
+                    family == "mark"
+                    and self.frame in ("is", "done")
+                    and _SEEN & cwords
+                    and not mine
+                ):
+                    # to "X tá aí?", "X, marcada como vista": its state, not an act
+                    unseen = _negated(list(cwords), self.language) or bool(_STATE_OPEN & cwords)
+                    self._state(Statement("unseen" if unseen else "seen"), [])
+                    continue
                 if self.noting and (family == "note" or any(w in _TASTE for w in words)):
                     noted = True  # the output's own belief delta backs it
                 else:
@@ -1021,7 +1037,8 @@ class _Reader:
         if len(self.effects) == effects and _completion(words):
             self.effects.append(("done", ()))
         bare = all(w in _DISCOURSE or w in _ACK_ONLY or w == "§" or w in _TYPE_OF for w in content)
-        done = any(w in _LEXICON or w in _REMINDER_WORDS or w in _SEEN for w in words)
+        # "Matrix visto ✅" is an act; "já viu ✅" (the user saw it) is not
+        done = any(w in _LEXICON or w in _REMINDER_WORDS or w in _SEEN - _USER_SAW for w in words)
         stated = any(s.kind in ("seen", "unseen") for s in self.statements[statements:])
         if "✓" in words and (bare or done) and len(self.effects) == effects and not stated:
             self.effects.append(("done", ()))  # "Matrix ✅", "Planilha lida e séries importadas ✅"
@@ -1114,15 +1131,19 @@ class _Reader:
         marked = [k for k, t in enumerate(toks) if t.w == "◆" and (not k or toks[k - 1].w == ",")]
         if len(marked) > 1:  # "🎬 Up, 🎬 Coco, 📝 buy milk": each entry marked, every one a name
             names = [_whole(p) for p in _parts(toks[marked[0] :])]
-        how = "listing" if _has_place(words) or len(marked) > 1 else "said"
+        place = _has_place([w for w in words if w not in ("la", "ai", "there", "aqui")])
+        how = "listing" if place or len(marked) > 1 else "said"  # not "Mi, Lá, Ré"
         self.groups += [(tuple(names), how)] if len(names) > 1 else []
 
     def _state(self, statement: Statement, names: Sequence[Name]) -> None:
         names = tuple(names) or statement.names
         borrowed = not names  # "Heat? Já vi": the names said before; not "as outras você viu"
         statement = replace(statement, refers=statement.refers and not self.others)
-        if statement.complete and statement.left and not statement.type:  # "Faltam A e B"
-            statement = replace(statement, type=self.asked_type)  # of the type asked about
+        counted = statement.kind == "count" and (statement.left or statement.done)
+        if (statement.complete and statement.left or counted) and not statement.type:
+            statement = replace(
+                statement, type=self.asked_type
+            )  # "Faltam A e B": of the type asked
         if not names and statement.kind not in ("count", "every"):
             names = (self.antecedent or self.referent) if statement.refers else ()
             if not names:  # "Tá salvo!" naming nothing is a confirmation
@@ -1169,7 +1190,7 @@ def _parts(toks: Sequence[Tok]) -> list[list[Tok]]:
     parts: list[list[Tok]] = []
     part: list[Tok] = []
     for tok in [*toks, Tok(";", ";")]:
-        if tok.w not in (",", ";", "e", "and", "ou", "or", "&", "—", "–", "-"):
+        if tok.w not in (",", ";", "e", "and", "ou", "or", "&", "—", "–", "-", "/"):
             part += [] if tok.w in ("◆", "✓") else [tok]
             continue
         while part and part[-1].w == ")" and "(" in [t.w for t in part]:
@@ -1274,18 +1295,23 @@ def _read_clause(
     if said_of_all is not None:
         return [], [said_of_all]
     left = _left(words)
-    acts = any(not f.endswith("*") for w in words for f, _, _ in _LEXICON.get(w, ()))
+    acts = any(
+        not f.endswith("*") for w in words if w not in _TYPE_OF for f, _, _ in _LEXICON.get(w, ())
+    )  # "1 open note" is no act
     opens = [w for w in words if w not in _DISCOURSE][:1] in (["falta"], ["faltam"], ["left"])
     # "São 3 pendentes (filmes + séries)": a number before what is left, of the types named
     types = {_TYPE_OF[w] for w in words if _TYPE_OF.get(w)}
     left_n = [(n, "" if len(types) > 1 else _type_in(words), False) for w, x in pairwise(words)
               if x in _LEFT | _STATE_OPEN and (n := _number(w)) is not None]  # fmt: skip
-    counts, left = counts or left_n, left or bool(left_n)
+    counts, left = counts or left_n, left or bool(left_n) or bool(counts and _STATE_OPEN & {*words})
+    named = any(t.name for t in clause)
+    if opens and not counts and not named:  # "Faltam as duas!", "Both left": how many, no type
+        counts = [(n, "", False) for w in words if (n := _number(w)) is not None]
     if left and not negated and (counts or (_ONLY | _ALL) & set(words) or opens) and not acts:
         # "Só falta Matrix", "Only Heat is left to watch", "Just one movie left: Heat"
         if counts:
             return [], [Statement("count", count=n, type=t, left=True) for n, t, _ in counts]
-        type_ = _type_in(words)
+        type_ = "" if len(types) > 1 else _type_in(words)  # "X (filme) e Y (série)"
         names = tuple(t.name for t in clause if t.name is not None)
         answer = not names and _set("sim yes") & set(words)  # "Falta sim!": of what was named
         return [], [Statement("member", names, type=type_, complete=not answer, left=True)]
@@ -1606,7 +1632,9 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     negated = _negated(words, language)
     if any(w in _REMINDER_WORDS or w in _NARROW_MORE for w in words):
         return None  # "você não tem lembretes", "não há itens com esse nome": not the list's size
-    empty = any(w in _EMPTY for w in words) or _contains(words, ("sem", "nada"))
+    empty = any(w in _EMPTY or w.replace("inh", "") in _EMPTY for w in words) or _contains(
+        words, ("sem", "nada")
+    )
     if empty and (_has_place(words) or words[:1] and words[0] in _STATE_AUX | _set("it ela")):
         no = _negated([w for k, w in enumerate(words) if words[k - 1 : k] != ["sem"]], language)
         return None if no else Statement("count", type=type_)  # "It's completely empty"
@@ -1816,7 +1844,7 @@ def _names_whole(words: Sequence[str], title: Sequence[str]) -> bool:
     )
 
 
-def _frame(user_words: Sequence[str]) -> str:
+def _frame(user_words: Sequence[str], question: bool) -> str:
     """What the user's question asks: "empty" ("minha lista tá vazia?"), "left" ("o que falta
     ver?", "links i haven't read"), "seen" ("which ones have I seen?"), "done" ("já vi
     Duna?", "já liguei pra tia?"), "count" ("how many movies?"), "is" ("tenho X?"), "" (no
@@ -1830,12 +1858,12 @@ def _frame(user_words: Sequence[str]) -> str:
         return "empty"
     if _left(user_words) or _STATE_OPEN & said or seen and _negated(user_words, "en"):
         return "left"
+    asks = question or user_words[:1] and user_words[0] in _set("tenho is are do does did have")
     if seen:
-        return "seen" if which else "done"
+        return "seen" if which else "done" if asks else ""
     if which:
         return "count"
-    asks = user_words[:1] and user_words[0] in _set("tenho tem is are do does have ta esta")
-    return "is" if asks or _has_place(user_words) else ""
+    return "is" if asks else ""
 
 
 _YES: Final = _set("sim yes yep yeah yup yess claro tem ta esta is it does do has have")
@@ -1986,7 +2014,7 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         for t in _tokens(facts.user_text)[:3]
     )
     asked_type = _type_in(user_words)
-    frame = _frame(user_words)
+    frame = _frame(user_words, "?" in facts.user_text)
     reading = read(
         message, language, titles=titles, referent=referent, noting=facts.noting, asked=asked,
         asked_type=asked_type, frame=frame,
