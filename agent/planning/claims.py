@@ -127,7 +127,8 @@ undo inf: desfazer refazer
 delete pp: limpo limpa limpos limpas
 remind pp: ativo ativa
 done pp: feito feita feitos feitas feitinho pronto prontinho prontissimo concluido concluida
-done pp: finalizado finalizada resolvido resolvida""".splitlines()
+done pp: finalizado finalizada resolvido resolvida
+done done1: conclui concluimos finalizei finalizamos completei completamos""".splitlines()
     )
     for word in words.split()
 }
@@ -212,7 +213,7 @@ _FORMS: Final = {word: {form for _, form, _ in readings} for word, readings in _
 reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping
   nudge notification notificacao aviso
 articles: o a os as um uma the an
-negations: nao nunca nem jamais nada nenhum nenhuma ninguem not never no nothing none nobody
+negations: nao n nunca nem jamais nada nenhum nenhuma ninguem not never no nothing none nobody
   neither nor cannot dont didnt doesnt isnt arent wasnt werent havent hasnt hadnt cant couldnt wont
   wouldnt shouldnt aint unable failed falhei falhou without
 nothing: nada nothing none nenhum nenhuma anything
@@ -256,7 +257,7 @@ member_verbs: tem contem inclui includes has have contains holds lists possui
 found: encontrei achei localizei vi vejo found find located spotted see
 kept_words: salvou guardou saved salvo salvos salva salvas guardado stored ha there
 motion_in: entrou entraram foi foram went goes vai voltou voltaram
-motion_out: saiu sairam sumiu sumiram gone out
+motion_out: saiu sairam sumiu sumiram gone out off
 into: pra para pro pros pras a ao aos na no nos para into to onto in on
 light: fiz fizemos realizei efetuei made did performed dei gave
 action_nouns: remocao exclusao alteracao atualizacao inclusao correcao edicao registro cadastro
@@ -591,7 +592,9 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
         elif run[0].w in known and run[0].w not in _ARTICLES and not whole:
             out.append(run[0])
             run, first = run[1:], False
-        if run and (len(run) > 1 or not first or year):
+        placed = j < len(toks) and toks[j].w in _ON_PLACE and toks[i].w not in _STATES
+        placed = placed and _has_place([t.w for t in toks[j : j + 4]])
+        if run and (len(run) > 1 or not first or year or placed):  # "Anora na lista"
             out.append(Tok("§", " ".join(t.raw for t in run), name=Name(tuple(t.w for t in run))))
         else:
             out.extend(run)
@@ -600,6 +603,7 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
 
 
 _JOINS: Final = _JOINERS | {"s"}  # "Schindler's List"
+_ON_PLACE: Final = _set("na no nas nos on in")  # "Anora na lista"; not "Resumo da lista"
 
 
 def _capital(tok: Tok) -> bool:
@@ -618,6 +622,9 @@ def _lines(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
             current.append(tok)
             continue
         entry = bool(current) and current[0].w in ("-", "–", "—", "•", "*", "◆")
+        # "▶️ **Videos**" heads the entries below it
+        typed = {t.w for t in current if t.name is None} - {"-", "–", "—", "•", "*", "◆"}
+        entry = entry and not (typed and typed <= _TYPE_OF.keys())
         if current and current[0].w.isdigit() and current[1:2] and current[1].w in (".", ")"):
             entry, current = True, current[1:]
         current = current[1:] if entry else current  # an emoji stays only opening an entry
@@ -810,6 +817,7 @@ def _kind(
     if form == "ger":
         soon = _contains(after, ("for", "you")) or _contains(after, ("pra", "voce"))
         soon = soon or _has_place(after) or any(w in ("agora", "now") for w in after)
+        soon = soon or after[:1] in (["you"], ["te"]) and any(w.isdigit() for w in after)
         if last in _PROGRESSIVE and not (last == "a" and language == "pt") or not near and soon:
             return "promise"  # "estou salvando", "Salvando Duna na sua lista...", "Adding X now"
         return None
@@ -858,7 +866,10 @@ def _participle(
         return None  # "os filmes salvos", "3 itens removidos", "your saved items"
     if after[:1] and after[0] in _TYPE_OF:
         return None  # "Saved items show up..."
-    if all(w in _BEFORE_BARE or w not in _KNOWN or w == "s" for w in near):  # "Lista esvaziada"
+    ends = all(not w[:1].isalnum() or w in _DISCOURSE or w in _PLACE_WORDS for w in after)
+    ends = ends and not (_NEGATIONS | _FOUND).intersection(near)  # not "Não encontrei X salvo"
+    if ends or all(w in _BEFORE_BARE or w not in _KNOWN or w == "s" for w in near):
+        # "Lista esvaziada", "Lo-fi video removed 🎧": a participle ending what it says
         object_ = form == "past" and after[:1] and after[0] in _OBJECT_START
         return None if near and object_ else "done"  # not "Parasite saved the director's career"
     return None
@@ -875,6 +886,8 @@ def _offer(words: Sequence[str], question: bool) -> bool:
             return len([w for w in words if w in _TYPE_OF and w.endswith("s")]) < 2
         return _contains(words, ("let", "me", "know", "if")) and acting
     starts = bool(_FORMS.get(words[0], set()) & {"inf", "base", "pres1"})
+    let = words[0] in ("bora", "vamos") and "inf" in _FORMS.get(words[1] if words[1:] else "", ())
+    starts = starts or let  # "bora adicionar algo?"
     return (asked or starts) and (acting or _has_place(words))
 
 
@@ -1342,7 +1355,11 @@ def _read_clause(
     for i, tok in enumerate(clause):
         kind = _effect_at(clause, i, sentence, language) if tok.w in _LEXICON else None
         story = story or kind == "story"
-        if tok.name is None and kind not in (None, "story") and (first is None or kind in _ACTS):
+        if (
+            tok.name is None
+            and kind not in (None, "story")
+            and (first is None or kind in _ACTS and first[1] not in _ACTS)
+        ):
             first = (i, kind)
     for i, kind in [first] if first else []:
         family = _LEXICON[words[i]][0][0].rstrip("*")
@@ -1431,7 +1448,7 @@ def _state_counts(words: Sequence[str], negated: bool, language: str) -> list[St
 def _left(words: Sequence[str]) -> bool:
     """Whether a clause speaks of what is still to see ("falta", "left", "pra ver", "to watch")."""
     return any(
-        w in _LEFT or w in _TO_SEE and words[k - 1 : k] in (["to"], ["pra"], ["para"])
+        w in _LEFT or w in _TO_SEE and words[k - 1 : k] in (["to"], ["pra"], ["para"], ["sem"])
         for k, w in enumerate(words)
     )
 
@@ -1826,7 +1843,7 @@ def _named_by(words: Sequence[str], items: Sequence[Stored]) -> list[Name]:
 
 # what a user's question asks, by its words: whether the list is empty, what is still to
 # see, which are seen, whether one item is seen or done, how many or which of a type
-_SEEN_ASKED: Final = _SEEN | _set("li lemos assistimos terminei acabei finished done")
+_SEEN_ASKED: Final = _SEEN | _FINISHED | _STATE_DONE | _set("li lemos terminei acabei feita feito")
 _HOW_MANY: Final = _set("quantos quantas quais qual which what whats many")
 
 
@@ -1854,6 +1871,9 @@ def _frame(user_words: Sequence[str], question: bool) -> str:
         w == "ja" and x.endswith("ei") for w, x in pairwise(user_words)
     )
     which = bool(_HOW_MANY & said) or _contains(user_words, ("o", "que"))
+    which = which and bool(
+        _set("quantos quantas many") & said or _HAVE & said or _has_place(user_words)
+    )
     if _EMPTY & said:
         return "empty"
     if _left(user_words) or _STATE_OPEN & said or seen and _negated(user_words, "en"):
@@ -1866,13 +1886,22 @@ def _frame(user_words: Sequence[str], question: bool) -> str:
     return "is" if asks else ""
 
 
+def _described(name: Name, user_words: Sequence[str]) -> bool:
+    """Whether the user asked about some items rather than one ("algum filme do Nolan",
+    "anything about the dentist", "filmes do Walter Salles")."""
+    some = _GENERIC - _ARTICLES | _NOTHING | _ABOUT | _set("algum alguma algo any some something")
+    plural = any(_TYPE_OF.get(w) and w.endswith("s") for w in user_words)
+    return not name.items and (plural or bool(some.intersection(name.words)))
+
+
 _YES: Final = _set("sim yes yep yeah yup yess claro tem ta esta is it does do has have")
 _NO_MORE: Final = _set("ainda yet still n nope nah ne")
 
 
 def _answer(
-    message: str, frame: str, referent: Sequence[Name], type_: str, named: bool
-) -> Statement | None:
+    message: str, frame: str, referent: Sequence[Name], type_: str, named: bool,
+    user_words: Sequence[str],
+) -> Statement | None:  # fmt: skip
     """A reply opening with "sim"/"não" ("Tá sim", "N tem não", "Not yet", "Nope") answers
     the user's question: of what it named (its membership, or whether it is seen or done),
     or of the list ("Tá sim" to "minha lista tá vazia?")."""
@@ -1881,13 +1910,10 @@ def _answer(
     words = [t.w for t in first]
     if not words or not set(words) <= _YES | _NEGATIONS | _NO_MORE | _DISCOURSE - {"e", "and"}:
         return None
-    no = _negated(words, "en") or "n" in words or "nope" in words or "nah" in words
+    no = _negated(words, "en") or "nope" in words or "nah" in words
     if frame == "empty":
         return None if no else Statement("count", type=type_)
-    described = (
-        referent[:1] and not referent[0].items and _GENERIC - _ARTICLES & {*referent[0].words}
-    )
-    if not referent or described or len(referent) > 1:
+    if not referent or len(referent) > 1 or _described(referent[0], user_words):
         return None  # "tenho algum filme do Nolan?": which one is asked, not one item
     if frame == "is" and not named:
         return (
@@ -2013,14 +2039,15 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         _FORMS.get(t.w, set()) & {"base", "inf", "pres3", "subj"}
         for t in _tokens(facts.user_text)[:3]
     )
-    asked_type = _type_in(user_words)
+    asked_types = {_TYPE_OF[w] for w in user_words if _TYPE_OF.get(w)}
+    asked_type = _type_in(user_words) if len(asked_types) < 2 else ""  # "movies and shows"
     frame = _frame(user_words, "?" in facts.user_text)
     reading = read(
         message, language, titles=titles, referent=referent, noting=facts.noting, asked=asked,
         asked_type=asked_type, frame=frame,
     )  # fmt: skip
     named = any(s.names and s.kind in ("member", "absent") for s in reading.statements)
-    answer = _answer(message, frame, referent, asked_type, named)
+    answer = _answer(message, frame, referent, asked_type, named, user_words)
     if answer is not None and not reading.effects:
         reading = replace(reading, statements=(answer, *reading.statements))
     if reading.effects:
