@@ -1311,7 +1311,7 @@ def _read_clause(
     acts = any(
         not f.endswith("*") for w in words if w not in _TYPE_OF for f, _, _ in _LEXICON.get(w, ())
     )  # "1 open note" is no act
-    opens = [w for w in words if w not in _DISCOURSE][:1] in (["falta"], ["faltam"], ["left"])
+    opens = any(w in _LEFT_VERBS for w in [w for w in words if w not in _DISCOURSE][:1])
     # "São 3 pendentes (filmes + séries)": a number before what is left, of the types named
     types = {_TYPE_OF[w] for w in words if _TYPE_OF.get(w)}
     left_n = [(n, "" if len(types) > 1 else _type_in(words), False) for w, x in pairwise(words)
@@ -1845,6 +1845,9 @@ def _named_by(words: Sequence[str], items: Sequence[Stored]) -> list[Name]:
 # see, which are seen, whether one item is seen or done, how many or which of a type
 _SEEN_ASKED: Final = _SEEN | _FINISHED | _STATE_DONE | _set("li lemos terminei acabei feita feito")
 _HOW_MANY: Final = _set("quantos quantas quais qual which what whats many")
+_LEFT_VERBS: Final = _set("falta faltam resta restam sobra sobrou sobraram left")  # "Faltam A e B"
+_COUNTING: Final = _set("quantos quantas many")
+_ASKS: Final = _set("tenho is are do does did have")  # a question without "?"
 
 
 def _names_whole(words: Sequence[str], title: Sequence[str]) -> bool:
@@ -1864,24 +1867,19 @@ def _names_whole(words: Sequence[str], title: Sequence[str]) -> bool:
 def _frame(user_words: Sequence[str], question: bool) -> str:
     """What the user's question asks: "empty" ("minha lista tá vazia?"), "left" ("o que falta
     ver?", "links i haven't read"), "seen" ("which ones have I seen?"), "done" ("já vi
-    Duna?", "já liguei pra tia?"), "count" ("how many movies?"), "is" ("tenho X?"), "" (no
-    question about the list)."""
+    Duna?", "já liguei pra tia?"), "count" ("how many movies?", "o que tem na lista"), "is"
+    ("tenho X?"), "" (no question about the list: "what should I watch?")."""
     said = set(user_words)
-    seen = bool(_SEEN_ASKED & said) or any(
-        w == "ja" and x.endswith("ei") for w, x in pairwise(user_words)
-    )
-    which = bool(_HOW_MANY & said) or _contains(user_words, ("o", "que"))
-    which = which and bool(
-        _set("quantos quantas many") & said or _HAVE & said or _has_place(user_words)
-    )
+    seen = _SEEN_ASKED & said or any(w == "ja" and x[-2:] == "ei" for w, x in pairwise(user_words))
+    which = _HOW_MANY & said or _contains(user_words, ("o", "que"))
+    asks = question or user_words[:1] and user_words[0] in _ASKS
     if _EMPTY & said:
         return "empty"
     if _left(user_words) or _STATE_OPEN & said or seen and _negated(user_words, "en"):
         return "left"
-    asks = question or user_words[:1] and user_words[0] in _set("tenho is are do does did have")
     if seen:
         return "seen" if which else "done" if asks else ""
-    if which:
+    if which and (_COUNTING & said or _HAVE & said or _has_place(user_words)):
         return "count"
     return "is" if asks else ""
 
