@@ -1522,13 +1522,6 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     words = [t.w for t in clause]
     only = any(w in _ONLY for w in words)
     kind: StatementKind = "absent" if negated else "member"
-    verb = any(w in _MEMBER_VERBS or w in _STATE_AUX for w in words)
-    heard = set(words)
-    answer = (
-        heard & {"sim", "yes"} and heard <= _MEMBER_VERBS | _STATE_AUX | _DISCOURSE | _REFERRING
-    )
-    if verb and answer:
-        return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
         rest = [
             x for x in words[i + 1 : i + 8] if x not in _ADVERBS | _NEGATIONS or x in ("la", "ai")
