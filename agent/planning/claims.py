@@ -592,8 +592,12 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
         elif run[0].w in known and run[0].w not in _ARTICLES and not whole:
             out.append(run[0])
             run, first = run[1:], False
-        placed = j < len(toks) and toks[j].w in _ON_PLACE and toks[i].w not in _STATES
-        placed = placed and _has_place([t.w for t in toks[j : j + 4]])
+        # "Anora na lista", "Oppenheimer is still waiting": an unknown word a clause is about
+        after = [t.w for t in toks[j : j + 4]]
+        placed = after[:1] and (
+            after[0] in _ON_PLACE and _has_place(after) or after[0] in _STATE_AUX
+        )
+        placed = placed and toks[i].w not in _STATES
         if run and (len(run) > 1 or not first or year or placed):  # "Anora na lista"
             out.append(Tok("§", " ".join(t.raw for t in run), name=Name(tuple(t.w for t in run))))
         else:
@@ -980,7 +984,7 @@ class _Reader:
             self.offer = self.offer or offer
             self.antecedent = tuple(t.name for t in toks if t.name is not None) or self.antecedent
             return
-        effects, statements = len(self.effects), len(self.statements)
+        effects, statements, groups = len(self.effects), len(self.statements), len(self.groups)
         self.group(toks)
         self._year(toks)
         clauses = _clauses(toks, self.language)
@@ -1032,6 +1036,12 @@ class _Reader:
                 else:
                     self.opened = statement
             self.antecedent = tuple(t.name for t in clause if t.name is not None) or self.antecedent
+        together = self.groups[-1][0] if len(self.groups) > groups else ()
+        said = self.statements[statements:]  # "You've seen A, B and C": all three
+        state_first = next((t.name is None for t in toks if t.name or t.w in _STATES), False)
+        if len(said) == 1 and said[0].kind in ("seen", "unseen") and state_first:
+            if set(said[0].names) < set(together):
+                self.statements[statements] = replace(said[0], names=together)
         quiet = len(self.statements) + len(self.effects) == statements + effects
         header = _list_header(toks, self.asked_type) if quiet else None
         if header is not None:
@@ -1862,7 +1872,7 @@ def _frame(user_words: Sequence[str], question: bool) -> str:
     ver?", "links i haven't read"), "seen" ("which ones have I seen?"), "done" ("já vi
     Duna?", "já liguei pra tia?"), "count" ("how many movies?", "o que tem na lista"), "is"
     ("tenho X?"), "" (no question about the list: "what should I watch?")."""
-    said = set(user_words)
+    user_words, said = list(user_words), set(user_words)
     seen = _SEEN_ASKED & said or any(w == "ja" and x[-2:] == "ei" for w, x in pairwise(user_words))
     which = _HOW_MANY & said or _contains(user_words, ("o", "que"))
     asks = question or user_words[:1] and user_words[0] in _ASKS

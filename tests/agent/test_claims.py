@@ -1239,6 +1239,20 @@ def test_wave13_years_states_only_counts_and_reminders(
         ("Só Heat 🙂", "pt", ("movie:Heat", "movie:Up"), "quantos filmes eu tenho?"),
         ("Heat e Up.", "pt", ("movie:Heat@seen", "movie:Up"), "quais filmes eu ja vi?"),
         ("Sobraram os três!", "pt", ("tv:Dark", "tv:Lost@seen", "tv:Fargo"), "falta ver quantas?"),
+        # a state said before names is said of every one; an unknown word a clause is about
+        (
+            "Você já assistiu Heat, Up e Ronin.",
+            "pt",
+            ("movie:Heat@seen", "movie:Up@seen", "movie:Ronin"),
+            "",
+        ),
+        (
+            "You've watched Heat, Up and Ronin.",
+            "en",
+            ("movie:Heat@seen", "movie:Up@seen", "movie:Ronin"),
+            "",
+        ),
+        ("Sure! Arrival is still waiting for you 🍿", "en", (), "anything to watch?"),
         # "sem ver", a slang negation
         ("Vai de Heat, vc n viu ainda", "pt", ("movie:Heat@seen",), "algo pra ver"),
         ("Tá lá na lista sem ver: Heat.", "pt", ("movie:Heat@seen",), "o que eu vejo"),
@@ -1267,6 +1281,18 @@ def test_a_reply_is_checked_against_the_question_it_answers(
         ("Sim, tá tudo zerado por enquanto.", "pt", (), "minha lista tá vazia?"),
         ("Arrival and Heat.", "en", ("movie:Arrival", "movie:Heat"), "what's left to watch?"),
         ("Só Heat 🙂", "pt", ("movie:Heat",), "quantos filmes eu tenho?"),
+        (
+            "Heat, que você já viu, e Ronin, que ainda falta.",
+            "pt",
+            ("movie:Heat@seen", "movie:Ronin"),
+            "",
+        ),
+        (
+            "Você já assistiu Heat, Up e Ronin.",
+            "pt",
+            ("movie:Heat@seen", "movie:Up@seen", "movie:Ronin@seen"),
+            "",
+        ),
         # a question about several items is not answered for one
         (
             "Sim: Heat e Ronin, os dois dele.",
