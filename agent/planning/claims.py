@@ -213,7 +213,7 @@ _FORMS: Final = {word: {form for _, form, _ in readings} for word, readings in _
 reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping
   nudge notification notificacao aviso
 articles: o a os as um uma the an
-negations: nao n nunca nem jamais nada nenhum nenhuma ninguem not never no nothing none nobody
+negations: nao n nope nah nunca nem jamais nada nenhum nenhuma ninguem not never no nothing none nobody
   neither nor cannot dont didnt doesnt isnt arent wasnt werent havent hasnt hadnt cant couldnt wont
   wouldnt shouldnt aint unable failed falhei falhou without
 nothing: nada nothing none nenhum nenhuma anything
@@ -627,8 +627,8 @@ def _lines(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
             continue
         entry = bool(current) and current[0].w in ("-", "–", "—", "•", "*", "◆")
         # "▶️ **Videos**" heads the entries below it
-        typed = {t.w for t in current if t.name is None} - {"-", "–", "—", "•", "*", "◆"}
-        entry = entry and not (typed and typed <= _TYPE_OF.keys())
+        heading = {t.w for t in current if t.name is None} - {"-", "–", "—", "•", "*", "◆"}
+        entry = entry and not (heading and heading <= _TYPE_OF.keys())
         if current and current[0].w.isdigit() and current[1:2] and current[1].w in (".", ")"):
             entry, current = True, current[1:]
         current = current[1:] if entry else current  # an emoji stays only opening an entry
@@ -1801,7 +1801,7 @@ def _user_target(user_text: str) -> tuple[str, ...]:
     words = next((m.group(1).split() for m in matches if m and m.group(1).strip()), [])
     if len(words) > 1 and words[0] in _TYPE_OF:  # "o vídeo do Porta dos Fundos"
         words = words[2:] if words[1] in _NARROW and len(words) > 2 else words[1:]
-    return () if all(w in _TYPE_OF for w in words) else tuple(words)  # "tenho filme salvo?"
+    return () if all(w in _TYPE_OF or w in _TOTAL for w in words) else tuple(words)  # "in total"
 
 
 def _matching(name: Name, items: Sequence[Stored], *, strict: bool = False) -> set[int]:
@@ -1822,6 +1822,11 @@ def _matching(name: Name, items: Sequence[Stored], *, strict: bool = False) -> s
             prefix = item.type not in ("note", "link", "video") and own[:1] == words[:1]
             part = part and not prefix
             typo = not link and fuzz.ratio(joined, " ".join(own)) >= 88
+            # "Xógum" is not missing when "Xógum: A Gloriosa Saga do Japão" is stored
+            head = (
+                title_words((title or "").split(":")[0]) if strict and ":" in (title or "") else ()
+            )
+            typo = typo or head == words
             if own and (
                 own == words or part or typo and numbers == [w for w in own if w.isdigit()]
             ):
@@ -1855,16 +1860,9 @@ _ASKS: Final = _set("tenho is are do does did have")  # a question without "?"
 
 def _names_whole(words: Sequence[str], title: Sequence[str]) -> bool:
     """Whether the words hold a title, not followed by a number ("Alien 3" is not "Alien")."""
-    n = len(title)
-    return (
-        any(
-            tuple(words[i : i + n]) == tuple(title)
-            and not (words[i + n : i + n + 1] and words[i + n].isdigit())
-            for i in range(len(words) - n + 1)
-        )
-        if title and title[0] in words
-        else False
-    )
+    text, said = f" {' '.join(words)} ", f" {' '.join(title)} "
+    at = text.find(said)
+    return at >= 0 and not text[at + len(said) :][:1].isdigit()
 
 
 def _frame(user_words: Sequence[str], question: bool) -> str:
@@ -1887,16 +1885,8 @@ def _frame(user_words: Sequence[str], question: bool) -> str:
     return "is" if asks else ""
 
 
-def _described(name: Name, user_words: Sequence[str]) -> bool:
-    """Whether the user asked about some items rather than one ("algum filme do Nolan",
-    "anything about the dentist", "filmes do Walter Salles")."""
-    some = _GENERIC - _ARTICLES | _NOTHING | _ABOUT | _set("algum alguma algo any some something")
-    plural = any(_TYPE_OF.get(w) and w.endswith("s") for w in user_words)
-    return not name.items and (plural or bool(some.intersection(name.words)))
-
-
-_YES: Final = _set("sim yes yep yeah yup yess claro tem ta esta is it does do has have")
-_NO_MORE: Final = _set("ainda yet still n nope nah ne")
+_YES: Final = _set("sim yes yep yeah yup claro tem ta esta is it does do has have ainda yet still")
+_SOME: Final = _GENERIC - _ARTICLES | _NOTHING | _ABOUT | _set("algum alguma algo some something")
 
 
 def _answer(
@@ -1906,16 +1896,17 @@ def _answer(
     """A reply opening with "sim"/"não" ("Tá sim", "N tem não", "Not yet", "Nope") answers
     the user's question: of what it named (its membership, or whether it is seen or done),
     or of the list ("Tá sim" to "minha lista tá vazia?")."""
-    toks = _tokens(message)
-    first = list(takewhile(lambda t: t.raw[:1].isalnum(), toks))
+    first = takewhile(lambda t: t.raw[:1].isalnum(), _tokens(message[:80]))
     words = [t.w for t in first]
-    if not words or not set(words) <= _YES | _NEGATIONS | _NO_MORE | _DISCOURSE - {"e", "and"}:
+    if not words or not set(words) <= _YES | _NEGATIONS | _DISCOURSE - {"e", "and"}:
         return None
-    no = _negated(words, "en") or "nope" in words or "nah" in words
+    no = _negated(words, "en")
     if frame == "empty":
         return None if no else Statement("count", type=type_)
-    if not referent or len(referent) > 1 or _described(referent[0], user_words):
-        return None  # "tenho algum filme do Nolan?": which one is asked, not one item
+    # "tenho algum filme do Nolan?", "filmes do Walter Salles?": some items, not one
+    plural = any(_TYPE_OF.get(w) and w.endswith("s") for w in user_words)
+    if len(referent) != 1 or not referent[0].items and (plural or _SOME & {*referent[0].words}):
+        return None
     if frame == "is" and not named:
         return (
             Statement("absent", tuple(referent), topic=True)

@@ -1253,6 +1253,19 @@ def test_wave13_years_states_only_counts_and_reminders(
             "",
         ),
         ("Sure! Arrival is still waiting for you 🍿", "en", (), "anything to watch?"),
+        # a title's head before its subtitle is not missing; "in total" names nothing
+        (
+            "Não achei Shogun na sua lista 🤔",
+            "pt",
+            ("tv:Shogun: A Gloriosa Saga",),
+            "tenho shogun?",
+        ),
+        (
+            "5 movies in total.",
+            "en",
+            ("movie:Heat", "movie:Up", "tv:Dark"),
+            "how many do i have in total",
+        ),
         # "sem ver", a slang negation
         ("Vai de Heat, vc n viu ainda", "pt", ("movie:Heat@seen",), "algo pra ver"),
         ("Tá lá na lista sem ver: Heat.", "pt", ("movie:Heat@seen",), "o que eu vejo"),
