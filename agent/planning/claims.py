@@ -592,18 +592,21 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
         elif run[0].w in known and run[0].w not in _ARTICLES and not whole:
             out.append(run[0])
             run, first = run[1:], False
-        # "Anora na lista", "Oppenheimer is still waiting": an unknown word a clause is about
-        after = [t.w for t in toks[j : j + 4]]
-        placed = after[:1] and (
-            after[0] in _ON_PLACE and _has_place(after) or after[0] in _STATE_AUX
-        )
-        placed = placed and toks[i].w not in _STATES
-        if run and (len(run) > 1 or not first or year or placed):  # "Anora na lista"
+        if run and (len(run) > 1 or not first or year or _about_it(toks, i, j)):
             out.append(Tok("§", " ".join(t.raw for t in run), name=Name(tuple(t.w for t in run))))
         else:
             out.extend(run)
         i = j
     return out
+
+
+def _about_it(toks: list[Tok], i: int, j: int) -> bool:
+    """Whether the unknown word opening a sentence is what it is about: "Anora na lista",
+    "Oppenheimer is still waiting"."""
+    after = [t.w for t in toks[j : j + 4]]
+    if not after or toks[i].w in _STATES:
+        return False
+    return after[0] in _ON_PLACE and _has_place(after) or after[0] in _STATE_AUX
 
 
 _JOINS: Final = _JOINERS | {"s"}  # "Schindler's List"
@@ -1038,9 +1041,9 @@ class _Reader:
             self.antecedent = tuple(t.name for t in clause if t.name is not None) or self.antecedent
         together = self.groups[-1][0] if len(self.groups) > groups else ()
         said = self.statements[statements:]  # "You've seen A, B and C": all three
-        state_first = next((t.name is None for t in toks if t.name or t.w in _STATES), False)
-        if len(said) == 1 and said[0].kind in ("seen", "unseen") and state_first:
-            if set(said[0].names) < set(together):
+        if len(said) == 1 and said[0].kind in ("seen", "unseen") and together:
+            state_first = next((t.name is None for t in toks if t.name or t.w in _STATES), False)
+            if state_first and set(said[0].names) < set(together):
                 self.statements[statements] = replace(said[0], names=together)
         quiet = len(self.statements) + len(self.effects) == statements + effects
         header = _list_header(toks, self.asked_type) if quiet else None
@@ -1860,6 +1863,8 @@ _ASKS: Final = _set("tenho is are do does did have")  # a question without "?"
 
 def _names_whole(words: Sequence[str], title: Sequence[str]) -> bool:
     """Whether the words hold a title, not followed by a number ("Alien 3" is not "Alien")."""
+    if not title or title[0] not in words:
+        return False  # the common case
     text, said = f" {' '.join(words)} ", f" {' '.join(title)} "
     at = text.find(said)
     return at >= 0 and not text[at + len(said) :][:1].isdigit()
@@ -2039,7 +2044,7 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         asked_type=asked_type, frame=frame,
     )  # fmt: skip
     named = any(s.names and s.kind in ("member", "absent") for s in reading.statements)
-    answer = _answer(message, frame, referent, asked_type, named, user_words)
+    answer = _answer(message, frame, referent, asked_type, named, user_words) if frame else None
     if answer is not None and not reading.effects:
         reading = replace(reading, statements=(answer, *reading.statements))
     if reading.effects:
