@@ -341,6 +341,7 @@ _SEEN_ONLY: Final = frozenset().union(
     | _set("dos das dentre entre of among the ones those"),
 )
 _WATCHED: Final = frozenset(("movie", "tv_show", "video"))
+_SCREEN: Final = frozenset(("movie", "tv_show"))  # a film said to be a show is a wrong type
 _USER_SAW: Final = _set("viu assistiu leu")  # the user's own act ("você já viu")
 # an item's state said of it (DESIGN 11.5): done ("nos vistos", "marked as watched") or still
 # to see ("unwatched", "pra ver", "ainda não assistida"); not "vi"/"read", which say the speaker's act
@@ -486,6 +487,7 @@ class Reading:
     # of the list; together, one stored name makes every other one a claim of the list too
     # (names, "listing" | "lines" | "said"): a list's entries are a listing of their own
     groups: tuple[tuple[tuple[Name, ...], str], ...] = ()
+    typed: tuple[tuple[Name, str], ...] = ()  # a name said with its type: "o filme X", "the show X"
 
 
 Title = tuple[tuple[str, ...], tuple[int, ...]]  # a title's words, the stored items it names
@@ -917,6 +919,7 @@ class _Reader:
         self.last_bare = False  # the last sentence only named things: a "✅" after it confirms
         self.said = 0  # sentences with words so far
         self.groups: list[tuple[tuple[Name, ...], str]] = []
+        self.typed: list[tuple[Name, str]] = []
         self.entries: list[Name] = []  # the names of the list entries read in a row
         self.listed: list[Name] = []  # the names listed under `opened`
         self.listing: int | None = None  # the last listing's statement: "Só isso!" completes it
@@ -989,6 +992,12 @@ class _Reader:
             return
         effects, statements, groups = len(self.effects), len(self.statements), len(self.groups)
         self.group(toks)
+        self.typed += [  # "o filme X", "your show X": X's type
+            (t.name, _TYPE_OF[toks[k - 1].w])
+            for k, t in enumerate(toks)
+            if t.name and k > 1 and _TYPE_OF.get(toks[k - 1].w) in _SCREEN
+            and toks[k - 2].w in _ARTICLES | _POSSESSIVE
+        ]  # fmt: skip
         self._year(toks)
         clauses = _clauses(toks, self.language)
         conditional = noted = able = False
@@ -1208,7 +1217,10 @@ def read(
     if _CARD.search(message) or any(map(_reminder_set, re.split(r"[.!\n]", message))):
         reader.effects.append(("remind", ()))
     effects, statements = tuple(reader.effects), (*reader.statements, *reader.years)
-    return Reading(effects, statements, reader.offer, reader.unchecked, tuple(reader.groups))
+    return Reading(
+        effects, statements, reader.offer, reader.unchecked, tuple(reader.groups),
+        tuple(reader.typed),
+    )  # fmt: skip
 
 
 def _parts(toks: Sequence[Tok]) -> list[list[Tok]]:
@@ -2061,6 +2073,10 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         if not all(hits) and (how == "listing" or mixed):
             said = " ".join(names[hits.index(False)].words)
             problem = LIST_WRONG.format(what=f"holds «{said}»")
+    for name, type_ in reading.typed if problem is None else ():
+        types = {facts.items[k].type for k in _matching(name, facts.items, strict=True)}
+        if types and types <= _SCREEN and type_ not in types:  # "o filme Succession"
+            problem = LIST_WRONG.format(what=f"holds «{' '.join(name.words)}» as a {type_}")
     if problem is not None:
         return Verdict(problem, offer=reading.offer)
     return Verdict(

@@ -1266,6 +1266,14 @@ def test_wave13_years_states_only_counts_and_reminders(
             ("movie:Heat", "movie:Up", "tv:Dark"),
             "how many do i have in total",
         ),
+        # a film said to be a show, or a show a film
+        (
+            "Da sua lista, o filme Dark ainda não foi visto.",
+            "pt",
+            ("tv:Dark", "movie:Heat"),
+            "algum filme?",
+        ),
+        ("Try your show Heat tonight!", "en", ("movie:Heat",), "anything to watch?"),
         # "sem ver", a slang negation
         ("Vai de Heat, vc n viu ainda", "pt", ("movie:Heat@seen",), "algo pra ver"),
         ("Tá lá na lista sem ver: Heat.", "pt", ("movie:Heat@seen",), "o que eu vejo"),
@@ -1304,6 +1312,12 @@ def test_a_reply_is_checked_against_the_question_it_answers(
             "Você já assistiu Heat, Up e Ronin.",
             "pt",
             ("movie:Heat@seen", "movie:Up@seen", "movie:Ronin@seen"),
+            "",
+        ),
+        (
+            "A série Dark tá na sua lista, e o filme Heat também.",
+            "pt",
+            ("tv:Dark", "movie:Heat"),
             "",
         ),
         # a question about several items is not answered for one
