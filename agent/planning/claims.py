@@ -127,7 +127,8 @@ undo inf: desfazer refazer
 delete pp: limpo limpa limpos limpas
 remind pp: ativo ativa
 done pp: feito feita feitos feitas feitinho pronto prontinho prontissimo concluido concluida
-done pp: finalizado finalizada resolvido resolvida""".splitlines()
+done pp: finalizado finalizada resolvido resolvida
+done done1: conclui concluimos finalizei finalizamos completei completamos""".splitlines()
     )
     for word in words.split()
 }
@@ -212,7 +213,7 @@ _FORMS: Final = {word: {form for _, form, _ in readings} for word, readings in _
 reminder_words: reminder reminders alarm alarms alert timer lembrete lembretes alarme alerta ping
   nudge notification notificacao aviso
 articles: o a os as um uma the an
-negations: nao nunca nem jamais nada nenhum nenhuma ninguem not never no nothing none nobody
+negations: nao n nope nah nunca nem jamais nada nenhum nenhuma ninguem not never no nothing none nobody
   neither nor cannot dont didnt doesnt isnt arent wasnt werent havent hasnt hadnt cant couldnt wont
   wouldnt shouldnt aint unable failed falhei falhou without
 nothing: nada nothing none nenhum nenhuma anything
@@ -256,7 +257,7 @@ member_verbs: tem contem inclui includes has have contains holds lists possui
 found: encontrei achei localizei vi vejo found find located spotted see
 kept_words: salvou guardou saved salvo salvos salva salvas guardado stored ha there
 motion_in: entrou entraram foi foram went goes vai voltou voltaram
-motion_out: saiu sairam sumiu sumiram gone out
+motion_out: saiu sairam sumiu sumiram gone out off
 into: pra para pro pros pras a ao aos na no nos para into to onto in on
 light: fiz fizemos realizei efetuei made did performed dei gave
 action_nouns: remocao exclusao alteracao atualizacao inclusao correcao edicao registro cadastro
@@ -340,6 +341,8 @@ _SEEN_ONLY: Final = frozenset().union(
     | _set("dos das dentre entre of among the ones those"),
 )
 _WATCHED: Final = frozenset(("movie", "tv_show", "video"))
+_SCREEN: Final = frozenset(("movie", "tv_show"))  # a film said to be a show is a wrong type
+_USER_SAW: Final = _set("viu assistiu leu")  # the user's own act ("você já viu")
 # an item's state said of it (DESIGN 11.5): done ("nos vistos", "marked as watched") or still
 # to see ("unwatched", "pra ver", "ainda não assistida"); not "vi"/"read", which say the speaker's act
 _STATE_DONE: Final = (_SEEN - _set("vi vimos assisti assistimos read")) | _set(
@@ -409,9 +412,12 @@ def fold_word(raw: str) -> str:
 _WORD_RE: Final = r"[^\W_]+(?:['’](?!(?i:s|re|ll|ve|m|d)\b)[^\W_]+)*|(?<=['’])(?i:s|re|ll|ve|m|d)\b"
 _URL: Final = r"(?:https?://|www\.)\S+?(?=[.,;:!?)»”\"']*(?:\s|$))"
 _TOKEN: Final = re.compile(
-    _URL + "|" + _WORD_RE + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
+    _URL
+    + "|"
+    + _WORD_RE
+    + r"|[.!?;:,()«»\"“”…\n]|(?<!\S)[-–—•*/](?!\S)|[✅✔☑✓\U0001f44d\U0001f44c]"
     r"|(?<![^\W_])['‘’]|['‘’](?![^\W_])"  # a single quote, not an apostrophe inside a word
-    r"|[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff](?:\u200d[\U0001f300-\U0001faff\u2600-\u27bf])*"
+    r"|[\U0001f300-\U0001faff\u2300-\u23ff\u25a0-\u27bf\u2b00-\u2bff](?:\u200d[\U0001f300-\U0001faff\u2600-\u27bf])*"
 )
 _WORDS: Final = re.compile(_WORD_RE)
 _URL_RE: Final = re.compile(_URL)
@@ -481,6 +487,7 @@ class Reading:
     # of the list; together, one stored name makes every other one a claim of the list too
     # (names, "listing" | "lines" | "said"): a list's entries are a listing of their own
     groups: tuple[tuple[tuple[Name, ...], str], ...] = ()
+    typed: tuple[tuple[Name, str], ...] = ()  # a name said with its type: "o filme X", "the show X"
 
 
 Title = tuple[tuple[str, ...], tuple[int, ...]]  # a title's words, the stored items it names
@@ -492,7 +499,7 @@ def _tokens(text: str) -> list[Tok]:
         if _URL_RE.match(raw):  # a link is a name, whole
             out.append(Tok("§", raw, name=Name(title_words(raw))))
         elif raw in _MARKS or not raw[0].isalnum():  # another emoji is "◆"
-            out.append(Tok(_MARKS.get(raw, "◆" if raw >= "\u2600" else raw), raw))
+            out.append(Tok(_MARKS.get(raw, "◆" if raw >= "\u2300" else raw), raw))
         else:  # "é" is no "e" ("and")
             out.append(Tok("eh" if raw in ("é", "É") else fold_word(raw), raw, raw[0].isupper()))
     return out
@@ -532,7 +539,7 @@ def _known_at(
         while (
             k < len(toks)
             and n < len(words)
-            and (toks[k].w == words[n] or n and toks[k].w in ",:-–—!?().…")
+            and (toks[k].w == words[n] or n and toks[k].w in ",:-–—!?().…/")
         ):
             n, k = n + (toks[k].w == words[n]), k + 1
         if n < len(words) or (len(words) == 1 and words[0] in _KNOWN and not toks[i].cap):
@@ -587,7 +594,7 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
         elif run[0].w in known and run[0].w not in _ARTICLES and not whole:
             out.append(run[0])
             run, first = run[1:], False
-        if run and (len(run) > 1 or not first or year):
+        if run and (len(run) > 1 or not first or year or _about_it(toks, i, j)):
             out.append(Tok("§", " ".join(t.raw for t in run), name=Name(tuple(t.w for t in run))))
         else:
             out.extend(run)
@@ -595,7 +602,17 @@ def _capitalised(toks: list[Tok]) -> list[Tok]:
     return out
 
 
+def _about_it(toks: list[Tok], i: int, j: int) -> bool:
+    """Whether the unknown word opening a sentence is what it is about: "Anora na lista",
+    "Oppenheimer is still waiting"."""
+    after = [t.w for t in toks[j : j + 4]]
+    if not after or toks[i].w in _STATES:
+        return False
+    return after[0] in _ON_PLACE and _has_place(after) or after[0] in _STATE_AUX
+
+
 _JOINS: Final = _JOINERS | {"s"}  # "Schindler's List"
+_ON_PLACE: Final = _set("na no nas nos on in")  # "Anora na lista"; not "Resumo da lista"
 
 
 def _capital(tok: Tok) -> bool:
@@ -614,6 +631,9 @@ def _lines(toks: list[Tok]) -> list[tuple[list[Tok], bool]]:
             current.append(tok)
             continue
         entry = bool(current) and current[0].w in ("-", "–", "—", "•", "*", "◆")
+        # "▶️ **Videos**" heads the entries below it
+        heading = {t.w for t in current if t.name is None} - {"-", "–", "—", "•", "*", "◆"}
+        entry = entry and not (heading and heading <= _TYPE_OF.keys())
         if current and current[0].w.isdigit() and current[1:2] and current[1].w in (".", ")"):
             entry, current = True, current[1:]
         current = current[1:] if entry else current  # an emoji stays only opening an entry
@@ -697,7 +717,7 @@ def _names_in(toks: Sequence[Tok], *, loose: bool = False) -> list[Name]:
         if tok.name is not None:  # "tem amnésia e Deixa Ela Entrar": every part is an entry
             names += [tok.name, *([Name(tuple(t.w for t in part))] if part else [])]
             part = []
-        elif tok.w in ("e", "and", "ou", "or", "&", ","):
+        elif tok.w in ("e", "and", "ou", "or", "&", ",", "/"):
             whole = bool(part) and (loose or any(t.cap for t in part))
             names += [Name(tuple(t.w for t in part))] if whole else []
             part = []
@@ -806,6 +826,7 @@ def _kind(
     if form == "ger":
         soon = _contains(after, ("for", "you")) or _contains(after, ("pra", "voce"))
         soon = soon or _has_place(after) or any(w in ("agora", "now") for w in after)
+        soon = soon or after[:1] in (["you"], ["te"]) and any(w.isdigit() for w in after)
         if last in _PROGRESSIVE and not (last == "a" and language == "pt") or not near and soon:
             return "promise"  # "estou salvando", "Salvando Duna na sua lista...", "Adding X now"
         return None
@@ -854,7 +875,10 @@ def _participle(
         return None  # "os filmes salvos", "3 itens removidos", "your saved items"
     if after[:1] and after[0] in _TYPE_OF:
         return None  # "Saved items show up..."
-    if all(w in _BEFORE_BARE or w not in _KNOWN or w == "s" for w in near):  # "Lista esvaziada"
+    ends = all(not w[:1].isalnum() or w in _DISCOURSE or w in _PLACE_WORDS for w in after)
+    ends = ends and not (_NEGATIONS | _FOUND).intersection(near)  # not "Não encontrei X salvo"
+    if ends or all(w in _BEFORE_BARE or w not in _KNOWN or w == "s" for w in near):
+        # "Lista esvaziada", "Lo-fi video removed 🎧": a participle ending what it says
         object_ = form == "past" and after[:1] and after[0] in _OBJECT_START
         return None if near and object_ else "done"  # not "Parasite saved the director's career"
     return None
@@ -871,6 +895,8 @@ def _offer(words: Sequence[str], question: bool) -> bool:
             return len([w for w in words if w in _TYPE_OF and w.endswith("s")]) < 2
         return _contains(words, ("let", "me", "know", "if")) and acting
     starts = bool(_FORMS.get(words[0], set()) & {"inf", "base", "pres1"})
+    let = words[0] in ("bora", "vamos") and "inf" in _FORMS.get(words[1] if words[1:] else "", ())
+    starts = starts or let  # "bora adicionar algo?"
     return (asked or starts) and (acting or _has_place(words))
 
 
@@ -878,10 +904,12 @@ class _Reader:
     """Reads a text sentence by sentence, keeping what earlier ones named."""
 
     def __init__(
-        self, language: str, referent: Sequence[Name], noting: bool, asked_type: str = ""
-    ) -> None:
+        self, language: str, referent: Sequence[Name], noting: bool, asked_type: str = "",
+        frame: str = "",
+    ) -> None:  # fmt: skip
         self.language, self.referent, self.noting = language, tuple(referent), noting
         self.asked_type = asked_type  # the item type the user asked about
+        self.frame = frame  # what the user's question asks (`_frame`)
         self.effects: list[tuple[str, tuple[Name, ...]]] = []
         self.statements: list[Statement] = []
         self.years: list[Statement] = []  # kept apart: they say nothing of what the list holds
@@ -891,6 +919,7 @@ class _Reader:
         self.last_bare = False  # the last sentence only named things: a "✅" after it confirms
         self.said = 0  # sentences with words so far
         self.groups: list[tuple[tuple[Name, ...], str]] = []
+        self.typed: list[tuple[Name, str]] = []
         self.entries: list[Name] = []  # the names of the list entries read in a row
         self.listed: list[Name] = []  # the names listed under `opened`
         self.listing: int | None = None  # the last listing's statement: "Só isso!" completes it
@@ -961,8 +990,14 @@ class _Reader:
             self.offer = self.offer or offer
             self.antecedent = tuple(t.name for t in toks if t.name is not None) or self.antecedent
             return
-        effects, statements = len(self.effects), len(self.statements)
+        effects, statements, groups = len(self.effects), len(self.statements), len(self.groups)
         self.group(toks)
+        self.typed += [  # "o filme X", "your show X": X's type
+            (t.name, _TYPE_OF[toks[k - 1].w])
+            for k, t in enumerate(toks)
+            if t.name and k > 1 and _TYPE_OF.get(toks[k - 1].w) in _SCREEN
+            and toks[k - 2].w in _ARTICLES | _POSSESSIVE
+        ]  # fmt: skip
         self._year(toks)
         clauses = _clauses(toks, self.language)
         conditional = noted = able = False
@@ -977,6 +1012,18 @@ class _Reader:
             for family, kind in claims:
                 if (condition or conditional) and kind == "promise":
                     continue  # "quando você confirmar, eu removo X"
+                cwords = {t.w for t in clause}
+                mine = _I_WE & cwords or any("done1" in _FORMS.get(w, ()) for w in cwords)
+                if (
+                    family == "mark"
+                    and self.frame in ("is", "done")
+                    and _SEEN & cwords
+                    and not mine
+                ):
+                    # to "X tá aí?", "X, marcada como vista": its state, not an act
+                    unseen = _negated(list(cwords), self.language) or bool(_STATE_OPEN & cwords)
+                    self._state(Statement("unseen" if unseen else "seen"), [])
+                    continue
                 if self.noting and (family == "note" or any(w in _TASTE for w in words)):
                     noted = True  # the output's own belief delta backs it
                 else:
@@ -1001,6 +1048,12 @@ class _Reader:
                 else:
                     self.opened = statement
             self.antecedent = tuple(t.name for t in clause if t.name is not None) or self.antecedent
+        together = self.groups[-1][0] if len(self.groups) > groups else ()
+        said = self.statements[statements:]  # "You've seen A, B and C": all three
+        if len(said) == 1 and said[0].kind in ("seen", "unseen") and together:
+            state_first = next((t.name is None for t in toks if t.name or t.w in _STATES), False)
+            if state_first and set(said[0].names) < set(together):
+                self.statements[statements] = replace(said[0], names=together)
         quiet = len(self.statements) + len(self.effects) == statements + effects
         header = _list_header(toks, self.asked_type) if quiet else None
         if header is not None:
@@ -1019,13 +1072,35 @@ class _Reader:
         if len(self.effects) == effects and _completion(words):
             self.effects.append(("done", ()))
         bare = all(w in _DISCOURSE or w in _ACK_ONLY or w == "§" or w in _TYPE_OF for w in content)
-        done = any(w in _LEXICON or w in _REMINDER_WORDS or w in _SEEN for w in words)
+        # "Matrix visto ✅" is an act; "já viu ✅" (the user saw it) is not
+        done = any(w in _LEXICON or w in _REMINDER_WORDS or w in _SEEN - _USER_SAW for w in words)
         stated = any(s.kind in ("seen", "unseen") for s in self.statements[statements:])
         if "✓" in words and (bare or done) and len(self.effects) == effects and not stated:
             self.effects.append(("done", ()))  # "Matrix ✅", "Planilha lida e séries importadas ✅"
         self.last_bare = bare and len(self.statements) == statements
         silent = len(self.effects) == effects and len(self.statements) == statements
+        if silent and self._answered(toks):
+            return
         self.unchecked = self.unchecked or (silent and not (bare or noted))
+
+    def _answered(self, toks: list[Tok]) -> bool:
+        """A sentence of names only answers the question the user asked: to "o que falta
+        ver?" / "which have I seen?" / "how many movies?", "Just Heat." or "Heat and Drive."
+        says those items are the ones still to see / seen / of the type (every one, with
+        "só"/"just")."""
+        named = [t.name for t in toks if t.name is not None]
+        rest = [t.w for t in toks if t.name is None and t.w[:1].isalnum()]
+        joins = _DISCOURSE | _ONLY | _ARTICLES | _set("e and ou or one um uma ones")
+        asked = self.frame in ("left", "seen", "count") and self.said == 1  # the reply's start
+        if not asked or not named or not set(rest) <= joins | _NUMBERS.keys():
+            return False
+        names = [n for n in map(_part_name, _parts(toks)) if n is not None] or named
+        only = bool(_ONLY & set(rest))
+        kind: StatementKind = "seen" if self.frame == "seen" else "member"
+        left = self.frame == "left"
+        statement = Statement(kind, type=self.asked_type, complete=only, left=left, refers=False)
+        self._state(statement, names)
+        return True
 
     def _picked(self, toks: list[Tok], words: list[str]) -> None:
         """A sentence set in the list names the list's items: "Da sua lista, recomendo X", "Of
@@ -1091,15 +1166,19 @@ class _Reader:
         marked = [k for k, t in enumerate(toks) if t.w == "◆" and (not k or toks[k - 1].w == ",")]
         if len(marked) > 1:  # "🎬 Up, 🎬 Coco, 📝 buy milk": each entry marked, every one a name
             names = [_whole(p) for p in _parts(toks[marked[0] :])]
-        how = "listing" if _has_place(words) or len(marked) > 1 else "said"
+        place = _has_place([w for w in words if w not in ("la", "ai", "there", "aqui")])
+        how = "listing" if place or len(marked) > 1 else "said"  # not "Mi, Lá, Ré"
         self.groups += [(tuple(names), how)] if len(names) > 1 else []
 
     def _state(self, statement: Statement, names: Sequence[Name]) -> None:
         names = tuple(names) or statement.names
         borrowed = not names  # "Heat? Já vi": the names said before; not "as outras você viu"
         statement = replace(statement, refers=statement.refers and not self.others)
-        if statement.complete and statement.left and not statement.type:  # "Faltam A e B"
-            statement = replace(statement, type=self.asked_type)  # of the type asked about
+        counted = statement.kind == "count" and (statement.left or statement.done)
+        if (statement.complete and statement.left or counted) and not statement.type:
+            statement = replace(
+                statement, type=self.asked_type
+            )  # "Faltam A e B": of the type asked
         if not names and statement.kind not in ("count", "every"):
             names = (self.antecedent or self.referent) if statement.refers else ()
             if not names:  # "Tá salvo!" naming nothing is a confirmation
@@ -1118,12 +1197,13 @@ def read(
     noting: bool = False,
     asked: bool = False,
     asked_type: str = "",
+    frame: str = "",
 ) -> Reading:
     """What a text claims, states about the list and offers, and whether some of it cannot
     be checked. `titles` are found first; `referent` is what the user's message named ("Sim,
     está na sua lista" is about it); `noting`: the output carries a belief delta; `asked`:
     the user asked for an effect, so a bare "Ok!" answers that it was done."""
-    reader = _Reader(language, referent, noting, asked_type)
+    reader = _Reader(language, referent, noting, asked_type, frame)
     keycaps = re.sub(r"(\d)\ufe0f?\u20e3", r"\1.", without_data_tags(message))  # "1️⃣ Matrix"
     toks = _mask(_tokens(keycaps), titles)
     for line, entry in _lines(toks):
@@ -1137,7 +1217,10 @@ def read(
     if _CARD.search(message) or any(map(_reminder_set, re.split(r"[.!\n]", message))):
         reader.effects.append(("remind", ()))
     effects, statements = tuple(reader.effects), (*reader.statements, *reader.years)
-    return Reading(effects, statements, reader.offer, reader.unchecked, tuple(reader.groups))
+    return Reading(
+        effects, statements, reader.offer, reader.unchecked, tuple(reader.groups),
+        tuple(reader.typed),
+    )  # fmt: skip
 
 
 def _parts(toks: Sequence[Tok]) -> list[list[Tok]]:
@@ -1145,7 +1228,7 @@ def _parts(toks: Sequence[Tok]) -> list[list[Tok]]:
     parts: list[list[Tok]] = []
     part: list[Tok] = []
     for tok in [*toks, Tok(";", ";")]:
-        if tok.w not in (",", ";", "e", "and", "ou", "or", "&", "—", "–", "-"):
+        if tok.w not in (",", ";", "e", "and", "ou", "or", "&", "—", "–", "-", "/"):
             part += [] if tok.w in ("◆", "✓") else [tok]
             continue
         while part and part[-1].w == ")" and "(" in [t.w for t in part]:
@@ -1250,18 +1333,23 @@ def _read_clause(
     if said_of_all is not None:
         return [], [said_of_all]
     left = _left(words)
-    acts = any(not f.endswith("*") for w in words for f, _, _ in _LEXICON.get(w, ()))
-    opens = [w for w in words if w not in _DISCOURSE][:1] in (["falta"], ["faltam"], ["left"])
+    acts = any(
+        not f.endswith("*") for w in words if w not in _TYPE_OF for f, _, _ in _LEXICON.get(w, ())
+    )  # "1 open note" is no act
+    opens = any(w in _LEFT_VERBS for w in [w for w in words if w not in _DISCOURSE][:1])
     # "São 3 pendentes (filmes + séries)": a number before what is left, of the types named
     types = {_TYPE_OF[w] for w in words if _TYPE_OF.get(w)}
     left_n = [(n, "" if len(types) > 1 else _type_in(words), False) for w, x in pairwise(words)
               if x in _LEFT | _STATE_OPEN and (n := _number(w)) is not None]  # fmt: skip
-    counts, left = counts or left_n, left or bool(left_n)
+    counts, left = counts or left_n, left or bool(left_n) or bool(counts and _STATE_OPEN & {*words})
+    named = any(t.name for t in clause)
+    if opens and not counts and not named:  # "Faltam as duas!", "Both left": how many, no type
+        counts = [(n, "", False) for w in words if (n := _number(w)) is not None]
     if left and not negated and (counts or (_ONLY | _ALL) & set(words) or opens) and not acts:
         # "Só falta Matrix", "Only Heat is left to watch", "Just one movie left: Heat"
         if counts:
             return [], [Statement("count", count=n, type=t, left=True) for n, t, _ in counts]
-        type_ = _type_in(words)
+        type_ = "" if len(types) > 1 else _type_in(words)  # "X (filme) e Y (série)"
         names = tuple(t.name for t in clause if t.name is not None)
         answer = not names and _set("sim yes") & set(words)  # "Falta sim!": of what was named
         return [], [Statement("member", names, type=type_, complete=not answer, left=True)]
@@ -1292,7 +1380,11 @@ def _read_clause(
     for i, tok in enumerate(clause):
         kind = _effect_at(clause, i, sentence, language) if tok.w in _LEXICON else None
         story = story or kind == "story"
-        if tok.name is None and kind not in (None, "story") and (first is None or kind in _ACTS):
+        if (
+            tok.name is None
+            and kind not in (None, "story")
+            and (first is None or kind in _ACTS and first[1] not in _ACTS)
+        ):
             first = (i, kind)
     for i, kind in [first] if first else []:
         family = _LEXICON[words[i]][0][0].rstrip("*")
@@ -1381,7 +1473,7 @@ def _state_counts(words: Sequence[str], negated: bool, language: str) -> list[St
 def _left(words: Sequence[str]) -> bool:
     """Whether a clause speaks of what is still to see ("falta", "left", "pra ver", "to watch")."""
     return any(
-        w in _LEFT or w in _TO_SEE and words[k - 1 : k] in (["to"], ["pra"], ["para"])
+        w in _LEFT or w in _TO_SEE and words[k - 1 : k] in (["to"], ["pra"], ["para"], ["sem"])
         for k, w in enumerate(words)
     )
 
@@ -1455,13 +1547,6 @@ def _list_statement(clause: list[Tok], negated: bool) -> list[Statement]:
     words = [t.w for t in clause]
     only = any(w in _ONLY for w in words)
     kind: StatementKind = "absent" if negated else "member"
-    verb = any(w in _MEMBER_VERBS or w in _STATE_AUX for w in words)
-    heard = set(words)
-    answer = (
-        heard & {"sim", "yes"} and heard <= _MEMBER_VERBS | _STATE_AUX | _DISCOURSE | _REFERRING
-    )
-    if verb and answer:
-        return [Statement(kind)]  # "Tem sim", "Está sim", "Yes, it is": of what the user named
     for i, w in enumerate(words):
         rest = [
             x for x in words[i + 1 : i + 8] if x not in _ADVERBS | _NEGATIONS or x in ("la", "ai")
@@ -1582,7 +1667,9 @@ def _emptiness(clause: Sequence[Tok], language: str) -> Statement | None:
     negated = _negated(words, language)
     if any(w in _REMINDER_WORDS or w in _NARROW_MORE for w in words):
         return None  # "você não tem lembretes", "não há itens com esse nome": not the list's size
-    empty = any(w in _EMPTY for w in words) or _contains(words, ("sem", "nada"))
+    empty = any(w in _EMPTY or w.replace("inh", "") in _EMPTY for w in words) or _contains(
+        words, ("sem", "nada")
+    )
     if empty and (_has_place(words) or words[:1] and words[0] in _STATE_AUX | _set("it ela")):
         no = _negated([w for k, w in enumerate(words) if words[k - 1 : k] != ["sem"]], language)
         return None if no else Statement("count", type=type_)  # "It's completely empty"
@@ -1729,7 +1816,7 @@ def _user_target(user_text: str) -> tuple[str, ...]:
     words = next((m.group(1).split() for m in matches if m and m.group(1).strip()), [])
     if len(words) > 1 and words[0] in _TYPE_OF:  # "o vídeo do Porta dos Fundos"
         words = words[2:] if words[1] in _NARROW and len(words) > 2 else words[1:]
-    return () if all(w in _TYPE_OF for w in words) else tuple(words)  # "tenho filme salvo?"
+    return () if all(w in _TYPE_OF or w in _TOTAL for w in words) else tuple(words)  # "in total"
 
 
 def _matching(name: Name, items: Sequence[Stored], *, strict: bool = False) -> set[int]:
@@ -1750,6 +1837,11 @@ def _matching(name: Name, items: Sequence[Stored], *, strict: bool = False) -> s
             prefix = item.type not in ("note", "link", "video") and own[:1] == words[:1]
             part = part and not prefix
             typo = not link and fuzz.ratio(joined, " ".join(own)) >= 88
+            # "Xógum" is not missing when "Xógum: A Gloriosa Saga do Japão" is stored
+            head = (
+                title_words((title or "").split(":")[0]) if strict and ":" in (title or "") else ()
+            )
+            typo = typo or head == words
             if own and (
                 own == words or part or typo and numbers == [w for w in own if w.isdigit()]
             ):
@@ -1770,6 +1862,77 @@ def _named_by(words: Sequence[str], items: Sequence[Stored]) -> list[Name]:
         if own and (words_.intersection(own) or stems_ & stems or any(w in joined for w in own))
     }
     return [Name(title_words(items[k].title), (k,)) for k in hits] if len(hits) == 1 else []
+
+
+# what a user's question asks, by its words: whether the list is empty, what is still to
+# see, which are seen, whether one item is seen or done, how many or which of a type
+_SEEN_ASKED: Final = _SEEN | _FINISHED | _STATE_DONE | _set("li lemos terminei acabei feita feito")
+_HOW_MANY: Final = _set("quantos quantas quais qual which what whats many")
+_LEFT_VERBS: Final = _set("falta faltam resta restam sobra sobrou sobraram left")  # "Faltam A e B"
+_COUNTING: Final = _set("quantos quantas many")
+_ASKS: Final = _set("tenho is are do does did have")  # a question without "?"
+
+
+def _names_whole(words: Sequence[str], title: Sequence[str]) -> bool:
+    """Whether the words hold a title, not followed by a number ("Alien 3" is not "Alien")."""
+    if not title or title[0] not in words:
+        return False  # the common case
+    text, said = f" {' '.join(words)} ", f" {' '.join(title)} "
+    at = text.find(said)
+    return at >= 0 and not text[at + len(said) :][:1].isdigit()
+
+
+def _frame(user_words: Sequence[str], question: bool) -> str:
+    """What the user's question asks: "empty" ("minha lista tá vazia?"), "left" ("o que falta
+    ver?", "links i haven't read"), "seen" ("which ones have I seen?"), "done" ("já vi
+    Duna?", "já liguei pra tia?"), "count" ("how many movies?", "o que tem na lista"), "is"
+    ("tenho X?"), "" (no question about the list: "what should I watch?")."""
+    user_words, said = list(user_words), set(user_words)
+    seen = _SEEN_ASKED & said or any(w == "ja" and x[-2:] == "ei" for w, x in pairwise(user_words))
+    which = _HOW_MANY & said or _contains(user_words, ("o", "que"))
+    asks = question or user_words[:1] and user_words[0] in _ASKS
+    if _EMPTY & said:
+        return "empty"
+    if _left(user_words) or _STATE_OPEN & said or seen and _negated(user_words, "en"):
+        return "left"
+    if seen:
+        return "seen" if which else "done" if asks else ""
+    if which and (_COUNTING & said or _HAVE & said or _has_place(user_words)):
+        return "count"
+    return "is" if asks else ""
+
+
+_YES: Final = _set("sim yes yep yeah yup claro tem ta esta is it does do has have ainda yet still")
+_SOME: Final = _GENERIC - _ARTICLES | _NOTHING | _ABOUT | _set("algum alguma algo some something")
+
+
+def _answer(
+    message: str, frame: str, referent: Sequence[Name], type_: str, named: bool,
+    user_words: Sequence[str],
+) -> Statement | None:  # fmt: skip
+    """A reply opening with "sim"/"não" ("Tá sim", "N tem não", "Not yet", "Nope") answers
+    the user's question: of what it named (its membership, or whether it is seen or done),
+    or of the list ("Tá sim" to "minha lista tá vazia?")."""
+    first = takewhile(lambda t: t.raw[:1].isalnum(), _tokens(message[:80]))
+    words = [t.w for t in first]
+    if not words or not set(words) <= _YES | _NEGATIONS | _DISCOURSE - {"e", "and"}:
+        return None
+    no = _negated(words, "en")
+    if frame == "empty":
+        return None if no else Statement("count", type=type_)
+    # "tenho algum filme do Nolan?", "filmes do Walter Salles?": some items, not one
+    plural = any(_TYPE_OF.get(w) and w.endswith("s") for w in user_words)
+    if len(referent) != 1 or not referent[0].items and (plural or _SOME & {*referent[0].words}):
+        return None
+    if frame == "is" and not named:
+        return (
+            Statement("absent", tuple(referent), topic=True)
+            if no
+            else Statement("member", tuple(referent), refers=False)
+        )
+    if frame == "done":
+        return Statement("unseen" if no else "seen", tuple(referent), refers=True)
+    return None
 
 
 def _year(word: str) -> bool:
@@ -1878,18 +2041,24 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
     """The verdict on one model text in a turn with no effect."""
     titles = _titles(facts)
     user_words = title_words(facts.user_text)
-    referent = [Name(w, i) for w, i in titles if i and _contains(user_words, w)][:1]
+    referent = [Name(w, i) for w, i in titles if i and _names_whole(user_words, w)][:1]
     target = _user_target(facts.user_text)
     referent = referent or ([Name(target)] if target else []) or _named_by(user_words, facts.items)
     asked = any(
         _FORMS.get(t.w, set()) & {"base", "inf", "pres3", "subj"}
         for t in _tokens(facts.user_text)[:3]
     )
-    asked_type = _type_in(user_words)
+    asked_types = {_TYPE_OF[w] for w in user_words if _TYPE_OF.get(w)}
+    asked_type = _type_in(user_words) if len(asked_types) < 2 else ""  # "movies and shows"
+    frame = _frame(user_words, "?" in facts.user_text)
     reading = read(
         message, language, titles=titles, referent=referent, noting=facts.noting, asked=asked,
-        asked_type=asked_type,
+        asked_type=asked_type, frame=frame,
     )  # fmt: skip
+    named = any(s.names and s.kind in ("member", "absent") for s in reading.statements)
+    answer = _answer(message, frame, referent, asked_type, named, user_words) if frame else None
+    if answer is not None and not reading.effects:
+        reading = replace(reading, statements=(answer, *reading.statements))
     if reading.effects:
         family, names = reading.effects[0]
         said = family + (f": «{' '.join(names[0].words)}»" if names else "")
@@ -1904,6 +2073,10 @@ def judge(message: str, facts: ClaimFacts, language: str = "pt") -> Verdict:
         if not all(hits) and (how == "listing" or mixed):
             said = " ".join(names[hits.index(False)].words)
             problem = LIST_WRONG.format(what=f"holds «{said}»")
+    for name, type_ in reading.typed if problem is None else ():
+        types = {facts.items[k].type for k in _matching(name, facts.items, strict=True)}
+        if types and types <= _SCREEN and type_ not in types:  # "o filme Succession"
+            problem = LIST_WRONG.format(what=f"holds «{' '.join(name.words)}» as a {type_}")
     if problem is not None:
         return Verdict(problem, offer=reading.offer)
     return Verdict(

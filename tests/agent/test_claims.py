@@ -1215,3 +1215,173 @@ def test_wave13_years_states_only_counts_and_reminders(
     message: str, language: str, stored: tuple[str, ...], user: str, true: bool
 ) -> None:
     assert (judge(message, facts(*stored, user=user), language).problem is None) == true
+
+
+# -- a reply read with the user's question (issue 42) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "user"),
+    [
+        # a yes/no opening answers for the item the question named
+        ("Não tem, não 😔", "pt", ("movie:Tropa de Elite", "tv:Dark"), "tenho tropa de elite?"),
+        ("Nope, not there.", "en", ("movie:Arrival", "tv:Dark"), "do i have arrival"),
+        ("Tem sim!", "pt", ("movie:Tropa de Elite",), "tenho bacurau?"),
+        ("Yes, it is 😊", "en", ("movie:Arrival",), "is dune on my list?"),
+        ("Ainda não 👀", "pt", ("movie:Arrival@seen",), "ja vi arrival?"),
+        ("Yep, you have!", "en", ("movie:Arrival",), "have i watched arrival?"),
+        ("Não, só o primeiro.", "pt", ("movie:Alien", "movie:Aliens"), "tenho aliens?"),
+        # to "is my list empty?", a yes says it is
+        ("Sim, tá tudo zerado por enquanto.", "pt", ("note:pagar luz",), "minha lista tá vazia?"),
+        ("Yeah, nothing yet.", "en", ("movie:Heat",), "is my list empty?"),
+        # names alone answer what was asked: still to see, seen, every one of a type
+        ("Arrival and Heat.", "en", ("movie:Arrival", "movie:Heat@seen"), "what's left to watch?"),
+        ("Só Heat 🙂", "pt", ("movie:Heat", "movie:Up"), "quantos filmes eu tenho?"),
+        ("Heat e Up.", "pt", ("movie:Heat@seen", "movie:Up"), "quais filmes eu ja vi?"),
+        ("Sobraram os três!", "pt", ("tv:Dark", "tv:Lost@seen", "tv:Fargo"), "falta ver quantas?"),
+        # a state said before names is said of every one; an unknown word a clause is about
+        (
+            "Você já assistiu Heat, Up e Ronin.",
+            "pt",
+            ("movie:Heat@seen", "movie:Up@seen", "movie:Ronin"),
+            "",
+        ),
+        (
+            "You've watched Heat, Up and Ronin.",
+            "en",
+            ("movie:Heat@seen", "movie:Up@seen", "movie:Ronin"),
+            "",
+        ),
+        ("Sure! Arrival is still waiting for you 🍿", "en", (), "anything to watch?"),
+        # a title's head before its subtitle is not missing; "in total" names nothing
+        (
+            "Não achei Shogun na sua lista 🤔",
+            "pt",
+            ("tv:Shogun: A Gloriosa Saga",),
+            "tenho shogun?",
+        ),
+        (
+            "5 movies in total.",
+            "en",
+            ("movie:Heat", "movie:Up", "tv:Dark"),
+            "how many do i have in total",
+        ),
+        # a film said to be a show, or a show a film
+        (
+            "Da sua lista, o filme Dark ainda não foi visto.",
+            "pt",
+            ("tv:Dark", "movie:Heat"),
+            "algum filme?",
+        ),
+        ("Try your show Heat tonight!", "en", ("movie:Heat",), "anything to watch?"),
+        # "sem ver", a slang negation
+        ("Vai de Heat, vc n viu ainda", "pt", ("movie:Heat@seen",), "algo pra ver"),
+        ("Tá lá na lista sem ver: Heat.", "pt", ("movie:Heat@seen",), "o que eu vejo"),
+    ],
+)
+def test_a_reply_is_checked_against_the_question_it_answers(
+    message: str, language: str, stored: tuple[str, ...], user: str
+) -> None:
+    assert refused(message, language, *stored, user=user)
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "stored", "user"),
+    [
+        ("Não tem, não 😔", "pt", ("movie:Arrival",), "tenho tropa de elite?"),
+        ("Tem sim!", "pt", ("movie:Bacurau",), "tenho bacurau?"),
+        (
+            "Nope — only Alien and Aliens.",
+            "en",
+            ("movie:Alien", "movie:Aliens"),
+            "is alien 3 saved?",
+        ),
+        ("Ainda não 👀", "pt", ("movie:Arrival",), "ja vi arrival?"),
+        ("Tem, e você já viu ✅", "pt", ("movie:Bacurau@seen",), "tenho bacurau?"),
+        ("Sim — Dark, marcada como vista ✅", "pt", ("tv:Dark@seen",), "dark ta ai?"),
+        ("Sim, tá tudo zerado por enquanto.", "pt", (), "minha lista tá vazia?"),
+        ("Arrival and Heat.", "en", ("movie:Arrival", "movie:Heat"), "what's left to watch?"),
+        ("Só Heat 🙂", "pt", ("movie:Heat",), "quantos filmes eu tenho?"),
+        (
+            "Heat, que você já viu, e Ronin, que ainda falta.",
+            "pt",
+            ("movie:Heat@seen", "movie:Ronin"),
+            "",
+        ),
+        (
+            "Você já assistiu Heat, Up e Ronin.",
+            "pt",
+            ("movie:Heat@seen", "movie:Up@seen", "movie:Ronin@seen"),
+            "",
+        ),
+        (
+            "A série Dark tá na sua lista, e o filme Heat também.",
+            "pt",
+            ("tv:Dark", "movie:Heat"),
+            "",
+        ),
+        # a question about several items is not answered for one
+        (
+            "Sim: Heat e Ronin, os dois dele.",
+            "pt",
+            ("movie:Heat", "movie:Ronin"),
+            "tenho filmes do michael mann?",
+        ),
+        # a recommendation named alone is no listing
+        ("Arrival.", "en", ("movie:Heat",), "what should i watch tonight?"),
+        # titles with commas, slashes and dots, entries opened by any emoji
+        (
+            "Two: Crazy, Stupid, Love / Tick, Tick... Boom!",
+            "en",
+            ("movie:Crazy, Stupid, Love", "movie:Tick, Tick... Boom!"),
+            "which are unwatched?",
+        ),
+        (
+            "Everything:\n▶️ Lofi beats\n⏰ Call mom",
+            "en",
+            ("video:Lofi beats", "note:Call mom"),
+            "what do i have",
+        ),
+        (
+            "Falta Heat (filme) e Dark (série).",
+            "pt",
+            ("movie:Heat", "tv:Dark", "tv:Lost@seen"),
+            "o que falta ver",
+        ),
+        (
+            "Do, Ré, Mi, Fá, Sol, Lá, Si.",
+            "pt",
+            ("video:Aula de violão",),
+            "quais as notas musicais",
+        ),
+        ("Também nenhum link. Sua lista tá vaziinha.", "pt", (), "e links?"),
+    ],
+)
+def test_a_true_answer_to_the_question_passes(
+    message: str, language: str, stored: tuple[str, ...], user: str
+) -> None:
+    assert not refused(message, language, *stored, user=user)
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [
+        ("Heat sorted 📌", "en"),
+        ("Arrival na lista ✓", "pt"),
+        ("The dentist note deleted 🗑️", "en"),
+        ("Finalizei a nota do dentista ✅", "pt"),
+        ("Dark's off your watchlist now", "en"),
+        ("Ok — pinging you at 18:30 about the gym.", "en"),
+    ],
+)
+def test_terse_effect_claims_are_refused(message: str, language: str) -> None:
+    assert refused(message, language, "movie:Heat", "note:dentista")
+
+
+@given(st.text(max_size=200), st.text(max_size=80), st.sampled_from(["pt", "en"]))
+def test_reading_a_reply_with_its_question_never_raises(
+    message: str, user: str, language: str
+) -> None:
+    stored = (Stored("movie", user[:20]), Stored("note", message[:20], state="done"))
+    for question in (user, f"{user}?", f"tenho {user}?", f"ja vi {user}?", f"what's left {user}"):
+        judge(message, ClaimFacts(items=stored, user_text=question), language)
