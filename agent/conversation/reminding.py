@@ -233,9 +233,31 @@ _OWN_REQUEST = frozenset(
 )
 
 
+# a reminder to watch the one title in focus, named by a pronoun: "me lembra de ver ele às
+# 20h" after a suggestion, "remind me to start it at 9pm"
+_WATCH_IT = re.compile(
+    r"^(?P<verb>(?:de\s+|to\s+)?(?:ver|assistir|come[cç]ar|terminar|maratonar|watch|start|"
+    r"finish|see|binge))\s+(?:ele|ela|esse|essa|isso|it|that|this|that\s+one|this\s+one)$",
+    re.IGNORECASE,
+)
+_LABEL_YEAR = re.compile(r"\s*\(\d{4}\)\s*$")
+
+
+def _named_item(turn: Turn, what: str) -> str:
+    """`what` with its pronoun named ("ver ele" -> "ver Divertida Mente 2") when it asks to
+    watch the one movie, show or video in focus; `what` itself otherwise."""
+    m = _WATCH_IT.match(what.strip())
+    current = shelves.shown(turn) if m is not None else None
+    one = current.single if current is not None else None
+    if m is None or one is None or one.type not in ("movie", "tv_show", "video"):
+        return what
+    return f"{m.group('verb')} {_LABEL_YEAR.sub('', one.label)}"
+
+
 async def schedule(deps: Deps, turn: Turn, parsed: SetReminder) -> Reply:
     """Store the reminder and confirm it with the day and time it chose (and its rule)."""
     lang = turn.language
+    parsed = replace(parsed, what=_named_item(turn, parsed.what))
     now = _now(deps, turn)
     due_ms = int(parsed.due.timestamp() * 1000)
     rule = parsed.rule
