@@ -189,3 +189,9 @@ async def test_a_deletion_with_a_remark_after_the_name_previews_the_name(db: Dat
         assert len(await lembra.items()) == 2  # nothing goes before the yes
         await lembra.say("yes")
         assert [i.title for i in await lembra.items()] == ["Heat"]
+
+
+async def test_what_a_film_is_saved_for_before_its_colon_is_no_title(db: Database) -> None:
+    async with open_lembra(db, tmdb_results={}) as lembra:
+        await lembra.say("anota aí filme pra ver depois: Aftersun")
+        assert [(i.type, i.title) for i in await lembra.items()] == [("movie", "Aftersun")]
