@@ -2501,6 +2501,27 @@ def _rated_tail(text: str) -> MarkRequest | None:
     return replace(mark, each=tuple(each), comment="", rating=None)
 
 
+def _rated_pairs(text: str) -> MarkRequest | None:
+    """Ratings alone, each said before its title ("nota 7 pro barbie e 9 pro oppenheimer",
+    "a 7 for barbie and a 9 for oppenheimer"): a seen mark of each title with its rating,
+    certain only when each is one item of the list (a number before "pro" / "for" is a
+    rating; a number after a title may be its own: "toy story 3")."""
+    raw = text.strip()
+    if len(raw) > 300 or "?" in raw:
+        return None
+    folded = fold_same_length(raw).lower().rstrip(" .!")
+    parts = [p for p in _PAIR_PARTS.split(folded) if p.strip()]
+    pairs = [_PAIR_BEFORE.match(p.strip()) for p in parts]
+    if len(pairs) < 2 or any(m is None for m in pairs):
+        return None
+    each = [_pair(m.group()) for m in pairs if m is not None]
+    titles = [found[0] for found in each if found is not None]
+    if len(titles) != len(parts) or len(set(titles)) != len(titles):
+        return None
+    rated = tuple((t, n) for t, n in (f for f in each if f is not None))
+    return MarkRequest("seen", refs=tuple(titles), each=rated)
+
+
 def _rated_several(text: str) -> bool:
     """Whether `text` gives two ratings or more, each after words of its own."""
     return len(_EACH_RATED.findall(fold_same_length(text.strip()).lower())) >= 2
@@ -2541,7 +2562,7 @@ def read(text: str) -> WatchRequest | None:
     without them; laughter, politeness and clauses of chatter ("kkk", "pfv", "opa, me
     confundi,") are read past wherever they stand (agent/understanding/chatter.py)."""
     text = quiet(text)
-    if (rated := read_each_rated(text) or _rated_tail(text)) is not None:
+    if (rated := read_each_rated(text) or _rated_tail(text) or _rated_pairs(text)) is not None:
         return rated
     if _rated_several(text):
         return None  # two ratings not certainly of two titles: the planner's

@@ -195,3 +195,17 @@ async def test_what_a_film_is_saved_for_before_its_colon_is_no_title(db: Databas
     async with open_lembra(db, tmdb_results={}) as lembra:
         await lembra.say("anota aí filme pra ver depois: Aftersun")
         assert [(i.type, i.title) for i in await lembra.items()] == [("movie", "Aftersun")]
+
+
+def test_ratings_said_before_their_titles_mark_each() -> None:
+    asked = read("dei 6 pro nope e 10 pro whiplash")
+    assert isinstance(asked, MarkRequest)
+    assert asked.each == (("nope", 6), ("whiplash", 10))
+    assert read("toy story 3 e shrek 2") is None  # a number after a title may be its own
+
+
+async def test_ratings_before_titles_rate_what_was_saved(db: Database) -> None:
+    async with open_lembra(db, tmdb_results=CATALOGUE) as lembra:
+        await lembra.say("add the movies nope and whiplash")
+        await lembra.say("a 6 for nope and a 10 for whiplash")
+        assert await _marks(lembra) == {"Nope": ("seen", 6), "Whiplash": ("seen", 10)}
