@@ -183,6 +183,15 @@ _PLURAL_TYPE = re.compile(
 )
 
 
+# one title of the type named ("o filme X", "the show X"); a second type word after it
+# ("o filme X e a série Y") names a second item
+_ONE_TYPED = re.compile(r"^(?:(?:o|a|the|um|uma|an?)\s+)?(?:filme|serie|seriado|movie|film|show)\s")
+_TYPE_AGAIN = re.compile(
+    r"(?:,|\s(?:e|and|&))\s+(?:(?:o|a|os|as|the|um|uma|an?)\s+)?(?:filmes?|series?|seriados?|"
+    r"movies?|films?|shows?|notas?|notes?|links?|videos?)\b"
+)
+
+
 async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> Reply | None:
     """ "e a série X tb": the title saved as the type it names, or the type saved last."""
     title, year = title_and_year(cont.title)  # "e o filme X, o de 2024"
@@ -197,6 +206,8 @@ async def _save(deps: Deps, turn: Turn, cont: Continuation, last_type: str) -> R
         return await pointing.save_named(deps, turn, ref.target)
     words = fold(title).split()
     several = re.search(r",|\s(?:e|and|&)\s", title) and not is_known_title(title)
+    if several and _ONE_TYPED.match(fold(cont.rest)) and not _TYPE_AGAIN.search(fold(title)):
+        several = None  # "e o filme Minha Mãe é uma Peça": one film, its title holds "e"
     if several and _PLURAL_TYPE.match(fold(cont.rest)):
         # "e as séries Dark e The Office tb": several titles of the type named, saved as
         # "salva as séries Dark e The Office" would be

@@ -311,9 +311,11 @@ class Runtime:
             ):
                 turn.incoming = dataclasses.replace(turn.incoming, text=bare)
                 intent = plain
-        if not _reads(intent) and (parted := without_remark(turn.incoming.text or "")):
+        parted = without_remark(turn.incoming.text or "")
+        if parted is not None and (not _reads(intent) or watchlist.asks_of_title(parted[1])):
             # "hmm só alugando né. salva mesmo assim": a first sentence that asks nothing (no
-            # request, no mark, no question) before one that reads as a request
+            # request, no mark, no question) before one that reads as a request; "qnd
+            # terminar te aviso. e succession, tem onde?" reads as a search as a whole
             first, rest = parted
             plain = self.classifier.classify(rest)
             if _reads(plain) and _asks_nothing(self.classifier.classify(first), first):

@@ -40,6 +40,7 @@ from agent.tools.base import (
     WatchFound,
 )
 from agent.tools.marking import MarkTo, mark, resolve, seen_at
+from agent.tools.matching import STOPWORDS
 from agent.tools.suggesting import suggest
 from agent.tools.watching import country_of, own_title, where
 from agent.types import Choice, Language, Reply
@@ -56,6 +57,7 @@ from agent.understanding.watchlist import (
     SuggestRequest,
     WhereRequest,
     days_named,
+    newest_saved,
     read,
 )
 from storage.documents import DONE_STATE, ITEM_TYPES, ItemDoc, ItemType
@@ -324,6 +326,10 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
             deps, turn, query=request.title, item_type=request.type, prefer=prefer
         )
         args["query"] = request.title
+        if isinstance(found, NotFound) and (newest := await _newest(deps, turn, request, prefer)):
+            found = newest  # "o último que eu salvei eu já vi": the item saved last
+            args = {**args, "item_id": newest.id}
+            args.pop("query")
         if isinstance(found, NotFound) and _several(request.title):
             # "já vi coringa e oppenheimer": each a title of the list, or the planner's
             several = await _mark_several(deps, turn, request)
@@ -370,6 +376,25 @@ async def _mark(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | None:
     reply = outcome_reply(turn, outcome, days_ago=request.days_ago)
     shelves.did(turn, f"mark_{to}", item.type)  # "e Interestelar também" marks it too
     return reply
+
+
+NEWEST_READ = 10  # newest items read to find the newest of the types a mark prefers
+
+
+async def _newest(
+    deps: Deps, turn: Turn, request: MarkRequest, prefer: tuple[ItemType, ...]
+) -> ItemDoc | None:
+    """The item `request.title` points at by when it was saved ("o último que eu salvei",
+    "the last movie I added"): the newest of the type said, else of the types the mark
+    prefers; None when the title is no such pointer or nothing fits."""
+    said = newest_saved(request.title)
+    if said is None:
+        return None
+    if said != "any":
+        newest = await deps.db.items.newest_of_type(turn.user_id, said, 1)
+        return newest[0] if newest else None
+    recent = await deps.db.items.newest(turn.user_id, NEWEST_READ)
+    return next((i for i in recent if i.type in prefer), None)
 
 
 async def _offer_seen(
@@ -708,6 +733,8 @@ async def _named_before(
         if _CIRCUMSTANCE.match(fold(rest)) is None and not said_after:
             continue
         head = " ".join(words[:cut])
+        if STOPWORDS.issuperset(fold(head).split()):
+            continue  # "vi o poderoso chefão": "o" alone names no item ("O Urso")
         found = await resolve(deps, turn, query=head, item_type=request.type, prefer=prefer)
         if isinstance(found, ItemDoc) and _UNFINISHED.search(fold(rest)):
             return "unfinished"

@@ -9,6 +9,7 @@ batches (`agent.trust.inverses.restore_kept`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final, Self
 
@@ -231,6 +232,13 @@ async def delete_item(ctx: ToolContext, args: DeleteItemArgs) -> Outcome:
     hits = await find_named(
         ctx.deps.db, turn.user_id, args.query, DELETE_CUTOFF, type_counts=turn.user.counts
     )
+    head = re.split(r"\s*[,;.!]\s+", args.query.strip(), maxsplit=1)[0]
+    if not hits and head != args.query.strip() and head:
+        # "ted lasso, my sister spoiled the whole thing": the name, then why; the preview
+        # shows what the name alone finds, and nothing goes before the user's yes
+        hits = await find_named(
+            ctx.deps.db, turn.user_id, head, DELETE_CUTOFF, type_counts=turn.user.counts
+        )
     if not hits:
         return NotFound(args.query)
     exact = [item for score, item in hits if score >= 100]

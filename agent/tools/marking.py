@@ -168,9 +168,12 @@ async def mark(
     if unchanged:
         return Marked(item, before, changed=False)
     done = target == DONE_STATE[item.type]
+    when = at_ms or turn.now_ms
+    if before == target and item.state_at_ms is not None and when == turn.now_ms:
+        when = item.state_at_ms  # a rating added to what was seen: still seen when it was
     fields: dict[str, object] = {
         "state": target,
-        "state_at_ms": (at_ms or turn.now_ms) if done else None,
+        "state_at_ms": when if done else None,
         "done_key": done_key_of(turn.user_id, item.type) if done else None,
         "rating": rating if done and rating is not None else (item.rating if done else None),
         "comment": comment if done and comment else (item.comment if done else None),

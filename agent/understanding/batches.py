@@ -545,7 +545,10 @@ _PIECE_KIND: Final = re.compile(
     rf"^(?:{SAVE_VERB_RE}\s+{_FILL})?{_ARTICLES}(?P<kind>{_KIND_WORD})\b\s*[:,-]?\s*(?P<rest>.*)$",
     _F | re.DOTALL,
 )
-_KIND_AFTER: Final = re.compile(rf"^(?P<rest>.*\S)\s*\(\s*(?P<kind>{_KIND_WORD})\s*\)$", _F)
+# "andor (show)", "duna (filme)", "slow horses (the series)", "dark (uma série)"
+_KIND_AFTER: Final = re.compile(
+    rf"^(?P<rest>.*\S)\s*\(\s*(?:(?:the|a|an|o|um|uma)\s+)?(?P<kind>{_KIND_WORD})\s*\)$", _F
+)
 _GLUE: Final = re.compile(r"^(?:(?:e|and|&|mais|plus|tamb[ée]m|also)\s+)+", _F)
 _PIECE_VERB: Final = re.compile(rf"^{SAVE_VERB_RE}\s+{_FILL}(?P<rest>.*)$", _F | re.DOTALL)
 
@@ -775,7 +778,7 @@ _HEAD_NOUN: Final = re.compile(
 _HEADING_WORDS: Final = frozenset(
     """os as esses essas estes estas these those the my meus minhas seguintes following
     alguns algumas some uns umas mais more aqui here ai ae pls plz please pfv mim me for
-    tb tbm tambem too also la""".split()
+    tb tbm tambem too also la dois duas tres quatro cinco seis two three four five six""".split()
 )
 
 
@@ -791,7 +794,8 @@ def _unheaded(message: str) -> str:
     rest = _TAIL.sub("", " " + head)  # where it goes and what for, at the heading's end
     rest = _DESTINATION_RE.sub(" ", rest)
     noun = _HEAD_NOUN.search(rest)
-    words = _HEAD_NOUN.sub(" ", rest).split()
+    # "these 3 films for me:": how many the list holds is no word of its own either
+    words = [w for w in _HEAD_NOUN.sub(" ", rest).split() if not w.isdigit()]
     if not set(words) <= _HEADING_WORDS or (rest == " " + head and not words):
         return message  # a word of its own ("o que a Ana disse:") or nothing to cut
     listed = message[match.end("head") :]  # ": A, B", ":\n- A\n- B"

@@ -49,7 +49,9 @@ _CHATTER_WORDS: Final = (
     r"confused (?:it|them))(?:\s+with\s+(?:another|a different|some other|the other)(?:\s+(?:one|movie|show|title))?)?|"
     r"wrong one|"
     r"by mistake|my mistake|correction|correcao|scratch that|ignore that|ignora(?:\s+isso)?|"
-    r"ok|okay|blz|beleza|enfim|well|anyway|so|entao"
+    r"ok|okay|blz|beleza|enfim|well|anyway|so|entao|"
+    # an approval or "there", closing what came before: "pronto, vi os dois", "fechou, ..."
+    r"pronto|fechou|certo|show|massa|perfeito|alright|all right|cool|nice|perfect|great"
 )
 _CHATTER_CLAUSE: Final = re.compile(rf"^\s*(?:(?:{_CHATTER_WORDS})\s*)+$")
 _CLAUSE: Final = re.compile(r"[^,;:.!?]+")

@@ -506,10 +506,21 @@ def plain_save_head(text: str) -> str:
         rest = text[words[after][1].end() :]
     else:
         rest = text[verb_match.end() :]
+    if noun is not None:
+        rest = _PURPOSE_COLON.sub("", rest, count=1)  # "anota aí filme pra ver: X"
     if not rest.strip(" \t,.;!-"):
         return text  # "mas salva", "hey save it": nothing said after the head to read
     plain = " ".join(head) + (rest if rest[:1] in (":", " ") else " " + rest.lstrip(" ,.!-"))
     return text if fold(plain) == fold(text) else plain
+
+
+# what a type noun is saved for, then the colon opening its title: "filme pra ver: X",
+# "movie to watch later: X"
+_PURPOSE_COLON: Final = re.compile(
+    r"^\s*(?:pra|para|to)\s+(?:eu\s+|a\s+gente\s+)?(?:ver|assistir|watch|see)"
+    r"(?:\s+(?:depois|dps|mais\s+tarde|um\s+dia|later|sometime))?\s*:",
+    re.IGNORECASE,
+)
 
 
 def _phrases(

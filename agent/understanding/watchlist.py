@@ -194,7 +194,10 @@ _DAYS: Final[dict[str, int]] = {
     # seen again: no other day
     **dict.fromkeys(
         "de novo|outra vez|mais uma vez|pela segunda vez|again|twice|once again|"
-        "for the second time".split("|"),
+        "for the second time|"
+        # seen at last: no other day either ("i just watched get out for the first time")
+        "pela primeira vez|pela 1a vez|for the first time|for the 1st time|"
+        "for the very first time".split("|"),
         0,
     ),
 }
@@ -389,6 +392,32 @@ _PART_OF: Final = re.compile(
     r"\b(?:season|seasons|temporada|temporadas|episode|episodes|episodio|episodios|ep|eps|"
     r"capitulo|capitulos|chapter|chapters)\b"
 )
+
+
+# the item saved last, pointed at by when it was saved: "o último que eu salvei", "o último
+# filme que adicionei", "the last one I added", "the movie I just saved", "o mais recente"
+_NEWEST_SAVED: Final = re.compile(
+    rf"^(?:(?:o|a|the)\s+)?(?:(?P<noun>{_NOUN})\s+)?(?:(?:ultim[oa]|last|latest|mais\s+recente|"
+    rf"most\s+recent|newest)(?:\s+(?P<noun2>{_NOUN}))?(?:\s+one)?(?:\s+(?:que|q|which|that))?"
+    r"|(?:que|q|one|which|that))?\s+(?:(?:eu|i|we|a\s+gente)\s+)?"
+    r"(?:(?:just|acabei\s+de|acabamos\s+de|have|ve)\s+)?"
+    r"(?:salvei|salvamos|salvar|adicionei|adicionar|coloquei|colocar|guardei|guardar|botei|"
+    r"anotei|saved|added|add|save|put|stored)"
+    r"(?:\s+(?:na|no|to|on|in|pra|para)\s+(?:a\s+|minha\s+|my\s+|the\s+)?(?:lista|list|watchlist))?"
+    r"(?:\s+(?:por\s+ultimo|last|agora|ainda\s+agora|just\s+now))?$"
+)
+
+
+def newest_saved(title: str) -> ItemType | Literal["any"] | None:
+    """What `title` points at by when it was saved ("o último que eu salvei": "any"; "the
+    last movie I added": "movie"), or None when it is no such pointer (a title)."""
+    m = _NEWEST_SAVED.match(_spaced(title))
+    if m is None or not re.search(
+        r"\b(?:ultim[oa]|last|latest|recente|recent|newest|just|acab)", m.group()
+    ):
+        return None
+    noun = m.group("noun") or m.group("noun2")
+    return _NOUNS[noun] if noun else "any"
 
 
 def _target(obj: str) -> Target | None:
@@ -1694,6 +1723,8 @@ _WHERE: Final = re.compile(
     r"(?P<app>.+?)\s+on|"
     r"(?:qual|que)\s+(?:streaming|plataforma|servico)\s+(?:tem|passa)|"
     r"(?:ta|esta|tem)\s+(?:em|no|na)\s+(?:qual|que|algum|algu?ma)\s+(?:streaming|plataforma|servico)|"
+    # "tem onde?", "tem onde ver?" after the title it asks of ("e Succession, tem onde?")
+    r"(?:tem|ha)\s+(?:onde|aonde)(?:\s+(?:ver|assistir))?(?=\s*$)|"
     r"is\s+(?P<is>.+?)\s+(?:streaming|available|on\s+streaming)(?:\s+(?:anywhere|somewhere|online))|"
     r"(?P<pt>.+?)\s+(?:tem|ta|esta|passa)\s+(?:em|no|na)\s+(?:algum|alguma|qual|que)\s+"
     r"(?:streaming|plataforma|servico)|"
@@ -1946,7 +1977,8 @@ def _named_first(raw: str) -> WhereRequest | None:
     obj = said.norm[start:]
     if lead is None and _TYPED.match(obj) is None:
         return None  # "comprei pipoca, onde passa?": only "e X," or "a série X," names a title
-    named = _typed_title(said, obj, start, len(said.norm), _ARTICLE)  # "e o Coringa"
+    # "e o Coringa" ("and The Wire" keeps its "The")
+    named = _typed_title(said, obj, start, len(said.norm), r"(?:o|a|os|as)\s+")
     if named is None or _target(_spaced(named[0])) is not None:
         return None
     return WhereRequest(title=named[0], type=named[1], country=asked.country)
@@ -2366,7 +2398,7 @@ def read_each_rated(text: str) -> MarkRequest | None:
         blank(m.start(), m.end())  # "conclave ainda não": nothing to change
     rest = re.sub(r"\s*([,;.!])(?:\s*[,;.!])+", r"\1", "".join(kept))
     rest = re.sub(r"\s+", " ", re.sub(r"(?:\s*[,;.!])+\s*$", "", rest)).strip()
-    mark = _read_whole(rest) or read_mark_clauses(rest)
+    mark = _read_whole(rest) or read_mark_clauses(rest) or _rated_titles(rest, each)
     if not isinstance(mark, MarkRequest) or mark.state != "seen" or mark.target is not None:
         return None
     refs = [r for r in (mark.refs or _PARTS_SPLIT.split(mark.title)) if isinstance(r, str)]
@@ -2380,6 +2412,30 @@ def read_each_rated(text: str) -> MarkRequest | None:
     if len(named) < 2:
         return None
     return replace(mark, each=tuple(rated), comment="", rating=None)
+
+
+_RATED_ARTICLE: Final = re.compile(r"^(?:o|a|os|as|the)\s+", re.IGNORECASE)
+_RATED_NOT_FIRST: Final = (
+    _NOT_A_TITLE
+    | _SUBJECTS
+    | frozenset("do da de dos das pro pra para pros pras p for to of no na em in on".split())
+)
+
+
+def _rated_titles(rest: str, each: list[tuple[str, int | None]]) -> MarkRequest | None:
+    """A rating of each title and nothing else ("o barbie nota 7 e o oppenheimer nota 9",
+    "dune 8/10, dark 9/10"): a rating is said only of what was seen, so a seen mark of those
+    titles, each as written; certain only when each is one item of the list (_mark_refs).
+    None when any word besides the titles and their joiners is said."""
+    parts = [_RATED_ARTICLE.sub("", p.strip()) for p in _PARTS_SPLIT.split(rest) if p.strip()]
+    rated = [_RATED_ARTICLE.sub("", title) for title, _ in each]
+    if len(parts) != len(rated) or [_spaced(p) for p in parts] != rated:
+        return None
+    if any(
+        len(p.split()) > MAX_TITLE_WORDS or _spaced(p).split()[0] in _RATED_NOT_FIRST for p in parts
+    ):
+        return None  # "eu gostei do X nota 7 e do Y nota 9": words of the user's, not titles
+    return MarkRequest("seen", refs=tuple(parts))
 
 
 # one title and its rating, as a whole part of a list of them: "batman 9", "ruptura nota 10",
@@ -2445,6 +2501,27 @@ def _rated_tail(text: str) -> MarkRequest | None:
     return replace(mark, each=tuple(each), comment="", rating=None)
 
 
+def _rated_pairs(text: str) -> MarkRequest | None:
+    """Ratings alone, each said before its title ("nota 7 pro barbie e 9 pro oppenheimer",
+    "a 7 for barbie and a 9 for oppenheimer"): a seen mark of each title with its rating,
+    certain only when each is one item of the list (a number before "pro" / "for" is a
+    rating; a number after a title may be its own: "toy story 3")."""
+    raw = text.strip()
+    if len(raw) > 300 or "?" in raw:
+        return None
+    folded = fold_same_length(raw).lower().rstrip(" .!")
+    parts = [p for p in _PAIR_PARTS.split(folded) if p.strip()]
+    pairs = [_PAIR_BEFORE.match(p.strip()) for p in parts]
+    if len(pairs) < 2 or any(m is None for m in pairs):
+        return None
+    each = [_pair(m.group()) for m in pairs if m is not None]
+    titles = [found[0] for found in each if found is not None]
+    if len(titles) != len(parts) or len(set(titles)) != len(titles):
+        return None
+    rated = tuple((t, n) for t, n in (f for f in each if f is not None))
+    return MarkRequest("seen", refs=tuple(titles), each=rated)
+
+
 def _rated_several(text: str) -> bool:
     """Whether `text` gives two ratings or more, each after words of its own."""
     return len(_EACH_RATED.findall(fold_same_length(text.strip()).lower())) >= 2
@@ -2485,7 +2562,7 @@ def read(text: str) -> WatchRequest | None:
     without them; laughter, politeness and clauses of chatter ("kkk", "pfv", "opa, me
     confundi,") are read past wherever they stand (agent/understanding/chatter.py)."""
     text = quiet(text)
-    if (rated := read_each_rated(text) or _rated_tail(text)) is not None:
+    if (rated := read_each_rated(text) or _rated_tail(text) or _rated_pairs(text)) is not None:
         return rated
     if _rated_several(text):
         return None  # two ratings not certainly of two titles: the planner's
@@ -2496,6 +2573,15 @@ def read(text: str) -> WatchRequest | None:
     if found is None:
         found = read_mark_clauses(text)
     return found if found is not None else _scoped(text)
+
+
+def asks_of_title(text: str) -> bool:
+    """Whether `text` is a watchlist question that changes nothing and names its own title
+    ("e Succession, tem onde?", "já vi Duna?"): what a remark before it cannot point into."""
+    asked = read(text)
+    if isinstance(asked, WhereRequest | StateQuestion):
+        return bool(asked.title) and asked.target is None
+    return False
 
 
 def _read_whole(text: str) -> WatchRequest | None:
