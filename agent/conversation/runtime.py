@@ -404,6 +404,8 @@ class Runtime:
         reply = await watching.answer(self.deps, turn, message)  # "já vi X", "onde assistir X?"
         if reply is None:
             reply = await pointing.act(self.deps, turn, self.tools, message)
+        if reply is None:  # "apaga a série X e o link tb": one question for both
+            reply = await deleting.several_named(self.deps, turn, message)
         if reply is None and (llm_intent != "save" or reminding.moves_one(message)):
             reply = await reminding.in_code(self.deps, turn, message)  # asked about, changed
         if reply is None and llm_intent not in ("save", "fact"):  # a save or a fact asks nothing
