@@ -1,8 +1,9 @@
 """Issue 41, after the wave-15 blind first run, in words of our own: a show named "the series
 X and Y" is one title without TMDB; a new time with a reason after a comma that holds a loose
 time word ("cedo", "early") moves the reminder; one deletion naming two things asks once for
-both; an explicit save whose model answer ran away (cut at the cap) is kept in code without
-asking the model again."""
+both; a question with no verb ("anything about X?") and a swap in the note pointed at ("muda
+essa nota, troca X por Y") are read in code; an explicit save whose model answer ran away
+(cut at the cap) is kept in code without asking the model again."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent.understanding.batches import read_batch
+from agent.understanding.questions import read_question
 from agent.understanding.references import deleted_names
 from agent.understanding.reminders.asks import read_retime
 from storage import Database
 from tests.support.harness import ALICE, open_lembra
-from tests.support.live import BELIEF
+from tests.support.live import BELIEF, call
 
 NO_TMDB = "https://api.themoviedb.org/3"  # its public host with no key: "not configured"
+NOTE = call("save_note", content="renew the terraform certificate")
 
 
 @pytest.mark.parametrize(
@@ -103,7 +106,8 @@ async def test_one_deletion_naming_two_things_asks_once_for_both(db: Database) -
         await lembra.say("sim")
         left = await lembra.items()
 
-    assert "Ronin" in asked.text and "revisão" in asked.text
+    assert "Ronin" in asked.text
+    assert "revisão" in asked.text
     assert len(kept) == 3  # nothing goes before the "sim"
     assert [i.title for i in left] == ["Fringe"]
 
@@ -145,3 +149,44 @@ async def test_an_explicit_note_whose_answer_was_cut_is_kept_with_one_model_call
 def test_reading_deleted_names_never_raises(said: str) -> None:
     deleted_names(said)
     read_retime(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "subject", "kind"),
+    [
+        ("anything about terraform?", "terraform", None),
+        ("alguma coisa sobre o condomínio?", "condomínio", None),
+        ("any notes on the roof repair?", "roof repair", "note"),
+    ],
+)
+def test_a_question_with_no_verb_asks_about_saved_things(
+    said: str, subject: str, kind: str | None
+) -> None:
+    asked = read_question(said)
+    assert asked is not None
+    assert (asked.kind, asked.subject, asked.type) == ("find", subject, kind)
+
+
+@pytest.mark.parametrize("said", ["anything about terraform", "any news about the match?"])
+def test_no_question_mark_or_no_thing_saved_is_no_such_question(said: str) -> None:
+    assert read_question(said) is None
+
+
+async def test_a_verbless_question_is_answered_in_code(db: Database) -> None:
+    async with open_lembra(db, counting_model=True, language="en") as lembra:
+        await lembra.say("note: renew the terraform certificate", llm=[NOTE])
+        found = await lembra.say("anything about terraform?")
+        calls = lembra.model_calls
+
+    assert "terraform certificate" in found.text
+    assert calls == 1  # the note's save only
+
+
+async def test_a_swap_in_the_note_pointed_at_edits_it(db: Database) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota: presente do Rui - caneca do Flamengo")
+        edited = await lembra.say("muda essa nota, troca a caneca por uma camisa")
+        items = await lembra.items()
+
+    assert "camisa" in edited.text
+    assert [i.content for i in items] == ["presente do Rui - camisa do Flamengo"]
