@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent.understanding.batches import read_batch
+from agent.understanding.facts import swapped
 from agent.understanding.questions import read_question
 from agent.understanding.references import deleted_names
 from agent.understanding.reminders.asks import read_retime
@@ -146,9 +147,12 @@ async def test_an_explicit_note_whose_answer_was_cut_is_kept_with_one_model_call
 
 
 @given(st.text(max_size=120))
-def test_reading_deleted_names_never_raises(said: str) -> None:
+def test_this_waves_readers_never_raise(said: str) -> None:
     deleted_names(said)
     read_retime(said)
+    read_question(said)
+    swapped(said)
+    read_batch(said, split_and=True)
 
 
 @pytest.mark.parametrize(
