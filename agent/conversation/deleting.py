@@ -15,8 +15,9 @@ from agent.texts import OK_MARK, items_word, joined, text, type_word
 from agent.texts.durations import duration
 from agent.tools import estimating
 from agent.tools.base import Deleted, NotFound
-from agent.tools.finding import execute_delete
+from agent.tools.finding import execute_delete, one_named
 from agent.types import Reply
+from agent.understanding.references import deleted_names
 from storage.documents import ITEM_TYPES
 
 
@@ -71,6 +72,24 @@ async def delete_preview(
         choices=confirm_choices(turn),
         choice_kind="confirm",
         choice_token=pending.token,
+    )
+
+
+async def several_named(deps: Deps, turn: Turn, message: str) -> Reply | None:
+    """ "apaga a série Irmandade e o link tb": each thing named, one question for them all;
+    None unless every part names one item for sure and no two the same ("apaga Velozes e
+    Furiosos" is one title's)."""
+    names = deleted_names(message)
+    if names is None:
+        return None
+    found = [await one_named(deps.db, turn.user_id, n, turn.user.counts) for n in names]
+    items = [item for item in found if item is not None]
+    if len(items) != len(names) or len({item.id for item in items}) != len(items):
+        return None
+    *also, last = items
+    options = [pendings.ItemOption(item_id=i.id, label=item_label(i)) for i in also]
+    return await delete_preview(
+        deps, turn, last.id, item_label(last), item_type=last.type, also=options
     )
 
 

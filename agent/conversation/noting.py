@@ -33,11 +33,13 @@ async def unsaved_note(
     text = turn.incoming.text or ""
     content = headed_note(text)
     asked_back = result.status == "tool" and isinstance(result.outcome, Clarification)
-    if not (asked_back or result.status in ("respond", "noop")):
+    if not (asked_back or result.status in ("respond", "noop") or result.left_to_code):
         return None
-    # beyond a headed note, only a step that did nothing is overruled: a question back
-    # ("salva aquele documentário") or words of the model's own stand (its claims checked)
-    planned = None if content is not None or result.status != "noop" else explicit_save(text)
+    # beyond a headed note, only a step that did nothing is overruled (a NOOP, or a runaway
+    # answer left to code): a question back ("salva aquele documentário") or words of the
+    # model's own stand (its claims checked)
+    did_nothing = result.status == "noop" or result.left_to_code
+    planned = None if content is not None or not did_nothing else explicit_save(text)
     if content is None and planned is None:
         return None
     if asked_back:  # the question is not asked: its call leaves this turn's record
@@ -77,6 +79,12 @@ async def keep_note(
         turn.tools_executed.append("save_note")
     done = StepResult("tool", outcome=outcome, tool="save_note")
     return await outcomes.after_tool(deps, turn, done, wants_save=True)
+
+
+def reads_save(text: str) -> bool:
+    """Whether code reads the save `text` asks for with no doubt (a headed note, or a save
+    verb before what to save), so it keeps it should the planner not."""
+    return headed_note(text) is not None or explicit_save(text) is not None
 
 
 def explicit_save(text: str) -> tuple[str, dict[str, object]] | None:

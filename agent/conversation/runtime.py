@@ -406,6 +406,8 @@ class Runtime:
         reply = await watching.answer(self.deps, turn, message)  # "já vi X", "onde assistir X?"
         if reply is None:
             reply = await pointing.act(self.deps, turn, self.tools, message)
+        if reply is None:  # "apaga a série X e o link tb": one question for both
+            reply = await deleting.several_named(self.deps, turn, message)
         if reply is None and (llm_intent != "save" or reminding.moves_one(message)):
             reply = await reminding.in_code(self.deps, turn, message)  # asked about, changed
         if reply is None and llm_intent not in ("save", "fact"):  # a save or a fact asks nothing
@@ -680,7 +682,10 @@ class Runtime:
             consented=answered is not None or self._save_still_asked(turn),
         )
         allowed = self.allowed(turn, llm_intent)
-        result = await session.step(allowed=allowed, index=0)
+        # an explicit save code reads with no doubt is done in code when the model's answer
+        # ran away (cut at the cap, looping): it is not asked a second time (issue 41)
+        retry = answered is not None or not noting.reads_save(turn.incoming.text or "")
+        result = await session.step(allowed=allowed, index=0, retry=retry)
         if isinstance(result.outcome, Reasoned):  # a note for /why: the plan is the next step
             notes = paths.of_kinds(self.tools.values(), frozenset({"meta"}))
             result = await session.step(allowed=allowed - notes, index=1)

@@ -737,9 +737,10 @@ def listed_unless_counted(args: ToolArgs, user_text: str) -> ToolArgs:
 def whole_note(args: ToolArgs, user_text: str) -> ToolArgs:
     """A note with the words the model dropped from its front put back: "anota o tel do
     encanador seu Jorge: (11) 97744-2310" saved as the number alone by the 1.5B model, which
-    loses what the note is about. The reference is the note the offline reading takes from
-    the message; a strict tail of it is extended unless the words before it ask to save
-    ("outra coisa pra anotar, separado: endereço ..."): those are the request, not the note."""
+    loses what the note is about, or "rewatch s3 ..." as "watch s3 ...", cut inside its first
+    word. The reference is the note the offline reading takes from the message; a strict
+    tail of it is extended unless the words before it ask to save ("outra coisa pra anotar,
+    separado: endereço ..."): those are the request, not the note."""
     content = getattr(args, "content", None)
     planned = plan_offline(user_text, "save")
     said = planned[1].get("content") if planned and planned[0] == "save_note" else None
@@ -749,8 +750,6 @@ def whole_note(args: ToolArgs, user_text: str) -> ToolArgs:
     if not kept or len(kept) >= len(said) or not said.casefold().endswith(kept.casefold()):
         return args
     front = said[: len(said) - len(kept)]
-    if front[-1:].isalnum() and kept[:1].isalnum():
-        return args  # the tail starts inside a word
     if any(f in SAVE_VERBS or save_verb_typo(f) is not None for f in fold(front).split()):
         return args
     return args.model_copy(update={"content": said})

@@ -38,7 +38,11 @@ from agent.understanding.watchlist import speaks_of_seeing
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 # said before the request, asking nothing: "pfv apaga X", "pensando bem tira X da lista"
-_POLITE = r"(?:(?:por\s+favor|pfv|pls|please|pensando\s+bem|on\s+second\s+thoughts?)[,\s]+)?"
+# and what joins a request to the one before it: "e anota: X", "and save a note: X"
+_POLITE = (
+    r"(?:(?:por\s+favor|pfv|pls|please|pensando\s+bem|on\s+second\s+thoughts?|e|and|also|plus|"
+    r"tb|tamb[ée]m)[,\s]+){0,3}"
+)
 # where the save goes, never part of the title: "na minha lista", "to my list:", "pra lista:",
 # "on my watchlist", "à fila"
 _DESTINATION = (

@@ -86,6 +86,14 @@ def repeated_line(content: str) -> str | None:
     return None
 
 
+def ran_away(message: AIMessage) -> bool:
+    """Whether `message` was cut at the token cap or repeats one line: a re-ask of such an
+    answer costs a whole cap again, for a model that lost its way once already."""
+    content = message.content if isinstance(message.content, str) else ""
+    cut = message.response_metadata.get("finish_reason") == "length"
+    return cut or repeated_line(content) is not None
+
+
 def read_answer(answer: ModelAnswer, *, cap: int) -> ModelAnswer:
     """A `plan` answer read as DESIGN 9.1 says: content calls taken, cut or looping answers marked."""
     message = answer.message

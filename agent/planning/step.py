@@ -30,6 +30,7 @@ from agent.memory.history import CORRECTION
 from agent.planning.backend import PlanHints, PlannerBackend
 from agent.planning.claims import check_model_text
 from agent.planning.grounding import Grounder
+from agent.planning.reading import ran_away
 from agent.planning.schema import PLANNER_FUNCTION_NAME, PlannerResponse, planner_function_schema
 from agent.planning.validation import (
     ECHO_LIMIT,
@@ -109,6 +110,8 @@ class StepResult:
     # the model failed for a transport reason (timeout, 5xx, unreachable, key refused):
     # the offline planner may serve the turn instead (DESIGN 10.5)
     transport: bool = False
+    # a runaway answer (cut, looping) that was not re-asked: code does what the message asks
+    left_to_code: bool = False
 
 
 def _data(text: str | None, limit: int = 300) -> str | None:
@@ -350,14 +353,17 @@ class PlanningSession:
     # -- the step ---------------------------------------------------------------------------
 
     async def step(
-        self, *, allowed: frozenset[str], index: int, phrasing: bool = False
+        self, *, allowed: frozenset[str], index: int, phrasing: bool = False, retry: bool = True
     ) -> StepResult:
         """Plan one step. `phrasing`: the step only phrases results already read, so running
-        out of retries raises no block (the runtime phrases them itself)."""
+        out of retries raises no block (the runtime phrases them itself). `retry=False`: an
+        answer cut at the cap or looping is not sent back (code does what the message asks
+        without it, and a re-ask would cost a whole cap again)."""
         # a constrained output names only these (PlanHints)
         self.allowed_now = allowed if self.runnable is None else allowed & self.runnable
         belief_step = beliefs.BeliefStep()
         retries_left = MAX_RETRIES
+        left_to_code = False  # a runaway answer not re-asked: code does what it asks
         first_attempt = True
         while True:
             confidence_now = beliefs.answer_confidence(
@@ -382,6 +388,8 @@ class PlanningSession:
                 return StepResult("quota", detail=exc.scope)
             calls = calls_of(answer)
             self._keep_ai(answer, calls)
+            if not retry and isinstance(answer.message, AIMessage) and ran_away(answer.message):
+                retries_left, left_to_code = 0, True
             response, problem = parse(answer, calls)
             # the offline rules echo the program's own confidence: nothing to calibrate
             if response is not None and first_attempt and self.backend.calls_model:
@@ -463,15 +471,16 @@ class PlanningSession:
             if problem is not None:
                 self._refuse(calls, problem)
                 self.refused_or_retried = True
-                self.turn.facts.add_warning(text("caveat_planner_retry", self.turn.language))
+                if not left_to_code:  # no second attempt: no caveat saying there was one
+                    self.turn.facts.add_warning(text("caveat_planner_retry", self.turn.language))
                 if retries_left == 0:
                     self.deps.metrics.planner_steps.labels("failed").inc()
                     blocks = blocks_for(
                         problem, calls[0].args if calls else None, self.turn.user_id
                     )
-                    for reason in () if phrasing else blocks:
+                    for reason in () if phrasing or left_to_code else blocks:
                         self.turn.facts.block(reason)
-                    return StepResult("failed", detail=problem)
+                    return StepResult("failed", detail=problem, left_to_code=left_to_code)
                 retries_left -= 1
                 continue
             assert response is not None

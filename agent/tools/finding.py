@@ -280,6 +280,25 @@ async def _latest_of_type_named(db: Database, user_id: str, query: str) -> ItemD
     return newest[0] if newest else None
 
 
+async def one_named(
+    db: Database, user_id: str, query: str, counts: Mapping[str, int]
+) -> ItemDoc | None:
+    """The one item `query` names for sure, or None: the newest of a type pointed at ("that
+    note"), the only item of a type named alone ("o link" with one link saved), or the only
+    item every word of the name finds, or the only one matching it exactly."""
+    if (latest := await _latest_of_type_named(db, user_id, query)) is not None:
+        return latest
+    words = [w for w in fold(query).split() if w not in ("o", "a", "the")]
+    if len(words) == 1 and (kind := _ONE_OF_TYPE.get(words[0])) is not None:
+        sole = await db.items.newest_of_type(user_id, kind, 2) if counts.get(kind) == 1 else []
+        return sole[0] if len(sole) == 1 else None
+    hits = await find_named(db, user_id, query, DELETE_CUTOFF, type_counts=counts)
+    exact = [item for score, item in hits if score >= 100]
+    if len(exact) == 1:
+        return exact[0]
+    return hits[0][1] if len(hits) == 1 else None
+
+
 def _closest_alone(hits: Sequence[tuple[float, ItemDoc]], query: str) -> bool:
     """Whether the best hit is the only one at its score holding the query and nothing more."""
     best_score, best = hits[0]

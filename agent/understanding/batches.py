@@ -423,10 +423,32 @@ def _listed(message: str, body: str) -> str:
     return body
 
 
+# English "series" names one show as well as several: several only after a word that counts
+# them ("as series", "these series", "two series"), or written "séries"
+_SERIES_COUNTED: Final = re.compile(
+    r"\b(?:os|as|esses|essas|estes|estas|these|those|both|dois|duas|tr[eê]s|two|three|uns|"
+    r"umas|alguns|algumas|some|few|more|mais|meus|minhas|seguintes|following)\s+$",
+    _F,
+)
+
+
+def _one_series(noun: str, before: str) -> bool:
+    """Whether the type noun `noun`, after the words `before`, may name one show ("the
+    series Parks and Rec")."""
+    return noun.lower() == "series" and _SERIES_COUNTED.search(before) is None
+
+
 def _titles(message: str) -> Batch | None:
     match = _TITLES.match(message)
     if match is None:
         return None
+    listed = ":" in message[match.end("noun") : match.start("body")]
+    if (
+        _one_series(match.group("noun"), message[: match.start("noun")])
+        and not listed
+        and _HARD.search(match.group("body")) is None
+    ):
+        return None  # "save the series Parks and Rec": one show's title
     noun = fold(match.group("noun"))
     kind: TitleType = "movie" if noun in ("filmes", "movies", "films", "filme") else "tv_show"
     body = _listed(message, cut_tail(match.group("body"))[0].strip())
@@ -640,7 +662,11 @@ def _mixed(message: str) -> Batch | None:
             if typed is None:
                 return None
             named = _PIECE_KIND.match(chunk)
-            if named is not None and _PLURAL_KIND.match(fold(named.group("kind"))):
+            if (
+                named is not None
+                and _PLURAL_KIND.match(fold(named.group("kind")))
+                and not _one_series(named.group("kind"), chunk[: named.start("kind")])
+            ):
                 # "os filmes Barbie e Duna": each a title of that type
                 tokens = _SOFT.split(typed[1])
                 atoms = [_clean_piece(a) for a in tokens[0::2]]

@@ -330,9 +330,12 @@ def _shape(word: str) -> str:
 _EDIT_VERB: Final = (
     r"(?:muda|mude|altera|altere|atualiza|atualize|edita|edite|corrige|corrija|mexe|mexa)"
 )
-# the note the swap is in: "na nota do X", "edita a nota do X,", "in the X note", "edit the X note:"
+# the note the swap is in: "na nota do X", "edita a nota do X,", "in the X note", "edit the X
+# note:", or pointed at, "muda essa nota,", "in that note" (the one note holding the words)
 _IN_NOTE: Final = (
-    rf"(?:(?:(?:{_EDIT_VERB}\s+)?n?a|in\s+the|on\s+the)\s+nota\s+(?:d[aoe]s?\s+|sobre\s+)?"
+    rf"(?:(?:{_EDIT_VERB}\s+)?n?(?:ess|est)[ae]\s+nota|(?:edit|change|update|fix|in|on)\s+"
+    r"(?:this|that)\s+note|"
+    rf"(?:(?:{_EDIT_VERB}\s+)?n?a|in\s+the|on\s+the)\s+nota\s+(?:d[aoe]s?\s+|sobre\s+)?"
     r"(?P<where>[^,:]+?)"
     r"|(?:(?:in|on)\s+(?:the|my)|(?:edit|change|update|fix)\s+(?:the|my))\s+(?P<where_en>[^,:]+?)"
     r"\s+note)"

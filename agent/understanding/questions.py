@@ -162,6 +162,12 @@ _FIND: Final = tuple(
         rf"{_THAT}{_TYPE}\s+{_ABOUT}\s+(?P<subject>.+?){_TAIL_Q}$",
     )
 )
+# "anything about kubernetes?", "alguma coisa sobre o IR?", "any notes on taxes?": asked with
+# no verb, "tem"/"is there" left out
+_SOMETHING_ABOUT: Final = re.compile(
+    rf"^{_LEAD}{_ANY}\s+(?:{_TYPE}\s+)?(?:{_ABOUT})\s+(?P<subject>.+?)"
+    rf"(?:\s+(?:ai|aqui|salvo|salva|saved))?{_TAIL_Q}$"
+)
 _EXISTS: Final = tuple(
     re.compile(p)
     for p in (
@@ -286,6 +292,10 @@ def read_question(text: str) -> SavedQuestion | None:
             if match is not None and (subject := _subject(match.group("subject"))):
                 kind = _TYPES.get(match.groupdict().get("type") or "")
                 return SavedQuestion("exists", _as_written(stripped, subject), kind)
+    if asked and (verbless := _SOMETHING_ABOUT.match(words)) is not None:
+        if subject := _subject(verbless.group("subject")):
+            kind = _TYPES.get(verbless.groupdict().get("type") or "")
+            return SavedQuestion("find", _as_written(stripped, subject), kind)
     plain = plain_search(stripped)
     if plain is not None and plain.query:
         return SavedQuestion("find", plain.query, plain.type)

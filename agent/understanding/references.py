@@ -442,6 +442,44 @@ def read_reference(text: str) -> Reference | None:
     return None
 
 
+# "apaga a série Irmandade e o link tb", "delete Dune, Tenet and that note": one delete verb
+# and two or more things named, each on its own (agent/conversation/deleting.py resolves them)
+_DELETE_NAMES: Final = re.compile(rf"^{_LEAD}(?:{_VERBS['delete']})\s+(?P<body>.+?){_TAIL}$")
+_NAMES_JOINED: Final = re.compile(r"\s*,\s*(?:(?:e|and|&)\s+)?|\s+(?:e|and|&)\s+")
+MAX_DELETED_NAMES: Final = 5
+
+
+def deleted_names(text: str) -> tuple[str, ...] | None:
+    """The two or more things one deletion names ("a serie irmandade", "o link"), folded, or
+    None: one thing, a question, a line break, or a part that points at the shelf ("o 2",
+    "esse") rather than naming something."""
+    raw = text.strip()
+    if not raw or len(raw) > 300 or "?" in raw or "\n" in raw:
+        return None
+    said = " ".join(re.sub(r"[^\w#,&]+", " ", fold_same_length(raw)).split())
+    match = _DELETE_NAMES.match(re.sub(r"\s*,\s*", ", ", said).strip(" ,"))
+    if match is None:
+        return None
+    parts = tuple(p.strip(" ,") for p in _NAMES_JOINED.split(match.group("body")))
+    if not 2 <= len(parts) <= MAX_DELETED_NAMES or not all(parts):
+        return None
+    if any(_points(p) or _BOTH_ALONE.match(p) for p in parts):
+        return None  # "o 2 e o 3", "esse e o outro": the shelf's readers
+    return parts
+
+
+def _points(part: str) -> bool:
+    """Whether `part` points at a line or at the item just named ("o 2", "a segunda", "esse")
+    rather than at the newest of a type ("that note", "esse link")."""
+    match = _BARE.match(part)
+    if match is None:
+        return False
+    return not (match.group("pron") and (match.group("pnoun") or match.group("tnoun")))
+
+
+_BOTH_ALONE: Final = re.compile(rf"^(?:{_BOTH}|(?:o|a|the)\s+outr[oa]|the\s+other(?:\s+one)?)$")
+
+
 def saves_it(text: str) -> bool:
     """Whether `text` is a save of "it" and nothing more ("save that", "keep it", "só guarda
     isso"): the yes to an offer to keep the message the last reply made."""

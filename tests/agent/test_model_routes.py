@@ -131,11 +131,18 @@ def test_a_note_put_back_whole_only_from_a_strict_tail_of_the_message() -> None:
     assert whole_note(SaveNoteArgs(content="(11) 97744-2310"), said).content == (
         "o tel do encanador seu Jorge: (11) 97744-2310"
     )
-    # not a tail (the model reworded it), or cut inside a word: kept as the model had it
+    # not a tail (the model reworded it): kept as the model had it
     assert whole_note(SaveNoteArgs(content="Jorge 97744-2310"), said).content == (
         "Jorge 97744-2310"
     )
-    assert whole_note(SaveNoteArgs(content="7744-2310"), said).content == "7744-2310"
+    # cut inside a word, a number or a word the user never wrote so: the note as written
+    assert whole_note(SaveNoteArgs(content="7744-2310"), said).content == (
+        "o tel do encanador seu Jorge: (11) 97744-2310"
+    )
+    later = "and save a note: rehang the hallway mirror"
+    assert whole_note(SaveNoteArgs(content="hang the hallway mirror"), later).content == (
+        "rehang the hallway mirror"
+    )
 
 
 @given(st.text(max_size=80), st.text(max_size=40))

@@ -481,15 +481,27 @@ def read_retime(text: str) -> ChangeAsk | None:
     cut = text.rfind(",")
     while asked is None and cut > 0:
         why = fold_same_length(text[cut + 1 :])
-        other = read_when(tokenize(why))
-        # a part of the day in the why only tells it ("..., o caminhão passa cedo")
-        if _RETIME_ASKS_ELSE.search(why) or (
-            other is not None and (other.clock is not None or other.has_day)
-        ):
+        if _RETIME_ASKS_ELSE.search(why) or _says_when(why):
             return None  # "muda p 14h, e cancela o do dentista": another request after it
         asked = _read_retime(text[:cut])
         cut = text.rfind(",", 0, cut)
     return asked
+
+
+def _says_when(clause: str) -> bool:
+    """Whether a clause after the new time may say part of when: any clock, day or strong
+    part of the day ("muda pra 7h, de noite"), or time words alone. A loose word in a clause
+    of its own ("melhor 7h30, o caminhão passa cedo") tells why, not when."""
+    when = read_when(tokenize(clause))
+    if when is None:
+        return False
+    loose = when.part is not None and not when.part.strong
+    if not loose or when.clock or when.has_day or when.period or when.zone:
+        return True
+    rest = clause
+    for start, end in when.spans:
+        rest = rest[:start] + " " * (end - start) + rest[end:]
+    return all(w.group() in _RETIME_FILLER for w in _RETIME_WORD.finditer(rest))
 
 
 # what a clause after the new time may not say for it to be read past as the why
