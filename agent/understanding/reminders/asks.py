@@ -489,14 +489,14 @@ def read_retime(text: str) -> ChangeAsk | None:
 
 
 def _says_when(clause: str) -> bool:
-    """Whether a clause after the new time may say part of when: any clock, day or strong
-    part of the day ("muda pra 7h, de noite"), or time words alone. A loose word in a clause
-    of its own ("melhor 7h30, o caminhão passa cedo") tells why, not when."""
+    """Whether a clause after the new time may say part of when: any clock, day, period or
+    zone, or time words alone ("muda pra 7h, de noite"). A part of the day in a clause with
+    words of its own tells why, not when ("melhor 7h30, o caminhão passa cedo", "make it
+    7am, traffic is bad in the morning")."""
     when = read_when(tokenize(clause))
     if when is None:
         return False
-    loose = when.part is not None and not when.part.strong
-    if not loose or when.clock or when.has_day or when.period or when.zone:
+    if when.clock or when.has_day or when.period or when.zone:
         return True
     rest = clause
     for start, end in when.spans:
