@@ -250,12 +250,16 @@ def read_ask(text: str) -> Ask | None:
     if (shift := read_shift(text)) is not None:
         return shift
     found = _read_ask(text)
-    if found is not None:
-        return found
     folded = fold_same_length(text)
     lead = _MIND.match(folded)
     start = lead.end() if lead else 0
     reason = _REASON.search(folded, start)
+    if isinstance(found, CancelAsk) and found.query and reason is not None and start == 0:
+        # "cancela o lembrete do contador pq ele remarcou": the why names no reminder
+        without_why = _read_ask(text[: reason.start()])
+        return without_why if isinstance(without_why, CancelAsk) else found
+    if found is not None:
+        return found
     clause = _CLAUSE.search(folded, start)  # "cancela o do dentista, remarcaram"
     for end in (reason.start() if reason else len(text), clause.start() if clause else None):
         if end is None or (start == 0 and end == len(text)):

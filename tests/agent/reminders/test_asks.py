@@ -31,6 +31,9 @@ from agent.understanding.reminders.requests import tells_of_oneself
         # a change of mind before it and a reason after it are not the request (issue 41)
         ("pensando bem cancela o do contador pq ele remarcou", CancelAsk("contador")),
         ("on second thought cancel the gym one because it rained", CancelAsk("gym")),
+        # the reason is no part of the reminder's words with no change of mind before it
+        ("desmarca o lembrete da academia porque machuquei o pé", CancelAsk("academia")),
+        ("cancel the piano lesson reminder since the teacher is sick", CancelAsk("piano lesson")),
         ("ah e cancela o lembrete da academia, que eu vou viajar", CancelAsk("academia")),
         ("nvm cancel the pharmacy one, got it already", CancelAsk("pharmacy")),
         ("pensando bem apaga o inception", None),
