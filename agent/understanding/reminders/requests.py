@@ -646,15 +646,35 @@ def _typo_trigger(folded: str) -> tuple[int, int] | None:
 
 
 def parse(
-    text: str, now: datetime, *, month_first: bool = False, country: Country | None = None
+    text: str,
+    now: datetime,
+    *,
+    month_first: bool = False,
+    country: Country | None = None,
+    slips: bool = True,
 ) -> ReminderParse | None:
     """Read a reminder from `text` (trigger optional) at `now` (aware, user's zone).
 
-    `month_first`: read 4/5 as April 5 (en-US); `country`: whose holidays to use.
+    `month_first`: read 4/5 as April 5 (en-US); `country`: whose holidays to use; `slips`:
+    whether a word one slip from a day word is asked about (`_day_typos`).
     """
     folded = fold_same_length(text)
     if (corrected := _self_corrected(text, folded)) is not None:
-        return parse(corrected, now, month_first=month_first, country=country)
+        return parse(corrected, now, month_first=month_first, country=country, slips=slips)
+    if slips and (slipped := _day_typos(text, folded)) is not None:
+        # "amanah às 7h", "sabdo 10h": the day the slip hides, or the time as written (today):
+        # asked, since a word of its own may be one slip from a day word ("sabão", "quintal")
+        meant = parse(slipped, now, month_first=month_first, country=country, slips=False)
+        said = parse(text, now, month_first=month_first, country=country, slips=False)
+        if (
+            isinstance(meant, SetReminder)
+            and isinstance(said, SetReminder)
+            and meant.rule is None
+            and said.rule is None
+            and meant.due != said.due
+        ):
+            return AskWhen(said.what, tuple(sorted({meant.due, said.due})), "partial")
+        return said
     toks = tokenize(folded)
     span = find_trigger(folded)
     repeating = read_recurring(text, folded, span, now, month_first=month_first, country=country)
@@ -730,6 +750,44 @@ _TAKEN_BACK = re.compile(
     r"|quer\s+dizer|ou\s+melhor|or\s+rather|(?:no|nao)[\s,.!]+(?:na\s+verdade|actually))"
     r"[\s,.!?;:-]+"
 )
+
+
+# day words a slip of one letter may hide ("amanah", "sabdo", "wedensday", "tomorow"): left
+# unread, the clock beside them would be set today, earlier than meant (asked, see `parse`)
+_DAY_WORDS: Final = frozenset(
+    """segunda terca quarta quinta sexta sabado domingo amanha monday tuesday wednesday
+    thursday friday saturday sunday tomorrow tonight""".split()
+)
+# words of their own one slip from a day word: "manhã", "sabão", "quintal", plurals ("aos domingos")
+_NOT_DAY_TYPOS: Final = frozenset(
+    {"manha", "manhas", "sabao", "quintal", "domino", "quita", "quart", "frida"}
+    | {w + "s" for w in _DAY_WORDS}
+)
+
+_LONG_WORD: Final = re.compile(r"\b[a-z]{5,10}\b")
+
+
+def _day_typos(text: str, folded: str) -> str | None:
+    """`text` with each word one slip from a day word (a letter left out or added, two
+    letters swapped; never one letter for another, "quarto" is a room) made that day word;
+    None when there is none."""
+    out, last, changed = [], 0, False
+    for m in _LONG_WORD.finditer(folded.lower()):
+        word = m.group()
+        if word in _DAY_WORDS or word in _NOT_DAY_TYPOS:
+            continue
+        day = next((d for d in sorted(_DAY_WORDS) if _one_slip(word, d)), None)
+        if day is not None:
+            out += [text[last : m.start()], day]
+            last, changed = m.end(), True
+    return "".join([*out, text[last:]]) if changed else None
+
+
+def _one_slip(word: str, target: str) -> bool:
+    """Whether `word` is `target` with one letter left out or added, or two letters swapped."""
+    if OSA.distance(word, target) != 1:
+        return False
+    return len(word) != len(target) or sorted(word) == sorted(target)
 
 
 def _self_corrected(text: str, folded: str) -> str | None:

@@ -312,3 +312,31 @@ def test_words_between_a_time_and_a_correction_keep_the_time() -> None:
     parsed = parse("me lembra quinta 9h de ligar pro joão, não, na verdade, de ligar pra ana", NOW)
     assert isinstance(parsed, SetReminder)
     assert parsed.due.strftime("%Y-%m-%d %H:%M") == "2026-03-19 09:00"
+
+
+@pytest.mark.parametrize(
+    ("message", "meant"),
+    [
+        ("me lembra quinat às 8h de pagar o aluguel", datetime(2026, 3, 19, 8, 0)),
+        ("remind me satruday at 10 to mow the lawn", datetime(2026, 3, 21, 10, 0)),
+        ("me lembra dmingo 11h de ligar pra vó", datetime(2026, 3, 22, 11, 0)),
+    ],
+)
+def test_a_day_word_with_a_slip_asks_between_that_day_and_the_time_as_written(
+    message: str, meant: datetime
+) -> None:
+    # left unread, the slip set the clock today, before the day the user meant
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, AskWhen)
+    assert meant.replace(tzinfo=NOW.tzinfo) in parsed.options
+    assert all(option > NOW for option in parsed.options)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["me lembra de varrer o quintal às 17h", "me lembra de comprar sabão às 16h"],
+)
+def test_a_word_of_its_own_one_slip_from_a_day_word_keeps_the_time(message: str) -> None:
+    parsed = parse(message, NOW)
+    assert isinstance(parsed, SetReminder)
+    assert parsed.due.date() == NOW.date()
