@@ -95,8 +95,10 @@ _DESTINATION: Final = (
     r"(?:my|the)\s+(?P<one>movie|film|show|tv\s+show|series)\s+(?:list|watchlist|queue))"
 )
 _FILL: Final = (
-    # "too"/"also" right after the verb open a title ("add Too Late") unless more follows
-    r"(?:(?:a[ií]|ae|pfv|pls|please|por\s+favor|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|l[aá]|"
+    # "too"/"also" right after the verb open a title ("add Too Late") unless more follows, and
+    # "lá" a title ("salva La La Land") unless where it goes follows
+    r"(?:(?:a[ií]|ae|pfv|pls|please|por\s+favor|pra\s+mim|para\s+mim|for\s+me|tamb[ée]m|tb|tbm|"
+    r"l[aá](?=\s*[,:]|\s+(?:pra|para|na|no|nas|nos|em|in|on|a[ií])\b)|"
     r"(?:too|also)(?=\s*[,:]|\s+(?:the|a|an|these|this|that|my)\b)|"
     + _DESTINATION.replace("(?P<of>", "(?:").replace("(?P<own>", "(?:").replace("(?P<one>", "(?:")
     + r")[,:\s]+)*"

@@ -5,6 +5,7 @@ line it is about among several."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -132,3 +133,18 @@ async def test_a_note_and_a_link_said_with_what_it_is_about_are_two_items(db: Da
             ("link", "boleto"),
             ("note", "tenho que pagar o condomínio"),
         ]
+
+
+@pytest.mark.parametrize(
+    ("message", "titles"),
+    [
+        # "La" opening a title is no "lá" after the verb ("salva lá na lista: ...")
+        ("bota La Casa de Papel e Dark", ("La Casa de Papel", "Dark")),
+        ("save La Haine and Amélie", ("La Haine", "Amélie")),
+        ("salva lá na lista: Coringa, Her e Drive", ("Coringa", "Her", "Drive")),
+    ],
+)
+def test_a_title_opening_with_la_keeps_it(message: str, titles: tuple[str, ...]) -> None:
+    batch = read_batch(message, split_and=True)
+    assert batch is not None
+    assert batch.pieces == titles
