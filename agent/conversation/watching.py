@@ -598,6 +598,30 @@ async def _mark_refs(deps: Deps, turn: Turn, request: MarkRequest) -> Reply | No
     )
 
 
+# "o primeiro nota 8 e o segundo 6", "the first a 7, the second a 9": a rating by the place
+# of the title in the message
+_PLACE_RATED: Final = re.compile(
+    r"\b(?P<place>primeir[oa]|segund[oa]|terceir[oa]|ultim[oa]|first|second|third|last)\b"
+    r"(?:\s+(?:nota|um|uma|an?|com|with|gets?|ganha|leva|vale|eu\s+dou|i\s+give|é|e\s+um|is))*"
+    r"\s+(?P<rating>10|\d)(?:/10)?\b"
+)
+_PLACES: Final = {"primeir": 0, "first": 0, "segund": 1, "second": 1, "terceir": 2, "third": 2}
+
+
+def _ratings_by_place(text: str, items: Sequence[ItemDoc]) -> dict[str, int | None]:
+    """Each item's rating said by its place among the titles named ("o primeiro nota 8 e o
+    segundo 6"), when every item gets one and no place is said twice; {} otherwise."""
+    ratings: dict[str, int | None] = {}
+    for m in _PLACE_RATED.finditer(fold(text)):
+        place = m.group("place")
+        stem = place[:-1] if place.endswith(("o", "a")) else place  # "primeira", "first"
+        at = _PLACES.get(stem, len(items) - 1)  # "último", "last"
+        if at >= len(items) or items[at].id in ratings:
+            return {}
+        ratings[items[at].id] = int(m.group("rating"))
+    return ratings if len(ratings) == len(items) else {}
+
+
 def _words_of(title: str | None) -> str:
     return re.sub(r"\W+", " ", fold(title or "")).strip()
 
@@ -680,6 +704,8 @@ async def _mark_items(
     lines: list[str] = []
     reply: Reply | None = None
     comment = request.comment or None
+    if not ratings and len(items) > 1:
+        ratings = _ratings_by_place(turn.incoming.text or "", items)
     for item in items:
         rating = ratings[item.id] if ratings and item.id in ratings else request.rating
         outcome = await mark(deps, turn, item, to, rating=rating, at_ms=at, comment=comment)

@@ -209,3 +209,25 @@ async def test_ratings_before_titles_rate_what_was_saved(db: Database) -> None:
         await lembra.say("add the movies nope and whiplash")
         await lembra.say("a 6 for nope and a 10 for whiplash")
         assert await _marks(lembra) == {"Nope": ("seen", 6), "Whiplash": ("seen", 10)}
+
+
+async def test_ratings_said_by_place_go_to_each_title_in_order(db: Database) -> None:
+    # one rating said for all would give both the first number
+    async with open_lembra(db, tmdb_results=CATALOGUE) as lembra:
+        await lembra.say("salva os filmes tar, nope e midsommar")
+        await lembra.say("tar e midsommar eu já assisti, o primeiro nota 9 e o segundo 5")
+        assert (await _marks(lembra))["Tár"] == ("seen", 9)
+        assert (await _marks(lembra))["Midsommar"] == ("seen", 5)
+        assert (await _marks(lembra))["Nope"] == ("to_see", None)
+
+
+@given(st.text(max_size=120))
+@settings(max_examples=150, deadline=None)
+def test_the_ratings_by_place_reader_never_raises(said: str) -> None:
+    from types import SimpleNamespace
+
+    from agent.conversation.watching import _ratings_by_place
+
+    items = [SimpleNamespace(id="a"), SimpleNamespace(id="b")]
+    ratings = _ratings_by_place(said, items)  # type: ignore[arg-type]
+    assert ratings == {} or set(ratings) == {"a", "b"}
