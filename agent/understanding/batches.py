@@ -769,6 +769,12 @@ _NOUN_HEADED: Final = re.compile(
     r"(?P<words>(?:\s+[^\W\d][\w'’-]*){0,5})\s*:\s*(?P<body>\S.*)$",
     _F | re.DOTALL,
 )
+# a list headed by things wanted, of no one type: "coisas pra ver:", "stuff to watch:"
+_THINGS_HEADED: Final = re.compile(
+    r"^\s*(?:(?:as|my|minhas|umas|some)\s+)?(?:coisas|things|stuff)"
+    r"(?P<words>(?:\s+[^\W\d][\w'’-]*){1,5})\s*:\s*(?P<body>\S.*)$",
+    _F | re.DOTALL,
+)
 # words of a heading that tell of titles to watch: a list to keep ("to watch", "pra ver no
 # feriado", "que quero ver", "for later", "recommended")
 _HEADING_WANTS: Final = re.compile(
@@ -865,6 +871,14 @@ def _reframed(message: str) -> str:
         # what its titles are, alone or wanted, is a list to keep; any other heading ("movies
         # I loved this year", "filmes que a Ana já viu") tells of them
         return f"salva {headed['noun']}: {headed['body']}"
+    things = _THINGS_HEADED.match(message)
+    wanted = fold(things["words"]) if things is not None else ""
+    if (
+        things is not None
+        and _HEADING_WANTS.search(wanted)
+        and _HEADING_SAYS.isdisjoint(wanted.split())
+    ):
+        return f"salva: {things['body']}"  # "coisas pra ver:\n• filme A\n• série B"
     closing = _CLOSING_SAVE.match(message)
     rest, verb = (closing["rest"], closing["verb"]) if closing else (message, "salva")
     wish = _WISH_HEAD.match(rest)

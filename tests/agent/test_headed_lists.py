@@ -148,3 +148,22 @@ def test_a_title_opening_with_la_keeps_it(message: str, titles: tuple[str, ...])
     batch = read_batch(message, split_and=True)
     assert batch is not None
     assert batch.pieces == titles
+
+
+@pytest.mark.parametrize(
+    ("message", "types"),
+    [
+        ("coisas pra assistir:\n- filme Aftersun\n- série Fleabag", ("movie", "tv_show")),
+        ("stuff to watch later:\n• the show Severance\n• the movie Heat", ("tv_show", "movie")),
+    ],
+)
+def test_things_wanted_over_a_list_of_typed_titles_are_that_many_items(
+    message: str, types: tuple[str, ...]
+) -> None:
+    batch = read_batch(message)
+    assert batch is not None
+    assert batch.types == types
+
+
+def test_things_a_heading_tells_of_are_no_list_to_keep() -> None:
+    assert read_batch("coisas que eu odiei:\n- filme Aftersun\n- série Fleabag") is None
