@@ -764,7 +764,9 @@ _WISH_HEAD: Final = re.compile(
 
 # a heading naming the titles' type, a few words of its own at most, then the list
 _NOUN_HEADED: Final = re.compile(
-    r"^\s*(?:(?:os|as|my|meus|minhas|uns|umas|some|mais|more)\s+)?"
+    # "agora os filmes: A, B" after a list of series: the next list, as the last was
+    r"^\s*(?:(?:agora|agr|e|and|now|tb|tbm|tamb[ée]m|also|plus)[,\s]+){0,2}"
+    r"(?:(?:os|as|the|my|meus|minhas|uns|umas|some|mais|more)\s+)?"
     r"(?P<noun>filmes|movies|films|s[ée]ries|seriados|tv\s+shows|shows)"
     r"(?P<words>(?:\s+[^\W\d][\w'’-]*){0,5})\s*:\s*(?P<body>\S.*)$",
     _F | re.DOTALL,

@@ -167,3 +167,17 @@ def test_things_wanted_over_a_list_of_typed_titles_are_that_many_items(
 
 def test_things_a_heading_tells_of_are_no_list_to_keep() -> None:
     assert read_batch("coisas que eu odiei:\n- filme Aftersun\n- série Fleabag") is None
+
+
+@pytest.mark.parametrize(
+    ("message", "item_type"),
+    [
+        ("agora as séries: Dark, Lost e Fargo", "tv_show"),
+        ("and now the movies: Heat, Ronin", "movie"),
+    ],
+)
+def test_the_next_list_said_after_now_is_saved_as_the_last(message: str, item_type: str) -> None:
+    batch = read_batch(message)
+    assert batch is not None
+    assert batch.item_type == item_type
+    assert len(batch.pieces) >= 2
