@@ -257,7 +257,10 @@ _HEADED_FIX: Final = re.compile(
 # the item just saved should have had, said alone after a lead that corrects (a reason after it)
 _SAID_INSTEAD: Final = re.compile(
     r"^(?:(?:na verdade|na real|na vdd|alias|opa|ops|oops|nao|no|actually|sorry|desculpa|"
-    r"errei|me enganei|my bad|wait|hang on|hold on|pera|ih)\s+)+(?:(?P<cop>e|eh|era|it s|its|it is|it was"
+    r"errei|me enganei|my bad|wait|hang on|hold on|pera|ih|"
+    # a slip of the typing owned: "escrevi errado, é X", "typo, it's X"
+    r"(?:escrevi|digitei|botei|coloquei)\s+errado|errei o nome|typo|(?:i\s+)?misspelled(?:\s+it)?|"
+    r"k{3,}|(?:ha){2,}|lol)\s+)+(?:(?P<cop>e|eh|era|it s|its|it is|it was"
     r"|(?P<said>i meant|quis dizer|eu quis dizer))\s+)?"
     r"(?P<value>[^\W_][^,;]*?)\s*(?:[,;].*)?$"
     r"|^(?:(?:na verdade|actually|ops|oops|sorry)\s+)*(?:i meant|quis dizer|eu quis dizer)\s+"

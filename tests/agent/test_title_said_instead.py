@@ -112,3 +112,15 @@ async def test_the_title_it_replaces_named_after_the_new_one_renames(db: Databas
         await lembra.say("actually it's Arrival, not Contact")
         (item,) = await lembra.items()
         assert item.title == "Arrival"
+
+
+async def test_a_typing_slip_owned_then_the_title_renames_the_item_just_saved(
+    db: Database,
+) -> None:
+    async with open_lembra(db) as lembra:
+        await lembra.say("anota a série Sucession")
+        await lembra.say("haha digitei errado, é Succession")
+        await lembra.say("save the movie Whiplsh")
+        await lembra.say("typo lol, it's Whiplash")
+        titles = sorted((i.type, i.title) for i in await lembra.items())
+        assert titles == [("movie", "Whiplash"), ("tv_show", "Succession")]
