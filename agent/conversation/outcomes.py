@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from agent.conversation import (
     batching,
     clarifying,
@@ -218,6 +220,13 @@ async def candidates_reply(deps: Deps, turn: Turn, outcome: Candidates, wants_sa
         # An empty list because TMDB was down is not "not found on TMDB".
         key = "tmdb_lookup_failed" if outcome.caveats else "no_candidates"
         if "caveat_tmdb_not_configured_read" in outcome.caveats:
+            if not wants_save and outcome.query.strip():
+                # "the show Mr Robot" alone, no TMDB to show: asked to be saved as written
+                tool = "save_movie" if outcome.kind == "movie" else "save_tv_show"
+                unasked = SaveUnasked(tool, {"title": outcome.query.strip()}, query)
+                offer = await offers.ask_to_save(deps, turn, unasked)
+                caveat = text("caveat_tmdb_not_configured_read", lang)
+                return dataclasses.replace(offer, text=f"{offer.text}\n⚠️ {caveat}")
             key = "tmdb_not_configured_lookup"  # the operator's to fix: no "try again"
         return finish(turn, text(key, lang, query=query), kind="effect")
     if not wants_save:

@@ -63,6 +63,10 @@ async def test_a_lookup_without_tmdb_configured_never_says_try_again(
     assert "TMDB_API_KEY" in reply.text
     assert not any(word in reply.text.lower() for word in RETRY_WORDS)
     assert await unconfigured.items() == []
+    # a typed title alone, with nothing to look it up in, is offered as written (issue 41)
+    assert "inception" in reply.text
+    await unconfigured.say("sim")
+    assert [(i.type, i.title) for i in await unconfigured.items()] == [("movie", "inception")]
 
 
 async def test_tmdb_unavailable_now_is_a_different_caveat(
