@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from pydantic import ValidationError
@@ -691,6 +691,12 @@ _TAKING_BACK = frozenset("nao not no instead of em vez de no lugar e and".split(
 _NAMES_FIELD = re.compile(r"\b(?:ano|year|titulo|title|nome|name)\b")
 
 
+_CHANGES_A_PART: Final = re.compile(
+    r"\b(?:troca|troque|trocar|substitui|substitua|substituir|swap|replace|acrescenta|"
+    r"acrescente|adiciona|adicione|inclui|inclua|add|append|poe|bota|coloca)\b"
+)
+
+
 def damaged(args: ToolArgs, item: ItemDoc, user_text: str) -> str | None:
     """Why an edit's new text would damage the item, or None: a title made of years ("2010
     not 2008" on "wait, it's 2010 not 2008"), or a text that keeps some of the item's words
@@ -716,7 +722,9 @@ def damaged(args: ToolArgs, item: ItemDoc, user_text: str) -> str | None:
     old_words = _content_words(old)
     dropped = [w for w in old_words if w not in new_words and w not in said]
     kept = [w for w in new_words if w in old_words and w not in said]
-    if not dropped or not kept:
+    # a swap or an addition changes a part: the rest stays, even when the new text holds
+    # only the message's words ("troca o leite por leite de aveia" answered "leite de aveia")
+    if not dropped or not (kept or _CHANGES_A_PART.search(fold(user_text))):
         return None
     shown = ", ".join(repr(one_line(w, 30)) for w in dict.fromkeys(dropped))
     return (

@@ -80,3 +80,14 @@ def test_the_damage_check_never_raises(new: str, old: str, message: str) -> None
         text = new.strip()  # the argument model strips: whitespace alone is no text
         args = UpdateItemArgs(item_id="i1", content=text or "x", title=text or None)
         damaged(args, _item(kind, old or "x"), message)
+
+
+def test_a_swap_answered_with_only_its_new_words_is_damage() -> None:
+    # the 1.5B model answered "troca o leite por leite de aveia" with the note "leite de aveia"
+    note = _item("note", "mercado: leite, ovos, pão e café")
+    only_new = UpdateItemArgs(item_id="i1", content="leite de aveia")
+    assert damaged(only_new, note, "na lista do mercado troca o leite por leite de aveia")
+    added = UpdateItemArgs(item_id="i1", content="banana")
+    assert damaged(added, note, "add banana to it")
+    whole = UpdateItemArgs(item_id="i1", content="mercado: leite de aveia, ovos, pão e café")
+    assert damaged(whole, note, "troca o leite por leite de aveia") is None
