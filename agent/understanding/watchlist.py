@@ -1961,6 +1961,14 @@ def read_where_after(text: str) -> WhereRequest | None:
     return _where_of(said, said.norm[start:end], (start, end), WhereRequest(), r"(?:o|a)\s+")
 
 
+# a title chosen before the question: "então vou de X mesmo", "I'll go with X then"
+_CHOSEN_LEAD: Final = re.compile(
+    r"^(?:(?:entao|ok|beleza|blz|bom|so|ok so|alright)\s+)?(?:vou de|vou ver|vou assistir|"
+    r"acho que vou de|i ll go with|i ll watch|going with|let s go with)\s+"
+)
+_CHOSEN_AFTER: Final = re.compile(r"(?:\s+(?:msm|mesmo|entao|then|hoje|hj|tonight))+$")
+
+
 def _named_first(raw: str) -> WhereRequest | None:
     """ "e a série Dark, tá em qual streaming?", "and Dune, where can I watch it?": the title
     before the comma, the question after it (with no title of its own)."""
@@ -1973,12 +1981,16 @@ def _named_first(raw: str) -> WhereRequest | None:
         return None
     said = _Said.of(head)
     lead = re.match(r"^(?:e|and|what about|how about|e quanto a|e sobre)\s+", said.norm)
+    lead = lead or _CHOSEN_LEAD.match(said.norm)  # "então vou de Oppenheimer msm, onde passa?"
     start = lead.end() if lead is not None else 0
-    obj = said.norm[start:]
+    end = len(said.norm)
+    if lead is not None and (after := _CHOSEN_AFTER.search(said.norm, start)) is not None:
+        end = after.start()
+    obj = said.norm[start:end]
     if lead is None and _TYPED.match(obj) is None:
         return None  # "comprei pipoca, onde passa?": only "e X," or "a série X," names a title
     # "e o Coringa" ("and The Wire" keeps its "The")
-    named = _typed_title(said, obj, start, len(said.norm), r"(?:o|a|os|as)\s+")
+    named = _typed_title(said, obj, start, end, r"(?:o|a|os|as)\s+")
     if named is None or _target(_spaced(named[0])) is not None:
         return None
     return WhereRequest(title=named[0], type=named[1], country=asked.country)

@@ -231,3 +231,14 @@ def test_the_ratings_by_place_reader_never_raises(said: str) -> None:
     items = [SimpleNamespace(id="a"), SimpleNamespace(id="b")]
     ratings = _ratings_by_place(said, items)  # type: ignore[arg-type]
     assert ratings == {} or set(ratings) == {"a", "b"}
+
+
+def test_a_title_chosen_before_a_where_question_is_its_title() -> None:
+    for said, title in (
+        ("blz, vou de Tár mesmo, onde passa?", "Tár"),
+        ("ok i'll go with nope then, where can i stream it?", "nope"),
+    ):
+        asked = read(said)
+        assert isinstance(asked, WhereRequest)
+        assert asked.title == title
+    assert read("comprei pipoca, onde passa?") is None  # a remark names no title
