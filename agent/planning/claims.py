@@ -848,7 +848,12 @@ def _participle(
     if family == "done":
         well = last in ("bem", "well", "muito") or after[:1] in (["pra"], ["para"], ["to"])
         well = well or last in _TYPE_OF  # "um dos melhores filmes já feitos"
-        return None if well else "done"  # not "bem feito", "pronto para assistir", "well done"
+        if well:
+            return None  # not "bem feito", "pronto para assistir", "well done"
+        # "tá como feita", "consta como concluída": a state, checked as one ("já está feito!",
+        # "that's done" confirm an act)
+        held = near[-2:-1] if last in ("como", "as") else []
+        return "state" if held and held[0] in _STATE_AUX else "done"
     if last in _DONE_AUX:
         return "done"
     if last in ("ser", "be", "sido"):

@@ -1209,6 +1209,10 @@ def test_wave12_counts_absence_picks_and_cards(
         ("1. renew the passport (done)\n2. buy stamps", "en", ("note:renew the passport@done", "note:buy stamps"), "my notes", True),
         ("1. renew the passport (done)\n2. buy stamps", "en", ("note:renew the passport", "note:buy stamps"), "my notes", False),
         ("É uma das maiores séries já feitas.", "pt", ("tv:Dark",), "", True),
+        # "tá como feita" states the note's state, checked against it; "já tá feito!" is an act
+        ("Sim, a do pneu consta como concluída.", "pt", ("note:trocar o pneu@done",), "a do pneu ta feita?", True),
+        ("Sim, a do pneu consta como concluída.", "pt", ("note:trocar o pneu",), "a do pneu ta feita?", False),
+        ("Pedido anotado e já está feito! ✅", "pt", (), "anota o pneu", False),
     ],
 )  # fmt: skip
 def test_wave13_years_states_only_counts_and_reminders(
