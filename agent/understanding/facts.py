@@ -352,6 +352,16 @@ _SWAP: Final = re.compile(
     r"\s+(?P<old>[^,:;]+?)\s+(?:por|pel[oa]s?|with|for)\s+(?P<new>[^,:;]+?)"
     rf"(?:{_IN_NOTE_AFTER})?\s*[.!]*$"
 )
+# "edit the dentist note, it's for Ethan not Lucy", "ops, na nota é antes de fevereiro, não
+# março": the words said right, then the words they replace after a "not"
+_SAID_NOT_SWAP: Final = re.compile(
+    r"^(?:(?:ops|opa|oops|sorry|actually|na verdade|na vdd|errei)[\s,]+)*"
+    rf"(?:(?:{_IN_NOTE}|n?a\s+nota|in\s+the\s+note)[\s,:]+)?"
+    r"(?:(?:ops|opa|oops|sorry|actually|na verdade|na vdd|errei)[\s,]+)*"
+    r"(?:it\s+s|it['’]?s|it\s+is|e|eh|era|is|should\s+be|deveria\s+ser)\s+(?P<new>[^,;:]+?)\s*,?\s+"
+    r"(?:not|nao|e\s+nao|and\s+not|instead\s+of|em\s+vez\s+de|no\s+lugar\s+de)\s+"
+    r"(?P<old>[^,;:.!]+?)\s*[.!]*$"
+)
 _WHERE: Final = ("where", "where_en", "where_after", "where_after_en")
 
 
@@ -378,10 +388,12 @@ def swapped(message: str) -> Swap | None:
     raw = message.strip()
     if not raw or len(raw) > 160 or "?" in raw or "\n" in raw:
         return None
-    said = _SWAP.match(fold_same_length(raw))
+    folded = fold_same_length(raw)
+    said = _SWAP.match(folded) or _SAID_NOT_SWAP.match(folded)
     if said is None:
         return None
-    where = next((said.group(g) for g in _WHERE if said.group(g)), "")
+    names = said.re.groupindex
+    where = next((said.group(g) for g in _WHERE if g in names and said.group(g)), "")
     old, new = (raw[said.start(g) : said.end(g)].strip(" \"'«»") for g in ("old", "new"))
     if not old or not new or fold_same_length(old).lower() in _PRONOUNS:
         return None  # "replace it with X": which words "it" are is the planner's
@@ -406,7 +418,12 @@ def swap_in(content: str, swap: Swap, *, loose: bool = False) -> str | None:
         )
     if len(found) != 1:
         return None
-    return content[: found[0].start()] + swap.new + content[found[0].end() :]
+    new = swap.new
+    said, kept = new.split(), len(swap.old.split())
+    lead = " ".join(fold_same_length(w) for w in said[:-kept]).lower()
+    if len(said) > kept and folded[: found[0].start()].lower().rstrip().endswith(lead):
+        new = " ".join(said[-kept:])  # "for Ethan" over "... for Lucy": only "Ethan" is new
+    return content[: found[0].start()] + new + content[found[0].end() :]
 
 
 # "muda o ano do Scarface pra 1932", "renomeia The Office pra The Office US", "change

@@ -52,6 +52,16 @@ async def test_words_swapped_in_the_one_note_that_holds_them(db: Database) -> No
         assert sorted(i.content or "" for i in await lembra.items()) == notes
 
 
+async def test_the_words_said_right_then_not_the_old_ones_swap_them(db: Database) -> None:
+    async with open_lembra(db, counting_model=True) as lembra:
+        await lembra.say("anota: consulta do dentista pro Theo na terça")
+        await lembra.say("note: cat vaccine in april")
+        await lembra.say("na nota do dentista é pra Lara, não pro Theo")
+        await lembra.say("oops, in the cat note it's in may not april")
+        notes = sorted(i.content or "" for i in await lembra.items())
+        assert notes == ["cat vaccine in may", "consulta do dentista pra Lara na terça"]
+
+
 @pytest.mark.parametrize(
     ("said", "expected"),
     [
