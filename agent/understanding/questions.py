@@ -365,6 +365,8 @@ def window_phrase(words: str, *, at_end: bool = False) -> str | None:
 _LIST_WHEN: Final = re.compile(
     rf"^{_LEAD}(?:me\s+)?(?:lista|liste|listar|mostra|mostre|list|show(?:\s+me)?)\s+"
     rf"(?:(?:o que|what)\s+(?:{_I}|i\s+){_HELD}|(?:(?:os|as|meus|minhas|my|the)\s+)?{_TYPE}"
+    # "me mostra tudo q eu salvei essa semana", "show me everything i saved this week"
+    rf"|(?:tudo|everything|all)\s+(?:(?:o que|que|q|that)\s+)?(?:{_I}|i\s+){_HELD}"
     rf"(?:\s+(?:que\s+)?(?:{_I}|i\s+){_HELD})?|(?:(?:os|meus|my|the)\s+)?(?:itens|items|coisas|things))"
     rf"(?:\s+(?:de|from|do|of))?\s+(?P<rest>.*)$"
 )

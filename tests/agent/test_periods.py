@@ -74,6 +74,8 @@ def test_each_item_falls_in_one_period_with_counts_topics_and_newest_titles() ->
         ("what notes did I save this month?", ("this_month", "note")),
         ("oq eu salvei hj?", ("today", None)),  # chat shorthand (issue 41)
         ("vc sabe o que eu guardei nos últimos 7 dias?", ("last_7_days", None)),
+        ("me mostra tudo q eu guardei esse mês", ("this_month", None)),
+        ("show me everything I saved this week", ("this_week", None)),
         ("salva o filme da semana", None),
         ("qual filme do Nolan eu salvei esse mês?", None),  # names a title: a search
         ("me lembra essa semana de pagar a luz", None),
